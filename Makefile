@@ -1,0 +1,105 @@
+# kinf — build, test and install.  Plain make; see README.md.
+
+VERSION  := 0.1.0
+PREFIX   ?= /usr/local
+BINDIR   ?= $(PREFIX)/bin
+MANDIR   ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+DESTDIR  ?=
+
+CC         ?= cc
+PKG_CONFIG ?= pkg-config
+PKGS       := libcurl json-c ncursesw yaml-0.1
+
+WARNINGS := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wformat=2 \
+            -Wmissing-prototypes -Wno-unused-parameter
+CFLAGS   ?= -O2 -g
+CPPFLAGS += -DKINF_VERSION='"$(VERSION)"' -D_GNU_SOURCE -Isrc
+ALL_CFLAGS = -std=gnu11 $(WARNINGS) $(CFLAGS) -pthread \
+             $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+LDLIBS   += $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -pthread -lm
+
+comma := ,
+# make SANITIZE=address,undefined check  (or SANITIZE=thread)
+ifdef SANITIZE
+ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -O1
+LDFLAGS    += -fsanitize=$(SANITIZE)
+BUILD      ?= build/$(subst $(comma),-,$(SANITIZE))
+else
+BUILD      ?= build/default
+endif
+SRCS      := $(filter-out src/main.c,$(wildcard src/*.c))
+OBJS      := $(SRCS:src/%.c=$(BUILD)/%.o)
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/unit/%)
+
+all: kinf
+
+kinf: $(BUILD)/kinf
+	@ln -sf $(BUILD)/kinf kinf
+
+$(BUILD)/kinf: $(BUILD)/main.o $(BUILD)/libkinf.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/libkinf.a: $(OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/%.o: src/%.c | $(BUILD)
+	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/unit/%: tests/unit/%.c tests/unit/unit.h $(BUILD)/libkinf.a | $(BUILD)
+	@mkdir -p $(BUILD)/unit
+	$(CC) $(CPPFLAGS) -Itests/unit $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libkinf.a $(LDLIBS)
+
+$(BUILD):
+	@mkdir -p $(BUILD)
+
+-include $(OBJS:.o=.d) $(BUILD)/main.d
+
+# Installs missing build and test dependencies (apt-get as root, or
+# prints the exact command to run).
+deps:
+	@tools/deps
+
+check: deps
+	@$(MAKE) --no-print-directory kinf units
+	@KINF=$(CURDIR)/$(BUILD)/kinf UNIT_DIR=$(CURDIR)/$(BUILD)/unit tests/run
+
+# Only the C unit tests (quick; also what SANITIZE=thread is meant for).
+check-unit: units
+	@UNIT_DIR=$(CURDIR)/$(BUILD)/unit tests/run --unit-only
+
+units: $(UNIT_BINS)
+
+demo: deps
+	@$(MAKE) --no-print-directory kinf
+	@tools/demo
+
+bench: deps
+	@$(MAKE) --no-print-directory kinf
+	@bench/run
+
+lint-man:
+	mandoc -T lint -W warning man/kinf.1
+
+install: kinf
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
+	install -m 755 $(BUILD)/kinf $(DESTDIR)$(BINDIR)/kinf
+	install -m 644 man/kinf.1 $(DESTDIR)$(MANDIR)/man1/kinf.1
+	install -m 644 completions/kinf.bash $(DESTDIR)$(BASHCOMPDIR)/kinf
+	install -m 644 completions/_kinf $(DESTDIR)$(ZSHCOMPDIR)/_kinf
+	install -m 644 completions/kinf.fish $(DESTDIR)$(FISHCOMPDIR)/kinf.fish
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/kinf $(DESTDIR)$(MANDIR)/man1/kinf.1 \
+		$(DESTDIR)$(BASHCOMPDIR)/kinf $(DESTDIR)$(ZSHCOMPDIR)/_kinf \
+		$(DESTDIR)$(FISHCOMPDIR)/kinf.fish
+
+clean:
+	rm -rf build kinf
+
+.PHONY: all kinf deps check check-unit units demo bench lint-man install uninstall clean

@@ -1,0 +1,60 @@
+/*
+ * delta.h — what the FIFO queues and the informer hands to listeners:
+ * one change of one object, with where it came from.
+ */
+#ifndef KINF_DELTA_H
+#define KINF_DELTA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kobj.h"
+
+enum delta_type {
+	DELTA_ADDED,
+	DELTA_UPDATED,
+	DELTA_DELETED,
+	DELTA_REPLACED,		/* from a list (Replace) */
+	DELTA_SYNC,		/* from a resync */
+	DELTA__COUNT
+};
+
+/* "Added", "Updated", … as client-go spells them; parse returns -1 if unknown. */
+const char *delta_type_name(enum delta_type type);
+int delta_type_parse(const char *name);
+
+/* Why the reflector produced the delta. */
+enum delta_source {
+	SOURCE_LIST,		/* a LIST (or streaming list) fed to Replace */
+	SOURCE_WATCH,		/* a watch event */
+	SOURCE_RESYNC,		/* the resync timer */
+	SOURCE__COUNT
+};
+const char *delta_source_name(enum delta_source source);
+
+struct delta {
+	enum delta_type type;
+	enum delta_source source;
+	/* Which list made it: 0 the initial list, n the n-th relist. */
+	unsigned list_no;
+	/*
+	 * A Deleted delta made by Replace for a key the list no longer has:
+	 * client-go's DeletedFinalStateUnknown.  obj is the last state known.
+	 */
+	bool tombstone;
+	struct kobj *obj;	/* one reference, owned by the delta */
+	int64_t time_ms;	/* wall clock when queued */
+};
+
+/* One key's pending deltas, oldest first. */
+struct deltas {
+	struct delta *v;
+	size_t nr, alloc;
+};
+
+void deltas_push(struct deltas *d, const struct delta *delta); /* takes obj's ref */
+/* Drops every delta's reference and empties the list (keeps memory). */
+void deltas_clear(struct deltas *d);
+void deltas_release(struct deltas *d);
+
+#endif

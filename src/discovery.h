@@ -1,0 +1,61 @@
+/*
+ * discovery.h — which resources the server has, and what the user meant.
+ *
+ * Resolves a name as kubectl does: plural, singular, short name, kind
+ * (any case), "resource.group", "resource.version.group"; custom resources
+ * come from /apis like any other.  The server's answers are fetched once
+ * per run and kept in the struct discovery.
+ *
+ * Not thread-safe: used by the command layer before informers start.
+ */
+#ifndef KINF_DISCOVERY_H
+#define KINF_DISCOVERY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util.h"
+
+struct kclient;
+
+struct api_resource {
+	char *group;		/* "" for the core group */
+	char *version;		/* "v1" */
+	char *name;		/* plural: "pods" */
+	char *singular;		/* "pod" */
+	char *kind;		/* "Pod" */
+	bool namespaced;
+	char **verbs;		/* NULL-terminated */
+	char **short_names;	/* NULL-terminated */
+};
+
+struct discovery;
+
+struct discovery *discovery_new(struct kclient *client);
+void discovery_free(struct discovery *disco);
+
+/* Fetches /api and /apis (once).  -1 and err on failure. */
+int discovery_load(struct discovery *disco, struct errbuf *err);
+
+/*
+ * The resource the user means by `typed`.  -1 and err when unknown (with a
+ * did-you-mean when a name is close), or when it lacks the list and watch
+ * verbs (named in the message).  The result points into disco.
+ */
+int discovery_resolve(struct discovery *disco, const char *typed,
+		      const struct api_resource **out, struct errbuf *err);
+
+/* Every resource of the preferred versions, sorted as kubectl sorts them. */
+void discovery_all(struct discovery *disco, const struct api_resource ***out,
+		   size_t *nr);
+
+bool api_resource_has_verb(const struct api_resource *res, const char *verb);
+/* "pods", "deployments.apps" — the name kubectl prints. */
+char *api_resource_full_name(const struct api_resource *res);
+/*
+ * Collection path: "/api/v1/namespaces/NS/pods", "/apis/apps/v1/deployments";
+ * ns NULL or "" means all namespaces (or a cluster-scoped resource).
+ */
+char *api_resource_path(const struct api_resource *res, const char *ns);
+
+#endif

@@ -1,0 +1,88 @@
+/*
+ * fifo.h — the queue between the Reflector and the informer's processor.
+ *
+ * Two implementations behind one interface, chosen when made:
+ *
+ *   FIFO_DELTA  client-go's DeltaFIFO.  A queue of keys; each key holds the
+ *               list of its pending deltas, oldest first, and is queued once
+ *               however many it gathers.  Only two consecutive Deleted
+ *               deltas collapse (the one that knows more is kept: a real
+ *               deletion over a tombstone).
+ *   FIFO_REAL   client-go 1.36's RealFIFO: one entry per delta, nothing
+ *               merged; on Replace the tombstones are queued before the
+ *               Replaced deltas.
+ *
+ * Both read the Indexer (known_objects) to find keys that vanished from a
+ * list and to resync; neither writes it.
+ *
+ * Populated / HasSynced: the first Replace (or any Add/Update/Delete before
+ * it) marks the queue populated; the first Replace records how many entries
+ * it queued, and has_synced() is true once those have all been popped.
+ *
+ * Threads: every function is thread-safe.  fifo_pop() blocks until an entry
+ * is ready or the queue is closed, and calls `process` with the queue's lock
+ * held, so that taking an entry out and applying it to the Indexer are one
+ * step to anyone calling Resync or Replace.  `process` must not call back
+ * into the fifo.
+ *
+ * Ownership: the fifo takes a new reference to every object handed to it;
+ * the caller keeps its own.
+ */
+#ifndef KINF_FIFO_H
+#define KINF_FIFO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "delta.h"
+#include "store.h"
+
+enum fifo_kind { FIFO_DELTA, FIFO_REAL };
+
+/* What one Replace found, compared with what was known before it. */
+struct replace_stats {
+	size_t listed;		/* objects in the list */
+	size_t added;		/* listed, not known before */
+	size_t changed;		/* listed, known with another resourceVersion */
+	size_t unchanged;	/* listed, known with the same resourceVersion */
+	size_t deleted;		/* known or queued, absent: tombstones queued */
+};
+
+struct fifo;
+
+struct fifo *fifo_new(enum fifo_kind kind, struct store *known_objects);
+void fifo_free(struct fifo *fifo);
+
+/* Watch events.  Delete of a key neither known nor queued is dropped. */
+void fifo_add(struct fifo *fifo, struct kobj *obj);
+void fifo_update(struct fifo *fifo, struct kobj *obj);
+void fifo_delete(struct fifo *fifo, struct kobj *obj);
+
+/*
+ * A complete list: a Replaced delta for each of items[0..nr), and a
+ * tombstoned Deleted delta for every key known or queued but not listed.
+ * list_no tags the deltas (0 for the initial list, n for the n-th relist).
+ * Fills *stats when not NULL.
+ */
+void fifo_replace(struct fifo *fifo, struct kobj **items, size_t nr,
+		  unsigned list_no, struct replace_stats *stats);
+
+/* A Sync delta for every known key that has nothing queued. */
+void fifo_resync(struct fifo *fifo);
+
+/*
+ * Waits for the oldest entry, removes it and calls process(ctx, deltas)
+ * with the lock held (for FIFO_REAL `deltas` holds exactly one delta).
+ * Returns 0, or -1 once the queue is closed (pending entries are dropped).
+ */
+typedef void fifo_process_fn(void *ctx, struct deltas *deltas);
+int fifo_pop(struct fifo *fifo, fifo_process_fn *process, void *ctx);
+
+/* Wakes every waiter in fifo_pop(), which then returns -1. */
+void fifo_close(struct fifo *fifo);
+
+bool fifo_has_synced(struct fifo *fifo);
+/* Keys (DeltaFIFO) or entries (RealFIFO) waiting. */
+size_t fifo_len(struct fifo *fifo);
+
+#endif

@@ -1,0 +1,96 @@
+/*
+ * http.h — talking to a kube-apiserver over libcurl.
+ *
+ * A kclient holds everything needed to reach one cluster as one user:
+ * server URL, TLS material (CA, client certificate and key, held in memory
+ * as PEM blobs, never written to disk), and the credential source (token,
+ * token file re-read when it changes, basic auth, exec plugin re-run on
+ * 401 or expiry).  TLS verification is on unless the kubeconfig says
+ * insecure-skip-tls-verify.  Every request carries User-Agent kinf/VERSION
+ * and Accept-Encoding (libcurl decodes gzip).  Credentials never appear in
+ * messages, nor in the -v trace (Authorization headers are redacted).
+ *
+ * Threads: a kclient is shared by every reflector thread; kclient_get()
+ * and kclient_stream() may be called from any thread at once (each call
+ * uses its own easy handle; connections and TLS sessions are shared
+ * under locks).  Both block for the length of the transfer.
+ *
+ * Errors: -1 means the request did not complete at the transport level
+ * (cannot connect, TLS failure, stopped, stalled, ...); err says why in
+ * one line naming the cause (server, CA, host name).  Any HTTP status,
+ * 4xx and 5xx included, is a completed request: 0, and the caller reads
+ * resp->status.
+ */
+#ifndef KINF_HTTP_H
+#define KINF_HTTP_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "strbuf.h"
+#include "util.h"
+
+struct rest_config;		/* kubeconfig.h */
+struct kclient;
+
+struct kclient *kclient_new(const struct rest_config *cfg, struct errbuf *err);
+void kclient_free(struct kclient *client);
+/* The server URL, e.g. "https://127.0.0.1:6443". */
+const char *kclient_server(const struct kclient *client);
+/* Print a redacted request/response trace to stderr (-v). */
+void kclient_set_verbose(struct kclient *client, int level);
+
+struct http_response {
+	long status;		/* HTTP status, 0 if none was read */
+	struct strbuf body;	/* kclient_get only */
+	int64_t retry_after_ms;	/* Retry-After header, -1 if absent */
+	char content_type[128];
+};
+void http_response_release(struct http_response *resp);
+
+/* GET path ("/api/v1/pods?limit=500"): whole body into resp->body. */
+int kclient_get(struct kclient *client, const char *path,
+		struct http_response *resp, struct errbuf *err);
+
+/*
+ * Receives each piece of a streamed body as it arrives (chunk boundaries
+ * fall anywhere).  Return 0 to go on, -1 to abort the transfer (then
+ * kclient_stream returns -1 with err "aborted").
+ */
+typedef int http_data_fn(void *ctx, const char *data, size_t len);
+
+struct stream_opts {
+	/* Checked by libcurl's progress callback: set it to stop at once. */
+	atomic_bool *stop;
+	/*
+	 * A transfer that receives no byte for this long is torn down as dead
+	 * (-1, err "stalled").  0: no limit.
+	 */
+	int64_t idle_timeout_ms;
+	/* Whole transfer limit, 0: none. */
+	int64_t timeout_ms;
+};
+
+/*
+ * GET path and hand the body to on_data as it streams in.  The status is
+ * known before the first on_data call (resp->status); for a non-2xx status
+ * the body is gathered into resp->body instead of being handed to on_data.
+ */
+int kclient_stream(struct kclient *client, const char *path,
+		   const struct stream_opts *opts, http_data_fn *on_data,
+		   void *ctx, struct http_response *resp, struct errbuf *err);
+
+/*
+ * One line for a non-2xx answer: the Status object's message when the body
+ * is one ("pods is forbidden: User ..."), else the status line.  `what`
+ * names the request for context (e.g. "list pods").
+ */
+void http_status_message(const struct http_response *resp, const char *what,
+			 struct errbuf *err);
+
+/* Percent-encodes s for a query string into sb. */
+void url_query_escape(struct strbuf *sb, const char *s);
+
+#endif

@@ -1,0 +1,175 @@
+/*
+ * informer.h — a shared informer: one Reflector, one FIFO, one Indexer
+ * and the listeners that consume it, for one resource.
+ *
+ *   Reflector ──► FIFO ──pop──► HandleDeltas ──► Indexer
+ *                                    └──► listeners (each its own buffer)
+ *
+ * HandleDeltas, for each delta oldest first: Deleted removes the key from
+ * the Indexer and notifies NOTIFY_DELETE; any other type adds or updates
+ * the Indexer and notifies NOTIFY_ADD or NOTIFY_UPDATE.  Sync deltas, and
+ * Replaced deltas whose resourceVersion equals the cached one, go only to
+ * listeners due for resync; everything else goes to every listener.
+ *
+ * Listeners: each has an unbounded buffer, so a slow consumer never blocks
+ * the reflector or another listener.  The consumer drains its buffer from
+ * its own thread with listener_drain(); when a buffer goes from empty to
+ * non-empty the listener's wake-up fd (see listener_wake_fd) becomes
+ * readable, so one thread can poll() the fds of many listeners together
+ * with a terminal or a signal fd.  A listener added after the informer
+ * started first receives a NOTIFY_ADD for every cached object.
+ *
+ * Besides object notifications the buffer carries NOTIFY_ACTIVITY entries:
+ * what the reflector did (listed, watch opened or ended, relist and why,
+ * backoff, resync), for notice lines on stderr and the TUI's health pane.
+ *
+ * Threads: informer_start() starts two threads (the reflector, the
+ * processor, plus a resync timer inside the reflector's).  Every function
+ * here is thread-safe.  informer_stop() stops and joins them.
+ *
+ * Ownership: a notification holds one reference to obj and old; the
+ * consumer releases them with notification_release().
+ */
+#ifndef KINF_INFORMER_H
+#define KINF_INFORMER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "delta.h"
+#include "fifo.h"
+#include "store.h"
+
+struct kclient;
+struct api_resource;
+
+enum notify_kind {
+	NOTIFY_ADD,
+	NOTIFY_UPDATE,
+	NOTIFY_DELETE,
+	NOTIFY_ACTIVITY,
+};
+
+/* What the reflector did; a NOTIFY_ACTIVITY carries one. */
+enum activity {
+	ACT_LIST_START,		/* list (or relist) begun */
+	ACT_LIST_PAGE,		/* a page arrived: .count objects so far */
+	ACT_LIST_DONE,		/* listed .count objects at .rv */
+	ACT_LIST_FALLBACK,	/* continue token expired: full list */
+	ACT_WATCH_OPEN,		/* watching from .rv */
+	ACT_WATCH_END,		/* the server ended the watch cleanly */
+	ACT_WATCH_EXPIRED,	/* 410: the RV is too old, relisting */
+	ACT_WATCH_STALLED,	/* no byte for too long: torn down */
+	ACT_ERROR,		/* a failure; .message says which */
+	ACT_BACKOFF,		/* waiting .delay_ms before retrying */
+	ACT_RELISTED,		/* a relist's summary in .replace */
+	ACT_RESYNC,		/* resync: .count Sync deltas queued */
+	ACT_SYNCED,		/* HasSynced became true */
+	ACT_BOOKMARK,		/* a bookmark moved the RV to .rv */
+	ACT__COUNT
+};
+const char *activity_name(enum activity act);
+
+struct activity_info {
+	enum activity act;
+	unsigned list_no;
+	size_t count;
+	int64_t delay_ms;
+	char rv[32];
+	char message[256];
+	struct replace_stats replace;	/* ACT_RELISTED */
+};
+
+struct notification {
+	enum notify_kind kind;
+	/* The delta that caused it (type, source, list_no, tombstone, time). */
+	struct delta delta;	/* delta.obj is the new (or last) state */
+	struct kobj *old;	/* NOTIFY_UPDATE: the cached object it replaced */
+	/* True for Sync, or Replaced with an unchanged RV (resync-only). */
+	bool resync_only;
+	/* A late listener's catch-up add of a cached object. */
+	bool replay;
+	struct activity_info activity;	/* NOTIFY_ACTIVITY */
+	const char *resource;	/* the informer's resource name, static */
+};
+void notification_release(struct notification *n);
+
+/* The informer's state, for the health pane and `-v` notices. */
+enum informer_state {
+	STATE_STARTING,
+	STATE_LISTING,
+	STATE_WATCHING,
+	STATE_BACKOFF,
+	STATE_STOPPED,
+};
+const char *informer_state_name(enum informer_state state);
+
+struct informer_stats {
+	enum informer_state state;
+	int64_t state_since_ms;		/* wall clock */
+	int64_t backoff_until_ms;	/* wall clock, STATE_BACKOFF */
+	unsigned list_page;		/* STATE_LISTING: page in progress */
+	char rv[32];			/* last synced resourceVersion */
+	bool synced;
+	uint64_t lists, pages, list_fallbacks, watches, watch_ends;
+	uint64_t relists, expired, stalls, errors, backoffs, bookmarks;
+	uint64_t resyncs, throttled;	/* throttled: 429 answers */
+	uint64_t deltas[DELTA__COUNT];	/* popped, by type */
+	uint64_t events;		/* watch events received */
+	int64_t last_list_ms, last_watch_ms, last_resync_ms, next_resync_ms;
+	int64_t last_error_ms;
+	char last_error[256];
+	char relist_reason[128];
+	size_t fifo_depth;
+	size_t cached;
+	size_t cached_json_bytes;
+};
+
+struct informer_opts {
+	const struct api_resource *resource;	/* borrowed; must outlive */
+	const char *ns;			/* NULL or "": all namespaces */
+	const char *label_selector;	/* NULL: none */
+	const char *field_selector;
+	enum fifo_kind fifo;
+	unsigned kobj_flags;		/* KOBJ_KEEP_MANAGED_FIELDS */
+	int64_t resync_ms;		/* informer's resync check period; 0 off */
+	unsigned page_size;		/* LIST limit; 0 means 500 */
+	bool streaming_list;		/* try sendInitialEvents first */
+	int64_t stall_ms;		/* 0: default (see reflector.h) */
+};
+
+struct informer;
+struct listener;
+
+struct informer *informer_new(struct kclient *client,
+			      const struct informer_opts *opts);
+void informer_free(struct informer *inf);	/* stops first if running */
+
+/*
+ * Adds a listener with its own resync period (0 for none; clamped to at
+ * least 1 s and to at least the informer's period, as client-go does).
+ * May be called before or after informer_start().
+ */
+struct listener *informer_add_listener(struct informer *inf, int64_t resync_ms);
+
+int informer_start(struct informer *inf, struct errbuf *err);
+void informer_stop(struct informer *inf);
+
+bool informer_has_synced(struct informer *inf);
+struct store *informer_store(struct informer *inf);	/* borrowed */
+void informer_get_stats(struct informer *inf, struct informer_stats *out);
+const struct api_resource *informer_resource(struct informer *inf);
+/* Queue a resync now (the TUI's `r`), whether or not one is due. */
+void informer_resync_now(struct informer *inf);
+
+/* A readable fd while the listener's buffer is non-empty. */
+int listener_wake_fd(struct listener *l);
+/*
+ * Moves up to max buffered notifications into out[] and returns how many;
+ * never blocks.  The caller releases each with notification_release().
+ */
+size_t listener_drain(struct listener *l, struct notification *out, size_t max);
+size_t listener_pending(struct listener *l);
+
+#endif

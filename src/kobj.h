@@ -1,0 +1,80 @@
+/*
+ * kobj.h — a Kubernetes object as the informer holds it.
+ *
+ * Ownership, the one rule: a kobj is immutable once made and
+ * reference-counted; whoever holds a pointer holds one reference.  The
+ * Indexer holds one, every queued delta holds its own, every listener
+ * notification holds its own.  kobj_ref() to keep, kobj_unref() when done.
+ * Because it never changes, any thread may read it without a lock.
+ *
+ * The object is kept as compact JSON text (after the transform: by
+ * default metadata.managedFields is dropped), not as a json-c tree: a
+ * tree costs several times the text, and most objects are never looked
+ * at again.  The few fields the machinery reads on every delta (key,
+ * resourceVersion, uid, index values) are extracted once, when made.
+ * kobj_tree() parses the text for the rare reader that needs more.
+ *
+ * json-c ownership: functions that take a json_object borrow it (the
+ * caller keeps its reference); functions that return one give the caller
+ * a new reference to put.
+ */
+#ifndef KINF_KOBJ_H
+#define KINF_KOBJ_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util.h"
+
+struct json_object;
+
+struct kobj {
+	atomic_int refs;
+	char *key;		/* "namespace/name", or "name" when cluster-scoped */
+	const char *name;	/* into key */
+	char *ns;		/* "" when cluster-scoped */
+	char *rv;		/* metadata.resourceVersion, "" if absent */
+	char *uid;		/* metadata.uid, "" if absent */
+	char *kind;		/* "" for list items, which carry no kind */
+	/*
+	 * Index values, each a packed list "a\0b\0\0" (empty list: "\0"):
+	 * labels as "key=value", spec.nodeName, ownerReferences[].uid.
+	 */
+	char *labels;
+	char *node;
+	char *owners;
+	char *json;		/* compact JSON text, NUL-terminated */
+	size_t json_len;
+};
+
+/* Flags for the transform applied when an object is made. */
+enum {
+	KOBJ_KEEP_MANAGED_FIELDS = 1 << 0,
+};
+
+/*
+ * Makes a kobj from a parsed object (borrowed; the transform is applied to
+ * a copy, never to the caller's tree).  Returns NULL and fills err when the
+ * object has no metadata.name.
+ */
+struct kobj *kobj_from_tree(struct json_object *obj, unsigned flags,
+			    struct errbuf *err);
+/* Same from JSON text. */
+struct kobj *kobj_from_json(const char *json, size_t len, unsigned flags,
+			    struct errbuf *err);
+
+struct kobj *kobj_ref(struct kobj *obj);
+void kobj_unref(struct kobj *obj);	/* NULL is a no-op */
+
+/* A new json-c tree of the object; the caller puts it. */
+struct json_object *kobj_tree(const struct kobj *obj);
+
+/* True when the packed list (labels, node, owners) holds value. */
+bool packed_contains(const char *packed, const char *value);
+/* Iterate a packed list: for (p = list; *p; p += strlen(p) + 1) */
+
+/* Builds the key as client-go's MetaNamespaceKeyFunc does. */
+char *kobj_make_key(const char *ns, const char *name);
+
+#endif

@@ -1,0 +1,108 @@
+/* strbuf.c — growable strings; see strbuf.h. */
+#include "strbuf.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+void strbuf_grow(struct strbuf *sb, size_t extra)
+{
+	size_t want = sb->len + extra + 1;
+	if (want <= sb->alloc)
+		return;
+	size_t n = sb->alloc ? sb->alloc : 64;
+	while (n < want)
+		n *= 2;
+	sb->buf = xrealloc(sb->buf, n);
+	sb->alloc = n;
+	if (sb->len == 0)
+		sb->buf[0] = '\0';
+}
+
+void strbuf_add(struct strbuf *sb, const void *data, size_t len)
+{
+	strbuf_grow(sb, len);
+	memcpy(sb->buf + sb->len, data, len);
+	sb->len += len;
+	sb->buf[sb->len] = '\0';
+}
+
+void strbuf_adds(struct strbuf *sb, const char *s)
+{
+	strbuf_add(sb, s, strlen(s));
+}
+
+void strbuf_addch(struct strbuf *sb, char c)
+{
+	strbuf_add(sb, &c, 1);
+}
+
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	strbuf_grow(sb, 64);
+	va_start(ap, fmt);
+	int n = vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sb->alloc - sb->len) {
+		strbuf_grow(sb, (size_t)n);
+		va_start(ap, fmt);
+		vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, ap);
+		va_end(ap);
+	}
+	sb->len += (size_t)n;
+}
+
+void strbuf_add_json_string(struct strbuf *sb, const char *s)
+{
+	strbuf_addch(sb, '"');
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '"':  strbuf_add(sb, "\\\"", 2); break;
+		case '\\': strbuf_add(sb, "\\\\", 2); break;
+		case '\n': strbuf_add(sb, "\\n", 2); break;
+		case '\r': strbuf_add(sb, "\\r", 2); break;
+		case '\t': strbuf_add(sb, "\\t", 2); break;
+		default:
+			if (*p < 0x20)
+				strbuf_addf(sb, "\\u%04x", *p);
+			else
+				strbuf_addch(sb, (char)*p);
+		}
+	}
+	strbuf_addch(sb, '"');
+}
+
+void strbuf_reset(struct strbuf *sb)
+{
+	sb->len = 0;
+	if (sb->buf)
+		sb->buf[0] = '\0';
+}
+
+void strbuf_remove_front(struct strbuf *sb, size_t n)
+{
+	if (n >= sb->len) {
+		strbuf_reset(sb);
+		return;
+	}
+	memmove(sb->buf, sb->buf + n, sb->len - n + 1);
+	sb->len -= n;
+}
+
+char *strbuf_detach(struct strbuf *sb, size_t *len)
+{
+	char *s = sb->buf ? sb->buf : xstrdup("");
+	if (len)
+		*len = sb->len;
+	*sb = (struct strbuf)STRBUF_INIT;
+	return s;
+}
+
+void strbuf_release(struct strbuf *sb)
+{
+	free(sb->buf);
+	*sb = (struct strbuf)STRBUF_INIT;
+}

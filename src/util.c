@@ -1,0 +1,228 @@
+/* util.c — allocation, messages, clocks; see util.h. */
+#include "util.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static noreturn void out_of_memory(size_t size)
+{
+	fprintf(stderr, "error: out of memory (allocating %zu bytes)\n", size);
+	abort();
+}
+
+void *xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+	if (!p)
+		out_of_memory(size);
+	return p;
+}
+
+void *xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+	if (!p)
+		out_of_memory(nmemb * size);
+	return p;
+}
+
+void *xrealloc(void *ptr, size_t size)
+{
+	void *p = realloc(ptr, size ? size : 1);
+	if (!p)
+		out_of_memory(size);
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *xvasprintf(const char *fmt, va_list ap)
+{
+	char *s;
+	if (vasprintf(&s, fmt, ap) < 0)
+		out_of_memory(strlen(fmt));
+	return s;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = xvasprintf(fmt, ap);
+	va_end(ap);
+	return s;
+}
+
+void errbuf_set(struct errbuf *err, const char *fmt, ...)
+{
+	if (!err)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+}
+
+static void (*die_hook)(void);
+
+void set_die_hook(void (*hook)(void))
+{
+	die_hook = hook;
+}
+
+static void vreport(const char *prefix, const char *fmt, va_list ap)
+{
+	char msg[1024];
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	fprintf(stderr, "%s%s\n", prefix, msg);
+}
+
+void die(const char *fmt, ...)
+{
+	if (die_hook)
+		die_hook();
+	va_list ap;
+	va_start(ap, fmt);
+	vreport("error: ", fmt, ap);
+	va_end(ap);
+	exit(1);
+}
+
+void error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport("error: ", fmt, ap);
+	va_end(ap);
+}
+
+void warning(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+static int64_t clock_ms(clockid_t id)
+{
+	struct timespec ts;
+	clock_gettime(id, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int64_t mono_ms(void)
+{
+	return clock_ms(CLOCK_MONOTONIC);
+}
+
+int64_t wall_ms(void)
+{
+	return clock_ms(CLOCK_REALTIME);
+}
+
+void format_time_rfc3339(int64_t ms, char buf[32])
+{
+	time_t secs = (time_t)(ms / 1000);
+	struct tm tm;
+	gmtime_r(&secs, &tm);
+	size_t n = strftime(buf, 32, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + n, 32 - n, ".%03dZ", (int)(ms % 1000));
+}
+
+void format_age(int64_t ms, char buf[32])
+{
+	int64_t s = ms < 0 ? 0 : ms / 1000;
+	if (s < 120)
+		snprintf(buf, 32, "%llds", (long long)s);
+	else if (s < 600)
+		snprintf(buf, 32, "%lldm%llds", (long long)(s / 60), (long long)(s % 60));
+	else if (s < 3 * 3600)
+		snprintf(buf, 32, "%lldm", (long long)(s / 60));
+	else if (s < 8 * 3600 && s % 3600 / 60)
+		snprintf(buf, 32, "%lldh%lldm", (long long)(s / 3600), (long long)(s % 3600 / 60));
+	else if (s < 48 * 3600)
+		snprintf(buf, 32, "%lldh", (long long)(s / 3600));
+	else if (s < 8 * 86400 && s % 86400 / 3600)
+		snprintf(buf, 32, "%lldd%lldh", (long long)(s / 86400), (long long)(s % 86400 / 3600));
+	else
+		snprintf(buf, 32, "%lldd", (long long)(s / 86400));
+}
+
+int parse_duration(const char *s, int64_t *ms)
+{
+	static const struct { const char *unit; int64_t ms; } units[] = {
+		{ "ms", 1 }, { "s", 1000 }, { "m", 60000 }, { "h", 3600000 },
+	};
+	int64_t total = 0;
+	const char *p = s;
+
+	if (!*p)
+		return -1;
+	while (*p) {
+		char *end;
+		errno = 0;
+		double v = strtod(p, &end);
+		if (end == p || errno || v < 0)
+			return -1;
+		p = end;
+		if (!*p && p != s && total == 0) {	/* bare number: seconds */
+			total = (int64_t)(v * 1000);
+			break;
+		}
+		size_t i;
+		for (i = 0; i < ARRAY_SIZE(units); i++) {
+			size_t n = strlen(units[i].unit);
+			if (!strncmp(p, units[i].unit, n) &&
+			    !(n == 1 && p[0] == 'm' && p[1] == 's')) {
+				total += (int64_t)(v * units[i].ms);
+				p += n;
+				break;
+			}
+		}
+		if (i == ARRAY_SIZE(units))
+			return -1;
+	}
+	*ms = total;
+	return 0;
+}
+
+double rand_unit(void)
+{
+	static __thread unsigned short seed[3];
+	static __thread bool seeded;
+	if (!seeded) {
+		int64_t t = mono_ms() ^ (int64_t)(uintptr_t)&seeded;
+		seed[0] = (unsigned short)t;
+		seed[1] = (unsigned short)(t >> 16);
+		seed[2] = (unsigned short)(t >> 32);
+		seeded = true;
+	}
+	return erand48(seed);
+}
+
+bool str_starts_with(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+bool str_ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && !strcmp(s + n - m, suffix);
+}

@@ -1,0 +1,84 @@
+/*
+ * util.h — the few helpers every module uses: allocation that never
+ * returns NULL, messages to stderr, clocks and durations.
+ *
+ * Out of memory is not an error kinf recovers from: the x*() allocators
+ * print one line and abort, so no caller checks for NULL.
+ *
+ * Messages: lowercase, no full stop, subjects quoted ('%s').  Only the
+ * command layer prints errors; library modules return -1 and leave a
+ * description in a caller-provided struct errbuf.
+ */
+#ifndef KINF_UTIL_H
+#define KINF_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdnoreturn.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define PRINTF(f, a) __attribute__((format(printf, f, a)))
+
+void *xmalloc(size_t size);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *ptr, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) PRINTF(1, 2);
+char *xvasprintf(const char *fmt, va_list ap) PRINTF(1, 0);
+
+/* Grow *ptr (of *alloc elements of size) to hold at least nr elements. */
+#define ALLOC_GROW(ptr, nr, alloc)                                          \
+	do {                                                                \
+		if ((size_t)(nr) > (alloc)) {                               \
+			size_t n_ = (alloc) ? (alloc) * 2 : 16;             \
+			while (n_ < (size_t)(nr))                           \
+				n_ *= 2;                                    \
+			(ptr) = xrealloc((ptr), n_ * sizeof(*(ptr)));       \
+			(alloc) = n_;                                       \
+		}                                                           \
+	} while (0)
+
+/*
+ * A description of what went wrong, filled by a library function that
+ * returns -1, printed by the command layer.  Fixed size so that filling
+ * it never allocates.
+ */
+struct errbuf {
+	char msg[512];
+};
+void errbuf_set(struct errbuf *err, const char *fmt, ...) PRINTF(2, 3);
+
+/*
+ * die() prints "error: MSG" and exits with status 1.  A hook registered
+ * with set_die_hook() runs first (the TUI uses it to restore the terminal).
+ */
+void set_die_hook(void (*hook)(void));
+noreturn void die(const char *fmt, ...) PRINTF(1, 2);
+void error(const char *fmt, ...) PRINTF(1, 2);
+void warning(const char *fmt, ...) PRINTF(1, 2);
+
+/* Milliseconds: monotonic for intervals, wall clock for display. */
+int64_t mono_ms(void);
+int64_t wall_ms(void);
+
+/* Formats wall_ms as RFC 3339 UTC with milliseconds into buf[32]. */
+void format_time_rfc3339(int64_t ms, char buf[32]);
+/* Formats a positive duration as kubectl's AGE column does ("5d3h", "12m"). */
+void format_age(int64_t ms, char buf[32]);
+
+/*
+ * Parses a Go-style duration ("300ms", "5s", "1m30s", "2h") or a bare
+ * number of seconds.  Returns 0 and sets *ms, or -1.
+ */
+int parse_duration(const char *s, int64_t *ms);
+
+/* Uniform random in [0, 1), thread-safe, seeded once from the clock. */
+double rand_unit(void);
+
+bool str_starts_with(const char *s, const char *prefix);
+bool str_ends_with(const char *s, const char *suffix);
+
+#endif
