@@ -91,7 +91,8 @@ struct notification {
 	/* A late listener's catch-up add of a cached object. */
 	bool replay;
 	struct activity_info activity;	/* NOTIFY_ACTIVITY */
-	const char *resource;	/* the informer's resource name, static */
+	const char *resource;	/* the informer's resource, "pods"; static */
+	const char *kind;	/* its kind, "Pod" (list items carry none) */
 };
 void notification_release(struct notification *n);
 

@@ -1,0 +1,60 @@
+/*
+ * cluster.h — what every command that talks to a cluster shares: the
+ * kubectl-style flags (--kubeconfig, --context, -n, -A, ...) and the
+ * connection they lead to (rest config → kclient → discovery).
+ */
+#ifndef KINF_CLUSTER_H
+#define KINF_CLUSTER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "opt.h"
+
+struct rest_config;
+struct kclient;
+struct discovery;
+struct api_resource;
+
+struct cluster_flags {
+	const char *kubeconfig;
+	const char *context;
+	const char *cluster;
+	const char *user;
+	const char *namespace;
+	bool all_namespaces;
+	int verbose;
+	int64_t request_timeout_ms;
+};
+
+/* The flags (filled by opt_parse through cluster_options). */
+extern struct cluster_flags cluster_flags;
+/* -n/--namespace, -A, --kubeconfig, --context, --cluster, --user, -v. */
+extern const struct option cluster_options[];
+
+struct cluster {
+	struct rest_config *config;
+	struct kclient *client;
+	struct discovery *disco;
+	/* The namespace to use: -n, else the context's, else "default". */
+	const char *ns;
+	/* NULL when -A (all namespaces). */
+	const char *scope_ns;
+};
+
+/*
+ * Loads the kubeconfig per cluster_flags and connects.  -1 with err
+ * naming the cause (file and line, context, server, ...).
+ */
+int cluster_open(struct cluster *c, struct errbuf *err);
+void cluster_close(struct cluster *c);
+
+/*
+ * Resolves each of `typed` ("pods,deploy" split on commas) through
+ * discovery.  -1 with err naming the unknown one.
+ */
+int cluster_resolve(struct cluster *c, const char *typed,
+		    const struct api_resource ***out, size_t *nr,
+		    struct errbuf *err);
+
+#endif

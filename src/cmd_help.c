@@ -1,0 +1,30 @@
+/* cmd_help.c — `kinf help [COMMAND]`. */
+#include <stdio.h>
+
+#include "cmd.h"
+#include "opt.h"
+
+static int run_help(int argc, const char **argv)
+{
+	argc = opt_parse(&command_help, argc, argv);
+	if (argc == 0) {
+		print_main_help(stdout);
+		return 0;
+	}
+	const struct command *cmd = command_find(argv[0]);
+	if (!cmd)
+		usage_error(&command_help, "unknown command '%s'", argv[0]);
+	opt_print_help(cmd, stdout);
+	return 0;
+}
+
+static const struct option help_options[] = { OPT_END() };
+
+const struct command command_help = {
+	.name = "help",
+	.run = run_help,
+	.summary = "Show help for kinf or one of its commands",
+	.usage = "kinf help [COMMAND]",
+	.options = help_options,
+	.positional = COMPLETE_COMMAND,
+};

@@ -1,0 +1,166 @@
+/* json_stream.c — splitting streamed lists and watch lines; see json_stream.h. */
+#include "json_stream.h"
+
+#include <string.h>
+
+void list_splitter_init(struct list_splitter *ls, json_piece_fn *on_item, void *ctx)
+{
+	memset(ls, 0, sizeof(*ls));
+	ls->on_item = on_item;
+	ls->ctx = ctx;
+}
+
+/*
+ * One pass over the bytes.  Depth counts open braces and brackets outside
+ * strings: the list object is depth 1, the items array opens depth 2 and
+ * each item lives at depth 3 and deeper.  Bytes of items go to ls->item;
+ * all others to ls->rest.
+ */
+int list_splitter_feed(struct list_splitter *ls, const char *data, size_t len)
+{
+	size_t run_start = 0;	/* start of the bytes not yet copied */
+
+	for (size_t i = 0; i < len; i++) {
+		char c = data[i];
+
+		if (ls->in_string) {
+			if (ls->in_key)
+				strbuf_addch(&ls->key, c);
+			if (ls->escape)
+				ls->escape = false;
+			else if (c == '\\')
+				ls->escape = true;
+			else if (c == '"') {
+				ls->in_string = false;
+				if (ls->in_key)
+					ls->key.len--, ls->key.buf[ls->key.len] = '\0';
+				ls->in_key = false;
+			}
+			continue;
+		}
+		switch (c) {
+		case '"':
+			ls->in_string = true;
+			if (ls->depth == 1) {
+				ls->in_key = true;
+				strbuf_reset(&ls->key);
+			}
+			break;
+		case '{':
+		case '[':
+			ls->depth++;
+			if (c == '[' && ls->depth == 2 && !ls->in_items &&
+			    !strcmp(strbuf_str(&ls->key), "items")) {
+				/* Keep "[" in rest; items go elsewhere. */
+				strbuf_add(&ls->rest, data + run_start, i + 1 - run_start);
+				run_start = i + 1;
+				ls->in_items = true;
+			} else if (ls->in_items && ls->depth == 3) {
+				run_start = i;	/* an item begins */
+			}
+			break;
+		case '}':
+		case ']':
+			if (ls->depth == 0)
+				return -1;
+			if (ls->in_items && ls->depth == 3) {
+				strbuf_add(&ls->item, data + run_start, i + 1 - run_start);
+				run_start = i + 1;
+				ls->items++;
+				int rc = ls->on_item(ls->ctx, ls->item.buf, ls->item.len);
+				strbuf_reset(&ls->item);
+				ls->depth--;
+				if (rc < 0)
+					return -1;
+				continue;
+			}
+			if (ls->in_items && ls->depth == 2) {
+				ls->in_items = false;	/* the array closes */
+				run_start = i;
+			}
+			ls->depth--;
+			break;
+		default:
+			break;
+		}
+		/* Between items (commas, spaces) nothing is kept. */
+		if (ls->in_items && ls->depth == 2)
+			run_start = i + 1;
+	}
+	if (run_start < len) {
+		if (ls->in_items && ls->depth >= 3)
+			strbuf_add(&ls->item, data + run_start, len - run_start);
+		else if (!ls->in_items)
+			strbuf_add(&ls->rest, data + run_start, len - run_start);
+	}
+	return 0;
+}
+
+const char *list_splitter_rest(struct list_splitter *ls)
+{
+	return strbuf_str(&ls->rest);
+}
+
+bool list_splitter_done(const struct list_splitter *ls)
+{
+	return ls->depth == 0 && ls->rest.len > 0 && !ls->in_string;
+}
+
+void list_splitter_release(struct list_splitter *ls)
+{
+	strbuf_release(&ls->item);
+	strbuf_release(&ls->rest);
+	strbuf_release(&ls->key);
+}
+
+void line_splitter_init(struct line_splitter *ls, json_piece_fn *on_line, void *ctx)
+{
+	memset(ls, 0, sizeof(*ls));
+	ls->on_line = on_line;
+	ls->ctx = ctx;
+}
+
+int line_splitter_feed(struct line_splitter *ls, const char *data, size_t len)
+{
+	while (len) {
+		const char *nl = memchr(data, '\n', len);
+		if (!nl) {
+			strbuf_add(&ls->line, data, len);
+			return 0;
+		}
+		size_t n = (size_t)(nl - data);
+		const char *text = data;
+		if (ls->line.len) {
+			strbuf_add(&ls->line, data, n);
+			text = ls->line.buf;
+			n = ls->line.len;
+		}
+		int rc = 0;
+		/* Skip blank lines (a stray "\r" or keep-alive newline). */
+		if (n && !(n == 1 && text[0] == '\r')) {
+			if (text != ls->line.buf) {
+				/* Not NUL-terminated in data: copy to terminate. */
+				strbuf_add(&ls->line, text, n);
+				rc = ls->on_line(ls->ctx, ls->line.buf, ls->line.len);
+			} else {
+				rc = ls->on_line(ls->ctx, text, n);
+			}
+		}
+		strbuf_reset(&ls->line);
+		if (rc < 0)
+			return -1;
+		len -= (size_t)(nl - data) + 1;
+		data = nl + 1;
+	}
+	return 0;
+}
+
+size_t line_splitter_pending(const struct line_splitter *ls)
+{
+	return ls->line.len;
+}
+
+void line_splitter_release(struct line_splitter *ls)
+{
+	strbuf_release(&ls->line);
+}

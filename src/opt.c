@@ -1,0 +1,262 @@
+/* opt.c — the option parser and help printer; see opt.h. */
+#include "opt.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "strbuf.h"
+#include "util.h"
+
+const struct command *command_find(const char *name)
+{
+	for (const struct command *const *c = commands; *c; c++)
+		if (!strcmp((*c)->name, name))
+			return *c;
+	return NULL;
+}
+
+void usage_error(const struct command *cmd, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (cmd)
+		fprintf(stderr, "error: %s (see 'kinf %s --help')\n", msg, cmd->name);
+	else
+		fprintf(stderr, "error: %s (see 'kinf --help')\n", msg);
+	exit(EXIT_USAGE);
+}
+
+void opt_each(const struct option *opts,
+	      void (*fn)(const struct option *opt, void *ctx), void *ctx)
+{
+	for (const struct option *o = opts; o && o->type != OPT_T_END; o++) {
+		if (o->type == OPT_T_INCLUDE)
+			opt_each(o->include, fn, ctx);
+		else
+			fn(o, ctx);
+	}
+}
+
+struct find {
+	const char *long_name;	/* match by long name (len chars) ... */
+	size_t len;
+	char short_name;	/* ... or by short name */
+	const struct option *found;
+};
+
+static void find_cb(const struct option *o, void *ctx)
+{
+	struct find *f = ctx;
+	if (f->found)
+		return;
+	if (f->long_name ? (o->long_name && strlen(o->long_name) == f->len &&
+			    !strncmp(o->long_name, f->long_name, f->len))
+			 : (o->short_name && o->short_name == f->short_name))
+		f->found = o;
+}
+
+static const struct option *find_long(const struct option *opts, const char *name, size_t len)
+{
+	struct find f = { .long_name = name, .len = len };
+	opt_each(opts, find_cb, &f);
+	return f.found;
+}
+
+static const struct option *find_short(const struct option *opts, char c)
+{
+	struct find f = { .short_name = c };
+	opt_each(opts, find_cb, &f);
+	return f.found;
+}
+
+static bool takes_arg(const struct option *o)
+{
+	return o->type != OPT_T_BOOL && o->type != OPT_T_COUNT;
+}
+
+static void opt_name(const struct option *o, char buf[64], bool as_long)
+{
+	if (as_long && o->long_name)
+		snprintf(buf, 64, "--%s", o->long_name);
+	else
+		snprintf(buf, 64, "-%c", o->short_name);
+}
+
+/* Stores arg into o's value; exits with a usage error when it's invalid. */
+static void set_value(const struct command *cmd, const struct option *o,
+		      const char *arg, bool as_long)
+{
+	char name[64];
+	opt_name(o, name, as_long);
+
+	switch (o->type) {
+	case OPT_T_BOOL:
+		if (!arg || !strcmp(arg, "true"))
+			*(bool *)o->value = true;
+		else if (!strcmp(arg, "false"))
+			*(bool *)o->value = false;
+		else
+			usage_error(cmd, "invalid value '%s' for '%s': expected true or false", arg, name);
+		break;
+	case OPT_T_COUNT:
+		if (arg)
+			usage_error(cmd, "option '%s' takes no value", name);
+		(*(int *)o->value)++;
+		break;
+	case OPT_T_STRING:
+		*(const char **)o->value = arg;
+		break;
+	case OPT_T_INT: {
+		char *end;
+		errno = 0;
+		long v = strtol(arg, &end, 10);
+		if (!*arg || *end || errno || v < 0)
+			usage_error(cmd, "invalid value '%s' for '%s': expected a non-negative integer", arg, name);
+		*(long *)o->value = v;
+		break;
+	}
+	case OPT_T_DURATION:
+		if (parse_duration(arg, (int64_t *)o->value) < 0)
+			usage_error(cmd, "invalid duration '%s' for '%s': expected e.g. 30s, 5m, 1h30m", arg, name);
+		break;
+	case OPT_T_ENUM:
+		for (int i = 0; o->choices[i]; i++) {
+			if (!strcmp(o->choices[i], arg)) {
+				*(int *)o->value = i;
+				return;
+			}
+		}
+		{
+			struct strbuf sb = STRBUF_INIT;
+			for (int i = 0; o->choices[i]; i++)
+				strbuf_addf(&sb, "%s%s", i ? ", " : "", o->choices[i]);
+			usage_error(cmd, "invalid value '%s' for '%s': expected one of %s", arg, name, sb.buf);
+		}
+		break;
+	case OPT_T_END:
+	case OPT_T_INCLUDE:
+		break;
+	}
+}
+
+int opt_parse(const struct command *cmd, int argc, const char **argv)
+{
+	int npos = 0;
+	bool only_positional = false;
+
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+
+		if (only_positional || arg[0] != '-' || !arg[1]) {
+			argv[npos++] = arg;
+			continue;
+		}
+		if (!strcmp(arg, "--")) {
+			only_positional = true;
+			continue;
+		}
+		if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+			opt_print_help(cmd, stdout);
+			exit(0);
+		}
+		if (arg[1] == '-') {
+			const char *name = arg + 2, *eq = strchr(name, '=');
+			size_t len = eq ? (size_t)(eq - name) : strlen(name);
+			const struct option *o = find_long(cmd->options, name, len);
+			if (!o)
+				usage_error(cmd, "unknown option '--%.*s'", (int)len, name);
+			const char *val = eq ? eq + 1 : NULL;
+			if (!val && takes_arg(o)) {
+				if (i + 1 >= argc)
+					usage_error(cmd, "option '--%s' requires a value", o->long_name);
+				val = argv[++i];
+			}
+			set_value(cmd, o, val, true);
+			continue;
+		}
+		/* Short options, possibly bundled: -Aw, -nNS, -n NS. */
+		for (const char *p = arg + 1; *p; p++) {
+			const struct option *o = find_short(cmd->options, *p);
+			if (!o)
+				usage_error(cmd, "unknown option '-%c'", *p);
+			if (!takes_arg(o)) {
+				set_value(cmd, o, NULL, false);
+				continue;
+			}
+			const char *val = p[1] ? p + 1 + (p[1] == '=') : NULL;
+			if (!val) {
+				if (i + 1 >= argc)
+					usage_error(cmd, "option '-%c' requires a value", *p);
+				val = argv[++i];
+			}
+			set_value(cmd, o, val, false);
+			break;
+		}
+	}
+	argv[npos] = NULL;
+	return npos;
+}
+
+struct help_ctx {
+	FILE *out;
+	int width;
+	bool measure;
+};
+
+static void option_label(const struct option *o, struct strbuf *sb)
+{
+	strbuf_reset(sb);
+	if (o->short_name)
+		strbuf_addf(sb, "-%c%s", o->short_name, o->long_name ? ", " : "");
+	else
+		strbuf_adds(sb, "    ");
+	if (o->long_name)
+		strbuf_addf(sb, "--%s", o->long_name);
+	if (takes_arg(o))
+		strbuf_addf(sb, " %s", o->argh ? o->argh : "VALUE");
+}
+
+static void help_cb(const struct option *o, void *ctx)
+{
+	struct help_ctx *h = ctx;
+	struct strbuf label = STRBUF_INIT;
+	option_label(o, &label);
+	if (h->measure) {
+		if ((int)label.len > h->width)
+			h->width = (int)label.len;
+	} else {
+		fprintf(h->out, "  %-*s  %s", h->width, label.buf, o->help);
+		if (o->choices) {
+			fputs(" (", h->out);
+			for (int i = 0; o->choices[i]; i++)
+				fprintf(h->out, "%s%s", i ? "|" : "", o->choices[i]);
+			fputc(')', h->out);
+		}
+		fputc('\n', h->out);
+	}
+	strbuf_release(&label);
+}
+
+void opt_print_help(const struct command *cmd, FILE *out)
+{
+	fprintf(out, "usage: %s\n\n%s\n", cmd->usage, cmd->summary);
+	if (cmd->description)
+		fprintf(out, "\n%s\n", cmd->description);
+	if (cmd->options && cmd->options->type != OPT_T_END) {
+		struct help_ctx h = { .out = out, .measure = true };
+		opt_each(cmd->options, help_cb, &h);
+		if (h.width > 34)
+			h.width = 34;
+		h.measure = false;
+		fputs("\noptions:\n", out);
+		opt_each(cmd->options, help_cb, &h);
+		fprintf(out, "  %-*s  %s\n", h.width, "-h, --help", "show this help");
+	}
+	if (cmd->examples)
+		fprintf(out, "\nexamples:\n%s", cmd->examples);
+}

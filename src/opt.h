@@ -1,0 +1,113 @@
+/*
+ * opt.h — one table per command gives the parser, `--help` and the shell
+ * completions (through the hidden `kinf __complete`), so the three never
+ * disagree.  The man page mirrors the same tables by hand.
+ *
+ *   static const struct option watch_options[] = {
+ *       OPT_ENUM('o', "output", &o.output, "FORMAT", output_names, "..."),
+ *       OPT_BOOL(0, "diff", &o.diff, "..."),
+ *       OPT_INCLUDE(cluster_options),
+ *       OPT_END(),
+ *   };
+ *
+ * Syntax accepted, as kubectl and git accept it: `-n NS`, `-nNS`,
+ * `--namespace NS`, `--namespace=NS`, bundled short booleans (`-Aw`),
+ * `--flag=false`, `--` ending options; options and positionals may mix.
+ */
+#ifndef KINF_OPT_H
+#define KINF_OPT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum opt_type {
+	OPT_T_END,
+	OPT_T_BOOL,	/* bool *; --flag, --flag=true|false */
+	OPT_T_STRING,	/* const char **; repeated: last wins */
+	OPT_T_INT,	/* long *; a non-negative integer */
+	OPT_T_DURATION,	/* int64_t * milliseconds; "5s", "1m30s", "250ms" */
+	OPT_T_ENUM,	/* int *; index into choices */
+	OPT_T_COUNT,	/* int *; each use adds one (-v -v) */
+	OPT_T_INCLUDE,	/* another table, spliced here */
+};
+
+/* What the shell completes an option's argument (or a positional) with. */
+enum complete_kind {
+	COMPLETE_NONE,
+	COMPLETE_FILE,
+	COMPLETE_RESOURCE,	/* resource types, from the cluster */
+	COMPLETE_NAMESPACE,	/* namespaces, from the cluster */
+	COMPLETE_CONTEXT,	/* contexts, from the kubeconfig */
+	COMPLETE_DELTA_TYPES,	/* Added,Updated,... comma list */
+	COMPLETE_COMMAND,	/* subcommand names */
+};
+
+struct option {
+	enum opt_type type;
+	char short_name;
+	const char *long_name;
+	void *value;
+	const char *argh;		/* argument placeholder in --help */
+	const char *help;
+	const char *const *choices;	/* OPT_T_ENUM, NULL-terminated */
+	enum complete_kind complete;
+	const struct option *include;	/* OPT_T_INCLUDE */
+};
+
+#define OPT_END() { .type = OPT_T_END }
+#define OPT_BOOL(s, l, v, h) \
+	{ .type = OPT_T_BOOL, .short_name = (s), .long_name = (l), .value = (v), .help = (h) }
+#define OPT_STRING(s, l, v, a, h, c) \
+	{ .type = OPT_T_STRING, .short_name = (s), .long_name = (l), .value = (v), \
+	  .argh = (a), .help = (h), .complete = (c) }
+#define OPT_INT(s, l, v, a, h) \
+	{ .type = OPT_T_INT, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h) }
+#define OPT_DURATION(s, l, v, h) \
+	{ .type = OPT_T_DURATION, .short_name = (s), .long_name = (l), .value = (v), \
+	  .argh = "DURATION", .help = (h) }
+#define OPT_ENUM(s, l, v, a, ch, h) \
+	{ .type = OPT_T_ENUM, .short_name = (s), .long_name = (l), .value = (v), \
+	  .argh = (a), .choices = (ch), .help = (h) }
+#define OPT_COUNT(s, l, v, h) \
+	{ .type = OPT_T_COUNT, .short_name = (s), .long_name = (l), .value = (v), .help = (h) }
+#define OPT_INCLUDE(t) { .type = OPT_T_INCLUDE, .include = (t) }
+
+struct command {
+	const char *name;
+	int (*run)(int argc, const char **argv);
+	const char *summary;		/* one line, for `kinf --help` */
+	const char *usage;		/* "kinf watch RESOURCE[,RESOURCE...] [NAME] [options]" */
+	const char *description;	/* a paragraph for `kinf help CMD`, may be NULL */
+	const char *examples;		/* lines, may be NULL */
+	const struct option *options;
+	enum complete_kind positional;	/* what positionals complete to */
+	bool hidden;
+};
+
+/* Every command, NULL-terminated (main.c). */
+extern const struct command *const commands[];
+const struct command *command_find(const char *name);
+
+/*
+ * Parses argv[1..argc) against cmd->options.  Positional arguments are
+ * moved to the front of argv; returns how many.  `-h`/`--help` prints the
+ * command's help and exits 0; a usage error prints one line naming the bad
+ * argument and exits 2.
+ */
+int opt_parse(const struct command *cmd, int argc, const char **argv);
+
+/* `kinf help CMD` and `kinf CMD --help`. */
+void opt_print_help(const struct command *cmd, FILE *out);
+
+/* Calls fn for every option of the table, includes expanded. */
+void opt_each(const struct option *opts,
+	      void (*fn)(const struct option *opt, void *ctx), void *ctx);
+
+/* Exit status for usage errors, and the message that goes with it. */
+#define EXIT_USAGE 2
+#define EXIT_INTERRUPTED 130
+void usage_error(const struct command *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3), noreturn));
+
+#endif
