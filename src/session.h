@@ -1,0 +1,49 @@
+/*
+ * session.h — the informers a command runs: one shared informer per
+ * resource named on the command line, all on one cluster connection,
+ * with the selection flags (-n/-A, -l, --field-selector, NAME) applied.
+ * watch, get --from-cache and tui all start their informers here.
+ */
+#ifndef KINF_SESSION_H
+#define KINF_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cluster.h"
+#include "fifo.h"
+#include "informer.h"
+
+struct session_opts {
+	const char *resources;		/* "pods,deploy" as typed */
+	const char *name;		/* one object's name, or NULL */
+	const char *label_selector;
+	const char *field_selector;
+	enum fifo_kind fifo;
+	bool keep_managed_fields;
+	int64_t resync_ms;
+	bool streaming_list;
+	unsigned page_size;
+};
+
+struct session {
+	struct cluster cluster;
+	struct informer **informers;
+	const struct api_resource **resources;
+	size_t nr;
+};
+
+/*
+ * Connects (cluster_flags), resolves the resources and makes one informer
+ * each — not started yet, so listeners can be added first.  -1 with err.
+ */
+int session_open(struct session *s, const struct session_opts *opts,
+		 struct errbuf *err);
+int session_start(struct session *s, struct errbuf *err);
+/* Waits until every informer has synced; -1 after timeout_ms (0: forever). */
+int session_wait_synced(struct session *s, int64_t timeout_ms,
+			volatile int *interrupted);
+void session_close(struct session *s);	/* stops, frees */
+
+#endif
