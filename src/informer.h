@@ -92,7 +92,7 @@ struct notification {
 	bool replay;
 	struct activity_info activity;	/* NOTIFY_ACTIVITY */
 	const char *resource;	/* the informer's resource, "pods"; static */
-	const char *kind;	/* its kind, "Pod" (list items carry none) */
+	const char *obj_kind;	/* its kind, "Pod" (list items carry none) */
 };
 void notification_release(struct notification *n);
 
@@ -158,6 +158,9 @@ int informer_start(struct informer *inf, struct errbuf *err);
 void informer_stop(struct informer *inf);
 
 bool informer_has_synced(struct informer *inf);
+/* Blocks until synced (true), or timeout_ms passes (0: forever) or the
+ * informer stops (false). */
+bool informer_wait_synced(struct informer *inf, int64_t timeout_ms);
 struct store *informer_store(struct informer *inf);	/* borrowed */
 void informer_get_stats(struct informer *inf, struct informer_stats *out);
 const struct api_resource *informer_resource(struct informer *inf);

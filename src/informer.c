@@ -1,0 +1,538 @@
+/*
+ * informer.c — the shared informer: processor, listeners, resync.
+ *
+ * DESIGN (threads and locks):
+ *   - the reflector thread (reflector.c) fills the FIFO and calls
+ *     on_activity(), which appends to every listener's buffer;
+ *   - the processor thread pops the FIFO.  fifo_pop() calls handle_deltas()
+ *     with the FIFO's lock held, and handle_deltas() takes inf->lock for
+ *     the whole key, so "update the Indexer, then notify" is one step for
+ *     informer_add_listener(), which replays the cache under the same lock;
+ *   - the resync thread sleeps (a condition variable, no polling) until a
+ *     listener's resync is due, then queues Sync deltas with fifo_resync();
+ *   - consumers drain their listener from their own thread.
+ * Lock order: FIFO lock → inf->lock → listener->lock.  The store has its
+ * own lock and is taken under any of these, never the other way round.
+ */
+#include "informer.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "discovery.h"
+#include "reflector.h"
+#include "stop.h"
+
+#define MIN_RESYNC_MS 1000
+
+struct listener {
+	struct informer *inf;
+	pthread_mutex_t lock;
+	/* The unbounded buffer: a ring that doubles when full. */
+	struct notification *ring;
+	size_t head, len, cap;
+	int pipe[2];			/* [0] readable while non-empty */
+	bool signalled;
+	/* Resync, under inf->lock. */
+	int64_t resync_ms;		/* 0: never */
+	int64_t next_resync_ms;		/* monotonic */
+	bool resync_due;		/* in the current syncing set */
+};
+
+struct informer {
+	struct informer_opts opts;
+	struct kclient *client;
+	struct store *store;
+	struct fifo *fifo;
+	struct reflector *reflector;
+
+	pthread_mutex_t lock;
+	pthread_cond_t synced_cond;
+	struct listener **listeners;
+	size_t nr_listeners, alloc_listeners;
+	bool started, stopped, synced;
+	int64_t resync_check_ms;
+	uint64_t deltas[DELTA__COUNT];
+	uint64_t resyncs;
+	int64_t last_resync_ms, next_resync_ms;	/* wall clock */
+
+	pthread_t processor, resyncer;
+	struct stop resync_stop;
+};
+
+static const char *const state_names[] = {
+	[STATE_STARTING] = "starting",
+	[STATE_LISTING] = "listing",
+	[STATE_WATCHING] = "watching",
+	[STATE_BACKOFF] = "backing off",
+	[STATE_STOPPED] = "stopped",
+};
+
+const char *informer_state_name(enum informer_state state)
+{
+	return state_names[state];
+}
+
+static const char *const activity_names[ACT__COUNT] = {
+	[ACT_LIST_START] = "list-start",
+	[ACT_LIST_PAGE] = "list-page",
+	[ACT_LIST_DONE] = "listed",
+	[ACT_LIST_FALLBACK] = "list-fallback",
+	[ACT_WATCH_OPEN] = "watch-open",
+	[ACT_WATCH_END] = "watch-end",
+	[ACT_WATCH_EXPIRED] = "watch-expired",
+	[ACT_WATCH_STALLED] = "watch-stalled",
+	[ACT_ERROR] = "error",
+	[ACT_BACKOFF] = "backoff",
+	[ACT_RELISTED] = "relisted",
+	[ACT_RESYNC] = "resync",
+	[ACT_SYNCED] = "synced",
+	[ACT_BOOKMARK] = "bookmark",
+};
+
+const char *activity_name(enum activity act)
+{
+	return activity_names[act];
+}
+
+void notification_release(struct notification *n)
+{
+	kobj_unref(n->delta.obj);
+	kobj_unref(n->old);
+	n->delta.obj = n->old = NULL;
+}
+
+/* ---- listeners ---------------------------------------------------------- */
+
+/* Appends n (taking its references) to l's buffer; never blocks. */
+static void listener_push(struct listener *l, const struct notification *n)
+{
+	pthread_mutex_lock(&l->lock);
+	if (l->len == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 256;
+		struct notification *ring = xmalloc(cap * sizeof(*ring));
+		for (size_t i = 0; i < l->len; i++)
+			ring[i] = l->ring[(l->head + i) % l->cap];
+		free(l->ring);
+		l->ring = ring;
+		l->head = 0;
+		l->cap = cap;
+	}
+	l->ring[(l->head + l->len) % l->cap] = *n;
+	l->len++;
+	if (!l->signalled) {
+		char c = 1;
+		/* Full pipe means it is already readable: nothing lost. */
+		if (write(l->pipe[1], &c, 1) < 0 && errno != EAGAIN)
+			warning("cannot wake a listener: %s", strerror(errno));
+		l->signalled = true;
+	}
+	pthread_mutex_unlock(&l->lock);
+}
+
+size_t listener_drain(struct listener *l, struct notification *out, size_t max)
+{
+	size_t n = 0;
+	pthread_mutex_lock(&l->lock);
+	while (n < max && l->len) {
+		out[n++] = l->ring[l->head];
+		l->head = (l->head + 1) % l->cap;
+		l->len--;
+	}
+	if (!l->len && l->signalled) {
+		char buf[64];
+		while (read(l->pipe[0], buf, sizeof(buf)) > 0)
+			;
+		l->signalled = false;
+	}
+	pthread_mutex_unlock(&l->lock);
+	return n;
+}
+
+size_t listener_pending(struct listener *l)
+{
+	pthread_mutex_lock(&l->lock);
+	size_t n = l->len;
+	pthread_mutex_unlock(&l->lock);
+	return n;
+}
+
+int listener_wake_fd(struct listener *l)
+{
+	return l->pipe[0];
+}
+
+static void listener_free(struct listener *l)
+{
+	struct notification n;
+	while (listener_drain(l, &n, 1))
+		notification_release(&n);
+	close(l->pipe[0]);
+	close(l->pipe[1]);
+	pthread_mutex_destroy(&l->lock);
+	free(l->ring);
+	free(l);
+}
+
+/* Sends one notification to every listener (or only those due for a
+ * resync), each with references of its own.  Caller holds inf->lock. */
+static void distribute(struct informer *inf, const struct notification *n)
+{
+	for (size_t i = 0; i < inf->nr_listeners; i++) {
+		struct listener *l = inf->listeners[i];
+		if (n->resync_only && !l->resync_due)
+			continue;
+		struct notification copy = *n;
+		if (copy.delta.obj)
+			kobj_ref(copy.delta.obj);
+		if (copy.old)
+			kobj_ref(copy.old);
+		listener_push(l, &copy);
+	}
+}
+
+/* ---- processing --------------------------------------------------------- */
+
+/* client-go's HandleDeltas: runs under the FIFO's lock (see fifo_pop). */
+static void handle_deltas(void *ctx, struct deltas *deltas)
+{
+	struct informer *inf = ctx;
+
+	pthread_mutex_lock(&inf->lock);
+	for (size_t i = 0; i < deltas->nr; i++) {
+		const struct delta *d = &deltas->v[i];
+		struct notification n = {
+			.delta = *d,
+			.resource = inf->opts.resource->name,
+			.obj_kind = inf->opts.resource->kind,
+		};
+		struct kobj *old = store_get(inf->store, d->obj->key);
+
+		inf->deltas[d->type]++;
+		if (d->type == DELTA_DELETED) {
+			store_delete(inf->store, d->obj->key);
+			n.kind = NOTIFY_DELETE;
+		} else if (old) {
+			store_update(inf->store, d->obj);
+			n.kind = NOTIFY_UPDATE;
+			n.old = old;
+			n.resync_only = d->type == DELTA_SYNC ||
+				(d->type == DELTA_REPLACED && !strcmp(old->rv, d->obj->rv));
+		} else {
+			store_add(inf->store, d->obj);
+			n.kind = NOTIFY_ADD;
+		}
+		distribute(inf, &n);
+		if (n.kind != NOTIFY_UPDATE)
+			kobj_unref(old);
+		else
+			kobj_unref(n.old);
+	}
+	pthread_mutex_unlock(&inf->lock);
+}
+
+static void on_activity(void *ctx, const struct activity_info *info)
+{
+	struct informer *inf = ctx;
+	struct notification n = {
+		.kind = NOTIFY_ACTIVITY,
+		.activity = *info,
+		.resource = inf->opts.resource->name,
+		.obj_kind = inf->opts.resource->kind,
+	};
+	pthread_mutex_lock(&inf->lock);
+	distribute(inf, &n);
+	pthread_mutex_unlock(&inf->lock);
+}
+
+static void *processor_main(void *arg)
+{
+	struct informer *inf = arg;
+
+	while (fifo_pop(inf->fifo, handle_deltas, inf) == 0) {
+		if (!inf->synced && fifo_has_synced(inf->fifo)) {
+			pthread_mutex_lock(&inf->lock);
+			inf->synced = true;
+			pthread_cond_broadcast(&inf->synced_cond);
+			pthread_mutex_unlock(&inf->lock);
+			struct activity_info info = { .act = ACT_SYNCED };
+			info.count = store_len(inf->store);
+			on_activity(inf, &info);
+		}
+	}
+	return NULL;
+}
+
+/* ---- resync ------------------------------------------------------------- */
+
+/*
+ * client-go's shouldResync: marks the listeners whose period has passed
+ * as the syncing set and schedules their next one.  Caller holds inf->lock.
+ * Returns whether any is due; *next gets the earliest next due time.
+ */
+static bool pick_resyncing(struct informer *inf, int64_t now, bool force, int64_t *next)
+{
+	bool any = false;
+	*next = 0;
+	for (size_t i = 0; i < inf->nr_listeners; i++) {
+		struct listener *l = inf->listeners[i];
+		l->resync_due = false;
+		if (!l->resync_ms && !force)
+			continue;
+		if (force || now >= l->next_resync_ms) {
+			l->resync_due = true;
+			any = true;
+			if (l->resync_ms)
+				l->next_resync_ms = now + l->resync_ms;
+		}
+		if (l->resync_ms && (!*next || l->next_resync_ms < *next))
+			*next = l->next_resync_ms;
+	}
+	return any;
+}
+
+static void resync(struct informer *inf, bool force)
+{
+	int64_t now = mono_ms(), next;
+	pthread_mutex_lock(&inf->lock);
+	bool any = pick_resyncing(inf, now, force, &next);
+	if (any) {
+		inf->resyncs++;
+		inf->last_resync_ms = wall_ms();
+	}
+	inf->next_resync_ms = next ? wall_ms() + (next - now) : 0;
+	pthread_mutex_unlock(&inf->lock);
+	if (!any)
+		return;
+	size_t before = fifo_len(inf->fifo);
+	fifo_resync(inf->fifo);
+	struct activity_info info = { .act = ACT_RESYNC };
+	size_t after = fifo_len(inf->fifo);
+	info.count = after > before ? after - before : 0;
+	on_activity(inf, &info);
+}
+
+static void *resync_main(void *arg)
+{
+	struct informer *inf = arg;
+	while (!stop_sleep(&inf->resync_stop, inf->resync_check_ms))
+		resync(inf, false);
+	return NULL;
+}
+
+void informer_resync_now(struct informer *inf)
+{
+	resync(inf, true);
+}
+
+/* ---- life cycle --------------------------------------------------------- */
+
+struct informer *informer_new(struct kclient *client, const struct informer_opts *opts)
+{
+	struct informer *inf = xcalloc(1, sizeof(*inf));
+	inf->opts = *opts;
+	inf->client = client;
+	inf->store = store_new();
+	inf->fifo = fifo_new(opts->fifo, inf->store);
+	inf->resync_check_ms = opts->resync_ms;
+	pthread_mutex_init(&inf->lock, NULL);
+	pthread_cond_init(&inf->synced_cond, NULL);
+	stop_init(&inf->resync_stop);
+	struct reflector_hooks hooks = { .activity = on_activity, .ctx = inf };
+	inf->reflector = reflector_new(client, &inf->opts, inf->fifo, &hooks);
+	return inf;
+}
+
+struct listener *informer_add_listener(struct informer *inf, int64_t resync_ms)
+{
+	struct listener *l = xcalloc(1, sizeof(*l));
+	l->inf = inf;
+	pthread_mutex_init(&l->lock, NULL);
+	if (pipe2(l->pipe, O_NONBLOCK | O_CLOEXEC) < 0)
+		die("cannot create a pipe: %s", strerror(errno));
+
+	pthread_mutex_lock(&inf->lock);
+	/* client-go's clamping of a listener's resync period. */
+	if (resync_ms > 0) {
+		if (resync_ms < MIN_RESYNC_MS)
+			resync_ms = MIN_RESYNC_MS;
+		if (resync_ms < inf->resync_check_ms || !inf->resync_check_ms) {
+			if (inf->started && inf->resync_check_ms)
+				resync_ms = inf->resync_check_ms;
+			else if (!inf->started)
+				inf->resync_check_ms = resync_ms;
+			else
+				resync_ms = 0;	/* started without resync: none */
+		}
+	}
+	l->resync_ms = resync_ms;
+	l->next_resync_ms = resync_ms ? mono_ms() + resync_ms : 0;
+
+	if (inf->started) {
+		/* A late listener first hears of everything cached. */
+		struct kobj_list all;
+		store_list(inf->store, &all);
+		for (size_t i = 0; i < all.nr; i++) {
+			struct notification n = {
+				.kind = NOTIFY_ADD,
+				.replay = true,
+				.resource = inf->opts.resource->name,
+				.obj_kind = inf->opts.resource->kind,
+				.delta = {
+					.type = DELTA_ADDED,
+					.source = SOURCE_LIST,
+					.obj = all.v[i],
+					.time_ms = wall_ms(),
+				},
+			};
+			all.v[i] = NULL;	/* the notification owns it now */
+			listener_push(l, &n);
+		}
+		kobj_list_release(&all);
+	}
+	ALLOC_GROW(inf->listeners, inf->nr_listeners + 1, inf->alloc_listeners);
+	inf->listeners[inf->nr_listeners++] = l;
+	pthread_mutex_unlock(&inf->lock);
+	return l;
+}
+
+/* Clamps a listener period that is shorter than the check period. */
+static void apply_check_period(struct informer *inf)
+{
+	for (size_t i = 0; i < inf->nr_listeners; i++) {
+		struct listener *l = inf->listeners[i];
+		if (l->resync_ms && l->resync_ms < inf->resync_check_ms)
+			l->resync_ms = inf->resync_check_ms;
+	}
+}
+
+int informer_start(struct informer *inf, struct errbuf *err)
+{
+	int rc;
+
+	pthread_mutex_lock(&inf->lock);
+	inf->started = true;
+	apply_check_period(inf);
+	int64_t now = mono_ms();
+	for (size_t i = 0; i < inf->nr_listeners; i++)
+		if (inf->listeners[i]->resync_ms)
+			inf->listeners[i]->next_resync_ms = now + inf->listeners[i]->resync_ms;
+	if (inf->resync_check_ms)
+		inf->next_resync_ms = wall_ms() + inf->resync_check_ms;
+	pthread_mutex_unlock(&inf->lock);
+
+	rc = pthread_create(&inf->processor, NULL, processor_main, inf);
+	if (rc) {
+		errbuf_set(err, "cannot start the processor thread: %s", strerror(rc));
+		return -1;
+	}
+	if (inf->resync_check_ms) {
+		rc = pthread_create(&inf->resyncer, NULL, resync_main, inf);
+		if (rc) {
+			errbuf_set(err, "cannot start the resync thread: %s", strerror(rc));
+			fifo_close(inf->fifo);
+			pthread_join(inf->processor, NULL);
+			return -1;
+		}
+	}
+	if (reflector_start(inf->reflector, err) < 0) {
+		informer_stop(inf);
+		return -1;
+	}
+	return 0;
+}
+
+void informer_stop(struct informer *inf)
+{
+	pthread_mutex_lock(&inf->lock);
+	bool running = inf->started && !inf->stopped;
+	inf->stopped = true;
+	pthread_cond_broadcast(&inf->synced_cond);
+	pthread_mutex_unlock(&inf->lock);
+	if (!running)
+		return;
+	reflector_stop(inf->reflector);
+	if (inf->resync_check_ms) {
+		stop_request(&inf->resync_stop);
+		pthread_join(inf->resyncer, NULL);
+	}
+	fifo_close(inf->fifo);
+	pthread_join(inf->processor, NULL);
+}
+
+void informer_free(struct informer *inf)
+{
+	if (!inf)
+		return;
+	informer_stop(inf);
+	reflector_free(inf->reflector);
+	for (size_t i = 0; i < inf->nr_listeners; i++)
+		listener_free(inf->listeners[i]);
+	free(inf->listeners);
+	fifo_free(inf->fifo);
+	store_free(inf->store);
+	stop_destroy(&inf->resync_stop);
+	pthread_cond_destroy(&inf->synced_cond);
+	pthread_mutex_destroy(&inf->lock);
+	free(inf);
+}
+
+bool informer_has_synced(struct informer *inf)
+{
+	pthread_mutex_lock(&inf->lock);
+	bool synced = inf->synced;
+	pthread_mutex_unlock(&inf->lock);
+	return synced;
+}
+
+bool informer_wait_synced(struct informer *inf, int64_t timeout_ms)
+{
+	struct timespec deadline;
+	clock_gettime(CLOCK_REALTIME, &deadline);
+	deadline.tv_sec += timeout_ms / 1000;
+	deadline.tv_nsec += (timeout_ms % 1000) * 1000000;
+	if (deadline.tv_nsec >= 1000000000) {
+		deadline.tv_sec++;
+		deadline.tv_nsec -= 1000000000;
+	}
+	pthread_mutex_lock(&inf->lock);
+	while (!inf->synced && !inf->stopped) {
+		if (!timeout_ms)
+			pthread_cond_wait(&inf->synced_cond, &inf->lock);
+		else if (pthread_cond_timedwait(&inf->synced_cond, &inf->lock, &deadline) == ETIMEDOUT)
+			break;
+	}
+	bool synced = inf->synced;
+	pthread_mutex_unlock(&inf->lock);
+	return synced;
+}
+
+struct store *informer_store(struct informer *inf)
+{
+	return inf->store;
+}
+
+const struct api_resource *informer_resource(struct informer *inf)
+{
+	return inf->opts.resource;
+}
+
+void informer_get_stats(struct informer *inf, struct informer_stats *out)
+{
+	memset(out, 0, sizeof(*out));
+	reflector_get_stats(inf->reflector, out);
+	pthread_mutex_lock(&inf->lock);
+	out->synced = inf->synced;
+	out->resyncs = inf->resyncs;
+	memcpy(out->deltas, inf->deltas, sizeof(out->deltas));
+	out->last_resync_ms = inf->last_resync_ms;
+	out->next_resync_ms = inf->next_resync_ms;
+	pthread_mutex_unlock(&inf->lock);
+	out->fifo_depth = fifo_len(inf->fifo);
+	out->cached = store_len(inf->store);
+	out->cached_json_bytes = store_json_bytes(inf->store);
+}

@@ -1,0 +1,835 @@
+/*
+ * reflector.c — ListAndWatch; see reflector.h for the rules it follows.
+ *
+ * DESIGN (threads): one thread per reflector runs reflector_main().  It
+ * alone touches the list/watch state (last_rv, list_no, the backoff); the
+ * stats are shared with readers under r->lock.  It blocks in libcurl
+ * transfers and in stop_sleep(); both end at once on reflector_stop().
+ * It hands objects to the FIFO (thread-safe) and activity to the hook.
+ */
+#include "reflector.h"
+
+#include <json-c/json.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "discovery.h"
+#include "http.h"
+#include "json_stream.h"
+#include "stop.h"
+#include "strbuf.h"
+
+#define BACKOFF_INITIAL_MS 800
+#define BACKOFF_CAP_MS 30000
+#define BACKOFF_RESET_MS 120000
+#define WATCH_MIN_TIMEOUT_S 300
+#define SHORT_WATCH_MS 1000
+#define DEFAULT_PAGE_SIZE 500
+#define DEFAULT_RETRY_AFTER_MS 1000
+/* How long a streaming list may take to send its end bookmark. */
+#define WATCH_LIST_DEADLINE_MS 60000
+
+struct reflector {
+	struct kclient *client;
+	const struct informer_opts *opts;
+	struct fifo *fifo;
+	struct reflector_hooks hooks;
+	char *path;			/* the collection's path */
+	const char *kind;
+
+	pthread_t thread;
+	bool running;
+	struct stop stop;
+
+	/* Reflector thread only. */
+	char last_rv[32];
+	bool rv_unavailable;		/* last_rv was too old: list at "" */
+	bool listed_once;
+	unsigned list_no;
+	bool watch_list_unsupported;
+	int64_t backoff_ms, last_backoff_ms;
+
+	pthread_mutex_t lock;		/* guards stats */
+	struct informer_stats stats;
+};
+
+/* What one attempt at a list or a watch came to. */
+enum outcome {
+	OK,		/* list done / watch ended cleanly: go on */
+	EXPIRED,	/* 410: the RV is too old */
+	RETRY,		/* re-watch from the last RV (after a backoff) */
+	FAILED,		/* end the cycle: backoff, relist */
+	STOPPED,
+};
+
+/* ---- stats and activity ------------------------------------------------ */
+
+static void set_state(struct reflector *r, enum informer_state state)
+{
+	pthread_mutex_lock(&r->lock);
+	if (r->stats.state != state) {
+		r->stats.state = state;
+		r->stats.state_since_ms = wall_ms();
+	}
+	pthread_mutex_unlock(&r->lock);
+}
+
+static void emit(struct reflector *r, enum activity act, const char *fmt, ...)
+	PRINTF(3, 4);
+
+static void emit_info(struct reflector *r, struct activity_info *info)
+{
+	info->list_no = r->list_no;
+	if (!info->rv[0])
+		snprintf(info->rv, sizeof(info->rv), "%s", r->last_rv);
+	if (r->hooks.activity)
+		r->hooks.activity(r->hooks.ctx, info);
+}
+
+static void emit(struct reflector *r, enum activity act, const char *fmt, ...)
+{
+	struct activity_info info = { .act = act };
+	if (fmt) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(info.message, sizeof(info.message), fmt, ap);
+		va_end(ap);
+	}
+	emit_info(r, &info);
+}
+
+/* Records a failure in the stats and tells the listeners. */
+static void fail(struct reflector *r, const char *msg)
+{
+	pthread_mutex_lock(&r->lock);
+	r->stats.errors++;
+	r->stats.last_error_ms = wall_ms();
+	snprintf(r->stats.last_error, sizeof(r->stats.last_error), "%s", msg);
+	pthread_mutex_unlock(&r->lock);
+	emit(r, ACT_ERROR, "%s", msg);
+}
+
+#define STAT_INC(r, field)                                                 \
+	do {                                                               \
+		pthread_mutex_lock(&(r)->lock);                            \
+		(r)->stats.field++;                                        \
+		pthread_mutex_unlock(&(r)->lock);                          \
+	} while (0)
+
+static void set_rv(struct reflector *r, const char *rv)
+{
+	if (!rv || !*rv)
+		return;
+	snprintf(r->last_rv, sizeof(r->last_rv), "%s", rv);
+	pthread_mutex_lock(&r->lock);
+	snprintf(r->stats.rv, sizeof(r->stats.rv), "%s", rv);
+	pthread_mutex_unlock(&r->lock);
+}
+
+/* ---- waiting ------------------------------------------------------------ */
+
+/* Sleeps ms in STATE_BACKOFF; false when stopped meanwhile. */
+static bool wait_backoff(struct reflector *r, int64_t ms, const char *why)
+{
+	pthread_mutex_lock(&r->lock);
+	r->stats.backoffs++;
+	r->stats.backoff_until_ms = wall_ms() + ms;
+	pthread_mutex_unlock(&r->lock);
+	set_state(r, STATE_BACKOFF);
+
+	struct activity_info info = { .act = ACT_BACKOFF, .delay_ms = ms };
+	snprintf(info.message, sizeof(info.message), "%s", why);
+	emit_info(r, &info);
+	return !stop_sleep(&r->stop, ms);
+}
+
+/* client-go's exponential backoff manager: 800 ms doubling to 30 s,
+ * jitter up to the delay again, reset after 2 min without a backoff. */
+static bool backoff(struct reflector *r, const char *why)
+{
+	int64_t now = mono_ms();
+	if (r->last_backoff_ms && now - r->last_backoff_ms > BACKOFF_RESET_MS)
+		r->backoff_ms = 0;
+	r->backoff_ms = r->backoff_ms ? r->backoff_ms * 2 : BACKOFF_INITIAL_MS;
+	if (r->backoff_ms > BACKOFF_CAP_MS)
+		r->backoff_ms = BACKOFF_CAP_MS;
+	r->last_backoff_ms = now;
+	int64_t delay = r->backoff_ms + (int64_t)(rand_unit() * (double)r->backoff_ms);
+	return wait_backoff(r, delay, why);
+}
+
+static bool throttled(struct reflector *r, const struct http_response *resp)
+{
+	STAT_INC(r, throttled);
+	int64_t ms = resp->retry_after_ms >= 0 ? resp->retry_after_ms : DEFAULT_RETRY_AFTER_MS;
+	return wait_backoff(r, ms, "server asked to retry later (429)");
+}
+
+/* ---- requests ----------------------------------------------------------- */
+
+static void add_param(struct strbuf *q, const char *name, const char *value)
+{
+	strbuf_addch(q, q->len ? '&' : '?');
+	strbuf_adds(q, name);
+	strbuf_addch(q, '=');
+	url_query_escape(q, value);
+}
+
+static void add_selectors(struct reflector *r, struct strbuf *q)
+{
+	if (r->opts->label_selector && *r->opts->label_selector)
+		add_param(q, "labelSelector", r->opts->label_selector);
+	if (r->opts->field_selector && *r->opts->field_selector)
+		add_param(q, "fieldSelector", r->opts->field_selector);
+}
+
+static char *request_path(struct reflector *r, const struct strbuf *q)
+{
+	return xasprintf("%s%s", r->path, strbuf_str(q));
+}
+
+/* The Status reason of an error body ("Expired", "Gone"), if it is one. */
+static bool status_is_expired(const struct http_response *resp)
+{
+	if (resp->status == 410)
+		return true;
+	return false;
+}
+
+/* ---- list --------------------------------------------------------------- */
+
+struct list_state {
+	struct reflector *r;
+	struct kobj **items;
+	size_t nr, alloc;
+	struct errbuf err;
+	bool bad;
+};
+
+static int on_list_item(void *ctx, const char *text, size_t len)
+{
+	struct list_state *ls = ctx;
+	struct kobj *obj = kobj_from_json(text, len, ls->r->opts->kobj_flags, &ls->err);
+	if (!obj) {
+		ls->bad = true;
+		return -1;
+	}
+	ALLOC_GROW(ls->items, ls->nr + 1, ls->alloc);
+	ls->items[ls->nr++] = obj;
+	return 0;
+}
+
+static void list_state_clear(struct list_state *ls)
+{
+	for (size_t i = 0; i < ls->nr; i++)
+		kobj_unref(ls->items[i]);
+	ls->nr = 0;
+}
+
+struct splitter_ctx {
+	struct list_splitter split;
+	bool failed;
+};
+
+static int on_list_data(void *ctx, const char *data, size_t len)
+{
+	struct splitter_ctx *sc = ctx;
+	if (list_splitter_feed(&sc->split, data, len) < 0) {
+		sc->failed = true;
+		return -1;
+	}
+	return 0;
+}
+
+/* Reads metadata.resourceVersion and .continue from the list's rest. */
+static int list_metadata(const char *rest, char rv[32], char **cont)
+{
+	json_object *root = json_tokener_parse(rest), *meta, *v;
+	*cont = NULL;
+	rv[0] = '\0';
+	if (!root || !json_object_object_get_ex(root, "metadata", &meta)) {
+		json_object_put(root);
+		return -1;
+	}
+	if (json_object_object_get_ex(meta, "resourceVersion", &v))
+		snprintf(rv, 32, "%s", json_object_get_string(v));
+	if (json_object_object_get_ex(meta, "continue", &v) &&
+	    *json_object_get_string(v))
+		*cont = xstrdup(json_object_get_string(v));
+	json_object_put(root);
+	return 0;
+}
+
+/*
+ * One LIST, all its pages, into ls->items.  rv_out gets the list's RV.
+ */
+static enum outcome list_pages(struct reflector *r, const char *rv,
+			       struct list_state *ls, char rv_out[32])
+{
+	unsigned limit = r->opts->page_size ? r->opts->page_size : DEFAULT_PAGE_SIZE;
+	char *cont = NULL;
+	bool full = false;	/* after an expired continue: no paging */
+	enum outcome ret = FAILED;
+	struct stream_opts sopts = {
+		.stop = &r->stop.flag,
+		.idle_timeout_ms = r->opts->stall_ms ? r->opts->stall_ms : REFLECTOR_DEFAULT_STALL_MS,
+	};
+
+	pthread_mutex_lock(&r->lock);
+	r->stats.list_page = 0;
+	pthread_mutex_unlock(&r->lock);
+
+	for (;;) {
+		struct strbuf q = STRBUF_INIT;
+		if (!full) {
+			char num[16];
+			snprintf(num, sizeof(num), "%u", limit);
+			add_param(&q, "limit", num);
+		}
+		if (cont)
+			add_param(&q, "continue", cont);
+		else if (*rv)
+			add_param(&q, "resourceVersion", rv);
+		add_selectors(r, &q);
+		char *path = request_path(r, &q);
+		strbuf_release(&q);
+
+		struct splitter_ctx sc = { 0 };
+		list_splitter_init(&sc.split, on_list_item, ls);
+		struct http_response resp = { 0 };
+		struct errbuf err = { "" };
+
+		pthread_mutex_lock(&r->lock);
+		r->stats.list_page++;
+		pthread_mutex_unlock(&r->lock);
+
+		int rc = kclient_stream(r->client, path, &sopts, on_list_data, &sc, &resp, &err);
+		free(path);
+
+		if (stop_requested(&r->stop)) {
+			ret = STOPPED;
+		} else if (rc < 0 && ls->bad) {
+			fail(r, ls->err.msg);
+		} else if (rc < 0 && sc.failed) {
+			fail(r, "malformed list response");
+		} else if (rc < 0) {
+			fail(r, err.msg);
+		} else if (resp.status == 429) {
+			ret = throttled(r, &resp) ? RETRY : STOPPED;
+		} else if (resp.status == 410 && cont) {
+			/* The continue token expired: one full list instead. */
+			STAT_INC(r, list_fallbacks);
+			emit(r, ACT_LIST_FALLBACK, "continue token expired, listing in full");
+			list_state_clear(ls);
+			free(cont);
+			cont = NULL;
+			full = true;
+			ret = RETRY;
+		} else if (status_is_expired(&resp)) {
+			ret = EXPIRED;
+		} else if (resp.status < 200 || resp.status > 299) {
+			char what[128];
+			snprintf(what, sizeof(what), "list %s", r->opts->resource->name);
+			http_status_message(&resp, what, &err);
+			fail(r, err.msg);
+		} else if (!list_splitter_done(&sc.split)) {
+			fail(r, "list response ended early");
+		} else {
+			free(cont);
+			if (list_metadata(list_splitter_rest(&sc.split), rv_out, &cont) < 0) {
+				fail(r, "list response without metadata");
+			} else {
+				STAT_INC(r, pages);
+				struct activity_info info = { .act = ACT_LIST_PAGE, .count = ls->nr };
+				emit_info(r, &info);
+				ret = cont ? RETRY : OK;
+			}
+		}
+		list_splitter_release(&sc.split);
+		http_response_release(&resp);
+		if (ret != RETRY)
+			break;
+		ret = FAILED;
+	}
+	free(cont);
+	return ret;
+}
+
+/* "0" first, then the last synced RV, "" once that was too old. */
+static const char *relist_rv(struct reflector *r)
+{
+	if (r->rv_unavailable)
+		return "";
+	return r->last_rv[0] ? r->last_rv : "0";
+}
+
+static enum outcome do_list(struct reflector *r)
+{
+	struct list_state ls = { .r = r };
+	char rv[32];
+	enum outcome ret;
+
+	set_state(r, STATE_LISTING);
+	emit(r, ACT_LIST_START, NULL);
+	STAT_INC(r, lists);
+	for (;;) {
+		ret = list_pages(r, relist_rv(r), &ls, rv);
+		if (ret != EXPIRED || r->rv_unavailable)
+			break;
+		/* Too old to list at: client-go lists again at "" at once. */
+		STAT_INC(r, expired);
+		r->rv_unavailable = true;
+		list_state_clear(&ls);
+	}
+	if (ret == EXPIRED)
+		fail(r, "list expired even without a resourceVersion");
+	if (ret == OK) {
+		struct replace_stats rs;
+		fifo_replace(r->fifo, ls.items, ls.nr, r->list_no, &rs);
+		r->rv_unavailable = false;
+		set_rv(r, rv);
+		pthread_mutex_lock(&r->lock);
+		r->stats.last_list_ms = wall_ms();
+		if (r->list_no > 0)
+			r->stats.relists++;
+		pthread_mutex_unlock(&r->lock);
+
+		struct activity_info info = { .act = ACT_LIST_DONE, .count = ls.nr };
+		snprintf(info.rv, sizeof(info.rv), "%s", rv);
+		emit_info(r, &info);
+		if (r->list_no > 0) {
+			struct activity_info rel = { .act = ACT_RELISTED, .replace = rs };
+			pthread_mutex_lock(&r->lock);
+			snprintf(rel.message, sizeof(rel.message), "%s", r->stats.relist_reason);
+			pthread_mutex_unlock(&r->lock);
+			emit_info(r, &rel);
+		}
+		r->list_no++;
+	}
+	list_state_clear(&ls);
+	free(ls.items);
+	return ret;
+}
+
+/* ---- watch -------------------------------------------------------------- */
+
+struct watch_state {
+	struct reflector *r;
+	struct line_splitter lines;
+	size_t events;
+	enum outcome verdict;		/* set by an event that ends the watch */
+	char message[256];
+	/* Streaming list: the initial events, until the end bookmark. */
+	bool initial;
+	int64_t initial_deadline;
+	struct list_state initial_items;
+};
+
+static const char *object_rv(json_object *obj)
+{
+	json_object *meta, *rv;
+	if (json_object_object_get_ex(obj, "metadata", &meta) &&
+	    json_object_object_get_ex(meta, "resourceVersion", &rv))
+		return json_object_get_string(rv);
+	return "";
+}
+
+static bool is_initial_events_end(json_object *obj)
+{
+	json_object *meta, *ann, *v;
+	return json_object_object_get_ex(obj, "metadata", &meta) &&
+	       json_object_object_get_ex(meta, "annotations", &ann) &&
+	       json_object_object_get_ex(ann, "k8s.io/initial-events-end", &v) &&
+	       !strcmp(json_object_get_string(v), "true");
+}
+
+static int end_watch(struct watch_state *ws, enum outcome verdict, const char *msg)
+{
+	ws->verdict = verdict;
+	snprintf(ws->message, sizeof(ws->message), "%s", msg);
+	return -1;
+}
+
+static int on_watch_bookmark(struct watch_state *ws, json_object *obj)
+{
+	struct reflector *r = ws->r;
+	const char *rv = object_rv(obj);
+
+	if (ws->initial && is_initial_events_end(obj)) {
+		struct list_state *ls = &ws->initial_items;
+		struct replace_stats rs;
+		fifo_replace(r->fifo, ls->items, ls->nr, r->list_no, &rs);
+		set_rv(r, rv);
+		ws->initial = false;
+		pthread_mutex_lock(&r->lock);
+		r->stats.last_list_ms = wall_ms();
+		r->stats.pages++;
+		if (r->list_no > 0)
+			r->stats.relists++;
+		pthread_mutex_unlock(&r->lock);
+		struct activity_info info = { .act = ACT_LIST_DONE, .count = ls->nr };
+		snprintf(info.rv, sizeof(info.rv), "%s", rv);
+		snprintf(info.message, sizeof(info.message), "streaming list");
+		emit_info(r, &info);
+		if (r->list_no > 0) {
+			struct activity_info rel = { .act = ACT_RELISTED, .replace = rs };
+			emit_info(r, &rel);
+		}
+		r->list_no++;
+		list_state_clear(ls);
+		set_state(r, STATE_WATCHING);
+		return 0;
+	}
+	set_rv(r, rv);
+	STAT_INC(r, bookmarks);
+	struct activity_info info = { .act = ACT_BOOKMARK };
+	snprintf(info.rv, sizeof(info.rv), "%s", rv);
+	emit_info(r, &info);
+	return 0;
+}
+
+static int on_watch_error_event(struct watch_state *ws, json_object *obj)
+{
+	json_object *code, *msg;
+	long c = json_object_object_get_ex(obj, "code", &code) ? json_object_get_int(code) : 0;
+	const char *m = json_object_object_get_ex(obj, "message", &msg)
+		? json_object_get_string(msg) : "watch error";
+	if (c == 410)
+		return end_watch(ws, EXPIRED, m);
+	char buf[256];
+	snprintf(buf, sizeof(buf), "watch error event (code %ld): %s", c, m);
+	return end_watch(ws, FAILED, buf);
+}
+
+static int on_watch_line(void *ctx, const char *text, size_t len)
+{
+	struct watch_state *ws = ctx;
+	struct reflector *r = ws->r;
+	json_object *root = json_tokener_parse(text), *type, *obj;
+	int ret = 0;
+
+	if (!root || !json_object_object_get_ex(root, "type", &type) ||
+	    !json_object_object_get_ex(root, "object", &obj)) {
+		json_object_put(root);
+		(void)len;
+		return end_watch(ws, RETRY, "malformed watch event");
+	}
+	ws->events++;
+	STAT_INC(r, events);
+	const char *t = json_object_get_string(type);
+
+	if (!strcmp(t, "BOOKMARK")) {
+		ret = on_watch_bookmark(ws, obj);
+	} else if (!strcmp(t, "ERROR")) {
+		ret = on_watch_error_event(ws, obj);
+	} else if (!strcmp(t, "ADDED") || !strcmp(t, "MODIFIED") || !strcmp(t, "DELETED")) {
+		struct errbuf err = { "" };
+		struct kobj *o = kobj_from_tree(obj, r->opts->kobj_flags, &err);
+		if (!o) {
+			ret = end_watch(ws, RETRY, err.msg);
+		} else if (ws->initial) {
+			if (t[0] != 'A') {
+				ret = end_watch(ws, FAILED, "unexpected event before the initial events ended");
+				kobj_unref(o);
+			} else {
+				ALLOC_GROW(ws->initial_items.items, ws->initial_items.nr + 1,
+					   ws->initial_items.alloc);
+				ws->initial_items.items[ws->initial_items.nr++] = o;
+				if (mono_ms() > ws->initial_deadline)
+					ret = end_watch(ws, FAILED, "streaming list did not finish in time");
+			}
+		} else {
+			if (t[0] == 'A')
+				fifo_add(r->fifo, o);
+			else if (t[0] == 'M')
+				fifo_update(r->fifo, o);
+			else
+				fifo_delete(r->fifo, o);
+			set_rv(r, o->rv);
+			kobj_unref(o);
+		}
+	} else {
+		char buf[96];
+		snprintf(buf, sizeof(buf), "unknown watch event type '%.40s'", t);
+		ret = end_watch(ws, RETRY, buf);
+	}
+	if (ret == 0 && ws->initial && mono_ms() > ws->initial_deadline)
+		ret = end_watch(ws, FAILED, "streaming list did not finish in time");
+	json_object_put(root);
+	return ret;
+}
+
+static int on_watch_data(void *ctx, const char *data, size_t len)
+{
+	struct watch_state *ws = ctx;
+	return line_splitter_feed(&ws->lines, data, len);
+}
+
+/*
+ * One watch, until it ends.  With `initial`, a streaming list
+ * (sendInitialEvents) from the last RV or "".
+ */
+static enum outcome do_watch(struct reflector *r, bool initial)
+{
+	struct watch_state ws = { .r = r, .verdict = OK, .initial = initial };
+	struct strbuf q = STRBUF_INIT;
+	int timeout_s = WATCH_MIN_TIMEOUT_S + (int)(rand_unit() * WATCH_MIN_TIMEOUT_S);
+	char num[16];
+	enum outcome ret;
+
+	line_splitter_init(&ws.lines, on_watch_line, &ws);
+	ws.initial_items.r = r;
+	ws.initial_deadline = mono_ms() + WATCH_LIST_DEADLINE_MS;
+
+	add_param(&q, "watch", "1");
+	add_param(&q, "allowWatchBookmarks", "true");
+	if (initial) {
+		add_param(&q, "sendInitialEvents", "true");
+		add_param(&q, "resourceVersionMatch", "NotOlderThan");
+		add_param(&q, "resourceVersion", r->rv_unavailable ? "" : r->last_rv);
+	} else {
+		add_param(&q, "resourceVersion", r->last_rv);
+	}
+	snprintf(num, sizeof(num), "%d", timeout_s);
+	add_param(&q, "timeoutSeconds", num);
+	add_selectors(r, &q);
+	char *path = request_path(r, &q);
+	strbuf_release(&q);
+
+	struct stream_opts sopts = {
+		.stop = &r->stop.flag,
+		.idle_timeout_ms = r->opts->stall_ms ? r->opts->stall_ms : REFLECTOR_DEFAULT_STALL_MS,
+		/* The server ends it at timeoutSeconds; this is a safety net. */
+		.timeout_ms = (int64_t)(timeout_s + 60) * 1000,
+	};
+	struct http_response resp = { 0 };
+	struct errbuf err = { "" };
+	int64_t started = mono_ms();
+
+	STAT_INC(r, watches);
+	pthread_mutex_lock(&r->lock);
+	r->stats.last_watch_ms = wall_ms();
+	pthread_mutex_unlock(&r->lock);
+	if (initial) {
+		set_state(r, STATE_LISTING);
+		emit(r, ACT_LIST_START, "streaming list");
+		STAT_INC(r, lists);
+	} else {
+		set_state(r, STATE_WATCHING);
+		emit(r, ACT_WATCH_OPEN, NULL);
+	}
+
+	int rc = kclient_stream(r->client, path, &sopts, on_watch_data, &ws, &resp, &err);
+	free(path);
+	int64_t lasted = mono_ms() - started;
+
+	if (stop_requested(&r->stop)) {
+		ret = STOPPED;
+	} else if (ws.verdict == EXPIRED) {
+		STAT_INC(r, expired);
+		pthread_mutex_lock(&r->lock);
+		snprintf(r->stats.relist_reason, sizeof(r->stats.relist_reason),
+			 "watch expired: %.100s", ws.message);
+		pthread_mutex_unlock(&r->lock);
+		emit(r, ACT_WATCH_EXPIRED, "%s", ws.message);
+		ret = EXPIRED;
+	} else if (ws.verdict != OK) {
+		fail(r, ws.message);
+		ret = ws.verdict;
+	} else if (rc < 0 && !strcmp(err.msg, "stalled")) {
+		STAT_INC(r, stalls);
+		emit(r, ACT_WATCH_STALLED, "no data for %lld s",
+		     (long long)(sopts.idle_timeout_ms / 1000));
+		ret = RETRY;
+	} else if (rc < 0 && (ws.events || lasted >= SHORT_WATCH_MS) && !initial) {
+		/* The connection broke mid-watch: reopen from the last RV. */
+		STAT_INC(r, watch_ends);
+		emit(r, ACT_WATCH_END, "connection lost: %s", err.msg);
+		ret = OK;
+	} else if (rc < 0) {
+		fail(r, err.msg);
+		ret = FAILED;
+	} else if (resp.status == 429) {
+		ret = throttled(r, &resp) ? (initial ? FAILED : OK) : STOPPED;
+	} else if (resp.status == 410) {
+		STAT_INC(r, expired);
+		emit(r, ACT_WATCH_EXPIRED, "HTTP 410");
+		ret = EXPIRED;
+	} else if (resp.status < 200 || resp.status > 299) {
+		char what[128];
+		snprintf(what, sizeof(what), "watch %s", r->opts->resource->name);
+		http_status_message(&resp, what, &err);
+		fail(r, err.msg);
+		if (initial && resp.status >= 400 && resp.status < 500)
+			r->watch_list_unsupported = true;
+		ret = FAILED;
+	} else if (initial && ws.initial) {
+		fail(r, "streaming list ended without its end bookmark");
+		r->watch_list_unsupported = true;
+		ret = FAILED;
+	} else if (ws.events == 0 && lasted < SHORT_WATCH_MS) {
+		fail(r, "very short watch: ended at once without events");
+		ret = FAILED;
+	} else {
+		STAT_INC(r, watch_ends);
+		emit(r, ACT_WATCH_END, NULL);
+		ret = OK;
+	}
+	line_splitter_release(&ws.lines);
+	list_state_clear(&ws.initial_items);
+	free(ws.initial_items.items);
+	http_response_release(&resp);
+	return ret;
+}
+
+/* ---- the loop ----------------------------------------------------------- */
+
+static void note_relist_reason(struct reflector *r, const char *reason)
+{
+	pthread_mutex_lock(&r->lock);
+	snprintf(r->stats.relist_reason, sizeof(r->stats.relist_reason), "%s", reason);
+	pthread_mutex_unlock(&r->lock);
+}
+
+/* client-go's ListAndWatch: returns when the cycle must start over. */
+static void list_and_watch(struct reflector *r)
+{
+	unsigned lists_before = r->list_no;
+	enum outcome o = FAILED;
+
+	if (r->opts->streaming_list && !r->watch_list_unsupported) {
+		o = do_watch(r, true);
+		if (o == STOPPED)
+			return;
+		if (r->list_no == lists_before)
+			o = FAILED;	/* no list came of it: LIST instead */
+		else if (o == OK)
+			o = do_watch(r, false);
+	}
+	if (r->list_no == lists_before) {
+		if (do_list(r) != OK)
+			return;
+		o = do_watch(r, false);
+	}
+	for (;;) {
+		switch (o) {
+		case OK:
+			break;		/* ended cleanly: re-watch from the RV */
+		case RETRY:
+			if (!backoff(r, "re-watching"))
+				return;
+			break;
+		case EXPIRED:
+			return;		/* do_watch noted why */
+		case FAILED: {
+			char why[sizeof(r->stats.relist_reason)];
+			pthread_mutex_lock(&r->lock);
+			snprintf(why, sizeof(why), "watch failed: %.100s", r->stats.last_error);
+			pthread_mutex_unlock(&r->lock);
+			note_relist_reason(r, why);
+			return;
+		}
+		case STOPPED:
+			return;
+		}
+		o = do_watch(r, false);
+	}
+}
+
+static void *reflector_main(void *arg)
+{
+	struct reflector *r = arg;
+
+	for (;;) {
+		list_and_watch(r);
+		if (stop_requested(&r->stop))
+			break;
+		/* Sliding backoff between cycles, as wait.BackoffUntil does. */
+		if (!backoff(r, "relisting"))
+			break;
+	}
+	set_state(r, STATE_STOPPED);
+	return NULL;
+}
+
+struct reflector *reflector_new(struct kclient *client,
+				const struct informer_opts *opts,
+				struct fifo *fifo,
+				const struct reflector_hooks *hooks)
+{
+	struct reflector *r = xcalloc(1, sizeof(*r));
+	r->client = client;
+	r->opts = opts;
+	r->fifo = fifo;
+	if (hooks)
+		r->hooks = *hooks;
+	r->path = api_resource_path(opts->resource, opts->ns);
+	stop_init(&r->stop);
+	pthread_mutex_init(&r->lock, NULL);
+	r->stats.state = STATE_STARTING;
+	r->stats.state_since_ms = wall_ms();
+	return r;
+}
+
+int reflector_start(struct reflector *r, struct errbuf *err)
+{
+	int rc = pthread_create(&r->thread, NULL, reflector_main, r);
+	if (rc) {
+		errbuf_set(err, "cannot start the reflector thread: %s", strerror(rc));
+		return -1;
+	}
+	r->running = true;
+	return 0;
+}
+
+void reflector_stop(struct reflector *r)
+{
+	if (!r->running)
+		return;
+	stop_request(&r->stop);
+	pthread_join(r->thread, NULL);
+	r->running = false;
+}
+
+void reflector_free(struct reflector *r)
+{
+	if (!r)
+		return;
+	reflector_stop(r);
+	stop_destroy(&r->stop);
+	pthread_mutex_destroy(&r->lock);
+	free(r->path);
+	free(r);
+}
+
+void reflector_get_stats(struct reflector *r, struct informer_stats *out)
+{
+	pthread_mutex_lock(&r->lock);
+	const struct informer_stats *s = &r->stats;
+	out->state = s->state;
+	out->state_since_ms = s->state_since_ms;
+	out->backoff_until_ms = s->backoff_until_ms;
+	out->list_page = s->list_page;
+	memcpy(out->rv, s->rv, sizeof(out->rv));
+	out->lists = s->lists;
+	out->pages = s->pages;
+	out->list_fallbacks = s->list_fallbacks;
+	out->watches = s->watches;
+	out->watch_ends = s->watch_ends;
+	out->relists = s->relists;
+	out->expired = s->expired;
+	out->stalls = s->stalls;
+	out->errors = s->errors;
+	out->backoffs = s->backoffs;
+	out->bookmarks = s->bookmarks;
+	out->throttled = s->throttled;
+	out->events = s->events;
+	out->last_list_ms = s->last_list_ms;
+	out->last_watch_ms = s->last_watch_ms;
+	out->last_error_ms = s->last_error_ms;
+	memcpy(out->last_error, s->last_error, sizeof(out->last_error));
+	memcpy(out->relist_reason, s->relist_reason, sizeof(out->relist_reason));
+	pthread_mutex_unlock(&r->lock);
+}

@@ -1,0 +1,60 @@
+/*
+ * reflector.h — client-go's Reflector: ListAndWatch, forever, until
+ * stopped, feeding a FIFO.
+ *
+ * One loop, on its own thread:
+ *
+ *   list   paged LIST (limit, continue), resourceVersion "0" first, then
+ *          the last synced RV, "" once that RV was found too old; a
+ *          continue token that expires falls back to one full list.  The
+ *          list goes into the FIFO with one Replace.
+ *          (With streaming_list, a watch with sendInitialEvents=true is
+ *          tried first; its initial events end with a bookmark annotated
+ *          k8s.io/initial-events-end, awaited for a bounded time, and a
+ *          server without the feature gets a plain LIST from then on.)
+ *   watch  from the last RV, allowWatchBookmarks, timeoutSeconds random in
+ *          [300, 600).  Events become Add/Update/Delete; bookmarks only move
+ *          the RV; every event moves it.  A watch the server ends cleanly
+ *          is reopened at once from the last RV.  A watch silent for
+ *          stall_ms (default 125 s: two bookmark periods and a bit) is a
+ *          dead connection: torn down and reopened.
+ *   errors 410 (HTTP, or an ERROR event with code 410) relists.  429 waits
+ *          Retry-After and retries the same request.  Anything else, and a
+ *          "very short watch" (under 1 s, no events), ends the cycle: wait
+ *          800 ms doubling to 30 s with full jitter (reset after 2 min
+ *          without trouble), then list again.
+ *
+ * Threads: reflector_start() starts the thread; reflector_stop() sets the
+ * stop flag (which also aborts a transfer in progress through libcurl's
+ * progress callback), wakes any sleep, and joins.  The stats are guarded
+ * by a mutex; reflector_get_stats() may be called from any thread.  The
+ * activity hook runs on the reflector's thread and must not block.
+ */
+#ifndef KINF_REFLECTOR_H
+#define KINF_REFLECTOR_H
+
+#include "fifo.h"
+#include "informer.h"
+
+#define REFLECTOR_DEFAULT_STALL_MS 125000
+
+struct reflector_hooks {
+	void (*activity)(void *ctx, const struct activity_info *info);
+	void *ctx;
+};
+
+struct reflector;
+
+/* opts and the resource it names are borrowed and must outlive r. */
+struct reflector *reflector_new(struct kclient *client,
+				const struct informer_opts *opts,
+				struct fifo *fifo,
+				const struct reflector_hooks *hooks);
+int reflector_start(struct reflector *r, struct errbuf *err);
+void reflector_stop(struct reflector *r);
+void reflector_free(struct reflector *r);
+
+/* Fills the reflector's part of out (state, RV, list/watch counters). */
+void reflector_get_stats(struct reflector *r, struct informer_stats *out);
+
+#endif
