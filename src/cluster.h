@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "opt.h"
+#include "util.h"
 
 struct rest_config;
 struct kclient;

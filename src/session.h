@@ -25,6 +25,7 @@ struct session_opts {
 	int64_t resync_ms;
 	bool streaming_list;
 	unsigned page_size;
+	int64_t stall_ms;		/* 0: the reflector's default */
 };
 
 struct session {
@@ -32,6 +33,7 @@ struct session {
 	struct informer **informers;
 	const struct api_resource **resources;
 	size_t nr;
+	void *priv;
 };
 
 /*
@@ -41,9 +43,13 @@ struct session {
 int session_open(struct session *s, const struct session_opts *opts,
 		 struct errbuf *err);
 int session_start(struct session *s, struct errbuf *err);
-/* Waits until every informer has synced; -1 after timeout_ms (0: forever). */
-int session_wait_synced(struct session *s, int64_t timeout_ms,
-			volatile int *interrupted);
+/*
+ * Waits until every informer has synced; -1 after timeout_ms (0: forever)
+ * or when an informer stops.
+ */
+int session_wait_synced(struct session *s, int64_t timeout_ms);
+/* Stops every informer (joins their threads); the caches stay readable. */
+void session_stop(struct session *s);
 void session_close(struct session *s);	/* stops, frees */
 
 #endif

@@ -1,0 +1,25 @@
+/*
+ * selector.h — Kubernetes label selectors, matched on the client side:
+ * `get --from-cache -l` filters the Indexer as a controller's lister does,
+ * and the TUI's `l:` filter uses the same.
+ *
+ * Syntax, as the apiserver accepts it, comma-separated requirements, all
+ * of which must hold: key=value, key==value, key!=value,
+ * key in (a,b), key notin (a,b), key (exists), !key (does not exist).
+ */
+#ifndef KINF_SELECTOR_H
+#define KINF_SELECTOR_H
+
+#include <stdbool.h>
+
+#include "util.h"
+
+struct selector;
+
+/* NULL and err ("invalid selector 'x': ...") when it doesn't parse. */
+struct selector *selector_parse(const char *text, struct errbuf *err);
+void selector_free(struct selector *sel);
+/* labels: a packed "key=value\0...\0\0" list, as kobj->labels. */
+bool selector_matches(const struct selector *sel, const char *labels);
+
+#endif

@@ -1,0 +1,57 @@
+# test_helper.bash — loaded by every bats file (`load test_helper`).
+#
+# Gives the tests the binary under test ($KINF, built by make check), the
+# simulated apiserver (sim_helper.bash: sim_start, sim_stop, simctl,
+# sim_oracle) and small waiting helpers.  Waits are bounded polls of a
+# condition, never fixed sleeps.
+
+KINF=${KINF:-$BATS_TEST_DIRNAME/../kinf}
+export KINF
+export NO_COLOR=1 LC_ALL=C.UTF-8
+# Tests never read the user's own kubeconfig.
+export HOME=${BATS_TEST_TMPDIR:-$(mktemp -d)}
+unset KUBECONFIG
+
+load sim_helper
+
+kinf() { "$KINF" "$@"; }
+
+# wait_until SECONDS COMMAND... — retries COMMAND every 0.1 s.
+wait_until() {
+	local limit=$1; shift
+	local end=$((SECONDS + limit))
+	until "$@"; do
+		if [ $SECONDS -ge $end ]; then
+			echo "# timed out after ${limit}s waiting for: $*" >&2
+			return 1
+		fi
+		sleep 0.1
+	done
+}
+
+# file_has FILE PATTERN — grep -E on a file that may not exist yet.
+file_has() { [ -f "$1" ] && grep -qE -- "$2" "$1"; }
+
+# count_lines FILE PATTERN
+count_lines() { grep -cE -- "$2" "$1" 2>/dev/null || true; }
+
+# Fails with a message unless "$output" contains the string.
+assert_output_contains() {
+	case $output in
+	*"$1"*) return 0 ;;
+	esac
+	echo "# expected output to contain: $1" >&2
+	echo "# output was: $output" >&2
+	return 1
+}
+
+assert_status() {
+	if [ "$status" -ne "$1" ]; then
+		echo "# expected status $1, got $status; output: $output" >&2
+		return 1
+	fi
+}
+
+teardown() {
+	sim_stop 2>/dev/null || true
+}

@@ -1,0 +1,114 @@
+/* test_json_stream.c — lists and watch streams split at any byte. */
+#include "json_stream.h"
+#include "unit.h"
+
+struct seen {
+	char items[16][128];
+	int n;
+	int stop_after;
+};
+
+static int collect(void *ctx, const char *text, size_t len)
+{
+	struct seen *s = ctx;
+	if (s->n < 16)
+		snprintf(s->items[s->n], sizeof(s->items[0]), "%.*s", (int)len, text);
+	s->n++;
+	return s->stop_after && s->n >= s->stop_after ? -1 : 0;
+}
+
+static const char list[] =
+	"{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"42\","
+	"\"continue\":\"abc\"},\"items\":[{\"metadata\":{\"name\":\"a\",\"note\":\"}]\\\"[{\"}},"
+	" {\"metadata\":{\"name\":\"b\"},\"spec\":{\"x\":[1,{\"y\":2}]}}]}";
+
+/* Feeds text in pieces of `step` bytes. */
+static void feed_list(struct list_splitter *ls, const char *text, size_t step)
+{
+	size_t len = strlen(text);
+	for (size_t i = 0; i < len; i += step)
+		list_splitter_feed(ls, text + i, i + step > len ? len - i : step);
+}
+
+TEST(list_items_whatever_the_chunking)
+{
+	for (size_t step = 1; step <= sizeof(list); step++) {
+		struct seen s = { 0 };
+		struct list_splitter ls;
+		list_splitter_init(&ls, collect, &s);
+		feed_list(&ls, list, step);
+		CHECK_INT(s.n, 2);
+		CHECK_STR(s.items[0], "{\"metadata\":{\"name\":\"a\",\"note\":\"}]\\\"[{\"}}");
+		CHECK_STR(s.items[1], "{\"metadata\":{\"name\":\"b\"},\"spec\":{\"x\":[1,{\"y\":2}]}}");
+		CHECK_STR(list_splitter_rest(&ls),
+			  "{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"metadata\":"
+			  "{\"resourceVersion\":\"42\",\"continue\":\"abc\"},\"items\":[]}");
+		CHECK(list_splitter_done(&ls));
+		list_splitter_release(&ls);
+		if (unit_current_failed) {
+			printf("# failed with pieces of %zu bytes\n", step);
+			break;
+		}
+	}
+}
+
+TEST(empty_list_and_items_key_elsewhere)
+{
+	struct seen s = { 0 };
+	struct list_splitter ls;
+	list_splitter_init(&ls, collect, &s);
+	feed_list(&ls, "{\"metadata\":{\"items\":[1]},\"items\":[]}", 3);
+	CHECK_INT(s.n, 0);
+	CHECK(list_splitter_done(&ls));
+	list_splitter_release(&ls);
+}
+
+TEST(truncated_list_is_not_done)
+{
+	struct seen s = { 0 };
+	struct list_splitter ls;
+	list_splitter_init(&ls, collect, &s);
+	feed_list(&ls, "{\"items\":[{\"a\":1},{\"b\":", 5);
+	CHECK_INT(s.n, 1);
+	CHECK(!list_splitter_done(&ls));
+	list_splitter_release(&ls);
+}
+
+TEST(list_callback_can_stop)
+{
+	struct seen s = { .stop_after = 1 };
+	struct list_splitter ls;
+	list_splitter_init(&ls, collect, &s);
+	CHECK_INT(list_splitter_feed(&ls, list, strlen(list)), -1);
+	CHECK_INT(s.n, 1);
+	list_splitter_release(&ls);
+}
+
+TEST(lines_split_across_chunks)
+{
+	const char *stream = "{\"type\":\"ADDED\"}\n{\"type\":\"MOD\nIFIED\"}\n\r\n{\"x\":1}";
+	for (size_t step = 1; step < 8; step++) {
+		struct seen s = { 0 };
+		struct line_splitter ls;
+		line_splitter_init(&ls, collect, &s);
+		size_t len = strlen(stream);
+		for (size_t i = 0; i < len; i += step)
+			line_splitter_feed(&ls, stream + i, i + step > len ? len - i : step);
+		CHECK_INT(s.n, 3);
+		CHECK_STR(s.items[0], "{\"type\":\"ADDED\"}");
+		CHECK_STR(s.items[1], "{\"type\":\"MOD");
+		CHECK_STR(s.items[2], "IFIED\"}");
+		CHECK_INT(line_splitter_pending(&ls), 7);	/* {"x":1} unfinished */
+		line_splitter_release(&ls);
+	}
+}
+
+int main(void)
+{
+	RUN(list_items_whatever_the_chunking);
+	RUN(empty_list_and_items_key_elsewhere);
+	RUN(truncated_list_is_not_done);
+	RUN(list_callback_can_stop);
+	RUN(lines_split_across_chunks);
+	return unit_done();
+}
