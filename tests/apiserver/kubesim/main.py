@@ -1,0 +1,97 @@
+"""Command line, start-up and shutdown."""
+
+import argparse
+import os
+import secrets
+import signal
+import ssl
+import sys
+import threading
+import time
+
+from . import rtypes
+from .api import APIServer
+from .control import ControlServer
+from .sim import Sim
+from . import tlsgen
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(prog="kube-sim", description="A simulated kube-apiserver for kinf's tests.")
+    p.add_argument("--kubeconfig", required=True, help="kubeconfig file to write (and companions FILE.*)")
+    p.add_argument("--pods", type=int, default=10)
+    p.add_argument("--namespaces", type=int, default=2, help="namespaces ns-1..ns-N besides default")
+    p.add_argument("--nodes", type=int, default=3)
+    p.add_argument("--deployments", type=int, default=3)
+    p.add_argument("--churn", type=float, default=0, help="endless pods churn at this rate per second")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--plain-http", action="store_true")
+    p.add_argument("--bookmark-interval", type=float, default=60.0)
+    p.add_argument("--history", type=int, default=10000, help="events kept per resource for watches")
+    p.add_argument("--port", type=int, default=0)
+    p.add_argument("--control-port", type=int, default=0)
+    p.add_argument("--no-watch-list", action="store_true",
+                   help="reject sendInitialEvents like a server without the WatchList feature gate")
+    p.add_argument("--aggregated-discovery", action="store_true",
+                   help="answer aggregated discovery (apidiscovery.k8s.io/v2beta1) when asked")
+    return p.parse_args(argv)
+
+
+def main(argv=None):
+    opts = parse_args(sys.argv[1:] if argv is None else argv)
+    kc = os.path.abspath(opts.kubeconfig)
+    os.makedirs(os.path.dirname(kc), exist_ok=True)
+    parent = os.getppid()
+    t0 = time.monotonic()
+    sim = Sim(opts)
+    sim.populate()
+    admin_token = "admin-" + secrets.token_hex(16)
+    viewer_token = "viewer-" + secrets.token_hex(16)
+    sim.tokens = {admin_token: "admin", viewer_token: "system:serviceaccount:default:viewer"}
+
+    ctx = None
+    certs = None
+    if not opts.plain_http:
+        certs = tlsgen.make_certs(kc)
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ctx.load_cert_chain(certs["server.crt"], certs["server.key"])
+        ctx.load_verify_locations(certs["ca.crt"])
+        ctx.verify_mode = ssl.CERT_OPTIONAL
+        ctx.set_alpn_protocols(["http/1.1"])
+    api = APIServer(("127.0.0.1", opts.port), sim, ctx)
+    ctl = ControlServer(("127.0.0.1", opts.control_port), sim)
+    scheme = "http" if opts.plain_http else "https"
+    api_url = "%s://127.0.0.1:%d" % (scheme, api.server_address[1])
+    ctl_url = "http://127.0.0.1:%d" % ctl.server_address[1]
+    for srv in (api, ctl):
+        threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.5}, daemon=True).start()
+    if opts.churn > 0:
+        sim.start_churn(rtypes.BY_NAME["pods"], opts.churn, 0, opts.seed, {"add": 1, "update": 3, "delete": 1})
+
+    print("api: " + api_url)
+    print("control: " + ctl_url)
+    sys.stdout.flush()
+    tlsgen.write_kubeconfigs(kc, api_url, admin_token, viewer_token, certs, ctl_url)
+    sys.stderr.write("kube-sim: serving %d pods at %s (control %s), ready in %.1fs\n"
+                     % (opts.pods, api_url, ctl_url, time.monotonic() - t0))
+    sys.stderr.flush()
+
+    stop = threading.Event()
+
+    def on_signal(signum, frame):
+        stop.set()
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    while not stop.wait(1.0):
+        if os.getppid() != parent:
+            sys.stderr.write("kube-sim: parent process went away, exiting\n")
+            break
+    sim.stop_churns()
+    for srv in (api, ctl):
+        try:
+            srv.socket.close()
+        except OSError:
+            pass
+    # open watch and keep-alive threads are daemons: exiting ends them
+    sys.stdout.flush()
+    os._exit(0)

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Helpers for bats tests that need the simulated kube-apiserver
+# (tests/apiserver/kube-sim).  Source it from a .bats file:
+#
+#   load sim_helper            # or: source "$BATS_TEST_DIRNAME/sim_helper.bash"
+#   setup()    { sim_start --pods 50; }
+#   teardown() { sim_stop; }
+#
+# sim_start [kube-sim args...]  start it; exports SIM_KUBECONFIG SIM_DIR
+#                               SIM_CONTROL SIM_API SIM_PID (and SIM_TOKEN,
+#                               SIM_CACERT, SIM_VIEWER_TOKEN for curl)
+# sim_stop                      SIGTERM and wait; safe to call twice
+# simctl METHOD PATH [JSON]     call the control interface, print the body,
+#                               fail on a non-2xx answer
+# sim_oracle RESOURCE           the oracle's JSON for RESOURCE
+# simcurl [curl args...] PATH   curl the API as admin (PATH relative to SIM_API)
+
+SIM_HELPER_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+SIM_BIN="$SIM_HELPER_DIR/apiserver/kube-sim"
+
+sim_start() {
+	local base="${BATS_TEST_TMPDIR:-}"
+	if [[ -z "$base" ]]; then
+		base="$(mktemp -d "${TMPDIR:-/tmp}/kube-sim.XXXXXX")"
+	fi
+	SIM_DIR="$base/sim"
+	mkdir -p "$SIM_DIR"
+	SIM_KUBECONFIG="$SIM_DIR/kubeconfig"
+	rm -f "$SIM_KUBECONFIG"
+	"$SIM_BIN" --kubeconfig "$SIM_KUBECONFIG" "$@" >"$SIM_DIR/log" 2>&1 3>&- &
+	SIM_PID=$!
+	export SIM_DIR SIM_KUBECONFIG SIM_PID
+	local i
+	for ((i = 0; i < 200; i++)); do
+		[[ -s "$SIM_KUBECONFIG" ]] && break
+		if ! kill -0 "$SIM_PID" 2>/dev/null; then
+			break
+		fi
+		sleep 0.1
+	done
+	if [[ ! -s "$SIM_KUBECONFIG" ]]; then
+		echo "# kube-sim did not come up; its log:" >&2
+		sed 's/^/# /' "$SIM_DIR/log" >&2
+		sim_stop
+		return 1
+	fi
+	SIM_CONTROL="$(head -n1 "$SIM_KUBECONFIG.control")"
+	SIM_API="$(sed -n 's/^ *server: //p' "$SIM_KUBECONFIG" | head -n1)"
+	SIM_TOKEN="$(sed -n 's/^ *token: //p' "$SIM_KUBECONFIG" | head -n1)"
+	SIM_VIEWER_TOKEN="$(sed -n 's/^ *token: //p' "$SIM_KUBECONFIG.viewer" | head -n1)"
+	SIM_CACERT="$SIM_KUBECONFIG.ca.crt"
+	[[ -e "$SIM_CACERT" ]] || SIM_CACERT=""
+	export SIM_CONTROL SIM_API SIM_TOKEN SIM_VIEWER_TOKEN SIM_CACERT
+}
+
+sim_stop() {
+	local pid="${SIM_PID:-}"
+	[[ -n "$pid" ]] || return 0
+	if kill -0 "$pid" 2>/dev/null; then
+		kill -TERM "$pid" 2>/dev/null || true
+		local i
+		for ((i = 0; i < 50; i++)); do
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.1
+		done
+		kill -KILL "$pid" 2>/dev/null || true
+	fi
+	wait "$pid" 2>/dev/null || true
+	SIM_PID=""
+	return 0
+}
+
+simctl() {
+	local method="$1" path="$2" data="${3:-}"
+	local out code
+	local args=(-sS -X "$method" -w '\n%{http_code}')
+	if [[ -n "$data" ]]; then
+		args+=(-H 'Content-Type: application/json' --data-binary "$data")
+	fi
+	out="$(curl "${args[@]}" "$SIM_CONTROL$path")" || {
+		echo "simctl: curl failed for $method $path" >&2
+		return 1
+	}
+	code="${out##*$'\n'}"
+	out="${out%$'\n'*}"
+	printf '%s\n' "$out"
+	if [[ "$code" != 2?? ]]; then
+		echo "simctl: $method $path answered $code" >&2
+		return 1
+	fi
+}
+
+sim_oracle() {
+	simctl GET "/oracle?resource=$1"
+}
+
+simcurl() {
+	local args=(-sS -H "Authorization: Bearer $SIM_TOKEN")
+	[[ -n "$SIM_CACERT" ]] && args+=(--cacert "$SIM_CACERT")
+	local last="${*: -1}"
+	local rest=("${@:1:$#-1}")
+	curl "${args[@]}" "${rest[@]}" "$SIM_API$last"
+}
