@@ -13,6 +13,7 @@
  * at again.  The few fields the machinery reads on every delta (key,
  * resourceVersion, uid, index values) are extracted once, when made.
  * kobj_tree() parses the text for the rare reader that needs more.
+ * A kobj is one allocation: the struct, its strings and its text.
  *
  * json-c ownership: functions that take a json_object borrow it (the
  * caller keeps its reference); functions that return one give the caller
@@ -33,7 +34,11 @@ struct kobj {
 	atomic_int refs;
 	char *key;		/* "namespace/name", or "name" when cluster-scoped */
 	const char *name;	/* into key */
-	char *ns;		/* "" when cluster-scoped */
+	/*
+	 * "" when cluster-scoped.  A second NUL follows it, so that ns also
+	 * reads as a packed list (below) of zero or one value.
+	 */
+	char *ns;
 	char *rv;		/* metadata.resourceVersion, "" if absent */
 	char *uid;		/* metadata.uid, "" if absent */
 	char *kind;		/* "" for list items, which carry no kind */

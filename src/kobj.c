@@ -1,0 +1,276 @@
+/*
+ * kobj.c — immutable, refcounted Kubernetes objects kept as compact JSON;
+ * see kobj.h.
+ *
+ * One allocation per object: the struct, then its small strings (key,
+ * namespace, rv, uid, kind, the packed index values), then the text.
+ * With a ~3.5 KB pod that keeps the overhead to the struct and a couple
+ * of hundred bytes of strings, and one malloc header.
+ */
+#include "kobj.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "strbuf.h"
+
+#define TO_STRING_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
+
+static struct json_object *member(struct json_object *obj, const char *name,
+				  enum json_type type)
+{
+	struct json_object *v;
+
+	if (!obj || !json_object_object_get_ex(obj, name, &v) ||
+	    !json_object_is_type(v, type))
+		return NULL;
+	return v;
+}
+
+static const char *member_str(struct json_object *obj, const char *name)
+{
+	struct json_object *v = member(obj, name, json_type_string);
+
+	return v ? json_object_get_string(v) : NULL;
+}
+
+/* Appends s and its NUL; returns where it starts in sb. */
+static size_t add_str(struct strbuf *sb, const char *s)
+{
+	size_t off = sb->len;
+
+	strbuf_add(sb, s ? s : "", s ? strlen(s) + 1 : 1);
+	return off;
+}
+
+static size_t add_labels(struct strbuf *sb, struct json_object *labels)
+{
+	size_t off = sb->len;
+
+	if (labels) {
+		json_object_object_foreach(labels, lkey, lval) {
+			const char *v = lval ? json_object_get_string(lval) : "";
+
+			strbuf_adds(sb, lkey);
+			strbuf_addch(sb, '=');
+			add_str(sb, v);
+		}
+	}
+	strbuf_addch(sb, '\0');
+	return off;
+}
+
+static size_t add_owners(struct strbuf *sb, struct json_object *refs)
+{
+	size_t off = sb->len, n = refs ? json_object_array_length(refs) : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *uid;
+
+		uid = member_str(json_object_array_get_idx(refs, i), "uid");
+		if (uid && *uid)
+			add_str(sb, uid);
+	}
+	strbuf_addch(sb, '\0');
+	return off;
+}
+
+/*
+ * A new object holding new references to obj's members (not copies of
+ * them), in obj's order, less the member named skip.
+ */
+static struct json_object *shallow_copy(struct json_object *obj,
+					const char *skip)
+{
+	struct json_object *copy = json_object_new_object();
+
+	json_object_object_foreach(obj, mkey, mval) {
+		if (skip && !strcmp(mkey, skip))
+			continue;
+		/* mkey lives in obj, which outlives the copy. */
+		json_object_object_add_ex(copy, mkey, json_object_get(mval),
+					  JSON_C_OBJECT_ADD_KEY_IS_NEW |
+					  JSON_C_OBJECT_ADD_CONSTANT_KEY);
+	}
+	return copy;
+}
+
+/*
+ * The tree to serialise, as a new reference.  json-c serialises into a
+ * buffer it hangs on the root it is given, and dropping managedFields
+ * means deleting a member: both would write to a borrowed tree, and a
+ * deep copy costs as much as the object again.  So a borrowed tree gets a
+ * throwaway shallow root (and, when managedFields goes, a shallow
+ * metadata) that shares every other member by reference: the caller's
+ * nodes are never written, only their reference counts go up and back
+ * down — which is why a borrowed tree must not be in use by another thread
+ * meanwhile, json-c's counts not being atomic.  A tree we parsed ourselves
+ * is simply edited.
+ */
+static struct json_object *to_serialise(struct json_object *tree,
+					struct json_object *meta, bool owned,
+					bool drop_managed)
+{
+	struct json_object *root;
+
+	if (owned) {
+		if (drop_managed)
+			json_object_object_del(meta, "managedFields");
+		return json_object_get(tree);
+	}
+	root = shallow_copy(tree, NULL);
+	if (drop_managed)
+		/* Replaces the shared metadata in place, keeping the order. */
+		json_object_object_add_ex(root, "metadata",
+					  shallow_copy(meta, "managedFields"),
+					  JSON_C_OBJECT_ADD_CONSTANT_KEY);
+	return root;
+}
+
+static struct kobj *make(struct json_object *tree, bool owned, unsigned flags,
+			 struct errbuf *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct json_object *meta, *spec, *root;
+	const char *name, *ns, *node_name, *text;
+	size_t key, nsoff, rv, uid, kind, labels, node, owners, len;
+	bool drop_managed;
+	struct kobj *obj;
+	char *base;
+
+	if (!json_object_is_type(tree, json_type_object)) {
+		errbuf_set(err, "object is not a JSON object");
+		return NULL;
+	}
+	meta = member(tree, "metadata", json_type_object);
+	name = member_str(meta, "name");
+	if (!name || !*name) {
+		errbuf_set(err, "object has no metadata.name");
+		return NULL;
+	}
+	ns = member_str(meta, "namespace");
+	if (!ns)
+		ns = "";
+
+	key = sb.len;
+	if (*ns) {
+		strbuf_adds(&sb, ns);
+		strbuf_addch(&sb, '/');
+	}
+	add_str(&sb, name);
+	nsoff = add_str(&sb, ns);
+	strbuf_addch(&sb, '\0');
+	rv = add_str(&sb, member_str(meta, "resourceVersion"));
+	uid = add_str(&sb, member_str(meta, "uid"));
+	kind = add_str(&sb, member_str(tree, "kind"));
+	labels = add_labels(&sb, member(meta, "labels", json_type_object));
+	spec = member(tree, "spec", json_type_object);
+	node = sb.len;
+	node_name = member_str(spec, "nodeName");
+	if (node_name && *node_name)
+		add_str(&sb, node_name);
+	strbuf_addch(&sb, '\0');
+	owners = add_owners(&sb, member(meta, "ownerReferences",
+					json_type_array));
+
+	drop_managed = !(flags & KOBJ_KEEP_MANAGED_FIELDS) &&
+		       json_object_object_get_ex(meta, "managedFields", NULL);
+	root = to_serialise(tree, meta, owned, drop_managed);
+	text = json_object_to_json_string_length(root, TO_STRING_FLAGS, &len);
+
+	obj = xmalloc(sizeof(*obj) + sb.len + len + 1);
+	base = (char *)(obj + 1);
+	memcpy(base, sb.buf, sb.len);
+	atomic_init(&obj->refs, 1);
+	obj->key = base + key;
+	obj->name = base + key + (*ns ? strlen(ns) + 1 : 0);
+	obj->ns = base + nsoff;
+	obj->rv = base + rv;
+	obj->uid = base + uid;
+	obj->kind = base + kind;
+	obj->labels = base + labels;
+	obj->node = base + node;
+	obj->owners = base + owners;
+	obj->json = base + sb.len;
+	memcpy(obj->json, text, len);
+	obj->json[len] = '\0';
+	obj->json_len = len;
+
+	json_object_put(root);
+	strbuf_release(&sb);
+	return obj;
+}
+
+struct kobj *kobj_from_tree(struct json_object *obj, unsigned flags,
+			    struct errbuf *err)
+{
+	return make(obj, false, flags, err);
+}
+
+struct kobj *kobj_from_json(const char *json, size_t len, unsigned flags,
+			    struct errbuf *err)
+{
+	struct json_tokener *tok = json_tokener_new();
+	struct json_object *tree;
+	struct kobj *obj = NULL;
+
+	if (len > INT32_MAX) {
+		errbuf_set(err, "object of %zu bytes is too large", len);
+		goto cleanup;
+	}
+	tree = json_tokener_parse_ex(tok, json, (int)len);
+	if (!tree) {
+		enum json_tokener_error jerr = json_tokener_get_error(tok);
+
+		errbuf_set(err, "cannot parse object: %s",
+			   jerr == json_tokener_continue ? "unexpected end" :
+			   json_tokener_error_desc(jerr));
+		goto cleanup;
+	}
+	obj = make(tree, true, flags, err);
+	json_object_put(tree);
+cleanup:
+	json_tokener_free(tok);
+	return obj;
+}
+
+struct kobj *kobj_ref(struct kobj *obj)
+{
+	atomic_fetch_add_explicit(&obj->refs, 1, memory_order_relaxed);
+	return obj;
+}
+
+void kobj_unref(struct kobj *obj)
+{
+	/* acq_rel: the last owner must see every other owner's reads done. */
+	if (obj && atomic_fetch_sub_explicit(&obj->refs, 1,
+					     memory_order_acq_rel) == 1)
+		free(obj);
+}
+
+struct json_object *kobj_tree(const struct kobj *obj)
+{
+	struct json_tokener *tok = json_tokener_new();
+	struct json_object *tree;
+
+	tree = json_tokener_parse_ex(tok, obj->json, (int)obj->json_len);
+	json_tokener_free(tok);
+	return tree;
+}
+
+bool packed_contains(const char *packed, const char *value)
+{
+	for (const char *p = packed; *p; p += strlen(p) + 1)
+		if (!strcmp(p, value))
+			return true;
+	return false;
+}
+
+char *kobj_make_key(const char *ns, const char *name)
+{
+	if (!ns || !*ns)
+		return xstrdup(name);
+	return xasprintf("%s/%s", ns, name);
+}
