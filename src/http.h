@@ -39,6 +39,12 @@ struct kclient *kclient_new(const struct rest_config *cfg, struct errbuf *err);
 void kclient_free(struct kclient *client);
 /* The server URL, e.g. "https://127.0.0.1:6443". */
 const char *kclient_server(const struct kclient *client);
+/*
+ * Limits for kclient_get() (the whole request) and for connecting in
+ * either call (--request-timeout, and shell completion's short fuse).
+ * 0 restores the defaults.
+ */
+void kclient_set_timeout(struct kclient *client, int64_t ms);
 /* Print a redacted request/response trace to stderr (-v). */
 void kclient_set_verbose(struct kclient *client, int level);
 
