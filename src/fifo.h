@@ -6,8 +6,8 @@
  *   FIFO_DELTA  client-go's DeltaFIFO.  A queue of keys; each key holds the
  *               list of its pending deltas, oldest first, and is queued once
  *               however many it gathers.  Only two consecutive Deleted
- *               deltas collapse (the one that knows more is kept: a real
- *               deletion over a tombstone).
+ *               deltas collapse (the one that knows more is kept: the
+ *               older, unless it is a tombstone and the newer is not).
  *   FIFO_REAL   client-go 1.36's RealFIFO: one entry per delta, nothing
  *               merged; on Replace the tombstones are queued before the
  *               Replaced deltas.
@@ -17,7 +17,10 @@
  *
  * Populated / HasSynced: the first Replace (or any Add/Update/Delete before
  * it) marks the queue populated; the first Replace records how many entries
- * it queued, and has_synced() is true once those have all been popped.
+ * it queued, and has_synced() is true once those have all been popped.  As
+ * in client-go, the DeltaFIFO counts the distinct listed keys plus the
+ * tombstones it queued; the RealFIFO counts its whole queue after the
+ * Replace.  Resync populates nothing.
  *
  * Threads: every function is thread-safe.  fifo_pop() blocks until an entry
  * is ready or the queue is closed, and calls `process` with the queue's lock
@@ -53,7 +56,11 @@ struct fifo;
 struct fifo *fifo_new(enum fifo_kind kind, struct store *known_objects);
 void fifo_free(struct fifo *fifo);
 
-/* Watch events.  Delete of a key neither known nor queued is dropped. */
+/*
+ * Watch events.  The DeltaFIFO drops the Delete of a key neither known
+ * nor queued (a relist already reported it); the RealFIFO, like
+ * client-go's, queues every Delete.
+ */
 void fifo_add(struct fifo *fifo, struct kobj *obj);
 void fifo_update(struct fifo *fifo, struct kobj *obj);
 void fifo_delete(struct fifo *fifo, struct kobj *obj);
@@ -74,6 +81,9 @@ void fifo_resync(struct fifo *fifo);
  * Waits for the oldest entry, removes it and calls process(ctx, deltas)
  * with the lock held (for FIFO_REAL `deltas` holds exactly one delta).
  * Returns 0, or -1 once the queue is closed (pending entries are dropped).
+ * The deltas stay the fifo's and are dropped when process returns:
+ * process takes its own reference to any object it keeps (or steals one
+ * by setting that delta's obj to NULL).
  */
 typedef void fifo_process_fn(void *ctx, struct deltas *deltas);
 int fifo_pop(struct fifo *fifo, fifo_process_fn *process, void *ctx);

@@ -369,6 +369,7 @@ class APIHandler(BaseHTTPRequestHandler):
         n = int(self.headers.get("Content-Length") or 0)
         if n:
             body = self.rfile.read(n)
+        self.query = q
         try:
             route = self.route(method, path, q)
         except HTTPError as e:
@@ -527,7 +528,7 @@ class APIHandler(BaseHTTPRequestHandler):
             return True
         if k == "410" and verb != "watch":
             rv = self.server.sim.store.rv
-            raise HTTPError(410, "too old resource version: %s (%d)" % (route.get("rv", "1"), rv))
+            raise HTTPError(410, "too old resource version: %s (%d)" % (self.query.get("resourceVersion") or "1", rv))
         if k == "hang" and verb != "watch":
             self.close_connection = True
             self.wait_gone(f.seconds if f.seconds is not None else 3600)
@@ -734,8 +735,8 @@ class APIHandler(BaseHTTPRequestHandler):
         elif rvm:
             errs.append("resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided")
         if errs:
-            raise HTTPError(422, 'ListOptions.meta.k8s.io "" is invalid: ' + ", ".join("[%s]" % e for e in errs)
-                            if len(errs) > 1 else 'ListOptions.meta.k8s.io "" is invalid: ' + errs[0])
+            raise HTTPError(422, 'ListOptions.meta.k8s.io "" is invalid: ' +
+                            ("[%s]" % ", ".join(errs) if len(errs) > 1 else errs[0]))
         R = 0
         if rv not in ("", "0"):
             try:
