@@ -1,0 +1,68 @@
+/*
+ * hashmap.h — a small string-keyed hash table: open addressing, linear
+ * probing, FNV-1a, deletion by backward shift (no tombstones), so a map
+ * that shrinks back gives its memory back.
+ *
+ * The map stores pointers and owns neither keys nor values: a key must
+ * stay valid, unchanged, for as long as its entry is in the map (callers
+ * usually point it into the value).  A zeroed struct (HASHMAP_INIT) is an
+ * empty map that owns no memory; hashmap_release() returns it to that.
+ *
+ * Entry pointers are valid until the next insert or remove.  Not
+ * thread-safe: the owner locks.
+ */
+#ifndef KINF_HASHMAP_H
+#define KINF_HASHMAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct hashmap_entry {
+	const char *key;	/* NULL: free slot */
+	void *value;
+	uint32_t hash;
+};
+
+struct hashmap {
+	struct hashmap_entry *slots;
+	uint32_t cap;		/* 0 or a power of two */
+	uint32_t nr;
+};
+
+#define HASHMAP_INIT { 0 }
+
+/* Frees the table (not the keys or values) and empties the map. */
+void hashmap_release(struct hashmap *map);
+
+static inline size_t hashmap_len(const struct hashmap *map)
+{
+	return map->nr;
+}
+
+/* The entry under key, or NULL. */
+struct hashmap_entry *hashmap_find(const struct hashmap *map, const char *key);
+void *hashmap_get(const struct hashmap *map, const char *key);
+
+/* Adds key (which must be absent) → value; returns the new entry. */
+struct hashmap_entry *hashmap_insert(struct hashmap *map, const char *key,
+				     void *value);
+
+/*
+ * Removes key.  Returns false if absent; otherwise copies the removed
+ * entry to *removed (when not NULL) so the caller can free its key and
+ * value.
+ */
+bool hashmap_remove(struct hashmap *map, const char *key,
+		    struct hashmap_entry *removed);
+
+/*
+ * Iterates, in no particular order, without changing the map:
+ *   size_t iter = 0; struct hashmap_entry *e;
+ *   while ((e = hashmap_next(map, &iter))) ...
+ */
+struct hashmap_entry *hashmap_next(const struct hashmap *map, size_t *iter);
+
+uint32_t hashmap_hash(const char *key);
+
+#endif
