@@ -53,6 +53,10 @@ struct replace_stats {
 
 struct fifo;
 
+/*
+ * known_objects (borrowed; it must outlive the fifo) may be NULL: nothing
+ * is known, so Replace tombstones only queued keys and Resync does nothing.
+ */
 struct fifo *fifo_new(enum fifo_kind kind, struct store *known_objects);
 void fifo_free(struct fifo *fifo);
 

@@ -1,0 +1,194 @@
+/*
+ * real_fifo.c — client-go's RealFIFO (the_real_fifo.go): every delta is
+ * its own entry, in the order it came, nothing merged; see fifo.h.  Runs
+ * under fifo.c's lock (fifo_impl.h).
+ */
+#include "fifo_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "hashmap.h"
+
+struct real_fifo {
+	struct fifo base;
+	struct delta *ring;		/* alloc a power of two */
+	size_t head, nr, alloc;
+};
+
+static struct real_fifo *of(struct fifo *fifo)
+{
+	return (struct real_fifo *)fifo;
+}
+
+static struct delta *ring_at(struct real_fifo *rf, size_t i)
+{
+	return &rf->ring[(rf->head + i) & (rf->alloc - 1)];
+}
+
+static void ring_resize(struct real_fifo *rf, size_t alloc)
+{
+	struct delta *ring = xmalloc(alloc * sizeof(*ring));
+
+	for (size_t i = 0; i < rf->nr; i++)
+		ring[i] = *ring_at(rf, i);
+	free(rf->ring);
+	rf->ring = ring;
+	rf->alloc = alloc;
+	rf->head = 0;
+}
+
+static void push(struct real_fifo *rf, enum delta_type type,
+		 enum delta_source source, bool tombstone, struct kobj *obj)
+{
+	if (rf->nr == rf->alloc)
+		ring_resize(rf, rf->alloc ? rf->alloc * 2 : 16);
+	*ring_at(rf, rf->nr++) = fifo_delta(&rf->base, type, source,
+					    tombstone, obj);
+}
+
+static struct fifo *real_fifo_alloc(void)
+{
+	return &((struct real_fifo *)xcalloc(1, sizeof(struct real_fifo)))->base;
+}
+
+static void real_fifo_free(struct fifo *fifo)
+{
+	struct real_fifo *rf = of(fifo);
+
+	for (size_t i = 0; i < rf->nr; i++)
+		kobj_unref(ring_at(rf, i)->obj);
+	free(rf->ring);
+	free(rf);
+}
+
+static void real_fifo_queue(struct fifo *fifo, enum delta_type type,
+			    struct kobj *obj)
+{
+	push(of(fifo), type, SOURCE_WATCH, false, obj);
+}
+
+/* Unlike the DeltaFIFO, client-go's RealFIFO queues every deletion. */
+static void real_fifo_delete(struct fifo *fifo, struct kobj *obj)
+{
+	push(of(fifo), DELTA_DELETED, SOURCE_WATCH, false, obj);
+}
+
+/* The newest queued delta of one key. */
+struct queued {
+	struct kobj *obj;	/* the ring holds its reference */
+	enum delta_type type;
+};
+
+static size_t real_fifo_replace(struct fifo *fifo, struct kobj **items,
+				size_t nr, size_t *initial)
+{
+	struct real_fifo *rf = of(fifo);
+	struct hashmap listed = HASHMAP_INIT, last = HASHMAP_INIT;
+	struct queued *queued = xmalloc((rf->nr + 1) * sizeof(*queued));
+	size_t nr_queued = 0, tombstones = 0;
+
+	for (size_t i = 0; i < nr; i++)
+		if (!hashmap_find(&listed, items[i]->key))
+			hashmap_insert(&listed, items[i]->key, NULL);
+
+	/* Keys in the queue by first appearance, each with its newest delta. */
+	for (size_t i = 0; i < rf->nr; i++) {
+		struct delta *d = ring_at(rf, i);
+		struct queued *q = hashmap_get(&last, d->obj->key);
+
+		if (!q) {
+			q = &queued[nr_queued++];
+			hashmap_insert(&last, d->obj->key, q);
+		}
+		q->obj = d->obj;
+		q->type = d->type;
+	}
+
+	/*
+	 * Every tombstone goes before the listed objects: queued keys the list
+	 * lacks and not already ending in a deletion, carrying their newest
+	 * queued state, then known keys that are neither listed nor queued.
+	 */
+	for (size_t i = 0; i < nr_queued; i++) {
+		if (queued[i].type == DELTA_DELETED ||
+		    hashmap_find(&listed, queued[i].obj->key))
+			continue;
+		push(rf, DELTA_DELETED, SOURCE_LIST, true, queued[i].obj);
+		tombstones++;
+	}
+	if (fifo->known) {
+		struct kobj_list known;
+
+		store_list(fifo->known, &known);
+		for (size_t i = 0; i < known.nr; i++) {
+			const char *key = known.v[i]->key;
+
+			if (hashmap_find(&listed, key) ||
+			    hashmap_find(&last, key))
+				continue;
+			push(rf, DELTA_DELETED, SOURCE_LIST, true, known.v[i]);
+			tombstones++;
+		}
+		kobj_list_release(&known);
+	}
+	for (size_t i = 0; i < nr; i++)
+		push(rf, DELTA_REPLACED, SOURCE_LIST, false, items[i]);
+
+	/* client-go counts the whole queue, whatever was in it before. */
+	*initial = rf->nr;
+	hashmap_release(&last);
+	hashmap_release(&listed);
+	free(queued);
+	return tombstones;
+}
+
+static void real_fifo_resync(struct fifo *fifo)
+{
+	struct real_fifo *rf = of(fifo);
+	struct hashmap in_queue = HASHMAP_INIT;
+	struct kobj_list known;
+
+	if (!fifo->known)
+		return;
+	for (size_t i = 0; i < rf->nr; i++) {
+		const char *key = ring_at(rf, i)->obj->key;
+
+		if (!hashmap_find(&in_queue, key))
+			hashmap_insert(&in_queue, key, NULL);
+	}
+	store_list(fifo->known, &known);
+	for (size_t i = 0; i < known.nr; i++)
+		if (!hashmap_find(&in_queue, known.v[i]->key))
+			push(rf, DELTA_SYNC, SOURCE_RESYNC, false, known.v[i]);
+	kobj_list_release(&known);
+	hashmap_release(&in_queue);
+}
+
+static size_t real_fifo_len(struct fifo *fifo)
+{
+	return of(fifo)->nr;
+}
+
+static void real_fifo_take(struct fifo *fifo, struct deltas *out)
+{
+	struct real_fifo *rf = of(fifo);
+
+	/* The delta's reference moves to out. */
+	deltas_push(out, ring_at(rf, 0));
+	rf->head = (rf->head + 1) & (rf->alloc - 1);
+	rf->nr--;
+	if (rf->alloc > 1024 && rf->nr < rf->alloc / 8)
+		ring_resize(rf, rf->alloc / 2);
+}
+
+const struct fifo_ops real_fifo_ops = {
+	.alloc = real_fifo_alloc,
+	.free = real_fifo_free,
+	.queue = real_fifo_queue,
+	.delete = real_fifo_delete,
+	.replace = real_fifo_replace,
+	.resync = real_fifo_resync,
+	.len = real_fifo_len,
+	.take = real_fifo_take,
+};

@@ -1,0 +1,557 @@
+/* test_fifo.c — DeltaFIFO and RealFIFO as client-go's tools/cache has them. */
+#include <pthread.h>
+#include <unistd.h>
+
+#include "fifo.h"
+#include "unit.h"
+
+static struct kobj *pod(const char *name, const char *rv)
+{
+	char *json = xasprintf("{\"metadata\":{\"name\":\"%s\",\"namespace\":"
+			       "\"ns\",\"resourceVersion\":\"%s\"}}", name, rv);
+	struct errbuf err;
+	struct kobj *obj = kobj_from_json(json, strlen(json), 0, &err);
+
+	free(json);
+	return obj;
+}
+
+/* Hands the fifo a fresh object and drops the test's reference. */
+#define ADD(f, name, rv) with(fifo_add, f, pod(name, rv))
+#define UPDATE(f, name, rv) with(fifo_update, f, pod(name, rv))
+#define DELETE(f, name, rv) with(fifo_delete, f, pod(name, rv))
+
+static void with(void (*op)(struct fifo *, struct kobj *), struct fifo *f,
+		 struct kobj *obj)
+{
+	op(f, obj);
+	kobj_unref(obj);
+}
+
+static void store_put(struct store *store, const char *name, const char *rv)
+{
+	struct kobj *obj = pod(name, rv);
+
+	store_add(store, obj);
+	kobj_unref(obj);
+}
+
+static void replace(struct fifo *f, unsigned list_no,
+		    struct replace_stats *stats, const char *spec)
+{
+	/* spec: "name:rv name:rv ..." */
+	struct kobj *items[32];
+	char *copy = xstrdup(spec), *save = NULL, *p;
+	size_t nr = 0;
+
+	for (p = strtok_r(copy, " ", &save); p; p = strtok_r(NULL, " ", &save)) {
+		char *colon = strchr(p, ':');
+
+		*colon = '\0';
+		items[nr++] = pod(p, colon + 1);
+	}
+	fifo_replace(f, items, nr, list_no, stats);
+	for (size_t i = 0; i < nr; i++)
+		kobj_unref(items[i]);
+	free(copy);
+}
+
+static void collect(void *ctx, struct deltas *d)
+{
+	struct deltas *out = ctx;
+
+	for (size_t i = 0; i < d->nr; i++) {
+		struct delta copy = d->v[i];
+
+		kobj_ref(copy.obj);
+		deltas_push(out, &copy);
+	}
+}
+
+/*
+ * Pops one entry and describes it as "Type:name:rv" words, a tombstone
+ * with a "~" before the type; "(empty)" rather than blocking forever.
+ */
+static char *pop(struct fifo *f)
+{
+	struct deltas d = { 0 };
+	char buf[1024] = "";
+
+	if (!fifo_len(f))
+		return xstrdup("(empty)");
+	if (fifo_pop(f, collect, &d) < 0)
+		return xstrdup("(closed)");
+	for (size_t i = 0; i < d.nr; i++)
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
+			 "%s%s%s:%s:%s", i ? " " : "",
+			 d.v[i].tombstone ? "~" : "",
+			 delta_type_name(d.v[i].type), d.v[i].obj->name,
+			 d.v[i].obj->rv);
+	deltas_release(&d);
+	return xstrdup(buf);
+}
+
+#define CHECK_POP(f, expected)                                             \
+	do {                                                               \
+		char *got_ = pop(f);                                       \
+		CHECK_STR(got_, expected);                                 \
+		free(got_);                                                \
+	} while (0)
+
+TEST(key_is_queued_once_with_many_deltas)
+{
+	struct fifo *f = fifo_new(FIFO_DELTA, NULL);
+
+	ADD(f, "a", "1");
+	ADD(f, "b", "1");
+	UPDATE(f, "a", "2");
+	UPDATE(f, "a", "3");
+	CHECK_INT(fifo_len(f), 2);
+	CHECK_POP(f, "Added:a:1 Updated:a:2 Updated:a:3");
+	CHECK_POP(f, "Added:b:1");
+	CHECK_POP(f, "(empty)");
+	fifo_free(f);
+}
+
+TEST(only_consecutive_deletes_collapse_keeping_the_older)
+{
+	struct store *known = store_new();
+	struct fifo *f = fifo_new(FIFO_DELTA, known);
+
+	store_put(known, "a", "1");
+	DELETE(f, "a", "2");
+	UPDATE(f, "a", "3");
+	DELETE(f, "a", "4");
+	DELETE(f, "a", "5");	/* two real deletions: the older stays */
+	CHECK_POP(f, "Deleted:a:2 Updated:a:3 Deleted:a:4");
+	fifo_free(f);
+	store_free(known);
+}
+
+TEST(real_deletion_replaces_a_queued_tombstone)
+{
+	struct store *known = store_new();
+	struct fifo *f = fifo_new(FIFO_DELTA, known);
+
+	store_put(known, "a", "1");
+	replace(f, 0, NULL, "");		/* tombstone for a */
+	DELETE(f, "a", "2");			/* knows more: it wins */
+	CHECK_POP(f, "Deleted:a:2");
+	fifo_free(f);
+	store_free(known);
+}
+
+TEST(tombstone_after_a_queued_real_deletion_is_dropped)
+{
+	struct store *known = store_new();
+	struct fifo *f = fifo_new(FIFO_DELTA, known);
+	struct replace_stats stats;
+
+	store_put(known, "a", "1");
+	DELETE(f, "a", "2");
+	replace(f, 1, &stats, "");
+	CHECK_INT(stats.deleted, 0);
+	CHECK_POP(f, "Deleted:a:2");
+	fifo_free(f);
+	store_free(known);
+}
+
+TEST(delete_of_unknown_key_is_ignored)
+{
+	struct store *known = store_new();
+	struct fifo *f = fifo_new(FIFO_DELTA, known);
+
+	DELETE(f, "ghost", "1");
+	CHECK_INT(fifo_len(f), 0);
+	/* Queued but not known is enough to keep it. */
+	ADD(f, "new", "1");
+	DELETE(f, "new", "2");
+	/* Known but not queued too. */
+	store_put(known, "old", "1");
+	DELETE(f, "old", "2");
+	CHECK_POP(f, "Added:new:1 Deleted:new:2");
+	CHECK_POP(f, "Deleted:old:2");
+	fifo_free(f);
+	store_free(known);
+}
+
+TEST(replace_tombstones_known_keys_absent_from_the_list)
+{
+	struct store *known = store_new();
+	struct fifo *f = fifo_new(FIFO_DELTA, known);
+	struct deltas d = { 0 };
+	struct kobj *cached;
+
+	store_put(known, "a", "1");
+	store_put(known, "b", "1");
+	replace(f, 2, NULL, "a:2");
+	CHECK_INT(fifo_len(f), 2);
+	CHECK_POP(f, "Replaced:a:2");
+	CHECK(fifo_pop(f, collect, &d) == 0);
+	CHECK_INT(d.nr, 1);
+	cached = store_get(known, "ns/b");
+	/* The tombstone carries the very object the Indexer held. */
+	CHECK(d.v[0].obj == cached);
+	CHECK(d.v[0].tombstone);
+	CHECK_INT(d.v[0].type, DELTA_DELETED);
+	CHECK_INT(d.v[0].source, SOURCE_LIST);
+	CHECK_INT(d.v[0].list_no, 2);
+	CHECK(d.v[0].time_ms > 0);
+	kobj_unref(cached);
+	deltas_release(&d);
+	fifo_free(f);
+	store_free(known);
+}
+
+TEST(replace_tombstones_queued_keys_with_their_newest_object)
+{
+	struct store *known = store_new();
+	struct fifo *f = fifo_new(FIFO_DELTA, known);
+
+	ADD(f, "c", "1");
+	UPDATE(f, "c", "2");
+	replace(f, 0, NULL, "a:1");
+	CHECK_POP(f, "Added:c:1 Updated:c:2 ~Deleted:c:2");
+	CHECK_POP(f, "Replaced:a:1");
+	/* Known and queued: only one tombstone, from the queue. */
+	store_put(known, "k", "1");
+	UPDATE(f, "k", "2");
+	replace(f, 1, NULL, "");
+	CHECK_POP(f, "Updated:k:2 ~Deleted:k:2");
+	CHECK_POP(f, "(empty)");
+	fifo_free(f);
+	store_free(known);
+}
+
+TEST(replace_stats_compare_with_the_indexer)
+{
+	struct store *known = store_new();
+	struct fifo *f = fifo_new(FIFO_DELTA, known);
+	struct replace_stats s;
+
+	store_put(known, "a", "1");
+	store_put(known, "b", "1");
+	store_put(known, "c", "1");
+	replace(f, 1, &s, "a:1 b:2 d:1");
+	CHECK_INT(s.listed, 3);
+	CHECK_INT(s.added, 1);
+	CHECK_INT(s.changed, 1);
+	CHECK_INT(s.unchanged, 1);
+	CHECK_INT(s.deleted, 1);
+	fifo_free(f);
+	store_free(known);
+}
+
+TEST(replace_and_resync_tag_their_deltas)
+{
+	struct store *known = store_new();
+	struct fifo *f = fifo_new(FIFO_DELTA, known);
+	struct deltas d = { 0 };
+
+	replace(f, 3, NULL, "a:1");
+	ADD(f, "a", "2");
+	store_put(known, "b", "1");
+	fifo_resync(f);
+	CHECK(fifo_pop(f, collect, &d) == 0);
+	CHECK(fifo_pop(f, collect, &d) == 0);
+	CHECK_INT(d.nr, 3);
+	CHECK_INT(d.v[0].source, SOURCE_LIST);
+	CHECK_INT(d.v[1].source, SOURCE_WATCH);
+	CHECK_INT(d.v[2].type, DELTA_SYNC);
+	CHECK_INT(d.v[2].source, SOURCE_RESYNC);
+	for (size_t i = 0; i < d.nr; i++) {
+		CHECK_INT(d.v[i].list_no, 3);
+		CHECK(!d.v[i].tombstone);
+	}
+	deltas_release(&d);
+	fifo_free(f);
+	store_free(known);
+}
+
+TEST(has_synced_after_initial_items_including_tombstones_popped)
+{
+	struct store *known = store_new();
+	struct fifo *f = fifo_new(FIFO_DELTA, known);
+
+	CHECK(!fifo_has_synced(f));
+	store_put(known, "stale", "1");
+	fifo_resync(f);			/* resync does not populate */
+	CHECK(!fifo_has_synced(f));
+	CHECK_POP(f, "Sync:stale:1");
+	/* Counts listed keys (duplicates once) plus tombstones: 2 + 1. */
+	replace(f, 0, NULL, "a:1 b:1 a:2");
+	CHECK(!fifo_has_synced(f));
+	CHECK_POP(f, "Replaced:a:1 Replaced:a:2");
+	CHECK_POP(f, "Replaced:b:1");
+	CHECK(!fifo_has_synced(f));
+	CHECK_POP(f, "~Deleted:stale:1");
+	CHECK(fifo_has_synced(f));
+	/* Later lists don't unsync. */
+	replace(f, 1, NULL, "z:1");
+	CHECK(fifo_has_synced(f));
+	fifo_free(f);
+	store_free(known);
+}
+
+TEST(watch_event_before_the_list_counts_as_synced)
+{
+	struct fifo *f = fifo_new(FIFO_DELTA, NULL);
+
+	ADD(f, "a", "1");
+	CHECK(fifo_has_synced(f));
+	replace(f, 0, NULL, "b:1 c:1");	/* not the first any more */
+	CHECK(fifo_has_synced(f));
+	fifo_free(f);
+	f = fifo_new(FIFO_DELTA, NULL);
+	DELETE(f, "a", "1");			/* dropped, but populates */
+	CHECK(fifo_has_synced(f));
+	fifo_free(f);
+}
+
+TEST(resync_skips_keys_with_queued_deltas)
+{
+	struct store *known = store_new();
+	struct fifo *f = fifo_new(FIFO_DELTA, known);
+
+	store_put(known, "a", "1");
+	store_put(known, "b", "1");
+	UPDATE(f, "a", "2");
+	fifo_resync(f);
+	CHECK_INT(fifo_len(f), 2);
+	CHECK_POP(f, "Updated:a:2");
+	CHECK_POP(f, "Sync:b:1");
+	fifo_free(f);
+	store_free(known);
+}
+
+/* Producers each own keys; rv counts up per key from 1. */
+enum { PRODUCERS = 4, KEYS = 25, EVENTS = 120 };
+
+struct consumer {
+	int last[PRODUCERS][KEYS];
+	long delivered, errors;
+};
+
+static struct fifo *shared;
+
+static void *produce(void *arg)
+{
+	int id = (int)(intptr_t)arg;
+
+	for (int e = 1; e <= EVENTS; e++)
+		for (int k = 0; k < KEYS; k++) {
+			char name[32], rv[16];
+
+			snprintf(name, sizeof(name), "p%d-%d", id, k);
+			snprintf(rv, sizeof(rv), "%d", e);
+			if (e == 1)
+				ADD(shared, name, rv);
+			else
+				UPDATE(shared, name, rv);
+		}
+	return NULL;
+}
+
+static void consume(void *ctx, struct deltas *d)
+{
+	struct consumer *c = ctx;
+
+	for (size_t i = 0; i < d->nr; i++) {
+		int id, k, rv = atoi(d->v[i].obj->rv);
+
+		if (sscanf(d->v[i].obj->name, "p%d-%d", &id, &k) != 2) {
+			c->errors++;
+			continue;
+		}
+		/* Exactly once and in order: each rv is the next one. */
+		if (rv != c->last[id][k] + 1 ||
+		    d->v[i].type != (rv == 1 ? DELTA_ADDED : DELTA_UPDATED))
+			c->errors++;
+		c->last[id][k] = rv;
+		c->delivered++;
+	}
+}
+
+static void pop_under_concurrency(enum fifo_kind kind)
+{
+	pthread_t t[PRODUCERS];
+	struct consumer c = { 0 };
+	long total = (long)PRODUCERS * KEYS * EVENTS;
+
+	shared = fifo_new(kind, NULL);
+	for (int i = 0; i < PRODUCERS; i++)
+		pthread_create(&t[i], NULL, produce, (void *)(intptr_t)i);
+	while (c.delivered < total && !c.errors)
+		if (fifo_pop(shared, consume, &c) < 0)
+			break;
+	for (int i = 0; i < PRODUCERS; i++)
+		pthread_join(t[i], NULL);
+	CHECK_INT(c.errors, 0);
+	CHECK_INT(c.delivered, total);
+	CHECK_INT(fifo_len(shared), 0);
+	fifo_free(shared);
+}
+
+TEST(pop_under_concurrency_delivers_each_delta_once_in_order)
+{
+	pop_under_concurrency(FIFO_DELTA);
+}
+
+TEST(real_fifo_pop_under_concurrency_delivers_each_delta_once_in_order)
+{
+	pop_under_concurrency(FIFO_REAL);
+}
+
+static void *blocked_pop(void *arg)
+{
+	struct deltas d = { 0 };
+	int *ret = arg;
+
+	*ret = fifo_pop(shared, collect, &d);
+	deltas_release(&d);
+	return NULL;
+}
+
+TEST(close_unblocks_pop)
+{
+	enum fifo_kind kinds[] = { FIFO_DELTA, FIFO_REAL };
+
+	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++) {
+		pthread_t t[2];
+		int ret[2] = { 0, 0 };
+
+		shared = fifo_new(kinds[i], NULL);
+		pthread_create(&t[0], NULL, blocked_pop, &ret[0]);
+		pthread_create(&t[1], NULL, blocked_pop, &ret[1]);
+		usleep(50 * 1000);
+		fifo_close(shared);
+		pthread_join(t[0], NULL);
+		pthread_join(t[1], NULL);
+		CHECK_INT(ret[0], -1);
+		CHECK_INT(ret[1], -1);
+		/* Closed: Pop returns at once, even with entries queued. */
+		ADD(shared, "a", "1");
+		CHECK_POP(shared, "(closed)");
+		fifo_free(shared);
+	}
+}
+
+TEST(real_fifo_queues_tombstones_before_replaced_and_never_merges)
+{
+	struct store *known = store_new();
+	struct fifo *f = fifo_new(FIFO_REAL, known);
+	struct replace_stats s;
+
+	store_put(known, "a", "1");
+	store_put(known, "b", "1");
+	ADD(f, "c", "1");
+	UPDATE(f, "c", "2");
+	ADD(f, "e", "1");
+	DELETE(f, "e", "2");	/* ends in a deletion: no tombstone */
+	DELETE(f, "f", "1");	/* RealFIFO keeps even unknown deletions */
+	replace(f, 1, &s, "a:2");
+	CHECK_INT(s.deleted, 2);
+	CHECK_INT(s.changed, 1);
+	CHECK_INT(fifo_len(f), 8);
+	CHECK_POP(f, "Added:c:1");
+	CHECK_POP(f, "Updated:c:2");
+	CHECK_POP(f, "Added:e:1");
+	CHECK_POP(f, "Deleted:e:2");
+	CHECK_POP(f, "Deleted:f:1");
+	CHECK_POP(f, "~Deleted:c:2");
+	CHECK_POP(f, "~Deleted:b:1");
+	CHECK_POP(f, "Replaced:a:2");
+	CHECK_POP(f, "(empty)");
+	/* Two consecutive deletions stay two. */
+	DELETE(f, "a", "3");
+	DELETE(f, "a", "4");
+	CHECK_INT(fifo_len(f), 2);
+	fifo_free(f);
+	store_free(known);
+}
+
+TEST(real_fifo_has_synced_counts_the_whole_queue)
+{
+	struct store *known = store_new();
+	struct fifo *f = fifo_new(FIFO_REAL, known);
+
+	store_put(known, "x", "1");
+	store_put(known, "y", "1");
+	fifo_resync(f);		/* two Syncs queued before the first list */
+	CHECK(!fifo_has_synced(f));
+	replace(f, 0, NULL, "x:2 a:1");
+	/*
+	 * Sync x, Sync y, then y's tombstone (queued, unlisted, not ending
+	 * in a deletion), Replaced x, Replaced a: all five are initial.
+	 */
+	CHECK_INT(fifo_len(f), 5);
+	for (int i = 0; i < 2; i++) {
+		char *got = pop(f);
+
+		CHECK(str_starts_with(got, "Sync:"));
+		free(got);
+	}
+	CHECK_POP(f, "~Deleted:y:1");
+	CHECK_POP(f, "Replaced:x:2");
+	CHECK(!fifo_has_synced(f));
+	CHECK_POP(f, "Replaced:a:1");
+	CHECK(fifo_has_synced(f));
+	fifo_free(f);
+	store_free(known);
+}
+
+TEST(real_fifo_initial_population_includes_tombstones)
+{
+	struct store *known = store_new();
+	struct fifo *f = fifo_new(FIFO_REAL, known);
+
+	store_put(known, "gone", "1");
+	replace(f, 0, NULL, "a:1 b:1");
+	CHECK_POP(f, "~Deleted:gone:1");
+	CHECK_POP(f, "Replaced:a:1");
+	CHECK(!fifo_has_synced(f));
+	CHECK_POP(f, "Replaced:b:1");
+	CHECK(fifo_has_synced(f));
+	fifo_free(f);
+	store_free(known);
+}
+
+TEST(real_fifo_resync_skips_keys_in_the_queue)
+{
+	struct store *known = store_new();
+	struct fifo *f = fifo_new(FIFO_REAL, known);
+
+	store_put(known, "a", "1");
+	store_put(known, "b", "1");
+	UPDATE(f, "a", "2");
+	fifo_resync(f);
+	CHECK_POP(f, "Updated:a:2");
+	CHECK_POP(f, "Sync:b:1");
+	CHECK_POP(f, "(empty)");
+	fifo_free(f);
+	store_free(known);
+}
+
+int main(void)
+{
+	RUN(key_is_queued_once_with_many_deltas);
+	RUN(only_consecutive_deletes_collapse_keeping_the_older);
+	RUN(real_deletion_replaces_a_queued_tombstone);
+	RUN(tombstone_after_a_queued_real_deletion_is_dropped);
+	RUN(delete_of_unknown_key_is_ignored);
+	RUN(replace_tombstones_known_keys_absent_from_the_list);
+	RUN(replace_tombstones_queued_keys_with_their_newest_object);
+	RUN(replace_stats_compare_with_the_indexer);
+	RUN(replace_and_resync_tag_their_deltas);
+	RUN(has_synced_after_initial_items_including_tombstones_popped);
+	RUN(watch_event_before_the_list_counts_as_synced);
+	RUN(resync_skips_keys_with_queued_deltas);
+	RUN(pop_under_concurrency_delivers_each_delta_once_in_order);
+	RUN(real_fifo_pop_under_concurrency_delivers_each_delta_once_in_order);
+	RUN(close_unblocks_pop);
+	RUN(real_fifo_queues_tombstones_before_replaced_and_never_merges);
+	RUN(real_fifo_has_synced_counts_the_whole_queue);
+	RUN(real_fifo_initial_population_includes_tombstones);
+	RUN(real_fifo_resync_skips_keys_in_the_queue);
+	return unit_done();
+}
