@@ -59,9 +59,11 @@ enum {
 };
 
 /*
- * Makes a kobj from a parsed object (borrowed; the transform is applied to
- * a copy, never to the caller's tree).  Returns NULL and fills err when the
- * object has no metadata.name.
+ * Makes a kobj from a parsed object (borrowed).  The caller's tree is never
+ * changed: the transform works on throwaway shallow containers that share
+ * its members by reference, so no other thread may be taking or putting
+ * references into that tree meanwhile (json-c's counts are not atomic).
+ * Returns NULL and fills err when the object has no metadata.name.
  */
 struct kobj *kobj_from_tree(struct json_object *obj, unsigned flags,
 			    struct errbuf *err);
