@@ -108,6 +108,6 @@ void opt_each(const struct option *opts,
 #define EXIT_USAGE 2
 #define EXIT_INTERRUPTED 130
 void usage_error(const struct command *cmd, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3), noreturn));
+	__attribute__((format(printf, 2, 3), __noreturn__));
 
 #endif

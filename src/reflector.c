@@ -420,7 +420,7 @@ struct watch_state {
 	struct line_splitter lines;
 	size_t events;
 	enum outcome verdict;		/* set by an event that ends the watch */
-	char message[256];
+	char message[sizeof(struct errbuf)];
 	/* Streaming list: the initial events, until the end bookmark. */
 	bool initial;
 	int64_t initial_deadline;
