@@ -1,0 +1,852 @@
+/*
+ * tui.c — the TUI's loop: owns the terminal, lays out the panes, routes
+ * keys and the mouse, feeds the models from the listeners.
+ *
+ * DESIGN (threads): the informers run their own threads and hand this
+ * one their notifications through their listeners' buffers.  This — the
+ * thread that called tui_run() — is the only one that touches ncurses,
+ * the models or stdout.  It sleeps in poll() on: the terminal (keys,
+ * mouse), a self-pipe the signal handlers write to (SIGINT, SIGTERM,
+ * SIGHUP end the loop; SIGWINCH resizes), and each listener's wake-up fd.
+ * The poll timeout serves only the clock: once a second the "how long
+ * ago" columns, the countdowns and the deltas-per-second rate move on;
+ * and, when a burst of deltas arrives, frames are spaced FRAME_MS apart so
+ * that drawing never falls behind the data.
+ *
+ * stderr: while the terminal is ours, fd 2 goes to a temporary file so
+ * that no message from any thread tears the screen; it is copied back to
+ * the real stderr once the terminal is restored.
+ */
+#include "tui.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <langinfo.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+#include <wchar.h>
+
+#include <curses.h>
+
+#include "discovery.h"
+#include "kubeconfig.h"
+#include "session.h"
+#include "tui_view.h"
+#include "util.h"
+
+#define FRAME_MS 40		/* at most 25 frames a second */
+#define TICK_MS 1000		/* the clock */
+#define DRAIN_BATCH 256
+#define DRAIN_MAX 8192		/* per listener per loop turn: keys stay quick */
+#define MESSAGE_MS 4000
+
+/* ---- terminal ownership ---------------------------------------------------- */
+
+static int sig_pipe[2] = { -1, -1 };
+static const int handled_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGWINCH };
+static struct sigaction saved_actions[ARRAY_SIZE(handled_signals)];
+
+static SCREEN *screen;
+static int saved_stderr = -1;
+static FILE *captured_stderr;
+
+static void signal_cb(int signo)
+{
+	int saved = errno;
+	unsigned char c = (unsigned char)signo;
+	if (write(sig_pipe[1], &c, 1) < 0) {
+		/* The pipe is full: the loop is already awake. */
+	}
+	errno = saved;
+}
+
+static void signals_install(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = signal_cb;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	for (size_t i = 0; i < ARRAY_SIZE(handled_signals); i++)
+		sigaction(handled_signals[i], &sa, &saved_actions[i]);
+}
+
+static void signals_restore(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(handled_signals); i++)
+		sigaction(handled_signals[i], &saved_actions[i], NULL);
+}
+
+static void stderr_capture(void)
+{
+	fflush(stderr);
+	captured_stderr = tmpfile();
+	if (!captured_stderr)
+		return;
+	saved_stderr = dup(STDERR_FILENO);
+	if (saved_stderr < 0 || dup2(fileno(captured_stderr), STDERR_FILENO) < 0) {
+		fclose(captured_stderr);
+		captured_stderr = NULL;
+	}
+}
+
+/* Gives fd 2 back and copies what was written to it meanwhile. */
+static void stderr_release(void)
+{
+	char buf[4096];
+	size_t n;
+
+	if (!captured_stderr)
+		return;
+	fflush(stderr);
+	dup2(saved_stderr, STDERR_FILENO);
+	close(saved_stderr);
+	saved_stderr = -1;
+	rewind(captured_stderr);
+	while ((n = fread(buf, 1, sizeof(buf), captured_stderr)) > 0)
+		fwrite(buf, 1, n, stderr);
+	fclose(captured_stderr);
+	captured_stderr = NULL;
+}
+
+/* Idempotent; safe from die() on any path. */
+static void terminal_restore(void)
+{
+	if (screen) {
+		mousemask(0, NULL);
+		endwin();
+		delscreen(screen);
+		screen = NULL;
+		fflush(stdout);
+	}
+	stderr_release();
+}
+
+static void die_hook(void)
+{
+	terminal_restore();
+}
+
+static int colors_init(bool want)
+{
+	static const struct { short fg; } pairs[PAIR__COUNT] = {
+		[PAIR_ADDED] = { COLOR_GREEN },
+		[PAIR_UPDATED] = { COLOR_YELLOW },
+		[PAIR_DELETED] = { COLOR_RED },
+		[PAIR_REPLACED] = { COLOR_CYAN },
+		[PAIR_SYNC] = { COLOR_MAGENTA },
+		[PAIR_TITLE] = { COLOR_WHITE },
+		[PAIR_ERROR] = { COLOR_RED },
+		[PAIR_ACTIVITY] = { COLOR_BLUE },
+		[PAIR_MARK] = { COLOR_YELLOW },
+	};
+
+	if (!want || !has_colors() || start_color() == ERR)
+		return 0;
+	use_default_colors();
+	for (short i = 1; i < PAIR__COUNT; i++)
+		init_pair(i, pairs[i].fg, i == PAIR_TITLE ? COLOR_BLUE : -1);
+	return 1;
+}
+
+static int terminal_open(struct tui *t)
+{
+	const char *nc = getenv("NO_COLOR");
+
+	screen = newterm(NULL, stdout, stdin);
+	if (!screen)
+		return -1;
+	set_term(screen);
+	set_die_hook(die_hook);
+	cbreak();
+	noecho();
+	nonl();
+	intrflush(stdscr, FALSE);
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	mousemask(BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+	mouseinterval(0);
+	t->color = colors_init(!(nc && *nc));
+	getmaxyx(stdscr, t->lines, t->cols);
+	return 0;
+}
+
+static void terminal_resize(struct tui *t)
+{
+	struct winsize ws;
+
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row && ws.ws_col)
+		resizeterm(ws.ws_row, ws.ws_col);
+	getmaxyx(stdscr, t->lines, t->cols);
+	clearok(curscr, TRUE);
+}
+
+/* ---- helpers the views share ------------------------------------------------- */
+
+void tui_message(struct tui *t, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(t->message, sizeof(t->message), fmt, ap);
+	va_end(ap);
+	t->message_until = mono_ms() + MESSAGE_MS;
+}
+
+static bool is_ascii(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s >= 0x80)
+			return false;
+	return true;
+}
+
+/* Draws s clipped to w columns; returns the columns used. */
+static int put_text(int y, int x, int w, int attr, const char *s)
+{
+	int used;
+
+	if (w <= 0)
+		return 0;
+	attrset(attr);
+	if (is_ascii(s)) {
+		int n = (int)strlen(s);
+		used = n < w ? n : w;
+		mvaddnstr(y, x, s, used);
+	} else {
+		wchar_t wbuf[512];
+		size_t n = mbstowcs(wbuf, s, ARRAY_SIZE(wbuf) - 1);
+		if (n == (size_t)-1) {
+			/* Not valid in this locale: show bytes as '?'. */
+			char safe[512];
+			size_t i;
+			for (i = 0; s[i] && i < sizeof(safe) - 1; i++)
+				safe[i] = (unsigned char)s[i] < 0x80 ? s[i] : '?';
+			safe[i] = '\0';
+			return put_text(y, x, w, attr, safe);
+		}
+		wbuf[ARRAY_SIZE(wbuf) - 1] = L'\0';
+		int cols = 0;
+		size_t i;
+		for (i = 0; i < n; i++) {
+			int cw = wcwidth(wbuf[i]);
+			if (cw < 0)
+				cw = 1;
+			if (cols + cw > w)
+				break;
+			cols += cw;
+		}
+		mvaddnwstr(y, x, wbuf, (int)i);
+		used = cols;
+	}
+	attrset(A_NORMAL);
+	return used;
+}
+
+void draw_text(int y, int x, int w, int attr, const char *s)
+{
+	put_text(y, x, w, attr, s);
+}
+
+void draw_fill(int y, int x, int w, int attr, const char *s)
+{
+	int used = put_text(y, x, w, attr, s);
+	if (used < w)
+		mvhline(y, x + used, ' ' | (chtype)attr, w - used);
+}
+
+int tui_color(const struct tui *t, int pair)
+{
+	return t->color ? COLOR_PAIR(pair) : 0;
+}
+
+int delta_attr(const struct tui *t, enum delta_type type)
+{
+	static const int pair[DELTA__COUNT] = {
+		[DELTA_ADDED] = PAIR_ADDED,
+		[DELTA_UPDATED] = PAIR_UPDATED,
+		[DELTA_DELETED] = PAIR_DELETED,
+		[DELTA_REPLACED] = PAIR_REPLACED,
+		[DELTA_SYNC] = PAIR_SYNC,
+	};
+	static const int plain[DELTA__COUNT] = {
+		[DELTA_ADDED] = A_BOLD,
+		[DELTA_DELETED] = A_UNDERLINE,
+	};
+	if ((unsigned)type >= DELTA__COUNT)
+		return A_NORMAL;
+	return t->color ? (int)COLOR_PAIR(pair[type]) : plain[type];
+}
+
+void draw_title(const struct tui *t, const struct rect *r, bool focused,
+		const char *text, const char *right)
+{
+	int attr = focused ? (t->color ? (int)(COLOR_PAIR(PAIR_TITLE) | A_BOLD)
+				       : A_REVERSE | A_BOLD)
+			   : (t->color ? A_REVERSE : A_REVERSE | A_DIM);
+	draw_fill(r->y, r->x, r->w, attr, text);
+	if (right) {
+		int n = (int)strlen(right);
+		if (n < r->w - (int)strlen(text) - 1)
+			draw_text(r->y, r->x + r->w - n - 1, n, attr, right);
+	}
+}
+
+void format_clock(int64_t wall, char buf[16])
+{
+	time_t secs = (time_t)(wall / 1000);
+	struct tm tm;
+	localtime_r(&secs, &tm);
+	snprintf(buf, 16, "%02d:%02d:%02d.%03d", tm.tm_hour, tm.tm_min,
+		 tm.tm_sec, (int)(wall % 1000));
+}
+
+void format_ago(const struct tui *t, int64_t wall, char buf[32])
+{
+	if (!wall) {
+		snprintf(buf, 32, "-");
+		return;
+	}
+	format_age(t->now_wall - wall, buf);
+}
+
+void scroll_fix(struct scroll *s, size_t nr, int height)
+{
+	size_t h = height > 0 ? (size_t)height : 1;
+
+	if (!nr) {
+		s->cur = s->top = 0;
+		return;
+	}
+	if (s->cur >= nr)
+		s->cur = nr - 1;
+	if (s->cur < s->top)
+		s->top = s->cur;
+	if (s->cur >= s->top + h)
+		s->top = s->cur - h + 1;
+	/* No empty space below the last line when there is more above. */
+	if (s->top + h > nr)
+		s->top = nr > h ? nr - h : 0;
+}
+
+void scroll_by(struct scroll *s, long lines, size_t nr)
+{
+	if (!nr)
+		return;
+	if (lines < 0 && (size_t)-lines > s->cur)
+		s->cur = 0;
+	else if (lines > 0 && s->cur + (size_t)lines >= nr)
+		s->cur = nr - 1;
+	else
+		s->cur = (size_t)((long)s->cur + lines);
+}
+
+bool scroll_key(struct scroll *s, int key, size_t nr, int height)
+{
+	long page = height > 1 ? height - 1 : 1;
+
+	switch (key) {
+	case KEY_UP: case 'k':
+		scroll_by(s, -1, nr);
+		break;
+	case KEY_DOWN: case 'j':
+		scroll_by(s, 1, nr);
+		break;
+	case KEY_PPAGE: case 'b' & 0x1f:
+		scroll_by(s, -page, nr);
+		break;
+	case KEY_NPAGE: case 'f' & 0x1f: case ' ':
+		scroll_by(s, page, nr);
+		break;
+	case KEY_HOME: case 'g':
+		s->cur = 0;
+		break;
+	case KEY_END: case 'G':
+		s->cur = nr ? nr - 1 : 0;
+		break;
+	default:
+		return false;
+	}
+	scroll_fix(s, nr, height);
+	return true;
+}
+
+/* ---- layout and frame ----------------------------------------------------- */
+
+static const struct view_ops *const panes[PANE__COUNT] = {
+	[PANE_TABLE] = &table_view,
+	[PANE_LOG] = &log_view,
+};
+
+static void layout(struct tui *t, struct rect *body, struct rect *table,
+		   struct rect *log, struct rect *health)
+{
+	*body = (struct rect){ 2, 0, t->lines - 3, t->cols };
+	int table_h = body->h * 55 / 100;
+	if (table_h < 4)
+		table_h = body->h;
+	int bottom_h = body->h - table_h;
+	int health_w = t->cols >= 110 ? 42 : 34;
+	if (t->cols < 70)
+		health_w = t->cols / 2;
+	*table = (struct rect){ body->y, 0, table_h, t->cols };
+	*log = (struct rect){ body->y + table_h, 0, bottom_h, t->cols - health_w };
+	*health = (struct rect){ body->y + table_h, t->cols - health_w, bottom_h, health_w };
+}
+
+static void draw_header(struct tui *t)
+{
+	struct cluster *c = &t->session->cluster;
+	const char *ctx = c->config && c->config->context && *c->config->context
+			  ? c->config->context : "in-cluster";
+	const char *server = c->config ? c->config->server : "";
+	char buf[512];
+
+	snprintf(buf, sizeof(buf), " kinf  context %s  server %s  %s%s", ctx, server,
+		 c->scope_ns ? "namespace " : "", c->scope_ns ? c->scope_ns : "all namespaces");
+	draw_fill(0, 0, t->cols, A_BOLD, buf);
+	if (t->paused) {
+		struct tab *tab = tui_tab(t);
+		snprintf(buf, sizeof(buf), " PAUSED (%zu held) ", tab->m.held_nr);
+		int n = (int)strlen(buf);
+		if (n < t->cols)
+			draw_text(0, t->cols - n, n, A_REVERSE | A_BOLD, buf);
+	}
+
+	int x = 0;
+	move(1, 0);
+	clrtoeol();
+	for (size_t i = 0; i < t->nr && x < t->cols; i++) {
+		struct model *m = &t->tabs[i].m;
+		const char *state = m->stats.synced ? "" :
+			m->stats.state == STATE_BACKOFF ? " !" : " …";
+		if (!t->utf8 && !m->stats.synced)
+			state = m->stats.state == STATE_BACKOFF ? " !" : " ..";
+		snprintf(buf, sizeof(buf), " %zu:%s %zu%s ", i + 1, m->name, m->present, state);
+		int attr = i == t->cur ? (A_REVERSE | A_BOLD) : A_NORMAL;
+		int n = put_text(1, x, t->cols - x, attr, buf);
+		x += n + 1;
+	}
+}
+
+static const char *hints(const struct tui *t)
+{
+	if (t->view == &detail_view)
+		return "Esc back  j/k PgUp/PgDn g/G scroll  p pause  q quit  ? help";
+	if (t->view == &help_view)
+		return "Esc back  q quit";
+	return "? help  / filter  s sort  Tab pane  Enter detail  p pause  r resync  c clear  q quit";
+}
+
+static void draw_status(struct tui *t)
+{
+	int y = t->lines - 1;
+
+	if (t->prompting) {
+		char buf[300];
+		snprintf(buf, sizeof(buf), "filter (text, or l:key=value): %s", t->prompt);
+		draw_fill(y, 0, t->cols, A_NORMAL, buf);
+		int x = (int)strlen(buf);
+		if (x < t->cols)
+			mvaddch(y, x, ' ' | A_REVERSE);
+		return;
+	}
+	if (t->message[0] && t->now_mono < t->message_until)
+		draw_fill(y, 0, t->cols, A_BOLD, t->message);
+	else
+		draw_fill(y, 0, t->cols, A_DIM, hints(t));
+}
+
+static void draw_frame(struct tui *t)
+{
+	struct rect body, table, log, health;
+
+	t->now_mono = mono_ms();
+	t->now_wall = wall_ms();
+	erase();
+	if (t->lines < 10 || t->cols < 40) {
+		draw_text(0, 0, t->cols, A_BOLD, "terminal too small");
+		wnoutrefresh(stdscr);
+		doupdate();
+		return;
+	}
+	layout(t, &body, &table, &log, &health);
+	draw_header(t);
+	if (t->view) {
+		t->view->draw(t, &body, true);
+	} else {
+		t->pane_rect[PANE_TABLE] = table;
+		t->pane_rect[PANE_LOG] = log;
+		table_view.draw(t, &table, t->focus == PANE_TABLE);
+		log_view.draw(t, &log, t->focus == PANE_LOG);
+		health_view.draw(t, &health, false);
+	}
+	draw_status(t);
+	wnoutrefresh(stdscr);
+	doupdate();
+}
+
+/* ---- keys ---------------------------------------------------------------- */
+
+static void set_paused(struct tui *t, bool paused)
+{
+	t->paused = paused;
+	if (paused) {
+		tui_message(t, "paused: deltas are held and counted; p resumes");
+		return;
+	}
+	size_t n = 0;
+	for (size_t i = 0; i < t->nr; i++) {
+		n += model_apply_held(&t->tabs[i].m);
+		t->tabs[i].index_dirty = true;
+	}
+	tui_message(t, "resumed: %zu held notification%s applied", n, n == 1 ? "" : "s");
+}
+
+static void switch_tab(struct tui *t, size_t i)
+{
+	if (i >= t->nr)
+		return;
+	t->cur = i;
+	t->focus = PANE_TABLE;
+	tui_tab(t)->index_dirty = true;
+}
+
+static void prompt_key(struct tui *t, int key)
+{
+	struct tab *tab = tui_tab(t);
+	size_t len = strlen(t->prompt);
+
+	switch (key) {
+	case 27:	/* Esc: the filter as it was */
+		snprintf(t->prompt, sizeof(t->prompt), "%s", t->prompt_saved);
+		t->prompting = false;
+		break;
+	case '\r': case '\n': case KEY_ENTER:
+		t->prompting = false;
+		break;
+	case KEY_BACKSPACE: case 127: case 8:
+		if (len)
+			t->prompt[len - 1] = '\0';
+		break;
+	case 'u' & 0x1f:
+		t->prompt[0] = '\0';
+		break;
+	default:
+		if (key >= 32 && key < 127 && len + 1 < sizeof(t->prompt)) {
+			t->prompt[len] = (char)key;
+			t->prompt[len + 1] = '\0';
+		}
+		break;
+	}
+	/* The table follows as the filter is typed. */
+	if (strcmp(tab->filter, t->prompt)) {
+		snprintf(tab->filter, sizeof(tab->filter), "%s", t->prompt);
+		tab->index_dirty = true;
+		tab->table.cur = tab->table.top = 0;
+	}
+}
+
+static void global_key(struct tui *t, int key)
+{
+	struct tab *tab = tui_tab(t);
+
+	switch (key) {
+	case 'q':
+		t->quit = true;
+		break;
+	case '?':
+		t->view = &help_view;
+		t->help_top = 0;
+		break;
+	case 27:
+		if (t->view) {
+			t->view = NULL;
+		} else if (tab->filter[0]) {
+			tab->filter[0] = '\0';
+			tab->index_dirty = true;
+			tui_message(t, "filter cleared");
+		}
+		break;
+	case '\t':
+		if (t->view)
+			break;
+		if (t->focus + 1 < PANE__COUNT) {
+			t->focus++;
+		} else if (t->nr > 1) {
+			switch_tab(t, (t->cur + 1) % t->nr);
+		} else {
+			t->focus = PANE_TABLE;
+		}
+		break;
+	case KEY_BTAB:
+		if (t->view)
+			break;
+		if (t->focus > PANE_TABLE) {
+			t->focus--;
+		} else if (t->nr > 1) {
+			switch_tab(t, (t->cur + t->nr - 1) % t->nr);
+			t->focus = PANE__COUNT - 1;
+		} else {
+			t->focus = PANE__COUNT - 1;
+		}
+		break;
+	case 'p':
+		set_paused(t, !t->paused);
+		break;
+	case 'r':
+		informer_resync_now(tab->m.inf);
+		tui_message(t, "resync of %s queued", tab->m.name);
+		break;
+	case 'c':
+		model_log_clear(&tab->m);
+		tab->log.cur = tab->log.top = 0;
+		tab->log_follow = true;
+		tui_message(t, "log of %s cleared", tab->m.name);
+		break;
+	case '/':
+		if (t->view)
+			break;
+		t->prompting = true;
+		snprintf(t->prompt, sizeof(t->prompt), "%s", tab->filter);
+		snprintf(t->prompt_saved, sizeof(t->prompt_saved), "%s", tab->filter);
+		break;
+	case 's': case 'S':
+		if (!t->view)
+			table_cycle_sort(t, tab, key == 'S');
+		break;
+	case 'l' & 0x1f:
+		clearok(curscr, TRUE);
+		break;
+	case KEY_RESIZE:
+		getmaxyx(stdscr, t->lines, t->cols);
+		break;
+	default:
+		if (key >= '1' && key <= '9' && !t->view)
+			switch_tab(t, (size_t)(key - '1'));
+		break;
+	}
+}
+
+static void mouse_event(struct tui *t)
+{
+	MEVENT ev;
+
+	if (getmouse(&ev) != OK)
+		return;
+	int lines = (ev.bstate & BUTTON4_PRESSED) ? -3 : (ev.bstate & BUTTON5_PRESSED) ? 3 : 0;
+	if (t->view) {
+		if (lines && t->view->wheel)
+			t->view->wheel(t, lines);
+		return;
+	}
+	for (int p = 0; p < PANE__COUNT; p++) {
+		const struct rect *r = &t->pane_rect[p];
+		if (ev.y < r->y || ev.y >= r->y + r->h || ev.x < r->x || ev.x >= r->x + r->w)
+			continue;
+		if (lines) {
+			panes[p]->wheel(t, lines);
+		} else if (ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED)) {
+			t->focus = (enum pane)p;
+			/* Line 0 is the title, line 1 the table's column header. */
+			struct tab *tab = tui_tab(t);
+			struct scroll *s = p == PANE_TABLE ? &tab->table : &tab->log;
+			int first = r->y + (p == PANE_TABLE ? 2 : 1);
+			if (ev.y >= first) {
+				s->cur = s->top + (size_t)(ev.y - first);
+				if (p == PANE_LOG)
+					tab->log_follow = false;
+			}
+		}
+		return;
+	}
+}
+
+static void handle_key(struct tui *t, int key)
+{
+	if (key == KEY_MOUSE) {
+		mouse_event(t);
+		return;
+	}
+	if (t->prompting) {
+		prompt_key(t, key);
+		return;
+	}
+	const struct view_ops *v = t->view ? t->view : panes[t->focus];
+	if (v->key && v->key(t, key))
+		return;
+	global_key(t, key);
+}
+
+/* ---- the loop --------------------------------------------------------------- */
+
+/* Returns true when something was applied or held. */
+static bool drain(struct tui *t, struct tab *tab)
+{
+	struct notification buf[DRAIN_BATCH];
+	size_t total = 0, n;
+
+	while (total < DRAIN_MAX &&
+	       (n = listener_drain(tab->m.listener, buf, ARRAY_SIZE(buf))) > 0) {
+		for (size_t i = 0; i < n; i++) {
+			if (t->paused)
+				model_hold(&tab->m, &buf[i]);
+			else
+				model_apply(&tab->m, &buf[i]);
+		}
+		total += n;
+	}
+	return total > 0;
+}
+
+static void tick(struct tui *t)
+{
+	int64_t now = mono_ms();
+
+	for (size_t i = 0; i < t->nr; i++) {
+		struct tab *tab = &t->tabs[i];
+		model_sample(&tab->m, now);
+		if (!t->paused && model_expire(&tab->m, now))
+			table_refresh(t, tab, true);
+	}
+}
+
+static int run_loop(struct tui *t)
+{
+	size_t nfds = 2 + t->nr;
+	struct pollfd *fds = xcalloc(nfds, sizeof(*fds));
+	int64_t next_tick = mono_ms(), last_frame = 0;
+	bool dirty = true;
+	int status = 0;
+
+	fds[0] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
+	fds[1] = (struct pollfd){ .fd = sig_pipe[0], .events = POLLIN };
+	for (size_t i = 0; i < t->nr; i++)
+		fds[2 + i] = (struct pollfd){
+			.fd = listener_wake_fd(t->tabs[i].m.listener), .events = POLLIN };
+
+	while (!t->quit) {
+		int64_t now = mono_ms();
+		if (now >= next_tick) {
+			tick(t);
+			next_tick = now + TICK_MS;
+			dirty = true;
+		}
+		if (dirty && now - last_frame >= FRAME_MS) {
+			draw_frame(t);
+			last_frame = now;
+			dirty = false;
+		}
+		int64_t wait = next_tick - now;
+		if (dirty && last_frame + FRAME_MS - now < wait)
+			wait = last_frame + FRAME_MS - now;
+		if (wait < 0)
+			wait = 0;
+
+		if (poll(fds, nfds, (int)wait) < 0) {
+			if (errno == EINTR)
+				continue;
+			status = 1;
+			break;
+		}
+		if (fds[1].revents & POLLIN) {
+			unsigned char sigs[16];
+			ssize_t n = read(sig_pipe[0], sigs, sizeof(sigs));
+			for (ssize_t i = 0; i < n; i++) {
+				if (sigs[i] == SIGWINCH) {
+					terminal_resize(t);
+				} else {
+					t->quit = true;
+					status = 128 + sigs[i];
+				}
+			}
+			dirty = true;
+		}
+		if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+			int key;
+			while ((key = getch()) != ERR)
+				handle_key(t, key);
+			if (fds[0].revents & (POLLHUP | POLLERR) && !(fds[0].revents & POLLIN)) {
+				t->quit = true;	/* the terminal went away */
+				status = 1;
+			}
+			dirty = true;
+		}
+		for (size_t i = 0; i < t->nr; i++) {
+			if ((fds[2 + i].revents & POLLIN) && drain(t, &t->tabs[i]))
+				dirty = true;
+		}
+	}
+	free(fds);
+	return status;
+}
+
+int tui_run(struct session *s, const struct tui_opts *opts)
+{
+	struct tui t;
+	struct errbuf err = { "" };
+	int status = 1;
+
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		error("the TUI needs a terminal on stdin and stdout");
+		return 1;
+	}
+	memset(&t, 0, sizeof(t));
+	t.session = s;
+	t.nr = s->nr;
+	t.tabs = xcalloc(t.nr, sizeof(*t.tabs));
+	t.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
+	for (size_t i = 0; i < t.nr; i++) {
+		struct listener *l = informer_add_listener(s->informers[i], opts->resync_ms);
+		model_init(&t.tabs[i].m, s->informers[i], l);
+		t.tabs[i].log_follow = true;
+		t.tabs[i].index_dirty = true;
+	}
+	if (pipe2(sig_pipe, O_CLOEXEC | O_NONBLOCK) < 0) {
+		error("cannot make a pipe: %s", strerror(errno));
+		goto cleanup;
+	}
+	if (session_start(s, &err) < 0) {
+		error("%s", err.msg);
+		goto cleanup;
+	}
+
+	signals_install();
+	stderr_capture();
+	if (terminal_open(&t) < 0) {
+		terminal_restore();
+		signals_restore();
+		error("cannot use the terminal '%s'", getenv("TERM") ? getenv("TERM") : "");
+		goto cleanup;
+	}
+	tick(&t);
+	status = run_loop(&t);
+	terminal_restore();
+	signals_restore();
+	set_die_hook(NULL);
+
+cleanup:
+	/* Stop the informers before their listeners' models go. */
+	session_stop(s);
+	detail_release(&t);
+	for (size_t i = 0; i < t.nr; i++) {
+		table_release(&t.tabs[i]);
+		model_release(&t.tabs[i].m);
+	}
+	free(t.tabs);
+	for (int i = 0; i < 2; i++) {
+		if (sig_pipe[i] >= 0)
+			close(sig_pipe[i]);
+		sig_pipe[i] = -1;
+	}
+	return status;
+}

@@ -1,0 +1,33 @@
+/*
+ * tui.h — the live terminal UI (`kinf tui`, `kinf watch --tui`): the
+ * Indexer as a table, the delta stream and the informer's health, one
+ * tab per resource.
+ *
+ * tui_run() takes a session that is open but not started: it adds one
+ * listener per informer, starts the session and runs until the user quits
+ * or a signal (SIGINT, SIGTERM, SIGHUP) arrives.  It owns the terminal
+ * for that time and gives it back restored on every way out, die()
+ * included (through set_die_hook).  The caller closes the session.
+ *
+ * Not thread-safe, and not reentrant: one TUI per process.
+ */
+#ifndef KINF_TUI_H
+#define KINF_TUI_H
+
+#include <stdint.h>
+
+struct session;
+
+struct tui_opts {
+	/* The TUI listener's resync period (0: only `r` resyncs). */
+	int64_t resync_ms;
+};
+
+/*
+ * Returns the process exit status: 0 after `q`, 1 when the terminal is
+ * unusable or the session fails to start (reported on stderr), 130 after
+ * SIGINT, 143 after SIGTERM.
+ */
+int tui_run(struct session *s, const struct tui_opts *opts);
+
+#endif

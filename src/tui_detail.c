@@ -1,0 +1,262 @@
+/*
+ * tui_detail.c — one object, full screen (Enter on a row or a log line):
+ * its delta history since kinf started, what its last update changed,
+ * and its current JSON.  The text is rebuilt whenever a delta for the
+ * object arrives; once the object is no longer tracked the last text
+ * stays, marked so.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <curses.h>
+#include <json-c/json.h>
+
+#include "tui_view.h"
+#include "util.h"
+
+#define VALUE_MAX 120		/* a diff value longer than this is cut */
+
+static void add_line(struct tui *t, int attr, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void add_line(struct tui *t, int attr, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (t->detail.nr + 1 > t->detail.alloc) {
+		size_t alloc = t->detail.alloc;
+		ALLOC_GROW(t->detail.lines, t->detail.nr + 1, alloc);
+		t->detail.attrs = xrealloc(t->detail.attrs, alloc * sizeof(*t->detail.attrs));
+		t->detail.alloc = alloc;
+	}
+	va_start(ap, fmt);
+	t->detail.lines[t->detail.nr] = xvasprintf(fmt, ap);
+	va_end(ap);
+	t->detail.attrs[t->detail.nr++] = attr;
+}
+
+static void clear_lines(struct tui *t)
+{
+	for (size_t i = 0; i < t->detail.nr; i++)
+		free(t->detail.lines[i]);
+	t->detail.nr = 0;
+}
+
+static const char *value_text(struct json_object *v, char buf[VALUE_MAX + 8])
+{
+	const char *s = json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN |
+						       JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (strlen(s) <= VALUE_MAX)
+		return s;
+	snprintf(buf, VALUE_MAX + 8, "%.*s...", VALUE_MAX, s);
+	return buf;
+}
+
+/* "path: old → new", "+ path: value", "- path: value" for what differs. */
+static void diff_values(struct tui *t, const char *path, struct json_object *a,
+			struct json_object *b)
+{
+	const char *arrow = t->utf8 ? "→" : "->";
+	char ba[VALUE_MAX + 8], bb[VALUE_MAX + 8];
+	enum json_type ta = json_object_get_type(a), tb = json_object_get_type(b);
+
+	if (ta == json_type_object && tb == json_type_object) {
+		json_object_object_foreach(a, key, va) {
+			struct json_object *vb;
+			char *sub = *path ? xasprintf("%s.%s", path, key) : xstrdup(key);
+			if (!json_object_object_get_ex(b, key, &vb))
+				add_line(t, tui_color(t, PAIR_DELETED), "  - %s: %s", sub,
+					 value_text(va, ba));
+			else
+				diff_values(t, sub, va, vb);
+			free(sub);
+		}
+		json_object_object_foreach(b, key2, vb2) {
+			if (!json_object_object_get_ex(a, key2, NULL))
+				add_line(t, tui_color(t, PAIR_ADDED), "  + %s%s%s: %s", path,
+					 *path ? "." : "", key2, value_text(vb2, bb));
+		}
+		return;
+	}
+	if (ta == json_type_array && tb == json_type_array) {
+		size_t na = json_object_array_length(a), nb = json_object_array_length(b);
+		for (size_t i = 0; i < na || i < nb; i++) {
+			char *sub = xasprintf("%s[%zu]", path, i);
+			if (i >= nb)
+				add_line(t, tui_color(t, PAIR_DELETED), "  - %s: %s", sub,
+					 value_text(json_object_array_get_idx(a, i), ba));
+			else if (i >= na)
+				add_line(t, tui_color(t, PAIR_ADDED), "  + %s: %s", sub,
+					 value_text(json_object_array_get_idx(b, i), bb));
+			else
+				diff_values(t, sub, json_object_array_get_idx(a, i),
+					    json_object_array_get_idx(b, i));
+			free(sub);
+		}
+		return;
+	}
+	if (!json_object_equal(a, b))
+		add_line(t, tui_color(t, PAIR_UPDATED), "  %s: %s %s %s", path,
+			 value_text(a, ba), arrow, value_text(b, bb));
+}
+
+static void build(struct tui *t, struct row *r)
+{
+	struct tab *tab = &t->tabs[t->detail.tab];
+	char clock[16], how[64];
+
+	clear_lines(t);
+	add_line(t, A_BOLD, "Delta history: %zu since kinf started%s", r->hist_total,
+		 r->hist_total > r->hist_nr ? ", the latest shown" : "");
+	for (size_t i = 0; i < r->hist_nr; i++) {
+		const struct hist_entry *h = row_hist_at(r, i);
+		format_clock(h->time_ms, clock);
+		hist_describe(h, how, sizeof(how));
+		add_line(t, delta_attr(t, h->type), "  %s  %-8s  rv %-10s  %s", clock,
+			 delta_type_name(h->type), h->rv[0] ? h->rv : "-", how);
+	}
+	add_line(t, 0, "%s", "");
+
+	if (r->prev) {
+		add_line(t, A_BOLD, "Last update: rv %s %s %s", r->prev->rv,
+			 t->utf8 ? "→" : "->", r->obj->rv);
+		struct json_object *a = kobj_tree(r->prev), *b = kobj_tree(r->obj);
+		size_t before = t->detail.nr;
+		if (a && b)
+			diff_values(t, "", a, b);
+		if (t->detail.nr == before)
+			add_line(t, A_DIM, "  (no difference)");
+		json_object_put(a);
+		json_object_put(b);
+	} else {
+		add_line(t, A_BOLD, "Last update: none seen since kinf started");
+	}
+	add_line(t, 0, "%s", "");
+
+	add_line(t, A_BOLD, "%s (%s)", r->gone_mono ? "Last known state" : "Object",
+		 tab->m.kind);
+	struct json_object *tree = kobj_tree(r->obj);
+	if (tree) {
+		const char *json = json_object_to_json_string_ext(tree,
+			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+			JSON_C_TO_STRING_NOSLASHESCAPE);
+		for (const char *p = json; *p;) {
+			size_t n = strcspn(p, "\n");
+			add_line(t, 0, "  %.*s", (int)n, p);
+			p += n + (p[n] == '\n');
+		}
+		json_object_put(tree);
+	}
+	t->detail.version = r->version;
+}
+
+void detail_open(struct tui *t, size_t tab, const char *key)
+{
+	char *copy = xstrdup(key);
+
+	free(t->detail.key);
+	t->detail.key = copy;
+	t->detail.tab = tab;
+	t->detail.vanished = false;
+	t->detail.scroll = (struct scroll){ 0, 0 };
+	clear_lines(t);
+	t->detail.version = 0;
+	struct row *r = model_row(&t->tabs[tab].m, key);
+	if (r)
+		build(t, r);
+	else
+		t->detail.vanished = true;
+	t->view = &detail_view;
+}
+
+void detail_release(struct tui *t)
+{
+	clear_lines(t);
+	free(t->detail.lines);
+	free(t->detail.attrs);
+	free(t->detail.key);
+	memset(&t->detail, 0, sizeof(t->detail));
+}
+
+static void detail_draw(struct tui *t, const struct rect *r, bool focused)
+{
+	struct tab *tab = &t->tabs[t->detail.tab];
+	struct row *row = model_row(&tab->m, t->detail.key);
+	char title[512], ago[32];
+
+	if (row && row->version != t->detail.version)
+		build(t, row);
+	if (!row)
+		t->detail.vanished = true;
+	t->detail.height = r->h - 1;
+	scroll_fix(&t->detail.scroll, t->detail.nr, t->detail.height);
+
+	if (row) {
+		format_ago(t, row->last_ms, ago);
+		snprintf(title, sizeof(title), " %s %s  rv %s  %s %s ago%s", tab->m.kind,
+			 t->detail.key, row->obj->rv, delta_type_name(row->last_type), ago,
+			 row->gone_mono ? "  (deleted)" : "");
+	} else {
+		snprintf(title, sizeof(title), " %s %s  (no longer cached)", tab->m.kind,
+			 t->detail.key);
+	}
+	draw_title(t, r, focused, title, NULL);
+	for (int i = 0; i < t->detail.height; i++) {
+		size_t at = t->detail.scroll.top + (size_t)i;
+		if (at >= t->detail.nr)
+			break;
+		draw_text(r->y + 1 + i, r->x, r->w, t->detail.attrs[at], t->detail.lines[at]);
+	}
+}
+
+static bool detail_key(struct tui *t, int key)
+{
+	/* The text itself scrolls: the cursor is the top line. */
+	struct scroll *s = &t->detail.scroll;
+	size_t nr = t->detail.nr;
+	size_t last_top = nr > (size_t)t->detail.height ? nr - (size_t)t->detail.height : 0;
+	long page = t->detail.height > 1 ? t->detail.height - 1 : 1;
+	long by;
+
+	switch (key) {
+	case KEY_UP: case 'k': by = -1; break;
+	case KEY_DOWN: case 'j': by = 1; break;
+	case KEY_PPAGE: case 'b' & 0x1f: by = -page; break;
+	case KEY_NPAGE: case 'f' & 0x1f: case ' ': by = page; break;
+	case KEY_HOME: case 'g':
+		s->cur = s->top = 0;
+		return true;
+	case KEY_END: case 'G':
+		s->cur = s->top = last_top;
+		return true;
+	case KEY_LEFT: case 'h': case KEY_BACKSPACE:
+		t->view = NULL;
+		return true;
+	default:
+		return false;
+	}
+	s->cur = s->top;
+	scroll_by(s, by, last_top + 1);
+	s->top = s->cur;
+	return true;
+}
+
+static void detail_wheel(struct tui *t, int lines)
+{
+	struct scroll *s = &t->detail.scroll;
+	size_t nr = t->detail.nr;
+	size_t last_top = nr > (size_t)t->detail.height ? nr - (size_t)t->detail.height : 0;
+
+	s->cur = s->top;
+	scroll_by(s, lines, last_top + 1);
+	s->top = s->cur;
+}
+
+const struct view_ops detail_view = {
+	.name = "detail",
+	.draw = detail_draw,
+	.key = detail_key,
+	.wheel = detail_wheel,
+};

@@ -1,0 +1,155 @@
+/*
+ * tui_model.h — what the TUI knows about one resource, built from its
+ * listener's notifications: a row per cached object (with the last delta,
+ * when it came, and the object's delta history since kinf started), the
+ * delta log, and the health samples.  The views read it; only tui.c
+ * feeds it.
+ *
+ * Rows mirror the Indexer: NOTIFY_ADD/UPDATE set a row's object,
+ * NOTIFY_DELETE marks the row gone; a gone row stays visible for
+ * GONE_SHOW_MS and is then freed by model_expire().  Rows are freed
+ * nowhere else, so row pointers held by the sorted index stay valid
+ * until the next model_expire() — which rebuilds the index at once.
+ *
+ * Ownership: a row holds one reference to obj and to prev.  Log entries
+ * hold no object, only copies of the key and resourceVersion.
+ *
+ * Threads: none.  Only the terminal thread touches a model.
+ */
+#ifndef KINF_TUI_MODEL_H
+#define KINF_TUI_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "delta.h"
+#include "hashmap.h"
+#include "informer.h"
+
+#define GONE_SHOW_MS 5000	/* how long a deleted row stays, dimmed */
+#define CHANGED_MARK_MS 3000	/* how long a changed row is marked */
+#define HIST_MAX 64		/* delta history kept per object */
+#define LOG_MAX 5000		/* delta log entries kept per resource */
+
+/* One delta in an object's history. */
+struct hist_entry {
+	int64_t time_ms;	/* wall clock */
+	char rv[24];
+	unsigned list_no;
+	unsigned char type;	/* enum delta_type */
+	unsigned char source;	/* enum delta_source */
+	bool tombstone, resync_only, replay;
+};
+
+struct row {
+	char *key;		/* owned; also the map's key */
+	struct kobj *obj;	/* current state, or the last known when gone */
+	struct kobj *prev;	/* the state its last update replaced, or NULL */
+	enum delta_type last_type;
+	int64_t last_ms;	/* wall clock of the last delta */
+	int64_t changed_mono;	/* monotonic; for the "just changed" mark */
+	int64_t gone_mono;	/* monotonic; 0 while present */
+	bool tombstone;		/* deleted by a relist, not by the server */
+	unsigned version;	/* bumped on every delta (views cache by it) */
+	struct hist_entry *hist;	/* ring of HIST_MAX, oldest at hist_first */
+	size_t hist_nr, hist_first, hist_total;
+	/* Table cells for `obj`, computed on demand (tui_table.c). */
+	struct kobj *cells_obj;
+	char **cells;
+	size_t cells_nr;
+};
+
+enum log_kind {
+	LOG_DELTA,
+	LOG_ACTIVITY,
+};
+
+struct log_entry {
+	enum log_kind kind;
+	int64_t time_ms;
+	struct hist_entry d;	/* LOG_DELTA */
+	char *text;		/* the key (LOG_DELTA) or the message; owned */
+};
+
+/* The sorted, filtered index of rows shown in the table. */
+struct row_index {
+	struct row **v;
+	size_t nr, alloc;
+};
+
+/* Deltas-per-second from the informer's counters, sampled on each tick. */
+#define RATE_SAMPLES 6
+struct rate {
+	int64_t at[RATE_SAMPLES];	/* monotonic */
+	uint64_t total[RATE_SAMPLES];
+	size_t nr, next;
+};
+
+struct model {
+	struct informer *inf;
+	struct listener *listener;
+	const char *name;	/* "pods" */
+	const char *kind;	/* "Pod" */
+	bool namespaced;
+
+	struct hashmap rows;	/* key → struct row * */
+	size_t present;		/* rows not gone */
+	size_t gone;
+
+	struct log_entry *log;	/* ring of LOG_MAX, oldest at log_first */
+	size_t log_nr, log_first;
+	uint64_t log_total;	/* ever appended; views detect growth */
+
+	struct informer_stats stats;
+	struct rate rate;
+	double deltas_per_s;
+	uint64_t notified;	/* notifications applied */
+	/* Bumped when a row is made or freed, and on every delta applied:
+	 * the table rebuilds its index when the one its order depends on moved. */
+	uint64_t structure, changes;
+
+	/* Pause: notifications are drained and held here, applied on resume. */
+	struct notification *held;
+	size_t held_nr, held_alloc;
+};
+
+void model_init(struct model *m, struct informer *inf, struct listener *l);
+void model_release(struct model *m);
+
+/* Applies one notification and releases it. */
+void model_apply(struct model *m, struct notification *n);
+/* Keeps one notification for later (takes its references). */
+void model_hold(struct model *m, struct notification *n);
+/* Applies every held notification; returns how many. */
+size_t model_apply_held(struct model *m);
+
+/*
+ * Frees the rows gone for longer than GONE_SHOW_MS; returns true when it
+ * freed any (the caller must rebuild every index that may point at them).
+ */
+bool model_expire(struct model *m, int64_t now_mono);
+
+/* Refreshes stats and the deltas-per-second rate. */
+void model_sample(struct model *m, int64_t now_mono);
+
+/* Log entry i (0 oldest) of log_nr. */
+const struct log_entry *model_log_at(const struct model *m, size_t i);
+void model_log_clear(struct model *m);
+
+/* History entry i (0 oldest) of row->hist_nr. */
+const struct hist_entry *row_hist_at(const struct row *r, size_t i);
+
+struct row *model_row(const struct model *m, const char *key);
+
+/*
+ * Filters: "" matches everything; "l:k=v,k2" matches rows whose labels
+ * hold every term (a term without '=' asks only for the label key);
+ * anything else is a case-insensitive substring of the key.
+ */
+bool row_matches(const struct row *r, const char *filter);
+
+/* "initial", "relist 2", "resync", "watch", "replay", "tombstone"… */
+void hist_describe(const struct hist_entry *h, char *buf, size_t size);
+
+#endif
