@@ -53,6 +53,8 @@ struct http_response {
 	struct strbuf body;	/* kclient_get only */
 	int64_t retry_after_ms;	/* Retry-After header, -1 if absent */
 	char content_type[128];
+	/* On 401 and 403: who asked, "user 'admin' (bearer token)". */
+	char who[160];
 };
 void http_response_release(struct http_response *resp);
 

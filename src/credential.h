@@ -1,0 +1,46 @@
+/*
+ * credential.h — what each request presents, kept fresh.
+ *
+ * From a rest_config's credential source: a static bearer token; a token
+ * file, re-read whenever it changes on disk (projected service account
+ * tokens are rotated in place) or after a 401; basic auth; an exec plugin,
+ * whose answer is cached until its expirationTimestamp and dropped on a
+ * 401.  An exec plugin may also hand out a client certificate and key,
+ * which then replace the kubeconfig's for the TLS handshake.
+ *
+ * Threads: every function is thread-safe.  credential_get() may block
+ * while an exec plugin runs; concurrent callers wait for that one run
+ * rather than starting their own.
+ */
+#ifndef KINF_CREDENTIAL_H
+#define KINF_CREDENTIAL_H
+
+#include <stdbool.h>
+
+#include "kubeconfig.h"
+
+struct credential;
+
+/* Borrows cfg, which must outlive the credential. */
+struct credential *credential_new(const struct rest_config *cfg);
+void credential_free(struct credential *cred);
+
+/* What one request presents; owns its strings (release it). */
+struct credential_snapshot {
+	char *authorization;	/* "Bearer …", "Basic …", or NULL */
+	struct blob cert, key;	/* an exec plugin's client identity; empty: the config's */
+	unsigned generation;	/* which credential this was, for credential_refresh */
+};
+
+int credential_get(struct credential *cred, struct credential_snapshot *snap,
+		   struct errbuf *err);
+void credential_snapshot_release(struct credential_snapshot *snap);
+
+/*
+ * The server answered 401 to a request made with snap: forget that
+ * credential, so the next credential_get() re-runs the plugin or re-reads
+ * the token file.  True when that may help, so one retry is worth it.
+ */
+bool credential_refresh(struct credential *cred, const struct credential_snapshot *snap);
+
+#endif

@@ -1,0 +1,378 @@
+/*
+ * exec_credential.c — see exec_credential.h.  posix_spawnp() rather than
+ * fork(): kinf has threads by the time a plugin is re-run after a 401,
+ * and only async-signal-safe work may follow a fork there.
+ */
+#include "exec_credential.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <json-c/json.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base64.h"
+#include "strbuf.h"
+
+extern char **environ;
+
+/* A plugin printing more than this is not printing an ExecCredential. */
+#define MAX_OUTPUT (4 << 20)
+
+void exec_credential_release(struct exec_credential *cred)
+{
+	if (cred->token)
+		memset(cred->token, 0, strlen(cred->token));
+	free(cred->token);
+	cred->token = NULL;
+	if (cred->key.data)
+		memset(cred->key.data, 0, cred->key.len);
+	blob_release(&cred->cert);
+	blob_release(&cred->key);
+	cred->expires_ms = 0;
+}
+
+int parse_rfc3339(const char *s, int64_t *ms)
+{
+	struct tm tm = { 0 };
+	const char *p = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
+	int64_t frac_ms = 0, offset_s = 0;
+
+	if (!p)
+		return -1;
+	if (*p == '.') {
+		int digits = 0;
+		for (p++; *p >= '0' && *p <= '9'; p++, digits++)
+			if (digits < 3)
+				frac_ms = frac_ms * 10 + (*p - '0');
+		if (!digits)
+			return -1;
+		for (; digits < 3; digits++)
+			frac_ms *= 10;
+	}
+	if (*p == 'Z' || *p == 'z') {
+		p++;
+	} else if (*p == '+' || *p == '-') {
+		int hh, mm;
+		if (sscanf(p + 1, "%2d:%2d", &hh, &mm) != 2)
+			return -1;
+		offset_s = (int64_t)(hh * 3600 + mm * 60) * (*p == '-' ? -1 : 1);
+		p += 6;
+	} else {
+		return -1;
+	}
+	if (*p)
+		return -1;
+	*ms = ((int64_t)timegm(&tm) - offset_s) * 1000 + frac_ms;
+	return 0;
+}
+
+/* KUBERNETES_EXEC_INFO: what client-go tells a plugin about the request. */
+static char *exec_info(const struct rest_config *cfg, bool interactive)
+{
+	json_object *root = json_object_new_object(), *spec = json_object_new_object();
+	json_object_object_add(root, "kind", json_object_new_string("ExecCredential"));
+	json_object_object_add(root, "apiVersion", json_object_new_string(cfg->exec->api_version));
+	if (cfg->exec->provide_cluster_info) {
+		json_object *cluster = json_object_new_object();
+		json_object_object_add(cluster, "server", json_object_new_string(cfg->server));
+		if (cfg->tls_server_name)
+			json_object_object_add(cluster, "tls-server-name",
+					       json_object_new_string(cfg->tls_server_name));
+		if (cfg->insecure)
+			json_object_object_add(cluster, "insecure-skip-tls-verify",
+					       json_object_new_boolean(1));
+		if (cfg->ca.len) {
+			struct strbuf sb = STRBUF_INIT;
+			base64_encode(cfg->ca.data, cfg->ca.len, &sb);
+			json_object_object_add(cluster, "certificate-authority-data",
+					       json_object_new_string(strbuf_str(&sb)));
+			strbuf_release(&sb);
+		}
+		if (cfg->proxy_url)
+			json_object_object_add(cluster, "proxy-url",
+					       json_object_new_string(cfg->proxy_url));
+		if (cfg->disable_compression)
+			json_object_object_add(cluster, "disable-compression",
+					       json_object_new_boolean(1));
+		json_object_object_add(spec, "cluster", cluster);
+	}
+	json_object_object_add(spec, "interactive", json_object_new_boolean(interactive));
+	json_object_object_add(root, "spec", spec);
+	char *s = xstrdup(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN |
+							       JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(root);
+	return s;
+}
+
+static bool env_overridden(const char *entry, char *const *env)
+{
+	const char *eq = strchr(entry, '=');
+	size_t n = eq ? (size_t)(eq - entry) : strlen(entry);
+	for (char *const *e = env; *e; e++)
+		if (!strncmp(*e, entry, n) && (*e)[n] == '=')
+			return true;
+	return false;
+}
+
+/*
+ * Ours, minus what the stanza sets, plus the stanza's env, plus info_var
+ * (KUBERNETES_EXEC_INFO=...) last.  Borrows every string.
+ */
+static char **plugin_environ(char *const *extra, char *info_var)
+{
+	size_t n = 0, m = 0, i = 0;
+	while (environ && environ[n])
+		n++;
+	while (extra[m])
+		m++;
+	char **env = xcalloc(n + m + 2, sizeof(*env));
+	char *const only_info[] = { info_var, NULL };
+	for (size_t k = 0; k < n; k++)
+		if (!env_overridden(environ[k], extra) && !env_overridden(environ[k], only_info))
+			env[i++] = environ[k];
+	for (size_t k = 0; k < m; k++)
+		if (!env_overridden(extra[k], only_info))
+			env[i++] = extra[k];
+	env[i++] = info_var;
+	return env;
+}
+
+/* One line from an installHint that may span several. */
+static void add_one_line(struct strbuf *sb, const char *text)
+{
+	bool space = false;
+	for (const char *p = text; *p; p++) {
+		if (*p == '\n' || *p == '\r' || *p == '\t' || *p == ' ') {
+			space = sb->len > 0;
+			continue;
+		}
+		if (space)
+			strbuf_addch(sb, ' ');
+		space = false;
+		strbuf_addch(sb, *p);
+	}
+}
+
+static const char *user_name(const struct rest_config *cfg)
+{
+	return cfg->user && *cfg->user ? cfg->user : "(none)";
+}
+
+static int spawn_plugin(const struct rest_config *cfg, bool interactive, pid_t *pid,
+			int *out_fd, struct errbuf *err)
+{
+	const struct exec_config *e = cfg->exec;
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	sigset_t dfl;
+	int pipefd[2];
+	int ret = -1;
+
+	if (pipe2(pipefd, O_CLOEXEC) < 0) {
+		errbuf_set(err, "cannot run exec plugin '%s': %s", e->command, strerror(errno));
+		return -1;
+	}
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, pipefd[1], STDOUT_FILENO);
+	if (!interactive)
+		posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+	/* kinf ignores SIGPIPE; a plugin (often a shell script) expects the default. */
+	posix_spawnattr_init(&attr);
+	sigemptyset(&dfl);
+	sigaddset(&dfl, SIGPIPE);
+	posix_spawnattr_setsigdefault(&attr, &dfl);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
+
+	size_t nargs = 0;
+	while (e->args[nargs])
+		nargs++;
+	char **argv = xcalloc(nargs + 2, sizeof(*argv));
+	argv[0] = e->command;
+	for (size_t i = 0; i < nargs; i++)
+		argv[i + 1] = e->args[i];
+	char *info = exec_info(cfg, interactive);
+	char *info_var = xasprintf("KUBERNETES_EXEC_INFO=%s", info);
+	char **env = plugin_environ(e->env, info_var);
+
+	int rc = posix_spawnp(pid, e->command, &fa, &attr, argv, env);
+	if (rc == ENOENT) {
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_addf(&sb, "exec plugin '%s' of user '%s' not found", e->command,
+			    user_name(cfg));
+		if (e->install_hint && *e->install_hint) {
+			strbuf_adds(&sb, ": ");
+			add_one_line(&sb, e->install_hint);
+		}
+		errbuf_set(err, "%s", sb.buf);
+		strbuf_release(&sb);
+	} else if (rc) {
+		errbuf_set(err, "cannot run exec plugin '%s' of user '%s': %s", e->command,
+			   user_name(cfg), strerror(rc));
+	} else {
+		*out_fd = pipefd[0];
+		pipefd[0] = -1;
+		ret = 0;
+	}
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&attr);
+	if (pipefd[0] >= 0)
+		close(pipefd[0]);
+	close(pipefd[1]);
+	free(argv);
+	free(env);
+	free(info_var);
+	free(info);
+	return ret;
+}
+
+/* Reads the plugin's stdout to its end (or past any sane size). */
+static int read_output(int fd, struct strbuf *out)
+{
+	char chunk[8192];
+	for (;;) {
+		ssize_t n = read(fd, chunk, sizeof(chunk));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			return 0;
+		if (out->len + (size_t)n > MAX_OUTPUT)
+			return -1;
+		strbuf_add(out, chunk, (size_t)n);
+	}
+}
+
+static const char *json_str(json_object *obj, const char *key)
+{
+	json_object *v;
+	if (!obj || !json_object_object_get_ex(obj, key, &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+static int parse_output(const struct rest_config *cfg, const char *text,
+			struct exec_credential *out, struct errbuf *err)
+{
+	const struct exec_config *e = cfg->exec;
+	enum json_tokener_error jerr;
+	json_object *root = json_tokener_parse_verbose(text, &jerr), *status = NULL;
+	int ret = -1;
+
+	if (!root || !json_object_is_type(root, json_type_object)) {
+		errbuf_set(err, "exec plugin '%s' of user '%s' did not print an ExecCredential "
+			   "(%s)", e->command, user_name(cfg),
+			   root ? "not a JSON object" : json_tokener_error_desc(jerr));
+		goto cleanup;
+	}
+	const char *kind = json_str(root, "kind"), *api = json_str(root, "apiVersion");
+	if (!kind || strcmp(kind, "ExecCredential")) {
+		errbuf_set(err, "exec plugin '%s' of user '%s' printed kind '%s', not "
+			   "ExecCredential", e->command, user_name(cfg), kind ? kind : "");
+		goto cleanup;
+	}
+	if (!api || strcmp(api, e->api_version)) {
+		errbuf_set(err, "exec plugin '%s' of user '%s' answered in apiVersion '%s', "
+			   "configured for '%s'", e->command, user_name(cfg), api ? api : "",
+			   e->api_version);
+		goto cleanup;
+	}
+	if (!json_object_object_get_ex(root, "status", &status) ||
+	    !json_object_is_type(status, json_type_object)) {
+		errbuf_set(err, "exec plugin '%s' of user '%s' returned no status",
+			   e->command, user_name(cfg));
+		goto cleanup;
+	}
+	const char *token = json_str(status, "token");
+	const char *cert = json_str(status, "clientCertificateData");
+	const char *key = json_str(status, "clientKeyData");
+	const char *expiry = json_str(status, "expirationTimestamp");
+	if ((cert && *cert) != (key && *key)) {
+		errbuf_set(err, "exec plugin '%s' of user '%s' returned a client %s without "
+			   "its %s", e->command, user_name(cfg), cert && *cert ? "certificate" : "key",
+			   cert && *cert ? "key" : "certificate");
+		goto cleanup;
+	}
+	if (!(token && *token) && !(cert && *cert)) {
+		errbuf_set(err, "exec plugin '%s' of user '%s' returned neither a token nor a "
+			   "client certificate", e->command, user_name(cfg));
+		goto cleanup;
+	}
+	if (expiry && *expiry && parse_rfc3339(expiry, &out->expires_ms) < 0) {
+		errbuf_set(err, "exec plugin '%s' of user '%s' returned a bad "
+			   "expirationTimestamp '%s'", e->command, user_name(cfg), expiry);
+		goto cleanup;
+	}
+	if (token && *token)
+		out->token = xstrdup(token);
+	if (cert && *cert) {
+		out->cert.data = xstrdup(cert);
+		out->cert.len = strlen(cert);
+		out->key.data = xstrdup(key);
+		out->key.len = strlen(key);
+	}
+	ret = 0;
+cleanup:
+	json_object_put(root);
+	return ret;
+}
+
+int exec_credential_run(const struct rest_config *cfg, struct exec_credential *out,
+			struct errbuf *err)
+{
+	const struct exec_config *e = cfg->exec;
+	struct strbuf output = STRBUF_INIT;
+	bool tty = isatty(STDIN_FILENO);
+	bool interactive = e->interactive != EXEC_INTERACTIVE_NEVER && tty;
+	int fd = -1, status, ret = -1;
+	pid_t pid;
+
+	memset(out, 0, sizeof(*out));
+	if (e->interactive == EXEC_INTERACTIVE_ALWAYS && !tty) {
+		errbuf_set(err, "exec plugin '%s' of user '%s' needs a terminal "
+			   "(interactiveMode Always) and stdin is not one", e->command,
+			   user_name(cfg));
+		return -1;
+	}
+	if (spawn_plugin(cfg, interactive, &pid, &fd, err) < 0)
+		return -1;
+	int rd = read_output(fd, &output);
+	close(fd);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			errbuf_set(err, "cannot wait for exec plugin '%s': %s", e->command,
+				   strerror(errno));
+			goto cleanup;
+		}
+	if (WIFSIGNALED(status)) {
+		errbuf_set(err, "exec plugin '%s' of user '%s' was killed by signal %d",
+			   e->command, user_name(cfg), WTERMSIG(status));
+		goto cleanup;
+	}
+	if (WEXITSTATUS(status)) {
+		errbuf_set(err, "exec plugin '%s' of user '%s' failed with exit status %d",
+			   e->command, user_name(cfg), WEXITSTATUS(status));
+		goto cleanup;
+	}
+	if (rd < 0) {
+		errbuf_set(err, "cannot read the output of exec plugin '%s' of user '%s'",
+			   e->command, user_name(cfg));
+		goto cleanup;
+	}
+	ret = parse_output(cfg, strbuf_str(&output), out, err);
+cleanup:
+	if (output.buf)
+		memset(output.buf, 0, output.len);
+	strbuf_release(&output);
+	if (ret < 0)
+		exec_credential_release(out);
+	return ret;
+}

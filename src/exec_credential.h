@@ -1,0 +1,38 @@
+/*
+ * exec_credential.h — running a client-go credential plugin (the user's
+ * `exec:` stanza, client.authentication.k8s.io v1 and v1beta1) as kubectl
+ * runs it: the command with its args, the parent's environment plus the
+ * stanza's env and KUBERNETES_EXEC_INFO (with the cluster when
+ * provideClusterInfo is set), the plugin's stderr passed through to ours,
+ * its stdin ours only when interactive use is allowed and stdin is a
+ * terminal.  Its stdout must be an ExecCredential of the same apiVersion.
+ *
+ * Blocks until the plugin exits; callers serialize runs (credential.c).
+ */
+#ifndef KINF_EXEC_CREDENTIAL_H
+#define KINF_EXEC_CREDENTIAL_H
+
+#include <stdint.h>
+
+#include "kubeconfig.h"
+
+/* What a plugin returned: a token, or a client certificate and key, or both. */
+struct exec_credential {
+	char *token;			/* NULL when it returned none */
+	struct blob cert, key;		/* PEM, both or neither */
+	int64_t expires_ms;		/* wall clock; 0: until the server says 401 */
+};
+
+/*
+ * Runs cfg->exec.  -1 and err (naming the plugin and the user, with the
+ * installHint when the command does not exist) when it cannot run, exits
+ * non-zero, or prints something that is not a usable ExecCredential.
+ */
+int exec_credential_run(const struct rest_config *cfg, struct exec_credential *out,
+			struct errbuf *err);
+void exec_credential_release(struct exec_credential *cred);
+
+/* Parses RFC 3339 ("2024-05-01T10:00:00Z", offsets, fractions) to wall ms. */
+int parse_rfc3339(const char *s, int64_t *ms);
+
+#endif

@@ -1,0 +1,1322 @@
+/*
+ * kubeconfig.c — reading, merging and resolving kubeconfig files; see
+ * kubeconfig.h for the rules.  libyaml loads each file into a document
+ * tree; tables of fields (below) say which keys fill which struct member,
+ * so the shape of the format is readable in one place.
+ */
+#include "kubeconfig.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <pwd.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <yaml.h>
+
+#include "base64.h"
+#include "strbuf.h"
+
+/* ---- the parsed form of one file (or of a merge) ------------------------ */
+
+struct kc_cluster {
+	char *name, *file;
+	int line;
+	char *server, *tls_server_name, *proxy_url, *ca_file;
+	struct blob ca_data;
+	bool insecure, disable_compression;
+};
+
+struct kc_user {
+	char *name, *file;
+	int line;
+	char *cert_file, *key_file;
+	struct blob cert_data, key_data;
+	char *token, *token_file, *username, *password;
+	char *auth_provider;
+	struct exec_config *exec;
+	char *as, *as_uid;
+	char **as_groups;
+};
+
+struct kc_context {
+	char *name, *file;
+	int line;
+	char *cluster, *user, *namespace;
+};
+
+struct kubeconfig {
+	char *file;		/* the file, or "a:b:c" after a merge */
+	char *current_context;
+	struct kc_cluster **clusters;
+	struct kc_user **users;
+	struct kc_context **contexts;
+	size_t nr_clusters, nr_users, nr_contexts;
+	size_t alloc_clusters, alloc_users, alloc_contexts;
+};
+
+const char *auth_method_name(enum auth_method method)
+{
+	static const char *const names[] = {
+		[AUTH_NONE] = "no credentials",
+		[AUTH_TOKEN] = "bearer token",
+		[AUTH_TOKEN_FILE] = "token file",
+		[AUTH_BASIC] = "basic auth",
+		[AUTH_EXEC] = "exec plugin",
+	};
+	return names[method];
+}
+
+void blob_release(struct blob *b)
+{
+	free(b->data);
+	b->data = NULL;
+	b->len = 0;
+}
+
+int blob_read_file(struct blob *b, const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char chunk[8192];
+	size_t n;
+	FILE *f = fopen(path, "rb");
+
+	if (!f)
+		return -1;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		strbuf_add(&sb, chunk, n);
+	if (ferror(f)) {
+		int saved = errno;
+		fclose(f);
+		strbuf_release(&sb);
+		errno = saved;
+		return -1;
+	}
+	fclose(f);
+	b->data = strbuf_detach(&sb, &b->len);
+	return 0;
+}
+
+static void free_strv(char **v)
+{
+	if (!v)
+		return;
+	for (char **p = v; *p; p++)
+		free(*p);
+	free(v);
+}
+
+static char **strv_dup(char *const *v)
+{
+	size_t n = 0;
+	while (v && v[n])
+		n++;
+	char **out = xcalloc(n + 1, sizeof(*out));
+	for (size_t i = 0; i < n; i++)
+		out[i] = xstrdup(v[i]);
+	return out;
+}
+
+static void exec_config_free(struct exec_config *e)
+{
+	if (!e)
+		return;
+	free(e->api_version);
+	free(e->command);
+	free_strv(e->args);
+	free_strv(e->env);
+	free(e->install_hint);
+	free(e);
+}
+
+static struct exec_config *exec_config_dup(const struct exec_config *e)
+{
+	struct exec_config *d = xcalloc(1, sizeof(*d));
+	d->api_version = e->api_version ? xstrdup(e->api_version) : NULL;
+	d->command = e->command ? xstrdup(e->command) : NULL;
+	d->args = strv_dup(e->args);
+	d->env = strv_dup(e->env);
+	d->install_hint = e->install_hint ? xstrdup(e->install_hint) : NULL;
+	d->provide_cluster_info = e->provide_cluster_info;
+	d->interactive = e->interactive;
+	return d;
+}
+
+static void cluster_free(struct kc_cluster *c)
+{
+	free(c->name);
+	free(c->file);
+	free(c->server);
+	free(c->tls_server_name);
+	free(c->proxy_url);
+	free(c->ca_file);
+	blob_release(&c->ca_data);
+	free(c);
+}
+
+static void user_free(struct kc_user *u)
+{
+	free(u->name);
+	free(u->file);
+	free(u->cert_file);
+	free(u->key_file);
+	blob_release(&u->cert_data);
+	blob_release(&u->key_data);
+	free(u->token);
+	free(u->token_file);
+	free(u->username);
+	free(u->password);
+	free(u->auth_provider);
+	exec_config_free(u->exec);
+	free(u->as);
+	free(u->as_uid);
+	free_strv(u->as_groups);
+	free(u);
+}
+
+static void context_free(struct kc_context *c)
+{
+	free(c->name);
+	free(c->file);
+	free(c->cluster);
+	free(c->user);
+	free(c->namespace);
+	free(c);
+}
+
+void kubeconfig_free(struct kubeconfig *kc)
+{
+	if (!kc)
+		return;
+	for (size_t i = 0; i < kc->nr_clusters; i++)
+		cluster_free(kc->clusters[i]);
+	for (size_t i = 0; i < kc->nr_users; i++)
+		user_free(kc->users[i]);
+	for (size_t i = 0; i < kc->nr_contexts; i++)
+		context_free(kc->contexts[i]);
+	free(kc->clusters);
+	free(kc->users);
+	free(kc->contexts);
+	free(kc->current_context);
+	free(kc->file);
+	free(kc);
+}
+
+static struct kc_cluster *find_cluster(const struct kubeconfig *kc, const char *name)
+{
+	for (size_t i = 0; i < kc->nr_clusters; i++)
+		if (!strcmp(kc->clusters[i]->name, name))
+			return kc->clusters[i];
+	return NULL;
+}
+
+static struct kc_user *find_user(const struct kubeconfig *kc, const char *name)
+{
+	for (size_t i = 0; i < kc->nr_users; i++)
+		if (!strcmp(kc->users[i]->name, name))
+			return kc->users[i];
+	return NULL;
+}
+
+static struct kc_context *find_context(const struct kubeconfig *kc, const char *name)
+{
+	for (size_t i = 0; i < kc->nr_contexts; i++)
+		if (!strcmp(kc->contexts[i]->name, name))
+			return kc->contexts[i];
+	return NULL;
+}
+
+/* ---- walking the YAML document ----------------------------------------- */
+
+struct walk {
+	yaml_document_t *doc;
+	const char *file;
+	char *dir;		/* absolute; relative paths resolve against it */
+	struct errbuf *err;
+};
+
+static int line_of(const yaml_node_t *n)
+{
+	return (int)n->start_mark.line + 1;
+}
+
+static int bad(struct walk *w, const yaml_node_t *n, const char *fmt, ...) PRINTF(3, 4);
+static int bad(struct walk *w, const yaml_node_t *n, const char *fmt, ...)
+{
+	char what[400];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	errbuf_set(w->err, "kubeconfig '%s' line %d: %s", w->file, line_of(n), what);
+	return -1;
+}
+
+static yaml_node_t *node_at(struct walk *w, int id)
+{
+	return yaml_document_get_node(w->doc, id);
+}
+
+/* YAML 1.1's null, which is also what an empty value is. */
+static bool is_null(const yaml_node_t *n)
+{
+	if (n->type != YAML_SCALAR_NODE || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		return false;
+	const char *v = (const char *)n->data.scalar.value;
+	return !*v || !strcmp(v, "~") || !strcmp(v, "null") ||
+	       !strcmp(v, "Null") || !strcmp(v, "NULL");
+}
+
+static const char *scalar(const yaml_node_t *n)
+{
+	return (const char *)n->data.scalar.value;
+}
+
+static char *resolve_path(const char *dir, const char *path)
+{
+	if (!*path || path[0] == '/')
+		return xstrdup(path);
+	return xasprintf("%s/%s", dir, path);
+}
+
+enum field_type {
+	F_STRING,	/* char * */
+	F_PATH,		/* char *, resolved against the file's directory */
+	F_COMMAND,	/* char *, resolved only when it holds a '/' */
+	F_BOOL,		/* bool */
+	F_BASE64,	/* struct blob, decoded */
+	F_STRINGS,	/* char **, from a list of strings */
+	F_ENV,		/* char ** "NAME=VALUE", from [{name, value}] */
+	F_EXEC,		/* struct exec_config * */
+	F_AUTH_PROVIDER,	/* char *, the provider's name */
+	F_INTERACTIVE,	/* enum exec_interactive */
+};
+
+struct field {
+	const char *key;
+	enum field_type type;
+	size_t offset;
+};
+
+#define FIELD(k, t, s, m) { k, t, offsetof(struct s, m) }
+
+static const struct field cluster_fields[] = {
+	FIELD("server", F_STRING, kc_cluster, server),
+	FIELD("tls-server-name", F_STRING, kc_cluster, tls_server_name),
+	FIELD("proxy-url", F_STRING, kc_cluster, proxy_url),
+	FIELD("certificate-authority", F_PATH, kc_cluster, ca_file),
+	FIELD("certificate-authority-data", F_BASE64, kc_cluster, ca_data),
+	FIELD("insecure-skip-tls-verify", F_BOOL, kc_cluster, insecure),
+	FIELD("disable-compression", F_BOOL, kc_cluster, disable_compression),
+	{ NULL, 0, 0 },
+};
+
+static const struct field user_fields[] = {
+	FIELD("client-certificate", F_PATH, kc_user, cert_file),
+	FIELD("client-certificate-data", F_BASE64, kc_user, cert_data),
+	FIELD("client-key", F_PATH, kc_user, key_file),
+	FIELD("client-key-data", F_BASE64, kc_user, key_data),
+	FIELD("token", F_STRING, kc_user, token),
+	FIELD("tokenFile", F_PATH, kc_user, token_file),
+	FIELD("username", F_STRING, kc_user, username),
+	FIELD("password", F_STRING, kc_user, password),
+	FIELD("as", F_STRING, kc_user, as),
+	FIELD("as-uid", F_STRING, kc_user, as_uid),
+	FIELD("as-groups", F_STRINGS, kc_user, as_groups),
+	FIELD("auth-provider", F_AUTH_PROVIDER, kc_user, auth_provider),
+	FIELD("exec", F_EXEC, kc_user, exec),
+	{ NULL, 0, 0 },
+};
+
+static const struct field context_fields[] = {
+	FIELD("cluster", F_STRING, kc_context, cluster),
+	FIELD("user", F_STRING, kc_context, user),
+	FIELD("namespace", F_STRING, kc_context, namespace),
+	{ NULL, 0, 0 },
+};
+
+static const struct field exec_fields[] = {
+	FIELD("apiVersion", F_STRING, exec_config, api_version),
+	FIELD("command", F_COMMAND, exec_config, command),
+	FIELD("args", F_STRINGS, exec_config, args),
+	FIELD("env", F_ENV, exec_config, env),
+	FIELD("installHint", F_STRING, exec_config, install_hint),
+	FIELD("provideClusterInfo", F_BOOL, exec_config, provide_cluster_info),
+	FIELD("interactiveMode", F_INTERACTIVE, exec_config, interactive),
+	{ NULL, 0, 0 },
+};
+
+static int parse_fields(struct walk *w, yaml_node_t *map, const struct field *fields,
+			void *obj, const char *what);
+
+static int want_scalar(struct walk *w, yaml_node_t *n, const char *key)
+{
+	if (n->type != YAML_SCALAR_NODE)
+		return bad(w, n, "'%s' must be a string", key);
+	return 0;
+}
+
+static int parse_bool(struct walk *w, yaml_node_t *n, const char *key, bool *out)
+{
+	/* YAML 1.1 booleans, as Go's yaml.v2 reads them. */
+	static const char *const yes[] = { "true", "True", "TRUE", "yes", "Yes", "YES",
+					   "on", "On", "ON", "y", "Y", NULL };
+	static const char *const no[] = { "false", "False", "FALSE", "no", "No", "NO",
+					  "off", "Off", "OFF", "n", "N", NULL };
+	if (n->type == YAML_SCALAR_NODE) {
+		for (const char *const *p = yes; *p; p++)
+			if (!strcmp(scalar(n), *p))
+				return *out = true, 0;
+		for (const char *const *p = no; *p; p++)
+			if (!strcmp(scalar(n), *p))
+				return *out = false, 0;
+	}
+	return bad(w, n, "'%s' must be true or false", key);
+}
+
+static int parse_strings(struct walk *w, yaml_node_t *n, const char *key, char ***out)
+{
+	if (n->type != YAML_SEQUENCE_NODE)
+		return bad(w, n, "'%s' must be a list of strings", key);
+	size_t nr = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
+	char **v = xcalloc(nr + 1, sizeof(*v));
+	size_t i = 0;
+	for (yaml_node_item_t *it = n->data.sequence.items.start;
+	     it < n->data.sequence.items.top; it++) {
+		yaml_node_t *item = node_at(w, *it);
+		if (!item || item->type != YAML_SCALAR_NODE) {
+			free_strv(v);
+			return bad(w, item ? item : n, "'%s' must be a list of strings", key);
+		}
+		v[i++] = xstrdup(scalar(item));
+	}
+	free_strv(*out);
+	*out = v;
+	return 0;
+}
+
+struct env_var {
+	char *name, *value;
+};
+
+static const struct field env_fields[] = {
+	FIELD("name", F_STRING, env_var, name),
+	FIELD("value", F_STRING, env_var, value),
+	{ NULL, 0, 0 },
+};
+
+static int parse_env(struct walk *w, yaml_node_t *n, const char *key, char ***out)
+{
+	if (n->type != YAML_SEQUENCE_NODE)
+		return bad(w, n, "'%s' must be a list of {name, value}", key);
+	size_t nr = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
+	char **v = xcalloc(nr + 1, sizeof(*v));
+	size_t i = 0;
+	for (yaml_node_item_t *it = n->data.sequence.items.start;
+	     it < n->data.sequence.items.top; it++) {
+		yaml_node_t *item = node_at(w, *it);
+		struct env_var ev = { 0 };
+		if (!item || parse_fields(w, item, env_fields, &ev, "env") < 0) {
+			free(ev.name);
+			free(ev.value);
+			free_strv(v);
+			return item ? -1 : bad(w, n, "bad '%s' entry", key);
+		}
+		if (!ev.name || !*ev.name || strchr(ev.name, '=')) {
+			free(ev.name);
+			free(ev.value);
+			free_strv(v);
+			return bad(w, item, "'%s' entry needs a name without '='", key);
+		}
+		v[i++] = xasprintf("%s=%s", ev.name, ev.value ? ev.value : "");
+		free(ev.name);
+		free(ev.value);
+	}
+	free_strv(*out);
+	*out = v;
+	return 0;
+}
+
+static int parse_exec(struct walk *w, yaml_node_t *n, struct exec_config **out)
+{
+	struct exec_config *e = xcalloc(1, sizeof(*e));
+	if (parse_fields(w, n, exec_fields, e, "exec") < 0) {
+		exec_config_free(e);
+		return -1;
+	}
+	if (!e->args)
+		e->args = xcalloc(1, sizeof(char *));
+	if (!e->env)
+		e->env = xcalloc(1, sizeof(char *));
+	exec_config_free(*out);
+	*out = e;
+	return 0;
+}
+
+static int parse_field(struct walk *w, const struct field *f, yaml_node_t *v, void *obj)
+{
+	void *slot = (char *)obj + f->offset;
+
+	if (is_null(v))
+		return 0;	/* as absent, as Go decodes null */
+
+	switch (f->type) {
+	case F_STRING:
+	case F_PATH:
+	case F_COMMAND: {
+		if (want_scalar(w, v, f->key) < 0)
+			return -1;
+		char **s = slot;
+		free(*s);
+		if (f->type == F_PATH ||
+		    (f->type == F_COMMAND && strchr(scalar(v), '/')))
+			*s = resolve_path(w->dir, scalar(v));
+		else
+			*s = xstrdup(scalar(v));
+		return 0;
+	}
+	case F_BOOL:
+		return parse_bool(w, v, f->key, slot);
+	case F_BASE64: {
+		if (want_scalar(w, v, f->key) < 0)
+			return -1;
+		struct blob *b = slot;
+		struct strbuf sb = STRBUF_INIT;
+		if (base64_decode(scalar(v), v->data.scalar.length, &sb) < 0) {
+			strbuf_release(&sb);
+			return bad(w, v, "'%s' is not valid base64", f->key);
+		}
+		blob_release(b);
+		b->data = strbuf_detach(&sb, &b->len);
+		return 0;
+	}
+	case F_STRINGS:
+		return parse_strings(w, v, f->key, slot);
+	case F_ENV:
+		return parse_env(w, v, f->key, slot);
+	case F_EXEC:
+		return parse_exec(w, v, slot);
+	case F_AUTH_PROVIDER: {
+		char **s = slot;
+		if (v->type != YAML_MAPPING_NODE)
+			return bad(w, v, "'%s' must be a mapping", f->key);
+		for (yaml_node_pair_t *p = v->data.mapping.pairs.start;
+		     p < v->data.mapping.pairs.top; p++) {
+			yaml_node_t *k = node_at(w, p->key), *val = node_at(w, p->value);
+			if (k && val && k->type == YAML_SCALAR_NODE &&
+			    !strcmp(scalar(k), "name") && val->type == YAML_SCALAR_NODE) {
+				free(*s);
+				*s = xstrdup(scalar(val));
+			}
+		}
+		if (!*s)
+			*s = xstrdup("(unnamed)");
+		return 0;
+	}
+	case F_INTERACTIVE: {
+		static const char *const modes[] = {
+			[EXEC_INTERACTIVE_NEVER] = "Never",
+			[EXEC_INTERACTIVE_IF_AVAILABLE] = "IfAvailable",
+			[EXEC_INTERACTIVE_ALWAYS] = "Always",
+		};
+		if (want_scalar(w, v, f->key) < 0)
+			return -1;
+		for (size_t i = EXEC_INTERACTIVE_NEVER; i < ARRAY_SIZE(modes); i++)
+			if (!strcmp(scalar(v), modes[i]))
+				return *(enum exec_interactive *)slot = (enum exec_interactive)i, 0;
+		return bad(w, v, "'%s' must be Never, IfAvailable or Always, not '%s'",
+			   f->key, scalar(v));
+	}
+	}
+	return 0;
+}
+
+/* Fills obj from the keys of map the table knows; other keys are ignored. */
+static int parse_fields(struct walk *w, yaml_node_t *map, const struct field *fields,
+			void *obj, const char *what)
+{
+	if (is_null(map))
+		return 0;
+	if (map->type != YAML_MAPPING_NODE)
+		return bad(w, map, "'%s' must be a mapping", what);
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
+	     p < map->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = node_at(w, p->key), *v = node_at(w, p->value);
+		if (!k || !v || k->type != YAML_SCALAR_NODE)
+			continue;
+		for (const struct field *f = fields; f->key; f++) {
+			if (strcmp(f->key, scalar(k)))
+				continue;
+			if (parse_field(w, f, v, obj) < 0)
+				return -1;
+			break;
+		}
+	}
+	return 0;
+}
+
+/* How each of the three named lists is read into the kubeconfig. */
+struct named_list {
+	const char *key;	/* "clusters" */
+	const char *item_key;	/* "cluster" */
+	const struct field *fields;
+	size_t size;		/* of the entry struct */
+	void *(*add)(struct kubeconfig *kc, const char *name);
+};
+
+/*
+ * Each entry struct begins with name, file, line: one layout for the three,
+ * so the list reader needs no switch.
+ */
+struct kc_entry_head {
+	char *name, *file;
+	int line;
+};
+
+static void *add_cluster(struct kubeconfig *kc, const char *name)
+{
+	if (find_cluster(kc, name))
+		return NULL;
+	ALLOC_GROW(kc->clusters, kc->nr_clusters + 1, kc->alloc_clusters);
+	return kc->clusters[kc->nr_clusters++] = xcalloc(1, sizeof(struct kc_cluster));
+}
+
+static void *add_user(struct kubeconfig *kc, const char *name)
+{
+	if (find_user(kc, name))
+		return NULL;
+	ALLOC_GROW(kc->users, kc->nr_users + 1, kc->alloc_users);
+	return kc->users[kc->nr_users++] = xcalloc(1, sizeof(struct kc_user));
+}
+
+static void *add_context(struct kubeconfig *kc, const char *name)
+{
+	if (find_context(kc, name))
+		return NULL;
+	ALLOC_GROW(kc->contexts, kc->nr_contexts + 1, kc->alloc_contexts);
+	return kc->contexts[kc->nr_contexts++] = xcalloc(1, sizeof(struct kc_context));
+}
+
+static const struct named_list named_lists[] = {
+	{ "clusters", "cluster", cluster_fields, sizeof(struct kc_cluster), add_cluster },
+	{ "users", "user", user_fields, sizeof(struct kc_user), add_user },
+	{ "contexts", "context", context_fields, sizeof(struct kc_context), add_context },
+};
+
+static int parse_named_list(struct walk *w, struct kubeconfig *kc,
+			    const struct named_list *nl, yaml_node_t *seq)
+{
+	if (is_null(seq))
+		return 0;
+	if (seq->type != YAML_SEQUENCE_NODE)
+		return bad(w, seq, "'%s' must be a list", nl->key);
+	for (yaml_node_item_t *it = seq->data.sequence.items.start;
+	     it < seq->data.sequence.items.top; it++) {
+		yaml_node_t *item = node_at(w, *it), *body = NULL;
+		const char *name = "";
+		if (!item || item->type != YAML_MAPPING_NODE)
+			return bad(w, item ? item : seq, "each of '%s' must be a mapping with a name",
+				   nl->key);
+		for (yaml_node_pair_t *p = item->data.mapping.pairs.start;
+		     p < item->data.mapping.pairs.top; p++) {
+			yaml_node_t *k = node_at(w, p->key), *v = node_at(w, p->value);
+			if (!k || !v || k->type != YAML_SCALAR_NODE)
+				continue;
+			if (!strcmp(scalar(k), "name")) {
+				if (want_scalar(w, v, "name") < 0)
+					return -1;
+				name = scalar(v);
+			} else if (!strcmp(scalar(k), nl->item_key)) {
+				body = v;
+			}
+		}
+		struct kc_entry_head *e = nl->add(kc, name);
+		if (!e)
+			return bad(w, item, "%s '%s' is defined twice", nl->item_key, name);
+		e->name = xstrdup(name);
+		e->file = xstrdup(w->file);
+		e->line = line_of(item);
+		if (body && parse_fields(w, body, nl->fields, e, nl->item_key) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int parse_root(struct walk *w, struct kubeconfig *kc, yaml_node_t *root)
+{
+	if (is_null(root))
+		return 0;
+	if (root->type != YAML_MAPPING_NODE)
+		return bad(w, root, "a kubeconfig must be a mapping (clusters, users, contexts)");
+	for (yaml_node_pair_t *p = root->data.mapping.pairs.start;
+	     p < root->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = node_at(w, p->key), *v = node_at(w, p->value);
+		if (!k || !v || k->type != YAML_SCALAR_NODE)
+			continue;
+		if (!strcmp(scalar(k), "current-context")) {
+			if (is_null(v))
+				continue;
+			if (want_scalar(w, v, "current-context") < 0)
+				return -1;
+			free(kc->current_context);
+			kc->current_context = *scalar(v) ? xstrdup(scalar(v)) : NULL;
+			continue;
+		}
+		for (size_t i = 0; i < ARRAY_SIZE(named_lists); i++)
+			if (!strcmp(scalar(k), named_lists[i].key) &&
+			    parse_named_list(w, kc, &named_lists[i], v) < 0)
+				return -1;
+	}
+	return 0;
+}
+
+static char *dir_of(const char *file)
+{
+	const char *slash = strrchr(file, '/');
+	char *dir = slash ? xstrndup(file, slash == file ? 1 : (size_t)(slash - file))
+			  : xstrdup(".");
+	if (dir[0] == '/')
+		return dir;
+	char cwd[PATH_MAX];
+	if (!getcwd(cwd, sizeof(cwd)))
+		return dir;	/* relative is the best we have */
+	char *abs = strcmp(dir, ".") ? xasprintf("%s/%s", cwd, dir) : xstrdup(cwd);
+	free(dir);
+	return abs;
+}
+
+struct kubeconfig *kubeconfig_parse(const char *name, const char *buf,
+				    size_t len, struct errbuf *err)
+{
+	struct kubeconfig *kc = xcalloc(1, sizeof(*kc));
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	struct walk w = { .doc = &doc, .file = name, .err = err };
+
+	kc->file = xstrdup(name);
+	if (!yaml_parser_initialize(&parser))
+		die("cannot initialize the YAML parser");
+	yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
+	if (!yaml_parser_load(&parser, &doc)) {
+		const yaml_mark_t *m = parser.problem_mark.line || !parser.context_mark.line
+					       ? &parser.problem_mark : &parser.context_mark;
+		errbuf_set(err, "malformed kubeconfig '%s' line %zu: %s%s%s", name,
+			   m->line + 1, parser.problem ? parser.problem : "cannot parse",
+			   parser.context ? " " : "", parser.context ? parser.context : "");
+		yaml_parser_delete(&parser);
+		kubeconfig_free(kc);
+		return NULL;
+	}
+	yaml_parser_delete(&parser);
+
+	w.dir = dir_of(name);
+	yaml_node_t *root = yaml_document_get_root_node(&doc);
+	int rc = root ? parse_root(&w, kc, root) : 0;
+	yaml_document_delete(&doc);
+	free(w.dir);
+	if (rc < 0) {
+		kubeconfig_free(kc);
+		return NULL;
+	}
+	return kc;
+}
+
+static struct kubeconfig *kubeconfig_read(const char *path, struct errbuf *err)
+{
+	struct blob b = { 0 };
+	if (blob_read_file(&b, path) < 0) {
+		errbuf_set(err, "cannot read kubeconfig '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	struct kubeconfig *kc = kubeconfig_parse(path, b.data, b.len, err);
+	blob_release(&b);
+	return kc;
+}
+
+/*
+ * kubectl's merge: the first file to define a name keeps it, whole; the
+ * first current-context wins.  Entries move from `from`, which is freed.
+ */
+static void kubeconfig_merge(struct kubeconfig *into, struct kubeconfig *from)
+{
+	for (size_t i = 0; i < from->nr_clusters; i++) {
+		struct kc_cluster *c = from->clusters[i];
+		if (find_cluster(into, c->name)) {
+			cluster_free(c);
+			continue;
+		}
+		ALLOC_GROW(into->clusters, into->nr_clusters + 1, into->alloc_clusters);
+		into->clusters[into->nr_clusters++] = c;
+	}
+	for (size_t i = 0; i < from->nr_users; i++) {
+		struct kc_user *u = from->users[i];
+		if (find_user(into, u->name)) {
+			user_free(u);
+			continue;
+		}
+		ALLOC_GROW(into->users, into->nr_users + 1, into->alloc_users);
+		into->users[into->nr_users++] = u;
+	}
+	for (size_t i = 0; i < from->nr_contexts; i++) {
+		struct kc_context *c = from->contexts[i];
+		if (find_context(into, c->name)) {
+			context_free(c);
+			continue;
+		}
+		ALLOC_GROW(into->contexts, into->nr_contexts + 1, into->alloc_contexts);
+		into->contexts[into->nr_contexts++] = c;
+	}
+	from->nr_clusters = from->nr_users = from->nr_contexts = 0;
+	if (!into->current_context && from->current_context) {
+		into->current_context = from->current_context;
+		from->current_context = NULL;
+	}
+	kubeconfig_free(from);
+}
+
+static bool file_exists(const char *path)
+{
+	return access(path, F_OK) == 0;
+}
+
+static char *home_config(void)
+{
+	const char *home = getenv("HOME");
+	if (!home || !*home) {
+		struct passwd *pw = getpwuid(getuid());
+		home = pw ? pw->pw_dir : "/";
+	}
+	return xasprintf("%s/.kube/config", home);
+}
+
+/*
+ * The kubeconfig opts selects, merged.  0 with *out NULL when no file
+ * exists where kubectl would look (then *looked says where that was).
+ */
+static int kubeconfig_find(const struct kubeconfig_opts *opts, struct kubeconfig **out,
+			   char **looked, struct errbuf *err)
+{
+	*out = NULL;
+	*looked = NULL;
+
+	if (opts->kubeconfig && *opts->kubeconfig) {
+		*out = kubeconfig_read(opts->kubeconfig, err);
+		return *out ? 0 : -1;
+	}
+
+	const char *env = getenv("KUBECONFIG");
+	if (env && *env) {
+		struct kubeconfig *merged = NULL;
+		char *list = xstrdup(env), *save = NULL;
+		struct strbuf files = STRBUF_INIT;
+		for (char *f = strtok_r(list, ":", &save); f; f = strtok_r(NULL, ":", &save)) {
+			/* A file listed twice counts once, where it first appears. */
+			bool seen = false;
+			for (char *g = list; g < f; g += strlen(g) + 1)
+				if (!strcmp(g, f))
+					seen = true;
+			if (seen || !file_exists(f))
+				continue;
+			struct kubeconfig *kc = kubeconfig_read(f, err);
+			if (!kc) {
+				kubeconfig_free(merged);
+				free(list);
+				strbuf_release(&files);
+				return -1;
+			}
+			if (files.len)
+				strbuf_addch(&files, ':');
+			strbuf_adds(&files, f);
+			if (!merged)
+				merged = kc;
+			else
+				kubeconfig_merge(merged, kc);
+		}
+		free(list);
+		if (merged) {
+			free(merged->file);
+			merged->file = strbuf_detach(&files, NULL);
+		} else {
+			strbuf_release(&files);
+			*looked = xasprintf("KUBECONFIG='%s' names no existing file", env);
+		}
+		*out = merged;
+		return 0;
+	}
+
+	char *path = home_config();
+	if (file_exists(path)) {
+		*out = kubeconfig_read(path, err);
+		free(path);
+		return *out ? 0 : -1;
+	}
+	*looked = xasprintf("'%s' does not exist", path);
+	free(path);
+	return 0;
+}
+
+/* ---- from a context to a rest config ----------------------------------- */
+
+/* "a, b, c" (at most a few), for messages that list what exists. */
+static void list_names(struct strbuf *sb, const struct kubeconfig *kc)
+{
+	size_t shown = kc->nr_contexts < 6 ? kc->nr_contexts : 5;
+	for (size_t i = 0; i < shown; i++)
+		strbuf_addf(sb, "%s'%s'", i ? ", " : "", kc->contexts[i]->name);
+	if (shown < kc->nr_contexts)
+		strbuf_addf(sb, " and %zu more", kc->nr_contexts - shown);
+}
+
+static int read_file_into(struct blob *b, const char *path, const char *what,
+			  const char *owner_kind, const char *owner, struct errbuf *err)
+{
+	if (blob_read_file(b, path) == 0)
+		return 0;
+	errbuf_set(err, "cannot read %s '%s' of %s '%s': %s", what, path, owner_kind,
+		   owner, strerror(errno));
+	return -1;
+}
+
+static char *trim_dup(const char *s, size_t len)
+{
+	while (len && strchr(" \t\r\n", s[0]))
+		s++, len--;
+	while (len && strchr(" \t\r\n", s[len - 1]))
+		len--;
+	return xstrndup(s, len);
+}
+
+static int cluster_into(const struct kc_cluster *c, struct rest_config *cfg, struct errbuf *err)
+{
+	if (!c->server || !*c->server) {
+		errbuf_set(err, "cluster '%s' has no server (kubeconfig '%s' line %d)",
+			   c->name, c->file, c->line);
+		return -1;
+	}
+	if (c->ca_file && *c->ca_file && c->ca_data.len) {
+		errbuf_set(err, "cluster '%s' sets both certificate-authority and "
+			   "certificate-authority-data; keep one (kubeconfig '%s' line %d)",
+			   c->name, c->file, c->line);
+		return -1;
+	}
+	if (c->insecure && ((c->ca_file && *c->ca_file) || c->ca_data.len)) {
+		errbuf_set(err, "cluster '%s' sets both insecure-skip-tls-verify and a "
+			   "certificate authority; keep one (kubeconfig '%s' line %d)",
+			   c->name, c->file, c->line);
+		return -1;
+	}
+	if (c->ca_file && *c->ca_file) {
+		if (read_file_into(&cfg->ca, c->ca_file, "certificate-authority", "cluster",
+				   c->name, err) < 0)
+			return -1;
+		cfg->ca_origin = xasprintf("'%s'", c->ca_file);
+	} else if (c->ca_data.len) {
+		cfg->ca.data = xstrndup(c->ca_data.data, c->ca_data.len);
+		cfg->ca.len = c->ca_data.len;
+		cfg->ca_origin = xasprintf("certificate-authority-data of cluster '%s'", c->name);
+	}
+
+	/*
+	 * A server without a scheme gets https when anything about it says
+	 * TLS, else http — client-go's DefaultServerURL rule.
+	 */
+	const char *s = c->server;
+	if (strstr(s, "://"))
+		cfg->server = xstrdup(s);
+	else
+		cfg->server = xasprintf("%s://%s", cfg->ca.len || c->insecure ||
+					c->tls_server_name ? "https" : "http", s);
+	size_t n = strlen(cfg->server);
+	while (n && cfg->server[n - 1] == '/')
+		cfg->server[--n] = '\0';
+
+	cfg->insecure = c->insecure;
+	cfg->disable_compression = c->disable_compression;
+	if (c->tls_server_name && *c->tls_server_name)
+		cfg->tls_server_name = xstrdup(c->tls_server_name);
+	if (c->proxy_url && *c->proxy_url)
+		cfg->proxy_url = xstrdup(c->proxy_url);
+	cfg->cluster = xstrdup(c->name);
+	return 0;
+}
+
+static int user_into(const struct kc_user *u, struct rest_config *cfg, struct errbuf *err)
+{
+	char where[PATH_MAX + 64];
+	snprintf(where, sizeof(where), "(kubeconfig '%s' line %d)", u->file, u->line);
+
+	if (u->auth_provider) {
+		/* The in-tree providers are gone from client-go; kinf never had them. */
+		const char *instead = "an exec credential plugin";
+		if (!strcmp(u->auth_provider, "gcp"))
+			instead = "the exec plugin gke-gcloud-auth-plugin";
+		else if (!strcmp(u->auth_provider, "azure"))
+			instead = "the exec plugin kubelogin";
+		else if (!strcmp(u->auth_provider, "oidc"))
+			instead = "an OIDC exec plugin such as kubelogin (kubectl oidc-login)";
+		errbuf_set(err, "user '%s' uses auth-provider '%s', which kinf does not "
+			   "support; configure %s instead %s", u->name, u->auth_provider,
+			   instead, where);
+		return -1;
+	}
+	bool has_cert = (u->cert_file && *u->cert_file) || u->cert_data.len;
+	bool has_key = (u->key_file && *u->key_file) || u->key_data.len;
+	if (u->cert_file && *u->cert_file && u->cert_data.len) {
+		errbuf_set(err, "user '%s' sets both client-certificate and "
+			   "client-certificate-data; keep one %s", u->name, where);
+		return -1;
+	}
+	if (u->key_file && *u->key_file && u->key_data.len) {
+		errbuf_set(err, "user '%s' sets both client-key and client-key-data; keep one %s",
+			   u->name, where);
+		return -1;
+	}
+	if (has_cert != has_key) {
+		errbuf_set(err, "user '%s' has a client %s but no client %s %s", u->name,
+			   has_cert ? "certificate" : "key", has_cert ? "key" : "certificate",
+			   where);
+		return -1;
+	}
+	bool has_token = u->token && *u->token;
+	bool has_basic = (u->username && *u->username) || (u->password && *u->password);
+	if (has_token && has_basic) {
+		errbuf_set(err, "user '%s' has both a token and a username/password; "
+			   "only one authentication method is allowed %s", u->name, where);
+		return -1;
+	}
+	if (u->exec) {
+		const struct exec_config *e = u->exec;
+		if (!e->command || !*e->command) {
+			errbuf_set(err, "exec plugin of user '%s' has no command %s", u->name, where);
+			return -1;
+		}
+		if (!e->api_version || !*e->api_version) {
+			errbuf_set(err, "exec plugin of user '%s' has no apiVersion %s", u->name, where);
+			return -1;
+		}
+		if (strcmp(e->api_version, "client.authentication.k8s.io/v1") &&
+		    strcmp(e->api_version, "client.authentication.k8s.io/v1beta1")) {
+			errbuf_set(err, "exec plugin of user '%s' has apiVersion '%s'; kinf "
+				   "supports client.authentication.k8s.io/v1 and v1beta1 %s",
+				   u->name, e->api_version, where);
+			return -1;
+		}
+		if (e->interactive == EXEC_INTERACTIVE_UNSET &&
+		    !strcmp(e->api_version, "client.authentication.k8s.io/v1")) {
+			errbuf_set(err, "exec plugin of user '%s' needs interactiveMode "
+				   "(Never, IfAvailable or Always) with apiVersion v1 %s",
+				   u->name, where);
+			return -1;
+		}
+	}
+
+	if (u->cert_file && *u->cert_file) {
+		if (read_file_into(&cfg->client_cert, u->cert_file, "client-certificate",
+				   "user", u->name, err) < 0)
+			return -1;
+	} else if (u->cert_data.len) {
+		cfg->client_cert.data = xstrndup(u->cert_data.data, u->cert_data.len);
+		cfg->client_cert.len = u->cert_data.len;
+	}
+	if (u->key_file && *u->key_file) {
+		if (read_file_into(&cfg->client_key, u->key_file, "client-key", "user",
+				   u->name, err) < 0)
+			return -1;
+	} else if (u->key_data.len) {
+		cfg->client_key.data = xstrndup(u->key_data.data, u->key_data.len);
+		cfg->client_key.len = u->key_data.len;
+	}
+
+	if (u->exec) {
+		cfg->auth = AUTH_EXEC;
+		cfg->exec = exec_config_dup(u->exec);
+		/* v1beta1 defaults to IfAvailable; v1 had to say. */
+		if (cfg->exec->interactive == EXEC_INTERACTIVE_UNSET)
+			cfg->exec->interactive = EXEC_INTERACTIVE_IF_AVAILABLE;
+	} else if (u->token_file && *u->token_file) {
+		struct blob b = { 0 };
+		if (read_file_into(&b, u->token_file, "tokenFile", "user", u->name, err) < 0)
+			return -1;
+		cfg->auth = AUTH_TOKEN_FILE;
+		cfg->token = trim_dup(b.data, b.len);
+		cfg->token_file = xstrdup(u->token_file);
+		blob_release(&b);
+	} else if (has_token) {
+		cfg->auth = AUTH_TOKEN;
+		cfg->token = xstrdup(u->token);
+	} else if (has_basic) {
+		cfg->auth = AUTH_BASIC;
+		cfg->username = xstrdup(u->username ? u->username : "");
+		cfg->password = xstrdup(u->password ? u->password : "");
+	}
+	if (u->as && *u->as)
+		cfg->impersonate_user = xstrdup(u->as);
+	if (u->as_uid && *u->as_uid)
+		cfg->impersonate_uid = xstrdup(u->as_uid);
+	if (u->as_groups) {
+		free_strv(cfg->impersonate_groups);
+		cfg->impersonate_groups = strv_dup(u->as_groups);
+	}
+	return 0;
+}
+
+static struct rest_config *rest_config_new(void)
+{
+	struct rest_config *cfg = xcalloc(1, sizeof(*cfg));
+	cfg->impersonate_groups = xcalloc(1, sizeof(char *));
+	return cfg;
+}
+
+int kubeconfig_rest_config(const struct kubeconfig *kc, const struct kubeconfig_opts *opts,
+			   struct rest_config **out, struct errbuf *err)
+{
+	struct rest_config *cfg = rest_config_new();
+	struct strbuf names = STRBUF_INIT;
+	int ret = -1;
+	const char *ctx_name = opts->context && *opts->context ? opts->context
+							       : kc->current_context;
+	*out = NULL;
+
+	list_names(&names, kc);
+	if (!ctx_name) {
+		if (!kc->nr_contexts)
+			errbuf_set(err, "kubeconfig '%s' defines no context", kc->file);
+		else
+			errbuf_set(err, "kubeconfig '%s' has no current-context; choose one "
+				   "with --context (%s)", kc->file, names.buf);
+		goto cleanup;
+	}
+	const struct kc_context *ctx = find_context(kc, ctx_name);
+	if (!ctx) {
+		if (!kc->nr_contexts)
+			errbuf_set(err, "context '%s' not found: kubeconfig '%s' defines no "
+				   "context", ctx_name, kc->file);
+		else
+			errbuf_set(err, "context '%s' not found in kubeconfig '%s' (contexts: %s)",
+				   ctx_name, kc->file, names.buf);
+		goto cleanup;
+	}
+
+	bool cluster_flag = opts->cluster && *opts->cluster;
+	const char *cluster_name = cluster_flag ? opts->cluster : ctx->cluster;
+	if (!cluster_name || !*cluster_name) {
+		errbuf_set(err, "context '%s' names no cluster (kubeconfig '%s' line %d)",
+			   ctx->name, ctx->file, ctx->line);
+		goto cleanup;
+	}
+	const struct kc_cluster *cluster = find_cluster(kc, cluster_name);
+	if (!cluster) {
+		if (cluster_flag)
+			errbuf_set(err, "cluster '%s' (--cluster) not found in kubeconfig '%s'",
+				   cluster_name, kc->file);
+		else
+			errbuf_set(err, "cluster '%s' of context '%s' not found in kubeconfig '%s'",
+				   cluster_name, ctx->name, kc->file);
+		goto cleanup;
+	}
+	if (cluster_into(cluster, cfg, err) < 0)
+		goto cleanup;
+
+	bool user_flag = opts->user && *opts->user;
+	const char *user_name = user_flag ? opts->user : ctx->user;
+	if (user_name && *user_name) {
+		const struct kc_user *user = find_user(kc, user_name);
+		if (!user) {
+			if (user_flag)
+				errbuf_set(err, "user '%s' (--user) not found in kubeconfig '%s'",
+					   user_name, kc->file);
+			else
+				errbuf_set(err, "user '%s' of context '%s' not found in "
+					   "kubeconfig '%s'", user_name, ctx->name, kc->file);
+			goto cleanup;
+		}
+		if (user_into(user, cfg, err) < 0)
+			goto cleanup;
+	}
+	cfg->user = xstrdup(user_name ? user_name : "");
+	cfg->context = xstrdup(ctx->name);
+	cfg->source = xstrdup(ctx->file);
+	if (opts->namespace && *opts->namespace)
+		cfg->namespace = xstrdup(opts->namespace);
+	else
+		cfg->namespace = xstrdup(ctx->namespace && *ctx->namespace ? ctx->namespace
+									: "default");
+	*out = cfg;
+	cfg = NULL;
+	ret = 0;
+cleanup:
+	strbuf_release(&names);
+	rest_config_free(cfg);
+	return ret;
+}
+
+int rest_config_load(const struct kubeconfig_opts *opts, struct rest_config **out,
+		     struct errbuf *err)
+{
+	struct kubeconfig *kc;
+	char *looked = NULL;
+	int ret = -1;
+
+	*out = NULL;
+	if (kubeconfig_find(opts, &kc, &looked, err) < 0)
+		return -1;
+
+	/* kubectl turns to the service account only when no kubeconfig says anything. */
+	bool empty = !kc || (!kc->nr_contexts && !kc->nr_clusters && !kc->nr_users &&
+			     !kc->current_context);
+	bool choosing = (opts->context && *opts->context) || (opts->cluster && *opts->cluster) ||
+			(opts->user && *opts->user);
+	if (empty && !choosing && incluster_possible()) {
+		ret = incluster_rest_config(opts, out, err);
+		goto cleanup;
+	}
+	if (!kc) {
+		errbuf_set(err, "no kubeconfig: %s, and kinf is not running in a cluster "
+			   "(KUBERNETES_SERVICE_HOST is unset); use --kubeconfig or KUBECONFIG",
+			   looked);
+		goto cleanup;
+	}
+	ret = kubeconfig_rest_config(kc, opts, out, err);
+cleanup:
+	free(looked);
+	kubeconfig_free(kc);
+	return ret;
+}
+
+int kubeconfig_contexts(const struct kubeconfig_opts *opts, char ***names, size_t *nr,
+			char **current, struct errbuf *err)
+{
+	struct kubeconfig *kc;
+	char *looked = NULL;
+
+	*names = NULL;
+	*nr = 0;
+	*current = NULL;
+	if (kubeconfig_find(opts, &kc, &looked, err) < 0)
+		return -1;
+	free(looked);
+	if (!kc)
+		return 0;
+	*names = xcalloc(kc->nr_contexts + 1, sizeof(char *));
+	for (size_t i = 0; i < kc->nr_contexts; i++)
+		(*names)[i] = xstrdup(kc->contexts[i]->name);
+	*nr = kc->nr_contexts;
+	if (kc->current_context)
+		*current = xstrdup(kc->current_context);
+	kubeconfig_free(kc);
+	return 0;
+}
+
+void rest_config_free(struct rest_config *cfg)
+{
+	if (!cfg)
+		return;
+	free(cfg->server);
+	free(cfg->tls_server_name);
+	free(cfg->proxy_url);
+	blob_release(&cfg->ca);
+	free(cfg->ca_origin);
+	blob_release(&cfg->client_cert);
+	blob_release(&cfg->client_key);
+	if (cfg->token)
+		memset(cfg->token, 0, strlen(cfg->token));
+	free(cfg->token);
+	free(cfg->token_file);
+	free(cfg->username);
+	if (cfg->password)
+		memset(cfg->password, 0, strlen(cfg->password));
+	free(cfg->password);
+	exec_config_free(cfg->exec);
+	free(cfg->impersonate_user);
+	free(cfg->impersonate_uid);
+	free_strv(cfg->impersonate_groups);
+	free(cfg->namespace);
+	free(cfg->context);
+	free(cfg->cluster);
+	free(cfg->user);
+	free(cfg->source);
+	free(cfg);
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+static void blob_copy(struct blob *dst, const struct blob *src)
+{
+	dst->data = src->len ? xstrndup(src->data, src->len) : NULL;
+	dst->len = src->len;
+}
+
+struct rest_config *rest_config_dup(const struct rest_config *cfg)
+{
+	struct rest_config *d = xcalloc(1, sizeof(*d));
+	d->server = dup_or_null(cfg->server);
+	d->tls_server_name = dup_or_null(cfg->tls_server_name);
+	d->proxy_url = dup_or_null(cfg->proxy_url);
+	d->insecure = cfg->insecure;
+	d->disable_compression = cfg->disable_compression;
+	blob_copy(&d->ca, &cfg->ca);
+	d->ca_origin = dup_or_null(cfg->ca_origin);
+	blob_copy(&d->client_cert, &cfg->client_cert);
+	blob_copy(&d->client_key, &cfg->client_key);
+	d->auth = cfg->auth;
+	d->token = dup_or_null(cfg->token);
+	d->token_file = dup_or_null(cfg->token_file);
+	d->username = dup_or_null(cfg->username);
+	d->password = dup_or_null(cfg->password);
+	d->exec = cfg->exec ? exec_config_dup(cfg->exec) : NULL;
+	d->impersonate_user = dup_or_null(cfg->impersonate_user);
+	d->impersonate_uid = dup_or_null(cfg->impersonate_uid);
+	d->impersonate_groups = strv_dup(cfg->impersonate_groups);
+	d->namespace = dup_or_null(cfg->namespace);
+	d->context = dup_or_null(cfg->context);
+	d->cluster = dup_or_null(cfg->cluster);
+	d->user = dup_or_null(cfg->user);
+	d->source = dup_or_null(cfg->source);
+	d->in_cluster = cfg->in_cluster;
+	return d;
+}
+
+char *rest_config_describe(const struct rest_config *cfg)
+{
+	if (cfg->in_cluster)
+		return xasprintf("in-cluster · %s · namespace '%s'", cfg->server, cfg->namespace);
+	return xasprintf("context '%s' · cluster '%s' · user '%s' · %s · namespace '%s'",
+			 cfg->context, cfg->cluster, cfg->user, cfg->server, cfg->namespace);
+}
+
+char *rest_config_identity(const struct rest_config *cfg)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *who = cfg->in_cluster ? "the service account" : NULL;
+
+	if (who)
+		strbuf_adds(&sb, who);
+	else if (cfg->user && *cfg->user)
+		strbuf_addf(&sb, "user '%s'", cfg->user);
+	else
+		strbuf_adds(&sb, "an anonymous user");
+	switch (cfg->auth) {
+	case AUTH_NONE:
+		strbuf_adds(&sb, cfg->client_cert.len ? " (client certificate)"
+						      : " (no credentials)");
+		break;
+	case AUTH_TOKEN:
+		strbuf_adds(&sb, " (bearer token)");
+		break;
+	case AUTH_TOKEN_FILE:
+		strbuf_addf(&sb, " (token file '%s')", cfg->token_file);
+		break;
+	case AUTH_BASIC:
+		strbuf_addf(&sb, " (basic auth as '%s')", cfg->username);
+		break;
+	case AUTH_EXEC:
+		strbuf_addf(&sb, " (exec plugin '%s')", cfg->exec->command);
+		break;
+	}
+	return strbuf_detach(&sb, NULL);
+}
