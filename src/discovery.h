@@ -27,6 +27,7 @@ struct api_resource {
 	bool namespaced;
 	char **verbs;		/* NULL-terminated */
 	char **short_names;	/* NULL-terminated */
+	char **categories;	/* NULL-terminated: "all", ... */
 };
 
 struct discovery;
@@ -34,8 +35,14 @@ struct discovery;
 struct discovery *discovery_new(struct kclient *client);
 void discovery_free(struct discovery *disco);
 
-/* Fetches /api and /apis (once).  -1 and err on failure. */
+/*
+ * Fetches /api and /apis (once).  -1 and err on failure.  A group version
+ * that does not answer (an aggregated API that is down) is skipped, as
+ * kubectl skips it; discovery_failed() names those.
+ */
 int discovery_load(struct discovery *disco, struct errbuf *err);
+/* "metrics.k8s.io/v1beta1, ..." that failed to answer, or NULL. */
+const char *discovery_failed(const struct discovery *disco);
 
 /*
  * The resource the user means by `typed`.  -1 and err when unknown (with a

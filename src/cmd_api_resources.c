@@ -1,0 +1,233 @@
+/*
+ * cmd_api_resources.c — `kinf api-resources`: the resource types the
+ * server offers, in kubectl's table (and its -o wide / -o name), so a
+ * person sees what names kinf will accept and which can be watched.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster.h"
+#include "cmd.h"
+#include "discovery.h"
+#include "strbuf.h"
+
+static const char *const output_names[] = { "wide", "name", NULL };
+enum { OUTPUT_WIDE, OUTPUT_NAME };
+static const char *const sort_names[] = { "name", "kind", NULL };
+enum { SORT_NAME, SORT_KIND };
+
+static struct {
+	int output;		/* -1: the plain table */
+	int sort_by;		/* -1: by group, then name */
+	bool no_headers;
+	const char *api_group;
+	const char *namespaced;	/* "true", "false", or NULL: both */
+	const char *verbs;
+} o = { .output = -1, .sort_by = -1 };
+
+static const struct option api_resources_options[] = {
+	OPT_ENUM('o', "output", &o.output, "FORMAT", output_names,
+		 "wide adds the verbs and categories; name prints resource.group"),
+	OPT_BOOL(0, "no-headers", &o.no_headers, "leave out the header line"),
+	OPT_STRING(0, "api-group", &o.api_group, "GROUP",
+		   "only this API group (\"\" for the core group)", COMPLETE_NONE),
+	OPT_STRING(0, "namespaced", &o.namespaced, "BOOL",
+		   "true: only namespaced resources; false: only cluster-scoped", COMPLETE_NONE),
+	OPT_STRING(0, "verbs", &o.verbs, "VERBS",
+		   "only resources with all these verbs, e.g. list,watch", COMPLETE_NONE),
+	OPT_ENUM(0, "sort-by", &o.sort_by, "FIELD", sort_names, "sort by name or kind"),
+	OPT_INCLUDE(cluster_options),
+	OPT_END(),
+};
+
+static bool has_all_verbs(const struct api_resource *r, const char *list)
+{
+	char *copy = xstrdup(list), *save = NULL;
+	bool ok = true;
+	for (char *v = strtok_r(copy, ",", &save); v && ok; v = strtok_r(NULL, ",", &save))
+		ok = api_resource_has_verb(r, v);
+	free(copy);
+	return ok;
+}
+
+static bool wanted(const struct api_resource *r, int namespaced)
+{
+	/* kubectl leaves out what cannot be asked anything. */
+	if (!r->verbs || !r->verbs[0])
+		return false;
+	if (o.api_group && strcmp(r->group, o.api_group))
+		return false;
+	if (namespaced >= 0 && r->namespaced != (namespaced == 1))
+		return false;
+	if (o.verbs && *o.verbs && !has_all_verbs(r, o.verbs))
+		return false;
+	return true;
+}
+
+static int compare_by(const void *a, const void *b)
+{
+	const struct api_resource *x = *(const struct api_resource *const *)a;
+	const struct api_resource *y = *(const struct api_resource *const *)b;
+	int c = o.sort_by == SORT_KIND ? strcmp(x->kind, y->kind) : strcmp(x->name, y->name);
+	if (c)
+		return c;
+	c = strcmp(x->group, y->group);	/* discovery_all's order among equals */
+	return c ? c : strcmp(x->name, y->name);
+}
+
+static char *join(char **v)
+{
+	struct strbuf sb = STRBUF_INIT;
+	for (; v && *v; v++)
+		strbuf_addf(&sb, "%s%s", sb.len ? "," : "", *v);
+	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * Go's tabwriter as kubectl sets it up: each column as wide as its widest
+ * cell plus three spaces, the last column not padded.
+ */
+struct table {
+	char **cells;		/* rows × cols */
+	size_t cols, rows, alloc;
+};
+
+static void table_add(struct table *t, char **row)
+{
+	ALLOC_GROW(t->cells, (t->rows + 1) * t->cols, t->alloc);
+	memcpy(t->cells + t->rows * t->cols, row, t->cols * sizeof(char *));
+	t->rows++;
+}
+
+static void table_print(struct table *t, FILE *out)
+{
+	size_t *width = xcalloc(t->cols, sizeof(*width));
+	for (size_t r = 0; r < t->rows; r++)
+		for (size_t c = 0; c < t->cols; c++) {
+			size_t n = strlen(t->cells[r * t->cols + c]);
+			if (n > width[c])
+				width[c] = n;
+		}
+	for (size_t r = 0; r < t->rows; r++) {
+		for (size_t c = 0; c < t->cols; c++) {
+			const char *cell = t->cells[r * t->cols + c];
+			if (c + 1 < t->cols)
+				fprintf(out, "%-*s", (int)(width[c] + 3), cell);
+			else
+				fputs(cell, out);
+		}
+		fputc('\n', out);
+	}
+	free(width);
+}
+
+static void table_free(struct table *t)
+{
+	for (size_t i = 0; i < t->rows * t->cols; i++)
+		free(t->cells[i]);
+	free(t->cells);
+}
+
+static void print_resources(const struct api_resource **res, size_t nr)
+{
+	if (o.output == OUTPUT_NAME) {
+		for (size_t i = 0; i < nr; i++) {
+			char *name = api_resource_full_name(res[i]);
+			puts(name);
+			free(name);
+		}
+		return;
+	}
+	bool wide = o.output == OUTPUT_WIDE;
+	struct table t = { .cols = wide ? 7 : 5 };
+	if (!o.no_headers) {
+		char *head[] = { xstrdup("NAME"), xstrdup("SHORTNAMES"), xstrdup("APIVERSION"),
+				 xstrdup("NAMESPACED"), xstrdup("KIND"),
+				 wide ? xstrdup("VERBS") : NULL, wide ? xstrdup("CATEGORIES") : NULL };
+		table_add(&t, head);
+	}
+	for (size_t i = 0; i < nr; i++) {
+		const struct api_resource *r = res[i];
+		char *row[] = {
+			xstrdup(r->name), join(r->short_names),
+			*r->group ? xasprintf("%s/%s", r->group, r->version) : xstrdup(r->version),
+			xstrdup(r->namespaced ? "true" : "false"), xstrdup(r->kind),
+			wide ? join(r->verbs) : NULL, wide ? join(r->categories) : NULL,
+		};
+		table_add(&t, row);
+	}
+	table_print(&t, stdout);
+	table_free(&t);
+}
+
+static int run_api_resources(int argc, const char **argv)
+{
+	struct errbuf err = { "" };
+	struct cluster c = { 0 };
+	const struct api_resource **all, **res = NULL;
+	size_t nr_all, nr = 0;
+	int namespaced = -1, ret = 1;
+
+	argc = opt_parse(&command_api_resources, argc, argv);
+	if (argc > 0)
+		usage_error(&command_api_resources, "unexpected argument '%s'", argv[0]);
+	if (o.namespaced) {
+		if (!strcmp(o.namespaced, "true"))
+			namespaced = 1;
+		else if (!strcmp(o.namespaced, "false"))
+			namespaced = 0;
+		else
+			usage_error(&command_api_resources,
+				    "invalid value '%s' for '--namespaced': expected true or false",
+				    o.namespaced);
+	}
+
+	if (cluster_open(&c, &err) < 0 || discovery_load(c.disco, &err) < 0) {
+		error("%s", err.msg);
+		goto cleanup;
+	}
+	discovery_all(c.disco, &all, &nr_all);
+	res = xcalloc(nr_all + 1, sizeof(*res));
+	for (size_t i = 0; i < nr_all; i++)
+		if (wanted(all[i], namespaced))
+			res[nr++] = all[i];
+	if (o.sort_by >= 0)
+		qsort(res, nr, sizeof(*res), compare_by);
+	print_resources(res, nr);
+	if (fflush(stdout) != 0) {
+		error("cannot write to standard output: %s", strerror(errno));
+		goto cleanup;
+	}
+	/* As kubectl: print what answered, then say what did not. */
+	if (discovery_failed(c.disco)) {
+		error("unable to retrieve the complete list of server APIs: %s",
+		      discovery_failed(c.disco));
+		goto cleanup;
+	}
+	ret = 0;
+cleanup:
+	free(res);
+	cluster_close(&c);
+	return ret;
+}
+
+const struct command command_api_resources = {
+	.name = "api-resources",
+	.run = run_api_resources,
+	.summary = "List the resource types the server offers",
+	.usage = "kinf api-resources [options]",
+	.description =
+		"The resource types of the cluster's preferred API versions, as\n"
+		"'kubectl api-resources' prints them: every name in the NAME and\n"
+		"SHORTNAMES columns (and the singular and kind) is a name kinf accepts,\n"
+		"qualified as resource.group when two groups share it.  Informers need\n"
+		"the list and watch verbs; -o wide shows them.",
+	.examples =
+		"kinf api-resources\n"
+		"kinf api-resources -o wide --verbs list,watch\n"
+		"kinf api-resources --api-group apps -o name\n"
+		"kinf api-resources --namespaced=false",
+	.options = api_resources_options,
+};
