@@ -54,6 +54,17 @@ static const char *value_text(struct json_object *v, char buf[VALUE_MAX + 8])
 	return buf;
 }
 
+/*
+ * List items carry no kind or apiVersion and watch events do: that the
+ * one has them and the other not is no change to the object.
+ */
+static bool is_type_meta(const char *key, struct json_object *a, struct json_object *b)
+{
+	return (!strcmp(key, "kind") || !strcmp(key, "apiVersion")) &&
+	       (!json_object_object_get_ex(a, key, NULL) ||
+		!json_object_object_get_ex(b, key, NULL));
+}
+
 /* "path: old → new", "+ path: value", "- path: value" for what differs. */
 static void diff_values(struct tui *t, const char *path, struct json_object *a,
 			struct json_object *b)
@@ -65,6 +76,8 @@ static void diff_values(struct tui *t, const char *path, struct json_object *a,
 	if (ta == json_type_object && tb == json_type_object) {
 		json_object_object_foreach(a, key, va) {
 			struct json_object *vb;
+			if (!*path && is_type_meta(key, a, b))
+				continue;
 			char *sub = *path ? xasprintf("%s.%s", path, key) : xstrdup(key);
 			if (!json_object_object_get_ex(b, key, &vb))
 				add_line(t, tui_color(t, PAIR_DELETED), "  - %s: %s", sub,
@@ -74,6 +87,8 @@ static void diff_values(struct tui *t, const char *path, struct json_object *a,
 			free(sub);
 		}
 		json_object_object_foreach(b, key2, vb2) {
+			if (!*path && is_type_meta(key2, a, b))
+				continue;
 			if (!json_object_object_get_ex(a, key2, NULL))
 				add_line(t, tui_color(t, PAIR_ADDED), "  + %s%s%s: %s", path,
 					 *path ? "." : "", key2, value_text(vb2, bb));

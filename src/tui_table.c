@@ -254,7 +254,8 @@ void table_rebuild(struct tui *t, struct tab *tab)
 		ALLOC_GROW(tab->index.v, tab->index.nr + 1, tab->index.alloc);
 		tab->index.v[tab->index.nr++] = r;
 	}
-	qsort_r(tab->index.v, tab->index.nr, sizeof(*tab->index.v), cmp_rows, tab);
+	if (tab->index.nr > 1)
+		qsort_r(tab->index.v, tab->index.nr, sizeof(*tab->index.v), cmp_rows, tab);
 
 	/* The cursor stays on its object when the object is still listed. */
 	for (size_t i = 0; selected && i < tab->index.nr; i++) {
@@ -327,7 +328,8 @@ static void row_mark(const struct tui *t, const struct row *r, char mark[2], int
 		mark[0] = r->tombstone ? '?' : 'x';
 		*attr = A_DIM | tui_color(t, PAIR_DELETED);
 	} else if (r->changed_mono && t->now_mono - r->changed_mono < CHANGED_MARK_MS) {
-		mark[0] = r->last_type == DELTA_ADDED ? '+' : '*';
+		/* New to the cache (added, or first listed) or changed. */
+		mark[0] = r->hist_total == 1 || r->last_type == DELTA_ADDED ? '+' : '*';
 		*attr = A_BOLD | tui_color(t, PAIR_MARK);
 	} else {
 		mark[0] = ' ';

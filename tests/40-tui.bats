@@ -1,0 +1,264 @@
+#!/usr/bin/env bats
+# kinf tui, driven for real: kinf runs in a detached tmux pane against the
+# simulated apiserver; keys go in with send-keys, the screen comes back
+# with capture-pane.  Every wait is a bounded poll of the screen.
+
+load test_helper
+
+# Three pods with known names in "default", nothing elsewhere.
+setup() {
+	sim_start --pods 0 --namespaces 0
+	for p in alpha bravo charlie; do
+		make_pod "$p" >/dev/null
+	done
+	TMUX_SOCK="kinf-tui-$$-${BATS_TEST_NUMBER}"
+}
+
+teardown() {
+	tmux -L "$TMUX_SOCK" kill-server 2>/dev/null || true
+	sim_stop
+}
+
+make_pod() {
+	simctl POST /create "{\"resource\":\"pods\",\"object\":{\"metadata\":{\"name\":\"$1\",\"namespace\":\"default\",\"labels\":{\"app\":\"${2:-tui}\"}},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"nginx\"}]}}}"
+}
+
+# Patches a label on a pod; prints its new resourceVersion.
+touch_pod() {
+	simctl POST /update "{\"resource\":\"pods\",\"namespace\":\"default\",\"name\":\"$1\",\"patch\":{\"metadata\":{\"labels\":{\"touched\":\"${2:-yes}\"}}}}" |
+		sed -n 's/.*"resourceVersion": *"\([0-9]*\)".*/\1/p' | head -n1
+}
+
+# tui_start [kinf tui args...] — runs `kinf tui pods ARGS` in a 100x30 pane.
+# When kinf ends the pane says "kinf exited N" and keeps its screen.
+tui_start() {
+	local cmd
+	printf -v cmd '%q ' "$KINF" tui "$@"
+	tmux -L "$TMUX_SOCK" -f /dev/null new-session -d -x "${TUI_COLS:-100}" -y "${TUI_LINES:-30}" \
+		"$cmd 2>'$BATS_TEST_TMPDIR/stderr'; echo \"kinf exited \$?\"; sleep 600"
+}
+
+screen() { tmux -L "$TMUX_SOCK" capture-pane -p; }
+screen_has() { screen | grep -qE -- "$1"; }
+screen_lacks() { ! screen | grep -qE -- "$1"; }
+keys() { tmux -L "$TMUX_SOCK" send-keys "$@"; }
+pane() { tmux -L "$TMUX_SOCK" display-message -p "$1"; }
+
+show_screen() {
+	echo "# screen:" >&2
+	screen | sed 's/^/# /' >&2
+}
+
+# wait_screen REGEX [SECONDS] — until the screen shows REGEX.
+wait_screen() {
+	wait_until "${2:-10}" screen_has "$1" || { show_screen; return 1; }
+}
+
+# wait_gone REGEX [SECONDS] — until the screen no longer shows REGEX.
+wait_gone() {
+	wait_until "${2:-10}" screen_lacks "$1" || { show_screen; return 1; }
+}
+
+# The pane's terminal is back to normal: main screen, cursor shown.
+assert_terminal_restored() {
+	[ "$(pane '#{alternate_on}')" = 0 ] || { echo "# still on the alternate screen" >&2; return 1; }
+	[ "$(pane '#{cursor_flag}')" = 1 ] || { echo "# cursor still hidden" >&2; return 1; }
+}
+
+# The table line of one pod (the table is above the log's title).
+row_of() { screen | sed '/ deltas /q' | grep -E -- " $1 "; }
+
+start_synced() {
+	tui_start pods --kubeconfig "$SIM_KUBECONFIG" "$@"
+	wait_screen ' 3 objects.*synced'
+}
+
+@test "tui: start-up lists the cache, the columns and the health pane" {
+	start_synced
+	screen_has 'context kube-sim'
+	screen_has 'namespace default'
+	screen_has '1:pods 3'
+	screen_has 'NAME .*READY .*STATUS .*RV .*DELTA .*LAST'
+	for p in alpha bravo charlie; do
+		row_of $p | grep -q Replaced
+	done
+	# Initial-list deltas are marked in the log, the list in the health pane.
+	screen_has 'Replaced default/alpha .*initial'
+	wait_screen 'state +watching'
+	screen_has 'lists 1 '
+}
+
+@test "tui: an updated object changes on screen and is marked" {
+	start_synced
+	rv=$(touch_pod bravo)
+	[ -n "$rv" ]
+	wait_screen "^\* bravo .* $rv Updated"
+	screen_has "Updated +default/bravo +rv $rv +watch"
+	# The others stayed as they were.
+	row_of alpha | grep -q Replaced
+}
+
+@test "tui: a delete shows the row as gone, then drops it" {
+	start_synced
+	simctl POST /delete '{"resource":"pods","namespace":"default","name":"charlie"}' >/dev/null
+	wait_screen '^x charlie .*Deleted'
+	screen_has '2 objects \(1 gone\)'
+	wait_gone ' charlie ' 10
+	screen_has ' 2 objects '
+}
+
+@test "tui: a forced 410 relist shows in the health pane and the log" {
+	start_synced
+	simctl POST /faults '{"verb":"watch","resource":"pods","kind":"410","count":1}' >/dev/null
+	simctl POST /restart-watch-cache '{}' >/dev/null
+	wait_screen 'relists 1 +410s [1-9]' 15
+	screen_has 'watch-expired'
+	wait_screen 'relisted: 3 listed' 15
+	wait_screen 'state +watching' 15
+}
+
+@test "tui: / filters by substring and by label, Esc clears" {
+	make_pod delta other >/dev/null
+	tui_start pods --kubeconfig "$SIM_KUBECONFIG"
+	wait_screen ' 4 objects.*synced'
+	keys / b r a
+	wait_screen "filter 'bra': 1"
+	screen_has ' bravo '
+	screen_lacks ' alpha '
+	keys Enter
+	keys Escape
+	wait_screen ' 4 objects  sort'
+	keys / l : a p p = o t h e r Enter
+	wait_screen "filter 'l:app=other': 1"
+	row_of delta
+	screen_lacks ' charlie '
+	keys Escape
+	wait_gone "filter '"
+	screen_has ' charlie '
+}
+
+@test "tui: s sorts by the next column, S reverses" {
+	start_synced
+	# By name: alpha first.
+	screen | sed -n 5p | grep -q ' alpha '
+	touch_pod charlie >/dev/null
+	wait_screen 'charlie .*Updated'
+	keys s
+	wait_screen 'sort LAST'
+	# Most recent delta first.
+	wait_until 5 sh -c "tmux -L '$TMUX_SOCK' capture-pane -p | sed -n 5p | grep -q charlie" ||
+		{ show_screen; false; }
+	keys S
+	wait_screen 'sort LAST (▼|desc)'
+	wait_until 5 sh -c "tmux -L '$TMUX_SOCK' capture-pane -p | sed -n 7p | grep -q charlie" ||
+		{ show_screen; false; }
+}
+
+@test "tui: Enter shows the object, its history and the diff of its last update" {
+	start_synced
+	rv=$(touch_pod alpha)
+	wait_screen "alpha .* $rv Updated"
+	keys g Enter
+	wait_screen "Pod default/alpha +rv $rv"
+	screen_has 'Delta history: 2 since kinf started'
+	screen_has 'Replaced .*initial list'
+	screen_has "Updated +rv $rv .*watch"
+	screen_has "Last update: rv [0-9]+ (→|->) $rv"
+	screen_has '\+ metadata.labels.touched: "yes"'
+	screen_has '"name": "alpha"'
+	keys Escape
+	wait_screen 'NAME .*DELTA'
+}
+
+@test "tui: p pauses the display, holds and counts the deltas, p resumes" {
+	start_synced
+	keys p
+	wait_screen 'PAUSED \(0 held\)'
+	rv=$(touch_pod bravo)
+	wait_screen 'PAUSED \(1 held\)'
+	row_of bravo | grep -q Replaced
+	screen_has 'held 1 \(paused\)'
+	keys p
+	wait_screen "bravo .* $rv Updated"
+	wait_screen 'resumed: 1 held'
+	screen_lacks PAUSED
+}
+
+@test "tui: r resyncs: Sync deltas for every cached object" {
+	start_synced
+	keys r
+	wait_screen 'resync of pods queued'
+	wait_screen 'resyncs 1'
+	wait_screen 'Sync +default/alpha .*resync'
+	row_of charlie | grep -q Sync
+}
+
+@test "tui: follows a resize, down to 80x24 and back" {
+	start_synced
+	tmux -L "$TMUX_SOCK" resize-window -x 80 -y 24
+	wait_until 5 sh -c "[ \$(tmux -L '$TMUX_SOCK' capture-pane -p | wc -l) -eq 24 ]"
+	wait_screen '^ deltas .* informer'
+	screen_has 'NAME .*RV DELTA +LAST'
+	screen_has '^\? help'
+	[ "$(screen | awk '{ if (length($0) > 80) n++ } END { print n + 0 }')" = 0 ]
+	tmux -L "$TMUX_SOCK" resize-window -x 140 -y 40
+	wait_screen 'NAME .*AGE .*RV DELTA'
+	[ "$(screen | grep -c ' deltas ')" = 1 ]
+}
+
+@test "tui: ? shows the keys, any key goes back" {
+	start_synced
+	keys '?'
+	wait_screen 'pause / resume'
+	screen_has 'l:app=web'
+	keys Escape
+	wait_screen 'NAME .*DELTA'
+}
+
+@test "tui: Tab moves to the log, Enter there opens that object" {
+	start_synced
+	touch_pod charlie >/dev/null
+	wait_screen 'Updated +default/charlie'
+	keys Tab G Enter
+	wait_screen 'Pod default/charlie'
+	keys Escape
+	wait_screen 'deltas .* shown'
+}
+
+@test "tui: q quits and leaves the terminal as it was" {
+	start_synced
+	keys q
+	wait_screen 'kinf exited 0'
+	assert_terminal_restored
+	[ ! -s "$BATS_TEST_TMPDIR/stderr" ]
+}
+
+@test "tui: Ctrl-C ends it with status 130 and the terminal restored" {
+	start_synced
+	keys C-c
+	wait_screen 'kinf exited 130'
+	assert_terminal_restored
+}
+
+@test "tui: an unreachable server: one error line, status 1, terminal usable" {
+	sed 's#server: https://[^ ]*#server: https://127.0.0.1:1#' "$SIM_KUBECONFIG" >"$BATS_TEST_TMPDIR/dead"
+	tui_start pods --kubeconfig "$BATS_TEST_TMPDIR/dead"
+	wait_screen 'kinf exited 1'
+	assert_terminal_restored
+	[ "$(wc -l <"$BATS_TEST_TMPDIR/stderr")" -eq 1 ]
+	grep -q '^error: .*127.0.0.1:1' "$BATS_TEST_TMPDIR/stderr"
+}
+
+@test "tui: server errors after start show in the health pane; the informer recovers" {
+	simctl POST /faults '{"verb":"list","resource":"pods","kind":"500","count":2}' >/dev/null
+	tui_start pods --kubeconfig "$SIM_KUBECONFIG"
+	wait_screen 'errors [1-9]'
+	screen_has 'error .* ago: '
+	wait_screen ' 3 objects.*synced' 20
+}
+
+@test "tui: needs a terminal" {
+	run "$KINF" tui pods --kubeconfig "$SIM_KUBECONFIG" </dev/null
+	assert_status 1
+	assert_output_contains 'needs a terminal'
+}
