@@ -70,13 +70,21 @@ static void hist_from_delta(struct hist_entry *h, const struct notification *n)
 	h->replay = n->replay;
 }
 
+/*
+ * Most objects see one or two deltas: the history grows by doubling up to
+ * HIST_MAX and only then turns into a ring, so 100,000 quiet objects do
+ * not each carry room for HIST_MAX.
+ */
 static void row_push_hist(struct row *r, const struct hist_entry *h)
 {
-	if (!r->hist)
-		r->hist = xcalloc(HIST_MAX, sizeof(*r->hist));
 	if (r->hist_nr < HIST_MAX) {
-		r->hist[(r->hist_first + r->hist_nr) % HIST_MAX] = *h;
-		r->hist_nr++;
+		if (r->hist_nr == r->hist_alloc) {
+			r->hist_alloc = r->hist_alloc ? r->hist_alloc * 2 : 2;
+			if (r->hist_alloc > HIST_MAX)
+				r->hist_alloc = HIST_MAX;
+			r->hist = xrealloc(r->hist, r->hist_alloc * sizeof(*r->hist));
+		}
+		r->hist[r->hist_nr++] = *h;	/* hist_first stays 0 until full */
 	} else {
 		r->hist[r->hist_first] = *h;
 		r->hist_first = (r->hist_first + 1) % HIST_MAX;

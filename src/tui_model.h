@@ -52,8 +52,10 @@ struct row {
 	int64_t gone_mono;	/* monotonic; 0 while present */
 	bool tombstone;		/* deleted by a relist, not by the server */
 	unsigned version;	/* bumped on every delta (views cache by it) */
-	struct hist_entry *hist;	/* ring of HIST_MAX, oldest at hist_first */
-	size_t hist_nr, hist_first, hist_total;
+	/* Oldest first, growing to HIST_MAX, then a ring from hist_first. */
+	struct hist_entry *hist;
+	unsigned short hist_nr, hist_alloc, hist_first;
+	size_t hist_total;
 	/* Table cells for `obj`, computed on demand (tui_table.c). */
 	struct kobj *cells_obj;
 	char **cells;

@@ -257,7 +257,13 @@ void table_rebuild(struct tui *t, struct tab *tab)
 	if (tab->index.nr > 1)
 		qsort_r(tab->index.v, tab->index.nr, sizeof(*tab->index.v), cmp_rows, tab);
 
-	/* The cursor stays on its object when the object is still listed. */
+	/*
+	 * The cursor stays on its object when the object is still listed,
+	 * unless it is on the first line: then it stays there, so that the
+	 * top of the table (the newest, when sorted by LAST) stays in view.
+	 */
+	if (tab->table.cur == 0)
+		selected = NULL;
 	for (size_t i = 0; selected && i < tab->index.nr; i++) {
 		if (tab->index.v[i] == selected) {
 			tab->table.cur = i;
