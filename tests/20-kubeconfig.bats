@@ -1,0 +1,247 @@
+#!/usr/bin/env bats
+# Reaching the cluster kubectl would reach: which kubeconfig, which
+# context, TLS as the kubeconfig says — and when it cannot, one line that
+# says why.  Against the simulated apiserver over TLS.
+
+load test_helper
+load kubeconfig_helper
+
+setup() {
+	sim_start
+	T=$BATS_TEST_TMPDIR
+}
+
+@test "the simulator's kubeconfig (bearer token, CA file) lists its resources" {
+	run_kinf api-resources --kubeconfig "$SIM_KUBECONFIG"
+	assert_status 0
+	[ "${lines[0]}" = "$(printf '%-14s%-13s%-24s%-13s%s' NAME SHORTNAMES APIVERSION NAMESPACED KIND)" ]
+	assert_output_contains "pods          po           v1                      true         Pod"
+	assert_output_contains "deployments   deploy       apps/v1"
+	[ "$(request_users)" = admin ]
+	simctl GET /requests | jq -e 'all(.[]; .userAgent | startswith("kinf/"))'
+}
+
+@test "api-resources -o name and -o wide print what kubectl prints" {
+	run_kinf api-resources --kubeconfig "$SIM_KUBECONFIG" -o name
+	assert_status 0
+	[ "${lines[0]}" = configmaps ]
+	assert_output_contains "deployments.apps"
+	run_kinf api-resources --kubeconfig "$SIM_KUBECONFIG" -o wide --api-group apps
+	assert_status 0
+	[ "${#lines[@]}" -eq 2 ]
+	[[ ${lines[0]} == *"VERBS"*"CATEGORIES" ]]
+	[[ ${lines[1]} == *"create,delete,deletecollection,get,list,patch,update,watch   all" ]]
+	run_kinf api-resources --kubeconfig "$SIM_KUBECONFIG" --namespaced=false --no-headers -o name
+	assert_status 0
+	[ "$output" = "$(printf 'namespaces\nnodes')" ]
+}
+
+@test "client certificate and key from files" {
+	run_kinf api-resources --kubeconfig "$SIM_KUBECONFIG.certfile" -o name
+	assert_status 0
+	assert_output_contains pods
+	[ "$(request_users)" = kinf-admin ]
+}
+
+@test "client certificate and key from -data fields, never written to disk" {
+	run_kinf api-resources --kubeconfig "$SIM_KUBECONFIG.certdata" -o name
+	assert_status 0
+	assert_output_contains pods
+	[ "$(request_users)" = kinf-admin ]
+	command -v strace >/dev/null || skip "no strace to watch for written files"
+	grep -q "certdata" "$T/trace"	# the trace sees kinf's opens
+	# ... and not a single file opened for writing.
+	strace -f -e trace=open,openat,creat -o "$T/trace" \
+		"$KINF" api-resources --kubeconfig "$SIM_KUBECONFIG.certdata" -o name >/dev/null
+	! grep -E 'O_WRONLY|O_RDWR|O_CREAT|creat\(' "$T/trace"
+}
+
+@test "paths relative to the kubeconfig's directory" {
+	mkdir -p "$T/kube/pki" "$T/elsewhere"
+	cp "$SIM_CACERT" "$T/kube/pki/ca.crt"
+	write_kubeconfig "$T/kube/config" "    token: $SIM_TOKEN" "    certificate-authority: pki/ca.crt"
+	cd "$T/elsewhere"
+	run_kinf api-resources --kubeconfig ../kube/config -o name
+	assert_status 0
+	assert_output_contains pods
+}
+
+@test "~/.kube/config when neither --kubeconfig nor KUBECONFIG is given" {
+	mkdir -p "$HOME/.kube"
+	cp "$SIM_KUBECONFIG" "$HOME/.kube/config"
+	run_kinf api-resources -o name
+	assert_status 0
+	assert_output_contains pods
+}
+
+@test "KUBECONFIG merges three files: first to define a name wins, first current-context wins" {
+	# a: the good user, no current-context.  b: the current context, a
+	# user of the same name with a bad token (a's wins).  c: the cluster,
+	# and a current-context that must lose to b's.
+	cat >"$T/a" <<-YAML
+	users:
+	- name: tester
+	  user: {token: $SIM_TOKEN}
+	YAML
+	cat >"$T/b" <<-YAML
+	current-context: merged
+	users:
+	- name: tester
+	  user: {token: not-the-token}
+	contexts:
+	- name: merged
+	  context: {cluster: sim, user: tester}
+	- name: broken
+	  context: {cluster: nowhere, user: tester}
+	YAML
+	cat >"$T/c" <<-YAML
+	current-context: broken
+	clusters:
+	- name: sim
+	  cluster: {server: "$SIM_API", certificate-authority: "$SIM_CACERT"}
+	- name: nowhere
+	  cluster: {server: "https://127.0.0.1:1"}
+	YAML
+	KUBECONFIG="$T/a:$T/missing:$T/b:$T/c" run_kinf api-resources -o name
+	assert_status 0
+	assert_output_contains pods
+	[ "$(request_users)" = admin ]
+}
+
+@test "--context switches cluster and user" {
+	cat >"$T/two" <<-YAML
+	current-context: broken
+	clusters:
+	- name: sim
+	  cluster: {server: "$SIM_API", certificate-authority: "$SIM_CACERT"}
+	- name: nowhere
+	  cluster: {server: "https://127.0.0.1:1", certificate-authority: "$SIM_CACERT"}
+	users:
+	- name: admin
+	  user: {token: $SIM_TOKEN}
+	contexts:
+	- name: good
+	  context: {cluster: sim, user: admin}
+	- name: broken
+	  context: {cluster: nowhere, user: admin}
+	YAML
+	run_kinf api-resources --kubeconfig "$T/two" -o name
+	assert_one_line_error "cannot connect to server 'https://127.0.0.1:1'"
+	run_kinf api-resources --kubeconfig "$T/two" --context good -o name
+	assert_status 0
+	assert_output_contains pods
+	run_kinf api-resources --kubeconfig "$T/two" --context broken --cluster sim -o name
+	assert_status 0
+}
+
+@test "in-cluster: the service account's token, CA and namespace" {
+	local sa=$T/sa hostport=${SIM_API#https://}
+	mkdir -p "$sa"
+	printf '%s\n' "$SIM_TOKEN" >"$sa/token"
+	cp "$SIM_CACERT" "$sa/ca.crt"
+	echo team-a >"$sa/namespace"
+	KINF_SERVICEACCOUNT_DIR=$sa KUBERNETES_SERVICE_HOST=${hostport%:*} \
+		KUBERNETES_SERVICE_PORT=${hostport##*:} run_kinf api-resources -o name
+	assert_status 0
+	assert_output_contains pods
+	[ "$(request_users)" = admin ]
+}
+
+@test "in-cluster is not used when a kubeconfig exists" {
+	local sa=$T/sa
+	mkdir -p "$sa"
+	echo wrong >"$sa/token"
+	KINF_SERVICEACCOUNT_DIR=$sa KUBERNETES_SERVICE_HOST=127.0.0.1 KUBERNETES_SERVICE_PORT=1 \
+		KUBECONFIG=$SIM_KUBECONFIG run_kinf api-resources -o name
+	assert_status 0
+}
+
+@test "tls-server-name verifies the certificate for that name" {
+	write_kubeconfig "$T/tls" "    token: $SIM_TOKEN" \
+		"$(printf '    certificate-authority: %s\n    tls-server-name: localhost' "$SIM_CACERT")"
+	run_kinf api-resources --kubeconfig "$T/tls" -o name
+	assert_status 0
+	assert_output_contains pods
+}
+
+@test "insecure-skip-tls-verify connects without a CA" {
+	write_kubeconfig "$T/insecure" "    token: $SIM_TOKEN" "    insecure-skip-tls-verify: true"
+	run_kinf api-resources --kubeconfig "$T/insecure" -o name
+	assert_status 0
+}
+
+# ---- errors: one line, exit status 1 --------------------------------------
+
+@test "error: --kubeconfig names a missing file" {
+	run_kinf api-resources --kubeconfig "$T/nope"
+	assert_one_line_error "cannot read kubeconfig '$T/nope': No such file or directory"
+}
+
+@test "error: no kubeconfig anywhere and not in a pod" {
+	KUBECONFIG="$T/x:$T/y" run_kinf api-resources
+	assert_one_line_error "no kubeconfig: KUBECONFIG='$T/x:$T/y' names no existing file" \
+		"KUBERNETES_SERVICE_HOST is unset"
+	run_kinf api-resources
+	assert_one_line_error "no kubeconfig: '$HOME/.kube/config' does not exist"
+}
+
+@test "error: malformed YAML names the file and the line" {
+	printf 'clusters:\n- name: a\n  cluster:\n    server: https://a\n   oops: x\n' >"$T/bad"
+	run_kinf api-resources --kubeconfig "$T/bad"
+	assert_one_line_error "malformed kubeconfig '$T/bad' line 5: did not find expected key"
+	printf 'clusters: 7\n' >"$T/shape"
+	run_kinf api-resources --kubeconfig "$T/shape"
+	assert_one_line_error "kubeconfig '$T/shape' line 1: 'clusters' must be a list"
+}
+
+@test "error: unknown context lists the known ones" {
+	run_kinf api-resources --kubeconfig "$SIM_KUBECONFIG" --context prod
+	assert_one_line_error "context 'prod' not found in kubeconfig '$SIM_KUBECONFIG' (contexts: 'kube-sim')"
+}
+
+@test "error: a context whose cluster is missing" {
+	cat >"$T/dangling" <<-YAML
+	current-context: c
+	contexts: [{name: c, context: {cluster: gone}}]
+	YAML
+	run_kinf api-resources --kubeconfig "$T/dangling"
+	assert_one_line_error "cluster 'gone' of context 'c' not found in kubeconfig '$T/dangling'"
+}
+
+@test "error: unreachable server" {
+	write_kubeconfig "$T/down" "    token: $SIM_TOKEN" "    insecure-skip-tls-verify: true"
+	sed -i "s#server: .*#server: https://127.0.0.1:1#" "$T/down"
+	run_kinf api-resources --kubeconfig "$T/down"
+	assert_one_line_error "cannot connect to server 'https://127.0.0.1:1': Connection refused"
+}
+
+@test "error: a CA that did not sign the server's certificate" {
+	openssl req -x509 -newkey rsa:2048 -nodes -keyout "$T/other.key" -out "$T/other.crt" \
+		-subj /CN=other-ca -days 1 2>/dev/null
+	write_kubeconfig "$T/wrongca" "    token: $SIM_TOKEN" "    certificate-authority: $T/other.crt"
+	run_kinf api-resources --kubeconfig "$T/wrongca"
+	assert_one_line_error "cannot verify the certificate of server '$SIM_API'" \
+		"(CA '$T/other.crt')"
+}
+
+@test "error: the server's certificate does not name the host" {
+	write_kubeconfig "$T/mismatch" "    token: $SIM_TOKEN" \
+		"$(printf '    certificate-authority: %s\n    tls-server-name: api.example.com' "$SIM_CACERT")"
+	run_kinf api-resources --kubeconfig "$T/mismatch"
+	assert_one_line_error "cannot verify the certificate of server '$SIM_API'" \
+		"'api.example.com'" "tls-server-name"
+}
+
+@test "error: a missing CA file is named before connecting" {
+	write_kubeconfig "$T/noca" "    token: $SIM_TOKEN" "    certificate-authority: ca/missing.crt"
+	run_kinf api-resources --kubeconfig "$T/noca"
+	assert_one_line_error "cannot read certificate-authority '$T/ca/missing.crt' of cluster 'sim'"
+}
+
+@test "error: auth-provider is refused by name" {
+	write_kubeconfig "$T/gcp" "$(printf '    auth-provider:\n      name: gcp\n      config: {access-token: SECRET}')"
+	run_kinf api-resources --kubeconfig "$T/gcp"
+	assert_one_line_error "user 'tester' uses auth-provider 'gcp', which kinf does not support" \
+		"gke-gcloud-auth-plugin"
+	[[ $stderr != *SECRET* ]]
+}

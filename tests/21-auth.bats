@@ -1,0 +1,180 @@
+#!/usr/bin/env bats
+# Who kinf says it is: bearer tokens, token files, basic auth, exec
+# credential plugins (cached, re-run on 401), and what it says when the
+# server disagrees — without ever printing a credential.
+
+load test_helper
+load kubeconfig_helper
+
+PLUGIN=$BATS_TEST_DIRNAME/fixtures/exec-plugin
+
+setup() {
+	sim_start
+	T=$BATS_TEST_TMPDIR
+	mkdir -p "$T/plugin"
+}
+
+# exec_user API_VERSION [EXTRA_EXEC_LINES] — a user stanza running the
+# test plugin with PLUGIN_DIR=$T/plugin and the lines given.
+exec_user() {
+	local api=$1 extra=${2:-}
+	printf '    exec:\n      apiVersion: client.authentication.k8s.io/%s\n' "$api"
+	printf '      command: %s\n      interactiveMode: Never\n' "$PLUGIN"
+	printf '      env:\n      - {name: PLUGIN_DIR, value: "%s"}\n' "$T/plugin"
+	[ -z "$extra" ] || printf '%s\n' "$extra"
+}
+
+plugin_runs() { wc -l <"$T/plugin/runs"; }
+
+@test "bearer token: the request is made as the token's user" {
+	write_kubeconfig "$T/kc" "    token: $SIM_TOKEN"
+	run_kinf api-resources --kubeconfig "$T/kc" -o name
+	assert_status 0
+	[ "$(request_users)" = admin ]
+}
+
+@test "error: 401 names the user and the auth method, not the token" {
+	write_kubeconfig "$T/kc" "    token: wrong-token-1234"
+	run_kinf api-resources --kubeconfig "$T/kc"
+	assert_one_line_error "401 Unauthorized" "user 'tester' (bearer token)"
+	[[ $stderr != *wrong-token-1234* ]]
+}
+
+@test "error: basic auth rejected, the password never shown" {
+	write_kubeconfig "$T/kc" "$(printf '    username: jane\n    password: hunter2')"
+	run_kinf api-resources --kubeconfig "$T/kc"
+	assert_one_line_error "401 Unauthorized" "user 'tester' (basic auth as 'jane')"
+	[[ $stderr != *hunter2* ]]
+	simctl GET /requests | jq -e 'all(.[]; .headers.Authorization == "Basic <redacted>")'
+}
+
+@test "tokenFile: read relative to the kubeconfig" {
+	printf '%s\n' "$SIM_TOKEN" >"$T/token"
+	write_kubeconfig "$T/kc" "    tokenFile: token"
+	run_kinf api-resources --kubeconfig "$T/kc" -o name
+	assert_status 0
+	[ "$(request_users)" = admin ]
+}
+
+@test "tokenFile: re-read after a 401, as when a projected token was rotated" {
+	printf '%s\n' "$SIM_TOKEN" >"$T/token"
+	write_kubeconfig "$T/kc" "    tokenFile: $T/token"
+	simctl POST /faults '{"verb": "discovery", "kind": "401", "count": 1}'
+	run_kinf api-resources --kubeconfig "$T/kc" -o name
+	assert_status 0
+	assert_output_contains pods
+	# The refused request, then the same one again.
+	[ "$(simctl GET /requests | jq -r '.[0:2] | map(.path) | join(" ")')" = "/api /api" ]
+}
+
+@test "tokenFile: a rotated file is picked up by a running watch" {
+	require_command watch
+	printf '%s\n' "$SIM_VIEWER_TOKEN" >"$T/token"
+	write_kubeconfig "$T/kc" "    tokenFile: $T/token"
+	"$KINF" watch pods --kubeconfig "$T/kc" -o json >"$T/out" 2>"$T/err" &
+	local pid=$!
+	# The viewer may not list pods; once the file holds the admin token
+	# the reflector's next attempt lists them.
+	wait_until 10 file_has "$T/err" "forbidden"
+	printf '%s\n' "$SIM_TOKEN" >"$T/token.new"
+	mv "$T/token.new" "$T/token"
+	wait_until 30 file_has "$T/out" '"Pod"|"pod"|"pods"'
+	kill -TERM "$pid"
+	wait "$pid" || true
+}
+
+@test "exec plugin (v1): its token is used, and KUBERNETES_EXEC_INFO says so" {
+	write_kubeconfig "$T/kc" "$(exec_user v1 "$(printf '      - {name: PLUGIN_TOKEN, value: %s}\n      provideClusterInfo: true' "$SIM_TOKEN")")"
+	run_kinf api-resources --kubeconfig "$T/kc" -o name
+	assert_status 0
+	[ "$(request_users)" = admin ]
+	# One run for every request of the command: the answer is cached.
+	[ "$(plugin_runs)" -eq 1 ]
+	jq -e --arg server "$SIM_API" '.kind == "ExecCredential" and
+		.apiVersion == "client.authentication.k8s.io/v1" and
+		.spec.interactive == false and .spec.cluster.server == $server and
+		(.spec.cluster["certificate-authority-data"] | length > 0)' "$T/plugin/exec-info"
+}
+
+@test "exec plugin (v1beta1), no cluster info unless asked" {
+	write_kubeconfig "$T/kc" "$(exec_user v1beta1 "      - {name: PLUGIN_TOKEN, value: $SIM_TOKEN}")"
+	run_kinf api-resources --kubeconfig "$T/kc" -o name
+	assert_status 0
+	jq -e '.apiVersion == "client.authentication.k8s.io/v1beta1" and
+		(.spec | has("cluster") | not)' "$T/plugin/exec-info"
+}
+
+@test "exec plugin returning a client certificate" {
+	local dir=${SIM_CACERT%/*} base=${SIM_KUBECONFIG##*/}
+	write_kubeconfig "$T/kc" "$(exec_user v1 "$(printf '      - {name: PLUGIN_CERT, value: %s}\n      - {name: PLUGIN_KEY, value: %s}' \
+		"$dir/$base.client.crt" "$dir/$base.client.key")")"
+	run_kinf api-resources --kubeconfig "$T/kc" -o name
+	assert_status 0
+	[ "$(request_users)" = kinf-admin ]
+}
+
+@test "exec plugin: an expired credential is fetched again" {
+	write_kubeconfig "$T/kc" "$(exec_user v1 "$(printf '      - {name: PLUGIN_TOKEN, value: %s}\n      - {name: PLUGIN_EXPIRY, value: "2000-01-01T00:00:00Z"}' "$SIM_TOKEN")")"
+	run_kinf api-resources --kubeconfig "$T/kc" -o name
+	assert_status 0
+	[ "$(plugin_runs)" -gt 1 ]
+}
+
+@test "exec plugin: re-run once on 401" {
+	printf 'stale-token\n%s\n' "$SIM_TOKEN" >"$T/plugin/tokens"
+	write_kubeconfig "$T/kc" "$(exec_user v1)"
+	run_kinf api-resources --kubeconfig "$T/kc" -o name
+	assert_status 0
+	assert_output_contains pods
+	[ "$(plugin_runs)" -eq 2 ]
+}
+
+@test "error: exec plugin whose token keeps being refused" {
+	write_kubeconfig "$T/kc" "$(exec_user v1 "      - {name: PLUGIN_TOKEN, value: never-good}")"
+	run_kinf api-resources --kubeconfig "$T/kc"
+	assert_one_line_error "401 Unauthorized" "user 'tester' (exec plugin '$PLUGIN')"
+	[ "$(plugin_runs)" -eq 2 ]
+}
+
+@test "error: exec plugin not installed shows its installHint on one line" {
+	write_kubeconfig "$T/kc" "$(printf '    exec:\n      apiVersion: client.authentication.k8s.io/v1beta1\n      command: kinf-no-such-plugin\n      installHint: |\n        Install it with:\n          brew install kinf-no-such-plugin\n')"
+	run_kinf api-resources --kubeconfig "$T/kc"
+	assert_one_line_error "exec plugin 'kinf-no-such-plugin' of user 'tester' not found: Install it with: brew install kinf-no-such-plugin"
+}
+
+@test "error: exec plugin that fails" {
+	write_kubeconfig "$T/kc" "$(exec_user v1 "      - {name: PLUGIN_EXIT, value: '3'}")"
+	run_kinf api-resources --kubeconfig "$T/kc"
+	# The plugin's own stderr passes through, then kinf's one line.
+	[ "$status" -eq 1 ]
+	[ "${stderr_lines[0]}" = "exec-plugin: refusing, as asked" ]
+	[ "${stderr_lines[1]}" = "error: exec plugin '$PLUGIN' of user 'tester' failed with exit status 3" ]
+}
+
+@test "error: exec plugin v1 without interactiveMode, as kubectl refuses it" {
+	write_kubeconfig "$T/kc" "$(printf '    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: %s\n' "$PLUGIN")"
+	run_kinf api-resources --kubeconfig "$T/kc"
+	assert_one_line_error "exec plugin of user 'tester' needs interactiveMode"
+}
+
+@test "-v -v traces requests with the Authorization header redacted" {
+	write_kubeconfig "$T/kc" "    token: $SIM_TOKEN"
+	run_kinf api-resources --kubeconfig "$T/kc" -o name -v -v
+	assert_status 0
+	[[ $stderr == *"> Authorization: <redacted>"* ]]
+	[[ $stderr == *"> User-Agent: kinf/"* ]]
+	[[ $stderr == *"GET $SIM_API/api 200 OK in "* ]]
+	[[ $stderr != *"$SIM_TOKEN"* ]]
+}
+
+@test "error: 403 names the verb and the resource" {
+	require_command get
+	run_kinf get pods --kubeconfig "$SIM_KUBECONFIG.viewer"
+	assert_one_line_error "pods is forbidden" "cannot list resource \"pods\""
+}
+
+@test "error: unknown resource, with a did-you-mean" {
+	require_command get
+	run_kinf get podz --kubeconfig "$SIM_KUBECONFIG"
+	assert_one_line_error "the server doesn't have a resource type 'podz'; did you mean 'pods'?"
+}
