@@ -1,0 +1,1078 @@
+/*
+ * columns.c — kubectl's columns per kind, computed from json-c trees, and
+ * the aligned table writer; see columns.h.
+ *
+ * Each kind is one row of kinds[]: its columns (header, wide-only, how to
+ * compute the cell) and its short status.  A cell function appends to a
+ * strbuf; nothing is cached, as a table is printed once.
+ */
+#include "columns.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <json-c/json.h>
+
+#include "strbuf.h"
+#include "util.h"
+
+/* ---- reading the tree -------------------------------------------------- */
+
+/* The member at the path of names (NULL-terminated), or NULL. */
+static struct json_object *get(struct json_object *obj, ...)
+{
+	va_list ap;
+	const char *name;
+
+	va_start(ap, obj);
+	while (obj && (name = va_arg(ap, const char *))) {
+		struct json_object *v;
+		if (!json_object_is_type(obj, json_type_object) ||
+		    !json_object_object_get_ex(obj, name, &v))
+			obj = NULL;
+		else
+			obj = v;
+	}
+	va_end(ap);
+	return obj;
+}
+
+/* A string member, or "" when absent or not a string. */
+static const char *str(struct json_object *v)
+{
+	return v && json_object_is_type(v, json_type_string) ?
+		json_object_get_string(v) : "";
+}
+
+static int64_t num(struct json_object *v)
+{
+	return v && (json_object_is_type(v, json_type_int) ||
+		     json_object_is_type(v, json_type_double)) ?
+		json_object_get_int64(v) : 0;
+}
+
+static bool is_true(struct json_object *v)
+{
+	return v && json_object_is_type(v, json_type_boolean) &&
+	       json_object_get_boolean(v);
+}
+
+static size_t arr_len(struct json_object *v)
+{
+	return v && json_object_is_type(v, json_type_array) ?
+		json_object_array_length(v) : 0;
+}
+
+static struct json_object *arr_at(struct json_object *v, size_t i)
+{
+	return json_object_array_get_idx(v, i);
+}
+
+static size_t obj_len(struct json_object *v)
+{
+	return v && json_object_is_type(v, json_type_object) ?
+		(size_t)json_object_object_length(v) : 0;
+}
+
+/* The element of an array of objects whose member `key` equals value. */
+static struct json_object *find_by(struct json_object *arr, const char *key,
+				   const char *value)
+{
+	for (size_t i = 0; i < arr_len(arr); i++) {
+		struct json_object *e = arr_at(arr, i);
+		if (!strcmp(str(get(e, key, NULL)), value))
+			return e;
+	}
+	return NULL;
+}
+
+static void add_or(struct strbuf *out, const char *s, const char *dflt)
+{
+	strbuf_adds(out, *s ? s : dflt);
+}
+
+/* ---- time -------------------------------------------------------------- */
+
+int columns_parse_time(const char *s, int64_t *ms)
+{
+	struct tm tm = { 0 };
+	int n = 0, frac_ms = 0;
+	long off = 0;
+
+	if (!s || sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon,
+			 &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &n) != 6)
+		return -1;
+	s += n;
+	if (*s == '.') {
+		int digits = 0;
+		for (s++; *s >= '0' && *s <= '9'; s++, digits++)
+			if (digits < 3)
+				frac_ms = frac_ms * 10 + (*s - '0');
+		for (; digits < 3; digits++)
+			frac_ms *= 10;
+	}
+	if (*s == '+' || *s == '-') {
+		int h, m;
+		if (sscanf(s + 1, "%2d:%2d", &h, &m) != 2)
+			return -1;
+		off = (h * 60L + m) * 60 * (*s == '-' ? -1 : 1);
+	} else if (*s != 'Z' && *s != 'z') {
+		return -1;
+	}
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	*ms = ((int64_t)timegm(&tm) - off) * 1000 + frac_ms;
+	return 0;
+}
+
+/* kubectl's translateTimestampSince: "<unknown>" for a missing time. */
+static void add_since(struct strbuf *out, struct json_object *ts, int64_t now_ms)
+{
+	int64_t ms;
+	char buf[32];
+
+	if (columns_parse_time(str(ts), &ms) < 0) {
+		strbuf_adds(out, "<unknown>");
+		return;
+	}
+	format_age(now_ms - ms, buf);
+	strbuf_adds(out, buf);
+}
+
+void columns_age(struct json_object *obj, int64_t now_ms, char buf[32])
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	add_since(&sb, get(obj, "metadata", "creationTimestamp", NULL), now_ms);
+	snprintf(buf, 32, "%s", strbuf_str(&sb));
+	strbuf_release(&sb);
+}
+
+/* ---- cells common to every kind --------------------------------------- */
+
+struct row {
+	struct json_object *obj;
+	int64_t now_ms;
+};
+
+static void cell_name(const struct row *r, struct strbuf *out)
+{
+	strbuf_adds(out, str(get(r->obj, "metadata", "name", NULL)));
+}
+
+static void cell_namespace(const struct row *r, struct strbuf *out)
+{
+	strbuf_adds(out, str(get(r->obj, "metadata", "namespace", NULL)));
+}
+
+static void cell_age(const struct row *r, struct strbuf *out)
+{
+	add_since(out, get(r->obj, "metadata", "creationTimestamp", NULL), r->now_ms);
+}
+
+/* ---- Pod ---------------------------------------------------------------- */
+
+struct pod_summary {
+	int ready, total, restarts;
+	int64_t last_restart_ms;	/* 0: unknown */
+	struct strbuf reason;
+};
+
+static bool is_restartable_init(struct json_object *spec_init, const char *name)
+{
+	struct json_object *c = find_by(spec_init, "name", name);
+	return c && !strcmp(str(get(c, "restartPolicy", NULL)), "Always");
+}
+
+static bool has_condition(struct json_object *status, const char *type)
+{
+	struct json_object *c = find_by(get(status, "conditions", NULL), "type", type);
+	return c && !strcmp(str(get(c, "status", NULL)), "True");
+}
+
+static void note_termination(struct json_object *cs, int64_t *last)
+{
+	int64_t ms;
+	const char *at = str(get(cs, "lastState", "terminated", "finishedAt", NULL));
+
+	if (columns_parse_time(at, &ms) == 0 && ms > *last)
+		*last = ms;
+}
+
+/* "Signal:N" or "ExitCode:N" for a terminated state without a reason. */
+static void set_exit_reason(struct strbuf *reason, const char *prefix,
+			    struct json_object *term)
+{
+	int64_t sig = num(get(term, "signal", NULL));
+
+	strbuf_reset(reason);
+	if (sig)
+		strbuf_addf(reason, "%sSignal:%lld", prefix, (long long)sig);
+	else
+		strbuf_addf(reason, "%sExitCode:%lld", prefix,
+			    (long long)num(get(term, "exitCode", NULL)));
+}
+
+static void set_reason(struct strbuf *reason, const char *prefix, const char *s)
+{
+	strbuf_reset(reason);
+	strbuf_adds(reason, prefix);
+	strbuf_adds(reason, s);
+}
+
+/* Follows the init containers; true while initialisation holds the pod. */
+static bool pod_init_containers(struct json_object *spec, struct json_object *status,
+				struct pod_summary *ps)
+{
+	struct json_object *spec_init = get(spec, "initContainers", NULL);
+	struct json_object *statuses = get(status, "initContainerStatuses", NULL);
+	size_t n_init = arr_len(spec_init);
+
+	for (size_t i = 0; i < arr_len(statuses); i++) {
+		struct json_object *cs = arr_at(statuses, i);
+		struct json_object *term = get(cs, "state", "terminated", NULL);
+		struct json_object *wait = get(cs, "state", "waiting", NULL);
+		const char *wait_reason = str(get(wait, "reason", NULL));
+		bool restartable = is_restartable_init(spec_init, str(get(cs, "name", NULL)));
+		int64_t count = num(get(cs, "restartCount", NULL));
+
+		ps->restarts += count;
+		note_termination(cs, &ps->last_restart_ms);
+		if (term && num(get(term, "exitCode", NULL)) == 0)
+			continue;
+		if (restartable && is_true(get(cs, "started", NULL))) {
+			if (is_true(get(cs, "ready", NULL)))
+				ps->ready++;
+			continue;
+		}
+		if (term) {
+			const char *r = str(get(term, "reason", NULL));
+			if (*r)
+				set_reason(&ps->reason, "Init:", r);
+			else
+				set_exit_reason(&ps->reason, "Init:", term);
+		} else if (wait && *wait_reason && strcmp(wait_reason, "PodInitializing")) {
+			set_reason(&ps->reason, "Init:", wait_reason);
+		} else {
+			strbuf_reset(&ps->reason);
+			strbuf_addf(&ps->reason, "Init:%zu/%zu", i, n_init);
+		}
+		return true;
+	}
+	return false;
+}
+
+static void pod_summarize(struct json_object *pod, struct pod_summary *ps)
+{
+	struct json_object *spec = get(pod, "spec", NULL);
+	struct json_object *status = get(pod, "status", NULL);
+	struct json_object *spec_init = get(spec, "initContainers", NULL);
+	struct json_object *init_statuses = get(status, "initContainerStatuses", NULL);
+	const char *phase = str(get(status, "phase", NULL));
+	const char *status_reason = str(get(status, "reason", NULL));
+	int sidecar_restarts = 0;
+	int64_t sidecar_last = 0;
+
+	memset(ps, 0, sizeof(*ps));
+	ps->total = (int)arr_len(get(spec, "containers", NULL));
+	strbuf_adds(&ps->reason, *status_reason ? status_reason : phase);
+
+	struct json_object *sched = find_by(get(status, "conditions", NULL), "type", "PodScheduled");
+	if (sched && !strcmp(str(get(sched, "reason", NULL)), "SchedulingGated"))
+		set_reason(&ps->reason, "", "SchedulingGated");
+
+	/* Sidecars (restartable init containers) count as containers. */
+	for (size_t i = 0; i < arr_len(spec_init); i++)
+		if (!strcmp(str(get(arr_at(spec_init, i), "restartPolicy", NULL)), "Always"))
+			ps->total++;
+	for (size_t i = 0; i < arr_len(init_statuses); i++) {
+		struct json_object *cs = arr_at(init_statuses, i);
+		if (is_restartable_init(spec_init, str(get(cs, "name", NULL)))) {
+			sidecar_restarts += num(get(cs, "restartCount", NULL));
+			note_termination(cs, &sidecar_last);
+		}
+	}
+
+	bool initializing = pod_init_containers(spec, status, ps);
+
+	if (!initializing || has_condition(status, "Initialized")) {
+		struct json_object *statuses = get(status, "containerStatuses", NULL);
+		bool has_running = false;
+
+		/* Once initialised, only sidecars' restarts still count. */
+		ps->restarts = sidecar_restarts;
+		ps->last_restart_ms = sidecar_last;
+		/* Backwards, as kubectl: the first container's reason wins. */
+		for (size_t i = arr_len(statuses); i-- > 0;) {
+			struct json_object *cs = arr_at(statuses, i);
+			struct json_object *term = get(cs, "state", "terminated", NULL);
+			const char *wait_reason = str(get(cs, "state", "waiting", "reason", NULL));
+			const char *term_reason = str(get(term, "reason", NULL));
+
+			ps->restarts += num(get(cs, "restartCount", NULL));
+			note_termination(cs, &ps->last_restart_ms);
+			if (*wait_reason)
+				set_reason(&ps->reason, "", wait_reason);
+			else if (term && *term_reason)
+				set_reason(&ps->reason, "", term_reason);
+			else if (term)
+				set_exit_reason(&ps->reason, "", term);
+			else if (is_true(get(cs, "ready", NULL)) &&
+				 get(cs, "state", "running", NULL)) {
+				has_running = true;
+				ps->ready++;
+			}
+		}
+		if (!strcmp(strbuf_str(&ps->reason), "Completed") && has_running)
+			set_reason(&ps->reason, "", has_condition(status, "Ready") ?
+				   "Running" : "NotReady");
+	}
+
+	if (get(pod, "metadata", "deletionTimestamp", NULL)) {
+		if (!strcmp(status_reason, "NodeLost"))
+			set_reason(&ps->reason, "", "Unknown");
+		else if (strcmp(phase, "Succeeded") && strcmp(phase, "Failed"))
+			set_reason(&ps->reason, "", "Terminating");
+	}
+}
+
+static void pod_ready(const struct row *r, struct strbuf *out)
+{
+	struct pod_summary ps;
+
+	pod_summarize(r->obj, &ps);
+	strbuf_addf(out, "%d/%d", ps.ready, ps.total);
+	strbuf_release(&ps.reason);
+}
+
+static void pod_status(const struct row *r, struct strbuf *out)
+{
+	struct pod_summary ps;
+
+	pod_summarize(r->obj, &ps);
+	strbuf_adds(out, strbuf_str(&ps.reason));
+	strbuf_release(&ps.reason);
+}
+
+static void pod_restarts(const struct row *r, struct strbuf *out)
+{
+	struct pod_summary ps;
+	char age[32];
+
+	pod_summarize(r->obj, &ps);
+	strbuf_addf(out, "%d", ps.restarts);
+	if (ps.restarts && ps.last_restart_ms) {
+		format_age(r->now_ms - ps.last_restart_ms, age);
+		strbuf_addf(out, " (%s ago)", age);
+	}
+	strbuf_release(&ps.reason);
+}
+
+static void pod_ip(const struct row *r, struct strbuf *out)
+{
+	struct json_object *ips = get(r->obj, "status", "podIPs", NULL);
+	const char *ip = arr_len(ips) ? str(get(arr_at(ips, 0), "ip", NULL)) : "";
+
+	if (!*ip)	/* older servers fill only podIP */
+		ip = str(get(r->obj, "status", "podIP", NULL));
+	add_or(out, ip, "<none>");
+}
+
+static void pod_node(const struct row *r, struct strbuf *out)
+{
+	add_or(out, str(get(r->obj, "spec", "nodeName", NULL)), "<none>");
+}
+
+static void pod_nominated(const struct row *r, struct strbuf *out)
+{
+	add_or(out, str(get(r->obj, "status", "nominatedNodeName", NULL)), "<none>");
+}
+
+static void pod_gates(const struct row *r, struct strbuf *out)
+{
+	struct json_object *gates = get(r->obj, "spec", "readinessGates", NULL);
+	struct json_object *conds = get(r->obj, "status", "conditions", NULL);
+	size_t n = arr_len(gates), ok = 0;
+
+	if (!n) {
+		strbuf_adds(out, "<none>");
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *type = str(get(arr_at(gates, i), "conditionType", NULL));
+		struct json_object *c = find_by(conds, "type", type);
+		if (c && !strcmp(str(get(c, "status", NULL)), "True"))
+			ok++;
+	}
+	strbuf_addf(out, "%zu/%zu", ok, n);
+}
+
+static void pod_short(const struct row *r, struct strbuf *out)
+{
+	struct pod_summary ps;
+
+	pod_summarize(r->obj, &ps);
+	strbuf_addf(out, "%s %d/%d", strbuf_str(&ps.reason), ps.ready, ps.total);
+	strbuf_release(&ps.reason);
+}
+
+/* ---- Deployment --------------------------------------------------------- */
+
+static int64_t deploy_desired(struct json_object *d)
+{
+	struct json_object *v = get(d, "spec", "replicas", NULL);
+	return v ? num(v) : 1;	/* the API's default */
+}
+
+static void deploy_ready(const struct row *r, struct strbuf *out)
+{
+	strbuf_addf(out, "%lld/%lld",
+		    (long long)num(get(r->obj, "status", "readyReplicas", NULL)),
+		    (long long)deploy_desired(r->obj));
+}
+
+static void deploy_updated(const struct row *r, struct strbuf *out)
+{
+	strbuf_addf(out, "%lld", (long long)num(get(r->obj, "status", "updatedReplicas", NULL)));
+}
+
+static void deploy_available(const struct row *r, struct strbuf *out)
+{
+	strbuf_addf(out, "%lld", (long long)num(get(r->obj, "status", "availableReplicas", NULL)));
+}
+
+/* kubectl's layoutContainerCells: names or images, comma-joined. */
+static void add_containers(struct json_object *obj, const char *field, struct strbuf *out)
+{
+	struct json_object *cs = get(obj, "spec", "template", "spec", "containers", NULL);
+
+	for (size_t i = 0; i < arr_len(cs); i++) {
+		if (i)
+			strbuf_addch(out, ',');
+		strbuf_adds(out, str(get(arr_at(cs, i), field, NULL)));
+	}
+}
+
+static void deploy_containers(const struct row *r, struct strbuf *out)
+{
+	add_containers(r->obj, "name", out);
+}
+
+static void deploy_images(const struct row *r, struct strbuf *out)
+{
+	add_containers(r->obj, "image", out);
+}
+
+struct requirement {
+	const char *key;
+	struct strbuf text;
+};
+
+static int requirement_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct requirement *)a)->key,
+		      ((const struct requirement *)b)->key);
+}
+
+static int string_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* "(a,b)": a requirement's values, sorted as the selector sorts them. */
+static void add_value_set(struct strbuf *out, struct json_object *values)
+{
+	size_t n = arr_len(values);
+	const char **v = xcalloc(n ? n : 1, sizeof(*v));
+
+	for (size_t i = 0; i < n; i++)
+		v[i] = str(arr_at(values, i));
+	qsort(v, n, sizeof(*v), string_cmp);
+	strbuf_addch(out, '(');
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(out, "%s%s", i ? "," : "", v[i]);
+	strbuf_addch(out, ')');
+	free(v);
+}
+
+/*
+ * A LabelSelector as the selector's String(): requirements sorted by key,
+ * "k=v", "k in (a,b)", "k notin (a,b)", "k", "!k".
+ */
+static void deploy_selector(const struct row *r, struct strbuf *out)
+{
+	struct json_object *sel = get(r->obj, "spec", "selector", NULL);
+	struct json_object *labels = get(sel, "matchLabels", NULL);
+	struct json_object *exprs = get(sel, "matchExpressions", NULL);
+	size_t n = obj_len(labels) + arr_len(exprs), nr = 0;
+	struct requirement *req = xcalloc(n ? n : 1, sizeof(*req));
+
+	if (labels && obj_len(labels)) {
+		json_object_object_foreach(labels, k, v) {
+			req[nr].key = k;
+			strbuf_addf(&req[nr].text, "%s=%s", k, str(v));
+			nr++;
+		}
+	}
+	for (size_t i = 0; i < arr_len(exprs); i++) {
+		struct json_object *e = arr_at(exprs, i);
+		const char *key = str(get(e, "key", NULL));
+		const char *op = str(get(e, "operator", NULL));
+		struct strbuf *t = &req[nr].text;
+
+		req[nr++].key = key;
+		if (!strcmp(op, "In") || !strcmp(op, "NotIn")) {
+			strbuf_addf(t, "%s %s ", key, !strcmp(op, "In") ? "in" : "notin");
+			add_value_set(t, get(e, "values", NULL));
+		} else if (!strcmp(op, "DoesNotExist")) {
+			strbuf_addf(t, "!%s", key);
+		} else {
+			strbuf_adds(t, key);
+		}
+	}
+	qsort(req, nr, sizeof(*req), requirement_cmp);
+	for (size_t i = 0; i < nr; i++) {
+		if (i)
+			strbuf_addch(out, ',');
+		strbuf_adds(out, strbuf_str(&req[i].text));
+		strbuf_release(&req[i].text);
+	}
+	free(req);
+}
+
+static void deploy_short(const struct row *r, struct strbuf *out)
+{
+	deploy_ready(r, out);
+	strbuf_adds(out, " ready");
+}
+
+/* ---- Node --------------------------------------------------------------- */
+
+static void node_status(const struct row *r, struct strbuf *out)
+{
+	struct json_object *ready = find_by(get(r->obj, "status", "conditions", NULL),
+					    "type", "Ready");
+
+	if (!ready)
+		strbuf_adds(out, "Unknown");
+	else if (!strcmp(str(get(ready, "status", NULL)), "True"))
+		strbuf_adds(out, "Ready");
+	else
+		strbuf_adds(out, "NotReady");
+	if (is_true(get(r->obj, "spec", "unschedulable", NULL)))
+		strbuf_adds(out, ",SchedulingDisabled");
+}
+
+/* node-role.kubernetes.io/<role> labels and kubernetes.io/role=<role>. */
+static void node_roles(const struct row *r, struct strbuf *out)
+{
+	static const char prefix[] = "node-role.kubernetes.io/";
+	struct json_object *labels = get(r->obj, "metadata", "labels", NULL);
+	size_t nr = 0;
+	const char **roles = xcalloc(obj_len(labels) + 1, sizeof(*roles));
+
+	if (labels && obj_len(labels)) {
+		json_object_object_foreach(labels, k, v) {
+			const char *role = NULL;
+			if (str_starts_with(k, prefix) && k[sizeof(prefix) - 1])
+				role = k + sizeof(prefix) - 1;
+			else if (!strcmp(k, "kubernetes.io/role") && *str(v))
+				role = str(v);
+			if (role)
+				roles[nr++] = role;
+		}
+	}
+	qsort(roles, nr, sizeof(*roles), string_cmp);
+	for (size_t i = 0, shown = 0; i < nr; i++) {
+		if (i && !strcmp(roles[i], roles[i - 1]))
+			continue;	/* a set: one of each */
+		strbuf_addf(out, "%s%s", shown++ ? "," : "", roles[i]);
+	}
+	if (!nr)
+		strbuf_adds(out, "<none>");
+	free(roles);
+}
+
+static void node_version(const struct row *r, struct strbuf *out)
+{
+	strbuf_adds(out, str(get(r->obj, "status", "nodeInfo", "kubeletVersion", NULL)));
+}
+
+static void node_address(const struct row *r, const char *type, struct strbuf *out)
+{
+	struct json_object *a = find_by(get(r->obj, "status", "addresses", NULL), "type", type);
+	add_or(out, str(get(a, "address", NULL)), "<none>");
+}
+
+static void node_internal_ip(const struct row *r, struct strbuf *out)
+{
+	node_address(r, "InternalIP", out);
+}
+
+static void node_external_ip(const struct row *r, struct strbuf *out)
+{
+	node_address(r, "ExternalIP", out);
+}
+
+static void node_info(const struct row *r, const char *field, struct strbuf *out)
+{
+	add_or(out, str(get(r->obj, "status", "nodeInfo", field, NULL)), "<unknown>");
+}
+
+static void node_os_image(const struct row *r, struct strbuf *out)
+{
+	node_info(r, "osImage", out);
+}
+
+static void node_kernel(const struct row *r, struct strbuf *out)
+{
+	node_info(r, "kernelVersion", out);
+}
+
+static void node_runtime(const struct row *r, struct strbuf *out)
+{
+	node_info(r, "containerRuntimeVersion", out);
+}
+
+/* ---- Namespace, ConfigMap, Secret ---------------------------------------- */
+
+static void namespace_status(const struct row *r, struct strbuf *out)
+{
+	strbuf_adds(out, str(get(r->obj, "status", "phase", NULL)));
+}
+
+static void configmap_data(const struct row *r, struct strbuf *out)
+{
+	strbuf_addf(out, "%zu", obj_len(get(r->obj, "data", NULL)) +
+				obj_len(get(r->obj, "binaryData", NULL)));
+}
+
+static void secret_type(const struct row *r, struct strbuf *out)
+{
+	strbuf_adds(out, str(get(r->obj, "type", NULL)));
+}
+
+static void secret_data(const struct row *r, struct strbuf *out)
+{
+	strbuf_addf(out, "%zu", obj_len(get(r->obj, "data", NULL)));
+}
+
+/* ---- Event -------------------------------------------------------------- */
+
+/* FIRST SEEN: firstTimestamp, else the new API's eventTime. */
+static void event_first(const struct row *r, struct strbuf *out)
+{
+	struct json_object *ts = get(r->obj, "firstTimestamp", NULL);
+	int64_t ms;
+
+	if (columns_parse_time(str(ts), &ms) < 0)
+		ts = get(r->obj, "eventTime", NULL);
+	add_since(out, ts, r->now_ms);
+}
+
+/* LAST SEEN: the series' last observation, lastTimestamp, or FIRST SEEN. */
+static void event_last(const struct row *r, struct strbuf *out)
+{
+	struct json_object *series = get(r->obj, "series", NULL);
+	struct json_object *last = get(r->obj, "lastTimestamp", NULL);
+	int64_t ms;
+
+	if (series)
+		add_since(out, get(series, "lastObservedTime", NULL), r->now_ms);
+	else if (columns_parse_time(str(last), &ms) == 0)
+		add_since(out, last, r->now_ms);
+	else
+		event_first(r, out);
+}
+
+static void event_type(const struct row *r, struct strbuf *out)
+{
+	strbuf_adds(out, str(get(r->obj, "type", NULL)));
+}
+
+static void event_reason(const struct row *r, struct strbuf *out)
+{
+	strbuf_adds(out, str(get(r->obj, "reason", NULL)));
+}
+
+/* "kind/name" of the involved object, the kind in lower case. */
+static void event_object(const struct row *r, struct strbuf *out)
+{
+	const char *kind = str(get(r->obj, "involvedObject", "kind", NULL));
+	const char *name = str(get(r->obj, "involvedObject", "name", NULL));
+
+	for (; *kind; kind++)
+		strbuf_addch(out, (char)(*kind >= 'A' && *kind <= 'Z' ? *kind - 'A' + 'a' : *kind));
+	if (*name)
+		strbuf_addf(out, "/%s", name);
+}
+
+static void event_subobject(const struct row *r, struct strbuf *out)
+{
+	strbuf_adds(out, str(get(r->obj, "involvedObject", "fieldPath", NULL)));
+}
+
+/* "component, host", each falling back to the reporting controller/instance. */
+static void event_source(const struct row *r, struct strbuf *out)
+{
+	const char *component = str(get(r->obj, "source", "component", NULL));
+	const char *host = str(get(r->obj, "source", "host", NULL));
+
+	if (!*component)
+		component = str(get(r->obj, "reportingComponent", NULL));
+	if (!*host)
+		host = str(get(r->obj, "reportingInstance", NULL));
+	strbuf_adds(out, component);
+	if (*host)
+		strbuf_addf(out, ", %s", host);
+}
+
+/* The message, trimmed of surrounding white space as kubectl does. */
+static void event_message(const struct row *r, struct strbuf *out)
+{
+	const char *m = str(get(r->obj, "message", NULL));
+	size_t len;
+
+	while (*m == ' ' || *m == '\t' || *m == '\n' || *m == '\r')
+		m++;
+	len = strlen(m);
+	while (len && strchr(" \t\n\r", m[len - 1]))
+		len--;
+	strbuf_add(out, m, len);
+}
+
+static void event_count(const struct row *r, struct strbuf *out)
+{
+	struct json_object *series = get(r->obj, "series", NULL);
+	int64_t count = series ? num(get(series, "count", NULL))
+			       : num(get(r->obj, "count", NULL));
+
+	strbuf_addf(out, "%lld", (long long)(count || series ? count : 1));
+}
+
+/* ---- the kinds ---------------------------------------------------------- */
+
+typedef void cell_fn(const struct row *r, struct strbuf *out);
+
+struct column {
+	const char *header;
+	cell_fn *cell;
+	bool wide;		/* only with -o wide */
+};
+
+struct kind_spec {
+	const char *kind;	/* NULL: the default, for every other kind */
+	const struct column *columns;	/* ends with a NULL header */
+	cell_fn *short_status;	/* NULL: none */
+};
+
+#define COL(header, fn) { header, fn, false }
+#define WIDE(header, fn) { header, fn, true }
+#define COLUMNS_END { NULL, NULL, false }
+
+static const struct column pod_columns[] = {
+	COL("NAME", cell_name),
+	COL("READY", pod_ready),
+	COL("STATUS", pod_status),
+	COL("RESTARTS", pod_restarts),
+	COL("AGE", cell_age),
+	WIDE("IP", pod_ip),
+	WIDE("NODE", pod_node),
+	WIDE("NOMINATED NODE", pod_nominated),
+	WIDE("READINESS GATES", pod_gates),
+	COLUMNS_END,
+};
+
+static const struct column deployment_columns[] = {
+	COL("NAME", cell_name),
+	COL("READY", deploy_ready),
+	COL("UP-TO-DATE", deploy_updated),
+	COL("AVAILABLE", deploy_available),
+	COL("AGE", cell_age),
+	WIDE("CONTAINERS", deploy_containers),
+	WIDE("IMAGES", deploy_images),
+	WIDE("SELECTOR", deploy_selector),
+	COLUMNS_END,
+};
+
+static const struct column node_columns[] = {
+	COL("NAME", cell_name),
+	COL("STATUS", node_status),
+	COL("ROLES", node_roles),
+	COL("AGE", cell_age),
+	COL("VERSION", node_version),
+	WIDE("INTERNAL-IP", node_internal_ip),
+	WIDE("EXTERNAL-IP", node_external_ip),
+	WIDE("OS-IMAGE", node_os_image),
+	WIDE("KERNEL-VERSION", node_kernel),
+	WIDE("CONTAINER-RUNTIME", node_runtime),
+	COLUMNS_END,
+};
+
+static const struct column namespace_columns[] = {
+	COL("NAME", cell_name),
+	COL("STATUS", namespace_status),
+	COL("AGE", cell_age),
+	COLUMNS_END,
+};
+
+static const struct column configmap_columns[] = {
+	COL("NAME", cell_name),
+	COL("DATA", configmap_data),
+	COL("AGE", cell_age),
+	COLUMNS_END,
+};
+
+static const struct column secret_columns[] = {
+	COL("NAME", cell_name),
+	COL("TYPE", secret_type),
+	COL("DATA", secret_data),
+	COL("AGE", cell_age),
+	COLUMNS_END,
+};
+
+static const struct column event_columns[] = {
+	COL("LAST SEEN", event_last),
+	COL("TYPE", event_type),
+	COL("REASON", event_reason),
+	COL("OBJECT", event_object),
+	WIDE("SUBOBJECT", event_subobject),
+	WIDE("SOURCE", event_source),
+	COL("MESSAGE", event_message),
+	WIDE("FIRST SEEN", event_first),
+	WIDE("COUNT", event_count),
+	WIDE("NAME", cell_name),
+	COLUMNS_END,
+};
+
+static const struct column default_columns[] = {
+	COL("NAME", cell_name),
+	COL("AGE", cell_age),
+	COLUMNS_END,
+};
+
+static const struct kind_spec kinds[] = {
+	{ "Pod", pod_columns, pod_short },
+	{ "Deployment", deployment_columns, deploy_short },
+	{ "Node", node_columns, node_status },
+	{ "Namespace", namespace_columns, namespace_status },
+	{ "ConfigMap", configmap_columns, NULL },
+	{ "Secret", secret_columns, NULL },
+	{ "Event", event_columns, NULL },
+	{ NULL, default_columns, NULL },
+};
+
+static const struct kind_spec *kind_spec_of(const char *kind)
+{
+	const struct kind_spec *k = kinds;
+
+	while (k->kind && (!kind || strcmp(k->kind, kind)))
+		k++;
+	return k;
+}
+
+void columns_short_status(const char *kind, struct json_object *obj,
+			  int64_t now_ms, struct strbuf *out)
+{
+	const struct kind_spec *k = kind_spec_of(kind);
+	struct row r = { obj, now_ms };
+
+	if (k->short_status)
+		k->short_status(&r, out);
+}
+
+void columns_wide_detail(const char *kind, struct json_object *obj,
+			 int64_t now_ms, struct strbuf *out)
+{
+	struct row r = { obj, now_ms };
+	struct strbuf cell = STRBUF_INIT;
+	bool first = true;
+
+	for (const struct column *c = kind_spec_of(kind)->columns; c->header; c++) {
+		if (!c->wide)
+			continue;
+		strbuf_reset(&cell);
+		c->cell(&r, &cell);
+		const char *v = strbuf_str(&cell);
+		if (!*v || !strcmp(v, "<none>") || !strcmp(v, "<unknown>"))
+			continue;
+		if (!first)
+			strbuf_addch(out, ' ');
+		first = false;
+		for (const char *h = c->header; *h; h++)
+			strbuf_addch(out, (char)(*h == ' ' ? '-' :
+				     *h >= 'A' && *h <= 'Z' ? *h - 'A' + 'a' : *h));
+		strbuf_addch(out, '=');
+		strbuf_adds(out, v);
+	}
+	strbuf_release(&cell);
+}
+
+int columns_cell(const char *kind, const char *header, struct json_object *obj,
+		 int64_t now_ms, struct strbuf *out)
+{
+	struct row r = { obj, now_ms };
+
+	for (const struct column *c = kind_spec_of(kind)->columns; c->header; c++) {
+		if (!strcmp(c->header, header)) {
+			c->cell(&r, out);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* ---- the table writer --------------------------------------------------- */
+
+struct table {
+	size_t ncols;
+	char **headers;
+	char **cells;		/* rows * ncols, row-major */
+	size_t rows, alloc;
+	/* Set by columns_table_new: which columns of which kind. */
+	const struct kind_spec *spec;
+	unsigned flags;
+};
+
+struct table *table_new(const char *const *headers, size_t ncols)
+{
+	struct table *t = xcalloc(1, sizeof(*t));
+
+	t->ncols = ncols;
+	t->headers = xcalloc(ncols ? ncols : 1, sizeof(*t->headers));
+	for (size_t i = 0; i < ncols; i++)
+		t->headers[i] = xstrdup(headers[i] ? headers[i] : "");
+	return t;
+}
+
+void table_add_row(struct table *t, const char *const *cells)
+{
+	ALLOC_GROW(t->cells, (t->rows + 1) * t->ncols, t->alloc);
+	for (size_t i = 0; i < t->ncols; i++)
+		t->cells[t->rows * t->ncols + i] = xstrdup(cells[i] ? cells[i] : "");
+	t->rows++;
+}
+
+size_t table_rows(const struct table *t)
+{
+	return t->rows;
+}
+
+/* Width on a terminal: UTF-8 characters, as Go's tabwriter counts. */
+static size_t text_width(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		if (((unsigned char)*s & 0xC0) != 0x80)
+			n++;
+	return n;
+}
+
+#define TABLE_PADDING 3
+#define TABLE_MIN_WIDTH 6	/* kubectl's tabwriter: cell plus padding */
+
+static void add_table_line(struct strbuf *sb, char *const *cells, size_t ncols,
+			   const size_t *width)
+{
+	for (size_t i = 0; i < ncols; i++) {
+		strbuf_adds(sb, cells[i]);
+		if (i + 1 == ncols)
+			break;
+		for (size_t w = text_width(cells[i]); w < width[i]; w++)
+			strbuf_addch(sb, ' ');
+	}
+	strbuf_addch(sb, '\n');
+}
+
+int table_write(const struct table *t, FILE *out, bool no_headers)
+{
+	size_t *width = xcalloc(t->ncols ? t->ncols : 1, sizeof(*width));
+	struct strbuf sb = STRBUF_INIT;
+	int ret = 0;
+
+	for (size_t i = 0; i < t->ncols; i++) {
+		size_t w = no_headers ? 0 : text_width(t->headers[i]);
+		for (size_t r = 0; r < t->rows; r++) {
+			size_t cw = text_width(t->cells[r * t->ncols + i]);
+			if (cw > w)
+				w = cw;
+		}
+		w += TABLE_PADDING;
+		width[i] = w < TABLE_MIN_WIDTH ? TABLE_MIN_WIDTH : w;
+	}
+	if (!no_headers)
+		add_table_line(&sb, t->headers, t->ncols, width);
+	for (size_t r = 0; r < t->rows; r++)
+		add_table_line(&sb, t->cells + r * t->ncols, t->ncols, width);
+	if (sb.len && (fwrite(sb.buf, 1, sb.len, out) != sb.len || fflush(out)))
+		ret = -1;
+	if (ferror(out))
+		ret = -1;
+	strbuf_release(&sb);
+	free(width);
+	return ret;
+}
+
+void table_free(struct table *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->rows * t->ncols; i++)
+		free(t->cells[i]);
+	for (size_t i = 0; i < t->ncols; i++)
+		free(t->headers[i]);
+	free(t->cells);
+	free(t->headers);
+	free(t);
+}
+
+static bool column_shown(const struct column *c, unsigned flags)
+{
+	return !c->wide || (flags & COLUMNS_WIDE);
+}
+
+struct table *columns_table_new(const char *kind, unsigned flags)
+{
+	const struct kind_spec *k = kind_spec_of(kind);
+	const char *headers[16];
+	size_t n = 0;
+
+	if (flags & COLUMNS_NAMESPACE)
+		headers[n++] = "NAMESPACE";
+	for (const struct column *c = k->columns; c->header; c++)
+		if (column_shown(c, flags) && n < ARRAY_SIZE(headers))
+			headers[n++] = c->header;
+
+	struct table *t = table_new(headers, n);
+	t->spec = k;
+	t->flags = flags;
+	return t;
+}
+
+void columns_table_add(struct table *t, struct json_object *obj, int64_t now_ms)
+{
+	struct row r = { obj, now_ms };
+	struct strbuf cells[16];
+	const char *v[16] = { NULL };
+	size_t n = 0;
+
+	if (t->flags & COLUMNS_NAMESPACE) {
+		cells[n] = (struct strbuf)STRBUF_INIT;
+		cell_namespace(&r, &cells[n++]);
+	}
+	for (const struct column *c = t->spec->columns; c->header; c++) {
+		if (!column_shown(c, t->flags) || n >= ARRAY_SIZE(cells))
+			continue;
+		cells[n] = (struct strbuf)STRBUF_INIT;
+		c->cell(&r, &cells[n++]);
+	}
+	for (size_t i = 0; i < n; i++)
+		v[i] = strbuf_str(&cells[i]);
+	table_add_row(t, v);
+	for (size_t i = 0; i < n; i++)
+		strbuf_release(&cells[i]);
+}

@@ -1,0 +1,491 @@
+/* test_columns.c — kubectl's columns per kind, the short status, the table writer. */
+#include <json-c/json.h>
+
+#include "columns.h"
+#include "strbuf.h"
+#include "unit.h"
+
+/* "Now" for every test: 2024-05-01T12:00:00Z. */
+static int64_t now_ms;
+
+static struct json_object *tree(const char *json)
+{
+	struct json_object *t = json_tokener_parse(json);
+
+	if (!t)
+		printf("# cannot parse: %s\n", json);
+	return t;
+}
+
+/* The cell of column header for kind; a static buffer, "(none)" if absent. */
+static const char *cell(const char *kind, const char *header, const char *json)
+{
+	static char buf[256];
+	struct json_object *t = tree(json);
+	struct strbuf sb = STRBUF_INIT;
+
+	if (columns_cell(kind, header, t, now_ms, &sb) < 0)
+		snprintf(buf, sizeof(buf), "(none)");
+	else
+		snprintf(buf, sizeof(buf), "%s", strbuf_str(&sb));
+	strbuf_release(&sb);
+	json_object_put(t);
+	return buf;
+}
+
+static const char *short_status(const char *kind, const char *json)
+{
+	static char buf[256];
+	struct json_object *t = tree(json);
+	struct strbuf sb = STRBUF_INIT;
+
+	columns_short_status(kind, t, now_ms, &sb);
+	snprintf(buf, sizeof(buf), "%s", strbuf_str(&sb));
+	strbuf_release(&sb);
+	json_object_put(t);
+	return buf;
+}
+
+/* A table written to memory. */
+static char *table_text(struct table *t, bool no_headers)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	CHECK_INT(table_write(t, f, no_headers), 0);
+	fclose(f);
+	return text;
+}
+
+#define META(name, created) \
+	"\"metadata\":{\"name\":\"" name "\",\"namespace\":\"shop\"," \
+	"\"creationTimestamp\":\"" created "\"}"
+
+/* Two containers, one ready and running, one running but not ready. */
+static const char running_pod[] =
+	"{\"kind\":\"Pod\"," META("web-1", "2024-05-01T11:00:00Z") ","
+	"\"spec\":{\"nodeName\":\"worker-1\",\"containers\":[{\"name\":\"a\"},{\"name\":\"b\"}]},"
+	"\"status\":{\"phase\":\"Running\",\"podIP\":\"10.1.0.5\","
+	"\"podIPs\":[{\"ip\":\"10.1.0.5\"}],"
+	"\"containerStatuses\":["
+	"{\"name\":\"a\",\"ready\":true,\"restartCount\":0,\"state\":{\"running\":{}}},"
+	"{\"name\":\"b\",\"ready\":false,\"restartCount\":0,\"state\":{\"running\":{}}}]}}";
+
+TEST(pod_running_ready_status_restarts_age)
+{
+	CHECK_STR(cell("Pod", "NAME", running_pod), "web-1");
+	CHECK_STR(cell("Pod", "READY", running_pod), "1/2");
+	CHECK_STR(cell("Pod", "STATUS", running_pod), "Running");
+	CHECK_STR(cell("Pod", "RESTARTS", running_pod), "0");
+	CHECK_STR(cell("Pod", "AGE", running_pod), "60m");
+	CHECK_STR(cell("Pod", "IP", running_pod), "10.1.0.5");
+	CHECK_STR(cell("Pod", "NODE", running_pod), "worker-1");
+	CHECK_STR(cell("Pod", "NOMINATED NODE", running_pod), "<none>");
+	CHECK_STR(cell("Pod", "READINESS GATES", running_pod), "<none>");
+	CHECK_STR(cell("Pod", "VERSION", running_pod), "(none)");
+}
+
+static const char crashing_pod[] =
+	"{\"kind\":\"Pod\"," META("api-7", "2024-05-01T10:00:00Z") ","
+	"\"spec\":{\"containers\":[{\"name\":\"a\"},{\"name\":\"b\"}]},"
+	"\"status\":{\"phase\":\"Running\",\"containerStatuses\":["
+	"{\"name\":\"a\",\"ready\":false,\"restartCount\":5,"
+	"\"state\":{\"waiting\":{\"reason\":\"CrashLoopBackOff\"}},"
+	"\"lastState\":{\"terminated\":{\"exitCode\":1,\"reason\":\"Error\","
+	"\"finishedAt\":\"2024-05-01T11:54:30Z\"}}},"
+	"{\"name\":\"b\",\"ready\":true,\"restartCount\":2,\"state\":{\"running\":{}},"
+	"\"lastState\":{\"terminated\":{\"exitCode\":0,\"finishedAt\":\"2024-05-01T11:00:00Z\"}}}]}}";
+
+TEST(pod_crash_loop_back_off_and_restarts_ago)
+{
+	CHECK_STR(cell("Pod", "STATUS", crashing_pod), "CrashLoopBackOff");
+	CHECK_STR(cell("Pod", "READY", crashing_pod), "1/2");
+	/* 5 + 2 restarts; the latest termination was 5m30s ago. */
+	CHECK_STR(cell("Pod", "RESTARTS", crashing_pod), "7 (5m30s ago)");
+	CHECK_STR(short_status("Pod", crashing_pod), "CrashLoopBackOff 1/2");
+}
+
+TEST(pod_terminating_once_deletion_timestamp_is_set)
+{
+	const char *json =
+		"{\"metadata\":{\"name\":\"web-2\",\"deletionTimestamp\":\"2024-05-01T11:59:00Z\"},"
+		"\"spec\":{\"containers\":[{\"name\":\"a\"}]},"
+		"\"status\":{\"phase\":\"Running\",\"containerStatuses\":["
+		"{\"name\":\"a\",\"ready\":true,\"restartCount\":0,\"state\":{\"running\":{}}}]}}";
+	const char *done =
+		"{\"metadata\":{\"name\":\"job-1\",\"deletionTimestamp\":\"2024-05-01T11:59:00Z\"},"
+		"\"spec\":{\"containers\":[{\"name\":\"a\"}]},"
+		"\"status\":{\"phase\":\"Succeeded\",\"containerStatuses\":["
+		"{\"name\":\"a\",\"ready\":false,\"restartCount\":0,"
+		"\"state\":{\"terminated\":{\"exitCode\":0,\"reason\":\"Completed\"}}}]}}";
+	const char *lost =
+		"{\"metadata\":{\"name\":\"web-3\",\"deletionTimestamp\":\"2024-05-01T11:59:00Z\"},"
+		"\"spec\":{\"containers\":[{\"name\":\"a\"}]},"
+		"\"status\":{\"phase\":\"Running\",\"reason\":\"NodeLost\"}}";
+
+	CHECK_STR(cell("Pod", "STATUS", json), "Terminating");
+	CHECK_STR(short_status("Pod", json), "Terminating 1/1");
+	/* A pod that already finished is not Terminating: its end shows. */
+	CHECK_STR(cell("Pod", "STATUS", done), "Completed");
+	CHECK_STR(cell("Pod", "STATUS", lost), "Unknown");
+}
+
+TEST(pod_status_from_phase_reason_and_exit)
+{
+	const char *pending =
+		"{\"metadata\":{\"name\":\"p\"},\"spec\":{\"containers\":[{\"name\":\"a\"}]},"
+		"\"status\":{\"phase\":\"Pending\"}}";
+	const char *evicted =
+		"{\"metadata\":{\"name\":\"p\"},\"spec\":{\"containers\":[{\"name\":\"a\"}]},"
+		"\"status\":{\"phase\":\"Failed\",\"reason\":\"Evicted\"}}";
+	const char *killed =
+		"{\"metadata\":{\"name\":\"p\"},\"spec\":{\"containers\":[{\"name\":\"a\"}]},"
+		"\"status\":{\"phase\":\"Failed\",\"containerStatuses\":[{\"name\":\"a\","
+		"\"state\":{\"terminated\":{\"exitCode\":137}}}]}}";
+	const char *signalled =
+		"{\"metadata\":{\"name\":\"p\"},\"spec\":{\"containers\":[{\"name\":\"a\"}]},"
+		"\"status\":{\"phase\":\"Failed\",\"containerStatuses\":[{\"name\":\"a\","
+		"\"state\":{\"terminated\":{\"exitCode\":0,\"signal\":9}}}]}}";
+	const char *gated =
+		"{\"metadata\":{\"name\":\"p\"},\"spec\":{\"containers\":[{\"name\":\"a\"}]},"
+		"\"status\":{\"phase\":\"Pending\",\"conditions\":[{\"type\":\"PodScheduled\","
+		"\"status\":\"False\",\"reason\":\"SchedulingGated\"}]}}";
+	/* One container completed, another still running and ready. */
+	const char *half_done =
+		"{\"metadata\":{\"name\":\"p\"},\"spec\":{\"containers\":[{\"name\":\"a\"},{\"name\":\"b\"}]},"
+		"\"status\":{\"phase\":\"Running\",\"containerStatuses\":["
+		"{\"name\":\"a\",\"ready\":false,\"state\":{\"terminated\":{\"exitCode\":0,\"reason\":\"Completed\"}}},"
+		"{\"name\":\"b\",\"ready\":true,\"state\":{\"running\":{}}}]}}";
+
+	CHECK_STR(cell("Pod", "STATUS", pending), "Pending");
+	CHECK_STR(cell("Pod", "READY", pending), "0/1");
+	CHECK_STR(cell("Pod", "STATUS", evicted), "Evicted");
+	CHECK_STR(cell("Pod", "STATUS", killed), "ExitCode:137");
+	CHECK_STR(cell("Pod", "STATUS", signalled), "Signal:9");
+	CHECK_STR(cell("Pod", "STATUS", gated), "SchedulingGated");
+	CHECK_STR(cell("Pod", "STATUS", half_done), "NotReady");
+}
+
+TEST(pod_init_containers_and_sidecars)
+{
+	const char *init_waiting =
+		"{\"metadata\":{\"name\":\"p\"},\"spec\":{"
+		"\"initContainers\":[{\"name\":\"i1\"},{\"name\":\"i2\"}],"
+		"\"containers\":[{\"name\":\"a\"}]},"
+		"\"status\":{\"phase\":\"Pending\",\"initContainerStatuses\":["
+		"{\"name\":\"i1\",\"restartCount\":0,\"state\":{\"terminated\":{\"exitCode\":0}}},"
+		"{\"name\":\"i2\",\"restartCount\":1,\"state\":{\"waiting\":{\"reason\":\"PodInitializing\"}}}]}}";
+	const char *init_pull =
+		"{\"metadata\":{\"name\":\"p\"},\"spec\":{"
+		"\"initContainers\":[{\"name\":\"i1\"}],\"containers\":[{\"name\":\"a\"}]},"
+		"\"status\":{\"phase\":\"Pending\",\"initContainerStatuses\":["
+		"{\"name\":\"i1\",\"state\":{\"waiting\":{\"reason\":\"ErrImagePull\"}}}]}}";
+	const char *init_failed =
+		"{\"metadata\":{\"name\":\"p\"},\"spec\":{"
+		"\"initContainers\":[{\"name\":\"i1\"}],\"containers\":[{\"name\":\"a\"}]},"
+		"\"status\":{\"phase\":\"Pending\",\"initContainerStatuses\":["
+		"{\"name\":\"i1\",\"state\":{\"terminated\":{\"exitCode\":3}}}]}}";
+	/* A sidecar (restartPolicy Always) counts among the containers. */
+	const char *sidecar =
+		"{\"metadata\":{\"name\":\"p\"},\"spec\":{"
+		"\"initContainers\":[{\"name\":\"proxy\",\"restartPolicy\":\"Always\"}],"
+		"\"containers\":[{\"name\":\"a\"}]},"
+		"\"status\":{\"phase\":\"Running\",\"conditions\":[{\"type\":\"Initialized\",\"status\":\"True\"}],"
+		"\"initContainerStatuses\":[{\"name\":\"proxy\",\"started\":true,\"ready\":true,"
+		"\"restartCount\":4,\"state\":{\"running\":{}}}],"
+		"\"containerStatuses\":[{\"name\":\"a\",\"ready\":true,\"restartCount\":1,"
+		"\"state\":{\"running\":{}}}]}}";
+
+	CHECK_STR(cell("Pod", "STATUS", init_waiting), "Init:1/2");
+	CHECK_STR(cell("Pod", "RESTARTS", init_waiting), "1");
+	CHECK_STR(cell("Pod", "STATUS", init_pull), "Init:ErrImagePull");
+	CHECK_STR(cell("Pod", "STATUS", init_failed), "Init:ExitCode:3");
+	CHECK_STR(cell("Pod", "READY", sidecar), "2/2");
+	CHECK_STR(cell("Pod", "STATUS", sidecar), "Running");
+	CHECK_STR(cell("Pod", "RESTARTS", sidecar), "5");
+}
+
+TEST(pod_readiness_gates)
+{
+	const char *json =
+		"{\"metadata\":{\"name\":\"p\"},\"spec\":{\"containers\":[],"
+		"\"readinessGates\":[{\"conditionType\":\"x/a\"},{\"conditionType\":\"x/b\"}]},"
+		"\"status\":{\"conditions\":[{\"type\":\"x/a\",\"status\":\"True\"},"
+		"{\"type\":\"x/b\",\"status\":\"False\"}]}}";
+
+	CHECK_STR(cell("Pod", "READINESS GATES", json), "1/2");
+}
+
+static const char deployment[] =
+	"{\"kind\":\"Deployment\"," META("web", "2024-04-28T12:00:00Z") ","
+	"\"spec\":{\"replicas\":3,\"selector\":{\"matchLabels\":{\"tier\":\"front\",\"app\":\"web\"},"
+	"\"matchExpressions\":[{\"key\":\"env\",\"operator\":\"In\",\"values\":[\"prod\",\"dev\"]},"
+	"{\"key\":\"canary\",\"operator\":\"DoesNotExist\"}]},"
+	"\"template\":{\"spec\":{\"containers\":[{\"name\":\"web\",\"image\":\"nginx:1.25\"},"
+	"{\"name\":\"log\",\"image\":\"fluent-bit\"}]}}},"
+	"\"status\":{\"readyReplicas\":2,\"updatedReplicas\":3,\"availableReplicas\":2}}";
+
+TEST(deployment_columns)
+{
+	CHECK_STR(cell("Deployment", "READY", deployment), "2/3");
+	CHECK_STR(cell("Deployment", "UP-TO-DATE", deployment), "3");
+	CHECK_STR(cell("Deployment", "AVAILABLE", deployment), "2");
+	CHECK_STR(cell("Deployment", "AGE", deployment), "3d");
+	CHECK_STR(cell("Deployment", "CONTAINERS", deployment), "web,log");
+	CHECK_STR(cell("Deployment", "IMAGES", deployment), "nginx:1.25,fluent-bit");
+	CHECK_STR(cell("Deployment", "SELECTOR", deployment),
+		  "app=web,!canary,env in (dev,prod),tier=front");
+	CHECK_STR(short_status("Deployment", deployment), "2/3 ready");
+	/* No status yet, replicas defaulted by the API to 1. */
+	CHECK_STR(short_status("Deployment", "{\"metadata\":{\"name\":\"d\"},\"spec\":{}}"),
+		  "0/1 ready");
+}
+
+static const char node[] =
+	"{\"kind\":\"Node\",\"metadata\":{\"name\":\"cp-1\",\"creationTimestamp\":\"2024-04-01T12:00:00Z\","
+	"\"labels\":{\"node-role.kubernetes.io/control-plane\":\"\",\"kubernetes.io/role\":\"master\","
+	"\"node-role.kubernetes.io/master\":\"\",\"kubernetes.io/os\":\"linux\"}},"
+	"\"spec\":{\"unschedulable\":true},"
+	"\"status\":{\"conditions\":[{\"type\":\"MemoryPressure\",\"status\":\"False\"},"
+	"{\"type\":\"Ready\",\"status\":\"True\"}],"
+	"\"addresses\":[{\"type\":\"Hostname\",\"address\":\"cp-1\"},{\"type\":\"InternalIP\",\"address\":\"10.0.0.1\"}],"
+	"\"nodeInfo\":{\"kubeletVersion\":\"v1.30.1\",\"osImage\":\"Debian 12\","
+	"\"kernelVersion\":\"6.1.0\",\"containerRuntimeVersion\":\"containerd://1.7.1\"}}}";
+
+TEST(node_columns)
+{
+	CHECK_STR(cell("Node", "STATUS", node), "Ready,SchedulingDisabled");
+	CHECK_STR(cell("Node", "ROLES", node), "control-plane,master");
+	CHECK_STR(cell("Node", "AGE", node), "30d");
+	CHECK_STR(cell("Node", "VERSION", node), "v1.30.1");
+	CHECK_STR(cell("Node", "INTERNAL-IP", node), "10.0.0.1");
+	CHECK_STR(cell("Node", "EXTERNAL-IP", node), "<none>");
+	CHECK_STR(cell("Node", "CONTAINER-RUNTIME", node), "containerd://1.7.1");
+	CHECK_STR(short_status("Node", node), "Ready,SchedulingDisabled");
+	CHECK_STR(short_status("Node", "{\"metadata\":{\"name\":\"n\"},\"status\":{"
+			       "\"conditions\":[{\"type\":\"Ready\",\"status\":\"Unknown\"}]}}"),
+		  "NotReady");
+	CHECK_STR(short_status("Node", "{\"metadata\":{\"name\":\"n\"}}"), "Unknown");
+	CHECK_STR(cell("Node", "ROLES", "{\"metadata\":{\"name\":\"n\"}}"), "<none>");
+}
+
+TEST(namespace_configmap_secret_columns)
+{
+	const char *ns = "{\"metadata\":{\"name\":\"shop\"},\"status\":{\"phase\":\"Terminating\"}}";
+	const char *cm = "{\"metadata\":{\"name\":\"cfg\"},\"data\":{\"a\":\"1\",\"b\":\"2\"},"
+			 "\"binaryData\":{\"c\":\"AA==\"}}";
+	const char *secret = "{\"metadata\":{\"name\":\"tls\"},\"type\":\"kubernetes.io/tls\","
+			     "\"data\":{\"tls.crt\":\"\",\"tls.key\":\"\"}}";
+
+	CHECK_STR(cell("Namespace", "STATUS", ns), "Terminating");
+	CHECK_STR(short_status("Namespace", ns), "Terminating");
+	CHECK_STR(cell("ConfigMap", "DATA", cm), "3");
+	CHECK_STR(cell("ConfigMap", "DATA", "{\"metadata\":{\"name\":\"e\"}}"), "0");
+	CHECK_STR(cell("Secret", "TYPE", secret), "kubernetes.io/tls");
+	CHECK_STR(cell("Secret", "DATA", secret), "2");
+	CHECK_STR(short_status("Secret", secret), "");
+	CHECK_STR(cell("ConfigMap", "AGE", cm), "<unknown>");
+}
+
+TEST(event_columns)
+{
+	const char *ev =
+		"{\"metadata\":{\"name\":\"web-1.17c\"},\"type\":\"Warning\",\"reason\":\"BackOff\","
+		"\"message\":\"  Back-off restarting failed container\\n\","
+		"\"involvedObject\":{\"kind\":\"Pod\",\"name\":\"web-1\",\"fieldPath\":\"spec.containers{a}\"},"
+		"\"source\":{\"component\":\"kubelet\",\"host\":\"worker-1\"},"
+		"\"firstTimestamp\":\"2024-05-01T11:00:00Z\",\"lastTimestamp\":\"2024-05-01T11:57:50Z\","
+		"\"count\":12}";
+	const char *new_api =
+		"{\"metadata\":{\"name\":\"e\"},\"eventTime\":\"2024-05-01T11:59:30.123456Z\","
+		"\"reportingComponent\":\"scheduler\",\"involvedObject\":{\"kind\":\"Node\"}}";
+
+	CHECK_STR(cell("Event", "LAST SEEN", ev), "2m10s");
+	CHECK_STR(cell("Event", "FIRST SEEN", ev), "60m");
+	CHECK_STR(cell("Event", "OBJECT", ev), "pod/web-1");
+	CHECK_STR(cell("Event", "MESSAGE", ev), "Back-off restarting failed container");
+	CHECK_STR(cell("Event", "SOURCE", ev), "kubelet, worker-1");
+	CHECK_STR(cell("Event", "SUBOBJECT", ev), "spec.containers{a}");
+	CHECK_STR(cell("Event", "COUNT", ev), "12");
+	CHECK_STR(cell("Event", "LAST SEEN", new_api), "29s");
+	CHECK_STR(cell("Event", "OBJECT", new_api), "node");
+	CHECK_STR(cell("Event", "SOURCE", new_api), "scheduler");
+	CHECK_STR(cell("Event", "COUNT", new_api), "1");
+}
+
+TEST(custom_resources_get_name_and_age)
+{
+	const char *cr = "{\"kind\":\"Widget\",\"metadata\":{\"name\":\"w\","
+			 "\"creationTimestamp\":\"2024-05-01T11:59:00Z\"}}";
+
+	CHECK_STR(cell("Widget", "NAME", cr), "w");
+	CHECK_STR(cell("Widget", "AGE", cr), "60s");
+	CHECK_STR(cell("Widget", "STATUS", cr), "(none)");
+	CHECK_STR(cell(NULL, "NAME", cr), "w");
+	CHECK_STR(short_status("Widget", cr), "");
+}
+
+TEST(wide_detail_leaves_out_empty_cells)
+{
+	struct json_object *t = tree(running_pod);
+	struct strbuf sb = STRBUF_INIT;
+
+	columns_wide_detail("Pod", t, now_ms, &sb);
+	CHECK_STR(strbuf_str(&sb), "ip=10.1.0.5 node=worker-1");
+	strbuf_release(&sb);
+	json_object_put(t);
+}
+
+TEST(parse_time_forms)
+{
+	int64_t ms;
+
+	CHECK_INT(columns_parse_time("2024-05-01T12:00:00Z", &ms), 0);
+	CHECK_INT(ms, now_ms);
+	CHECK_INT(columns_parse_time("2024-05-01T12:00:00.5Z", &ms), 0);
+	CHECK_INT(ms, now_ms + 500);
+	CHECK_INT(columns_parse_time("2024-05-01T14:00:00+02:00", &ms), 0);
+	CHECK_INT(ms, now_ms);
+	CHECK_INT(columns_parse_time("yesterday", &ms), -1);
+	CHECK_INT(columns_parse_time("", &ms), -1);
+}
+
+/* Column width: widest cell plus three spaces, at least six; last column bare. */
+TEST(table_aligns_like_kubectl)
+{
+	const char *headers[] = { "NAME", "READY", "STATUS", "AGE" };
+	const char *r1[] = { "web-1", "1/1", "Running", "5m" };
+	const char *r2[] = { "a-much-longer-name", "0/1", "CrashLoopBackOff", "12d" };
+	struct table *t = table_new(headers, 4);
+	char *text;
+
+	table_add_row(t, r1);
+	table_add_row(t, r2);
+	CHECK_INT(table_rows(t), 2);
+	text = table_text(t, false);
+	CHECK_STR(text,
+		  "NAME                 READY   STATUS             AGE\n"
+		  "web-1                1/1     Running            5m\n"
+		  "a-much-longer-name   0/1     CrashLoopBackOff   12d\n");
+	free(text);
+	text = table_text(t, true);
+	CHECK_STR(text,
+		  "web-1                1/1   Running            5m\n"
+		  "a-much-longer-name   0/1   CrashLoopBackOff   12d\n");
+	free(text);
+	table_free(t);
+}
+
+TEST(table_counts_characters_not_bytes)
+{
+	const char *headers[] = { "A", "B" };
+	const char *r1[] = { "日本語", "x" };
+	struct table *t = table_new(headers, 2);
+	char *text;
+
+	table_add_row(t, r1);
+	text = table_text(t, false);
+	/* Three characters wide plus three spaces, not nine bytes. */
+	CHECK_STR(text, "A     B\n日本語   x\n");
+	free(text);
+	table_free(t);
+}
+
+TEST(pod_table_with_namespace_and_wide)
+{
+	struct json_object *t1 = tree(running_pod), *t2 = tree(crashing_pod);
+	struct table *t = columns_table_new("Pod", COLUMNS_NAMESPACE | COLUMNS_WIDE);
+	char *text;
+
+	columns_table_add(t, t2, now_ms);
+	columns_table_add(t, t1, now_ms);
+	text = table_text(t, false);
+	CHECK_STR(text,
+		  "NAMESPACE   NAME    READY   STATUS             RESTARTS        AGE    IP         NODE       NOMINATED NODE   READINESS GATES\n"
+		  "shop        api-7   1/2     CrashLoopBackOff   7 (5m30s ago)   120m   <none>     <none>     <none>           <none>\n"
+		  "shop        web-1   1/2     Running            0               60m    10.1.0.5   worker-1   <none>           <none>\n");
+	free(text);
+	table_free(t);
+
+	t = columns_table_new("Pod", 0);
+	columns_table_add(t, t1, now_ms);
+	text = table_text(t, false);
+	CHECK_STR(text,
+		  "NAME    READY   STATUS    RESTARTS   AGE\n"
+		  "web-1   1/2     Running   0          60m\n");
+	free(text);
+	table_free(t);
+	json_object_put(t1);
+	json_object_put(t2);
+}
+
+TEST(headers_per_kind)
+{
+	static const struct {
+		const char *kind;
+		unsigned flags;
+		const char *header;
+	} cases[] = {
+		{ "Deployment", 0, "NAME   READY   UP-TO-DATE   AVAILABLE   AGE\n" },
+		{ "Deployment", COLUMNS_WIDE,
+		  "NAME   READY   UP-TO-DATE   AVAILABLE   AGE   CONTAINERS   IMAGES   SELECTOR\n" },
+		{ "Node", 0, "NAME   STATUS   ROLES   AGE   VERSION\n" },
+		{ "Namespace", 0, "NAME   STATUS   AGE\n" },
+		{ "ConfigMap", 0, "NAME   DATA   AGE\n" },
+		{ "Secret", 0, "NAME   TYPE   DATA   AGE\n" },
+		{ "Event", 0, "LAST SEEN   TYPE   REASON   OBJECT   MESSAGE\n" },
+		{ "Event", COLUMNS_NAMESPACE,
+		  "NAMESPACE   LAST SEEN   TYPE   REASON   OBJECT   MESSAGE\n" },
+		{ "Event", COLUMNS_WIDE,
+		  "LAST SEEN   TYPE   REASON   OBJECT   SUBOBJECT   SOURCE   MESSAGE   "
+		  "FIRST SEEN   COUNT   NAME\n" },
+		{ "Widget", 0, "NAME   AGE\n" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct table *t = columns_table_new(cases[i].kind, cases[i].flags);
+		char *text = table_text(t, false);
+		CHECK_STR(text, cases[i].header);
+		free(text);
+		table_free(t);
+	}
+}
+
+TEST(table_write_error_is_reported)
+{
+	const char *headers[] = { "NAME" };
+	struct table *t = table_new(headers, 1);
+	FILE *f = fopen("/dev/full", "w");
+
+	CHECK(f != NULL);
+	if (f) {
+		CHECK_INT(table_write(t, f, false), -1);
+		fclose(f);
+	}
+	table_free(t);
+}
+
+int main(void)
+{
+	columns_parse_time("2024-05-01T12:00:00Z", &now_ms);
+	RUN(pod_running_ready_status_restarts_age);
+	RUN(pod_crash_loop_back_off_and_restarts_ago);
+	RUN(pod_terminating_once_deletion_timestamp_is_set);
+	RUN(pod_status_from_phase_reason_and_exit);
+	RUN(pod_init_containers_and_sidecars);
+	RUN(pod_readiness_gates);
+	RUN(deployment_columns);
+	RUN(node_columns);
+	RUN(namespace_configmap_secret_columns);
+	RUN(event_columns);
+	RUN(custom_resources_get_name_and_age);
+	RUN(wide_detail_leaves_out_empty_cells);
+	RUN(parse_time_forms);
+	RUN(table_aligns_like_kubectl);
+	RUN(table_counts_characters_not_bytes);
+	RUN(pod_table_with_namespace_and_wide);
+	RUN(headers_per_kind);
+	RUN(table_write_error_is_reported);
+	return unit_done();
+}
