@@ -58,6 +58,7 @@ struct row {
 	size_t hist_total;
 	/* Table cells for `obj`, computed on demand (tui_table.c). */
 	struct kobj *cells_obj;
+	int64_t cells_mono;	/* when computed: AGE moves on */
 	char **cells;
 	size_t cells_nr;
 };

@@ -13,112 +13,47 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <curses.h>
 #include <json-c/json.h>
 
+#include "columns.h"
 #include "session.h"
+#include "strbuf.h"
 #include "tui_view.h"
 #include "util.h"
 
 /* ---- the kind's columns --------------------------------------------------- */
 
-/* Columns a kind adds between NAME and RV. */
+/*
+ * The headers the table shows between NAME and RV, per kind; the cells
+ * come from columns.h (kubectl's logic), which knows every one of them.
+ * NODE is one of the pod's wide columns: where a pod runs matters when
+ * watching a scheduler or a node drain.
+ */
 struct kind_columns {
 	const char *kind;
 	const char *const *names;
-	void (*cells)(struct json_object *obj, char **out);
 };
-
-static struct json_object *get_path(struct json_object *obj, const char *a,
-				    const char *b)
-{
-	struct json_object *v = NULL;
-	if (!json_object_object_get_ex(obj, a, &v))
-		return NULL;
-	if (b && !json_object_object_get_ex(v, b, &v))
-		return NULL;
-	return v;
-}
-
-static char *str_or(struct json_object *v, const char *dflt)
-{
-	return xstrdup(v ? json_object_get_string(v) : dflt);
-}
-
-static char *age_cell(struct json_object *obj)
-{
-	struct json_object *ts = get_path(obj, "metadata", "creationTimestamp");
-	struct tm tm;
-	char buf[32];
-
-	if (!ts)
-		return xstrdup("<unknown>");
-	memset(&tm, 0, sizeof(tm));
-	if (!strptime(json_object_get_string(ts), "%Y-%m-%dT%H:%M:%SZ", &tm))
-		return xstrdup("<unknown>");
-	format_age(wall_ms() - (int64_t)timegm(&tm) * 1000, buf);
-	return xstrdup(buf);
-}
-
-static void pod_cells(struct json_object *obj, char **out)
-{
-	struct json_object *containers = get_path(obj, "spec", "containers");
-	struct json_object *statuses = get_path(obj, "status", "containerStatuses");
-	struct json_object *phase = get_path(obj, "status", "phase");
-	size_t total = containers ? json_object_array_length(containers) : 0;
-	size_t ready = 0;
-	int64_t restarts = 0;
-	const char *reason = NULL;
-
-	for (size_t i = 0; statuses && i < json_object_array_length(statuses); i++) {
-		struct json_object *cs = json_object_array_get_idx(statuses, i), *v;
-		if (json_object_object_get_ex(cs, "ready", &v) && json_object_get_boolean(v))
-			ready++;
-		if (json_object_object_get_ex(cs, "restartCount", &v))
-			restarts += json_object_get_int64(v);
-		if (!reason && (v = get_path(cs, "state", "waiting")) &&
-		    json_object_object_get_ex(v, "reason", &v))
-			reason = json_object_get_string(v);
-	}
-	out[0] = xasprintf("%zu/%zu", ready, total);
-	if (get_path(obj, "metadata", "deletionTimestamp"))
-		out[1] = xstrdup("Terminating");
-	else
-		out[1] = reason ? xstrdup(reason) : str_or(phase, "Unknown");
-	out[2] = xasprintf("%lld", (long long)restarts);
-	out[3] = str_or(get_path(obj, "spec", "nodeName"), "<none>");
-	out[4] = age_cell(obj);
-}
-
-static void deployment_cells(struct json_object *obj, char **out)
-{
-	struct json_object *want = get_path(obj, "spec", "replicas");
-	struct json_object *ready = get_path(obj, "status", "readyReplicas");
-	struct json_object *updated = get_path(obj, "status", "updatedReplicas");
-	struct json_object *avail = get_path(obj, "status", "availableReplicas");
-
-	out[0] = xasprintf("%d/%d", ready ? json_object_get_int(ready) : 0,
-			   want ? json_object_get_int(want) : 1);
-	out[1] = str_or(updated, "0");
-	out[2] = str_or(avail, "0");
-	out[3] = age_cell(obj);
-}
-
-static void age_only_cells(struct json_object *obj, char **out)
-{
-	out[0] = age_cell(obj);
-}
 
 static const char *const pod_names[] = { "READY", "STATUS", "RESTARTS", "NODE", "AGE", NULL };
 static const char *const deployment_names[] = { "READY", "UP-TO-DATE", "AVAILABLE", "AGE", NULL };
+static const char *const node_names[] = { "STATUS", "ROLES", "AGE", "VERSION", NULL };
+static const char *const namespace_names[] = { "STATUS", "AGE", NULL };
+static const char *const configmap_names[] = { "DATA", "AGE", NULL };
+static const char *const secret_names[] = { "TYPE", "DATA", "AGE", NULL };
+static const char *const event_names[] = { "TYPE", "REASON", "OBJECT", "MESSAGE", NULL };
 static const char *const age_names[] = { "AGE", NULL };
 
 static const struct kind_columns kinds[] = {
-	{ "Pod", pod_names, pod_cells },
-	{ "Deployment", deployment_names, deployment_cells },
-	{ NULL, age_names, age_only_cells },	/* any other kind */
+	{ "Pod", pod_names },
+	{ "Deployment", deployment_names },
+	{ "Node", node_names },
+	{ "Namespace", namespace_names },
+	{ "ConfigMap", configmap_names },
+	{ "Secret", secret_names },
+	{ "Event", event_names },
+	{ NULL, age_names },	/* any other kind */
 };
 
 static const struct kind_columns *kind_columns_of(const char *kind)
@@ -138,14 +73,21 @@ static size_t names_len(const char *const *names)
 	return n;
 }
 
-/* The row's kind cells, computed once per object version. */
-static char **row_cells(struct tab *tab, struct row *r)
+/*
+ * The row's kind cells, computed once per object version, and again when
+ * older than max_age ms (a visible row's AGE moves on; sorting does not
+ * need that).
+ */
+static char **row_cells(struct tab *tab, struct row *r, int64_t max_age)
 {
 	const struct kind_columns *kc = kind_columns_of(tab->m.kind);
 	size_t nr = names_len(kc->names);
+	int64_t now_mono = mono_ms();
 
-	if (r->cells && r->cells_obj == r->obj)
+	if (r->cells && r->cells_obj == r->obj &&
+	    (max_age < 0 || now_mono - r->cells_mono < max_age))
 		return r->cells;
+	r->cells_mono = now_mono;
 	for (size_t i = 0; i < r->cells_nr; i++)
 		free(r->cells[i]);
 	free(r->cells);
@@ -155,7 +97,14 @@ static char **row_cells(struct tab *tab, struct row *r)
 	r->cells_obj = kobj_ref(r->obj);
 	struct json_object *tree = kobj_tree(r->obj);
 	if (tree) {
-		kc->cells(tree, r->cells);
+		struct strbuf sb = STRBUF_INIT;
+		int64_t now = wall_ms();
+		for (size_t i = 0; i < nr; i++) {
+			strbuf_reset(&sb);
+			if (columns_cell(tab->m.kind, kc->names[i], tree, now, &sb) == 0)
+				r->cells[i] = xstrdup(strbuf_str(&sb));
+		}
+		strbuf_release(&sb);
 		json_object_put(tree);
 	}
 	for (size_t i = 0; i < nr; i++)
@@ -250,7 +199,7 @@ void table_rebuild(struct tui *t, struct tab *tab)
 		if (!row_matches(r, tab->filter))
 			continue;
 		if (tab->sort >= SORT__FIXED)
-			row_cells(tab, r);
+			row_cells(tab, r, -1);
 		ALLOC_GROW(tab->index.v, tab->index.nr + 1, tab->index.alloc);
 		tab->index.v[tab->index.nr++] = r;
 	}
@@ -387,7 +336,7 @@ static void table_draw(struct tui *t, const struct rect *r, bool focused)
 		w = (int)strlen(row->obj->ns);
 		if (w > ns_w)
 			ns_w = w;
-		char **cells = row_cells(tab, row);
+		char **cells = row_cells(tab, row, 1000);
 		for (size_t c = 0; c < kind_nr && c < MAX_COLS; c++) {
 			w = (int)strlen(cells[c]);
 			if (w > cell_w[c])
@@ -454,7 +403,7 @@ static void table_draw(struct tui *t, const struct rect *r, bool focused)
 
 	for (size_t i = first; i < last; i++) {
 		struct row *row = tab->index.v[i];
-		char **cells = row_cells(tab, row);
+		char **cells = row_cells(tab, row, 1000);
 		char mark[2], rv[32], ago[32];
 		int mark_attr;
 		bool sel = i == tab->table.cur;
