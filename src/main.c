@@ -12,6 +12,8 @@
 #include "util.h"
 
 const struct command *const commands[] = {
+	&command_tui,
+	&command_api_resources,
 	&command_version,
 	&command_help,
 	NULL,

@@ -1,0 +1,101 @@
+/* cluster.c — kubectl's flags and the connection they lead to; see cluster.h. */
+#include "cluster.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "discovery.h"
+#include "http.h"
+#include "kubeconfig.h"
+#include "strbuf.h"
+
+struct cluster_flags cluster_flags;
+
+const struct option cluster_options[] = {
+	OPT_STRING('n', "namespace", &cluster_flags.namespace, "NAMESPACE",
+		   "the namespace to use (default: the context's)", COMPLETE_NAMESPACE),
+	OPT_BOOL('A', "all-namespaces", &cluster_flags.all_namespaces,
+		 "every namespace"),
+	OPT_STRING(0, "kubeconfig", &cluster_flags.kubeconfig, "FILE",
+		   "kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)", COMPLETE_FILE),
+	OPT_STRING(0, "context", &cluster_flags.context, "NAME",
+		   "the kubeconfig context to use", COMPLETE_CONTEXT),
+	OPT_STRING(0, "cluster", &cluster_flags.cluster, "NAME",
+		   "the kubeconfig cluster to use", COMPLETE_NONE),
+	OPT_STRING(0, "user", &cluster_flags.user, "NAME",
+		   "the kubeconfig user to use", COMPLETE_NONE),
+	OPT_DURATION(0, "request-timeout", &cluster_flags.request_timeout_ms,
+		     "give up connecting after this long (default 10s)"),
+	OPT_COUNT('v', "verbose", &cluster_flags.verbose,
+		  "trace HTTP requests on stderr (credentials redacted); twice for bodies"),
+	OPT_END(),
+};
+
+int cluster_open(struct cluster *c, struct errbuf *err)
+{
+	struct kubeconfig_opts ko = {
+		.kubeconfig = cluster_flags.kubeconfig,
+		.context = cluster_flags.context,
+		.cluster = cluster_flags.cluster,
+		.user = cluster_flags.user,
+		.namespace = cluster_flags.namespace,
+	};
+
+	memset(c, 0, sizeof(*c));
+	if (rest_config_load(&ko, &c->config, err) < 0)
+		return -1;
+	c->client = kclient_new(c->config, err);
+	if (!c->client) {
+		rest_config_free(c->config);
+		c->config = NULL;
+		return -1;
+	}
+	if (cluster_flags.request_timeout_ms)
+		kclient_set_timeout(c->client, cluster_flags.request_timeout_ms);
+	if (cluster_flags.verbose)
+		kclient_set_verbose(c->client, cluster_flags.verbose);
+	c->disco = discovery_new(c->client);
+	c->ns = c->config->namespace;
+	c->scope_ns = cluster_flags.all_namespaces ? NULL : c->ns;
+	return 0;
+}
+
+void cluster_close(struct cluster *c)
+{
+	discovery_free(c->disco);
+	kclient_free(c->client);
+	rest_config_free(c->config);
+	memset(c, 0, sizeof(*c));
+}
+
+int cluster_resolve(struct cluster *c, const char *typed,
+		    const struct api_resource ***out, size_t *nr,
+		    struct errbuf *err)
+{
+	char *copy = xstrdup(typed), *save = NULL;
+	const struct api_resource **v = NULL;
+	size_t n = 0, alloc = 0;
+	int ret = -1;
+
+	if (discovery_load(c->disco, err) < 0)
+		goto cleanup;
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		const struct api_resource *res;
+		if (discovery_resolve(c->disco, tok, &res, err) < 0)
+			goto cleanup;
+		ALLOC_GROW(v, n + 1, alloc);
+		v[n++] = res;
+	}
+	if (!n) {
+		errbuf_set(err, "no resource type given");
+		goto cleanup;
+	}
+	*out = v;
+	*nr = n;
+	v = NULL;
+	ret = 0;
+cleanup:
+	free(v);
+	free(copy);
+	return ret;
+}
