@@ -1,0 +1,234 @@
+/*
+ * test_tui_model.c — the TUI's picture of a resource: rows follow the
+ * notifications (gone rows stay, then go), histories and the log are
+ * bounded rings, pause holds notifications, the filter's two forms.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "tui_model.h"
+#include "unit.h"
+
+static struct kobj *pod(const char *name, const char *rv, const char *labels)
+{
+	char *json = xasprintf("{\"metadata\":{\"name\":\"%s\",\"namespace\":\"default\","
+			       "\"resourceVersion\":\"%s\",\"labels\":{%s}}}",
+			       name, rv, labels ? labels : "");
+	struct errbuf err;
+	struct kobj *obj = kobj_from_json(json, strlen(json), 0, &err);
+	free(json);
+	return obj;
+}
+
+/* A model without an informer: what model_init sets, minus the listener. */
+static void model_fake(struct model *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->name = "pods";
+	m->kind = "Pod";
+	m->namespaced = true;
+	m->log = xcalloc(LOG_MAX, sizeof(*m->log));
+}
+
+/* Makes a notification holding its own references, as a listener's does. */
+static struct notification note(enum notify_kind kind, enum delta_type type,
+				struct kobj *obj, struct kobj *old)
+{
+	struct notification n;
+	memset(&n, 0, sizeof(n));
+	n.kind = kind;
+	n.delta.type = type;
+	n.delta.source = SOURCE_WATCH;
+	n.delta.obj = obj;
+	n.delta.time_ms = wall_ms();
+	n.old = old;
+	n.resource = "pods";
+	return n;
+}
+
+TEST(rows_follow_add_update_delete)
+{
+	struct model m;
+	model_fake(&m);
+	struct kobj *a1 = pod("a", "1", NULL), *a2 = pod("a", "2", NULL);
+
+	struct notification n = note(NOTIFY_ADD, DELTA_ADDED, kobj_ref(a1), NULL);
+	model_apply(&m, &n);
+	CHECK_INT(m.present, 1);
+	struct row *r = model_row(&m, "default/a");
+	CHECK(r != NULL);
+	CHECK_INT(r->last_type, DELTA_ADDED);
+	CHECK(r->prev == NULL);
+
+	n = note(NOTIFY_UPDATE, DELTA_UPDATED, kobj_ref(a2), kobj_ref(a1));
+	model_apply(&m, &n);
+	CHECK(r->obj == a2);
+	CHECK(r->prev == a1);	/* kept for the detail's diff */
+	CHECK_INT(r->hist_nr, 2);
+	CHECK_STR(row_hist_at(r, 1)->rv, "2");
+
+	n = note(NOTIFY_DELETE, DELTA_DELETED, kobj_ref(a2), NULL);
+	model_apply(&m, &n);
+	CHECK_INT(m.present, 0);
+	CHECK_INT(m.gone, 1);
+	CHECK(r->gone_mono != 0);
+	CHECK_INT(m.log_nr, 3);
+
+	/* Gone rows stay GONE_SHOW_MS, then go. */
+	CHECK(!model_expire(&m, r->gone_mono + GONE_SHOW_MS - 1));
+	CHECK(model_row(&m, "default/a") != NULL);
+	CHECK(model_expire(&m, r->gone_mono + GONE_SHOW_MS));
+	CHECK(model_row(&m, "default/a") == NULL);
+	CHECK_INT(m.gone, 0);
+
+	kobj_unref(a1);
+	kobj_unref(a2);
+	model_release(&m);
+}
+
+TEST(a_gone_row_comes_back_when_re_added)
+{
+	struct model m;
+	model_fake(&m);
+	struct kobj *a = pod("a", "1", NULL);
+	struct notification n = note(NOTIFY_ADD, DELTA_ADDED, kobj_ref(a), NULL);
+	model_apply(&m, &n);
+	n = note(NOTIFY_DELETE, DELTA_DELETED, kobj_ref(a), NULL);
+	n.delta.tombstone = true;
+	model_apply(&m, &n);
+	CHECK(model_row(&m, "default/a")->tombstone);
+	n = note(NOTIFY_ADD, DELTA_ADDED, kobj_ref(a), NULL);
+	model_apply(&m, &n);
+	struct row *r = model_row(&m, "default/a");
+	CHECK_INT(r->gone_mono, 0);
+	CHECK(!r->tombstone);
+	CHECK_INT(m.present, 1);
+	CHECK_INT(m.gone, 0);
+	CHECK_INT(r->hist_total, 3);
+	kobj_unref(a);
+	model_release(&m);
+}
+
+TEST(history_keeps_the_latest)
+{
+	struct model m;
+	model_fake(&m);
+	char rv[16];
+
+	for (int i = 1; i <= HIST_MAX + 36; i++) {
+		snprintf(rv, sizeof(rv), "%d", i);
+		struct notification n = note(i == 1 ? NOTIFY_ADD : NOTIFY_UPDATE,
+					     i == 1 ? DELTA_ADDED : DELTA_UPDATED,
+					     pod("a", rv, NULL), NULL);
+		model_apply(&m, &n);
+	}
+	struct row *r = model_row(&m, "default/a");
+	CHECK_INT(r->hist_nr, HIST_MAX);
+	CHECK_INT(r->hist_total, HIST_MAX + 36);
+	CHECK_STR(row_hist_at(r, 0)->rv, "37");
+	snprintf(rv, sizeof(rv), "%d", HIST_MAX + 36);
+	CHECK_STR(row_hist_at(r, HIST_MAX - 1)->rv, rv);
+	model_release(&m);
+}
+
+TEST(the_log_keeps_the_latest_and_clears)
+{
+	struct model m;
+	model_fake(&m);
+	char name[32];
+
+	for (int i = 0; i < LOG_MAX + 10; i++) {
+		snprintf(name, sizeof(name), "p%d", i);
+		struct notification n = note(NOTIFY_ADD, DELTA_ADDED, pod(name, "1", NULL), NULL);
+		model_apply(&m, &n);
+	}
+	CHECK_INT(m.log_nr, LOG_MAX);
+	CHECK_STR(model_log_at(&m, 0)->text, "default/p10");
+	model_log_clear(&m);
+	CHECK_INT(m.log_nr, 0);
+	CHECK_INT(m.present, LOG_MAX + 10);	/* the cache is not the log */
+	model_release(&m);
+}
+
+TEST(held_notifications_apply_on_resume)
+{
+	struct model m;
+	model_fake(&m);
+	struct notification n = note(NOTIFY_ADD, DELTA_ADDED, pod("a", "1", NULL), NULL);
+	model_hold(&m, &n);
+	n = note(NOTIFY_ADD, DELTA_ADDED, pod("b", "1", NULL), NULL);
+	model_hold(&m, &n);
+	CHECK_INT(m.present, 0);
+	CHECK_INT(m.held_nr, 2);
+	CHECK_INT(model_apply_held(&m), 2);
+	CHECK_INT(m.present, 2);
+	CHECK_INT(m.held_nr, 0);
+	/* Held and never applied: released with the model. */
+	n = note(NOTIFY_ADD, DELTA_ADDED, pod("c", "1", NULL), NULL);
+	model_hold(&m, &n);
+	model_release(&m);
+}
+
+TEST(filter_by_substring_and_labels)
+{
+	struct model m;
+	model_fake(&m);
+	struct notification n = note(NOTIFY_ADD, DELTA_ADDED,
+				     pod("web-1", "1", "\"app\":\"web\",\"tier\":\"front\""), NULL);
+	model_apply(&m, &n);
+	struct row *r = model_row(&m, "default/web-1");
+
+	CHECK(row_matches(r, ""));
+	CHECK(row_matches(r, "WEB"));
+	CHECK(row_matches(r, "default/w"));
+	CHECK(!row_matches(r, "db"));
+	CHECK(row_matches(r, "l:app=web"));
+	CHECK(row_matches(r, "l:app=web,tier=front"));
+	CHECK(row_matches(r, "l:tier"));
+	CHECK(!row_matches(r, "l:app=db"));
+	CHECK(!row_matches(r, "l:app=web,zone"));
+	CHECK(!row_matches(r, "l:ap"));
+	model_release(&m);
+}
+
+TEST(where_a_delta_came_from)
+{
+	struct hist_entry h;
+	char buf[64];
+
+	memset(&h, 0, sizeof(h));
+	h.type = DELTA_REPLACED;
+	h.source = SOURCE_LIST;
+	hist_describe(&h, buf, sizeof(buf));
+	CHECK_STR(buf, "initial list");
+	h.list_no = 2;
+	h.resync_only = true;
+	hist_describe(&h, buf, sizeof(buf));
+	CHECK_STR(buf, "relist 2, unchanged");
+	h.type = DELTA_DELETED;
+	h.tombstone = true;
+	h.resync_only = false;
+	hist_describe(&h, buf, sizeof(buf));
+	CHECK_STR(buf, "relist 2, tombstone");
+	h.type = DELTA_SYNC;
+	h.source = SOURCE_RESYNC;
+	hist_describe(&h, buf, sizeof(buf));
+	CHECK_STR(buf, "resync");
+	h.type = DELTA_UPDATED;
+	h.source = SOURCE_WATCH;
+	h.tombstone = false;
+	hist_describe(&h, buf, sizeof(buf));
+	CHECK_STR(buf, "watch");
+}
+
+int main(void)
+{
+	RUN(rows_follow_add_update_delete);
+	RUN(a_gone_row_comes_back_when_re_added);
+	RUN(history_keeps_the_latest);
+	RUN(the_log_keeps_the_latest_and_clears);
+	RUN(held_notifications_apply_on_resume);
+	RUN(filter_by_substring_and_labels);
+	RUN(where_a_delta_came_from);
+	return unit_done();
+}
