@@ -13,10 +13,10 @@
 #include <curses.h>
 #include <json-c/json.h>
 
+#include "diff.h"
+#include "strbuf.h"
 #include "tui_view.h"
 #include "util.h"
-
-#define VALUE_MAX 120		/* a diff value longer than this is cut */
 
 static void add_line(struct tui *t, int attr, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -44,77 +44,33 @@ static void clear_lines(struct tui *t)
 	t->detail.nr = 0;
 }
 
-static const char *value_text(struct json_object *v, char buf[VALUE_MAX + 8])
+/* diff_walk() reports the changes in the order diff_human() prints them. */
+static void note_what(void *ctx, const struct diff_change *change)
 {
-	const char *s = json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN |
-						       JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (strlen(s) <= VALUE_MAX)
-		return s;
-	snprintf(buf, VALUE_MAX + 8, "%.*s...", VALUE_MAX, s);
-	return buf;
+	struct strbuf *whats = ctx;
+	strbuf_addch(whats, (char)change->what);
 }
 
-/*
- * List items carry no kind or apiVersion and watch events do: that the
- * one has them and the other not is no change to the object.
- */
-static bool is_type_meta(const char *key, struct json_object *a, struct json_object *b)
+static void add_diff(struct tui *t, struct json_object *a, struct json_object *b)
 {
-	return (!strcmp(key, "kind") || !strcmp(key, "apiVersion")) &&
-	       (!json_object_object_get_ex(a, key, NULL) ||
-		!json_object_object_get_ex(b, key, NULL));
-}
+	static const int pair[] = {
+		[DIFF_ADDED] = PAIR_ADDED,
+		[DIFF_REMOVED] = PAIR_DELETED,
+		[DIFF_CHANGED] = PAIR_UPDATED,
+	};
+	struct strbuf text = STRBUF_INIT, whats = STRBUF_INIT;
+	size_t i = 0;
 
-/* "path: old → new", "+ path: value", "- path: value" for what differs. */
-static void diff_values(struct tui *t, const char *path, struct json_object *a,
-			struct json_object *b)
-{
-	const char *arrow = t->utf8 ? "→" : "->";
-	char ba[VALUE_MAX + 8], bb[VALUE_MAX + 8];
-	enum json_type ta = json_object_get_type(a), tb = json_object_get_type(b);
-
-	if (ta == json_type_object && tb == json_type_object) {
-		json_object_object_foreach(a, key, va) {
-			struct json_object *vb;
-			if (!*path && is_type_meta(key, a, b))
-				continue;
-			char *sub = *path ? xasprintf("%s.%s", path, key) : xstrdup(key);
-			if (!json_object_object_get_ex(b, key, &vb))
-				add_line(t, tui_color(t, PAIR_DELETED), "  - %s: %s", sub,
-					 value_text(va, ba));
-			else
-				diff_values(t, sub, va, vb);
-			free(sub);
-		}
-		json_object_object_foreach(b, key2, vb2) {
-			if (!*path && is_type_meta(key2, a, b))
-				continue;
-			if (!json_object_object_get_ex(a, key2, NULL))
-				add_line(t, tui_color(t, PAIR_ADDED), "  + %s%s%s: %s", path,
-					 *path ? "." : "", key2, value_text(vb2, bb));
-		}
-		return;
+	diff_walk(a, b, note_what, &whats);
+	diff_human(a, b, "  ", false, &text);
+	for (const char *p = strbuf_str(&text); *p; i++) {
+		size_t n = strcspn(p, "\n");
+		int attr = i < whats.len ? tui_color(t, pair[(int)whats.buf[i]]) : 0;
+		add_line(t, attr, "%.*s", (int)n, p);
+		p += n + (p[n] == '\n');
 	}
-	if (ta == json_type_array && tb == json_type_array) {
-		size_t na = json_object_array_length(a), nb = json_object_array_length(b);
-		for (size_t i = 0; i < na || i < nb; i++) {
-			char *sub = xasprintf("%s[%zu]", path, i);
-			if (i >= nb)
-				add_line(t, tui_color(t, PAIR_DELETED), "  - %s: %s", sub,
-					 value_text(json_object_array_get_idx(a, i), ba));
-			else if (i >= na)
-				add_line(t, tui_color(t, PAIR_ADDED), "  + %s: %s", sub,
-					 value_text(json_object_array_get_idx(b, i), bb));
-			else
-				diff_values(t, sub, json_object_array_get_idx(a, i),
-					    json_object_array_get_idx(b, i));
-			free(sub);
-		}
-		return;
-	}
-	if (!json_object_equal(a, b))
-		add_line(t, tui_color(t, PAIR_UPDATED), "  %s: %s %s %s", path,
-			 value_text(a, ba), arrow, value_text(b, bb));
+	strbuf_release(&text);
+	strbuf_release(&whats);
 }
 
 static void build(struct tui *t, struct row *r)
@@ -139,8 +95,21 @@ static void build(struct tui *t, struct row *r)
 			 t->utf8 ? "→" : "->", r->obj->rv);
 		struct json_object *a = kobj_tree(r->prev), *b = kobj_tree(r->obj);
 		size_t before = t->detail.nr;
-		if (a && b)
-			diff_values(t, "", a, b);
+		if (a && b) {
+			/*
+			 * List items carry no kind or apiVersion and watch
+			 * events do: that is no change to the object.
+			 */
+			static const char *const type_meta[] = { "kind", "apiVersion" };
+			for (size_t i = 0; i < ARRAY_SIZE(type_meta); i++) {
+				if (!json_object_object_get_ex(a, type_meta[i], NULL) ||
+				    !json_object_object_get_ex(b, type_meta[i], NULL)) {
+					json_object_object_del(a, type_meta[i]);
+					json_object_object_del(b, type_meta[i]);
+				}
+			}
+			add_diff(t, a, b);
+		}
 		if (t->detail.nr == before)
 			add_line(t, A_DIM, "  (no difference)");
 		json_object_put(a);

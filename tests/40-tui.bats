@@ -164,7 +164,7 @@ start_synced() {
 	screen_has 'Replaced .*initial list'
 	screen_has "Updated +rv $rv .*watch"
 	screen_has "Last update: rv [0-9]+ (→|->) $rv"
-	screen_has '\+ metadata.labels.touched: "yes"'
+	screen_has "metadata.labels.touched: \\+ yes"
 	screen_has '"name": "alpha"'
 	keys Escape
 	wait_screen 'NAME .*DELTA'
