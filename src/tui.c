@@ -444,7 +444,7 @@ static const char *hints(const struct tui *t)
 		return "Esc back  j/k PgUp/PgDn g/G scroll  p pause  q quit  ? help";
 	if (t->view == &help_view)
 		return "Esc back  q quit";
-	return "? help  / filter  s sort  Tab pane  Enter detail  p pause  r resync  c clear  q quit";
+	return "? help  / filter  s sort  Tab pane  Enter detail  p pause  r resync  q quit";
 }
 
 static void draw_status(struct tui *t)

@@ -357,7 +357,10 @@ static void table_draw(struct tui *t, const struct rect *r, bool focused)
 	cols[nc++] = (struct col){ "DELTA", 8, false };
 	cols[nc++] = (struct col){ "LAST", 6, true };
 
-	/* Fit: NAME takes what is left (at least 16); kind columns go first. */
+	/*
+	 * Fit: names identify objects, so kind columns go (the last first)
+	 * before NAME is cut; NAME takes whatever is left over.
+	 */
 	int avail = r->w - 2;	/* the mark and a margin */
 	int total;
 	for (;;) {
@@ -366,12 +369,9 @@ static void table_draw(struct tui *t, const struct rect *r, bool focused)
 			total += cols[c].width + 1;
 		if (total <= avail || kind_end == kind_first)
 			break;
-		/* Drop the last kind column. */
 		memmove(&cols[kind_end - 1], &cols[kind_end], (nc - kind_end) * sizeof(*cols));
 		kind_end--;
 		nc--;
-		if (total - cols[name_col].width + 16 <= avail)
-			break;
 	}
 	total = 0;
 	for (size_t c = 0; c < nc; c++)
