@@ -225,9 +225,9 @@ const struct command command_api_resources = {
 		"qualified as resource.group when two groups share it.  Informers need\n"
 		"the list and watch verbs; -o wide shows them.",
 	.examples =
-		"kinf api-resources\n"
-		"kinf api-resources -o wide --verbs list,watch\n"
-		"kinf api-resources --api-group apps -o name\n"
-		"kinf api-resources --namespaced=false",
+		"  kinf api-resources\n"
+		"  kinf api-resources -o wide --verbs list,watch\n"
+		"  kinf api-resources --api-group apps -o name\n"
+		"  kinf api-resources --namespaced=false\n",
 	.options = api_resources_options,
 };

@@ -25,10 +25,13 @@
 #include "credential.h"
 #include "kubeconfig.h"
 
+/* --request-timeout's default, as `kinf --help` says. */
+#define CONNECT_TIMEOUT_MS 10000L
 /* A dead peer is noticed by TCP keepalive after about a minute, as in Go. */
-#define CONNECT_TIMEOUT_MS 30000L
 #define KEEPALIVE_IDLE_S 30L
 #define KEEPALIVE_INTERVAL_S 15L
+/* -v -v: how much of each piece of a body to show. */
+#define TRACE_BODY_MAX 1024
 /* kclient_get: a response that sends nothing for this long is dead. */
 #define GET_IDLE_TIMEOUT_MS 60000
 /* An error body is for a message, not to be stored whole. */
@@ -304,12 +307,24 @@ static size_t header_cb(char *data, size_t size, size_t nmemb, void *userp)
 	return len;
 }
 
+/* -v -v: each piece of a body as it arrives, decoded, cut short. */
+static void trace_body(const char *data, size_t len)
+{
+	flockfile(stderr);
+	fprintf(stderr, "< [%zu bytes] %.*s%s\n", len,
+		(int)(len < TRACE_BODY_MAX ? len : TRACE_BODY_MAX), data,
+		len > TRACE_BODY_MAX ? " ..." : "");
+	funlockfile(stderr);
+}
+
 static size_t write_cb(char *data, size_t size, size_t nmemb, void *userp)
 {
 	struct transfer *t = userp;
 	size_t len = size * nmemb;
 
 	t->last_byte_ms = mono_ms();
+	if (t->client->verbose >= 2)
+		trace_body(data, len);
 	if (t->on_data && status_ok(t->resp->status)) {
 		if (t->on_data(t->ctx, data, len) < 0) {
 			t->aborted = true;
@@ -342,7 +357,7 @@ static int xferinfo_cb(void *userp, curl_off_t dltotal, curl_off_t dlnow,
 	return 0;
 }
 
-/* -v -v: the headers, with every credential replaced. */
+/* -v -v: the headers, with every credential replaced, and the bodies. */
 static int debug_cb(CURL *h, curl_infotype type, char *data, size_t size, void *userp)
 {
 	struct kclient *c = userp;
@@ -373,12 +388,11 @@ static int debug_cb(CURL *h, curl_infotype type, char *data, size_t size, void *
 			shown--;
 		if (shown) {
 			const char *colon = memchr(p, ':', shown);
-			bool secret = colon && ((size_t)(colon - p) == 13 &&
-						!strncasecmp(p, "Authorization", 13));
-			secret = secret || (colon && (size_t)(colon - p) == 19 &&
-					    !strncasecmp(p, "Proxy-Authorization", 19));
+			size_t name_len = colon ? (size_t)(colon - p) : 0;
+			bool secret = (name_len == 13 && !strncasecmp(p, "Authorization", 13)) ||
+				      (name_len == 19 && !strncasecmp(p, "Proxy-Authorization", 19));
 			if (secret)
-				fprintf(stderr, "%s%.*s: <redacted>\n", prefix, (int)(colon - p), p);
+				fprintf(stderr, "%s%.*s: <redacted>\n", prefix, (int)name_len, p);
 			else
 				fprintf(stderr, "%s%.*s\n", prefix, (int)shown, p);
 		}

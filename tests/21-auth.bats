@@ -168,13 +168,34 @@ plugin_runs() { wc -l <"$T/plugin/runs"; }
 }
 
 @test "error: 403 names the verb and the resource" {
+	require_command watch
+	# A watch keeps trying (the permission may be granted later); each
+	# failure says what was refused to whom.
+	run --separate-stderr timeout 3 "$KINF" watch pods --kubeconfig "$SIM_KUBECONFIG.viewer"
+	[[ $stderr == *'list pods: pods is forbidden: User "system:serviceaccount:default:viewer" cannot list resource "pods"'* ]]
+}
+
+@test "error: 403 from get is one line" {
 	require_command get
 	run_kinf get pods --kubeconfig "$SIM_KUBECONFIG.viewer"
 	assert_one_line_error "pods is forbidden" "cannot list resource \"pods\""
 }
 
 @test "error: unknown resource, with a did-you-mean" {
-	require_command get
-	run_kinf get podz --kubeconfig "$SIM_KUBECONFIG"
+	require_command watch
+	run_kinf watch podz --kubeconfig "$SIM_KUBECONFIG"
 	assert_one_line_error "the server doesn't have a resource type 'podz'; did you mean 'pods'?"
+	run_kinf watch deploymnt --kubeconfig "$SIM_KUBECONFIG"
+	assert_one_line_error "did you mean 'deployments.apps'?"
+	run_kinf watch zzzzzz --kubeconfig "$SIM_KUBECONFIG"
+	assert_one_line_error "the server doesn't have a resource type 'zzzzzz'"
+	[[ $stderr != *"did you mean"* ]]
+}
+
+@test "resource names as kubectl takes them: kind, short name, resource.version.group" {
+	require_command watch
+	run --separate-stderr timeout 3 "$KINF" watch Deployment.apps,ct.stable.example.com,crontabs.v1.stable.example.com \
+		--kubeconfig "$SIM_KUBECONFIG"
+	[[ $stderr == *"deployments: listed"* ]]
+	[[ $stderr == *"crontabs: listed"* ]]
 }
