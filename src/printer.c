@@ -1,0 +1,595 @@
+/*
+ * printer.c — notifications as lines, NDJSON or names, and activity as
+ * notices; see printer.h.
+ *
+ * Formats are rows of formats[]: a function that appends one delta's
+ * record to a strbuf, and one for the header.  Notices are rows of
+ * notices[], indexed by enum activity.
+ */
+#include "printer.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <json-c/json.h>
+
+#include "columns.h"
+#include "diff.h"
+#include "informer.h"
+#include "strbuf.h"
+#include "util.h"
+
+#define TO_STRING_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
+
+/* Line and wide output's columns, in order. */
+enum line_col {
+	COL_TIME,
+	COL_TYPE,
+	COL_KIND,
+	COL_KEY,
+	COL_RV,
+	COL_STATUS,
+	COL_AGE,	/* wide */
+	COL_DETAIL,	/* wide */
+	COL__COUNT
+};
+
+static const struct {
+	const char *header;
+	size_t min_width;
+} line_cols[COL__COUNT] = {
+	[COL_TIME] = { "TIME", 12 },
+	[COL_TYPE] = { "TYPE", 8 },
+	[COL_KIND] = { "KIND", 4 },
+	[COL_KEY] = { "KEY", 24 },
+	[COL_RV] = { "RV", 6 },
+	[COL_STATUS] = { "STATUS", 12 },
+	[COL_AGE] = { "AGE", 4 },
+	[COL_DETAIL] = { "DETAILS", 0 },
+};
+
+#define LINE_GAP "  "
+
+static const char *const type_colors[DELTA__COUNT] = {
+	[DELTA_ADDED] = "\033[32m",
+	[DELTA_UPDATED] = "\033[33m",
+	[DELTA_DELETED] = "\033[31m",
+	[DELTA_REPLACED] = "\033[34m",
+	[DELTA_SYNC] = "\033[90m",
+};
+#define COLOR_OFF "\033[0m"
+
+/* Per resource: pages of the list in progress, for the notices. */
+struct resource_state {
+	const char *resource;
+	unsigned pages;
+};
+
+struct printer;
+
+struct printer_ops {
+	const char *name;
+	void (*header)(struct printer *p, struct strbuf *sb);	/* NULL: none */
+	void (*delta)(struct printer *p, const struct notification *n,
+		      struct strbuf *sb);
+};
+
+struct printer {
+	const struct printer_ops *ops;
+	struct printer_opts opts;
+	bool wide;
+	bool header_done;
+	bool progress_shown;	/* a progress line waits to be cleared */
+	size_t width[COL__COUNT];
+	struct resource_state *res;
+	size_t res_nr, res_alloc;
+	struct strbuf sb;
+};
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static int64_t now_of(const struct printer *p)
+{
+	return p->opts.now_ms ? p->opts.now_ms : wall_ms();
+}
+
+static const char *kind_of(const struct notification *n)
+{
+	const struct kobj *obj = n->delta.obj;
+
+	if (obj && obj->kind && *obj->kind)
+		return obj->kind;
+	return n->obj_kind ? n->obj_kind : "";
+}
+
+static bool is_initial(const struct delta *d)
+{
+	return d->source == SOURCE_LIST && d->list_no == 0;
+}
+
+static size_t text_width(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		if (((unsigned char)*s & 0xC0) != 0x80)
+			n++;
+	return n;
+}
+
+static void pad(struct strbuf *sb, size_t have, size_t want)
+{
+	for (; have < want; have++)
+		strbuf_addch(sb, ' ');
+}
+
+static void rstrip(struct strbuf *sb)
+{
+	while (sb->len && sb->buf[sb->len - 1] == ' ')
+		sb->buf[--sb->len] = '\0';
+}
+
+/* ---- line and wide ------------------------------------------------------ */
+
+static bool col_shown(const struct printer *p, enum line_col c)
+{
+	if (c == COL_KIND)
+		return p->opts.show_kind;
+	if (c == COL_AGE || c == COL_DETAIL)
+		return p->wide;
+	return true;
+}
+
+/* Appends the cells, each padded to its column (the colour outside it). */
+static void add_cells(struct printer *p, struct strbuf *sb, const char *const *cell,
+		      const char *type_color)
+{
+	for (int c = 0; c < COL__COUNT; c++) {
+		size_t w;
+		if (!col_shown(p, c))
+			continue;
+		w = text_width(cell[c]);
+		if (w > p->width[c])
+			p->width[c] = w;
+		if (c == COL_TYPE && type_color)
+			strbuf_addf(sb, "%s%s%s", type_color, cell[c], COLOR_OFF);
+		else
+			strbuf_adds(sb, cell[c]);
+		pad(sb, w, p->width[c]);
+		strbuf_adds(sb, LINE_GAP);
+	}
+}
+
+static void line_header(struct printer *p, struct strbuf *sb)
+{
+	const char *cell[COL__COUNT];
+
+	for (int c = 0; c < COL__COUNT; c++)
+		cell[c] = line_cols[c].header;
+	add_cells(p, sb, cell, NULL);
+	rstrip(sb);
+	strbuf_addch(sb, '\n');
+}
+
+static void add_markers(const struct notification *n, struct strbuf *sb)
+{
+	const struct delta *d = &n->delta;
+
+	if (d->tombstone)
+		strbuf_adds(sb, " (tombstone)");
+	if (is_initial(d))
+		strbuf_adds(sb, " (initial)");
+	else if (d->source == SOURCE_LIST)
+		strbuf_addf(sb, " (relist #%u)", d->list_no);
+	if (n->resync_only)
+		strbuf_adds(sb, " (resync)");
+	if (n->replay)
+		strbuf_adds(sb, " (replay)");
+}
+
+static void add_diff_lines(struct printer *p, const struct notification *n,
+			   struct json_object *new_tree, struct strbuf *sb)
+{
+	struct json_object *old_tree = kobj_tree(n->old);
+
+	if (!diff_human(old_tree, new_tree, "    ", p->opts.color, sb) &&
+	    !n->resync_only)
+		strbuf_adds(sb, "    (no field changed)\n");
+	json_object_put(old_tree);
+}
+
+static void line_delta(struct printer *p, const struct notification *n,
+		       struct strbuf *sb)
+{
+	const struct kobj *obj = n->delta.obj;
+	struct json_object *tree = kobj_tree(obj);
+	struct strbuf status = STRBUF_INIT, detail = STRBUF_INIT;
+	const char *kind = kind_of(n);
+	const char *cell[COL__COUNT];
+	char clock[16], age[32] = "";
+	time_t secs = (time_t)(n->delta.time_ms / 1000);
+	struct tm tm;
+
+	localtime_r(&secs, &tm);
+	snprintf(clock, sizeof(clock), "%02d:%02d:%02d.%03d", tm.tm_hour,
+		 tm.tm_min, tm.tm_sec, (int)(n->delta.time_ms % 1000));
+	columns_short_status(kind, tree, now_of(p), &status);
+	if (p->wide) {
+		columns_age(tree, now_of(p), age);
+		columns_wide_detail(kind, tree, now_of(p), &detail);
+	}
+
+	cell[COL_TIME] = clock;
+	cell[COL_TYPE] = delta_type_name(n->delta.type);
+	cell[COL_KIND] = kind;
+	cell[COL_KEY] = obj->key;
+	cell[COL_RV] = obj->rv;
+	cell[COL_STATUS] = strbuf_str(&status);
+	cell[COL_AGE] = age;
+	cell[COL_DETAIL] = strbuf_str(&detail);
+	add_cells(p, sb, cell, p->opts.color ? type_colors[n->delta.type] : NULL);
+	rstrip(sb);
+	add_markers(n, sb);
+	strbuf_addch(sb, '\n');
+
+	if (p->opts.diff && n->kind == NOTIFY_UPDATE && n->old)
+		add_diff_lines(p, n, tree, sb);
+	json_object_put(tree);
+	strbuf_release(&status);
+	strbuf_release(&detail);
+}
+
+/* ---- name --------------------------------------------------------------- */
+
+static void name_delta(struct printer *p, const struct notification *n,
+		       struct strbuf *sb)
+{
+	const char *kind = kind_of(n);
+
+	if (!*kind)
+		kind = n->resource ? n->resource : "";
+	for (; *kind; kind++)
+		strbuf_addch(sb, (char)(*kind >= 'A' && *kind <= 'Z' ?
+					*kind - 'A' + 'a' : *kind));
+	strbuf_addf(sb, "/%s\n", n->delta.obj->name);
+}
+
+/* ---- json --------------------------------------------------------------- */
+
+static void add_member(struct strbuf *sb, const char *name, const char *value)
+{
+	strbuf_addf(sb, ",\"%s\":", name);
+	strbuf_add_json_string(sb, value ? value : "");
+}
+
+static void add_bool(struct strbuf *sb, const char *name, bool value)
+{
+	strbuf_addf(sb, ",\"%s\":%s", name, value ? "true" : "false");
+}
+
+static void add_time(struct strbuf *sb, int64_t ms)
+{
+	char buf[32];
+
+	format_time_rfc3339(ms, buf);
+	strbuf_adds(sb, "{\"time\":");
+	strbuf_add_json_string(sb, buf);
+}
+
+static void json_delta(struct printer *p, const struct notification *n,
+		       struct strbuf *sb)
+{
+	const struct delta *d = &n->delta;
+	const struct kobj *obj = d->obj;
+
+	add_time(sb, d->time_ms);
+	add_member(sb, "type", delta_type_name(d->type));
+	add_member(sb, "resource", n->resource);
+	add_member(sb, "kind", kind_of(n));
+	add_member(sb, "namespace", obj->ns);
+	add_member(sb, "name", obj->name);
+	add_member(sb, "key", obj->key);
+	add_member(sb, "resourceVersion", obj->rv);
+	if (n->kind == NOTIFY_UPDATE && n->old)
+		add_member(sb, "oldResourceVersion", n->old->rv);
+	add_bool(sb, "initialList", is_initial(d));
+	add_bool(sb, "tombstone", d->tombstone);
+	add_bool(sb, "resync", n->resync_only);
+	add_member(sb, "source", delta_source_name(d->source));
+	strbuf_addf(sb, ",\"listNumber\":%u", d->list_no);
+	/* The kobj already holds compact JSON: splice it, never re-serialise. */
+	strbuf_adds(sb, ",\"object\":");
+	strbuf_add(sb, obj->json, obj->json_len);
+	if (p->opts.diff && n->kind == NOTIFY_UPDATE && n->old) {
+		struct json_object *old_tree = kobj_tree(n->old);
+		struct json_object *new_tree = kobj_tree(obj);
+		struct json_object *patch = diff_json_patch(old_tree, new_tree);
+		strbuf_adds(sb, ",\"diff\":");
+		strbuf_adds(sb, json_object_to_json_string_ext(patch, TO_STRING_FLAGS));
+		json_object_put(patch);
+		json_object_put(old_tree);
+		json_object_put(new_tree);
+	}
+	strbuf_adds(sb, "}\n");
+}
+
+/* The Relist record of -o json with events. */
+static void json_relist(const struct notification *n, struct strbuf *sb)
+{
+	const struct activity_info *a = &n->activity;
+
+	add_time(sb, wall_ms());
+	add_member(sb, "type", "Relist");
+	add_member(sb, "resource", n->resource);
+	strbuf_addf(sb, ",\"listNumber\":%u", a->list_no);
+	add_member(sb, "reason", a->message);
+	strbuf_addf(sb, ",\"listed\":%zu,\"added\":%zu,\"changed\":%zu,"
+		    "\"deleted\":%zu,\"unchanged\":%zu}\n",
+		    a->replace.listed, a->replace.added, a->replace.changed,
+		    a->replace.deleted, a->replace.unchanged);
+}
+
+static const struct printer_ops formats[OUTPUT__COUNT] = {
+	[OUTPUT_LINE] = { "line", line_header, line_delta },
+	[OUTPUT_WIDE] = { "wide", line_header, line_delta },
+	[OUTPUT_JSON] = { "json", NULL, json_delta },
+	[OUTPUT_NAME] = { "name", NULL, name_delta },
+};
+
+const char *output_format_name(enum output_format format)
+{
+	return (unsigned)format < OUTPUT__COUNT ? formats[format].name : "unknown";
+}
+
+int output_format_parse(const char *name)
+{
+	for (int i = 0; i < OUTPUT__COUNT; i++)
+		if (!strcmp(formats[i].name, name))
+			return i;
+	return -1;
+}
+
+/* ---- notices ------------------------------------------------------------ */
+
+static struct resource_state *resource_state(struct printer *p, const char *resource)
+{
+	for (size_t i = 0; i < p->res_nr; i++)
+		if (!strcmp(p->res[i].resource, resource))
+			return &p->res[i];
+	ALLOC_GROW(p->res, p->res_nr + 1, p->res_alloc);
+	p->res[p->res_nr] = (struct resource_state){ resource, 0 };
+	return &p->res[p->res_nr++];
+}
+
+/* Each appends the notice's text after "kinf: RESOURCE: ". */
+typedef void notice_fn(struct resource_state *rs, const struct activity_info *a,
+		       struct strbuf *sb);
+
+static void with_message(struct strbuf *sb, const char *what, const char *message)
+{
+	strbuf_adds(sb, what);
+	if (*message)
+		strbuf_addf(sb, " (%s)", message);
+}
+
+static void notice_list_start(struct resource_state *rs,
+			      const struct activity_info *a, struct strbuf *sb)
+{
+	rs->pages = 0;
+	with_message(sb, a->list_no ? "relisting" : "listing", a->message);
+}
+
+static void notice_list_page(struct resource_state *rs,
+			     const struct activity_info *a, struct strbuf *sb)
+{
+	rs->pages++;
+	strbuf_addf(sb, "listing: %zu objects, %u page%s so far", a->count,
+		    rs->pages, rs->pages == 1 ? "" : "s");
+}
+
+static void notice_list_done(struct resource_state *rs,
+			     const struct activity_info *a, struct strbuf *sb)
+{
+	strbuf_addf(sb, "listed %zu object%s at rv %s", a->count,
+		    a->count == 1 ? "" : "s", a->rv);
+	if (*a->message)
+		strbuf_addf(sb, " (%s)", a->message);
+	else if (rs->pages)
+		strbuf_addf(sb, " (%u page%s)", rs->pages, rs->pages == 1 ? "" : "s");
+}
+
+static void notice_message(struct resource_state *rs,
+			   const struct activity_info *a, struct strbuf *sb)
+{
+	strbuf_adds(sb, *a->message ? a->message : activity_name(a->act));
+}
+
+static void notice_watch_open(struct resource_state *rs,
+			      const struct activity_info *a, struct strbuf *sb)
+{
+	strbuf_addf(sb, "watching from rv %s", a->rv);
+}
+
+static void notice_watch_end(struct resource_state *rs,
+			     const struct activity_info *a, struct strbuf *sb)
+{
+	if (*a->message)
+		strbuf_addf(sb, "watch ended (%s)", a->message);
+	else
+		strbuf_adds(sb, "watch ended by server");
+	strbuf_addf(sb, ", re-watching from rv %s", a->rv);
+}
+
+static void notice_watch_expired(struct resource_state *rs,
+				 const struct activity_info *a, struct strbuf *sb)
+{
+	with_message(sb, "watch expired", a->message);
+	strbuf_adds(sb, ", relisting");
+}
+
+static void notice_watch_stalled(struct resource_state *rs,
+				 const struct activity_info *a, struct strbuf *sb)
+{
+	with_message(sb, "watch stalled", a->message);
+	strbuf_addf(sb, ", re-opening from rv %s", a->rv);
+}
+
+static void notice_error(struct resource_state *rs,
+			 const struct activity_info *a, struct strbuf *sb)
+{
+	strbuf_addf(sb, "error: %s", a->message);
+}
+
+static void notice_backoff(struct resource_state *rs,
+			   const struct activity_info *a, struct strbuf *sb)
+{
+	if (a->delay_ms < 1000)
+		strbuf_addf(sb, "backing off %lldms", (long long)a->delay_ms);
+	else
+		strbuf_addf(sb, "backing off %.1fs", a->delay_ms / 1000.0);
+	if (*a->message)
+		strbuf_addf(sb, ": %s", a->message);
+}
+
+static void notice_relisted(struct resource_state *rs,
+			    const struct activity_info *a, struct strbuf *sb)
+{
+	strbuf_addf(sb, "relist #%u", a->list_no);
+	if (*a->message)
+		strbuf_addf(sb, " (%s)", a->message);
+	strbuf_addf(sb, ": %zu changed, %zu added, %zu deleted, %zu unchanged",
+		    a->replace.changed, a->replace.added, a->replace.deleted,
+		    a->replace.unchanged);
+}
+
+static void notice_resync(struct resource_state *rs,
+			  const struct activity_info *a, struct strbuf *sb)
+{
+	strbuf_addf(sb, "resync: %zu Sync delta%s queued", a->count,
+		    a->count == 1 ? "" : "s");
+}
+
+static void notice_synced(struct resource_state *rs,
+			  const struct activity_info *a, struct strbuf *sb)
+{
+	strbuf_adds(sb, "synced");
+}
+
+static void notice_bookmark(struct resource_state *rs,
+			    const struct activity_info *a, struct strbuf *sb)
+{
+	strbuf_addf(sb, "bookmark at rv %s", a->rv);
+}
+
+static const struct {
+	notice_fn *fn;
+	bool verbose;		/* only with opts.verbose */
+} notices[ACT__COUNT] = {
+	[ACT_LIST_START] = { notice_list_start, true },
+	[ACT_LIST_PAGE] = { notice_list_page, true },
+	[ACT_LIST_DONE] = { notice_list_done, false },
+	[ACT_LIST_FALLBACK] = { notice_message, false },
+	[ACT_WATCH_OPEN] = { notice_watch_open, true },
+	[ACT_WATCH_END] = { notice_watch_end, false },
+	[ACT_WATCH_EXPIRED] = { notice_watch_expired, false },
+	[ACT_WATCH_STALLED] = { notice_watch_stalled, false },
+	[ACT_ERROR] = { notice_error, false },
+	[ACT_BACKOFF] = { notice_backoff, false },
+	[ACT_RELISTED] = { notice_relisted, false },
+	[ACT_RESYNC] = { notice_resync, false },
+	[ACT_SYNCED] = { notice_synced, true },
+	[ACT_BOOKMARK] = { notice_bookmark, true },
+};
+
+static void clear_progress(struct printer *p)
+{
+	if (!p->progress_shown)
+		return;
+	fputs("\r\033[K", p->opts.notices);
+	fflush(p->opts.notices);
+	p->progress_shown = false;
+}
+
+static void print_notice(struct printer *p, const struct notification *n)
+{
+	const struct activity_info *a = &n->activity;
+	struct resource_state *rs;
+	struct strbuf sb = STRBUF_INIT;
+	bool progress = a->act == ACT_LIST_PAGE && p->opts.progress && !p->opts.verbose;
+
+	if (!p->opts.notices || (unsigned)a->act >= ACT__COUNT || !notices[a->act].fn)
+		return;
+	rs = resource_state(p, n->resource ? n->resource : "");
+	/* Silent notices still run, to keep the page count. */
+	strbuf_addf(&sb, "%skinf: %s: ", progress ? "\r" : "", rs->resource);
+	notices[a->act].fn(rs, a, &sb);
+	if (!notices[a->act].verbose || p->opts.verbose || progress) {
+		if (!progress)
+			clear_progress(p);
+		strbuf_adds(&sb, progress ? "\033[K" : "\n");
+		fwrite(sb.buf, 1, sb.len, p->opts.notices);
+		fflush(p->opts.notices);
+		p->progress_shown = progress;
+	}
+	strbuf_release(&sb);
+}
+
+/* ---- the printer -------------------------------------------------------- */
+
+struct printer *printer_new(enum output_format format,
+			    const struct printer_opts *opts)
+{
+	struct printer *p = xcalloc(1, sizeof(*p));
+
+	p->ops = &formats[(unsigned)format < OUTPUT__COUNT ? format : OUTPUT_LINE];
+	p->opts = *opts;
+	if (!p->opts.out)
+		p->opts.out = stdout;
+	p->wide = format == OUTPUT_WIDE;
+	for (int c = 0; c < COL__COUNT; c++)
+		p->width[c] = line_cols[c].min_width;
+	return p;
+}
+
+void printer_free(struct printer *p)
+{
+	if (!p)
+		return;
+	clear_progress(p);
+	strbuf_release(&p->sb);
+	free(p->res);
+	free(p);
+}
+
+static int write_record(struct printer *p)
+{
+	FILE *out = p->opts.out;
+
+	clear_progress(p);
+	if (fwrite(p->sb.buf, 1, p->sb.len, out) != p->sb.len || fflush(out) ||
+	    ferror(out))
+		return -1;
+	return 0;
+}
+
+int printer_notification(struct printer *p, const struct notification *n)
+{
+	strbuf_reset(&p->sb);
+	if (n->kind == NOTIFY_ACTIVITY) {
+		if (n->activity.act == ACT_RELISTED && p->opts.events &&
+		    p->ops == &formats[OUTPUT_JSON]) {
+			json_relist(n, &p->sb);
+			return write_record(p);
+		}
+		print_notice(p, n);
+		return 0;
+	}
+	if (!n->delta.obj)
+		return 0;
+	if (!p->header_done && p->ops->header && !p->opts.no_headers)
+		p->ops->header(p, &p->sb);
+	p->header_done = true;
+	p->ops->delta(p, n, &p->sb);
+	return write_record(p);
+}
