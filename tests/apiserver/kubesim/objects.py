@@ -140,6 +140,18 @@ def render_pod(p, pending=False):
     return (POD_TEMPLATES[pending] % p).encode()
 
 
+def pod_record(p, pending=False):
+    """(bytes, labels, fields) of the pod rendered from params p."""
+    data = render_pod(p, pending)
+    labels = {"app": p["app"], "pod-template-hash": p["hash"], "tier": p["tier"]}
+    fields = {"metadata.name": p["name"], "metadata.namespace": p["ns"],
+              "spec.nodeName": p["node"], "spec.restartPolicy": "Always",
+              "spec.schedulerName": "default-scheduler", "spec.serviceAccountName": "default",
+              "spec.hostNetwork": "false", "status.phase": "Pending" if pending else "Running",
+              "status.podIP": "" if pending else p["podip"], "status.nominatedNodeName": ""}
+    return data, labels, fields
+
+
 class Cluster:
     """What generators need to know about the cluster: namespaces for
     workloads, nodes, and deployments (whose ReplicaSets own pods)."""
@@ -162,7 +174,13 @@ class Cluster:
 
     def pod_params(self, ns, name=None, rv="0", created=None):
         rng = self.rng
-        app, h, rsuid = self.owner(ns)
+        owner = None
+        if name is not None:
+            for cand in self.deploys.get(ns, ()):
+                if name.startswith("%s-%s-" % (cand[0], cand[1])):
+                    owner = cand
+                    break
+        app, h, rsuid = owner or self.owner(ns)
         if name is None:
             while True:
                 name = "%s-%s-%s" % (app, h, suffix(rng))
@@ -348,56 +366,76 @@ def churn_new(rtname, cluster):
     return ns, "%s-%s" % (rtname.rstrip("s"), suffix(rng, 8))
 
 
+class Eager:
+    __slots__ = ("v",)
+
+    def __init__(self, v):
+        self.v = v
+
+    def get(self):
+        return self.v
+
+
+def churn_update_pod(md, status, rng, n):
+    """A pod's change: metadata md (a dict) and status (status.get() decodes
+    it; untouched when not asked for, which is cheaper)."""
+    t = ts()
+    r = rng.random()
+    if r < 0.3:
+        labels = md.setdefault("labels", {})
+        labels["churn"] = "v%d" % rng.randrange(4)
+        if rng.random() < 0.3:
+            labels["tier"] = "frontend" if labels.get("tier") != "frontend" else "backend"
+        return
+    if r < 0.55:
+        md.setdefault("annotations", {})["kinf.example.com/tick"] = str(n)
+        return
+    st = status.get()
+    cs = (st.get("containerStatuses") or [{}])[0]
+    if st.get("phase") == "Pending":
+        st["phase"] = "Running"
+        cs["state"] = {"running": {"startedAt": t}}
+        cs["ready"] = True
+        cs["started"] = True
+        for c in st.get("conditions", []):
+            if c.get("type") in ("Ready", "ContainersReady"):
+                c["status"] = "True"
+                c["lastTransitionTime"] = t
+                c.pop("reason", None)
+                c.pop("message", None)
+    elif r < 0.8:
+        cs["restartCount"] = cs.get("restartCount", 0) + 1
+        cs["lastState"] = {"terminated": {"exitCode": 137, "reason": "OOMKilled", "startedAt": t, "finishedAt": t,
+                                          "containerID": cs.get("containerID", "")}}
+        cs["state"] = {"running": {"startedAt": t}}
+    elif r < 0.95:
+        ready = rng.random() < 0.5
+        cs["ready"] = ready
+        for c in st.get("conditions", []):
+            if c.get("type") in ("Ready", "ContainersReady"):
+                c["status"] = "True" if ready else "False"
+                c["lastTransitionTime"] = t
+    else:
+        st["phase"] = rng.choice(["Succeeded", "Failed", "Pending"])
+        if st["phase"] == "Pending":
+            cs["state"] = {"waiting": {"reason": "ContainerCreating"}}
+            cs["ready"] = False
+        else:
+            cs["state"] = {"terminated": {"exitCode": 0 if st["phase"] == "Succeeded" else 1,
+                                          "reason": "Completed" if st["phase"] == "Succeeded" else "Error",
+                                          "startedAt": t, "finishedAt": t}}
+            cs["ready"] = False
+    if cs:
+        st["containerStatuses"] = [cs]
+
+
 def churn_update(rtname, d, rng, n):
     """Changes d in place the way a live cluster would."""
     md = d.setdefault("metadata", {})
     t = ts()
     r = rng.random()
     if rtname == "pods":
-        st = d.setdefault("status", {})
-        cs = (st.get("containerStatuses") or [{}])[0]
-        if st.get("phase") == "Pending":
-            st["phase"] = "Running"
-            cs["state"] = {"running": {"startedAt": t}}
-            cs["ready"] = True
-            cs["started"] = True
-            for c in st.get("conditions", []):
-                if c.get("type") in ("Ready", "ContainersReady"):
-                    c["status"] = "True"
-                    c["lastTransitionTime"] = t
-                    c.pop("reason", None)
-                    c.pop("message", None)
-        elif r < 0.3:
-            labels = md.setdefault("labels", {})
-            labels["churn"] = "v%d" % rng.randrange(4)
-            if rng.random() < 0.3:
-                labels["tier"] = "frontend" if labels.get("tier") != "frontend" else "backend"
-        elif r < 0.55:
-            md.setdefault("annotations", {})["kinf.example.com/tick"] = str(n)
-        elif r < 0.8:
-            cs["restartCount"] = cs.get("restartCount", 0) + 1
-            cs["lastState"] = {"terminated": {"exitCode": 137, "reason": "OOMKilled", "startedAt": t, "finishedAt": t,
-                                              "containerID": cs.get("containerID", "")}}
-            cs["state"] = {"running": {"startedAt": t}}
-        elif r < 0.95:
-            ready = rng.random() < 0.5
-            cs["ready"] = ready
-            for c in st.get("conditions", []):
-                if c.get("type") in ("Ready", "ContainersReady"):
-                    c["status"] = "True" if ready else "False"
-                    c["lastTransitionTime"] = t
-        else:
-            st["phase"] = rng.choice(["Succeeded", "Failed", "Pending"])
-            if st["phase"] == "Pending":
-                cs["state"] = {"waiting": {"reason": "ContainerCreating"}}
-                cs["ready"] = False
-            else:
-                cs["state"] = {"terminated": {"exitCode": 0 if st["phase"] == "Succeeded" else 1,
-                                              "reason": "Completed" if st["phase"] == "Succeeded" else "Error",
-                                              "startedAt": t, "finishedAt": t}}
-                cs["ready"] = False
-        if cs:
-            st["containerStatuses"] = [cs]
+        churn_update_pod(md, Eager(d.setdefault("status", {})), rng, n)
     elif rtname == "deployments":
         sp = d.setdefault("spec", {})
         if r < 0.5:

@@ -184,16 +184,9 @@ class Sim:
             rv = st.next_rv()
             p["rv"] = str(rv)
             pending = rng.random() < 0.05
-            data = O.render_pod(p, pending)
+            data, labels, fields = O.pod_record(p, pending)
             lk = (p["app"], p["hash"], p["tier"])
-            labels = label_cache.get(lk)
-            if labels is None:
-                labels = label_cache[lk] = {"app": p["app"], "pod-template-hash": p["hash"], "tier": p["tier"]}
-            fields = {"metadata.name": p["name"], "metadata.namespace": ns,
-                      "spec.nodeName": p["node"], "spec.restartPolicy": "Always",
-                      "spec.schedulerName": "default-scheduler", "spec.serviceAccountName": "default",
-                      "spec.hostNetwork": "false", "status.phase": "Pending" if pending else "Running",
-                      "status.podIP": "" if pending else p["podip"], "status.nominatedNodeName": ""}
+            labels = label_cache.setdefault(lk, labels)
             st.load(pods_rt, ns + "/" + p["name"], data, labels, fields, rv)
             if len(first_pods) < 10:
                 first_pods.append(p)
@@ -222,6 +215,12 @@ class Sim:
         ns = md.get("namespace") or ("default" if rt.namespaced else "")
         if not rt.namespaced:
             ns = ""
+        if rt.name == "pods" and set(partial) <= {"metadata", "kind", "apiVersion"} \
+                and set(md) <= {"name", "namespace", "generateName"}:
+            # the common case (churn adds): straight from the template
+            p = self.cluster.pod_params(ns, name, "@RV@")
+            data, labels, fields = O.pod_record(p, pending=True)
+            return self.store.create_raw(rt, ns + "/" + name, data, labels, fields)
         d = O.default_object(rt.name, self.cluster, ns, name)
         partial = json.loads(json.dumps(partial))
         partial.pop("kind", None)
@@ -319,7 +318,7 @@ class Sim:
                         n = self.store.mutations
                         self.store.update(
                             rt, key, lambda d: O.churn_update(rt.name, d, rng, n),
-                            fast=lambda md, st: O.churn_update(rt.name, {"metadata": md, "status": st}, rng, n))
+                            fast=lambda md, st: O.churn_update_pod(md, st, rng, n))
                 counts[op] = counts.get(op, 0) + 1
                 return op
             except (NotFound, Conflict, IndexError):

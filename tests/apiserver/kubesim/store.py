@@ -81,6 +81,20 @@ class ResState:
         return (bisect.bisect_left(keys, ns + "/"), bisect.bisect_left(keys, ns + "0"))
 
 
+class Lazy:
+    """A JSON value decoded on first use."""
+    __slots__ = ("b", "v")
+
+    def __init__(self, b, v=None):
+        self.b = b
+        self.v = v
+
+    def get(self):
+        if self.v is None:
+            self.v = json.loads(self.b) if self.b else {}
+        return self.v
+
+
 def _dumps(d):
     return json.dumps(d, separators=(",", ":")).encode()
 
@@ -166,6 +180,21 @@ class Store:
             self._record(rs, Ev(self.rv, "ADDED", obj, None))
             return obj
 
+    def create_raw(self, rt, key, data, labels, fields):
+        """create() for pre-serialised bytes whose metadata.resourceVersion
+        is the placeholder "@RV@"."""
+        with self.cond:
+            rs = self.res[rt.name]
+            if key in rs.objs:
+                raise Conflict(key)
+            self.rv += 1
+            data = data.replace(b'"resourceVersion":"@RV@"', b'"resourceVersion":"%d"' % self.rv, 1)
+            obj = Obj(key, self.rv, data, labels, fields)
+            rs.objs[key] = obj
+            bisect.insort(rs.keys, key)
+            self._record(rs, Ev(self.rv, "ADDED", obj, None))
+            return obj
+
     def update(self, rt, key, fn, fast=None):
         """fn(d) changes the decoded object in place.  fast: for pods, a
         function of (metadata, status) used when the stored bytes split."""
@@ -189,28 +218,36 @@ class Store:
             return obj
 
     def _pod_fast(self, rt, old, rv, fn):
+        """Changes a pod decoding only what changes: metadata (without
+        managedFields) always, status only if fn asks for it (Lazy.get());
+        spec and managedFields are spliced as bytes.  None if the stored
+        bytes don't have the expected shape (the caller decodes it all)."""
         data = old.data
         i_mf = data.find(b',"managedFields":[')
         i_spec = data.find(b'},"spec":{')
-        i_st = data.rfind(b',"status":{')
-        if not data.startswith(b'{"metadata":{') or i_spec < 0 or i_st < i_spec or (0 <= i_spec < i_mf):
+        if not data.startswith(b'{"metadata":{') or i_spec < 0 or (0 <= i_spec < i_mf):
             return None
         try:
             if i_mf >= 0:
                 md = json.loads(data[12:i_mf] + b"}")
-                mid = data[i_mf:i_st]
+                tail = i_mf
             else:
                 md = json.loads(data[12:i_spec + 1])
-                mid = data[i_spec:i_st]
-            st = json.loads(data[i_st + 10:-1])
+                tail = i_spec
         except ValueError:
             return None
-        fn(md, st)
+        i_st = data.rfind(b',"status":{')
+        status = Lazy(data[i_st + 10:-1] if i_st > i_spec else None)
+        fn(md, status)
         md["resourceVersion"] = str(rv)
         mdb = _dumps(md)
-        new = b"".join((b'{"metadata":', mdb[:-1], mid, b',"status":', _dumps(st), b"}"))
+        if status.v is None:
+            new = b"".join((b'{"metadata":', mdb[:-1], memoryview(data)[tail:]))
+            return Obj(old.key, rv, new, md.get("labels") or {}, old.fields)
+        new = b"".join((b'{"metadata":', mdb[:-1], memoryview(data)[tail:i_st if i_st > i_spec else -1],
+                        b',"status":', _dumps(status.v), b"}"))
         fields = dict(old.fields)
-        part = rt.fields_of({"metadata": md, "status": st})
+        part = rt.fields_of({"metadata": md, "status": status.v})
         for k, v in part.items():
             if not k.startswith("spec."):
                 fields[k] = v
@@ -226,7 +263,7 @@ class Store:
             rv = self.rv
 
             def setrv(md, st):
-                md["resourceVersion"] = str(rv)
+                pass
             obj = None
             if rt.name == "pods":
                 obj = self._pod_fast(rt, old, rv, setrv)
