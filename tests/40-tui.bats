@@ -197,9 +197,11 @@ start_synced() {
 	start_synced
 	tmux -L "$TMUX_SOCK" resize-window -x 80 -y 24
 	wait_until 5 sh -c "[ \$(tmux -L '$TMUX_SOCK' capture-pane -p | wc -l) -eq 24 ]"
+	# The status line moves to the last line once kinf has redrawn.
+	wait_until 5 sh -c "tmux -L '$TMUX_SOCK' capture-pane -p | sed -n 24p | grep -q '^? help'" ||
+		{ show_screen; false; }
 	wait_screen '^ deltas .* informer'
-	screen_has 'NAME .*RV DELTA +LAST'
-	screen_has '^\? help'
+	wait_screen 'NAME .*RV DELTA +LAST'
 	[ "$(screen | awk '{ if (length($0) > 80) n++ } END { print n + 0 }')" = 0 ]
 	tmux -L "$TMUX_SOCK" resize-window -x 140 -y 40
 	wait_screen 'NAME .*AGE .*RV DELTA'
