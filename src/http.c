@@ -2,14 +2,20 @@
  * http.c — requests to the apiserver over libcurl; see http.h.
  *
  * DESIGN (threads): any thread may call kclient_get()/kclient_stream().
- * Each transfer runs on an easy handle taken from the client's pool of
- * idle handles (pool_lock) and given back afterwards, so a reflector's
- * next LIST or WATCH finds the connection its last one left open.  A
- * handle is used by one thread at a time.  The CURLSH shares the DNS and
- * TLS session caches under one mutex per curl_lock_data.  It does not
- * share the connection cache: libcurl does not support that across
- * concurrent threads — the handle pool is what keeps connections warm.
- * Credentials live in struct credential, which has its own lock.
+ * Each transfer runs on a handle pair (an easy handle in its own multi
+ * handle) taken from the client's pool of idle pairs (pool_lock) and given
+ * back afterwards, so a reflector's next LIST or WATCH finds the
+ * connection its last one left open in that multi handle's cache.  A pair
+ * is used by one thread at a time.  The CURLSH shares the DNS and TLS
+ * session caches under one mutex per curl_lock_data.  It does not share
+ * the connection cache: libcurl does not support that across concurrent
+ * threads — the pool is what keeps connections warm.  Credentials live in
+ * struct credential, which has its own lock.
+ *
+ * Why a multi handle for one transfer: curl_easy_perform() waits up to a
+ * second between progress callbacks, so a stop request would take that
+ * long; polling the multi handle every POLL_MS notices it (and a stalled
+ * connection) within a tenth of a second.
  */
 #include "http.h"
 
@@ -37,6 +43,14 @@
 /* An error body is for a message, not to be stored whole. */
 #define MAX_ERROR_BODY (1 << 20)
 #define MAX_IDLE_HANDLES 16
+/* How often a transfer looks at its stop flag and its silence. */
+#define POLL_MS 100
+
+/* An easy handle and the multi handle that drives it (and caches its connections). */
+struct handle {
+	CURL *easy;
+	CURLM *multi;
+};
 
 struct kclient {
 	struct rest_config *cfg;	/* our copy */
@@ -54,7 +68,7 @@ struct kclient {
 	pthread_mutex_t share_locks[CURL_LOCK_DATA_LAST];
 
 	pthread_mutex_t pool_lock;
-	CURL *idle[MAX_IDLE_HANDLES];
+	struct handle idle[MAX_IDLE_HANDLES];
 	size_t nr_idle;
 };
 
@@ -168,8 +182,10 @@ void kclient_free(struct kclient *c)
 	if (!c)
 		return;
 	/* Handles first: they hold the share. */
-	for (size_t i = 0; i < c->nr_idle; i++)
-		curl_easy_cleanup(c->idle[i]);
+	for (size_t i = 0; i < c->nr_idle; i++) {
+		curl_multi_cleanup(c->idle[i].multi);
+		curl_easy_cleanup(c->idle[i].easy);
+	}
 	curl_share_cleanup(c->share);
 	for (size_t i = 0; i < ARRAY_SIZE(c->share_locks); i++)
 		pthread_mutex_destroy(&c->share_locks[i]);
@@ -203,34 +219,37 @@ void http_response_release(struct http_response *resp)
 	strbuf_release(&resp->body);
 }
 
-static CURL *handle_take(struct kclient *c)
+static struct handle handle_take(struct kclient *c)
 {
-	CURL *h = NULL;
+	struct handle h = { NULL, NULL };
 	pthread_mutex_lock(&c->pool_lock);
 	if (c->nr_idle)
 		h = c->idle[--c->nr_idle];
 	pthread_mutex_unlock(&c->pool_lock);
-	if (h) {
-		/* Options go; the connection cache stays — the point of the pool. */
-		curl_easy_reset(h);
+	if (h.easy) {
+		/* Options go; the connection cache (the multi's) stays: the point of the pool. */
+		curl_easy_reset(h.easy);
 		return h;
 	}
-	h = curl_easy_init();
-	if (!h)
+	h.easy = curl_easy_init();
+	h.multi = curl_multi_init();
+	if (!h.easy || !h.multi)
 		die("out of memory");
 	return h;
 }
 
-static void handle_give_back(struct kclient *c, CURL *h)
+static void handle_give_back(struct kclient *c, struct handle h)
 {
 	pthread_mutex_lock(&c->pool_lock);
 	if (c->nr_idle < MAX_IDLE_HANDLES) {
 		c->idle[c->nr_idle++] = h;
-		h = NULL;
+		h.easy = NULL;
 	}
 	pthread_mutex_unlock(&c->pool_lock);
-	if (h)
-		curl_easy_cleanup(h);
+	if (h.easy) {
+		curl_multi_cleanup(h.multi);
+		curl_easy_cleanup(h.easy);
+	}
 }
 
 /* ---- one transfer ------------------------------------------------------- */
@@ -338,23 +357,20 @@ static size_t write_cb(char *data, size_t size, size_t nmemb, void *userp)
 	return len;
 }
 
-/*
- * Called by libcurl about once a second even when nothing arrives: where
- * a stop request and a silent connection are noticed.
- */
+static bool transfer_should_end(struct transfer *t)
+{
+	if (t->stop && atomic_load(t->stop))
+		t->stopped = true;
+	else if (t->idle_ms && mono_ms() - t->last_byte_ms > t->idle_ms)
+		t->stalled = true;
+	return t->stopped || t->stalled;
+}
+
+/* Inside libcurl's loop: ends a transfer at once while data flows. */
 static int xferinfo_cb(void *userp, curl_off_t dltotal, curl_off_t dlnow,
 		       curl_off_t ultotal, curl_off_t ulnow)
 {
-	struct transfer *t = userp;
-	if (t->stop && atomic_load(t->stop)) {
-		t->stopped = true;
-		return 1;
-	}
-	if (t->idle_ms && mono_ms() - t->last_byte_ms > t->idle_ms) {
-		t->stalled = true;
-		return 1;
-	}
-	return 0;
+	return transfer_should_end(userp) ? 1 : 0;
 }
 
 /* -v -v: the headers, with every credential replaced, and the bodies. */
@@ -618,6 +634,42 @@ static void trace_request(struct kclient *c, const char *url, const struct http_
 			reason_phrase(resp->status), (long long)(mono_ms() - started));
 }
 
+/* curl_easy_perform(), but looking at the stop flag every POLL_MS. */
+static CURLcode perform(struct handle h, struct transfer *t)
+{
+	CURLcode rc = CURLE_OK;
+	int running = 1;
+
+	if (curl_multi_add_handle(h.multi, h.easy) != CURLM_OK)
+		die("cannot start a transfer (libcurl multi handle)");
+	while (running) {
+		if (curl_multi_perform(h.multi, &running) != CURLM_OK) {
+			rc = CURLE_OUT_OF_MEMORY;
+			break;
+		}
+		if (!running)
+			break;
+		if (transfer_should_end(t)) {
+			rc = CURLE_ABORTED_BY_CALLBACK;
+			break;
+		}
+		if (curl_multi_poll(h.multi, NULL, 0, POLL_MS, NULL) != CURLM_OK) {
+			rc = CURLE_OUT_OF_MEMORY;
+			break;
+		}
+	}
+	if (!running) {
+		int left;
+		CURLMsg *msg;
+		while ((msg = curl_multi_info_read(h.multi, &left)))
+			if (msg->msg == CURLMSG_DONE && msg->easy_handle == h.easy)
+				rc = msg->data.result;
+	}
+	/* Mid-transfer, this closes the connection: what a stop means. */
+	curl_multi_remove_handle(h.multi, h.easy);
+	return rc;
+}
+
 /*
  * One GET with its 401 retry.  on_data NULL: the body goes to resp->body.
  */
@@ -643,16 +695,16 @@ static int request(struct kclient *c, const char *path, const struct stream_opts
 		if (credential_get(c->cred, &snap, err) < 0)
 			break;
 
-		CURL *h = handle_take(c);
+		struct handle h = handle_take(c);
 		struct curl_slist *headers = request_headers(c, &snap);
-		setup_handle(c, h, url, &t, &snap, headers, opts->timeout_ms);
+		setup_handle(c, h.easy, url, &t, &snap, headers, opts->timeout_ms);
 		int64_t started = mono_ms();
 		t.last_byte_ms = started;
-		CURLcode rc = curl_easy_perform(h);
+		CURLcode rc = perform(h, &t);
 
 		if (rc == CURLE_OK) {
 			long code = 0;
-			curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
+			curl_easy_getinfo(h.easy, CURLINFO_RESPONSE_CODE, &code);
 			resp->status = code;
 		}
 		trace_request(c, url, resp, started, rc != CURLE_OK);
@@ -666,7 +718,7 @@ static int request(struct kclient *c, const char *path, const struct stream_opts
 			errbuf_set(err, "stalled: nothing from server '%s' for %lld s",
 				   c->cfg->server, (long long)(opts->idle_timeout_ms / 1000));
 		} else {
-			transport_error(c, h, rc, &t, err);
+			transport_error(c, h.easy, rc, &t, err);
 		}
 		wipe_slist(headers);
 		handle_give_back(c, h);
