@@ -715,8 +715,8 @@ static int request(struct kclient *c, const char *path, const struct stream_opts
 		} else if (t.stopped) {
 			errbuf_set(err, "stopped");
 		} else if (t.stalled) {
-			errbuf_set(err, "stalled: nothing from server '%s' for %lld s",
-				   c->cfg->server, (long long)(opts->idle_timeout_ms / 1000));
+			errbuf_set(err, "stalled: nothing from server '%s' for %.1f s",
+				   c->cfg->server, (double)opts->idle_timeout_ms / 1000);
 		} else {
 			transport_error(c, h.easy, rc, &t, err);
 		}
