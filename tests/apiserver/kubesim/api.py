@@ -396,7 +396,8 @@ class APIHandler(BaseHTTPRequestHandler):
                 raise HTTPError(401, "Unauthorized")
             if "error" in route:
                 raise route["error"]
-            f = sim.take_fault(route["verb"], rt.name if rt else None)
+            f = sim.take_fault(route["verb"], rt.name if rt else None,
+                               route["verb"] == "list" and bool(q.get("continue")))
             if f is not None:
                 self.fault = f
                 if self.apply_fault(f, route):

@@ -20,7 +20,8 @@ def parse_args(argv):
     p = argparse.ArgumentParser(prog="kube-sim", description="A simulated kube-apiserver for kinf's tests.")
     p.add_argument("--kubeconfig", required=True, help="kubeconfig file to write (and companions FILE.*)")
     p.add_argument("--pods", type=int, default=10)
-    p.add_argument("--namespaces", type=int, default=2, help="namespaces ns-1..ns-N besides default")
+    p.add_argument("--namespaces", type=int, default=0,
+                   help="extra namespaces ns-1..ns-N; workloads are spread over default and these")
     p.add_argument("--nodes", type=int, default=3)
     p.add_argument("--deployments", type=int, default=3)
     p.add_argument("--churn", type=float, default=0, help="endless pods churn at this rate per second")

@@ -40,7 +40,7 @@ def make_pod(p, pending=False):
     image cid vol start tier."""
     vol = "kube-api-access-" + p["vol"]
     md = {
-        "name": p["name"], "generateName": p["gen"], "namespace": p["ns"],
+        "name": p["name"], "namespace": p["ns"],
         "uid": p["uid"], "resourceVersion": p["rv"], "creationTimestamp": p["ts"],
         "labels": {"app": p["app"], "pod-template-hash": p["hash"], "tier": p["tier"]},
         "ownerReferences": [{"apiVersion": "apps/v1", "kind": "ReplicaSet",
@@ -49,7 +49,7 @@ def make_pod(p, pending=False):
         "managedFields": [
             {"manager": "kube-controller-manager", "operation": "Update", "apiVersion": "v1",
              "time": p["ts"], "fieldsType": "FieldsV1", "fieldsV1": {
-                 "f:metadata": {"f:generateName": {}, "f:labels": {".": {}, "f:app": {}, "f:pod-template-hash": {}, "f:tier": {}},
+                 "f:metadata": {"f:labels": {".": {}, "f:app": {}, "f:pod-template-hash": {}, "f:tier": {}},
                                 "f:ownerReferences": {".": {}, 'k:{"uid":"%s"}' % p["rsuid"]: {}}},
                  "f:spec": {"f:containers": {'k:{"name":"app"}': {
                      ".": {}, "f:env": {".": {}, 'k:{"name":"LOG_LEVEL"}': {".": {}, "f:name": {}, "f:value": {}},

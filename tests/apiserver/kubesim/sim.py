@@ -49,8 +49,8 @@ class Fault:
         self.seconds = float(s) if s is not None else None
         if self.kind not in self.KINDS:
             raise ValueError("unknown fault kind %r (one of %s)" % (self.kind, ", ".join(self.KINDS)))
-        if self.verb not in ("list", "watch", "get", "discovery", "any", "create",
-                             "update", "patch", "delete"):
+        if self.verb not in ("list", "list-continue", "watch", "get", "discovery", "any",
+                             "create", "update", "patch", "delete"):
             raise ValueError("unknown verb %r" % self.verb)
 
     def matches(self, verb, resource):
@@ -170,16 +170,10 @@ class Sim:
             ns = cl.workload_ns[i % len(cl.workload_ns)]
             lst = cl.deploys.get(ns)
             created = past()
-            p = cl.pod_params(ns, None, "0", created)
+            p = cl.pod_params(ns, "pod-%d" % i, "0", created)
             if lst:
                 app, h, rsuid = lst[(i // len(cl.workload_ns)) % len(lst)]
-                p["app"], p["hash"], p["rsuid"], p["gen"] = app, h, rsuid, "%s-%s-" % (app, h)
-                cl.pod_names.discard((ns, p["name"]))
-                while True:
-                    p["name"] = "%s-%s-%s" % (app, h, O.suffix(rng))
-                    if (ns, p["name"]) not in cl.pod_names:
-                        break
-                cl.pod_names.add((ns, p["name"]))
+                p["app"], p["hash"], p["rsuid"] = app, h, rsuid
             replicas[(ns, p["app"])] += 1
             rv = st.next_rv()
             p["rv"] = str(rv)
@@ -342,10 +336,10 @@ class Sim:
         return cs
 
     # ------------------------------------------------------------ faults
-    def take_fault(self, verb, resource):
+    def take_fault(self, verb, resource, cont=False):
         with self.lock:
             for f in self.faults:
-                if f.matches(verb, resource):
+                if f.matches(verb, resource) or (cont and f.matches("list-continue", resource)):
                     f.count -= 1
                     if f.count <= 0:
                         self.faults.remove(f)
