@@ -29,11 +29,15 @@ touch_pod() {
 		sed -n 's/.*"resourceVersion": *"\([0-9]*\)".*/\1/p' | head -n1
 }
 
-# tui_start [kinf tui args...] — runs `kinf tui pods ARGS` in a 100x30 pane.
+# tui_start [kinf tui args...] — runs `kinf tui ARGS` in a 100x30 pane.
 # When kinf ends the pane says "kinf exited N" and keeps its screen.
-tui_start() {
+tui_start() { kinf_in_pane tui "$@"; }
+
+# kinf_in_pane [kinf args...]
+kinf_in_pane() {
+	command -v tmux >/dev/null || skip "tmux is not installed (make deps)"
 	local cmd
-	printf -v cmd '%q ' "$KINF" tui "$@"
+	printf -v cmd '%q ' "$KINF" "$@"
 	tmux -L "$TMUX_SOCK" -f /dev/null new-session -d -x "${TUI_COLS:-100}" -y "${TUI_LINES:-30}" \
 		"$cmd 2>'$BATS_TEST_TMPDIR/stderr'; echo \"kinf exited \$?\"; sleep 600"
 }
@@ -225,6 +229,15 @@ start_synced() {
 	wait_screen 'Pod default/charlie'
 	keys Escape
 	wait_screen 'deltas .* shown'
+}
+
+@test "tui: kinf watch --tui shows the same screen" {
+	kinf_in_pane watch pods --tui --kubeconfig "$SIM_KUBECONFIG"
+	wait_screen ' 3 objects.*synced'
+	wait_screen 'Replaced default/alpha .*initial'
+	keys q
+	wait_screen 'kinf exited 0'
+	assert_terminal_restored
 }
 
 @test "tui: q quits and leaves the terminal as it was" {
