@@ -473,7 +473,7 @@ static void notice_resync(struct resource_state *rs,
 static void notice_synced(struct resource_state *rs,
 			  const struct activity_info *a, struct strbuf *sb)
 {
-	strbuf_adds(sb, "synced");
+	strbuf_addf(sb, "synced: %zu object%s cached", a->count, a->count == 1 ? "" : "s");
 }
 
 static void notice_bookmark(struct resource_state *rs,
@@ -498,7 +498,7 @@ static const struct {
 	[ACT_BACKOFF] = { notice_backoff, false },
 	[ACT_RELISTED] = { notice_relisted, false },
 	[ACT_RESYNC] = { notice_resync, false },
-	[ACT_SYNCED] = { notice_synced, true },
+	[ACT_SYNCED] = { notice_synced, false },
 	[ACT_BOOKMARK] = { notice_bookmark, true },
 };
 

@@ -72,8 +72,9 @@
  *                 2 deleted, 95 unchanged
  *     kinf: pods: backing off 1.6s: <why>
  *     kinf: pods: error: <message>
+ *     kinf: pods: synced: 120 objects cached      (HasSynced became true)
  *   and for resync, stalls and continue-token fallbacks; with verbose
- *   also list starts, watch opens, bookmarks and HasSynced.  With progress
+ *   also list starts, list pages, watch opens and bookmarks.  With progress
  *   (the notice stream is a terminal) a long list shows a live line of
  *   objects and pages so far, rewritten in place and cleared before any
  *   other output.
