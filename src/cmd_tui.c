@@ -17,7 +17,7 @@ static struct {
 	int64_t resync_ms;
 	bool keep_managed_fields, streaming_list;
 	long chunk_size;
-} o = { .chunk_size = 500 };
+} o = { .chunk_size = -1 };
 
 static const struct option tui_options[] = {
 	OPT_STRING('l', "selector", &o.label_selector, "SELECTOR",
@@ -31,7 +31,7 @@ static const struct option tui_options[] = {
 	OPT_BOOL(0, "keep-managed-fields", &o.keep_managed_fields,
 		 "keep metadata.managedFields (dropped by default)"),
 	OPT_INT(0, "chunk-size", &o.chunk_size, "N",
-		"objects per LIST page (limit); 0 lists in one response"),
+		"objects per LIST page (default: 500, as client-go pages); 0: one response"),
 	OPT_BOOL(0, "streaming-list", &o.streaming_list,
 		 "list through a watch with sendInitialEvents (falls back to LIST)"),
 	OPT_INCLUDE(cluster_options),
@@ -57,7 +57,7 @@ static int run_tui(int argc, const char **argv)
 		.keep_managed_fields = o.keep_managed_fields,
 		.resync_ms = o.resync_ms,
 		.streaming_list = o.streaming_list,
-		.page_size = o.chunk_size ? (unsigned)o.chunk_size : 0x7fffffff,
+		.page_size = o.chunk_size < 0 ? 0 : o.chunk_size ? (unsigned)o.chunk_size : PAGE_SIZE_NONE,
 	};
 	if (session_open(&s, &so, &err) < 0) {
 		error("%s", err.msg);

@@ -35,6 +35,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <limits.h>
 #include <stdint.h>
 
 #include "delta.h"
@@ -127,6 +128,8 @@ struct informer_stats {
 	size_t cached_json_bytes;
 };
 
+#define PAGE_SIZE_NONE UINT_MAX
+
 struct informer_opts {
 	const struct api_resource *resource;	/* borrowed; must outlive */
 	const char *ns;			/* NULL or "": all namespaces */
@@ -135,7 +138,12 @@ struct informer_opts {
 	enum fifo_kind fifo;
 	unsigned kobj_flags;		/* KOBJ_KEEP_MANAGED_FIELDS */
 	int64_t resync_ms;		/* informer's resync check period; 0 off */
-	unsigned page_size;		/* LIST limit; 0 means 500 */
+	/*
+	 * LIST limit.  0: client-go's rules (pages of 500 when listing at RV
+	 * "0" or "", none when relisting at a known RV, which the watch cache
+	 * serves whole); PAGE_SIZE_NONE: never paginate; else always this.
+	 */
+	unsigned page_size;
 	bool streaming_list;		/* try sendInitialEvents first */
 	int64_t stall_ms;		/* 0: default (see reflector.h) */
 };

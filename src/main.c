@@ -12,6 +12,7 @@
 #include "util.h"
 
 const struct command *const commands[] = {
+	&command_watch,
 	&command_tui,
 	&command_api_resources,
 	&command_version,

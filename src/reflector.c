@@ -49,6 +49,7 @@ struct reflector {
 	bool listed_once;
 	unsigned list_no;
 	bool watch_list_unsupported;
+	bool paginated_result;		/* the first list at "0" came in pages */
 	int64_t backoff_ms, last_backoff_ms;
 
 	pthread_mutex_t lock;		/* guards stats */
@@ -265,10 +266,27 @@ static int list_metadata(const char *rest, char rv[32], char **cont)
 /*
  * One LIST, all its pages, into ls->items.  rv_out gets the list's RV.
  */
+/*
+ * client-go's paging rules: an explicit page size always; else pages of
+ * 500, except for a relist at a known RV, which the watch cache serves in
+ * one response (a limit would send it to etcd) — unless the first list
+ * showed this server pages even at "0".
+ */
+static unsigned page_limit(struct reflector *r, const char *rv)
+{
+	if (r->opts->page_size == PAGE_SIZE_NONE)
+		return 0;
+	if (r->opts->page_size)
+		return r->opts->page_size;
+	if (r->paginated_result || !*rv || !strcmp(rv, "0"))
+		return DEFAULT_PAGE_SIZE;
+	return 0;
+}
+
 static enum outcome list_pages(struct reflector *r, const char *rv,
 			       struct list_state *ls, char rv_out[32])
 {
-	unsigned limit = r->opts->page_size ? r->opts->page_size : DEFAULT_PAGE_SIZE;
+	unsigned limit = page_limit(r, rv);
 	char *cont = NULL;
 	bool full = false;	/* after an expired continue: no paging */
 	enum outcome ret = FAILED;
@@ -283,7 +301,7 @@ static enum outcome list_pages(struct reflector *r, const char *rv,
 
 	for (;;) {
 		struct strbuf q = STRBUF_INIT;
-		if (!full) {
+		if (!full && limit) {
 			char num[16];
 			snprintf(num, sizeof(num), "%u", limit);
 			add_param(&q, "limit", num);
@@ -344,6 +362,8 @@ static enum outcome list_pages(struct reflector *r, const char *rv,
 				STAT_INC(r, pages);
 				struct activity_info info = { .act = ACT_LIST_PAGE, .count = ls->nr };
 				emit_info(r, &info);
+				if (cont && r->list_no == 0 && !strcmp(rv, "0"))
+					r->paginated_result = true;
 				ret = cont ? RETRY : OK;
 			}
 		}

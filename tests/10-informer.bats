@@ -35,6 +35,14 @@ deltas_match_truth() {
 # Requests the simulator saw, as JSON lines.
 requests() { simctl GET /requests | jq -c '.[]'; }
 
+# make_pods N — creates default/pod-0 .. pod-(N-1).
+make_pods() {
+	local i
+	for ((i = 0; i < $1; i++)); do
+		simctl POST /create "{\"resource\":\"pods\",\"object\":{\"metadata\":{\"name\":\"pod-$i\",\"namespace\":\"default\"}}}" >/dev/null
+	done
+}
+
 teardown() {
 	stop_watch 2>/dev/null || true
 	sim_stop
@@ -42,6 +50,9 @@ teardown() {
 
 @test "lists in pages and falls back to a full list when a continue token expires" {
 	sim_start --pods 23
+	# The first list, at resourceVersion 0, is served whole by the watch
+	# cache; a 410 on it makes kinf list at "" from etcd, in pages.
+	simctl POST /faults '{"verb":"list","kind":"410","count":1}' >/dev/null
 	simctl POST /faults '{"verb":"list-continue","kind":"410","count":1}' >/dev/null
 	start_watch pods -A --chunk-size 5
 	wait_until 20 synced
@@ -57,7 +68,8 @@ teardown() {
 }
 
 @test "a watch the server ends cleanly is re-opened from the last resourceVersion, without a relist" {
-	sim_start --pods 5
+	sim_start --pods 0
+	make_pods 5
 	start_watch pods -A
 	wait_until 20 synced
 	simctl POST /update '{"resource":"pods","namespace":"default","name":"pod-0","patch":{"metadata":{"labels":{"x":"1"}}}}' >/dev/null
@@ -74,7 +86,8 @@ teardown() {
 }
 
 @test "a 410 on the watch relists: Replaced deltas, and tombstones for what vanished meanwhile" {
-	sim_start --pods 6
+	sim_start --pods 0
+	make_pods 6
 	start_watch pods -A
 	wait_until 20 synced
 	# Keep kinf out while objects change, then let it back in.

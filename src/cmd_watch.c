@@ -1,0 +1,261 @@
+/*
+ * cmd_watch.c — `kinf watch RESOURCE[,RESOURCE...] [NAME]`: one shared
+ * informer per resource, every delta printed as it is popped.
+ *
+ * DESIGN (threads): the informers run their own threads; this, the main
+ * thread, owns stdout and stderr.  It sleeps in poll() on the listeners'
+ * wake-up fds and a self-pipe written by the signal handler, drains the
+ * listeners and prints.  Nothing else writes to stdout.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cluster.h"
+#include "discovery.h"
+#include "cmd.h"
+#include "printer.h"
+#include "session.h"
+#include "store.h"
+#include "strbuf.h"
+#include "tui.h"
+#include "watch_loop.h"
+
+static const char *const output_names[] = { "line", "wide", "json", "name", NULL };
+static const char *const fifo_names[] = { "delta", "real", NULL };
+static const char *const color_names[] = { "auto", "always", "never", NULL };
+
+enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
+
+static struct {
+	int output;
+	bool diff, events, watch_only, no_headers, keep_managed_fields;
+	bool tui, streaming_list, quiet;
+	const char *types, *dump_cache;
+	const char *label_selector, *field_selector;
+	int64_t resync_ms, timeout_ms, stall_ms;
+	long max_deltas, chunk_size;
+	int fifo, color;
+} o = { .chunk_size = -1 };
+
+static const struct option watch_options[] = {
+	OPT_ENUM('o', "output", &o.output, "FORMAT", output_names,
+		 "output format"),
+	OPT_STRING('l', "selector", &o.label_selector, "SELECTOR",
+		   "label selector, e.g. app=web,tier!=db", COMPLETE_NONE),
+	OPT_STRING(0, "field-selector", &o.field_selector, "SELECTOR",
+		   "field selector, e.g. spec.nodeName=node-1", COMPLETE_NONE),
+	OPT_STRING(0, "types", &o.types, "TYPES",
+		   "only these delta types, e.g. Added,Deleted", COMPLETE_DELTA_TYPES),
+	OPT_BOOL(0, "watch-only", &o.watch_only,
+		 "hide the initial list's deltas"),
+	OPT_BOOL(0, "diff", &o.diff,
+		 "show what each update changed"),
+	OPT_BOOL(0, "events", &o.events,
+		 "with -o json: also print informer activity records (Relist, ...)"),
+	OPT_DURATION(0, "resync", &o.resync_ms,
+		     "resync period: Sync deltas for every cached object"),
+	OPT_ENUM(0, "fifo", &o.fifo, "KIND", fifo_names,
+		 "the queue: client-go's DeltaFIFO or 1.36's RealFIFO"),
+	OPT_INT(0, "max-deltas", &o.max_deltas, "N",
+		"exit after printing N deltas"),
+	OPT_DURATION(0, "timeout", &o.timeout_ms,
+		     "exit after this long"),
+	OPT_BOOL(0, "no-headers", &o.no_headers,
+		 "no column headers"),
+	OPT_BOOL(0, "keep-managed-fields", &o.keep_managed_fields,
+		 "keep metadata.managedFields (dropped by default)"),
+	OPT_ENUM(0, "color", &o.color, "WHEN", color_names,
+		 "colour delta types (auto: on a terminal, unless NO_COLOR is set)"),
+	OPT_BOOL(0, "tui", &o.tui,
+		 "show the live terminal UI instead of lines"),
+	OPT_INT(0, "chunk-size", &o.chunk_size, "N",
+		"objects per LIST page (default: 500, as client-go pages); 0: one response"),
+	OPT_BOOL(0, "streaming-list", &o.streaming_list,
+		 "list through a watch with sendInitialEvents (falls back to LIST)"),
+	OPT_DURATION(0, "stall-timeout", &o.stall_ms,
+		     "tear down a watch silent for this long (default 125s)"),
+	OPT_STRING(0, "dump-cache", &o.dump_cache, "FILE",
+		   "on exit, write the Indexer's keys and resourceVersions to FILE as JSON",
+		   COMPLETE_FILE),
+	OPT_BOOL('q', "quiet", &o.quiet,
+		 "no informer activity notices on stderr"),
+	OPT_INCLUDE(cluster_options),
+	OPT_END(),
+};
+
+/* Parses --types into a mask of delta types; -1 on an unknown name. */
+static int parse_types(const char *list, unsigned *mask, const char **bad)
+{
+	static char name[64];
+	*mask = 0;
+	while (*list) {
+		size_t n = strcspn(list, ",");
+		snprintf(name, sizeof(name), "%.*s", (int)n, list);
+		int t = delta_type_parse(name);
+		if (t < 0) {
+			*bad = name;
+			return -1;
+		}
+		*mask |= 1u << t;
+		list += n + (list[n] == ',');
+	}
+	return 0;
+}
+
+static bool use_color(int mode)
+{
+	if (mode == COLOR_ALWAYS)
+		return true;
+	if (mode == COLOR_NEVER)
+		return false;
+	const char *nc = getenv("NO_COLOR");
+	return isatty(STDOUT_FILENO) && !(nc && *nc);
+}
+
+/*
+ * --dump-cache: {"key": "resourceVersion", ...} of the Indexer, or one
+ * such object per resource when several are watched.  For tests and for
+ * comparing against the server after the fact.
+ */
+static int dump_cache(struct session *s, const char *file)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret = 0;
+
+	if (s->nr > 1)
+		strbuf_addch(&sb, '{');
+	for (size_t i = 0; i < s->nr; i++) {
+		struct kobj_list all;
+		store_list(informer_store(s->informers[i]), &all);
+		if (s->nr > 1) {
+			strbuf_add_json_string(&sb, s->resources[i]->name);
+			strbuf_addch(&sb, ':');
+		}
+		strbuf_addch(&sb, '{');
+		for (size_t j = 0; j < all.nr; j++) {
+			if (j)
+				strbuf_addch(&sb, ',');
+			strbuf_add_json_string(&sb, all.v[j]->key);
+			strbuf_addch(&sb, ':');
+			strbuf_add_json_string(&sb, all.v[j]->rv);
+		}
+		strbuf_addch(&sb, '}');
+		if (s->nr > 1)
+			strbuf_adds(&sb, i + 1 < s->nr ? "," : "}");
+		kobj_list_release(&all);
+	}
+	strbuf_addch(&sb, '\n');
+	FILE *f = fopen(file, "w");
+	if (!f || fwrite(sb.buf, 1, sb.len, f) != sb.len) {
+		error("cannot write '%s': %s", file, strerror(errno));
+		ret = -1;
+	}
+	if (f && fclose(f) != 0 && !ret) {
+		error("cannot write '%s': %s", file, strerror(errno));
+		ret = -1;
+	}
+	strbuf_release(&sb);
+	return ret;
+}
+
+static int run_watch(int argc, const char **argv)
+{
+	struct errbuf err = { "" };
+	struct session s;
+	unsigned types = 0;
+	const char *bad;
+	int ret = 1;
+
+	argc = opt_parse(&command_watch, argc, argv);
+	if (argc < 1)
+		usage_error(&command_watch, "no resource type given, e.g. 'kinf watch pods'");
+	if (argc > 2)
+		usage_error(&command_watch, "unexpected argument '%s'", argv[2]);
+	if (o.types && parse_types(o.types, &types, &bad) < 0)
+		usage_error(&command_watch, "unknown delta type '%s' in --types "
+			    "(Added, Updated, Deleted, Replaced, Sync)", bad);
+	if (o.events && o.output != OUTPUT_JSON)
+		usage_error(&command_watch, "--events needs -o json");
+	if (argc == 2 && strchr(argv[0], ','))
+		usage_error(&command_watch, "a NAME needs exactly one resource type");
+
+	struct session_opts so = {
+		.resources = argv[0],
+		.name = argc == 2 ? argv[1] : NULL,
+		.label_selector = o.label_selector,
+		.field_selector = o.field_selector,
+		.fifo = o.fifo ? FIFO_REAL : FIFO_DELTA,
+		.keep_managed_fields = o.keep_managed_fields,
+		.resync_ms = o.resync_ms,
+		.streaming_list = o.streaming_list,
+		.page_size = o.chunk_size < 0 ? 0 : o.chunk_size ? (unsigned)o.chunk_size : PAGE_SIZE_NONE,
+		.stall_ms = o.stall_ms,
+	};
+	if (session_open(&s, &so, &err) < 0) {
+		error("%s", err.msg);
+		return 1;
+	}
+
+	if (o.tui) {
+		struct tui_opts to = { .resync_ms = o.resync_ms };
+		ret = tui_run(&s, &to);
+		session_close(&s);
+		return ret;
+	}
+
+	struct printer_opts po = {
+		.out = stdout,
+		.notices = o.quiet ? NULL : stderr,
+		.color = use_color(o.color),
+		.diff = o.diff,
+		.events = o.events,
+		.no_headers = o.no_headers,
+		.show_kind = s.nr > 1,
+		.progress = isatty(STDERR_FILENO),
+	};
+	struct printer *p = printer_new((enum output_format)o.output, &po);
+	struct watch_loop loop = {
+		.session = &s,
+		.printer = p,
+		.types = types,
+		.watch_only = o.watch_only,
+		.max_deltas = o.max_deltas,
+		.timeout_ms = o.timeout_ms,
+		.resync_ms = o.resync_ms,
+	};
+	ret = watch_loop_run(&loop);
+	if (o.dump_cache) {
+		session_stop(&s);
+		if (dump_cache(&s, o.dump_cache) < 0 && ret == 0)
+			ret = 1;
+	}
+	printer_free(p);
+	session_close(&s);
+	return ret;
+}
+
+const struct command command_watch = {
+	.name = "watch",
+	.run = run_watch,
+	.summary = "Print every delta the informers see",
+	.usage = "kinf watch RESOURCE[,RESOURCE...] [NAME] [options]",
+	.description =
+		"Starts one shared informer per resource (list, then watch, relisting\n"
+		"when the server says the resourceVersion is too old) and prints every\n"
+		"delta popped from its queue: Added, Updated, Deleted, Replaced, Sync.\n"
+		"What the informer does (lists, re-watches, relists, backoff) is told\n"
+		"on stderr; stdout has only deltas.",
+	.examples =
+		"  kinf watch pods -n default\n"
+		"  kinf watch pods,deployments -A --diff\n"
+		"  kinf watch pods -o json | jq -r 'select(.type==\"Deleted\") | .key'\n"
+		"  kinf watch pods --resync 30s --types Sync,Updated\n",
+	.options = watch_options,
+	.positional = COMPLETE_RESOURCE,
+};

@@ -1,0 +1,147 @@
+/*
+ * watch_loop.c — see watch_loop.h.
+ *
+ * DESIGN (threads): runs on the main thread, the only one writing to
+ * stdout.  The signal handler only writes a byte to a pipe; everything
+ * else happens here, outside signal context.
+ */
+#include "watch_loop.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "informer.h"
+#include "printer.h"
+#include "session.h"
+#include "util.h"
+
+static int sig_fds[2] = { -1, -1 };
+static volatile sig_atomic_t caught;
+
+static void on_signal(int signo)
+{
+	int saved = errno;
+	caught = signo;
+	if (write(sig_fds[1], "", 1) < 0) {
+		/* A full pipe is already readable. */
+	}
+	errno = saved;
+}
+
+int signal_pipe(void)
+{
+	if (sig_fds[0] >= 0)
+		return sig_fds[0];
+	if (pipe2(sig_fds, O_NONBLOCK | O_CLOEXEC) < 0)
+		die("cannot create a pipe: %s", strerror(errno));
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	return sig_fds[0];
+}
+
+int signal_caught(void)
+{
+	return caught;
+}
+
+static bool wanted(const struct watch_loop *loop, const struct notification *n)
+{
+	if (n->kind == NOTIFY_ACTIVITY)
+		return true;
+	if (loop->types && !(loop->types & (1u << n->delta.type)))
+		return false;
+	if (loop->watch_only && (n->replay ||
+	    (n->delta.source == SOURCE_LIST && n->delta.list_no == 0)))
+		return false;
+	return true;
+}
+
+/* Prints what the listener holds; -1 when output failed, 1 when done. */
+static int drain(struct watch_loop *loop, struct listener *l)
+{
+	struct notification batch[64];
+	size_t n;
+	int ret = 0;
+
+	while (ret == 0 && (n = listener_drain(l, batch, ARRAY_SIZE(batch)))) {
+		for (size_t i = 0; i < n; i++) {
+			if (ret == 0 && wanted(loop, &batch[i])) {
+				if (printer_notification(loop->printer, &batch[i]) < 0)
+					ret = -1;
+				else if (batch[i].kind != NOTIFY_ACTIVITY &&
+					 loop->max_deltas && ++loop->printed >= loop->max_deltas)
+					ret = 1;
+			}
+			notification_release(&batch[i]);
+		}
+	}
+	return ret;
+}
+
+int watch_loop_run(struct watch_loop *loop)
+{
+	struct session *s = loop->session;
+	struct pollfd *fds = xcalloc(s->nr + 1, sizeof(*fds));
+	struct listener **ls = xcalloc(s->nr, sizeof(*ls));
+	int64_t deadline = loop->timeout_ms ? mono_ms() + loop->timeout_ms : 0;
+	int ret = -1;
+
+	fds[0] = (struct pollfd){ .fd = signal_pipe(), .events = POLLIN };
+	for (size_t i = 0; i < s->nr; i++) {
+		ls[i] = informer_add_listener(s->informers[i], loop->resync_ms);
+		fds[i + 1] = (struct pollfd){ .fd = listener_wake_fd(ls[i]), .events = POLLIN };
+	}
+	struct errbuf err = { "" };
+	if (session_start(s, &err) < 0) {
+		error("%s", err.msg);
+		ret = 1;
+	}
+	int write_errno = 0;
+
+	while (ret < 0) {
+		int wait = -1;
+		if (deadline) {
+			int64_t left = deadline - mono_ms();
+			if (left <= 0) {
+				ret = 0;
+				break;
+			}
+			wait = (int)left;
+		}
+		if (poll(fds, s->nr + 1, wait) < 0 && errno != EINTR)
+			die("poll: %s", strerror(errno));
+		if (signal_caught()) {
+			ret = 128 + signal_caught();
+			break;
+		}
+		for (size_t i = 0; i < s->nr && ret < 0; i++) {
+			if (!(fds[i + 1].revents & POLLIN))
+				continue;
+			int rc = drain(loop, ls[i]);
+			if (rc < 0 || fflush(stdout) < 0) {
+				write_errno = errno;
+				/* A reader that went away (| head) is no failure. */
+				ret = write_errno == EPIPE ? 0 : 1;
+			} else if (rc > 0) {
+				ret = 0;
+			}
+		}
+	}
+	if (write_errno && write_errno != EPIPE)
+		error("cannot write output: %s", strerror(write_errno));
+	if (!write_errno)
+		fflush(stdout);
+	free(fds);
+	free(ls);
+	return ret;
+}

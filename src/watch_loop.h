@@ -1,0 +1,41 @@
+/*
+ * watch_loop.h — the main thread's loop for `kinf watch`: sleep in poll()
+ * on every listener's wake-up fd and on a self-pipe fed by SIGINT/SIGTERM,
+ * drain, filter, print.  Ends on a signal, --timeout, --max-deltas, or
+ * when stdout is closed (a reader like `head` went away: status 0).
+ */
+#ifndef KINF_WATCH_LOOP_H
+#define KINF_WATCH_LOOP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct session;
+struct printer;
+
+struct watch_loop {
+	struct session *session;
+	struct printer *printer;
+	unsigned types;		/* mask of 1 << delta_type; 0: all */
+	bool watch_only;	/* hide the initial list's deltas */
+	long max_deltas;	/* 0: no limit */
+	int64_t timeout_ms;	/* 0: none */
+	int64_t resync_ms;	/* the listener's resync period; 0: none */
+	long printed;
+};
+
+/*
+ * Adds a listener to each informer, starts them, and prints until done.
+ * Returns the exit status: 0, 1, or 128 + the signal that ended it.
+ */
+int watch_loop_run(struct watch_loop *loop);
+
+/*
+ * The self-pipe for SIGINT and SIGTERM: installs the handlers once and
+ * returns the read end; signal_caught() tells which signal arrived (0 if
+ * none).  Shared with the TUI.
+ */
+int signal_pipe(void);
+int signal_caught(void);
+
+#endif
