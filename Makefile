@@ -82,6 +82,10 @@ bench: deps
 	@$(MAKE) --no-print-directory kinf
 	@bench/run
 
+# libFuzzer on the kubeconfig parser (needs clang); see fuzz/Makefile.
+fuzz:
+	@$(MAKE) --no-print-directory -C fuzz
+
 lint-man:
 	mandoc -T lint -W warning man/kinf.1
 
@@ -102,4 +106,4 @@ uninstall:
 clean:
 	rm -rf build kinf
 
-.PHONY: all kinf deps check check-unit units demo bench lint-man install uninstall clean
+.PHONY: all kinf deps check check-unit units demo bench fuzz lint-man install uninstall clean

@@ -83,6 +83,12 @@ int cluster_resolve(struct cluster *c, const char *typed,
 		const struct api_resource *res;
 		if (discovery_resolve(c->disco, tok, &res, err) < 0)
 			goto cleanup;
+		/* "po,pods" names one resource: one informer. */
+		bool seen = false;
+		for (size_t i = 0; i < n; i++)
+			seen |= v[i] == res;
+		if (seen)
+			continue;
 		ALLOC_GROW(v, n + 1, alloc);
 		v[n++] = res;
 	}

@@ -52,7 +52,10 @@ const char *discovery_failed(const struct discovery *disco);
 int discovery_resolve(struct discovery *disco, const char *typed,
 		      const struct api_resource **out, struct errbuf *err);
 
-/* Every resource of the preferred versions, sorted as kubectl sorts them. */
+/*
+ * Every resource of the preferred versions, sorted as kubectl sorts them.
+ * The array belongs to disco (valid until the next call or discovery_free).
+ */
 void discovery_all(struct discovery *disco, const struct api_resource ***out,
 		   size_t *nr);
 

@@ -80,6 +80,8 @@ struct activity_info {
 	char rv[32];
 	char message[256];
 	struct replace_stats replace;	/* ACT_RELISTED */
+	/* ACT_ERROR: the reflector gave up (e.g. 403 on the first list). */
+	bool fatal;
 };
 
 struct notification {

@@ -13,10 +13,12 @@
 
 const struct command *const commands[] = {
 	&command_watch,
+	&command_get,
 	&command_tui,
 	&command_api_resources,
 	&command_version,
 	&command_help,
+	&command_complete,
 	NULL,
 };
 

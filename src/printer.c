@@ -562,15 +562,24 @@ void printer_free(struct printer *p)
 	free(p);
 }
 
+/*
+ * Records are buffered: the caller flushes once per batch it drains
+ * (printer_flush), so a burst costs one write(2), not one per delta.
+ */
 static int write_record(struct printer *p)
 {
 	FILE *out = p->opts.out;
 
 	clear_progress(p);
-	if (fwrite(p->sb.buf, 1, p->sb.len, out) != p->sb.len || fflush(out) ||
-	    ferror(out))
+	if (fwrite(p->sb.buf, 1, p->sb.len, out) != p->sb.len || ferror(out))
 		return -1;
 	return 0;
+}
+
+int printer_flush(struct printer *p)
+{
+	FILE *out = p->opts.out;
+	return fflush(out) || ferror(out) ? -1 : 0;
 }
 
 int printer_notification(struct printer *p, const struct notification *n)
@@ -582,6 +591,12 @@ int printer_notification(struct printer *p, const struct notification *n)
 			json_relist(n, &p->sb);
 			return write_record(p);
 		}
+		/*
+		 * Deltas printed so far go out before the notice that follows;
+		 * a failure here stays in ferror() for printer_flush to report.
+		 */
+		if (p->opts.notices)
+			fflush(p->opts.out);
 		print_notice(p, n);
 		return 0;
 	}

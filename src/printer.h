@@ -128,7 +128,12 @@ struct printer *printer_new(enum output_format format,
 			    const struct printer_opts *opts);
 void printer_free(struct printer *p);	/* NULL is a no-op */
 
-/* Writes one notification.  Returns 0, or -1 when stdout failed. */
+/*
+ * Writes one notification (buffered).  Returns 0, or -1 when stdout
+ * failed (errno says why: EPIPE when the reader went away).
+ */
 int printer_notification(struct printer *p, const struct notification *n);
+/* Flushes what printer_notification() buffered; 0 or -1 as above. */
+int printer_flush(struct printer *p);
 
 #endif

@@ -112,6 +112,30 @@ static void fail(struct reflector *r, const char *msg)
 	emit(r, ACT_ERROR, "%s", msg);
 }
 
+/*
+ * Answers no retry will change: a bad selector (400), credentials the
+ * server refuses (401, after the HTTP layer refreshed them), a verb it
+ * forbids (403), a resource it doesn't serve (404).
+ */
+static bool hopeless(long status)
+{
+	return status == 400 || status == 401 || status == 403 || status == 404;
+}
+
+/* Ends the reflector: before it ever listed, there is nothing to show. */
+static void give_up(struct reflector *r, const char *msg)
+{
+	pthread_mutex_lock(&r->lock);
+	r->stats.errors++;
+	r->stats.last_error_ms = wall_ms();
+	snprintf(r->stats.last_error, sizeof(r->stats.last_error), "%s", msg);
+	pthread_mutex_unlock(&r->lock);
+	struct activity_info info = { .act = ACT_ERROR, .fatal = true };
+	snprintf(info.message, sizeof(info.message), "%s", msg);
+	emit_info(r, &info);
+	atomic_store(&r->stop.flag, true);
+}
+
 #define STAT_INC(r, field)                                                 \
 	do {                                                               \
 		pthread_mutex_lock(&(r)->lock);                            \
@@ -351,7 +375,12 @@ static enum outcome list_pages(struct reflector *r, const char *rv,
 			char what[128];
 			snprintf(what, sizeof(what), "list %s", r->opts->resource->name);
 			http_status_message(&resp, what, &err);
-			fail(r, err.msg);
+			if (!r->listed_once && hopeless(resp.status)) {
+				give_up(r, err.msg);
+				ret = STOPPED;
+			} else {
+				fail(r, err.msg);
+			}
 		} else if (!list_splitter_done(&sc.split)) {
 			fail(r, "list response ended early");
 		} else {
@@ -406,8 +435,16 @@ static enum outcome do_list(struct reflector *r)
 	if (ret == EXPIRED)
 		fail(r, "list expired even without a resourceVersion");
 	if (ret == OK) {
+		/* Told before the Replace, so it precedes the deltas it makes. */
+		struct activity_info info = { .act = ACT_LIST_DONE, .count = ls.nr };
+		snprintf(info.rv, sizeof(info.rv), "%s", rv);
+		emit_info(r, &info);
+
 		struct replace_stats rs;
 		fifo_replace(r->fifo, ls.items, ls.nr, r->list_no, &rs);
+		if (r->hooks.replaced)
+			r->hooks.replaced(r->hooks.ctx);
+		r->listed_once = true;
 		r->rv_unavailable = false;
 		set_rv(r, rv);
 		pthread_mutex_lock(&r->lock);
@@ -415,10 +452,6 @@ static enum outcome do_list(struct reflector *r)
 		if (r->list_no > 0)
 			r->stats.relists++;
 		pthread_mutex_unlock(&r->lock);
-
-		struct activity_info info = { .act = ACT_LIST_DONE, .count = ls.nr };
-		snprintf(info.rv, sizeof(info.rv), "%s", rv);
-		emit_info(r, &info);
 		if (r->list_no > 0) {
 			struct activity_info rel = { .act = ACT_RELISTED, .replace = rs };
 			pthread_mutex_lock(&r->lock);
@@ -479,8 +512,16 @@ static int on_watch_bookmark(struct watch_state *ws, json_object *obj)
 
 	if (ws->initial && is_initial_events_end(obj)) {
 		struct list_state *ls = &ws->initial_items;
+		struct activity_info info = { .act = ACT_LIST_DONE, .count = ls->nr };
+		snprintf(info.rv, sizeof(info.rv), "%s", rv);
+		snprintf(info.message, sizeof(info.message), "streaming list");
+		emit_info(r, &info);
+
 		struct replace_stats rs;
 		fifo_replace(r->fifo, ls->items, ls->nr, r->list_no, &rs);
+		if (r->hooks.replaced)
+			r->hooks.replaced(r->hooks.ctx);
+		r->listed_once = true;
 		set_rv(r, rv);
 		ws->initial = false;
 		pthread_mutex_lock(&r->lock);
@@ -489,10 +530,6 @@ static int on_watch_bookmark(struct watch_state *ws, json_object *obj)
 		if (r->list_no > 0)
 			r->stats.relists++;
 		pthread_mutex_unlock(&r->lock);
-		struct activity_info info = { .act = ACT_LIST_DONE, .count = ls->nr };
-		snprintf(info.rv, sizeof(info.rv), "%s", rv);
-		snprintf(info.message, sizeof(info.message), "streaming list");
-		emit_info(r, &info);
 		if (r->list_no > 0) {
 			struct activity_info rel = { .act = ACT_RELISTED, .replace = rs };
 			emit_info(r, &rel);

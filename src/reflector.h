@@ -26,7 +26,9 @@
  *
  * Threads: reflector_start() starts the thread; reflector_stop() sets the
  * stop flag (which also aborts a transfer in progress through libcurl's
- * progress callback), wakes any sleep, and joins.  The stats are guarded
+ * progress callback), wakes any sleep, and joins.  Before the first
+ * successful list, an answer no retry can fix (400, 401, 403, 404) is
+ * fatal: an ACT_ERROR with .fatal set, and the thread ends.  The stats are guarded
  * by a mutex; reflector_get_stats() may be called from any thread.  The
  * activity hook runs on the reflector's thread and must not block.
  */
@@ -40,6 +42,8 @@
 
 struct reflector_hooks {
 	void (*activity)(void *ctx, const struct activity_info *info);
+	/* After each Replace (an empty list pops nothing: sync is due here). */
+	void (*replaced)(void *ctx);
 	void *ctx;
 };
 

@@ -6,6 +6,7 @@
 
 #include "discovery.h"
 #include "kobj.h"
+#include "selector.h"
 #include "strbuf.h"
 
 /* The informers' options outlive session_open's caller. */
@@ -18,6 +19,13 @@ int session_open(struct session *s, const struct session_opts *opts,
 		 struct errbuf *err)
 {
 	memset(s, 0, sizeof(*s));
+	/* A malformed selector is told here, before any request. */
+	if (opts->label_selector) {
+		struct selector *sel = selector_parse(opts->label_selector, err);
+		if (!sel)
+			return -1;
+		selector_free(sel);
+	}
 	if (cluster_open(&s->cluster, err) < 0)
 		return -1;
 	if (cluster_resolve(&s->cluster, opts->resources, &s->resources, &s->nr, err) < 0) {

@@ -145,23 +145,30 @@ void format_time_rfc3339(int64_t ms, char buf[32])
 	snprintf(buf + n, 32 - n, ".%03dZ", (int)(ms % 1000));
 }
 
+/* kubectl's duration.HumanDuration, to the letter. */
 void format_age(int64_t ms, char buf[32])
 {
-	int64_t s = ms < 0 ? 0 : ms / 1000;
+	long long s = ms < 0 ? 0 : ms / 1000;
+	long long m = s / 60, h = s / 3600, d = h / 24, y = d / 365;
+
 	if (s < 120)
-		snprintf(buf, 32, "%llds", (long long)s);
-	else if (s < 600)
-		snprintf(buf, 32, "%lldm%llds", (long long)(s / 60), (long long)(s % 60));
-	else if (s < 3 * 3600)
-		snprintf(buf, 32, "%lldm", (long long)(s / 60));
-	else if (s < 8 * 3600 && s % 3600 / 60)
-		snprintf(buf, 32, "%lldh%lldm", (long long)(s / 3600), (long long)(s % 3600 / 60));
-	else if (s < 48 * 3600)
-		snprintf(buf, 32, "%lldh", (long long)(s / 3600));
-	else if (s < 8 * 86400 && s % 86400 / 3600)
-		snprintf(buf, 32, "%lldd%lldh", (long long)(s / 86400), (long long)(s % 86400 / 3600));
+		snprintf(buf, 32, "%llds", s);
+	else if (m < 10 && s % 60)
+		snprintf(buf, 32, "%lldm%llds", m, s % 60);
+	else if (m < 3 * 60)
+		snprintf(buf, 32, "%lldm", m);
+	else if (h < 8 && m % 60)
+		snprintf(buf, 32, "%lldh%lldm", h, m % 60);
+	else if (h < 48)
+		snprintf(buf, 32, "%lldh", h);
+	else if (h < 8 * 24 && h % 24)
+		snprintf(buf, 32, "%lldd%lldh", d, h % 24);
+	else if (h < 2 * 365 * 24)
+		snprintf(buf, 32, "%lldd", d);
+	else if (h < 8 * 365 * 24 && d % 365)
+		snprintf(buf, 32, "%lldy%lldd", y, d % 365);
 	else
-		snprintf(buf, 32, "%lldd", (long long)(s / 86400));
+		snprintf(buf, 32, "%lldy", y);
 }
 
 int parse_duration(const char *s, int64_t *ms)

@@ -66,7 +66,10 @@ static bool wanted(const struct watch_loop *loop, const struct notification *n)
 	return true;
 }
 
-/* Prints what the listener holds; -1 when output failed, 1 when done. */
+/*
+ * Prints what the listener holds; -1 when output failed, 1 when done
+ * (--max-deltas reached, or an informer gave up: loop->failed).
+ */
 static int drain(struct watch_loop *loop, struct listener *l)
 {
 	struct notification batch[64];
@@ -75,7 +78,12 @@ static int drain(struct watch_loop *loop, struct listener *l)
 
 	while (ret == 0 && (n = listener_drain(l, batch, ARRAY_SIZE(batch)))) {
 		for (size_t i = 0; i < n; i++) {
-			if (ret == 0 && wanted(loop, &batch[i])) {
+			if (ret == 0 && batch[i].kind == NOTIFY_ACTIVITY &&
+			    batch[i].activity.fatal) {
+				error("%s", batch[i].activity.message);
+				loop->failed = true;
+				ret = 1;
+			} else if (ret == 0 && wanted(loop, &batch[i])) {
 				if (printer_notification(loop->printer, &batch[i]) < 0)
 					ret = -1;
 				else if (batch[i].kind != NOTIFY_ACTIVITY &&
@@ -91,15 +99,18 @@ static int drain(struct watch_loop *loop, struct listener *l)
 int watch_loop_run(struct watch_loop *loop)
 {
 	struct session *s = loop->session;
-	struct pollfd *fds = xcalloc(s->nr + 1, sizeof(*fds));
+	/* [0] signals, [1] stdout (POLLERR once a pipe's reader is gone), then
+	 * one wake-up fd per listener. */
+	struct pollfd *fds = xcalloc(s->nr + 2, sizeof(*fds));
 	struct listener **ls = xcalloc(s->nr, sizeof(*ls));
 	int64_t deadline = loop->timeout_ms ? mono_ms() + loop->timeout_ms : 0;
 	int ret = -1;
 
 	fds[0] = (struct pollfd){ .fd = signal_pipe(), .events = POLLIN };
+	fds[1] = (struct pollfd){ .fd = STDOUT_FILENO, .events = 0 };
 	for (size_t i = 0; i < s->nr; i++) {
 		ls[i] = informer_add_listener(s->informers[i], loop->resync_ms);
-		fds[i + 1] = (struct pollfd){ .fd = listener_wake_fd(ls[i]), .events = POLLIN };
+		fds[i + 2] = (struct pollfd){ .fd = listener_wake_fd(ls[i]), .events = POLLIN };
 	}
 	struct errbuf err = { "" };
 	if (session_start(s, &err) < 0) {
@@ -118,29 +129,35 @@ int watch_loop_run(struct watch_loop *loop)
 			}
 			wait = (int)left;
 		}
-		if (poll(fds, s->nr + 1, wait) < 0 && errno != EINTR)
+		if (poll(fds, s->nr + 2, wait) < 0 && errno != EINTR)
 			die("poll: %s", strerror(errno));
 		if (signal_caught()) {
 			ret = 128 + signal_caught();
 			break;
 		}
+		if (fds[1].revents & (POLLERR | POLLHUP)) {
+			/* The reader left (| head) while nothing was printed. */
+			ret = 0;
+			write_errno = EPIPE;
+			break;
+		}
 		for (size_t i = 0; i < s->nr && ret < 0; i++) {
-			if (!(fds[i + 1].revents & POLLIN))
+			if (!(fds[i + 2].revents & POLLIN))
 				continue;
 			int rc = drain(loop, ls[i]);
-			if (rc < 0 || fflush(stdout) < 0) {
+			if (rc < 0 || printer_flush(loop->printer) < 0) {
 				write_errno = errno;
 				/* A reader that went away (| head) is no failure. */
 				ret = write_errno == EPIPE ? 0 : 1;
 			} else if (rc > 0) {
-				ret = 0;
+				ret = loop->failed ? 1 : 0;
 			}
 		}
 	}
 	if (write_errno && write_errno != EPIPE)
 		error("cannot write output: %s", strerror(write_errno));
 	if (!write_errno)
-		fflush(stdout);
+		printer_flush(loop->printer);
 	free(fds);
 	free(ls);
 	return ret;

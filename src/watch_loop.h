@@ -22,6 +22,7 @@ struct watch_loop {
 	int64_t timeout_ms;	/* 0: none */
 	int64_t resync_ms;	/* the listener's resync period; 0: none */
 	long printed;
+	bool failed;		/* an informer gave up (its error printed) */
 };
 
 /*

@@ -1,0 +1,247 @@
+/*
+ * cmd_complete.c — `kinf __complete WORD...`, the hidden helper behind the
+ * bash, zsh and fish completions (as git's `git __complete`).
+ *
+ * The words are the command line after "kinf"; the last is the word being
+ * completed (possibly empty).  Candidates are printed one per line; the
+ * shell filters them by prefix.  Everything comes from the option tables,
+ * so the completions cannot drift from the parser; resource types,
+ * namespaces and contexts come from the kubeconfig and the cluster, with a
+ * short timeout so a slow cluster never hangs the shell.
+ */
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster.h"
+#include "cmd.h"
+#include "delta.h"
+#include "discovery.h"
+#include "http.h"
+#include "kubeconfig.h"
+#include "opt.h"
+#include "strbuf.h"
+
+#define COMPLETE_TIMEOUT_MS 2000
+
+/*
+ * For comma lists (--types Added,Del; pods,deploy) the word so far up to
+ * its last comma: candidates are printed after it, so every shell can
+ * match them against the whole word.
+ */
+static struct strbuf list_prefix = STRBUF_INIT;
+
+static void candidate(const char *s)
+{
+	printf("%s%s\n", strbuf_str(&list_prefix), s);
+}
+
+static void print_commands(void)
+{
+	for (const struct command *const *c = commands; *c; c++)
+		if (!(*c)->hidden)
+			puts((*c)->name);
+}
+
+static void print_option_cb(const struct option *o, void *ctx)
+{
+	const char *cur = ctx;
+	if (o->long_name)
+		printf("--%s\n", o->long_name);
+	if (o->short_name && cur[0] == '-' && cur[1] != '-')
+		printf("-%c\n", o->short_name);
+}
+
+/* Finds the option a word like "--output" or "-o" names. */
+struct lookup {
+	const char *word;
+	const struct option *found;
+};
+
+static void lookup_cb(const struct option *o, void *ctx)
+{
+	struct lookup *l = ctx;
+	const char *w = l->word;
+	if (l->found)
+		return;
+	if (w[0] == '-' && w[1] == '-' && o->long_name && !strcmp(w + 2, o->long_name))
+		l->found = o;
+	else if (w[0] == '-' && w[1] && !w[2] && w[1] == o->short_name)
+		l->found = o;
+}
+
+static const struct option *option_named(const struct command *cmd, const char *word)
+{
+	struct lookup l = { .word = word };
+	opt_each(cmd->options, lookup_cb, &l);
+	return l.found;
+}
+
+static bool takes_value(const struct option *o)
+{
+	return o->type != OPT_T_BOOL && o->type != OPT_T_COUNT;
+}
+
+/* Applies the connection flags already on the command line. */
+static void parse_cluster_flags(const struct command *cmd, int argc, const char **argv)
+{
+	for (int i = 0; i + 1 < argc; i++) {
+		const struct option *o = option_named(cmd, argv[i]);
+		if (!o || !takes_value(o))
+			continue;
+		const char **dst = NULL;
+		if (o->value == &cluster_flags.kubeconfig)
+			dst = &cluster_flags.kubeconfig;
+		else if (o->value == &cluster_flags.context)
+			dst = &cluster_flags.context;
+		if (dst)
+			*dst = argv[i + 1];
+		i++;
+	}
+}
+
+static void print_contexts(void)
+{
+	struct kubeconfig_opts ko = { .kubeconfig = cluster_flags.kubeconfig };
+	char **names = NULL, *current = NULL;
+	size_t nr = 0;
+	struct errbuf err;
+	if (kubeconfig_contexts(&ko, &names, &nr, &current, &err) < 0)
+		return;
+	free(current);
+	for (size_t i = 0; i < nr; i++) {
+		puts(names[i]);
+		free(names[i]);
+	}
+	free(names);
+}
+
+static void print_from_cluster(enum complete_kind kind)
+{
+	struct cluster c;
+	struct errbuf err;
+
+	cluster_flags.request_timeout_ms = COMPLETE_TIMEOUT_MS;
+	if (cluster_open(&c, &err) < 0)
+		return;
+	kclient_set_timeout(c.client, COMPLETE_TIMEOUT_MS);
+	if (discovery_load(c.disco, &err) < 0)
+		goto out;
+	if (kind == COMPLETE_RESOURCE) {
+		const struct api_resource **all;
+		size_t nr;
+		discovery_all(c.disco, &all, &nr);
+		for (size_t i = 0; i < nr; i++)
+			if (api_resource_has_verb(all[i], "watch"))
+				candidate(all[i]->name);
+	} else if (kind == COMPLETE_NAMESPACE) {
+		const struct api_resource *ns;
+		struct http_response resp = { 0 };
+		if (discovery_resolve(c.disco, "namespaces", &ns, &err) < 0)
+			goto out;
+		char *path = api_resource_path(ns, NULL);
+		if (kclient_get(c.client, path, &resp, &err) == 0 && resp.status == 200) {
+			json_object *list = json_tokener_parse(strbuf_str(&resp.body)), *items;
+			if (list && json_object_object_get_ex(list, "items", &items)) {
+				for (size_t i = 0; i < json_object_array_length(items); i++) {
+					json_object *meta, *name;
+					json_object *item = json_object_array_get_idx(items, i);
+					if (json_object_object_get_ex(item, "metadata", &meta) &&
+					    json_object_object_get_ex(meta, "name", &name))
+						puts(json_object_get_string(name));
+				}
+			}
+			json_object_put(list);
+		}
+		http_response_release(&resp);
+		free(path);
+	}
+out:
+	cluster_close(&c);
+}
+
+static void print_value_candidates(const struct option *o)
+{
+	if (o->choices) {
+		for (int i = 0; o->choices[i]; i++)
+			puts(o->choices[i]);
+		return;
+	}
+	switch (o->complete) {
+	case COMPLETE_DELTA_TYPES:
+		for (int t = 0; t < DELTA__COUNT; t++)
+			candidate(delta_type_name(t));
+		break;
+	case COMPLETE_CONTEXT:
+		print_contexts();
+		break;
+	case COMPLETE_RESOURCE:
+	case COMPLETE_NAMESPACE:
+		print_from_cluster(o->complete);
+		break;
+	case COMPLETE_COMMAND:
+		print_commands();
+		break;
+	case COMPLETE_FILE:
+		puts(":file");	/* tells the shell script to complete files */
+		break;
+	case COMPLETE_NONE:
+		break;
+	}
+}
+
+static int run_complete(int argc, const char **argv)
+{
+	/* argv[0] is "__complete"; the words follow.  No option parsing. */
+	argv++, argc--;
+	if (argc <= 1) {
+		print_commands();
+		return 0;
+	}
+	const struct command *cmd = command_find(argv[0]);
+	if (!cmd || cmd->hidden)
+		return 0;
+	const char *cur = argv[argc - 1];
+	const char *prev = argc >= 2 ? argv[argc - 2] : "";
+	const char *comma = strrchr(cur, ',');
+	if (comma)
+		strbuf_add(&list_prefix, cur, (size_t)(comma - cur) + 1);
+
+	parse_cluster_flags(cmd, argc - 1, argv);
+	const struct option *po = argc >= 3 ? option_named(cmd, prev) : NULL;
+	if (po && takes_value(po)) {
+		print_value_candidates(po);
+		return 0;
+	}
+	if (cur[0] == '-') {
+		opt_each(cmd->options, print_option_cb, (void *)cur);
+		puts("--help");
+		return 0;
+	}
+	/* A positional: only the first one completes (resource, command). */
+	int positionals = 0;
+	for (int i = 1; i < argc - 1; i++) {
+		const struct option *o = option_named(cmd, argv[i]);
+		if (argv[i][0] != '-')
+			positionals++;
+		else if (o && takes_value(o) && !strchr(argv[i], '='))
+			i++;
+	}
+	if (positionals == 0) {
+		struct option fake = { .complete = cmd->positional };
+		print_value_candidates(&fake);
+	}
+	return 0;
+}
+
+static const struct option complete_options[] = { OPT_END() };
+
+const struct command command_complete = {
+	.name = "__complete",
+	.run = run_complete,
+	.summary = "List completions for the words given (for shell scripts)",
+	.usage = "kinf __complete WORD...",
+	.options = complete_options,
+	.hidden = true,
+};
