@@ -249,21 +249,46 @@ static void on_activity(void *ctx, const struct activity_info *info)
 	pthread_mutex_unlock(&inf->lock);
 }
 
+/*
+ * Marks the informer synced, once, when the FIFO says so.  Two threads
+ * call it: the processor after each pop, and the reflector after each
+ * Replace (on_replaced), because an initial list with nothing in it
+ * leaves nothing to pop and the processor would never look.  inf->synced
+ * is read and written under inf->lock only, as both threads may set it.
+ * Lock order: fifo_has_synced() takes the FIFO's lock, so it is called
+ * before inf->lock, never under it.
+ */
+static void check_synced(struct informer *inf)
+{
+	pthread_mutex_lock(&inf->lock);
+	bool synced = inf->synced;
+	pthread_mutex_unlock(&inf->lock);
+	if (synced || !fifo_has_synced(inf->fifo))
+		return;
+
+	pthread_mutex_lock(&inf->lock);
+	bool first = !inf->synced;
+	inf->synced = true;
+	pthread_cond_broadcast(&inf->synced_cond);
+	pthread_mutex_unlock(&inf->lock);
+	if (first) {
+		struct activity_info info = { .act = ACT_SYNCED };
+		info.count = store_len(inf->store);
+		on_activity(inf, &info);
+	}
+}
+
+static void on_replaced(void *ctx)
+{
+	check_synced(ctx);
+}
+
 static void *processor_main(void *arg)
 {
 	struct informer *inf = arg;
 
-	while (fifo_pop(inf->fifo, handle_deltas, inf) == 0) {
-		if (!inf->synced && fifo_has_synced(inf->fifo)) {
-			pthread_mutex_lock(&inf->lock);
-			inf->synced = true;
-			pthread_cond_broadcast(&inf->synced_cond);
-			pthread_mutex_unlock(&inf->lock);
-			struct activity_info info = { .act = ACT_SYNCED };
-			info.count = store_len(inf->store);
-			on_activity(inf, &info);
-		}
-	}
+	while (fifo_pop(inf->fifo, handle_deltas, inf) == 0)
+		check_synced(inf);
 	return NULL;
 }
 
@@ -342,7 +367,11 @@ struct informer *informer_new(struct kclient *client, const struct informer_opts
 	pthread_mutex_init(&inf->lock, NULL);
 	pthread_cond_init(&inf->synced_cond, NULL);
 	stop_init(&inf->resync_stop);
-	struct reflector_hooks hooks = { .activity = on_activity, .ctx = inf };
+	struct reflector_hooks hooks = {
+		.activity = on_activity,
+		.replaced = on_replaced,
+		.ctx = inf,
+	};
 	inf->reflector = reflector_new(client, &inf->opts, inf->fifo, &hooks);
 	return inf;
 }
@@ -428,7 +457,7 @@ int informer_start(struct informer *inf, struct errbuf *err)
 	rc = pthread_create(&inf->processor, NULL, processor_main, inf);
 	if (rc) {
 		errbuf_set(err, "cannot start the processor thread: %s", strerror(rc));
-		return -1;
+		goto not_started;
 	}
 	if (inf->resync_check_ms) {
 		rc = pthread_create(&inf->resyncer, NULL, resync_main, inf);
@@ -436,7 +465,7 @@ int informer_start(struct informer *inf, struct errbuf *err)
 			errbuf_set(err, "cannot start the resync thread: %s", strerror(rc));
 			fifo_close(inf->fifo);
 			pthread_join(inf->processor, NULL);
-			return -1;
+			goto not_started;
 		}
 	}
 	if (reflector_start(inf->reflector, err) < 0) {
@@ -444,6 +473,15 @@ int informer_start(struct informer *inf, struct errbuf *err)
 		return -1;
 	}
 	return 0;
+
+not_started:
+	/* Nothing left running: informer_stop() (and _free) must not join
+	 * threads that were never created. */
+	pthread_mutex_lock(&inf->lock);
+	inf->stopped = true;
+	pthread_cond_broadcast(&inf->synced_cond);
+	pthread_mutex_unlock(&inf->lock);
+	return -1;
 }
 
 void informer_stop(struct informer *inf)
