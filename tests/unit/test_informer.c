@@ -277,6 +277,13 @@ static bool force_relist(struct fixture *f)
 	       sim_post(&f->sim, "/restart-watch-cache", "{}");
 }
 
+static enum informer_state state_of(struct informer *inf)
+{
+	struct informer_stats st;
+	informer_get_stats(inf, &st);
+	return st.state;
+}
+
 static bool relisted(struct informer *inf)
 {
 	struct informer_stats st;
@@ -476,6 +483,100 @@ TEST(sync_goes_only_to_listeners_due_for_resync)
 		CHECK_INT(rel->replace.changed + rel->replace.added + rel->replace.deleted, 0);
 	}
 out:
+	finish(inf);
+	seen_release(&a);
+	seen_release(&b);
+	fixture_down(&f);
+}
+
+/*
+ * What a watch missed, a relist finds, and it concerns every listener: a
+ * changed object's Replaced (an update, not resync-only), a vanished
+ * one's tombstone, a new one's add.  Unchanged objects' Replaced reach
+ * no listener when none is due for resync.
+ */
+TEST(relist_changes_reach_every_listener)
+{
+	struct fixture f;
+	struct seen_list a = { 0 }, b = { 0 };
+	struct informer *inf = NULL;
+	struct listener *la, *lb;
+	struct json_object *items, *root = NULL;
+	char keys[2][200] = { "", "" }, new_rv[32] = "", add_rv[32] = "";
+	long n;
+
+	if (!fixture_up(&f, "12", false) || (n = oracle_count(&f)) < 2) {
+		CHECK(!"simulator up");
+		goto out;
+	}
+	inf = informer_new(f.sc.client, &f.opts);
+	la = informer_add_listener(inf, 0);
+	lb = informer_add_listener(inf, 0);
+	if (!start_informer(inf) || !informer_wait_synced(inf, WAIT_MS)) {
+		CHECK(!"informer synced");
+		goto out;
+	}
+	seen_drain(la, &a);
+	seen_drain(lb, &b);
+	seen_clear(&a);
+	seen_clear(&b);
+
+	/* No watch gets through: what happens next only a relist can see. */
+	CHECK(WAIT_FOR(state_of(inf) == STATE_WATCHING, WAIT_MS));
+	sim_sleep_ms(1100);	/* past a "very short watch" */
+	CHECK(sim_post(&f.sim, "/faults", "{\"verb\":\"watch\",\"kind\":\"500\",\"count\":1000}"));
+	CHECK(sim_post(&f.sim, "/drop-watches", "{}"));
+
+	root = sim_oracle(&f.sim, "pods", &items);
+	size_t k = 0;
+	if (root) {
+		json_object_object_foreach(items, key, val) {
+			(void)val;
+			if (k < 2)
+				snprintf(keys[k++], sizeof(keys[0]), "%s", key);
+		}
+	}
+	CHECK(k == 2);
+	char *slash0 = strchr(keys[0], '/'), *slash1 = strchr(keys[1], '/');
+	if (k < 2 || !slash0 || !slash1)
+		goto out;
+	struct json_object *obj = sim_post_json(&f.sim, "/update",
+		"{\"name\":\"%s\",\"namespace\":\"%.*s\","
+		"\"patch\":{\"metadata\":{\"labels\":{\"kinf-test\":\"missed\"}}}}",
+		slash0 + 1, (int)(slash0 - keys[0]), keys[0]);
+	json_rv(obj, new_rv);
+	json_object_put(obj);
+	CHECK(sim_post(&f.sim, "/delete", "{\"name\":\"%s\",\"namespace\":\"%.*s\"}",
+		       slash1 + 1, (int)(slash1 - keys[1]), keys[1]));
+	obj = sim_post_json(&f.sim, "/create",
+		"{\"object\":{\"metadata\":{\"name\":\"kinf-test-missed\",\"namespace\":\"default\"}}}");
+	json_rv(obj, add_rv);
+	json_object_put(obj);
+	/* Compacted: the relist cannot read the old snapshot any more. */
+	CHECK(sim_post(&f.sim, "/compact", "{}"));
+
+	struct seen_list *both[] = { &a, &b };
+	struct listener *ls[] = { la, lb };
+	for (int i = 0; i < 2; i++) {
+		struct seen_list *got = both[i];
+		CHECK(WAIT_FOR((seen_drain(ls[i], got),
+				seen_find(got, NOTIFY_UPDATE, keys[0], new_rv) &&
+				seen_find(got, NOTIFY_DELETE, keys[1], "") &&
+				seen_find(got, NOTIFY_ADD, "default/kinf-test-missed", add_rv)),
+			       WAIT_MS));
+		const struct seen *up = seen_find(got, NOTIFY_UPDATE, keys[0], new_rv);
+		const struct seen *del = seen_find(got, NOTIFY_DELETE, keys[1], "");
+		const struct seen *add = seen_find(got, NOTIFY_ADD, "default/kinf-test-missed", "");
+		CHECK(up && up->type == DELTA_REPLACED && !up->resync_only && up->list_no >= 1);
+		CHECK(del && del->type == DELTA_DELETED && del->tombstone);
+		CHECK(add && add->type == DELTA_REPLACED && !add->replay);
+		/* Nothing else: the unchanged objects' Replaced went to no one. */
+		CHECK_INT(seen_count(got, ANY, ANY), 3);
+	}
+	CHECK(sim_call(&f.sim, "DELETE", "/faults", NULL, NULL) == 200);
+	CHECK(store_converges(&f, informer_store(inf)));
+out:
+	json_object_put(root);
 	finish(inf);
 	seen_release(&a);
 	seen_release(&b);
@@ -847,12 +948,6 @@ out:
 	fixture_down(&f);
 }
 
-static enum informer_state state_of(struct informer *inf)
-{
-	struct informer_stats st;
-	informer_get_stats(inf, &st);
-	return st.state;
-}
 
 /* informer_stop joins promptly while a watch is open. */
 TEST(stop_is_prompt_while_watching)
@@ -998,6 +1093,7 @@ int main(void)
 	RUN(initial_sync_adds_every_object);
 	RUN(empty_initial_list_syncs);
 	RUN(sync_goes_only_to_listeners_due_for_resync);
+	RUN(relist_changes_reach_every_listener);
 	RUN(late_listener_gets_replay_then_live);
 	RUN(resync_period_at_least_one_second);
 	RUN(resync_late_listener_clamped_to_check_period);
