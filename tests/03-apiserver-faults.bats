@@ -1,0 +1,131 @@
+#!/usr/bin/env bats
+# The simulated kube-apiserver's injected faults (POST /faults): each kind
+# shows on the wire as it should, for the next COUNT matching requests only.
+
+load sim_helper
+
+setup() {
+	sim_start --pods 4
+	B=$BATS_TEST_TMPDIR
+}
+
+teardown() {
+	sim_stop
+}
+
+fault() { simctl POST /faults "$1" >/dev/null; }
+
+@test "429: Status TooManyRequests with Retry-After, for COUNT requests" {
+	fault '{"verb":"list","kind":"429","count":2,"retryAfter":3}'
+	simctl GET /faults | jq -e '.faults[0].count == 2'
+	code=$(simcurl -D "$B/h" -o "$B/body" -w '%{http_code}' /api/v1/pods)
+	[ "$code" = 429 ]
+	grep -qi '^retry-after: 3' "$B/h"
+	jq -e '.kind == "Status" and .reason == "TooManyRequests" and .details.retryAfterSeconds == 3 and .code == 429' "$B/body"
+	# a watch doesn't match a list fault
+	[ "$(simcurl -o /dev/null -w '%{http_code}' '/api/v1/pods?watch=1&timeoutSeconds=1')" = 200 ]
+	[ "$(simcurl -o /dev/null -w '%{http_code}' /api/v1/pods)" = 429 ]
+	[ "$(simcurl -o /dev/null -w '%{http_code}' /api/v1/pods)" = 200 ]
+	simctl GET /faults | jq -e '.faults == []'
+}
+
+@test "500: an InternalError Status; a resource filter spares other resources" {
+	fault '{"verb":"any","resource":"configmaps","kind":"500","count":1}'
+	[ "$(simcurl -o /dev/null -w '%{http_code}' /api/v1/pods)" = 200 ]
+	code=$(simcurl -o "$B/body" -w '%{http_code}' /api/v1/namespaces/default/configmaps)
+	[ "$code" = 500 ]
+	jq -e '.kind == "Status" and .reason == "InternalError" and .code == 500' "$B/body"
+	[ "$(simcurl -o /dev/null -w '%{http_code}' /api/v1/namespaces/default/configmaps)" = 200 ]
+}
+
+@test "hang: a list gets nothing at all; a watch gets its headers and then silence" {
+	fault '{"verb":"list","kind":"hang","seconds":30}'
+	run simcurl --max-time 1 -D "$B/h" /api/v1/pods
+	[ "$status" -eq 28 ]
+	[ ! -s "$B/h" ]
+	fault '{"verb":"watch","kind":"hang","seconds":30}'
+	run simcurl -N --max-time 2 -D "$B/h" '/api/v1/pods?watch=1&allowWatchBookmarks=true&timeoutSeconds=1'
+	[ "$status" -eq 28 ]
+	grep -q '^HTTP/1.1 200' "$B/h"
+	[[ "$output" != *'{'* ]]	# (only curl's complaint)
+	# the hung request went away, the next is served
+	run simcurl -N '/api/v1/pods?watch=1&timeoutSeconds=1'
+	[ "${#lines[@]}" -eq 4 ]
+}
+
+@test "truncate: a list body cut mid-JSON; a watch stream whose last event is cut" {
+	fault '{"verb":"list","kind":"truncate"}'
+	code=$(simcurl -o "$B/body" -w '%{http_code}' /api/v1/pods)
+	[ "$code" = 200 ]
+	[ -s "$B/body" ]
+	! jq . "$B/body" >/dev/null 2>&1
+	head -c 30 "$B/body" | grep -q '^{"kind":"PodList"'
+	fault '{"verb":"watch","kind":"truncate"}'
+	simcurl -N '/api/v1/pods?watch=1&timeoutSeconds=5' >"$B/w"
+	[ -s "$B/w" ]
+	! jq -c . "$B/w" >/dev/null 2>&1
+	[ "$(tail -c 1 "$B/w" | od -An -c | tr -d ' ')" != '\n' ]
+}
+
+@test "garbage: a non-JSON list body; a non-JSON line in a watch stream" {
+	fault '{"verb":"list","kind":"garbage"}'
+	code=$(simcurl -o "$B/body" -w '%{http_code}' /api/v1/pods)
+	[ "$code" = 200 ]
+	! jq . "$B/body" >/dev/null 2>&1
+	fault '{"verb":"watch","kind":"garbage"}'
+	run simcurl -N '/api/v1/pods?watch=1&timeoutSeconds=1'
+	[ "$status" -eq 0 ]
+	! jq . <<<"${lines[0]}" >/dev/null 2>&1
+	jq -e '.type == "ADDED"' <<<"${lines[1]}"
+}
+
+@test "drip: the response comes a few bytes at a time, complete" {
+	fault '{"verb":"get","kind":"drip","seconds":2}'
+	start=$(date +%s%N)
+	run simcurl /api/v1/namespaces/default/pods/pod-0
+	elapsed=$((($(date +%s%N) - start) / 1000000))
+	[ "$elapsed" -ge 1800 ]
+	jq -e '.metadata.name == "pod-0"' <<<"$output"
+	fault '{"verb":"watch","kind":"drip","seconds":1}'
+	start=$(date +%s%N)
+	run simcurl -N '/api/v1/pods?watch=1&timeoutSeconds=2'
+	[ "$(($(date +%s%N) - start))" -ge 1900000000 ]
+	[ "${#lines[@]}" -eq 4 ]
+	jq -s -e 'all(.[]; .type == "ADDED")' <<<"$output"
+}
+
+@test "410: a list answers HTTP 410 Expired, a watch 200 with an ERROR event" {
+	fault '{"verb":"list","kind":"410"}'
+	code=$(simcurl -o "$B/body" -w '%{http_code}' '/api/v1/pods?limit=2')
+	[ "$code" = 410 ]
+	jq -e '.reason == "Expired" and .code == 410' "$B/body"
+	fault '{"verb":"watch","kind":"410"}'
+	code=$(simcurl -N -o "$B/body" -w '%{http_code}' '/api/v1/pods?watch=1&resourceVersion=1&timeoutSeconds=5')
+	[ "$code" = 200 ]
+	jq -e '.type == "ERROR" and .object.code == 410 and .object.reason == "Expired"' "$B/body"
+}
+
+@test "list-continue faults hit only the pages after the first" {
+	fault '{"verb":"list-continue","kind":"410"}'
+	run simcurl '/api/v1/pods?limit=2'
+	tok=$(jq -r .metadata.continue <<<"$output")
+	[ "$(simcurl -o /dev/null -w '%{http_code}' "/api/v1/pods?limit=2&continue=$tok")" = 410 ]
+	[ "$(simcurl -o /dev/null -w '%{http_code}' "/api/v1/pods?limit=2&continue=$tok")" = 200 ]
+}
+
+@test "discovery faults, 401 and reset; DELETE /faults clears them" {
+	fault '{"verb":"discovery","kind":"503","count":5}'
+	[ "$(simcurl -o /dev/null -w '%{http_code}' /api)" = 503 ]
+	run kubectl --kubeconfig "$SIM_KUBECONFIG" get --raw /apis
+	[ "$status" -ne 0 ]
+	simctl DELETE /faults | jq -e '.cleared == 1'
+	[ "$(simcurl -o /dev/null -w '%{http_code}' /api)" = 200 ]
+	fault '{"verb":"get","kind":"401"}'
+	[ "$(simcurl -o /dev/null -w '%{http_code}' /api/v1/namespaces/default/pods/pod-1)" = 401 ]
+	fault '{"verb":"list","kind":"reset"}'
+	run simcurl /api/v1/pods
+	[ "$status" -ne 0 ]
+	simctl GET /requests | jq -e '[.[] | .status] | index(503) != null and index(401) != null'
+	run simctl POST /faults '{"verb":"list","kind":"nonsense"}'
+	[ "$status" -ne 0 ]
+}
