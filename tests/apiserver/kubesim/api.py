@@ -17,7 +17,8 @@ import random
 import select
 import socket
 import ssl
-import threading
+import sys
+import traceback
 import time
 import uuid
 import zlib
@@ -412,6 +413,14 @@ class APIHandler(BaseHTTPRequestHandler):
                 self.close_connection = True
         except (OSError, ClientGone):
             self.close_connection = True
+        except Exception:  # noqa: BLE001 - a bug: say so, answer 500
+            traceback.print_exc(file=sys.stderr)
+            sys.stderr.flush()
+            self.close_connection = True
+            try:
+                self.send_error_status(HTTPError(500, "Internal error occurred: kube-sim bug, see its log"))
+            except Exception:  # noqa: BLE001
+                pass
 
     def route(self, method, path, q):
         if path in ("/healthz", "/livez", "/readyz", "/version", "/api", "/apis") or path.startswith("/openapi"):

@@ -2,7 +2,9 @@
 README.md for the routes."""
 
 import json
+import sys
 import time
+import traceback
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit, parse_qsl
 
@@ -90,6 +92,10 @@ class ControlHandler(BaseHTTPRequestHandler):
             return self.reply(409, {"error": "already exists: %s" % e})
         except (ValueError, KeyError, TypeError) as e:
             return self.reply(400, {"error": "%s: %s" % (type(e).__name__, e)})
+        except Exception as e:  # noqa: BLE001 - a bug: say so
+            traceback.print_exc(file=sys.stderr)
+            sys.stderr.flush()
+            return self.reply(500, {"error": "kube-sim bug: %s: %s" % (type(e).__name__, e)})
         self.reply(code, out)
 
 

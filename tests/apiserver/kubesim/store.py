@@ -19,7 +19,6 @@ watcher).
 import bisect
 import json
 import threading
-import time
 
 
 class Conflict(Exception):
