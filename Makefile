@@ -50,7 +50,7 @@ $(BUILD)/libkinf.a: $(OBJS)
 $(BUILD)/%.o: src/%.c | $(BUILD)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/unit/%: tests/unit/%.c tests/unit/unit.h $(BUILD)/libkinf.a | $(BUILD)
+$(BUILD)/unit/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(BUILD)/libkinf.a | $(BUILD)
 	@mkdir -p $(BUILD)/unit
 	$(CC) $(CPPFLAGS) -Itests/unit $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libkinf.a $(LDLIBS)
 

@@ -318,9 +318,12 @@ static int run_get(int argc, const char **argv)
 		} else if (session_wait_synced(&s, o.sync_timeout_ms) < 0) {
 			struct informer_stats st;
 			informer_get_stats(s.informers[0], &st);
-			error("the %s informer did not sync within %llds%s%s",
-			      s.resources[0]->name, (long long)(o.sync_timeout_ms / 1000),
-			      st.last_error[0] ? ": " : "", st.last_error);
+			if (st.state == STATE_STOPPED && st.last_error[0])
+				error("%s", st.last_error);	/* it gave up */
+			else
+				error("the %s informer did not sync within %llds%s%s",
+				      s.resources[0]->name, (long long)(o.sync_timeout_ms / 1000),
+				      st.last_error[0] ? ": " : "", st.last_error);
 		} else {
 			session_stop(&s);
 			if (list_from_cache(&s, name, &objs, &err) < 0)

@@ -55,6 +55,7 @@ struct informer {
 	struct listener **listeners;
 	size_t nr_listeners, alloc_listeners;
 	bool started, stopped, synced;
+	bool failed;			/* the reflector gave up (fatal error) */
 	int64_t resync_check_ms;
 	uint64_t deltas[DELTA__COUNT];
 	uint64_t resyncs;
@@ -246,6 +247,11 @@ static void on_activity(void *ctx, const struct activity_info *info)
 	};
 	pthread_mutex_lock(&inf->lock);
 	distribute(inf, &n);
+	if (info->fatal) {
+		/* The reflector gave up: nobody should wait for a sync. */
+		inf->failed = true;
+		pthread_cond_broadcast(&inf->synced_cond);
+	}
 	pthread_mutex_unlock(&inf->lock);
 }
 
@@ -538,7 +544,7 @@ bool informer_wait_synced(struct informer *inf, int64_t timeout_ms)
 		deadline.tv_nsec -= 1000000000;
 	}
 	pthread_mutex_lock(&inf->lock);
-	while (!inf->synced && !inf->stopped) {
+	while (!inf->synced && !inf->stopped && !inf->failed) {
 		if (!timeout_ms)
 			pthread_cond_wait(&inf->synced_cond, &inf->lock);
 		else if (pthread_cond_timedwait(&inf->synced_cond, &inf->lock, &deadline) == ETIMEDOUT)

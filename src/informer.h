@@ -169,7 +169,7 @@ void informer_stop(struct informer *inf);
 
 bool informer_has_synced(struct informer *inf);
 /* Blocks until synced (true), or timeout_ms passes (0: forever) or the
- * informer stops (false). */
+ * informer stops or its reflector gives up (false). */
 bool informer_wait_synced(struct informer *inf, int64_t timeout_ms);
 struct store *informer_store(struct informer *inf);	/* borrowed */
 void informer_get_stats(struct informer *inf, struct informer_stats *out);

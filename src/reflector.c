@@ -130,6 +130,7 @@ static void give_up(struct reflector *r, const char *msg)
 	r->stats.last_error_ms = wall_ms();
 	snprintf(r->stats.last_error, sizeof(r->stats.last_error), "%s", msg);
 	pthread_mutex_unlock(&r->lock);
+	set_state(r, STATE_STOPPED);
 	struct activity_info info = { .act = ACT_ERROR, .fatal = true };
 	snprintf(info.message, sizeof(info.message), "%s", msg);
 	emit_info(r, &info);
