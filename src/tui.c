@@ -689,6 +689,9 @@ static void handle_key(struct tui *t, int key)
 
 /* ---- the loop --------------------------------------------------------------- */
 
+/* An informer that gave up (403 on its first list...): said on exit. */
+static char fatal_msg[256];
+
 /* Returns true when something was applied or held. */
 static bool drain(struct tui *t, struct tab *tab)
 {
@@ -698,6 +701,11 @@ static bool drain(struct tui *t, struct tab *tab)
 	while (total < DRAIN_MAX &&
 	       (n = listener_drain(tab->m.listener, buf, ARRAY_SIZE(buf))) > 0) {
 		for (size_t i = 0; i < n; i++) {
+			if (buf[i].kind == NOTIFY_ACTIVITY && buf[i].activity.fatal &&
+			    !fatal_msg[0]) {
+				snprintf(fatal_msg, sizeof(fatal_msg), "%s", buf[i].activity.message);
+				t->quit = true;
+			}
 			if (t->paused)
 				model_hold(&tab->m, &buf[i]);
 			else
@@ -787,7 +795,7 @@ static int run_loop(struct tui *t)
 		}
 	}
 	free(fds);
-	return status;
+	return fatal_msg[0] ? 1 : status;
 }
 
 int tui_run(struct session *s, const struct tui_opts *opts)
@@ -833,6 +841,8 @@ int tui_run(struct session *s, const struct tui_opts *opts)
 	terminal_restore();
 	signals_restore();
 	set_die_hook(NULL);
+	if (fatal_msg[0])
+		error("%s", fatal_msg);
 
 cleanup:
 	/* Stop the informers before their listeners' models go. */
