@@ -51,6 +51,14 @@ fault() { simctl POST /faults "$1" >/dev/null; }
 	# the hung request went away, the next is served
 	run simcurl -N '/api/v1/pods?watch=1&timeoutSeconds=1'
 	[ "${#lines[@]}" -eq 4 ]
+	# a hung watch still counts as open, and drop-watches ends it
+	fault '{"verb":"watch","kind":"hang","seconds":30}'
+	( rc=0; simcurl -N '/api/v1/pods?watch=1&timeoutSeconds=20' >"$B/w" || rc=$?; echo $rc >"$B/w.rc" ) 3>&- &
+	for i in $(seq 50); do [ "$(simctl GET /stats | jq .openWatches)" -eq 1 ] && break; sleep 0.1; done
+	simctl POST /drop-watches '{"mode":"clean"}' | jq -e '.dropped == 1'
+	for i in $(seq 50); do [ -s "$B/w.rc" ] && break; sleep 0.1; done
+	[ "$(cat "$B/w.rc")" = 0 ]
+	[ ! -s "$B/w" ]
 }
 
 @test "truncate: a list body cut mid-JSON; a watch stream whose last event is cut" {

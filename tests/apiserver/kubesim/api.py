@@ -819,8 +819,17 @@ class APIHandler(BaseHTTPRequestHandler):
             sock.sendall(b"0\r\n\r\n")
             return
         if f is not None and f.kind == "hang":
+            # silent: no events, no bookmarks; it holds no history back
+            with st.cond:
+                w.pos = -1
             self.close_connection = True
-            self.wait_gone(f.seconds if f.seconds is not None else 3600)
+            end = time.monotonic() + (f.seconds if f.seconds is not None else 3600)
+            while time.monotonic() < end and not w.drop and not client_gone(sock):
+                time.sleep(0.2)
+            if w.drop == "clean":
+                sock.sendall(b"0\r\n\r\n")
+                self.close_connection = False
+                return
             raw_shutdown(sock)
             return
         if f is not None and f.kind == "garbage":
