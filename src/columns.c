@@ -961,17 +961,6 @@ size_t table_rows(const struct table *t)
 	return t->rows;
 }
 
-/* Width on a terminal: UTF-8 characters, as Go's tabwriter counts. */
-static size_t text_width(const char *s)
-{
-	size_t n = 0;
-
-	for (; *s; s++)
-		if (((unsigned char)*s & 0xC0) != 0x80)
-			n++;
-	return n;
-}
-
 #define TABLE_PADDING 3
 #define TABLE_MIN_WIDTH 6	/* kubectl's tabwriter: cell plus padding */
 
@@ -982,7 +971,7 @@ static void add_table_line(struct strbuf *sb, char *const *cells, size_t ncols,
 		strbuf_adds(sb, cells[i]);
 		if (i + 1 == ncols)
 			break;
-		for (size_t w = text_width(cells[i]); w < width[i]; w++)
+		for (size_t w = utf8_width(cells[i]); w < width[i]; w++)
 			strbuf_addch(sb, ' ');
 	}
 	strbuf_addch(sb, '\n');
@@ -995,9 +984,9 @@ int table_write(const struct table *t, FILE *out, bool no_headers)
 	int ret = 0;
 
 	for (size_t i = 0; i < t->ncols; i++) {
-		size_t w = no_headers ? 0 : text_width(t->headers[i]);
+		size_t w = no_headers ? 0 : utf8_width(t->headers[i]);
 		for (size_t r = 0; r < t->rows; r++) {
-			size_t cw = text_width(t->cells[r * t->ncols + i]);
+			size_t cw = utf8_width(t->cells[r * t->ncols + i]);
 			if (cw > w)
 				w = cw;
 		}

@@ -51,15 +51,6 @@ struct discovery *discovery_new(struct kclient *client)
 	return d;
 }
 
-static void free_strv(char **v)
-{
-	if (!v)
-		return;
-	for (char **p = v; *p; p++)
-		free(*p);
-	free(v);
-}
-
 static void api_resource_free(struct api_resource *r)
 {
 	free(r->group);
@@ -67,9 +58,9 @@ static void api_resource_free(struct api_resource *r)
 	free(r->name);
 	free(r->singular);
 	free(r->kind);
-	free_strv(r->verbs);
-	free_strv(r->short_names);
-	free_strv(r->categories);
+	strv_free(r->verbs);
+	strv_free(r->short_names);
+	strv_free(r->categories);
 	free(r);
 }
 
@@ -79,7 +70,7 @@ void discovery_free(struct discovery *d)
 		return;
 	for (size_t i = 0; i < d->nr_groups; i++) {
 		free(d->groups[i].name);
-		free_strv(d->groups[i].versions);
+		strv_free(d->groups[i].versions);
 		free(d->groups[i].preferred);
 		free(d->groups[i].loaded);
 	}

@@ -99,15 +99,6 @@ int blob_read_file(struct blob *b, const char *path)
 	return 0;
 }
 
-static void free_strv(char **v)
-{
-	if (!v)
-		return;
-	for (char **p = v; *p; p++)
-		free(*p);
-	free(v);
-}
-
 static char **strv_dup(char *const *v)
 {
 	size_t n = 0;
@@ -125,8 +116,8 @@ static void exec_config_free(struct exec_config *e)
 		return;
 	free(e->api_version);
 	free(e->command);
-	free_strv(e->args);
-	free_strv(e->env);
+	strv_free(e->args);
+	strv_free(e->env);
 	free(e->install_hint);
 	free(e);
 }
@@ -172,7 +163,7 @@ static void user_free(struct kc_user *u)
 	exec_config_free(u->exec);
 	free(u->as);
 	free(u->as_uid);
-	free_strv(u->as_groups);
+	strv_free(u->as_groups);
 	free(u);
 }
 
@@ -387,12 +378,12 @@ static int parse_strings(struct walk *w, yaml_node_t *n, const char *key, char *
 	     it < n->data.sequence.items.top; it++) {
 		yaml_node_t *item = node_at(w, *it);
 		if (!item || item->type != YAML_SCALAR_NODE) {
-			free_strv(v);
+			strv_free(v);
 			return bad(w, item ? item : n, "'%s' must be a list of strings", key);
 		}
 		v[i++] = xstrdup(scalar(item));
 	}
-	free_strv(*out);
+	strv_free(*out);
 	*out = v;
 	return 0;
 }
@@ -421,20 +412,20 @@ static int parse_env(struct walk *w, yaml_node_t *n, const char *key, char ***ou
 		if (!item || parse_fields(w, item, env_fields, &ev, "env") < 0) {
 			free(ev.name);
 			free(ev.value);
-			free_strv(v);
+			strv_free(v);
 			return item ? -1 : bad(w, n, "bad '%s' entry", key);
 		}
 		if (!ev.name || !*ev.name || strchr(ev.name, '=')) {
 			free(ev.name);
 			free(ev.value);
-			free_strv(v);
+			strv_free(v);
 			return bad(w, item, "'%s' entry needs a name without '='", key);
 		}
 		v[i++] = xasprintf("%s=%s", ev.name, ev.value ? ev.value : "");
 		free(ev.name);
 		free(ev.value);
 	}
-	free_strv(*out);
+	strv_free(*out);
 	*out = v;
 	return 0;
 }
@@ -1056,7 +1047,7 @@ static int user_into(const struct kc_user *u, struct rest_config *cfg, struct er
 	if (u->as_uid && *u->as_uid)
 		cfg->impersonate_uid = xstrdup(u->as_uid);
 	if (u->as_groups) {
-		free_strv(cfg->impersonate_groups);
+		strv_free(cfg->impersonate_groups);
 		cfg->impersonate_groups = strv_dup(u->as_groups);
 	}
 	return 0;
@@ -1231,7 +1222,7 @@ void rest_config_free(struct rest_config *cfg)
 	exec_config_free(cfg->exec);
 	free(cfg->impersonate_user);
 	free(cfg->impersonate_uid);
-	free_strv(cfg->impersonate_groups);
+	strv_free(cfg->impersonate_groups);
 	free(cfg->namespace);
 	free(cfg->context);
 	free(cfg->cluster);

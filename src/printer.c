@@ -108,16 +108,6 @@ static bool is_initial(const struct delta *d)
 	return d->source == SOURCE_LIST && d->list_no == 0;
 }
 
-static size_t text_width(const char *s)
-{
-	size_t n = 0;
-
-	for (; *s; s++)
-		if (((unsigned char)*s & 0xC0) != 0x80)
-			n++;
-	return n;
-}
-
 static void pad(struct strbuf *sb, size_t have, size_t want)
 {
 	for (; have < want; have++)
@@ -149,7 +139,7 @@ static void add_cells(struct printer *p, struct strbuf *sb, const char *const *c
 		size_t w;
 		if (!col_shown(p, c))
 			continue;
-		w = text_width(cell[c]);
+		w = utf8_width(cell[c]);
 		if (w > p->width[c])
 			p->width[c] = w;
 		if (c == COL_TYPE && type_color)

@@ -233,3 +233,21 @@ bool str_ends_with(const char *s, const char *suffix)
 	size_t n = strlen(s), m = strlen(suffix);
 	return n >= m && !strcmp(s + n - m, suffix);
 }
+
+void strv_free(char **v)
+{
+	if (!v)
+		return;
+	for (char **p = v; *p; p++)
+		free(*p);
+	free(v);
+}
+
+size_t utf8_width(const char *s)
+{
+	size_t n = 0;
+	for (; *s; s++)
+		if (((unsigned char)*s & 0xC0) != 0x80)
+			n++;
+	return n;
+}

@@ -79,6 +79,10 @@ int parse_duration(const char *s, int64_t *ms);
 double rand_unit(void);
 
 bool str_starts_with(const char *s, const char *prefix);
+/* Frees a NULL-terminated array of strings and the array (NULL: no-op). */
+void strv_free(char **v);
+/* Width on a terminal: UTF-8 characters, as Go's tabwriter counts them. */
+size_t utf8_width(const char *s);
 bool str_ends_with(const char *s, const char *suffix);
 
 #endif
