@@ -11,6 +11,8 @@ static int run_help(int argc, const char **argv)
 		print_main_help(stdout);
 		return 0;
 	}
+	if (argc > 1)
+		usage_error(&command_help, "unexpected argument '%s'", argv[1]);
 	const struct command *cmd = command_find(argv[0]);
 	if (!cmd)
 		usage_error(&command_help, "unknown command '%s'", argv[0]);

@@ -6,7 +6,8 @@
 
 static int run_version(int argc, const char **argv)
 {
-	opt_parse(&command_version, argc, argv);
+	if (opt_parse(&command_version, argc, argv) > 0)
+		usage_error(&command_version, "unexpected argument '%s'", argv[0]);
 	printf("kinf %s\n", KINF_VERSION);
 	return 0;
 }
