@@ -75,6 +75,7 @@ teardown() {
 	simctl POST /update '{"resource":"pods","namespace":"default","name":"pod-0","patch":{"metadata":{"labels":{"x":"1"}}}}' >/dev/null
 	wait_until 10 file_has "$OUT" '"type":"Updated"'
 	rv=$(truth pods | jq -r '.["default/pod-0"]')
+	wait_until 10 watching
 	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
 	wait_until 10 bash -c "$(declare -f requests simctl); [ \$(requests | jq -s '[.[] | select(.verb==\"watch\")] | length') -ge 2 ]"
 	last_watch=$(requests | jq -s -r '[.[] | select(.verb=="watch")] | last | .query.resourceVersion')
@@ -113,6 +114,7 @@ teardown() {
 	start_watch pods -A
 	wait_until 20 synced
 	simctl POST /faults '{"verb":"watch","kind":"410","count":1}' >/dev/null
+	wait_until 10 watching
 	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
 	wait_until 20 bash -c "$(declare -f requests simctl); [ \$(requests | jq -s '[.[] | select(.verb==\"list\")] | length') -ge 2 ]"
 	wait_until 10 grep -q "relist #1" "$ERR"
@@ -148,6 +150,7 @@ teardown() {
 	start_watch pods -A --stall-timeout 2s
 	wait_until 20 synced
 	simctl POST /faults '{"verb":"watch","kind":"hang","count":1,"seconds":60}' >/dev/null
+	wait_until 10 watching
 	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
 	wait_until 15 grep -q "stalled" "$ERR"
 	simctl POST /create '{"resource":"pods","object":{"metadata":{"name":"after-stall","namespace":"default"}}}' >/dev/null
@@ -167,6 +170,7 @@ teardown() {
 	global_rv=$(sim_oracle configmaps | jq -r '.resourceVersion')
 	[ "$global_rv" -gt "$pod_rv" ]
 	sleep 2.5	# at least one bookmark period passes
+	wait_until 10 watching
 	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
 	wait_until 10 bash -c "$(declare -f requests simctl); [ \$(requests | jq -s '[.[] | select(.verb==\"watch\")] | length') -ge 2 ]"
 	next=$(requests | jq -s -r '[.[] | select(.verb=="watch")] | last | .query.resourceVersion')

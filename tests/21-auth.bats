@@ -69,16 +69,21 @@ plugin_runs() { wc -l <"$T/plugin/runs"; }
 
 @test "tokenFile: a rotated file is picked up by a running watch" {
 	require_command watch
-	printf '%s\n' "$SIM_VIEWER_TOKEN" >"$T/token"
+	printf '%s\n' "$SIM_TOKEN" >"$T/token"
 	write_kubeconfig "$T/kc" "    tokenFile: $T/token"
 	"$KINF" watch pods --kubeconfig "$T/kc" -o json >"$T/out" 2>"$T/err" &
 	local pid=$!
-	# The viewer may not list pods; once the file holds the admin token
-	# the reflector's next attempt lists them.
-	wait_until 10 file_has "$T/err" "forbidden"
-	printf '%s\n' "$SIM_TOKEN" >"$T/token.new"
+	wait_until 10 file_has "$T/err" "synced"
+	# Rotate to another identity; the next request (a re-watch, or a relist
+	# when the watch was under a second old) must present it.
+	printf '%s\n' "$SIM_VIEWER_TOKEN" >"$T/token.new"
 	mv "$T/token.new" "$T/token"
-	wait_until 30 file_has "$T/out" '"Pod"|"pod"|"pods"'
+	wait_until 10 watching
+	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
+	wait_until 15 bash -c "$(declare -f simctl); simctl GET /requests | jq -e 'map(select(.user | test(\"viewer\"))) | length > 0' >/dev/null"
+	# The viewer may not watch pods: said on stderr, and kinf keeps going.
+	wait_until 15 file_has "$T/err" "forbidden"
+	kill -0 "$pid"
 	kill -TERM "$pid"
 	wait "$pid" || true
 }

@@ -55,3 +55,9 @@ assert_status() {
 teardown() {
 	sim_stop 2>/dev/null || true
 }
+
+# True once the simulator has a watch open (kinf's "synced" comes right
+# after the list, a moment before its watch is established).
+watching() {
+	[ "$(simctl GET /stats | jq '.openWatches')" -gt 0 ]
+}
