@@ -27,7 +27,7 @@ const struct option cluster_options[] = {
 	OPT_DURATION(0, "request-timeout", &cluster_flags.request_timeout_ms,
 		     "give up connecting after this long (default 10s)"),
 	OPT_COUNT('v', "verbose", &cluster_flags.verbose,
-		  "trace HTTP requests on stderr (credentials redacted); twice for bodies"),
+		  "every informer notice, and HTTP requests on stderr (credentials redacted); twice for bodies"),
 	OPT_END(),
 };
 

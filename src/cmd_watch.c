@@ -217,7 +217,8 @@ static int run_watch(int argc, const char **argv)
 		.events = o.events,
 		.no_headers = o.no_headers,
 		.show_kind = s.nr > 1,
-		.progress = isatty(STDERR_FILENO),
+		.progress = !o.quiet && isatty(STDERR_FILENO),
+		.verbose = cluster_flags.verbose > 0,
 	};
 	struct printer *p = printer_new((enum output_format)o.output, &po);
 	struct watch_loop loop = {
