@@ -164,6 +164,8 @@ static const char *const noise_paths[] = {
 	"metadata.resourceVersion",
 	"metadata.managedFields",
 	"status.conditions[].lastHeartbeatTime",
+	"kind",
+	"apiVersion",
 };
 
 struct walk {

@@ -72,6 +72,9 @@ typedef void diff_change_fn(void *ctx, const struct diff_change *change);
  *                                   seconds; lastTransitionTime, which
  *                                   moves only when the condition does,
  *                                   is kept)
+ *   kind, apiVersion               (list items carry none, watch events
+ *                                   do: an object first listed, then
+ *                                   watched, would "gain" them)
  * metadata.generation is not noise: it moves when the spec does.
  * Order: within an object, its removed members first (in the old order),
  * then changed and added ones in the new object's order; the same order
