@@ -299,6 +299,9 @@ static int run_get(int argc, const char **argv)
 		usage_error(&command_get, "get takes one resource type");
 	if (o.index && !o.from_cache)
 		usage_error(&command_get, "--index needs --from-cache");
+	if (o.index && (!strchr(o.index, '=') || *o.index == '='))
+		usage_error(&command_get, "invalid value '%s' for '--index': expected "
+			    "NAME=VALUE, e.g. node=worker-1", o.index);
 	name = argc == 2 ? argv[1] : NULL;
 
 	if (o.from_cache) {
@@ -328,6 +331,8 @@ static int run_get(int argc, const char **argv)
 			session_stop(&s);
 			if (list_from_cache(&s, name, &objs, &err) < 0)
 				error("%s", err.msg);
+			else if (name && objs.nr == 0)
+				error("%s \"%s\" not found", s.resources[0]->name, name);
 			else
 				ret = print_objects(s.resources[0], &objs,
 						    s.cluster.scope_ns == NULL) < 0;
