@@ -1,0 +1,226 @@
+#!/usr/bin/env bats
+# `kinf get`: straight from the server, and --from-cache from a synced
+# informer's Indexer.  The two must print the same thing.
+
+load test_helper
+bats_require_minimum_version 1.5.0
+
+get() { "$KINF" get --kubeconfig "$SIM_KUBECONFIG" "$@"; }
+
+# same_both ARGS... — `get ARGS` and `get ARGS --from-cache` print the
+# same, non-empty, with status 0; the output is left in $output.
+same_both() {
+	run --separate-stderr get "$@"
+	assert_status 0
+	local server=$output
+	run --separate-stderr get "$@" --from-cache
+	assert_status 0
+	if [ "$output" != "$server" ]; then
+		echo "# kinf get $* differs from the cache:" >&2
+		diff <(echo "$server") <(echo "$output") | sed 's/^/# /' >&2
+		return 1
+	fi
+	[ -n "$output" ]
+}
+
+# The names of the pods the server lists with QUERY, sorted.
+server_names() {
+	simcurl "/api/v1/pods?$1" | jq -r '.items[] | .metadata.name' | sort
+}
+
+# assert_one_error PATTERN — status 1, nothing on stdout, one line on stderr.
+assert_one_error() {
+	assert_status 1
+	[ -z "$output" ] || { echo "# stdout: $output" >&2; return 1; }
+	[ "${#stderr_lines[@]}" -eq 1 ] || { echo "# stderr: $stderr" >&2; return 1; }
+	[[ $stderr == error:*$1* ]] || { echo "# stderr: $stderr" >&2; return 1; }
+}
+
+@test "the cache answers as the server does: table, wide, name, json" {
+	sim_start --pods 14 --namespaces 1
+	same_both pods
+	[[ ${lines[0]} =~ ^NAME\ +READY\ +STATUS\ +RESTARTS\ +AGE$ ]]
+	[ "${#lines[@]}" -eq 8 ]
+	same_both pods -A
+	[[ ${lines[0]} =~ ^NAMESPACE\ +NAME\ +READY ]]
+	[ "${#lines[@]}" -eq 15 ]
+	same_both pods -A -o wide
+	[[ ${lines[0]} =~ ^NAMESPACE\ +NAME\ +READY\ +STATUS\ +RESTARTS\ +AGE\ +IP\ +NODE\ +NOMINATED\ NODE\ +READINESS\ GATES$ ]]
+	same_both pods -n ns-1 -o name
+	[ "$output" = "$(server_names 'fieldSelector=metadata.namespace%3Dns-1' | sed 's|^|pod/|')" ]
+	same_both pods -A -o json
+	jq -e '.kind == "List" and .apiVersion == "v1" and (.items | length) == 14 and
+		all(.items[]; .kind == "Pod" and .apiVersion == "v1")' <<<"$output" >/dev/null
+	run bash -c "'$KINF' get pods -A --from-cache --kubeconfig '$SIM_KUBECONFIG' -o json | jq -r '.items[].metadata.name' | sort"
+	[ "$output" = "$(server_names '')" ]
+}
+
+@test "every kind the simulator serves: the cache equals the server" {
+	sim_start --pods 4 --namespaces 1
+	for r in deployments nodes namespaces configmaps secrets events crontabs; do
+		same_both "$r" -A
+		same_both "$r" -A -o wide
+		same_both "$r" -A -o name
+	done
+	same_both deploy -A
+	[[ ${lines[0]} =~ ^NAMESPACE\ +NAME\ +READY\ +UP-TO-DATE\ +AVAILABLE\ +AGE$ ]]
+	same_both no
+	[[ ${lines[0]} =~ ^NAME\ +STATUS\ +ROLES\ +AGE\ +VERSION$ ]]
+	same_both deployments -o name
+	[[ ${lines[0]} == deployment.apps/* ]]
+}
+
+@test "-o wide shows the pod's IP and node" {
+	sim_start --pods 3
+	run get pods -o wide --no-headers
+	assert_status 0
+	[ "${#lines[@]}" -eq 3 ]
+	for i in 0 1 2; do
+		obj=$(simctl GET "/object?resource=pods&namespace=default&name=pod-$i")
+		ip=$(jq -r '.status.podIP // "<none>"' <<<"$obj")
+		node=$(jq -r .spec.nodeName <<<"$obj")
+		grep -qE "^pod-$i .* $ip +$node " <<<"$output" || { echo "# pod-$i: $ip $node" >&2; false; }
+	done
+}
+
+@test "--index node=, namespace=, label= and owner= look up the Indexer" {
+	sim_start --pods 15 --namespaces 2
+	run get pods -A --from-cache --index node=node-2 -o name
+	assert_status 0
+	[ -n "$output" ]
+	# Sorted by namespace, then name (as kubectl): compare as sets here.
+	[ "$(sort <<<"$output")" = "$(server_names 'fieldSelector=spec.nodeName%3Dnode-2' | sed 's|^|pod/|')" ]
+	run get pods -A --from-cache --index namespace=ns-2 -o name
+	assert_status 0
+	[ -n "$output" ]
+	[ "$output" = "$(server_names 'fieldSelector=metadata.namespace%3Dns-2' | sed 's|^|pod/|')" ]
+	run get pods -A --from-cache --index label=tier=backend -o name
+	assert_status 0
+	[ -n "$output" ]
+	[ "$(sort <<<"$output")" = "$(server_names 'labelSelector=tier%3Dbackend' | sed 's|^|pod/|')" ]
+	uid=$(simctl GET '/object?resource=pods&namespace=default&name=pod-0' | jq -r '.metadata.ownerReferences[0].uid')
+	[ -n "$uid" ] && [ "$uid" != null ]
+	run get pods -A --from-cache --index "owner=$uid" -o name
+	assert_status 0
+	[ -n "$output" ]
+	[ "$(sort <<<"$output")" = "$(simcurl /api/v1/pods | jq -r --arg u "$uid" \
+		'.items[] | select(any(.metadata.ownerReferences[]?; .uid == $u)) | "pod/" + .metadata.name' | sort)" ]
+	# The table of an index look-up is the same table.
+	run get pods -A --from-cache --index node=node-1
+	[[ ${lines[0]} =~ ^NAMESPACE\ +NAME ]]
+	# Nothing under a value: no output, status 0.
+	run --separate-stderr get pods -A --from-cache --index node=node-99
+	assert_status 0
+	[ -z "$output" ]
+	[[ $stderr == "No resources found"* ]]
+}
+
+@test "--index: a bad argument is a usage error, an unknown index one line and status 1" {
+	sim_start --pods 2
+	run --separate-stderr get pods --index node=node-1
+	assert_status 2
+	[[ $stderr == *"--from-cache"* ]]
+	run --separate-stderr get pods --from-cache --index nodenode-1
+	assert_status 2
+	[[ $stderr == *"'nodenode-1'"* ]]
+	run --separate-stderr get pods --from-cache --index shoesize=42
+	assert_one_error "'shoesize'"
+}
+
+@test "-l is applied to the cache as the server applies it" {
+	sim_start --pods 12
+	for sel in app=web 'app!=web' 'tier in (frontend,cache)' 'tier notin (frontend)' \
+		'app=web,tier=frontend' tier '!nonexistent' 'app==api'; do
+		same_both pods -l "$sel" -o name
+		[ "$output" = "$(server_names "labelSelector=$(jq -rn --arg s "$sel" '$s|@uri')&fieldSelector=metadata.namespace%3Ddefault" | sed 's|^|pod/|')" ] ||
+			{ echo "# selector $sel" >&2; false; }
+	done
+	# Nothing matching: both say so on stderr, status 0.
+	run --separate-stderr get pods -l app=nothing --from-cache
+	assert_status 0
+	[ -z "$output" ]
+	[ "$stderr" = "No resources found in this namespace." ]
+	# A selector the cache cannot parse: one line, status 1.
+	run --separate-stderr get pods -l 'app in (web' --from-cache
+	assert_one_error selector
+}
+
+@test "a single NAME; a missing one is NotFound, one line, status 1" {
+	sim_start --pods 4
+	same_both pods pod-2
+	[ "${#lines[@]}" -eq 2 ]
+	[[ ${lines[1]} == "pod-2 "* ]]
+	same_both pods pod-2 -o json
+	jq -e '.items | length == 1 and .[0].metadata.name == "pod-2"' <<<"$output" >/dev/null
+	same_both deployments web -o name
+	[ "$output" = deployment.apps/web ]
+	run --separate-stderr get pods nosuchpod
+	assert_one_error 'pods "nosuchpod" not found'
+	server_err=$stderr
+	run --separate-stderr get pods nosuchpod --from-cache
+	assert_one_error 'pods "nosuchpod" not found'
+	[ "$stderr" = "$server_err" ]
+}
+
+@test "--no-headers leaves out the header; -A adds a NAMESPACE column" {
+	sim_start --pods 6 --namespaces 1
+	same_both pods --no-headers
+	[ "${#lines[@]}" -eq 3 ]
+	! grep -q NAME <<<"$output"
+	[[ ${lines[0]} == pod-* ]]
+	same_both pods -A --no-headers
+	[ "${#lines[@]}" -eq 6 ]
+	grep -q '^default  *pod-' <<<"$output"
+	grep -q '^ns-1  *pod-' <<<"$output"
+	same_both pods --all-namespaces
+	[[ ${lines[0]} == NAMESPACE* ]]
+	# Cluster-scoped: no NAMESPACE column even with -A.
+	same_both nodes -A
+	[[ ${lines[0]} == NAME* ]]
+}
+
+@test "an empty namespace: nothing on stdout, a note on stderr, status 0" {
+	sim_start --pods 2 --namespaces 1
+	simctl POST /delete '{"resource":"pods","namespace":"ns-1","name":"pod-1","graceful":false}' >/dev/null
+	for cache in "" --from-cache; do
+		run --separate-stderr get pods -n ns-1 $cache
+		assert_status 0
+		[ -z "$output" ]
+		[ "$stderr" = "No resources found in this namespace." ]
+		run --separate-stderr get pods -n ns-1 -o json $cache
+		assert_status 0
+		jq -e '.kind == "List" and .items == []' <<<"$output" >/dev/null
+	done
+}
+
+@test "--keep-managed-fields keeps metadata.managedFields in -o json" {
+	sim_start --pods 2
+	for cache in "" --from-cache; do
+		run get pods -o json $cache
+		[ "$(jq '[.items[].metadata | has("managedFields")] | unique' <<<"$output")" = '[
+  false
+]' ]
+		run get pods -o json --keep-managed-fields $cache
+		[ "$(jq -c '[.items[].metadata | has("managedFields")] | unique' <<<"$output")" = '[true]' ]
+	done
+}
+
+@test "--sync-timeout gives up on an informer that cannot sync: one line, status 1" {
+	sim_start --pods 2
+	simctl POST /faults '{"verb":"list","kind":"hang","count":10,"seconds":30}' >/dev/null
+	start=$SECONDS
+	run --separate-stderr timeout 20 "$KINF" get pods --from-cache --sync-timeout 1s --kubeconfig "$SIM_KUBECONFIG" --request-timeout 30s
+	assert_one_error "did not sync within 1s"
+	[ $((SECONDS - start)) -le 6 ]
+}
+
+@test "errors from the server: forbidden, unknown resource" {
+	sim_start --pods 2
+	for cache in "" --from-cache; do
+		run --separate-stderr "$KINF" get pods $cache --kubeconfig "$SIM_KUBECONFIG.viewer"
+		assert_one_error forbidden
+		[[ $stderr == *403* ]]
+		run --separate-stderr get podz $cache
+		assert_one_error "did you mean 'pods'"
+	done
+}
