@@ -7,8 +7,19 @@ _kinf()
 {
 	local cur=${COMP_WORDS[COMP_CWORD]}
 	local IFS=$'\n'
-	local out
-	out=$("${COMP_WORDS[0]}" __complete "${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)
+	local out i
+	local -a words=()
+	# bash splits "--output=json" at the "=" (COMP_WORDBREAKS): hand the
+	# helper "--output" "json", and complete only what follows the "=".
+	for ((i = 1; i <= COMP_CWORD; i++)); do
+		if [[ ${COMP_WORDS[i]} == "=" && ${COMP_WORDS[i-1]} == --* ]]; then
+			((i == COMP_CWORD)) && words+=("")
+			continue
+		fi
+		words+=("${COMP_WORDS[i]}")
+	done
+	[[ $cur == "=" && ${COMP_WORDS[COMP_CWORD-1]} == --* ]] && cur=
+	out=$("${COMP_WORDS[0]}" __complete "${words[@]}" 2>/dev/null)
 	if [[ $out == ":file" ]]; then
 		COMPREPLY=($(compgen -f -- "$cur"))
 		compopt -o filenames 2>/dev/null

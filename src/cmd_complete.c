@@ -111,7 +111,7 @@ static void print_contexts(void)
 		return;
 	free(current);
 	for (size_t i = 0; i < nr; i++) {
-		puts(names[i]);
+		candidate(names[i]);
 		free(names[i]);
 	}
 	free(names);
@@ -149,7 +149,7 @@ static void print_from_cluster(enum complete_kind kind)
 					json_object *item = json_object_array_get_idx(items, i);
 					if (json_object_object_get_ex(item, "metadata", &meta) &&
 					    json_object_object_get_ex(meta, "name", &name))
-						puts(json_object_get_string(name));
+						candidate(json_object_get_string(name));
 				}
 			}
 			json_object_put(list);
@@ -165,7 +165,7 @@ static void print_value_candidates(const struct option *o)
 {
 	if (o->choices) {
 		for (int i = 0; o->choices[i]; i++)
-			puts(o->choices[i]);
+			candidate(o->choices[i]);
 		return;
 	}
 	switch (o->complete) {
@@ -209,6 +209,23 @@ static int run_complete(int argc, const char **argv)
 		strbuf_add(&list_prefix, cur, (size_t)(comma - cur) + 1);
 
 	parse_cluster_flags(cmd, argc - 1, argv);
+	/*
+	 * "--output=j": the value completes within the word, after the "="
+	 * (zsh and fish hand the word whole; bash splits it at the "=" and
+	 * its script passes "--output" "j" instead).
+	 */
+	const char *eq = cur[0] == '-' && cur[1] == '-' ? strchr(cur, '=') : NULL;
+	if (eq) {
+		char *name = xstrndup(cur, (size_t)(eq - cur));
+		const struct option *o = option_named(cmd, name);
+		free(name);
+		if (o && takes_value(o)) {
+			if (!comma)
+				strbuf_add(&list_prefix, cur, (size_t)(eq - cur) + 1);
+			print_value_candidates(o);
+		}
+		return 0;
+	}
 	const struct option *po = argc >= 3 ? option_named(cmd, prev) : NULL;
 	if (po && takes_value(po)) {
 		print_value_candidates(po);
