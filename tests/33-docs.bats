@@ -1,0 +1,278 @@
+#!/usr/bin/env bats
+# The documentation and the shell completions: the man page is clean and
+# names every option --help lists; each completion script, loaded by its
+# own shell, completes commands, options, values and (from the cluster)
+# resource types; make install puts everything where the shells look.
+
+load test_helper
+bats_require_minimum_version 1.5.0
+
+ROOT=$BATS_TEST_DIRNAME/..
+MAN=$ROOT/man/kinf.1
+
+setup() {
+	# The completion scripts run "kinf" as typed: put the binary under
+	# test first on PATH.
+	BIN=$BATS_TEST_TMPDIR/bin
+	mkdir -p "$BIN"
+	ln -sf "$(cd "$(dirname "$KINF")" && pwd)/$(basename "$KINF")" "$BIN/kinf"
+	export PATH=$BIN:$PATH
+}
+
+# The man page as text, without overstrikes.
+man_text() { mandoc -T ascii "$MAN" | col -bx; }
+
+# The text of one section of the man page (its .Sh title).
+man_section() { man_text | awk -v s="$1" '/^[A-Z]/ { on = ($0 == s) } on'; }
+
+# The long options COMMAND's --help lists.
+# (--help itself is documented once, under COMMANDS.)
+help_options() {
+	"$KINF" "$1" --help | sed -n '/^options:/,/^$/p' | grep -oE -- '--[a-z][a-z-]*' |
+		grep -vx -- --help | sort -u
+}
+
+# Each of the options (stdin) appears in the text ($1).
+all_in() {
+	local opt missing=0
+	while read -r opt; do
+		grep -qE -- "(^|[^a-z-])$opt([^a-z-]|$)" <<<"$1" ||
+			{ echo "# $opt is not documented ($2)" >&2; missing=1; }
+	done
+	return $missing
+}
+
+@test "man page: mandoc -T lint is clean" {
+	command -v mandoc >/dev/null || skip "mandoc not installed"
+	run mandoc -T lint -W warning "$MAN"
+	[ -z "$output" ] || { echo "$output" >&2; false; }
+	assert_status 0
+}
+
+@test "man page: every option of every command's --help is documented" {
+	command -v mandoc >/dev/null || skip "mandoc not installed"
+	conn=$(man_section "CONNECTION OPTIONS")
+	[ -n "$conn" ]
+	help_options watch | all_in "$(man_section "WATCH OPTIONS")$conn" "WATCH OPTIONS"
+	help_options get | all_in "$(man_section "GET OPTIONS")$conn" "GET OPTIONS"
+	for c in tui api-resources; do
+		help_options "$c" | all_in "$(man_text)" "$c"
+	done
+	# And every command.
+	for c in watch get tui api-resources help version; do
+		man_section COMMANDS | grep -qE "^ +$c( |$)" || { echo "# no $c in COMMANDS" >&2; false; }
+	done
+}
+
+@test "man page: every JSON member of a delta is documented" {
+	command -v mandoc >/dev/null || skip "mandoc not installed"
+	json=$(man_section "JSON OUTPUT")
+	for m in time type resource kind namespace name key resourceVersion \
+		oldResourceVersion initialList tombstone resync source listNumber object diff \
+		Relist listed added changed deleted unchanged reason; do
+		grep -qw -- "$m" <<<"$json" || { echo "# $m" >&2; false; }
+	done
+	# The exit statuses.
+	status=$(man_section "EXIT STATUS")
+	for s in 0 1 2 130 143; do
+		grep -qw "$s" <<<"$status" || { echo "# exit status $s" >&2; false; }
+	done
+}
+
+# The README's example command lines (its indented code lines).
+readme_commands() { grep -E '^    (\$ )?kinf [a-z]' "$ROOT/README.md" | sed -E 's/^ +(\$ )?//'; }
+
+@test "README: the commands it shows exist and their options parse" {
+	run readme_commands
+	[ "${#lines[@]}" -ge 3 ]
+	readme_commands | while read -r line; do
+		c=$(awk '{print $2}' <<<"$line")
+		"$KINF" help "$c" >/dev/null || { echo "# README: $line" >&2; exit 1; }
+		# Every long option before a pipe is that command's.
+		for opt in $(grep -oE -- ' --[a-z][a-z-]*' <<<"${line%%|*}"); do
+			help_options "$c" | grep -qx -- "$opt" || { echo "# README: $line: $opt" >&2; exit 1; }
+		done
+	done
+}
+
+# bash_complete WORD... — what the bash completion offers for the words
+# (the last is being completed), one per line.  Words are split as bash
+# would split them (at "=", COMP_WORDBREAKS).
+bash_complete() {
+	bash -c '
+		source /usr/share/bash-completion/bash_completion
+		source "$0"
+		COMP_WORDS=(kinf "$@")
+		COMP_CWORD=$#
+		COMP_LINE="kinf $*"
+		COMP_POINT=${#COMP_LINE}
+		_kinf
+		printf "%s\n" "${COMPREPLY[@]}"' "$ROOT/completions/kinf.bash" "$@"
+}
+
+@test "bash completion: commands, options, values, comma lists" {
+	[ -r /usr/share/bash-completion/bash_completion ] || skip "bash-completion not installed"
+	run bash_complete wa
+	[ "$output" = watch ]
+	run bash_complete ""
+	for c in watch get tui api-resources version help; do
+		grep -qx "$c" <<<"$output"
+	done
+	! grep -q __complete <<<"$output"
+	run bash_complete watch --out
+	[ "$output" = --output ]
+	run bash_complete watch pods --
+	assert_output_contains --output
+	assert_output_contains --watch-only
+	assert_output_contains --kubeconfig
+	run bash_complete watch pods -o ""
+	[ "$(sort <<<"$output" | tr '\n' ' ')" = "json line name wide " ]
+	run bash_complete watch pods -o j
+	[ "$output" = json ]
+	# --output=j: bash splits the word at "=".
+	run bash_complete watch pods --output = j
+	[ "$output" = json ]
+	run bash_complete watch pods --output =
+	assert_output_contains json
+	run bash_complete get pods -o ""
+	assert_output_contains table
+	run bash_complete watch pods --fifo ""
+	[ "$(sort <<<"$output" | tr '\n' ' ')" = "delta real " ]
+	run bash_complete watch pods --types Added,D
+	[ "$output" = Added,Deleted ]
+	run bash_complete help w
+	[ "$output" = watch ]
+	# After the resource, no more resources are offered.
+	run bash_complete watch pods --output json ""
+	[ -z "$output" ]
+}
+
+@test "bash completion: resource types and namespaces from the cluster" {
+	[ -r /usr/share/bash-completion/bash_completion ] || skip "bash-completion not installed"
+	sim_start --pods 2 --namespaces 1
+	run bash_complete watch --kubeconfig "$SIM_KUBECONFIG" po
+	[ "$output" = pods ]
+	run bash_complete watch --kubeconfig "$SIM_KUBECONFIG" ""
+	for r in pods deployments nodes namespaces configmaps crontabs; do
+		grep -qx "$r" <<<"$output" || { echo "# $r" >&2; false; }
+	done
+	# A comma list goes on completing after its last comma.
+	run bash_complete watch --kubeconfig "$SIM_KUBECONFIG" pods,dep
+	[ "$output" = pods,deployments ]
+	run bash_complete get --kubeconfig "$SIM_KUBECONFIG" pods -n ns
+	[ "$output" = ns-1 ]
+	run bash_complete get --kubeconfig "$SIM_KUBECONFIG" pods --context ""
+	[ "$output" = kube-sim ]
+}
+
+# zsh_complete WORD... — what the zsh completion hands compadd.
+zsh_complete() {
+	zsh -f -c '
+		fpath=("$1" $fpath)
+		autoload -U compinit && compinit -u -d "$2/zcompdump"
+		shift 2
+		compadd() { while [[ $1 == -* && $1 != -- ]]; do shift; done; [[ $1 == -- ]] && shift; print -l -- "$@"; }
+		_files() { print -- ":files:"; }
+		words=(kinf "$@")
+		CURRENT=$(( $# + 1 ))
+		_kinf' zsh "$ROOT/completions" "$BATS_TEST_TMPDIR" "$@"
+}
+
+@test "zsh completion: commands, options, values, resources from the cluster" {
+	command -v zsh >/dev/null || skip "zsh not installed"
+	run zsh_complete wa
+	assert_status 0
+	grep -qx watch <<<"$output"
+	grep -qx get <<<"$output"
+	run zsh_complete watch --
+	assert_output_contains --output
+	assert_output_contains --diff
+	run zsh_complete watch pods -o ""
+	[ "$(sort <<<"$output" | tr '\n' ' ')" = "json line name wide " ]
+	run zsh_complete watch pods --output=
+	assert_output_contains --output=json
+	run zsh_complete watch pods --types Added,
+	assert_output_contains Added,Deleted
+	run zsh_complete watch pods --dump-cache ""
+	[ "$output" = ":files:" ]
+	sim_start --pods 2
+	run zsh_complete watch --kubeconfig "$SIM_KUBECONFIG" po
+	grep -qx pods <<<"$output"
+	grep -qx deployments <<<"$output"
+}
+
+# fish_complete LINE — what fish offers for the command line LINE.
+fish_complete() {
+	fish --no-config -c 'source $argv[1]; complete -C $argv[2]' "$ROOT/completions/kinf.fish" "$1" | cut -f1
+}
+
+@test "fish completion: commands, options, values, resources from the cluster" {
+	command -v fish >/dev/null || skip "fish not installed"
+	run fish_complete "kinf wat"
+	[ "$output" = watch ]
+	run fish_complete "kinf watch --ou"
+	[ "$output" = --output ]
+	run fish_complete "kinf watch pods -o "
+	[ "$(sort <<<"$output" | tr '\n' ' ')" = "json line name wide " ]
+	run fish_complete "kinf watch pods --output=j"
+	[ "$output" = --output=json ]
+	run fish_complete "kinf watch pods --types Added,S"
+	[ "$output" = Added,Sync ]
+	run fish_complete "kinf get pods -o t"
+	[ "$output" = table ]
+	sim_start --pods 2
+	run fish_complete "kinf watch --kubeconfig $SIM_KUBECONFIG dep"
+	[ "$output" = deployments ]
+	run fish_complete "kinf get --kubeconfig $SIM_KUBECONFIG pods -n kube-p"
+	[ "$output" = kube-public ]
+}
+
+@test "__complete lists resource types from the cluster, quickly, and nothing when it is away" {
+	sim_start --pods 2
+	run --separate-stderr "$KINF" __complete watch --kubeconfig "$SIM_KUBECONFIG" po
+	assert_status 0
+	grep -qx pods <<<"$output"
+	# Only what can be watched, named by the plural.
+	! grep -qx po <<<"$output"
+	run "$KINF" __complete get --kubeconfig "$SIM_KUBECONFIG" -A ""
+	grep -qx crontabs <<<"$output"
+	# A server that never answers: the helper gives up within its short
+	# timeout, printing nothing, status 0.
+	simctl POST /faults '{"verb":"discovery","kind":"hang","count":100,"seconds":30}' >/dev/null
+	start=$SECONDS
+	run --separate-stderr timeout 20 "$KINF" __complete watch --kubeconfig "$SIM_KUBECONFIG" ""
+	assert_status 0
+	[ -z "$output" ]
+	[ $((SECONDS - start)) -le 5 ]
+	sim_stop
+	run --separate-stderr timeout 20 "$KINF" __complete watch --kubeconfig "$SIM_KUBECONFIG" ""
+	assert_status 0
+	[ -z "$output" ]
+	[ -z "$stderr" ]
+}
+
+@test "make install DESTDIR= PREFIX= puts everything in place; make uninstall removes it" {
+	command -v make >/dev/null || skip "make not installed"
+	dest=$BATS_TEST_TMPDIR/dest
+	run make -C "$ROOT" --no-print-directory install DESTDIR="$dest" PREFIX=/usr
+	assert_status 0
+	for f in bin/kinf share/man/man1/kinf.1 share/bash-completion/completions/kinf \
+		share/zsh/site-functions/_kinf share/fish/vendor_completions.d/kinf.fish; do
+		[ -f "$dest/usr/$f" ] || { echo "# missing /usr/$f; installed:" >&2; find "$dest" >&2; false; }
+	done
+	[ -x "$dest/usr/bin/kinf" ]
+	"$dest/usr/bin/kinf" --version
+	cmp "$ROOT/man/kinf.1" "$dest/usr/share/man/man1/kinf.1"
+	cmp "$ROOT/completions/_kinf" "$dest/usr/share/zsh/site-functions/_kinf"
+	[ "$(stat -c %a "$dest/usr/share/man/man1/kinf.1")" = 644 ]
+	# Nothing outside PREFIX.
+	[ "$(ls "$dest")" = usr ]
+	run make -C "$ROOT" --no-print-directory uninstall DESTDIR="$dest" PREFIX=/usr
+	assert_status 0
+	[ -z "$(find "$dest" -type f)" ]
+	# The default PREFIX is /usr/local.
+	run make -C "$ROOT" --no-print-directory install DESTDIR="$dest"
+	assert_status 0
+	[ -x "$dest/usr/local/bin/kinf" ]
+	[ -f "$dest/usr/local/share/man/man1/kinf.1" ]
+}
