@@ -523,16 +523,20 @@ on_tty() {
 	only_notices
 }
 
-@test "SIGINT ends the watch with 130, SIGTERM with 143, cleanly" {
+@test "SIGINT ends the watch with 130, SIGTERM with 143, SIGHUP with 129, cleanly" {
 	sim_start --pods 3
-	for sig in INT TERM; do
+	for sig in INT TERM HUP; do
 		start_watch pods -o json
 		wait_until 20 synced
 		kill -"$sig" "$KINF_PID"
 		rc=0
 		wait "$KINF_PID" || rc=$?
 		KINF_PID=
-		if [ $sig = INT ]; then [ $rc -eq 130 ]; else [ $rc -eq 143 ]; fi
+		case $sig in
+		INT) [ $rc -eq 130 ] ;;
+		TERM) [ $rc -eq 143 ] ;;
+		HUP) [ $rc -eq 129 ] ;;
+		esac
 		only_notices
 		[ "$(wc -l <"$OUT")" -eq 3 ]
 		jq -e . "$OUT" >/dev/null
