@@ -65,6 +65,7 @@ struct gather {
 	struct kobj_list *out;
 	size_t alloc;
 	unsigned flags;
+	struct kobj_type type;
 	struct errbuf err;
 	bool bad;
 };
@@ -72,7 +73,7 @@ struct gather {
 static int gather_item(void *ctx, const char *text, size_t len)
 {
 	struct gather *g = ctx;
-	struct kobj *obj = kobj_from_json(text, len, g->flags, &g->err);
+	struct kobj *obj = kobj_from_list_item(text, len, &g->type, g->flags, &g->err);
 	if (!obj) {
 		g->bad = true;
 		return -1;
@@ -99,7 +100,13 @@ static int list_from_server(struct cluster *c, const struct api_resource *res,
 			    const char *name, struct kobj_list *out, struct errbuf *err)
 {
 	char *base = api_resource_path(res, res->namespaced ? c->scope_ns : NULL);
-	struct gather g = { .out = out, .flags = o.keep_managed_fields ? KOBJ_KEEP_MANAGED_FIELDS : 0 };
+	char *api_version = *res->group ? xasprintf("%s/%s", res->group, res->version)
+					: xstrdup(res->version);
+	struct gather g = {
+		.out = out,
+		.flags = o.keep_managed_fields ? KOBJ_KEEP_MANAGED_FIELDS : 0,
+		.type = { .api_version = api_version, .kind = res->kind },
+	};
 	char *cont = NULL;
 	int ret = -1;
 
@@ -156,6 +163,7 @@ static int list_from_server(struct cluster *c, const struct api_resource *res,
 	} while (cont);
 	ret = 0;
 cleanup:
+	free(api_version);
 	free(base);
 	return ret;
 }
@@ -204,25 +212,6 @@ cleanup:
 
 /* ---- output ------------------------------------------------------------- */
 
-/* List items carry no kind or apiVersion; kubectl adds them. */
-static void add_item_json(struct strbuf *sb, const struct api_resource *res,
-			  const struct kobj *obj)
-{
-	if (obj->kind[0] || obj->json_len < 2) {
-		strbuf_add(sb, obj->json, obj->json_len);
-		return;
-	}
-	strbuf_adds(sb, "{\"apiVersion\":");
-	if (res->group[0])
-		strbuf_addf(sb, "\"%s/%s\"", res->group, res->version);
-	else
-		strbuf_addf(sb, "\"%s\"", res->version);
-	strbuf_addf(sb, ",\"kind\":\"%s\"", res->kind);
-	if (obj->json[1] != '}')
-		strbuf_addch(sb, ',');
-	strbuf_add(sb, obj->json + 1, obj->json_len - 1);
-}
-
 static int print_objects(const struct api_resource *res, struct kobj_list *objs,
 			 bool all_namespaces)
 {
@@ -234,7 +223,7 @@ static int print_objects(const struct api_resource *res, struct kobj_list *objs,
 		strbuf_adds(&sb, "{\n    \"apiVersion\": \"v1\",\n    \"items\": [");
 		for (size_t i = 0; i < objs->nr; i++) {
 			strbuf_adds(&sb, i ? ",\n" : "\n");
-			add_item_json(&sb, res, objs->v[i]);
+			strbuf_add(&sb, objs->v[i]->json, objs->v[i]->json_len);
 		}
 		strbuf_adds(&sb, "\n    ],\n    \"kind\": \"List\",\n"
 			    "    \"metadata\": {\n        \"resourceVersion\": \"\"\n    }\n}\n");

@@ -209,8 +209,34 @@ struct kobj *kobj_from_tree(struct json_object *obj, unsigned flags,
 	return make(obj, false, flags, err);
 }
 
+/*
+ * A new root with apiVersion and kind first, as the server writes them,
+ * then every member of tree (shared by reference).  Puts tree.
+ */
+static struct json_object *with_type_meta(struct json_object *tree,
+					  const struct kobj_type *type)
+{
+	if (!type || !json_object_is_type(tree, json_type_object) ||
+	    json_object_object_get_ex(tree, "kind", NULL))
+		return tree;
+	struct json_object *root = json_object_new_object();
+	json_object_object_add(root, "apiVersion", json_object_new_string(type->api_version));
+	json_object_object_add(root, "kind", json_object_new_string(type->kind));
+	json_object_object_foreach(tree, key, val)
+		json_object_object_add(root, key, json_object_get(val));
+	json_object_put(tree);
+	return root;
+}
+
 struct kobj *kobj_from_json(const char *json, size_t len, unsigned flags,
 			    struct errbuf *err)
+{
+	return kobj_from_list_item(json, len, NULL, flags, err);
+}
+
+struct kobj *kobj_from_list_item(const char *json, size_t len,
+				 const struct kobj_type *type, unsigned flags,
+				 struct errbuf *err)
 {
 	struct json_tokener *tok = json_tokener_new();
 	struct json_object *tree;
@@ -229,6 +255,7 @@ struct kobj *kobj_from_json(const char *json, size_t len, unsigned flags,
 			   json_tokener_error_desc(jerr));
 		goto cleanup;
 	}
+	tree = with_type_meta(tree, type);
 	obj = make(tree, true, flags, err);
 	json_object_put(tree);
 cleanup:

@@ -71,6 +71,20 @@ struct kobj *kobj_from_tree(struct json_object *obj, unsigned flags,
 struct kobj *kobj_from_json(const char *json, size_t len, unsigned flags,
 			    struct errbuf *err);
 
+/* What a list's items lack: the server leaves TypeMeta to the list. */
+struct kobj_type {
+	const char *api_version;	/* "v1", "apps/v1" */
+	const char *kind;		/* "Pod" */
+};
+/*
+ * From the JSON text of a list item: adds apiVersion and kind (when the
+ * item has no kind), so that an object reads the same whether it came
+ * from a list or a watch event.  type NULL: as kobj_from_json.
+ */
+struct kobj *kobj_from_list_item(const char *json, size_t len,
+				 const struct kobj_type *type, unsigned flags,
+				 struct errbuf *err);
+
 struct kobj *kobj_ref(struct kobj *obj);
 void kobj_unref(struct kobj *obj);	/* NULL is a no-op */
 

@@ -37,7 +37,8 @@ struct reflector {
 	struct fifo *fifo;
 	struct reflector_hooks hooks;
 	char *path;			/* the collection's path */
-	const char *kind;
+	char *api_version;		/* "v1", "apps/v1" */
+	struct kobj_type type;		/* given to list items */
 
 	pthread_t thread;
 	bool running;
@@ -237,7 +238,8 @@ struct list_state {
 static int on_list_item(void *ctx, const char *text, size_t len)
 {
 	struct list_state *ls = ctx;
-	struct kobj *obj = kobj_from_json(text, len, ls->r->opts->kobj_flags, &ls->err);
+	struct kobj *obj = kobj_from_list_item(text, len, &ls->r->type,
+					       ls->r->opts->kobj_flags, &ls->err);
 	if (!obj) {
 		ls->bad = true;
 		return -1;
@@ -824,6 +826,10 @@ struct reflector *reflector_new(struct kclient *client,
 	if (hooks)
 		r->hooks = *hooks;
 	r->path = api_resource_path(opts->resource, opts->ns);
+	const struct api_resource *res = opts->resource;
+	r->api_version = *res->group ? xasprintf("%s/%s", res->group, res->version)
+				     : xstrdup(res->version);
+	r->type = (struct kobj_type){ .api_version = r->api_version, .kind = res->kind };
 	stop_init(&r->stop);
 	pthread_mutex_init(&r->lock, NULL);
 	r->stats.state = STATE_STARTING;
@@ -859,6 +865,7 @@ void reflector_free(struct reflector *r)
 	stop_destroy(&r->stop);
 	pthread_mutex_destroy(&r->lock);
 	free(r->path);
+	free(r->api_version);
 	free(r);
 }
 

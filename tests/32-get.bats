@@ -10,11 +10,16 @@ get() { "$KINF" get --kubeconfig "$SIM_KUBECONFIG" "$@"; }
 # same_both ARGS... — `get ARGS` and `get ARGS --from-cache` print the
 # same, non-empty, with status 0; the output is left in $output.
 same_both() {
-	run --separate-stderr get "$@"
-	assert_status 0
-	local server=$output
-	run --separate-stderr get "$@" --from-cache
-	assert_status 0
+	local server try
+	# AGE columns may tick between the two commands: a second try settles it.
+	for try in 1 2; do
+		run --separate-stderr get "$@"
+		assert_status 0
+		server=$output
+		run --separate-stderr get "$@" --from-cache
+		assert_status 0
+		[ "$output" = "$server" ] && break
+	done
 	if [ "$output" != "$server" ]; then
 		echo "# kinf get $* differs from the cache:" >&2
 		diff <(echo "$server") <(echo "$output") | sed 's/^/# /' >&2
