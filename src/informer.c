@@ -210,6 +210,7 @@ static void handle_deltas(void *ctx, struct deltas *deltas)
 			.delta = *d,
 			.resource = inf->opts.resource->name,
 			.obj_kind = inf->opts.resource->kind,
+		.group = inf->opts.resource->group,
 		};
 		struct kobj *old = store_get(inf->store, d->obj->key);
 
@@ -244,6 +245,7 @@ static void on_activity(void *ctx, const struct activity_info *info)
 		.activity = *info,
 		.resource = inf->opts.resource->name,
 		.obj_kind = inf->opts.resource->kind,
+		.group = inf->opts.resource->group,
 	};
 	pthread_mutex_lock(&inf->lock);
 	distribute(inf, &n);
@@ -417,6 +419,7 @@ struct listener *informer_add_listener(struct informer *inf, int64_t resync_ms)
 				.replay = true,
 				.resource = inf->opts.resource->name,
 				.obj_kind = inf->opts.resource->kind,
+		.group = inf->opts.resource->group,
 				.delta = {
 					.type = DELTA_ADDED,
 					.source = SOURCE_LIST,

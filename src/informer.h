@@ -95,7 +95,8 @@ struct notification {
 	bool replay;
 	struct activity_info activity;	/* NOTIFY_ACTIVITY */
 	const char *resource;	/* the informer's resource, "pods"; static */
-	const char *obj_kind;	/* its kind, "Pod" (list items carry none) */
+	const char *obj_kind;	/* its kind, "Pod" */
+	const char *group;	/* its API group, "" for the core group */
 };
 void notification_release(struct notification *n);
 

@@ -242,6 +242,9 @@ static void name_delta(struct printer *p, const struct notification *n,
 	for (; *kind; kind++)
 		strbuf_addch(sb, (char)(*kind >= 'A' && *kind <= 'Z' ?
 					*kind - 'A' + 'a' : *kind));
+	/* kubectl's form: deployment.apps/web, pod/web-1. */
+	if (n->group && *n->group)
+		strbuf_addf(sb, ".%s", n->group);
 	strbuf_addf(sb, "/%s\n", n->delta.obj->name);
 }
 

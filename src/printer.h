@@ -31,9 +31,9 @@
  * wide — line plus AGE and the kind's wide columns as label=value words
  *   (pods: "ip=10.1.0.5 node=worker-1"; see columns_wide_detail()).
  *
- * name — kubectl's -o name: "pod/web-1", the kind in lower case (the
- *   resource name when the kind is unknown).  No delta type, as kubectl;
- *   no API group (kubectl writes deployment.apps/web; kinf deployment/web).
+ * name — kubectl's -o name: "pod/web-1", "deployment.apps/web": the kind
+ *   in lower case (the resource name when the kind is unknown), then the
+ *   API group unless it is the core group.  No delta type, as kubectl.
  *
  * json — NDJSON, one object per line, members in this order:
  *     time                RFC 3339 UTC with milliseconds: when the delta was

@@ -175,7 +175,7 @@ teardown() {
 	run cat "$OUT"
 	[ "$output" = $'pod/pod-0\npod/pod-1\npod/pod-2' ]
 	watch_synced deployments -o name
-	[ "$(sort "$OUT")" = $'deployment/api\ndeployment/web\ndeployment/worker' ]
+	[ "$(sort "$OUT")" = $'deployment.apps/api\ndeployment.apps/web\ndeployment.apps/worker' ]
 }
 
 @test "-o json: every line is one object with every documented member, typed" {
