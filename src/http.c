@@ -14,8 +14,9 @@
  *
  * Why a multi handle for one transfer: curl_easy_perform() waits up to a
  * second between progress callbacks, so a stop request would take that
- * long; polling the multi handle every POLL_MS notices it (and a stalled
- * connection) within a tenth of a second.
+ * long.  curl_multi_poll() instead also sleeps on the caller's stop fd,
+ * and no longer than until the stall deadline: a quiet watch costs no
+ * wake-ups at all, and a stop or a stall is noticed at once.
  */
 #include "http.h"
 
@@ -44,7 +45,11 @@
 #define MAX_ERROR_BODY (1 << 20)
 #define MAX_IDLE_HANDLES 16
 /* How often a transfer looks at its stop flag and its silence. */
-#define POLL_MS 100
+/* Without a stop fd, how often a quiet transfer looks at the stop flag. */
+#define STOP_CHECK_MS 1000
+/* The longest sleep when nothing else bounds it (libcurl's own timers,
+ * e.g. the transfer timeout, wake it sooner). */
+#define MAX_WAIT_MS 60000
 
 /* An easy handle and the multi handle that drives it (and caches its connections). */
 struct handle {
@@ -260,6 +265,7 @@ struct transfer {
 	http_data_fn *on_data;	/* NULL: everything into resp->body */
 	void *ctx;
 	atomic_bool *stop;
+	int stop_fd;		/* > 0: readable once *stop is set */
 	int64_t idle_ms;
 	int64_t last_byte_ms;
 	bool stopped, stalled, aborted;
@@ -634,11 +640,25 @@ static void trace_request(struct kclient *c, const char *url, const struct http_
 			reason_phrase(resp->status), (long long)(mono_ms() - started));
 }
 
-/* curl_easy_perform(), but looking at the stop flag every POLL_MS. */
+/* How long perform() may sleep: until the stall deadline, at most. */
+static int wait_ms(const struct transfer *t)
+{
+	int64_t wait = t->stop_fd > 0 ? MAX_WAIT_MS : STOP_CHECK_MS;
+	if (t->idle_ms) {
+		int64_t left = t->last_byte_ms + t->idle_ms - mono_ms() + 1;
+		if (left < wait)
+			wait = left < 0 ? 0 : left;
+	}
+	return (int)wait;
+}
+
+/* curl_easy_perform(), but waking for a stop request or a stall. */
 static CURLcode perform(struct handle h, struct transfer *t)
 {
 	CURLcode rc = CURLE_OK;
 	int running = 1;
+	struct curl_waitfd stop_wait = { .fd = t->stop_fd, .events = CURL_WAIT_POLLIN };
+	unsigned nr_extra = t->stop_fd > 0 ? 1 : 0;
 
 	if (curl_multi_add_handle(h.multi, h.easy) != CURLM_OK)
 		die("cannot start a transfer (libcurl multi handle)");
@@ -653,7 +673,8 @@ static CURLcode perform(struct handle h, struct transfer *t)
 			rc = CURLE_ABORTED_BY_CALLBACK;
 			break;
 		}
-		if (curl_multi_poll(h.multi, NULL, 0, POLL_MS, NULL) != CURLM_OK) {
+		if (curl_multi_poll(h.multi, nr_extra ? &stop_wait : NULL, nr_extra,
+				    wait_ms(t), NULL) != CURLM_OK) {
 			rc = CURLE_OUT_OF_MEMORY;
 			break;
 		}
@@ -684,7 +705,8 @@ static int request(struct kclient *c, const char *path, const struct stream_opts
 		struct credential_snapshot snap;
 		struct transfer t = {
 			.client = c, .resp = resp, .on_data = on_data, .ctx = ctx,
-			.stop = opts->stop, .idle_ms = opts->idle_timeout_ms,
+			.stop = opts->stop, .stop_fd = opts->stop_fd,
+			.idle_ms = opts->idle_timeout_ms,
 		};
 
 		strbuf_reset(&resp->body);

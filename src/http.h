@@ -73,6 +73,12 @@ struct stream_opts {
 	/* Checked by libcurl's progress callback: set it to stop at once. */
 	atomic_bool *stop;
 	/*
+	 * Readable when *stop was set (see stop_fd() in stop.h), so a quiet
+	 * transfer wakes for it without polling.  -1 or 0 when there is none
+	 * (then the stop flag is looked at once a second).
+	 */
+	int stop_fd;
+	/*
 	 * A transfer that receives no byte for this long is torn down as dead
 	 * (-1, err "stalled").  0: no limit.
 	 */

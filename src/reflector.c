@@ -319,6 +319,7 @@ static enum outcome list_pages(struct reflector *r, const char *rv,
 	enum outcome ret = FAILED;
 	struct stream_opts sopts = {
 		.stop = &r->stop.flag,
+		.stop_fd = stop_fd(&r->stop),
 		.idle_timeout_ms = r->opts->stall_ms ? r->opts->stall_ms : REFLECTOR_DEFAULT_STALL_MS,
 	};
 
@@ -660,6 +661,7 @@ static enum outcome do_watch(struct reflector *r, bool initial)
 
 	struct stream_opts sopts = {
 		.stop = &r->stop.flag,
+		.stop_fd = stop_fd(&r->stop),
 		.idle_timeout_ms = r->opts->stall_ms ? r->opts->stall_ms : REFLECTOR_DEFAULT_STALL_MS,
 		/* The server ends it at timeoutSeconds; this is a safety net. */
 		.timeout_ms = (int64_t)(timeout_s + 60) * 1000,

@@ -2,7 +2,12 @@
 #include "stop.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
+
+#include "util.h"
 
 void stop_init(struct stop *s)
 {
@@ -14,17 +19,24 @@ void stop_init(struct stop *s)
 	pthread_cond_init(&s->cond, &attr);
 	pthread_condattr_destroy(&attr);
 	s->kicks = 0;
+	if (pipe2(s->pipe, O_NONBLOCK | O_CLOEXEC) < 0)
+		die("cannot create a pipe: %s", strerror(errno));
 }
 
 void stop_destroy(struct stop *s)
 {
 	pthread_cond_destroy(&s->cond);
 	pthread_mutex_destroy(&s->lock);
+	close(s->pipe[0]);
+	close(s->pipe[1]);
 }
 
 void stop_request(struct stop *s)
 {
 	pthread_mutex_lock(&s->lock);
+	if (!atomic_load(&s->flag) && write(s->pipe[1], "", 1) < 0) {
+		/* A full pipe is readable already. */
+	}
 	atomic_store(&s->flag, true);
 	pthread_cond_broadcast(&s->cond);
 	pthread_mutex_unlock(&s->lock);
