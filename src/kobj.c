@@ -9,6 +9,7 @@
  */
 #include "kobj.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -228,6 +229,186 @@ static struct json_object *with_type_meta(struct json_object *tree,
 	return root;
 }
 
+/*
+ * ---- metadata.managedFields skipped in the text -------------------------
+ *
+ * managedFields are a third of a pod's bytes and most of its JSON nodes
+ * (fieldsV1 is a tree of empty objects), and the default transform drops
+ * them: building a json-c tree of them only to free it was ~40 % of the
+ * cost of making a pod's kobj (bench/: make bench).  So the text is
+ * scanned for the member's span, and json-c is fed the text before and
+ * after it as two pieces of one document (its tokener is incremental).
+ * The scan only finds boundaries; anything unexpected (a malformed or
+ * unusual text) just means "not found", the text is parsed whole and
+ * make() drops the member from the tree as before: the result is the
+ * same either way.  When the text holds the members twice, the first
+ * found may not be the one json-c keeps, but make() still drops whatever
+ * managedFields the kept metadata has.
+ */
+
+static const char *skip_ws(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	return p;
+}
+
+/* Past the string opening at p; NULL when it does not end. */
+static const char *skip_string(const char *p, const char *end)
+{
+	for (p++; p < end; p++) {
+		if (*p == '\\')
+			p++;
+		else if (*p == '"')
+			return p + 1;
+	}
+	return NULL;
+}
+
+/* Past the value starting at p; NULL when it does not end well. */
+static const char *skip_value(const char *p, const char *end)
+{
+	uint64_t objects = 0;	/* a bit per open container: 1 for '{' */
+	int depth = 0;
+
+	do {
+		if (p >= end)
+			return NULL;
+		switch (*p) {
+		case '"':
+			if (!(p = skip_string(p, end)))
+				return NULL;
+			break;
+		case '{':
+		case '[':
+			if (depth == 64)
+				return NULL;
+			objects = objects << 1 | (*p == '{');
+			depth++;
+			p++;
+			break;
+		case '}':
+		case ']':
+			if (!depth || (objects & 1) != (*p == '}'))
+				return NULL;
+			objects >>= 1;
+			depth--;
+			p++;
+			break;
+		default:
+			if (!depth) {	/* a scalar: up to what follows it */
+				while (p < end && *p != ',' && *p != '}' && *p != ']' &&
+				       *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
+					p++;
+				return p;
+			}
+			p++;
+		}
+	} while (depth);
+	return p;
+}
+
+struct member {
+	const char *value, *value_end;
+	const char *cut, *cut_end;	/* the member and one comma next to it */
+};
+
+/* The first member `name` of the object opening at obj. */
+static bool find_member(const char *obj, const char *end, const char *name,
+			struct member *m)
+{
+	size_t nlen = strlen(name);
+	const char *p = skip_ws(obj + 1, end), *comma = NULL;
+
+	while (p < end && *p == '"') {
+		const char *key = p, *key_end = skip_string(p, end);
+
+		if (!key_end)
+			return false;
+		p = skip_ws(key_end, end);
+		if (p >= end || *p != ':')
+			return false;
+		m->value = skip_ws(p + 1, end);
+		if (!(m->value_end = skip_value(m->value, end)))
+			return false;
+		p = skip_ws(m->value_end, end);
+		if (p >= end || (*p != ',' && *p != '}'))
+			return false;
+		if ((size_t)(key_end - key) == nlen + 2 &&
+		    !memcmp(key + 1, name, nlen)) {
+			/* ,"name":v  or, when first,  "name":v,  or alone */
+			m->cut = comma ? comma : key;
+			m->cut_end = comma || *p == '}' ? m->value_end : p + 1;
+			return true;
+		}
+		if (*p == '}')
+			return false;
+		comma = p;
+		p = skip_ws(p + 1, end);
+	}
+	return false;
+}
+
+/* Where metadata.managedFields is, of the object or of the event's object. */
+static bool managed_fields_span(const char *text, size_t len, bool in_event,
+				size_t *from, size_t *to)
+{
+	const char *end = text + len, *p = skip_ws(text, end);
+	struct member m;
+
+	if (p >= end || *p != '{')
+		return false;
+	if (in_event) {
+		if (!find_member(p, end, "object", &m) || *m.value != '{')
+			return false;
+		p = m.value;
+	}
+	if (!find_member(p, end, "metadata", &m) || *m.value != '{' ||
+	    !find_member(m.value, end, "managedFields", &m))
+		return false;
+	*from = (size_t)(m.cut - text);
+	*to = (size_t)(m.cut_end - text);
+	return true;
+}
+
+/*
+ * Parses text with tok (fresh or reset), leaving out metadata.managedFields
+ * unless flags keep them.  NULL with tok's error when the text does not
+ * parse.
+ */
+static struct json_object *parse(struct json_tokener *tok, const char *text,
+				 size_t len, bool in_event, unsigned flags)
+{
+	size_t from, to;
+
+	if (!(flags & KOBJ_KEEP_MANAGED_FIELDS) &&
+	    managed_fields_span(text, len, in_event, &from, &to)) {
+		struct json_object *tree = json_tokener_parse_ex(tok, text, (int)from);
+
+		if (!tree && json_tokener_get_error(tok) == json_tokener_continue &&
+		    (tree = json_tokener_parse_ex(tok, text + to, (int)(len - to))))
+			return tree;
+		/* Not as the scan thought: the whole text, as json-c sees it. */
+		json_object_put(tree);
+		json_tokener_reset(tok);
+	}
+	return json_tokener_parse_ex(tok, text, (int)len);
+}
+
+struct json_object *kobj_parse(const char *json, size_t len, bool in_event,
+			       unsigned flags)
+{
+	struct json_tokener *tok;
+	struct json_object *tree;
+
+	if (len > INT32_MAX)
+		return NULL;
+	tok = json_tokener_new();
+	tree = parse(tok, json, len, in_event, flags);
+	json_tokener_free(tok);
+	return tree;
+}
+
 struct kobj *kobj_from_json(const char *json, size_t len, unsigned flags,
 			    struct errbuf *err)
 {
@@ -246,7 +427,7 @@ struct kobj *kobj_from_list_item(const char *json, size_t len,
 		errbuf_set(err, "object of %zu bytes is too large", len);
 		goto cleanup;
 	}
-	tree = json_tokener_parse_ex(tok, json, (int)len);
+	tree = parse(tok, json, len, false, flags);
 	if (!tree) {
 		enum json_tokener_error jerr = json_tokener_get_error(tok);
 

@@ -85,6 +85,15 @@ struct kobj *kobj_from_list_item(const char *json, size_t len,
 				 const struct kobj_type *type, unsigned flags,
 				 struct errbuf *err);
 
+/*
+ * A new json-c tree of an object's JSON text, or with in_event of a watch
+ * event's ({"type":..,"object":{..}}), without the object's
+ * metadata.managedFields unless flags keep them: they are skipped in the
+ * text, never built.  NULL when the text does not parse.
+ */
+struct json_object *kobj_parse(const char *json, size_t len, bool in_event,
+			       unsigned flags);
+
 struct kobj *kobj_ref(struct kobj *obj);
 void kobj_unref(struct kobj *obj);	/* NULL is a no-op */
 

@@ -568,7 +568,7 @@ static int on_watch_line(void *ctx, const char *text, size_t len)
 {
 	struct watch_state *ws = ctx;
 	struct reflector *r = ws->r;
-	json_object *root = json_tokener_parse(text), *type, *obj;
+	json_object *root = kobj_parse(text, len, true, r->opts->kobj_flags), *type, *obj;
 	int ret = 0;
 
 	if (!root || !json_object_object_get_ex(root, "type", &type) ||
