@@ -504,8 +504,11 @@ static void setup_handle(struct kclient *c, CURL *h, const char *url, struct tra
 
 	if (c->connect_to)
 		curl_easy_setopt(h, CURLOPT_CONNECT_TO, c->connect_to);
-	if (cfg->proxy_url)
+	if (cfg->proxy_url) {
 		curl_easy_setopt(h, CURLOPT_PROXY, cfg->proxy_url);
+		/* proxy-url is for every request, NO_PROXY or not, as in kubectl. */
+		curl_easy_setopt(h, CURLOPT_NOPROXY, "");
+	}
 
 	curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, cfg->insecure ? 0L : 1L);
 	curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, cfg->insecure ? 0L : 2L);
@@ -529,6 +532,21 @@ static void setup_handle(struct kclient *c, CURL *h, const char *url, struct tra
 }
 
 /* ---- transport errors, said so a person can act --------------------------- */
+
+/* proxy-url for a message: without its user and password, if it has any. */
+static char *proxy_for_message(const char *url)
+{
+	const char *sep = strstr(url, "://");
+	const char *auth = sep ? sep + 3 : url;
+	size_t auth_len = strcspn(auth, "/?#");
+	const char *at = NULL;
+	for (const char *p = auth; p < auth + auth_len; p++)
+		if (*p == '@')
+			at = p;
+	if (!at)
+		return xstrdup(url);
+	return xasprintf("%.*s%s", (int)(auth - url), url, at + 1);
+}
 
 enum error_detail {
 	DETAIL_CURL,		/* libcurl's error buffer */
@@ -582,6 +600,13 @@ static void transport_error(struct kclient *c, CURL *h, CURLcode rc, struct tran
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 	snprintf(head, sizeof(head), what, c->cfg->server);
 #pragma GCC diagnostic pop
+	/* Through proxy-url, kinf itself only ever connects to the proxy. */
+	if (rc == CURLE_COULDNT_CONNECT && c->cfg->proxy_url) {
+		char *proxy = proxy_for_message(c->cfg->proxy_url);
+		snprintf(head, sizeof(head), "cannot connect to proxy '%s' for server '%s'",
+			 proxy, c->cfg->server);
+		free(proxy);
+	}
 
 	long os_errno = 0;
 	curl_easy_getinfo(h, CURLINFO_OS_ERRNO, &os_errno);

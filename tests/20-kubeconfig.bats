@@ -248,3 +248,70 @@ setup() {
 		"gke-gcloud-auth-plugin"
 	[[ $stderr != *SECRET* ]]
 }
+
+# ---- proxy-url: through an HTTP CONNECT proxy ------------------------------
+
+# proxy_start — the CONNECT proxy fixture on an ephemeral port: PROXY_PORT,
+# PROXY_PID, and its log of request lines in $T/proxy.log.  It ends with
+# the test (it watches its parent); proxy_stop ends it sooner.
+proxy_start() {
+	"$BATS_TEST_DIRNAME/fixtures/connect-proxy" "$T/proxy.port" "$T/proxy.log" \
+		>"$T/proxy.err" 2>&1 3>&- &
+	PROXY_PID=$!
+	wait_until 5 test -s "$T/proxy.port"
+	PROXY_PORT=$(cat "$T/proxy.port")
+}
+
+proxy_stop() { kill "$PROXY_PID" 2>/dev/null || true; }
+
+@test "proxy-url: requests tunnel through the proxy, TLS still verified" {
+	proxy_start
+	write_kubeconfig "$T/proxied" "    token: $SIM_TOKEN" \
+		"$(printf '    certificate-authority: %s\n    proxy-url: http://127.0.0.1:%s' \
+			"$SIM_CACERT" "$PROXY_PORT")"
+	run_kinf api-resources --kubeconfig "$T/proxied" -o name
+	assert_status 0
+	assert_output_contains pods
+	run_kinf get pods --kubeconfig "$T/proxied"
+	assert_status 0
+	[ "${lines[0]%% *}" = NAME ]
+	[ "$(request_users)" = admin ]
+	# Every connection was a tunnel to the simulator, none went around.
+	grep -qx "CONNECT ${SIM_API#https://} HTTP/1.1" "$T/proxy.log"
+	run grep -vx "CONNECT ${SIM_API#https://} HTTP/1.1" "$T/proxy.log"
+	[ "$status" -eq 1 ]
+	# The tunnel carries TLS end to end: the wrong CA still fails.
+	openssl req -x509 -newkey rsa:2048 -nodes -keyout "$T/other.key" -out "$T/other.crt" \
+		-subj /CN=other-ca -days 1 2>/dev/null
+	sed -i "s#certificate-authority: .*#certificate-authority: $T/other.crt#" "$T/proxied"
+	run_kinf api-resources --kubeconfig "$T/proxied"
+	assert_one_line_error "cannot verify the certificate of server '$SIM_API'" \
+		"(CA '$T/other.crt')"
+	proxy_stop
+}
+
+@test "proxy-url wins over HTTPS_PROXY and NO_PROXY, as in kubectl" {
+	proxy_start
+	write_kubeconfig "$T/proxied" "    token: $SIM_TOKEN" \
+		"$(printf '    certificate-authority: %s\n    proxy-url: http://127.0.0.1:%s' \
+			"$SIM_CACERT" "$PROXY_PORT")"
+	HTTPS_PROXY=http://127.0.0.1:1 https_proxy=http://127.0.0.1:1 \
+		NO_PROXY='*' no_proxy='*' run_kinf api-resources --kubeconfig "$T/proxied" -o name
+	assert_status 0
+	assert_output_contains pods
+	grep -qx "CONNECT ${SIM_API#https://} HTTP/1.1" "$T/proxy.log"
+	proxy_stop
+}
+
+@test "error: proxy-url names a closed port" {
+	write_kubeconfig "$T/noproxy" "    token: $SIM_TOKEN" \
+		"$(printf '    certificate-authority: %s\n    proxy-url: http://127.0.0.1:1' "$SIM_CACERT")"
+	run_kinf api-resources --kubeconfig "$T/noproxy"
+	assert_one_line_error "cannot connect to proxy 'http://127.0.0.1:1' for server '$SIM_API'" \
+		"Connection refused"
+	# A user and password in proxy-url stay out of the message.
+	sed -i "s#proxy-url: .*#proxy-url: http://someone:SECRET@127.0.0.1:1#" "$T/noproxy"
+	run_kinf get pods --kubeconfig "$T/noproxy"
+	assert_one_line_error "cannot connect to proxy 'http://127.0.0.1:1' for server '$SIM_API'"
+	[[ $stderr != *SECRET* ]]
+}
