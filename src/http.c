@@ -68,6 +68,8 @@ struct kclient {
 	int verbose;
 	/* kclient_get's whole-request limit, and a cap on connecting; 0: none. */
 	int64_t timeout_ms;
+	/* Without proxy-url: NO_PROXY plus loopback (see env_no_proxy). */
+	char *no_proxy;
 
 	CURLSH *share;
 	pthread_mutex_t share_locks[CURL_LOCK_DATA_LAST];
@@ -78,6 +80,23 @@ struct kclient {
 };
 
 static pthread_once_t global_once = PTHREAD_ONCE_INIT;
+
+/*
+ * Go's proxy-from-environment, which kubectl uses, never sends localhost
+ * or a loopback address through HTTPS_PROXY; libcurl would.  So loopback
+ * joins whatever NO_PROXY says (a local kind or minikube cluster is then
+ * reached directly, as by kubectl).
+ */
+static char *env_no_proxy(void)
+{
+	const char *env = getenv("NO_PROXY");
+	if (!env || !*env)
+		env = getenv("no_proxy");
+	if (env && !strcmp(env, "*"))
+		return xstrdup("*");
+	return xasprintf("%s%slocalhost,127.0.0.0/8,::1", env && *env ? env : "",
+			 env && *env ? "," : "");
+}
 
 static void global_init(void)
 {
@@ -168,6 +187,8 @@ struct kclient *kclient_new(const struct rest_config *cfg, struct errbuf *err)
 	}
 	c->cred = credential_new(c->cfg);
 	c->identity = rest_config_identity(c->cfg);
+	if (!c->cfg->proxy_url)
+		c->no_proxy = env_no_proxy();
 	pthread_mutex_init(&c->pool_lock, NULL);
 	for (size_t i = 0; i < ARRAY_SIZE(c->share_locks); i++)
 		pthread_mutex_init(&c->share_locks[i], NULL);
@@ -200,6 +221,7 @@ void kclient_free(struct kclient *c)
 	curl_slist_free_all(c->connect_to);
 	free(c->host_header);
 	free(c->identity);
+	free(c->no_proxy);
 	rest_config_free(c->cfg);
 	free(c);
 }
@@ -508,6 +530,8 @@ static void setup_handle(struct kclient *c, CURL *h, const char *url, struct tra
 		curl_easy_setopt(h, CURLOPT_PROXY, cfg->proxy_url);
 		/* proxy-url is for every request, NO_PROXY or not, as in kubectl. */
 		curl_easy_setopt(h, CURLOPT_NOPROXY, "");
+	} else {
+		curl_easy_setopt(h, CURLOPT_NOPROXY, c->no_proxy);
 	}
 
 	curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, cfg->insecure ? 0L : 1L);

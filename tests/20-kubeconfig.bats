@@ -315,3 +315,17 @@ proxy_stop() { kill "$PROXY_PID" 2>/dev/null || true; }
 	assert_one_line_error "cannot connect to proxy 'http://127.0.0.1:1' for server '$SIM_API'"
 	[[ $stderr != *SECRET* ]]
 }
+
+@test "HTTPS_PROXY is not used for a loopback server, as in kubectl" {
+	proxy_start
+	write_kubeconfig "$T/env" "    token: $SIM_TOKEN" \
+		"$(printf '    certificate-authority: %s' "$SIM_CACERT")"
+	# A working proxy in the environment, which would tunnel the request...
+	HTTPS_PROXY=http://127.0.0.1:$PROXY_PORT https_proxy=http://127.0.0.1:$PROXY_PORT \
+		run_kinf api-resources --kubeconfig "$T/env" -o name
+	assert_status 0
+	assert_output_contains pods
+	# ...is passed by: 127.0.0.1 is reached directly.
+	[ ! -s "$T/proxy.log" ]
+	proxy_stop
+}

@@ -11,6 +11,8 @@ export NO_COLOR=1 LC_ALL=C.UTF-8
 # Tests never read the user's own kubeconfig.
 export HOME=${BATS_TEST_TMPDIR:-$(mktemp -d)}
 unset KUBECONFIG
+# Nor a proxy of the machine they run on.
+unset HTTPS_PROXY https_proxy HTTP_PROXY http_proxy ALL_PROXY all_proxy NO_PROXY no_proxy
 
 load sim_helper
 
