@@ -142,7 +142,7 @@ static void print_from_cluster(enum complete_kind kind)
 			goto out;
 		char *path = api_resource_path(ns, NULL);
 		if (kclient_get(c.client, path, &resp, &err) == 0 && resp.status == 200) {
-			json_object *list = json_tokener_parse(strbuf_str(&resp.body)), *items;
+			json_object *list = json_parse_deep(strbuf_str(&resp.body)), *items;
 			if (list && json_object_object_get_ex(list, "items", &items)) {
 				for (size_t i = 0; i < json_object_array_length(items); i++) {
 					json_object *meta, *name;

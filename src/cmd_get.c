@@ -131,7 +131,9 @@ static int list_from_server(struct cluster *c, const struct api_resource *res,
 		struct list_splitter ls;
 		struct http_response resp = { 0 };
 		list_splitter_init(&ls, gather_item, &g);
-		int rc = kclient_stream(c->client, path, &(struct stream_opts){ 0 },
+		/* A server that sends nothing for a minute is not coming back. */
+		int rc = kclient_stream(c->client, path,
+					&(struct stream_opts){ .idle_timeout_ms = 60000 },
 					split_list, &ls, &resp, err);
 		free(path);
 		free(cont);
@@ -149,7 +151,7 @@ static int list_from_server(struct cluster *c, const struct api_resource *res,
 			rc = -1;
 		}
 		if (rc == 0) {
-			json_object *rest = json_tokener_parse(list_splitter_rest(&ls)), *meta, *v;
+			json_object *rest = json_parse_deep(list_splitter_rest(&ls)), *meta, *v;
 			if (rest && json_object_object_get_ex(rest, "metadata", &meta) &&
 			    json_object_object_get_ex(meta, "continue", &v) &&
 			    *json_object_get_string(v))

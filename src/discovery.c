@@ -124,7 +124,7 @@ static json_object *get_json(struct kclient *client, const char *path, const cha
 		http_status_message(&resp, what, err);
 		goto cleanup;
 	}
-	root = json_tokener_parse(strbuf_str(&resp.body));
+	root = json_parse_deep(strbuf_str(&resp.body));
 	if (!root || !json_object_is_type(root, json_type_object)) {
 		json_object_put(root);
 		root = NULL;

@@ -830,7 +830,7 @@ static char *status_object_message(const struct http_response *resp)
 {
 	if (!resp->body.len)
 		return NULL;
-	json_object *root = json_tokener_parse(resp->body.buf), *v;
+	json_object *root = json_parse_deep(resp->body.buf), *v;
 	char *msg = NULL;
 	if (root && json_object_is_type(root, json_type_object) &&
 	    json_object_object_get_ex(root, "kind", &v) &&

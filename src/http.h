@@ -80,7 +80,7 @@ struct stream_opts {
 	int stop_fd;
 	/*
 	 * A transfer that receives no byte for this long is torn down as dead
-	 * (-1, err "stalled").  0: no limit.
+	 * (-1, err starting with "stalled").  0: no limit.
 	 */
 	int64_t idle_timeout_ms;
 	/* Whole transfer limit, 0: none. */

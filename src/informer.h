@@ -72,12 +72,15 @@ enum activity {
 };
 const char *activity_name(enum activity act);
 
+/* Room for a resourceVersion (opaque: aggregated APIs may use long ones). */
+#define RV_SIZE 64
+
 struct activity_info {
 	enum activity act;
 	unsigned list_no;
 	size_t count;
 	int64_t delay_ms;
-	char rv[32];
+	char rv[RV_SIZE];
 	char message[256];
 	struct replace_stats replace;	/* ACT_RELISTED */
 	/* ACT_ERROR: the reflector gave up (e.g. 403 on the first list). */
@@ -115,7 +118,7 @@ struct informer_stats {
 	int64_t state_since_ms;		/* wall clock */
 	int64_t backoff_until_ms;	/* wall clock, STATE_BACKOFF */
 	unsigned list_page;		/* STATE_LISTING: page in progress */
-	char rv[32];			/* last synced resourceVersion */
+	char rv[RV_SIZE];		/* last synced resourceVersion */
 	bool synced;
 	uint64_t lists, pages, list_fallbacks, watches, watch_ends;
 	uint64_t relists, expired, stalls, errors, backoffs, bookmarks;

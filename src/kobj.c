@@ -19,6 +19,13 @@
 
 #define TO_STRING_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
 
+/*
+ * json-c's default nesting limit is 32, and CRDs (their OpenAPI schemas)
+ * and some custom resources go deeper: such an object could never be
+ * listed, and one such watch event would be retried forever.
+ */
+#define JSON_DEPTH 1024
+
 static struct json_object *member(struct json_object *obj, const char *name,
 				  enum json_type type)
 {
@@ -403,7 +410,7 @@ struct json_object *kobj_parse(const char *json, size_t len, bool in_event,
 
 	if (len > INT32_MAX)
 		return NULL;
-	tok = json_tokener_new();
+	tok = json_tokener_new_ex(JSON_DEPTH);
 	tree = parse(tok, json, len, in_event, flags);
 	json_tokener_free(tok);
 	return tree;
@@ -419,7 +426,7 @@ struct kobj *kobj_from_list_item(const char *json, size_t len,
 				 const struct kobj_type *type, unsigned flags,
 				 struct errbuf *err)
 {
-	struct json_tokener *tok = json_tokener_new();
+	struct json_tokener *tok = json_tokener_new_ex(JSON_DEPTH);
 	struct json_object *tree;
 	struct kobj *obj = NULL;
 
@@ -460,7 +467,7 @@ void kobj_unref(struct kobj *obj)
 
 struct json_object *kobj_tree(const struct kobj *obj)
 {
-	struct json_tokener *tok = json_tokener_new();
+	struct json_tokener *tok = json_tokener_new_ex(JSON_DEPTH);
 	struct json_object *tree;
 
 	tree = json_tokener_parse_ex(tok, obj->json, (int)obj->json_len);

@@ -8,6 +8,8 @@
  */
 #include "printer.h"
 
+#include <errno.h>
+
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -85,6 +87,9 @@ struct printer {
 	struct resource_state *res;
 	size_t res_nr, res_alloc;
 	struct strbuf sb;
+	/* errno of the first failed write: stdio's error flag is sticky and
+	 * later calls fail without setting errno again. */
+	int write_errno;
 };
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -559,20 +564,31 @@ void printer_free(struct printer *p)
  * Records are buffered: the caller flushes once per batch it drains
  * (printer_flush), so a burst costs one write(2), not one per delta.
  */
+/* Returns -1 with errno set to the first write failure's. */
+static int write_failed(struct printer *p)
+{
+	if (!p->write_errno)
+		p->write_errno = errno ? errno : EIO;
+	errno = p->write_errno;
+	return -1;
+}
+
 static int write_record(struct printer *p)
 {
 	FILE *out = p->opts.out;
 
 	clear_progress(p);
+	errno = 0;
 	if (fwrite(p->sb.buf, 1, p->sb.len, out) != p->sb.len || ferror(out))
-		return -1;
+		return write_failed(p);
 	return 0;
 }
 
 int printer_flush(struct printer *p)
 {
 	FILE *out = p->opts.out;
-	return fflush(out) || ferror(out) ? -1 : 0;
+	errno = 0;
+	return fflush(out) || ferror(out) ? write_failed(p) : 0;
 }
 
 int printer_notification(struct printer *p, const struct notification *n)
@@ -589,7 +605,7 @@ int printer_notification(struct printer *p, const struct notification *n)
 		 * a failure here stays in ferror() for printer_flush to report.
 		 */
 		if (p->opts.notices)
-			fflush(p->opts.out);
+			printer_flush(p);
 		print_notice(p, n);
 		return 0;
 	}

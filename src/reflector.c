@@ -45,7 +45,7 @@ struct reflector {
 	struct stop stop;
 
 	/* Reflector thread only. */
-	char last_rv[32];
+	char last_rv[RV_SIZE];
 	bool rv_unavailable;		/* last_rv was too old: list at "" */
 	bool listed_once;
 	unsigned list_no;
@@ -272,9 +272,9 @@ static int on_list_data(void *ctx, const char *data, size_t len)
 }
 
 /* Reads metadata.resourceVersion and .continue from the list's rest. */
-static int list_metadata(const char *rest, char rv[32], char **cont)
+static int list_metadata(const char *rest, char rv[RV_SIZE], char **cont)
 {
-	json_object *root = json_tokener_parse(rest), *meta, *v;
+	json_object *root = json_parse_deep(rest), *meta, *v;
 	*cont = NULL;
 	rv[0] = '\0';
 	if (!root || !json_object_object_get_ex(root, "metadata", &meta)) {
@@ -282,7 +282,7 @@ static int list_metadata(const char *rest, char rv[32], char **cont)
 		return -1;
 	}
 	if (json_object_object_get_ex(meta, "resourceVersion", &v))
-		snprintf(rv, 32, "%s", json_object_get_string(v));
+		snprintf(rv, RV_SIZE, "%s", json_object_get_string(v));
 	if (json_object_object_get_ex(meta, "continue", &v) &&
 	    *json_object_get_string(v))
 		*cont = xstrdup(json_object_get_string(v));
@@ -311,7 +311,7 @@ static unsigned page_limit(struct reflector *r, const char *rv)
 }
 
 static enum outcome list_pages(struct reflector *r, const char *rv,
-			       struct list_state *ls, char rv_out[32])
+			       struct list_state *ls, char rv_out[RV_SIZE])
 {
 	unsigned limit = page_limit(r, rv);
 	char *cont = NULL;
@@ -421,7 +421,7 @@ static const char *relist_rv(struct reflector *r)
 static enum outcome do_list(struct reflector *r)
 {
 	struct list_state ls = { .r = r };
-	char rv[32];
+	char rv[RV_SIZE];
 	enum outcome ret;
 
 	set_state(r, STATE_LISTING);
@@ -526,6 +526,7 @@ static int on_watch_bookmark(struct watch_state *ws, json_object *obj)
 		if (r->hooks.replaced)
 			r->hooks.replaced(r->hooks.ctx);
 		r->listed_once = true;
+		r->rv_unavailable = false;
 		set_rv(r, rv);
 		ws->initial = false;
 		pthread_mutex_lock(&r->lock);
@@ -700,7 +701,7 @@ static enum outcome do_watch(struct reflector *r, bool initial)
 	} else if (ws.verdict != OK) {
 		fail(r, ws.message);
 		ret = ws.verdict;
-	} else if (rc < 0 && !strcmp(err.msg, "stalled")) {
+	} else if (rc < 0 && str_starts_with(err.msg, "stalled")) {
 		STAT_INC(r, stalls);
 		emit(r, ACT_WATCH_STALLED, "no data for %lld s",
 		     (long long)(sopts.idle_timeout_ms / 1000));

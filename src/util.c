@@ -2,6 +2,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <json-c/json.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -250,4 +251,26 @@ size_t utf8_width(const char *s)
 		if (((unsigned char)*s & 0xC0) != 0x80)
 			n++;
 	return n;
+}
+
+struct json_object *json_parse_deep(const char *text)
+{
+	struct json_tokener *tok = json_tokener_new_ex(1024);
+	size_t len = strlen(text);
+	struct json_object *obj = NULL;
+
+	if (len <= INT32_MAX) {
+		obj = json_tokener_parse_ex(tok, text, (int)len);
+		if (obj && tok->char_offset < (int)len) {
+			/* Trailing bytes: anything but white space is not JSON. */
+			for (const char *p = text + tok->char_offset; *p; p++)
+				if (!strchr(" \t\r\n", *p)) {
+					json_object_put(obj);
+					obj = NULL;
+					break;
+				}
+		}
+	}
+	json_tokener_free(tok);
+	return obj;
 }

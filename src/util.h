@@ -79,6 +79,11 @@ int parse_duration(const char *s, int64_t *ms);
 double rand_unit(void);
 
 bool str_starts_with(const char *s, const char *prefix);
+/*
+ * json_tokener_parse() without json-c's nesting limit of 32, which CRDs
+ * exceed.  NULL when text is not one JSON document.  (json.h)
+ */
+struct json_object *json_parse_deep(const char *text);
 /* Frees a NULL-terminated array of strings and the array (NULL: no-op). */
 void strv_free(char **v);
 /* Width on a terminal: UTF-8 characters, as Go's tabwriter counts them. */

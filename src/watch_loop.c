@@ -41,7 +41,11 @@ int signal_pipe(void)
 		return sig_fds[0];
 	if (pipe2(sig_fds, O_NONBLOCK | O_CLOEXEC) < 0)
 		die("cannot create a pipe: %s", strerror(errno));
-	struct sigaction sa = { .sa_handler = on_signal };
+	/*
+	 * SA_RESETHAND: a second Ctrl-C kills at once, should a clean stop
+	 * hang (an exec credential plugin waiting for a login, say).
+	 */
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESETHAND };
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -127,7 +131,7 @@ int watch_loop_run(struct watch_loop *loop)
 				ret = 0;
 				break;
 			}
-			wait = (int)left;
+			wait = left > 86400000 ? 86400000 : (int)left;
 		}
 		if (poll(fds, s->nr + 2, wait) < 0 && errno != EINTR)
 			die("poll: %s", strerror(errno));
@@ -135,7 +139,7 @@ int watch_loop_run(struct watch_loop *loop)
 			ret = 128 + signal_caught();
 			break;
 		}
-		if (fds[1].revents & (POLLERR | POLLHUP)) {
+		if (fds[1].revents & (POLLERR | POLLHUP | POLLNVAL)) {
 			/* The reader left (| head) while nothing was printed. */
 			ret = 0;
 			write_errno = EPIPE;

@@ -152,7 +152,7 @@ teardown() {
 	simctl POST /faults '{"verb":"watch","kind":"hang","count":1,"seconds":60}' >/dev/null
 	wait_until 10 watching
 	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
-	wait_until 15 grep -q "stalled" "$ERR"
+	wait_until 15 grep -q "watch stalled" "$ERR"
 	simctl POST /create '{"resource":"pods","object":{"metadata":{"name":"after-stall","namespace":"default"}}}' >/dev/null
 	wait_until 15 file_has "$OUT" 'after-stall'
 	wait_until 10 deltas_match_truth
