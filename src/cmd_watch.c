@@ -194,7 +194,7 @@ static int run_watch(int argc, const char **argv)
 		.keep_managed_fields = o.keep_managed_fields,
 		.resync_ms = o.resync_ms,
 		.streaming_list = o.streaming_list,
-		.page_size = o.chunk_size < 0 ? 0 : o.chunk_size ? (unsigned)o.chunk_size : PAGE_SIZE_NONE,
+		.page_size = session_page_size(o.chunk_size),
 		.stall_ms = o.stall_ms,
 	};
 	if (session_open(&s, &so, &err) < 0) {

@@ -28,6 +28,17 @@ struct session_opts {
 	int64_t stall_ms;		/* 0: the reflector's default */
 };
 
+/*
+ * --chunk-size as typed (-1 when not given) to informer_opts.page_size:
+ * not given means client-go's rules, 0 means one response.
+ */
+static inline unsigned session_page_size(long chunk_size)
+{
+	if (chunk_size < 0)
+		return 0;
+	return chunk_size ? (unsigned)chunk_size : PAGE_SIZE_NONE;
+}
+
 struct session {
 	struct cluster cluster;
 	struct informer **informers;
