@@ -219,7 +219,8 @@ static int print_objects(const struct api_resource *res, struct kobj_list *objs,
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	qsort(objs->v, objs->nr, sizeof(*objs->v), by_namespace_name);
+	if (objs->nr > 1)	/* qsort(NULL, 0, ...) is undefined */
+		qsort(objs->v, objs->nr, sizeof(*objs->v), by_namespace_name);
 	switch (o.output) {
 	case OUT_JSON:
 		strbuf_adds(&sb, "{\n    \"apiVersion\": \"v1\",\n    \"items\": [");
