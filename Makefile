@@ -16,7 +16,8 @@ PKGS       := libcurl json-c ncursesw yaml-0.1
 WARNINGS := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wformat=2 \
             -Wmissing-prototypes -Wno-unused-parameter
 CFLAGS   ?= -O2 -g
-CPPFLAGS += -DKINF_VERSION='"$(VERSION)"' -D_GNU_SOURCE -Isrc
+LAYERS   := lib cluster informer output tui cli
+CPPFLAGS += -DKINF_VERSION='"$(VERSION)"' -D_GNU_SOURCE $(LAYERS:%=-Isrc/%)
 ALL_CFLAGS = -std=gnu11 $(WARNINGS) $(CFLAGS) -pthread \
              $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 LDLIBS   += $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -pthread -lm
@@ -30,7 +31,7 @@ BUILD      ?= build/$(subst $(comma),-,$(SANITIZE))
 else
 BUILD      ?= build/default
 endif
-SRCS      := $(filter-out src/main.c,$(wildcard src/*.c))
+SRCS      := $(filter-out src/cli/main.c,$(wildcard $(LAYERS:%=src/%/*.c)))
 OBJS      := $(SRCS:src/%.c=$(BUILD)/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/unit/%)
@@ -40,7 +41,7 @@ all: kinf
 kinf: $(BUILD)/kinf
 	@ln -sf $(BUILD)/kinf kinf
 
-$(BUILD)/kinf: $(BUILD)/main.o $(BUILD)/libkinf.a
+$(BUILD)/kinf: $(BUILD)/cli/main.o $(BUILD)/libkinf.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/libkinf.a: $(OBJS)
@@ -48,6 +49,7 @@ $(BUILD)/libkinf.a: $(OBJS)
 	$(AR) rcs $@ $^
 
 $(BUILD)/%.o: src/%.c | $(BUILD)
+	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/unit/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(BUILD)/libkinf.a | $(BUILD)
@@ -57,12 +59,12 @@ $(BUILD)/unit/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(BUILD)/libkinf.a | 
 $(BUILD):
 	@mkdir -p $(BUILD)
 
--include $(OBJS:.o=.d) $(BUILD)/main.d
+-include $(OBJS:.o=.d) $(BUILD)/cli/main.d
 
 # Installs missing build and test dependencies (apt-get as root, or
 # prints the exact command to run).
 deps:
-	@tools/deps
+	@tests/deps
 
 check: deps
 	@$(MAKE) --no-print-directory kinf units
@@ -76,15 +78,15 @@ units: $(UNIT_BINS)
 
 demo: deps
 	@$(MAKE) --no-print-directory kinf
-	@tools/demo
+	@tests/apiserver/demo
 
 bench: deps
 	@$(MAKE) --no-print-directory kinf
-	@bench/run
+	@tests/bench/run
 
-# libFuzzer on the kubeconfig parser (needs clang); see fuzz/Makefile.
+# libFuzzer on the kubeconfig parser (needs clang); see tests/fuzz/Makefile.
 fuzz:
-	@$(MAKE) --no-print-directory -C fuzz
+	@$(MAKE) --no-print-directory -C tests/fuzz
 
 lint-man:
 	mandoc -T lint -W warning man/kinf.1
