@@ -17,7 +17,7 @@ WARNINGS := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wformat=2 \
             -Wmissing-prototypes -Wno-unused-parameter
 CFLAGS   ?= -O2 -g
 LAYERS   := lib cluster informer output tui cli
-CPPFLAGS += -DKINF_VERSION='"$(VERSION)"' -D_GNU_SOURCE $(LAYERS:%=-Isrc/%)
+CPPFLAGS += -DKINF_VERSION='"$(VERSION)"' -D_GNU_SOURCE -Isrc
 ALL_CFLAGS = -std=gnu11 $(WARNINGS) $(CFLAGS) -pthread \
              $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 LDLIBS   += $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -pthread -lm

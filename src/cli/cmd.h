@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "opt.h"
+#include "lib/opt.h"
 
 extern const struct command command_watch;
 extern const struct command command_get;
@@ -19,7 +19,7 @@ extern const struct command command_version;
 extern const struct command command_help;
 extern const struct command command_complete;
 
-/* The top-level help (main.c). */
+/* The top-level help (cmd_help.c). */
 void print_main_help(FILE *out);
 
 #endif

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cluster.h"
-#include "cmd.h"
-#include "discovery.h"
-#include "strbuf.h"
+#include "cluster/cluster.h"
+#include "cli/cmd.h"
+#include "cluster/discovery.h"
+#include "lib/strbuf.h"
 
 static const char *const output_names[] = { "wide", "name", NULL };
 enum { OUTPUT_WIDE, OUTPUT_NAME };

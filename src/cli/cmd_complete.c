@@ -14,14 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cluster.h"
-#include "cmd.h"
-#include "delta.h"
-#include "discovery.h"
-#include "http.h"
-#include "kubeconfig.h"
-#include "opt.h"
-#include "strbuf.h"
+#include "cluster/cluster.h"
+#include "cli/cmd.h"
+#include "informer/delta.h"
+#include "cluster/discovery.h"
+#include "cluster/http.h"
+#include "cluster/kubeconfig.h"
+#include "lib/opt.h"
+#include "lib/strbuf.h"
 
 #define COMPLETE_TIMEOUT_MS 2000
 
@@ -39,7 +39,7 @@ static void candidate(const char *s)
 
 static void print_commands(void)
 {
-	for (const struct command *const *c = commands; *c; c++)
+	for (const struct command *const *c = opt_commands(); *c; c++)
 		if (!(*c)->hidden)
 			puts((*c)->name);
 }

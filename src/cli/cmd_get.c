@@ -10,17 +10,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cluster.h"
-#include "cmd.h"
-#include "columns.h"
-#include "discovery.h"
-#include "http.h"
-#include "json_stream.h"
-#include "kobj.h"
-#include "selector.h"
-#include "session.h"
-#include "store.h"
-#include "strbuf.h"
+#include "cluster/cluster.h"
+#include "cli/cmd.h"
+#include "output/columns.h"
+#include "cluster/discovery.h"
+#include "cluster/http.h"
+#include "lib/json_stream.h"
+#include "informer/kobj.h"
+#include "lib/selector.h"
+#include "informer/session.h"
+#include "informer/store.h"
+#include "lib/strbuf.h"
 
 static const char *const output_names[] = { "table", "wide", "json", "name", NULL };
 enum { OUT_TABLE, OUT_WIDE, OUT_JSON, OUT_NAME };

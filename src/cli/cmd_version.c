@@ -1,8 +1,8 @@
 /* cmd_version.c — `kinf version` (and `kinf --version`). */
 #include <stdio.h>
 
-#include "cmd.h"
-#include "opt.h"
+#include "cli/cmd.h"
+#include "lib/opt.h"
 
 static int run_version(int argc, const char **argv)
 {

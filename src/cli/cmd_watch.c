@@ -16,40 +16,35 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cluster.h"
-#include "discovery.h"
-#include "cmd.h"
-#include "printer.h"
-#include "session.h"
-#include "store.h"
-#include "strbuf.h"
-#include "tui.h"
-#include "watch_loop.h"
+#include "cluster/cluster.h"
+#include "cluster/discovery.h"
+#include "cli/cmd.h"
+#include "cli/informer_flags.h"
+#include "output/printer.h"
+#include "informer/session.h"
+#include "informer/store.h"
+#include "lib/strbuf.h"
+#include "tui/tui.h"
+#include "cli/watch_loop.h"
 
 static const char *const output_names[] = { "line", "wide", "json", "name", NULL };
-static const char *const fifo_names[] = { "delta", "real", NULL };
 static const char *const color_names[] = { "auto", "always", "never", NULL };
 
 enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 
 static struct {
 	int output;
-	bool diff, events, watch_only, no_headers, keep_managed_fields;
-	bool tui, streaming_list, quiet;
+	bool diff, events, watch_only, no_headers;
+	bool tui, quiet;
 	const char *types, *dump_cache;
-	const char *label_selector, *field_selector;
-	int64_t resync_ms, timeout_ms, stall_ms;
-	long max_deltas, chunk_size;
-	int fifo, color;
-} o = { .chunk_size = -1 };
+	int64_t timeout_ms;
+	long max_deltas;
+	int color;
+} o;
 
 static const struct option watch_options[] = {
 	OPT_ENUM('o', "output", &o.output, "FORMAT", output_names,
 		 "output format"),
-	OPT_STRING('l', "selector", &o.label_selector, "SELECTOR",
-		   "label selector, e.g. app=web,tier!=db", COMPLETE_NONE),
-	OPT_STRING(0, "field-selector", &o.field_selector, "SELECTOR",
-		   "field selector, e.g. spec.nodeName=node-1", COMPLETE_NONE),
 	OPT_STRING(0, "types", &o.types, "TYPES",
 		   "only these delta types, e.g. Added,Deleted", COMPLETE_DELTA_TYPES),
 	OPT_BOOL(0, "watch-only", &o.watch_only,
@@ -58,33 +53,22 @@ static const struct option watch_options[] = {
 		 "show what each update changed"),
 	OPT_BOOL(0, "events", &o.events,
 		 "with -o json: also print informer activity records (Relist, ...)"),
-	OPT_DURATION(0, "resync", &o.resync_ms,
-		     "resync period: Sync deltas for every cached object"),
-	OPT_ENUM(0, "fifo", &o.fifo, "KIND", fifo_names,
-		 "the queue: client-go's DeltaFIFO or 1.36's RealFIFO"),
 	OPT_INT(0, "max-deltas", &o.max_deltas, "N",
 		"exit after printing N deltas"),
 	OPT_DURATION(0, "timeout", &o.timeout_ms,
 		     "exit after this long"),
 	OPT_BOOL(0, "no-headers", &o.no_headers,
 		 "no column headers"),
-	OPT_BOOL(0, "keep-managed-fields", &o.keep_managed_fields,
-		 "keep metadata.managedFields (dropped by default)"),
 	OPT_ENUM(0, "color", &o.color, "WHEN", color_names,
 		 "colour delta types (auto: on a terminal, unless NO_COLOR is set)"),
 	OPT_BOOL(0, "tui", &o.tui,
 		 "show the live terminal UI instead of lines"),
-	OPT_INT(0, "chunk-size", &o.chunk_size, "N",
-		"objects per LIST page (default: 500, as client-go pages); 0: one response"),
-	OPT_BOOL(0, "streaming-list", &o.streaming_list,
-		 "list through a watch with sendInitialEvents (falls back to LIST)"),
-	OPT_DURATION(0, "stall-timeout", &o.stall_ms,
-		     "tear down a watch silent for this long (default 125s)"),
 	OPT_STRING(0, "dump-cache", &o.dump_cache, "FILE",
 		   "on exit, write the Indexer's keys and resourceVersions to FILE as JSON",
 		   COMPLETE_FILE),
 	OPT_BOOL('q', "quiet", &o.quiet,
 		 "no informer activity notices on stderr"),
+	OPT_INCLUDE(informer_flag_options),
 	OPT_INCLUDE(cluster_options),
 	OPT_END(),
 };
@@ -185,25 +169,14 @@ static int run_watch(int argc, const char **argv)
 	if (argc == 2 && strchr(argv[0], ','))
 		usage_error(&command_watch, "a NAME needs exactly one resource type");
 
-	struct session_opts so = {
-		.resources = argv[0],
-		.name = argc == 2 ? argv[1] : NULL,
-		.label_selector = o.label_selector,
-		.field_selector = o.field_selector,
-		.fifo = o.fifo ? FIFO_REAL : FIFO_DELTA,
-		.keep_managed_fields = o.keep_managed_fields,
-		.resync_ms = o.resync_ms,
-		.streaming_list = o.streaming_list,
-		.page_size = session_page_size(o.chunk_size),
-		.stall_ms = o.stall_ms,
-	};
+	struct session_opts so = informer_flags_session(argv[0], argc == 2 ? argv[1] : NULL);
 	if (session_open(&s, &so, &err) < 0) {
 		error("%s", err.msg);
 		return 1;
 	}
 
 	if (o.tui) {
-		struct tui_opts to = { .resync_ms = o.resync_ms };
+		struct tui_opts to = { .resync_ms = informer_flags.resync_ms };
 		ret = tui_run(&s, &to);
 		session_close(&s);
 		return ret;
@@ -228,7 +201,7 @@ static int run_watch(int argc, const char **argv)
 		.watch_only = o.watch_only,
 		.max_deltas = o.max_deltas,
 		.timeout_ms = o.timeout_ms,
-		.resync_ms = o.resync_ms,
+		.resync_ms = informer_flags.resync_ms,
 	};
 	ret = watch_loop_run(&loop);
 	if (o.dump_cache) {

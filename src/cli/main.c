@@ -7,11 +7,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "opt.h"
-#include "util.h"
+#include "cli/cmd.h"
+#include "lib/opt.h"
+#include "lib/util.h"
 
-const struct command *const commands[] = {
+static const struct command *const commands[] = {
 	&command_watch,
 	&command_get,
 	&command_tui,
@@ -22,22 +22,10 @@ const struct command *const commands[] = {
 	NULL,
 };
 
-void print_main_help(FILE *out)
-{
-	fputs("usage: kinf [--version] [--help] COMMAND [ARGS]\n\n"
-	      "Run Kubernetes informers and watch what they see: every delta,\n"
-	      "the informer's cache, its list/watch/relist/resync activity.\n\n"
-	      "commands:\n", out);
-	for (const struct command *const *c = commands; *c; c++)
-		if (!(*c)->hidden)
-			fprintf(out, "  %-14s %s\n", (*c)->name, (*c)->summary);
-	fputs("\nRun 'kinf help COMMAND' or 'kinf COMMAND --help' for a command's options.\n"
-	      "kinf reads kubeconfig as kubectl does; see kinf(1).\n", out);
-}
-
 int main(int argc, const char **argv)
 {
 	setlocale(LC_ALL, "");
+	opt_set_commands(commands);
 	/* Writes to a closed pipe fail with EPIPE and are handled there. */
 	signal(SIGPIPE, SIG_IGN);
 

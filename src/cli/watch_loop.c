@@ -5,7 +5,7 @@
  * stdout.  The signal handler only writes a byte to a pipe; everything
  * else happens here, outside signal context.
  */
-#include "watch_loop.h"
+#include "cli/watch_loop.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,10 +17,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "informer.h"
-#include "printer.h"
-#include "session.h"
-#include "util.h"
+#include "informer/informer.h"
+#include "output/printer.h"
+#include "informer/session.h"
+#include "lib/util.h"
 
 static int sig_fds[2] = { -1, -1 };
 static volatile sig_atomic_t caught;

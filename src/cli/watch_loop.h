@@ -34,7 +34,7 @@ int watch_loop_run(struct watch_loop *loop);
 /*
  * The self-pipe for SIGINT and SIGTERM: installs the handlers once and
  * returns the read end; signal_caught() tells which signal arrived (0 if
- * none).  Shared with the TUI.
+ * none).
  */
 int signal_pipe(void);
 int signal_caught(void);

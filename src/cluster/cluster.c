@@ -1,13 +1,13 @@
 /* cluster.c — kubectl's flags and the connection they lead to; see cluster.h. */
-#include "cluster.h"
+#include "cluster/cluster.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "discovery.h"
-#include "http.h"
-#include "kubeconfig.h"
-#include "strbuf.h"
+#include "cluster/discovery.h"
+#include "cluster/http.h"
+#include "cluster/kubeconfig.h"
+#include "lib/strbuf.h"
 
 struct cluster_flags cluster_flags;
 

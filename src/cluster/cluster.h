@@ -9,8 +9,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "opt.h"
-#include "util.h"
+#include "lib/opt.h"
+#include "lib/util.h"
 
 struct rest_config;
 struct kclient;

@@ -6,7 +6,7 @@
  * reflector threads that all got a 401 at once must cause one run, not one
  * each.  Nothing else blocks under it.
  */
-#include "credential.h"
+#include "cluster/credential.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -14,9 +14,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "base64.h"
-#include "exec_credential.h"
-#include "strbuf.h"
+#include "lib/base64.h"
+#include "cluster/exec_credential.h"
+#include "lib/strbuf.h"
 
 struct credential {
 	const struct rest_config *cfg;

@@ -17,7 +17,7 @@
 
 #include <stdbool.h>
 
-#include "kubeconfig.h"
+#include "cluster/kubeconfig.h"
 
 struct credential;
 

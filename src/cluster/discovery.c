@@ -9,7 +9,7 @@
  * thread fills only its own struct gv_fetch; the caller joins them all
  * before reading any.  Everything else runs on the caller's thread.
  */
-#include "discovery.h"
+#include "cluster/discovery.h"
 
 #include <ctype.h>
 #include <json-c/json.h>
@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "http.h"
-#include "strbuf.h"
+#include "cluster/http.h"
+#include "lib/strbuf.h"
 
 #define MAX_PARALLEL 16
 

@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "util.h"
+#include "lib/util.h"
 
 struct kclient;
 

@@ -3,7 +3,7 @@
  * fork(): kinf has threads by the time a plugin is re-run after a 401,
  * and only async-signal-safe work may follow a fork there.
  */
-#include "exec_credential.h"
+#include "cluster/exec_credential.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,8 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "base64.h"
-#include "strbuf.h"
+#include "lib/base64.h"
+#include "lib/strbuf.h"
 
 extern char **environ;
 

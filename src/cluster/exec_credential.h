@@ -14,7 +14,7 @@
 
 #include <stdint.h>
 
-#include "kubeconfig.h"
+#include "cluster/kubeconfig.h"
 
 /* What a plugin returned: a token, or a client certificate and key, or both. */
 struct exec_credential {

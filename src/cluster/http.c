@@ -18,7 +18,7 @@
  * and no longer than until the stall deadline: a quiet watch costs no
  * wake-ups at all, and a stop or a stall is noticed at once.
  */
-#include "http.h"
+#include "cluster/http.h"
 
 #include <ctype.h>
 #include <curl/curl.h>
@@ -29,8 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "credential.h"
-#include "kubeconfig.h"
+#include "cluster/credential.h"
+#include "cluster/kubeconfig.h"
 
 /* --request-timeout's default, as `kinf --help` says. */
 #define CONNECT_TIMEOUT_MS 10000L

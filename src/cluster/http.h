@@ -29,8 +29,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "strbuf.h"
-#include "util.h"
+#include "lib/strbuf.h"
+#include "lib/util.h"
 
 struct rest_config;		/* kubeconfig.h */
 struct kclient;

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kubeconfig.h"
+#include "cluster/incluster.h"
 
 #define SERVICEACCOUNT_DIR "/var/run/secrets/kubernetes.io/serviceaccount"
 
@@ -61,8 +61,7 @@ int incluster_rest_config(const struct kubeconfig_opts *opts, struct rest_config
 			   "KUBERNETES_SERVICE_PORT must be set");
 		goto cleanup;
 	}
-	cfg = xcalloc(1, sizeof(*cfg));
-	cfg->impersonate_groups = xcalloc(1, sizeof(char *));
+	cfg = rest_config_new();
 	cfg->in_cluster = true;
 	/* An IPv6 address needs brackets in a URL. */
 	cfg->server = strchr(host, ':') ? xasprintf("https://[%s]:%s", host, port)

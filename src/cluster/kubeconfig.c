@@ -4,7 +4,7 @@
  * tree; tables of fields (below) say which keys fill which struct member,
  * so the shape of the format is readable in one place.
  */
-#include "kubeconfig.h"
+#include "cluster/kubeconfig.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -16,13 +16,30 @@
 #include <unistd.h>
 #include <yaml.h>
 
-#include "base64.h"
-#include "strbuf.h"
+#include "cluster/incluster.h"
+#include "lib/base64.h"
+#include "lib/strbuf.h"
 
 /* ---- the parsed form of one file (or of a merge) ------------------------ */
 
-struct kc_cluster {
+/*
+ * Each entry struct begins with these members, in this order: one layout
+ * for the three named lists, so reading, finding and merging them needs no
+ * switch.
+ */
+struct kc_entry_head {
 	char *name, *file;
+	int line;
+};
+
+/* A named list in file order; names are unique (the first one wins). */
+struct kc_list {
+	struct kc_entry_head **v;
+	size_t nr, alloc;
+};
+
+struct kc_cluster {
+	char *name, *file;	/* the kc_entry_head */
 	int line;
 	char *server, *tls_server_name, *proxy_url, *ca_file;
 	struct blob ca_data;
@@ -30,7 +47,7 @@ struct kc_cluster {
 };
 
 struct kc_user {
-	char *name, *file;
+	char *name, *file;	/* the kc_entry_head */
 	int line;
 	char *cert_file, *key_file;
 	struct blob cert_data, key_data;
@@ -42,7 +59,7 @@ struct kc_user {
 };
 
 struct kc_context {
-	char *name, *file;
+	char *name, *file;	/* the kc_entry_head */
 	int line;
 	char *cluster, *user, *namespace;
 };
@@ -50,95 +67,22 @@ struct kc_context {
 struct kubeconfig {
 	char *file;		/* the file, or "a:b:c" after a merge */
 	char *current_context;
-	struct kc_cluster **clusters;
-	struct kc_user **users;
-	struct kc_context **contexts;
-	size_t nr_clusters, nr_users, nr_contexts;
-	size_t alloc_clusters, alloc_users, alloc_contexts;
+	struct kc_list lists[3];	/* indexed by enum kc_list_id */
 };
 
-const char *auth_method_name(enum auth_method method)
+enum kc_list_id { KC_CLUSTERS, KC_USERS, KC_CONTEXTS, KC__LISTS };
+
+static void entry_head_release(struct kc_entry_head *h)
 {
-	static const char *const names[] = {
-		[AUTH_NONE] = "no credentials",
-		[AUTH_TOKEN] = "bearer token",
-		[AUTH_TOKEN_FILE] = "token file",
-		[AUTH_BASIC] = "basic auth",
-		[AUTH_EXEC] = "exec plugin",
-	};
-	return names[method];
+	free(h->name);
+	free(h->file);
 }
 
-void blob_release(struct blob *b)
+static void cluster_free(struct kc_entry_head *h)
 {
-	free(b->data);
-	b->data = NULL;
-	b->len = 0;
-}
+	struct kc_cluster *c = (struct kc_cluster *)h;
 
-int blob_read_file(struct blob *b, const char *path)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char chunk[8192];
-	size_t n;
-	FILE *f = fopen(path, "rb");
-
-	if (!f)
-		return -1;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		strbuf_add(&sb, chunk, n);
-	if (ferror(f)) {
-		int saved = errno;
-		fclose(f);
-		strbuf_release(&sb);
-		errno = saved;
-		return -1;
-	}
-	fclose(f);
-	b->data = strbuf_detach(&sb, &b->len);
-	return 0;
-}
-
-static char **strv_dup(char *const *v)
-{
-	size_t n = 0;
-	while (v && v[n])
-		n++;
-	char **out = xcalloc(n + 1, sizeof(*out));
-	for (size_t i = 0; i < n; i++)
-		out[i] = xstrdup(v[i]);
-	return out;
-}
-
-static void exec_config_free(struct exec_config *e)
-{
-	if (!e)
-		return;
-	free(e->api_version);
-	free(e->command);
-	strv_free(e->args);
-	strv_free(e->env);
-	free(e->install_hint);
-	free(e);
-}
-
-static struct exec_config *exec_config_dup(const struct exec_config *e)
-{
-	struct exec_config *d = xcalloc(1, sizeof(*d));
-	d->api_version = e->api_version ? xstrdup(e->api_version) : NULL;
-	d->command = e->command ? xstrdup(e->command) : NULL;
-	d->args = strv_dup(e->args);
-	d->env = strv_dup(e->env);
-	d->install_hint = e->install_hint ? xstrdup(e->install_hint) : NULL;
-	d->provide_cluster_info = e->provide_cluster_info;
-	d->interactive = e->interactive;
-	return d;
-}
-
-static void cluster_free(struct kc_cluster *c)
-{
-	free(c->name);
-	free(c->file);
+	entry_head_release(h);
 	free(c->server);
 	free(c->tls_server_name);
 	free(c->proxy_url);
@@ -147,10 +91,11 @@ static void cluster_free(struct kc_cluster *c)
 	free(c);
 }
 
-static void user_free(struct kc_user *u)
+static void user_free(struct kc_entry_head *h)
 {
-	free(u->name);
-	free(u->file);
+	struct kc_user *u = (struct kc_user *)h;
+
+	entry_head_release(h);
 	free(u->cert_file);
 	free(u->key_file);
 	blob_release(&u->cert_data);
@@ -167,56 +112,57 @@ static void user_free(struct kc_user *u)
 	free(u);
 }
 
-static void context_free(struct kc_context *c)
+static void context_free(struct kc_entry_head *h)
 {
-	free(c->name);
-	free(c->file);
+	struct kc_context *c = (struct kc_context *)h;
+
+	entry_head_release(h);
 	free(c->cluster);
 	free(c->user);
 	free(c->namespace);
 	free(c);
 }
 
+static void (*const entry_free[KC__LISTS])(struct kc_entry_head *) = {
+	[KC_CLUSTERS] = cluster_free,
+	[KC_USERS] = user_free,
+	[KC_CONTEXTS] = context_free,
+};
+
 void kubeconfig_free(struct kubeconfig *kc)
 {
 	if (!kc)
 		return;
-	for (size_t i = 0; i < kc->nr_clusters; i++)
-		cluster_free(kc->clusters[i]);
-	for (size_t i = 0; i < kc->nr_users; i++)
-		user_free(kc->users[i]);
-	for (size_t i = 0; i < kc->nr_contexts; i++)
-		context_free(kc->contexts[i]);
-	free(kc->clusters);
-	free(kc->users);
-	free(kc->contexts);
+	for (int l = 0; l < KC__LISTS; l++) {
+		for (size_t i = 0; i < kc->lists[l].nr; i++)
+			entry_free[l](kc->lists[l].v[i]);
+		free(kc->lists[l].v);
+	}
 	free(kc->current_context);
 	free(kc->file);
 	free(kc);
 }
 
-static struct kc_cluster *find_cluster(const struct kubeconfig *kc, const char *name)
+static void *kc_find(const struct kubeconfig *kc, enum kc_list_id id, const char *name)
 {
-	for (size_t i = 0; i < kc->nr_clusters; i++)
-		if (!strcmp(kc->clusters[i]->name, name))
-			return kc->clusters[i];
+	const struct kc_list *list = &kc->lists[id];
+
+	for (size_t i = 0; i < list->nr; i++)
+		if (!strcmp(list->v[i]->name, name))
+			return list->v[i];
 	return NULL;
 }
 
-static struct kc_user *find_user(const struct kubeconfig *kc, const char *name)
+/* Appends e unless its name is taken; false (e untouched) if it is. */
+static bool kc_append(struct kubeconfig *kc, enum kc_list_id id, struct kc_entry_head *e)
 {
-	for (size_t i = 0; i < kc->nr_users; i++)
-		if (!strcmp(kc->users[i]->name, name))
-			return kc->users[i];
-	return NULL;
-}
+	struct kc_list *list = &kc->lists[id];
 
-static struct kc_context *find_context(const struct kubeconfig *kc, const char *name)
-{
-	for (size_t i = 0; i < kc->nr_contexts; i++)
-		if (!strcmp(kc->contexts[i]->name, name))
-			return kc->contexts[i];
-	return NULL;
+	if (kc_find(kc, id, e->name))
+		return false;
+	ALLOC_GROW(list->v, list->nr + 1, list->alloc);
+	list->v[list->nr++] = e;
+	return true;
 }
 
 /* ---- walking the YAML document ----------------------------------------- */
@@ -554,46 +500,13 @@ struct named_list {
 	const char *item_key;	/* "cluster" */
 	const struct field *fields;
 	size_t size;		/* of the entry struct */
-	void *(*add)(struct kubeconfig *kc, const char *name);
+	enum kc_list_id id;
 };
-
-/*
- * Each entry struct begins with name, file, line: one layout for the three,
- * so the list reader needs no switch.
- */
-struct kc_entry_head {
-	char *name, *file;
-	int line;
-};
-
-static void *add_cluster(struct kubeconfig *kc, const char *name)
-{
-	if (find_cluster(kc, name))
-		return NULL;
-	ALLOC_GROW(kc->clusters, kc->nr_clusters + 1, kc->alloc_clusters);
-	return kc->clusters[kc->nr_clusters++] = xcalloc(1, sizeof(struct kc_cluster));
-}
-
-static void *add_user(struct kubeconfig *kc, const char *name)
-{
-	if (find_user(kc, name))
-		return NULL;
-	ALLOC_GROW(kc->users, kc->nr_users + 1, kc->alloc_users);
-	return kc->users[kc->nr_users++] = xcalloc(1, sizeof(struct kc_user));
-}
-
-static void *add_context(struct kubeconfig *kc, const char *name)
-{
-	if (find_context(kc, name))
-		return NULL;
-	ALLOC_GROW(kc->contexts, kc->nr_contexts + 1, kc->alloc_contexts);
-	return kc->contexts[kc->nr_contexts++] = xcalloc(1, sizeof(struct kc_context));
-}
 
 static const struct named_list named_lists[] = {
-	{ "clusters", "cluster", cluster_fields, sizeof(struct kc_cluster), add_cluster },
-	{ "users", "user", user_fields, sizeof(struct kc_user), add_user },
-	{ "contexts", "context", context_fields, sizeof(struct kc_context), add_context },
+	{ "clusters", "cluster", cluster_fields, sizeof(struct kc_cluster), KC_CLUSTERS },
+	{ "users", "user", user_fields, sizeof(struct kc_user), KC_USERS },
+	{ "contexts", "context", context_fields, sizeof(struct kc_context), KC_CONTEXTS },
 };
 
 static int parse_named_list(struct walk *w, struct kubeconfig *kc,
@@ -623,10 +536,11 @@ static int parse_named_list(struct walk *w, struct kubeconfig *kc,
 				body = v;
 			}
 		}
-		struct kc_entry_head *e = nl->add(kc, name);
-		if (!e)
+		if (kc_find(kc, nl->id, name))
 			return bad(w, item, "%s '%s' is defined twice", nl->item_key, name);
+		struct kc_entry_head *e = xcalloc(1, nl->size);
 		e->name = xstrdup(name);
+		kc_append(kc, nl->id, e);
 		e->file = xstrdup(w->file);
 		e->line = line_of(item);
 		if (body && parse_fields(w, body, nl->fields, e, nl->item_key) < 0)
@@ -732,34 +646,14 @@ static struct kubeconfig *kubeconfig_read(const char *path, struct errbuf *err)
  */
 static void kubeconfig_merge(struct kubeconfig *into, struct kubeconfig *from)
 {
-	for (size_t i = 0; i < from->nr_clusters; i++) {
-		struct kc_cluster *c = from->clusters[i];
-		if (find_cluster(into, c->name)) {
-			cluster_free(c);
-			continue;
-		}
-		ALLOC_GROW(into->clusters, into->nr_clusters + 1, into->alloc_clusters);
-		into->clusters[into->nr_clusters++] = c;
+	for (int l = 0; l < KC__LISTS; l++) {
+		struct kc_list *list = &from->lists[l];
+
+		for (size_t i = 0; i < list->nr; i++)
+			if (!kc_append(into, l, list->v[i]))
+				entry_free[l](list->v[i]);
+		list->nr = 0;
 	}
-	for (size_t i = 0; i < from->nr_users; i++) {
-		struct kc_user *u = from->users[i];
-		if (find_user(into, u->name)) {
-			user_free(u);
-			continue;
-		}
-		ALLOC_GROW(into->users, into->nr_users + 1, into->alloc_users);
-		into->users[into->nr_users++] = u;
-	}
-	for (size_t i = 0; i < from->nr_contexts; i++) {
-		struct kc_context *c = from->contexts[i];
-		if (find_context(into, c->name)) {
-			context_free(c);
-			continue;
-		}
-		ALLOC_GROW(into->contexts, into->nr_contexts + 1, into->alloc_contexts);
-		into->contexts[into->nr_contexts++] = c;
-	}
-	from->nr_clusters = from->nr_users = from->nr_contexts = 0;
 	if (!into->current_context && from->current_context) {
 		into->current_context = from->current_context;
 		from->current_context = NULL;
@@ -853,11 +747,11 @@ static int kubeconfig_find(const struct kubeconfig_opts *opts, struct kubeconfig
 /* "a, b, c" (at most a few), for messages that list what exists. */
 static void list_names(struct strbuf *sb, const struct kubeconfig *kc)
 {
-	size_t shown = kc->nr_contexts < 6 ? kc->nr_contexts : 5;
+	size_t shown = kc->lists[KC_CONTEXTS].nr < 6 ? kc->lists[KC_CONTEXTS].nr : 5;
 	for (size_t i = 0; i < shown; i++)
-		strbuf_addf(sb, "%s'%s'", i ? ", " : "", kc->contexts[i]->name);
-	if (shown < kc->nr_contexts)
-		strbuf_addf(sb, " and %zu more", kc->nr_contexts - shown);
+		strbuf_addf(sb, "%s'%s'", i ? ", " : "", kc->lists[KC_CONTEXTS].v[i]->name);
+	if (shown < kc->lists[KC_CONTEXTS].nr)
+		strbuf_addf(sb, " and %zu more", kc->lists[KC_CONTEXTS].nr - shown);
 }
 
 static int read_file_into(struct blob *b, const char *path, const char *what,
@@ -1053,13 +947,6 @@ static int user_into(const struct kc_user *u, struct rest_config *cfg, struct er
 	return 0;
 }
 
-static struct rest_config *rest_config_new(void)
-{
-	struct rest_config *cfg = xcalloc(1, sizeof(*cfg));
-	cfg->impersonate_groups = xcalloc(1, sizeof(char *));
-	return cfg;
-}
-
 int kubeconfig_rest_config(const struct kubeconfig *kc, const struct kubeconfig_opts *opts,
 			   struct rest_config **out, struct errbuf *err)
 {
@@ -1072,16 +959,16 @@ int kubeconfig_rest_config(const struct kubeconfig *kc, const struct kubeconfig_
 
 	list_names(&names, kc);
 	if (!ctx_name) {
-		if (!kc->nr_contexts)
+		if (!kc->lists[KC_CONTEXTS].nr)
 			errbuf_set(err, "kubeconfig '%s' defines no context", kc->file);
 		else
 			errbuf_set(err, "kubeconfig '%s' has no current-context; choose one "
 				   "with --context (%s)", kc->file, names.buf);
 		goto cleanup;
 	}
-	const struct kc_context *ctx = find_context(kc, ctx_name);
+	const struct kc_context *ctx = kc_find(kc, KC_CONTEXTS, ctx_name);
 	if (!ctx) {
-		if (!kc->nr_contexts)
+		if (!kc->lists[KC_CONTEXTS].nr)
 			errbuf_set(err, "context '%s' not found: kubeconfig '%s' defines no "
 				   "context", ctx_name, kc->file);
 		else
@@ -1097,7 +984,7 @@ int kubeconfig_rest_config(const struct kubeconfig *kc, const struct kubeconfig_
 			   ctx->name, ctx->file, ctx->line);
 		goto cleanup;
 	}
-	const struct kc_cluster *cluster = find_cluster(kc, cluster_name);
+	const struct kc_cluster *cluster = kc_find(kc, KC_CLUSTERS, cluster_name);
 	if (!cluster) {
 		if (cluster_flag)
 			errbuf_set(err, "cluster '%s' (--cluster) not found in kubeconfig '%s'",
@@ -1113,7 +1000,7 @@ int kubeconfig_rest_config(const struct kubeconfig *kc, const struct kubeconfig_
 	bool user_flag = opts->user && *opts->user;
 	const char *user_name = user_flag ? opts->user : ctx->user;
 	if (user_name && *user_name) {
-		const struct kc_user *user = find_user(kc, user_name);
+		const struct kc_user *user = kc_find(kc, KC_USERS, user_name);
 		if (!user) {
 			if (user_flag)
 				errbuf_set(err, "user '%s' (--user) not found in kubeconfig '%s'",
@@ -1155,7 +1042,7 @@ int rest_config_load(const struct kubeconfig_opts *opts, struct rest_config **ou
 		return -1;
 
 	/* kubectl turns to the service account only when no kubeconfig says anything. */
-	bool empty = !kc || (!kc->nr_contexts && !kc->nr_clusters && !kc->nr_users &&
+	bool empty = !kc || (!kc->lists[KC_CONTEXTS].nr && !kc->lists[KC_CLUSTERS].nr && !kc->lists[KC_USERS].nr &&
 			     !kc->current_context);
 	bool choosing = (opts->context && *opts->context) || (opts->cluster && *opts->cluster) ||
 			(opts->user && *opts->user);
@@ -1190,124 +1077,13 @@ int kubeconfig_contexts(const struct kubeconfig_opts *opts, char ***names, size_
 	free(looked);
 	if (!kc)
 		return 0;
-	*names = xcalloc(kc->nr_contexts + 1, sizeof(char *));
-	for (size_t i = 0; i < kc->nr_contexts; i++)
-		(*names)[i] = xstrdup(kc->contexts[i]->name);
-	*nr = kc->nr_contexts;
+	*names = xcalloc(kc->lists[KC_CONTEXTS].nr + 1, sizeof(char *));
+	for (size_t i = 0; i < kc->lists[KC_CONTEXTS].nr; i++)
+		(*names)[i] = xstrdup(kc->lists[KC_CONTEXTS].v[i]->name);
+	*nr = kc->lists[KC_CONTEXTS].nr;
 	if (kc->current_context)
 		*current = xstrdup(kc->current_context);
 	kubeconfig_free(kc);
 	return 0;
 }
 
-void rest_config_free(struct rest_config *cfg)
-{
-	if (!cfg)
-		return;
-	free(cfg->server);
-	free(cfg->tls_server_name);
-	free(cfg->proxy_url);
-	blob_release(&cfg->ca);
-	free(cfg->ca_origin);
-	blob_release(&cfg->client_cert);
-	blob_release(&cfg->client_key);
-	if (cfg->token)
-		memset(cfg->token, 0, strlen(cfg->token));
-	free(cfg->token);
-	free(cfg->token_file);
-	free(cfg->username);
-	if (cfg->password)
-		memset(cfg->password, 0, strlen(cfg->password));
-	free(cfg->password);
-	exec_config_free(cfg->exec);
-	free(cfg->impersonate_user);
-	free(cfg->impersonate_uid);
-	strv_free(cfg->impersonate_groups);
-	free(cfg->namespace);
-	free(cfg->context);
-	free(cfg->cluster);
-	free(cfg->user);
-	free(cfg->source);
-	free(cfg);
-}
-
-static char *dup_or_null(const char *s)
-{
-	return s ? xstrdup(s) : NULL;
-}
-
-static void blob_copy(struct blob *dst, const struct blob *src)
-{
-	dst->data = src->len ? xstrndup(src->data, src->len) : NULL;
-	dst->len = src->len;
-}
-
-struct rest_config *rest_config_dup(const struct rest_config *cfg)
-{
-	struct rest_config *d = xcalloc(1, sizeof(*d));
-	d->server = dup_or_null(cfg->server);
-	d->tls_server_name = dup_or_null(cfg->tls_server_name);
-	d->proxy_url = dup_or_null(cfg->proxy_url);
-	d->insecure = cfg->insecure;
-	d->disable_compression = cfg->disable_compression;
-	blob_copy(&d->ca, &cfg->ca);
-	d->ca_origin = dup_or_null(cfg->ca_origin);
-	blob_copy(&d->client_cert, &cfg->client_cert);
-	blob_copy(&d->client_key, &cfg->client_key);
-	d->auth = cfg->auth;
-	d->token = dup_or_null(cfg->token);
-	d->token_file = dup_or_null(cfg->token_file);
-	d->username = dup_or_null(cfg->username);
-	d->password = dup_or_null(cfg->password);
-	d->exec = cfg->exec ? exec_config_dup(cfg->exec) : NULL;
-	d->impersonate_user = dup_or_null(cfg->impersonate_user);
-	d->impersonate_uid = dup_or_null(cfg->impersonate_uid);
-	d->impersonate_groups = strv_dup(cfg->impersonate_groups);
-	d->namespace = dup_or_null(cfg->namespace);
-	d->context = dup_or_null(cfg->context);
-	d->cluster = dup_or_null(cfg->cluster);
-	d->user = dup_or_null(cfg->user);
-	d->source = dup_or_null(cfg->source);
-	d->in_cluster = cfg->in_cluster;
-	return d;
-}
-
-char *rest_config_describe(const struct rest_config *cfg)
-{
-	if (cfg->in_cluster)
-		return xasprintf("in-cluster · %s · namespace '%s'", cfg->server, cfg->namespace);
-	return xasprintf("context '%s' · cluster '%s' · user '%s' · %s · namespace '%s'",
-			 cfg->context, cfg->cluster, cfg->user, cfg->server, cfg->namespace);
-}
-
-char *rest_config_identity(const struct rest_config *cfg)
-{
-	struct strbuf sb = STRBUF_INIT;
-	const char *who = cfg->in_cluster ? "the service account" : NULL;
-
-	if (who)
-		strbuf_adds(&sb, who);
-	else if (cfg->user && *cfg->user)
-		strbuf_addf(&sb, "user '%s'", cfg->user);
-	else
-		strbuf_adds(&sb, "an anonymous user");
-	switch (cfg->auth) {
-	case AUTH_NONE:
-		strbuf_adds(&sb, cfg->client_cert.len ? " (client certificate)"
-						      : " (no credentials)");
-		break;
-	case AUTH_TOKEN:
-		strbuf_adds(&sb, " (bearer token)");
-		break;
-	case AUTH_TOKEN_FILE:
-		strbuf_addf(&sb, " (token file '%s')", cfg->token_file);
-		break;
-	case AUTH_BASIC:
-		strbuf_addf(&sb, " (basic auth as '%s')", cfg->username);
-		break;
-	case AUTH_EXEC:
-		strbuf_addf(&sb, " (exec plugin '%s')", cfg->exec->command);
-		break;
-	}
-	return strbuf_detach(&sb, NULL);
-}

@@ -36,85 +36,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "util.h"
-
-/* What the command line chose; NULL fields mean "not given". */
-struct kubeconfig_opts {
-	const char *kubeconfig;
-	const char *context;
-	const char *cluster;
-	const char *user;
-	const char *namespace;
-};
-
-/* Bytes owned by whoever holds the blob; len 0 means "none". */
-struct blob {
-	char *data;
-	size_t len;
-};
-
-/* How requests prove who they are; a client certificate may come with any. */
-enum auth_method {
-	AUTH_NONE,		/* anonymous, or a client certificate only */
-	AUTH_TOKEN,		/* token: a bearer token in the kubeconfig */
-	AUTH_TOKEN_FILE,	/* tokenFile, or the service account's token */
-	AUTH_BASIC,		/* username and password */
-	AUTH_EXEC,		/* an exec credential plugin */
-};
-
-/* Short, credential-free names for messages: "bearer token", ... */
-const char *auth_method_name(enum auth_method method);
-
-enum exec_interactive {
-	EXEC_INTERACTIVE_UNSET,	/* the kubeconfig did not say; never in a rest_config */
-	EXEC_INTERACTIVE_NEVER,
-	EXEC_INTERACTIVE_IF_AVAILABLE,
-	EXEC_INTERACTIVE_ALWAYS,
-};
-
-/* A user's `exec:` stanza (client.authentication.k8s.io v1 or v1beta1). */
-struct exec_config {
-	char *api_version;	/* "client.authentication.k8s.io/v1" */
-	char *command;		/* absolute when it named a relative path */
-	char **args;		/* NULL-terminated, never NULL */
-	char **env;		/* "NAME=VALUE", NULL-terminated, never NULL */
-	char *install_hint;	/* may be NULL */
-	bool provide_cluster_info;
-	enum exec_interactive interactive;
-};
-
-/*
- * Everything needed to reach one cluster as one user: what kclient_new()
- * consumes.  Every string is owned by the struct; NULL means absent unless
- * said otherwise.
- */
-struct rest_config {
-	char *server;		/* never NULL: "https://host:port[/prefix]" */
-	char *tls_server_name;	/* verify (and SNI) this name, not the host */
-	char *proxy_url;
-	bool insecure;		/* insecure-skip-tls-verify */
-	bool disable_compression;
-	struct blob ca;		/* PEM bundle; empty: the system's trust store */
-	/* For messages: "'/path/ca.crt'", "certificate-authority-data of cluster 'c'". */
-	char *ca_origin;
-	struct blob client_cert, client_key;	/* PEM, both or neither */
-
-	enum auth_method auth;
-	char *token;		/* AUTH_TOKEN; AUTH_TOKEN_FILE: its content at load */
-	char *token_file;	/* AUTH_TOKEN_FILE */
-	char *username, *password;	/* AUTH_BASIC */
-	struct exec_config *exec;	/* AUTH_EXEC */
-	/* Impersonation (`as`, `as-uid`, `as-groups`); groups NULL-terminated. */
-	char *impersonate_user, *impersonate_uid;
-	char **impersonate_groups;	/* never NULL */
-
-	char *namespace;	/* never NULL: -n, else the context's, else "default" */
-	/* Names as the kubeconfig spells them; "" when in-cluster. */
-	char *context, *cluster, *user;
-	/* The kubeconfig file that defined the context; NULL in-cluster. */
-	char *source;
-	bool in_cluster;
-};
+#include "cluster/rest_config.h"
+#include "lib/util.h"
 
 /*
  * Finds and reads the configuration (see the top of this file) and builds
@@ -123,19 +46,6 @@ struct rest_config {
  */
 int rest_config_load(const struct kubeconfig_opts *opts,
 		     struct rest_config **out, struct errbuf *err);
-void rest_config_free(struct rest_config *cfg);
-/* A deep copy (kclient_new keeps one, so callers may free theirs). */
-struct rest_config *rest_config_dup(const struct rest_config *cfg);
-
-/*
- * One line for a header or -v: "context 'kind' · cluster 'kind' · user
- * 'admin' · https://127.0.0.1:6443 · namespace 'default'" (in-cluster:
- * "in-cluster · https://10.0.0.1:443 · namespace 'x'").  Caller frees.
- */
-char *rest_config_describe(const struct rest_config *cfg);
-
-/* Who is asking, for messages: "user 'admin' (bearer token)". Caller frees. */
-char *rest_config_identity(const struct rest_config *cfg);
 
 /*
  * The context names of the kubeconfig opts selects (merged as above), in
@@ -164,18 +74,5 @@ void kubeconfig_free(struct kubeconfig *kc);
 int kubeconfig_rest_config(const struct kubeconfig *kc,
 			   const struct kubeconfig_opts *opts,
 			   struct rest_config **out, struct errbuf *err);
-
-/*
- * In-cluster configuration, from the environment and the service account
- * directory.  -1 and err when KUBERNETES_SERVICE_HOST/_PORT are unset or
- * the token is unreadable.  (incluster.c)
- */
-bool incluster_possible(void);
-int incluster_rest_config(const struct kubeconfig_opts *opts,
-			  struct rest_config **out, struct errbuf *err);
-
-/* Reads a whole file into b (NUL-terminated past len).  -1 and errno. */
-int blob_read_file(struct blob *b, const char *path);
-void blob_release(struct blob *b);
 
 #endif

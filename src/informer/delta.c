@@ -1,5 +1,5 @@
 /* delta.c — delta types and sources by name, and delta lists; see delta.h. */
-#include "delta.h"
+#include "informer/delta.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "kobj.h"
+#include "informer/kobj.h"
 
 enum delta_type {
 	DELTA_ADDED,

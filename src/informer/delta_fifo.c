@@ -7,12 +7,12 @@
  * and deduplication never empties a list.  So the ring can hold the
  * entries themselves rather than keys to look up again.
  */
-#include "fifo_impl.h"
+#include "informer/fifo_impl.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "hashmap.h"
+#include "lib/hashmap.h"
 
 struct entry {
 	struct deltas deltas;
@@ -141,12 +141,17 @@ static void delta_fifo_delete(struct fifo *fifo, struct kobj *obj)
 	queue_action(df, DELTA_DELETED, SOURCE_WATCH, false, obj);
 }
 
+static void tombstone(struct fifo *fifo, struct kobj *obj)
+{
+	queue_action(of(fifo), DELTA_DELETED, SOURCE_LIST, true, obj);
+}
+
 static size_t delta_fifo_replace(struct fifo *fifo, struct kobj **items,
 				 size_t nr, size_t *initial)
 {
 	struct delta_fifo *df = of(fifo);
 	struct hashmap listed = HASHMAP_INIT;
-	size_t queued_deletions = 0, tombstones = 0, queued;
+	size_t queued_deletions = 0, tombstones = 0, queued, known_gone;
 
 	for (size_t i = 0; i < nr; i++) {
 		if (!hashmap_find(&listed, items[i]->key))
@@ -174,23 +179,9 @@ static size_t delta_fifo_replace(struct fifo *fifo, struct kobj **items,
 	}
 
 	/* Known keys the list lacks and nothing queued: the cached state. */
-	if (fifo->known) {
-		struct kobj_list known;
-
-		store_list(fifo->known, &known);
-		for (size_t i = 0; i < known.nr; i++) {
-			const char *key = known.v[i]->key;
-
-			if (hashmap_find(&listed, key) ||
-			    hashmap_find(&df->items, key))
-				continue;
-			queued_deletions++;
-			queue_action(df, DELTA_DELETED, SOURCE_LIST, true,
-				     known.v[i]);
-			tombstones++;
-		}
-		kobj_list_release(&known);
-	}
+	known_gone = fifo_tombstone_known(fifo, &listed, &df->items, tombstone);
+	queued_deletions += known_gone;
+	tombstones += known_gone;
 
 	*initial = hashmap_len(&listed) + queued_deletions;
 	hashmap_release(&listed);

@@ -12,10 +12,12 @@
  * the store never calls back.  fifo_pop() waits on `cond`, which every
  * queuing operation and fifo_close() broadcast.
  */
-#include "fifo_impl.h"
+#include "informer/fifo.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "informer/fifo_impl.h"
 
 static const struct fifo_ops *const kinds[] = {
 	[FIFO_DELTA] = &delta_fifo_ops,
@@ -41,20 +43,6 @@ void fifo_free(struct fifo *fifo)
 	pthread_cond_destroy(&fifo->cond);
 	pthread_mutex_destroy(&fifo->lock);
 	fifo->ops->free(fifo);
-}
-
-struct delta fifo_delta(struct fifo *fifo, enum delta_type type,
-			enum delta_source source, bool tombstone,
-			struct kobj *obj)
-{
-	return (struct delta){
-		.type = type,
-		.source = source,
-		.list_no = fifo->list_no,
-		.tombstone = tombstone,
-		.obj = kobj_ref(obj),
-		.time_ms = wall_ms(),
-	};
 }
 
 /* Ends every producing operation: wakes poppers if anything is queued. */

@@ -37,8 +37,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "delta.h"
-#include "store.h"
+#include "informer/delta.h"
+#include "informer/store.h"
 
 enum fifo_kind { FIFO_DELTA, FIFO_REAL };
 

@@ -1,6 +1,7 @@
 /*
- * fifo_impl.h — what fifo.c shares with the queue variants behind it
- * (delta_fifo.c, real_fifo.c).  Not for other modules: they use fifo.h.
+ * fifo_impl.h — the contract between fifo.c and the queue variants behind
+ * it (delta_fifo.c, real_fifo.c), and the helpers the variants share
+ * (fifo_impl.c).  Not for other modules: they use fifo.h.
  *
  * fifo.c owns the lock, the condition variable, closing, Pop's waiting and
  * the populated / initial-population bookkeeping; a variant owns only its
@@ -13,7 +14,10 @@
 
 #include <pthread.h>
 
-#include "fifo.h"
+#include "informer/delta.h"
+#include "informer/store.h"
+
+struct hashmap;
 
 /* The part every variant embeds first. */
 struct fifo {
@@ -54,5 +58,14 @@ extern const struct fifo_ops real_fifo_ops;
 struct delta fifo_delta(struct fifo *fifo, enum delta_type type,
 			enum delta_source source, bool tombstone,
 			struct kobj *obj);
+
+/*
+ * Relist tombstones for what the cache knows but nobody mentioned: calls
+ * tombstone() with the cached state of every known key that is in neither
+ * listed nor queued (maps keyed by object key), and returns how many.
+ */
+size_t fifo_tombstone_known(struct fifo *fifo, const struct hashmap *listed,
+			    const struct hashmap *queued,
+			    void (*tombstone)(struct fifo *fifo, struct kobj *obj));
 
 #endif

@@ -14,7 +14,7 @@
  * Lock order: FIFO lock → inf->lock → listener->lock.  The store has its
  * own lock and is taken under any of these, never the other way round.
  */
-#include "informer.h"
+#include "informer/informer.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -23,9 +23,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "discovery.h"
-#include "reflector.h"
-#include "stop.h"
+#include "cluster/discovery.h"
+#include "informer/reflector.h"
+#include "lib/stop.h"
 
 #define MIN_RESYNC_MS 1000
 
@@ -64,41 +64,6 @@ struct informer {
 	pthread_t processor, resyncer;
 	struct stop resync_stop;
 };
-
-static const char *const state_names[] = {
-	[STATE_STARTING] = "starting",
-	[STATE_LISTING] = "listing",
-	[STATE_WATCHING] = "watching",
-	[STATE_BACKOFF] = "backing off",
-	[STATE_STOPPED] = "stopped",
-};
-
-const char *informer_state_name(enum informer_state state)
-{
-	return state_names[state];
-}
-
-static const char *const activity_names[ACT__COUNT] = {
-	[ACT_LIST_START] = "list-start",
-	[ACT_LIST_PAGE] = "list-page",
-	[ACT_LIST_DONE] = "listed",
-	[ACT_LIST_FALLBACK] = "list-fallback",
-	[ACT_WATCH_OPEN] = "watch-open",
-	[ACT_WATCH_END] = "watch-end",
-	[ACT_WATCH_EXPIRED] = "watch-expired",
-	[ACT_WATCH_STALLED] = "watch-stalled",
-	[ACT_ERROR] = "error",
-	[ACT_BACKOFF] = "backoff",
-	[ACT_RELISTED] = "relisted",
-	[ACT_RESYNC] = "resync",
-	[ACT_SYNCED] = "synced",
-	[ACT_BOOKMARK] = "bookmark",
-};
-
-const char *activity_name(enum activity act)
-{
-	return activity_names[act];
-}
 
 void notification_release(struct notification *n)
 {

@@ -38,53 +38,18 @@
 #include <limits.h>
 #include <stdint.h>
 
-#include "delta.h"
-#include "fifo.h"
-#include "store.h"
+#include "informer/activity.h"
+#include "informer/delta.h"
+#include "informer/fifo.h"
+#include "informer/store.h"
 
 struct kclient;
-struct api_resource;
 
 enum notify_kind {
 	NOTIFY_ADD,
 	NOTIFY_UPDATE,
 	NOTIFY_DELETE,
 	NOTIFY_ACTIVITY,
-};
-
-/* What the reflector did; a NOTIFY_ACTIVITY carries one. */
-enum activity {
-	ACT_LIST_START,		/* list (or relist) begun */
-	ACT_LIST_PAGE,		/* a page arrived: .count objects so far */
-	ACT_LIST_DONE,		/* listed .count objects at .rv */
-	ACT_LIST_FALLBACK,	/* continue token expired: full list */
-	ACT_WATCH_OPEN,		/* watching from .rv */
-	ACT_WATCH_END,		/* the server ended the watch cleanly */
-	ACT_WATCH_EXPIRED,	/* 410: the RV is too old, relisting */
-	ACT_WATCH_STALLED,	/* no byte for too long: torn down */
-	ACT_ERROR,		/* a failure; .message says which */
-	ACT_BACKOFF,		/* waiting .delay_ms before retrying */
-	ACT_RELISTED,		/* a relist's summary in .replace */
-	ACT_RESYNC,		/* resync: .count Sync deltas queued */
-	ACT_SYNCED,		/* HasSynced became true */
-	ACT_BOOKMARK,		/* a bookmark moved the RV to .rv */
-	ACT__COUNT
-};
-const char *activity_name(enum activity act);
-
-/* Room for a resourceVersion (opaque: aggregated APIs may use long ones). */
-#define RV_SIZE 64
-
-struct activity_info {
-	enum activity act;
-	unsigned list_no;
-	size_t count;
-	int64_t delay_ms;
-	char rv[RV_SIZE];
-	char message[256];
-	struct replace_stats replace;	/* ACT_RELISTED */
-	/* ACT_ERROR: the reflector gave up (e.g. 403 on the first list). */
-	bool fatal;
 };
 
 struct notification {
@@ -102,57 +67,6 @@ struct notification {
 	const char *group;	/* its API group, "" for the core group */
 };
 void notification_release(struct notification *n);
-
-/* The informer's state, for the health pane and `-v` notices. */
-enum informer_state {
-	STATE_STARTING,
-	STATE_LISTING,
-	STATE_WATCHING,
-	STATE_BACKOFF,
-	STATE_STOPPED,
-};
-const char *informer_state_name(enum informer_state state);
-
-struct informer_stats {
-	enum informer_state state;
-	int64_t state_since_ms;		/* wall clock */
-	int64_t backoff_until_ms;	/* wall clock, STATE_BACKOFF */
-	unsigned list_page;		/* STATE_LISTING: page in progress */
-	char rv[RV_SIZE];		/* last synced resourceVersion */
-	bool synced;
-	uint64_t lists, pages, list_fallbacks, watches, watch_ends;
-	uint64_t relists, expired, stalls, errors, backoffs, bookmarks;
-	uint64_t resyncs, throttled;	/* throttled: 429 answers */
-	uint64_t deltas[DELTA__COUNT];	/* popped, by type */
-	uint64_t events;		/* watch events received */
-	int64_t last_list_ms, last_watch_ms, last_resync_ms, next_resync_ms;
-	int64_t last_error_ms;
-	char last_error[256];
-	char relist_reason[128];
-	size_t fifo_depth;
-	size_t cached;
-	size_t cached_json_bytes;
-};
-
-#define PAGE_SIZE_NONE UINT_MAX
-
-struct informer_opts {
-	const struct api_resource *resource;	/* borrowed; must outlive */
-	const char *ns;			/* NULL or "": all namespaces */
-	const char *label_selector;	/* NULL: none */
-	const char *field_selector;
-	enum fifo_kind fifo;
-	unsigned kobj_flags;		/* KOBJ_KEEP_MANAGED_FIELDS */
-	int64_t resync_ms;		/* informer's resync check period; 0 off */
-	/*
-	 * LIST limit.  0: client-go's rules (pages of 500 when listing at RV
-	 * "0" or "", none when relisting at a known RV, which the watch cache
-	 * serves whole); PAGE_SIZE_NONE: never paginate; else always this.
-	 */
-	unsigned page_size;
-	bool streaming_list;		/* try sendInitialEvents first */
-	int64_t stall_ms;		/* 0: default (see reflector.h) */
-};
 
 struct informer;
 struct listener;

@@ -7,7 +7,7 @@
  * With a ~3.5 KB pod that keeps the overhead to the struct and a couple
  * of hundred bytes of strings, and one malloc header.
  */
-#include "kobj.h"
+#include "informer/kobj.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -15,7 +15,7 @@
 
 #include <json-c/json.h>
 
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 #define TO_STRING_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
 

@@ -26,7 +26,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "util.h"
+#include "lib/util.h"
 
 struct json_object;
 

@@ -3,12 +3,12 @@
  * its own entry, in the order it came, nothing merged; see fifo.h.  Runs
  * under fifo.c's lock (fifo_impl.h).
  */
-#include "fifo_impl.h"
+#include "informer/fifo_impl.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "hashmap.h"
+#include "lib/hashmap.h"
 
 struct real_fifo {
 	struct fifo base;
@@ -80,6 +80,11 @@ struct queued {
 	enum delta_type type;
 };
 
+static void tombstone(struct fifo *fifo, struct kobj *obj)
+{
+	push(of(fifo), DELTA_DELETED, SOURCE_LIST, true, obj);
+}
+
 static size_t real_fifo_replace(struct fifo *fifo, struct kobj **items,
 				size_t nr, size_t *initial)
 {
@@ -117,21 +122,7 @@ static size_t real_fifo_replace(struct fifo *fifo, struct kobj **items,
 		push(rf, DELTA_DELETED, SOURCE_LIST, true, queued[i].obj);
 		tombstones++;
 	}
-	if (fifo->known) {
-		struct kobj_list known;
-
-		store_list(fifo->known, &known);
-		for (size_t i = 0; i < known.nr; i++) {
-			const char *key = known.v[i]->key;
-
-			if (hashmap_find(&listed, key) ||
-			    hashmap_find(&last, key))
-				continue;
-			push(rf, DELTA_DELETED, SOURCE_LIST, true, known.v[i]);
-			tombstones++;
-		}
-		kobj_list_release(&known);
-	}
+	tombstones += fifo_tombstone_known(fifo, &listed, &last, tombstone);
 	for (size_t i = 0; i < nr; i++)
 		push(rf, DELTA_REPLACED, SOURCE_LIST, false, items[i]);
 

@@ -7,7 +7,7 @@
  * transfers and in stop_sleep(); both end at once on reflector_stop().
  * It hands objects to the FIFO (thread-safe) and activity to the hook.
  */
-#include "reflector.h"
+#include "informer/reflector.h"
 
 #include <json-c/json.h>
 #include <pthread.h>
@@ -15,11 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "discovery.h"
-#include "http.h"
-#include "json_stream.h"
-#include "stop.h"
-#include "strbuf.h"
+#include "cluster/discovery.h"
+#include "cluster/http.h"
+#include "lib/json_stream.h"
+#include "lib/stop.h"
+#include "lib/strbuf.h"
 
 #define BACKOFF_INITIAL_MS 800
 #define BACKOFF_CAP_MS 30000

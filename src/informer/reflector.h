@@ -35,8 +35,10 @@
 #ifndef KINF_REFLECTOR_H
 #define KINF_REFLECTOR_H
 
-#include "fifo.h"
-#include "informer.h"
+#include "informer/activity.h"
+#include "informer/fifo.h"
+
+struct kclient;
 
 #define REFLECTOR_DEFAULT_STALL_MS 125000
 

@@ -1,13 +1,13 @@
 /* session.c — one informer per named resource; see session.h. */
-#include "session.h"
+#include "informer/session.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "discovery.h"
-#include "kobj.h"
-#include "selector.h"
-#include "strbuf.h"
+#include "cluster/discovery.h"
+#include "informer/kobj.h"
+#include "lib/selector.h"
+#include "lib/strbuf.h"
 
 /* The informers' options outlive session_open's caller. */
 struct session_private {

@@ -11,9 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cluster.h"
-#include "fifo.h"
-#include "informer.h"
+#include "cluster/cluster.h"
+#include "informer/fifo.h"
+#include "informer/informer.h"
 
 struct session_opts {
 	const char *resources;		/* "pods,deploy" as typed */

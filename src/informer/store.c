@@ -14,13 +14,13 @@
  * copies and whose values are unused.  Empty sets are freed at once, as
  * client-go does, or churn over many values would leak.
  */
-#include "store.h"
+#include "informer/store.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "hashmap.h"
+#include "lib/hashmap.h"
 
 /* A built-in index: the values are extracted into the kobj when made. */
 struct index_def {

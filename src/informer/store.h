@@ -24,7 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "kobj.h"
+#include "informer/kobj.h"
 
 #define INDEX_NAMESPACE "namespace"
 #define INDEX_LABEL "label"

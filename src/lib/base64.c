@@ -1,5 +1,5 @@
 /* base64.c — see base64.h. */
-#include "base64.h"
+#include "lib/base64.h"
 
 static const char alphabet[] =
 	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

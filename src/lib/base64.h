@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 /*
  * Decodes text into out (appended).  Whitespace is skipped, as Go's decoder

@@ -1,10 +1,10 @@
 /* hashmap.c — open-addressing string map; see hashmap.h. */
-#include "hashmap.h"
+#include "lib/hashmap.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "lib/util.h"
 
 #define MIN_CAP 8u
 

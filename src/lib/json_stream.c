@@ -1,5 +1,5 @@
 /* json_stream.c — splitting streamed lists and watch lines; see json_stream.h. */
-#include "json_stream.h"
+#include "lib/json_stream.h"
 
 #include <string.h>
 

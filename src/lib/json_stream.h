@@ -17,7 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 /* Called with one complete item or line (not NUL-terminated in general;
  * text[len] is '\0' for convenience).  Return 0 to go on, -1 to stop. */

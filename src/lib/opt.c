@@ -1,13 +1,26 @@
 /* opt.c — the option parser and help printer; see opt.h. */
-#include "opt.h"
+#include "lib/opt.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "strbuf.h"
-#include "util.h"
+#include "lib/strbuf.h"
+#include "lib/util.h"
+
+static const struct command *const no_commands[] = { NULL };
+static const struct command *const *commands = no_commands;
+
+void opt_set_commands(const struct command *const *table)
+{
+	commands = table;
+}
+
+const struct command *const *opt_commands(void)
+{
+	return commands;
+}
 
 const struct command *command_find(const char *name)
 {

@@ -85,8 +85,13 @@ struct command {
 	bool hidden;
 };
 
-/* Every command, NULL-terminated (main.c). */
-extern const struct command *const commands[];
+/*
+ * The program's commands, NULL-terminated: main() registers its table
+ * before anything else, so that help and completion (commands themselves)
+ * can list them without reaching up to main.c.
+ */
+void opt_set_commands(const struct command *const *table);
+const struct command *const *opt_commands(void);
 const struct command *command_find(const char *name);
 
 /*

@@ -1,5 +1,5 @@
 /* selector.c — label selectors; see selector.h. */
-#include "selector.h"
+#include "lib/selector.h"
 
 #include <ctype.h>
 #include <stdlib.h>

@@ -12,7 +12,7 @@
 
 #include <stdbool.h>
 
-#include "util.h"
+#include "lib/util.h"
 
 struct selector;
 

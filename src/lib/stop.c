@@ -1,5 +1,5 @@
 /* stop.c — interruptible sleeps; see stop.h. */
-#include "stop.h"
+#include "lib/stop.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -7,7 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "util.h"
+#include "lib/util.h"
 
 void stop_init(struct stop *s)
 {

@@ -1,5 +1,5 @@
 /* strbuf.c — growable strings; see strbuf.h. */
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 #include <stdarg.h>
 #include <stdio.h>

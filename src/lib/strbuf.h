@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "util.h"
+#include "lib/util.h"
 
 struct strbuf {
 	char *buf;

@@ -1,5 +1,5 @@
 /* util.c — allocation, messages, clocks; see util.h. */
-#include "util.h"
+#include "lib/util.h"
 
 #include <errno.h>
 #include <json-c/json.h>
@@ -233,6 +233,17 @@ bool str_ends_with(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), m = strlen(suffix);
 	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+char **strv_dup(char *const *v)
+{
+	size_t n = 0;
+	while (v && v[n])
+		n++;
+	char **out = xcalloc(n + 1, sizeof(*out));
+	for (size_t i = 0; i < n; i++)
+		out[i] = xstrdup(v[i]);
+	return out;
 }
 
 void strv_free(char **v)

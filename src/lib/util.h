@@ -84,6 +84,8 @@ bool str_starts_with(const char *s, const char *prefix);
  * exceed.  NULL when text is not one JSON document.  (json.h)
  */
 struct json_object *json_parse_deep(const char *text);
+/* A deep copy of a NULL-terminated vector; NULL gives an empty one. */
+char **strv_dup(char *const *v);
 /* Frees a NULL-terminated array of strings and the array (NULL: no-op). */
 void strv_free(char **v);
 /* Width on a terminal: UTF-8 characters, as Go's tabwriter counts them. */

@@ -6,7 +6,7 @@
  * compute the cell) and its short status.  A cell function appends to a
  * strbuf; nothing is cached, as a table is printed once.
  */
-#include "columns.h"
+#include "output/columns.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -16,8 +16,8 @@
 
 #include <json-c/json.h>
 
-#include "strbuf.h"
-#include "util.h"
+#include "lib/strbuf.h"
+#include "lib/util.h"
 
 /* ---- reading the tree -------------------------------------------------- */
 
@@ -767,6 +767,7 @@ struct kind_spec {
 	const char *kind;	/* NULL: the default, for every other kind */
 	const struct column *columns;	/* ends with a NULL header */
 	cell_fn *short_status;	/* NULL: none */
+	const char *const *live;	/* see columns_live_headers() */
 };
 
 #define COL(header, fn) { header, fn, false }
@@ -854,15 +855,29 @@ static const struct column default_columns[] = {
 	COLUMNS_END,
 };
 
+/*
+ * The live views' columns (between NAME and RV): kubectl's, less what a
+ * row already shows, plus the pod's NODE — where a pod runs matters when
+ * watching a scheduler or a node drain.
+ */
+static const char *const pod_live[] = { "READY", "STATUS", "RESTARTS", "NODE", "AGE", NULL };
+static const char *const deployment_live[] = { "READY", "UP-TO-DATE", "AVAILABLE", "AGE", NULL };
+static const char *const node_live[] = { "STATUS", "ROLES", "AGE", "VERSION", NULL };
+static const char *const namespace_live[] = { "STATUS", "AGE", NULL };
+static const char *const configmap_live[] = { "DATA", "AGE", NULL };
+static const char *const secret_live[] = { "TYPE", "DATA", "AGE", NULL };
+static const char *const event_live[] = { "TYPE", "REASON", "OBJECT", "MESSAGE", NULL };
+static const char *const default_live[] = { "AGE", NULL };
+
 static const struct kind_spec kinds[] = {
-	{ "Pod", pod_columns, pod_short },
-	{ "Deployment", deployment_columns, deploy_short },
-	{ "Node", node_columns, node_status },
-	{ "Namespace", namespace_columns, namespace_status },
-	{ "ConfigMap", configmap_columns, NULL },
-	{ "Secret", secret_columns, NULL },
-	{ "Event", event_columns, NULL },
-	{ NULL, default_columns, NULL },
+	{ "Pod", pod_columns, pod_short, pod_live },
+	{ "Deployment", deployment_columns, deploy_short, deployment_live },
+	{ "Node", node_columns, node_status, node_live },
+	{ "Namespace", namespace_columns, namespace_status, namespace_live },
+	{ "ConfigMap", configmap_columns, NULL, configmap_live },
+	{ "Secret", secret_columns, NULL, secret_live },
+	{ "Event", event_columns, NULL, event_live },
+	{ NULL, default_columns, NULL, default_live },
 };
 
 static const struct kind_spec *kind_spec_of(const char *kind)
@@ -872,6 +887,11 @@ static const struct kind_spec *kind_spec_of(const char *kind)
 	while (k->kind && (!kind || strcmp(k->kind, kind)))
 		k++;
 	return k;
+}
+
+const char *const *columns_live_headers(const char *kind)
+{
+	return kind_spec_of(kind)->live;
 }
 
 void columns_short_status(const char *kind, struct json_object *obj,

@@ -73,6 +73,13 @@ int columns_cell(const char *kind, const char *header, struct json_object *obj,
 		 int64_t now_ms, struct strbuf *out);
 
 /* kubectl's AGE of metadata.creationTimestamp ("<unknown>" if absent). */
+/*
+ * The headers a live view (the TUI's table) shows for a kind between its
+ * own NAME and RV columns, NULL-terminated and static; each is one that
+ * columns_cell() knows for that kind.
+ */
+const char *const *columns_live_headers(const char *kind);
+
 void columns_age(struct json_object *obj, int64_t now_ms, char buf[32]);
 
 /*

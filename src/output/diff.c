@@ -5,14 +5,14 @@
  * Both walks keep the current path in a strbuf and cut it back after each
  * member, so a diff allocates only the ops or lines it reports.
  */
-#include "diff.h"
+#include "output/diff.h"
 
 #include <string.h>
 
 #include <json-c/json.h>
 
-#include "strbuf.h"
-#include "util.h"
+#include "lib/strbuf.h"
+#include "lib/util.h"
 
 #define TO_STRING_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
 

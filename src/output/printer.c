@@ -6,7 +6,7 @@
  * record to a strbuf, and one for the header.  Notices are rows of
  * notices[], indexed by enum activity.
  */
-#include "printer.h"
+#include "output/printer.h"
 
 #include <errno.h>
 
@@ -16,11 +16,11 @@
 
 #include <json-c/json.h>
 
-#include "columns.h"
-#include "diff.h"
-#include "informer.h"
-#include "strbuf.h"
-#include "util.h"
+#include "output/columns.h"
+#include "output/diff.h"
+#include "informer/informer.h"
+#include "lib/strbuf.h"
+#include "lib/util.h"
 
 #define TO_STRING_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
 

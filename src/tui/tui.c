@@ -17,7 +17,7 @@
  * that no message from any thread tears the screen; it is copied back to
  * the real stderr once the terminal is restored.
  */
-#include "tui.h"
+#include "tui/tui.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -35,17 +35,16 @@
 
 #include <curses.h>
 
-#include "discovery.h"
-#include "kubeconfig.h"
-#include "session.h"
-#include "tui_view.h"
-#include "util.h"
+#include "cluster/discovery.h"
+#include "cluster/kubeconfig.h"
+#include "informer/session.h"
+#include "tui/tui_view.h"
+#include "lib/util.h"
 
 #define FRAME_MS 40		/* at most 25 frames a second */
 #define TICK_MS 1000		/* the clock */
 #define DRAIN_BATCH 256
 #define DRAIN_MAX 8192		/* per listener per loop turn: keys stay quick */
-#define MESSAGE_MS 4000
 
 /* ---- terminal ownership ---------------------------------------------------- */
 
@@ -193,193 +192,6 @@ static void terminal_resize(struct tui *t)
 
 /* ---- helpers the views share ------------------------------------------------- */
 
-void tui_message(struct tui *t, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(t->message, sizeof(t->message), fmt, ap);
-	va_end(ap);
-	t->message_until = mono_ms() + MESSAGE_MS;
-}
-
-static bool is_ascii(const char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s >= 0x80)
-			return false;
-	return true;
-}
-
-/* Draws s clipped to w columns; returns the columns used. */
-static int put_text(int y, int x, int w, int attr, const char *s)
-{
-	int used;
-
-	if (w <= 0)
-		return 0;
-	attrset(attr);
-	if (is_ascii(s)) {
-		int n = (int)strlen(s);
-		used = n < w ? n : w;
-		mvaddnstr(y, x, s, used);
-	} else {
-		wchar_t wbuf[512];
-		size_t n = mbstowcs(wbuf, s, ARRAY_SIZE(wbuf) - 1);
-		if (n == (size_t)-1) {
-			/* Not valid in this locale: show bytes as '?'. */
-			char safe[512];
-			size_t i;
-			for (i = 0; s[i] && i < sizeof(safe) - 1; i++)
-				safe[i] = (unsigned char)s[i] < 0x80 ? s[i] : '?';
-			safe[i] = '\0';
-			return put_text(y, x, w, attr, safe);
-		}
-		wbuf[ARRAY_SIZE(wbuf) - 1] = L'\0';
-		int cols = 0;
-		size_t i;
-		for (i = 0; i < n; i++) {
-			int cw = wcwidth(wbuf[i]);
-			if (cw < 0)
-				cw = 1;
-			if (cols + cw > w)
-				break;
-			cols += cw;
-		}
-		mvaddnwstr(y, x, wbuf, (int)i);
-		used = cols;
-	}
-	attrset(A_NORMAL);
-	return used;
-}
-
-void draw_text(int y, int x, int w, int attr, const char *s)
-{
-	put_text(y, x, w, attr, s);
-}
-
-void draw_fill(int y, int x, int w, int attr, const char *s)
-{
-	int used = put_text(y, x, w, attr, s);
-	if (used < w)
-		mvhline(y, x + used, ' ' | (chtype)attr, w - used);
-}
-
-int tui_color(const struct tui *t, int pair)
-{
-	return t->color ? COLOR_PAIR(pair) : 0;
-}
-
-int delta_attr(const struct tui *t, enum delta_type type)
-{
-	static const int pair[DELTA__COUNT] = {
-		[DELTA_ADDED] = PAIR_ADDED,
-		[DELTA_UPDATED] = PAIR_UPDATED,
-		[DELTA_DELETED] = PAIR_DELETED,
-		[DELTA_REPLACED] = PAIR_REPLACED,
-		[DELTA_SYNC] = PAIR_SYNC,
-	};
-	static const int plain[DELTA__COUNT] = {
-		[DELTA_ADDED] = A_BOLD,
-		[DELTA_DELETED] = A_UNDERLINE,
-	};
-	if ((unsigned)type >= DELTA__COUNT)
-		return A_NORMAL;
-	return t->color ? (int)COLOR_PAIR(pair[type]) : plain[type];
-}
-
-void draw_title(const struct tui *t, const struct rect *r, bool focused,
-		const char *text, const char *right)
-{
-	int attr = focused ? (t->color ? (int)(COLOR_PAIR(PAIR_TITLE) | A_BOLD)
-				       : A_REVERSE | A_BOLD)
-			   : (t->color ? A_REVERSE : A_REVERSE | A_DIM);
-	draw_fill(r->y, r->x, r->w, attr, text);
-	if (right) {
-		int n = (int)strlen(right);
-		if (n < r->w - (int)strlen(text) - 1)
-			draw_text(r->y, r->x + r->w - n - 1, n, attr, right);
-	}
-}
-
-void format_clock(int64_t wall, char buf[16])
-{
-	time_t secs = (time_t)(wall / 1000);
-	struct tm tm;
-	localtime_r(&secs, &tm);
-	snprintf(buf, 16, "%02d:%02d:%02d.%03d", tm.tm_hour, tm.tm_min,
-		 tm.tm_sec, (int)(wall % 1000));
-}
-
-void format_ago(const struct tui *t, int64_t wall, char buf[32])
-{
-	if (!wall) {
-		snprintf(buf, 32, "-");
-		return;
-	}
-	format_age(t->now_wall - wall, buf);
-}
-
-void scroll_fix(struct scroll *s, size_t nr, int height)
-{
-	size_t h = height > 0 ? (size_t)height : 1;
-
-	if (!nr) {
-		s->cur = s->top = 0;
-		return;
-	}
-	if (s->cur >= nr)
-		s->cur = nr - 1;
-	if (s->cur < s->top)
-		s->top = s->cur;
-	if (s->cur >= s->top + h)
-		s->top = s->cur - h + 1;
-	/* No empty space below the last line when there is more above. */
-	if (s->top + h > nr)
-		s->top = nr > h ? nr - h : 0;
-}
-
-void scroll_by(struct scroll *s, long lines, size_t nr)
-{
-	if (!nr)
-		return;
-	if (lines < 0 && (size_t)-lines > s->cur)
-		s->cur = 0;
-	else if (lines > 0 && s->cur + (size_t)lines >= nr)
-		s->cur = nr - 1;
-	else
-		s->cur = (size_t)((long)s->cur + lines);
-}
-
-bool scroll_key(struct scroll *s, int key, size_t nr, int height)
-{
-	long page = height > 1 ? height - 1 : 1;
-
-	switch (key) {
-	case KEY_UP: case 'k':
-		scroll_by(s, -1, nr);
-		break;
-	case KEY_DOWN: case 'j':
-		scroll_by(s, 1, nr);
-		break;
-	case KEY_PPAGE: case 'b' & 0x1f:
-		scroll_by(s, -page, nr);
-		break;
-	case KEY_NPAGE: case 'f' & 0x1f: case ' ':
-		scroll_by(s, page, nr);
-		break;
-	case KEY_HOME: case 'g':
-		s->cur = 0;
-		break;
-	case KEY_END: case 'G':
-		s->cur = nr ? nr - 1 : 0;
-		break;
-	default:
-		return false;
-	}
-	scroll_fix(s, nr, height);
-	return true;
-}
-
 /* ---- layout and frame ----------------------------------------------------- */
 
 static const struct view_ops *const panes[PANE__COUNT] = {
@@ -433,7 +245,7 @@ static void draw_header(struct tui *t)
 			state = m->stats.state == STATE_BACKOFF ? " !" : " ..";
 		snprintf(buf, sizeof(buf), " %zu:%s %zu%s ", i + 1, m->name, m->present, state);
 		int attr = i == t->cur ? (A_REVERSE | A_BOLD) : A_NORMAL;
-		int n = put_text(1, x, t->cols - x, attr, buf);
+		int n = draw_text(1, x, t->cols - x, attr, buf);
 		x += n + 1;
 	}
 }

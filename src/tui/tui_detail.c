@@ -13,10 +13,10 @@
 #include <curses.h>
 #include <json-c/json.h>
 
-#include "diff.h"
-#include "strbuf.h"
-#include "tui_view.h"
-#include "util.h"
+#include "output/diff.h"
+#include "lib/strbuf.h"
+#include "tui/tui_view.h"
+#include "lib/util.h"
 
 static void add_line(struct tui *t, int attr, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -10,8 +10,8 @@
 
 #include <curses.h>
 
-#include "tui_view.h"
-#include "util.h"
+#include "tui/tui_view.h"
+#include "lib/util.h"
 
 static void state_text(const struct tui *t, const struct informer_stats *st,
 		       char *buf, size_t size)

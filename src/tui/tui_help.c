@@ -1,7 +1,7 @@
 /* tui_help.c — the keys (`?`), full screen; Esc or any other key closes it. */
 #include <curses.h>
 
-#include "tui_view.h"
+#include "tui/tui_view.h"
 
 static const char *const help_lines[] = {
 	"Moving",

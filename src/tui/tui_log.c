@@ -11,8 +11,8 @@
 
 #include <curses.h>
 
-#include "tui_view.h"
-#include "util.h"
+#include "tui/tui_view.h"
+#include "lib/util.h"
 
 static void log_follow(struct tab *tab)
 {

@@ -1,12 +1,12 @@
 /* tui_model.c — the TUI's picture of one resource; see tui_model.h. */
-#include "tui_model.h"
+#include "tui/tui_model.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "discovery.h"
-#include "util.h"
+#include "cluster/discovery.h"
+#include "lib/util.h"
 
 void model_init(struct model *m, struct informer *inf, struct listener *l)
 {

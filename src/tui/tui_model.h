@@ -23,9 +23,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "delta.h"
-#include "hashmap.h"
-#include "informer.h"
+#include "informer/delta.h"
+#include "lib/hashmap.h"
+#include "informer/informer.h"
 
 #define GONE_SHOW_MS 5000	/* how long a deleted row stays, dimmed */
 #define CHANGED_MARK_MS 3000	/* how long a changed row is marked */

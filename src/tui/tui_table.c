@@ -17,53 +17,13 @@
 #include <curses.h>
 #include <json-c/json.h>
 
-#include "columns.h"
-#include "session.h"
-#include "strbuf.h"
-#include "tui_view.h"
-#include "util.h"
+#include "output/columns.h"
+#include "informer/session.h"
+#include "lib/strbuf.h"
+#include "tui/tui_view.h"
+#include "lib/util.h"
 
 /* ---- the kind's columns --------------------------------------------------- */
-
-/*
- * The headers the table shows between NAME and RV, per kind; the cells
- * come from columns.h (kubectl's logic), which knows every one of them.
- * NODE is one of the pod's wide columns: where a pod runs matters when
- * watching a scheduler or a node drain.
- */
-struct kind_columns {
-	const char *kind;
-	const char *const *names;
-};
-
-static const char *const pod_names[] = { "READY", "STATUS", "RESTARTS", "NODE", "AGE", NULL };
-static const char *const deployment_names[] = { "READY", "UP-TO-DATE", "AVAILABLE", "AGE", NULL };
-static const char *const node_names[] = { "STATUS", "ROLES", "AGE", "VERSION", NULL };
-static const char *const namespace_names[] = { "STATUS", "AGE", NULL };
-static const char *const configmap_names[] = { "DATA", "AGE", NULL };
-static const char *const secret_names[] = { "TYPE", "DATA", "AGE", NULL };
-static const char *const event_names[] = { "TYPE", "REASON", "OBJECT", "MESSAGE", NULL };
-static const char *const age_names[] = { "AGE", NULL };
-
-static const struct kind_columns kinds[] = {
-	{ "Pod", pod_names },
-	{ "Deployment", deployment_names },
-	{ "Node", node_names },
-	{ "Namespace", namespace_names },
-	{ "ConfigMap", configmap_names },
-	{ "Secret", secret_names },
-	{ "Event", event_names },
-	{ NULL, age_names },	/* any other kind */
-};
-
-static const struct kind_columns *kind_columns_of(const char *kind)
-{
-	size_t i;
-	for (i = 0; kinds[i].kind; i++)
-		if (!strcmp(kinds[i].kind, kind))
-			break;
-	return &kinds[i];
-}
 
 static size_t names_len(const char *const *names)
 {
@@ -80,8 +40,8 @@ static size_t names_len(const char *const *names)
  */
 static char **row_cells(struct tab *tab, struct row *r, int64_t max_age)
 {
-	const struct kind_columns *kc = kind_columns_of(tab->m.kind);
-	size_t nr = names_len(kc->names);
+	const char *const *names = columns_live_headers(tab->m.kind);
+	size_t nr = names_len(names);
 	int64_t now_mono = mono_ms();
 
 	if (r->cells && r->cells_obj == r->obj &&
@@ -101,7 +61,7 @@ static char **row_cells(struct tab *tab, struct row *r, int64_t max_age)
 		int64_t now = wall_ms();
 		for (size_t i = 0; i < nr; i++) {
 			strbuf_reset(&sb);
-			if (columns_cell(tab->m.kind, kc->names[i], tree, now, &sb) == 0)
+			if (columns_cell(tab->m.kind, names[i], tree, now, &sb) == 0)
 				r->cells[i] = xstrdup(strbuf_str(&sb));
 		}
 		strbuf_release(&sb);
@@ -126,14 +86,14 @@ static const char *const fixed_sort_names[] = { "NAME", "LAST", "DELTA", "RV" };
 
 static size_t sort_count(const struct tab *tab)
 {
-	return SORT__FIXED + names_len(kind_columns_of(tab->m.kind)->names);
+	return SORT__FIXED + names_len(columns_live_headers(tab->m.kind));
 }
 
 static const char *sort_name(const struct tab *tab)
 {
 	if (tab->sort < SORT__FIXED)
 		return fixed_sort_names[tab->sort];
-	return kind_columns_of(tab->m.kind)->names[tab->sort - SORT__FIXED];
+	return columns_live_headers(tab->m.kind)[tab->sort - SORT__FIXED];
 }
 
 static int cmp_numeric_or_text(const char *a, const char *b)
@@ -294,8 +254,8 @@ static void row_mark(const struct tui *t, const struct row *r, char mark[2], int
 static void table_draw(struct tui *t, const struct rect *r, bool focused)
 {
 	struct tab *tab = tui_tab(t);
-	const struct kind_columns *kc = kind_columns_of(tab->m.kind);
-	size_t kind_nr = names_len(kc->names);
+	const char *const *kind_names = columns_live_headers(tab->m.kind);
+	size_t kind_nr = names_len(kind_names);
 	bool show_ns = tab->m.namespaced && !t->session->cluster.scope_ns;
 	char title[512], right[128];
 
@@ -327,7 +287,7 @@ static void table_draw(struct tui *t, const struct rect *r, bool focused)
 
 	int ns_w = 9, name_w = 4, cell_w[MAX_COLS] = { 0 };
 	for (size_t i = 0; i < kind_nr && i < MAX_COLS; i++)
-		cell_w[i] = (int)strlen(kc->names[i]);
+		cell_w[i] = (int)strlen(kind_names[i]);
 	for (size_t i = first; i < last; i++) {
 		struct row *row = tab->index.v[i];
 		int w = (int)strlen(row->obj->name);
@@ -351,7 +311,7 @@ static void table_draw(struct tui *t, const struct rect *r, bool focused)
 	cols[nc++] = (struct col){ "NAME", name_w, false };
 	size_t kind_first = nc;
 	for (size_t c = 0; c < kind_nr && nc < MAX_COLS - 3; c++)
-		cols[nc++] = (struct col){ kc->names[c], cell_w[c] > 24 ? 24 : cell_w[c], false };
+		cols[nc++] = (struct col){ kind_names[c], cell_w[c] > 24 ? 24 : cell_w[c], false };
 	size_t kind_end = nc;
 	cols[nc++] = (struct col){ "RV", 8, true };
 	cols[nc++] = (struct col){ "DELTA", 8, false };

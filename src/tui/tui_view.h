@@ -1,6 +1,6 @@
 /*
  * tui_view.h — what the TUI's views share: the state of the whole UI,
- * the view contract, and the drawing helpers tui.c provides.
+ * the view contract (the drawing helpers are in draw.h).
  *
  * The main screen is three panes (the table, the delta log, the health
  * pane) laid out by tui.c; a full-screen view (detail, help) replaces
@@ -26,13 +26,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tui_model.h"
+#include "tui/draw.h"
+#include "tui/tui_model.h"
 
 struct session;
-
-struct rect {
-	int y, x, h, w;
-};
 
 struct tui;
 
@@ -48,18 +45,6 @@ extern const struct view_ops log_view;
 extern const struct view_ops health_view;
 extern const struct view_ops detail_view;
 extern const struct view_ops help_view;
-
-/* A cursor in a list of nr lines shown height at a time. */
-struct scroll {
-	size_t cur, top;
-};
-
-/* Moves the cursor for a navigation key; false if key is not one. */
-bool scroll_key(struct scroll *s, int key, size_t nr, int height);
-/* Keeps cur within [0, nr) and visible in a window of height lines. */
-void scroll_fix(struct scroll *s, size_t nr, int height);
-/* Moves the cursor by lines, clamped. */
-void scroll_by(struct scroll *s, long lines, size_t nr);
 
 enum pane {
 	PANE_TABLE,
@@ -91,21 +76,6 @@ struct tab {
 	struct table_layout layout;
 	int table_height;	/* rows shown last frame (for PgUp/PgDn) */
 	int log_height;
-};
-
-/* Colour pairs (and the attributes used when there is no colour). */
-enum {
-	PAIR_NONE,
-	PAIR_ADDED,
-	PAIR_UPDATED,
-	PAIR_DELETED,
-	PAIR_REPLACED,
-	PAIR_SYNC,
-	PAIR_TITLE,
-	PAIR_ERROR,
-	PAIR_ACTIVITY,
-	PAIR_MARK,
-	PAIR__COUNT
 };
 
 struct tui {
@@ -152,13 +122,11 @@ static inline struct tab *tui_tab(struct tui *t)
 	return &t->tabs[t->cur];
 }
 
+/* tui_view.c: helpers that read the UI's state. */
 /* Transient message on the status line for a few seconds. */
 void tui_message(struct tui *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Drawing: text clipped to w columns; fill pads with spaces up to w. */
-void draw_text(int y, int x, int w, int attr, const char *s);
-void draw_fill(int y, int x, int w, int attr, const char *s);
 /* Colour attribute of a pair (0 without colour). */
 int tui_color(const struct tui *t, int pair);
 /* How a delta type is shown: colour, or bold/dim without colour. */
@@ -166,8 +134,6 @@ int delta_attr(const struct tui *t, enum delta_type type);
 /* A title bar across r's first line; focused panes are highlighted. */
 void draw_title(const struct tui *t, const struct rect *r, bool focused,
 		const char *text, const char *right);
-/* "12:03:04.567" local time. */
-void format_clock(int64_t wall, char buf[16]);
 /* "3s", "2m10s" since wall (from the frame's clock). */
 void format_ago(const struct tui *t, int64_t wall, char buf[32]);
 

@@ -6,7 +6,7 @@
  * against the JSON bytes held.  The aim: total RSS ≤ 1.5 × those bytes.
  *
  *   make && cc -O2 -D_GNU_SOURCE -Isrc $(pkg-config --cflags json-c) \
- *      -pthread -o build/store_mem bench/store_mem.c build/default/libkinf.a \
+ *      -pthread -o build/store_mem tests/bench/store_mem.c build/default/libkinf.a \
  *      $(pkg-config --libs json-c) && build/store_mem [N] [--direct]
  *
  * --direct skips the fifo and adds straight to the store.
@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fifo.h"
-#include "store.h"
-#include "strbuf.h"
+#include "informer/fifo.h"
+#include "informer/store.h"
+#include "lib/strbuf.h"
 
 /* A Deployment's pod as a 1.30 apiserver returns it, managedFields and all. */
 static void make_pod(struct strbuf *sb, int i)

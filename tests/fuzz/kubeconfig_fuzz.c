@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "kubeconfig.h"
+#include "cluster/kubeconfig.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -43,11 +43,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "discovery.h"
-#include "http.h"
-#include "kubeconfig.h"
-#include "strbuf.h"
-#include "util.h"
+#include "cluster/discovery.h"
+#include "cluster/http.h"
+#include "cluster/kubeconfig.h"
+#include "lib/strbuf.h"
+#include "lib/util.h"
 
 #define SIM_DEFAULT_PATH "tests/apiserver/kube-sim"
 #define SIM_READY_MS 20000

@@ -1,8 +1,8 @@
 /* test_columns.c — kubectl's columns per kind, the short status, the table writer. */
 #include <json-c/json.h>
 
-#include "columns.h"
-#include "strbuf.h"
+#include "output/columns.h"
+#include "lib/strbuf.h"
 #include "unit.h"
 
 /* "Now" for every test: 2024-05-01T12:00:00Z. */

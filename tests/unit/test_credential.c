@@ -9,9 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "credential.h"
-#include "exec_credential.h"
-#include "kubeconfig.h"
+#include "cluster/credential.h"
+#include "cluster/exec_credential.h"
+#include "cluster/kubeconfig.h"
 #include "unit.h"
 
 static char tmpdir[] = "/tmp/kinf-credential-XXXXXX";

@@ -1,8 +1,8 @@
 /* test_diff.c — RFC 6902 patches that apply back, escaping, the human diff and its noise. */
 #include <json-c/json.h>
 
-#include "diff.h"
-#include "strbuf.h"
+#include "output/diff.h"
+#include "lib/strbuf.h"
 #include "unit.h"
 
 #define FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)

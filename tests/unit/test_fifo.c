@@ -2,7 +2,7 @@
 #include <pthread.h>
 #include <unistd.h>
 
-#include "fifo.h"
+#include "informer/fifo.h"
 #include "unit.h"
 
 static struct kobj *pod(const char *name, const char *rv)

@@ -12,12 +12,12 @@
 #include <json-c/json.h>
 #include <pthread.h>
 
-#include "discovery.h"
-#include "http.h"
-#include "informer.h"
-#include "kubeconfig.h"
+#include "cluster/discovery.h"
+#include "cluster/http.h"
+#include "informer/informer.h"
+#include "cluster/kubeconfig.h"
 #include "sim.h"
-#include "store.h"
+#include "informer/store.h"
 #include "unit.h"
 
 #define WAIT_MS 10000

@@ -1,5 +1,5 @@
 /* test_json_stream.c — lists and watch streams split at any byte. */
-#include "json_stream.h"
+#include "lib/json_stream.h"
 #include "unit.h"
 
 struct seen {

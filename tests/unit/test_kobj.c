@@ -1,8 +1,8 @@
 /* test_kobj.c — kobj: keys, the managedFields transform, extracted fields; delta names. */
 #include <json-c/json.h>
 
-#include "delta.h"
-#include "kobj.h"
+#include "informer/delta.h"
+#include "informer/kobj.h"
 #include "unit.h"
 
 static struct kobj *parse(const char *json, unsigned flags)

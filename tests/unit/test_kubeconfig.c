@@ -9,9 +9,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base64.h"
-#include "exec_credential.h"
-#include "kubeconfig.h"
+#include "lib/base64.h"
+#include "cluster/exec_credential.h"
+#include "cluster/incluster.h"
+#include "cluster/kubeconfig.h"
 #include "unit.h"
 
 static char tmpdir[] = "/tmp/kinf-kubeconfig-XXXXXX";

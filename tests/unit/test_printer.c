@@ -6,9 +6,9 @@
 
 #include <json-c/json.h>
 
-#include "columns.h"
-#include "informer.h"
-#include "printer.h"
+#include "output/columns.h"
+#include "informer/informer.h"
+#include "output/printer.h"
 #include "unit.h"
 
 static int64_t now_ms;		/* 2024-05-01T12:00:00Z */

@@ -1,5 +1,5 @@
 /* test_selector.c — label selectors as the apiserver reads them. */
-#include "selector.h"
+#include "lib/selector.h"
 #include "unit.h"
 
 /* Packs "a=1", "b=2" into the kobj label form. */

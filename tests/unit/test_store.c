@@ -1,8 +1,8 @@
 /* test_store.c — the Indexer: map, index maintenance, concurrency. */
 #include <pthread.h>
 
-#include "hashmap.h"
-#include "store.h"
+#include "lib/hashmap.h"
+#include "informer/store.h"
 #include "unit.h"
 
 /* A pod; labels is "k=v,k=v" or "", node and owner may be "". */

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tui_model.h"
+#include "tui/tui_model.h"
 #include "unit.h"
 
 static struct kobj *pod(const char *name, const char *rv, const char *labels)

@@ -1,0 +1,36 @@
+/*
+ * informer_flags.h — the flags that say how an informer runs (which
+ * objects, which queue, resync, paging, streaming lists, stall timeout),
+ * shared by the commands that run informers live: watch and tui.  One
+ * option table, included in each command's table, fills one struct; so
+ * the two commands cannot drift apart in what they accept.
+ */
+#ifndef KINF_INFORMER_FLAGS_H
+#define KINF_INFORMER_FLAGS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "informer/session.h"
+#include "lib/opt.h"
+
+struct informer_flags {
+	const char *label_selector, *field_selector;
+	int fifo;			/* index into the --fifo choices */
+	int64_t resync_ms, stall_ms;
+	bool keep_managed_fields, streaming_list;
+	long chunk_size;		/* -1: not given */
+};
+
+/* The flags (filled by opt_parse through informer_flag_options). */
+extern struct informer_flags informer_flags;
+/* -l, --field-selector, --fifo, --resync, --keep-managed-fields, ... */
+extern const struct option informer_flag_options[];
+
+/*
+ * The session options the flags ask for, for `resources` ("pods,deploy"
+ * as typed) and one object's name (NULL: every object).
+ */
+struct session_opts informer_flags_session(const char *resources, const char *name);
+
+#endif

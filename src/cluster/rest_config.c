@@ -1,0 +1,199 @@
+/*
+ * rest_config.c — the rest config's life: made, copied, described, freed.
+ * Filled by kubeconfig.c or incluster.c; consumed by http.c.
+ */
+#include "cluster/rest_config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/strbuf.h"
+
+const char *auth_method_name(enum auth_method method)
+{
+	static const char *const names[] = {
+		[AUTH_NONE] = "no credentials",
+		[AUTH_TOKEN] = "bearer token",
+		[AUTH_TOKEN_FILE] = "token file",
+		[AUTH_BASIC] = "basic auth",
+		[AUTH_EXEC] = "exec plugin",
+	};
+	return names[method];
+}
+
+void blob_release(struct blob *b)
+{
+	free(b->data);
+	b->data = NULL;
+	b->len = 0;
+}
+
+int blob_read_file(struct blob *b, const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char chunk[8192];
+	size_t n;
+	FILE *f = fopen(path, "rb");
+
+	if (!f)
+		return -1;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		strbuf_add(&sb, chunk, n);
+	if (ferror(f)) {
+		int saved = errno;
+		fclose(f);
+		strbuf_release(&sb);
+		errno = saved;
+		return -1;
+	}
+	fclose(f);
+	b->data = strbuf_detach(&sb, &b->len);
+	return 0;
+}
+
+
+void exec_config_free(struct exec_config *e)
+{
+	if (!e)
+		return;
+	free(e->api_version);
+	free(e->command);
+	strv_free(e->args);
+	strv_free(e->env);
+	free(e->install_hint);
+	free(e);
+}
+
+struct exec_config *exec_config_dup(const struct exec_config *e)
+{
+	struct exec_config *d = xcalloc(1, sizeof(*d));
+	d->api_version = e->api_version ? xstrdup(e->api_version) : NULL;
+	d->command = e->command ? xstrdup(e->command) : NULL;
+	d->args = strv_dup(e->args);
+	d->env = strv_dup(e->env);
+	d->install_hint = e->install_hint ? xstrdup(e->install_hint) : NULL;
+	d->provide_cluster_info = e->provide_cluster_info;
+	d->interactive = e->interactive;
+	return d;
+}
+
+struct rest_config *rest_config_new(void)
+{
+	struct rest_config *cfg = xcalloc(1, sizeof(*cfg));
+	cfg->impersonate_groups = xcalloc(1, sizeof(char *));
+	return cfg;
+}
+
+void rest_config_free(struct rest_config *cfg)
+{
+	if (!cfg)
+		return;
+	free(cfg->server);
+	free(cfg->tls_server_name);
+	free(cfg->proxy_url);
+	blob_release(&cfg->ca);
+	free(cfg->ca_origin);
+	blob_release(&cfg->client_cert);
+	blob_release(&cfg->client_key);
+	if (cfg->token)
+		memset(cfg->token, 0, strlen(cfg->token));
+	free(cfg->token);
+	free(cfg->token_file);
+	free(cfg->username);
+	if (cfg->password)
+		memset(cfg->password, 0, strlen(cfg->password));
+	free(cfg->password);
+	exec_config_free(cfg->exec);
+	free(cfg->impersonate_user);
+	free(cfg->impersonate_uid);
+	strv_free(cfg->impersonate_groups);
+	free(cfg->namespace);
+	free(cfg->context);
+	free(cfg->cluster);
+	free(cfg->user);
+	free(cfg->source);
+	free(cfg);
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+static void blob_copy(struct blob *dst, const struct blob *src)
+{
+	dst->data = src->len ? xstrndup(src->data, src->len) : NULL;
+	dst->len = src->len;
+}
+
+struct rest_config *rest_config_dup(const struct rest_config *cfg)
+{
+	struct rest_config *d = xcalloc(1, sizeof(*d));
+	d->server = dup_or_null(cfg->server);
+	d->tls_server_name = dup_or_null(cfg->tls_server_name);
+	d->proxy_url = dup_or_null(cfg->proxy_url);
+	d->insecure = cfg->insecure;
+	d->disable_compression = cfg->disable_compression;
+	blob_copy(&d->ca, &cfg->ca);
+	d->ca_origin = dup_or_null(cfg->ca_origin);
+	blob_copy(&d->client_cert, &cfg->client_cert);
+	blob_copy(&d->client_key, &cfg->client_key);
+	d->auth = cfg->auth;
+	d->token = dup_or_null(cfg->token);
+	d->token_file = dup_or_null(cfg->token_file);
+	d->username = dup_or_null(cfg->username);
+	d->password = dup_or_null(cfg->password);
+	d->exec = cfg->exec ? exec_config_dup(cfg->exec) : NULL;
+	d->impersonate_user = dup_or_null(cfg->impersonate_user);
+	d->impersonate_uid = dup_or_null(cfg->impersonate_uid);
+	d->impersonate_groups = strv_dup(cfg->impersonate_groups);
+	d->namespace = dup_or_null(cfg->namespace);
+	d->context = dup_or_null(cfg->context);
+	d->cluster = dup_or_null(cfg->cluster);
+	d->user = dup_or_null(cfg->user);
+	d->source = dup_or_null(cfg->source);
+	d->in_cluster = cfg->in_cluster;
+	return d;
+}
+
+char *rest_config_describe(const struct rest_config *cfg)
+{
+	if (cfg->in_cluster)
+		return xasprintf("in-cluster · %s · namespace '%s'", cfg->server, cfg->namespace);
+	return xasprintf("context '%s' · cluster '%s' · user '%s' · %s · namespace '%s'",
+			 cfg->context, cfg->cluster, cfg->user, cfg->server, cfg->namespace);
+}
+
+char *rest_config_identity(const struct rest_config *cfg)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *who = cfg->in_cluster ? "the service account" : NULL;
+
+	if (who)
+		strbuf_adds(&sb, who);
+	else if (cfg->user && *cfg->user)
+		strbuf_addf(&sb, "user '%s'", cfg->user);
+	else
+		strbuf_adds(&sb, "an anonymous user");
+	switch (cfg->auth) {
+	case AUTH_NONE:
+		strbuf_adds(&sb, cfg->client_cert.len ? " (client certificate)"
+						      : " (no credentials)");
+		break;
+	case AUTH_TOKEN:
+		strbuf_adds(&sb, " (bearer token)");
+		break;
+	case AUTH_TOKEN_FILE:
+		strbuf_addf(&sb, " (token file '%s')", cfg->token_file);
+		break;
+	case AUTH_BASIC:
+		strbuf_addf(&sb, " (basic auth as '%s')", cfg->username);
+		break;
+	case AUTH_EXEC:
+		strbuf_addf(&sb, " (exec plugin '%s')", cfg->exec->command);
+		break;
+	}
+	return strbuf_detach(&sb, NULL);
+}

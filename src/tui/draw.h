@@ -1,0 +1,56 @@
+/*
+ * draw.h — drawing helpers shared by the TUI's loop and its views: text
+ * clipped to a width (UTF-8 aware), colour pairs, clocks and a scrolling
+ * cursor.  Nothing here knows the UI's state (that is tui_view.h).  They
+ * paint with stdscr and never refresh; tui.c refreshes once per frame.
+ *
+ * Threads: none — the terminal thread only.
+ */
+#ifndef KINF_DRAW_H
+#define KINF_DRAW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct rect {
+	int y, x, h, w;
+};
+
+/* A cursor in a list of nr lines shown height at a time. */
+struct scroll {
+	size_t cur, top;
+};
+
+/* Moves the cursor for a navigation key; false if key is not one. */
+bool scroll_key(struct scroll *s, int key, size_t nr, int height);
+/* Keeps cur within [0, nr) and visible in a window of height lines. */
+void scroll_fix(struct scroll *s, size_t nr, int height);
+/* Moves the cursor by lines, clamped. */
+void scroll_by(struct scroll *s, long lines, size_t nr);
+
+/* Colour pairs (and the attributes used when there is no colour). */
+enum {
+	PAIR_NONE,
+	PAIR_ADDED,
+	PAIR_UPDATED,
+	PAIR_DELETED,
+	PAIR_REPLACED,
+	PAIR_SYNC,
+	PAIR_TITLE,
+	PAIR_ERROR,
+	PAIR_ACTIVITY,
+	PAIR_MARK,
+	PAIR__COUNT
+};
+
+/*
+ * Drawing: text clipped to w columns (draw_text returns the columns it
+ * used); fill pads with spaces up to w.
+ */
+int draw_text(int y, int x, int w, int attr, const char *s);
+void draw_fill(int y, int x, int w, int attr, const char *s);
+/* "12:03:04.567" local time. */
+void format_clock(int64_t wall, char buf[16]);
+
+#endif
