@@ -22,10 +22,16 @@
 
 #include "lib/hashmap.h"
 
-/* A built-in index: the values are extracted into the kobj when made. */
+/*
+ * A built-in index: the values are extracted into the kobj when made.
+ * `values` gives a packed list; for a single-valued index it gives the
+ * one value, which may be "": client-go's MetaNamespaceIndexFunc indexes
+ * a cluster-scoped object under the empty namespace.
+ */
 struct index_def {
 	const char *name;
-	const char *(*values)(const struct kobj *obj);	/* a packed list */
+	const char *(*values)(const struct kobj *obj);
+	bool single;
 };
 
 static const char *namespace_values(const struct kobj *obj) { return obj->ns; }
@@ -34,7 +40,7 @@ static const char *node_values(const struct kobj *obj) { return obj->node; }
 static const char *owner_values(const struct kobj *obj) { return obj->owners; }
 
 static const struct index_def index_defs[] = {
-	{ INDEX_NAMESPACE, namespace_values },
+	{ INDEX_NAMESPACE, namespace_values, true },
 	{ INDEX_LABEL, label_values },
 	{ INDEX_NODE, node_values },
 	{ INDEX_OWNER, owner_values },
@@ -127,6 +133,15 @@ static void index_move(struct store *store, const char *key,
 		const char *nv = new ? index_defs[i].values(new) : "";
 		const char *p;
 
+		if (index_defs[i].single) {
+			if (old && new && !strcmp(ov, nv))
+				continue;
+			if (old)
+				index_erase(&store->indexes[i], ov, key);
+			if (new)
+				index_insert(&store->indexes[i], nv, key);
+			continue;
+		}
 		for (p = ov; *p; p += strlen(p) + 1)
 			if (!packed_contains(nv, p))
 				index_erase(&store->indexes[i], p, key);

@@ -189,7 +189,8 @@ TEST(by_index_for_each_builtin_index)
 	store_free(store);
 }
 
-TEST(cluster_scoped_objects_are_not_namespace_indexed)
+/* client-go's MetaNamespaceIndexFunc: a cluster-scoped object's namespace is "". */
+TEST(cluster_scoped_objects_are_indexed_under_the_empty_namespace)
 {
 	struct store *store = store_new();
 	struct errbuf err;
@@ -199,8 +200,10 @@ TEST(cluster_scoped_objects_are_not_namespace_indexed)
 	CHECK(obj != NULL);
 	store_add(store, obj);
 	kobj_unref(obj);
-	CHECK_LOOKUP(store, INDEX_NAMESPACE, "", "");
+	CHECK_LOOKUP(store, INDEX_NAMESPACE, "", "n1");
 	CHECK(store_has(store, "n1"));
+	store_delete(store, "n1");
+	CHECK_LOOKUP(store, INDEX_NAMESPACE, "", "");
 	store_free(store);
 }
 
@@ -377,7 +380,7 @@ int main(void)
 	RUN(add_get_update_delete);
 	RUN(list_and_keys);
 	RUN(by_index_for_each_builtin_index);
-	RUN(cluster_scoped_objects_are_not_namespace_indexed);
+	RUN(cluster_scoped_objects_are_indexed_under_the_empty_namespace);
 	RUN(update_moves_index_values);
 	RUN(delete_removes_index_values);
 	RUN(unknown_index_is_an_error);
