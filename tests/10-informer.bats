@@ -6,9 +6,12 @@ load test_helper
 
 # Starts `kinf watch` in the background with JSON output into $OUT and
 # notices into $ERR; extra arguments go to kinf.
+# These tests follow the paged LIST and the DeltaFIFO: client-go up to
+# 1.32.  The newer generations (RealFIFO, streaming lists, the atomic
+# FIFO) have 12-client-go.bats.
 start_watch() {
 	OUT=$BATS_TEST_TMPDIR/out.ndjson ERR=$BATS_TEST_TMPDIR/err.log
-	"$KINF" watch --kubeconfig "$SIM_KUBECONFIG" -o json "$@" >"$OUT" 2>"$ERR" &
+	"$KINF" watch --kubeconfig "$SIM_KUBECONFIG" -o json --client-go 1.32 "$@" >"$OUT" 2>"$ERR" &
 	KINF_PID=$!
 }
 

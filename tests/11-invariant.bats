@@ -4,7 +4,9 @@
 # listeners as a delta (or was folded into a relist while disconnected).
 #
 # A seeded random schedule of every fault the simulator offers runs under
-# churn.  The seed is printed; replay a failure with KINF_SEED=N.
+# churn, once for each client-go generation kinf imitates (--client-go:
+# DeltaFIFO and LIST, RealFIFO, streaming lists and batches, the atomic
+# FIFO).  The seed is printed; replay a failure with KINF_SEED=N.
 
 load test_helper
 
@@ -33,20 +35,23 @@ teardown() {
 	sim_stop
 }
 
-replay_deltas() {
-	jq -S -s -c 'reduce (.[] | select(.key != null)) as $d ({};
-		if $d.type == "Deleted" then del(.[$d.key])
-		else .[$d.key] = $d.resourceVersion end)' "$1"
-}
+# The cache as the handlers were told of it: OnDelete removes, OnAdd and
+# OnUpdate set (the atomic FIFO's relist tombstones are ReplacedAll deltas
+# that reached OnDelete).
+REPLAY='reduce (.[] | select(.key != null)) as $d ({};
+	if $d.handler == "OnDelete" then del(.[$d.key])
+	else .[$d.key] = $d.resourceVersion end)'
 
-run_schedule() {	# run_schedule SEED FIFO
+replay_deltas() { jq -S -s -c "$REPLAY" "$1"; }
+
+run_schedule() {	# run_schedule SEED CLIENT_GO_VERSION
 	local seed=$1 fifo=$2
-	echo "# seed $seed (replay with KINF_SEED=$seed), fifo $fifo"
+	echo "# seed $seed (replay with KINF_SEED=$seed), client-go $fifo"
 	RANDOM=$seed
 	sim_start --pods 40 --seed "$seed"
 	local out=$BATS_TEST_TMPDIR/out-$fifo.ndjson err=$BATS_TEST_TMPDIR/err-$fifo.log
 	local dump=$BATS_TEST_TMPDIR/cache-$fifo.json
-	"$KINF" watch pods -A -o json --fifo "$fifo" --chunk-size 7 --stall-timeout 2s \
+	"$KINF" watch pods -A -o json --client-go "$fifo" --chunk-size 7 --stall-timeout 2s \
 		--resync 1s --dump-cache "$dump" --kubeconfig "$SIM_KUBECONFIG" >"$out" 2>"$err" &
 	KINF_PID=$!
 	wait_until 20 file_has "$err" synced
@@ -68,7 +73,7 @@ run_schedule() {	# run_schedule SEED FIFO
 	local truth
 	truth=$(sim_oracle pods | jq -S -c '.items')
 	# Converges: the deltas printed rebuild exactly the server's truth.
-	if ! wait_until 60 bash -c "[ \"\$(jq -S -s -c 'reduce (.[] | select(.key != null)) as \$d ({}; if \$d.type == \"Deleted\" then del(.[\$d.key]) else .[\$d.key] = \$d.resourceVersion end)' '$out')\" = '$truth' ]"; then
+	if ! wait_until 60 bash -c "$(declare -f replay_deltas); REPLAY='$REPLAY'; [ \"\$(replay_deltas '$out')\" = '$truth' ]"; then
 		echo "# deltas: $(replay_deltas "$out" | head -c 2000)"
 		echo "# truth:  $truth"
 		tail -20 "$err"
@@ -80,8 +85,8 @@ run_schedule() {	# run_schedule SEED FIFO
 	# And the Indexer itself holds exactly the truth.
 	[ "$(jq -S -c . "$dump")" = "$(jq -S -c . <<<"$truth")" ] || {
 		echo "# indexer: $(head -c 2000 "$dump")"; echo "# truth: $truth"; return 1; }
-	# Resyncs happened and reached the listener as Sync deltas.
-	grep -q '"type":"Sync"' "$out"
+	# Resyncs happened and reached the listener as Sync (or SyncAll) deltas.
+	grep -qE '"type":"Sync(All)?"' "$out"
 	# Every fault that forced a relist shows as a relist, never silence.
 	local lists
 	lists=$(jq -s '[.[] | select(.listNumber != null) | .listNumber] | max' "$out")
@@ -89,10 +94,24 @@ run_schedule() {	# run_schedule SEED FIFO
 	sim_stop
 }
 
-@test "DeltaFIFO: cache equals the truth after random churn and faults" {
-	run_schedule "${KINF_SEED:-$((RANDOM * 32768 + RANDOM))}" delta
+seed() { echo "${KINF_SEED:-$((RANDOM * 32768 + RANDOM))}"; }
+
+@test "client-go 1.28 (DeltaFIFO, LIST): cache equals the truth after random churn and faults" {
+	run_schedule "$(seed)" 1.28
 }
 
-@test "RealFIFO: cache equals the truth after random churn and faults" {
-	run_schedule "${KINF_SEED:-$((RANDOM * 32768 + RANDOM))}" real
+@test "client-go 1.32 (DeltaFIFO, LIST): cache equals the truth after random churn and faults" {
+	run_schedule "$(seed)" 1.32
+}
+
+@test "client-go 1.34 (RealFIFO): cache equals the truth after random churn and faults" {
+	run_schedule "$(seed)" 1.34
+}
+
+@test "client-go 1.35 (RealFIFO, batches, streaming list): cache equals the truth after random churn and faults" {
+	run_schedule "$(seed)" 1.35
+}
+
+@test "client-go 1.36 (atomic FIFO, streaming list): cache equals the truth after random churn and faults" {
+	run_schedule "$(seed)" 1.36
 }

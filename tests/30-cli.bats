@@ -77,7 +77,7 @@ help_options() {
 	run "$KINF" watch --help
 	assert_status 0
 	for opt in --output --selector --field-selector --types --watch-only --diff \
-		--events --resync --fifo --max-deltas --timeout --no-headers \
+		--events --resync --fifo --client-go --hide-unchanged --max-deltas --timeout --no-headers \
 		--keep-managed-fields --color --tui --chunk-size --streaming-list \
 		--stall-timeout --dump-cache --quiet --namespace --all-namespaces \
 		--kubeconfig --context --cluster --user --request-timeout --verbose --help; do
@@ -90,7 +90,7 @@ help_options() {
 	done
 	# Enumerated values are listed with their option.
 	assert_output_contains "(line|wide|json|name)"
-	assert_output_contains "(delta|real)"
+	assert_output_contains "(delta|real|atomic)"
 	assert_output_contains "(auto|always|never)"
 	# Every option of --help is accepted by the parser (the table is one).
 	for opt in $(help_options watch); do

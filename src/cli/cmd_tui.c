@@ -27,7 +27,7 @@ static int run_tui(int argc, const char **argv)
 	if (argc > 1)
 		usage_error(&command_tui, "unexpected argument '%s'", argv[1]);
 
-	struct session_opts so = informer_flags_session(argv[0], NULL);
+	struct session_opts so = informer_flags_session(&command_tui, argv[0], NULL);
 	if (session_open(&s, &so, &err) < 0) {
 		error("%s", err.msg);
 		return 1;

@@ -34,7 +34,7 @@ enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 
 static struct {
 	int output;
-	bool diff, events, watch_only, no_headers;
+	bool diff, events, watch_only, hide_unchanged, no_headers;
 	bool tui, quiet;
 	const char *types, *dump_cache;
 	int64_t timeout_ms;
@@ -47,6 +47,8 @@ static const struct option watch_options[] = {
 		 "output format"),
 	OPT_STRING(0, "types", &o.types, "TYPES",
 		   "only these delta types, e.g. Added,Deleted", COMPLETE_DELTA_TYPES),
+	OPT_BOOL(0, "hide-unchanged", &o.hide_unchanged,
+		 "hide updates whose resourceVersion did not change (after a relist, a resync)"),
 	OPT_BOOL(0, "watch-only", &o.watch_only,
 		 "hide the initial list's deltas"),
 	OPT_BOOL(0, "diff", &o.diff,
@@ -163,13 +165,13 @@ static int run_watch(int argc, const char **argv)
 		usage_error(&command_watch, "unexpected argument '%s'", argv[2]);
 	if (o.types && parse_types(o.types, &types, &bad) < 0)
 		usage_error(&command_watch, "unknown delta type '%s' in --types "
-			    "(Added, Updated, Deleted, Replaced, Sync)", bad);
+			    "(Added, Updated, Deleted, Replaced, Sync, ReplacedAll, SyncAll)", bad);
 	if (o.events && o.output != OUTPUT_JSON)
 		usage_error(&command_watch, "--events needs -o json");
 	if (argc == 2 && strchr(argv[0], ','))
 		usage_error(&command_watch, "a NAME needs exactly one resource type");
 
-	struct session_opts so = informer_flags_session(argv[0], argc == 2 ? argv[1] : NULL);
+	struct session_opts so = informer_flags_session(&command_watch, argv[0], argc == 2 ? argv[1] : NULL);
 	if (session_open(&s, &so, &err) < 0) {
 		error("%s", err.msg);
 		return 1;
@@ -199,6 +201,7 @@ static int run_watch(int argc, const char **argv)
 		.printer = p,
 		.types = types,
 		.watch_only = o.watch_only,
+		.hide_unchanged = o.hide_unchanged,
 		.max_deltas = o.max_deltas,
 		.timeout_ms = o.timeout_ms,
 		.resync_ms = informer_flags.resync_ms,

@@ -1,9 +1,10 @@
 /* informer_flags.c — the informer flags of watch and tui; see the header. */
 #include "cli/informer_flags.h"
 
-static const char *const fifo_names[] = { "delta", "real", NULL };
+/* In enum fifo_kind's order. */
+static const char *const fifo_names[] = { "delta", "real", "atomic", NULL };
 
-struct informer_flags informer_flags = { .chunk_size = -1 };
+struct informer_flags informer_flags = { .chunk_size = -1, .fifo = -1 };
 
 const struct option informer_flag_options[] = {
 	OPT_STRING('l', "selector", &informer_flags.label_selector, "SELECTOR",
@@ -12,31 +13,46 @@ const struct option informer_flag_options[] = {
 		   "field selector, e.g. spec.nodeName=node-1", COMPLETE_NONE),
 	OPT_DURATION(0, "resync", &informer_flags.resync_ms,
 		     "resync period: Sync deltas for every cached object"),
+	OPT_STRING(0, "client-go", &informer_flags.client_go, "VERSION",
+		   "imitate this client-go (e.g. 1.28, 1.33, v0.35.1; default: the newest, 1.36)",
+		   COMPLETE_NONE),
 	OPT_ENUM(0, "fifo", &informer_flags.fifo, "KIND", fifo_names,
-		 "the queue: client-go's DeltaFIFO or 1.36's RealFIFO"),
+		 "override the queue: DeltaFIFO (<=1.32), RealFIFO (1.33-1.35), atomic (1.36)"),
 	OPT_BOOL(0, "keep-managed-fields", &informer_flags.keep_managed_fields,
 		 "keep metadata.managedFields (dropped by default)"),
 	OPT_INT(0, "chunk-size", &informer_flags.chunk_size, "N",
 		"objects per LIST page (default: 500, as client-go pages); 0: one response"),
-	OPT_BOOL(0, "streaming-list", &informer_flags.streaming_list,
-		 "list through a watch with sendInitialEvents (falls back to LIST)"),
+	OPT_BOOL_SEEN(0, "streaming-list", &informer_flags.streaming_list,
+		      &informer_flags.streaming_list_seen,
+		      "override: list through a watch with sendInitialEvents (=false: LIST)"),
 	OPT_DURATION(0, "stall-timeout", &informer_flags.stall_ms,
 		     "tear down a watch silent for this long (default 125s)"),
 	OPT_END(),
 };
 
-struct session_opts informer_flags_session(const char *resources, const char *name)
+struct session_opts informer_flags_session(const struct command *cmd,
+					   const char *resources, const char *name)
 {
 	const struct informer_flags *f = &informer_flags;
+	const struct client_go_profile *profile = profile_default();
 
+	if (f->client_go) {
+		struct errbuf err = { "" };
+		profile = profile_find(f->client_go, &err);
+		if (!profile)
+			usage_error(cmd, "%s", err.msg);
+	}
 	return (struct session_opts){
 		.resources = resources,
 		.name = name,
 		.label_selector = f->label_selector,
 		.field_selector = f->field_selector,
-		.fifo = f->fifo ? FIFO_REAL : FIFO_DELTA,
+		.profile = profile,
+		.fifo_set = f->fifo >= 0,
+		.fifo = f->fifo >= 0 ? (enum fifo_kind)f->fifo : FIFO_DELTA,
 		.keep_managed_fields = f->keep_managed_fields,
 		.resync_ms = f->resync_ms,
+		.streaming_set = f->streaming_list_seen,
 		.streaming_list = f->streaming_list,
 		.page_size = session_page_size(f->chunk_size),
 		.stall_ms = f->stall_ms,

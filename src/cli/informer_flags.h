@@ -16,9 +16,11 @@
 
 struct informer_flags {
 	const char *label_selector, *field_selector;
-	int fifo;			/* index into the --fifo choices */
+	const char *client_go;		/* --client-go VERSION, NULL: the newest */
+	int fifo;			/* an enum fifo_kind; -1: the profile's */
 	int64_t resync_ms, stall_ms;
-	bool keep_managed_fields, streaming_list;
+	bool keep_managed_fields;
+	bool streaming_list, streaming_list_seen;
 	long chunk_size;		/* -1: not given */
 };
 
@@ -29,8 +31,10 @@ extern const struct option informer_flag_options[];
 
 /*
  * The session options the flags ask for, for `resources` ("pods,deploy"
- * as typed) and one object's name (NULL: every object).
+ * as typed) and one object's name (NULL: every object).  An unknown
+ * --client-go is a usage error of cmd.
  */
-struct session_opts informer_flags_session(const char *resources, const char *name);
+struct session_opts informer_flags_session(const struct command *cmd,
+					   const char *resources, const char *name);
 
 #endif

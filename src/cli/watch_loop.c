@@ -64,6 +64,8 @@ static bool wanted(const struct watch_loop *loop, const struct notification *n)
 		return true;
 	if (loop->types && !(loop->types & (1u << n->delta.type)))
 		return false;
+	if (loop->hide_unchanged && n->resync_only)
+		return false;
 	if (loop->watch_only && (n->replay ||
 	    (n->delta.source == SOURCE_LIST && n->delta.list_no == 0)))
 		return false;

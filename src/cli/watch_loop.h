@@ -18,6 +18,7 @@ struct watch_loop {
 	struct printer *printer;
 	unsigned types;		/* mask of 1 << delta_type; 0: all */
 	bool watch_only;	/* hide the initial list's deltas */
+	bool hide_unchanged;	/* hide resync-only updates (RV unchanged) */
 	long max_deltas;	/* 0: no limit */
 	int64_t timeout_ms;	/* 0: none */
 	int64_t resync_ms;	/* the listener's resync period; 0: none */

@@ -290,6 +290,9 @@ struct transfer {
 	int stop_fd;		/* > 0: readable once *stop is set */
 	int64_t idle_ms;
 	int64_t last_byte_ms;
+	void (*tick)(void *tick_ctx);
+	void *tick_ctx;
+	int64_t tick_ms, next_tick_ms;
 	bool stopped, stalled, aborted;
 	char curl_err[CURL_ERROR_SIZE];
 };
@@ -698,6 +701,11 @@ static int wait_ms(const struct transfer *t)
 		if (left < wait)
 			wait = left < 0 ? 0 : left;
 	}
+	if (t->tick) {
+		int64_t left = t->next_tick_ms - mono_ms();
+		if (left < wait)
+			wait = left < 0 ? 0 : left;
+	}
 	return (int)wait;
 }
 
@@ -721,6 +729,10 @@ static CURLcode perform(struct handle h, struct transfer *t)
 		if (transfer_should_end(t)) {
 			rc = CURLE_ABORTED_BY_CALLBACK;
 			break;
+		}
+		if (t->tick && mono_ms() >= t->next_tick_ms) {
+			t->next_tick_ms = mono_ms() + t->tick_ms;
+			t->tick(t->tick_ctx);
 		}
 		if (curl_multi_poll(h.multi, nr_extra ? &stop_wait : NULL, nr_extra,
 				    wait_ms(t), NULL) != CURLM_OK) {
@@ -756,9 +768,14 @@ static int request(struct kclient *c, const char *path, const struct stream_opts
 			.client = c, .resp = resp, .on_data = on_data, .ctx = ctx,
 			.stop = opts->stop, .stop_fd = opts->stop_fd,
 			.idle_ms = opts->idle_timeout_ms,
+			.tick = opts->tick_ms > 0 ? opts->tick : NULL,
+			.tick_ctx = opts->tick_ctx,
+			.tick_ms = opts->tick_ms,
+			.next_tick_ms = mono_ms() + opts->tick_ms,
 		};
 
 		strbuf_reset(&resp->body);
+		resp->refused = false;
 		resp->status = 0;
 		resp->retry_after_ms = -1;
 		resp->content_type[0] = '\0';
@@ -789,6 +806,7 @@ static int request(struct kclient *c, const char *path, const struct stream_opts
 			errbuf_set(err, "stalled: nothing from server '%s' for %.1f s",
 				   c->cfg->server, (double)opts->idle_timeout_ms / 1000);
 		} else {
+			resp->refused = rc == CURLE_COULDNT_CONNECT;
 			transport_error(c, h.easy, rc, &t, err);
 		}
 		wipe_slist(headers);

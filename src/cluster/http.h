@@ -55,6 +55,8 @@ struct http_response {
 	char content_type[128];
 	/* On 401 and 403: who asked, "user 'admin' (bearer token)". */
 	char who[160];
+	/* The connection was refused (nothing listens): a retriable failure. */
+	bool refused;
 };
 void http_response_release(struct http_response *resp);
 
@@ -85,6 +87,13 @@ struct stream_opts {
 	int64_t idle_timeout_ms;
 	/* Whole transfer limit, 0: none. */
 	int64_t timeout_ms;
+	/*
+	 * Called every tick_ms while the transfer runs, data or not, on the
+	 * caller's thread (for "still waiting" warnings).  NULL: none.
+	 */
+	void (*tick)(void *tick_ctx);
+	void *tick_ctx;
+	int64_t tick_ms;
 };
 
 /*

@@ -32,6 +32,7 @@ static const char *const activity_names[ACT__COUNT] = {
 	[ACT_RESYNC] = "resync",
 	[ACT_SYNCED] = "synced",
 	[ACT_BOOKMARK] = "bookmark",
+	[ACT_WARNING] = "warning",
 };
 
 const char *activity_name(enum activity act)

@@ -18,6 +18,7 @@
 
 #include "informer/delta.h"
 #include "informer/fifo.h"
+#include "informer/profile.h"
 
 struct api_resource;
 
@@ -37,6 +38,7 @@ enum activity {
 	ACT_RESYNC,		/* resync: .count Sync deltas queued */
 	ACT_SYNCED,		/* HasSynced became true */
 	ACT_BOOKMARK,		/* a bookmark moved the RV to .rv */
+	ACT_WARNING,		/* worth knowing, nothing failed: .message */
 	ACT__COUNT
 };
 const char *activity_name(enum activity act);
@@ -104,6 +106,10 @@ struct informer_opts {
 	 */
 	unsigned page_size;
 	bool streaming_list;		/* try sendInitialEvents first */
+	/* A failed streaming list falls back to LIST on any error (1.29+), else on 422. */
+	bool watch_list_any_fallback;
+	size_t batch;			/* pops take up to this many (RealFIFOs) */
+	enum backoff_rule backoff;
 	int64_t stall_ms;		/* 0: default (see reflector.h) */
 };
 

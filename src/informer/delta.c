@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static const char *const type_names[DELTA__COUNT] = {
 	[DELTA_ADDED] = "Added",
@@ -10,6 +11,8 @@ static const char *const type_names[DELTA__COUNT] = {
 	[DELTA_DELETED] = "Deleted",
 	[DELTA_REPLACED] = "Replaced",
 	[DELTA_SYNC] = "Sync",
+	[DELTA_REPLACED_ALL] = "ReplacedAll",
+	[DELTA_SYNC_ALL] = "SyncAll",
 };
 
 static const char *const source_names[SOURCE__COUNT] = {
@@ -26,7 +29,7 @@ const char *delta_type_name(enum delta_type type)
 int delta_type_parse(const char *name)
 {
 	for (int i = 0; i < DELTA__COUNT; i++)
-		if (!strcmp(type_names[i], name))
+		if (!strcasecmp(type_names[i], name))
 			return i;
 	return -1;
 }
@@ -50,10 +53,21 @@ void deltas_push(struct deltas *d, const struct delta *delta)
 	d->v[d->nr++] = *delta;
 }
 
+void delta_release(struct delta *delta)
+{
+	kobj_unref(delta->obj);
+	delta->obj = NULL;
+	for (size_t i = 0; i < delta->nr_all; i++)
+		kobj_unref(delta->all[i]);
+	free(delta->all);
+	delta->all = NULL;
+	delta->nr_all = 0;
+}
+
 void deltas_clear(struct deltas *d)
 {
 	for (size_t i = 0; i < d->nr; i++)
-		kobj_unref(d->v[i].obj);
+		delta_release(&d->v[i]);
 	d->nr = 0;
 }
 

@@ -16,6 +16,14 @@ enum delta_type {
 	DELTA_DELETED,
 	DELTA_REPLACED,		/* from a list (Replace) */
 	DELTA_SYNC,		/* from a resync */
+	/*
+	 * client-go 1.36's atomic RealFIFO (AtomicFIFO): a whole list is one
+	 * ReplacedAll delta (all[] holds the items, obj is NULL), a resync one
+	 * SyncAll (no object).  The informer reconciles them when popped; the
+	 * notifications it makes carry these types.
+	 */
+	DELTA_REPLACED_ALL,
+	DELTA_SYNC_ALL,
 	DELTA__COUNT
 };
 
@@ -44,6 +52,10 @@ struct delta {
 	bool tombstone;
 	struct kobj *obj;	/* one reference, owned by the delta */
 	int64_t time_ms;	/* wall clock when queued */
+	/* DELTA_REPLACED_ALL in the FIFO: the list, a reference each, owned. */
+	struct kobj **all;
+	size_t nr_all;
+	char rv[64];		/* DELTA_REPLACED_ALL: the list's resourceVersion */
 };
 
 /* One key's pending deltas, oldest first. */
@@ -53,6 +65,8 @@ struct deltas {
 };
 
 void deltas_push(struct deltas *d, const struct delta *delta); /* takes obj's ref */
+/* Drops the delta's references (obj, and all[] of a ReplacedAll). */
+void delta_release(struct delta *delta);
 /* Drops every delta's reference and empties the list (keeps memory). */
 void deltas_clear(struct deltas *d);
 void deltas_release(struct deltas *d);

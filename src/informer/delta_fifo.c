@@ -188,20 +188,22 @@ static size_t delta_fifo_replace(struct fifo *fifo, struct kobj **items,
 	return tombstones;
 }
 
-static void delta_fifo_resync(struct fifo *fifo)
+static size_t delta_fifo_resync(struct fifo *fifo)
 {
 	struct delta_fifo *df = of(fifo);
 	struct kobj_list known;
+	size_t queued = 0;
 
 	if (!fifo->known)
-		return;
+		return 0;
 	store_list(fifo->known, &known);
 	for (size_t i = 0; i < known.nr; i++)
 		/* A queued delta is newer than the cache: don't resync over it. */
-		if (!hashmap_find(&df->items, known.v[i]->key))
-			queue_action(df, DELTA_SYNC, SOURCE_RESYNC, false,
-				     known.v[i]);
+		if (!hashmap_find(&df->items, known.v[i]->key) &&
+		    queue_action(df, DELTA_SYNC, SOURCE_RESYNC, false, known.v[i]))
+			queued++;
 	kobj_list_release(&known);
+	return queued;
 }
 
 static size_t delta_fifo_len(struct fifo *fifo)
@@ -209,7 +211,9 @@ static size_t delta_fifo_len(struct fifo *fifo)
 	return of(fifo)->nr;
 }
 
-static void delta_fifo_take(struct fifo *fifo, struct deltas *out)
+/* One key at a time: the DeltaFIFO has no batch pop. */
+static size_t delta_fifo_take(struct fifo *fifo, struct deltas *out,
+			      size_t max, size_t initial)
 {
 	struct delta_fifo *df = of(fifo);
 	struct entry *e = ring_shift(df);
@@ -217,6 +221,7 @@ static void delta_fifo_take(struct fifo *fifo, struct deltas *out)
 	hashmap_remove(&df->items, e->key, NULL);
 	*out = e->deltas;
 	free(e);
+	return 1;
 }
 
 const struct fifo_ops delta_fifo_ops = {

@@ -22,6 +22,7 @@
 static const struct fifo_ops *const kinds[] = {
 	[FIFO_DELTA] = &delta_fifo_ops,
 	[FIFO_REAL] = &real_fifo_ops,
+	[FIFO_ATOMIC] = &atomic_fifo_ops,
 };
 
 struct fifo *fifo_new(enum fifo_kind kind, struct store *known_objects)
@@ -121,28 +122,42 @@ void fifo_replace(struct fifo *fifo, struct kobj **items, size_t nr,
 	unlock_and_wake(fifo);
 }
 
-void fifo_resync(struct fifo *fifo)
+size_t fifo_resync(struct fifo *fifo)
+{
+	size_t queued;
+
+	pthread_mutex_lock(&fifo->lock);
+	queued = fifo->ops->resync(fifo);
+	unlock_and_wake(fifo);
+	return queued;
+}
+
+void fifo_set_batch(struct fifo *fifo, size_t max)
 {
 	pthread_mutex_lock(&fifo->lock);
-	fifo->ops->resync(fifo);
-	unlock_and_wake(fifo);
+	fifo->batch = max;
+	pthread_mutex_unlock(&fifo->lock);
 }
 
 int fifo_pop(struct fifo *fifo, fifo_process_fn *process, void *ctx)
 {
 	struct deltas deltas = { 0 };
 
+	size_t taken;
+
 	pthread_mutex_lock(&fifo->lock);
 	while (!fifo->closed && !fifo->ops->len(fifo))
 		pthread_cond_wait(&fifo->cond, &fifo->lock);
-	if (fifo->closed) {
+	/* Closed: what is queued is still handed out, then -1 (client-go's Pop). */
+	if (!fifo->ops->len(fifo)) {
 		pthread_mutex_unlock(&fifo->lock);
 		return -1;
 	}
-	fifo->ops->take(fifo, &deltas);
-	if (fifo->initial_population)
-		fifo->initial_population--;
+	taken = fifo->ops->take(fifo, &deltas, fifo->batch, fifo->initial_population);
 	process(ctx, &deltas);
+	/* After processing, as 1.36 does: synced means handled, not taken. */
+	fifo->initial_population -= taken < fifo->initial_population ?
+				    taken : fifo->initial_population;
 	pthread_mutex_unlock(&fifo->lock);
 	/* The objects are immutable: dropping them needs no lock. */
 	deltas_release(&deltas);

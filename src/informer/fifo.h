@@ -8,12 +8,15 @@
  *               however many it gathers.  Only two consecutive Deleted
  *               deltas collapse (the one that knows more is kept: the
  *               older, unless it is a tombstone and the newer is not).
- *   FIFO_REAL   client-go 1.36's RealFIFO: one entry per delta, nothing
- *               merged; on Replace the tombstones are queued before the
- *               Replaced deltas.
+ *   FIFO_REAL   client-go 1.33-1.35's RealFIFO: one entry per delta,
+ *               nothing merged; on Replace the tombstones are queued
+ *               before the Replaced deltas.
+ *   FIFO_ATOMIC client-go 1.36's atomic RealFIFO: as FIFO_REAL, but a
+ *               Replace is one ReplacedAll delta and a Resync one SyncAll,
+ *               reconciled by the consumer when popped (see real_fifo.c).
  *
- * Both read the Indexer (known_objects) to find keys that vanished from a
- * list and to resync; neither writes it.
+ * FIFO_DELTA and FIFO_REAL read the Indexer (known_objects) to find keys
+ * that vanished from a list and to resync; none writes it.
  *
  * Populated / HasSynced: the first Replace (or any Add/Update/Delete before
  * it) marks the queue populated; the first Replace records how many entries
@@ -23,7 +26,8 @@
  * Replace.  Resync populates nothing.
  *
  * Threads: every function is thread-safe.  fifo_pop() blocks until an entry
- * is ready or the queue is closed, and calls `process` with the queue's lock
+ * is ready or the queue is closed and empty (a closed queue still hands out
+ * what it holds, as client-go's Pop does), and calls `process` with the queue's lock
  * held, so that taking an entry out and applying it to the Indexer are one
  * step to anyone calling Resync or Replace.  `process` must not call back
  * into the fifo.
@@ -40,7 +44,7 @@
 #include "informer/delta.h"
 #include "informer/store.h"
 
-enum fifo_kind { FIFO_DELTA, FIFO_REAL };
+enum fifo_kind { FIFO_DELTA, FIFO_REAL, FIFO_ATOMIC };
 
 /* What one Replace found, compared with what was known before it. */
 struct replace_stats {
@@ -79,12 +83,20 @@ void fifo_replace(struct fifo *fifo, struct kobj **items, size_t nr,
 		  unsigned list_no, struct replace_stats *stats);
 
 /* A Sync delta for every known key that has nothing queued. */
-void fifo_resync(struct fifo *fifo);
+/* Returns how many deltas it queued (the atomic FIFO: one SyncAll). */
+size_t fifo_resync(struct fifo *fifo);
+
+/*
+ * Pop hands out up to max entries at once (client-go 1.35's PopBatch;
+ * the RealFIFOs only): 0 or 1 is one at a time.
+ */
+void fifo_set_batch(struct fifo *fifo, size_t max);
 
 /*
  * Waits for the oldest entry, removes it and calls process(ctx, deltas)
- * with the lock held (for FIFO_REAL `deltas` holds exactly one delta).
- * Returns 0, or -1 once the queue is closed (pending entries are dropped).
+ * with the lock held.  FIFO_DELTA hands one key's deltas; the RealFIFOs
+ * one delta, or a batch of deltas of distinct keys (fifo_set_batch).
+ * Returns 0, or -1 once the queue is closed and empty.
  * The deltas stay the fifo's and are dropped when process returns:
  * process takes its own reference to any object it keeps (or steals one
  * by setting that delta's obj to NULL).

@@ -29,6 +29,7 @@ struct fifo {
 	bool populated;
 	size_t initial_population;
 	unsigned list_no;	/* of the last Replace; tags later deltas */
+	size_t batch;		/* most entries one pop may take; 0 or 1: one */
 };
 
 struct fifo_ops {
@@ -45,14 +46,22 @@ struct fifo_ops {
 	 */
 	size_t (*replace)(struct fifo *fifo, struct kobj **items, size_t nr,
 			  size_t *initial);
-	void (*resync)(struct fifo *fifo);
+	/* Returns how many deltas it queued. */
+	size_t (*resync)(struct fifo *fifo);
 	size_t (*len)(struct fifo *fifo);
-	/* Moves the oldest entry's deltas to out (empty, not NULL); len > 0. */
-	void (*take)(struct fifo *fifo, struct deltas *out);
+	/*
+	 * Moves the oldest entries' deltas to out (empty, not NULL); len > 0.
+	 * At most `max` entries (a batch: at least one) and at most
+	 * `initial` when that is not 0, so that a batch never straddles the
+	 * end of the initial list.  Returns how many entries it took.
+	 */
+	size_t (*take)(struct fifo *fifo, struct deltas *out, size_t max,
+		       size_t initial);
 };
 
 extern const struct fifo_ops delta_fifo_ops;
 extern const struct fifo_ops real_fifo_ops;
+extern const struct fifo_ops atomic_fifo_ops;
 
 /* A delta holding a new reference to obj, stamped with the time now. */
 struct delta fifo_delta(struct fifo *fifo, enum delta_type type,

@@ -8,8 +8,11 @@
  *     with the FIFO's lock held, and handle_deltas() takes inf->lock for
  *     the whole key, so "update the Indexer, then notify" is one step for
  *     informer_add_listener(), which replays the cache under the same lock;
- *   - the resync thread sleeps (a condition variable, no polling) until a
- *     listener's resync is due, then queues Sync deltas with fifo_resync();
+ *   - the resync thread sleeps (a condition variable, no polling) while
+ *     the reflector is not watching, and then for the check period
+ *     (client-go's resync timer lives in watchWithResync: it runs only
+ *     during the watch phase and starts afresh with each); when a
+ *     listener is due it queues a resync with fifo_resync();
  *   - consumers drain their listener from their own thread.
  * Lock order: FIFO lock → inf->lock → listener->lock.  The store has its
  * own lock and is taken under any of these, never the other way round.
@@ -19,13 +22,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cluster/discovery.h"
 #include "informer/reflector.h"
-#include "lib/stop.h"
+#include "lib/hashmap.h"
 
 #define MIN_RESYNC_MS 1000
 
@@ -62,7 +66,14 @@ struct informer {
 	int64_t last_resync_ms, next_resync_ms;	/* wall clock */
 
 	pthread_t processor, resyncer;
-	struct stop resync_stop;
+	/*
+	 * The reflector's watch phase (client-go's watchWithResync): resync
+	 * runs only while watching, its timer restarted by each new phase.
+	 * Under lock; phase_cond wakes the resync thread.
+	 */
+	bool watching;
+	unsigned phase;
+	pthread_cond_t phase_cond;
 };
 
 void notification_release(struct notification *n)
@@ -163,6 +174,119 @@ static void distribute(struct informer *inf, const struct notification *n)
 
 /* ---- processing --------------------------------------------------------- */
 
+static struct notification notification_of(struct informer *inf,
+					   const struct delta *d)
+{
+	return (struct notification){
+		.delta = *d,
+		.resource = inf->opts.resource->name,
+		.obj_kind = inf->opts.resource->kind,
+		.group = inf->opts.resource->group,
+	};
+}
+
+/*
+ * Applies one object's delta to the Indexer and tells the listeners, as
+ * client-go's processDeltas does: Deleted removes and notifies delete;
+ * any other type updates (or adds, when the key is not cached).  An
+ * update whose resourceVersion equals the cached one is resync-only
+ * (sharedIndexInformer.OnUpdate), whatever the delta type.  Takes d's
+ * object reference over.  Caller holds inf->lock.
+ */
+static void handle_delta(struct informer *inf, const struct delta *d)
+{
+	struct notification n = notification_of(inf, d);
+	struct kobj *old = store_get(inf->store, d->obj->key);
+
+	if (d->type == DELTA_DELETED) {
+		store_delete(inf->store, d->obj->key);
+		n.kind = NOTIFY_DELETE;
+	} else if (old) {
+		store_update(inf->store, d->obj);
+		n.kind = NOTIFY_UPDATE;
+		n.old = old;
+		old = NULL;
+		n.resync_only = !strcmp(n.old->rv, d->obj->rv);
+	} else {
+		store_add(inf->store, d->obj);
+		n.kind = NOTIFY_ADD;
+	}
+	distribute(inf, &n);
+	kobj_unref(old);
+	notification_release(&n);
+}
+
+static int by_key(const void *a, const void *b)
+{
+	return strcmp((*(struct kobj *const *)a)->key, (*(struct kobj *const *)b)->key);
+}
+
+/*
+ * A ReplacedAll, reconciled against the Indexer (controller.go
+ * processReplacedAllInfo): every cached key the list lacks is deleted
+ * with a tombstone carrying its cached state, all of them first; then
+ * each listed object, in list order, updates or adds.  client-go walks
+ * the deletions in map order; here they go by key, so runs compare.
+ */
+static void handle_replaced_all(struct informer *inf, const struct delta *d)
+{
+	struct hashmap listed = HASHMAP_INIT;
+	struct kobj_list cached;
+
+	for (size_t i = 0; i < d->nr_all; i++)
+		hashmap_insert(&listed, d->all[i]->key, NULL);
+	store_list(inf->store, &cached);
+	qsort(cached.v, cached.nr, sizeof(*cached.v), by_key);
+	for (size_t i = 0; i < cached.nr; i++) {
+		if (hashmap_find(&listed, cached.v[i]->key))
+			continue;
+		struct delta gone = *d;
+		gone.all = NULL;
+		gone.nr_all = 0;
+		gone.type = DELTA_REPLACED_ALL;
+		gone.tombstone = true;
+		gone.obj = kobj_ref(cached.v[i]);
+		struct notification n = notification_of(inf, &gone);
+		n.kind = NOTIFY_DELETE;
+		store_delete(inf->store, gone.obj->key);
+		inf->deltas[DELTA_REPLACED_ALL]++;
+		distribute(inf, &n);
+		notification_release(&n);
+	}
+	kobj_list_release(&cached);
+	hashmap_release(&listed);
+	for (size_t i = 0; i < d->nr_all; i++) {
+		struct delta one = *d;
+		one.all = NULL;
+		one.nr_all = 0;
+		one.obj = kobj_ref(d->all[i]);
+		inf->deltas[DELTA_REPLACED_ALL]++;
+		handle_delta(inf, &one);
+	}
+}
+
+/* A SyncAll (controller.go): OnUpdate(obj, obj) for every cached object. */
+static void handle_sync_all(struct informer *inf, const struct delta *d)
+{
+	struct kobj_list cached;
+
+	store_list(inf->store, &cached);
+	qsort(cached.v, cached.nr, sizeof(*cached.v), by_key);
+	for (size_t i = 0; i < cached.nr; i++) {
+		struct delta one = *d;
+		one.obj = cached.v[i];
+		struct notification n = notification_of(inf, &one);
+		n.kind = NOTIFY_UPDATE;
+		n.old = kobj_ref(cached.v[i]);
+		n.resync_only = true;
+		cached.v[i] = NULL;	/* the notification owns it now */
+		inf->deltas[DELTA_SYNC_ALL]++;
+		distribute(inf, &n);
+		notification_release(&n);
+	}
+	kobj_list_release(&cached);
+}
+
 /* client-go's HandleDeltas: runs under the FIFO's lock (see fifo_pop). */
 static void handle_deltas(void *ctx, struct deltas *deltas)
 {
@@ -170,34 +294,18 @@ static void handle_deltas(void *ctx, struct deltas *deltas)
 
 	pthread_mutex_lock(&inf->lock);
 	for (size_t i = 0; i < deltas->nr; i++) {
-		const struct delta *d = &deltas->v[i];
-		struct notification n = {
-			.delta = *d,
-			.resource = inf->opts.resource->name,
-			.obj_kind = inf->opts.resource->kind,
-		.group = inf->opts.resource->group,
-		};
-		struct kobj *old = store_get(inf->store, d->obj->key);
+		struct delta *d = &deltas->v[i];
 
-		inf->deltas[d->type]++;
-		if (d->type == DELTA_DELETED) {
-			store_delete(inf->store, d->obj->key);
-			n.kind = NOTIFY_DELETE;
-		} else if (old) {
-			store_update(inf->store, d->obj);
-			n.kind = NOTIFY_UPDATE;
-			n.old = old;
-			n.resync_only = d->type == DELTA_SYNC ||
-				(d->type == DELTA_REPLACED && !strcmp(old->rv, d->obj->rv));
+		if (d->type == DELTA_REPLACED_ALL) {
+			handle_replaced_all(inf, d);
+		} else if (d->type == DELTA_SYNC_ALL) {
+			handle_sync_all(inf, d);
 		} else {
-			store_add(inf->store, d->obj);
-			n.kind = NOTIFY_ADD;
+			struct delta one = *d;
+			d->obj = NULL;	/* handle_delta takes the reference */
+			inf->deltas[one.type]++;
+			handle_delta(inf, &one);
 		}
-		distribute(inf, &n);
-		if (n.kind != NOTIFY_UPDATE)
-			kobj_unref(old);
-		else
-			kobj_unref(n.old);
 	}
 	pthread_mutex_unlock(&inf->lock);
 }
@@ -306,20 +414,69 @@ static void resync(struct informer *inf, bool force)
 	pthread_mutex_unlock(&inf->lock);
 	if (!any)
 		return;
-	size_t before = fifo_len(inf->fifo);
-	fifo_resync(inf->fifo);
 	struct activity_info info = { .act = ACT_RESYNC };
-	size_t after = fifo_len(inf->fifo);
-	info.count = after > before ? after - before : 0;
+	info.count = fifo_resync(inf->fifo);
+	snprintf(info.message, sizeof(info.message), "%s",
+		 delta_type_name(inf->opts.fifo == FIFO_ATOMIC ? DELTA_SYNC_ALL : DELTA_SYNC));
 	on_activity(inf, &info);
+}
+
+/* Waits on phase_cond until deadline_ms (monotonic); caller holds inf->lock. */
+static void phase_wait_until(struct informer *inf, int64_t deadline_ms)
+{
+	struct timespec ts;
+	int64_t left = deadline_ms - mono_ms();
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ts.tv_sec += left / 1000;
+	ts.tv_nsec += (left % 1000) * 1000000;
+	if (ts.tv_nsec >= 1000000000) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000;
+	}
+	pthread_cond_timedwait(&inf->phase_cond, &inf->lock, &ts);
 }
 
 static void *resync_main(void *arg)
 {
 	struct informer *inf = arg;
-	while (!stop_sleep(&inf->resync_stop, inf->resync_check_ms))
+
+	pthread_mutex_lock(&inf->lock);
+	while (!inf->stopped) {
+		if (!inf->watching) {
+			pthread_cond_wait(&inf->phase_cond, &inf->lock);
+			continue;
+		}
+		/* A new watch phase, or the next period of this one. */
+		unsigned phase = inf->phase;
+		int64_t due = mono_ms() + inf->resync_check_ms;
+		inf->next_resync_ms = wall_ms() + inf->resync_check_ms;
+		while (!inf->stopped && inf->watching && inf->phase == phase &&
+		       mono_ms() < due)
+			phase_wait_until(inf, due);
+		if (inf->stopped || !inf->watching || inf->phase != phase)
+			continue;
+		pthread_mutex_unlock(&inf->lock);
 		resync(inf, false);
+		pthread_mutex_lock(&inf->lock);
+	}
+	pthread_mutex_unlock(&inf->lock);
 	return NULL;
+}
+
+/* The reflector began (on) or ended (off) its watch phase. */
+static void on_watching(void *ctx, bool on)
+{
+	struct informer *inf = ctx;
+
+	pthread_mutex_lock(&inf->lock);
+	inf->watching = on;
+	if (on)
+		inf->phase++;
+	else
+		inf->next_resync_ms = 0;
+	pthread_cond_broadcast(&inf->phase_cond);
+	pthread_mutex_unlock(&inf->lock);
 }
 
 void informer_resync_now(struct informer *inf)
@@ -336,13 +493,20 @@ struct informer *informer_new(struct kclient *client, const struct informer_opts
 	inf->client = client;
 	inf->store = store_new();
 	inf->fifo = fifo_new(opts->fifo, inf->store);
+	if (opts->fifo != FIFO_DELTA)
+		fifo_set_batch(inf->fifo, opts->batch);
 	inf->resync_check_ms = opts->resync_ms;
 	pthread_mutex_init(&inf->lock, NULL);
 	pthread_cond_init(&inf->synced_cond, NULL);
-	stop_init(&inf->resync_stop);
+	pthread_condattr_t attr;
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&inf->phase_cond, &attr);
+	pthread_condattr_destroy(&attr);
 	struct reflector_hooks hooks = {
 		.activity = on_activity,
 		.replaced = on_replaced,
+		.watching = on_watching,
 		.ctx = inf,
 	};
 	inf->reflector = reflector_new(client, &inf->opts, inf->fifo, &hooks);
@@ -373,6 +537,13 @@ struct listener *informer_add_listener(struct informer *inf, int64_t resync_ms)
 	}
 	l->resync_ms = resync_ms;
 	l->next_resync_ms = resync_ms ? mono_ms() + resync_ms : 0;
+	/*
+	 * client-go's addListener puts a new listener in the syncing set; only
+	 * a resync tick takes it out.  With no resync period there is no tick,
+	 * so every listener then hears of every resync-only update: after a
+	 * relist, OnUpdate for each unchanged object.
+	 */
+	l->resync_due = true;
 
 	if (inf->started) {
 		/* A late listener first hears of everything cached. */
@@ -424,8 +595,6 @@ int informer_start(struct informer *inf, struct errbuf *err)
 	for (size_t i = 0; i < inf->nr_listeners; i++)
 		if (inf->listeners[i]->resync_ms)
 			inf->listeners[i]->next_resync_ms = now + inf->listeners[i]->resync_ms;
-	if (inf->resync_check_ms)
-		inf->next_resync_ms = wall_ms() + inf->resync_check_ms;
 	pthread_mutex_unlock(&inf->lock);
 
 	rc = pthread_create(&inf->processor, NULL, processor_main, inf);
@@ -464,14 +633,13 @@ void informer_stop(struct informer *inf)
 	bool running = inf->started && !inf->stopped;
 	inf->stopped = true;
 	pthread_cond_broadcast(&inf->synced_cond);
+	pthread_cond_broadcast(&inf->phase_cond);
 	pthread_mutex_unlock(&inf->lock);
 	if (!running)
 		return;
 	reflector_stop(inf->reflector);
-	if (inf->resync_check_ms) {
-		stop_request(&inf->resync_stop);
-		pthread_join(inf->resyncer, NULL);
-	}
+	if (inf->resync_check_ms)
+		pthread_join(inf->resyncer, NULL);	/* it saw stopped */
 	fifo_close(inf->fifo);
 	pthread_join(inf->processor, NULL);
 }
@@ -487,7 +655,7 @@ void informer_free(struct informer *inf)
 	free(inf->listeners);
 	fifo_free(inf->fifo);
 	store_free(inf->store);
-	stop_destroy(&inf->resync_stop);
+	pthread_cond_destroy(&inf->phase_cond);
 	pthread_cond_destroy(&inf->synced_cond);
 	pthread_mutex_destroy(&inf->lock);
 	free(inf);

@@ -1,7 +1,21 @@
 /*
- * real_fifo.c — client-go's RealFIFO (the_real_fifo.go): every delta is
- * its own entry, in the order it came, nothing merged; see fifo.h.  Runs
- * under fifo.c's lock (fifo_impl.h).
+ * real_fifo.c — client-go's RealFIFO (tools/cache/the_real_fifo.go):
+ * every delta is its own entry, in the order it came, nothing merged; see
+ * fifo.h.  Runs under fifo.c's lock (fifo_impl.h).
+ *
+ * Two generations behind two ops tables:
+ *   real_fifo_ops    1.33-1.35 (InOrderInformers): Replace queues the
+ *                    tombstones, then a Replaced delta per item, as
+ *                    RealFIFO.Replace does; Resync a Sync delta per cached
+ *                    key that has nothing queued.
+ *   atomic_fifo_ops  1.36 (AtomicFIFO): Replace queues one ReplacedAll
+ *                    holding the whole list, Resync one SyncAll; the
+ *                    informer reconciles them against the Indexer when
+ *                    popped (controller.go processReplacedAllInfo), so the
+ *                    queue never reads the Indexer.
+ * Both pop in batches when asked (1.35's InOrderInformersBatchProcess,
+ * RealFIFO.PopBatch): consecutive entries of distinct keys, ReplacedAll
+ * and SyncAll always alone.
  */
 #include "informer/fifo_impl.h"
 
@@ -9,6 +23,7 @@
 #include <string.h>
 
 #include "lib/hashmap.h"
+#include "lib/util.h"
 
 struct real_fifo {
 	struct fifo base;
@@ -57,7 +72,7 @@ static void real_fifo_free(struct fifo *fifo)
 	struct real_fifo *rf = of(fifo);
 
 	for (size_t i = 0; i < rf->nr; i++)
-		kobj_unref(ring_at(rf, i)->obj);
+		delta_release(ring_at(rf, i));
 	free(rf->ring);
 	free(rf);
 }
@@ -134,14 +149,15 @@ static size_t real_fifo_replace(struct fifo *fifo, struct kobj **items,
 	return tombstones;
 }
 
-static void real_fifo_resync(struct fifo *fifo)
+static size_t real_fifo_resync(struct fifo *fifo)
 {
 	struct real_fifo *rf = of(fifo);
 	struct hashmap in_queue = HASHMAP_INIT;
 	struct kobj_list known;
+	size_t queued = 0;
 
 	if (!fifo->known)
-		return;
+		return 0;
 	for (size_t i = 0; i < rf->nr; i++) {
 		const char *key = ring_at(rf, i)->obj->key;
 
@@ -150,10 +166,13 @@ static void real_fifo_resync(struct fifo *fifo)
 	}
 	store_list(fifo->known, &known);
 	for (size_t i = 0; i < known.nr; i++)
-		if (!hashmap_find(&in_queue, known.v[i]->key))
+		if (!hashmap_find(&in_queue, known.v[i]->key)) {
 			push(rf, DELTA_SYNC, SOURCE_RESYNC, false, known.v[i]);
+			queued++;
+		}
 	kobj_list_release(&known);
 	hashmap_release(&in_queue);
+	return queued;
 }
 
 static size_t real_fifo_len(struct fifo *fifo)
@@ -161,16 +180,88 @@ static size_t real_fifo_len(struct fifo *fifo)
 	return of(fifo)->nr;
 }
 
-static void real_fifo_take(struct fifo *fifo, struct deltas *out)
+static bool batchable(const struct delta *d)
+{
+	return d->type != DELTA_REPLACED_ALL && d->type != DELTA_SYNC_ALL;
+}
+
+/*
+ * RealFIFO.PopBatch: from the head, while under max (and under initial,
+ * when the initial list is still being popped), until a key comes twice
+ * or an unbatchable delta (which, at the head, is popped alone).
+ */
+static size_t real_fifo_take(struct fifo *fifo, struct deltas *out,
+			     size_t max, size_t initial)
+{
+	struct real_fifo *rf = of(fifo);
+	struct hashmap keys = HASHMAP_INIT;
+	size_t n = 0;
+
+	if (max < 1)
+		max = 1;
+	if (initial && initial < max)
+		max = initial;
+	while (n < max && rf->nr) {
+		struct delta *d = ring_at(rf, 0);
+
+		if (n && (!batchable(d) || hashmap_find(&keys, d->obj->key)))
+			break;
+		if (max > 1 && batchable(d))
+			hashmap_insert(&keys, d->obj->key, NULL);
+		/* The delta's references move to out. */
+		deltas_push(out, d);
+		rf->head = (rf->head + 1) & (rf->alloc - 1);
+		rf->nr--;
+		n++;
+		if (!batchable(d))
+			break;
+	}
+	hashmap_release(&keys);
+	if (rf->alloc > 1024 && rf->nr < rf->alloc / 8)
+		ring_resize(rf, rf->alloc / 2);
+	return n;
+}
+
+/* ---- the atomic RealFIFO (1.36) ------------------------------------------ */
+
+static size_t atomic_fifo_replace(struct fifo *fifo, struct kobj **items,
+				  size_t nr, size_t *initial)
+{
+	struct real_fifo *rf = of(fifo);
+	struct delta *d;
+
+	if (rf->nr == rf->alloc)
+		ring_resize(rf, rf->alloc ? rf->alloc * 2 : 16);
+	d = ring_at(rf, rf->nr++);
+	*d = (struct delta){
+		.type = DELTA_REPLACED_ALL,
+		.source = SOURCE_LIST,
+		.list_no = fifo->list_no,
+		.time_ms = wall_ms(),
+		.all = xmalloc((nr ? nr : 1) * sizeof(*d->all)),
+		.nr_all = nr,
+	};
+	for (size_t i = 0; i < nr; i++)
+		d->all[i] = kobj_ref(items[i]);
+	/* client-go counts the queue: this one delta, and what came before. */
+	*initial = rf->nr;
+	/* Tombstones are made when it is popped; none queued here. */
+	return 0;
+}
+
+static size_t atomic_fifo_resync(struct fifo *fifo)
 {
 	struct real_fifo *rf = of(fifo);
 
-	/* The delta's reference moves to out. */
-	deltas_push(out, ring_at(rf, 0));
-	rf->head = (rf->head + 1) & (rf->alloc - 1);
-	rf->nr--;
-	if (rf->alloc > 1024 && rf->nr < rf->alloc / 8)
-		ring_resize(rf, rf->alloc / 2);
+	if (rf->nr == rf->alloc)
+		ring_resize(rf, rf->alloc ? rf->alloc * 2 : 16);
+	*ring_at(rf, rf->nr++) = (struct delta){
+		.type = DELTA_SYNC_ALL,
+		.source = SOURCE_RESYNC,
+		.list_no = fifo->list_no,
+		.time_ms = wall_ms(),
+	};
+	return 1;
 }
 
 const struct fifo_ops real_fifo_ops = {
@@ -180,6 +271,17 @@ const struct fifo_ops real_fifo_ops = {
 	.delete = real_fifo_delete,
 	.replace = real_fifo_replace,
 	.resync = real_fifo_resync,
+	.len = real_fifo_len,
+	.take = real_fifo_take,
+};
+
+const struct fifo_ops atomic_fifo_ops = {
+	.alloc = real_fifo_alloc,
+	.free = real_fifo_free,
+	.queue = real_fifo_queue,
+	.delete = real_fifo_delete,
+	.replace = atomic_fifo_replace,
+	.resync = atomic_fifo_resync,
 	.len = real_fifo_len,
 	.take = real_fifo_take,
 };

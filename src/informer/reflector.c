@@ -9,6 +9,7 @@
  */
 #include "informer/reflector.h"
 
+#include <errno.h>
 #include <json-c/json.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -28,8 +29,10 @@
 #define SHORT_WATCH_MS 1000
 #define DEFAULT_PAGE_SIZE 500
 #define DEFAULT_RETRY_AFTER_MS 1000
-/* How long a streaming list may take to send its end bookmark. */
-#define WATCH_LIST_DEADLINE_MS 60000
+/* The REST client's retries of a 429 or 5xx that carries Retry-After. */
+#define MAX_RETRIES 10
+/* client-go warns while a streaming list is silent this long, then again. */
+#define WATCH_LIST_WARN_MS 10000
 
 struct reflector {
 	struct kclient *client;
@@ -51,7 +54,9 @@ struct reflector {
 	unsigned list_no;
 	bool watch_list_unsupported;
 	bool paginated_result;		/* the first list at "0" came in pages */
-	int64_t backoff_ms, last_backoff_ms;
+	bool watching;			/* in the watch phase (hooks.watching) */
+	bool reconnected;		/* the connection was lost: check the RV */
+	int64_t backoff_ms, last_backoff_ms, backoff_reset_ms;
 
 	pthread_mutex_t lock;		/* guards stats */
 	struct informer_stats stats;
@@ -60,10 +65,14 @@ struct reflector {
 /* What one attempt at a list or a watch came to. */
 enum outcome {
 	OK,		/* list done / watch ended cleanly: go on */
-	EXPIRED,	/* 410: the RV is too old */
+	EXPIRED,	/* 410, or a too large RV: relist */
 	RETRY,		/* re-watch from the last RV (after a backoff) */
 	FAILED,		/* end the cycle: backoff, relist */
 	STOPPED,
+	/* A streaming list that did not get to its end bookmark: */
+	RESTREAM,	/* try it again at once */
+	RESTREAM_LATER,	/* try it again after a backoff */
+	FALLBACK,	/* list with a plain LIST instead */
 };
 
 /* ---- stats and activity ------------------------------------------------ */
@@ -172,13 +181,23 @@ static bool wait_backoff(struct reflector *r, int64_t ms, const char *why)
 	return !stop_sleep(&r->stop, ms);
 }
 
-/* client-go's exponential backoff manager: 800 ms doubling to 30 s,
- * jitter up to the delay again, reset after 2 min without a backoff. */
+/*
+ * client-go's reflector backoff: 800 ms doubling to 30 s, each wait
+ * jittered up to the delay again.  The reset differs by version (see
+ * profile.h): ≤1.35's backoff manager resets after 2 min without a
+ * backoff; 1.36's DelayWithReset every 2 min since the last reset.
+ */
 static bool backoff(struct reflector *r, const char *why)
 {
 	int64_t now = mono_ms();
-	if (r->last_backoff_ms && now - r->last_backoff_ms > BACKOFF_RESET_MS)
+	if (r->opts->backoff == BACKOFF_RESET_PERIODIC) {
+		if (now - r->backoff_reset_ms > BACKOFF_RESET_MS) {
+			r->backoff_ms = 0;
+			r->backoff_reset_ms = now;
+		}
+	} else if (r->last_backoff_ms && now - r->last_backoff_ms > BACKOFF_RESET_MS) {
 		r->backoff_ms = 0;
+	}
 	r->backoff_ms = r->backoff_ms ? r->backoff_ms * 2 : BACKOFF_INITIAL_MS;
 	if (r->backoff_ms > BACKOFF_CAP_MS)
 		r->backoff_ms = BACKOFF_CAP_MS;
@@ -189,9 +208,60 @@ static bool backoff(struct reflector *r, const char *why)
 
 static bool throttled(struct reflector *r, const struct http_response *resp)
 {
+	char why[64];
+
 	STAT_INC(r, throttled);
 	int64_t ms = resp->retry_after_ms >= 0 ? resp->retry_after_ms : DEFAULT_RETRY_AFTER_MS;
-	return wait_backoff(r, ms, "server asked to retry later (429)");
+	snprintf(why, sizeof(why), "server asked to retry later (%ld)", resp->status);
+	return wait_backoff(r, ms, why);
+}
+
+/*
+ * What client-go's REST client retries by itself (with_retry.go
+ * IsNextRetry, checkWait): a 429 (kinf also waits out one without
+ * Retry-After, a second), or any 5xx that says Retry-After.
+ */
+static bool rest_retriable(const struct http_response *resp)
+{
+	return resp->status == 429 || (resp->status >= 500 && resp->retry_after_ms >= 0);
+}
+
+/*
+ * client-go's isTooLargeResourceVersionError: a Status whose causes
+ * include ResourceVersionTooLarge, or (servers before 1.19) a timeout
+ * whose message says "Too large resource version".
+ */
+static bool status_too_large(json_object *status)
+{
+	json_object *v, *details, *causes;
+
+	if (json_object_object_get_ex(status, "details", &details) &&
+	    json_object_object_get_ex(details, "causes", &causes) &&
+	    json_object_is_type(causes, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(causes); i++) {
+			json_object *c = json_object_array_get_idx(causes, i);
+			if (json_object_object_get_ex(c, "reason", &v) &&
+			    !strcmp(json_object_get_string(v), "ResourceVersionTooLarge"))
+				return true;
+			if (json_object_object_get_ex(c, "message", &v) &&
+			    !strcmp(json_object_get_string(v), "Too large resource version"))
+				return true;
+		}
+	}
+	return json_object_object_get_ex(status, "code", &v) &&
+	       json_object_get_int(v) == 504 &&
+	       json_object_object_get_ex(status, "message", &v) &&
+	       strstr(json_object_get_string(v), "Too large resource version");
+}
+
+static bool resp_too_large(const struct http_response *resp)
+{
+	if (resp->status != 504)
+		return false;
+	json_object *status = json_parse_deep(strbuf_str(&resp->body));
+	bool yes = status && status_too_large(status);
+	json_object_put(status);
+	return yes;
 }
 
 /* ---- requests ----------------------------------------------------------- */
@@ -316,6 +386,7 @@ static enum outcome list_pages(struct reflector *r, const char *rv,
 	unsigned limit = page_limit(r, rv);
 	char *cont = NULL;
 	bool full = false;	/* after an expired continue: no paging */
+	unsigned retries = 0;	/* of this page, as the REST client counts */
 	enum outcome ret = FAILED;
 	struct stream_opts sopts = {
 		.stop = &r->stop.flag,
@@ -362,7 +433,18 @@ static enum outcome list_pages(struct reflector *r, const char *rv,
 			fail(r, "malformed list response");
 		} else if (rc < 0) {
 			fail(r, err.msg);
-		} else if (resp.status == 429) {
+		} else if (resp_too_large(&resp)) {
+			/*
+			 * The server is behind our RV (restored from a backup?).
+			 * Its 504 says Retry-After, which client-go's REST client
+			 * would honour up to ten times; kinf relists at once.
+			 */
+			emit(r, ACT_WARNING, "the server's resourceVersion is behind %s: "
+			     "listing at \"\" (too large resource version)",
+			     *rv ? rv : "\"\"");
+			ret = EXPIRED;
+		} else if (rest_retriable(&resp) && retries < MAX_RETRIES) {
+			retries++;
 			ret = throttled(r, &resp) ? RETRY : STOPPED;
 		} else if (resp.status == 410 && cont) {
 			/* The continue token expired: one full list instead. */
@@ -397,6 +479,7 @@ static enum outcome list_pages(struct reflector *r, const char *rv,
 				emit_info(r, &info);
 				if (cont && r->list_no == 0 && !strcmp(rv, "0"))
 					r->paginated_result = true;
+				retries = 0;
 				ret = cont ? RETRY : OK;
 			}
 		}
@@ -472,15 +555,25 @@ static enum outcome do_list(struct reflector *r)
 
 /* ---- watch -------------------------------------------------------------- */
 
+/* The watch phase (client-go resyncs only then): tells the informer. */
+static void set_watching(struct reflector *r, bool on)
+{
+	if (r->watching == on)
+		return;
+	r->watching = on;
+	if (r->hooks.watching)
+		r->hooks.watching(r->hooks.ctx, on);
+}
+
 struct watch_state {
 	struct reflector *r;
 	struct line_splitter lines;
 	size_t events;
+	int64_t last_event_ms;		/* monotonic */
 	enum outcome verdict;		/* set by an event that ends the watch */
 	char message[sizeof(struct errbuf)];
 	/* Streaming list: the initial events, until the end bookmark. */
 	bool initial;
-	int64_t initial_deadline;
 	struct list_state initial_items;
 };
 
@@ -509,39 +602,51 @@ static int end_watch(struct watch_state *ws, enum outcome verdict, const char *m
 	return -1;
 }
 
+/* The streaming list is complete: its items go to the FIFO as one Replace. */
+static void streaming_list_done(struct watch_state *ws, const char *rv)
+{
+	struct reflector *r = ws->r;
+	struct list_state *ls = &ws->initial_items;
+	struct activity_info info = { .act = ACT_LIST_DONE, .count = ls->nr };
+	struct replace_stats rs;
+
+	snprintf(info.rv, sizeof(info.rv), "%s", rv);
+	snprintf(info.message, sizeof(info.message), "streaming list");
+	emit_info(r, &info);
+
+	fifo_replace(r->fifo, ls->items, ls->nr, r->list_no, &rs);
+	if (r->hooks.replaced)
+		r->hooks.replaced(r->hooks.ctx);
+	r->listed_once = true;
+	r->rv_unavailable = false;
+	set_rv(r, rv);
+	ws->initial = false;
+	pthread_mutex_lock(&r->lock);
+	r->stats.last_list_ms = wall_ms();
+	r->stats.pages++;
+	if (r->list_no > 0)
+		r->stats.relists++;
+	pthread_mutex_unlock(&r->lock);
+	if (r->list_no > 0) {
+		struct activity_info rel = { .act = ACT_RELISTED, .replace = rs };
+		pthread_mutex_lock(&r->lock);
+		snprintf(rel.message, sizeof(rel.message), "%s", r->stats.relist_reason);
+		pthread_mutex_unlock(&r->lock);
+		emit_info(r, &rel);
+	}
+	r->list_no++;
+	list_state_clear(ls);
+	set_state(r, STATE_WATCHING);
+	set_watching(r, true);
+}
+
 static int on_watch_bookmark(struct watch_state *ws, json_object *obj)
 {
 	struct reflector *r = ws->r;
 	const char *rv = object_rv(obj);
 
 	if (ws->initial && is_initial_events_end(obj)) {
-		struct list_state *ls = &ws->initial_items;
-		struct activity_info info = { .act = ACT_LIST_DONE, .count = ls->nr };
-		snprintf(info.rv, sizeof(info.rv), "%s", rv);
-		snprintf(info.message, sizeof(info.message), "streaming list");
-		emit_info(r, &info);
-
-		struct replace_stats rs;
-		fifo_replace(r->fifo, ls->items, ls->nr, r->list_no, &rs);
-		if (r->hooks.replaced)
-			r->hooks.replaced(r->hooks.ctx);
-		r->listed_once = true;
-		r->rv_unavailable = false;
-		set_rv(r, rv);
-		ws->initial = false;
-		pthread_mutex_lock(&r->lock);
-		r->stats.last_list_ms = wall_ms();
-		r->stats.pages++;
-		if (r->list_no > 0)
-			r->stats.relists++;
-		pthread_mutex_unlock(&r->lock);
-		if (r->list_no > 0) {
-			struct activity_info rel = { .act = ACT_RELISTED, .replace = rs };
-			emit_info(r, &rel);
-		}
-		r->list_no++;
-		list_state_clear(ls);
-		set_state(r, STATE_WATCHING);
+		streaming_list_done(ws, rv);
 		return 0;
 	}
 	set_rv(r, rv);
@@ -552,17 +657,34 @@ static int on_watch_bookmark(struct watch_state *ws, json_object *obj)
 	return 0;
 }
 
+/*
+ * An ERROR event ends the watch with its Status (reflector.go
+ * handleAnyWatch returns apierrors.FromObject): 410 and a too large RV
+ * relist; 429 backs off and re-watches from the last RV
+ * (isWatchErrorRetriable); anything else ends the cycle.
+ */
 static int on_watch_error_event(struct watch_state *ws, json_object *obj)
 {
 	json_object *code, *msg;
 	long c = json_object_object_get_ex(obj, "code", &code) ? json_object_get_int(code) : 0;
 	const char *m = json_object_object_get_ex(obj, "message", &msg)
 		? json_object_get_string(msg) : "watch error";
+	char buf[256];
+
+	snprintf(buf, sizeof(buf), "watch error event (code %ld): %s", c, m);
 	if (c == 410)
 		return end_watch(ws, EXPIRED, m);
-	char buf[256];
-	snprintf(buf, sizeof(buf), "watch error event (code %ld): %s", c, m);
+	if (status_too_large(obj))
+		return end_watch(ws, EXPIRED, buf);
+	if (c == 429)
+		return end_watch(ws, RETRY, buf);
 	return end_watch(ws, FAILED, buf);
+}
+
+/* An event whose object kinf cannot read (no metadata, no name): skipped. */
+static void skip_event(struct watch_state *ws, const char *type, const char *why)
+{
+	emit(ws->r, ACT_WARNING, "skipped a %s watch event: %s", type, why);
 }
 
 static int on_watch_line(void *ctx, const char *text, size_t len)
@@ -570,28 +692,45 @@ static int on_watch_line(void *ctx, const char *text, size_t len)
 	struct watch_state *ws = ctx;
 	struct reflector *r = ws->r;
 	json_object *root = kobj_parse(text, len, true, r->opts->kobj_flags), *type, *obj;
+	const char *t;
 	int ret = 0;
 
+	/*
+	 * What client-go's decoder (rest/watch/decoder.go) cannot decode, an
+	 * unknown event type included, becomes an error event that ends the
+	 * watch (apimachinery StreamWatcher.receive): the reflector relists.
+	 */
 	if (!root || !json_object_object_get_ex(root, "type", &type) ||
-	    !json_object_object_get_ex(root, "object", &obj)) {
+	    !json_object_object_get_ex(root, "object", &obj) ||
+	    !json_object_is_type(obj, json_type_object)) {
 		json_object_put(root);
-		(void)len;
-		return end_watch(ws, RETRY, "malformed watch event");
+		return end_watch(ws, FAILED, "cannot decode a watch event: not a JSON "
+				 "object with a type and an object");
 	}
-	ws->events++;
-	STAT_INC(r, events);
-	const char *t = json_object_get_string(type);
+	t = json_object_get_string(type);
+	if (strcmp(t, "ADDED") && strcmp(t, "MODIFIED") && strcmp(t, "DELETED") &&
+	    strcmp(t, "BOOKMARK") && strcmp(t, "ERROR")) {
+		char buf[96];
+		snprintf(buf, sizeof(buf), "cannot decode a watch event: unknown type '%.40s'", t);
+		json_object_put(root);
+		return end_watch(ws, FAILED, buf);
+	}
+	ws->last_event_ms = mono_ms();
 
 	if (!strcmp(t, "BOOKMARK")) {
 		ret = on_watch_bookmark(ws, obj);
 	} else if (!strcmp(t, "ERROR")) {
 		ret = on_watch_error_event(ws, obj);
-	} else if (!strcmp(t, "ADDED") || !strcmp(t, "MODIFIED") || !strcmp(t, "DELETED")) {
+	} else {
 		struct errbuf err = { "" };
 		struct kobj *o = kobj_from_tree(obj, r->opts->kobj_flags, &err);
 		if (!o) {
-			ret = end_watch(ws, RETRY, err.msg);
-		} else if (ws->initial) {
+			/* meta.Accessor failed: client-go logs it and goes on. */
+			skip_event(ws, t, err.msg);
+			json_object_put(root);
+			return 0;
+		}
+		if (ws->initial) {
 			if (t[0] != 'A') {
 				ret = end_watch(ws, FAILED, "unexpected event before the initial events ended");
 				kobj_unref(o);
@@ -599,8 +738,6 @@ static int on_watch_line(void *ctx, const char *text, size_t len)
 				ALLOC_GROW(ws->initial_items.items, ws->initial_items.nr + 1,
 					   ws->initial_items.alloc);
 				ws->initial_items.items[ws->initial_items.nr++] = o;
-				if (mono_ms() > ws->initial_deadline)
-					ret = end_watch(ws, FAILED, "streaming list did not finish in time");
 			}
 		} else {
 			if (t[0] == 'A')
@@ -612,13 +749,9 @@ static int on_watch_line(void *ctx, const char *text, size_t len)
 			set_rv(r, o->rv);
 			kobj_unref(o);
 		}
-	} else {
-		char buf[96];
-		snprintf(buf, sizeof(buf), "unknown watch event type '%.40s'", t);
-		ret = end_watch(ws, RETRY, buf);
 	}
-	if (ret == 0 && ws->initial && mono_ms() > ws->initial_deadline)
-		ret = end_watch(ws, FAILED, "streaming list did not finish in time");
+	ws->events++;
+	STAT_INC(r, events);
 	json_object_put(root);
 	return ret;
 }
@@ -630,8 +763,88 @@ static int on_watch_data(void *ctx, const char *data, size_t len)
 }
 
 /*
+ * While a streaming list waits for its end bookmark, client-go warns
+ * every 10 s without an event ("event bookmark expired"); it sets no
+ * deadline of its own: the watch's timeoutSeconds ends it.
+ */
+static void watch_list_tick(void *ctx)
+{
+	struct watch_state *ws = ctx;
+
+	if (!ws->initial || mono_ms() - ws->last_event_ms < WATCH_LIST_WARN_MS)
+		return;
+	emit(ws->r, ACT_WARNING, "streaming list: no event for %lld s, still waiting "
+	     "for its end bookmark (%zu objects so far)",
+	     (long long)((mono_ms() - ws->last_event_ms) / 1000), ws->initial_items.nr);
+}
+
+/*
+ * A streaming list that ended before its end bookmark: what client-go's
+ * watchList (1.29+) does next.  410 or a too large RV: again at once
+ * from ""; 429, a refused connection or a 5xx with Retry-After: again
+ * after a backoff; a clean end (not a very short one): again at once;
+ * a 4xx refusal: LIST (and kinf remembers the server lacks the feature);
+ * anything else: LIST, or with 1.28, end the cycle.
+ */
+static enum outcome streaming_list_outcome(struct reflector *r, struct watch_state *ws,
+					   int rc, const struct http_response *resp,
+					   const char *errmsg, int64_t lasted)
+{
+	char msg[sizeof(ws->message) + 64];
+	bool refusal = resp->status >= 400 && resp->status < 500;
+
+	if (ws->verdict == EXPIRED || resp->status == 410 || resp_too_large(resp)) {
+		emit(r, ACT_WARNING, "streaming list: resourceVersion unavailable (%s), "
+		     "again from \"\"", ws->verdict == EXPIRED ? ws->message : "HTTP status");
+		r->rv_unavailable = true;
+		return RESTREAM;
+	}
+	if (ws->verdict == RETRY || resp->refused || (rc == 0 && rest_retriable(resp))) {
+		if (rc == 0 && rest_retriable(resp))
+			return throttled(r, resp) ? RESTREAM : STOPPED;
+		fail(r, ws->verdict == RETRY ? ws->message : errmsg);
+		return RESTREAM_LATER;
+	}
+	if (ws->verdict == OK && rc == 0 && !refusal && resp->status >= 200 &&
+	    resp->status <= 299) {
+		if (ws->events || lasted >= SHORT_WATCH_MS) {
+			emit(r, ACT_WARNING, "streaming list ended before its end bookmark "
+			     "(%zu objects): again", ws->initial_items.nr);
+			return RESTREAM;
+		}
+		snprintf(msg, sizeof(msg), "very short streaming list: ended at once without events");
+	} else if (ws->verdict != OK) {
+		snprintf(msg, sizeof(msg), "%s", ws->message);
+	} else if (rc < 0) {
+		snprintf(msg, sizeof(msg), "%s", errmsg);
+	} else {
+		struct errbuf err = { "" };
+		char what[128];
+		snprintf(what, sizeof(what), "list %s", r->opts->resource->name);
+		http_status_message(resp, what, &err);
+		snprintf(msg, sizeof(msg), "%s", err.msg);
+	}
+	if (!r->listed_once && hopeless(resp->status) && resp->status != 400) {
+		/* Credentials, permissions, the resource: a LIST can't do better. */
+		give_up(r, msg);
+		return STOPPED;
+	}
+	fail(r, msg);
+	if (refusal && (r->opts->watch_list_any_fallback || resp->status == 422)) {
+		r->watch_list_unsupported = true;
+		emit(r, ACT_WARNING, "the server refused the streaming list (%ld): "
+		     "listing with LIST from now on", resp->status);
+		return FALLBACK;
+	}
+	if (r->opts->watch_list_any_fallback)
+		return FALLBACK;
+	return FAILED;
+}
+
+/*
  * One watch, until it ends.  With `initial`, a streaming list
- * (sendInitialEvents) from the last RV or "".
+ * (sendInitialEvents) from the last RV or "", which becomes the watch
+ * once its end bookmark came.
  */
 static enum outcome do_watch(struct reflector *r, bool initial)
 {
@@ -643,7 +856,6 @@ static enum outcome do_watch(struct reflector *r, bool initial)
 
 	line_splitter_init(&ws.lines, on_watch_line, &ws);
 	ws.initial_items.r = r;
-	ws.initial_deadline = mono_ms() + WATCH_LIST_DEADLINE_MS;
 
 	add_param(&q, "watch", "1");
 	add_param(&q, "allowWatchBookmarks", "true");
@@ -666,11 +878,15 @@ static enum outcome do_watch(struct reflector *r, bool initial)
 		.idle_timeout_ms = r->opts->stall_ms ? r->opts->stall_ms : REFLECTOR_DEFAULT_STALL_MS,
 		/* The server ends it at timeoutSeconds; this is a safety net. */
 		.timeout_ms = (int64_t)(timeout_s + 60) * 1000,
+		.tick = initial ? watch_list_tick : NULL,
+		.tick_ctx = &ws,
+		.tick_ms = WATCH_LIST_WARN_MS,
 	};
 	struct http_response resp = { 0 };
 	struct errbuf err = { "" };
 	int64_t started = mono_ms();
 
+	ws.last_event_ms = started;
 	STAT_INC(r, watches);
 	pthread_mutex_lock(&r->lock);
 	r->stats.last_watch_ms = wall_ms();
@@ -690,6 +906,8 @@ static enum outcome do_watch(struct reflector *r, bool initial)
 
 	if (stop_requested(&r->stop)) {
 		ret = STOPPED;
+	} else if (ws.initial) {
+		ret = streaming_list_outcome(r, &ws, rc, &resp, err.msg, lasted);
 	} else if (ws.verdict == EXPIRED) {
 		STAT_INC(r, expired);
 		pthread_mutex_lock(&r->lock);
@@ -706,31 +924,32 @@ static enum outcome do_watch(struct reflector *r, bool initial)
 		emit(r, ACT_WATCH_STALLED, "no data for %lld s",
 		     (long long)(sopts.idle_timeout_ms / 1000));
 		ret = RETRY;
-	} else if (rc < 0 && (ws.events || lasted >= SHORT_WATCH_MS) && !initial) {
+	} else if (rc < 0 && resp.refused) {
+		/* isWatchErrorRetriable: back off, then re-watch from the last RV. */
+		fail(r, err.msg);
+		r->reconnected = true;
+		ret = RETRY;
+	} else if (rc < 0 && (ws.events || lasted >= SHORT_WATCH_MS)) {
 		/* The connection broke mid-watch: reopen from the last RV. */
 		STAT_INC(r, watch_ends);
 		emit(r, ACT_WATCH_END, "connection lost: %s", err.msg);
+		r->reconnected = true;
 		ret = OK;
 	} else if (rc < 0) {
 		fail(r, err.msg);
 		ret = FAILED;
-	} else if (resp.status == 429) {
-		ret = throttled(r, &resp) ? (initial ? FAILED : OK) : STOPPED;
-	} else if (resp.status == 410) {
+	} else if (resp.status == 410 || resp_too_large(&resp)) {
 		STAT_INC(r, expired);
-		emit(r, ACT_WATCH_EXPIRED, "HTTP 410");
+		emit(r, ACT_WATCH_EXPIRED, resp.status == 410 ? "HTTP 410" :
+		     "too large resource version (HTTP 504)");
 		ret = EXPIRED;
+	} else if (rest_retriable(&resp)) {
+		ret = throttled(r, &resp) ? OK : STOPPED;
 	} else if (resp.status < 200 || resp.status > 299) {
 		char what[128];
 		snprintf(what, sizeof(what), "watch %s", r->opts->resource->name);
 		http_status_message(&resp, what, &err);
 		fail(r, err.msg);
-		if (initial && resp.status >= 400 && resp.status < 500)
-			r->watch_list_unsupported = true;
-		ret = FAILED;
-	} else if (initial && ws.initial) {
-		fail(r, "streaming list ended without its end bookmark");
-		r->watch_list_unsupported = true;
 		ret = FAILED;
 	} else if (ws.events == 0 && lasted < SHORT_WATCH_MS) {
 		fail(r, "very short watch: ended at once without events");
@@ -747,6 +966,76 @@ static enum outcome do_watch(struct reflector *r, bool initial)
 	return ret;
 }
 
+/* ---- the server's resourceVersion -------------------------------------- */
+
+static void note_relist_reason(struct reflector *r, const char *reason);
+
+static int on_probe_data(void *ctx, const char *data, size_t len)
+{
+	struct strbuf *sb = ctx;
+	if (sb->len + len > 1 << 20)
+		return -1;	/* one object and a list envelope: never this big */
+	strbuf_add(sb, data, len);
+	return 0;
+}
+
+static bool parse_rv_number(const char *rv, unsigned long long *out)
+{
+	char *end;
+	if (!*rv || *rv < '0' || *rv > '9')
+		return false;
+	errno = 0;
+	*out = strtoull(rv, &end, 10);
+	return !*end && !errno;
+}
+
+/*
+ * After the connection was lost or refused the server may be back from a
+ * restore with a lower resourceVersion; a watch from ours would then wait
+ * in silence until the server catches up (the watch cache holds it), and
+ * the cache would stay stale.  One LIST of one object at "" (a quorum
+ * read) tells the server's RV: if it is behind ours, relist at "" — what
+ * client-go's list() does on a too large RV.  (kinf's own: client-go's
+ * reflector re-watches from its RV and waits.)  RVs that are not numbers
+ * are not compared.
+ */
+static enum outcome check_server_rv(struct reflector *r)
+{
+	struct strbuf body = STRBUF_INIT, q = STRBUF_INIT;
+	struct http_response resp = { 0 };
+	struct errbuf err = { "" };
+	struct stream_opts sopts = {
+		.stop = &r->stop.flag,
+		.stop_fd = stop_fd(&r->stop),
+		.idle_timeout_ms = r->opts->stall_ms ? r->opts->stall_ms : REFLECTOR_DEFAULT_STALL_MS,
+	};
+	unsigned long long ours, theirs;
+	enum outcome ret = OK;
+	char rv[RV_SIZE] = "";
+	char *cont = NULL;
+
+	add_param(&q, "limit", "1");
+	char *path = request_path(r, &q);
+	strbuf_release(&q);
+	int rc = kclient_stream(r->client, path, &sopts, on_probe_data, &body, &resp, &err);
+	free(path);
+	if (stop_requested(&r->stop))
+		ret = STOPPED;
+	else if (rc == 0 && resp.status == 200 && list_metadata(strbuf_str(&body), rv, &cont) == 0 &&
+		 parse_rv_number(rv, &theirs) && parse_rv_number(r->last_rv, &ours) &&
+		 theirs < ours) {
+		emit(r, ACT_WARNING, "the server's resourceVersion went back (%s, ours %s): "
+		     "it was restored or replaced; relisting at \"\"", rv, r->last_rv);
+		note_relist_reason(r, "the server's resourceVersion went back");
+		r->rv_unavailable = true;
+		ret = EXPIRED;
+	}
+	free(cont);
+	strbuf_release(&body);
+	http_response_release(&resp);
+	return ret;
+}
+
 /* ---- the loop ----------------------------------------------------------- */
 
 static void note_relist_reason(struct reflector *r, const char *reason)
@@ -756,6 +1045,31 @@ static void note_relist_reason(struct reflector *r, const char *reason)
 	pthread_mutex_unlock(&r->lock);
 }
 
+/*
+ * client-go's watchList loop: streaming lists until one reaches its end
+ * bookmark (then the outcome of the watch it became), or until it must
+ * give way to a LIST (FALLBACK) or end the cycle.
+ */
+static enum outcome streaming_list(struct reflector *r)
+{
+	unsigned lists_before = r->list_no;
+
+	for (;;) {
+		enum outcome o = do_watch(r, true);
+
+		if (o == STOPPED || r->list_no != lists_before)
+			return o;
+		if (o == RESTREAM)
+			continue;
+		if (o == RESTREAM_LATER) {
+			if (!backoff(r, "retrying the streaming list"))
+				return STOPPED;
+			continue;
+		}
+		return o;
+	}
+}
+
 /* client-go's ListAndWatch: returns when the cycle must start over. */
 static void list_and_watch(struct reflector *r)
 {
@@ -763,17 +1077,14 @@ static void list_and_watch(struct reflector *r)
 	enum outcome o = FAILED;
 
 	if (r->opts->streaming_list && !r->watch_list_unsupported) {
-		o = do_watch(r, true);
-		if (o == STOPPED)
-			return;
-		if (r->list_no == lists_before)
-			o = FAILED;	/* no list came of it: LIST instead */
-		else if (o == OK)
-			o = do_watch(r, false);
+		o = streaming_list(r);
+		if (o == STOPPED || (o == FAILED && r->list_no == lists_before))
+			goto out;
 	}
 	if (r->list_no == lists_before) {
 		if (do_list(r) != OK)
-			return;
+			goto out;
+		set_watching(r, true);
 		o = do_watch(r, false);
 	}
 	for (;;) {
@@ -782,23 +1093,28 @@ static void list_and_watch(struct reflector *r)
 			break;		/* ended cleanly: re-watch from the RV */
 		case RETRY:
 			if (!backoff(r, "re-watching"))
-				return;
+				goto out;
 			break;
-		case EXPIRED:
-			return;		/* do_watch noted why */
 		case FAILED: {
 			char why[sizeof(r->stats.relist_reason)];
 			pthread_mutex_lock(&r->lock);
 			snprintf(why, sizeof(why), "watch failed: %.100s", r->stats.last_error);
 			pthread_mutex_unlock(&r->lock);
 			note_relist_reason(r, why);
-			return;
+			goto out;
 		}
-		case STOPPED:
-			return;
+		default:		/* EXPIRED (do_watch noted why), STOPPED */
+			goto out;
+		}
+		if (r->reconnected) {
+			r->reconnected = false;
+			if (check_server_rv(r) != OK)
+				goto out;
 		}
 		o = do_watch(r, false);
 	}
+out:
+	set_watching(r, false);
 }
 
 static void *reflector_main(void *arg)
@@ -835,6 +1151,7 @@ struct reflector *reflector_new(struct kclient *client,
 	r->type = (struct kobj_type){ .api_version = r->api_version, .kind = res->kind };
 	stop_init(&r->stop);
 	pthread_mutex_init(&r->lock, NULL);
+	r->backoff_reset_ms = mono_ms();
 	r->stats.state = STATE_STARTING;
 	r->stats.state_since_ms = wall_ms();
 	return r;

@@ -46,6 +46,11 @@ struct reflector_hooks {
 	void (*activity)(void *ctx, const struct activity_info *info);
 	/* After each Replace (an empty list pops nothing: sync is due here). */
 	void (*replaced)(void *ctx);
+	/*
+	 * The watch phase of a ListAndWatch began (after its list) or ended:
+	 * client-go resyncs only in between (watchWithResync).
+	 */
+	void (*watching)(void *ctx, bool on);
 	void *ctx;
 };
 

@@ -47,17 +47,22 @@ int session_open(struct session *s, const struct session_opts *opts,
 	priv->field_selector = fields;
 	s->priv = priv;
 	s->informers = xcalloc(s->nr, sizeof(*s->informers));
+	const struct client_go_profile *prof = opts->profile ? opts->profile : profile_default();
 	for (size_t i = 0; i < s->nr; i++) {
 		struct informer_opts *io = &priv->opts[i];
 		io->resource = s->resources[i];
 		io->ns = s->resources[i]->namespaced ? s->cluster.scope_ns : NULL;
 		io->label_selector = opts->label_selector;
 		io->field_selector = fields;
-		io->fifo = opts->fifo;
+		io->fifo = opts->fifo_set ? opts->fifo : prof->fifo;
+		io->batch = prof->batch;
+		io->backoff = prof->backoff;
+		io->watch_list_any_fallback = prof->watch_list_any_fallback;
 		io->kobj_flags = opts->keep_managed_fields ? KOBJ_KEEP_MANAGED_FIELDS : 0;
 		io->resync_ms = opts->resync_ms;
 		io->page_size = opts->page_size;
-		io->streaming_list = opts->streaming_list;
+		io->streaming_list = opts->streaming_set ? opts->streaming_list
+							 : prof->streaming_list;
 		io->stall_ms = opts->stall_ms;
 		s->informers[i] = informer_new(s->cluster.client, io);
 	}

@@ -14,16 +14,21 @@
 #include "cluster/cluster.h"
 #include "informer/fifo.h"
 #include "informer/informer.h"
+#include "informer/profile.h"
 
 struct session_opts {
 	const char *resources;		/* "pods,deploy" as typed */
 	const char *name;		/* one object's name, or NULL */
 	const char *label_selector;
 	const char *field_selector;
+	/* Which client-go to imitate (NULL: the newest, profile_default()). */
+	const struct client_go_profile *profile;
+	/* Overrides of the profile's FIFO and initial list mode, when set. */
+	bool fifo_set, streaming_set;
 	enum fifo_kind fifo;
+	bool streaming_list;
 	bool keep_managed_fields;
 	int64_t resync_ms;
-	bool streaming_list;
 	unsigned page_size;
 	int64_t stall_ms;		/* 0: the reflector's default */
 };

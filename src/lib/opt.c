@@ -107,6 +107,8 @@ static void set_value(const struct command *cmd, const struct option *o,
 	char name[64];
 	opt_name(o, name, as_long);
 
+	if (o->seen)
+		*o->seen = true;
 	switch (o->type) {
 	case OPT_T_BOOL:
 		if (!arg || !strcmp(arg, "true"))

@@ -53,11 +53,16 @@ struct option {
 	const char *const *choices;	/* OPT_T_ENUM, NULL-terminated */
 	enum complete_kind complete;
 	const struct option *include;	/* OPT_T_INCLUDE */
+	bool *seen;			/* if set: made true when given */
 };
 
 #define OPT_END() { .type = OPT_T_END }
 #define OPT_BOOL(s, l, v, h) \
 	{ .type = OPT_T_BOOL, .short_name = (s), .long_name = (l), .value = (v), .help = (h) }
+/* A boolean whose absence means "the default", told apart through *seen. */
+#define OPT_BOOL_SEEN(s, l, v, seen_, h) \
+	{ .type = OPT_T_BOOL, .short_name = (s), .long_name = (l), .value = (v), \
+	  .help = (h), .seen = (seen_) }
 #define OPT_STRING(s, l, v, a, h, c) \
 	{ .type = OPT_T_STRING, .short_name = (s), .long_name = (l), .value = (v), \
 	  .argh = (a), .help = (h), .complete = (c) }

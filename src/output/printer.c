@@ -59,6 +59,8 @@ static const char *const type_colors[DELTA__COUNT] = {
 	[DELTA_DELETED] = "\033[31m",
 	[DELTA_REPLACED] = "\033[34m",
 	[DELTA_SYNC] = "\033[90m",
+	[DELTA_REPLACED_ALL] = "\033[34m",
+	[DELTA_SYNC_ALL] = "\033[90m",
 };
 #define COLOR_OFF "\033[0m"
 
@@ -107,6 +109,14 @@ static const char *kind_of(const struct notification *n)
 		return obj->kind;
 	return n->obj_kind ? n->obj_kind : "";
 }
+
+/* What a client-go event handler was called with, per notification kind. */
+static const char *const handler_names[] = {
+	[NOTIFY_ADD] = "OnAdd",
+	[NOTIFY_UPDATE] = "OnUpdate",
+	[NOTIFY_DELETE] = "OnDelete",
+	[NOTIFY_ACTIVITY] = "",
+};
 
 static bool is_initial(const struct delta *d)
 {
@@ -177,8 +187,9 @@ static void add_markers(const struct notification *n, struct strbuf *sb)
 		strbuf_adds(sb, " (initial)");
 	else if (d->source == SOURCE_LIST)
 		strbuf_addf(sb, " (relist #%u)", d->list_no);
+	/* Resync-only: an update whose RV is the cached one (OnUpdate all the same). */
 	if (n->resync_only)
-		strbuf_adds(sb, " (resync)");
+		strbuf_adds(sb, d->source == SOURCE_RESYNC ? " (resync)" : " (unchanged)");
 	if (n->replay)
 		strbuf_adds(sb, " (replay)");
 }
@@ -283,6 +294,7 @@ static void json_delta(struct printer *p, const struct notification *n,
 
 	add_time(sb, d->time_ms);
 	add_member(sb, "type", delta_type_name(d->type));
+	add_member(sb, "handler", handler_names[n->kind]);
 	add_member(sb, "resource", n->resource);
 	add_member(sb, "kind", kind_of(n));
 	add_member(sb, "namespace", obj->ns);
@@ -293,7 +305,8 @@ static void json_delta(struct printer *p, const struct notification *n,
 		add_member(sb, "oldResourceVersion", n->old->rv);
 	add_bool(sb, "initialList", is_initial(d));
 	add_bool(sb, "tombstone", d->tombstone);
-	add_bool(sb, "resync", n->resync_only);
+	add_bool(sb, "resync", d->source == SOURCE_RESYNC);
+	add_bool(sb, "unchanged", n->resync_only);
 	add_member(sb, "source", delta_source_name(d->source));
 	strbuf_addf(sb, ",\"listNumber\":%u", d->list_no);
 	/* The kobj already holds compact JSON: splice it, never re-serialise. */
@@ -439,6 +452,12 @@ static void notice_error(struct resource_state *rs,
 	strbuf_addf(sb, "error: %s", a->message);
 }
 
+static void notice_warning(struct resource_state *rs,
+			   const struct activity_info *a, struct strbuf *sb)
+{
+	strbuf_addf(sb, "warning: %s", a->message);
+}
+
 static void notice_backoff(struct resource_state *rs,
 			   const struct activity_info *a, struct strbuf *sb)
 {
@@ -464,8 +483,8 @@ static void notice_relisted(struct resource_state *rs,
 static void notice_resync(struct resource_state *rs,
 			  const struct activity_info *a, struct strbuf *sb)
 {
-	strbuf_addf(sb, "resync: %zu Sync delta%s queued", a->count,
-		    a->count == 1 ? "" : "s");
+	strbuf_addf(sb, "resync: %zu %s delta%s queued", a->count,
+		    *a->message ? a->message : "Sync", a->count == 1 ? "" : "s");
 }
 
 static void notice_synced(struct resource_state *rs,
@@ -498,6 +517,7 @@ static const struct {
 	[ACT_RESYNC] = { notice_resync, false },
 	[ACT_SYNCED] = { notice_synced, false },
 	[ACT_BOOKMARK] = { notice_bookmark, true },
+	[ACT_WARNING] = { notice_warning, false },
 };
 
 static void clear_progress(struct printer *p)

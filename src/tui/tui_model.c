@@ -153,7 +153,8 @@ static void log_activity(struct model *m, const struct activity_info *a)
 				    a->replace.deleted);
 		break;
 	case ACT_RESYNC:
-		e->text = xasprintf("%s: %zu Sync deltas queued", what, a->count);
+		e->text = xasprintf("%s: %zu %s deltas queued", what, a->count,
+				    *a->message ? a->message : "Sync");
 		break;
 	default:
 		e->text = a->message[0] ? xasprintf("%s: %s", what, a->message)

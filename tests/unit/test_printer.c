@@ -164,7 +164,7 @@ TEST(line_markers_tombstone_relist_resync)
 	CHECK_STR(c.out,
 		  "10:04:05.123  Deleted   shop/web-1                4512    Running 1/1 (tombstone) (relist #2)\n"
 		  "10:04:05.123  Sync      shop/web-1                4512    Running 1/1 (resync)\n"
-		  "10:04:05.123  Replaced  shop/web-1                4512    Running 1/1 (relist #3) (resync)\n");
+		  "10:04:05.123  Replaced  shop/web-1                4512    Running 1/1 (relist #3) (unchanged)\n");
 	capture_release(&c);
 }
 
@@ -281,9 +281,9 @@ static const char *member_str(struct json_object *o, const char *name)
 
 /* The documented members, in order. */
 static const char *const json_fields[] = {
-	"time", "type", "resource", "kind", "namespace", "name", "key",
+	"time", "type", "handler", "resource", "kind", "namespace", "name", "key",
 	"resourceVersion", "oldResourceVersion", "initialList", "tombstone",
-	"resync", "source", "listNumber", "object", "diff",
+	"resync", "unchanged", "source", "listNumber", "object", "diff",
 };
 
 TEST(json_record_has_every_documented_field)
@@ -346,7 +346,7 @@ TEST(json_splices_the_object_text)
 	capture_end(&c);
 	CHECK(strstr(c.out, obj->json) != NULL);
 	CHECK(strstr(c.out, "\"initialList\":true,\"tombstone\":false,\"resync\":false,"
-			    "\"source\":\"list\",\"listNumber\":0,\"object\":{") != NULL);
+			    "\"unchanged\":false,\"source\":\"list\",\"listNumber\":0,\"object\":{") != NULL);
 	/* Not an update: no oldResourceVersion, no diff. */
 	CHECK(strstr(c.out, "oldResourceVersion") == NULL);
 	CHECK(strstr(c.out, "\"diff\"") == NULL);
