@@ -453,7 +453,8 @@ cleanup:
 
 struct kobj *kobj_ref(struct kobj *obj)
 {
-	atomic_fetch_add_explicit(&obj->refs, 1, memory_order_relaxed);
+	if (obj)
+		atomic_fetch_add_explicit(&obj->refs, 1, memory_order_relaxed);
 	return obj;
 }
 

@@ -94,7 +94,7 @@ struct kobj *kobj_from_list_item(const char *json, size_t len,
 struct json_object *kobj_parse(const char *json, size_t len, bool in_event,
 			       unsigned flags);
 
-struct kobj *kobj_ref(struct kobj *obj);
+struct kobj *kobj_ref(struct kobj *obj);	/* NULL: NULL */
 void kobj_unref(struct kobj *obj);	/* NULL is a no-op */
 
 /* A new json-c tree of the object; the caller puts it. */

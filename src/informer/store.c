@@ -41,9 +41,9 @@ static const char *owner_values(const struct kobj *obj) { return obj->owners; }
 
 static const struct index_def index_defs[] = {
 	{ INDEX_NAMESPACE, namespace_values, true },
-	{ INDEX_LABEL, label_values },
-	{ INDEX_NODE, node_values },
-	{ INDEX_OWNER, owner_values },
+	{ INDEX_LABEL, label_values, false },
+	{ INDEX_NODE, node_values, false },
+	{ INDEX_OWNER, owner_values, false },
 };
 
 #define NR_INDEXES ARRAY_SIZE(index_defs)

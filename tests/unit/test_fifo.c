@@ -1,8 +1,13 @@
-/* test_fifo.c — DeltaFIFO and RealFIFO as client-go's tools/cache has them. */
+/*
+ * test_fifo.c — DeltaFIFO, RealFIFO and the atomic RealFIFO as client-go's
+ * tools/cache has them (delta_fifo.go, the_real_fifo.go), and the
+ * client-go version profiles that choose among them.
+ */
 #include <pthread.h>
 #include <unistd.h>
 
 #include "informer/fifo.h"
+#include "informer/profile.h"
 #include "unit.h"
 
 static struct kobj *pod(const char *name, const char *rv)
@@ -64,6 +69,11 @@ static void collect(void *ctx, struct deltas *d)
 		struct delta copy = d->v[i];
 
 		kobj_ref(copy.obj);
+		if (copy.nr_all) {
+			copy.all = xmalloc(copy.nr_all * sizeof(*copy.all));
+			for (size_t j = 0; j < copy.nr_all; j++)
+				copy.all[j] = kobj_ref(d->v[i].all[j]);
+		}
 		deltas_push(out, &copy);
 	}
 }
@@ -81,12 +91,26 @@ static char *pop(struct fifo *f)
 		return xstrdup("(empty)");
 	if (fifo_pop(f, collect, &d) < 0)
 		return xstrdup("(closed)");
-	for (size_t i = 0; i < d.nr; i++)
-		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf),
-			 "%s%s%s:%s:%s", i ? " " : "",
-			 d.v[i].tombstone ? "~" : "",
-			 delta_type_name(d.v[i].type), d.v[i].obj->name,
-			 d.v[i].obj->rv);
+	for (size_t i = 0; i < d.nr; i++) {
+		size_t at = strlen(buf);
+
+		if (d.v[i].type == DELTA_REPLACED_ALL) {
+			/* "ReplacedAll[a:1,b:1]" */
+			snprintf(buf + at, sizeof(buf) - at, "%sReplacedAll[", i ? " " : "");
+			for (size_t j = 0; j < d.v[i].nr_all; j++)
+				snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s:%s",
+					 j ? "," : "", d.v[i].all[j]->name, d.v[i].all[j]->rv);
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "]");
+		} else if (d.v[i].type == DELTA_SYNC_ALL) {
+			snprintf(buf + at, sizeof(buf) - at, "%sSyncAll", i ? " " : "");
+		} else {
+			snprintf(buf + at, sizeof(buf) - at,
+				 "%s%s%s:%s:%s", i ? " " : "",
+				 d.v[i].tombstone ? "~" : "",
+				 delta_type_name(d.v[i].type), d.v[i].obj->name,
+				 d.v[i].obj->rv);
+		}
+	}
 	deltas_release(&d);
 	return xstrdup(buf);
 }
@@ -533,6 +557,112 @@ TEST(real_fifo_resync_skips_keys_in_the_queue)
 	store_free(known);
 }
 
+/*
+ * 1.36's atomic RealFIFO: a list is one ReplacedAll holding it, looked at
+ * by nobody until popped; a resync one SyncAll, queued whatever is queued
+ * (the non-atomic RealFIFO skips keys with deltas queued).
+ */
+TEST(atomic_fifo_queues_one_replaced_all_and_one_sync_all)
+{
+	struct store *known = store_new();
+	struct fifo *f = fifo_new(FIFO_ATOMIC, known);
+	struct replace_stats stats;
+
+	store_put(known, "gone", "1");
+	UPDATE(f, "a", "2");
+	replace(f, 1, &stats, "a:3 b:1");
+	CHECK_INT(fifo_len(f), 2);
+	CHECK(fifo_has_synced(f));	/* populated by the update: nothing counted */
+	CHECK_INT(fifo_resync(f), 1);
+	CHECK_INT(fifo_len(f), 3);
+	CHECK_POP(f, "Updated:a:2");
+	CHECK_POP(f, "ReplacedAll[a:3,b:1]");
+	CHECK_POP(f, "SyncAll");
+	CHECK_POP(f, "(empty)");
+	fifo_free(f);
+	store_free(known);
+}
+
+TEST(atomic_fifo_counts_the_replaced_all_as_the_initial_population)
+{
+	struct fifo *f = fifo_new(FIFO_ATOMIC, NULL);
+
+	replace(f, 0, NULL, "a:1 b:1 c:1");
+	CHECK(!fifo_has_synced(f));
+	CHECK_POP(f, "ReplacedAll[a:1,b:1,c:1]");
+	CHECK(fifo_has_synced(f));
+	fifo_free(f);
+}
+
+/*
+ * PopBatch (1.35): consecutive entries of distinct keys, up to the batch
+ * size; a repeated key closes the batch, ReplacedAll and SyncAll are
+ * popped alone, and no batch crosses the end of the initial list.
+ */
+TEST(real_fifo_pops_batches_of_distinct_keys)
+{
+	struct fifo *f = fifo_new(FIFO_REAL, NULL);
+
+	fifo_set_batch(f, 1000);
+	replace(f, 0, NULL, "a:1 b:1");
+	ADD(f, "c", "2");
+	UPDATE(f, "a", "3");
+	ADD(f, "d", "4");
+	CHECK_POP(f, "Replaced:a:1 Replaced:b:1");	/* the initial list alone */
+	CHECK(fifo_has_synced(f));
+	CHECK_POP(f, "Added:c:2 Updated:a:3 Added:d:4");
+	UPDATE(f, "a", "5");
+	UPDATE(f, "a", "6");
+	CHECK_POP(f, "Updated:a:5");
+	CHECK_POP(f, "Updated:a:6");
+	fifo_set_batch(f, 2);
+	ADD(f, "x", "7");
+	ADD(f, "y", "8");
+	ADD(f, "z", "9");
+	CHECK_POP(f, "Added:x:7 Added:y:8");
+	CHECK_POP(f, "Added:z:9");
+	fifo_free(f);
+
+	f = fifo_new(FIFO_ATOMIC, NULL);
+	fifo_set_batch(f, 1000);
+	ADD(f, "a", "1");
+	replace(f, 1, NULL, "a:1");
+	ADD(f, "b", "2");
+	fifo_resync(f);
+	ADD(f, "c", "3");
+	CHECK_POP(f, "Added:a:1");
+	CHECK_POP(f, "ReplacedAll[a:1]");
+	CHECK_POP(f, "Added:b:2");
+	CHECK_POP(f, "SyncAll");
+	CHECK_POP(f, "Added:c:3");
+	fifo_free(f);
+}
+
+TEST(client_go_versions_pick_their_generation)
+{
+	struct errbuf err = { "" };
+	const struct client_go_profile *p;
+
+	p = profile_find("1.28", &err);
+	CHECK(p && p->fifo == FIFO_DELTA && !p->streaming_list && !p->watch_list_any_fallback);
+	p = profile_find("v0.32.4", &err);
+	CHECK(p && p->fifo == FIFO_DELTA && p->watch_list_any_fallback);
+	p = profile_find("1.33", &err);
+	CHECK(p && p->fifo == FIFO_REAL && !p->batch && !p->streaming_list);
+	p = profile_find("v1.35.0", &err);
+	CHECK(p && p->fifo == FIFO_REAL && p->batch == 1000 && p->streaming_list);
+	p = profile_find("0.36", &err);
+	CHECK(p && p->fifo == FIFO_ATOMIC && p->backoff == BACKOFF_RESET_PERIODIC);
+	CHECK(profile_default() == p);
+	CHECK(profile_find("1.26", &err) == NULL);
+	CHECK(strstr(err.msg, "1.27 to 1.36") != NULL);
+	CHECK(profile_find("1.37", &err) == NULL);
+	CHECK(profile_find("2.1", &err) == NULL);
+	CHECK(profile_find("1.x", &err) == NULL);
+	CHECK(profile_find("v0.33.2-rc.1", &err) != NULL);
+	CHECK(profile_find("", &err) == NULL);
+}
+
 int main(void)
 {
 	RUN(key_is_queued_once_with_many_deltas);
@@ -554,5 +684,9 @@ int main(void)
 	RUN(real_fifo_has_synced_counts_the_whole_queue);
 	RUN(real_fifo_initial_population_includes_tombstones);
 	RUN(real_fifo_resync_skips_keys_in_the_queue);
+	RUN(atomic_fifo_queues_one_replaced_all_and_one_sync_all);
+	RUN(atomic_fifo_counts_the_replaced_all_as_the_initial_population);
+	RUN(real_fifo_pops_batches_of_distinct_keys);
+	RUN(client_go_versions_pick_their_generation);
 	return unit_done();
 }
