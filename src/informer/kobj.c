@@ -218,8 +218,9 @@ struct kobj *kobj_from_tree(struct json_object *obj, unsigned flags,
 }
 
 /*
- * A new root with apiVersion and kind first, as the server writes them,
- * then every member of tree (shared by reference).  Puts tree.
+ * A new root with kind and apiVersion first, as the server writes a typed
+ * object (TypeMeta's order, and what a watch event carries), then every
+ * member of tree (shared by reference).  Puts tree.
  */
 static struct json_object *with_type_meta(struct json_object *tree,
 					  const struct kobj_type *type)
@@ -228,8 +229,8 @@ static struct json_object *with_type_meta(struct json_object *tree,
 	    json_object_object_get_ex(tree, "kind", NULL))
 		return tree;
 	struct json_object *root = json_object_new_object();
-	json_object_object_add(root, "apiVersion", json_object_new_string(type->api_version));
 	json_object_object_add(root, "kind", json_object_new_string(type->kind));
+	json_object_object_add(root, "apiVersion", json_object_new_string(type->api_version));
 	json_object_object_foreach(tree, key, val)
 		json_object_object_add(root, key, json_object_get(val));
 	json_object_put(tree);
