@@ -246,3 +246,32 @@ list_rv() { simcurl "/api/v1/pods" | jq -r .metadata.resourceVersion; }
 	for i in $(seq 30); do [ "$(simctl GET /stats | jq .openWatches)" -eq 0 ] && break; sleep 0.1; done
 	[ "$(simctl GET /stats | jq .openWatches)" -eq 0 ]
 }
+
+@test "a watch above the current resourceVersion waits for it silently; a streaming list gets an ERROR 504 event" {
+	sim_start --pods 2 --bookmark-interval 1 --start-rv 300
+	rv=$(list_rv)
+	w=$BATS_TEST_TMPDIR/w
+	watch_bg "$w" "resourceVersion=$((rv + 3))&allowWatchBookmarks=true&timeoutSeconds=4"
+	open_watches 1
+	sleep 1.5	# a bookmark would be due: none at a resourceVersion below the watch's
+	for i in 1 2 3 4 5; do
+		simctl POST /update '{"resource":"pods","namespace":"default","name":"pod-1","patch":{"metadata":{"labels":{"n":"'$i'"}}}}' >/dev/null
+	done
+	watch_done "$w"
+	[ "$(cat "$w.rc")" = 0 ]
+	# only what came after the watch's resourceVersion; bookmarks only from it on
+	run jq -c 'select(.type != "BOOKMARK") | [.type, (.object.metadata.resourceVersion | tonumber) - '"$rv"']' "$w"
+	[ "$output" = "$(printf '["MODIFIED",4]\n["MODIFIED",5]')" ]
+	jq -s -e --arg rv "$rv" 'any(.[]; .type == "BOOKMARK") and
+		all(.[] | select(.type == "BOOKMARK"); (.object.metadata.resourceVersion | tonumber) >= ($rv | tonumber) + 3)' "$w"
+	# a streaming list waits 3 s, then HTTP 200 and one ERROR event: the 504 TooLarge Status
+	start=$SECONDS
+	run simcurl -N -D "$BATS_TEST_TMPDIR/h" "/api/v1/pods?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&resourceVersion=$((rv + 100))"
+	[ "$status" -eq 0 ]
+	[ $((SECONDS - start)) -ge 2 ]
+	grep -q '^HTTP/1.1 200' "$BATS_TEST_TMPDIR/h"
+	[ "${#lines[@]}" -eq 1 ]
+	jq -e --arg want "$((rv + 100))" '.type == "ERROR" and .object.kind == "Status" and .object.code == 504 and .object.reason == "Timeout" and
+		(.object.message | startswith("Timeout: Too large resource version: " + $want + ", current: ")) and
+		.object.details == {"causes":[{"reason":"ResourceVersionTooLarge","message":"Too large resource version"}],"retryAfterSeconds":1}' <<<"${lines[0]}"
+}

@@ -113,7 +113,7 @@ class Sim:
     def __init__(self, opts):
         self.opts = opts
         self.rng = random.Random(opts.seed)
-        self.store = Store(rtypes.TYPES, opts.history)
+        self.store = Store(rtypes.TYPES, opts.history, opts.start_rv)
         self.cluster = O.Cluster(self.rng)
         self.lock = threading.Lock()
         self.faults = []

@@ -99,9 +99,9 @@ def _dumps(d):
 
 
 class Store:
-    def __init__(self, types, window=10000):
+    def __init__(self, types, window=10000, start_rv=1):
         self.cond = threading.Condition(threading.Lock())
-        self.rv = 1
+        self.rv = start_rv
         self.window = max(1, window)
         self.res = {t.name: ResState(t) for t in types}
         self.watches = set()
