@@ -275,3 +275,39 @@ list_rv() { simcurl "/api/v1/pods" | jq -r .metadata.resourceVersion; }
 		(.object.message | startswith("Timeout: Too large resource version: " + $want + ", current: ")) and
 		.object.details == {"causes":[{"reason":"ResourceVersionTooLarge","message":"Too large resource version"}],"retryAfterSeconds":1}' <<<"${lines[0]}"
 }
+
+@test "a silent change (a lost event) shows in lists and the oracle, never in a watch" {
+	sim_start --pods 3
+	rv=$(list_rv)
+	w=$BATS_TEST_TMPDIR/w
+	watch_bg "$w" "resourceVersion=$rv&timeoutSeconds=2"
+	open_watches 1
+	lost=$(simctl POST /silent '{"op":"update","resource":"pods","namespace":"default","name":"pod-0","patch":{"metadata":{"labels":{"lost":"yes"}}}}' |
+		jq -r .metadata.resourceVersion)
+	[ "$lost" -eq $((rv + 1)) ]
+	seen=$(simctl POST /update '{"resource":"pods","namespace":"default","name":"pod-1","patch":{"metadata":{"labels":{"seen":"yes"}}}}' |
+		jq -r .metadata.resourceVersion)
+	[ "$seen" -eq $((rv + 2)) ]
+	watch_done "$w"
+	run jq -c '[.type, .object.metadata.name, .object.metadata.resourceVersion]' "$w"
+	[ "$output" = '["MODIFIED","pod-1","'"$seen"'"]' ]
+	# the list and the oracle have both changes
+	run simcurl /api/v1/pods
+	jq -e --arg lost "$lost" --arg seen "$seen" '.metadata.resourceVersion == $seen and
+		(.items[] | select(.metadata.name == "pod-0") | .metadata.labels.lost == "yes" and .metadata.resourceVersion == $lost) and
+		(.items[] | select(.metadata.name == "pod-1") | .metadata.labels.seen == "yes")' <<<"$output"
+	sim_oracle pods | jq -e --arg lost "$lost" '.items["default/pod-0"] == $lost'
+	# a watch started later from before them replays only the one that was told
+	run simcurl -N "/api/v1/pods?watch=1&resourceVersion=$rv&timeoutSeconds=1"
+	[ "${#lines[@]}" -eq 1 ]
+	jq -e '.object.metadata.name == "pod-1"' <<<"$output"
+	# silent create and delete
+	simctl POST /silent '{"op":"create","resource":"configmaps","object":{"metadata":{"name":"sneaky"}}}' | jq -e '.metadata.name == "sneaky"'
+	simctl POST /silent '{"op":"delete","resource":"pods","namespace":"default","name":"pod-2"}' | jq -e '.metadata.name == "pod-2"'
+	run simcurl -N "/api/v1/pods?watch=1&resourceVersion=$seen&timeoutSeconds=1"
+	[ -z "$output" ]
+	sim_oracle pods | jq -e '.items | has("default/pod-2") | not'
+	sim_oracle configmaps | jq -e '.items | has("default/sneaky")'
+	run simctl POST /silent '{"op":"frob","resource":"pods"}'
+	[ "$status" -ne 0 ]
+}

@@ -979,6 +979,8 @@ class APIHandler(BaseHTTPRequestHandler):
     def send_events(self, evs, rt, prefix, filtered, passes, out):
         buf, n, nev = [], 0, 0
         for ev in evs:
+            if ev.silent:
+                continue
             o = ev.obj
             if prefix and not o.key.startswith(prefix):
                 continue
