@@ -559,9 +559,12 @@ class APIHandler(BaseHTTPRequestHandler):
                    401: "Unauthorized", 403: "forbidden: injected fault",
                    404: "the server could not find the requested resource"}[code]
             det = {"causes": [{"message": "injected fault"}]} if code == 500 else None
+            headers = []
+            if code in (500, 503, 504):
+                det, headers = f.retry_details(det)
             if code == 401:
                 self.entry["user"] = None
-            raise HTTPError(code, msg, details=det)
+            raise HTTPError(code, msg, details=det, headers=headers)
         if k == "reset":
             self.close_connection = True
             raw_shutdown(self.connection)

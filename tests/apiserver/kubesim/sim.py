@@ -44,6 +44,9 @@ class Fault:
         self.resource = spec.get("resource") or None
         self.count = int(spec.get("count", 1))
         self.kind = str(spec.get("kind", "500"))
+        # 429 always says when to come back (default 1 s); the 5xx kinds
+        # only when retryAfter is given
+        self.retry_after_set = spec.get("retryAfter") is not None
         self.retry_after = int(spec.get("retryAfter", 1))
         s = spec.get("seconds")
         self.seconds = float(s) if s is not None else None
@@ -62,9 +65,19 @@ class Fault:
             return False
         return True
 
+    def retry_details(self, details=None):
+        """(details, headers) with retryAfterSeconds and Retry-After when the
+        fault has a retryAfter."""
+        if not self.retry_after_set:
+            return details, []
+        d = dict(details or {})
+        d["retryAfterSeconds"] = self.retry_after
+        return d, ["Retry-After: %d" % self.retry_after]
+
     def to_json(self):
-        d = {"verb": self.verb, "count": self.count, "kind": self.kind,
-             "retryAfter": self.retry_after}
+        d = {"verb": self.verb, "count": self.count, "kind": self.kind}
+        if self.retry_after_set or self.kind == "429":
+            d["retryAfter"] = self.retry_after
         if self.resource:
             d["resource"] = self.resource
         if self.seconds is not None:
