@@ -137,3 +137,27 @@ fault() { simctl POST /faults "$1" >/dev/null; }
 	run simctl POST /faults '{"verb":"list","kind":"nonsense"}'
 	[ "$status" -ne 0 ]
 }
+
+@test "500, 503 and 504 send Retry-After and details.retryAfterSeconds when the fault has retryAfter" {
+	fault '{"verb":"list","kind":"503","retryAfter":7}'
+	run simcurl -i /api/v1/pods
+	[[ "${lines[0]}" == "HTTP/1.1 503 "* ]]
+	grep -qi '^retry-after: 7' <<<"$output"
+	jq -e '.reason == "ServiceUnavailable" and .details.retryAfterSeconds == 7 and .code == 503' <<<"${lines[-1]}"
+	fault '{"verb":"get","kind":"500","retryAfter":2}'
+	run simcurl -i /api/v1/namespaces/default/pods/pod-0
+	[[ "${lines[0]}" == "HTTP/1.1 500 "* ]]
+	grep -qi '^retry-after: 2' <<<"$output"
+	jq -e '.reason == "InternalError" and .details == {"causes":[{"message":"injected fault"}],"retryAfterSeconds":2}' <<<"${lines[-1]}"
+	fault '{"verb":"watch","kind":"504","retryAfter":3}'
+	run simcurl -i '/api/v1/pods?watch=1&timeoutSeconds=1'
+	[[ "${lines[0]}" == "HTTP/1.1 504 "* ]]
+	grep -qi '^retry-after: 3' <<<"$output"
+	jq -e '.reason == "Timeout" and .details.retryAfterSeconds == 3' <<<"${lines[-1]}"
+	# without retryAfter: neither
+	fault '{"verb":"list","kind":"503"}'
+	run simcurl -i /api/v1/pods
+	[[ "${lines[0]}" == "HTTP/1.1 503 "* ]]
+	! grep -qi '^retry-after' <<<"$output"
+	jq -e 'has("details") | not' <<<"${lines[-1]}"
+}

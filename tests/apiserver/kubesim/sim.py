@@ -44,6 +44,9 @@ class Fault:
         self.resource = spec.get("resource") or None
         self.count = int(spec.get("count", 1))
         self.kind = str(spec.get("kind", "500"))
+        # 429 always says when to come back (default 1 s); the 5xx kinds
+        # only when retryAfter is given
+        self.retry_after_set = spec.get("retryAfter") is not None
         self.retry_after = int(spec.get("retryAfter", 1))
         s = spec.get("seconds")
         self.seconds = float(s) if s is not None else None
@@ -62,9 +65,19 @@ class Fault:
             return False
         return True
 
+    def retry_details(self, details=None):
+        """(details, headers) with retryAfterSeconds and Retry-After when the
+        fault has a retryAfter."""
+        if not self.retry_after_set:
+            return details, []
+        d = dict(details or {})
+        d["retryAfterSeconds"] = self.retry_after
+        return d, ["Retry-After: %d" % self.retry_after]
+
     def to_json(self):
-        d = {"verb": self.verb, "count": self.count, "kind": self.kind,
-             "retryAfter": self.retry_after}
+        d = {"verb": self.verb, "count": self.count, "kind": self.kind}
+        if self.retry_after_set or self.kind == "429":
+            d["retryAfter"] = self.retry_after
         if self.resource:
             d["resource"] = self.resource
         if self.seconds is not None:
@@ -113,7 +126,7 @@ class Sim:
     def __init__(self, opts):
         self.opts = opts
         self.rng = random.Random(opts.seed)
-        self.store = Store(rtypes.TYPES, opts.history)
+        self.store = Store(rtypes.TYPES, opts.history, opts.start_rv)
         self.cluster = O.Cluster(self.rng)
         self.lock = threading.Lock()
         self.faults = []
@@ -199,7 +212,7 @@ class Sim:
         st.finish_load()
 
     # ------------------------------------------------------------ mutations
-    def create(self, rt, partial):
+    def create(self, rt, partial, silent=False):
         md = partial.get("metadata") or {}
         name = md.get("name")
         if not name and md.get("generateName"):
@@ -214,7 +227,7 @@ class Sim:
             # the common case (churn adds): straight from the template
             p = self.cluster.pod_params(ns, name, "@RV@")
             data, labels, fields = O.pod_record(p, pending=True)
-            return self.store.create_raw(rt, ns + "/" + name, data, labels, fields)
+            return self.store.create_raw(rt, ns + "/" + name, data, labels, fields, silent)
         d = O.default_object(rt.name, self.cluster, ns, name)
         partial = json.loads(json.dumps(partial))
         partial.pop("kind", None)
@@ -231,9 +244,9 @@ class Sim:
             md.pop("namespace", None)
         if rt.name == "pods":
             self.cluster.pod_names.add((ns, name))
-        return self.store.create(rt, d)
+        return self.store.create(rt, d, silent)
 
-    def update(self, rt, key, patch):
+    def update(self, rt, key, patch, silent=False):
         def fn(d):
             md = d.get("metadata", {})
             keep = {k: md.get(k) for k in ("name", "namespace", "uid", "creationTimestamp")}
@@ -245,7 +258,7 @@ class Sim:
                     md[k] = v
             if "generation" in md and json.dumps(d.get("spec"), sort_keys=True) != spec_before:
                 md["generation"] = md["generation"] + 1
-        return self.store.update(rt, key, fn)
+        return self.store.update(rt, key, fn, silent=silent)
 
     def replace(self, rt, key, new):
         """PUT: replace the object (keeping identity fields)."""
@@ -264,8 +277,8 @@ class Sim:
                 nmd["generation"] = keep["generation"] + 1
         return self.store.update(rt, key, fn)
 
-    def delete(self, rt, key, graceful=False):
-        if graceful and rt.name == "pods":
+    def delete(self, rt, key, graceful=False, silent=False):
+        if graceful and rt.name == "pods" and not silent:
             t = O.ts()
 
             def mark(md, st):
@@ -275,7 +288,7 @@ class Sim:
             def markd(d):
                 mark(d.setdefault("metadata", {}), None)
             self.store.update(rt, key, markd, fast=mark)
-        obj = self.store.delete(rt, key)
+        obj = self.store.delete(rt, key, silent=silent)
         if rt.name == "pods" and "/" in key:
             self.cluster.pod_names.discard(tuple(key.split("/", 1)))
         return obj
