@@ -27,7 +27,7 @@ from urllib.parse import urlsplit, parse_qsl
 
 from . import rtypes
 from .selectors import SelectorError, parse_labels, parse_fields, match_labels, match_fields
-from .sim import NotFound, Conflict
+from .sim import Fault, NotFound, Conflict
 
 PHRASES = {200: "OK", 201: "Created", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden",
            404: "Not Found", 405: "Method Not Allowed", 406: "Not Acceptable", 409: "Conflict",
@@ -427,8 +427,12 @@ class APIHandler(BaseHTTPRequestHandler):
                 raise HTTPError(401, "Unauthorized")
             if "error" in route:
                 raise route["error"]
-            f = sim.take_fault(route["verb"], rt.name if rt else None,
-                               route["verb"] == "list" and bool(q.get("continue")))
+            verbs = {route["verb"]}
+            if route["verb"] == "list" and q.get("continue"):
+                verbs.add("list-continue")
+            if route["verb"] == "watch" and q.get("sendInitialEvents") in ("true", "1", "True"):
+                verbs.add("watchlist")
+            f = sim.take_fault(verbs, rt.name if rt else None)
             if f is not None:
                 self.fault = f
                 if self.apply_fault(f, route):
@@ -577,7 +581,7 @@ class APIHandler(BaseHTTPRequestHandler):
             self.wait_gone(f.seconds if f.seconds is not None else 3600)
             raw_shutdown(self.connection)
             return True
-        return False   # truncate, garbage, drip, watch 410/hang: handled in the serve_ functions
+        return False   # truncate, garbage, drip, watch 410/hang and the watch-only kinds: in the serve_ functions
 
     # -------------------------------------------------------------- discovery
     def serve_discovery(self, route, q, body):
@@ -891,6 +895,9 @@ class APIHandler(BaseHTTPRequestHandler):
             return
         if f is not None and f.kind == "garbage":
             out(b"this is not JSON {{{ garbage from kube-sim\n", 0)
+        # a bad event to send once something was sent (see inject_event)
+        inject = f.kind if (f is not None and f.kind in Fault.WATCH_EVENT_KINDS) else None
+        tail = [None, 0]    # the last object sent (stored bytes) and the last event's resourceVersion
         prefix = (ns + "/") if (ns and rt.namespaced) else ""
 
         def passes(o):
@@ -899,6 +906,7 @@ class APIHandler(BaseHTTPRequestHandler):
         # initial events
         buf, n, nev = [], 0, 0
         pfx = TYPE_PFX["ADDED"]
+        last = None
         for o in snapshot:
             if filtered and not passes(o):
                 continue
@@ -907,9 +915,12 @@ class APIHandler(BaseHTTPRequestHandler):
             buf.append(b"}\n")
             n += len(o.data) + 40
             nev += 1
+            last = o
             if n >= BATCH:
                 out(b"".join(buf), nev)
                 buf, n, nev = [], 0, 0
+        if last is not None:
+            tail[:] = [last.data, last.rv]
         if f is not None and f.kind == "truncate":
             line = b"".join(buf) or (TYPE_PFX["BOOKMARK"] + rt.bookmark(snap_rv) + b"}\n")
             cut = line[:max(1, len(line) // 2 if len(line) < 200 else len(line) - 100)]
@@ -918,8 +929,20 @@ class APIHandler(BaseHTTPRequestHandler):
             return
         if buf:
             out(b"".join(buf), nev)
+        if f is not None and f.kind == "end-before-bookmark":
+            sock.sendall(b"0\r\n\r\n")
+            return
         if sie:
             out(TYPE_PFX["BOOKMARK"] + rt.bookmark(snap_rv, True) + b"}\n", 1)
+            tail[1] = snap_rv
+        if f is not None and f.kind == "cut-after-initial":
+            self.close_connection = True
+            raw_shutdown(sock)
+            return
+        if inject and tail[1]:
+            if self.inject_event(inject, rt, ns, tail, out):
+                return
+            inject = None
         bm_every = sim.bookmark_interval
         next_bm = t0 + bm_every
         pre_deadline = deadline - 2 if timeout > 2 else None
@@ -959,7 +982,9 @@ class APIHandler(BaseHTTPRequestHandler):
             if min_rv:
                 evs = [ev for ev in evs if ev.rv > min_rv]
             if evs:
-                self.send_events(evs, rt, prefix, filtered, passes, out)
+                sent = self.send_events(evs, rt, prefix, filtered, passes, out)
+                if sent is not None:
+                    tail[:] = sent
             now = time.monotonic()
             if now >= deadline:
                 sock.sendall(b"0\r\n\r\n")
@@ -967,20 +992,70 @@ class APIHandler(BaseHTTPRequestHandler):
             if w.allow_bm and (bm_now or now >= next_bm or (pre_deadline and now >= pre_deadline)):
                 if cur_rv >= min_rv:
                     out(TYPE_PFX["BOOKMARK"] + rt.bookmark(cur_rv) + b"}\n", 1)
+                    tail[1] = cur_rv
                 if now >= next_bm:
                     next_bm = now + bm_every
                 if pre_deadline and now >= pre_deadline:
                     pre_deadline = None
             if min_rv and cur_rv >= min_rv:
                 min_rv = 0
+            if inject and tail[1]:
+                if self.inject_event(inject, rt, ns, tail, out):
+                    return
+                inject = None
             if now - last_check >= 1.0:
                 last_check = now
                 if client_gone(sock):
                     self.close_connection = True
                     return
 
+    def inject_event(self, kind, rt, ns, tail, out):
+        """One bad event (a watch-event fault), right after the initial
+        events or, for a watch that had none, after the first events sent.
+        Returns True when it ended the stream."""
+        sock = self.connection
+        f = self.fault
+        if kind in ("error429", "error500"):
+            if kind == "error429":
+                st = status_json(429, "Too many requests, please try again later.", "TooManyRequests",
+                                 {"retryAfterSeconds": f.retry_after})
+            else:
+                det, _ = f.retry_details({"causes": [{"message": "injected fault"}]})
+                st = status_json(500, "Internal error occurred: injected fault", "InternalError", det)
+            out(TYPE_PFX["ERROR"] + st[:-1] + b"}\n", 1)
+            sock.sendall(b"0\r\n\r\n")
+            return True
+        if kind == "badevent":
+            out(b'{"type":"MODIFIED","object":{"kind":"%s",\n' % rt.kind.encode(), 0)
+            return False
+        data = tail[0]
+        if data is None:
+            # nothing but bookmarks sent yet: any object of the watched range
+            st = self.server.sim.store
+            with st.cond:
+                rs = st.res[rt.name]
+                lo, hi = rs.ns_range(ns if rt.namespaced else "")
+                data = rs.objs[rs.keys[lo]].data if lo < hi else None
+        if kind == "unknowntype":
+            obj = rt.full(data) if data is not None else rt.bookmark(tail[1])
+            out(b'{"type":"FROB","object":' + obj + b"}\n", 1)
+        elif kind == "nometa":
+            d = json.loads(rt.full(data) if data is not None else rt.bookmark(tail[1]))
+            d.pop("metadata", None)
+            out(TYPE_PFX["MODIFIED"] + json.dumps(d, separators=(",", ":")).encode() + b"}\n", 1)
+        elif kind == "rvback":
+            if data is None:
+                return False
+            d = json.loads(rt.full(data))
+            d.setdefault("metadata", {})["resourceVersion"] = str(max(1, tail[1] - 1))
+            out(TYPE_PFX["MODIFIED"] + json.dumps(d, separators=(",", ":")).encode() + b"}\n", 1)
+        return False
+
     def send_events(self, evs, rt, prefix, filtered, passes, out):
+        """Returns (stored bytes of the last object sent, its event's
+        resourceVersion), or None when nothing was sent."""
         buf, n, nev = [], 0, 0
+        last = None
         for ev in evs:
             if ev.silent:
                 continue
@@ -1004,6 +1079,7 @@ class APIHandler(BaseHTTPRequestHandler):
                         buf.append(b"}\n")
                         n += len(data)
                         nev += 1
+                        last = (data, ev.rv)
                         continue
                     elif not cur_ok:
                         continue
@@ -1014,11 +1090,13 @@ class APIHandler(BaseHTTPRequestHandler):
             buf.append(b"}\n")
             n += len(o.data) + 40
             nev += 1
+            last = (o.data, ev.rv)
             if n >= BATCH:
                 out(b"".join(buf), nev)
                 buf, n, nev = [], 0, 0
         if buf:
             out(b"".join(buf), nev)
+        return last
 
     # -------------------------------------------------------------- mutations
     def read_json(self, body):

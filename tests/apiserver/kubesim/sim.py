@@ -36,30 +36,45 @@ def merge_patch(target, patch):
 
 
 class Fault:
+    # kinds that are a bad event in a watch stream (watches only)
+    WATCH_EVENT_KINDS = ("badevent", "nometa", "unknowntype", "error429", "error500", "rvback")
+    # kinds that cut a streaming list short (sendInitialEvents=true only)
+    WATCHLIST_KINDS = ("cut-after-initial", "end-before-bookmark")
     KINDS = ("429", "500", "503", "504", "401", "403", "404", "410",
-             "hang", "truncate", "garbage", "drip", "reset")
+             "hang", "truncate", "garbage", "drip", "reset") + WATCH_EVENT_KINDS + WATCHLIST_KINDS
+    VERBS = ("list", "list-continue", "watch", "watchlist", "get", "discovery", "any",
+             "create", "update", "patch", "delete")
 
     def __init__(self, spec):
         self.verb = spec.get("verb", "any")
         self.resource = spec.get("resource") or None
         self.count = int(spec.get("count", 1))
         self.kind = str(spec.get("kind", "500"))
-        # 429 always says when to come back (default 1 s); the 5xx kinds
-        # only when retryAfter is given
+        # 429 always says when to come back (default 1 s); the 5xx kinds and
+        # error500 only when retryAfter is given
         self.retry_after_set = spec.get("retryAfter") is not None
         self.retry_after = int(spec.get("retryAfter", 1))
         s = spec.get("seconds")
         self.seconds = float(s) if s is not None else None
         if self.kind not in self.KINDS:
             raise ValueError("unknown fault kind %r (one of %s)" % (self.kind, ", ".join(self.KINDS)))
-        if self.verb not in ("list", "list-continue", "watch", "get", "discovery", "any",
-                             "create", "update", "patch", "delete"):
+        if self.verb not in self.VERBS:
             raise ValueError("unknown verb %r" % self.verb)
+        if self.kind in self.WATCH_EVENT_KINDS + self.WATCHLIST_KINDS and \
+                self.verb not in ("watch", "watchlist", "any"):
+            raise ValueError("fault kind %r is for watches (verb watch, watchlist or any)" % self.kind)
 
-    def matches(self, verb, resource):
+    def matches(self, verbs, resource):
+        """verbs: what the request counts as, e.g. {"list", "list-continue"}
+        for a list with a continue token, {"watch", "watchlist"} for a
+        streaming list."""
         if self.count <= 0:
             return False
-        if self.verb != "any" and self.verb != verb:
+        if self.verb != "any" and self.verb not in verbs:
+            return False
+        if self.kind in self.WATCH_EVENT_KINDS and "watch" not in verbs:
+            return False
+        if self.kind in self.WATCHLIST_KINDS and "watchlist" not in verbs:
             return False
         if self.resource and self.resource != resource:
             return False
@@ -76,7 +91,7 @@ class Fault:
 
     def to_json(self):
         d = {"verb": self.verb, "count": self.count, "kind": self.kind}
-        if self.retry_after_set or self.kind == "429":
+        if self.retry_after_set or self.kind in ("429", "error429"):
             d["retryAfter"] = self.retry_after
         if self.resource:
             d["resource"] = self.resource
@@ -349,10 +364,10 @@ class Sim:
         return cs
 
     # ------------------------------------------------------------ faults
-    def take_fault(self, verb, resource, cont=False):
+    def take_fault(self, verbs, resource):
         with self.lock:
             for f in self.faults:
-                if f.matches(verb, resource) or (cont and f.matches("list-continue", resource)):
+                if f.matches(verbs, resource):
                     f.count -= 1
                     if f.count <= 0:
                         self.faults.remove(f)
