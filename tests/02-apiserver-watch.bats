@@ -311,3 +311,38 @@ list_rv() { simcurl "/api/v1/pods" | jq -r .metadata.resourceVersion; }
 	run simctl POST /silent '{"op":"frob","resource":"pods"}'
 	[ "$status" -ne 0 ]
 }
+
+@test "freeze-proxy: SIGUSR1 freezes open connections, new ones are still served; SIGUSR2 thaws" {
+	sim_start --pods 2
+	port=${SIM_API##*:}
+	"$BATS_TEST_DIRNAME/apiserver/freeze-proxy" "127.0.0.1:$port" >"$BATS_TEST_TMPDIR/proxy.out" 2>"$BATS_TEST_TMPDIR/proxy.err" 3>&- &
+	ppid=$!
+	for i in $(seq 50); do [ -s "$BATS_TEST_TMPDIR/proxy.out" ] && break; sleep 0.1; done
+	addr=$(sed -n '1s/^proxy: //p' "$BATS_TEST_TMPDIR/proxy.out")
+	[[ "$addr" == 127.0.0.1:* ]]
+	pcurl() { curl -sS --cacert "$SIM_CACERT" -H "Authorization: Bearer $SIM_TOKEN" "$@"; }
+	pcurl "https://$addr/api/v1/pods" | jq -e '(.items | length) == 2'
+	w=$BATS_TEST_TMPDIR/w
+	( rc=0; pcurl -N "https://$addr/api/v1/pods?watch=1&resourceVersion=$(list_rv)&timeoutSeconds=20" >"$w" || rc=$?; echo $rc >"$w.rc" ) 3>&- &
+	open_watches 1
+	simctl POST /update '{"resource":"pods","namespace":"default","name":"pod-0","patch":{"metadata":{"labels":{"a":"1"}}}}' >/dev/null
+	for i in $(seq 50); do [ "$(wc -l <"$w")" -ge 1 ] && break; sleep 0.1; done
+	[ "$(wc -l <"$w")" -eq 1 ]
+	kill -USR1 "$ppid"
+	for i in $(seq 50); do grep -q 'froze 1 ' "$BATS_TEST_TMPDIR/proxy.err" && break; sleep 0.1; done
+	simctl POST /update '{"resource":"pods","namespace":"default","name":"pod-1","patch":{"metadata":{"labels":{"b":"2"}}}}' >/dev/null
+	# a new connection is served while the watch gets nothing, and is not closed
+	pcurl "https://$addr/api/v1/namespaces/default/pods/pod-1" | jq -e '.metadata.labels.b == "2"'
+	sleep 1
+	[ "$(wc -l <"$w")" -eq 1 ]
+	[ ! -e "$w.rc" ]
+	[ "$(simctl GET /stats | jq .openWatches)" -eq 1 ]
+	kill -USR2 "$ppid"
+	for i in $(seq 50); do [ "$(wc -l <"$w")" -ge 2 ] && break; sleep 0.1; done
+	sed -n 2p "$w" | jq -e '.type == "MODIFIED" and .object.metadata.name == "pod-1"'
+	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
+	watch_done "$w"
+	[ "$(cat "$w.rc")" = 0 ]
+	kill "$ppid"
+	wait "$ppid"
+}
