@@ -261,3 +261,33 @@ fault() { simctl POST /faults "$1" >/dev/null; }
 	jq -e '.type == "BOOKMARK"' <<<"${lines[4]}"
 	jq -e '.type == "ERROR" and .object.code == 429' <<<"${lines[5]}"
 }
+
+@test "body: any status, Content-Type and bytes instead of the answer, for any verb" {
+	fault '{"verb":"list","kind":"body","status":200,"contentType":"text/html","body":"<html>502 Bad Gateway</html>"}'
+	simcurl -D "$B/h" -o "$B/body" /api/v1/pods
+	grep -qi '^content-type: text/html' "$B/h"
+	[ "$(cat "$B/body")" = '<html>502 Bad Gateway</html>' ]
+	# base64: bytes JSON strings can't carry as themselves (NUL, invalid UTF-8)
+	fault '{"verb":"watch","kind":"body","status":503,"base64":true,"body":"AP8K"}'
+	code=$(simcurl -o "$B/body" -w '%{http_code}' '/api/v1/pods?watch=1')
+	[ "$code" = 503 ]
+	[ "$(xxd -p "$B/body")" = 00ff0a ]
+	[ "$(simcurl -o /dev/null -w '%{http_code}' /api/v1/pods)" = 200 ]
+}
+
+@test "lines: watch lines first, then the stream as usual or its end" {
+	fault '{"verb":"watch","kind":"lines","lines":["{\"type\":\"BOGUS\"}","not json"]}'
+	timeout 5 curl -sS -N -H "Authorization: Bearer $SIM_TOKEN" --cacert "$SIM_CACERT" \
+		"$SIM_API/api/v1/pods?watch=1&timeoutSeconds=1" >"$B/w" || true
+	[ "$(sed -n 1p "$B/w")" = '{"type":"BOGUS"}' ]
+	[ "$(sed -n 2p "$B/w")" = 'not json' ]
+	[ "$(grep -c '"ADDED"' "$B/w")" -eq 4 ]
+	fault '{"verb":"watch","kind":"lines","base64":true,"lines":["AAE="],"end":true}'
+	simcurl '/api/v1/pods?watch=1' >"$B/w"
+	[ "$(xxd -p "$B/w")" = 00010a ]
+	# lines are for watches: a list is answered as usual
+	fault '{"verb":"list","kind":"lines","lines":["x"]}'
+	simcurl /api/v1/pods | jq -e '.items | length == 4'
+	run simctl POST /faults '{"verb":"watch","kind":"lines","lines":"x"}'
+	[ "$status" -ne 0 ]
+}

@@ -569,6 +569,9 @@ class APIHandler(BaseHTTPRequestHandler):
             if code == 401:
                 self.entry["user"] = None
             raise HTTPError(code, msg, details=det, headers=headers)
+        if k == "body":
+            self.send(f.status, f.body, ctype=f.content_type)
+            return True
         if k == "reset":
             self.close_connection = True
             raw_shutdown(self.connection)
@@ -875,6 +878,12 @@ class APIHandler(BaseHTTPRequestHandler):
             with sim.lock:
                 sim.events_sent += nev
 
+        if f is not None and f.kind == "lines":
+            for line in f.lines:
+                out(line + b"\n", 1)
+            if f.end:
+                sock.sendall(b"0\r\n\r\n")
+                return
         if error is not None:
             out(TYPE_PFX["ERROR"] + error[:-1] + b"}\n", 1)
             sock.sendall(b"0\r\n\r\n")

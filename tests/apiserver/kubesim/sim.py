@@ -8,6 +8,7 @@ held while taking the store lock or doing I/O.  Churns run on their own
 threads and mutate through the store.
 """
 
+import base64
 import collections
 import json
 import random
@@ -41,7 +42,7 @@ class Fault:
     # kinds that cut a streaming list short (sendInitialEvents=true only)
     WATCHLIST_KINDS = ("cut-after-initial", "end-before-bookmark")
     KINDS = ("429", "500", "503", "504", "401", "403", "404", "410",
-             "hang", "truncate", "garbage", "drip", "reset") + WATCH_EVENT_KINDS + WATCHLIST_KINDS
+             "hang", "truncate", "garbage", "drip", "reset", "body", "lines") + WATCH_EVENT_KINDS + WATCHLIST_KINDS
     VERBS = ("list", "list-continue", "watch", "watchlist", "get", "discovery", "any",
              "create", "update", "patch", "delete")
 
@@ -58,6 +59,19 @@ class Fault:
         self.seconds = float(s) if s is not None else None
         if self.kind not in self.KINDS:
             raise ValueError("unknown fault kind %r (one of %s)" % (self.kind, ", ".join(self.KINDS)))
+        # body: any answer (status, Content-Type, bytes); lines: watch lines.
+        # Strings are sent as UTF-8, or decoded from base64 with "base64".
+        self.spec = {k: spec[k] for k in ("status", "contentType", "body", "lines", "base64", "end")
+                     if k in spec}
+        self.status = int(spec.get("status", 200))
+        self.content_type = str(spec.get("contentType", "application/json"))
+        self.end = bool(spec.get("end", False))
+        decode = base64.b64decode if spec.get("base64") else (lambda t: str(t).encode("utf-8"))
+        self.body = decode(spec.get("body", ""))
+        lines = spec.get("lines", [])
+        if not isinstance(lines, list):
+            raise ValueError("lines must be a list of strings")
+        self.lines = [decode(t) for t in lines]
         if self.verb not in self.VERBS:
             raise ValueError("unknown verb %r" % self.verb)
         if self.kind in self.WATCH_EVENT_KINDS + self.WATCHLIST_KINDS and \
@@ -97,6 +111,8 @@ class Fault:
             d["resource"] = self.resource
         if self.seconds is not None:
             d["seconds"] = self.seconds
+        if self.kind in ("body", "lines"):
+            d.update(self.spec)
         return d
 
 
