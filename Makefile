@@ -68,7 +68,9 @@ deps:
 
 check: deps
 	@$(MAKE) --no-print-directory kinf units
-	@KINF=$(CURDIR)/$(BUILD)/kinf UNIT_DIR=$(CURDIR)/$(BUILD)/unit tests/run
+	@$(MAKE) --no-print-directory SANITIZE=$(REPLAY_SANITIZE) fuzz-replay
+	@KINF=$(CURDIR)/$(BUILD)/kinf UNIT_DIR=$(CURDIR)/$(BUILD)/unit \
+		FUZZ_DIR=$(CURDIR)/build/$(subst $(comma),-,$(REPLAY_SANITIZE))/fuzz tests/run
 
 # Only the C unit tests (quick; also what SANITIZE=thread is meant for).
 check-unit: units
@@ -84,9 +86,8 @@ bench: deps
 	@$(MAKE) --no-print-directory kinf
 	@tests/bench/run
 
-# libFuzzer on the kubeconfig parser (needs clang); see tests/fuzz/Makefile.
-fuzz:
-	@$(MAKE) --no-print-directory -C tests/fuzz
+# make fuzz [FUZZ_SECONDS=N]: libFuzzer on every parser of outside input.
+include tests/fuzz/fuzz.mk
 
 lint-man:
 	mandoc -T lint -W warning man/kinf.1
@@ -108,4 +109,4 @@ uninstall:
 clean:
 	rm -rf build kinf
 
-.PHONY: all kinf deps check check-unit units demo bench fuzz lint-man install uninstall clean
+.PHONY: all kinf deps check check-unit units demo bench lint-man install uninstall clean

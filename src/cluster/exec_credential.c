@@ -259,8 +259,8 @@ static const char *json_str(json_object *obj, const char *key)
 	return json_object_get_string(v);
 }
 
-static int parse_output(const struct rest_config *cfg, const char *text,
-			struct exec_credential *out, struct errbuf *err)
+int exec_credential_parse(const struct rest_config *cfg, const char *text,
+			  struct exec_credential *out, struct errbuf *err)
 {
 	const struct exec_config *e = cfg->exec;
 	enum json_tokener_error jerr;
@@ -367,7 +367,7 @@ int exec_credential_run(const struct rest_config *cfg, struct exec_credential *o
 			   e->command, user_name(cfg));
 		goto cleanup;
 	}
-	ret = parse_output(cfg, strbuf_str(&output), out, err);
+	ret = exec_credential_parse(cfg, strbuf_str(&output), out, err);
 cleanup:
 	if (output.buf)
 		memset(output.buf, 0, output.len);

@@ -32,6 +32,14 @@ int exec_credential_run(const struct rest_config *cfg, struct exec_credential *o
 			struct errbuf *err);
 void exec_credential_release(struct exec_credential *cred);
 
+/*
+ * The part of exec_credential_run() that reads what the plugin printed
+ * (text, NUL-terminated): out (zeroed by the caller) filled and 0, or -1
+ * and err, out left as it was.
+ */
+int exec_credential_parse(const struct rest_config *cfg, const char *text,
+			  struct exec_credential *out, struct errbuf *err);
+
 /* Parses RFC 3339 ("2024-05-01T10:00:00Z", offsets, fractions) to wall ms. */
 int parse_rfc3339(const char *s, int64_t *ms);
 

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdnoreturn.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +31,20 @@ const struct command *command_find(const char *name)
 	return NULL;
 }
 
+static void (*exit_hook)(int status);
+
+void opt_set_exit_hook(void (*hook)(int status))
+{
+	exit_hook = hook;
+}
+
+static noreturn void opt_exit(int status)
+{
+	if (exit_hook)
+		exit_hook(status);
+	exit(status);
+}
+
 void usage_error(const struct command *cmd, const char *fmt, ...)
 {
 	char msg[512];
@@ -41,7 +56,7 @@ void usage_error(const struct command *cmd, const char *fmt, ...)
 		fprintf(stderr, "error: %s (see 'kinf %s --help')\n", msg, cmd->name);
 	else
 		fprintf(stderr, "error: %s (see 'kinf --help')\n", msg);
-	exit(EXIT_USAGE);
+	opt_exit(EXIT_USAGE);
 }
 
 void opt_each(const struct option *opts,
@@ -147,10 +162,13 @@ static void set_value(const struct command *cmd, const struct option *o,
 			}
 		}
 		{
-			struct strbuf sb = STRBUF_INIT;
-			for (int i = 0; o->choices[i]; i++)
-				strbuf_addf(&sb, "%s%s", i ? ", " : "", o->choices[i]);
-			usage_error(cmd, "invalid value '%s' for '%s': expected one of %s", arg, name, sb.buf);
+			/* On the stack: the exit hook may longjmp past a free. */
+			char list[256] = "";
+			size_t n = 0;
+			for (int i = 0; o->choices[i] && n < sizeof(list); i++)
+				n += (size_t)snprintf(list + n, sizeof(list) - n, "%s%s",
+						      i ? ", " : "", o->choices[i]);
+			usage_error(cmd, "invalid value '%s' for '%s': expected one of %s", arg, name, list);
 		}
 		break;
 	case OPT_T_END:
@@ -177,7 +195,7 @@ int opt_parse(const struct command *cmd, int argc, const char **argv)
 		}
 		if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
 			opt_print_help(cmd, stdout);
-			exit(0);
+			opt_exit(0);
 		}
 		if (arg[1] == '-') {
 			const char *name = arg + 2, *eq = strchr(name, '=');

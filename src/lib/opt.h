@@ -119,5 +119,13 @@ void opt_each(const struct option *opts,
 #define EXIT_INTERRUPTED 130
 void usage_error(const struct command *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), __noreturn__));
+/*
+ * `--help` and usage errors end the process with exit().  A program that
+ * must outlive them (the option parser's fuzz target) installs a hook that
+ * is called with the status instead and must not return (it longjmps
+ * back); memory opt_parse() holds at that moment is on the stack only.
+ * NULL restores exit().
+ */
+void opt_set_exit_hook(void (*hook)(int status));
 
 #endif

@@ -1,0 +1,121 @@
+/*
+ * kobj_fuzz.c — the object scanner and kobj maker (informer/kobj.c) on
+ * any bytes a server might send as one object or one watch event.
+ *
+ * Besides "no crash, no leak, no undefined behaviour":
+ *   - a failure says why;
+ *   - a kobj's key is made from its namespace and name as client-go's
+ *     MetaNamespaceKeyFunc makes it, and its text is one JSON document
+ *     that makes the same kobj again;
+ *   - skipping metadata.managedFields in the text (the fast path) gives
+ *     the same object as parsing everything and deleting the member from
+ *     the tree, whenever both succeed.
+ */
+#include <json-c/json.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "informer/kobj.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define CHECK(cond)                                                          \
+	do {                                                                 \
+		if (!(cond)) {                                               \
+			fprintf(stderr, "%s:%d: check failed: %s\n",         \
+				__FILE__, __LINE__, #cond);                  \
+			abort();                                             \
+		}                                                            \
+	} while (0)
+
+static void check_kobj(const struct kobj *obj)
+{
+	char *key = kobj_make_key(obj->ns, obj->name);
+	CHECK(*obj->name);
+	CHECK(!strcmp(key, obj->key));
+	free(key);
+	CHECK(obj->json[obj->json_len] == '\0');
+
+	/* The text is JSON that makes the same object. */
+	struct json_object *tree = kobj_tree(obj);
+	CHECK(tree);
+	struct errbuf err = { "" };
+	struct kobj *again = kobj_from_tree(tree, KOBJ_KEEP_MANAGED_FIELDS, &err);
+	CHECK(again);
+	CHECK(!strcmp(again->key, obj->key) && !strcmp(again->rv, obj->rv));
+	CHECK(again->json_len == obj->json_len && !memcmp(again->json, obj->json, obj->json_len));
+	kobj_unref(again);
+	json_object_put(tree);
+}
+
+/* managedFields dropped from a whole tree: the slow path. */
+static struct kobj *drop_from_tree(const char *text, size_t len)
+{
+	struct json_object *tree = kobj_parse(text, len, false, KOBJ_KEEP_MANAGED_FIELDS), *meta;
+	struct errbuf err = { "" };
+	struct kobj *obj;
+
+	if (!tree)
+		return NULL;
+	if (json_object_is_type(tree, json_type_object) &&
+	    json_object_object_get_ex(tree, "metadata", &meta) &&
+	    json_object_is_type(meta, json_type_object))
+		json_object_object_del(meta, "managedFields");
+	obj = kobj_from_tree(tree, KOBJ_KEEP_MANAGED_FIELDS, &err);
+	json_object_put(tree);
+	return obj;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	/* kinf hands the parser NUL-terminated pieces (json_stream.h). */
+	char *text = malloc(size + 1);
+	struct errbuf err = { "" };
+	struct kobj *fast, *slow, *kept;
+
+	memcpy(text, data, size);
+	text[size] = '\0';
+
+	fast = kobj_from_json(text, size, 0, &err);
+	CHECK(fast || err.msg[0]);
+	err.msg[0] = '\0';
+	kept = kobj_from_json(text, size, KOBJ_KEEP_MANAGED_FIELDS, &err);
+	CHECK(kept || err.msg[0]);
+	slow = drop_from_tree(text, size);
+	if (fast)
+		check_kobj(fast);
+	if (kept)
+		check_kobj(kept);
+	if (fast && slow)
+		CHECK(fast->json_len == slow->json_len &&
+		      !memcmp(fast->json, slow->json, fast->json_len));
+	kobj_unref(fast);
+	kobj_unref(slow);
+	kobj_unref(kept);
+
+	/* As a list item, which gets the list's TypeMeta. */
+	static const struct kobj_type type = { .api_version = "apps/v1", .kind = "Deployment" };
+	err.msg[0] = '\0';
+	struct kobj *item = kobj_from_list_item(text, size, &type, 0, &err);
+	CHECK(item || err.msg[0]);
+	if (item)
+		check_kobj(item);
+	kobj_unref(item);
+
+	/* As a watch event. */
+	struct json_object *ev = kobj_parse(text, size, true, 0), *obj;
+	if (ev && json_object_is_type(ev, json_type_object) &&
+	    json_object_object_get_ex(ev, "object", &obj)) {
+		err.msg[0] = '\0';
+		struct kobj *o = kobj_from_tree(obj, 0, &err);
+		CHECK(o || err.msg[0]);
+		if (o)
+			check_kobj(o);
+		kobj_unref(o);
+	}
+	json_object_put(ev);
+	free(text);
+	return 0;
+}
