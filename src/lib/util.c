@@ -1,6 +1,7 @@
 /* util.c — allocation, messages, clocks; see util.h. */
 #include "lib/util.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <json-c/json.h>
 #include <pthread.h>
@@ -172,6 +173,28 @@ void format_age(int64_t ms, char buf[32])
 		snprintf(buf, 32, "%lldy", y);
 }
 
+/* Go's limit: a time.Duration is int64 nanoseconds, about 292 years. */
+#define DURATION_MAX_MS (INT64_MAX / 1000000)
+
+/* Digits with an optional fraction ("1", "1.5", ".5"), as Go reads them. */
+static int parse_decimal(const char **p, double *v)
+{
+	const char *q = *p;
+	double scale = 1;
+	bool digits = false;
+
+	*v = 0;
+	for (; isdigit((unsigned char)*q); q++, digits = true)
+		*v = *v * 10 + (*q - '0');
+	if (*q == '.')
+		for (q++; isdigit((unsigned char)*q); q++, digits = true)
+			*v += (*q - '0') * (scale /= 10);
+	if (!digits)
+		return -1;
+	*p = q;
+	return 0;
+}
+
 int parse_duration(const char *s, int64_t *ms)
 {
 	static const struct { const char *unit; int64_t ms; } units[] = {
@@ -180,31 +203,35 @@ int parse_duration(const char *s, int64_t *ms)
 	int64_t total = 0;
 	const char *p = s;
 
+	if (*p == '+')
+		p++;
 	if (!*p)
 		return -1;
+	const char *first = p;
 	while (*p) {
-		char *end;
-		errno = 0;
-		double v = strtod(p, &end);
-		if (end == p || errno || v < 0)
+		const char *number = p;
+		double v, part;
+		if (parse_decimal(&p, &v) < 0)
 			return -1;
-		p = end;
-		if (!*p && p != s && total == 0) {	/* bare number: seconds */
-			total = (int64_t)(v * 1000);
-			break;
-		}
-		size_t i;
-		for (i = 0; i < ARRAY_SIZE(units); i++) {
-			size_t n = strlen(units[i].unit);
-			if (!strncmp(p, units[i].unit, n) &&
-			    !(n == 1 && p[0] == 'm' && p[1] == 's')) {
-				total += (int64_t)(v * units[i].ms);
-				p += n;
-				break;
+		if (!*p && number == first) {
+			part = v * 1000;	/* a bare number: seconds */
+		} else {
+			size_t i;
+			for (i = 0; i < ARRAY_SIZE(units); i++) {
+				size_t n = strlen(units[i].unit);
+				if (!strncmp(p, units[i].unit, n) &&
+				    !(n == 1 && p[0] == 'm' && p[1] == 's'))
+					break;
 			}
+			if (i == ARRAY_SIZE(units))
+				return -1;
+			part = v * (double)units[i].ms;
+			p += strlen(units[i].unit);
 		}
-		if (i == ARRAY_SIZE(units))
+		/* Compared as doubles: converting one out of range is undefined. */
+		if (!(part <= (double)(DURATION_MAX_MS - total)))
 			return -1;
+		total += (int64_t)part;
 	}
 	*ms = total;
 	return 0;

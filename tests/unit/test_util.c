@@ -1,0 +1,52 @@
+/*
+ * test_util.c — lib/util: durations as Go's time.ParseDuration reads them
+ * (plus kinf's bare number of seconds), refused when out of range.
+ */
+#include <stdint.h>
+
+#include "lib/util.h"
+#include "unit.h"
+
+TEST(durations)
+{
+	int64_t ms = -1;
+	CHECK_INT(parse_duration("5s", &ms), 0);
+	CHECK_INT(ms, 5000);
+	CHECK_INT(parse_duration("1m30s", &ms), 0);
+	CHECK_INT(ms, 90000);
+	CHECK_INT(parse_duration("1.5h", &ms), 0);
+	CHECK_INT(ms, 5400000);
+	CHECK_INT(parse_duration("250ms", &ms), 0);
+	CHECK_INT(ms, 250);
+	CHECK_INT(parse_duration(".5s", &ms), 0);
+	CHECK_INT(ms, 500);
+	CHECK_INT(parse_duration("30", &ms), 0);	/* seconds */
+	CHECK_INT(ms, 30000);
+	CHECK_INT(parse_duration("+2m", &ms), 0);
+	CHECK_INT(ms, 120000);
+	CHECK_INT(parse_duration("2562047h", &ms), 0);	/* Go's maximum */
+}
+
+TEST(bad_durations)
+{
+	int64_t ms = 7;
+	const char *bad[] = {
+		"", "+", "s", "1m30", "5x", "-5s", " 5s", "5s ", "0x10s",
+		"1e3s", "nan", "inf", "infinity", "1e30", "2562048h",
+		"9999999999999999999999h", "2562047h1h",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		if (parse_duration(bad[i], &ms) != -1) {
+			printf("# '%s' was accepted\n", bad[i]);
+			CHECK(0);
+		}
+	}
+	CHECK_INT(ms, 7);	/* left alone */
+}
+
+int main(void)
+{
+	RUN(durations);
+	RUN(bad_durations);
+	return unit_done();
+}
