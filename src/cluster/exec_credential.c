@@ -5,6 +5,7 @@
  */
 #include "cluster/exec_credential.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
@@ -59,8 +60,12 @@ int parse_rfc3339(const char *s, int64_t *ms)
 	if (*p == 'Z' || *p == 'z') {
 		p++;
 	} else if (*p == '+' || *p == '-') {
-		int hh, mm;
-		if (sscanf(p + 1, "%2d:%2d", &hh, &mm) != 2)
+		/* Exactly "+HH:MM": a shorter one ended the string early. */
+		if (!isdigit((unsigned char)p[1]) || !isdigit((unsigned char)p[2]) || p[3] != ':' ||
+		    !isdigit((unsigned char)p[4]) || !isdigit((unsigned char)p[5]))
+			return -1;
+		int hh = (p[1] - '0') * 10 + (p[2] - '0'), mm = (p[4] - '0') * 10 + (p[5] - '0');
+		if (hh > 23 || mm > 59)
 			return -1;
 		offset_s = (int64_t)(hh * 3600 + mm * 60) * (*p == '-' ? -1 : 1);
 		p += 6;
