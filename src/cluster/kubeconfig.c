@@ -592,6 +592,45 @@ static char *dir_of(const char *file)
 	return abs;
 }
 
+/*
+ * go-yaml, which kubectl reads kubeconfigs with, refuses flow nesting
+ * deeper than 10000 ("exceeded max depth", scannerc.go max_flow_level).
+ * libyaml has no limit, and its scanner takes time quadratic in the depth
+ * (80,000 '[' took half a minute): so the depth is counted first.  Only
+ * brackets outside quoted scalars and comments count.
+ */
+#define MAX_FLOW_LEVEL 10000
+
+static bool flow_too_deep(const char *buf, size_t len)
+{
+	int depth = 0;
+	char quote = 0, prev = '\n';
+
+	for (size_t i = 0; i < len; prev = buf[i++]) {
+		char c = buf[i];
+		if (quote) {
+			if (quote == '"' && c == '\\' && i + 1 < len)
+				i++;
+			else if (c == quote)
+				quote = 0;
+			continue;
+		}
+		bool at_start = strchr(" \t\r\n:,[{-", prev) != NULL;
+		if (c == '#' && (prev == ' ' || prev == '\t' || prev == '\n')) {
+			while (i + 1 < len && buf[i + 1] != '\n')
+				i++;
+		} else if ((c == '"' || c == '\'') && at_start) {
+			quote = c;
+		} else if (c == '[' || c == '{') {
+			if (++depth > MAX_FLOW_LEVEL)
+				return true;
+		} else if ((c == ']' || c == '}') && depth) {
+			depth--;
+		}
+	}
+	return false;
+}
+
 struct kubeconfig *kubeconfig_parse(const char *name, const char *buf,
 				    size_t len, struct errbuf *err)
 {
@@ -601,6 +640,12 @@ struct kubeconfig *kubeconfig_parse(const char *name, const char *buf,
 	struct walk w = { .doc = &doc, .file = name, .err = err };
 
 	kc->file = xstrdup(name);
+	if (flow_too_deep(buf, len)) {
+		errbuf_set(err, "malformed kubeconfig '%s': nested deeper than %d levels",
+			   name, MAX_FLOW_LEVEL);
+		kubeconfig_free(kc);
+		return NULL;
+	}
 	if (!yaml_parser_initialize(&parser))
 		die("cannot initialize the YAML parser");
 	yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
