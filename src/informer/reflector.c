@@ -95,6 +95,9 @@ static void emit_info(struct reflector *r, struct activity_info *info)
 	info->list_no = r->list_no;
 	if (!info->rv[0])
 		snprintf(info->rv, sizeof(info->rv), "%s", r->last_rv);
+	/* Both may quote the server: a notice is one line. */
+	str_one_line(info->message);
+	str_one_line(info->rv);
 	if (r->hooks.activity)
 		r->hooks.activity(r->hooks.ctx, info);
 }

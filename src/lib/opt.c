@@ -52,6 +52,7 @@ void usage_error(const struct command *cmd, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	str_one_line(msg);
 	if (cmd)
 		fprintf(stderr, "error: %s (see 'kinf %s --help')\n", msg, cmd->name);
 	else

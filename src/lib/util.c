@@ -78,6 +78,18 @@ void errbuf_set(struct errbuf *err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
+	str_one_line(err->msg);
+}
+
+void str_one_line(char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '\n' || c == '\r' || c == '\t')
+			*s = ' ';
+		else if (c < 0x20 || c == 0x7f)
+			*s = '?';
+	}
 }
 
 static void (*die_hook)(void);
@@ -87,10 +99,13 @@ void set_die_hook(void (*hook)(void))
 	die_hook = hook;
 }
 
+static void vreport(const char *prefix, const char *fmt, va_list ap) PRINTF(2, 0);
+
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
 	char msg[1024];
 	vsnprintf(msg, sizeof(msg), fmt, ap);
+	str_one_line(msg);
 	fprintf(stderr, "%s%s\n", prefix, msg);
 }
 

@@ -50,6 +50,13 @@ struct errbuf {
 	char msg[512];
 };
 void errbuf_set(struct errbuf *err, const char *fmt, ...) PRINTF(2, 3);
+/*
+ * Makes s one line that is safe on a terminal: newlines and tabs become
+ * spaces, other control characters '?'.  Messages quote what servers and
+ * users sent (a Status message, an argument), and a message is one line;
+ * errbuf_set(), error(), warning(), die() and usage_error() apply it.
+ */
+void str_one_line(char *s);
 
 /*
  * die() prints "error: MSG" and exits with status 1.  A hook registered

@@ -44,9 +44,20 @@ TEST(bad_durations)
 	CHECK_INT(ms, 7);	/* left alone */
 }
 
+TEST(one_line)
+{
+	char s[] = "a\nb\tc\x1b[2J\x7f";
+	str_one_line(s);
+	CHECK_STR(s, "a b c?[2J?");
+	struct errbuf err;
+	errbuf_set(&err, "bad '%s'", "x\ny");
+	CHECK_STR(err.msg, "bad 'x y'");
+}
+
 int main(void)
 {
 	RUN(durations);
 	RUN(bad_durations);
+	RUN(one_line);
 	return unit_done();
 }
