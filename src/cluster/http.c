@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cluster/credential.h"
 #include "cluster/kubeconfig.h"
@@ -294,12 +295,36 @@ struct transfer {
 	void *tick_ctx;
 	int64_t tick_ms, next_tick_ms;
 	bool stopped, stalled, aborted;
+	bool type_checked, not_json;	/* the Content-Type of a 2xx */
 	char curl_err[CURL_ERROR_SIZE];
 };
 
 static bool status_ok(long status)
 {
 	return status >= 200 && status <= 299;
+}
+
+/*
+ * An answer kinf can read: application/json and its kin (";stream=watch",
+ * aggregated discovery's parameters, application/...+json).  None at all
+ * counts as JSON, as client-go takes it for the type it asked for
+ * (rest.Request.transformResponse); anything else, a proxy's HTML page
+ * say, has no decoder, as in client-go's Result.Into ("serializer for
+ * text/html doesn't exist").
+ */
+static bool json_media_type(const char *type)
+{
+	size_t n;
+
+	while (*type == ' ' || *type == '\t')
+		type++;
+	n = strcspn(type, ";");
+	while (n && (type[n - 1] == ' ' || type[n - 1] == '\t'))
+		n--;
+	if (!n || (n == 16 && !strncasecmp(type, "application/json", 16)))
+		return true;
+	return n > 17 && !strncasecmp(type, "application/", 12) &&
+	       !strncasecmp(type + n - 5, "+json", 5);
 }
 
 static void parse_retry_after(struct http_response *resp, const char *v)
@@ -376,6 +401,14 @@ static size_t write_cb(char *data, size_t size, size_t nmemb, void *userp)
 	if (t->client->verbose >= 2)
 		trace_body(data, len);
 	if (t->on_data && status_ok(t->resp->status)) {
+		if (!t->type_checked) {
+			/* Before the first byte is parsed: a page is not a list. */
+			t->type_checked = true;
+			if (!json_media_type(t->resp->content_type)) {
+				t->not_json = true;
+				return 0;	/* CURLE_WRITE_ERROR */
+			}
+		}
 		if (t->on_data(t->ctx, data, len) < 0) {
 			t->aborted = true;
 			return 0;	/* CURLE_WRITE_ERROR */
@@ -801,7 +834,13 @@ static int request(struct kclient *c, const char *path, const struct stream_opts
 			resp->status = code;
 		}
 		trace_request(c, url, resp, started, rc != CURLE_OK);
-		if (rc == CURLE_OK) {
+		if (rc == CURLE_OK && status_ok(resp->status) && resp->body.len &&
+		    !json_media_type(resp->content_type))
+			t.not_json = true;	/* a whole body (kclient_get) */
+		if (t.not_json) {
+			errbuf_set(err, "server '%s' answered %ld with Content-Type '%s', not JSON",
+				   c->cfg->server, resp->status, resp->content_type);
+		} else if (rc == CURLE_OK) {
 			ret = 0;
 		} else if (t.aborted) {
 			errbuf_set(err, "aborted");
