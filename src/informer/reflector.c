@@ -442,6 +442,8 @@ static enum outcome list_pages(struct reflector *r, const char *rv,
 			ret = STOPPED;
 		} else if (rc < 0 && ls->bad) {
 			fail(r, ls->err.msg);
+		} else if (rc < 0 && sc.split.too_large) {
+			fail(r, "list response holds a piece larger than 16 MiB");
 		} else if (rc < 0 && sc.failed) {
 			fail(r, "malformed list response");
 		} else if (rc < 0) {
@@ -775,7 +777,10 @@ static int on_watch_data(void *ctx, const char *data, size_t len)
 {
 	struct watch_state *ws = ctx;
 	ws->last_byte_ms = mono_ms();
-	return line_splitter_feed(&ws->lines, data, len);
+	int rc = line_splitter_feed(&ws->lines, data, len);
+	if (rc < 0 && ws->lines.too_large)
+		return end_watch(ws, RETRY, "watch event larger than 16 MiB");
+	return rc;
 }
 
 /*

@@ -40,6 +40,8 @@ int list_splitter_feed(struct list_splitter *ls, const char *data, size_t len)
 		}
 		switch (c) {
 		case '"':
+			if (ls->in_items && ls->depth == 2)
+				return -1;	/* a string item: see below */
 			ls->in_string = true;
 			if (ls->depth == 1) {
 				ls->in_key = true;
@@ -55,6 +57,7 @@ int list_splitter_feed(struct list_splitter *ls, const char *data, size_t len)
 				strbuf_add(&ls->rest, data + run_start, i + 1 - run_start);
 				run_start = i + 1;
 				ls->in_items = true;
+				ls->has_items = true;
 			} else if (ls->in_items && ls->depth == 3) {
 				run_start = i;	/* an item begins */
 			}
@@ -66,6 +69,10 @@ int list_splitter_feed(struct list_splitter *ls, const char *data, size_t len)
 			if (ls->in_items && ls->depth == 3) {
 				strbuf_add(&ls->item, data + run_start, i + 1 - run_start);
 				run_start = i + 1;
+				if (ls->item.len > JSON_STREAM_MAX_PIECE) {
+					ls->too_large = true;
+					return -1;
+				}
 				ls->items++;
 				int rc = ls->on_item(ls->ctx, ls->item.buf, ls->item.len);
 				strbuf_reset(&ls->item);
@@ -81,6 +88,14 @@ int list_splitter_feed(struct list_splitter *ls, const char *data, size_t len)
 			ls->depth--;
 			break;
 		default:
+			/*
+			 * Between items only commas and white space: an item that
+			 * is no object or array (1, "x", null) is malformed, not
+			 * something to skip.
+			 */
+			if (ls->in_items && ls->depth == 2 && c != ',' && c != ' ' &&
+			    c != '\t' && c != '\n' && c != '\r')
+				return -1;
 			break;
 		}
 		/* Between items (commas, spaces) nothing is kept. */
@@ -92,6 +107,10 @@ int list_splitter_feed(struct list_splitter *ls, const char *data, size_t len)
 			strbuf_add(&ls->item, data + run_start, len - run_start);
 		else if (!ls->in_items)
 			strbuf_add(&ls->rest, data + run_start, len - run_start);
+	}
+	if (ls->item.len > JSON_STREAM_MAX_PIECE || ls->rest.len > JSON_STREAM_MAX_PIECE) {
+		ls->too_large = true;
+		return -1;
 	}
 	return 0;
 }
@@ -124,11 +143,15 @@ int line_splitter_feed(struct line_splitter *ls, const char *data, size_t len)
 {
 	while (len) {
 		const char *nl = memchr(data, '\n', len);
+		size_t n = nl ? (size_t)(nl - data) : len;
+		if (ls->line.len + n > JSON_STREAM_MAX_PIECE) {
+			ls->too_large = true;
+			return -1;
+		}
 		if (!nl) {
 			strbuf_add(&ls->line, data, len);
 			return 0;
 		}
-		size_t n = (size_t)(nl - data);
 		const char *text = data;
 		if (ls->line.len) {
 			strbuf_add(&ls->line, data, n);

@@ -10,6 +10,12 @@
  *
  * Neither validates JSON: they find boundaries (tracking strings, escapes
  * and nesting) and leave parsing to json-c on each piece.
+ *
+ * Neither gathers a piece (an item, a line, or the list without its items)
+ * longer than JSON_STREAM_MAX_PIECE: feed returns -1 and sets too_large.
+ * client-go's watch decoder has the same limit (apimachinery's
+ * streaming.NewDecoder, ErrObjectTooLarge), and without one a server that
+ * never ends a line would take all memory.
  */
 #ifndef KINF_JSON_STREAM_H
 #define KINF_JSON_STREAM_H
@@ -18,6 +24,8 @@
 #include <stddef.h>
 
 #include "lib/strbuf.h"
+
+#define JSON_STREAM_MAX_PIECE ((size_t)16 << 20)
 
 /* Called with one complete item or line (not NUL-terminated in general;
  * text[len] is '\0' for convenience).  Return 0 to go on, -1 to stop. */
@@ -33,6 +41,8 @@ struct list_splitter {
 	bool in_string, escape, in_items, in_key;
 	int items_depth;	/* depth inside the items array */
 	size_t items;		/* elements handed over */
+	bool has_items;		/* an "items" array was opened */
+	bool too_large;		/* a piece passed JSON_STREAM_MAX_PIECE */
 };
 
 void list_splitter_init(struct list_splitter *ls, json_piece_fn *on_item, void *ctx);
@@ -48,6 +58,7 @@ struct line_splitter {
 	json_piece_fn *on_line;
 	void *ctx;
 	struct strbuf line;
+	bool too_large;		/* a line passed JSON_STREAM_MAX_PIECE */
 };
 
 void line_splitter_init(struct line_splitter *ls, json_piece_fn *on_line, void *ctx);

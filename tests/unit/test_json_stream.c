@@ -103,6 +103,63 @@ TEST(lines_split_across_chunks)
 	}
 }
 
+TEST(pieces_longer_than_16_mib_are_refused)
+{
+	size_t big = JSON_STREAM_MAX_PIECE + 1;
+	char *blob = malloc(big);
+	struct seen s = { 0 };
+
+	memset(blob, 'x', big);
+	/* A line that never ends, fed in pieces: refused, not gathered. */
+	struct line_splitter lines;
+	line_splitter_init(&lines, collect, &s);
+	CHECK_INT(line_splitter_feed(&lines, "{\"a\":1}\n\"", 9), 0);
+	CHECK_INT(line_splitter_feed(&lines, blob, big / 2), 0);
+	CHECK_INT(line_splitter_feed(&lines, blob, big / 2 + 1), -1);
+	CHECK(lines.too_large);
+	CHECK_INT(s.n, 1);
+	line_splitter_release(&lines);
+
+	/* A list item, and the list without its items. */
+	struct list_splitter ls;
+	list_splitter_init(&ls, collect, &s);
+	CHECK_INT(list_splitter_feed(&ls, "{\"items\":[{\"a\":\"", 16), 0);
+	CHECK(ls.has_items);
+	CHECK_INT(list_splitter_feed(&ls, blob, big), -1);
+	CHECK(ls.too_large);
+	list_splitter_release(&ls);
+	list_splitter_init(&ls, collect, &s);
+	CHECK_INT(list_splitter_feed(&ls, "{\"kind\":\"", 9), 0);
+	CHECK_INT(list_splitter_feed(&ls, blob, big), -1);
+	CHECK(ls.too_large && !ls.has_items);
+	list_splitter_release(&ls);
+	free(blob);
+}
+
+TEST(scalar_items_are_malformed)
+{
+	/* Not objects: skipping them would list fewer objects than sent. */
+	static const char *const bad[] = {
+		"{\"items\":[1]}", "{\"items\":[{},\"x\"]}", "{\"items\":[null]}",
+		"{\"items\":[true,{}]}",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct seen s = { 0 };
+		struct list_splitter ls;
+		list_splitter_init(&ls, collect, &s);
+		CHECK_INT(list_splitter_feed(&ls, bad[i], strlen(bad[i])), -1);
+		list_splitter_release(&ls);
+	}
+	/* Arrays are handed over, for the maker to refuse. */
+	struct seen s = { 0 };
+	struct list_splitter ls;
+	list_splitter_init(&ls, collect, &s);
+	CHECK_INT(list_splitter_feed(&ls, "{\"items\":[ [1] , {} ]}", 22), 0);
+	CHECK_INT(s.n, 2);
+	CHECK_STR(s.items[0], "[1]");
+	list_splitter_release(&ls);
+}
+
 int main(void)
 {
 	RUN(list_items_whatever_the_chunking);
@@ -110,5 +167,7 @@ int main(void)
 	RUN(truncated_list_is_not_done);
 	RUN(list_callback_can_stop);
 	RUN(lines_split_across_chunks);
+	RUN(pieces_longer_than_16_mib_are_refused);
+	RUN(scalar_items_are_malformed);
 	return unit_done();
 }
