@@ -354,6 +354,39 @@ static int on_list_data(void *ctx, const char *data, size_t len)
 	return 0;
 }
 
+/*
+ * A 2xx answer that is not a list: a Status ("etcd is down" with a 200,
+ * as a broken proxy or aggregated server sends), or any other document.
+ * client-go's Result.Into turns a Status into its error (a 410 one is
+ * "expired"); anything else decodes to an empty list there, which would
+ * empty the cache, so kinf refuses it: a list always has "items".
+ * Returns the Status's code (0 when it is no Status) and fills err.
+ */
+static long not_a_list(struct reflector *r, const char *rest, long status,
+		       struct errbuf *err)
+{
+	json_object *root = json_parse_deep(rest), *v;
+	const char *kind = "";
+	long code = 0;
+
+	if (root && json_object_object_get_ex(root, "kind", &v))
+		kind = json_object_get_string(v);
+	if (!strcmp(kind, "Status")) {
+		const char *msg = json_object_object_get_ex(root, "message", &v)
+			? json_object_get_string(v) : "";
+		code = json_object_object_get_ex(root, "code", &v) ? json_object_get_int(v) : 0;
+		errbuf_set(err, "list %s: %s (%ld, a Status in a %ld answer)",
+			   r->opts->resource->name, *msg ? msg : "no message", code, status);
+		if (!code)
+			code = -1;
+	} else {
+		errbuf_set(err, "list %s: the answer is not a list (kind '%.60s', no items)",
+			   r->opts->resource->name, kind);
+	}
+	json_object_put(root);
+	return code;
+}
+
 /* Reads metadata.resourceVersion and .continue from the list's rest. */
 static int list_metadata(const char *rest, char rv[RV_SIZE], char **cont)
 {
@@ -472,6 +505,17 @@ static enum outcome list_pages(struct reflector *r, const char *rv,
 			ret = RETRY;
 		} else if (status_is_expired(&resp)) {
 			ret = EXPIRED;
+		} else if (resp.status == 400 && r->listed_once && *rv && strcmp(rv, "0")) {
+			/*
+			 * The server refuses the RV it handed out ("must be a valid
+			 * resource version"): listing at it again would fail forever,
+			 * so list at "" as after an expired one.
+			 */
+			char what[128];
+			snprintf(what, sizeof(what), "list %s", r->opts->resource->name);
+			http_status_message(&resp, what, &err);
+			fail(r, err.msg);
+			ret = EXPIRED;
 		} else if (resp.status < 200 || resp.status > 299) {
 			char what[128];
 			snprintf(what, sizeof(what), "list %s", r->opts->resource->name);
@@ -484,6 +528,12 @@ static enum outcome list_pages(struct reflector *r, const char *rv,
 			}
 		} else if (!list_splitter_done(&sc.split)) {
 			fail(r, "list response ended early");
+		} else if (!sc.split.has_items) {
+			long code = not_a_list(r, list_splitter_rest(&sc.split), resp.status, &err);
+			if (code == 410)
+				ret = EXPIRED;
+			else
+				fail(r, err.msg);
 		} else {
 			free(cont);
 			if (list_metadata(list_splitter_rest(&sc.split), rv_out, &cont) < 0) {
