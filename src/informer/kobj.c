@@ -44,6 +44,12 @@ static const char *member_str(struct json_object *obj, const char *name)
 	return v ? json_object_get_string(v) : NULL;
 }
 
+/* A JSON string may hold "\u0000"; a C string ends there. */
+static bool has_nul(struct json_object *str)
+{
+	return strlen(json_object_get_string(str)) != (size_t)json_object_get_string_len(str);
+}
+
 /* Appends s and its NUL; returns where it starts in sb. */
 static size_t add_str(struct strbuf *sb, const char *s)
 {
@@ -61,6 +67,9 @@ static size_t add_labels(struct strbuf *sb, struct json_object *labels)
 		json_object_object_foreach(labels, lkey, lval) {
 			const char *v = lval ? json_object_get_string(lval) : "";
 
+			/* Not indexed: it would read as two labels. */
+			if (lval && json_object_is_type(lval, json_type_string) && has_nul(lval))
+				continue;
 			strbuf_adds(sb, lkey);
 			strbuf_addch(sb, '=');
 			add_str(sb, v);
@@ -161,6 +170,12 @@ static struct kobj *make(struct json_object *tree, bool owned, unsigned flags,
 	ns = member_str(meta, "namespace");
 	if (!ns)
 		ns = "";
+	/* The key would lose what follows the NUL and name another object. */
+	struct json_object *ns_str = member(meta, "namespace", json_type_string);
+	if (has_nul(member(meta, "name", json_type_string)) || (ns_str && has_nul(ns_str))) {
+		errbuf_set(err, "object '%s' has a NUL byte in its name or namespace", name);
+		return NULL;
+	}
 
 	key = sb.len;
 	if (*ns) {
@@ -384,8 +399,8 @@ static bool managed_fields_span(const char *text, size_t len, bool in_event,
  * unless flags keep them.  NULL with tok's error when the text does not
  * parse.
  */
-static struct json_object *parse(struct json_tokener *tok, const char *text,
-				 size_t len, bool in_event, unsigned flags)
+static struct json_object *parse_valid(struct json_tokener *tok, const char *text,
+				       size_t len, bool in_event, unsigned flags)
 {
 	size_t from, to;
 
@@ -401,6 +416,27 @@ static struct json_object *parse(struct json_tokener *tok, const char *text,
 		json_tokener_reset(tok);
 	}
 	return json_tokener_parse_ex(tok, text, (int)len);
+}
+
+/*
+ * json-c takes any bytes in strings and writes them back as they came, so
+ * invalid UTF-8 from a server would reach -o json's output, which is then
+ * not JSON.  Go's encoding/json, which client-go decodes with, replaces
+ * each bad byte with U+FFFD; so does this, before parsing.
+ */
+static struct json_object *parse(struct json_tokener *tok, const char *text,
+				 size_t len, bool in_event, unsigned flags)
+{
+	size_t fixed_len;
+	char *fixed = utf8_replace_invalid(text, len, &fixed_len);
+	struct json_object *tree;
+
+	if (!fixed)
+		return parse_valid(tok, text, len, in_event, flags);
+	tree = fixed_len > INT32_MAX ? NULL
+				     : parse_valid(tok, fixed, fixed_len, in_event, flags);
+	free(fixed);
+	return tree;
 }
 
 struct json_object *kobj_parse(const char *json, size_t len, bool in_event,

@@ -306,6 +306,71 @@ size_t utf8_width(const char *s)
 	return n;
 }
 
+size_t utf8_sequence(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	unsigned char lo = 0x80, hi = 0xBF;
+	size_t n;
+
+	if (!len)
+		return 0;
+	if (p[0] < 0x80)
+		return 1;
+	if (p[0] >= 0xC2 && p[0] <= 0xDF)
+		n = 2;
+	else if (p[0] >= 0xE0 && p[0] <= 0xEF)
+		n = 3;
+	else if (p[0] >= 0xF0 && p[0] <= 0xF4)
+		n = 4;
+	else
+		return 0;
+	/* The second byte's range rules out overlongs, surrogates, > U+10FFFF. */
+	if (p[0] == 0xE0)
+		lo = 0xA0;
+	else if (p[0] == 0xED)
+		hi = 0x9F;
+	else if (p[0] == 0xF0)
+		lo = 0x90;
+	else if (p[0] == 0xF4)
+		hi = 0x8F;
+	if (len < n || p[1] < lo || p[1] > hi)
+		return 0;
+	for (size_t i = 2; i < n; i++)
+		if ((p[i] & 0xC0) != 0x80)
+			return 0;
+	return n;
+}
+
+char *utf8_replace_invalid(const char *s, size_t len, size_t *out_len)
+{
+	size_t i = 0, n;
+
+	/* The common case, checked without copying: all ASCII or valid. */
+	while (i < len && (n = utf8_sequence(s + i, len - i)))
+		i += n;
+	if (i == len)
+		return NULL;
+
+	/* At worst every byte left becomes three. */
+	char *out = xmalloc(i + (len - i) * 3 + 1), *o = out + i;
+	memcpy(out, s, i);
+	while (i < len) {
+		n = utf8_sequence(s + i, len - i);
+		if (n) {
+			memcpy(o, s + i, n);
+			o += n;
+			i += n;
+		} else {
+			memcpy(o, "\xEF\xBF\xBD", 3);
+			o += 3;
+			i++;
+		}
+	}
+	*o = '\0';
+	*out_len = (size_t)(o - out);
+	return out;
+}
+
 struct json_object *json_parse_deep(const char *text)
 {
 	struct json_tokener *tok = json_tokener_new_ex(1024);

@@ -97,6 +97,19 @@ char **strv_dup(char *const *v);
 void strv_free(char **v);
 /* Width on a terminal: UTF-8 characters, as Go's tabwriter counts them. */
 size_t utf8_width(const char *s);
+/*
+ * Length of the valid UTF-8 sequence at s (1 to 4 bytes; 1 for an ASCII
+ * byte, NUL included), or 0 when the byte at s does not start one: Go's
+ * rules (utf8.DecodeRune), so no overlong forms, surrogates or code
+ * points past U+10FFFF.
+ */
+size_t utf8_sequence(const char *s, size_t len);
+/*
+ * NULL when s[0..len) is valid UTF-8; else a new NUL-terminated copy with
+ * every byte that starts no valid sequence replaced by U+FFFD, as Go's
+ * encoding/json does with strings, and its length in *out_len.
+ */
+char *utf8_replace_invalid(const char *s, size_t len, size_t *out_len);
 bool str_ends_with(const char *s, const char *suffix);
 
 #endif

@@ -5,8 +5,8 @@
  * Besides "no crash, no leak, no undefined behaviour":
  *   - a failure says why;
  *   - a kobj's key is made from its namespace and name as client-go's
- *     MetaNamespaceKeyFunc makes it, and its text is one JSON document
- *     that makes the same kobj again;
+ *     MetaNamespaceKeyFunc makes it, and its text is one JSON document,
+ *     valid UTF-8, that makes the same kobj again;
  *   - skipping metadata.managedFields in the text (the fast path) gives
  *     the same object as parsing everything and deleting the member from
  *     the tree, whenever both succeed.
@@ -37,6 +37,9 @@ static void check_kobj(const struct kobj *obj)
 	CHECK(!strcmp(key, obj->key));
 	free(key);
 	CHECK(obj->json[obj->json_len] == '\0');
+	size_t n;
+	CHECK(!utf8_replace_invalid(obj->json, obj->json_len, &n));
+	CHECK(!utf8_replace_invalid(obj->key, strlen(obj->key), &n));
 
 	/* The text is JSON that makes the same object. */
 	struct json_object *tree = kobj_tree(obj);

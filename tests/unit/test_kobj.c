@@ -195,6 +195,48 @@ TEST(rejects_object_without_name)
 	CHECK_STR(err.msg, "object has no metadata.name");
 }
 
+TEST(rejects_nul_in_name_or_namespace)
+{
+	/* "x\u0000y" would key as "x": another object's key. */
+	static const char *const bad[] = {
+		"{\"metadata\":{\"name\":\"x\\u0000y\"}}",
+		"{\"metadata\":{\"name\":\"x\",\"namespace\":\"\\u0000ns\"}}",
+	};
+	struct errbuf err;
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		err.msg[0] = '\0';
+		CHECK(kobj_from_json(bad[i], strlen(bad[i]), 0, &err) == NULL);
+		CHECK(strstr(err.msg, "NUL byte") != NULL);
+	}
+	/* A label value with a NUL is kept in the text, not indexed. */
+	static const char ok[] = "{\"metadata\":{\"name\":\"x\",\"labels\":"
+				 "{\"a\":\"b\\u0000c=d\",\"e\":\"f\"}}}";
+	struct kobj *obj = kobj_from_json(ok, strlen(ok), 0, &err);
+	CHECK(obj != NULL);
+	if (obj) {
+		CHECK_STR(obj->labels, "e=f");
+		CHECK(!packed_contains(obj->labels, "c=d"));
+		kobj_unref(obj);
+	}
+}
+
+TEST(invalid_utf8_becomes_replacement_characters)
+{
+	/* As Go's encoding/json reads it: each bad byte is U+FFFD. */
+	static const char text[] = "{\"metadata\":{\"name\":\"a\xff\xc3\",\"labels\":{\"k\":\"\xed\xa0\x80\"}}}";
+	struct errbuf err;
+	struct kobj *obj = kobj_from_json(text, strlen(text), 0, &err);
+
+	CHECK(obj != NULL);
+	if (!obj)
+		return;
+	CHECK_STR(obj->name, "a\xef\xbf\xbd\xef\xbf\xbd");
+	CHECK_STR(obj->labels, "k=\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+	CHECK(strstr(obj->json, "\"a\xef\xbf\xbd\xef\xbf\xbd\"") != NULL);
+	kobj_unref(obj);
+}
+
 TEST(tree_parses_the_text_back)
 {
 	struct kobj *obj = parse(pod_json, 0);
@@ -264,6 +306,8 @@ int main(void)
 	RUN(extracts_labels_node_and_owners);
 	RUN(absent_index_fields_are_empty_lists);
 	RUN(rejects_object_without_name);
+	RUN(rejects_nul_in_name_or_namespace);
+	RUN(invalid_utf8_becomes_replacement_characters);
 	RUN(tree_parses_the_text_back);
 	RUN(references_count);
 	RUN(delta_type_names_round_trip);

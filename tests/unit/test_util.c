@@ -44,6 +44,27 @@ TEST(bad_durations)
 	CHECK_INT(ms, 7);	/* left alone */
 }
 
+TEST(utf8_as_go_decodes_it)
+{
+	CHECK_INT(utf8_sequence("a", 1), 1);
+	CHECK_INT(utf8_sequence("\xc3\xa9", 2), 2);
+	CHECK_INT(utf8_sequence("\xe2\x82\xac", 3), 3);
+	CHECK_INT(utf8_sequence("\xf0\x9f\x98\x80", 4), 4);
+	CHECK_INT(utf8_sequence("\xc3", 1), 0);		/* cut short */
+	CHECK_INT(utf8_sequence("\xc0\xaf", 2), 0);		/* overlong */
+	CHECK_INT(utf8_sequence("\xe0\x80\xaf", 3), 0);	/* overlong */
+	CHECK_INT(utf8_sequence("\xed\xa0\x80", 3), 0);	/* a surrogate */
+	CHECK_INT(utf8_sequence("\xf4\x90\x80\x80", 4), 0);	/* past U+10FFFF */
+	CHECK_INT(utf8_sequence("\xff", 1), 0);
+
+	size_t n;
+	CHECK(utf8_replace_invalid("ok \xc3\xa9", 5, &n) == NULL);
+	char *fixed = utf8_replace_invalid("a\xff" "b\xc3", 4, &n);
+	CHECK_STR(fixed, "a\xef\xbf\xbd" "b\xef\xbf\xbd");
+	CHECK_INT(n, 8);
+	free(fixed);
+}
+
 TEST(one_line)
 {
 	char s[] = "a\nb\tc\x1b[2J\x7f";
@@ -58,6 +79,7 @@ int main(void)
 {
 	RUN(durations);
 	RUN(bad_durations);
+	RUN(utf8_as_go_decodes_it);
 	RUN(one_line);
 	return unit_done();
 }
