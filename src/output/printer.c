@@ -18,6 +18,7 @@
 
 #include "output/columns.h"
 #include "output/diff.h"
+#include "output/redact.h"
 #include "informer/informer.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
@@ -199,6 +200,8 @@ static void add_diff_lines(struct printer *p, const struct notification *n,
 {
 	struct json_object *old_tree = kobj_tree(n->old);
 
+	/* A Secret's values changed: say so, by their sizes only. */
+	redact_secret_pair(old_tree, new_tree);
 	if (!diff_human(old_tree, new_tree, "    ", p->opts.color, sb) &&
 	    !n->resync_only)
 		strbuf_adds(sb, "    (no field changed)\n");

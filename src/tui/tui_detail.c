@@ -14,6 +14,7 @@
 #include <json-c/json.h>
 
 #include "output/diff.h"
+#include "output/redact.h"
 #include "lib/strbuf.h"
 #include "tui/tui_view.h"
 #include "lib/util.h"
@@ -95,6 +96,7 @@ static void build(struct tui *t, struct row *r)
 			 t->utf8 ? "→" : "->", r->obj->rv);
 		struct json_object *a = kobj_tree(r->prev), *b = kobj_tree(r->obj);
 		size_t before = t->detail.nr;
+		redact_secret_pair(a, b);
 		if (a && b) {
 			/*
 			 * List items carry no kind or apiVersion and watch
@@ -123,6 +125,7 @@ static void build(struct tui *t, struct row *r)
 		 tab->m.kind);
 	struct json_object *tree = kobj_tree(r->obj);
 	if (tree) {
+		redact_secret(tree);
 		const char *json = json_object_to_json_string_ext(tree,
 			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
 			JSON_C_TO_STRING_NOSLASHESCAPE);

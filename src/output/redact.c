@@ -1,0 +1,96 @@
+/* redact.c — Secrets' values replaced by their sizes; see redact.h. */
+#include "output/redact.h"
+
+#include <json-c/json.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *member_string(struct json_object *obj, const char *name)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(obj, name, &v) || !json_object_is_type(v, json_type_string))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+bool redact_is_secret(struct json_object *obj)
+{
+	const char *kind = member_string(obj, "kind"), *api = member_string(obj, "apiVersion");
+
+	return kind && api && !strcmp(kind, "Secret") && !strcmp(api, "v1");
+}
+
+/* Bytes a base64 text decodes to (padding and line breaks not counted). */
+static size_t decoded_size(const char *b64)
+{
+	size_t n = 0;
+
+	for (const char *p = b64; *p; p++)
+		if (*p != '=' && *p != '\n' && *p != '\r')
+			n++;
+	return n * 3 / 4;
+}
+
+static struct json_object *member_map(struct json_object *obj, const char *name)
+{
+	struct json_object *map;
+
+	if (!obj || !json_object_object_get_ex(obj, name, &map) ||
+	    !json_object_is_type(map, json_type_object))
+		return NULL;
+	return map;
+}
+
+static const char *text_of(struct json_object *val)
+{
+	return json_object_is_type(val, json_type_string) ? json_object_get_string(val) : "";
+}
+
+/*
+ * Each value of obj's member `name` becomes its size; with old_map (the
+ * same member of the previous version, not yet redacted), a value that
+ * differs from its old one at the same size is marked changed.
+ */
+static void replace_values(struct json_object *obj, const char *name, bool base64,
+			   struct json_object *old_map)
+{
+	struct json_object *map = member_map(obj, name), *old_val;
+
+	if (!map)
+		return;
+	json_object_object_foreach(map, key, val) {
+		const char *text = text_of(val);
+		size_t n = base64 ? decoded_size(text) : strlen(text);
+		bool changed = old_map && json_object_object_get_ex(old_map, key, &old_val) &&
+			       strcmp(text_of(old_val), text) &&
+			       n == (base64 ? decoded_size(text_of(old_val)) : strlen(text_of(old_val)));
+		char size[48];
+
+		snprintf(size, sizeof(size), "%zu byte%s%s", n, n == 1 ? "" : "s",
+			 changed ? ", changed" : "");
+		/* Replacing a member's value keeps the iteration valid. */
+		json_object_object_add(map, key, json_object_new_string(size));
+	}
+}
+
+void redact_secret(struct json_object *obj)
+{
+	if (!obj || !redact_is_secret(obj))
+		return;
+	replace_values(obj, "data", true, NULL);
+	replace_values(obj, "stringData", false, NULL);
+}
+
+void redact_secret_pair(struct json_object *old_obj, struct json_object *new_obj)
+{
+	static const struct { const char *name; bool base64; } members[] = {
+		{ "data", true }, { "stringData", false },
+	};
+
+	if (new_obj && redact_is_secret(new_obj))
+		for (size_t i = 0; i < sizeof(members) / sizeof(members[0]); i++)
+			replace_values(new_obj, members[i].name, members[i].base64,
+				       member_map(old_obj, members[i].name));
+	redact_secret(old_obj);
+}

@@ -1,0 +1,36 @@
+/*
+ * redact.h — a Secret's values kept off the screen.
+ *
+ * kinf's line output, --diff on it, and the TUI never show what a Secret
+ * holds: each value under data and stringData is replaced by its size,
+ * as `kubectl describe secret` shows it ("password: 12 bytes").  -o json
+ * prints the object whole, as `kubectl get -o json` does: a reader who
+ * asks for JSON asks for everything.
+ *
+ * json-c ownership: the tree is the caller's own (kobj_tree() gives a new
+ * one) and is changed in place.
+ */
+#ifndef KINF_REDACT_H
+#define KINF_REDACT_H
+
+#include <stdbool.h>
+
+struct json_object;
+
+/* True when obj is a core v1 Secret (kind Secret, apiVersion v1). */
+bool redact_is_secret(struct json_object *obj);
+
+/*
+ * For a Secret, replaces each value of data (base64: its decoded size)
+ * and stringData with "N bytes"; anything else is left alone.
+ */
+void redact_secret(struct json_object *obj);
+
+/*
+ * Both versions of an object, for a diff: as redact_secret(), and a value
+ * that changed without changing size reads "N bytes, changed" in new_obj,
+ * so that the diff still shows it changed.
+ */
+void redact_secret_pair(struct json_object *old_obj, struct json_object *new_obj);
+
+#endif
