@@ -1044,8 +1044,11 @@ static enum outcome do_watch(struct reflector *r, bool initial)
 		fail(r, "very short watch: ended at once without events");
 		ret = FAILED;
 	} else {
+		/* client-go's "Unexpected EOF during watch stream event decoding":
+		 * the event comes again from the last RV, but say so. */
 		STAT_INC(r, watch_ends);
-		emit(r, ACT_WATCH_END, NULL);
+		emit(r, ACT_WATCH_END, line_splitter_pending(&ws.lines)
+		     ? "cut in the middle of an event" : NULL);
 		ret = OK;
 	}
 	line_splitter_release(&ws.lines);
