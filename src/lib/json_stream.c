@@ -40,8 +40,8 @@ int list_splitter_feed(struct list_splitter *ls, const char *data, size_t len)
 		}
 		switch (c) {
 		case '"':
-			if (ls->in_items && ls->depth == 2)
-				return -1;	/* a string item: see below */
+			if ((ls->in_items && ls->depth == 2) || ls->depth == 0)
+				return -1;	/* a string item or list: see below */
 			ls->in_string = true;
 			if (ls->depth == 1) {
 				ls->in_key = true;
@@ -91,10 +91,11 @@ int list_splitter_feed(struct list_splitter *ls, const char *data, size_t len)
 			/*
 			 * Between items only commas and white space: an item that
 			 * is no object or array (1, "x", null) is malformed, not
-			 * something to skip.
+			 * something to skip.  Around the list itself, only white
+			 * space: "<html>" or "Bad Gateway" is no list.
 			 */
-			if (ls->in_items && ls->depth == 2 && c != ',' && c != ' ' &&
-			    c != '\t' && c != '\n' && c != '\r')
+			if (((ls->in_items && ls->depth == 2 && c != ',') || ls->depth == 0) &&
+			    c != ' ' && c != '\t' && c != '\n' && c != '\r')
 				return -1;
 			break;
 		}

@@ -142,6 +142,8 @@ TEST(scalar_items_are_malformed)
 	static const char *const bad[] = {
 		"{\"items\":[1]}", "{\"items\":[{},\"x\"]}", "{\"items\":[null]}",
 		"{\"items\":[true,{}]}",
+		/* Nor is anything around the list. */
+		"<html>{}</html>", "Bad Gateway", "\"items\"", "{} x",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct seen s = { 0 };
