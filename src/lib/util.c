@@ -83,12 +83,18 @@ void errbuf_set(struct errbuf *err, const char *fmt, ...)
 
 void str_one_line(char *s)
 {
-	for (; *s; s++) {
+	size_t left = strlen(s);
+
+	while (*s) {
 		unsigned char c = (unsigned char)*s;
+		size_t n = utf8_sequence(s, left);
 		if (c == '\n' || c == '\r' || c == '\t')
 			*s = ' ';
-		else if (c < 0x20 || c == 0x7f)
-			*s = '?';
+		else if (c < 0x20 || c == 0x7f || !n)
+			*s = '?';	/* a control, or a byte of no UTF-8 character */
+		n = n ? n : 1;
+		s += n;
+		left -= n;
 	}
 }
 
