@@ -1,0 +1,79 @@
+#!/usr/bin/env bats
+# valgrind memcheck over whole sessions against the simulator: a watch
+# that lists, watches, relists after a 410 and resyncs, ended by SIGINT;
+# a TUI session with a detail view, ended by q.  Zero errors, and nothing
+# definitely, indirectly or possibly lost.  `make valgrind` runs this file
+# alone; make check runs it too (about 20 s of a quiet machine's time).
+
+load test_helper
+
+KINF_PID=
+
+setup() {
+	command -v valgrind >/dev/null || skip "valgrind is not installed (make deps)"
+	B=$BATS_TEST_TMPDIR
+	TMUX_SOCK="kinf-vg-$$-${BATS_TEST_NUMBER}"
+	sim_start --pods 30 --bookmark-interval 1
+}
+
+teardown() {
+	if [ -n "$KINF_PID" ]; then
+		kill -TERM "$KINF_PID" 2>/dev/null || true
+		wait "$KINF_PID" 2>/dev/null || true
+	fi
+	tmux -L "$TMUX_SOCK" kill-server 2>/dev/null || true
+	sim_stop
+}
+
+VALGRIND=(valgrind --tool=memcheck --error-exitcode=99 --leak-check=full
+	--show-leak-kinds=definite,indirect,possible
+	--errors-for-leak-kinds=definite,indirect,possible
+	--num-callers=30)
+
+# The report is clean: no error and no leak summary line with bytes lost.
+clean_report() {
+	if ! grep -q 'ERROR SUMMARY: 0 errors' "$1"; then
+		grep -A30 -m3 '^==[0-9]*== [A-Z].*\(Invalid\|uninitialised\|definitely\|indirectly\|possibly\)' "$1" |
+			sed 's/^/# /' | head -120 >&2
+		grep 'ERROR SUMMARY\|lost:' "$1" | sed 's/^/# /' >&2
+		return 1
+	fi
+}
+
+@test "valgrind: watch with churn, a 410 relist and resyncs, ended by SIGINT" {
+	"${VALGRIND[@]}" --log-file="$B/vg.log" "$KINF" watch pods -A -o json --diff \
+		--resync 2s --kubeconfig "$SIM_KUBECONFIG" >"$B/out" 2>"$B/err" 3>&- &
+	KINF_PID=$!
+	wait_until 120 grep -q synced "$B/err"
+	simctl POST /churn '{"resource":"pods","count":60,"seed":3}' >/dev/null
+	simctl POST /faults '{"verb":"watch","kind":"410"}' >/dev/null
+	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
+	wait_until 60 grep -q 'relist #1' "$B/err"
+	wait_until 60 grep -qE '"type":"Sync(All)?"' "$B/out"
+	kill -INT "$KINF_PID"
+	local rc=0
+	wait "$KINF_PID" || rc=$?
+	KINF_PID=
+	[ "$rc" -eq 130 ] || { echo "# exit $rc" >&2; tail -5 "$B/err" >&2; clean_report "$B/vg.log"; return 1; }
+	clean_report "$B/vg.log"
+}
+
+@test "valgrind: tui with updates, the detail view and a filter, ended by q" {
+	command -v tmux >/dev/null || skip "tmux is not installed (make deps)"
+	local cmd
+	printf -v cmd '%q ' "${VALGRIND[@]}" --log-file="$B/vg.log" "$KINF" tui pods,deployments \
+		--kubeconfig "$SIM_KUBECONFIG"
+	tmux -L "$TMUX_SOCK" -f /dev/null new-session -d -x 120 -y 40 \
+		"$cmd 2>'$B/err'; echo \"kinf exited \$?\"; sleep 600"
+	screen_has() { tmux -L "$TMUX_SOCK" capture-pane -p | grep -qE -- "$1"; }
+	wait_until 120 screen_has '30 objects.*synced'
+	simctl POST /churn '{"resource":"pods","count":40,"seed":5}' >/dev/null
+	tmux -L "$TMUX_SOCK" send-keys g Enter
+	wait_until 30 screen_has 'Delta history'
+	tmux -L "$TMUX_SOCK" send-keys Escape / l : a p p = w e b Enter
+	wait_until 30 screen_has 'app=web'
+	tmux -L "$TMUX_SOCK" send-keys q
+	wait_until 60 screen_has 'kinf exited'
+	screen_has 'kinf exited 0' || { tmux -L "$TMUX_SOCK" capture-pane -p | sed 's/^/# /' >&2; return 1; }
+	clean_report "$B/vg.log"
+}
