@@ -89,6 +89,19 @@ bench: deps
 # make fuzz [FUZZ_SECONDS=N]: libFuzzer on every parser of outside input.
 include tests/fuzz/fuzz.mk
 
+# make soak [MINUTES=N]: kinf against churn and every fault kube-sim has,
+# each client-go profile at once, the cache checked against the truth and
+# RSS, fds and threads read every minute (tests/bench/soak).
+MINUTES ?= 30
+soak: deps
+	@$(MAKE) --no-print-directory kinf
+	@KINF=$(CURDIR)/$(BUILD)/kinf tests/bench/soak $(MINUTES)
+
+# make valgrind: memcheck over a watch ended by SIGINT and a TUI ended by q.
+valgrind: deps
+	@$(MAKE) --no-print-directory kinf
+	@KINF=$(CURDIR)/$(BUILD)/kinf tests/run tests/52-valgrind.bats
+
 lint-man:
 	mandoc -T lint -W warning man/kinf.1
 
@@ -109,4 +122,4 @@ uninstall:
 clean:
 	rm -rf build kinf
 
-.PHONY: all kinf deps check check-unit units demo bench lint-man install uninstall clean
+.PHONY: all kinf deps check check-unit units demo bench soak valgrind lint-man install uninstall clean
