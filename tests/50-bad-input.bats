@@ -1,0 +1,601 @@
+#!/usr/bin/env bats
+# The bad-input sweep: every malformed input and server misbehaviour we can
+# name, one row each, and for each what kinf must do about it.
+#
+# A row is one @test calling one of these with its cells:
+#
+#   get_row   FAULT STATUS ERROR        `kinf get pods` against a server that
+#                                       misbehaves once (FAULT: POST /faults
+#                                       JSON): STATUS, and stderr exactly one
+#                                       line matching ERROR, stdout empty.
+#   watch_row WHEN FAULT NOTICE [N]     `kinf watch pods -A -o json` (LIST, not
+#                                       a streaming list) meets the
+#                                       fault at its first list (WHEN=list) or
+#                                       at a watch (WHEN=watch): the notice
+#                                       NOTICE is on stderr N times (default 1,
+#                                       0: no notice), then kinf recovers: a
+#                                       change made afterwards arrives, the
+#                                       Indexer equals the server's truth, no
+#                                       delta is printed twice, stdout is
+#                                       valid UTF-8 NDJSON.
+#   cli_row   STATUS ERROR ARGS...      kinf ARGS (bad flags, bad kubeconfigs):
+#                                       STATUS, one line matching ERROR, no
+#                                       control characters, stdout empty.
+#   tui_row   ...                       the same through the TUI in tmux, and
+#                                       the terminal restored.
+#
+# Every row also checks that no output holds a credential (the simulator's
+# tokens).  kube-sim serves the bodies with its `body` and `lines` faults
+# (tests/apiserver/README.md).
+
+load test_helper
+bats_require_minimum_version 1.5.0
+
+KINF_PID=
+B=
+
+setup() {
+	B=$BATS_TEST_TMPDIR
+	TMUX_SOCK="kinf-bad-$$-${BATS_TEST_NUMBER}"
+}
+
+teardown() {
+	if [ -n "$KINF_PID" ]; then
+		kill -TERM "$KINF_PID" 2>/dev/null || true
+		wait "$KINF_PID" 2>/dev/null || true
+	fi
+	tmux -L "$TMUX_SOCK" kill-server 2>/dev/null || true
+	sim_stop
+}
+
+# ---- helpers -------------------------------------------------------------
+
+fault() { simctl POST /faults "$1" >/dev/null; }
+
+# fault_file FILE — a fault too big for a command line (curl reads FILE).
+fault_file() {
+	curl -sS -f -H 'Content-Type: application/json' --data-binary "@$1" \
+		"$SIM_CONTROL/faults" >/dev/null
+}
+
+# body VERB CONTENT-TYPE STATUS BODY — a `body` fault's JSON.
+body() {
+	jq -cn --arg v "$1" --arg t "$2" --argjson s "$3" --arg b "$4" \
+		'{verb:$v, resource:"pods", kind:"body", contentType:$t, status:$s, body:$b}'
+}
+
+# body64 VERB BASE64 — the same with bytes JSON can't carry (NUL, \xff).
+body64() {
+	jq -cn --arg v "$1" --arg b "$2" \
+		'{verb:$v, resource:"pods", kind:"body", base64:true, body:$b}'
+}
+
+# lines LINE... — a `lines` fault: these lines open the next pods watch.
+lines() {
+	jq -cn '{verb:"watch", resource:"pods", kind:"lines", lines:$ARGS.positional}' --args "$@"
+}
+
+# A list body that lists `items` (JSON) at resourceVersion 1: too old once
+# compacted, so kinf's next watch gets a 410 and relists the truth.
+fake_list() {
+	printf '{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"1"},"items":%s}' "$1"
+}
+
+pod() {	# pod NAME [RV [NAMESPACE]] — the least a pod can be
+	printf '{"metadata":{"name":"%s","namespace":"%s","resourceVersion":"%s"}}' \
+		"$1" "${3-default}" "${2:-5}"
+}
+
+# No output holds a credential, whole or in part.
+no_secrets() {
+	local f
+	for f in "$@"; do
+		[ -f "$f" ] || continue
+		if grep -aqF -e "$SIM_TOKEN" -e "${SIM_TOKEN:0:16}" -e "$SIM_VIEWER_TOKEN" "$f"; then
+			echo "# a token is in $f" >&2
+			return 1
+		fi
+	done
+}
+
+# one_line FILE REGEX — FILE is exactly one line, matching REGEX, with no
+# control character in it.
+one_line() {
+	local n
+	n=$(wc -l <"$1")
+	if [ "$n" -ne 1 ] || ! grep -qE -- "$2" "$1"; then
+		echo "# expected one line matching: $2; got $n:" >&2
+		sed 's/^/#   /' "$1" | head -20 >&2
+		return 1
+	fi
+	if LC_ALL=C grep -q '[[:cntrl:]]' <(tr -d '\n' <"$1"); then
+		echo "# a control character in: $(cat -v "$1")" >&2
+		return 1
+	fi
+}
+
+assert_exit() {	# assert_exit GOT WANT FILE
+	if [ "$1" -ne "$2" ]; then
+		echo "# exit status $1, expected $2; stderr:" >&2
+		sed 's/^/#   /' "$3" | head -20 >&2
+		return 1
+	fi
+}
+
+# ---- the row kinds --------------------------------------------------------
+
+get_row() {	# get_row FAULT STATUS ERROR
+	sim_start --pods 4
+	fault "$1"
+	local rc=0
+	"$KINF" get pods --kubeconfig "$SIM_KUBECONFIG" >"$B/out" 2>"$B/err" || rc=$?
+	assert_exit "$rc" "$2" "$B/err"
+	one_line "$B/err" "$3"
+	[ ! -s "$B/out" ] || { echo "# stdout: $(head -c 300 "$B/out")" >&2; return 1; }
+	no_secrets "$B/out" "$B/err"
+}
+
+notices() { grep -cE -- "$1" "$B/err" || true; }
+notices_at_least() { [ "$(notices "$1")" -ge "$2" ]; }
+synced() { grep -q 'synced' "$B/err"; }
+watching() { [ "$(simctl GET /stats | jq '.watchesByResource.pods // 0')" -gt 0 ]; }
+watch_had_events() { simctl GET /watches | jq -e 'any(.[]; .resource == "pods" and .eventsSent > 0)' >/dev/null; }
+has_rv() { grep -q "\"resourceVersion\":\"$1\"" "$B/out"; }
+# delta COND — some delta printed meets the jq condition COND.
+delta() { jq -s -e "any(.[]; $1)" "$B/out" >/dev/null || { echo "# no delta with $1" >&2; return 1; }; }
+
+watch_row() {	# watch_row list|watch FAULT NOTICE [COUNT]
+	local when=$1 f=$2 notice=$3 count=${4:-1}
+	sim_start --pods 4 --namespaces 1
+	# RVs from before now are too old: a fake list at RV 1 is relisted.
+	simctl POST /compact >/dev/null
+	if [ "$when" = list ]; then
+		if [ -f "$f" ]; then fault_file "$f"; else fault "$f"; fi
+	fi
+	# LIST, not a streaming list (1.36's default), so that list faults
+	# meet it; the watch rows cover what a streaming list reads.
+	"$KINF" watch pods -A -o json --streaming-list=false --dump-cache "$B/cache.json" \
+		--kubeconfig "$SIM_KUBECONFIG" >"$B/out" 2>"$B/err" 3>&- &
+	KINF_PID=$!
+	wait_until 20 synced
+	if [ "$when" = watch ]; then
+		wait_until 10 watching
+		# An event first: a watch ended before any is "very short" and
+		# relisted, which is not what the row is about.
+		simctl POST /bookmark '{"resource":"pods"}' >/dev/null
+		wait_until 10 watch_had_events
+		if [ -f "$f" ]; then fault_file "$f"; else fault "$f"; fi
+		# A clean end: kinf re-watches at once and meets the fault.
+		simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
+	fi
+	if [ "$count" -gt 0 ]; then
+		wait_until 20 notices_at_least "$notice" "$count" ||
+			{ sed 's/^/# /' "$B/err" >&2; return 1; }
+	fi
+	# Recovered: a change made now is delivered, and nothing is missing.
+	wait_until 20 watching
+	local rv
+	rv=$(simctl POST /update '{"resource":"pods","namespace":"default","name":"pod-0","patch":{"metadata":{"labels":{"sweep":"after"}}}}' |
+		jq -r .metadata.resourceVersion)
+	wait_until 30 has_rv "$rv" || { sed 's/^/# /' "$B/err" >&2; return 1; }
+	local truth
+	truth=$(sim_oracle pods | jq -S -c .items)
+	kill -TERM "$KINF_PID"
+	local rc=0
+	wait "$KINF_PID" || rc=$?
+	KINF_PID=
+	assert_exit "$rc" 143 "$B/err"
+	[ "$(jq -S -c . "$B/cache.json")" = "$truth" ] ||
+		{ echo "# cache: $(head -c 500 "$B/cache.json")"; echo "# truth: $truth"; return 1; }
+	local seen
+	seen=$(notices "$notice")
+	[ "$seen" -eq "$count" ] ||
+		{ echo "# '$notice' on stderr $seen times, expected $count:" >&2; sed 's/^/# /' "$B/err" >&2; return 1; }
+	# Each line of stderr is one notice; none repeats what the last said.
+	if grep -v '^kinf: pods: ' "$B/err" | grep .; then
+		echo "# stderr holds more than notices (above)" >&2
+		return 1
+	fi
+	[ -z "$(uniq -d "$B/err" | grep -v 'backing off')" ] || { echo "# a notice repeated" >&2; return 1; }
+	# stdout: valid UTF-8, one JSON object a line, no delta twice.
+	iconv -f UTF-8 -t UTF-8 "$B/out" >/dev/null || { echo "# stdout is not UTF-8" >&2; return 1; }
+	[ -z "$(jq -r '[.type, .key, .resourceVersion, (.listNumber // "")] | @tsv' "$B/out" | sort | uniq -d)" ] ||
+		{ echo "# a delta printed twice" >&2; return 1; }
+	no_secrets "$B/out" "$B/err" "$B/cache.json"
+}
+
+cli_row() {	# cli_row STATUS ERROR ARGS...
+	local want=$1 re=$2 rc=0
+	shift 2
+	"$KINF" "$@" >"$B/out" 2>"$B/err" </dev/null || rc=$?
+	assert_exit "$rc" "$want" "$B/err"
+	one_line "$B/err" "$re"
+	[ ! -s "$B/out" ] || { echo "# stdout: $(head -c 300 "$B/out")" >&2; return 1; }
+	if [ -n "${SIM_TOKEN:-}" ]; then no_secrets "$B/out" "$B/err"; fi
+}
+
+kubeconfig_with() {	# kubeconfig_with TEXT — a file holding TEXT; prints its path
+	printf '%s' "$1" >"$B/kubeconfig"
+	echo "$B/kubeconfig"
+}
+
+# ---- TUI -----------------------------------------------------------------
+
+tui_start() {	# tui_start ARGS... — kinf tui in a 100x30 tmux pane
+	command -v tmux >/dev/null || skip "tmux is not installed (make deps)"
+	local cmd
+	printf -v cmd '%q ' "$KINF" tui "$@"
+	tmux -L "$TMUX_SOCK" -f /dev/null new-session -d -x 100 -y 30 \
+		"stty -a >'$B/stty.before'; $cmd 2>'$B/err'; echo \"kinf exited \$?\"; stty -a >'$B/stty.after'; sleep 600"
+}
+screen() { tmux -L "$TMUX_SOCK" capture-pane -p; }
+screen_has() { screen | grep -qE -- "$1"; }
+pane() { tmux -L "$TMUX_SOCK" display-message -p "$1"; }
+
+# The pane's terminal is as it was: main screen, cursor shown, same modes.
+terminal_restored() {
+	wait_until 10 screen_has 'kinf exited' || { screen | sed 's/^/# /' >&2; return 1; }
+	wait_until 5 test -s "$B/stty.after"
+	[ "$(pane '#{alternate_on}')" = 0 ] || { echo "# still on the alternate screen" >&2; return 1; }
+	[ "$(pane '#{cursor_flag}')" = 1 ] || { echo "# cursor still hidden" >&2; return 1; }
+	diff "$B/stty.before" "$B/stty.after" >&2
+}
+
+# ==== server misbehaviour: lists =============================================
+
+@test "list: a proxy's HTML page with 200 — get" {
+	get_row "$(body list text/html 200 '<html><body>502 Bad Gateway</body></html>')" 1 \
+		"^error: server 'https://127.0.0.1:[0-9]+' answered 200 with Content-Type 'text/html', not JSON$"
+}
+
+@test "list: a proxy's HTML page with 200 — watch relists" {
+	watch_row list "$(body list 'text/html; charset=utf-8' 200 '<html>502</html>')" \
+		"^kinf: pods: error: server '.*' answered 200 with Content-Type 'text/html; charset=utf-8', not JSON$"
+}
+
+@test "list: a proxy's HTML error page with 502 — get" {
+	get_row "$(body list text/html 502 '<html><body><h1>502 Bad Gateway</h1></body></html>')" 1 \
+		'^error: .*HTTP 502 Bad Gateway$'
+}
+
+@test "list: a proxy's HTML error page with 502 — watch relists" {
+	watch_row list "$(body list text/html 502 '<html>502</html>')" \
+		'^kinf: pods: error: list pods: HTTP 502 Bad Gateway$'
+}
+
+@test "list: wrong Content-Type (text/plain) on a JSON body — watch relists" {
+	watch_row list "$(body list text/plain 200 "$(fake_list "[$(pod a)]")")" \
+		"answered 200 with Content-Type 'text/plain', not JSON"
+}
+
+@test "list: a Status (500) in a 200 answer — get" {
+	skip "waits for branch getfix (kinf get's error handling)"
+	local status='{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"etcd is down","reason":"InternalError","code":500}'
+	get_row "$(body list application/json 200 "$status")" 1 '^error: .*etcd is down'
+}
+
+@test "list: a Status (500) in a 200 answer — watch relists, deletes nothing" {
+	local status='{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"etcd is down","reason":"InternalError","code":500}'
+	watch_row list "$(body list application/json 200 "$status")" \
+		'^kinf: pods: error: list pods: etcd is down \(500, a Status in a 200 answer\)$'
+	! grep -q '"handler":"OnDelete"' "$B/out"
+}
+
+@test "list: a Status (410) in a 200 answer — watch lists again at the latest RV" {
+	local status='{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"too old","reason":"Expired","code":410}'
+	watch_row list "$(body list application/json 200 "$status")" 'error' 0
+}
+
+@test "list: a JSON document that is no list — watch relists, deletes nothing" {
+	watch_row list "$(body list application/json 200 "$(pod a)")" \
+		"^kinf: pods: error: list pods: the answer is not a list \(kind '', no items\)$"
+	! grep -q '"handler":"OnDelete"' "$B/out"
+}
+
+@test "list: a body cut in the middle — get" {
+	get_row "$(body list application/json 200 '{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"5"},"items":[{"metadata":{"name":"a"')" \
+		1 '^error: '
+}
+
+@test "list: a body cut in the middle — watch relists" {
+	watch_row list "$(body list application/json 200 '{"kind":"PodList","metadata":{},"items":[{"metadata":{"name":"a"')" \
+		'^kinf: pods: error: list response ended early$'
+}
+
+@test "list: an empty 200 body — watch relists" {
+	watch_row list "$(body list application/json 200 '')" '^kinf: pods: error: list response ended early$'
+}
+
+@test "list: garbage with a JSON Content-Type — watch relists" {
+	watch_row list "$(body list application/json 200 'this is not JSON {{{')" \
+		'^kinf: pods: error: malformed list response$'
+}
+
+@test "list: items that are no objects (1, \"x\", null) — watch relists, deletes nothing" {
+	watch_row list "$(body list application/json 200 "$(fake_list '[1,"x",null]')")" \
+		'^kinf: pods: error: malformed list response$'
+	! grep -q '"handler":"OnDelete"' "$B/out"
+}
+
+@test "list: an item larger than 16 MiB — watch relists" {
+	python3 - "$B/fault.json" <<-'EOF'
+		import json, sys
+		item = {"metadata": {"name": "huge", "namespace": "default",
+		        "annotations": {"a": "x" * (17 << 20)}}}
+		body = {"kind": "PodList", "apiVersion": "v1", "metadata": {"resourceVersion": "1"}, "items": [item]}
+		json.dump({"verb": "list", "resource": "pods", "kind": "body", "body": json.dumps(body)},
+		          open(sys.argv[1], "w"))
+	EOF
+	watch_row list "$B/fault.json" '^kinf: pods: error: list response holds a piece larger than 16 MiB$'
+}
+
+@test "list: an item nested 2000 deep — watch relists" {
+	local deep
+	deep=$(printf '%.0s[' {1..2000}; printf '%.0s]' {1..2000})
+	watch_row list "$(body list application/json 200 "$(fake_list "[{\"metadata\":{\"name\":\"deep\",\"namespace\":\"default\"},\"spec\":$deep}]")")" \
+		'^kinf: pods: error: cannot parse object: nesting too deep$'
+}
+
+@test "list: metadata nested 100,000 deep — watch relists" {
+	python3 - "$B/fault.json" <<-'EOF'
+		import json, sys
+		deep = '{"a":' * 100000 + "1" + "}" * 100000
+		json.dump({"verb": "list", "resource": "pods", "kind": "body",
+		           "body": '{"metadata":' + deep + ',"items":[]}'}, open(sys.argv[1], "w"))
+	EOF
+	watch_row list "$B/fault.json" '^kinf: pods: error: list response without metadata$'
+}
+
+@test "list: invalid UTF-8 in a name — U+FFFD, as Go decodes it" {
+	# {"kind":"PodList",...,"items":[{"metadata":{"name":"bad<ff>name","namespace":"default","resourceVersion":"5"}}]}
+	local b64
+	b64=$(printf '%s' "$(fake_list "[$(pod 'badXname')]")" | sed 's/X/\xff/' | base64 -w0)
+	watch_row list "$(body64 list "$b64")" 'error' 0
+	delta '.name == "bad\ufffdname" and (.type | startswith("Replaced"))'
+	# ... and then deleted by the relist: the server never had it.
+	delta '.name == "bad\ufffdname" and .handler == "OnDelete"'
+}
+
+@test "list: a NUL byte in the body — watch relists" {
+	local b64
+	b64=$(printf '%s' "$(fake_list "[$(pod 'nulXname')]")" | sed 's/X/\x00/' | base64 -w0)
+	watch_row list "$(body64 list "$b64")" '^kinf: pods: error: cannot parse object: '
+}
+
+@test "list: an escaped NUL (\\u0000) in a name — refused, watch relists" {
+	watch_row list "$(body list application/json 200 "$(fake_list "[$(pod 'x\u0000y')]")")" \
+		"^kinf: pods: error: object 'x' has a NUL byte in its name or namespace$"
+}
+
+@test "list: a resourceVersion that is no number — watch relists at the latest" {
+	watch_row list "$(body list application/json 200 '{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"not-a-number"},"items":[]}')" \
+		'must be a valid resource version \(400\)$' 2
+	grep -q 'listed .* at rv not-a-number' "$B/err"
+}
+
+@test "list: the same key twice — the later one wins, as in client-go's Replace" {
+	watch_row list "$(body list application/json 200 "$(fake_list "[$(pod twin 5),$(pod twin 6)]")")" 'error' 0
+	[ "$(jq -r 'select(.key == "default/twin" and (.type | startswith("Replaced")) and .handler != "OnDelete") | .resourceVersion' "$B/out" | tail -1)" = 6 ]
+	delta '.key == "default/twin" and .handler == "OnDelete" and .tombstone and .resourceVersion == "6"'
+}
+
+@test "list: an object without a namespace in a namespaced list — keyed by its name, as client-go" {
+	watch_row list "$(body list application/json 200 "$(fake_list "[$(pod loner 5 '')]")")" 'error' 0
+	delta '.key == "loner" and (.type | startswith("Replaced"))'
+}
+
+# ==== server misbehaviour: watches ===========================================
+
+@test "watch: a proxy's HTML page with 200 — re-watched" {
+	watch_row watch "$(body watch text/html 200 '<html>502 Bad Gateway</html>')" \
+		"^kinf: pods: error: server '.*' answered 200 with Content-Type 'text/html', not JSON$"
+}
+
+@test "watch: a Status in a 200 answer instead of events — re-watched" {
+	watch_row watch "$(body watch application/json 200 '{"kind":"Status","apiVersion":"v1","status":"Failure","message":"no","code":500}
+')" \
+		'^kinf: pods: error: cannot decode a watch event: not a JSON object with a type and an object$'
+}
+
+@test "watch: a line that is not JSON — re-watched" {
+	watch_row watch "$(lines '<html>oops</html>')" '^kinf: pods: error: cannot decode a watch event: not a JSON object with a type and an object$'
+}
+
+@test "watch: an event cut short by the end of the stream — re-watched" {
+	watch_row watch '{"verb":"watch","resource":"pods","kind":"truncate"}' \
+		'^kinf: pods: (watch ended \(cut in the middle of an event\)|error: very short watch)'
+}
+
+@test "watch: an unknown event type — re-watched" {
+	watch_row watch "$(lines '{"type":"BOGUS","object":{}}')" \
+		"^kinf: pods: error: cannot decode a watch event: unknown type 'BOGUS'$"
+}
+
+@test "watch: an ERROR event with code 500 — relisted" {
+	watch_row watch "$(lines '{"type":"ERROR","object":{"kind":"Status","status":"Failure","message":"etcd\nis down","code":500}}')" \
+		'^kinf: pods: error: watch error event \(code 500\): etcd is down$'
+}
+
+@test "watch: a line larger than 16 MiB — re-watched" {
+	python3 - "$B/fault.json" <<-'EOF'
+		import json, sys
+		json.dump({"verb": "watch", "resource": "pods", "kind": "lines",
+		           "lines": ['{"type":"ADDED","object":{"metadata":{"name":"' + "x" * (17 << 20)]},
+		          open(sys.argv[1], "w"))
+	EOF
+	watch_row watch "$B/fault.json" '^kinf: pods: error: watch event larger than 16 MiB$'
+}
+
+@test "watch: an object of 8 MiB — delivered and cached" {
+	sim_start --pods 2
+	python3 - "$B/create.json" <<-'EOF'
+		import json, sys
+		json.dump({"resource": "pods", "object": {"metadata": {"name": "big", "namespace": "default",
+		           "annotations": {"a": "x" * (8 << 20)}}}}, open(sys.argv[1], "w"))
+	EOF
+	"$KINF" watch pods -o json --dump-cache "$B/cache.json" --kubeconfig "$SIM_KUBECONFIG" \
+		>"$B/out" 2>"$B/err" 3>&- &
+	KINF_PID=$!
+	wait_until 20 synced
+	curl -sS -f -H 'Content-Type: application/json' --data-binary "@$B/create.json" "$SIM_CONTROL/create" >/dev/null
+	wait_until 30 bash -c "grep -q '\"key\":\"default/big\"' '$B/out'"
+	kill -TERM "$KINF_PID"; wait "$KINF_PID" || true; KINF_PID=
+	[ "$(jq -r 'select(.key == "default/big") | .object.metadata.annotations.a | length' "$B/out")" -eq $((8 << 20)) ]
+	[ "$(jq -S -c . "$B/cache.json")" = "$(sim_oracle pods | jq -S -c .items)" ]
+	! grep -q error "$B/err"
+}
+
+@test "watch: an event nested 2000 deep — re-watched" {
+	local deep
+	deep=$(printf '%.0s[' {1..2000}; printf '%.0s]' {1..2000})
+	watch_row watch "$(lines "{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"name\":\"deep\"},\"spec\":$deep}}")" \
+		'^kinf: pods: error: cannot decode a watch event: not a JSON object with a type and an object$'
+}
+
+@test "watch: invalid UTF-8 and a NUL byte in lines — re-watched, output stays UTF-8" {
+	local a b
+	a=$(printf '{"type":"ADDED","object":{"metadata":{"name":"u\xfft","namespace":"default","resourceVersion":"1"}}}' | base64 -w0)
+	b=$(printf '{"type":"ADDED","object":{"metadata":{"name":"n\x00l"}}}' | base64 -w0)
+	watch_row watch "{\"verb\":\"watch\",\"resource\":\"pods\",\"kind\":\"lines\",\"base64\":true,\"lines\":[\"$a\",\"$b\"]}" \
+		'^kinf: pods: error: cannot decode a watch event: not a JSON object with a type and an object$'
+	delta '.name == "u\ufffdt" and .type == "Added"'
+}
+
+@test "watch: resourceVersions that are no numbers — relisted at the latest" {
+	# The stream ends after them: the next watch is from "y-2".
+	watch_row watch "$(lines "{\"type\":\"ADDED\",\"object\":$(pod odd 'x-1')}" "{\"type\":\"MODIFIED\",\"object\":$(pod odd 'y-2')}" | jq -c '. + {end: true}')" \
+		'must be a valid resource version \(400\)$' 2
+	delta '.key == "default/odd" and .resourceVersion == "y-2"'
+}
+
+# ==== bad kubeconfigs ========================================================
+
+@test "kubeconfig: a file that does not exist" {
+	cli_row 1 "^error: cannot read kubeconfig '.*/nope': No such file or directory$" \
+		get pods --kubeconfig "$B/nope"
+}
+
+@test "kubeconfig: an empty file" {
+	cli_row 1 "^error: kubeconfig '.*' defines no context" get pods --kubeconfig "$(kubeconfig_with '')"
+}
+
+@test "kubeconfig: binary garbage" {
+	head -c 4096 /dev/urandom >"$B/kubeconfig"
+	printf '\0\xff' >>"$B/kubeconfig"
+	cli_row 1 "^error: malformed kubeconfig '.*/kubeconfig'" get pods --kubeconfig "$B/kubeconfig"
+}
+
+@test "kubeconfig: a YAML list, not a mapping" {
+	cli_row 1 'must be a mapping' get pods --kubeconfig "$(kubeconfig_with $'- a\n- b\n')"
+}
+
+@test "kubeconfig: invalid UTF-8" {
+	cli_row 1 "^error: malformed kubeconfig '.*' line 1: invalid leading UTF-8 octet" \
+		get pods --kubeconfig "$(kubeconfig_with $'apiVersion: v1\nclusters: [\xff]\n')"
+}
+
+@test "kubeconfig: nested 200,000 deep, refused at once" {
+	python3 -c 'print("[" * 200000)' >"$B/kubeconfig"
+	local t0=$SECONDS
+	cli_row 1 "nested deeper than 10000 levels" get pods --kubeconfig "$B/kubeconfig"
+	[ $((SECONDS - t0)) -lt 5 ]
+}
+
+@test "kubeconfig: a server URL that is no URL" {
+	cli_row 1 "^error: " get pods --kubeconfig "$(kubeconfig_with $'apiVersion: v1\nkind: Config\ncurrent-context: c\ncontexts:\n- name: c\n  context: {cluster: k, user: u}\nclusters:\n- name: k\n  cluster: {server: "::not a url::"}\nusers:\n- name: u\n  user: {token: abc}\n')"
+}
+
+@test "kubeconfig: certificate-authority-data that is not base64" {
+	cli_row 1 "certificate-authority-data" get pods --kubeconfig "$(kubeconfig_with $'apiVersion: v1\nkind: Config\ncurrent-context: c\ncontexts:\n- name: c\n  context: {cluster: k, user: u}\nclusters:\n- name: k\n  cluster: {server: "https://127.0.0.1:1", certificate-authority-data: "%%%not base64%%%"}\nusers:\n- name: u\n  user: {token: abc}\n')"
+}
+
+@test "kubeconfig: a current-context that names nothing" {
+	cli_row 1 "context 'gone'" get pods --kubeconfig "$(kubeconfig_with $'apiVersion: v1\nkind: Config\ncurrent-context: gone\ncontexts: []\n')"
+}
+
+@test "kubeconfig: the simulator's own, with its token spoiled, never shows the token" {
+	sim_start --pods 1
+	sed "s/token: .*/token: ${SIM_TOKEN}x/" "$SIM_KUBECONFIG" >"$B/kubeconfig"
+	cli_row 1 "401 Unauthorized: the server rejected the credentials of user '.*' \(bearer token\)" \
+		get pods --kubeconfig "$B/kubeconfig"
+}
+
+# ==== bad flags ==============================================================
+
+@test "flags: an unknown option" {
+	cli_row 2 "^error: unknown option '--nope' \(see 'kinf watch --help'\)$" watch pods --nope
+}
+
+@test "flags: an option without its value" {
+	cli_row 2 "^error: option '--namespace' requires a value" get pods --namespace
+}
+
+@test "flags: a value not in the choices" {
+	cli_row 2 "^error: invalid value 'yaml' for '-o': expected one of line, wide, json, name" watch pods -o yaml
+}
+
+@test "flags: numbers out of range" {
+	cli_row 2 "expected a non-negative integer" watch pods --max-deltas -1
+	cli_row 2 "expected a non-negative integer" watch pods --chunk-size 99999999999999999999999
+}
+
+@test "flags: durations out of range or not durations" {
+	cli_row 2 "^error: invalid duration '1e30' for '--resync'" watch pods --resync 1e30
+	cli_row 2 "^error: invalid duration 'nan' for '--timeout'" watch pods --timeout nan
+	cli_row 2 "^error: invalid duration '2562048h' for '--stall-timeout'" watch pods --stall-timeout 2562048h
+}
+
+@test "flags: an unknown delta type" {
+	cli_row 2 "^error: unknown delta type 'Bogus' in --types" watch pods --types Added,Bogus
+}
+
+@test "flags: a label selector that does not parse" {
+	sim_start --pods 1
+	cli_row 1 "invalid selector 'app in \(web': " get pods --from-cache -l 'app in (web' \
+		--kubeconfig "$SIM_KUBECONFIG"
+}
+
+@test "flags: newlines and escapes in a value stay on one line" {
+	cli_row 2 "^error: invalid value 'a b\?\[2J' for '--fifo'" watch pods --fifo $'a\nb\e[2J'
+}
+
+@test "flags: a 100 KB argument is one line" {
+	cli_row 2 "^error: unknown option '--xxxx" watch pods "--$(head -c 100000 /dev/zero | tr '\0' x)"
+	[ "$(wc -c <"$B/err")" -lt 2000 ]
+}
+
+@test "flags: a resource name with invalid UTF-8 and escapes" {
+	sim_start --pods 1
+	cli_row 1 "^error: the server doesn't have a resource type 'po\?ds\?'" \
+		get $'po\eds\xff' --kubeconfig "$SIM_KUBECONFIG"
+}
+
+# ==== the TUI ================================================================
+
+@test "tui: a bad flag leaves the terminal alone" {
+	tui_start pods --fifo nope
+	terminal_restored
+	screen_has 'kinf exited 2'
+	one_line "$B/err" "^error: invalid value 'nope' for '--fifo'"
+}
+
+@test "tui: forbidden (the viewer's kubeconfig) — one line after the terminal is restored" {
+	sim_start --pods 2
+	tui_start pods --kubeconfig "$SIM_KUBECONFIG.viewer"
+	terminal_restored
+	screen_has 'kinf exited 1'
+	one_line "$B/err" '403|forbidden'
+	no_secrets "$B/err" <(screen)
+}
+
+@test "tui: a proxy's HTML page shows in the health pane; q restores the terminal" {
+	sim_start --pods 3
+	fault "$(body list text/html 200 '<html>502</html>')"
+	tui_start pods --streaming-list=false --kubeconfig "$SIM_KUBECONFIG"
+	wait_until 20 screen_has 'not JSON' || { screen | sed 's/^/# /' >&2; return 1; }
+	wait_until 20 screen_has '3 objects.*synced' || { screen | sed 's/^/# /' >&2; return 1; }
+	tmux -L "$TMUX_SOCK" send-keys q
+	terminal_restored
+	screen_has 'kinf exited 0'
+	[ ! -s "$B/err" ] || { sed 's/^/# /' "$B/err" >&2; return 1; }
+}
