@@ -55,8 +55,9 @@
  *     object              the object as kinf holds it (managedFields
  *                         dropped unless kept)
  *     diff                only with diff on updates: RFC 6902 JSON Patch
- *                         from the cached old object to this one (exact:
- *                         nothing left out; see diff.h)
+ *                         from the cached old object to this one, each
+ *                         remove and replace with the "old" value, the
+ *                         resourceVersion left out (see diff.h)
  *   With events, a relist also writes a record on stdout (instead of its
  *   notice):
  *     {"time":…,"type":"Relist","resource":"pods","listNumber":2,
