@@ -126,12 +126,14 @@ bash_complete() {
 	assert_output_contains --watch-only
 	assert_output_contains --kubeconfig
 	run bash_complete watch pods -o ""
-	[ "$(sort <<<"$output" | tr '\n' ' ')" = "json line name wide " ]
+	[ "$(sort <<<"$output" | tr '\n' ' ')" = "custom-columns-file= custom-columns= json jsonpath-file= jsonpath= line name wide yaml " ]
+	run bash_complete watch pods -o y
+	[ "$output" = yaml ]
 	run bash_complete watch pods -o j
-	[ "$output" = json ]
-	# --output=j: bash splits the word at "=".
-	run bash_complete watch pods --output = j
-	[ "$output" = json ]
+	[ "$(sort <<<"$output" | tr '\n' ' ')" = "json jsonpath-file= jsonpath= " ]
+	# --output=y: bash splits the word at "=".
+	run bash_complete watch pods --output = y
+	[ "$output" = yaml ]
 	run bash_complete watch pods --output =
 	assert_output_contains json
 	run bash_complete get pods -o ""
@@ -188,7 +190,7 @@ zsh_complete() {
 	assert_output_contains --output
 	assert_output_contains --diff
 	run zsh_complete watch pods -o ""
-	[ "$(sort <<<"$output" | tr '\n' ' ')" = "json line name wide " ]
+	[ "$(sort <<<"$output" | tr '\n' ' ')" = "custom-columns-file= custom-columns= json jsonpath-file= jsonpath= line name wide yaml " ]
 	run zsh_complete watch pods --output=
 	assert_output_contains --output=json
 	run zsh_complete watch pods --types Added,
@@ -213,9 +215,9 @@ fish_complete() {
 	run fish_complete "kinf watch --ou"
 	[ "$output" = --output ]
 	run fish_complete "kinf watch pods -o "
-	[ "$(sort <<<"$output" | tr '\n' ' ')" = "json line name wide " ]
-	run fish_complete "kinf watch pods --output=j"
-	[ "$output" = --output=json ]
+	[ "$(sort <<<"$output" | tr '\n' ' ')" = "custom-columns-file= custom-columns= json jsonpath-file= jsonpath= line name wide yaml " ]
+	run fish_complete "kinf watch pods --output=y"
+	[ "$output" = --output=yaml ]
 	run fish_complete "kinf watch pods --types Added,S"
 	[ "$(sort <<<"$output" | tr '\n' ' ')" = "Added,Sync Added,SyncAll " ]
 	run fish_complete "kinf get pods -o t"

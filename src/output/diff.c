@@ -406,7 +406,7 @@ size_t diff_walk(struct json_object *old_obj, struct json_object *new_obj,
 #define VALUE_MAX 80	/* bytes of a value shown before "…" */
 
 /* Appends s, cut at VALUE_MAX on a UTF-8 character boundary. */
-static void add_cut(struct strbuf *out, const char *s, size_t len)
+static void add_cut(struct strbuf *out, const char *s, size_t len, bool ascii)
 {
 	size_t keep = len;
 
@@ -417,28 +417,28 @@ static void add_cut(struct strbuf *out, const char *s, size_t len)
 	}
 	strbuf_add(out, s, keep);
 	if (keep < len)
-		strbuf_adds(out, "…");
+		strbuf_adds(out, ascii ? "..." : "…");
 }
 
-static void add_value(struct strbuf *out, struct json_object *v)
+static void add_value(struct strbuf *out, struct json_object *v, bool ascii)
 {
 	const char *s;
 	size_t len;
 
 	if (!json_object_is_type(v, json_type_string)) {
 		s = json_object_to_json_string_ext(v, TO_STRING_FLAGS);
-		add_cut(out, s, strlen(s));
+		add_cut(out, s, strlen(s), ascii);
 		return;
 	}
 	s = json_object_get_string(v);
 	len = strlen(s);
 	if (len && s[0] != ' ' && s[len - 1] != ' ' && !strchr(s, '\n')) {
-		add_cut(out, s, len);
+		add_cut(out, s, len, ascii);
 	} else {
 		/* Bare, these would not show where they begin and end. */
 		struct strbuf q = STRBUF_INIT;
 		strbuf_add_json_string(&q, s);
-		add_cut(out, q.buf, q.len);
+		add_cut(out, q.buf, q.len, ascii);
 		strbuf_release(&q);
 	}
 }
@@ -446,7 +446,7 @@ static void add_value(struct strbuf *out, struct json_object *v)
 struct human {
 	struct strbuf *out;
 	const char *indent;
-	bool color;
+	bool color, ascii;
 };
 
 static void human_line(void *ctx, const struct diff_change *ch)
@@ -461,22 +461,28 @@ static void human_line(void *ctx, const struct diff_change *ch)
 	strbuf_addf(h->out, "%s%s%s: ", h->indent, on, ch->path);
 	if (ch->what == DIFF_ADDED) {
 		strbuf_adds(h->out, "+ ");
-		add_value(h->out, ch->new_value);
+		add_value(h->out, ch->new_value, h->ascii);
 	} else if (ch->what == DIFF_REMOVED) {
 		strbuf_adds(h->out, "- ");
-		add_value(h->out, ch->old_value);
+		add_value(h->out, ch->old_value, h->ascii);
 	} else {
-		add_value(h->out, ch->old_value);
-		strbuf_adds(h->out, " → ");
-		add_value(h->out, ch->new_value);
+		add_value(h->out, ch->old_value, h->ascii);
+		strbuf_adds(h->out, h->ascii ? " -> " : " → ");
+		add_value(h->out, ch->new_value, h->ascii);
 	}
 	strbuf_addf(h->out, "%s\n", off);
+}
+
+size_t diff_human_ext(struct json_object *old_obj, struct json_object *new_obj,
+		      const char *indent, unsigned flags, struct strbuf *out)
+{
+	struct human h = { out, indent ? indent : "", flags & DIFF_COLOR, flags & DIFF_ASCII };
+
+	return diff_walk(old_obj, new_obj, human_line, &h);
 }
 
 size_t diff_human(struct json_object *old_obj, struct json_object *new_obj,
 		  const char *indent, bool color, struct strbuf *out)
 {
-	struct human h = { out, indent ? indent : "", color };
-
-	return diff_walk(old_obj, new_obj, human_line, &h);
+	return diff_human_ext(old_obj, new_obj, indent, color ? DIFF_COLOR : 0, out);
 }

@@ -102,4 +102,12 @@ size_t diff_walk(struct json_object *old_obj, struct json_object *new_obj,
 size_t diff_human(struct json_object *old_obj, struct json_object *new_obj,
 		  const char *indent, bool color, struct strbuf *out);
 
+enum {
+	DIFF_COLOR = 1 << 0,	/* ANSI colours on "+" and "-" lines */
+	DIFF_ASCII = 1 << 1,	/* "->" and "..." for "→" and "…" (LANG=C) */
+};
+/* diff_human() with DIFF_* flags. */
+size_t diff_human_ext(struct json_object *old_obj, struct json_object *new_obj,
+		      const char *indent, unsigned flags, struct strbuf *out);
+
 #endif
