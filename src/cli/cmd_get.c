@@ -56,7 +56,7 @@ static const struct option get_options[] = {
 		   "sort by this field, e.g. .metadata.creationTimestamp", COMPLETE_NONE),
 	OPT_STRING(0, "index", &o.index, "NAME=VALUE",
 		   "with --from-cache: look up an index (namespace, node, label, owner)",
-		   COMPLETE_NONE),
+		   COMPLETE_INDEX),
 	OPT_STRING('l', "selector", &o.label_selector, "SELECTOR",
 		   "label selector (with --from-cache applied to the cache)", COMPLETE_NONE),
 	OPT_STRING(0, "field-selector", &o.field_selector, "SELECTOR",
