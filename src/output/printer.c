@@ -716,6 +716,8 @@ struct printer *printer_new(enum output_format format,
 {
 	struct printer *p = xcalloc(1, sizeof(*p));
 
+	if (format == OUTPUT_OBJECT && !opts->format)
+		format = OUTPUT_JSON;	/* nothing to print the object with */
 	p->ops = &formats[(unsigned)format < OUTPUT__COUNT ? format : OUTPUT_LINE];
 	p->opts = *opts;
 	if (!p->opts.out)

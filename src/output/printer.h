@@ -140,7 +140,7 @@ struct printer_opts {
 	 * them all; 0: print at once.
 	 */
 	size_t resources;
-	struct format *format;	/* OUTPUT_OBJECT's (format.h); borrowed */
+	struct format *format;	/* OUTPUT_OBJECT's (format.h); borrowed; NULL: json */
 	int64_t now_ms;		/* "now" for AGE; 0: the wall clock */
 };
 
