@@ -296,13 +296,16 @@ teardown() {
 	# No diff on the initial list's deltas.
 	[ "$(jq -r 'select(.type=="Replaced") | has("diff")' "$OUT")" = false ]
 	run jq -c 'select(.type=="Updated") | .diff[]' "$OUT"
-	assert_output_contains '{"op":"replace","path":"/spec/replicas","value":3}'
+	# each replace and remove says what it replaced: "changed from what"
+	assert_output_contains '{"op":"replace","path":"/spec/replicas","value":3,"old":1}'
 	assert_output_contains '{"op":"add","path":"/metadata/labels/team","value":"blue"}'
-	assert_output_contains '{"op":"replace","path":"/metadata/resourceVersion",'
+	# no resourceVersion noise: the record has both versions already
+	! grep -q '"path":"/metadata/resourceVersion"' "$OUT"
 	# Every op is well formed...
 	every '.type=="Updated"' '.diff | type == "array" and length > 0 and
-		all(.[]; (.op | IN("add","remove","replace")) and (.path | startswith("/")))'
-	# ... and applying them to the old object gives the new one.
+		all(.[]; (.op | IN("add","remove","replace")) and (.path | startswith("/"))
+			and ((.op == "add") == (has("old") | not)))'
+	# ... and applying them to the old object gives the new one (but its RV).
 	jq -n -e --argjson old "$old" --slurpfile d "$OUT" '
 		def ptr: ltrimstr("/") | split("/") | map(gsub("~1"; "/") | gsub("~0"; "~")
 			| if test("^[0-9]+$") then tonumber else . end);
@@ -310,6 +313,7 @@ teardown() {
 		| reduce $u.diff[] as $op ($old;
 			if $op.op == "remove" then delpaths([$op.path | ptr])
 			else setpath($op.path | ptr; $op.value) end)
+		| .metadata.resourceVersion = $u.object.metadata.resourceVersion
 		| . == $u.object' >/dev/null
 }
 

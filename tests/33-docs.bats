@@ -126,12 +126,14 @@ bash_complete() {
 	assert_output_contains --watch-only
 	assert_output_contains --kubeconfig
 	run bash_complete watch pods -o ""
-	[ "$(sort <<<"$output" | tr '\n' ' ')" = "json line name wide " ]
+	[ "$(sort <<<"$output" | tr '\n' ' ')" = "custom-columns-file= custom-columns= json jsonpath-file= jsonpath= line name wide yaml " ]
+	run bash_complete watch pods -o y
+	[ "$output" = yaml ]
 	run bash_complete watch pods -o j
-	[ "$output" = json ]
-	# --output=j: bash splits the word at "=".
-	run bash_complete watch pods --output = j
-	[ "$output" = json ]
+	[ "$(sort <<<"$output" | tr '\n' ' ')" = "json jsonpath-file= jsonpath= " ]
+	# --output=y: bash splits the word at "=".
+	run bash_complete watch pods --output = y
+	[ "$output" = yaml ]
 	run bash_complete watch pods --output =
 	assert_output_contains json
 	run bash_complete get pods -o ""
@@ -188,7 +190,7 @@ zsh_complete() {
 	assert_output_contains --output
 	assert_output_contains --diff
 	run zsh_complete watch pods -o ""
-	[ "$(sort <<<"$output" | tr '\n' ' ')" = "json line name wide " ]
+	[ "$(sort <<<"$output" | tr '\n' ' ')" = "custom-columns-file= custom-columns= json jsonpath-file= jsonpath= line name wide yaml " ]
 	run zsh_complete watch pods --output=
 	assert_output_contains --output=json
 	run zsh_complete watch pods --types Added,
@@ -213,9 +215,9 @@ fish_complete() {
 	run fish_complete "kinf watch --ou"
 	[ "$output" = --output ]
 	run fish_complete "kinf watch pods -o "
-	[ "$(sort <<<"$output" | tr '\n' ' ')" = "json line name wide " ]
-	run fish_complete "kinf watch pods --output=j"
-	[ "$output" = --output=json ]
+	[ "$(sort <<<"$output" | tr '\n' ' ')" = "custom-columns-file= custom-columns= json jsonpath-file= jsonpath= line name wide yaml " ]
+	run fish_complete "kinf watch pods --output=y"
+	[ "$output" = --output=yaml ]
 	run fish_complete "kinf watch pods --types Added,S"
 	[ "$(sort <<<"$output" | tr '\n' ' ')" = "Added,Sync Added,SyncAll " ]
 	run fish_complete "kinf get pods -o t"
@@ -251,7 +253,40 @@ fish_complete() {
 	[ -z "$stderr" ]
 }
 
-@test "make install DESTDIR= PREFIX= puts everything in place; make uninstall removes it" {
+@test "__complete: no duplicates in lists, object names for NAME, index names and values for --index" {
+	sim_start --pods 4 --namespaces 1
+	c() { "$KINF" __complete "$@"; }
+	# an item already in the list is not offered again
+	run c watch --kubeconfig "$SIM_KUBECONFIG" pods,
+	grep -qx pods,deployments <<<"$output"
+	! grep -qx pods,pods <<<"$output"
+	run c watch pods --types Added,Sync,
+	! grep -qE '(Added|Sync)$' <<<"$output"
+	grep -qx Added,Sync,Deleted <<<"$output"
+	# NAME: the objects of the resource, in the namespace asked
+	run c get --kubeconfig "$SIM_KUBECONFIG" pods ""
+	[ "$(sort <<<"$output" | tr '\n' ' ')" = "$(sim_oracle pods | jq -r '.items | keys[] | select(startswith("default/")) | ltrimstr("default/")' | sort | tr '\n' ' ')" ]
+	run c watch --kubeconfig "$SIM_KUBECONFIG" -n ns-1 pods ""
+	[ "$(sort <<<"$output" | tr '\n' ' ')" = "$(sim_oracle pods | jq -r '.items | keys[] | select(startswith("ns-1/")) | ltrimstr("ns-1/")' | sort | tr '\n' ' ')" ]
+	run c get --kubeconfig "$SIM_KUBECONFIG" nodes ""
+	[ "$(tr '\n' ' ' <<<"$output")" = "node-1 node-2 node-3 " ]
+	# none after a list of resources, nor for tui (no NAME there)
+	run c watch --kubeconfig "$SIM_KUBECONFIG" pods,nodes ""
+	[ -z "$output" ]
+	# --index: the index names, then values from the cluster
+	run c get --kubeconfig "$SIM_KUBECONFIG" pods --from-cache --index ""
+	[ "$(tr '\n' ' ' <<<"$output")" = "namespace= node= label= owner= " ]
+	run c get --kubeconfig "$SIM_KUBECONFIG" pods --from-cache --index node=
+	[ "$(tr '\n' ' ' <<<"$output")" = "node=node-1 node=node-2 node=node-3 " ]
+	run c get --kubeconfig "$SIM_KUBECONFIG" pods --from-cache --index=label=
+	grep -qx -- '--index=label=app=web' <<<"$output"
+	[ "$(sort <<<"$output" | uniq -d)" = "" ]
+	run c get --kubeconfig "$SIM_KUBECONFIG" pods --from-cache --index owner=
+	[ -n "$output" ]
+	[[ $output == owner=* ]]
+}
+
+@test "make install DESTDIR= PREFIX= puts everything in place, kubectl-kinf too; make uninstall removes it" {
 	command -v make >/dev/null || skip "make not installed"
 	dest=$BATS_TEST_TMPDIR/dest
 	run make -C "$ROOT" --no-print-directory install DESTDIR="$dest" PREFIX=/usr
@@ -265,11 +300,25 @@ fish_complete() {
 	cmp "$ROOT/man/kinf.1" "$dest/usr/share/man/man1/kinf.1"
 	cmp "$ROOT/completions/_kinf" "$dest/usr/share/zsh/site-functions/_kinf"
 	[ "$(stat -c %a "$dest/usr/share/man/man1/kinf.1")" = 644 ]
+	# The kubectl plugin: kubectl finds kubectl-kinf on PATH, and kinf then
+	# speaks of itself as "kubectl kinf".
+	[ "$(readlink "$dest/usr/bin/kubectl-kinf")" = kinf ]
+	run env PATH="$dest/usr/bin:$PATH" kubectl kinf version
+	assert_status 0
+	[[ $output == "kinf "* ]]
+	run env PATH="$dest/usr/bin:$PATH" kubectl kinf watch --help
+	[[ ${lines[0]} == "usage: kubectl kinf watch "* ]]
+	assert_output_contains "  kubectl kinf watch pods -n default"
+	run --separate-stderr "$dest/usr/bin/kubectl-kinf" get
+	[ "$status" -eq 2 ]
+	[[ $stderr == *"(see 'kubectl kinf get --help')" ]]
+	run "$dest/usr/bin/kinf" watch --help
+	[[ ${lines[0]} == "usage: kinf watch "* ]]
 	# Nothing outside PREFIX.
 	[ "$(ls "$dest")" = usr ]
 	run make -C "$ROOT" --no-print-directory uninstall DESTDIR="$dest" PREFIX=/usr
 	assert_status 0
-	[ -z "$(find "$dest" -type f)" ]
+	[ -z "$(find "$dest" -type f -o -type l)" ]
 	# The default PREFIX is /usr/local.
 	run make -C "$ROOT" --no-print-directory install DESTDIR="$dest"
 	assert_status 0

@@ -32,8 +32,26 @@
  */
 static struct strbuf list_prefix = STRBUF_INIT;
 
+/* Whether s is already one of the list's items (pods,deploy,<TAB>). */
+static bool listed(const char *s)
+{
+	const char *p = strbuf_str(&list_prefix);
+	size_t n = strlen(s);
+
+	/* the part after an "=" (--types=Added,) is the list */
+	if (p[0] == '-' && strchr(p, '='))
+		p = strchr(p, '=') + 1;
+	for (; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
+		if (strcspn(p, ",") == n && !strncmp(p, s, n))
+			return true;
+	}
+	return false;
+}
+
 static void candidate(const char *s)
 {
+	if (list_prefix.len && listed(s))
+		return;
 	printf("%s%s\n", strbuf_str(&list_prefix), s);
 }
 
@@ -88,6 +106,8 @@ static void parse_cluster_flags(const struct command *cmd, int argc, const char 
 {
 	for (int i = 0; i + 1 < argc; i++) {
 		const struct option *o = option_named(cmd, argv[i]);
+		if (o && o->value == &cluster_flags.all_namespaces)
+			cluster_flags.all_namespaces = true;
 		if (!o || !takes_value(o))
 			continue;
 		const char **dst = NULL;
@@ -95,6 +115,8 @@ static void parse_cluster_flags(const struct command *cmd, int argc, const char 
 			dst = &cluster_flags.kubeconfig;
 		else if (o->value == &cluster_flags.context)
 			dst = &cluster_flags.context;
+		else if (o->value == &cluster_flags.namespace)
+			dst = &cluster_flags.namespace;
 		if (dst)
 			*dst = argv[i + 1];
 		i++;
@@ -161,6 +183,121 @@ out:
 	cluster_close(&c);
 }
 
+/*
+ * The names of the objects of a resource in the namespace of the command
+ * line (for a NAME positional), or, with what set, the values of an index
+ * over them: "label" gives key=value, "owner" owner uids.
+ */
+static void print_objects(const char *resource, const char *what)
+{
+	struct cluster c;
+	struct errbuf err;
+	const struct api_resource **res = NULL;
+	size_t nr;
+
+	cluster_flags.request_timeout_ms = COMPLETE_TIMEOUT_MS;
+	if (cluster_open(&c, &err) < 0)
+		return;
+	kclient_set_timeout(c.client, COMPLETE_TIMEOUT_MS);
+	if (cluster_resolve(&c, resource, &res, &nr, &err) == 0 && nr == 1) {
+		struct http_response resp = { 0 };
+		char *base = api_resource_path(res[0], res[0]->namespaced ? c.scope_ns : NULL);
+		char *path = xasprintf("%s?limit=500", base);
+		if (kclient_get(c.client, path, &resp, &err) == 0 && resp.status == 200) {
+			json_object *list = json_parse_deep(strbuf_str(&resp.body)), *items;
+			struct strbuf seen = STRBUF_INIT;
+			if (list && json_object_object_get_ex(list, "items", &items)) {
+				for (size_t i = 0; i < json_object_array_length(items); i++) {
+					json_object *meta, *v;
+					json_object *item = json_object_array_get_idx(items, i);
+					if (!json_object_object_get_ex(item, "metadata", &meta))
+						continue;
+					if (!what && json_object_object_get_ex(meta, "name", &v)) {
+						candidate(json_object_get_string(v));
+					} else if (what && !strcmp(what, "label") &&
+						   json_object_object_get_ex(meta, "labels", &v) &&
+						   json_object_is_type(v, json_type_object)) {
+						json_object_object_foreach(v, k, lv) {
+							char *kv = xasprintf("%s=%s", k, json_object_get_string(lv));
+							/* one of each: seen holds "\nkv\n" */
+							char *mark = xasprintf("\n%s\n", kv);
+							if (!strstr(strbuf_str(&seen), mark)) {
+								strbuf_addf(&seen, "%s", mark);
+								candidate(kv);
+							}
+							free(mark);
+							free(kv);
+						}
+					} else if (what && !strcmp(what, "owner") &&
+						   json_object_object_get_ex(meta, "ownerReferences", &v)) {
+						for (size_t j = 0; j < json_object_array_length(v); j++) {
+							json_object *uid;
+							if (!json_object_object_get_ex(json_object_array_get_idx(v, j),
+										       "uid", &uid))
+								continue;
+							char *mark = xasprintf("\n%s\n", json_object_get_string(uid));
+							if (!strstr(strbuf_str(&seen), mark)) {
+								strbuf_addf(&seen, "%s", mark);
+								candidate(json_object_get_string(uid));
+							}
+							free(mark);
+						}
+					}
+				}
+			}
+			strbuf_release(&seen);
+			json_object_put(list);
+		}
+		http_response_release(&resp);
+		free(path);
+		free(base);
+	}
+	free(res);
+	cluster_close(&c);
+}
+
+/* The first positional of the command line (the resource), or NULL. */
+static const char *first_positional(const struct command *cmd, int argc, const char **argv)
+{
+	for (int i = 1; i < argc - 1; i++) {
+		const struct option *o = option_named(cmd, argv[i]);
+		if (argv[i][0] != '-')
+			return argv[i];
+		if (o && takes_value(o) && !strchr(argv[i], '='))
+			i++;
+	}
+	return NULL;
+}
+
+static const char *complete_resource;	/* for COMPLETE_INDEX */
+
+/* --index: "namespace=", "node=", … then, after the "=", their values. */
+static void print_index_candidates(const char *cur)
+{
+	static const char *const names[] = { "namespace", "node", "label", "owner" };
+	const char *eq = strchr(cur, '=');
+
+	if (!eq) {
+		for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+			char *s = xasprintf("%s=", names[i]);
+			candidate(s);
+			free(s);
+		}
+		return;
+	}
+	strbuf_add(&list_prefix, cur, (size_t)(eq - cur) + 1);
+	char *name = xstrndup(cur, (size_t)(eq - cur));
+	if (!strcmp(name, "namespace"))
+		print_objects("namespaces", NULL);
+	else if (!strcmp(name, "node"))
+		print_objects("nodes", NULL);
+	else if (complete_resource && (!strcmp(name, "label") || !strcmp(name, "owner")))
+		print_objects(complete_resource, name);
+	free(name);
+}
+
+static const char *complete_word;	/* the word being completed */
+
 static void print_value_candidates(const struct option *o)
 {
 	if (o->choices) {
@@ -182,6 +319,9 @@ static void print_value_candidates(const struct option *o)
 		break;
 	case COMPLETE_COMMAND:
 		print_commands();
+		break;
+	case COMPLETE_INDEX:
+		print_index_candidates(complete_word ? complete_word : "");
 		break;
 	case COMPLETE_FILE:
 		puts(":file");	/* tells the shell script to complete files */
@@ -209,6 +349,8 @@ static int run_complete(int argc, const char **argv)
 		strbuf_add(&list_prefix, cur, (size_t)(comma - cur) + 1);
 
 	parse_cluster_flags(cmd, argc - 1, argv);
+	complete_resource = first_positional(cmd, argc, argv);
+	complete_word = cur;
 	/*
 	 * "--output=j": the value completes within the word, after the "="
 	 * (zsh and fish hand the word whole; bash splits it at the "=" and
@@ -222,6 +364,7 @@ static int run_complete(int argc, const char **argv)
 		if (o && takes_value(o)) {
 			if (!comma)
 				strbuf_add(&list_prefix, cur, (size_t)(eq - cur) + 1);
+			complete_word = eq + 1;
 			print_value_candidates(o);
 		}
 		return 0;
@@ -248,6 +391,10 @@ static int run_complete(int argc, const char **argv)
 	if (positionals == 0) {
 		struct option fake = { .complete = cmd->positional };
 		print_value_candidates(&fake);
+	} else if (positionals == 1 && cmd->positional == COMPLETE_RESOURCE &&
+		   strstr(cmd->usage, "[NAME]") && complete_resource &&
+		   !strchr(complete_resource, ',')) {
+		print_objects(complete_resource, NULL);	/* NAME */
 	}
 	return 0;
 }

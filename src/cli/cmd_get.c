@@ -12,7 +12,11 @@
 
 #include "cluster/cluster.h"
 #include "cli/cmd.h"
+#include "cli/printer_columns.h"
 #include "output/columns.h"
+#include "output/format.h"
+#include "output/jsonpath.h"
+#include "output/kubetable.h"
 #include "cluster/discovery.h"
 #include "cluster/http.h"
 #include "lib/json_stream.h"
@@ -22,23 +26,37 @@
 #include "informer/store.h"
 #include "lib/strbuf.h"
 
-static const char *const output_names[] = { "table", "wide", "json", "name", NULL };
-enum { OUT_TABLE, OUT_WIDE, OUT_JSON, OUT_NAME };
-
 static struct {
-	bool from_cache, no_headers, keep_managed_fields;
-	int output;
-	const char *index, *label_selector, *field_selector;
+	bool from_cache, no_headers, keep_managed_fields, show_labels;
+	const char *output;
+	const char *index, *label_selector, *field_selector, *label_columns, *sort_by;
 	int64_t sync_timeout_ms;
 } o = { .sync_timeout_ms = 60000 };
+
+static const char *const output_choices[] = {
+	"table", "wide", "name", "json", "yaml", "jsonpath=", "jsonpath-file=",
+	"custom-columns=", "custom-columns-file=", NULL,
+};
+
+/* The parsed -o, and -L split at its commas. */
+static struct format fmt;
+static char **label_columns;
+static size_t nlabel_columns;
 
 static const struct option get_options[] = {
 	OPT_BOOL(0, "from-cache", &o.from_cache,
 		 "sync an informer and answer from its Indexer"),
-	OPT_ENUM('o', "output", &o.output, "FORMAT", output_names, "output format"),
+	{ .type = OPT_T_STRING, .short_name = 'o', .long_name = "output", .value = &o.output,
+	  .argh = "FORMAT", .choices = output_choices, .help = "output format" },
+	OPT_BOOL(0, "show-labels", &o.show_labels,
+		 "a LABELS column with all the labels, last"),
+	OPT_STRING('L', "label-columns", &o.label_columns, "KEY,...",
+		   "a column for each of these labels", COMPLETE_NONE),
+	OPT_STRING(0, "sort-by", &o.sort_by, "JSONPATH",
+		   "sort by this field, e.g. .metadata.creationTimestamp", COMPLETE_NONE),
 	OPT_STRING(0, "index", &o.index, "NAME=VALUE",
 		   "with --from-cache: look up an index (namespace, node, label, owner)",
-		   COMPLETE_NONE),
+		   COMPLETE_INDEX),
 	OPT_STRING('l', "selector", &o.label_selector, "SELECTOR",
 		   "label selector (with --from-cache applied to the cache)", COMPLETE_NONE),
 	OPT_STRING(0, "field-selector", &o.field_selector, "SELECTOR",
@@ -170,6 +188,107 @@ cleanup:
 	return ret;
 }
 
+/*
+ * The server's Table for the resource, as kubectl asks for it: pages of
+ * 500, the rows of every page gathered into the first Table.  Returns 1
+ * (and no table) when the server answers with plain objects instead.
+ */
+static int gather_body(void *ctx, const char *data, size_t len)
+{
+	strbuf_add(ctx, data, len);
+	return 0;
+}
+
+static int table_from_server(struct cluster *c, const struct api_resource *res,
+			     const char *name, struct json_object **out, struct errbuf *err)
+{
+	char *base = api_resource_path(res, res->namespaced ? c->scope_ns : NULL);
+	struct json_object *table = NULL;
+	char *cont = NULL;
+	int ret = -1;
+
+	do {
+		struct strbuf q = STRBUF_INIT, fields = STRBUF_INIT, body = STRBUF_INIT;
+		struct http_response resp = { 0 };
+		add_param(&q, "limit", "500");
+		if (cont)
+			add_param(&q, "continue", cont);
+		if (o.label_selector)
+			add_param(&q, "labelSelector", o.label_selector);
+		if (name)
+			strbuf_addf(&fields, "metadata.name=%s", name);
+		if (o.field_selector)
+			strbuf_addf(&fields, "%s%s", fields.len ? "," : "", o.field_selector);
+		if (fields.len)
+			add_param(&q, "fieldSelector", fields.buf);
+		if (o.sort_by)	/* sorting looks into the whole object */
+			add_param(&q, "includeObject", "Object");
+		char *path = xasprintf("%s%s", base, strbuf_str(&q));
+		struct stream_opts so = {
+			.idle_timeout_ms = 60000,
+			.accept = "application/json;as=Table;v=v1;g=meta.k8s.io,"
+				  "application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json",
+		};
+		int rc = kclient_stream(c->client, path, &so, gather_body, &body, &resp, err);
+		free(path);
+		free(cont);
+		cont = NULL;
+		strbuf_release(&q);
+		strbuf_release(&fields);
+		struct json_object *page = NULL, *v;
+		if (rc == 0 && (resp.status < 200 || resp.status > 299)) {
+			char what[128];
+			snprintf(what, sizeof(what), "list %s", res->name);
+			http_status_message(&resp, what, err);
+			rc = -1;
+		} else if (rc == 0 && (!(page = json_parse_deep(strbuf_str(&body))) ||
+				       !json_object_object_get_ex(page, "kind", &v) ||
+				       strcmp(json_object_get_string(v), "Table"))) {
+			/* a server without Tables: kubectl prints from the objects */
+			json_object_put(page);
+			strbuf_release(&body);
+			http_response_release(&resp);
+			ret = 1;
+			goto cleanup;
+		}
+		if (rc == 0) {
+			struct json_object *meta, *rows, *all;
+			if (json_object_object_get_ex(page, "metadata", &meta) &&
+			    json_object_object_get_ex(meta, "continue", &v) &&
+			    *json_object_get_string(v))
+				cont = xstrdup(json_object_get_string(v));
+			if (!table) {
+				table = json_object_get(page);
+			} else if (json_object_object_get_ex(page, "rows", &rows) &&
+				   json_object_object_get_ex(table, "rows", &all)) {
+				for (size_t i = 0; i < json_object_array_length(rows); i++)
+					json_object_array_add(all, json_object_get(
+						json_object_array_get_idx(rows, i)));
+			}
+		}
+		json_object_put(page);
+		strbuf_release(&body);
+		http_response_release(&resp);
+		if (rc < 0)
+			goto cleanup;
+	} while (cont);
+	*out = table;
+	table = NULL;
+	ret = 0;
+cleanup:
+	json_object_put(table);
+	free(base);
+	return ret;
+}
+
+static size_t table_rows_of(struct json_object *table)
+{
+	struct json_object *rows;
+
+	return json_object_object_get_ex(table, "rows", &rows) &&
+	       json_object_is_type(rows, json_type_array) ? json_object_array_length(rows) : 0;
+}
+
 /* ---- from the cache ----------------------------------------------------- */
 
 static int list_from_cache(struct session *s, const char *name,
@@ -214,73 +333,167 @@ cleanup:
 
 /* ---- output ------------------------------------------------------------- */
 
+static int write_out(const struct strbuf *sb)
+{
+	if (fwrite(sb->buf ? sb->buf : "", 1, sb->len, stdout) != sb->len || fflush(stdout) != 0) {
+		if (errno == EPIPE)
+			return 0;
+		error("cannot write output: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static void no_resources(const struct api_resource *res, bool all_namespaces)
+{
+	fprintf(stderr, "No resources found%s.\n", all_namespaces || !res->namespaced
+		? "" : " in this namespace");
+}
+
+/*
+ * A table (the server's, or one built from objs) as kubectl prints it.
+ * server_table: the server's, or NULL to build one.
+ */
+static int print_table(const struct api_resource *res, struct kobj_list *objs,
+		       struct json_object *server_table, bool all_namespaces)
+{
+	struct kubetable_opts ko = {
+		.wide = fmt.kind == FORMAT_WIDE,
+		.no_headers = o.no_headers,
+		.with_namespace = all_namespaces && res->namespaced,
+		.show_labels = o.show_labels,
+		.label_columns = (const char *const *)label_columns,
+		.nlabel_columns = nlabel_columns,
+		.sort_by = o.sort_by,
+	};
+	struct json_object *table = json_object_get(server_table);
+	struct strbuf sb = STRBUF_INIT;
+	struct errbuf err = { "" };
+	int ret = 0;
+
+	if (!table) {
+		struct json_object **trees = xcalloc(objs->nr ? objs->nr : 1, sizeof(*trees));
+		for (size_t i = 0; i < objs->nr; i++)
+			trees[i] = kobj_tree(objs->v[i]);
+		table = columns_table_json(res->kind, trees, objs->nr, wall_ms());
+		for (size_t i = 0; i < objs->nr; i++)
+			json_object_put(trees[i]);
+		free(trees);
+	}
+	if (kubetable_print(table, &ko, &sb, &err) < 0) {
+		error("%s", err.msg);
+		ret = -1;
+	} else {
+		ret = write_out(&sb);
+		if (!table_rows_of(table))
+			no_resources(res, all_namespaces);
+	}
+	strbuf_release(&sb);
+	json_object_put(table);
+	return ret;
+}
+
+/* The List kubectl hands its printers: apiVersion, items, kind, metadata. */
+static struct json_object *list_tree(struct kobj_list *objs)
+{
+	struct json_object *list = json_object_new_object(), *items = json_object_new_array();
+	struct json_object *meta = json_object_new_object();
+
+	for (size_t i = 0; i < objs->nr; i++)
+		json_object_array_add(items, kobj_tree(objs->v[i]));
+	json_object_object_add(meta, "resourceVersion", json_object_new_string(""));
+	json_object_object_add(list, "apiVersion", json_object_new_string("v1"));
+	json_object_object_add(list, "items", items);
+	json_object_object_add(list, "kind", json_object_new_string("List"));
+	json_object_object_add(list, "metadata", meta);
+	return list;
+}
+
 static int print_objects(const struct api_resource *res, struct kobj_list *objs,
 			 bool all_namespaces)
 {
 	struct strbuf sb = STRBUF_INIT;
+	struct errbuf err = { "" };
+	int ret = 0;
 
 	if (objs->nr > 1)	/* qsort(NULL, 0, ...) is undefined */
 		qsort(objs->v, objs->nr, sizeof(*objs->v), by_namespace_name);
-	switch (o.output) {
-	case OUT_JSON:
-		strbuf_adds(&sb, "{\n    \"apiVersion\": \"v1\",\n    \"items\": [");
-		for (size_t i = 0; i < objs->nr; i++) {
-			strbuf_adds(&sb, i ? ",\n" : "\n");
-			strbuf_add(&sb, objs->v[i]->json, objs->v[i]->json_len);
-		}
-		strbuf_adds(&sb, "\n    ],\n    \"kind\": \"List\",\n"
-			    "    \"metadata\": {\n        \"resourceVersion\": \"\"\n    }\n}\n");
-		break;
-	case OUT_NAME: {
+	if (fmt.kind == FORMAT_TABLE || fmt.kind == FORMAT_WIDE)
+		return print_table(res, objs, NULL, all_namespaces);
+
+	struct json_object *list = list_tree(objs), *items;
+	json_object_object_get_ex(list, "items", &items);
+	if (o.sort_by && kubetable_sort_objects(items, o.sort_by, &err) < 0) {
+		error("%s", err.msg);
+		json_object_put(list);
+		return -1;
+	}
+	if (fmt.kind == FORMAT_NAME) {
 		char *lower = xstrdup(res->kind);
 		for (char *p = lower; *p; p++)
 			*p = (char)tolower((unsigned char)*p);
-		for (size_t i = 0; i < objs->nr; i++) {
+		for (size_t i = 0; i < json_object_array_length(items); i++) {
+			struct json_object *m, *n;
+			json_object_object_get_ex(json_object_array_get_idx(items, i), "metadata", &m);
+			json_object_object_get_ex(m, "name", &n);
 			if (res->group[0])
-				strbuf_addf(&sb, "%s.%s/%s\n", lower, res->group, objs->v[i]->name);
+				strbuf_addf(&sb, "%s.%s/%s\n", lower, res->group, json_object_get_string(n));
 			else
-				strbuf_addf(&sb, "%s/%s\n", lower, objs->v[i]->name);
+				strbuf_addf(&sb, "%s/%s\n", lower, json_object_get_string(n));
 		}
 		free(lower);
-		break;
-	}
-	default: {
-		unsigned flags = (o.output == OUT_WIDE ? COLUMNS_WIDE : 0) |
-				 (all_namespaces && res->namespaced ? COLUMNS_NAMESPACE : 0);
-		struct table *t = columns_table_new(res->kind, flags);
-		int64_t now = wall_ms();
-		for (size_t i = 0; i < objs->nr; i++) {
-			struct json_object *tree = kobj_tree(objs->v[i]);
-			columns_table_add(t, tree, now);
-			json_object_put(tree);
-		}
-		int rc = objs->nr ? table_write(t, stdout, o.no_headers) : 0;
-		table_free(t);
-		if (rc < 0 && errno != EPIPE) {
-			error("cannot write output: %s", strerror(errno));
-			return -1;
-		}
 		if (!objs->nr)
-			fprintf(stderr, "No resources found%s.\n", all_namespaces || !res->namespaced
-				? "" : " in this namespace");
-		return 0;
+			no_resources(res, all_namespaces);
+	} else if (format_print(&fmt, list, o.no_headers, &sb, &err) < 0) {
+		error("%s", err.msg);
+		ret = -1;
 	}
-	}
-	int ret = 0;
-	if (fwrite(sb.buf, 1, sb.len, stdout) != sb.len || fflush(stdout) != 0)
-		ret = errno == EPIPE ? 0 : -1;
-	if (ret < 0)
-		error("cannot write output: %s", strerror(errno));
+	if (ret == 0)
+		ret = write_out(&sb);
+	json_object_put(list);
 	strbuf_release(&sb);
 	return ret;
 }
 
-static int run_get(int argc, const char **argv)
+/* Parses -o and -L once the options are read; usage errors exit. */
+static void parse_output_options(void)
 {
 	struct errbuf err = { "" };
-	struct kobj_list objs = { 0 };
+
+	if (format_parse(&fmt, o.output ? o.output : "", "table", &err) < 0)
+		usage_error(&command_get, "%s", err.msg);
+	if (o.label_columns) {
+		char *copy = xstrdup(o.label_columns);
+		for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ",")) {
+			label_columns = xrealloc(label_columns, (nlabel_columns + 1) * sizeof(*label_columns));
+			label_columns[nlabel_columns++] = xstrdup(tok);
+		}
+		free(copy);
+	}
+	if (o.sort_by) {
+		struct strbuf rel = STRBUF_INIT;
+		if (jsonpath_relaxed(o.sort_by, &rel, &err) < 0)
+			usage_error(&command_get, "invalid --sort-by '%s': %s", o.sort_by, err.msg);
+		o.sort_by = strbuf_detach(&rel, NULL);	/* lives as long as the process */
+	}
+}
+
+static void release_output_options(void)
+{
+	format_release(&fmt);
+	for (size_t i = 0; i < nlabel_columns; i++)
+		free(label_columns[i]);
+	free(label_columns);
+	label_columns = NULL;
+	nlabel_columns = 0;
+}
+
+static int run_get_parsed(const char *resource, const char *name);
+
+static int run_get(int argc, const char **argv)
+{
 	const char *name;
-	int ret = 1;
+	int ret;
 
 	argc = opt_parse(&command_get, argc, argv);
 	if (argc < 1)
@@ -295,11 +508,22 @@ static int run_get(int argc, const char **argv)
 		usage_error(&command_get, "invalid value '%s' for '--index': expected "
 			    "NAME=VALUE, e.g. node=worker-1", o.index);
 	name = argc == 2 ? argv[1] : NULL;
+	parse_output_options();
+	ret = run_get_parsed(argv[0], name);
+	release_output_options();
+	return ret;
+}
+
+static int run_get_parsed(const char *resource, const char *name)
+{
+	struct errbuf err = { "" };
+	struct kobj_list objs = { 0 };
+	int ret = 1;
 
 	if (o.from_cache) {
 		struct session s;
 		struct session_opts so = {
-			.resources = argv[0],
+			.resources = resource,
 			.name = name,
 			.field_selector = o.field_selector,
 			.keep_managed_fields = o.keep_managed_fields,
@@ -308,6 +532,7 @@ static int run_get(int argc, const char **argv)
 			error("%s", err.msg);
 			return 1;
 		}
+		printer_columns_load(&s.cluster, s.resources, s.nr);
 		if (session_start(&s, &err) < 0) {
 			error("%s", err.msg);
 		} else if (session_wait_synced(&s, o.sync_timeout_ms) < 0) {
@@ -341,13 +566,28 @@ static int run_get(int argc, const char **argv)
 		error("%s", err.msg);
 		return 1;
 	}
-	if (cluster_resolve(&c, argv[0], &res, &nr, &err) < 0 ||
-	    list_from_server(&c, res[0], name, &objs, &err) < 0)
+	struct json_object *table = NULL;
+	bool tabular = fmt.kind == FORMAT_TABLE || fmt.kind == FORMAT_WIDE;
+	int rc = cluster_resolve(&c, resource, &res, &nr, &err);
+	if (rc == 0 && tabular)
+		rc = table_from_server(&c, res[0], name, &table, &err);
+	if (rc == 0 && tabular)
+		;
+	else if (rc >= 0) {
+		tabular = false;
+		if (rc == 1)
+			printer_columns_load(&c, res, 1);
+		rc = list_from_server(&c, res[0], name, &objs, &err);
+	}
+	if (rc < 0)
 		error("%s", err.msg);
-	else if (name && objs.nr == 0)
+	else if (name && (tabular ? table_rows_of(table) : objs.nr) == 0)
 		error("%s \"%s\" not found", res[0]->name, name);
+	else if (tabular || fmt.kind == FORMAT_TABLE || fmt.kind == FORMAT_WIDE)
+		ret = print_table(res[0], &objs, table, c.scope_ns == NULL) < 0;
 	else
 		ret = print_objects(res[0], &objs, c.scope_ns == NULL) < 0;
+	json_object_put(table);
 	kobj_list_release(&objs);
 	free(res);
 	cluster_close(&c);
@@ -365,6 +605,9 @@ const struct command command_get = {
 		"does, so the two can be compared.",
 	.examples =
 		"  kinf get pods --from-cache\n"
+		"  kinf get pods -o jsonpath='{range .items[*]}{.metadata.name}{\"\\n\"}{end}'\n"
+		"  kinf get pods -o custom-columns=NAME:.metadata.name,NODE:.spec.nodeName\n"
+		"  kinf get pods --sort-by=.metadata.creationTimestamp -L app --from-cache\n"
 		"  kinf get pods -A --from-cache --index node=worker-1 -o wide\n"
 		"  kinf get pods --from-cache -l app=web -o json | jq '.items | length'\n",
 	.options = get_options,

@@ -6,15 +6,15 @@
 
 void print_main_help(FILE *out)
 {
-	fputs("usage: kinf [--version] [--help] COMMAND [ARGS]\n\n"
-	      "Run Kubernetes informers and watch what they see: every delta,\n"
-	      "the informer's cache, its list/watch/relist/resync activity.\n\n"
-	      "commands:\n", out);
+	fprintf(out, "usage: %s [--version] [--help] COMMAND [ARGS]\n\n"
+		"Run Kubernetes informers and watch what they see: every delta,\n"
+		"the informer's cache, its list/watch/relist/resync activity.\n\n"
+		"commands:\n", opt_program());
 	for (const struct command *const *c = opt_commands(); *c; c++)
 		if (!(*c)->hidden)
 			fprintf(out, "  %-14s %s\n", (*c)->name, (*c)->summary);
-	fputs("\nRun 'kinf help COMMAND' or 'kinf COMMAND --help' for a command's options.\n"
-	      "kinf reads kubeconfig as kubectl does; see kinf(1).\n", out);
+	fprintf(out, "\nRun '%s help COMMAND' or '%s COMMAND --help' for a command's options.\n"
+		"kinf reads kubeconfig as kubectl does; see kinf(1).\n", opt_program(), opt_program());
 }
 
 static int run_help(int argc, const char **argv)

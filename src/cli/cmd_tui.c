@@ -6,6 +6,7 @@
 
 #include "cluster/cluster.h"
 #include "cli/cmd.h"
+#include "cli/printer_columns.h"
 #include "cli/informer_flags.h"
 #include "informer/session.h"
 #include "tui/tui.h"
@@ -33,6 +34,7 @@ static int run_tui(int argc, const char **argv)
 		return 1;
 	}
 	struct tui_opts to = { .resync_ms = informer_flags.resync_ms };
+	printer_columns_load(&s.cluster, s.resources, s.nr);
 	int ret = tui_run(&s, &to);
 	session_close(&s);
 	return ret;

@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <langinfo.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -20,6 +21,8 @@
 #include "cluster/discovery.h"
 #include "cli/cmd.h"
 #include "cli/informer_flags.h"
+#include "cli/printer_columns.h"
+#include "output/format.h"
 #include "output/printer.h"
 #include "informer/session.h"
 #include "informer/store.h"
@@ -27,13 +30,16 @@
 #include "tui/tui.h"
 #include "cli/watch_loop.h"
 
-static const char *const output_names[] = { "line", "wide", "json", "name", NULL };
+static const char *const output_names[] = {
+	"line", "wide", "json", "name", "yaml", "jsonpath=", "jsonpath-file=",
+	"custom-columns=", "custom-columns-file=", NULL,
+};
 static const char *const color_names[] = { "auto", "always", "never", NULL };
 
 enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 
 static struct {
-	int output;
+	const char *output;
 	bool diff, events, watch_only, hide_unchanged, no_headers;
 	bool tui, quiet;
 	const char *types, *dump_cache;
@@ -43,8 +49,8 @@ static struct {
 } o;
 
 static const struct option watch_options[] = {
-	OPT_ENUM('o', "output", &o.output, "FORMAT", output_names,
-		 "output format"),
+	{ .type = OPT_T_STRING, .short_name = 'o', .long_name = "output", .value = &o.output,
+	  .argh = "FORMAT", .choices = output_names, .help = "output format" },
 	OPT_STRING(0, "types", &o.types, "TYPES",
 		   "only these delta types, e.g. Added,Deleted", COMPLETE_DELTA_TYPES),
 	OPT_BOOL(0, "hide-unchanged", &o.hide_unchanged,
@@ -166,7 +172,20 @@ static int run_watch(int argc, const char **argv)
 	if (o.types && parse_types(o.types, &types, &bad) < 0)
 		usage_error(&command_watch, "unknown delta type '%s' in --types "
 			    "(Added, Updated, Deleted, Replaced, Sync, ReplacedAll, SyncAll)", bad);
-	if (o.events && o.output != OUTPUT_JSON)
+	/* line, wide, json, name: the printer's own; the rest kubectl's */
+	struct format fmt = { 0 };
+	int output = output_format_parse(o.output ? o.output : "line");
+	if (output < 0 || output == OUTPUT_OBJECT) {
+		struct errbuf ferr = { "" };
+		if (format_parse(&fmt, o.output, NULL, &ferr) < 0)
+			usage_error(&command_watch, "%s", ferr.msg);
+		if (fmt.kind != FORMAT_YAML && fmt.kind != FORMAT_JSONPATH &&
+		    fmt.kind != FORMAT_CUSTOM_COLUMNS)
+			usage_error(&command_watch, "invalid value '%s' for '--output': expected "
+				    "line, wide, json, name, yaml, jsonpath=, custom-columns=", o.output);
+		output = OUTPUT_OBJECT;
+	}
+	if (o.events && output != OUTPUT_JSON)
 		usage_error(&command_watch, "--events needs -o json");
 	if (argc == 2 && strchr(argv[0], ','))
 		usage_error(&command_watch, "a NAME needs exactly one resource type");
@@ -174,12 +193,15 @@ static int run_watch(int argc, const char **argv)
 	struct session_opts so = informer_flags_session(&command_watch, argv[0], argc == 2 ? argv[1] : NULL);
 	if (session_open(&s, &so, &err) < 0) {
 		error("%s", err.msg);
+		format_release(&fmt);
 		return 1;
 	}
+	printer_columns_load(&s.cluster, s.resources, s.nr);
 
 	if (o.tui) {
 		struct tui_opts to = { .resync_ms = informer_flags.resync_ms };
 		ret = tui_run(&s, &to);
+		format_release(&fmt);
 		session_close(&s);
 		return ret;
 	}
@@ -193,9 +215,12 @@ static int run_watch(int argc, const char **argv)
 		.no_headers = o.no_headers,
 		.show_kind = s.nr > 1,
 		.progress = !o.quiet && isatty(STDERR_FILENO),
+		.ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0,
+		.resources = s.nr,
+		.format = &fmt,
 		.verbose = cluster_flags.verbose > 0,
 	};
-	struct printer *p = printer_new((enum output_format)o.output, &po);
+	struct printer *p = printer_new((enum output_format)output, &po);
 	struct watch_loop loop = {
 		.session = &s,
 		.printer = p,
@@ -212,7 +237,12 @@ static int run_watch(int argc, const char **argv)
 		if (dump_cache(&s, o.dump_cache) < 0 && ret == 0)
 			ret = 1;
 	}
+	if (*printer_error(p)) {
+		error("%s", printer_error(p));
+		ret = 1;
+	}
 	printer_free(p);
+	format_release(&fmt);
 	session_close(&s);
 	return ret;
 }

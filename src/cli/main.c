@@ -26,6 +26,10 @@ int main(int argc, const char **argv)
 {
 	setlocale(LC_ALL, "");
 	opt_set_commands(commands);
+	/* Run as a kubectl plugin (kubectl kinf …), say so in usages. */
+	const char *base = strrchr(argv[0], '/');
+	if (!strcmp(base ? base + 1 : argv[0], "kubectl-kinf"))
+		opt_set_program("kubectl kinf");
 	/* Writes to a closed pipe fail with EPIPE and are handled there. */
 	signal(SIGPIPE, SIG_IGN);
 

@@ -160,10 +160,11 @@ int watch_loop_run(struct watch_loop *loop)
 			}
 		}
 	}
-	if (write_errno && write_errno != EPIPE)
+	/* EINVAL: a template error, which the command reports */
+	if (write_errno && write_errno != EPIPE && write_errno != EINVAL)
 		error("cannot write output: %s", strerror(write_errno));
 	if (!write_errno)
-		printer_flush(loop->printer);
+		printer_finish(loop->printer);
 	free(fds);
 	free(ls);
 	return ret;

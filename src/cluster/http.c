@@ -482,10 +482,13 @@ static int debug_cb(CURL *h, curl_infotype type, char *data, size_t size, void *
 	return 0;
 }
 
-static struct curl_slist *request_headers(struct kclient *c, const struct credential_snapshot *snap)
+static struct curl_slist *request_headers(struct kclient *c, const struct credential_snapshot *snap,
+					  const char *accept)
 {
 	struct curl_slist *h = NULL;
-	h = curl_slist_append(h, "Accept: application/json");
+	char *accept_header = xasprintf("Accept: %s", accept ? accept : "application/json");
+	h = curl_slist_append(h, accept_header);
+	free(accept_header);
 	if (snap->authorization) {
 		char *a = xasprintf("Authorization: %s", snap->authorization);
 		h = curl_slist_append(h, a);
@@ -822,7 +825,7 @@ static int request(struct kclient *c, const char *path, const struct stream_opts
 			break;
 
 		struct handle h = handle_take(c);
-		struct curl_slist *headers = request_headers(c, &snap);
+		struct curl_slist *headers = request_headers(c, &snap, opts->accept);
 		setup_handle(c, h.easy, url, &t, &snap, headers, opts->timeout_ms);
 		int64_t started = mono_ms();
 		t.last_byte_ms = started;

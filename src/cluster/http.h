@@ -96,6 +96,8 @@ struct stream_opts {
 	int64_t (*tick)(void *tick_ctx);
 	void *tick_ctx;
 	int64_t tick_ms;
+	/* The Accept header's value; NULL: "application/json". */
+	const char *accept;
 };
 
 /*

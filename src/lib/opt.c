@@ -54,9 +54,9 @@ void usage_error(const struct command *cmd, const char *fmt, ...)
 	va_end(ap);
 	str_one_line(msg);
 	if (cmd)
-		fprintf(stderr, "error: %s (see 'kinf %s --help')\n", msg, cmd->name);
+		fprintf(stderr, "error: %s (see '%s %s --help')\n", msg, opt_program(), cmd->name);
 	else
-		fprintf(stderr, "error: %s (see 'kinf --help')\n", msg);
+		fprintf(stderr, "error: %s (see '%s --help')\n", msg, opt_program());
 	opt_exit(EXIT_USAGE);
 }
 
@@ -276,9 +276,42 @@ static void help_cb(const struct option *o, void *ctx)
 	strbuf_release(&label);
 }
 
+static const char *program = "kinf";
+
+void opt_set_program(const char *name)
+{
+	program = name;
+}
+
+const char *opt_program(void)
+{
+	return program;
+}
+
+void opt_fputs(const char *text, FILE *out)
+{
+	bool line_start = true;
+
+	for (const char *p = text; *p; p++) {
+		if (line_start) {
+			size_t indent = strspn(p, " \t");
+			if (!strncmp(p + indent, "kinf ", 5) || !strcmp(p + indent, "kinf")) {
+				fprintf(out, "%.*s%s", (int)indent, p, program);
+				p += indent + 3;
+				line_start = false;
+				continue;
+			}
+		}
+		fputc(*p, out);
+		line_start = *p == '\n';
+	}
+}
+
 void opt_print_help(const struct command *cmd, FILE *out)
 {
-	fprintf(out, "usage: %s\n\n%s\n", cmd->usage, cmd->summary);
+	fputs("usage: ", out);
+	opt_fputs(cmd->usage, out);
+	fprintf(out, "\n\n%s\n", cmd->summary);
 	if (cmd->description)
 		fprintf(out, "\n%s\n", cmd->description);
 	if (cmd->options && cmd->options->type != OPT_T_END) {
@@ -291,6 +324,8 @@ void opt_print_help(const struct command *cmd, FILE *out)
 		opt_each(cmd->options, help_cb, &h);
 		fprintf(out, "  %-*s  %s\n", h.width, "-h, --help", "show this help");
 	}
-	if (cmd->examples)
-		fprintf(out, "\nexamples:\n%s", cmd->examples);
+	if (cmd->examples) {
+		fputs("\nexamples:\n", out);
+		opt_fputs(cmd->examples, out);
+	}
 }

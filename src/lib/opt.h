@@ -41,6 +41,7 @@ enum complete_kind {
 	COMPLETE_CONTEXT,	/* contexts, from the kubeconfig */
 	COMPLETE_DELTA_TYPES,	/* Added,Updated,... comma list */
 	COMPLETE_COMMAND,	/* subcommand names */
+	COMPLETE_INDEX,		/* --index NAME=VALUE: index names, then values */
 };
 
 struct option {
@@ -106,6 +107,18 @@ const struct command *command_find(const char *name);
  * argument and exits 2.
  */
 int opt_parse(const struct command *cmd, int argc, const char **argv);
+
+/*
+ * What the program is called in help and usage messages: "kinf", or
+ * "kubectl kinf" when run as the kubectl plugin kubectl-kinf.
+ */
+void opt_set_program(const char *name);
+const char *opt_program(void);
+/*
+ * Writes text, each line's leading "kinf " (after any indent) written as
+ * the program's name instead.
+ */
+void opt_fputs(const char *text, FILE *out);
 
 /* `kinf help CMD` and `kinf CMD --help`. */
 void opt_print_help(const struct command *cmd, FILE *out);

@@ -8,6 +8,7 @@
  */
 #include "output/columns.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 
 #include <json-c/json.h>
 
+#include "output/jsonpath.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 
@@ -880,6 +882,162 @@ static const struct kind_spec kinds[] = {
 	{ NULL, default_columns, NULL, default_live },
 };
 
+/* ---- custom resources: a CRD's additionalPrinterColumns ------------------ */
+
+struct crd_column {
+	char *name;		/* "Replicas" */
+	char *header;		/* "REPLICAS" */
+	char *type;		/* integer, number, boolean, string, date */
+	char *path;		/* ".spec.replicas" */
+	long priority;
+	struct jsonpath *jp;
+};
+
+struct crd_kind {
+	char *kind;
+	size_t n;
+	struct crd_column *cols;
+	const char **live;	/* NULL-terminated, into cols' headers */
+};
+
+/* Registered before any thread prints; read-only afterwards. */
+static struct crd_kind *crds;
+static size_t ncrds;
+
+static const struct crd_kind *crd_of(const char *kind)
+{
+	for (size_t i = 0; kind && i < ncrds; i++)
+		if (!strcmp(crds[i].kind, kind))
+			return &crds[i];
+	return NULL;
+}
+
+int columns_add_crd(struct json_object *crd, const char *version, struct errbuf *err)
+{
+	const char *kind = str(get(crd, "spec", "names", "kind", NULL));
+	struct json_object *versions = get(crd, "spec", "versions", NULL), *cols = NULL;
+	struct crd_kind ck = { 0 };
+
+	if (!*kind) {
+		errbuf_set(err, "not a CustomResourceDefinition: no spec.names.kind");
+		return -1;
+	}
+	for (size_t i = 0; i < arr_len(versions); i++) {
+		struct json_object *v = arr_at(versions, i);
+		if (!version || !strcmp(str(get(v, "name", NULL)), version)) {
+			cols = get(v, "additionalPrinterColumns", NULL);
+			break;
+		}
+	}
+	ck.kind = xstrdup(kind);
+	/* serveDefaultColumnsIfEmpty: no columns means one, Age */
+	size_t n = arr_len(cols);
+	ck.cols = xcalloc(n ? n : 1, sizeof(*ck.cols));
+	ck.live = xcalloc((n ? n : 1) + 1, sizeof(*ck.live));
+	for (size_t i = 0; i < (n ? n : 1); i++) {
+		struct json_object *c = n ? arr_at(cols, i) : NULL;
+		struct crd_column *cc = &ck.cols[ck.n];
+		const char *path = n ? str(get(c, "jsonPath", NULL)) : ".metadata.creationTimestamp";
+		char *tmpl = xasprintf("{%s}", path);
+		cc->jp = jsonpath_parse(tmpl, err);
+		free(tmpl);
+		if (!cc->jp) {
+			errbuf_set(err, "unrecognized column definition \"%s\"", path);
+			continue;	/* the apiserver leaves the column out too */
+		}
+		cc->name = xstrdup(n ? str(get(c, "name", NULL)) : "Age");
+		cc->type = xstrdup(n ? str(get(c, "type", NULL)) : "date");
+		cc->path = xstrdup(path);
+		cc->priority = n ? (long)num(get(c, "priority", NULL)) : 0;
+		cc->header = xstrdup(cc->name);
+		for (char *h = cc->header; *h; h++)
+			*h = (char)toupper((unsigned char)*h);
+		ck.n++;
+	}
+	for (size_t i = 0, l = 0; i < ck.n; i++)
+		if (ck.cols[i].priority == 0)
+			ck.live[l++] = ck.cols[i].header;
+	crds = xrealloc(crds, (ncrds + 1) * sizeof(*crds));
+	crds[ncrds++] = ck;
+	return 0;
+}
+
+void columns_clear_crds(void)
+{
+	for (size_t i = 0; i < ncrds; i++) {
+		for (size_t j = 0; j < crds[i].n; j++) {
+			struct crd_column *c = &crds[i].cols[j];
+			free(c->name);
+			free(c->header);
+			free(c->type);
+			free(c->path);
+			jsonpath_free(c->jp);
+		}
+		free(crds[i].cols);
+		free(crds[i].live);
+		free(crds[i].kind);
+	}
+	free(crds);
+	crds = NULL;
+	ncrds = 0;
+}
+
+/*
+ * One cell as the apiextensions tableconvertor makes it (ConvertToTable,
+ * cellForJSONValue): a new json-c value, or NULL for none.
+ */
+static struct json_object *crd_cell(const struct crd_column *c, struct json_object *obj,
+				    int64_t now_ms)
+{
+	struct json_object **v, *cell = NULL;
+	struct errbuf err;
+	size_t nr;
+
+	if (jsonpath_find(c->jp, obj, true, &v, &nr, &err) < 0)
+		return NULL;
+	if (!nr || !v[0]) {
+		jsonpath_values_free(v, nr);
+		return NULL;
+	}
+	struct json_object *val = v[0];
+	enum json_type t = json_object_get_type(val);
+	if (!strcmp(c->type, "string")) {
+		struct strbuf sb = STRBUF_INIT;
+		jsonpath_print_value(val, &sb);
+		cell = json_object_new_string(strbuf_str(&sb));
+		strbuf_release(&sb);
+	} else if (!strcmp(c->type, "integer") && (t == json_type_int || t == json_type_double)) {
+		cell = json_object_new_int64(t == json_type_int ? json_object_get_int64(val) :
+					     (int64_t)json_object_get_double(val));
+	} else if (!strcmp(c->type, "number") && (t == json_type_int || t == json_type_double)) {
+		cell = json_object_new_double(json_object_get_double(val));
+	} else if (!strcmp(c->type, "boolean") && t == json_type_boolean) {
+		cell = json_object_new_boolean(json_object_get_boolean(val));
+	} else if (!strcmp(c->type, "date") && t == json_type_string) {
+		int64_t ms;
+		char buf[32];
+		if (columns_parse_time(json_object_get_string(val), &ms) < 0) {
+			cell = json_object_new_string("<invalid>");
+		} else {
+			format_age(now_ms - ms, buf);
+			cell = json_object_new_string(buf);
+		}
+	}
+	jsonpath_values_free(v, nr);
+	return cell;
+}
+
+/* A cell's text as kubectl prints it (nothing for none). */
+static void crd_cell_text(const struct crd_column *c, struct json_object *obj,
+			  int64_t now_ms, struct strbuf *out)
+{
+	struct json_object *cell = crd_cell(c, obj, now_ms);
+
+	if (cell)
+		jsonpath_go_format(cell, out);
+	json_object_put(cell);
+}
+
 static const struct kind_spec *kind_spec_of(const char *kind)
 {
 	const struct kind_spec *k = kinds;
@@ -891,6 +1049,10 @@ static const struct kind_spec *kind_spec_of(const char *kind)
 
 const char *const *columns_live_headers(const char *kind)
 {
+	const struct crd_kind *ck = crd_of(kind);
+
+	if (ck)
+		return ck->live;
 	return kind_spec_of(kind)->live;
 }
 
@@ -898,8 +1060,25 @@ void columns_short_status(const char *kind, struct json_object *obj,
 			  int64_t now_ms, struct strbuf *out)
 {
 	const struct kind_spec *k = kind_spec_of(kind);
+	const struct crd_kind *ck = crd_of(kind);
 	struct row r = { obj, now_ms };
 
+	if (ck) {	/* the priority-0 columns but dates, as name=value */
+		bool first = true;
+		for (size_t i = 0; i < ck->n; i++) {
+			const struct crd_column *c = &ck->cols[i];
+			if (c->priority || !strcmp(c->type, "date"))
+				continue;
+			if (!first)
+				strbuf_addch(out, ' ');
+			first = false;
+			for (const char *h = c->name; *h; h++)
+				strbuf_addch(out, (char)(*h == ' ' ? '-' : tolower((unsigned char)*h)));
+			strbuf_addch(out, '=');
+			crd_cell_text(c, obj, now_ms, out);
+		}
+		return;
+	}
 	if (k->short_status)
 		k->short_status(&r, out);
 }
@@ -909,9 +1088,24 @@ void columns_wide_detail(const char *kind, struct json_object *obj,
 {
 	struct row r = { obj, now_ms };
 	struct strbuf cell = STRBUF_INIT;
+	const struct crd_kind *ck = crd_of(kind);
 	bool first = true;
 
-	for (const struct column *c = kind_spec_of(kind)->columns; c->header; c++) {
+	for (size_t i = 0; ck && i < ck->n; i++) {
+		if (!ck->cols[i].priority)
+			continue;
+		strbuf_reset(&cell);
+		crd_cell_text(&ck->cols[i], obj, now_ms, &cell);
+		if (!cell.len)
+			continue;
+		strbuf_addf(out, "%s", first ? "" : " ");
+		first = false;
+		for (const char *h = ck->cols[i].name; *h; h++)
+			strbuf_addch(out, (char)(*h == ' ' ? '-' : tolower((unsigned char)*h)));
+		strbuf_addf(out, "=%s", strbuf_str(&cell));
+	}
+	for (const struct column *c = ck ? default_columns + 2 : kind_spec_of(kind)->columns;
+	     c->header; c++) {
 		if (!c->wide)
 			continue;
 		strbuf_reset(&cell);
@@ -935,7 +1129,16 @@ int columns_cell(const char *kind, const char *header, struct json_object *obj,
 		 int64_t now_ms, struct strbuf *out)
 {
 	struct row r = { obj, now_ms };
+	const struct crd_kind *ck = crd_of(kind);
 
+	for (size_t i = 0; ck && i < ck->n; i++) {
+		if (!strcmp(ck->cols[i].header, header)) {
+			crd_cell_text(&ck->cols[i], obj, now_ms, out);
+			return 0;
+		}
+	}
+	if (ck && strcmp(header, "NAME"))
+		return -1;
 	for (const struct column *c = kind_spec_of(kind)->columns; c->header; c++) {
 		if (!strcmp(c->header, header)) {
 			c->cell(&r, out);
@@ -997,15 +1200,15 @@ static void add_table_line(struct strbuf *sb, char *const *cells, size_t ncols,
 	strbuf_addch(sb, '\n');
 }
 
-int table_write(const struct table *t, FILE *out, bool no_headers)
+/* Widths from the cells too, or (fixed) from the headers alone. */
+static void format_table(const struct table *t, bool no_headers, bool fixed,
+			 struct strbuf *sb)
 {
 	size_t *width = xcalloc(t->ncols ? t->ncols : 1, sizeof(*width));
-	struct strbuf sb = STRBUF_INIT;
-	int ret = 0;
 
 	for (size_t i = 0; i < t->ncols; i++) {
-		size_t w = no_headers ? 0 : utf8_width(t->headers[i]);
-		for (size_t r = 0; r < t->rows; r++) {
+		size_t w = no_headers && !fixed ? 0 : utf8_width(t->headers[i]);
+		for (size_t r = 0; !fixed && r < t->rows; r++) {
 			size_t cw = utf8_width(t->cells[r * t->ncols + i]);
 			if (cw > w)
 				w = cw;
@@ -1014,15 +1217,33 @@ int table_write(const struct table *t, FILE *out, bool no_headers)
 		width[i] = w < TABLE_MIN_WIDTH ? TABLE_MIN_WIDTH : w;
 	}
 	if (!no_headers)
-		add_table_line(&sb, t->headers, t->ncols, width);
+		add_table_line(sb, t->headers, t->ncols, width);
 	for (size_t r = 0; r < t->rows; r++)
-		add_table_line(&sb, t->cells + r * t->ncols, t->ncols, width);
+		add_table_line(sb, t->cells + r * t->ncols, t->ncols, width);
+	free(width);
+}
+
+void table_format(const struct table *t, bool no_headers, struct strbuf *out)
+{
+	format_table(t, no_headers, false, out);
+}
+
+void table_format_fixed(const struct table *t, bool no_headers, struct strbuf *out)
+{
+	format_table(t, no_headers, true, out);
+}
+
+int table_write(const struct table *t, FILE *out, bool no_headers)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret = 0;
+
+	table_format(t, no_headers, &sb);
 	if (sb.len && (fwrite(sb.buf, 1, sb.len, out) != sb.len || fflush(out)))
 		ret = -1;
 	if (ferror(out))
 		ret = -1;
 	strbuf_release(&sb);
-	free(width);
 	return ret;
 }
 
@@ -1084,4 +1305,63 @@ void columns_table_add(struct table *t, struct json_object *obj, int64_t now_ms)
 	table_add_row(t, v);
 	for (size_t i = 0; i < n; i++)
 		strbuf_release(&cells[i]);
+}
+
+/* ---- Tables ------------------------------------------------------------- */
+
+static struct json_object *column_def(const char *name, const char *type, long priority)
+{
+	struct json_object *d = json_object_new_object();
+
+	json_object_object_add(d, "name", json_object_new_string(name));
+	json_object_object_add(d, "type", json_object_new_string(type));
+	json_object_object_add(d, "format", json_object_new_string(""));
+	json_object_object_add(d, "description", json_object_new_string(""));
+	json_object_object_add(d, "priority", json_object_new_int64(priority));
+	return d;
+}
+
+struct json_object *columns_table_json(const char *kind, struct json_object *const *objs,
+				       size_t n, int64_t now_ms)
+{
+	const struct crd_kind *ck = crd_of(kind);
+	const struct kind_spec *k = kind_spec_of(kind);
+	struct json_object *table = json_object_new_object();
+	struct json_object *defs = json_object_new_array(), *rows = json_object_new_array();
+
+	json_object_object_add(table, "kind", json_object_new_string("Table"));
+	json_object_object_add(table, "apiVersion", json_object_new_string("meta.k8s.io/v1"));
+	if (ck) {
+		json_object_array_add(defs, column_def("Name", "string", 0));
+		for (size_t i = 0; i < ck->n; i++)
+			json_object_array_add(defs, column_def(ck->cols[i].name, ck->cols[i].type,
+							       ck->cols[i].priority));
+	} else {
+		for (const struct column *c = k->columns; c->header; c++)
+			json_object_array_add(defs, column_def(c->header, "string", c->wide));
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *row = json_object_new_object(), *cells = json_object_new_array();
+		struct row r = { objs[i], now_ms };
+		if (ck) {
+			json_object_array_add(cells, json_object_new_string(
+				str(get(objs[i], "metadata", "name", NULL))));
+			for (size_t j = 0; j < ck->n; j++)
+				json_object_array_add(cells, crd_cell(&ck->cols[j], objs[i], now_ms));
+		} else {
+			struct strbuf sb = STRBUF_INIT;
+			for (const struct column *c = k->columns; c->header; c++) {
+				strbuf_reset(&sb);
+				c->cell(&r, &sb);
+				json_object_array_add(cells, json_object_new_string(strbuf_str(&sb)));
+			}
+			strbuf_release(&sb);
+		}
+		json_object_object_add(row, "cells", cells);
+		json_object_object_add(row, "object", json_object_get(objs[i]));
+		json_object_array_add(rows, row);
+	}
+	json_object_object_add(table, "columnDefinitions", defs);
+	json_object_object_add(table, "rows", rows);
+	return table;
 }

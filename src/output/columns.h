@@ -115,11 +115,46 @@ size_t table_rows(const struct table *t);
  * -1 when writing failed (errno tells why; EPIPE when the reader left).
  */
 int table_write(const struct table *t, FILE *out, bool no_headers);
+/* The same text, appended to out. */
+void table_format(const struct table *t, bool no_headers, struct strbuf *out);
+/*
+ * As table_format, but each column as wide as its header (and the
+ * minimum) only: for rows printed one at a time under a header printed
+ * once.
+ */
+void table_format_fixed(const struct table *t, bool no_headers, struct strbuf *out);
 void table_free(struct table *t);	/* NULL is a no-op */
 
 /* A table with the kind's headers (flags: COLUMNS_*). */
 struct table *columns_table_new(const char *kind, unsigned flags);
 /* Adds obj's row to a table made by columns_table_new(). */
 void columns_table_add(struct table *t, struct json_object *obj, int64_t now_ms);
+
+/* ---- custom resources and Tables ----------------------------------------- */
+
+struct errbuf;
+
+/*
+ * Registers a CustomResourceDefinition's additionalPrinterColumns (of
+ * spec.versions[name == version], or the first version when NULL) for
+ * its kind, as the apiextensions apiserver's tableconvertor uses them: a
+ * Name column, then each column's JSONPath, cells typed (integer, number,
+ * boolean, string, date as an age); no columns means one, Age.  From
+ * then on the kind's tables, live headers, watch status (its priority-0
+ * columns but dates, as name=value) and wide detail use them.  Not
+ * thread-safe: register before other threads print.  -1 with err set
+ * when crd is not a CRD; a column whose path does not parse is left out.
+ */
+int columns_add_crd(struct json_object *crd, const char *version, struct errbuf *err);
+void columns_clear_crds(void);
+
+/*
+ * A meta.k8s.io/v1 Table of objs (borrowed; the rows' "object" members
+ * hold references) with the kind's columns (wide ones at priority 1), as
+ * the apiserver would answer for them: print it with kubetable_print().
+ * A new tree the caller puts.
+ */
+struct json_object *columns_table_json(const char *kind, struct json_object *const *objs,
+				       size_t n, int64_t now_ms);
 
 #endif

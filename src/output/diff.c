@@ -40,10 +40,12 @@ void diff_pointer_escape(struct strbuf *out, const char *key)
 	}
 }
 
-/* value may be NULL, which is JSON null (json-c's representation), except
- * for "remove", which has none. */
+/*
+ * value may be NULL, which is JSON null (json-c's representation), except
+ * for "remove", which has none; old likewise, except for "add".
+ */
 static void add_op(struct json_object *patch, const char *op, const char *path,
-		   struct json_object *value)
+		   struct json_object *value, struct json_object *old)
 {
 	struct json_object *o = json_object_new_object();
 
@@ -51,7 +53,15 @@ static void add_op(struct json_object *patch, const char *op, const char *path,
 	json_object_object_add(o, "path", json_object_new_string(path));
 	if (strcmp(op, "remove"))
 		json_object_object_add(o, "value", json_object_get(value));
+	if (strcmp(op, "add"))
+		json_object_object_add(o, "old", json_object_get(old));
 	json_object_array_add(patch, o);
+}
+
+/* Paths the patch leaves out: they change on every write. */
+static bool patch_noise(const char *path)
+{
+	return !strcmp(path, "/metadata/resourceVersion");
 }
 
 static void patch_value(struct json_object *patch, struct strbuf *path,
@@ -64,12 +74,11 @@ static void patch_object(struct json_object *patch, struct strbuf *path,
 
 	/* Removed members first, in a's order; then changed and added, in b's. */
 	json_object_object_foreach(a, ka, va) {
-		(void)va;
 		if (json_object_object_get_ex(b, ka, NULL))
 			continue;
 		strbuf_addch(path, '/');
 		diff_pointer_escape(path, ka);
-		add_op(patch, "remove", path->buf, NULL);
+		add_op(patch, "remove", path->buf, NULL, va);
 		path->len = base;
 		path->buf[base] = '\0';
 	}
@@ -78,7 +87,7 @@ static void patch_object(struct json_object *patch, struct strbuf *path,
 		strbuf_addch(path, '/');
 		diff_pointer_escape(path, kb);
 		if (!json_object_object_get_ex(a, kb, &old))
-			add_op(patch, "add", path->buf, vb);
+			add_op(patch, "add", path->buf, vb, NULL);
 		else
 			patch_value(patch, path, old, vb);
 		path->len = base;
@@ -105,7 +114,7 @@ static void patch_array(struct json_object *patch, struct strbuf *path,
 	size_t common = na < nb ? na : nb, base = path->len;
 
 	if (na != nb && !arrays_alike(a, b, common)) {
-		add_op(patch, "replace", strbuf_str(path), b);
+		add_op(patch, "replace", strbuf_str(path), b, a);
 		return;
 	}
 	for (size_t i = 0; i < common; i++) {
@@ -117,13 +126,13 @@ static void patch_array(struct json_object *patch, struct strbuf *path,
 	}
 	for (size_t i = na; i-- > nb;) {
 		strbuf_addf(path, "/%zu", i);
-		add_op(patch, "remove", path->buf, NULL);
+		add_op(patch, "remove", path->buf, NULL, json_object_array_get_idx(a, i));
 		path->len = base;
 		path->buf[base] = '\0';
 	}
 	for (size_t i = na; i < nb; i++) {
 		strbuf_addf(path, "/%zu", i);
-		add_op(patch, "add", path->buf, json_object_array_get_idx(b, i));
+		add_op(patch, "add", path->buf, json_object_array_get_idx(b, i), NULL);
 		path->len = base;
 		path->buf[base] = '\0';
 	}
@@ -132,14 +141,14 @@ static void patch_array(struct json_object *patch, struct strbuf *path,
 static void patch_value(struct json_object *patch, struct strbuf *path,
 			struct json_object *a, struct json_object *b)
 {
-	if (json_object_equal(a, b))
+	if (json_object_equal(a, b) || patch_noise(strbuf_str(path)))
 		return;
 	if (is_object(a) && is_object(b))
 		patch_object(patch, path, a, b);
 	else if (is_array(a) && is_array(b))
 		patch_array(patch, path, a, b);
 	else
-		add_op(patch, "replace", strbuf_str(path), b);
+		add_op(patch, "replace", strbuf_str(path), b, a);
 }
 
 struct json_object *diff_json_patch(struct json_object *old_obj,
@@ -217,6 +226,56 @@ static void push_index(struct walk *w, size_t i)
 	strbuf_adds(&w->shape, "[]");
 }
 
+/* A condition's place: conditions[type=Ready] (the shape's "[]" as for any). */
+static void push_type(struct walk *w, const char *type)
+{
+	strbuf_addf(&w->path, "[type=%s]", type);
+	strbuf_adds(&w->shape, "[]");
+}
+
+static const char *cond_type(struct json_object *c)
+{
+	struct json_object *t;
+
+	if (!is_object(c) || !json_object_object_get_ex(c, "type", &t) ||
+	    !json_object_is_type(t, json_type_string))
+		return NULL;
+	return json_object_get_string(t);
+}
+
+static struct json_object *cond_of_type(struct json_object *arr, const char *type)
+{
+	for (size_t i = 0; i < json_object_array_length(arr); i++) {
+		const char *t = cond_type(json_object_array_get_idx(arr, i));
+		if (t && !strcmp(t, type))
+			return json_object_array_get_idx(arr, i);
+	}
+	return NULL;
+}
+
+/*
+ * Whether arr is a list of conditions: under a "conditions" key, every
+ * element an object with a type, no type twice.
+ */
+static bool is_conditions(const struct walk *w, struct json_object *arr)
+{
+	size_t n = json_object_array_length(arr);
+	const char *shape = strbuf_str(&w->shape);
+
+	if (!str_ends_with(shape, "conditions") ||
+	    (strlen(shape) > 10 && shape[strlen(shape) - 11] != '.'))
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		const char *t = cond_type(json_object_array_get_idx(arr, i));
+		if (!t)
+			return false;
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(t, cond_type(json_object_array_get_idx(arr, j))))
+				return false;
+	}
+	return true;
+}
+
 static void cut(struct strbuf *sb, size_t len)
 {
 	sb->len = len;
@@ -250,8 +309,12 @@ static void walk_one_sided(struct walk *w, struct json_object *v, enum diff_what
 			cut(&w->shape, slen);
 		}
 	} else if (is_array(v) && json_object_array_length(v)) {
+		bool by_type = is_conditions(w, v);
 		for (size_t i = 0; i < json_object_array_length(v); i++) {
-			push_index(w, i);
+			if (by_type)
+				push_type(w, cond_type(json_object_array_get_idx(v, i)));
+			else
+				push_index(w, i);
 			walk_one_sided(w, json_object_array_get_idx(v, i), what);
 			cut(&w->path, plen);
 			cut(&w->shape, slen);
@@ -288,6 +351,28 @@ static void walk_value(struct walk *w, struct json_object *a, struct json_object
 			cut(&w->path, plen);
 			cut(&w->shape, slen);
 		}
+	} else if (is_array(a) && is_array(b) && is_conditions(w, a) && is_conditions(w, b)) {
+		/* conditions pair by type, wherever each sits */
+		for (size_t i = 0; i < json_object_array_length(a); i++) {
+			struct json_object *ca = json_object_array_get_idx(a, i);
+			if (cond_of_type(b, cond_type(ca)))
+				continue;
+			push_type(w, cond_type(ca));
+			walk_one_sided(w, ca, DIFF_REMOVED);
+			cut(&w->path, plen);
+			cut(&w->shape, slen);
+		}
+		for (size_t i = 0; i < json_object_array_length(b); i++) {
+			struct json_object *cb = json_object_array_get_idx(b, i);
+			struct json_object *ca = cond_of_type(a, cond_type(cb));
+			push_type(w, cond_type(cb));
+			if (ca)
+				walk_value(w, ca, cb);
+			else
+				walk_one_sided(w, cb, DIFF_ADDED);
+			cut(&w->path, plen);
+			cut(&w->shape, slen);
+		}
 	} else if (is_array(a) && is_array(b)) {
 		size_t na = json_object_array_length(a), nb = json_object_array_length(b);
 		for (size_t i = 0; i < (na > nb ? na : nb); i++) {
@@ -321,7 +406,7 @@ size_t diff_walk(struct json_object *old_obj, struct json_object *new_obj,
 #define VALUE_MAX 80	/* bytes of a value shown before "…" */
 
 /* Appends s, cut at VALUE_MAX on a UTF-8 character boundary. */
-static void add_cut(struct strbuf *out, const char *s, size_t len)
+static void add_cut(struct strbuf *out, const char *s, size_t len, bool ascii)
 {
 	size_t keep = len;
 
@@ -332,28 +417,28 @@ static void add_cut(struct strbuf *out, const char *s, size_t len)
 	}
 	strbuf_add(out, s, keep);
 	if (keep < len)
-		strbuf_adds(out, "…");
+		strbuf_adds(out, ascii ? "..." : "…");
 }
 
-static void add_value(struct strbuf *out, struct json_object *v)
+static void add_value(struct strbuf *out, struct json_object *v, bool ascii)
 {
 	const char *s;
 	size_t len;
 
 	if (!json_object_is_type(v, json_type_string)) {
 		s = json_object_to_json_string_ext(v, TO_STRING_FLAGS);
-		add_cut(out, s, strlen(s));
+		add_cut(out, s, strlen(s), ascii);
 		return;
 	}
 	s = json_object_get_string(v);
 	len = strlen(s);
 	if (len && s[0] != ' ' && s[len - 1] != ' ' && !strchr(s, '\n')) {
-		add_cut(out, s, len);
+		add_cut(out, s, len, ascii);
 	} else {
 		/* Bare, these would not show where they begin and end. */
 		struct strbuf q = STRBUF_INIT;
 		strbuf_add_json_string(&q, s);
-		add_cut(out, q.buf, q.len);
+		add_cut(out, q.buf, q.len, ascii);
 		strbuf_release(&q);
 	}
 }
@@ -361,7 +446,7 @@ static void add_value(struct strbuf *out, struct json_object *v)
 struct human {
 	struct strbuf *out;
 	const char *indent;
-	bool color;
+	bool color, ascii;
 };
 
 static void human_line(void *ctx, const struct diff_change *ch)
@@ -376,22 +461,28 @@ static void human_line(void *ctx, const struct diff_change *ch)
 	strbuf_addf(h->out, "%s%s%s: ", h->indent, on, ch->path);
 	if (ch->what == DIFF_ADDED) {
 		strbuf_adds(h->out, "+ ");
-		add_value(h->out, ch->new_value);
+		add_value(h->out, ch->new_value, h->ascii);
 	} else if (ch->what == DIFF_REMOVED) {
 		strbuf_adds(h->out, "- ");
-		add_value(h->out, ch->old_value);
+		add_value(h->out, ch->old_value, h->ascii);
 	} else {
-		add_value(h->out, ch->old_value);
-		strbuf_adds(h->out, " → ");
-		add_value(h->out, ch->new_value);
+		add_value(h->out, ch->old_value, h->ascii);
+		strbuf_adds(h->out, h->ascii ? " -> " : " → ");
+		add_value(h->out, ch->new_value, h->ascii);
 	}
 	strbuf_addf(h->out, "%s\n", off);
+}
+
+size_t diff_human_ext(struct json_object *old_obj, struct json_object *new_obj,
+		      const char *indent, unsigned flags, struct strbuf *out)
+{
+	struct human h = { out, indent ? indent : "", flags & DIFF_COLOR, flags & DIFF_ASCII };
+
+	return diff_walk(old_obj, new_obj, human_line, &h);
 }
 
 size_t diff_human(struct json_object *old_obj, struct json_object *new_obj,
 		  const char *indent, bool color, struct strbuf *out)
 {
-	struct human h = { out, indent ? indent : "", color };
-
-	return diff_walk(old_obj, new_obj, human_line, &h);
+	return diff_human_ext(old_obj, new_obj, indent, color ? DIFF_COLOR : 0, out);
 }

@@ -29,9 +29,12 @@ struct strbuf;
 
 /*
  * The ops turning old_obj into new_obj: "add", "remove" and "replace",
- * with RFC 6901 paths ("~" written "~0", "/" written "~1").  Applying
- * them in order to old_obj gives new_obj.  Nothing is ignored here: a
- * patch is exact.  Empty array when equal.
+ * with RFC 6901 paths ("~" written "~0", "/" written "~1").  Each
+ * "remove" and "replace" also carries "old", the value it takes away
+ * (a member RFC 6902 lets appliers ignore), so that `jq` can tell what
+ * changed from what.  Applying the ops in order to old_obj gives new_obj
+ * but for metadata.resourceVersion, which changes on every write and is
+ * left out (the record carries both versions).  Empty array when equal.
  */
 struct json_object *diff_json_patch(struct json_object *old_obj,
 				    struct json_object *new_obj);
@@ -48,7 +51,9 @@ enum diff_what {
 /*
  * One changed leaf.  path is dotted, with array indexes in brackets and
  * keys that would be ambiguous quoted: spec.containers[0].image,
- * metadata.labels["app.kubernetes.io/name"].  An added or removed object
+ * metadata.labels["app.kubernetes.io/name"].  Conditions (an array under
+ * a "conditions" key whose elements each have a distinct "type") pair by
+ * type, wherever each sits, and read status.conditions[type=Ready].status.  An added or removed object
  * or array is walked down to its leaves; an empty one is a leaf.  A value
  * of NULL is JSON null (json-c's representation): `what` says which side
  * is absent.
@@ -96,5 +101,13 @@ size_t diff_walk(struct json_object *old_obj, struct json_object *new_obj,
  */
 size_t diff_human(struct json_object *old_obj, struct json_object *new_obj,
 		  const char *indent, bool color, struct strbuf *out);
+
+enum {
+	DIFF_COLOR = 1 << 0,	/* ANSI colours on "+" and "-" lines */
+	DIFF_ASCII = 1 << 1,	/* "->" and "..." for "→" and "…" (LANG=C) */
+};
+/* diff_human() with DIFF_* flags. */
+size_t diff_human_ext(struct json_object *old_obj, struct json_object *new_obj,
+		      const char *indent, unsigned flags, struct strbuf *out);
 
 #endif

@@ -18,6 +18,7 @@
 
 #include "output/columns.h"
 #include "output/diff.h"
+#include "output/format.h"
 #include "output/redact.h"
 #include "informer/informer.h"
 #include "lib/strbuf.h"
@@ -80,11 +81,20 @@ struct printer_ops {
 		      struct strbuf *sb);
 };
 
+struct line;
+
 struct printer {
 	const struct printer_ops *ops;
 	struct printer_opts opts;
 	bool wide;
 	bool header_done;
+	/* line and wide: initial lines held until every resource synced */
+	bool holding;
+	struct line *held;
+	size_t held_nr, held_alloc, max_rv;
+	size_t synced;		/* resources whose synced notice came */
+	struct errbuf err;	/* OUTPUT_OBJECT's template error */
+	bool failed;
 	bool progress_shown;	/* a progress line waits to be cleared */
 	size_t width[COL__COUNT];
 	struct resource_state *res;
@@ -94,6 +104,8 @@ struct printer {
 	 * later calls fail without setting errno again. */
 	int write_errno;
 };
+
+static int write_record(struct printer *p);
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -138,6 +150,22 @@ static void rstrip(struct strbuf *sb)
 
 /* ---- line and wide ------------------------------------------------------ */
 
+/*
+ * One line, kept as cells until the column widths are known: lines of
+ * the initial list wait until every resource has synced, so that the
+ * widths fit them all (with the header printed then); later cells wider
+ * than their column are cut with a marker ("…", "~" in ASCII), but for
+ * the RV, which only grows.
+ */
+struct line {
+	char *cell[COL__COUNT];
+	char *markers;		/* " (initial)", or "" */
+	char *after;		/* the --diff lines, or "" */
+	const char *color;	/* the type's colour, or NULL */
+};
+
+#define HOLD_MAX 20000	/* initial lines held at most, then printed */
+
 static bool col_shown(const struct printer *p, enum line_col c)
 {
 	if (c == COL_KIND)
@@ -147,21 +175,66 @@ static bool col_shown(const struct printer *p, enum line_col c)
 	return true;
 }
 
+static enum line_col last_col(const struct printer *p)
+{
+	return p->wide ? COL_DETAIL : COL_STATUS;
+}
+
+static void widen(struct printer *p, char *const *cell)
+{
+	for (int c = 0; c < COL__COUNT; c++) {
+		size_t w = utf8_width(cell[c]);
+		if (col_shown(p, c) && w > p->width[c])
+			p->width[c] = w;
+	}
+}
+
+/* Appends s cut to width columns, its last one a marker when cut. */
+static void add_cut(struct printer *p, struct strbuf *sb, const char *s, size_t width)
+{
+	const char *marker = p->opts.ascii ? "~" : "…";
+	size_t w = 0;
+
+	if (utf8_width(s) <= width) {
+		strbuf_adds(sb, s);
+		return;
+	}
+	while (*s && w + 1 < width) {
+		size_t n = 1;
+		while (((unsigned char)s[n] & 0xC0) == 0x80)
+			n++;
+		strbuf_add(sb, s, n);
+		s += n;
+		w++;
+	}
+	strbuf_adds(sb, marker);
+}
+
 /* Appends the cells, each padded to its column (the colour outside it). */
-static void add_cells(struct printer *p, struct strbuf *sb, const char *const *cell,
+static void add_cells(struct printer *p, struct strbuf *sb, char *const *cell,
 		      const char *type_color)
 {
+	enum line_col last = last_col(p);
+
 	for (int c = 0; c < COL__COUNT; c++) {
 		size_t w;
 		if (!col_shown(p, c))
 			continue;
-		w = utf8_width(cell[c]);
-		if (w > p->width[c])
-			p->width[c] = w;
-		if (c == COL_TYPE && type_color)
-			strbuf_addf(sb, "%s%s%s", type_color, cell[c], COLOR_OFF);
-		else
+		if (c == (int)last) {
 			strbuf_adds(sb, cell[c]);
+			break;
+		}
+		if (c == COL_KIND || c == COL_KEY) {
+			size_t at = sb->len;
+			add_cut(p, sb, cell[c], p->width[c]);
+			w = utf8_width(sb->buf + at);
+		} else if (c == COL_TYPE && type_color) {
+			strbuf_addf(sb, "%s%s%s", type_color, cell[c], COLOR_OFF);
+			w = utf8_width(cell[c]);
+		} else {
+			strbuf_adds(sb, cell[c]);
+			w = utf8_width(cell[c]);
+		}
 		pad(sb, w, p->width[c]);
 		strbuf_adds(sb, LINE_GAP);
 	}
@@ -169,10 +242,10 @@ static void add_cells(struct printer *p, struct strbuf *sb, const char *const *c
 
 static void line_header(struct printer *p, struct strbuf *sb)
 {
-	const char *cell[COL__COUNT];
+	char *cell[COL__COUNT];
 
 	for (int c = 0; c < COL__COUNT; c++)
-		cell[c] = line_cols[c].header;
+		cell[c] = (char *)line_cols[c].header;
 	add_cells(p, sb, cell, NULL);
 	rstrip(sb);
 	strbuf_addch(sb, '\n');
@@ -199,23 +272,21 @@ static void add_diff_lines(struct printer *p, const struct notification *n,
 			   struct json_object *new_tree, struct strbuf *sb)
 {
 	struct json_object *old_tree = kobj_tree(n->old);
+	unsigned flags = (p->opts.color ? DIFF_COLOR : 0) | (p->opts.ascii ? DIFF_ASCII : 0);
 
 	/* A Secret's values changed: say so, by their sizes only. */
 	redact_secret_pair(old_tree, new_tree);
-	if (!diff_human(old_tree, new_tree, "    ", p->opts.color, sb) &&
-	    !n->resync_only)
+	if (!diff_human_ext(old_tree, new_tree, "    ", flags, sb) && !n->resync_only)
 		strbuf_adds(sb, "    (no field changed)\n");
 	json_object_put(old_tree);
 }
 
-static void line_delta(struct printer *p, const struct notification *n,
-		       struct strbuf *sb)
+static void line_of(struct printer *p, const struct notification *n, struct line *l)
 {
 	const struct kobj *obj = n->delta.obj;
 	struct json_object *tree = kobj_tree(obj);
-	struct strbuf status = STRBUF_INIT, detail = STRBUF_INIT;
+	struct strbuf status = STRBUF_INIT, detail = STRBUF_INIT, sb = STRBUF_INIT;
 	const char *kind = kind_of(n);
-	const char *cell[COL__COUNT];
 	char clock[16], age[32] = "";
 	time_t secs = (time_t)(n->delta.time_ms / 1000);
 	struct tm tm;
@@ -228,25 +299,109 @@ static void line_delta(struct printer *p, const struct notification *n,
 		columns_age(tree, now_of(p), age);
 		columns_wide_detail(kind, tree, now_of(p), &detail);
 	}
-
-	cell[COL_TIME] = clock;
-	cell[COL_TYPE] = delta_type_name(n->delta.type);
-	cell[COL_KIND] = kind;
-	cell[COL_KEY] = obj->key;
-	cell[COL_RV] = obj->rv;
-	cell[COL_STATUS] = strbuf_str(&status);
-	cell[COL_AGE] = age;
-	cell[COL_DETAIL] = strbuf_str(&detail);
-	add_cells(p, sb, cell, p->opts.color ? type_colors[n->delta.type] : NULL);
-	rstrip(sb);
-	add_markers(n, sb);
-	strbuf_addch(sb, '\n');
-
+	l->cell[COL_TIME] = xstrdup(clock);
+	l->cell[COL_TYPE] = xstrdup(delta_type_name(n->delta.type));
+	l->cell[COL_KIND] = xstrdup(kind);
+	l->cell[COL_KEY] = xstrdup(obj->key);
+	l->cell[COL_RV] = xstrdup(obj->rv);
+	l->cell[COL_STATUS] = strbuf_detach(&status, NULL);
+	l->cell[COL_AGE] = xstrdup(age);
+	l->cell[COL_DETAIL] = strbuf_detach(&detail, NULL);
+	add_markers(n, &sb);
+	l->markers = strbuf_detach(&sb, NULL);
 	if (p->opts.diff && n->kind == NOTIFY_UPDATE && n->old)
-		add_diff_lines(p, n, tree, sb);
+		add_diff_lines(p, n, tree, &sb);
+	l->after = strbuf_detach(&sb, NULL);
+	l->color = p->opts.color ? type_colors[n->delta.type] : NULL;
 	json_object_put(tree);
-	strbuf_release(&status);
-	strbuf_release(&detail);
+}
+
+static void line_release(struct line *l)
+{
+	for (int c = 0; c < COL__COUNT; c++)
+		free(l->cell[c]);
+	free(l->markers);
+	free(l->after);
+}
+
+static void format_line(struct printer *p, const struct line *l, struct strbuf *sb)
+{
+	add_cells(p, sb, l->cell, l->color);
+	if (*l->markers) {
+		/*
+		 * Markers follow the last cell; an empty one keeps its place,
+		 * so that a marker never reads as part of the RV.
+		 */
+	} else {
+		rstrip(sb);
+	}
+	strbuf_adds(sb, l->markers);
+	strbuf_addch(sb, '\n');
+	strbuf_adds(sb, l->after);
+}
+
+static void print_header_once(struct printer *p, struct strbuf *sb)
+{
+	if (!p->header_done && !p->opts.no_headers)
+		line_header(p, sb);
+	p->header_done = true;
+}
+
+/* Prints the held lines with the widths they make, and stops holding. */
+static void release_held(struct printer *p, struct strbuf *sb)
+{
+	if (!p->holding)
+		return;
+	p->holding = false;
+	if (p->held_nr)
+		print_header_once(p, sb);
+	for (size_t i = 0; i < p->held_nr; i++) {
+		format_line(p, &p->held[i], sb);
+		line_release(&p->held[i]);
+	}
+	free(p->held);
+	p->held = NULL;
+	p->held_nr = p->held_alloc = 0;
+	if (p->width[COL_RV] < p->max_rv + 1)	/* room for the RV to grow */
+		p->width[COL_RV] = p->max_rv + 1;
+}
+
+static void line_delta(struct printer *p, const struct notification *n,
+		       struct strbuf *sb)
+{
+	struct line l = { { NULL }, NULL, NULL, NULL };
+
+	line_of(p, n, &l);
+	if (p->holding && is_initial(&n->delta) && p->held_nr < HOLD_MAX) {
+		widen(p, l.cell);
+		if (utf8_width(l.cell[COL_RV]) > p->max_rv)
+			p->max_rv = utf8_width(l.cell[COL_RV]);
+		ALLOC_GROW(p->held, p->held_nr + 1, p->held_alloc);
+		p->held[p->held_nr++] = l;
+		return;
+	}
+	if (p->holding) {
+		widen(p, l.cell);
+		release_held(p, sb);
+	}
+	print_header_once(p, sb);
+	/* the RV and the last column may grow; the others are cut */
+	if (utf8_width(l.cell[COL_RV]) > p->width[COL_RV])
+		p->width[COL_RV] = utf8_width(l.cell[COL_RV]);
+	format_line(p, &l, sb);
+	line_release(&l);
+}
+
+/* ---- object formats ------------------------------------------------------- */
+
+static void object_delta(struct printer *p, const struct notification *n,
+			 struct strbuf *sb)
+{
+	struct json_object *tree = kobj_tree(n->delta.obj);
+
+	if (format_print_one(p->opts.format, tree, p->opts.no_headers, sb, &p->err) < 0)
+		p->failed = true;
+	json_object_put(tree);
 }
 
 /* ---- name --------------------------------------------------------------- */
@@ -345,10 +500,11 @@ static void json_relist(const struct notification *n, struct strbuf *sb)
 }
 
 static const struct printer_ops formats[OUTPUT__COUNT] = {
-	[OUTPUT_LINE] = { "line", line_header, line_delta },
-	[OUTPUT_WIDE] = { "wide", line_header, line_delta },
+	[OUTPUT_LINE] = { "line", NULL, line_delta },
+	[OUTPUT_WIDE] = { "wide", NULL, line_delta },
 	[OUTPUT_JSON] = { "json", NULL, json_delta },
 	[OUTPUT_NAME] = { "name", NULL, name_delta },
+	[OUTPUT_OBJECT] = { "object", NULL, object_delta },
 };
 
 const char *output_format_name(enum output_format format)
@@ -563,20 +719,43 @@ struct printer *printer_new(enum output_format format,
 {
 	struct printer *p = xcalloc(1, sizeof(*p));
 
+	if (format == OUTPUT_OBJECT && !opts->format)
+		format = OUTPUT_JSON;	/* nothing to print the object with */
 	p->ops = &formats[(unsigned)format < OUTPUT__COUNT ? format : OUTPUT_LINE];
 	p->opts = *opts;
 	if (!p->opts.out)
 		p->opts.out = stdout;
 	p->wide = format == OUTPUT_WIDE;
+	p->holding = (format == OUTPUT_LINE || format == OUTPUT_WIDE) && opts->resources > 0;
 	for (int c = 0; c < COL__COUNT; c++)
 		p->width[c] = line_cols[c].min_width;
+	for (int c = 0; c < COL__COUNT; c++)
+		if (col_shown(p, c) && strlen(line_cols[c].header) > p->width[c])
+			p->width[c] = strlen(line_cols[c].header);
 	return p;
+}
+
+const char *printer_error(const struct printer *p)
+{
+	return p->err.msg;
+}
+
+int printer_finish(struct printer *p)
+{
+	strbuf_reset(&p->sb);
+	release_held(p, &p->sb);
+	if (p->sb.len && write_record(p) < 0)
+		return -1;
+	return printer_flush(p);
 }
 
 void printer_free(struct printer *p)
 {
 	if (!p)
 		return;
+	for (size_t i = 0; i < p->held_nr; i++)
+		line_release(&p->held[i]);
+	free(p->held);
 	clear_progress(p);
 	strbuf_release(&p->sb);
 	free(p->res);
@@ -630,13 +809,25 @@ int printer_notification(struct printer *p, const struct notification *n)
 		if (p->opts.notices)
 			printer_flush(p);
 		print_notice(p, n);
+		if (n->activity.act == ACT_SYNCED && p->holding &&
+		    ++p->synced >= p->opts.resources) {
+			release_held(p, &p->sb);
+			if (p->sb.len)
+				return write_record(p);
+		}
 		return 0;
 	}
 	if (!n->delta.obj)
 		return 0;
-	if (!p->header_done && p->ops->header && !p->opts.no_headers)
-		p->ops->header(p, &p->sb);
-	p->header_done = true;
+	if (p->ops->header) {
+		if (!p->header_done && !p->opts.no_headers)
+			p->ops->header(p, &p->sb);
+		p->header_done = true;
+	}
 	p->ops->delta(p, n, &p->sb);
+	if (p->failed) {
+		errno = EINVAL;
+		return -1;
+	}
 	return write_record(p);
 }

@@ -19,9 +19,14 @@
  *     (relist #n)   from the n-th relist
  *     (resync)      resync-only: a Sync, or a Replaced with the cached RV
  *     (replay)      a late listener's catch-up add of a cached object
- *   Columns are two spaces apart; each is as wide as its widest cell so
- *   far, so a long key widens later lines only.  The header is printed
- *   once, before the first delta, unless no_headers.  With color, the type
+ *   Columns are two spaces apart.  With opts.resources, the initial
+ *   list's lines are held until every resource has synced (or 20,000
+ *   wait), then printed with the widths they need, header first; after
+ *   that a KIND or KEY wider than its column is cut with "…" ("~" in
+ *   ASCII) so that the columns stay aligned, and the RV column (which
+ *   only grows) widens.  Markers follow the status; a blank status keeps
+ *   its place, so a marker never reads as part of the RV.  The header is
+ *   printed once, before the first line, unless no_headers.  With color, the type
  *   is green (Added), yellow (Updated), red (Deleted), blue (Replaced) or
  *   grey (Sync).  With diff, an update is followed by its changed fields,
  *   one per line indented four spaces (diff_human() in diff.h; noise left
@@ -30,6 +35,13 @@
  *
  * wide — line plus AGE and the kind's wide columns as label=value words
  *   (pods: "ip=10.1.0.5 node=worker-1"; see columns_wide_detail()).
+ *
+ * object — each delta's object in one of kubectl's formats (format.h),
+ *   as `kubectl get -w -o FORMAT` prints them: yaml documents separated
+ *   by "---", a jsonpath template's text per object, custom columns under
+ *   one header.  No delta type, as kubectl; a template error stops the
+ *   watch (printer_notification returns -1, errno EINVAL, the message in
+ *   printer_error()).
  *
  * name — kubectl's -o name: "pod/web-1", "deployment.apps/web": the kind
  *   in lower case (the resource name when the kind is unknown), then the
@@ -55,8 +67,9 @@
  *     object              the object as kinf holds it (managedFields
  *                         dropped unless kept)
  *     diff                only with diff on updates: RFC 6902 JSON Patch
- *                         from the cached old object to this one (exact:
- *                         nothing left out; see diff.h)
+ *                         from the cached old object to this one, each
+ *                         remove and replace with the "old" value, the
+ *                         resourceVersion left out (see diff.h)
  *   With events, a relist also writes a record on stdout (instead of its
  *   notice):
  *     {"time":…,"type":"Relist","resource":"pods","listNumber":2,
@@ -102,6 +115,7 @@ enum output_format {
 	OUTPUT_WIDE,
 	OUTPUT_JSON,
 	OUTPUT_NAME,
+	OUTPUT_OBJECT,	/* opts.format: yaml, jsonpath=, custom-columns= */
 	OUTPUT__COUNT
 };
 
@@ -119,6 +133,14 @@ struct printer_opts {
 	bool events;		/* json: Relist records on stdout */
 	bool verbose;		/* every activity notice */
 	bool progress;		/* a live line while listing (a terminal) */
+	bool ascii;		/* no UTF-8 (LANG=C): "->" and "~" for "→" and "…" */
+	/*
+	 * line and wide: how many resources are watched.  The initial list's
+	 * lines are then held until each has synced, so that the columns fit
+	 * them all; 0: print at once.
+	 */
+	size_t resources;
+	struct format *format;	/* OUTPUT_OBJECT's (format.h); borrowed; NULL: json */
 	int64_t now_ms;		/* "now" for AGE; 0: the wall clock */
 };
 
@@ -135,5 +157,9 @@ void printer_free(struct printer *p);	/* NULL is a no-op */
 int printer_notification(struct printer *p, const struct notification *n);
 /* Flushes what printer_notification() buffered; 0 or -1 as above. */
 int printer_flush(struct printer *p);
+/* The message of the last template error (OUTPUT_OBJECT), or "". */
+const char *printer_error(const struct printer *p);
+/* Prints any lines still held, then flushes: before the end. */
+int printer_finish(struct printer *p);
 
 #endif

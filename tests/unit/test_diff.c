@@ -117,6 +117,12 @@ static bool applies_back(const char *a, const char *b)
 	json_object_deep_copy(ta, &doc, NULL);
 	for (size_t i = 0; ok && i < json_object_array_length(patch); i++)
 		ok = apply_op(&doc, json_object_array_get_idx(patch, i)) == 0;
+	/* the patch leaves metadata.resourceVersion out on purpose */
+	struct json_object *ma, *mb, *rv;
+	if (ok && json_object_object_get_ex(doc, "metadata", &ma) &&
+	    json_object_object_get_ex(tb, "metadata", &mb) &&
+	    json_object_object_get_ex(mb, "resourceVersion", &rv))
+		json_object_object_add(ma, "resourceVersion", json_object_get(rv));
 	if (ok && !json_object_equal(doc, tb)) {
 		printf("# applied: %s\n", json_object_to_json_string_ext(doc, FLAGS));
 		ok = false;
@@ -143,8 +149,8 @@ TEST(patch_nested_add_remove_replace)
 			"\"metadata\":{\"labels\":{\"app\":\"web\",\"new\":\"y\"},\"annotations\":{\"k\":\"v\"}}}";
 
 	CHECK_STR(patch_text(a, b),
-		  "[{\"op\":\"replace\",\"path\":\"/spec/replicas\",\"value\":3},"
-		  "{\"op\":\"remove\",\"path\":\"/metadata/labels/old\"},"
+		  "[{\"op\":\"replace\",\"path\":\"/spec/replicas\",\"value\":3,\"old\":2},"
+		  "{\"op\":\"remove\",\"path\":\"/metadata/labels/old\",\"old\":\"x\"},"
 		  "{\"op\":\"add\",\"path\":\"/metadata/labels/new\",\"value\":\"y\"},"
 		  "{\"op\":\"add\",\"path\":\"/metadata/annotations\",\"value\":{\"k\":\"v\"}}]");
 	CHECK(applies_back(a, b));
@@ -174,7 +180,7 @@ TEST(patch_arrays_element_wise_when_same_length)
 			"{\"name\":\"b\",\"image\":\"busybox\"}]}}";
 
 	CHECK_STR(patch_text(a, b),
-		  "[{\"op\":\"replace\",\"path\":\"/spec/containers/0/image\",\"value\":\"nginx:1.25\"}]");
+		  "[{\"op\":\"replace\",\"path\":\"/spec/containers/0/image\",\"value\":\"nginx:1.25\",\"old\":\"nginx:1.24\"}]");
 	CHECK(applies_back(a, b));
 }
 
@@ -186,23 +192,23 @@ TEST(patch_arrays_grow_and_shrink_at_the_end)
 	CHECK(applies_back("[1,2,3]", "[1,2,3,4,5]"));
 	/* Removed from the end first, so each index is right in turn. */
 	CHECK_STR(patch_text("{\"a\":[1,2,3,4]}", "{\"a\":[1,2]}"),
-		  "[{\"op\":\"remove\",\"path\":\"/a/3\"},{\"op\":\"remove\",\"path\":\"/a/2\"}]");
+		  "[{\"op\":\"remove\",\"path\":\"/a/3\",\"old\":4},{\"op\":\"remove\",\"path\":\"/a/2\",\"old\":3}]");
 	CHECK(applies_back("{\"a\":[1,2,3,4]}", "{\"a\":[1,2]}"));
 	/* A shift at the front changes everything: one replace says it. */
 	CHECK_STR(patch_text("{\"a\":[1,2,3]}", "{\"a\":[0,1,2,3]}"),
-		  "[{\"op\":\"replace\",\"path\":\"/a\",\"value\":[0,1,2,3]}]");
+		  "[{\"op\":\"replace\",\"path\":\"/a\",\"value\":[0,1,2,3],\"old\":[1,2,3]}]");
 	CHECK(applies_back("{\"a\":[1,2,3]}", "{\"a\":[0,1,2,3]}"));
 }
 
 TEST(patch_type_changes_nulls_and_the_root)
 {
 	CHECK_STR(patch_text("{\"a\":{\"b\":1}}", "{\"a\":[1]}"),
-		  "[{\"op\":\"replace\",\"path\":\"/a\",\"value\":[1]}]");
+		  "[{\"op\":\"replace\",\"path\":\"/a\",\"value\":[1],\"old\":{\"b\":1}}]");
 	CHECK_STR(patch_text("{\"a\":1}", "{\"a\":null}"),
-		  "[{\"op\":\"replace\",\"path\":\"/a\",\"value\":null}]");
+		  "[{\"op\":\"replace\",\"path\":\"/a\",\"value\":null,\"old\":1}]");
 	CHECK(applies_back("{\"a\":1}", "{\"a\":null}"));
 	CHECK(applies_back("{\"a\":null}", "{\"a\":{\"x\":1}}"));
-	CHECK_STR(patch_text("1", "2"), "[{\"op\":\"replace\",\"path\":\"\",\"value\":2}]");
+	CHECK_STR(patch_text("1", "2"), "[{\"op\":\"replace\",\"path\":\"\",\"value\":2,\"old\":1}]");
 	CHECK(applies_back("{\"a\":1}", "[1]"));
 }
 
@@ -328,10 +334,30 @@ TEST(human_ignores_noise)
 	/* generation and lastTransitionTime are real changes. */
 	CHECK_STR(human(b, c, &n),
 		  "  metadata.generation: 1 → 2\n"
-		  "  status.conditions[0].status: True → False\n"
-		  "  status.conditions[0].lastTransitionTime: 2024-05-01T10:00:00Z → 2024-05-01T11:00:20Z\n");
-	/* The patch stays exact: noise included. */
-	CHECK(strstr(patch_text(a, b), "/metadata/resourceVersion") != NULL);
+		  "  status.conditions[type=Ready].status: True → False\n"
+		  "  status.conditions[type=Ready].lastTransitionTime: 2024-05-01T10:00:00Z → 2024-05-01T11:00:20Z\n");
+	/* The patch leaves the resourceVersion out, and nothing else. */
+	CHECK(strstr(patch_text(a, b), "/metadata/resourceVersion") == NULL);
+	CHECK(strstr(patch_text(a, b), "/metadata/managedFields/0/manager") != NULL);
+}
+
+TEST(conditions_pair_by_type_wherever_they_sit)
+{
+	const char *a = "{\"status\":{\"conditions\":[{\"type\":\"Ready\",\"status\":\"False\"},"
+			"{\"type\":\"Initialized\",\"status\":\"True\"}]}}";
+	const char *b = "{\"status\":{\"conditions\":[{\"type\":\"PodScheduled\",\"status\":\"True\"},"
+			"{\"type\":\"Ready\",\"status\":\"True\"}]}}";
+	size_t n;
+
+	CHECK_STR(human(a, b, &n),
+		  "  status.conditions[type=Initialized].type: - Initialized\n"
+		  "  status.conditions[type=Initialized].status: - True\n"
+		  "  status.conditions[type=PodScheduled].type: + PodScheduled\n"
+		  "  status.conditions[type=PodScheduled].status: + True\n"
+		  "  status.conditions[type=Ready].status: False → True\n");
+	/* an array of other things keeps its indexes */
+	CHECK_STR(human("{\"spec\":{\"conditions\":[1]}}", "{\"spec\":{\"conditions\":[2]}}", &n),
+		  "  spec.conditions[0]: 1 → 2\n");
 }
 
 TEST(human_colors_added_and_removed)
@@ -361,6 +387,7 @@ int main(void)
 	RUN(human_shows_values_so_their_type_is_plain);
 	RUN(human_cuts_long_values);
 	RUN(human_ignores_noise);
+	RUN(conditions_pair_by_type_wherever_they_sit);
 	RUN(human_colors_added_and_removed);
 	return unit_done();
 }

@@ -328,9 +328,8 @@ TEST(json_record_has_every_documented_field)
 	CHECK_STR(member_str(member(rec, "object"), "kind"), "Pod");
 	CHECK_STR(json_object_to_json_string_ext(member(rec, "diff"),
 						  JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE),
-		  "[{\"op\":\"replace\",\"path\":\"/metadata/resourceVersion\",\"value\":\"4600\"},"
-		  "{\"op\":\"add\",\"path\":\"/metadata/labels/v\",\"value\":\"2\"},"
-		  "{\"op\":\"replace\",\"path\":\"/spec/replicas\",\"value\":3}]");
+		  "[{\"op\":\"add\",\"path\":\"/metadata/labels/v\",\"value\":\"2\"},"
+		  "{\"op\":\"replace\",\"path\":\"/spec/replicas\",\"value\":3,\"old\":2}]");
 	json_object_put(rec);
 out:
 	capture_release(&c);

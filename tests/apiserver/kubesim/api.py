@@ -25,7 +25,7 @@ import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit, parse_qsl
 
-from . import rtypes
+from . import rtypes, tables
 from .selectors import SelectorError, parse_labels, parse_fields, match_labels, match_fields
 from .sim import Fault, NotFound, Conflict
 
@@ -470,6 +470,11 @@ class APIHandler(BaseHTTPRequestHandler):
             raise HTTPError(404, "the server could not find the requested resource", details={})
         if not rest:
             return {"verb": "discovery", "path": path}
+        if (group, version, rest[0]) == ("apiextensions.k8s.io", "v1", "customresourcedefinitions") \
+                and method == "GET" and len(rest) <= 2:
+            # read-only CRDs of the custom resources, for their printer columns
+            return {"rt": tables.CRD_RT, "ns": "", "name": rest[1] if len(rest) == 2 else None,
+                    "verb": "get" if len(rest) == 2 else "list", "crd": True}
         watch = q.get("watch") in ("1", "true", "True")
         if rest[0] == "watch":
             watch = True
@@ -607,7 +612,20 @@ class APIHandler(BaseHTTPRequestHandler):
         return self.send(200, doc)
 
     # -------------------------------------------------------------- get
+    def serve_crd(self, route):
+        crds = [tables.crd_for(t) for t in rtypes.TYPES if t.unstructured]
+        if route["name"] is None:
+            doc = {"kind": "CustomResourceDefinitionList", "apiVersion": "apiextensions.k8s.io/v1",
+                   "metadata": {"resourceVersion": str(self.server.sim.store.rv)}, "items": crds}
+        else:
+            doc = next((c for c in crds if c["metadata"]["name"] == route["name"]), None)
+            if doc is None:
+                raise self.not_found(tables.CRD_RT, route["name"])
+        self.send(200, json.dumps(doc, separators=(",", ":")).encode() + b"\n")
+
     def serve_get(self, route, q, body):
+        if route.get("crd"):
+            return self.serve_crd(route)
         rt = route["rt"]
         st = self.server.sim.store
         ns = route["ns"]
@@ -617,6 +635,11 @@ class APIHandler(BaseHTTPRequestHandler):
         if obj is None:
             raise self.not_found(rt, route["name"])
         data = rt.full(obj.data) + b"\n"
+        tv = tables.wants_table(self.headers.get("Accept"))
+        if tv and not self.fault:
+            doc = tables.to_table(rt, [json.loads(data)], {"resourceVersion": str(obj.rv)},
+                                  q.get("includeObject", "Metadata"), tv)
+            data = json.dumps(doc, separators=(",", ":")).encode() + b"\n"
         if self.body_fault(data):
             return
         self.send(200, data)
@@ -648,6 +671,8 @@ class APIHandler(BaseHTTPRequestHandler):
         return lsel, fsel
 
     def serve_list(self, route, q, body):
+        if route.get("crd"):
+            return self.serve_crd(route)
         sim = self.server.sim
         st = sim.store
         rt, ns = route["rt"], route["ns"]
@@ -739,6 +764,11 @@ class APIHandler(BaseHTTPRequestHandler):
             meta += ',"continue":"%s"' % encode_continue(crv if (cont and crv == -1) else snap, last[len(prefix):])
             if not lsel and not fsel:
                 meta += ',"remainingItemCount":%d' % remaining
+        tv = tables.wants_table(self.headers.get("Accept"))
+        if tv and not self.fault:
+            objs = [json.loads(rt.full(o.data)) for o in items]
+            doc = tables.to_table(rt, objs, json.loads("{" + meta + "}"), q.get("includeObject", "Metadata"), tv)
+            return self.send(200, json.dumps(doc, separators=(",", ":")).encode() + b"\n")
         head = ('{"kind":"%s","apiVersion":"%s","metadata":{%s},"items":['
                 % (rt.list_kind, rt.api_version, meta)).encode()
         f = self.fault

@@ -1,0 +1,510 @@
+/*
+ * format.c — kubectl's object printers (json, yaml, jsonpath, custom
+ * columns) and its --sort-by order; see format.h.
+ */
+#include "output/format.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "output/columns.h"
+#include "output/jsonpath.h"
+#include "output/yaml.h"
+#include "lib/strbuf.h"
+#include "lib/util.h"
+
+const char *const format_names[] = {
+	"wide", "name", "json", "yaml", "jsonpath=", "jsonpath-file=",
+	"custom-columns=", "custom-columns-file=", NULL,
+};
+
+static int read_file(const char *path, struct strbuf *out, struct errbuf *err)
+{
+	FILE *f = fopen(path, "r");
+	char buf[4096];
+	size_t n;
+
+	if (!f) {
+		errbuf_set(err, "open %s: %s", path, strerror(errno));
+		return -1;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		strbuf_add(out, buf, n);
+	fclose(f);
+	return 0;
+}
+
+static int add_column(struct format *f, const char *header, size_t hlen,
+		      const char *path, struct errbuf *err)
+{
+	struct strbuf rel = STRBUF_INIT;
+	struct jsonpath *jp;
+
+	if (jsonpath_relaxed(path, &rel, err) < 0) {
+		strbuf_release(&rel);
+		return -1;
+	}
+	jp = jsonpath_parse(strbuf_str(&rel), err);
+	strbuf_release(&rel);
+	if (!jp)
+		return -1;
+	f->headers = xrealloc(f->headers, (f->ncols + 1) * sizeof(*f->headers));
+	f->columns = xrealloc(f->columns, (f->ncols + 1) * sizeof(*f->columns));
+	f->headers[f->ncols] = xstrndup(header, hlen);
+	f->columns[f->ncols++] = jp;
+	return 0;
+}
+
+/* cli-runtime's NewCustomColumnsPrinterFromSpec. */
+static int parse_columns_spec(struct format *f, const char *spec, struct errbuf *err)
+{
+	if (!*spec) {
+		errbuf_set(err, "custom-columns format specified but no custom columns given");
+		return -1;
+	}
+	for (const char *part = spec, *comma; part; part = comma ? comma + 1 : NULL) {
+		comma = strchr(part, ',');
+		size_t n = comma ? (size_t)(comma - part) : strlen(part);
+		const char *colon = memchr(part, ':', n);
+		if (!colon) {
+			errbuf_set(err, "unexpected custom-columns spec: %.*s, expected "
+				   "<header>:<json-path-expr>", (int)n, part);
+			return -1;
+		}
+		char *path = xstrndup(colon + 1, n - (size_t)(colon - part) - 1);
+		int rc = add_column(f, part, (size_t)(colon - part), path, err);
+		free(path);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Whitespace-separated words of one line. */
+static size_t split_words(char *line, char **words, size_t max)
+{
+	size_t n = 0;
+
+	for (char *tok = strtok(line, " \t\r"); tok && n < max; tok = strtok(NULL, " \t\r"))
+		words[n++] = tok;
+	return n;
+}
+
+/* cli-runtime's NewCustomColumnsPrinterFromTemplate. */
+static int parse_columns_file(struct format *f, const char *path, struct errbuf *err)
+{
+	static const char usage[] = "Expected format is one line of space separated "
+				    "headers, one line of space separated column specs.";
+	struct strbuf text = STRBUF_INIT;
+	char *headers[64], *specs[64];
+	int ret = -1;
+
+	if (read_file(path, &text, err) < 0)
+		goto out;
+	char *l1 = text.buf ? text.buf : (char *)"", *l2 = strchr(l1, '\n');
+	if (!text.len) {
+		errbuf_set(err, "invalid template, missing header line. %s", usage);
+		goto out;
+	}
+	if (!l2 || !l2[1]) {
+		errbuf_set(err, "invalid template, missing spec line. %s", usage);
+		goto out;
+	}
+	*l2++ = '\0';
+	char *end = strchr(l2, '\n');
+	if (end)
+		*end = '\0';
+	size_t nh = split_words(l1, headers, 64), ns = split_words(l2, specs, 64);
+	if (nh != ns) {
+		errbuf_set(err, "number of headers (%zu) and field specifications (%zu) don't match",
+			   nh, ns);
+		goto out;
+	}
+	for (size_t i = 0; i < nh; i++)
+		if (add_column(f, headers[i], strlen(headers[i]), specs[i], err) < 0)
+			goto out;
+	ret = 0;
+out:
+	strbuf_release(&text);
+	return ret;
+}
+
+int format_parse(struct format *f, const char *spec, const char *table_name,
+		 struct errbuf *err)
+{
+	static const struct { const char *name; enum format_kind kind; } plain[] = {
+		{ "", FORMAT_TABLE }, { "wide", FORMAT_WIDE }, { "name", FORMAT_NAME },
+		{ "json", FORMAT_JSON }, { "yaml", FORMAT_YAML },
+	};
+	const char *eq = strchr(spec, '=');
+	size_t n = eq ? (size_t)(eq - spec) : strlen(spec);
+	struct strbuf text = STRBUF_INIT;
+
+	memset(f, 0, sizeof(*f));
+	if (table_name && !strcmp(spec, table_name))
+		return 0;
+	for (size_t i = 0; !eq && i < ARRAY_SIZE(plain); i++) {
+		if (!strcmp(spec, plain[i].name)) {
+			f->kind = plain[i].kind;
+			return 0;
+		}
+	}
+	if (eq && n == 8 && !strncmp(spec, "jsonpath", n)) {
+		f->template_text = xstrdup(eq + 1);
+	} else if (eq && n == 13 && !strncmp(spec, "jsonpath-file", n)) {
+		if (read_file(eq + 1, &text, err) < 0)
+			return -1;
+		f->template_text = strbuf_detach(&text, NULL);
+	} else if (eq && n == 14 && !strncmp(spec, "custom-columns", n)) {
+		f->kind = FORMAT_CUSTOM_COLUMNS;
+		if (parse_columns_spec(f, eq + 1, err) < 0)
+			goto fail;
+		return 0;
+	} else if (eq && n == 19 && !strncmp(spec, "custom-columns-file", n)) {
+		f->kind = FORMAT_CUSTOM_COLUMNS;
+		if (parse_columns_file(f, eq + 1, err) < 0)
+			goto fail;
+		return 0;
+	} else {
+		struct strbuf all = STRBUF_INIT;
+		for (const char *const *p = format_names; *p; p++)
+			strbuf_addf(&all, "%s%s", all.len ? ", " : "", *p);
+		errbuf_set(err, "unable to match a printer suitable for the output format "
+			   "\"%s\", allowed formats are: %s%s%s", spec,
+			   table_name ? table_name : "", table_name ? ", " : "", strbuf_str(&all));
+		strbuf_release(&all);
+		return -1;
+	}
+	f->kind = FORMAT_JSONPATH;
+	f->jsonpath = jsonpath_parse(f->template_text, err);
+	if (!f->jsonpath) {
+		char msg[sizeof(err->msg)];
+		snprintf(msg, sizeof(msg), "%s", err->msg);
+		errbuf_set(err, "error parsing jsonpath %s, %s", f->template_text, msg);
+		goto fail;
+	}
+	return 0;
+fail:
+	format_release(f);
+	return -1;
+}
+
+void format_release(struct format *f)
+{
+	for (size_t i = 0; i < f->ncols; i++) {
+		free(f->headers[i]);
+		jsonpath_free(f->columns[i]);
+	}
+	free(f->headers);
+	free(f->columns);
+	jsonpath_free(f->jsonpath);
+	free(f->template_text);
+	memset(f, 0, sizeof(*f));
+}
+
+/* ---- json ----------------------------------------------------------------- */
+
+static void indent(struct strbuf *out, int depth)
+{
+	strbuf_addch(out, '\n');
+	for (int i = 0; i < depth; i++)
+		strbuf_adds(out, "    ");
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void json_indent(struct json_object *v, int depth, struct strbuf *out)
+{
+	if (json_object_is_type(v, json_type_array) && json_object_array_length(v)) {
+		strbuf_addch(out, '[');
+		for (size_t i = 0; i < json_object_array_length(v); i++) {
+			if (i)
+				strbuf_addch(out, ',');
+			indent(out, depth + 1);
+			json_indent(json_object_array_get_idx(v, i), depth + 1, out);
+		}
+		indent(out, depth);
+		strbuf_addch(out, ']');
+	} else if (json_object_is_type(v, json_type_object) && json_object_object_length(v)) {
+		size_t n = (size_t)json_object_object_length(v), i = 0;
+		const char **keys = xcalloc(n, sizeof(*keys));
+		json_object_object_foreach(v, k, m) {
+			(void)m;
+			keys[i++] = k;
+		}
+		qsort(keys, n, sizeof(*keys), key_cmp);
+		strbuf_addch(out, '{');
+		for (i = 0; i < n; i++) {
+			struct json_object *key = json_object_new_string(keys[i]);
+			if (i)
+				strbuf_addch(out, ',');
+			indent(out, depth + 1);
+			jsonpath_go_marshal(key, out);
+			strbuf_adds(out, ": ");
+			json_indent(json_object_object_get(v, keys[i]), depth + 1, out);
+			json_object_put(key);
+		}
+		free(keys);
+		indent(out, depth);
+		strbuf_addch(out, '}');
+	} else {
+		jsonpath_go_marshal(v, out);
+	}
+}
+
+void format_json_indent(struct json_object *v, struct strbuf *out)
+{
+	json_indent(v, 0, out);
+}
+
+/* ---- custom columns --------------------------------------------------------- */
+
+/* One row's cells (cli-runtime's printOneObject). */
+static int column_cells(struct format *f, struct json_object *obj, char **cells,
+			struct errbuf *err)
+{
+	for (size_t c = 0; c < f->ncols; c++) {
+		struct json_object **v;
+		size_t nr;
+		struct strbuf sb = STRBUF_INIT;
+		if (jsonpath_find(f->columns[c], obj, true, &v, &nr, err) < 0) {
+			for (size_t i = 0; i < c; i++)
+				free(cells[i]);
+			return -1;
+		}
+		if (!nr)
+			strbuf_adds(&sb, "<none>");
+		for (size_t i = 0; i < nr; i++) {
+			if (i)
+				strbuf_addch(&sb, ',');
+			jsonpath_go_format(v[i], &sb);
+		}
+		jsonpath_values_free(v, nr);
+		cells[c] = strbuf_detach(&sb, NULL);
+	}
+	return 0;
+}
+
+static struct json_object *items_of(struct json_object *obj, bool *is_list)
+{
+	struct json_object *items;
+
+	*is_list = json_object_object_get_ex(obj, "items", &items) &&
+		   json_object_is_type(items, json_type_array);
+	return *is_list ? items : obj;
+}
+
+static int print_columns(struct format *f, struct json_object *obj, bool no_headers,
+			 struct strbuf *out, struct errbuf *err)
+{
+	struct table *t = table_new((const char *const *)f->headers, f->ncols);
+	char **cells = xcalloc(f->ncols, sizeof(*cells));
+	bool is_list;
+	struct json_object *items = items_of(obj, &is_list);
+	size_t n = is_list ? json_object_array_length(items) : 1;
+	int ret = 0;
+
+	for (size_t i = 0; i < n && ret == 0; i++) {
+		ret = column_cells(f, is_list ? json_object_array_get_idx(items, i) : obj, cells, err);
+		if (ret == 0) {
+			table_add_row(t, (const char *const *)cells);
+			for (size_t c = 0; c < f->ncols; c++)
+				free(cells[c]);
+		}
+	}
+	table_format(t, no_headers, out);
+	table_free(t);
+	free(cells);
+	return ret;
+}
+
+/* ---- printing ------------------------------------------------------------- */
+
+static int run_jsonpath(struct format *f, struct json_object *obj, struct strbuf *out,
+			struct errbuf *err)
+{
+	if (jsonpath_execute(f->jsonpath, obj, true, out, err) < 0) {
+		char msg[sizeof(err->msg)];
+		snprintf(msg, sizeof(msg), "%s", err->msg);
+		errbuf_set(err, "error executing jsonpath \"%s\": Error executing template: %s",
+			   f->template_text, msg);
+		return -1;
+	}
+	return 0;
+}
+
+int format_print(struct format *f, struct json_object *obj, bool no_headers,
+		 struct strbuf *out, struct errbuf *err)
+{
+	switch (f->kind) {
+	case FORMAT_JSON:
+		format_json_indent(obj, out);
+		strbuf_addch(out, '\n');
+		return 0;
+	case FORMAT_YAML:
+		return yaml_emit(obj, out, err);
+	case FORMAT_JSONPATH:
+		return run_jsonpath(f, obj, out, err);
+	case FORMAT_CUSTOM_COLUMNS:
+		return print_columns(f, obj, no_headers, out, err);
+	default:
+		errbuf_set(err, "not an object format");
+		return -1;
+	}
+}
+
+int format_print_one(struct format *f, struct json_object *obj, bool no_headers,
+		     struct strbuf *out, struct errbuf *err)
+{
+	int rc = 0;
+
+	switch (f->kind) {
+	case FORMAT_YAML:
+		if (f->printed)
+			strbuf_adds(out, "---\n");
+		rc = yaml_emit(obj, out, err);
+		break;
+	case FORMAT_CUSTOM_COLUMNS: {
+		char **cells = xcalloc(f->ncols, sizeof(*cells));
+		if ((rc = column_cells(f, obj, cells, err)) == 0) {
+			struct table *t = table_new((const char *const *)f->headers, f->ncols);
+			table_add_row(t, (const char *const *)cells);
+			/* the header fixes the widths; later rows only pad to them */
+			table_format_fixed(t, no_headers || f->printed, out);
+			table_free(t);
+			for (size_t c = 0; c < f->ncols; c++)
+				free(cells[c]);
+		}
+		free(cells);
+		break;
+	}
+	default:
+		rc = format_print(f, obj, no_headers, out, err);
+	}
+	if (rc == 0)
+		f->printed++;
+	return rc;
+}
+
+/* ---- --sort-by ------------------------------------------------------------ */
+
+/* github.com/fvbommel/sortorder's NaturalLess, as a comparison. */
+static int natural_cmp(const char *a, const char *b)
+{
+	while (*a && *b) {
+		bool da = isdigit((unsigned char)*a), db = isdigit((unsigned char)*b);
+		if (da != db)		/* digits before other characters */
+			return da ? -1 : 1;
+		if (da && db) {
+			const char *ea = a, *eb = b;
+			while (*a == '0')
+				a++;
+			while (*b == '0')
+				b++;
+			const char *sa = a, *sb = b;
+			while (isdigit((unsigned char)*a))
+				a++;
+			while (isdigit((unsigned char)*b))
+				b++;
+			size_t la = (size_t)(a - sa), lb = (size_t)(b - sb);
+			if (la != lb)
+				return la < lb ? -1 : 1;
+			int c = strncmp(sa, sb, la);
+			if (c)
+				return c;
+			/* equal values: fewer leading zeros first */
+			if (sa - ea != sb - eb)
+				return (sa - ea) < (sb - eb) ? -1 : 1;
+			continue;
+		}
+		if (*a != *b)
+			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+		a++, b++;
+	}
+	return *a ? 1 : *b ? -1 : 0;
+}
+
+/* resource.ParseQuantity, enough to order: the value, or -1 if not one. */
+static int parse_quantity(const char *s, long double *v)
+{
+	static const struct { const char *suffix; long double mult; } sfx[] = {
+		{ "Ki", 1024.0L }, { "Mi", 1048576.0L }, { "Gi", 1073741824.0L },
+		{ "Ti", 1099511627776.0L }, { "Pi", 1125899906842624.0L },
+		{ "Ei", 1152921504606846976.0L }, { "n", 1e-9L }, { "u", 1e-6L },
+		{ "m", 1e-3L }, { "k", 1e3L }, { "M", 1e6L }, { "G", 1e9L }, { "T", 1e12L },
+		{ "P", 1e15L }, { "E", 1e18L }, { "", 1 },
+	};
+	const char *p = s;
+	char *end;
+
+	if (*p == '+' || *p == '-')
+		p++;
+	if (!isdigit((unsigned char)*p) && !(*p == '.' && isdigit((unsigned char)p[1])))
+		return -1;
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (*p == '.')
+		for (p++; isdigit((unsigned char)*p); p++)
+			;
+	long double num = strtold(s, &end);
+	if (end != p)
+		return -1;
+	if ((*p == 'e' || *p == 'E') && (isdigit((unsigned char)p[1]) ||
+		((p[1] == '+' || p[1] == '-') && isdigit((unsigned char)p[2])))) {
+		long e = strtol(p + 1, &end, 10);
+		if (*end)
+			return -1;
+		*v = num * powl(10.0L, (long double)e);
+		return 0;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(sfx); i++) {
+		if (!strcmp(p, sfx[i].suffix)) {
+			*v = num * sfx[i].mult;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int format_sort_cmp(struct json_object *a, bool a_found, struct json_object *b,
+		    bool b_found, bool *bad)
+{
+	/* kubectl's Less: a missing value sorts first; nils before values */
+	if (!a_found)
+		return -1;
+	if (!b_found)
+		return 1;
+	if (!a && !b)
+		return 0;
+	if (!a)
+		return -1;
+	if (!b)
+		return 1;
+	enum json_type ta = json_object_get_type(a), tb = json_object_get_type(b);
+	if (ta == json_type_int && tb == json_type_int) {
+		int64_t x = json_object_get_int64(a), y = json_object_get_int64(b);
+		return x < y ? -1 : x > y;
+	}
+	if (ta == json_type_double && tb == json_type_double) {
+		double x = json_object_get_double(a), y = json_object_get_double(b);
+		return x < y ? -1 : x > y;
+	}
+	if (ta == json_type_string && tb == json_type_string) {
+		const char *x = json_object_get_string(a), *y = json_object_get_string(b);
+		long double qx, qy;
+		if (parse_quantity(x, &qx) == 0 && parse_quantity(y, &qy) == 0)
+			return qx < qy ? -1 : qx > qy;
+		return natural_cmp(x, y);
+	}
+	*bad = true;
+	return 0;
+}

@@ -1,0 +1,106 @@
+/*
+ * format.h — kubectl's -o formats for whole objects: json, yaml, name,
+ * jsonpath=, jsonpath-file=, custom-columns=, custom-columns-file=, and
+ * the --sort-by comparison.  (The table formats, default and wide, are
+ * kubetable.h's.)
+ *
+ * Each follows cli-runtime's printer of the same name (printers/json.go,
+ * yaml.go, name.go, jsonpath.go, customcolumn.go) and kubectl's sorter
+ * (kubectl/pkg/cmd/get/sorter.go), byte for byte on the same object:
+ *
+ *   json           Go's json.MarshalIndent with four spaces, keys sorted
+ *   yaml           yaml.h; documents separated by "---" when printing
+ *                  one object at a time (watch)
+ *   jsonpath=T     the template executed once on the object (a List for
+ *                  `get`), missing keys allowed, no newline added
+ *   custom-columns=HEADER:PATH,…   one row per item, the path relaxed
+ *                  (".a.b", "a.b", "{.a.b}"), each cell its values as Go's
+ *                  %v joined by ",", "<none>" when there are none; aligned
+ *                  as kubectl's tabwriter aligns (kubetable.h's table)
+ *   custom-columns-file=F   line 1 the headers, line 2 the paths
+ *
+ * Error messages are kubectl's: "unexpected custom-columns spec: NAME,
+ * expected <header>:<json-path-expr>", "error parsing jsonpath {.a[},
+ * unterminated array".
+ *
+ * Ownership: a format owns its templates; objects are borrowed.
+ */
+#ifndef KINF_FORMAT_H
+#define KINF_FORMAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct json_object;
+struct strbuf;
+struct errbuf;
+struct jsonpath;
+
+enum format_kind {
+	FORMAT_TABLE,		/* "" */
+	FORMAT_WIDE,
+	FORMAT_NAME,
+	FORMAT_JSON,
+	FORMAT_YAML,
+	FORMAT_JSONPATH,	/* jsonpath=, jsonpath-file= */
+	FORMAT_CUSTOM_COLUMNS,	/* custom-columns=, custom-columns-file= */
+};
+
+struct format {
+	enum format_kind kind;
+	char *template_text;		/* jsonpath: as given, for messages */
+	struct jsonpath *jsonpath;
+	size_t ncols;			/* custom columns */
+	char **headers;
+	struct jsonpath **columns;
+	unsigned printed;		/* objects printed one at a time so far */
+};
+
+/*
+ * The -o names, for --help and completion (the ones taking "=VALUE" end
+ * with '=').
+ */
+extern const char *const format_names[];
+
+/*
+ * Parses an -o value ("wide", "jsonpath={.a}", "custom-columns-file=F",
+ * reading the file).  table_name is what "table" is called ("table" for
+ * get, "line" for watch) and is accepted for FORMAT_TABLE.  Returns -1
+ * with err set, naming the problem as kubectl does.
+ */
+int format_parse(struct format *f, const char *spec, const char *table_name,
+		 struct errbuf *err);
+void format_release(struct format *f);
+
+/*
+ * Appends the text of obj (a List for `get`'s lists) in a non-table
+ * format.  For custom columns, obj's "items" (or obj itself when it has
+ * none) are the rows, with a header line unless no_headers.  Returns -1
+ * with err set on a template error (kubectl's "error executing jsonpath
+ * …" message).
+ */
+int format_print(struct format *f, struct json_object *obj, bool no_headers,
+		 struct strbuf *out, struct errbuf *err);
+
+/*
+ * One object at a time, as `kubectl get -w` prints them: yaml puts "---"
+ * between documents, custom columns print their header once (before the
+ * first row) and pad each row to the header's widths.
+ */
+int format_print_one(struct format *f, struct json_object *obj, bool no_headers,
+		     struct strbuf *out, struct errbuf *err);
+
+/* Go's json.MarshalIndent(v, "", "    "). */
+void format_json_indent(struct json_object *v, struct strbuf *out);
+
+/*
+ * --sort-by: kubectl's order of two values (the first each object's
+ * path gives; NULL when none): an object without one sorts first;
+ * numbers by value, strings as quantities when both are ("100m" < "1"),
+ * else naturally ("pod-9" < "pod-10").  Returns <0, 0 or >0, or sets
+ * *bad (kubectl dies: "unsortable type") for other types.
+ */
+int format_sort_cmp(struct json_object *a, bool a_found, struct json_object *b,
+		    bool b_found, bool *bad);
+
+#endif

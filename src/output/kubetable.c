@@ -1,0 +1,248 @@
+/*
+ * kubetable.c — meta.k8s.io Tables as kubectl prints them, and kubectl's
+ * --sort-by; see kubetable.h.
+ */
+#include "output/kubetable.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "output/columns.h"
+#include "output/format.h"
+#include "output/jsonpath.h"
+#include "lib/strbuf.h"
+#include "lib/util.h"
+
+static struct json_object *member(struct json_object *o, const char *name)
+{
+	struct json_object *v = NULL;
+
+	if (json_object_is_type(o, json_type_object))
+		json_object_object_get_ex(o, name, &v);
+	return v;
+}
+
+static const char *str_member(struct json_object *o, const char *name)
+{
+	struct json_object *v = member(o, name);
+
+	return json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "";
+}
+
+/* ---- sorting --------------------------------------------------------------- */
+
+struct keyed {
+	struct json_object *elem;	/* borrowed */
+	struct json_object *value;	/* a reference, or NULL */
+	bool found;
+	size_t pos;
+};
+
+static bool sort_bad;
+
+static int keyed_cmp(const void *pa, const void *pb)
+{
+	const struct keyed *a = pa, *b = pb;
+	int c = format_sort_cmp(a->value, a->found, b->value, b->found, &sort_bad);
+
+	return c ? c : (a->pos > b->pos) - (a->pos < b->pos);	/* stable */
+}
+
+/*
+ * Reorders arr (objects, or Table rows whose "object" is looked at) by
+ * the first value of sort_by.
+ */
+static int sort_array(struct json_object *arr, const char *sort_by, bool rows,
+		      struct errbuf *err)
+{
+	size_t n = json_object_array_length(arr);
+	struct jsonpath *jp;
+	struct keyed *k;
+	bool any = false;
+	int ret = -1;
+
+	if (!(jp = jsonpath_parse(sort_by, err))) {
+		char msg[sizeof(err->msg)];
+		snprintf(msg, sizeof(msg), "%s", err->msg);
+		errbuf_set(err, "sorting error: %s", msg);
+		return -1;
+	}
+	k = xcalloc(n ? n : 1, sizeof(*k));
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *e = json_object_array_get_idx(arr, i), **v;
+		size_t nr;
+		k[i].elem = e;
+		k[i].pos = i;
+		if (jsonpath_find(jp, rows ? member(e, "object") : e, true, &v, &nr, err) < 0)
+			goto out;
+		if (nr) {
+			k[i].found = any = true;
+			k[i].value = json_object_get(v[0]);
+		}
+		jsonpath_values_free(v, nr);
+	}
+	if (n && !any) {
+		errbuf_set(err, "couldn't find any field with path \"%s\" in the list of objects",
+			   sort_by);
+		goto out;
+	}
+	sort_bad = false;
+	qsort(k, n, sizeof(*k), keyed_cmp);
+	if (sort_bad) {
+		errbuf_set(err, "field %s is an unsortable type (only numbers and strings sort)",
+			   sort_by);
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++)
+		json_object_get(k[i].elem);
+	for (size_t i = 0; i < n; i++)
+		json_object_array_put_idx(arr, i, k[i].elem);
+	ret = 0;
+out:
+	for (size_t i = 0; i < n; i++)
+		json_object_put(k[i].value);
+	free(k);
+	jsonpath_free(jp);
+	return ret;
+}
+
+int kubetable_sort_objects(struct json_object *items, const char *sort_by,
+			   struct errbuf *err)
+{
+	return sort_array(items, sort_by, false, err);
+}
+
+/* ---- printing ---------------------------------------------------------------- */
+
+static int label_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* labels.FormatLabels: "k=v,…" sorted by key, or "<none>". */
+static void format_labels(struct json_object *labels, struct strbuf *out)
+{
+	size_t n = json_object_is_type(labels, json_type_object) ?
+		   (size_t)json_object_object_length(labels) : 0, i = 0;
+	const char **keys = xcalloc(n ? n : 1, sizeof(*keys));
+
+	if (n) {
+		json_object_object_foreach(labels, k, v) {
+			(void)v;
+			keys[i++] = k;
+		}
+	}
+	qsort(keys, n, sizeof(*keys), label_cmp);
+	for (i = 0; i < n; i++)
+		strbuf_addf(out, "%s%s=%s", i ? "," : "", keys[i],
+			    str_member(labels, keys[i]));
+	if (!n)
+		strbuf_adds(out, "<none>");
+	free(keys);
+}
+
+/* One cell as printTable writes it. */
+static void format_cell(struct json_object *cell, struct strbuf *out)
+{
+	if (!cell)
+		return;
+	if (json_object_is_type(cell, json_type_string)) {
+		const char *s = json_object_get_string(cell);
+		size_t cut = strcspn(s, "\f\n\r");
+		strbuf_add(out, s, cut);
+		if (s[cut])
+			strbuf_adds(out, "...");
+		return;
+	}
+	jsonpath_go_format(cell, out);
+}
+
+int kubetable_print(struct json_object *table, const struct kubetable_opts *o,
+		    struct strbuf *out, struct errbuf *err)
+{
+	struct json_object *defs = member(table, "columnDefinitions");
+	struct json_object *rows = member(table, "rows");
+	size_t ndefs = json_object_is_type(defs, json_type_array) ? json_object_array_length(defs) : 0;
+	size_t nrows = json_object_is_type(rows, json_type_array) ? json_object_array_length(rows) : 0;
+	size_t extra = (o->with_namespace ? 1 : 0) + o->nlabel_columns + (o->show_labels ? 1 : 0);
+	const char **headers = xcalloc(ndefs + extra + 1, sizeof(*headers));
+	char **owned = xcalloc(ndefs + extra + 1, sizeof(*owned));
+	bool *shown = xcalloc(ndefs + 1, sizeof(*shown));
+	size_t nh = 0;
+
+	if (o->sort_by && nrows && sort_array(rows, o->sort_by, true, err) < 0) {
+		free(headers);
+		free(owned);
+		free(shown);
+		return -1;
+	}
+	if (o->with_namespace)
+		headers[nh++] = "NAMESPACE";
+	for (size_t i = 0; i < ndefs; i++) {
+		struct json_object *d = json_object_array_get_idx(defs, i);
+		struct json_object *prio = member(d, "priority");
+		shown[i] = o->wide || !prio || json_object_get_int64(prio) == 0;
+		if (!shown[i])
+			continue;
+		char *h = xstrdup(str_member(d, "name"));
+		for (char *p = h; *p; p++)
+			*p = (char)toupper((unsigned char)*p);
+		headers[nh] = owned[nh] = h;
+		nh++;
+	}
+	for (size_t i = 0; i < o->nlabel_columns; i++) {
+		const char *slash = strrchr(o->label_columns[i], '/');
+		char *h = xstrdup(slash ? slash + 1 : o->label_columns[i]);
+		for (char *p = h; *p; p++)
+			*p = (char)toupper((unsigned char)*p);
+		headers[nh] = owned[nh] = h;
+		nh++;
+	}
+	if (o->show_labels)
+		headers[nh++] = "LABELS";
+
+	struct table *t = table_new(headers, nh);
+	struct strbuf *cells = xcalloc(nh ? nh : 1, sizeof(*cells));
+	const char **cellp = xcalloc(nh ? nh : 1, sizeof(*cellp));
+	for (size_t r = 0; r < nrows; r++) {
+		struct json_object *row = json_object_array_get_idx(rows, r);
+		struct json_object *rc = member(row, "cells");
+		struct json_object *meta = member(member(row, "object"), "metadata");
+		size_t c = 0;
+		if (o->with_namespace)
+			strbuf_adds(&cells[c++], str_member(meta, "namespace"));
+		for (size_t i = 0; i < ndefs; i++) {
+			if (!shown[i])
+				continue;
+			if (i < json_object_array_length(rc))
+				format_cell(json_object_array_get_idx(rc, i), &cells[c]);
+			c++;
+		}
+		for (size_t i = 0; i < o->nlabel_columns; i++)
+			strbuf_adds(&cells[c++], str_member(member(meta, "labels"),
+							    o->label_columns[i]));
+		if (o->show_labels)
+			format_labels(member(meta, "labels"), &cells[c++]);
+		for (size_t i = 0; i < nh; i++)
+			cellp[i] = strbuf_str(&cells[i]);
+		table_add_row(t, cellp);
+		for (size_t i = 0; i < nh; i++)
+			strbuf_reset(&cells[i]);
+	}
+	if (nrows)
+		table_format(t, o->no_headers, out);
+	table_free(t);
+	for (size_t i = 0; i < nh; i++) {
+		strbuf_release(&cells[i]);
+		free(owned[i]);
+	}
+	free(cells);
+	free(cellp);
+	free(owned);
+	free(headers);
+	free(shown);
+	return 0;
+}

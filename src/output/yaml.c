@@ -1,0 +1,477 @@
+/*
+ * yaml.c — json-c trees through libyaml's emitter as go-yaml v2 writes
+ * them; see yaml.h.
+ *
+ * Which scalars go-yaml quotes follows its resolve() (resolve.go): a
+ * string that would resolve to a bool, null, int, float or timestamp
+ * when read back unquoted is written double quoted, as encoder.stringv
+ * does; the emitter itself (analyze_scalar, select_scalar_style) is
+ * libyaml's own, the one go-yaml ported.
+ */
+#include "output/yaml.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+#include <yaml.h>
+
+#include "output/jsonpath.h"
+#include "lib/strbuf.h"
+#include "lib/util.h"
+
+/* ---- go-yaml's resolve() ------------------------------------------------- */
+
+static bool in_list(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(s, *list))
+			return true;
+	return false;
+}
+
+/* Go's strconv.ParseInt/ParseUint with base 0, underscores removed first. */
+static bool go_int(const char *s)
+{
+	const char *p = s;
+	int base = 10;
+
+	if (*p == '+' || *p == '-')
+		p++;
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		base = 16, p += 2;
+	else if (p[0] == '0' && (p[1] == 'b' || p[1] == 'B'))
+		base = 2, p += 2;
+	else if (p[0] == '0' && (p[1] == 'o' || p[1] == 'O'))
+		base = 8, p += 2;
+	else if (p[0] == '0' && p[1])
+		base = 8, p += 1;
+	if (!*p)
+		return false;
+	for (; *p; p++) {
+		int d = isdigit((unsigned char)*p) ? *p - '0' :
+			isalpha((unsigned char)*p) ? tolower((unsigned char)*p) - 'a' + 10 : 99;
+		if (d >= base)
+			return false;
+	}
+	return true;	/* overflow is an error in Go, but then ParseFloat takes it */
+}
+
+/* ^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$ */
+static bool yaml_style_float(const char *s)
+{
+	const char *p = s;
+
+	if (*p == '+' || *p == '-')
+		p++;
+	if (*p == '.') {
+		if (!isdigit((unsigned char)*++p))
+			return false;
+		while (isdigit((unsigned char)*p))
+			p++;
+	} else {
+		if (!isdigit((unsigned char)*p))
+			return false;
+		while (isdigit((unsigned char)*p))
+			p++;
+		if (*p == '.')
+			for (p++; isdigit((unsigned char)*p); p++)
+				;
+	}
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		if (*p == '+' || *p == '-')
+			p++;
+		if (!isdigit((unsigned char)*p))
+			return false;
+		while (isdigit((unsigned char)*p))
+			p++;
+	}
+	return !*p;
+}
+
+/* Go's strconv.ParseFloat, roughly: a decimal float, inf or nan words. */
+static bool go_float(const char *s)
+{
+	char *end;
+
+	if (!*s || isspace((unsigned char)*s))
+		return false;
+	errno = 0;
+	strtod(s, &end);
+	return !*end && (isdigit((unsigned char)s[strspn(s, "+-.")]) ||
+			 strchr("iInN", s[strspn(s, "+-")]));
+}
+
+/* Up to max digits; returns how many were read into *v. */
+static int digits(const char **s, int max, int *v)
+{
+	int n = 0;
+
+	*v = 0;
+	while (n < max && isdigit((unsigned char)**s)) {
+		*v = *v * 10 + (**s - '0');
+		(*s)++;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * go-yaml's parseTimestamp: time.Parse with "2006-1-2T15:4:5.999999999Z07:00"
+ * (or 't'), "2006-1-2 15:4:5.999999999" or "2006-1-2".
+ */
+static bool yaml_timestamp(const char *s)
+{
+	static const int mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	const char *p = s;
+	int y, m, d, h, mi, sec;
+
+	if (digits(&p, 4, &y) != 4 || *p++ != '-' || !digits(&p, 2, &m) ||
+	    *p++ != '-' || !digits(&p, 2, &d))
+		return false;
+	if (m < 1 || m > 12 || d < 1 || d > mdays[m - 1] ||
+	    (m == 2 && d == 29 && !(y % 4 == 0 && (y % 100 || y % 400 == 0))))
+		return false;
+	if (!*p)
+		return true;
+	char sep = *p++;
+	if (sep != 'T' && sep != 't' && sep != ' ')
+		return false;
+	if (!digits(&p, 2, &h) || *p++ != ':' || !digits(&p, 2, &mi) || *p++ != ':' ||
+	    !digits(&p, 2, &sec) || h > 23 || mi > 59 || sec > 59)
+		return false;
+	if (*p == '.' || *p == ',') {
+		int v;
+		p++;
+		if (!digits(&p, 9, &v))
+			return false;
+	}
+	if (sep == ' ')
+		return !*p;
+	if (*p == 'Z')
+		return !p[1];
+	if (*p != '+' && *p != '-')
+		return false;
+	p++;
+	return digits(&p, 2, &h) == 2 && *p++ == ':' && digits(&p, 2, &mi) == 2 && !*p;
+}
+
+/* ^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$ */
+static bool base60_float(const char *s)
+{
+	const char *p = s;
+	int groups = 0;
+
+	if (*p == '+' || *p == '-')
+		p++;
+	if (!isdigit((unsigned char)*p))
+		return false;
+	while (isdigit((unsigned char)*p) || *p == '_')
+		p++;
+	while (*p == ':') {
+		p++;
+		if (p[0] >= '0' && p[0] <= '5' && isdigit((unsigned char)p[1]))
+			p += 2;
+		else if (isdigit((unsigned char)*p))
+			p++;
+		else
+			return false;
+		groups++;
+	}
+	if (!groups)
+		return false;
+	if (*p == '.')
+		for (p++; isdigit((unsigned char)*p) || *p == '_'; p++)
+			;
+	return !*p;
+}
+
+/* Whether go-yaml writes s plain: it reads back as a string unquoted. */
+static bool can_use_plain(const char *s)
+{
+	static const char *const words[] = {
+		"y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON",
+		"n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF",
+		"", "~", "null", "Null", "NULL", ".nan", ".NaN", ".NAN", ".inf", ".Inf",
+		".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", "<<", NULL,
+	};
+	char c = *s;
+
+	if (base60_float(s))
+		return false;
+	if (!c || strchr("yYnNtTfFoO~", c)) {
+		return !in_list(s, words);
+	} else if (c == '.') {
+		return !in_list(s, words) && !go_float(s);
+	} else if (c == '+' || c == '-' || isdigit((unsigned char)c)) {
+		if (in_list(s, words) || yaml_timestamp(s))
+			return false;
+		char *plain = xstrdup(s), *d = plain;
+		for (const char *q = s; *q; q++)
+			if (*q != '_')
+				*d++ = *q;
+		*d = '\0';
+		bool number = go_int(plain) || (yaml_style_float(plain) && go_float(plain));
+		if (!number && (!strncmp(plain, "0b", 2) || !strncmp(plain, "-0b", 3))) {
+			const char *b = plain + (plain[0] == '-' ? 3 : 2);
+			number = *b && strspn(b, "01") == strlen(b);
+		}
+		free(plain);
+		return !number;
+	}
+	return true;
+}
+
+/* ---- key order ----------------------------------------------------------- */
+
+/* One UTF-8 rune of s at *i (advancing it); invalid bytes read as themselves. */
+static long rune_at(const char *s, size_t *i)
+{
+	const unsigned char *p = (const unsigned char *)s + *i;
+	long r;
+	size_t n;
+
+	if (p[0] < 0x80)
+		r = p[0], n = 1;
+	else if ((p[0] & 0xE0) == 0xC0 && (p[1] & 0xC0) == 0x80)
+		r = (p[0] & 0x1F) << 6 | (p[1] & 0x3F), n = 2;
+	else if ((p[0] & 0xF0) == 0xE0 && (p[1] & 0xC0) == 0x80 && (p[2] & 0xC0) == 0x80)
+		r = (p[0] & 0x0F) << 12 | (p[1] & 0x3F) << 6 | (p[2] & 0x3F), n = 3;
+	else if ((p[0] & 0xF8) == 0xF0 && (p[1] & 0xC0) == 0x80 && (p[2] & 0xC0) == 0x80 &&
+		 (p[3] & 0xC0) == 0x80)
+		r = (long)(p[0] & 0x07) << 18 | (p[1] & 0x3F) << 12 | (p[2] & 0x3F) << 6 |
+		    (p[3] & 0x3F), n = 4;
+	else
+		r = 0xFFFD, n = 1;
+	*i += n;
+	return r;
+}
+
+static size_t to_runes(const char *s, long **out)
+{
+	size_t len = strlen(s), i = 0, n = 0;
+	long *r = xcalloc(len + 1, sizeof(*r));
+
+	while (i < len)
+		r[n++] = rune_at(s, &i);
+	*out = r;
+	return n;
+}
+
+/* unicode.IsLetter, for ASCII exactly; other runes above Latin-1 as letters. */
+static bool is_letter(long r)
+{
+	if (r < 0x80)
+		return isalpha((int)r);
+	return r >= 0xC0 && r != 0xD7 && r != 0xF7;
+}
+
+static bool is_digit(long r)
+{
+	return r >= '0' && r <= '9';
+}
+
+/* go-yaml's keyList.Less for two string keys: negative when a < b. */
+static int key_less(const char *a, const char *b)
+{
+	long *ar, *br;
+	size_t an_ = to_runes(a, &ar), bn_ = to_runes(b, &br);
+	int ret = an_ < bn_ ? -1 : an_ > bn_ ? 1 : 0;
+
+	for (size_t i = 0; i < an_ && i < bn_; i++) {
+		if (ar[i] == br[i])
+			continue;
+		bool al = is_letter(ar[i]), bl = is_letter(br[i]);
+		if (al && bl) {
+			ret = ar[i] < br[i] ? -1 : 1;
+			break;
+		}
+		if (al || bl) {
+			ret = bl ? -1 : 1;
+			break;
+		}
+		long long an = 0, bn = 0;
+		size_t ai, bi;
+		if (ar[i] == '0' || br[i] == '0') {
+			for (size_t j = i; j-- > 0 && is_digit(ar[j]);) {
+				if (ar[j] != '0') {
+					an = bn = 1;
+					break;
+				}
+			}
+		}
+		for (ai = i; ai < an_ && is_digit(ar[ai]); ai++)
+			an = an * 10 + (ar[ai] - '0');
+		for (bi = i; bi < bn_ && is_digit(br[bi]); bi++)
+			bn = bn * 10 + (br[bi] - '0');
+		if (an != bn)
+			ret = an < bn ? -1 : 1;
+		else if (ai != bi)
+			ret = ai < bi ? -1 : 1;
+		else
+			ret = ar[i] < br[i] ? -1 : 1;
+		break;
+	}
+	free(ar);
+	free(br);
+	return ret;
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+	return key_less(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* ---- emitting ------------------------------------------------------------ */
+
+static int write_cb(void *data, unsigned char *buffer, size_t size)
+{
+	strbuf_add(data, buffer, size);
+	return 1;
+}
+
+/* s with invalid UTF-8 replaced by U+FFFD, as Go's json.Marshal leaves it. */
+static char *valid_utf8(const char *s, size_t len)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i = 0;
+
+	while (i < len) {
+		size_t at = i;
+		long r = rune_at(s, &i);
+		if (r == 0xFFFD && (unsigned char)s[at] >= 0x80 &&
+		    !((unsigned char)s[at] == 0xEF && i - at == 3))
+			strbuf_adds(&sb, "\xef\xbf\xbd");
+		else
+			strbuf_add(&sb, s + at, i - at);
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+static int scalar(yaml_emitter_t *em, const char *s, yaml_scalar_style_t style)
+{
+	yaml_event_t ev;
+
+	if (!yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s),
+					  1, 1, style))
+		return -1;
+	return yaml_emitter_emit(em, &ev) ? 0 : -1;
+}
+
+static int string_scalar(yaml_emitter_t *em, const char *raw, size_t len)
+{
+	char *s = valid_utf8(raw, len);
+	yaml_scalar_style_t style = strchr(s, '\n') ? YAML_LITERAL_SCALAR_STYLE :
+				    can_use_plain(s) ? YAML_PLAIN_SCALAR_STYLE :
+				    YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+	int rc = scalar(em, s, style);
+
+	free(s);
+	return rc;
+}
+
+static int emit_value(yaml_emitter_t *em, struct json_object *v)
+{
+	yaml_event_t ev;
+	struct strbuf sb = STRBUF_INIT;
+	int rc = 0;
+
+	switch (json_object_get_type(v)) {
+	case json_type_null:
+		return scalar(em, "null", YAML_PLAIN_SCALAR_STYLE);
+	case json_type_boolean:
+		return scalar(em, json_object_get_boolean(v) ? "true" : "false",
+			      YAML_PLAIN_SCALAR_STYLE);
+	case json_type_int:
+	case json_type_double: {
+		/* go-yaml writes floats with 'g' and the shortest digits */
+		double d = json_object_get_double(v);
+		if (json_object_is_type(v, json_type_double) && isinf(d))
+			strbuf_adds(&sb, d > 0 ? ".inf" : "-.inf");
+		else if (json_object_is_type(v, json_type_double) && isnan(d))
+			strbuf_adds(&sb, ".nan");
+		else
+			jsonpath_go_format(v, &sb);
+		rc = scalar(em, strbuf_str(&sb), YAML_PLAIN_SCALAR_STYLE);
+		strbuf_release(&sb);
+		return rc;
+	}
+	case json_type_string:
+		return string_scalar(em, json_object_get_string(v),
+				     (size_t)json_object_get_string_len(v));
+	case json_type_array:
+		if (!yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1,
+							  YAML_BLOCK_SEQUENCE_STYLE) ||
+		    !yaml_emitter_emit(em, &ev))
+			return -1;
+		for (size_t i = 0; i < json_object_array_length(v); i++)
+			if (emit_value(em, json_object_array_get_idx(v, i)) < 0)
+				return -1;
+		yaml_sequence_end_event_initialize(&ev);
+		return yaml_emitter_emit(em, &ev) ? 0 : -1;
+	case json_type_object: {
+		size_t n = (size_t)json_object_object_length(v), i = 0;
+		const char **keys = xcalloc(n ? n : 1, sizeof(*keys));
+		json_object_object_foreach(v, k, m) {
+			(void)m;
+			keys[i++] = k;
+		}
+		qsort(keys, n, sizeof(*keys), key_cmp);
+		if (!yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1,
+							 YAML_BLOCK_MAPPING_STYLE) ||
+		    !yaml_emitter_emit(em, &ev))
+			rc = -1;
+		for (i = 0; rc == 0 && i < n; i++)
+			if (string_scalar(em, keys[i], strlen(keys[i])) < 0 ||
+			    emit_value(em, json_object_object_get(v, keys[i])) < 0)
+				rc = -1;
+		free(keys);
+		if (rc == 0) {
+			yaml_mapping_end_event_initialize(&ev);
+			rc = yaml_emitter_emit(em, &ev) ? 0 : -1;
+		}
+		return rc;
+	}
+	}
+	return -1;
+}
+
+int yaml_emit(struct json_object *obj, struct strbuf *out, struct errbuf *err)
+{
+	yaml_emitter_t em;
+	yaml_event_t ev;
+	int ret = -1;
+
+	if (!yaml_emitter_initialize(&em)) {
+		errbuf_set(err, "cannot start the YAML emitter");
+		return -1;
+	}
+	yaml_emitter_set_output(&em, write_cb, out);
+	yaml_emitter_set_unicode(&em, 1);
+	yaml_emitter_set_width(&em, 80);
+	yaml_emitter_set_indent(&em, 2);
+	if (!yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING) ||
+	    !yaml_emitter_emit(&em, &ev) ||
+	    !yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1) ||
+	    !yaml_emitter_emit(&em, &ev) ||
+	    emit_value(&em, obj) < 0 ||
+	    !yaml_document_end_event_initialize(&ev, 1) ||
+	    !yaml_emitter_emit(&em, &ev) ||
+	    !yaml_stream_end_event_initialize(&ev) ||
+	    !yaml_emitter_emit(&em, &ev) ||
+	    !yaml_emitter_flush(&em)) {
+		errbuf_set(err, "cannot write YAML: %s",
+			   em.problem ? em.problem : "emitter error");
+		goto out;
+	}
+	ret = 0;
+out:
+	yaml_emitter_delete(&em);
+	return ret;
+}

@@ -1,0 +1,35 @@
+/*
+ * yaml.h — a JSON tree as `kubectl get -o yaml` writes it.
+ *
+ * kubectl turns an object into JSON, the JSON into YAML through
+ * sigs.k8s.io/yaml (JSONToYAML: go-yaml v2 reads the JSON, then writes
+ * it), and go-yaml's writer is a port of libyaml's emitter — which this
+ * module drives, with go-yaml's choices made the same way:
+ *
+ *   - mapping keys sorted as go-yaml sorts them (encode.go keyList.Less:
+ *     runs of digits compare as numbers, non-letters before letters);
+ *   - block style, two-space indent, sequences in mappings not indented
+ *     ("- a" under "key:"), empty ones as {} and [];
+ *   - a string plain when it would read back as a string, else double
+ *     quoted ("true", "123", "", "2024-05-01T10:00:00Z", "1:20" are
+ *     quoted); a string with a newline as a literal block (|); libyaml
+ *     falls back to single quotes where plain is not allowed ('*');
+ *   - numbers as Go formats them (1e+06 for a float), null as null;
+ *   - lines folded at 80 columns, unicode written as is.
+ *
+ * json-c ownership: obj is borrowed.  Nothing is kept; thread-safe.
+ */
+#ifndef KINF_YAML_H
+#define KINF_YAML_H
+
+struct json_object;
+struct strbuf;
+struct errbuf;
+
+/*
+ * Appends obj as one YAML document (no "---"), ending with a newline.
+ * Returns 0, or -1 with err set when the emitter failed.
+ */
+int yaml_emit(struct json_object *obj, struct strbuf *out, struct errbuf *err);
+
+#endif

@@ -1,0 +1,134 @@
+#!/usr/bin/env bats
+# kubectl's output formats: `kinf get` (from the server and --from-cache)
+# prints what `kubectl get` prints on the same objects, byte for byte —
+# kubectl running against kube-sim, which serves Tables as the apiserver
+# does and the CRD of its crontabs.
+
+load test_helper
+bats_require_minimum_version 1.5.0
+
+kc() { kubectl --kubeconfig "$SIM_KUBECONFIG" "$@"; }
+get() { "$KINF" get --kubeconfig "$SIM_KUBECONFIG" "$@"; }
+
+# like_kubectl ARGS... — `kinf get ARGS`, with and without --from-cache,
+# prints what `kubectl get ARGS` prints (stdout), status 0 both.
+like_kubectl() {
+	local want try mode
+	for mode in server cache; do
+		# An AGE column may tick between two commands: a second try settles it.
+		for try in 1 2; do
+			want=$(kc get "$@" 2>/dev/null)
+			if [ $mode = server ]; then
+				run --separate-stderr get "$@"
+			else
+				run --separate-stderr get "$@" --from-cache
+			fi
+			assert_status 0
+			[ "$output" = "$want" ] && break
+		done
+		if [ "$output" != "$want" ]; then
+			echo "# kinf get $* ($mode) differs from kubectl's:" >&2
+			diff <(echo "$want") <(echo "$output") | head -20 | sed 's/^/# /' >&2
+			return 1
+		fi
+	done
+	[ -n "$want" ]
+}
+
+@test "-o yaml, -o json and -o jsonpath: byte for byte kubectl's, for pods, deployments, nodes, crontabs" {
+	sim_start --pods 6 --namespaces 1
+	# strings that YAML must quote, a multi-line one, a long one that folds
+	simctl POST /update '{"resource":"pods","namespace":"default","name":"pod-0","patch":{"metadata":{"annotations":{"yes":"true","n":"0755","t":"2024-05-01T10:00:00Z","star":"*","e":"","multi":"line one\nline two\n","long":"'"$(printf 'word %.0s' {1..40})"'","html":"<a&b>","colon":"a: b","f":"1.5e3"}}}}' >/dev/null
+	for r in pods deployments nodes crontabs; do
+		like_kubectl "$r" -A -o yaml
+		like_kubectl "$r" -A -o json
+		like_kubectl "$r" -A -o 'jsonpath={range .items[*]}{.metadata.name}{"\t"}{.metadata.labels}{"\n"}{end}'
+	done
+	like_kubectl pods -o yaml
+	[[ $output == *'"yes": "true"'* && $output == *"star: '*'"* && $output == *'multi: |'* ]]
+	like_kubectl pods -o 'jsonpath={.items[?(@.status.phase=="Running")].metadata.name}'
+	like_kubectl pods -o 'jsonpath={.items[0].spec.containers[*].ports[0].containerPort} {.items[-1:].metadata.name}'
+	like_kubectl pods -o 'jsonpath={.items[0].metadata.annotations}'
+	like_kubectl pods -o 'jsonpath={.items[0].status.conditions[0].lastProbeTime}{@.kind}'
+	like_kubectl pods -o 'jsonpath={range .items[*]}{range .spec.containers[*]}{.name},{end};{end}'
+}
+
+@test "tables are kubectl's: its columns from the server's Table, and the same from the cache" {
+	sim_start --pods 6 --namespaces 1
+	for r in pods deployments nodes namespaces configmaps secrets events crontabs; do
+		like_kubectl "$r"
+		like_kubectl "$r" -A -o wide
+	done
+	like_kubectl pods -A
+	[[ ${lines[0]} =~ ^NAMESPACE\ +NAME\ +READY\ +STATUS\ +RESTARTS\ +AGE$ ]]
+	# the CRD's additionalPrinterColumns, the priority-1 one only wide
+	like_kubectl crontabs -A
+	[[ ${lines[0]} =~ ^NAMESPACE\ +NAME\ +SPEC\ +REPLICAS\ +AGE$ ]]
+	like_kubectl ct -o wide
+	[[ ${lines[0]} =~ ^NAME\ +SPEC\ +REPLICAS\ +AGE\ +IMAGE$ ]]
+	# kinf asked for a Table as kubectl does
+	simctl GET '/requests?verb=list&resource=pods' | jq -e '[.[] | select(.userAgent | startswith("kinf/"))
+		| .headers.Accept | contains("as=Table;v=v1;g=meta.k8s.io")] | any' >/dev/null
+}
+
+@test "--show-labels, -L and --sort-by are kubectl's" {
+	sim_start --pods 8 --namespaces 1
+	like_kubectl pods --show-labels
+	[[ ${lines[0]} == *" LABELS" ]]
+	like_kubectl pods -A -L app,tier,nothere --show-labels
+	[[ ${lines[0]} =~ \ APP\ +TIER\ +NOTHERE\ +LABELS$ ]]
+	like_kubectl deployments -A -L app
+	for key in .metadata.labels.app .spec.nodeName '{.metadata.name}' .status.podIP \
+		.spec.containers[0].resources.requests.memory .metadata.creationTimestamp; do
+		like_kubectl pods -A --sort-by="$key" -o name
+		like_kubectl pods -A --sort-by="$key"
+	done
+	like_kubectl crontabs -A --sort-by=.spec.replicas -o wide
+	run --separate-stderr get pods --sort-by=.metadata.nothere
+	assert_status 1
+	[ "$stderr" = 'error: couldn'"'"'t find any field with path "{.metadata.nothere}" in the list of objects' ]
+}
+
+@test "custom-columns and custom-columns-file are kubectl's" {
+	sim_start --pods 5
+	like_kubectl pods -o custom-columns='NAME:.metadata.name,LABELS:.metadata.labels,PORTS:.spec.containers[*].ports[*].containerPort,NONE:.nothere'
+	[[ ${lines[1]} == *"map[app:"*"<none>" ]]
+	like_kubectl pods -o custom-columns='NAME:metadata.name,PHASE:{.status.phase},NODE:{.spec.nodeName}' --no-headers
+	printf 'NAME   NODE\n.metadata.name .spec.nodeName\n' >"$BATS_TEST_TMPDIR/cols"
+	like_kubectl pods -o custom-columns-file="$BATS_TEST_TMPDIR/cols"
+	like_kubectl crontabs -A -o custom-columns=NS:.metadata.namespace,SPEC:.spec.cronSpec
+}
+
+@test "bad templates: kubectl's messages, one line, status 1; a bad -o is a usage error" {
+	sim_start --pods 3
+	run --separate-stderr get pods -o 'jsonpath={.items[}'
+	[ "$status" -eq 2 ]
+	[[ $stderr == *"error parsing jsonpath {.items[}, unterminated array"* ]]
+	run --separate-stderr get pods -o 'jsonpath={.items[9].metadata.name}'
+	assert_status 1
+	[ -z "$output" ]
+	[ "$stderr" = 'error: error executing jsonpath "{.items[9].metadata.name}": Error executing template: array index out of bounds: index 9, length 3' ]
+	run --separate-stderr get pods -o custom-columns=NAME
+	[ "$status" -eq 2 ]
+	[[ $stderr == *"unexpected custom-columns spec: NAME, expected <header>:<json-path-expr>"* ]]
+	run --separate-stderr get pods -o jsonpath-file=/nonexistent
+	[ "$status" -eq 2 ]
+	[[ $stderr == *"/nonexistent"* ]]
+	run --separate-stderr get pods -o yml
+	[ "$status" -eq 2 ]
+	[[ $stderr == *'"yml"'* ]]
+}
+
+@test "kube-sim serves Tables (metadata or whole objects) and the crontabs' CRD" {
+	sim_start --pods 3
+	t=$(simcurl -H 'Accept: application/json;as=Table;v=v1;g=meta.k8s.io,application/json' /api/v1/namespaces/default/pods)
+	jq -e '.kind == "Table" and .apiVersion == "meta.k8s.io/v1" and
+		([.columnDefinitions[].name] | join(",")) == "Name,Ready,Status,Restarts,Age,IP,Node,Nominated Node,Readiness Gates" and
+		(.rows | length) == 3 and .rows[0].object.kind == "PartialObjectMetadata" and
+		(.rows[0].cells | length) == 9' <<<"$t" >/dev/null
+	t=$(simcurl -H 'Accept: application/json;as=Table;v=v1;g=meta.k8s.io' '/api/v1/namespaces/default/pods?includeObject=Object')
+	jq -e '.rows[0].object.kind == "Pod" and .rows[0].object.spec.containers' <<<"$t" >/dev/null
+	crd=$(simcurl /apis/apiextensions.k8s.io/v1/customresourcedefinitions/crontabs.stable.example.com)
+	jq -e '.spec.names.kind == "CronTab" and
+		([.spec.versions[0].additionalPrinterColumns[].name] | join(",")) == "Spec,Replicas,Age,Image"' <<<"$crd" >/dev/null
+}

@@ -1,0 +1,111 @@
+#!/usr/bin/env bats
+# `kinf watch` output: aligned lines when kinds mix and long keys come,
+# markers apart from the RV, ASCII under LANG=C, kubectl's object formats
+# per delta, and a custom resource's printer columns as its status.
+
+load test_helper
+bats_require_minimum_version 1.5.0
+
+start_watch() {
+	OUT=$BATS_TEST_TMPDIR/out ERR=$BATS_TEST_TMPDIR/err
+	"$KINF" watch --kubeconfig "$SIM_KUBECONFIG" "$@" >"$OUT" 2>"$ERR" 3>&- &
+	KINF_PID=$!
+}
+
+stop_watch() {
+	[ -n "$KINF_PID" ] || return 0
+	kill -TERM "$KINF_PID" 2>/dev/null || true
+	wait "$KINF_PID" 2>/dev/null || true
+	KINF_PID=
+}
+
+synced() { [ "$(count_lines "$ERR" 'synced')" -ge "${1:-1}" ]; }
+
+# aligned FILE — every delta line has its RV column where the header has it.
+aligned() {
+	awk '
+		NR == 1 { rv = index($0, " RV ") + 1; st = index($0, " STATUS") + 1; next }
+		/^    / { next }	# diff lines
+		{
+			if (substr($0, rv - 2, 2) != "  " || substr($0, rv, 1) !~ /[0-9]/) {
+				printf "# RV column moved: %s\n", $0; bad = 1
+			}
+		}
+		END { exit bad }'
+}
+
+@test "line output stays aligned when kinds mix and a long key arrives" {
+	sim_start --pods 4 --namespaces 1
+	simctl POST /create '{"resource":"pods","object":{"metadata":{"name":"a-pod-with-a-rather-long-name-from-the-start","namespace":"ns-1"}}}' >/dev/null
+	start_watch pods,deployments,crontabs -A
+	wait_until 20 synced 3
+	# a key longer than any in the initial list
+	simctl POST /create '{"resource":"pods","object":{"metadata":{"name":"another-pod-whose-name-is-longer-than-any-seen-so-far","namespace":"ns-1"}}}' >/dev/null
+	wait_until 10 file_has "$OUT" 'Added +Pod +ns-1/another'
+	stop_watch
+	cat "$OUT"
+	[[ $(head -1 "$OUT") =~ ^TIME\ +TYPE\ +KIND\ +KEY\ +RV\ +STATUS$ ]]
+	grep -qE ' Deployment +default/web ' "$OUT"
+	grep -qE ' CronTab +default/my-new-cron-object ' "$OUT"
+	# the initial list sized the KEY column for its longest key
+	grep -qE ' ns-1/a-pod-with-a-rather-long-name-from-the-start +[0-9]+ ' "$OUT"
+	# the later, longer key is cut with a marker, and the columns hold
+	grep -qE ' ns-1/another-pod-whose-name[^ ]*… +[0-9]+ ' "$OUT"
+	aligned "$OUT"
+}
+
+@test "a marker never runs into the RV; LANG=C gives ASCII" {
+	sim_start --pods 2
+	# configmaps have no status: the marker keeps the status's place
+	run --separate-stderr "$KINF" watch configmaps --kubeconfig "$SIM_KUBECONFIG" --timeout 3s -q
+	assert_status 0
+	grep -qE '^[0-9:.]+ +[A-Za-z]+ +default/app-config +[0-9]+ {3,}\(initial\)$' <<<"$output"
+	! grep -qE '[0-9] \(initial\)' <<<"$output"
+	# the --diff arrow and cut values in ASCII when the locale has no UTF-8
+	LC_ALL=C start_watch deployments web --diff
+	wait_until 20 synced
+	simctl POST /update '{"resource":"deployments","namespace":"default","name":"web","patch":{"spec":{"replicas":7},"metadata":{"annotations":{"long":"'"$(printf 'x%.0s' {1..100})"'"}}}}' >/dev/null
+	wait_until 10 file_has "$OUT" 'spec\.replicas'
+	stop_watch
+	grep -qxE '    spec\.replicas: [0-9]+ -> 7' "$OUT"
+	grep -qxE '    metadata\.annotations\.long: \+ x{80}\.\.\.' "$OUT"
+	! LC_ALL=C grep -q '[^[:print:][:space:]]' "$OUT"
+}
+
+@test "watch -o yaml, jsonpath and custom-columns print each delta's object as kubectl does" {
+	sim_start --pods 3
+	run --separate-stderr "$KINF" watch pods --kubeconfig "$SIM_KUBECONFIG" --timeout 3s -q -o yaml
+	assert_status 0
+	[ "$(grep -c '^---$' <<<"$output")" -eq 2 ]
+	[ "$(grep -c '^kind: Pod$' <<<"$output")" -eq 3 ]
+	# each document is what kubectl prints for the object
+	first=$(awk '/^---$/ { exit } { print }' <<<"$output")
+	name=$(awk '/^  name: / { print $2; exit }' <<<"$first")
+	[ "$first" = "$(kubectl --kubeconfig "$SIM_KUBECONFIG" get pod "$name" -o yaml)" ]
+	run --separate-stderr "$KINF" watch pods --kubeconfig "$SIM_KUBECONFIG" --timeout 3s -q \
+		-o 'jsonpath={.metadata.name}={.spec.nodeName}{"\n"}'
+	assert_status 0
+	[ "$output" = "$(kubectl --kubeconfig "$SIM_KUBECONFIG" get pods -o 'jsonpath={range .items[*]}{.metadata.name}={.spec.nodeName}{"\n"}{end}')" ]
+	run --separate-stderr "$KINF" watch pods --kubeconfig "$SIM_KUBECONFIG" --timeout 3s -q \
+		-o custom-columns=NAME:.metadata.name,PHASE:.status.phase
+	assert_status 0
+	[ "${lines[0]}" = "NAME   PHASE" ]
+	[ "${#lines[@]}" -eq 4 ]
+	[[ ${lines[1]} =~ ^pod-[0-9]\ +(Running|Pending)$ ]]
+	# a template error stops the watch: one line, status 1
+	run --separate-stderr "$KINF" watch pods --kubeconfig "$SIM_KUBECONFIG" --timeout 10s -q -o 'jsonpath={.spec.containers[5]}'
+	assert_status 1
+	[ "$stderr" = 'error: error executing jsonpath "{.spec.containers[5]}": Error executing template: array index out of bounds: index 5, length 1' ]
+	run --separate-stderr "$KINF" watch pods --kubeconfig "$SIM_KUBECONFIG" -o table
+	[ "$status" -eq 2 ]
+}
+
+@test "a custom resource's printer columns give its watch status and its cache table" {
+	sim_start --pods 1
+	run --separate-stderr "$KINF" watch crontabs --kubeconfig "$SIM_KUBECONFIG" --timeout 3s -q -o wide
+	assert_status 0
+	grep -qE 'default/my-new-cron-object +[0-9]+ +spec=\* \* \* \* \*/5 replicas=1 +[0-9a-z]+ +image=my-awesome-cron-image \(initial\)$' <<<"$output"
+	# the viewer may not read CRDs: NAME and AGE, no error
+	run --separate-stderr "$KINF" get crontabs --kubeconfig "$SIM_KUBECONFIG.viewer" --from-cache --sync-timeout 3s
+	[[ $stderr != *CustomResourceDefinition* ]]
+}

@@ -1,0 +1,213 @@
+/*
+ * test_jsonpath.c — kubectl's JSONPath dialect, table-driven: each row a
+ * template, the data, and what kubectl 1.28 prints (or its error).
+ * Expected texts were checked against `kubectl get -o jsonpath=…`.
+ */
+#include <json-c/json.h>
+
+#include "output/jsonpath.h"
+#include "lib/strbuf.h"
+#include "lib/util.h"
+#include "unit.h"
+
+static const char *const pods =
+	"{\"kind\":\"List\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"\"},"
+	"\"items\":["
+	"{\"metadata\":{\"name\":\"web-1\",\"labels\":{\"app\":\"web\",\"tier\":\"front\"},"
+	"\"annotations\":{\"a.b/c\":\"x<y>&\"}},"
+	"\"spec\":{\"priority\":0,\"nodeName\":\"n1\",\"containers\":[{\"name\":\"app\","
+	"\"image\":\"nginx:1\",\"ports\":[{\"containerPort\":80},{\"containerPort\":443}]}]},"
+	"\"status\":{\"phase\":\"Running\",\"ratio\":0.5,\"big\":1000000.0,"
+	"\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\",\"lastProbeTime\":null}]}},"
+	"{\"metadata\":{\"name\":\"web-2\",\"labels\":{\"app\":\"web\"}},"
+	"\"spec\":{\"priority\":10,\"containers\":[{\"name\":\"app\",\"image\":\"nginx:2\"},"
+	"{\"name\":\"side\",\"image\":\"envoy\"}]},"
+	"\"status\":{\"phase\":\"Pending\"}},"
+	"{\"metadata\":{\"name\":\"db-0\",\"labels\":{\"app\":\"db\"}},"
+	"\"spec\":{\"priority\":5,\"containers\":[{\"name\":\"pg\",\"image\":\"postgres\"}]},"
+	"\"status\":{\"phase\":\"Running\"}}"
+	"]}";
+
+struct row {
+	const char *tmpl;
+	const char *want;	/* the text, or the error with a leading "!" */
+};
+
+static const struct row rows[] = {
+	/* text, fields, indexes */
+	{ "{.kind}", "List" },
+	{ "kind={.kind}!", "kind=List!" },
+	{ "no actions at all", "no actions at all" },
+	{ "{.items[0].metadata.name}", "web-1" },
+	{ "{.items[-1].metadata.name}", "db-0" },
+	{ "{.items[*].metadata.name}", "web-1 web-2 db-0" },
+	{ "{.items[:].metadata.name}", "web-1 web-2 db-0" },
+	{ "{.items[1:].metadata.name}", "web-2 db-0" },
+	{ "{.items[0:3:2].metadata.name}", "web-1 db-0" },
+	{ "{.items[-2:].metadata.name}", "web-2 db-0" },
+	{ "{.items[0,2].metadata.name}", "web-1 db-0" },
+	{ "{.items[0].metadata['name']}", "web-1" },
+	{ "{$.items[0].metadata.name}", "web-1" },
+	{ "{@.kind}", "List" },
+	{ "{.items[0].metadata.labels.*}", "web front" },
+	{ "{.items[0].spec.containers[*].ports[*].containerPort}", "80 443" },
+	{ "{.items[1].spec.containers[*]['name','image']}", "app side nginx:2 envoy" },
+	/* objects and arrays print as Go's json.Marshal: sorted, HTML-escaped */
+	{ "{.items[0].metadata.labels}", "{\"app\":\"web\",\"tier\":\"front\"}" },
+	{ "{.items[0].metadata.annotations}", "{\"a.b/c\":\"x\\u003cy\\u003e\\u0026\"}" },
+	{ "{.items[0].spec.containers[0].ports}", "[{\"containerPort\":80},{\"containerPort\":443}]" },
+	/* scalars as Go's fmt: null is <nil>, floats %g */
+	{ "{.items[0].status.conditions[0].lastProbeTime}", "<nil>" },
+	{ "{.items[0].status.ratio} {.items[0].status.big}", "0.5 1e+06" },
+	{ "{.items[0].spec.priority}", "0" },
+	/* missing keys: nothing */
+	{ "{.items[0].metadata.nothere}", "" },
+	{ "{.items[0].metadata.name.deeper}", "" },
+	/* quoted strings and escapes */
+	{ "{.items[0].metadata.name}{\"\\t\"}{.kind}{'\\n'}", "web-1\tList\n" },
+	{ "{\"\\u00e9\\x41\"}", "\xc3\xa9" "A" },
+	{ "{'single'}", "single" },
+	/* filters */
+	{ "{.items[?(@.status.phase==\"Running\")].metadata.name}", "web-1 db-0" },
+	{ "{.items[?(@.status.phase!='Running')].metadata.name}", "web-2" },
+	{ "{.items[?(@.spec.priority>3)].metadata.name}", "web-2 db-0" },
+	{ "{.items[?(@.spec.priority<=5)].metadata.name}", "web-1 db-0" },
+	{ "{.items[?(@.spec.nodeName)].metadata.name}", "web-1" },
+	{ "{.items[?(@.nothere==\"x\")].metadata.name}", "" },
+	{ "{.items[0].status.conditions[?(@.type==\"Ready\")].status}", "True" },
+	/* range */
+	{ "{range .items[*]}{.metadata.name}{\"\\t\"}{.status.phase}{\"\\n\"}{end}",
+	  "web-1\tRunning\nweb-2\tPending\ndb-0\tRunning\n" },
+	{ "{range .items[*]}[{.metadata.name}]{end} done", "[web-1][web-2][db-0] done" },
+	{ "{range .items[*]}{range .spec.containers[*]}{.name},{end};{end}", "app,;app,side,;pg,;" },
+	{ "{range .items[?(@.spec.priority==0)]}{.metadata.name}{end}", "web-1" },
+	{ "{range .items[?(@.kind==\"X\")]}{.a}{end}after", "after" },
+	{ "{range .items[0:2]}{.metadata.name}", "web-1web-2" },
+	/* a string's elements are its bytes */
+	{ "{.items[2].metadata.name.*}", "100 98 45 48" },
+	/* recursive descent */
+	{ "{..image}", "nginx:1 nginx:2 envoy postgres" },
+	{ "{.items[1]..name}", "web-2 app side" },
+	/* errors, kubectl's words */
+	{ "{.items[9].metadata.name}", "!array index out of bounds: index 9, length 3" },
+	{ "{.items[2:1]}", "!starting index 2 is greater than ending index 1" },
+	{ "{.items[0:2:0]}", "!step must be > 0" },
+	{ "{.items[0].metadata[*]}", "!map[string]interface {} is not array or slice" },
+	{ "{.kind[?(@.x)]}", "!List is not array or slice and cannot be filtered" },
+	{ "{.items[?(@.spec.priority<1.5)].metadata.name}", "!incompatible types for comparison" },
+	{ "{end}", "!not in range, nothing to end" },
+	{ "{foo}", "!unrecognized identifier foo" },
+	{ "{.items[}", "!unterminated array" },
+	{ "{.items[x]}", "!invalid array index x" },
+	{ "{.items[1:a]}", "!invalid array index 1:a" },
+	{ "{.items[?(@.a==\"b\"]}", "!unterminated filter" },
+	{ "{\"abc}", "!unterminated quoted string" },
+	{ "{#}", "!unrecognized character in action: U+0023 '#'" },
+	{ "{1.2.3}", "!cannot parse number 1.2.3" },
+	{ "{.items[*].metadata.name", "!unclosed action" },
+	{ "{.items....name}", "!invalid multiple recursive descent" },
+};
+
+static struct json_object *data;
+
+TEST(templates_print_as_kubectl)
+{
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct row *r = &rows[i];
+		struct errbuf err = { "" };
+		struct strbuf out = STRBUF_INIT;
+		struct jsonpath *jp = jsonpath_parse(r->tmpl, &err);
+		int rc = jp ? jsonpath_execute(jp, data, true, &out, &err) : -1;
+		const char *got = rc < 0 ? err.msg : strbuf_str(&out);
+		const char *want = r->want[0] == '!' ? r->want + 1 : r->want;
+
+		if ((rc < 0) != (r->want[0] == '!') || strcmp(got, want)) {
+			printf("# template %s\n#   got %s \"%s\"\n#  want \"%s\"\n", r->tmpl,
+			       rc < 0 ? "error" : "text", got, want);
+			unit_current_failed = 1;
+		}
+		strbuf_release(&out);
+		jsonpath_free(jp);
+	}
+}
+
+TEST(missing_keys_are_errors_when_not_allowed)
+{
+	struct errbuf err = { "" };
+	struct strbuf out = STRBUF_INIT;
+	struct jsonpath *jp = jsonpath_parse("{.items[0].metadata.nothere}", &err);
+
+	CHECK(jp != NULL);
+	CHECK_INT(jsonpath_execute(jp, data, false, &out, &err), -1);
+	CHECK_STR(err.msg, "nothere is not found");
+	jsonpath_free(jp);
+	strbuf_release(&out);
+}
+
+TEST(find_gives_the_values)
+{
+	struct errbuf err = { "" };
+	struct jsonpath *jp = jsonpath_parse("{.items[*].spec.priority}", &err);
+	struct json_object **v;
+	size_t nr;
+
+	CHECK_INT(jsonpath_find(jp, data, true, &v, &nr, &err), 0);
+	CHECK_INT(nr, 3);
+	CHECK_INT(json_object_get_int(v[1]), 10);
+	jsonpath_values_free(v, nr);
+	jsonpath_free(jp);
+}
+
+TEST(relaxed_expressions)
+{
+	static const char *const forms[] = { "a.b", ".a.b", "{a.b}", "{.a.b}" };
+	struct errbuf err = { "" };
+
+	for (size_t i = 0; i < 4; i++) {
+		struct strbuf sb = STRBUF_INIT;
+		CHECK_INT(jsonpath_relaxed(forms[i], &sb, &err), 0);
+		CHECK_STR(strbuf_str(&sb), "{.a.b}");
+		strbuf_release(&sb);
+	}
+	struct strbuf sb = STRBUF_INIT;
+	CHECK_INT(jsonpath_relaxed("{a}{b}", &sb, &err), -1);
+	strbuf_release(&sb);
+}
+
+TEST(go_formatting)
+{
+	static const struct { const char *json, *v, *marshal; } cases[] = {
+		{ "{\"b\":[1,2],\"a\":{\"x\":null}}", "map[a:map[x:<nil>] b:[1 2]]",
+		  "{\"a\":{\"x\":null},\"b\":[1,2]}" },
+		{ "0.000001", "1e-06", "0.000001" },
+		{ "1e-7", "1e-07", "1e-7" },
+		{ "123456.0", "123456", "123456" },
+		{ "1234567.5", "1.2345675e+06", "1234567.5" },
+		{ "1e21", "1e+21", "1e+21" },
+		{ "\"\\u2028<\\u0001\"", "\xe2\x80\xa8<\x01", "\"\\u2028\\u003c\\u0001\"" },
+		{ "true", "true", "true" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct json_object *v = json_tokener_parse(cases[i].json);
+		struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+		jsonpath_go_format(v, &a);
+		jsonpath_go_marshal(v, &b);
+		CHECK_STR(strbuf_str(&a), cases[i].v);
+		CHECK_STR(strbuf_str(&b), cases[i].marshal);
+		strbuf_release(&a);
+		strbuf_release(&b);
+		json_object_put(v);
+	}
+}
+
+int main(void)
+{
+	data = json_tokener_parse(pods);
+	RUN(templates_print_as_kubectl);
+	RUN(missing_keys_are_errors_when_not_allowed);
+	RUN(find_gives_the_values);
+	RUN(relaxed_expressions);
+	RUN(go_formatting);
+	json_object_put(data);
+	return unit_done();
+}
