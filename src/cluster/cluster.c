@@ -9,7 +9,10 @@
 #include "cluster/kubeconfig.h"
 #include "lib/strbuf.h"
 
-struct cluster_flags cluster_flags;
+struct cluster_flags cluster_flags = { .http_version = -1 };
+
+/* --http-version's values, in the order of enum http_version after AUTO. */
+static const char *const http_version_names[] = { "1.1", "2", NULL };
 
 const struct option cluster_options[] = {
 	OPT_STRING('n', "namespace", &cluster_flags.namespace, "NAMESPACE",
@@ -26,6 +29,8 @@ const struct option cluster_options[] = {
 		   "the kubeconfig user to use", COMPLETE_NONE),
 	OPT_DURATION(0, "request-timeout", &cluster_flags.request_timeout_ms,
 		     "give up connecting after this long (default 10s)"),
+	OPT_ENUM(0, "http-version", &cluster_flags.http_version, "VERSION", http_version_names,
+		 "only this HTTP version (default: HTTP/2 when the server offers it over TLS, else 1.1)"),
 	OPT_COUNT('v', "verbose", &cluster_flags.verbose,
 		  "every informer notice, and HTTP requests on stderr (credentials redacted); twice for bodies"),
 	OPT_END(),
@@ -54,6 +59,9 @@ int cluster_open(struct cluster *c, struct errbuf *err)
 		kclient_set_timeout(c->client, cluster_flags.request_timeout_ms);
 	if (cluster_flags.verbose)
 		kclient_set_verbose(c->client, cluster_flags.verbose);
+	if (cluster_flags.http_version >= 0)
+		kclient_set_http_version(c->client, cluster_flags.http_version == 0 ?
+					 HTTP_VERSION_1_1 : HTTP_VERSION_2);
 	c->disco = discovery_new(c->client);
 	c->ns = c->config->namespace;
 	c->scope_ns = cluster_flags.all_namespaces ? NULL : c->ns;
