@@ -2,7 +2,8 @@
 # How kinf talks to the server: HTTP/2 over TLS with every request of a run
 # on one connection (behind nghttpx, a real HTTP/2 front end, since
 # kube-sim speaks HTTP/1.1), HTTP/1.1 when asked or offered nothing else,
-# the HTTP/2 health check and TCP keepalive, and the -v trace.
+# the HTTP/2 health check and TCP keepalive, certificates named when they
+# are out of date, and the -v trace.
 
 load test_helper
 load kubeconfig_helper
@@ -157,6 +158,84 @@ converged() { [ "$(replay "$1")" = "$(sim_oracle "$1" | jq -S -c .items)" ]; }
 	grep -q 'TCP_KEEPINTVL, \[10\]' "$T/trace"
 	grep -q 'TCP_KEEPCNT, \[3\]' "$T/trace"
 	grep -q 'TCP_USER_TIMEOUT, \[50000\]' "$T/trace"
+}
+
+# ---- certificates out of date, named -----------------------------------------
+
+# sign NAME SUBJECT START END [SAN] — a key and a certificate signed by the
+# simulator's CA, valid from START to END (openssl's YYYYMMDDHHMMSSZ).
+sign() {
+	local name=$1 subj=$2 start=$3 end=$4 san=${5:-}
+	local ca=$T/ca
+	mkdir -p "$ca"
+	[ -f "$ca/ca.cnf" ] || {
+		: >"$ca/index.txt"
+		echo 01 >"$ca/serial"
+		cat >"$ca/ca.cnf" <<-EOF
+		[ca]
+		default_ca = ca
+		[ca]
+		dir = $ca
+		database = $ca/index.txt
+		new_certs_dir = $ca
+		serial = $ca/serial
+		default_md = sha256
+		policy = any
+		copy_extensions = copy
+		unique_subject = no
+		[any]
+		commonName = supplied
+		organizationName = optional
+		EOF
+	}
+	openssl req -new -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+		-keyout "$T/$name.key" -out "$T/$name.csr" -subj "$subj" \
+		${san:+-addext "subjectAltName=$san"} 2>/dev/null
+	# `openssl ca` takes any start and end date (x509 -days cannot go back in time).
+	openssl ca -batch -preserveDN -config "$ca/ca.cnf" -notext \
+		-cert "$SIM_KUBECONFIG.ca.crt" -keyfile "$SIM_KUBECONFIG.ca.key" \
+		-startdate "$start" -enddate "$end" -in "$T/$name.csr" -out "$T/$name.crt" 2>/dev/null
+}
+
+# A kubeconfig presenting the client certificate NAME.
+cert_kubeconfig() {
+	write_kubeconfig "$T/kc.$1" "$(printf '    client-certificate: %s\n    client-key: %s' "$T/$1.crt" "$T/$1.key")"
+}
+
+@test "an expired client certificate is named, with its subject and dates" {
+	sim_start --pods 1
+	sign old "/O=system:masters/CN=old-admin" 20200101000000Z 20200102000000Z
+	cert_kubeconfig old
+	run_kinf get pods --kubeconfig "$T/kc.old"
+	assert_one_line_error "the client certificate 'CN=old-admin,O=system:masters' of user 'tester'" \
+		"expired on 2020-01-02 00:00:00 UTC (valid from 2020-01-01 00:00:00 UTC)" \
+		"server '$SIM_API' refused it"
+	[[ $stderr != *alert* ]]
+}
+
+@test "a client certificate not valid yet is named, with its subject and dates" {
+	sim_start --pods 1
+	sign future "/O=system:masters/CN=future-admin" 20990101000000Z 20990102000000Z
+	cert_kubeconfig future
+	run_kinf get pods --kubeconfig "$T/kc.future"
+	assert_one_line_error "the client certificate 'CN=future-admin,O=system:masters' of user 'tester'" \
+		"is not valid before 2099-01-01 00:00:00 UTC (valid until 2099-01-02 00:00:00 UTC)"
+}
+
+@test "an expired or not yet valid server certificate is named, with its subject and dates" {
+	sim_start --pods 1
+	sign srv-old "/CN=kube-sim-old" 20200101000000Z 20200102000000Z "IP:127.0.0.1,DNS:localhost"
+	H2_KEY=$T/srv-old.key H2_CERT=$T/srv-old.crt h2_start
+	run_kinf get pods --kubeconfig "$H2_KUBECONFIG"
+	assert_one_line_error "the certificate of server 'https://127.0.0.1:$H2_PORT' (subject 'CN=kube-sim-old')" \
+		"expired on 2020-01-02 00:00:00 UTC (valid from 2020-01-01 00:00:00 UTC)"
+	h2_stop
+
+	sign srv-new "/CN=kube-sim-new" 20990101000000Z 20990102000000Z "IP:127.0.0.1,DNS:localhost"
+	H2_KEY=$T/srv-new.key H2_CERT=$T/srv-new.crt h2_start
+	run_kinf get pods --kubeconfig "$H2_KUBECONFIG"
+	assert_one_line_error "the certificate of server 'https://127.0.0.1:$H2_PORT' (subject 'CN=kube-sim-new')" \
+		"is not valid before 2099-01-01 00:00:00 UTC (valid until 2099-01-02 00:00:00 UTC)"
 }
 
 # ---- the -v trace ---------------------------------------------------------------

@@ -27,9 +27,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 
 #include "cluster/credential.h"
 #include "cluster/kubeconfig.h"
+#include "cluster/tls_cert.h"
 #include "cluster/transport.h"
 
 /* --request-timeout's default, as `kinf --help` says. */
@@ -81,6 +83,7 @@ struct kclient {
 	CURLSH *share;
 	pthread_mutex_t share_locks[CURL_LOCK_DATA_LAST];
 	struct transport *tp;
+	struct tls_verify_log *verify_log;
 };
 
 static pthread_once_t global_once = PTHREAD_ONCE_INIT;
@@ -224,6 +227,7 @@ struct kclient *kclient_new(const struct rest_config *cfg, struct errbuf *err)
 	curl_share_setopt(c->share, CURLSHOPT_USERDATA, c);
 	curl_share_setopt(c->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
 	curl_share_setopt(c->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
+	c->verify_log = tls_verify_log_new();
 
 	c->probe_url = xasprintf("%s/livez", c->url_base);
 	if (c->host_header) {
@@ -253,6 +257,7 @@ void kclient_free(struct kclient *c)
 	curl_share_cleanup(c->share);
 	for (size_t i = 0; i < ARRAY_SIZE(c->share_locks); i++)
 		pthread_mutex_destroy(&c->share_locks[i]);
+	tls_verify_log_free(c->verify_log);
 	credential_free(c->cred);
 	free(c->url_base);
 	curl_slist_free_all(c->connect_to);
@@ -595,6 +600,7 @@ static void setup_handle(struct kclient *c, CURL *h, const char *url, char *errb
 		curl_easy_setopt(h, CURLOPT_SSLKEY_BLOB, &kb);
 		curl_easy_setopt(h, CURLOPT_SSLKEYTYPE, "PEM");
 	}
+	tls_watch_verify(h, c->verify_log);
 }
 
 /*
@@ -659,9 +665,59 @@ static const struct {
 	{ CURLE_URL_MALFORMAT, "bad URL for server '%s'", DETAIL_CURL, false, false },
 };
 
+/* Failures after which an out-of-date client certificate is the likely cause. */
+static bool tls_failure(CURLcode rc)
+{
+	static const CURLcode codes[] = {
+		CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CERTPROBLEM, CURLE_RECV_ERROR,
+		CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_HTTP2, CURLE_HTTP2_STREAM,
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(codes); i++)
+		if (codes[i] == rc)
+			return true;
+	return false;
+}
+
+/*
+ * A certificate out of its validity period, named: the server's (the
+ * handshake recorded it) or our own client certificate.  Go and OpenSSL
+ * say "certificate has expired" or "sslv3 alert certificate expired"
+ * without saying whose.
+ */
+static bool certificate_error(struct kclient *c, CURLcode rc, const struct transfer *t,
+			      struct errbuf *err)
+{
+	struct tls_verify_failure f;
+	char when[160];
+
+	if (rc == CURLE_PEER_FAILED_VERIFICATION && tls_verify_log_take(c->verify_log, &f) &&
+	    cert_validity_problem(&f.cert, time(NULL), when, sizeof(when))) {
+		if (f.depth == 0)
+			errbuf_set(err, "the certificate of server '%s' (subject '%s') %s",
+				   c->cfg->server, f.cert.subject, when);
+		else
+			errbuf_set(err, "the CA certificate '%s' in the chain of server '%s' %s",
+				   f.cert.subject, c->cfg->server, when);
+		return true;
+	}
+	if (!tls_failure(rc))
+		return false;
+	const struct blob *cert = t->snap && t->snap->cert.len ? &t->snap->cert
+							       : &c->cfg->client_cert;
+	struct cert_info ci;
+	if (!cert->len || cert_info_from_pem(cert->data, cert->len, &ci) < 0 ||
+	    !cert_validity_problem(&ci, time(NULL), when, sizeof(when)))
+		return false;
+	errbuf_set(err, "the client certificate '%s' of %s %s, so server '%s' refused it",
+		   ci.subject, c->identity, when, c->cfg->server);
+	return true;
+}
+
 static void transport_error(struct kclient *c, CURL *h, CURLcode rc, struct transfer *t,
 			    struct errbuf *err)
 {
+	if (certificate_error(c, rc, t, err))
+		return;
 
 	const char *what = "request to server '%s' failed";
 	enum error_detail detail = DETAIL_CURL;
