@@ -27,6 +27,7 @@ struct cluster_flags {
 	int verbose;
 	int64_t request_timeout_ms;
 	int http_version;	/* -1: auto; else an index into --http-version's choices */
+	const char *cache_dir;	/* --cache-dir */
 };
 
 /* The flags (filled by opt_parse through cluster_options). */
