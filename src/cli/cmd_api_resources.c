@@ -22,6 +22,7 @@ static struct {
 	int output;		/* -1: the plain table */
 	int sort_by;		/* -1: by group, then name */
 	bool no_headers;
+	bool cached;
 	const char *api_group;
 	const char *namespaced;	/* "true", "false", or NULL: both */
 	const char *verbs;
@@ -38,6 +39,8 @@ static const struct option api_resources_options[] = {
 	OPT_STRING(0, "verbs", &o.verbs, "VERBS",
 		   "only resources with all these verbs, e.g. list,watch", COMPLETE_NONE),
 	OPT_ENUM(0, "sort-by", &o.sort_by, "FIELD", sort_names, "sort by name or kind"),
+	OPT_BOOL(0, "cached", &o.cached,
+		 "from the discovery cache if it is fresh (default: ask the server, refresh the cache)"),
 	OPT_INCLUDE(cluster_options),
 	OPT_END(),
 };
@@ -184,7 +187,13 @@ static int run_api_resources(int argc, const char **argv)
 				    o.namespaced);
 	}
 
-	if (cluster_open(&c, &err) < 0 || discovery_load(c.disco, &err) < 0) {
+	if (cluster_open(&c, &err) < 0) {
+		error("%s", err.msg);
+		goto cleanup;
+	}
+	if (!o.cached)
+		discovery_invalidate(c.disco);	/* kubectl api-resources asks the server too */
+	if (discovery_load(c.disco, &err) < 0) {
 		error("%s", err.msg);
 		goto cleanup;
 	}

@@ -5,11 +5,15 @@
 #include <string.h>
 
 #include "cluster/discovery.h"
+#include "cluster/discovery_cache.h"
 #include "cluster/http.h"
 #include "cluster/kubeconfig.h"
 #include "lib/strbuf.h"
 
-struct cluster_flags cluster_flags;
+struct cluster_flags cluster_flags = { .http_version = -1 };
+
+/* --http-version's values, in the order of enum http_version after AUTO. */
+static const char *const http_version_names[] = { "1.1", "2", NULL };
 
 const struct option cluster_options[] = {
 	OPT_STRING('n', "namespace", &cluster_flags.namespace, "NAMESPACE",
@@ -26,6 +30,11 @@ const struct option cluster_options[] = {
 		   "the kubeconfig user to use", COMPLETE_NONE),
 	OPT_DURATION(0, "request-timeout", &cluster_flags.request_timeout_ms,
 		     "give up connecting after this long (default 10s)"),
+	OPT_STRING(0, "cache-dir", &cluster_flags.cache_dir, "DIR",
+		   "kubectl's cache, shared with it (default: $KUBECACHEDIR, else ~/.kube/cache)",
+		   COMPLETE_FILE),
+	OPT_ENUM(0, "http-version", &cluster_flags.http_version, "VERSION", http_version_names,
+		 "only this HTTP version (default: HTTP/2 when the server offers it over TLS, else 1.1)"),
 	OPT_COUNT('v', "verbose", &cluster_flags.verbose,
 		  "every informer notice, and HTTP requests on stderr (credentials redacted); twice for bodies"),
 	OPT_END(),
@@ -54,7 +63,17 @@ int cluster_open(struct cluster *c, struct errbuf *err)
 		kclient_set_timeout(c->client, cluster_flags.request_timeout_ms);
 	if (cluster_flags.verbose)
 		kclient_set_verbose(c->client, cluster_flags.verbose);
+	if (cluster_flags.http_version >= 0)
+		kclient_set_http_version(c->client, cluster_flags.http_version == 0 ?
+					 HTTP_VERSION_1_1 : HTTP_VERSION_2);
 	c->disco = discovery_new(c->client);
+	/* cli-runtime's ConfigFlags.toDiscoveryClient: --cache-dir, KUBECACHEDIR, ~/.kube/cache. */
+	char *root = cluster_flags.cache_dir && *cluster_flags.cache_dir ?
+		     xstrdup(cluster_flags.cache_dir) : discovery_cache_root();
+	char *dir = discovery_cache_dir(root, c->config->server);
+	discovery_set_cache_dir(c->disco, dir);
+	free(dir);
+	free(root);
 	c->ns = c->config->namespace;
 	c->scope_ns = cluster_flags.all_namespaces ? NULL : c->ns;
 	return 0;

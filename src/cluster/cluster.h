@@ -26,11 +26,13 @@ struct cluster_flags {
 	bool all_namespaces;
 	int verbose;
 	int64_t request_timeout_ms;
+	int http_version;	/* -1: auto; else an index into --http-version's choices */
+	const char *cache_dir;	/* --cache-dir */
 };
 
 /* The flags (filled by opt_parse through cluster_options). */
 extern struct cluster_flags cluster_flags;
-/* -n/--namespace, -A, --kubeconfig, --context, --cluster, --user, -v. */
+/* -n/--namespace, -A, --kubeconfig, --context, --cluster, --user, -v, ... */
 extern const struct option cluster_options[];
 
 struct cluster {

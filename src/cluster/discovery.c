@@ -1,13 +1,27 @@
 /*
- * discovery.c — the server's resources from /api and /apis, and kubectl's
- * rules for what a typed name means; see discovery.h.
+ * discovery.c — the server's resources, found as kubectl finds them, and
+ * kubectl's rules for what a typed name means; see discovery.h.
  *
- * DESIGN (threads): discovery_load() fetches the group versions in
+ * Where the answers come from, cheapest first (client-go's
+ * CachedDiscoveryClient over a MemCacheClient over a DiscoveryClient):
+ *   1. the disk cache shared with kubectl (discovery_cache.h): no request;
+ *   2. aggregated discovery (DiscoveryClient.GroupsAndMaybeResources):
+ *      /api and /apis asked for apidiscovery.k8s.io/v2, then v2beta1, by
+ *      the Accept header; a server that knows it answers every group,
+ *      version and resource in those two requests;
+ *   3. else the legacy documents: /api, /apis, then one request per group
+ *      version (only the preferred ones up front; another when named).
+ * What the server answered is written to the disk cache.  A name the
+ * cached documents do not know makes kinf ask the server again, once, as
+ * kubectl's DeferredDiscoveryRESTMapper resets a cache that is not fresh.
+ *
+ * DESIGN (threads): discovery_load() fetches legacy group versions in
  * parallel, one short-lived thread per group version (at most
  * MAX_PARALLEL at once), because a cluster with many CRD groups would
- * otherwise pay one round trip each, in series, on every start.  Each
- * thread fills only its own struct gv_fetch; the caller joins them all
- * before reading any.  Everything else runs on the caller's thread.
+ * otherwise pay one round trip each, in series; over HTTP/2 they share
+ * one connection.  Each thread fills only its own struct gv_fetch (and
+ * writes its own cache file); the caller joins them all before reading
+ * any.  Everything else runs on the caller's thread.
  */
 #include "cluster/discovery.h"
 
@@ -18,10 +32,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cluster/discovery_cache.h"
 #include "cluster/http.h"
 #include "lib/strbuf.h"
 
 #define MAX_PARALLEL 16
+
+/* client-go 1.28-1.32's acceptDiscoveryFormats: aggregated v2, v2beta1, else legacy. */
+#define ACCEPT_DISCOVERY                                                        \
+	"application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,"  \
+	"application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList," \
+	"application/json"
 
 struct api_group {
 	char *name;		/* "" for the core group */
@@ -30,15 +51,31 @@ struct api_group {
 	bool *loaded;		/* per version */
 };
 
+/* A group version's APIResourceList known without asking (aggregated discovery). */
+struct gv_doc {
+	char *gv;		/* "apps/v1", "v1" */
+	json_object *list;
+};
+
 struct discovery {
 	struct kclient *client;
+	char *cache_dir;	/* NULL: no disk cache */
 	bool loaded;
+	/* Something came from cache files this process did not write (kubectl: !Fresh()). */
+	bool from_disk;
+	/* Cache files are not to be read any more (kubectl's Invalidate()). */
+	bool invalidated;
 	struct api_group *groups;	/* core first, then /apis order */
 	size_t nr_groups, alloc_groups;
 	/* Every resource fetched, preferred versions first, in group order. */
 	struct api_resource **res;
 	size_t nr_res, alloc_res;
 	size_t nr_preferred;		/* res[0..nr_preferred) */
+	/* Resources of an invalidated load: callers may still hold them. */
+	struct api_resource **retired;
+	size_t nr_retired, alloc_retired;
+	struct gv_doc *docs;
+	size_t nr_docs, alloc_docs;
 	/* Group versions that failed to answer, "metrics.k8s.io/v1beta1, ...". */
 	struct strbuf failed;
 	const struct api_resource **sorted;
@@ -49,6 +86,12 @@ struct discovery *discovery_new(struct kclient *client)
 	struct discovery *d = xcalloc(1, sizeof(*d));
 	d->client = client;
 	return d;
+}
+
+void discovery_set_cache_dir(struct discovery *d, const char *dir)
+{
+	free(d->cache_dir);
+	d->cache_dir = dir ? xstrdup(dir) : NULL;
 }
 
 static void api_resource_free(struct api_resource *r)
@@ -64,26 +107,55 @@ static void api_resource_free(struct api_resource *r)
 	free(r);
 }
 
-void discovery_free(struct discovery *d)
+/* Forgets what was loaded; the resources handed out stay valid. */
+static void discovery_reset(struct discovery *d)
 {
-	if (!d)
-		return;
 	for (size_t i = 0; i < d->nr_groups; i++) {
 		free(d->groups[i].name);
 		strv_free(d->groups[i].versions);
 		free(d->groups[i].preferred);
 		free(d->groups[i].loaded);
 	}
+	d->nr_groups = 0;
+	for (size_t i = 0; i < d->nr_res; i++) {
+		ALLOC_GROW(d->retired, d->nr_retired + 1, d->alloc_retired);
+		d->retired[d->nr_retired++] = d->res[i];
+	}
+	d->nr_res = d->nr_preferred = 0;
+	for (size_t i = 0; i < d->nr_docs; i++) {
+		free(d->docs[i].gv);
+		json_object_put(d->docs[i].list);
+	}
+	d->nr_docs = 0;
+	strbuf_reset(&d->failed);
+	d->loaded = false;
+	d->from_disk = false;
+}
+
+void discovery_free(struct discovery *d)
+{
+	if (!d)
+		return;
+	discovery_reset(d);
+	for (size_t i = 0; i < d->nr_retired; i++)
+		api_resource_free(d->retired[i]);
+	free(d->retired);
 	free(d->groups);
-	for (size_t i = 0; i < d->nr_res; i++)
-		api_resource_free(d->res[i]);
 	free(d->res);
+	free(d->docs);
 	free(d->sorted);
+	free(d->cache_dir);
 	strbuf_release(&d->failed);
 	free(d);
 }
 
-/* ---- fetching ----------------------------------------------------------- */
+void discovery_invalidate(struct discovery *d)
+{
+	discovery_reset(d);
+	d->invalidated = true;
+}
+
+/* ---- documents ------------------------------------------------------------ */
 
 static const char *json_str(json_object *obj, const char *key)
 {
@@ -94,13 +166,19 @@ static const char *json_str(json_object *obj, const char *key)
 	return json_object_get_string(v);
 }
 
+static json_object *json_arr(json_object *obj, const char *key)
+{
+	json_object *v;
+	if (!obj || !json_object_object_get_ex(obj, key, &v) ||
+	    !json_object_is_type(v, json_type_array))
+		return NULL;
+	return v;
+}
+
 static char **json_strv(json_object *obj, const char *key)
 {
-	json_object *arr;
-	size_t n = 0;
-	if (obj && json_object_object_get_ex(obj, key, &arr) &&
-	    json_object_is_type(arr, json_type_array))
-		n = json_object_array_length(arr);
+	json_object *arr = json_arr(obj, key);
+	size_t n = arr ? json_object_array_length(arr) : 0;
 	char **v = xcalloc(n + 1, sizeof(*v));
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -111,15 +189,298 @@ static char **json_strv(json_object *obj, const char *key)
 	return v;
 }
 
+static char *gv_string(const char *group, const char *version)
+{
+	return *group ? xasprintf("%s/%s", group, version) : xstrdup(version);
+}
+
+/* Where a group version's APIResourceList lives in the disk cache. */
+static char *gv_cache_name(const char *group, const char *version)
+{
+	char *gv = gv_string(group, version);
+	char *name = xasprintf("%s/serverresources.json", gv);
+	free(gv);
+	return name;
+}
+
+/* The content type of an aggregated discovery answer: its version, else NULL. */
+static const char *aggregated_version(const char *content_type)
+{
+	static const char *const versions[] = { "v2", "v2beta1" };
+	char *copy = xstrdup(content_type), *save = NULL;
+	const char *found = NULL;
+	bool json = false, group = false, kind = false;
+	const char *v = NULL;
+
+	for (char *p = strtok_r(copy, ";", &save); p; p = strtok_r(NULL, ";", &save)) {
+		while (*p == ' ')
+			p++;
+		size_t n = strlen(p);
+		while (n && p[n - 1] == ' ')
+			p[--n] = '\0';
+		if (!strcasecmp(p, "application/json"))
+			json = true;
+		else if (!strcmp(p, "g=apidiscovery.k8s.io"))
+			group = true;
+		else if (!strcmp(p, "as=APIGroupDiscoveryList"))
+			kind = true;
+		else if (!strncmp(p, "v=", 2))
+			v = p + 2;
+	}
+	for (size_t i = 0; json && group && kind && v && i < ARRAY_SIZE(versions); i++)
+		if (!strcmp(v, versions[i]))
+			found = versions[i];
+	free(copy);
+	return found;
+}
+
+static void add_json_str(json_object *obj, const char *key, const char *value)
+{
+	json_object_object_add(obj, key, json_object_new_string(value));
+}
+
+/* APIGroupDiscovery's responseKind fields onto an APIResource, as client-go converts them. */
+static bool add_response_kind(json_object *out, json_object *in)
+{
+	json_object *rk;
+	const char *kind;
+	if (!json_object_object_get_ex(in, "responseKind", &rk) || !(kind = json_str(rk, "kind")) ||
+	    !*kind)
+		return false;
+	const char *g = json_str(rk, "group"), *v = json_str(rk, "version");
+	if (g && *g)
+		add_json_str(out, "group", g);
+	if (v && *v)
+		add_json_str(out, "version", v);
+	add_json_str(out, "kind", kind);
+	return true;
+}
+
+static void copy_array(json_object *out, const char *key, json_object *in)
+{
+	json_object *arr = json_arr(in, key);
+	if (arr)
+		json_object_object_add(out, key, json_object_get(arr));
+}
+
+/*
+ * One version of an aggregated group into a legacy APIResourceList
+ * (client-go's convertAPIGroup/convertAPIResource/convertAPISubresource):
+ * subresources become "pods/status" entries, as a legacy server lists them.
+ */
+static json_object *resource_list_of(const char *group, json_object *version)
+{
+	const char *ver = json_str(version, "version");
+	json_object *list = json_object_new_object(), *out = json_object_new_array();
+	json_object *resources = json_arr(version, "resources");
+	char *gv = gv_string(group, ver);
+
+	add_json_str(list, "kind", "APIResourceList");
+	add_json_str(list, "apiVersion", "v1");
+	add_json_str(list, "groupVersion", gv);
+	free(gv);
+	for (size_t i = 0; resources && i < json_object_array_length(resources); i++) {
+		json_object *in = json_object_array_get_idx(resources, i);
+		const char *name = json_str(in, "resource"), *singular = json_str(in, "singularResource");
+		const char *scope = json_str(in, "scope");
+		bool namespaced = scope && !strcmp(scope, "Namespaced");
+		if (!name)
+			continue;
+		json_object *r = json_object_new_object();
+		add_json_str(r, "name", name);
+		add_json_str(r, "singularName", singular ? singular : "");
+		json_object_object_add(r, "namespaced", json_object_new_boolean(namespaced));
+		bool complete = add_response_kind(r, in);
+		copy_array(r, "verbs", in);
+		copy_array(r, "shortNames", in);
+		copy_array(r, "categories", in);
+		if (complete)
+			json_object_array_add(out, r);
+		else
+			json_object_put(r);	/* still the parent of its subresources */
+		json_object *subs = json_arr(in, "subresources");
+		for (size_t k = 0; subs && k < json_object_array_length(subs); k++) {
+			json_object *sin = json_object_array_get_idx(subs, k);
+			const char *sub = json_str(sin, "subresource");
+			json_object *s = json_object_new_object();
+			char *full = xasprintf("%s/%s", name, sub ? sub : "");
+			add_json_str(s, "name", full);
+			free(full);
+			add_json_str(s, "singularName", singular ? singular : "");
+			json_object_object_add(s, "namespaced", json_object_new_boolean(namespaced));
+			bool ok = sub && add_response_kind(s, sin);
+			copy_array(s, "verbs", sin);
+			if (ok)
+				json_object_array_add(out, s);
+			else
+				json_object_put(s);
+		}
+	}
+	json_object_object_add(list, "resources", out);
+	return list;
+}
+
+static void doc_add(struct discovery *d, const char *gv, json_object *list)
+{
+	ALLOC_GROW(d->docs, d->nr_docs + 1, d->alloc_docs);
+	d->docs[d->nr_docs].gv = xstrdup(gv);
+	d->docs[d->nr_docs].list = list;
+	d->nr_docs++;
+}
+
+static json_object *doc_find(struct discovery *d, const char *gv)
+{
+	for (size_t i = 0; i < d->nr_docs; i++)
+		if (!strcmp(d->docs[i].gv, gv))
+			return d->docs[i].list;
+	return NULL;
+}
+
+/* ---- groups --------------------------------------------------------------- */
+
+static struct api_group *add_group(struct discovery *d, const char *name, char **versions,
+				   const char *preferred)
+{
+	ALLOC_GROW(d->groups, d->nr_groups + 1, d->alloc_groups);
+	struct api_group *g = &d->groups[d->nr_groups++];
+	size_t n = 0;
+	while (versions[n])
+		n++;
+	g->name = xstrdup(name);
+	g->versions = versions;
+	g->preferred = xstrdup(preferred ? preferred : (n ? versions[0] : ""));
+	g->loaded = xcalloc(n + 1, sizeof(bool));
+	return g;
+}
+
+/* An APIGroupList's groups (from /apis, or servergroups.json). */
+static void add_group_list(struct discovery *d, json_object *list)
+{
+	json_object *arr = json_arr(list, "groups");
+	for (size_t i = 0; arr && i < json_object_array_length(arr); i++) {
+		json_object *g = json_object_array_get_idx(arr, i), *pref = NULL;
+		const char *name = json_str(g, "name");
+		json_object *vs = json_arr(g, "versions");
+		size_t nv = vs ? json_object_array_length(vs) : 0;
+		if (!name)
+			continue;
+		char **versions = xcalloc(nv + 1, sizeof(*versions));
+		size_t k = 0;
+		for (size_t j = 0; j < nv; j++) {
+			const char *v = json_str(json_object_array_get_idx(vs, j), "version");
+			if (v)
+				versions[k++] = xstrdup(v);
+		}
+		json_object_object_get_ex(g, "preferredVersion", &pref);
+		add_group(d, name, versions, json_str(pref, "version"));
+	}
+}
+
+/* An aggregated APIGroupDiscoveryList: its groups, and every version's resources as docs. */
+static void add_aggregated(struct discovery *d, json_object *list)
+{
+	json_object *items = json_arr(list, "items");
+	for (size_t i = 0; items && i < json_object_array_length(items); i++) {
+		json_object *item = json_object_array_get_idx(items, i), *meta;
+		const char *name = json_object_object_get_ex(item, "metadata", &meta) ?
+				   json_str(meta, "name") : NULL;
+		json_object *vs = json_arr(item, "versions");
+		size_t nv = vs ? json_object_array_length(vs) : 0;
+		char **versions = xcalloc(nv + 1, sizeof(*versions));
+		size_t k = 0;
+		if (!name)
+			name = "";
+		for (size_t j = 0; j < nv; j++) {
+			json_object *v = json_object_array_get_idx(vs, j);
+			const char *ver = json_str(v, "version"), *fresh = json_str(v, "freshness");
+			if (!ver)
+				continue;
+			if (fresh && !strcmp(fresh, "Stale")) {
+				/* An aggregated API server that did not answer in time. */
+				strbuf_addf(&d->failed, "%s%s%s%s", d->failed.len ? ", " : "", name,
+					    *name ? "/" : "", ver);
+				continue;
+			}
+			versions[k++] = xstrdup(ver);
+			char *gv = gv_string(name, ver);
+			doc_add(d, gv, resource_list_of(name, v));
+			free(gv);
+		}
+		/* The preferred version is the first that is not stale. */
+		if (k)
+			add_group(d, name, versions, versions[0]);
+		else
+			strv_free(versions);
+	}
+}
+
+/* The groups as an APIGroupList, for servergroups.json. */
+static json_object *group_list(const struct discovery *d)
+{
+	json_object *list = json_object_new_object(), *groups = json_object_new_array();
+	add_json_str(list, "kind", "APIGroupList");
+	add_json_str(list, "apiVersion", "v1");
+	for (size_t i = 0; i < d->nr_groups; i++) {
+		const struct api_group *g = &d->groups[i];
+		json_object *o = json_object_new_object(), *vs = json_object_new_array();
+		add_json_str(o, "name", g->name);
+		for (char **v = g->versions; *v; v++) {
+			json_object *gv = json_object_new_object();
+			char *s = gv_string(g->name, *v);
+			add_json_str(gv, "groupVersion", s);
+			add_json_str(gv, "version", *v);
+			free(s);
+			json_object_array_add(vs, gv);
+		}
+		json_object_object_add(o, "versions", vs);
+		json_object *pref = json_object_new_object();
+		char *s = gv_string(g->name, g->preferred);
+		add_json_str(pref, "groupVersion", s);
+		add_json_str(pref, "version", g->preferred);
+		free(s);
+		json_object_object_add(o, "preferredVersion", pref);
+		json_object_array_add(groups, o);
+	}
+	json_object_object_add(list, "groups", groups);
+	return list;
+}
+
+/* ---- the cache on disk ------------------------------------------------------ */
+
+static void cache_write(struct discovery *d, const char *name, json_object *doc)
+{
+	struct errbuf err;
+	if (d->cache_dir && discovery_cache_write(d->cache_dir, name, doc, &err) < 0)
+		kclient_note(d->client, "discovery: not cached: %s", err.msg);
+}
+
+/* A group version's APIResourceList from the disk cache, or NULL. */
+static json_object *cache_read_gv(struct discovery *d, const char *group, const char *version)
+{
+	if (!d->cache_dir || d->invalidated)
+		return NULL;
+	char *name = gv_cache_name(group, version);
+	json_object *doc = discovery_cache_read(d->cache_dir, name, NULL);
+	free(name);
+	return doc;
+}
+
+/* ---- fetching ------------------------------------------------------------- */
+
 /* GETs path and parses its JSON body; what names it in messages. */
-static json_object *get_json(struct kclient *client, const char *path, const char *what,
+static json_object *get_json(struct kclient *client, const char *path, const char *accept,
+			     const char *what, long *status, char *content_type, size_t ct_size,
 			     struct errbuf *err)
 {
 	struct http_response resp = { 0 };
 	json_object *root = NULL;
 
-	if (kclient_get(client, path, &resp, err) < 0)
+	if (kclient_get_accept(client, path, accept, &resp, err) < 0)
 		goto cleanup;
+	if (status)
+		*status = resp.status;
+	if (content_type)
+		snprintf(content_type, ct_size, "%s", resp.content_type);
 	if (resp.status < 200 || resp.status > 299) {
 		http_status_message(&resp, what, err);
 		goto cleanup;
@@ -147,15 +508,12 @@ static char *lowercase(const char *s)
 static void parse_resource_list(json_object *root, const char *group, const char *version,
 				struct api_resource ***out, size_t *nr)
 {
-	json_object *arr;
+	json_object *arr = json_arr(root, "resources");
 	size_t alloc = 0;
 
 	*out = NULL;
 	*nr = 0;
-	if (!json_object_object_get_ex(root, "resources", &arr) ||
-	    !json_object_is_type(arr, json_type_array))
-		return;
-	for (size_t i = 0; i < json_object_array_length(arr); i++) {
+	for (size_t i = 0; arr && i < json_object_array_length(arr); i++) {
 		json_object *item = json_object_array_get_idx(arr, i), *ns;
 		const char *name = json_str(item, "name"), *kind = json_str(item, "kind");
 		/* Subresources (pods/log) are not things to list. */
@@ -180,63 +538,94 @@ static void parse_resource_list(json_object *root, const char *group, const char
 }
 
 struct gv_fetch {
-	struct kclient *client;
+	struct discovery *d;
 	const char *group, *version;
-	char *path;
+	bool have;		/* answered without a request */
 	struct api_resource **res;
 	size_t nr;
 	int rc;
 	struct errbuf err;
 };
 
-static void *gv_fetch_thread(void *arg)
-{
-	struct gv_fetch *f = arg;
-	char what[256];
-	snprintf(what, sizeof(what), "discover '%s%s%s'", f->group, *f->group ? "/" : "",
-		 f->version);
-	json_object *root = get_json(f->client, f->path, what, &f->err);
-	f->rc = root ? 0 : -1;
-	if (root)
-		parse_resource_list(root, f->group, f->version, &f->res, &f->nr);
-	json_object_put(root);
-	return NULL;
-}
-
 static char *gv_path(const char *group, const char *version)
 {
 	return *group ? xasprintf("/apis/%s/%s", group, version) : xasprintf("/api/%s", version);
 }
 
+/* One legacy request (on its own thread when there are several). */
+static void *gv_fetch_thread(void *arg)
+{
+	struct gv_fetch *f = arg;
+	char what[256];
+	char *path = gv_path(f->group, f->version);
+	snprintf(what, sizeof(what), "discover '%s%s%s'", f->group, *f->group ? "/" : "",
+		 f->version);
+	json_object *root = get_json(f->d->client, path, NULL, what, NULL, NULL, 0, &f->err);
+	f->rc = root ? 0 : -1;
+	if (root) {
+		parse_resource_list(root, f->group, f->version, &f->res, &f->nr);
+		json_object *arr = json_arr(root, "resources");
+		/* client-go caches no empty list; and kubectl wants the kind it decodes. */
+		if (arr && json_object_array_length(arr)) {
+			char *name = gv_cache_name(f->group, f->version);
+			add_json_str(root, "kind", "APIResourceList");
+			add_json_str(root, "apiVersion", "v1");
+			cache_write(f->d, name, root);
+			free(name);
+		}
+	}
+	json_object_put(root);
+	free(path);
+	return NULL;
+}
+
 /*
- * Fetches the given group versions, in parallel, appending their
- * resources in the order given.  A group version that fails is noted in
- * d->failed and skipped, as kubectl skips an unavailable aggregated API —
- * unless every one failed, which is an error.
+ * The given group versions' resources, appended in the order given: from
+ * aggregated discovery's answers or the disk cache when they have them,
+ * else from the server, in parallel.  A group version that fails is noted
+ * in d->failed and skipped, as kubectl skips an unavailable aggregated
+ * API — unless every one failed, which is an error.
  */
 static int fetch_versions(struct discovery *d, struct gv_fetch *f, size_t n, struct errbuf *err)
 {
 	size_t ok = 0;
+	size_t *todo = xcalloc(n + 1, sizeof(*todo)), nr_todo = 0;
 
-	for (size_t start = 0; start < n; start += MAX_PARALLEL) {
-		size_t end = start + MAX_PARALLEL < n ? start + MAX_PARALLEL : n;
+	for (size_t i = 0; i < n; i++) {
+		char *gv = gv_string(f[i].group, f[i].version);
+		json_object *doc = doc_find(d, gv), *disk = NULL;
+		f[i].d = d;
+		if (!doc && (disk = cache_read_gv(d, f[i].group, f[i].version))) {
+			doc = disk;
+			d->from_disk = true;
+		}
+		if (doc) {
+			parse_resource_list(doc, f[i].group, f[i].version, &f[i].res, &f[i].nr);
+			f[i].have = true;
+		} else {
+			todo[nr_todo++] = i;
+		}
+		json_object_put(disk);
+		free(gv);
+	}
+	for (size_t start = 0; start < nr_todo; start += MAX_PARALLEL) {
+		size_t end = start + MAX_PARALLEL < nr_todo ? start + MAX_PARALLEL : nr_todo;
 		pthread_t tids[MAX_PARALLEL];
 		bool started[MAX_PARALLEL] = { false };
-		for (size_t i = start; i < end; i++) {
-			f[i].client = d->client;
-			f[i].path = gv_path(f[i].group, f[i].version);
+		for (size_t k = start; k < end; k++) {
+			struct gv_fetch *fk = &f[todo[k]];
 			if (end - start > 1 &&
-			    pthread_create(&tids[i - start], NULL, gv_fetch_thread, &f[i]) == 0)
-				started[i - start] = true;
+			    pthread_create(&tids[k - start], NULL, gv_fetch_thread, fk) == 0)
+				started[k - start] = true;
 			else
-				gv_fetch_thread(&f[i]);
+				gv_fetch_thread(fk);
 		}
-		for (size_t i = start; i < end; i++)
-			if (started[i - start])
-				pthread_join(tids[i - start], NULL);
+		for (size_t k = start; k < end; k++)
+			if (started[k - start])
+				pthread_join(tids[k - start], NULL);
 	}
+	free(todo);
 	for (size_t i = 0; i < n; i++) {
-		free(f[i].path);
 		if (f[i].rc < 0) {
 			if (d->failed.len)
 				strbuf_adds(&d->failed, ", ");
@@ -259,21 +648,6 @@ static int fetch_versions(struct discovery *d, struct gv_fetch *f, size_t n, str
 	return 0;
 }
 
-static struct api_group *add_group(struct discovery *d, const char *name, char **versions,
-				   const char *preferred)
-{
-	ALLOC_GROW(d->groups, d->nr_groups + 1, d->alloc_groups);
-	struct api_group *g = &d->groups[d->nr_groups++];
-	size_t n = 0;
-	while (versions[n])
-		n++;
-	g->name = xstrdup(name);
-	g->versions = versions;
-	g->preferred = xstrdup(preferred ? preferred : (n ? versions[0] : ""));
-	g->loaded = xcalloc(n + 1, sizeof(bool));
-	return g;
-}
-
 static void mark_loaded(struct api_group *g, const char *version)
 {
 	for (size_t i = 0; g->versions[i]; i++)
@@ -281,48 +655,79 @@ static void mark_loaded(struct api_group *g, const char *version)
 			g->loaded[i] = true;
 }
 
+/*
+ * The groups from the server: /api and /apis, aggregated when the server
+ * can (*aggregated: then d->docs holds every version's resources).
+ */
+static int load_groups_live(struct discovery *d, bool *aggregated, struct errbuf *err)
+{
+	char ct_api[128] = "", ct_apis[128] = "";
+	long status = 0;
+	json_object *core = NULL, *apis = NULL;
+	int ret = -1;
+
+	core = get_json(d->client, "/api", ACCEPT_DISCOVERY, "discover the server's APIs",
+			&status, ct_api, sizeof(ct_api), err);
+	/* An aggregated API server may have no /api: client-go tolerates its 404. */
+	if (!core && status != 404)
+		goto cleanup;
+	apis = get_json(d->client, "/apis", ACCEPT_DISCOVERY, "discover the server's API groups",
+			NULL, ct_apis, sizeof(ct_apis), err);
+	if (!apis)
+		goto cleanup;
+
+	const char *agg_api = core ? aggregated_version(ct_api) : NULL;
+	const char *agg_apis = aggregated_version(ct_apis);
+	if (agg_api || !core)
+		add_aggregated(d, core);
+	else
+		add_group(d, "", json_strv(core, "versions"), NULL);
+	if (agg_apis)
+		add_aggregated(d, apis);
+	else
+		add_group_list(d, apis);
+	/* client-go uses the resources only when both answers had them. */
+	*aggregated = (agg_api || !core) && agg_apis;
+	if (!*aggregated) {
+		for (size_t i = 0; i < d->nr_docs; i++) {
+			free(d->docs[i].gv);
+			json_object_put(d->docs[i].list);
+		}
+		d->nr_docs = 0;
+	}
+	if (*aggregated)
+		kclient_note(d->client, "discovery: aggregated (apidiscovery.k8s.io/%s), 2 requests",
+			     agg_apis);
+	ret = 0;
+cleanup:
+	json_object_put(core);
+	json_object_put(apis);
+	return ret;
+}
+
 int discovery_load(struct discovery *d, struct errbuf *err)
 {
-	json_object *core = NULL, *apis = NULL, *arr;
 	struct gv_fetch *f = NULL;
 	size_t nf = 0;
+	int64_t age = 0;
+	json_object *cached = NULL;
+	bool aggregated = false;
 	int ret = -1;
 
 	if (d->loaded)
 		return 0;
-	core = get_json(d->client, "/api", "discover the server's APIs", err);
-	if (!core)
+	if (d->cache_dir && !d->invalidated)
+		cached = discovery_cache_read(d->cache_dir, "servergroups.json", &age);
+	if (cached) {
+		add_group_list(d, cached);
+		d->from_disk = true;
+		kclient_note(d->client, "discovery: from the cache in '%s' (%lld min old)",
+			     d->cache_dir, (long long)(age / 60000));
+	} else if (load_groups_live(d, &aggregated, err) < 0) {
 		goto cleanup;
-	apis = get_json(d->client, "/apis", "discover the server's API groups", err);
-	if (!apis)
-		goto cleanup;
-
-	add_group(d, "", json_strv(core, "versions"), NULL);
-	if (json_object_object_get_ex(apis, "groups", &arr) &&
-	    json_object_is_type(arr, json_type_array)) {
-		for (size_t i = 0; i < json_object_array_length(arr); i++) {
-			json_object *g = json_object_array_get_idx(arr, i), *vs, *pref = NULL;
-			const char *name = json_str(g, "name");
-			if (!name || !*name)
-				continue;
-			char **versions = NULL;
-			size_t nv = 0;
-			if (json_object_object_get_ex(g, "versions", &vs) &&
-			    json_object_is_type(vs, json_type_array))
-				nv = json_object_array_length(vs);
-			versions = xcalloc(nv + 1, sizeof(*versions));
-			size_t k = 0;
-			for (size_t j = 0; j < nv; j++) {
-				const char *v = json_str(json_object_array_get_idx(vs, j), "version");
-				if (v)
-					versions[k++] = xstrdup(v);
-			}
-			json_object_object_get_ex(g, "preferredVersion", &pref);
-			add_group(d, name, versions, json_str(pref, "version"));
-		}
 	}
 
-	f = xcalloc(d->nr_groups, sizeof(*f));
+	f = xcalloc(d->nr_groups + 1, sizeof(*f));
 	for (size_t i = 0; i < d->nr_groups; i++) {
 		if (!*d->groups[i].preferred)
 			continue;
@@ -335,12 +740,28 @@ int discovery_load(struct discovery *d, struct errbuf *err)
 	for (size_t i = 0; i < d->nr_groups; i++)
 		mark_loaded(&d->groups[i], d->groups[i].preferred);
 	d->nr_preferred = d->nr_res;
+
+	if (!cached && d->cache_dir) {
+		json_object *groups = group_list(d);
+		cache_write(d, "servergroups.json", groups);
+		json_object_put(groups);
+		/* Aggregated discovery answered every version: cache them all, as kubectl. */
+		for (size_t i = 0; i < d->nr_docs; i++) {
+			json_object *arr = json_arr(d->docs[i].list, "resources");
+			if (!arr || !json_object_array_length(arr))
+				continue;
+			char *name = xasprintf("%s/serverresources.json", d->docs[i].gv);
+			cache_write(d, name, d->docs[i].list);
+			free(name);
+		}
+	}
 	d->loaded = true;
 	ret = 0;
 cleanup:
 	free(f);
-	json_object_put(core);
-	json_object_put(apis);
+	json_object_put(cached);
+	if (ret < 0)
+		discovery_reset(d);
 	return ret;
 }
 
@@ -522,21 +943,15 @@ static bool looks_like_version(const char *s)
 	return !*p;
 }
 
-int discovery_resolve(struct discovery *d, const char *typed,
-		      const struct api_resource **out, struct errbuf *err)
+/* The resource `name` (lowercase) names among those loaded, or NULL.  -1 on a fetch error. */
+static int find_resource(struct discovery *d, const char *lname,
+			 const struct api_resource **out, struct errbuf *err)
 {
-	const struct api_resource *r = NULL;
-	char *name = lowercase(typed);
+	char *name = xstrdup(lname);
 	char *dot = strchr(name, '.');
+	const struct api_resource *r = NULL;
 	int ret = -1;
 
-	*out = NULL;
-	if (discovery_load(d, err) < 0)
-		goto cleanup;
-	if (!*name) {
-		errbuf_set(err, "empty resource type");
-		goto cleanup;
-	}
 	if (!dot) {
 		r = lookup(d, name, NULL, NULL);
 	} else {
@@ -557,6 +972,40 @@ int discovery_resolve(struct discovery *d, const char *typed,
 		if (!r)
 			r = lookup(d, name, rest, NULL);	/* "resource.group" */
 	}
+	*out = r;
+	ret = 0;
+cleanup:
+	free(name);
+	return ret;
+}
+
+int discovery_resolve(struct discovery *d, const char *typed,
+		      const struct api_resource **out, struct errbuf *err)
+{
+	const struct api_resource *r = NULL;
+	char *name = lowercase(typed);
+	char *dot = strchr(name, '.');
+	int ret = -1;
+
+	*out = NULL;
+	if (discovery_load(d, err) < 0)
+		goto cleanup;
+	if (!*name) {
+		errbuf_set(err, "empty resource type");
+		goto cleanup;
+	}
+	if (find_resource(d, name, &r, err) < 0)
+		goto cleanup;
+	if (!r && d->from_disk) {
+		/* A CRD made since the cache was written: ask the server (kubectl: Reset()). */
+		kclient_note(d->client, "discovery: '%s' is not in the cache, asking the server",
+			     typed);
+		discovery_invalidate(d);
+		if (discovery_load(d, err) < 0 || find_resource(d, name, &r, err) < 0)
+			goto cleanup;
+	}
+	if (dot)
+		*dot = '\0';	/* the resource part, for a did-you-mean */
 
 	if (!r) {
 		const struct api_resource *near = closest(d, name);

@@ -3,8 +3,11 @@
  *
  * Resolves a name as kubectl does: plural, singular, short name, kind
  * (any case), "resource.group", "resource.version.group"; custom resources
- * come from /apis like any other.  The server's answers are fetched once
- * per run and kept in the struct discovery.
+ * come from /apis like any other.  The answers come from kubectl's disk
+ * cache when it has them (discovery_cache.h), else from the server —
+ * aggregated discovery in two requests when it offers it, else one request
+ * per group version — and are then written to that cache.  They are kept
+ * in the struct discovery for the run.
  *
  * Not thread-safe: used by the command layer before informers start.
  */
@@ -32,8 +35,17 @@ struct api_resource {
 
 struct discovery;
 
+/* Without a cache directory: every run asks the server. */
 struct discovery *discovery_new(struct kclient *client);
 void discovery_free(struct discovery *disco);
+/* Read and write kubectl's cache in dir (discovery_cache_dir()); NULL: none. */
+void discovery_set_cache_dir(struct discovery *disco, const char *dir);
+/*
+ * Forget what was loaded and ignore the cache files from now on (but
+ * still write them): the next discovery_load() asks the server, as
+ * `kubectl api-resources` does.  Resources handed out stay valid.
+ */
+void discovery_invalidate(struct discovery *disco);
 
 /*
  * Fetches /api and /apis (once).  -1 and err on failure.  A group version
@@ -45,9 +57,11 @@ int discovery_load(struct discovery *disco, struct errbuf *err);
 const char *discovery_failed(const struct discovery *disco);
 
 /*
- * The resource the user means by `typed`.  -1 and err when unknown (with a
- * did-you-mean when a name is close), or when it lacks the list and watch
- * verbs (named in the message).  The result points into disco.
+ * The resource the user means by `typed`.  A name that what came from the
+ * disk cache does not know makes discovery ask the server again, once.
+ * -1 and err when unknown (with a did-you-mean when a name is close), or
+ * when it lacks the list and watch verbs (named in the message).  The
+ * result points into disco, and stays valid until discovery_free().
  */
 int discovery_resolve(struct discovery *disco, const char *typed,
 		      const struct api_resource **out, struct errbuf *err);

@@ -2,21 +2,16 @@
  * http.c — requests to the apiserver over libcurl; see http.h.
  *
  * DESIGN (threads): any thread may call kclient_get()/kclient_stream().
- * Each transfer runs on a handle pair (an easy handle in its own multi
- * handle) taken from the client's pool of idle pairs (pool_lock) and given
- * back afterwards, so a reflector's next LIST or WATCH finds the
- * connection its last one left open in that multi handle's cache.  A pair
- * is used by one thread at a time.  The CURLSH shares the DNS and TLS
- * session caches under one mutex per curl_lock_data.  It does not share
- * the connection cache: libcurl does not support that across concurrent
- * threads — the pool is what keeps connections warm.  Credentials live in
- * struct credential, which has its own lock.
- *
- * Why a multi handle for one transfer: curl_easy_perform() waits up to a
- * second between progress callbacks, so a stop request would take that
- * long.  curl_multi_poll() instead also sleeps on the caller's stop fd,
- * and no longer than until the stall deadline: a quiet watch costs no
- * wake-ups at all, and a stop or a stall is noticed at once.
+ * Each request gets a fresh easy handle, set up on the calling thread and
+ * handed to the client's transport (transport.h), whose one thread drives
+ * every transfer of the client on one multi handle: that is what lets
+ * them share one HTTP/2 connection.  The calling thread sleeps on its
+ * transfer (and on the caller's stop fd, and no longer than its stall
+ * deadline), takes the bytes as they come and hands them to on_data
+ * itself, so parsing runs on the caller's thread.  The CURLSH shares the
+ * DNS and TLS session caches (easy handles come and go) under one mutex
+ * per curl_lock_data.  Credentials live in struct credential, which has
+ * its own lock.
  */
 #include "cluster/http.h"
 
@@ -24,60 +19,71 @@
 #include <curl/curl.h>
 #include <errno.h>
 #include <json-c/json.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
+#include <sys/socket.h>
+#include <time.h>
 
 #include "cluster/credential.h"
 #include "cluster/kubeconfig.h"
+#include "cluster/tls_cert.h"
+#include "cluster/transport.h"
 
 /* --request-timeout's default, as `kinf --help` says. */
 #define CONNECT_TIMEOUT_MS 10000L
-/* A dead peer is noticed by TCP keepalive after about a minute, as in Go. */
-#define KEEPALIVE_IDLE_S 30L
-#define KEEPALIVE_INTERVAL_S 15L
+/*
+ * TCP keepalive: a peer that stops acknowledging (gone, or cut off) is
+ * noticed 20 + 3 x 10 = 50 s after the last thing it acknowledged, idle
+ * or not (TCP_USER_TIMEOUT bounds unacknowledged data the same way).  Go,
+ * and so kubectl, probe every 30 s and give up after the kernel's 9 probes.
+ */
+#define KEEPALIVE_IDLE_S 20L
+#define KEEPALIVE_INTERVAL_S 10L
+#define KEEPALIVE_PROBES 3
+#define USER_TIMEOUT_MS ((KEEPALIVE_IDLE_S + KEEPALIVE_PROBES * KEEPALIVE_INTERVAL_S) * 1000)
+/* client-go's HTTP/2 health check (apimachinery util/net http.go). */
+#define READ_IDLE_TIMEOUT_S 30
+#define PING_TIMEOUT_S 15
 /* -v -v: how much of each piece of a body to show. */
 #define TRACE_BODY_MAX 1024
 /* kclient_get: a response that sends nothing for this long is dead. */
 #define GET_IDLE_TIMEOUT_MS 60000
 /* An error body is for a message, not to be stored whole. */
 #define MAX_ERROR_BODY (1 << 20)
-#define MAX_IDLE_HANDLES 16
-/* How often a transfer looks at its stop flag and its silence. */
 /* Without a stop fd, how often a quiet transfer looks at the stop flag. */
 #define STOP_CHECK_MS 1000
-/* The longest sleep when nothing else bounds it (libcurl's own timers,
- * e.g. the transfer timeout, wake it sooner). */
+/* The longest sleep when nothing else bounds it. */
 #define MAX_WAIT_MS 60000
-
-/* An easy handle and the multi handle that drives it (and caches its connections). */
-struct handle {
-	CURL *easy;
-	CURLM *multi;
-};
 
 struct kclient {
 	struct rest_config *cfg;	/* our copy */
 	struct credential *cred;
 	char *url_base;		/* scheme://host:port/prefix, no trailing '/' */
+	bool https;
 	/* tls-server-name: "name:port:host:port"; read-only, shared by handles. */
 	struct curl_slist *connect_to;
 	char *host_header;	/* tls-server-name: "Host: host:port" */
 	char *identity;		/* "user 'admin' (bearer token)" */
 	int verbose;
+	enum http_version http_version;
 	/* kclient_get's whole-request limit, and a cap on connecting; 0: none. */
 	int64_t timeout_ms;
 	/* Without proxy-url: NO_PROXY plus loopback (see env_no_proxy). */
 	char *no_proxy;
+	/* The health check's GET /livez: only the Host header, no credentials. */
+	struct curl_slist *probe_headers;
+	char *probe_url;
+	int64_t ping_timeout_ms;
 
 	CURLSH *share;
 	pthread_mutex_t share_locks[CURL_LOCK_DATA_LAST];
-
-	pthread_mutex_t pool_lock;
-	struct handle idle[MAX_IDLE_HANDLES];
-	size_t nr_idle;
+	struct transport *tp;
+	struct tls_verify_log *verify_log;
 };
 
 static pthread_once_t global_once = PTHREAD_ONCE_INIT;
@@ -172,6 +178,23 @@ cleanup:
 	return ret;
 }
 
+/* HTTP2_READ_IDLE_TIMEOUT_SECONDS and friends, read as client-go reads them. */
+static int64_t env_seconds(const char *name, int64_t dflt)
+{
+	const char *s = getenv(name);
+	char *end;
+	if (!s || !*s)
+		return dflt;
+	long v = strtol(s, &end, 10);
+	/* client-go keeps its default for a value it cannot read. */
+	if (*end || v < 0)
+		return dflt;
+	return (int64_t)v;
+}
+
+static void probe_setup(void *ctx, CURL *h, void *like);
+static void transport_note(void *ctx, const char *msg);
+
 struct kclient *kclient_new(const struct rest_config *cfg, struct errbuf *err)
 {
 	pthread_once(&global_once, global_init);
@@ -186,11 +209,14 @@ struct kclient *kclient_new(const struct rest_config *cfg, struct errbuf *err)
 		free(c);
 		return NULL;
 	}
+	c->https = !strncmp(c->url_base, "https:", 6);
 	c->cred = credential_new(c->cfg);
 	c->identity = rest_config_identity(c->cfg);
 	if (!c->cfg->proxy_url)
 		c->no_proxy = env_no_proxy();
-	pthread_mutex_init(&c->pool_lock, NULL);
+	/* client-go honours DISABLE_HTTP2 (any value) the same way. */
+	const char *no_h2 = getenv("DISABLE_HTTP2");
+	c->http_version = no_h2 && *no_h2 ? HTTP_VERSION_1_1 : HTTP_VERSION_AUTO;
 	for (size_t i = 0; i < ARRAY_SIZE(c->share_locks); i++)
 		pthread_mutex_init(&c->share_locks[i], NULL);
 	c->share = curl_share_init();
@@ -201,6 +227,24 @@ struct kclient *kclient_new(const struct rest_config *cfg, struct errbuf *err)
 	curl_share_setopt(c->share, CURLSHOPT_USERDATA, c);
 	curl_share_setopt(c->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
 	curl_share_setopt(c->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
+	c->verify_log = tls_verify_log_new();
+
+	c->probe_url = xasprintf("%s/livez", c->url_base);
+	if (c->host_header) {
+		c->probe_headers = curl_slist_append(NULL, c->host_header);
+		if (!c->probe_headers)
+			die("out of memory");
+	}
+	c->ping_timeout_ms = env_seconds("HTTP2_PING_TIMEOUT_SECONDS", PING_TIMEOUT_S) * 1000;
+	struct transport_opts topts = {
+		.read_idle_ms = env_seconds("HTTP2_READ_IDLE_TIMEOUT_SECONDS",
+					    READ_IDLE_TIMEOUT_S) * 1000,
+		.ping_timeout_ms = c->ping_timeout_ms,
+		.probe_setup = probe_setup,
+		.note = transport_note,
+		.ctx = c,
+	};
+	c->tp = transport_new(&topts);
 	return c;
 }
 
@@ -208,18 +252,17 @@ void kclient_free(struct kclient *c)
 {
 	if (!c)
 		return;
-	/* Handles first: they hold the share. */
-	for (size_t i = 0; i < c->nr_idle; i++) {
-		curl_multi_cleanup(c->idle[i].multi);
-		curl_easy_cleanup(c->idle[i].easy);
-	}
+	/* The transport first: its thread may still hold pings that use the share. */
+	transport_free(c->tp);
 	curl_share_cleanup(c->share);
 	for (size_t i = 0; i < ARRAY_SIZE(c->share_locks); i++)
 		pthread_mutex_destroy(&c->share_locks[i]);
-	pthread_mutex_destroy(&c->pool_lock);
+	tls_verify_log_free(c->verify_log);
 	credential_free(c->cred);
 	free(c->url_base);
 	curl_slist_free_all(c->connect_to);
+	curl_slist_free_all(c->probe_headers);
+	free(c->probe_url);
 	free(c->host_header);
 	free(c->identity);
 	free(c->no_proxy);
@@ -242,42 +285,33 @@ void kclient_set_timeout(struct kclient *c, int64_t ms)
 	c->timeout_ms = ms;
 }
 
+void kclient_set_http_version(struct kclient *c, enum http_version v)
+{
+	c->http_version = v;
+}
+
+void kclient_note(struct kclient *c, const char *fmt, ...)
+{
+	if (c->verbose < 1)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	flockfile(stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	funlockfile(stderr);
+	va_end(ap);
+}
+
+static void transport_note(void *ctx, const char *msg)
+{
+	struct kclient *c = ctx;
+	kclient_note(c, "connection to server '%s': %s", c->cfg->server, msg);
+}
+
 void http_response_release(struct http_response *resp)
 {
 	strbuf_release(&resp->body);
-}
-
-static struct handle handle_take(struct kclient *c)
-{
-	struct handle h = { NULL, NULL };
-	pthread_mutex_lock(&c->pool_lock);
-	if (c->nr_idle)
-		h = c->idle[--c->nr_idle];
-	pthread_mutex_unlock(&c->pool_lock);
-	if (h.easy) {
-		/* Options go; the connection cache (the multi's) stays: the point of the pool. */
-		curl_easy_reset(h.easy);
-		return h;
-	}
-	h.easy = curl_easy_init();
-	h.multi = curl_multi_init();
-	if (!h.easy || !h.multi)
-		die("out of memory");
-	return h;
-}
-
-static void handle_give_back(struct kclient *c, struct handle h)
-{
-	pthread_mutex_lock(&c->pool_lock);
-	if (c->nr_idle < MAX_IDLE_HANDLES) {
-		c->idle[c->nr_idle++] = h;
-		h.easy = NULL;
-	}
-	pthread_mutex_unlock(&c->pool_lock);
-	if (h.easy) {
-		curl_multi_cleanup(h.multi);
-		curl_easy_cleanup(h.easy);
-	}
 }
 
 /* ---- one transfer ------------------------------------------------------- */
@@ -287,44 +321,18 @@ struct transfer {
 	struct http_response *resp;
 	http_data_fn *on_data;	/* NULL: everything into resp->body */
 	void *ctx;
-	atomic_bool *stop;
-	int stop_fd;		/* > 0: readable once *stop is set */
-	int64_t idle_ms;
-	int64_t last_byte_ms;
-	int64_t (*tick)(void *tick_ctx);
-	void *tick_ctx;
-	int64_t tick_ms, next_tick_ms;
-	bool stopped, stalled, aborted;
+	/* What the request presents; the health check copies its TLS identity. */
+	const struct credential_snapshot *snap;
+	bool stopped, stalled, aborted, conn_dead, http2;
 	bool type_checked, not_json;	/* the Content-Type of a 2xx */
+	/* --http-version 2, and the server answered HTTP/1.1 (set on the connection thread) */
+	atomic_bool not_http2;
 	char curl_err[CURL_ERROR_SIZE];
 };
 
 static bool status_ok(long status)
 {
 	return status >= 200 && status <= 299;
-}
-
-/*
- * An answer kinf can read: application/json and its kin (";stream=watch",
- * aggregated discovery's parameters, application/...+json).  None at all
- * counts as JSON, as client-go takes it for the type it asked for
- * (rest.Request.transformResponse); anything else, a proxy's HTML page
- * say, has no decoder, as in client-go's Result.Into ("serializer for
- * text/html doesn't exist").
- */
-static bool json_media_type(const char *type)
-{
-	size_t n;
-
-	while (*type == ' ' || *type == '\t')
-		type++;
-	n = strcspn(type, ";");
-	while (n && (type[n - 1] == ' ' || type[n - 1] == '\t'))
-		n--;
-	if (!n || (n == 16 && !strncasecmp(type, "application/json", 16)))
-		return true;
-	return n > 17 && !strncasecmp(type, "application/", 12) &&
-	       !strncasecmp(type + n - 5, "+json", 5);
 }
 
 static void parse_retry_after(struct http_response *resp, const char *v)
@@ -354,14 +362,13 @@ static const char *header_value(const char *line, const char *name)
 	return line;
 }
 
-static size_t header_cb(char *data, size_t size, size_t nmemb, void *userp)
+/* On the connection thread (xfer_header_fn): one header line into resp. */
+static void header_hook(void *arg, const char *data, size_t len)
 {
-	struct transfer *t = userp;
-	size_t len = size * nmemb;
+	struct transfer *t = arg;
 	char line[1024];
 	size_t n = len < sizeof(line) - 1 ? len : sizeof(line) - 1;
 
-	t->last_byte_ms = mono_ms();
 	memcpy(line, data, n);
 	while (n && (line[n - 1] == '\r' || line[n - 1] == '\n'))
 		n--;
@@ -369,17 +376,18 @@ static size_t header_cb(char *data, size_t size, size_t nmemb, void *userp)
 
 	const char *v;
 	if (!strncmp(line, "HTTP/", 5)) {
-		/* A new response (after a proxy's CONNECT, say): start over. */
+		/* A new response: start over. */
 		const char *sp = strchr(line, ' ');
 		t->resp->status = sp ? strtol(sp + 1, NULL, 10) : 0;
 		t->resp->retry_after_ms = -1;
 		t->resp->content_type[0] = '\0';
+		atomic_store(&t->not_http2,
+			     t->client->http_version == HTTP_VERSION_2 && line[5] != '2');
 	} else if ((v = header_value(line, "Retry-After"))) {
 		parse_retry_after(t->resp, v);
 	} else if ((v = header_value(line, "Content-Type"))) {
 		snprintf(t->resp->content_type, sizeof(t->resp->content_type), "%s", v);
 	}
-	return len;
 }
 
 /* -v -v: each piece of a body as it arrives, decoded, cut short. */
@@ -392,12 +400,32 @@ static void trace_body(const char *data, size_t len)
 	funlockfile(stderr);
 }
 
-static size_t write_cb(char *data, size_t size, size_t nmemb, void *userp)
+/*
+ * An answer kinf can read: application/json and its kin (";stream=watch",
+ * aggregated discovery's parameters, application/...+json).  None at all
+ * counts as JSON, as client-go takes it for the type it asked for
+ * (rest.Request.transformResponse); anything else, a proxy's HTML page
+ * say, has no decoder, as in client-go's Result.Into ("serializer for
+ * text/html doesn't exist").
+ */
+static bool json_media_type(const char *type)
 {
-	struct transfer *t = userp;
-	size_t len = size * nmemb;
+	size_t n;
 
-	t->last_byte_ms = mono_ms();
+	while (*type == ' ' || *type == '\t')
+		type++;
+	n = strcspn(type, ";");
+	while (n && (type[n - 1] == ' ' || type[n - 1] == '\t'))
+		n--;
+	if (!n || (n == 16 && !strncasecmp(type, "application/json", 16)))
+		return true;
+	return n > 17 && !strncasecmp(type, "application/", 12) &&
+	       !strncasecmp(type + n - 5, "+json", 5);
+}
+
+/* Bytes of the body, on the caller's thread: to on_data, or into resp->body. */
+static int deliver(struct transfer *t, const char *data, size_t len)
+{
 	if (t->client->verbose >= 2)
 		trace_body(data, len);
 	if (t->on_data && status_ok(t->resp->status)) {
@@ -406,38 +434,17 @@ static size_t write_cb(char *data, size_t size, size_t nmemb, void *userp)
 			t->type_checked = true;
 			if (!json_media_type(t->resp->content_type)) {
 				t->not_json = true;
-				return 0;	/* CURLE_WRITE_ERROR */
+				return -1;
 			}
 		}
-		if (t->on_data(t->ctx, data, len) < 0) {
-			t->aborted = true;
-			return 0;	/* CURLE_WRITE_ERROR */
-		}
-		return len;
+		return t->on_data(t->ctx, data, len);
 	}
 	if (t->on_data && t->resp->body.len + len > MAX_ERROR_BODY)
-		return len;	/* enough for a message */
+		return 0;	/* enough for a message */
 	strbuf_add(&t->resp->body, data, len);
-	return len;
+	return 0;
 }
 
-static bool transfer_should_end(struct transfer *t)
-{
-	if (t->stop && atomic_load(t->stop))
-		t->stopped = true;
-	else if (t->idle_ms && mono_ms() - t->last_byte_ms > t->idle_ms)
-		t->stalled = true;
-	return t->stopped || t->stalled;
-}
-
-/* Inside libcurl's loop: ends a transfer at once while data flows. */
-static int xferinfo_cb(void *userp, curl_off_t dltotal, curl_off_t dlnow,
-		       curl_off_t ultotal, curl_off_t ulnow)
-{
-	return transfer_should_end(userp) ? 1 : 0;
-}
-
-/* -v -v: the headers, with every credential replaced, and the bodies. */
 static int debug_cb(CURL *h, curl_infotype type, char *data, size_t size, void *userp)
 {
 	struct kclient *c = userp;
@@ -482,15 +489,16 @@ static int debug_cb(CURL *h, curl_infotype type, char *data, size_t size, void *
 	return 0;
 }
 
+
 static struct curl_slist *request_headers(struct kclient *c, const struct credential_snapshot *snap,
 					  const char *accept)
 {
 	struct curl_slist *h = NULL;
-	char *accept_header = xasprintf("Accept: %s", accept ? accept : "application/json");
-	h = curl_slist_append(h, accept_header);
-	free(accept_header);
+	char *a = xasprintf("Accept: %s", accept ? accept : "application/json");
+	h = curl_slist_append(h, a);
+	free(a);
 	if (snap->authorization) {
-		char *a = xasprintf("Authorization: %s", snap->authorization);
+		a = xasprintf("Authorization: %s", snap->authorization);
 		h = curl_slist_append(h, a);
 		memset(a, 0, strlen(a));
 		free(a);
@@ -524,7 +532,41 @@ static void wipe_slist(struct curl_slist *h)
 	curl_slist_free_all(h);
 }
 
-static void setup_handle(struct kclient *c, CURL *h, const char *url, struct transfer *t,
+/* Each new socket: what libcurl 7.88 cannot set, the probe count and the user timeout. */
+static int sockopt_cb(void *userp, curl_socket_t fd, curlsocktype purpose)
+{
+	int probes = KEEPALIVE_PROBES;
+	unsigned int user_timeout = USER_TIMEOUT_MS;
+	if (purpose != CURLSOCKTYPE_IPCXN)
+		return CURL_SOCKOPT_OK;
+	/* Best effort: a socket that refuses still works, with the kernel's defaults. */
+	(void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &probes, sizeof(probes));
+	(void)setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &user_timeout, sizeof(user_timeout));
+	return CURL_SOCKOPT_OK;
+}
+
+static long curl_http_version(const struct kclient *c)
+{
+	switch (c->http_version) {
+	case HTTP_VERSION_1_1:
+		return CURL_HTTP_VERSION_1_1;
+	case HTTP_VERSION_2:
+		/* Plain http has no ALPN: HTTP/2 then means prior knowledge (h2c). */
+		return c->https ? CURL_HTTP_VERSION_2TLS : CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE;
+	case HTTP_VERSION_AUTO:
+		break;
+	}
+	/* HTTP/2 where TLS's ALPN agrees, else HTTP/1.1: client-go's default. */
+	return CURL_HTTP_VERSION_2TLS;
+}
+
+/*
+ * What every handle of the client shares, ping or request.  cert and key
+ * are the credential's when it has its own (an exec plugin's), else the
+ * kubeconfig's; connections are reused only between handles that present
+ * the same.
+ */
+static void setup_handle(struct kclient *c, CURL *h, const char *url, char *errbuf,
 			 const struct credential_snapshot *snap, struct curl_slist *headers,
 			 int64_t timeout_ms)
 {
@@ -538,8 +580,12 @@ static void setup_handle(struct kclient *c, CURL *h, const char *url, struct tra
 	curl_easy_setopt(h, CURLOPT_USERAGENT, "kinf/" KINF_VERSION);
 	if (!cfg->disable_compression)
 		curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
-	curl_easy_setopt(h, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_2TLS);
-	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, t->curl_err);
+	curl_easy_setopt(h, CURLOPT_HTTP_VERSION, curl_http_version(c));
+	/* Wait for the first connection's ALPN answer rather than open another. */
+	if (c->http_version != HTTP_VERSION_1_1)
+		curl_easy_setopt(h, CURLOPT_PIPEWAIT, 1L);
+	if (errbuf)
+		curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
 	long connect_ms = CONNECT_TIMEOUT_MS;
 	if (c->timeout_ms > 0 && c->timeout_ms < connect_ms)
 		connect_ms = (long)c->timeout_ms;
@@ -549,14 +595,9 @@ static void setup_handle(struct kclient *c, CURL *h, const char *url, struct tra
 	curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
 	curl_easy_setopt(h, CURLOPT_TCP_KEEPIDLE, KEEPALIVE_IDLE_S);
 	curl_easy_setopt(h, CURLOPT_TCP_KEEPINTVL, KEEPALIVE_INTERVAL_S);
-
-	curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, header_cb);
-	curl_easy_setopt(h, CURLOPT_HEADERDATA, t);
-	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, write_cb);
-	curl_easy_setopt(h, CURLOPT_WRITEDATA, t);
-	curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
-	curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, xferinfo_cb);
-	curl_easy_setopt(h, CURLOPT_XFERINFODATA, t);
+	curl_easy_setopt(h, CURLOPT_SOCKOPTFUNCTION, sockopt_cb);
+	/* A proxy's "200 Connection established" is not the answer. */
+	curl_easy_setopt(h, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1L);
 	if (c->verbose >= 2) {
 		curl_easy_setopt(h, CURLOPT_DEBUGFUNCTION, debug_cb);
 		curl_easy_setopt(h, CURLOPT_DEBUGDATA, c);
@@ -592,9 +633,25 @@ static void setup_handle(struct kclient *c, CURL *h, const char *url, struct tra
 		curl_easy_setopt(h, CURLOPT_SSLKEY_BLOB, &kb);
 		curl_easy_setopt(h, CURLOPT_SSLKEYTYPE, "PEM");
 	}
+	tls_watch_verify(h, c->verify_log);
+}
+
+/*
+ * The HTTP/2 health check's ping (transport.h), on the connection thread:
+ * GET /livez, which any apiserver answers to anyone, with no credentials
+ * (no token refresh, no exec plugin on this thread) but the TLS identity
+ * of the request it checks on, so that libcurl sends it over the same
+ * connection.  Any answer, 401 included, proves the connection alive.
+ */
+static void probe_setup(void *ctx, CURL *h, void *like)
+{
+	struct kclient *c = ctx;
+	const struct transfer *t = like;
+	setup_handle(c, h, c->probe_url, NULL, t->snap, c->probe_headers, 0);
 }
 
 /* ---- transport errors, said so a person can act --------------------------- */
+
 
 /* proxy-url for a message: without its user and password, if it has any. */
 static char *proxy_for_message(const char *url)
@@ -641,9 +698,60 @@ static const struct {
 	{ CURLE_URL_MALFORMAT, "bad URL for server '%s'", DETAIL_CURL, false, false },
 };
 
+/* Failures after which an out-of-date client certificate is the likely cause. */
+static bool tls_failure(CURLcode rc)
+{
+	static const CURLcode codes[] = {
+		CURLE_SSL_CONNECT_ERROR, CURLE_SSL_CERTPROBLEM, CURLE_RECV_ERROR,
+		CURLE_SEND_ERROR, CURLE_GOT_NOTHING, CURLE_HTTP2, CURLE_HTTP2_STREAM,
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(codes); i++)
+		if (codes[i] == rc)
+			return true;
+	return false;
+}
+
+/*
+ * A certificate out of its validity period, named: the server's (the
+ * handshake recorded it) or our own client certificate.  Go and OpenSSL
+ * say "certificate has expired" or "sslv3 alert certificate expired"
+ * without saying whose.
+ */
+static bool certificate_error(struct kclient *c, CURLcode rc, const struct transfer *t,
+			      struct errbuf *err)
+{
+	struct tls_verify_failure f;
+	char when[160];
+
+	if (rc == CURLE_PEER_FAILED_VERIFICATION && tls_verify_log_take(c->verify_log, &f) &&
+	    cert_validity_problem(&f.cert, time(NULL), when, sizeof(when))) {
+		if (f.depth == 0)
+			errbuf_set(err, "the certificate of server '%s' (subject '%s') %s",
+				   c->cfg->server, f.cert.subject, when);
+		else
+			errbuf_set(err, "the CA certificate '%s' in the chain of server '%s' %s",
+				   f.cert.subject, c->cfg->server, when);
+		return true;
+	}
+	if (!tls_failure(rc))
+		return false;
+	const struct blob *cert = t->snap && t->snap->cert.len ? &t->snap->cert
+							       : &c->cfg->client_cert;
+	struct cert_info ci;
+	if (!cert->len || cert_info_from_pem(cert->data, cert->len, &ci) < 0 ||
+	    !cert_validity_problem(&ci, time(NULL), when, sizeof(when)))
+		return false;
+	errbuf_set(err, "the client certificate '%s' of %s %s, so server '%s' refused it",
+		   ci.subject, c->identity, when, c->cfg->server);
+	return true;
+}
+
 static void transport_error(struct kclient *c, CURL *h, CURLcode rc, struct transfer *t,
 			    struct errbuf *err)
 {
+	if (certificate_error(c, rc, t, err))
+		return;
+
 	const char *what = "request to server '%s' failed";
 	enum error_detail detail = DETAIL_CURL;
 	bool ca = false, client_cert = false;
@@ -715,90 +823,111 @@ static const char *reason_phrase(long status)
 	return "";
 }
 
+/*
+ * -v: one line per request.  A transfer kinf itself ended (a stop: a
+ * signal, --timeout) did not fail, and is not said to have.
+ */
 static void trace_request(struct kclient *c, const char *url, const struct http_response *resp,
-			  int64_t started, int failed)
+			  const struct transfer *t, int64_t started, int failed,
+			  const struct errbuf *err)
 {
+	long long ms = (long long)(mono_ms() - started);
+	const char *proto = t->http2 ? " (HTTP/2)" : "";
+
 	if (c->verbose < 1)
 		return;
-	if (failed)
-		fprintf(stderr, "GET %s failed in %lld ms\n", url,
-			(long long)(mono_ms() - started));
+	if (t->stopped && resp->status)
+		fprintf(stderr, "GET %s %ld %s in %lld ms%s, stopped\n", url, resp->status,
+			reason_phrase(resp->status), ms, proto);
+	else if (t->stopped)
+		fprintf(stderr, "GET %s stopped after %lld ms\n", url, ms);
+	else if (failed)
+		fprintf(stderr, "GET %s failed after %lld ms: %s\n", url, ms, err->msg);
 	else
-		fprintf(stderr, "GET %s %ld %s in %lld ms\n", url, resp->status,
-			reason_phrase(resp->status), (long long)(mono_ms() - started));
+		fprintf(stderr, "GET %s %ld %s in %lld ms%s\n", url, resp->status,
+			reason_phrase(resp->status), ms, proto);
 }
 
-/* How long perform() may sleep: until the stall deadline, at most. */
-static int wait_ms(const struct transfer *t)
+/* How long to sleep on the transfer: until the stall deadline or the next tick, at most. */
+static int wait_ms(const struct stream_opts *opts, int64_t last_byte_ms, int64_t next_tick_ms)
 {
-	int64_t wait = t->stop_fd > 0 ? MAX_WAIT_MS : STOP_CHECK_MS;
-	if (t->idle_ms) {
-		int64_t left = t->last_byte_ms + t->idle_ms - mono_ms() + 1;
+	int64_t wait = opts->stop_fd > 0 ? MAX_WAIT_MS : STOP_CHECK_MS;
+	if (opts->idle_timeout_ms) {
+		int64_t left = last_byte_ms + opts->idle_timeout_ms - mono_ms() + 1;
 		if (left < wait)
 			wait = left < 0 ? 0 : left;
 	}
-	if (t->tick) {
-		int64_t left = t->next_tick_ms - mono_ms();
+	if (next_tick_ms) {
+		int64_t left = next_tick_ms - mono_ms();
 		if (left < wait)
 			wait = left < 0 ? 0 : left;
 	}
 	return (int)wait;
 }
 
-/* curl_easy_perform(), but waking for a stop request or a stall. */
-static CURLcode perform(struct handle h, struct transfer *t)
+/*
+ * Runs h on the transport and hands the body on as it comes, until the
+ * transfer is done: curl_easy_perform(), but on the shared connection,
+ * waking for a stop request or a stall.
+ */
+static CURLcode perform(struct kclient *c, CURL *h, struct transfer *t,
+			const struct stream_opts *opts)
 {
-	CURLcode rc = CURLE_OK;
-	int running = 1;
-	struct curl_waitfd stop_wait = { .fd = t->stop_fd, .events = CURL_WAIT_POLLIN };
-	unsigned nr_extra = t->stop_fd > 0 ? 1 : 0;
+	struct xfer *x = xfer_start(c->tp, h, header_hook, t);
+	struct strbuf chunk = STRBUF_INIT;
+	struct xfer_news news;
+	bool cancelled = false;
+	int64_t next_tick_ms = opts->tick && opts->tick_ms > 0 ? mono_ms() + opts->tick_ms : 0;
 
-	if (curl_multi_add_handle(h.multi, h.easy) != CURLM_OK)
-		die("cannot start a transfer (libcurl multi handle)");
-	while (running) {
-		if (curl_multi_perform(h.multi, &running) != CURLM_OK) {
-			rc = CURLE_OUT_OF_MEMORY;
-			break;
+	for (;;) {
+		strbuf_reset(&chunk);
+		xfer_take(x, &chunk, &news);
+		if (!cancelled && atomic_load(&t->not_http2)) {
+			cancelled = true;
+		} else if (chunk.len && !cancelled && deliver(t, chunk.buf, chunk.len) < 0) {
+			t->aborted = true;
+			cancelled = true;
 		}
-		if (!running)
+		if (news.done)
 			break;
-		if (transfer_should_end(t)) {
-			rc = CURLE_ABORTED_BY_CALLBACK;
-			break;
+		if (!cancelled) {
+			if (opts->stop && atomic_load(opts->stop))
+				t->stopped = true;
+			else if (opts->idle_timeout_ms &&
+				 mono_ms() - news.last_byte_ms > opts->idle_timeout_ms)
+				t->stalled = true;
+			cancelled = t->stopped || t->stalled;
 		}
-		if (t->tick && mono_ms() >= t->next_tick_ms) {
-			int64_t next = t->tick(t->tick_ctx);
+		if (!cancelled && next_tick_ms && mono_ms() >= next_tick_ms) {
+			int64_t next = opts->tick(opts->tick_ctx);
 			if (next < 0) {
 				t->aborted = true;
-				rc = CURLE_ABORTED_BY_CALLBACK;
-				break;
+				cancelled = true;
+			} else {
+				next_tick_ms = mono_ms() + (next > 0 ? next : 1);
 			}
-			t->next_tick_ms = mono_ms() + (next > 0 ? next : 1);
 		}
-		if (curl_multi_poll(h.multi, nr_extra ? &stop_wait : NULL, nr_extra,
-				    wait_ms(t), NULL) != CURLM_OK) {
-			rc = CURLE_OUT_OF_MEMORY;
-			break;
+		if (cancelled) {
+			xfer_cancel(x);
+			xfer_wait(x, -1, -1);
+			continue;
 		}
+		xfer_wait(x, opts->stop_fd > 0 ? opts->stop_fd : -1,
+			  wait_ms(opts, news.last_byte_ms, next_tick_ms));
 	}
-	if (!running) {
-		int left;
-		CURLMsg *msg;
-		while ((msg = curl_multi_info_read(h.multi, &left)))
-			if (msg->msg == CURLMSG_DONE && msg->easy_handle == h.easy)
-				rc = msg->data.result;
-	}
-	/* Mid-transfer, this closes the connection: what a stop means. */
-	curl_multi_remove_handle(h.multi, h.easy);
-	return rc;
+	t->conn_dead = news.conn_dead;
+	t->http2 = news.http2;
+	xfer_free(x);
+	strbuf_release(&chunk);
+	return news.result;
 }
 
 /*
  * One GET with its 401 retry.  on_data NULL: the body goes to resp->body.
  */
-static int request(struct kclient *c, const char *path, const struct stream_opts *opts,
-		   http_data_fn *on_data, void *ctx, struct http_response *resp,
-		   struct errbuf *err)
+static int request(struct kclient *c, const char *path, const char *accept,
+		   const struct stream_opts *opts, http_data_fn *on_data, void *ctx,
+		   struct http_response *resp, struct errbuf *err)
 {
 	char *url = xasprintf("%s%s%s", c->url_base, *path == '/' ? "" : "/", path);
 	int ret = -1;
@@ -807,12 +936,7 @@ static int request(struct kclient *c, const char *path, const struct stream_opts
 		struct credential_snapshot snap;
 		struct transfer t = {
 			.client = c, .resp = resp, .on_data = on_data, .ctx = ctx,
-			.stop = opts->stop, .stop_fd = opts->stop_fd,
-			.idle_ms = opts->idle_timeout_ms,
-			.tick = opts->tick_ms > 0 ? opts->tick : NULL,
-			.tick_ctx = opts->tick_ctx,
-			.tick_ms = opts->tick_ms,
-			.next_tick_ms = mono_ms() + opts->tick_ms,
+			.snap = &snap,
 		};
 
 		strbuf_reset(&resp->body);
@@ -824,40 +948,50 @@ static int request(struct kclient *c, const char *path, const struct stream_opts
 		if (credential_get(c->cred, &snap, err) < 0)
 			break;
 
-		struct handle h = handle_take(c);
-		struct curl_slist *headers = request_headers(c, &snap, opts->accept);
-		setup_handle(c, h.easy, url, &t, &snap, headers, opts->timeout_ms);
+		CURL *h = curl_easy_init();
+		if (!h)
+			die("out of memory");
+		struct curl_slist *headers = request_headers(c, &snap,
+							     accept ? accept : opts->accept);
+		setup_handle(c, h, url, t.curl_err, &snap, headers, opts->timeout_ms);
 		int64_t started = mono_ms();
-		t.last_byte_ms = started;
-		CURLcode rc = perform(h, &t);
+		CURLcode rc = perform(c, h, &t, opts);
 
-		if (rc == CURLE_OK) {
-			long code = 0;
-			curl_easy_getinfo(h.easy, CURLINFO_RESPONSE_CODE, &code);
-			resp->status = code;
-		}
-		trace_request(c, url, resp, started, rc != CURLE_OK);
-		if (rc == CURLE_OK && status_ok(resp->status) && resp->body.len &&
-		    !json_media_type(resp->content_type))
-			t.not_json = true;	/* a whole body (kclient_get) */
-		if (t.not_json) {
+		if (atomic_load(&t.not_http2)) {
+			errbuf_set(err, "server '%s' answered over HTTP/1.1, and --http-version 2 "
+				   "asks for HTTP/2", c->cfg->server);
+		} else if (t.not_json) {
 			errbuf_set(err, "server '%s' answered %ld with Content-Type '%s', not JSON",
 				   c->cfg->server, resp->status, resp->content_type);
-		} else if (rc == CURLE_OK) {
-			ret = 0;
 		} else if (t.aborted) {
+			/* on_data said stop, even if the last bytes ended the transfer. */
 			errbuf_set(err, "aborted");
+		} else if (rc == CURLE_OK) {
+			long code = 0;
+			curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
+			resp->status = code;
+			if (status_ok(code) && resp->body.len && !json_media_type(resp->content_type))
+				/* A whole body (kclient_get) that is not JSON. */
+				errbuf_set(err, "server '%s' answered %ld with Content-Type '%s', not JSON",
+					   c->cfg->server, code, resp->content_type);
+			else
+				ret = 0;
 		} else if (t.stopped) {
 			errbuf_set(err, "stopped");
 		} else if (t.stalled) {
 			errbuf_set(err, "stalled: nothing from server '%s' for %.1f s",
 				   c->cfg->server, (double)opts->idle_timeout_ms / 1000);
+		} else if (t.conn_dead) {
+			errbuf_set(err, "connection to server '%s' went silent, even to a ping "
+				   "for %.0f s: closed", c->cfg->server,
+				   (double)c->ping_timeout_ms / 1000);
 		} else {
 			resp->refused = rc == CURLE_COULDNT_CONNECT;
-			transport_error(c, h.easy, rc, &t, err);
+			transport_error(c, h, rc, &t, err);
 		}
+		trace_request(c, url, resp, &t, started, ret < 0, err);
 		wipe_slist(headers);
-		handle_give_back(c, h);
+		curl_easy_cleanup(h);
 
 		bool retry = ret == 0 && resp->status == 401 && attempt == 0 &&
 			     credential_refresh(c->cred, &snap);
@@ -871,21 +1005,27 @@ static int request(struct kclient *c, const char *path, const struct stream_opts
 	return ret;
 }
 
-int kclient_get(struct kclient *c, const char *path, struct http_response *resp,
-		struct errbuf *err)
+int kclient_get_accept(struct kclient *c, const char *path, const char *accept,
+		       struct http_response *resp, struct errbuf *err)
 {
 	struct stream_opts opts = {
 		.idle_timeout_ms = GET_IDLE_TIMEOUT_MS,
 		.timeout_ms = c->timeout_ms,
 	};
-	return request(c, path, &opts, NULL, NULL, resp, err);
+	return request(c, path, accept, &opts, NULL, NULL, resp, err);
+}
+
+int kclient_get(struct kclient *c, const char *path, struct http_response *resp,
+		struct errbuf *err)
+{
+	return kclient_get_accept(c, path, NULL, resp, err);
 }
 
 int kclient_stream(struct kclient *c, const char *path, const struct stream_opts *opts,
 		   http_data_fn *on_data, void *ctx, struct http_response *resp,
 		   struct errbuf *err)
 {
-	return request(c, path, opts, on_data, ctx, resp, err);
+	return request(c, path, NULL, opts, on_data, ctx, resp, err);
 }
 
 /* ---- messages ----------------------------------------------------------- */

@@ -10,10 +10,19 @@
  * and Accept-Encoding (libcurl decodes gzip).  Credentials never appear in
  * messages, nor in the -v trace (Authorization headers are redacted).
  *
+ * HTTP/2 over TLS when the server offers it (ALPN), else HTTP/1.1, as
+ * client-go; every request of a kclient goes through its transport
+ * (transport.h), so that over HTTP/2 they all share one connection, whose
+ * health is checked as client-go checks it.  DISABLE_HTTP2,
+ * HTTP2_READ_IDLE_TIMEOUT_SECONDS and HTTP2_PING_TIMEOUT_SECONDS are read
+ * from the environment as client-go reads them.  TCP keepalive notices a
+ * peer that stopped answering within 50 s, on any HTTP version.
+ *
  * Threads: a kclient is shared by every reflector thread; kclient_get()
  * and kclient_stream() may be called from any thread at once (each call
- * uses its own easy handle; connections and TLS sessions are shared
- * under locks).  Both block for the length of the transfer.
+ * has its own easy handle; the transport's thread moves the bytes, the
+ * caller's thread parses them).  Both block for the length of the
+ * transfer.  The setters are for before the first request.
  *
  * Errors: -1 means the request did not complete at the transport level
  * (cannot connect, TLS failure, stopped, stalled, ...); err says why in
@@ -47,6 +56,17 @@ const char *kclient_server(const struct kclient *client);
 void kclient_set_timeout(struct kclient *client, int64_t ms);
 /* Print a redacted request/response trace to stderr (-v). */
 void kclient_set_verbose(struct kclient *client, int level);
+/* With -v, one line of the trace: what a lower layer did ("discovery: ..."). */
+void kclient_note(struct kclient *client, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+enum http_version {
+	HTTP_VERSION_AUTO,	/* HTTP/2 if the server agrees in the TLS handshake */
+	HTTP_VERSION_1_1,	/* HTTP/1.1 only (also DISABLE_HTTP2 in the environment) */
+	/* HTTP/2 or fail (over plain http: HTTP/2 with prior knowledge) */
+	HTTP_VERSION_2,
+};
+void kclient_set_http_version(struct kclient *client, enum http_version v);
 
 struct http_response {
 	long status;		/* HTTP status, 0 if none was read */
@@ -63,6 +83,9 @@ void http_response_release(struct http_response *resp);
 /* GET path ("/api/v1/pods?limit=500"): whole body into resp->body. */
 int kclient_get(struct kclient *client, const char *path,
 		struct http_response *resp, struct errbuf *err);
+/* The same with an Accept header of the caller's (NULL: application/json). */
+int kclient_get_accept(struct kclient *client, const char *path, const char *accept,
+		       struct http_response *resp, struct errbuf *err);
 
 /*
  * Receives each piece of a streamed body as it arrives (chunk boundaries
@@ -72,7 +95,7 @@ int kclient_get(struct kclient *client, const char *path,
 typedef int http_data_fn(void *ctx, const char *data, size_t len);
 
 struct stream_opts {
-	/* Checked by libcurl's progress callback: set it to stop at once. */
+	/* Set it to stop the transfer at once (see stop_fd). */
 	atomic_bool *stop;
 	/*
 	 * Readable when *stop was set (see stop_fd() in stop.h), so a quiet

@@ -225,8 +225,39 @@ def discovery_docs():
     return out
 
 
+def aggregated_subresources(t):
+    """The subresources the legacy documents list for t, in the aggregated form."""
+    subs = []
+    if t.name in ("pods", "deployments", "namespaces", "nodes"):
+        subs.append({"subresource": "status", "verbs": ["get", "patch", "update"],
+                     "responseKind": {"group": t.group, "version": t.version, "kind": t.kind}})
+    if t.name == "pods":
+        subs.append({"subresource": "log", "verbs": ["get"],
+                     "responseKind": {"group": "", "version": "v1", "kind": "Pod"}})
+    if t.name == "deployments":
+        subs.append({"subresource": "scale", "verbs": ["get", "patch", "update"],
+                     "responseKind": {"group": "autoscaling", "version": "v1", "kind": "Scale"}})
+    return subs
+
+
+def aggregated_accept(accept, served):
+    """The aggregated discovery version to answer with for an Accept header:
+    the first media type of the client's that is an APIGroupDiscoveryList
+    of a version in `served`, unless plain JSON comes first; else None."""
+    for media in accept.split(","):
+        parts = [p.strip() for p in media.split(";")]
+        params = dict(p.split("=", 1) for p in parts[1:] if "=" in p)
+        if parts[0] not in ("application/json", "*/*", "application/*"):
+            continue
+        if params.get("as") != "APIGroupDiscoveryList":
+            return None
+        if params.get("g") == "apidiscovery.k8s.io" and params.get("v") in served:
+            return params["v"]
+    return None
+
+
 def aggregated_discovery(legacy):
-    """apidiscovery.k8s.io/v2beta1 APIGroupDiscoveryList for /api or /apis."""
+    """An APIGroupDiscoveryList's items (v2 and v2beta1 alike) for /api or /apis."""
     items = []
     for g, v, types in rtypes.groups():
         if (g == "") != legacy:
@@ -240,6 +271,9 @@ def aggregated_discovery(legacy):
                 r["shortNames"] = t.short
             if t.categories:
                 r["categories"] = t.categories
+            subs = aggregated_subresources(t)
+            if subs:
+                r["subresources"] = subs
             res.append(r)
         items.append({"metadata": {"name": g, "creationTimestamp": None},
                       "versions": [{"version": v, "resources": res, "freshness": "Current"}]})
@@ -600,12 +634,14 @@ class APIHandler(BaseHTTPRequestHandler):
         if path.startswith("/openapi"):
             raise HTTPError(404, "the server could not find the requested resource", details={})
         accept = self.headers.get("Accept", "")
-        if path in ("/api", "/apis") and "as=APIGroupDiscoveryList" in accept and "v=v2beta1" in accept \
-                and self.server.sim.opts.aggregated_discovery:
-            doc = {"kind": "APIGroupDiscoveryList", "apiVersion": "apidiscovery.k8s.io/v2beta1",
+        served = (self.server.sim.opts.aggregated_discovery or "").split(",")
+        version = aggregated_accept(accept, served) if path in ("/api", "/apis") else None
+        if version:
+            doc = {"kind": "APIGroupDiscoveryList", "apiVersion": "apidiscovery.k8s.io/" + version,
                    "metadata": {}, "items": aggregated_discovery(path == "/api")}
             return self.send(200, json.dumps(doc, separators=(",", ":")).encode() + b"\n",
-                             ctype="application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList")
+                             ctype="application/json;g=apidiscovery.k8s.io;v=%s;as=APIGroupDiscoveryList"
+                             % version)
         doc = srv.discovery.get(path)
         if doc is None:
             raise HTTPError(404, "the server could not find the requested resource", details={})

@@ -33,8 +33,10 @@ def parse_args(argv):
     p.add_argument("--control-port", type=int, default=0)
     p.add_argument("--no-watch-list", action="store_true",
                    help="reject sendInitialEvents like a server without the WatchList feature gate")
-    p.add_argument("--aggregated-discovery", action="store_true",
-                   help="answer aggregated discovery (apidiscovery.k8s.io/v2beta1) when asked")
+    p.add_argument("--aggregated-discovery", nargs="?", const="v2,v2beta1", default=None,
+                   metavar="VERSIONS",
+                   help="answer aggregated discovery (apidiscovery.k8s.io VERSIONS, default "
+                        "v2,v2beta1) when asked")
     p.add_argument("--start-rv", type=int, default=1,
                    help="the global resourceVersion counter starts here (start-up objects get the next ones)")
     p.add_argument("--reuse-credentials", action="store_true",

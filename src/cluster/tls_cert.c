@@ -1,0 +1,166 @@
+/* tls_cert.c — certificates named in messages; see tls_cert.h. */
+#include "cluster/tls_cert.h"
+
+#include <openssl/bio.h>
+#include <openssl/pem.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
+#include <openssl/x509_vfy.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lib/util.h"
+
+static time_t asn1_time(const ASN1_TIME *t)
+{
+	struct tm tm;
+	if (!t || !ASN1_TIME_to_tm(t, &tm))
+		return 0;
+	return timegm(&tm);
+}
+
+static void cert_info_of(X509 *x, struct cert_info *out)
+{
+	memset(out, 0, sizeof(*out));
+	BIO *b = BIO_new(BIO_s_mem());
+	if (b) {
+		X509_NAME_print_ex(b, X509_get_subject_name(x), 0, XN_FLAG_RFC2253);
+		int n = BIO_read(b, out->subject, (int)sizeof(out->subject) - 1);
+		out->subject[n > 0 ? n : 0] = '\0';
+		BIO_free(b);
+	}
+	out->not_before = asn1_time(X509_get0_notBefore(x));
+	out->not_after = asn1_time(X509_get0_notAfter(x));
+}
+
+int cert_info_from_pem(const char *pem, size_t len, struct cert_info *out)
+{
+	BIO *b = BIO_new_mem_buf(pem, (int)len);
+	X509 *x = b ? PEM_read_bio_X509(b, NULL, NULL, NULL) : NULL;
+	BIO_free(b);
+	if (!x)
+		return -1;
+	cert_info_of(x, out);
+	X509_free(x);
+	return 0;
+}
+
+void cert_time(time_t t, char buf[32])
+{
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(buf, 32, "%Y-%m-%d %H:%M:%S UTC", &tm);
+}
+
+bool cert_validity_problem(const struct cert_info *ci, time_t now, char *buf, size_t size)
+{
+	char from[32], until[32];
+	cert_time(ci->not_before, from);
+	cert_time(ci->not_after, until);
+	if (ci->not_after && now > ci->not_after) {
+		snprintf(buf, size, "expired on %s (valid from %s)", until, from);
+		return true;
+	}
+	if (ci->not_before && now < ci->not_before) {
+		snprintf(buf, size, "is not valid before %s (valid until %s)", from, until);
+		return true;
+	}
+	return false;
+}
+
+/* ---- the server's side ----------------------------------------------------- */
+
+struct tls_verify_log {
+	pthread_mutex_t lock;
+	bool have;
+	struct tls_verify_failure last;
+};
+
+struct tls_verify_log *tls_verify_log_new(void)
+{
+	struct tls_verify_log *log = xcalloc(1, sizeof(*log));
+	pthread_mutex_init(&log->lock, NULL);
+	return log;
+}
+
+void tls_verify_log_free(struct tls_verify_log *log)
+{
+	if (!log)
+		return;
+	pthread_mutex_destroy(&log->lock);
+	free(log);
+}
+
+bool tls_verify_log_take(struct tls_verify_log *log, struct tls_verify_failure *out)
+{
+	pthread_mutex_lock(&log->lock);
+	bool have = log->have;
+	if (have)
+		*out = log->last;
+	log->have = false;
+	pthread_mutex_unlock(&log->lock);
+	return have;
+}
+
+/* SSL_CTX ex_data slots: our log, and the verify callback we wrapped. */
+static int log_index = -1, prev_index = -1;
+static bool curl_has_openssl;
+static pthread_once_t index_once = PTHREAD_ONCE_INIT;
+
+static void index_init(void)
+{
+	const curl_version_info_data *v = curl_version_info(CURLVERSION_NOW);
+	/* The SSL_CTX libcurl hands over is an OpenSSL one only then. */
+	curl_has_openssl = v->ssl_version && !strncmp(v->ssl_version, "OpenSSL/", 8);
+	log_index = SSL_CTX_get_ex_new_index(0, NULL, NULL, NULL, NULL);
+	prev_index = SSL_CTX_get_ex_new_index(0, NULL, NULL, NULL, NULL);
+}
+
+static int verify_cb(int ok, X509_STORE_CTX *store)
+{
+	SSL *ssl = X509_STORE_CTX_get_ex_data(store, SSL_get_ex_data_X509_STORE_CTX_idx());
+	SSL_CTX *ctx = ssl ? SSL_get_SSL_CTX(ssl) : NULL;
+	if (!ctx)
+		return ok;
+	SSL_verify_cb prev = (SSL_verify_cb)SSL_CTX_get_ex_data(ctx, prev_index);
+	if (prev)
+		ok = prev(ok, store);
+	struct tls_verify_log *log = SSL_CTX_get_ex_data(ctx, log_index);
+	X509 *cert = X509_STORE_CTX_get_current_cert(store);
+	if (ok || !log || !cert)
+		return ok;
+
+	struct tls_verify_failure f;
+	memset(&f, 0, sizeof(f));
+	cert_info_of(cert, &f.cert);
+	f.depth = X509_STORE_CTX_get_error_depth(store);
+	f.error = X509_STORE_CTX_get_error(store);
+	f.expired = f.error == X509_V_ERR_CERT_HAS_EXPIRED;
+	f.not_yet_valid = f.error == X509_V_ERR_CERT_NOT_YET_VALID;
+	snprintf(f.reason, sizeof(f.reason), "%s", X509_verify_cert_error_string(f.error));
+	pthread_mutex_lock(&log->lock);
+	log->last = f;
+	log->have = true;
+	pthread_mutex_unlock(&log->lock);
+	return ok;
+}
+
+/* libcurl calls this once per new connection, its SSL_CTX set up (CA included). */
+static CURLcode ssl_ctx_cb(CURL *easy, void *ssl_ctx, void *userp)
+{
+	SSL_CTX *ctx = ssl_ctx;
+	SSL_CTX_set_ex_data(ctx, log_index, userp);
+	SSL_CTX_set_ex_data(ctx, prev_index, (void *)SSL_CTX_get_verify_callback(ctx));
+	SSL_CTX_set_verify(ctx, SSL_CTX_get_verify_mode(ctx), verify_cb);
+	return CURLE_OK;
+}
+
+void tls_watch_verify(CURL *easy, struct tls_verify_log *log)
+{
+	pthread_once(&index_once, index_init);
+	if (!curl_has_openssl)
+		return;
+	curl_easy_setopt(easy, CURLOPT_SSL_CTX_FUNCTION, ssl_ctx_cb);
+	curl_easy_setopt(easy, CURLOPT_SSL_CTX_DATA, log);
+}

@@ -1,0 +1,64 @@
+/*
+ * tls_cert.h — what a certificate says about itself (subject, validity),
+ * so that a TLS failure names the certificate instead of quoting an
+ * OpenSSL alert: "client certificate 'CN=admin' of user 'admin' (client
+ * certificate) expired on 2024-01-02 00:00:00 UTC (valid from ...)".
+ *
+ * Client side: the PEM kinf presents is read here when a request fails.
+ * Server side: kinf never sees the server's certificate when verification
+ * fails (libcurl aborts the handshake), so tls_watch_verify() hooks the
+ * handshake (CURLOPT_SSL_CTX_FUNCTION, OpenSSL builds of libcurl only) and
+ * keeps the last certificate that failed verification in a struct
+ * tls_verify_log.
+ *
+ * Threads: a tls_verify_log may be written by handshakes on any thread
+ * and read by any; it has its own lock.  The rest is pure.
+ */
+#ifndef KINF_TLS_CERT_H
+#define KINF_TLS_CERT_H
+
+#include <curl/curl.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+struct cert_info {
+	char subject[256];	/* RFC 2253: "CN=kinf-admin,O=system:masters" */
+	time_t not_before, not_after;
+};
+
+/* The first certificate of a PEM blob.  -1 when there is none. */
+int cert_info_from_pem(const char *pem, size_t len, struct cert_info *out);
+
+/* "2024-01-02 15:04:05 UTC" into buf[32]. */
+void cert_time(time_t t, char buf[32]);
+
+/*
+ * When `now` lies outside the certificate's validity: true, and buf gets
+ * "expired on A (valid from B)" or "is not valid before B (valid until A)".
+ */
+bool cert_validity_problem(const struct cert_info *ci, time_t now, char *buf, size_t size);
+
+/* The last verification failure of a server certificate. */
+struct tls_verify_failure {
+	struct cert_info cert;
+	int depth;		/* 0: the server's own; more: up its chain */
+	long error;		/* X509_V_ERR_* */
+	bool expired, not_yet_valid;
+	char reason[128];	/* OpenSSL's words for error */
+};
+
+struct tls_verify_log;
+
+struct tls_verify_log *tls_verify_log_new(void);
+void tls_verify_log_free(struct tls_verify_log *log);
+/* Moves the last failure out (true), or false when there was none. */
+bool tls_verify_log_take(struct tls_verify_log *log, struct tls_verify_failure *out);
+
+/*
+ * Sets easy up so that its handshakes record their verification failures
+ * in log.  Does nothing unless libcurl is built with OpenSSL.
+ */
+void tls_watch_verify(CURL *easy, struct tls_verify_log *log);
+
+#endif

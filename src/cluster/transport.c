@@ -1,0 +1,632 @@
+/*
+ * transport.c — the connection thread and its multi handle; see transport.h.
+ *
+ * DESIGN (threads): see transport.h.  Ownership of a struct xfer: the
+ * caller allocates it in xfer_start() and frees it in xfer_free(), once
+ * `done`; in between the connection thread links it into `running` (a
+ * list only that thread touches) and unlinks it before setting `done`.
+ * Pings are transfers the connection thread starts and frees itself.
+ */
+#include "cluster/transport.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "lib/util.h"
+
+/* Streams libcurl may open on one HTTP/2 connection (the server's limit also holds). */
+#define MAX_STREAMS 1000L
+/* The longest the connection thread sleeps when no timer is due. */
+#define MAX_POLL_MS 60000
+/* A ping that has not finished by then is given up (its connection was judged before). */
+#define PING_EXTRA_MS 5000
+
+struct xfer {
+	struct transport *tp;
+	CURL *easy;
+	xfer_header_fn *on_header;
+	void *arg;
+	int wake[2];		/* [0] readable when there is news */
+	bool ping;		/* the transport's own; no caller */
+
+	/* Under tp->lock. */
+	struct strbuf pending;
+	bool signalled;		/* a byte sits in wake[] */
+	bool paused;		/* the write callback paused the transfer */
+	bool resume;		/* the caller took the backlog: unpause */
+	bool cancel;
+	bool done;
+	bool conn_dead;
+	bool http2;
+	CURLcode result;
+	struct xfer *next_new;	/* tp->incoming */
+
+	/* Written under tp->lock, read by the connection thread without it. */
+	_Atomic int64_t last_byte_ms;
+	atomic_bool http2_seen;
+
+	/* Connection thread only: which connection carries it (local address). */
+	char local_ip[48];
+	long local_port;	/* 0: not known yet */
+	bool removing;
+	struct xfer *next;	/* tp->running */
+};
+
+/* An HTTP/2 connection with transfers on it, as the health check sees it. */
+struct conn {
+	char local_ip[48];
+	long local_port;
+	int64_t last_rx;	/* newest last byte of its transfers */
+	int64_t ping_at;	/* 0: no ping outstanding */
+	bool seen;		/* scratch for conn_scan */
+};
+
+struct transport {
+	struct transport_opts opts;
+	CURLM *multi;
+	pthread_t thread;
+
+	pthread_mutex_t lock;
+	struct xfer *incoming;	/* under lock, newest first */
+	bool quit;		/* under lock */
+
+	/* Connection thread only. */
+	struct xfer *running;
+	struct conn *conns;
+	size_t nr_conns, alloc_conns;
+
+	/* The sockets libcurl has open (under lock), so a dead one can be shut down. */
+	curl_socket_t *socks;
+	size_t nr_socks, alloc_socks;
+};
+
+/* ---- waking the caller ---------------------------------------------------- */
+
+/* Under tp->lock. */
+static void notify(struct xfer *x)
+{
+	if (x->ping || x->signalled)
+		return;
+	x->signalled = true;
+	if (write(x->wake[1], "", 1) < 0) {
+		/* A full pipe is readable already. */
+	}
+}
+
+static void drain(int fd)
+{
+	char buf[64];
+	while (read(fd, buf, sizeof(buf)) > 0)
+		;
+}
+
+/* ---- libcurl's callbacks, on the connection thread ------------------------ */
+
+static size_t write_cb(char *data, size_t size, size_t nmemb, void *userp)
+{
+	struct xfer *x = userp;
+	struct transport *tp = x->tp;
+	size_t len = size * nmemb;
+
+	pthread_mutex_lock(&tp->lock);
+	atomic_store(&x->last_byte_ms, mono_ms());
+	if (x->cancel || x->ping) {
+		pthread_mutex_unlock(&tp->lock);
+		return len;
+	}
+	if (x->pending.len >= XFER_HIGH_WATER) {
+		/* libcurl keeps this piece and hands it again after the unpause. */
+		x->paused = true;
+		notify(x);
+		pthread_mutex_unlock(&tp->lock);
+		return CURL_WRITEFUNC_PAUSE;
+	}
+	strbuf_add(&x->pending, data, len);
+	notify(x);
+	pthread_mutex_unlock(&tp->lock);
+	return len;
+}
+
+static size_t header_cb(char *data, size_t size, size_t nmemb, void *userp)
+{
+	struct xfer *x = userp;
+	struct transport *tp = x->tp;
+	size_t len = size * nmemb;
+	char *ip = NULL;
+	long port = 0;
+
+	/*
+	 * Which connection: its local address (libcurl 7.88 has no connection
+	 * id, and CURLINFO_ACTIVESOCKET knows a transfer's socket only after
+	 * it ended).  The health check groups transfers by it.
+	 */
+	if (curl_easy_getinfo(x->easy, CURLINFO_LOCAL_PORT, &port) == CURLE_OK && port > 0 &&
+	    curl_easy_getinfo(x->easy, CURLINFO_LOCAL_IP, &ip) == CURLE_OK && ip) {
+		x->local_port = port;
+		snprintf(x->local_ip, sizeof(x->local_ip), "%s", ip);
+	}
+	pthread_mutex_lock(&tp->lock);
+	atomic_store(&x->last_byte_ms, mono_ms());
+	if (len > 5 && !strncmp(data, "HTTP/", 5)) {
+		/* A status line ("HTTP/2 200"): a new response begins. */
+		x->http2 = len > 7 && data[5] == '2';
+		atomic_store(&x->http2_seen, x->http2);
+	}
+	if (x->on_header && !x->cancel)
+		x->on_header(x->arg, data, len);
+	notify(x);
+	pthread_mutex_unlock(&tp->lock);
+	return len;
+}
+
+/* libcurl's socket() and close(), so that the transport knows the open sockets. */
+static curl_socket_t opensocket_cb(void *userp, curlsocktype purpose, struct curl_sockaddr *a)
+{
+	struct transport *tp = userp;
+	curl_socket_t fd = socket(a->family, a->socktype | SOCK_CLOEXEC, a->protocol);
+	if (fd == CURL_SOCKET_BAD)
+		return fd;
+	pthread_mutex_lock(&tp->lock);
+	ALLOC_GROW(tp->socks, tp->nr_socks + 1, tp->alloc_socks);
+	tp->socks[tp->nr_socks++] = fd;
+	pthread_mutex_unlock(&tp->lock);
+	return fd;
+}
+
+static int closesocket_cb(void *userp, curl_socket_t fd)
+{
+	struct transport *tp = userp;
+	pthread_mutex_lock(&tp->lock);
+	for (size_t i = 0; i < tp->nr_socks; i++) {
+		if (tp->socks[i] == fd) {
+			tp->socks[i] = tp->socks[--tp->nr_socks];
+			break;
+		}
+	}
+	pthread_mutex_unlock(&tp->lock);
+	return close(fd);
+}
+
+/* ---- the connection thread ------------------------------------------------ */
+
+static void running_unlink(struct transport *tp, struct xfer *x)
+{
+	for (struct xfer **p = &tp->running; *p; p = &(*p)->next) {
+		if (*p == x) {
+			*p = x->next;
+			return;
+		}
+	}
+}
+
+static struct conn *conn_find(struct transport *tp, const char *ip, long port);
+static void note(struct transport *tp, const char *fmt, ...) PRINTF(2, 3);
+static void note(struct transport *tp, const char *fmt, ...)
+{
+	if (!tp->opts.note)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	char *msg = xvasprintf(fmt, ap);
+	va_end(ap);
+	tp->opts.note(tp->opts.ctx, msg);
+	free(msg);
+}
+
+/* The transfer is over: the caller may take its last bytes and free it. */
+static void finish(struct transport *tp, struct xfer *x, CURLcode result)
+{
+	curl_multi_remove_handle(tp->multi, x->easy);
+	running_unlink(tp, x);
+	if (x->ping) {
+		/* Its answer counts for its connection even though it is gone now. */
+		struct conn *c = x->local_port ? conn_find(tp, x->local_ip, x->local_port) : NULL;
+		int64_t last = atomic_load(&x->last_byte_ms);
+		if (c && last > c->last_rx)
+			c->last_rx = last;
+		curl_easy_cleanup(x->easy);
+		strbuf_release(&x->pending);
+		free(x);
+		return;
+	}
+	pthread_mutex_lock(&tp->lock);
+	x->done = true;
+	x->result = result;
+	notify(x);
+	pthread_mutex_unlock(&tp->lock);
+}
+
+static void add_easy(struct transport *tp, struct xfer *x)
+{
+	curl_easy_setopt(x->easy, CURLOPT_WRITEFUNCTION, write_cb);
+	curl_easy_setopt(x->easy, CURLOPT_WRITEDATA, x);
+	curl_easy_setopt(x->easy, CURLOPT_HEADERFUNCTION, header_cb);
+	curl_easy_setopt(x->easy, CURLOPT_HEADERDATA, x);
+	curl_easy_setopt(x->easy, CURLOPT_OPENSOCKETFUNCTION, opensocket_cb);
+	curl_easy_setopt(x->easy, CURLOPT_OPENSOCKETDATA, tp);
+	curl_easy_setopt(x->easy, CURLOPT_CLOSESOCKETFUNCTION, closesocket_cb);
+	curl_easy_setopt(x->easy, CURLOPT_CLOSESOCKETDATA, tp);
+	x->next = tp->running;
+	tp->running = x;
+	if (curl_multi_add_handle(tp->multi, x->easy) != CURLM_OK) {
+		running_unlink(tp, x);
+		pthread_mutex_lock(&tp->lock);
+		x->done = true;
+		x->result = CURLE_FAILED_INIT;
+		notify(x);
+		pthread_mutex_unlock(&tp->lock);
+	}
+}
+
+/* Takes new transfers in, and acts on cancels and unpauses. */
+static bool take_requests(struct transport *tp)
+{
+	pthread_mutex_lock(&tp->lock);
+	struct xfer *fresh = tp->incoming;
+	tp->incoming = NULL;
+	bool quit = tp->quit;
+	pthread_mutex_unlock(&tp->lock);
+
+	/* Oldest first, as they were started. */
+	struct xfer *rev = NULL;
+	while (fresh) {
+		struct xfer *n = fresh->next_new;
+		fresh->next_new = rev;
+		rev = fresh;
+		fresh = n;
+	}
+	while (rev) {
+		struct xfer *n = rev->next_new;
+		add_easy(tp, rev);
+		rev = n;
+	}
+
+	for (struct xfer *x = tp->running, *next; x; x = next) {
+		next = x->next;
+		bool resume = false;
+		pthread_mutex_lock(&tp->lock);
+		/* (A transfer cancelled before it was added ends here too.) */
+		x->removing |= x->cancel;
+		if (x->resume && !x->removing) {
+			resume = true;
+			x->resume = false;
+			x->paused = false;
+		}
+		pthread_mutex_unlock(&tp->lock);
+		if (x->removing)
+			finish(tp, x, CURLE_ABORTED_BY_CALLBACK);
+		else if (resume)
+			curl_easy_pause(x->easy, CURLPAUSE_CONT);
+	}
+	return quit;
+}
+
+static void read_results(struct transport *tp)
+{
+	CURLMsg *msg;
+	int left;
+	while ((msg = curl_multi_info_read(tp->multi, &left))) {
+		if (msg->msg != CURLMSG_DONE)
+			continue;
+		struct xfer *x = NULL;
+		curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&x);
+		if (x)
+			finish(tp, x, msg->data.result);
+	}
+}
+
+/* ---- HTTP/2 health check --------------------------------------------------- */
+
+static bool same_conn(const char *ip, long port, const char *ip2, long port2)
+{
+	return port == port2 && !strcmp(ip, ip2);
+}
+
+static struct conn *conn_find(struct transport *tp, const char *ip, long port)
+{
+	for (size_t i = 0; i < tp->nr_conns; i++)
+		if (same_conn(tp->conns[i].local_ip, tp->conns[i].local_port, ip, port))
+			return &tp->conns[i];
+	return NULL;
+}
+
+static void conn_drop(struct transport *tp, struct conn *c)
+{
+	*c = tp->conns[--tp->nr_conns];
+}
+
+/* Brings the connection table up to date with the running HTTP/2 transfers. */
+static void conn_scan(struct transport *tp)
+{
+	for (size_t i = 0; i < tp->nr_conns; i++)
+		tp->conns[i].seen = false;
+	for (struct xfer *x = tp->running; x; x = x->next) {
+		if (!x->local_port || !atomic_load(&x->http2_seen))
+			continue;
+		int64_t last = atomic_load(&x->last_byte_ms);
+		struct conn *c = conn_find(tp, x->local_ip, x->local_port);
+		if (!c) {
+			ALLOC_GROW(tp->conns, tp->nr_conns + 1, tp->alloc_conns);
+			c = &tp->conns[tp->nr_conns++];
+			*c = (struct conn){ .local_port = x->local_port, .last_rx = last };
+			snprintf(c->local_ip, sizeof(c->local_ip), "%s", x->local_ip);
+		}
+		if (last > c->last_rx)
+			c->last_rx = last;
+		/* A ping alone does not keep a connection in the table. */
+		c->seen |= !x->ping;
+	}
+	for (size_t i = tp->nr_conns; i-- > 0;)
+		if (!tp->conns[i].seen)
+			conn_drop(tp, &tp->conns[i]);
+}
+
+/* Any running transfer on c, to model a ping on. */
+static struct xfer *xfer_on(struct transport *tp, const struct conn *c)
+{
+	for (struct xfer *x = tp->running; x; x = x->next)
+		if (same_conn(x->local_ip, x->local_port, c->local_ip, c->local_port) &&
+		    !x->ping && !x->removing)
+			return x;
+	return NULL;
+}
+
+static void ping(struct transport *tp, struct conn *c)
+{
+	struct xfer *like = xfer_on(tp, c);
+	if (!like)
+		return;
+	struct xfer *x = xcalloc(1, sizeof(*x));
+	x->tp = tp;
+	x->ping = true;
+	x->wake[0] = x->wake[1] = -1;
+	atomic_init(&x->last_byte_ms, mono_ms());
+	atomic_init(&x->http2_seen, false);
+	x->easy = curl_easy_init();
+	if (!x->easy)
+		die("out of memory");
+	tp->opts.probe_setup(tp->opts.ctx, x->easy, like->arg);
+	curl_easy_setopt(x->easy, CURLOPT_PRIVATE, x);
+	/* On the connection of `like` if it can carry one more stream. */
+	curl_easy_setopt(x->easy, CURLOPT_PIPEWAIT, 1L);
+	curl_easy_setopt(x->easy, CURLOPT_TIMEOUT_MS,
+			 (long)(tp->opts.ping_timeout_ms + PING_EXTRA_MS));
+	c->ping_at = mono_ms();
+	add_easy(tp, x);
+}
+
+/* The socket libcurl has open for the connection whose local end is ip:port. */
+static curl_socket_t socket_of(struct transport *tp, const char *ip, long port)
+{
+	curl_socket_t found = CURL_SOCKET_BAD;
+	pthread_mutex_lock(&tp->lock);
+	for (size_t i = 0; i < tp->nr_socks && found == CURL_SOCKET_BAD; i++) {
+		struct sockaddr_storage ss;
+		socklen_t len = sizeof(ss);
+		char host[48];
+		if (getsockname(tp->socks[i], (struct sockaddr *)&ss, &len) < 0 ||
+		    getnameinfo((struct sockaddr *)&ss, len, host, sizeof(host), NULL, 0,
+				NI_NUMERICHOST))
+			continue;
+		long p = ss.ss_family == AF_INET6 ? ntohs(((struct sockaddr_in6 *)&ss)->sin6_port)
+						  : ntohs(((struct sockaddr_in *)&ss)->sin_port);
+		if (same_conn(host, p, ip, port))
+			found = tp->socks[i];
+	}
+	pthread_mutex_unlock(&tp->lock);
+	return found;
+}
+
+/* The connection stayed silent after a ping: every transfer on it fails now. */
+static void conn_kill(struct transport *tp, struct conn *c, int64_t now)
+{
+	note(tp, "silent for %.1f s, %.1f s after a ping: closing it",
+	     (double)(now - c->last_rx) / 1000, (double)(now - c->ping_at) / 1000);
+	pthread_mutex_lock(&tp->lock);
+	for (struct xfer *x = tp->running; x; x = x->next)
+		if (same_conn(x->local_ip, x->local_port, c->local_ip, c->local_port))
+			x->conn_dead = true;
+	pthread_mutex_unlock(&tp->lock);
+	/*
+	 * libcurl still owns (and will close) the socket; shutting it down
+	 * makes its next read see the end, on every stream at once.
+	 */
+	curl_socket_t fd = socket_of(tp, c->local_ip, c->local_port);
+	if (fd != CURL_SOCKET_BAD)
+		shutdown(fd, SHUT_RDWR);
+	conn_drop(tp, c);
+}
+
+/* Pings and verdicts; returns how long until the next one is due (ms, -1: none). */
+static int64_t health_check(struct transport *tp)
+{
+	const struct transport_opts *o = &tp->opts;
+	int64_t next = -1;
+
+	if (o->read_idle_ms <= 0 || !o->probe_setup)
+		return -1;
+	conn_scan(tp);
+	int64_t now = mono_ms();
+	for (size_t i = tp->nr_conns; i-- > 0;) {
+		struct conn *c = &tp->conns[i];
+		int64_t due;
+		if (c->ping_at && c->last_rx >= c->ping_at)
+			c->ping_at = 0;		/* something arrived: alive */
+		if (c->ping_at && now - c->ping_at >= o->ping_timeout_ms) {
+			conn_kill(tp, c, now);
+			continue;
+		}
+		if (!c->ping_at && now - c->last_rx >= o->read_idle_ms)
+			ping(tp, c);
+		due = c->ping_at ? c->ping_at + o->ping_timeout_ms : c->last_rx + o->read_idle_ms;
+		if (next < 0 || due - now < next)
+			next = due - now < 0 ? 0 : due - now;
+	}
+	return next;
+}
+
+static void *connection_thread(void *arg)
+{
+	struct transport *tp = arg;
+
+	for (;;) {
+		bool quit = take_requests(tp);
+		if (quit) {
+			/* Callers are gone; pings need no answer any more. */
+			for (struct xfer *x = tp->running, *next; x; x = next) {
+				next = x->next;
+				if (x->ping)
+					finish(tp, x, CURLE_ABORTED_BY_CALLBACK);
+			}
+			if (!tp->running)
+				break;
+		}
+		int still;
+		curl_multi_perform(tp->multi, &still);
+		read_results(tp);
+		int64_t wait = health_check(tp);
+		if (wait < 0 || wait > MAX_POLL_MS)
+			wait = MAX_POLL_MS;
+		/* libcurl shortens the wait for its own timers; a caller's wakeup ends it. */
+		curl_multi_poll(tp->multi, NULL, 0, (int)wait + 1, NULL);
+	}
+	return NULL;
+}
+
+/* ---- the callers' side ---------------------------------------------------- */
+
+struct transport *transport_new(const struct transport_opts *opts)
+{
+	struct transport *tp = xcalloc(1, sizeof(*tp));
+	tp->opts = *opts;
+	tp->multi = curl_multi_init();
+	if (!tp->multi)
+		die("out of memory");
+	curl_multi_setopt(tp->multi, CURLMOPT_PIPELINING, (long)CURLPIPE_MULTIPLEX);
+	curl_multi_setopt(tp->multi, CURLMOPT_MAX_CONCURRENT_STREAMS, MAX_STREAMS);
+	pthread_mutex_init(&tp->lock, NULL);
+	int rc = pthread_create(&tp->thread, NULL, connection_thread, tp);
+	if (rc)
+		die("cannot start the connection thread: %s", strerror(rc));
+	return tp;
+}
+
+void transport_free(struct transport *tp)
+{
+	if (!tp)
+		return;
+	pthread_mutex_lock(&tp->lock);
+	tp->quit = true;
+	pthread_mutex_unlock(&tp->lock);
+	curl_multi_wakeup(tp->multi);
+	pthread_join(tp->thread, NULL);
+	curl_multi_cleanup(tp->multi);
+	pthread_mutex_destroy(&tp->lock);
+	free(tp->conns);
+	free(tp->socks);
+	free(tp);
+}
+
+struct xfer *xfer_start(struct transport *tp, CURL *easy, xfer_header_fn *on_header,
+			void *arg)
+{
+	struct xfer *x = xcalloc(1, sizeof(*x));
+	x->tp = tp;
+	x->easy = easy;
+	x->on_header = on_header;
+	x->arg = arg;
+	atomic_init(&x->last_byte_ms, mono_ms());
+	atomic_init(&x->http2_seen, false);
+	if (pipe2(x->wake, O_NONBLOCK | O_CLOEXEC) < 0)
+		die("cannot create a pipe: %s", strerror(errno));
+	curl_easy_setopt(easy, CURLOPT_PRIVATE, x);
+
+	pthread_mutex_lock(&tp->lock);
+	x->next_new = tp->incoming;
+	tp->incoming = x;
+	pthread_mutex_unlock(&tp->lock);
+	curl_multi_wakeup(tp->multi);
+	return x;
+}
+
+void xfer_take(struct xfer *x, struct strbuf *out, struct xfer_news *news)
+{
+	struct transport *tp = x->tp;
+	bool wake = false;
+
+	pthread_mutex_lock(&tp->lock);
+	if (x->signalled) {
+		drain(x->wake[0]);
+		x->signalled = false;
+	}
+	if (x->pending.len && !x->cancel) {
+		if (out->len) {
+			strbuf_add(out, x->pending.buf, x->pending.len);
+		} else {
+			/* Swap: the two buffers take turns, nothing is copied. */
+			struct strbuf tmp = *out;
+			*out = x->pending;
+			x->pending = tmp;
+		}
+	}
+	strbuf_reset(&x->pending);
+	if (x->paused && !x->resume && !x->cancel) {
+		x->resume = true;
+		wake = true;
+		/* Time spent paused was ours, not the server's. */
+		atomic_store(&x->last_byte_ms, mono_ms());
+	}
+	news->done = x->done;
+	news->result = x->result;
+	news->conn_dead = x->conn_dead;
+	news->http2 = x->http2;
+	news->last_byte_ms = atomic_load(&x->last_byte_ms);
+	pthread_mutex_unlock(&tp->lock);
+	if (wake)
+		curl_multi_wakeup(tp->multi);
+}
+
+void xfer_wait(struct xfer *x, int fd, int timeout_ms)
+{
+	struct pollfd pfd[2] = {
+		{ .fd = x->wake[0], .events = POLLIN },
+		{ .fd = fd, .events = POLLIN },
+	};
+	int rc;
+	do
+		rc = poll(pfd, fd >= 0 ? 2 : 1, timeout_ms);
+	while (rc < 0 && errno == EINTR);
+}
+
+void xfer_cancel(struct xfer *x)
+{
+	struct transport *tp = x->tp;
+	pthread_mutex_lock(&tp->lock);
+	bool first = !x->cancel && !x->done;
+	x->cancel = true;
+	strbuf_reset(&x->pending);
+	pthread_mutex_unlock(&tp->lock);
+	if (first)
+		curl_multi_wakeup(tp->multi);
+}
+
+void xfer_free(struct xfer *x)
+{
+	if (!x)
+		return;
+	close(x->wake[0]);
+	close(x->wake[1]);
+	strbuf_release(&x->pending);
+	free(x);
+}

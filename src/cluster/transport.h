@@ -1,0 +1,122 @@
+/*
+ * transport.h — the one thread that moves every byte of a kclient.
+ *
+ * As Go's http.Transport under client-go, a transport owns the
+ * connections to one server: every request of a kclient (each reflector's
+ * LIST and WATCH, discovery, get) runs as one transfer of a single libcurl
+ * multi handle, driven by the transport's own thread.  Over HTTP/2 they
+ * all multiplex on one TCP connection (CURLOPT_PIPEWAIT makes the second
+ * request wait for the first connection's ALPN answer instead of opening
+ * its own); over HTTP/1.1 each concurrent request has its connection, as
+ * with client-go.  libcurl cannot share one HTTP/2 connection between
+ * multi handles, nor drive one multi handle from several threads, hence
+ * the thread.
+ *
+ * A transfer's bytes are handed to the thread that started it: the
+ * connection thread appends them to the transfer's buffer and wakes the
+ * caller, which takes them with xfer_take() and parses them on its own
+ * thread (a 450 MB list is parsed by its reflector, not by the thread
+ * every other watch depends on).  A caller that falls behind by more than
+ * XFER_HIGH_WATER bytes pauses its transfer (CURL_WRITEFUNC_PAUSE: over
+ * HTTP/2 only that stream's flow-control window closes; the others go
+ * on) until it has taken the backlog.
+ *
+ * Connection health, as client-go's HTTP/2 health check
+ * (apimachinery util/net http.go: ReadIdleTimeout 30 s, PingTimeout 15 s):
+ * an HTTP/2 connection that carries transfers and has received nothing for
+ * read_idle_ms is sent a ping; if still nothing arrives within
+ * ping_timeout_ms, the connection is dead: the transport shuts its socket
+ * down, every transfer on it fails at once (xfer_news.conn_dead), and the
+ * next requests open a new connection.  libcurl 7.88 (Debian 12) has no
+ * way to send an HTTP/2 PING frame on a connection of a multi handle
+ * (curl_easy_upkeep() only reaches the connections of curl_easy_perform;
+ * libcurl 8.10 changed that), so the ping is a tiny request multiplexed on
+ * the same connection (opts.probe_setup says which; kclient asks
+ * GET /livez, which every apiserver answers, whoever asks): any answer,
+ * even 401, proves the connection alive.  HTTP/1.1 connections cannot be
+ * pinged in band; TCP keepalive (see http.c) covers a vanished peer.
+ *
+ * DESIGN (threads): callers start, take, wait, cancel and free transfers
+ * from any thread, each transfer used by one caller thread.  The
+ * connection thread alone calls libcurl on the multi handle and on easy
+ * handles between xfer_start() and the moment the transfer is done.
+ * tp->lock guards the queue of new transfers and each transfer's shared
+ * fields (marked "under tp->lock"); libcurl is never called with it held,
+ * since curl_easy_pause() calls the write callback at once.  The header
+ * hook runs on the connection thread with tp->lock held.
+ */
+#ifndef KINF_TRANSPORT_H
+#define KINF_TRANSPORT_H
+
+#include <curl/curl.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lib/strbuf.h"
+
+/* Bytes a caller may leave untaken before its transfer is paused. */
+#define XFER_HIGH_WATER (2 << 20)
+
+struct transport_opts {
+	/* HTTP/2 health check; read_idle_ms 0 turns it off. */
+	int64_t read_idle_ms;
+	int64_t ping_timeout_ms;
+	/*
+	 * Sets easy up as a ping: a small GET that can reuse the connection
+	 * of the running transfer whose header hook argument is `like`.
+	 * Called on the connection thread.  NULL: no health check.
+	 */
+	void (*probe_setup)(void *ctx, CURL *easy, void *like);
+	/* A notice for the -v trace ("... closed"), on the connection thread. */
+	void (*note)(void *ctx, const char *msg);
+	void *ctx;
+};
+
+struct transport;
+struct xfer;
+
+/* Starts the connection thread.  Dies if it cannot. */
+struct transport *transport_new(const struct transport_opts *opts);
+/* Every transfer must have been freed.  Joins the thread. */
+void transport_free(struct transport *tp);
+
+/*
+ * One header line as received (with its CR LF), on the connection thread,
+ * with tp->lock held: keep it short, never call back into the transport.
+ */
+typedef void xfer_header_fn(void *arg, const char *line, size_t len);
+
+/*
+ * Hands easy, fully set up except its header and write callbacks (the
+ * transport's own), to the connection thread.  The easy handle is the
+ * transport's until the transfer is done.
+ */
+struct xfer *xfer_start(struct transport *tp, CURL *easy, xfer_header_fn *on_header,
+			void *arg);
+
+struct xfer_news {
+	bool done;
+	CURLcode result;	/* when done; CURLE_ABORTED_BY_CALLBACK after xfer_cancel */
+	/* The transport closed the transfer's connection: it stayed silent after a ping. */
+	bool conn_dead;
+	bool http2;		/* the response came over HTTP/2 */
+	int64_t last_byte_ms;	/* mono_ms() of the last byte, or of the start */
+};
+
+/*
+ * Appends what arrived since the last call to out (nothing once
+ * cancelled) and says where the transfer stands.  Never blocks.  Taking a
+ * backlog resumes a paused transfer.
+ */
+void xfer_take(struct xfer *x, struct strbuf *out, struct xfer_news *news);
+/*
+ * Sleeps until the transfer has news for xfer_take(), fd (if >= 0)
+ * becomes readable, or timeout_ms passes (-1: no limit).
+ */
+void xfer_wait(struct xfer *x, int fd, int timeout_ms);
+/* Ends the transfer as soon as the connection thread gets to it. */
+void xfer_cancel(struct xfer *x);
+/* Once done (xfer_news.done): frees x; its easy handle is the caller's again. */
+void xfer_free(struct xfer *x);
+
+#endif

@@ -1,0 +1,262 @@
+#!/usr/bin/env bats
+# How kinf talks to the server: HTTP/2 over TLS with every request of a run
+# on one connection (behind nghttpx, a real HTTP/2 front end, since
+# kube-sim speaks HTTP/1.1), HTTP/1.1 when asked or offered nothing else,
+# the HTTP/2 health check and TCP keepalive, certificates named when they
+# are out of date, and the -v trace.
+
+load test_helper
+load kubeconfig_helper
+load h2_helper
+bats_require_minimum_version 1.5.0
+
+KINF_PID= ERR= OUT=
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+}
+
+teardown() {
+	if [ -n "$KINF_PID" ]; then
+		kill -TERM "$KINF_PID" 2>/dev/null || true
+		wait "$KINF_PID" 2>/dev/null || true
+	fi
+	h2_stop
+	sim_stop
+}
+
+# start_watch KUBECONFIG ARGS... — kinf watch -v in the background.
+start_watch() {
+	local kc=$1; shift
+	OUT=$T/out ERR=$T/err
+	"$KINF" watch --kubeconfig "$kc" -v "$@" >"$OUT" 2>"$ERR" 3>&- &
+	KINF_PID=$!
+}
+
+stop_watch() {
+	kill -TERM "$KINF_PID" 2>/dev/null || true
+	wait "$KINF_PID" 2>/dev/null || true
+	KINF_PID=
+}
+
+open_watches() { [ "$(simctl GET /stats | jq .openWatches)" -eq "$1" ]; }
+
+@test "watching three resources over HTTP/2: one TCP connection carries all of them" {
+	sim_start --pods 5
+	h2_start
+	start_watch "$H2_KUBECONFIG" pods,deployments,configmaps
+	wait_until 20 open_watches 3
+	# Discovery, three lists and three watches: all HTTP/2, all on one connection.
+	[ "$(h2_connections)" -eq 1 ]
+	[ "$(grep -c '^GET .* (HTTP/2)$' "$ERR")" -ge 6 ]
+	! grep -q '^GET .* OK in [0-9]* ms$' "$ERR"
+	# And the watches work: a change arrives through the front end.
+	simctl POST /update '{"resource":"configmaps","namespace":"default","name":"app-config","patch":{"data":{"k":"v2"}}}' >/dev/null
+	wait_until 10 file_has "$OUT" "Updated +ConfigMap +default/app-config"
+	[ "$(h2_connections)" -eq 1 ]
+}
+
+@test "--http-version 1.1: a connection per watch, no HTTP/2" {
+	sim_start --pods 5
+	h2_start
+	start_watch "$H2_KUBECONFIG" pods,deployments,configmaps --http-version 1.1
+	wait_until 20 open_watches 3
+	[ "$(h2_connections)" -ge 3 ]
+	! grep -q 'HTTP/2' "$ERR"
+}
+
+@test "DISABLE_HTTP2 in the environment means HTTP/1.1, as for client-go" {
+	sim_start --pods 2
+	h2_start
+	run --separate-stderr env DISABLE_HTTP2=1 "$KINF" get pods --kubeconfig "$H2_KUBECONFIG" -v
+	assert_status 0
+	grep -q '^GET .*/pods.* 200 OK in [0-9]* ms$' <<<"$stderr"
+	! grep -q 'HTTP/2' <<<"$stderr"
+}
+
+@test "--http-version 2 against a server that only speaks HTTP/1.1 says so" {
+	sim_start --pods 2
+	run_kinf get pods --kubeconfig "$SIM_KUBECONFIG" --http-version 2
+	assert_one_line_error "server '$SIM_API' answered over HTTP/1.1, and --http-version 2 asks for HTTP/2"
+	run_kinf get pods --kubeconfig "$SIM_KUBECONFIG" --http-version 3
+	assert_status 2
+	[[ $stderr == *"invalid value '3' for '--http-version': expected one of 1.1, 2"* ]]
+}
+
+@test "a quiet HTTP/2 connection is pinged and kept; one that stops answering is closed and replaced" {
+	sim_start --pods 3
+	h2_start
+	# client-go's knobs, made short: ping after 1 s of silence, give up 2 s later.
+	HTTP2_READ_IDLE_TIMEOUT_SECONDS=1 HTTP2_PING_TIMEOUT_SECONDS=2 \
+		start_watch "$H2_KUBECONFIG" pods
+	wait_until 20 open_watches 1
+	# Nothing changes: the connection is pinged (GET /livez on it), and lives.
+	wait_until 15 bash -c "[ \$(grep -c ' \"GET /livez ' '$H2_DIR/access.log') -ge 3 ]"
+	! grep -q 'closing it' "$ERR"
+	[ "$(grep -c '^GET .*watch=1' "$ERR")" -eq 0 ]	# the first watch still runs
+	[ "$(h2_connections)" -eq 1 ]
+
+	# The front end freezes (its socket stays open, nothing moves).
+	kill -STOP "$H2_PID"
+	local frozen=$SECONDS
+	wait_until 15 file_has "$ERR" "silent for .* after a ping: closing it"
+	[ $((SECONDS - frozen)) -le 6 ]
+	file_has "$ERR" "watch ended \(connection lost: connection to server 'https://127.0.0.1:$H2_PORT' went silent"
+	kill -CONT "$H2_PID"
+	# A new connection, and the watch goes on from where it was.
+	simctl POST /update '{"resource":"pods","namespace":"default","name":"pod-0","patch":{"metadata":{"labels":{"after":"freeze"}}}}' >/dev/null
+	wait_until 20 file_has "$OUT" "Updated +default/pod-0"
+	[ "$(h2_connections)" -eq 1 ]
+	! file_has "$ERR" "relist"
+}
+
+# The keys and resourceVersions the deltas of RESOURCE in $OUT leave behind.
+replay() {
+	jq -S -s -c --arg r "$1" 'reduce (.[] | select(.key != null and .resource == $r)) as $d ({};
+		if $d.type == "Deleted" then del(.[$d.key]) else .[$d.key] = $d.resourceVersion end)' "$OUT"
+}
+converged() { [ "$(replay "$1")" = "$(sim_oracle "$1" | jq -S -c .items)" ]; }
+
+@test "over HTTP/2, through churn, dropped watches and a frozen connection, the deltas rebuild the server's truth" {
+	sim_start --pods 3000
+	h2_start
+	# A 14 MB list in one answer: its reader falls behind, its stream pauses, the others go on.
+	HTTP2_READ_IDLE_TIMEOUT_SECONDS=1 HTTP2_PING_TIMEOUT_SECONDS=1 \
+		start_watch "$H2_KUBECONFIG" pods,configmaps -A -o json
+	wait_until 60 file_has "$ERR" "pods: synced"
+	wait_until 20 open_watches 2
+	simctl POST /churn '{"resource":"pods","rate":200,"duration":6,"mix":{"add":2,"update":5,"delete":2}}' >/dev/null
+	simctl POST /churn '{"resource":"configmaps","rate":50,"duration":6}' >/dev/null
+	sleep 1
+	simctl POST /drop-watches '{"mode":"abrupt"}' >/dev/null
+	sleep 1
+	kill -STOP "$H2_PID"
+	wait_until 10 file_has "$ERR" "closing it"
+	kill -CONT "$H2_PID"
+	wait_until 20 bash -c "$(declare -f simctl); ! simctl GET /churn | jq -e .running >/dev/null"
+	wait_until 60 converged pods
+	wait_until 10 converged configmaps
+}
+
+@test "HTTP2_READ_IDLE_TIMEOUT_SECONDS=0 turns the health check off, as in client-go" {
+	sim_start --pods 1
+	h2_start
+	HTTP2_READ_IDLE_TIMEOUT_SECONDS=0 start_watch "$H2_KUBECONFIG" pods
+	wait_until 20 open_watches 1
+	sleep 3	# three read-idle periods of the test above: no ping may come
+	! grep -q 'GET /livez' "$H2_DIR/access.log"
+}
+
+@test "every connection has TCP keepalive: idle 20 s, every 10 s, 3 probes, user timeout 50 s" {
+	command -v strace >/dev/null || skip "no strace"
+	sim_start --pods 1
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+		strace -f -e trace=setsockopt -o "$T/trace" \
+		"$KINF" get pods --kubeconfig "$SIM_KUBECONFIG" >/dev/null
+	grep -q 'SO_KEEPALIVE, \[1\]' "$T/trace"
+	grep -q 'TCP_KEEPIDLE, \[20\]' "$T/trace"
+	grep -q 'TCP_KEEPINTVL, \[10\]' "$T/trace"
+	grep -q 'TCP_KEEPCNT, \[3\]' "$T/trace"
+	grep -q 'TCP_USER_TIMEOUT, \[50000\]' "$T/trace"
+}
+
+# ---- certificates out of date, named -----------------------------------------
+
+# sign NAME SUBJECT START END [SAN] — a key and a certificate signed by the
+# simulator's CA, valid from START to END (openssl's YYYYMMDDHHMMSSZ).
+sign() {
+	local name=$1 subj=$2 start=$3 end=$4 san=${5:-}
+	local ca=$T/ca
+	mkdir -p "$ca"
+	[ -f "$ca/ca.cnf" ] || {
+		: >"$ca/index.txt"
+		echo 01 >"$ca/serial"
+		cat >"$ca/ca.cnf" <<-EOF
+		[ca]
+		default_ca = ca
+		[ca]
+		dir = $ca
+		database = $ca/index.txt
+		new_certs_dir = $ca
+		serial = $ca/serial
+		default_md = sha256
+		policy = any
+		copy_extensions = copy
+		unique_subject = no
+		[any]
+		commonName = supplied
+		organizationName = optional
+		EOF
+	}
+	openssl req -new -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+		-keyout "$T/$name.key" -out "$T/$name.csr" -subj "$subj" \
+		${san:+-addext "subjectAltName=$san"} 2>/dev/null
+	# `openssl ca` takes any start and end date (x509 -days cannot go back in time).
+	openssl ca -batch -preserveDN -config "$ca/ca.cnf" -notext \
+		-cert "$SIM_KUBECONFIG.ca.crt" -keyfile "$SIM_KUBECONFIG.ca.key" \
+		-startdate "$start" -enddate "$end" -in "$T/$name.csr" -out "$T/$name.crt" 2>/dev/null
+}
+
+# A kubeconfig presenting the client certificate NAME.
+cert_kubeconfig() {
+	write_kubeconfig "$T/kc.$1" "$(printf '    client-certificate: %s\n    client-key: %s' "$T/$1.crt" "$T/$1.key")"
+}
+
+@test "an expired client certificate is named, with its subject and dates" {
+	sim_start --pods 1
+	sign old "/O=system:masters/CN=old-admin" 20200101000000Z 20200102000000Z
+	cert_kubeconfig old
+	run_kinf get pods --kubeconfig "$T/kc.old"
+	assert_one_line_error "the client certificate 'CN=old-admin,O=system:masters' of user 'tester'" \
+		"expired on 2020-01-02 00:00:00 UTC (valid from 2020-01-01 00:00:00 UTC)" \
+		"server '$SIM_API' refused it"
+	[[ $stderr != *alert* ]]
+}
+
+@test "a client certificate not valid yet is named, with its subject and dates" {
+	sim_start --pods 1
+	sign future "/O=system:masters/CN=future-admin" 20990101000000Z 20990102000000Z
+	cert_kubeconfig future
+	run_kinf get pods --kubeconfig "$T/kc.future"
+	assert_one_line_error "the client certificate 'CN=future-admin,O=system:masters' of user 'tester'" \
+		"is not valid before 2099-01-01 00:00:00 UTC (valid until 2099-01-02 00:00:00 UTC)"
+}
+
+@test "an expired or not yet valid server certificate is named, with its subject and dates" {
+	sim_start --pods 1
+	sign srv-old "/CN=kube-sim-old" 20200101000000Z 20200102000000Z "IP:127.0.0.1,DNS:localhost"
+	H2_KEY=$T/srv-old.key H2_CERT=$T/srv-old.crt h2_start
+	run_kinf get pods --kubeconfig "$H2_KUBECONFIG"
+	assert_one_line_error "the certificate of server 'https://127.0.0.1:$H2_PORT' (subject 'CN=kube-sim-old')" \
+		"expired on 2020-01-02 00:00:00 UTC (valid from 2020-01-01 00:00:00 UTC)"
+	h2_stop
+
+	sign srv-new "/CN=kube-sim-new" 20990101000000Z 20990102000000Z "IP:127.0.0.1,DNS:localhost"
+	H2_KEY=$T/srv-new.key H2_CERT=$T/srv-new.crt h2_start
+	run_kinf get pods --kubeconfig "$H2_KUBECONFIG"
+	assert_one_line_error "the certificate of server 'https://127.0.0.1:$H2_PORT' (subject 'CN=kube-sim-new')" \
+		"is not valid before 2099-01-01 00:00:00 UTC (valid until 2099-01-02 00:00:00 UTC)"
+}
+
+# ---- the -v trace ---------------------------------------------------------------
+
+@test "-v: a watch ended by --timeout or a signal is 'stopped', not 'failed'" {
+	sim_start --pods 2
+	run --separate-stderr "$KINF" watch pods --kubeconfig "$SIM_KUBECONFIG" -v --timeout 2s
+	grep -q '^GET .*watch=1.* 200 OK in [0-9]* ms, stopped$' <<<"$stderr"
+	! grep -q 'failed' <<<"$stderr"
+
+	start_watch "$SIM_KUBECONFIG" pods
+	wait_until 20 open_watches 1
+	stop_watch
+	grep -q '^GET .*watch=1.* 200 OK in [0-9]* ms, stopped$' "$ERR"
+	! grep -q 'failed' "$ERR"
+}
+
+@test "-v: a request that does fail says why" {
+	sim_start --pods 2
+	# (libcurl tries again on another connection when a reused one dies.)
+	simctl POST /faults '{"verb":"list","kind":"reset","count":20}' >/dev/null
+	run --separate-stderr "$KINF" get pods --kubeconfig "$SIM_KUBECONFIG" -v
+	grep -q "^GET .*/pods?.* failed after [0-9]* ms: server '$SIM_API' closed the connection without answering" <<<"$stderr"
+}
