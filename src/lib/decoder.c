@@ -1,0 +1,238 @@
+/*
+ * decoder.c — a decoding thread fed pieces of bytes in order; see decoder.h.
+ *
+ * DESIGN (threads): two threads meet here, the producer and the decoder's
+ * own.  d->lock guards the queue (head, tail, queued), the flags
+ * (closing, failed, busy) and fn/ctx; the batch being filled (d->fill)
+ * belongs to the producer alone.  The producer waits on d->room when the
+ * queue is full; the decoder on d->more when it is empty; decoder_drain()
+ * on d->idle.  The decode function runs without the lock.  Batches hold
+ * many pieces so that a 450 MB list costs a few thousand hand-overs, not
+ * a hundred thousand.
+ */
+#include "lib/decoder.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/strbuf.h"
+
+/* A batch is handed over once it holds this much (or at a flush). */
+#define BATCH_BYTES (256u << 10)
+
+/* Pieces, each stored as its length (a size_t), its bytes and a NUL. */
+struct batch {
+	struct batch *next;
+	struct strbuf data;
+};
+
+struct decoder {
+	pthread_t thread;
+	const atomic_bool *stop;
+	pthread_mutex_t lock;
+	pthread_cond_t more, room, idle;
+	struct batch *head, *tail;
+	size_t queued;		/* bytes in the queue */
+	bool busy;		/* the decoder holds a batch */
+	bool failed;		/* fn returned -1 since decoder_begin() */
+	bool closing;		/* decoder_free(): end the thread */
+	decoder_fn *fn;
+	void *ctx;
+	struct batch *spare;	/* a decoded batch kept for reuse, under lock */
+	struct batch *fill;	/* producer only */
+};
+
+static bool stopped(const struct decoder *d)
+{
+	return atomic_load(d->stop);
+}
+
+static void batch_free(struct batch *b)
+{
+	if (b) {
+		strbuf_release(&b->data);
+		free(b);
+	}
+}
+
+/* Runs fn over a batch's pieces; false once fn failed or stop came. */
+static bool decode_batch(struct decoder *d, decoder_fn *fn, void *ctx,
+			 const struct batch *b)
+{
+	for (size_t off = 0; off < b->data.len;) {
+		size_t len;
+
+		memcpy(&len, b->data.buf + off, sizeof(len));
+		off += sizeof(len);
+		if (stopped(d) || fn(ctx, b->data.buf + off, len) < 0)
+			return false;
+		off += len + 1;
+	}
+	return true;
+}
+
+static void *decoder_main(void *arg)
+{
+	struct decoder *d = arg;
+
+	pthread_mutex_lock(&d->lock);
+	for (;;) {
+		while (!d->head && !d->closing)
+			pthread_cond_wait(&d->more, &d->lock);
+		if (!d->head)
+			break;	/* closing */
+		struct batch *b = d->head;
+		d->head = b->next;
+		if (!d->head)
+			d->tail = NULL;
+		d->queued -= b->data.len;
+		pthread_cond_signal(&d->room);
+		if (d->failed || stopped(d)) {
+			batch_free(b);
+			if (!d->head)
+				pthread_cond_broadcast(&d->idle);
+			continue;
+		}
+		d->busy = true;
+		decoder_fn *fn = d->fn;
+		void *ctx = d->ctx;
+		pthread_mutex_unlock(&d->lock);
+
+		bool ok = decode_batch(d, fn, ctx, b);
+
+		pthread_mutex_lock(&d->lock);
+		/* One batch is kept: its buffer is the size batches grow to. */
+		if (!d->spare) {
+			strbuf_reset(&b->data);
+			b->next = NULL;
+			d->spare = b;
+		} else {
+			batch_free(b);
+		}
+		d->busy = false;
+		if (!ok && !stopped(d))
+			d->failed = true;
+		if (!d->head)
+			pthread_cond_broadcast(&d->idle);
+	}
+	pthread_mutex_unlock(&d->lock);
+	return NULL;
+}
+
+struct decoder *decoder_new(const atomic_bool *stop, struct errbuf *err)
+{
+	struct decoder *d = xcalloc(1, sizeof(*d));
+	int rc;
+
+	d->stop = stop;
+	pthread_mutex_init(&d->lock, NULL);
+	pthread_cond_init(&d->more, NULL);
+	pthread_cond_init(&d->room, NULL);
+	pthread_cond_init(&d->idle, NULL);
+	rc = pthread_create(&d->thread, NULL, decoder_main, d);
+	if (rc) {
+		errbuf_set(err, "cannot start the decoder thread: %s", strerror(rc));
+		pthread_mutex_destroy(&d->lock);
+		pthread_cond_destroy(&d->more);
+		pthread_cond_destroy(&d->room);
+		pthread_cond_destroy(&d->idle);
+		free(d);
+		return NULL;
+	}
+	return d;
+}
+
+void decoder_free(struct decoder *d)
+{
+	if (!d)
+		return;
+	pthread_mutex_lock(&d->lock);
+	d->closing = true;
+	d->failed = true;	/* drop what is queued */
+	pthread_cond_signal(&d->more);
+	pthread_mutex_unlock(&d->lock);
+	pthread_join(d->thread, NULL);
+	while (d->head) {
+		struct batch *b = d->head;
+		d->head = b->next;
+		batch_free(b);
+	}
+	batch_free(d->fill);
+	batch_free(d->spare);
+	pthread_mutex_destroy(&d->lock);
+	pthread_cond_destroy(&d->more);
+	pthread_cond_destroy(&d->room);
+	pthread_cond_destroy(&d->idle);
+	free(d);
+}
+
+void decoder_begin(struct decoder *d, decoder_fn *fn, void *ctx)
+{
+	pthread_mutex_lock(&d->lock);
+	d->fn = fn;
+	d->ctx = ctx;
+	d->failed = false;
+	pthread_mutex_unlock(&d->lock);
+}
+
+void decoder_put(struct decoder *d, const char *text, size_t len)
+{
+	if (!d->fill) {
+		pthread_mutex_lock(&d->lock);
+		d->fill = d->spare;
+		d->spare = NULL;
+		pthread_mutex_unlock(&d->lock);
+		if (!d->fill)
+			d->fill = xcalloc(1, sizeof(*d->fill));
+	}
+	strbuf_grow(&d->fill->data, sizeof(len) + len + 1);
+	strbuf_add(&d->fill->data, &len, sizeof(len));
+	strbuf_add(&d->fill->data, text, len);
+	strbuf_addch(&d->fill->data, '\0');
+	if (d->fill->data.len >= BATCH_BYTES)
+		decoder_flush(d);
+}
+
+void decoder_flush(struct decoder *d)
+{
+	struct batch *b = d->fill;
+
+	if (!b || !b->data.len)
+		return;
+	d->fill = NULL;
+	pthread_mutex_lock(&d->lock);
+	while (d->queued && d->queued + b->data.len > DECODER_QUEUE_MAX &&
+	       !d->failed && !stopped(d))
+		pthread_cond_wait(&d->room, &d->lock);
+	if (d->failed || stopped(d)) {
+		pthread_mutex_unlock(&d->lock);
+		batch_free(b);
+		return;
+	}
+	if (d->tail)
+		d->tail->next = b;
+	else
+		d->head = b;
+	d->tail = b;
+	d->queued += b->data.len;
+	pthread_cond_signal(&d->more);
+	pthread_mutex_unlock(&d->lock);
+}
+
+bool decoder_failed(struct decoder *d)
+{
+	pthread_mutex_lock(&d->lock);
+	bool failed = d->failed;
+	pthread_mutex_unlock(&d->lock);
+	return failed;
+}
+
+void decoder_drain(struct decoder *d)
+{
+	decoder_flush(d);
+	pthread_mutex_lock(&d->lock);
+	while (d->head || d->busy)
+		pthread_cond_wait(&d->idle, &d->lock);
+	pthread_mutex_unlock(&d->lock);
+}
