@@ -371,8 +371,8 @@ static int cut_member(struct scan *s, size_t mark, bool first)
 	skip_ws(s);
 	if (first && s->p < s->end && *s->p == ',') {
 		s->p++;
-		skip_ws(s);
 		s->run = s->p;
+		skip_ws(s);
 		return 1;	/* the comma is gone too */
 	}
 	return 0;
@@ -876,6 +876,7 @@ static struct kobj *make(const struct fields *f, const char *head, size_t head_l
 	base = (char *)(obj + 1);
 	memcpy(base, sb.buf, sb.len);
 	atomic_init(&obj->refs, 1);
+	atomic_init(&obj->memo, NULL);
 	obj->key = base + key;
 	obj->name = base + key + (*ns ? strlen(ns) + 1 : 0);
 	obj->ns = base + nsoff;
@@ -1111,8 +1112,28 @@ void kobj_unref(struct kobj *obj)
 {
 	/* acq_rel: the last owner must see every other owner's reads done. */
 	if (obj && atomic_fetch_sub_explicit(&obj->refs, 1,
-					     memory_order_acq_rel) == 1)
+					     memory_order_acq_rel) == 1) {
+		free(atomic_load_explicit(&obj->memo, memory_order_relaxed));
 		free(obj);
+	}
+}
+
+const char *kobj_memo(const struct kobj *obj, kobj_derive_fn *derive, void *ctx)
+{
+	/* The memo is not part of the object's value: a cache, not a change. */
+	struct kobj *o = (struct kobj *)obj;
+	char *memo = atomic_load_explicit(&o->memo, memory_order_acquire), *none = NULL;
+
+	if (memo)
+		return memo;
+	memo = derive(obj, ctx);
+	if (!atomic_compare_exchange_strong_explicit(&o->memo, &none, memo,
+						     memory_order_acq_rel,
+						     memory_order_acquire)) {
+		free(memo);
+		memo = none;	/* the other thread's */
+	}
+	return memo;
 }
 
 struct json_object *kobj_tree(const struct kobj *obj)

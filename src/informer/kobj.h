@@ -63,6 +63,8 @@ struct kobj {
 	char *owners;
 	char *json;		/* compact JSON text, NUL-terminated */
 	size_t json_len;
+	/* What a reader derived from the object, kept with it: kobj_memo(). */
+	_Atomic(char *) memo;
 };
 
 /* Flags for the transform applied when an object is made. */
@@ -135,6 +137,17 @@ struct kobj_event {
 int kobj_from_event(const char *json, size_t len, unsigned flags,
 		    struct kobj_event *ev, struct errbuf *err);
 void kobj_event_release(struct kobj_event *ev);
+
+/*
+ * The object's memo: the string derive(obj, ctx) returns (malloc'd; the
+ * kobj owns it from then on) the first time, the same string after, so
+ * that a reader that needs the object's tree to compute something (the
+ * watch line's columns) parses it once per object, not once per delta.
+ * Any thread; when two race, one result is kept and the other freed.  One
+ * memo per object, for one kind of reader: the line printer.
+ */
+typedef char *kobj_derive_fn(const struct kobj *obj, void *ctx);
+const char *kobj_memo(const struct kobj *obj, kobj_derive_fn *derive, void *ctx);
 
 struct kobj *kobj_ref(struct kobj *obj);	/* NULL: NULL */
 void kobj_unref(struct kobj *obj);	/* NULL is a no-op */

@@ -12,14 +12,32 @@
  */
 #include "lib/decoder.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "lib/strbuf.h"
 
 /* A batch is handed over once it holds this much (or at a flush). */
 #define BATCH_BYTES (256u << 10)
+
+/*
+ * Memory after a burst.  A burst of updates makes new objects while the
+ * old ones are still queued or being printed; once they are freed, glibc
+ * keeps the holes in its arenas (only the top of a heap is ever given
+ * back), so RSS stayed ~110 MiB higher after 20,000 updates at 100,000
+ * pods.  So when the decoder has been idle TRIM_IDLE_MS after decoding at
+ * least TRIM_MIN_BYTES, it calls malloc_trim(0), which returns the free
+ * pages of every arena to the system.  One wake-up per burst; an idle
+ * decoder that has trimmed sleeps without a timeout.
+ */
+#define TRIM_IDLE_MS 1000
+#define TRIM_MIN_BYTES (4u << 20)
 
 /* Pieces, each stored as its length (a size_t), its bytes and a NUL. */
 struct batch {
@@ -39,6 +57,7 @@ struct decoder {
 	bool closing;		/* decoder_free(): end the thread */
 	decoder_fn *fn;
 	void *ctx;
+	size_t untrimmed;	/* bytes decoded since the last trim */
 	struct batch *spare;	/* a decoded batch kept for reuse, under lock */
 	struct batch *fill;	/* producer only */
 };
@@ -72,14 +91,41 @@ static bool decode_batch(struct decoder *d, decoder_fn *fn, void *ctx,
 	return true;
 }
 
+/* Waits for a batch; trims once idle after enough work (see TRIM_IDLE_MS). */
+static void wait_for_work(struct decoder *d)
+{
+	while (!d->head && !d->closing) {
+		if (d->untrimmed < TRIM_MIN_BYTES) {
+			pthread_cond_wait(&d->more, &d->lock);
+			continue;
+		}
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		ts.tv_sec += TRIM_IDLE_MS / 1000;
+		ts.tv_nsec += (long)(TRIM_IDLE_MS % 1000) * 1000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		if (pthread_cond_timedwait(&d->more, &d->lock, &ts) == ETIMEDOUT &&
+		    !d->head && !d->closing) {
+			d->untrimmed = 0;
+#ifdef __GLIBC__
+			pthread_mutex_unlock(&d->lock);
+			malloc_trim(0);
+			pthread_mutex_lock(&d->lock);
+#endif
+		}
+	}
+}
+
 static void *decoder_main(void *arg)
 {
 	struct decoder *d = arg;
 
 	pthread_mutex_lock(&d->lock);
 	for (;;) {
-		while (!d->head && !d->closing)
-			pthread_cond_wait(&d->more, &d->lock);
+		wait_for_work(d);
 		if (!d->head)
 			break;	/* closing */
 		struct batch *b = d->head;
@@ -87,6 +133,7 @@ static void *decoder_main(void *arg)
 		if (!d->head)
 			d->tail = NULL;
 		d->queued -= b->data.len;
+		d->untrimmed += b->data.len;
 		pthread_cond_signal(&d->room);
 		if (d->failed || stopped(d)) {
 			batch_free(b);
@@ -127,7 +174,11 @@ struct decoder *decoder_new(const atomic_bool *stop, struct errbuf *err)
 
 	d->stop = stop;
 	pthread_mutex_init(&d->lock, NULL);
-	pthread_cond_init(&d->more, NULL);
+	pthread_condattr_t attr;
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&d->more, &attr);
+	pthread_condattr_destroy(&attr);
 	pthread_cond_init(&d->room, NULL);
 	pthread_cond_init(&d->idle, NULL);
 	rc = pthread_create(&d->thread, NULL, decoder_main, d);

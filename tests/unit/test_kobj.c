@@ -561,6 +561,32 @@ TEST(watch_events_in_one_pass)
 	}
 }
 
+static int derived;
+
+static char *derive_key_upper(const struct kobj *obj, void *ctx)
+{
+	char *s = strdup(obj->key);
+
+	derived++;
+	for (char *c = s; *c; c++)
+		*c = (char)(*c >= 'a' && *c <= 'z' ? *c - 32 : *c);
+	return s;
+}
+
+TEST(memo_is_derived_once_per_object)
+{
+	struct kobj *obj = parse(pod_json, 0);
+	const char *a, *b;
+
+	derived = 0;
+	a = kobj_memo(obj, derive_key_upper, NULL);
+	b = kobj_memo(obj, derive_key_upper, NULL);
+	CHECK_STR(a, "SHOP/WEB-1");
+	CHECK(a == b);
+	CHECK_INT(derived, 1);
+	kobj_unref(obj);	/* frees the memo too (ASan would tell) */
+}
+
 int main(void)
 {
 	RUN(key_of_namespaced_object);
@@ -584,5 +610,6 @@ int main(void)
 	RUN(every_prefix_of_a_pod_is_an_error);
 	RUN(list_items_get_their_type);
 	RUN(watch_events_in_one_pass);
+	RUN(memo_is_derived_once_per_object);
 	return unit_done();
 }
