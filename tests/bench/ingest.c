@@ -5,10 +5,15 @@
  * pieces as libcurl would.  For instruction counts that are repeatable on
  * a busy machine:
  *
- *   valgrind --tool=callgrind build/default/ingest list LIST.json
- *   valgrind --tool=callgrind build/default/ingest watch EVENTS.ndjson
+ *   make && cc -O2 -g -D_GNU_SOURCE -Isrc $(pkg-config --cflags json-c) \
+ *      -pthread -o build/ingest tests/bench/ingest.c build/default/libkinf.a \
+ *      $(pkg-config --libs json-c)
+ *   valgrind --tool=callgrind build/ingest list LIST.json
+ *   valgrind --tool=callgrind build/ingest watch EVENTS.ndjson
  *
- * (make bench-tools builds it.)
+ * LIST.json: curl the list (?resourceVersion=0) from kube-sim; EVENTS:
+ * curl a watch (-N) during a POST /churn.  It prints a hash of the texts
+ * made, so two builds can be checked to make the same bytes.
  */
 #include <stdio.h>
 #include <stdlib.h>
