@@ -246,3 +246,103 @@ list_rv() { simcurl "/api/v1/pods" | jq -r .metadata.resourceVersion; }
 	for i in $(seq 30); do [ "$(simctl GET /stats | jq .openWatches)" -eq 0 ] && break; sleep 0.1; done
 	[ "$(simctl GET /stats | jq .openWatches)" -eq 0 ]
 }
+
+@test "a watch above the current resourceVersion waits for it silently; a streaming list gets an ERROR 504 event" {
+	sim_start --pods 2 --bookmark-interval 1 --start-rv 300
+	rv=$(list_rv)
+	w=$BATS_TEST_TMPDIR/w
+	watch_bg "$w" "resourceVersion=$((rv + 3))&allowWatchBookmarks=true&timeoutSeconds=4"
+	open_watches 1
+	sleep 1.5	# a bookmark would be due: none at a resourceVersion below the watch's
+	for i in 1 2 3 4 5; do
+		simctl POST /update '{"resource":"pods","namespace":"default","name":"pod-1","patch":{"metadata":{"labels":{"n":"'$i'"}}}}' >/dev/null
+	done
+	watch_done "$w"
+	[ "$(cat "$w.rc")" = 0 ]
+	# only what came after the watch's resourceVersion; bookmarks only from it on
+	run jq -c 'select(.type != "BOOKMARK") | [.type, (.object.metadata.resourceVersion | tonumber) - '"$rv"']' "$w"
+	[ "$output" = "$(printf '["MODIFIED",4]\n["MODIFIED",5]')" ]
+	jq -s -e --arg rv "$rv" 'any(.[]; .type == "BOOKMARK") and
+		all(.[] | select(.type == "BOOKMARK"); (.object.metadata.resourceVersion | tonumber) >= ($rv | tonumber) + 3)' "$w"
+	# a streaming list waits 3 s, then HTTP 200 and one ERROR event: the 504 TooLarge Status
+	start=$SECONDS
+	run simcurl -N -D "$BATS_TEST_TMPDIR/h" "/api/v1/pods?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&resourceVersion=$((rv + 100))"
+	[ "$status" -eq 0 ]
+	[ $((SECONDS - start)) -ge 2 ]
+	grep -q '^HTTP/1.1 200' "$BATS_TEST_TMPDIR/h"
+	[ "${#lines[@]}" -eq 1 ]
+	jq -e --arg want "$((rv + 100))" '.type == "ERROR" and .object.kind == "Status" and .object.code == 504 and .object.reason == "Timeout" and
+		(.object.message | startswith("Timeout: Too large resource version: " + $want + ", current: ")) and
+		.object.details == {"causes":[{"reason":"ResourceVersionTooLarge","message":"Too large resource version"}],"retryAfterSeconds":1}' <<<"${lines[0]}"
+}
+
+@test "a silent change (a lost event) shows in lists and the oracle, never in a watch" {
+	sim_start --pods 3
+	rv=$(list_rv)
+	w=$BATS_TEST_TMPDIR/w
+	watch_bg "$w" "resourceVersion=$rv&timeoutSeconds=2"
+	open_watches 1
+	lost=$(simctl POST /silent '{"op":"update","resource":"pods","namespace":"default","name":"pod-0","patch":{"metadata":{"labels":{"lost":"yes"}}}}' |
+		jq -r .metadata.resourceVersion)
+	[ "$lost" -eq $((rv + 1)) ]
+	seen=$(simctl POST /update '{"resource":"pods","namespace":"default","name":"pod-1","patch":{"metadata":{"labels":{"seen":"yes"}}}}' |
+		jq -r .metadata.resourceVersion)
+	[ "$seen" -eq $((rv + 2)) ]
+	watch_done "$w"
+	run jq -c '[.type, .object.metadata.name, .object.metadata.resourceVersion]' "$w"
+	[ "$output" = '["MODIFIED","pod-1","'"$seen"'"]' ]
+	# the list and the oracle have both changes
+	run simcurl /api/v1/pods
+	jq -e --arg lost "$lost" --arg seen "$seen" '.metadata.resourceVersion == $seen and
+		(.items[] | select(.metadata.name == "pod-0") | .metadata.labels.lost == "yes" and .metadata.resourceVersion == $lost) and
+		(.items[] | select(.metadata.name == "pod-1") | .metadata.labels.seen == "yes")' <<<"$output"
+	sim_oracle pods | jq -e --arg lost "$lost" '.items["default/pod-0"] == $lost'
+	# a watch started later from before them replays only the one that was told
+	run simcurl -N "/api/v1/pods?watch=1&resourceVersion=$rv&timeoutSeconds=1"
+	[ "${#lines[@]}" -eq 1 ]
+	jq -e '.object.metadata.name == "pod-1"' <<<"$output"
+	# silent create and delete
+	simctl POST /silent '{"op":"create","resource":"configmaps","object":{"metadata":{"name":"sneaky"}}}' | jq -e '.metadata.name == "sneaky"'
+	simctl POST /silent '{"op":"delete","resource":"pods","namespace":"default","name":"pod-2"}' | jq -e '.metadata.name == "pod-2"'
+	run simcurl -N "/api/v1/pods?watch=1&resourceVersion=$seen&timeoutSeconds=1"
+	[ -z "$output" ]
+	sim_oracle pods | jq -e '.items | has("default/pod-2") | not'
+	sim_oracle configmaps | jq -e '.items | has("default/sneaky")'
+	run simctl POST /silent '{"op":"frob","resource":"pods"}'
+	[ "$status" -ne 0 ]
+}
+
+@test "freeze-proxy: SIGUSR1 freezes open connections, new ones are still served; SIGUSR2 thaws" {
+	sim_start --pods 2
+	port=${SIM_API##*:}
+	"$BATS_TEST_DIRNAME/apiserver/freeze-proxy" "127.0.0.1:$port" >"$BATS_TEST_TMPDIR/proxy.out" 2>"$BATS_TEST_TMPDIR/proxy.err" 3>&- &
+	ppid=$!
+	for i in $(seq 50); do [ -s "$BATS_TEST_TMPDIR/proxy.out" ] && break; sleep 0.1; done
+	addr=$(sed -n '1s/^proxy: //p' "$BATS_TEST_TMPDIR/proxy.out")
+	[[ "$addr" == 127.0.0.1:* ]]
+	pcurl() { curl -sS --cacert "$SIM_CACERT" -H "Authorization: Bearer $SIM_TOKEN" "$@"; }
+	pcurl "https://$addr/api/v1/pods" | jq -e '(.items | length) == 2'
+	w=$BATS_TEST_TMPDIR/w
+	( rc=0; pcurl -N "https://$addr/api/v1/pods?watch=1&resourceVersion=$(list_rv)&timeoutSeconds=20" >"$w" || rc=$?; echo $rc >"$w.rc" ) 3>&- &
+	open_watches 1
+	simctl POST /update '{"resource":"pods","namespace":"default","name":"pod-0","patch":{"metadata":{"labels":{"a":"1"}}}}' >/dev/null
+	for i in $(seq 50); do [ "$(wc -l <"$w")" -ge 1 ] && break; sleep 0.1; done
+	[ "$(wc -l <"$w")" -eq 1 ]
+	kill -USR1 "$ppid"
+	for i in $(seq 50); do grep -q 'froze 1 ' "$BATS_TEST_TMPDIR/proxy.err" && break; sleep 0.1; done
+	simctl POST /update '{"resource":"pods","namespace":"default","name":"pod-1","patch":{"metadata":{"labels":{"b":"2"}}}}' >/dev/null
+	# a new connection is served while the watch gets nothing, and is not closed
+	pcurl "https://$addr/api/v1/namespaces/default/pods/pod-1" | jq -e '.metadata.labels.b == "2"'
+	sleep 1
+	[ "$(wc -l <"$w")" -eq 1 ]
+	[ ! -e "$w.rc" ]
+	[ "$(simctl GET /stats | jq .openWatches)" -eq 1 ]
+	kill -USR2 "$ppid"
+	for i in $(seq 50); do [ "$(wc -l <"$w")" -ge 2 ] && break; sleep 0.1; done
+	sed -n 2p "$w" | jq -e '.type == "MODIFIED" and .object.metadata.name == "pod-1"'
+	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
+	watch_done "$w"
+	[ "$(cat "$w.rc")" = 0 ]
+	kill "$ppid"
+	wait "$ppid"
+}

@@ -137,3 +137,127 @@ fault() { simctl POST /faults "$1" >/dev/null; }
 	run simctl POST /faults '{"verb":"list","kind":"nonsense"}'
 	[ "$status" -ne 0 ]
 }
+
+@test "500, 503 and 504 send Retry-After and details.retryAfterSeconds when the fault has retryAfter" {
+	fault '{"verb":"list","kind":"503","retryAfter":7}'
+	run simcurl -i /api/v1/pods
+	[[ "${lines[0]}" == "HTTP/1.1 503 "* ]]
+	grep -qi '^retry-after: 7' <<<"$output"
+	jq -e '.reason == "ServiceUnavailable" and .details.retryAfterSeconds == 7 and .code == 503' <<<"${lines[-1]}"
+	fault '{"verb":"get","kind":"500","retryAfter":2}'
+	run simcurl -i /api/v1/namespaces/default/pods/pod-0
+	[[ "${lines[0]}" == "HTTP/1.1 500 "* ]]
+	grep -qi '^retry-after: 2' <<<"$output"
+	jq -e '.reason == "InternalError" and .details == {"causes":[{"message":"injected fault"}],"retryAfterSeconds":2}' <<<"${lines[-1]}"
+	fault '{"verb":"watch","kind":"504","retryAfter":3}'
+	run simcurl -i '/api/v1/pods?watch=1&timeoutSeconds=1'
+	[[ "${lines[0]}" == "HTTP/1.1 504 "* ]]
+	grep -qi '^retry-after: 3' <<<"$output"
+	jq -e '.reason == "Timeout" and .details.retryAfterSeconds == 3' <<<"${lines[-1]}"
+	# without retryAfter: neither
+	fault '{"verb":"list","kind":"503"}'
+	run simcurl -i /api/v1/pods
+	[[ "${lines[0]}" == "HTTP/1.1 503 "* ]]
+	! grep -qi '^retry-after' <<<"$output"
+	jq -e 'has("details") | not' <<<"${lines[-1]}"
+}
+
+@test "bad watch events: badevent, nometa, unknowntype and rvback after the initial events, for COUNT watches" {
+	W='/api/v1/pods?watch=1&timeoutSeconds=1'
+	fault '{"verb":"watch","kind":"badevent","count":2}'
+	for i in 1 2; do
+		run simcurl -N "$W"
+		[ "$status" -eq 0 ]
+		[ "${#lines[@]}" -eq 5 ]
+		jq -s -e 'all(.[]; .type == "ADDED")' <<<"$(printf '%s\n' "${lines[@]:0:4}")"
+		[ "${lines[4]}" = '{"type":"MODIFIED","object":{"kind":"Pod",' ]
+	done
+	run simcurl -N "$W"
+	[ "${#lines[@]}" -eq 4 ]
+	fault '{"verb":"watch","kind":"nometa"}'
+	run simcurl -N "$W"
+	jq -e '.type == "MODIFIED" and .object.kind == "Pod" and .object.apiVersion == "v1" and (.object | has("metadata") | not) and .object.spec != null' <<<"${lines[4]}"
+	fault '{"verb":"watch","kind":"unknowntype"}'
+	run simcurl -N "$W"
+	jq -e '.type == "FROB" and .object.kind == "Pod" and .object.metadata.name == "pod-3"' <<<"${lines[4]}"
+	fault '{"verb":"watch","kind":"rvback"}'
+	run simcurl -N "$W"
+	[ "${#lines[@]}" -eq 5 ]
+	prev=$(jq -r .object.metadata.resourceVersion <<<"${lines[3]}")
+	jq -e --arg prev "$prev" '.type == "MODIFIED" and .object.metadata.name == "pod-3" and
+		(.object.metadata.resourceVersion | tonumber) < ($prev | tonumber)' <<<"${lines[4]}"
+	# a watch from a resourceVersion has no initial events: it comes after the first event
+	rv=$(simcurl /api/v1/pods | jq -r .metadata.resourceVersion)
+	fault '{"verb":"watch","kind":"rvback"}'
+	( simcurl -N "/api/v1/pods?watch=1&resourceVersion=$rv&timeoutSeconds=2" >"$B/w" ) 3>&- &
+	wpid=$!
+	for i in $(seq 50); do [ "$(simctl GET /stats | jq .openWatches)" -eq 1 ] && break; sleep 0.1; done
+	simctl POST /update '{"resource":"pods","namespace":"default","name":"pod-1","patch":{"metadata":{"labels":{"a":"b"}}}}' >/dev/null
+	wait "$wpid"
+	run jq -c '[.type, .object.metadata.name, (.object.metadata.resourceVersion | tonumber) - '"$rv"']' "$B/w"
+	[ "$output" = "$(printf '["MODIFIED","pod-1",1]\n["MODIFIED","pod-1",0]')" ]
+	# watch-only kinds are refused for other verbs
+	run simctl POST /faults '{"verb":"list","kind":"badevent"}'
+	[ "$status" -ne 0 ]
+}
+
+@test "error429 and error500: an ERROR event after the initial events, then the end of the stream" {
+	fault '{"verb":"watch","kind":"error429","retryAfter":4}'
+	run simcurl -N '/api/v1/pods?watch=1&timeoutSeconds=30'
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 5 ]
+	jq -e '.type == "ERROR" and .object.kind == "Status" and .object.code == 429 and .object.reason == "TooManyRequests" and
+		.object.details.retryAfterSeconds == 4' <<<"${lines[4]}"
+	fault '{"verb":"watch","kind":"error500","count":2}'
+	for i in 1 2; do
+		run simcurl -N '/api/v1/pods?watch=1&timeoutSeconds=30'
+		[ "$status" -eq 0 ]
+		[ "${#lines[@]}" -eq 5 ]
+		jq -e '.type == "ERROR" and .object.code == 500 and .object.reason == "InternalError" and
+			(.object.details | has("retryAfterSeconds") | not)' <<<"${lines[4]}"
+	done
+	simctl GET /faults | jq -e '.faults == []'
+}
+
+@test "streaming-list faults: cut-after-initial, end-before-bookmark, and the watchlist verb" {
+	WL='/api/v1/pods?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&timeoutSeconds=30'
+	fault '{"verb":"watchlist","kind":"cut-after-initial"}'
+	# a plain watch doesn't match watchlist
+	run simcurl -N '/api/v1/pods?watch=1&timeoutSeconds=1'
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 4 ]
+	simcurl -N "$WL" >"$B/w" && rc=0 || rc=$?
+	[ "$rc" -eq 18 ] || [ "$rc" -eq 56 ]
+	[ "$(wc -l <"$B/w")" -eq 5 ]
+	tail -1 "$B/w" | jq -e '.type == "BOOKMARK" and .object.metadata.annotations["k8s.io/initial-events-end"] == "true"'
+	# verb watch matches every watch; these kinds wait for a streaming list
+	fault '{"verb":"watch","kind":"end-before-bookmark"}'
+	run simcurl -N '/api/v1/pods?watch=1&timeoutSeconds=1'
+	[ "${#lines[@]}" -eq 4 ]
+	start=$SECONDS
+	run simcurl -N "$WL"
+	[ "$status" -eq 0 ]
+	[ $((SECONDS - start)) -lt 5 ]
+	[ "${#lines[@]}" -eq 4 ]
+	jq -s -e 'all(.[]; .type == "ADDED")' <<<"$output"
+	simctl GET /faults | jq -e '.faults == []'
+	# the usual kinds with verb watchlist
+	fault '{"verb":"watchlist","kind":"429","retryAfter":2}'
+	[ "$(simcurl -o /dev/null -w '%{http_code}' '/api/v1/pods?watch=1&timeoutSeconds=1')" = 200 ]
+	[ "$(simcurl -o /dev/null -w '%{http_code}' "$WL")" = 429 ]
+	fault '{"verb":"watchlist","kind":"500"}'
+	[ "$(simcurl -o /dev/null -w '%{http_code}' "$WL")" = 500 ]
+	fault '{"verb":"watchlist","kind":"410"}'
+	run simcurl -N "$WL"
+	[ "${#lines[@]}" -eq 1 ]
+	jq -e '.type == "ERROR" and .object.code == 410 and .object.reason == "Expired"' <<<"$output"
+	fault '{"verb":"watchlist","kind":"hang","seconds":30}'
+	run simcurl -N --max-time 1 -D "$B/h" "$WL"
+	[ "$status" -eq 28 ]
+	grep -q '^HTTP/1.1 200' "$B/h"
+	fault '{"verb":"watchlist","kind":"error429"}'
+	run simcurl -N "$WL"
+	[ "${#lines[@]}" -eq 6 ]
+	jq -e '.type == "BOOKMARK"' <<<"${lines[4]}"
+	jq -e '.type == "ERROR" and .object.code == 429' <<<"${lines[5]}"
+}

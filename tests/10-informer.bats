@@ -148,17 +148,20 @@ teardown() {
 	wait_until 10 deltas_match_truth
 }
 
-@test "a hung watch is torn down after the stall timeout and re-opened" {
+@test "a hung watch is renewed after the stall timeout from the same resourceVersion, no relist" {
 	sim_start --pods 2
-	start_watch pods -A --stall-timeout 2s
+	start_watch pods -A --stall-timeout 2s -v
 	wait_until 20 synced
 	simctl POST /faults '{"verb":"watch","kind":"hang","count":1,"seconds":60}' >/dev/null
 	wait_until 10 watching
 	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
-	wait_until 15 grep -q "watch stalled" "$ERR"
+	wait_until 15 grep -q "watch renewed (silent for 2 s)" "$ERR"
 	simctl POST /create '{"resource":"pods","object":{"metadata":{"name":"after-stall","namespace":"default"}}}' >/dev/null
 	wait_until 15 file_has "$OUT" 'after-stall'
 	wait_until 10 deltas_match_truth
+	# A renewal is no error and no relist.
+	[ "$(requests | jq -s '[.[] | select(.verb=="list")] | length')" -eq 1 ]
+	! grep -q "error:" "$ERR"
 }
 
 @test "bookmarks advance the resourceVersion the next watch starts from" {

@@ -176,8 +176,11 @@ plugin_runs() { wc -l <"$T/plugin/runs"; }
 	require_command watch
 	# A watch keeps trying (the permission may be granted later); each
 	# failure says what was refused to whom.
-	run --separate-stderr timeout 3 "$KINF" watch pods --kubeconfig "$SIM_KUBECONFIG.viewer"
+	run --separate-stderr timeout 3 "$KINF" watch pods --kubeconfig "$SIM_KUBECONFIG.viewer" --client-go 1.32
 	[[ $stderr == *'list pods: pods is forbidden: User "system:serviceaccount:default:viewer" cannot list resource "pods"'* ]]
+	# A streaming list (1.35 on) is a watch: the verb refused is watch.
+	run --separate-stderr timeout 3 "$KINF" watch pods --kubeconfig "$SIM_KUBECONFIG.viewer" --client-go 1.36
+	[[ $stderr == *'list pods: pods is forbidden: User "system:serviceaccount:default:viewer" cannot '*' resource "pods"'* ]]
 }
 
 @test "error: 403 from get is one line" {

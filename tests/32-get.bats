@@ -212,7 +212,9 @@ assert_one_error() {
 
 @test "--sync-timeout gives up on an informer that cannot sync: one line, status 1" {
 	sim_start --pods 2
+	# Neither a LIST nor a streaming list (a watch) gets an answer.
 	simctl POST /faults '{"verb":"list","kind":"hang","count":10,"seconds":30}' >/dev/null
+	simctl POST /faults '{"verb":"watch","kind":"hang","count":10,"seconds":30}' >/dev/null
 	start=$SECONDS
 	run --separate-stderr timeout 20 "$KINF" get pods --from-cache --sync-timeout 1s --kubeconfig "$SIM_KUBECONFIG" --request-timeout 30s
 	assert_one_error "did not sync within 1s"

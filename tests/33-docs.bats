@@ -137,7 +137,7 @@ bash_complete() {
 	run bash_complete get pods -o ""
 	assert_output_contains table
 	run bash_complete watch pods --fifo ""
-	[ "$(sort <<<"$output" | tr '\n' ' ')" = "delta real " ]
+	[ "$(sort <<<"$output" | tr '\n' ' ')" = "atomic delta real " ]
 	run bash_complete watch pods --types Added,D
 	[ "$output" = Added,Deleted ]
 	run bash_complete help w
@@ -217,7 +217,7 @@ fish_complete() {
 	run fish_complete "kinf watch pods --output=j"
 	[ "$output" = --output=json ]
 	run fish_complete "kinf watch pods --types Added,S"
-	[ "$output" = Added,Sync ]
+	[ "$(sort <<<"$output" | tr '\n' ' ')" = "Added,Sync Added,SyncAll " ]
 	run fish_complete "kinf get pods -o t"
 	[ "$output" = table ]
 	sim_start --pods 2

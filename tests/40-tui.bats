@@ -30,8 +30,9 @@ touch_pod() {
 }
 
 # tui_start [kinf tui args...] — runs `kinf tui ARGS` in a 100x30 pane.
-# When kinf ends the pane says "kinf exited N" and keeps its screen.
-tui_start() { kinf_in_pane tui "$@"; }
+# When kinf ends the pane says "kinf exited N" and keeps its screen.  The
+# checks name the DeltaFIFO's delta types (Replaced, Sync): client-go 1.32.
+tui_start() { kinf_in_pane tui --client-go 1.32 "$@"; }
 
 # kinf_in_pane [kinf args...]
 kinf_in_pane() {
@@ -232,7 +233,7 @@ start_synced() {
 }
 
 @test "tui: kinf watch --tui shows the same screen" {
-	kinf_in_pane watch pods --tui --kubeconfig "$SIM_KUBECONFIG"
+	kinf_in_pane watch pods --tui --client-go 1.32 --kubeconfig "$SIM_KUBECONFIG"
 	wait_screen ' 3 objects.*synced'
 	wait_screen 'Replaced default/alpha .*initial'
 	keys q

@@ -10,6 +10,10 @@
 #                               SIM_CONTROL SIM_API SIM_PID (and SIM_TOKEN,
 #                               SIM_CACERT, SIM_VIEWER_TOKEN for curl)
 # sim_stop                      SIGTERM and wait; safe to call twice
+# sim_restart [kube-sim args...] stop it and start a new one on the same
+#                               kubeconfig (add --reuse-credentials to keep
+#                               the tokens and certificates, --port to keep
+#                               the port); the previous log is log.prev
 # simctl METHOD PATH [JSON]     call the control interface, print the body,
 #                               fail on a non-2xx answer
 # sim_oracle RESOURCE           the oracle's JSON for RESOURCE
@@ -27,18 +31,40 @@ sim_start() {
 	mkdir -p "$SIM_DIR"
 	SIM_KUBECONFIG="$SIM_DIR/kubeconfig"
 	rm -f "$SIM_KUBECONFIG"
+	_sim_run "$@"
+}
+
+sim_restart() {
+	if [[ -z "${SIM_KUBECONFIG:-}" || -z "${SIM_DIR:-}" ]]; then
+		echo "sim_restart: no simulator was started" >&2
+		return 1
+	fi
+	sim_stop
+	if [[ -e "$SIM_DIR/log" ]]; then
+		mv -f "$SIM_DIR/log" "$SIM_DIR/log.prev"
+	fi
+	_sim_run "$@"
+}
+
+# starts kube-sim on $SIM_KUBECONFIG and waits until it is ready: the
+# kubeconfig is there and the log says it serves (the kubeconfig of a
+# previous run may be there already)
+_sim_run() {
 	"$SIM_BIN" --kubeconfig "$SIM_KUBECONFIG" "$@" >"$SIM_DIR/log" 2>&1 3>&- &
 	SIM_PID=$!
 	export SIM_DIR SIM_KUBECONFIG SIM_PID
-	local i
+	local i ready=""
 	for ((i = 0; i < 200; i++)); do
-		[[ -s "$SIM_KUBECONFIG" ]] && break
+		if [[ -s "$SIM_KUBECONFIG" ]] && grep -q '^kube-sim: serving' "$SIM_DIR/log"; then
+			ready=1
+			break
+		fi
 		if ! kill -0 "$SIM_PID" 2>/dev/null; then
 			break
 		fi
 		sleep 0.1
 	done
-	if [[ ! -s "$SIM_KUBECONFIG" ]]; then
+	if [[ -z "$ready" ]]; then
 		echo "# kube-sim did not come up; its log:" >&2
 		sed 's/^/# /' "$SIM_DIR/log" >&2
 		sim_stop

@@ -26,7 +26,7 @@ const struct option informer_flag_options[] = {
 		      &informer_flags.streaming_list_seen,
 		      "override: list through a watch with sendInitialEvents (=false: LIST)"),
 	OPT_DURATION(0, "stall-timeout", &informer_flags.stall_ms,
-		     "tear down a watch silent for this long (default 125s)"),
+		     "renew a watch silent this long, from the same resourceVersion (default 45s)"),
 	OPT_END(),
 };
 

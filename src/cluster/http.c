@@ -290,7 +290,7 @@ struct transfer {
 	int stop_fd;		/* > 0: readable once *stop is set */
 	int64_t idle_ms;
 	int64_t last_byte_ms;
-	void (*tick)(void *tick_ctx);
+	int64_t (*tick)(void *tick_ctx);
 	void *tick_ctx;
 	int64_t tick_ms, next_tick_ms;
 	bool stopped, stalled, aborted;
@@ -731,8 +731,13 @@ static CURLcode perform(struct handle h, struct transfer *t)
 			break;
 		}
 		if (t->tick && mono_ms() >= t->next_tick_ms) {
-			t->next_tick_ms = mono_ms() + t->tick_ms;
-			t->tick(t->tick_ctx);
+			int64_t next = t->tick(t->tick_ctx);
+			if (next < 0) {
+				t->aborted = true;
+				rc = CURLE_ABORTED_BY_CALLBACK;
+				break;
+			}
+			t->next_tick_ms = mono_ms() + (next > 0 ? next : 1);
 		}
 		if (curl_multi_poll(h.multi, nr_extra ? &stop_wait : NULL, nr_extra,
 				    wait_ms(t), NULL) != CURLM_OK) {

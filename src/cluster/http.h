@@ -88,10 +88,12 @@ struct stream_opts {
 	/* Whole transfer limit, 0: none. */
 	int64_t timeout_ms;
 	/*
-	 * Called every tick_ms while the transfer runs, data or not, on the
-	 * caller's thread (for "still waiting" warnings).  NULL: none.
+	 * Called tick_ms after the transfer starts, data or not, on the
+	 * caller's thread; it returns the ms until it wants to be called
+	 * again, or -1 to end the transfer (-1, err "aborted").  For "still
+	 * waiting" warnings and silence rules.  NULL: none.
 	 */
-	void (*tick)(void *tick_ctx);
+	int64_t (*tick)(void *tick_ctx);
 	void *tick_ctx;
 	int64_t tick_ms;
 };

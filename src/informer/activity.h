@@ -31,7 +31,7 @@ enum activity {
 	ACT_WATCH_OPEN,		/* watching from .rv */
 	ACT_WATCH_END,		/* the server ended the watch cleanly */
 	ACT_WATCH_EXPIRED,	/* 410: the RV is too old, relisting */
-	ACT_WATCH_STALLED,	/* no byte for too long: torn down */
+	ACT_WATCH_STALLED,	/* no byte for too long: renewed (.message) */
 	ACT_ERROR,		/* a failure; .message says which */
 	ACT_BACKOFF,		/* waiting .delay_ms before retrying */
 	ACT_RELISTED,		/* a relist's summary in .replace */
@@ -110,7 +110,7 @@ struct informer_opts {
 	bool watch_list_any_fallback;
 	size_t batch;			/* pops take up to this many (RealFIFOs) */
 	enum backoff_rule backoff;
-	int64_t stall_ms;		/* 0: default (see reflector.h) */
+	int64_t stall_ms;		/* silence rule; 0: defaults (see reflector.h) */
 };
 
 #endif

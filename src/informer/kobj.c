@@ -902,8 +902,9 @@ struct kobj *kobj_from_json(const char *json, size_t len, unsigned flags,
 }
 
 /*
- * A list item without a kind gets apiVersion and kind first, as the
- * server writes them (its own apiVersion, if it has one, moves there).
+ * A list item without a kind gets kind and apiVersion first, as the
+ * server writes a typed object (TypeMeta's order, as in watch events);
+ * its own apiVersion, if it has one, moves there.
  */
 static struct kobj *make_typed(struct fields *f, const struct strbuf *out,
 			       const struct kobj_type *type, struct errbuf *err)
@@ -912,13 +913,13 @@ static struct kobj *make_typed(struct fields *f, const struct strbuf *out,
 	struct kobj *obj;
 	size_t kind;
 
-	strbuf_adds(&head, "{\"apiVersion\":");
+	strbuf_adds(&head, "{\"kind\":");
+	strbuf_add_json_string(&head, type->kind);
+	strbuf_adds(&head, ",\"apiVersion\":");
 	if (f->has_api)
 		strbuf_add(&head, out->buf + f->api_value, f->api_to - f->api_value);
 	else
 		strbuf_add_json_string(&head, type->api_version);
-	strbuf_adds(&head, ",\"kind\":");
-	strbuf_add_json_string(&head, type->kind);
 
 	/* The members, less apiVersion, without their braces. */
 	if (f->has_api) {

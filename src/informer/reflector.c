@@ -315,6 +315,16 @@ static bool status_is_expired(const struct http_response *resp)
 
 /* ---- list --------------------------------------------------------------- */
 
+static int64_t list_idle_ms(const struct reflector *r)
+{
+	return r->opts->stall_ms ? r->opts->stall_ms : REFLECTOR_DEFAULT_LIST_IDLE_MS;
+}
+
+static int64_t renew_ms(const struct reflector *r)
+{
+	return r->opts->stall_ms ? r->opts->stall_ms : REFLECTOR_DEFAULT_RENEW_MS;
+}
+
 struct list_state {
 	struct reflector *r;
 	struct kobj **items;	/* the decoder's until drained */
@@ -425,7 +435,7 @@ static enum outcome list_pages(struct reflector *r, const char *rv,
 	struct stream_opts sopts = {
 		.stop = &r->stop.flag,
 		.stop_fd = stop_fd(&r->stop),
-		.idle_timeout_ms = r->opts->stall_ms ? r->opts->stall_ms : REFLECTOR_DEFAULT_STALL_MS,
+		.idle_timeout_ms = list_idle_ms(r),
 	};
 
 	pthread_mutex_lock(&r->lock);
@@ -612,7 +622,9 @@ struct watch_state {
 	struct reflector *r;
 	struct line_splitter lines;
 	size_t events;
-	_Atomic int64_t last_event_ms;	/* monotonic */
+	_Atomic int64_t last_event_ms;	/* monotonic; set by the decoder */
+	int64_t last_byte_ms;		/* monotonic; the reflector's thread */
+	bool renewing;			/* silent too long: being replaced */
 	enum outcome verdict;		/* set by an event that ends the watch */
 	char message[sizeof(struct errbuf)];
 	/* Streaming list: the initial events, until the end bookmark. */
@@ -809,6 +821,7 @@ static int on_watch_data(void *ctx, const char *data, size_t len)
 {
 	struct watch_state *ws = ctx;
 
+	ws->last_byte_ms = mono_ms();
 	if (line_splitter_feed(&ws->lines, data, len) < 0)
 		return -1;
 	decoder_flush(ws->r->decoder);
@@ -817,20 +830,31 @@ static int on_watch_data(void *ctx, const char *data, size_t len)
 }
 
 /*
- * While a streaming list waits for its end bookmark, client-go warns
- * every 10 s without an event ("event bookmark expired"); it sets no
- * deadline of its own: the watch's timeoutSeconds ends it.
+ * The watch's clock.  While a streaming list waits for its end bookmark,
+ * client-go warns every 10 s without an event ("event bookmark expired");
+ * it sets no deadline of its own: the watch's timeoutSeconds ends it.
+ * Once watching, a watch silent (no byte) for renew_ms is ended to be
+ * renewed (see reflector.h).  Returns when to look again, or -1.
  */
-static void watch_list_tick(void *ctx)
+static int64_t watch_tick(void *ctx)
 {
 	struct watch_state *ws = ctx;
+	int64_t now = mono_ms();
 
-	if (!ws->initial || mono_ms() - ws->last_event_ms < WATCH_LIST_WARN_MS)
-		return;
-	emit(ws->r, ACT_WARNING, "streaming list: no event for %lld s, still waiting "
-	     "for its end bookmark (%zu objects so far)",
-	     (long long)((mono_ms() - ws->last_event_ms) / 1000),
-	     atomic_load(&ws->initial_count));
+	if (ws->initial) {
+		int64_t quiet = now - ws->last_event_ms;
+		if (quiet < WATCH_LIST_WARN_MS)
+			return WATCH_LIST_WARN_MS - quiet;
+		emit(ws->r, ACT_WARNING, "streaming list: no event for %lld s, still waiting "
+		     "for its end bookmark (%zu objects so far)",
+		     (long long)(quiet / 1000), atomic_load(&ws->initial_count));
+		return WATCH_LIST_WARN_MS;
+	}
+	int64_t silent = now - ws->last_byte_ms, limit = renew_ms(ws->r);
+	if (silent < limit)
+		return limit - silent;
+	ws->renewing = true;
+	return -1;
 }
 
 /*
@@ -930,18 +954,19 @@ static enum outcome do_watch(struct reflector *r, bool initial)
 	struct stream_opts sopts = {
 		.stop = &r->stop.flag,
 		.stop_fd = stop_fd(&r->stop),
-		.idle_timeout_ms = r->opts->stall_ms ? r->opts->stall_ms : REFLECTOR_DEFAULT_STALL_MS,
+		/* The initial events of a streaming list: as a list. */
+		.idle_timeout_ms = initial ? list_idle_ms(r) : 0,
 		/* The server ends it at timeoutSeconds; this is a safety net. */
 		.timeout_ms = (int64_t)(timeout_s + 60) * 1000,
-		.tick = initial ? watch_list_tick : NULL,
+		.tick = watch_tick,
 		.tick_ctx = &ws,
-		.tick_ms = WATCH_LIST_WARN_MS,
+		.tick_ms = initial ? WATCH_LIST_WARN_MS : renew_ms(r),
 	};
 	struct http_response resp = { 0 };
 	struct errbuf err = { "" };
 	int64_t started = mono_ms();
 
-	ws.last_event_ms = started;
+	ws.last_event_ms = ws.last_byte_ms = started;
 	STAT_INC(r, watches);
 	pthread_mutex_lock(&r->lock);
 	r->stats.last_watch_ms = wall_ms();
@@ -976,6 +1001,11 @@ static enum outcome do_watch(struct reflector *r, bool initial)
 	} else if (ws.verdict != OK) {
 		fail(r, ws.message);
 		ret = ws.verdict;
+	} else if (rc < 0 && ws.renewing) {
+		STAT_INC(r, stalls);
+		emit(r, ACT_WATCH_STALLED, "silent for %lld s",
+		     (long long)(renew_ms(r) / 1000));
+		ret = OK;
 	} else if (rc < 0 && str_starts_with(err.msg, "stalled")) {
 		STAT_INC(r, stalls);
 		emit(r, ACT_WATCH_STALLED, "no data for %lld s",
@@ -1064,7 +1094,7 @@ static enum outcome check_server_rv(struct reflector *r)
 	struct stream_opts sopts = {
 		.stop = &r->stop.flag,
 		.stop_fd = stop_fd(&r->stop),
-		.idle_timeout_ms = r->opts->stall_ms ? r->opts->stall_ms : REFLECTOR_DEFAULT_STALL_MS,
+		.idle_timeout_ms = list_idle_ms(r),
 	};
 	unsigned long long ours, theirs;
 	enum outcome ret = OK;

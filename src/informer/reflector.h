@@ -16,8 +16,11 @@
  *          [300, 600).  Events become Add/Update/Delete; bookmarks only move
  *          the RV; every event moves it.  A watch the server ends cleanly
  *          is reopened at once from the last RV.  A watch silent for
- *          stall_ms (default 125 s: two bookmark periods and a bit) is a
- *          dead connection: torn down and reopened.
+ *          stall_ms (default 45 s) is renewed: a new watch from the same RV
+ *          replaces it.  That is no error and no relist: an idle resource
+ *          costs one request per period; a watch whose server side hung,
+ *          or whose connection died without a word, is replaced, and the
+ *          new one replays what the old one missed.
  *   errors 410 (HTTP, or an ERROR event with code 410) relists.  429 waits
  *          Retry-After and retries the same request.  Anything else, and a
  *          "very short watch" (under 1 s, no events), ends the cycle: wait
@@ -40,7 +43,13 @@
 
 struct kclient;
 
-#define REFLECTOR_DEFAULT_STALL_MS 125000
+/*
+ * Silence (no byte) after which a watch is renewed: a new watch from the
+ * same resourceVersion replaces it, with no error and no relist; and after
+ * which a list is given up as dead.  informer_opts.stall_ms sets both.
+ */
+#define REFLECTOR_DEFAULT_RENEW_MS 45000
+#define REFLECTOR_DEFAULT_LIST_IDLE_MS 125000
 
 struct reflector_hooks {
 	void (*activity)(void *ctx, const struct activity_info *info);

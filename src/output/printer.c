@@ -470,8 +470,8 @@ static void notice_watch_expired(struct resource_state *rs,
 static void notice_watch_stalled(struct resource_state *rs,
 				 const struct activity_info *a, struct strbuf *sb)
 {
-	with_message(sb, "watch stalled", a->message);
-	strbuf_addf(sb, ", re-opening from rv %s", a->rv);
+	with_message(sb, "watch renewed", a->message);
+	strbuf_addf(sb, ", watching again from rv %s", a->rv);
 }
 
 static void notice_error(struct resource_state *rs,
@@ -538,7 +538,7 @@ static const struct {
 	[ACT_WATCH_OPEN] = { notice_watch_open, true },
 	[ACT_WATCH_END] = { notice_watch_end, false },
 	[ACT_WATCH_EXPIRED] = { notice_watch_expired, false },
-	[ACT_WATCH_STALLED] = { notice_watch_stalled, false },
+	[ACT_WATCH_STALLED] = { notice_watch_stalled, true },
 	[ACT_ERROR] = { notice_error, false },
 	[ACT_BACKOFF] = { notice_backoff, false },
 	[ACT_RELISTED] = { notice_relisted, false },

@@ -61,7 +61,7 @@ static void health_draw(struct tui *t, const struct rect *r, bool focused)
 		 (unsigned long long)st->expired);
 	snprintf(lines[n++], sizeof(lines[0]), "watches %llu  bookmarks %llu",
 		 (unsigned long long)st->watches, (unsigned long long)st->bookmarks);
-	snprintf(lines[n], sizeof(lines[0]), "errors %llu  backoffs %llu  stalls %llu",
+	snprintf(lines[n], sizeof(lines[0]), "errors %llu  backoffs %llu  renewed %llu",
 		 (unsigned long long)st->errors, (unsigned long long)st->backoffs,
 		 (unsigned long long)st->stalls);
 	attrs[n++] = st->errors ? tui_color(t, PAIR_ERROR) : 0;

@@ -27,7 +27,7 @@ from urllib.parse import urlsplit, parse_qsl
 
 from . import rtypes
 from .selectors import SelectorError, parse_labels, parse_fields, match_labels, match_fields
-from .sim import NotFound, Conflict
+from .sim import Fault, NotFound, Conflict
 
 PHRASES = {200: "OK", 201: "Created", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden",
            404: "Not Found", 405: "Method Not Allowed", 406: "Not Acceptable", 409: "Conflict",
@@ -55,7 +55,8 @@ class HTTPError(Exception):
     def __init__(self, code, message, reason=None, details=None, headers=(), metadata=None):
         super().__init__(message)
         self.code, self.message = code, message
-        self.reason = reason or REASONS.get(code, "Unknown")
+        # reason "": none at all (an error the apiserver did not convert)
+        self.reason = REASONS.get(code, "Unknown") if reason is None else reason
         self.details, self.headers, self.metadata = details, list(headers), metadata
 
 
@@ -65,11 +66,38 @@ class ClientGone(Exception):
 
 def status_json(code, message, reason=None, details=None, metadata=None):
     d = {"kind": "Status", "apiVersion": "v1", "metadata": metadata or {}, "status": "Failure",
-         "message": message, "reason": reason or REASONS.get(code, "Unknown")}
+         "message": message}
+    reason = REASONS.get(code, "Unknown") if reason is None else reason
+    if reason:
+        d["reason"] = reason
     if details is not None:
         d["details"] = details
     d["code"] = code
     return json.dumps(d, separators=(",", ":")).encode() + b"\n"
+
+
+def too_large(rv, cur, retry):
+    """What the apiserver answers for a resourceVersion above its current one
+    (k8s.io/apiserver storage.NewTooLargeResourceVersionError): 504 Timeout
+    with the ResourceVersionTooLarge cause; retry 1 from the watch cache, 0
+    (no retryAfterSeconds, no Retry-After) from etcd."""
+    det = {"causes": [{"reason": "ResourceVersionTooLarge", "message": "Too large resource version"}]}
+    headers = []
+    if retry:
+        det["retryAfterSeconds"] = retry
+        headers.append("Retry-After: %d" % retry)
+    return HTTPError(504, "Timeout: Too large resource version: %d, current: %d" % (rv, cur),
+                     reason="Timeout", details=det, headers=headers)
+
+
+def future_rev(rv, cur, as_too_large):
+    """A read from etcd at a revision it doesn't have yet (a limited list with
+    resourceVersionMatch unset or Exact, an Exact list, a continue token):
+    1.28 passes etcd's error on unconverted, a 500 without a reason; 1.34+
+    makes it a TooLarge error without retry."""
+    if as_too_large:
+        return too_large(rv, cur, 0)
+    return HTTPError(500, "etcdserver: mvcc: required revision is a future revision", reason="")
 
 
 def encode_continue(rv, start):
@@ -139,7 +167,8 @@ def client_gone(sock):
 
 
 class Watch:
-    __slots__ = ("id", "rs", "pos", "allow_bm", "drop", "bm_now", "sock", "user", "started", "resource", "sent")
+    __slots__ = ("id", "rs", "pos", "allow_bm", "drop", "bm_now", "sock", "user", "started", "resource", "sent",
+                 "min_rv")
 
     def __init__(self, rs, allow_bm, sock, user):
         self.id = uuid.uuid4().hex[:8]
@@ -153,6 +182,7 @@ class Watch:
         self.started = time.time()
         self.resource = rs.rt.name
         self.sent = 0
+        self.min_rv = 0     # from a resourceVersion above the current one: send nothing up to it
 
 
 # ------------------------------------------------------------------ discovery
@@ -397,8 +427,12 @@ class APIHandler(BaseHTTPRequestHandler):
                 raise HTTPError(401, "Unauthorized")
             if "error" in route:
                 raise route["error"]
-            f = sim.take_fault(route["verb"], rt.name if rt else None,
-                               route["verb"] == "list" and bool(q.get("continue")))
+            verbs = {route["verb"]}
+            if route["verb"] == "list" and q.get("continue"):
+                verbs.add("list-continue")
+            if route["verb"] == "watch" and q.get("sendInitialEvents") in ("true", "1", "True"):
+                verbs.add("watchlist")
+            f = sim.take_fault(verbs, rt.name if rt else None)
             if f is not None:
                 self.fault = f
                 if self.apply_fault(f, route):
@@ -529,9 +563,12 @@ class APIHandler(BaseHTTPRequestHandler):
                    401: "Unauthorized", 403: "forbidden: injected fault",
                    404: "the server could not find the requested resource"}[code]
             det = {"causes": [{"message": "injected fault"}]} if code == 500 else None
+            headers = []
+            if code in (500, 503, 504):
+                det, headers = f.retry_details(det)
             if code == 401:
                 self.entry["user"] = None
-            raise HTTPError(code, msg, details=det)
+            raise HTTPError(code, msg, details=det, headers=headers)
         if k == "reset":
             self.close_connection = True
             raw_shutdown(self.connection)
@@ -544,7 +581,7 @@ class APIHandler(BaseHTTPRequestHandler):
             self.wait_gone(f.seconds if f.seconds is not None else 3600)
             raw_shutdown(self.connection)
             return True
-        return False   # truncate, garbage, drip, watch 410/hang: handled in the serve_ functions
+        return False   # truncate, garbage, drip, watch 410/hang and the watch-only kinds: in the serve_ functions
 
     # -------------------------------------------------------------- discovery
     def serve_discovery(self, route, q, body):
@@ -658,12 +695,15 @@ class APIHandler(BaseHTTPRequestHandler):
                 if cont:
                     if crv == -1:
                         snap = cur
+                    elif crv > cur:
+                        # a token from before the resourceVersion went back
+                        raise future_rev(crv, cur, sim.opts.future_rev_504)
                     elif crv < rs.floor:
                         start_rel = after[len(prefix):]
                         raise HTTPError(410, CONTINUE_EXPIRED,
                                         metadata={"continue": encode_continue(-1, start_rel)})
                     else:
-                        snap = min(crv, cur)
+                        snap = crv
                 elif rv == "":
                     snap = cur
                 elif rv == "0":
@@ -672,14 +712,17 @@ class APIHandler(BaseHTTPRequestHandler):
                     R = int(rv)
                     exact = rvm == "Exact" or (rvm == "" and limit > 0)
                     if R > cur:
+                        if exact:
+                            # etcd, asked for that revision
+                            raise future_rev(R, cur, sim.opts.future_rev_504)
+                        if limit > 0:
+                            # NotOlderThan with a limit: etcd at its latest revision, then checked
+                            raise too_large(R, cur, 0)
+                        # the watch cache waits 3 s for it
                         if time.monotonic() < deadline:
                             st.cond.wait(0.1)
                             continue
-                        raise HTTPError(504, "Too large resource version: %d, current: %d" % (R, cur),
-                                        reason="Timeout",
-                                        details={"causes": [{"reason": "ResourceVersionTooLarge",
-                                                             "message": "Too large resource version"}],
-                                                 "retryAfterSeconds": 1})
+                        raise too_large(R, cur, 1)
                     if exact:
                         if R < rs.floor:
                             raise HTTPError(410, "too old resource version: %d (%d)" % (R, rs.floor))
@@ -759,13 +802,27 @@ class APIHandler(BaseHTTPRequestHandler):
         filtered = bool(lsel or fsel)
         f = self.fault
         w = Watch(st.res[rt.name], allow_bm, self.connection, self.entry.get("user"))
-        expired = None
+        error = None        # the Status of a lone ERROR event
         snapshot = []
+        if sie and R and not (f is not None and f.kind == "410"):
+            # A streaming list waits up to 3 s for the watch cache to reach
+            # its resourceVersion, then fails with an ERROR event (cacher's
+            # waitUntilWatchCacheFreshAndForceAllEvents); headers only after.
+            end = time.monotonic() + 3
+            with st.cond:
+                while st.rv < R and time.monotonic() < end:
+                    st.cond.wait(max(0.0, min(0.5, end - time.monotonic())))
+                cur = st.rv
+            if cur < R:
+                e = too_large(R, cur, 1)
+                error = status_json(e.code, e.message, e.reason, e.details)
         with st.cond:
             rs = st.res[rt.name]
             snap_rv = st.rv
-            if f is not None and f.kind == "410":
-                expired = "too old resource version: %d (%d)" % (R, st.rv)
+            if error is not None:
+                pass
+            elif f is not None and f.kind == "410":
+                error = status_json(410, "too old resource version: %d (%d)" % (R, st.rv), "Expired")
             elif initial:
                 lo, hi = rs.ns_range(ns)
                 objs = rs.objs
@@ -774,18 +831,22 @@ class APIHandler(BaseHTTPRequestHandler):
             elif R == 0:
                 w.pos = rs.end()
             elif R < rs.floor:
-                expired = "too old resource version: %d (%d)" % (R, rs.floor)
+                error = status_json(410, "too old resource version: %d (%d)" % (R, rs.floor), "Expired")
             else:
                 w.pos = rs.seq_after(R)
-            if expired is None:
+                if R > st.rv:
+                    # above the current resourceVersion (it went back): the
+                    # watch cache accepts it and sends nothing up to it
+                    w.min_rv = R
+            if error is None:
                 st.watches.add(w)
         try:
-            self.stream_watch(w, rt, ns, lsel, fsel, filtered, timeout, snapshot, snap_rv, sie, expired)
+            self.stream_watch(w, rt, ns, lsel, fsel, filtered, timeout, snapshot, snap_rv, sie, error)
         finally:
             with st.cond:
                 st.watches.discard(w)
 
-    def stream_watch(self, w, rt, ns, lsel, fsel, filtered, timeout, snapshot, snap_rv, sie, expired):
+    def stream_watch(self, w, rt, ns, lsel, fsel, filtered, timeout, snapshot, snap_rv, sie, error):
         sim = self.server.sim
         st = sim.store
         sock = self.connection
@@ -814,8 +875,8 @@ class APIHandler(BaseHTTPRequestHandler):
             with sim.lock:
                 sim.events_sent += nev
 
-        if expired is not None:
-            out(TYPE_PFX["ERROR"] + status_json(410, expired, "Expired")[:-1] + b"}\n", 1)
+        if error is not None:
+            out(TYPE_PFX["ERROR"] + error[:-1] + b"}\n", 1)
             sock.sendall(b"0\r\n\r\n")
             return
         if f is not None and f.kind == "hang":
@@ -834,6 +895,9 @@ class APIHandler(BaseHTTPRequestHandler):
             return
         if f is not None and f.kind == "garbage":
             out(b"this is not JSON {{{ garbage from kube-sim\n", 0)
+        # a bad event to send once something was sent (see inject_event)
+        inject = f.kind if (f is not None and f.kind in Fault.WATCH_EVENT_KINDS) else None
+        tail = [None, 0]    # the last object sent (stored bytes) and the last event's resourceVersion
         prefix = (ns + "/") if (ns and rt.namespaced) else ""
 
         def passes(o):
@@ -842,6 +906,7 @@ class APIHandler(BaseHTTPRequestHandler):
         # initial events
         buf, n, nev = [], 0, 0
         pfx = TYPE_PFX["ADDED"]
+        last = None
         for o in snapshot:
             if filtered and not passes(o):
                 continue
@@ -850,9 +915,12 @@ class APIHandler(BaseHTTPRequestHandler):
             buf.append(b"}\n")
             n += len(o.data) + 40
             nev += 1
+            last = o
             if n >= BATCH:
                 out(b"".join(buf), nev)
                 buf, n, nev = [], 0, 0
+        if last is not None:
+            tail[:] = [last.data, last.rv]
         if f is not None and f.kind == "truncate":
             line = b"".join(buf) or (TYPE_PFX["BOOKMARK"] + rt.bookmark(snap_rv) + b"}\n")
             cut = line[:max(1, len(line) // 2 if len(line) < 200 else len(line) - 100)]
@@ -861,13 +929,26 @@ class APIHandler(BaseHTTPRequestHandler):
             return
         if buf:
             out(b"".join(buf), nev)
+        if f is not None and f.kind == "end-before-bookmark":
+            sock.sendall(b"0\r\n\r\n")
+            return
         if sie:
             out(TYPE_PFX["BOOKMARK"] + rt.bookmark(snap_rv, True) + b"}\n", 1)
+            tail[1] = snap_rv
+        if f is not None and f.kind == "cut-after-initial":
+            self.close_connection = True
+            raw_shutdown(sock)
+            return
+        if inject and tail[1]:
+            if self.inject_event(inject, rt, ns, tail, out):
+                return
+            inject = None
         bm_every = sim.bookmark_interval
         next_bm = t0 + bm_every
         pre_deadline = deadline - 2 if timeout > 2 else None
         last_check = time.monotonic()
         rs = w.rs
+        min_rv = w.min_rv
         while True:
             with st.cond:
                 while True:
@@ -898,27 +979,86 @@ class APIHandler(BaseHTTPRequestHandler):
             if drop == "clean" or lagged:
                 sock.sendall(b"0\r\n\r\n")
                 return
+            if min_rv:
+                evs = [ev for ev in evs if ev.rv > min_rv]
             if evs:
-                self.send_events(evs, rt, prefix, filtered, passes, out)
+                sent = self.send_events(evs, rt, prefix, filtered, passes, out)
+                if sent is not None:
+                    tail[:] = sent
             now = time.monotonic()
             if now >= deadline:
                 sock.sendall(b"0\r\n\r\n")
                 return
             if w.allow_bm and (bm_now or now >= next_bm or (pre_deadline and now >= pre_deadline)):
-                out(TYPE_PFX["BOOKMARK"] + rt.bookmark(cur_rv) + b"}\n", 1)
+                if cur_rv >= min_rv:
+                    out(TYPE_PFX["BOOKMARK"] + rt.bookmark(cur_rv) + b"}\n", 1)
+                    tail[1] = cur_rv
                 if now >= next_bm:
                     next_bm = now + bm_every
                 if pre_deadline and now >= pre_deadline:
                     pre_deadline = None
+            if min_rv and cur_rv >= min_rv:
+                min_rv = 0
+            if inject and tail[1]:
+                if self.inject_event(inject, rt, ns, tail, out):
+                    return
+                inject = None
             if now - last_check >= 1.0:
                 last_check = now
                 if client_gone(sock):
                     self.close_connection = True
                     return
 
+    def inject_event(self, kind, rt, ns, tail, out):
+        """One bad event (a watch-event fault), right after the initial
+        events or, for a watch that had none, after the first events sent.
+        Returns True when it ended the stream."""
+        sock = self.connection
+        f = self.fault
+        if kind in ("error429", "error500"):
+            if kind == "error429":
+                st = status_json(429, "Too many requests, please try again later.", "TooManyRequests",
+                                 {"retryAfterSeconds": f.retry_after})
+            else:
+                det, _ = f.retry_details({"causes": [{"message": "injected fault"}]})
+                st = status_json(500, "Internal error occurred: injected fault", "InternalError", det)
+            out(TYPE_PFX["ERROR"] + st[:-1] + b"}\n", 1)
+            sock.sendall(b"0\r\n\r\n")
+            return True
+        if kind == "badevent":
+            out(b'{"type":"MODIFIED","object":{"kind":"%s",\n' % rt.kind.encode(), 0)
+            return False
+        data = tail[0]
+        if data is None:
+            # nothing but bookmarks sent yet: any object of the watched range
+            st = self.server.sim.store
+            with st.cond:
+                rs = st.res[rt.name]
+                lo, hi = rs.ns_range(ns if rt.namespaced else "")
+                data = rs.objs[rs.keys[lo]].data if lo < hi else None
+        if kind == "unknowntype":
+            obj = rt.full(data) if data is not None else rt.bookmark(tail[1])
+            out(b'{"type":"FROB","object":' + obj + b"}\n", 1)
+        elif kind == "nometa":
+            d = json.loads(rt.full(data) if data is not None else rt.bookmark(tail[1]))
+            d.pop("metadata", None)
+            out(TYPE_PFX["MODIFIED"] + json.dumps(d, separators=(",", ":")).encode() + b"}\n", 1)
+        elif kind == "rvback":
+            if data is None:
+                return False
+            d = json.loads(rt.full(data))
+            d.setdefault("metadata", {})["resourceVersion"] = str(max(1, tail[1] - 1))
+            out(TYPE_PFX["MODIFIED"] + json.dumps(d, separators=(",", ":")).encode() + b"}\n", 1)
+        return False
+
     def send_events(self, evs, rt, prefix, filtered, passes, out):
+        """Returns (stored bytes of the last object sent, its event's
+        resourceVersion), or None when nothing was sent."""
         buf, n, nev = [], 0, 0
+        last = None
         for ev in evs:
+            if ev.silent:
+                continue
             o = ev.obj
             if prefix and not o.key.startswith(prefix):
                 continue
@@ -939,6 +1079,7 @@ class APIHandler(BaseHTTPRequestHandler):
                         buf.append(b"}\n")
                         n += len(data)
                         nev += 1
+                        last = (data, ev.rv)
                         continue
                     elif not cur_ok:
                         continue
@@ -949,11 +1090,13 @@ class APIHandler(BaseHTTPRequestHandler):
             buf.append(b"}\n")
             n += len(o.data) + 40
             nev += 1
+            last = (o.data, ev.rv)
             if n >= BATCH:
                 out(b"".join(buf), nev)
                 buf, n, nev = [], 0, 0
         if buf:
             out(b"".join(buf), nev)
+        return last
 
     # -------------------------------------------------------------- mutations
     def read_json(self, body):

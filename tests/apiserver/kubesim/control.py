@@ -149,6 +149,27 @@ def c_delete(sim, q, b):
     return 200, obj_json(rt, sim.delete(rt, _key(sim, rt, b), bool(b.get("graceful"))))
 
 
+def c_silent(sim, q, b):
+    """A change no watch is told of (a lost event): the stored truth, lists
+    and the oracle show it, it takes the next resourceVersion, but it is
+    never sent, live or replayed."""
+    rt = _rt(b)
+    op = b.get("op")
+    if op == "create":
+        o = b.get("object")
+        if not isinstance(o, dict):
+            raise Bad(400, "object is required")
+        return 200, obj_json(rt, sim.create(rt, o, silent=True))
+    if op == "update":
+        patch = b.get("patch")
+        if not isinstance(patch, dict):
+            raise Bad(400, "patch (a JSON merge patch object) is required")
+        return 200, obj_json(rt, sim.update(rt, _key(sim, rt, b), patch, silent=True))
+    if op == "delete":
+        return 200, obj_json(rt, sim.delete(rt, _key(sim, rt, b), silent=True))
+    raise Bad(400, "op is create, update or delete")
+
+
 def _mix(b):
     mix = b.get("mix") or {"add": 1, "update": 3, "delete": 1}
     out = {}
@@ -310,6 +331,7 @@ ROUTES = {
     ("POST", "/create"): c_create,
     ("POST", "/update"): c_update,
     ("POST", "/delete"): c_delete,
+    ("POST", "/silent"): c_silent,
     ("POST", "/churn"): c_churn,
     ("POST", "/churn/stop"): c_churn_stop,
     ("GET", "/churn"): c_churn_get,

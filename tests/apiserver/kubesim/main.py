@@ -35,7 +35,17 @@ def parse_args(argv):
                    help="reject sendInitialEvents like a server without the WatchList feature gate")
     p.add_argument("--aggregated-discovery", action="store_true",
                    help="answer aggregated discovery (apidiscovery.k8s.io/v2beta1) when asked")
-    return p.parse_args(argv)
+    p.add_argument("--start-rv", type=int, default=1,
+                   help="the global resourceVersion counter starts here (start-up objects get the next ones)")
+    p.add_argument("--reuse-credentials", action="store_true",
+                   help="keep the tokens and certificates a previous run left next to the kubeconfig")
+    p.add_argument("--future-rev-504", action="store_true",
+                   help="limited lists and continue tokens above the current resourceVersion: 504 at once, "
+                        "as Kubernetes 1.34+, instead of 1.28's 500 from etcd")
+    opts = p.parse_args(argv)
+    if opts.start_rv < 1:
+        p.error("--start-rv must be at least 1")
+    return opts
 
 
 def tune_malloc():
@@ -62,14 +72,27 @@ def main(argv=None):
     t0 = time.monotonic()
     sim = Sim(opts)
     sim.populate()
-    admin_token = "admin-" + secrets.token_hex(16)
-    viewer_token = "viewer-" + secrets.token_hex(16)
+    admin_token = viewer_token = None
+    if opts.reuse_credentials:
+        admin_token = tlsgen.read_token(kc)
+        viewer_token = tlsgen.read_token(kc + ".viewer")
+        if admin_token and viewer_token:
+            sys.stderr.write("kube-sim: reusing the tokens of %s\n" % kc)
+        else:
+            admin_token = viewer_token = None
+    if admin_token is None:
+        admin_token = "admin-" + secrets.token_hex(16)
+        viewer_token = "viewer-" + secrets.token_hex(16)
     sim.tokens = {admin_token: "admin", viewer_token: "system:serviceaccount:default:viewer"}
 
     ctx = None
     certs = None
     if not opts.plain_http:
-        certs = tlsgen.make_certs(kc)
+        certs = tlsgen.existing_certs(kc) if opts.reuse_credentials else None
+        if certs is not None:
+            sys.stderr.write("kube-sim: reusing the CA and certificates of %s\n" % kc)
+        else:
+            certs = tlsgen.make_certs(kc)
         ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         ctx.load_cert_chain(certs["server.crt"], certs["server.key"])
         ctx.load_verify_locations(certs["ca.crt"])

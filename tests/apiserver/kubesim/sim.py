@@ -36,35 +36,63 @@ def merge_patch(target, patch):
 
 
 class Fault:
+    # kinds that are a bad event in a watch stream (watches only)
+    WATCH_EVENT_KINDS = ("badevent", "nometa", "unknowntype", "error429", "error500", "rvback")
+    # kinds that cut a streaming list short (sendInitialEvents=true only)
+    WATCHLIST_KINDS = ("cut-after-initial", "end-before-bookmark")
     KINDS = ("429", "500", "503", "504", "401", "403", "404", "410",
-             "hang", "truncate", "garbage", "drip", "reset")
+             "hang", "truncate", "garbage", "drip", "reset") + WATCH_EVENT_KINDS + WATCHLIST_KINDS
+    VERBS = ("list", "list-continue", "watch", "watchlist", "get", "discovery", "any",
+             "create", "update", "patch", "delete")
 
     def __init__(self, spec):
         self.verb = spec.get("verb", "any")
         self.resource = spec.get("resource") or None
         self.count = int(spec.get("count", 1))
         self.kind = str(spec.get("kind", "500"))
+        # 429 always says when to come back (default 1 s); the 5xx kinds and
+        # error500 only when retryAfter is given
+        self.retry_after_set = spec.get("retryAfter") is not None
         self.retry_after = int(spec.get("retryAfter", 1))
         s = spec.get("seconds")
         self.seconds = float(s) if s is not None else None
         if self.kind not in self.KINDS:
             raise ValueError("unknown fault kind %r (one of %s)" % (self.kind, ", ".join(self.KINDS)))
-        if self.verb not in ("list", "list-continue", "watch", "get", "discovery", "any",
-                             "create", "update", "patch", "delete"):
+        if self.verb not in self.VERBS:
             raise ValueError("unknown verb %r" % self.verb)
+        if self.kind in self.WATCH_EVENT_KINDS + self.WATCHLIST_KINDS and \
+                self.verb not in ("watch", "watchlist", "any"):
+            raise ValueError("fault kind %r is for watches (verb watch, watchlist or any)" % self.kind)
 
-    def matches(self, verb, resource):
+    def matches(self, verbs, resource):
+        """verbs: what the request counts as, e.g. {"list", "list-continue"}
+        for a list with a continue token, {"watch", "watchlist"} for a
+        streaming list."""
         if self.count <= 0:
             return False
-        if self.verb != "any" and self.verb != verb:
+        if self.verb != "any" and self.verb not in verbs:
+            return False
+        if self.kind in self.WATCH_EVENT_KINDS and "watch" not in verbs:
+            return False
+        if self.kind in self.WATCHLIST_KINDS and "watchlist" not in verbs:
             return False
         if self.resource and self.resource != resource:
             return False
         return True
 
+    def retry_details(self, details=None):
+        """(details, headers) with retryAfterSeconds and Retry-After when the
+        fault has a retryAfter."""
+        if not self.retry_after_set:
+            return details, []
+        d = dict(details or {})
+        d["retryAfterSeconds"] = self.retry_after
+        return d, ["Retry-After: %d" % self.retry_after]
+
     def to_json(self):
-        d = {"verb": self.verb, "count": self.count, "kind": self.kind,
-             "retryAfter": self.retry_after}
+        d = {"verb": self.verb, "count": self.count, "kind": self.kind}
+        if self.retry_after_set or self.kind in ("429", "error429"):
+            d["retryAfter"] = self.retry_after
         if self.resource:
             d["resource"] = self.resource
         if self.seconds is not None:
@@ -113,7 +141,7 @@ class Sim:
     def __init__(self, opts):
         self.opts = opts
         self.rng = random.Random(opts.seed)
-        self.store = Store(rtypes.TYPES, opts.history)
+        self.store = Store(rtypes.TYPES, opts.history, opts.start_rv)
         self.cluster = O.Cluster(self.rng)
         self.lock = threading.Lock()
         self.faults = []
@@ -199,7 +227,7 @@ class Sim:
         st.finish_load()
 
     # ------------------------------------------------------------ mutations
-    def create(self, rt, partial):
+    def create(self, rt, partial, silent=False):
         md = partial.get("metadata") or {}
         name = md.get("name")
         if not name and md.get("generateName"):
@@ -214,7 +242,7 @@ class Sim:
             # the common case (churn adds): straight from the template
             p = self.cluster.pod_params(ns, name, "@RV@")
             data, labels, fields = O.pod_record(p, pending=True)
-            return self.store.create_raw(rt, ns + "/" + name, data, labels, fields)
+            return self.store.create_raw(rt, ns + "/" + name, data, labels, fields, silent)
         d = O.default_object(rt.name, self.cluster, ns, name)
         partial = json.loads(json.dumps(partial))
         partial.pop("kind", None)
@@ -231,9 +259,9 @@ class Sim:
             md.pop("namespace", None)
         if rt.name == "pods":
             self.cluster.pod_names.add((ns, name))
-        return self.store.create(rt, d)
+        return self.store.create(rt, d, silent)
 
-    def update(self, rt, key, patch):
+    def update(self, rt, key, patch, silent=False):
         def fn(d):
             md = d.get("metadata", {})
             keep = {k: md.get(k) for k in ("name", "namespace", "uid", "creationTimestamp")}
@@ -245,7 +273,7 @@ class Sim:
                     md[k] = v
             if "generation" in md and json.dumps(d.get("spec"), sort_keys=True) != spec_before:
                 md["generation"] = md["generation"] + 1
-        return self.store.update(rt, key, fn)
+        return self.store.update(rt, key, fn, silent=silent)
 
     def replace(self, rt, key, new):
         """PUT: replace the object (keeping identity fields)."""
@@ -264,8 +292,8 @@ class Sim:
                 nmd["generation"] = keep["generation"] + 1
         return self.store.update(rt, key, fn)
 
-    def delete(self, rt, key, graceful=False):
-        if graceful and rt.name == "pods":
+    def delete(self, rt, key, graceful=False, silent=False):
+        if graceful and rt.name == "pods" and not silent:
             t = O.ts()
 
             def mark(md, st):
@@ -275,7 +303,7 @@ class Sim:
             def markd(d):
                 mark(d.setdefault("metadata", {}), None)
             self.store.update(rt, key, markd, fast=mark)
-        obj = self.store.delete(rt, key)
+        obj = self.store.delete(rt, key, silent=silent)
         if rt.name == "pods" and "/" in key:
             self.cluster.pod_names.discard(tuple(key.split("/", 1)))
         return obj
@@ -336,10 +364,10 @@ class Sim:
         return cs
 
     # ------------------------------------------------------------ faults
-    def take_fault(self, verb, resource, cont=False):
+    def take_fault(self, verbs, resource):
         with self.lock:
             for f in self.faults:
-                if f.matches(verb, resource) or (cont and f.matches("list-continue", resource)):
+                if f.matches(verbs, resource):
                     f.count -= 1
                     if f.count <= 0:
                         self.faults.remove(f)

@@ -43,14 +43,16 @@ class Obj:
 class Ev:
     """A change: type ADDED/MODIFIED/DELETED, obj the new state (for DELETED the
     last state, carrying the deletion's RV), prev the state before (None for
-    ADDED)."""
-    __slots__ = ("rv", "type", "obj", "prev")
+    ADDED).  A silent change (a lost event) stays in the history so that
+    snapshot lists at older RVs are right, but no watch ever sends it."""
+    __slots__ = ("rv", "type", "obj", "prev", "silent")
 
-    def __init__(self, rv, type_, obj, prev):
+    def __init__(self, rv, type_, obj, prev, silent=False):
         self.rv = rv
         self.type = type_
         self.obj = obj
         self.prev = prev
+        self.silent = silent
 
 
 class ResState:
@@ -99,9 +101,9 @@ def _dumps(d):
 
 
 class Store:
-    def __init__(self, types, window=10000):
+    def __init__(self, types, window=10000, start_rv=1):
         self.cond = threading.Condition(threading.Lock())
-        self.rv = 1
+        self.rv = start_rv
         self.window = max(1, window)
         self.res = {t.name: ResState(t) for t in types}
         self.watches = set()
@@ -164,7 +166,7 @@ class Store:
         return self.rv
 
     # ------------------------------------------------------------ mutations
-    def create(self, rt, d):
+    def create(self, rt, d, silent=False):
         md = d.setdefault("metadata", {})
         key = self.key_of(rt, md.get("namespace", ""), md["name"])
         with self.cond:
@@ -176,10 +178,10 @@ class Store:
             obj = self._make(rt, key, self.rv, d)
             rs.objs[key] = obj
             bisect.insort(rs.keys, key)
-            self._record(rs, Ev(self.rv, "ADDED", obj, None))
+            self._record(rs, Ev(self.rv, "ADDED", obj, None, silent))
             return obj
 
-    def create_raw(self, rt, key, data, labels, fields):
+    def create_raw(self, rt, key, data, labels, fields, silent=False):
         """create() for pre-serialised bytes whose metadata.resourceVersion
         is the placeholder "@RV@"."""
         with self.cond:
@@ -191,12 +193,13 @@ class Store:
             obj = Obj(key, self.rv, data, labels, fields)
             rs.objs[key] = obj
             bisect.insort(rs.keys, key)
-            self._record(rs, Ev(self.rv, "ADDED", obj, None))
+            self._record(rs, Ev(self.rv, "ADDED", obj, None, silent))
             return obj
 
-    def update(self, rt, key, fn, fast=None):
+    def update(self, rt, key, fn, fast=None, silent=False):
         """fn(d) changes the decoded object in place.  fast: for pods, a
-        function of (metadata, status) used when the stored bytes split."""
+        function of (metadata, status) used when the stored bytes split.
+        silent: no watch is told (see Ev)."""
         with self.cond:
             rs = self.res[rt.name]
             old = rs.objs.get(key)
@@ -213,7 +216,7 @@ class Store:
                 md["resourceVersion"] = str(self.rv)
                 obj = self._make(rt, key, self.rv, d)
             rs.objs[key] = obj
-            self._record(rs, Ev(self.rv, "MODIFIED", obj, old))
+            self._record(rs, Ev(self.rv, "MODIFIED", obj, old, silent))
             return obj
 
     def _pod_fast(self, rt, old, rv, fn):
@@ -252,7 +255,7 @@ class Store:
                 fields[k] = v
         return Obj(old.key, rv, new, md.get("labels") or {}, fields)
 
-    def delete(self, rt, key, fn=None):
+    def delete(self, rt, key, fn=None, silent=False):
         with self.cond:
             rs = self.res[rt.name]
             old = rs.objs.get(key)
@@ -274,7 +277,7 @@ class Store:
             i = bisect.bisect_left(rs.keys, key)
             if i < len(rs.keys) and rs.keys[i] == key:
                 del rs.keys[i]
-            self._record(rs, Ev(rv, "DELETED", obj, old))
+            self._record(rs, Ev(rv, "DELETED", obj, old, silent))
             return obj
 
     # ------------------------------------------------------------ reads

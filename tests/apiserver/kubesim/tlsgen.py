@@ -46,6 +46,29 @@ def make_certs(prefix):
     return p
 
 
+def existing_certs(prefix):
+    """make_certs()'s dict for the files a previous run left at PREFIX, or
+    None when one of them is missing."""
+    p = {k: "%s.%s" % (os.path.abspath(prefix), k) for k in
+         ("ca.crt", "ca.key", "server.crt", "server.key", "client.crt", "client.key")}
+    if all(os.path.isfile(v) and os.path.getsize(v) > 0 for v in p.values()):
+        return p
+    return None
+
+
+def read_token(path):
+    """The first `token: ` of a kubeconfig this module wrote, or None."""
+    try:
+        with open(path) as f:
+            for line in f:
+                line = line.strip()
+                if line.startswith("token: ") and line[7:].strip():
+                    return line[7:].strip()
+    except OSError:
+        pass
+    return None
+
+
 def _b64file(path):
     with open(path, "rb") as f:
         return base64.b64encode(f.read()).decode()

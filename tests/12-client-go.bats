@@ -1,0 +1,397 @@
+#!/usr/bin/env bats
+# Fidelity: what a controller on a given client-go version is handed
+# (--client-go), and the reflector's error paths as client-go has them.
+# Each test names the client-go behaviour it holds kinf to.
+
+load test_helper
+bats_require_minimum_version 1.5.0
+
+start_watch() {
+	OUT=$BATS_TEST_TMPDIR/out.ndjson ERR=$BATS_TEST_TMPDIR/err.log
+	"$KINF" watch --kubeconfig "$SIM_KUBECONFIG" -o json "$@" >"$OUT" 2>"$ERR" 3>&- &
+	KINF_PID=$!
+}
+
+stop_watch() {
+	[ -n "${KINF_PID:-}" ] || return 0
+	kill -TERM "$KINF_PID" 2>/dev/null || true
+	wait "$KINF_PID" 2>/dev/null || true
+	KINF_PID=
+}
+
+teardown() {
+	stop_watch
+	sim_stop
+}
+
+synced() { file_has "$ERR" "synced"; }
+
+# The cache as the handlers were told of it.
+replay_deltas() {
+	jq -S -s -c 'reduce (.[] | select(.key != null)) as $d ({};
+		if $d.handler == "OnDelete" then del(.[$d.key])
+		else .[$d.key] = $d.resourceVersion end)' "$OUT"
+}
+truth() { sim_oracle pods | jq -S -c '.items'; }
+converged() { [ "$(replay_deltas)" = "$(truth)" ]; }
+
+# How many requests of a verb the simulator saw (optionally since a count).
+nreq() { simctl GET "/requests?verb=$1" | jq length; }
+streaming_requests() {
+	simctl GET '/requests?verb=watch' | jq '[.[] | select(.query.sendInitialEvents == "true")] | length'
+}
+
+# Full LISTs: not kinf's one-object probe of the server's resourceVersion
+# after a lost connection.
+nlists() { simctl GET '/requests?verb=list' | jq '[.[] | select(.query.limit != "1")] | length'; }
+
+# The next watch takes a fault KIND, which kube-sim sends after the first
+# event: drop the watch, wait for its successor, send it a bookmark.
+rewatch_with_fault() {
+	local watches
+	watches=$(nreq watch)
+	simctl POST /faults "{\"verb\":\"watch\",\"kind\":\"$1\",\"count\":1}" >/dev/null
+	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
+	wait_until 20 bash -c "$(declare -f nreq simctl); [ \$(nreq watch) -gt $watches ]"
+	sleep 0.5
+	simctl POST /bookmark >/dev/null
+}
+
+update_pod() {
+	simctl POST /update "{\"resource\":\"pods\",\"namespace\":\"default\",\"name\":\"$1\",\"patch\":$2}" >/dev/null
+}
+
+# A relist after a gap in which pod-0 was deleted and pod-3 changed.
+relist_with_gap() {
+	simctl POST /faults '{"verb":"any","kind":"500","count":1000}' >/dev/null
+	simctl POST /restart-watch-cache >/dev/null
+	simctl POST /delete '{"resource":"pods","namespace":"default","name":"pod-0","graceful":false}' >/dev/null
+	update_pod pod-3 '{"metadata":{"labels":{"changed":"yes"}}}'
+	simctl DELETE /faults >/dev/null
+}
+
+# ---- choosing the version ------------------------------------------------
+
+@test "--client-go: an unknown version is a usage error naming the ones kinf knows" {
+	run --separate-stderr "$KINF" watch pods --client-go 1.99
+	assert_status 2
+	[[ $stderr == *"client-go 1.99 is not one kinf knows (1.27 to 1.36)"* ]]
+	run --separate-stderr "$KINF" watch pods --client-go banana
+	assert_status 2
+	[[ $stderr == *"'banana' is not a client-go version"* ]]
+}
+
+@test "--client-go picks the FIFO and the initial list as that version does" {
+	sim_start --pods 3
+	# 1.32: DeltaFIFO, paged LIST.
+	start_watch pods --client-go v0.32.4
+	wait_until 20 synced
+	stop_watch
+	[ "$(jq -r .type "$OUT" | sort -u)" = Replaced ]
+	[ "$(streaming_requests)" -eq 0 ]
+	[ "$(nreq list)" -ge 1 ]
+	# 1.34: RealFIFO, still a LIST.
+	simctl DELETE /requests >/dev/null
+	start_watch pods --client-go 1.34
+	wait_until 20 synced
+	stop_watch
+	[ "$(jq -r .type "$OUT" | sort -u)" = Replaced ]
+	[ "$(streaming_requests)" -eq 0 ]
+	# 1.35: a streaming list (WatchListClient), RealFIFO.
+	simctl DELETE /requests >/dev/null
+	start_watch pods --client-go 1.35
+	wait_until 20 synced
+	stop_watch
+	[ "$(jq -r .type "$OUT" | sort -u)" = Replaced ]
+	[ "$(streaming_requests)" -eq 1 ]
+	[ "$(nreq list)" -eq 0 ]
+	# The default, the newest (1.36): the atomic FIFO, one ReplacedAll
+	# reconciled into an OnAdd per object.
+	simctl DELETE /requests >/dev/null
+	start_watch pods
+	wait_until 20 synced
+	stop_watch
+	[ "$(jq -r '[.type, .handler] | @tsv' "$OUT" | sort -u)" = $'ReplacedAll\tOnAdd' ]
+	[ "$(jq -s length "$OUT")" -eq 3 ]
+	[ "$(streaming_requests)" -eq 1 ]
+	# --fifo and --streaming-list override the version's choice.
+	simctl DELETE /requests >/dev/null
+	start_watch pods --client-go 1.36 --fifo delta --streaming-list=false
+	wait_until 20 synced
+	stop_watch
+	[ "$(jq -r .type "$OUT" | sort -u)" = Replaced ]
+	[ "$(streaming_requests)" -eq 0 ]
+}
+
+@test "1.36 (atomic FIFO): a relist hands out every tombstone first, then the list in order" {
+	sim_start --pods 5
+	start_watch pods
+	wait_until 20 synced
+	relist_with_gap
+	wait_until 30 file_has "$OUT" '"listNumber":1'
+	wait_until 10 converged
+	stop_watch
+	# processReplacedAllInfo: OnDelete for what vanished, then OnUpdate
+	# for each listed object (unchanged ones marked so).
+	run jq -r 'select(.listNumber == 1) | [.type, .handler, .key, .tombstone, .unchanged] | @tsv' "$OUT"
+	[ "${lines[0]}" = $'ReplacedAll\tOnDelete\tdefault/pod-0\ttrue\tfalse' ]
+	[ "$(jq -r 'select(.listNumber == 1) | .handler' "$OUT" | uniq | paste -sd,)" = OnDelete,OnUpdate ]
+	assert_output_contains $'ReplacedAll\tOnUpdate\tdefault/pod-3\tfalse\tfalse'
+	assert_output_contains $'ReplacedAll\tOnUpdate\tdefault/pod-1\tfalse\ttrue'
+}
+
+@test "1.36 (atomic FIFO): a resync is one SyncAll that updates every cached object" {
+	sim_start --pods 4
+	start_watch pods --resync 1s -v
+	wait_until 20 synced
+	wait_until 10 bash -c "[ \$(grep -c '\"type\":\"SyncAll\"' '$OUT') -ge 8 ]"
+	stop_watch
+	# Each tick: one SyncAll delta queued, an OnUpdate(obj, obj) per object.
+	grep -q 'resync: 1 SyncAll delta queued' "$ERR"
+	[ "$(jq -r 'select(.type == "SyncAll") | [.handler, .resync, .unchanged] | @tsv' "$OUT" | sort -u)" = $'OnUpdate\ttrue\ttrue' ]
+}
+
+# ---- what listeners receive ------------------------------------------------
+
+@test "after a relist every unchanged object reaches OnUpdate, marked unchanged; --hide-unchanged hides them" {
+	sim_start --pods 6
+	OUT=$BATS_TEST_TMPDIR/line.out ERR=$BATS_TEST_TMPDIR/line.err
+	"$KINF" watch pods --kubeconfig "$SIM_KUBECONFIG" --client-go 1.32 --no-headers \
+		>"$OUT" 2>"$ERR" 3>&- &
+	KINF_PID=$!
+	wait_until 20 synced
+	relist_with_gap
+	wait_until 30 file_has "$OUT" 'relist #1'
+	wait_until 10 file_has "$OUT" 'default/pod-3 .*relist #1'
+	sleep 1
+	stop_watch
+	# client-go: the listener starts in the syncing set and, with no resync
+	# period, stays: each unchanged object's Replaced is an OnUpdate.
+	[ "$(grep -c 'relist #1) (unchanged)' "$OUT")" -eq 4 ]
+	grep -q 'Replaced .*default/pod-3 .*(relist #1)$' "$OUT"
+	grep -q 'Deleted .*default/pod-0 .*(tombstone) (relist #1)$' "$OUT"
+
+	sim_start --pods 6
+	start_watch pods --client-go 1.32 --hide-unchanged
+	wait_until 20 synced
+	relist_with_gap
+	wait_until 30 file_has "$OUT" '"tombstone":true'
+	wait_until 10 file_has "$OUT" '"key":"default/pod-3".*"listNumber":1'
+	sleep 1
+	stop_watch
+	[ "$(jq -s '[.[] | select(.listNumber == 1)] | length' "$OUT")" -eq 2 ]
+	[ "$(jq -s '[.[] | select(.unchanged)] | length' "$OUT")" -eq 0 ]
+}
+
+@test "resync-only means the resourceVersion did not change: every such update, and nothing else" {
+	sim_start --pods 2
+	start_watch pods --client-go 1.32
+	wait_until 20 synced
+	# A relist after an expired watch brings every object again.
+	simctl POST /faults '{"verb":"list","kind":"500","count":1}' >/dev/null
+	simctl POST /faults '{"verb":"watch","kind":"410","count":1}' >/dev/null
+	simctl POST /drop-watches '{"mode":"abrupt"}' >/dev/null
+	wait_until 30 file_has "$OUT" '"listNumber":1'
+	sleep 1
+	stop_watch
+	[ "$(jq -s '[.[] | select(.listNumber == 1 and .unchanged and .handler == "OnUpdate" and .resourceVersion == .oldResourceVersion)] | length' "$OUT")" -eq 2 ]
+	[ "$(jq -s '[.[] | select(.unchanged and .resourceVersion != .oldResourceVersion)] | length' "$OUT")" -eq 0 ]
+}
+
+@test "the resync notice counts the Sync deltas that resync queued" {
+	sim_start --pods 5
+	start_watch pods --client-go 1.32 --resync 1s
+	wait_until 20 synced
+	wait_until 10 file_has "$ERR" 'resync: 5 Sync deltas queued'
+	stop_watch
+	! grep -q 'resync: 0 Sync' "$ERR"
+}
+
+# ---- the reflector's error paths ---------------------------------------------
+
+@test "a server restored at a lower resourceVersion: kinf relists at \"\" and converges" {
+	sim_start --pods 10 --start-rv 5000
+	local port=${SIM_API##*:}
+	start_watch pods -A --client-go 1.32
+	wait_until 20 synced
+	simctl POST /churn '{"resource":"pods","count":30,"seed":3}' >/dev/null
+	wait_until 10 converged
+	# The same server, credentials and port, restored from an older state:
+	# its resourceVersion is now far below the one kinf holds.
+	sim_restart --reuse-credentials --port "$port" --pods 5 --start-rv 10
+	wait_until 60 converged
+	grep -q "resourceVersion went back\|too large resource version" "$ERR"
+	# What the restored server lacks went as tombstones.
+	[ "$(jq -s '[.[] | select(.tombstone)] | length' "$OUT")" -ge 1 ]
+	stop_watch
+}
+
+@test "a streaming list at a too large resourceVersion is retried at \"\"" {
+	sim_start --pods 6 --start-rv 5000
+	local port=${SIM_API##*:}
+	start_watch pods -A --client-go 1.36
+	wait_until 20 synced
+	simctl POST /churn '{"resource":"pods","count":20,"seed":4}' >/dev/null
+	wait_until 10 converged
+	sim_restart --reuse-credentials --port "$port" --pods 4 --start-rv 10
+	wait_until 60 converged
+	# No LIST but kinf's one-object probe of the server's resourceVersion:
+	# the streaming list recovered by itself.
+	[ "$(simctl GET '/requests?verb=list' | jq '[.[] | select(.query.limit != "1")] | length')" -eq 0 ]
+	grep -q "resourceVersion went back\|resourceVersion unavailable" "$ERR"
+	stop_watch
+}
+
+@test "an undecodable watch event relists (as client-go's decoder error does); an unknown type too" {
+	sim_start --pods 3
+	start_watch pods --client-go 1.32
+	wait_until 20 synced
+	local lists
+	lists=$(nlists)
+	rewatch_with_fault badevent
+	wait_until 20 bash -c "$(declare -f nlists simctl); [ \$(nlists) -gt $lists ]"
+	grep -q 'cannot decode a watch event' "$ERR"
+	lists=$(nlists)
+	rewatch_with_fault unknowntype
+	wait_until 20 bash -c "$(declare -f nlists simctl); [ \$(nlists) -gt $lists ]"
+	grep -q "unknown type 'FROB'" "$ERR"
+	# Either way: no watch re-opened from the same RV in a loop.
+	[ "$(nreq watch)" -lt 10 ]
+	stop_watch
+}
+
+@test "an event whose object has no metadata is skipped with a warning; the watch goes on" {
+	sim_start --pods 3
+	start_watch pods --client-go 1.32
+	wait_until 20 synced
+	local lists
+	lists=$(nlists)
+	rewatch_with_fault nometa
+	wait_until 20 file_has "$ERR" 'skipped a MODIFIED watch event'
+	update_pod pod-1 '{"metadata":{"labels":{"after":"yes"}}}'
+	wait_until 10 converged
+	[ "$(nlists)" -eq "$lists" ]
+	stop_watch
+}
+
+@test "a refused connection and an ERROR 429 re-watch from the last resourceVersion, no relist" {
+	sim_start --pods 3
+	local port=${SIM_API##*:}
+	start_watch pods --client-go 1.32
+	wait_until 20 synced
+	local lists
+	lists=$(nlists)
+	# 429 in the stream (isWatchErrorRetriable): back off, watch again.
+	rewatch_with_fault error429
+	wait_until 20 bash -c "$(declare -f nreq simctl); [ \$(nreq watch) -ge 3 ]"
+	[ "$(nlists)" -eq "$lists" ]
+	# Nothing listens for a few seconds, then the same server is back.
+	# (Past a second, so that the break is no "very short watch".)
+	sleep 1.5
+	sim_stop
+	wait_until 10 file_has "$ERR" 'cannot connect'
+	sim_restart --reuse-credentials --port "$port" --pods 3
+	update_pod pod-2 '{"metadata":{"labels":{"back":"yes"}}}'
+	# The backoff has grown meanwhile (800 ms doubling, with jitter).
+	wait_until 60 file_has "$OUT" '"handler":"OnUpdate".*"key":"default/pod-2"' ||
+		{ cat "$ERR"; simctl GET /requests | jq -c '.[] | [.verb, .query]'; false; }
+	# The new server saw watches from kinf's RV, and no LIST.
+	[ "$(nlists)" -eq 0 ] ||
+		{ cat "$ERR"; simctl GET /requests | jq -c '.[] | [.verb, .query]'; false; }
+	stop_watch
+}
+
+@test "a streaming list cut after its end bookmark re-watches from that RV, no new list" {
+	sim_start --pods 4
+	simctl POST /faults '{"verb":"watchlist","kind":"cut-after-initial","count":1}' >/dev/null
+	start_watch pods --client-go 1.36
+	wait_until 20 synced
+	wait_until 10 bash -c "$(declare -f simctl); [ \$(simctl GET '/requests?verb=watch' | jq length) -ge 2 ]"
+	stop_watch
+	[ "$(streaming_requests)" -eq 1 ]
+	[ "$(nlists)" -eq 0 ]
+	[ "$(jq -s length "$OUT")" -eq 4 ]
+}
+
+@test "a streaming list that ends before its bookmark is tried again, and stays the way to list" {
+	sim_start --pods 4
+	simctl POST /faults '{"verb":"watchlist","kind":"end-before-bookmark","count":1}' >/dev/null
+	start_watch pods --client-go 1.36
+	wait_until 20 synced
+	stop_watch
+	[ "$(streaming_requests)" -eq 2 ]
+	[ "$(nreq list)" -eq 0 ]
+	# A later cycle streams again (nothing remembered it as unsupported).
+	simctl DELETE /requests >/dev/null
+	start_watch pods --client-go 1.36
+	wait_until 20 synced
+	simctl POST /faults '{"verb":"watch","kind":"410","count":1}' >/dev/null
+	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
+	wait_until 20 bash -c "$(declare -f streaming_requests simctl); [ \$(streaming_requests) -ge 2 ]"
+	stop_watch
+	[ "$(nreq list)" -eq 0 ]
+}
+
+@test "a 410 or 429 on the streaming list retries the streaming list, never a LIST at an expired RV" {
+	sim_start --pods 4
+	simctl POST /faults '{"verb":"watchlist","kind":"410","count":1}' >/dev/null
+	simctl POST /faults '{"verb":"watchlist","kind":"429","count":1,"retryAfter":1}' >/dev/null
+	start_watch pods --client-go 1.36
+	wait_until 30 synced
+	stop_watch
+	[ "$(nreq list)" -eq 0 ]
+	[ "$(streaming_requests)" -eq 3 ]
+}
+
+@test "a silent streaming list warns every 10 s and has no deadline of its own" {
+	sim_start --pods 3
+	simctl POST /faults '{"verb":"watchlist","kind":"hang","count":1,"seconds":13}' >/dev/null
+	start_watch pods --client-go 1.36 --stall-timeout 60s
+	wait_until 20 file_has "$ERR" 'streaming list: no event for 1[0-9] s'
+	wait_until 30 synced
+	stop_watch
+	! grep -q 'did not finish in time' "$ERR"
+}
+
+@test "a server that refuses streaming lists (422) is listed with LIST from then on" {
+	sim_start --pods 3 --no-watch-list
+	start_watch pods --client-go 1.36
+	wait_until 20 synced
+	simctl POST /faults '{"verb":"watch","kind":"410","count":1}' >/dev/null
+	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
+	wait_until 20 bash -c "$(declare -f nreq simctl); [ \$(nreq list) -ge 2 ]"
+	stop_watch
+	[ "$(streaming_requests)" -eq 1 ]
+	grep -q 'refused the streaming list (422)' "$ERR"
+}
+
+@test "no resync while the reflector is down: the timer runs only while watching" {
+	sim_start --pods 4
+	start_watch pods --client-go 1.32 --resync 1s
+	wait_until 20 synced
+	wait_until 10 file_has "$OUT" '"type":"Sync"'
+	# Everything fails for a while: the reflector backs off and relists.
+	simctl POST /faults '{"verb":"any","kind":"500","count":100000}' >/dev/null
+	simctl POST /drop-watches '{"mode":"abrupt"}' >/dev/null
+	wait_until 10 file_has "$ERR" 'backing off|retrying'
+	sleep 1.5
+	local before
+	before=$(grep -c '"type":"Sync"' "$OUT")
+	sleep 4
+	[ "$(grep -c '"type":"Sync"' "$OUT")" -eq "$before" ]
+	simctl DELETE /faults >/dev/null
+	wait_until 40 bash -c "[ \$(grep -c '\"type\":\"Sync\"' '$OUT') -gt $before ]"
+	stop_watch
+}
+
+@test "a 5xx with Retry-After is retried after it, as client-go's REST client does" {
+	sim_start --pods 3
+	simctl POST /faults '{"verb":"list","kind":"503","count":2,"retryAfter":1}' >/dev/null
+	start_watch pods --client-go 1.32 -v
+	wait_until 20 synced
+	stop_watch
+	[ "$(nreq list)" -eq 3 ]
+	grep -q 'server asked to retry later (503)' "$ERR"
+	# Retried, not failed: no error, no relist.
+	! grep -q ' error: ' "$ERR"
+}
