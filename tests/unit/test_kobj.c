@@ -482,7 +482,7 @@ TEST(list_items_get_their_type)
 	obj = kobj_from_list_item(plain, strlen(plain), &type, 0, &err);
 	CHECK(obj != NULL);
 	if (obj) {
-		CHECK_STR(obj->json, "{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\","
+		CHECK_STR(obj->json, "{\"kind\":\"Deployment\",\"apiVersion\":\"apps/v1\","
 			  "\"metadata\":{\"name\":\"a\"},\"spec\":{}}");
 		CHECK_STR(obj->kind, "Deployment");
 	}
@@ -490,13 +490,13 @@ TEST(list_items_get_their_type)
 	obj = kobj_from_list_item(with_api, strlen(with_api), &type, 0, &err);
 	CHECK(obj != NULL);
 	if (obj)
-		CHECK_STR(obj->json, "{\"apiVersion\":\"x/v2\",\"kind\":\"Deployment\","
+		CHECK_STR(obj->json, "{\"kind\":\"Deployment\",\"apiVersion\":\"x/v2\","
 			  "\"metadata\":{\"name\":\"a\"},\"spec\":{}}");
 	kobj_unref(obj);
 	obj = kobj_from_list_item(api_first, strlen(api_first), &type, 0, &err);
 	CHECK(obj != NULL);
 	if (obj)
-		CHECK_STR(obj->json, "{\"apiVersion\":\"x/v2\",\"kind\":\"Deployment\","
+		CHECK_STR(obj->json, "{\"kind\":\"Deployment\",\"apiVersion\":\"x/v2\","
 			  "\"metadata\":{\"name\":\"a\"}}");
 	kobj_unref(obj);
 	obj = kobj_from_list_item(typed, strlen(typed), &type, 0, &err);
