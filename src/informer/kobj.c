@@ -4,12 +4,23 @@
  *
  * One allocation per object: the struct, then its small strings (key,
  * namespace, rv, uid, kind, the packed index values), then the text.
- * With a ~3.5 KB pod that keeps the overhead to the struct and a couple
+ * With a ~3 KB pod that keeps the overhead to the struct and a couple
  * of hundred bytes of strings, and one malloc header.
+ *
+ * Objects are made without json-c.  One pass of a scanner over the bytes
+ * (the scanner, below) validates the JSON, picks up the fields struct kobj
+ * holds, and writes the compact text by copying runs of the input: the
+ * whitespace between tokens is left out, metadata.managedFields is cut by
+ * its byte range, and strings with escapes are rewritten as json-c would
+ * write them.  For compact input the text is byte for byte what the former
+ * json-c round trip made (tests/unit/test_kobj.c checks it against json-c).
+ * json-c trees are built only for the few readers that need one
+ * (kobj_tree(), bookmarks and error events).
  */
 #include "informer/kobj.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,34 +31,809 @@
 #define TO_STRING_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
 
 /*
- * json-c's default nesting limit is 32, and CRDs (their OpenAPI schemas)
- * and some custom resources go deeper: such an object could never be
- * listed, and one such watch event would be retried forever.
+ * Nesting deeper than this is an error.  json-c's default limit is 32,
+ * and CRDs (their OpenAPI schemas) and some custom resources go deeper;
+ * 1024 keeps the scanner's recursion to a few tens of KB of stack.
  */
 #define JSON_DEPTH 1024
 
-static struct json_object *member(struct json_object *obj, const char *name,
-				  enum json_type type)
-{
-	struct json_object *v;
+/* ---- the scanner ---------------------------------------------------------
+ *
+ * A recursive-descent scanner of RFC 8259 JSON (no comments, no trailing
+ * commas, no raw control characters in strings, literals in lower case).
+ * Bytes of 0x80 and above pass through unchecked, as json-c lets them.
+ *
+ * Output: s->out receives the compact text.  Bytes from s->run up to the
+ * cursor are pending: they will be copied as they are (flush()); anything
+ * that must not be copied (whitespace, a cut member, a string to rewrite)
+ * first flushes the run before it and then moves s->run past itself.
+ * While a value is skipped (a cut member), s->out is NULL.
+ */
 
-	if (!obj || !json_object_object_get_ex(obj, name, &v) ||
-	    !json_object_is_type(v, type))
-		return NULL;
-	return v;
+struct scan {
+	const char *p, *end;
+	const char *run;
+	struct strbuf *out;
+	int depth;
+	const char *err;
+	unsigned flags;
+	/* Where the current member begins in out: at its comma, or after the
+	 * '{' when no member before it was kept. */
+	size_t member_mark;
+	bool member_first;
+};
+
+/* 1: ends a fast run inside a string ('"', '\\', control characters). */
+static const unsigned char string_stop[256] = {
+	[0x00] = 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	[0x10] = 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	['"'] = 1, ['\\'] = 1,
+};
+
+static int fail(struct scan *s, const char *why)
+{
+	if (!s->err)
+		s->err = why;
+	return -1;
 }
 
-static const char *member_str(struct json_object *obj, const char *name)
+static void flush(struct scan *s)
 {
-	struct json_object *v = member(obj, name, json_type_string);
-
-	return v ? json_object_get_string(v) : NULL;
+	if (s->out && s->p > s->run)
+		strbuf_add(s->out, s->run, (size_t)(s->p - s->run));
+	s->run = s->p;
 }
 
-/* A JSON string may hold "\u0000"; a C string ends there. */
-static bool has_nul(struct json_object *str)
+/* Where the cursor's byte would land in out. */
+static size_t vpos(const struct scan *s)
 {
-	return strlen(json_object_get_string(str)) != (size_t)json_object_get_string_len(str);
+	return s->out->len + (size_t)(s->p - s->run);
+}
+
+static bool is_ws(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static void skip_ws(struct scan *s)
+{
+	if (s->p < s->end && is_ws(*s->p)) {
+		flush(s);
+		while (s->p < s->end && is_ws(*s->p))
+			s->p++;
+		s->run = s->p;
+	}
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static unsigned hex4(const char *p)
+{
+	return (unsigned)(hexval(p[0]) << 12 | hexval(p[1]) << 8 |
+			  hexval(p[2]) << 4 | hexval(p[3]));
+}
+
+static void add_utf8(struct strbuf *sb, unsigned c)
+{
+	char b[4];
+	size_t n;
+
+	if (c < 0x80) {
+		b[0] = (char)c;
+		n = 1;
+	} else if (c < 0x800) {
+		b[0] = (char)(0xc0 | c >> 6);
+		b[1] = (char)(0x80 | (c & 0x3f));
+		n = 2;
+	} else if (c < 0x10000) {
+		b[0] = (char)(0xe0 | c >> 12);
+		b[1] = (char)(0x80 | (c >> 6 & 0x3f));
+		b[2] = (char)(0x80 | (c & 0x3f));
+		n = 3;
+	} else {
+		b[0] = (char)(0xf0 | c >> 18);
+		b[1] = (char)(0x80 | (c >> 12 & 0x3f));
+		b[2] = (char)(0x80 | (c >> 6 & 0x3f));
+		b[3] = (char)(0x80 | (c & 0x3f));
+		n = 4;
+	}
+	strbuf_add(sb, b, n);
+}
+
+#define REPLACEMENT_CHAR 0xfffd
+
+/*
+ * The bytes a validated string's content (between its quotes) stands
+ * for, as json-c's tokener decodes them: a \u surrogate pair is one
+ * character; a surrogate without its partner becomes U+FFFD.
+ */
+static void decode_string(const char *p, const char *end, struct strbuf *sb)
+{
+	unsigned high = 0;	/* a high surrogate waiting for its low one */
+
+	while (p < end) {
+		const char *q = p;
+
+		while (q < end && *q != '\\')
+			q++;
+		if (q > p) {
+			if (high)
+				add_utf8(sb, REPLACEMENT_CHAR), high = 0;
+			strbuf_add(sb, p, (size_t)(q - p));
+		}
+		if (q >= end)
+			break;
+		char c = q[1];
+		p = q + 2;
+		if (c != 'u') {
+			if (high)
+				add_utf8(sb, REPLACEMENT_CHAR), high = 0;
+			strbuf_addch(sb, c == 'b' ? '\b' : c == 'f' ? '\f' :
+				     c == 'n' ? '\n' : c == 'r' ? '\r' :
+				     c == 't' ? '\t' : c);
+			continue;
+		}
+		unsigned u = hex4(p);
+		p += 4;
+		if (high) {
+			if (u >= 0xdc00 && u <= 0xdfff) {
+				add_utf8(sb, 0x10000 + ((high - 0xd800) << 10) + (u - 0xdc00));
+				high = 0;
+				continue;
+			}
+			add_utf8(sb, REPLACEMENT_CHAR);
+			high = 0;
+		}
+		if (u >= 0xd800 && u <= 0xdbff)
+			high = u;
+		else if (u >= 0xdc00 && u <= 0xdfff)
+			add_utf8(sb, REPLACEMENT_CHAR);
+		else
+			add_utf8(sb, u);
+	}
+	if (high)
+		add_utf8(sb, REPLACEMENT_CHAR);
+}
+
+/* Appends bytes as json-c writes a string's content (JSON_C_TO_STRING_NOSLASHESCAPE). */
+static void escape_as_json_c(struct strbuf *sb, const char *p, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)p[i];
+		const char *e = NULL;
+
+		switch (c) {
+		case '\b': e = "\\b"; break;
+		case '\n': e = "\\n"; break;
+		case '\r': e = "\\r"; break;
+		case '\t': e = "\\t"; break;
+		case '\f': e = "\\f"; break;
+		case '"': e = "\\\""; break;
+		case '\\': e = "\\\\"; break;
+		}
+		if (e) {
+			strbuf_add(sb, e, 2);
+		} else if (c < ' ') {
+			char u[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xf] };
+			strbuf_add(sb, u, 6);
+		} else {
+			strbuf_addch(sb, (char)c);
+		}
+	}
+}
+
+/*
+ * The string at the cursor.  Its content (between the quotes, escapes
+ * undecoded) is [*text, *text_end); *escaped tells whether it has escapes.
+ */
+static int scan_string(struct scan *s, const char **text, const char **text_end,
+		       bool *escaped)
+{
+	const char *q = s->p + 1, *end = s->end;
+	bool esc = false;
+
+	for (;;) {
+		while (q < end && !string_stop[(unsigned char)*q])
+			q++;
+		if (q >= end)
+			return fail(s, "unterminated string");
+		if (*q == '"')
+			break;
+		if (*q != '\\')
+			return fail(s, "control character in a string");
+		esc = true;
+		if (q + 1 >= end)
+			return fail(s, "unterminated string");
+		switch (q[1]) {
+		case '"': case '\\': case '/': case 'b': case 'f': case 'n':
+		case 'r': case 't':
+			q += 2;
+			break;
+		case 'u':
+			if (end - q < 6 || hexval(q[2]) < 0 || hexval(q[3]) < 0 ||
+			    hexval(q[4]) < 0 || hexval(q[5]) < 0)
+				return fail(s, "bad \\u escape in a string");
+			q += 6;
+			break;
+		default:
+			return fail(s, "bad escape in a string");
+		}
+	}
+	if (text) {
+		*text = s->p + 1;
+		*text_end = q;
+	}
+	if (escaped)
+		*escaped = esc;
+	if (esc && s->out) {
+		/* Rewritten as json-c would write it. */
+		struct strbuf dec = STRBUF_INIT;
+
+		s->p++;		/* keep the opening quote */
+		flush(s);
+		decode_string(s->p, q, &dec);
+		escape_as_json_c(s->out, dec.buf, dec.len);
+		strbuf_release(&dec);
+		s->run = q;	/* the closing quote */
+	}
+	s->p = q + 1;
+	return 0;
+}
+
+static int expect_digits(struct scan *s)
+{
+	if (s->p >= s->end || *s->p < '0' || *s->p > '9')
+		return fail(s, "malformed number");
+	while (s->p < s->end && *s->p >= '0' && *s->p <= '9')
+		s->p++;
+	return 0;
+}
+
+static int scan_number(struct scan *s)
+{
+	if (*s->p == '-')
+		s->p++;
+	if (s->p < s->end && *s->p == '0')
+		s->p++;
+	else if (expect_digits(s) < 0)
+		return -1;
+	if (s->p < s->end && *s->p == '.') {
+		s->p++;
+		if (expect_digits(s) < 0)
+			return -1;
+	}
+	if (s->p < s->end && (*s->p == 'e' || *s->p == 'E')) {
+		s->p++;
+		if (s->p < s->end && (*s->p == '+' || *s->p == '-'))
+			s->p++;
+		if (expect_digits(s) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int scan_literal(struct scan *s, const char *word, size_t n)
+{
+	if ((size_t)(s->end - s->p) < n || memcmp(s->p, word, n))
+		return fail(s, "unexpected character");
+	s->p += n;
+	return 0;
+}
+
+/*
+ * Called for each member of an object with the key's text (decoded when
+ * it had escapes) and the cursor on the value.  Returns 1 when it scanned
+ * the value, 0 to have it scanned as any value, CUT to leave the member
+ * out of the text, -1 on error.
+ */
+#define CUT 2
+typedef int member_fn(struct scan *s, const char *key, size_t klen, void *ctx);
+/* Called for each element of an array; as member_fn without a key. */
+typedef int element_fn(struct scan *s, void *ctx);
+
+static int scan_value(struct scan *s);
+
+static int enter(struct scan *s)
+{
+	if (++s->depth > JSON_DEPTH)
+		return fail(s, "nested too deeply");
+	s->p++;
+	skip_ws(s);
+	return 0;
+}
+
+/* Past a member's value that is left out, and past its comma when it was
+ * to be the object's first. */
+static int cut_member(struct scan *s, size_t mark, bool first)
+{
+	struct strbuf *out = s->out;
+
+	flush(s);
+	out->len = mark;
+	out->buf[mark] = '\0';
+	s->out = NULL;
+	int rc = scan_value(s);
+	s->out = out;
+	s->run = s->p;
+	if (rc < 0)
+		return -1;
+	skip_ws(s);
+	if (first && s->p < s->end && *s->p == ',') {
+		s->p++;
+		s->run = s->p;
+		skip_ws(s);
+		return 1;	/* the comma is gone too */
+	}
+	return 0;
+}
+
+static int scan_object(struct scan *s, member_fn *fn, void *ctx)
+{
+	struct strbuf key = STRBUF_INIT;
+	bool kept = false;	/* a member is in out already */
+	size_t mark;
+	int ret = -1;
+
+	if (enter(s) < 0)
+		return -1;
+	if (s->p < s->end && *s->p == '}') {
+		s->p++;
+		s->depth--;
+		return 0;
+	}
+	mark = s->out ? vpos(s) : 0;
+	for (;;) {
+		const char *k, *kend;
+		bool escaped;
+		int rc = 0;
+
+		if (s->p >= s->end || *s->p != '"') {
+			fail(s, "expected a member name");
+			goto out;
+		}
+		if (scan_string(s, &k, &kend, &escaped) < 0)
+			goto out;
+		skip_ws(s);
+		if (s->p >= s->end || *s->p != ':') {
+			fail(s, "expected ':' after a member name");
+			goto out;
+		}
+		s->p++;
+		skip_ws(s);
+		if (s->p >= s->end) {
+			fail(s, "unexpected end");
+			goto out;
+		}
+		if (fn) {
+			if (escaped) {
+				strbuf_reset(&key);
+				decode_string(k, kend, &key);
+				k = strbuf_str(&key);
+				kend = k + key.len;
+			}
+			s->member_mark = mark;
+			s->member_first = !kept;
+			rc = fn(s, k, (size_t)(kend - k), ctx);
+		}
+		if (rc == CUT && s->out) {
+			rc = cut_member(s, mark, !kept);
+			if (rc < 0)
+				goto out;
+			if (rc == 1) {	/* the next member comes first */
+				mark = vpos(s);
+				continue;
+			}
+		} else if (rc == 0 || rc == CUT) {
+			if (scan_value(s) < 0)
+				goto out;
+			kept = true;
+		} else if (rc < 0) {
+			goto out;
+		} else {
+			kept = true;
+		}
+		skip_ws(s);
+		if (s->p < s->end && *s->p == ',') {
+			if (s->out)
+				mark = vpos(s);
+			s->p++;
+			skip_ws(s);
+			continue;
+		}
+		if (s->p < s->end && *s->p == '}') {
+			s->p++;
+			break;
+		}
+		fail(s, s->p < s->end ? "expected ',' or '}' in an object" : "unexpected end");
+		goto out;
+	}
+	s->depth--;
+	ret = 0;
+out:
+	strbuf_release(&key);
+	return ret;
+}
+
+static int scan_array(struct scan *s, element_fn *fn, void *ctx)
+{
+	if (enter(s) < 0)
+		return -1;
+	if (s->p < s->end && *s->p == ']') {
+		s->p++;
+		s->depth--;
+		return 0;
+	}
+	for (;;) {
+		int rc = 0;
+
+		if (s->p >= s->end)
+			return fail(s, "unexpected end");
+		if (fn && (rc = fn(s, ctx)) < 0)
+			return -1;
+		if (rc == 0 && scan_value(s) < 0)
+			return -1;
+		skip_ws(s);
+		if (s->p < s->end && *s->p == ',') {
+			s->p++;
+			skip_ws(s);
+			continue;
+		}
+		if (s->p < s->end && *s->p == ']') {
+			s->p++;
+			break;
+		}
+		return fail(s, s->p < s->end ? "expected ',' or ']' in an array" : "unexpected end");
+	}
+	s->depth--;
+	return 0;
+}
+
+static int scan_value(struct scan *s)
+{
+	if (s->p >= s->end)
+		return fail(s, "unexpected end");
+	switch (*s->p) {
+	case '{':
+		return scan_object(s, NULL, NULL);
+	case '[':
+		return scan_array(s, NULL, NULL);
+	case '"':
+		return scan_string(s, NULL, NULL, NULL);
+	case 't':
+		return scan_literal(s, "true", 4);
+	case 'f':
+		return scan_literal(s, "false", 5);
+	case 'n':
+		return scan_literal(s, "null", 4);
+	default:
+		if (*s->p == '-' || (*s->p >= '0' && *s->p <= '9'))
+			return scan_number(s);
+		return fail(s, "unexpected character");
+	}
+}
+
+/* ---- what the scan picks up --------------------------------------------- */
+
+#define NONE ((size_t)-1)
+
+struct fields {
+	struct strbuf strs;	/* decoded strings, each NUL-terminated */
+	bool metadata;		/* a metadata object was seen */
+	size_t name, ns, rv, uid, kind, node;	/* offsets in strs, or NONE */
+	bool has_kind;		/* a kind member, of any type */
+	struct strbuf labels, owners;	/* packed lists, unterminated */
+	/* The last top-level apiVersion member, as a span of out. */
+	bool has_api;
+	size_t api_from, api_to, api_value;
+	bool api_first;
+	/* Watch events: the type (decoded, or the text of a non-string). */
+	size_t type;
+	bool has_object;
+	size_t obj_from, obj_to;	/* the object's span of out */
+	size_t owner_uid;	/* while scanning one owner reference */
+};
+
+static bool key_is(const char *key, size_t klen, const char *name)
+{
+	return strlen(name) == klen && !memcmp(key, name, klen);
+}
+
+/* Adds the string value at the cursor to strs; NONE when not a string. */
+static int take_string(struct scan *s, struct fields *f, size_t *off)
+{
+	const char *t, *tend;
+	bool escaped;
+
+	if (*s->p != '"') {
+		*off = NONE;
+		return 0;	/* scanned as any value */
+	}
+	if (scan_string(s, &t, &tend, &escaped) < 0)
+		return -1;
+	*off = f->strs.len;
+	if (escaped)
+		decode_string(t, tend, &f->strs);
+	else
+		strbuf_add(&f->strs, t, (size_t)(tend - t));
+	strbuf_addch(&f->strs, '\0');
+	return 1;
+}
+
+/*
+ * A name or namespace: a "\u0000" in it would cut the key short and name
+ * another object, so it is refused.
+ */
+static int take_key_string(struct scan *s, struct fields *f, size_t *off)
+{
+	int rc = take_string(s, f, off);
+
+	if (rc > 0 && strlen(f->strs.buf + *off) != f->strs.len - 1 - *off)
+		return fail(s, "a NUL byte in its name or namespace");
+	return rc;
+}
+
+static int label_member(struct scan *s, const char *key, size_t klen, void *ctx)
+{
+	struct fields *f = ctx;
+	size_t from, start = f->labels.len, value;
+	const char *t, *tend;
+	bool escaped;
+
+	strbuf_add(&f->labels, key, klen);
+	strbuf_addch(&f->labels, '=');
+	if (*s->p == '"') {
+		if (scan_string(s, &t, &tend, &escaped) < 0)
+			return -1;
+		if (escaped)
+			decode_string(t, tend, &f->labels);
+		else
+			strbuf_add(&f->labels, t, (size_t)(tend - t));
+	} else if (*s->p == 'n') {
+		if (scan_literal(s, "null", 4) < 0)
+			return -1;
+	} else {
+		/* Not a string: its text, as json-c would give it. */
+		flush(s);
+		from = s->out->len;
+		if (scan_value(s) < 0)
+			return -1;
+		flush(s);
+		strbuf_add(&f->labels, s->out->buf + from, s->out->len - from);
+	}
+	/* A NUL in it would read as two labels: kept in the text, not indexed. */
+	value = start + klen + 1;
+	if (memchr(f->labels.buf + start, '\0', f->labels.len - start) ||
+	    f->labels.len < value) {
+		f->labels.len = start;	/* drop what this label added */
+		if (f->labels.buf)
+			f->labels.buf[start] = '\0';
+		return 1;
+	}
+	strbuf_addch(&f->labels, '\0');
+	return 1;
+}
+
+static int owner_member(struct scan *s, const char *key, size_t klen, void *ctx)
+{
+	struct fields *f = ctx;
+
+	if (key_is(key, klen, "uid"))
+		return take_string(s, f, &f->owner_uid);
+	return 0;
+}
+
+static int owner_element(struct scan *s, void *ctx)
+{
+	struct fields *f = ctx;
+
+	if (*s->p != '{')
+		return 0;
+	f->owner_uid = NONE;
+	if (scan_object(s, owner_member, f) < 0)
+		return -1;
+	if (f->owner_uid != NONE && f->strs.buf[f->owner_uid])
+		strbuf_add(&f->owners, f->strs.buf + f->owner_uid,
+			   strlen(f->strs.buf + f->owner_uid) + 1);
+	return 1;
+}
+
+static int metadata_member(struct scan *s, const char *key, size_t klen, void *ctx)
+{
+	struct fields *f = ctx;
+
+	switch (klen ? key[0] : 0) {
+	case 'n':
+		if (key_is(key, klen, "name"))
+			return take_key_string(s, f, &f->name);
+		if (key_is(key, klen, "namespace"))
+			return take_key_string(s, f, &f->ns);
+		break;
+	case 'r':
+		if (key_is(key, klen, "resourceVersion"))
+			return take_string(s, f, &f->rv);
+		break;
+	case 'u':
+		if (key_is(key, klen, "uid"))
+			return take_string(s, f, &f->uid);
+		break;
+	case 'l':
+		if (key_is(key, klen, "labels")) {
+			strbuf_reset(&f->labels);
+			if (*s->p != '{')
+				return 0;
+			return scan_object(s, label_member, f) < 0 ? -1 : 1;
+		}
+		break;
+	case 'o':
+		if (key_is(key, klen, "ownerReferences")) {
+			strbuf_reset(&f->owners);
+			if (*s->p != '[')
+				return 0;
+			return scan_array(s, owner_element, f) < 0 ? -1 : 1;
+		}
+		break;
+	case 'm':
+		if (key_is(key, klen, "managedFields") &&
+		    !(s->flags & KOBJ_KEEP_MANAGED_FIELDS))
+			return CUT;
+		break;
+	}
+	return 0;
+}
+
+static int spec_member(struct scan *s, const char *key, size_t klen, void *ctx)
+{
+	struct fields *f = ctx;
+
+	if (key_is(key, klen, "nodeName"))
+		return take_string(s, f, &f->node);
+	return 0;
+}
+
+static void reset_metadata(struct fields *f)
+{
+	f->metadata = false;
+	f->name = f->ns = f->rv = f->uid = NONE;
+	strbuf_reset(&f->labels);
+	strbuf_reset(&f->owners);
+}
+
+static void reset_object(struct fields *f)
+{
+	reset_metadata(f);
+	f->kind = f->node = NONE;
+	f->has_kind = f->has_api = false;
+}
+
+/* A member of the object itself (depth 1). */
+static int object_member(struct scan *s, const char *key, size_t klen, void *ctx)
+{
+	struct fields *f = ctx;
+
+	if (key_is(key, klen, "metadata")) {
+		reset_metadata(f);
+		if (*s->p != '{')
+			return 0;
+		f->metadata = true;
+		return scan_object(s, metadata_member, f) < 0 ? -1 : 1;
+	}
+	if (key_is(key, klen, "kind")) {
+		f->has_kind = true;
+		return take_string(s, f, &f->kind);
+	}
+	if (key_is(key, klen, "spec")) {
+		f->node = NONE;
+		if (*s->p != '{')
+			return 0;
+		return scan_object(s, spec_member, f) < 0 ? -1 : 1;
+	}
+	if (key_is(key, klen, "apiVersion") && s->out) {
+		f->has_api = true;
+		f->api_from = s->member_mark;
+		f->api_first = s->member_first;
+		f->api_value = vpos(s);
+		if (scan_value(s) < 0)
+			return -1;
+		f->api_to = vpos(s);
+		return 1;
+	}
+	return 0;
+}
+
+/* A member of a watch event: {"type":"ADDED","object":{...}}. */
+static int event_member(struct scan *s, const char *key, size_t klen, void *ctx)
+{
+	struct fields *f = ctx;
+
+	if (key_is(key, klen, "type")) {
+		if (*s->p == '"')
+			return take_string(s, f, &f->type);
+		/* Not a string: its text, for the message. */
+		size_t from = vpos(s);
+		if (scan_value(s) < 0)
+			return -1;
+		flush(s);
+		f->type = f->strs.len;
+		strbuf_add(&f->strs, s->out->buf + from, s->out->len - from);
+		strbuf_addch(&f->strs, '\0');
+		return 1;
+	}
+	if (key_is(key, klen, "object")) {
+		reset_object(f);
+		f->has_object = *s->p == '{';
+		f->obj_from = vpos(s);
+		if (f->has_object && scan_object(s, object_member, f) < 0)
+			return -1;
+		if (!f->has_object && scan_value(s) < 0)
+			return -1;
+		f->obj_to = vpos(s);
+		return 1;
+	}
+	return 0;
+}
+
+static void fields_init(struct fields *f)
+{
+	memset(f, 0, sizeof(*f));
+	reset_object(f);
+	f->type = NONE;
+}
+
+static void fields_release(struct fields *f)
+{
+	strbuf_release(&f->strs);
+	strbuf_release(&f->labels);
+	strbuf_release(&f->owners);
+}
+
+/*
+ * Scans text (an object, or with in_event a watch event), writing the
+ * compact text to out and the fields to f.  -1 with err when it is not
+ * one JSON object.
+ */
+static int scan_text(const char *text, size_t len, bool in_event, unsigned flags,
+		     struct strbuf *out, struct fields *f, struct errbuf *err)
+{
+	struct scan s = { .p = text, .end = text + len, .run = text, .out = out,
+			  .flags = flags };
+
+	strbuf_grow(out, len + 1);
+	skip_ws(&s);
+	if (s.p >= s.end || *s.p != '{') {
+		errbuf_set(err, s.p >= s.end ? "cannot parse object: empty"
+					     : "object is not a JSON object");
+		return -1;
+	}
+	if (scan_object(&s, in_event ? event_member : object_member, f) == 0) {
+		skip_ws(&s);
+		if (s.p < s.end)
+			fail(&s, "text after the object");
+	}
+	if (s.err) {
+		errbuf_set(err, "cannot parse object: %s at byte %zu", s.err,
+			   (size_t)(s.p - text));
+		return -1;
+	}
+	flush(&s);
+	return 0;
+}
+
+/* ---- objects ------------------------------------------------------------ */
+
+static const char *field(const struct fields *f, size_t off)
+{
+	return off == NONE ? NULL : f->strs.buf + off;
 }
 
 /* Appends s and its NUL; returns where it starts in sb. */
@@ -59,53 +845,252 @@ static size_t add_str(struct strbuf *sb, const char *s)
 	return off;
 }
 
-static size_t add_labels(struct strbuf *sb, struct json_object *labels)
+static size_t add_packed(struct strbuf *sb, const struct strbuf *list)
 {
 	size_t off = sb->len;
 
-	if (labels) {
-		json_object_object_foreach(labels, lkey, lval) {
-			const char *v = lval ? json_object_get_string(lval) : "";
-
-			/* Not indexed: it would read as two labels. */
-			if (lval && json_object_is_type(lval, json_type_string) && has_nul(lval))
-				continue;
-			strbuf_adds(sb, lkey);
-			strbuf_addch(sb, '=');
-			add_str(sb, v);
-		}
-	}
-	strbuf_addch(sb, '\0');
-	return off;
-}
-
-static size_t add_owners(struct strbuf *sb, struct json_object *refs)
-{
-	size_t off = sb->len, n = refs ? json_object_array_length(refs) : 0;
-
-	for (size_t i = 0; i < n; i++) {
-		const char *uid;
-
-		uid = member_str(json_object_array_get_idx(refs, i), "uid");
-		if (uid && *uid)
-			add_str(sb, uid);
-	}
+	strbuf_add(sb, list->buf ? list->buf : "", list->len);
 	strbuf_addch(sb, '\0');
 	return off;
 }
 
 /*
- * A new object holding new references to obj's members (not copies of
- * them), in obj's order, less the member named skip.
+ * The kobj of scanned fields and compact text (the text's parts: head,
+ * then body, concatenated).
  */
-static struct json_object *shallow_copy(struct json_object *obj,
-					const char *skip)
+static struct kobj *make(const struct fields *f, const char *head, size_t head_len,
+			 const char *body, size_t body_len, struct errbuf *err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *name = field(f, f->name), *ns = field(f, f->ns), *node;
+	size_t key, nsoff, rv, uid, kind, labels, nodeoff, owners, len;
+	struct kobj *obj;
+	char *base;
+
+	if (!f->metadata || !name || !*name) {
+		errbuf_set(err, "object has no metadata.name");
+		return NULL;
+	}
+	if (!ns)
+		ns = "";
+	strbuf_grow(&sb, 256);
+	key = sb.len;
+	if (*ns) {
+		strbuf_adds(&sb, ns);
+		strbuf_addch(&sb, '/');
+	}
+	add_str(&sb, name);
+	nsoff = add_str(&sb, ns);
+	strbuf_addch(&sb, '\0');
+	rv = add_str(&sb, field(f, f->rv));
+	uid = add_str(&sb, field(f, f->uid));
+	kind = add_str(&sb, field(f, f->kind));
+	labels = add_packed(&sb, &f->labels);
+	nodeoff = sb.len;
+	node = field(f, f->node);
+	if (node && *node)
+		add_str(&sb, node);
+	strbuf_addch(&sb, '\0');
+	owners = add_packed(&sb, &f->owners);
+
+	len = head_len + body_len;
+	obj = xmalloc(sizeof(*obj) + sb.len + len + 1);
+	base = (char *)(obj + 1);
+	memcpy(base, sb.buf, sb.len);
+	atomic_init(&obj->refs, 1);
+	atomic_init(&obj->memo, NULL);
+	obj->key = base + key;
+	obj->name = base + key + (*ns ? strlen(ns) + 1 : 0);
+	obj->ns = base + nsoff;
+	obj->rv = base + rv;
+	obj->uid = base + uid;
+	obj->kind = base + kind;
+	obj->labels = base + labels;
+	obj->node = base + nodeoff;
+	obj->owners = base + owners;
+	obj->json = base + sb.len;
+	memcpy(obj->json, head, head_len);
+	memcpy(obj->json + head_len, body, body_len);
+	obj->json[len] = '\0';
+	obj->json_len = len;
+	strbuf_release(&sb);
+	return obj;
+}
+
+struct kobj *kobj_from_json(const char *json, size_t len, unsigned flags,
+			    struct errbuf *err)
+{
+	return kobj_from_list_item(json, len, NULL, flags, err);
+}
+
+/*
+ * A list item without a kind gets kind and apiVersion first, as the
+ * server writes a typed object (TypeMeta's order, as in watch events);
+ * its own apiVersion, if it has one, moves there.
+ */
+static struct kobj *make_typed(struct fields *f, const struct strbuf *out,
+			       const struct kobj_type *type, struct errbuf *err)
+{
+	struct strbuf head = STRBUF_INIT, body = STRBUF_INIT;
+	struct kobj *obj;
+	size_t kind;
+
+	strbuf_adds(&head, "{\"kind\":");
+	strbuf_add_json_string(&head, type->kind);
+	strbuf_adds(&head, ",\"apiVersion\":");
+	if (f->has_api)
+		strbuf_add(&head, out->buf + f->api_value, f->api_to - f->api_value);
+	else
+		strbuf_add_json_string(&head, type->api_version);
+
+	/* The members, less apiVersion, without their braces. */
+	if (f->has_api) {
+		size_t to = f->api_to;
+
+		if (f->api_first && out->buf[to] == ',')
+			to++;
+		strbuf_add(&body, out->buf + 1, f->api_from - 1);
+		strbuf_add(&body, out->buf + to, out->len - to - 1);
+	} else {
+		strbuf_add(&body, out->buf + 1, out->len - 2);
+	}
+	if (body.len)
+		strbuf_addch(&head, ',');
+	strbuf_addch(&body, '}');
+
+	kind = f->strs.len;
+	strbuf_adds(&f->strs, type->kind);
+	strbuf_addch(&f->strs, '\0');
+	f->kind = kind;
+	obj = make(f, head.buf, head.len, body.buf, body.len, err);
+	strbuf_release(&head);
+	strbuf_release(&body);
+	return obj;
+}
+
+struct kobj *kobj_from_list_item(const char *json, size_t len,
+				 const struct kobj_type *type, unsigned flags,
+				 struct errbuf *err)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct fields f;
+	struct kobj *obj = NULL;
+
+	fields_init(&f);
+	if (scan_text(json, len, false, flags, &out, &f, err) < 0)
+		goto cleanup;
+	if (type && !f.has_kind)
+		obj = make_typed(&f, &out, type, err);
+	else
+		obj = make(&f, out.buf, out.len, "", 0, err);
+cleanup:
+	fields_release(&f);
+	strbuf_release(&out);
+	return obj;
+}
+
+/* A json-c tree of compact text; NULL when json-c refuses it. */
+static struct json_object *tree_of(const char *text, size_t len)
+{
+	struct json_tokener *tok;
+	struct json_object *tree;
+
+	if (len > INT32_MAX)
+		return NULL;
+	tok = json_tokener_new_ex(JSON_DEPTH);
+	tree = json_tokener_parse_ex(tok, text, (int)len);
+	json_tokener_free(tok);
+	return tree;
+}
+
+struct json_object *kobj_parse(const char *json, size_t len, bool in_event,
+			       unsigned flags)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct errbuf err;
+	struct fields f;
+	struct json_object *tree = NULL;
+
+	fields_init(&f);
+	if (scan_text(json, len, in_event, flags, &out, &f, &err) == 0)
+		tree = tree_of(out.buf, out.len);
+	fields_release(&f);
+	strbuf_release(&out);
+	return tree;
+}
+
+static const char *const event_types[] = {
+	[KOBJ_EVENT_ADDED] = "ADDED",
+	[KOBJ_EVENT_MODIFIED] = "MODIFIED",
+	[KOBJ_EVENT_DELETED] = "DELETED",
+	[KOBJ_EVENT_BOOKMARK] = "BOOKMARK",
+	[KOBJ_EVENT_ERROR] = "ERROR",
+};
+
+int kobj_from_event(const char *json, size_t len, unsigned flags,
+		    struct kobj_event *ev, struct errbuf *err)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct fields f;
+	const char *type;
+	int ret = -1;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->type = KOBJ_EVENT_UNKNOWN;
+	fields_init(&f);
+	if (scan_text(json, len, true, flags, &out, &f, err) < 0)
+		goto cleanup;
+	if (f.type == NONE || !f.has_object) {
+		errbuf_set(err, "not a JSON object with a type and an object");
+		goto cleanup;
+	}
+	type = field(&f, f.type);
+	snprintf(ev->type_name, sizeof(ev->type_name), "%s", type);
+	for (int t = 0; t < (int)ARRAY_SIZE(event_types); t++)
+		if (event_types[t] && !strcmp(type, event_types[t]))
+			ev->type = (enum kobj_event_type)t;
+	ret = 0;
+	switch (ev->type) {
+	case KOBJ_EVENT_ADDED:
+	case KOBJ_EVENT_MODIFIED:
+	case KOBJ_EVENT_DELETED:
+		ev->obj = make(&f, out.buf + f.obj_from, f.obj_to - f.obj_from,
+			       "", 0, &ev->obj_err);
+		break;
+	case KOBJ_EVENT_BOOKMARK:
+	case KOBJ_EVENT_ERROR:
+		ev->tree = tree_of(out.buf + f.obj_from, f.obj_to - f.obj_from);
+		if (!ev->tree) {
+			errbuf_set(err, "cannot parse the event's object");
+			ret = -1;
+		}
+		break;
+	default:
+		break;
+	}
+cleanup:
+	fields_release(&f);
+	strbuf_release(&out);
+	return ret;
+}
+
+void kobj_event_release(struct kobj_event *ev)
+{
+	kobj_unref(ev->obj);
+	json_object_put(ev->tree);
+	ev->obj = NULL;
+	ev->tree = NULL;
+}
+
+/*
+ * A new object holding new references to obj's members (not copies of
+ * them), in obj's order.
+ */
+static struct json_object *shallow_copy(struct json_object *obj)
 {
 	struct json_object *copy = json_object_new_object();
 
 	json_object_object_foreach(obj, mkey, mval) {
-		if (skip && !strcmp(mkey, skip))
-			continue;
 		/* mkey lives in obj, which outlives the copy. */
 		json_object_object_add_ex(copy, mkey, json_object_get(mval),
 					  JSON_C_OBJECT_ADD_KEY_IS_NEW |
@@ -115,376 +1100,27 @@ static struct json_object *shallow_copy(struct json_object *obj,
 }
 
 /*
- * The tree to serialise, as a new reference.  json-c serialises into a
- * buffer it hangs on the root it is given, and dropping managedFields
- * means deleting a member: both would write to a borrowed tree, and a
- * deep copy costs as much as the object again.  So a borrowed tree gets a
- * throwaway shallow root (and, when managedFields goes, a shallow
- * metadata) that shares every other member by reference: the caller's
- * nodes are never written, only their reference counts go up and back
- * down — which is why a borrowed tree must not be in use by another thread
- * meanwhile, json-c's counts not being atomic.  A tree we parsed ourselves
- * is simply edited.
+ * json-c serialises into a buffer it hangs on the root it is given: a
+ * throwaway shallow root, sharing every member by reference, keeps the
+ * caller's nodes unwritten (only their reference counts go up and back
+ * down, which is why no other thread may use the tree meanwhile).
  */
-static struct json_object *to_serialise(struct json_object *tree,
-					struct json_object *meta, bool owned,
-					bool drop_managed)
+struct kobj *kobj_from_tree(struct json_object *tree, unsigned flags,
+			    struct errbuf *err)
 {
 	struct json_object *root;
-
-	if (owned) {
-		if (drop_managed)
-			json_object_object_del(meta, "managedFields");
-		return json_object_get(tree);
-	}
-	root = shallow_copy(tree, NULL);
-	if (drop_managed)
-		/* Replaces the shared metadata in place, keeping the order. */
-		json_object_object_add_ex(root, "metadata",
-					  shallow_copy(meta, "managedFields"),
-					  JSON_C_OBJECT_ADD_CONSTANT_KEY);
-	return root;
-}
-
-static struct kobj *make(struct json_object *tree, bool owned, unsigned flags,
-			 struct errbuf *err)
-{
-	struct strbuf sb = STRBUF_INIT;
-	struct json_object *meta, *spec, *root;
-	const char *name, *ns, *node_name, *text;
-	size_t key, nsoff, rv, uid, kind, labels, node, owners, len;
-	bool drop_managed;
+	const char *text;
+	size_t len;
 	struct kobj *obj;
-	char *base;
 
 	if (!json_object_is_type(tree, json_type_object)) {
 		errbuf_set(err, "object is not a JSON object");
 		return NULL;
 	}
-	meta = member(tree, "metadata", json_type_object);
-	name = member_str(meta, "name");
-	if (!name || !*name) {
-		errbuf_set(err, "object has no metadata.name");
-		return NULL;
-	}
-	ns = member_str(meta, "namespace");
-	if (!ns)
-		ns = "";
-	/* The key would lose what follows the NUL and name another object. */
-	struct json_object *ns_str = member(meta, "namespace", json_type_string);
-	if (has_nul(member(meta, "name", json_type_string)) || (ns_str && has_nul(ns_str))) {
-		errbuf_set(err, "object '%s' has a NUL byte in its name or namespace", name);
-		return NULL;
-	}
-
-	key = sb.len;
-	if (*ns) {
-		strbuf_adds(&sb, ns);
-		strbuf_addch(&sb, '/');
-	}
-	add_str(&sb, name);
-	nsoff = add_str(&sb, ns);
-	strbuf_addch(&sb, '\0');
-	rv = add_str(&sb, member_str(meta, "resourceVersion"));
-	uid = add_str(&sb, member_str(meta, "uid"));
-	kind = add_str(&sb, member_str(tree, "kind"));
-	labels = add_labels(&sb, member(meta, "labels", json_type_object));
-	spec = member(tree, "spec", json_type_object);
-	node = sb.len;
-	node_name = member_str(spec, "nodeName");
-	if (node_name && *node_name)
-		add_str(&sb, node_name);
-	strbuf_addch(&sb, '\0');
-	owners = add_owners(&sb, member(meta, "ownerReferences",
-					json_type_array));
-
-	drop_managed = !(flags & KOBJ_KEEP_MANAGED_FIELDS) &&
-		       json_object_object_get_ex(meta, "managedFields", NULL);
-	root = to_serialise(tree, meta, owned, drop_managed);
+	root = shallow_copy(tree);
 	text = json_object_to_json_string_length(root, TO_STRING_FLAGS, &len);
-
-	obj = xmalloc(sizeof(*obj) + sb.len + len + 1);
-	base = (char *)(obj + 1);
-	memcpy(base, sb.buf, sb.len);
-	atomic_init(&obj->refs, 1);
-	obj->key = base + key;
-	obj->name = base + key + (*ns ? strlen(ns) + 1 : 0);
-	obj->ns = base + nsoff;
-	obj->rv = base + rv;
-	obj->uid = base + uid;
-	obj->kind = base + kind;
-	obj->labels = base + labels;
-	obj->node = base + node;
-	obj->owners = base + owners;
-	obj->json = base + sb.len;
-	memcpy(obj->json, text, len);
-	obj->json[len] = '\0';
-	obj->json_len = len;
-
+	obj = kobj_from_json(text, len, flags, err);
 	json_object_put(root);
-	strbuf_release(&sb);
-	return obj;
-}
-
-struct kobj *kobj_from_tree(struct json_object *obj, unsigned flags,
-			    struct errbuf *err)
-{
-	return make(obj, false, flags, err);
-}
-
-/*
- * A new root with kind and apiVersion first, as the server writes a typed
- * object (TypeMeta's order, and what a watch event carries), then every
- * member of tree (shared by reference).  Puts tree.
- */
-static struct json_object *with_type_meta(struct json_object *tree,
-					  const struct kobj_type *type)
-{
-	if (!type || !json_object_is_type(tree, json_type_object) ||
-	    json_object_object_get_ex(tree, "kind", NULL))
-		return tree;
-	struct json_object *root = json_object_new_object();
-	json_object_object_add(root, "kind", json_object_new_string(type->kind));
-	json_object_object_add(root, "apiVersion", json_object_new_string(type->api_version));
-	json_object_object_foreach(tree, key, val)
-		json_object_object_add(root, key, json_object_get(val));
-	json_object_put(tree);
-	return root;
-}
-
-/*
- * ---- metadata.managedFields skipped in the text -------------------------
- *
- * managedFields are a third of a pod's bytes and most of its JSON nodes
- * (fieldsV1 is a tree of empty objects), and the default transform drops
- * them: building a json-c tree of them only to free it was ~40 % of the
- * cost of making a pod's kobj (bench/: make bench).  So the text is
- * scanned for the member's span, and json-c is fed the text before and
- * after it as two pieces of one document (its tokener is incremental).
- * The scan only finds boundaries; anything unexpected (a malformed or
- * unusual text) just means "not found", the text is parsed whole and
- * make() drops the member from the tree as before: the result is the
- * same either way.  When the text holds the members twice, the first
- * found may not be the one json-c keeps, but make() still drops whatever
- * managedFields the kept metadata has.
- */
-
-static const char *skip_ws(const char *p, const char *end)
-{
-	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
-		p++;
-	return p;
-}
-
-/* Past the string opening at p; NULL when it does not end. */
-static const char *skip_string(const char *p, const char *end)
-{
-	for (p++; p < end; p++) {
-		if (*p == '\\')
-			p++;
-		else if (*p == '"')
-			return p + 1;
-	}
-	return NULL;
-}
-
-/* Past the value starting at p; NULL when it does not end well. */
-static const char *skip_value(const char *p, const char *end)
-{
-	uint64_t objects = 0;	/* a bit per open container: 1 for '{' */
-	int depth = 0;
-
-	do {
-		if (p >= end)
-			return NULL;
-		switch (*p) {
-		case '"':
-			if (!(p = skip_string(p, end)))
-				return NULL;
-			break;
-		case '{':
-		case '[':
-			if (depth == 64)
-				return NULL;
-			objects = objects << 1 | (*p == '{');
-			depth++;
-			p++;
-			break;
-		case '}':
-		case ']':
-			if (!depth || (objects & 1) != (*p == '}'))
-				return NULL;
-			objects >>= 1;
-			depth--;
-			p++;
-			break;
-		default:
-			if (!depth) {	/* a scalar: up to what follows it */
-				while (p < end && *p != ',' && *p != '}' && *p != ']' &&
-				       *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r')
-					p++;
-				return p;
-			}
-			p++;
-		}
-	} while (depth);
-	return p;
-}
-
-struct member {
-	const char *value, *value_end;
-	const char *cut, *cut_end;	/* the member and one comma next to it */
-};
-
-/* The first member `name` of the object opening at obj. */
-static bool find_member(const char *obj, const char *end, const char *name,
-			struct member *m)
-{
-	size_t nlen = strlen(name);
-	const char *p = skip_ws(obj + 1, end), *comma = NULL;
-
-	while (p < end && *p == '"') {
-		const char *key = p, *key_end = skip_string(p, end);
-
-		if (!key_end)
-			return false;
-		p = skip_ws(key_end, end);
-		if (p >= end || *p != ':')
-			return false;
-		m->value = skip_ws(p + 1, end);
-		if (!(m->value_end = skip_value(m->value, end)))
-			return false;
-		p = skip_ws(m->value_end, end);
-		if (p >= end || (*p != ',' && *p != '}'))
-			return false;
-		if ((size_t)(key_end - key) == nlen + 2 &&
-		    !memcmp(key + 1, name, nlen)) {
-			/* ,"name":v  or, when first,  "name":v,  or alone */
-			m->cut = comma ? comma : key;
-			m->cut_end = comma || *p == '}' ? m->value_end : p + 1;
-			return true;
-		}
-		if (*p == '}')
-			return false;
-		comma = p;
-		p = skip_ws(p + 1, end);
-	}
-	return false;
-}
-
-/* Where metadata.managedFields is, of the object or of the event's object. */
-static bool managed_fields_span(const char *text, size_t len, bool in_event,
-				size_t *from, size_t *to)
-{
-	const char *end = text + len, *p = skip_ws(text, end);
-	struct member m;
-
-	if (p >= end || *p != '{')
-		return false;
-	if (in_event) {
-		if (!find_member(p, end, "object", &m) || *m.value != '{')
-			return false;
-		p = m.value;
-	}
-	if (!find_member(p, end, "metadata", &m) || *m.value != '{' ||
-	    !find_member(m.value, end, "managedFields", &m))
-		return false;
-	*from = (size_t)(m.cut - text);
-	*to = (size_t)(m.cut_end - text);
-	return true;
-}
-
-/*
- * Parses text with tok (fresh or reset), leaving out metadata.managedFields
- * unless flags keep them.  NULL with tok's error when the text does not
- * parse.
- */
-static struct json_object *parse_valid(struct json_tokener *tok, const char *text,
-				       size_t len, bool in_event, unsigned flags)
-{
-	size_t from, to;
-
-	if (!(flags & KOBJ_KEEP_MANAGED_FIELDS) &&
-	    managed_fields_span(text, len, in_event, &from, &to)) {
-		struct json_object *tree = json_tokener_parse_ex(tok, text, (int)from);
-
-		if (!tree && json_tokener_get_error(tok) == json_tokener_continue &&
-		    (tree = json_tokener_parse_ex(tok, text + to, (int)(len - to))))
-			return tree;
-		/* Not as the scan thought: the whole text, as json-c sees it. */
-		json_object_put(tree);
-		json_tokener_reset(tok);
-	}
-	return json_tokener_parse_ex(tok, text, (int)len);
-}
-
-/*
- * json-c takes any bytes in strings and writes them back as they came, so
- * invalid UTF-8 from a server would reach -o json's output, which is then
- * not JSON.  Go's encoding/json, which client-go decodes with, replaces
- * each bad byte with U+FFFD; so does this, before parsing.
- */
-static struct json_object *parse(struct json_tokener *tok, const char *text,
-				 size_t len, bool in_event, unsigned flags)
-{
-	size_t fixed_len;
-	char *fixed = utf8_replace_invalid(text, len, &fixed_len);
-	struct json_object *tree;
-
-	if (!fixed)
-		return parse_valid(tok, text, len, in_event, flags);
-	tree = fixed_len > INT32_MAX ? NULL
-				     : parse_valid(tok, fixed, fixed_len, in_event, flags);
-	free(fixed);
-	return tree;
-}
-
-struct json_object *kobj_parse(const char *json, size_t len, bool in_event,
-			       unsigned flags)
-{
-	struct json_tokener *tok;
-	struct json_object *tree;
-
-	if (len > INT32_MAX)
-		return NULL;
-	tok = json_tokener_new_ex(JSON_DEPTH);
-	tree = parse(tok, json, len, in_event, flags);
-	json_tokener_free(tok);
-	return tree;
-}
-
-struct kobj *kobj_from_json(const char *json, size_t len, unsigned flags,
-			    struct errbuf *err)
-{
-	return kobj_from_list_item(json, len, NULL, flags, err);
-}
-
-struct kobj *kobj_from_list_item(const char *json, size_t len,
-				 const struct kobj_type *type, unsigned flags,
-				 struct errbuf *err)
-{
-	struct json_tokener *tok = json_tokener_new_ex(JSON_DEPTH);
-	struct json_object *tree;
-	struct kobj *obj = NULL;
-
-	if (len > INT32_MAX) {
-		errbuf_set(err, "object of %zu bytes is too large", len);
-		goto cleanup;
-	}
-	tree = parse(tok, json, len, false, flags);
-	if (!tree) {
-		enum json_tokener_error jerr = json_tokener_get_error(tok);
-
-		errbuf_set(err, "cannot parse object: %s",
-			   jerr == json_tokener_continue ? "unexpected end" :
-			   json_tokener_error_desc(jerr));
-		goto cleanup;
-	}
-	tree = with_type_meta(tree, type);
-	obj = make(tree, true, flags, err);
-	json_object_put(tree);
-cleanup:
-	json_tokener_free(tok);
 	return obj;
 }
 
@@ -499,18 +1135,33 @@ void kobj_unref(struct kobj *obj)
 {
 	/* acq_rel: the last owner must see every other owner's reads done. */
 	if (obj && atomic_fetch_sub_explicit(&obj->refs, 1,
-					     memory_order_acq_rel) == 1)
+					     memory_order_acq_rel) == 1) {
+		free(atomic_load_explicit(&obj->memo, memory_order_relaxed));
 		free(obj);
+	}
+}
+
+const char *kobj_memo(const struct kobj *obj, kobj_derive_fn *derive, void *ctx)
+{
+	/* The memo is not part of the object's value: a cache, not a change. */
+	struct kobj *o = (struct kobj *)obj;
+	char *memo = atomic_load_explicit(&o->memo, memory_order_acquire), *none = NULL;
+
+	if (memo)
+		return memo;
+	memo = derive(obj, ctx);
+	if (!atomic_compare_exchange_strong_explicit(&o->memo, &none, memo,
+						     memory_order_acq_rel,
+						     memory_order_acquire)) {
+		free(memo);
+		memo = none;	/* the other thread's */
+	}
+	return memo;
 }
 
 struct json_object *kobj_tree(const struct kobj *obj)
 {
-	struct json_tokener *tok = json_tokener_new_ex(JSON_DEPTH);
-	struct json_object *tree;
-
-	tree = json_tokener_parse_ex(tok, obj->json, (int)obj->json_len);
-	json_tokener_free(tok);
-	return tree;
+	return tree_of(obj->json, obj->json_len);
 }
 
 bool packed_contains(const char *packed, const char *value)

@@ -15,6 +15,18 @@
  * kobj_tree() parses the text for the rare reader that needs more.
  * A kobj is one allocation: the struct, its strings and its text.
  *
+ * Making one builds no tree: one pass over the bytes validates them as
+ * RFC 8259 JSON (nesting up to 1024 deep; bytes of 0x80 and above pass
+ * through unchecked, as json-c lets them), extracts the fields and copies
+ * the compact text.  Malformed text is an error, never a partial object.
+ * The text is what json-c would write for the same object (whitespace
+ * between tokens dropped, strings with escapes rewritten as json-c writes
+ * them: "\u00e9" becomes "é", "\/" becomes "/"), so compact input comes
+ * out byte for byte.  Two differences: numbers are kept as they came
+ * (json-c rewrote integers: "-0" as "0", clamped beyond 64 bits), and
+ * duplicate member names are kept (json-c kept one); for every field kinf
+ * reads, the last of duplicates wins, as with json-c, Go and jq.
+ *
  * json-c ownership: functions that take a json_object borrow it (the
  * caller keeps its reference); functions that return one give the caller
  * a new reference to put.
@@ -41,7 +53,7 @@ struct kobj {
 	char *ns;
 	char *rv;		/* metadata.resourceVersion, "" if absent */
 	char *uid;		/* metadata.uid, "" if absent */
-	char *kind;		/* "" for list items, which carry no kind */
+	char *kind;		/* "" when the object has none */
 	/*
 	 * Index values, each a packed list "a\0b\0\0" (empty list: "\0"):
 	 * labels as "key=value", spec.nodeName, ownerReferences[].uid.
@@ -51,6 +63,8 @@ struct kobj {
 	char *owners;
 	char *json;		/* compact JSON text, NUL-terminated */
 	size_t json_len;
+	/* What a reader derived from the object, kept with it: kobj_memo(). */
+	_Atomic(char *) memo;
 };
 
 /* Flags for the transform applied when an object is made. */
@@ -93,6 +107,47 @@ struct kobj *kobj_from_list_item(const char *json, size_t len,
  */
 struct json_object *kobj_parse(const char *json, size_t len, bool in_event,
 			       unsigned flags);
+
+/* A watch event's type; UNKNOWN for any other text. */
+enum kobj_event_type {
+	KOBJ_EVENT_UNKNOWN,
+	KOBJ_EVENT_ADDED,
+	KOBJ_EVENT_MODIFIED,
+	KOBJ_EVENT_DELETED,
+	KOBJ_EVENT_BOOKMARK,
+	KOBJ_EVENT_ERROR,
+};
+
+/* A watch event, read in one pass; kobj_event_release() when done. */
+struct kobj_event {
+	enum kobj_event_type type;
+	char type_name[48];	/* as it came (a non-string: its JSON text), cut short */
+	/* ADDED, MODIFIED, DELETED: the object, or NULL and obj_err why. */
+	struct kobj *obj;
+	struct errbuf obj_err;
+	struct json_object *tree;	/* BOOKMARK, ERROR: the object's tree */
+};
+
+/*
+ * Reads a watch event line ({"type":..,"object":{..}}), applying the
+ * transform to its object.  Returns -1 with err when it is not a JSON
+ * object with a type and an object member, or (BOOKMARK, ERROR) the
+ * object does not parse; 0 otherwise, an unknown type included.
+ */
+int kobj_from_event(const char *json, size_t len, unsigned flags,
+		    struct kobj_event *ev, struct errbuf *err);
+void kobj_event_release(struct kobj_event *ev);
+
+/*
+ * The object's memo: the string derive(obj, ctx) returns (malloc'd; the
+ * kobj owns it from then on) the first time, the same string after, so
+ * that a reader that needs the object's tree to compute something (the
+ * watch line's columns) parses it once per object, not once per delta.
+ * Any thread; when two race, one result is kept and the other freed.  One
+ * memo per object, for one kind of reader: the line printer.
+ */
+typedef char *kobj_derive_fn(const struct kobj *obj, void *ctx);
+const char *kobj_memo(const struct kobj *obj, kobj_derive_fn *derive, void *ctx);
 
 struct kobj *kobj_ref(struct kobj *obj);	/* NULL: NULL */
 void kobj_unref(struct kobj *obj);	/* NULL is a no-op */

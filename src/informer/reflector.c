@@ -1,11 +1,27 @@
 /*
  * reflector.c — ListAndWatch; see reflector.h for the rules it follows.
  *
- * DESIGN (threads): one thread per reflector runs reflector_main().  It
- * alone touches the list/watch state (last_rv, list_no, the backoff); the
- * stats are shared with readers under r->lock.  It blocks in libcurl
- * transfers and in stop_sleep(); both end at once on reflector_stop().
- * It hands objects to the FIFO (thread-safe) and activity to the hook.
+ * DESIGN (threads): two threads per reflector.  The reflector's thread
+ * runs reflector_main(): requests, libcurl transfers, the splitting of
+ * the bytes into list items and watch lines, outcomes and backoff.  Its
+ * decoder thread (lib/decoder.h) turns each item or line into a kobj and
+ * hands it on (list items to the list being gathered, watch events to
+ * the FIFO), so that the network and the CPU work overlap: while the
+ * decoder makes objects of page N, page N+1 is on the wire.
+ *
+ * The list/watch state (last_rv, list_no, listed_once, the list being
+ * gathered, the watch_state) belongs to the decoder while a transfer's
+ * pieces are being decoded, and to the reflector's thread once it has
+ * called decoder_drain(), which it does after every transfer and before
+ * it reads any of that state; the decoder's lock orders the two.  During
+ * a transfer the reflector's thread reads only atomics of it (the
+ * streaming list's tick) and decoder_failed(), which makes it abort the
+ * transfer when a piece ended the list or watch (a bad item, an ERROR
+ * event): the same outcomes as decoding inline, found a few pieces later.
+ * The stats are shared with readers under r->lock.  Both threads block
+ * only in libcurl, stop_sleep() and the decoder's queue, and all of those
+ * end at once on reflector_stop().  The FIFO and the hooks are
+ * thread-safe.
  */
 #include "informer/reflector.h"
 
@@ -18,6 +34,7 @@
 
 #include "cluster/discovery.h"
 #include "cluster/http.h"
+#include "lib/decoder.h"
 #include "lib/json_stream.h"
 #include "lib/stop.h"
 #include "lib/strbuf.h"
@@ -46,6 +63,7 @@ struct reflector {
 	pthread_t thread;
 	bool running;
 	struct stop stop;
+	struct decoder *decoder;
 
 	/* Reflector thread only. */
 	char last_rv[RV_SIZE];
@@ -312,13 +330,25 @@ static int64_t renew_ms(const struct reflector *r)
 
 struct list_state {
 	struct reflector *r;
-	struct kobj **items;
+	struct kobj **items;	/* the decoder's until drained */
 	size_t nr, alloc;
 	struct errbuf err;
 	bool bad;
+	size_t sent;		/* items handed to the decoder */
 };
 
+/* The list splitter's item: to the decoder (the reflector's thread). */
 static int on_list_item(void *ctx, const char *text, size_t len)
+{
+	struct list_state *ls = ctx;
+
+	decoder_put(ls->r->decoder, text, len);
+	ls->sent++;
+	return 0;
+}
+
+/* One list item becomes a kobj (the decoder's thread). */
+static int decode_list_item(void *ctx, const char *text, size_t len)
 {
 	struct list_state *ls = ctx;
 	struct kobj *obj = kobj_from_list_item(text, len, &ls->r->type,
@@ -337,10 +367,12 @@ static void list_state_clear(struct list_state *ls)
 	for (size_t i = 0; i < ls->nr; i++)
 		kobj_unref(ls->items[i]);
 	ls->nr = 0;
+	ls->sent = 0;
 }
 
 struct splitter_ctx {
 	struct list_splitter split;
+	struct decoder *decoder;
 	bool failed;
 };
 
@@ -351,7 +383,9 @@ static int on_list_data(void *ctx, const char *data, size_t len)
 		sc->failed = true;
 		return -1;
 	}
-	return 0;
+	decoder_flush(sc->decoder);
+	/* An item the decoder refused ends the list: stop reading it. */
+	return decoder_failed(sc->decoder) ? -1 : 0;
 }
 
 /*
@@ -459,7 +493,7 @@ static enum outcome list_pages(struct reflector *r, const char *rv,
 		char *path = request_path(r, &q);
 		strbuf_release(&q);
 
-		struct splitter_ctx sc = { 0 };
+		struct splitter_ctx sc = { .decoder = r->decoder };
 		list_splitter_init(&sc.split, on_list_item, ls);
 		struct http_response resp = { 0 };
 		struct errbuf err = { "" };
@@ -473,7 +507,8 @@ static enum outcome list_pages(struct reflector *r, const char *rv,
 
 		if (stop_requested(&r->stop)) {
 			ret = STOPPED;
-		} else if (rc < 0 && ls->bad) {
+		} else if (decoder_failed(r->decoder)) {
+			decoder_drain(r->decoder);	/* ls->err is ours now */
 			fail(r, ls->err.msg);
 		} else if (rc < 0 && sc.split.too_large) {
 			fail(r, "list response holds a piece larger than 16 MiB");
@@ -498,6 +533,7 @@ static enum outcome list_pages(struct reflector *r, const char *rv,
 			/* The continue token expired: one full list instead. */
 			STAT_INC(r, list_fallbacks);
 			emit(r, ACT_LIST_FALLBACK, "continue token expired, listing in full");
+			decoder_drain(r->decoder);
 			list_state_clear(ls);
 			free(cont);
 			cont = NULL;
@@ -540,7 +576,7 @@ static enum outcome list_pages(struct reflector *r, const char *rv,
 				fail(r, "list response without metadata");
 			} else {
 				STAT_INC(r, pages);
-				struct activity_info info = { .act = ACT_LIST_PAGE, .count = ls->nr };
+				struct activity_info info = { .act = ACT_LIST_PAGE, .count = ls->sent };
 				emit_info(r, &info);
 				if (cont && r->list_no == 0 && !strcmp(rv, "0"))
 					r->paginated_result = true;
@@ -576,7 +612,14 @@ static enum outcome do_list(struct reflector *r)
 	emit(r, ACT_LIST_START, NULL);
 	STAT_INC(r, lists);
 	for (;;) {
+		decoder_begin(r->decoder, decode_list_item, &ls);
 		ret = list_pages(r, relist_rv(r), &ls, rv);
+		/* The last pages may still be decoding: the items are ours after this. */
+		decoder_drain(r->decoder);
+		if (ret == OK && ls.bad) {
+			fail(r, ls.err.msg);
+			ret = FAILED;
+		}
 		if (ret != EXPIRED || r->rv_unavailable)
 			break;
 		/* Too old to list at: client-go lists again at "" at once. */
@@ -634,14 +677,15 @@ struct watch_state {
 	struct reflector *r;
 	struct line_splitter lines;
 	size_t events;
-	int64_t last_event_ms;		/* monotonic */
-	int64_t last_byte_ms;		/* monotonic */
+	_Atomic int64_t last_event_ms;	/* monotonic; set by the decoder */
+	int64_t last_byte_ms;		/* monotonic; the reflector's thread */
 	bool renewing;			/* silent too long: being replaced */
 	enum outcome verdict;		/* set by an event that ends the watch */
 	char message[sizeof(struct errbuf)];
 	/* Streaming list: the initial events, until the end bookmark. */
-	bool initial;
+	atomic_bool initial;
 	struct list_state initial_items;
+	atomic_size_t initial_count;	/* initial_items.nr, for the tick */
 };
 
 static const char *object_rv(json_object *obj)
@@ -758,8 +802,8 @@ static int on_watch_line(void *ctx, const char *text, size_t len)
 {
 	struct watch_state *ws = ctx;
 	struct reflector *r = ws->r;
-	json_object *root = kobj_parse(text, len, true, r->opts->kobj_flags), *type, *obj;
-	const char *t;
+	struct kobj_event ev;
+	struct errbuf err = { "" };
 	int ret = 0;
 
 	/*
@@ -767,70 +811,80 @@ static int on_watch_line(void *ctx, const char *text, size_t len)
 	 * unknown event type included, becomes an error event that ends the
 	 * watch (apimachinery StreamWatcher.receive): the reflector relists.
 	 */
-	if (!root || !json_object_object_get_ex(root, "type", &type) ||
-	    !json_object_object_get_ex(root, "object", &obj) ||
-	    !json_object_is_type(obj, json_type_object)) {
-		json_object_put(root);
+	if (kobj_from_event(text, len, r->opts->kobj_flags, &ev, &err) < 0) {
+		kobj_event_release(&ev);
 		return end_watch(ws, FAILED, "cannot decode a watch event: not a JSON "
 				 "object with a type and an object");
 	}
-	t = json_object_get_string(type);
-	if (strcmp(t, "ADDED") && strcmp(t, "MODIFIED") && strcmp(t, "DELETED") &&
-	    strcmp(t, "BOOKMARK") && strcmp(t, "ERROR")) {
+	if (ev.type == KOBJ_EVENT_UNKNOWN) {
 		char buf[96];
-		snprintf(buf, sizeof(buf), "cannot decode a watch event: unknown type '%.40s'", t);
-		json_object_put(root);
+		snprintf(buf, sizeof(buf), "cannot decode a watch event: unknown type '%.40s'",
+			 ev.type_name);
+		kobj_event_release(&ev);
 		return end_watch(ws, FAILED, buf);
 	}
 	ws->last_event_ms = mono_ms();
 
-	if (!strcmp(t, "BOOKMARK")) {
-		ret = on_watch_bookmark(ws, obj);
-	} else if (!strcmp(t, "ERROR")) {
-		ret = on_watch_error_event(ws, obj);
+	if (ev.type == KOBJ_EVENT_BOOKMARK) {
+		ret = on_watch_bookmark(ws, ev.tree);
+	} else if (ev.type == KOBJ_EVENT_ERROR) {
+		ret = on_watch_error_event(ws, ev.tree);
 	} else {
-		struct errbuf err = { "" };
-		struct kobj *o = kobj_from_tree(obj, r->opts->kobj_flags, &err);
+		struct kobj *o = ev.obj;
+		const char *t = ev.type_name;
 		if (!o) {
 			/* meta.Accessor failed: client-go logs it and goes on. */
-			skip_event(ws, t, err.msg);
-			json_object_put(root);
+			skip_event(ws, t, ev.obj_err.msg);
+			kobj_event_release(&ev);
 			return 0;
 		}
 		if (ws->initial) {
-			if (t[0] != 'A') {
+			if (ev.type != KOBJ_EVENT_ADDED) {
 				ret = end_watch(ws, FAILED, "unexpected event before the initial events ended");
-				kobj_unref(o);
 			} else {
 				ALLOC_GROW(ws->initial_items.items, ws->initial_items.nr + 1,
 					   ws->initial_items.alloc);
-				ws->initial_items.items[ws->initial_items.nr++] = o;
+				ws->initial_items.items[ws->initial_items.nr++] = kobj_ref(o);
+				atomic_store(&ws->initial_count, ws->initial_items.nr);
 			}
 		} else {
-			if (t[0] == 'A')
+			if (ev.type == KOBJ_EVENT_ADDED)
 				fifo_add(r->fifo, o);
-			else if (t[0] == 'M')
+			else if (ev.type == KOBJ_EVENT_MODIFIED)
 				fifo_update(r->fifo, o);
 			else
 				fifo_delete(r->fifo, o);
 			set_rv(r, o->rv);
-			kobj_unref(o);
 		}
 	}
 	ws->events++;
 	STAT_INC(r, events);
-	json_object_put(root);
+	kobj_event_release(&ev);
 	return ret;
+}
+
+/* The line splitter's line: to the decoder (the reflector's thread). */
+static int put_watch_line(void *ctx, const char *text, size_t len)
+{
+	struct watch_state *ws = ctx;
+
+	decoder_put(ws->r->decoder, text, len);
+	return 0;
 }
 
 static int on_watch_data(void *ctx, const char *data, size_t len)
 {
 	struct watch_state *ws = ctx;
+
 	ws->last_byte_ms = mono_ms();
-	int rc = line_splitter_feed(&ws->lines, data, len);
-	if (rc < 0 && ws->lines.too_large)
-		return end_watch(ws, RETRY, "watch event larger than 16 MiB");
-	return rc;
+	if (line_splitter_feed(&ws->lines, data, len) < 0) {
+		if (ws->lines.too_large)
+			return end_watch(ws, RETRY, "watch event larger than 16 MiB");
+		return -1;
+	}
+	decoder_flush(ws->r->decoder);
+	/* An event ended the watch (ws->verdict): stop reading it. */
+	return decoder_failed(ws->r->decoder) ? -1 : 0;
 }
 
 /*
@@ -851,7 +905,7 @@ static int64_t watch_tick(void *ctx)
 			return WATCH_LIST_WARN_MS - quiet;
 		emit(ws->r, ACT_WARNING, "streaming list: no event for %lld s, still waiting "
 		     "for its end bookmark (%zu objects so far)",
-		     (long long)(quiet / 1000), ws->initial_items.nr);
+		     (long long)(quiet / 1000), atomic_load(&ws->initial_count));
 		return WATCH_LIST_WARN_MS;
 	}
 	int64_t silent = now - ws->last_byte_ms, limit = renew_ms(ws->r);
@@ -937,7 +991,7 @@ static enum outcome do_watch(struct reflector *r, bool initial)
 	char num[16];
 	enum outcome ret;
 
-	line_splitter_init(&ws.lines, on_watch_line, &ws);
+	line_splitter_init(&ws.lines, put_watch_line, &ws);
 	ws.initial_items.r = r;
 
 	add_param(&q, "watch", "1");
@@ -984,8 +1038,10 @@ static enum outcome do_watch(struct reflector *r, bool initial)
 		emit(r, ACT_WATCH_OPEN, NULL);
 	}
 
+	decoder_begin(r->decoder, on_watch_line, &ws);
 	int rc = kclient_stream(r->client, path, &sopts, on_watch_data, &ws, &resp, &err);
 	free(path);
+	decoder_drain(r->decoder);	/* ws is ours again */
 	int64_t lasted = mono_ms() - started;
 
 	if (stop_requested(&r->stop)) {
@@ -1251,9 +1307,13 @@ struct reflector *reflector_new(struct kclient *client,
 
 int reflector_start(struct reflector *r, struct errbuf *err)
 {
+	if (!(r->decoder = decoder_new(&r->stop.flag, err)))
+		return -1;
 	int rc = pthread_create(&r->thread, NULL, reflector_main, r);
 	if (rc) {
 		errbuf_set(err, "cannot start the reflector thread: %s", strerror(rc));
+		decoder_free(r->decoder);
+		r->decoder = NULL;
 		return -1;
 	}
 	r->running = true;
@@ -1266,6 +1326,8 @@ void reflector_stop(struct reflector *r)
 		return;
 	stop_request(&r->stop);
 	pthread_join(r->thread, NULL);
+	decoder_free(r->decoder);
+	r->decoder = NULL;
 	r->running = false;
 }
 

@@ -10,6 +10,63 @@ void list_splitter_init(struct list_splitter *ls, json_piece_fn *on_item, void *
 	ls->ctx = ctx;
 }
 
+/* Bytes that matter inside an item, outside and inside its strings. */
+static const unsigned char item_stop[256] = {
+	['"'] = 1, ['{'] = 1, ['['] = 1, ['}'] = 1, [']'] = 1,
+};
+static const unsigned char string_stop[256] = {
+	['"'] = 1, ['\\'] = 1,
+};
+
+/*
+ * Inside an item (depth 3 and deeper): skips to the byte that closes it,
+ * or to the end of the data.  A tight loop over local copies of the state:
+ * this is where a 450 MB list spends its time in the splitter.  Returns
+ * the index of the closing byte, or len.
+ */
+static size_t skip_item(struct list_splitter *ls, const char *data, size_t i, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)data + i;
+	const unsigned char *end = (const unsigned char *)data + len;
+	int depth = ls->depth;
+	bool in_string = ls->in_string, escape = ls->escape;
+
+	while (p < end) {
+		if (escape) {
+			escape = false;
+			p++;
+		} else if (in_string) {
+			while (p < end && !string_stop[*p])
+				p++;
+			if (p == end)
+				break;
+			if (*p++ == '\\')
+				escape = true;
+			else
+				in_string = false;
+		} else {
+			while (p < end && !item_stop[*p])
+				p++;
+			if (p == end)
+				break;
+			if (*p == '"') {
+				in_string = true;
+			} else if (*p == '{' || *p == '[') {
+				depth++;
+			} else if (depth == 3) {
+				break;	/* the item's last byte */
+			} else {
+				depth--;
+			}
+			p++;
+		}
+	}
+	ls->depth = depth;
+	ls->in_string = in_string;
+	ls->escape = escape;
+	return (size_t)(p - (const unsigned char *)data);
+}
+
 /*
  * One pass over the bytes.  Depth counts open braces and brackets outside
  * strings: the list object is depth 1, the items array opens depth 2 and
@@ -21,8 +78,14 @@ int list_splitter_feed(struct list_splitter *ls, const char *data, size_t len)
 	size_t run_start = 0;	/* start of the bytes not yet copied */
 
 	for (size_t i = 0; i < len; i++) {
-		char c = data[i];
+		char c;
 
+		if (ls->in_items && ls->depth >= 3) {
+			i = skip_item(ls, data, i, len);
+			if (i == len)
+				break;
+		}
+		c = data[i];
 		if (ls->in_string) {
 			if (ls->in_key)
 				strbuf_addch(&ls->key, c);

@@ -144,6 +144,16 @@ static void add_since(struct strbuf *out, struct json_object *ts, int64_t now_ms
 	strbuf_adds(out, buf);
 }
 
+void columns_age_since(const char *timestamp, int64_t now_ms, char buf[32])
+{
+	int64_t ms;
+
+	if (!timestamp || columns_parse_time(timestamp, &ms) < 0)
+		snprintf(buf, 32, "<unknown>");
+	else
+		format_age(now_ms - ms, buf);
+}
+
 void columns_age(struct json_object *obj, int64_t now_ms, char buf[32])
 {
 	struct strbuf sb = STRBUF_INIT;

@@ -81,6 +81,8 @@ int columns_cell(const char *kind, const char *header, struct json_object *obj,
 const char *const *columns_live_headers(const char *kind);
 
 void columns_age(struct json_object *obj, int64_t now_ms, char buf[32]);
+/* The same from the creationTimestamp's text (NULL: "<unknown>"). */
+void columns_age_since(const char *timestamp, int64_t now_ms, char buf[32]);
 
 /*
  * Parses an RFC 3339 time as Kubernetes writes it ("2024-05-01T10:00:00Z",

@@ -281,12 +281,44 @@ static void add_diff_lines(struct printer *p, const struct notification *n,
 	json_object_put(old_tree);
 }
 
+/*
+ * The watch line's columns of an object, computed from its tree once and
+ * kept with it (kobj_memo): "STATUS\0DETAIL\0CREATED\0".  The short
+ * status and the wide detail are what the object says; AGE moves with
+ * the clock, so the creation time is kept, not the age.
+ */
+struct line_memo_ctx {
+	const char *kind;
+	int64_t now_ms;
+};
+
+static char *line_memo(const struct kobj *obj, void *ctx)
+{
+	const struct line_memo_ctx *c = ctx;
+	struct json_object *tree = kobj_tree(obj), *meta, *created;
+	struct strbuf sb = STRBUF_INIT;
+
+	columns_short_status(c->kind, tree, c->now_ms, &sb);
+	strbuf_addch(&sb, '\0');
+	columns_wide_detail(c->kind, tree, c->now_ms, &sb);
+	strbuf_addch(&sb, '\0');
+	if (json_object_object_get_ex(tree, "metadata", &meta) &&
+	    json_object_object_get_ex(meta, "creationTimestamp", &created) &&
+	    json_object_is_type(created, json_type_string))
+		strbuf_adds(&sb, json_object_get_string(created));
+	json_object_put(tree);
+	return strbuf_detach(&sb, NULL);
+}
+
 static void line_of(struct printer *p, const struct notification *n, struct line *l)
 {
 	const struct kobj *obj = n->delta.obj;
-	struct json_object *tree = kobj_tree(obj);
-	struct strbuf status = STRBUF_INIT, detail = STRBUF_INIT, sb = STRBUF_INIT;
 	const char *kind = kind_of(n);
+	struct line_memo_ctx mctx = { kind, now_of(p) };
+	const char *status = kobj_memo(obj, line_memo, &mctx);
+	const char *detail = status + strlen(status) + 1;
+	const char *created = detail + strlen(detail) + 1;
+	struct strbuf sb = STRBUF_INIT;
 	char clock[16], age[32] = "";
 	time_t secs = (time_t)(n->delta.time_ms / 1000);
 	struct tm tm;
@@ -294,26 +326,25 @@ static void line_of(struct printer *p, const struct notification *n, struct line
 	localtime_r(&secs, &tm);
 	snprintf(clock, sizeof(clock), "%02d:%02d:%02d.%03d", tm.tm_hour,
 		 tm.tm_min, tm.tm_sec, (int)(n->delta.time_ms % 1000));
-	columns_short_status(kind, tree, now_of(p), &status);
-	if (p->wide) {
-		columns_age(tree, now_of(p), age);
-		columns_wide_detail(kind, tree, now_of(p), &detail);
-	}
+	if (p->wide)
+		columns_age_since(*created ? created : NULL, now_of(p), age);
 	l->cell[COL_TIME] = xstrdup(clock);
 	l->cell[COL_TYPE] = xstrdup(delta_type_name(n->delta.type));
 	l->cell[COL_KIND] = xstrdup(kind);
 	l->cell[COL_KEY] = xstrdup(obj->key);
 	l->cell[COL_RV] = xstrdup(obj->rv);
-	l->cell[COL_STATUS] = strbuf_detach(&status, NULL);
+	l->cell[COL_STATUS] = xstrdup(status);
 	l->cell[COL_AGE] = xstrdup(age);
-	l->cell[COL_DETAIL] = strbuf_detach(&detail, NULL);
+	l->cell[COL_DETAIL] = xstrdup(p->wide ? detail : "");
 	add_markers(n, &sb);
 	l->markers = strbuf_detach(&sb, NULL);
-	if (p->opts.diff && n->kind == NOTIFY_UPDATE && n->old)
+	if (p->opts.diff && n->kind == NOTIFY_UPDATE && n->old) {
+		struct json_object *tree = kobj_tree(obj);
 		add_diff_lines(p, n, tree, &sb);
+		json_object_put(tree);
+	}
 	l->after = strbuf_detach(&sb, NULL);
 	l->color = p->opts.color ? type_colors[n->delta.type] : NULL;
-	json_object_put(tree);
 }
 
 static void line_release(struct line *l)

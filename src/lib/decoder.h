@@ -1,0 +1,57 @@
+/*
+ * decoder.h — a thread that decodes pieces of bytes another thread hands
+ * it, in order, so that reading the network and decoding what came use
+ * two cores.
+ *
+ * The producer (the reflector's thread, inside libcurl's write callback)
+ * splits the stream into pieces (list items, watch lines) and calls
+ * decoder_put() for each, then decoder_flush() at the end of each write
+ * callback, so that what arrived is handed over at once.  The decoder's
+ * thread calls the decode function on every piece, one at a time, in the
+ * order they were put.  A decode function that returns -1 stops the
+ * decoding: later pieces are dropped, and decoder_failed() turns true,
+ * which the producer checks to abort its transfer.
+ *
+ * decoder_drain() waits until every piece handed over was decoded (or
+ * dropped): after it returns, whatever the decode function wrote is
+ * visible to the producer (the lock is the hand-over).  decoder_begin()
+ * sets the decode function for the next run of pieces; call it only when
+ * drained.
+ *
+ * Back-pressure: at most DECODER_QUEUE_MAX bytes wait; a producer that
+ * would go past it sleeps until the decoder catches up (or stop is
+ * requested: then the piece is dropped).  Memory thus stays bounded when
+ * the network is faster than decoding.
+ *
+ * Stop: with *stop set, the decoder drops what is queued and the producer
+ * never sleeps; decoder_drain() then returns at once (within one piece).
+ * An idle decoder sleeps on a condition variable: no wake-ups.
+ */
+#ifndef KINF_DECODER_H
+#define KINF_DECODER_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lib/util.h"
+
+#define DECODER_QUEUE_MAX (16u << 20)
+
+/* Decodes one piece (text[len] is '\0'); 0 to go on, -1 to stop. */
+typedef int decoder_fn(void *ctx, const char *text, size_t len);
+
+struct decoder;
+
+/* Starts the thread; NULL with err when it cannot. */
+struct decoder *decoder_new(const atomic_bool *stop, struct errbuf *err);
+/* Stops and joins the thread, dropping what is queued.  NULL: no-op. */
+void decoder_free(struct decoder *d);
+
+void decoder_begin(struct decoder *d, decoder_fn *fn, void *ctx);
+void decoder_put(struct decoder *d, const char *text, size_t len);
+void decoder_flush(struct decoder *d);
+bool decoder_failed(struct decoder *d);
+void decoder_drain(struct decoder *d);
+
+#endif
