@@ -4,6 +4,7 @@
 # with capture-pane.  Every wait is a bounded poll of the screen.
 
 load test_helper
+load tui_helper
 
 # Three pods with known names in "default", nothing elsewhere.
 setup() {
@@ -29,49 +30,8 @@ touch_pod() {
 		sed -n 's/.*"resourceVersion": *"\([0-9]*\)".*/\1/p' | head -n1
 }
 
-# tui_start [kinf tui args...] — runs `kinf tui ARGS` in a 100x30 pane.
-# When kinf ends the pane says "kinf exited N" and keeps its screen.  The
-# checks name the DeltaFIFO's delta types (Replaced, Sync): client-go 1.32.
+# The checks name the DeltaFIFO's delta types (Replaced, Sync): client-go 1.32.
 tui_start() { kinf_in_pane tui --client-go 1.32 "$@"; }
-
-# kinf_in_pane [kinf args...]
-kinf_in_pane() {
-	command -v tmux >/dev/null || skip "tmux is not installed (make deps)"
-	local cmd
-	printf -v cmd '%q ' "$KINF" "$@"
-	tmux -L "$TMUX_SOCK" -f /dev/null new-session -d -x "${TUI_COLS:-100}" -y "${TUI_LINES:-30}" \
-		"$cmd 2>'$BATS_TEST_TMPDIR/stderr'; echo \"kinf exited \$?\"; sleep 600"
-}
-
-screen() { tmux -L "$TMUX_SOCK" capture-pane -p; }
-screen_has() { screen | grep -qE -- "$1"; }
-screen_lacks() { ! screen | grep -qE -- "$1"; }
-keys() { tmux -L "$TMUX_SOCK" send-keys "$@"; }
-pane() { tmux -L "$TMUX_SOCK" display-message -p "$1"; }
-
-show_screen() {
-	echo "# screen:" >&2
-	screen | sed 's/^/# /' >&2
-}
-
-# wait_screen REGEX [SECONDS] — until the screen shows REGEX.
-wait_screen() {
-	wait_until "${2:-10}" screen_has "$1" || { show_screen; return 1; }
-}
-
-# wait_gone REGEX [SECONDS] — until the screen no longer shows REGEX.
-wait_gone() {
-	wait_until "${2:-10}" screen_lacks "$1" || { show_screen; return 1; }
-}
-
-# The pane's terminal is back to normal: main screen, cursor shown.
-assert_terminal_restored() {
-	[ "$(pane '#{alternate_on}')" = 0 ] || { echo "# still on the alternate screen" >&2; return 1; }
-	[ "$(pane '#{cursor_flag}')" = 1 ] || { echo "# cursor still hidden" >&2; return 1; }
-}
-
-# The table line of one pod (the table is above the log's title).
-row_of() { screen | sed '/ deltas /q' | grep -E -- " $1 "; }
 
 start_synced() {
 	tui_start pods --kubeconfig "$SIM_KUBECONFIG" "$@"
@@ -88,7 +48,7 @@ start_synced() {
 		row_of $p | grep -q Replaced
 	done
 	# Initial-list deltas are marked in the log, the list in the health pane.
-	screen_has 'Replaced default/alpha .*initial'
+	screen_has 'Replaced(All)? +default/alpha .*initial'
 	wait_screen 'state +watching'
 	screen_has 'lists 1 '
 }
@@ -142,13 +102,13 @@ start_synced() {
 	screen_has ' charlie '
 }
 
-@test "tui: s sorts by the next column, S reverses" {
+@test "tui: L sorts by LAST, S reverses" {
 	start_synced
 	# By name: alpha first.
 	screen | sed -n 5p | grep -q ' alpha '
 	touch_pod charlie >/dev/null
 	wait_screen 'charlie .*Updated'
-	keys s
+	keys L
 	wait_screen 'sort LAST'
 	# Most recent delta first.
 	wait_until 5 sh -c "tmux -L '$TMUX_SOCK' capture-pane -p | sed -n 5p | grep -q charlie" ||
@@ -166,7 +126,7 @@ start_synced() {
 	keys g Enter
 	wait_screen "Pod default/alpha +rv $rv"
 	screen_has 'Delta history: 2 since kinf started'
-	screen_has 'Replaced .*initial list'
+	screen_has 'Replaced(All)? .*initial list'
 	screen_has "Updated +rv $rv .*watch"
 	screen_has "Last update: rv [0-9]+ (→|->) $rv"
 	screen_has "metadata.labels.touched: \\+ yes"
@@ -189,13 +149,18 @@ start_synced() {
 	screen_lacks PAUSED
 }
 
-@test "tui: r resyncs: Sync deltas for every cached object" {
+@test "tui: r resyncs: Sync deltas for every cached object, one line that Enter opens" {
 	start_synced
 	keys r
 	wait_screen 'resync of pods queued'
 	wait_screen 'resyncs 1'
-	wait_screen 'Sync +default/alpha .*resync'
+	wait_screen 'resync: 3 unchanged'
 	row_of charlie | grep -q Sync
+	keys Tab G
+	cursor_up_to 'resync: 3 unchanged'
+	keys Enter
+	wait_screen 'Sync(All)? +default/alpha .*resync'
+	screen_has 'Sync(All)? +default/charlie .*resync'
 }
 
 @test "tui: follows a resize, down to 80x24 and back" {
@@ -207,7 +172,7 @@ start_synced() {
 		{ show_screen; false; }
 	wait_screen '^ deltas .* informer'
 	wait_screen 'NAME .*RV DELTA +LAST'
-	[ "$(screen | awk '{ if (length($0) > 80) n++ } END { print n + 0 }')" = 0 ]
+	[ "$(widest_line)" -le 80 ]
 	tmux -L "$TMUX_SOCK" resize-window -x 140 -y 40
 	wait_screen 'NAME .*AGE .*RV DELTA'
 	[ "$(screen | grep -c ' deltas ')" = 1 ]
@@ -216,8 +181,9 @@ start_synced() {
 @test "tui: ? shows the keys, any key goes back" {
 	start_synced
 	keys '?'
+	wait_screen 'l:app=web'
+	keys G
 	wait_screen 'pause / resume'
-	screen_has 'l:app=web'
 	keys Escape
 	wait_screen 'NAME .*DELTA'
 }
@@ -235,7 +201,7 @@ start_synced() {
 @test "tui: kinf watch --tui shows the same screen" {
 	kinf_in_pane watch pods --tui --client-go 1.32 --kubeconfig "$SIM_KUBECONFIG"
 	wait_screen ' 3 objects.*synced'
-	wait_screen 'Replaced default/alpha .*initial'
+	wait_screen 'Replaced(All)? +default/alpha .*initial'
 	keys q
 	wait_screen 'kinf exited 0'
 	assert_terminal_restored
@@ -266,7 +232,8 @@ start_synced() {
 }
 
 @test "tui: server errors after start show in the health pane; the informer recovers" {
-	simctl POST /faults '{"verb":"list","resource":"pods","kind":"500","count":2}' >/dev/null
+	# Whether the informer lists or streams its list, its first two requests fail.
+	simctl POST /faults '{"verb":"any","resource":"pods","kind":"500","count":2}' >/dev/null
 	tui_start pods --kubeconfig "$SIM_KUBECONFIG"
 	wait_screen 'errors [1-9]'
 	screen_has 'error .* ago: '

@@ -11,9 +11,22 @@
 
 /* The informers' options outlive session_open's caller. */
 struct session_private {
-	struct informer_opts *opts;
 	char *field_selector;
+	char *label_selector;
+	struct informer_opts model;	/* what session_add() starts from */
+	size_t alloc;			/* of informers and resources */
 };
+
+/* One informer of the session's resource i, with the session's options. */
+static struct informer *make_informer(struct session *s, size_t i)
+{
+	struct session_private *priv = s->priv;
+	struct informer_opts io = priv->model;
+
+	io.resource = s->resources[i];
+	io.ns = s->resources[i]->namespaced ? s->cluster.scope_ns : NULL;
+	return informer_new(s->cluster.client, &io);
+}
 
 int session_open(struct session *s, const struct session_opts *opts,
 		 struct errbuf *err)
@@ -43,30 +56,51 @@ int session_open(struct session *s, const struct session_opts *opts,
 		fields = xstrdup(opts->field_selector);
 
 	struct session_private *priv = xcalloc(1, sizeof(*priv));
-	priv->opts = xcalloc(s->nr, sizeof(*priv->opts));
 	priv->field_selector = fields;
+	priv->label_selector = opts->label_selector ? xstrdup(opts->label_selector) : NULL;
+	const struct client_go_profile *prof = opts->profile ? opts->profile : profile_default();
+	priv->model = (struct informer_opts){
+		.label_selector = priv->label_selector,
+		.field_selector = fields,
+		.fifo = opts->fifo_set ? opts->fifo : prof->fifo,
+		.batch = prof->batch,
+		.backoff = prof->backoff,
+		.watch_list_any_fallback = prof->watch_list_any_fallback,
+		.kobj_flags = opts->keep_managed_fields ? KOBJ_KEEP_MANAGED_FIELDS : 0,
+		.resync_ms = opts->resync_ms,
+		.page_size = opts->page_size,
+		.streaming_list = opts->streaming_set ? opts->streaming_list
+						      : prof->streaming_list,
+		.stall_ms = opts->stall_ms,
+	};
+	priv->alloc = s->nr;
 	s->priv = priv;
 	s->informers = xcalloc(s->nr, sizeof(*s->informers));
-	const struct client_go_profile *prof = opts->profile ? opts->profile : profile_default();
-	for (size_t i = 0; i < s->nr; i++) {
-		struct informer_opts *io = &priv->opts[i];
-		io->resource = s->resources[i];
-		io->ns = s->resources[i]->namespaced ? s->cluster.scope_ns : NULL;
-		io->label_selector = opts->label_selector;
-		io->field_selector = fields;
-		io->fifo = opts->fifo_set ? opts->fifo : prof->fifo;
-		io->batch = prof->batch;
-		io->backoff = prof->backoff;
-		io->watch_list_any_fallback = prof->watch_list_any_fallback;
-		io->kobj_flags = opts->keep_managed_fields ? KOBJ_KEEP_MANAGED_FIELDS : 0;
-		io->resync_ms = opts->resync_ms;
-		io->page_size = opts->page_size;
-		io->streaming_list = opts->streaming_set ? opts->streaming_list
-							 : prof->streaming_list;
-		io->stall_ms = opts->stall_ms;
-		s->informers[i] = informer_new(s->cluster.client, io);
-	}
+	for (size_t i = 0; i < s->nr; i++)
+		s->informers[i] = make_informer(s, i);
 	return 0;
+}
+
+int session_add(struct session *s, const char *typed, bool *added, struct errbuf *err)
+{
+	struct session_private *priv = s->priv;
+	const struct api_resource *res;
+
+	*added = false;
+	if (discovery_resolve(s->cluster.disco, typed, &res, err) < 0)
+		return -1;
+	for (size_t i = 0; i < s->nr; i++)
+		if (s->resources[i] == res)
+			return (int)i;
+	if (s->nr == priv->alloc) {
+		priv->alloc = priv->alloc ? priv->alloc * 2 : 4;
+		s->informers = xrealloc(s->informers, priv->alloc * sizeof(*s->informers));
+		s->resources = xrealloc(s->resources, priv->alloc * sizeof(*s->resources));
+	}
+	s->resources[s->nr] = res;
+	s->informers[s->nr] = make_informer(s, s->nr);
+	*added = true;
+	return (int)s->nr++;
 }
 
 int session_start(struct session *s, struct errbuf *err)
@@ -105,8 +139,8 @@ void session_close(struct session *s)
 	free(s->informers);
 	free(s->resources);
 	if (priv) {
-		free(priv->opts);
 		free(priv->field_selector);
+		free(priv->label_selector);
 		free(priv);
 	}
 	cluster_close(&s->cluster);

@@ -60,6 +60,14 @@ int session_open(struct session *s, const struct session_opts *opts,
 		 struct errbuf *err);
 int session_start(struct session *s, struct errbuf *err);
 /*
+ * The informer of one more resource (as the command line names one:
+ * "deploy", "pods", "crontabs.stable.example.com"), with the options the
+ * session was opened with: its index, made but not started (*added), or
+ * the index of the one the session already has.  -1 with err when the
+ * name is no resource the server offers.  The TUI's `:` adds tabs so.
+ */
+int session_add(struct session *s, const char *typed, bool *added, struct errbuf *err);
+/*
  * Waits until every informer has synced; -1 after timeout_ms (0: forever)
  * or when an informer stops.
  */

@@ -95,7 +95,10 @@ static bool yaml_style_float(const char *s)
 	return !*p;
 }
 
-/* Go's strconv.ParseFloat, roughly: a decimal float, inf or nan words. */
+/*
+ * Go's strconv.ParseFloat, roughly: a decimal float, inf or nan words; a
+ * number beyond the float64 range is an error (1e400 stays a string).
+ */
 static bool go_float(const char *s)
 {
 	char *end;
@@ -103,7 +106,9 @@ static bool go_float(const char *s)
 	if (!*s || isspace((unsigned char)*s))
 		return false;
 	errno = 0;
-	strtod(s, &end);
+	double d = strtod(s, &end);
+	if (isinf(d) && isdigit((unsigned char)s[strspn(s, "+-.")]))
+		return false;
 	return !*end && (isdigit((unsigned char)s[strspn(s, "+-.")]) ||
 			 strchr("iInN", s[strspn(s, "+-")]));
 }
@@ -328,6 +333,82 @@ static int key_cmp(const void *a, const void *b)
 	return key_less(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* ---- numbers -------------------------------------------------------------- */
+
+/*
+ * kubectl's path for a number: the apiserver's JSON is decoded into an
+ * int64 when it is one and a float64 otherwise; encoding/json writes the
+ * float64 positionally below 1e21 (1e6 as 1000000) and in exponent form
+ * from there; go-yaml reads that text back, as an int if it has the form
+ * of one that fits, and writes a float with FormatFloat(f, 'g', -1).
+ */
+
+/* The shortest digits that read back as f, and its decimal exponent. */
+static int shortest_digits(double f, char digits[24], int *exp)
+{
+	char e[40];
+	int prec, nd = 0;
+
+	for (prec = 1; prec < 17; prec++) {
+		snprintf(e, sizeof(e), "%.*e", prec - 1, f);
+		if (strtod(e, NULL) == f)
+			break;
+	}
+	snprintf(e, sizeof(e), "%.*e", prec - 1, f);
+	const char *p = e;
+	for (; *p && *p != 'e'; p++)
+		if (isdigit((unsigned char)*p))
+			digits[nd++] = *p;
+	*exp = atoi(p + 1);
+	while (nd > 1 && digits[nd - 1] == '0')
+		nd--;
+	digits[nd] = '\0';
+	return nd;
+}
+
+static void kubectl_number(struct json_object *v, struct strbuf *out)
+{
+	double d;
+
+	if (json_object_is_type(v, json_type_int)) {
+		/* json-c keeps one above INT64_MAX unsigned; kubectl, a float64. */
+		if (json_object_get_int64(v) != INT64_MAX || json_object_get_uint64(v) <= INT64_MAX) {
+			jsonpath_go_format(v, out);
+			return;
+		}
+		d = (double)json_object_get_uint64(v);
+	} else {
+		d = json_object_get_double(v);
+	}
+	if (isinf(d) || isnan(d)) {
+		strbuf_adds(out, isnan(d) ? ".nan" : d > 0 ? ".inf" : "-.inf");
+		return;
+	}
+	if (d == 0) {
+		strbuf_addch(out, '0');	/* -0 too: json.Marshal's "-0" reads as the int 0 */
+		return;
+	}
+	if (d == trunc(d) && fabs(d) < 1e21) {
+		/* Written as an integer: go-yaml reads an int if one fits. */
+		char digits[24], text[32];
+		int exp, nd = shortest_digits(d, digits, &exp);
+		size_t n = 0;
+		for (int i = 0; i <= exp; i++)
+			text[n++] = i < nd ? digits[i] : '0';
+		text[n] = '\0';
+		const char *limit = d < 0 ? "9223372036854775808" : "18446744073709551615";
+		if (n < strlen(limit) || (n == strlen(limit) && strcmp(text, limit) <= 0)) {
+			if (d < 0)
+				strbuf_addch(out, '-');
+			strbuf_adds(out, text);
+			return;
+		}
+	}
+	struct json_object *f = json_object_new_double(d);
+	jsonpath_go_format(f, out);	/* Go's 'g' */
+	json_object_put(f);
+}
+
 /* ---- emitting ------------------------------------------------------------ */
 
 static int write_cb(void *data, unsigned char *buffer, size_t size)
@@ -390,14 +471,7 @@ static int emit_value(yaml_emitter_t *em, struct json_object *v)
 			      YAML_PLAIN_SCALAR_STYLE);
 	case json_type_int:
 	case json_type_double: {
-		/* go-yaml writes floats with 'g' and the shortest digits */
-		double d = json_object_get_double(v);
-		if (json_object_is_type(v, json_type_double) && isinf(d))
-			strbuf_adds(&sb, d > 0 ? ".inf" : "-.inf");
-		else if (json_object_is_type(v, json_type_double) && isnan(d))
-			strbuf_adds(&sb, ".nan");
-		else
-			jsonpath_go_format(v, &sb);
+		kubectl_number(v, &sb);
 		rc = scalar(em, strbuf_str(&sb), YAML_PLAIN_SCALAR_STYLE);
 		strbuf_release(&sb);
 		return rc;
@@ -463,6 +537,8 @@ int yaml_emit(struct json_object *obj, struct strbuf *out, struct errbuf *err)
 	    emit_value(&em, obj) < 0 ||
 	    !yaml_document_end_event_initialize(&ev, 1) ||
 	    !yaml_emitter_emit(&em, &ev) ||
+	    /* As go-yaml's encoder.finish(): no "..." after a |+ block. */
+	    (em.open_ended = 0) ||
 	    !yaml_stream_end_event_initialize(&ev) ||
 	    !yaml_emitter_emit(&em, &ev) ||
 	    !yaml_emitter_flush(&em)) {

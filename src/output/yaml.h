@@ -14,7 +14,11 @@
  *     quoted ("true", "123", "", "2024-05-01T10:00:00Z", "1:20" are
  *     quoted); a string with a newline as a literal block (|); libyaml
  *     falls back to single quotes where plain is not allowed ('*');
- *   - numbers as Go formats them (1e+06 for a float), null as null;
+ *   - numbers as kubectl's JSON round trip leaves them: an int64 as is,
+ *     a float64 that is a whole number below 1e21 as an integer (1e6 is
+ *     1000000, 1.0 is 1), others as Go's FormatFloat(f, 'g', -1) writes
+ *     them (1.5e+21, 1e-07), an integer beyond int64 as a float; null as
+ *     null;
  *   - lines folded at 80 columns, unicode written as is.
  *
  * json-c ownership: obj is borrowed.  Nothing is kept; thread-safe.

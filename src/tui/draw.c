@@ -1,7 +1,7 @@
 /*
- * draw.c — the drawing helpers every TUI view uses: clipped text, clocks
- * and the scrolling cursor.  Below the views and
- * the loop (tui.c), which both call in here; nothing here calls back.
+ * draw.c — the drawing helpers every TUI view uses: text that says when
+ * it is cut, word wrap, clocks and the scrolling cursor.  Below the views
+ * and the loop (tui.c), which both call in here; nothing here calls back.
  *
  * Threads: none — the terminal thread only (ncurses is not thread-safe).
  */
@@ -17,52 +17,97 @@
 
 #include "lib/util.h"
 
-static bool is_ascii(const char *s)
+static bool utf8;
+
+void draw_set_utf8(bool on)
 {
-	for (; *s; s++)
-		if ((unsigned char)*s >= 0x80)
-			return false;
-	return true;
+	utf8 = on;
 }
 
-/* Draws s clipped to w columns; returns the columns used. */
+const char *draw_ellipsis(void)
+{
+	return utf8 ? "…" : "..";
+}
+
+/*
+ * s as wide characters, with a column width for each; bytes that do not
+ * decode in this locale become '?'.  Returns how many (at most max).
+ */
+static size_t decode(const char *s, wchar_t *wbuf, int *widths, size_t max)
+{
+	mbstate_t st;
+	size_t n = 0;
+
+	memset(&st, 0, sizeof(st));
+	while (*s && n < max) {
+		wchar_t wc;
+		size_t len = mbrtowc(&wc, s, MB_CUR_MAX, &st);
+		if (len == (size_t)-1 || len == (size_t)-2 || len == 0) {
+			memset(&st, 0, sizeof(st));
+			wc = L'?';
+			len = 1;
+		}
+		int cw = wcwidth(wc);
+		if (cw < 0) {
+			wc = L'?';
+			cw = 1;
+		}
+		wbuf[n] = wc;
+		widths[n++] = cw;
+		s += len;
+	}
+	return n;
+}
+
+int text_width(const char *s)
+{
+	wchar_t wbuf[512];
+	int widths[512], cols = 0;
+	bool ascii = true;
+
+	for (const char *p = s; *p; p++)
+		if ((unsigned char)*p >= 0x80)
+			ascii = false;
+	if (ascii)
+		return (int)strlen(s);
+	size_t n = decode(s, wbuf, widths, ARRAY_SIZE(wbuf));
+	for (size_t i = 0; i < n; i++)
+		cols += widths[i];
+	return cols;
+}
+
+/* Draws s in w columns, ending in the ellipsis when it does not fit. */
 static int put_text(int y, int x, int w, int attr, const char *s)
 {
-	int used;
+	wchar_t wbuf[512];
+	int widths[512];
 
 	if (w <= 0)
 		return 0;
 	attrset(attr);
-	if (is_ascii(s)) {
-		int n = (int)strlen(s);
-		used = n < w ? n : w;
-		mvaddnstr(y, x, s, used);
+	size_t n = decode(s, wbuf, widths, ARRAY_SIZE(wbuf) - 1);
+	int total = 0;
+	for (size_t i = 0; i < n; i++)
+		total += widths[i];
+	bool more = s[0] && n == ARRAY_SIZE(wbuf) - 1;
+	int used = 0;
+	size_t i = 0;
+	if (total <= w && !more) {
+		i = n;
+		used = total;
 	} else {
-		wchar_t wbuf[512];
-		size_t n = mbstowcs(wbuf, s, ARRAY_SIZE(wbuf) - 1);
-		if (n == (size_t)-1) {
-			/* Not valid in this locale: show bytes as '?'. */
-			char safe[512];
-			size_t i;
-			for (i = 0; s[i] && i < sizeof(safe) - 1; i++)
-				safe[i] = (unsigned char)s[i] < 0x80 ? s[i] : '?';
-			safe[i] = '\0';
-			return put_text(y, x, w, attr, safe);
-		}
-		wbuf[ARRAY_SIZE(wbuf) - 1] = L'\0';
-		int cols = 0;
-		size_t i;
-		for (i = 0; i < n; i++) {
-			int cw = wcwidth(wbuf[i]);
-			if (cw < 0)
-				cw = 1;
-			if (cols + cw > w)
-				break;
-			cols += cw;
-		}
+		const char *ell = draw_ellipsis();
+		int ell_w = utf8 ? 1 : 2;
+		if (ell_w > w)
+			ell_w = w;
+		while (i < n && used + widths[i] <= w - ell_w)
+			used += widths[i++];
 		mvaddnwstr(y, x, wbuf, (int)i);
-		used = cols;
+		mvaddnstr(y, x + used, ell, utf8 ? -1 : ell_w);
+		attrset(A_NORMAL);
+		return used + ell_w;
 	}
+	mvaddnwstr(y, x, wbuf, (int)i);
 	attrset(A_NORMAL);
 	return used;
 }
@@ -77,6 +122,75 @@ void draw_fill(int y, int x, int w, int attr, const char *s)
 	int used = put_text(y, x, w, attr, s);
 	if (used < w)
 		mvhline(y, x + used, ' ' | (chtype)attr, w - used);
+}
+
+int text_wrap(const char *s, int w, int max_lines,
+	      void (*line)(void *ctx, const char *text), void *ctx)
+{
+	char buf[1024];
+	int given = 0;
+
+	if (w < 1 || max_lines < 1)
+		return 0;
+	while (*s == ' ')
+		s++;
+	while (*s && given < max_lines) {
+		/* Take words while they fit; a lone word too wide is split. */
+		size_t len = 0, fit = 0;
+		int cols = 0;
+		while (s[len]) {
+			size_t word = strcspn(s + len, " ");
+			char tmp[1024];
+			size_t end = len + word;
+			if (end >= sizeof(tmp))
+				end = sizeof(tmp) - 1;
+			memcpy(tmp, s, end);
+			tmp[end] = '\0';
+			cols = text_width(tmp);
+			if (cols > w)
+				break;
+			fit = end;
+			len = end;
+			while (s[len] == ' ')
+				len++;
+		}
+		if (!fit) {
+			/* One word wider than the line: as many characters as fit. */
+			mbstate_t st;
+			memset(&st, 0, sizeof(st));
+			int c = 0;
+			while (s[fit]) {
+				wchar_t wc;
+				size_t n = mbrtowc(&wc, s + fit, MB_CUR_MAX, &st);
+				if (n == (size_t)-1 || n == (size_t)-2 || n == 0)
+					n = 1, wc = L'?';
+				int cw = wcwidth(wc) < 0 ? 1 : wcwidth(wc);
+				if (c + cw > w)
+					break;
+				c += cw;
+				fit += n;
+			}
+			if (!fit)
+				fit = 1;
+		}
+		if (fit >= sizeof(buf))
+			fit = sizeof(buf) - 1;
+		memcpy(buf, s, fit);
+		buf[fit] = '\0';
+		s += fit;
+		while (*s == ' ')
+			s++;
+		given++;
+		if (*s && given == max_lines) {
+			/* More than the lines allow: say so on the last one. */
+			char last[1100];
+			snprintf(last, sizeof(last), "%s %s", buf, s);
+			line(ctx, last);	/* drawn clipped: it ends in the ellipsis */
+			return given;
+		}
+		line(ctx, buf);
+	}
+	return given;
 }
 
 void format_clock(int64_t wall, char buf[16])

@@ -45,11 +45,28 @@ enum {
 };
 
 /*
- * Drawing: text clipped to w columns (draw_text returns the columns it
- * used); fill pads with spaces up to w.
+ * Nothing is cut silently: text wider than w columns is drawn up to
+ * where it must give way and ends in the ellipsis, "…" in a UTF-8
+ * locale and ".." otherwise (draw_set_utf8 says which, once).
+ *
+ * draw_text returns the columns it used; draw_fill pads with spaces up
+ * to w.
  */
+void draw_set_utf8(bool utf8);
+const char *draw_ellipsis(void);
 int draw_text(int y, int x, int w, int attr, const char *s);
 void draw_fill(int y, int x, int w, int attr, const char *s);
+/* Columns s takes on the screen (bytes that are not valid count one). */
+int text_width(const char *s);
+
+/*
+ * Word wrap: breaks s into lines of at most w columns at spaces (a word
+ * wider than w is broken where it must).  Calls line() for each, at most
+ * max_lines times; when the text needs more, the last line given ends in
+ * the ellipsis.  Returns the lines given.
+ */
+int text_wrap(const char *s, int w, int max_lines,
+	      void (*line)(void *ctx, const char *text), void *ctx);
 /* "12:03:04.567" local time. */
 void format_clock(int64_t wall, char buf[16]);
 

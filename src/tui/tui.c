@@ -121,6 +121,14 @@ static void terminal_restore(void)
 {
 	if (screen) {
 		mousemask(0, NULL);
+		/*
+		 * A blank screen to leave: a terminal that was resized while
+		 * the alternate screen was up may carry its lines over to the
+		 * main one (tmux pushes them into the history), and blank
+		 * lines are all there is to carry.
+		 */
+		erase();
+		refresh();
 		endwin();
 		delscreen(screen);
 		screen = NULL;
@@ -223,8 +231,11 @@ static void draw_header(struct tui *t)
 	const char *server = c->config ? c->config->server : "";
 	char buf[512];
 
-	snprintf(buf, sizeof(buf), " kinf  context %s  server %s  %s%s", ctx, server,
-		 c->scope_ns ? "namespace " : "", c->scope_ns ? c->scope_ns : "all namespaces");
+	int len = snprintf(buf, sizeof(buf), " kinf  context %s  server %s  %s%s", ctx, server,
+			 c->scope_ns ? "namespace " : "",
+			 c->scope_ns ? c->scope_ns : "all namespaces");
+	if (t->ns_filter[0])
+		snprintf(buf + len, sizeof(buf) - (size_t)len, ", showing %s", t->ns_filter);
 	draw_fill(0, 0, t->cols, A_BOLD, buf);
 	if (t->paused) {
 		struct tab *tab = tui_tab(t);
@@ -253,23 +264,19 @@ static void draw_header(struct tui *t)
 static const char *hints(const struct tui *t)
 {
 	if (t->view == &detail_view)
-		return "Esc back  j/k PgUp/PgDn g/G scroll  p pause  q quit  ? help";
+		return "Esc back  j/k PgUp/PgDn g/G scroll  y yaml/detail  p pause  q quit  ? help";
 	if (t->view == &help_view)
 		return "Esc back  q quit";
-	return "? help  / filter  s sort  Tab pane  Enter detail  p pause  r resync  q quit";
+	return "? help  / filter  : resource  n namespace  s sort  Enter detail  y yaml  "
+	       "Tab pane  p pause  r resync  q quit";
 }
 
 static void draw_status(struct tui *t)
 {
 	int y = t->lines - 1;
 
-	if (t->prompting) {
-		char buf[300];
-		snprintf(buf, sizeof(buf), "filter (text, or l:key=value): %s", t->prompt);
-		draw_fill(y, 0, t->cols, A_NORMAL, buf);
-		int x = (int)strlen(buf);
-		if (x < t->cols)
-			mvaddch(y, x, ' ' | A_REVERSE);
+	if (t->prompt.kind != PROMPT_NONE) {
+		prompt_draw(t, y);
 		return;
 	}
 	if (t->message[0] && t->now_mono < t->message_until)
@@ -333,45 +340,108 @@ static void switch_tab(struct tui *t, size_t i)
 	tui_tab(t)->index_dirty = true;
 }
 
-static void prompt_key(struct tui *t, int key)
+static void tab_init(struct tui *t, size_t i)
+{
+	struct session *s = t->session;
+	struct tab *tab = &t->tabs[i];
+	struct listener *l = informer_add_listener(s->informers[i], t->resync_ms);
+
+	memset(tab, 0, sizeof(*tab));
+	model_init(&tab->m, s->informers[i], l);
+	tab->log_follow = true;
+	tab->index_dirty = true;
+	table_sort_default(t, tab);
+}
+
+static void tab_release(struct tab *tab)
+{
+	table_release(tab);
+	log_release(tab);
+	filter_clear(&tab->filter);
+	model_release(&tab->m);
+}
+
+/*
+ * `:`: switches to the tab of a resource, adding (and starting) one if
+ * there is none.  -1 with err when the server has no such resource.
+ */
+static int open_resource(struct tui *t, const char *typed, struct errbuf *err)
+{
+	struct session *s = t->session;
+	bool added;
+	int i = session_add(s, typed, &added, err);
+
+	if (i < 0)
+		return -1;
+	if (added) {
+		t->tabs = xrealloc(t->tabs, s->nr * sizeof(*t->tabs));
+		tab_init(t, (size_t)i);
+		t->nr = s->nr;
+		if (informer_start(s->informers[i], err) < 0)
+			return -1;	/* the tab stays, saying what its informer does */
+		tui_message(t, "%s: started an informer (tab %d)", t->tabs[i].m.name, i + 1);
+	}
+	switch_tab(t, (size_t)i);
+	return 0;
+}
+
+/* The object the cursor is on, in the table or the delta pane. */
+static const char *selected_key(struct tui *t)
 {
 	struct tab *tab = tui_tab(t);
-	size_t len = strlen(t->prompt);
 
-	switch (key) {
-	case 27:	/* Esc: the filter as it was */
-		snprintf(t->prompt, sizeof(t->prompt), "%s", t->prompt_saved);
-		t->prompting = false;
-		break;
-	case '\r': case '\n': case KEY_ENTER:
-		t->prompting = false;
-		break;
-	case KEY_BACKSPACE: case 127: case 8:
-		if (len)
-			t->prompt[len - 1] = '\0';
-		break;
-	case 'u' & 0x1f:
-		t->prompt[0] = '\0';
-		break;
-	default:
-		if (key >= 32 && key < 127 && len + 1 < sizeof(t->prompt)) {
-			t->prompt[len] = (char)key;
-			t->prompt[len + 1] = '\0';
-		}
-		break;
+	if (t->focus == PANE_LOG)
+		return log_selected_key(t, tab);
+	struct row *r = table_selected(tab);
+	return r ? r->key : NULL;
+}
+
+/* Esc on the main screen: the message, then the filter, then the namespace. */
+static void escape(struct tui *t)
+{
+	struct tab *tab = tui_tab(t);
+
+	if (t->view) {
+		t->view = NULL;
+	} else if (filter_active(&tab->filter)) {
+		filter_clear(&tab->filter);
+		tui_filters_changed(t);
+		tui_message(t, "filter cleared");
+	} else if (t->ns_filter[0]) {
+		t->ns_filter[0] = '\0';
+		tui_filters_changed(t);
+		tui_message(t, "all namespaces");
 	}
-	/* The table follows as the filter is typed. */
-	if (strcmp(tab->filter, t->prompt)) {
-		snprintf(tab->filter, sizeof(tab->filter), "%s", t->prompt);
-		tab->index_dirty = true;
-		tab->table.cur = tab->table.top = 0;
-	}
+}
+
+static void unknown_key(struct tui *t, int key)
+{
+	const char *name = keyname(key);
+	tui_message(t, "%s%s%s does nothing here; ? lists the keys",
+		    key >= 32 && key < 127 ? "'" : "", name ? name : "that key",
+		    key >= 32 && key < 127 ? "'" : "");
+}
+
+/* Keys of the main screen, which a full-screen view does not take. */
+static bool main_screen_key(int key)
+{
+	static const int keys[] = { '\t', KEY_BTAB, '/', ':', 'n', 'y', 's', 'S', '<', '>',
+				    KEY_LEFT, KEY_RIGHT };
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+		if (keys[i] == key)
+			return true;
+	return (key >= '1' && key <= '9') || (key >= 'A' && key <= 'Z');
 }
 
 static void global_key(struct tui *t, int key)
 {
 	struct tab *tab = tui_tab(t);
+	const char *k;
 
+	if (t->view && main_screen_key(key)) {
+		unknown_key(t, key);
+		return;
+	}
 	switch (key) {
 	case 'q':
 		t->quit = true;
@@ -381,17 +451,9 @@ static void global_key(struct tui *t, int key)
 		t->help_top = 0;
 		break;
 	case 27:
-		if (t->view) {
-			t->view = NULL;
-		} else if (tab->filter[0]) {
-			tab->filter[0] = '\0';
-			tab->index_dirty = true;
-			tui_message(t, "filter cleared");
-		}
+		escape(t);
 		break;
 	case '\t':
-		if (t->view)
-			break;
 		if (t->focus + 1 < PANE__COUNT) {
 			t->focus++;
 		} else if (t->nr > 1) {
@@ -401,8 +463,6 @@ static void global_key(struct tui *t, int key)
 		}
 		break;
 	case KEY_BTAB:
-		if (t->view)
-			break;
 		if (t->focus > PANE_TABLE) {
 			t->focus--;
 		} else if (t->nr > 1) {
@@ -426,15 +486,28 @@ static void global_key(struct tui *t, int key)
 		tui_message(t, "log of %s cleared", tab->m.name);
 		break;
 	case '/':
-		if (t->view)
-			break;
-		t->prompting = true;
-		snprintf(t->prompt, sizeof(t->prompt), "%s", tab->filter);
-		snprintf(t->prompt_saved, sizeof(t->prompt_saved), "%s", tab->filter);
+		prompt_open(t, PROMPT_FILTER);
 		break;
-	case 's': case 'S':
-		if (!t->view)
-			table_cycle_sort(t, tab, key == 'S');
+	case ':':
+		prompt_open(t, PROMPT_RESOURCE);
+		break;
+	case 'n':
+		prompt_open(t, PROMPT_NAMESPACE);
+		break;
+	case 'y':
+		if ((k = selected_key(t)))
+			detail_open(t, t->cur, k, true);
+		else
+			tui_message(t, "no object under the cursor");
+		break;
+	case 's': case '>': case KEY_RIGHT:
+		table_cycle_sort(t, tab, 1);
+		break;
+	case '<': case KEY_LEFT:
+		table_cycle_sort(t, tab, -1);
+		break;
+	case 'S':
+		table_reverse_sort(t, tab);
 		break;
 	case 'l' & 0x1f:
 		clearok(curscr, TRUE);
@@ -443,8 +516,14 @@ static void global_key(struct tui *t, int key)
 		getmaxyx(stdscr, t->lines, t->cols);
 		break;
 	default:
-		if (key >= '1' && key <= '9' && !t->view)
+		if (key >= '1' && key <= '9' && (size_t)(key - '1') < t->nr)
 			switch_tab(t, (size_t)(key - '1'));
+		else if (key >= '1' && key <= '9')
+			tui_message(t, "no tab %c; : adds one", key);
+		else if (key >= 'A' && key <= 'Z' && table_sort_letter(t, tab, (char)key))
+			break;
+		else
+			unknown_key(t, key);
 		break;
 	}
 }
@@ -489,8 +568,19 @@ static void handle_key(struct tui *t, int key)
 		mouse_event(t);
 		return;
 	}
-	if (t->prompting) {
+	if (key == KEY_RESIZE) {
+		global_key(t, key);
+		return;
+	}
+	/* A message answers the key before; the next key makes it go. */
+	t->message[0] = '\0';
+	if (t->prompt.kind != PROMPT_NONE) {
 		prompt_key(t, key);
+		if (t->prompt.wants_resource) {
+			struct errbuf err = { "" };
+			bool ok = open_resource(t, t->prompt.text, &err) == 0;
+			prompt_failed(t, ok ? NULL : err.msg);
+		}
 		return;
 	}
 	const struct view_ops *v = t->view ? t->view : panes[t->focus];
@@ -540,21 +630,30 @@ static void tick(struct tui *t)
 	}
 }
 
-static int run_loop(struct tui *t)
+/* The terminal, the signal pipe, and each tab's listener. */
+static struct pollfd *poll_fds(struct tui *t, struct pollfd *fds, size_t *nfds)
 {
-	size_t nfds = 2 + t->nr;
-	struct pollfd *fds = xcalloc(nfds, sizeof(*fds));
-	int64_t next_tick = mono_ms(), last_frame = 0;
-	bool dirty = true;
-	int status = 0;
-
+	*nfds = 2 + t->nr;
+	fds = xrealloc(fds, *nfds * sizeof(*fds));
 	fds[0] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
 	fds[1] = (struct pollfd){ .fd = sig_pipe[0], .events = POLLIN };
 	for (size_t i = 0; i < t->nr; i++)
 		fds[2 + i] = (struct pollfd){
 			.fd = listener_wake_fd(t->tabs[i].m.listener), .events = POLLIN };
+	return fds;
+}
+
+static int run_loop(struct tui *t)
+{
+	size_t nfds;
+	struct pollfd *fds = poll_fds(t, NULL, &nfds);
+	int64_t next_tick = mono_ms(), last_frame = 0;
+	bool dirty = true;
+	int status = 0;
 
 	while (!t->quit) {
+		if (nfds != 2 + t->nr)	/* `:` added a tab */
+			fds = poll_fds(t, fds, &nfds);
 		int64_t now = mono_ms();
 		if (now >= next_tick) {
 			tick(t);
@@ -601,7 +700,7 @@ static int run_loop(struct tui *t)
 			}
 			dirty = true;
 		}
-		for (size_t i = 0; i < t->nr; i++) {
+		for (size_t i = 0; i + 2 < nfds && i < t->nr; i++) {
 			if ((fds[2 + i].revents & POLLIN) && drain(t, &t->tabs[i]))
 				dirty = true;
 		}
@@ -624,13 +723,11 @@ int tui_run(struct session *s, const struct tui_opts *opts)
 	t.session = s;
 	t.nr = s->nr;
 	t.tabs = xcalloc(t.nr, sizeof(*t.tabs));
+	t.resync_ms = opts->resync_ms;
 	t.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
-	for (size_t i = 0; i < t.nr; i++) {
-		struct listener *l = informer_add_listener(s->informers[i], opts->resync_ms);
-		model_init(&t.tabs[i].m, s->informers[i], l);
-		t.tabs[i].log_follow = true;
-		t.tabs[i].index_dirty = true;
-	}
+	draw_set_utf8(t.utf8);
+	for (size_t i = 0; i < t.nr; i++)
+		tab_init(&t, i);
 	if (pipe2(sig_pipe, O_CLOEXEC | O_NONBLOCK) < 0) {
 		error("cannot make a pipe: %s", strerror(errno));
 		goto cleanup;
@@ -660,10 +757,8 @@ cleanup:
 	/* Stop the informers before their listeners' models go. */
 	session_stop(s);
 	detail_release(&t);
-	for (size_t i = 0; i < t.nr; i++) {
-		table_release(&t.tabs[i]);
-		model_release(&t.tabs[i].m);
-	}
+	for (size_t i = 0; i < t.nr; i++)
+		tab_release(&t.tabs[i]);
 	free(t.tabs);
 	for (int i = 0; i < 2; i++) {
 		if (sig_pipe[i] >= 0)

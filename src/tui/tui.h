@@ -7,7 +7,9 @@
  * listener per informer, starts the session and runs until the user quits
  * or a signal (SIGINT, SIGTERM, SIGHUP) arrives.  It owns the terminal
  * for that time and gives it back restored on every way out, die()
- * included (through set_die_hook).  The caller closes the session.
+ * included (through set_die_hook).  The caller closes the session, which
+ * may by then hold more informers than it was opened with: `:` adds one
+ * per resource named (session_add).
  *
  * Not thread-safe, and not reentrant: one TUI per process.
  */

@@ -1,7 +1,8 @@
 /*
  * tui_detail.c — one object, full screen (Enter on a row or a log line):
  * its delta history since kinf started, what its last update changed,
- * and its current JSON.  The text is rebuilt whenever a delta for the
+ * and its current JSON; or (y) the object as `kubectl get -o yaml`
+ * prints it.  The text is rebuilt whenever a delta for the
  * object arrives; once the object is no longer tracked the last text
  * stays, marked so.
  */
@@ -15,6 +16,7 @@
 
 #include "output/diff.h"
 #include "output/redact.h"
+#include "output/yaml.h"
 #include "lib/strbuf.h"
 #include "tui/tui_view.h"
 #include "lib/util.h"
@@ -74,11 +76,40 @@ static void add_diff(struct tui *t, struct json_object *a, struct json_object *b
 	strbuf_release(&whats);
 }
 
+/* `y`: the object as `kubectl get -o yaml` shows it, and nothing else. */
+static void build_yaml(struct tui *t, struct row *r)
+{
+	struct json_object *tree = kobj_tree(r->obj);
+	struct strbuf yaml = STRBUF_INIT;
+	struct errbuf err = { "" };
+
+	clear_lines(t);
+	if (tree)
+		redact_secret(tree);	/* a Secret's values by their sizes, as everywhere on screen */
+	if (!tree || yaml_emit(tree, &yaml, &err) < 0) {
+		add_line(t, A_BOLD | tui_color(t, PAIR_ERROR), "%s",
+			 tree ? err.msg : "the object cannot be read");
+	} else {
+		for (const char *p = strbuf_str(&yaml); *p;) {
+			size_t n = strcspn(p, "\n");
+			add_line(t, 0, "%.*s", (int)n, p);
+			p += n + (p[n] == '\n');
+		}
+	}
+	json_object_put(tree);
+	strbuf_release(&yaml);
+	t->detail.version = r->version;
+}
+
 static void build(struct tui *t, struct row *r)
 {
 	struct tab *tab = &t->tabs[t->detail.tab];
 	char clock[16], how[64];
 
+	if (t->detail.yaml) {
+		build_yaml(t, r);
+		return;
+	}
 	clear_lines(t);
 	add_line(t, A_BOLD, "Delta history: %zu since kinf started%s", r->hist_total,
 		 r->hist_total > r->hist_nr ? ", the latest shown" : "");
@@ -139,13 +170,14 @@ static void build(struct tui *t, struct row *r)
 	t->detail.version = r->version;
 }
 
-void detail_open(struct tui *t, size_t tab, const char *key)
+void detail_open(struct tui *t, size_t tab, const char *key, bool yaml)
 {
 	char *copy = xstrdup(key);
 
 	free(t->detail.key);
 	t->detail.key = copy;
 	t->detail.tab = tab;
+	t->detail.yaml = yaml;
 	t->detail.vanished = false;
 	t->detail.scroll = (struct scroll){ 0, 0 };
 	clear_lines(t);
@@ -182,9 +214,9 @@ static void detail_draw(struct tui *t, const struct rect *r, bool focused)
 
 	if (row) {
 		format_ago(t, row->last_ms, ago);
-		snprintf(title, sizeof(title), " %s %s  rv %s  %s %s ago%s", tab->m.kind,
+		snprintf(title, sizeof(title), " %s %s  rv %s  %s %s ago%s%s", tab->m.kind,
 			 t->detail.key, row->obj->rv, delta_type_name(row->last_type), ago,
-			 row->gone_mono ? "  (deleted)" : "");
+			 row->gone_mono ? "  (deleted)" : "", t->detail.yaml ? "  YAML" : "");
 	} else {
 		snprintf(title, sizeof(title), " %s %s  (no longer cached)", tab->m.kind,
 			 t->detail.key);
@@ -221,6 +253,15 @@ static bool detail_key(struct tui *t, int key)
 	case KEY_LEFT: case 'h': case KEY_BACKSPACE:
 		t->view = NULL;
 		return true;
+	case 'y': {
+		/* The other of the two: history, diff and JSON, or YAML. */
+		struct row *row = model_row(&t->tabs[t->detail.tab].m, t->detail.key);
+		t->detail.yaml = !t->detail.yaml;
+		s->cur = s->top = 0;
+		if (row)
+			build(t, row);
+		return true;
+	}
 	default:
 		return false;
 	}

@@ -4,7 +4,10 @@
  * why), hit 410, failed, backed off, got bookmarks and resynced; deltas
  * per second, the FIFO's depth, the resync times and the last error.
  * Everything comes from informer_get_stats(), sampled once a second.
+ * A figure that does not fit beside the others goes on the next line,
+ * never cut; the error wraps at words.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -40,70 +43,144 @@ static void state_text(const struct tui *t, const struct informer_stats *st,
 	}
 }
 
+/*
+ * The pane's text: lines of items, each item kept whole.  A line whose
+ * items do not fit the width goes on below; the error wraps at words.
+ */
+#define HEALTH_LINES 16
+#define LINE_ITEMS 4
+
+struct health_line {
+	char items[LINE_ITEMS][160];
+	size_t nr;
+	int attr;
+	bool wrap;	/* one text, wrapped at words over up to three lines */
+};
+
+struct health_text {
+	struct health_line v[HEALTH_LINES];
+	size_t nr;
+};
+
+static void line_add(struct health_text *h, int attr, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void item_add(struct health_text *h, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void line_add(struct health_text *h, int attr, const char *fmt, ...)
+{
+	va_list ap;
+	struct health_line *l = &h->v[h->nr++];
+
+	l->attr = attr;
+	l->nr = 1;
+	va_start(ap, fmt);
+	vsnprintf(l->items[0], sizeof(l->items[0]), fmt, ap);
+	va_end(ap);
+}
+
+static void item_add(struct health_text *h, const char *fmt, ...)
+{
+	va_list ap;
+	struct health_line *l = &h->v[h->nr - 1];
+
+	if (l->nr == LINE_ITEMS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(l->items[l->nr++], sizeof(l->items[0]), fmt, ap);
+	va_end(ap);
+}
+
+struct wrap_ctx {
+	int y, x, w, attr, bottom;
+};
+
+static void wrap_line(void *ctx, const char *text)
+{
+	struct wrap_ctx *c = ctx;
+	if (c->y < c->bottom)
+		draw_text(c->y++, c->x, c->w, c->attr, text);
+}
+
 static void health_draw(struct tui *t, const struct rect *r, bool focused)
 {
 	struct tab *tab = tui_tab(t);
 	const struct informer_stats *st = &tab->m.stats;
-	char lines[16][320], a[32], b[32];
-	int attrs[16] = { 0 };
-	size_t n = 0, err_line = (size_t)-1;
+	struct health_text h;
+	char a[32], b[32];
+	typedef unsigned long long ull;
 
+	memset(&h, 0, sizeof(h));
 	draw_title(t, r, focused, " informer", NULL);
 
 	char state[160];
 	state_text(t, st, state, sizeof(state));
-	snprintf(lines[n], sizeof(lines[n]), "state    %s", state);
-	attrs[n++] = st->state == STATE_BACKOFF ? A_BOLD | tui_color(t, PAIR_ERROR) : A_BOLD;
-	snprintf(lines[n++], sizeof(lines[0]), "rv       %s%s", st->rv[0] ? st->rv : "-",
-		 st->synced ? "  synced" : "  not synced");
-	snprintf(lines[n++], sizeof(lines[0]), "lists %llu  relists %llu  410s %llu",
-		 (unsigned long long)st->lists, (unsigned long long)st->relists,
-		 (unsigned long long)st->expired);
-	snprintf(lines[n++], sizeof(lines[0]), "watches %llu  bookmarks %llu",
-		 (unsigned long long)st->watches, (unsigned long long)st->bookmarks);
-	snprintf(lines[n], sizeof(lines[0]), "errors %llu  backoffs %llu  renewed %llu",
-		 (unsigned long long)st->errors, (unsigned long long)st->backoffs,
-		 (unsigned long long)st->stalls);
-	attrs[n++] = st->errors ? tui_color(t, PAIR_ERROR) : 0;
-	snprintf(lines[n++], sizeof(lines[0]), "deltas/s %.1f  fifo %zu  cached %zu",
-		 tab->m.deltas_per_s, st->fifo_depth, st->cached);
+	line_add(&h, st->state == STATE_BACKOFF ? A_BOLD | tui_color(t, PAIR_ERROR) : A_BOLD,
+		 "state    %s", state);
+	line_add(&h, 0, "rv       %s", st->rv[0] ? st->rv : "-");
+	item_add(&h, "%s", st->synced ? "synced" : "not synced");
+	line_add(&h, 0, "lists %llu", (ull)st->lists);
+	item_add(&h, "relists %llu", (ull)st->relists);
+	item_add(&h, "410s %llu", (ull)st->expired);
+	line_add(&h, 0, "watches %llu", (ull)st->watches);
+	item_add(&h, "bookmarks %llu", (ull)st->bookmarks);
+	line_add(&h, st->errors ? tui_color(t, PAIR_ERROR) : 0, "errors %llu", (ull)st->errors);
+	item_add(&h, "backoffs %llu", (ull)st->backoffs);
+	item_add(&h, "renewed %llu", (ull)st->stalls);
+	line_add(&h, 0, "deltas/s %.1f", tab->m.deltas_per_s);
+	item_add(&h, "fifo %zu", st->fifo_depth);
+	item_add(&h, "cached %zu", st->cached);
 	if (st->last_resync_ms)
 		format_ago(t, st->last_resync_ms, a);
 	else
 		snprintf(a, sizeof(a), "never");
-	if (st->next_resync_ms)
+	line_add(&h, 0, "resyncs %llu", (ull)st->resyncs);
+	item_add(&h, "last %s", a);
+	if (st->next_resync_ms) {
 		format_age(st->next_resync_ms - t->now_wall, b);
-	snprintf(lines[n++], sizeof(lines[0]), "resyncs %llu  last %s%s%s",
-		 (unsigned long long)st->resyncs, a, st->next_resync_ms ? "  next " : "",
-		 st->next_resync_ms ? b : "");
+		item_add(&h, "next %s", b);
+	}
 	if (tab->m.held_nr || t->paused)
-		snprintf(lines[n++], sizeof(lines[0]), "held %zu (paused)", tab->m.held_nr);
+		line_add(&h, 0, "held %zu (paused)", tab->m.held_nr);
 	if (st->last_error[0]) {
 		format_ago(t, st->last_error_ms, a);
-		snprintf(lines[n], sizeof(lines[0]), "error %s ago: %s", a, st->last_error);
-		err_line = n;
-		attrs[n++] = A_BOLD | tui_color(t, PAIR_ERROR);
+		line_add(&h, A_BOLD | tui_color(t, PAIR_ERROR), "error %s ago: %s", a,
+			 st->last_error);
+		h.v[h.nr - 1].wrap = true;
 	}
-	snprintf(lines[n++], sizeof(lines[0]), "events %llu  pages %llu  429s %llu",
-		 (unsigned long long)st->events, (unsigned long long)st->pages,
-		 (unsigned long long)st->throttled);
-	snprintf(lines[n++], sizeof(lines[0]), "Added %llu  Updated %llu  Deleted %llu",
-		 (unsigned long long)st->deltas[DELTA_ADDED],
-		 (unsigned long long)st->deltas[DELTA_UPDATED],
-		 (unsigned long long)st->deltas[DELTA_DELETED]);
-	snprintf(lines[n++], sizeof(lines[0]), "Replaced %llu  Sync %llu",
-		 (unsigned long long)st->deltas[DELTA_REPLACED],
-		 (unsigned long long)st->deltas[DELTA_SYNC]);
+	line_add(&h, 0, "events %llu", (ull)st->events);
+	item_add(&h, "pages %llu", (ull)st->pages);
+	item_add(&h, "429s %llu", (ull)st->throttled);
+	line_add(&h, 0, "Added %llu", (ull)st->deltas[DELTA_ADDED]);
+	item_add(&h, "Updated %llu", (ull)st->deltas[DELTA_UPDATED]);
+	item_add(&h, "Deleted %llu", (ull)st->deltas[DELTA_DELETED]);
+	line_add(&h, 0, "Replaced %llu", (ull)st->deltas[DELTA_REPLACED]);
+	item_add(&h, "Sync %llu", (ull)st->deltas[DELTA_SYNC]);
 
-	int y = r->y + 1;
-	int w = r->w - 1;
-	for (size_t i = 0; i < n && y < r->y + r->h; i++) {
-		const char *s = lines[i];
-		/* The error takes up to three lines. */
-		for (int k = 0; *s && k < (i == err_line ? 3 : 1) && y < r->y + r->h; k++) {
-			draw_text(y++, r->x + 1, w, attrs[i], s);
-			s += strlen(s) > (size_t)w ? (size_t)w : strlen(s);
+	int y = r->y + 1, bottom = r->y + r->h;
+	int x0 = r->x + 1, w = r->w - 1;
+	for (size_t i = 0; i < h.nr && y < bottom; i++) {
+		const struct health_line *l = &h.v[i];
+		if (l->wrap) {
+			struct wrap_ctx c = { y, x0, w, l->attr, bottom };
+			text_wrap(l->items[0], w, 3, wrap_line, &c);
+			y = c.y;
+			continue;
 		}
+		int x = 0;
+		for (size_t k = 0; k < l->nr && y < bottom; k++) {
+			int iw = text_width(l->items[k]);
+			if (x && x + 2 + iw > w) {
+				y++;	/* the rest of the line goes on below */
+				x = 0;
+				if (y >= bottom)
+					break;
+			}
+			if (x)
+				x += 2;
+			x += draw_text(y, x0 + x, w - x, l->attr, l->items[k]);
+		}
+		y++;
 	}
 }
 

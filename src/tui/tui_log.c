@@ -3,10 +3,22 @@
  * delta, coloured by type, saying where it came from (initial list,
  * relist n, watch, resync) and whether it is a tombstone, with the
  * informer's activity (lists, watches, 410s, backoff) between them.
+ *
+ * The unchanged objects of a relist (and a resync's Sync deltas) are one
+ * line, "relist #3: 1998 unchanged", that Enter expands and collapses
+ * (see log_group in tui_model.h), so a relist of thousands does not bury
+ * the tombstone it brought.  The `/` filter and the `n` namespace apply
+ * here as in the table: a delta line shows when its object's key (or,
+ * for a label selector, its cached object) matches; a group when one of
+ * its deltas does; activity lines always.
+ *
+ * The lines shown are an index over the model's log, kept in step by
+ * appending while the log only grows, rebuilt when it changed otherwise.
  * The cursor follows the newest line until it is moved away; Enter opens
  * the object's detail.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <curses.h>
@@ -14,10 +26,202 @@
 #include "tui/tui_view.h"
 #include "lib/util.h"
 
-static void log_follow(struct tab *tab)
+/* ---- which lines are shown ------------------------------------------------ */
+
+static bool key_shown(const struct tui *t, const struct tab *tab, const char *key)
 {
-	if (tab->log_follow && tab->m.log_nr)
-		tab->log.cur = tab->m.log_nr - 1;
+	if (t->ns_filter[0] && tab->m.namespaced) {
+		size_t n = strlen(t->ns_filter);
+		if (strncmp(key, t->ns_filter, n) || key[n] != '/')
+			return false;
+	}
+	if (tab->filter.sel) {
+		const struct row *r = model_row(&tab->m, key);
+		return r && filter_match_row(&tab->filter, r);
+	}
+	return filter_match_key(&tab->filter, key);
+}
+
+static bool narrowed(const struct tui *t, const struct tab *tab)
+{
+	return filter_active(&tab->filter) || (t->ns_filter[0] && tab->m.namespaced);
+}
+
+/*
+ * How many of a group's kept deltas are shown: counted once per filter
+ * (generation) and then only for the deltas added since.  The count is
+ * 1-based in the generation so that 0 means never counted.
+ */
+static size_t group_shown(const struct tui *t, const struct tab *tab, struct log_group *g)
+{
+	if (!narrowed(t, tab))
+		return g->nr;
+	if (g->match_gen != t->filter_gen + 1 || g->match_upto > g->nr) {
+		g->match_gen = t->filter_gen + 1;
+		g->match_upto = g->match_nr = 0;
+	}
+	for (; g->match_upto < g->nr; g->match_upto++)
+		g->match_nr += key_shown(t, tab, g->items[g->match_upto].key);
+	return g->match_nr;
+}
+
+static bool entry_shown(const struct tui *t, const struct tab *tab, struct log_entry *e)
+{
+	if (!narrowed(t, tab))
+		return true;
+	if (e->match_gen != t->filter_gen + 1) {
+		e->match_gen = t->filter_gen + 1;
+		e->match = key_shown(t, tab, e->text);
+	}
+	return e->match;
+}
+
+static void lines_push(struct tab *tab, uint64_t seq, int item)
+{
+	struct log_lines *l = &tab->lines;
+	ALLOC_GROW(l->v, l->nr + 1, l->alloc);
+	l->v[l->nr++] = (struct log_line){ seq, item };
+}
+
+static void entry_lines(const struct tui *t, struct tab *tab, struct log_entry *e)
+{
+	switch (e->kind) {
+	case LOG_ACTIVITY:
+		lines_push(tab, e->seq, -1);
+		break;
+	case LOG_DELTA:
+		if (entry_shown(t, tab, e))
+			lines_push(tab, e->seq, -1);
+		break;
+	case LOG_GROUP: {
+		struct log_group *g = e->group;
+		if (narrowed(t, tab) && !group_shown(t, tab, g))
+			break;
+		lines_push(tab, e->seq, -1);
+		if (!g->expanded)
+			break;
+		for (size_t i = 0; i < g->nr; i++)
+			if (key_shown(t, tab, g->items[i].key))
+				lines_push(tab, e->seq, (int)i);
+		if (g->count > g->nr)
+			lines_push(tab, e->seq, LINE_NOT_KEPT);
+		break;
+	}
+	}
+}
+
+static size_t line_find(const struct tab *tab, struct log_line at)
+{
+	size_t lo = 0, hi = tab->lines.nr;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		const struct log_line *l = &tab->lines.v[mid];
+		if (l->seq < at.seq || (l->seq == at.seq && l->item < at.item))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Brings the lines in step with the log; the cursor stays on its line. */
+static void lines_refresh(struct tui *t, struct tab *tab)
+{
+	struct model *m = &tab->m;
+	struct log_lines *l = &tab->lines;
+	bool full = tab->log_dirty || m->log_changes != tab->log_seen_changes;
+
+	if (!full && m->log_total == tab->log_seen_total)
+		return;
+	struct log_line at = { 0, 0 };
+	bool had = tab->log.cur < l->nr;
+	if (had)
+		at = l->v[tab->log.cur];
+
+	uint64_t first = m->log_nr ? model_log_at(m, 0)->seq : m->log_total + 1;
+	if (full) {
+		l->nr = 0;
+		for (uint64_t seq = first; seq <= m->log_total; seq++)
+			entry_lines(t, tab, model_log_seq(m, seq));
+	} else {
+		/* Appends only: drop what left the ring, add what came. */
+		size_t gone = 0;
+		while (gone < l->nr && l->v[gone].seq < first)
+			gone++;
+		if (gone) {
+			memmove(l->v, l->v + gone, (l->nr - gone) * sizeof(*l->v));
+			l->nr -= gone;
+		}
+		uint64_t from = tab->log_seen_total + 1 > first ? tab->log_seen_total + 1 : first;
+		for (uint64_t seq = from; seq <= m->log_total; seq++)
+			entry_lines(t, tab, model_log_seq(m, seq));
+	}
+	tab->log_dirty = false;
+	tab->log_seen_changes = m->log_changes;
+	tab->log_seen_total = m->log_total;
+
+	if (tab->log_follow) {
+		tab->log.cur = l->nr ? l->nr - 1 : 0;
+	} else if (had) {
+		size_t i = line_find(tab, at);
+		tab->log.cur = i < l->nr ? i : (l->nr ? l->nr - 1 : 0);
+	}
+}
+
+/* ---- drawing ---------------------------------------------------------------- */
+
+/*
+ * "KEY  rv N  HOW" in w columns.  What does not fit gives way whole, the
+ * least telling first: the origin, then the resourceVersion (for a
+ * tombstone, whose origin says it is one, the other way round); the key
+ * goes last, shortened to end in the ellipsis.
+ */
+static void draw_delta_fields(int y, int x, int w, int attr, const char *key,
+			      const char *rv, const char *how, bool tombstone)
+{
+	char rvs[40];
+	int kw = text_width(key);
+
+	if (w <= 0)
+		return;
+	snprintf(rvs, sizeof(rvs), "rv %s", rv);
+	int need_rv = 2 + (int)strlen(rvs), need_how = 2 + text_width(how);
+	bool show_rv = true, show_how = true;
+	bool *first = tombstone ? &show_rv : &show_how;
+	bool *second = tombstone ? &show_how : &show_rv;
+
+	if (kw + need_rv + need_how > w)
+		*first = false;
+	if (kw + (show_rv ? need_rv : 0) + (show_how ? need_how : 0) > w)
+		*second = false;
+	if (kw > w)
+		kw = w;
+	int used = draw_text(y, x, kw, attr, key);
+	if (show_rv)
+		used += 2 + draw_text(y, x + used + 2, w - used - 2, attr, rvs);
+	if (show_how)
+		draw_text(y, x + used + 2, w - used - 2, attr, how);
+}
+
+/* Type, then the fields, from x to the pane's right edge. */
+static void draw_delta(const struct tui *t, int y, int x, int right, int base, bool sel,
+		       const struct hist_entry *d, const char *key)
+{
+	char how[64];
+	const char *type = delta_type_name(d->type);
+	int tw = text_width(type);
+
+	if (x >= right)
+		return;
+	/* A column of 8 (Replaced); a longer name (ReplacedAll) takes more. */
+	draw_text(y, x, tw < right - x ? tw : right - x,
+		  base | (sel ? 0 : delta_attr(t, d->type)), type);
+	x += (tw > 8 ? tw : 8) + 1;
+	if (x >= right)
+		return;
+	hist_describe(d, how, sizeof(how));
+	draw_delta_fields(y, x, right - x, base, key, d->rv[0] ? d->rv : "-", how, d->tombstone);
 }
 
 static void log_draw(struct tui *t, const struct rect *r, bool focused)
@@ -27,61 +231,112 @@ static void log_draw(struct tui *t, const struct rect *r, bool focused)
 	char title[128], right[64];
 
 	tab->log_height = r->h - 1;
-	log_follow(tab);
-	scroll_fix(&tab->log, m->log_nr, tab->log_height);
+	lines_refresh(t, tab);
+	if (tab->log_reveal) {
+		/* A group just opened: its line on top, its deltas below. */
+		tab->log.top = tab->log.cur;
+		tab->log_reveal = false;
+	}
+	scroll_fix(&tab->log, tab->lines.nr, tab->log_height);
 
-	snprintf(title, sizeof(title), " deltas  %zu shown", m->log_nr);
+	snprintf(title, sizeof(title), " deltas  %zu shown", tab->lines.nr);
 	snprintf(right, sizeof(right), "%s", tab->log_follow ? "following" : "");
 	draw_title(t, r, focused, title, right);
 
 	for (int i = 0; i < tab->log_height; i++) {
 		size_t at = tab->log.top + (size_t)i;
-		if (at >= m->log_nr)
+		if (at >= tab->lines.nr)
 			break;
-		const struct log_entry *e = model_log_at(m, at);
+		const struct log_line *line = &tab->lines.v[at];
+		const struct log_entry *e = model_log_seq(m, line->seq);
+		if (!e)
+			continue;
 		bool sel = focused && at == tab->log.cur;
 		int base = sel ? A_REVERSE : A_NORMAL;
-		int y = r->y + 1 + i, x = r->x;
+		int y = r->y + 1 + i, x = r->x, end = r->x + r->w;
 		char clock[16], buf[512];
 
 		if (sel)
 			mvhline(y, r->x, ' ' | (chtype)base, r->w);
+		if (e->kind == LOG_GROUP && line->item >= 0) {
+			const struct log_item *it = &e->group->items[line->item];
+			format_clock(it->d.time_ms, clock);
+			draw_text(y, x, r->w, base | A_DIM, clock);
+			draw_delta(t, y, x + 15, end, base, sel, &it->d, it->key);
+			continue;
+		}
 		format_clock(e->time_ms, clock);
 		draw_text(y, x, r->w, base | A_DIM, clock);
 		x += 13;
-		if (x >= r->x + r->w)
+		if (x >= end)
 			continue;
-		if (e->kind == LOG_ACTIVITY) {
+		switch (e->kind) {
+		case LOG_ACTIVITY:
 			snprintf(buf, sizeof(buf), "-- %s", e->text);
-			draw_text(y, x, r->x + r->w - x, base | A_BOLD | tui_color(t, PAIR_ACTIVITY), buf);
-			continue;
+			draw_text(y, x, end - x, base | A_BOLD | tui_color(t, PAIR_ACTIVITY), buf);
+			break;
+		case LOG_DELTA:
+			draw_delta(t, y, x, end, base, sel, &e->d, e->text);
+			break;
+		case LOG_GROUP: {
+			const struct log_group *g = e->group;
+			if (line->item == LINE_NOT_KEPT) {
+				snprintf(buf, sizeof(buf), "  %s %zu more, not kept", draw_ellipsis(),
+					 g->count - g->nr);
+				draw_text(y, x, end - x, base | A_DIM, buf);
+				break;
+			}
+			const char *mark = g->expanded ? (t->utf8 ? "▾" : "-") : (t->utf8 ? "▸" : "+");
+			int n = snprintf(buf, sizeof(buf), "%s %s: %zu unchanged", mark, g->label,
+					 g->count);
+			if (narrowed(t, tab))
+				snprintf(buf + n, sizeof(buf) - (size_t)n, " (%zu match)",
+					 group_shown(t, tab, e->group));
+			draw_text(y, x, end - x, base | (sel ? 0 : delta_attr(t, DELTA_SYNC)), buf);
+			break;
 		}
-		const char *type = delta_type_name(e->d.type);
-		draw_text(y, x, r->x + r->w - x, base | (sel ? 0 : delta_attr(t, e->d.type)), type);
-		x += 9;
-		if (x >= r->x + r->w)
-			continue;
-		char how[64];
-		hist_describe(&e->d, how, sizeof(how));
-		snprintf(buf, sizeof(buf), "%s  rv %s  %s", e->text, e->d.rv[0] ? e->d.rv : "-", how);
-		draw_text(y, x, r->x + r->w - x, base, buf);
+		}
 	}
+}
+
+/* The key of the object of the line under the cursor, or NULL. */
+const char *log_selected_key(struct tui *t, struct tab *tab)
+{
+	if (tab->log.cur >= tab->lines.nr)
+		return NULL;
+	const struct log_line *line = &tab->lines.v[tab->log.cur];
+	const struct log_entry *e = model_log_seq(&tab->m, line->seq);
+	if (!e)
+		return NULL;
+	if (e->kind == LOG_DELTA)
+		return e->text;
+	if (e->kind == LOG_GROUP && line->item >= 0)
+		return e->group->items[line->item].key;
+	return NULL;
 }
 
 static bool log_key(struct tui *t, int key)
 {
 	struct tab *tab = tui_tab(t);
-	struct model *m = &tab->m;
+	size_t nr = tab->lines.nr;
 
-	if (scroll_key(&tab->log, key, m->log_nr, tab->log_height)) {
-		tab->log_follow = m->log_nr && tab->log.cur == m->log_nr - 1;
+	if (scroll_key(&tab->log, key, nr, tab->log_height)) {
+		tab->log_follow = nr && tab->log.cur == nr - 1;
 		return true;
 	}
 	if (key == '\r' || key == '\n' || key == KEY_ENTER) {
-		if (tab->log.cur < m->log_nr) {
-			const struct log_entry *e = model_log_at(m, tab->log.cur);
-			if (e->kind == LOG_DELTA)
-				detail_open(t, t->cur, e->text);
+		if (tab->log.cur >= nr)
+			return true;
+		const struct log_line *line = &tab->lines.v[tab->log.cur];
+		struct log_entry *e = model_log_seq(&tab->m, line->seq);
+		const char *k = log_selected_key(t, tab);
+		if (k) {
+			detail_open(t, t->cur, k, false);
+		} else if (e && e->kind == LOG_GROUP) {
+			model_group_toggle(&tab->m, e);
+			/* Stay on the group's line, wherever following was. */
+			tab->log_follow = false;
+			tab->log_reveal = e->group->expanded;
 		}
 		return true;
 	}
@@ -91,9 +346,17 @@ static bool log_key(struct tui *t, int key)
 static void log_wheel(struct tui *t, int lines)
 {
 	struct tab *tab = tui_tab(t);
-	scroll_by(&tab->log, lines, tab->m.log_nr);
-	scroll_fix(&tab->log, tab->m.log_nr, tab->log_height);
-	tab->log_follow = tab->m.log_nr && tab->log.cur == tab->m.log_nr - 1;
+	size_t nr = tab->lines.nr;
+
+	scroll_by(&tab->log, lines, nr);
+	scroll_fix(&tab->log, nr, tab->log_height);
+	tab->log_follow = nr && tab->log.cur == nr - 1;
+}
+
+void log_release(struct tab *tab)
+{
+	free(tab->lines.v);
+	memset(&tab->lines, 0, sizeof(tab->lines));
 }
 
 const struct view_ops log_view = {

@@ -1,11 +1,13 @@
 /* tui_model.c — the TUI's picture of one resource; see tui_model.h. */
 #include "tui/tui_model.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cluster/discovery.h"
+#include "lib/selector.h"
 #include "lib/util.h"
 
 void model_init(struct model *m, struct informer *inf, struct listener *l)
@@ -97,6 +99,25 @@ const struct hist_entry *row_hist_at(const struct row *r, size_t i)
 	return &r->hist[(r->hist_first + i) % HIST_MAX];
 }
 
+static void group_free_items(struct model *m, struct log_group *g)
+{
+	for (size_t i = 0; i < g->nr; i++)
+		free(g->items[i].key);
+	free(g->items);
+	m->group_kept -= g->nr;
+	g->items = NULL;
+	g->nr = g->alloc = 0;
+}
+
+static void entry_free(struct model *m, struct log_entry *e)
+{
+	free(e->text);
+	if (e->group) {
+		group_free_items(m, e->group);
+		free(e->group);
+	}
+}
+
 static struct log_entry *log_append(struct model *m)
 {
 	struct log_entry *e;
@@ -106,11 +127,11 @@ static struct log_entry *log_append(struct model *m)
 		m->log_nr++;
 	} else {
 		e = &m->log[m->log_first];
-		free(e->text);
+		entry_free(m, e);
 		m->log_first = (m->log_first + 1) % LOG_MAX;
 	}
 	memset(e, 0, sizeof(*e));
-	m->log_total++;
+	e->seq = ++m->log_total;
 	return e;
 }
 
@@ -119,13 +140,104 @@ const struct log_entry *model_log_at(const struct model *m, size_t i)
 	return &m->log[(m->log_first + i) % LOG_MAX];
 }
 
+struct log_entry *model_log_seq(const struct model *m, uint64_t seq)
+{
+	if (!m->log_nr)
+		return NULL;
+	uint64_t first = m->log[m->log_first].seq;
+	if (seq < first || seq >= first + m->log_nr)
+		return NULL;
+	return &m->log[(m->log_first + (size_t)(seq - first)) % LOG_MAX];
+}
+
 void model_log_clear(struct model *m)
 {
 	for (size_t i = 0; i < m->log_nr; i++)
-		free(m->log[(m->log_first + i) % LOG_MAX].text);
+		entry_free(m, &m->log[(m->log_first + i) % LOG_MAX]);
 	m->log_nr = 0;
 	m->log_first = 0;
-	m->log_total++;
+	m->open_group = 0;
+	m->log_changes++;
+}
+
+void model_group_toggle(struct model *m, struct log_entry *e)
+{
+	if (e->group) {
+		e->group->expanded = !e->group->expanded;
+		m->log_changes++;
+	}
+}
+
+/* An update that changed nothing: a resync's, or a relist's of the same RV. */
+static bool unchanged(const struct notification *n)
+{
+	if (n->kind != NOTIFY_UPDATE)
+		return false;
+	if (n->resync_only)
+		return true;
+	return (n->delta.type == DELTA_REPLACED || n->delta.type == DELTA_REPLACED_ALL) &&
+	       n->old && !strcmp(n->old->rv, n->delta.obj->rv);
+}
+
+static void group_label(const struct hist_entry *h, char *buf, size_t size)
+{
+	if (h->type == DELTA_SYNC || h->type == DELTA_SYNC_ALL || h->source == SOURCE_RESYNC)
+		snprintf(buf, size, "resync");
+	else if (h->source == SOURCE_LIST && h->list_no)
+		snprintf(buf, size, "relist #%u", h->list_no);
+	else if (h->source == SOURCE_LIST)
+		snprintf(buf, size, "initial list");
+	else
+		snprintf(buf, size, "watch");
+}
+
+/* Makes room for more kept deltas by dropping the oldest groups' lists. */
+static void group_make_room(struct model *m, struct log_group *keep)
+{
+	for (size_t i = 0; i < m->log_nr && m->group_kept >= GROUP_KEPT_MAX; i++) {
+		struct log_entry *e = &m->log[(m->log_first + i) % LOG_MAX];
+		if (e->group && e->group != keep && e->group->nr) {
+			group_free_items(m, e->group);
+			m->log_changes++;
+		}
+	}
+}
+
+/*
+ * Folds an unchanged delta into the open group of its relist (or of a
+ * resync: one whose last delta came within a second), or opens one.
+ */
+static void log_unchanged(struct model *m, const struct hist_entry *h, const char *key)
+{
+	char label[32];
+	struct log_entry *e = m->open_group ? model_log_seq(m, m->open_group) : NULL;
+	struct log_group *g = e ? e->group : NULL;
+
+	group_label(h, label, sizeof(label));
+	bool same = g && !strcmp(g->label, label) &&
+		    (h->source == SOURCE_LIST || h->time_ms - g->last_ms < 1000);
+	if (!same) {
+		e = log_append(m);
+		e->kind = LOG_GROUP;
+		e->time_ms = h->time_ms;
+		e->group = g = xcalloc(1, sizeof(*g));
+		snprintf(g->label, sizeof(g->label), "%s", label);
+		m->open_group = e->seq;
+	}
+	g->count++;
+	g->last_ms = h->time_ms;
+	if (g->nr < GROUP_KEEP) {
+		if (m->group_kept >= GROUP_KEPT_MAX)
+			group_make_room(m, g);
+		if (m->group_kept < GROUP_KEPT_MAX) {
+			ALLOC_GROW(g->items, g->nr + 1, g->alloc);
+			g->items[g->nr].d = *h;
+			g->items[g->nr++].key = xstrdup(key);
+			m->group_kept++;
+		}
+	}
+	/* The group's line may now match a filter it did not. */
+	m->log_changes++;
 }
 
 static void log_activity(struct model *m, const struct activity_info *a)
@@ -190,11 +302,15 @@ void model_apply(struct model *m, struct notification *n)
 	struct hist_entry h;
 	hist_from_delta(&h, n);
 
-	struct log_entry *e = log_append(m);
-	e->kind = LOG_DELTA;
-	e->time_ms = h.time_ms;
-	e->d = h;
-	e->text = xstrdup(obj->key);
+	if (unchanged(n)) {
+		log_unchanged(m, &h, obj->key);
+	} else {
+		struct log_entry *e = log_append(m);
+		e->kind = LOG_DELTA;
+		e->time_ms = h.time_ms;
+		e->d = h;
+		e->text = xstrdup(obj->key);
+	}
 
 	struct row *r = hashmap_get(&m->rows, obj->key);
 	if (!r) {
@@ -302,36 +418,52 @@ void model_sample(struct model *m, int64_t now_mono)
 	m->deltas_per_s = span > 0 ? (double)(total - r->total[oldest]) * 1000.0 / (double)span : 0;
 }
 
-static bool labels_have_key(const char *packed, const char *key, size_t len)
+int filter_set(struct filter *f, const char *text, struct errbuf *err)
 {
-	for (const char *p = packed; *p; p += strlen(p) + 1)
-		if (!strncmp(p, key, len) && p[len] == '=')
-			return true;
-	return false;
+	struct filter nf;
+
+	memset(&nf, 0, sizeof(nf));
+	snprintf(nf.text, sizeof(nf.text), "%s", text);
+	if (str_starts_with(text, "l:")) {
+		if (!(nf.sel = selector_parse(text + 2, err)))
+			return -1;
+	} else if (*text) {
+		int rc = regcomp(&nf.re, text, REG_EXTENDED | REG_ICASE | REG_NOSUB);
+		if (rc) {
+			char msg[256];
+			regerror(rc, &nf.re, msg, sizeof(msg));
+			for (char *p = msg; *p; p++)
+				*p = (char)tolower((unsigned char)*p);
+			errbuf_set(err, "invalid regex '%s': %s", text, msg);
+			return -1;
+		}
+		nf.regex = true;
+	}
+	filter_clear(f);
+	*f = nf;
+	return 0;
 }
 
-bool row_matches(const struct row *r, const char *filter)
+void filter_clear(struct filter *f)
 {
-	if (!filter || !*filter)
-		return true;
-	if (!str_starts_with(filter, "l:"))
-		return strcasestr(r->key, filter) != NULL;
+	if (f->regex)
+		regfree(&f->re);
+	selector_free(f->sel);
+	memset(f, 0, sizeof(*f));
+}
 
-	const char *labels = r->obj ? r->obj->labels : "";
-	const char *p = filter + 2;
-	char term[256];
-	while (*p) {
-		size_t n = strcspn(p, ",");
-		if (n && n < sizeof(term)) {
-			memcpy(term, p, n);
-			term[n] = '\0';
-			if (strchr(term, '=') ? !packed_contains(labels, term)
-					      : !labels_have_key(labels, term, n))
-				return false;
-		}
-		p += n + (p[n] == ',');
-	}
+bool filter_match_key(const struct filter *f, const char *key)
+{
+	if (f->regex)
+		return regexec(&f->re, key, 0, NULL, 0) == 0;
 	return true;
+}
+
+bool filter_match_row(const struct filter *f, const struct row *r)
+{
+	if (f->sel)
+		return selector_matches(f->sel, r->obj ? r->obj->labels : "");
+	return filter_match_key(f, r->key);
 }
 
 void hist_describe(const struct hist_entry *h, char *buf, size_t size)
@@ -340,7 +472,7 @@ void hist_describe(const struct hist_entry *h, char *buf, size_t size)
 
 	if (h->replay)
 		snprintf(buf, size, "replay");
-	else if (h->type == DELTA_SYNC || h->source == SOURCE_RESYNC)
+	else if (h->type == DELTA_SYNC || h->type == DELTA_SYNC_ALL || h->source == SOURCE_RESYNC)
 		snprintf(buf, size, "resync");
 	else if (h->source == SOURCE_LIST && h->list_no == 0)
 		snprintf(buf, size, "initial list%s", tomb);

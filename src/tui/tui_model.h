@@ -19,6 +19,7 @@
 #ifndef KINF_TUI_MODEL_H
 #define KINF_TUI_MODEL_H
 
+#include <regex.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -66,13 +67,48 @@ struct row {
 enum log_kind {
 	LOG_DELTA,
 	LOG_ACTIVITY,
+	LOG_GROUP,
+};
+
+/*
+ * A relist delivers every cached object again; those it found unchanged
+ * (resync_only notifications, Replaced deltas with the cached RV), and a
+ * resync's Sync deltas, are folded into one log entry per relist (or
+ * resync), so that they bury nothing: "relist #3: 1998 unchanged".  The
+ * group keeps the first GROUP_KEEP of its deltas for when it is expanded,
+ * and a model keeps at most GROUP_KEPT_MAX in all (the oldest groups'
+ * go first); count counts them all.
+ */
+#define GROUP_KEEP 5000
+#define GROUP_KEPT_MAX 20000
+
+struct log_item {
+	struct hist_entry d;
+	char *key;		/* owned */
+};
+
+struct log_group {
+	char label[32];		/* "relist #3", "resync" */
+	size_t count;
+	struct log_item *items;
+	size_t nr, alloc;
+	bool expanded;
+	int64_t last_ms;	/* the time of its latest delta */
+	/* How many of items[0, match_upto) the view's filter of generation
+	 * match_gen shows (tui_log.c keeps it, so a filter looks once). */
+	uint64_t match_gen;
+	size_t match_upto, match_nr;
 };
 
 struct log_entry {
 	enum log_kind kind;
 	int64_t time_ms;
+	uint64_t seq;		/* numbers entries in the order appended */
 	struct hist_entry d;	/* LOG_DELTA */
 	char *text;		/* the key (LOG_DELTA) or the message; owned */
+	struct log_group *group;	/* LOG_GROUP; owned */
+	uint64_t match_gen;	/* LOG_DELTA: the view's filter ... */
+	bool match;		/* ... and whether it shows the entry */
 };
 
 /* The sorted, filtered index of rows shown in the table. */
@@ -103,6 +139,9 @@ struct model {
 	struct log_entry *log;	/* ring of LOG_MAX, oldest at log_first */
 	size_t log_nr, log_first;
 	uint64_t log_total;	/* ever appended; views detect growth */
+	uint64_t log_changes;	/* bumped when the log changes other than by appending */
+	uint64_t open_group;	/* seq of the group new unchanged deltas may join, or 0 */
+	size_t group_kept;	/* log_items held by all groups */
 
 	struct informer_stats stats;
 	struct rate rate;
@@ -138,7 +177,11 @@ void model_sample(struct model *m, int64_t now_mono);
 
 /* Log entry i (0 oldest) of log_nr. */
 const struct log_entry *model_log_at(const struct model *m, size_t i);
+/* The entry numbered seq, or NULL when it left the ring. */
+struct log_entry *model_log_seq(const struct model *m, uint64_t seq);
 void model_log_clear(struct model *m);
+/* Opens or closes a group's list of deltas. */
+void model_group_toggle(struct model *m, struct log_entry *e);
 
 /* History entry i (0 oldest) of row->hist_nr. */
 const struct hist_entry *row_hist_at(const struct row *r, size_t i);
@@ -146,11 +189,31 @@ const struct hist_entry *row_hist_at(const struct row *r, size_t i);
 struct row *model_row(const struct model *m, const char *key);
 
 /*
- * Filters: "" matches everything; "l:k=v,k2" matches rows whose labels
- * hold every term (a term without '=' asks only for the label key);
- * anything else is a case-insensitive substring of the key.
+ * The `/` filter: "" matches everything; "l:SELECTOR" is a label selector
+ * in every form -l takes (app=web, tier!=db, env in (a,b), !key, ...);
+ * anything else is a POSIX extended regular expression, case-insensitive,
+ * matched against the key ("namespace/name").  filter_set() compiles it
+ * and refuses (-1, err saying why) one that does not parse, leaving the
+ * filter as it was.
  */
-bool row_matches(const struct row *r, const char *filter);
+struct selector;
+
+struct filter {
+	char text[256];
+	bool regex;		/* re holds the compiled text */
+	regex_t re;
+	struct selector *sel;	/* l: */
+};
+
+int filter_set(struct filter *f, const char *text, struct errbuf *err);
+void filter_clear(struct filter *f);
+static inline bool filter_active(const struct filter *f)
+{
+	return f->text[0] != '\0';
+}
+bool filter_match_key(const struct filter *f, const char *key);
+/* A row: its key against a regex, its labels against a selector. */
+bool filter_match_row(const struct filter *f, const struct row *r);
 
 /* "initial", "relist 2", "resync", "watch", "replay", "tombstone"… */
 void hist_describe(const struct hist_entry *h, char *buf, size_t size);

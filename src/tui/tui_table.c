@@ -73,27 +73,57 @@ static char **row_cells(struct tab *tab, struct row *r, int64_t max_age)
 	return r->cells;
 }
 
+#define MAX_SORT 24
+
 /* ---- sorting ------------------------------------------------------------- */
 
+/*
+ * A column's identity, which is also what the table is sorted by: the
+ * fixed ones, then the kind's (SORT__FIXED + its index).  On screen they
+ * come in this order: NAMESPACE (when shown), NAME, the kind's, RV,
+ * DELTA, LAST.
+ */
 enum {
-	SORT_NAME,
-	SORT_LAST,	/* most recent delta first */
-	SORT_DELTA,
+	SORT_NAME,	/* 0: what a zeroed tab sorts by */
+	SORT_NAMESPACE,
 	SORT_RV,
-	SORT__FIXED	/* then the kind's columns */
+	SORT_DELTA,
+	SORT_LAST,	/* most recent delta first */
+	SORT__FIXED
 };
-static const char *const fixed_sort_names[] = { "NAME", "LAST", "DELTA", "RV" };
+static const char *const fixed_sort_names[] = { "NAME", "NAMESPACE", "RV", "DELTA", "LAST" };
 
-static size_t sort_count(const struct tab *tab)
+static bool show_namespace(const struct tui *t, const struct tab *tab)
 {
-	return SORT__FIXED + names_len(columns_live_headers(tab->m.kind));
+	return tab->m.namespaced && !t->session->cluster.scope_ns;
+}
+
+/* The columns' identities in screen order; returns how many. */
+static size_t screen_order(const struct tui *t, const struct tab *tab, int *ids, size_t max)
+{
+	size_t n = 0, kind_nr = names_len(columns_live_headers(tab->m.kind));
+
+	if (show_namespace(t, tab) && n < max)
+		ids[n++] = SORT_NAMESPACE;
+	ids[n++] = SORT_NAME;
+	for (size_t i = 0; i < kind_nr && n < max - 3; i++)
+		ids[n++] = SORT__FIXED + (int)i;
+	ids[n++] = SORT_RV;
+	ids[n++] = SORT_DELTA;
+	ids[n++] = SORT_LAST;
+	return n;
+}
+
+static const char *column_name(const struct tab *tab, int id)
+{
+	if (id < SORT__FIXED)
+		return fixed_sort_names[id];
+	return columns_live_headers(tab->m.kind)[id - SORT__FIXED];
 }
 
 static const char *sort_name(const struct tab *tab)
 {
-	if (tab->sort < SORT__FIXED)
-		return fixed_sort_names[tab->sort];
-	return columns_live_headers(tab->m.kind)[tab->sort - SORT__FIXED];
+	return column_name(tab, tab->sort);
 }
 
 static int cmp_numeric_or_text(const char *a, const char *b)
@@ -114,6 +144,12 @@ static int cmp_rows(const void *pa, const void *pb, void *ctx)
 
 	switch (tab->sort) {
 	case SORT_NAME:
+		c = strverscmp(a->obj->name, b->obj->name);
+		break;
+	case SORT_NAMESPACE:
+		c = strverscmp(a->obj->ns, b->obj->ns);
+		if (!c)
+			c = strverscmp(a->obj->name, b->obj->name);
 		break;
 	case SORT_LAST:
 		c = a->last_ms > b->last_ms ? -1 : a->last_ms < b->last_ms;
@@ -156,7 +192,8 @@ void table_rebuild(struct tui *t, struct tab *tab)
 	tab->index.nr = 0;
 	while ((e = hashmap_next(&tab->m.rows, &iter))) {
 		struct row *r = e->value;
-		if (!row_matches(r, tab->filter))
+		if (!filter_match_row(&tab->filter, r) ||
+		    (t->ns_filter[0] && tab->m.namespaced && strcmp(r->obj->ns, t->ns_filter)))
 			continue;
 		if (tab->sort >= SORT__FIXED)
 			row_cells(tab, r, -1);
@@ -185,15 +222,14 @@ void table_rebuild(struct tui *t, struct tab *tab)
 	tab->seen_changes = tab->m.changes;
 	tab->index_at = mono_ms();
 	tab->index_cost = tab->index_at - start;
-	(void)t;
 }
 
 void table_refresh(struct tui *t, struct tab *tab, bool force)
 {
 	/* Which changes move rows: the name order moves only when rows come
 	 * or go, other orders and label filters also when a row changes. */
-	bool order_follows_changes = tab->sort != SORT_NAME ||
-				     str_starts_with(tab->filter, "l:");
+	bool order_follows_changes = (tab->sort != SORT_NAME && tab->sort != SORT_NAMESPACE) ||
+				     tab->filter.sel;
 	bool needed = tab->index_dirty || tab->m.structure != tab->seen_structure ||
 		      (order_follows_changes && tab->m.changes != tab->seen_changes);
 
@@ -207,16 +243,54 @@ void table_refresh(struct tui *t, struct tab *tab, bool force)
 	table_rebuild(t, tab);
 }
 
-void table_cycle_sort(struct tui *t, struct tab *tab, bool reverse)
+static void sort_set(struct tui *t, struct tab *tab, int id, bool desc)
 {
-	if (reverse) {
-		tab->sort_desc = !tab->sort_desc;
-	} else {
-		tab->sort = (int)((size_t)(tab->sort + 1) % sort_count(tab));
-		tab->sort_desc = false;
-	}
+	tab->sort = id;
+	tab->sort_desc = desc;
 	tab->index_dirty = true;
-	tui_message(t, "sorted by %s%s", sort_name(tab), tab->sort_desc ? ", reversed" : "");
+	tui_message(t, "sorted by %s%s", sort_name(tab), desc ? ", reversed" : "");
+}
+
+void table_sort_default(struct tui *t, struct tab *tab)
+{
+	tab->sort = show_namespace(t, tab) ? SORT_NAMESPACE : SORT_NAME;
+	tab->sort_desc = false;
+}
+
+void table_cycle_sort(struct tui *t, struct tab *tab, int step)
+{
+	int ids[MAX_SORT];
+	size_t n = screen_order(t, tab, ids, MAX_SORT), at = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (ids[i] == tab->sort)
+			at = i;
+	at = (at + n + (size_t)(step % (int)n + (int)n)) % n;
+	sort_set(t, tab, ids[at], false);
+}
+
+void table_reverse_sort(struct tui *t, struct tab *tab)
+{
+	sort_set(t, tab, tab->sort, !tab->sort_desc);
+}
+
+bool table_sort_letter(struct tui *t, struct tab *tab, char letter)
+{
+	int ids[MAX_SORT], match[MAX_SORT];
+	size_t n = screen_order(t, tab, ids, MAX_SORT), nm = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (column_name(tab, ids[i])[0] == letter)
+			match[nm++] = ids[i];
+	if (!nm)
+		return false;
+	/* Again: the next column with that initial, after the last the first. */
+	size_t pick = 0;
+	for (size_t i = 0; i < nm; i++)
+		if (match[i] == tab->sort)
+			pick = (i + 1) % nm;
+	sort_set(t, tab, match[pick], false);
+	return true;
 }
 
 void table_release(struct tab *tab)
@@ -227,12 +301,38 @@ void table_release(struct tab *tab)
 
 /* ---- drawing ---------------------------------------------------------------- */
 
-#define MAX_COLS 16
+/*
+ * Which columns give way, first to last, when the screen is too narrow
+ * for all: RESTARTS, then NODE, then the other details, AGE, and RV.
+ * NAME and STATUS never go; NAME is shortened (ending in the ellipsis)
+ * instead, down to NAME_MIN columns, before LAST, DELTA and READY go,
+ * and further only when nothing else is left.
+ */
+static const char *const give_way[] = {
+	"RESTARTS", "NODE", "IP", "NOMINATED NODE", "READINESS GATES",
+	"UP-TO-DATE", "AVAILABLE", "ROLES", "VERSION", "TYPE", "DATA",
+	"REASON", "OBJECT", "AGE", "RV",
+	/* NAME shrinks to NAME_MIN here */
+	"LAST", "DELTA", "READY", "MESSAGE",
+};
+#define GIVE_WAY_NAME 15	/* the index above where NAME shrinks */
+#define NAME_MIN 16
+#define CELL_MAX 40		/* a kind's cell wider than this ends in the ellipsis */
+
+static int give_way_rank(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(give_way); i++)
+		if (!strcmp(give_way[i], name))
+			return (int)i;
+	return 12;	/* another kind's column: before AGE */
+}
 
 struct col {
+	int id;		/* SORT_* */
 	const char *name;
 	int width;
 	bool right;
+	bool shown;
 };
 
 static void row_mark(const struct tui *t, const struct row *r, char mark[2], int *attr)
@@ -251,12 +351,50 @@ static void row_mark(const struct tui *t, const struct row *r, char mark[2], int
 	}
 }
 
+/*
+ * Fits the columns into avail columns: the natural widths (of the header
+ * and the visible cells) first; then columns give way in give_way's
+ * order, NAME shrinking at its place in it.
+ */
+static void fit_columns(struct col *cols, size_t nc, int name_col, int ns_col, int avail)
+{
+	int total = 0;
+
+	for (size_t c = 0; c < nc; c++)
+		total += cols[c].width + 1;
+	/* Ranks, then drop or shrink in rank order until it fits. */
+	for (int rank = 0; rank < (int)ARRAY_SIZE(give_way) && total > avail; rank++) {
+		if (rank == GIVE_WAY_NAME && cols[name_col].width > NAME_MIN) {
+			int cut = cols[name_col].width - NAME_MIN;
+			if (cut > total - avail)
+				cut = total - avail;
+			cols[name_col].width -= cut;
+			total -= cut;
+		}
+		for (size_t c = 0; c < nc && total > avail; c++) {
+			if (!cols[c].shown || (int)c == name_col || (int)c == ns_col ||
+			    !strcmp(cols[c].name, "STATUS") || give_way_rank(cols[c].name) != rank)
+				continue;
+			cols[c].shown = false;
+			total -= cols[c].width + 1;
+		}
+	}
+	/* Still too wide: the namespace, then the name, shorter still. */
+	int *last_resort[] = { ns_col >= 0 ? &cols[ns_col].width : NULL, &cols[name_col].width };
+	for (size_t i = 0; i < ARRAY_SIZE(last_resort) && total > avail; i++) {
+		if (!last_resort[i] || *last_resort[i] <= 6)
+			continue;
+		int cut = *last_resort[i] - 6;
+		if (cut > total - avail)
+			cut = total - avail;
+		*last_resort[i] -= cut;
+		total -= cut;
+	}
+}
+
 static void table_draw(struct tui *t, const struct rect *r, bool focused)
 {
 	struct tab *tab = tui_tab(t);
-	const char *const *kind_names = columns_live_headers(tab->m.kind);
-	size_t kind_nr = names_len(kind_names);
-	bool show_ns = tab->m.namespaced && !t->session->cluster.scope_ns;
 	char title[512], right[128];
 
 	tab->table_height = r->h - 2;
@@ -267,9 +405,14 @@ static void table_draw(struct tui *t, const struct rect *r, bool focused)
 			 tab->m.present, tab->m.present == 1 ? "" : "s");
 	if (tab->m.gone)
 		n += snprintf(title + n, sizeof(title) - (size_t)n, " (%zu gone)", tab->m.gone);
-	if (tab->filter[0])
-		n += snprintf(title + n, sizeof(title) - (size_t)n, "  filter '%s': %zu",
-			      tab->filter, tab->index.nr);
+	bool by_ns = t->ns_filter[0] && tab->m.namespaced;
+	if (by_ns)
+		n += snprintf(title + n, sizeof(title) - (size_t)n, "  namespace %s", t->ns_filter);
+	if (filter_active(&tab->filter))
+		n += snprintf(title + n, sizeof(title) - (size_t)n, "  filter '%s'",
+			      tab->filter.text);
+	if (by_ns || filter_active(&tab->filter))
+		n += snprintf(title + n, sizeof(title) - (size_t)n, ": %zu", tab->index.nr);
 	snprintf(title + n, sizeof(title) - (size_t)n, "  sort %s%s", sort_name(tab),
 		 tab->sort_desc ? (t->utf8 ? " ▼" : " desc") : "");
 	snprintf(right, sizeof(right), "%s rv %s",
@@ -277,85 +420,67 @@ static void table_draw(struct tui *t, const struct rect *r, bool focused)
 		 tab->m.stats.rv[0] ? tab->m.stats.rv : "-");
 	draw_title(t, r, focused, title, right);
 
-	/* Columns: widths from the header and the visible rows. */
-	struct col cols[MAX_COLS];
-	size_t nc = 0;
+	/* The columns in screen order, as wide as their header and visible cells. */
+	int ids[MAX_SORT];
+	size_t nc = screen_order(t, tab, ids, MAX_SORT);
+	struct col cols[MAX_SORT];
+	int name_col = -1, ns_col = -1;
+	for (size_t c = 0; c < nc; c++) {
+		cols[c] = (struct col){ ids[c], column_name(tab, ids[c]), 0, false, true };
+		cols[c].width = (int)strlen(cols[c].name);
+		cols[c].right = ids[c] == SORT_RV || ids[c] == SORT_LAST;
+		if (ids[c] == SORT_NAME)
+			name_col = (int)c;
+		if (ids[c] == SORT_NAMESPACE)
+			ns_col = (int)c;
+	}
 	size_t first = tab->table.top;
 	size_t last = first + (size_t)(tab->table_height > 0 ? tab->table_height : 0);
 	if (last > tab->index.nr)
 		last = tab->index.nr;
-
-	int ns_w = 9, name_w = 4, cell_w[MAX_COLS] = { 0 };
-	for (size_t i = 0; i < kind_nr && i < MAX_COLS; i++)
-		cell_w[i] = (int)strlen(kind_names[i]);
 	for (size_t i = first; i < last; i++) {
 		struct row *row = tab->index.v[i];
-		int w = (int)strlen(row->obj->name);
-		if (w > name_w)
-			name_w = w;
-		w = (int)strlen(row->obj->ns);
-		if (w > ns_w)
-			ns_w = w;
 		char **cells = row_cells(tab, row, 1000);
-		for (size_t c = 0; c < kind_nr && c < MAX_COLS; c++) {
-			w = (int)strlen(cells[c]);
-			if (w > cell_w[c])
-				cell_w[c] = w;
+		char ago[32];
+		format_ago(t, row->last_ms, ago);
+		for (size_t c = 0; c < nc; c++) {
+			const char *text;
+			switch (cols[c].id) {
+			case SORT_NAMESPACE: text = row->obj->ns; break;
+			case SORT_NAME: text = row->obj->name; break;
+			case SORT_RV: text = row->obj->rv; break;
+			case SORT_DELTA: text = delta_type_name(row->last_type); break;
+			case SORT_LAST: text = ago; break;
+			default: text = cells[cols[c].id - SORT__FIXED]; break;
+			}
+			int w = text_width(text);
+			if (cols[c].id >= SORT__FIXED && w > CELL_MAX)
+				w = CELL_MAX;
+			if (w > cols[c].width)
+				cols[c].width = w;
 		}
 	}
-	if (ns_w > 24)
-		ns_w = 24;
-	if (show_ns)
-		cols[nc++] = (struct col){ "NAMESPACE", ns_w, false };
-	size_t name_col = nc;
-	cols[nc++] = (struct col){ "NAME", name_w, false };
-	size_t kind_first = nc;
-	for (size_t c = 0; c < kind_nr && nc < MAX_COLS - 3; c++)
-		cols[nc++] = (struct col){ kind_names[c], cell_w[c] > 24 ? 24 : cell_w[c], false };
-	size_t kind_end = nc;
-	cols[nc++] = (struct col){ "RV", 8, true };
-	cols[nc++] = (struct col){ "DELTA", 8, false };
-	cols[nc++] = (struct col){ "LAST", 6, true };
-
-	/*
-	 * Fit: names identify objects, so kind columns go (the last first)
-	 * before NAME is cut; NAME takes whatever is left over.
-	 */
-	int avail = r->w - 2;	/* the mark and a margin */
-	int total;
-	for (;;) {
-		total = 0;
-		for (size_t c = 0; c < nc; c++)
-			total += cols[c].width + 1;
-		if (total <= avail || kind_end == kind_first)
-			break;
-		memmove(&cols[kind_end - 1], &cols[kind_end], (nc - kind_end) * sizeof(*cols));
-		kind_end--;
-		nc--;
-	}
-	total = 0;
-	for (size_t c = 0; c < nc; c++)
-		total += cols[c].width + 1;
-	cols[name_col].width += avail - total;
-	if (cols[name_col].width < 4)
-		cols[name_col].width = 4;
+	fit_columns(cols, nc, name_col, ns_col, r->w - 2);	/* the mark and a margin */
 
 	int y = r->y + 1;
 	int x = r->x + 2;
 	move(y, r->x);
 	for (size_t c = 0; c < nc && x < r->x + r->w; c++) {
+		if (!cols[c].shown)
+			continue;
 		int w = cols[c].width;
 		if (x + w > r->x + r->w)
 			w = r->x + r->w - x;
-		draw_text(y, cols[c].right ? x + w - (int)strlen(cols[c].name) : x, w, A_BOLD,
-			  cols[c].name);
+		int hw = (int)strlen(cols[c].name);
+		draw_text(y, cols[c].right && hw < w ? x + w - hw : x, w, A_BOLD, cols[c].name);
 		x += cols[c].width + 1;
 	}
 
 	if (!tab->index.nr) {
-		const char *msg = tab->filter[0] ? "no object matches the filter" :
+		bool narrowed = filter_active(&tab->filter) || by_ns;
+		const char *msg = narrowed ? "no object matches the filter" :
 				  tab->m.stats.synced ? "no objects" : "waiting for the first list…";
-		if (!t->utf8 && !tab->m.stats.synced && !tab->filter[0])
+		if (!t->utf8 && !tab->m.stats.synced && !narrowed)
 			msg = "waiting for the first list...";
 		draw_text(r->y + 2, r->x + 2, r->w - 2, A_DIM, msg);
 		return;
@@ -364,7 +489,7 @@ static void table_draw(struct tui *t, const struct rect *r, bool focused)
 	for (size_t i = first; i < last; i++) {
 		struct row *row = tab->index.v[i];
 		char **cells = row_cells(tab, row, 1000);
-		char mark[2], rv[32], ago[32];
+		char mark[2], ago[32];
 		int mark_attr;
 		bool sel = i == tab->table.cur;
 		int base = sel ? (focused ? A_REVERSE : A_BOLD) : A_NORMAL;
@@ -377,29 +502,28 @@ static void table_draw(struct tui *t, const struct rect *r, bool focused)
 			mvhline(y, r->x, ' ' | (chtype)base, r->w);
 		draw_text(y, r->x, 1, mark_attr | (sel ? base : 0), mark);
 		x = r->x + 2;
-		snprintf(rv, sizeof(rv), "%s", row->obj->rv);
 		format_ago(t, row->last_ms, ago);
 		for (size_t c = 0; c < nc && x < r->x + r->w; c++) {
 			const char *text;
 			int attr = base;
-			if (show_ns && c == 0)
-				text = row->obj->ns;
-			else if (c == name_col)
-				text = row->obj->name;
-			else if (c >= kind_first && c < kind_end)
-				text = cells[c - kind_first];
-			else if (!strcmp(cols[c].name, "RV"))
-				text = rv;
-			else if (!strcmp(cols[c].name, "DELTA")) {
+			if (!cols[c].shown)
+				continue;
+			switch (cols[c].id) {
+			case SORT_NAMESPACE: text = row->obj->ns; break;
+			case SORT_NAME: text = row->obj->name; break;
+			case SORT_RV: text = row->obj->rv; break;
+			case SORT_DELTA:
 				text = delta_type_name(row->last_type);
 				if (!sel)
 					attr |= delta_attr(t, row->last_type);
-			} else
-				text = ago;
+				break;
+			case SORT_LAST: text = ago; break;
+			default: text = cells[cols[c].id - SORT__FIXED]; break;
+			}
 			int w = cols[c].width;
 			if (x + w > r->x + r->w)
 				w = r->x + r->w - x;
-			int len = (int)strlen(text);
+			int len = text_width(text);
 			int tx = cols[c].right && len < w ? x + w - len : x;
 			draw_text(y, tx, w - (tx - x), attr, text);
 			x += cols[c].width + 1;
@@ -416,7 +540,7 @@ static bool table_key(struct tui *t, int key)
 	if (key == '\r' || key == '\n' || key == KEY_ENTER) {
 		struct row *r = table_selected(tab);
 		if (r)
-			detail_open(t, t->cur, r->key);
+			detail_open(t, t->cur, r->key, false);
 		return true;
 	}
 	return false;

@@ -37,6 +37,8 @@ int delta_attr(const struct tui *t, enum delta_type type)
 		[DELTA_DELETED] = PAIR_DELETED,
 		[DELTA_REPLACED] = PAIR_REPLACED,
 		[DELTA_SYNC] = PAIR_SYNC,
+		[DELTA_REPLACED_ALL] = PAIR_REPLACED,
+		[DELTA_SYNC_ALL] = PAIR_SYNC,
 	};
 	static const int plain[DELTA__COUNT] = {
 		[DELTA_ADDED] = A_BOLD,
@@ -68,4 +70,13 @@ void format_ago(const struct tui *t, int64_t wall, char buf[32])
 		return;
 	}
 	format_age(t->now_wall - wall, buf);
+}
+
+void tui_filters_changed(struct tui *t)
+{
+	t->filter_gen++;
+	for (size_t i = 0; i < t->nr; i++) {
+		t->tabs[i].index_dirty = true;
+		t->tabs[i].log_dirty = true;
+	}
 }

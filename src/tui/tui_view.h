@@ -26,12 +26,29 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/util.h"
 #include "tui/draw.h"
 #include "tui/tui_model.h"
 
 struct session;
 
 struct tui;
+
+enum prompt_kind {
+	PROMPT_NONE,
+	PROMPT_FILTER,
+	PROMPT_RESOURCE,
+	PROMPT_NAMESPACE,
+};
+
+struct prompt {
+	enum prompt_kind kind;
+	char text[256];
+	char saved[256];	/* the filter before: Esc puts it back */
+	char error[512];	/* why the text is not accepted, shown while typing */
+	char hint[512];		/* what Tab found, shown while typing */
+	bool wants_resource;	/* Enter on `:`: the loop is to open text */
+};
 
 struct view_ops {
 	const char *name;
@@ -60,6 +77,21 @@ struct table_layout {
 	int *widths;
 };
 
+/*
+ * A line of the delta pane: a log entry (item -1), one of a group's
+ * deltas (item >= 0), or the note that a group kept no more.
+ */
+#define LINE_NOT_KEPT (-2)
+struct log_line {
+	uint64_t seq;
+	int item;
+};
+
+struct log_lines {
+	struct log_line *v;
+	size_t nr, alloc;
+};
+
 /* One tab: a resource, its model and how its panes are scrolled. */
 struct tab {
 	struct model m;
@@ -68,9 +100,13 @@ struct tab {
 	int64_t index_at;	/* monotonic, last rebuild */
 	int64_t index_cost;	/* ms the last rebuild took */
 	uint64_t seen_structure, seen_changes;	/* the model's, at the rebuild */
-	struct scroll table, log;
+	struct scroll table, log;	/* log: over lines */
 	bool log_follow;	/* the log's cursor stays on the newest entry */
-	char filter[256];
+	struct log_lines lines;	/* the delta pane's, see tui_log.c */
+	uint64_t log_seen_total, log_seen_changes;	/* the model's, at the last */
+	bool log_dirty;		/* the filter changed: rebuild the lines */
+	bool log_reveal;	/* scroll the cursor's line to the top */
+	struct filter filter;	/* `/` */
 	int sort;		/* column, see tui_table.c */
 	bool sort_desc;
 	struct table_layout layout;
@@ -80,6 +116,7 @@ struct tab {
 
 struct tui {
 	struct session *session;
+	int64_t resync_ms;		/* each tab's listener's */
 	struct tab *tabs;
 	size_t nr, cur;
 	enum pane focus;
@@ -93,14 +130,17 @@ struct tui {
 	char message[256];		/* transient status line text */
 	int64_t message_until;		/* monotonic */
 
-	bool prompting;			/* typing a filter */
-	char prompt[256];
-	char prompt_saved[256];		/* restored by Esc */
+	/* The prompt on the status line: `/` filter, `:` resource, `n` namespace. */
+	struct prompt prompt;
+	/* `n`: only this namespace in every tab ("" for all). */
+	char ns_filter[256];
+	uint64_t filter_gen;		/* bumped when any filter changes */
 
 	/* The detail view: which object, and its text, rebuilt when it changes. */
 	struct {
 		size_t tab;
 		char *key;
+		bool yaml;		/* the object as YAML, nothing else */
 		unsigned version;	/* the row's version the lines are of */
 		bool vanished;		/* the row was freed; lines are the last */
 		char **lines;
@@ -127,6 +167,8 @@ static inline struct tab *tui_tab(struct tui *t)
 void tui_message(struct tui *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* A tab's filter or the namespace changed: every view looks again. */
+void tui_filters_changed(struct tui *t);
 /* Colour attribute of a pair (0 without colour). */
 int tui_color(const struct tui *t, int pair);
 /* How a delta type is shown: colour, or bold/dim without colour. */
@@ -141,13 +183,36 @@ void format_ago(const struct tui *t, int64_t wall, char buf[32]);
 void table_rebuild(struct tui *t, struct tab *tab);
 /* Rebuilds when dirty and the cost allows (force: now). */
 void table_refresh(struct tui *t, struct tab *tab, bool force);
-void table_cycle_sort(struct tui *t, struct tab *tab, bool reverse);
+/* Sorting: by the column step places on in screen order (s, <, >), the
+ * other way round (S), or by the column with that initial (Shift+letter;
+ * again, the next with it; false when none has it). */
+void table_cycle_sort(struct tui *t, struct tab *tab, int step);
+void table_reverse_sort(struct tui *t, struct tab *tab);
+bool table_sort_letter(struct tui *t, struct tab *tab, char letter);
+/* NAMESPACE when the table shows it, else NAME. */
+void table_sort_default(struct tui *t, struct tab *tab);
 void table_release(struct tab *tab);
 /* The row under the table's cursor, or NULL. */
 struct row *table_selected(struct tab *tab);
 
-/* tui_detail.c */
-void detail_open(struct tui *t, size_t tab, const char *key);
+/* tui_log.c */
+/* The key of the object of the delta line under the cursor, or NULL. */
+const char *log_selected_key(struct tui *t, struct tab *tab);
+void log_release(struct tab *tab);
+
+/* tui_detail.c: the object full screen; yaml: only the object, as YAML. */
+void detail_open(struct tui *t, size_t tab, const char *key, bool yaml);
 void detail_release(struct tui *t);
+
+/*
+ * tui_prompt.c: the status line's prompt (t->prompt).  After prompt_key(),
+ * wants_resource asks the caller to open the resource named by text and
+ * to say how that went with prompt_failed(t, why), why NULL for success
+ * (which closes the prompt).
+ */
+void prompt_open(struct tui *t, enum prompt_kind kind);
+void prompt_key(struct tui *t, int key);
+void prompt_failed(struct tui *t, const char *why);
+void prompt_draw(struct tui *t, int y);
 
 #endif

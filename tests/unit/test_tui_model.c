@@ -1,7 +1,8 @@
 /*
  * test_tui_model.c — the TUI's picture of a resource: rows follow the
  * notifications (gone rows stay, then go), histories and the log are
- * bounded rings, pause holds notifications, the filter's two forms.
+ * bounded rings, pause holds notifications, the filter's two forms, a
+ * relist's unchanged objects folded into one log line.
  */
 #include <stdio.h>
 #include <string.h>
@@ -169,7 +170,21 @@ TEST(held_notifications_apply_on_resume)
 	model_release(&m);
 }
 
-TEST(filter_by_substring_and_labels)
+static bool matches(const struct row *r, const char *text)
+{
+	struct filter f;
+	struct errbuf err;
+	memset(&f, 0, sizeof(f));
+	if (filter_set(&f, text, &err) < 0) {
+		printf("# filter '%s': %s\n", text, err.msg);
+		return false;
+	}
+	bool ok = filter_match_row(&f, r);
+	filter_clear(&f);
+	return ok;
+}
+
+TEST(filter_by_regex_and_by_selector)
 {
 	struct model m;
 	model_fake(&m);
@@ -178,16 +193,107 @@ TEST(filter_by_substring_and_labels)
 	model_apply(&m, &n);
 	struct row *r = model_row(&m, "default/web-1");
 
-	CHECK(row_matches(r, ""));
-	CHECK(row_matches(r, "WEB"));
-	CHECK(row_matches(r, "default/w"));
-	CHECK(!row_matches(r, "db"));
-	CHECK(row_matches(r, "l:app=web"));
-	CHECK(row_matches(r, "l:app=web,tier=front"));
-	CHECK(row_matches(r, "l:tier"));
-	CHECK(!row_matches(r, "l:app=db"));
-	CHECK(!row_matches(r, "l:app=web,zone"));
-	CHECK(!row_matches(r, "l:ap"));
+	CHECK(matches(r, ""));
+	CHECK(matches(r, "WEB"));
+	CHECK(matches(r, "default/w"));
+	CHECK(!matches(r, "db"));
+	CHECK(matches(r, "^default/web-[0-9]$"));
+	CHECK(matches(r, "db|web"));
+	CHECK(!matches(r, "^web"));
+	CHECK(matches(r, "l:app=web"));
+	CHECK(matches(r, "l:app=web,tier=front"));
+	CHECK(matches(r, "l:tier"));
+	CHECK(!matches(r, "l:app=db"));
+	CHECK(!matches(r, "l:app=web,zone"));
+	CHECK(!matches(r, "l:ap"));
+	CHECK(matches(r, "l:app in (db,web)"));
+	CHECK(matches(r, "l:app notin (db)"));
+	CHECK(matches(r, "l:app!=db"));
+	CHECK(matches(r, "l:!zone"));
+	CHECK(!matches(r, "l:!tier"));
+
+	/* What does not parse is refused, and the filter stays as it was. */
+	struct filter f;
+	struct errbuf err;
+	memset(&f, 0, sizeof(f));
+	CHECK_INT(filter_set(&f, "web", &err), 0);
+	CHECK_INT(filter_set(&f, "web(", &err), -1);
+	CHECK(strstr(err.msg, "invalid regex 'web('") != NULL);
+	CHECK_STR(f.text, "web");
+	CHECK_INT(filter_set(&f, "l:app in (web", &err), -1);
+	CHECK(strstr(err.msg, "invalid selector") != NULL);
+	CHECK(filter_match_row(&f, r));
+	filter_clear(&f);
+	model_release(&m);
+}
+
+static struct notification relisted(const char *name, const char *rv, struct kobj *old,
+				    unsigned list_no)
+{
+	struct notification n = note(old ? NOTIFY_UPDATE : NOTIFY_ADD, DELTA_REPLACED,
+				     pod(name, rv, NULL), old);
+	n.delta.source = SOURCE_LIST;
+	n.delta.list_no = list_no;
+	n.resync_only = old && !strcmp(old->rv, rv);
+	return n;
+}
+
+TEST(a_relist_folds_its_unchanged_objects_into_one_line)
+{
+	struct model m;
+	model_fake(&m);
+	char name[32];
+
+	for (int i = 0; i < 300; i++) {
+		snprintf(name, sizeof(name), "p%d", i);
+		struct notification n = relisted(name, "5", NULL, 0);
+		model_apply(&m, &n);
+	}
+	size_t before = m.log_nr;
+	/* Relist #1: one tombstone, one changed, the rest unchanged. */
+	struct notification n = note(NOTIFY_DELETE, DELTA_DELETED, pod("p7", "5", NULL), NULL);
+	n.delta.source = SOURCE_LIST;
+	n.delta.list_no = 1;
+	n.delta.tombstone = true;
+	model_apply(&m, &n);
+	for (int i = 0; i < 300; i++) {
+		if (i == 7)
+			continue;
+		char key[40];
+		snprintf(name, sizeof(name), "p%d", i);
+		snprintf(key, sizeof(key), "default/%s", name);
+		struct row *r = model_row(&m, key);
+		n = relisted(name, i == 100 ? "9" : "5", kobj_ref(r->obj), 1);
+		model_apply(&m, &n);
+	}
+	/* The tombstone, the group, the changed one. */
+	CHECK_INT(m.log_nr - before, 3);
+	const struct log_entry *tomb = model_log_at(&m, before);
+	CHECK_INT(tomb->kind, LOG_DELTA);
+	CHECK(tomb->d.tombstone);
+	const struct log_entry *g = model_log_at(&m, before + 1);
+	CHECK_INT(g->kind, LOG_GROUP);
+	CHECK_STR(g->group->label, "relist #1");
+	CHECK_INT(g->group->count, 298);
+	CHECK_INT(g->group->nr, 298);
+	CHECK_INT(model_log_at(&m, before + 2)->kind, LOG_DELTA);
+	CHECK_STR(model_log_at(&m, before + 2)->d.rv, "9");
+	/* The rows followed all the same. */
+	CHECK_INT(m.present, 299);
+
+	/* A resync's Sync deltas fold into one line of their own. */
+	for (int i = 0; i < 3; i++) {
+		snprintf(name, sizeof(name), "default/p%d", i);
+		struct row *r = model_row(&m, name);
+		n = note(NOTIFY_UPDATE, DELTA_SYNC, kobj_ref(r->obj), kobj_ref(r->obj));
+		n.delta.source = SOURCE_RESYNC;
+		n.resync_only = true;
+		model_apply(&m, &n);
+	}
+	const struct log_entry *last = model_log_at(&m, m.log_nr - 1);
+	CHECK_INT(last->kind, LOG_GROUP);
+	CHECK_STR(last->group->label, "resync");
+	CHECK_INT(last->group->count, 3);
 	model_release(&m);
 }
 
@@ -228,7 +334,8 @@ int main(void)
 	RUN(history_keeps_the_latest);
 	RUN(the_log_keeps_the_latest_and_clears);
 	RUN(held_notifications_apply_on_resume);
-	RUN(filter_by_substring_and_labels);
+	RUN(filter_by_regex_and_by_selector);
+	RUN(a_relist_folds_its_unchanged_objects_into_one_line);
 	RUN(where_a_delta_came_from);
 	return unit_done();
 }

@@ -1,0 +1,295 @@
+/*
+ * tui_prompt.c — the line typed on the status line: `/` a filter (applied
+ * as it is typed), `:` a resource to show (switching to its tab, or adding
+ * one), `n` a namespace to narrow every tab to.  Tab completes `:` from
+ * the resources the server offers and `n` from the namespaces in the
+ * caches.  Enter keeps what was typed unless it does not parse, which the
+ * prompt then says; Esc puts back what was there before.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <curses.h>
+
+#include "cluster/discovery.h"
+#include "informer/session.h"
+#include "lib/util.h"
+#include "tui/tui_view.h"
+
+static const char *const prompt_labels[] = {
+	[PROMPT_FILTER] = "filter (regex, or l:selector): ",
+	[PROMPT_RESOURCE] = "resource: ",
+	[PROMPT_NAMESPACE] = "namespace (empty: all): ",
+};
+
+void prompt_open(struct tui *t, enum prompt_kind kind)
+{
+	struct prompt *p = &t->prompt;
+	struct tab *tab = tui_tab(t);
+
+	memset(p, 0, sizeof(*p));
+	p->kind = kind;
+	if (kind == PROMPT_FILTER) {
+		/* A new filter, not an edit of the old: Esc brings that back. */
+		snprintf(p->saved, sizeof(p->saved), "%s", tab->filter.text);
+		if (filter_active(&tab->filter)) {
+			filter_clear(&tab->filter);
+			tui_filters_changed(t);
+		}
+	} else if (kind == PROMPT_NAMESPACE) {
+		snprintf(p->saved, sizeof(p->saved), "%s", t->ns_filter);
+	}
+}
+
+/* ---- completion ------------------------------------------------------------ */
+
+struct words {
+	char **v;
+	size_t nr, alloc;
+};
+
+static void words_add(struct words *w, const char *s)
+{
+	for (size_t i = 0; i < w->nr; i++)
+		if (!strcmp(w->v[i], s))
+			return;
+	ALLOC_GROW(w->v, w->nr + 1, w->alloc);
+	w->v[w->nr++] = xstrdup(s);
+}
+
+static void words_release(struct words *w)
+{
+	for (size_t i = 0; i < w->nr; i++)
+		free(w->v[i]);
+	free(w->v);
+}
+
+static int cmp_words(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The resources `:` can show: those that can be listed and watched. */
+static void resource_words(struct tui *t, struct words *w)
+{
+	const struct api_resource **all;
+	size_t nr;
+
+	discovery_all(t->session->cluster.disco, &all, &nr);
+	for (size_t i = 0; i < nr; i++)
+		if (api_resource_has_verb(all[i], "list") && api_resource_has_verb(all[i], "watch"))
+			words_add(w, all[i]->name);
+}
+
+/* The namespaces the caches know: of namespaced objects, and Namespaces. */
+static void namespace_words(struct tui *t, struct words *w)
+{
+	for (size_t i = 0; i < t->nr; i++) {
+		struct model *m = &t->tabs[i].m;
+		bool is_ns = !strcmp(m->kind, "Namespace");
+		size_t iter = 0;
+		struct hashmap_entry *e;
+		if (!m->namespaced && !is_ns)
+			continue;
+		while ((e = hashmap_next(&m->rows, &iter))) {
+			struct row *r = e->value;
+			const char *ns = is_ns ? r->obj->name : r->obj->ns;
+			if (ns && *ns)
+				words_add(w, ns);
+		}
+	}
+	if (t->session->cluster.scope_ns)
+		words_add(w, t->session->cluster.scope_ns);
+}
+
+static void complete(struct tui *t)
+{
+	struct prompt *p = &t->prompt;
+	struct words all = { 0 }, match = { 0 };
+
+	if (p->kind == PROMPT_RESOURCE)
+		resource_words(t, &all);
+	else if (p->kind == PROMPT_NAMESPACE)
+		namespace_words(t, &all);
+	else
+		return;
+	size_t len = strlen(p->text);
+	for (size_t i = 0; i < all.nr; i++)
+		if (!strncmp(all.v[i], p->text, len))
+			words_add(&match, all.v[i]);
+	if (match.nr > 1)
+		qsort(match.v, match.nr, sizeof(*match.v), cmp_words);
+
+	p->hint[0] = '\0';
+	if (!match.nr) {
+		snprintf(p->hint, sizeof(p->hint), "no %s starts with '%s'",
+			 p->kind == PROMPT_RESOURCE ? "resource" : "namespace", p->text);
+	} else {
+		/* As far as every candidate agrees. */
+		size_t common = strlen(match.v[0]);
+		for (size_t i = 1; i < match.nr; i++) {
+			size_t k = 0;
+			while (k < common && match.v[i][k] == match.v[0][k])
+				k++;
+			common = k;
+		}
+		if (common >= sizeof(p->text))
+			common = sizeof(p->text) - 1;
+		memcpy(p->text, match.v[0], common);
+		p->text[common] = '\0';
+		if (match.nr > 1) {
+			size_t n = 0;
+			for (size_t i = 0; i < match.nr && n + 2 < sizeof(p->hint); i++)
+				n += (size_t)snprintf(p->hint + n, sizeof(p->hint) - n, "%s%s",
+						      i ? "  " : "", match.v[i]);
+		}
+	}
+	words_release(&all);
+	words_release(&match);
+}
+
+/* ---- what the typed text does ---------------------------------------------- */
+
+/* Applies the filter as typed; an invalid one is said, and not applied. */
+static void filter_follow(struct tui *t)
+{
+	struct prompt *p = &t->prompt;
+	struct tab *tab = tui_tab(t);
+	struct errbuf err = { "" };
+
+	p->error[0] = '\0';
+	if (!strcmp(tab->filter.text, p->text))
+		return;
+	if (filter_set(&tab->filter, p->text, &err) < 0) {
+		snprintf(p->error, sizeof(p->error), "%s", err.msg);
+		filter_clear(&tab->filter);
+	}
+	tui_filters_changed(t);
+	tab->table.cur = tab->table.top = 0;
+}
+
+static void namespace_set(struct tui *t, const char *ns)
+{
+	snprintf(t->ns_filter, sizeof(t->ns_filter), "%s", ns);
+	tui_filters_changed(t);
+	for (size_t i = 0; i < t->nr; i++)
+		t->tabs[i].table.cur = t->tabs[i].table.top = 0;
+}
+
+/* Enter: true when the prompt is done. */
+static bool accept(struct tui *t)
+{
+	struct prompt *p = &t->prompt;
+
+	switch (p->kind) {
+	case PROMPT_FILTER:
+		return !p->error[0];
+	case PROMPT_RESOURCE:
+		if (!p->text[0])
+			return true;
+		if (!strcmp(p->text, "q") || !strcmp(p->text, "quit")) {
+			t->quit = true;
+			return true;
+		}
+		p->wants_resource = true;	/* the loop opens it: prompt_failed() or closes */
+		return false;
+	case PROMPT_NAMESPACE:
+		namespace_set(t, p->text);
+		if (p->text[0])
+			tui_message(t, "namespace %s only; n and Enter shows all again", p->text);
+		else
+			tui_message(t, "all namespaces");
+		return true;
+	case PROMPT_NONE:
+		break;
+	}
+	return true;
+}
+
+static void cancel(struct tui *t)
+{
+	struct prompt *p = &t->prompt;
+	struct tab *tab = tui_tab(t);
+	struct errbuf err;
+
+	if (p->kind == PROMPT_FILTER) {
+		if (filter_set(&tab->filter, p->saved, &err) < 0)
+			filter_clear(&tab->filter);
+		tui_filters_changed(t);
+	}
+}
+
+void prompt_key(struct tui *t, int key)
+{
+	struct prompt *p = &t->prompt;
+	size_t len = strlen(p->text);
+	bool edited = false;
+
+	switch (key) {
+	case 27:	/* Esc: as it was */
+		cancel(t);
+		p->kind = PROMPT_NONE;
+		return;
+	case '\r': case '\n': case KEY_ENTER:
+		if (accept(t))
+			p->kind = PROMPT_NONE;
+		return;
+	case '\t':
+		complete(t);
+		edited = true;
+		break;
+	case KEY_BACKSPACE: case 127: case 8:
+		if (len)
+			p->text[len - 1] = '\0';
+		edited = true;
+		break;
+	case 'u' & 0x1f:
+		p->text[0] = '\0';
+		edited = true;
+		break;
+	default:
+		if (key >= 32 && key < 127 && len + 1 < sizeof(p->text)) {
+			p->text[len] = (char)key;
+			p->text[len + 1] = '\0';
+			edited = true;
+		}
+		break;
+	}
+	if (!edited)
+		return;
+	if (key != '\t')
+		p->hint[0] = '\0';
+	if (p->kind == PROMPT_FILTER)
+		filter_follow(t);	/* the table follows the typing */
+	else
+		p->error[0] = '\0';
+}
+
+void prompt_failed(struct tui *t, const char *why)
+{
+	struct prompt *p = &t->prompt;
+
+	p->wants_resource = false;
+	if (why)
+		snprintf(p->error, sizeof(p->error), "%s", why);
+	else
+		p->kind = PROMPT_NONE;
+}
+
+void prompt_draw(struct tui *t, int y)
+{
+	struct prompt *p = &t->prompt;
+	char buf[600];
+
+	snprintf(buf, sizeof(buf), "%s%s", prompt_labels[p->kind], p->text);
+	draw_fill(y, 0, t->cols, A_NORMAL, buf);
+	int x = text_width(buf);
+	if (x < t->cols)
+		mvaddch(y, x, ' ' | A_REVERSE);
+	/* The error, or what Tab found, to the right of the cursor. */
+	const char *note = p->error[0] ? p->error : p->hint;
+	int attr = p->error[0] ? A_BOLD | tui_color(t, PAIR_ERROR) : A_DIM;
+	if (*note && x + 3 < t->cols)
+		draw_text(y, x + 3, t->cols - x - 3, attr, note);
+}

@@ -1,0 +1,147 @@
+#!/usr/bin/env bats
+# kinf tui never shows a wrong number: what does not fit is dropped whole
+# or ends in an ellipsis, errors wrap at words, the help says when more
+# follows; a relist's unchanged objects are one line that buries nothing;
+# the `/` filter narrows the delta pane too and starts afresh each time.
+
+load test_helper
+load tui_helper
+
+setup() {
+	TMUX_SOCK="kinf-tui-$$-${BATS_TEST_NUMBER}"
+}
+
+teardown() {
+	tmux -L "$TMUX_SOCK" kill-server 2>/dev/null || true
+	sim_stop
+}
+
+make_pod() {
+	simctl POST /create "{\"resource\":\"pods\",\"object\":{\"metadata\":{\"name\":\"$1\",\"namespace\":\"default\",\"labels\":{\"app\":\"tui\"}},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"nginx\"}]}}}"
+}
+
+touch_pod() {
+	simctl POST /update "{\"resource\":\"pods\",\"namespace\":\"default\",\"name\":\"$1\",\"patch\":{\"metadata\":{\"labels\":{\"touched\":\"yes\"}}}}" >/dev/null
+}
+
+# The screen, deltas/s at 10 or more and "cached 1000" whole on it at once:
+# the line they share is wider than the 80x24 health pane then.
+busy_and_whole() {
+	local s
+	s=$(screen)
+	grep -qE 'deltas/s [1-9][0-9]+\.' <<<"$s" && grep -qE 'cached 1000( |$)' <<<"$s"
+}
+
+@test "tui: at 80x24 no number or word is cut, in the health pane or the delta lines" {
+	sim_start --pods 1000 --namespaces 3
+	TUI_COLS=80 TUI_LINES=24 tui_start pods -A --kubeconfig "$SIM_KUBECONFIG"
+	wait_screen ' 1000 objects.*synced' 30
+	# While the rate is high, "cached 1000" went on a line of its own.
+	wait_until 10 busy_and_whole || { show_screen; false; }
+	# The delta lines: the origin of a delta is there whole, or not at all.
+	delta_pane | grep -E ' rv [0-9]+' | sed 's/ *$//' >"$BATS_TEST_TMPDIR/lines"
+	[ -s "$BATS_TEST_TMPDIR/lines" ]
+	if grep -E ' rv [0-9]+  ' "$BATS_TEST_TMPDIR/lines" |
+		grep -vE ' rv [0-9]+  (initial list|watch|resync|relist [0-9]+.*)$'; then
+		show_screen
+		false
+	fi
+	[ "$(widest_line)" -le 80 ]
+}
+
+@test "tui: an error wraps at word boundaries in the health pane" {
+	sim_start --pods 3 --namespaces 0
+	simctl POST /faults '{"verb":"any","resource":"pods","kind":"500","count":2}' >/dev/null
+	tui_start pods --kubeconfig "$SIM_KUBECONFIG"
+	wait_screen 'error .* ago: '
+	# The pane's lines from the error on, joined: the message as it was.
+	local w text
+	w=$(screen | sed -n 's/^\( deltas .*\) informer.*/\1/p')
+	w=${#w}
+	text=$(screen | sed -n '/ deltas /,$p' | while IFS= read -r line; do
+		printf '%s\n' "${line:w}"; done | sed -n '/^ *error .* ago: /,$p' | sed 's/^ *//' |
+		tr '\n' ' ')
+	[[ $text =~ (list|watch)\ pods:\ Internal\ error\ occurred:\ injected\ fault ]] ||
+		{ echo "# health pane text: $text" >&2; show_screen; false; }
+}
+
+@test "tui: the help screen says when more keys follow below" {
+	sim_start --pods 1 --namespaces 0
+	TUI_COLS=80 TUI_LINES=24 tui_start pods --kubeconfig "$SIM_KUBECONFIG"
+	wait_screen ' 1 object.*synced'
+	keys '?'
+	wait_screen 'more below'
+	screen_has 'keys .* 1-[0-9]+ of [0-9]+'
+	keys G
+	wait_gone 'more below'
+	screen_has 'q +quit'
+}
+
+@test "tui: a relist's unchanged objects are one line that Enter opens; the tombstone stays in view" {
+	sim_start --pods 300 --namespaces 0
+	tui_start pods --kubeconfig "$SIM_KUBECONFIG"
+	wait_screen ' 300 objects.*synced' 20
+	# A resync first: one line for its 300 Sync deltas.
+	keys r
+	wait_screen 'resync: 300 unchanged'
+	# The watch ends and the next one gets 410: a relist.  Its first
+	# request (a list, or a streaming list) hangs, so that the delete
+	# below is seen by the relist only: pod-150 goes as a tombstone.
+	simctl POST /faults '{"faults":[{"verb":"watch","resource":"pods","kind":"410","count":1},
+		{"verb":"any","resource":"pods","kind":"hang","seconds":2,"count":1}]}' >/dev/null
+	simctl POST /restart-watch-cache '{"resource":"pods"}' >/dev/null
+	simctl POST /delete '{"resource":"pods","namespace":"default","name":"pod-150"}' >/dev/null
+	wait_screen 'relist #[0-9]+: 299 unchanged' 20
+	# (A tombstone's delta: Deleted, or ReplacedAll from an atomic FIFO.)
+	wait_screen '(Deleted|ReplacedAll) +default/pod-150 .*tombstone' 5
+	delta_pane | grep -qE 'relist #[0-9]+: 299 unchanged'
+	delta_pane | grep -qE '(Deleted|ReplacedAll) +default/pod-150 .*tombstone'
+	screen_lacks 'Replaced(All)? +default/pod-[0-9]+ .*unchanged'
+	# Enter shows them, Enter again hides them.
+	keys Tab G
+	cursor_up_to 'relist #[0-9]+: 299 unchanged'
+	keys Enter
+	wait_screen 'relist #[0-9]+: 299 unchanged'
+	wait_screen '^[0-9:.]+ +Replaced(All)? +default/pod-0 +rv [0-9]+'
+	keys Enter
+	wait_gone 'Replaced(All)? +default/pod-0 +rv'
+	screen_has 'relist #[0-9]+: 299 unchanged'
+}
+
+@test "tui: / filters the delta pane too" {
+	sim_start --pods 0 --namespaces 0
+	for p in alpha bravo charlie; do make_pod "$p" >/dev/null; done
+	tui_start pods --kubeconfig "$SIM_KUBECONFIG"
+	wait_screen ' 3 objects.*synced'
+	touch_pod bravo
+	wait_screen 'Updated +default/bravo'
+	delta_pane | grep -q 'default/alpha'
+	keys / b r a
+	wait_screen "filter 'bra': 1"
+	wait_until 5 sh -c '! tmux -L "$0" capture-pane -p | grep -qE "Replaced(All)? +default/alpha"' "$TMUX_SOCK" ||
+		{ show_screen; false; }
+	delta_pane | grep -qE 'Replaced(All)? +default/bravo'
+	delta_pane | grep -qE 'Updated +default/bravo'
+	# The informer's own lines stay.
+	delta_pane | grep -q -- '-- synced'
+	keys Escape
+	keys Escape
+	wait_gone "filter '"
+	wait_screen 'Replaced(All)? +default/alpha'
+}
+
+@test "tui: / after a filter starts a new one; Esc puts the old one back" {
+	sim_start --pods 0 --namespaces 0
+	for p in alpha bravo charlie; do make_pod "$p" >/dev/null; done
+	tui_start pods --kubeconfig "$SIM_KUBECONFIG"
+	wait_screen ' 3 objects.*synced'
+	keys / b r a Enter
+	wait_screen "filter 'bra': 1"
+	keys / c h a
+	wait_screen "filter 'cha': 1"
+	screen_lacks 'bracha'
+	screen_has ' charlie '
+	keys Escape
+	wait_screen "filter 'bra': 1"
+	screen_has ' bravo '
+}

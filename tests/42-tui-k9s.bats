@@ -1,0 +1,247 @@
+#!/usr/bin/env bats
+# kinf tui for k9s hands: the columns that give way on a narrow screen,
+# `:` for a resource, `n` for a namespace, `y` for YAML, sorting by the
+# columns as they are on screen, `/` with regexes and selectors, Esc,
+# unknown keys, and a resize that leaves nothing behind.
+
+load test_helper
+load tui_helper
+
+setup() {
+	sim_start --pods 0 --namespaces 1
+	for p in alpha bravo charlie; do
+		make_pod "$p" >/dev/null
+	done
+	TMUX_SOCK="kinf-tui-$$-${BATS_TEST_NUMBER}"
+}
+
+teardown() {
+	tmux -L "$TMUX_SOCK" kill-server 2>/dev/null || true
+	sim_stop
+}
+
+# make_pod NAME [APP [NAMESPACE]]
+make_pod() {
+	simctl POST /create "{\"resource\":\"pods\",\"object\":{\"metadata\":{\"name\":\"$1\",\"namespace\":\"${3:-default}\",\"labels\":{\"app\":\"${2:-tui}\"}},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"nginx\"}]}}}"
+}
+
+start_synced() {
+	tui_start pods --kubeconfig "$SIM_KUBECONFIG" "$@"
+	wait_screen ' [0-9]+ objects.*synced'
+}
+
+# The table's rows (the lines between its column header and the deltas).
+table_rows() { screen | sed -n '/ NAME /,/ deltas /p' | sed '1d;$d' | grep -v '^ *$'; }
+
+# The table's column header, as words (NAMESPACE NAME READY ...).
+header() { screen | grep -m1 -E '^  (NAMESPACE|NAME) ' | sed 's/  */ /g; s/^ //'; }
+has_column() { [[ " $(header) " == *" $1 "* ]]; }
+
+# kinf drew the status line for width W: all of it, or W columns of it.
+redrawn_at() {
+	local last
+	last=$(screen | tail -n1 | sed 's/ *$//')
+	[ ${#last} -eq "$1" ] || [[ $last == *"q quit" ]]
+}
+
+# Columns go in this order: RESTARTS, NODE, AGE, RV; STATUS never.
+check_give_way() {
+	has_column STATUS || { echo "# no STATUS: $(header)" >&2; return 1; }
+	local order=(RESTARTS NODE AGE RV) i
+	for ((i = 0; i + 1 < ${#order[@]}; i++)); do
+		if has_column "${order[i]}" && ! has_column "${order[i + 1]}"; then
+			echo "# ${order[i + 1]} went before ${order[i]}: $(header)" >&2
+			return 1
+		fi
+	done
+}
+
+@test "tui: at 80x24 the pods table keeps STATUS; RESTARTS, NODE, AGE, RV give way in that order" {
+	make_pod frontend-7f9c6d8b5d-abcde-long-name1 >/dev/null
+	TUI_COLS=80 TUI_LINES=24 start_synced -A
+	wait_screen 'NAMESPACE +NAME +READY +STATUS '
+	screen_lacks 'RESTARTS'
+	screen_lacks ' NODE '
+	table_rows | grep -E 'frontend-7f9c6d8b5d-abcde-long-name1 +[0-9]/[0-9] +[A-Z][A-Za-z]+ '
+	[ "$(widest_line)" -le 80 ]
+	check_give_way
+	# Wider and wider: they come back in the reverse order.
+	local w
+	for w in 84 88 92 96 100 110; do
+		tmux -L "$TMUX_SOCK" resize-window -x $w -y 24
+		wait_until 5 redrawn_at $w || { show_screen; false; }
+		check_give_way || { show_screen; false; }
+	done
+	has_column RESTARTS
+}
+
+@test "tui: NAME does not take half of a 200-column screen" {
+	TUI_COLS=200 start_synced
+	wait_screen ' NAME {1,8}READY +STATUS +RESTARTS +NODE +AGE +RV +DELTA +LAST'
+	row_of alpha | grep -qE '^. alpha {1,8}[0-9]/[0-9]'
+}
+
+@test "tui: : switches to a resource or adds it, Tab completing from discovery" {
+	start_synced
+	keys : d e p Tab
+	wait_screen '^resource: deployments'
+	keys Enter
+	wait_screen '2:deployments [0-9]'
+	wait_screen ' deployments  [0-9]+ objects.*synced'
+	# An existing one: its tab, no new one.
+	keys : p o Enter
+	wait_screen ' pods  3 objects'
+	screen_lacks ' 3:'
+	# Several start alike: Tab says which.
+	keys : c Tab
+	wait_screen 'configmaps +crontabs'
+	keys C-u n o p e Enter
+	wait_screen "doesn't have a resource type 'nope'"
+	keys Escape
+	wait_screen '^\? help'
+}
+
+@test "tui: n narrows every tab to one namespace, Tab completing; Esc shows all again" {
+	make_pod omega tui ns-1 >/dev/null
+	start_synced -A
+	wait_screen ' 4 objects'
+	keys n n s Tab
+	wait_screen '^namespace \(empty: all\): ns-1'
+	keys Enter
+	wait_screen 'namespace ns-1: 1'
+	row_of omega
+	screen_lacks ' alpha '
+	screen_has 'showing ns-1'
+	keys Escape
+	wait_gone 'namespace ns-1'
+	row_of alpha
+}
+
+@test "tui: y shows the object as YAML, as kubectl -o yaml writes it" {
+	start_synced
+	keys g y
+	wait_screen 'Pod default/alpha .*YAML'
+	screen_has '^apiVersion: v1$'
+	screen_has '^kind: Pod$'
+	screen_has '^  name: alpha$'
+	screen_has '^  creationTimestamp: "[0-9-]+T[0-9:]+Z"$'
+	if command -v kubectl >/dev/null; then
+		# The lines on screen are kubectl's, in its order.
+		kubectl --kubeconfig "$SIM_KUBECONFIG" get pod alpha -o yaml >"$BATS_TEST_TMPDIR/want"
+		screen | sed -n '4,$p' | sed '$d' | sed 's/ *$//' | grep -v '^$' >"$BATS_TEST_TMPDIR/got"
+		head -n "$(wc -l <"$BATS_TEST_TMPDIR/got")" "$BATS_TEST_TMPDIR/want" |
+			diff - "$BATS_TEST_TMPDIR/got"
+	fi
+	# y again: the detail view; Esc: the table.
+	keys y
+	wait_screen 'Delta history'
+	keys Escape
+	wait_screen 'NAME .*DELTA'
+}
+
+@test "tui: Shift+letter sorts by that column, s, < and > in screen order, NAMESPACE too" {
+	make_pod aaa tui ns-1 >/dev/null
+	start_synced -A
+	wait_screen 'sort NAMESPACE'
+	table_rows | head -n1 | grep -q ' alpha '
+	keys N
+	wait_screen 'sort NAME '
+	wait_until 5 sh -c "tmux -L '$TMUX_SOCK' capture-pane -p | sed -n 5p | grep -q ' aaa '" ||
+		{ show_screen; false; }
+	# Again: the next column with that initial, then round.
+	keys N
+	wait_screen 'sort NODE'
+	keys N
+	wait_screen 'sort NAMESPACE'
+	keys s
+	wait_screen 'sort NAME '
+	keys '>'
+	wait_screen 'sort READY'
+	keys '<' '<'
+	wait_screen 'sort NAMESPACE'
+	keys R
+	wait_screen 'sort READY'
+	keys R
+	wait_screen 'sort RESTARTS'
+	keys S
+	wait_screen 'sort RESTARTS (▼|desc)'
+}
+
+@test "tui: / takes a regex; an invalid one says why and is not applied" {
+	start_synced
+	keys / '^default/(alpha|charlie)$'
+	wait_screen "filter '.*': 2"
+	row_of alpha
+	row_of charlie
+	screen_lacks ' bravo '
+	keys Enter
+	keys / a '('
+	wait_screen "invalid regex 'a\\('"
+	screen_has ' bravo '
+	keys Enter
+	screen_has '^filter \(regex'
+	keys Escape
+	wait_screen "filter '.*': 2"
+}
+
+@test "tui: the label filter takes every form -l takes; one it cannot parse says so" {
+	make_pod delta other >/dev/null
+	start_synced
+	wait_screen ' 4 objects'
+	keys / 'l:app in (other)' Enter
+	wait_screen "filter 'l:app in \\(other\\)': 1"
+	row_of delta
+	keys / 'l:app notin (other),app' Enter
+	wait_screen "filter 'l:app notin .*': 3"
+	screen_lacks ' delta '
+	keys / 'l:!app' Enter
+	wait_screen "filter 'l:!app': 0"
+	keys / 'l:app!=tui' Enter
+	wait_screen "filter 'l:app!=tui': 1"
+	keys / 'l:app in (other'
+	wait_screen 'invalid selector'
+	screen_lacks 'no object matches'
+	row_of alpha
+}
+
+@test "tui: Esc clears a prompt, the filter, a message" {
+	start_synced
+	keys / b r
+	wait_screen "filter 'br': 1"
+	keys Escape
+	wait_screen '^\? help'
+	screen_lacks "filter '"
+	keys / b r Enter
+	wait_screen "filter 'br': 1"
+	keys Escape
+	wait_gone "filter 'br'"
+	wait_screen 'filter cleared'
+	keys z
+	wait_screen "'z' does nothing here"
+	keys Escape
+	wait_gone 'does nothing'
+}
+
+@test "tui: an unknown key says so, and the message goes with the next key" {
+	start_synced
+	keys z
+	wait_screen "'z' does nothing here; \\? lists the keys"
+	keys j
+	# At once, not when the message would have timed out.
+	wait_gone 'does nothing' 2
+	screen_has '^\? help'
+}
+
+@test "tui: a resize (grow, then quit) leaves no rows on the main screen" {
+	TUI_COLS=80 TUI_LINES=24 start_synced
+	tmux -L "$TMUX_SOCK" resize-window -x 140 -y 40
+	wait_screen 'NAME .*AGE .*RV DELTA'
+	keys q
+	wait_screen 'kinf exited 0'
+	assert_terminal_restored
+	tmux -L "$TMUX_SOCK" capture-pane -p -S - >"$BATS_TEST_TMPDIR/all"
+	if grep -vE '^(kinf exited 0)?$' "$BATS_TEST_TMPDIR/all"; then
+		echo "# rows left behind (above)" >&2
+		false
+	fi
+}

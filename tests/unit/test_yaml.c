@@ -1,0 +1,155 @@
+/*
+ * test_yaml.c — yaml_emit() against what `kubectl get -o yaml` printed
+ * (kubectl v1.32) for the same objects: which strings are quoted and how,
+ * folding, literal blocks, key order, numbers, nesting.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "lib/strbuf.h"
+#include "output/yaml.h"
+#include "unit.h"
+
+static char *to_yaml(const char *json)
+{
+	struct json_object *obj = json_tokener_parse(json);
+	struct strbuf sb = STRBUF_INIT;
+	struct errbuf err = { "" };
+
+	if (!obj) {
+		printf("# bad test JSON: %s\n", json);
+		return xstrdup("(bad JSON)");
+	}
+	if (yaml_emit(obj, &sb, &err) < 0)
+		strbuf_addf(&sb, "(error: %s)", err.msg);
+	json_object_put(obj);
+	return strbuf_detach(&sb, NULL);
+}
+
+static void check_yaml(const char *json, const char *want, int line)
+{
+	char *got = to_yaml(json);
+	if (strcmp(got, want)) {
+		printf("# line %d: %s\n# got:\n%s# expected:\n%s", line, json, got, want);
+		unit_current_failed = 1;
+	}
+	free(got);
+}
+
+/* One configmap value each, as data.kNNN (the key's length sets where long values fold). */
+static const struct {
+	const char *json, *yaml;
+} strings[] = {
+#include "yaml_strings.inc"
+};
+
+TEST(strings_quoted_only_when_needed_as_kubectl)
+{
+	for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]); i++)
+		check_yaml(strings[i].json, strings[i].yaml, (int)i);
+}
+
+static const char key_order_json[] =
+	"{\"data\": {\"a10\": \"x\", \"a2\": \"x\", \"a_b\": \"x\", \"aB\": \"x\", \"a-b\": \"x\", \"aa\": \"x\", \"A\": \"x\", \"b\": \"x\", \"a01\": \"x\", \"a1\": \"x\", \"a001\": \"x\", \"a0\": \"x\", \"a00\": \"x\", \"z9\": \"x\", \"z10a\": \"x\", \"10\": \"x\", \"9\": \"x\", \"x.y\": \"x\", \"x/y\": \"x\", \"_x\": \"x\", \".x\": \"x\", \"-x\": \"x\", \"Ab\": \"x\", \"ab\": \"x\", \"\\u00e9\": \"x\", \"e\": \"x\", \"f\": \"x\"}}";
+static const char key_order_yaml[] =
+	"data:\n"
+	"  -x: x\n"
+	"  .x: x\n"
+	"  _x: x\n"
+	"  \"9\": x\n"
+	"  \"10\": x\n"
+	"  A: x\n"
+	"  Ab: x\n"
+	"  a-b: x\n"
+	"  a_b: x\n"
+	"  a0: x\n"
+	"  a00: x\n"
+	"  a1: x\n"
+	"  a01: x\n"
+	"  a001: x\n"
+	"  a2: x\n"
+	"  a10: x\n"
+	"  aB: x\n"
+	"  aa: x\n"
+	"  ab: x\n"
+	"  b: x\n"
+	"  e: x\n"
+	"  f: x\n"
+	"  x.y: x\n"
+	"  x/y: x\n"
+	"  z9: x\n"
+	"  z10a: x\n"
+	"  \303\251: x\n";
+static const char numbers_json[] =
+	"{\"spec\":{\"i\":1,\"neg\":-7,\"big\":9223372036854775807,\"bigger\":18446744073709551615,\"huge\":1.2345678901234569e+23,\"f1\":1.0,\"f2\":1.5,\"f3\":1e6,\"f4\":123456.7,\"f5\":1234567.5,\"f6\":0.0001,\"f7\":0.00001,\"f8\":-2.5e-7,\"f9\":1e21,\"f10\":3.141592653589793,\"f11\":-0.0,\"f12\":100000,\"f13\":0.1,\"t\":true,\"fa\":false,\"nu\":null,\"eo\":{},\"ea\":[],\"nested\":[[1,2],[],[{}],{\"a\":[{\"b\":1,\"c\":[]}]}],\"seq\":[{\"name\":\"x\",\"v\":1},{\"name\":\"y\"}],\"strs\":[\"a\",\"1\",\"\", \"x: y\"]}}";
+static const char numbers_yaml[] =
+	"spec:\n"
+	"  big: 9223372036854775807\n"
+	"  bigger: 1.8446744073709552e+19\n"
+	"  ea: []\n"
+	"  eo: {}\n"
+	"  f1: 1\n"
+	"  f2: 1.5\n"
+	"  f3: 1000000\n"
+	"  f4: 123456.7\n"
+	"  f5: 1.2345675e+06\n"
+	"  f6: 0.0001\n"
+	"  f7: 1e-05\n"
+	"  f8: -2.5e-07\n"
+	"  f9: 1e+21\n"
+	"  f10: 3.141592653589793\n"
+	"  f11: 0\n"
+	"  f12: 100000\n"
+	"  f13: 0.1\n"
+	"  fa: false\n"
+	"  huge: 1.2345678901234569e+23\n"
+	"  i: 1\n"
+	"  neg: -7\n"
+	"  nested:\n"
+	"  - - 1\n"
+	"    - 2\n"
+	"  - []\n"
+	"  - - {}\n"
+	"  - a:\n"
+	"    - b: 1\n"
+	"      c: []\n"
+	"  nu: null\n"
+	"  seq:\n"
+	"  - name: x\n"
+	"    v: 1\n"
+	"  - name: \"y\"\n"
+	"  strs:\n"
+	"  - a\n"
+	"  - \"1\"\n"
+	"  - \"\"\n"
+	"  - 'x: y'\n"
+	"  t: true\n";
+
+TEST(keys_sorted_as_go_yaml_sorts_them)
+{
+	check_yaml(key_order_json, key_order_yaml, __LINE__);
+}
+
+TEST(numbers_and_nesting_as_kubectl)
+{
+	check_yaml(numbers_json, numbers_yaml, __LINE__);
+}
+
+TEST(scalars_at_the_root)
+{
+	check_yaml("\"x\"", "x\n", __LINE__);
+	check_yaml("[]", "[]\n", __LINE__);
+	check_yaml("{}", "{}\n", __LINE__);
+	check_yaml("[\"a\", {\"b\": [1]}]", "- a\n- b:\n  - 1\n", __LINE__);
+}
+
+int main(void)
+{
+	RUN(strings_quoted_only_when_needed_as_kubectl);
+	RUN(keys_sorted_as_go_yaml_sorts_them);
+	RUN(numbers_and_nesting_as_kubectl);
+	RUN(scalars_at_the_root);
+	return unit_done();
+}
