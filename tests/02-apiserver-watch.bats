@@ -120,7 +120,7 @@ list_rv() { simcurl "/api/v1/pods" | jq -r .metadata.resourceVersion; }
 	sim_start --pods 3
 	rv=$(list_rv)
 	w=$BATS_TEST_TMPDIR/w
-	watch_bg "$w" "labelSelector=color%3Dblue&resourceVersion=$rv&timeoutSeconds=2"
+	watch_bg "$w" "labelSelector=color%3Dblue&resourceVersion=$rv&timeoutSeconds=5"
 	open_watches 1
 	simctl POST /update '{"resource":"pods","namespace":"default","name":"pod-1","patch":{"metadata":{"labels":{"color":"blue"}}}}' >/dev/null
 	simctl POST /update '{"resource":"pods","namespace":"default","name":"pod-1","patch":{"metadata":{"annotations":{"a":"b"}}}}' >/dev/null
@@ -143,7 +143,7 @@ list_rv() { simcurl "/api/v1/pods" | jq -r .metadata.resourceVersion; }
 	jq -e '.object.metadata.name == "pod-2"' <<<"$output"
 	rv=$(list_rv)
 	w=$BATS_TEST_TMPDIR/w
-	watch_bg "$w" "fieldSelector=status.phase%3DFailed&resourceVersion=$rv&timeoutSeconds=2"
+	watch_bg "$w" "fieldSelector=status.phase%3DFailed&resourceVersion=$rv&timeoutSeconds=5"
 	open_watches 1
 	simctl POST /update '{"resource":"pods","namespace":"default","name":"pod-0","patch":{"status":{"phase":"Failed"}}}' >/dev/null
 	simctl POST /update '{"resource":"pods","namespace":"default","name":"pod-1","patch":{"metadata":{"labels":{"x":"y"}}}}' >/dev/null
@@ -280,7 +280,7 @@ list_rv() { simcurl "/api/v1/pods" | jq -r .metadata.resourceVersion; }
 	sim_start --pods 3
 	rv=$(list_rv)
 	w=$BATS_TEST_TMPDIR/w
-	watch_bg "$w" "resourceVersion=$rv&timeoutSeconds=2"
+	watch_bg "$w" "resourceVersion=$rv&timeoutSeconds=5"
 	open_watches 1
 	lost=$(simctl POST /silent '{"op":"update","resource":"pods","namespace":"default","name":"pod-0","patch":{"metadata":{"labels":{"lost":"yes"}}}}' |
 		jq -r .metadata.resourceVersion)
