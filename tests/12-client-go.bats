@@ -249,11 +249,11 @@ relist_with_gap() {
 	local lists
 	lists=$(nlists)
 	rewatch_with_fault badevent
-	wait_until 20 bash -c "$(declare -f nlists simctl); [ \$(nlists) -gt $lists ]"
+	wait_until 60 bash -c "$(declare -f nlists simctl); [ \$(nlists) -gt $lists ]"
 	grep -q 'cannot decode a watch event' "$ERR"
 	lists=$(nlists)
 	rewatch_with_fault unknowntype
-	wait_until 20 bash -c "$(declare -f nlists simctl); [ \$(nlists) -gt $lists ]"
+	wait_until 60 bash -c "$(declare -f nlists simctl); [ \$(nlists) -gt $lists ]"
 	grep -q "unknown type 'FROB'" "$ERR"
 	# Either way: no watch re-opened from the same RV in a loop.
 	[ "$(nreq watch)" -lt 10 ]

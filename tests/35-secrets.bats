@@ -94,7 +94,7 @@ watch_secret() {
 
 @test "watch secrets -o json prints the data, as kubectl get -o json does" {
 	watch_secret -o json
-	jq -s -e --arg old "$OLD_B64" 'any(.[]; .type == "Replaced" and .object.data.password == $old)' "$B/out" >/dev/null
+	jq -s -e --arg old "$OLD_B64" 'any(.[]; (.type == "Replaced" or .type == "ReplacedAll") and .object.data.password == $old)' "$B/out" >/dev/null
 	jq -s -e --arg new "$NEW_B64" 'any(.[]; .type == "Updated" and .object.data.password == $new)' "$B/out" >/dev/null
 }
 
