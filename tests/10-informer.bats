@@ -153,7 +153,7 @@ teardown() {
 	start_watch pods -A --stall-timeout 2s -v
 	wait_until 20 synced
 	simctl POST /faults '{"verb":"watch","kind":"hang","count":1,"seconds":60}' >/dev/null
-	wait_until 10 watching
+	watch_settled
 	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
 	wait_until 15 grep -q "watch renewed (silent for 2 s)" "$ERR"
 	simctl POST /create '{"resource":"pods","object":{"metadata":{"name":"after-stall","namespace":"default"}}}' >/dev/null

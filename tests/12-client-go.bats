@@ -49,6 +49,7 @@ nlists() { simctl GET '/requests?verb=list' | jq '[.[] | select(.query.limit != 
 # event: drop the watch, wait for its successor, send it a bookmark.
 rewatch_with_fault() {
 	local watches
+	watch_settled
 	watches=$(nreq watch)
 	simctl POST /faults "{\"verb\":\"watch\",\"kind\":\"$1\",\"count\":1}" >/dev/null
 	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null

@@ -44,7 +44,8 @@ open_watches() { [ "$(simctl GET /stats | jq .openWatches)" -eq "$1" ]; }
 @test "watching three resources over HTTP/2: one TCP connection carries all of them" {
 	sim_start --pods 5
 	h2_start
-	start_watch "$H2_KUBECONFIG" pods,deployments,configmaps
+	# LISTs (not streaming lists), so that -v logs three finished requests.
+	start_watch "$H2_KUBECONFIG" pods,deployments,configmaps --streaming-list=false
 	wait_until 20 open_watches 3
 	# Discovery, three lists and three watches: all HTTP/2, all on one connection.
 	[ "$(h2_connections)" -eq 1 ]

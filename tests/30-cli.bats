@@ -89,7 +89,7 @@ help_options() {
 			{ echo "# $short missing from watch --help" >&2; false; }
 	done
 	# Enumerated values are listed with their option.
-	assert_output_contains "(line|wide|json|name)"
+	assert_output_contains "(line|wide|json|name|yaml|jsonpath=|"
 	assert_output_contains "(delta|real|atomic)"
 	assert_output_contains "(auto|always|never)"
 	# Every option of --help is accepted by the parser (the table is one).
@@ -108,7 +108,7 @@ help_options() {
 		grep -qE -- "^  (-[a-zA-Z], )? *$opt( |$)" <<<"$output" ||
 			{ echo "# $opt missing from get --help" >&2; false; }
 	done
-	assert_output_contains "(table|wide|json|name)"
+	assert_output_contains "(table|wide|name|json|yaml|jsonpath=|"
 	for opt in $(help_options get); do
 		run --separate-stderr "$KINF" get "$opt"
 		[[ $stderr != *"unknown option"* ]] || { echo "# $opt: $stderr" >&2; false; }
@@ -148,12 +148,13 @@ help_options() {
 }
 
 @test "bad values exit 2 naming the value" {
-	run --separate-stderr "$KINF" watch pods -o yaml
-	assert_usage_error "'yaml'"
-	run --separate-stderr "$KINF" watch pods --output=yaml
-	assert_usage_error "'yaml'"
-	run --separate-stderr "$KINF" get pods -oyaml
-	assert_usage_error "'yaml'"
+	# Output formats, in kubectl's words.
+	run --separate-stderr "$KINF" watch pods -o xml
+	assert_usage_error '"xml", allowed formats are: line, wide,'
+	run --separate-stderr "$KINF" watch pods --output=xml
+	assert_usage_error '"xml"'
+	run --separate-stderr "$KINF" get pods -oxml
+	assert_usage_error '"xml", allowed formats are: table, wide,'
 	run --separate-stderr "$KINF" watch pods --timeout xyz
 	assert_usage_error "'xyz'"
 	run --separate-stderr "$KINF" watch pods --resync=10parsecs

@@ -63,3 +63,11 @@ teardown() {
 watching() {
 	[ "$(simctl GET /stats | jq '.openWatches')" -gt 0 ]
 }
+
+# Waits for an open watch and lets it pass one second: a watch the server
+# ends sooner, without events, is a "very short watch", which client-go
+# (and so kinf) answers with a relist.  Tests that end a watch on purpose
+# to see it re-opened wait for this first.
+watch_settled() {
+	wait_until "${1:-20}" watching && sleep 1.1
+}

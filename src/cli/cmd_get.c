@@ -199,6 +199,19 @@ static int gather_body(void *ctx, const char *data, size_t len)
 	return 0;
 }
 
+/* Why a whole body that json-c refused is no document: cut, or not JSON. */
+static const char *why_not_json(const char *text)
+{
+	struct json_tokener *tok = json_tokener_new_ex(1024);
+	size_t len = strlen(text);
+	enum json_tokener_error e;
+
+	json_object_put(json_tokener_parse_ex(tok, text, len > INT32_MAX ? INT32_MAX : (int)len));
+	e = json_tokener_get_error(tok);
+	json_tokener_free(tok);
+	return e == json_tokener_continue ? "ended early" : "is not JSON";
+}
+
 static int table_from_server(struct cluster *c, const struct api_resource *res,
 			     const char *name, struct json_object **out, struct errbuf *err)
 {
@@ -241,8 +254,11 @@ static int table_from_server(struct cluster *c, const struct api_resource *res,
 			snprintf(what, sizeof(what), "list %s", res->name);
 			http_status_message(&resp, what, err);
 			rc = -1;
-		} else if (rc == 0 && (!(page = json_parse_deep(strbuf_str(&body))) ||
-				       !json_object_object_get_ex(page, "kind", &v) ||
+		} else if (rc == 0 && !(page = json_parse_deep(strbuf_str(&body)))) {
+			errbuf_set(err, "the server's list of %s %s", res->name,
+				   why_not_json(strbuf_str(&body)));
+			rc = -1;
+		} else if (rc == 0 && (!json_object_object_get_ex(page, "kind", &v) ||
 				       strcmp(json_object_get_string(v), "Table"))) {
 			/* a server without Tables: kubectl prints from the objects */
 			json_object_put(page);

@@ -177,7 +177,7 @@ static int run_watch(int argc, const char **argv)
 	int output = output_format_parse(o.output ? o.output : "line");
 	if (output < 0 || output == OUTPUT_OBJECT) {
 		struct errbuf ferr = { "" };
-		if (format_parse(&fmt, o.output, NULL, &ferr) < 0)
+		if (format_parse(&fmt, o.output, "line", &ferr) < 0)
 			usage_error(&command_watch, "%s", ferr.msg);
 		if (fmt.kind != FORMAT_YAML && fmt.kind != FORMAT_JSONPATH &&
 		    fmt.kind != FORMAT_CUSTOM_COLUMNS)

@@ -21,6 +21,7 @@
 #include <json-c/json.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -848,6 +849,12 @@ static void trace_request(struct kclient *c, const char *url, const struct http_
 			reason_phrase(resp->status), ms, proto);
 }
 
+static bool readable(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
+	return fd > 0 && poll(&pfd, 1, 0) > 0;
+}
+
 /* How long to sleep on the transfer: until the stall deadline or the next tick, at most. */
 static int wait_ms(const struct stream_opts *opts, int64_t last_byte_ms, int64_t next_tick_ms)
 {
@@ -890,6 +897,10 @@ static CURLcode perform(struct kclient *c, CURL *h, struct transfer *t,
 		}
 		if (news.done)
 			break;
+		if (!cancelled && readable(opts->abort_fd)) {
+			t->aborted = true;
+			cancelled = true;
+		}
 		if (!cancelled) {
 			if (opts->stop && atomic_load(opts->stop))
 				t->stopped = true;
@@ -909,10 +920,11 @@ static CURLcode perform(struct kclient *c, CURL *h, struct transfer *t,
 		}
 		if (cancelled) {
 			xfer_cancel(x);
-			xfer_wait(x, -1, -1);
+			xfer_wait(x, -1, -1, -1);
 			continue;
 		}
 		xfer_wait(x, opts->stop_fd > 0 ? opts->stop_fd : -1,
+			  opts->abort_fd > 0 ? opts->abort_fd : -1,
 			  wait_ms(opts, news.last_byte_ms, next_tick_ms));
 	}
 	t->conn_dead = news.conn_dead;

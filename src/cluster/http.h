@@ -104,6 +104,12 @@ struct stream_opts {
 	 */
 	int stop_fd;
 	/*
+	 * Readable when the caller's other thread (its decoder) wants the
+	 * transfer ended, as if on_data had returned -1: a quiet transfer
+	 * wakes for it at once.  -1 or 0: none.
+	 */
+	int abort_fd;
+	/*
 	 * A transfer that receives no byte for this long is torn down as dead
 	 * (-1, err starting with "stalled").  0: no limit.
 	 */

@@ -597,15 +597,18 @@ void xfer_take(struct xfer *x, struct strbuf *out, struct xfer_news *news)
 		curl_multi_wakeup(tp->multi);
 }
 
-void xfer_wait(struct xfer *x, int fd, int timeout_ms)
+void xfer_wait(struct xfer *x, int fd, int fd2, int timeout_ms)
 {
-	struct pollfd pfd[2] = {
-		{ .fd = x->wake[0], .events = POLLIN },
-		{ .fd = fd, .events = POLLIN },
-	};
+	struct pollfd pfd[3] = { { .fd = x->wake[0], .events = POLLIN } };
+	nfds_t n = 1;
 	int rc;
+
+	if (fd >= 0)
+		pfd[n++] = (struct pollfd){ .fd = fd, .events = POLLIN };
+	if (fd2 >= 0)
+		pfd[n++] = (struct pollfd){ .fd = fd2, .events = POLLIN };
 	do
-		rc = poll(pfd, fd >= 0 ? 2 : 1, timeout_ms);
+		rc = poll(pfd, n, timeout_ms);
 	while (rc < 0 && errno == EINTR);
 }
 

@@ -27,6 +27,7 @@
 #include <json-c/json.h>
 
 #include "lib/strbuf.h"
+#include "lib/util.h"
 
 #define TO_STRING_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
 
@@ -797,14 +798,39 @@ static void fields_release(struct fields *f)
 	strbuf_release(&f->owners);
 }
 
+/* True when no byte of p[0..len) has its high bit set; 8 bytes a step. */
+static bool all_ascii(const char *p, size_t len)
+{
+	uint64_t any = 0, w;
+	size_t i = 0;
+
+	for (; i + 8 <= len; i += 8) {
+		memcpy(&w, p + i, 8);
+		any |= w;
+	}
+	for (; i < len; i++)
+		any |= (unsigned char)p[i];
+	return !(any & 0x8080808080808080ull);
+}
+
 /*
  * Scans text (an object, or with in_event a watch event), writing the
  * compact text to out and the fields to f.  -1 with err when it is not
  * one JSON object.
+ *
+ * Bytes that are not UTF-8 become U+FFFD first, as Go's encoding/json
+ * reads them into strings: what a client-go controller sees, and what
+ * keeps kinf's output (a terminal, jq) valid UTF-8.
  */
 static int scan_text(const char *text, size_t len, bool in_event, unsigned flags,
 		     struct strbuf *out, struct fields *f, struct errbuf *err)
 {
+	char *clean = NULL;
+	int ret = -1;
+
+	if (!all_ascii(text, len) && (clean = utf8_replace_invalid(text, len, &len)))
+		text = clean;
+
 	struct scan s = { .p = text, .end = text + len, .run = text, .out = out,
 			  .flags = flags };
 
@@ -813,7 +839,7 @@ static int scan_text(const char *text, size_t len, bool in_event, unsigned flags
 	if (s.p >= s.end || *s.p != '{') {
 		errbuf_set(err, s.p >= s.end ? "cannot parse object: empty"
 					     : "object is not a JSON object");
-		return -1;
+		goto out;
 	}
 	if (scan_object(&s, in_event ? event_member : object_member, f) == 0) {
 		skip_ws(&s);
@@ -823,10 +849,13 @@ static int scan_text(const char *text, size_t len, bool in_event, unsigned flags
 	if (s.err) {
 		errbuf_set(err, "cannot parse object: %s at byte %zu", s.err,
 			   (size_t)(s.p - text));
-		return -1;
+		goto out;
 	}
 	flush(&s);
-	return 0;
+	ret = 0;
+out:
+	free(clean);
+	return ret;
 }
 
 /* ---- objects ------------------------------------------------------------ */

@@ -471,6 +471,7 @@ static enum outcome list_pages(struct reflector *r, const char *rv,
 	struct stream_opts sopts = {
 		.stop = &r->stop.flag,
 		.stop_fd = stop_fd(&r->stop),
+		.abort_fd = decoder_fail_fd(r->decoder),
 		.idle_timeout_ms = list_idle_ms(r),
 	};
 
@@ -1012,6 +1013,7 @@ static enum outcome do_watch(struct reflector *r, bool initial)
 	struct stream_opts sopts = {
 		.stop = &r->stop.flag,
 		.stop_fd = stop_fd(&r->stop),
+		.abort_fd = decoder_fail_fd(r->decoder),
 		/* The initial events of a streaming list: as a list. */
 		.idle_timeout_ms = initial ? list_idle_ms(r) : 0,
 		/* The server ends it at timeoutSeconds; this is a safety net. */

@@ -16,7 +16,9 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <time.h>
+#include <unistd.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -54,6 +56,7 @@ struct decoder {
 	size_t queued;		/* bytes in the queue */
 	bool busy;		/* the decoder holds a batch */
 	bool failed;		/* fn returned -1 since decoder_begin() */
+	int fail_fd;		/* an eventfd, readable while failed */
 	bool closing;		/* decoder_free(): end the thread */
 	decoder_fn *fn;
 	void *ctx;
@@ -65,6 +68,17 @@ struct decoder {
 static bool stopped(const struct decoder *d)
 {
 	return atomic_load(d->stop);
+}
+
+/* Under d->lock. */
+static void set_failed(struct decoder *d)
+{
+	static const uint64_t one = 1;
+
+	if (!d->failed && write(d->fail_fd, &one, sizeof(one)) < 0) {
+		/* Only EAGAIN (the counter is full): it is readable anyway. */
+	}
+	d->failed = true;
 }
 
 static void batch_free(struct batch *b)
@@ -159,7 +173,7 @@ static void *decoder_main(void *arg)
 		}
 		d->busy = false;
 		if (!ok && !stopped(d))
-			d->failed = true;
+			set_failed(d);
 		if (!d->head)
 			pthread_cond_broadcast(&d->idle);
 	}
@@ -173,6 +187,12 @@ struct decoder *decoder_new(const atomic_bool *stop, struct errbuf *err)
 	int rc;
 
 	d->stop = stop;
+	d->fail_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (d->fail_fd < 0) {
+		errbuf_set(err, "cannot make an eventfd for the decoder: %s", strerror(errno));
+		free(d);
+		return NULL;
+	}
 	pthread_mutex_init(&d->lock, NULL);
 	pthread_condattr_t attr;
 	pthread_condattr_init(&attr);
@@ -188,6 +208,7 @@ struct decoder *decoder_new(const atomic_bool *stop, struct errbuf *err)
 		pthread_cond_destroy(&d->more);
 		pthread_cond_destroy(&d->room);
 		pthread_cond_destroy(&d->idle);
+		close(d->fail_fd);
 		free(d);
 		return NULL;
 	}
@@ -215,6 +236,7 @@ void decoder_free(struct decoder *d)
 	pthread_cond_destroy(&d->more);
 	pthread_cond_destroy(&d->room);
 	pthread_cond_destroy(&d->idle);
+	close(d->fail_fd);
 	free(d);
 }
 
@@ -223,7 +245,13 @@ void decoder_begin(struct decoder *d, decoder_fn *fn, void *ctx)
 	pthread_mutex_lock(&d->lock);
 	d->fn = fn;
 	d->ctx = ctx;
-	d->failed = false;
+	if (d->failed) {
+		uint64_t n;
+		d->failed = false;
+		if (read(d->fail_fd, &n, sizeof(n)) < 0) {
+			/* EAGAIN: it was not readable (decoder_free()'s flag). */
+		}
+	}
 	pthread_mutex_unlock(&d->lock);
 }
 
@@ -277,6 +305,11 @@ bool decoder_failed(struct decoder *d)
 	bool failed = d->failed;
 	pthread_mutex_unlock(&d->lock);
 	return failed;
+}
+
+int decoder_fail_fd(const struct decoder *d)
+{
+	return d->fail_fd;
 }
 
 void decoder_drain(struct decoder *d)

@@ -9,8 +9,11 @@
  * callback, so that what arrived is handed over at once.  The decoder's
  * thread calls the decode function on every piece, one at a time, in the
  * order they were put.  A decode function that returns -1 stops the
- * decoding: later pieces are dropped, and decoder_failed() turns true,
- * which the producer checks to abort its transfer.
+ * decoding: later pieces are dropped, decoder_failed() turns true, which
+ * the producer checks to abort its transfer, and decoder_fail_fd() turns
+ * readable, so a producer asleep in poll() waiting for more bytes wakes
+ * to do so (a bad watch event followed by silence must not wait for the
+ * next byte).
  *
  * decoder_drain() waits until every piece handed over was decoded (or
  * dropped): after it returns, whatever the decode function wrote is
@@ -52,6 +55,8 @@ void decoder_begin(struct decoder *d, decoder_fn *fn, void *ctx);
 void decoder_put(struct decoder *d, const char *text, size_t len);
 void decoder_flush(struct decoder *d);
 bool decoder_failed(struct decoder *d);
+/* Readable while decoder_failed(); decoder_begin() clears it. */
+int decoder_fail_fd(const struct decoder *d);
 void decoder_drain(struct decoder *d);
 
 #endif

@@ -49,6 +49,8 @@ static void state_text(const struct tui *t, const struct informer_stats *st,
  */
 #define HEALTH_LINES 16
 #define LINE_ITEMS 4
+/* The last error wraps onto this many lines: a URL takes most of one. */
+#define ERROR_LINES 5
 
 struct health_line {
 	char items[LINE_ITEMS][160];
@@ -163,7 +165,7 @@ static void health_draw(struct tui *t, const struct rect *r, bool focused)
 		const struct health_line *l = &h.v[i];
 		if (l->wrap) {
 			struct wrap_ctx c = { y, x0, w, l->attr, bottom };
-			text_wrap(l->items[0], w, 3, wrap_line, &c);
+			text_wrap(l->items[0], w, ERROR_LINES, wrap_line, &c);
 			y = c.y;
 			continue;
 		}
