@@ -320,7 +320,7 @@ TEST(text_is_what_json_c_wrote)
 		"\"low\":\"\\ude00\",\"high2\":\"\\ud83d\\n\",\"highs\":\"\\ud83d\\ud83d\\ude00\",\"end\":\"\\ud83d\"}",
 		"{\"metadata\":{\"name\":\"a\"},\"k\\u0065y\":1,\"nul\":\"a\\u0000b\"}",
 		/* UTF-8 passes through */
-		"{\"metadata\":{\"name\":\"\xc3\xa9t\xc3\xa9\"},\"emoji\":\"\xf0\x9f\x98\x80\",\"bad\":\"\xff\xfe\"}",
+		"{\"metadata\":{\"name\":\"\xc3\xa9t\xc3\xa9\"},\"emoji\":\"\xf0\x9f\x98\x80\"}",
 		/* numbers */
 		"{\"metadata\":{\"name\":\"a\"},\"n\":[0,-1,1.0,1.50,1e5,-2.5E-3,123456789012,0.10]}",
 		"{\"metadata\":{\"name\":\"a\"},\"t\":true,\"f\":false,\"z\":null,\"e\":{},\"a\":[]}",
@@ -345,6 +345,22 @@ TEST(text_is_what_json_c_wrote)
 		free(want);
 		kobj_unref(obj);
 	}
+}
+
+/* Go's encoding/json reads bytes that are not UTF-8 as U+FFFD; so does kinf. */
+TEST(bytes_that_are_not_utf8_become_u_fffd)
+{
+	struct kobj *obj = parse("{\"metadata\":{\"name\":\"a\xff" "b\",\"namespace\":\"n\"},"
+				 "\"bad\":\"\xc3\x28 \xed\xa0\x80\",\"ok\":\"\xc3\xa9\"}", 0);
+
+	CHECK(obj != NULL);
+	if (!obj)
+		return;
+	CHECK_STR(obj->name, "a\xef\xbf\xbd" "b");
+	CHECK_STR(obj->key, "n/a\xef\xbf\xbd" "b");
+	CHECK_STR(obj->json, "{\"metadata\":{\"name\":\"a\xef\xbf\xbd" "b\",\"namespace\":\"n\"},"
+		  "\"bad\":\"\xef\xbf\xbd( \xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\",\"ok\":\"\xc3\xa9\"}");
+	kobj_unref(obj);
 }
 
 TEST(escaped_keys_are_the_keys_they_spell)
@@ -630,6 +646,7 @@ int main(void)
 	RUN(delta_type_names_round_trip);
 	RUN(deltas_own_their_references);
 	RUN(text_is_what_json_c_wrote);
+	RUN(bytes_that_are_not_utf8_become_u_fffd);
 	RUN(escaped_keys_are_the_keys_they_spell);
 	RUN(duplicate_members_the_last_wins);
 	RUN(odd_field_types);
