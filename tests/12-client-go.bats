@@ -25,6 +25,9 @@ teardown() {
 }
 
 synced() { file_has "$ERR" "synced"; }
+# The "synced" notice (stderr) and the deltas (stdout) are written by two
+# threads: wait for the deltas too before looking at them.
+printed() { [ -f "$OUT" ] && [ "$(wc -l <"$OUT")" -ge "$1" ]; }
 
 # The cache as the handlers were told of it.
 replay_deltas() {
@@ -87,6 +90,7 @@ relist_with_gap() {
 	# 1.32: DeltaFIFO, paged LIST.
 	start_watch pods --client-go v0.32.4
 	wait_until 20 synced
+	wait_until 10 printed 3
 	stop_watch
 	[ "$(jq -r .type "$OUT" | sort -u)" = Replaced ]
 	[ "$(streaming_requests)" -eq 0 ]
@@ -95,6 +99,7 @@ relist_with_gap() {
 	simctl DELETE /requests >/dev/null
 	start_watch pods --client-go 1.34
 	wait_until 20 synced
+	wait_until 10 printed 3
 	stop_watch
 	[ "$(jq -r .type "$OUT" | sort -u)" = Replaced ]
 	[ "$(streaming_requests)" -eq 0 ]
@@ -102,6 +107,7 @@ relist_with_gap() {
 	simctl DELETE /requests >/dev/null
 	start_watch pods --client-go 1.35
 	wait_until 20 synced
+	wait_until 10 printed 3
 	stop_watch
 	[ "$(jq -r .type "$OUT" | sort -u)" = Replaced ]
 	[ "$(streaming_requests)" -eq 1 ]
@@ -111,6 +117,7 @@ relist_with_gap() {
 	simctl DELETE /requests >/dev/null
 	start_watch pods
 	wait_until 20 synced
+	wait_until 10 printed 3
 	stop_watch
 	[ "$(jq -r '[.type, .handler] | @tsv' "$OUT" | sort -u)" = $'ReplacedAll\tOnAdd' ]
 	[ "$(jq -s length "$OUT")" -eq 3 ]
@@ -119,6 +126,7 @@ relist_with_gap() {
 	simctl DELETE /requests >/dev/null
 	start_watch pods --client-go 1.36 --fifo delta --streaming-list=false
 	wait_until 20 synced
+	wait_until 10 printed 3
 	stop_watch
 	[ "$(jq -r .type "$OUT" | sort -u)" = Replaced ]
 	[ "$(streaming_requests)" -eq 0 ]
