@@ -55,11 +55,12 @@ all_in() {
 	[ -n "$conn" ]
 	help_options watch | all_in "$(man_section "WATCH OPTIONS")$conn" "WATCH OPTIONS"
 	help_options get | all_in "$(man_section "GET OPTIONS")$conn" "GET OPTIONS"
+	help_options verify | all_in "$(man_section VERIFY)$(man_section "WATCH OPTIONS")$conn" "VERIFY"
 	for c in tui api-resources; do
 		help_options "$c" | all_in "$(man_text)" "$c"
 	done
 	# And every command.
-	for c in watch get tui api-resources help version; do
+	for c in watch get verify tui api-resources help version; do
 		man_section COMMANDS | grep -qE "^ +$c( |$)" || { echo "# no $c in COMMANDS" >&2; false; }
 	done
 }
@@ -74,7 +75,7 @@ all_in() {
 	done
 	# The exit statuses.
 	status=$(man_section "EXIT STATUS")
-	for s in 0 1 2 130 143; do
+	for s in 0 1 2 3 130 143; do
 		grep -qw "$s" <<<"$status" || { echo "# exit status $s" >&2; false; }
 	done
 }
@@ -115,7 +116,7 @@ bash_complete() {
 	run bash_complete wa
 	[ "$output" = watch ]
 	run bash_complete ""
-	for c in watch get tui api-resources version help; do
+	for c in watch get verify tui api-resources version help; do
 		grep -qx "$c" <<<"$output"
 	done
 	! grep -q __complete <<<"$output"

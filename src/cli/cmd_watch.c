@@ -43,10 +43,10 @@ static struct {
 	bool diff, events, watch_only, hide_unchanged, no_headers;
 	bool tui, quiet;
 	const char *types, *dump_cache;
-	int64_t timeout_ms;
+	int64_t timeout_ms, verify_every_ms, lag_wait_ms;
 	long max_deltas;
 	int color;
-} o;
+} o = { .lag_wait_ms = 10000 };
 
 static const struct option watch_options[] = {
 	{ .type = OPT_T_STRING, .short_name = 'o', .long_name = "output", .value = &o.output,
@@ -65,6 +65,10 @@ static const struct option watch_options[] = {
 		"exit after printing N deltas"),
 	OPT_DURATION(0, "timeout", &o.timeout_ms,
 		     "exit after this long"),
+	OPT_DURATION(0, "verify-every", &o.verify_every_ms,
+		     "check the cache against a LIST from the server this often (see kinf verify)"),
+	OPT_DURATION(0, "lag-wait", &o.lag_wait_ms,
+		     "with --verify-every: wait this long for the informer to reach the list (default 10s)"),
 	OPT_BOOL(0, "no-headers", &o.no_headers,
 		 "no column headers"),
 	OPT_ENUM(0, "color", &o.color, "WHEN", color_names,
@@ -185,6 +189,8 @@ static int run_watch(int argc, const char **argv)
 				    "line, wide, json, name, yaml, jsonpath=, custom-columns=", o.output);
 		output = OUTPUT_OBJECT;
 	}
+	if (o.verify_every_ms && o.tui)
+		usage_error(&command_watch, "--verify-every does not work with --tui");
 	if (o.events && output != OUTPUT_JSON)
 		usage_error(&command_watch, "--events needs -o json");
 	if (argc == 2 && strchr(argv[0], ','))
@@ -230,6 +236,8 @@ static int run_watch(int argc, const char **argv)
 		.max_deltas = o.max_deltas,
 		.timeout_ms = o.timeout_ms,
 		.resync_ms = informer_flags.resync_ms,
+		.verify_every_ms = o.verify_every_ms,
+		.verify_lag_ms = o.lag_wait_ms,
 	};
 	ret = watch_loop_run(&loop);
 	if (o.dump_cache) {
@@ -262,7 +270,8 @@ const struct command command_watch = {
 		"  kinf watch pods -n default\n"
 		"  kinf watch pods,deployments -A --diff\n"
 		"  kinf watch pods -o json | jq -r 'select(.type==\"Deleted\") | .key'\n"
-		"  kinf watch pods --resync 30s --types Sync,Updated\n",
+		"  kinf watch pods --resync 30s --types Sync,Updated\n"
+		"  kinf watch pods -A --verify-every 1m\n",
 	.options = watch_options,
 	.positional = COMPLETE_RESOURCE,
 };

@@ -14,6 +14,7 @@
 static const struct command *const commands[] = {
 	&command_watch,
 	&command_get,
+	&command_verify,
 	&command_tui,
 	&command_api_resources,
 	&command_version,

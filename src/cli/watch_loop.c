@@ -17,10 +17,19 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/verify_check.h"
+#include "cluster/discovery.h"
 #include "informer/informer.h"
 #include "output/printer.h"
 #include "informer/session.h"
 #include "lib/util.h"
+
+/* One informer's --verify-every checks: waiting for the next, or for lag. */
+struct verify_state {
+	struct verify_check vc;
+	bool waiting;		/* listed; waiting for the informer to catch up */
+	int64_t at;		/* mono ms: the next check, or the wait's end */
+};
 
 static int sig_fds[2] = { -1, -1 };
 static volatile sig_atomic_t caught;
@@ -76,7 +85,7 @@ static bool wanted(const struct watch_loop *loop, const struct notification *n)
  * Prints what the listener holds; -1 when output failed, 1 when done
  * (--max-deltas reached, or an informer gave up: loop->failed).
  */
-static int drain(struct watch_loop *loop, struct listener *l)
+static int drain(struct watch_loop *loop, struct listener *l, struct verify_state *vs)
 {
 	struct notification batch[64];
 	size_t n;
@@ -84,6 +93,8 @@ static int drain(struct watch_loop *loop, struct listener *l)
 
 	while (ret == 0 && (n = listener_drain(l, batch, ARRAY_SIZE(batch)))) {
 		for (size_t i = 0; i < n; i++) {
+			if (vs)	/* every one, filtered out or not */
+				verify_check_note(&vs->vc, &batch[i]);
 			if (ret == 0 && batch[i].kind == NOTIFY_ACTIVITY &&
 			    batch[i].activity.fatal) {
 				error("%s", batch[i].activity.message);
@@ -102,6 +113,48 @@ static int drain(struct watch_loop *loop, struct listener *l)
 	return ret;
 }
 
+/*
+ * Advances informer i's checks: lists when one is due, reports when the
+ * informer caught up or the lag wait ran out.  Returns what drain() does
+ * (the report's drain prints deltas too) or -1 when writing failed.
+ */
+static int verify_step(struct watch_loop *loop, size_t i, struct listener *l,
+		       struct verify_state *vs)
+{
+	struct session *s = loop->session;
+	const char *resource = s->resources[i]->name;
+	int64_t now = mono_ms();
+	int ret = 0;
+
+	if (!vs->waiting) {
+		if (now < vs->at)
+			return 0;
+		vs->at = now + loop->verify_every_ms;
+		if (!informer_has_synced(s->informers[i]))
+			return 0;	/* nothing to check yet */
+		struct errbuf err = { "" };
+		if (verify_check_begin(&vs->vc, &err) < 0) {
+			warning("%s: verify: %s", resource, err.msg);
+			return 0;
+		}
+		vs->waiting = true;
+		vs->at = mono_ms() + loop->verify_lag_ms;
+	}
+	int caught_up = verify_check_caught_up(&vs->vc);
+	if (caught_up <= 0 && mono_ms() < vs->at)
+		return 0;
+	struct verify_report report;
+	verify_check_snapshot(&vs->vc);
+	ret = drain(loop, l, vs);	/* the deletes the snapshot reflects */
+	verify_check_finish(&vs->vc, caught_up > 0, &report);
+	if (ret >= 0 && printer_verify(loop->printer, resource, &report) < 0)
+		ret = -1;
+	verify_report_release(&report);
+	vs->waiting = false;
+	vs->at = mono_ms() + loop->verify_every_ms;
+	return ret;
+}
+
 int watch_loop_run(struct watch_loop *loop)
 {
 	struct session *s = loop->session;
@@ -110,6 +163,7 @@ int watch_loop_run(struct watch_loop *loop)
 	struct pollfd *fds = xcalloc(s->nr + 2, sizeof(*fds));
 	struct listener **ls = xcalloc(s->nr, sizeof(*ls));
 	int64_t deadline = loop->timeout_ms ? mono_ms() + loop->timeout_ms : 0;
+	struct verify_state *vs = NULL;
 	int ret = -1;
 
 	fds[0] = (struct pollfd){ .fd = signal_pipe(), .events = POLLIN };
@@ -117,6 +171,13 @@ int watch_loop_run(struct watch_loop *loop)
 	for (size_t i = 0; i < s->nr; i++) {
 		ls[i] = informer_add_listener(s->informers[i], loop->resync_ms);
 		fds[i + 2] = (struct pollfd){ .fd = listener_wake_fd(ls[i]), .events = POLLIN };
+	}
+	if (loop->verify_every_ms) {
+		vs = xcalloc(s->nr, sizeof(*vs));
+		for (size_t i = 0; i < s->nr; i++) {
+			verify_check_init(&vs[i].vc, s, i);
+			vs[i].at = mono_ms() + loop->verify_every_ms;
+		}
 	}
 	struct errbuf err = { "" };
 	if (session_start(s, &err) < 0) {
@@ -135,6 +196,15 @@ int watch_loop_run(struct watch_loop *loop)
 			}
 			wait = left > 86400000 ? 86400000 : (int)left;
 		}
+		/* The next check, or a look at a lagging informer: the FIFO
+		 * empties without waking anyone. */
+		for (size_t i = 0; vs && i < s->nr; i++) {
+			int64_t until = vs[i].waiting ? 50 : vs[i].at - mono_ms();
+			if (until < 0)
+				until = 0;
+			if (wait < 0 || until < wait)
+				wait = (int)until;
+		}
 		if (poll(fds, s->nr + 2, wait) < 0 && errno != EINTR)
 			die("poll: %s", strerror(errno));
 		if (signal_caught()) {
@@ -148,9 +218,11 @@ int watch_loop_run(struct watch_loop *loop)
 			break;
 		}
 		for (size_t i = 0; i < s->nr && ret < 0; i++) {
-			if (!(fds[i + 2].revents & POLLIN))
-				continue;
-			int rc = drain(loop, ls[i]);
+			int rc = 0;
+			if (fds[i + 2].revents & POLLIN)
+				rc = drain(loop, ls[i], vs ? &vs[i] : NULL);
+			if (rc == 0 && vs)
+				rc = verify_step(loop, i, ls[i], &vs[i]);
 			if (rc < 0 || printer_flush(loop->printer) < 0) {
 				write_errno = errno;
 				/* A reader that went away (| head) is no failure. */
@@ -160,6 +232,9 @@ int watch_loop_run(struct watch_loop *loop)
 			}
 		}
 	}
+	for (size_t i = 0; vs && i < s->nr; i++)
+		verify_check_release(&vs[i].vc);
+	free(vs);
 	/* EINVAL: a template error, which the command reports */
 	if (write_errno && write_errno != EPIPE && write_errno != EINVAL)
 		error("cannot write output: %s", strerror(write_errno));

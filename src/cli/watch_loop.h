@@ -3,6 +3,12 @@
  * on every listener's wake-up fd and on a self-pipe fed by SIGINT/SIGTERM,
  * drain, filter, print.  Ends on a signal, --timeout, --max-deltas, or
  * when stdout is closed (a reader like `head` went away: status 0).
+ *
+ * With verify_every_ms, each informer's cache is checked against the
+ * server that often (cli/verify_check.h): the LIST blocks the loop for
+ * its length; the wait for the informer to catch up does not (the loop
+ * goes on printing and looks again every 50 ms).  Reports go through
+ * printer_verify().
  */
 #ifndef KINF_WATCH_LOOP_H
 #define KINF_WATCH_LOOP_H
@@ -22,6 +28,8 @@ struct watch_loop {
 	long max_deltas;	/* 0: no limit */
 	int64_t timeout_ms;	/* 0: none */
 	int64_t resync_ms;	/* the listener's resync period; 0: none */
+	int64_t verify_every_ms;	/* 0: no checks */
+	int64_t verify_lag_ms;		/* how long a check waits for the informer */
 	long printed;
 	bool failed;		/* an informer gave up (its error printed) */
 };

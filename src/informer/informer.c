@@ -701,6 +701,13 @@ const struct api_resource *informer_resource(struct informer *inf)
 	return inf->opts.resource;
 }
 
+void informer_list_cached(struct informer *inf, struct kobj_list *out)
+{
+	pthread_mutex_lock(&inf->lock);
+	store_list(inf->store, out);
+	pthread_mutex_unlock(&inf->lock);
+}
+
 void informer_get_stats(struct informer *inf, struct informer_stats *out)
 {
 	memset(out, 0, sizeof(*out));

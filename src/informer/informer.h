@@ -90,6 +90,12 @@ bool informer_has_synced(struct informer *inf);
  * informer stops or its reflector gives up (false). */
 bool informer_wait_synced(struct informer *inf, int64_t timeout_ms);
 struct store *informer_store(struct informer *inf);	/* borrowed */
+/*
+ * Every cached object (store_list), taken between two HandleDeltas steps:
+ * whatever the snapshot lacks was removed by a delete already in every
+ * listener's buffer.  `kinf verify` relies on it.
+ */
+void informer_list_cached(struct informer *inf, struct kobj_list *out);
 void informer_get_stats(struct informer *inf, struct informer_stats *out);
 const struct api_resource *informer_resource(struct informer *inf);
 /* Queue a resync now (the TUI's `r`), whether or not one is due. */

@@ -124,6 +124,14 @@ int session_wait_synced(struct session *s, int64_t timeout_ms)
 	return 0;
 }
 
+void session_selectors(const struct session *s, const char **label_selector,
+		       const char **field_selector)
+{
+	const struct session_private *priv = s->priv;
+	*label_selector = priv->label_selector;
+	*field_selector = priv->field_selector;
+}
+
 void session_stop(struct session *s)
 {
 	for (size_t i = 0; i < s->nr; i++)

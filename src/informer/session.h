@@ -72,6 +72,13 @@ int session_add(struct session *s, const char *typed, bool *added, struct errbuf
  * or when an informer stops.
  */
 int session_wait_synced(struct session *s, int64_t timeout_ms);
+/*
+ * The selectors the session's informers list and watch with (NAME folded
+ * into the field selector as metadata.name=NAME); each may be NULL.  They
+ * live as long as the session.
+ */
+void session_selectors(const struct session *s, const char **label_selector,
+		       const char **field_selector);
 /* Stops every informer (joins their threads); the caches stay readable. */
 void session_stop(struct session *s);
 void session_close(struct session *s);	/* stops, frees */

@@ -20,6 +20,7 @@
 #include "output/diff.h"
 #include "output/format.h"
 #include "output/redact.h"
+#include "output/verify_report.h"
 #include "informer/informer.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
@@ -822,6 +823,31 @@ int printer_flush(struct printer *p)
 	FILE *out = p->opts.out;
 	errno = 0;
 	return fflush(out) || ferror(out) ? write_failed(p) : 0;
+}
+
+int printer_verify(struct printer *p, const char *resource,
+		   const struct verify_report *r)
+{
+	strbuf_reset(&p->sb);
+	if (p->opts.events && p->ops == &formats[OUTPUT_JSON]) {
+		add_time(&p->sb, wall_ms());
+		add_member(&p->sb, "type", "Verify");
+		strbuf_addch(&p->sb, ',');
+		verify_report_json(resource, r, &p->sb);
+		strbuf_adds(&p->sb, "}\n");
+		return write_record(p);
+	}
+	if (!p->opts.notices)
+		return 0;
+	printer_flush(p);	/* deltas first, as before any notice */
+	clear_progress(p);
+	strbuf_addf(&p->sb, "kinf: %s: verify: ", resource);
+	verify_report_summary(r, &p->sb);
+	strbuf_addch(&p->sb, '\n');
+	fwrite(p->sb.buf, 1, p->sb.len, p->opts.notices);
+	fflush(p->opts.notices);
+	strbuf_reset(&p->sb);
+	return 0;
 }
 
 int printer_notification(struct printer *p, const struct notification *n)

@@ -76,6 +76,10 @@
  *      "reason":"watch expired: …","listed":101,"added":1,"changed":3,
  *      "deleted":2,"unchanged":95}
  *   (deleted: the tombstones queued; reason "" when unknown).
+ *   And each check of watch --verify-every writes a record (instead of
+ *   its notice), the members of verify_report.h's json after these:
+ *     {"time":…,"type":"Verify","resource":"pods","equal":false,…,
+ *      "missing":[{"key":"default/x","serverResourceVersion":"120"}],…}
  *
  * Notices, one line each, on opts.notices:
  *     kinf: pods: listed 120 objects at rv 4512 (3 pages)
@@ -86,6 +90,8 @@
  *     kinf: pods: backing off 1.6s: <why>
  *     kinf: pods: error: <message>
  *     kinf: pods: synced: 120 objects cached      (HasSynced became true)
+ *     kinf: pods: verify: cache equals the server (120 objects)
+ *     kinf: pods: verify: 1 missing, 0 extra, 1 stale: default/x (missing), …
  *   and for resync, stalls and continue-token fallbacks; with verbose
  *   also list starts, list pages, watch opens and bookmarks.  With progress
  *   (the notice stream is a terminal) a long list shows a live line of
@@ -109,6 +115,7 @@
 #include <stdio.h>
 
 struct notification;
+struct verify_report;
 
 enum output_format {
 	OUTPUT_LINE,
@@ -155,6 +162,12 @@ void printer_free(struct printer *p);	/* NULL is a no-op */
  * failed (errno says why: EPIPE when the reader went away).
  */
 int printer_notification(struct printer *p, const struct notification *n);
+/*
+ * A verify check's report (watch --verify-every): a Verify record with
+ * json and events, else a notice.  0 or -1 as above.
+ */
+int printer_verify(struct printer *p, const char *resource,
+		   const struct verify_report *r);
 /* Flushes what printer_notification() buffered; 0 or -1 as above. */
 int printer_flush(struct printer *p);
 /* The message of the last template error (OUTPUT_OBJECT), or "". */

@@ -1,0 +1,92 @@
+/* verify_report.c — a verify report as text and JSON; see verify_report.h. */
+#include "output/verify_report.h"
+
+#include "lib/util.h"
+
+#define SUMMARY_KEYS 10
+
+void verify_report_text(const char *resource, const struct verify_report *r,
+			struct strbuf *sb)
+{
+	if (verify_equal(r))
+		strbuf_addf(sb, "%s: cache equals the server (%zu objects at rv %s)",
+			    resource, r->server_count, r->list_rv);
+	else
+		strbuf_addf(sb, "%s: cache has %zu objects at rv %s, server %zu at rv %s: "
+			    "%zu missing, %zu extra, %zu stale", resource, r->cache_count,
+			    r->informer_rv && *r->informer_rv ? r->informer_rv : "?",
+			    r->server_count, r->list_rv, r->nmissing, r->nextra, r->nstale);
+	if (!r->caught_up)
+		strbuf_addf(sb, " (the informer had not caught up to rv %s)", r->list_rv);
+	strbuf_addch(sb, '\n');
+	for (size_t i = 0; i < r->nmissing; i++)
+		strbuf_addf(sb, "missing  %s  server rv %s\n", r->missing[i].key,
+			    r->missing[i].server_rv);
+	for (size_t i = 0; i < r->nextra; i++)
+		strbuf_addf(sb, "extra  %s  cache rv %s\n", r->extra[i].key,
+			    r->extra[i].cache_rv);
+	for (size_t i = 0; i < r->nstale; i++)
+		strbuf_addf(sb, "stale  %s  cache rv %s, server rv %s\n", r->stale[i].key,
+			    r->stale[i].cache_rv, r->stale[i].server_rv);
+}
+
+static void add_member(struct strbuf *sb, const char *name, const char *value)
+{
+	strbuf_addf(sb, ",\"%s\":", name);
+	strbuf_add_json_string(sb, value ? value : "");
+}
+
+static void add_diffs(struct strbuf *sb, const char *name,
+		      const struct verify_diff *v, size_t nr)
+{
+	strbuf_addf(sb, ",\"%s\":[", name);
+	for (size_t i = 0; i < nr; i++) {
+		strbuf_adds(sb, i ? ",{\"key\":" : "{\"key\":");
+		strbuf_add_json_string(sb, v[i].key);
+		if (v[i].cache_rv)
+			add_member(sb, "cacheResourceVersion", v[i].cache_rv);
+		if (v[i].server_rv)
+			add_member(sb, "serverResourceVersion", v[i].server_rv);
+		strbuf_addch(sb, '}');
+	}
+	strbuf_addch(sb, ']');
+}
+
+void verify_report_json(const char *resource, const struct verify_report *r,
+			struct strbuf *sb)
+{
+	strbuf_adds(sb, "\"resource\":");
+	strbuf_add_json_string(sb, resource);
+	strbuf_addf(sb, ",\"equal\":%s,\"cacheCount\":%zu,\"serverCount\":%zu",
+		    verify_equal(r) ? "true" : "false", r->cache_count, r->server_count);
+	add_member(sb, "listResourceVersion", r->list_rv);
+	add_member(sb, "informerResourceVersion", r->informer_rv);
+	strbuf_addf(sb, ",\"caughtUp\":%s,\"ahead\":%zu",
+		    r->caught_up ? "true" : "false", r->ahead);
+	add_diffs(sb, "missing", r->missing, r->nmissing);
+	add_diffs(sb, "extra", r->extra, r->nextra);
+	add_diffs(sb, "stale", r->stale, r->nstale);
+}
+
+void verify_report_summary(const struct verify_report *r, struct strbuf *sb)
+{
+	static const char *const what[] = { "missing", "extra", "stale" };
+	const struct verify_diff *lists[] = { r->missing, r->extra, r->stale };
+	size_t counts[] = { r->nmissing, r->nextra, r->nstale };
+	size_t named = 0, total = r->nmissing + r->nextra + r->nstale;
+
+	if (!total) {
+		strbuf_addf(sb, "cache equals the server (%zu objects)", r->server_count);
+	} else {
+		strbuf_addf(sb, "%zu missing, %zu extra, %zu stale:",
+			    r->nmissing, r->nextra, r->nstale);
+		for (size_t l = 0; l < ARRAY_SIZE(lists); l++)
+			for (size_t i = 0; i < counts[l] && named < SUMMARY_KEYS; i++, named++)
+				strbuf_addf(sb, "%s %s (%s)", named ? "," : "",
+					    lists[l][i].key, what[l]);
+		if (named < total)
+			strbuf_addf(sb, " and %zu more", total - named);
+	}
+	if (!r->caught_up)
+		strbuf_addf(sb, " (the informer had not caught up to rv %s)", r->list_rv);
+}

@@ -1,0 +1,149 @@
+#!/usr/bin/env bats
+# `kinf verify` and `kinf watch --verify-every`: an informer's cache
+# against a quorum LIST.  kube-sim's POST /silent makes a change no watch
+# hears of (a lost event): only a running informer can miss it, so the
+# divergences are made under `watch --verify-every`; the standalone command
+# is checked for the equal case, its report, its exit statuses and for no
+# false alarm while the cluster churns.
+
+load test_helper
+bats_require_minimum_version 1.5.0
+
+teardown() {
+	stop_watch
+	sim_stop 2>/dev/null || true
+}
+
+verify() { "$KINF" verify --kubeconfig "$SIM_KUBECONFIG" "$@"; }
+
+start_watch() {
+	OUT=$BATS_TEST_TMPDIR/out ERR=$BATS_TEST_TMPDIR/err
+	"$KINF" watch --kubeconfig "$SIM_KUBECONFIG" "$@" >"$OUT" 2>"$ERR" 3>&- &
+	KINF_PID=$!
+}
+
+stop_watch() {
+	[ -n "$KINF_PID" ] || return 0
+	kill -TERM "$KINF_PID" 2>/dev/null || true
+	wait "$KINF_PID" 2>/dev/null || true
+	KINF_PID=
+}
+
+# The Verify records of RESOURCE in $OUT, one per line.
+verify_records() { jq -c --arg r "$1" 'select(.type == "Verify" and .resource == $r)' "$OUT"; }
+verified() { [ "$(verify_records "$1" | wc -l)" -ge "${2:-1}" ]; }
+# The last Verify record of RESOURCE reports the three silent changes.
+found_silent() {
+	verify_records configmaps | tail -1 | jq -e '
+		(.missing | map(.key)) == ["default/silent-new"] and
+		(.extra | map(.key)) == ["default/victim"] and
+		(.stale | map(.key)) == ["default/app-config"]' >/dev/null
+}
+
+@test "verify: a synced cache equals the server: status 0, one line" {
+	sim_start --pods 12 --namespaces 1
+	run --separate-stderr verify pods -A
+	assert_status 0
+	[[ $output =~ ^pods:\ cache\ equals\ the\ server\ \(12\ objects\ at\ rv\ [0-9]+\)$ ]]
+	[ -z "$stderr" ]
+	run --separate-stderr verify pods -n ns-1 --client-go 1.28
+	assert_status 0
+	[[ $output =~ \(6\ objects\ at ]]
+}
+
+@test "verify -o json: one report for jq, counts matching the oracle" {
+	sim_start --pods 7
+	run --separate-stderr verify deployments -o json
+	assert_status 0
+	want=$(sim_oracle deployments | jq '.items | length')
+	jq -e --argjson n "$want" '
+		.resource == "deployments" and .equal == true and .caughtUp == true and
+		.cacheCount == $n and .serverCount == $n and
+		(.listResourceVersion | test("^[0-9]+$")) and
+		(.informerResourceVersion | tonumber) >= (.listResourceVersion | tonumber) and
+		.missing == [] and .extra == [] and .stale == []' <<<"$output"
+	[ "$(wc -l <<<"$output")" -eq 1 ]
+}
+
+@test "verify: no false alarm while the cluster churns" {
+	sim_start --pods 30 --namespaces 2 --bookmark-interval 1
+	simctl POST /churn '{"resource":"pods","rate":150,"duration":0,"mix":{"add":1,"update":3,"delete":1},"graceful":false}' >/dev/null
+	for v in 1.28 1.33 1.36; do
+		for try in 1 2; do
+			run --separate-stderr verify pods -A --client-go "$v" -o json
+			[ "$status" -eq 0 ] || { echo "# client-go $v: $output $stderr" >&2; false; }
+			jq -e '.equal and .caughtUp' <<<"$output" >/dev/null
+		done
+	done
+	simctl POST /churn/stop >/dev/null
+}
+
+@test "watch --verify-every: a lost update, delete and create are found, nothing else, under churn" {
+	sim_start --pods 20 --bookmark-interval 1
+	simctl POST /create '{"resource":"configmaps","object":{"metadata":{"name":"victim"},"data":{"a":"1"}}}' >/dev/null
+	start_watch pods,configmaps --verify-every 1s --lag-wait 5s -o json --events
+	wait_until 20 verified configmaps
+	# other objects change, and the pods' checks must stay quiet
+	simctl POST /churn '{"resource":"pods","rate":100,"duration":0,"mix":{"add":1,"update":3,"delete":1},"graceful":false}' >/dev/null
+	simctl POST /silent '{"op":"update","resource":"configmaps","namespace":"default","name":"app-config","patch":{"data":{"lost":"update"}}}' >/dev/null
+	simctl POST /silent '{"op":"delete","resource":"configmaps","namespace":"default","name":"victim"}' >/dev/null
+	simctl POST /silent '{"op":"create","resource":"configmaps","object":{"metadata":{"name":"silent-new"}}}' >/dev/null
+	wait_until 20 found_silent
+	n=$(verify_records pods | wc -l)
+	wait_until 20 verified pods $((n + 2))
+	stop_watch
+	simctl POST /churn/stop >/dev/null
+	# the report: exactly those three keys, with both RVs where both exist
+	verify_records configmaps | tail -1 | jq -e '
+		.equal == false and .caughtUp == true and
+		.stale[0].cacheResourceVersion != .stale[0].serverResourceVersion and
+		(.extra[0] | has("serverResourceVersion") | not) and
+		(.missing[0] | has("cacheResourceVersion") | not)'
+	# churn on pods: never a divergence
+	[ "$(verify_records pods | wc -l)" -ge 3 ]
+	verify_records pods | jq -e -s 'all(.equal)' >/dev/null ||
+		{ verify_records pods | jq -c 'select(.equal | not)' >&2; false; }
+	# the records look like the others of --events
+	verify_records configmaps | head -1 | jq -e '.time | test("Z$")' >/dev/null
+}
+
+@test "watch --verify-every: the notice on stderr names the divergent keys" {
+	sim_start --pods 3 --bookmark-interval 1
+	start_watch configmaps --verify-every 1s --lag-wait 5s
+	wait_until 20 file_has "$ERR" 'kinf: configmaps: verify: cache equals the server \([0-9]+ objects\)$'
+	simctl POST /silent '{"op":"update","resource":"configmaps","namespace":"default","name":"app-config","patch":{"data":{"lost":"yes"}}}' >/dev/null
+	wait_until 20 file_has "$ERR" 'verify: 0 missing, 0 extra, 1 stale: default/app-config \(stale\)$'
+	stop_watch
+	# stdout has only deltas
+	! grep -q verify "$OUT"
+}
+
+@test "verify: usage errors are one line and status 2" {
+	run --separate-stderr "$KINF" verify
+	assert_status 2
+	[[ $stderr == error:* ]] && [ "${#stderr_lines[@]}" -eq 1 ]
+	run --separate-stderr "$KINF" verify pods,deployments
+	assert_status 2
+	[[ $stderr == "error: verify takes one resource type"* ]]
+	run --separate-stderr "$KINF" verify pods extra
+	assert_status 2
+	[[ $stderr == "error: unexpected argument 'extra'"* ]]
+	run --separate-stderr "$KINF" verify pods -o yaml
+	assert_status 2
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	run --separate-stderr "$KINF" verify pods --lag-wait soon
+	assert_status 2
+	run --separate-stderr "$KINF" watch pods --verify-every 1s --tui
+	assert_status 2
+	[[ $stderr == "error: --verify-every does not work with --tui"* ]]
+}
+
+@test "verify: an unreachable server is one line and status 1" {
+	sim_start --pods 1
+	sed "s#server: .*#server: https://127.0.0.1:1#" "$SIM_KUBECONFIG" >"$BATS_TEST_TMPDIR/down"
+	run --separate-stderr "$KINF" verify pods --kubeconfig "$BATS_TEST_TMPDIR/down"
+	assert_status 1
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ $stderr == "error: cannot connect to server 'https://127.0.0.1:1'"* ]]
+	[ -z "$output" ]
+}
