@@ -328,9 +328,10 @@ teardown() {
 	run jq -c 'select(.type=="Relist")' "$OUT"
 	[ "${#lines[@]}" -eq 1 ]
 	every '.type=="Relist"' '
-		(keys_unsorted == ["time","type","resource","listNumber","reason","listed","added","changed","deleted","unchanged"]) and
+		(keys_unsorted == ["time","type","resource","listNumber","reason","listed","added","changed","deleted","unchanged","disconnectedMs","keys"]) and
 		.resource == "pods" and .listNumber == 1 and (.reason | type == "string") and
-		.listed == 4 and .added == 0 and .changed == 0 and .deleted == 0 and .unchanged == 4'
+		.listed == 4 and .added == 0 and .changed == 0 and .deleted == 0 and .unchanged == 4 and
+		(.disconnectedMs | type == "number") and .keys == {"added":[],"changed":[],"deleted":[]}'
 	# In JSON with --events the record replaces the notice.
 	! grep -q 'relist #1' "$ERR"
 	# Without --events: the summary is a notice on stderr.
@@ -339,8 +340,57 @@ teardown() {
 	simctl POST /faults '{"verb":"watch","kind":"410","count":1}' >/dev/null
 	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
 	wait_until 20 file_has "$ERR" 'relist #1'
-	grep -qE '^kinf: pods: relist #1 .*0 changed, 0 added, 0 deleted, 4 unchanged' "$ERR"
+	grep -qE '^kinf: pods: relist #1 .*0 changed, 0 added, 0 deleted \(tombstones\), 4 unchanged' "$ERR"
 	! grep -q Relist "$OUT"
+}
+
+@test "a relist tells what the gap hid: added, changed (from which rv) and tombstones, how long, which keys" {
+	sim_start --pods 4
+	start_watch pods -v -o json --events --client-go 1.32
+	wait_until 20 synced
+	watch_settled
+	# The next watch hangs: changes made now reach no watch.
+	simctl POST /faults '{"verb":"watch","kind":"hang","count":1,"seconds":60}' >/dev/null
+	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
+	local was
+	was=$(sim_oracle pods | jq -r '.items["default/pod-1"]')
+	simctl POST /update '{"resource":"pods","namespace":"default","name":"pod-1","patch":{"metadata":{"labels":{"x":"y"}}}}' >/dev/null
+	simctl POST /delete '{"resource":"pods","namespace":"default","name":"pod-2"}' >/dev/null
+	simctl POST /create '{"resource":"pods","object":{"metadata":{"name":"new-1","namespace":"default"}}}' >/dev/null
+	# Too old to watch from: the re-watch gets a 410, then a relist.
+	simctl POST /compact >/dev/null
+	sleep 1
+	simctl POST /drop-watches '{"mode":"abrupt"}' >/dev/null
+	wait_until 30 file_has "$OUT" '"type":"Relist"'
+	stop_watch
+	local now
+	now=$(sim_oracle pods | jq -r '.items["default/pod-1"]')
+	run jq -c 'select(.type == "Relist") | [.added, .changed, .deleted, .unchanged, (.disconnectedMs >= 1000), .keys]' "$OUT"
+	[ "$output" = "[1,1,1,2,true,{\"added\":[{\"key\":\"default/new-1\",\"resourceVersion\":\"$(sim_oracle pods | jq -r '.items["default/new-1"]')\"}],\"changed\":[{\"key\":\"default/pod-1\",\"oldResourceVersion\":\"$was\",\"resourceVersion\":\"$now\"}],\"deleted\":[{\"key\":\"default/pod-2\",\"oldResourceVersion\":\"$(jq -r 'select(.key == "default/pod-2" and .initialList) | .resourceVersion' "$OUT")\"}]}]" ] ||
+		{ echo "# $output"; return 1; }
+	# The deltas say it too, as handlers get them.
+	[ "$(jq -r 'select(.listNumber == 1 and .key) | [.key, .handler] | @tsv' "$OUT" | sort)" = "$(printf '%s\t%s\n' \
+		default/new-1 OnAdd default/pod-0 OnUpdate default/pod-1 OnUpdate default/pod-2 OnDelete default/pod-3 OnUpdate)" ]
+	# Lines: (added), (changed from rv N), (tombstone).
+	start_watch pods -v --client-go 1.32
+	wait_until 20 synced
+	watch_settled
+	simctl POST /faults '{"verb":"watch","kind":"hang","count":1,"seconds":60}' >/dev/null
+	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
+	was=$now
+	simctl POST /update '{"resource":"pods","namespace":"default","name":"pod-1","patch":{"metadata":{"labels":{"x":"z"}}}}' >/dev/null
+	simctl POST /delete '{"resource":"pods","namespace":"default","name":"pod-3"}' >/dev/null
+	simctl POST /create '{"resource":"pods","object":{"metadata":{"name":"new-2","namespace":"default"}}}' >/dev/null
+	simctl POST /compact >/dev/null
+	sleep 1
+	simctl POST /drop-watches '{"mode":"abrupt"}' >/dev/null
+	wait_until 30 file_has "$ERR" 'relist #1'
+	wait_until 10 file_has "$OUT" 'new-2'
+	stop_watch
+	grep -qE "default/new-2 .*\(relist #1\) \(added\)$" "$OUT"
+	grep -qE "default/pod-1 .*\(relist #1\) \(changed from rv $was\)$" "$OUT"
+	grep -qE "default/pod-3 .*\(tombstone\) \(relist #1\)$" "$OUT"
+	grep -qE "^kinf: pods: relist #1 \(watch expired: .*\): disconnected [0-9.]+ s: 1 changed, 1 added, 1 deleted \(tombstones\), [0-9]+ unchanged; changed default/pod-1 \(rv $was -> [0-9]+\); deleted default/pod-3; added default/new-2$" "$ERR"
 }
 
 @test "--types shows only the delta types named" {

@@ -78,7 +78,7 @@ start_synced() {
 	simctl POST /restart-watch-cache '{}' >/dev/null
 	wait_screen 'relists 1 +410s [1-9]' 15
 	screen_has 'watch-expired'
-	wait_screen 'relisted: 3 listed' 15
+	wait_screen 'relisted: disconnected [0-9.]+ s: 3 listed' 15
 	wait_screen 'state +watching' 15
 }
 

@@ -96,8 +96,8 @@ static int drain(struct watch_loop *loop, struct listener *l, struct verify_stat
 			if (vs)	/* every one, filtered out or not */
 				verify_check_note(&vs->vc, &batch[i]);
 			if (ret == 0 && batch[i].kind == NOTIFY_ACTIVITY &&
-			    batch[i].activity.fatal) {
-				error("%s", batch[i].activity.message);
+			    batch[i].activity->fatal) {
+				error("%s", batch[i].activity->message);
 				loop->failed = true;
 				ret = 1;
 			} else if (ret == 0 && wanted(loop, &batch[i])) {

@@ -4,6 +4,28 @@
  */
 #include "informer/activity.h"
 
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/util.h"
+
+struct activity_info *activity_dup(const struct activity_info *a)
+{
+	struct activity_info *copy = xmalloc(sizeof(*copy));
+
+	*copy = *a;
+	copy->replace.sample = relist_sample_dup(a->replace.sample);
+	return copy;
+}
+
+void activity_free(struct activity_info *a)
+{
+	if (!a)
+		return;
+	relist_sample_free(a->replace.sample);
+	free(a);
+}
+
 static const char *const state_names[] = {
 	[STATE_STARTING] = "starting",
 	[STATE_LISTING] = "listing",

@@ -5,8 +5,9 @@
  *
  * Below both the reflector, which produces these, and the informer, which
  * passes them to listeners (NOTIFY_ACTIVITY) and to stats readers; so the
- * reflector needs nothing of informer.h.  Plain data, no functions but the
- * name tables.
+ * reflector needs nothing of informer.h.  Plain data; functions for the
+ * name tables and for copying a record (a relist's key sample is on the
+ * heap).
  */
 #ifndef KINF_ACTIVITY_H
 #define KINF_ACTIVITY_H
@@ -53,10 +54,13 @@ struct activity_info {
 	int64_t delay_ms;
 	char rv[RV_SIZE];
 	char message[256];
-	struct replace_stats replace;	/* ACT_RELISTED */
+	struct replace_stats replace;	/* ACT_RELISTED, with its key sample */
 	/* ACT_ERROR: the reflector gave up (e.g. 403 on the first list). */
 	bool fatal;
 };
+/* A copy on the heap, key sample and all; activity_free() frees it. */
+struct activity_info *activity_dup(const struct activity_info *a);
+void activity_free(struct activity_info *a);	/* NULL: no-op */
 
 /* The informer's state, for the health pane and `-v` notices. */
 enum informer_state {

@@ -18,6 +18,8 @@
 #include <string.h>
 
 #include "informer/fifo_impl.h"
+#include "lib/hashmap.h"
+#include "lib/util.h"
 
 static const struct fifo_ops *const kinds[] = {
 	[FIFO_DELTA] = &delta_fifo_ops,
@@ -82,25 +84,94 @@ void fifo_delete(struct fifo *fifo, struct kobj *obj)
 	watch_event(fifo, DELTA_DELETED, obj);
 }
 
-/* Compares the list with the Indexer as it is before the list applies. */
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+struct relist_sample *relist_sample_dup(const struct relist_sample *s)
+{
+	struct relist_sample *d;
+
+	if (!s)
+		return NULL;
+	d = xcalloc(1, sizeof(*d));
+	for (int c = 0; c < RELIST__CLASSES; c++) {
+		d->nr[c] = s->nr[c];
+		for (size_t i = 0; i < s->nr[c]; i++) {
+			d->v[c][i].key = xstrdup(s->v[c][i].key);
+			d->v[c][i].old_rv = dup_or_null(s->v[c][i].old_rv);
+			d->v[c][i].new_rv = dup_or_null(s->v[c][i].new_rv);
+		}
+	}
+	return d;
+}
+
+void relist_sample_free(struct relist_sample *s)
+{
+	if (!s)
+		return;
+	for (int c = 0; c < RELIST__CLASSES; c++)
+		for (size_t i = 0; i < s->nr[c]; i++) {
+			free(s->v[c][i].key);
+			free(s->v[c][i].old_rv);
+			free(s->v[c][i].new_rv);
+		}
+	free(s);
+}
+
+static void sample_add(struct replace_stats *stats, enum relist_class c,
+		       const char *key, const char *old_rv, const char *new_rv)
+{
+	struct relist_sample *s = stats->sample;
+
+	if (s->nr[c] == RELIST_SAMPLE_MAX)
+		return;
+	s->v[c][s->nr[c]++] = (struct relist_key){
+		xstrdup(key), dup_or_null(old_rv), dup_or_null(new_rv),
+	};
+}
+
+/*
+ * Compares the list with the Indexer as it is before the list applies.
+ * The keys of the deleted class are the known ones the list lacks (the
+ * tombstones of keys only queued are counted, by the FIFO, not sampled).
+ */
 static void count_listed(struct fifo *fifo, struct kobj **items, size_t nr,
 			 struct replace_stats *stats)
 {
+	struct hashmap listed = HASHMAP_INIT;
+	struct kobj_list known = { 0 };
+
 	memset(stats, 0, sizeof(*stats));
 	stats->listed = nr;
-	for (size_t i = 0; i < nr; i++) {
-		struct kobj *known;
-
-		known = fifo->known ? store_get(fifo->known, items[i]->key) :
-				      NULL;
-		if (!known)
-			stats->added++;
-		else if (strcmp(known->rv, items[i]->rv))
-			stats->changed++;
-		else
-			stats->unchanged++;
-		kobj_unref(known);
+	if (!fifo->known || !store_len(fifo->known)) {
+		stats->added = nr;
+		return;
 	}
+	stats->sample = xcalloc(1, sizeof(*stats->sample));
+	for (size_t i = 0; i < nr; i++) {
+		struct kobj *was = store_get(fifo->known, items[i]->key);
+
+		if (!was) {
+			stats->added++;
+			sample_add(stats, RELIST_ADDED, items[i]->key, NULL, items[i]->rv);
+		} else if (strcmp(was->rv, items[i]->rv)) {
+			stats->changed++;
+			sample_add(stats, RELIST_CHANGED, items[i]->key, was->rv, items[i]->rv);
+		} else {
+			stats->unchanged++;
+		}
+		kobj_unref(was);
+		if (!hashmap_find(&listed, items[i]->key))
+			hashmap_insert(&listed, items[i]->key, items[i]);
+	}
+	store_list(fifo->known, &known);
+	for (size_t i = 0; i < known.nr && stats->sample->nr[RELIST_DELETED] < RELIST_SAMPLE_MAX; i++)
+		if (!hashmap_find(&listed, known.v[i]->key))
+			sample_add(stats, RELIST_DELETED, known.v[i]->key, known.v[i]->rv, NULL);
+	kobj_list_release(&known);
+	hashmap_release(&listed);
 }
 
 void fifo_replace(struct fifo *fifo, struct kobj **items, size_t nr,

@@ -40,11 +40,31 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "informer/delta.h"
 #include "informer/store.h"
 
 enum fifo_kind { FIFO_DELTA, FIFO_REAL, FIFO_ATOMIC };
+
+/* The classes of a relist's keys that tell what the gap hid. */
+enum relist_class { RELIST_ADDED, RELIST_CHANGED, RELIST_DELETED, RELIST__CLASSES };
+#define RELIST_SAMPLE_MAX 10
+
+/*
+ * The first RELIST_SAMPLE_MAX keys of each class, in list order (the
+ * deleted: in the Indexer's order), each with the resourceVersion it had
+ * before (changed, deleted) and after (added, changed).
+ */
+struct relist_key {
+	char *key, *old_rv, *new_rv;	/* an absent side: NULL */
+};
+struct relist_sample {
+	struct relist_key v[RELIST__CLASSES][RELIST_SAMPLE_MAX];
+	size_t nr[RELIST__CLASSES];
+};
+struct relist_sample *relist_sample_dup(const struct relist_sample *s);
+void relist_sample_free(struct relist_sample *s);	/* NULL: no-op */
 
 /* What one Replace found, compared with what was known before it. */
 struct replace_stats {
@@ -53,6 +73,14 @@ struct replace_stats {
 	size_t changed;		/* listed, known with another resourceVersion */
 	size_t unchanged;	/* listed, known with the same resourceVersion */
 	size_t deleted;		/* known or queued, absent: tombstones queued */
+	/*
+	 * Which keys: set when fifo_replace() is asked for stats and the
+	 * list changed anything known.  Owned by whoever holds the stats
+	 * (relist_sample_free()).
+	 */
+	struct relist_sample *sample;
+	/* Filled by the reflector: how long no watch delivered (0: unknown). */
+	int64_t disconnected_ms;
 };
 
 struct fifo;
@@ -77,7 +105,8 @@ void fifo_delete(struct fifo *fifo, struct kobj *obj);
  * A complete list: a Replaced delta for each of items[0..nr), and a
  * tombstoned Deleted delta for every key known or queued but not listed.
  * list_no tags the deltas (0 for the initial list, n for the n-th relist).
- * Fills *stats when not NULL.
+ * Fills *stats when not NULL, with a sample of the keys when anything was
+ * known before (a relist); the caller frees stats->sample.
  */
 void fifo_replace(struct fifo *fifo, struct kobj **items, size_t nr,
 		  unsigned list_no, struct replace_stats *stats);

@@ -80,7 +80,9 @@ void notification_release(struct notification *n)
 {
 	kobj_unref(n->delta.obj);
 	kobj_unref(n->old);
+	activity_free(n->activity);
 	n->delta.obj = n->old = NULL;
+	n->activity = NULL;
 }
 
 /* ---- listeners ---------------------------------------------------------- */
@@ -168,6 +170,8 @@ static void distribute(struct informer *inf, const struct notification *n)
 			kobj_ref(copy.delta.obj);
 		if (copy.old)
 			kobj_ref(copy.old);
+		if (copy.activity)
+			copy.activity = activity_dup(copy.activity);
 		listener_push(l, &copy);
 	}
 }
@@ -315,7 +319,7 @@ static void on_activity(void *ctx, const struct activity_info *info)
 	struct informer *inf = ctx;
 	struct notification n = {
 		.kind = NOTIFY_ACTIVITY,
-		.activity = *info,
+		.activity = (struct activity_info *)info,	/* each listener gets a copy */
 		.resource = inf->opts.resource->name,
 		.obj_kind = inf->opts.resource->kind,
 		.group = inf->opts.resource->group,

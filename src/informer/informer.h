@@ -61,7 +61,7 @@ struct notification {
 	bool resync_only;
 	/* A late listener's catch-up add of a cached object. */
 	bool replay;
-	struct activity_info activity;	/* NOTIFY_ACTIVITY */
+	struct activity_info *activity;	/* NOTIFY_ACTIVITY; owned */
 	const char *resource;	/* the informer's resource, "pods"; static */
 	const char *obj_kind;	/* its kind, "Pod" */
 	const char *group;	/* its API group, "" for the core group */

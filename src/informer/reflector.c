@@ -74,6 +74,14 @@ struct reflector {
 	bool paginated_result;		/* the first list at "0" came in pages */
 	bool watching;			/* in the watch phase (hooks.watching) */
 	bool reconnected;		/* the connection was lost: check the RV */
+	/*
+	 * When the last watch that worked ended, monotonic; 0: none yet.  A
+	 * watch worked when it delivered events, or ended as a healthy watch
+	 * ends (the server closed it cleanly, or kinf renewed it after its
+	 * silence); not when it expired (410).  A relist reports the time
+	 * since as its disconnected interval.
+	 */
+	int64_t watch_worked_until_ms;
 	int64_t backoff_ms, last_backoff_ms, backoff_reset_ms;
 
 	pthread_mutex_t lock;		/* guards stats */
@@ -130,6 +138,28 @@ static void emit(struct reflector *r, enum activity act, const char *fmt, ...)
 		va_end(ap);
 	}
 	emit_info(r, &info);
+}
+
+/*
+ * After a list applied (fifo_replace() filled *rs): a relist's Relist
+ * record, with its reason and how long no watch had worked.  Frees the
+ * key sample either way.
+ */
+static void report_relist(struct reflector *r, struct replace_stats *rs)
+{
+	if (r->list_no > 0) {
+		struct activity_info rel = { .act = ACT_RELISTED, .replace = *rs };
+
+		if (r->watch_worked_until_ms)
+			rel.replace.disconnected_ms = mono_ms() - r->watch_worked_until_ms;
+		pthread_mutex_lock(&r->lock);
+		r->stats.relists++;
+		snprintf(rel.message, sizeof(rel.message), "%s", r->stats.relist_reason);
+		pthread_mutex_unlock(&r->lock);
+		emit_info(r, &rel);	/* the informer copies what it keeps */
+	}
+	relist_sample_free(rs->sample);
+	rs->sample = NULL;
 }
 
 /* Records a failure in the stats and tells the listeners. */
@@ -645,16 +675,8 @@ static enum outcome do_list(struct reflector *r)
 		set_rv(r, rv);
 		pthread_mutex_lock(&r->lock);
 		r->stats.last_list_ms = wall_ms();
-		if (r->list_no > 0)
-			r->stats.relists++;
 		pthread_mutex_unlock(&r->lock);
-		if (r->list_no > 0) {
-			struct activity_info rel = { .act = ACT_RELISTED, .replace = rs };
-			pthread_mutex_lock(&r->lock);
-			snprintf(rel.message, sizeof(rel.message), "%s", r->stats.relist_reason);
-			pthread_mutex_unlock(&r->lock);
-			emit_info(r, &rel);
-		}
+		report_relist(r, &rs);
 		r->list_no++;
 	}
 	list_state_clear(&ls);
@@ -736,16 +758,8 @@ static void streaming_list_done(struct watch_state *ws, const char *rv)
 	pthread_mutex_lock(&r->lock);
 	r->stats.last_list_ms = wall_ms();
 	r->stats.pages++;
-	if (r->list_no > 0)
-		r->stats.relists++;
 	pthread_mutex_unlock(&r->lock);
-	if (r->list_no > 0) {
-		struct activity_info rel = { .act = ACT_RELISTED, .replace = rs };
-		pthread_mutex_lock(&r->lock);
-		snprintf(rel.message, sizeof(rel.message), "%s", r->stats.relist_reason);
-		pthread_mutex_unlock(&r->lock);
-		emit_info(r, &rel);
-	}
+	report_relist(r, &rs);
 	r->list_no++;
 	list_state_clear(ls);
 	set_state(r, STATE_WATCHING);
@@ -1045,6 +1059,7 @@ static enum outcome do_watch(struct reflector *r, bool initial)
 	free(path);
 	decoder_drain(r->decoder);	/* ws is ours again */
 	int64_t lasted = mono_ms() - started;
+	bool healthy_end = false;	/* ended as a working watch ends */
 
 	if (stop_requested(&r->stop)) {
 		ret = STOPPED;
@@ -1065,6 +1080,7 @@ static enum outcome do_watch(struct reflector *r, bool initial)
 		STAT_INC(r, stalls);
 		emit(r, ACT_WATCH_STALLED, "silent for %lld s",
 		     (long long)(renew_ms(r) / 1000));
+		healthy_end = true;
 		ret = OK;
 	} else if (rc < 0 && str_starts_with(err.msg, "stalled")) {
 		STAT_INC(r, stalls);
@@ -1107,8 +1123,11 @@ static enum outcome do_watch(struct reflector *r, bool initial)
 		STAT_INC(r, watch_ends);
 		emit(r, ACT_WATCH_END, line_splitter_pending(&ws.lines)
 		     ? "cut in the middle of an event" : NULL);
+		healthy_end = true;
 		ret = OK;
 	}
+	if (ret != STOPPED && ret != EXPIRED && !ws.initial && (ws.events || healthy_end))
+		r->watch_worked_until_ms = mono_ms();
 	line_splitter_release(&ws.lines);
 	list_state_clear(&ws.initial_items);
 	free(ws.initial_items.items);

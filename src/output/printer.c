@@ -258,10 +258,16 @@ static void add_markers(const struct notification *n, struct strbuf *sb)
 
 	if (d->tombstone)
 		strbuf_adds(sb, " (tombstone)");
-	if (is_initial(d))
+	if (is_initial(d)) {
 		strbuf_adds(sb, " (initial)");
-	else if (d->source == SOURCE_LIST)
+	} else if (d->source == SOURCE_LIST) {
+		/* What the relist found: new to the cache, or changed meanwhile. */
 		strbuf_addf(sb, " (relist #%u)", d->list_no);
+		if (n->kind == NOTIFY_ADD)
+			strbuf_adds(sb, " (added)");
+		else if (n->kind == NOTIFY_UPDATE && n->old && !n->resync_only)
+			strbuf_addf(sb, " (changed from rv %s)", n->old->rv);
+	}
 	/* Resync-only: an update whose RV is the cached one (OnUpdate all the same). */
 	if (n->resync_only)
 		strbuf_adds(sb, d->source == SOURCE_RESYNC ? " (resync)" : " (unchanged)");
@@ -515,10 +521,17 @@ static void json_delta(struct printer *p, const struct notification *n,
 	strbuf_adds(sb, "}\n");
 }
 
+static const char *const relist_class_names[RELIST__CLASSES] = {
+	[RELIST_ADDED] = "added",
+	[RELIST_CHANGED] = "changed",
+	[RELIST_DELETED] = "deleted",
+};
+
 /* The Relist record of -o json with events. */
 static void json_relist(const struct notification *n, struct strbuf *sb)
 {
-	const struct activity_info *a = &n->activity;
+	const struct activity_info *a = n->activity;
+	const struct relist_sample *s = a->replace.sample;
 
 	add_time(sb, wall_ms());
 	add_member(sb, "type", "Relist");
@@ -526,9 +539,27 @@ static void json_relist(const struct notification *n, struct strbuf *sb)
 	strbuf_addf(sb, ",\"listNumber\":%u", a->list_no);
 	add_member(sb, "reason", a->message);
 	strbuf_addf(sb, ",\"listed\":%zu,\"added\":%zu,\"changed\":%zu,"
-		    "\"deleted\":%zu,\"unchanged\":%zu}\n",
+		    "\"deleted\":%zu,\"unchanged\":%zu,\"disconnectedMs\":%lld",
 		    a->replace.listed, a->replace.added, a->replace.changed,
-		    a->replace.deleted, a->replace.unchanged);
+		    a->replace.deleted, a->replace.unchanged,
+		    (long long)a->replace.disconnected_ms);
+	strbuf_adds(sb, ",\"keys\":{");
+	for (int c = 0; c < RELIST__CLASSES; c++) {
+		strbuf_addf(sb, "%s\"%s\":[", c ? "," : "", relist_class_names[c]);
+		for (size_t i = 0; s && i < s->nr[c]; i++) {
+			const struct relist_key *k = &s->v[c][i];
+
+			strbuf_addf(sb, "%s{\"key\":", i ? "," : "");
+			strbuf_add_json_string(sb, k->key);
+			if (k->old_rv)
+				add_member(sb, "oldResourceVersion", k->old_rv);
+			if (k->new_rv)
+				add_member(sb, "resourceVersion", k->new_rv);
+			strbuf_addch(sb, '}');
+		}
+		strbuf_addch(sb, ']');
+	}
+	strbuf_adds(sb, "}}\n");
 }
 
 static const struct printer_ops formats[OUTPUT__COUNT] = {
@@ -666,9 +697,41 @@ static void notice_relisted(struct resource_state *rs,
 	strbuf_addf(sb, "relist #%u", a->list_no);
 	if (*a->message)
 		strbuf_addf(sb, " (%s)", a->message);
-	strbuf_addf(sb, ": %zu changed, %zu added, %zu deleted, %zu unchanged",
+	if (a->replace.disconnected_ms > 0)
+		strbuf_addf(sb, ": disconnected %.1f s", a->replace.disconnected_ms / 1000.0);
+	strbuf_addf(sb, ": %zu changed, %zu added, %zu deleted (tombstones), %zu unchanged",
 		    a->replace.changed, a->replace.added, a->replace.deleted,
 		    a->replace.unchanged);
+}
+
+/* -v: which keys a relist found, each class up to RELIST_SAMPLE_MAX. */
+static void add_relist_keys(const struct replace_stats *r, struct strbuf *sb)
+{
+	const size_t counts[RELIST__CLASSES] = {
+		[RELIST_ADDED] = r->added, [RELIST_CHANGED] = r->changed,
+		[RELIST_DELETED] = r->deleted,
+	};
+	static const int order[] = { RELIST_CHANGED, RELIST_DELETED, RELIST_ADDED };
+
+	if (!r->sample)
+		return;
+	for (size_t o = 0; o < ARRAY_SIZE(order); o++) {
+		int c = order[o];
+		const struct relist_sample *s = r->sample;
+
+		if (!s->nr[c])
+			continue;
+		strbuf_addf(sb, "; %s", relist_class_names[c]);
+		for (size_t i = 0; i < s->nr[c]; i++) {
+			const struct relist_key *k = &s->v[c][i];
+
+			strbuf_addf(sb, "%s %s", i ? "," : "", k->key);
+			if (c == RELIST_CHANGED)
+				strbuf_addf(sb, " (rv %s -> %s)", k->old_rv, k->new_rv);
+		}
+		if (counts[c] > s->nr[c])
+			strbuf_addf(sb, " and %zu more", counts[c] - s->nr[c]);
+	}
 }
 
 static void notice_resync(struct resource_state *rs,
@@ -722,7 +785,7 @@ static void clear_progress(struct printer *p)
 
 static void print_notice(struct printer *p, const struct notification *n)
 {
-	const struct activity_info *a = &n->activity;
+	const struct activity_info *a = n->activity;
 	struct resource_state *rs;
 	struct strbuf sb = STRBUF_INIT;
 	bool progress = a->act == ACT_LIST_PAGE && p->opts.progress && !p->opts.verbose;
@@ -733,6 +796,8 @@ static void print_notice(struct printer *p, const struct notification *n)
 	/* Silent notices still run, to keep the page count. */
 	strbuf_addf(&sb, "%skinf: %s: ", progress ? "\r" : "", rs->resource);
 	notices[a->act].fn(rs, a, &sb);
+	if (a->act == ACT_RELISTED && p->opts.verbose)
+		add_relist_keys(&a->replace, &sb);
 	if (!notices[a->act].verbose || p->opts.verbose || progress) {
 		if (!progress)
 			clear_progress(p);
@@ -854,7 +919,7 @@ int printer_notification(struct printer *p, const struct notification *n)
 {
 	strbuf_reset(&p->sb);
 	if (n->kind == NOTIFY_ACTIVITY) {
-		if (n->activity.act == ACT_RELISTED && p->opts.events &&
+		if (n->activity->act == ACT_RELISTED && p->opts.events &&
 		    p->ops == &formats[OUTPUT_JSON]) {
 			json_relist(n, &p->sb);
 			return write_record(p);
@@ -866,7 +931,7 @@ int printer_notification(struct printer *p, const struct notification *n)
 		if (p->opts.notices)
 			printer_flush(p);
 		print_notice(p, n);
-		if (n->activity.act == ACT_SYNCED && p->holding &&
+		if (n->activity->act == ACT_SYNCED && p->holding &&
 		    ++p->synced >= p->opts.resources) {
 			release_held(p, &p->sb);
 			if (p->sb.len)

@@ -74,8 +74,12 @@
  *   notice):
  *     {"time":…,"type":"Relist","resource":"pods","listNumber":2,
  *      "reason":"watch expired: …","listed":101,"added":1,"changed":3,
- *      "deleted":2,"unchanged":95}
- *   (deleted: the tombstones queued; reason "" when unknown).
+ *      "deleted":2,"unchanged":95,"disconnectedMs":42013,
+ *      "keys":{"added":[{"key":…,"resourceVersion":…}],
+ *              "changed":[{"key":…,"oldResourceVersion":…,"resourceVersion":…}],
+ *              "deleted":[{"key":…,"oldResourceVersion":…}]}}
+ *   (deleted: the tombstones queued; reason "" when unknown; keys: up to
+ *   RELIST_SAMPLE_MAX of each class).
  *   And each check of watch --verify-every writes a record (instead of
  *   its notice), the members of verify_report.h's json after these:
  *     {"time":…,"type":"Verify","resource":"pods","equal":false,…,
@@ -85,8 +89,9 @@
  *     kinf: pods: listed 120 objects at rv 4512 (3 pages)
  *     kinf: pods: watch ended by server, re-watching from rv 4600
  *     kinf: pods: watch expired (too old resource version), relisting
- *     kinf: pods: relist #2 (watch expired: …): 3 changed, 1 added,
- *                 2 deleted, 95 unchanged
+ *     kinf: pods: relist #2 (watch expired: …): disconnected 42.0 s:
+ *                 3 changed, 1 added, 2 deleted (tombstones), 95 unchanged
+ *                 [with verbose: ; changed KEY (rv A -> B), …; deleted …]
  *     kinf: pods: backing off 1.6s: <why>
  *     kinf: pods: error: <message>
  *     kinf: pods: synced: 120 objects cached      (HasSynced became true)

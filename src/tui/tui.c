@@ -603,9 +603,9 @@ static bool drain(struct tui *t, struct tab *tab)
 	while (total < DRAIN_MAX &&
 	       (n = listener_drain(tab->m.listener, buf, ARRAY_SIZE(buf))) > 0) {
 		for (size_t i = 0; i < n; i++) {
-			if (buf[i].kind == NOTIFY_ACTIVITY && buf[i].activity.fatal &&
+			if (buf[i].kind == NOTIFY_ACTIVITY && buf[i].activity->fatal &&
 			    !fatal_msg[0]) {
-				snprintf(fatal_msg, sizeof(fatal_msg), "%s", buf[i].activity.message);
+				snprintf(fatal_msg, sizeof(fatal_msg), "%s", buf[i].activity->message);
 				t->quit = true;
 			}
 			if (t->paused)

@@ -259,10 +259,11 @@ static void log_activity(struct model *m, const struct activity_info *a)
 		e->text = xasprintf("%s: retrying in %lld ms", what, (long long)a->delay_ms);
 		break;
 	case ACT_RELISTED:
-		e->text = xasprintf("%s: %zu listed, %zu added, %zu changed, %zu unchanged, %zu deleted",
-				    what, a->replace.listed, a->replace.added,
-				    a->replace.changed, a->replace.unchanged,
-				    a->replace.deleted);
+		e->text = xasprintf("%s: disconnected %.1f s: %zu listed, %zu added, %zu changed, "
+				    "%zu unchanged, %zu deleted", what,
+				    a->replace.disconnected_ms / 1000.0, a->replace.listed,
+				    a->replace.added, a->replace.changed,
+				    a->replace.unchanged, a->replace.deleted);
 		break;
 	case ACT_RESYNC:
 		e->text = xasprintf("%s: %zu %s deltas queued", what, a->count,
@@ -289,8 +290,8 @@ void model_apply(struct model *m, struct notification *n)
 	m->notified++;
 	if (n->kind == NOTIFY_ACTIVITY) {
 		/* Bookmarks are frequent and say little: the health pane counts them. */
-		if (n->activity.act != ACT_BOOKMARK && n->activity.act != ACT_LIST_PAGE)
-			log_activity(m, &n->activity);
+		if (n->activity->act != ACT_BOOKMARK && n->activity->act != ACT_LIST_PAGE)
+			log_activity(m, n->activity);
 		notification_release(n);
 		return;
 	}

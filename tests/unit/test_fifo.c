@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "informer/fifo.h"
+#include "lib/strbuf.h"
 #include "informer/profile.h"
 #include "unit.h"
 
@@ -174,6 +175,7 @@ TEST(tombstone_after_a_queued_real_deletion_is_dropped)
 	store_put(known, "a", "1");
 	DELETE(f, "a", "2");
 	replace(f, 1, &stats, "");
+	relist_sample_free(stats.sample);
 	CHECK_INT(stats.deleted, 0);
 	CHECK_POP(f, "Deleted:a:2");
 	fifo_free(f);
@@ -262,6 +264,49 @@ TEST(replace_stats_compare_with_the_indexer)
 	CHECK_INT(s.changed, 1);
 	CHECK_INT(s.unchanged, 1);
 	CHECK_INT(s.deleted, 1);
+	/* Which keys, with the resourceVersions before and after. */
+	CHECK(s.sample != NULL);
+	if (s.sample) {
+		const struct relist_sample *k = s.sample;
+		CHECK_INT(k->nr[RELIST_ADDED], 1);
+		CHECK_INT(k->nr[RELIST_CHANGED], 1);
+		CHECK_INT(k->nr[RELIST_DELETED], 1);
+		CHECK_STR(k->v[RELIST_ADDED][0].key, "ns/d");
+		CHECK(!k->v[RELIST_ADDED][0].old_rv);
+		CHECK_STR(k->v[RELIST_ADDED][0].new_rv, "1");
+		CHECK_STR(k->v[RELIST_CHANGED][0].key, "ns/b");
+		CHECK_STR(k->v[RELIST_CHANGED][0].old_rv, "1");
+		CHECK_STR(k->v[RELIST_CHANGED][0].new_rv, "2");
+		CHECK_STR(k->v[RELIST_DELETED][0].key, "ns/c");
+		CHECK_STR(k->v[RELIST_DELETED][0].old_rv, "1");
+		CHECK(!k->v[RELIST_DELETED][0].new_rv);
+	}
+	relist_sample_free(s.sample);
+	fifo_free(f);
+	store_free(known);
+}
+
+/* The sample stops at RELIST_SAMPLE_MAX keys a class; the counts do not. */
+TEST(relist_sample_is_bounded)
+{
+	struct store *known = store_new();
+	struct fifo *f = fifo_new(FIFO_REAL, known);
+	struct strbuf spec = STRBUF_INIT;
+	struct replace_stats s;
+	char name[16];
+
+	for (int i = 0; i < 30; i++) {
+		snprintf(name, sizeof(name), "k%02d", i);
+		store_put(known, name, "1");
+		strbuf_addf(&spec, "%s%s:2", i ? " " : "", name);
+	}
+	replace(f, 1, &s, spec.buf);
+	CHECK_INT(s.changed, 30);
+	CHECK(s.sample != NULL);
+	if (s.sample)
+		CHECK_INT(s.sample->nr[RELIST_CHANGED], RELIST_SAMPLE_MAX);
+	relist_sample_free(s.sample);
+	strbuf_release(&spec);
 	fifo_free(f);
 	store_free(known);
 }
@@ -475,6 +520,7 @@ TEST(real_fifo_queues_tombstones_before_replaced_and_never_merges)
 	DELETE(f, "e", "2");	/* ends in a deletion: no tombstone */
 	DELETE(f, "f", "1");	/* RealFIFO keeps even unknown deletions */
 	replace(f, 1, &s, "a:2");
+	relist_sample_free(s.sample);
 	CHECK_INT(s.deleted, 2);
 	CHECK_INT(s.changed, 1);
 	CHECK_INT(fifo_len(f), 8);
@@ -571,6 +617,7 @@ TEST(atomic_fifo_queues_one_replaced_all_and_one_sync_all)
 	store_put(known, "gone", "1");
 	UPDATE(f, "a", "2");
 	replace(f, 1, &stats, "a:3 b:1");
+	relist_sample_free(stats.sample);
 	CHECK_INT(fifo_len(f), 2);
 	CHECK(fifo_has_synced(f));	/* populated by the update: nothing counted */
 	CHECK_INT(fifo_resync(f), 1);
@@ -673,6 +720,7 @@ int main(void)
 	RUN(replace_tombstones_known_keys_absent_from_the_list);
 	RUN(replace_tombstones_queued_keys_with_their_newest_object);
 	RUN(replace_stats_compare_with_the_indexer);
+	RUN(relist_sample_is_bounded);
 	RUN(replace_and_resync_tag_their_deltas);
 	RUN(has_synced_after_initial_items_including_tombstones_popped);
 	RUN(watch_event_before_the_list_counts_as_synced);

@@ -67,8 +67,10 @@ static size_t seen_drain(struct listener *l, struct seen_list *out)
 				.tombstone = n[i].delta.tombstone,
 				.has_old = n[i].old != NULL,
 			};
-			if (n[i].kind == NOTIFY_ACTIVITY)
-				s.activity = n[i].activity;
+			if (n[i].kind == NOTIFY_ACTIVITY) {
+				s.activity = *n[i].activity;
+				s.activity.replace.sample = NULL;	/* freed with n[i] */
+			}
 			if (n[i].delta.obj) {
 				snprintf(s.key, sizeof(s.key), "%s", n[i].delta.obj->key);
 				snprintf(s.rv, sizeof(s.rv), "%s", n[i].delta.obj->rv);

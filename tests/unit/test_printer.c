@@ -68,7 +68,8 @@ static struct notification activity(enum activity act)
 	struct notification n = { 0 };
 
 	n.kind = NOTIFY_ACTIVITY;
-	n.activity.act = act;
+	n.activity = xcalloc(1, sizeof(*n.activity));	/* notification_release() frees it */
+	n.activity->act = act;
 	n.resource = "pods";
 	n.obj_kind = "Pod";
 	return n;
@@ -384,10 +385,10 @@ static struct notification relisted(void)
 {
 	struct notification n = activity(ACT_RELISTED);
 
-	n.activity.list_no = 2;
-	snprintf(n.activity.message, sizeof(n.activity.message),
+	n.activity->list_no = 2;
+	snprintf(n.activity->message, sizeof(n.activity->message),
 		 "watch expired: too old resource version");
-	n.activity.replace = (struct replace_stats){
+	n.activity->replace = (struct replace_stats){
 		.listed = 99, .added = 1, .changed = 3, .unchanged = 95, .deleted = 2,
 	};
 	return n;
@@ -423,7 +424,7 @@ TEST(json_relist_record_only_with_events)
 	capture_end(&c);
 	CHECK_STR(c.out, "");
 	CHECK_STR(c.err, "kinf: pods: relist #2 (watch expired: too old resource version): "
-			 "3 changed, 1 added, 2 deleted, 95 unchanged\n");
+			 "3 changed, 1 added, 2 deleted (tombstones), 95 unchanged\n");
 	capture_release(&c);
 }
 
@@ -438,36 +439,36 @@ TEST(notices_go_to_their_own_stream)
 	put(&c, activity(ACT_LIST_START));
 	for (int i = 1; i <= 3; i++) {
 		n = activity(ACT_LIST_PAGE);
-		n.activity.count = 50u * i;
+		n.activity->count = 50u * i;
 		put(&c, n);
 	}
 	n = activity(ACT_LIST_DONE);
-	n.activity.count = 120;
-	snprintf(n.activity.rv, sizeof(n.activity.rv), "4512");
+	n.activity->count = 120;
+	snprintf(n.activity->rv, sizeof(n.activity->rv), "4512");
 	put(&c, n);
 	n = activity(ACT_WATCH_OPEN);
-	snprintf(n.activity.rv, sizeof(n.activity.rv), "4512");
+	snprintf(n.activity->rv, sizeof(n.activity->rv), "4512");
 	put(&c, n);
 	n = activity(ACT_WATCH_END);
-	snprintf(n.activity.rv, sizeof(n.activity.rv), "4600");
+	snprintf(n.activity->rv, sizeof(n.activity->rv), "4600");
 	put(&c, n);
 	n = activity(ACT_WATCH_EXPIRED);
-	snprintf(n.activity.message, sizeof(n.activity.message), "too old resource version");
+	snprintf(n.activity->message, sizeof(n.activity->message), "too old resource version");
 	put(&c, n);
 	n = activity(ACT_BACKOFF);
-	n.activity.delay_ms = 1600;
-	snprintf(n.activity.message, sizeof(n.activity.message), "list failed");
+	n.activity->delay_ms = 1600;
+	snprintf(n.activity->message, sizeof(n.activity->message), "list failed");
 	put(&c, n);
 	n = activity(ACT_ERROR);
-	snprintf(n.activity.message, sizeof(n.activity.message), "connection refused");
+	snprintf(n.activity->message, sizeof(n.activity->message), "connection refused");
 	put(&c, n);
 	n = activity(ACT_RESYNC);
-	n.activity.count = 120;
+	n.activity->count = 120;
 	put(&c, n);
 	put(&c, relisted());
 	put(&c, activity(ACT_BOOKMARK));	/* verbose only */
 	n = activity(ACT_SYNCED);
-	n.activity.count = 120;
+	n.activity->count = 120;
 	put(&c, n);
 	capture_end(&c);
 	CHECK_STR(c.out, "");
@@ -479,7 +480,7 @@ TEST(notices_go_to_their_own_stream)
 		  "kinf: pods: error: connection refused\n"
 		  "kinf: pods: resync: 120 Sync deltas queued\n"
 		  "kinf: pods: relist #2 (watch expired: too old resource version): "
-		  "3 changed, 1 added, 2 deleted, 95 unchanged\n"
+		  "3 changed, 1 added, 2 deleted (tombstones), 95 unchanged\n"
 		  "kinf: pods: synced: 120 objects cached\n");
 	capture_release(&c);
 }
@@ -491,8 +492,10 @@ TEST(no_notice_stream_means_quiet)
 
 	/* Nothing to write to, nothing written, nothing failed. */
 	CHECK_INT(printer_notification(p, &n), 0);
+	notification_release(&n);
 	n = activity(ACT_LIST_PAGE);
 	CHECK_INT(printer_notification(p, &n), 0);
+	notification_release(&n);
 	printer_free(p);
 }
 
@@ -504,7 +507,7 @@ TEST(verbose_notices_and_progress)
 	capture_start(&c, OUTPUT_LINE, (struct printer_opts){ .verbose = true });
 	put(&c, activity(ACT_LIST_START));
 	n = activity(ACT_WATCH_OPEN);
-	snprintf(n.activity.rv, sizeof(n.activity.rv), "10");
+	snprintf(n.activity->rv, sizeof(n.activity->rv), "10");
 	put(&c, n);
 	capture_end(&c);
 	CHECK_STR(c.err, "kinf: pods: listing\nkinf: pods: watching from rv 10\n");
@@ -513,7 +516,7 @@ TEST(verbose_notices_and_progress)
 	/* On a terminal a page rewrites one line; the next output clears it. */
 	capture_start(&c, OUTPUT_LINE, (struct printer_opts){ .progress = true, .no_headers = true });
 	n = activity(ACT_LIST_PAGE);
-	n.activity.count = 500;
+	n.activity->count = 500;
 	put(&c, n);
 	put(&c, note(NOTIFY_ADD, DELTA_ADDED, SOURCE_WATCH, 0, pod_v1, NULL));
 	capture_end(&c);
@@ -543,6 +546,7 @@ TEST(write_error_returns_minus_one)
 		clearerr(full);
 		n = activity(ACT_ERROR);
 		CHECK_INT(printer_notification(p, &n), 0);
+		notification_release(&n);
 		printer_free(p);
 		clearerr(full);
 	}
