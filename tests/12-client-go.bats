@@ -177,7 +177,7 @@ relist_with_gap() {
 	# client-go: the listener starts in the syncing set and, with no resync
 	# period, stays: each unchanged object's Replaced is an OnUpdate.
 	[ "$(grep -c 'relist #1) (unchanged)' "$OUT")" -eq 4 ]
-	grep -q 'Replaced .*default/pod-3 .*(relist #1)$' "$OUT"
+	grep -qE 'Replaced .*default/pod-3 .*\(relist #1\) \(changed from rv [0-9]+\)$' "$OUT"
 	grep -q 'Deleted .*default/pod-0 .*(tombstone) (relist #1)$' "$OUT"
 
 	sim_start --pods 6

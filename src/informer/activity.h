@@ -86,6 +86,18 @@ struct informer_stats {
 	uint64_t events;		/* watch events received */
 	int64_t last_list_ms, last_watch_ms, last_resync_ms, next_resync_ms;
 	int64_t last_error_ms;
+	/* Watch health (wall clock; 0: never). */
+	int64_t last_event_ms;		/* an ADDED, MODIFIED or DELETED */
+	int64_t last_bookmark_ms;
+	int64_t bookmark_gap_ms;	/* between the last two bookmarks */
+	int64_t watch_since_ms;		/* the open watch's start; 0: none */
+	int watch_timeout_s;		/* its timeoutSeconds */
+	uint64_t short_watches;		/* ended at once without events */
+	uint64_t rv_backwards;		/* events older than the RV before */
+	/* The listener furthest behind: notifications queued, and when
+	 * the oldest of them was queued (wall clock; 0: none queued). */
+	size_t backlog;
+	int64_t backlog_since_ms;
 	char last_error[256];
 	char relist_reason[128];
 	size_t fifo_depth;

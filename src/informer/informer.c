@@ -722,6 +722,16 @@ void informer_get_stats(struct informer *inf, struct informer_stats *out)
 	memcpy(out->deltas, inf->deltas, sizeof(out->deltas));
 	out->last_resync_ms = inf->last_resync_ms;
 	out->next_resync_ms = inf->next_resync_ms;
+	for (size_t i = 0; i < inf->nr_listeners; i++) {
+		struct listener *l = inf->listeners[i];
+
+		pthread_mutex_lock(&l->lock);
+		if (l->len > out->backlog) {
+			out->backlog = l->len;
+			out->backlog_since_ms = l->ring[l->head].delta.time_ms;
+		}
+		pthread_mutex_unlock(&l->lock);
+	}
 	pthread_mutex_unlock(&inf->lock);
 	out->fifo_depth = fifo_len(inf->fifo);
 	out->cached = store_len(inf->store);

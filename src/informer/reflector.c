@@ -490,9 +490,42 @@ static unsigned page_limit(struct reflector *r, const char *rv)
 	return 0;
 }
 
+/*
+ * A list not done after LIST_WARN_MS says so, and again every LIST_WARN_MS,
+ * with what it has so far: client-go's list trace logs a list that took
+ * longer than 10 s, kinf tells while it is still waiting.  The list's
+ * clock runs across its pages.  The reflector's thread.
+ */
+#define LIST_WARN_MS 10000
+
+struct list_clock {
+	struct reflector *r;
+	const struct list_state *ls;
+	int64_t started, next_warn;	/* monotonic */
+};
+
+static int64_t list_tick(void *ctx)
+{
+	struct list_clock *c = ctx;
+	int64_t now = mono_ms();
+	unsigned page;
+
+	if (now >= c->next_warn) {
+		pthread_mutex_lock(&c->r->lock);
+		page = c->r->stats.list_page;
+		pthread_mutex_unlock(&c->r->lock);
+		emit(c->r, ACT_WARNING, "still listing after %llds: %zu objects so far, page %u",
+		     (long long)((now - c->started) / 1000), c->ls->sent, page);
+		while (c->next_warn <= now)
+			c->next_warn += LIST_WARN_MS;
+	}
+	return c->next_warn - now;
+}
+
 static enum outcome list_pages(struct reflector *r, const char *rv,
 			       struct list_state *ls, char rv_out[RV_SIZE])
 {
+	struct list_clock clock = { r, ls, mono_ms(), mono_ms() + LIST_WARN_MS };
 	unsigned limit = page_limit(r, rv);
 	char *cont = NULL;
 	bool full = false;	/* after an expired continue: no paging */
@@ -503,6 +536,8 @@ static enum outcome list_pages(struct reflector *r, const char *rv,
 		.stop_fd = stop_fd(&r->stop),
 		.abort_fd = decoder_fail_fd(r->decoder),
 		.idle_timeout_ms = list_idle_ms(r),
+		.tick = list_tick,
+		.tick_ctx = &clock,
 	};
 
 	pthread_mutex_lock(&r->lock);
@@ -533,6 +568,9 @@ static enum outcome list_pages(struct reflector *r, const char *rv,
 		r->stats.list_page++;
 		pthread_mutex_unlock(&r->lock);
 
+		sopts.tick_ms = clock.next_warn - mono_ms();
+		if (sopts.tick_ms < 1)
+			sopts.tick_ms = 1;
 		int rc = kclient_stream(r->client, path, &sopts, on_list_data, &sc, &resp, &err);
 		free(path);
 
@@ -776,7 +814,13 @@ static int on_watch_bookmark(struct watch_state *ws, json_object *obj)
 		return 0;
 	}
 	set_rv(r, rv);
-	STAT_INC(r, bookmarks);
+	pthread_mutex_lock(&r->lock);
+	int64_t now = wall_ms();
+	r->stats.bookmarks++;
+	if (r->stats.last_bookmark_ms)
+		r->stats.bookmark_gap_ms = now - r->stats.last_bookmark_ms;
+	r->stats.last_bookmark_ms = now;
+	pthread_mutex_unlock(&r->lock);
 	struct activity_info info = { .act = ACT_BOOKMARK };
 	snprintf(info.rv, sizeof(info.rv), "%s", rv);
 	emit_info(r, &info);
@@ -805,6 +849,31 @@ static int on_watch_error_event(struct watch_state *ws, json_object *obj)
 	if (c == 429)
 		return end_watch(ws, RETRY, buf);
 	return end_watch(ws, FAILED, buf);
+}
+
+static bool parse_rv_number(const char *rv, unsigned long long *out);
+
+/*
+ * Watch health: when the last event came, and whether its RV went back.
+ * An apiserver's watch hands out events in RV order; one older than the
+ * event before it is a server bug (a watch cache that lost its place),
+ * and client-go takes it without a word.  kinf counts it and says so.
+ */
+static void note_event_rv(struct reflector *r, const struct kobj *o)
+{
+	unsigned long long was, now;
+	bool back = parse_rv_number(r->last_rv, &was) && parse_rv_number(o->rv, &now) &&
+		    now < was;
+
+	pthread_mutex_lock(&r->lock);
+	r->stats.last_event_ms = wall_ms();
+	if (back)
+		r->stats.rv_backwards++;
+	pthread_mutex_unlock(&r->lock);
+	if (back)
+		emit(r, ACT_WARNING, "resourceVersion went back on the watch: %s after %s (%s); "
+		     "an apiserver bug: its watch cache may hand out old state", o->rv,
+		     r->last_rv, o->key);
 }
 
 /* An event whose object kinf cannot read (no metadata, no name): skipped. */
@@ -869,6 +938,7 @@ static int on_watch_line(void *ctx, const char *text, size_t len)
 				fifo_update(r->fifo, o);
 			else
 				fifo_delete(r->fifo, o);
+			note_event_rv(r, o);
 			set_rv(r, o->rv);
 		}
 	}
@@ -900,6 +970,25 @@ static int on_watch_data(void *ctx, const char *data, size_t len)
 	decoder_flush(ws->r->decoder);
 	/* An event ended the watch (ws->verdict): stop reading it. */
 	return decoder_failed(ws->r->decoder) ? -1 : 0;
+}
+
+/* ACT_WATCH_END with how long the watch lasted and how many events it had. */
+static void emit_watch_end(struct reflector *r, const struct watch_state *ws,
+			   int64_t lasted_ms, const char *fmt, ...) PRINTF(4, 5);
+static void emit_watch_end(struct reflector *r, const struct watch_state *ws,
+			   int64_t lasted_ms, const char *fmt, ...)
+{
+	struct activity_info info = {
+		.act = ACT_WATCH_END, .count = ws->events, .delay_ms = lasted_ms,
+	};
+
+	if (fmt) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(info.message, sizeof(info.message), fmt, ap);
+		va_end(ap);
+	}
+	emit_info(r, &info);
 }
 
 /*
@@ -1043,7 +1132,8 @@ static enum outcome do_watch(struct reflector *r, bool initial)
 	ws.last_event_ms = ws.last_byte_ms = started;
 	STAT_INC(r, watches);
 	pthread_mutex_lock(&r->lock);
-	r->stats.last_watch_ms = wall_ms();
+	r->stats.last_watch_ms = r->stats.watch_since_ms = wall_ms();
+	r->stats.watch_timeout_s = timeout_s;
 	pthread_mutex_unlock(&r->lock);
 	if (initial) {
 		set_state(r, STATE_LISTING);
@@ -1060,6 +1150,9 @@ static enum outcome do_watch(struct reflector *r, bool initial)
 	decoder_drain(r->decoder);	/* ws is ours again */
 	int64_t lasted = mono_ms() - started;
 	bool healthy_end = false;	/* ended as a working watch ends */
+	pthread_mutex_lock(&r->lock);
+	r->stats.watch_since_ms = 0;
+	pthread_mutex_unlock(&r->lock);
 
 	if (stop_requested(&r->stop)) {
 		ret = STOPPED;
@@ -1095,7 +1188,7 @@ static enum outcome do_watch(struct reflector *r, bool initial)
 	} else if (rc < 0 && (ws.events || lasted >= SHORT_WATCH_MS)) {
 		/* The connection broke mid-watch: reopen from the last RV. */
 		STAT_INC(r, watch_ends);
-		emit(r, ACT_WATCH_END, "connection lost: %s", err.msg);
+		emit_watch_end(r, &ws, lasted, "connection lost: %s", err.msg);
 		r->reconnected = true;
 		ret = OK;
 	} else if (rc < 0) {
@@ -1115,14 +1208,15 @@ static enum outcome do_watch(struct reflector *r, bool initial)
 		fail(r, err.msg);
 		ret = FAILED;
 	} else if (ws.events == 0 && lasted < SHORT_WATCH_MS) {
+		STAT_INC(r, short_watches);
 		fail(r, "very short watch: ended at once without events");
 		ret = FAILED;
 	} else {
 		/* client-go's "Unexpected EOF during watch stream event decoding":
 		 * the event comes again from the last RV, but say so. */
 		STAT_INC(r, watch_ends);
-		emit(r, ACT_WATCH_END, line_splitter_pending(&ws.lines)
-		     ? "cut in the middle of an event" : NULL);
+		emit_watch_end(r, &ws, lasted, line_splitter_pending(&ws.lines)
+			       ? "cut in the middle of an event" : NULL);
 		healthy_end = true;
 		ret = OK;
 	}
@@ -1389,6 +1483,13 @@ void reflector_get_stats(struct reflector *r, struct informer_stats *out)
 	out->last_list_ms = s->last_list_ms;
 	out->last_watch_ms = s->last_watch_ms;
 	out->last_error_ms = s->last_error_ms;
+	out->last_event_ms = s->last_event_ms;
+	out->last_bookmark_ms = s->last_bookmark_ms;
+	out->bookmark_gap_ms = s->bookmark_gap_ms;
+	out->watch_since_ms = s->watch_since_ms;
+	out->watch_timeout_s = s->watch_timeout_s;
+	out->short_watches = s->short_watches;
+	out->rv_backwards = s->rv_backwards;
 	memcpy(out->last_error, s->last_error, sizeof(out->last_error));
 	memcpy(out->relist_reason, s->relist_reason, sizeof(out->relist_reason));
 	pthread_mutex_unlock(&r->lock);

@@ -651,6 +651,10 @@ static void notice_watch_end(struct resource_state *rs,
 		strbuf_addf(sb, "watch ended (%s)", a->message);
 	else
 		strbuf_adds(sb, "watch ended by server");
+	/* How long it lived and what it carried: alive, or only quiet? */
+	if (a->delay_ms)
+		strbuf_addf(sb, " after %.1f s and %zu event%s", a->delay_ms / 1000.0,
+			    a->count, a->count == 1 ? "" : "s");
 	strbuf_addf(sb, ", re-watching from rv %s", a->rv);
 }
 

@@ -250,10 +250,8 @@ static void draw_header(struct tui *t)
 	clrtoeol();
 	for (size_t i = 0; i < t->nr && x < t->cols; i++) {
 		struct model *m = &t->tabs[i].m;
-		const char *state = m->stats.synced ? "" :
-			m->stats.state == STATE_BACKOFF ? " !" : " …";
-		if (!t->utf8 && !m->stats.synced)
-			state = m->stats.state == STATE_BACKOFF ? " !" : " ..";
+		const char *state = tab_unhealthy(t, m) ? " !" : m->stats.synced ? "" :
+				    t->utf8 ? " …" : " ..";
 		snprintf(buf, sizeof(buf), " %zu:%s %zu%s ", i + 1, m->name, m->present, state);
 		int attr = i == t->cur ? (A_REVERSE | A_BOLD) : A_NORMAL;
 		int n = draw_text(1, x, t->cols - x, attr, buf);

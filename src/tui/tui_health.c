@@ -47,7 +47,7 @@ static void state_text(const struct tui *t, const struct informer_stats *st,
  * The pane's text: lines of items, each item kept whole.  A line whose
  * items do not fit the width goes on below; the error wraps at words.
  */
-#define HEALTH_LINES 16
+#define HEALTH_LINES 20
 #define LINE_ITEMS 4
 /* The last error wraps onto this many lines: a URL takes most of one. */
 #define ERROR_LINES 5
@@ -149,6 +149,30 @@ static void health_draw(struct tui *t, const struct rect *r, bool focused)
 		line_add(&h, A_BOLD | tui_color(t, PAIR_ERROR), "error %s ago: %s", a,
 			 st->last_error);
 		h.v[h.nr - 1].wrap = true;
+	}
+	/* Alive, or only quiet? */
+	if (st->watch_since_ms) {
+		format_ago(t, st->watch_since_ms, a);
+		line_add(&h, 0, "watch    open %s", a);
+		item_add(&h, "of %ds", st->watch_timeout_s);
+	} else {
+		line_add(&h, 0, "watch    none open");
+	}
+	format_ago(t, st->last_event_ms, a);
+	line_add(&h, 0, "event    %s%s", a, st->last_event_ms ? " ago" : "");
+	format_ago(t, st->last_bookmark_ms, a);
+	item_add(&h, "bookmark %s%s", a, st->last_bookmark_ms ? " ago" : "");
+	if (st->bookmark_gap_ms) {
+		format_age(st->bookmark_gap_ms, b);
+		item_add(&h, "every %s", b);
+	}
+	line_add(&h, st->short_watches || st->rv_backwards ? tui_color(t, PAIR_ERROR) : 0,
+		 "short watches %llu", (ull)st->short_watches);
+	item_add(&h, "rv back %llu", (ull)st->rv_backwards);
+	line_add(&h, 0, "backlog  %zu", st->backlog);
+	if (st->backlog && st->backlog_since_ms) {
+		format_ago(t, st->backlog_since_ms, a);
+		item_add(&h, "oldest %s", a);
 	}
 	line_add(&h, 0, "events %llu", (ull)st->events);
 	item_add(&h, "pages %llu", (ull)st->pages);

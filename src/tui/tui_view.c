@@ -72,6 +72,16 @@ void format_ago(const struct tui *t, int64_t wall, char buf[32])
 	format_age(t->now_wall - wall, buf);
 }
 
+#define RECENT_ERROR_MS 60000
+
+bool tab_unhealthy(const struct tui *t, const struct model *m)
+{
+	const struct informer_stats *st = &m->stats;
+
+	return st->state == STATE_BACKOFF || st->rv_backwards ||
+	       (st->last_error_ms && t->now_wall - st->last_error_ms < RECENT_ERROR_MS);
+}
+
 void tui_filters_changed(struct tui *t)
 {
 	t->filter_gen++;

@@ -178,6 +178,11 @@ void draw_title(const struct tui *t, const struct rect *r, bool focused,
 		const char *text, const char *right);
 /* "3s", "2m10s" since wall (from the frame's clock). */
 void format_ago(const struct tui *t, int64_t wall, char buf[32]);
+/*
+ * The informer needs a look: backing off, an error in the last minute, or
+ * a watch whose resourceVersion went back.  Its tab shows '!'.
+ */
+bool tab_unhealthy(const struct tui *t, const struct model *m);
 
 /* tui_table.c */
 void table_rebuild(struct tui *t, struct tab *tab);
