@@ -7,10 +7,16 @@
 # false alarm while the cluster churns.
 
 load test_helper
+load tui_helper
 bats_require_minimum_version 1.5.0
+
+setup() {
+	TMUX_SOCK="kinf-verify-$$-${BATS_TEST_NUMBER}"
+}
 
 teardown() {
 	stop_watch
+	tmux -L "$TMUX_SOCK" kill-server 2>/dev/null || true
 	sim_stop 2>/dev/null || true
 }
 
@@ -146,4 +152,22 @@ found_silent() {
 	[ "${#stderr_lines[@]}" -eq 1 ]
 	[[ $stderr == "error: cannot connect to server 'https://127.0.0.1:1'"* ]]
 	[ -z "$output" ]
+}
+
+@test "tui: V checks the tab's cache; a lost delete shows as extra, in the health pane and the tab" {
+	sim_start --pods 4 --bookmark-interval 1
+	TUI_COLS=120 TUI_LINES=40 tui_start pods --kubeconfig "$SIM_KUBECONFIG"
+	wait_screen '4 objects.*synced' 20
+	wait_screen 'verify +V checks the cache' 5
+	keys V
+	wait_screen 'verify +[0-9]+s ago: cache equals the server' 20
+	screen_lacks '1:pods 4 !'
+	# A delete no watch hears of: the cache keeps pod-2.
+	simctl POST /silent '{"op":"delete","resource":"pods","namespace":"default","name":"pod-2"}' >/dev/null
+	keys V
+	wait_screen 'verify +[0-9]+s ago: 0 missing, 1 extra, 0' 20
+	screen_has 'stale: default/pod-2 \(extra\)'
+	screen_has '1:pods 4 !'
+	keys q
+	wait_screen 'kinf exited 0' 10
 }

@@ -2,7 +2,7 @@
  * cmd_verify.c — `kinf verify RESOURCE`: syncs an informer, LISTs the
  * server (a quorum read), waits until the informer has seen as far as
  * that list, and reports the keys its cache is missing, holds in excess,
- * or holds at an older resourceVersion (cli/verify_check.h does the work,
+ * or holds at an older resourceVersion (informer/verify_check.h does the work,
  * informer/verify.h the comparison).  Exit 0 equal, 3 divergent.
  *
  * A freshly synced informer disagrees with the server only when the
@@ -20,7 +20,7 @@
 
 #include "cli/cmd.h"
 #include "cli/informer_flags.h"
-#include "cli/verify_check.h"
+#include "informer/verify_check.h"
 #include "cluster/discovery.h"
 #include "informer/informer.h"
 #include "informer/session.h"

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/verify_check.h"
+#include "informer/verify_check.h"
 #include "cluster/discovery.h"
 #include "informer/informer.h"
 #include "output/printer.h"

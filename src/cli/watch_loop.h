@@ -5,7 +5,7 @@
  * when stdout is closed (a reader like `head` went away: status 0).
  *
  * With verify_every_ms, each informer's cache is checked against the
- * server that often (cli/verify_check.h): the LIST blocks the loop for
+ * server that often (informer/verify_check.h): the LIST blocks the loop for
  * its length; the wait for the informer to catch up does not (the loop
  * goes on printing and looks again every 50 ms).  Reports go through
  * printer_verify().

@@ -38,6 +38,8 @@
 #include "cluster/discovery.h"
 #include "cluster/kubeconfig.h"
 #include "informer/session.h"
+#include "informer/verify_check.h"
+#include "output/verify_report.h"
 #include "tui/tui_view.h"
 #include "lib/util.h"
 
@@ -250,7 +252,7 @@ static void draw_header(struct tui *t)
 	clrtoeol();
 	for (size_t i = 0; i < t->nr && x < t->cols; i++) {
 		struct model *m = &t->tabs[i].m;
-		const char *state = tab_unhealthy(t, m) ? " !" : m->stats.synced ? "" :
+		const char *state = tab_unhealthy(t, &t->tabs[i]) ? " !" : m->stats.synced ? "" :
 				    t->utf8 ? " …" : " ..";
 		snprintf(buf, sizeof(buf), " %zu:%s %zu%s ", i + 1, m->name, m->present, state);
 		int attr = i == t->cur ? (A_REVERSE | A_BOLD) : A_NORMAL;
@@ -351,8 +353,14 @@ static void tab_init(struct tui *t, size_t i)
 	table_sort_default(t, tab);
 }
 
+static void verify_done(struct tab *tab);
+static void verify_start(struct tui *t, size_t i);
+
 static void tab_release(struct tab *tab)
 {
+	if (tab->verify)
+		verify_done(tab);
+	free(tab->verify_text);
 	table_release(tab);
 	log_release(tab);
 	filter_clear(&tab->filter);
@@ -472,6 +480,9 @@ static void global_key(struct tui *t, int key)
 		break;
 	case 'p':
 		set_paused(t, !t->paused);
+		break;
+	case 'V':
+		verify_start(t, t->cur);
 		break;
 	case 'r':
 		informer_resync_now(tab->m.inf);
@@ -606,6 +617,8 @@ static bool drain(struct tui *t, struct tab *tab)
 				snprintf(fatal_msg, sizeof(fatal_msg), "%s", buf[i].activity->message);
 				t->quit = true;
 			}
+			if (tab->verify)
+				verify_check_note(tab->verify, &buf[i]);
 			if (t->paused)
 				model_hold(&tab->m, &buf[i]);
 			else
@@ -616,12 +629,79 @@ static bool drain(struct tui *t, struct tab *tab)
 	return total > 0;
 }
 
+/*
+ * `V`: the tab's cache against a quorum LIST, as `kinf verify` and
+ * `watch --verify-every` check it (informer/verify_check.h): the LIST now
+ * (the screen waits for it), the comparison once the informer has seen as
+ * far as the LIST (verify_step(), each tick) or after VERIFY_LAG_MS.
+ */
+#define VERIFY_LAG_MS 10000
+
+static void verify_done(struct tab *tab)
+{
+	verify_check_release(tab->verify);
+	free(tab->verify);
+	tab->verify = NULL;
+}
+
+static void verify_start(struct tui *t, size_t i)
+{
+	struct tab *tab = &t->tabs[i];
+	struct errbuf err = { "" };
+
+	if (tab->verify) {
+		tui_message(t, "verify %s: a check is under way", tab->m.name);
+		return;
+	}
+	if (!informer_has_synced(tab->m.inf)) {
+		tui_message(t, "verify %s: not synced yet", tab->m.name);
+		return;
+	}
+	tab->verify = xcalloc(1, sizeof(*tab->verify));
+	verify_check_init(tab->verify, t->session, i);
+	if (verify_check_begin(tab->verify, &err) < 0) {
+		tui_message(t, "verify %s: %s", tab->m.name, err.msg);
+		verify_done(tab);
+		return;
+	}
+	tab->verify_until = mono_ms() + VERIFY_LAG_MS;
+	tui_message(t, "verify %s: listed; comparing once the informer has caught up",
+		    tab->m.name);
+}
+
+static bool drain(struct tui *t, struct tab *tab);
+
+static void verify_step(struct tui *t, struct tab *tab, int64_t now)
+{
+	struct verify_report report;
+	struct strbuf sb = STRBUF_INIT;
+	int caught_up = verify_check_caught_up(tab->verify);
+
+	if (caught_up <= 0 && now < tab->verify_until)
+		return;
+	verify_check_snapshot(tab->verify);
+	drain(t, tab);		/* the deletes the snapshot reflects */
+	verify_check_finish(tab->verify, caught_up > 0, &report);
+	verify_report_summary(&report, &sb);
+	if (!report.caught_up)
+		strbuf_adds(&sb, " (not caught up)");
+	free(tab->verify_text);
+	tab->verify_text = strbuf_detach(&sb, NULL);
+	tab->verify_ms = wall_ms();
+	tab->verify_bad = !verify_equal(&report);
+	tui_message(t, "verify %s: %s", tab->m.name, tab->verify_text);
+	verify_report_release(&report);
+	verify_done(tab);
+}
+
 static void tick(struct tui *t)
 {
 	int64_t now = mono_ms();
 
 	for (size_t i = 0; i < t->nr; i++) {
 		struct tab *tab = &t->tabs[i];
+		if (tab->verify)
+			verify_step(t, tab, now);
 		model_sample(&tab->m, now);
 		if (!t->paused && model_expire(&tab->m, now))
 			table_refresh(t, tab, true);

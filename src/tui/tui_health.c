@@ -169,6 +169,16 @@ static void health_draw(struct tui *t, const struct rect *r, bool focused)
 	line_add(&h, st->short_watches || st->rv_backwards ? tui_color(t, PAIR_ERROR) : 0,
 		 "short watches %llu", (ull)st->short_watches);
 	item_add(&h, "rv back %llu", (ull)st->rv_backwards);
+	if (tab->verify) {
+		line_add(&h, 0, "verify   under way");
+	} else if (tab->verify_ms) {
+		format_ago(t, tab->verify_ms, a);
+		line_add(&h, tab->verify_bad ? A_BOLD | tui_color(t, PAIR_ERROR) : 0,
+			 "verify   %s ago: %s", a, tab->verify_text);
+		h.v[h.nr - 1].wrap = true;
+	} else {
+		line_add(&h, 0, "verify   V checks the cache");
+	}
 	line_add(&h, 0, "backlog  %zu", st->backlog);
 	if (st->backlog && st->backlog_since_ms) {
 		format_ago(t, st->backlog_since_ms, a);

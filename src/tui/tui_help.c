@@ -47,6 +47,7 @@ static const char *const help_lines[] = {
 	"The informer",
 	"  p                  pause / resume the display (deltas are held and counted)",
 	"  r                  resync now: a Sync delta for every cached object",
+	"  V                  verify: the cache against a LIST from the server",
 	"",
 	"  Esc                back from the detail view or this help",
 	"  Ctrl-L             redraw",

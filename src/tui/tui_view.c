@@ -74,11 +74,11 @@ void format_ago(const struct tui *t, int64_t wall, char buf[32])
 
 #define RECENT_ERROR_MS 60000
 
-bool tab_unhealthy(const struct tui *t, const struct model *m)
+bool tab_unhealthy(const struct tui *t, const struct tab *tab)
 {
-	const struct informer_stats *st = &m->stats;
+	const struct informer_stats *st = &tab->m.stats;
 
-	return st->state == STATE_BACKOFF || st->rv_backwards ||
+	return st->state == STATE_BACKOFF || st->rv_backwards || tab->verify_bad ||
 	       (st->last_error_ms && t->now_wall - st->last_error_ms < RECENT_ERROR_MS);
 }
 

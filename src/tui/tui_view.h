@@ -31,6 +31,7 @@
 #include "tui/tui_model.h"
 
 struct session;
+struct verify_check;
 
 struct tui;
 
@@ -112,6 +113,13 @@ struct tab {
 	struct table_layout layout;
 	int table_height;	/* rows shown last frame (for PgUp/PgDn) */
 	int log_height;
+	/* `V`: a check of the cache against the server, while under way. */
+	struct verify_check *verify;
+	int64_t verify_until;	/* monotonic: the lag wait's end */
+	/* The last check's summary (owned), when, and whether it differed. */
+	char *verify_text;
+	int64_t verify_ms;	/* wall clock; 0: never checked */
+	bool verify_bad;
 };
 
 struct tui {
@@ -179,10 +187,11 @@ void draw_title(const struct tui *t, const struct rect *r, bool focused,
 /* "3s", "2m10s" since wall (from the frame's clock). */
 void format_ago(const struct tui *t, int64_t wall, char buf[32]);
 /*
- * The informer needs a look: backing off, an error in the last minute, or
- * a watch whose resourceVersion went back.  Its tab shows '!'.
+ * The informer needs a look: backing off, an error in the last minute, a
+ * watch whose resourceVersion went back, or a cache the last `V` found
+ * wrong.  Its tab shows '!'.
  */
-bool tab_unhealthy(const struct tui *t, const struct model *m);
+bool tab_unhealthy(const struct tui *t, const struct tab *tab);
 
 /* tui_table.c */
 void table_rebuild(struct tui *t, struct tab *tab);

@@ -1,5 +1,5 @@
 /* verify_check.c — one verification of a live informer; see verify_check.h. */
-#include "cli/verify_check.h"
+#include "informer/verify_check.h"
 
 #include <json-c/json.h>
 #include <stdlib.h>
