@@ -135,6 +135,45 @@ start_synced() {
 	wait_screen 'NAME .*DELTA'
 }
 
+@test "tui: [ and ] step through an object's history, each step's diff and state" {
+	start_synced
+	local rv1 rv2 rv3
+	rv1=$(touch_pod alpha one)
+	wait_screen "alpha .* $rv1 Updated"
+	rv2=$(touch_pod alpha two)
+	wait_screen "alpha .* $rv2 Updated"
+	rv3=$(touch_pod alpha three)
+	wait_screen "alpha .* $rv3 Updated"
+	keys g Enter
+	wait_screen "Pod default/alpha +rv $rv3"
+	screen_has 'Delta history: 4 since kinf started'
+	screen_has "Last update: rv $rv2 (→|->) $rv3"
+	screen_has 'metadata.labels.touched: two (→|->) three'
+	# One step back: the second update, what it changed, as it left the pod.
+	keys '['
+	wait_screen "Step 3 of 4: Updated rv $rv1 (→|->) $rv2"
+	screen_has 'metadata.labels.touched: one (→|->) two'
+	screen_has 'Object \(Pod\), as this step left it'
+	screen_has '"touched": "two"'
+	screen_has "^> .*Updated +rv $rv2"
+	keys '[' '['
+	wait_screen 'Step 1 of 4: Replaced rv [0-9]+: the first state kept'
+	keys ']' ']' ']'
+	wait_screen "Last update: rv $rv2 (→|->) $rv3"
+	screen_has '"touched": "three"'
+}
+
+@test "tui: --history 1 keeps one state; an older step says its state is gone" {
+	start_synced --history 1
+	local rv1
+	rv1=$(touch_pod alpha one)
+	wait_screen "alpha .* $rv1 Updated"
+	keys g Enter
+	wait_screen "Pod default/alpha +rv $rv1"
+	keys '['
+	wait_screen 'Step 1 of 2: Replaced rv [0-9]+: its state is no longer kept \(the newest 1 are\)'
+}
+
 @test "tui: p pauses the display, holds and counts the deltas, p resumes" {
 	start_synced
 	keys p

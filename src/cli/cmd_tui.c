@@ -10,8 +10,13 @@
 #include "cli/informer_flags.h"
 #include "informer/session.h"
 #include "tui/tui.h"
+#include "tui/tui_model.h"
+
+static long history = HIST_STATES;
 
 static const struct option tui_options[] = {
+	OPT_INT(0, "history", &history, "N",
+		"keep the last N states of each object, to step through in the detail view (default 8)"),
 	OPT_INCLUDE(informer_flag_options),
 	OPT_INCLUDE(cluster_options),
 	OPT_END(),
@@ -33,7 +38,10 @@ static int run_tui(int argc, const char **argv)
 		error("%s", err.msg);
 		return 1;
 	}
-	struct tui_opts to = { .resync_ms = informer_flags.resync_ms };
+	if (history > HIST_MAX)
+		usage_error(&command_tui, "--history %ld: at most %d states are kept", history, HIST_MAX);
+	struct tui_opts to = { .resync_ms = informer_flags.resync_ms,
+			       .hist_states = (unsigned)history };
 	printer_columns_load(&s.cluster, s.resources, s.nr);
 	int ret = tui_run(&s, &to);
 	session_close(&s);

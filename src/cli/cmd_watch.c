@@ -28,6 +28,7 @@
 #include "informer/store.h"
 #include "lib/strbuf.h"
 #include "tui/tui.h"
+#include "tui/tui_model.h"
 #include "cli/watch_loop.h"
 
 static const char *const output_names[] = {
@@ -205,7 +206,8 @@ static int run_watch(int argc, const char **argv)
 	printer_columns_load(&s.cluster, s.resources, s.nr);
 
 	if (o.tui) {
-		struct tui_opts to = { .resync_ms = informer_flags.resync_ms };
+		struct tui_opts to = { .resync_ms = informer_flags.resync_ms,
+				       .hist_states = HIST_STATES };
 		ret = tui_run(&s, &to);
 		format_release(&fmt);
 		session_close(&s);

@@ -264,7 +264,7 @@ static void draw_header(struct tui *t)
 static const char *hints(const struct tui *t)
 {
 	if (t->view == &detail_view)
-		return "Esc back  j/k PgUp/PgDn g/G scroll  y yaml/detail  p pause  q quit  ? help";
+		return "Esc back  j/k PgUp/PgDn g/G scroll  [ ] step  y yaml/detail  p pause  q quit  ? help";
 	if (t->view == &help_view)
 		return "Esc back  q quit";
 	return "? help  / filter  : resource  n namespace  s sort  Enter detail  y yaml  "
@@ -348,6 +348,7 @@ static void tab_init(struct tui *t, size_t i)
 
 	memset(tab, 0, sizeof(*tab));
 	model_init(&tab->m, s->informers[i], l);
+	tab->m.hist_states = t->hist_states;
 	tab->log_follow = true;
 	tab->index_dirty = true;
 	table_sort_default(t, tab);
@@ -802,6 +803,7 @@ int tui_run(struct session *s, const struct tui_opts *opts)
 	t.nr = s->nr;
 	t.tabs = xcalloc(t.nr, sizeof(*t.tabs));
 	t.resync_ms = opts->resync_ms;
+	t.hist_states = opts->hist_states;
 	t.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
 	draw_set_utf8(t.utf8);
 	for (size_t i = 0; i < t.nr; i++)

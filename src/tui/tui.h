@@ -23,6 +23,8 @@ struct session;
 struct tui_opts {
 	/* The TUI listener's resync period (0: only `r` resyncs). */
 	int64_t resync_ms;
+	/* States kept per object for the detail view's steps (HIST_STATES). */
+	unsigned hist_states;
 };
 
 /*

@@ -2,7 +2,10 @@
  * tui_detail.c — one object, full screen (Enter on a row or a log line):
  * its delta history since kinf started, what its last update changed,
  * and its current JSON; or (y) the object as `kubectl get -o yaml`
- * prints it.  The text is rebuilt whenever a delta for the
+ * prints it.  `[` and `]` step through the history: each step shows what
+ * that delta changed (a diff of the state before it and the state it
+ * left) and the object as it left it, for the newest HIST_STATES steps,
+ * whose states the model keeps.  The text is rebuilt whenever a delta for the
  * object arrives; once the object is no longer tracked the last text
  * stays, marked so.
  */
@@ -101,60 +104,97 @@ static void build_yaml(struct tui *t, struct row *r)
 	t->detail.version = r->version;
 }
 
+/* The history entry the view looks at: `[` `]` move it, -1 is the newest. */
+static size_t step_of(const struct tui *t, const struct row *r)
+{
+	if (t->detail.step < 0 || (size_t)t->detail.step >= r->hist_nr)
+		return r->hist_nr ? r->hist_nr - 1 : 0;
+	return (size_t)t->detail.step;
+}
+
+/* What the change at a step did: a diff of two states of the object. */
+static void add_change(struct tui *t, struct kobj *before, struct kobj *after)
+{
+	struct json_object *a = kobj_tree(before), *b = kobj_tree(after);
+	size_t lines = t->detail.nr;
+
+	redact_secret_pair(a, b);
+	if (a && b) {
+		/*
+		 * List items carry no kind or apiVersion and watch events do:
+		 * that is no change to the object.
+		 */
+		static const char *const type_meta[] = { "kind", "apiVersion" };
+		for (size_t i = 0; i < ARRAY_SIZE(type_meta); i++) {
+			if (!json_object_object_get_ex(a, type_meta[i], NULL) ||
+			    !json_object_object_get_ex(b, type_meta[i], NULL)) {
+				json_object_object_del(a, type_meta[i]);
+				json_object_object_del(b, type_meta[i]);
+			}
+		}
+		add_diff(t, a, b);
+	}
+	if (t->detail.nr == lines)
+		add_line(t, A_DIM, "  (no difference)");
+	json_object_put(a);
+	json_object_put(b);
+}
+
 static void build(struct tui *t, struct row *r)
 {
 	struct tab *tab = &t->tabs[t->detail.tab];
+	const char *arrow = t->utf8 ? "→" : "->";
 	char clock[16], how[64];
+	size_t step = step_of(t, r);
+	bool newest = !r->hist_nr || step + 1 == (size_t)r->hist_nr;
+	struct kobj *state = r->hist_nr ? row_hist_obj(r, step) : NULL;
 
 	if (t->detail.yaml) {
 		build_yaml(t, r);
 		return;
 	}
 	clear_lines(t);
-	add_line(t, A_BOLD, "Delta history: %zu since kinf started%s", r->hist_total,
-		 r->hist_total > r->hist_nr ? ", the latest shown" : "");
+	add_line(t, A_BOLD, "Delta history: %zu since kinf started%s;  [ ] step through it",
+		 r->hist_total, r->hist_total > r->hist_nr ? ", the latest shown" : "");
 	for (size_t i = 0; i < r->hist_nr; i++) {
 		const struct hist_entry *h = row_hist_at(r, i);
 		format_clock(h->time_ms, clock);
 		hist_describe(h, how, sizeof(how));
-		add_line(t, delta_attr(t, h->type), "  %s  %-8s  rv %-10s  %s", clock,
+		add_line(t, delta_attr(t, h->type) | (i == step && r->hist_nr > 1 ? A_REVERSE : 0),
+			 "%s %s  %-8s  rv %-10s  %s", i == step ? ">" : " ", clock,
 			 delta_type_name(h->type), h->rv[0] ? h->rv : "-", how);
 	}
 	add_line(t, 0, "%s", "");
 
-	if (r->prev) {
-		add_line(t, A_BOLD, "Last update: rv %s %s %s", r->prev->rv,
-			 t->utf8 ? "→" : "->", r->obj->rv);
-		struct json_object *a = kobj_tree(r->prev), *b = kobj_tree(r->obj);
-		size_t before = t->detail.nr;
-		redact_secret_pair(a, b);
-		if (a && b) {
-			/*
-			 * List items carry no kind or apiVersion and watch
-			 * events do: that is no change to the object.
-			 */
-			static const char *const type_meta[] = { "kind", "apiVersion" };
-			for (size_t i = 0; i < ARRAY_SIZE(type_meta); i++) {
-				if (!json_object_object_get_ex(a, type_meta[i], NULL) ||
-				    !json_object_object_get_ex(b, type_meta[i], NULL)) {
-					json_object_object_del(a, type_meta[i]);
-					json_object_object_del(b, type_meta[i]);
-				}
-			}
-			add_diff(t, a, b);
+	if (!newest || !r->prev) {
+		/* A step's change: from the state before it, when both are kept. */
+		struct kobj *before = step ? row_hist_obj(r, step - 1) : NULL;
+		const struct hist_entry *h = r->hist_nr ? row_hist_at(r, step) : NULL;
+
+		if (!h) {
+			add_line(t, A_BOLD, "Last update: none seen since kinf started");
+		} else if (!state) {
+			add_line(t, A_BOLD, "Step %zu of %zu: %s rv %s: its state is no longer kept "
+				 "(the newest %u are)", step + 1, (size_t)r->hist_nr,
+				 delta_type_name(h->type), h->rv, tab->m.hist_states);
+		} else if (!before) {
+			add_line(t, A_BOLD, "Step %zu of %zu: %s rv %s: the first state kept",
+				 step + 1, (size_t)r->hist_nr, delta_type_name(h->type), h->rv);
+		} else {
+			add_line(t, A_BOLD, "Step %zu of %zu: %s rv %s %s %s", step + 1, (size_t)r->hist_nr,
+				 delta_type_name(h->type), before->rv, arrow, state->rv);
+			add_change(t, before, state);
 		}
-		if (t->detail.nr == before)
-			add_line(t, A_DIM, "  (no difference)");
-		json_object_put(a);
-		json_object_put(b);
 	} else {
-		add_line(t, A_BOLD, "Last update: none seen since kinf started");
+		add_line(t, A_BOLD, "Last update: rv %s %s %s", r->prev->rv, arrow, r->obj->rv);
+		add_change(t, r->prev, r->obj);
 	}
 	add_line(t, 0, "%s", "");
 
-	add_line(t, A_BOLD, "%s (%s)", r->gone_mono ? "Last known state" : "Object",
-		 tab->m.kind);
-	struct json_object *tree = kobj_tree(r->obj);
+	struct kobj *shown = state && !newest ? state : r->obj;
+	add_line(t, A_BOLD, "%s (%s)%s", r->gone_mono && newest ? "Last known state" : "Object",
+		 tab->m.kind, newest ? "" : ", as this step left it");
+	struct json_object *tree = kobj_tree(shown);
 	if (tree) {
 		redact_secret(tree);
 		const char *json = json_object_to_json_string_ext(tree,
@@ -179,6 +219,7 @@ void detail_open(struct tui *t, size_t tab, const char *key, bool yaml)
 	t->detail.tab = tab;
 	t->detail.yaml = yaml;
 	t->detail.vanished = false;
+	t->detail.step = -1;
 	t->detail.scroll = (struct scroll){ 0, 0 };
 	clear_lines(t);
 	t->detail.version = 0;
@@ -253,6 +294,19 @@ static bool detail_key(struct tui *t, int key)
 	case KEY_LEFT: case 'h': case KEY_BACKSPACE:
 		t->view = NULL;
 		return true;
+	case '[': case ']': {
+		/* A step older or newer in the history; past the newest: follow it. */
+		struct row *row = model_row(&t->tabs[t->detail.tab].m, t->detail.key);
+		if (!row || !row->hist_nr)
+			return true;
+		size_t step = step_of(t, row);
+		if (key == '[' && step > 0)
+			t->detail.step = (long)step - 1;
+		else if (key == ']')
+			t->detail.step = step + 1 >= row->hist_nr ? -1 : (long)step + 1;
+		build(t, row);
+		return true;
+	}
 	case 'y': {
 		/* The other of the two: history, diff and JSON, or YAML. */
 		struct row *row = model_row(&t->tabs[t->detail.tab].m, t->detail.key);

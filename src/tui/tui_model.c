@@ -20,6 +20,7 @@ void model_init(struct model *m, struct informer *inf, struct listener *l)
 	m->name = res->name;
 	m->kind = res->kind;
 	m->namespaced = res->namespaced;
+	m->hist_states = HIST_STATES;
 	m->log = xcalloc(LOG_MAX, sizeof(*m->log));
 }
 
@@ -31,6 +32,9 @@ static void row_free(struct row *r)
 	for (size_t i = 0; i < r->cells_nr; i++)
 		free(r->cells[i]);
 	free(r->cells);
+	for (size_t i = 0; i < r->hist_nr; i++)
+		kobj_unref(r->hist_obj[i]);
+	free(r->hist_obj);
 	free(r->hist);
 	free(r->key);
 	free(r);
@@ -77,19 +81,32 @@ static void hist_from_delta(struct hist_entry *h, const struct notification *n)
  * HIST_MAX and only then turns into a ring, so 100,000 quiet objects do
  * not each carry room for HIST_MAX.
  */
-static void row_push_hist(struct row *r, const struct hist_entry *h)
+static void row_push_hist(struct row *r, const struct hist_entry *h,
+			  struct kobj *obj, unsigned states)
 {
+	size_t at;
+
 	if (r->hist_nr < HIST_MAX) {
 		if (r->hist_nr == r->hist_alloc) {
 			r->hist_alloc = r->hist_alloc ? r->hist_alloc * 2 : 2;
 			if (r->hist_alloc > HIST_MAX)
 				r->hist_alloc = HIST_MAX;
 			r->hist = xrealloc(r->hist, r->hist_alloc * sizeof(*r->hist));
+			r->hist_obj = xrealloc(r->hist_obj, r->hist_alloc * sizeof(*r->hist_obj));
 		}
-		r->hist[r->hist_nr++] = *h;	/* hist_first stays 0 until full */
+		at = r->hist_nr++;	/* hist_first stays 0 until full */
 	} else {
-		r->hist[r->hist_first] = *h;
+		at = r->hist_first;
+		kobj_unref(r->hist_obj[at]);
 		r->hist_first = (r->hist_first + 1) % HIST_MAX;
+	}
+	r->hist[at] = *h;
+	r->hist_obj[at] = states ? kobj_ref(obj) : NULL;
+	/* Only the newest `states` entries hold their object. */
+	if (r->hist_nr > states) {
+		size_t drop = (r->hist_first + r->hist_nr - 1 - states) % HIST_MAX;
+		kobj_unref(r->hist_obj[drop]);
+		r->hist_obj[drop] = NULL;
 	}
 	r->hist_total++;
 }
@@ -97,6 +114,11 @@ static void row_push_hist(struct row *r, const struct hist_entry *h)
 const struct hist_entry *row_hist_at(const struct row *r, size_t i)
 {
 	return &r->hist[(r->hist_first + i) % HIST_MAX];
+}
+
+struct kobj *row_hist_obj(const struct row *r, size_t i)
+{
+	return r->hist_obj[(r->hist_first + i) % HIST_MAX];
 }
 
 static void group_free_items(struct model *m, struct log_group *g)
@@ -350,7 +372,7 @@ void model_apply(struct model *m, struct notification *n)
 		r->changed_mono = mono_ms();
 	r->version++;
 	m->changes++;
-	row_push_hist(r, &h);
+	row_push_hist(r, &h, r->obj, m->hist_states);
 	notification_release(n);
 }
 

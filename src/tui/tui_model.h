@@ -31,6 +31,7 @@
 #define GONE_SHOW_MS 5000	/* how long a deleted row stays, dimmed */
 #define CHANGED_MARK_MS 3000	/* how long a changed row is marked */
 #define HIST_MAX 64		/* delta history kept per object */
+#define HIST_STATES 8		/* of which this many keep the object's state */
 #define LOG_MAX 5000		/* delta log entries kept per resource */
 
 /* One delta in an object's history. */
@@ -55,6 +56,12 @@ struct row {
 	unsigned version;	/* bumped on every delta (views cache by it) */
 	/* Oldest first, growing to HIST_MAX, then a ring from hist_first. */
 	struct hist_entry *hist;
+	/*
+	 * The object each delta left (a reference, at the same index), kept
+	 * for the newest model.hist_states entries only: the detail view
+	 * steps through them.  NULL: not kept.
+	 */
+	struct kobj **hist_obj;
 	unsigned short hist_nr, hist_alloc, hist_first;
 	size_t hist_total;
 	/* Table cells for `obj`, computed on demand (tui_table.c). */
@@ -131,6 +138,7 @@ struct model {
 	const char *name;	/* "pods" */
 	const char *kind;	/* "Pod" */
 	bool namespaced;
+	unsigned hist_states;	/* states kept per object (HIST_STATES) */
 
 	struct hashmap rows;	/* key → struct row * */
 	size_t present;		/* rows not gone */
@@ -183,8 +191,9 @@ void model_log_clear(struct model *m);
 /* Opens or closes a group's list of deltas. */
 void model_group_toggle(struct model *m, struct log_entry *e);
 
-/* History entry i (0 oldest) of row->hist_nr. */
+/* History entry i (0 oldest) of row->hist_nr, and the state it left (or NULL). */
 const struct hist_entry *row_hist_at(const struct row *r, size_t i);
+struct kobj *row_hist_obj(const struct row *r, size_t i);
 
 struct row *model_row(const struct model *m, const char *key);
 

@@ -125,6 +125,7 @@ struct tab {
 struct tui {
 	struct session *session;
 	int64_t resync_ms;		/* each tab's listener's */
+	unsigned hist_states;		/* each tab's model's */
 	struct tab *tabs;
 	size_t nr, cur;
 	enum pane focus;
@@ -151,6 +152,8 @@ struct tui {
 		bool yaml;		/* the object as YAML, nothing else */
 		unsigned version;	/* the row's version the lines are of */
 		bool vanished;		/* the row was freed; lines are the last */
+		/* `[` `]`: the history entry looked at; -1: the newest. */
+		long step;
 		char **lines;
 		int *attrs;
 		size_t nr, alloc;
