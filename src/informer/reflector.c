@@ -128,16 +128,23 @@ static void emit_info(struct reflector *r, struct activity_info *info)
 		r->hooks.activity(r->hooks.ctx, info);
 }
 
+/* emit_info() with info->message from fmt (NULL: none). */
+static void emit_infov(struct reflector *r, struct activity_info *info,
+		       const char *fmt, va_list ap)
+{
+	if (fmt)
+		vsnprintf(info->message, sizeof(info->message), fmt, ap);
+	emit_info(r, info);
+}
+
 static void emit(struct reflector *r, enum activity act, const char *fmt, ...)
 {
 	struct activity_info info = { .act = act };
-	if (fmt) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(info.message, sizeof(info.message), fmt, ap);
-		va_end(ap);
-	}
-	emit_info(r, &info);
+	va_list ap;
+
+	va_start(ap, fmt);
+	emit_infov(r, &info, fmt, ap);
+	va_end(ap);
 }
 
 /*
@@ -981,14 +988,11 @@ static void emit_watch_end(struct reflector *r, const struct watch_state *ws,
 	struct activity_info info = {
 		.act = ACT_WATCH_END, .count = ws->events, .delay_ms = lasted_ms,
 	};
+	va_list ap;
 
-	if (fmt) {
-		va_list ap;
-		va_start(ap, fmt);
-		vsnprintf(info.message, sizeof(info.message), fmt, ap);
-		va_end(ap);
-	}
-	emit_info(r, &info);
+	va_start(ap, fmt);
+	emit_infov(r, &info, fmt, ap);
+	va_end(ap);
 }
 
 /*
