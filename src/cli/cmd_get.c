@@ -425,6 +425,43 @@ static struct json_object *list_tree(struct kobj_list *objs)
 	return list;
 }
 
+/* kind/name, a line each; kind.group/name outside the core group. */
+static void add_name(struct strbuf *sb, const struct api_resource *res, const char *lower,
+		     const char *name)
+{
+	if (res->group[0])
+		strbuf_addf(sb, "%s.%s/%s\n", lower, res->group, name);
+	else
+		strbuf_addf(sb, "%s/%s\n", lower, name);
+}
+
+static char *lower_kind(const struct api_resource *res)
+{
+	char *lower = xstrdup(res->kind);
+
+	for (char *p = lower; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	return lower;
+}
+
+/* -o name in the objects' order: their names, no tree of any object. */
+static int print_names(const struct api_resource *res, struct kobj_list *objs,
+		       bool all_namespaces)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *lower = lower_kind(res);
+	int ret;
+
+	for (size_t i = 0; i < objs->nr; i++)
+		add_name(&sb, res, lower, objs->v[i]->name);
+	if (!objs->nr)
+		no_resources(res, all_namespaces);
+	ret = write_out(&sb);
+	free(lower);
+	strbuf_release(&sb);
+	return ret;
+}
+
 static int print_objects(const struct api_resource *res, struct kobj_list *objs,
 			 bool all_namespaces)
 {
@@ -436,6 +473,8 @@ static int print_objects(const struct api_resource *res, struct kobj_list *objs,
 		qsort(objs->v, objs->nr, sizeof(*objs->v), by_namespace_name);
 	if (fmt.kind == FORMAT_TABLE || fmt.kind == FORMAT_WIDE)
 		return print_table(res, objs, NULL, all_namespaces);
+	if (fmt.kind == FORMAT_NAME && !o.sort_by)
+		return print_names(res, objs, all_namespaces);
 
 	struct json_object *list = list_tree(objs), *items;
 	json_object_object_get_ex(list, "items", &items);
@@ -444,18 +483,13 @@ static int print_objects(const struct api_resource *res, struct kobj_list *objs,
 		json_object_put(list);
 		return -1;
 	}
-	if (fmt.kind == FORMAT_NAME) {
-		char *lower = xstrdup(res->kind);
-		for (char *p = lower; *p; p++)
-			*p = (char)tolower((unsigned char)*p);
+	if (fmt.kind == FORMAT_NAME) {	/* --sort-by: in the trees' order */
+		char *lower = lower_kind(res);
 		for (size_t i = 0; i < json_object_array_length(items); i++) {
 			struct json_object *m, *n;
 			json_object_object_get_ex(json_object_array_get_idx(items, i), "metadata", &m);
 			json_object_object_get_ex(m, "name", &n);
-			if (res->group[0])
-				strbuf_addf(&sb, "%s.%s/%s\n", lower, res->group, json_object_get_string(n));
-			else
-				strbuf_addf(&sb, "%s/%s\n", lower, json_object_get_string(n));
+			add_name(&sb, res, lower, json_object_get_string(n));
 		}
 		free(lower);
 		if (!objs->nr)
