@@ -231,3 +231,71 @@ assert_one_error() {
 		assert_one_error "did you mean 'pods'"
 	done
 }
+
+# fault JSON — arm one kube-sim fault.
+fault() { simctl POST /faults "$1" >/dev/null; }
+
+@test "a 200 whose body is not JSON: one line naming it, every output path" {
+	sim_start --pods 3
+	for o in "" "-o wide" "-o json" "-o yaml" "-o name"; do
+		fault '{"verb":"list","resource":"pods","kind":"garbage"}'
+		run --separate-stderr get pods $o
+		assert_one_error "the server's list of pods is not JSON: it begins '<html>"
+	done
+}
+
+@test "a garbage continue page fails the whole list, never half of it" {
+	sim_start --pods 1200
+	for o in "" "-o json" "-o name"; do
+		fault '{"verb":"list-continue","resource":"pods","kind":"garbage"}'
+		run --separate-stderr get pods -A $o
+		assert_one_error "the server's list of pods is not JSON"
+	done
+	# A cut continue page likewise.
+	fault '{"verb":"list-continue","resource":"pods","kind":"truncate"}'
+	run --separate-stderr get pods -A -o json
+	assert_status 1
+	[ -z "$output" ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+}
+
+@test "a 429 or a 503 with Retry-After is retried after the wait, as kubectl's REST client" {
+	sim_start --pods 3
+	for o in "" "-o json"; do
+		fault '{"verb":"list","resource":"pods","kind":"429","count":2,"retryAfter":1}'
+		start=$SECONDS
+		run --separate-stderr get pods $o
+		assert_status 0
+		[[ $output == *pod-0* ]]
+		[ -z "$stderr" ]
+		[ $((SECONDS - start)) -ge 2 ]
+	done
+	fault '{"verb":"list","resource":"pods","kind":"503","retryAfter":1}'
+	run --separate-stderr get pods -o name
+	assert_status 0
+	[ "${#lines[@]}" -eq 3 ]
+	# Ten retries, then the 429 itself is the answer.
+	throttled() { simctl GET '/requests?verb=list&resource=pods' | jq '[.[] | select(.status == 429)] | length'; }
+	before=$(throttled)
+	fault '{"verb":"list","resource":"pods","kind":"429","count":11,"retryAfter":0}'
+	run --separate-stderr get pods
+	assert_one_error "(429)"
+	[ $(($(throttled) - before)) -eq 11 ]
+}
+
+@test "--request-timeout bounds the whole request, not only the connect" {
+	sim_start --pods 3
+	for o in "" "-o json"; do
+		fault '{"verb":"list","resource":"pods","kind":"hang","seconds":30}'
+		start=$SECONDS
+		run --separate-stderr timeout 20 "$KINF" get pods $o --request-timeout 2s --kubeconfig "$SIM_KUBECONFIG"
+		assert_one_error "within the request timeout of 2s"
+		[ $((SECONDS - start)) -le 4 ]
+	done
+	# Discovery too (no cache: --cache-dir is empty).
+	fault '{"verb":"discovery","kind":"hang","seconds":30}'
+	start=$SECONDS
+	run --separate-stderr timeout 20 "$KINF" get pods --request-timeout 2s --cache-dir "$BATS_TEST_TMPDIR/nocache" --kubeconfig "$SIM_KUBECONFIG"
+	assert_one_error "within the request timeout of 2s"
+	[ $((SECONDS - start)) -le 4 ]
+}

@@ -308,7 +308,7 @@ terminal_restored() {
 
 @test "list: garbage with a JSON Content-Type — watch relists" {
 	watch_row list "$(body list application/json 200 'this is not JSON {{{')" \
-		'^kinf: pods: error: malformed list response$'
+		"^kinf: pods: error: list response is not JSON: it begins 'this is not JSON \\{\\{\\{'$"
 }
 
 @test "list: items that are no objects (1, \"x\", null) — watch relists, deletes nothing" {

@@ -101,9 +101,35 @@ static int gather_item(void *ctx, const char *text, size_t len)
 	return 0;
 }
 
+/* The body of a plain list, split into items as it streams. */
+struct list_sink {
+	struct list_splitter split;
+	bool refused;		/* the splitter found no list (not an item's fault) */
+};
+
 static int split_list(void *ctx, const char *data, size_t len)
 {
-	return list_splitter_feed(ctx, data, len);
+	struct list_sink *sink = ctx;
+	struct gather *g = sink->split.ctx;
+
+	if (list_splitter_feed(&sink->split, data, len) < 0) {
+		sink->refused = !g->bad;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Why the server's list of `what` is no list, in one line: "the server's
+ * list of pods is not JSON: it begins '<html>...'".
+ */
+static void not_json_message(const char *what, const char *text, size_t len,
+			     struct errbuf *err)
+{
+	char begins[160];
+
+	json_describe_start(text, len, begins, sizeof(begins));
+	errbuf_set(err, "the server's list of %s is not JSON: %s", what, begins);
 }
 
 static void add_param(struct strbuf *q, const char *name, const char *value)
@@ -111,6 +137,22 @@ static void add_param(struct strbuf *q, const char *name, const char *value)
 	strbuf_addch(q, q->len ? '&' : '?');
 	strbuf_addf(q, "%s=", name);
 	url_query_escape(q, value);
+}
+
+/*
+ * One page's request, as kubectl's REST client makes it: bounded by
+ * --request-timeout, 429s (and 5xx with Retry-After) retried after the
+ * wait the server asks for.  A server that sends nothing for a minute is
+ * not coming back.  accept NULL: plain JSON.
+ */
+static struct stream_opts list_opts(struct cluster *c, const char *accept)
+{
+	return (struct stream_opts){
+		.idle_timeout_ms = 60000,
+		.timeout_ms = kclient_timeout(c->client),
+		.retries = HTTP_MAX_RETRIES,
+		.accept = accept,
+	};
 }
 
 /* A paged LIST straight from the server (no informer). */
@@ -146,13 +188,12 @@ static int list_from_server(struct cluster *c, const struct api_resource *res,
 		char *path = xasprintf("%s%s", base, strbuf_str(&q));
 		strbuf_release(&q);
 
-		struct list_splitter ls;
+		struct list_sink sink = { 0 };
+		struct list_splitter *ls = &sink.split;
 		struct http_response resp = { 0 };
-		list_splitter_init(&ls, gather_item, &g);
-		/* A server that sends nothing for a minute is not coming back. */
-		int rc = kclient_stream(c->client, path,
-					&(struct stream_opts){ .idle_timeout_ms = 60000 },
-					split_list, &ls, &resp, err);
+		list_splitter_init(ls, gather_item, &g);
+		struct stream_opts so = list_opts(c, NULL);
+		int rc = kclient_stream(c->client, path, &so, split_list, &sink, &resp, err);
 		free(path);
 		free(cont);
 		cont = NULL;
@@ -164,19 +205,29 @@ static int list_from_server(struct cluster *c, const struct api_resource *res,
 		} else if (g.bad) {
 			errbuf_set(err, "%s", g.err.msg);
 			rc = -1;
-		} else if (rc == 0 && !list_splitter_done(&ls)) {
+		} else if (sink.refused && ls->not_json) {
+			not_json_message(res->name, ls->head, ls->head_len, err);
+			rc = -1;
+		} else if (sink.refused && ls->too_large) {
+			errbuf_set(err, "the server's list of %s holds a piece larger than 16 MiB",
+				   res->name);
+			rc = -1;
+		} else if (sink.refused) {
+			errbuf_set(err, "the server's list of %s is malformed", res->name);
+			rc = -1;
+		} else if (rc == 0 && !list_splitter_done(ls)) {
 			errbuf_set(err, "the server's list of %s ended early", res->name);
 			rc = -1;
 		}
 		if (rc == 0) {
-			json_object *rest = json_parse_deep(list_splitter_rest(&ls)), *meta, *v;
+			json_object *rest = json_parse_deep(list_splitter_rest(ls)), *meta, *v;
 			if (rest && json_object_object_get_ex(rest, "metadata", &meta) &&
 			    json_object_object_get_ex(meta, "continue", &v) &&
 			    *json_object_get_string(v))
 				cont = xstrdup(json_object_get_string(v));
 			json_object_put(rest);
 		}
-		list_splitter_release(&ls);
+		list_splitter_release(ls);
 		http_response_release(&resp);
 		if (rc < 0)
 			goto cleanup;
@@ -199,8 +250,8 @@ static int gather_body(void *ctx, const char *data, size_t len)
 	return 0;
 }
 
-/* Why a whole body that json-c refused is no document: cut, or not JSON. */
-static const char *why_not_json(const char *text)
+/* Whether a whole body that json-c refused was cut short rather than no JSON. */
+static bool cut_short(const char *text)
 {
 	struct json_tokener *tok = json_tokener_new_ex(1024);
 	size_t len = strlen(text);
@@ -209,7 +260,7 @@ static const char *why_not_json(const char *text)
 	json_object_put(json_tokener_parse_ex(tok, text, len > INT32_MAX ? INT32_MAX : (int)len));
 	e = json_tokener_get_error(tok);
 	json_tokener_free(tok);
-	return e == json_tokener_continue ? "ended early" : "is not JSON";
+	return e == json_tokener_continue;
 }
 
 static int table_from_server(struct cluster *c, const struct api_resource *res,
@@ -237,11 +288,9 @@ static int table_from_server(struct cluster *c, const struct api_resource *res,
 		if (o.sort_by)	/* sorting looks into the whole object */
 			add_param(&q, "includeObject", "Object");
 		char *path = xasprintf("%s%s", base, strbuf_str(&q));
-		struct stream_opts so = {
-			.idle_timeout_ms = 60000,
-			.accept = "application/json;as=Table;v=v1;g=meta.k8s.io,"
-				  "application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json",
-		};
+		struct stream_opts so = list_opts(c,
+			"application/json;as=Table;v=v1;g=meta.k8s.io,"
+			"application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json");
 		int rc = kclient_stream(c->client, path, &so, gather_body, &body, &resp, err);
 		free(path);
 		free(cont);
@@ -255,8 +304,10 @@ static int table_from_server(struct cluster *c, const struct api_resource *res,
 			http_status_message(&resp, what, err);
 			rc = -1;
 		} else if (rc == 0 && !(page = json_parse_deep(strbuf_str(&body)))) {
-			errbuf_set(err, "the server's list of %s %s", res->name,
-				   why_not_json(strbuf_str(&body)));
+			if (cut_short(strbuf_str(&body)))
+				errbuf_set(err, "the server's list of %s ended early", res->name);
+			else
+				not_json_message(res->name, body.buf, body.len, err);
 			rc = -1;
 		} else if (rc == 0 && (!json_object_object_get_ex(page, "kind", &v) ||
 				       strcmp(json_object_get_string(v), "Table"))) {
