@@ -299,3 +299,18 @@ fault() { simctl POST /faults "$1" >/dev/null; }
 	assert_one_error "within the request timeout of 2s"
 	[ $((SECONDS - start)) -le 4 ]
 }
+
+@test "-l: a bad selector is told as watch -l tells it, status 2, no request sent" {
+	sim_start --pods 2
+	run --separate-stderr timeout 20 "$KINF" watch pods --kubeconfig "$SIM_KUBECONFIG" -l 'app in (web'
+	watch_msg=${stderr#error: }
+	[[ $watch_msg == "invalid selector 'app in (web': "*" at offset "* ]]
+	for cache in "" --from-cache; do
+		run --separate-stderr get pods $cache -l 'app in (web'
+		assert_status 2
+		[ -z "$output" ]
+		[ "${#stderr_lines[@]}" -eq 1 ]
+		[[ $stderr == "error: $watch_msg"* ]]
+	done
+	[ "$(simctl GET '/requests?resource=pods' | jq length)" -eq 0 ]
+}

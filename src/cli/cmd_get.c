@@ -574,6 +574,14 @@ static int run_get(int argc, const char **argv)
 	if (o.index && (!strchr(o.index, '=') || *o.index == '='))
 		usage_error(&command_get, "invalid value '%s' for '--index': expected "
 			    "NAME=VALUE, e.g. node=worker-1", o.index);
+	if (o.label_selector) {
+		/* Told here, as watch -l tells it, before any request. */
+		struct errbuf err = { "" };
+		struct selector *sel = selector_parse(o.label_selector, &err);
+		if (!sel)
+			usage_error(&command_get, "%s", err.msg);
+		selector_free(sel);
+	}
 	name = argc == 2 ? argv[1] : NULL;
 	parse_output_options();
 	ret = run_get_parsed(argv[0], name);
