@@ -448,6 +448,24 @@ relist_with_gap() {
 	[[ $stderr != *error* ]]
 }
 
+@test "--timeout and --max-deltas: an informer that never synced is status 1, said so" {
+	sim_start --pods 3
+	# Neither a LIST nor a streaming list of pods gets anything but a 500.
+	simctl POST /faults '{"verb":"any","resource":"pods","kind":"500","count":1000}' >/dev/null
+	run --separate-stderr timeout 20 "$KINF" watch pods --kubeconfig "$SIM_KUBECONFIG" -o json --timeout 2s -q
+	assert_status 1
+	[ -z "$output" ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ $stderr == "error: pods: not synced after 2s: "*500* ]]
+	# Pods reach --max-deltas while deployments never list.
+	simctl DELETE /faults >/dev/null
+	simctl POST /faults '{"verb":"any","resource":"deployments","kind":"500","count":1000}' >/dev/null
+	run --separate-stderr timeout 20 "$KINF" watch pods,deployments --kubeconfig "$SIM_KUBECONFIG" -o json --max-deltas 3 -q
+	assert_status 1
+	[ "${#lines[@]}" -eq 3 ]
+	[[ $stderr == "error: deployments: not synced after "*500* ]]
+}
+
 @test "--keep-managed-fields keeps metadata.managedFields; dropped by default" {
 	sim_start --pods 2
 	watch_synced pods -o json

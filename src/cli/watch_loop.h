@@ -36,7 +36,9 @@ struct watch_loop {
 
 /*
  * Adds a listener to each informer, starts them, and prints until done.
- * Returns the exit status: 0, 1, or 128 + the signal that ended it.
+ * Returns the exit status: 0, 1, or 128 + the signal that ended it.  1
+ * also when --timeout finds an informer not synced, or --max-deltas one
+ * that never completed a list (a line for each on stderr).
  */
 int watch_loop_run(struct watch_loop *loop);
 
