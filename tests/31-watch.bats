@@ -130,6 +130,24 @@ teardown() {
 	[ "$(jq -r 'select(.type=="Updated") | .object.metadata.labels.seen' "$OUT")" = yes ]
 }
 
+@test "NAME of an object not there yet: said once, then printed when it is created" {
+	sim_start --pods 2
+	start_watch pods pod-new -o json
+	wait_until 20 synced
+	wait_until 10 file_has "$ERR" "^kinf: pods: no object named 'pod-new' yet; watching for it$"
+	[ ! -s "$OUT" ]
+	simctl POST /create '{"resource":"pods","object":{"metadata":{"name":"pod-new"}}}' >/dev/null
+	wait_until 10 file_has "$OUT" '"type":"Added"'
+	stop_watch
+	[ "$(out_keys | sort -u)" = default/pod-new ]
+	[ "$(count_lines "$ERR" 'no object named')" -eq 1 ]
+	# An object that is there: no such notice.
+	start_watch pods pod-1 -o json
+	wait_until 20 synced
+	stop_watch
+	[ "$(count_lines "$ERR" 'no object named')" -eq 0 ]
+}
+
 @test "-o line: a header, then one aligned line per delta with its markers" {
 	sim_start --pods 3
 	watch_synced pods

@@ -238,6 +238,8 @@ static int run_watch(int argc, const char **argv)
 		.resync_ms = informer_flags.resync_ms,
 		.verify_every_ms = o.verify_every_ms,
 		.verify_lag_ms = o.lag_wait_ms,
+		.name = argc == 2 ? argv[1] : NULL,
+		.notices = o.quiet ? NULL : stderr,
 	};
 	ret = watch_loop_run(&loop);
 	if (o.dump_cache) {

@@ -22,6 +22,7 @@
 #include "informer/informer.h"
 #include "output/printer.h"
 #include "informer/session.h"
+#include "informer/store.h"
 #include "lib/util.h"
 
 /* One informer's --verify-every checks: waiting for the next, or for lag. */
@@ -156,6 +157,25 @@ static int verify_step(struct watch_loop *loop, size_t i, struct listener *l,
 }
 
 /*
+ * `watch pods NAME` for an object that is not there: once the informer
+ * synced without it, say so once, so that the silence is not taken for
+ * a hang.  It goes on watching: the object may yet be created.
+ */
+static void check_name(struct watch_loop *loop)
+{
+	struct informer *inf = loop->session->informers[0];
+
+	if (!loop->name || loop->name_checked || !informer_has_synced(inf))
+		return;
+	loop->name_checked = true;
+	if (loop->notices && store_len(informer_store(inf)) == 0) {
+		fprintf(loop->notices, "kinf: %s: no object named '%s' yet; watching for it\n",
+			loop->session->resources[0]->name, loop->name);
+		fflush(loop->notices);
+	}
+}
+
+/*
  * At --timeout or --max-deltas, an informer that never synced is no
  * success: says so for each (with its last error) and returns 1.  At
  * --timeout every informer must have synced; at --max-deltas (which the
@@ -256,6 +276,8 @@ int watch_loop_run(struct watch_loop *loop)
 				rc = drain(loop, ls[i], vs ? &vs[i] : NULL);
 			if (rc == 0 && vs)
 				rc = verify_step(loop, i, ls[i], &vs[i]);
+			if (rc == 0 && i == 0)
+				check_name(loop);
 			if (rc < 0 || printer_flush(loop->printer) < 0) {
 				write_errno = errno;
 				/* A reader that went away (| head) is no failure. */

@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct session;
 struct printer;
@@ -30,8 +31,15 @@ struct watch_loop {
 	int64_t resync_ms;	/* the listener's resync period; 0: none */
 	int64_t verify_every_ms;	/* 0: no checks */
 	int64_t verify_lag_ms;		/* how long a check waits for the informer */
+	/*
+	 * The NAME watched, or NULL.  When the informer syncs without it, a
+	 * notice says so once (on notices: stderr, or NULL with -q).
+	 */
+	const char *name;
+	FILE *notices;
 	long printed;
 	bool failed;		/* an informer gave up (its error printed) */
+	bool name_checked;	/* the notice about name was considered */
 };
 
 /*
