@@ -314,3 +314,35 @@ fault() { simctl POST /faults "$1" >/dev/null; }
 	done
 	[ "$(simctl GET '/requests?resource=pods' | jq length)" -eq 0 ]
 }
+
+@test "get all: the types whose categories hold 'all', a table each, kubectl's kind/name" {
+	sim_start --pods 3
+	# The simulator's discovery puts pods, deployments and crontabs in "all".
+	[ "$(simcurl /api/v1 | jq -c '[.resources[] | select(.categories // [] | index("all")) | .name]')" = '["pods"]' ]
+	run --separate-stderr get all
+	assert_status 0
+	[[ ${lines[0]} =~ ^NAME\ +READY\ +STATUS ]]
+	[[ ${lines[1]} =~ ^pod/pod-0\ + ]]
+	[[ $output == *$'\n\nNAME '*deployment.apps/web* ]]
+	[[ $output == *$'\n\nNAME '*'crontab.stable.example.com/'* ]]
+	[ "$(grep -c '^NAME ' <<<"$output")" -eq 3 ]
+	run --separate-stderr get all -o name
+	assert_status 0
+	[ "$output" = "$(printf 'pod/pod-%s\n' 0 1 2)
+$(get deployments -o name)
+$(get crontabs -o name)" ]
+	run --separate-stderr get all -o json
+	assert_status 0
+	[ "$(jq -c '[.items[].kind] | unique' <<<"$output")" = '["CronTab","Deployment","Pod"]' ]
+	# Nothing in a namespace: one note, status 0.
+	run --separate-stderr get all -n kube-public
+	assert_status 0
+	[ -z "$output" ]
+	[[ $stderr == "No resources found"* ]]
+	# One type that fails fails the whole, nothing printed.
+	fault '{"verb":"list","resource":"deployments","kind":"garbage"}'
+	run --separate-stderr get all
+	assert_one_error "the server's list of deployments is not JSON"
+	run --separate-stderr get all --from-cache
+	assert_status 2
+}
