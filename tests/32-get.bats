@@ -145,9 +145,12 @@ assert_one_error() {
 	assert_status 0
 	[ -z "$output" ]
 	[ "$stderr" = "No resources found in this namespace." ]
-	# A selector the cache cannot parse: one line, status 1.
+	# A selector that does not parse: a usage error, one line, status 2.
 	run --separate-stderr get pods -l 'app in (web' --from-cache
-	assert_one_error selector
+	assert_status 2
+	[ -z "$output" ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ $stderr == "error: invalid selector"* ]]
 }
 
 @test "a single NAME; a missing one is NotFound, one line, status 1" {
