@@ -1083,7 +1083,7 @@ static int request(struct kclient *c, const char *path, const char *accept,
 		int rc = request_once(c, path, accept, &once, on_data, ctx, resp, err);
 		if (rc < 0 && resp->timed_out) {
 			format_ms(limit, sizeof(limit), opts->timeout_ms);
-			errbuf_set(err, "no answer from server '%s' within the request timeout "
+			errbuf_set(err, "no complete answer from server '%s' within the request timeout "
 				   "of %s", c->cfg->server, limit);
 		}
 		if (rc < 0 || retries >= opts->retries || !http_rest_retriable(resp))
