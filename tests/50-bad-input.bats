@@ -551,7 +551,10 @@ terminal_restored() {
 
 @test "flags: a label selector that does not parse" {
 	sim_start --pods 1
-	cli_row 1 "invalid selector 'app in \(web': " get pods --from-cache -l 'app in (web' \
+	cli_row 1 "invalid selector 'app in \(web': " watch pods -l 'app in (web' \
+		--kubeconfig "$SIM_KUBECONFIG"
+	# get parses it with the other options: a usage error.
+	cli_row 2 "invalid selector 'app in \(web': " get pods --from-cache -l 'app in (web' \
 		--kubeconfig "$SIM_KUBECONFIG"
 }
 
