@@ -130,6 +130,24 @@ teardown() {
 	[ "$(jq -r 'select(.type=="Updated") | .object.metadata.labels.seen' "$OUT")" = yes ]
 }
 
+@test "NAME of an object not there yet: said once, then printed when it is created" {
+	sim_start --pods 2
+	start_watch pods pod-new -o json
+	wait_until 20 synced
+	wait_until 10 file_has "$ERR" "^kinf: pods: no object named 'pod-new' yet; watching for it$"
+	[ ! -s "$OUT" ]
+	simctl POST /create '{"resource":"pods","object":{"metadata":{"name":"pod-new"}}}' >/dev/null
+	wait_until 10 file_has "$OUT" '"type":"Added"'
+	stop_watch
+	[ "$(out_keys | sort -u)" = default/pod-new ]
+	[ "$(count_lines "$ERR" 'no object named')" -eq 1 ]
+	# An object that is there: no such notice.
+	start_watch pods pod-1 -o json
+	wait_until 20 synced
+	stop_watch
+	[ "$(count_lines "$ERR" 'no object named')" -eq 0 ]
+}
+
 @test "-o line: a header, then one aligned line per delta with its markers" {
 	sim_start --pods 3
 	watch_synced pods
@@ -496,6 +514,24 @@ relist_with_gap() {
 	[ "${#lines[@]}" -eq 2 ]
 	[ $((SECONDS - start)) -le 5 ]
 	[[ $stderr != *error* ]]
+}
+
+@test "--timeout and --max-deltas: an informer that never synced is status 1, said so" {
+	sim_start --pods 3
+	# Neither a LIST nor a streaming list of pods gets anything but a 500.
+	simctl POST /faults '{"verb":"any","resource":"pods","kind":"500","count":1000}' >/dev/null
+	run --separate-stderr timeout 20 "$KINF" watch pods --kubeconfig "$SIM_KUBECONFIG" -o json --timeout 2s -q
+	assert_status 1
+	[ -z "$output" ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ $stderr == "error: pods: not synced after 2s: "*500* ]]
+	# Pods reach --max-deltas while deployments never list.
+	simctl DELETE /faults >/dev/null
+	simctl POST /faults '{"verb":"any","resource":"deployments","kind":"500","count":1000}' >/dev/null
+	run --separate-stderr timeout 20 "$KINF" watch pods,deployments --kubeconfig "$SIM_KUBECONFIG" -o json --max-deltas 3 -q
+	assert_status 1
+	[ "${#lines[@]}" -eq 3 ]
+	[[ $stderr == "error: deployments: not synced after "* ]]
 }
 
 @test "--keep-managed-fields keeps metadata.managedFields; dropped by default" {

@@ -145,9 +145,12 @@ assert_one_error() {
 	assert_status 0
 	[ -z "$output" ]
 	[ "$stderr" = "No resources found in this namespace." ]
-	# A selector the cache cannot parse: one line, status 1.
+	# A selector that does not parse: a usage error, one line, status 2.
 	run --separate-stderr get pods -l 'app in (web' --from-cache
-	assert_one_error selector
+	assert_status 2
+	[ -z "$output" ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ $stderr == "error: invalid selector"* ]]
 }
 
 @test "a single NAME; a missing one is NotFound, one line, status 1" {
@@ -230,4 +233,119 @@ assert_one_error() {
 		run --separate-stderr get podz $cache
 		assert_one_error "did you mean 'pods'"
 	done
+}
+
+# fault JSON — arm one kube-sim fault.
+fault() { simctl POST /faults "$1" >/dev/null; }
+
+@test "a 200 whose body is not JSON: one line naming it, every output path" {
+	sim_start --pods 3
+	for o in "" "-o wide" "-o json" "-o yaml" "-o name"; do
+		fault '{"verb":"list","resource":"pods","kind":"garbage"}'
+		run --separate-stderr get pods $o
+		assert_one_error "the server's list of pods is not JSON: it begins '<html>"
+	done
+}
+
+@test "a garbage continue page fails the whole list, never half of it" {
+	sim_start --pods 1200
+	for o in "" "-o json" "-o name"; do
+		fault '{"verb":"list-continue","resource":"pods","kind":"garbage"}'
+		run --separate-stderr get pods -A $o
+		assert_one_error "the server's list of pods is not JSON"
+	done
+	# A cut continue page likewise.
+	fault '{"verb":"list-continue","resource":"pods","kind":"truncate"}'
+	run --separate-stderr get pods -A -o json
+	assert_status 1
+	[ -z "$output" ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+}
+
+@test "a 429 or a 503 with Retry-After is retried after the wait, as kubectl's REST client" {
+	sim_start --pods 3
+	for o in "" "-o json"; do
+		fault '{"verb":"list","resource":"pods","kind":"429","count":2,"retryAfter":1}'
+		start=$SECONDS
+		run --separate-stderr get pods $o
+		assert_status 0
+		[[ $output == *pod-0* ]]
+		[ -z "$stderr" ]
+		[ $((SECONDS - start)) -ge 2 ]
+	done
+	fault '{"verb":"list","resource":"pods","kind":"503","retryAfter":1}'
+	run --separate-stderr get pods -o name
+	assert_status 0
+	[ "${#lines[@]}" -eq 3 ]
+	# Ten retries, then the 429 itself is the answer.
+	throttled() { simctl GET '/requests?verb=list&resource=pods' | jq '[.[] | select(.status == 429)] | length'; }
+	before=$(throttled)
+	fault '{"verb":"list","resource":"pods","kind":"429","count":11,"retryAfter":0}'
+	run --separate-stderr get pods
+	assert_one_error "(429)"
+	[ $(($(throttled) - before)) -eq 11 ]
+}
+
+@test "--request-timeout bounds the whole request, not only the connect" {
+	sim_start --pods 3
+	for o in "" "-o json"; do
+		fault '{"verb":"list","resource":"pods","kind":"hang","seconds":30}'
+		start=$SECONDS
+		run --separate-stderr timeout 20 "$KINF" get pods $o --request-timeout 2s --kubeconfig "$SIM_KUBECONFIG"
+		assert_one_error "within the request timeout of 2s"
+		[ $((SECONDS - start)) -le 4 ]
+	done
+	# Discovery too (no cache: --cache-dir is empty).
+	fault '{"verb":"discovery","kind":"hang","seconds":30}'
+	start=$SECONDS
+	run --separate-stderr timeout 20 "$KINF" get pods --request-timeout 2s --cache-dir "$BATS_TEST_TMPDIR/nocache" --kubeconfig "$SIM_KUBECONFIG"
+	assert_one_error "within the request timeout of 2s"
+	[ $((SECONDS - start)) -le 4 ]
+}
+
+@test "-l: a bad selector is told as watch -l tells it, status 2, no request sent" {
+	sim_start --pods 2
+	run --separate-stderr timeout 20 "$KINF" watch pods --kubeconfig "$SIM_KUBECONFIG" -l 'app in (web'
+	watch_msg=${stderr#error: }
+	[[ $watch_msg == "invalid selector 'app in (web': "*" at offset "* ]]
+	for cache in "" --from-cache; do
+		run --separate-stderr get pods $cache -l 'app in (web'
+		assert_status 2
+		[ -z "$output" ]
+		[ "${#stderr_lines[@]}" -eq 1 ]
+		[[ $stderr == "error: $watch_msg"* ]]
+	done
+	[ "$(simctl GET '/requests?resource=pods' | jq length)" -eq 0 ]
+}
+
+@test "get all: the types whose categories hold 'all', a table each, kubectl's kind/name" {
+	sim_start --pods 3
+	# The simulator's discovery puts pods, deployments and crontabs in "all".
+	[ "$(simcurl /api/v1 | jq -c '[.resources[] | select(.categories // [] | index("all")) | .name]')" = '["pods"]' ]
+	run --separate-stderr get all
+	assert_status 0
+	[[ ${lines[0]} =~ ^NAME\ +READY\ +STATUS ]]
+	[[ ${lines[1]} =~ ^pod/pod-0\ + ]]
+	[[ $output == *$'\n\nNAME '*deployment.apps/web* ]]
+	[[ $output == *$'\n\nNAME '*'crontab.stable.example.com/'* ]]
+	[ "$(grep -c '^NAME ' <<<"$output")" -eq 3 ]
+	run --separate-stderr get all -o name
+	assert_status 0
+	[ "$output" = "$(printf 'pod/pod-%s\n' 0 1 2)
+$(get deployments -o name)
+$(get crontabs -o name)" ]
+	run --separate-stderr get all -o json
+	assert_status 0
+	[ "$(jq -c '[.items[].kind] | unique' <<<"$output")" = '["CronTab","Deployment","Pod"]' ]
+	# Nothing in a namespace: one note, status 0.
+	run --separate-stderr get all -n kube-public
+	assert_status 0
+	[ -z "$output" ]
+	[[ $stderr == "No resources found"* ]]
+	# One type that fails fails the whole, nothing printed.
+	fault '{"verb":"list","resource":"deployments","kind":"garbage"}'
+	run --separate-stderr get all
+	assert_one_error "the server's list of deployments is not JSON"
+	run --separate-stderr get all --from-cache
+	assert_status 2
 }

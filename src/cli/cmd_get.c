@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cluster/cluster.h"
 #include "cli/cmd.h"
@@ -101,9 +102,35 @@ static int gather_item(void *ctx, const char *text, size_t len)
 	return 0;
 }
 
+/* The body of a plain list, split into items as it streams. */
+struct list_sink {
+	struct list_splitter split;
+	bool refused;		/* the splitter found no list (not an item's fault) */
+};
+
 static int split_list(void *ctx, const char *data, size_t len)
 {
-	return list_splitter_feed(ctx, data, len);
+	struct list_sink *sink = ctx;
+	struct gather *g = sink->split.ctx;
+
+	if (list_splitter_feed(&sink->split, data, len) < 0) {
+		sink->refused = !g->bad;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Why the server's list of `what` is no list, in one line: "the server's
+ * list of pods is not JSON: it begins '<html>...'".
+ */
+static void not_json_message(const char *what, const char *text, size_t len,
+			     struct errbuf *err)
+{
+	char begins[160];
+
+	json_describe_start(text, len, begins, sizeof(begins));
+	errbuf_set(err, "the server's list of %s is not JSON: %s", what, begins);
 }
 
 static void add_param(struct strbuf *q, const char *name, const char *value)
@@ -111,6 +138,22 @@ static void add_param(struct strbuf *q, const char *name, const char *value)
 	strbuf_addch(q, q->len ? '&' : '?');
 	strbuf_addf(q, "%s=", name);
 	url_query_escape(q, value);
+}
+
+/*
+ * One page's request, as kubectl's REST client makes it: bounded by
+ * --request-timeout, 429s (and 5xx with Retry-After) retried after the
+ * wait the server asks for.  A server that sends nothing for a minute is
+ * not coming back.  accept NULL: plain JSON.
+ */
+static struct stream_opts list_opts(struct cluster *c, const char *accept)
+{
+	return (struct stream_opts){
+		.idle_timeout_ms = 60000,
+		.timeout_ms = kclient_timeout(c->client),
+		.retries = HTTP_MAX_RETRIES,
+		.accept = accept,
+	};
 }
 
 /* A paged LIST straight from the server (no informer). */
@@ -146,13 +189,12 @@ static int list_from_server(struct cluster *c, const struct api_resource *res,
 		char *path = xasprintf("%s%s", base, strbuf_str(&q));
 		strbuf_release(&q);
 
-		struct list_splitter ls;
+		struct list_sink sink = { 0 };
+		struct list_splitter *ls = &sink.split;
 		struct http_response resp = { 0 };
-		list_splitter_init(&ls, gather_item, &g);
-		/* A server that sends nothing for a minute is not coming back. */
-		int rc = kclient_stream(c->client, path,
-					&(struct stream_opts){ .idle_timeout_ms = 60000 },
-					split_list, &ls, &resp, err);
+		list_splitter_init(ls, gather_item, &g);
+		struct stream_opts so = list_opts(c, NULL);
+		int rc = kclient_stream(c->client, path, &so, split_list, &sink, &resp, err);
 		free(path);
 		free(cont);
 		cont = NULL;
@@ -164,19 +206,29 @@ static int list_from_server(struct cluster *c, const struct api_resource *res,
 		} else if (g.bad) {
 			errbuf_set(err, "%s", g.err.msg);
 			rc = -1;
-		} else if (rc == 0 && !list_splitter_done(&ls)) {
+		} else if (sink.refused && ls->not_json) {
+			not_json_message(res->name, ls->head, ls->head_len, err);
+			rc = -1;
+		} else if (sink.refused && ls->too_large) {
+			errbuf_set(err, "the server's list of %s holds a piece larger than 16 MiB",
+				   res->name);
+			rc = -1;
+		} else if (sink.refused) {
+			errbuf_set(err, "the server's list of %s is malformed", res->name);
+			rc = -1;
+		} else if (rc == 0 && !list_splitter_done(ls)) {
 			errbuf_set(err, "the server's list of %s ended early", res->name);
 			rc = -1;
 		}
 		if (rc == 0) {
-			json_object *rest = json_parse_deep(list_splitter_rest(&ls)), *meta, *v;
+			json_object *rest = json_parse_deep(list_splitter_rest(ls)), *meta, *v;
 			if (rest && json_object_object_get_ex(rest, "metadata", &meta) &&
 			    json_object_object_get_ex(meta, "continue", &v) &&
 			    *json_object_get_string(v))
 				cont = xstrdup(json_object_get_string(v));
 			json_object_put(rest);
 		}
-		list_splitter_release(&ls);
+		list_splitter_release(ls);
 		http_response_release(&resp);
 		if (rc < 0)
 			goto cleanup;
@@ -199,8 +251,8 @@ static int gather_body(void *ctx, const char *data, size_t len)
 	return 0;
 }
 
-/* Why a whole body that json-c refused is no document: cut, or not JSON. */
-static const char *why_not_json(const char *text)
+/* Whether a whole body that json-c refused was cut short rather than no JSON. */
+static bool cut_short(const char *text)
 {
 	struct json_tokener *tok = json_tokener_new_ex(1024);
 	size_t len = strlen(text);
@@ -209,7 +261,7 @@ static const char *why_not_json(const char *text)
 	json_object_put(json_tokener_parse_ex(tok, text, len > INT32_MAX ? INT32_MAX : (int)len));
 	e = json_tokener_get_error(tok);
 	json_tokener_free(tok);
-	return e == json_tokener_continue ? "ended early" : "is not JSON";
+	return e == json_tokener_continue;
 }
 
 static int table_from_server(struct cluster *c, const struct api_resource *res,
@@ -237,11 +289,9 @@ static int table_from_server(struct cluster *c, const struct api_resource *res,
 		if (o.sort_by)	/* sorting looks into the whole object */
 			add_param(&q, "includeObject", "Object");
 		char *path = xasprintf("%s%s", base, strbuf_str(&q));
-		struct stream_opts so = {
-			.idle_timeout_ms = 60000,
-			.accept = "application/json;as=Table;v=v1;g=meta.k8s.io,"
-				  "application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json",
-		};
+		struct stream_opts so = list_opts(c,
+			"application/json;as=Table;v=v1;g=meta.k8s.io,"
+			"application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json");
 		int rc = kclient_stream(c->client, path, &so, gather_body, &body, &resp, err);
 		free(path);
 		free(cont);
@@ -255,8 +305,10 @@ static int table_from_server(struct cluster *c, const struct api_resource *res,
 			http_status_message(&resp, what, err);
 			rc = -1;
 		} else if (rc == 0 && !(page = json_parse_deep(strbuf_str(&body)))) {
-			errbuf_set(err, "the server's list of %s %s", res->name,
-				   why_not_json(strbuf_str(&body)));
+			if (cut_short(strbuf_str(&body)))
+				errbuf_set(err, "the server's list of %s ended early", res->name);
+			else
+				not_json_message(res->name, body.buf, body.len, err);
 			rc = -1;
 		} else if (rc == 0 && (!json_object_object_get_ex(page, "kind", &v) ||
 				       strcmp(json_object_get_string(v), "Table"))) {
@@ -366,12 +418,58 @@ static void no_resources(const struct api_resource *res, bool all_namespaces)
 		? "" : " in this namespace");
 }
 
+/* How kubectl names a type in "pod/web-0": "pod", "deployment.apps". */
+static char *kind_prefix(const struct api_resource *res)
+{
+	char *lower = res->group[0] ? xasprintf("%s.%s", res->kind, res->group)
+				    : xstrdup(res->kind);
+	for (char *p = lower; *p && *p != '.'; p++)
+		*p = (char)tolower((unsigned char)*p);
+	return lower;
+}
+
+/*
+ * The names in a table as kubectl prints them for several types at once:
+ * "pod/web-0".  The name column is the one whose format is "name", else
+ * the one called Name.
+ */
+static void prefix_names(struct json_object *table, const struct api_resource *res)
+{
+	struct json_object *defs, *rows, *v;
+	size_t col = 0;
+
+	if (!json_object_object_get_ex(table, "columnDefinitions", &defs) ||
+	    !json_object_object_get_ex(table, "rows", &rows))
+		return;
+	for (size_t i = json_object_array_length(defs); i-- > 0;) {
+		struct json_object *d = json_object_array_get_idx(defs, i);
+		if ((json_object_object_get_ex(d, "format", &v) &&
+		     !strcmp(json_object_get_string(v), "name")) ||
+		    (json_object_object_get_ex(d, "name", &v) &&
+		     !strcasecmp(json_object_get_string(v), "name")))
+			col = i;
+	}
+	char *prefix = kind_prefix(res);
+	for (size_t i = 0; i < json_object_array_length(rows); i++) {
+		struct json_object *cells;
+		if (!json_object_object_get_ex(json_object_array_get_idx(rows, i), "cells", &cells) ||
+		    col >= json_object_array_length(cells))
+			continue;
+		char *named = xasprintf("%s/%s", prefix,
+					json_object_get_string(json_object_array_get_idx(cells, col)));
+		json_object_array_put_idx(cells, col, json_object_new_string(named));
+		free(named);
+	}
+	free(prefix);
+}
+
 /*
  * A table (the server's, or one built from objs) as kubectl prints it.
  * server_table: the server's, or NULL to build one.
  */
 static int print_table(const struct api_resource *res, struct kobj_list *objs,
-		       struct json_object *server_table, bool all_namespaces)
+		       struct json_object *server_table, bool all_namespaces,
+		       bool kind_names)
 {
 	struct kubetable_opts ko = {
 		.wide = fmt.kind == FORMAT_WIDE,
@@ -396,6 +494,8 @@ static int print_table(const struct api_resource *res, struct kobj_list *objs,
 			json_object_put(trees[i]);
 		free(trees);
 	}
+	if (kind_names)
+		prefix_names(table, res);
 	if (kubetable_print(table, &ko, &sb, &err) < 0) {
 		error("%s", err.msg);
 		ret = -1;
@@ -425,54 +525,36 @@ static struct json_object *list_tree(struct kobj_list *objs)
 	return list;
 }
 
-/* kind/name, a line each; kind.group/name outside the core group. */
-static void add_name(struct strbuf *sb, const struct api_resource *res, const char *lower,
-		     const char *name)
-{
-	if (res->group[0])
-		strbuf_addf(sb, "%s.%s/%s\n", lower, res->group, name);
-	else
-		strbuf_addf(sb, "%s/%s\n", lower, name);
-}
-
-static char *lower_kind(const struct api_resource *res)
-{
-	char *lower = xstrdup(res->kind);
-
-	for (char *p = lower; *p; p++)
-		*p = (char)tolower((unsigned char)*p);
-	return lower;
-}
-
-/* -o name in the objects' order: their names, no tree of any object. */
+/* -o name in the objects' order: kind/name, no tree of any object. */
 static int print_names(const struct api_resource *res, struct kobj_list *objs,
 		       bool all_namespaces)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char *lower = lower_kind(res);
+	char *prefix = kind_prefix(res);
 	int ret;
 
 	for (size_t i = 0; i < objs->nr; i++)
-		add_name(&sb, res, lower, objs->v[i]->name);
+		strbuf_addf(&sb, "%s/%s\n", prefix, objs->v[i]->name);
 	if (!objs->nr)
 		no_resources(res, all_namespaces);
 	ret = write_out(&sb);
-	free(lower);
+	free(prefix);
 	strbuf_release(&sb);
 	return ret;
 }
 
+/* in_order: objs are in the order to print (several types, each sorted). */
 static int print_objects(const struct api_resource *res, struct kobj_list *objs,
-			 bool all_namespaces)
+			 bool all_namespaces, bool in_order)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct errbuf err = { "" };
 	int ret = 0;
 
-	if (objs->nr > 1)	/* qsort(NULL, 0, ...) is undefined */
+	if (objs->nr > 1 && !in_order)	/* qsort(NULL, 0, ...) is undefined */
 		qsort(objs->v, objs->nr, sizeof(*objs->v), by_namespace_name);
 	if (fmt.kind == FORMAT_TABLE || fmt.kind == FORMAT_WIDE)
-		return print_table(res, objs, NULL, all_namespaces);
+		return print_table(res, objs, NULL, all_namespaces, false);
 	if (fmt.kind == FORMAT_NAME && !o.sort_by)
 		return print_names(res, objs, all_namespaces);
 
@@ -484,14 +566,14 @@ static int print_objects(const struct api_resource *res, struct kobj_list *objs,
 		return -1;
 	}
 	if (fmt.kind == FORMAT_NAME) {	/* --sort-by: in the trees' order */
-		char *lower = lower_kind(res);
+		char *prefix = kind_prefix(res);
 		for (size_t i = 0; i < json_object_array_length(items); i++) {
 			struct json_object *m, *n;
 			json_object_object_get_ex(json_object_array_get_idx(items, i), "metadata", &m);
 			json_object_object_get_ex(m, "name", &n);
-			add_name(&sb, res, lower, json_object_get_string(n));
+			strbuf_addf(&sb, "%s/%s\n", prefix, json_object_get_string(n));
 		}
-		free(lower);
+		free(prefix);
 		if (!objs->nr)
 			no_resources(res, all_namespaces);
 	} else if (format_print(&fmt, list, o.no_headers, &sb, &err) < 0) {
@@ -540,6 +622,95 @@ static void release_output_options(void)
 
 static int run_get_parsed(const char *resource, const char *name);
 
+/* kubectl's "all": the listable resources whose categories hold "all". */
+static void category_all(struct cluster *c, const struct api_resource ***out, size_t *nr)
+{
+	const struct api_resource **every;
+	size_t n, alloc = 0;
+
+	*out = NULL;
+	*nr = 0;
+	discovery_all(c->disco, &every, &n);
+	for (size_t i = 0; i < n; i++) {
+		bool all = false;
+		for (char **cat = every[i]->categories; cat && *cat; cat++)
+			all |= !strcmp(*cat, "all");
+		if (!all || !api_resource_has_verb(every[i], "list"))
+			continue;
+		ALLOC_GROW(*out, *nr + 1, alloc);
+		(*out)[(*nr)++] = every[i];
+	}
+}
+
+/*
+ * `kinf get all`: every type of the category, as kubectl prints several
+ * types: a table each (those with objects, a blank line between), names
+ * as "pod/web-0"; one List for -o json and the like.  Everything is
+ * listed before anything is printed: a type that fails fails the whole.
+ */
+static int get_all(struct cluster *c, struct errbuf *err)
+{
+	const struct api_resource **res;
+	size_t nr;
+	bool tabular = fmt.kind == FORMAT_TABLE || fmt.kind == FORMAT_WIDE;
+	bool all_ns = c->scope_ns == NULL;
+	int ret = -1;
+
+	if (discovery_load(c->disco, err) < 0)
+		return -1;
+	category_all(c, &res, &nr);
+	struct json_object **tables = xcalloc(nr ? nr : 1, sizeof(*tables));
+	struct kobj_list *objs = xcalloc(nr ? nr : 1, sizeof(*objs));
+	struct kobj_list every = { 0 };
+	size_t alloc = 0, shown = 0;
+
+	for (size_t i = 0; i < nr; i++) {
+		int rc = tabular ? table_from_server(c, res[i], NULL, &tables[i], err) : 1;
+		if (rc == 1) {
+			if (tabular)
+				printer_columns_load(c, &res[i], 1);
+			rc = list_from_server(c, res[i], NULL, &objs[i], err);
+		}
+		if (rc < 0)
+			goto cleanup;
+	}
+	ret = 0;
+	for (size_t i = 0; i < nr && ret == 0; i++) {
+		size_t n = tables[i] ? table_rows_of(tables[i]) : objs[i].nr;
+		if (!n)
+			continue;
+		if (tabular) {
+			if (shown++ && write_out(&(struct strbuf){ .buf = "\n", .len = 1 }) < 0)
+				ret = -1;
+			else
+				ret = print_table(res[i], &objs[i], tables[i], all_ns, true);
+		} else if (fmt.kind == FORMAT_NAME) {
+			shown++;
+			ret = print_objects(res[i], &objs[i], all_ns, false);
+		} else {
+			qsort(objs[i].v, objs[i].nr, sizeof(*objs[i].v), by_namespace_name);
+			for (size_t j = 0; j < objs[i].nr; j++) {
+				ALLOC_GROW(every.v, every.nr + 1, alloc);
+				every.v[every.nr++] = kobj_ref(objs[i].v[j]);
+			}
+		}
+	}
+	if (ret == 0 && !tabular && fmt.kind != FORMAT_NAME)
+		ret = print_objects(nr ? res[0] : NULL, &every, all_ns, true);
+	else if (ret == 0 && !shown)
+		fprintf(stderr, "No resources found%s.\n", all_ns ? "" : " in this namespace");
+cleanup:
+	for (size_t i = 0; i < nr; i++) {
+		json_object_put(tables[i]);
+		kobj_list_release(&objs[i]);
+	}
+	kobj_list_release(&every);
+	free(tables);
+	free(objs);
+	free(res);
+	return ret;
+}
+
 static int run_get(int argc, const char **argv)
 {
 	const char *name;
@@ -552,11 +723,22 @@ static int run_get(int argc, const char **argv)
 		usage_error(&command_get, "unexpected argument '%s'", argv[2]);
 	if (strchr(argv[0], ','))
 		usage_error(&command_get, "get takes one resource type");
+	if (!strcmp(argv[0], "all") && (argc == 2 || o.from_cache))
+		usage_error(&command_get, "'all' lists several types from the server: "
+			    "no NAME, no --from-cache");
 	if (o.index && !o.from_cache)
 		usage_error(&command_get, "--index needs --from-cache");
 	if (o.index && (!strchr(o.index, '=') || *o.index == '='))
 		usage_error(&command_get, "invalid value '%s' for '--index': expected "
 			    "NAME=VALUE, e.g. node=worker-1", o.index);
+	if (o.label_selector) {
+		/* Told here, as watch -l tells it, before any request. */
+		struct errbuf err = { "" };
+		struct selector *sel = selector_parse(o.label_selector, &err);
+		if (!sel)
+			usage_error(&command_get, "%s", err.msg);
+		selector_free(sel);
+	}
 	name = argc == 2 ? argv[1] : NULL;
 	parse_output_options();
 	ret = run_get_parsed(argv[0], name);
@@ -602,7 +784,7 @@ static int run_get_parsed(const char *resource, const char *name)
 				error("%s \"%s\" not found", s.resources[0]->name, name);
 			else
 				ret = print_objects(s.resources[0], &objs,
-						    s.cluster.scope_ns == NULL) < 0;
+						    s.cluster.scope_ns == NULL, false) < 0;
 		}
 		kobj_list_release(&objs);
 		session_close(&s);
@@ -615,6 +797,14 @@ static int run_get_parsed(const char *resource, const char *name)
 	if (cluster_open(&c, &err) < 0) {
 		error("%s", err.msg);
 		return 1;
+	}
+	if (!strcmp(resource, "all")) {
+		int rc = get_all(&c, &err);
+		if (rc < 0 && err.msg[0])	/* else printing failed, and said so */
+			error("%s", err.msg);
+		ret = rc < 0;
+		cluster_close(&c);
+		return ret;
 	}
 	struct json_object *table = NULL;
 	bool tabular = fmt.kind == FORMAT_TABLE || fmt.kind == FORMAT_WIDE;
@@ -634,9 +824,9 @@ static int run_get_parsed(const char *resource, const char *name)
 	else if (name && (tabular ? table_rows_of(table) : objs.nr) == 0)
 		error("%s \"%s\" not found", res[0]->name, name);
 	else if (tabular || fmt.kind == FORMAT_TABLE || fmt.kind == FORMAT_WIDE)
-		ret = print_table(res[0], &objs, table, c.scope_ns == NULL) < 0;
+		ret = print_table(res[0], &objs, table, c.scope_ns == NULL, false) < 0;
 	else
-		ret = print_objects(res[0], &objs, c.scope_ns == NULL) < 0;
+		ret = print_objects(res[0], &objs, c.scope_ns == NULL, false) < 0;
 	json_object_put(table);
 	kobj_list_release(&objs);
 	free(res);
@@ -652,9 +842,11 @@ const struct command command_get = {
 	.description =
 		"Without --from-cache, lists straight from the server.  With it, syncs\n"
 		"an informer and answers from its Indexer, as a controller's lister\n"
-		"does, so the two can be compared.",
+		"does, so the two can be compared.  RESOURCE 'all' is kubectl's\n"
+		"category: every type in it, a table each, names as pod/NAME.",
 	.examples =
 		"  kinf get pods --from-cache\n"
+		"  kinf get all -A\n"
 		"  kinf get pods -o jsonpath='{range .items[*]}{.metadata.name}{\"\\n\"}{end}'\n"
 		"  kinf get pods -o custom-columns=NAME:.metadata.name,NODE:.spec.nodeName\n"
 		"  kinf get pods --sort-by=.metadata.creationTimestamp -L app --from-cache\n"

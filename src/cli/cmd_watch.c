@@ -63,9 +63,9 @@ static const struct option watch_options[] = {
 	OPT_BOOL(0, "events", &o.events,
 		 "with -o json: also print informer activity records (Relist, ...)"),
 	OPT_INT(0, "max-deltas", &o.max_deltas, "N",
-		"exit after printing N deltas"),
+		"exit after printing N deltas (1 if an informer never listed)"),
 	OPT_DURATION(0, "timeout", &o.timeout_ms,
-		     "exit after this long"),
+		     "exit after this long (1 if an informer has not synced)"),
 	OPT_DURATION(0, "verify-every", &o.verify_every_ms,
 		     "check the cache against a LIST from the server this often (see kinf verify)"),
 	OPT_DURATION(0, "lag-wait", &o.lag_wait_ms,
@@ -240,6 +240,8 @@ static int run_watch(int argc, const char **argv)
 		.resync_ms = informer_flags.resync_ms,
 		.verify_every_ms = o.verify_every_ms,
 		.verify_lag_ms = o.lag_wait_ms,
+		.name = argc == 2 ? argv[1] : NULL,
+		.notices = o.quiet ? NULL : stderr,
 	};
 	ret = watch_loop_run(&loop);
 	if (o.dump_cache) {

@@ -22,6 +22,7 @@
 #include "informer/informer.h"
 #include "output/printer.h"
 #include "informer/session.h"
+#include "informer/store.h"
 #include "lib/util.h"
 
 /* One informer's --verify-every checks: waiting for the next, or for lag. */
@@ -155,6 +156,57 @@ static int verify_step(struct watch_loop *loop, size_t i, struct listener *l,
 	return ret;
 }
 
+/*
+ * `watch pods NAME` for an object that is not there: once the informer
+ * synced without it, say so once, so that the silence is not taken for
+ * a hang.  It goes on watching: the object may yet be created.
+ */
+static void check_name(struct watch_loop *loop)
+{
+	struct informer *inf = loop->session->informers[0];
+
+	if (!loop->name || loop->name_checked || !informer_has_synced(inf))
+		return;
+	loop->name_checked = true;
+	if (loop->notices && store_len(informer_store(inf)) == 0) {
+		fprintf(loop->notices, "kinf: %s: no object named '%s' yet; watching for it\n",
+			loop->session->resources[0]->name, loop->name);
+		fflush(loop->notices);
+	}
+}
+
+/*
+ * At --timeout or --max-deltas, an informer that never synced is no
+ * success: says so for each (with its last error) and returns 1.  At
+ * --timeout every informer must have synced; at --max-deltas (which the
+ * initial list's deltas may reach before the rest are popped) only one
+ * that never completed a list fails.
+ */
+static int check_synced(struct watch_loop *loop, bool at_timeout, int64_t started_ms)
+{
+	struct session *s = loop->session;
+	int64_t ms = at_timeout ? loop->timeout_ms : mono_ms() - started_ms;
+	char after[32];
+	int ret = 0;
+
+	if (ms % 1000)
+		snprintf(after, sizeof(after), "%.1fs", (double)ms / 1000);
+	else
+		snprintf(after, sizeof(after), "%llds", (long long)(ms / 1000));
+	for (size_t i = 0; i < s->nr; i++) {
+		struct informer_stats st;
+		if (informer_has_synced(s->informers[i]))
+			continue;
+		informer_get_stats(s->informers[i], &st);
+		if (!at_timeout && st.last_list_ms)
+			continue;
+		error("%s: not synced after %s%s%s", s->resources[i]->name, after,
+		      st.last_error[0] ? ": " : "", st.last_error);
+		ret = 1;
+	}
+	return ret;
+}
+
 int watch_loop_run(struct watch_loop *loop)
 {
 	struct session *s = loop->session;
@@ -162,7 +214,8 @@ int watch_loop_run(struct watch_loop *loop)
 	 * one wake-up fd per listener. */
 	struct pollfd *fds = xcalloc(s->nr + 2, sizeof(*fds));
 	struct listener **ls = xcalloc(s->nr, sizeof(*ls));
-	int64_t deadline = loop->timeout_ms ? mono_ms() + loop->timeout_ms : 0;
+	int64_t started = mono_ms();
+	int64_t deadline = loop->timeout_ms ? started + loop->timeout_ms : 0;
 	struct verify_state *vs = NULL;
 	int ret = -1;
 
@@ -191,7 +244,7 @@ int watch_loop_run(struct watch_loop *loop)
 		if (deadline) {
 			int64_t left = deadline - mono_ms();
 			if (left <= 0) {
-				ret = 0;
+				ret = check_synced(loop, true, started);
 				break;
 			}
 			wait = left > 86400000 ? 86400000 : (int)left;
@@ -223,12 +276,14 @@ int watch_loop_run(struct watch_loop *loop)
 				rc = drain(loop, ls[i], vs ? &vs[i] : NULL);
 			if (rc == 0 && vs)
 				rc = verify_step(loop, i, ls[i], &vs[i]);
+			if (rc == 0 && i == 0)
+				check_name(loop);
 			if (rc < 0 || printer_flush(loop->printer) < 0) {
 				write_errno = errno;
 				/* A reader that went away (| head) is no failure. */
 				ret = write_errno == EPIPE ? 0 : 1;
 			} else if (rc > 0) {
-				ret = loop->failed ? 1 : 0;
+				ret = loop->failed ? 1 : check_synced(loop, false, started);
 			}
 		}
 	}

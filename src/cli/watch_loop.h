@@ -15,6 +15,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct session;
 struct printer;
@@ -30,13 +31,22 @@ struct watch_loop {
 	int64_t resync_ms;	/* the listener's resync period; 0: none */
 	int64_t verify_every_ms;	/* 0: no checks */
 	int64_t verify_lag_ms;		/* how long a check waits for the informer */
+	/*
+	 * The NAME watched, or NULL.  When the informer syncs without it, a
+	 * notice says so once (on notices: stderr, or NULL with -q).
+	 */
+	const char *name;
+	FILE *notices;
 	long printed;
 	bool failed;		/* an informer gave up (its error printed) */
+	bool name_checked;	/* the notice about name was considered */
 };
 
 /*
  * Adds a listener to each informer, starts them, and prints until done.
- * Returns the exit status: 0, 1, or 128 + the signal that ended it.
+ * Returns the exit status: 0, 1, or 128 + the signal that ended it.  1
+ * also when --timeout finds an informer not synced, or --max-deltas one
+ * that never completed a list (a line for each on stderr).
  */
 int watch_loop_run(struct watch_loop *loop);
 

@@ -29,7 +29,8 @@ const struct option cluster_options[] = {
 	OPT_STRING(0, "user", &cluster_flags.user, "NAME",
 		   "the kubeconfig user to use", COMPLETE_NONE),
 	OPT_DURATION(0, "request-timeout", &cluster_flags.request_timeout_ms,
-		     "give up connecting after this long (default 10s)"),
+		     "limit each get and discovery request, retries included; "
+		     "watches only connecting (default 10s)"),
 	OPT_STRING(0, "cache-dir", &cluster_flags.cache_dir, "DIR",
 		   "kubectl's cache, shared with it (default: $KUBECACHEDIR, else ~/.kube/cache)",
 		   COMPLETE_FILE),

@@ -58,6 +58,8 @@
 #define MAX_ERROR_BODY (1 << 20)
 /* Without a stop fd, how often a quiet transfer looks at the stop flag. */
 #define STOP_CHECK_MS 1000
+/* A 429 without Retry-After is retried after this long. */
+#define DEFAULT_RETRY_AFTER_MS 1000
 /* The longest sleep when nothing else bounds it. */
 #define MAX_WAIT_MS 60000
 
@@ -284,6 +286,11 @@ void kclient_set_verbose(struct kclient *c, int level)
 void kclient_set_timeout(struct kclient *c, int64_t ms)
 {
 	c->timeout_ms = ms;
+}
+
+int64_t kclient_timeout(const struct kclient *c)
+{
+	return c->timeout_ms;
 }
 
 void kclient_set_http_version(struct kclient *c, enum http_version v)
@@ -937,9 +944,9 @@ static CURLcode perform(struct kclient *c, CURL *h, struct transfer *t,
 /*
  * One GET with its 401 retry.  on_data NULL: the body goes to resp->body.
  */
-static int request(struct kclient *c, const char *path, const char *accept,
-		   const struct stream_opts *opts, http_data_fn *on_data, void *ctx,
-		   struct http_response *resp, struct errbuf *err)
+static int request_once(struct kclient *c, const char *path, const char *accept,
+			const struct stream_opts *opts, http_data_fn *on_data, void *ctx,
+			struct http_response *resp, struct errbuf *err)
 {
 	char *url = xasprintf("%s%s%s", c->url_base, *path == '/' ? "" : "/", path);
 	int ret = -1;
@@ -953,6 +960,7 @@ static int request(struct kclient *c, const char *path, const char *accept,
 
 		strbuf_reset(&resp->body);
 		resp->refused = false;
+		resp->timed_out = false;
 		resp->status = 0;
 		resp->retry_after_ms = -1;
 		resp->content_type[0] = '\0';
@@ -999,6 +1007,8 @@ static int request(struct kclient *c, const char *path, const char *accept,
 				   (double)c->ping_timeout_ms / 1000);
 		} else {
 			resp->refused = rc == CURLE_COULDNT_CONNECT;
+			resp->timed_out = rc == CURLE_OPERATION_TIMEDOUT && opts->timeout_ms > 0 &&
+					  mono_ms() - started >= opts->timeout_ms;
 			transport_error(c, h, rc, &t, err);
 		}
 		trace_request(c, url, resp, &t, started, ret < 0, err);
@@ -1017,12 +1027,84 @@ static int request(struct kclient *c, const char *path, const char *accept,
 	return ret;
 }
 
+bool http_rest_retriable(const struct http_response *resp)
+{
+	return resp->status == 429 || (resp->status >= 500 && resp->retry_after_ms >= 0);
+}
+
+int64_t http_retry_delay_ms(const struct http_response *resp)
+{
+	return resp->retry_after_ms >= 0 ? resp->retry_after_ms : DEFAULT_RETRY_AFTER_MS;
+}
+
+/* Sleeps ms, or less when *opts->stop is set; true when it was. */
+static bool retry_sleep(const struct stream_opts *opts, int64_t ms)
+{
+	int64_t end = mono_ms() + ms;
+
+	for (int64_t left = ms; left > 0; left = end - mono_ms()) {
+		if (opts->stop && atomic_load(opts->stop))
+			return true;
+		struct pollfd pfd = { .fd = opts->stop_fd > 0 ? opts->stop_fd : -1, .events = POLLIN };
+		int slice = opts->stop_fd > 0 || !opts->stop ? (int)left
+			    : (int)(left < STOP_CHECK_MS ? left : STOP_CHECK_MS);
+		if (poll(&pfd, 1, slice) > 0)
+			return true;
+	}
+	return opts->stop && atomic_load(opts->stop);
+}
+
+static void format_ms(char *buf, size_t size, int64_t ms)
+{
+	if (ms % 1000)
+		snprintf(buf, size, "%.1fs", (double)ms / 1000);
+	else
+		snprintf(buf, size, "%llds", (long long)(ms / 1000));
+}
+
+/*
+ * request_once() and the REST client's retries (opts->retries), all
+ * within opts->timeout_ms.
+ */
+static int request(struct kclient *c, const char *path, const char *accept,
+		   const struct stream_opts *opts, http_data_fn *on_data, void *ctx,
+		   struct http_response *resp, struct errbuf *err)
+{
+	int64_t deadline = opts->timeout_ms > 0 ? mono_ms() + opts->timeout_ms : 0;
+	struct stream_opts once = *opts;
+	char limit[32];
+
+	for (unsigned retries = 0;; retries++) {
+		if (deadline) {
+			once.timeout_ms = deadline - mono_ms();
+			if (once.timeout_ms < 1)
+				once.timeout_ms = 1;
+		}
+		int rc = request_once(c, path, accept, &once, on_data, ctx, resp, err);
+		if (rc < 0 && resp->timed_out) {
+			format_ms(limit, sizeof(limit), opts->timeout_ms);
+			errbuf_set(err, "no complete answer from server '%s' within the request timeout "
+				   "of %s", c->cfg->server, limit);
+		}
+		if (rc < 0 || retries >= opts->retries || !http_rest_retriable(resp))
+			return rc;
+		int64_t wait = http_retry_delay_ms(resp);
+		if (deadline && mono_ms() + wait >= deadline)
+			return rc;	/* the answer in hand is the best there will be */
+		kclient_note(c, "retrying %s after %lld ms (%ld, retry %u of %u)", path,
+			     (long long)wait, resp->status, retries + 1, opts->retries);
+		if (retry_sleep(opts, wait))
+			return rc;
+	}
+}
+
 int kclient_get_accept(struct kclient *c, const char *path, const char *accept,
 		       struct http_response *resp, struct errbuf *err)
 {
 	struct stream_opts opts = {
 		.idle_timeout_ms = GET_IDLE_TIMEOUT_MS,
 		.timeout_ms = c->timeout_ms,
+		.retries = HTTP_MAX_RETRIES,
 	};
 	return request(c, path, accept, &opts, NULL, NULL, resp, err);
 }

@@ -49,11 +49,15 @@ void kclient_free(struct kclient *client);
 /* The server URL, e.g. "https://127.0.0.1:6443". */
 const char *kclient_server(const struct kclient *client);
 /*
- * Limits for kclient_get() (the whole request) and for connecting in
- * either call (--request-timeout, and shell completion's short fuse).
- * 0 restores the defaults.
+ * Limits for kclient_get() (the whole request, its retries included) and
+ * for connecting in either call (--request-timeout, and shell
+ * completion's short fuse).  0 restores the defaults: no limit on the
+ * request, 10 s to connect.  kclient_stream() callers that make one
+ * request of it (a LIST) pass kclient_timeout() as stream_opts.timeout_ms;
+ * a watch does not, as kubectl's --request-timeout does not end one.
  */
 void kclient_set_timeout(struct kclient *client, int64_t ms);
+int64_t kclient_timeout(const struct kclient *client);
 /* Print a redacted request/response trace to stderr (-v). */
 void kclient_set_verbose(struct kclient *client, int level);
 /* With -v, one line of the trace: what a lower layer did ("discovery: ..."). */
@@ -77,6 +81,8 @@ struct http_response {
 	char who[160];
 	/* The connection was refused (nothing listens): a retriable failure. */
 	bool refused;
+	/* stream_opts.timeout_ms ran out (then err names it). */
+	bool timed_out;
 };
 void http_response_release(struct http_response *resp);
 
@@ -114,8 +120,15 @@ struct stream_opts {
 	 * (-1, err starting with "stalled").  0: no limit.
 	 */
 	int64_t idle_timeout_ms;
-	/* Whole transfer limit, 0: none. */
+	/* Whole request limit, the retries and their waits included; 0: none. */
 	int64_t timeout_ms;
+	/*
+	 * Retry what http_rest_retriable() says to, up to this many times
+	 * (HTTP_MAX_RETRIES as the REST client), each after the answer's
+	 * Retry-After (cut short by *stop).  0: the caller reads every
+	 * status itself, as the reflector does to count and report its waits.
+	 */
+	unsigned retries;
 	/*
 	 * Called tick_ms after the transfer starts, data or not, on the
 	 * caller's thread; it returns the ms until it wants to be called
@@ -145,6 +158,17 @@ int kclient_stream(struct kclient *client, const char *path,
  */
 void http_status_message(const struct http_response *resp, const char *what,
 			 struct errbuf *err);
+
+/*
+ * What client-go's REST client retries by itself (with_retry.go
+ * IsNextRetry, checkWait): a 429 (kinf also waits out one without
+ * Retry-After, a second), or any 5xx that says Retry-After, at most
+ * HTTP_MAX_RETRIES times for one request.
+ */
+#define HTTP_MAX_RETRIES 10
+bool http_rest_retriable(const struct http_response *resp);
+/* The wait before retrying such an answer: its Retry-After, else a second. */
+int64_t http_retry_delay_ms(const struct http_response *resp);
 
 /* Percent-encodes s for a query string into sb. */
 void url_query_escape(struct strbuf *sb, const char *s);

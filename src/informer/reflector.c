@@ -45,9 +45,6 @@
 #define WATCH_MIN_TIMEOUT_S 300
 #define SHORT_WATCH_MS 1000
 #define DEFAULT_PAGE_SIZE 500
-#define DEFAULT_RETRY_AFTER_MS 1000
-/* The REST client's retries of a 429 or 5xx that carries Retry-After. */
-#define MAX_RETRIES 10
 /* client-go warns while a streaming list is silent this long, then again. */
 #define WATCH_LIST_WARN_MS 10000
 
@@ -269,19 +266,8 @@ static bool throttled(struct reflector *r, const struct http_response *resp)
 	char why[64];
 
 	STAT_INC(r, throttled);
-	int64_t ms = resp->retry_after_ms >= 0 ? resp->retry_after_ms : DEFAULT_RETRY_AFTER_MS;
 	snprintf(why, sizeof(why), "server asked to retry later (%ld)", resp->status);
-	return wait_backoff(r, ms, why);
-}
-
-/*
- * What client-go's REST client retries by itself (with_retry.go
- * IsNextRetry, checkWait): a 429 (kinf also waits out one without
- * Retry-After, a second), or any 5xx that says Retry-After.
- */
-static bool rest_retriable(const struct http_response *resp)
-{
-	return resp->status == 429 || (resp->status >= 500 && resp->retry_after_ms >= 0);
+	return wait_backoff(r, http_retry_delay_ms(resp), why);
 }
 
 /*
@@ -588,6 +574,11 @@ static enum outcome list_pages(struct reflector *r, const char *rv,
 			fail(r, ls->err.msg);
 		} else if (rc < 0 && sc.split.too_large) {
 			fail(r, "list response holds a piece larger than 16 MiB");
+		} else if (rc < 0 && sc.failed && sc.split.not_json) {
+			char begins[160], msg[200];
+			json_describe_start(sc.split.head, sc.split.head_len, begins, sizeof(begins));
+			snprintf(msg, sizeof(msg), "list response is not JSON: %s", begins);
+			fail(r, msg);
 		} else if (rc < 0 && sc.failed) {
 			fail(r, "malformed list response");
 		} else if (rc < 0) {
@@ -602,7 +593,7 @@ static enum outcome list_pages(struct reflector *r, const char *rv,
 			     "listing at \"\" (too large resource version)",
 			     *rv ? rv : "\"\"");
 			ret = EXPIRED;
-		} else if (rest_retriable(&resp) && retries < MAX_RETRIES) {
+		} else if (http_rest_retriable(&resp) && retries < HTTP_MAX_RETRIES) {
 			retries++;
 			ret = throttled(r, &resp) ? RETRY : STOPPED;
 		} else if (resp.status == 410 && cont) {
@@ -1044,8 +1035,8 @@ static enum outcome streaming_list_outcome(struct reflector *r, struct watch_sta
 		r->rv_unavailable = true;
 		return RESTREAM;
 	}
-	if (ws->verdict == RETRY || resp->refused || (rc == 0 && rest_retriable(resp))) {
-		if (rc == 0 && rest_retriable(resp))
+	if (ws->verdict == RETRY || resp->refused || (rc == 0 && http_rest_retriable(resp))) {
+		if (rc == 0 && http_rest_retriable(resp))
 			return throttled(r, resp) ? RESTREAM : STOPPED;
 		fail(r, ws->verdict == RETRY ? ws->message : errmsg);
 		return RESTREAM_LATER;
@@ -1203,7 +1194,7 @@ static enum outcome do_watch(struct reflector *r, bool initial)
 		emit(r, ACT_WATCH_EXPIRED, resp.status == 410 ? "HTTP 410" :
 		     "too large resource version (HTTP 504)");
 		ret = EXPIRED;
-	} else if (rest_retriable(&resp)) {
+	} else if (http_rest_retriable(&resp)) {
 		ret = throttled(r, &resp) ? OK : STOPPED;
 	} else if (resp.status < 200 || resp.status > 299) {
 		char what[128];

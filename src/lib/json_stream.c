@@ -1,6 +1,7 @@
 /* json_stream.c — splitting streamed lists and watch lines; see json_stream.h. */
 #include "lib/json_stream.h"
 
+#include <stdio.h>
 #include <string.h>
 
 void list_splitter_init(struct list_splitter *ls, json_piece_fn *on_item, void *ctx)
@@ -77,6 +78,11 @@ int list_splitter_feed(struct list_splitter *ls, const char *data, size_t len)
 {
 	size_t run_start = 0;	/* start of the bytes not yet copied */
 
+	if (ls->head_len < sizeof(ls->head)) {
+		size_t n = sizeof(ls->head) - ls->head_len;
+		memcpy(ls->head + ls->head_len, data, n < len ? n : len);
+		ls->head_len += n < len ? n : len;
+	}
 	for (size_t i = 0; i < len; i++) {
 		char c;
 
@@ -127,8 +133,10 @@ int list_splitter_feed(struct list_splitter *ls, const char *data, size_t len)
 			break;
 		case '}':
 		case ']':
-			if (ls->depth == 0)
+			if (ls->depth == 0) {
+				ls->not_json = true;
 				return -1;
+			}
 			if (ls->in_items && ls->depth == 3) {
 				strbuf_add(&ls->item, data + run_start, i + 1 - run_start);
 				run_start = i + 1;
@@ -158,8 +166,10 @@ int list_splitter_feed(struct list_splitter *ls, const char *data, size_t len)
 			 * space: "<html>" or "Bad Gateway" is no list.
 			 */
 			if (((ls->in_items && ls->depth == 2 && c != ',') || ls->depth == 0) &&
-			    c != ' ' && c != '\t' && c != '\n' && c != '\r')
+			    c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+				ls->not_json = ls->depth == 0;
 				return -1;
+			}
 			break;
 		}
 		/* Between items (commas, spaces) nothing is kept. */
@@ -250,4 +260,28 @@ size_t line_splitter_pending(const struct line_splitter *ls)
 void line_splitter_release(struct line_splitter *ls)
 {
 	strbuf_release(&ls->line);
+}
+
+void json_describe_start(const char *text, size_t len, char *out, size_t size)
+{
+	enum { SHOWN = 32 };
+	size_t n = 0, shown = len < SHOWN ? len : SHOWN;
+
+	if (!size)
+		return;
+	while (len && (*text == ' ' || *text == '\n' || *text == '\r' || *text == '\t'))
+		text++, len--, shown = len < SHOWN ? len : SHOWN;
+	if (!len) {
+		snprintf(out, size, "it is empty");
+		return;
+	}
+	n = (size_t)snprintf(out, size, "it begins '");
+	for (size_t i = 0; i < shown && n + 8 < size; i++) {
+		unsigned char c = (unsigned char)text[i];
+		if (c < 0x20 || c >= 0x7f || c == '\'' || c == '\\')
+			n += (size_t)snprintf(out + n, size - n, "\\x%02x", c);
+		else
+			out[n++] = (char)c;
+	}
+	snprintf(out + n, size - n, "%s'", len > shown ? "..." : "");
 }

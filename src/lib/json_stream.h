@@ -43,6 +43,13 @@ struct list_splitter {
 	size_t items;		/* elements handed over */
 	bool has_items;		/* an "items" array was opened */
 	bool too_large;		/* a piece passed JSON_STREAM_MAX_PIECE */
+	/*
+	 * feed returned -1 on a byte outside any JSON value ("<html>", "Bad
+	 * Gateway", or more after the list): the body is no JSON document.
+	 */
+	bool not_json;
+	char head[48];		/* the body's first bytes, for messages */
+	size_t head_len;
 };
 
 void list_splitter_init(struct list_splitter *ls, json_piece_fn *on_item, void *ctx);
@@ -53,6 +60,13 @@ const char *list_splitter_rest(struct list_splitter *ls);
 /* True when the top-level value has been closed. */
 bool list_splitter_done(const struct list_splitter *ls);
 void list_splitter_release(struct list_splitter *ls);
+
+/*
+ * For a message about text that is no JSON: "it begins '<html><body>502
+ * Bad Gat…'", its first bytes with control bytes and quotes escaped, or
+ * "it is empty".  Always NUL-terminates out.
+ */
+void json_describe_start(const char *text, size_t len, char *out, size_t size);
 
 struct line_splitter {
 	json_piece_fn *on_line;

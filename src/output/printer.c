@@ -882,7 +882,8 @@ static int write_record(struct printer *p)
 
 	clear_progress(p);
 	errno = 0;
-	if (fwrite(p->sb.buf, 1, p->sb.len, out) != p->sb.len || ferror(out))
+	/* fwrite(NULL, 1, 0, ...) is undefined: an empty record writes nothing. */
+	if ((p->sb.len && fwrite(p->sb.buf, 1, p->sb.len, out) != p->sb.len) || ferror(out))
 		return write_failed(p);
 	return 0;
 }
