@@ -144,7 +144,7 @@ assert_one_error() {
 	run --separate-stderr get pods -l app=nothing --from-cache
 	assert_status 0
 	[ -z "$output" ]
-	[ "$stderr" = "No resources found in this namespace." ]
+	[ "$stderr" = "No resources found in default namespace." ]
 	# A selector that does not parse: a usage error, one line, status 2.
 	run --separate-stderr get pods -l 'app in (web' --from-cache
 	assert_status 2
@@ -194,7 +194,7 @@ assert_one_error() {
 		run --separate-stderr get pods -n ns-1 $cache
 		assert_status 0
 		[ -z "$output" ]
-		[ "$stderr" = "No resources found in this namespace." ]
+		[ "$stderr" = "No resources found in ns-1 namespace." ]
 		run --separate-stderr get pods -n ns-1 -o json $cache
 		assert_status 0
 		jq -e '.kind == "List" and .items == []' <<<"$output" >/dev/null

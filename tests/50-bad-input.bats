@@ -530,6 +530,12 @@ terminal_restored() {
 	cli_row 2 "^error: option '--namespace' requires a value" get pods --namespace
 }
 
+@test "flags: -n followed by another option takes no option for a namespace" {
+	cli_row 1 "^error: invalid namespace '--timeout': a namespace starts with a letter or digit" \
+		get pods -n --timeout 1s
+	cli_row 1 "^error: invalid namespace '-A'" watch pods -n -A
+}
+
 @test "flags: a value not in the choices" {
 	cli_row 2 '^error: unable to match a printer suitable for the output format "xml", allowed formats are: line, wide, ' watch pods -o xml
 }

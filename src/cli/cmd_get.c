@@ -412,10 +412,16 @@ static int write_out(const struct strbuf *sb)
 	return 0;
 }
 
-static void no_resources(const struct api_resource *res, bool all_namespaces)
+/* The namespace a namespaced get looked in (NULL: all), for the note below. */
+static const char *scope_ns;
+
+/* kubectl's note when nothing matched: "No resources found in NS namespace." */
+static void no_resources(bool namespaced, bool all_namespaces)
 {
-	fprintf(stderr, "No resources found%s.\n", all_namespaces || !res->namespaced
-		? "" : " in this namespace");
+	if (all_namespaces || !namespaced || !scope_ns)
+		fputs("No resources found.\n", stderr);
+	else
+		fprintf(stderr, "No resources found in %s namespace.\n", scope_ns);
 }
 
 /* How kubectl names a type in "pod/web-0": "pod", "deployment.apps". */
@@ -502,7 +508,7 @@ static int print_table(const struct api_resource *res, struct kobj_list *objs,
 	} else {
 		ret = write_out(&sb);
 		if (!table_rows_of(table))
-			no_resources(res, all_namespaces);
+			no_resources(res->namespaced, all_namespaces);
 	}
 	strbuf_release(&sb);
 	json_object_put(table);
@@ -536,7 +542,7 @@ static int print_names(const struct api_resource *res, struct kobj_list *objs,
 	for (size_t i = 0; i < objs->nr; i++)
 		strbuf_addf(&sb, "%s/%s\n", prefix, objs->v[i]->name);
 	if (!objs->nr)
-		no_resources(res, all_namespaces);
+		no_resources(res->namespaced, all_namespaces);
 	ret = write_out(&sb);
 	free(prefix);
 	strbuf_release(&sb);
@@ -575,7 +581,7 @@ static int print_objects(const struct api_resource *res, struct kobj_list *objs,
 		}
 		free(prefix);
 		if (!objs->nr)
-			no_resources(res, all_namespaces);
+			no_resources(res->namespaced, all_namespaces);
 	} else if (format_print(&fmt, list, o.no_headers, &sb, &err) < 0) {
 		error("%s", err.msg);
 		ret = -1;
@@ -656,6 +662,7 @@ static int get_all(struct cluster *c, struct errbuf *err)
 	bool all_ns = c->scope_ns == NULL;
 	int ret = -1;
 
+	scope_ns = c->scope_ns;
 	if (discovery_load(c->disco, err) < 0)
 		return -1;
 	category_all(c, &res, &nr);
@@ -698,7 +705,7 @@ static int get_all(struct cluster *c, struct errbuf *err)
 	if (ret == 0 && !tabular && fmt.kind != FORMAT_NAME)
 		ret = print_objects(nr ? res[0] : NULL, &every, all_ns, true);
 	else if (ret == 0 && !shown)
-		fprintf(stderr, "No resources found%s.\n", all_ns ? "" : " in this namespace");
+		no_resources(true, all_ns);
 cleanup:
 	for (size_t i = 0; i < nr; i++) {
 		json_object_put(tables[i]);
@@ -778,6 +785,7 @@ static int run_get_parsed(const char *resource, const char *name)
 				      st.last_error[0] ? ": " : "", st.last_error);
 		} else {
 			session_stop(&s);
+			scope_ns = s.cluster.scope_ns;
 			if (list_from_cache(&s, name, &objs, &err) < 0)
 				error("%s", err.msg);
 			else if (name && objs.nr == 0)
@@ -819,6 +827,7 @@ static int run_get_parsed(const char *resource, const char *name)
 			printer_columns_load(&c, res, 1);
 		rc = list_from_server(&c, res[0], name, &objs, &err);
 	}
+	scope_ns = c.scope_ns;
 	if (rc < 0)
 		error("%s", err.msg);
 	else if (name && (tabular ? table_rows_of(table) : objs.nr) == 0)

@@ -52,6 +52,12 @@ int cluster_open(struct cluster *c, struct errbuf *err)
 	};
 
 	memset(c, 0, sizeof(*c));
+	/* "-n --timeout 1s": -n took the option after it as its value. */
+	if (ko.namespace && ko.namespace[0] == '-') {
+		errbuf_set(err, "invalid namespace '%s': a namespace starts with a letter or "
+			   "digit (did -n take the option after it as its value?)", ko.namespace);
+		return -1;
+	}
 	if (rest_config_load(&ko, &c->config, err) < 0)
 		return -1;
 	c->client = kclient_new(c->config, err);
