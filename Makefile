@@ -82,6 +82,11 @@ demo: deps
 	@$(MAKE) --no-print-directory kinf
 	@tests/apiserver/demo
 
+# A simulated cluster with churn to try kinf on, until Ctrl-C.
+playground: deps
+	@$(MAKE) --no-print-directory kinf
+	@tests/apiserver/playground
+
 bench: deps
 	@$(MAKE) --no-print-directory kinf
 	@tests/bench/run
@@ -123,4 +128,4 @@ uninstall:
 clean:
 	rm -rf build kinf
 
-.PHONY: all kinf deps check check-unit units demo bench soak valgrind lint-man install uninstall clean
+.PHONY: all kinf deps check check-unit units demo playground bench soak valgrind lint-man install uninstall clean

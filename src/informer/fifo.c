@@ -134,8 +134,8 @@ static void sample_add(struct replace_stats *stats, enum relist_class c,
 
 /*
  * Compares the list with the Indexer as it is before the list applies.
- * The keys of the deleted class are the known ones the list lacks (the
- * tombstones of keys only queued are counted, by the FIFO, not sampled).
+ * Deleted: the known keys the list lacks (fifo_replace() adds the
+ * tombstones of keys only queued, which are not sampled).
  */
 static void count_listed(struct fifo *fifo, struct kobj **items, size_t nr,
 			 struct replace_stats *stats)
@@ -167,9 +167,12 @@ static void count_listed(struct fifo *fifo, struct kobj **items, size_t nr,
 			hashmap_insert(&listed, items[i]->key, items[i]);
 	}
 	store_list(fifo->known, &known);
-	for (size_t i = 0; i < known.nr && stats->sample->nr[RELIST_DELETED] < RELIST_SAMPLE_MAX; i++)
-		if (!hashmap_find(&listed, known.v[i]->key))
-			sample_add(stats, RELIST_DELETED, known.v[i]->key, known.v[i]->rv, NULL);
+	for (size_t i = 0; i < known.nr; i++) {
+		if (hashmap_find(&listed, known.v[i]->key))
+			continue;
+		stats->known_gone++;
+		sample_add(stats, RELIST_DELETED, known.v[i]->key, known.v[i]->rv, NULL);
+	}
 	kobj_list_release(&known);
 	hashmap_release(&listed);
 }
@@ -188,8 +191,13 @@ void fifo_replace(struct fifo *fifo, struct kobj **items, size_t nr,
 		fifo->populated = true;
 		fifo->initial_population = initial;
 	}
+	/*
+	 * The tombstones queued now; the atomic FIFO makes its own when the
+	 * ReplacedAll is popped: the known keys the list lacks, as now.
+	 */
 	if (stats)
-		stats->deleted = tombstones;
+		stats->deleted = fifo->ops->tombstones_when_popped ? stats->known_gone
+								   : tombstones;
 	unlock_and_wake(fifo);
 }
 

@@ -73,6 +73,7 @@ struct replace_stats {
 	size_t changed;		/* listed, known with another resourceVersion */
 	size_t unchanged;	/* listed, known with the same resourceVersion */
 	size_t deleted;		/* known or queued, absent: tombstones queued */
+	size_t known_gone;	/* known, absent from the list */
 	/*
 	 * Which keys: set when fifo_replace() is asked for stats and the
 	 * list changed anything known.  Owned by whoever holds the stats

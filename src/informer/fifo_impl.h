@@ -57,6 +57,12 @@ struct fifo_ops {
 	 */
 	size_t (*take)(struct fifo *fifo, struct deltas *out, size_t max,
 		       size_t initial);
+	/*
+	 * The tombstones of a Replace are made when its ReplacedAll is
+	 * popped, against the Indexer then (the atomic FIFO): replace()
+	 * returns none, and a relist's count of them is an estimate.
+	 */
+	bool tombstones_when_popped;
 };
 
 extern const struct fifo_ops delta_fifo_ops;

@@ -284,4 +284,5 @@ const struct fifo_ops atomic_fifo_ops = {
 	.resync = atomic_fifo_resync,
 	.len = real_fifo_len,
 	.take = real_fifo_take,
+	.tombstones_when_popped = true,
 };

@@ -618,6 +618,7 @@ TEST(atomic_fifo_queues_one_replaced_all_and_one_sync_all)
 	UPDATE(f, "a", "2");
 	replace(f, 1, &stats, "a:3 b:1");
 	relist_sample_free(stats.sample);
+	CHECK_INT(stats.deleted, 1);	/* "gone": its tombstone comes when popped */
 	CHECK_INT(fifo_len(f), 2);
 	CHECK(fifo_has_synced(f));	/* populated by the update: nothing counted */
 	CHECK_INT(fifo_resync(f), 1);
