@@ -1,7 +1,7 @@
 /*
  * verify_check.h — one verification of a live informer's cache, the
  * machinery around the pure comparison of informer/verify.h, shared by
- * `kinf verify` and `kinf watch --verify-every`:
+ * `kinf verify`, `kinf watch --verify-every` and the TUI's `V`:
  *
  *   1. verify_check_begin(): forget the deletions seen so far, then a
  *      quorum LIST (resourceVersion unset, pages of 500 with continue) with
