@@ -133,13 +133,6 @@ static void not_json_message(const char *what, const char *text, size_t len,
 	errbuf_set(err, "the server's list of %s is not JSON: %s", what, begins);
 }
 
-static void add_param(struct strbuf *q, const char *name, const char *value)
-{
-	strbuf_addch(q, q->len ? '&' : '?');
-	strbuf_addf(q, "%s=", name);
-	url_query_escape(q, value);
-}
-
 /*
  * One page's request, as kubectl's REST client makes it: bounded by
  * --request-timeout, 429s (and 5xx with Retry-After) retried after the
@@ -173,18 +166,18 @@ static int list_from_server(struct cluster *c, const struct api_resource *res,
 
 	do {
 		struct strbuf q = STRBUF_INIT;
-		add_param(&q, "limit", "500");
+		url_query_add(&q, "limit", "500");
 		if (cont)
-			add_param(&q, "continue", cont);
+			url_query_add(&q, "continue", cont);
 		if (o.label_selector)
-			add_param(&q, "labelSelector", o.label_selector);
+			url_query_add(&q, "labelSelector", o.label_selector);
 		struct strbuf fields = STRBUF_INIT;
 		if (name)
 			strbuf_addf(&fields, "metadata.name=%s", name);
 		if (o.field_selector)
 			strbuf_addf(&fields, "%s%s", fields.len ? "," : "", o.field_selector);
 		if (fields.len)
-			add_param(&q, "fieldSelector", fields.buf);
+			url_query_add(&q, "fieldSelector", fields.buf);
 		strbuf_release(&fields);
 		char *path = xasprintf("%s%s", base, strbuf_str(&q));
 		strbuf_release(&q);
@@ -275,19 +268,19 @@ static int table_from_server(struct cluster *c, const struct api_resource *res,
 	do {
 		struct strbuf q = STRBUF_INIT, fields = STRBUF_INIT, body = STRBUF_INIT;
 		struct http_response resp = { 0 };
-		add_param(&q, "limit", "500");
+		url_query_add(&q, "limit", "500");
 		if (cont)
-			add_param(&q, "continue", cont);
+			url_query_add(&q, "continue", cont);
 		if (o.label_selector)
-			add_param(&q, "labelSelector", o.label_selector);
+			url_query_add(&q, "labelSelector", o.label_selector);
 		if (name)
 			strbuf_addf(&fields, "metadata.name=%s", name);
 		if (o.field_selector)
 			strbuf_addf(&fields, "%s%s", fields.len ? "," : "", o.field_selector);
 		if (fields.len)
-			add_param(&q, "fieldSelector", fields.buf);
+			url_query_add(&q, "fieldSelector", fields.buf);
 		if (o.sort_by)	/* sorting looks into the whole object */
-			add_param(&q, "includeObject", "Object");
+			url_query_add(&q, "includeObject", "Object");
 		char *path = xasprintf("%s%s", base, strbuf_str(&q));
 		struct stream_opts so = list_opts(c,
 			"application/json;as=Table;v=v1;g=meta.k8s.io,"

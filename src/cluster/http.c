@@ -1177,3 +1177,11 @@ void url_query_escape(struct strbuf *sb, const char *s)
 		}
 	}
 }
+
+void url_query_add(struct strbuf *q, const char *name, const char *value)
+{
+	strbuf_addch(q, q->len ? '&' : '?');
+	strbuf_adds(q, name);
+	strbuf_addch(q, '=');
+	url_query_escape(q, value);
+}

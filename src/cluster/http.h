@@ -172,5 +172,7 @@ int64_t http_retry_delay_ms(const struct http_response *resp);
 
 /* Percent-encodes s for a query string into sb. */
 void url_query_escape(struct strbuf *sb, const char *s);
+/* Appends "?name=value" to an empty query, "&name=value" to one begun. */
+void url_query_add(struct strbuf *q, const char *name, const char *value);
 
 #endif

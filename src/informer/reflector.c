@@ -310,20 +310,12 @@ static bool resp_too_large(const struct http_response *resp)
 
 /* ---- requests ----------------------------------------------------------- */
 
-static void add_param(struct strbuf *q, const char *name, const char *value)
-{
-	strbuf_addch(q, q->len ? '&' : '?');
-	strbuf_adds(q, name);
-	strbuf_addch(q, '=');
-	url_query_escape(q, value);
-}
-
 static void add_selectors(struct reflector *r, struct strbuf *q)
 {
 	if (r->opts->label_selector && *r->opts->label_selector)
-		add_param(q, "labelSelector", r->opts->label_selector);
+		url_query_add(q, "labelSelector", r->opts->label_selector);
 	if (r->opts->field_selector && *r->opts->field_selector)
-		add_param(q, "fieldSelector", r->opts->field_selector);
+		url_query_add(q, "fieldSelector", r->opts->field_selector);
 }
 
 static char *request_path(struct reflector *r, const struct strbuf *q)
@@ -542,12 +534,12 @@ static enum outcome list_pages(struct reflector *r, const char *rv,
 		if (!full && limit) {
 			char num[16];
 			snprintf(num, sizeof(num), "%u", limit);
-			add_param(&q, "limit", num);
+			url_query_add(&q, "limit", num);
 		}
 		if (cont)
-			add_param(&q, "continue", cont);
+			url_query_add(&q, "continue", cont);
 		else if (*rv)
-			add_param(&q, "resourceVersion", rv);
+			url_query_add(&q, "resourceVersion", rv);
 		add_selectors(r, &q);
 		char *path = request_path(r, &q);
 		strbuf_release(&q);
@@ -1093,17 +1085,17 @@ static enum outcome do_watch(struct reflector *r, bool initial)
 	line_splitter_init(&ws.lines, put_watch_line, &ws);
 	ws.initial_items.r = r;
 
-	add_param(&q, "watch", "1");
-	add_param(&q, "allowWatchBookmarks", "true");
+	url_query_add(&q, "watch", "1");
+	url_query_add(&q, "allowWatchBookmarks", "true");
 	if (initial) {
-		add_param(&q, "sendInitialEvents", "true");
-		add_param(&q, "resourceVersionMatch", "NotOlderThan");
-		add_param(&q, "resourceVersion", r->rv_unavailable ? "" : r->last_rv);
+		url_query_add(&q, "sendInitialEvents", "true");
+		url_query_add(&q, "resourceVersionMatch", "NotOlderThan");
+		url_query_add(&q, "resourceVersion", r->rv_unavailable ? "" : r->last_rv);
 	} else {
-		add_param(&q, "resourceVersion", r->last_rv);
+		url_query_add(&q, "resourceVersion", r->last_rv);
 	}
 	snprintf(num, sizeof(num), "%d", timeout_s);
-	add_param(&q, "timeoutSeconds", num);
+	url_query_add(&q, "timeoutSeconds", num);
 	add_selectors(r, &q);
 	char *path = request_path(r, &q);
 	strbuf_release(&q);
@@ -1272,7 +1264,7 @@ static enum outcome check_server_rv(struct reflector *r)
 	char rv[RV_SIZE] = "";
 	char *cont = NULL;
 
-	add_param(&q, "limit", "1");
+	url_query_add(&q, "limit", "1");
 	char *path = request_path(r, &q);
 	strbuf_release(&q);
 	int rc = kclient_stream(r->client, path, &sopts, on_probe_data, &body, &resp, &err);

@@ -119,13 +119,6 @@ static int split_list(void *ctx, const char *data, size_t len)
 	return list_splitter_feed(ctx, data, len);
 }
 
-static void add_param(struct strbuf *q, const char *name, const char *value)
-{
-	strbuf_addch(q, q->len ? '&' : '?');
-	strbuf_addf(q, "%s=", name);
-	url_query_escape(q, value);
-}
-
 /* One page: its items gathered, its continue token and RV (meta) read. */
 static int list_page(struct verify_check *vc, struct gather *g, const char *path,
 		     char **cont, char **rv, struct errbuf *err)
@@ -189,13 +182,13 @@ int verify_check_begin(struct verify_check *vc, struct errbuf *err)
 	/* No resourceVersion: a quorum read, from etcd, not the watch cache. */
 	do {
 		struct strbuf q = STRBUF_INIT;
-		add_param(&q, "limit", "500");
+		url_query_add(&q, "limit", "500");
 		if (cont)
-			add_param(&q, "continue", cont);
+			url_query_add(&q, "continue", cont);
 		if (labels)
-			add_param(&q, "labelSelector", labels);
+			url_query_add(&q, "labelSelector", labels);
 		if (fields)
-			add_param(&q, "fieldSelector", fields);
+			url_query_add(&q, "fieldSelector", fields);
 		char *path = xasprintf("%s%s", base, strbuf_str(&q));
 		strbuf_release(&q);
 		free(cont);
