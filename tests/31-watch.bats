@@ -128,6 +128,12 @@ teardown() {
 	stop_watch
 	[ "$(out_keys | sort -u)" = default/pod-1 ]
 	[ "$(jq -r 'select(.type=="Updated") | .object.metadata.labels.seen' "$OUT")" = yes ]
+	# kubectl's TYPE/NAME form says the same: deploy/web is the deployment web
+	start_watch deploy/web -o json
+	wait_until 20 synced
+	stop_watch
+	[ "$(out_keys | sort -u)" = default/web ]
+	[ "$(jq -r .kind "$OUT" | sort -u)" = Deployment ]
 }
 
 @test "NAME of an object not there yet: said once, then printed when it is created" {

@@ -277,6 +277,18 @@ fish_complete() {
 	[ "$(sort <<<"$output" | tr '\n' ' ')" = "$(sim_oracle pods | jq -r '.items | keys[] | select(startswith("ns-1/")) | ltrimstr("ns-1/")' | sort | tr '\n' ' ')" ]
 	run c get --kubeconfig "$SIM_KUBECONFIG" nodes ""
 	[ "$(tr '\n' ' ' <<<"$output")" = "node-1 node-2 node-3 " ]
+	# TYPE/NAME: the objects after the type, as typed
+	run c get --kubeconfig "$SIM_KUBECONFIG" nodes/
+	[ "$(tr '\n' ' ' <<<"$output")" = "nodes/node-1 nodes/node-2 nodes/node-3 " ]
+	run c watch --kubeconfig "$SIM_KUBECONFIG" no/node-
+	[ "$(tr '\n' ' ' <<<"$output")" = "no/node-1 no/node-2 no/node-3 " ]
+	# get offers kubectl's "all" as a type, alone; watch has no such thing
+	run c get --kubeconfig "$SIM_KUBECONFIG" ""
+	grep -qx all <<<"$output"
+	run c get --kubeconfig "$SIM_KUBECONFIG" pods,
+	! grep -q all <<<"$output"
+	run c watch --kubeconfig "$SIM_KUBECONFIG" ""
+	! grep -qx all <<<"$output"
 	# none after a list of resources, nor for tui (no NAME there)
 	run c watch --kubeconfig "$SIM_KUBECONFIG" pods,nodes ""
 	[ -z "$output" ]

@@ -132,3 +132,47 @@ like_kubectl() {
 	jq -e '.spec.names.kind == "CronTab" and
 		([.spec.versions[0].additionalPrinterColumns[].name] | join(",")) == "Spec,Replicas,Age,Image"' <<<"$crd" >/dev/null
 }
+
+@test "kubectl's argument forms: NAME and TYPE/NAME print the object itself, pods,deploy a table each" {
+	sim_start --pods 4 --namespaces 1
+	# one object: itself, not a List, in every object format
+	for args in "pods pod-0" "pod/pod-0" "deploy/web" "deployments.apps/web"; do
+		# shellcheck disable=SC2086
+		like_kubectl $args -o json
+		[ "$(jq -r .kind <<<"$output")" != List ]
+		# shellcheck disable=SC2086
+		like_kubectl $args -o yaml
+		# shellcheck disable=SC2086
+		like_kubectl $args -o 'jsonpath={.metadata.name}'
+		# shellcheck disable=SC2086
+		like_kubectl $args
+	done
+	# several types: a table each, names as kind/name; one List for json
+	like_kubectl pods,deploy
+	[[ ${lines[0]} =~ ^NAME\ +READY\ +STATUS ]] && [[ ${lines[1]} == pod/pod-0\ * ]]
+	[[ $output == *deployment.apps/web* ]]
+	like_kubectl pods,deploy -o name
+	like_kubectl pods,configmaps -A -o json
+	[ "$(jq -r '.items | map(.kind) | unique | join(",")' <<<"$output")" = ConfigMap,Pod ]
+	like_kubectl deploy,pods -o wide
+	# TYPE/NAME that is not there: kubectl's NotFound
+	run --separate-stderr get deploy/nope
+	assert_status 1
+	[ "$stderr" = 'error: deployments "nope" not found' ] || [[ $stderr == *'"nope" not found'* ]]
+}
+
+@test "argument forms kubectl refuses are usage errors, one line, status 2" {
+	sim_start --pods 1 --namespaces 1
+	local bad
+	for bad in "pods/pod-0 pod-0" "pods/" "/pod-0" "pods,deploy/web" "pods,deploy pod-0" "pods," ",pods" "pods,,deploy" "all pod-0" "pods,all"; do
+		# shellcheck disable=SC2086
+		run --separate-stderr get $bad
+		assert_status 2
+		[ "${#stderr_lines[@]}" -eq 1 ] && [[ $stderr == error:* ]] && [ -z "$output" ]
+	done
+	run --separate-stderr get all --from-cache
+	assert_status 2
+	run --separate-stderr "$KINF" watch --kubeconfig "$SIM_KUBECONFIG" pods/pod-0 pod-0
+	assert_status 2
+	[[ $stderr == *'TYPE/NAME'* ]]
+}

@@ -388,9 +388,19 @@ static int run_complete(int argc, const char **argv)
 		else if (o && takes_value(o) && !strchr(argv[i], '='))
 			i++;
 	}
-	if (positionals == 0) {
+	const char *slash = positionals == 0 && cmd->positional == COMPLETE_RESOURCE &&
+			    strstr(cmd->usage, "RESOURCE/NAME") ? strchr(cur, '/') : NULL;
+	if (slash && !comma) {
+		/* deploy/<TAB>: the objects, each as TYPE/NAME */
+		char *type = xstrndup(cur, (size_t)(slash - cur));
+		strbuf_add(&list_prefix, cur, (size_t)(slash - cur) + 1);
+		print_objects(type, NULL);
+		free(type);
+	} else if (positionals == 0) {
 		struct option fake = { .complete = cmd->positional };
 		print_value_candidates(&fake);
+		if (cmd == &command_get && !comma)
+			candidate("all");	/* kubectl's category, alone */
 	} else if (positionals == 1 && cmd->positional == COMPLETE_RESOURCE &&
 		   strstr(cmd->usage, "[NAME]") && complete_resource &&
 		   !strchr(complete_resource, ',')) {

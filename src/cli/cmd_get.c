@@ -14,6 +14,7 @@
 #include "cluster/cluster.h"
 #include "cli/cmd.h"
 #include "cli/printer_columns.h"
+#include "cli/resource_args.h"
 #include "output/columns.h"
 #include "output/format.h"
 #include "output/jsonpath.h"
@@ -352,10 +353,10 @@ static size_t table_rows_of(struct json_object *table)
 
 /* ---- from the cache ----------------------------------------------------- */
 
-static int list_from_cache(struct session *s, const char *name,
+static int list_from_cache(struct session *s, size_t which, const char *name,
 			   struct kobj_list *out, struct errbuf *err)
 {
-	struct store *store = informer_store(s->informers[0]);
+	struct store *store = informer_store(s->informers[which]);
 	struct selector *sel = NULL;
 	struct kobj_list all = { 0 };
 	int ret = -1;
@@ -619,7 +620,14 @@ static void release_output_options(void)
 	nlabel_columns = 0;
 }
 
-static int run_get_parsed(const char *resource, const char *name);
+/* Whether one of the types typed ("pods,all") is kubectl's "all". */
+static bool names_all(const char *typed)
+{
+	for (const char *t = typed; t; t = strchr(t, ','), t = t ? t + 1 : NULL)
+		if (!strncmp(t, "all", 3) && (t[3] == ',' || !t[3]))
+			return true;
+	return false;
+}
 
 /* kubectl's "all": the listable resources whose categories hold "all". */
 static void category_all(struct cluster *c, const struct api_resource ***out, size_t *nr)
@@ -641,96 +649,242 @@ static void category_all(struct cluster *c, const struct api_resource ***out, si
 	}
 }
 
-/*
- * `kinf get all`: every type of the category, as kubectl prints several
- * types: a table each (those with objects, a blank line between), names
- * as "pod/web-0"; one List for -o json and the like.  Everything is
- * listed before anything is printed: a type that fails fails the whole.
- */
-static int get_all(struct cluster *c, struct errbuf *err)
-{
+/* What a get found: per type, the server's Table or the objects. */
+struct found {
 	const struct api_resource **res;
 	size_t nr;
-	bool tabular = fmt.kind == FORMAT_TABLE || fmt.kind == FORMAT_WIDE;
-	bool all_ns = c->scope_ns == NULL;
-	int ret = -1;
+	struct json_object **tables;	/* [nr]; NULL where there is none */
+	struct kobj_list *objs;		/* [nr] */
+	bool all_namespaces;
+};
 
-	scope_ns = c->scope_ns;
-	if (discovery_load(c->disco, err) < 0)
+static void found_init(struct found *f, const struct api_resource **res, size_t nr,
+		       bool all_namespaces)
+{
+	f->res = res;
+	f->nr = nr;
+	f->tables = xcalloc(nr ? nr : 1, sizeof(*f->tables));
+	f->objs = xcalloc(nr ? nr : 1, sizeof(*f->objs));
+	f->all_namespaces = all_namespaces;
+}
+
+static void found_release(struct found *f)
+{
+	for (size_t i = 0; i < f->nr; i++) {
+		json_object_put(f->tables[i]);
+		kobj_list_release(&f->objs[i]);
+	}
+	free(f->tables);
+	free(f->objs);
+}
+
+/* The one object a get NAME found, printed as itself (not in a List). */
+static int print_one(struct kobj *obj)
+{
+	struct json_object *tree = kobj_tree(obj);
+	struct strbuf sb = STRBUF_INIT;
+	struct errbuf err = { "" };
+	int ret;
+
+	if (format_print(&fmt, tree, o.no_headers, &sb, &err) < 0) {
+		error("%s", err.msg);
+		ret = -1;
+	} else {
+		ret = write_out(&sb);
+	}
+	json_object_put(tree);
+	strbuf_release(&sb);
+	return ret;
+}
+
+/* One type, as kubectl prints it; name: the object asked for, or NULL. */
+static int print_found_one(struct found *f, const char *name)
+{
+	struct json_object *table = f->tables[0];
+	struct kobj_list *objs = &f->objs[0];
+
+	if (name && (table ? table_rows_of(table) : objs->nr) == 0) {
+		error("%s \"%s\" not found", f->res[0]->name, name);
 		return -1;
-	category_all(c, &res, &nr);
-	struct json_object **tables = xcalloc(nr ? nr : 1, sizeof(*tables));
-	struct kobj_list *objs = xcalloc(nr ? nr : 1, sizeof(*objs));
+	}
+	if (table)
+		return print_table(f->res[0], objs, table, f->all_namespaces, false);
+	if (name && objs->nr == 1 && fmt.kind != FORMAT_NAME &&
+	    fmt.kind != FORMAT_TABLE && fmt.kind != FORMAT_WIDE)
+		return print_one(objs->v[0]);
+	return print_objects(f->res[0], objs, f->all_namespaces, false);
+}
+
+/*
+ * Several types at once (pods,deploy or all), as kubectl prints them: a
+ * table each for those with objects, a blank line between, names as
+ * "pod/web-0"; one List of them all for -o json and the like.
+ */
+static int print_found_several(struct found *f)
+{
+	bool tabular = fmt.kind == FORMAT_TABLE || fmt.kind == FORMAT_WIDE;
 	struct kobj_list every = { 0 };
 	size_t alloc = 0, shown = 0;
+	int ret = 0;
 
-	for (size_t i = 0; i < nr; i++) {
-		int rc = tabular ? table_from_server(c, res[i], NULL, &tables[i], err) : 1;
-		if (rc == 1) {
-			if (tabular)
-				printer_columns_load(c, &res[i], 1);
-			rc = list_from_server(c, res[i], NULL, &objs[i], err);
-		}
-		if (rc < 0)
-			goto cleanup;
-	}
-	ret = 0;
-	for (size_t i = 0; i < nr && ret == 0; i++) {
-		size_t n = tables[i] ? table_rows_of(tables[i]) : objs[i].nr;
+	for (size_t i = 0; i < f->nr && ret == 0; i++) {
+		size_t n = f->tables[i] ? table_rows_of(f->tables[i]) : f->objs[i].nr;
 		if (!n)
 			continue;
+		if (f->objs[i].nr > 1)
+			qsort(f->objs[i].v, f->objs[i].nr, sizeof(*f->objs[i].v), by_namespace_name);
 		if (tabular) {
 			if (shown++ && write_out(&(struct strbuf){ .buf = "\n", .len = 1 }) < 0)
 				ret = -1;
 			else
-				ret = print_table(res[i], &objs[i], tables[i], all_ns, true);
+				ret = print_table(f->res[i], &f->objs[i], f->tables[i],
+						  f->all_namespaces, true);
 		} else if (fmt.kind == FORMAT_NAME) {
 			shown++;
-			ret = print_objects(res[i], &objs[i], all_ns, false);
+			ret = print_objects(f->res[i], &f->objs[i], f->all_namespaces, false);
 		} else {
-			qsort(objs[i].v, objs[i].nr, sizeof(*objs[i].v), by_namespace_name);
-			for (size_t j = 0; j < objs[i].nr; j++) {
+			for (size_t j = 0; j < f->objs[i].nr; j++) {
 				ALLOC_GROW(every.v, every.nr + 1, alloc);
-				every.v[every.nr++] = kobj_ref(objs[i].v[j]);
+				every.v[every.nr++] = kobj_ref(f->objs[i].v[j]);
 			}
 		}
 	}
 	if (ret == 0 && !tabular && fmt.kind != FORMAT_NAME)
-		ret = print_objects(nr ? res[0] : NULL, &every, all_ns, true);
+		ret = print_objects(f->nr ? f->res[0] : NULL, &every, f->all_namespaces, true);
 	else if (ret == 0 && !shown)
-		no_resources(true, all_ns);
-cleanup:
-	for (size_t i = 0; i < nr; i++) {
-		json_object_put(tables[i]);
-		kobj_list_release(&objs[i]);
-	}
+		no_resources(true, f->all_namespaces);
 	kobj_list_release(&every);
-	free(tables);
-	free(objs);
+	return ret;
+}
+
+/*
+ * From the server: the Table kubectl asks for where the output is one,
+ * else (or where the server has none) a plain paged LIST.  Everything is
+ * listed before anything is printed: a type that fails fails the whole.
+ */
+static int get_from_server(const char *resource, const char *name)
+{
+	struct errbuf err = { "" };
+	struct cluster c;
+	const struct api_resource **res = NULL;
+	bool tabular = fmt.kind == FORMAT_TABLE || fmt.kind == FORMAT_WIDE;
+	size_t nr = 0;
+	int ret = 1;
+
+	if (cluster_open(&c, &err) < 0) {
+		error("%s", err.msg);
+		return 1;
+	}
+	scope_ns = c.scope_ns;
+	if (!strcmp(resource, "all")) {
+		if (discovery_load(c.disco, &err) == 0)
+			category_all(&c, &res, &nr);
+		else
+			nr = (size_t)-1;
+	} else if (cluster_resolve(&c, resource, &res, &nr, &err) < 0) {
+		nr = (size_t)-1;
+	}
+	if (nr == (size_t)-1) {
+		error("%s", err.msg);
+		cluster_close(&c);
+		return 1;
+	}
+
+	struct found f;
+	found_init(&f, res, nr, c.scope_ns == NULL);
+	int rc = 0;
+	for (size_t i = 0; i < nr && rc >= 0; i++) {
+		rc = tabular ? table_from_server(&c, res[i], name, &f.tables[i], &err) : 1;
+		if (rc == 1) {
+			if (tabular)
+				printer_columns_load(&c, &res[i], 1);
+			rc = list_from_server(&c, res[i], name, &f.objs[i], &err);
+		}
+	}
+	if (rc < 0)
+		error("%s", err.msg);
+	else if (nr == 1 && !names_all(resource))
+		ret = print_found_one(&f, name) < 0;
+	else
+		ret = print_found_several(&f) < 0;
+	found_release(&f);
 	free(res);
+	cluster_close(&c);
+	return ret;
+}
+
+/* From an informer's cache, per type, once every informer has synced. */
+static int get_from_cache(const char *resource, const char *name)
+{
+	struct errbuf err = { "" };
+	struct session s;
+	struct session_opts so = {
+		.resources = resource,
+		.name = name,
+		.field_selector = o.field_selector,
+		.keep_managed_fields = o.keep_managed_fields,
+	};
+	int ret = 1;
+
+	if (session_open(&s, &so, &err) < 0) {
+		error("%s", err.msg);
+		return 1;
+	}
+	printer_columns_load(&s.cluster, s.resources, s.nr);
+	if (session_start(&s, &err) < 0) {
+		error("%s", err.msg);
+		session_close(&s);
+		return 1;
+	}
+	if (session_wait_synced(&s, o.sync_timeout_ms) < 0) {
+		size_t i = 0;
+		while (i + 1 < s.nr && informer_has_synced(s.informers[i]))
+			i++;
+		struct informer_stats st;
+		informer_get_stats(s.informers[i], &st);
+		if (st.state == STATE_STOPPED && st.last_error[0])
+			error("%s", st.last_error);	/* it gave up */
+		else
+			error("the %s informer did not sync within %llds%s%s",
+			      s.resources[i]->name, (long long)(o.sync_timeout_ms / 1000),
+			      st.last_error[0] ? ": " : "", st.last_error);
+		session_close(&s);
+		return 1;
+	}
+	session_stop(&s);
+	scope_ns = s.cluster.scope_ns;
+
+	struct found f;
+	int rc = 0;
+	found_init(&f, s.resources, s.nr, s.cluster.scope_ns == NULL);
+	for (size_t i = 0; i < s.nr && rc == 0; i++)
+		rc = list_from_cache(&s, i, name, &f.objs[i], &err);
+	if (rc < 0)
+		error("%s", err.msg);
+	else
+		ret = (s.nr == 1 ? print_found_one(&f, name) : print_found_several(&f)) < 0;
+	found_release(&f);
+	session_close(&s);
 	return ret;
 }
 
 static int run_get(int argc, const char **argv)
 {
-	const char *name;
+	struct resource_args ra;
 	int ret;
 
 	argc = opt_parse(&command_get, argc, argv);
-	if (argc < 1)
-		usage_error(&command_get, "no resource type given, e.g. 'kinf get pods'");
-	if (argc > 2)
-		usage_error(&command_get, "unexpected argument '%s'", argv[2]);
-	if (strchr(argv[0], ','))
-		usage_error(&command_get, "get takes one resource type");
-	if (!strcmp(argv[0], "all") && (argc == 2 || o.from_cache))
-		usage_error(&command_get, "'all' lists several types from the server: "
-			    "no NAME, no --from-cache");
+	resource_args_parse(&command_get, argc, argv, &ra);
+	if (names_all(ra.resource) && (ra.name || o.from_cache || strchr(ra.resource, ',')))
+		usage_error(&command_get, "'all' lists several types from the server, alone: "
+			    "no NAME, no --from-cache, no other type");
 	if (o.index && !o.from_cache)
 		usage_error(&command_get, "--index needs --from-cache");
 	if (o.index && (!strchr(o.index, '=') || *o.index == '='))
 		usage_error(&command_get, "invalid value '%s' for '--index': expected "
 			    "NAME=VALUE, e.g. node=worker-1", o.index);
+	if (o.index && strchr(ra.resource, ','))
+		usage_error(&command_get, "--index needs exactly one resource type");
 	if (o.label_selector) {
 		/* Told here, as watch -l tells it, before any request. */
 		struct errbuf err = { "" };
@@ -739,100 +893,11 @@ static int run_get(int argc, const char **argv)
 			usage_error(&command_get, "%s", err.msg);
 		selector_free(sel);
 	}
-	name = argc == 2 ? argv[1] : NULL;
 	parse_output_options();
-	ret = run_get_parsed(argv[0], name);
+	ret = o.from_cache ? get_from_cache(ra.resource, ra.name)
+			   : get_from_server(ra.resource, ra.name);
 	release_output_options();
-	return ret;
-}
-
-static int run_get_parsed(const char *resource, const char *name)
-{
-	struct errbuf err = { "" };
-	struct kobj_list objs = { 0 };
-	int ret = 1;
-
-	if (o.from_cache) {
-		struct session s;
-		struct session_opts so = {
-			.resources = resource,
-			.name = name,
-			.field_selector = o.field_selector,
-			.keep_managed_fields = o.keep_managed_fields,
-		};
-		if (session_open(&s, &so, &err) < 0) {
-			error("%s", err.msg);
-			return 1;
-		}
-		printer_columns_load(&s.cluster, s.resources, s.nr);
-		if (session_start(&s, &err) < 0) {
-			error("%s", err.msg);
-		} else if (session_wait_synced(&s, o.sync_timeout_ms) < 0) {
-			struct informer_stats st;
-			informer_get_stats(s.informers[0], &st);
-			if (st.state == STATE_STOPPED && st.last_error[0])
-				error("%s", st.last_error);	/* it gave up */
-			else
-				error("the %s informer did not sync within %llds%s%s",
-				      s.resources[0]->name, (long long)(o.sync_timeout_ms / 1000),
-				      st.last_error[0] ? ": " : "", st.last_error);
-		} else {
-			session_stop(&s);
-			scope_ns = s.cluster.scope_ns;
-			if (list_from_cache(&s, name, &objs, &err) < 0)
-				error("%s", err.msg);
-			else if (name && objs.nr == 0)
-				error("%s \"%s\" not found", s.resources[0]->name, name);
-			else
-				ret = print_objects(s.resources[0], &objs,
-						    s.cluster.scope_ns == NULL, false) < 0;
-		}
-		kobj_list_release(&objs);
-		session_close(&s);
-		return ret;
-	}
-
-	struct cluster c;
-	const struct api_resource **res = NULL;
-	size_t nr;
-	if (cluster_open(&c, &err) < 0) {
-		error("%s", err.msg);
-		return 1;
-	}
-	if (!strcmp(resource, "all")) {
-		int rc = get_all(&c, &err);
-		if (rc < 0 && err.msg[0])	/* else printing failed, and said so */
-			error("%s", err.msg);
-		ret = rc < 0;
-		cluster_close(&c);
-		return ret;
-	}
-	struct json_object *table = NULL;
-	bool tabular = fmt.kind == FORMAT_TABLE || fmt.kind == FORMAT_WIDE;
-	int rc = cluster_resolve(&c, resource, &res, &nr, &err);
-	if (rc == 0 && tabular)
-		rc = table_from_server(&c, res[0], name, &table, &err);
-	if (rc == 0 && tabular)
-		;
-	else if (rc >= 0) {
-		tabular = false;
-		if (rc == 1)
-			printer_columns_load(&c, res, 1);
-		rc = list_from_server(&c, res[0], name, &objs, &err);
-	}
-	scope_ns = c.scope_ns;
-	if (rc < 0)
-		error("%s", err.msg);
-	else if (name && (tabular ? table_rows_of(table) : objs.nr) == 0)
-		error("%s \"%s\" not found", res[0]->name, name);
-	else if (tabular || fmt.kind == FORMAT_TABLE || fmt.kind == FORMAT_WIDE)
-		ret = print_table(res[0], &objs, table, c.scope_ns == NULL, false) < 0;
-	else
-		ret = print_objects(res[0], &objs, c.scope_ns == NULL, false) < 0;
-	json_object_put(table);
-	kobj_list_release(&objs);
-	free(res);
-	cluster_close(&c);
+	resource_args_release(&ra);
 	return ret;
 }
 
@@ -840,14 +905,18 @@ const struct command command_get = {
 	.name = "get",
 	.run = run_get,
 	.summary = "List objects from the server or from an informer's cache",
-	.usage = "kinf get RESOURCE [NAME] [--from-cache] [options]",
+	.usage = "kinf get RESOURCE[,RESOURCE...] [NAME] | RESOURCE/NAME [--from-cache] [options]",
 	.description =
 		"Without --from-cache, lists straight from the server.  With it, syncs\n"
 		"an informer and answers from its Indexer, as a controller's lister\n"
-		"does, so the two can be compared.  RESOURCE 'all' is kubectl's\n"
-		"category: every type in it, a table each, names as pod/NAME.",
+		"does, so the two can be compared.  Several types (pods,deploy) print\n"
+		"a table each, names as pod/NAME; so does 'all', kubectl's category:\n"
+		"every type in it.  One object, by NAME or TYPE/NAME, prints as itself\n"
+		"with -o json|yaml, not in a List.",
 	.examples =
 		"  kinf get pods --from-cache\n"
+		"  kinf get deploy/web -o yaml\n"
+		"  kinf get pods,deploy --from-cache\n"
 		"  kinf get all -A\n"
 		"  kinf get pods -o jsonpath='{range .items[*]}{.metadata.name}{\"\\n\"}{end}'\n"
 		"  kinf get pods -o custom-columns=NAME:.metadata.name,NODE:.spec.nodeName\n"

@@ -22,6 +22,7 @@
 #include "cli/cmd.h"
 #include "cli/informer_flags.h"
 #include "cli/printer_columns.h"
+#include "cli/resource_args.h"
 #include "output/format.h"
 #include "output/printer.h"
 #include "informer/session.h"
@@ -165,15 +166,13 @@ static int run_watch(int argc, const char **argv)
 {
 	struct errbuf err = { "" };
 	struct session s;
+	struct resource_args ra;
 	unsigned types = 0;
 	const char *bad;
 	int ret = 1;
 
 	argc = opt_parse(&command_watch, argc, argv);
-	if (argc < 1)
-		usage_error(&command_watch, "no resource type given, e.g. 'kinf watch pods'");
-	if (argc > 2)
-		usage_error(&command_watch, "unexpected argument '%s'", argv[2]);
+	resource_args_parse(&command_watch, argc, argv, &ra);
 	if (o.types && parse_types(o.types, &types, &bad) < 0)
 		usage_error(&command_watch, "unknown delta type '%s' in --types "
 			    "(Added, Updated, Deleted, Replaced, Sync, ReplacedAll, SyncAll)", bad);
@@ -194,13 +193,12 @@ static int run_watch(int argc, const char **argv)
 		usage_error(&command_watch, "--verify-every does not work with --tui");
 	if (o.events && output != OUTPUT_JSON)
 		usage_error(&command_watch, "--events needs -o json");
-	if (argc == 2 && strchr(argv[0], ','))
-		usage_error(&command_watch, "a NAME needs exactly one resource type");
 
-	struct session_opts so = informer_flags_session(&command_watch, argv[0], argc == 2 ? argv[1] : NULL);
+	struct session_opts so = informer_flags_session(&command_watch, ra.resource, ra.name);
 	if (session_open(&s, &so, &err) < 0) {
 		error("%s", err.msg);
 		format_release(&fmt);
+		resource_args_release(&ra);
 		return 1;
 	}
 	printer_columns_load(&s.cluster, s.resources, s.nr);
@@ -211,6 +209,7 @@ static int run_watch(int argc, const char **argv)
 		ret = tui_run(&s, &to);
 		format_release(&fmt);
 		session_close(&s);
+		resource_args_release(&ra);
 		return ret;
 	}
 
@@ -240,7 +239,7 @@ static int run_watch(int argc, const char **argv)
 		.resync_ms = informer_flags.resync_ms,
 		.verify_every_ms = o.verify_every_ms,
 		.verify_lag_ms = o.lag_wait_ms,
-		.name = argc == 2 ? argv[1] : NULL,
+		.name = ra.name,
 		.notices = o.quiet ? NULL : stderr,
 	};
 	ret = watch_loop_run(&loop);
@@ -256,6 +255,7 @@ static int run_watch(int argc, const char **argv)
 	printer_free(p);
 	format_release(&fmt);
 	session_close(&s);
+	resource_args_release(&ra);
 	return ret;
 }
 
@@ -263,7 +263,7 @@ const struct command command_watch = {
 	.name = "watch",
 	.run = run_watch,
 	.summary = "Print every delta the informers see",
-	.usage = "kinf watch RESOURCE[,RESOURCE...] [NAME] [options]",
+	.usage = "kinf watch RESOURCE[,RESOURCE...] [NAME] | RESOURCE/NAME [options]",
 	.description =
 		"Starts one shared informer per resource (list, then watch, relisting\n"
 		"when the server says the resourceVersion is too old) and prints every\n"
@@ -274,6 +274,7 @@ const struct command command_watch = {
 		"  kinf watch pods -n default\n"
 		"  kinf watch pods,deployments -A --diff\n"
 		"  kinf watch pods -o json | jq -r 'select(.type==\"Deleted\") | .key'\n"
+		"  kinf watch deploy/web --diff\n"
 		"  kinf watch pods --resync 30s --types Sync,Updated\n"
 		"  kinf watch pods -A --verify-every 1m\n",
 	.options = watch_options,
