@@ -58,6 +58,27 @@ clean_report() {
 	clean_report "$B/vg.log"
 }
 
+@test "valgrind: watch --record under a 410, then its replay to the end" {
+	"${VALGRIND[@]}" --log-file="$B/vg.log" "$KINF" watch pods -o json --record "$B/r.rec" \
+		--kubeconfig "$SIM_KUBECONFIG" >"$B/out" 2>"$B/err" 3>&- &
+	KINF_PID=$!
+	wait_until 120 grep -q synced "$B/err"
+	watch_settled 60
+	simctl POST /churn '{"resource":"pods","count":20,"seed":4}' >/dev/null
+	simctl POST /faults '{"verb":"watch","kind":"410"}' >/dev/null
+	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
+	wait_until 60 grep -q 'relist #1' "$B/err"
+	kill -INT "$KINF_PID"
+	local rc=0
+	wait "$KINF_PID" || rc=$?
+	KINF_PID=
+	[ "$rc" -eq 130 ]
+	clean_report "$B/vg.log"
+	"${VALGRIND[@]}" --log-file="$B/vg2.log" "$KINF" replay "$B/r.rec" -o json >"$B/replayed" 2>"$B/err2"
+	clean_report "$B/vg2.log"
+	diff <(jq -c 'del(.time)' "$B/out") <(jq -c 'del(.time)' "$B/replayed")
+}
+
 @test "valgrind: tui with updates, the detail view and a filter, ended by q" {
 	command -v tmux >/dev/null || skip "tmux is not installed (make deps)"
 	local cmd

@@ -17,6 +17,7 @@
 extern const struct command command_watch;
 extern const struct command command_get;
 extern const struct command command_verify;
+extern const struct command command_replay;
 extern const struct command command_tui;
 extern const struct command command_api_resources;
 extern const struct command command_version;

@@ -15,10 +15,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include "cluster/cluster.h"
 #include "cluster/discovery.h"
+#include "cluster/http.h"
+#include "cluster/recording.h"
 #include "cli/cmd.h"
 #include "cli/informer_flags.h"
 #include "cli/printer_columns.h"
@@ -44,13 +47,14 @@ static struct {
 	const char *output;
 	bool diff, events, watch_only, hide_unchanged, no_headers;
 	bool tui, quiet;
-	const char *types, *dump_cache;
+	const char *types, *dump_cache, *record;
 	int64_t timeout_ms, verify_every_ms, lag_wait_ms;
 	long max_deltas;
 	int color;
 } o = { .lag_wait_ms = 10000 };
 
-static const struct option watch_options[] = {
+/* How deltas are shown: watch's and replay's. */
+static const struct option delta_output_options[] = {
 	{ .type = OPT_T_STRING, .short_name = 'o', .long_name = "output", .value = &o.output,
 	  .argh = "FORMAT", .choices = output_names, .help = "output format" },
 	OPT_STRING(0, "types", &o.types, "TYPES",
@@ -65,23 +69,31 @@ static const struct option watch_options[] = {
 		 "with -o json: also print informer activity records (Relist, ...)"),
 	OPT_INT(0, "max-deltas", &o.max_deltas, "N",
 		"exit after printing N deltas (1 if an informer never listed)"),
+	OPT_BOOL(0, "no-headers", &o.no_headers,
+		 "no column headers"),
+	OPT_ENUM(0, "color", &o.color, "WHEN", color_names,
+		 "colour delta types (auto: on a terminal, unless NO_COLOR is set)"),
+	OPT_STRING(0, "dump-cache", &o.dump_cache, "FILE",
+		   "on exit, write the Indexer's keys and resourceVersions to FILE as JSON",
+		   COMPLETE_FILE),
+	OPT_BOOL('q', "quiet", &o.quiet,
+		 "no informer activity notices on stderr"),
+	OPT_END(),
+};
+
+static const struct option watch_options[] = {
+	OPT_INCLUDE(delta_output_options),
 	OPT_DURATION(0, "timeout", &o.timeout_ms,
 		     "exit after this long (1 if an informer has not synced)"),
 	OPT_DURATION(0, "verify-every", &o.verify_every_ms,
 		     "check the cache against a LIST from the server this often (see kinf verify)"),
 	OPT_DURATION(0, "lag-wait", &o.lag_wait_ms,
 		     "with --verify-every: wait this long for the informer to reach the list (default 10s)"),
-	OPT_BOOL(0, "no-headers", &o.no_headers,
-		 "no column headers"),
-	OPT_ENUM(0, "color", &o.color, "WHEN", color_names,
-		 "colour delta types (auto: on a terminal, unless NO_COLOR is set)"),
 	OPT_BOOL(0, "tui", &o.tui,
 		 "show the live terminal UI instead of lines"),
-	OPT_STRING(0, "dump-cache", &o.dump_cache, "FILE",
-		   "on exit, write the Indexer's keys and resourceVersions to FILE as JSON",
+	OPT_STRING(0, "record", &o.record, "FILE",
+		   "write what the server sends to FILE (0600, gzip'd), for kinf replay",
 		   COMPLETE_FILE),
-	OPT_BOOL('q', "quiet", &o.quiet,
-		 "no informer activity notices on stderr"),
 	OPT_INCLUDE(informer_flag_options),
 	OPT_INCLUDE(cluster_options),
 	OPT_END(),
@@ -162,57 +174,45 @@ static int dump_cache(struct session *s, const char *file)
 	return ret;
 }
 
-static int run_watch(int argc, const char **argv)
-{
-	struct errbuf err = { "" };
-	struct session s;
-	struct resource_args ra;
-	unsigned types = 0;
-	const char *bad;
-	int ret = 1;
+/* How the deltas are shown: -o, --types and the like, checked. */
+struct output_setup {
+	unsigned types;
+	struct format fmt;
+	int output;		/* an enum output_format */
+};
 
-	argc = opt_parse(&command_watch, argc, argv);
-	resource_args_parse(&command_watch, argc, argv, &ra);
-	if (o.types && parse_types(o.types, &types, &bad) < 0)
-		usage_error(&command_watch, "unknown delta type '%s' in --types "
+/* Reads the output options (o); usage errors of cmd exit. */
+static void parse_output(const struct command *cmd, struct output_setup *out)
+{
+	const char *bad;
+
+	memset(out, 0, sizeof(*out));
+	if (o.types && parse_types(o.types, &out->types, &bad) < 0)
+		usage_error(cmd, "unknown delta type '%s' in --types "
 			    "(Added, Updated, Deleted, Replaced, Sync, ReplacedAll, SyncAll)", bad);
 	/* line, wide, json, name: the printer's own; the rest kubectl's */
-	struct format fmt = { 0 };
-	int output = output_format_parse(o.output ? o.output : "line");
-	if (output < 0 || output == OUTPUT_OBJECT) {
+	out->output = output_format_parse(o.output ? o.output : "line");
+	if (out->output < 0 || out->output == OUTPUT_OBJECT) {
 		struct errbuf ferr = { "" };
-		if (format_parse(&fmt, o.output, "line", &ferr) < 0)
-			usage_error(&command_watch, "%s", ferr.msg);
-		if (fmt.kind != FORMAT_YAML && fmt.kind != FORMAT_JSONPATH &&
-		    fmt.kind != FORMAT_CUSTOM_COLUMNS)
-			usage_error(&command_watch, "invalid value '%s' for '--output': expected "
+		if (format_parse(&out->fmt, o.output, "line", &ferr) < 0)
+			usage_error(cmd, "%s", ferr.msg);
+		if (out->fmt.kind != FORMAT_YAML && out->fmt.kind != FORMAT_JSONPATH &&
+		    out->fmt.kind != FORMAT_CUSTOM_COLUMNS)
+			usage_error(cmd, "invalid value '%s' for '--output': expected "
 				    "line, wide, json, name, yaml, jsonpath=, custom-columns=", o.output);
-		output = OUTPUT_OBJECT;
+		out->output = OUTPUT_OBJECT;
 	}
-	if (o.verify_every_ms && o.tui)
-		usage_error(&command_watch, "--verify-every does not work with --tui");
-	if (o.events && output != OUTPUT_JSON)
-		usage_error(&command_watch, "--events needs -o json");
+	if (o.events && out->output != OUTPUT_JSON)
+		usage_error(cmd, "--events needs -o json");
+}
 
-	struct session_opts so = informer_flags_session(&command_watch, ra.resource, ra.name);
-	if (session_open(&s, &so, &err) < 0) {
-		error("%s", err.msg);
-		format_release(&fmt);
-		resource_args_release(&ra);
-		return 1;
-	}
-	printer_columns_load(&s.cluster, s.resources, s.nr);
-
-	if (o.tui) {
-		struct tui_opts to = { .resync_ms = informer_flags.resync_ms,
-				       .hist_states = HIST_STATES };
-		ret = tui_run(&s, &to);
-		format_release(&fmt);
-		session_close(&s);
-		resource_args_release(&ra);
-		return ret;
-	}
-
+/*
+ * Prints the session's deltas until the loop ends (loop: what the
+ * command sets beyond the output options), then --dump-cache.  Returns
+ * the exit status.
+ */
+static int print_deltas(struct session *s, struct output_setup *out, struct watch_loop *loop)
+{
 	struct printer_opts po = {
 		.out = stdout,
 		.notices = o.quiet ? NULL : stderr,
@@ -220,41 +220,147 @@ static int run_watch(int argc, const char **argv)
 		.diff = o.diff,
 		.events = o.events,
 		.no_headers = o.no_headers,
-		.show_kind = s.nr > 1,
+		.show_kind = s->nr > 1,
 		.progress = !o.quiet && isatty(STDERR_FILENO),
 		.ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0,
-		.resources = s.nr,
-		.format = &fmt,
+		.resources = s->nr,
+		.format = &out->fmt,
 		.verbose = cluster_flags.verbose > 0,
 	};
-	struct printer *p = printer_new((enum output_format)output, &po);
-	struct watch_loop loop = {
-		.session = &s,
-		.printer = p,
-		.types = types,
-		.watch_only = o.watch_only,
-		.hide_unchanged = o.hide_unchanged,
-		.max_deltas = o.max_deltas,
-		.timeout_ms = o.timeout_ms,
-		.resync_ms = informer_flags.resync_ms,
-		.verify_every_ms = o.verify_every_ms,
-		.verify_lag_ms = o.lag_wait_ms,
-		.name = ra.name,
-		.notices = o.quiet ? NULL : stderr,
-	};
-	ret = watch_loop_run(&loop);
-	if (o.dump_cache) {
-		session_stop(&s);
-		if (dump_cache(&s, o.dump_cache) < 0 && ret == 0)
-			ret = 1;
-	}
+	struct printer *p = printer_new((enum output_format)out->output, &po);
+	int ret;
+
+	loop->session = s;
+	loop->printer = p;
+	loop->types = out->types;
+	loop->watch_only = o.watch_only;
+	loop->hide_unchanged = o.hide_unchanged;
+	loop->max_deltas = o.max_deltas;
+	loop->notices = o.quiet ? NULL : stderr;
+	ret = watch_loop_run(loop);
+	session_stop(s);
+	if (o.dump_cache && dump_cache(s, o.dump_cache) < 0 && ret == 0)
+		ret = 1;
 	if (*printer_error(p)) {
 		error("%s", printer_error(p));
 		ret = 1;
 	}
 	printer_free(p);
-	format_release(&fmt);
+	return ret;
+}
+
+/* ---- --record ------------------------------------------------------------ */
+
+static struct json_object *json_string_or_null(const char *s)
+{
+	return s ? json_object_new_string(s) : NULL;
+}
+
+static struct json_object *json_strings(char **v)
+{
+	struct json_object *a = json_object_new_array();
+	for (; v && *v; v++)
+		json_object_array_add(a, json_object_new_string(*v));
+	return a;
+}
+
+/* The recording's header: what replay needs to run the same informers. */
+static struct json_object *record_header(struct session *s, const struct session_opts *so)
+{
+	const struct client_go_profile *prof = so->profile ? so->profile : profile_default();
+	struct json_object *h = json_object_new_object(), *res = json_object_new_array();
+	const char *labels, *fields;
+	char now[32];
+
+	format_time_rfc3339(wall_ms(), now);
+	session_selectors(s, &labels, &fields);
+	json_object_object_add(h, "kinfRecording", json_object_new_int(1));
+	json_object_object_add(h, "kinf", json_object_new_string(KINF_VERSION));
+	json_object_object_add(h, "started", json_object_new_string(now));
+	json_object_object_add(h, "server", json_object_new_string(kclient_server(s->cluster.client)));
+	json_object_object_add(h, "namespace", json_string_or_null(s->cluster.scope_ns));
+	json_object_object_add(h, "labelSelector", json_string_or_null(labels));
+	json_object_object_add(h, "fieldSelector", json_string_or_null(fields));
+	json_object_object_add(h, "clientGo", json_object_new_string(prof->version));
+	json_object_object_add(h, "fifo", json_object_new_string(
+		fifo_kind_name(so->fifo_set ? so->fifo : prof->fifo)));
+	json_object_object_add(h, "streamingList", json_object_new_boolean(
+		so->streaming_set ? so->streaming_list : prof->streaming_list));
+	for (size_t i = 0; i < s->nr; i++) {
+		const struct api_resource *r = s->resources[i];
+		struct json_object *j = json_object_new_object();
+		json_object_object_add(j, "name", json_object_new_string(r->name));
+		json_object_object_add(j, "singularName", json_object_new_string(r->singular ? r->singular : ""));
+		json_object_object_add(j, "kind", json_object_new_string(r->kind));
+		json_object_object_add(j, "group", json_object_new_string(r->group));
+		json_object_object_add(j, "version", json_object_new_string(r->version));
+		json_object_object_add(j, "namespaced", json_object_new_boolean(r->namespaced));
+		json_object_object_add(j, "verbs", json_strings(r->verbs));
+		json_object_object_add(j, "shortNames", json_strings(r->short_names));
+		json_object_object_add(j, "categories", json_strings(r->categories));
+		json_object_array_add(res, j);
+	}
+	json_object_object_add(h, "resources", res);
+	return h;
+}
+
+static int run_watch(int argc, const char **argv)
+{
+	struct errbuf err = { "" };
+	struct session s;
+	struct resource_args ra;
+	struct output_setup out;
+	struct recorder *rec = NULL;
+	int ret = 1;
+
+	argc = opt_parse(&command_watch, argc, argv);
+	resource_args_parse(&command_watch, argc, argv, &ra);
+	parse_output(&command_watch, &out);
+	if (o.verify_every_ms && o.tui)
+		usage_error(&command_watch, "--verify-every does not work with --tui");
+	if (o.record && o.tui)
+		usage_error(&command_watch, "--record does not work with --tui");
+
+	struct session_opts so = informer_flags_session(&command_watch, ra.resource, ra.name);
+	if (session_open(&s, &so, &err) < 0) {
+		error("%s", err.msg);
+		goto out;
+	}
+	printer_columns_load(&s.cluster, s.resources, s.nr);
+
+	if (o.tui) {
+		struct tui_opts to = { .resync_ms = informer_flags.resync_ms,
+				       .hist_states = HIST_STATES };
+		ret = tui_run(&s, &to);
+		goto close;
+	}
+	if (o.record) {
+		struct json_object *header = record_header(&s, &so);
+		rec = recorder_open(o.record, header, &err);
+		json_object_put(header);
+		if (!rec) {
+			error("%s", err.msg);
+			goto close;
+		}
+		kclient_set_recorder(s.cluster.client, rec);
+	}
+
+	struct watch_loop loop = {
+		.timeout_ms = o.timeout_ms,
+		.resync_ms = informer_flags.resync_ms,
+		.verify_every_ms = o.verify_every_ms,
+		.verify_lag_ms = o.lag_wait_ms,
+		.name = ra.name,
+	};
+	ret = print_deltas(&s, &out, &loop);
+	if (recorder_close(rec, &err) < 0) {	/* the reflectors have stopped */
+		error("%s", err.msg);
+		ret = 1;
+	}
+close:
 	session_close(&s);
+out:
+	format_release(&out.fmt);
 	resource_args_release(&ra);
 	return ret;
 }
@@ -279,4 +385,267 @@ const struct command command_watch = {
 		"  kinf watch pods -A --verify-every 1m\n",
 	.options = watch_options,
 	.positional = COMPLETE_RESOURCE,
+};
+
+/* ---- kinf replay ---------------------------------------------------------- */
+
+static struct {
+	const char *speed, *key;
+} r_o;
+
+static const struct option replay_options[] = {
+	OPT_STRING(0, "key", &r_o.key, "NAMESPACE/NAME",
+		   "only this object's deltas, with what each changed: its story", COMPLETE_NONE),
+	OPT_STRING(0, "speed", &r_o.speed, "FACTOR",
+		   "at the recorded pace, this many times faster (1: as recorded; default: at once)",
+		   COMPLETE_NONE),
+	OPT_STRING(0, "client-go", &informer_flags.client_go, "VERSION",
+		   "replay as this client-go would have (default: the one recorded)", COMPLETE_NONE),
+	{ .type = OPT_T_ENUM, .long_name = "fifo", .value = &informer_flags.fifo,
+	  .argh = "KIND", .choices = (const char *const[]){ "delta", "real", "atomic", NULL },
+	  .help = "override the queue: DeltaFIFO, RealFIFO, atomic" },
+	OPT_INCLUDE(delta_output_options),
+	OPT_COUNT('v', "verbose", &cluster_flags.verbose,
+		  "every informer activity notice (relists name their keys)"),
+	OPT_END(),
+};
+
+/* The resources a recording names, as discovery had described them. */
+struct recorded_resources {
+	struct api_resource *v;
+	const struct api_resource **ptrs;
+	size_t nr;
+};
+
+static char **strings_of(struct json_object *obj, const char *name)
+{
+	struct json_object *a;
+	size_t n = json_object_object_get_ex(obj, name, &a) &&
+		   json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
+	char **v = xcalloc(n + 1, sizeof(*v));
+	for (size_t i = 0; i < n; i++)
+		v[i] = xstrdup(json_object_get_string(json_object_array_get_idx(a, i)));
+	return v;
+}
+
+static const char *string_of(struct json_object *obj, const char *name)
+{
+	struct json_object *v;
+	return json_object_object_get_ex(obj, name, &v) &&
+	       json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+}
+
+static int recorded_resources(struct json_object *header, struct recorded_resources *rr,
+			      struct errbuf *err)
+{
+	struct json_object *a, *v;
+
+	if (!json_object_object_get_ex(header, "resources", &a) ||
+	    !json_object_is_type(a, json_type_array) || !json_object_array_length(a)) {
+		errbuf_set(err, "the recording's header names no resource");
+		return -1;
+	}
+	rr->nr = json_object_array_length(a);
+	rr->v = xcalloc(rr->nr, sizeof(*rr->v));
+	rr->ptrs = xcalloc(rr->nr, sizeof(*rr->ptrs));
+	for (size_t i = 0; i < rr->nr; i++) {
+		struct json_object *j = json_object_array_get_idx(a, i);
+		struct api_resource *r = &rr->v[i];
+		const char *name = string_of(j, "name"), *kind = string_of(j, "kind");
+		const char *version = string_of(j, "version");
+		rr->ptrs[i] = r;
+		r->name = xstrdup(name ? name : "");
+		r->kind = xstrdup(kind ? kind : "");
+		r->version = xstrdup(version ? version : "");
+		r->group = xstrdup(string_of(j, "group") ? string_of(j, "group") : "");
+		r->singular = xstrdup(string_of(j, "singularName") ? string_of(j, "singularName") : "");
+		r->namespaced = json_object_object_get_ex(j, "namespaced", &v) &&
+				json_object_get_boolean(v);
+		r->verbs = strings_of(j, "verbs");
+		r->short_names = strings_of(j, "shortNames");
+		r->categories = strings_of(j, "categories");
+		if (!name || !kind || !version) {
+			errbuf_set(err, "the recording's header has a resource without "
+				   "name, kind or version");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void free_strings(char **v)
+{
+	for (char **p = v; p && *p; p++)
+		free(*p);
+	free(v);
+}
+
+static void recorded_resources_release(struct recorded_resources *rr)
+{
+	for (size_t i = 0; i < rr->nr && rr->v; i++) {
+		struct api_resource *r = &rr->v[i];
+		free(r->name);
+		free(r->kind);
+		free(r->version);
+		free(r->group);
+		free(r->singular);
+		free_strings(r->verbs);
+		free_strings(r->short_names);
+		free_strings(r->categories);
+	}
+	free(rr->v);
+	free(rr->ptrs);
+}
+
+/* What the replay's callbacks reach (from the reflectors' threads). */
+struct replay_ctx {
+	struct session *session;	/* set before the informers start */
+	int done_fd;			/* eventfd: every stream ended */
+};
+
+/*
+ * Before each exchange: wait until the informers have taken in what came
+ * before (their queues are empty, the deltas handed on), as they had by
+ * then live, so that a relist compares the list with the same cache.
+ */
+static void replay_pace(void *ctx)
+{
+	struct replay_ctx *rc = ctx;
+
+	for (size_t i = 0; i < rc->session->nr; i++) {
+		struct informer_stats st;
+		for (;;) {
+			informer_get_stats(rc->session->informers[i], &st);
+			if (!st.fifo_depth || st.state == STATE_STOPPED)
+				break;
+			usleep(200);
+		}
+	}
+}
+
+static void replay_done(void *ctx)
+{
+	struct replay_ctx *rc = ctx;
+	uint64_t one = 1;
+
+	if (write(rc->done_fd, &one, sizeof(one)) < 0) {
+		/* an eventfd's counter cannot overflow from one write */
+	}
+}
+
+static int run_replay(int argc, const char **argv)
+{
+	struct errbuf err = { "" };
+	struct output_setup out;
+	struct recorded_resources rr = { 0 };
+	struct replay_ctx rc = { .done_fd = -1 };
+	struct replay *rp = NULL;
+	struct session s = { 0 };
+	double speed = 0;
+	int ret = 1;
+
+	argc = opt_parse(&command_replay, argc, argv);
+	if (argc < 1)
+		usage_error(&command_replay, "no recording given, e.g. 'kinf replay pods.rec'");
+	if (argc > 1)
+		usage_error(&command_replay, "unexpected argument '%s'", argv[1]);
+	parse_output(&command_replay, &out);
+	if (r_o.speed) {
+		char *end;
+		speed = strtod(r_o.speed, &end);
+		if (end == r_o.speed || *end || !(speed > 0) || speed > 1e6)
+			usage_error(&command_replay, "invalid value '%s' for '--speed': expected "
+				    "a factor above 0, e.g. 1 (as recorded) or 10", r_o.speed);
+	}
+	if (informer_flags.client_go) {	/* told before the file is read */
+		struct errbuf perr = { "" };
+		if (!profile_find(informer_flags.client_go, &perr))
+			usage_error(&command_replay, "%s", perr.msg);
+	}
+	if (r_o.key && !*r_o.key)
+		usage_error(&command_replay, "invalid value '' for '--key': expected "
+			    "NAMESPACE/NAME, or NAME for a cluster-scoped object");
+	if (r_o.key && !o.output)
+		o.diff = true;	/* a story says what changed */
+
+	struct recording *recording = recording_load(argv[0], &err);
+	if (!recording) {
+		error("%s", err.msg);
+		goto out;
+	}
+	struct json_object *h = recording_header(recording);
+	if (recorded_resources(h, &rr, &err) < 0) {
+		error("%s: %s", argv[0], err.msg);
+		recording_free(recording);
+		goto out;
+	}
+
+	/* The recorded session, unless told otherwise: its client-go, its queue. */
+	if (!informer_flags.client_go)
+		informer_flags.client_go = string_of(h, "clientGo");
+	struct session_opts so = informer_flags_session(&command_replay, NULL, NULL);
+	struct json_object *v;
+	/* The server's answers say how it listed: replay lists the same way. */
+	so.streaming_set = true;
+	so.streaming_list = json_object_object_get_ex(h, "streamingList", &v) &&
+			    json_object_get_boolean(v);
+	so.label_selector = string_of(h, "labelSelector");
+	so.field_selector = string_of(h, "fieldSelector");
+
+	rc.done_fd = eventfd(0, EFD_CLOEXEC);
+	if (rc.done_fd < 0)
+		die("eventfd: %s", strerror(errno));
+	struct replay_opts ro = {
+		.speed = speed, .pace = replay_pace, .done = replay_done, .ctx = &rc,
+	};
+	rp = replay_new(recording, &ro);
+	char *what = xasprintf("the recording '%s'", argv[0]);
+	struct cluster c = {
+		.client = kclient_new_replay(rp, what),
+		.ns = string_of(h, "namespace") ? string_of(h, "namespace") : "default",
+		.scope_ns = string_of(h, "namespace"),
+	};
+	free(what);
+	kclient_set_verbose(c.client, cluster_flags.verbose);
+	if (session_open_on(&s, &so, &c, rr.ptrs, rr.nr, &err) < 0) {
+		error("%s", err.msg);
+		cluster_close(&c);
+		goto out;
+	}
+	rc.session = &s;
+
+	struct watch_loop loop = { .key = r_o.key, .done_fd = rc.done_fd };
+	ret = print_deltas(&s, &out, &loop);
+	session_close(&s);
+out:
+	replay_free(rp);
+	recorded_resources_release(&rr);
+	if (rc.done_fd >= 0)
+		close(rc.done_fd);
+	format_release(&out.fmt);
+	return ret;
+}
+
+const struct command command_replay = {
+	.name = "replay",
+	.run = run_replay,
+	.summary = "Run the informers again over a recording (watch --record)",
+	.usage = "kinf replay FILE [options]",
+	.description =
+		"Runs the same reflector, queue and informer as the recording's watch\n"
+		"did, answered from the file instead of a server, and prints the same\n"
+		"deltas: at once, or at the recorded pace with --speed.  Decisions that\n"
+		"depend on time (a very short watch, a silent one renewed) follow the\n"
+		"recorded clock.  --client-go and --fifo show what another client-go\n"
+		"would have handed the controller from the same server answers;\n"
+		"--key NAMESPACE/NAME prints one object's story.  The recording's\n"
+		"format is in kinf(1), RECORDINGS.",
+	.examples =
+		"  kinf watch pods --record pods.rec        # later, or elsewhere:\n"
+		"  kinf replay pods.rec -o json | jq -c 'select(.type==\"Deleted\")'\n"
+		"  kinf replay pods.rec --client-go 1.28 --events -o json\n"
+		"  kinf replay pods.rec --key default/web-0\n"
+		"  kinf replay pods.rec --speed 1\n",
+	.options = replay_options,
+	.positional = COMPLETE_FILE,
 };

@@ -15,6 +15,7 @@ static const struct command *const commands[] = {
 	&command_watch,
 	&command_get,
 	&command_verify,
+	&command_replay,
 	&command_tui,
 	&command_api_resources,
 	&command_version,

@@ -72,6 +72,8 @@ static bool wanted(const struct watch_loop *loop, const struct notification *n)
 {
 	if (n->kind == NOTIFY_ACTIVITY)
 		return true;
+	if (loop->key && (!n->delta.obj || strcmp(n->delta.obj->key, loop->key)))
+		return false;
 	if (loop->types && !(loop->types & (1u << n->delta.type)))
 		return false;
 	if (loop->hide_unchanged && n->resync_only)
@@ -207,12 +209,24 @@ static int check_synced(struct watch_loop *loop, bool at_timeout, int64_t starte
 	return ret;
 }
 
+/* Whether every informer's queue and every listener are empty. */
+static bool all_taken(struct session *s, struct listener **ls)
+{
+	for (size_t i = 0; i < s->nr; i++) {
+		struct informer_stats st;
+		informer_get_stats(s->informers[i], &st);
+		if (st.fifo_depth || listener_pending(ls[i]))
+			return false;
+	}
+	return true;
+}
+
 int watch_loop_run(struct watch_loop *loop)
 {
 	struct session *s = loop->session;
 	/* [0] signals, [1] stdout (POLLERR once a pipe's reader is gone), then
 	 * one wake-up fd per listener. */
-	struct pollfd *fds = xcalloc(s->nr + 2, sizeof(*fds));
+	struct pollfd *fds = xcalloc(s->nr + 3, sizeof(*fds));
 	struct listener **ls = xcalloc(s->nr, sizeof(*ls));
 	int64_t started = mono_ms();
 	int64_t deadline = loop->timeout_ms ? started + loop->timeout_ms : 0;
@@ -225,6 +239,10 @@ int watch_loop_run(struct watch_loop *loop)
 		ls[i] = informer_add_listener(s->informers[i], loop->resync_ms);
 		fds[i + 2] = (struct pollfd){ .fd = listener_wake_fd(ls[i]), .events = POLLIN };
 	}
+	/* last: the replay's end (a negative fd is not polled) */
+	fds[s->nr + 2] = (struct pollfd){ .fd = loop->done_fd > 0 ? loop->done_fd : -1,
+					  .events = POLLIN };
+	bool finishing = false;
 	if (loop->verify_every_ms) {
 		vs = xcalloc(s->nr, sizeof(*vs));
 		for (size_t i = 0; i < s->nr; i++) {
@@ -258,8 +276,14 @@ int watch_loop_run(struct watch_loop *loop)
 			if (wait < 0 || until < wait)
 				wait = (int)until;
 		}
-		if (poll(fds, s->nr + 2, wait) < 0 && errno != EINTR)
+		if (finishing)	/* the queues empty without waking anyone */
+			wait = wait < 0 || wait > 10 ? 10 : wait;
+		if (poll(fds, s->nr + 3, wait) < 0 && errno != EINTR)
 			die("poll: %s", strerror(errno));
+		if (fds[s->nr + 2].revents & POLLIN) {
+			finishing = true;
+			fds[s->nr + 2].fd = -1;
+		}
 		if (signal_caught()) {
 			ret = 128 + signal_caught();
 			break;
@@ -286,6 +310,8 @@ int watch_loop_run(struct watch_loop *loop)
 				ret = loop->failed ? 1 : check_synced(loop, false, started);
 			}
 		}
+		if (ret < 0 && finishing && all_taken(s, ls))
+			ret = loop->failed ? 1 : check_synced(loop, false, started);
 	}
 	for (size_t i = 0; vs && i < s->nr; i++)
 		verify_check_release(&vs[i].vc);

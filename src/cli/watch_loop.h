@@ -1,8 +1,9 @@
 /*
  * watch_loop.h — the main thread's loop for `kinf watch`: sleep in poll()
  * on every listener's wake-up fd and on a self-pipe fed by SIGINT/SIGTERM,
- * drain, filter, print.  Ends on a signal, --timeout, --max-deltas, or
- * when stdout is closed (a reader like `head` went away: status 0).
+ * drain, filter, print.  Ends on a signal, --timeout, --max-deltas,
+ * when stdout is closed (a reader like `head` went away: status 0), or
+ * at the end of a replay.
  *
  * With verify_every_ms, each informer's cache is checked against the
  * server that often (informer/verify_check.h): the LIST blocks the loop for
@@ -36,6 +37,13 @@ struct watch_loop {
 	 * notice says so once (on notices: stderr, or NULL with -q).
 	 */
 	const char *name;
+	/* Only the deltas of this key ("ns/name"); NULL: every key. */
+	const char *key;
+	/*
+	 * Readable when nothing more will come (a replay's end): the loop
+	 * ends, status 0, once every queue is empty and printed.  0: none.
+	 */
+	int done_fd;
 	FILE *notices;
 	long printed;
 	bool failed;		/* an informer gave up (its error printed) */

@@ -32,8 +32,10 @@
 
 #include "cluster/credential.h"
 #include "cluster/kubeconfig.h"
+#include "cluster/recording.h"
 #include "cluster/tls_cert.h"
 #include "cluster/transport.h"
+#include "lib/stop.h"
 
 /* --request-timeout's default, as `kinf --help` says. */
 #define CONNECT_TIMEOUT_MS 10000L
@@ -87,6 +89,8 @@ struct kclient {
 	pthread_mutex_t share_locks[CURL_LOCK_DATA_LAST];
 	struct transport *tp;
 	struct tls_verify_log *verify_log;
+	struct recorder *recorder;	/* --record: borrowed */
+	struct replay *replay;		/* a replay client: borrowed */
 };
 
 static pthread_once_t global_once = PTHREAD_ONCE_INIT;
@@ -255,6 +259,11 @@ void kclient_free(struct kclient *c)
 {
 	if (!c)
 		return;
+	if (c->replay) {	/* nothing but its name */
+		rest_config_free(c->cfg);
+		free(c);
+		return;
+	}
 	/* The transport first: its thread may still hold pings that use the share. */
 	transport_free(c->tp);
 	curl_share_cleanup(c->share);
@@ -1070,6 +1079,10 @@ static int request(struct kclient *c, const char *path, const char *accept,
 		   const struct stream_opts *opts, http_data_fn *on_data, void *ctx,
 		   struct http_response *resp, struct errbuf *err)
 {
+	if (c->replay) {	/* a request no reflector made: not recorded */
+		errbuf_set(err, "%s: not in the recording", path);
+		return -1;
+	}
 	int64_t deadline = opts->timeout_ms > 0 ? mono_ms() + opts->timeout_ms : 0;
 	struct stream_opts once = *opts;
 	char limit[32];
@@ -1115,11 +1128,116 @@ int kclient_get(struct kclient *c, const char *path, struct http_response *resp,
 	return kclient_get_accept(c, path, NULL, resp, err);
 }
 
+/* A recorded stream's pieces: into the recording, then to the caller. */
+struct recording_tap {
+	struct recorder *rec;
+	unsigned x;
+	bool status_seen;
+	struct http_response *resp;
+	http_data_fn *on_data;
+	void *ctx;
+};
+
+/* The head of resp, in the recording's terms. */
+static void record_status(struct recording_tap *tap)
+{
+	struct recorded_answer a = {
+		.status = tap->resp->status,
+		.content_type = tap->resp->content_type,
+		.retry_after_ms = tap->resp->retry_after_ms,
+	};
+	recorder_status(tap->rec, tap->x, &a);
+	tap->status_seen = true;
+}
+
+static int tap_data(void *ctx, const char *data, size_t len)
+{
+	struct recording_tap *tap = ctx;
+
+	if (!tap->status_seen)
+		record_status(tap);
+	recorder_data(tap->rec, tap->x, data, len);
+	return tap->on_data(tap->ctx, data, len);
+}
+
+/* A request answered from the recording, in http.h's terms. */
+static int replay_request(struct kclient *c, const struct stream_opts *opts,
+			  http_data_fn *on_data, void *ctx, struct http_response *resp,
+			  struct errbuf *err)
+{
+	struct replay_request req = {
+		.stream = opts->record_as,
+		.stop = opts->stop,
+		.stop_fd = opts->stop_fd,
+		.tick = opts->tick,
+		.tick_ctx = opts->tick_ctx,
+		.tick_ms = opts->tick_ms,
+		.on_data = on_data,
+		.ctx = ctx,
+	};
+	struct replay_answer ans = { .body = &resp->body };
+	int rc = replay_stream(c->replay, &req, &ans, err);
+
+	resp->status = ans.status;
+	resp->retry_after_ms = ans.retry_after_ms;
+	memcpy(resp->content_type, ans.content_type, sizeof(resp->content_type));
+	resp->refused = ans.refused;
+	resp->timed_out = ans.timed_out;
+	return rc;
+}
+
 int kclient_stream(struct kclient *c, const char *path, const struct stream_opts *opts,
 		   http_data_fn *on_data, void *ctx, struct http_response *resp,
 		   struct errbuf *err)
 {
-	return request(c, path, NULL, opts, on_data, ctx, resp, err);
+	if (c->replay)
+		return replay_request(c, opts, on_data, ctx, resp, err);
+	if (!c->recorder || !opts->record_as)
+		return request(c, path, NULL, opts, on_data, ctx, resp, err);
+
+	struct recording_tap tap = {
+		.rec = c->recorder, .resp = resp, .on_data = on_data, .ctx = ctx,
+	};
+	tap.x = recorder_begin(c->recorder, opts->record_as, path);
+	int rc = request(c, path, NULL, opts, tap_data, &tap, resp, err);
+	if (!tap.status_seen && (resp->status || rc == 0))
+		record_status(&tap);
+	if (resp->body.len)	/* a non-2xx answer's body, gathered */
+		recorder_data(c->recorder, tap.x, resp->body.buf, resp->body.len);
+	struct recorded_end end = {
+		.rc = rc, .error = err->msg, .refused = resp->refused,
+		.timed_out = resp->timed_out,
+		.stopped = rc < 0 && opts->stop && atomic_load(opts->stop),
+	};
+	recorder_end(c->recorder, tap.x, &end);
+	return rc;
+}
+
+void kclient_set_recorder(struct kclient *c, struct recorder *rec)
+{
+	c->recorder = rec;
+}
+
+struct kclient *kclient_new_replay(struct replay *rp, const char *what)
+{
+	struct kclient *c = xcalloc(1, sizeof(*c));
+
+	c->cfg = xcalloc(1, sizeof(*c->cfg));
+	c->cfg->server = xstrdup(what);
+	c->replay = rp;
+	return c;
+}
+
+int64_t kclient_now_ms(const struct kclient *c)
+{
+	return c->replay ? replay_now_ms(c->replay) : mono_ms();
+}
+
+bool kclient_sleep(struct kclient *c, struct stop *stop, int64_t ms)
+{
+	if (c->replay)
+		return replay_sleep(c->replay, &stop->flag, stop_fd(stop), ms);
+	return stop_sleep(stop, ms);
 }
 
 /* ---- messages ----------------------------------------------------------- */

@@ -140,6 +140,13 @@ struct stream_opts {
 	int64_t tick_ms;
 	/* The Accept header's value; NULL: "application/json". */
 	const char *accept;
+	/*
+	 * The stream of a recording this request belongs to (the
+	 * reflector's collection path), or NULL: with a recorder set, the
+	 * exchange is recorded; on a replay client, it is answered from the
+	 * recording (recording.h).  Other requests are neither.
+	 */
+	const char *record_as;
 };
 
 /*
@@ -150,6 +157,22 @@ struct stream_opts {
 int kclient_stream(struct kclient *client, const char *path,
 		   const struct stream_opts *opts, http_data_fn *on_data,
 		   void *ctx, struct http_response *resp, struct errbuf *err);
+
+/* ---- recording and replay (recording.h) ---- */
+struct recorder;
+struct replay;
+struct stop;
+/* Record every request with a record_as (before the first request). */
+void kclient_set_recorder(struct kclient *client, struct recorder *rec);
+/* A client that answers from a recording; what: its name in messages. */
+struct kclient *kclient_new_replay(struct replay *rp, const char *what);
+/*
+ * The client's clock, monotonic ms: the machine's, or on a replay client
+ * the recorded time the calling thread has reached.
+ */
+int64_t kclient_now_ms(const struct kclient *client);
+/* stop_sleep() on the client's clock: true when stopped. */
+bool kclient_sleep(struct kclient *client, struct stop *stop, int64_t ms);
 
 /*
  * One line for a non-2xx answer: the Status object's message when the body

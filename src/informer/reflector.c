@@ -98,6 +98,17 @@ enum outcome {
 	FALLBACK,	/* list with a plain LIST instead */
 };
 
+/*
+ * The reflector's clock, monotonic ms: the machine's, or a replay's
+ * recorded time (http.h kclient_now_ms), so that what depends on time
+ * (backoff resets, a very short watch, a silent watch renewed, the
+ * disconnected interval) is decided on a replay as it was live.
+ */
+static int64_t now_ms(const struct reflector *r)
+{
+	return kclient_now_ms(r->client);
+}
+
 /* ---- stats and activity ------------------------------------------------ */
 
 static void set_state(struct reflector *r, enum informer_state state)
@@ -155,7 +166,7 @@ static void report_relist(struct reflector *r, struct replace_stats *rs)
 		struct activity_info rel = { .act = ACT_RELISTED, .replace = *rs };
 
 		if (r->watch_worked_until_ms)
-			rel.replace.disconnected_ms = mono_ms() - r->watch_worked_until_ms;
+			rel.replace.disconnected_ms = now_ms(r) - r->watch_worked_until_ms;
 		pthread_mutex_lock(&r->lock);
 		r->stats.relists++;
 		snprintf(rel.message, sizeof(rel.message), "%s", r->stats.relist_reason);
@@ -233,7 +244,7 @@ static bool wait_backoff(struct reflector *r, int64_t ms, const char *why)
 	struct activity_info info = { .act = ACT_BACKOFF, .delay_ms = ms };
 	snprintf(info.message, sizeof(info.message), "%s", why);
 	emit_info(r, &info);
-	return !stop_sleep(&r->stop, ms);
+	return !kclient_sleep(r->client, &r->stop, ms);
 }
 
 /*
@@ -244,7 +255,7 @@ static bool wait_backoff(struct reflector *r, int64_t ms, const char *why)
  */
 static bool backoff(struct reflector *r, const char *why)
 {
-	int64_t now = mono_ms();
+	int64_t now = now_ms(r);
 	if (r->opts->backoff == BACKOFF_RESET_PERIODIC) {
 		if (now - r->backoff_reset_ms > BACKOFF_RESET_MS) {
 			r->backoff_ms = 0;
@@ -492,7 +503,7 @@ struct list_clock {
 static int64_t list_tick(void *ctx)
 {
 	struct list_clock *c = ctx;
-	int64_t now = mono_ms();
+	int64_t now = now_ms(c->r);
 	unsigned page;
 
 	if (now >= c->next_warn) {
@@ -510,7 +521,7 @@ static int64_t list_tick(void *ctx)
 static enum outcome list_pages(struct reflector *r, const char *rv,
 			       struct list_state *ls, char rv_out[RV_SIZE])
 {
-	struct list_clock clock = { r, ls, mono_ms(), mono_ms() + LIST_WARN_MS };
+	struct list_clock clock = { r, ls, now_ms(r), now_ms(r) + LIST_WARN_MS };
 	unsigned limit = page_limit(r, rv);
 	char *cont = NULL;
 	bool full = false;	/* after an expired continue: no paging */
@@ -519,6 +530,7 @@ static enum outcome list_pages(struct reflector *r, const char *rv,
 	struct stream_opts sopts = {
 		.stop = &r->stop.flag,
 		.stop_fd = stop_fd(&r->stop),
+		.record_as = r->path,
 		.abort_fd = decoder_fail_fd(r->decoder),
 		.idle_timeout_ms = list_idle_ms(r),
 		.tick = list_tick,
@@ -553,7 +565,7 @@ static enum outcome list_pages(struct reflector *r, const char *rv,
 		r->stats.list_page++;
 		pthread_mutex_unlock(&r->lock);
 
-		sopts.tick_ms = clock.next_warn - mono_ms();
+		sopts.tick_ms = clock.next_warn - now_ms(r);
 		if (sopts.tick_ms < 1)
 			sopts.tick_ms = 1;
 		int rc = kclient_stream(r->client, path, &sopts, on_list_data, &sc, &resp, &err);
@@ -897,7 +909,7 @@ static int on_watch_line(void *ctx, const char *text, size_t len)
 		kobj_event_release(&ev);
 		return end_watch(ws, FAILED, buf);
 	}
-	ws->last_event_ms = mono_ms();
+	ws->last_event_ms = now_ms(r);
 
 	if (ev.type == KOBJ_EVENT_BOOKMARK) {
 		ret = on_watch_bookmark(ws, ev.tree);
@@ -951,7 +963,7 @@ static int on_watch_data(void *ctx, const char *data, size_t len)
 {
 	struct watch_state *ws = ctx;
 
-	ws->last_byte_ms = mono_ms();
+	ws->last_byte_ms = now_ms(ws->r);
 	if (line_splitter_feed(&ws->lines, data, len) < 0) {
 		if (ws->lines.too_large)
 			return end_watch(ws, RETRY, "watch event larger than 16 MiB");
@@ -988,7 +1000,7 @@ static void emit_watch_end(struct reflector *r, const struct watch_state *ws,
 static int64_t watch_tick(void *ctx)
 {
 	struct watch_state *ws = ctx;
-	int64_t now = mono_ms();
+	int64_t now = now_ms(ws->r);
 
 	if (ws->initial) {
 		int64_t quiet = now - ws->last_event_ms;
@@ -1103,6 +1115,7 @@ static enum outcome do_watch(struct reflector *r, bool initial)
 	struct stream_opts sopts = {
 		.stop = &r->stop.flag,
 		.stop_fd = stop_fd(&r->stop),
+		.record_as = r->path,
 		.abort_fd = decoder_fail_fd(r->decoder),
 		/* The initial events of a streaming list: as a list. */
 		.idle_timeout_ms = initial ? list_idle_ms(r) : 0,
@@ -1114,7 +1127,7 @@ static enum outcome do_watch(struct reflector *r, bool initial)
 	};
 	struct http_response resp = { 0 };
 	struct errbuf err = { "" };
-	int64_t started = mono_ms();
+	int64_t started = now_ms(r);
 
 	ws.last_event_ms = ws.last_byte_ms = started;
 	STAT_INC(r, watches);
@@ -1135,7 +1148,7 @@ static enum outcome do_watch(struct reflector *r, bool initial)
 	int rc = kclient_stream(r->client, path, &sopts, on_watch_data, &ws, &resp, &err);
 	free(path);
 	decoder_drain(r->decoder);	/* ws is ours again */
-	int64_t lasted = mono_ms() - started;
+	int64_t lasted = now_ms(r) - started;
 	bool healthy_end = false;	/* ended as a working watch ends */
 	pthread_mutex_lock(&r->lock);
 	r->stats.watch_since_ms = 0;
@@ -1208,7 +1221,7 @@ static enum outcome do_watch(struct reflector *r, bool initial)
 		ret = OK;
 	}
 	if (ret != STOPPED && ret != EXPIRED && !ws.initial && (ws.events || healthy_end))
-		r->watch_worked_until_ms = mono_ms();
+		r->watch_worked_until_ms = now_ms(r);
 	line_splitter_release(&ws.lines);
 	list_state_clear(&ws.initial_items);
 	free(ws.initial_items.items);
@@ -1257,6 +1270,7 @@ static enum outcome check_server_rv(struct reflector *r)
 	struct stream_opts sopts = {
 		.stop = &r->stop.flag,
 		.stop_fd = stop_fd(&r->stop),
+		.record_as = r->path,
 		.idle_timeout_ms = list_idle_ms(r),
 	};
 	unsigned long long ours, theirs;
@@ -1401,7 +1415,7 @@ struct reflector *reflector_new(struct kclient *client,
 	r->type = (struct kobj_type){ .api_version = r->api_version, .kind = res->kind };
 	stop_init(&r->stop);
 	pthread_mutex_init(&r->lock, NULL);
-	r->backoff_reset_ms = mono_ms();
+	r->backoff_reset_ms = now_ms(r);
 	r->stats.state = STATE_STARTING;
 	r->stats.state_since_ms = wall_ms();
 	return r;

@@ -28,24 +28,9 @@ static struct informer *make_informer(struct session *s, size_t i)
 	return informer_new(s->cluster.client, &io);
 }
 
-int session_open(struct session *s, const struct session_opts *opts,
-		 struct errbuf *err)
+/* The informers of s->resources, with opts; s->cluster is open. */
+static void session_init(struct session *s, const struct session_opts *opts)
 {
-	memset(s, 0, sizeof(*s));
-	/* A malformed selector is told here, before any request. */
-	if (opts->label_selector) {
-		struct selector *sel = selector_parse(opts->label_selector, err);
-		if (!sel)
-			return -1;
-		selector_free(sel);
-	}
-	if (cluster_open(&s->cluster, err) < 0)
-		return -1;
-	if (cluster_resolve(&s->cluster, opts->resources, &s->resources, &s->nr, err) < 0) {
-		cluster_close(&s->cluster);
-		return -1;
-	}
-
 	/* One NAME is a field selector on metadata.name, as kubectl does. */
 	char *fields = NULL;
 	if (opts->name && opts->field_selector && *opts->field_selector)
@@ -78,6 +63,46 @@ int session_open(struct session *s, const struct session_opts *opts,
 	s->informers = xcalloc(s->nr, sizeof(*s->informers));
 	for (size_t i = 0; i < s->nr; i++)
 		s->informers[i] = make_informer(s, i);
+}
+
+/* A malformed selector is told before any request. */
+static int check_selector(const struct session_opts *opts, struct errbuf *err)
+{
+	if (opts->label_selector) {
+		struct selector *sel = selector_parse(opts->label_selector, err);
+		if (!sel)
+			return -1;
+		selector_free(sel);
+	}
+	return 0;
+}
+
+int session_open(struct session *s, const struct session_opts *opts,
+		 struct errbuf *err)
+{
+	memset(s, 0, sizeof(*s));
+	if (check_selector(opts, err) < 0 || cluster_open(&s->cluster, err) < 0)
+		return -1;
+	if (cluster_resolve(&s->cluster, opts->resources, &s->resources, &s->nr, err) < 0) {
+		cluster_close(&s->cluster);
+		return -1;
+	}
+	session_init(s, opts);
+	return 0;
+}
+
+int session_open_on(struct session *s, const struct session_opts *opts,
+		    const struct cluster *c, const struct api_resource *const *res,
+		    size_t nr, struct errbuf *err)
+{
+	memset(s, 0, sizeof(*s));
+	if (check_selector(opts, err) < 0)
+		return -1;
+	s->cluster = *c;
+	s->nr = nr;
+	s->resources = xcalloc(nr ? nr : 1, sizeof(*s->resources));
+	memcpy(s->resources, res, nr * sizeof(*res));
+	session_init(s, opts);
 	return 0;
 }
 

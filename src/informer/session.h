@@ -58,6 +58,14 @@ struct session {
  */
 int session_open(struct session *s, const struct session_opts *opts,
 		 struct errbuf *err);
+/*
+ * The same on a cluster made by the caller (a replay's client, with no
+ * discovery), for the resources given: s takes c over (closed with s);
+ * the resources stay the caller's and must outlive s.
+ */
+int session_open_on(struct session *s, const struct session_opts *opts,
+		    const struct cluster *c, const struct api_resource *const *res,
+		    size_t nr, struct errbuf *err);
 int session_start(struct session *s, struct errbuf *err);
 /*
  * The informer of one more resource (as the command line names one:

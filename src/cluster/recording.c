@@ -1,0 +1,616 @@
+/* recording.c — record what the server sent, replay it; see the header. */
+#include "cluster/recording.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "lib/base64.h"
+#include "lib/strbuf.h"
+
+/* ---- writing ------------------------------------------------------------ */
+
+struct recorder {
+	pthread_mutex_t lock;
+	gzFile gz;
+	char *path;
+	int64_t started;	/* monotonic */
+	unsigned exchanges;
+	bool failed;		/* a write failed: said at close */
+	int write_errno;
+	struct strbuf line;
+};
+
+/* Writes rec->line, then a newline; the lock is held. */
+static void put_line(struct recorder *rec)
+{
+	strbuf_addch(&rec->line, '\n');
+	/*
+	 * Each line flushed (the compressor keeps its history): what was
+	 * received is in the file, should kinf be killed the next moment.
+	 */
+	if (!rec->failed &&
+	    (gzwrite(rec->gz, rec->line.buf, (unsigned)rec->line.len) != (int)rec->line.len ||
+	     gzflush(rec->gz, Z_SYNC_FLUSH) != Z_OK)) {
+		rec->failed = true;
+		rec->write_errno = errno;
+	}
+	strbuf_reset(&rec->line);
+}
+
+struct recorder *recorder_open(const char *path, struct json_object *header,
+			       struct errbuf *err)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		errbuf_set(err, "cannot create '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	/* An existing file keeps its mode through O_TRUNC: make it ours. */
+	if (fchmod(fd, 0600) < 0) {
+		errbuf_set(err, "cannot make '%s' private: %s", path, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	gzFile gz = gzdopen(fd, "wb6");
+	if (!gz) {
+		errbuf_set(err, "cannot write '%s': out of memory", path);
+		close(fd);
+		return NULL;
+	}
+	struct recorder *rec = xcalloc(1, sizeof(*rec));
+	pthread_mutex_init(&rec->lock, NULL);
+	rec->gz = gz;
+	rec->path = xstrdup(path);
+	rec->started = mono_ms();
+	rec->line = (struct strbuf)STRBUF_INIT;
+	const char *text = json_object_to_json_string_ext(header, JSON_C_TO_STRING_PLAIN);
+	strbuf_adds(&rec->line, text);
+	put_line(rec);
+	return rec;
+}
+
+static void start_line(struct recorder *rec, unsigned x)
+{
+	strbuf_addf(&rec->line, "{\"t\":%lld,\"x\":%u,", (long long)(mono_ms() - rec->started), x);
+}
+
+unsigned recorder_begin(struct recorder *rec, const char *stream, const char *path)
+{
+	pthread_mutex_lock(&rec->lock);
+	unsigned x = ++rec->exchanges;
+	start_line(rec, x);
+	strbuf_adds(&rec->line, "\"stream\":");
+	strbuf_add_json_string(&rec->line, stream);
+	strbuf_adds(&rec->line, ",\"get\":");
+	strbuf_add_json_string(&rec->line, path);
+	strbuf_addch(&rec->line, '}');
+	put_line(rec);
+	pthread_mutex_unlock(&rec->lock);
+	return x;
+}
+
+void recorder_status(struct recorder *rec, unsigned x, const struct recorded_answer *a)
+{
+	pthread_mutex_lock(&rec->lock);
+	start_line(rec, x);
+	strbuf_addf(&rec->line, "\"status\":%ld", a->status);
+	if (a->content_type && a->content_type[0]) {
+		strbuf_adds(&rec->line, ",\"contentType\":");
+		strbuf_add_json_string(&rec->line, a->content_type);
+	}
+	if (a->retry_after_ms >= 0)
+		strbuf_addf(&rec->line, ",\"retryAfterMs\":%lld", (long long)a->retry_after_ms);
+	strbuf_addch(&rec->line, '}');
+	put_line(rec);
+	pthread_mutex_unlock(&rec->lock);
+}
+
+/* Whether data is UTF-8 without NUL: then it goes in as a JSON string. */
+static bool plain_text(const unsigned char *p, size_t len)
+{
+	for (size_t i = 0; i < len;) {
+		unsigned char c = p[i];
+		size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+		if (!c || !n || i + n > len)
+			return false;
+		for (size_t k = 1; k < n; k++)
+			if ((p[i + k] & 0xc0) != 0x80)
+				return false;
+		i += n;
+	}
+	return true;
+}
+
+static void add_json_bytes(struct strbuf *sb, const char *data, size_t len)
+{
+	strbuf_addch(sb, '"');
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)data[i];
+		if (c == '"' || c == '\\') {
+			strbuf_addch(sb, '\\');
+			strbuf_addch(sb, (char)c);
+		} else if (c == '\n') {
+			strbuf_add(sb, "\\n", 2);
+		} else if (c < 0x20) {
+			strbuf_addf(sb, "\\u%04x", c);
+		} else {
+			strbuf_addch(sb, (char)c);
+		}
+	}
+	strbuf_addch(sb, '"');
+}
+
+void recorder_data(struct recorder *rec, unsigned x, const char *data, size_t len)
+{
+	pthread_mutex_lock(&rec->lock);
+	start_line(rec, x);
+	if (plain_text((const unsigned char *)data, len)) {
+		strbuf_adds(&rec->line, "\"data\":");
+		add_json_bytes(&rec->line, data, len);
+	} else {
+		strbuf_adds(&rec->line, "\"data64\":\"");
+		base64_encode(data, len, &rec->line);
+		strbuf_addch(&rec->line, '"');
+	}
+	strbuf_addch(&rec->line, '}');
+	put_line(rec);
+	pthread_mutex_unlock(&rec->lock);
+}
+
+void recorder_end(struct recorder *rec, unsigned x, const struct recorded_end *e)
+{
+	pthread_mutex_lock(&rec->lock);
+	start_line(rec, x);
+	strbuf_addf(&rec->line, "\"end\":%d", e->rc < 0 ? -1 : 0);
+	if (e->rc < 0) {
+		strbuf_adds(&rec->line, ",\"error\":");
+		strbuf_add_json_string(&rec->line, e->error ? e->error : "");
+	}
+	if (e->rc < 0 && e->refused)
+		strbuf_adds(&rec->line, ",\"refused\":true");
+	if (e->rc < 0 && e->timed_out)
+		strbuf_adds(&rec->line, ",\"timedOut\":true");
+	if (e->stopped)
+		strbuf_adds(&rec->line, ",\"stopped\":true");
+	strbuf_addch(&rec->line, '}');
+	put_line(rec);
+	pthread_mutex_unlock(&rec->lock);
+}
+
+int recorder_close(struct recorder *rec, struct errbuf *err)
+{
+	int ret = 0;
+
+	if (!rec)
+		return 0;
+	if (gzclose(rec->gz) != Z_OK || rec->failed) {
+		errbuf_set(err, "cannot write the recording '%s': %s", rec->path,
+			   rec->write_errno ? strerror(rec->write_errno) : "write failed");
+		ret = -1;
+	}
+	pthread_mutex_destroy(&rec->lock);
+	strbuf_release(&rec->line);
+	free(rec->path);
+	free(rec);
+	return ret;
+}
+
+/* ---- reading ------------------------------------------------------------ */
+
+struct chunk {
+	int64_t t;
+	char *data;
+	size_t len;
+};
+
+struct exchange {
+	int64_t t_start, t_end;
+	long status;
+	char content_type[128];
+	int64_t retry_after_ms;
+	struct chunk *chunks;
+	size_t nr, alloc;
+	bool ended;
+	int rc;
+	bool refused, timed_out;
+	bool stopped;		/* kinf was stopping: the recording ends here */
+	char *error;
+};
+
+struct stream {
+	char *name;
+	struct exchange **ex;	/* in the recorded order */
+	size_t nr, alloc;
+	size_t next;		/* the next to hand out (under the replay's lock) */
+	bool done;		/* counted in replay.exhausted */
+};
+
+struct recording {
+	struct json_object *header;
+	struct stream *streams;
+	size_t nr, alloc;
+	struct exchange **by_x;	/* [x]: the exchange numbered x */
+	size_t nx;
+};
+
+static struct stream *stream_named(struct recording *rec, const char *name)
+{
+	for (size_t i = 0; i < rec->nr; i++)
+		if (!strcmp(rec->streams[i].name, name))
+			return &rec->streams[i];
+	return NULL;
+}
+
+/* One record (not the header).  -1 with err (a line's own message). */
+static int load_record(struct recording *rec, struct json_object *r, struct errbuf *err)
+{
+	struct json_object *v;
+	int64_t t = json_object_object_get_ex(r, "t", &v) ? json_object_get_int64(v) : -1;
+	int64_t x = json_object_object_get_ex(r, "x", &v) ? json_object_get_int64(v) : 0;
+
+	if (t < 0 || x <= 0 || x > 100000000) {
+		errbuf_set(err, "a record without its time and exchange number");
+		return -1;
+	}
+	if (json_object_object_get_ex(r, "stream", &v)) {
+		const char *name = json_object_get_string(v);
+		struct stream *s = stream_named(rec, name);
+		if (!s) {
+			ALLOC_GROW(rec->streams, rec->nr + 1, rec->alloc);
+			s = &rec->streams[rec->nr++];
+			*s = (struct stream){ .name = xstrdup(name) };
+		}
+		if ((size_t)x < rec->nx && rec->by_x[x]) {
+			errbuf_set(err, "exchange %lld begins twice", (long long)x);
+			return -1;
+		}
+		if ((size_t)x >= rec->nx) {
+			size_t n = (size_t)x + 1 > rec->nx * 2 ? (size_t)x + 1 : rec->nx * 2;
+			rec->by_x = xrealloc(rec->by_x, n * sizeof(*rec->by_x));
+			memset(rec->by_x + rec->nx, 0, (n - rec->nx) * sizeof(*rec->by_x));
+			rec->nx = n;
+		}
+		struct exchange *ex = xcalloc(1, sizeof(*ex));
+		ex->t_start = ex->t_end = t;
+		ex->retry_after_ms = -1;
+		rec->by_x[x] = ex;
+		ALLOC_GROW(s->ex, s->nr + 1, s->alloc);
+		s->ex[s->nr++] = ex;
+		return 0;
+	}
+	struct exchange *ex = (size_t)x < rec->nx ? rec->by_x[x] : NULL;
+	if (!ex || ex->ended) {
+		errbuf_set(err, "a record of exchange %lld, which %s", (long long)x,
+			   ex ? "had ended" : "never began");
+		return -1;
+	}
+	if (json_object_object_get_ex(r, "status", &v)) {
+		ex->status = (long)json_object_get_int64(v);
+		if (json_object_object_get_ex(r, "contentType", &v))
+			snprintf(ex->content_type, sizeof(ex->content_type), "%s",
+				 json_object_get_string(v));
+		if (json_object_object_get_ex(r, "retryAfterMs", &v))
+			ex->retry_after_ms = json_object_get_int64(v);
+	} else if (json_object_object_get_ex(r, "data", &v) ||
+		   json_object_object_get_ex(r, "data64", &v)) {
+		struct strbuf sb = STRBUF_INIT;
+		if (json_object_object_get_ex(r, "data", NULL)) {
+			strbuf_add(&sb, json_object_get_string(v), (size_t)json_object_get_string_len(v));
+		} else if (base64_decode(json_object_get_string(v),
+					 (size_t)json_object_get_string_len(v), &sb) < 0) {
+			strbuf_release(&sb);
+			errbuf_set(err, "data64 is not base64");
+			return -1;
+		}
+		ALLOC_GROW(ex->chunks, ex->nr + 1, ex->alloc);
+		ex->chunks[ex->nr].t = t;
+		ex->chunks[ex->nr].data = strbuf_detach(&sb, &ex->chunks[ex->nr].len);
+		ex->nr++;
+	} else if (json_object_object_get_ex(r, "end", &v)) {
+		ex->ended = true;
+		ex->t_end = t;
+		ex->rc = json_object_get_int(v) < 0 ? -1 : 0;
+		if (ex->rc < 0)
+			ex->error = xstrdup(json_object_object_get_ex(r, "error", &v)
+					    ? json_object_get_string(v) : "connection lost");
+		ex->refused = json_object_object_get_ex(r, "refused", &v) &&
+			      json_object_get_boolean(v);
+		ex->timed_out = json_object_object_get_ex(r, "timedOut", &v) &&
+				json_object_get_boolean(v);
+		ex->stopped = json_object_object_get_ex(r, "stopped", &v) &&
+			      json_object_get_boolean(v);
+	} else {
+		errbuf_set(err, "a record of no kind kinf knows");
+		return -1;
+	}
+	return 0;
+}
+
+struct recording *recording_load(const char *path, struct errbuf *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		errbuf_set(err, "cannot open '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	gzFile gz = gzdopen(fd, "rb");
+	if (!gz) {
+		close(fd);
+		errbuf_set(err, "cannot read '%s': out of memory", path);
+		return NULL;
+	}
+	struct strbuf all = STRBUF_INIT;
+	char buf[65536];
+	int n, gzerr = Z_OK;
+	while ((n = gzread(gz, buf, sizeof(buf))) > 0)
+		strbuf_add(&all, buf, (size_t)n);
+	const char *gzmsg = gzerror(gz, &gzerr);
+	/* Z_BUF_ERROR: the gzip stream stops short, as a killed kinf leaves it */
+	bool cut = n < 0 || gzerr == Z_BUF_ERROR;
+	char why[128] = "";
+	if (cut)
+		snprintf(why, sizeof(why), "%s", gzerr == Z_ERRNO ? strerror(errno) : gzmsg);
+	gzclose(gz);
+	/* A file cut short is read as far as it goes. */
+	if (cut && !all.len) {
+		errbuf_set(err, "cannot read '%s': %s", path, why);
+		strbuf_release(&all);
+		return NULL;
+	}
+
+	struct recording *rec = xcalloc(1, sizeof(*rec));
+	size_t lineno = 0;
+	const char *p = strbuf_str(&all), *end = p + all.len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		lineno++;
+		if (!nl && cut)
+			break;	/* the last line of a cut file */
+		struct json_tokener *tok = json_tokener_new_ex(JSON_TOKENER_DEFAULT_DEPTH);
+		struct json_object *r = json_tokener_parse_ex(tok, p, (int)len);
+		bool whole = r && json_tokener_get_parse_end(tok) == len;
+		json_tokener_free(tok);
+		struct errbuf lerr = { "" };
+		if (!whole || !json_object_is_type(r, json_type_object)) {
+			errbuf_set(&lerr, "not a JSON object");
+		} else if (lineno == 1) {
+			struct json_object *v;
+			if (!json_object_object_get_ex(r, "kinfRecording", &v) ||
+			    json_object_get_int(v) != 1)
+				errbuf_set(&lerr, "not a kinf recording (no \"kinfRecording\":1 header)");
+			else
+				rec->header = json_object_get(r);
+		} else {
+			load_record(rec, r, &lerr);
+		}
+		json_object_put(r);
+		if (lerr.msg[0]) {
+			errbuf_set(err, "%s:%zu: %s", path, lineno, lerr.msg);
+			recording_free(rec);
+			strbuf_release(&all);
+			return NULL;
+		}
+		p += len + (nl != NULL);
+	}
+	strbuf_release(&all);
+	if (!rec->header) {
+		errbuf_set(err, "%s: empty: not a kinf recording", path);
+		recording_free(rec);
+		return NULL;
+	}
+	/* An exchange the recording stopped in the middle of ends there. */
+	for (size_t i = 0; i < rec->nx; i++) {
+		struct exchange *ex = rec->by_x[i];
+		if (ex && !ex->ended) {
+			ex->ended = true;
+			ex->rc = -1;
+			ex->error = xstrdup("stopped");
+			ex->stopped = true;
+			ex->t_end = ex->nr ? ex->chunks[ex->nr - 1].t : ex->t_start;
+		}
+	}
+	return rec;
+}
+
+void recording_free(struct recording *rec)
+{
+	if (!rec)
+		return;
+	for (size_t i = 0; i < rec->nx; i++) {
+		struct exchange *ex = rec->by_x[i];
+		if (!ex)
+			continue;
+		for (size_t k = 0; k < ex->nr; k++)
+			free(ex->chunks[k].data);
+		free(ex->chunks);
+		free(ex->error);
+		free(ex);
+	}
+	for (size_t i = 0; i < rec->nr; i++) {
+		free(rec->streams[i].name);
+		free(rec->streams[i].ex);
+	}
+	free(rec->streams);
+	free(rec->by_x);
+	json_object_put(rec->header);
+	free(rec);
+}
+
+struct json_object *recording_header(const struct recording *rec)
+{
+	return rec->header;
+}
+
+/* ---- replaying ---------------------------------------------------------- */
+
+struct replay {
+	struct recording *rec;
+	struct replay_opts opts;
+	pthread_mutex_t lock;
+	size_t exhausted;	/* streams with nothing left */
+	int64_t began;		/* monotonic, for a recorded pace */
+};
+
+/* The calling thread's place in the recording's time. */
+static __thread int64_t clock_ms;
+
+struct replay *replay_new(struct recording *rec, const struct replay_opts *opts)
+{
+	struct replay *rp = xcalloc(1, sizeof(*rp));
+	rp->rec = rec;
+	rp->opts = *opts;
+	pthread_mutex_init(&rp->lock, NULL);
+	rp->began = mono_ms();
+	return rp;
+}
+
+void replay_free(struct replay *rp)
+{
+	if (!rp)
+		return;
+	recording_free(rp->rec);
+	pthread_mutex_destroy(&rp->lock);
+	free(rp);
+}
+
+int64_t replay_now_ms(struct replay *rp)
+{
+	(void)rp;
+	return clock_ms;
+}
+
+/* Waits, at a recorded pace, until recorded time t.  true: stopped. */
+static bool pace_to(struct replay *rp, atomic_bool *stop, int stop_fd, int64_t t)
+{
+	if (rp->opts.speed > 0) {
+		int64_t due = rp->began + (int64_t)((double)t / rp->opts.speed);
+		while (mono_ms() < due && !(stop && atomic_load(stop))) {
+			struct pollfd pfd = { .fd = stop_fd > 0 ? stop_fd : -1, .events = POLLIN };
+			int64_t left = due - mono_ms();
+			poll(&pfd, 1, left > 1000 ? 1000 : (int)(left > 0 ? left : 0));
+		}
+	}
+	return stop && atomic_load(stop);
+}
+
+bool replay_sleep(struct replay *rp, atomic_bool *stop, int stop_fd, int64_t ms)
+{
+	clock_ms += ms;
+	return pace_to(rp, stop, stop_fd, clock_ms);
+}
+
+/*
+ * The request's clock (stream_opts.tick), called at the recorded times
+ * it would have been, up to t (through t when the transfer ended with an
+ * error there: a tick may be what ended it).  -1: a tick ended it.
+ */
+static int run_ticks(const struct replay_request *req, int64_t *next_tick, int64_t t,
+		     bool through)
+{
+	while (req->tick && (*next_tick < t || (through && *next_tick == t))) {
+		clock_ms = *next_tick;
+		int64_t again = req->tick(req->tick_ctx);
+		if (again < 0)
+			return -1;
+		*next_tick += again > 0 ? again : 1;
+	}
+	return 0;
+}
+
+/*
+ * The end of a stream's recording: nothing more comes.  The last stream
+ * to get here tells opts.done; then it waits to be stopped.
+ */
+static int end_of_recording(struct replay *rp, struct stream *s,
+			    const struct replay_request *req, struct errbuf *err)
+{
+	pthread_mutex_lock(&rp->lock);
+	bool all = !s->done && ++rp->exhausted == rp->rec->nr;
+	s->done = true;
+	pthread_mutex_unlock(&rp->lock);
+	if (all && rp->opts.done)
+		rp->opts.done(rp->opts.ctx);
+	while (!(req->stop && atomic_load(req->stop))) {
+		struct pollfd pfd = { .fd = req->stop_fd > 0 ? req->stop_fd : -1,
+				      .events = POLLIN };
+		poll(&pfd, 1, 1000);
+	}
+	errbuf_set(err, "stopped");
+	return -1;
+}
+
+int replay_stream(struct replay *rp, const struct replay_request *req,
+		  struct replay_answer *ans, struct errbuf *err)
+{
+	struct stream *s = req->stream ? stream_named(rp->rec, req->stream) : NULL;
+	struct exchange *ex = NULL;
+
+	ans->status = 0;
+	ans->retry_after_ms = -1;
+	if (!s) {
+		errbuf_set(err, "not in the recording");
+		return -1;
+	}
+	pthread_mutex_lock(&rp->lock);
+	if (s->next < s->nr)
+		ex = s->ex[s->next++];
+	pthread_mutex_unlock(&rp->lock);
+	if (!ex)
+		return end_of_recording(rp, s, req, err);
+
+	if (rp->opts.pace)
+		rp->opts.pace(rp->opts.ctx);
+	clock_ms = ex->t_start;
+	if (pace_to(rp, req->stop, req->stop_fd, ex->t_start))
+		goto stopped;
+	ans->status = ex->status;
+	ans->retry_after_ms = ex->retry_after_ms;
+	snprintf(ans->content_type, sizeof(ans->content_type), "%s", ex->content_type);
+	int64_t next_tick = ex->t_start + (req->tick_ms > 0 ? req->tick_ms : 1);
+	for (size_t i = 0; i < ex->nr; i++) {
+		const struct chunk *c = &ex->chunks[i];
+		if (run_ticks(req, &next_tick, c->t, false) < 0)
+			goto aborted;
+		if (pace_to(rp, req->stop, req->stop_fd, c->t))
+			goto stopped;
+		clock_ms = c->t;
+		if (ex->status < 200 || ex->status > 299)
+			strbuf_add(ans->body, c->data, c->len);
+		else if (req->on_data(req->ctx, c->data, c->len) < 0)
+			goto aborted;
+	}
+	if (ex->stopped) {
+		/*
+		 * kinf was stopped here, live.  The reflector takes this as a
+		 * connection lost, digests what came, and asks again: then
+		 * the recording has ended (end_of_recording()).
+		 */
+		errbuf_set(err, "the recording ends here");
+		return -1;
+	}
+	if (run_ticks(req, &next_tick, ex->t_end, ex->rc < 0) < 0)
+		goto aborted;
+	clock_ms = ex->t_end;
+	if (ex->rc < 0) {
+		errbuf_set(err, "%s", ex->error);
+		ans->refused = ex->refused;
+		ans->timed_out = ex->timed_out;
+		return -1;
+	}
+	return 0;
+aborted:
+	errbuf_set(err, "aborted");
+	return -1;
+stopped:
+	errbuf_set(err, "stopped");
+	return -1;
+}

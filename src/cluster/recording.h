@@ -1,0 +1,149 @@
+/*
+ * recording.h — what a server sent, kept in a file (`kinf watch --record`)
+ * and sent again from it (`kinf replay`).
+ *
+ * A recording holds the reflectors' requests only: each list page, watch
+ * and resourceVersion probe, as an exchange of one stream (the collection
+ * it asks, the stream_opts.record_as of its request): the request's path
+ * and query, the status, Content-Type and Retry-After of the answer, the
+ * body's pieces as they were received, each with its time, and how the
+ * transfer ended (cleanly, or the error libcurl or kinf gave).  No
+ * request header is written, so neither are credentials; the bodies are
+ * the objects as the server sent them (a Secret's data included, as
+ * -o json shows it).  The file is created 0600.
+ *
+ * The format (man kinf, RECORDINGS): gzip'd JSON lines.  The first is the
+ * header: {"kinfRecording":1, ...}, with what the recording session was
+ * (its resources as discovery described them, namespace, selectors,
+ * client-go profile).  Then one record per line, in the order they
+ * happened, each with "t" (ms since the recording began) and "x" (the
+ * exchange's number):
+ *
+ *   {"t":0,"x":1,"stream":"/api/v1/namespaces/default/pods","get":"...?limit=500"}
+ *   {"t":3,"x":1,"status":200,"contentType":"application/json"}
+ *   {"t":3,"x":1,"data":"{\"kind\":\"PodList\",..."}
+ *   {"t":5,"x":1,"end":0}			(or "end":-1,"error":"...")
+ *
+ * Replay (kclient_new_replay in http.h) answers each stream's requests
+ * with that stream's exchanges, in their order, whatever the query:
+ * a reflector that behaves as the recorded one asks the same questions.
+ * Time is the recording's: each thread that replays sees a clock
+ * (kclient_now_ms) at the recorded time of what it was last handed, and
+ * its sleeps (kclient_sleep) move that clock without waiting, so a rule
+ * that depends on time (a very short watch, a silent watch renewed, the
+ * disconnected interval of a relist) decides as it did live.
+ *
+ * Threads: a recorder is written from every reflector thread at once
+ * (a lock orders the lines).  A replay is read likewise.
+ */
+#ifndef KINF_RECORDING_H
+#define KINF_RECORDING_H
+
+#include <json-c/json.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/util.h"
+
+struct strbuf;
+
+/* ---- writing ------------------------------------------------------------ */
+
+struct recorder;
+
+/* Creates path (0600, truncated) and writes the header.  NULL with err. */
+struct recorder *recorder_open(const char *path, struct json_object *header,
+			       struct errbuf *err);
+/* A new exchange of stream; returns its number. */
+unsigned recorder_begin(struct recorder *rec, const char *stream, const char *path);
+
+/* An answer's head, and how a transfer ended (http.h's terms). */
+struct recorded_answer {
+	long status;			/* 0: none came */
+	const char *content_type;	/* "" or NULL: none */
+	int64_t retry_after_ms;		/* -1: none */
+};
+struct recorded_end {
+	int rc;			/* 0, or -1 with: */
+	const char *error;
+	bool refused, timed_out;
+	bool stopped;		/* kinf was stopping: the stream's recording ends */
+};
+
+void recorder_status(struct recorder *rec, unsigned x, const struct recorded_answer *a);
+void recorder_data(struct recorder *rec, unsigned x, const char *data, size_t len);
+void recorder_end(struct recorder *rec, unsigned x, const struct recorded_end *e);
+/* Finishes the file; -1 with err when it could not be written whole. */
+int recorder_close(struct recorder *rec, struct errbuf *err);
+
+/* ---- reading ------------------------------------------------------------ */
+
+struct recording;
+
+/* Reads a whole recording.  NULL with err naming the file and line. */
+struct recording *recording_load(const char *path, struct errbuf *err);
+void recording_free(struct recording *rec);
+/* The header (borrowed). */
+struct json_object *recording_header(const struct recording *rec);
+
+/* ---- replaying (what kclient_stream does for a replay client) ----------- */
+
+struct replay;
+
+struct replay_opts {
+	/*
+	 * 0: as fast as the informer takes it.  Else the recorded pace,
+	 * this many times faster (1: as recorded).
+	 */
+	double speed;
+	/*
+	 * Called before each exchange is handed out, on the reflector's
+	 * thread: the replay command waits there until the informers have
+	 * taken in what came before, as they had live, so a relist finds
+	 * the cache as it was.  NULL: none.
+	 */
+	void (*pace)(void *ctx);
+	/* Called once when every stream has handed out its last exchange. */
+	void (*done)(void *ctx);
+	void *ctx;
+};
+
+/* Takes the recording (freed with the replay). */
+struct replay *replay_new(struct recording *rec, const struct replay_opts *opts);
+void replay_free(struct replay *rp);
+/* One request, as kclient_stream() has it (http.h's stream_opts). */
+struct replay_request {
+	const char *stream;		/* stream_opts.record_as */
+	atomic_bool *stop;
+	int stop_fd;
+	int64_t (*tick)(void *tick_ctx);
+	void *tick_ctx;
+	int64_t tick_ms;
+	int (*on_data)(void *ctx, const char *data, size_t len);
+	void *ctx;
+};
+/* What the recording answered (an http_response's fields). */
+struct replay_answer {
+	long status;
+	char content_type[128];
+	int64_t retry_after_ms;
+	bool refused, timed_out;
+	struct strbuf *body;		/* a non-2xx answer's body goes here */
+};
+
+/*
+ * kclient_stream() over the recording: the next exchange of req's
+ * stream, 0 or -1 with err as it ended.  A request of no stream of the
+ * recording fails ("not in the recording"); a stream with no exchange
+ * left waits for *stop.
+ */
+int replay_stream(struct replay *rp, const struct replay_request *req,
+		  struct replay_answer *ans, struct errbuf *err);
+/* The calling thread's clock: the recorded time it has reached, in ms. */
+int64_t replay_now_ms(struct replay *rp);
+/* Moves the clock on; sleeps only at a recorded pace.  true: stopped. */
+bool replay_sleep(struct replay *rp, atomic_bool *stop, int stop_fd, int64_t ms);
+
+#endif

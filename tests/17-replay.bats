@@ -1,0 +1,234 @@
+#!/usr/bin/env bats
+# `kinf watch --record` and `kinf replay`: a recording made against the
+# simulator under faults replays, with no server, to the deltas the live
+# run printed; under another client-go it shows that generation's deltas;
+# --key tells one object's story; a bad recording is one line and status 1.
+
+load test_helper
+bats_require_minimum_version 1.5.0
+
+REC= OUT= ERR= KINF_PID=
+
+start_recording() {
+	REC=$BATS_TEST_TMPDIR/pods.rec OUT=$BATS_TEST_TMPDIR/live.json ERR=$BATS_TEST_TMPDIR/live.err
+	"$KINF" watch --kubeconfig "$SIM_KUBECONFIG" pods -o json --record "$REC" "$@" \
+		>"$OUT" 2>"$ERR" 3>&- &
+	KINF_PID=$!
+}
+
+stop_recording() {
+	kill -INT "$KINF_PID"
+	wait "$KINF_PID" || [ $? -eq 130 ]
+	KINF_PID=
+}
+
+synced() { file_has "$ERR" 'synced'; }
+lines_of() { [ "$(wc -l <"$1")" -ge "$2" ]; }
+
+# The deltas without their time: what must replay byte for byte.
+deltas() { jq -c 'del(.time)' "$1"; }
+
+# record_under_faults ARGS... — a watch recorded while pods churn and the
+# server drops watches (cleanly and not), answers a 410, cuts a stream in
+# the middle of a line, sends an event that is no JSON, and compacts.
+record_under_faults() {
+	sim_start --pods 6
+	start_recording "$@"
+	wait_until 20 synced
+	watch_settled
+	local n=0
+	step() {
+		local before
+		before=$(wc -l <"$OUT")
+		simctl POST /churn "{\"resource\":\"pods\",\"count\":4,\"seed\":$((++n)),\"mix\":{\"update\":3,\"add\":1}}" >/dev/null
+		wait_until 20 lines_of "$OUT" $((before + 4))
+		watch_settled
+	}
+	step
+	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
+	step
+	simctl POST /faults '{"verb":"watch","kind":"410","count":1}' >/dev/null
+	simctl POST /drop-watches '{"mode":"abrupt"}' >/dev/null
+	step
+	simctl POST /faults '{"verb":"watch","kind":"truncate","count":1}' >/dev/null
+	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
+	step
+	simctl POST /faults '{"verb":"watch","kind":"badevent","count":1}' >/dev/null
+	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
+	step
+	# a delete the watch never told (a lost event), found by the relist
+	# after a 410: a tombstone
+	simctl POST /silent '{"op":"delete","resource":"pods","namespace":"default","name":"pod-0"}' >/dev/null
+	simctl POST /compact >/dev/null
+	simctl POST /drop-watches '{"mode":"abrupt"}' >/dev/null
+	wait_until 20 file_has "$OUT" '"tombstone":true'
+	step
+	stop_recording
+}
+
+@test "--record: a file of 0600, gzip'd JSON lines, no credential in it" {
+	sim_start --pods 3
+	touch "$BATS_TEST_TMPDIR/pods.rec"
+	chmod 644 "$BATS_TEST_TMPDIR/pods.rec"
+	start_recording
+	wait_until 20 synced
+	stop_recording
+	[ "$(stat -c %a "$REC")" = 600 ]
+	gzip -t "$REC"
+	zcat "$REC" | jq -e . >/dev/null
+	zcat "$REC" | head -1 | jq -e '.kinfRecording == 1 and .resources[0].name == "pods" and
+		.namespace == "default" and (.clientGo | type == "string")' >/dev/null
+	zcat "$REC" | sed 1d | jq -e 'has("t") and has("x")' >/dev/null
+	token=$(awk '/token:/ {print $2}' "$SIM_KUBECONFIG" | head -1)
+	[ -n "$token" ]
+	! zgrep -qF -- "$token" "$REC"
+	! zgrep -qi authorization "$REC"
+	# a file that can't be made: one line before anything is watched
+	run --separate-stderr "$KINF" watch --kubeconfig "$SIM_KUBECONFIG" pods \
+		--record "$BATS_TEST_TMPDIR/no/such/dir/x.rec"
+	assert_status 1
+	[ "${#stderr_lines[@]}" -eq 1 ] && [[ $stderr == "error: cannot create "*"No such file or directory" ]]
+	[ -z "$output" ]
+}
+
+@test "replay: a recording under faults gives the live run's deltas, byte for byte, time aside (1.36, streaming lists)" {
+	record_under_faults
+	grep -q 'relist #' "$ERR"
+	run --separate-stderr "$KINF" replay "$REC" -o json
+	assert_status 0
+	diff <(deltas "$OUT") <(jq -c 'del(.time)' <<<"$output")
+	[ "$(deltas "$OUT" | wc -l)" -gt 20 ]
+	# a tombstone was among them, and the relists were told again
+	jq -se 'any(.[]; .tombstone)' <<<"$output" >/dev/null
+	[[ $stderr == *'relist #'* ]]
+	# no server: the simulator is gone, the replay is the same
+	sim_stop
+	run --separate-stderr "$KINF" replay "$REC" -o json --dump-cache "$BATS_TEST_TMPDIR/cache.json"
+	assert_status 0
+	diff <(deltas "$OUT") <(jq -c 'del(.time)' <<<"$output")
+	jq -e 'length > 0' "$BATS_TEST_TMPDIR/cache.json" >/dev/null
+}
+
+@test "replay: the same under client-go 1.28's paged LIST and DeltaFIFO" {
+	record_under_faults --client-go 1.28 --chunk-size 2
+	zcat "$REC" | jq -se 'any(.[]; .get? // "" | test("limit=2"))' >/dev/null
+	run --separate-stderr "$KINF" replay "$REC" -o json
+	assert_status 0
+	diff <(deltas "$OUT") <(jq -c 'del(.time)' <<<"$output")
+	jq -se 'any(.[]; .type=="Replaced")' <<<"$output" >/dev/null
+}
+
+@test "replay --client-go and --fifo: what another generation hands the controller from the same answers" {
+	record_under_faults --client-go 1.28
+	run --separate-stderr "$KINF" replay "$REC" -o json --dump-cache "$BATS_TEST_TMPDIR/c128"
+	assert_status 0
+	old=$output
+	run --separate-stderr "$KINF" replay "$REC" -o json --client-go 1.36 --dump-cache "$BATS_TEST_TMPDIR/c136"
+	assert_status 0
+	# the same cache at the end, by other deltas: DeltaFIFO's Replaced,
+	# the atomic FIFO's ReplacedAll
+	diff "$BATS_TEST_TMPDIR/c128" "$BATS_TEST_TMPDIR/c136"
+	jq -se 'any(.[]; .type=="Replaced")' <<<"$old" >/dev/null
+	! jq -se 'any(.[]; .type=="ReplacedAll")' <<<"$old" >/dev/null
+	jq -se 'any(.[]; .type=="ReplacedAll")' <<<"$output" >/dev/null
+	! jq -se 'any(.[]; .type=="Replaced")' <<<"$output" >/dev/null
+	run --separate-stderr "$KINF" replay "$REC" -o json --fifo real
+	assert_status 0
+	jq -se 'any(.[]; .type=="Replaced")' <<<"$output" >/dev/null
+	# deterministic: twice the same
+	run --separate-stderr "$KINF" replay "$REC" -o json --fifo real
+	a=$(jq -c 'del(.time)' <<<"$output")
+	run --separate-stderr "$KINF" replay "$REC" -o json --fifo real
+	[ "$a" = "$(jq -c 'del(.time)' <<<"$output")" ]
+}
+
+@test "replay --key: one object's story, each update with what it changed" {
+	sim_start --pods 3
+	start_recording
+	wait_until 20 synced
+	for v in 1 2 3; do
+		simctl POST /update "{\"resource\":\"pods\",\"namespace\":\"default\",\"name\":\"pod-1\",\"patch\":{\"metadata\":{\"labels\":{\"step\":\"s$v\"}}}}" >/dev/null
+	done
+	simctl POST /update '{"resource":"pods","namespace":"default","name":"pod-2","patch":{"metadata":{"labels":{"other":"x"}}}}' >/dev/null
+	simctl POST /delete '{"resource":"pods","namespace":"default","name":"pod-1","graceful":false}' >/dev/null
+	wait_until 20 file_has "$OUT" '"type":"Deleted"'
+	stop_recording
+	run --separate-stderr "$KINF" replay "$REC" --key default/pod-1 --no-headers
+	assert_status 0
+	# added, three updates, deleted: only pod-1, each update's change shown
+	[ "$(grep -c 'default/pod-1' <<<"$output")" -eq 5 ]
+	! grep -q 'pod-2' <<<"$output"
+	grep -q 'step: s1 -> s2\|step: s1 → s2\|s1.*s2' <<<"$output"
+	run --separate-stderr "$KINF" replay "$REC" --key default/pod-1 -o json
+	[ "$(jq -r .type <<<"$output" | tr '\n' ' ')" = "ReplacedAll Updated Updated Updated Deleted " ]
+}
+
+@test "replay --speed 1 keeps the recorded pace; without it, at once" {
+	sim_start --pods 2
+	start_recording
+	wait_until 20 synced
+	sleep 2
+	simctl POST /update '{"resource":"pods","namespace":"default","name":"pod-0","patch":{"metadata":{"labels":{"late":"yes"}}}}' >/dev/null
+	wait_until 20 file_has "$OUT" '"type":"Updated"'
+	stop_recording
+	start=$(date +%s%N)
+	run --separate-stderr "$KINF" replay "$REC" -o json
+	fast=$((($(date +%s%N) - start) / 1000000))
+	assert_status 0
+	start=$(date +%s%N)
+	run --separate-stderr "$KINF" replay "$REC" -o json --speed 1
+	slow=$((($(date +%s%N) - start) / 1000000))
+	assert_status 0
+	diff <(deltas "$OUT") <(jq -c 'del(.time)' <<<"$output")
+	[ "$fast" -lt 1500 ] && [ "$slow" -ge 2000 ]
+}
+
+@test "replay: bad recordings and options are one line, status 1 or 2" {
+	local d=$BATS_TEST_TMPDIR
+	run --separate-stderr "$KINF" replay "$d/none.rec"
+	assert_status 1
+	[ "$stderr" = "error: cannot open '$d/none.rec': No such file or directory" ]
+	echo 'not a recording' | gzip >"$d/text.rec"
+	run --separate-stderr "$KINF" replay "$d/text.rec"
+	assert_status 1
+	[[ $stderr == "error: $d/text.rec:1: not a JSON object" ]]
+	echo '{"hello":1}' >"$d/plain.rec"	# not gzip'd: read as it is
+	run --separate-stderr "$KINF" replay "$d/plain.rec"
+	assert_status 1
+	[[ $stderr == *'not a kinf recording'* ]]
+	printf '{"kinfRecording":1,"resources":[]}\n' | gzip >"$d/empty.rec"
+	run --separate-stderr "$KINF" replay "$d/empty.rec"
+	assert_status 1
+	[[ $stderr == *'names no resource'* ]]
+	head -c 100 /dev/urandom >"$d/random.rec"
+	run --separate-stderr "$KINF" replay "$d/random.rec"
+	assert_status 1
+	[ "${#stderr_lines[@]}" -eq 1 ] && [[ $stderr == error:* ]]
+	for bad in "--speed 0" "--speed x" "--client-go 9.99" "--key ="; do
+		# shellcheck disable=SC2086
+		run --separate-stderr "$KINF" replay "$d/plain.rec" $bad
+		[ "$status" -eq 2 ] || [[ $bad == "--key =" ]]
+	done
+	run --separate-stderr "$KINF" replay
+	assert_status 2
+}
+
+@test "replay of a recording cut short (kinf killed): what it holds" {
+	sim_start --pods 3
+	start_recording
+	wait_until 20 synced
+	simctl POST /update '{"resource":"pods","namespace":"default","name":"pod-0","patch":{"metadata":{"labels":{"a":"b"}}}}' >/dev/null
+	wait_until 20 file_has "$OUT" '"type":"Updated"'
+	kill -KILL "$KINF_PID"
+	wait "$KINF_PID" || true
+	run --separate-stderr "$KINF" replay "$REC" -o json
+	assert_status 0
+	[ "$(jq -r .type <<<"$output" | sort -u | tr '\n' ' ')" = "ReplacedAll Updated " ]
+}
+
+@test "replay fixture: a small recording kept in the tree replays to its NDJSON" {
+	local f=$BATS_TEST_DIRNAME/fixtures/replay
+	run --separate-stderr "$KINF" replay "$f/relist-tombstone.rec" -o json
+	assert_status 0
+	diff "$f/relist-tombstone.json" <(jq -c 'del(.time)' <<<"$output")
+}

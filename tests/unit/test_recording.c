@@ -1,0 +1,277 @@
+/*
+ * test_recording.c — the recording file (cluster/recording.h): what the
+ * recorder writes, the reader reads back and the replay hands out, byte
+ * for byte and at the recorded times; and what a bad file is told as.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "cluster/recording.h"
+#include "lib/strbuf.h"
+#include "lib/util.h"
+#include "unit.h"
+
+static char dir[] = "/tmp/kinf-unit-recording.XXXXXX";
+
+static char *path_of(const char *name)
+{
+	return xasprintf("%s/%s", dir, name);
+}
+
+/* Writes text, gzip'd, to the file name in dir. */
+static char *write_gz(const char *name, const char *text, size_t len)
+{
+	char *path = path_of(name);
+	gzFile gz = gzopen(path, "wb");
+	gzwrite(gz, text, (unsigned)len);
+	gzclose(gz);
+	return path;
+}
+
+static struct json_object *header(void)
+{
+	return json_tokener_parse("{\"kinfRecording\":1,\"resources\":[{\"name\":\"pods\"}]}");
+}
+
+/* What a replay hands on_data, gathered. */
+struct sink {
+	struct strbuf got;
+	int pieces;
+	int64_t clock_at[8];	/* the replay clock at each piece */
+	struct replay *rp;
+	int abort_at;		/* -1 at this piece; 0: never */
+};
+
+static int on_data(void *ctx, const char *data, size_t len)
+{
+	struct sink *s = ctx;
+
+	if (s->pieces < 8)
+		s->clock_at[s->pieces] = replay_now_ms(s->rp);
+	s->pieces++;
+	strbuf_add(&s->got, data, len);
+	return s->pieces == s->abort_at ? -1 : 0;
+}
+
+TEST(round_trip_keeps_bytes_status_and_order)
+{
+	struct errbuf err = { "" };
+	char *path = path_of("rt.rec");
+	struct json_object *h = header();
+	struct recorder *rec = recorder_open(path, h, &err);
+	static const char binary[] = { 'a', 0, (char)0xff, '\n', 'b' };
+
+	json_object_put(h);
+	CHECK(rec != NULL);
+	unsigned x1 = recorder_begin(rec, "/api/v1/pods", "/api/v1/pods?limit=500");
+	unsigned x2 = recorder_begin(rec, "/api/v1/pods", "/api/v1/pods?watch=1");
+	recorder_status(rec, x1, &(struct recorded_answer){ 200, "application/json", -1 });
+	recorder_data(rec, x1, "{\"items\":[\"\\u00e9\"]}\n", 20);
+	recorder_data(rec, x1, binary, sizeof(binary));
+	recorder_end(rec, x1, &(struct recorded_end){ .rc = 0 });
+	recorder_status(rec, x2, &(struct recorded_answer){ 429, "", 2000 });
+	recorder_data(rec, x2, "slow down", 9);
+	recorder_end(rec, x2, &(struct recorded_end){ .rc = -1, .error = "reset", .refused = true });
+	CHECK_INT(recorder_close(rec, &err), 0);
+
+	struct stat st;
+	CHECK_INT(stat(path, &st), 0);
+	CHECK_INT(st.st_mode & 0777, 0600);
+
+	struct recording *r = recording_load(path, &err);
+	CHECK_STR(err.msg, "");
+	if (!r)
+		return;
+	CHECK_INT(json_object_get_int(json_object_object_get(recording_header(r),
+							     "kinfRecording")), 1);
+	struct sink s = { .got = STRBUF_INIT };
+	struct replay *rp = replay_new(r, &(struct replay_opts){ 0 });
+	s.rp = rp;
+	struct strbuf body = STRBUF_INIT;
+	struct replay_answer ans = { .body = &body };
+	struct replay_request req = { .stream = "/api/v1/pods", .on_data = on_data, .ctx = &s };
+
+	/* exchange 1: both pieces, the binary one whole */
+	CHECK_INT(replay_stream(rp, &req, &ans, &err), 0);
+	CHECK_INT(ans.status, 200);
+	CHECK_STR(ans.content_type, "application/json");
+	CHECK_INT(s.pieces, 2);
+	CHECK_INT(s.got.len, 20 + sizeof(binary));
+	CHECK(!memcmp(s.got.buf + 20, binary, sizeof(binary)));
+	CHECK(!memcmp(s.got.buf, "{\"items\":[\"\\u00e9\"]}\n", 20));
+	/* exchange 2: a 429, its body gathered, its end as recorded */
+	CHECK_INT(replay_stream(rp, &req, &ans, &err), -1);
+	CHECK_INT(ans.status, 429);
+	CHECK_INT(ans.retry_after_ms, 2000);
+	CHECK(ans.refused);
+	CHECK_STR(err.msg, "reset");
+	CHECK_STR(strbuf_str(&body), "slow down");
+	CHECK_INT(s.pieces, 2);
+	/* another stream: not recorded */
+	req.stream = "/api/v1/nodes";
+	CHECK_INT(replay_stream(rp, &req, &ans, &err), -1);
+	CHECK_STR(err.msg, "not in the recording");
+
+	replay_free(rp);
+	strbuf_release(&s.got);
+	strbuf_release(&body);
+	unlink(path);
+	free(path);
+}
+
+/* The tick a silent watch is renewed by, on the recorded clock. */
+static int64_t renew_after_100(void *ctx)
+{
+	struct sink *s = ctx;
+	int64_t now = replay_now_ms(s->rp);
+	return now >= 100 ? -1 : 100 - now;
+}
+
+TEST(replay_runs_on_the_recorded_clock)
+{
+	struct errbuf err = { "" };
+	/* pieces at 10 and 50 ms; the transfer ended by kinf at 130 */
+	const char *text =
+		"{\"kinfRecording\":1}\n"
+		"{\"t\":5,\"x\":1,\"stream\":\"w\",\"get\":\"w?watch=1\"}\n"
+		"{\"t\":6,\"x\":1,\"status\":200}\n"
+		"{\"t\":10,\"x\":1,\"data\":\"one\\n\"}\n"
+		"{\"t\":50,\"x\":1,\"data\":\"two\\n\"}\n"
+		"{\"t\":130,\"x\":1,\"end\":-1,\"error\":\"aborted\"}\n"
+		"{\"t\":140,\"x\":2,\"stream\":\"w\",\"get\":\"w?watch=1\"}\n"
+		"{\"t\":141,\"x\":2,\"status\":200}\n"
+		"{\"t\":150,\"x\":2,\"data\":\"three\\n\"}\n"
+		"{\"t\":160,\"x\":2,\"end\":0}\n";
+	char *path = write_gz("clock.rec", text, strlen(text));
+	struct recording *r = recording_load(path, &err);
+	CHECK_STR(err.msg, "");
+	if (!r)
+		return;
+	struct sink s = { .got = STRBUF_INIT };
+	struct replay *rp = replay_new(r, &(struct replay_opts){ 0 });
+	s.rp = rp;
+	struct replay_answer ans = { 0 };
+	struct replay_request req = {
+		.stream = "w", .on_data = on_data, .ctx = &s,
+		.tick = renew_after_100, .tick_ctx = &s, .tick_ms = 100,
+	};
+
+	/* the tick at 105 (5 + 100) ends it, as it did live */
+	CHECK_INT(replay_stream(rp, &req, &ans, &err), -1);
+	CHECK_STR(err.msg, "aborted");
+	CHECK_INT(s.pieces, 2);
+	CHECK_INT(s.clock_at[0], 10);
+	CHECK_INT(s.clock_at[1], 50);
+	CHECK_INT(replay_now_ms(rp), 105);
+	/* sleeping moves the clock, and waits for nothing */
+	int64_t before = mono_ms();
+	CHECK(!replay_sleep(rp, NULL, -1, 30000));
+	CHECK(mono_ms() - before < 1000);
+	CHECK_INT(replay_now_ms(rp), 30105);
+	/* the next exchange starts the clock at its own time */
+	req.tick = NULL;
+	CHECK_INT(replay_stream(rp, &req, &ans, &err), 0);
+	CHECK_INT(s.clock_at[2], 150);
+	CHECK_INT(replay_now_ms(rp), 160);
+	CHECK_STR(strbuf_str(&s.got), "one\ntwo\nthree\n");
+
+	replay_free(rp);
+	strbuf_release(&s.got);
+	unlink(path);
+	free(path);
+}
+
+TEST(a_file_cut_short_is_read_as_far_as_it_goes)
+{
+	struct errbuf err = { "" };
+	const char *text =
+		"{\"kinfRecording\":1}\n"
+		"{\"t\":1,\"x\":1,\"stream\":\"w\",\"get\":\"w\"}\n"
+		"{\"t\":2,\"x\":1,\"status\":200}\n"
+		"{\"t\":3,\"x\":1,\"data\":\"whole\\n\"}\n"
+		"{\"t\":4,\"x\":1,\"da";
+	/* a gzip stream without its end, as a killed kinf leaves it */
+	char *path = path_of("cut.rec");
+	gzFile gz = gzopen(path, "wb");
+	gzwrite(gz, text, (unsigned)strlen(text));
+	gzflush(gz, Z_SYNC_FLUSH);
+	FILE *f = fopen(path, "rb");
+	fseek(f, 0, SEEK_END);
+	long size = ftell(f);
+	fclose(f);
+	gzclose(gz);
+	CHECK_INT(truncate(path, size), 0);
+
+	struct recording *r = recording_load(path, &err);
+	CHECK_STR(err.msg, "");
+	if (!r)
+		return;
+	struct sink s = { .got = STRBUF_INIT };
+	struct replay *rp = replay_new(r, &(struct replay_opts){ 0 });
+	s.rp = rp;
+	struct replay_answer ans = { 0 };
+	struct replay_request req = { .stream = "w", .on_data = on_data, .ctx = &s };
+	CHECK_INT(replay_stream(rp, &req, &ans, &err), -1);
+	CHECK_STR(strbuf_str(&s.got), "whole\n");
+	CHECK_STR(err.msg, "the recording ends here");
+	replay_free(rp);
+	strbuf_release(&s.got);
+	unlink(path);
+	free(path);
+}
+
+TEST(bad_files_name_the_line)
+{
+	static const struct {
+		const char *text, *message;
+	} cases[] = {
+		{ "", "empty: not a kinf recording" },
+		{ "{\"kinfRecording\":2}\n", ":1: not a kinf recording" },
+		{ "[1]\n", ":1: not a JSON object" },
+		{ "{\"kinfRecording\":1}\n{\"t\":1,\"x\":3,\"data\":\"x\"}\n",
+		  ":2: a record of exchange 3, which never began" },
+		{ "{\"kinfRecording\":1}\n{\"t\":1,\"x\":1,\"stream\":\"s\",\"get\":\"g\"}\n"
+		  "{\"t\":1,\"x\":1,\"end\":0}\n{\"t\":2,\"x\":1,\"data\":\"x\"}\n",
+		  ":4: a record of exchange 1, which had ended" },
+		{ "{\"kinfRecording\":1}\n{\"x\":1,\"stream\":\"s\"}\n",
+		  ":2: a record without its time and exchange number" },
+		{ "{\"kinfRecording\":1}\n{\"t\":1,\"x\":1,\"stream\":\"s\",\"get\":\"g\"}\n"
+		  "{\"t\":1,\"x\":1,\"data64\":\"!!\"}\n", ":3: data64 is not base64" },
+		{ "{\"kinfRecording\":1}\n{\"t\":1,\"x\":1,\"frob\":1}\n",
+		  ":2: a record of exchange 1, which never began" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct errbuf err = { "" };
+		char *path = write_gz("bad.rec", cases[i].text, strlen(cases[i].text));
+		struct recording *r = recording_load(path, &err);
+		CHECK(r == NULL);
+		if (!strstr(err.msg, cases[i].message))
+			fprintf(stderr, "# case %zu: got '%s'\n", i, err.msg);
+		CHECK(strstr(err.msg, cases[i].message) != NULL);
+		recording_free(r);
+		unlink(path);
+		free(path);
+	}
+	struct errbuf err = { "" };
+	CHECK(recording_load("/nonexistent/x.rec", &err) == NULL);
+	CHECK_STR(err.msg, "cannot open '/nonexistent/x.rec': No such file or directory");
+	struct json_object *h = header();
+	CHECK(recorder_open("/nonexistent/x.rec", h, &err) == NULL);
+	CHECK_STR(err.msg, "cannot create '/nonexistent/x.rec': No such file or directory");
+	json_object_put(h);
+}
+
+int main(void)
+{
+	if (!mkdtemp(dir))
+		return 1;
+	RUN(round_trip_keeps_bytes_status_and_order);
+	RUN(replay_runs_on_the_recorded_clock);
+	RUN(a_file_cut_short_is_read_as_far_as_it_goes);
+	RUN(bad_files_name_the_line);
+	rmdir(dir);
+	return unit_done();
+}
