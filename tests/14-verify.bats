@@ -139,9 +139,11 @@ found_silent() {
 	[ "${#stderr_lines[@]}" -eq 1 ]
 	run --separate-stderr "$KINF" verify pods --lag-wait soon
 	assert_status 2
-	run --separate-stderr "$KINF" watch pods --verify-every 1s --tui
+	run --separate-stderr "$KINF" watch pods --verify-every soon
 	assert_status 2
-	[[ $stderr == "error: --verify-every does not work with --tui"* ]]
+	run --separate-stderr "$KINF" watch pods --record x.rec --tui
+	assert_status 2
+	[[ $stderr == "error: --record does not work with --tui"* ]]
 }
 
 @test "verify: an unreachable server is one line and status 1" {
@@ -170,4 +172,19 @@ found_silent() {
 	screen_has '1:pods 4 !'
 	keys q
 	wait_screen 'kinf exited 0' 10
+}
+
+@test "tui --verify-every: the check runs by itself, as V, and finds a lost update" {
+	sim_start --pods 3 --bookmark-interval 1
+	TUI_COLS=120 TUI_LINES=40 tui_start pods --verify-every 2s --kubeconfig "$SIM_KUBECONFIG"
+	wait_screen '3 objects.*synced' 20
+	wait_screen 'verify +[0-9]+s ago: cache equals the server' 20
+	simctl POST /silent '{"op":"update","resource":"pods","namespace":"default","name":"pod-1","patch":{"metadata":{"labels":{"lost":"yes"}}}}' >/dev/null
+	wait_screen 'verify +[0-9]+s ago: 0 missing, 0 extra, 1' 20
+	screen_has 'default/pod-1 \(stale\)'
+	screen_has '1:pods 3 !'
+	keys q
+	wait_screen 'kinf exited 0' 10
+	run "$KINF" tui pods --verify-every x
+	assert_status 2
 }

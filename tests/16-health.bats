@@ -83,3 +83,29 @@ start_watch() {
 	grep -qE '^kinf: pods: warning: still listing after 10s: [0-9]+ objects so far, page 1$' "$ERR"
 	[ "$(grep -c 'still listing' "$ERR")" -eq 1 ]
 }
+
+@test "watch --health-every: the health pane's figures as notices, none with -q" {
+	sim_start --pods 2
+	start_watch pods --client-go 1.32 --health-every 1s
+	wait_until 20 file_has "$ERR" synced
+	watch_settled
+	simctl POST /update '{"resource":"pods","namespace":"default","name":"pod-0","patch":{"metadata":{"labels":{"a":"1"}}}}' >/dev/null
+	simctl POST /bookmark >/dev/null
+	timeout=$(simctl GET '/requests?verb=watch&resource=pods' | jq -r '.[-1].query.timeoutSeconds')
+	wait_until 10 file_has "$ERR" 'health: .*last event [0-9]+s ago, last bookmark [0-9]+s ago'
+	line=$(grep 'health: .*last bookmark [0-9]' "$ERR" | tail -1)
+	[[ $line =~ ^kinf:\ pods:\ health:\ watching,\ watch\ open\ [0-9]+s\ of\ ${timeout}s,\ last\ event\ [0-9]+s\ ago,\ last\ bookmark\ [0-9]+s\ ago,\ 0\ very\ short\ watches,\ 0\ rv\ back,\ backlog\ 0$ ]]
+	# about once a second, not more
+	kill -TERM "$KINF_PID"; wait "$KINF_PID" || true; KINF_PID=
+	n=$(grep -c 'health:' "$ERR")
+	[ "$n" -ge 2 ]
+	# -q: none; without the flag or -v: none
+	start_watch pods -q --health-every 1s
+	sleep 2.5
+	kill -TERM "$KINF_PID"; wait "$KINF_PID" || true; KINF_PID=
+	! grep -q health "$ERR"
+	start_watch pods
+	wait_until 20 file_has "$ERR" synced
+	sleep 1.5
+	! grep -q health "$ERR"
+}

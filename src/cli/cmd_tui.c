@@ -13,10 +13,13 @@
 #include "tui/tui_model.h"
 
 static long history = HIST_STATES;
+static int64_t verify_every_ms;
 
 static const struct option tui_options[] = {
 	OPT_INT(0, "history", &history, "N",
 		"keep the last N states of each object, to step through in the detail view (default 8)"),
+	OPT_DURATION(0, "verify-every", &verify_every_ms,
+		     "check each tab's cache against a LIST from the server this often, as V does"),
 	OPT_INCLUDE(informer_flag_options),
 	OPT_INCLUDE(cluster_options),
 	OPT_END(),
@@ -41,7 +44,8 @@ static int run_tui(int argc, const char **argv)
 	if (history > HIST_MAX)
 		usage_error(&command_tui, "--history %ld: at most %d states are kept", history, HIST_MAX);
 	struct tui_opts to = { .resync_ms = informer_flags.resync_ms,
-			       .hist_states = (unsigned)history };
+			       .hist_states = (unsigned)history,
+			       .verify_every_ms = verify_every_ms };
 	printer_columns_load(&s.cluster, s.resources, s.nr);
 	int ret = tui_run(&s, &to);
 	session_close(&s);

@@ -48,7 +48,7 @@ static struct {
 	bool diff, events, watch_only, hide_unchanged, no_headers;
 	bool tui, quiet;
 	const char *types, *dump_cache, *record;
-	int64_t timeout_ms, verify_every_ms, lag_wait_ms;
+	int64_t timeout_ms, verify_every_ms, lag_wait_ms, health_every_ms;
 	long max_deltas;
 	int color;
 } o = { .lag_wait_ms = 10000 };
@@ -89,6 +89,9 @@ static const struct option watch_options[] = {
 		     "check the cache against a LIST from the server this often (see kinf verify)"),
 	OPT_DURATION(0, "lag-wait", &o.lag_wait_ms,
 		     "with --verify-every: wait this long for the informer to reach the list (default 10s)"),
+	OPT_DURATION(0, "health-every", &o.health_every_ms,
+		     "a health notice this often: watch age, last event and bookmark, backlog "
+		     "(-v: every 30s)"),
 	OPT_BOOL(0, "tui", &o.tui,
 		 "show the live terminal UI instead of lines"),
 	OPT_STRING(0, "record", &o.record, "FILE",
@@ -316,8 +319,6 @@ static int run_watch(int argc, const char **argv)
 	argc = opt_parse(&command_watch, argc, argv);
 	resource_args_parse(&command_watch, argc, argv, &ra);
 	parse_output(&command_watch, &out);
-	if (o.verify_every_ms && o.tui)
-		usage_error(&command_watch, "--verify-every does not work with --tui");
 	if (o.record && o.tui)
 		usage_error(&command_watch, "--record does not work with --tui");
 
@@ -330,7 +331,8 @@ static int run_watch(int argc, const char **argv)
 
 	if (o.tui) {
 		struct tui_opts to = { .resync_ms = informer_flags.resync_ms,
-				       .hist_states = HIST_STATES };
+				       .hist_states = HIST_STATES,
+				       .verify_every_ms = o.verify_every_ms };
 		ret = tui_run(&s, &to);
 		goto close;
 	}
@@ -350,6 +352,8 @@ static int run_watch(int argc, const char **argv)
 		.resync_ms = informer_flags.resync_ms,
 		.verify_every_ms = o.verify_every_ms,
 		.verify_lag_ms = o.lag_wait_ms,
+		.health_every_ms = o.health_every_ms ? o.health_every_ms
+				 : cluster_flags.verbose > 0 ? 30000 : 0,
 		.name = ra.name,
 	};
 	ret = print_deltas(&s, &out, &loop);

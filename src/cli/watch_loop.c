@@ -209,6 +209,18 @@ static int check_synced(struct watch_loop *loop, bool at_timeout, int64_t starte
 	return ret;
 }
 
+/* watch --health-every: a health notice for each informer. */
+static void print_health(struct watch_loop *loop)
+{
+	struct session *s = loop->session;
+
+	for (size_t i = 0; i < s->nr; i++) {
+		struct informer_stats st;
+		informer_get_stats(s->informers[i], &st);
+		printer_health(loop->printer, s->resources[i]->name, &st, wall_ms());
+	}
+}
+
 /* Whether every informer's queue and every listener are empty. */
 static bool all_taken(struct session *s, struct listener **ls)
 {
@@ -243,6 +255,7 @@ int watch_loop_run(struct watch_loop *loop)
 	fds[s->nr + 2] = (struct pollfd){ .fd = loop->done_fd > 0 ? loop->done_fd : -1,
 					  .events = POLLIN };
 	bool finishing = false;
+	int64_t health_at = mono_ms() + loop->health_every_ms;
 	if (loop->verify_every_ms) {
 		vs = xcalloc(s->nr, sizeof(*vs));
 		for (size_t i = 0; i < s->nr; i++) {
@@ -273,6 +286,16 @@ int watch_loop_run(struct watch_loop *loop)
 			int64_t until = vs[i].waiting ? 50 : vs[i].at - mono_ms();
 			if (until < 0)
 				until = 0;
+			if (wait < 0 || until < wait)
+				wait = (int)until;
+		}
+		if (loop->health_every_ms) {
+			int64_t until = health_at - mono_ms();
+			if (until <= 0) {
+				print_health(loop);
+				health_at = mono_ms() + loop->health_every_ms;
+				until = loop->health_every_ms;
+			}
 			if (wait < 0 || until < wait)
 				wait = (int)until;
 		}

@@ -32,6 +32,7 @@ struct watch_loop {
 	int64_t resync_ms;	/* the listener's resync period; 0: none */
 	int64_t verify_every_ms;	/* 0: no checks */
 	int64_t verify_lag_ms;		/* how long a check waits for the informer */
+	int64_t health_every_ms;	/* printer_health() this often; 0: never */
 	/*
 	 * The NAME watched, or NULL.  When the informer syncs without it, a
 	 * notice says so once (on notices: stderr, or NULL with -q).

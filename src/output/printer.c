@@ -920,6 +920,57 @@ int printer_verify(struct printer *p, const char *resource,
 	return 0;
 }
 
+/* "3s ago", or "never" for a time that never came (0). */
+static void add_ago(struct strbuf *sb, int64_t now, int64_t then)
+{
+	char age[32];
+
+	if (!then) {
+		strbuf_adds(sb, "never");
+		return;
+	}
+	format_age(now > then ? now - then : 0, age);
+	strbuf_addf(sb, "%s ago", age);
+}
+
+int printer_health(struct printer *p, const char *resource,
+		   const struct informer_stats *st, int64_t now)
+{
+	char a[32];
+
+	if (!p->opts.notices)
+		return 0;
+	printer_flush(p);
+	clear_progress(p);
+	strbuf_reset(&p->sb);
+	strbuf_addf(&p->sb, "kinf: %s: health: %s", resource, informer_state_name(st->state));
+	if (st->watch_since_ms) {
+		format_age(now - st->watch_since_ms, a);
+		strbuf_addf(&p->sb, ", watch open %s of %ds", a, st->watch_timeout_s);
+	}
+	strbuf_adds(&p->sb, ", last event ");
+	add_ago(&p->sb, now, st->last_event_ms);
+	strbuf_adds(&p->sb, ", last bookmark ");
+	add_ago(&p->sb, now, st->last_bookmark_ms);
+	if (st->bookmark_gap_ms) {
+		format_age(st->bookmark_gap_ms, a);
+		strbuf_addf(&p->sb, " (every %s)", a);
+	}
+	strbuf_addf(&p->sb, ", %llu very short watches, %llu rv back, backlog %zu",
+		    (unsigned long long)st->short_watches,
+		    (unsigned long long)st->rv_backwards, st->backlog);
+	if (st->backlog && st->backlog_since_ms) {
+		strbuf_adds(&p->sb, " (oldest ");
+		add_ago(&p->sb, now, st->backlog_since_ms);
+		strbuf_addch(&p->sb, ')');
+	}
+	strbuf_addch(&p->sb, '\n');
+	fwrite(p->sb.buf, 1, p->sb.len, p->opts.notices);
+	fflush(p->opts.notices);
+	strbuf_reset(&p->sb);
+	return 0;
+}
+
 int printer_notification(struct printer *p, const struct notification *n)
 {
 	strbuf_reset(&p->sb);

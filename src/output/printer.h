@@ -173,6 +173,15 @@ int printer_notification(struct printer *p, const struct notification *n);
  */
 int printer_verify(struct printer *p, const char *resource,
 		   const struct verify_report *r);
+/*
+ * watch -v's periodic health notice for one informer: its state, the
+ * open watch's age against its timeoutSeconds, the last event and
+ * bookmark and the bookmark interval, very short watches, resourceVersions
+ * that went back, the listener's backlog.  now: the wall clock.
+ */
+struct informer_stats;
+int printer_health(struct printer *p, const char *resource,
+		   const struct informer_stats *st, int64_t now);
 /* Flushes what printer_notification() buffered; 0 or -1 as above. */
 int printer_flush(struct printer *p);
 /* The message of the last template error (OUTPUT_OBJECT), or "". */

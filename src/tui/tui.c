@@ -701,6 +701,13 @@ static void tick(struct tui *t)
 
 	for (size_t i = 0; i < t->nr; i++) {
 		struct tab *tab = &t->tabs[i];
+		if (t->verify_every_ms && !tab->verify_next)
+			tab->verify_next = now + t->verify_every_ms;
+		if (t->verify_every_ms && now >= tab->verify_next && !tab->verify &&
+		    informer_has_synced(tab->m.inf)) {
+			tab->verify_next = now + t->verify_every_ms;
+			verify_start(t, i);	/* as V does */
+		}
 		if (tab->verify)
 			verify_step(t, tab, now);
 		model_sample(&tab->m, now);
@@ -804,6 +811,7 @@ int tui_run(struct session *s, const struct tui_opts *opts)
 	t.tabs = xcalloc(t.nr, sizeof(*t.tabs));
 	t.resync_ms = opts->resync_ms;
 	t.hist_states = opts->hist_states;
+	t.verify_every_ms = opts->verify_every_ms;
 	t.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
 	draw_set_utf8(t.utf8);
 	for (size_t i = 0; i < t.nr; i++)

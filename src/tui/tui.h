@@ -25,6 +25,8 @@ struct tui_opts {
 	int64_t resync_ms;
 	/* States kept per object for the detail view's steps (HIST_STATES). */
 	unsigned hist_states;
+	/* Check each tab's cache against the server this often, as V; 0: only V. */
+	int64_t verify_every_ms;
 };
 
 /*

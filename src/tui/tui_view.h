@@ -116,6 +116,7 @@ struct tab {
 	/* `V`: a check of the cache against the server, while under way. */
 	struct verify_check *verify;
 	int64_t verify_until;	/* monotonic: the lag wait's end */
+	int64_t verify_next;	/* monotonic: --verify-every's next check; 0: none */
 	/* The last check's summary (owned), when, and whether it differed. */
 	char *verify_text;
 	int64_t verify_ms;	/* wall clock; 0: never checked */
@@ -126,6 +127,7 @@ struct tui {
 	struct session *session;
 	int64_t resync_ms;		/* each tab's listener's */
 	unsigned hist_states;		/* each tab's model's */
+	int64_t verify_every_ms;	/* --verify-every: V on each tab this often */
 	struct tab *tabs;
 	size_t nr, cur;
 	enum pane focus;
