@@ -158,8 +158,9 @@ assert_one_error() {
 	same_both pods pod-2
 	[ "${#lines[@]}" -eq 2 ]
 	[[ ${lines[1]} == "pod-2 "* ]]
+	# the object itself, as kubectl prints one NAME, not a List
 	same_both pods pod-2 -o json
-	jq -e '.items | length == 1 and .[0].metadata.name == "pod-2"' <<<"$output" >/dev/null
+	jq -e '.kind == "Pod" and .metadata.name == "pod-2"' <<<"$output" >/dev/null
 	same_both deployments web -o name
 	[ "$output" = deployment.apps/web ]
 	run --separate-stderr get pods nosuchpod
