@@ -1193,6 +1193,68 @@ struct json_object *kobj_tree(const struct kobj *obj)
 	return tree_of(obj->json, obj->json_len);
 }
 
+/* ---- a tree of some members ---------------------------------------------- */
+
+struct pick_ctx {
+	const struct kobj_pick *pick;	/* the members to keep */
+	struct json_object *into;	/* the object they go in */
+};
+
+static int pick_member(struct scan *s, const char *key, size_t klen, void *ctx);
+
+/* One element of a PICK_COUNT array: an empty object in its place. */
+static int count_element(struct scan *s, void *ctx)
+{
+	(void)s;
+	json_object_array_add(ctx, json_object_new_object());
+	return 0;	/* the scanner skips the element itself */
+}
+
+static int pick_member(struct scan *s, const char *key, size_t klen, void *ctx)
+{
+	struct pick_ctx *pc = ctx;
+	const struct kobj_pick *m = pc->pick;
+	char name[128];
+
+	while (m->name && (strlen(m->name) != klen || memcmp(m->name, key, klen)))
+		m++;
+	if (!m->name || klen >= sizeof(name))
+		return 0;	/* not wanted: skipped */
+	memcpy(name, key, klen);
+	name[klen] = '\0';
+	if (m->how == PICK_SOME && *s->p == '{') {
+		struct pick_ctx sub = { m->members, json_object_new_object() };
+		json_object_object_add(pc->into, name, sub.into);
+		return scan_object(s, pick_member, &sub) < 0 ? -1 : 1;
+	}
+	if (m->how == PICK_COUNT && *s->p == '[') {
+		struct json_object *a = json_object_new_array();
+		json_object_object_add(pc->into, name, a);
+		return scan_array(s, count_element, a) < 0 ? -1 : 1;
+	}
+	const char *start = s->p;
+	if (scan_value(s) < 0)
+		return -1;
+	/* The byte after a number tells the tokenizer it ended. */
+	size_t len = (size_t)(s->p - start) + (s->p < s->end);
+	json_object_object_add(pc->into, name, tree_of(start, len));
+	return 1;
+}
+
+struct json_object *kobj_tree_pick(const struct kobj *obj, const struct kobj_pick *pick)
+{
+	struct scan s = { .p = obj->json, .end = obj->json + obj->json_len };
+	struct pick_ctx pc = { pick, json_object_new_object() };
+
+	s.run = s.p;
+	skip_ws(&s);
+	if (s.p >= s.end || *s.p != '{' || scan_object(&s, pick_member, &pc) < 0) {
+		json_object_put(pc.into);	/* kept text is valid JSON: not reached */
+		return kobj_tree(obj);
+	}
+	return pc.into;
+}
+
 bool packed_contains(const char *packed, const char *value)
 {
 	for (const char *p = packed; *p; p += strlen(p) + 1)

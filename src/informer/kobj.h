@@ -155,6 +155,23 @@ void kobj_unref(struct kobj *obj);	/* NULL is a no-op */
 /* A new json-c tree of the object; the caller puts it. */
 struct json_object *kobj_tree(const struct kobj *obj);
 
+/*
+ * Which members kobj_tree_pick() keeps, a list ended by a NULL name:
+ * PICK_ALL the whole value, PICK_SOME an object's listed members,
+ * PICK_COUNT an array as as many empty objects (what its length says).
+ */
+struct kobj_pick {
+	const char *name;
+	enum { PICK_ALL, PICK_SOME, PICK_COUNT } how;
+	const struct kobj_pick *members;	/* PICK_SOME */
+};
+/*
+ * A json-c tree of the members pick names only, for a reader that needs
+ * a few fields of a large object (the watch line's columns): the rest is
+ * scanned past, never made into json-c objects.  The caller puts it.
+ */
+struct json_object *kobj_tree_pick(const struct kobj *obj, const struct kobj_pick *pick);
+
 /* True when the packed list (labels, node, owners) holds value. */
 bool packed_contains(const char *packed, const char *value);
 /* Iterate a packed list: for (p = list; *p; p += strlen(p) + 1) */

@@ -17,6 +17,7 @@
 
 #include <json-c/json.h>
 
+#include "informer/kobj.h"
 #include "output/jsonpath.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
@@ -1064,6 +1065,36 @@ const char *const *columns_live_headers(const char *kind)
 	if (ck)
 		return ck->live;
 	return kind_spec_of(kind)->live;
+}
+
+/*
+ * What a pod's line columns read (pod_summarize, the wide detail): the
+ * status, a few of the spec's members, the containers only counted, two
+ * timestamps.  The labels, volumes, env and the like are never made
+ * into json-c objects: a watch line costs a third of the tree.
+ */
+static const struct kobj_pick pod_pick_metadata[] = {
+	{ "creationTimestamp", PICK_ALL, NULL },
+	{ "deletionTimestamp", PICK_ALL, NULL },
+	{ NULL, PICK_ALL, NULL },
+};
+static const struct kobj_pick pod_pick_spec[] = {
+	{ "containers", PICK_COUNT, NULL },
+	{ "initContainers", PICK_ALL, NULL },
+	{ "nodeName", PICK_ALL, NULL },
+	{ "readinessGates", PICK_ALL, NULL },
+	{ NULL, PICK_ALL, NULL },
+};
+static const struct kobj_pick pod_pick[] = {
+	{ "metadata", PICK_SOME, pod_pick_metadata },
+	{ "spec", PICK_SOME, pod_pick_spec },
+	{ "status", PICK_ALL, NULL },
+	{ NULL, PICK_ALL, NULL },
+};
+
+const struct kobj_pick *columns_pick(const char *kind)
+{
+	return !strcmp(kind, "Pod") && !crd_of(kind) ? pod_pick : NULL;
 }
 
 void columns_short_status(const char *kind, struct json_object *obj,

@@ -48,6 +48,13 @@ struct json_object;
 struct strbuf;
 
 /*
+ * The members columns_short_status() and columns_wide_detail() read of a
+ * kind's objects, for kobj_tree_pick(); NULL: the whole object.
+ */
+struct kobj_pick;
+const struct kobj_pick *columns_pick(const char *kind);
+
+/*
  * The short status of the watch line: pod "Running 1/1" (STATUS and
  * READY), deployment "3/3 ready", node "Ready" (its STATUS), namespace
  * its phase; nothing for other kinds.  Appended to out.

@@ -302,7 +302,9 @@ struct line_memo_ctx {
 static char *line_memo(const struct kobj *obj, void *ctx)
 {
 	const struct line_memo_ctx *c = ctx;
-	struct json_object *tree = kobj_tree(obj), *meta, *created;
+	const struct kobj_pick *pick = columns_pick(c->kind);
+	struct json_object *tree = pick ? kobj_tree_pick(obj, pick) : kobj_tree(obj);
+	struct json_object *meta, *created;
 	struct strbuf sb = STRBUF_INIT;
 
 	columns_short_status(c->kind, tree, c->now_ms, &sb);

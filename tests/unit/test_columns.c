@@ -2,6 +2,7 @@
 #include <json-c/json.h>
 
 #include "output/columns.h"
+#include "informer/kobj.h"
 #include "lib/strbuf.h"
 #include "unit.h"
 
@@ -17,12 +18,40 @@ static struct json_object *tree(const char *json)
 	return t;
 }
 
+/*
+ * The watch line's columns (short status, wide detail) of json, from
+ * the whole tree and from the members columns_pick() names: the same.
+ */
+static void check_pick(const char *kind, const char *json)
+{
+	const struct kobj_pick *pick = columns_pick(kind);
+	struct errbuf err = { "" };
+	struct kobj *obj = pick ? kobj_from_json(json, strlen(json), 0, &err) : NULL;
+
+	if (!obj)
+		return;
+	struct json_object *whole = kobj_tree(obj), *some = kobj_tree_pick(obj, pick);
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	columns_short_status(kind, whole, now_ms, &a);
+	columns_wide_detail(kind, whole, now_ms, &a);
+	columns_short_status(kind, some, now_ms, &b);
+	columns_wide_detail(kind, some, now_ms, &b);
+	CHECK_STR(strbuf_str(&b), strbuf_str(&a));
+	strbuf_release(&a);
+	strbuf_release(&b);
+	json_object_put(whole);
+	json_object_put(some);
+	kobj_unref(obj);
+}
+
 /* The cell of column header for kind; a static buffer, "(none)" if absent. */
 static const char *cell(const char *kind, const char *header, const char *json)
 {
 	static char buf[256];
 	struct json_object *t = tree(json);
 	struct strbuf sb = STRBUF_INIT;
+
+	check_pick(kind, json);
 
 	if (columns_cell(kind, header, t, now_ms, &sb) < 0)
 		snprintf(buf, sizeof(buf), "(none)");
