@@ -142,6 +142,32 @@ record_under_faults() {
 	[ "$a" = "$(jq -c 'del(.time)' <<<"$output")" ]
 }
 
+@test "replay of several resources: each resource's deltas as live" {
+	sim_start --pods 4
+	REC=$BATS_TEST_TMPDIR/m.rec OUT=$BATS_TEST_TMPDIR/live.json ERR=$BATS_TEST_TMPDIR/live.err
+	"$KINF" watch --kubeconfig "$SIM_KUBECONFIG" pods,configmaps,nodes -o json --record "$REC" \
+		>"$OUT" 2>"$ERR" 3>&- &
+	KINF_PID=$!
+	wait_until 20 bash -c "[ \$(grep -c synced '$ERR') -ge 3 ]"
+	watch_settled
+	simctl POST /churn '{"resource":"pods","count":6,"seed":5}' >/dev/null
+	simctl POST /churn '{"resource":"configmaps","count":4,"seed":5}' >/dev/null
+	simctl POST /faults '{"verb":"watch","kind":"410","count":2}' >/dev/null
+	simctl POST /drop-watches '{"mode":"abrupt"}' >/dev/null
+	wait_until 20 file_has "$ERR" 'relist #1'
+	stop_recording
+	run --separate-stderr "$KINF" replay "$REC" -o json
+	assert_status 0
+	for r in pods configmaps nodes; do
+		diff <(jq -c "select(.resource==\"$r\") | del(.time)" "$OUT") \
+			<(jq -c "select(.resource==\"$r\") | del(.time)" <<<"$output")
+	done
+	[ "$(jq -r .resource <<<"$output" | sort -u | tr '\n' ' ')" = "configmaps nodes pods " ]
+	# a cluster-scoped object's story is told by its name
+	run --separate-stderr "$KINF" replay "$REC" --key node-1 -o json
+	[ "$(jq -r .key <<<"$output" | sort -u)" = node-1 ]
+}
+
 @test "replay --key: one object's story, each update with what it changed" {
 	sim_start --pods 3
 	start_recording

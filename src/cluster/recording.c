@@ -460,8 +460,14 @@ struct replay {
 	int64_t began;		/* monotonic, for a recorded pace */
 };
 
-/* The calling thread's place in the recording's time. */
-static __thread int64_t clock_ms;
+/*
+ * The calling thread's place in the recording's time.  A replayed
+ * backoff may wait longer than the live one did (its jitter is drawn
+ * again) and so pass the next exchange's recorded start: that exchange's
+ * times are then shifted on, so the clock never goes back and the
+ * lengths within a transfer stay the recorded ones.
+ */
+static __thread int64_t clock_ms, shift_ms;
 
 struct replay *replay_new(struct recording *rec, const struct replay_opts *opts)
 {
@@ -569,20 +575,21 @@ int replay_stream(struct replay *rp, const struct replay_request *req,
 
 	if (rp->opts.pace)
 		rp->opts.pace(rp->opts.ctx);
-	clock_ms = ex->t_start;
+	shift_ms = clock_ms > ex->t_start ? clock_ms - ex->t_start : 0;
+	clock_ms = ex->t_start + shift_ms;
 	if (pace_to(rp, req->stop, req->stop_fd, ex->t_start))
 		goto stopped;
 	ans->status = ex->status;
 	ans->retry_after_ms = ex->retry_after_ms;
 	snprintf(ans->content_type, sizeof(ans->content_type), "%s", ex->content_type);
-	int64_t next_tick = ex->t_start + (req->tick_ms > 0 ? req->tick_ms : 1);
+	int64_t next_tick = clock_ms + (req->tick_ms > 0 ? req->tick_ms : 1);
 	for (size_t i = 0; i < ex->nr; i++) {
 		const struct chunk *c = &ex->chunks[i];
-		if (run_ticks(req, &next_tick, c->t, false) < 0)
+		if (run_ticks(req, &next_tick, c->t + shift_ms, false) < 0)
 			goto aborted;
 		if (pace_to(rp, req->stop, req->stop_fd, c->t))
 			goto stopped;
-		clock_ms = c->t;
+		clock_ms = c->t + shift_ms;
 		if (ex->status < 200 || ex->status > 299)
 			strbuf_add(ans->body, c->data, c->len);
 		else if (req->on_data(req->ctx, c->data, c->len) < 0)
@@ -597,9 +604,9 @@ int replay_stream(struct replay *rp, const struct replay_request *req,
 		errbuf_set(err, "the recording ends here");
 		return -1;
 	}
-	if (run_ticks(req, &next_tick, ex->t_end, ex->rc < 0) < 0)
+	if (run_ticks(req, &next_tick, ex->t_end + shift_ms, ex->rc < 0) < 0)
 		goto aborted;
-	clock_ms = ex->t_end;
+	clock_ms = ex->t_end + shift_ms;
 	if (ex->rc < 0) {
 		errbuf_set(err, "%s", ex->error);
 		ans->refused = ex->refused;
