@@ -130,6 +130,8 @@ assert_one_error() {
 	[[ $stderr == *"'nodenode-1'"* ]]
 	run --separate-stderr get pods --from-cache --index shoesize=42
 	assert_one_error "'shoesize'"
+	# it names the indexes there are
+	[ "$stderr" = "error: no index named 'shoesize' (the indexes: namespace, label, node, owner)" ]
 }
 
 @test "-l is applied to the cache as the server applies it" {

@@ -17,6 +17,7 @@
 #include "informer/store.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -281,7 +282,11 @@ int store_by_index(struct store *store, const char *index, const char *value,
 		if (!strcmp(index_defs[i].name, index))
 			break;
 	if (i == NR_INDEXES) {
-		errbuf_set(err, "no index named '%s'", index);
+		char names[128] = "";
+		for (size_t k = 0; k < NR_INDEXES; k++)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+				 k ? ", " : "", index_defs[k].name);
+		errbuf_set(err, "no index named '%s' (the indexes: %s)", index, names);
 		return -1;
 	}
 	pthread_rwlock_rdlock(&store->lock);

@@ -261,7 +261,7 @@ TEST(unknown_index_is_an_error)
 	struct errbuf err;
 
 	CHECK_INT(store_by_index(store, "color", "red", &list, &err), -1);
-	CHECK_STR(err.msg, "no index named 'color'");
+	CHECK_STR(err.msg, "no index named 'color' (the indexes: namespace, label, node, owner)");
 	CHECK(list.nr == 0 && list.v == NULL);
 	store_free(store);
 }
