@@ -142,6 +142,23 @@ record_under_faults() {
 	[ "$a" = "$(jq -c 'del(.time)' <<<"$output")" ]
 }
 
+@test "replay keeps the recorded queue: --fifo real under 1.36 replays as RealFIFO" {
+	sim_start --pods 3
+	start_recording --fifo real
+	wait_until 20 synced
+	watch_settled
+	simctl POST /churn '{"resource":"pods","count":3,"seed":2}' >/dev/null
+	simctl POST /faults '{"verb":"watch","kind":"410","count":1}' >/dev/null
+	simctl POST /drop-watches '{"mode":"abrupt"}' >/dev/null
+	wait_until 20 file_has "$ERR" 'relist #1'
+	stop_recording
+	zcat "$REC" | head -1 | jq -e '.fifo == "real" and .clientGo == "1.36"' >/dev/null
+	run --separate-stderr "$KINF" replay "$REC" -o json
+	assert_status 0
+	diff <(deltas "$OUT") <(jq -c 'del(.time)' <<<"$output")
+	jq -se 'any(.[]; .type=="Replaced")' <<<"$output" >/dev/null
+}
+
 @test "replay of several resources: each resource's deltas as live" {
 	sim_start --pods 4
 	REC=$BATS_TEST_TMPDIR/m.rec OUT=$BATS_TEST_TMPDIR/live.json ERR=$BATS_TEST_TMPDIR/live.err

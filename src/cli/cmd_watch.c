@@ -584,11 +584,22 @@ static int run_replay(int argc, const char **argv)
 		goto out;
 	}
 
-	/* The recorded session, unless told otherwise: its client-go, its queue. */
+	/*
+	 * The recorded session, unless told otherwise: its client-go and its
+	 * queue; another --client-go brings that generation's queue.
+	 */
+	bool as_recorded = !informer_flags.client_go && informer_flags.fifo < 0;
 	if (!informer_flags.client_go)
 		informer_flags.client_go = string_of(h, "clientGo");
 	struct session_opts so = informer_flags_session(&command_replay, NULL, NULL);
 	struct json_object *v;
+	for (int k = FIFO_DELTA; as_recorded && k <= FIFO_ATOMIC; k++) {
+		const char *fifo = string_of(h, "fifo");
+		if (fifo && !strcmp(fifo, fifo_kind_name((enum fifo_kind)k))) {
+			so.fifo_set = true;
+			so.fifo = (enum fifo_kind)k;
+		}
+	}
 	/* The server's answers say how it listed: replay lists the same way. */
 	so.streaming_set = true;
 	so.streaming_list = json_object_object_get_ex(h, "streamingList", &v) &&
