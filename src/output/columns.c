@@ -1094,7 +1094,7 @@ static const struct kobj_pick pod_pick[] = {
 
 const struct kobj_pick *columns_pick(const char *kind)
 {
-	return !strcmp(kind, "Pod") && !crd_of(kind) ? pod_pick : NULL;
+	return kind && !strcmp(kind, "Pod") && !crd_of(kind) ? pod_pick : NULL;
 }
 
 void columns_short_status(const char *kind, struct json_object *obj,
