@@ -514,12 +514,12 @@ struct replay_ctx {
  */
 static void replay_pace(void *ctx)
 {
-	struct replay_ctx *rc = ctx;
+	struct replay_ctx *rctx = ctx;
 
-	for (size_t i = 0; i < rc->session->nr; i++) {
+	for (size_t i = 0; i < rctx->session->nr; i++) {
 		struct informer_stats st;
 		for (;;) {
-			informer_get_stats(rc->session->informers[i], &st);
+			informer_get_stats(rctx->session->informers[i], &st);
 			if (!st.fifo_depth || st.state == STATE_STOPPED)
 				break;
 			usleep(200);
@@ -529,10 +529,10 @@ static void replay_pace(void *ctx)
 
 static void replay_done(void *ctx)
 {
-	struct replay_ctx *rc = ctx;
+	struct replay_ctx *rctx = ctx;
 	uint64_t one = 1;
 
-	if (write(rc->done_fd, &one, sizeof(one)) < 0) {
+	if (write(rctx->done_fd, &one, sizeof(one)) < 0) {
 		/* an eventfd's counter cannot overflow from one write */
 	}
 }
@@ -542,7 +542,7 @@ static int run_replay(int argc, const char **argv)
 	struct errbuf err = { "" };
 	struct output_setup out;
 	struct recorded_resources rr = { 0 };
-	struct replay_ctx rc = { .done_fd = -1 };
+	struct replay_ctx rctx = { .done_fd = -1 };
 	struct replay *rp = NULL;
 	struct session s = { 0 };
 	double speed = 0;
@@ -607,11 +607,11 @@ static int run_replay(int argc, const char **argv)
 	so.label_selector = string_of(h, "labelSelector");
 	so.field_selector = string_of(h, "fieldSelector");
 
-	rc.done_fd = eventfd(0, EFD_CLOEXEC);
-	if (rc.done_fd < 0)
+	rctx.done_fd = eventfd(0, EFD_CLOEXEC);
+	if (rctx.done_fd < 0)
 		die("eventfd: %s", strerror(errno));
 	struct replay_opts ro = {
-		.speed = speed, .pace = replay_pace, .done = replay_done, .ctx = &rc,
+		.speed = speed, .pace = replay_pace, .done = replay_done, .ctx = &rctx,
 	};
 	rp = replay_new(recording, &ro);
 	char *what = xasprintf("the recording '%s'", argv[0]);
@@ -627,16 +627,16 @@ static int run_replay(int argc, const char **argv)
 		cluster_close(&c);
 		goto out;
 	}
-	rc.session = &s;
+	rctx.session = &s;
 
-	struct watch_loop loop = { .key = r_o.key, .done_fd = rc.done_fd };
+	struct watch_loop loop = { .key = r_o.key, .done_fd = rctx.done_fd };
 	ret = print_deltas(&s, &out, &loop);
 	session_close(&s);
 out:
 	replay_free(rp);
 	recorded_resources_release(&rr);
-	if (rc.done_fd >= 0)
-		close(rc.done_fd);
+	if (rctx.done_fd >= 0)
+		close(rctx.done_fd);
 	format_release(&out.fmt);
 	return ret;
 }
