@@ -706,6 +706,13 @@ static enum outcome do_list(struct reflector *r)
 		snprintf(info.rv, sizeof(info.rv), "%s", rv);
 		emit_info(r, &info);
 
+		/*
+		 * The list is complete before its deltas can be popped: a
+		 * reader that counts them (--max-deltas) must find it so.
+		 */
+		pthread_mutex_lock(&r->lock);
+		r->stats.last_list_ms = wall_ms();
+		pthread_mutex_unlock(&r->lock);
 		struct replace_stats rs;
 		fifo_replace(r->fifo, ls.items, ls.nr, r->list_no, &rs);
 		if (r->hooks.replaced)
@@ -713,9 +720,6 @@ static enum outcome do_list(struct reflector *r)
 		r->listed_once = true;
 		r->rv_unavailable = false;
 		set_rv(r, rv);
-		pthread_mutex_lock(&r->lock);
-		r->stats.last_list_ms = wall_ms();
-		pthread_mutex_unlock(&r->lock);
 		report_relist(r, &rs);
 		r->list_no++;
 	}
@@ -788,6 +792,10 @@ static void streaming_list_done(struct watch_state *ws, const char *rv)
 	snprintf(info.message, sizeof(info.message), "streaming list");
 	emit_info(r, &info);
 
+	pthread_mutex_lock(&r->lock);	/* before its deltas can be popped */
+	r->stats.last_list_ms = wall_ms();
+	r->stats.pages++;
+	pthread_mutex_unlock(&r->lock);
 	fifo_replace(r->fifo, ls->items, ls->nr, r->list_no, &rs);
 	if (r->hooks.replaced)
 		r->hooks.replaced(r->hooks.ctx);
@@ -795,10 +803,6 @@ static void streaming_list_done(struct watch_state *ws, const char *rv)
 	r->rv_unavailable = false;
 	set_rv(r, rv);
 	ws->initial = false;
-	pthread_mutex_lock(&r->lock);
-	r->stats.last_list_ms = wall_ms();
-	r->stats.pages++;
-	pthread_mutex_unlock(&r->lock);
 	report_relist(r, &rs);
 	r->list_no++;
 	list_state_clear(ls);
