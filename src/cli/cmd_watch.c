@@ -406,7 +406,7 @@ static const struct option replay_options[] = {
 	OPT_STRING(0, "client-go", &informer_flags.client_go, "VERSION",
 		   "replay as this client-go would have (default: the one recorded)", COMPLETE_NONE),
 	{ .type = OPT_T_ENUM, .long_name = "fifo", .value = &informer_flags.fifo,
-	  .argh = "KIND", .choices = (const char *const[]){ "delta", "real", "atomic", NULL },
+	  .argh = "KIND", .choices = informer_fifo_names,
 	  .help = "override the queue: DeltaFIFO, RealFIFO, atomic" },
 	OPT_INCLUDE(delta_output_options),
 	OPT_COUNT('v', "verbose", &cluster_flags.verbose,
@@ -593,9 +593,9 @@ static int run_replay(int argc, const char **argv)
 		informer_flags.client_go = string_of(h, "clientGo");
 	struct session_opts so = informer_flags_session(&command_replay, NULL, NULL);
 	struct json_object *v;
-	for (int k = FIFO_DELTA; as_recorded && k <= FIFO_ATOMIC; k++) {
-		const char *fifo = string_of(h, "fifo");
-		if (fifo && !strcmp(fifo, fifo_kind_name((enum fifo_kind)k))) {
+	const char *fifo = as_recorded ? string_of(h, "fifo") : NULL;
+	for (int k = 0; fifo && informer_fifo_names[k]; k++) {
+		if (!strcmp(fifo, informer_fifo_names[k])) {
 			so.fifo_set = true;
 			so.fifo = (enum fifo_kind)k;
 		}

@@ -1,8 +1,7 @@
 /* informer_flags.c — the informer flags of watch and tui; see the header. */
 #include "cli/informer_flags.h"
 
-/* In enum fifo_kind's order. */
-static const char *const fifo_names[] = { "delta", "real", "atomic", NULL };
+const char *const informer_fifo_names[] = { "delta", "real", "atomic", NULL };
 
 struct informer_flags informer_flags = { .chunk_size = -1, .fifo = -1 };
 
@@ -16,7 +15,7 @@ const struct option informer_flag_options[] = {
 	OPT_STRING(0, "client-go", &informer_flags.client_go, "VERSION",
 		   "imitate this client-go (e.g. 1.28, 1.33, v0.35.1; default: the newest, 1.36)",
 		   COMPLETE_NONE),
-	OPT_ENUM(0, "fifo", &informer_flags.fifo, "KIND", fifo_names,
+	OPT_ENUM(0, "fifo", &informer_flags.fifo, "KIND", informer_fifo_names,
 		 "override the queue: DeltaFIFO (<=1.32), RealFIFO (1.33-1.35), atomic (1.36)"),
 	OPT_BOOL(0, "keep-managed-fields", &informer_flags.keep_managed_fields,
 		 "keep metadata.managedFields (dropped by default)"),

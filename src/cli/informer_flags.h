@@ -26,6 +26,8 @@ struct informer_flags {
 
 /* The flags (filled by opt_parse through informer_flag_options). */
 extern struct informer_flags informer_flags;
+/* --fifo's names, in enum fifo_kind's order (fifo_kind_name()'s). */
+extern const char *const informer_fifo_names[];
 /* -l, --field-selector, --fifo, --resync, --keep-managed-fields, ... */
 extern const struct option informer_flag_options[];
 
