@@ -55,7 +55,7 @@
 #include "lib/strbuf.h"
 
 /* Bytes a caller may leave untaken before its transfer is paused. */
-#define XFER_HIGH_WATER (2 << 20)
+#define XFER_HIGH_WATER (256 << 10)
 
 struct transport_opts {
 	/* HTTP/2 health check; read_idle_ms 0 turns it off. */

@@ -29,16 +29,19 @@
 
 #include "cluster/discovery.h"
 #include "informer/reflector.h"
-#include "lib/hashmap.h"
 
 #define MIN_RESYNC_MS 1000
 
 struct listener {
 	struct informer *inf;
 	pthread_mutex_t lock;
-	/* The unbounded buffer: a ring that doubles when full. */
-	struct notification *ring;
-	size_t head, len, cap;
+	/*
+	 * The unbounded buffer (client-go's pendingNotifications): blocks,
+	 * oldest first, so that it grows by a block, never copies what it
+	 * holds, and gives each block back once drained.
+	 */
+	struct note_block *first, *last;
+	size_t len;
 	int pipe[2];			/* [0] readable while non-empty */
 	bool signalled;
 	/* Resync, under inf->lock. */
@@ -87,21 +90,30 @@ void notification_release(struct notification *n)
 
 /* ---- listeners ---------------------------------------------------------- */
 
+/* A block of the listener's buffer: v[head..tail) are waiting. */
+#define NOTE_BLOCK 256
+struct note_block {
+	struct note_block *next;
+	unsigned head, tail;
+	struct notification v[NOTE_BLOCK];
+};
+
 /* Appends n (taking its references) to l's buffer; never blocks. */
 static void listener_push(struct listener *l, const struct notification *n)
 {
 	pthread_mutex_lock(&l->lock);
-	if (l->len == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 256;
-		struct notification *ring = xmalloc(cap * sizeof(*ring));
-		for (size_t i = 0; i < l->len; i++)
-			ring[i] = l->ring[(l->head + i) % l->cap];
-		free(l->ring);
-		l->ring = ring;
-		l->head = 0;
-		l->cap = cap;
+	if (!l->last || l->last->tail == NOTE_BLOCK) {
+		struct note_block *b = xmalloc(sizeof(*b));
+
+		b->next = NULL;
+		b->head = b->tail = 0;
+		if (l->last)
+			l->last->next = b;
+		else
+			l->first = b;
+		l->last = b;
 	}
-	l->ring[(l->head + l->len) % l->cap] = *n;
+	l->last->v[l->last->tail++] = *n;
 	l->len++;
 	if (!l->signalled) {
 		char c = 1;
@@ -118,9 +130,19 @@ size_t listener_drain(struct listener *l, struct notification *out, size_t max)
 	size_t n = 0;
 	pthread_mutex_lock(&l->lock);
 	while (n < max && l->len) {
-		out[n++] = l->ring[l->head];
-		l->head = (l->head + 1) % l->cap;
+		struct note_block *b = l->first;
+
+		out[n++] = b->v[b->head++];
 		l->len--;
+		if (b->head < b->tail)
+			continue;
+		/* Drained: the last block is kept for what comes next. */
+		if (b == l->last) {
+			b->head = b->tail = 0;
+		} else {
+			l->first = b->next;
+			free(b);
+		}
 	}
 	if (!l->len && l->signalled) {
 		char buf[64];
@@ -153,7 +175,7 @@ static void listener_free(struct listener *l)
 	close(l->pipe[0]);
 	close(l->pipe[1]);
 	pthread_mutex_destroy(&l->lock);
-	free(l->ring);
+	free(l->first);
 	free(l);
 }
 
@@ -234,15 +256,24 @@ static int by_key(const void *a, const void *b)
  */
 static void handle_replaced_all(struct informer *inf, const struct delta *d)
 {
-	struct hashmap listed = HASHMAP_INIT;
+	struct kobj **listed = NULL;
 	struct kobj_list cached;
+	size_t j = 0;
 
-	for (size_t i = 0; i < d->nr_all; i++)
-		hashmap_insert(&listed, d->all[i]->key, NULL);
+	/* Both by key, walked side by side: no set of 100,000 keys to build. */
 	store_list(inf->store, &cached);
-	qsort(cached.v, cached.nr, sizeof(*cached.v), by_key);
+	if (cached.nr) {
+		listed = xmalloc((d->nr_all ? d->nr_all : 1) * sizeof(*listed));
+		memcpy(listed, d->all, d->nr_all * sizeof(*listed));
+		qsort(listed, d->nr_all, sizeof(*listed), by_key);
+		qsort(cached.v, cached.nr, sizeof(*cached.v), by_key);
+	}
 	for (size_t i = 0; i < cached.nr; i++) {
-		if (hashmap_find(&listed, cached.v[i]->key))
+		const char *key = cached.v[i]->key;
+
+		while (j < d->nr_all && strcmp(listed[j]->key, key) < 0)
+			j++;
+		if (j < d->nr_all && !strcmp(listed[j]->key, key))
 			continue;
 		struct delta gone = *d;
 		gone.all = NULL;
@@ -258,7 +289,7 @@ static void handle_replaced_all(struct informer *inf, const struct delta *d)
 		notification_release(&n);
 	}
 	kobj_list_release(&cached);
-	hashmap_release(&listed);
+	free(listed);
 	for (size_t i = 0; i < d->nr_all; i++) {
 		struct delta one = *d;
 		one.all = NULL;
@@ -728,7 +759,8 @@ void informer_get_stats(struct informer *inf, struct informer_stats *out)
 		pthread_mutex_lock(&l->lock);
 		if (l->len > out->backlog) {
 			out->backlog = l->len;
-			out->backlog_since_ms = l->ring[l->head].delta.time_ms;
+			out->backlog_since_ms =
+				l->first->v[l->first->head].delta.time_ms;
 		}
 		pthread_mutex_unlock(&l->lock);
 	}

@@ -53,18 +53,18 @@ enum notify_kind {
 };
 
 struct notification {
-	enum notify_kind kind;
 	/* The delta that caused it (type, source, list_no, tombstone, time). */
 	struct delta delta;	/* delta.obj is the new (or last) state */
 	struct kobj *old;	/* NOTIFY_UPDATE: the cached object it replaced */
-	/* True for Sync, or Replaced with an unchanged RV (resync-only). */
-	bool resync_only;
-	/* A late listener's catch-up add of a cached object. */
-	bool replay;
 	struct activity_info *activity;	/* NOTIFY_ACTIVITY; owned */
 	const char *resource;	/* the informer's resource, "pods"; static */
 	const char *obj_kind;	/* its kind, "Pod" */
 	const char *group;	/* its API group, "" for the core group */
+	enum notify_kind kind;
+	/* True for Sync, or Replaced with an unchanged RV (resync-only). */
+	bool resync_only;
+	/* A late listener's catch-up add of a cached object. */
+	bool replay;
 };
 void notification_release(struct notification *n);
 

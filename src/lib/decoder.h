@@ -39,7 +39,7 @@
 
 #include "lib/util.h"
 
-#define DECODER_QUEUE_MAX (16u << 20)
+#define DECODER_QUEUE_MAX (2u << 20)
 
 /* Decodes one piece (text[len] is '\0'); 0 to go on, -1 to stop. */
 typedef int decoder_fn(void *ctx, const char *text, size_t len);

@@ -2,6 +2,7 @@
 #include <pthread.h>
 
 #include "lib/hashmap.h"
+#include "lib/idtable.h"
 #include "informer/store.h"
 #include "unit.h"
 
@@ -90,6 +91,125 @@ TEST(hashmap_survives_growth_and_removal)
 	hashmap_release(&map);
 	for (int i = 0; i < 2000; i++)
 		free(keys[i]);
+}
+
+/* Keys whose hashes all collide: the match function alone tells them apart. */
+static bool same_number(uint32_t id, const void *key, void *ctx)
+{
+	(void)ctx;
+	return id == *(const uint32_t *)key;
+}
+
+TEST(idtable_sets_and_keyed_lookups_match_a_reference)
+{
+	struct idtable set = IDTABLE_INIT, keyed = IDTABLE_INIT;
+	static bool in[5000];
+	size_t iter = 0, seen = 0;
+	uint32_t seed = 7, id;
+	int nr = 0;
+
+	/* Random adds and removes against a plain array of flags. */
+	for (int step = 0; step < 60000; step++) {
+		seed = seed * 1103515245u + 12345u;
+		id = (seed >> 8) % 5000;
+		if ((seed >> 4) & 1) {
+			idset_add(&set, id);
+			nr += !in[id];
+			in[id] = true;
+		} else {
+			CHECK(idset_remove(&set, id) == in[id]);
+			nr -= in[id];
+			in[id] = false;
+		}
+	}
+	CHECK_INT(idtable_len(&set), nr);
+	for (id = 0; id < 5000; id++)
+		CHECK(idset_has(&set, id) == in[id]);
+	while ((id = idtable_next(&set, &iter)) != IDTABLE_NONE) {
+		CHECK(in[id]);
+		seen++;
+	}
+	CHECK_INT(seen, nr);
+	for (id = 0; id < 5000; id++)
+		if (in[id])
+			CHECK(idset_remove(&set, id));
+	CHECK(set.slots == NULL);	/* an emptied table gives memory back */
+
+	/* 300 ids under one hash: found, removed and shifted by the match. */
+	for (id = 0; id < 300; id++)
+		idtable_insert(&keyed, 42, id);
+	for (id = 0; id < 300; id += 3)
+		CHECK_INT(idtable_remove(&keyed, 42, same_number, &id, NULL), id);
+	for (id = 0; id < 300; id++)
+		CHECK_INT(idtable_find(&keyed, 42, same_number, &id, NULL),
+			  id % 3 ? id : IDTABLE_NONE);
+	CHECK_INT(idtable_len(&keyed), 200);
+	idtable_release(&keyed);
+}
+
+TEST(ids_are_reused_and_indexes_stay_exact_under_churn)
+{
+	struct store *store = store_new();
+	static int rv[400];	/* 0: absent */
+	uint32_t seed = 99;
+
+	for (int step = 0; step < 20000; step++) {
+		char name[16], rvs[16], label[32];
+		int i;
+
+		seed = seed * 1103515245u + 12345u;
+		i = (int)((seed >> 8) % 400);
+		snprintf(name, sizeof(name), "p%d", i);
+		if ((seed >> 3) % 3) {
+			struct kobj *o;
+
+			rv[i] = step + 1;
+			snprintf(rvs, sizeof(rvs), "%d", rv[i]);
+			snprintf(label, sizeof(label), "shard=s%d", rv[i] % 7);
+			o = pod("ns", name, rvs, label, "", "");
+			store_add(store, o);
+			kobj_unref(o);
+		} else {
+			char *key = xasprintf("ns/%s", name);
+
+			CHECK(store_delete(store, key) == (rv[i] != 0));
+			free(key);
+			rv[i] = 0;
+		}
+	}
+	{
+		size_t live = 0;
+
+		for (int i = 0; i < 400; i++)
+			live += rv[i] != 0;
+		CHECK_INT(store_len(store), live);
+	}
+	for (int shard = 0; shard < 7; shard++) {
+		struct kobj_list list;
+		struct errbuf err;
+		char value[16];
+		size_t want = 0;
+
+		for (int i = 0; i < 400; i++)
+			want += rv[i] && rv[i] % 7 == shard;
+		snprintf(value, sizeof(value), "shard=s%d", shard);
+		CHECK_INT(store_by_index(store, INDEX_LABEL, value, &list, &err), 0);
+		CHECK_INT(list.nr, want);
+		for (size_t k = 0; k < list.nr; k++)
+			CHECK_INT(atoi(list.v[k]->rv) % 7, shard);
+		kobj_list_release(&list);
+	}
+	for (int i = 0; i < 400; i++) {
+		char *key = xasprintf("ns/p%d", i);
+		struct kobj *got = store_get(store, key);
+
+		CHECK((got != NULL) == (rv[i] != 0));
+		if (got)
+			CHECK_INT(atoi(got->rv), rv[i]);
+		kobj_unref(got);
+		free(key);
+	}
+	store_free(store);
 }
 
 TEST(add_get_update_delete)
@@ -377,7 +497,9 @@ TEST(concurrent_readers_and_writers_stay_consistent)
 int main(void)
 {
 	RUN(hashmap_survives_growth_and_removal);
+	RUN(idtable_sets_and_keyed_lookups_match_a_reference);
 	RUN(add_get_update_delete);
+	RUN(ids_are_reused_and_indexes_stay_exact_under_churn);
 	RUN(list_and_keys);
 	RUN(by_index_for_each_builtin_index);
 	RUN(cluster_scoped_objects_are_indexed_under_the_empty_namespace);
