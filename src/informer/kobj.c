@@ -3,7 +3,7 @@
  * see kobj.h.
  *
  * One allocation per object: the struct, then its small strings (key,
- * namespace, rv, uid, kind, the packed index values), then the text.
+ * namespace, rv, kind, the packed index values), then the text.
  * With a ~3 KB pod that keeps the overhead to the struct and a couple
  * of hundred bytes of strings, and one malloc header.
  *
@@ -531,7 +531,7 @@ static int scan_value(struct scan *s)
 struct fields {
 	struct strbuf strs;	/* decoded strings, each NUL-terminated */
 	bool metadata;		/* a metadata object was seen */
-	size_t name, ns, rv, uid, kind, node;	/* offsets in strs, or NONE */
+	size_t name, ns, rv, kind, node;	/* offsets in strs, or NONE */
 	bool has_kind;		/* a kind member, of any type */
 	struct strbuf labels, owners;	/* packed lists, unterminated */
 	/* The last top-level apiVersion member, as a span of out. */
@@ -664,10 +664,6 @@ static int metadata_member(struct scan *s, const char *key, size_t klen, void *c
 		if (key_is(key, klen, "resourceVersion"))
 			return take_string(s, f, &f->rv);
 		break;
-	case 'u':
-		if (key_is(key, klen, "uid"))
-			return take_string(s, f, &f->uid);
-		break;
 	case 'l':
 		if (key_is(key, klen, "labels")) {
 			strbuf_reset(&f->labels);
@@ -705,7 +701,7 @@ static int spec_member(struct scan *s, const char *key, size_t klen, void *ctx)
 static void reset_metadata(struct fields *f)
 {
 	f->metadata = false;
-	f->name = f->ns = f->rv = f->uid = NONE;
+	f->name = f->ns = f->rv = NONE;
 	strbuf_reset(&f->labels);
 	strbuf_reset(&f->owners);
 }
@@ -892,7 +888,7 @@ static struct kobj *make(const struct fields *f, const char *head, size_t head_l
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *name = field(f, f->name), *ns = field(f, f->ns), *node;
-	size_t key, nsoff, rv, uid, kind, labels, nodeoff, owners, len;
+	size_t key, nsoff, rv, kind, labels, nodeoff, owners, len;
 	struct kobj *obj;
 	char *base;
 
@@ -912,7 +908,6 @@ static struct kobj *make(const struct fields *f, const char *head, size_t head_l
 	nsoff = add_str(&sb, ns);
 	strbuf_addch(&sb, '\0');
 	rv = add_str(&sb, field(f, f->rv));
-	uid = add_str(&sb, field(f, f->uid));
 	kind = add_str(&sb, field(f, f->kind));
 	labels = add_packed(&sb, &f->labels);
 	nodeoff = sb.len;
@@ -932,7 +927,6 @@ static struct kobj *make(const struct fields *f, const char *head, size_t head_l
 	obj->name = base + key + (*ns ? strlen(ns) + 1 : 0);
 	obj->ns = base + nsoff;
 	obj->rv = base + rv;
-	obj->uid = base + uid;
 	obj->kind = base + kind;
 	obj->labels = base + labels;
 	obj->node = base + nodeoff;

@@ -11,7 +11,7 @@
  * default metadata.managedFields is dropped), not as a json-c tree: a
  * tree costs several times the text, and most objects are never looked
  * at again.  The few fields the machinery reads on every delta (key,
- * resourceVersion, uid, index values) are extracted once, when made.
+ * resourceVersion, index values) are extracted once, when made.
  * kobj_tree() parses the text for the rare reader that needs more.
  * A kobj is one allocation: the struct, its strings and its text.
  *
@@ -52,7 +52,6 @@ struct kobj {
 	 */
 	char *ns;
 	char *rv;		/* metadata.resourceVersion, "" if absent */
-	char *uid;		/* metadata.uid, "" if absent */
 	char *kind;		/* "" when the object has none */
 	/*
 	 * Index values, each a packed list "a\0b\0\0" (empty list: "\0"):

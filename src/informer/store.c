@@ -11,8 +11,8 @@
  * Layout: every stored object has an id, a slot in objs, from its add to
  * its delete (an update keeps it).  items finds a key's id; each index
  * maps a value (owned) to the set of ids having it.  An id costs a set
- * 8 bytes a slot, where a set of keys cost 24 and each key its own copy:
- * at 100,000 pods in 6 index values each, 10 MiB against 70.  Empty sets
+ * 4 bytes a slot, where a set of keys cost 24 and each key its own copy:
+ * at 100,000 pods in 6 index values each, 5 MiB against 70.  Empty sets
  * are freed at once, as client-go does, or churn over many values would
  * leak.
  *
@@ -93,6 +93,7 @@ struct store *store_new(void)
 	pthread_rwlock_init(&store->lock, &attr);
 	pthread_rwlockattr_destroy(&attr);
 	store->free_id = IDTABLE_NONE;
+	store->items = (struct idtable)IDTABLE_KEYED_INIT;
 	return store;
 }
 

@@ -11,49 +11,55 @@
 
 void idtable_release(struct idtable *t)
 {
-	free(t->slots);
-	t->slots = NULL;
+	free(t->ids);
+	t->ids = t->hashes = NULL;
 	t->cap = t->nr = 0;
 }
 
+static uint32_t hash_at(const struct idtable *t, uint32_t i)
+{
+	return t->hashes ? t->hashes[i] : idset_hash(t->ids[i]);
+}
+
 /* The slot holding key, or the free slot that ends its probe run. */
-static struct idtable_slot *probe(const struct idtable *t, uint32_t hash,
-				  idtable_match_fn *match, const void *key,
-				  void *ctx)
+static uint32_t probe(const struct idtable *t, uint32_t hash,
+		      idtable_match_fn *match, const void *key, void *ctx)
 {
 	uint32_t mask = t->cap - 1;
 
 	for (uint32_t i = hash & mask;; i = (i + 1) & mask) {
-		struct idtable_slot *s = &t->slots[i];
+		uint32_t id = t->ids[i];
 
-		if (s->id == IDTABLE_NONE ||
-		    (s->hash == hash && (!match || match(s->id, key, ctx))))
-			return s;
+		if (id == IDTABLE_NONE ||
+		    (hash_at(t, i) == hash && (!match || match(id, key, ctx))))
+			return i;
 	}
 }
 
-static struct idtable_slot *free_slot(const struct idtable *t, uint32_t hash)
+static void put(struct idtable *t, uint32_t hash, uint32_t id)
 {
 	uint32_t mask = t->cap - 1, i = hash & mask;
 
-	while (t->slots[i].id != IDTABLE_NONE)
+	while (t->ids[i] != IDTABLE_NONE)
 		i = (i + 1) & mask;
-	return &t->slots[i];
+	t->ids[i] = id;
+	if (t->hashes)
+		t->hashes[i] = hash;
 }
 
 static void resize(struct idtable *t, uint32_t cap)
 {
-	struct idtable_slot *old = t->slots;
-	uint32_t old_cap = t->cap;
+	struct idtable old = *t;
 
-	t->slots = xmalloc(cap * sizeof(*t->slots));
-	for (uint32_t i = 0; i < cap; i++)
-		t->slots[i].id = IDTABLE_NONE;
+	t->ids = xmalloc((size_t)cap * (t->keyed ? 2 : 1) * sizeof(*t->ids));
+	t->hashes = t->keyed ? t->ids + cap : NULL;
 	t->cap = cap;
-	for (uint32_t i = 0; i < old_cap; i++)
-		if (old[i].id != IDTABLE_NONE)
-			*free_slot(t, old[i].hash) = old[i];
-	free(old);
+	for (uint32_t i = 0; i < cap; i++)
+		t->ids[i] = IDTABLE_NONE;
+	for (uint32_t i = 0; i < old.cap; i++)
+		if (old.ids[i] != IDTABLE_NONE)
+			put(t, hash_at(&old, i), old.ids[i]);
+	free(old.ids);
 }
 
 uint32_t idtable_find(const struct idtable *t, uint32_t hash,
@@ -61,32 +67,27 @@ uint32_t idtable_find(const struct idtable *t, uint32_t hash,
 {
 	if (!t->nr)
 		return IDTABLE_NONE;
-	return probe(t, hash, match, key, ctx)->id;
+	return t->ids[probe(t, hash, match, key, ctx)];
 }
 
 void idtable_insert(struct idtable *t, uint32_t hash, uint32_t id)
 {
-	struct idtable_slot *s;
-
 	/* Keep the load at most 3/4 so that probe runs stay short. */
 	if ((t->nr + 1) * 4 > t->cap * 3)
 		resize(t, t->cap ? t->cap * 2 : MIN_CAP);
-	s = free_slot(t, hash);
-	s->hash = hash;
-	s->id = id;
+	put(t, hash, id);
 	t->nr++;
 }
 
 uint32_t idtable_remove(struct idtable *t, uint32_t hash,
 			idtable_match_fn *match, const void *key, void *ctx)
 {
-	struct idtable_slot *s;
 	uint32_t mask = t->cap - 1, i, j, id;
 
 	if (!t->nr)
 		return IDTABLE_NONE;
-	s = probe(t, hash, match, key, ctx);
-	id = s->id;
+	i = probe(t, hash, match, key, ctx);
+	id = t->ids[i];
 	if (id == IDTABLE_NONE)
 		return IDTABLE_NONE;
 	/*
@@ -94,16 +95,17 @@ uint32_t idtable_remove(struct idtable *t, uint32_t hash,
 	 * when the hole lies between their home slot and where they sit, so
 	 * that lookups never need tombstones.
 	 */
-	i = (uint32_t)(s - t->slots);
-	for (j = (i + 1) & mask; t->slots[j].id != IDTABLE_NONE; j = (j + 1) & mask) {
-		uint32_t home = t->slots[j].hash & mask;
+	for (j = (i + 1) & mask; t->ids[j] != IDTABLE_NONE; j = (j + 1) & mask) {
+		uint32_t home = hash_at(t, j) & mask;
 
 		if (((j - home) & mask) >= ((j - i) & mask)) {
-			t->slots[i] = t->slots[j];
+			t->ids[i] = t->ids[j];
+			if (t->hashes)
+				t->hashes[i] = t->hashes[j];
 			i = j;
 		}
 	}
-	t->slots[i].id = IDTABLE_NONE;
+	t->ids[i] = IDTABLE_NONE;
 	t->nr--;
 	/* An emptied table owns nothing, like a new one; a sparse one shrinks. */
 	if (!t->nr)
@@ -116,7 +118,7 @@ uint32_t idtable_remove(struct idtable *t, uint32_t hash,
 uint32_t idtable_next(const struct idtable *t, size_t *iter)
 {
 	while (*iter < t->cap) {
-		uint32_t id = t->slots[(*iter)++].id;
+		uint32_t id = t->ids[(*iter)++];
 
 		if (id != IDTABLE_NONE)
 			return id;

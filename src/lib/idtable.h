@@ -2,7 +2,7 @@
  * idtable.h — a hash table of 32-bit ids: open addressing, linear probing,
  * deletion by backward shift (no tombstones), load between 1/8 and 3/4.
  *
- * A slot is 8 bytes, an id and its hash, against 24 for a hashmap entry:
+ * A slot of a set is 4 bytes, the id, against 24 for a hashmap entry:
  * this is what lets the Indexer name an object in every index it is in
  * for a few bytes (store.c).  The table holds ids only; what an id stands
  * for, and so what a lookup compares, is the caller's: a match function
@@ -11,12 +11,14 @@
  *   a set of ids      idset_add / idset_remove / idset_has: the hash is
  *                     idset_hash(id), a bijection, so equal hashes are
  *                     equal ids and no match function is needed;
- *   ids by a key      idtable_find / _insert / _remove with the key's hash
- *                     and a match function that compares the key with
- *                     what the id stands for.
+ *   ids by a key      (IDTABLE_KEYED_INIT) idtable_find / _insert /
+ *                     _remove with the key's hash, kept beside each id
+ *                     (8 bytes a slot), and a match function that compares
+ *                     the key with what the id stands for.
  *
- * A zeroed struct (IDTABLE_INIT) is an empty table that owns no memory;
- * an emptied table returns to that.  Not thread-safe: the owner locks.
+ * A zeroed struct (IDTABLE_INIT) is an empty set that owns no memory; an
+ * emptied table returns to that (a keyed one stays keyed).  Not
+ * thread-safe: the owner locks.
  */
 #ifndef KINF_IDTABLE_H
 #define KINF_IDTABLE_H
@@ -27,18 +29,16 @@
 
 #define IDTABLE_NONE UINT32_MAX		/* not an id: a free slot */
 
-struct idtable_slot {
-	uint32_t hash;
-	uint32_t id;
-};
-
 struct idtable {
-	struct idtable_slot *slots;
+	uint32_t *ids;		/* cap slots */
+	uint32_t *hashes;	/* keyed: each slot's hash, after ids; else NULL */
 	uint32_t cap;		/* 0 or a power of two */
 	uint32_t nr;
+	bool keyed;
 };
 
 #define IDTABLE_INIT { 0 }
+#define IDTABLE_KEYED_INIT { .keyed = true }
 
 /* Whether id is what key names; NULL: equal hashes suffice. */
 typedef bool idtable_match_fn(uint32_t id, const void *key, void *ctx);

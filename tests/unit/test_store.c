@@ -102,7 +102,7 @@ static bool same_number(uint32_t id, const void *key, void *ctx)
 
 TEST(idtable_sets_and_keyed_lookups_match_a_reference)
 {
-	struct idtable set = IDTABLE_INIT, keyed = IDTABLE_INIT;
+	struct idtable set = IDTABLE_INIT, keyed = IDTABLE_KEYED_INIT;
 	static bool in[5000];
 	size_t iter = 0, seen = 0;
 	uint32_t seed = 7, id;
@@ -133,7 +133,7 @@ TEST(idtable_sets_and_keyed_lookups_match_a_reference)
 	for (id = 0; id < 5000; id++)
 		if (in[id])
 			CHECK(idset_remove(&set, id));
-	CHECK(set.slots == NULL);	/* an emptied table gives memory back */
+	CHECK(set.ids == NULL);	/* an emptied table gives memory back */
 
 	/* 300 ids under one hash: found, removed and shifted by the match. */
 	for (id = 0; id < 300; id++)
