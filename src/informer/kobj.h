@@ -13,7 +13,9 @@
  * at again.  The few fields the machinery reads on every delta (key,
  * resourceVersion, index values) are extracted once, when made.
  * kobj_tree() parses the text for the rare reader that needs more.
- * A kobj is one allocation: the struct, its strings and its text.
+ * A kobj is one allocation, the struct, its strings and its text, plus
+ * the namespace, kind, labels and owners it shares with the objects that
+ * have the same.
  *
  * Making one builds no tree: one pass over the bytes validates them as
  * RFC 8259 JSON (nesting up to 1024 deep; bytes of 0x80 and above pass
@@ -64,6 +66,7 @@ struct kobj {
 	size_t json_len;
 	/* What a reader derived from the object, kept with it: kobj_memo(). */
 	_Atomic(char *) memo;
+	struct shared_strs *shared;	/* holds ns, kind, labels, owners */
 };
 
 /* Flags for the transform applied when an object is made. */

@@ -626,8 +626,45 @@ TEST(memo_is_derived_once_per_object)
 	kobj_unref(obj);	/* frees the memo too (ASan would tell) */
 }
 
+/* Objects with the same namespace, kind, labels and owners share them. */
+TEST(index_strings_are_shared_between_objects)
+{
+#define POD(name, app, node)                                               \
+	"{\"kind\":\"Pod\",\"metadata\":{\"name\":\"" name "\",\"namespace\":\"ns\","   \
+	"\"labels\":{\"app\":\"" app "\"},\"ownerReferences\":[{\"uid\":\"rs-1\"}]}," \
+	"\"spec\":{\"nodeName\":\"" node "\"}}"
+	const char *a = POD("a", "web", "n1"), *b = POD("b", "web", "n2"),
+		   *c = POD("c", "db", "n1");
+	struct kobj *x, *y, *z;
+#undef POD
+
+	x = parse(a, 0);
+	y = parse(b, 0);
+	z = parse(c, 0);
+	CHECK(x && y && z);
+	if (!x || !y || !z)
+		return;
+	CHECK(x->labels == y->labels && x->ns == y->ns && x->owners == y->owners);
+	CHECK(x->labels != z->labels);
+	CHECK_STR(z->labels, "app=db");
+	CHECK_STR(y->node, "n2");
+	kobj_unref(x);
+	/* y still holds them: unchanged after x is gone. */
+	CHECK_STR(y->labels, "app=web");
+	CHECK_STR(y->ns, "ns");
+	CHECK_STR(y->owners, "rs-1");
+	CHECK_STR(y->kind, "Pod");
+	kobj_unref(y);
+	kobj_unref(z);
+	/* Made again after every holder is gone: equal values, a new copy. */
+	x = parse(a, 0);
+	CHECK(x && !strcmp(x->labels, "app=web"));
+	kobj_unref(x);
+}
+
 int main(void)
 {
+	RUN(index_strings_are_shared_between_objects);
 	RUN(key_of_namespaced_object);
 	RUN(key_of_cluster_scoped_object);
 	RUN(make_key_matches_client_go);

@@ -154,7 +154,7 @@ TEST(ids_are_reused_and_indexes_stay_exact_under_churn)
 	uint32_t seed = 99;
 
 	for (int step = 0; step < 20000; step++) {
-		char name[16], rvs[16], label[32];
+		char name[24], rvs[16], label[32];
 		int i;
 
 		seed = seed * 1103515245u + 12345u;
@@ -187,7 +187,7 @@ TEST(ids_are_reused_and_indexes_stay_exact_under_churn)
 	for (int shard = 0; shard < 7; shard++) {
 		struct kobj_list list;
 		struct errbuf err;
-		char value[16];
+		char value[24];
 		size_t want = 0;
 
 		for (int i = 0; i < 400; i++)
