@@ -40,6 +40,7 @@ enum delta_source {
 };
 const char *delta_source_name(enum delta_source source);
 
+/* A member added here must be kept by informer.c's struct queued too. */
 struct delta {
 	enum delta_type type;
 	enum delta_source source;

@@ -90,13 +90,68 @@ void notification_release(struct notification *n)
 
 /* ---- listeners ---------------------------------------------------------- */
 
+/*
+ * A notification as the buffer keeps it: what differs from one to the
+ * next.  The resource's names are the informer's, and the delta of a
+ * notification never holds a list (all), so a list of 100,000 objects
+ * waiting for its listener costs 4.8 MB, not 9.6.
+ */
+struct queued {
+	struct kobj *obj, *old;
+	struct activity_info *activity;
+	int64_t time_ms;
+	unsigned list_no;
+	unsigned char kind, type, source;
+	bool tombstone, resync_only, replay;
+};
+
 /* A block of the listener's buffer: v[head..tail) are waiting. */
 #define NOTE_BLOCK 256
 struct note_block {
 	struct note_block *next;
 	unsigned head, tail;
-	struct notification v[NOTE_BLOCK];
+	struct queued v[NOTE_BLOCK];
 };
+
+static struct queued queued_of(const struct notification *n)
+{
+	return (struct queued){
+		.obj = n->delta.obj,
+		.old = n->old,
+		.activity = n->activity,
+		.time_ms = n->delta.time_ms,
+		.list_no = n->delta.list_no,
+		.kind = (unsigned char)n->kind,
+		.type = (unsigned char)n->delta.type,
+		.source = (unsigned char)n->delta.source,
+		.tombstone = n->delta.tombstone,
+		.resync_only = n->resync_only,
+		.replay = n->replay,
+	};
+}
+
+static struct notification notification_of_queued(const struct informer *inf,
+						   const struct queued *q)
+{
+	return (struct notification){
+		.delta = {
+			.type = (enum delta_type)q->type,
+			.source = (enum delta_source)q->source,
+			.list_no = q->list_no,
+			.tombstone = q->tombstone,
+			.obj = q->obj,
+			.time_ms = q->time_ms,
+		},
+		.old = q->old,
+		.activity = q->activity,
+		.resource = inf->opts.resource->name,
+		.obj_kind = inf->opts.resource->kind,
+		.group = inf->opts.resource->group,
+		.kind = (enum notify_kind)q->kind,
+		.resync_only = q->resync_only,
+		.replay = q->replay,
+	};
+}
 
 /* Appends n (taking its references) to l's buffer; never blocks. */
 static void listener_push(struct listener *l, const struct notification *n)
@@ -113,7 +168,7 @@ static void listener_push(struct listener *l, const struct notification *n)
 			l->first = b;
 		l->last = b;
 	}
-	l->last->v[l->last->tail++] = *n;
+	l->last->v[l->last->tail++] = queued_of(n);
 	l->len++;
 	if (!l->signalled) {
 		char c = 1;
@@ -132,7 +187,7 @@ size_t listener_drain(struct listener *l, struct notification *out, size_t max)
 	while (n < max && l->len) {
 		struct note_block *b = l->first;
 
-		out[n++] = b->v[b->head++];
+		out[n++] = notification_of_queued(l->inf, &b->v[b->head++]);
 		l->len--;
 		if (b->head < b->tail)
 			continue;
@@ -759,8 +814,7 @@ void informer_get_stats(struct informer *inf, struct informer_stats *out)
 		pthread_mutex_lock(&l->lock);
 		if (l->len > out->backlog) {
 			out->backlog = l->len;
-			out->backlog_since_ms =
-				l->first->v[l->first->head].delta.time_ms;
+			out->backlog_since_ms = l->first->v[l->first->head].time_ms;
 		}
 		pthread_mutex_unlock(&l->lock);
 	}

@@ -52,6 +52,7 @@ enum notify_kind {
 	NOTIFY_ACTIVITY,
 };
 
+/* A member added here must be kept by informer.c's struct queued too. */
 struct notification {
 	/* The delta that caused it (type, source, list_no, tombstone, time). */
 	struct delta delta;	/* delta.obj is the new (or last) state */
