@@ -999,6 +999,10 @@ static struct kobj *make(const struct fields *f, const char *head, size_t head_l
 		errbuf_set(err, "object has no metadata.name");
 		return NULL;
 	}
+	if (head_len + body_len > UINT32_MAX) {
+		errbuf_set(err, "object of %zu bytes: more than 4 GiB", head_len + body_len);
+		return NULL;
+	}
 	if (!ns)
 		ns = "";
 	strbuf_grow(&sb, 256);
@@ -1040,7 +1044,7 @@ static struct kobj *make(const struct fields *f, const char *head, size_t head_l
 	memcpy(obj->json, head, head_len);
 	memcpy(obj->json + head_len, body, body_len);
 	obj->json[len] = '\0';
-	obj->json_len = len;
+	obj->json_len = (uint32_t)len;
 	strbuf_release(&sb);
 	strbuf_release(&sh);
 	return obj;

@@ -39,6 +39,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "lib/util.h"
 
@@ -46,6 +47,7 @@ struct json_object;
 
 struct kobj {
 	atomic_int refs;
+	uint32_t json_len;	/* strlen(json) */
 	char *key;		/* "namespace/name", or "name" when cluster-scoped */
 	const char *name;	/* into key */
 	/*
@@ -63,7 +65,6 @@ struct kobj {
 	char *node;
 	char *owners;
 	char *json;		/* compact JSON text, NUL-terminated */
-	size_t json_len;
 	/* What a reader derived from the object, kept with it: kobj_memo(). */
 	_Atomic(char *) memo;
 	struct shared_strs *shared;	/* holds ns, kind, labels, owners */
