@@ -309,7 +309,9 @@ fault() { simctl POST /faults "$1" >/dev/null; }
 @test "-l: a bad selector is told as watch -l tells it, status 2, no request sent" {
 	sim_start --pods 2
 	run --separate-stderr timeout 20 "$KINF" watch pods --kubeconfig "$SIM_KUBECONFIG" -l 'app in (web'
+	assert_status 2
 	watch_msg=${stderr#error: }
+	watch_msg=${watch_msg% (see *}
 	[[ $watch_msg == "invalid selector 'app in (web': "*" at offset "* ]]
 	for cache in "" --from-cache; do
 		run --separate-stderr get pods $cache -l 'app in (web'

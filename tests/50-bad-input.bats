@@ -557,9 +557,11 @@ terminal_restored() {
 
 @test "flags: a label selector that does not parse" {
 	sim_start --pods 1
-	cli_row 1 "invalid selector 'app in \(web': " watch pods -l 'app in (web' \
-		--kubeconfig "$SIM_KUBECONFIG"
-	# get parses it with the other options: a usage error.
+	# A usage error, parsed with the other options, before any request.
+	for cmd in watch tui verify; do
+		cli_row 2 "invalid selector 'app in \(web': " $cmd pods -l 'app in (web' \
+			--kubeconfig "$SIM_KUBECONFIG"
+	done
 	cli_row 2 "invalid selector 'app in \(web': " get pods --from-cache -l 'app in (web' \
 		--kubeconfig "$SIM_KUBECONFIG"
 }

@@ -1,6 +1,8 @@
 /* informer_flags.c — the informer flags of watch and tui; see the header. */
 #include "cli/informer_flags.h"
 
+#include "lib/selector.h"
+
 const char *const informer_fifo_names[] = { "delta", "real", "atomic", NULL };
 
 struct informer_flags informer_flags = { .chunk_size = -1, .fifo = -1 };
@@ -40,6 +42,15 @@ struct session_opts informer_flags_session(const struct command *cmd,
 		profile = profile_find(f->client_go, &err);
 		if (!profile)
 			usage_error(cmd, "%s", err.msg);
+	}
+	if (f->label_selector) {
+		/* A usage error before any request, as kinf get tells it. */
+		struct errbuf err = { "" };
+		struct selector *sel = selector_parse(f->label_selector, &err);
+
+		if (!sel)
+			usage_error(cmd, "%s", err.msg);
+		selector_free(sel);
 	}
 	return (struct session_opts){
 		.resources = resources,
