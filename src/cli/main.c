@@ -28,24 +28,22 @@ static const struct command *const commands[] = {
 };
 
 /*
- * One malloc arena, and large blocks always mapped on their own.  By
- * default glibc gives each thread that allocates its own arena, and each
- * keeps the free pages its peaks leave among live objects: in an hour
- * of churn and relists (make soak), a kinf's RSS stepped up with every
- * new peak, in whichever of its ~10 arenas the peak fell, while its heap
- * in use stayed flat.  With one arena a peak's free space serves every
- * thread's next allocations.  glibc also raises its mmap threshold each
- * time a mapped block is freed, until buffers of megabytes (decoder
- * batches, hash tables) land in the heap and pin its pages; a fixed
- * threshold keeps them mapped and gives them back when freed.  Measured
- * at 100,000 pods: the same sync time and peak RSS either way.
+ * Large blocks always mapped on their own.  glibc raises its mmap
+ * threshold each time a mapped block is freed, until buffers of
+ * megabytes (decoder batches, hash tables, a listener's backlog) land in
+ * the heap, where what they leave among live objects stays resident: in
+ * make soak, RSS stepped up with every new relist peak while the heap in
+ * use stayed flat.  A fixed threshold keeps them mapped and gives them
+ * back when freed; the heap's top is trimmed past 64 MiB, and by the
+ * decoder's malloc_trim() once a burst is over (lib/decoder.c).  One
+ * arena for every thread (M_ARENA_MAX 1) steadied RSS further but cost
+ * the 100,000-pod sync 30 % more CPU in lock contention: not taken.
  */
 static void tune_malloc(void)
 {
 #ifdef __GLIBC__
-	mallopt(M_ARENA_MAX, 1);
 	mallopt(M_MMAP_THRESHOLD, 128 << 10);
-	mallopt(M_TRIM_THRESHOLD, 128 << 10);
+	mallopt(M_TRIM_THRESHOLD, 64 << 20);
 #endif
 }
 
