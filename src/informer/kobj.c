@@ -1109,6 +1109,7 @@ struct kobj *kobj_from_list_item(const char *json, size_t len,
 	struct fields f;
 	struct kobj *obj = NULL;
 
+	strbuf_grow(&out, len);	/* the compact text's size, nearly always */
 	fields_init(&f);
 	if (scan_text(json, len, false, flags, &out, &f, err) < 0)
 		goto cleanup;
@@ -1170,6 +1171,7 @@ int kobj_from_event(const char *json, size_t len, unsigned flags,
 
 	memset(ev, 0, sizeof(*ev));
 	ev->type = KOBJ_EVENT_UNKNOWN;
+	strbuf_grow(&out, len);	/* the compact text's size, nearly always */
 	fields_init(&f);
 	if (scan_text(json, len, true, flags, &out, &f, err) < 0)
 		goto cleanup;
