@@ -656,10 +656,10 @@ on_tty() {
 	only_notices
 }
 
-@test "a bad label selector is one line and status 1" {
+@test "a bad label selector is one line: status 2 when kinf refuses it, 1 when the server does" {
 	sim_start --pods 1
 	run --separate-stderr timeout 20 "$KINF" watch pods --kubeconfig "$SIM_KUBECONFIG" -l 'app in (web'
-	assert_status 1
+	assert_status 2
 	[ -z "$output" ]
 	[ "${#stderr_lines[@]}" -eq 1 ]
 	[[ $stderr == error:*selector* ]]
