@@ -1123,16 +1123,21 @@ cleanup:
 	return obj;
 }
 
-/* A json-c tree of compact text; NULL when json-c refuses it. */
-static struct json_object *tree_of(const char *text, size_t len)
+/* A json-c tree of compact text with tok (reset first); NULL when refused. */
+static struct json_object *tree_with(struct json_tokener *tok, const char *text, size_t len)
 {
-	struct json_tokener *tok;
-	struct json_object *tree;
-
 	if (len > INT32_MAX)
 		return NULL;
-	tok = json_tokener_new_ex(JSON_DEPTH);
-	tree = json_tokener_parse_ex(tok, text, (int)len);
+	json_tokener_reset(tok);
+	return json_tokener_parse_ex(tok, text, (int)len);
+}
+
+/* The same with a tokener of its own. */
+static struct json_object *tree_of(const char *text, size_t len)
+{
+	struct json_tokener *tok = json_tokener_new_ex(JSON_DEPTH);
+	struct json_object *tree = tree_with(tok, text, len);
+
 	json_tokener_free(tok);
 	return tree;
 }
@@ -1305,6 +1310,7 @@ struct json_object *kobj_tree(const struct kobj *obj)
 struct pick_ctx {
 	const struct kobj_pick *pick;	/* the members to keep */
 	struct json_object *into;	/* the object they go in */
+	struct json_tokener *tok;	/* one for every value kept whole */
 };
 
 static int pick_member(struct scan *s, const char *key, size_t klen, void *ctx);
@@ -1315,6 +1321,35 @@ static int count_element(struct scan *s, void *ctx)
 	(void)s;
 	json_object_array_add(ctx, json_object_new_object());
 	return 0;	/* the scanner skips the element itself */
+}
+
+/* A value kept whole: *v its tree (NULL for null), the scanner past it. */
+static int whole_value(struct scan *s, struct json_tokener *tok, struct json_object **v)
+{
+	const char *start = s->p;
+
+	if (scan_value(s) < 0)
+		return -1;
+	/* The byte after a number tells the tokenizer it ended. */
+	*v = tree_with(tok, start, (size_t)(s->p - start) + (s->p < s->end));
+	return 0;
+}
+
+/* One element of a PICK_EACH array: an object keeps the listed members. */
+static int pick_element(struct scan *s, void *ctx)
+{
+	struct pick_ctx *pc = ctx;
+
+	if (*s->p == '{') {
+		struct pick_ctx sub = { pc->pick, json_object_new_object(), pc->tok };
+		json_object_array_add(pc->into, sub.into);
+		return scan_object(s, pick_member, &sub) < 0 ? -1 : 1;
+	}
+	struct json_object *v;
+	if (whole_value(s, pc->tok, &v) < 0)
+		return -1;
+	json_object_array_add(pc->into, v);
+	return 1;
 }
 
 static int pick_member(struct scan *s, const char *key, size_t klen, void *ctx)
@@ -1330,32 +1365,38 @@ static int pick_member(struct scan *s, const char *key, size_t klen, void *ctx)
 	memcpy(name, key, klen);
 	name[klen] = '\0';
 	if (m->how == PICK_SOME && *s->p == '{') {
-		struct pick_ctx sub = { m->members, json_object_new_object() };
+		struct pick_ctx sub = { m->members, json_object_new_object(), pc->tok };
 		json_object_object_add(pc->into, name, sub.into);
 		return scan_object(s, pick_member, &sub) < 0 ? -1 : 1;
+	}
+	if (m->how == PICK_EACH && *s->p == '[') {
+		struct pick_ctx each = { m->members, json_object_new_array(), pc->tok };
+		json_object_object_add(pc->into, name, each.into);
+		return scan_array(s, pick_element, &each) < 0 ? -1 : 1;
 	}
 	if (m->how == PICK_COUNT && *s->p == '[') {
 		struct json_object *a = json_object_new_array();
 		json_object_object_add(pc->into, name, a);
 		return scan_array(s, count_element, a) < 0 ? -1 : 1;
 	}
-	const char *start = s->p;
-	if (scan_value(s) < 0)
+	struct json_object *v;
+	if (whole_value(s, pc->tok, &v) < 0)
 		return -1;
-	/* The byte after a number tells the tokenizer it ended. */
-	size_t len = (size_t)(s->p - start) + (s->p < s->end);
-	json_object_object_add(pc->into, name, tree_of(start, len));
+	json_object_object_add(pc->into, name, v);
 	return 1;
 }
 
 struct json_object *kobj_tree_pick(const struct kobj *obj, const struct kobj_pick *pick)
 {
 	struct scan s = { .p = obj->json, .end = obj->json + obj->json_len };
-	struct pick_ctx pc = { pick, json_object_new_object() };
+	struct pick_ctx pc = { pick, json_object_new_object(), json_tokener_new_ex(JSON_DEPTH) };
+	int rc;
 
 	s.run = s.p;
 	skip_ws(&s);
-	if (s.p >= s.end || *s.p != '{' || scan_object(&s, pick_member, &pc) < 0) {
+	rc = s.p < s.end && *s.p == '{' ? scan_object(&s, pick_member, &pc) : -1;
+	json_tokener_free(pc.tok);
+	if (rc < 0) {
 		json_object_put(pc.into);	/* kept text is valid JSON: not reached */
 		return kobj_tree(obj);
 	}

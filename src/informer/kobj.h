@@ -161,12 +161,14 @@ struct json_object *kobj_tree(const struct kobj *obj);
 /*
  * Which members kobj_tree_pick() keeps, a list ended by a NULL name:
  * PICK_ALL the whole value, PICK_SOME an object's listed members,
- * PICK_COUNT an array as as many empty objects (what its length says).
+ * PICK_EACH an array whose objects keep their listed members (other
+ * elements whole), PICK_COUNT an array as as many empty objects (what
+ * its length says).
  */
 struct kobj_pick {
 	const char *name;
-	enum { PICK_ALL, PICK_SOME, PICK_COUNT } how;
-	const struct kobj_pick *members;	/* PICK_SOME */
+	enum { PICK_ALL, PICK_SOME, PICK_EACH, PICK_COUNT } how;
+	const struct kobj_pick *members;	/* PICK_SOME, PICK_EACH */
 };
 /*
  * A json-c tree of the members pick names only, for a reader that needs

@@ -1068,9 +1068,9 @@ const char *const *columns_live_headers(const char *kind)
 }
 
 /*
- * What a pod's line columns read (pod_summarize, the wide detail): the
- * status, a few of the spec's members, the containers only counted, two
- * timestamps.  The labels, volumes, env and the like are never made
+ * What a pod's line columns read (pod_summarize, the wide detail): a few
+ * members of the status, its conditions and container statuses, a few
+ * of the spec's, the containers only counted, two timestamps.  The labels, volumes, env and the like are never made
  * into json-c objects: a watch line costs a third of the tree.
  */
 static const struct kobj_pick pod_pick_metadata[] = {
@@ -1078,17 +1078,48 @@ static const struct kobj_pick pod_pick_metadata[] = {
 	{ "deletionTimestamp", PICK_ALL, NULL },
 	{ NULL, PICK_ALL, NULL },
 };
+static const struct kobj_pick pod_pick_init_container[] = {
+	{ "name", PICK_ALL, NULL },
+	{ "restartPolicy", PICK_ALL, NULL },
+	{ NULL, PICK_ALL, NULL },
+};
 static const struct kobj_pick pod_pick_spec[] = {
 	{ "containers", PICK_COUNT, NULL },
-	{ "initContainers", PICK_ALL, NULL },
+	{ "initContainers", PICK_EACH, pod_pick_init_container },
 	{ "nodeName", PICK_ALL, NULL },
 	{ "readinessGates", PICK_ALL, NULL },
+	{ NULL, PICK_ALL, NULL },
+};
+static const struct kobj_pick pod_pick_condition[] = {
+	{ "type", PICK_ALL, NULL },
+	{ "status", PICK_ALL, NULL },
+	{ "reason", PICK_ALL, NULL },
+	{ NULL, PICK_ALL, NULL },
+};
+static const struct kobj_pick pod_pick_container_status[] = {
+	{ "name", PICK_ALL, NULL },
+	{ "ready", PICK_ALL, NULL },
+	{ "started", PICK_ALL, NULL },
+	{ "restartCount", PICK_ALL, NULL },
+	{ "state", PICK_ALL, NULL },
+	{ "lastState", PICK_ALL, NULL },
+	{ NULL, PICK_ALL, NULL },
+};
+static const struct kobj_pick pod_pick_status[] = {
+	{ "phase", PICK_ALL, NULL },
+	{ "reason", PICK_ALL, NULL },
+	{ "conditions", PICK_EACH, pod_pick_condition },
+	{ "initContainerStatuses", PICK_EACH, pod_pick_container_status },
+	{ "containerStatuses", PICK_EACH, pod_pick_container_status },
+	{ "podIP", PICK_ALL, NULL },
+	{ "podIPs", PICK_ALL, NULL },
+	{ "nominatedNodeName", PICK_ALL, NULL },
 	{ NULL, PICK_ALL, NULL },
 };
 static const struct kobj_pick pod_pick[] = {
 	{ "metadata", PICK_SOME, pod_pick_metadata },
 	{ "spec", PICK_SOME, pod_pick_spec },
-	{ "status", PICK_ALL, NULL },
+	{ "status", PICK_SOME, pod_pick_status },
 	{ NULL, PICK_ALL, NULL },
 };
 

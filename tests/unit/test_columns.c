@@ -246,6 +246,44 @@ TEST(pod_readiness_gates)
 	CHECK_STR(cell("Pod", "READINESS GATES", json), "1/2");
 }
 
+/*
+ * The pick keeps a condition's and a container status's few members, and
+ * elements that are not objects whole: the columns come out the same.
+ */
+TEST(pod_pick_keeps_what_the_columns_read)
+{
+	const char *odd =
+		"{\"metadata\":{\"name\":\"p\",\"labels\":{\"a\":\"b\"}},"
+		"\"spec\":{\"containers\":[{\"name\":\"a\"}],\"initContainers\":[null,7,"
+		"{\"name\":\"i\",\"image\":\"busybox\",\"restartPolicy\":\"Always\"}]},"
+		"\"status\":{\"phase\":\"Running\",\"conditions\":[null,\"x\",1.5,"
+		"{\"type\":\"Ready\",\"status\":\"True\",\"message\":\"m\"}],"
+		"\"initContainerStatuses\":[{\"name\":\"i\",\"started\":true,\"ready\":true,"
+		"\"restartCount\":2,\"state\":{\"running\":{}},\"imageID\":\"sha\"}],"
+		"\"containerStatuses\":[[],{\"name\":\"a\",\"ready\":true,\"restartCount\":1,"
+		"\"image\":\"nginx\",\"state\":{\"running\":{}},"
+		"\"lastState\":{\"terminated\":{\"finishedAt\":\"2024-05-01T11:58:00Z\"}}}]}}";
+
+	CHECK_STR(cell("Pod", "READY", odd), "2/2");
+	CHECK_STR(cell("Pod", "RESTARTS", odd), "3 (2m ago)");
+
+	struct errbuf err = { "" };
+	struct kobj *obj = kobj_from_json(odd, strlen(odd), 0, &err);
+	CHECK(obj != NULL);
+	if (!obj)
+		return;
+	struct json_object *some = kobj_tree_pick(obj, columns_pick("Pod"));
+	const char *text = json_object_to_json_string_ext(some, JSON_C_TO_STRING_PLAIN);
+	CHECK(strstr(text, "\"restartCount\":1") != NULL);
+	CHECK(strstr(text, "[null,\"x\",1.5,{") != NULL);
+	CHECK(strstr(text, "nginx") == NULL);
+	CHECK(strstr(text, "imageID") == NULL);
+	CHECK(strstr(text, "message") == NULL);
+	CHECK(strstr(text, "labels") == NULL);
+	json_object_put(some);
+	kobj_unref(obj);
+}
+
 static const char deployment[] =
 	"{\"kind\":\"Deployment\"," META("web", "2024-04-28T12:00:00Z") ","
 	"\"spec\":{\"replicas\":3,\"selector\":{\"matchLabels\":{\"tier\":\"front\",\"app\":\"web\"},"
@@ -504,6 +542,7 @@ int main(void)
 	RUN(pod_status_from_phase_reason_and_exit);
 	RUN(pod_init_containers_and_sidecars);
 	RUN(pod_readiness_gates);
+	RUN(pod_pick_keeps_what_the_columns_read);
 	RUN(deployment_columns);
 	RUN(node_columns);
 	RUN(namespace_configmap_secret_columns);
