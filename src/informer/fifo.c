@@ -10,7 +10,8 @@
  * it to the Indexer are one step to Replace and Resync, which read the
  * Indexer under this same mutex.  Lock order is always fifo, then store;
  * the store never calls back.  fifo_pop() waits on `cond`, which every
- * queuing operation and fifo_close() broadcast.
+ * queuing operation broadcasts unless a producer holds the wake-ups
+ * (fifo_hold: then fifo_release does, once), and fifo_close() always.
  */
 #include "informer/fifo.h"
 
@@ -48,12 +49,30 @@ void fifo_free(struct fifo *fifo)
 	fifo->ops->free(fifo);
 }
 
-/* Ends every producing operation: wakes poppers if anything is queued. */
+/*
+ * Ends every producing operation: wakes poppers if anything is queued
+ * and no producer holds the wake-ups (fifo_hold).
+ */
 static void unlock_and_wake(struct fifo *fifo)
 {
-	if (fifo->ops->len(fifo))
+	if (!fifo->held && fifo->ops->len(fifo))
 		pthread_cond_broadcast(&fifo->cond);
 	pthread_mutex_unlock(&fifo->lock);
+}
+
+void fifo_hold(struct fifo *fifo)
+{
+	pthread_mutex_lock(&fifo->lock);
+	fifo->held++;
+	pthread_mutex_unlock(&fifo->lock);
+}
+
+void fifo_release(struct fifo *fifo)
+{
+	pthread_mutex_lock(&fifo->lock);
+	if (fifo->held)
+		fifo->held--;
+	unlock_and_wake(fifo);
 }
 
 static void watch_event(struct fifo *fifo, enum delta_type type,

@@ -134,6 +134,16 @@ void fifo_set_batch(struct fifo *fifo, size_t max);
 typedef void fifo_process_fn(void *ctx, struct deltas *deltas);
 int fifo_pop(struct fifo *fifo, fifo_process_fn *process, void *ctx);
 
+/*
+ * A producer about to queue many entries in a row (a batch of watch
+ * events) may hold the wake-ups: until the matching fifo_release(),
+ * queueing wakes no one in fifo_pop(); fifo_release() wakes them once if
+ * anything is queued.  Holds nest.  What is queued meanwhile is poppable
+ * by a popper that was awake anyway: holding changes when poppers wake,
+ * never what they take.
+ */
+void fifo_hold(struct fifo *fifo);
+void fifo_release(struct fifo *fifo);
 /* Wakes every waiter in fifo_pop(), which then returns -1. */
 void fifo_close(struct fifo *fifo);
 

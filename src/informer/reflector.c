@@ -683,7 +683,7 @@ static enum outcome do_list(struct reflector *r)
 	emit(r, ACT_LIST_START, NULL);
 	STAT_INC(r, lists);
 	for (;;) {
-		decoder_begin(r->decoder, decode_list_item, &ls);
+		decoder_begin(r->decoder, decode_list_item, NULL, &ls);
 		ret = list_pages(r, relist_rv(r), &ls, rv);
 		/* The last pages may still be decoding: the items are ours after this. */
 		decoder_drain(r->decoder);
@@ -954,6 +954,21 @@ static int on_watch_line(void *ctx, const char *text, size_t len)
 	return ret;
 }
 
+/*
+ * Around each batch of watch lines the decoder decodes: the FIFO wakes
+ * its consumer once at the end, not once an event, so that a burst costs
+ * a wake-up per batch (what arrived in one read) instead of per event.
+ */
+static void on_watch_batch(void *ctx, bool start)
+{
+	struct watch_state *ws = ctx;
+
+	if (start)
+		fifo_hold(ws->r->fifo);
+	else
+		fifo_release(ws->r->fifo);
+}
+
 /* The line splitter's line: to the decoder (the reflector's thread). */
 static int put_watch_line(void *ctx, const char *text, size_t len)
 {
@@ -1148,7 +1163,7 @@ static enum outcome do_watch(struct reflector *r, bool initial)
 		emit(r, ACT_WATCH_OPEN, NULL);
 	}
 
-	decoder_begin(r->decoder, on_watch_line, &ws);
+	decoder_begin(r->decoder, on_watch_line, on_watch_batch, &ws);
 	int rc = kclient_stream(r->client, path, &sopts, on_watch_data, &ws, &resp, &err);
 	free(path);
 	decoder_drain(r->decoder);	/* ws is ours again */

@@ -59,6 +59,7 @@ struct decoder {
 	int fail_fd;		/* an eventfd, readable while failed */
 	bool closing;		/* decoder_free(): end the thread */
 	decoder_fn *fn;
+	decoder_batch_fn *batch;
 	void *ctx;
 	size_t untrimmed;	/* bytes decoded since the last trim */
 	struct batch *spare;	/* a decoded batch kept for reuse, under lock */
@@ -157,10 +158,15 @@ static void *decoder_main(void *arg)
 		}
 		d->busy = true;
 		decoder_fn *fn = d->fn;
+		decoder_batch_fn *batch = d->batch;
 		void *ctx = d->ctx;
 		pthread_mutex_unlock(&d->lock);
 
+		if (batch)
+			batch(ctx, true);
 		bool ok = decode_batch(d, fn, ctx, b);
+		if (batch)
+			batch(ctx, false);
 
 		pthread_mutex_lock(&d->lock);
 		/* One batch is kept: its buffer is the size batches grow to. */
@@ -240,10 +246,11 @@ void decoder_free(struct decoder *d)
 	free(d);
 }
 
-void decoder_begin(struct decoder *d, decoder_fn *fn, void *ctx)
+void decoder_begin(struct decoder *d, decoder_fn *fn, decoder_batch_fn *batch, void *ctx)
 {
 	pthread_mutex_lock(&d->lock);
 	d->fn = fn;
+	d->batch = batch;
 	d->ctx = ctx;
 	if (d->failed) {
 		uint64_t n;

@@ -18,8 +18,8 @@
  * decoder_drain() waits until every piece handed over was decoded (or
  * dropped): after it returns, whatever the decode function wrote is
  * visible to the producer (the lock is the hand-over).  decoder_begin()
- * sets the decode function for the next run of pieces; call it only when
- * drained.
+ * sets the decode function (and the batch function) for the next run of
+ * pieces; call it only when drained.
  *
  * Back-pressure: at most DECODER_QUEUE_MAX bytes wait; a producer that
  * would go past it sleeps until the decoder catches up (or stop is
@@ -43,6 +43,13 @@
 
 /* Decodes one piece (text[len] is '\0'); 0 to go on, -1 to stop. */
 typedef int decoder_fn(void *ctx, const char *text, size_t len);
+/*
+ * Called on the decoder's thread around each batch of pieces: start true
+ * before the first piece, false after the last (also when the decode
+ * function failed or stop came).  Whoever consumes what the decode
+ * function makes can then be woken once a batch, not once a piece.
+ */
+typedef void decoder_batch_fn(void *ctx, bool start);
 
 struct decoder;
 
@@ -51,7 +58,8 @@ struct decoder *decoder_new(const atomic_bool *stop, struct errbuf *err);
 /* Stops and joins the thread, dropping what is queued.  NULL: no-op. */
 void decoder_free(struct decoder *d);
 
-void decoder_begin(struct decoder *d, decoder_fn *fn, void *ctx);
+/* batch may be NULL. */
+void decoder_begin(struct decoder *d, decoder_fn *fn, decoder_batch_fn *batch, void *ctx);
 void decoder_put(struct decoder *d, const char *text, size_t len);
 void decoder_flush(struct decoder *d);
 bool decoder_failed(struct decoder *d);

@@ -4,6 +4,7 @@
  * client-go version profiles that choose among them.
  */
 #include <pthread.h>
+#include <stdatomic.h>
 #include <unistd.h>
 
 #include "informer/fifo.h"
@@ -402,12 +403,15 @@ struct consumer {
 };
 
 static struct fifo *shared;
+static bool producers_hold;	/* each round of keys between hold and release */
 
 static void *produce(void *arg)
 {
 	int id = (int)(intptr_t)arg;
 
-	for (int e = 1; e <= EVENTS; e++)
+	for (int e = 1; e <= EVENTS; e++) {
+		if (producers_hold)
+			fifo_hold(shared);
 		for (int k = 0; k < KEYS; k++) {
 			char name[32], rv[16];
 
@@ -418,6 +422,9 @@ static void *produce(void *arg)
 			else
 				UPDATE(shared, name, rv);
 		}
+		if (producers_hold)
+			fifo_release(shared);
+	}
 	return NULL;
 }
 
@@ -469,6 +476,50 @@ TEST(pop_under_concurrency_delivers_each_delta_once_in_order)
 TEST(real_fifo_pop_under_concurrency_delivers_each_delta_once_in_order)
 {
 	pop_under_concurrency(FIFO_REAL);
+}
+
+/* Producers that hold the wake-ups lose none: the consumer gets it all. */
+TEST(held_wake_ups_are_never_lost)
+{
+	producers_hold = true;
+	pop_under_concurrency(FIFO_DELTA);
+	pop_under_concurrency(FIFO_REAL);
+	producers_hold = false;
+}
+
+static void *popper(void *arg)
+{
+	atomic_int *popped = arg;
+	struct deltas d = { 0 };
+
+	while (atomic_load(popped) < 2 && fifo_pop(shared, collect, &d) == 0)
+		atomic_fetch_add(popped, 1);
+	deltas_release(&d);
+	return NULL;
+}
+
+/* A held FIFO wakes its sleeping popper at the last release, not before. */
+TEST(hold_defers_the_wake_up_to_the_last_release)
+{
+	atomic_int popped = 0;
+	pthread_t t;
+
+	shared = fifo_new(FIFO_REAL, NULL);
+	pthread_create(&t, NULL, popper, &popped);
+	usleep(20 * 1000);	/* asleep in fifo_pop */
+	fifo_hold(shared);
+	fifo_hold(shared);
+	ADD(shared, "a", "1");
+	fifo_release(shared);
+	ADD(shared, "b", "1");
+	usleep(50 * 1000);
+	CHECK_INT(atomic_load(&popped), 0);
+	CHECK_INT(fifo_len(shared), 2);
+	fifo_release(shared);
+	pthread_join(t, NULL);
+	CHECK_INT(atomic_load(&popped), 2);
+	CHECK_INT(fifo_len(shared), 0);
+	fifo_free(shared);
 }
 
 static void *blocked_pop(void *arg)
@@ -728,6 +779,8 @@ int main(void)
 	RUN(resync_skips_keys_with_queued_deltas);
 	RUN(pop_under_concurrency_delivers_each_delta_once_in_order);
 	RUN(real_fifo_pop_under_concurrency_delivers_each_delta_once_in_order);
+	RUN(held_wake_ups_are_never_lost);
+	RUN(hold_defers_the_wake_up_to_the_last_release);
 	RUN(close_unblocks_pop);
 	RUN(real_fifo_queues_tombstones_before_replaced_and_never_merges);
 	RUN(real_fifo_has_synced_counts_the_whole_queue);
