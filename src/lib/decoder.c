@@ -33,13 +33,32 @@
  * old ones are still queued or being printed; once they are freed, glibc
  * keeps the holes in its arenas (only the top of a heap is ever given
  * back), so RSS stayed ~110 MiB higher after 20,000 updates at 100,000
- * pods.  So when the decoder has been idle TRIM_IDLE_MS after decoding at
- * least TRIM_MIN_BYTES, it calls malloc_trim(0), which returns the free
- * pages of every arena to the system.  One wake-up per burst; an idle
- * decoder that has trimmed sleeps without a timeout.
+ * pods.  So once every decoder of the process has been idle TRIM_IDLE_MS
+ * and together they decoded at least TRIM_MIN_BYTES since the last trim,
+ * one of them calls malloc_trim(0), which returns the free pages of every
+ * arena to the system.  The count is the process's because the trim is:
+ * with a decoder per resource, each counting its own, a soak's minute of
+ * churn spread over three resources came to a trim some minutes and not
+ * others, and RSS read between trims wandered by 10 %.  None trims while
+ * another decodes (a large list), so a sync is never slowed by it.  An
+ * idle decoder waits with a timeout only while bytes are untrimmed; once
+ * trimmed, no wake-ups.
  */
 #define TRIM_IDLE_MS 1000
-#define TRIM_MIN_BYTES (4u << 20)
+#define TRIM_MIN_BYTES (1u << 20)
+
+/* The process's decoders, for the trim. */
+static atomic_size_t untrimmed;	/* bytes decoded since the last trim */
+static atomic_int decoding;	/* decoders running a batch */
+static _Atomic int64_t last_decoded_ms;	/* when one last ended a batch */
+
+static int64_t monotonic_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 /* Pieces, each stored as its length (a size_t), its bytes and a NUL. */
 struct batch {
@@ -61,7 +80,6 @@ struct decoder {
 	decoder_fn *fn;
 	decoder_batch_fn *batch;
 	void *ctx;
-	size_t untrimmed;	/* bytes decoded since the last trim */
 	struct batch *spare;	/* a decoded batch kept for reuse, under lock */
 	struct batch *fill;	/* producer only */
 };
@@ -106,25 +124,31 @@ static bool decode_batch(struct decoder *d, decoder_fn *fn, void *ctx,
 	return true;
 }
 
-/* Waits for a batch; trims once idle after enough work (see TRIM_IDLE_MS). */
+/* Waits for a batch; trims once all are idle after enough work (see TRIM_IDLE_MS). */
 static void wait_for_work(struct decoder *d)
 {
 	while (!d->head && !d->closing) {
-		if (d->untrimmed < TRIM_MIN_BYTES) {
+		if (atomic_load(&untrimmed) < TRIM_MIN_BYTES) {
 			pthread_cond_wait(&d->more, &d->lock);
 			continue;
 		}
-		struct timespec ts;
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		ts.tv_sec += TRIM_IDLE_MS / 1000;
-		ts.tv_nsec += (long)(TRIM_IDLE_MS % 1000) * 1000000L;
-		if (ts.tv_nsec >= 1000000000L) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000L;
+		int64_t due = atomic_load(&last_decoded_ms) + TRIM_IDLE_MS;
+		int64_t now = monotonic_ms();
+		if (now < due || atomic_load(&decoding)) {
+			int64_t wait_ms = now < due ? due - now : TRIM_IDLE_MS;
+			struct timespec ts;
+			clock_gettime(CLOCK_MONOTONIC, &ts);
+			ts.tv_sec += wait_ms / 1000;
+			ts.tv_nsec += (long)(wait_ms % 1000) * 1000000L;
+			if (ts.tv_nsec >= 1000000000L) {
+				ts.tv_sec++;
+				ts.tv_nsec -= 1000000000L;
+			}
+			pthread_cond_timedwait(&d->more, &d->lock, &ts);
+			continue;
 		}
-		if (pthread_cond_timedwait(&d->more, &d->lock, &ts) == ETIMEDOUT &&
-		    !d->head && !d->closing) {
-			d->untrimmed = 0;
+		/* Idle long enough, all of them: one trims, the others see 0. */
+		if (atomic_exchange(&untrimmed, 0) >= TRIM_MIN_BYTES) {
 #ifdef __GLIBC__
 			pthread_mutex_unlock(&d->lock);
 			malloc_trim(0);
@@ -148,7 +172,7 @@ static void *decoder_main(void *arg)
 		if (!d->head)
 			d->tail = NULL;
 		d->queued -= b->data.len;
-		d->untrimmed += b->data.len;
+		atomic_fetch_add(&untrimmed, b->data.len);
 		pthread_cond_signal(&d->room);
 		if (d->failed || stopped(d)) {
 			batch_free(b);
@@ -157,6 +181,7 @@ static void *decoder_main(void *arg)
 			continue;
 		}
 		d->busy = true;
+		atomic_fetch_add(&decoding, 1);
 		decoder_fn *fn = d->fn;
 		decoder_batch_fn *batch = d->batch;
 		void *ctx = d->ctx;
@@ -167,6 +192,8 @@ static void *decoder_main(void *arg)
 		bool ok = decode_batch(d, fn, ctx, b);
 		if (batch)
 			batch(ctx, false);
+		atomic_store(&last_decoded_ms, monotonic_ms());
+		atomic_fetch_sub(&decoding, 1);
 
 		pthread_mutex_lock(&d->lock);
 		/* One batch is kept: its buffer is the size batches grow to. */
