@@ -449,6 +449,18 @@ static void check_synced(struct informer *inf)
 	}
 }
 
+/* reflector_hooks.same: the cached object when a listed one is its copy. */
+static struct kobj *on_same(void *ctx, const struct kobj *listed)
+{
+	struct informer *inf = ctx;
+	struct kobj *known = store_get(inf->store, listed->key);
+
+	if (known && kobj_same(known, listed))
+		return known;
+	kobj_unref(known);
+	return NULL;
+}
+
 static void on_replaced(void *ctx)
 {
 	check_synced(ctx);
@@ -596,6 +608,7 @@ struct informer *informer_new(struct kclient *client, const struct informer_opts
 	struct reflector_hooks hooks = {
 		.activity = on_activity,
 		.replaced = on_replaced,
+		.same = on_same,
 		.watching = on_watching,
 		.ctx = inf,
 	};

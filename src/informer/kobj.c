@@ -1300,6 +1300,11 @@ const char *kobj_memo(const struct kobj *obj, kobj_derive_fn *derive, void *ctx)
 	return memo;
 }
 
+bool kobj_same(const struct kobj *a, const struct kobj *b)
+{
+	return a->json_len == b->json_len && !memcmp(a->json, b->json, a->json_len);
+}
+
 struct json_object *kobj_tree(const struct kobj *obj)
 {
 	return tree_of(obj->json, obj->json_len);

@@ -155,6 +155,12 @@ const char *kobj_memo(const struct kobj *obj, kobj_derive_fn *derive, void *ctx)
 struct kobj *kobj_ref(struct kobj *obj);	/* NULL: NULL */
 void kobj_unref(struct kobj *obj);	/* NULL is a no-op */
 
+/*
+ * True when a and b are the same object: the same compact text (what
+ * every other field is made from, with the same flags).
+ */
+bool kobj_same(const struct kobj *a, const struct kobj *b);
+
 /* A new json-c tree of the object; the caller puts it. */
 struct json_object *kobj_tree(const struct kobj *obj);
 

@@ -374,6 +374,23 @@ static int on_list_item(void *ctx, const char *text, size_t len)
 }
 
 /* One list item becomes a kobj (the decoder's thread). */
+/*
+ * What a list hands on for obj: the object the informer already holds
+ * when it is the same (hooks.same), else obj.  A relist of 100,000
+ * unchanged pods then holds one copy of each, not two, and the long-lived
+ * objects stay where they are in the heap instead of being replaced by
+ * copies made in between the churn's.  Takes obj's reference over.
+ */
+static struct kobj *known_or(struct reflector *r, struct kobj *obj)
+{
+	struct kobj *known = r->hooks.same ? r->hooks.same(r->hooks.ctx, obj) : NULL;
+
+	if (!known)
+		return obj;
+	kobj_unref(obj);
+	return known;
+}
+
 static int decode_list_item(void *ctx, const char *text, size_t len)
 {
 	struct list_state *ls = ctx;
@@ -384,7 +401,7 @@ static int decode_list_item(void *ctx, const char *text, size_t len)
 		return -1;
 	}
 	ALLOC_GROW(ls->items, ls->nr + 1, ls->alloc);
-	ls->items[ls->nr++] = obj;
+	ls->items[ls->nr++] = known_or(ls->r, obj);
 	return 0;
 }
 
@@ -934,7 +951,7 @@ static int on_watch_line(void *ctx, const char *text, size_t len)
 			} else {
 				ALLOC_GROW(ws->initial_items.items, ws->initial_items.nr + 1,
 					   ws->initial_items.alloc);
-				ws->initial_items.items[ws->initial_items.nr++] = kobj_ref(o);
+				ws->initial_items.items[ws->initial_items.nr++] = known_or(r, kobj_ref(o));
 				atomic_store(&ws->initial_count, ws->initial_items.nr);
 			}
 		} else {

@@ -60,6 +60,14 @@ struct reflector_hooks {
 	 * client-go resyncs only in between (watchWithResync).
 	 */
 	void (*watching)(void *ctx, bool on);
+	/*
+	 * A new reference to the object the informer holds under obj's key
+	 * when it is byte for byte obj, else NULL.  Called for each listed
+	 * object (and each initial event of a streaming list) on the
+	 * decoder's thread: a relist of unchanged objects hands on the ones
+	 * in memory and frees its copies at once.  May be NULL.
+	 */
+	struct kobj *(*same)(void *ctx, const struct kobj *obj);
 	void *ctx;
 };
 
