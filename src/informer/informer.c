@@ -449,7 +449,13 @@ static void check_synced(struct informer *inf)
 	}
 }
 
-/* reflector_hooks.same: the cached object when a listed one is its copy. */
+/*
+ * reflector_hooks.same: the cached object when a listed one is its copy.
+ * client-go hands on the freshly decoded objects of a list (Reflector's
+ * list: meta.ExtractListWithAlloc, then syncWith); what the informer
+ * does with them, and what anyone can read of them, is the same with the
+ * cached ones.
+ */
 static struct kobj *on_same(void *ctx, const struct kobj *listed)
 {
 	struct informer *inf = ctx;

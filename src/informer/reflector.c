@@ -373,7 +373,6 @@ static int on_list_item(void *ctx, const char *text, size_t len)
 	return 0;
 }
 
-/* One list item becomes a kobj (the decoder's thread). */
 /*
  * What a list hands on for obj: the object the informer already holds
  * when it is the same (hooks.same), else obj.  A relist of 100,000
@@ -391,6 +390,7 @@ static struct kobj *known_or(struct reflector *r, struct kobj *obj)
 	return known;
 }
 
+/* One list item becomes a kobj (the decoder's thread). */
 static int decode_list_item(void *ctx, const char *text, size_t len)
 {
 	struct list_state *ls = ctx;
