@@ -50,15 +50,7 @@
 /* The process's decoders, for the trim. */
 static atomic_size_t untrimmed;	/* bytes decoded since the last trim */
 static atomic_int decoding;	/* decoders running a batch */
-static _Atomic int64_t last_decoded_ms;	/* when one last ended a batch */
-
-static int64_t monotonic_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
+static _Atomic int64_t last_decoded_ms;	/* mono_ms() when one last ended a batch */
 
 /* Pieces, each stored as its length (a size_t), its bytes and a NUL. */
 struct batch {
@@ -124,7 +116,7 @@ static bool decode_batch(struct decoder *d, decoder_fn *fn, void *ctx,
 	return true;
 }
 
-/* Waits for a batch; trims once all are idle after enough work (see TRIM_IDLE_MS). */
+/* Waits for a batch; trims once all are idle after enough work (TRIM_IDLE_MS). */
 static void wait_for_work(struct decoder *d)
 {
 	while (!d->head && !d->closing) {
@@ -133,17 +125,11 @@ static void wait_for_work(struct decoder *d)
 			continue;
 		}
 		int64_t due = atomic_load(&last_decoded_ms) + TRIM_IDLE_MS;
-		int64_t now = monotonic_ms();
+		int64_t now = mono_ms();
 		if (now < due || atomic_load(&decoding)) {
-			int64_t wait_ms = now < due ? due - now : TRIM_IDLE_MS;
-			struct timespec ts;
-			clock_gettime(CLOCK_MONOTONIC, &ts);
-			ts.tv_sec += wait_ms / 1000;
-			ts.tv_nsec += (long)(wait_ms % 1000) * 1000000L;
-			if (ts.tv_nsec >= 1000000000L) {
-				ts.tv_sec++;
-				ts.tv_nsec -= 1000000000L;
-			}
+			/* d->more runs on CLOCK_MONOTONIC, as mono_ms() does. */
+			int64_t until = now < due ? due : now + TRIM_IDLE_MS;
+			struct timespec ts = { until / 1000, (long)(until % 1000) * 1000000L };
 			pthread_cond_timedwait(&d->more, &d->lock, &ts);
 			continue;
 		}
@@ -192,7 +178,7 @@ static void *decoder_main(void *arg)
 		bool ok = decode_batch(d, fn, ctx, b);
 		if (batch)
 			batch(ctx, false);
-		atomic_store(&last_decoded_ms, monotonic_ms());
+		atomic_store(&last_decoded_ms, mono_ms());
 		atomic_fetch_sub(&decoding, 1);
 
 		pthread_mutex_lock(&d->lock);

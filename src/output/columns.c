@@ -1070,8 +1070,9 @@ const char *const *columns_live_headers(const char *kind)
 /*
  * What a pod's line columns read (pod_summarize, the wide detail): a few
  * members of the status, its conditions and container statuses, a few
- * of the spec's, the containers only counted, two timestamps.  The labels, volumes, env and the like are never made
- * into json-c objects: a watch line costs a third of the tree.
+ * of the spec's, the containers only counted, two timestamps.  The
+ * labels, volumes, env and the like are never made into json-c objects:
+ * a watch line costs a third of the tree.
  */
 static const struct kobj_pick pod_pick_metadata[] = {
 	{ "creationTimestamp", PICK_ALL, NULL },
