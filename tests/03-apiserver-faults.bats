@@ -66,12 +66,12 @@ fault() { simctl POST /faults "$1" >/dev/null; }
 	code=$(simcurl -o "$B/body" -w '%{http_code}' /api/v1/pods)
 	[ "$code" = 200 ]
 	[ -s "$B/body" ]
-	! jq . "$B/body" >/dev/null 2>&1
+	! jq . "$B/body" >/dev/null 2>&1 || false
 	head -c 30 "$B/body" | grep -q '^{"kind":"PodList"'
 	fault '{"verb":"watch","kind":"truncate"}'
 	simcurl -N '/api/v1/pods?watch=1&timeoutSeconds=5' >"$B/w"
 	[ -s "$B/w" ]
-	! jq -c . "$B/w" >/dev/null 2>&1
+	! jq -c . "$B/w" >/dev/null 2>&1 || false
 	[ "$(tail -c 1 "$B/w" | od -An -c | tr -d ' ')" != '\n' ]
 }
 
@@ -79,11 +79,11 @@ fault() { simctl POST /faults "$1" >/dev/null; }
 	fault '{"verb":"list","kind":"garbage"}'
 	code=$(simcurl -o "$B/body" -w '%{http_code}' /api/v1/pods)
 	[ "$code" = 200 ]
-	! jq . "$B/body" >/dev/null 2>&1
+	! jq . "$B/body" >/dev/null 2>&1 || false
 	fault '{"verb":"watch","kind":"garbage"}'
 	run simcurl -N '/api/v1/pods?watch=1&timeoutSeconds=1'
 	[ "$status" -eq 0 ]
-	! jq . <<<"${lines[0]}" >/dev/null 2>&1
+	! jq . <<<"${lines[0]}" >/dev/null 2>&1 || false
 	jq -e '.type == "ADDED"' <<<"${lines[1]}"
 }
 
@@ -158,7 +158,7 @@ fault() { simctl POST /faults "$1" >/dev/null; }
 	fault '{"verb":"list","kind":"503"}'
 	run simcurl -i /api/v1/pods
 	[[ "${lines[0]}" == "HTTP/1.1 503 "* ]]
-	! grep -qi '^retry-after' <<<"$output"
+	! grep -qi '^retry-after' <<<"$output" || false
 	jq -e 'has("details") | not' <<<"${lines[-1]}"
 }
 

@@ -8,6 +8,7 @@ bats_require_minimum_version 1.5.0
 
 start_watch() {
 	OUT=$BATS_TEST_TMPDIR/out.ndjson ERR=$BATS_TEST_TMPDIR/err.log
+	: >"$OUT"; : >"$ERR"	# a wait on $ERR sees this watch only
 	"$KINF" watch --kubeconfig "$SIM_KUBECONFIG" -o json "$@" >"$OUT" 2>"$ERR" 3>&- &
 	KINF_PID=$!
 }

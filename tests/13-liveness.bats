@@ -12,6 +12,7 @@ bats_require_minimum_version 1.5.0
 
 start_watch() {
 	OUT=$BATS_TEST_TMPDIR/out.ndjson ERR=$BATS_TEST_TMPDIR/err.log
+	: >"$OUT"; : >"$ERR"	# a wait on $ERR sees this watch only
 	"$KINF" watch -o json -v "$@" >"$OUT" 2>"$ERR" 3>&- &
 	KINF_PID=$!
 }
@@ -48,7 +49,7 @@ hung_while_changing() {
 	wait_until 20 converged
 	echo "# converged $((SECONDS - start)) s after the changes"
 	[ "$(nlists)" -eq 1 ]
-	! grep -q "error:" "$ERR"
+	! grep -q "error:" "$ERR" || false
 	grep -q "watch renewed (silent for 3 s)" "$ERR"
 }
 
@@ -72,7 +73,7 @@ hung_while_changing() {
 	[ "$(nwatches)" -ge 4 ]
 	# ... but nothing else happened: no relist, no error, no warning, no delta.
 	[ "$(nlists)" -eq 1 ]
-	! grep -qE "error:|warning:|stalled|relist" "$ERR"
+	! grep -qE "error:|warning:|stalled|relist" "$ERR" || false
 	[ "$(jq -s length "$OUT")" -eq 3 ]
 }
 

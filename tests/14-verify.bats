@@ -24,6 +24,7 @@ verify() { "$KINF" verify --kubeconfig "$SIM_KUBECONFIG" "$@"; }
 
 start_watch() {
 	OUT=$BATS_TEST_TMPDIR/out ERR=$BATS_TEST_TMPDIR/err
+	: >"$OUT"; : >"$ERR"	# a wait on $ERR sees this watch only
 	"$KINF" watch --kubeconfig "$SIM_KUBECONFIG" "$@" >"$OUT" 2>"$ERR" 3>&- &
 	KINF_PID=$!
 }

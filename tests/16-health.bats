@@ -19,6 +19,7 @@ teardown() {
 
 start_watch() {
 	OUT=$BATS_TEST_TMPDIR/out ERR=$BATS_TEST_TMPDIR/err
+	: >"$OUT"; : >"$ERR"	# a wait on $ERR sees this watch only
 	"$KINF" watch --kubeconfig "$SIM_KUBECONFIG" "$@" >"$OUT" 2>"$ERR" 3>&- &
 	KINF_PID=$!
 }
@@ -103,7 +104,7 @@ start_watch() {
 	start_watch pods -q --health-every 1s
 	sleep 2.5
 	kill -TERM "$KINF_PID"; wait "$KINF_PID" || true; KINF_PID=
-	! grep -q health "$ERR"
+	! grep -q health "$ERR" || false
 	start_watch pods
 	wait_until 20 file_has "$ERR" synced
 	sleep 1.5

@@ -29,6 +29,7 @@ teardown() {
 start_watch() {
 	local kc=$1; shift
 	OUT=$T/out ERR=$T/err
+	: >"$OUT"; : >"$ERR"	# a wait on $ERR sees this watch only
 	"$KINF" watch --kubeconfig "$kc" -v "$@" >"$OUT" 2>"$ERR" 3>&- &
 	KINF_PID=$!
 }
@@ -50,7 +51,7 @@ open_watches() { [ "$(simctl GET /stats | jq .openWatches)" -eq "$1" ]; }
 	# Discovery, three lists and three watches: all HTTP/2, all on one connection.
 	[ "$(h2_connections)" -eq 1 ]
 	[ "$(grep -c '^GET .* (HTTP/2)$' "$ERR")" -ge 6 ]
-	! grep -q '^GET .* OK in [0-9]* ms$' "$ERR"
+	! grep -q '^GET .* OK in [0-9]* ms$' "$ERR" || false
 	# And the watches work: a change arrives through the front end.
 	simctl POST /update '{"resource":"configmaps","namespace":"default","name":"app-config","patch":{"data":{"k":"v2"}}}' >/dev/null
 	wait_until 10 file_has "$OUT" "Updated +ConfigMap +default/app-config"
@@ -93,7 +94,7 @@ open_watches() { [ "$(simctl GET /stats | jq .openWatches)" -eq "$1" ]; }
 	wait_until 20 open_watches 1
 	# Nothing changes: the connection is pinged (GET /livez on it), and lives.
 	wait_until 15 bash -c "[ \$(grep -c ' \"GET /livez ' '$H2_DIR/access.log') -ge 3 ]"
-	! grep -q 'closing it' "$ERR"
+	! grep -q 'closing it' "$ERR" || false
 	[ "$(grep -c '^GET .*watch=1' "$ERR")" -eq 0 ]	# the first watch still runs
 	[ "$(h2_connections)" -eq 1 ]
 
@@ -245,7 +246,7 @@ cert_kubeconfig() {
 	sim_start --pods 2
 	run --separate-stderr "$KINF" watch pods --kubeconfig "$SIM_KUBECONFIG" -v --timeout 2s
 	grep -q '^GET .*watch=1.* 200 OK in [0-9]* ms, stopped$' <<<"$stderr"
-	! grep -q 'failed' <<<"$stderr"
+	! grep -q 'failed' <<<"$stderr" || false
 
 	start_watch "$SIM_KUBECONFIG" pods
 	wait_until 20 open_watches 1

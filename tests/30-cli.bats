@@ -42,7 +42,7 @@ help_options() {
 		grep -qE "^  $c +[A-Z]" <<<"$output" || { echo "# no $c in: $output" >&2; false; }
 	done
 	# The hidden completion helper is not advertised.
-	! grep -q __complete <<<"$output"
+	! grep -q __complete <<<"$output" || false
 	want=$output
 	run "$KINF" -h
 	[ "$output" = "$want" ]

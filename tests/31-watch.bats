@@ -14,6 +14,9 @@ OUT= ERR= KINF_PID=
 # newer generations' output is in 12-client-go.bats.
 start_watch() {
 	OUT=$BATS_TEST_TMPDIR/out ERR=$BATS_TEST_TMPDIR/err
+	# Emptied here, not by the background job's redirections: a wait on
+	# $ERR must never see the previous watch's lines.
+	: >"$OUT"; : >"$ERR"
 	"$KINF" watch --kubeconfig "$SIM_KUBECONFIG" --client-go 1.32 "$@" >"$OUT" 2>"$ERR" 3>&- &
 	KINF_PID=$!
 }
@@ -102,7 +105,7 @@ teardown() {
 	[ "$(jq -r '.object.metadata.labels.app' "$OUT" | sort -u)" = web ]
 	watch_synced pods --selector='app!=web,tier' -o json
 	[ "$(out_keys)" = "$(server_keys '/api/v1/namespaces/default/pods?labelSelector=app%21%3Dweb%2Ctier')" ]
-	! jq -r '.object.metadata.labels.app' "$OUT" | grep -qx web
+	! jq -r '.object.metadata.labels.app' "$OUT" | grep -qx web || false
 	watch_synced pods --field-selector spec.nodeName=node-2 -o json
 	run out_keys
 	[ "${#lines[@]}" -ge 1 ]
@@ -181,7 +184,7 @@ teardown() {
 	watch_synced pods --no-headers
 	run cat "$OUT"
 	[ "${#lines[@]}" -eq 3 ]
-	! grep -q TIME "$OUT"
+	! grep -q TIME "$OUT" || false
 	watch_synced pods -o wide --no-headers
 	[ "$(wc -l <"$OUT")" -eq 3 ]
 	! grep -q TIME "$OUT"
@@ -278,7 +281,7 @@ teardown() {
 	sim_start --pods 3
 	watch_synced pods -o json -v
 	jq -e . "$OUT" >/dev/null
-	! grep -v '^{' "$OUT"
+	! grep -v '^{' "$OUT" || false
 	grep -q '^kinf: pods: listed 3 objects' "$ERR"
 	grep -q '^kinf: pods: synced: 3 objects cached' "$ERR"
 	# -q: no notices at all.
@@ -304,8 +307,8 @@ teardown() {
 	grep -qxE '    metadata\.generation: [0-9]+ → [0-9]+' "$OUT"
 	# Noise: the resourceVersion (on the line already) and the managed
 	# fields; and nothing else changed.
-	! grep -q 'resourceVersion' "$OUT"
-	! grep -q 'managedFields' "$OUT"
+	! grep -q 'resourceVersion' "$OUT" || false
+	! grep -q 'managedFields' "$OUT" || false
 	[ "$(grep -c '^    ' "$OUT")" -eq 3 ]
 }
 
@@ -324,7 +327,7 @@ teardown() {
 	assert_output_contains '{"op":"replace","path":"/spec/replicas","value":3,"old":1}'
 	assert_output_contains '{"op":"add","path":"/metadata/labels/team","value":"blue"}'
 	# no resourceVersion noise: the record has both versions already
-	! grep -q '"path":"/metadata/resourceVersion"' "$OUT"
+	! grep -q '"path":"/metadata/resourceVersion"' "$OUT" || false
 	# Every op is well formed...
 	every '.type=="Updated"' '.diff | type == "array" and length > 0 and
 		all(.[]; (.op | IN("add","remove","replace")) and (.path | startswith("/"))
@@ -357,7 +360,7 @@ teardown() {
 		.listed == 4 and .added == 0 and .changed == 0 and .deleted == 0 and .unchanged == 4 and
 		(.disconnectedMs | type == "number") and .keys == {"added":[],"changed":[],"deleted":[]}'
 	# In JSON with --events the record replaces the notice.
-	! grep -q 'relist #1' "$ERR"
+	! grep -q 'relist #1' "$ERR" || false
 	# Without --events: the summary is a notice on stderr.
 	start_watch pods
 	wait_until 20 synced
@@ -365,7 +368,7 @@ teardown() {
 	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
 	wait_until 20 file_has "$ERR" 'relist #1'
 	grep -qE '^kinf: pods: relist #1 .*0 changed, 0 added, 0 deleted \(tombstones\), 4 unchanged' "$ERR"
-	! grep -q Relist "$OUT"
+	! grep -q Relist "$OUT" || false
 }
 
 @test "a relist tells what the gap hid: added, changed (from which rv) and tombstones, how long, which keys" {
@@ -562,10 +565,10 @@ on_tty() {
 	watch_synced pods --color always
 	grep -qF "${esc}" "$OUT"
 	watch_synced pods --color never
-	! grep -qF "${esc}" "$OUT"
+	! grep -qF "${esc}" "$OUT" || false
 	# Not a terminal: auto means no colour.
 	(unset NO_COLOR; watch_synced pods)
-	! grep -qF "${esc}" "$OUT"
+	! grep -qF "${esc}" "$OUT" || false
 	# On a terminal.
 	run env -u NO_COLOR bash -c "$(declare -f on_tty); on_tty '$KINF' watch pods --kubeconfig '$SIM_KUBECONFIG' -q --max-deltas 2"
 	assert_status 0

@@ -177,7 +177,7 @@ assert_one_error() {
 	sim_start --pods 6 --namespaces 1
 	same_both pods --no-headers
 	[ "${#lines[@]}" -eq 3 ]
-	! grep -q NAME <<<"$output"
+	! grep -q NAME <<<"$output" || false
 	[[ ${lines[0]} == pod-* ]]
 	same_both pods -A --no-headers
 	[ "${#lines[@]}" -eq 6 ]

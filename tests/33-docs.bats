@@ -119,7 +119,7 @@ bash_complete() {
 	for c in watch get verify tui api-resources version help; do
 		grep -qx "$c" <<<"$output"
 	done
-	! grep -q __complete <<<"$output"
+	! grep -q __complete <<<"$output" || false
 	run bash_complete watch --out
 	[ "$output" = --output ]
 	run bash_complete watch pods --
@@ -236,7 +236,7 @@ fish_complete() {
 	assert_status 0
 	grep -qx pods <<<"$output"
 	# Only what can be watched, named by the plural.
-	! grep -qx po <<<"$output"
+	! grep -qx po <<<"$output" || false
 	run "$KINF" __complete get --kubeconfig "$SIM_KUBECONFIG" -A ""
 	grep -qx crontabs <<<"$output"
 	# A server that never answers: what kubectl's discovery cache (filled
@@ -266,9 +266,9 @@ fish_complete() {
 	# an item already in the list is not offered again
 	run c watch --kubeconfig "$SIM_KUBECONFIG" pods,
 	grep -qx pods,deployments <<<"$output"
-	! grep -qx pods,pods <<<"$output"
+	! grep -qx pods,pods <<<"$output" || false
 	run c watch pods --types Added,Sync,
-	! grep -qE '(Added|Sync)$' <<<"$output"
+	! grep -qE '(Added|Sync)$' <<<"$output" || false
 	grep -qx Added,Sync,Deleted <<<"$output"
 	# NAME: the objects of the resource, in the namespace asked
 	run c get --kubeconfig "$SIM_KUBECONFIG" pods ""
@@ -286,9 +286,9 @@ fish_complete() {
 	run c get --kubeconfig "$SIM_KUBECONFIG" ""
 	grep -qx all <<<"$output"
 	run c get --kubeconfig "$SIM_KUBECONFIG" pods,
-	! grep -q all <<<"$output"
+	! grep -q all <<<"$output" || false
 	run c watch --kubeconfig "$SIM_KUBECONFIG" ""
-	! grep -qx all <<<"$output"
+	! grep -qx all <<<"$output" || false
 	# none after a list of resources, nor for tui (no NAME there)
 	run c watch --kubeconfig "$SIM_KUBECONFIG" pods,nodes ""
 	[ -z "$output" ]

@@ -80,7 +80,7 @@ watch_secret() {
 	wait_until 20 grep -q 'data.password' "$B/out"
 	kill -TERM "$KINF_PID"; wait "$KINF_PID" || true; KINF_PID=
 	grep -qF 'data.password: 6 bytes → 6 bytes, changed' "$B/out"
-	! grep -q 'YWJjZGVm\|abcdef' "$B/out"
+	! grep -q 'YWJjZGVm\|abcdef' "$B/out" || false
 	no_values "$B/out"
 }
 

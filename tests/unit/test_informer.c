@@ -345,15 +345,13 @@ TEST(initial_sync_adds_every_object)
 	struct informer *inf = NULL;
 	struct listener *l;
 
-	if (!fixture_up(&f, "40", true)) {
-		CHECK(!"simulator up");
+	if (CHECK_FAILS(!fixture_up(&f, "40", true), "simulator up")) {
 		goto out;
 	}
 	inf = informer_new(f.sc.client, &f.opts);
 	l = informer_add_listener(inf, 0);
 	CHECK(!informer_has_synced(inf));
-	if (!start_informer(inf)) {
-		CHECK(!"informer started");
+	if (CHECK_FAILS(!start_informer(inf), "informer started")) {
 		goto out;
 	}
 	CHECK(informer_wait_synced(inf, WAIT_MS));
@@ -396,15 +394,13 @@ TEST(empty_initial_list_syncs)
 	struct informer *inf = NULL;
 	struct listener *l;
 
-	if (!fixture_up(&f, "5", false)) {
-		CHECK(!"simulator up");
+	if (CHECK_FAILS(!fixture_up(&f, "5", false), "simulator up")) {
 		goto out;
 	}
 	f.opts.label_selector = "kinf-test=matches-nothing";
 	inf = informer_new(f.sc.client, &f.opts);
 	l = informer_add_listener(inf, 0);
-	if (!start_informer(inf)) {
-		CHECK(!"informer started");
+	if (CHECK_FAILS(!start_informer(inf), "informer started")) {
 		goto out;
 	}
 	CHECK(informer_wait_synced(inf, WAIT_MS));
@@ -431,15 +427,13 @@ TEST(sync_goes_only_to_listeners_due_for_resync)
 	struct listener *la, *lb;
 	long n;
 
-	if (!fixture_up(&f, "15", false) || (n = oracle_count(&f)) <= 0) {
-		CHECK(!"simulator up");
+	if (CHECK_FAILS(!fixture_up(&f, "15", false) || (n = oracle_count(&f)) <= 0, "simulator up")) {
 		goto out;
 	}
 	inf = informer_new(f.sc.client, &f.opts);	/* resync_ms 0 */
 	la = informer_add_listener(inf, 1000);
 	lb = informer_add_listener(inf, 0);
-	if (!start_informer(inf) || !informer_wait_synced(inf, WAIT_MS)) {
-		CHECK(!"informer synced");
+	if (CHECK_FAILS(!start_informer(inf) || !informer_wait_synced(inf, WAIT_MS), "informer synced")) {
 		goto out;
 	}
 
@@ -508,15 +502,13 @@ TEST(relist_changes_reach_every_listener)
 	char keys[2][200] = { "", "" }, new_rv[32] = "", add_rv[32] = "";
 	long n;
 
-	if (!fixture_up(&f, "12", false) || (n = oracle_count(&f)) < 2) {
-		CHECK(!"simulator up");
+	if (CHECK_FAILS(!fixture_up(&f, "12", false) || (n = oracle_count(&f)) < 2, "simulator up")) {
 		goto out;
 	}
 	inf = informer_new(f.sc.client, &f.opts);
 	la = informer_add_listener(inf, 0);
 	lb = informer_add_listener(inf, 0);
-	if (!start_informer(inf) || !informer_wait_synced(inf, WAIT_MS)) {
-		CHECK(!"informer synced");
+	if (CHECK_FAILS(!start_informer(inf) || !informer_wait_synced(inf, WAIT_MS), "informer synced")) {
 		goto out;
 	}
 	seen_drain(la, &a);
@@ -605,14 +597,12 @@ TEST(late_listener_gets_replay_then_live)
 	struct listener *late;
 	char ns[64], name[128], key[200], rv[32] = "", new_rv[32] = "";
 
-	if (!fixture_up(&f, "25", false) || !first_pod(&f, ns, name)) {
-		CHECK(!"simulator up");
+	if (CHECK_FAILS(!fixture_up(&f, "25", false) || !first_pod(&f, ns, name), "simulator up")) {
 		goto out;
 	}
 	inf = informer_new(f.sc.client, &f.opts);
 	informer_add_listener(inf, 0);	/* an early one, left undrained */
-	if (!start_informer(inf) || !informer_wait_synced(inf, WAIT_MS)) {
-		CHECK(!"informer synced");
+	if (CHECK_FAILS(!start_informer(inf) || !informer_wait_synced(inf, WAIT_MS), "informer synced")) {
 		goto out;
 	}
 
@@ -689,14 +679,12 @@ TEST(resync_period_at_least_one_second)
 	struct informer *inf = NULL;
 	struct listener *l;
 
-	if (!fixture_up(&f, "5", false)) {
-		CHECK(!"simulator up");
+	if (CHECK_FAILS(!fixture_up(&f, "5", false), "simulator up")) {
 		goto out;
 	}
 	inf = informer_new(f.sc.client, &f.opts);	/* resync_ms 0 */
 	l = informer_add_listener(inf, 100);
-	if (!start_informer(inf) || !informer_wait_synced(inf, WAIT_MS)) {
-		CHECK(!"informer synced");
+	if (CHECK_FAILS(!start_informer(inf) || !informer_wait_synced(inf, WAIT_MS), "informer synced")) {
 		goto out;
 	}
 	int64_t t0 = mono_ms();
@@ -725,14 +713,12 @@ TEST(resync_late_listener_clamped_to_check_period)
 	struct informer *inf = NULL;
 	struct listener *l;
 
-	if (!fixture_up(&f, "5", false)) {
-		CHECK(!"simulator up");
+	if (CHECK_FAILS(!fixture_up(&f, "5", false), "simulator up")) {
 		goto out;
 	}
 	f.opts.resync_ms = 2000;
 	inf = informer_new(f.sc.client, &f.opts);
-	if (!start_informer(inf) || !informer_wait_synced(inf, WAIT_MS)) {
-		CHECK(!"informer synced");
+	if (CHECK_FAILS(!start_informer(inf) || !informer_wait_synced(inf, WAIT_MS), "informer synced")) {
 		goto out;
 	}
 	l = informer_add_listener(inf, 1000);
@@ -754,16 +740,14 @@ TEST(resync_early_listener_lowers_check_period)
 	struct informer *inf = NULL;
 	struct listener *l;
 
-	if (!fixture_up(&f, "5", false)) {
-		CHECK(!"simulator up");
+	if (CHECK_FAILS(!fixture_up(&f, "5", false), "simulator up")) {
 		goto out;
 	}
 	f.opts.resync_ms = 6000;
 	inf = informer_new(f.sc.client, &f.opts);
 	l = informer_add_listener(inf, 1000);
 	int64_t t0 = mono_ms();
-	if (!start_informer(inf)) {
-		CHECK(!"informer started");
+	if (CHECK_FAILS(!start_informer(inf), "informer started")) {
 		goto out;
 	}
 	/* With the 6 s check period the first Sync would come after 6 s. */
@@ -795,15 +779,13 @@ static void check_update_chain(const struct seen_list *initial, const struct see
 			const struct seen *add = seen_find(initial, NOTIFY_ADD, s->key, "");
 			prev = add ? add->rv : "(none)";
 		}
-		if (strcmp(s->old_rv, prev)) {
+		if (CHECK_FAILS(strcmp(s->old_rv, prev), "updates in order")) {
 			printf("# update %zu of %s: old %s, expected %s\n", i, s->key,
 			       s->old_rv, prev);
-			CHECK(!"updates in order");
 			return;
 		}
-		if (atoll(s->rv) <= atoll(s->old_rv)) {
+		if (CHECK_FAILS(atoll(s->rv) <= atoll(s->old_rv), "RVs increase")) {
 			printf("# update %zu of %s: rv %s after %s\n", i, s->key, s->rv, s->old_rv);
-			CHECK(!"RVs increase");
 			return;
 		}
 	}
@@ -822,15 +804,13 @@ TEST(slow_listener_blocks_nobody)
 	struct listener *fast, *slow;
 	enum { UPDATES = 2000 };
 
-	if (!fixture_up(&f, "20", false)) {
-		CHECK(!"simulator up");
+	if (CHECK_FAILS(!fixture_up(&f, "20", false), "simulator up")) {
 		goto out;
 	}
 	inf = informer_new(f.sc.client, &f.opts);
 	fast = informer_add_listener(inf, 0);
 	slow = informer_add_listener(inf, 0);
-	if (!start_informer(inf) || !informer_wait_synced(inf, WAIT_MS)) {
-		CHECK(!"informer synced");
+	if (CHECK_FAILS(!start_informer(inf) || !informer_wait_synced(inf, WAIT_MS), "informer synced")) {
 		goto out;
 	}
 	seen_drain(fast, &initial);
@@ -862,12 +842,11 @@ TEST(slow_listener_blocks_nobody)
 			j++;
 		if (i == fast_got.nr || j == slow_got.nr)
 			break;
-		if (strcmp(fast_got.v[i].key, slow_got.v[j].key) ||
-		    strcmp(fast_got.v[i].rv, slow_got.v[j].rv)) {
+		if (CHECK_FAILS(strcmp(fast_got.v[i].key, slow_got.v[j].key) ||
+				strcmp(fast_got.v[i].rv, slow_got.v[j].rv), "same order")) {
 			printf("# notification %zu: slow %s@%s, fast %s@%s\n", j,
 			       slow_got.v[j].key, slow_got.v[j].rv,
 			       fast_got.v[i].key, fast_got.v[i].rv);
-			CHECK(!"same order");
 			break;
 		}
 		i++, j++;
@@ -893,14 +872,12 @@ TEST(watch_events_reach_store_and_listeners)
 	char ns[64], name[128], key[200], rv[32] = "", new_rv[32] = "";
 	struct json_object *obj;
 
-	if (!fixture_up(&f, "10", false) || !first_pod(&f, ns, name)) {
-		CHECK(!"simulator up");
+	if (CHECK_FAILS(!fixture_up(&f, "10", false) || !first_pod(&f, ns, name), "simulator up")) {
 		goto out;
 	}
 	inf = informer_new(f.sc.client, &f.opts);
 	l = informer_add_listener(inf, 0);
-	if (!start_informer(inf) || !informer_wait_synced(inf, WAIT_MS)) {
-		CHECK(!"informer synced");
+	if (CHECK_FAILS(!start_informer(inf) || !informer_wait_synced(inf, WAIT_MS), "informer synced")) {
 		goto out;
 	}
 	store = informer_store(inf);
@@ -965,15 +942,13 @@ TEST(stop_is_prompt_while_watching)
 	struct fixture f;
 	struct informer *inf = NULL;
 
-	if (!fixture_up(&f, "10", false)) {
-		CHECK(!"simulator up");
+	if (CHECK_FAILS(!fixture_up(&f, "10", false), "simulator up")) {
 		goto out;
 	}
 	f.opts.resync_ms = 60000;	/* a resync thread asleep, too */
 	inf = informer_new(f.sc.client, &f.opts);
 	informer_add_listener(inf, 0);
-	if (!start_informer(inf) || !informer_wait_synced(inf, WAIT_MS)) {
-		CHECK(!"informer synced");
+	if (CHECK_FAILS(!start_informer(inf) || !informer_wait_synced(inf, WAIT_MS), "informer synced")) {
 		goto out;
 	}
 	CHECK(WAIT_FOR(state_of(inf) == STATE_WATCHING, WAIT_MS));
@@ -994,15 +969,13 @@ TEST(stop_is_prompt_while_backing_off)
 	struct informer *inf = NULL;
 	struct informer_stats st;
 
-	if (!fixture_up(&f, "10", false)) {
-		CHECK(!"simulator up");
+	if (CHECK_FAILS(!fixture_up(&f, "10", false), "simulator up")) {
 		goto out;
 	}
 	CHECK(sim_post(&f.sim, "/faults", "{\"verb\":\"list\",\"kind\":\"500\",\"count\":100}"));
 	inf = informer_new(f.sc.client, &f.opts);
 	informer_add_listener(inf, 0);
-	if (!start_informer(inf)) {
-		CHECK(!"informer started");
+	if (CHECK_FAILS(!start_informer(inf), "informer started")) {
 		goto out;
 	}
 	/* The second backoff lasts 1.6–3.2 s: longer than the stop may take. */
@@ -1034,14 +1007,12 @@ TEST(stats_count_the_relist)
 	struct informer *inf = NULL;
 	struct informer_stats st;
 
-	if (!fixture_up(&f, "30", false)) {
-		CHECK(!"simulator up");
+	if (CHECK_FAILS(!fixture_up(&f, "30", false), "simulator up")) {
 		goto out;
 	}
 	inf = informer_new(f.sc.client, &f.opts);
 	informer_add_listener(inf, 0);
-	if (!start_informer(inf) || !informer_wait_synced(inf, WAIT_MS)) {
-		CHECK(!"informer synced");
+	if (CHECK_FAILS(!start_informer(inf) || !informer_wait_synced(inf, WAIT_MS), "informer synced")) {
 		goto out;
 	}
 	informer_get_stats(inf, &st);
@@ -1076,10 +1047,7 @@ TEST(stats_count_the_relist)
 	CHECK_INT(st.cached, store_len(informer_store(inf)));
 	CHECK_INT(st.cached, oracle_count(&f));
 	CHECK(st.deltas[DELTA_REPLACED] >= 2 * st.cached);
-	if (!strstr(st.relist_reason, "expired")) {
-		printf("# relist reason: %s\n", st.relist_reason);
-		CHECK(!"relisted because the watch expired");
-	}
+	CHECKF(strstr(st.relist_reason, "expired"), "relist reason: %s", st.relist_reason);
 	CHECK(store_converges(&f, informer_store(inf)));
 out:
 	finish(inf);

@@ -121,11 +121,9 @@ TEST(templates_print_as_kubectl)
 		const char *got = rc < 0 ? err.msg : strbuf_str(&out);
 		const char *want = r->want[0] == '!' ? r->want + 1 : r->want;
 
-		if ((rc < 0) != (r->want[0] == '!') || strcmp(got, want)) {
-			printf("# template %s\n#   got %s \"%s\"\n#  want \"%s\"\n", r->tmpl,
-			       rc < 0 ? "error" : "text", got, want);
-			unit_current_failed = 1;
-		}
+		CHECKF((rc < 0) == (r->want[0] == '!') && !strcmp(got, want),
+		       "template %s\n#   got %s \"%s\"\n#  want \"%s\"", r->tmpl,
+		       rc < 0 ? "error" : "text", got, want);
 		strbuf_release(&out);
 		jsonpath_free(jp);
 	}

@@ -56,11 +56,8 @@ static int load_text(const char *text, const struct kubeconfig_opts *opts,
 #define CHECK_CONTAINS(hay, needle)                                         \
 	do {                                                                \
 		const char *h_ = (hay), *n_ = (needle);                     \
-		if (!h_ || !strstr(h_, n_)) {                               \
-			printf("# %s:%d: \"%s\" does not contain \"%s\"\n", \
-			       __FILE__, __LINE__, h_ ? h_ : "(null)", n_);  \
-			unit_current_failed = 1;                            \
-		}                                                           \
+		UNIT_CHECK(#hay " contains " #needle, h_ && strstr(h_, n_), \
+			   "\"%s\" does not contain \"%s\"", h_ ? h_ : "(null)", n_); \
 	} while (0)
 
 static const char basic[] =

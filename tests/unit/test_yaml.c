@@ -31,10 +31,7 @@ static char *to_yaml(const char *json)
 static void check_yaml(const char *json, const char *want, int line)
 {
 	char *got = to_yaml(json);
-	if (strcmp(got, want)) {
-		printf("# line %d: %s\n# got:\n%s# expected:\n%s", line, json, got, want);
-		unit_current_failed = 1;
-	}
+	CHECKF(!strcmp(got, want), "line %d: %s\n# got:\n%s# expected:\n%s", line, json, got, want);
 	free(got);
 }
 
