@@ -344,3 +344,45 @@ fish_complete() {
 	[ -x "$dest/usr/local/bin/kinf" ]
 	[ -f "$dest/usr/local/share/man/man1/kinf.1" ]
 }
+
+# ---- the examples, run as written ------------------------------------------
+
+# The README's command line that contains TEXT, verbatim.
+readme_line() { grep -F -- "$1" "$ROOT/README.md" | sed -E 's/^ +(\$ )?//' | head -1; }
+
+# A `kinf` first on PATH that runs the one under test under client-go $1
+# for 10 s, its stderr kept in $B/err: the example itself runs as
+# written.
+kinf_as_profile() {
+	B=$BATS_TEST_TMPDIR
+	rm -f "$BIN/kinf"	# a link to the binary under test: never write through it
+	printf '#!/bin/sh\nexec "%s" "$@" --client-go %s --timeout 10s 2>>"%s/err"\n' \
+		"$KINF" "$1" "$B" >"$BIN/kinf"
+	chmod +x "$BIN/kinf"
+	: >"$B/err"
+}
+
+@test "README: the OnDelete example names a delete that only a relist finds, under every profile" {
+	cmd=$(readme_line "select(.handler==\"OnDelete\")")
+	[[ $cmd == "kinf watch pods -A -o json | jq -r "* ]]
+	for v in 1.28 1.32 1.34 1.35 1.36; do
+		sim_start --pods 0
+		for i in 0 1 2; do
+			simctl POST /create "{\"resource\":\"pods\",\"object\":{\"metadata\":{\"name\":\"pod-$i\",\"namespace\":\"default\"}}}" >/dev/null
+		done
+		kinf_as_profile "$v"
+		KUBECONFIG=$SIM_KUBECONFIG bash -c "$cmd" >"$B/out" 3>&- &
+		pid=$!
+		wait_until 20 grep -q synced "$B/err"
+		# kinf kept out while pod-1 goes: only the relist can find it
+		simctl POST /faults '{"verb":"any","kind":"500","count":1000}' >/dev/null
+		simctl POST /restart-watch-cache >/dev/null
+		simctl POST /delete '{"resource":"pods","namespace":"default","name":"pod-1"}' >/dev/null
+		sleep 1
+		simctl DELETE /faults >/dev/null
+		wait_until 20 grep -q 'relist #1' "$B/err"
+		wait "$pid"	# jq prints when kinf's --timeout ends the pipe
+		[ "$(cat "$B/out")" = default/pod-1 ] || { echo "# $v: $(cat "$B/out")" >&2; false; }
+		sim_stop
+	done
+}
