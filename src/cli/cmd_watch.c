@@ -344,7 +344,7 @@ static int run_watch(int argc, const char **argv)
 			error("%s", err.msg);
 			goto close;
 		}
-		kclient_set_recorder(s.cluster.client, rec);
+		kclient_set_tap(s.cluster.client, &recorder_tap, rec);
 	}
 
 	struct watch_loop loop = {
@@ -616,7 +616,7 @@ static int run_replay(int argc, const char **argv)
 	rp = replay_new(recording, &ro);
 	char *what = xasprintf("the recording '%s'", argv[0]);
 	struct cluster c = {
-		.client = kclient_new_replay(rp, what),
+		.client = replay_client_new(rp, what),
 		.ns = string_of(h, "namespace") ? string_of(h, "namespace") : "default",
 		.scope_ns = string_of(h, "namespace"),
 	};

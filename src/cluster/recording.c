@@ -12,7 +12,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "cluster/http.h"
 #include "lib/base64.h"
+#include "lib/stop.h"
 #include "lib/strbuf.h"
 
 /* ---- writing ------------------------------------------------------------ */
@@ -202,6 +204,44 @@ int recorder_close(struct recorder *rec, struct errbuf *err)
 	free(rec);
 	return ret;
 }
+
+/* The recorder as a kclient_tap: http.h's terms into the recording's. */
+static unsigned tap_begin(void *ctx, const char *stream, const char *path)
+{
+	return recorder_begin(ctx, stream, path);
+}
+
+static void tap_head(void *ctx, unsigned x, const struct http_response *resp)
+{
+	struct recorded_answer a = {
+		.status = resp->status,
+		.content_type = resp->content_type,
+		.retry_after_ms = resp->retry_after_ms,
+	};
+	recorder_status(ctx, x, &a);
+}
+
+static void tap_data(void *ctx, unsigned x, const char *data, size_t len)
+{
+	recorder_data(ctx, x, data, len);
+}
+
+static void tap_end(void *ctx, unsigned x, int rc, const char *error,
+		    const struct http_response *resp, bool stopped)
+{
+	struct recorded_end e = {
+		.rc = rc, .error = error, .refused = resp->refused,
+		.timed_out = resp->timed_out, .stopped = stopped,
+	};
+	recorder_end(ctx, x, &e);
+}
+
+const struct kclient_tap recorder_tap = {
+	.begin = tap_begin,
+	.head = tap_head,
+	.data = tap_data,
+	.end = tap_end,
+};
 
 /* ---- reading ------------------------------------------------------------ */
 
@@ -620,4 +660,62 @@ aborted:
 stopped:
 	errbuf_set(err, "stopped");
 	return -1;
+}
+
+/* ---- the replay client: a kclient backend ------------------------------- */
+
+/* kclient_stream() answered from the recording, in http.h's terms. */
+static int client_stream(struct kclient *c, const char *path, const struct stream_opts *opts,
+			 http_data_fn *on_data, void *ctx, struct http_response *resp,
+			 struct errbuf *err)
+{
+	struct replay_request req = {
+		.stream = opts->record_as,
+		.stop = opts->stop,
+		.stop_fd = opts->stop_fd,
+		.tick = opts->tick,
+		.tick_ctx = opts->tick_ctx,
+		.tick_ms = opts->tick_ms,
+		.on_data = on_data,
+		.ctx = ctx,
+	};
+	struct replay_answer ans = { .body = &resp->body };
+	int rc = replay_stream(kclient_backend_data(c), &req, &ans, err);
+
+	resp->status = ans.status;
+	resp->retry_after_ms = ans.retry_after_ms;
+	memcpy(resp->content_type, ans.content_type, sizeof(resp->content_type));
+	resp->refused = ans.refused;
+	resp->timed_out = ans.timed_out;
+	return rc;
+}
+
+/* A request no reflector made: it was not recorded. */
+static int client_get(struct kclient *c, const char *path, const char *accept,
+		      struct http_response *resp, struct errbuf *err)
+{
+	errbuf_set(err, "%s: not in the recording", path);
+	return -1;
+}
+
+static int64_t client_now_ms(const struct kclient *c)
+{
+	return replay_now_ms(kclient_backend_data(c));
+}
+
+static bool client_sleep(struct kclient *c, struct stop *stop, int64_t ms)
+{
+	return replay_sleep(kclient_backend_data(c), &stop->flag, stop_fd(stop), ms);
+}
+
+static const struct kclient_ops replay_client_ops = {
+	.stream = client_stream,
+	.get = client_get,
+	.now_ms = client_now_ms,
+	.sleep = client_sleep,
+};
+
+struct kclient *replay_client_new(struct replay *rp, const char *what)
+{
+	return kclient_new_backend(&replay_client_ops, rp, what);
 }

@@ -24,7 +24,8 @@
  *   {"t":3,"x":1,"data":"{\"kind\":\"PodList\",..."}
  *   {"t":5,"x":1,"end":0}			(or "end":-1,"error":"...")
  *
- * Replay (kclient_new_replay in http.h) answers each stream's requests
+ * A recorder is a kclient_tap (http.h) of the live client: recorder_tap.
+ * Replay (replay_client_new, a kclient backend) answers each stream's requests
  * with that stream's exchanges, in their order, whatever the query:
  * a reflector that behaves as the recorded one asks the same questions.
  * Time is the recording's: each thread that replays sees a clock
@@ -47,6 +48,7 @@
 
 #include "lib/util.h"
 
+struct kclient;
 struct strbuf;
 
 /* ---- writing ------------------------------------------------------------ */
@@ -77,6 +79,11 @@ void recorder_data(struct recorder *rec, unsigned x, const char *data, size_t le
 void recorder_end(struct recorder *rec, unsigned x, const struct recorded_end *e);
 /* Finishes the file; -1 with err when it could not be written whole. */
 int recorder_close(struct recorder *rec, struct errbuf *err);
+/*
+ * The recorder as a client's tap: kclient_set_tap(client, &recorder_tap,
+ * rec) records every request that names a stream.
+ */
+extern const struct kclient_tap recorder_tap;
 
 /* ---- reading ------------------------------------------------------------ */
 
@@ -88,7 +95,7 @@ void recording_free(struct recording *rec);
 /* The header (borrowed). */
 struct json_object *recording_header(const struct recording *rec);
 
-/* ---- replaying (what kclient_stream does for a replay client) ----------- */
+/* ---- replaying: a kclient backend --------------------------------------- */
 
 struct replay;
 
@@ -145,5 +152,14 @@ int replay_stream(struct replay *rp, const struct replay_request *req,
 int64_t replay_now_ms(struct replay *rp);
 /* Moves the clock on; sleeps only at a recorded pace.  true: stopped. */
 bool replay_sleep(struct replay *rp, atomic_bool *stop, int stop_fd, int64_t ms);
+
+/*
+ * A client answered from rp (borrowed: rp must outlive it), freed with
+ * kclient_free(): kclient_stream() is replay_stream(), kclient_now_ms()
+ * and kclient_sleep() are the replay's clock, and any other request
+ * (kclient_get()) fails, "PATH: not in the recording".  what: its name
+ * in messages (kclient_server()).
+ */
+struct kclient *replay_client_new(struct replay *rp, const char *what);
 
 #endif
