@@ -48,15 +48,40 @@
 
 #include "lib/util.h"
 
+struct api_resource;		/* discovery.h */
 struct kclient;
 struct strbuf;
+
+/* ---- the header --------------------------------------------------------- */
+
+/*
+ * What the recording session was: the header's fields, which a replay
+ * needs to run the same informers.  recorder_open() writes them (the
+ * caller's, read only; kinf and started it sets itself);
+ * recording_get_info() reads them back, and they are the recording's
+ * then, as long as it lives (a replay frees it with itself).
+ */
+struct recording_info {
+	const char *kinf;		/* the version that recorded */
+	const char *started;		/* RFC 3339, UTC */
+	const char *server;
+	const char *ns;			/* NULL: every namespace */
+	const char *label_selector;	/* NULL: none */
+	const char *field_selector;	/* NULL: none */
+	const char *client_go;		/* the client-go profile's version */
+	const char *fifo;		/* the queue, as fifo_kind_name() names it */
+	bool streaming_list;
+	/* Each as discovery described it. */
+	const struct api_resource *const *resources;
+	size_t nr;
+};
 
 /* ---- writing ------------------------------------------------------------ */
 
 struct recorder;
 
 /* Creates path (0600, truncated) and writes the header.  NULL with err. */
-struct recorder *recorder_open(const char *path, struct json_object *header,
+struct recorder *recorder_open(const char *path, const struct recording_info *info,
 			       struct errbuf *err);
 /* A new exchange of stream; returns its number. */
 unsigned recorder_begin(struct recorder *rec, const char *stream, const char *path);
@@ -92,8 +117,14 @@ struct recording;
 /* Reads a whole recording.  NULL with err naming the file and line. */
 struct recording *recording_load(const char *path, struct errbuf *err);
 void recording_free(struct recording *rec);
-/* The header (borrowed). */
+/* The header as read (borrowed). */
 struct json_object *recording_header(const struct recording *rec);
+/*
+ * The header's fields; -1 with err when it names no resource, or one
+ * without its name, kind or version (what a replay cannot run).
+ */
+int recording_get_info(struct recording *rec, struct recording_info *info,
+		       struct errbuf *err);
 
 /* ---- replaying: a kclient backend --------------------------------------- */
 
