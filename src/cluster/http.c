@@ -67,16 +67,21 @@
 #define MAX_WAIT_MS 60000
 
 /*
- * Every backend's client: its ops, its name (cfg->server), its trace
- * level and tap.  The rest, from cred on, is the libcurl backend's; a
- * client of another backend (kclient_new_backend) leaves it empty.
+ * Every backend's client: its ops, its name (cfg->server, all a client
+ * of kclient_new_backend has of cfg), its trace level, limit and tap.
+ * The rest, from cred on, is the libcurl backend's, and empty on a
+ * client of another backend.
  */
 struct kclient {
 	const struct kclient_ops *ops;
 	void *backend;			/* kclient_new_backend's data: borrowed */
+	struct rest_config *cfg;	/* our copy */
+	int verbose;
+	/* kclient_get's whole-request limit, and a cap on connecting; 0: none. */
+	int64_t timeout_ms;
 	const struct kclient_tap *tap;	/* --record: borrowed, with its ctx */
 	void *tap_ctx;
-	struct rest_config *cfg;	/* our copy */
+
 	struct credential *cred;
 	char *url_base;		/* scheme://host:port/prefix, no trailing '/' */
 	bool https;
@@ -84,10 +89,7 @@ struct kclient {
 	struct curl_slist *connect_to;
 	char *host_header;	/* tls-server-name: "Host: host:port" */
 	char *identity;		/* "user 'admin' (bearer token)" */
-	int verbose;
 	enum http_version http_version;
-	/* kclient_get's whole-request limit, and a cap on connecting; 0: none. */
-	int64_t timeout_ms;
 	/* Without proxy-url: NO_PROXY plus loopback (see env_no_proxy). */
 	char *no_proxy;
 	/* The health check's GET /livez: only the Host header, no credentials. */

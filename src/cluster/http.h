@@ -202,7 +202,7 @@ void kclient_set_tap(struct kclient *client, const struct kclient_tap *tap, void
  * recording.h).  The kclient_* calls go through it; the tap, the name
  * and the -v trace's level are the client's, whatever its backend.  Each
  * function is called as the kclient_* call it serves: from any thread at
- * once, blocking as that call says.
+ * once, blocking as that call says.  Every member but release is set.
  */
 struct kclient_ops {
 	/* kclient_stream() */

@@ -1,4 +1,15 @@
-/* recording.c — record what the server sent, replay it; see the header. */
+/*
+ * recording.c — the recording's file, header and body, written and read;
+ * the replay that answers from it, a kclient backend.  See the header.
+ *
+ * DESIGN (threads): every reflector thread records at once; the
+ * recorder's lock orders whole lines, each written and flushed under it.
+ * The replay's lock guards which exchange of a stream is next and how
+ * many streams are done; a loaded recording is read-only otherwise, so
+ * the thread handed an exchange reads it unlocked.  Each thread's
+ * recorded clock is its own (thread-local).  opts.pace and opts.done run
+ * on a reflector's thread with no lock held.
+ */
 #include "cluster/recording.h"
 
 #include <errno.h>

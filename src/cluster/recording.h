@@ -24,10 +24,11 @@
  *   {"t":3,"x":1,"data":"{\"kind\":\"PodList\",..."}
  *   {"t":5,"x":1,"end":0}			(or "end":-1,"error":"...")
  *
- * A recorder is a kclient_tap (http.h) of the live client: recorder_tap.
- * Replay (replay_client_new, a kclient backend) answers each stream's requests
- * with that stream's exchanges, in their order, whatever the query:
- * a reflector that behaves as the recorded one asks the same questions.
+ * A recorder taps the live client (recorder_tap, a kclient_tap of
+ * http.h).  Replay (replay_client_new, a kclient backend) answers each
+ * stream's requests with that stream's exchanges, in their order,
+ * whatever the query: a reflector that behaves as the recorded one asks
+ * the same questions.
  * Time is the recording's: each thread that replays sees a clock
  * (kclient_now_ms) at the recorded time of what it was last handed, and
  * its sleeps (kclient_sleep) move that clock without waiting, so a rule
@@ -121,7 +122,8 @@ void recording_free(struct recording *rec);
 struct json_object *recording_header(const struct recording *rec);
 /*
  * The header's fields; -1 with err when it names no resource, or one
- * without its name, kind or version (what a replay cannot run).
+ * without its name, kind or version (what a replay cannot run).  Before
+ * replay_new(): the fields are made here, and the replay only reads.
  */
 int recording_get_info(struct recording *rec, struct recording_info *info,
 		       struct errbuf *err);
