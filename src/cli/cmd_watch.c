@@ -254,57 +254,22 @@ static int print_deltas(struct session *s, struct output_setup *out, struct watc
 
 /* ---- --record ------------------------------------------------------------ */
 
-static struct json_object *json_string_or_null(const char *s)
-{
-	return s ? json_object_new_string(s) : NULL;
-}
-
-static struct json_object *json_strings(char **v)
-{
-	struct json_object *a = json_object_new_array();
-	for (; v && *v; v++)
-		json_object_array_add(a, json_object_new_string(*v));
-	return a;
-}
-
-/* The recording's header: what replay needs to run the same informers. */
-static struct json_object *record_header(struct session *s, const struct session_opts *so)
+/* What the recording's header says of the session (recording.h). */
+static void record_info(struct session *s, const struct session_opts *so,
+			struct recording_info *info)
 {
 	const struct client_go_profile *prof = so->profile ? so->profile : profile_default();
-	struct json_object *h = json_object_new_object(), *res = json_object_new_array();
-	const char *labels, *fields;
-	char now[32];
 
-	format_time_rfc3339(wall_ms(), now);
-	session_selectors(s, &labels, &fields);
-	json_object_object_add(h, "kinfRecording", json_object_new_int(1));
-	json_object_object_add(h, "kinf", json_object_new_string(KINF_VERSION));
-	json_object_object_add(h, "started", json_object_new_string(now));
-	json_object_object_add(h, "server", json_object_new_string(kclient_server(s->cluster.client)));
-	json_object_object_add(h, "namespace", json_string_or_null(s->cluster.scope_ns));
-	json_object_object_add(h, "labelSelector", json_string_or_null(labels));
-	json_object_object_add(h, "fieldSelector", json_string_or_null(fields));
-	json_object_object_add(h, "clientGo", json_object_new_string(prof->version));
-	json_object_object_add(h, "fifo", json_object_new_string(
-		fifo_kind_name(so->fifo_set ? so->fifo : prof->fifo)));
-	json_object_object_add(h, "streamingList", json_object_new_boolean(
-		so->streaming_set ? so->streaming_list : prof->streaming_list));
-	for (size_t i = 0; i < s->nr; i++) {
-		const struct api_resource *r = s->resources[i];
-		struct json_object *j = json_object_new_object();
-		json_object_object_add(j, "name", json_object_new_string(r->name));
-		json_object_object_add(j, "singularName", json_object_new_string(r->singular ? r->singular : ""));
-		json_object_object_add(j, "kind", json_object_new_string(r->kind));
-		json_object_object_add(j, "group", json_object_new_string(r->group));
-		json_object_object_add(j, "version", json_object_new_string(r->version));
-		json_object_object_add(j, "namespaced", json_object_new_boolean(r->namespaced));
-		json_object_object_add(j, "verbs", json_strings(r->verbs));
-		json_object_object_add(j, "shortNames", json_strings(r->short_names));
-		json_object_object_add(j, "categories", json_strings(r->categories));
-		json_object_array_add(res, j);
-	}
-	json_object_object_add(h, "resources", res);
-	return h;
+	*info = (struct recording_info){
+		.server = kclient_server(s->cluster.client),
+		.ns = s->cluster.scope_ns,
+		.client_go = prof->version,
+		.fifo = fifo_kind_name(so->fifo_set ? so->fifo : prof->fifo),
+		.streaming_list = so->streaming_set ? so->streaming_list : prof->streaming_list,
+		.resources = s->resources,
+		.nr = s->nr,
+	};
+	session_selectors(s, &info->label_selector, &info->field_selector);
 }
 
 static int run_watch(int argc, const char **argv)
@@ -337,14 +302,14 @@ static int run_watch(int argc, const char **argv)
 		goto close;
 	}
 	if (o.record) {
-		struct json_object *header = record_header(&s, &so);
-		rec = recorder_open(o.record, header, &err);
-		json_object_put(header);
+		struct recording_info info;
+		record_info(&s, &so, &info);
+		rec = recorder_open(o.record, &info, &err);
 		if (!rec) {
 			error("%s", err.msg);
 			goto close;
 		}
-		kclient_set_recorder(s.cluster.client, rec);
+		kclient_set_tap(s.cluster.client, &recorder_tap, rec);
 	}
 
 	struct watch_loop loop = {
@@ -414,93 +379,6 @@ static const struct option replay_options[] = {
 	OPT_END(),
 };
 
-/* The resources a recording names, as discovery had described them. */
-struct recorded_resources {
-	struct api_resource *v;
-	const struct api_resource **ptrs;
-	size_t nr;
-};
-
-static char **strings_of(struct json_object *obj, const char *name)
-{
-	struct json_object *a;
-	size_t n = json_object_object_get_ex(obj, name, &a) &&
-		   json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
-	char **v = xcalloc(n + 1, sizeof(*v));
-	for (size_t i = 0; i < n; i++)
-		v[i] = xstrdup(json_object_get_string(json_object_array_get_idx(a, i)));
-	return v;
-}
-
-static const char *string_of(struct json_object *obj, const char *name)
-{
-	struct json_object *v;
-	return json_object_object_get_ex(obj, name, &v) &&
-	       json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
-}
-
-static int recorded_resources(struct json_object *header, struct recorded_resources *rr,
-			      struct errbuf *err)
-{
-	struct json_object *a, *v;
-
-	if (!json_object_object_get_ex(header, "resources", &a) ||
-	    !json_object_is_type(a, json_type_array) || !json_object_array_length(a)) {
-		errbuf_set(err, "the recording's header names no resource");
-		return -1;
-	}
-	rr->nr = json_object_array_length(a);
-	rr->v = xcalloc(rr->nr, sizeof(*rr->v));
-	rr->ptrs = xcalloc(rr->nr, sizeof(*rr->ptrs));
-	for (size_t i = 0; i < rr->nr; i++) {
-		struct json_object *j = json_object_array_get_idx(a, i);
-		struct api_resource *r = &rr->v[i];
-		const char *name = string_of(j, "name"), *kind = string_of(j, "kind");
-		const char *version = string_of(j, "version");
-		rr->ptrs[i] = r;
-		r->name = xstrdup(name ? name : "");
-		r->kind = xstrdup(kind ? kind : "");
-		r->version = xstrdup(version ? version : "");
-		r->group = xstrdup(string_of(j, "group") ? string_of(j, "group") : "");
-		r->singular = xstrdup(string_of(j, "singularName") ? string_of(j, "singularName") : "");
-		r->namespaced = json_object_object_get_ex(j, "namespaced", &v) &&
-				json_object_get_boolean(v);
-		r->verbs = strings_of(j, "verbs");
-		r->short_names = strings_of(j, "shortNames");
-		r->categories = strings_of(j, "categories");
-		if (!name || !kind || !version) {
-			errbuf_set(err, "the recording's header has a resource without "
-				   "name, kind or version");
-			return -1;
-		}
-	}
-	return 0;
-}
-
-static void free_strings(char **v)
-{
-	for (char **p = v; p && *p; p++)
-		free(*p);
-	free(v);
-}
-
-static void recorded_resources_release(struct recorded_resources *rr)
-{
-	for (size_t i = 0; i < rr->nr && rr->v; i++) {
-		struct api_resource *r = &rr->v[i];
-		free(r->name);
-		free(r->kind);
-		free(r->version);
-		free(r->group);
-		free(r->singular);
-		free_strings(r->verbs);
-		free_strings(r->short_names);
-		free_strings(r->categories);
-	}
-	free(rr->v);
-	free(rr->ptrs);
-}
-
 /* What the replay's callbacks reach (from the reflectors' threads). */
 struct replay_ctx {
 	struct session *session;	/* set before the informers start */
@@ -537,23 +415,16 @@ static void replay_done(void *ctx)
 	}
 }
 
-static int run_replay(int argc, const char **argv)
+/* Reads replay's options (o and r_o); usage errors exit.  Returns --speed's factor. */
+static double parse_replay_options(int argc, const char **argv, struct output_setup *out)
 {
-	struct errbuf err = { "" };
-	struct output_setup out;
-	struct recorded_resources rr = { 0 };
-	struct replay_ctx rctx = { .done_fd = -1 };
-	struct replay *rp = NULL;
-	struct session s = { 0 };
 	double speed = 0;
-	int ret = 1;
 
-	argc = opt_parse(&command_replay, argc, argv);
 	if (argc < 1)
 		usage_error(&command_replay, "no recording given, e.g. 'kinf replay pods.rec'");
 	if (argc > 1)
 		usage_error(&command_replay, "unexpected argument '%s'", argv[1]);
-	parse_output(&command_replay, &out);
+	parse_output(&command_replay, out);
 	if (r_o.speed) {
 		char *end;
 		speed = strtod(r_o.speed, &end);
@@ -571,29 +442,20 @@ static int run_replay(int argc, const char **argv)
 			    "NAMESPACE/NAME, or NAME for a cluster-scoped object");
 	if (r_o.key && !o.output)
 		o.diff = true;	/* a story says what changed */
+	return speed;
+}
 
-	struct recording *recording = recording_load(argv[0], &err);
-	if (!recording) {
-		error("%s", err.msg);
-		goto out;
-	}
-	struct json_object *h = recording_header(recording);
-	if (recorded_resources(h, &rr, &err) < 0) {
-		error("%s: %s", argv[0], err.msg);
-		recording_free(recording);
-		goto out;
-	}
-
-	/*
-	 * The recorded session, unless told otherwise: its client-go and its
-	 * queue; another --client-go brings that generation's queue.
-	 */
+/*
+ * The recorded session, unless told otherwise: its client-go and its
+ * queue; another --client-go brings that generation's queue.
+ */
+static struct session_opts replay_session_opts(const struct recording_info *info)
+{
 	bool as_recorded = !informer_flags.client_go && informer_flags.fifo < 0;
 	if (!informer_flags.client_go)
-		informer_flags.client_go = string_of(h, "clientGo");
+		informer_flags.client_go = info->client_go;
 	struct session_opts so = informer_flags_session(&command_replay, NULL, NULL);
-	struct json_object *v;
-	const char *fifo = as_recorded ? string_of(h, "fifo") : NULL;
+	const char *fifo = as_recorded ? info->fifo : NULL;
 	for (int k = 0; fifo && informer_fifo_names[k]; k++) {
 		if (!strcmp(fifo, informer_fifo_names[k])) {
 			so.fifo_set = true;
@@ -602,10 +464,57 @@ static int run_replay(int argc, const char **argv)
 	}
 	/* The server's answers say how it listed: replay lists the same way. */
 	so.streaming_set = true;
-	so.streaming_list = json_object_object_get_ex(h, "streamingList", &v) &&
-			    json_object_get_boolean(v);
-	so.label_selector = string_of(h, "labelSelector");
-	so.field_selector = string_of(h, "fieldSelector");
+	so.streaming_list = info->streaming_list;
+	so.label_selector = info->label_selector;
+	so.field_selector = info->field_selector;
+	return so;
+}
+
+/* The session on a client that rp answers, named for the file; -1 with err. */
+static int replay_session_open(struct session *s, const struct session_opts *so,
+			       struct replay *rp, const struct recording_info *info,
+			       const char *file, struct errbuf *err)
+{
+	char *what = xasprintf("the recording '%s'", file);
+	struct cluster c = {
+		.client = replay_client_new(rp, what),
+		.ns = info->ns ? info->ns : "default",
+		.scope_ns = info->ns,
+	};
+
+	free(what);
+	kclient_set_verbose(c.client, cluster_flags.verbose);
+	if (session_open_on(s, so, &c, info->resources, info->nr, err) < 0) {
+		cluster_close(&c);
+		return -1;
+	}
+	return 0;
+}
+
+static int run_replay(int argc, const char **argv)
+{
+	struct errbuf err = { "" };
+	struct output_setup out;
+	struct recording_info info;
+	struct replay_ctx rctx = { .done_fd = -1 };
+	struct replay *rp = NULL;
+	struct session s = { 0 };
+	int ret = 1;
+
+	argc = opt_parse(&command_replay, argc, argv);
+	double speed = parse_replay_options(argc, argv, &out);
+
+	struct recording *recording = recording_load(argv[0], &err);
+	if (!recording) {
+		error("%s", err.msg);
+		goto out;
+	}
+	if (recording_get_info(recording, &info, &err) < 0) {
+		error("%s: %s", argv[0], err.msg);
+		recording_free(recording);
+		goto out;
+	}
+	struct session_opts so = replay_session_opts(&info);
 
 	rctx.done_fd = eventfd(0, EFD_CLOEXEC);
 	if (rctx.done_fd < 0)
@@ -614,17 +523,8 @@ static int run_replay(int argc, const char **argv)
 		.speed = speed, .pace = replay_pace, .done = replay_done, .ctx = &rctx,
 	};
 	rp = replay_new(recording, &ro);
-	char *what = xasprintf("the recording '%s'", argv[0]);
-	struct cluster c = {
-		.client = kclient_new_replay(rp, what),
-		.ns = string_of(h, "namespace") ? string_of(h, "namespace") : "default",
-		.scope_ns = string_of(h, "namespace"),
-	};
-	free(what);
-	kclient_set_verbose(c.client, cluster_flags.verbose);
-	if (session_open_on(&s, &so, &c, rr.ptrs, rr.nr, &err) < 0) {
+	if (replay_session_open(&s, &so, rp, &info, argv[0], &err) < 0) {
 		error("%s", err.msg);
-		cluster_close(&c);
 		goto out;
 	}
 	rctx.session = &s;
@@ -634,7 +534,6 @@ static int run_replay(int argc, const char **argv)
 	session_close(&s);
 out:
 	replay_free(rp);
-	recorded_resources_release(&rr);
 	if (rctx.done_fd >= 0)
 		close(rctx.done_fd);
 	format_release(&out.fmt);

@@ -1,5 +1,7 @@
 /*
- * http.c — requests to the apiserver over libcurl; see http.h.
+ * http.c — requests to the apiserver over libcurl; see http.h.  The
+ * client's calls go through its backend (struct kclient_ops): libcurl's
+ * is here, the replay's in recording.c; the tap is every backend's.
  *
  * DESIGN (threads): any thread may call kclient_get()/kclient_stream().
  * Each request gets a fresh easy handle, set up on the calling thread and
@@ -32,7 +34,6 @@
 
 #include "cluster/credential.h"
 #include "cluster/kubeconfig.h"
-#include "cluster/recording.h"
 #include "cluster/tls_cert.h"
 #include "cluster/transport.h"
 #include "lib/stop.h"
@@ -65,8 +66,22 @@
 /* The longest sleep when nothing else bounds it. */
 #define MAX_WAIT_MS 60000
 
+/*
+ * Every backend's client: its ops, its name (cfg->server, all a client
+ * of kclient_new_backend has of cfg), its trace level, limit and tap.
+ * The rest, from cred on, is the libcurl backend's, and empty on a
+ * client of another backend.
+ */
 struct kclient {
+	const struct kclient_ops *ops;
+	void *backend;			/* kclient_new_backend's data: borrowed */
 	struct rest_config *cfg;	/* our copy */
+	int verbose;
+	/* kclient_get's whole-request limit, and a cap on connecting; 0: none. */
+	int64_t timeout_ms;
+	const struct kclient_tap *tap;	/* --record: borrowed, with its ctx */
+	void *tap_ctx;
+
 	struct credential *cred;
 	char *url_base;		/* scheme://host:port/prefix, no trailing '/' */
 	bool https;
@@ -74,10 +89,7 @@ struct kclient {
 	struct curl_slist *connect_to;
 	char *host_header;	/* tls-server-name: "Host: host:port" */
 	char *identity;		/* "user 'admin' (bearer token)" */
-	int verbose;
 	enum http_version http_version;
-	/* kclient_get's whole-request limit, and a cap on connecting; 0: none. */
-	int64_t timeout_ms;
 	/* Without proxy-url: NO_PROXY plus loopback (see env_no_proxy). */
 	char *no_proxy;
 	/* The health check's GET /livez: only the Host header, no credentials. */
@@ -89,8 +101,6 @@ struct kclient {
 	pthread_mutex_t share_locks[CURL_LOCK_DATA_LAST];
 	struct transport *tp;
 	struct tls_verify_log *verify_log;
-	struct recorder *recorder;	/* --record: borrowed */
-	struct replay *replay;		/* a replay client: borrowed */
 };
 
 static pthread_once_t global_once = PTHREAD_ONCE_INIT;
@@ -201,12 +211,14 @@ static int64_t env_seconds(const char *name, int64_t dflt)
 
 static void probe_setup(void *ctx, CURL *h, void *like);
 static void transport_note(void *ctx, const char *msg);
+static const struct kclient_ops live_ops;
 
 struct kclient *kclient_new(const struct rest_config *cfg, struct errbuf *err)
 {
 	pthread_once(&global_once, global_init);
 
 	struct kclient *c = xcalloc(1, sizeof(*c));
+	c->ops = &live_ops;
 	c->cfg = rest_config_dup(cfg);
 	if (server_url_setup(c, err) < 0) {
 		rest_config_free(c->cfg);
@@ -259,11 +271,15 @@ void kclient_free(struct kclient *c)
 {
 	if (!c)
 		return;
-	if (c->replay) {	/* nothing but its name */
-		rest_config_free(c->cfg);
-		free(c);
-		return;
-	}
+	if (c->ops->release)
+		c->ops->release(c);
+	rest_config_free(c->cfg);
+	free(c);
+}
+
+/* The libcurl backend's part of kclient_free(). */
+static void live_release(struct kclient *c)
+{
 	/* The transport first: its thread may still hold pings that use the share. */
 	transport_free(c->tp);
 	curl_share_cleanup(c->share);
@@ -278,8 +294,6 @@ void kclient_free(struct kclient *c)
 	free(c->host_header);
 	free(c->identity);
 	free(c->no_proxy);
-	rest_config_free(c->cfg);
-	free(c);
 }
 
 const char *kclient_server(const struct kclient *c)
@@ -1079,10 +1093,6 @@ static int request(struct kclient *c, const char *path, const char *accept,
 		   const struct stream_opts *opts, http_data_fn *on_data, void *ctx,
 		   struct http_response *resp, struct errbuf *err)
 {
-	if (c->replay) {	/* a request no reflector made: not recorded */
-		errbuf_set(err, "%s: not in the recording", path);
-		return -1;
-	}
 	int64_t deadline = opts->timeout_ms > 0 ? mono_ms() + opts->timeout_ms : 0;
 	struct stream_opts once = *opts;
 	char limit[32];
@@ -1111,8 +1121,8 @@ static int request(struct kclient *c, const char *path, const char *accept,
 	}
 }
 
-int kclient_get_accept(struct kclient *c, const char *path, const char *accept,
-		       struct http_response *resp, struct errbuf *err)
+static int live_get(struct kclient *c, const char *path, const char *accept,
+		    struct http_response *resp, struct errbuf *err)
 {
 	struct stream_opts opts = {
 		.idle_timeout_ms = GET_IDLE_TIMEOUT_MS,
@@ -1122,122 +1132,125 @@ int kclient_get_accept(struct kclient *c, const char *path, const char *accept,
 	return request(c, path, accept, &opts, NULL, NULL, resp, err);
 }
 
+static int live_stream(struct kclient *c, const char *path, const struct stream_opts *opts,
+		       http_data_fn *on_data, void *ctx, struct http_response *resp,
+		       struct errbuf *err)
+{
+	return request(c, path, NULL, opts, on_data, ctx, resp, err);
+}
+
+static int64_t live_now_ms(const struct kclient *c)
+{
+	return mono_ms();
+}
+
+static bool live_sleep(struct kclient *c, struct stop *stop, int64_t ms)
+{
+	return stop_sleep(stop, ms);
+}
+
+/* libcurl against the server. */
+static const struct kclient_ops live_ops = {
+	.stream = live_stream,
+	.get = live_get,
+	.now_ms = live_now_ms,
+	.sleep = live_sleep,
+	.release = live_release,
+};
+
+/* ---- every backend ------------------------------------------------------ */
+
+struct kclient *kclient_new_backend(const struct kclient_ops *ops, void *data,
+				    const char *what)
+{
+	struct kclient *c = xcalloc(1, sizeof(*c));
+
+	c->ops = ops;
+	c->backend = data;
+	c->cfg = xcalloc(1, sizeof(*c->cfg));
+	c->cfg->server = xstrdup(what);
+	return c;
+}
+
+void *kclient_backend_data(const struct kclient *c)
+{
+	return c->backend;
+}
+
+int kclient_get_accept(struct kclient *c, const char *path, const char *accept,
+		       struct http_response *resp, struct errbuf *err)
+{
+	return c->ops->get(c, path, accept, resp, err);
+}
+
 int kclient_get(struct kclient *c, const char *path, struct http_response *resp,
 		struct errbuf *err)
 {
 	return kclient_get_accept(c, path, NULL, resp, err);
 }
 
-/* A recorded stream's pieces: into the recording, then to the caller. */
-struct recording_tap {
-	struct recorder *rec;
+/* A tapped stream's pieces: to the tap, then to the caller. */
+struct stream_tap {
+	struct kclient *client;
 	unsigned x;
-	bool status_seen;
+	bool head_seen;
 	struct http_response *resp;
 	http_data_fn *on_data;
 	void *ctx;
 };
 
-/* The head of resp, in the recording's terms. */
-static void record_status(struct recording_tap *tap)
+static void tap_head(struct stream_tap *st)
 {
-	struct recorded_answer a = {
-		.status = tap->resp->status,
-		.content_type = tap->resp->content_type,
-		.retry_after_ms = tap->resp->retry_after_ms,
-	};
-	recorder_status(tap->rec, tap->x, &a);
-	tap->status_seen = true;
+	st->client->tap->head(st->client->tap_ctx, st->x, st->resp);
+	st->head_seen = true;
 }
 
 static int tap_data(void *ctx, const char *data, size_t len)
 {
-	struct recording_tap *tap = ctx;
+	struct stream_tap *st = ctx;
 
-	if (!tap->status_seen)
-		record_status(tap);
-	recorder_data(tap->rec, tap->x, data, len);
-	return tap->on_data(tap->ctx, data, len);
-}
-
-/* A request answered from the recording, in http.h's terms. */
-static int replay_request(struct kclient *c, const struct stream_opts *opts,
-			  http_data_fn *on_data, void *ctx, struct http_response *resp,
-			  struct errbuf *err)
-{
-	struct replay_request req = {
-		.stream = opts->record_as,
-		.stop = opts->stop,
-		.stop_fd = opts->stop_fd,
-		.tick = opts->tick,
-		.tick_ctx = opts->tick_ctx,
-		.tick_ms = opts->tick_ms,
-		.on_data = on_data,
-		.ctx = ctx,
-	};
-	struct replay_answer ans = { .body = &resp->body };
-	int rc = replay_stream(c->replay, &req, &ans, err);
-
-	resp->status = ans.status;
-	resp->retry_after_ms = ans.retry_after_ms;
-	memcpy(resp->content_type, ans.content_type, sizeof(resp->content_type));
-	resp->refused = ans.refused;
-	resp->timed_out = ans.timed_out;
-	return rc;
+	if (!st->head_seen)
+		tap_head(st);
+	st->client->tap->data(st->client->tap_ctx, st->x, data, len);
+	return st->on_data(st->ctx, data, len);
 }
 
 int kclient_stream(struct kclient *c, const char *path, const struct stream_opts *opts,
 		   http_data_fn *on_data, void *ctx, struct http_response *resp,
 		   struct errbuf *err)
 {
-	if (c->replay)
-		return replay_request(c, opts, on_data, ctx, resp, err);
-	if (!c->recorder || !opts->record_as)
-		return request(c, path, NULL, opts, on_data, ctx, resp, err);
+	if (!c->tap || !opts->record_as)
+		return c->ops->stream(c, path, opts, on_data, ctx, resp, err);
 
-	struct recording_tap tap = {
-		.rec = c->recorder, .resp = resp, .on_data = on_data, .ctx = ctx,
+	const struct kclient_tap *tap = c->tap;
+	struct stream_tap st = {
+		.client = c, .resp = resp, .on_data = on_data, .ctx = ctx,
 	};
-	tap.x = recorder_begin(c->recorder, opts->record_as, path);
-	int rc = request(c, path, NULL, opts, tap_data, &tap, resp, err);
-	if (!tap.status_seen && (resp->status || rc == 0))
-		record_status(&tap);
+	st.x = tap->begin(c->tap_ctx, opts->record_as, path);
+	int rc = c->ops->stream(c, path, opts, tap_data, &st, resp, err);
+	if (!st.head_seen && (resp->status || rc == 0))
+		tap_head(&st);
 	if (resp->body.len)	/* a non-2xx answer's body, gathered */
-		recorder_data(c->recorder, tap.x, resp->body.buf, resp->body.len);
-	struct recorded_end end = {
-		.rc = rc, .error = err->msg, .refused = resp->refused,
-		.timed_out = resp->timed_out,
-		.stopped = rc < 0 && opts->stop && atomic_load(opts->stop),
-	};
-	recorder_end(c->recorder, tap.x, &end);
+		tap->data(c->tap_ctx, st.x, resp->body.buf, resp->body.len);
+	tap->end(c->tap_ctx, st.x, rc, err->msg, resp,
+		 rc < 0 && opts->stop && atomic_load(opts->stop));
 	return rc;
 }
 
-void kclient_set_recorder(struct kclient *c, struct recorder *rec)
+void kclient_set_tap(struct kclient *c, const struct kclient_tap *tap, void *ctx)
 {
-	c->recorder = rec;
-}
-
-struct kclient *kclient_new_replay(struct replay *rp, const char *what)
-{
-	struct kclient *c = xcalloc(1, sizeof(*c));
-
-	c->cfg = xcalloc(1, sizeof(*c->cfg));
-	c->cfg->server = xstrdup(what);
-	c->replay = rp;
-	return c;
+	c->tap = tap;
+	c->tap_ctx = ctx;
 }
 
 int64_t kclient_now_ms(const struct kclient *c)
 {
-	return c->replay ? replay_now_ms(c->replay) : mono_ms();
+	return c->ops->now_ms(c);
 }
 
 bool kclient_sleep(struct kclient *c, struct stop *stop, int64_t ms)
 {
-	if (c->replay)
-		return replay_sleep(c->replay, &stop->flag, stop_fd(stop), ms);
-	return stop_sleep(stop, ms);
+	return c->ops->sleep(c, stop, ms);
 }
 
 /* ---- messages ----------------------------------------------------------- */

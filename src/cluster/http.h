@@ -142,9 +142,10 @@ struct stream_opts {
 	const char *accept;
 	/*
 	 * The stream of a recording this request belongs to (the
-	 * reflector's collection path), or NULL: with a recorder set, the
-	 * exchange is recorded; on a replay client, it is answered from the
-	 * recording (recording.h).  Other requests are neither.
+	 * reflector's collection path), or NULL: with a tap set (a
+	 * recorder), the exchange is tapped; on a replay client, it is
+	 * answered from the recording (recording.h).  Other requests are
+	 * neither.
 	 */
 	const char *record_as;
 };
@@ -158,21 +159,73 @@ int kclient_stream(struct kclient *client, const char *path,
 		   const struct stream_opts *opts, http_data_fn *on_data,
 		   void *ctx, struct http_response *resp, struct errbuf *err);
 
-/* ---- recording and replay (recording.h) ---- */
-struct recorder;
-struct replay;
-struct stop;
-/* Record every request with a record_as (before the first request). */
-void kclient_set_recorder(struct kclient *client, struct recorder *rec);
-/* A client that answers from a recording; what: its name in messages. */
-struct kclient *kclient_new_replay(struct replay *rp, const char *what);
 /*
  * The client's clock, monotonic ms: the machine's, or on a replay client
  * the recorded time the calling thread has reached.
  */
 int64_t kclient_now_ms(const struct kclient *client);
+struct stop;
 /* stop_sleep() on the client's clock: true when stopped. */
 bool kclient_sleep(struct kclient *client, struct stop *stop, int64_t ms);
+
+/* ---- a stream's tap (a recorder, recording.h) ---- */
+
+/*
+ * Sees every exchange of kclient_stream() that names a stream
+ * (stream_opts.record_as): its start, the answer's head, each piece of
+ * the body as it came (a non-2xx answer's gathered body as one piece,
+ * after the others) and how the request ended.  The calls of one
+ * exchange come from its requesting thread, in that order; those of
+ * several exchanges come from several threads at once.
+ */
+struct kclient_tap {
+	/* A new exchange of stream for path; returns its number. */
+	unsigned (*begin)(void *ctx, const char *stream, const char *path);
+	/* resp's status, Content-Type and Retry-After are known. */
+	void (*head)(void *ctx, unsigned x, const struct http_response *resp);
+	void (*data)(void *ctx, unsigned x, const char *data, size_t len);
+	/*
+	 * kclient_stream() returned rc (error: err's message when -1);
+	 * stopped: the caller's stop flag was set.
+	 */
+	void (*end)(void *ctx, unsigned x, int rc, const char *error,
+		    const struct http_response *resp, bool stopped);
+};
+/* Taps every stream the client is asked for (before the first request). */
+void kclient_set_tap(struct kclient *client, const struct kclient_tap *tap, void *ctx);
+
+/* ---- backends ---- */
+
+/*
+ * What answers a client's requests and keeps its time: libcurl against
+ * the server (kclient_new(), here), or a recording (replay_client_new(),
+ * recording.h).  The kclient_* calls go through it; the tap, the name
+ * and the -v trace's level are the client's, whatever its backend.  Each
+ * function is called as the kclient_* call it serves: from any thread at
+ * once, blocking as that call says.  Every member but release is set.
+ */
+struct kclient_ops {
+	/* kclient_stream() */
+	int (*stream)(struct kclient *client, const char *path,
+		      const struct stream_opts *opts, http_data_fn *on_data, void *ctx,
+		      struct http_response *resp, struct errbuf *err);
+	/* kclient_get_accept() */
+	int (*get)(struct kclient *client, const char *path, const char *accept,
+		   struct http_response *resp, struct errbuf *err);
+	/* kclient_now_ms() and kclient_sleep() */
+	int64_t (*now_ms)(const struct kclient *client);
+	bool (*sleep)(struct kclient *client, struct stop *stop, int64_t ms);
+	/* Frees what the backend holds, from kclient_free(); NULL: nothing. */
+	void (*release)(struct kclient *client);
+};
+/*
+ * A client answered by ops, over the backend's data (borrowed: it must
+ * outlive the client); what: its name in messages (kclient_server()).
+ */
+struct kclient *kclient_new_backend(const struct kclient_ops *ops, void *data,
+				    const char *what);
+/* The data a client of kclient_new_backend() was given. */
+void *kclient_backend_data(const struct kclient *client);
 
 /*
  * One line for a non-2xx answer: the Status object's message when the body

@@ -1,4 +1,15 @@
-/* recording.c — record what the server sent, replay it; see the header. */
+/*
+ * recording.c — the recording's file, header and body, written and read;
+ * the replay that answers from it, a kclient backend.  See the header.
+ *
+ * DESIGN (threads): every reflector thread records at once; the
+ * recorder's lock orders whole lines, each written and flushed under it.
+ * The replay's lock guards which exchange of a stream is next and how
+ * many streams are done; a loaded recording is read-only otherwise, so
+ * the thread handed an exchange reads it unlocked.  Each thread's
+ * recorded clock is its own (thread-local).  opts.pace and opts.done run
+ * on a reflector's thread with no lock held.
+ */
 #include "cluster/recording.h"
 
 #include <errno.h>
@@ -12,8 +23,128 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "cluster/discovery.h"
+#include "cluster/http.h"
 #include "lib/base64.h"
+#include "lib/stop.h"
 #include "lib/strbuf.h"
+
+/* ---- the header --------------------------------------------------------- */
+
+static struct json_object *json_string_or_null(const char *s)
+{
+	return s ? json_object_new_string(s) : NULL;
+}
+
+static struct json_object *json_strings(char **v)
+{
+	struct json_object *a = json_object_new_array();
+	for (; v && *v; v++)
+		json_object_array_add(a, json_object_new_string(*v));
+	return a;
+}
+
+static struct json_object *resource_json(const struct api_resource *r)
+{
+	struct json_object *j = json_object_new_object();
+
+	json_object_object_add(j, "name", json_object_new_string(r->name));
+	json_object_object_add(j, "singularName", json_object_new_string(r->singular ? r->singular : ""));
+	json_object_object_add(j, "kind", json_object_new_string(r->kind));
+	json_object_object_add(j, "group", json_object_new_string(r->group));
+	json_object_object_add(j, "version", json_object_new_string(r->version));
+	json_object_object_add(j, "namespaced", json_object_new_boolean(r->namespaced));
+	json_object_object_add(j, "verbs", json_strings(r->verbs));
+	json_object_object_add(j, "shortNames", json_strings(r->short_names));
+	json_object_object_add(j, "categories", json_strings(r->categories));
+	return j;
+}
+
+/* The header line's object, its members in the order of the format. */
+static struct json_object *header_json(const struct recording_info *info)
+{
+	struct json_object *h = json_object_new_object(), *res = json_object_new_array();
+	char now[32];
+
+	format_time_rfc3339(wall_ms(), now);
+	json_object_object_add(h, "kinfRecording", json_object_new_int(1));
+	json_object_object_add(h, "kinf", json_object_new_string(KINF_VERSION));
+	json_object_object_add(h, "started", json_object_new_string(now));
+	json_object_object_add(h, "server", json_object_new_string(info->server));
+	json_object_object_add(h, "namespace", json_string_or_null(info->ns));
+	json_object_object_add(h, "labelSelector", json_string_or_null(info->label_selector));
+	json_object_object_add(h, "fieldSelector", json_string_or_null(info->field_selector));
+	json_object_object_add(h, "clientGo", json_object_new_string(info->client_go));
+	json_object_object_add(h, "fifo", json_object_new_string(info->fifo));
+	json_object_object_add(h, "streamingList", json_object_new_boolean(info->streaming_list));
+	for (size_t i = 0; i < info->nr; i++)
+		json_object_array_add(res, resource_json(info->resources[i]));
+	json_object_object_add(h, "resources", res);
+	return h;
+}
+
+/* A string member of obj, or NULL. */
+static const char *string_of(struct json_object *obj, const char *name)
+{
+	struct json_object *v;
+	return json_object_object_get_ex(obj, name, &v) &&
+	       json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+}
+
+static char *xstrdup_or_empty(const char *s)
+{
+	return xstrdup(s ? s : "");
+}
+
+static char **strings_of(struct json_object *obj, const char *name)
+{
+	struct json_object *a;
+	size_t n = json_object_object_get_ex(obj, name, &a) &&
+		   json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
+	char **v = xcalloc(n + 1, sizeof(*v));
+	for (size_t i = 0; i < n; i++)
+		v[i] = xstrdup(json_object_get_string(json_object_array_get_idx(a, i)));
+	return v;
+}
+
+static void free_strings(char **v)
+{
+	for (char **p = v; p && *p; p++)
+		free(*p);
+	free(v);
+}
+
+/* One of the header's resources; -1 when it lacks name, kind or version. */
+static int resource_read(struct json_object *j, struct api_resource *r)
+{
+	const char *name = string_of(j, "name"), *kind = string_of(j, "kind");
+	const char *version = string_of(j, "version");
+	struct json_object *v;
+
+	r->name = xstrdup_or_empty(name);
+	r->kind = xstrdup_or_empty(kind);
+	r->version = xstrdup_or_empty(version);
+	r->group = xstrdup_or_empty(string_of(j, "group"));
+	r->singular = xstrdup_or_empty(string_of(j, "singularName"));
+	r->namespaced = json_object_object_get_ex(j, "namespaced", &v) &&
+			json_object_get_boolean(v);
+	r->verbs = strings_of(j, "verbs");
+	r->short_names = strings_of(j, "shortNames");
+	r->categories = strings_of(j, "categories");
+	return name && kind && version ? 0 : -1;
+}
+
+static void resource_release(struct api_resource *r)
+{
+	free(r->name);
+	free(r->kind);
+	free(r->version);
+	free(r->group);
+	free(r->singular);
+	free_strings(r->verbs);
+	free_strings(r->short_names);
+	free_strings(r->categories);
+}
 
 /* ---- writing ------------------------------------------------------------ */
 
@@ -45,7 +176,7 @@ static void put_line(struct recorder *rec)
 	strbuf_reset(&rec->line);
 }
 
-struct recorder *recorder_open(const char *path, struct json_object *header,
+struct recorder *recorder_open(const char *path, const struct recording_info *info,
 			       struct errbuf *err)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
@@ -71,8 +202,9 @@ struct recorder *recorder_open(const char *path, struct json_object *header,
 	rec->path = xstrdup(path);
 	rec->started = mono_ms();
 	rec->line = (struct strbuf)STRBUF_INIT;
-	const char *text = json_object_to_json_string_ext(header, JSON_C_TO_STRING_PLAIN);
-	strbuf_adds(&rec->line, text);
+	struct json_object *header = header_json(info);
+	strbuf_adds(&rec->line, json_object_to_json_string_ext(header, JSON_C_TO_STRING_PLAIN));
+	json_object_put(header);
 	put_line(rec);
 	return rec;
 }
@@ -203,6 +335,44 @@ int recorder_close(struct recorder *rec, struct errbuf *err)
 	return ret;
 }
 
+/* The recorder as a kclient_tap: http.h's terms into the recording's. */
+static unsigned tap_begin(void *ctx, const char *stream, const char *path)
+{
+	return recorder_begin(ctx, stream, path);
+}
+
+static void tap_head(void *ctx, unsigned x, const struct http_response *resp)
+{
+	struct recorded_answer a = {
+		.status = resp->status,
+		.content_type = resp->content_type,
+		.retry_after_ms = resp->retry_after_ms,
+	};
+	recorder_status(ctx, x, &a);
+}
+
+static void tap_data(void *ctx, unsigned x, const char *data, size_t len)
+{
+	recorder_data(ctx, x, data, len);
+}
+
+static void tap_end(void *ctx, unsigned x, int rc, const char *error,
+		    const struct http_response *resp, bool stopped)
+{
+	struct recorded_end e = {
+		.rc = rc, .error = error, .refused = resp->refused,
+		.timed_out = resp->timed_out, .stopped = stopped,
+	};
+	recorder_end(ctx, x, &e);
+}
+
+const struct kclient_tap recorder_tap = {
+	.begin = tap_begin,
+	.head = tap_head,
+	.data = tap_data,
+	.end = tap_end,
+};
+
 /* ---- reading ------------------------------------------------------------ */
 
 struct chunk {
@@ -235,11 +405,26 @@ struct stream {
 
 struct recording {
 	struct json_object *header;
+	/* recording_get_info()'s, as discovery would have them */
+	struct api_resource *resources;
+	const struct api_resource **resource_ptrs;
+	size_t nr_resources;
 	struct stream *streams;
 	size_t nr, alloc;
 	struct exchange **by_x;	/* [x]: the exchange numbered x */
 	size_t nx;
 };
+
+static void resources_release(struct recording *rec)
+{
+	for (size_t i = 0; i < rec->nr_resources; i++)
+		resource_release(&rec->resources[i]);
+	free(rec->resources);
+	free(rec->resource_ptrs);
+	rec->resources = NULL;
+	rec->resource_ptrs = NULL;
+	rec->nr_resources = 0;
+}
 
 static struct stream *stream_named(struct recording *rec, const char *name)
 {
@@ -442,12 +627,63 @@ void recording_free(struct recording *rec)
 	free(rec->streams);
 	free(rec->by_x);
 	json_object_put(rec->header);
+	resources_release(rec);
 	free(rec);
 }
 
 struct json_object *recording_header(const struct recording *rec)
 {
 	return rec->header;
+}
+
+/* The header's resources, into rec (whose they stay); -1 with err. */
+static int resources_read(struct recording *rec, struct errbuf *err)
+{
+	struct json_object *a;
+
+	if (!json_object_object_get_ex(rec->header, "resources", &a) ||
+	    !json_object_is_type(a, json_type_array) || !json_object_array_length(a)) {
+		errbuf_set(err, "the recording's header names no resource");
+		return -1;
+	}
+	size_t n = json_object_array_length(a);
+	rec->resources = xcalloc(n, sizeof(*rec->resources));
+	rec->resource_ptrs = xcalloc(n, sizeof(*rec->resource_ptrs));
+	for (size_t i = 0; i < n; i++) {
+		rec->resource_ptrs[i] = &rec->resources[i];
+		rec->nr_resources++;
+		if (resource_read(json_object_array_get_idx(a, i), &rec->resources[i]) < 0) {
+			errbuf_set(err, "the recording's header has a resource without "
+				   "name, kind or version");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int recording_get_info(struct recording *rec, struct recording_info *info,
+		       struct errbuf *err)
+{
+	struct json_object *h = rec->header, *v;
+
+	resources_release(rec);
+	if (resources_read(rec, err) < 0)
+		return -1;
+	*info = (struct recording_info){
+		.kinf = string_of(h, "kinf"),
+		.started = string_of(h, "started"),
+		.server = string_of(h, "server"),
+		.ns = string_of(h, "namespace"),
+		.label_selector = string_of(h, "labelSelector"),
+		.field_selector = string_of(h, "fieldSelector"),
+		.client_go = string_of(h, "clientGo"),
+		.fifo = string_of(h, "fifo"),
+		.streaming_list = json_object_object_get_ex(h, "streamingList", &v) &&
+				  json_object_get_boolean(v),
+		.resources = rec->resource_ptrs,
+		.nr = rec->nr_resources,
+	};
+	return 0;
 }
 
 /* ---- replaying ---------------------------------------------------------- */
@@ -620,4 +856,62 @@ aborted:
 stopped:
 	errbuf_set(err, "stopped");
 	return -1;
+}
+
+/* ---- the replay client: a kclient backend ------------------------------- */
+
+/* kclient_stream() answered from the recording, in http.h's terms. */
+static int client_stream(struct kclient *c, const char *path, const struct stream_opts *opts,
+			 http_data_fn *on_data, void *ctx, struct http_response *resp,
+			 struct errbuf *err)
+{
+	struct replay_request req = {
+		.stream = opts->record_as,
+		.stop = opts->stop,
+		.stop_fd = opts->stop_fd,
+		.tick = opts->tick,
+		.tick_ctx = opts->tick_ctx,
+		.tick_ms = opts->tick_ms,
+		.on_data = on_data,
+		.ctx = ctx,
+	};
+	struct replay_answer ans = { .body = &resp->body };
+	int rc = replay_stream(kclient_backend_data(c), &req, &ans, err);
+
+	resp->status = ans.status;
+	resp->retry_after_ms = ans.retry_after_ms;
+	memcpy(resp->content_type, ans.content_type, sizeof(resp->content_type));
+	resp->refused = ans.refused;
+	resp->timed_out = ans.timed_out;
+	return rc;
+}
+
+/* A request no reflector made: it was not recorded. */
+static int client_get(struct kclient *c, const char *path, const char *accept,
+		      struct http_response *resp, struct errbuf *err)
+{
+	errbuf_set(err, "%s: not in the recording", path);
+	return -1;
+}
+
+static int64_t client_now_ms(const struct kclient *c)
+{
+	return replay_now_ms(kclient_backend_data(c));
+}
+
+static bool client_sleep(struct kclient *c, struct stop *stop, int64_t ms)
+{
+	return replay_sleep(kclient_backend_data(c), &stop->flag, stop_fd(stop), ms);
+}
+
+static const struct kclient_ops replay_client_ops = {
+	.stream = client_stream,
+	.get = client_get,
+	.now_ms = client_now_ms,
+	.sleep = client_sleep,
+};
+
+struct kclient *replay_client_new(struct replay *rp, const char *what)
+{
+	return kclient_new_backend(&replay_client_ops, rp, what);
 }

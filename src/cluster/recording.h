@@ -24,9 +24,11 @@
  *   {"t":3,"x":1,"data":"{\"kind\":\"PodList\",..."}
  *   {"t":5,"x":1,"end":0}			(or "end":-1,"error":"...")
  *
- * Replay (kclient_new_replay in http.h) answers each stream's requests
- * with that stream's exchanges, in their order, whatever the query:
- * a reflector that behaves as the recorded one asks the same questions.
+ * A recorder taps the live client (recorder_tap, a kclient_tap of
+ * http.h).  Replay (replay_client_new, a kclient backend) answers each
+ * stream's requests with that stream's exchanges, in their order,
+ * whatever the query: a reflector that behaves as the recorded one asks
+ * the same questions.
  * Time is the recording's: each thread that replays sees a clock
  * (kclient_now_ms) at the recorded time of what it was last handed, and
  * its sleeps (kclient_sleep) move that clock without waiting, so a rule
@@ -47,14 +49,40 @@
 
 #include "lib/util.h"
 
+struct api_resource;		/* discovery.h */
+struct kclient;
 struct strbuf;
+
+/* ---- the header --------------------------------------------------------- */
+
+/*
+ * What the recording session was: the header's fields, which a replay
+ * needs to run the same informers.  recorder_open() writes them (the
+ * caller's, read only; kinf and started it sets itself);
+ * recording_get_info() reads them back, and they are the recording's
+ * then, as long as it lives (a replay frees it with itself).
+ */
+struct recording_info {
+	const char *kinf;		/* the version that recorded */
+	const char *started;		/* RFC 3339, UTC */
+	const char *server;
+	const char *ns;			/* NULL: every namespace */
+	const char *label_selector;	/* NULL: none */
+	const char *field_selector;	/* NULL: none */
+	const char *client_go;		/* the client-go profile's version */
+	const char *fifo;		/* the queue, as fifo_kind_name() names it */
+	bool streaming_list;
+	/* Each as discovery described it. */
+	const struct api_resource *const *resources;
+	size_t nr;
+};
 
 /* ---- writing ------------------------------------------------------------ */
 
 struct recorder;
 
 /* Creates path (0600, truncated) and writes the header.  NULL with err. */
-struct recorder *recorder_open(const char *path, struct json_object *header,
+struct recorder *recorder_open(const char *path, const struct recording_info *info,
 			       struct errbuf *err);
 /* A new exchange of stream; returns its number. */
 unsigned recorder_begin(struct recorder *rec, const char *stream, const char *path);
@@ -77,6 +105,11 @@ void recorder_data(struct recorder *rec, unsigned x, const char *data, size_t le
 void recorder_end(struct recorder *rec, unsigned x, const struct recorded_end *e);
 /* Finishes the file; -1 with err when it could not be written whole. */
 int recorder_close(struct recorder *rec, struct errbuf *err);
+/*
+ * The recorder as a client's tap: kclient_set_tap(client, &recorder_tap,
+ * rec) records every request that names a stream.
+ */
+extern const struct kclient_tap recorder_tap;
 
 /* ---- reading ------------------------------------------------------------ */
 
@@ -85,10 +118,17 @@ struct recording;
 /* Reads a whole recording.  NULL with err naming the file and line. */
 struct recording *recording_load(const char *path, struct errbuf *err);
 void recording_free(struct recording *rec);
-/* The header (borrowed). */
+/* The header as read (borrowed). */
 struct json_object *recording_header(const struct recording *rec);
+/*
+ * The header's fields; -1 with err when it names no resource, or one
+ * without its name, kind or version (what a replay cannot run).  Before
+ * replay_new(): the fields are made here, and the replay only reads.
+ */
+int recording_get_info(struct recording *rec, struct recording_info *info,
+		       struct errbuf *err);
 
-/* ---- replaying (what kclient_stream does for a replay client) ----------- */
+/* ---- replaying: a kclient backend --------------------------------------- */
 
 struct replay;
 
@@ -145,5 +185,14 @@ int replay_stream(struct replay *rp, const struct replay_request *req,
 int64_t replay_now_ms(struct replay *rp);
 /* Moves the clock on; sleeps only at a recorded pace.  true: stopped. */
 bool replay_sleep(struct replay *rp, atomic_bool *stop, int stop_fd, int64_t ms);
+
+/*
+ * A client answered from rp (borrowed: rp must outlive it), freed with
+ * kclient_free(): kclient_stream() is replay_stream(), kclient_now_ms()
+ * and kclient_sleep() are the replay's clock, and any other request
+ * (kclient_get()) fails, "PATH: not in the recording".  what: its name
+ * in messages (kclient_server()).
+ */
+struct kclient *replay_client_new(struct replay *rp, const char *what);
 
 #endif

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "cluster/discovery.h"
 #include "cluster/recording.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
@@ -31,10 +32,14 @@ static char *write_gz(const char *name, const char *text, size_t len)
 	return path;
 }
 
-static struct json_object *header(void)
-{
-	return json_tokener_parse("{\"kinfRecording\":1,\"resources\":[{\"name\":\"pods\"}]}");
-}
+/* A header naming pods. */
+static struct api_resource pods = { .group = "", .version = "v1", .name = "pods",
+				    .kind = "Pod", .namespaced = true };
+static const struct api_resource *const pods_only[] = { &pods };
+static const struct recording_info info = {
+	.server = "https://127.0.0.1:6443", .client_go = "1.36", .fifo = "RealFIFO",
+	.resources = pods_only, .nr = 1,
+};
 
 /* What a replay hands on_data, gathered. */
 struct sink {
@@ -74,11 +79,9 @@ TEST(round_trip_keeps_bytes_status_and_order)
 {
 	struct errbuf err = { "" };
 	char *path = path_of("rt.rec");
-	struct json_object *h = header();
-	struct recorder *rec = recorder_open(path, h, &err);
+	struct recorder *rec = recorder_open(path, &info, &err);
 	static const char binary[] = { 'a', 0, (char)0xff, '\n', 'b' };
 
-	json_object_put(h);
 	CHECK(rec != NULL);
 	unsigned x1 = recorder_begin(rec, "/api/v1/pods", "/api/v1/pods?limit=500");
 	unsigned x2 = recorder_begin(rec, "/api/v1/pods", "/api/v1/pods?watch=1");
@@ -272,10 +275,8 @@ TEST(bad_files_name_the_line)
 	struct errbuf err = { "" };
 	CHECK(recording_load("/nonexistent/x.rec", &err) == NULL);
 	CHECK_STR(err.msg, "cannot open '/nonexistent/x.rec': No such file or directory");
-	struct json_object *h = header();
-	CHECK(recorder_open("/nonexistent/x.rec", h, &err) == NULL);
+	CHECK(recorder_open("/nonexistent/x.rec", &info, &err) == NULL);
 	CHECK_STR(err.msg, "cannot create '/nonexistent/x.rec': No such file or directory");
-	json_object_put(h);
 }
 
 int main(void)
