@@ -18,6 +18,7 @@
 #include <json-c/json.h>
 
 #include "informer/kobj.h"
+#include "informer/kobj_pick.h"
 #include "output/jsonpath.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"

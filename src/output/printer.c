@@ -22,6 +22,7 @@
 #include "output/redact.h"
 #include "output/verify_report.h"
 #include "informer/informer.h"
+#include "informer/kobj_pick.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 
