@@ -30,6 +30,7 @@
 #include "output/printer.h"
 #include "informer/session.h"
 #include "informer/store.h"
+#include "lib/json_get.h"
 #include "lib/strbuf.h"
 #include "tui/tui.h"
 #include "tui/tui_model.h"
@@ -423,29 +424,20 @@ struct recorded_resources {
 
 static char **strings_of(struct json_object *obj, const char *name)
 {
-	struct json_object *a;
-	size_t n = json_object_object_get_ex(obj, name, &a) &&
-		   json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
+	struct json_object *a = json_get_array(obj, name);
+	size_t n = a ? json_object_array_length(a) : 0;
 	char **v = xcalloc(n + 1, sizeof(*v));
 	for (size_t i = 0; i < n; i++)
 		v[i] = xstrdup(json_object_get_string(json_object_array_get_idx(a, i)));
 	return v;
 }
 
-static const char *string_of(struct json_object *obj, const char *name)
-{
-	struct json_object *v;
-	return json_object_object_get_ex(obj, name, &v) &&
-	       json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
-}
-
 static int recorded_resources(struct json_object *header, struct recorded_resources *rr,
 			      struct errbuf *err)
 {
-	struct json_object *a, *v;
+	struct json_object *a = json_get_array(header, "resources");
 
-	if (!json_object_object_get_ex(header, "resources", &a) ||
-	    !json_object_is_type(a, json_type_array) || !json_object_array_length(a)) {
+	if (!a || !json_object_array_length(a)) {
 		errbuf_set(err, "the recording's header names no resource");
 		return -1;
 	}
@@ -455,16 +447,16 @@ static int recorded_resources(struct json_object *header, struct recorded_resour
 	for (size_t i = 0; i < rr->nr; i++) {
 		struct json_object *j = json_object_array_get_idx(a, i);
 		struct api_resource *r = &rr->v[i];
-		const char *name = string_of(j, "name"), *kind = string_of(j, "kind");
-		const char *version = string_of(j, "version");
+		const char *name = json_get_str(j, "name", NULL);
+		const char *kind = json_get_str(j, "kind", NULL);
+		const char *version = json_get_str(j, "version", NULL);
 		rr->ptrs[i] = r;
 		r->name = xstrdup(name ? name : "");
 		r->kind = xstrdup(kind ? kind : "");
 		r->version = xstrdup(version ? version : "");
-		r->group = xstrdup(string_of(j, "group") ? string_of(j, "group") : "");
-		r->singular = xstrdup(string_of(j, "singularName") ? string_of(j, "singularName") : "");
-		r->namespaced = json_object_object_get_ex(j, "namespaced", &v) &&
-				json_object_get_boolean(v);
+		r->group = xstrdup(json_get_str(j, "group", ""));
+		r->singular = xstrdup(json_get_str(j, "singularName", ""));
+		r->namespaced = json_object_get_boolean(json_get(j, "namespaced"));
 		r->verbs = strings_of(j, "verbs");
 		r->short_names = strings_of(j, "shortNames");
 		r->categories = strings_of(j, "categories");
@@ -537,6 +529,32 @@ static void replay_done(void *ctx)
 	}
 }
 
+/*
+ * The recorded session, unless told otherwise: its client-go and its
+ * queue; another --client-go brings that generation's queue.  The
+ * strings are the header's.
+ */
+static struct session_opts replay_session_opts(struct json_object *h)
+{
+	bool as_recorded = !informer_flags.client_go && informer_flags.fifo < 0;
+	if (!informer_flags.client_go)
+		informer_flags.client_go = json_get_str(h, "clientGo", NULL);
+	struct session_opts so = informer_flags_session(&command_replay, NULL, NULL);
+	const char *fifo = as_recorded ? json_get_str(h, "fifo", NULL) : NULL;
+	for (int k = 0; fifo && informer_fifo_names[k]; k++) {
+		if (!strcmp(fifo, informer_fifo_names[k])) {
+			so.fifo_set = true;
+			so.fifo = (enum fifo_kind)k;
+		}
+	}
+	/* The server's answers say how it listed: replay lists the same way. */
+	so.streaming_set = true;
+	so.streaming_list = json_object_get_boolean(json_get(h, "streamingList"));
+	so.label_selector = json_get_str(h, "labelSelector", NULL);
+	so.field_selector = json_get_str(h, "fieldSelector", NULL);
+	return so;
+}
+
 static int run_replay(int argc, const char **argv)
 {
 	struct errbuf err = { "" };
@@ -584,28 +602,7 @@ static int run_replay(int argc, const char **argv)
 		goto out;
 	}
 
-	/*
-	 * The recorded session, unless told otherwise: its client-go and its
-	 * queue; another --client-go brings that generation's queue.
-	 */
-	bool as_recorded = !informer_flags.client_go && informer_flags.fifo < 0;
-	if (!informer_flags.client_go)
-		informer_flags.client_go = string_of(h, "clientGo");
-	struct session_opts so = informer_flags_session(&command_replay, NULL, NULL);
-	struct json_object *v;
-	const char *fifo = as_recorded ? string_of(h, "fifo") : NULL;
-	for (int k = 0; fifo && informer_fifo_names[k]; k++) {
-		if (!strcmp(fifo, informer_fifo_names[k])) {
-			so.fifo_set = true;
-			so.fifo = (enum fifo_kind)k;
-		}
-	}
-	/* The server's answers say how it listed: replay lists the same way. */
-	so.streaming_set = true;
-	so.streaming_list = json_object_object_get_ex(h, "streamingList", &v) &&
-			    json_object_get_boolean(v);
-	so.label_selector = string_of(h, "labelSelector");
-	so.field_selector = string_of(h, "fieldSelector");
+	struct session_opts so = replay_session_opts(h);
 
 	rctx.done_fd = eventfd(0, EFD_CLOEXEC);
 	if (rctx.done_fd < 0)
@@ -617,8 +614,8 @@ static int run_replay(int argc, const char **argv)
 	char *what = xasprintf("the recording '%s'", argv[0]);
 	struct cluster c = {
 		.client = kclient_new_replay(rp, what),
-		.ns = string_of(h, "namespace") ? string_of(h, "namespace") : "default",
-		.scope_ns = string_of(h, "namespace"),
+		.ns = json_get_str(h, "namespace", "default"),
+		.scope_ns = json_get_str(h, "namespace", NULL),
 	};
 	free(what);
 	kclient_set_verbose(c.client, cluster_flags.verbose);

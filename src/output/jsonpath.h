@@ -81,11 +81,10 @@ void jsonpath_values_free(struct json_object **values, size_t nr);
  */
 int jsonpath_relaxed(const char *expr, struct strbuf *out, struct errbuf *err);
 
-/* One value as a JSONPath action prints it (JSON for objects and arrays). */
+/*
+ * One value as a JSONPath action prints it: objects and arrays as
+ * gofmt_marshal(), the rest as gofmt_print() (output/gofmt.h).
+ */
 void jsonpath_print_value(struct json_object *v, struct strbuf *out);
-/* One value as Go's fmt %v prints it: map[a:1 b:x], [1 2], <nil>, 1e+06. */
-void jsonpath_go_format(struct json_object *v, struct strbuf *out);
-/* One value as Go's json.Marshal writes it (keys sorted, <>& escaped). */
-void jsonpath_go_marshal(struct json_object *v, struct strbuf *out);
 
 #endif
