@@ -14,7 +14,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -25,7 +25,8 @@
  * Values are printed as kubectl prints them: strings bare, numbers and
  * booleans as Go's fmt does (1e+06, not 1000000, for a float), JSON null
  * as "<nil>", objects and arrays as Go's json.Marshal (compact, keys
- * sorted, <>& escaped); the results of one action separated by spaces.
+ * sorted, <>& escaped), through output/gofmt.h; the results of one
+ * action separated by spaces.
  * Members of an object are visited in key order where kubectl's order
  * is Go's random map order (wildcards over objects, recursive descent).
  *
