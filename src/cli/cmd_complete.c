@@ -20,6 +20,7 @@
 #include "cluster/discovery.h"
 #include "cluster/http.h"
 #include "cluster/kubeconfig.h"
+#include "lib/json_get.h"
 #include "lib/opt.h"
 #include "lib/strbuf.h"
 
@@ -164,15 +165,13 @@ static void print_from_cluster(enum complete_kind kind)
 			goto out;
 		char *path = api_resource_path(ns, NULL);
 		if (kclient_get(c.client, path, &resp, &err) == 0 && resp.status == 200) {
-			json_object *list = json_parse_deep(strbuf_str(&resp.body)), *items;
-			if (list && json_object_object_get_ex(list, "items", &items)) {
-				for (size_t i = 0; i < json_object_array_length(items); i++) {
-					json_object *meta, *name;
-					json_object *item = json_object_array_get_idx(items, i);
-					if (json_object_object_get_ex(item, "metadata", &meta) &&
-					    json_object_object_get_ex(meta, "name", &name))
-						candidate(json_object_get_string(name));
-				}
+			json_object *list = json_parse_deep(strbuf_str(&resp.body));
+			json_object *items = json_get_array(list, "items");
+			for (size_t i = 0; items && i < json_object_array_length(items); i++) {
+				json_object *name = json_get_path(json_object_array_get_idx(items, i),
+								  "metadata", "name", NULL);
+				if (name)
+					candidate(json_object_get_string(name));
 			}
 			json_object_put(list);
 		}
@@ -181,6 +180,44 @@ static void print_from_cluster(enum complete_kind kind)
 	}
 out:
 	cluster_close(&c);
+}
+
+/* A candidate offered once: seen holds "\nvalue\n" for each one offered. */
+static void candidate_once(struct strbuf *seen, const char *value)
+{
+	char *mark = xasprintf("\n%s\n", value);
+
+	if (!strstr(strbuf_str(seen), mark)) {
+		strbuf_adds(seen, mark);
+		candidate(value);
+	}
+	free(mark);
+}
+
+/* What one object's metadata offers: its name, or (what) its labels or owners. */
+static void object_candidates(json_object *meta, const char *what, struct strbuf *seen)
+{
+	json_object *v;
+
+	if (!what) {
+		if ((v = json_get(meta, "name")))
+			candidate(json_object_get_string(v));
+	} else if (!strcmp(what, "label")) {
+		json_object *labels = json_get_object(meta, "labels");
+		if (!labels)
+			return;
+		json_object_object_foreach(labels, k, lv) {
+			char *kv = xasprintf("%s=%s", k, json_object_get_string(lv));
+			candidate_once(seen, kv);
+			free(kv);
+		}
+	} else if (!strcmp(what, "owner") && (v = json_get_array(meta, "ownerReferences"))) {
+		for (size_t j = 0; j < json_object_array_length(v); j++) {
+			json_object *uid = json_get(json_object_array_get_idx(v, j), "uid");
+			if (uid)
+				candidate_once(seen, json_object_get_string(uid));
+		}
+	}
 }
 
 /*
@@ -204,46 +241,14 @@ static void print_objects(const char *resource, const char *what)
 		char *base = api_resource_path(res[0], res[0]->namespaced ? c.scope_ns : NULL);
 		char *path = xasprintf("%s?limit=500", base);
 		if (kclient_get(c.client, path, &resp, &err) == 0 && resp.status == 200) {
-			json_object *list = json_parse_deep(strbuf_str(&resp.body)), *items;
+			json_object *list = json_parse_deep(strbuf_str(&resp.body));
+			json_object *items = json_get_array(list, "items");
 			struct strbuf seen = STRBUF_INIT;
-			if (list && json_object_object_get_ex(list, "items", &items)) {
-				for (size_t i = 0; i < json_object_array_length(items); i++) {
-					json_object *meta, *v;
-					json_object *item = json_object_array_get_idx(items, i);
-					if (!json_object_object_get_ex(item, "metadata", &meta))
-						continue;
-					if (!what && json_object_object_get_ex(meta, "name", &v)) {
-						candidate(json_object_get_string(v));
-					} else if (what && !strcmp(what, "label") &&
-						   json_object_object_get_ex(meta, "labels", &v) &&
-						   json_object_is_type(v, json_type_object)) {
-						json_object_object_foreach(v, k, lv) {
-							char *kv = xasprintf("%s=%s", k, json_object_get_string(lv));
-							/* one of each: seen holds "\nkv\n" */
-							char *mark = xasprintf("\n%s\n", kv);
-							if (!strstr(strbuf_str(&seen), mark)) {
-								strbuf_addf(&seen, "%s", mark);
-								candidate(kv);
-							}
-							free(mark);
-							free(kv);
-						}
-					} else if (what && !strcmp(what, "owner") &&
-						   json_object_object_get_ex(meta, "ownerReferences", &v)) {
-						for (size_t j = 0; j < json_object_array_length(v); j++) {
-							json_object *uid;
-							if (!json_object_object_get_ex(json_object_array_get_idx(v, j),
-										       "uid", &uid))
-								continue;
-							char *mark = xasprintf("\n%s\n", json_object_get_string(uid));
-							if (!strstr(strbuf_str(&seen), mark)) {
-								strbuf_addf(&seen, "%s", mark);
-								candidate(json_object_get_string(uid));
-							}
-							free(mark);
-						}
-					}
-				}
+			for (size_t i = 0; items && i < json_object_array_length(items); i++) {
+				json_object *meta = json_get(json_object_array_get_idx(items, i),
+							     "metadata");
+				if (meta)
+					object_candidates(meta, what, &seen);
 			}
 			strbuf_release(&seen);
 			json_object_put(list);

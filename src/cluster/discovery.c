@@ -34,6 +34,7 @@
 
 #include "cluster/discovery_cache.h"
 #include "cluster/http.h"
+#include "lib/json_get.h"
 #include "lib/strbuf.h"
 
 #define MAX_PARALLEL 16
@@ -157,27 +158,9 @@ void discovery_invalidate(struct discovery *d)
 
 /* ---- documents ------------------------------------------------------------ */
 
-static const char *json_str(json_object *obj, const char *key)
-{
-	json_object *v;
-	if (!obj || !json_object_object_get_ex(obj, key, &v) ||
-	    !json_object_is_type(v, json_type_string))
-		return NULL;
-	return json_object_get_string(v);
-}
-
-static json_object *json_arr(json_object *obj, const char *key)
-{
-	json_object *v;
-	if (!obj || !json_object_object_get_ex(obj, key, &v) ||
-	    !json_object_is_type(v, json_type_array))
-		return NULL;
-	return v;
-}
-
 static char **json_strv(json_object *obj, const char *key)
 {
-	json_object *arr = json_arr(obj, key);
+	json_object *arr = json_get_array(obj, key);
 	size_t n = arr ? json_object_array_length(arr) : 0;
 	char **v = xcalloc(n + 1, sizeof(*v));
 	size_t k = 0;
@@ -242,12 +225,11 @@ static void add_json_str(json_object *obj, const char *key, const char *value)
 /* APIGroupDiscovery's responseKind fields onto an APIResource, as client-go converts them. */
 static bool add_response_kind(json_object *out, json_object *in)
 {
-	json_object *rk;
-	const char *kind;
-	if (!json_object_object_get_ex(in, "responseKind", &rk) || !(kind = json_str(rk, "kind")) ||
-	    !*kind)
+	json_object *rk = json_get(in, "responseKind");
+	const char *kind = json_get_str(rk, "kind", NULL);
+	if (!kind || !*kind)
 		return false;
-	const char *g = json_str(rk, "group"), *v = json_str(rk, "version");
+	const char *g = json_get_str(rk, "group", NULL), *v = json_get_str(rk, "version", NULL);
 	if (g && *g)
 		add_json_str(out, "group", g);
 	if (v && *v)
@@ -258,7 +240,7 @@ static bool add_response_kind(json_object *out, json_object *in)
 
 static void copy_array(json_object *out, const char *key, json_object *in)
 {
-	json_object *arr = json_arr(in, key);
+	json_object *arr = json_get_array(in, key);
 	if (arr)
 		json_object_object_add(out, key, json_object_get(arr));
 }
@@ -270,9 +252,9 @@ static void copy_array(json_object *out, const char *key, json_object *in)
  */
 static json_object *resource_list_of(const char *group, json_object *version)
 {
-	const char *ver = json_str(version, "version");
+	const char *ver = json_get_str(version, "version", NULL);
 	json_object *list = json_object_new_object(), *out = json_object_new_array();
-	json_object *resources = json_arr(version, "resources");
+	json_object *resources = json_get_array(version, "resources");
 	char *gv = gv_string(group, ver);
 
 	add_json_str(list, "kind", "APIResourceList");
@@ -281,8 +263,9 @@ static json_object *resource_list_of(const char *group, json_object *version)
 	free(gv);
 	for (size_t i = 0; resources && i < json_object_array_length(resources); i++) {
 		json_object *in = json_object_array_get_idx(resources, i);
-		const char *name = json_str(in, "resource"), *singular = json_str(in, "singularResource");
-		const char *scope = json_str(in, "scope");
+		const char *name = json_get_str(in, "resource", NULL);
+		const char *singular = json_get_str(in, "singularResource", NULL);
+		const char *scope = json_get_str(in, "scope", NULL);
 		bool namespaced = scope && !strcmp(scope, "Namespaced");
 		if (!name)
 			continue;
@@ -298,10 +281,10 @@ static json_object *resource_list_of(const char *group, json_object *version)
 			json_object_array_add(out, r);
 		else
 			json_object_put(r);	/* still the parent of its subresources */
-		json_object *subs = json_arr(in, "subresources");
+		json_object *subs = json_get_array(in, "subresources");
 		for (size_t k = 0; subs && k < json_object_array_length(subs); k++) {
 			json_object *sin = json_object_array_get_idx(subs, k);
-			const char *sub = json_str(sin, "subresource");
+			const char *sub = json_get_str(sin, "subresource", NULL);
 			json_object *s = json_object_new_object();
 			char *full = xasprintf("%s/%s", name, sub ? sub : "");
 			add_json_str(s, "name", full);
@@ -356,35 +339,34 @@ static struct api_group *add_group(struct discovery *d, const char *name, char *
 /* An APIGroupList's groups (from /apis, or servergroups.json). */
 static void add_group_list(struct discovery *d, json_object *list)
 {
-	json_object *arr = json_arr(list, "groups");
+	json_object *arr = json_get_array(list, "groups");
 	for (size_t i = 0; arr && i < json_object_array_length(arr); i++) {
-		json_object *g = json_object_array_get_idx(arr, i), *pref = NULL;
-		const char *name = json_str(g, "name");
-		json_object *vs = json_arr(g, "versions");
+		json_object *g = json_object_array_get_idx(arr, i);
+		const char *name = json_get_str(g, "name", NULL);
+		json_object *vs = json_get_array(g, "versions");
 		size_t nv = vs ? json_object_array_length(vs) : 0;
 		if (!name)
 			continue;
 		char **versions = xcalloc(nv + 1, sizeof(*versions));
 		size_t k = 0;
 		for (size_t j = 0; j < nv; j++) {
-			const char *v = json_str(json_object_array_get_idx(vs, j), "version");
+			const char *v = json_get_str(json_object_array_get_idx(vs, j), "version", NULL);
 			if (v)
 				versions[k++] = xstrdup(v);
 		}
-		json_object_object_get_ex(g, "preferredVersion", &pref);
-		add_group(d, name, versions, json_str(pref, "version"));
+		add_group(d, name, versions,
+			  json_get_str(json_get(g, "preferredVersion"), "version", NULL));
 	}
 }
 
 /* An aggregated APIGroupDiscoveryList: its groups, and every version's resources as docs. */
 static void add_aggregated(struct discovery *d, json_object *list)
 {
-	json_object *items = json_arr(list, "items");
+	json_object *items = json_get_array(list, "items");
 	for (size_t i = 0; items && i < json_object_array_length(items); i++) {
-		json_object *item = json_object_array_get_idx(items, i), *meta;
-		const char *name = json_object_object_get_ex(item, "metadata", &meta) ?
-				   json_str(meta, "name") : NULL;
-		json_object *vs = json_arr(item, "versions");
+		json_object *item = json_object_array_get_idx(items, i);
+		const char *name = json_get_str(json_get(item, "metadata"), "name", NULL);
+		json_object *vs = json_get_array(item, "versions");
 		size_t nv = vs ? json_object_array_length(vs) : 0;
 		char **versions = xcalloc(nv + 1, sizeof(*versions));
 		size_t k = 0;
@@ -392,7 +374,8 @@ static void add_aggregated(struct discovery *d, json_object *list)
 			name = "";
 		for (size_t j = 0; j < nv; j++) {
 			json_object *v = json_object_array_get_idx(vs, j);
-			const char *ver = json_str(v, "version"), *fresh = json_str(v, "freshness");
+			const char *ver = json_get_str(v, "version", NULL);
+			const char *fresh = json_get_str(v, "freshness", NULL);
 			if (!ver)
 				continue;
 			if (fresh && !strcmp(fresh, "Stale")) {
@@ -508,14 +491,15 @@ static char *lowercase(const char *s)
 static void parse_resource_list(json_object *root, const char *group, const char *version,
 				struct api_resource ***out, size_t *nr)
 {
-	json_object *arr = json_arr(root, "resources");
+	json_object *arr = json_get_array(root, "resources");
 	size_t alloc = 0;
 
 	*out = NULL;
 	*nr = 0;
 	for (size_t i = 0; arr && i < json_object_array_length(arr); i++) {
-		json_object *item = json_object_array_get_idx(arr, i), *ns;
-		const char *name = json_str(item, "name"), *kind = json_str(item, "kind");
+		json_object *item = json_object_array_get_idx(arr, i);
+		const char *name = json_get_str(item, "name", NULL);
+		const char *kind = json_get_str(item, "kind", NULL);
 		/* Subresources (pods/log) are not things to list. */
 		if (!name || !*name || strchr(name, '/') || !kind)
 			continue;
@@ -523,12 +507,11 @@ static void parse_resource_list(json_object *root, const char *group, const char
 		r->group = xstrdup(group);
 		r->version = xstrdup(version);
 		r->name = xstrdup(name);
-		const char *singular = json_str(item, "singularName");
+		const char *singular = json_get_str(item, "singularName", NULL);
 		/* Old servers leave singularName empty; kubectl uses the kind then. */
 		r->singular = singular && *singular ? xstrdup(singular) : lowercase(kind);
 		r->kind = xstrdup(kind);
-		r->namespaced = json_object_object_get_ex(item, "namespaced", &ns) &&
-				json_object_get_boolean(ns);
+		r->namespaced = json_object_get_boolean(json_get(item, "namespaced"));
 		r->verbs = json_strv(item, "verbs");
 		r->short_names = json_strv(item, "shortNames");
 		r->categories = json_strv(item, "categories");
@@ -564,7 +547,7 @@ static void *gv_fetch_thread(void *arg)
 	f->rc = root ? 0 : -1;
 	if (root) {
 		parse_resource_list(root, f->group, f->version, &f->res, &f->nr);
-		json_object *arr = json_arr(root, "resources");
+		json_object *arr = json_get_array(root, "resources");
 		/* client-go caches no empty list; and kubectl wants the kind it decodes. */
 		if (arr && json_object_array_length(arr)) {
 			char *name = gv_cache_name(f->group, f->version);
@@ -747,7 +730,7 @@ int discovery_load(struct discovery *d, struct errbuf *err)
 		json_object_put(groups);
 		/* Aggregated discovery answered every version: cache them all, as kubectl. */
 		for (size_t i = 0; i < d->nr_docs; i++) {
-			json_object *arr = json_arr(d->docs[i].list, "resources");
+			json_object *arr = json_get_array(d->docs[i].list, "resources");
 			if (!arr || !json_object_array_length(arr))
 				continue;
 			char *name = xasprintf("%s/serverresources.json", d->docs[i].gv);

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "lib/base64.h"
+#include "lib/json_get.h"
 #include "lib/strbuf.h"
 
 extern char **environ;
@@ -255,15 +256,6 @@ static int read_output(int fd, struct strbuf *out)
 	}
 }
 
-static const char *json_str(json_object *obj, const char *key)
-{
-	json_object *v;
-	if (!obj || !json_object_object_get_ex(obj, key, &v) ||
-	    !json_object_is_type(v, json_type_string))
-		return NULL;
-	return json_object_get_string(v);
-}
-
 int exec_credential_parse(const struct rest_config *cfg, const char *text,
 			  struct exec_credential *out, struct errbuf *err)
 {
@@ -278,7 +270,8 @@ int exec_credential_parse(const struct rest_config *cfg, const char *text,
 			   root ? "not a JSON object" : json_tokener_error_desc(jerr));
 		goto cleanup;
 	}
-	const char *kind = json_str(root, "kind"), *api = json_str(root, "apiVersion");
+	const char *kind = json_get_str(root, "kind", NULL);
+	const char *api = json_get_str(root, "apiVersion", NULL);
 	if (!kind || strcmp(kind, "ExecCredential")) {
 		errbuf_set(err, "exec plugin '%s' of user '%s' printed kind '%s', not "
 			   "ExecCredential", e->command, user_name(cfg), kind ? kind : "");
@@ -290,16 +283,16 @@ int exec_credential_parse(const struct rest_config *cfg, const char *text,
 			   e->api_version);
 		goto cleanup;
 	}
-	if (!json_object_object_get_ex(root, "status", &status) ||
-	    !json_object_is_type(status, json_type_object)) {
+	status = json_get(root, "status");
+	if (!json_object_is_type(status, json_type_object)) {
 		errbuf_set(err, "exec plugin '%s' of user '%s' returned no status",
 			   e->command, user_name(cfg));
 		goto cleanup;
 	}
-	const char *token = json_str(status, "token");
-	const char *cert = json_str(status, "clientCertificateData");
-	const char *key = json_str(status, "clientKeyData");
-	const char *expiry = json_str(status, "expirationTimestamp");
+	const char *token = json_get_str(status, "token", NULL);
+	const char *cert = json_get_str(status, "clientCertificateData", NULL);
+	const char *key = json_get_str(status, "clientKeyData", NULL);
+	const char *expiry = json_get_str(status, "expirationTimestamp", NULL);
 	if ((cert && *cert) != (key && *key)) {
 		errbuf_set(err, "exec plugin '%s' of user '%s' returned a client %s without "
 			   "its %s", e->command, user_name(cfg), cert && *cert ? "certificate" : "key",

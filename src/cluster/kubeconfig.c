@@ -872,27 +872,32 @@ static int cluster_into(const struct kc_cluster *c, struct rest_config *cfg, str
 	return 0;
 }
 
-static int user_into(const struct kc_user *u, struct rest_config *cfg, struct errbuf *err)
+/* An auth-provider user, refused with what to configure instead. */
+static int refuse_auth_provider(const struct kc_user *u, const char *where,
+				struct errbuf *err)
 {
-	char where[PATH_MAX + 64];
-	snprintf(where, sizeof(where), "(kubeconfig '%s' line %d)", u->file, u->line);
+	/* The in-tree providers are gone from client-go; kinf never had them. */
+	const char *instead = "an exec credential plugin";
 
-	if (u->auth_provider) {
-		/* The in-tree providers are gone from client-go; kinf never had them. */
-		const char *instead = "an exec credential plugin";
-		if (!strcmp(u->auth_provider, "gcp"))
-			instead = "the exec plugin gke-gcloud-auth-plugin";
-		else if (!strcmp(u->auth_provider, "azure"))
-			instead = "the exec plugin kubelogin";
-		else if (!strcmp(u->auth_provider, "oidc"))
-			instead = "an OIDC exec plugin such as kubelogin (kubectl oidc-login)";
-		errbuf_set(err, "user '%s' uses auth-provider '%s', which kinf does not "
-			   "support; configure %s instead %s", u->name, u->auth_provider,
-			   instead, where);
-		return -1;
-	}
+	if (!strcmp(u->auth_provider, "gcp"))
+		instead = "the exec plugin gke-gcloud-auth-plugin";
+	else if (!strcmp(u->auth_provider, "azure"))
+		instead = "the exec plugin kubelogin";
+	else if (!strcmp(u->auth_provider, "oidc"))
+		instead = "an OIDC exec plugin such as kubelogin (kubectl oidc-login)";
+	errbuf_set(err, "user '%s' uses auth-provider '%s', which kinf does not "
+		   "support; configure %s instead %s", u->name, u->auth_provider,
+		   instead, where);
+	return -1;
+}
+
+/* A client certificate and key: each given once, and both or neither. */
+static int check_client_cert(const struct kc_user *u, const char *where,
+			     struct errbuf *err)
+{
 	bool has_cert = (u->cert_file && *u->cert_file) || u->cert_data.len;
 	bool has_key = (u->key_file && *u->key_file) || u->key_data.len;
+
 	if (u->cert_file && *u->cert_file && u->cert_data.len) {
 		errbuf_set(err, "user '%s' sets both client-certificate and "
 			   "client-certificate-data; keep one %s", u->name, where);
@@ -909,39 +914,70 @@ static int user_into(const struct kc_user *u, struct rest_config *cfg, struct er
 			   where);
 		return -1;
 	}
-	bool has_token = u->token && *u->token;
-	bool has_basic = (u->username && *u->username) || (u->password && *u->password);
-	if (has_token && has_basic) {
+	return 0;
+}
+
+static bool has_token(const struct kc_user *u)
+{
+	return u->token && *u->token;
+}
+
+static bool has_basic(const struct kc_user *u)
+{
+	return (u->username && *u->username) || (u->password && *u->password);
+}
+
+/* An exec plugin with a command and an apiVersion kinf speaks. */
+static int check_exec(const struct kc_user *u, const char *where, struct errbuf *err)
+{
+	const struct exec_config *e = u->exec;
+
+	if (!e->command || !*e->command) {
+		errbuf_set(err, "exec plugin of user '%s' has no command %s", u->name, where);
+		return -1;
+	}
+	if (!e->api_version || !*e->api_version) {
+		errbuf_set(err, "exec plugin of user '%s' has no apiVersion %s", u->name, where);
+		return -1;
+	}
+	if (strcmp(e->api_version, "client.authentication.k8s.io/v1") &&
+	    strcmp(e->api_version, "client.authentication.k8s.io/v1beta1")) {
+		errbuf_set(err, "exec plugin of user '%s' has apiVersion '%s'; kinf "
+			   "supports client.authentication.k8s.io/v1 and v1beta1 %s",
+			   u->name, e->api_version, where);
+		return -1;
+	}
+	if (e->interactive == EXEC_INTERACTIVE_UNSET &&
+	    !strcmp(e->api_version, "client.authentication.k8s.io/v1")) {
+		errbuf_set(err, "exec plugin of user '%s' needs interactiveMode "
+			   "(Never, IfAvailable or Always) with apiVersion v1 %s",
+			   u->name, where);
+		return -1;
+	}
+	return 0;
+}
+
+/* The user's entries that contradict each other or cannot work; before any is read. */
+static int check_user(const struct kc_user *u, struct errbuf *err)
+{
+	char where[PATH_MAX + 64];
+
+	snprintf(where, sizeof(where), "(kubeconfig '%s' line %d)", u->file, u->line);
+	if (u->auth_provider)
+		return refuse_auth_provider(u, where, err);
+	if (check_client_cert(u, where, err) < 0)
+		return -1;
+	if (has_token(u) && has_basic(u)) {
 		errbuf_set(err, "user '%s' has both a token and a username/password; "
 			   "only one authentication method is allowed %s", u->name, where);
 		return -1;
 	}
-	if (u->exec) {
-		const struct exec_config *e = u->exec;
-		if (!e->command || !*e->command) {
-			errbuf_set(err, "exec plugin of user '%s' has no command %s", u->name, where);
-			return -1;
-		}
-		if (!e->api_version || !*e->api_version) {
-			errbuf_set(err, "exec plugin of user '%s' has no apiVersion %s", u->name, where);
-			return -1;
-		}
-		if (strcmp(e->api_version, "client.authentication.k8s.io/v1") &&
-		    strcmp(e->api_version, "client.authentication.k8s.io/v1beta1")) {
-			errbuf_set(err, "exec plugin of user '%s' has apiVersion '%s'; kinf "
-				   "supports client.authentication.k8s.io/v1 and v1beta1 %s",
-				   u->name, e->api_version, where);
-			return -1;
-		}
-		if (e->interactive == EXEC_INTERACTIVE_UNSET &&
-		    !strcmp(e->api_version, "client.authentication.k8s.io/v1")) {
-			errbuf_set(err, "exec plugin of user '%s' needs interactiveMode "
-				   "(Never, IfAvailable or Always) with apiVersion v1 %s",
-				   u->name, where);
-			return -1;
-		}
-	}
+	return u->exec ? check_exec(u, where, err) : 0;
+}
 
+static int client_cert_into(const struct kc_user *u, struct rest_config *cfg,
+			    struct errbuf *err)
+{
 	if (u->cert_file && *u->cert_file) {
 		if (read_file_into(&cfg->client_cert, u->cert_file, "client-certificate",
 				   "user", u->name, err) < 0)
@@ -958,7 +994,13 @@ static int user_into(const struct kc_user *u, struct rest_config *cfg, struct er
 		cfg->client_key.data = xstrndup(u->key_data.data, u->key_data.len);
 		cfg->client_key.len = u->key_data.len;
 	}
+	return 0;
+}
 
+/* The one way the user proves who it is: exec, token file, token or basic. */
+static int credentials_into(const struct kc_user *u, struct rest_config *cfg,
+			    struct errbuf *err)
+{
 	if (u->exec) {
 		cfg->auth = AUTH_EXEC;
 		cfg->exec = exec_config_dup(u->exec);
@@ -973,14 +1015,19 @@ static int user_into(const struct kc_user *u, struct rest_config *cfg, struct er
 		cfg->token = trim_dup(b.data, b.len);
 		cfg->token_file = xstrdup(u->token_file);
 		blob_release(&b);
-	} else if (has_token) {
+	} else if (has_token(u)) {
 		cfg->auth = AUTH_TOKEN;
 		cfg->token = xstrdup(u->token);
-	} else if (has_basic) {
+	} else if (has_basic(u)) {
 		cfg->auth = AUTH_BASIC;
 		cfg->username = xstrdup(u->username ? u->username : "");
 		cfg->password = xstrdup(u->password ? u->password : "");
 	}
+	return 0;
+}
+
+static void impersonation_into(const struct kc_user *u, struct rest_config *cfg)
+{
 	if (u->as && *u->as)
 		cfg->impersonate_user = xstrdup(u->as);
 	if (u->as_uid && *u->as_uid)
@@ -989,6 +1036,14 @@ static int user_into(const struct kc_user *u, struct rest_config *cfg, struct er
 		strv_free(cfg->impersonate_groups);
 		cfg->impersonate_groups = strv_dup(u->as_groups);
 	}
+}
+
+static int user_into(const struct kc_user *u, struct rest_config *cfg, struct errbuf *err)
+{
+	if (check_user(u, err) < 0 || client_cert_into(u, cfg, err) < 0 ||
+	    credentials_into(u, cfg, err) < 0)
+		return -1;
+	impersonation_into(u, cfg);
 	return 0;
 }
 

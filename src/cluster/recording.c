@@ -26,6 +26,7 @@
 #include "cluster/discovery.h"
 #include "cluster/http.h"
 #include "lib/base64.h"
+#include "lib/json_get.h"
 #include "lib/stop.h"
 #include "lib/strbuf.h"
 
@@ -83,14 +84,6 @@ static struct json_object *header_json(const struct recording_info *info)
 	return h;
 }
 
-/* A string member of obj, or NULL. */
-static const char *string_of(struct json_object *obj, const char *name)
-{
-	struct json_object *v;
-	return json_object_object_get_ex(obj, name, &v) &&
-	       json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
-}
-
 static char *xstrdup_or_empty(const char *s)
 {
 	return xstrdup(s ? s : "");
@@ -98,9 +91,8 @@ static char *xstrdup_or_empty(const char *s)
 
 static char **strings_of(struct json_object *obj, const char *name)
 {
-	struct json_object *a;
-	size_t n = json_object_object_get_ex(obj, name, &a) &&
-		   json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
+	struct json_object *a = json_get_array(obj, name);
+	size_t n = a ? json_object_array_length(a) : 0;
 	char **v = xcalloc(n + 1, sizeof(*v));
 	for (size_t i = 0; i < n; i++)
 		v[i] = xstrdup(json_object_get_string(json_object_array_get_idx(a, i)));
@@ -117,17 +109,15 @@ static void free_strings(char **v)
 /* One of the header's resources; -1 when it lacks name, kind or version. */
 static int resource_read(struct json_object *j, struct api_resource *r)
 {
-	const char *name = string_of(j, "name"), *kind = string_of(j, "kind");
-	const char *version = string_of(j, "version");
-	struct json_object *v;
+	const char *name = json_get_str(j, "name", NULL), *kind = json_get_str(j, "kind", NULL);
+	const char *version = json_get_str(j, "version", NULL);
 
 	r->name = xstrdup_or_empty(name);
 	r->kind = xstrdup_or_empty(kind);
 	r->version = xstrdup_or_empty(version);
-	r->group = xstrdup_or_empty(string_of(j, "group"));
-	r->singular = xstrdup_or_empty(string_of(j, "singularName"));
-	r->namespaced = json_object_object_get_ex(j, "namespaced", &v) &&
-			json_object_get_boolean(v);
+	r->group = xstrdup(json_get_str(j, "group", ""));
+	r->singular = xstrdup(json_get_str(j, "singularName", ""));
+	r->namespaced = json_object_get_boolean(json_get(j, "namespaced"));
 	r->verbs = strings_of(j, "verbs");
 	r->short_names = strings_of(j, "shortNames");
 	r->categories = strings_of(j, "categories");
@@ -664,22 +654,21 @@ static int resources_read(struct recording *rec, struct errbuf *err)
 int recording_get_info(struct recording *rec, struct recording_info *info,
 		       struct errbuf *err)
 {
-	struct json_object *h = rec->header, *v;
+	struct json_object *h = rec->header;
 
 	resources_release(rec);
 	if (resources_read(rec, err) < 0)
 		return -1;
 	*info = (struct recording_info){
-		.kinf = string_of(h, "kinf"),
-		.started = string_of(h, "started"),
-		.server = string_of(h, "server"),
-		.ns = string_of(h, "namespace"),
-		.label_selector = string_of(h, "labelSelector"),
-		.field_selector = string_of(h, "fieldSelector"),
-		.client_go = string_of(h, "clientGo"),
-		.fifo = string_of(h, "fifo"),
-		.streaming_list = json_object_object_get_ex(h, "streamingList", &v) &&
-				  json_object_get_boolean(v),
+		.kinf = json_get_str(h, "kinf", NULL),
+		.started = json_get_str(h, "started", NULL),
+		.server = json_get_str(h, "server", NULL),
+		.ns = json_get_str(h, "namespace", NULL),
+		.label_selector = json_get_str(h, "labelSelector", NULL),
+		.field_selector = json_get_str(h, "fieldSelector", NULL),
+		.client_go = json_get_str(h, "clientGo", NULL),
+		.fifo = json_get_str(h, "fifo", NULL),
+		.streaming_list = json_object_get_boolean(json_get(h, "streamingList")),
 		.resources = rec->resource_ptrs,
 		.nr = rec->nr_resources,
 	};

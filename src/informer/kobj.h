@@ -12,7 +12,8 @@
  * tree costs several times the text, and most objects are never looked
  * at again.  The few fields the machinery reads on every delta (key,
  * resourceVersion, index values) are extracted once, when made.
- * kobj_tree() parses the text for the rare reader that needs more.
+ * kobj_tree() parses the text for the rare reader that needs more
+ * (kobj_tree_pick(), in kobj_pick.h, a few of its members).
  * A kobj is one allocation, the struct, its strings and its text, plus
  * the namespace, kind, labels and owners it shares with the objects that
  * have the same.
@@ -67,7 +68,7 @@ struct kobj {
 	char *json;		/* compact JSON text, NUL-terminated */
 	/* What a reader derived from the object, kept with it: kobj_memo(). */
 	_Atomic(char *) memo;
-	struct shared_strs *shared;	/* holds ns, kind, labels, owners */
+	struct intern *shared;	/* holds ns, kind, labels, owners */
 };
 
 /* Flags for the transform applied when an object is made. */
@@ -163,25 +164,6 @@ bool kobj_same(const struct kobj *a, const struct kobj *b);
 
 /* A new json-c tree of the object; the caller puts it. */
 struct json_object *kobj_tree(const struct kobj *obj);
-
-/*
- * Which members kobj_tree_pick() keeps, a list ended by a NULL name:
- * PICK_ALL the whole value, PICK_SOME an object's listed members,
- * PICK_EACH an array whose objects keep their listed members (other
- * elements whole), PICK_COUNT an array as as many empty objects (what
- * its length says).
- */
-struct kobj_pick {
-	const char *name;
-	enum { PICK_ALL, PICK_SOME, PICK_EACH, PICK_COUNT } how;
-	const struct kobj_pick *members;	/* PICK_SOME, PICK_EACH */
-};
-/*
- * A json-c tree of the members pick names only, for a reader that needs
- * a few fields of a large object (the watch line's columns): the rest is
- * scanned past, never made into json-c objects.  The caller puts it.
- */
-struct json_object *kobj_tree_pick(const struct kobj *obj, const struct kobj_pick *pick);
 
 /* True when the packed list (labels, node, owners) holds value. */
 bool packed_contains(const char *packed, const char *value);

@@ -60,6 +60,7 @@ void decoder_free(struct decoder *d);
 
 /* batch may be NULL. */
 void decoder_begin(struct decoder *d, decoder_fn *fn, decoder_batch_fn *batch, void *ctx);
+/* Queues a copy of text[0..len) (no NUL needed): the one copy a piece costs. */
 void decoder_put(struct decoder *d, const char *text, size_t len);
 void decoder_flush(struct decoder *d);
 bool decoder_failed(struct decoder *d);

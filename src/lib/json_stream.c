@@ -68,6 +68,48 @@ static size_t skip_item(struct list_splitter *ls, const char *data, size_t i, si
 	return (size_t)(p - (const unsigned char *)data);
 }
 
+/* A byte of a string outside the items: a key at depth 1 is kept. */
+static void string_byte(struct list_splitter *ls, char c)
+{
+	if (ls->in_key)
+		strbuf_addch(&ls->key, c);
+	if (ls->escape) {
+		ls->escape = false;
+	} else if (c == '\\') {
+		ls->escape = true;
+	} else if (c == '"') {
+		ls->in_string = false;
+		if (ls->in_key)
+			ls->key.len--, ls->key.buf[ls->key.len] = '\0';
+		ls->in_key = false;
+	}
+}
+
+/*
+ * An item's last bytes, text[0..n): the item goes to on_item.  Only an
+ * item begun in an earlier chunk is gathered in ls->item; one whole in
+ * the bytes fed is handed over where it lies, uncopied.
+ */
+static int end_item(struct list_splitter *ls, const char *text, size_t n)
+{
+	int rc;
+
+	if (ls->item.len) {
+		strbuf_add(&ls->item, text, n);
+		text = ls->item.buf;
+		n = ls->item.len;
+	}
+	if (n > JSON_STREAM_MAX_PIECE) {
+		ls->too_large = true;
+		return -1;
+	}
+	ls->items++;
+	rc = ls->on_item(ls->ctx, text, n);
+	strbuf_reset(&ls->item);
+	ls->depth--;
+	return rc;
+}
+
 /*
  * One pass over the bytes.  Depth counts open braces and brackets outside
  * strings: the list object is depth 1, the items array opens depth 2 and
@@ -93,18 +135,7 @@ int list_splitter_feed(struct list_splitter *ls, const char *data, size_t len)
 		}
 		c = data[i];
 		if (ls->in_string) {
-			if (ls->in_key)
-				strbuf_addch(&ls->key, c);
-			if (ls->escape)
-				ls->escape = false;
-			else if (c == '\\')
-				ls->escape = true;
-			else if (c == '"') {
-				ls->in_string = false;
-				if (ls->in_key)
-					ls->key.len--, ls->key.buf[ls->key.len] = '\0';
-				ls->in_key = false;
-			}
+			string_byte(ls, c);
 			continue;
 		}
 		switch (c) {
@@ -138,18 +169,9 @@ int list_splitter_feed(struct list_splitter *ls, const char *data, size_t len)
 				return -1;
 			}
 			if (ls->in_items && ls->depth == 3) {
-				strbuf_add(&ls->item, data + run_start, i + 1 - run_start);
+				if (end_item(ls, data + run_start, i + 1 - run_start) < 0)
+					return -1;
 				run_start = i + 1;
-				if (ls->item.len > JSON_STREAM_MAX_PIECE) {
-					ls->too_large = true;
-					return -1;
-				}
-				ls->items++;
-				int rc = ls->on_item(ls->ctx, ls->item.buf, ls->item.len);
-				strbuf_reset(&ls->item);
-				ls->depth--;
-				if (rc < 0)
-					return -1;
 				continue;
 			}
 			if (ls->in_items && ls->depth == 2) {
@@ -226,6 +248,10 @@ int line_splitter_feed(struct line_splitter *ls, const char *data, size_t len)
 			strbuf_add(&ls->line, data, len);
 			return 0;
 		}
+		/*
+		 * A line whole in data goes to on_line where it lies; only one
+		 * begun in an earlier chunk was gathered, and is completed.
+		 */
 		const char *text = data;
 		if (ls->line.len) {
 			strbuf_add(&ls->line, data, n);
@@ -234,15 +260,8 @@ int line_splitter_feed(struct line_splitter *ls, const char *data, size_t len)
 		}
 		int rc = 0;
 		/* Skip blank lines (a stray "\r" or keep-alive newline). */
-		if (n && !(n == 1 && text[0] == '\r')) {
-			if (text != ls->line.buf) {
-				/* Not NUL-terminated in data: copy to terminate. */
-				strbuf_add(&ls->line, text, n);
-				rc = ls->on_line(ls->ctx, ls->line.buf, ls->line.len);
-			} else {
-				rc = ls->on_line(ls->ctx, text, n);
-			}
-		}
+		if (n && !(n == 1 && text[0] == '\r'))
+			rc = ls->on_line(ls->ctx, text, n);
 		strbuf_reset(&ls->line);
 		if (rc < 0)
 			return -1;

@@ -27,8 +27,12 @@
 
 #define JSON_STREAM_MAX_PIECE ((size_t)16 << 20)
 
-/* Called with one complete item or line (not NUL-terminated in general;
- * text[len] is '\0' for convenience).  Return 0 to go on, -1 to stop. */
+/*
+ * Called with one complete item or line, text[0..len), borrowed for the
+ * call: it may point into the bytes being fed, so it is not
+ * NUL-terminated (a callback that keeps it copies it, as decoder_put()
+ * does, once).  Return 0 to go on, -1 to stop.
+ */
 typedef int json_piece_fn(void *ctx, const char *text, size_t len);
 
 struct list_splitter {

@@ -10,7 +10,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -18,37 +17,14 @@
 #include <json-c/json.h>
 
 #include "informer/kobj.h"
+#include "informer/kobj_pick.h"
+#include "output/gofmt.h"
 #include "output/jsonpath.h"
+#include "lib/json_get.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 
 /* ---- reading the tree -------------------------------------------------- */
-
-/* The member at the path of names (NULL-terminated), or NULL. */
-static struct json_object *get(struct json_object *obj, ...)
-{
-	va_list ap;
-	const char *name;
-
-	va_start(ap, obj);
-	while (obj && (name = va_arg(ap, const char *))) {
-		struct json_object *v;
-		if (!json_object_is_type(obj, json_type_object) ||
-		    !json_object_object_get_ex(obj, name, &v))
-			obj = NULL;
-		else
-			obj = v;
-	}
-	va_end(ap);
-	return obj;
-}
-
-/* A string member, or "" when absent or not a string. */
-static const char *str(struct json_object *v)
-{
-	return v && json_object_is_type(v, json_type_string) ?
-		json_object_get_string(v) : "";
-}
 
 static int64_t num(struct json_object *v)
 {
@@ -86,7 +62,7 @@ static struct json_object *find_by(struct json_object *arr, const char *key,
 {
 	for (size_t i = 0; i < arr_len(arr); i++) {
 		struct json_object *e = arr_at(arr, i);
-		if (!strcmp(str(get(e, key, NULL)), value))
+		if (!strcmp(json_get_str(e, key, ""), value))
 			return e;
 	}
 	return NULL;
@@ -137,7 +113,7 @@ static void add_since(struct strbuf *out, struct json_object *ts, int64_t now_ms
 	int64_t ms;
 	char buf[32];
 
-	if (columns_parse_time(str(ts), &ms) < 0) {
+	if (columns_parse_time(json_get_value_str(ts, ""), &ms) < 0) {
 		strbuf_adds(out, "<unknown>");
 		return;
 	}
@@ -159,7 +135,7 @@ void columns_age(struct json_object *obj, int64_t now_ms, char buf[32])
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	add_since(&sb, get(obj, "metadata", "creationTimestamp", NULL), now_ms);
+	add_since(&sb, json_get_path(obj, "metadata", "creationTimestamp", NULL), now_ms);
 	snprintf(buf, 32, "%s", strbuf_str(&sb));
 	strbuf_release(&sb);
 }
@@ -173,17 +149,17 @@ struct row {
 
 static void cell_name(const struct row *r, struct strbuf *out)
 {
-	strbuf_adds(out, str(get(r->obj, "metadata", "name", NULL)));
+	strbuf_adds(out, json_get_str(json_get(r->obj, "metadata"), "name", ""));
 }
 
 static void cell_namespace(const struct row *r, struct strbuf *out)
 {
-	strbuf_adds(out, str(get(r->obj, "metadata", "namespace", NULL)));
+	strbuf_adds(out, json_get_str(json_get(r->obj, "metadata"), "namespace", ""));
 }
 
 static void cell_age(const struct row *r, struct strbuf *out)
 {
-	add_since(out, get(r->obj, "metadata", "creationTimestamp", NULL), r->now_ms);
+	add_since(out, json_get_path(r->obj, "metadata", "creationTimestamp", NULL), r->now_ms);
 }
 
 /* ---- Pod ---------------------------------------------------------------- */
@@ -197,19 +173,20 @@ struct pod_summary {
 static bool is_restartable_init(struct json_object *spec_init, const char *name)
 {
 	struct json_object *c = find_by(spec_init, "name", name);
-	return c && !strcmp(str(get(c, "restartPolicy", NULL)), "Always");
+	return c && !strcmp(json_get_str(c, "restartPolicy", ""), "Always");
 }
 
 static bool has_condition(struct json_object *status, const char *type)
 {
-	struct json_object *c = find_by(get(status, "conditions", NULL), "type", type);
-	return c && !strcmp(str(get(c, "status", NULL)), "True");
+	struct json_object *c = find_by(json_get(status, "conditions"), "type", type);
+	return c && !strcmp(json_get_str(c, "status", ""), "True");
 }
 
 static void note_termination(struct json_object *cs, int64_t *last)
 {
 	int64_t ms;
-	const char *at = str(get(cs, "lastState", "terminated", "finishedAt", NULL));
+	struct json_object *term = json_get_path(cs, "lastState", "terminated", NULL);
+	const char *at = json_get_str(term, "finishedAt", "");
 
 	if (columns_parse_time(at, &ms) == 0 && ms > *last)
 		*last = ms;
@@ -219,14 +196,14 @@ static void note_termination(struct json_object *cs, int64_t *last)
 static void set_exit_reason(struct strbuf *reason, const char *prefix,
 			    struct json_object *term)
 {
-	int64_t sig = num(get(term, "signal", NULL));
+	int64_t sig = num(json_get(term, "signal"));
 
 	strbuf_reset(reason);
 	if (sig)
 		strbuf_addf(reason, "%sSignal:%lld", prefix, (long long)sig);
 	else
 		strbuf_addf(reason, "%sExitCode:%lld", prefix,
-			    (long long)num(get(term, "exitCode", NULL)));
+			    (long long)num(json_get(term, "exitCode")));
 }
 
 static void set_reason(struct strbuf *reason, const char *prefix, const char *s)
@@ -240,29 +217,29 @@ static void set_reason(struct strbuf *reason, const char *prefix, const char *s)
 static bool pod_init_containers(struct json_object *spec, struct json_object *status,
 				struct pod_summary *ps)
 {
-	struct json_object *spec_init = get(spec, "initContainers", NULL);
-	struct json_object *statuses = get(status, "initContainerStatuses", NULL);
+	struct json_object *spec_init = json_get(spec, "initContainers");
+	struct json_object *statuses = json_get(status, "initContainerStatuses");
 	size_t n_init = arr_len(spec_init);
 
 	for (size_t i = 0; i < arr_len(statuses); i++) {
 		struct json_object *cs = arr_at(statuses, i);
-		struct json_object *term = get(cs, "state", "terminated", NULL);
-		struct json_object *wait = get(cs, "state", "waiting", NULL);
-		const char *wait_reason = str(get(wait, "reason", NULL));
-		bool restartable = is_restartable_init(spec_init, str(get(cs, "name", NULL)));
-		int64_t count = num(get(cs, "restartCount", NULL));
+		struct json_object *term = json_get_path(cs, "state", "terminated", NULL);
+		struct json_object *wait = json_get_path(cs, "state", "waiting", NULL);
+		const char *wait_reason = json_get_str(wait, "reason", "");
+		bool restartable = is_restartable_init(spec_init, json_get_str(cs, "name", ""));
+		int64_t count = num(json_get(cs, "restartCount"));
 
 		ps->restarts += count;
 		note_termination(cs, &ps->last_restart_ms);
-		if (term && num(get(term, "exitCode", NULL)) == 0)
+		if (term && num(json_get(term, "exitCode")) == 0)
 			continue;
-		if (restartable && is_true(get(cs, "started", NULL))) {
-			if (is_true(get(cs, "ready", NULL)))
+		if (restartable && is_true(json_get(cs, "started"))) {
+			if (is_true(json_get(cs, "ready")))
 				ps->ready++;
 			continue;
 		}
 		if (term) {
-			const char *r = str(get(term, "reason", NULL));
+			const char *r = json_get_str(term, "reason", "");
 			if (*r)
 				set_reason(&ps->reason, "Init:", r);
 			else
@@ -280,31 +257,31 @@ static bool pod_init_containers(struct json_object *spec, struct json_object *st
 
 static void pod_summarize(struct json_object *pod, struct pod_summary *ps)
 {
-	struct json_object *spec = get(pod, "spec", NULL);
-	struct json_object *status = get(pod, "status", NULL);
-	struct json_object *spec_init = get(spec, "initContainers", NULL);
-	struct json_object *init_statuses = get(status, "initContainerStatuses", NULL);
-	const char *phase = str(get(status, "phase", NULL));
-	const char *status_reason = str(get(status, "reason", NULL));
+	struct json_object *spec = json_get(pod, "spec");
+	struct json_object *status = json_get(pod, "status");
+	struct json_object *spec_init = json_get(spec, "initContainers");
+	struct json_object *init_statuses = json_get(status, "initContainerStatuses");
+	const char *phase = json_get_str(status, "phase", "");
+	const char *status_reason = json_get_str(status, "reason", "");
 	int sidecar_restarts = 0;
 	int64_t sidecar_last = 0;
 
 	memset(ps, 0, sizeof(*ps));
-	ps->total = (int)arr_len(get(spec, "containers", NULL));
+	ps->total = (int)arr_len(json_get(spec, "containers"));
 	strbuf_adds(&ps->reason, *status_reason ? status_reason : phase);
 
-	struct json_object *sched = find_by(get(status, "conditions", NULL), "type", "PodScheduled");
-	if (sched && !strcmp(str(get(sched, "reason", NULL)), "SchedulingGated"))
+	struct json_object *sched = find_by(json_get(status, "conditions"), "type", "PodScheduled");
+	if (sched && !strcmp(json_get_str(sched, "reason", ""), "SchedulingGated"))
 		set_reason(&ps->reason, "", "SchedulingGated");
 
 	/* Sidecars (restartable init containers) count as containers. */
 	for (size_t i = 0; i < arr_len(spec_init); i++)
-		if (!strcmp(str(get(arr_at(spec_init, i), "restartPolicy", NULL)), "Always"))
+		if (!strcmp(json_get_str(arr_at(spec_init, i), "restartPolicy", ""), "Always"))
 			ps->total++;
 	for (size_t i = 0; i < arr_len(init_statuses); i++) {
 		struct json_object *cs = arr_at(init_statuses, i);
-		if (is_restartable_init(spec_init, str(get(cs, "name", NULL)))) {
-			sidecar_restarts += num(get(cs, "restartCount", NULL));
+		if (is_restartable_init(spec_init, json_get_str(cs, "name", ""))) {
+			sidecar_restarts += num(json_get(cs, "restartCount"));
 			note_termination(cs, &sidecar_last);
 		}
 	}
@@ -312,7 +289,7 @@ static void pod_summarize(struct json_object *pod, struct pod_summary *ps)
 	bool initializing = pod_init_containers(spec, status, ps);
 
 	if (!initializing || has_condition(status, "Initialized")) {
-		struct json_object *statuses = get(status, "containerStatuses", NULL);
+		struct json_object *statuses = json_get(status, "containerStatuses");
 		bool has_running = false;
 
 		/* Once initialised, only sidecars' restarts still count. */
@@ -321,11 +298,12 @@ static void pod_summarize(struct json_object *pod, struct pod_summary *ps)
 		/* Backwards, as kubectl: the first container's reason wins. */
 		for (size_t i = arr_len(statuses); i-- > 0;) {
 			struct json_object *cs = arr_at(statuses, i);
-			struct json_object *term = get(cs, "state", "terminated", NULL);
-			const char *wait_reason = str(get(cs, "state", "waiting", "reason", NULL));
-			const char *term_reason = str(get(term, "reason", NULL));
+			struct json_object *term = json_get_path(cs, "state", "terminated", NULL);
+			const char *wait_reason =
+				json_get_str(json_get_path(cs, "state", "waiting", NULL), "reason", "");
+			const char *term_reason = json_get_str(term, "reason", "");
 
-			ps->restarts += num(get(cs, "restartCount", NULL));
+			ps->restarts += num(json_get(cs, "restartCount"));
 			note_termination(cs, &ps->last_restart_ms);
 			if (*wait_reason)
 				set_reason(&ps->reason, "", wait_reason);
@@ -333,8 +311,8 @@ static void pod_summarize(struct json_object *pod, struct pod_summary *ps)
 				set_reason(&ps->reason, "", term_reason);
 			else if (term)
 				set_exit_reason(&ps->reason, "", term);
-			else if (is_true(get(cs, "ready", NULL)) &&
-				 get(cs, "state", "running", NULL)) {
+			else if (is_true(json_get(cs, "ready")) &&
+				 json_get_path(cs, "state", "running", NULL)) {
 				has_running = true;
 				ps->ready++;
 			}
@@ -344,7 +322,7 @@ static void pod_summarize(struct json_object *pod, struct pod_summary *ps)
 				   "Running" : "NotReady");
 	}
 
-	if (get(pod, "metadata", "deletionTimestamp", NULL)) {
+	if (json_get_path(pod, "metadata", "deletionTimestamp", NULL)) {
 		if (!strcmp(status_reason, "NodeLost"))
 			set_reason(&ps->reason, "", "Unknown");
 		else if (strcmp(phase, "Succeeded") && strcmp(phase, "Failed"))
@@ -386,28 +364,28 @@ static void pod_restarts(const struct row *r, struct strbuf *out)
 
 static void pod_ip(const struct row *r, struct strbuf *out)
 {
-	struct json_object *ips = get(r->obj, "status", "podIPs", NULL);
-	const char *ip = arr_len(ips) ? str(get(arr_at(ips, 0), "ip", NULL)) : "";
+	struct json_object *ips = json_get_path(r->obj, "status", "podIPs", NULL);
+	const char *ip = arr_len(ips) ? json_get_str(arr_at(ips, 0), "ip", "") : "";
 
 	if (!*ip)	/* older servers fill only podIP */
-		ip = str(get(r->obj, "status", "podIP", NULL));
+		ip = json_get_str(json_get(r->obj, "status"), "podIP", "");
 	add_or(out, ip, "<none>");
 }
 
 static void pod_node(const struct row *r, struct strbuf *out)
 {
-	add_or(out, str(get(r->obj, "spec", "nodeName", NULL)), "<none>");
+	add_or(out, json_get_str(json_get(r->obj, "spec"), "nodeName", ""), "<none>");
 }
 
 static void pod_nominated(const struct row *r, struct strbuf *out)
 {
-	add_or(out, str(get(r->obj, "status", "nominatedNodeName", NULL)), "<none>");
+	add_or(out, json_get_str(json_get(r->obj, "status"), "nominatedNodeName", ""), "<none>");
 }
 
 static void pod_gates(const struct row *r, struct strbuf *out)
 {
-	struct json_object *gates = get(r->obj, "spec", "readinessGates", NULL);
-	struct json_object *conds = get(r->obj, "status", "conditions", NULL);
+	struct json_object *gates = json_get_path(r->obj, "spec", "readinessGates", NULL);
+	struct json_object *conds = json_get_path(r->obj, "status", "conditions", NULL);
 	size_t n = arr_len(gates), ok = 0;
 
 	if (!n) {
@@ -415,9 +393,9 @@ static void pod_gates(const struct row *r, struct strbuf *out)
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
-		const char *type = str(get(arr_at(gates, i), "conditionType", NULL));
+		const char *type = json_get_str(arr_at(gates, i), "conditionType", "");
 		struct json_object *c = find_by(conds, "type", type);
-		if (c && !strcmp(str(get(c, "status", NULL)), "True"))
+		if (c && !strcmp(json_get_str(c, "status", ""), "True"))
 			ok++;
 	}
 	strbuf_addf(out, "%zu/%zu", ok, n);
@@ -436,36 +414,38 @@ static void pod_short(const struct row *r, struct strbuf *out)
 
 static int64_t deploy_desired(struct json_object *d)
 {
-	struct json_object *v = get(d, "spec", "replicas", NULL);
+	struct json_object *v = json_get_path(d, "spec", "replicas", NULL);
 	return v ? num(v) : 1;	/* the API's default */
 }
 
 static void deploy_ready(const struct row *r, struct strbuf *out)
 {
 	strbuf_addf(out, "%lld/%lld",
-		    (long long)num(get(r->obj, "status", "readyReplicas", NULL)),
+		    (long long)num(json_get_path(r->obj, "status", "readyReplicas", NULL)),
 		    (long long)deploy_desired(r->obj));
 }
 
 static void deploy_updated(const struct row *r, struct strbuf *out)
 {
-	strbuf_addf(out, "%lld", (long long)num(get(r->obj, "status", "updatedReplicas", NULL)));
+	strbuf_addf(out, "%lld",
+		    (long long)num(json_get_path(r->obj, "status", "updatedReplicas", NULL)));
 }
 
 static void deploy_available(const struct row *r, struct strbuf *out)
 {
-	strbuf_addf(out, "%lld", (long long)num(get(r->obj, "status", "availableReplicas", NULL)));
+	strbuf_addf(out, "%lld",
+		    (long long)num(json_get_path(r->obj, "status", "availableReplicas", NULL)));
 }
 
 /* kubectl's layoutContainerCells: names or images, comma-joined. */
 static void add_containers(struct json_object *obj, const char *field, struct strbuf *out)
 {
-	struct json_object *cs = get(obj, "spec", "template", "spec", "containers", NULL);
+	struct json_object *cs = json_get_path(obj, "spec", "template", "spec", "containers", NULL);
 
 	for (size_t i = 0; i < arr_len(cs); i++) {
 		if (i)
 			strbuf_addch(out, ',');
-		strbuf_adds(out, str(get(arr_at(cs, i), field, NULL)));
+		strbuf_adds(out, json_get_str(arr_at(cs, i), field, ""));
 	}
 }
 
@@ -502,7 +482,7 @@ static void add_value_set(struct strbuf *out, struct json_object *values)
 	const char **v = xcalloc(n ? n : 1, sizeof(*v));
 
 	for (size_t i = 0; i < n; i++)
-		v[i] = str(arr_at(values, i));
+		v[i] = json_get_value_str(arr_at(values, i), "");
 	qsort(v, n, sizeof(*v), string_cmp);
 	strbuf_addch(out, '(');
 	for (size_t i = 0; i < n; i++)
@@ -517,29 +497,29 @@ static void add_value_set(struct strbuf *out, struct json_object *values)
  */
 static void deploy_selector(const struct row *r, struct strbuf *out)
 {
-	struct json_object *sel = get(r->obj, "spec", "selector", NULL);
-	struct json_object *labels = get(sel, "matchLabels", NULL);
-	struct json_object *exprs = get(sel, "matchExpressions", NULL);
+	struct json_object *sel = json_get_path(r->obj, "spec", "selector", NULL);
+	struct json_object *labels = json_get(sel, "matchLabels");
+	struct json_object *exprs = json_get(sel, "matchExpressions");
 	size_t n = obj_len(labels) + arr_len(exprs), nr = 0;
 	struct requirement *req = xcalloc(n ? n : 1, sizeof(*req));
 
 	if (labels && obj_len(labels)) {
 		json_object_object_foreach(labels, k, v) {
 			req[nr].key = k;
-			strbuf_addf(&req[nr].text, "%s=%s", k, str(v));
+			strbuf_addf(&req[nr].text, "%s=%s", k, json_get_value_str(v, ""));
 			nr++;
 		}
 	}
 	for (size_t i = 0; i < arr_len(exprs); i++) {
 		struct json_object *e = arr_at(exprs, i);
-		const char *key = str(get(e, "key", NULL));
-		const char *op = str(get(e, "operator", NULL));
+		const char *key = json_get_str(e, "key", "");
+		const char *op = json_get_str(e, "operator", "");
 		struct strbuf *t = &req[nr].text;
 
 		req[nr++].key = key;
 		if (!strcmp(op, "In") || !strcmp(op, "NotIn")) {
 			strbuf_addf(t, "%s %s ", key, !strcmp(op, "In") ? "in" : "notin");
-			add_value_set(t, get(e, "values", NULL));
+			add_value_set(t, json_get(e, "values"));
 		} else if (!strcmp(op, "DoesNotExist")) {
 			strbuf_addf(t, "!%s", key);
 		} else {
@@ -566,16 +546,16 @@ static void deploy_short(const struct row *r, struct strbuf *out)
 
 static void node_status(const struct row *r, struct strbuf *out)
 {
-	struct json_object *ready = find_by(get(r->obj, "status", "conditions", NULL),
+	struct json_object *ready = find_by(json_get_path(r->obj, "status", "conditions", NULL),
 					    "type", "Ready");
 
 	if (!ready)
 		strbuf_adds(out, "Unknown");
-	else if (!strcmp(str(get(ready, "status", NULL)), "True"))
+	else if (!strcmp(json_get_str(ready, "status", ""), "True"))
 		strbuf_adds(out, "Ready");
 	else
 		strbuf_adds(out, "NotReady");
-	if (is_true(get(r->obj, "spec", "unschedulable", NULL)))
+	if (is_true(json_get_path(r->obj, "spec", "unschedulable", NULL)))
 		strbuf_adds(out, ",SchedulingDisabled");
 }
 
@@ -583,7 +563,7 @@ static void node_status(const struct row *r, struct strbuf *out)
 static void node_roles(const struct row *r, struct strbuf *out)
 {
 	static const char prefix[] = "node-role.kubernetes.io/";
-	struct json_object *labels = get(r->obj, "metadata", "labels", NULL);
+	struct json_object *labels = json_get_path(r->obj, "metadata", "labels", NULL);
 	size_t nr = 0;
 	const char **roles = xcalloc(obj_len(labels) + 1, sizeof(*roles));
 
@@ -592,8 +572,8 @@ static void node_roles(const struct row *r, struct strbuf *out)
 			const char *role = NULL;
 			if (str_starts_with(k, prefix) && k[sizeof(prefix) - 1])
 				role = k + sizeof(prefix) - 1;
-			else if (!strcmp(k, "kubernetes.io/role") && *str(v))
-				role = str(v);
+			else if (!strcmp(k, "kubernetes.io/role") && *json_get_value_str(v, ""))
+				role = json_get_value_str(v, "");
 			if (role)
 				roles[nr++] = role;
 		}
@@ -611,13 +591,15 @@ static void node_roles(const struct row *r, struct strbuf *out)
 
 static void node_version(const struct row *r, struct strbuf *out)
 {
-	strbuf_adds(out, str(get(r->obj, "status", "nodeInfo", "kubeletVersion", NULL)));
+	struct json_object *info = json_get_path(r->obj, "status", "nodeInfo", NULL);
+
+	strbuf_adds(out, json_get_str(info, "kubeletVersion", ""));
 }
 
 static void node_address(const struct row *r, const char *type, struct strbuf *out)
 {
-	struct json_object *a = find_by(get(r->obj, "status", "addresses", NULL), "type", type);
-	add_or(out, str(get(a, "address", NULL)), "<none>");
+	struct json_object *a = find_by(json_get_path(r->obj, "status", "addresses", NULL), "type", type);
+	add_or(out, json_get_str(a, "address", ""), "<none>");
 }
 
 static void node_internal_ip(const struct row *r, struct strbuf *out)
@@ -632,7 +614,9 @@ static void node_external_ip(const struct row *r, struct strbuf *out)
 
 static void node_info(const struct row *r, const char *field, struct strbuf *out)
 {
-	add_or(out, str(get(r->obj, "status", "nodeInfo", field, NULL)), "<unknown>");
+	struct json_object *info = json_get_path(r->obj, "status", "nodeInfo", NULL);
+
+	add_or(out, json_get_str(info, field, ""), "<unknown>");
 }
 
 static void node_os_image(const struct row *r, struct strbuf *out)
@@ -654,23 +638,23 @@ static void node_runtime(const struct row *r, struct strbuf *out)
 
 static void namespace_status(const struct row *r, struct strbuf *out)
 {
-	strbuf_adds(out, str(get(r->obj, "status", "phase", NULL)));
+	strbuf_adds(out, json_get_str(json_get(r->obj, "status"), "phase", ""));
 }
 
 static void configmap_data(const struct row *r, struct strbuf *out)
 {
-	strbuf_addf(out, "%zu", obj_len(get(r->obj, "data", NULL)) +
-				obj_len(get(r->obj, "binaryData", NULL)));
+	strbuf_addf(out, "%zu", obj_len(json_get(r->obj, "data")) +
+				obj_len(json_get(r->obj, "binaryData")));
 }
 
 static void secret_type(const struct row *r, struct strbuf *out)
 {
-	strbuf_adds(out, str(get(r->obj, "type", NULL)));
+	strbuf_adds(out, json_get_str(r->obj, "type", ""));
 }
 
 static void secret_data(const struct row *r, struct strbuf *out)
 {
-	strbuf_addf(out, "%zu", obj_len(get(r->obj, "data", NULL)));
+	strbuf_addf(out, "%zu", obj_len(json_get(r->obj, "data")));
 }
 
 /* ---- Event -------------------------------------------------------------- */
@@ -678,24 +662,24 @@ static void secret_data(const struct row *r, struct strbuf *out)
 /* FIRST SEEN: firstTimestamp, else the new API's eventTime. */
 static void event_first(const struct row *r, struct strbuf *out)
 {
-	struct json_object *ts = get(r->obj, "firstTimestamp", NULL);
+	struct json_object *ts = json_get(r->obj, "firstTimestamp");
 	int64_t ms;
 
-	if (columns_parse_time(str(ts), &ms) < 0)
-		ts = get(r->obj, "eventTime", NULL);
+	if (columns_parse_time(json_get_value_str(ts, ""), &ms) < 0)
+		ts = json_get(r->obj, "eventTime");
 	add_since(out, ts, r->now_ms);
 }
 
 /* LAST SEEN: the series' last observation, lastTimestamp, or FIRST SEEN. */
 static void event_last(const struct row *r, struct strbuf *out)
 {
-	struct json_object *series = get(r->obj, "series", NULL);
-	struct json_object *last = get(r->obj, "lastTimestamp", NULL);
+	struct json_object *series = json_get(r->obj, "series");
+	struct json_object *last = json_get(r->obj, "lastTimestamp");
 	int64_t ms;
 
 	if (series)
-		add_since(out, get(series, "lastObservedTime", NULL), r->now_ms);
-	else if (columns_parse_time(str(last), &ms) == 0)
+		add_since(out, json_get(series, "lastObservedTime"), r->now_ms);
+	else if (columns_parse_time(json_get_value_str(last, ""), &ms) == 0)
 		add_since(out, last, r->now_ms);
 	else
 		event_first(r, out);
@@ -703,19 +687,19 @@ static void event_last(const struct row *r, struct strbuf *out)
 
 static void event_type(const struct row *r, struct strbuf *out)
 {
-	strbuf_adds(out, str(get(r->obj, "type", NULL)));
+	strbuf_adds(out, json_get_str(r->obj, "type", ""));
 }
 
 static void event_reason(const struct row *r, struct strbuf *out)
 {
-	strbuf_adds(out, str(get(r->obj, "reason", NULL)));
+	strbuf_adds(out, json_get_str(r->obj, "reason", ""));
 }
 
 /* "kind/name" of the involved object, the kind in lower case. */
 static void event_object(const struct row *r, struct strbuf *out)
 {
-	const char *kind = str(get(r->obj, "involvedObject", "kind", NULL));
-	const char *name = str(get(r->obj, "involvedObject", "name", NULL));
+	const char *kind = json_get_str(json_get(r->obj, "involvedObject"), "kind", "");
+	const char *name = json_get_str(json_get(r->obj, "involvedObject"), "name", "");
 
 	for (; *kind; kind++)
 		strbuf_addch(out, (char)(*kind >= 'A' && *kind <= 'Z' ? *kind - 'A' + 'a' : *kind));
@@ -725,19 +709,19 @@ static void event_object(const struct row *r, struct strbuf *out)
 
 static void event_subobject(const struct row *r, struct strbuf *out)
 {
-	strbuf_adds(out, str(get(r->obj, "involvedObject", "fieldPath", NULL)));
+	strbuf_adds(out, json_get_str(json_get(r->obj, "involvedObject"), "fieldPath", ""));
 }
 
 /* "component, host", each falling back to the reporting controller/instance. */
 static void event_source(const struct row *r, struct strbuf *out)
 {
-	const char *component = str(get(r->obj, "source", "component", NULL));
-	const char *host = str(get(r->obj, "source", "host", NULL));
+	const char *component = json_get_str(json_get(r->obj, "source"), "component", "");
+	const char *host = json_get_str(json_get(r->obj, "source"), "host", "");
 
 	if (!*component)
-		component = str(get(r->obj, "reportingComponent", NULL));
+		component = json_get_str(r->obj, "reportingComponent", "");
 	if (!*host)
-		host = str(get(r->obj, "reportingInstance", NULL));
+		host = json_get_str(r->obj, "reportingInstance", "");
 	strbuf_adds(out, component);
 	if (*host)
 		strbuf_addf(out, ", %s", host);
@@ -746,7 +730,7 @@ static void event_source(const struct row *r, struct strbuf *out)
 /* The message, trimmed of surrounding white space as kubectl does. */
 static void event_message(const struct row *r, struct strbuf *out)
 {
-	const char *m = str(get(r->obj, "message", NULL));
+	const char *m = json_get_str(r->obj, "message", "");
 	size_t len;
 
 	while (*m == ' ' || *m == '\t' || *m == '\n' || *m == '\r')
@@ -759,9 +743,9 @@ static void event_message(const struct row *r, struct strbuf *out)
 
 static void event_count(const struct row *r, struct strbuf *out)
 {
-	struct json_object *series = get(r->obj, "series", NULL);
-	int64_t count = series ? num(get(series, "count", NULL))
-			       : num(get(r->obj, "count", NULL));
+	struct json_object *series = json_get(r->obj, "series");
+	int64_t count = series ? num(json_get(series, "count"))
+			       : num(json_get(r->obj, "count"));
 
 	strbuf_addf(out, "%lld", (long long)(count || series ? count : 1));
 }
@@ -925,8 +909,8 @@ static const struct crd_kind *crd_of(const char *kind)
 
 int columns_add_crd(struct json_object *crd, const char *version, struct errbuf *err)
 {
-	const char *kind = str(get(crd, "spec", "names", "kind", NULL));
-	struct json_object *versions = get(crd, "spec", "versions", NULL), *cols = NULL;
+	const char *kind = json_get_str(json_get_path(crd, "spec", "names", NULL), "kind", "");
+	struct json_object *versions = json_get_path(crd, "spec", "versions", NULL), *cols = NULL;
 	struct crd_kind ck = { 0 };
 
 	if (!*kind) {
@@ -935,8 +919,8 @@ int columns_add_crd(struct json_object *crd, const char *version, struct errbuf 
 	}
 	for (size_t i = 0; i < arr_len(versions); i++) {
 		struct json_object *v = arr_at(versions, i);
-		if (!version || !strcmp(str(get(v, "name", NULL)), version)) {
-			cols = get(v, "additionalPrinterColumns", NULL);
+		if (!version || !strcmp(json_get_str(v, "name", ""), version)) {
+			cols = json_get(v, "additionalPrinterColumns");
 			break;
 		}
 	}
@@ -948,7 +932,7 @@ int columns_add_crd(struct json_object *crd, const char *version, struct errbuf 
 	for (size_t i = 0; i < (n ? n : 1); i++) {
 		struct json_object *c = n ? arr_at(cols, i) : NULL;
 		struct crd_column *cc = &ck.cols[ck.n];
-		const char *path = n ? str(get(c, "jsonPath", NULL)) : ".metadata.creationTimestamp";
+		const char *path = n ? json_get_str(c, "jsonPath", "") : ".metadata.creationTimestamp";
 		char *tmpl = xasprintf("{%s}", path);
 		cc->jp = jsonpath_parse(tmpl, err);
 		free(tmpl);
@@ -956,10 +940,10 @@ int columns_add_crd(struct json_object *crd, const char *version, struct errbuf 
 			errbuf_set(err, "unrecognized column definition \"%s\"", path);
 			continue;	/* the apiserver leaves the column out too */
 		}
-		cc->name = xstrdup(n ? str(get(c, "name", NULL)) : "Age");
-		cc->type = xstrdup(n ? str(get(c, "type", NULL)) : "date");
+		cc->name = xstrdup(n ? json_get_str(c, "name", "") : "Age");
+		cc->type = xstrdup(n ? json_get_str(c, "type", "") : "date");
 		cc->path = xstrdup(path);
-		cc->priority = n ? (long)num(get(c, "priority", NULL)) : 0;
+		cc->priority = n ? (long)num(json_get(c, "priority")) : 0;
 		cc->header = xstrdup(cc->name);
 		for (char *h = cc->header; *h; h++)
 			*h = (char)toupper((unsigned char)*h);
@@ -1045,7 +1029,7 @@ static void crd_cell_text(const struct crd_column *c, struct json_object *obj,
 	struct json_object *cell = crd_cell(c, obj, now_ms);
 
 	if (cell)
-		jsonpath_go_format(cell, out);
+		gofmt_print(cell, out);
 	json_object_put(cell);
 }
 
@@ -1418,7 +1402,7 @@ struct json_object *columns_table_json(const char *kind, struct json_object *con
 		struct row r = { objs[i], now_ms };
 		if (ck) {
 			json_object_array_add(cells, json_object_new_string(
-				str(get(objs[i], "metadata", "name", NULL))));
+				json_get_str(json_get(objs[i], "metadata"), "name", "")));
 			for (size_t j = 0; j < ck->n; j++)
 				json_object_array_add(cells, crd_cell(&ck->cols[j], objs[i], now_ms));
 		} else {

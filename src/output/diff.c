@@ -11,6 +11,7 @@
 
 #include <json-c/json.h>
 
+#include "lib/json_get.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 
@@ -235,12 +236,7 @@ static void push_type(struct walk *w, const char *type)
 
 static const char *cond_type(struct json_object *c)
 {
-	struct json_object *t;
-
-	if (!is_object(c) || !json_object_object_get_ex(c, "type", &t) ||
-	    !json_object_is_type(t, json_type_string))
-		return NULL;
-	return json_object_get_string(t);
+	return json_get_str(c, "type", NULL);
 }
 
 static struct json_object *cond_of_type(struct json_object *arr, const char *type)

@@ -14,6 +14,7 @@
 #include <json-c/json.h>
 
 #include "output/columns.h"
+#include "output/gofmt.h"
 #include "output/jsonpath.h"
 #include "output/yaml.h"
 #include "lib/strbuf.h"
@@ -217,11 +218,6 @@ static void indent(struct strbuf *out, int depth)
 		strbuf_adds(out, "    ");
 }
 
-static int key_cmp(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 static void json_indent(struct json_object *v, int depth, struct strbuf *out)
 {
 	if (json_object_is_type(v, json_type_array) && json_object_array_length(v)) {
@@ -235,29 +231,22 @@ static void json_indent(struct json_object *v, int depth, struct strbuf *out)
 		indent(out, depth);
 		strbuf_addch(out, ']');
 	} else if (json_object_is_type(v, json_type_object) && json_object_object_length(v)) {
-		size_t n = (size_t)json_object_object_length(v), i = 0;
-		const char **keys = xcalloc(n, sizeof(*keys));
-		json_object_object_foreach(v, k, m) {
-			(void)m;
-			keys[i++] = k;
-		}
-		qsort(keys, n, sizeof(*keys), key_cmp);
+		size_t n;
+		const char **keys = gofmt_sorted_keys(v, &n);
 		strbuf_addch(out, '{');
-		for (i = 0; i < n; i++) {
-			struct json_object *key = json_object_new_string(keys[i]);
+		for (size_t i = 0; i < n; i++) {
 			if (i)
 				strbuf_addch(out, ',');
 			indent(out, depth + 1);
-			jsonpath_go_marshal(key, out);
+			gofmt_marshal_string(keys[i], strlen(keys[i]), out);
 			strbuf_adds(out, ": ");
 			json_indent(json_object_object_get(v, keys[i]), depth + 1, out);
-			json_object_put(key);
 		}
 		free(keys);
 		indent(out, depth);
 		strbuf_addch(out, '}');
 	} else {
-		jsonpath_go_marshal(v, out);
+		gofmt_marshal(v, out);
 	}
 }
 
@@ -286,7 +275,7 @@ static int column_cells(struct format *f, struct json_object *obj, char **cells,
 		for (size_t i = 0; i < nr; i++) {
 			if (i)
 				strbuf_addch(&sb, ',');
-			jsonpath_go_format(v[i], &sb);
+			gofmt_print(v[i], &sb);
 		}
 		jsonpath_values_free(v, nr);
 		cells[c] = strbuf_detach(&sb, NULL);

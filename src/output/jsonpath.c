@@ -14,7 +14,6 @@
 
 #include <ctype.h>
 #include <errno.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +21,7 @@
 
 #include <json-c/json.h>
 
+#include "output/gofmt.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 
@@ -805,270 +805,12 @@ static void vals_move(struct vals *dst, struct vals *src)
 	memset(src, 0, sizeof(*src));
 }
 
-/* ---- Go's formatting ------------------------------------------------------ */
-
-static int key_cmp(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* The members' keys of an object, sorted (Go's fmt and json sort them). */
-static const char **sorted_keys(struct json_object *obj, size_t *nr)
-{
-	size_t n = (size_t)json_object_object_length(obj), i = 0;
-	const char **keys = xcalloc(n ? n : 1, sizeof(*keys));
-
-	json_object_object_foreach(obj, k, v) {
-		(void)v;
-		keys[i++] = k;
-	}
-	qsort(keys, n, sizeof(*keys), key_cmp);
-	*nr = n;
-	return keys;
-}
-
-/*
- * The shortest decimal digits that read back as d: digits[] without the
- * point, and the decimal exponent (d = 0.digits × 10^exp10).
- */
-static void shortest_digits(double d, char digits[32], int *exp10)
-{
-	char buf[64];
-
-	for (int prec = 1; prec <= 17; prec++) {
-		snprintf(buf, sizeof(buf), "%.*e", prec - 1, d);
-		if (strtod(buf, NULL) == d || prec == 17)
-			break;
-	}
-	/* buf: [-]D.DDDDe[+-]XX */
-	const char *s = buf + (buf[0] == '-');
-	char *e = strchr(buf, 'e');
-	size_t n = 0;
-	for (; s < e; s++)
-		if (*s != '.')
-			digits[n++] = *s;
-	while (n > 1 && digits[n - 1] == '0')
-		n--;
-	digits[n] = '\0';
-	*exp10 = atoi(e + 1) + 1;
-}
-
-/* strconv.FormatFloat(d, fmt, -1, 64) for fmt 'e', 'f' or 'g'. */
-static void go_float(double d, char fmt, struct strbuf *out)
-{
-	char digits[32];
-	int dp;
-
-	if (isnan(d)) {
-		strbuf_adds(out, "NaN");
-		return;
-	}
-	if (isinf(d)) {
-		strbuf_adds(out, d > 0 ? "+Inf" : "-Inf");
-		return;
-	}
-	if (signbit(d))
-		strbuf_addch(out, '-');
-	if (d == 0) {
-		strbuf_adds(out, fmt == 'e' ? "0e+00" : "0");
-		return;
-	}
-	shortest_digits(fabs(d), digits, &dp);
-	int nd = (int)strlen(digits), exp = dp - 1;
-	if (fmt == 'g')		/* shortest: %e from exponent 6 on, as Go */
-		fmt = exp < -4 || exp >= 6 ? 'e' : 'f';
-	if (fmt == 'e') {
-		strbuf_addch(out, digits[0]);
-		if (nd > 1)
-			strbuf_addf(out, ".%s", digits + 1);
-		strbuf_addf(out, "e%c%02d", exp < 0 ? '-' : '+', abs(exp));
-		return;
-	}
-	if (dp <= 0) {
-		strbuf_adds(out, "0.");
-		for (int i = dp; i < 0; i++)
-			strbuf_addch(out, '0');
-		strbuf_adds(out, digits);
-	} else if (dp >= nd) {
-		strbuf_adds(out, digits);
-		for (int i = nd; i < dp; i++)
-			strbuf_addch(out, '0');
-	} else {
-		strbuf_addf(out, "%.*s.%s", dp, digits, digits + dp);
-	}
-}
-
-/* fmt's %v of a float64: %g with the shortest digits (1e+06, 0.5). */
-static void go_float_v(double d, struct strbuf *out)
-{
-	go_float(d, d == 0 ? 'f' : 'g', out);
-}
-
-void jsonpath_go_format(struct json_object *v, struct strbuf *out)
-{
-	switch (json_object_get_type(v)) {
-	case json_type_null:
-		strbuf_adds(out, "<nil>");
-		break;
-	case json_type_boolean:
-		strbuf_adds(out, json_object_get_boolean(v) ? "true" : "false");
-		break;
-	case json_type_int:
-		strbuf_adds(out, json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
-		break;
-	case json_type_double:
-		go_float_v(json_object_get_double(v), out);
-		break;
-	case json_type_string:
-		strbuf_add(out, json_object_get_string(v), (size_t)json_object_get_string_len(v));
-		break;
-	case json_type_array:
-		strbuf_addch(out, '[');
-		for (size_t i = 0; i < json_object_array_length(v); i++) {
-			if (i)
-				strbuf_addch(out, ' ');
-			jsonpath_go_format(json_object_array_get_idx(v, i), out);
-		}
-		strbuf_addch(out, ']');
-		break;
-	case json_type_object: {
-		size_t n;
-		const char **keys = sorted_keys(v, &n);
-		strbuf_adds(out, "map[");
-		for (size_t i = 0; i < n; i++) {
-			strbuf_addf(out, "%s%s:", i ? " " : "", keys[i]);
-			jsonpath_go_format(json_object_object_get(v, keys[i]), out);
-		}
-		strbuf_addch(out, ']');
-		free(keys);
-		break;
-	}
-	}
-}
-
-/* encoding/json's string: HTML-safe, U+2028/9 escaped, bad UTF-8 as U+FFFD. */
-static void go_json_string(const char *s, size_t len, struct strbuf *out)
-{
-	static const char hex[] = "0123456789abcdef";
-	const unsigned char *p = (const unsigned char *)s, *end = p + len;
-
-	strbuf_addch(out, '"');
-	while (p < end) {
-		unsigned char c = *p;
-		if (c < 0x80) {
-			if (c == '"' || c == '\\') {
-				strbuf_addch(out, '\\');
-				strbuf_addch(out, (char)c);
-			} else if (c == '\n') {
-				strbuf_adds(out, "\\n");
-			} else if (c == '\r') {
-				strbuf_adds(out, "\\r");
-			} else if (c == '\t') {
-				strbuf_adds(out, "\\t");
-			} else if (c < 0x20 || c == '<' || c == '>' || c == '&') {
-				strbuf_adds(out, "\\u00");
-				strbuf_addch(out, hex[c >> 4]);
-				strbuf_addch(out, hex[c & 0xF]);
-			} else {
-				strbuf_addch(out, (char)c);
-			}
-			p++;
-			continue;
-		}
-		size_t n = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
-		bool ok = n && (size_t)(end - p) >= n;
-		for (size_t i = 1; ok && i < n; i++)
-			ok = (p[i] & 0xC0) == 0x80;
-		if (!ok) {
-			strbuf_adds(out, "\\ufffd");
-			p++;
-			continue;
-		}
-		if (n == 3 && c == 0xE2 && p[1] == 0x80 && (p[2] == 0xA8 || p[2] == 0xA9)) {
-			strbuf_adds(out, p[2] == 0xA8 ? "\\u2028" : "\\u2029");
-		} else {
-			strbuf_add(out, p, n);
-		}
-		p += n;
-	}
-	strbuf_addch(out, '"');
-}
-
-void jsonpath_go_marshal(struct json_object *v, struct strbuf *out)
-{
-	switch (json_object_get_type(v)) {
-	case json_type_null:
-		strbuf_adds(out, "null");
-		break;
-	case json_type_boolean:
-		strbuf_adds(out, json_object_get_boolean(v) ? "true" : "false");
-		break;
-	case json_type_int:
-		strbuf_adds(out, json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
-		break;
-	case json_type_double: {
-		double d = json_object_get_double(v), a = fabs(d);
-		size_t at = out->len;
-		go_float(d, a != 0 && (a < 1e-6 || a >= 1e21) ? 'e' : 'f', out);
-		/* "e-07" becomes "e-7", as encoding/json writes it */
-		if (out->len - at >= 4 && out->buf[out->len - 4] == 'e' &&
-		    out->buf[out->len - 3] == '-' && out->buf[out->len - 2] == '0') {
-			out->buf[out->len - 2] = out->buf[out->len - 1];
-			out->buf[--out->len] = '\0';
-		}
-		break;
-	}
-	case json_type_string:
-		go_json_string(json_object_get_string(v), (size_t)json_object_get_string_len(v), out);
-		break;
-	case json_type_array:
-		strbuf_addch(out, '[');
-		for (size_t i = 0; i < json_object_array_length(v); i++) {
-			if (i)
-				strbuf_addch(out, ',');
-			jsonpath_go_marshal(json_object_array_get_idx(v, i), out);
-		}
-		strbuf_addch(out, ']');
-		break;
-	case json_type_object: {
-		size_t n;
-		const char **keys = sorted_keys(v, &n);
-		strbuf_addch(out, '{');
-		for (size_t i = 0; i < n; i++) {
-			if (i)
-				strbuf_addch(out, ',');
-			go_json_string(keys[i], strlen(keys[i]), out);
-			strbuf_addch(out, ':');
-			jsonpath_go_marshal(json_object_object_get(v, keys[i]), out);
-		}
-		strbuf_addch(out, '}');
-		free(keys);
-		break;
-	}
-	}
-}
-
 void jsonpath_print_value(struct json_object *v, struct strbuf *out)
 {
 	if (json_object_is_type(v, json_type_object) || json_object_is_type(v, json_type_array))
-		jsonpath_go_marshal(v, out);
+		gofmt_marshal(v, out);
 	else
-		jsonpath_go_format(v, out);
-}
-
-/* Go's name of a value's type, as reflect prints it. */
-static const char *go_type(struct json_object *v)
-{
-	switch (json_object_get_type(v)) {
-	case json_type_null: return "<nil>";
-	case json_type_boolean: return "bool";
-	case json_type_int: return "int64";
-	case json_type_double: return "float64";
-	case json_type_string: return "string";
-	case json_type_array: return "[]interface {}";
-	case json_type_object: return "map[string]interface {}";
-	}
-	return "?";
+		gofmt_print(v, out);
 }
 
 /* ---- evaluation ----------------------------------------------------------- */
@@ -1130,7 +872,7 @@ static int eval_array(struct eval *e, const struct vals *in, const struct node *
 		if (!v)
 			continue;
 		if (!json_object_is_type(v, json_type_array)) {
-			errbuf_set(e->err, "%s is not array or slice", go_type(v));
+			errbuf_set(e->err, "%s is not array or slice", gofmt_type(v));
 			return -1;
 		}
 		len = (long long)json_object_array_length(v);
@@ -1189,7 +931,7 @@ static void children(struct json_object *v, struct vals *out)
 			vals_add(out, json_object_array_get_idx(v, i));
 	} else if (json_object_is_type(v, json_type_object)) {
 		size_t n;
-		const char **keys = sorted_keys(v, &n);
+		const char **keys = gofmt_sorted_keys(v, &n);
 		for (size_t i = 0; i < n; i++)
 			vals_add(out, json_object_object_get(v, keys[i]));
 		free(keys);
@@ -1305,7 +1047,7 @@ static int eval_filter(struct eval *e, const struct vals *in, const struct node 
 		if (!json_object_is_type(v, json_type_array)) {
 			struct strbuf sb = STRBUF_INIT;
 			if (v)
-				jsonpath_go_format(v, &sb);
+				gofmt_print(v, &sb);
 			else
 				strbuf_adds(&sb, "<invalid reflect.Value>");
 			errbuf_set(e->err, "%s is not array or slice and cannot be filtered",

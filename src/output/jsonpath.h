@@ -25,7 +25,8 @@
  * Values are printed as kubectl prints them: strings bare, numbers and
  * booleans as Go's fmt does (1e+06, not 1000000, for a float), JSON null
  * as "<nil>", objects and arrays as Go's json.Marshal (compact, keys
- * sorted, <>& escaped); the results of one action separated by spaces.
+ * sorted, <>& escaped), through output/gofmt.h; the results of one
+ * action separated by spaces.
  * Members of an object are visited in key order where kubectl's order
  * is Go's random map order (wildcards over objects, recursive descent).
  *
@@ -81,11 +82,10 @@ void jsonpath_values_free(struct json_object **values, size_t nr);
  */
 int jsonpath_relaxed(const char *expr, struct strbuf *out, struct errbuf *err);
 
-/* One value as a JSONPath action prints it (JSON for objects and arrays). */
+/*
+ * One value as a JSONPath action prints it: objects and arrays as
+ * gofmt_marshal(), the rest as gofmt_print() (output/gofmt.h).
+ */
 void jsonpath_print_value(struct json_object *v, struct strbuf *out);
-/* One value as Go's fmt %v prints it: map[a:1 b:x], [1 2], <nil>, 1e+06. */
-void jsonpath_go_format(struct json_object *v, struct strbuf *out);
-/* One value as Go's json.Marshal writes it (keys sorted, <>& escaped). */
-void jsonpath_go_marshal(struct json_object *v, struct strbuf *out);
 
 #endif

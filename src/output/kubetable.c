@@ -12,25 +12,11 @@
 
 #include "output/columns.h"
 #include "output/format.h"
+#include "output/gofmt.h"
 #include "output/jsonpath.h"
+#include "lib/json_get.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
-
-static struct json_object *member(struct json_object *o, const char *name)
-{
-	struct json_object *v = NULL;
-
-	if (json_object_is_type(o, json_type_object))
-		json_object_object_get_ex(o, name, &v);
-	return v;
-}
-
-static const char *str_member(struct json_object *o, const char *name)
-{
-	struct json_object *v = member(o, name);
-
-	return json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "";
-}
 
 /* ---- sorting --------------------------------------------------------------- */
 
@@ -76,7 +62,7 @@ static int sort_array(struct json_object *arr, const char *sort_by, bool rows,
 		size_t nr;
 		k[i].elem = e;
 		k[i].pos = i;
-		if (jsonpath_find(jp, rows ? member(e, "object") : e, true, &v, &nr, err) < 0)
+		if (jsonpath_find(jp, rows ? json_get(e, "object") : e, true, &v, &nr, err) < 0)
 			goto out;
 		if (nr) {
 			k[i].found = any = true;
@@ -117,28 +103,16 @@ int kubetable_sort_objects(struct json_object *items, const char *sort_by,
 
 /* ---- printing ---------------------------------------------------------------- */
 
-static int label_cmp(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /* labels.FormatLabels: "k=v,…" sorted by key, or "<none>". */
 static void format_labels(struct json_object *labels, struct strbuf *out)
 {
-	size_t n = json_object_is_type(labels, json_type_object) ?
-		   (size_t)json_object_object_length(labels) : 0, i = 0;
-	const char **keys = xcalloc(n ? n : 1, sizeof(*keys));
+	size_t n = 0;
+	const char **keys = json_object_is_type(labels, json_type_object) ?
+			    gofmt_sorted_keys(labels, &n) : NULL;
 
-	if (n) {
-		json_object_object_foreach(labels, k, v) {
-			(void)v;
-			keys[i++] = k;
-		}
-	}
-	qsort(keys, n, sizeof(*keys), label_cmp);
-	for (i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++)
 		strbuf_addf(out, "%s%s=%s", i ? "," : "", keys[i],
-			    str_member(labels, keys[i]));
+			    json_get_str(labels, keys[i], ""));
 	if (!n)
 		strbuf_adds(out, "<none>");
 	free(keys);
@@ -157,14 +131,14 @@ static void format_cell(struct json_object *cell, struct strbuf *out)
 			strbuf_adds(out, "...");
 		return;
 	}
-	jsonpath_go_format(cell, out);
+	gofmt_print(cell, out);
 }
 
 int kubetable_print(struct json_object *table, const struct kubetable_opts *o,
 		    struct strbuf *out, struct errbuf *err)
 {
-	struct json_object *defs = member(table, "columnDefinitions");
-	struct json_object *rows = member(table, "rows");
+	struct json_object *defs = json_get(table, "columnDefinitions");
+	struct json_object *rows = json_get(table, "rows");
 	size_t ndefs = json_object_is_type(defs, json_type_array) ? json_object_array_length(defs) : 0;
 	size_t nrows = json_object_is_type(rows, json_type_array) ? json_object_array_length(rows) : 0;
 	size_t extra = (o->with_namespace ? 1 : 0) + o->nlabel_columns + (o->show_labels ? 1 : 0);
@@ -183,11 +157,11 @@ int kubetable_print(struct json_object *table, const struct kubetable_opts *o,
 		headers[nh++] = "NAMESPACE";
 	for (size_t i = 0; i < ndefs; i++) {
 		struct json_object *d = json_object_array_get_idx(defs, i);
-		struct json_object *prio = member(d, "priority");
+		struct json_object *prio = json_get(d, "priority");
 		shown[i] = o->wide || !prio || json_object_get_int64(prio) == 0;
 		if (!shown[i])
 			continue;
-		char *h = xstrdup(str_member(d, "name"));
+		char *h = xstrdup(json_get_str(d, "name", ""));
 		for (char *p = h; *p; p++)
 			*p = (char)toupper((unsigned char)*p);
 		headers[nh] = owned[nh] = h;
@@ -209,11 +183,11 @@ int kubetable_print(struct json_object *table, const struct kubetable_opts *o,
 	const char **cellp = xcalloc(nh ? nh : 1, sizeof(*cellp));
 	for (size_t r = 0; r < nrows; r++) {
 		struct json_object *row = json_object_array_get_idx(rows, r);
-		struct json_object *rc = member(row, "cells");
-		struct json_object *meta = member(member(row, "object"), "metadata");
+		struct json_object *rc = json_get(row, "cells");
+		struct json_object *meta = json_get(json_get(row, "object"), "metadata");
 		size_t c = 0;
 		if (o->with_namespace)
-			strbuf_adds(&cells[c++], str_member(meta, "namespace"));
+			strbuf_adds(&cells[c++], json_get_str(meta, "namespace", ""));
 		for (size_t i = 0; i < ndefs; i++) {
 			if (!shown[i])
 				continue;
@@ -222,10 +196,10 @@ int kubetable_print(struct json_object *table, const struct kubetable_opts *o,
 			c++;
 		}
 		for (size_t i = 0; i < o->nlabel_columns; i++)
-			strbuf_adds(&cells[c++], str_member(member(meta, "labels"),
-							    o->label_columns[i]));
+			strbuf_adds(&cells[c++], json_get_str(json_get(meta, "labels"),
+							    o->label_columns[i], ""));
 		if (o->show_labels)
-			format_labels(member(meta, "labels"), &cells[c++]);
+			format_labels(json_get(meta, "labels"), &cells[c++]);
 		for (size_t i = 0; i < nh; i++)
 			cellp[i] = strbuf_str(&cells[i]);
 		table_add_row(t, cellp);

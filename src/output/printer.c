@@ -22,6 +22,8 @@
 #include "output/redact.h"
 #include "output/verify_report.h"
 #include "informer/informer.h"
+#include "informer/kobj_pick.h"
+#include "lib/json_get.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 
@@ -304,17 +306,13 @@ static char *line_memo(const struct kobj *obj, void *ctx)
 	const struct line_memo_ctx *c = ctx;
 	const struct kobj_pick *pick = columns_pick(c->kind);
 	struct json_object *tree = pick ? kobj_tree_pick(obj, pick) : kobj_tree(obj);
-	struct json_object *meta, *created;
 	struct strbuf sb = STRBUF_INIT;
 
 	columns_short_status(c->kind, tree, c->now_ms, &sb);
 	strbuf_addch(&sb, '\0');
 	columns_wide_detail(c->kind, tree, c->now_ms, &sb);
 	strbuf_addch(&sb, '\0');
-	if (json_object_object_get_ex(tree, "metadata", &meta) &&
-	    json_object_object_get_ex(meta, "creationTimestamp", &created) &&
-	    json_object_is_type(created, json_type_string))
-		strbuf_adds(&sb, json_object_get_string(created));
+	strbuf_adds(&sb, json_get_str(json_get(tree, "metadata"), "creationTimestamp", ""));
 	json_object_put(tree);
 	return strbuf_detach(&sb, NULL);
 }

@@ -5,18 +5,12 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *member_string(struct json_object *obj, const char *name)
-{
-	struct json_object *v;
-
-	if (!json_object_object_get_ex(obj, name, &v) || !json_object_is_type(v, json_type_string))
-		return NULL;
-	return json_object_get_string(v);
-}
+#include "lib/json_get.h"
 
 bool redact_is_secret(struct json_object *obj)
 {
-	const char *kind = member_string(obj, "kind"), *api = member_string(obj, "apiVersion");
+	const char *kind = json_get_str(obj, "kind", NULL);
+	const char *api = json_get_str(obj, "apiVersion", NULL);
 
 	return kind && api && !strcmp(kind, "Secret") && !strcmp(api, "v1");
 }
@@ -32,16 +26,6 @@ static size_t decoded_size(const char *b64)
 	return n * 3 / 4;
 }
 
-static struct json_object *member_map(struct json_object *obj, const char *name)
-{
-	struct json_object *map;
-
-	if (!obj || !json_object_object_get_ex(obj, name, &map) ||
-	    !json_object_is_type(map, json_type_object))
-		return NULL;
-	return map;
-}
-
 static const char *text_of(struct json_object *val)
 {
 	return json_object_is_type(val, json_type_string) ? json_object_get_string(val) : "";
@@ -55,7 +39,7 @@ static const char *text_of(struct json_object *val)
 static void replace_values(struct json_object *obj, const char *name, bool base64,
 			   struct json_object *old_map)
 {
-	struct json_object *map = member_map(obj, name), *old_val;
+	struct json_object *map = json_get_object(obj, name), *old_val;
 
 	if (!map)
 		return;
@@ -91,6 +75,6 @@ void redact_secret_pair(struct json_object *old_obj, struct json_object *new_obj
 	if (new_obj && redact_is_secret(new_obj))
 		for (size_t i = 0; i < sizeof(members) / sizeof(members[0]); i++)
 			replace_values(new_obj, members[i].name, members[i].base64,
-				       member_map(old_obj, members[i].name));
+				       json_get_object(old_obj, members[i].name));
 	redact_secret(old_obj);
 }

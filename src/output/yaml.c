@@ -21,7 +21,7 @@
 #include <json-c/json.h>
 #include <yaml.h>
 
-#include "output/jsonpath.h"
+#include "output/gofmt.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 
@@ -373,7 +373,7 @@ static void kubectl_number(struct json_object *v, struct strbuf *out)
 	if (json_object_is_type(v, json_type_int)) {
 		/* json-c keeps one above INT64_MAX unsigned; kubectl, a float64. */
 		if (json_object_get_int64(v) != INT64_MAX || json_object_get_uint64(v) <= INT64_MAX) {
-			jsonpath_go_format(v, out);
+			gofmt_print(v, out);
 			return;
 		}
 		d = (double)json_object_get_uint64(v);
@@ -404,9 +404,7 @@ static void kubectl_number(struct json_object *v, struct strbuf *out)
 			return;
 		}
 	}
-	struct json_object *f = json_object_new_double(d);
-	jsonpath_go_format(f, out);	/* Go's 'g' */
-	json_object_put(f);
+	gofmt_float(d, 'g', out);
 }
 
 /* ---- emitting ------------------------------------------------------------ */

@@ -3,6 +3,7 @@
 
 #include "output/columns.h"
 #include "informer/kobj.h"
+#include "informer/kobj_pick.h"
 #include "lib/strbuf.h"
 #include "unit.h"
 

@@ -162,6 +162,44 @@ TEST(scalar_items_are_malformed)
 	list_splitter_release(&ls);
 }
 
+/* Where the pieces handed over lie: in the bytes fed, or in a copy. */
+struct where {
+	const char *from, *to;	/* the bytes fed */
+	int n, in_place;
+};
+
+static int note_where(void *ctx, const char *text, size_t len)
+{
+	struct where *w = ctx;
+
+	w->n++;
+	if (text >= w->from && text + len <= w->to)
+		w->in_place++;
+	return 0;
+}
+
+/* One copy is enough (the decoder's): a piece whole in one chunk is not copied. */
+TEST(whole_pieces_are_handed_over_where_they_lie)
+{
+	static const char lines[] = "{\"a\":1}\n{\"b\":2}\n";
+	struct where wl = { lines, lines + strlen(lines), 0, 0 };
+	struct where wi = { list, list + strlen(list), 0, 0 };
+	struct line_splitter lsp;
+	struct list_splitter isp;
+
+	line_splitter_init(&lsp, note_where, &wl);
+	CHECK_INT(line_splitter_feed(&lsp, lines, strlen(lines)), 0);
+	CHECK_INT(wl.n, 2);
+	CHECK_INT(wl.in_place, 2);
+	line_splitter_release(&lsp);
+
+	list_splitter_init(&isp, note_where, &wi);
+	CHECK_INT(list_splitter_feed(&isp, list, strlen(list)), 0);
+	CHECK_INT(wi.n, 2);
+	CHECK_INT(wi.in_place, 2);
+	list_splitter_release(&isp);
+}
+
 int main(void)
 {
 	RUN(list_items_whatever_the_chunking);
@@ -171,5 +209,6 @@ int main(void)
 	RUN(lines_split_across_chunks);
 	RUN(pieces_longer_than_16_mib_are_refused);
 	RUN(scalar_items_are_malformed);
+	RUN(whole_pieces_are_handed_over_where_they_lie);
 	return unit_done();
 }

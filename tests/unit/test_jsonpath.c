@@ -5,6 +5,7 @@
  */
 #include <json-c/json.h>
 
+#include "output/gofmt.h"
 #include "output/jsonpath.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
@@ -188,8 +189,8 @@ TEST(go_formatting)
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct json_object *v = json_tokener_parse(cases[i].json);
 		struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
-		jsonpath_go_format(v, &a);
-		jsonpath_go_marshal(v, &b);
+		gofmt_print(v, &a);
+		gofmt_marshal(v, &b);
 		CHECK_STR(strbuf_str(&a), cases[i].v);
 		CHECK_STR(strbuf_str(&b), cases[i].marshal);
 		strbuf_release(&a);
