@@ -34,6 +34,7 @@
 
 #include "cluster/discovery.h"
 #include "cluster/http.h"
+#include "cluster/pager.h"
 #include "lib/decoder.h"
 #include "lib/json_stream.h"
 #include "lib/stop.h"
@@ -360,16 +361,14 @@ struct list_state {
 	size_t nr, alloc;
 	struct errbuf err;
 	bool bad;
-	size_t sent;		/* items handed to the decoder */
 };
 
-/* The list splitter's item: to the decoder (the reflector's thread). */
+/* The pager's item: to the decoder (the reflector's thread). */
 static int on_list_item(void *ctx, const char *text, size_t len)
 {
 	struct list_state *ls = ctx;
 
 	decoder_put(ls->r->decoder, text, len);
-	ls->sent++;
 	return 0;
 }
 
@@ -410,25 +409,6 @@ static void list_state_clear(struct list_state *ls)
 	for (size_t i = 0; i < ls->nr; i++)
 		kobj_unref(ls->items[i]);
 	ls->nr = 0;
-	ls->sent = 0;
-}
-
-struct splitter_ctx {
-	struct list_splitter split;
-	struct decoder *decoder;
-	bool failed;
-};
-
-static int on_list_data(void *ctx, const char *data, size_t len)
-{
-	struct splitter_ctx *sc = ctx;
-	if (list_splitter_feed(&sc->split, data, len) < 0) {
-		sc->failed = true;
-		return -1;
-	}
-	decoder_flush(sc->decoder);
-	/* An item the decoder refused ends the list: stop reading it. */
-	return decoder_failed(sc->decoder) ? -1 : 0;
 }
 
 /*
@@ -484,9 +464,6 @@ static int list_metadata(const char *rest, char rv[RV_SIZE], char **cont)
 }
 
 /*
- * One LIST, all its pages, into ls->items.  rv_out gets the list's RV.
- */
-/*
  * client-go's paging rules: an explicit page size always; else pages of
  * 500, except for a relist at a known RV, which the watch cache serves in
  * one response (a limit would send it to etcd) — unless the first list
@@ -507,178 +484,199 @@ static unsigned page_limit(struct reflector *r, const char *rv)
  * A list not done after LIST_WARN_MS says so, and again every LIST_WARN_MS,
  * with what it has so far: client-go's list trace logs a list that took
  * longer than 10 s, kinf tells while it is still waiting.  The list's
- * clock runs across its pages.  The reflector's thread.
+ * clock runs across its pages.
  */
 #define LIST_WARN_MS 10000
 
-struct list_clock {
+/* One list_pages() call: what the pager's hooks work on. */
+struct list_pass {
 	struct reflector *r;
-	const struct list_state *ls;
-	int64_t started, next_warn;	/* monotonic */
+	struct list_state *ls;
+	const char *rv;			/* asked for */
+	char *rv_out;			/* RV_SIZE: the last page's */
 };
 
-static int64_t list_tick(void *ctx)
+static int list_flush(void *ctx)
 {
-	struct list_clock *c = ctx;
-	int64_t now = now_ms(c->r);
-	unsigned page;
+	struct list_pass *lp = ctx;
 
-	if (now >= c->next_warn) {
-		pthread_mutex_lock(&c->r->lock);
-		page = c->r->stats.list_page;
-		pthread_mutex_unlock(&c->r->lock);
-		emit(c->r, ACT_WARNING, "still listing after %llds: %zu objects so far, page %u",
-		     (long long)((now - c->started) / 1000), c->ls->sent, page);
-		while (c->next_warn <= now)
-			c->next_warn += LIST_WARN_MS;
-	}
-	return c->next_warn - now;
+	decoder_flush(lp->r->decoder);
+	/* An item the decoder refused ends the list: stop reading it. */
+	return decoder_failed(lp->r->decoder) ? -1 : 0;
 }
 
+static void list_request(void *ctx, unsigned page)
+{
+	struct list_pass *lp = ctx;
+
+	pthread_mutex_lock(&lp->r->lock);
+	lp->r->stats.list_page = page;
+	pthread_mutex_unlock(&lp->r->lock);
+}
+
+static void list_page_read(void *ctx, const struct pager_page *p)
+{
+	struct list_pass *lp = ctx;
+	struct reflector *r = lp->r;
+	struct activity_info info = { .act = ACT_LIST_PAGE, .count = p->items };
+
+	snprintf(lp->rv_out, RV_SIZE, "%s", p->rv);
+	STAT_INC(r, pages);
+	emit_info(r, &info);
+	if (p->cont && r->list_no == 0 && !strcmp(lp->rv, "0"))
+		r->paginated_result = true;
+}
+
+static int list_retry(void *ctx, const struct http_response *resp)
+{
+	struct list_pass *lp = ctx;
+
+	/* A too large RV is no throttling: list_status() relists at "". */
+	if (resp_too_large(resp))
+		return 0;
+	return throttled(lp->r, resp) ? 1 : -1;
+}
+
+/* The continue token expired: one full list instead. */
+static void list_restart(void *ctx)
+{
+	struct list_pass *lp = ctx;
+
+	STAT_INC(lp->r, list_fallbacks);
+	emit(lp->r, ACT_LIST_FALLBACK, "continue token expired, listing in full");
+	decoder_drain(lp->r->decoder);
+	list_state_clear(lp->ls);
+}
+
+static void list_slow(void *ctx, int64_t elapsed_ms, size_t items, unsigned page)
+{
+	struct list_pass *lp = ctx;
+
+	emit(lp->r, ACT_WARNING, "still listing after %llds: %zu objects so far, page %u",
+	     (long long)(elapsed_ms / 1000), items, page);
+}
+
+/* A non-2xx answer to the list: relist at "", give up, or fail the cycle. */
+static enum outcome list_status(struct reflector *r, const char *rv,
+				const struct http_response *resp, const char *msg)
+{
+	if (resp_too_large(resp)) {
+		/*
+		 * The server is behind our RV (restored from a backup?).
+		 * Its 504 says Retry-After, which client-go's REST client
+		 * would honour up to ten times; kinf relists at once.
+		 */
+		emit(r, ACT_WARNING, "the server's resourceVersion is behind %s: "
+		     "listing at \"\" (too large resource version)", *rv ? rv : "\"\"");
+		return EXPIRED;
+	}
+	if (status_is_expired(resp))
+		return EXPIRED;
+	if (resp->status == 400 && r->listed_once && *rv && strcmp(rv, "0")) {
+		/*
+		 * The server refuses the RV it handed out ("must be a valid
+		 * resource version"): listing at it again would fail forever,
+		 * so list at "" as after an expired one.
+		 */
+		fail(r, msg);
+		return EXPIRED;
+	}
+	if (!r->listed_once && hopeless(resp->status)) {
+		give_up(r, msg);
+		return STOPPED;
+	}
+	fail(r, msg);
+	return FAILED;
+}
+
+/* The reflector's words for what a list's body can be instead of a list. */
+static const char *const list_body_errors[] = {
+	[PAGER_TOO_LARGE_PIECE] = "list response holds a piece larger than 16 MiB",
+	[PAGER_MALFORMED] = "malformed list response",
+	[PAGER_ENDED_EARLY] = "list response ended early",
+	[PAGER_NO_METADATA] = "list response without metadata",
+};
+
+/* How a list that did not end PAGER_OK ends the reflector's attempt. */
+static enum outcome list_failed(struct reflector *r, struct list_pass *lp,
+				const struct pager_result *res, struct errbuf *err)
+{
+	char msg[200];
+
+	if (res->end < ARRAY_SIZE(list_body_errors) && list_body_errors[res->end]) {
+		fail(r, list_body_errors[res->end]);
+		return FAILED;
+	}
+	switch (res->end) {
+	case PAGER_STOPPED:
+		return STOPPED;
+	case PAGER_REFUSED:
+		decoder_drain(r->decoder);	/* ls->err is ours now */
+		fail(r, lp->ls->err.msg);
+		return FAILED;
+	case PAGER_NOT_JSON:
+		snprintf(msg, sizeof(msg), "list response is not JSON: %s", res->begins);
+		fail(r, msg);
+		return FAILED;
+	case PAGER_STATUS:
+		return list_status(r, lp->rv, &res->resp, err->msg);
+	case PAGER_NOT_A_LIST:
+		if (not_a_list(r, res->rest, res->resp.status, err) == 410)
+			return EXPIRED;
+		fail(r, err->msg);
+		return FAILED;
+	default:	/* PAGER_FAILED */
+		fail(r, err->msg);
+		return FAILED;
+	}
+}
+
+static const char *nonempty(const char *s)
+{
+	return s && *s ? s : NULL;
+}
+
+/* One LIST, all its pages, into ls->items.  rv_out gets the list's RV. */
 static enum outcome list_pages(struct reflector *r, const char *rv,
 			       struct list_state *ls, char rv_out[RV_SIZE])
 {
-	struct list_clock clock = { r, ls, now_ms(r), now_ms(r) + LIST_WARN_MS };
-	unsigned limit = page_limit(r, rv);
-	char *cont = NULL;
-	bool full = false;	/* after an expired continue: no paging */
-	unsigned retries = 0;	/* of this page, as the REST client counts */
-	enum outcome ret = FAILED;
-	struct stream_opts sopts = {
-		.stop = &r->stop.flag,
-		.stop_fd = stop_fd(&r->stop),
-		.record_as = r->path,
-		.abort_fd = decoder_fail_fd(r->decoder),
-		.idle_timeout_ms = list_idle_ms(r),
-		.tick = list_tick,
-		.tick_ctx = &clock,
+	struct list_pass lp = { .r = r, .ls = ls, .rv = rv, .rv_out = rv_out };
+	struct pager_opts po = {
+		.path = r->path,
+		.limit = page_limit(r, rv),
+		.rv = rv,
+		.label_selector = nonempty(r->opts->label_selector),
+		.field_selector = nonempty(r->opts->field_selector),
+		.full_list_fallback = true,
+		.strict = true,
+		.warn_ms = LIST_WARN_MS,
+		.stream = {
+			.stop = &r->stop.flag,
+			.stop_fd = stop_fd(&r->stop),
+			.record_as = r->path,
+			.abort_fd = decoder_fail_fd(r->decoder),
+			.idle_timeout_ms = list_idle_ms(r),
+		},
 	};
+	struct pager_hooks hooks = {
+		.ctx = &lp,
+		.item = on_list_item,
+		.flush = list_flush,
+		.request = list_request,
+		.page = list_page_read,
+		.retry = list_retry,
+		.restart = list_restart,
+		.slow = list_slow,
+	};
+	struct pager_result res;
+	struct errbuf err = { "" };
+	char what[128];
+	enum outcome ret = OK;
 
-	pthread_mutex_lock(&r->lock);
-	r->stats.list_page = 0;
-	pthread_mutex_unlock(&r->lock);
-
-	for (;;) {
-		struct strbuf q = STRBUF_INIT;
-		if (!full && limit) {
-			char num[16];
-			snprintf(num, sizeof(num), "%u", limit);
-			url_query_add(&q, "limit", num);
-		}
-		if (cont)
-			url_query_add(&q, "continue", cont);
-		else if (*rv)
-			url_query_add(&q, "resourceVersion", rv);
-		add_selectors(r, &q);
-		char *path = request_path(r, &q);
-		strbuf_release(&q);
-
-		struct splitter_ctx sc = { .decoder = r->decoder };
-		list_splitter_init(&sc.split, on_list_item, ls);
-		struct http_response resp = { 0 };
-		struct errbuf err = { "" };
-
-		pthread_mutex_lock(&r->lock);
-		r->stats.list_page++;
-		pthread_mutex_unlock(&r->lock);
-
-		sopts.tick_ms = clock.next_warn - now_ms(r);
-		if (sopts.tick_ms < 1)
-			sopts.tick_ms = 1;
-		int rc = kclient_stream(r->client, path, &sopts, on_list_data, &sc, &resp, &err);
-		free(path);
-
-		if (stop_requested(&r->stop)) {
-			ret = STOPPED;
-		} else if (decoder_failed(r->decoder)) {
-			decoder_drain(r->decoder);	/* ls->err is ours now */
-			fail(r, ls->err.msg);
-		} else if (rc < 0 && sc.split.too_large) {
-			fail(r, "list response holds a piece larger than 16 MiB");
-		} else if (rc < 0 && sc.failed && sc.split.not_json) {
-			char begins[160], msg[200];
-			json_describe_start(sc.split.head, sc.split.head_len, begins, sizeof(begins));
-			snprintf(msg, sizeof(msg), "list response is not JSON: %s", begins);
-			fail(r, msg);
-		} else if (rc < 0 && sc.failed) {
-			fail(r, "malformed list response");
-		} else if (rc < 0) {
-			fail(r, err.msg);
-		} else if (resp_too_large(&resp)) {
-			/*
-			 * The server is behind our RV (restored from a backup?).
-			 * Its 504 says Retry-After, which client-go's REST client
-			 * would honour up to ten times; kinf relists at once.
-			 */
-			emit(r, ACT_WARNING, "the server's resourceVersion is behind %s: "
-			     "listing at \"\" (too large resource version)",
-			     *rv ? rv : "\"\"");
-			ret = EXPIRED;
-		} else if (http_rest_retriable(&resp) && retries < HTTP_MAX_RETRIES) {
-			retries++;
-			ret = throttled(r, &resp) ? RETRY : STOPPED;
-		} else if (resp.status == 410 && cont) {
-			/* The continue token expired: one full list instead. */
-			STAT_INC(r, list_fallbacks);
-			emit(r, ACT_LIST_FALLBACK, "continue token expired, listing in full");
-			decoder_drain(r->decoder);
-			list_state_clear(ls);
-			free(cont);
-			cont = NULL;
-			full = true;
-			ret = RETRY;
-		} else if (status_is_expired(&resp)) {
-			ret = EXPIRED;
-		} else if (resp.status == 400 && r->listed_once && *rv && strcmp(rv, "0")) {
-			/*
-			 * The server refuses the RV it handed out ("must be a valid
-			 * resource version"): listing at it again would fail forever,
-			 * so list at "" as after an expired one.
-			 */
-			char what[128];
-			snprintf(what, sizeof(what), "list %s", r->opts->resource->name);
-			http_status_message(&resp, what, &err);
-			fail(r, err.msg);
-			ret = EXPIRED;
-		} else if (resp.status < 200 || resp.status > 299) {
-			char what[128];
-			snprintf(what, sizeof(what), "list %s", r->opts->resource->name);
-			http_status_message(&resp, what, &err);
-			if (!r->listed_once && hopeless(resp.status)) {
-				give_up(r, err.msg);
-				ret = STOPPED;
-			} else {
-				fail(r, err.msg);
-			}
-		} else if (!list_splitter_done(&sc.split)) {
-			fail(r, "list response ended early");
-		} else if (!sc.split.has_items) {
-			long code = not_a_list(r, list_splitter_rest(&sc.split), resp.status, &err);
-			if (code == 410)
-				ret = EXPIRED;
-			else
-				fail(r, err.msg);
-		} else {
-			free(cont);
-			if (list_metadata(list_splitter_rest(&sc.split), rv_out, &cont) < 0) {
-				fail(r, "list response without metadata");
-			} else {
-				STAT_INC(r, pages);
-				struct activity_info info = { .act = ACT_LIST_PAGE, .count = ls->sent };
-				emit_info(r, &info);
-				if (cont && r->list_no == 0 && !strcmp(rv, "0"))
-					r->paginated_result = true;
-				retries = 0;
-				ret = cont ? RETRY : OK;
-			}
-		}
-		list_splitter_release(&sc.split);
-		http_response_release(&resp);
-		if (ret != RETRY)
-			break;
-		ret = FAILED;
-	}
-	free(cont);
+	snprintf(what, sizeof(what), "list %s", r->opts->resource->name);
+	if (pager_list(r->client, &po, what, &hooks, &res, &err) < 0)
+		ret = list_failed(r, &lp, &res, &err);
+	pager_result_release(&res);
 	return ret;
 }
 
@@ -1446,8 +1444,7 @@ struct reflector *reflector_new(struct kclient *client,
 		r->hooks = *hooks;
 	r->path = api_resource_path(opts->resource, opts->ns);
 	const struct api_resource *res = opts->resource;
-	r->api_version = *res->group ? xasprintf("%s/%s", res->group, res->version)
-				     : xstrdup(res->version);
+	r->api_version = api_group_version(res->group, res->version);
 	r->type = (struct kobj_type){ .api_version = r->api_version, .kind = res->kind };
 	stop_init(&r->stop);
 	pthread_mutex_init(&r->lock, NULL);
