@@ -130,7 +130,7 @@ static void list_and_watch(struct reflector *r)
 			reflector_note_relist_reason(r, why);
 			goto out;
 		}
-		default:		/* EXPIRED (do_watch noted why), STOPPED */
+		default:		/* EXPIRED (reflector_watch() noted why), STOPPED */
 			goto out;
 		}
 		if (r->reconnected) {

@@ -4,8 +4,9 @@
  * that the reflector's own files (reflector_impl.h) can hold them
  * without the public header.
  *
- * Every hook but `same` runs on the reflector's thread and must not
- * block; `same` runs on its decoder's thread.  ctx is the caller's.
+ * The hooks run on the reflector's thread, or on its decoder's while a
+ * transfer is decoded (never on both at once: reflector.c's DESIGN), and
+ * must not block.  ctx is the caller's.
  */
 #ifndef KINF_REFLECTOR_HOOKS_H
 #define KINF_REFLECTOR_HOOKS_H
