@@ -155,7 +155,7 @@ static void print_resources(const struct api_resource **res, size_t nr)
 		const struct api_resource *r = res[i];
 		char *row[] = {
 			xstrdup(r->name), join(r->short_names),
-			*r->group ? xasprintf("%s/%s", r->group, r->version) : xstrdup(r->version),
+			api_group_version(r->group, r->version),
 			xstrdup(r->namespaced ? "true" : "false"), xstrdup(r->kind),
 			wide ? join(r->verbs) : NULL, wide ? join(r->categories) : NULL,
 		};

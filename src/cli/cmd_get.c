@@ -21,7 +21,7 @@
 #include "output/kubetable.h"
 #include "cluster/discovery.h"
 #include "cluster/http.h"
-#include "lib/json_stream.h"
+#include "cluster/pager.h"
 #include "informer/kobj.h"
 #include "lib/selector.h"
 #include "informer/session.h"
@@ -103,135 +103,97 @@ static int gather_item(void *ctx, const char *text, size_t len)
 	return 0;
 }
 
-/* The body of a plain list, split into items as it streams. */
-struct list_sink {
-	struct list_splitter split;
-	bool refused;		/* the splitter found no list (not an item's fault) */
-};
-
-static int split_list(void *ctx, const char *data, size_t len)
-{
-	struct list_sink *sink = ctx;
-	struct gather *g = sink->split.ctx;
-
-	if (list_splitter_feed(&sink->split, data, len) < 0) {
-		sink->refused = !g->bad;
-		return -1;
-	}
-	return 0;
-}
-
 /*
- * Why the server's list of `what` is no list, in one line: "the server's
- * list of pods is not JSON: it begins '<html>...'".
+ * The pages' requests, as kubectl's REST client makes them: pages of
+ * 500, bounded by --request-timeout, 429s (and 5xx with Retry-After)
+ * retried after the wait the server asks for.  A server that sends
+ * nothing for a minute is not coming back.  fields: "metadata.name=NAME"
+ * and --field-selector, or NULL.
  */
-static void not_json_message(const char *what, const char *text, size_t len,
-			     struct errbuf *err)
+static struct pager_opts list_opts(struct cluster *c, const char *path, const char *fields)
 {
-	char begins[160];
-
-	json_describe_start(text, len, begins, sizeof(begins));
-	errbuf_set(err, "the server's list of %s is not JSON: %s", what, begins);
-}
-
-/*
- * One page's request, as kubectl's REST client makes it: bounded by
- * --request-timeout, 429s (and 5xx with Retry-After) retried after the
- * wait the server asks for.  A server that sends nothing for a minute is
- * not coming back.  accept NULL: plain JSON.
- */
-static struct stream_opts list_opts(struct cluster *c, const char *accept)
-{
-	return (struct stream_opts){
-		.idle_timeout_ms = 60000,
-		.timeout_ms = kclient_timeout(c->client),
-		.retries = HTTP_MAX_RETRIES,
-		.accept = accept,
+	return (struct pager_opts){
+		.path = path,
+		.limit = 500,
+		.label_selector = o.label_selector,
+		.field_selector = fields,
+		.stream = {
+			.idle_timeout_ms = 60000,
+			.timeout_ms = kclient_timeout(c->client),
+			.retries = HTTP_MAX_RETRIES,
+		},
 	};
+}
+
+/* "metadata.name=NAME,SELECTOR" for NAME and --field-selector, or NULL. */
+static char *field_selector(const char *name)
+{
+	struct strbuf fields = STRBUF_INIT;
+
+	if (name)
+		strbuf_addf(&fields, "metadata.name=%s", name);
+	if (o.field_selector)
+		strbuf_addf(&fields, "%s%s", fields.len ? "," : "", o.field_selector);
+	return fields.len ? strbuf_detach(&fields, NULL) : NULL;
 }
 
 /* A paged LIST straight from the server (no informer). */
 static int list_from_server(struct cluster *c, const struct api_resource *res,
 			    const char *name, struct kobj_list *out, struct errbuf *err)
 {
-	char *base = api_resource_path(res, res->namespaced ? c->scope_ns : NULL);
-	char *api_version = *res->group ? xasprintf("%s/%s", res->group, res->version)
-					: xstrdup(res->version);
+	char *path = api_resource_path(res, res->namespaced ? c->scope_ns : NULL);
+	char *fields = field_selector(name);
+	char *api_version = api_group_version(res->group, res->version);
 	struct gather g = {
 		.out = out,
 		.flags = o.keep_managed_fields ? KOBJ_KEEP_MANAGED_FIELDS : 0,
 		.type = { .api_version = api_version, .kind = res->kind },
 	};
-	char *cont = NULL;
-	int ret = -1;
+	struct pager_opts po = list_opts(c, path, fields);
+	struct pager_hooks hooks = { .ctx = &g, .item = gather_item };
+	struct pager_result pr;
+	char what[128];
+	int ret;
 
-	do {
-		struct strbuf q = STRBUF_INIT;
-		url_query_add(&q, "limit", "500");
-		if (cont)
-			url_query_add(&q, "continue", cont);
-		if (o.label_selector)
-			url_query_add(&q, "labelSelector", o.label_selector);
-		struct strbuf fields = STRBUF_INIT;
-		if (name)
-			strbuf_addf(&fields, "metadata.name=%s", name);
-		if (o.field_selector)
-			strbuf_addf(&fields, "%s%s", fields.len ? "," : "", o.field_selector);
-		if (fields.len)
-			url_query_add(&q, "fieldSelector", fields.buf);
-		strbuf_release(&fields);
-		char *path = xasprintf("%s%s", base, strbuf_str(&q));
-		strbuf_release(&q);
-
-		struct list_sink sink = { 0 };
-		struct list_splitter *ls = &sink.split;
-		struct http_response resp = { 0 };
-		list_splitter_init(ls, gather_item, &g);
-		struct stream_opts so = list_opts(c, NULL);
-		int rc = kclient_stream(c->client, path, &so, split_list, &sink, &resp, err);
-		free(path);
-		free(cont);
-		cont = NULL;
-		if (rc == 0 && (resp.status < 200 || resp.status > 299)) {
-			char what[128];
-			snprintf(what, sizeof(what), "list %s", res->name);
-			http_status_message(&resp, what, err);
-			rc = -1;
-		} else if (g.bad) {
-			errbuf_set(err, "%s", g.err.msg);
-			rc = -1;
-		} else if (sink.refused && ls->not_json) {
-			not_json_message(res->name, ls->head, ls->head_len, err);
-			rc = -1;
-		} else if (sink.refused && ls->too_large) {
-			errbuf_set(err, "the server's list of %s holds a piece larger than 16 MiB",
-				   res->name);
-			rc = -1;
-		} else if (sink.refused) {
-			errbuf_set(err, "the server's list of %s is malformed", res->name);
-			rc = -1;
-		} else if (rc == 0 && !list_splitter_done(ls)) {
-			errbuf_set(err, "the server's list of %s ended early", res->name);
-			rc = -1;
-		}
-		if (rc == 0) {
-			json_object *rest = json_parse_deep(list_splitter_rest(ls)), *meta, *v;
-			if (rest && json_object_object_get_ex(rest, "metadata", &meta) &&
-			    json_object_object_get_ex(meta, "continue", &v) &&
-			    *json_object_get_string(v))
-				cont = xstrdup(json_object_get_string(v));
-			json_object_put(rest);
-		}
-		list_splitter_release(ls);
-		http_response_release(&resp);
-		if (rc < 0)
-			goto cleanup;
-	} while (cont);
-	ret = 0;
-cleanup:
+	snprintf(what, sizeof(what), "list %s", res->name);
+	ret = pager_list(c->client, &po, what, &hooks, &pr, err);
+	if (pr.end == PAGER_REFUSED)
+		errbuf_set(err, "%s", g.err.msg);
+	else
+		pager_explain(&pr, res->name, err);
+	pager_result_release(&pr);
 	free(api_version);
-	free(base);
+	free(fields);
+	free(path);
 	return ret;
+}
+
+/* Gathers the rows of every page into the first Table. */
+struct table_gather {
+	struct json_object *table;
+	bool plain;		/* the server sent objects, not a Table */
+};
+
+static int gather_table(void *ctx, struct json_object *page)
+{
+	struct table_gather *tg = ctx;
+	struct json_object *v, *rows, *all;
+
+	if (!json_object_object_get_ex(page, "kind", &v) ||
+	    strcmp(json_object_get_string(v), "Table")) {
+		/* a server without Tables: kubectl prints from the objects */
+		tg->plain = true;
+		return -1;
+	}
+	if (!tg->table) {
+		tg->table = json_object_get(page);
+	} else if (json_object_object_get_ex(page, "rows", &rows) &&
+		   json_object_object_get_ex(tg->table, "rows", &all)) {
+		for (size_t i = 0; i < json_object_array_length(rows); i++)
+			json_object_array_add(all, json_object_get(
+				json_object_array_get_idx(rows, i)));
+	}
+	return 0;
 }
 
 /*
@@ -239,107 +201,34 @@ cleanup:
  * 500, the rows of every page gathered into the first Table.  Returns 1
  * (and no table) when the server answers with plain objects instead.
  */
-static int gather_body(void *ctx, const char *data, size_t len)
-{
-	strbuf_add(ctx, data, len);
-	return 0;
-}
-
-/* Whether a whole body that json-c refused was cut short rather than no JSON. */
-static bool cut_short(const char *text)
-{
-	struct json_tokener *tok = json_tokener_new_ex(1024);
-	size_t len = strlen(text);
-	enum json_tokener_error e;
-
-	json_object_put(json_tokener_parse_ex(tok, text, len > INT32_MAX ? INT32_MAX : (int)len));
-	e = json_tokener_get_error(tok);
-	json_tokener_free(tok);
-	return e == json_tokener_continue;
-}
-
 static int table_from_server(struct cluster *c, const struct api_resource *res,
 			     const char *name, struct json_object **out, struct errbuf *err)
 {
-	char *base = api_resource_path(res, res->namespaced ? c->scope_ns : NULL);
-	struct json_object *table = NULL;
-	char *cont = NULL;
+	char *path = api_resource_path(res, res->namespaced ? c->scope_ns : NULL);
+	char *fields = field_selector(name);
+	struct table_gather tg = { 0 };
+	struct pager_opts po = list_opts(c, path, fields);
+	struct pager_hooks hooks = { .ctx = &tg, .table = gather_table };
+	struct pager_result pr;
+	char what[128];
 	int ret = -1;
 
-	do {
-		struct strbuf q = STRBUF_INIT, fields = STRBUF_INIT, body = STRBUF_INIT;
-		struct http_response resp = { 0 };
-		url_query_add(&q, "limit", "500");
-		if (cont)
-			url_query_add(&q, "continue", cont);
-		if (o.label_selector)
-			url_query_add(&q, "labelSelector", o.label_selector);
-		if (name)
-			strbuf_addf(&fields, "metadata.name=%s", name);
-		if (o.field_selector)
-			strbuf_addf(&fields, "%s%s", fields.len ? "," : "", o.field_selector);
-		if (fields.len)
-			url_query_add(&q, "fieldSelector", fields.buf);
-		if (o.sort_by)	/* sorting looks into the whole object */
-			url_query_add(&q, "includeObject", "Object");
-		char *path = xasprintf("%s%s", base, strbuf_str(&q));
-		struct stream_opts so = list_opts(c,
-			"application/json;as=Table;v=v1;g=meta.k8s.io,"
-			"application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json");
-		int rc = kclient_stream(c->client, path, &so, gather_body, &body, &resp, err);
-		free(path);
-		free(cont);
-		cont = NULL;
-		strbuf_release(&q);
-		strbuf_release(&fields);
-		struct json_object *page = NULL, *v;
-		if (rc == 0 && (resp.status < 200 || resp.status > 299)) {
-			char what[128];
-			snprintf(what, sizeof(what), "list %s", res->name);
-			http_status_message(&resp, what, err);
-			rc = -1;
-		} else if (rc == 0 && !(page = json_parse_deep(strbuf_str(&body)))) {
-			if (cut_short(strbuf_str(&body)))
-				errbuf_set(err, "the server's list of %s ended early", res->name);
-			else
-				not_json_message(res->name, body.buf, body.len, err);
-			rc = -1;
-		} else if (rc == 0 && (!json_object_object_get_ex(page, "kind", &v) ||
-				       strcmp(json_object_get_string(v), "Table"))) {
-			/* a server without Tables: kubectl prints from the objects */
-			json_object_put(page);
-			strbuf_release(&body);
-			http_response_release(&resp);
-			ret = 1;
-			goto cleanup;
-		}
-		if (rc == 0) {
-			struct json_object *meta, *rows, *all;
-			if (json_object_object_get_ex(page, "metadata", &meta) &&
-			    json_object_object_get_ex(meta, "continue", &v) &&
-			    *json_object_get_string(v))
-				cont = xstrdup(json_object_get_string(v));
-			if (!table) {
-				table = json_object_get(page);
-			} else if (json_object_object_get_ex(page, "rows", &rows) &&
-				   json_object_object_get_ex(table, "rows", &all)) {
-				for (size_t i = 0; i < json_object_array_length(rows); i++)
-					json_object_array_add(all, json_object_get(
-						json_object_array_get_idx(rows, i)));
-			}
-		}
-		json_object_put(page);
-		strbuf_release(&body);
-		http_response_release(&resp);
-		if (rc < 0)
-			goto cleanup;
-	} while (cont);
-	*out = table;
-	table = NULL;
-	ret = 0;
-cleanup:
-	json_object_put(table);
-	free(base);
+	po.as = PAGER_TABLE;
+	po.include_object = o.sort_by != NULL;	/* sorting looks into the whole object */
+	snprintf(what, sizeof(what), "list %s", res->name);
+	if (pager_list(c->client, &po, what, &hooks, &pr, err) == 0) {
+		*out = tg.table;
+		tg.table = NULL;
+		ret = 0;
+	} else if (tg.plain) {
+		ret = 1;
+	} else {
+		pager_explain(&pr, res->name, err);
+	}
+	pager_result_release(&pr);
+	json_object_put(tg.table);
+	free(fields);
+	free(path);
 	return ret;
 }
 

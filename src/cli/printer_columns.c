@@ -23,12 +23,14 @@ static bool may_be_custom(const char *group)
 
 void printer_columns_load(struct cluster *c, const struct api_resource *const *res, size_t nr)
 {
+	char *crds = api_group_version_path("apiextensions.k8s.io", "v1");
+
 	for (size_t i = 0; i < nr; i++) {
 		struct http_response resp = { 0 };
 		struct errbuf err;
 		if (!may_be_custom(res[i]->group))
 			continue;
-		char *path = xasprintf("/apis/apiextensions.k8s.io/v1/customresourcedefinitions/%s.%s",
+		char *path = xasprintf("%s/customresourcedefinitions/%s.%s", crds,
 				       res[i]->name, res[i]->group);
 		if (kclient_get(c->client, path, &resp, &err) == 0 && resp.status == 200) {
 			struct json_object *crd = json_parse_deep(strbuf_str(&resp.body));
@@ -39,4 +41,5 @@ void printer_columns_load(struct cluster *c, const struct api_resource *const *r
 		http_response_release(&resp);
 		free(path);
 	}
+	free(crds);
 }

@@ -172,7 +172,7 @@ static char **json_strv(json_object *obj, const char *key)
 	return v;
 }
 
-static char *gv_string(const char *group, const char *version)
+char *api_group_version(const char *group, const char *version)
 {
 	return *group ? xasprintf("%s/%s", group, version) : xstrdup(version);
 }
@@ -180,7 +180,7 @@ static char *gv_string(const char *group, const char *version)
 /* Where a group version's APIResourceList lives in the disk cache. */
 static char *gv_cache_name(const char *group, const char *version)
 {
-	char *gv = gv_string(group, version);
+	char *gv = api_group_version(group, version);
 	char *name = xasprintf("%s/serverresources.json", gv);
 	free(gv);
 	return name;
@@ -255,7 +255,7 @@ static json_object *resource_list_of(const char *group, json_object *version)
 	const char *ver = json_get_str(version, "version", NULL);
 	json_object *list = json_object_new_object(), *out = json_object_new_array();
 	json_object *resources = json_get_array(version, "resources");
-	char *gv = gv_string(group, ver);
+	char *gv = api_group_version(group, ver);
 
 	add_json_str(list, "kind", "APIResourceList");
 	add_json_str(list, "apiVersion", "v1");
@@ -385,7 +385,7 @@ static void add_aggregated(struct discovery *d, json_object *list)
 				continue;
 			}
 			versions[k++] = xstrdup(ver);
-			char *gv = gv_string(name, ver);
+			char *gv = api_group_version(name, ver);
 			doc_add(d, gv, resource_list_of(name, v));
 			free(gv);
 		}
@@ -409,7 +409,7 @@ static json_object *group_list(const struct discovery *d)
 		add_json_str(o, "name", g->name);
 		for (char **v = g->versions; *v; v++) {
 			json_object *gv = json_object_new_object();
-			char *s = gv_string(g->name, *v);
+			char *s = api_group_version(g->name, *v);
 			add_json_str(gv, "groupVersion", s);
 			add_json_str(gv, "version", *v);
 			free(s);
@@ -417,7 +417,7 @@ static json_object *group_list(const struct discovery *d)
 		}
 		json_object_object_add(o, "versions", vs);
 		json_object *pref = json_object_new_object();
-		char *s = gv_string(g->name, g->preferred);
+		char *s = api_group_version(g->name, g->preferred);
 		add_json_str(pref, "groupVersion", s);
 		add_json_str(pref, "version", g->preferred);
 		free(s);
@@ -530,17 +530,12 @@ struct gv_fetch {
 	struct errbuf err;
 };
 
-static char *gv_path(const char *group, const char *version)
-{
-	return *group ? xasprintf("/apis/%s/%s", group, version) : xasprintf("/api/%s", version);
-}
-
 /* One legacy request (on its own thread when there are several). */
 static void *gv_fetch_thread(void *arg)
 {
 	struct gv_fetch *f = arg;
 	char what[256];
-	char *path = gv_path(f->group, f->version);
+	char *path = api_group_version_path(f->group, f->version);
 	snprintf(what, sizeof(what), "discover '%s%s%s'", f->group, *f->group ? "/" : "",
 		 f->version);
 	json_object *root = get_json(f->d->client, path, NULL, what, NULL, NULL, 0, &f->err);
@@ -575,7 +570,7 @@ static int fetch_versions(struct discovery *d, struct gv_fetch *f, size_t n, str
 	size_t *todo = xcalloc(n + 1, sizeof(*todo)), nr_todo = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		char *gv = gv_string(f[i].group, f[i].version);
+		char *gv = api_group_version(f[i].group, f[i].version);
 		json_object *doc = doc_find(d, gv), *disk = NULL;
 		f[i].d = d;
 		if (!doc && (disk = cache_read_gv(d, f[i].group, f[i].version))) {
@@ -768,13 +763,18 @@ char *api_resource_full_name(const struct api_resource *res)
 	return *res->group ? xasprintf("%s.%s", res->name, res->group) : xstrdup(res->name);
 }
 
+char *api_group_version_path(const char *group, const char *version)
+{
+	return *group ? xasprintf("/apis/%s/%s", group, version) : xasprintf("/api/%s", version);
+}
+
 char *api_resource_path(const struct api_resource *res, const char *ns)
 {
 	struct strbuf sb = STRBUF_INIT;
-	if (*res->group)
-		strbuf_addf(&sb, "/apis/%s/%s", res->group, res->version);
-	else
-		strbuf_addf(&sb, "/api/%s", res->version);
+	char *gv = api_group_version_path(res->group, res->version);
+
+	strbuf_adds(&sb, gv);
+	free(gv);
 	if (res->namespaced && ns && *ns) {
 		strbuf_adds(&sb, "/namespaces/");
 		url_query_escape(&sb, ns);

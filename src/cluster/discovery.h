@@ -77,6 +77,13 @@ bool api_resource_has_verb(const struct api_resource *res, const char *verb);
 /* "pods", "deployments.apps" — the name kubectl prints. */
 char *api_resource_full_name(const struct api_resource *res);
 /*
+ * A group version as an object's apiVersion: "apps/v1", "v1" for the core
+ * group ("").  Allocated.
+ */
+char *api_group_version(const char *group, const char *version);
+/* Where a group version is served: "/apis/apps/v1", "/api/v1".  Allocated. */
+char *api_group_version_path(const char *group, const char *version);
+/*
  * Collection path: "/api/v1/namespaces/NS/pods", "/apis/apps/v1/deployments";
  * ns NULL or "" means all namespaces (or a cluster-scoped resource).
  */

@@ -40,6 +40,7 @@
 
 #include "informer/activity.h"
 #include "informer/fifo.h"
+#include "informer/reflector_hooks.h"
 
 struct kclient;
 
@@ -50,26 +51,6 @@ struct kclient;
  */
 #define REFLECTOR_DEFAULT_RENEW_MS 45000
 #define REFLECTOR_DEFAULT_LIST_IDLE_MS 125000
-
-struct reflector_hooks {
-	void (*activity)(void *ctx, const struct activity_info *info);
-	/* After each Replace (an empty list pops nothing: sync is due here). */
-	void (*replaced)(void *ctx);
-	/*
-	 * The watch phase of a ListAndWatch began (after its list) or ended:
-	 * client-go resyncs only in between (watchWithResync).
-	 */
-	void (*watching)(void *ctx, bool on);
-	/*
-	 * A new reference to the object the informer holds under obj's key
-	 * when it is byte for byte obj, else NULL.  Called for each listed
-	 * object (and each initial event of a streaming list) on the
-	 * decoder's thread: a relist of unchanged objects hands on the ones
-	 * in memory and frees its copies at once.  May be NULL.
-	 */
-	struct kobj *(*same)(void *ctx, const struct kobj *obj);
-	void *ctx;
-};
 
 struct reflector;
 

@@ -7,9 +7,9 @@
 
 #include "cluster/discovery.h"
 #include "cluster/http.h"
+#include "cluster/pager.h"
 #include "informer/informer.h"
 #include "informer/kobj.h"
-#include "lib/json_stream.h"
 #include "lib/strbuf.h"
 
 void verify_check_init(struct verify_check *vc, struct session *s, size_t index)
@@ -92,7 +92,6 @@ struct gather {
 	size_t alloc;
 	struct kobj_type type;
 	struct errbuf err;
-	bool bad;
 };
 
 static int gather_item(void *ctx, const char *text, size_t len)
@@ -101,10 +100,8 @@ static int gather_item(void *ctx, const char *text, size_t len)
 	struct verify_check *vc = g->vc;
 	struct kobj *obj = kobj_from_list_item(text, len, &g->type, 0, &g->err);
 
-	if (!obj) {
-		g->bad = true;
+	if (!obj)
 		return -1;
-	}
 	char *s = key_rv(obj->key, obj->rv);
 	ALLOC_GROW(vc->server, vc->nserver + 1, g->alloc);
 	vc->server[vc->nserver++] = (struct verify_entry){
@@ -114,101 +111,47 @@ static int gather_item(void *ctx, const char *text, size_t len)
 	return 0;
 }
 
-static int split_list(void *ctx, const char *data, size_t len)
-{
-	return list_splitter_feed(ctx, data, len);
-}
-
-/* One page: its items gathered, its continue token and RV (meta) read. */
-static int list_page(struct verify_check *vc, struct gather *g, const char *path,
-		     char **cont, char **rv, struct errbuf *err)
-{
-	struct cluster *c = &vc->session->cluster;
-	const struct api_resource *res = vc->session->resources[vc->index];
-	struct list_splitter ls;
-	struct http_response resp = { 0 };
-	int rc;
-
-	list_splitter_init(&ls, gather_item, g);
-	/* A server that sends nothing for a minute is not coming back. */
-	rc = kclient_stream(c->client, path, &(struct stream_opts){ .idle_timeout_ms = 60000 },
-			    split_list, &ls, &resp, err);
-	if (rc == 0 && (resp.status < 200 || resp.status > 299)) {
-		char what[128];
-		snprintf(what, sizeof(what), "list %s", res->name);
-		http_status_message(&resp, what, err);
-		rc = -1;
-	} else if (g->bad) {
-		errbuf_set(err, "%s", g->err.msg);
-		rc = -1;
-	} else if (rc == 0 && !list_splitter_done(&ls)) {
-		errbuf_set(err, "the server's list of %s ended early", res->name);
-		rc = -1;
-	}
-	if (rc == 0) {
-		json_object *rest = json_parse_deep(list_splitter_rest(&ls)), *meta, *v;
-		if (rest && json_object_object_get_ex(rest, "metadata", &meta)) {
-			if (json_object_object_get_ex(meta, "continue", &v) &&
-			    *json_object_get_string(v))
-				*cont = xstrdup(json_object_get_string(v));
-			if (!*rv && json_object_object_get_ex(meta, "resourceVersion", &v))
-				*rv = xstrdup(json_object_get_string(v));
-		}
-		json_object_put(rest);
-	}
-	list_splitter_release(&ls);
-	http_response_release(&resp);
-	return rc;
-}
-
 int verify_check_begin(struct verify_check *vc, struct errbuf *err)
 {
 	struct session *s = vc->session;
 	const struct api_resource *res = s->resources[vc->index];
-	const char *labels, *fields;
-	char *base = api_resource_path(res, res->namespaced ? s->cluster.scope_ns : NULL);
-	char *api_version = *res->group ? xasprintf("%s/%s", res->group, res->version)
-					: xstrdup(res->version);
+	char *path = api_resource_path(res, res->namespaced ? s->cluster.scope_ns : NULL);
+	char *api_version = api_group_version(res->group, res->version);
 	struct gather g = {
 		.vc = vc,
 		.type = { .api_version = api_version, .kind = res->kind },
 	};
-	char *cont = NULL, *rv = NULL;
+	/* No resourceVersion: a quorum read, from etcd, not the watch cache. */
+	struct pager_opts po = {
+		.path = path,
+		.limit = 500,
+		/* A server that sends nothing for a minute is not coming back. */
+		.stream = { .idle_timeout_ms = 60000 },
+	};
+	struct pager_hooks hooks = { .ctx = &g, .item = gather_item };
+	struct pager_result pr;
+	char what[128];
 	int ret = -1;
 
 	forget_deletions(vc);
 	release_server(vc);
-	session_selectors(s, &labels, &fields);
-	/* No resourceVersion: a quorum read, from etcd, not the watch cache. */
-	do {
-		struct strbuf q = STRBUF_INIT;
-		url_query_add(&q, "limit", "500");
-		if (cont)
-			url_query_add(&q, "continue", cont);
-		if (labels)
-			url_query_add(&q, "labelSelector", labels);
-		if (fields)
-			url_query_add(&q, "fieldSelector", fields);
-		char *path = xasprintf("%s%s", base, strbuf_str(&q));
-		strbuf_release(&q);
-		free(cont);
-		cont = NULL;
-		int rc = list_page(vc, &g, path, &cont, &rv, err);
-		free(path);
-		if (rc < 0)
-			goto cleanup;
-	} while (cont);
+	session_selectors(s, &po.label_selector, &po.field_selector);
+	snprintf(what, sizeof(what), "list %s", res->name);
+	if (pager_list(s->cluster.client, &po, what, &hooks, &pr, err) < 0) {
+		if (pr.end == PAGER_REFUSED)
+			errbuf_set(err, "%s", g.err.msg);
+		else if (pr.end == PAGER_ENDED_EARLY)
+			pager_explain(&pr, res->name, err);
+		release_server(vc);
+		goto cleanup;
+	}
 	verify_sort(vc->server, vc->nserver);
-	vc->list_rv = rv ? rv : xstrdup("");
-	rv = NULL;
+	vc->list_rv = xstrdup(pr.rv ? pr.rv : "");
 	ret = 0;
 cleanup:
-	if (ret < 0)
-		release_server(vc);
-	free(rv);
-	free(cont);
+	pager_result_release(&pr);
 	free(api_version);
-	free(base);
+	free(path);
 	return ret;
 }
 

@@ -1,0 +1,342 @@
+/* pager.c — a LIST page after page; see pager.h. */
+#include "cluster/pager.h"
+
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/strbuf.h"
+
+#define ACCEPT_TABLE "application/json;as=Table;v=v1;g=meta.k8s.io," \
+		     "application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json"
+
+/* One pager_list() call. */
+struct pager {
+	struct kclient *client;
+	const struct pager_opts *opts;
+	const struct pager_hooks *hooks;
+	struct pager_result *res;
+	char *cont;		/* the next page's token */
+	bool full;		/* after an expired continue: no limit */
+	unsigned retries;	/* of this page, as the REST client counts */
+	int64_t started, next_warn;	/* the client's clock */
+	/* This request's body. */
+	struct list_splitter split;	/* PAGER_ITEMS */
+	struct strbuf body;		/* PAGER_TABLE */
+	bool refused, split_failed;
+};
+
+/* ---- one request ---------------------------------------------------------- */
+
+static char *page_path(struct pager *p)
+{
+	const struct pager_opts *o = p->opts;
+	struct strbuf q = STRBUF_INIT;
+
+	if (!p->full && o->limit) {
+		char num[16];
+		snprintf(num, sizeof(num), "%u", o->limit);
+		url_query_add(&q, "limit", num);
+	}
+	if (p->cont)
+		url_query_add(&q, "continue", p->cont);
+	else if (o->rv && *o->rv)
+		url_query_add(&q, "resourceVersion", o->rv);
+	if (o->label_selector)
+		url_query_add(&q, "labelSelector", o->label_selector);
+	if (o->field_selector)
+		url_query_add(&q, "fieldSelector", o->field_selector);
+	if (o->include_object)
+		url_query_add(&q, "includeObject", "Object");
+	char *path = xasprintf("%s%s", o->path, strbuf_str(&q));
+	strbuf_release(&q);
+	return path;
+}
+
+static int on_item(void *ctx, const char *text, size_t len)
+{
+	struct pager *p = ctx;
+
+	p->res->items++;
+	if (p->hooks->item(p->hooks->ctx, text, len) < 0) {
+		p->refused = true;
+		return -1;
+	}
+	return 0;
+}
+
+static int on_items_data(void *ctx, const char *data, size_t len)
+{
+	struct pager *p = ctx;
+
+	if (list_splitter_feed(&p->split, data, len) < 0) {
+		p->split_failed = !p->refused;
+		return -1;
+	}
+	if (p->hooks->flush && p->hooks->flush(p->hooks->ctx) < 0) {
+		p->refused = true;
+		return -1;
+	}
+	return 0;
+}
+
+static int on_table_data(void *ctx, const char *data, size_t len)
+{
+	struct pager *p = ctx;
+
+	strbuf_add(&p->body, data, len);
+	return 0;
+}
+
+/* The slow-list warning, on the list's clock (it runs across the pages). */
+static int64_t on_tick(void *ctx)
+{
+	struct pager *p = ctx;
+	int64_t now = kclient_now_ms(p->client);
+
+	if (now >= p->next_warn) {
+		p->hooks->slow(p->hooks->ctx, now - p->started, p->res->items, p->res->pages);
+		while (p->next_warn <= now)
+			p->next_warn += p->opts->warn_ms;
+	}
+	return p->next_warn - now;
+}
+
+static int request_page(struct pager *p, struct errbuf *err)
+{
+	const struct pager_opts *o = p->opts;
+	struct stream_opts so = o->stream;
+	bool items = o->as == PAGER_ITEMS;
+
+	p->refused = p->split_failed = false;
+	if (items)
+		list_splitter_init(&p->split, on_item, p);
+	else
+		p->body = (struct strbuf)STRBUF_INIT;
+	so.accept = items ? NULL : ACCEPT_TABLE;
+	if (o->warn_ms && p->hooks->slow) {
+		so.tick = on_tick;
+		so.tick_ctx = p;
+		so.tick_ms = p->next_warn - kclient_now_ms(p->client);
+		if (so.tick_ms < 1)
+			so.tick_ms = 1;
+	}
+	p->res->pages++;
+	if (p->hooks->request)
+		p->hooks->request(p->hooks->ctx, p->res->pages);
+
+	char *path = page_path(p);
+	http_response_release(&p->res->resp);
+	memset(&p->res->resp, 0, sizeof(p->res->resp));
+	int rc = kclient_stream(p->client, path, &so, items ? on_items_data : on_table_data,
+				p, &p->res->resp, err);
+	free(path);
+	return rc;
+}
+
+/* ---- what came ------------------------------------------------------------ */
+
+/* Whether a whole body that json-c refused was cut short rather than no JSON. */
+static bool cut_short(const char *text)
+{
+	struct json_tokener *tok = json_tokener_new_ex(1024);
+	size_t len = strlen(text);
+	enum json_tokener_error e;
+
+	json_object_put(json_tokener_parse_ex(tok, text, len > INT32_MAX ? INT32_MAX : (int)len));
+	e = json_tokener_get_error(tok);
+	json_tokener_free(tok);
+	return e == json_tokener_continue;
+}
+
+/* A page's metadata: the list's RV (once) and the next token; false: none. */
+static bool read_metadata(struct pager *p, json_object *root, const char **rv)
+{
+	json_object *meta, *v;
+
+	*rv = "";
+	free(p->cont);
+	p->cont = NULL;
+	if (!root || !json_object_object_get_ex(root, "metadata", &meta))
+		return false;
+	if (json_object_object_get_ex(meta, "resourceVersion", &v)) {
+		*rv = json_object_get_string(v);
+		if (!p->res->rv)
+			p->res->rv = xstrdup(*rv);
+	}
+	if (json_object_object_get_ex(meta, "continue", &v) && *json_object_get_string(v))
+		p->cont = xstrdup(json_object_get_string(v));
+	return true;
+}
+
+static void page_read(struct pager *p, const char *rv)
+{
+	struct pager_page pg = {
+		.page = p->res->pages, .items = p->res->items, .rv = rv, .cont = p->cont,
+	};
+
+	p->retries = 0;
+	if (p->hooks->page)
+		p->hooks->page(p->hooks->ctx, &pg);
+}
+
+/* A 2xx JSON list's page, read in full: its end, or PAGER_OK to go on. */
+static enum pager_end items_page(struct pager *p)
+{
+	struct pager_result *res = p->res;
+	const char *rv;
+
+	if (!list_splitter_done(&p->split))
+		return PAGER_ENDED_EARLY;
+	if (p->opts->strict && !p->split.has_items) {
+		res->rest = xstrdup(list_splitter_rest(&p->split));
+		return PAGER_NOT_A_LIST;
+	}
+	json_object *root = json_parse_deep(list_splitter_rest(&p->split));
+	bool has_meta = read_metadata(p, root, &rv);
+	if (!has_meta && p->opts->strict) {
+		json_object_put(root);
+		return PAGER_NO_METADATA;
+	}
+	page_read(p, rv);
+	json_object_put(root);
+	return PAGER_OK;
+}
+
+/* A 2xx Table's page, read in full: its end, or PAGER_OK to go on. */
+static enum pager_end table_page(struct pager *p)
+{
+	json_object *page = json_parse_deep(strbuf_str(&p->body));
+	enum pager_end end = PAGER_OK;
+	const char *rv;
+
+	if (!page) {
+		if (cut_short(strbuf_str(&p->body)))
+			return PAGER_ENDED_EARLY;
+		json_describe_start(p->body.buf, p->body.len, p->res->begins,
+				    sizeof(p->res->begins));
+		return PAGER_NOT_JSON;
+	}
+	read_metadata(p, page, &rv);
+	if (p->hooks->table(p->hooks->ctx, page) < 0)
+		end = PAGER_REFUSED;
+	else
+		page_read(p, rv);
+	json_object_put(page);
+	return end;
+}
+
+/* What the body of a failed transfer says went wrong. */
+static enum pager_end broken_body(struct pager *p)
+{
+	if (p->opts->as != PAGER_ITEMS || !p->split_failed)
+		return PAGER_FAILED;
+	if (p->split.too_large)
+		return PAGER_TOO_LARGE_PIECE;
+	if (p->split.not_json) {
+		json_describe_start(p->split.head, p->split.head_len, p->res->begins,
+				    sizeof(p->res->begins));
+		return PAGER_NOT_JSON;
+	}
+	return PAGER_MALFORMED;
+}
+
+/*
+ * A non-2xx answer: -1 to ask again (a retry, or the full list after an
+ * expired continue token), else how the list ends.
+ */
+static int bad_status(struct pager *p, const char *what, struct errbuf *err)
+{
+	const struct http_response *resp = &p->res->resp;
+
+	if (p->hooks->retry && http_rest_retriable(resp) && p->retries < HTTP_MAX_RETRIES) {
+		p->retries++;
+		int again = p->hooks->retry(p->hooks->ctx, resp);
+		if (again > 0)
+			return -1;
+		if (again < 0)
+			return PAGER_STOPPED;
+	} else if (resp->status == 410 && p->cont && p->opts->full_list_fallback) {
+		if (p->hooks->restart)
+			p->hooks->restart(p->hooks->ctx);
+		p->res->items = 0;
+		free(p->cont);
+		p->cont = NULL;
+		p->full = true;
+		return -1;
+	}
+	http_status_message(resp, what, err);
+	return PAGER_STATUS;
+}
+
+/* After one request: -1 for another request, else how the list ends. */
+static int page_end(struct pager *p, int rc, const char *what, struct errbuf *err)
+{
+	const struct pager_opts *o = p->opts;
+	const struct http_response *resp = &p->res->resp;
+
+	if (o->stream.stop && atomic_load(o->stream.stop))
+		return PAGER_STOPPED;
+	if (!p->refused && p->hooks->flush && p->hooks->flush(p->hooks->ctx) < 0)
+		p->refused = true;
+	if (p->refused)
+		return PAGER_REFUSED;
+	if (rc < 0)
+		return broken_body(p);
+	if (resp->status < 200 || resp->status > 299)
+		return bad_status(p, what, err);
+
+	enum pager_end end = o->as == PAGER_ITEMS ? items_page(p) : table_page(p);
+	if (end != PAGER_OK || !p->cont)
+		return end;
+	return -1;
+}
+
+int pager_list(struct kclient *client, const struct pager_opts *opts, const char *what,
+	       const struct pager_hooks *hooks, struct pager_result *res, struct errbuf *err)
+{
+	struct pager p = {
+		.client = client, .opts = opts, .hooks = hooks, .res = res,
+	};
+	int end;
+
+	memset(res, 0, sizeof(*res));
+	p.started = kclient_now_ms(client);
+	p.next_warn = p.started + opts->warn_ms;
+	do {
+		int rc = request_page(&p, err);
+		end = page_end(&p, rc, what, err);
+		if (opts->as == PAGER_ITEMS)
+			list_splitter_release(&p.split);
+		else
+			strbuf_release(&p.body);
+	} while (end < 0);
+	res->end = (enum pager_end)end;
+	free(p.cont);
+	return res->end == PAGER_OK ? 0 : -1;
+}
+
+void pager_result_release(struct pager_result *res)
+{
+	http_response_release(&res->resp);
+	free(res->rv);
+	free(res->rest);
+	memset(res, 0, sizeof(*res));
+}
+
+/* How each end a body can have reads in kubectl's words; NULL: not one. */
+static const char *const explanations[] = {
+	[PAGER_TOO_LARGE_PIECE] = "holds a piece larger than 16 MiB",
+	[PAGER_NOT_JSON] = "is not JSON: ",
+	[PAGER_MALFORMED] = "is malformed",
+	[PAGER_ENDED_EARLY] = "ended early",
+};
+
+void pager_explain(const struct pager_result *res, const char *name, struct errbuf *err)
+{
+	if (res->end >= ARRAY_SIZE(explanations) || !explanations[res->end])
+		return;
+	errbuf_set(err, "the server's list of %s %s%s", name, explanations[res->end],
+		   res->end == PAGER_NOT_JSON ? res->begins : "");
+}

@@ -1,0 +1,149 @@
+/*
+ * pager.h — one LIST of a collection, page after page, as client-go's
+ * tools/pager makes it: `limit` and `continue`, the first page at the
+ * resourceVersion asked for, and (when asked) one full LIST when a
+ * continue token has expired.
+ *
+ * The items of a JSON list reach the caller one at a time as their text,
+ * while the body streams in, so that a list of 100,000 objects is never
+ * held as one document; a Table (as=Table) is read a page at a time.
+ * The pager decides only what is generic to a LIST; what an answer means
+ * (a 410 to relist, a 403 to give up) is the caller's to decide from
+ * struct pager_result.
+ *
+ * Runs on the caller's thread and blocks in libcurl (and in the hooks);
+ * *stream.stop ends it.  No state outlives pager_list() but the result.
+ */
+#ifndef KINF_PAGER_H
+#define KINF_PAGER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cluster/http.h"
+#include "lib/json_stream.h"
+#include "lib/util.h"
+
+struct json_object;
+
+/* What the pages are asked as. */
+enum pager_as {
+	PAGER_ITEMS,	/* a plain JSON list, split into items as it streams */
+	PAGER_TABLE,	/* kubectl's Table (meta.k8s.io v1, v1beta1), else JSON */
+};
+
+struct pager_page {
+	unsigned page;		/* requests made, from 1 (retries included) */
+	size_t items;		/* items handed to hooks.item so far */
+	const char *rv;		/* this page's metadata.resourceVersion, or "" */
+	const char *cont;	/* its continue token; NULL on the last page */
+};
+
+/*
+ * The caller's side, every member optional but the one of its enum
+ * pager_as.  Called on the caller's thread, in this order per request:
+ * request, then item (flush after each piece of the body, and once after
+ * the transfer), then page or retry or restart.  A hook returning -1
+ * ends the list as PAGER_REFUSED.
+ */
+struct pager_hooks {
+	void *ctx;
+	/* PAGER_ITEMS: one element of "items", as its JSON text. */
+	json_piece_fn *item;
+	/* PAGER_TABLE: one page as parsed; the pager drops its reference after. */
+	int (*table)(void *ctx, struct json_object *page);
+	/* For a caller that decodes items elsewhere: hand them on, say if that failed. */
+	int (*flush)(void *ctx);
+	/* A request is about to be made. */
+	void (*request)(void *ctx, unsigned page);
+	/* A page was read in full. */
+	void (*page)(void *ctx, const struct pager_page *p);
+	/*
+	 * An answer http_rest_retriable() calls retriable, fewer than
+	 * HTTP_MAX_RETRIES times for this page: 1 to ask for the page again
+	 * (after waiting as the hook sees fit), 0 to end with PAGER_STATUS,
+	 * -1 to end with PAGER_STOPPED.  NULL: the answer is PAGER_STATUS
+	 * (stream.retries lets libcurl's side retry instead).
+	 */
+	int (*retry)(void *ctx, const struct http_response *resp);
+	/*
+	 * With full_list_fallback: a continue token expired and the items
+	 * handed out so far are void; one full LIST follows.
+	 */
+	void (*restart)(void *ctx);
+	/* Every warn_ms while the list is not done: client-go's slow-list trace. */
+	void (*slow)(void *ctx, int64_t elapsed_ms, size_t items, unsigned page);
+};
+
+struct pager_opts {
+	const char *path;		/* the collection: api_resource_path() */
+	enum pager_as as;
+	unsigned limit;			/* page size; 0: no limit, one request */
+	/* The first page's (not a continue page's); NULL or "": none. */
+	const char *rv;
+	/* Added when not NULL (even when empty), as each caller always did. */
+	const char *label_selector, *field_selector;
+	bool include_object;		/* includeObject=Object (Tables) */
+	/*
+	 * client-go's pager: a 410 on a continue page becomes one LIST at
+	 * opts.rv without a limit.  Else that 410 is PAGER_STATUS.
+	 */
+	bool full_list_fallback;
+	/*
+	 * A 2xx page must be a list: one without "items" is PAGER_NOT_A_LIST,
+	 * one without metadata PAGER_NO_METADATA (an informer needs its RV).
+	 * Else such a page is the last one, as kubectl takes it.
+	 */
+	bool strict;
+	int64_t warn_ms;		/* hooks.slow's period; 0: none */
+	/* The request's options; the pager sets accept and the tick. */
+	struct stream_opts stream;
+};
+
+/* How the list ended. */
+enum pager_end {
+	PAGER_OK,
+	PAGER_STOPPED,		/* *stream.stop */
+	PAGER_REFUSED,		/* a hook said -1 */
+	PAGER_TOO_LARGE_PIECE,	/* an item over JSON_STREAM_MAX_PIECE */
+	PAGER_NOT_JSON,		/* result.begins describes the body */
+	PAGER_MALFORMED,
+	PAGER_FAILED,		/* the transfer failed: err says why */
+	PAGER_STATUS,		/* a non-2xx answer: result.resp; err says it */
+	PAGER_ENDED_EARLY,	/* the body ended before the list did */
+	PAGER_NOT_A_LIST,	/* strict: result.rest holds the document */
+	PAGER_NO_METADATA,	/* strict */
+};
+
+/*
+ * Owns resp (the answer of the last request) and the strings; release
+ * with pager_result_release().
+ */
+struct pager_result {
+	enum pager_end end;
+	struct http_response resp;
+	char *rv;		/* the list's RV: its first page's, NULL if none said */
+	char *rest;		/* PAGER_NOT_A_LIST: the body without items */
+	char begins[160];	/* PAGER_NOT_JSON: "it begins '<html>...'" */
+	size_t items;
+	unsigned pages;
+};
+
+/*
+ * Lists opts->path.  err: for PAGER_FAILED, the transfer's; for
+ * PAGER_STATUS, the answer in one line ("list " what ": ..."); else as
+ * the transfer left it.  Returns 0 when res->end is PAGER_OK, else -1.
+ */
+int pager_list(struct kclient *client, const struct pager_opts *opts, const char *what,
+	       const struct pager_hooks *hooks, struct pager_result *res, struct errbuf *err);
+void pager_result_release(struct pager_result *res);
+
+/*
+ * kubectl's wording for the ends a body can have, "the server's list of
+ * NAME is not JSON: it begins ...": PAGER_TOO_LARGE_PIECE, PAGER_NOT_JSON,
+ * PAGER_MALFORMED and PAGER_ENDED_EARLY.  err is left alone for others.
+ */
+void pager_explain(const struct pager_result *res, const char *name, struct errbuf *err);
+
+#endif

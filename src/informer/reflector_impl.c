@@ -1,0 +1,213 @@
+/*
+ * reflector_impl.c — what the reflector's files share: its stats, the
+ * activity it reports, its waits, and the reading of answers that both
+ * its LIST and its WATCH meet.
+ *
+ * DESIGN (threads; the whole picture is in reflector.c): these run on
+ * the reflector's thread, and those that report (reflector_emit(),
+ * reflector_set_rv(), ...) on its decoder's thread too while a transfer
+ * is decoded, never on both at once (reflector.c says why).  The stats
+ * are read by any thread: every write to them takes r->lock.
+ */
+#include "informer/reflector_impl.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/strbuf.h"
+
+/* ---- stats and activity ------------------------------------------------ */
+
+void reflector_set_state(struct reflector *r, enum informer_state state)
+{
+	pthread_mutex_lock(&r->lock);
+	if (r->stats.state != state) {
+		r->stats.state = state;
+		r->stats.state_since_ms = wall_ms();
+	}
+	pthread_mutex_unlock(&r->lock);
+}
+
+void reflector_emit_info(struct reflector *r, struct activity_info *info)
+{
+	info->list_no = r->list_no;
+	if (!info->rv[0])
+		snprintf(info->rv, sizeof(info->rv), "%s", r->last_rv);
+	/* Both may quote the server: a notice is one line. */
+	str_one_line(info->message);
+	str_one_line(info->rv);
+	if (r->hooks.activity)
+		r->hooks.activity(r->hooks.ctx, info);
+}
+
+/* reflector_emit_info() with info->message from fmt (NULL: none). */
+void reflector_emit_infov(struct reflector *r, struct activity_info *info,
+			  const char *fmt, va_list ap)
+{
+	if (fmt)
+		vsnprintf(info->message, sizeof(info->message), fmt, ap);
+	reflector_emit_info(r, info);
+}
+
+void reflector_emit(struct reflector *r, enum activity act, const char *fmt, ...)
+{
+	struct activity_info info = { .act = act };
+	va_list ap;
+
+	va_start(ap, fmt);
+	reflector_emit_infov(r, &info, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * After a list applied (fifo_replace() filled *rs): a relist's Relist
+ * record, with its reason and how long no watch had worked.  Frees the
+ * key sample either way.
+ */
+void reflector_report_relist(struct reflector *r, struct replace_stats *rs)
+{
+	if (r->list_no > 0) {
+		struct activity_info rel = { .act = ACT_RELISTED, .replace = *rs };
+
+		if (r->watch_worked_until_ms)
+			rel.replace.disconnected_ms = now_ms(r) - r->watch_worked_until_ms;
+		pthread_mutex_lock(&r->lock);
+		r->stats.relists++;
+		snprintf(rel.message, sizeof(rel.message), "%s", r->stats.relist_reason);
+		pthread_mutex_unlock(&r->lock);
+		reflector_emit_info(r, &rel);	/* the informer copies what it keeps */
+	}
+	relist_sample_free(rs->sample);
+	rs->sample = NULL;
+}
+
+/* Records a failure in the stats and tells the listeners. */
+void reflector_fail(struct reflector *r, const char *msg)
+{
+	pthread_mutex_lock(&r->lock);
+	r->stats.errors++;
+	r->stats.last_error_ms = wall_ms();
+	snprintf(r->stats.last_error, sizeof(r->stats.last_error), "%s", msg);
+	pthread_mutex_unlock(&r->lock);
+	reflector_emit(r, ACT_ERROR, "%s", msg);
+}
+
+/* Ends the reflector: before it ever listed, there is nothing to show. */
+void reflector_give_up(struct reflector *r, const char *msg)
+{
+	pthread_mutex_lock(&r->lock);
+	r->stats.errors++;
+	r->stats.last_error_ms = wall_ms();
+	snprintf(r->stats.last_error, sizeof(r->stats.last_error), "%s", msg);
+	pthread_mutex_unlock(&r->lock);
+	reflector_set_state(r, STATE_STOPPED);
+	struct activity_info info = { .act = ACT_ERROR, .fatal = true };
+	snprintf(info.message, sizeof(info.message), "%s", msg);
+	reflector_emit_info(r, &info);
+	atomic_store(&r->stop.flag, true);
+}
+
+void reflector_set_rv(struct reflector *r, const char *rv)
+{
+	if (!rv || !*rv)
+		return;
+	snprintf(r->last_rv, sizeof(r->last_rv), "%s", rv);
+	pthread_mutex_lock(&r->lock);
+	snprintf(r->stats.rv, sizeof(r->stats.rv), "%s", rv);
+	pthread_mutex_unlock(&r->lock);
+}
+
+void reflector_note_relist_reason(struct reflector *r, const char *reason)
+{
+	pthread_mutex_lock(&r->lock);
+	snprintf(r->stats.relist_reason, sizeof(r->stats.relist_reason), "%s", reason);
+	pthread_mutex_unlock(&r->lock);
+}
+
+/* The watch phase (client-go resyncs only then): tells the informer. */
+void reflector_set_watching(struct reflector *r, bool on)
+{
+	if (r->watching == on)
+		return;
+	r->watching = on;
+	if (r->hooks.watching)
+		r->hooks.watching(r->hooks.ctx, on);
+}
+
+/* ---- waiting ------------------------------------------------------------ */
+
+/* Sleeps ms in STATE_BACKOFF; false when stopped meanwhile. */
+bool reflector_wait_backoff(struct reflector *r, int64_t ms, const char *why)
+{
+	pthread_mutex_lock(&r->lock);
+	r->stats.backoffs++;
+	r->stats.backoff_until_ms = wall_ms() + ms;
+	pthread_mutex_unlock(&r->lock);
+	reflector_set_state(r, STATE_BACKOFF);
+
+	struct activity_info info = { .act = ACT_BACKOFF, .delay_ms = ms };
+	snprintf(info.message, sizeof(info.message), "%s", why);
+	reflector_emit_info(r, &info);
+	return !kclient_sleep(r->client, &r->stop, ms);
+}
+
+
+bool reflector_throttled(struct reflector *r, const struct http_response *resp)
+{
+	char why[64];
+
+	STAT_INC(r, throttled);
+	snprintf(why, sizeof(why), "server asked to retry later (%ld)", resp->status);
+	return reflector_wait_backoff(r, http_retry_delay_ms(resp), why);
+}
+
+/*
+ * client-go's isTooLargeResourceVersionError: a Status whose causes
+ * include ResourceVersionTooLarge, or (servers before 1.19) a timeout
+ * whose message says "Too large resource version".
+ */
+bool reflector_status_too_large(json_object *status)
+{
+	json_object *v, *details, *causes;
+
+	if (json_object_object_get_ex(status, "details", &details) &&
+	    json_object_object_get_ex(details, "causes", &causes) &&
+	    json_object_is_type(causes, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(causes); i++) {
+			json_object *c = json_object_array_get_idx(causes, i);
+			if (json_object_object_get_ex(c, "reason", &v) &&
+			    !strcmp(json_object_get_string(v), "ResourceVersionTooLarge"))
+				return true;
+			if (json_object_object_get_ex(c, "message", &v) &&
+			    !strcmp(json_object_get_string(v), "Too large resource version"))
+				return true;
+		}
+	}
+	return json_object_object_get_ex(status, "code", &v) &&
+	       json_object_get_int(v) == 504 &&
+	       json_object_object_get_ex(status, "message", &v) &&
+	       strstr(json_object_get_string(v), "Too large resource version");
+}
+
+bool reflector_resp_too_large(const struct http_response *resp)
+{
+	if (resp->status != 504)
+		return false;
+	json_object *status = json_parse_deep(strbuf_str(&resp->body));
+	bool yes = status && reflector_status_too_large(status);
+	json_object_put(status);
+	return yes;
+}
+
+bool reflector_parse_rv(const char *rv, unsigned long long *out)
+{
+	char *end;
+	if (!*rv || *rv < '0' || *rv > '9')
+		return false;
+	errno = 0;
+	*out = strtoull(rv, &end, 10);
+	return !*end && !errno;
+}

@@ -1,0 +1,139 @@
+/*
+ * reflector_impl.h — the reflector itself and what its files share:
+ * reflector.c (the loop, backoff and the public API) uses
+ * reflector_watch.c (WATCH and the streaming list), which uses
+ * reflector_list.c (LIST, through the pager); all three use
+ * reflector_impl.c (stats, activity, waits).  Private to them; it does
+ * not include the public reflector.h, which sits above it.
+ *
+ * Every function here runs on the reflector's thread, or on its decoder's
+ * as reflector.c's DESIGN comment says; those that touch stats take
+ * r->lock themselves.
+ */
+#ifndef KINF_REFLECTOR_IMPL_H
+#define KINF_REFLECTOR_IMPL_H
+
+#include <pthread.h>
+#include <stdarg.h>
+
+#include "cluster/http.h"
+#include "informer/activity.h"
+#include "informer/fifo.h"
+#include "informer/kobj.h"
+#include "informer/reflector_hooks.h"
+#include "lib/stop.h"
+
+struct decoder;
+struct json_object;
+
+struct reflector {
+	struct kclient *client;
+	const struct informer_opts *opts;
+	struct fifo *fifo;
+	struct reflector_hooks hooks;
+	char *path;			/* the collection's path */
+	char *api_version;		/* "v1", "apps/v1" */
+	struct kobj_type type;		/* given to list items */
+
+	pthread_t thread;
+	bool running;
+	struct stop stop;
+	struct decoder *decoder;
+
+	/* Reflector thread only. */
+	char last_rv[RV_SIZE];
+	bool rv_unavailable;		/* last_rv was too old: list at "" */
+	bool listed_once;
+	unsigned list_no;
+	bool watch_list_unsupported;
+	bool paginated_result;		/* the first list at "0" came in pages */
+	bool watching;			/* in the watch phase (hooks.watching) */
+	bool reconnected;		/* the connection was lost: check the RV */
+	/*
+	 * When the last watch that worked ended, monotonic; 0: none yet.  A
+	 * watch worked when it delivered events, or ended as a healthy watch
+	 * ends (the server closed it cleanly, or kinf renewed it after its
+	 * silence); not when it expired (410).  A relist reports the time
+	 * since as its disconnected interval.
+	 */
+	int64_t watch_worked_until_ms;
+	int64_t backoff_ms, last_backoff_ms, backoff_reset_ms;
+	/* opts->stall_ms, or reflector.h's defaults */
+	int64_t list_idle_ms, renew_ms;
+
+	pthread_mutex_t lock;		/* guards stats */
+	struct informer_stats stats;
+};
+
+/* What one attempt at a list or a watch came to. */
+enum outcome {
+	OK,		/* list done / watch ended cleanly: go on */
+	EXPIRED,	/* 410, or a too large RV: relist */
+	RETRY,		/* re-watch from the last RV (after a backoff) */
+	FAILED,		/* end the cycle: backoff, relist */
+	STOPPED,
+	/* A streaming list that did not get to its end bookmark: */
+	RESTREAM,	/* try it again at once */
+	RESTREAM_LATER,	/* try it again after a backoff */
+	FALLBACK,	/* list with a plain LIST instead */
+};
+
+/*
+ * The reflector's clock, monotonic ms: the machine's, or a replay's
+ * recorded time (http.h kclient_now_ms), so that what depends on time
+ * (backoff resets, a very short watch, a silent watch renewed, the
+ * disconnected interval) is decided on a replay as it was live.
+ */
+static inline int64_t now_ms(const struct reflector *r)
+{
+	return kclient_now_ms(r->client);
+}
+
+/*
+ * Answers no retry will change: a bad selector (400), credentials the
+ * server refuses (401, after the HTTP layer refreshed them), a verb it
+ * forbids (403), a resource it doesn't serve (404).
+ */
+static inline bool hopeless(long status)
+{
+	return status == 400 || status == 401 || status == 403 || status == 404;
+}
+
+#define STAT_INC(r, field)                                                 \
+	do {                                                               \
+		pthread_mutex_lock(&(r)->lock);                            \
+		(r)->stats.field++;                                        \
+		pthread_mutex_unlock(&(r)->lock);                          \
+	} while (0)
+
+/* ---- reflector_impl.c ---- */
+
+void reflector_set_state(struct reflector *r, enum informer_state state);
+/* An activity record to the hooks, fmt (NULL: none) its message. */
+void reflector_emit(struct reflector *r, enum activity act, const char *fmt, ...)
+	PRINTF(3, 4);
+void reflector_emit_info(struct reflector *r, struct activity_info *info);
+void reflector_emit_infov(struct reflector *r, struct activity_info *info,
+			  const char *fmt, va_list ap);
+/* After a Replace: a relist's record (reason, disconnected time); frees rs->sample. */
+void reflector_report_relist(struct reflector *r, struct replace_stats *rs);
+/* A failure: counted, kept as the last error, told to the listeners. */
+void reflector_fail(struct reflector *r, const char *msg);
+/* A failure before the first list that no retry can mend: ends the reflector. */
+void reflector_give_up(struct reflector *r, const char *msg);
+/* The last RV seen (ignores ""). */
+void reflector_set_rv(struct reflector *r, const char *rv);
+void reflector_note_relist_reason(struct reflector *r, const char *reason);
+/* The watch phase began or ended: tells hooks.watching on a change. */
+void reflector_set_watching(struct reflector *r, bool on);
+/* Sleeps ms in STATE_BACKOFF; false when stopped meanwhile. */
+bool reflector_wait_backoff(struct reflector *r, int64_t ms, const char *why);
+/* Waits out a 429 (or a 5xx with Retry-After); false when stopped meanwhile. */
+bool reflector_throttled(struct reflector *r, const struct http_response *resp);
+/* client-go's isTooLargeResourceVersionError, of a Status / of a 504 answer. */
+bool reflector_status_too_large(struct json_object *status);
+bool reflector_resp_too_large(const struct http_response *resp);
+/* An RV as a number; false when it is none (RVs are opaque strings). */
+bool reflector_parse_rv(const char *rv, unsigned long long *out);
+
+#endif

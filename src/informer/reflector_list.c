@@ -1,0 +1,472 @@
+/*
+ * reflector_list.c — the reflector's LIST: client-go's paging rules, the
+ * pages through cluster/pager.h, what a failed list comes to, and the
+ * list's items to the FIFO as one Replace.
+ *
+ * DESIGN (threads; the whole picture is in reflector.c): the pager's
+ * hooks run on the reflector's thread, inside libcurl's callbacks, and
+ * hand each item's text to the decoder; decode_list_item() runs on the
+ * decoder's thread and fills the list_state.  The reflector's thread
+ * reads the list_state only after decoder_drain().
+ */
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster/discovery.h"
+#include "cluster/pager.h"
+#include "informer/reflector_list.h"
+#include "lib/decoder.h"
+#include "lib/strbuf.h"
+
+#define DEFAULT_PAGE_SIZE 500
+
+/* The Status reason of an error body ("Expired", "Gone"), if it is one. */
+static bool status_is_expired(const struct http_response *resp)
+{
+	if (resp->status == 410)
+		return true;
+	return false;
+}
+
+/* The pager's item: to the decoder (the reflector's thread). */
+static int on_list_item(void *ctx, const char *text, size_t len)
+{
+	struct list_state *ls = ctx;
+
+	decoder_put(ls->r->decoder, text, len);
+	return 0;
+}
+
+/*
+ * What a list hands on for obj: the object the informer already holds
+ * when it is the same (hooks.same), else obj.  A relist of 100,000
+ * unchanged pods then holds one copy of each, not two, and the long-lived
+ * objects stay where they are in the heap instead of being replaced by
+ * copies made in between the churn's.  Takes obj's reference over.
+ */
+struct kobj *reflector_known_or(struct reflector *r, struct kobj *obj)
+{
+	struct kobj *known = r->hooks.same ? r->hooks.same(r->hooks.ctx, obj) : NULL;
+
+	if (!known)
+		return obj;
+	kobj_unref(obj);
+	return known;
+}
+
+/* One list item becomes a kobj (the decoder's thread). */
+static int decode_list_item(void *ctx, const char *text, size_t len)
+{
+	struct list_state *ls = ctx;
+	struct kobj *obj = kobj_from_list_item(text, len, &ls->r->type,
+					       ls->r->opts->kobj_flags, &ls->err);
+	if (!obj) {
+		ls->bad = true;
+		return -1;
+	}
+	ALLOC_GROW(ls->items, ls->nr + 1, ls->alloc);
+	ls->items[ls->nr++] = reflector_known_or(ls->r, obj);
+	return 0;
+}
+
+void reflector_list_state_clear(struct list_state *ls)
+{
+	for (size_t i = 0; i < ls->nr; i++)
+		kobj_unref(ls->items[i]);
+	ls->nr = 0;
+}
+
+/*
+ * A 2xx answer that is not a list: a Status ("etcd is down" with a 200,
+ * as a broken proxy or aggregated server sends), or any other document.
+ * client-go's Result.Into turns a Status into its error (a 410 one is
+ * "expired"); anything else decodes to an empty list there, which would
+ * empty the cache, so kinf refuses it: a list always has "items".
+ * Returns the Status's code (0 when it is no Status) and fills err.
+ */
+static long not_a_list(struct reflector *r, const char *rest, long status,
+		       struct errbuf *err)
+{
+	json_object *root = json_parse_deep(rest), *v;
+	const char *kind = "";
+	long code = 0;
+
+	if (root && json_object_object_get_ex(root, "kind", &v))
+		kind = json_object_get_string(v);
+	if (!strcmp(kind, "Status")) {
+		const char *msg = json_object_object_get_ex(root, "message", &v)
+			? json_object_get_string(v) : "";
+		code = json_object_object_get_ex(root, "code", &v) ? json_object_get_int(v) : 0;
+		errbuf_set(err, "list %s: %s (%ld, a Status in a %ld answer)",
+			   r->opts->resource->name, *msg ? msg : "no message", code, status);
+		if (!code)
+			code = -1;
+	} else {
+		errbuf_set(err, "list %s: the answer is not a list (kind '%.60s', no items)",
+			   r->opts->resource->name, kind);
+	}
+	json_object_put(root);
+	return code;
+}
+
+/* Reads metadata.resourceVersion and .continue from the list's rest. */
+static int list_metadata(const char *rest, char rv[RV_SIZE], char **cont)
+{
+	json_object *root = json_parse_deep(rest), *meta, *v;
+	*cont = NULL;
+	rv[0] = '\0';
+	if (!root || !json_object_object_get_ex(root, "metadata", &meta)) {
+		json_object_put(root);
+		return -1;
+	}
+	if (json_object_object_get_ex(meta, "resourceVersion", &v))
+		snprintf(rv, RV_SIZE, "%s", json_object_get_string(v));
+	if (json_object_object_get_ex(meta, "continue", &v) &&
+	    *json_object_get_string(v))
+		*cont = xstrdup(json_object_get_string(v));
+	json_object_put(root);
+	return 0;
+}
+
+/*
+ * client-go's paging rules: an explicit page size always; else pages of
+ * 500, except for a relist at a known RV, which the watch cache serves in
+ * one response (a limit would send it to etcd) — unless the first list
+ * showed this server pages even at "0".
+ */
+static unsigned page_limit(struct reflector *r, const char *rv)
+{
+	if (r->opts->page_size == PAGE_SIZE_NONE)
+		return 0;
+	if (r->opts->page_size)
+		return r->opts->page_size;
+	if (r->paginated_result || !*rv || !strcmp(rv, "0"))
+		return DEFAULT_PAGE_SIZE;
+	return 0;
+}
+
+/*
+ * A list not done after LIST_WARN_MS says so, and again every LIST_WARN_MS,
+ * with what it has so far: client-go's list trace logs a list that took
+ * longer than 10 s, kinf tells while it is still waiting.  The list's
+ * clock runs across its pages.
+ */
+#define LIST_WARN_MS 10000
+
+/* One list_pages() call: what the pager's hooks work on. */
+struct list_pass {
+	struct reflector *r;
+	struct list_state *ls;
+	const char *rv;			/* asked for */
+	char *rv_out;			/* RV_SIZE: the last page's */
+};
+
+static int list_flush(void *ctx)
+{
+	struct list_pass *lp = ctx;
+
+	decoder_flush(lp->r->decoder);
+	/* An item the decoder refused ends the list: stop reading it. */
+	return decoder_failed(lp->r->decoder) ? -1 : 0;
+}
+
+static void list_request(void *ctx, unsigned page)
+{
+	struct list_pass *lp = ctx;
+
+	pthread_mutex_lock(&lp->r->lock);
+	lp->r->stats.list_page = page;
+	pthread_mutex_unlock(&lp->r->lock);
+}
+
+static void list_page_read(void *ctx, const struct pager_page *p)
+{
+	struct list_pass *lp = ctx;
+	struct reflector *r = lp->r;
+	struct activity_info info = { .act = ACT_LIST_PAGE, .count = p->items };
+
+	snprintf(lp->rv_out, RV_SIZE, "%s", p->rv);
+	STAT_INC(r, pages);
+	reflector_emit_info(r, &info);
+	if (p->cont && r->list_no == 0 && !strcmp(lp->rv, "0"))
+		r->paginated_result = true;
+}
+
+static int list_retry(void *ctx, const struct http_response *resp)
+{
+	struct list_pass *lp = ctx;
+
+	/* A too large RV is no throttling: list_status() relists at "". */
+	if (reflector_resp_too_large(resp))
+		return 0;
+	return reflector_throttled(lp->r, resp) ? 1 : -1;
+}
+
+/* The continue token expired: one full list instead. */
+static void list_restart(void *ctx)
+{
+	struct list_pass *lp = ctx;
+
+	STAT_INC(lp->r, list_fallbacks);
+	reflector_emit(lp->r, ACT_LIST_FALLBACK, "continue token expired, listing in full");
+	decoder_drain(lp->r->decoder);
+	reflector_list_state_clear(lp->ls);
+}
+
+static void list_slow(void *ctx, int64_t elapsed_ms, size_t items, unsigned page)
+{
+	struct list_pass *lp = ctx;
+
+	reflector_emit(lp->r, ACT_WARNING, "still listing after %llds: %zu objects so far, page %u",
+		       (long long)(elapsed_ms / 1000), items, page);
+}
+
+/* A non-2xx answer to the list: relist at "", give up, or fail the cycle. */
+static enum outcome list_status(struct reflector *r, const char *rv,
+				const struct http_response *resp, const char *msg)
+{
+	if (reflector_resp_too_large(resp)) {
+		/*
+		 * The server is behind our RV (restored from a backup?).
+		 * Its 504 says Retry-After, which client-go's REST client
+		 * would honour up to ten times; kinf relists at once.
+		 */
+		reflector_emit(r, ACT_WARNING, "the server's resourceVersion is behind %s: "
+			       "listing at \"\" (too large resource version)", *rv ? rv : "\"\"");
+		return EXPIRED;
+	}
+	if (status_is_expired(resp))
+		return EXPIRED;
+	if (resp->status == 400 && r->listed_once && *rv && strcmp(rv, "0")) {
+		/*
+		 * The server refuses the RV it handed out ("must be a valid
+		 * resource version"): listing at it again would fail forever,
+		 * so list at "" as after an expired one.
+		 */
+		reflector_fail(r, msg);
+		return EXPIRED;
+	}
+	if (!r->listed_once && hopeless(resp->status)) {
+		reflector_give_up(r, msg);
+		return STOPPED;
+	}
+	reflector_fail(r, msg);
+	return FAILED;
+}
+
+/* The reflector's words for what a list's body can be instead of a list. */
+static const char *const list_body_errors[] = {
+	[PAGER_TOO_LARGE_PIECE] = "list response holds a piece larger than 16 MiB",
+	[PAGER_MALFORMED] = "malformed list response",
+	[PAGER_ENDED_EARLY] = "list response ended early",
+	[PAGER_NO_METADATA] = "list response without metadata",
+};
+
+/* How a list that did not end PAGER_OK ends the reflector's attempt. */
+static enum outcome list_failed(struct reflector *r, struct list_pass *lp,
+				const struct pager_result *res, struct errbuf *err)
+{
+	char msg[200];
+
+	if (res->end < ARRAY_SIZE(list_body_errors) && list_body_errors[res->end]) {
+		reflector_fail(r, list_body_errors[res->end]);
+		return FAILED;
+	}
+	switch (res->end) {
+	case PAGER_STOPPED:
+		return STOPPED;
+	case PAGER_REFUSED:
+		decoder_drain(r->decoder);	/* ls->err is ours now */
+		reflector_fail(r, lp->ls->err.msg);
+		return FAILED;
+	case PAGER_NOT_JSON:
+		snprintf(msg, sizeof(msg), "list response is not JSON: %s", res->begins);
+		reflector_fail(r, msg);
+		return FAILED;
+	case PAGER_STATUS:
+		return list_status(r, lp->rv, &res->resp, err->msg);
+	case PAGER_NOT_A_LIST:
+		if (not_a_list(r, res->rest, res->resp.status, err) == 410)
+			return EXPIRED;
+		reflector_fail(r, err->msg);
+		return FAILED;
+	default:	/* PAGER_FAILED */
+		reflector_fail(r, err->msg);
+		return FAILED;
+	}
+}
+
+static const char *nonempty(const char *s)
+{
+	return s && *s ? s : NULL;
+}
+
+/* One LIST, all its pages, into ls->items.  rv_out gets the list's RV. */
+static enum outcome list_pages(struct reflector *r, const char *rv,
+			       struct list_state *ls, char rv_out[RV_SIZE])
+{
+	struct list_pass lp = { .r = r, .ls = ls, .rv = rv, .rv_out = rv_out };
+	struct pager_opts po = {
+		.path = r->path,
+		.limit = page_limit(r, rv),
+		.rv = rv,
+		.label_selector = nonempty(r->opts->label_selector),
+		.field_selector = nonempty(r->opts->field_selector),
+		.full_list_fallback = true,
+		.strict = true,
+		.warn_ms = LIST_WARN_MS,
+		.stream = {
+			.stop = &r->stop.flag,
+			.stop_fd = stop_fd(&r->stop),
+			.record_as = r->path,
+			.abort_fd = decoder_fail_fd(r->decoder),
+			.idle_timeout_ms = r->list_idle_ms,
+		},
+	};
+	struct pager_hooks hooks = {
+		.ctx = &lp,
+		.item = on_list_item,
+		.flush = list_flush,
+		.request = list_request,
+		.page = list_page_read,
+		.retry = list_retry,
+		.restart = list_restart,
+		.slow = list_slow,
+	};
+	struct pager_result res;
+	struct errbuf err = { "" };
+	char what[128];
+	enum outcome ret = OK;
+
+	snprintf(what, sizeof(what), "list %s", r->opts->resource->name);
+	if (pager_list(r->client, &po, what, &hooks, &res, &err) < 0)
+		ret = list_failed(r, &lp, &res, &err);
+	pager_result_release(&res);
+	return ret;
+}
+
+/* "0" first, then the last synced RV, "" once that was too old. */
+static const char *relist_rv(struct reflector *r)
+{
+	if (r->rv_unavailable)
+		return "";
+	return r->last_rv[0] ? r->last_rv : "0";
+}
+
+enum outcome reflector_list(struct reflector *r)
+{
+	struct list_state ls = { .r = r };
+	char rv[RV_SIZE];
+	enum outcome ret;
+
+	reflector_set_state(r, STATE_LISTING);
+	reflector_emit(r, ACT_LIST_START, NULL);
+	STAT_INC(r, lists);
+	for (;;) {
+		decoder_begin(r->decoder, decode_list_item, NULL, &ls);
+		ret = list_pages(r, relist_rv(r), &ls, rv);
+		/* The last pages may still be decoding: the items are ours after this. */
+		decoder_drain(r->decoder);
+		if (ret == OK && ls.bad) {
+			reflector_fail(r, ls.err.msg);
+			ret = FAILED;
+		}
+		if (ret != EXPIRED || r->rv_unavailable)
+			break;
+		/* Too old to list at: client-go lists again at "" at once. */
+		STAT_INC(r, expired);
+		r->rv_unavailable = true;
+		reflector_list_state_clear(&ls);
+	}
+	if (ret == EXPIRED)
+		reflector_fail(r, "list expired even without a resourceVersion");
+	if (ret == OK) {
+		/* Told before the Replace, so it precedes the deltas it makes. */
+		struct activity_info info = { .act = ACT_LIST_DONE, .count = ls.nr };
+		snprintf(info.rv, sizeof(info.rv), "%s", rv);
+		reflector_emit_info(r, &info);
+
+		/*
+		 * The list is complete before its deltas can be popped: a
+		 * reader that counts them (--max-deltas) must find it so.
+		 */
+		pthread_mutex_lock(&r->lock);
+		r->stats.last_list_ms = wall_ms();
+		pthread_mutex_unlock(&r->lock);
+		struct replace_stats rs;
+		fifo_replace(r->fifo, ls.items, ls.nr, r->list_no, &rs);
+		if (r->hooks.replaced)
+			r->hooks.replaced(r->hooks.ctx);
+		r->listed_once = true;
+		r->rv_unavailable = false;
+		reflector_set_rv(r, rv);
+		reflector_report_relist(r, &rs);
+		r->list_no++;
+	}
+	reflector_list_state_clear(&ls);
+	free(ls.items);
+	return ret;
+}
+
+/* ---- the server's resourceVersion -------------------------------------- */
+
+static int on_probe_data(void *ctx, const char *data, size_t len)
+{
+	struct strbuf *sb = ctx;
+	if (sb->len + len > 1 << 20)
+		return -1;	/* one object and a list envelope: never this big */
+	strbuf_add(sb, data, len);
+	return 0;
+}
+
+/*
+ * After the connection was lost or refused the server may be back from a
+ * restore with a lower resourceVersion; a watch from ours would then wait
+ * in silence until the server catches up (the watch cache holds it), and
+ * the cache would stay stale.  One LIST of one object at "" (a quorum
+ * read) tells the server's RV: if it is behind ours, relist at "" — what
+ * client-go's list() does on a too large RV.  (kinf's own: client-go's
+ * reflector re-watches from its RV and waits.)  RVs that are not numbers
+ * are not compared.
+ */
+enum outcome reflector_check_server_rv(struct reflector *r)
+{
+	struct strbuf body = STRBUF_INIT, q = STRBUF_INIT;
+	struct http_response resp = { 0 };
+	struct errbuf err = { "" };
+	struct stream_opts sopts = {
+		.stop = &r->stop.flag,
+		.stop_fd = stop_fd(&r->stop),
+		.record_as = r->path,
+		.idle_timeout_ms = r->list_idle_ms,
+	};
+	unsigned long long ours, theirs;
+	enum outcome ret = OK;
+	char rv[RV_SIZE] = "";
+	char *cont = NULL;
+
+	url_query_add(&q, "limit", "1");
+	char *path = xasprintf("%s%s", r->path, strbuf_str(&q));
+	strbuf_release(&q);
+	int rc = kclient_stream(r->client, path, &sopts, on_probe_data, &body, &resp, &err);
+	free(path);
+	if (stop_requested(&r->stop))
+		ret = STOPPED;
+	else if (rc == 0 && resp.status == 200 &&
+		 list_metadata(strbuf_str(&body), rv, &cont) == 0 &&
+		 reflector_parse_rv(rv, &theirs) && reflector_parse_rv(r->last_rv, &ours) &&
+		 theirs < ours) {
+		reflector_emit(r, ACT_WARNING, "the server's resourceVersion went back "
+			       "(%s, ours %s): it was restored or replaced; relisting at \"\"",
+			       rv, r->last_rv);
+		reflector_note_relist_reason(r, "the server's resourceVersion went back");
+		r->rv_unavailable = true;
+		ret = EXPIRED;
+	}
+	free(cont);
+	strbuf_release(&body);
+	http_response_release(&resp);
+	return ret;
+}

@@ -1,0 +1,34 @@
+/*
+ * reflector_list.h — the reflector's LIST (reflector_list.c): one LIST
+ * into the FIFO as one Replace, and the probe of the server's
+ * resourceVersion.  Private to the reflector's files; the reflector's
+ * thread, but for what reflector_list.c's DESIGN comment gives the
+ * decoder's.
+ */
+#ifndef KINF_REFLECTOR_LIST_H
+#define KINF_REFLECTOR_LIST_H
+
+#include "informer/reflector_impl.h"
+
+/* The items a list gathers (the decoder's while it decodes them). */
+struct list_state {
+	struct reflector *r;
+	struct kobj **items;	/* the decoder's until drained */
+	size_t nr, alloc;
+	struct errbuf err;
+	bool bad;
+};
+
+/*
+ * What a list hands on for obj: the object the informer already holds
+ * when it is the same (hooks.same), else obj.  Takes obj's reference over.
+ */
+struct kobj *reflector_known_or(struct reflector *r, struct kobj *obj);
+/* Drops the items' references (keeps the array). */
+void reflector_list_state_clear(struct list_state *ls);
+/* One LIST (at "0", the last RV, or ""), its items to the FIFO as one Replace. */
+enum outcome reflector_list(struct reflector *r);
+/* After a reconnection: EXPIRED when the server's RV went back behind ours. */
+enum outcome reflector_check_server_rv(struct reflector *r);
+
+#endif

@@ -1,0 +1,732 @@
+/*
+ * reflector_watch.c — the reflector's WATCH: the request, the events to
+ * the FIFO, the streaming list (sendInitialEvents) that becomes a watch,
+ * and what the watch's end comes to.
+ *
+ * DESIGN (threads; the whole picture is in reflector.c): on_watch_data()
+ * and watch_tick() run on the reflector's thread during the transfer and
+ * read only the atomics of the watch_state; on_watch_line() and the event
+ * handlers it calls run on the decoder's thread, which owns the
+ * watch_state and the reflector's list/watch state until the reflector's
+ * thread calls decoder_drain() and decides the watch's outcome.
+ */
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster/discovery.h"
+#include "informer/reflector_list.h"
+#include "informer/reflector_watch.h"
+#include "lib/decoder.h"
+#include "lib/json_stream.h"
+#include "lib/strbuf.h"
+
+#define WATCH_MIN_TIMEOUT_S 300
+#define SHORT_WATCH_MS 1000
+/* client-go warns while a streaming list is silent this long, then again. */
+#define WATCH_LIST_WARN_MS 10000
+
+static void add_selectors(struct reflector *r, struct strbuf *q)
+{
+	if (r->opts->label_selector && *r->opts->label_selector)
+		url_query_add(q, "labelSelector", r->opts->label_selector);
+	if (r->opts->field_selector && *r->opts->field_selector)
+		url_query_add(q, "fieldSelector", r->opts->field_selector);
+}
+
+static char *request_path(struct reflector *r, const struct strbuf *q)
+{
+	return xasprintf("%s%s", r->path, strbuf_str(q));
+}
+
+struct watch_state {
+	struct reflector *r;
+	struct line_splitter lines;
+	size_t events;
+	_Atomic int64_t last_event_ms;	/* monotonic; set by the decoder */
+	int64_t last_byte_ms;		/* monotonic; the reflector's thread */
+	bool renewing;			/* silent too long: being replaced */
+	enum outcome verdict;		/* set by an event that ends the watch */
+	char message[sizeof(struct errbuf)];
+	/* Streaming list: the initial events, until the end bookmark. */
+	atomic_bool initial;
+	struct list_state initial_items;
+	atomic_size_t initial_count;	/* initial_items.nr, for the tick */
+};
+
+static const char *object_rv(json_object *obj)
+{
+	json_object *meta, *rv;
+	if (json_object_object_get_ex(obj, "metadata", &meta) &&
+	    json_object_object_get_ex(meta, "resourceVersion", &rv))
+		return json_object_get_string(rv);
+	return "";
+}
+
+static bool is_initial_events_end(json_object *obj)
+{
+	json_object *meta, *ann, *v;
+	return json_object_object_get_ex(obj, "metadata", &meta) &&
+	       json_object_object_get_ex(meta, "annotations", &ann) &&
+	       json_object_object_get_ex(ann, "k8s.io/initial-events-end", &v) &&
+	       !strcmp(json_object_get_string(v), "true");
+}
+
+static int end_watch(struct watch_state *ws, enum outcome verdict, const char *msg)
+{
+	ws->verdict = verdict;
+	snprintf(ws->message, sizeof(ws->message), "%s", msg);
+	return -1;
+}
+
+/* The streaming list is complete: its items go to the FIFO as one Replace. */
+static void streaming_list_done(struct watch_state *ws, const char *rv)
+{
+	struct reflector *r = ws->r;
+	struct list_state *ls = &ws->initial_items;
+	struct activity_info info = { .act = ACT_LIST_DONE, .count = ls->nr };
+	struct replace_stats rs;
+
+	snprintf(info.rv, sizeof(info.rv), "%s", rv);
+	snprintf(info.message, sizeof(info.message), "streaming list");
+	reflector_emit_info(r, &info);
+
+	pthread_mutex_lock(&r->lock);	/* before its deltas can be popped */
+	r->stats.last_list_ms = wall_ms();
+	r->stats.pages++;
+	pthread_mutex_unlock(&r->lock);
+	fifo_replace(r->fifo, ls->items, ls->nr, r->list_no, &rs);
+	if (r->hooks.replaced)
+		r->hooks.replaced(r->hooks.ctx);
+	r->listed_once = true;
+	r->rv_unavailable = false;
+	reflector_set_rv(r, rv);
+	ws->initial = false;
+	reflector_report_relist(r, &rs);
+	r->list_no++;
+	reflector_list_state_clear(ls);
+	reflector_set_state(r, STATE_WATCHING);
+	reflector_set_watching(r, true);
+}
+
+static int on_watch_bookmark(struct watch_state *ws, json_object *obj)
+{
+	struct reflector *r = ws->r;
+	const char *rv = object_rv(obj);
+
+	if (ws->initial && is_initial_events_end(obj)) {
+		streaming_list_done(ws, rv);
+		return 0;
+	}
+	reflector_set_rv(r, rv);
+	pthread_mutex_lock(&r->lock);
+	int64_t now = wall_ms();
+	r->stats.bookmarks++;
+	if (r->stats.last_bookmark_ms)
+		r->stats.bookmark_gap_ms = now - r->stats.last_bookmark_ms;
+	r->stats.last_bookmark_ms = now;
+	pthread_mutex_unlock(&r->lock);
+	struct activity_info info = { .act = ACT_BOOKMARK };
+	snprintf(info.rv, sizeof(info.rv), "%s", rv);
+	reflector_emit_info(r, &info);
+	return 0;
+}
+
+/*
+ * An ERROR event ends the watch with its Status (reflector.go
+ * handleAnyWatch returns apierrors.FromObject): 410 and a too large RV
+ * relist; 429 backs off and re-watches from the last RV
+ * (isWatchErrorRetriable); anything else ends the cycle.
+ */
+static int on_watch_error_event(struct watch_state *ws, json_object *obj)
+{
+	json_object *code, *msg;
+	long c = json_object_object_get_ex(obj, "code", &code) ? json_object_get_int(code) : 0;
+	const char *m = json_object_object_get_ex(obj, "message", &msg)
+		? json_object_get_string(msg) : "watch error";
+	char buf[256];
+
+	snprintf(buf, sizeof(buf), "watch error event (code %ld): %s", c, m);
+	if (c == 410)
+		return end_watch(ws, EXPIRED, m);
+	if (reflector_status_too_large(obj))
+		return end_watch(ws, EXPIRED, buf);
+	if (c == 429)
+		return end_watch(ws, RETRY, buf);
+	return end_watch(ws, FAILED, buf);
+}
+
+/*
+ * Watch health: when the last event came, and whether its RV went back.
+ * An apiserver's watch hands out events in RV order; one older than the
+ * event before it is a server bug (a watch cache that lost its place),
+ * and client-go takes it without a word.  kinf counts it and says so.
+ */
+static void note_event_rv(struct reflector *r, const struct kobj *o)
+{
+	unsigned long long was, now;
+	bool back = reflector_parse_rv(r->last_rv, &was) && reflector_parse_rv(o->rv, &now) &&
+		    now < was;
+
+	pthread_mutex_lock(&r->lock);
+	r->stats.last_event_ms = wall_ms();
+	if (back)
+		r->stats.rv_backwards++;
+	pthread_mutex_unlock(&r->lock);
+	if (back)
+		reflector_emit(r, ACT_WARNING, "resourceVersion went back on the watch: "
+			       "%s after %s (%s); an apiserver bug: its watch cache may hand "
+			       "out old state", o->rv, r->last_rv, o->key);
+}
+
+/* An event whose object kinf cannot read (no metadata, no name): skipped. */
+static void skip_event(struct watch_state *ws, const char *type, const char *why)
+{
+	reflector_emit(ws->r, ACT_WARNING, "skipped a %s watch event: %s", type, why);
+}
+
+static int on_watch_line(void *ctx, const char *text, size_t len)
+{
+	struct watch_state *ws = ctx;
+	struct reflector *r = ws->r;
+	struct kobj_event ev;
+	struct errbuf err = { "" };
+	int ret = 0;
+
+	/*
+	 * What client-go's decoder (rest/watch/decoder.go) cannot decode, an
+	 * unknown event type included, becomes an error event that ends the
+	 * watch (apimachinery StreamWatcher.receive): the reflector relists.
+	 */
+	if (kobj_from_event(text, len, r->opts->kobj_flags, &ev, &err) < 0) {
+		kobj_event_release(&ev);
+		return end_watch(ws, FAILED, "cannot decode a watch event: not a JSON "
+				 "object with a type and an object");
+	}
+	if (ev.type == KOBJ_EVENT_UNKNOWN) {
+		char buf[96];
+		snprintf(buf, sizeof(buf), "cannot decode a watch event: unknown type '%.40s'",
+			 ev.type_name);
+		kobj_event_release(&ev);
+		return end_watch(ws, FAILED, buf);
+	}
+	ws->last_event_ms = now_ms(r);
+
+	if (ev.type == KOBJ_EVENT_BOOKMARK) {
+		ret = on_watch_bookmark(ws, ev.tree);
+	} else if (ev.type == KOBJ_EVENT_ERROR) {
+		ret = on_watch_error_event(ws, ev.tree);
+	} else {
+		struct kobj *o = ev.obj;
+		const char *t = ev.type_name;
+		if (!o) {
+			/* meta.Accessor failed: client-go logs it and goes on. */
+			skip_event(ws, t, ev.obj_err.msg);
+			kobj_event_release(&ev);
+			return 0;
+		}
+		if (ws->initial) {
+			if (ev.type != KOBJ_EVENT_ADDED) {
+				ret = end_watch(ws, FAILED, "unexpected event before the initial events ended");
+			} else {
+				ALLOC_GROW(ws->initial_items.items, ws->initial_items.nr + 1,
+					   ws->initial_items.alloc);
+				ws->initial_items.items[ws->initial_items.nr++] =
+					reflector_known_or(r, kobj_ref(o));
+				atomic_store(&ws->initial_count, ws->initial_items.nr);
+			}
+		} else {
+			if (ev.type == KOBJ_EVENT_ADDED)
+				fifo_add(r->fifo, o);
+			else if (ev.type == KOBJ_EVENT_MODIFIED)
+				fifo_update(r->fifo, o);
+			else
+				fifo_delete(r->fifo, o);
+			note_event_rv(r, o);
+			reflector_set_rv(r, o->rv);
+		}
+	}
+	ws->events++;
+	STAT_INC(r, events);
+	kobj_event_release(&ev);
+	return ret;
+}
+
+/*
+ * Around each batch of watch lines the decoder decodes: the FIFO wakes
+ * its consumer once at the end, not once an event, so that a burst costs
+ * a wake-up per batch (what arrived in one read) instead of per event.
+ */
+static void on_watch_batch(void *ctx, bool start)
+{
+	struct watch_state *ws = ctx;
+
+	if (start)
+		fifo_hold(ws->r->fifo);
+	else
+		fifo_release(ws->r->fifo);
+}
+
+/* The line splitter's line: to the decoder (the reflector's thread). */
+static int put_watch_line(void *ctx, const char *text, size_t len)
+{
+	struct watch_state *ws = ctx;
+
+	decoder_put(ws->r->decoder, text, len);
+	return 0;
+}
+
+static int on_watch_data(void *ctx, const char *data, size_t len)
+{
+	struct watch_state *ws = ctx;
+
+	ws->last_byte_ms = now_ms(ws->r);
+	if (line_splitter_feed(&ws->lines, data, len) < 0) {
+		if (ws->lines.too_large)
+			return end_watch(ws, RETRY, "watch event larger than 16 MiB");
+		return -1;
+	}
+	decoder_flush(ws->r->decoder);
+	/* An event ended the watch (ws->verdict): stop reading it. */
+	return decoder_failed(ws->r->decoder) ? -1 : 0;
+}
+
+/* ACT_WATCH_END with how long the watch lasted and how many events it had. */
+static void emit_watch_end(struct reflector *r, const struct watch_state *ws,
+			   int64_t lasted_ms, const char *fmt, ...) PRINTF(4, 5);
+static void emit_watch_end(struct reflector *r, const struct watch_state *ws,
+			   int64_t lasted_ms, const char *fmt, ...)
+{
+	struct activity_info info = {
+		.act = ACT_WATCH_END, .count = ws->events, .delay_ms = lasted_ms,
+	};
+	va_list ap;
+
+	va_start(ap, fmt);
+	reflector_emit_infov(r, &info, fmt, ap);
+	va_end(ap);
+}
+
+/*
+ * The watch's clock.  While a streaming list waits for its end bookmark,
+ * client-go warns every 10 s without an event ("event bookmark expired");
+ * it sets no deadline of its own: the watch's timeoutSeconds ends it.
+ * Once watching, a watch silent (no byte) for renew_ms is ended to be
+ * renewed (see reflector.h).  Returns when to look again, or -1.
+ */
+static int64_t watch_tick(void *ctx)
+{
+	struct watch_state *ws = ctx;
+	int64_t now = now_ms(ws->r);
+
+	if (ws->initial) {
+		int64_t quiet = now - ws->last_event_ms;
+		if (quiet < WATCH_LIST_WARN_MS)
+			return WATCH_LIST_WARN_MS - quiet;
+		reflector_emit(ws->r, ACT_WARNING, "streaming list: no event for %lld s, "
+			       "still waiting for its end bookmark (%zu objects so far)",
+			       (long long)(quiet / 1000), atomic_load(&ws->initial_count));
+		return WATCH_LIST_WARN_MS;
+	}
+	int64_t silent = now - ws->last_byte_ms, limit = ws->r->renew_ms;
+	if (silent < limit)
+		return limit - silent;
+	ws->renewing = true;
+	return -1;
+}
+
+/*
+ * A streaming list that ended before its end bookmark: what client-go's
+ * watchList (1.29+) does next.  410 or a too large RV: again at once
+ * from ""; 429, a refused connection or a 5xx with Retry-After: again
+ * after a backoff; a clean end (not a very short one): again at once;
+ * a 4xx refusal: LIST (and kinf remembers the server lacks the feature);
+ * anything else: LIST, or with 1.28, end the cycle.
+ */
+static enum outcome streaming_list_outcome(struct reflector *r, struct watch_state *ws,
+					   int rc, const struct http_response *resp,
+					   const char *errmsg, int64_t lasted)
+{
+	char msg[sizeof(ws->message) + 64];
+	bool refusal = resp->status >= 400 && resp->status < 500;
+
+	if (ws->verdict == EXPIRED || resp->status == 410 || reflector_resp_too_large(resp)) {
+		reflector_emit(r, ACT_WARNING, "streaming list: resourceVersion unavailable "
+			       "(%s), again from \"\"",
+			       ws->verdict == EXPIRED ? ws->message : "HTTP status");
+		r->rv_unavailable = true;
+		return RESTREAM;
+	}
+	if (ws->verdict == RETRY || resp->refused || (rc == 0 && http_rest_retriable(resp))) {
+		if (rc == 0 && http_rest_retriable(resp))
+			return reflector_throttled(r, resp) ? RESTREAM : STOPPED;
+		reflector_fail(r, ws->verdict == RETRY ? ws->message : errmsg);
+		return RESTREAM_LATER;
+	}
+	if (ws->verdict == OK && rc == 0 && !refusal && resp->status >= 200 &&
+	    resp->status <= 299) {
+		if (ws->events || lasted >= SHORT_WATCH_MS) {
+			reflector_emit(r, ACT_WARNING, "streaming list ended before its end "
+				       "bookmark (%zu objects): again", ws->initial_items.nr);
+			return RESTREAM;
+		}
+		snprintf(msg, sizeof(msg), "very short streaming list: ended at once without events");
+	} else if (ws->verdict != OK) {
+		snprintf(msg, sizeof(msg), "%s", ws->message);
+	} else if (rc < 0) {
+		snprintf(msg, sizeof(msg), "%s", errmsg);
+	} else {
+		struct errbuf err = { "" };
+		char what[128];
+		snprintf(what, sizeof(what), "list %s", r->opts->resource->name);
+		http_status_message(resp, what, &err);
+		snprintf(msg, sizeof(msg), "%s", err.msg);
+	}
+	if (!r->listed_once && hopeless(resp->status) && resp->status != 400) {
+		/* Credentials, permissions, the resource: a LIST can't do better. */
+		reflector_give_up(r, msg);
+		return STOPPED;
+	}
+	reflector_fail(r, msg);
+	if (refusal && (r->opts->watch_list_any_fallback || resp->status == 422)) {
+		r->watch_list_unsupported = true;
+		reflector_emit(r, ACT_WARNING, "the server refused the streaming list (%ld): "
+			       "listing with LIST from now on", resp->status);
+		return FALLBACK;
+	}
+	if (r->opts->watch_list_any_fallback)
+		return FALLBACK;
+	return FAILED;
+}
+
+/* The watch's request: from the last RV, or a streaming list's. */
+static char *watch_path(struct reflector *r, bool initial, int timeout_s)
+{
+	struct strbuf q = STRBUF_INIT;
+	char num[16];
+
+	url_query_add(&q, "watch", "1");
+	url_query_add(&q, "allowWatchBookmarks", "true");
+	if (initial) {
+		url_query_add(&q, "sendInitialEvents", "true");
+		url_query_add(&q, "resourceVersionMatch", "NotOlderThan");
+		url_query_add(&q, "resourceVersion", r->rv_unavailable ? "" : r->last_rv);
+	} else {
+		url_query_add(&q, "resourceVersion", r->last_rv);
+	}
+	snprintf(num, sizeof(num), "%d", timeout_s);
+	url_query_add(&q, "timeoutSeconds", num);
+	add_selectors(r, &q);
+	char *path = request_path(r, &q);
+	strbuf_release(&q);
+	return path;
+}
+
+/* The stats and the activity of a watch about to be opened. */
+static void watch_opening(struct reflector *r, bool initial, int timeout_s)
+{
+	STAT_INC(r, watches);
+	pthread_mutex_lock(&r->lock);
+	r->stats.last_watch_ms = r->stats.watch_since_ms = wall_ms();
+	r->stats.watch_timeout_s = timeout_s;
+	pthread_mutex_unlock(&r->lock);
+	if (initial) {
+		reflector_set_state(r, STATE_LISTING);
+		reflector_emit(r, ACT_LIST_START, "streaming list");
+		STAT_INC(r, lists);
+	} else {
+		reflector_set_state(r, STATE_WATCHING);
+		reflector_emit(r, ACT_WATCH_OPEN, NULL);
+	}
+}
+
+/*
+ * How one watch ended: what the rules in watch_ends[] look at.  The
+ * reflector's thread, after the transfer and decoder_drain().
+ */
+struct watch_end {
+	struct reflector *r;
+	struct watch_state *ws;
+	int rc;				/* kclient_stream's */
+	const struct http_response *resp;
+	const char *errmsg;		/* the transfer's error, when rc < 0 */
+	int64_t lasted;			/* ms */
+	int64_t idle_timeout_ms;	/* the transfer's */
+	bool healthy;			/* a rule found it ended as a working watch ends */
+};
+
+static bool when_stopped(const struct watch_end *e)
+{
+	return stop_requested(&e->r->stop);
+}
+
+static enum outcome end_stopped(struct watch_end *e)
+{
+	(void)e;
+	return STOPPED;
+}
+
+static bool when_initial(const struct watch_end *e)
+{
+	return e->ws->initial;
+}
+
+static enum outcome end_initial(struct watch_end *e)
+{
+	return streaming_list_outcome(e->r, e->ws, e->rc, e->resp, e->errmsg, e->lasted);
+}
+
+static bool when_expired_event(const struct watch_end *e)
+{
+	return e->ws->verdict == EXPIRED;
+}
+
+static enum outcome end_expired_event(struct watch_end *e)
+{
+	struct reflector *r = e->r;
+
+	STAT_INC(r, expired);
+	pthread_mutex_lock(&r->lock);
+	snprintf(r->stats.relist_reason, sizeof(r->stats.relist_reason),
+		 "watch expired: %.100s", e->ws->message);
+	pthread_mutex_unlock(&r->lock);
+	reflector_emit(r, ACT_WATCH_EXPIRED, "%s", e->ws->message);
+	return EXPIRED;
+}
+
+static bool when_error_event(const struct watch_end *e)
+{
+	return e->ws->verdict != OK;
+}
+
+static enum outcome end_error_event(struct watch_end *e)
+{
+	reflector_fail(e->r, e->ws->message);
+	return e->ws->verdict;
+}
+
+static bool when_renewed(const struct watch_end *e)
+{
+	return e->rc < 0 && e->ws->renewing;
+}
+
+static enum outcome end_renewed(struct watch_end *e)
+{
+	STAT_INC(e->r, stalls);
+	reflector_emit(e->r, ACT_WATCH_STALLED, "silent for %lld s",
+		       (long long)(e->r->renew_ms / 1000));
+	e->healthy = true;
+	return OK;
+}
+
+static bool when_idle(const struct watch_end *e)
+{
+	return e->rc < 0 && str_starts_with(e->errmsg, "stalled");
+}
+
+static enum outcome end_idle(struct watch_end *e)
+{
+	STAT_INC(e->r, stalls);
+	reflector_emit(e->r, ACT_WATCH_STALLED, "no data for %lld s",
+		       (long long)(e->idle_timeout_ms / 1000));
+	return RETRY;
+}
+
+static bool when_refused(const struct watch_end *e)
+{
+	return e->rc < 0 && e->resp->refused;
+}
+
+/* isWatchErrorRetriable: back off, then re-watch from the last RV. */
+static enum outcome end_refused(struct watch_end *e)
+{
+	reflector_fail(e->r, e->errmsg);
+	e->r->reconnected = true;
+	return RETRY;
+}
+
+static bool when_connection_lost(const struct watch_end *e)
+{
+	return e->rc < 0 && (e->ws->events || e->lasted >= SHORT_WATCH_MS);
+}
+
+/* The connection broke mid-watch: reopen from the last RV. */
+static enum outcome end_connection_lost(struct watch_end *e)
+{
+	STAT_INC(e->r, watch_ends);
+	emit_watch_end(e->r, e->ws, e->lasted, "connection lost: %s", e->errmsg);
+	e->r->reconnected = true;
+	return OK;
+}
+
+static bool when_transport_failed(const struct watch_end *e)
+{
+	return e->rc < 0;
+}
+
+static enum outcome end_transport_failed(struct watch_end *e)
+{
+	reflector_fail(e->r, e->errmsg);
+	return FAILED;
+}
+
+static bool when_gone(const struct watch_end *e)
+{
+	return e->resp->status == 410 || reflector_resp_too_large(e->resp);
+}
+
+static enum outcome end_gone(struct watch_end *e)
+{
+	STAT_INC(e->r, expired);
+	reflector_emit(e->r, ACT_WATCH_EXPIRED, e->resp->status == 410 ? "HTTP 410" :
+		       "too large resource version (HTTP 504)");
+	return EXPIRED;
+}
+
+static bool when_throttled(const struct watch_end *e)
+{
+	return http_rest_retriable(e->resp);
+}
+
+static enum outcome end_throttled(struct watch_end *e)
+{
+	return reflector_throttled(e->r, e->resp) ? OK : STOPPED;
+}
+
+static bool when_bad_status(const struct watch_end *e)
+{
+	return e->resp->status < 200 || e->resp->status > 299;
+}
+
+static enum outcome end_bad_status(struct watch_end *e)
+{
+	struct errbuf err = { "" };
+	char what[128];
+
+	snprintf(what, sizeof(what), "watch %s", e->r->opts->resource->name);
+	http_status_message(e->resp, what, &err);
+	reflector_fail(e->r, err.msg);
+	return FAILED;
+}
+
+static bool when_very_short(const struct watch_end *e)
+{
+	return e->ws->events == 0 && e->lasted < SHORT_WATCH_MS;
+}
+
+static enum outcome end_very_short(struct watch_end *e)
+{
+	STAT_INC(e->r, short_watches);
+	reflector_fail(e->r, "very short watch: ended at once without events");
+	return FAILED;
+}
+
+static bool when_closed(const struct watch_end *e)
+{
+	(void)e;
+	return true;
+}
+
+/*
+ * client-go's "Unexpected EOF during watch stream event decoding": the
+ * event comes again from the last RV, but say so.
+ */
+static enum outcome end_closed(struct watch_end *e)
+{
+	STAT_INC(e->r, watch_ends);
+	emit_watch_end(e->r, e->ws, e->lasted, line_splitter_pending(&e->ws->lines)
+		       ? "cut in the middle of an event" : NULL);
+	e->healthy = true;
+	return OK;
+}
+
+/*
+ * How a watch can end, the first that applies deciding, each with the
+ * name client-go's reflector gives it (or kinf's own, for what client-go
+ * lacks): its report says so and counts it, and its outcome tells
+ * list_and_watch() what comes next.
+ */
+static const struct watch_end_rule {
+	const char *name;
+	bool (*applies)(const struct watch_end *e);
+	enum outcome (*report)(struct watch_end *e);
+} watch_ends[] = {
+	{ "stop requested", when_stopped, end_stopped },
+	{ "watch list", when_initial, end_initial },
+	{ "expired", when_expired_event, end_expired_event },
+	{ "watch error event", when_error_event, end_error_event },
+	{ "renewed after its silence (kinf)", when_renewed, end_renewed },
+	{ "stalled (no data)", when_idle, end_idle },
+	{ "connection refused", when_refused, end_refused },
+	{ "connection lost", when_connection_lost, end_connection_lost },
+	{ "failed to watch", when_transport_failed, end_transport_failed },
+	{ "gone or too large resource version", when_gone, end_gone },
+	{ "too many requests", when_throttled, end_throttled },
+	{ "failed to watch (status)", when_bad_status, end_bad_status },
+	{ "very short watch", when_very_short, end_very_short },
+	{ "watch closed", when_closed, end_closed },
+};
+
+/* Decides, reports and returns what the watch that ended comes to. */
+static enum outcome watch_outcome(struct watch_end *e)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(watch_ends); i++)
+		if (watch_ends[i].applies(e))
+			return watch_ends[i].report(e);
+	return FAILED;	/* not reached: the last rule applies always */
+}
+
+/*
+ * One watch, until it ends.  With `initial`, a streaming list
+ * (sendInitialEvents) from the last RV or "", which becomes the watch
+ * once its end bookmark came.
+ */
+enum outcome reflector_watch(struct reflector *r, bool initial)
+{
+	struct watch_state ws = { .r = r, .verdict = OK, .initial = initial };
+	int timeout_s = WATCH_MIN_TIMEOUT_S + (int)(rand_unit() * WATCH_MIN_TIMEOUT_S);
+	char *path = watch_path(r, initial, timeout_s);
+	struct stream_opts sopts = {
+		.stop = &r->stop.flag,
+		.stop_fd = stop_fd(&r->stop),
+		.record_as = r->path,
+		.abort_fd = decoder_fail_fd(r->decoder),
+		/* The initial events of a streaming list: as a list. */
+		.idle_timeout_ms = initial ? r->list_idle_ms : 0,
+		/* The server ends it at timeoutSeconds; this is a safety net. */
+		.timeout_ms = (int64_t)(timeout_s + 60) * 1000,
+		.tick = watch_tick,
+		.tick_ctx = &ws,
+		.tick_ms = initial ? WATCH_LIST_WARN_MS : r->renew_ms,
+	};
+	struct http_response resp = { 0 };
+	struct errbuf err = { "" };
+	int64_t started = now_ms(r);
+
+	line_splitter_init(&ws.lines, put_watch_line, &ws);
+	ws.initial_items.r = r;
+	ws.last_event_ms = ws.last_byte_ms = started;
+	watch_opening(r, initial, timeout_s);
+
+	decoder_begin(r->decoder, on_watch_line, on_watch_batch, &ws);
+	int rc = kclient_stream(r->client, path, &sopts, on_watch_data, &ws, &resp, &err);
+	free(path);
+	decoder_drain(r->decoder);	/* ws is ours again */
+	struct watch_end end = {
+		.r = r, .ws = &ws, .rc = rc, .resp = &resp, .errmsg = err.msg,
+		.lasted = now_ms(r) - started, .idle_timeout_ms = sopts.idle_timeout_ms,
+	};
+	pthread_mutex_lock(&r->lock);
+	r->stats.watch_since_ms = 0;
+	pthread_mutex_unlock(&r->lock);
+
+	enum outcome ret = watch_outcome(&end);
+	if (ret != STOPPED && ret != EXPIRED && !ws.initial && (ws.events || end.healthy))
+		r->watch_worked_until_ms = now_ms(r);
+	line_splitter_release(&ws.lines);
+	reflector_list_state_clear(&ws.initial_items);
+	free(ws.initial_items.items);
+	http_response_release(&resp);
+	return ret;
+}
