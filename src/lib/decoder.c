@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
-#include <time.h>
 #include <unistd.h>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -127,10 +126,8 @@ static void wait_for_work(struct decoder *d)
 		int64_t due = atomic_load(&last_decoded_ms) + TRIM_IDLE_MS;
 		int64_t now = mono_ms();
 		if (now < due || atomic_load(&decoding)) {
-			/* d->more runs on CLOCK_MONOTONIC, as mono_ms() does. */
-			int64_t until = now < due ? due : now + TRIM_IDLE_MS;
-			struct timespec ts = { until / 1000, (long)(until % 1000) * 1000000L };
-			pthread_cond_timedwait(&d->more, &d->lock, &ts);
+			cond_wait_until(&d->more, &d->lock,
+					now < due ? due : now + TRIM_IDLE_MS);
 			continue;
 		}
 		/* Idle long enough, all of them: one trims, the others see 0. */
@@ -213,11 +210,7 @@ struct decoder *decoder_new(const atomic_bool *stop, struct errbuf *err)
 		return NULL;
 	}
 	pthread_mutex_init(&d->lock, NULL);
-	pthread_condattr_t attr;
-	pthread_condattr_init(&attr);
-	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-	pthread_cond_init(&d->more, &attr);
-	pthread_condattr_destroy(&attr);
+	cond_init_monotonic(&d->more);
 	pthread_cond_init(&d->room, NULL);
 	pthread_cond_init(&d->idle, NULL);
 	rc = pthread_create(&d->thread, NULL, decoder_main, d);
