@@ -295,6 +295,7 @@ static void add_diff_lines(struct printer *p, const struct notification *n,
  * the clock, so the creation time is kept, not the age.
  */
 struct line_memo_ctx {
+	const struct crd_columns *crds;
 	const char *kind;
 	int64_t now_ms;
 };
@@ -302,14 +303,14 @@ struct line_memo_ctx {
 static char *line_memo(const struct kobj *obj, void *ctx)
 {
 	const struct line_memo_ctx *c = ctx;
-	const struct kobj_pick *pick = columns_pick(c->kind);
+	const struct kobj_pick *pick = columns_pick(c->crds, c->kind);
 	struct json_object *tree = pick ? kobj_tree_pick(obj, pick) : kobj_tree(obj);
 	struct json_object *meta, *created;
 	struct strbuf sb = STRBUF_INIT;
 
-	columns_short_status(c->kind, tree, c->now_ms, &sb);
+	columns_short_status(c->crds, c->kind, tree, c->now_ms, &sb);
 	strbuf_addch(&sb, '\0');
-	columns_wide_detail(c->kind, tree, c->now_ms, &sb);
+	columns_wide_detail(c->crds, c->kind, tree, c->now_ms, &sb);
 	strbuf_addch(&sb, '\0');
 	if (json_object_object_get_ex(tree, "metadata", &meta) &&
 	    json_object_object_get_ex(meta, "creationTimestamp", &created) &&
@@ -323,7 +324,7 @@ static void line_of(struct printer *p, const struct notification *n, struct line
 {
 	const struct kobj *obj = n->delta.obj;
 	const char *kind = kind_of(n);
-	struct line_memo_ctx mctx = { kind, now_of(p) };
+	struct line_memo_ctx mctx = { p->opts.crds, kind, now_of(p) };
 	const char *status = kobj_memo(obj, line_memo, &mctx);
 	const char *detail = status + strlen(status) + 1;
 	const char *created = detail + strlen(detail) + 1;

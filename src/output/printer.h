@@ -119,6 +119,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct crd_columns;
 struct notification;
 struct verify_report;
 
@@ -153,6 +154,8 @@ struct printer_opts {
 	 */
 	size_t resources;
 	struct format *format;	/* OUTPUT_OBJECT's (format.h); borrowed; NULL: json */
+	/* Custom resources' columns (columns.h); borrowed; NULL: none known. */
+	const struct crd_columns *crds;
 	int64_t now_ms;		/* "now" for AGE; 0: the wall clock */
 };
 

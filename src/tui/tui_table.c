@@ -40,7 +40,7 @@ static size_t names_len(const char *const *names)
  */
 static char **row_cells(struct tab *tab, struct row *r, int64_t max_age)
 {
-	const char *const *names = columns_live_headers(tab->m.kind);
+	const char *const *names = columns_live_headers(tab->crds, tab->m.kind);
 	size_t nr = names_len(names);
 	int64_t now_mono = mono_ms();
 
@@ -61,7 +61,7 @@ static char **row_cells(struct tab *tab, struct row *r, int64_t max_age)
 		int64_t now = wall_ms();
 		for (size_t i = 0; i < nr; i++) {
 			strbuf_reset(&sb);
-			if (columns_cell(tab->m.kind, names[i], tree, now, &sb) == 0)
+			if (columns_cell(tab->crds, tab->m.kind, names[i], tree, now, &sb) == 0)
 				r->cells[i] = xstrdup(strbuf_str(&sb));
 		}
 		strbuf_release(&sb);
@@ -101,7 +101,7 @@ static bool show_namespace(const struct tui *t, const struct tab *tab)
 /* The columns' identities in screen order; returns how many. */
 static size_t screen_order(const struct tui *t, const struct tab *tab, int *ids, size_t max)
 {
-	size_t n = 0, kind_nr = names_len(columns_live_headers(tab->m.kind));
+	size_t n = 0, kind_nr = names_len(columns_live_headers(tab->crds, tab->m.kind));
 
 	if (show_namespace(t, tab) && n < max)
 		ids[n++] = SORT_NAMESPACE;
@@ -118,7 +118,7 @@ static const char *column_name(const struct tab *tab, int id)
 {
 	if (id < SORT__FIXED)
 		return fixed_sort_names[id];
-	return columns_live_headers(tab->m.kind)[id - SORT__FIXED];
+	return columns_live_headers(tab->crds, tab->m.kind)[id - SORT__FIXED];
 }
 
 static const char *sort_name(const struct tab *tab)
