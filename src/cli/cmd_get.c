@@ -397,7 +397,7 @@ cleanup:
 
 static int write_out(const struct strbuf *sb)
 {
-	if (fwrite(sb->buf ? sb->buf : "", 1, sb->len, stdout) != sb->len || fflush(stdout) != 0) {
+	if (fwrite(sb->buf, 1, sb->len, stdout) != sb->len || fflush(stdout) != 0) {
 		if (errno == EPIPE)
 			return 0;
 		error("cannot write output: %s", strerror(errno));

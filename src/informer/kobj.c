@@ -363,8 +363,7 @@ static int cut_member(struct scan *s, size_t mark, bool first)
 	struct strbuf *out = s->out;
 
 	flush(s);
-	out->len = mark;
-	out->buf[mark] = '\0';
+	strbuf_setlen(out, mark);
 	s->out = NULL;
 	int rc = scan_value(s);
 	s->out = out;
@@ -618,9 +617,7 @@ static int label_member(struct scan *s, const char *key, size_t klen, void *ctx)
 	value = start + klen + 1;
 	if (memchr(f->labels.buf + start, '\0', f->labels.len - start) ||
 	    f->labels.len < value) {
-		f->labels.len = start;	/* drop what this label added */
-		if (f->labels.buf)
-			f->labels.buf[start] = '\0';
+		strbuf_setlen(&f->labels, start);	/* drop what this label added */
 		return 1;
 	}
 	strbuf_addch(&f->labels, '\0');

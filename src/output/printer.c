@@ -827,6 +827,7 @@ struct printer *printer_new(enum output_format format,
 		format = OUTPUT_JSON;	/* nothing to print the object with */
 	p->ops = &formats[(unsigned)format < OUTPUT__COUNT ? format : OUTPUT_LINE];
 	p->opts = *opts;
+	strbuf_init(&p->sb, 0);
 	if (!p->opts.out)
 		p->opts.out = stdout;
 	p->wide = format == OUTPUT_WIDE;
