@@ -162,9 +162,16 @@ int kclient_stream(struct kclient *client, const char *path,
 struct recorder;
 struct replay;
 struct stop;
-/* Record every request with a record_as (before the first request). */
+/*
+ * Record every request with a record_as (before the first request).  rec
+ * is borrowed and kept: close it only once the client makes no more
+ * requests.
+ */
 void kclient_set_recorder(struct kclient *client, struct recorder *rec);
-/* A client that answers from a recording; what: its name in messages. */
+/*
+ * A client that answers from a recording; what: its name in messages.
+ * rp is borrowed and kept (it must outlive the client); what is copied.
+ */
 struct kclient *kclient_new_replay(struct replay *rp, const char *what);
 /*
  * The client's clock, monotonic ms: the machine's, or on a replay client

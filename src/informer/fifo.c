@@ -4,7 +4,7 @@
  * their ops tables; see fifo.h and fifo_impl.h.
  *
  * DESIGN (threads): one mutex per fifo guards the variant's queue and the
- * fields of struct fifo.  Producers (the reflector thread, the resync
+ * fields of struct fifo.  Producers (the reflector's threads, the resync
  * timer) take it for each operation; the consumer takes it in fifo_pop()
  * and keeps it while `process` runs, so that popping an entry and applying
  * it to the Indexer are one step to Replace and Resync, which read the
