@@ -543,23 +543,17 @@ static void replay_done(void *ctx)
 	}
 }
 
-static int run_replay(int argc, const char **argv)
+/* Reads replay's arguments and options; usage errors exit.  Returns --speed. */
+static double replay_parse_args(int *argc, const char **argv, struct output_setup *out)
 {
-	struct errbuf err = { "" };
-	struct output_setup out;
-	struct recorded_resources rr = { 0 };
-	struct replay_ctx rctx = { .done_fd = -1 };
-	struct replay *rp = NULL;
-	struct session s = { 0 };
 	double speed = 0;
-	int ret = 1;
 
-	argc = opt_parse(&command_replay, argc, argv);
-	if (argc < 1)
+	*argc = opt_parse(&command_replay, *argc, argv);
+	if (*argc < 1)
 		usage_error(&command_replay, "no recording given, e.g. 'kinf replay pods.rec'");
-	if (argc > 1)
+	if (*argc > 1)
 		usage_error(&command_replay, "unexpected argument '%s'", argv[1]);
-	parse_output(&command_replay, &out);
+	parse_output(&command_replay, out);
 	if (r_o.speed) {
 		char *end;
 		speed = strtod(r_o.speed, &end);
@@ -577,23 +571,15 @@ static int run_replay(int argc, const char **argv)
 			    "NAMESPACE/NAME, or NAME for a cluster-scoped object");
 	if (r_o.key && !o.output)
 		o.diff = true;	/* a story says what changed */
+	return speed;
+}
 
-	struct recording *recording = recording_load(argv[0], &err);
-	if (!recording) {
-		error("%s", err.msg);
-		goto out;
-	}
-	struct json_object *h = recording_header(recording);
-	if (recorded_resources(h, &rr, &err) < 0) {
-		error("%s: %s", argv[0], err.msg);
-		recording_free(recording);
-		goto out;
-	}
-
-	/*
-	 * The recorded session, unless told otherwise: its client-go and its
-	 * queue; another --client-go brings that generation's queue.
-	 */
+/*
+ * The recorded session, unless told otherwise: its client-go and its
+ * queue; another --client-go brings that generation's queue.
+ */
+static struct session_opts replay_session_opts(struct json_object *h)
+{
 	bool as_recorded = !informer_flags.client_go && informer_flags.fifo < 0;
 	if (!informer_flags.client_go)
 		informer_flags.client_go = string_of(h, "clientGo");
@@ -612,6 +598,35 @@ static int run_replay(int argc, const char **argv)
 			    json_object_get_boolean(v);
 	so.label_selector = string_of(h, "labelSelector");
 	so.field_selector = string_of(h, "fieldSelector");
+	return so;
+}
+
+static int run_replay(int argc, const char **argv)
+{
+	struct errbuf err = { "" };
+	struct output_setup out;
+	struct recorded_resources rr = { 0 };
+	struct replay_ctx rctx = { .done_fd = -1 };
+	struct replay *rp = NULL;
+	struct session s = { 0 };
+	double speed = 0;
+	int ret = 1;
+
+	speed = replay_parse_args(&argc, argv, &out);
+
+	struct recording *recording = recording_load(argv[0], &err);
+	if (!recording) {
+		error("%s", err.msg);
+		goto out;
+	}
+	struct json_object *h = recording_header(recording);
+	if (recorded_resources(h, &rr, &err) < 0) {
+		error("%s: %s", argv[0], err.msg);
+		recording_free(recording);
+		goto out;
+	}
+
+	struct session_opts so = replay_session_opts(h);
 
 	rctx.done_fd = eventfd(0, EFD_CLOEXEC);
 	if (rctx.done_fd < 0)

@@ -962,6 +962,7 @@ void crd_columns_free(struct crd_columns *cc)
 static const struct crd_kind *crd_of(const struct crd_columns *cc, const char *kind)
 {
 	const struct crd_kind *found = NULL;
+	/* The lock is not part of what a const reader may not change. */
 	struct crd_columns *locked = (struct crd_columns *)cc;
 
 	if (!cc || !kind)
