@@ -101,6 +101,16 @@ check_give_way() {
 	wait_screen '^\? help'
 }
 
+@test "tui: : on a custom resource shows its CRD's printer columns" {
+	start_synced
+	keys : c r o n t a b s Enter
+	wait_screen '2:crontabs [0-9]'
+	wait_screen ' crontabs  1 object .*synced'
+	# the priority-0 additionalPrinterColumns, not NAME and AGE alone
+	wait_screen ' NAME +SPEC +REPLICAS +AGE +RV +DELTA +LAST'
+	row_of my-new-cron-object | grep -qE ' my-new-cron-object +\* \* \* \* \*/5 +1 '
+}
+
 @test "tui: n narrows every tab to one namespace, Tab completing; Esc shows all again" {
 	make_pod omega tui ns-1 >/dev/null
 	start_synced -A

@@ -14,6 +14,21 @@
 
 #define EXIT_DIVERGENT 3
 
+/*
+ * The completion names of the option tables (lib/opt.h), and what
+ * cmd_complete.c completes them with.  The cluster layer's table
+ * (cluster_options) spells the names it uses itself: "namespace",
+ * "context", "file".
+ */
+#define COMPLETE_NONE NULL
+#define COMPLETE_FILE "file"		/* the shell completes files */
+#define COMPLETE_RESOURCE "resource"	/* resource types, from the cluster */
+#define COMPLETE_NAMESPACE "namespace"	/* namespaces, from the cluster */
+#define COMPLETE_CONTEXT "context"	/* contexts, from the kubeconfig */
+#define COMPLETE_DELTA_TYPES "delta-types"	/* Added,Updated,... comma list */
+#define COMPLETE_COMMAND "command"	/* subcommand names */
+#define COMPLETE_INDEX "index"		/* --index NAME=VALUE: names, then values */
+
 extern const struct command command_watch;
 extern const struct command command_get;
 extern const struct command command_verify;

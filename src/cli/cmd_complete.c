@@ -140,7 +140,7 @@ static void print_contexts(void)
 	free(names);
 }
 
-static void print_from_cluster(enum complete_kind kind)
+static void print_from_cluster(bool resources)
 {
 	struct cluster c;
 	struct errbuf err;
@@ -151,14 +151,14 @@ static void print_from_cluster(enum complete_kind kind)
 	kclient_set_timeout(c.client, COMPLETE_TIMEOUT_MS);
 	if (discovery_load(c.disco, &err) < 0)
 		goto out;
-	if (kind == COMPLETE_RESOURCE) {
+	if (resources) {
 		const struct api_resource **all;
 		size_t nr;
 		discovery_all(c.disco, &all, &nr);
 		for (size_t i = 0; i < nr; i++)
 			if (api_resource_has_verb(all[i], "watch"))
 				candidate(all[i]->name);
-	} else if (kind == COMPLETE_NAMESPACE) {
+	} else {
 		const struct api_resource *ns;
 		struct http_response resp = { 0 };
 		if (discovery_resolve(c.disco, "namespaces", &ns, &err) < 0)
@@ -303,6 +303,51 @@ static void print_index_candidates(const char *cur)
 
 static const char *complete_word;	/* the word being completed */
 
+static void print_delta_types(void)
+{
+	for (int t = 0; t < DELTA__COUNT; t++)
+		candidate(delta_type_name(t));
+}
+
+static void print_resources(void)
+{
+	print_from_cluster(true);
+}
+
+static void print_namespaces(void)
+{
+	print_from_cluster(false);
+}
+
+static void print_index_names(void)
+{
+	print_index_candidates(complete_word ? complete_word : "");
+}
+
+static void print_file_marker(void)
+{
+	puts(":file");	/* tells the shell script to complete files */
+}
+
+/* The completion names of cmd.h, and what each prints. */
+static const struct {
+	const char *name;
+	void (*print)(void);
+} completers[] = {
+	{ COMPLETE_DELTA_TYPES, print_delta_types },
+	{ COMPLETE_CONTEXT, print_contexts },
+	{ COMPLETE_RESOURCE, print_resources },
+	{ COMPLETE_NAMESPACE, print_namespaces },
+	{ COMPLETE_COMMAND, print_commands },
+	{ COMPLETE_INDEX, print_index_names },
+	{ COMPLETE_FILE, print_file_marker },
+};
+
+static bool completes(const char *complete, const char *name)
+{
+	return complete && !strcmp(complete, name);
+}
+
 static void print_value_candidates(const struct option *o)
 {
 	if (o->choices) {
@@ -310,29 +355,11 @@ static void print_value_candidates(const struct option *o)
 			candidate(o->choices[i]);
 		return;
 	}
-	switch (o->complete) {
-	case COMPLETE_DELTA_TYPES:
-		for (int t = 0; t < DELTA__COUNT; t++)
-			candidate(delta_type_name(t));
-		break;
-	case COMPLETE_CONTEXT:
-		print_contexts();
-		break;
-	case COMPLETE_RESOURCE:
-	case COMPLETE_NAMESPACE:
-		print_from_cluster(o->complete);
-		break;
-	case COMPLETE_COMMAND:
-		print_commands();
-		break;
-	case COMPLETE_INDEX:
-		print_index_candidates(complete_word ? complete_word : "");
-		break;
-	case COMPLETE_FILE:
-		puts(":file");	/* tells the shell script to complete files */
-		break;
-	case COMPLETE_NONE:
-		break;
+	for (size_t i = 0; o->complete && i < ARRAY_SIZE(completers); i++) {
+		if (!strcmp(o->complete, completers[i].name)) {
+			completers[i].print();
+			return;
+		}
 	}
 }
 
@@ -393,7 +420,7 @@ static int run_complete(int argc, const char **argv)
 		else if (o && takes_value(o) && !strchr(argv[i], '='))
 			i++;
 	}
-	const char *slash = positionals == 0 && cmd->positional == COMPLETE_RESOURCE &&
+	const char *slash = positionals == 0 && completes(cmd->positional, COMPLETE_RESOURCE) &&
 			    strstr(cmd->usage, "RESOURCE/NAME") ? strchr(cur, '/') : NULL;
 	if (slash && !comma) {
 		/* deploy/<TAB>: the objects, each as TYPE/NAME */
@@ -406,7 +433,7 @@ static int run_complete(int argc, const char **argv)
 		print_value_candidates(&fake);
 		if (cmd == &command_get && !comma)
 			candidate("all");	/* kubectl's category, alone */
-	} else if (positionals == 1 && cmd->positional == COMPLETE_RESOURCE &&
+	} else if (positionals == 1 && completes(cmd->positional, COMPLETE_RESOURCE) &&
 		   strstr(cmd->usage, "[NAME]") && complete_resource &&
 		   !strchr(complete_resource, ',')) {
 		print_objects(complete_resource, NULL);	/* NAME */

@@ -13,12 +13,12 @@
 
 #include "cluster/cluster.h"
 #include "cli/cmd.h"
-#include "cli/printer_columns.h"
 #include "cli/resource_args.h"
 #include "output/columns.h"
 #include "output/format.h"
 #include "output/jsonpath.h"
 #include "output/kubetable.h"
+#include "output/printer_columns.h"
 #include "cluster/discovery.h"
 #include "cluster/http.h"
 #include "cluster/pager.h"
@@ -286,7 +286,7 @@ cleanup:
 
 static int write_out(const struct strbuf *sb)
 {
-	if (fwrite(sb->buf ? sb->buf : "", 1, sb->len, stdout) != sb->len || fflush(stdout) != 0) {
+	if (fwrite(sb->buf, 1, sb->len, stdout) != sb->len || fflush(stdout) != 0) {
 		if (errno == EPIPE)
 			return 0;
 		error("cannot write output: %s", strerror(errno));
@@ -356,9 +356,9 @@ static void prefix_names(struct json_object *table, const struct api_resource *r
  * A table (the server's, or one built from objs) as kubectl prints it.
  * server_table: the server's, or NULL to build one.
  */
-static int print_table(const struct api_resource *res, struct kobj_list *objs,
-		       struct json_object *server_table, bool all_namespaces,
-		       bool kind_names)
+static int print_table(const struct crd_columns *crds, const struct api_resource *res,
+		       struct kobj_list *objs, struct json_object *server_table,
+		       bool all_namespaces, bool kind_names)
 {
 	struct kubetable_opts ko = {
 		.wide = fmt.kind == FORMAT_WIDE,
@@ -378,7 +378,7 @@ static int print_table(const struct api_resource *res, struct kobj_list *objs,
 		struct json_object **trees = xcalloc(objs->nr ? objs->nr : 1, sizeof(*trees));
 		for (size_t i = 0; i < objs->nr; i++)
 			trees[i] = kobj_tree(objs->v[i]);
-		table = columns_table_json(res->kind, trees, objs->nr, wall_ms());
+		table = columns_table_json(crds, res->kind, trees, objs->nr, wall_ms());
 		for (size_t i = 0; i < objs->nr; i++)
 			json_object_put(trees[i]);
 		free(trees);
@@ -433,8 +433,8 @@ static int print_names(const struct api_resource *res, struct kobj_list *objs,
 }
 
 /* in_order: objs are in the order to print (several types, each sorted). */
-static int print_objects(const struct api_resource *res, struct kobj_list *objs,
-			 bool all_namespaces, bool in_order)
+static int print_objects(const struct crd_columns *crds, const struct api_resource *res,
+			 struct kobj_list *objs, bool all_namespaces, bool in_order)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct errbuf err = { "" };
@@ -443,7 +443,7 @@ static int print_objects(const struct api_resource *res, struct kobj_list *objs,
 	if (objs->nr > 1 && !in_order)	/* qsort(NULL, 0, ...) is undefined */
 		qsort(objs->v, objs->nr, sizeof(*objs->v), by_namespace_name);
 	if (fmt.kind == FORMAT_TABLE || fmt.kind == FORMAT_WIDE)
-		return print_table(res, objs, NULL, all_namespaces, false);
+		return print_table(crds, res, objs, NULL, all_namespaces, false);
 	if (fmt.kind == FORMAT_NAME && !o.sort_by)
 		return print_names(res, objs, all_namespaces);
 
@@ -545,11 +545,14 @@ struct found {
 	struct json_object **tables;	/* [nr]; NULL where there is none */
 	struct kobj_list *objs;		/* [nr] */
 	bool all_namespaces;
+	struct crd_columns *crds;	/* custom resources' columns; owned */
 };
 
-static void found_init(struct found *f, const struct api_resource **res, size_t nr,
-		       bool all_namespaces)
+/* f takes crds over. */
+static void found_init(struct found *f, struct crd_columns *crds,
+		       const struct api_resource **res, size_t nr, bool all_namespaces)
 {
+	f->crds = crds;
 	f->res = res;
 	f->nr = nr;
 	f->tables = xcalloc(nr ? nr : 1, sizeof(*f->tables));
@@ -565,6 +568,7 @@ static void found_release(struct found *f)
 	}
 	free(f->tables);
 	free(f->objs);
+	crd_columns_free(f->crds);
 }
 
 /* The one object a get NAME found, printed as itself (not in a List). */
@@ -597,11 +601,11 @@ static int print_found_one(struct found *f, const char *name)
 		return -1;
 	}
 	if (table)
-		return print_table(f->res[0], objs, table, f->all_namespaces, false);
+		return print_table(f->crds, f->res[0], objs, table, f->all_namespaces, false);
 	if (name && objs->nr == 1 && fmt.kind != FORMAT_NAME &&
 	    fmt.kind != FORMAT_TABLE && fmt.kind != FORMAT_WIDE)
 		return print_one(objs->v[0]);
-	return print_objects(f->res[0], objs, f->all_namespaces, false);
+	return print_objects(f->crds, f->res[0], objs, f->all_namespaces, false);
 }
 
 /*
@@ -626,11 +630,11 @@ static int print_found_several(struct found *f)
 			if (shown++ && write_out(&(struct strbuf){ .buf = "\n", .len = 1 }) < 0)
 				ret = -1;
 			else
-				ret = print_table(f->res[i], &f->objs[i], f->tables[i],
+				ret = print_table(f->crds, f->res[i], &f->objs[i], f->tables[i],
 						  f->all_namespaces, true);
 		} else if (fmt.kind == FORMAT_NAME) {
 			shown++;
-			ret = print_objects(f->res[i], &f->objs[i], f->all_namespaces, false);
+			ret = print_objects(f->crds, f->res[i], &f->objs[i], f->all_namespaces, false);
 		} else {
 			for (size_t j = 0; j < f->objs[i].nr; j++) {
 				ALLOC_GROW(every.v, every.nr + 1, alloc);
@@ -639,7 +643,8 @@ static int print_found_several(struct found *f)
 		}
 	}
 	if (ret == 0 && !tabular && fmt.kind != FORMAT_NAME)
-		ret = print_objects(f->nr ? f->res[0] : NULL, &every, f->all_namespaces, true);
+		ret = print_objects(f->crds, f->nr ? f->res[0] : NULL, &every,
+				    f->all_namespaces, true);
 	else if (ret == 0 && !shown)
 		no_resources(true, f->all_namespaces);
 	kobj_list_release(&every);
@@ -680,13 +685,13 @@ static int get_from_server(const char *resource, const char *name)
 	}
 
 	struct found f;
-	found_init(&f, res, nr, c.scope_ns == NULL);
+	found_init(&f, crd_columns_new(), res, nr, c.scope_ns == NULL);
 	int rc = 0;
 	for (size_t i = 0; i < nr && rc >= 0; i++) {
 		rc = tabular ? table_from_server(&c, res[i], name, &f.tables[i], &err) : 1;
 		if (rc == 1) {
 			if (tabular)
-				printer_columns_load(&c, &res[i], 1);
+				printer_columns_load(f.crds, &c, &res[i], 1);
 			rc = list_from_server(&c, res[i], name, &f.objs[i], &err);
 		}
 	}
@@ -713,17 +718,18 @@ static int get_from_cache(const char *resource, const char *name)
 		.field_selector = o.field_selector,
 		.keep_managed_fields = o.keep_managed_fields,
 	};
+	struct crd_columns *crds;
 	int ret = 1;
 
 	if (session_open(&s, &so, &err) < 0) {
 		error("%s", err.msg);
 		return 1;
 	}
-	printer_columns_load(&s.cluster, s.resources, s.nr);
+	crds = crd_columns_new();
+	printer_columns_load(crds, &s.cluster, s.resources, s.nr);
 	if (session_start(&s, &err) < 0) {
 		error("%s", err.msg);
-		session_close(&s);
-		return 1;
+		goto fail;
 	}
 	if (session_wait_synced(&s, o.sync_timeout_ms) < 0) {
 		size_t i = 0;
@@ -737,15 +743,14 @@ static int get_from_cache(const char *resource, const char *name)
 			error("the %s informer did not sync within %llds%s%s",
 			      s.resources[i]->name, (long long)(o.sync_timeout_ms / 1000),
 			      st.last_error[0] ? ": " : "", st.last_error);
-		session_close(&s);
-		return 1;
+		goto fail;
 	}
 	session_stop(&s);
 	scope_ns = s.cluster.scope_ns;
 
 	struct found f;
 	int rc = 0;
-	found_init(&f, s.resources, s.nr, s.cluster.scope_ns == NULL);
+	found_init(&f, crds, s.resources, s.nr, s.cluster.scope_ns == NULL);
 	for (size_t i = 0; i < s.nr && rc == 0; i++)
 		rc = list_from_cache(&s, i, name, &f.objs[i], &err);
 	if (rc < 0)
@@ -755,6 +760,10 @@ static int get_from_cache(const char *resource, const char *name)
 	found_release(&f);
 	session_close(&s);
 	return ret;
+fail:
+	crd_columns_free(crds);
+	session_close(&s);
+	return 1;
 }
 
 static int run_get(int argc, const char **argv)

@@ -6,9 +6,10 @@
 
 #include "cluster/cluster.h"
 #include "cli/cmd.h"
-#include "cli/printer_columns.h"
 #include "cli/informer_flags.h"
 #include "informer/session.h"
+#include "output/columns.h"
+#include "output/printer_columns.h"
 #include "tui/tui.h"
 #include "tui/tui_model.h"
 
@@ -45,10 +46,12 @@ static int run_tui(int argc, const char **argv)
 		usage_error(&command_tui, "--history %ld: at most %d states are kept", history, HIST_MAX);
 	struct tui_opts to = { .resync_ms = informer_flags.resync_ms,
 			       .hist_states = (unsigned)history,
-			       .verify_every_ms = verify_every_ms };
-	printer_columns_load(&s.cluster, s.resources, s.nr);
+			       .verify_every_ms = verify_every_ms,
+			       .crds = crd_columns_new() };
+	printer_columns_load(to.crds, &s.cluster, s.resources, s.nr);
 	int ret = tui_run(&s, &to);
 	session_close(&s);
+	crd_columns_free(to.crds);
 	return ret;
 }
 

@@ -24,10 +24,11 @@
 #include "cluster/recording.h"
 #include "cli/cmd.h"
 #include "cli/informer_flags.h"
-#include "cli/printer_columns.h"
 #include "cli/resource_args.h"
+#include "output/columns.h"
 #include "output/format.h"
 #include "output/printer.h"
+#include "output/printer_columns.h"
 #include "informer/session.h"
 #include "informer/store.h"
 #include "lib/strbuf.h"
@@ -182,6 +183,7 @@ struct output_setup {
 	unsigned types;
 	struct format fmt;
 	int output;		/* an enum output_format */
+	struct crd_columns *crds;	/* owned; NULL: a replay's, none */
 };
 
 /* Reads the output options (o); usage errors of cmd exit. */
@@ -228,6 +230,7 @@ static int print_deltas(struct session *s, struct output_setup *out, struct watc
 		.ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0,
 		.resources = s->nr,
 		.format = &out->fmt,
+		.crds = out->crds,
 		.verbose = cluster_flags.verbose > 0,
 	};
 	struct printer *p = printer_new((enum output_format)out->output, &po);
@@ -292,12 +295,14 @@ static int run_watch(int argc, const char **argv)
 		error("%s", err.msg);
 		goto out;
 	}
-	printer_columns_load(&s.cluster, s.resources, s.nr);
+	out.crds = crd_columns_new();
+	printer_columns_load(out.crds, &s.cluster, s.resources, s.nr);
 
 	if (o.tui) {
 		struct tui_opts to = { .resync_ms = informer_flags.resync_ms,
 				       .hist_states = HIST_STATES,
-				       .verify_every_ms = o.verify_every_ms };
+				       .verify_every_ms = o.verify_every_ms,
+				       .crds = out.crds };
 		ret = tui_run(&s, &to);
 		goto close;
 	}
@@ -329,6 +334,7 @@ static int run_watch(int argc, const char **argv)
 close:
 	session_close(&s);
 out:
+	crd_columns_free(out.crds);
 	format_release(&out.fmt);
 	resource_args_release(&ra);
 	return ret;

@@ -1,6 +1,7 @@
 /* informer_flags.c — the informer flags of watch and tui; see the header. */
 #include "cli/informer_flags.h"
 
+#include "cli/cmd.h"
 #include "lib/selector.h"
 
 const char *const informer_fifo_names[] = { "delta", "real", "atomic", NULL };

@@ -15,25 +15,26 @@ struct cluster_flags cluster_flags = { .http_version = -1 };
 /* --http-version's values, in the order of enum http_version after AUTO. */
 static const char *const http_version_names[] = { "1.1", "2", NULL };
 
+/* Completion names (the last argument of OPT_STRING): see cli/cmd.h. */
 const struct option cluster_options[] = {
 	OPT_STRING('n', "namespace", &cluster_flags.namespace, "NAMESPACE",
-		   "the namespace to use (default: the context's)", COMPLETE_NAMESPACE),
+		   "the namespace to use (default: the context's)", "namespace"),
 	OPT_BOOL('A', "all-namespaces", &cluster_flags.all_namespaces,
 		 "every namespace"),
 	OPT_STRING(0, "kubeconfig", &cluster_flags.kubeconfig, "FILE",
-		   "kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)", COMPLETE_FILE),
+		   "kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)", "file"),
 	OPT_STRING(0, "context", &cluster_flags.context, "NAME",
-		   "the kubeconfig context to use", COMPLETE_CONTEXT),
+		   "the kubeconfig context to use", "context"),
 	OPT_STRING(0, "cluster", &cluster_flags.cluster, "NAME",
-		   "the kubeconfig cluster to use", COMPLETE_NONE),
+		   "the kubeconfig cluster to use", NULL),
 	OPT_STRING(0, "user", &cluster_flags.user, "NAME",
-		   "the kubeconfig user to use", COMPLETE_NONE),
+		   "the kubeconfig user to use", NULL),
 	OPT_DURATION(0, "request-timeout", &cluster_flags.request_timeout_ms,
 		     "limit each get and discovery request, retries included; "
 		     "watches only connecting (default 10s)"),
 	OPT_STRING(0, "cache-dir", &cluster_flags.cache_dir, "DIR",
 		   "kubectl's cache, shared with it (default: $KUBECACHEDIR, else ~/.kube/cache)",
-		   COMPLETE_FILE),
+		   "file"),
 	OPT_ENUM(0, "http-version", &cluster_flags.http_version, "VERSION", http_version_names,
 		 "only this HTTP version (default: HTTP/2 when the server offers it over TLS, else 1.1)"),
 	OPT_COUNT('v', "verbose", &cluster_flags.verbose,

@@ -93,7 +93,7 @@ char *discovery_cache_dir(const char *root, const char *server)
 	}
 	strbuf_release(&sb);
 	char *discovery = xasprintf("%s/discovery", root);
-	char *dir = path_join_clean(discovery, safe.buf ? safe.buf : "");
+	char *dir = path_join_clean(discovery, safe.buf);
 	free(discovery);
 	strbuf_release(&safe);
 	return dir;

@@ -367,8 +367,7 @@ int exec_credential_run(const struct rest_config *cfg, struct exec_credential *o
 	}
 	ret = exec_credential_parse(cfg, strbuf_str(&output), out, err);
 cleanup:
-	if (output.buf)
-		memset(output.buf, 0, output.len);
+	memset(output.buf, 0, output.len);	/* nothing when it owns no buffer */
 	strbuf_release(&output);
 	if (ret < 0)
 		exec_credential_release(out);

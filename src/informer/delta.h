@@ -65,7 +65,8 @@ struct deltas {
 	size_t nr, alloc;
 };
 
-void deltas_push(struct deltas *d, const struct delta *delta); /* takes obj's ref */
+/* Takes delta's references (obj, all[]): the caller's copy holds none after. */
+void deltas_push(struct deltas *d, const struct delta *delta);
 /* Drops the delta's references (obj, and all[] of a ReplacedAll). */
 void delta_release(struct delta *delta);
 /* Drops every delta's reference and empties the list (keeps memory). */

@@ -4,14 +4,14 @@
  * their ops tables; see fifo.h and fifo_impl.h.
  *
  * DESIGN (threads): one mutex per fifo guards the variant's queue and the
- * fields of struct fifo.  Producers (the reflector thread, the resync
+ * fields of struct fifo.  Producers (the reflector's threads, the resync
  * timer) take it for each operation; the consumer takes it in fifo_pop()
  * and keeps it while `process` runs, so that popping an entry and applying
  * it to the Indexer are one step to Replace and Resync, which read the
  * Indexer under this same mutex.  Lock order is always fifo, then store;
  * the store never calls back.  fifo_pop() waits on `cond`, which every
  * queuing operation broadcasts unless a producer holds the wake-ups
- * (fifo_hold: then fifo_release does, once), and fifo_close() always.
+ * (fifo_hold: then fifo_unhold does, once), and fifo_close() always.
  */
 #include "informer/fifo.h"
 
@@ -67,7 +67,7 @@ void fifo_hold(struct fifo *fifo)
 	pthread_mutex_unlock(&fifo->lock);
 }
 
-void fifo_release(struct fifo *fifo)
+void fifo_unhold(struct fifo *fifo)
 {
 	pthread_mutex_lock(&fifo->lock);
 	if (fifo->held)

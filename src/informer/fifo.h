@@ -25,12 +25,17 @@
  * tombstones it queued; the RealFIFO counts its whole queue after the
  * Replace.  Resync populates nothing.
  *
+ * Closing: fifo_close() stops the waiting, not the queue.  A closed queue
+ * still hands out every entry it holds, one fifo_pop() at a time, and
+ * fifo_pop() returns -1 only once it is closed and empty, as client-go's
+ * Pop returns ErrFIFOClosed only when its queue is empty.  Queueing after
+ * fifo_close() is not refused: what is queued is handed out the same way.
+ *
  * Threads: every function is thread-safe.  fifo_pop() blocks until an entry
- * is ready or the queue is closed and empty (a closed queue still hands out
- * what it holds, as client-go's Pop does), and calls `process` with the queue's lock
- * held, so that taking an entry out and applying it to the Indexer are one
- * step to anyone calling Resync or Replace.  `process` must not call back
- * into the fifo.
+ * is ready or the queue is closed and empty, and calls `process` with the
+ * queue's lock held, so that taking an entry out and applying it to the
+ * Indexer are one step to anyone calling Resync or Replace.  `process` must
+ * not call back into the fifo.
  *
  * Ownership: the fifo takes a new reference to every object handed to it;
  * the caller keeps its own.
@@ -136,15 +141,18 @@ int fifo_pop(struct fifo *fifo, fifo_process_fn *process, void *ctx);
 
 /*
  * A producer about to queue many entries in a row (a batch of watch
- * events) may hold the wake-ups: until the matching fifo_release(),
- * queueing wakes no one in fifo_pop(); fifo_release() wakes them once if
+ * events) may hold the wake-ups: until the matching fifo_unhold(),
+ * queueing wakes no one in fifo_pop(); fifo_unhold() wakes them once if
  * anything is queued.  Holds nest.  What is queued meanwhile is poppable
  * by a popper that was awake anyway: holding changes when poppers wake,
  * never what they take.
  */
 void fifo_hold(struct fifo *fifo);
-void fifo_release(struct fifo *fifo);
-/* Wakes every waiter in fifo_pop(), which then returns -1. */
+void fifo_unhold(struct fifo *fifo);
+/*
+ * Wakes every waiter in fifo_pop(): each then takes what is still queued,
+ * or returns -1 when nothing is.  Never blocks on the consumer.
+ */
 void fifo_close(struct fifo *fifo);
 
 bool fifo_has_synced(struct fifo *fifo);

@@ -30,7 +30,7 @@ struct fifo {
 	size_t initial_population;
 	unsigned list_no;	/* of the last Replace; tags later deltas */
 	size_t batch;		/* most entries one pop may take; 0 or 1: one */
-	unsigned held;		/* fifo_hold()s not yet released */
+	unsigned held;		/* fifo_hold()s not yet undone by fifo_unhold() */
 };
 
 struct fifo_ops {

@@ -529,22 +529,6 @@ static void resync(struct informer *inf, bool force)
 	on_activity(inf, &info);
 }
 
-/* Waits on phase_cond until deadline_ms (monotonic); caller holds inf->lock. */
-static void phase_wait_until(struct informer *inf, int64_t deadline_ms)
-{
-	struct timespec ts;
-	int64_t left = deadline_ms - mono_ms();
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	ts.tv_sec += left / 1000;
-	ts.tv_nsec += (left % 1000) * 1000000;
-	if (ts.tv_nsec >= 1000000000) {
-		ts.tv_sec++;
-		ts.tv_nsec -= 1000000000;
-	}
-	pthread_cond_timedwait(&inf->phase_cond, &inf->lock, &ts);
-}
-
 static void *resync_main(void *arg)
 {
 	struct informer *inf = arg;
@@ -561,7 +545,7 @@ static void *resync_main(void *arg)
 		inf->next_resync_ms = wall_ms() + inf->resync_check_ms;
 		while (!inf->stopped && inf->watching && inf->phase == phase &&
 		       mono_ms() < due)
-			phase_wait_until(inf, due);
+			cond_wait_until(&inf->phase_cond, &inf->lock, due);
 		if (inf->stopped || !inf->watching || inf->phase != phase)
 			continue;
 		pthread_mutex_unlock(&inf->lock);
@@ -605,12 +589,8 @@ struct informer *informer_new(struct kclient *client, const struct informer_opts
 		fifo_set_batch(inf->fifo, opts->batch);
 	inf->resync_check_ms = opts->resync_ms;
 	pthread_mutex_init(&inf->lock, NULL);
-	pthread_cond_init(&inf->synced_cond, NULL);
-	pthread_condattr_t attr;
-	pthread_condattr_init(&attr);
-	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-	pthread_cond_init(&inf->phase_cond, &attr);
-	pthread_condattr_destroy(&attr);
+	cond_init_monotonic(&inf->synced_cond);
+	cond_init_monotonic(&inf->phase_cond);
 	struct reflector_hooks hooks = {
 		.activity = on_activity,
 		.replaced = on_replaced,
@@ -780,19 +760,13 @@ bool informer_has_synced(struct informer *inf)
 
 bool informer_wait_synced(struct informer *inf, int64_t timeout_ms)
 {
-	struct timespec deadline;
-	clock_gettime(CLOCK_REALTIME, &deadline);
-	deadline.tv_sec += timeout_ms / 1000;
-	deadline.tv_nsec += (timeout_ms % 1000) * 1000000;
-	if (deadline.tv_nsec >= 1000000000) {
-		deadline.tv_sec++;
-		deadline.tv_nsec -= 1000000000;
-	}
+	int64_t deadline = mono_ms() + timeout_ms;
+
 	pthread_mutex_lock(&inf->lock);
 	while (!inf->synced && !inf->stopped && !inf->failed) {
 		if (!timeout_ms)
 			pthread_cond_wait(&inf->synced_cond, &inf->lock);
-		else if (pthread_cond_timedwait(&inf->synced_cond, &inf->lock, &deadline) == ETIMEDOUT)
+		else if (cond_wait_until(&inf->synced_cond, &inf->lock, deadline))
 			break;
 	}
 	bool synced = inf->synced;

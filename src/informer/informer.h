@@ -23,9 +23,14 @@
  * what the reflector did (listed, watch opened or ended, relist and why,
  * backoff, resync), for notice lines on stderr and the TUI's health pane.
  *
- * Threads: informer_start() starts two threads (the reflector, the
- * processor, plus a resync timer inside the reflector's).  Every function
- * here is thread-safe.  informer_stop() stops and joins them.
+ * Threads: informer_start() starts four: the reflector's (reflector.h:
+ * LIST and WATCH, splitting the bytes into pieces), its decoder's
+ * (decoder.h: the pieces into objects, onto the FIFO), the processor
+ * (pops the FIFO into the Indexer and the listeners' buffers) and the
+ * resync timer (only when a resync period is set).  Their bytes move on
+ * the kclient's transport thread (transport.h), one per cluster, shared by
+ * every informer on it.  Every function here is thread-safe.
+ * informer_stop() stops and joins the four; src/README.md draws the map.
  *
  * Ownership: a notification holds one reference to obj and old; the
  * consumer releases them with notification_release().
@@ -72,6 +77,11 @@ void notification_release(struct notification *n);
 struct informer;
 struct listener;
 
+/*
+ * opts is copied, but what its pointers point to (the resource, the
+ * namespace and selector strings) is borrowed and kept, as client is:
+ * they must outlive the informer.
+ */
 struct informer *informer_new(struct kclient *client,
 			      const struct informer_opts *opts);
 void informer_free(struct informer *inf);	/* stops first if running */

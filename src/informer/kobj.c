@@ -127,9 +127,7 @@ static int label_member(struct json_scan *s, const char *key, size_t klen, void 
 	value = start + klen + 1;
 	if (memchr(f->labels.buf + start, '\0', f->labels.len - start) ||
 	    f->labels.len < value) {
-		f->labels.len = start;	/* drop what this label added */
-		if (f->labels.buf)
-			f->labels.buf[start] = '\0';
+		strbuf_setlen(&f->labels, start);	/* drop what this label added */
 		return 1;
 	}
 	strbuf_addch(&f->labels, '\0');

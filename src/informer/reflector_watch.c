@@ -265,7 +265,7 @@ static void on_watch_batch(void *ctx, bool start)
 	if (start)
 		fifo_hold(ws->r->fifo);
 	else
-		fifo_release(ws->r->fifo);
+		fifo_unhold(ws->r->fifo);
 }
 
 /* The line splitter's line: to the decoder (the reflector's thread). */

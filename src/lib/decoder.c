@@ -17,11 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
-#include <time.h>
 #include <unistd.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 
 #include "lib/strbuf.h"
 
@@ -29,26 +25,14 @@
 #define BATCH_BYTES (256u << 10)
 
 /*
- * Memory after a burst.  A burst of updates makes new objects while the
- * old ones are still queued or being printed; once they are freed, glibc
- * keeps the holes in its arenas (only the top of a heap is ever given
- * back), so RSS stayed ~110 MiB higher after 20,000 updates at 100,000
- * pods.  So once every decoder of the process has been idle TRIM_IDLE_MS
- * and together they decoded at least TRIM_MIN_BYTES since the last trim,
- * one of them calls malloc_trim(0), which returns the free pages of every
- * arena to the system.  The count is the process's because the trim is:
- * with a decoder per resource, each counting its own, a soak's minute of
- * churn spread over three resources came to a trim some minutes and not
- * others, and RSS read between trims wandered by 10 %.  None trims while
- * another decodes (a large list), so a sync is never slowed by it.  An
- * idle decoder waits with a timeout only while bytes are untrimmed; once
- * trimmed, no wake-ups.
+ * The process's decoders, for the idle hook (decoder.h).  The count is
+ * the process's, not a decoder's, because what the hook serves is: with
+ * a decoder per resource each counting its own, a minute of churn spread
+ * over three resources reached the threshold some minutes and not others.
+ * Set before the first decoder starts, read-only afterwards.
  */
-#define TRIM_IDLE_MS 1000
-#define TRIM_MIN_BYTES (1u << 20)
-
-/* The process's decoders, for the trim. */
-static atomic_size_t untrimmed;	/* bytes decoded since the last trim */
+static struct decoder_idle_hook idle_hook;
+static atomic_size_t unreported;	/* bytes decoded since the hook last ran */
 static atomic_int decoding;	/* decoders running a batch */
 static _Atomic int64_t last_decoded_ms;	/* mono_ms() when one last ended a batch */
 
@@ -116,30 +100,31 @@ static bool decode_batch(struct decoder *d, decoder_fn *fn, void *ctx,
 	return true;
 }
 
-/* Waits for a batch; trims once all are idle after enough work (TRIM_IDLE_MS). */
+void decoder_set_idle_hook(const struct decoder_idle_hook *hook)
+{
+	idle_hook = hook ? *hook : (struct decoder_idle_hook){ 0 };
+}
+
+/* Waits for a batch; runs the idle hook once all are idle after enough work. */
 static void wait_for_work(struct decoder *d)
 {
 	while (!d->head && !d->closing) {
-		if (atomic_load(&untrimmed) < TRIM_MIN_BYTES) {
+		if (!idle_hook.fn || atomic_load(&unreported) < idle_hook.min_bytes) {
 			pthread_cond_wait(&d->more, &d->lock);
 			continue;
 		}
-		int64_t due = atomic_load(&last_decoded_ms) + TRIM_IDLE_MS;
+		int64_t due = atomic_load(&last_decoded_ms) + idle_hook.idle_ms;
 		int64_t now = mono_ms();
 		if (now < due || atomic_load(&decoding)) {
-			/* d->more runs on CLOCK_MONOTONIC, as mono_ms() does. */
-			int64_t until = now < due ? due : now + TRIM_IDLE_MS;
-			struct timespec ts = { until / 1000, (long)(until % 1000) * 1000000L };
-			pthread_cond_timedwait(&d->more, &d->lock, &ts);
+			cond_wait_until(&d->more, &d->lock,
+					now < due ? due : now + idle_hook.idle_ms);
 			continue;
 		}
-		/* Idle long enough, all of them: one trims, the others see 0. */
-		if (atomic_exchange(&untrimmed, 0) >= TRIM_MIN_BYTES) {
-#ifdef __GLIBC__
+		/* Idle long enough, all of them: one reports, the others see 0. */
+		if (atomic_exchange(&unreported, 0) >= idle_hook.min_bytes) {
 			pthread_mutex_unlock(&d->lock);
-			malloc_trim(0);
+			idle_hook.fn();
 			pthread_mutex_lock(&d->lock);
-#endif
 		}
 	}
 }
@@ -158,7 +143,7 @@ static void *decoder_main(void *arg)
 		if (!d->head)
 			d->tail = NULL;
 		d->queued -= b->data.len;
-		atomic_fetch_add(&untrimmed, b->data.len);
+		atomic_fetch_add(&unreported, b->data.len);
 		pthread_cond_signal(&d->room);
 		if (d->failed || stopped(d)) {
 			batch_free(b);
@@ -213,11 +198,7 @@ struct decoder *decoder_new(const atomic_bool *stop, struct errbuf *err)
 		return NULL;
 	}
 	pthread_mutex_init(&d->lock, NULL);
-	pthread_condattr_t attr;
-	pthread_condattr_init(&attr);
-	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-	pthread_cond_init(&d->more, &attr);
-	pthread_condattr_destroy(&attr);
+	cond_init_monotonic(&d->more);
 	pthread_cond_init(&d->room, NULL);
 	pthread_cond_init(&d->idle, NULL);
 	rc = pthread_create(&d->thread, NULL, decoder_main, d);

@@ -53,6 +53,23 @@ typedef void decoder_batch_fn(void *ctx, bool start);
 
 struct decoder;
 
+/*
+ * Idleness, reported for the process's memory policy (main.c trims the
+ * heap with it): once every decoder of the process has been idle idle_ms
+ * after the last batch, and together they decoded at least min_bytes since
+ * fn last ran, one of them calls fn() on its own thread, no lock held.
+ * None calls it while another decodes, so a large list is never slowed by
+ * it.  An idle decoder waits with a timeout only while bytes are
+ * unreported; once reported, it sleeps without wake-ups.  Set it before
+ * the first decoder_new() (not thread-safe); NULL or no fn: never called.
+ */
+struct decoder_idle_hook {
+	void (*fn)(void);
+	size_t min_bytes;
+	int64_t idle_ms;
+};
+void decoder_set_idle_hook(const struct decoder_idle_hook *hook);
+
 /* Starts the thread; NULL with err when it cannot. */
 struct decoder *decoder_new(const atomic_bool *stop, struct errbuf *err);
 /* Stops and joins the thread, dropping what is queued.  NULL: no-op. */

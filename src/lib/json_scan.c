@@ -296,8 +296,7 @@ static int cut_member(struct json_scan *s, size_t mark, bool first)
 	struct strbuf *out = s->out;
 
 	json_scan_flush(s);
-	out->len = mark;
-	out->buf[mark] = '\0';
+	strbuf_setlen(out, mark);
 	s->out = NULL;
 	int rc = json_scan_value(s);
 	s->out = out;

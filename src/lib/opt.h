@@ -32,17 +32,12 @@ enum opt_type {
 	OPT_T_INCLUDE,	/* another table, spliced here */
 };
 
-/* What the shell completes an option's argument (or a positional) with. */
-enum complete_kind {
-	COMPLETE_NONE,
-	COMPLETE_FILE,
-	COMPLETE_RESOURCE,	/* resource types, from the cluster */
-	COMPLETE_NAMESPACE,	/* namespaces, from the cluster */
-	COMPLETE_CONTEXT,	/* contexts, from the kubeconfig */
-	COMPLETE_DELTA_TYPES,	/* Added,Updated,... comma list */
-	COMPLETE_COMMAND,	/* subcommand names */
-	COMPLETE_INDEX,		/* --index NAME=VALUE: index names, then values */
-};
+/*
+ * What the shell completes an option's argument (or a positional) with is
+ * a name the program's completer knows ("file", "namespace", …; kinf's
+ * are the COMPLETE_* of cli/cmd.h), or NULL for nothing.  The parser
+ * only carries it: what a name means is the program's business.
+ */
 
 struct option {
 	enum opt_type type;
@@ -52,7 +47,7 @@ struct option {
 	const char *argh;		/* argument placeholder in --help */
 	const char *help;
 	const char *const *choices;	/* OPT_T_ENUM, NULL-terminated */
-	enum complete_kind complete;
+	const char *complete;		/* a completion name; NULL: none */
 	const struct option *include;	/* OPT_T_INCLUDE */
 	bool *seen;			/* if set: made true when given */
 };
@@ -87,7 +82,7 @@ struct command {
 	const char *description;	/* a paragraph for `kinf help CMD`, may be NULL */
 	const char *examples;		/* lines, may be NULL */
 	const struct option *options;
-	enum complete_kind positional;	/* what positionals complete to */
+	const char *positional;		/* what positionals complete to; NULL: none */
 	bool hidden;
 };
 

@@ -4,20 +4,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "lib/util.h"
 
 void stop_init(struct stop *s)
 {
-	pthread_condattr_t attr;
 	atomic_init(&s->flag, false);
 	pthread_mutex_init(&s->lock, NULL);
-	pthread_condattr_init(&attr);
-	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-	pthread_cond_init(&s->cond, &attr);
-	pthread_condattr_destroy(&attr);
+	cond_init_monotonic(&s->cond);
 	s->kicks = 0;
 	if (pipe2(s->pipe, O_NONBLOCK | O_CLOEXEC) < 0)
 		die("cannot create a pipe: %s", strerror(errno));
@@ -52,18 +47,12 @@ void stop_kick(struct stop *s)
 
 bool stop_sleep(struct stop *s, int64_t ms)
 {
-	struct timespec deadline;
-	clock_gettime(CLOCK_MONOTONIC, &deadline);
-	deadline.tv_sec += ms / 1000;
-	deadline.tv_nsec += (ms % 1000) * 1000000;
-	if (deadline.tv_nsec >= 1000000000) {
-		deadline.tv_sec++;
-		deadline.tv_nsec -= 1000000000;
-	}
+	int64_t deadline = mono_ms() + ms;
+
 	pthread_mutex_lock(&s->lock);
 	unsigned kicks = s->kicks;
 	while (!atomic_load(&s->flag) && s->kicks == kicks) {
-		if (pthread_cond_timedwait(&s->cond, &s->lock, &deadline) == ETIMEDOUT)
+		if (cond_wait_until(&s->cond, &s->lock, deadline))
 			break;
 	}
 	bool stopped = atomic_load(&s->flag);

@@ -7,7 +7,7 @@
  * callback (stream_opts.stop) so a transfer in progress ends at once, and
  * stop_fd() becomes readable, so a thread asleep in poll() (libcurl's
  * curl_multi_poll) wakes for it.  No polling: waits are condition-variable
- * timeouts on CLOCK_MONOTONIC, or poll() on that fd.
+ * timeouts on CLOCK_MONOTONIC (cond_wait_until()), or poll() on that fd.
  */
 #ifndef KINF_STOP_H
 #define KINF_STOP_H

@@ -6,6 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+char strbuf_slopbuf[1];
+
+void strbuf_init(struct strbuf *sb, size_t hint)
+{
+	*sb = (struct strbuf)STRBUF_INIT;
+	if (hint)
+		strbuf_grow(sb, hint);
+}
+
 void strbuf_grow(struct strbuf *sb, size_t extra)
 {
 	size_t want = sb->len + extra + 1;
@@ -14,10 +23,14 @@ void strbuf_grow(struct strbuf *sb, size_t extra)
 	size_t n = sb->alloc ? sb->alloc : 64;
 	while (n < want)
 		n *= 2;
-	sb->buf = xrealloc(sb->buf, n);
-	sb->alloc = n;
-	if (sb->len == 0)
+	/* No buffer of its own yet (slopbuf, or NULL when zeroed): a new one. */
+	if (!sb->alloc) {
+		sb->buf = xmalloc(n);
 		sb->buf[0] = '\0';
+	} else {
+		sb->buf = xrealloc(sb->buf, n);
+	}
+	sb->alloc = n;
 }
 
 void strbuf_add(struct strbuf *sb, const void *data, size_t len)
@@ -78,9 +91,18 @@ void strbuf_add_json_string(struct strbuf *sb, const char *s)
 
 void strbuf_reset(struct strbuf *sb)
 {
-	sb->len = 0;
-	if (sb->buf)
-		sb->buf[0] = '\0';
+	strbuf_setlen(sb, 0);
+}
+
+void strbuf_setlen(struct strbuf *sb, size_t len)
+{
+	if (len > sb->len)
+		len = sb->len;
+	sb->len = len;
+	if (sb->alloc)
+		sb->buf[len] = '\0';
+	else
+		sb->buf = strbuf_slopbuf;	/* a zeroed struct's NULL too */
 }
 
 void strbuf_remove_front(struct strbuf *sb, size_t n)
@@ -95,7 +117,7 @@ void strbuf_remove_front(struct strbuf *sb, size_t n)
 
 char *strbuf_detach(struct strbuf *sb, size_t *len)
 {
-	char *s = sb->buf ? sb->buf : xstrdup("");
+	char *s = sb->alloc ? sb->buf : xstrdup("");
 	if (len)
 		*len = sb->len;
 	*sb = (struct strbuf)STRBUF_INIT;
@@ -104,6 +126,7 @@ char *strbuf_detach(struct strbuf *sb, size_t *len)
 
 void strbuf_release(struct strbuf *sb)
 {
-	free(sb->buf);
+	if (sb->alloc)
+		free(sb->buf);
 	*sb = (struct strbuf)STRBUF_INIT;
 }

@@ -1,9 +1,20 @@
 /*
  * strbuf.h — a growable byte string, always NUL-terminated.
  *
- * A zeroed struct (STRBUF_INIT) is an empty, valid buffer that owns no
- * memory; strbuf_release() returns it to that state.  buf may hold NUL
- * bytes: len is the length, not strlen(buf).
+ * buf is never NULL: STRBUF_INIT and strbuf_init() point it at
+ * strbuf_slopbuf, one shared empty string, until the first byte is added
+ * (as git's strbuf does), and strbuf_release() and strbuf_detach() point
+ * it there again.  So buf can be read as a string at any time, and an
+ * empty buffer owns no memory.  alloc is 0 exactly while buf is not the
+ * buffer's own: nothing may write through buf then, not even a NUL.
+ *
+ * buf may hold NUL bytes: len is the length, not strlen(buf).
+ *
+ * A zeroed struct (calloc, `= { 0 }`) is not made by STRBUF_INIT: its
+ * buf is NULL.  Every function here takes it as an empty buffer and
+ * leaves buf non-NULL, but a struct that may be read before any call
+ * (a struct http_response after a failed request) is read through
+ * strbuf_str(), or made with strbuf_init().
  */
 #ifndef KINF_STRBUF_H
 #define KINF_STRBUF_H
@@ -18,7 +29,12 @@ struct strbuf {
 	size_t alloc;
 };
 
-#define STRBUF_INIT { 0 }
+/* Shared and never written: the buf of every buffer that owns none. */
+extern char strbuf_slopbuf[];
+#define STRBUF_INIT { .buf = strbuf_slopbuf }
+
+/* As STRBUF_INIT; hint > 0 allocates room for that many bytes at once. */
+void strbuf_init(struct strbuf *sb, size_t hint);
 
 void strbuf_grow(struct strbuf *sb, size_t extra);
 void strbuf_add(struct strbuf *sb, const void *data, size_t len);
@@ -28,11 +44,13 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...) PRINTF(2, 3);
 /* Appends s as a JSON string literal, quotes included. */
 void strbuf_add_json_string(struct strbuf *sb, const char *s);
 void strbuf_reset(struct strbuf *sb);
+/* Shortens to len (at most sb->len), NUL-terminated again. */
+void strbuf_setlen(struct strbuf *sb, size_t len);
 void strbuf_remove_front(struct strbuf *sb, size_t n);
-/* Hands the string to the caller (never NULL) and empties sb. */
+/* Hands the string (malloc'd, never NULL) to the caller and empties sb. */
 char *strbuf_detach(struct strbuf *sb, size_t *len);
 void strbuf_release(struct strbuf *sb);
-/* Returns the string, "" when nothing was ever added. */
+/* Returns buf, or "" for a zeroed struct no function was called on yet. */
 static inline const char *strbuf_str(const struct strbuf *sb)
 {
 	return sb->buf ? sb->buf : "";

@@ -159,6 +159,26 @@ int64_t wall_ms(void)
 	return clock_ms(CLOCK_REALTIME);
 }
 
+void cond_init_monotonic(pthread_cond_t *cond)
+{
+	pthread_condattr_t attr;
+
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(cond, &attr);
+	pthread_condattr_destroy(&attr);
+}
+
+bool cond_wait_until(pthread_cond_t *cond, pthread_mutex_t *lock, int64_t deadline_ms)
+{
+	struct timespec ts = {
+		.tv_sec = deadline_ms / 1000,
+		.tv_nsec = (long)(deadline_ms % 1000) * 1000000L,
+	};
+
+	return pthread_cond_timedwait(cond, lock, &ts) == ETIMEDOUT;
+}
+
 void format_time_rfc3339(int64_t ms, char buf[32])
 {
 	time_t secs = (time_t)(ms / 1000);

@@ -12,6 +12,7 @@
 #ifndef KINF_UTIL_H
 #define KINF_UTIL_H
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -70,6 +71,18 @@ void warning(const char *fmt, ...) PRINTF(1, 2);
 /* Milliseconds: monotonic for intervals, wall clock for display. */
 int64_t mono_ms(void);
 int64_t wall_ms(void);
+
+/*
+ * Timed waits on the monotonic clock, so that setting the wall clock
+ * neither cuts a wait short nor stretches it.  cond_init_monotonic()
+ * makes a condition variable whose deadlines are read on CLOCK_MONOTONIC;
+ * cond_wait_until() waits on it (lock held, as pthread_cond_wait()) until
+ * a wake-up or until mono_ms() reaches deadline_ms, and returns true when
+ * the deadline passed.  Callers loop on their predicate, as with every
+ * condition variable: wake-ups may be spurious.
+ */
+void cond_init_monotonic(pthread_cond_t *cond);
+bool cond_wait_until(pthread_cond_t *cond, pthread_mutex_t *lock, int64_t deadline_ms);
 
 /* Formats wall_ms as RFC 3339 UTC with milliseconds into buf[32]. */
 void format_time_rfc3339(int64_t ms, char buf[32]);

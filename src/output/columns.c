@@ -10,6 +10,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -895,43 +896,98 @@ struct crd_kind {
 	const char **live;	/* NULL-terminated, into cols' headers */
 };
 
-/* Registered before any thread prints; read-only afterwards. */
-static struct crd_kind *crds;
-static size_t ncrds;
+/*
+ * DESIGN (threads): kinds are only ever added, and each is immutable once
+ * in v[], so a reader may keep the pointer crd_of() returned until
+ * crd_columns_free(); the lock guards v and nr only.  The array holds
+ * pointers so that growing it moves no kind a reader holds.
+ */
+struct crd_columns {
+	pthread_mutex_t lock;
+	struct crd_kind **v;
+	size_t nr, alloc;
+};
 
-static const struct crd_kind *crd_of(const char *kind)
+struct crd_columns *crd_columns_new(void)
 {
-	for (size_t i = 0; kind && i < ncrds; i++)
-		if (!strcmp(crds[i].kind, kind))
-			return &crds[i];
+	struct crd_columns *cc = xcalloc(1, sizeof(*cc));
+
+	pthread_mutex_init(&cc->lock, NULL);
+	return cc;
+}
+
+static void crd_kind_free(struct crd_kind *ck)
+{
+	for (size_t j = 0; j < ck->n; j++) {
+		struct crd_column *c = &ck->cols[j];
+		free(c->name);
+		free(c->header);
+		free(c->type);
+		free(c->path);
+		jsonpath_free(c->jp);
+	}
+	free(ck->cols);
+	free(ck->live);
+	free(ck->kind);
+	free(ck);
+}
+
+void crd_columns_free(struct crd_columns *cc)
+{
+	if (!cc)
+		return;
+	for (size_t i = 0; i < cc->nr; i++)
+		crd_kind_free(cc->v[i]);
+	free(cc->v);
+	pthread_mutex_destroy(&cc->lock);
+	free(cc);
+}
+
+static const struct crd_kind *crd_of(const struct crd_columns *cc, const char *kind)
+{
+	const struct crd_kind *found = NULL;
+	/* The lock is not part of what a const reader may not change. */
+	struct crd_columns *locked = (struct crd_columns *)cc;
+
+	if (!cc || !kind)
+		return NULL;
+	pthread_mutex_lock(&locked->lock);
+	for (size_t i = 0; !found && i < cc->nr; i++)
+		if (!strcmp(cc->v[i]->kind, kind))
+			found = cc->v[i];
+	pthread_mutex_unlock(&locked->lock);
+	return found;
+}
+
+bool crd_columns_has(const struct crd_columns *cc, const char *kind)
+{
+	return crd_of(cc, kind) != NULL;
+}
+
+/* The columns of one version of the CRD (the first when version is NULL). */
+static struct json_object *printer_columns_of(struct json_object *crd, const char *version)
+{
+	struct json_object *versions = json_get_path(crd, "spec", "versions", NULL);
+
+	for (size_t i = 0; i < arr_len(versions); i++) {
+		struct json_object *v = arr_at(versions, i);
+		if (!version || !strcmp(json_get_str(v, "name", ""), version))
+			return json_get(v, "additionalPrinterColumns");
+	}
 	return NULL;
 }
 
-int columns_add_crd(struct json_object *crd, const char *version, struct errbuf *err)
+/* Fills ck's columns from cols (NULL or empty: one, Age). */
+static void crd_kind_fill(struct crd_kind *ck, struct json_object *cols, struct errbuf *err)
 {
-	const char *kind = json_get_str(json_get_path(crd, "spec", "names", NULL), "kind", "");
-	struct json_object *versions = json_get_path(crd, "spec", "versions", NULL), *cols = NULL;
-	struct crd_kind ck = { 0 };
-
-	if (!*kind) {
-		errbuf_set(err, "not a CustomResourceDefinition: no spec.names.kind");
-		return -1;
-	}
-	for (size_t i = 0; i < arr_len(versions); i++) {
-		struct json_object *v = arr_at(versions, i);
-		if (!version || !strcmp(json_get_str(v, "name", ""), version)) {
-			cols = json_get(v, "additionalPrinterColumns");
-			break;
-		}
-	}
-	ck.kind = xstrdup(kind);
 	/* serveDefaultColumnsIfEmpty: no columns means one, Age */
 	size_t n = arr_len(cols);
-	ck.cols = xcalloc(n ? n : 1, sizeof(*ck.cols));
-	ck.live = xcalloc((n ? n : 1) + 1, sizeof(*ck.live));
+
+	ck->cols = xcalloc(n ? n : 1, sizeof(*ck->cols));
+	ck->live = xcalloc((n ? n : 1) + 1, sizeof(*ck->live));
 	for (size_t i = 0; i < (n ? n : 1); i++) {
 		struct json_object *c = n ? arr_at(cols, i) : NULL;
-		struct crd_column *cc = &ck.cols[ck.n];
+		struct crd_column *cc = &ck->cols[ck->n];
 		const char *path = n ? json_get_str(c, "jsonPath", "") : ".metadata.creationTimestamp";
 		char *tmpl = xasprintf("{%s}", path);
 		cc->jp = jsonpath_parse(tmpl, err);
@@ -947,34 +1003,33 @@ int columns_add_crd(struct json_object *crd, const char *version, struct errbuf 
 		cc->header = xstrdup(cc->name);
 		for (char *h = cc->header; *h; h++)
 			*h = (char)toupper((unsigned char)*h);
-		ck.n++;
+		ck->n++;
 	}
-	for (size_t i = 0, l = 0; i < ck.n; i++)
-		if (ck.cols[i].priority == 0)
-			ck.live[l++] = ck.cols[i].header;
-	crds = xrealloc(crds, (ncrds + 1) * sizeof(*crds));
-	crds[ncrds++] = ck;
-	return 0;
+	for (size_t i = 0, l = 0; i < ck->n; i++)
+		if (ck->cols[i].priority == 0)
+			ck->live[l++] = ck->cols[i].header;
 }
 
-void columns_clear_crds(void)
+int crd_columns_add(struct crd_columns *cc, struct json_object *crd, const char *version,
+		    struct errbuf *err)
 {
-	for (size_t i = 0; i < ncrds; i++) {
-		for (size_t j = 0; j < crds[i].n; j++) {
-			struct crd_column *c = &crds[i].cols[j];
-			free(c->name);
-			free(c->header);
-			free(c->type);
-			free(c->path);
-			jsonpath_free(c->jp);
-		}
-		free(crds[i].cols);
-		free(crds[i].live);
-		free(crds[i].kind);
+	const char *kind = json_get_str(json_get_path(crd, "spec", "names", NULL), "kind", "");
+	struct crd_kind *ck;
+
+	if (!*kind) {
+		errbuf_set(err, "not a CustomResourceDefinition: no spec.names.kind");
+		return -1;
 	}
-	free(crds);
-	crds = NULL;
-	ncrds = 0;
+	if (crd_of(cc, kind))
+		return 0;	/* the first stands: readers may hold it */
+	ck = xcalloc(1, sizeof(*ck));
+	ck->kind = xstrdup(kind);
+	crd_kind_fill(ck, printer_columns_of(crd, version), err);
+	pthread_mutex_lock(&cc->lock);
+	ALLOC_GROW(cc->v, cc->nr + 1, cc->alloc);
+	cc->v[cc->nr++] = ck;
+	pthread_mutex_unlock(&cc->lock);
+	return 0;
 }
 
 /*
@@ -1042,9 +1097,9 @@ static const struct kind_spec *kind_spec_of(const char *kind)
 	return k;
 }
 
-const char *const *columns_live_headers(const char *kind)
+const char *const *columns_live_headers(const struct crd_columns *crds, const char *kind)
 {
-	const struct crd_kind *ck = crd_of(kind);
+	const struct crd_kind *ck = crd_of(crds, kind);
 
 	if (ck)
 		return ck->live;
@@ -1108,16 +1163,16 @@ static const struct kobj_pick pod_pick[] = {
 	{ NULL, PICK_ALL, NULL },
 };
 
-const struct kobj_pick *columns_pick(const char *kind)
+const struct kobj_pick *columns_pick(const struct crd_columns *crds, const char *kind)
 {
-	return kind && !strcmp(kind, "Pod") && !crd_of(kind) ? pod_pick : NULL;
+	return kind && !strcmp(kind, "Pod") && !crd_of(crds, kind) ? pod_pick : NULL;
 }
 
-void columns_short_status(const char *kind, struct json_object *obj,
-			  int64_t now_ms, struct strbuf *out)
+void columns_short_status(const struct crd_columns *crds, const char *kind,
+			  struct json_object *obj, int64_t now_ms, struct strbuf *out)
 {
 	const struct kind_spec *k = kind_spec_of(kind);
-	const struct crd_kind *ck = crd_of(kind);
+	const struct crd_kind *ck = crd_of(crds, kind);
 	struct row r = { obj, now_ms };
 
 	if (ck) {	/* the priority-0 columns but dates, as name=value */
@@ -1140,12 +1195,12 @@ void columns_short_status(const char *kind, struct json_object *obj,
 		k->short_status(&r, out);
 }
 
-void columns_wide_detail(const char *kind, struct json_object *obj,
-			 int64_t now_ms, struct strbuf *out)
+void columns_wide_detail(const struct crd_columns *crds, const char *kind,
+			 struct json_object *obj, int64_t now_ms, struct strbuf *out)
 {
 	struct row r = { obj, now_ms };
 	struct strbuf cell = STRBUF_INIT;
-	const struct crd_kind *ck = crd_of(kind);
+	const struct crd_kind *ck = crd_of(crds, kind);
 	bool first = true;
 
 	for (size_t i = 0; ck && i < ck->n; i++) {
@@ -1182,11 +1237,11 @@ void columns_wide_detail(const char *kind, struct json_object *obj,
 	strbuf_release(&cell);
 }
 
-int columns_cell(const char *kind, const char *header, struct json_object *obj,
-		 int64_t now_ms, struct strbuf *out)
+int columns_cell(const struct crd_columns *crds, const char *kind, const char *header,
+		 struct json_object *obj, int64_t now_ms, struct strbuf *out)
 {
 	struct row r = { obj, now_ms };
-	const struct crd_kind *ck = crd_of(kind);
+	const struct crd_kind *ck = crd_of(crds, kind);
 
 	for (size_t i = 0; ck && i < ck->n; i++) {
 		if (!strcmp(ck->cols[i].header, header)) {
@@ -1378,10 +1433,10 @@ static struct json_object *column_def(const char *name, const char *type, long p
 	return d;
 }
 
-struct json_object *columns_table_json(const char *kind, struct json_object *const *objs,
-				       size_t n, int64_t now_ms)
+struct json_object *columns_table_json(const struct crd_columns *crds, const char *kind,
+				       struct json_object *const *objs, size_t n, int64_t now_ms)
 {
-	const struct crd_kind *ck = crd_of(kind);
+	const struct crd_kind *ck = crd_of(crds, kind);
 	const struct kind_spec *k = kind_spec_of(kind);
 	struct json_object *table = json_object_new_object();
 	struct json_object *defs = json_object_new_array(), *rows = json_object_new_array();

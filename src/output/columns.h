@@ -3,8 +3,8 @@
  * watch line, and the aligned table writer of `kinf get`.
  *
  * One table row per kind (Pod, Deployment, Node, Namespace, ConfigMap,
- * Secret, Event); any other kind, custom resources included, gets NAME
- * and AGE.  Headers and cells are kubectl's (pkg/printers/internalversion):
+ * Secret, Event); a custom resource whose CRD's printer columns a struct
+ * crd_columns knows gets those; any other kind gets NAME and AGE.  Headers and cells are kubectl's (pkg/printers/internalversion):
  *
  *   Pod         NAME READY STATUS RESTARTS AGE
  *               wide: + IP NODE "NOMINATED NODE" "READINESS GATES"
@@ -36,6 +36,10 @@
  * reproducible in tests.  Nothing here keeps a reference to the tree.
  * No function is thread-safe on the same struct table; distinct tables
  * and the per-object functions may be used from any thread.
+ *
+ * The functions that take a kind take the custom resources' columns too
+ * (borrowed; NULL: none known), so that a kind a CRD describes is shown
+ * with its columns.
  */
 #ifndef KINF_COLUMNS_H
 #define KINF_COLUMNS_H
@@ -46,21 +50,54 @@
 
 struct json_object;
 struct strbuf;
+struct errbuf;
+
+/* ---- custom resources: a CRD's additionalPrinterColumns ------------------ */
+
+/*
+ * The printer columns of custom resources, by kind, learned from their
+ * CustomResourceDefinitions as the apiextensions apiserver's
+ * tableconvertor uses them: a Name column, then each column's JSONPath,
+ * cells typed (integer, number, boolean, string, date as an age); no
+ * columns means one, Age.  A kind it knows gets in the functions below
+ * its columns for tables and live headers, its priority-0 columns but
+ * dates (as name=value) for the watch status, its priority-1 ones for
+ * the wide detail.
+ *
+ * Threads: every function is thread-safe, and crd_columns_add() may run
+ * while other threads print: a kind once learned never changes or goes
+ * away before crd_columns_free(), which no other thread may overlap.
+ */
+struct crd_columns;
+
+struct crd_columns *crd_columns_new(void);
+void crd_columns_free(struct crd_columns *crds);	/* NULL is a no-op */
+/*
+ * Learns a CRD's columns (of spec.versions[name == version], or the
+ * first version when version is NULL) for its kind; a kind already known
+ * keeps the columns it had.  crd is borrowed.  -1 with err set when crd
+ * is not a CRD; a column whose path does not parse is left out (err says
+ * which, and 0 is returned).
+ */
+int crd_columns_add(struct crd_columns *crds, struct json_object *crd,
+		    const char *version, struct errbuf *err);
+/* Whether the columns of kind were learned. */
+bool crd_columns_has(const struct crd_columns *crds, const char *kind);
 
 /*
  * The members columns_short_status() and columns_wide_detail() read of a
  * kind's objects, for kobj_tree_pick(); NULL: the whole object.
  */
 struct kobj_pick;
-const struct kobj_pick *columns_pick(const char *kind);
+const struct kobj_pick *columns_pick(const struct crd_columns *crds, const char *kind);
 
 /*
  * The short status of the watch line: pod "Running 1/1" (STATUS and
  * READY), deployment "3/3 ready", node "Ready" (its STATUS), namespace
  * its phase; nothing for other kinds.  Appended to out.
  */
-void columns_short_status(const char *kind, struct json_object *obj,
-			  int64_t now_ms, struct strbuf *out);
+void columns_short_status(const struct crd_columns *crds, const char *kind,
+			  struct json_object *obj, int64_t now_ms, struct strbuf *out);
 
 /*
  * The kind's wide-only cells as "label=value" words, space-separated,
@@ -68,25 +105,26 @@ void columns_short_status(const char *kind, struct json_object *obj,
  * "ip=10.1.0.5 node=worker-1".  The label is the header in lower case with
  * '-' for spaces.  For the wide watch line.
  */
-void columns_wide_detail(const char *kind, struct json_object *obj,
-			 int64_t now_ms, struct strbuf *out);
+void columns_wide_detail(const struct crd_columns *crds, const char *kind,
+			 struct json_object *obj, int64_t now_ms, struct strbuf *out);
 
 /*
  * One cell: the column named header (as printed, "STATUS") of the kind's
  * table, wide columns included.  Returns 0, or -1 when the kind has no
  * such column (out untouched).
  */
-int columns_cell(const char *kind, const char *header, struct json_object *obj,
-		 int64_t now_ms, struct strbuf *out);
+int columns_cell(const struct crd_columns *crds, const char *kind, const char *header,
+		 struct json_object *obj, int64_t now_ms, struct strbuf *out);
 
-/* kubectl's AGE of metadata.creationTimestamp ("<unknown>" if absent). */
 /*
  * The headers a live view (the TUI's table) shows for a kind between its
- * own NAME and RV columns, NULL-terminated and static; each is one that
- * columns_cell() knows for that kind.
+ * own NAME and RV columns, NULL-terminated; each is one that
+ * columns_cell() knows for that kind.  Static, or crds' (valid until
+ * crd_columns_free()).
  */
-const char *const *columns_live_headers(const char *kind);
+const char *const *columns_live_headers(const struct crd_columns *crds, const char *kind);
 
+/* kubectl's AGE of metadata.creationTimestamp ("<unknown>" if absent). */
 void columns_age(struct json_object *obj, int64_t now_ms, char buf[32]);
 /* The same from the creationTimestamp's text (NULL: "<unknown>"). */
 void columns_age_since(const char *timestamp, int64_t now_ms, char buf[32]);
@@ -139,23 +177,7 @@ struct table *columns_table_new(const char *kind, unsigned flags);
 /* Adds obj's row to a table made by columns_table_new(). */
 void columns_table_add(struct table *t, struct json_object *obj, int64_t now_ms);
 
-/* ---- custom resources and Tables ----------------------------------------- */
-
-struct errbuf;
-
-/*
- * Registers a CustomResourceDefinition's additionalPrinterColumns (of
- * spec.versions[name == version], or the first version when NULL) for
- * its kind, as the apiextensions apiserver's tableconvertor uses them: a
- * Name column, then each column's JSONPath, cells typed (integer, number,
- * boolean, string, date as an age); no columns means one, Age.  From
- * then on the kind's tables, live headers, watch status (its priority-0
- * columns but dates, as name=value) and wide detail use them.  Not
- * thread-safe: register before other threads print.  -1 with err set
- * when crd is not a CRD; a column whose path does not parse is left out.
- */
-int columns_add_crd(struct json_object *crd, const char *version, struct errbuf *err);
-void columns_clear_crds(void);
+/* ---- meta.k8s.io/v1 Tables --------------------------------------------- */
 
 /*
  * A meta.k8s.io/v1 Table of objs (borrowed; the rows' "object" members
@@ -163,7 +185,7 @@ void columns_clear_crds(void);
  * the apiserver would answer for them: print it with kubetable_print().
  * A new tree the caller puts.
  */
-struct json_object *columns_table_json(const char *kind, struct json_object *const *objs,
-				       size_t n, int64_t now_ms);
+struct json_object *columns_table_json(const struct crd_columns *crds, const char *kind,
+				       struct json_object *const *objs, size_t n, int64_t now_ms);
 
 #endif

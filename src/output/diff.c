@@ -80,8 +80,7 @@ static void patch_object(struct json_object *patch, struct strbuf *path,
 		strbuf_addch(path, '/');
 		diff_pointer_escape(path, ka);
 		add_op(patch, "remove", path->buf, NULL, va);
-		path->len = base;
-		path->buf[base] = '\0';
+		strbuf_setlen(path, base);
 	}
 	json_object_object_foreach(b, kb, vb) {
 		struct json_object *old;
@@ -91,8 +90,7 @@ static void patch_object(struct json_object *patch, struct strbuf *path,
 			add_op(patch, "add", path->buf, vb, NULL);
 		else
 			patch_value(patch, path, old, vb);
-		path->len = base;
-		path->buf[base] = '\0';
+		strbuf_setlen(path, base);
 	}
 }
 
@@ -122,20 +120,17 @@ static void patch_array(struct json_object *patch, struct strbuf *path,
 		strbuf_addf(path, "/%zu", i);
 		patch_value(patch, path, json_object_array_get_idx(a, i),
 			    json_object_array_get_idx(b, i));
-		path->len = base;
-		path->buf[base] = '\0';
+		strbuf_setlen(path, base);
 	}
 	for (size_t i = na; i-- > nb;) {
 		strbuf_addf(path, "/%zu", i);
 		add_op(patch, "remove", path->buf, NULL, json_object_array_get_idx(a, i));
-		path->len = base;
-		path->buf[base] = '\0';
+		strbuf_setlen(path, base);
 	}
 	for (size_t i = na; i < nb; i++) {
 		strbuf_addf(path, "/%zu", i);
 		add_op(patch, "add", path->buf, json_object_array_get_idx(b, i), NULL);
-		path->len = base;
-		path->buf[base] = '\0';
+		strbuf_setlen(path, base);
 	}
 }
 
@@ -272,12 +267,6 @@ static bool is_conditions(const struct walk *w, struct json_object *arr)
 	return true;
 }
 
-static void cut(struct strbuf *sb, size_t len)
-{
-	sb->len = len;
-	if (sb->buf)
-		sb->buf[len] = '\0';
-}
 
 static void report(struct walk *w, enum diff_what what, struct json_object *a,
 		   struct json_object *b)
@@ -301,8 +290,8 @@ static void walk_one_sided(struct walk *w, struct json_object *v, enum diff_what
 		json_object_object_foreach(v, k, m) {
 			push_key(w, k);
 			walk_one_sided(w, m, what);
-			cut(&w->path, plen);
-			cut(&w->shape, slen);
+			strbuf_setlen(&w->path, plen);
+			strbuf_setlen(&w->shape, slen);
 		}
 	} else if (is_array(v) && json_object_array_length(v)) {
 		bool by_type = is_conditions(w, v);
@@ -312,8 +301,8 @@ static void walk_one_sided(struct walk *w, struct json_object *v, enum diff_what
 			else
 				push_index(w, i);
 			walk_one_sided(w, json_object_array_get_idx(v, i), what);
-			cut(&w->path, plen);
-			cut(&w->shape, slen);
+			strbuf_setlen(&w->path, plen);
+			strbuf_setlen(&w->shape, slen);
 		}
 	} else if (what == DIFF_ADDED) {
 		report(w, what, NULL, v);
@@ -334,8 +323,8 @@ static void walk_value(struct walk *w, struct json_object *a, struct json_object
 				continue;
 			push_key(w, ka);
 			walk_one_sided(w, va, DIFF_REMOVED);
-			cut(&w->path, plen);
-			cut(&w->shape, slen);
+			strbuf_setlen(&w->path, plen);
+			strbuf_setlen(&w->shape, slen);
 		}
 		json_object_object_foreach(b, kb, vb) {
 			struct json_object *old;
@@ -344,8 +333,8 @@ static void walk_value(struct walk *w, struct json_object *a, struct json_object
 				walk_value(w, old, vb);
 			else
 				walk_one_sided(w, vb, DIFF_ADDED);
-			cut(&w->path, plen);
-			cut(&w->shape, slen);
+			strbuf_setlen(&w->path, plen);
+			strbuf_setlen(&w->shape, slen);
 		}
 	} else if (is_array(a) && is_array(b) && is_conditions(w, a) && is_conditions(w, b)) {
 		/* conditions pair by type, wherever each sits */
@@ -355,8 +344,8 @@ static void walk_value(struct walk *w, struct json_object *a, struct json_object
 				continue;
 			push_type(w, cond_type(ca));
 			walk_one_sided(w, ca, DIFF_REMOVED);
-			cut(&w->path, plen);
-			cut(&w->shape, slen);
+			strbuf_setlen(&w->path, plen);
+			strbuf_setlen(&w->shape, slen);
 		}
 		for (size_t i = 0; i < json_object_array_length(b); i++) {
 			struct json_object *cb = json_object_array_get_idx(b, i);
@@ -366,8 +355,8 @@ static void walk_value(struct walk *w, struct json_object *a, struct json_object
 				walk_value(w, ca, cb);
 			else
 				walk_one_sided(w, cb, DIFF_ADDED);
-			cut(&w->path, plen);
-			cut(&w->shape, slen);
+			strbuf_setlen(&w->path, plen);
+			strbuf_setlen(&w->shape, slen);
 		}
 	} else if (is_array(a) && is_array(b)) {
 		size_t na = json_object_array_length(a), nb = json_object_array_length(b);
@@ -380,8 +369,8 @@ static void walk_value(struct walk *w, struct json_object *a, struct json_object
 				walk_one_sided(w, json_object_array_get_idx(a, i), DIFF_REMOVED);
 			else
 				walk_one_sided(w, json_object_array_get_idx(b, i), DIFF_ADDED);
-			cut(&w->path, plen);
-			cut(&w->shape, slen);
+			strbuf_setlen(&w->path, plen);
+			strbuf_setlen(&w->shape, slen);
 		}
 	} else {
 		report(w, DIFF_CHANGED, a, b);

@@ -108,7 +108,7 @@ static int parse_columns_file(struct format *f, const char *path, struct errbuf 
 
 	if (read_file(path, &text, err) < 0)
 		goto out;
-	char *l1 = text.buf ? text.buf : (char *)"", *l2 = strchr(l1, '\n');
+	char *l1 = text.buf, *l2 = strchr(l1, '\n');
 	if (!text.len) {
 		errbuf_set(err, "invalid template, missing header line. %s", usage);
 		goto out;

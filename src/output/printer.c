@@ -297,6 +297,7 @@ static void add_diff_lines(struct printer *p, const struct notification *n,
  * the clock, so the creation time is kept, not the age.
  */
 struct line_memo_ctx {
+	const struct crd_columns *crds;
 	const char *kind;
 	int64_t now_ms;
 };
@@ -304,13 +305,13 @@ struct line_memo_ctx {
 static char *line_memo(const struct kobj *obj, void *ctx)
 {
 	const struct line_memo_ctx *c = ctx;
-	const struct kobj_pick *pick = columns_pick(c->kind);
+	const struct kobj_pick *pick = columns_pick(c->crds, c->kind);
 	struct json_object *tree = pick ? kobj_tree_pick(obj, pick) : kobj_tree(obj);
 	struct strbuf sb = STRBUF_INIT;
 
-	columns_short_status(c->kind, tree, c->now_ms, &sb);
+	columns_short_status(c->crds, c->kind, tree, c->now_ms, &sb);
 	strbuf_addch(&sb, '\0');
-	columns_wide_detail(c->kind, tree, c->now_ms, &sb);
+	columns_wide_detail(c->crds, c->kind, tree, c->now_ms, &sb);
 	strbuf_addch(&sb, '\0');
 	strbuf_adds(&sb, json_get_str(json_get(tree, "metadata"), "creationTimestamp", ""));
 	json_object_put(tree);
@@ -321,7 +322,7 @@ static void line_of(struct printer *p, const struct notification *n, struct line
 {
 	const struct kobj *obj = n->delta.obj;
 	const char *kind = kind_of(n);
-	struct line_memo_ctx mctx = { kind, now_of(p) };
+	struct line_memo_ctx mctx = { p->opts.crds, kind, now_of(p) };
 	const char *status = kobj_memo(obj, line_memo, &mctx);
 	const char *detail = status + strlen(status) + 1;
 	const char *created = detail + strlen(detail) + 1;
@@ -824,6 +825,7 @@ struct printer *printer_new(enum output_format format,
 		format = OUTPUT_JSON;	/* nothing to print the object with */
 	p->ops = &formats[(unsigned)format < OUTPUT__COUNT ? format : OUTPUT_LINE];
 	p->opts = *opts;
+	strbuf_init(&p->sb, 0);
 	if (!p->opts.out)
 		p->opts.out = stdout;
 	p->wide = format == OUTPUT_WIDE;

@@ -39,6 +39,7 @@
 #include "cluster/kubeconfig.h"
 #include "informer/session.h"
 #include "informer/verify_check.h"
+#include "output/printer_columns.h"
 #include "output/verify_report.h"
 #include "tui/tui_view.h"
 #include "lib/util.h"
@@ -348,6 +349,7 @@ static void tab_init(struct tui *t, size_t i)
 
 	memset(tab, 0, sizeof(*tab));
 	model_init(&tab->m, s->informers[i], l);
+	tab->crds = t->crds;
 	tab->m.hist_states = t->hist_states;
 	tab->log_follow = true;
 	tab->index_dirty = true;
@@ -381,6 +383,9 @@ static int open_resource(struct tui *t, const char *typed, struct errbuf *err)
 	if (i < 0)
 		return -1;
 	if (added) {
+		/* Before the tab's first row: its columns are fixed from then on. */
+		if (t->crds)
+			printer_columns_load(t->crds, &s->cluster, &s->resources[i], 1);
 		t->tabs = xrealloc(t->tabs, s->nr * sizeof(*t->tabs));
 		tab_init(t, (size_t)i);
 		t->nr = s->nr;
@@ -812,6 +817,7 @@ int tui_run(struct session *s, const struct tui_opts *opts)
 	t.resync_ms = opts->resync_ms;
 	t.hist_states = opts->hist_states;
 	t.verify_every_ms = opts->verify_every_ms;
+	t.crds = opts->crds;
 	t.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
 	draw_set_utf8(t.utf8);
 	for (size_t i = 0; i < t.nr; i++)

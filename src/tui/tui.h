@@ -18,6 +18,7 @@
 
 #include <stdint.h>
 
+struct crd_columns;
 struct session;
 
 struct tui_opts {
@@ -27,6 +28,11 @@ struct tui_opts {
 	unsigned hist_states;
 	/* Check each tab's cache against the server this often, as V; 0: only V. */
 	int64_t verify_every_ms;
+	/*
+	 * Custom resources' columns for the tables (borrowed; NULL: none).
+	 * The TUI teaches it the columns of each resource `:` adds.
+	 */
+	struct crd_columns *crds;
 };
 
 /*

@@ -40,7 +40,7 @@ static size_t names_len(const char *const *names)
  */
 static char **row_cells(struct tab *tab, struct row *r, int64_t max_age)
 {
-	const char *const *names = columns_live_headers(tab->m.kind);
+	const char *const *names = columns_live_headers(tab->crds, tab->m.kind);
 	size_t nr = names_len(names);
 	int64_t now_mono = mono_ms();
 
@@ -61,7 +61,7 @@ static char **row_cells(struct tab *tab, struct row *r, int64_t max_age)
 		int64_t now = wall_ms();
 		for (size_t i = 0; i < nr; i++) {
 			strbuf_reset(&sb);
-			if (columns_cell(tab->m.kind, names[i], tree, now, &sb) == 0)
+			if (columns_cell(tab->crds, tab->m.kind, names[i], tree, now, &sb) == 0)
 				r->cells[i] = xstrdup(strbuf_str(&sb));
 		}
 		strbuf_release(&sb);
@@ -101,7 +101,7 @@ static bool show_namespace(const struct tui *t, const struct tab *tab)
 /* The columns' identities in screen order; returns how many. */
 static size_t screen_order(const struct tui *t, const struct tab *tab, int *ids, size_t max)
 {
-	size_t n = 0, kind_nr = names_len(columns_live_headers(tab->m.kind));
+	size_t n = 0, kind_nr = names_len(columns_live_headers(tab->crds, tab->m.kind));
 
 	if (show_namespace(t, tab) && n < max)
 		ids[n++] = SORT_NAMESPACE;
@@ -118,7 +118,7 @@ static const char *column_name(const struct tab *tab, int id)
 {
 	if (id < SORT__FIXED)
 		return fixed_sort_names[id];
-	return columns_live_headers(tab->m.kind)[id - SORT__FIXED];
+	return columns_live_headers(tab->crds, tab->m.kind)[id - SORT__FIXED];
 }
 
 static const char *sort_name(const struct tab *tab)
@@ -392,20 +392,16 @@ static void fit_columns(struct col *cols, size_t nc, int name_col, int ns_col, i
 	}
 }
 
-static void table_draw(struct tui *t, const struct rect *r, bool focused)
+/* The title line: name, counts, what narrows the table, the sort; synced and rv. */
+static void table_draw_title(struct tui *t, struct tab *tab, const struct rect *r,
+			     bool focused, bool by_ns)
 {
-	struct tab *tab = tui_tab(t);
 	char title[512], right[128];
-
-	tab->table_height = r->h - 2;
-	table_refresh(t, tab, false);
-	scroll_fix(&tab->table, tab->index.nr, tab->table_height);
-
 	int n = snprintf(title, sizeof(title), " %s  %zu object%s", tab->m.name,
 			 tab->m.present, tab->m.present == 1 ? "" : "s");
+
 	if (tab->m.gone)
 		n += snprintf(title + n, sizeof(title) - (size_t)n, " (%zu gone)", tab->m.gone);
-	bool by_ns = t->ns_filter[0] && tab->m.namespaced;
 	if (by_ns)
 		n += snprintf(title + n, sizeof(title) - (size_t)n, "  namespace %s", t->ns_filter);
 	if (filter_active(&tab->filter))
@@ -419,6 +415,66 @@ static void table_draw(struct tui *t, const struct rect *r, bool focused)
 		 tab->m.stats.synced ? "synced" : informer_state_name(tab->m.stats.state),
 		 tab->m.stats.rv[0] ? tab->m.stats.rv : "-");
 	draw_title(t, r, focused, title, right);
+}
+
+/* The text of column id in a row (cells: the row's kind cells). */
+static const char *cell_text(const struct row *row, char **cells, const char *ago, int id)
+{
+	switch (id) {
+	case SORT_NAMESPACE: return row->obj->ns;
+	case SORT_NAME: return row->obj->name;
+	case SORT_RV: return row->obj->rv;
+	case SORT_DELTA: return delta_type_name(row->last_type);
+	case SORT_LAST: return ago;
+	default: return cells[id - SORT__FIXED];
+	}
+}
+
+/* Row i of the index, on screen line y. */
+static void table_draw_row(struct tui *t, struct tab *tab, const struct rect *r,
+			   bool focused, const struct col *cols, size_t nc, size_t i, int y)
+{
+	struct row *row = tab->index.v[i];
+	char **cells = row_cells(tab, row, 1000);
+	char mark[2], ago[32];
+	int mark_attr;
+	bool sel = i == tab->table.cur;
+	int base = sel ? (focused ? A_REVERSE : A_BOLD) : A_NORMAL;
+	int x = r->x + 2;
+
+	if (row->gone_mono)
+		base |= A_DIM;
+	row_mark(t, row, mark, &mark_attr);
+	if (sel)
+		mvhline(y, r->x, ' ' | (chtype)base, r->w);
+	draw_text(y, r->x, 1, mark_attr | (sel ? base : 0), mark);
+	format_ago(t, row->last_ms, ago);
+	for (size_t c = 0; c < nc && x < r->x + r->w; c++) {
+		int attr = base;
+		if (!cols[c].shown)
+			continue;
+		const char *text = cell_text(row, cells, ago, cols[c].id);
+		if (cols[c].id == SORT_DELTA && !sel)
+			attr |= delta_attr(t, row->last_type);
+		int w = cols[c].width;
+		if (x + w > r->x + r->w)
+			w = r->x + r->w - x;
+		int len = text_width(text);
+		int tx = cols[c].right && len < w ? x + w - len : x;
+		draw_text(y, tx, w - (tx - x), attr, text);
+		x += cols[c].width + 1;
+	}
+}
+
+static void table_draw(struct tui *t, const struct rect *r, bool focused)
+{
+	struct tab *tab = tui_tab(t);
+	bool by_ns = t->ns_filter[0] && tab->m.namespaced;
+
+	tab->table_height = r->h - 2;
+	table_refresh(t, tab, false);
+	scroll_fix(&tab->table, tab->index.nr, tab->table_height);
+	table_draw_title(t, tab, r, focused, by_ns);
 
 	/* The columns in screen order, as wide as their header and visible cells. */
 	int ids[MAX_SORT];
@@ -444,16 +500,7 @@ static void table_draw(struct tui *t, const struct rect *r, bool focused)
 		char ago[32];
 		format_ago(t, row->last_ms, ago);
 		for (size_t c = 0; c < nc; c++) {
-			const char *text;
-			switch (cols[c].id) {
-			case SORT_NAMESPACE: text = row->obj->ns; break;
-			case SORT_NAME: text = row->obj->name; break;
-			case SORT_RV: text = row->obj->rv; break;
-			case SORT_DELTA: text = delta_type_name(row->last_type); break;
-			case SORT_LAST: text = ago; break;
-			default: text = cells[cols[c].id - SORT__FIXED]; break;
-			}
-			int w = text_width(text);
+			int w = text_width(cell_text(row, cells, ago, cols[c].id));
 			if (cols[c].id >= SORT__FIXED && w > CELL_MAX)
 				w = CELL_MAX;
 			if (w > cols[c].width)
@@ -485,50 +532,8 @@ static void table_draw(struct tui *t, const struct rect *r, bool focused)
 		draw_text(r->y + 2, r->x + 2, r->w - 2, A_DIM, msg);
 		return;
 	}
-
-	for (size_t i = first; i < last; i++) {
-		struct row *row = tab->index.v[i];
-		char **cells = row_cells(tab, row, 1000);
-		char mark[2], ago[32];
-		int mark_attr;
-		bool sel = i == tab->table.cur;
-		int base = sel ? (focused ? A_REVERSE : A_BOLD) : A_NORMAL;
-		if (row->gone_mono)
-			base |= A_DIM;
-
-		y = r->y + 2 + (int)(i - first);
-		row_mark(t, row, mark, &mark_attr);
-		if (sel)
-			mvhline(y, r->x, ' ' | (chtype)base, r->w);
-		draw_text(y, r->x, 1, mark_attr | (sel ? base : 0), mark);
-		x = r->x + 2;
-		format_ago(t, row->last_ms, ago);
-		for (size_t c = 0; c < nc && x < r->x + r->w; c++) {
-			const char *text;
-			int attr = base;
-			if (!cols[c].shown)
-				continue;
-			switch (cols[c].id) {
-			case SORT_NAMESPACE: text = row->obj->ns; break;
-			case SORT_NAME: text = row->obj->name; break;
-			case SORT_RV: text = row->obj->rv; break;
-			case SORT_DELTA:
-				text = delta_type_name(row->last_type);
-				if (!sel)
-					attr |= delta_attr(t, row->last_type);
-				break;
-			case SORT_LAST: text = ago; break;
-			default: text = cells[cols[c].id - SORT__FIXED]; break;
-			}
-			int w = cols[c].width;
-			if (x + w > r->x + r->w)
-				w = r->x + r->w - x;
-			int len = text_width(text);
-			int tx = cols[c].right && len < w ? x + w - len : x;
-			draw_text(y, tx, w - (tx - x), attr, text);
-			x += cols[c].width + 1;
-		}
-	}
+	for (size_t i = first; i < last; i++)
+		table_draw_row(t, tab, r, focused, cols, nc, i, r->y + 2 + (int)(i - first));
 }
 
 static bool table_key(struct tui *t, int key)

@@ -96,6 +96,7 @@ struct log_lines {
 /* One tab: a resource, its model and how its panes are scrolled. */
 struct tab {
 	struct model m;
+	const struct crd_columns *crds;	/* the TUI's; for the kind's columns */
 	struct row_index index;
 	bool index_dirty;
 	int64_t index_at;	/* monotonic, last rebuild */
@@ -125,6 +126,7 @@ struct tab {
 
 struct tui {
 	struct session *session;
+	struct crd_columns *crds;	/* tui_opts'; borrowed */
 	int64_t resync_ms;		/* each tab's listener's */
 	unsigned hist_states;		/* each tab's model's */
 	int64_t verify_every_ms;	/* --verify-every: V on each tab this often */

@@ -5,6 +5,7 @@
 #include "informer/kobj.h"
 #include "informer/kobj_pick.h"
 #include "lib/strbuf.h"
+#include "lib/util.h"
 #include "unit.h"
 
 /* "Now" for every test: 2024-05-01T12:00:00Z. */
@@ -25,7 +26,7 @@ static struct json_object *tree(const char *json)
  */
 static void check_pick(const char *kind, const char *json)
 {
-	const struct kobj_pick *pick = columns_pick(kind);
+	const struct kobj_pick *pick = columns_pick(NULL, kind);
 	struct errbuf err = { "" };
 	struct kobj *obj = pick ? kobj_from_json(json, strlen(json), 0, &err) : NULL;
 
@@ -33,10 +34,10 @@ static void check_pick(const char *kind, const char *json)
 		return;
 	struct json_object *whole = kobj_tree(obj), *some = kobj_tree_pick(obj, pick);
 	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
-	columns_short_status(kind, whole, now_ms, &a);
-	columns_wide_detail(kind, whole, now_ms, &a);
-	columns_short_status(kind, some, now_ms, &b);
-	columns_wide_detail(kind, some, now_ms, &b);
+	columns_short_status(NULL, kind, whole, now_ms, &a);
+	columns_wide_detail(NULL, kind, whole, now_ms, &a);
+	columns_short_status(NULL, kind, some, now_ms, &b);
+	columns_wide_detail(NULL, kind, some, now_ms, &b);
 	CHECK_STR(strbuf_str(&b), strbuf_str(&a));
 	strbuf_release(&a);
 	strbuf_release(&b);
@@ -54,7 +55,7 @@ static const char *cell(const char *kind, const char *header, const char *json)
 
 	check_pick(kind, json);
 
-	if (columns_cell(kind, header, t, now_ms, &sb) < 0)
+	if (columns_cell(NULL, kind, header, t, now_ms, &sb) < 0)
 		snprintf(buf, sizeof(buf), "(none)");
 	else
 		snprintf(buf, sizeof(buf), "%s", strbuf_str(&sb));
@@ -69,7 +70,7 @@ static const char *short_status(const char *kind, const char *json)
 	struct json_object *t = tree(json);
 	struct strbuf sb = STRBUF_INIT;
 
-	columns_short_status(kind, t, now_ms, &sb);
+	columns_short_status(NULL, kind, t, now_ms, &sb);
 	snprintf(buf, sizeof(buf), "%s", strbuf_str(&sb));
 	strbuf_release(&sb);
 	json_object_put(t);
@@ -273,7 +274,7 @@ TEST(pod_pick_keeps_what_the_columns_read)
 	CHECK(obj != NULL);
 	if (!obj)
 		return;
-	struct json_object *some = kobj_tree_pick(obj, columns_pick("Pod"));
+	struct json_object *some = kobj_tree_pick(obj, columns_pick(NULL, "Pod"));
 	const char *text = json_object_to_json_string_ext(some, JSON_C_TO_STRING_PLAIN);
 	CHECK(strstr(text, "\"restartCount\":1") != NULL);
 	CHECK(strstr(text, "[null,\"x\",1.5,{") != NULL);
@@ -394,12 +395,52 @@ TEST(custom_resources_get_name_and_age)
 	CHECK_STR(short_status("Widget", cr), "");
 }
 
+/* A CRD's printer columns, learned by one crd_columns, apply to its kind only there. */
+TEST(crd_columns_learned_per_registry)
+{
+	struct crd_columns *crds = crd_columns_new();
+	struct json_object *crd = tree(
+		"{\"spec\":{\"names\":{\"kind\":\"Widget\"},\"versions\":[{\"name\":\"v1\","
+		"\"additionalPrinterColumns\":[{\"name\":\"Size\",\"type\":\"integer\","
+		"\"jsonPath\":\".spec.size\"},{\"name\":\"Color\",\"type\":\"string\","
+		"\"jsonPath\":\".spec.color\",\"priority\":1}]}]}}");
+	struct json_object *cr = tree("{\"kind\":\"Widget\",\"metadata\":{\"name\":\"w\"},"
+				      "\"spec\":{\"size\":3,\"color\":\"red\"}}");
+	struct errbuf err = { "" };
+	struct strbuf sb = STRBUF_INIT;
+
+	CHECK(!crd_columns_has(crds, "Widget"));
+	CHECK_INT(crd_columns_add(crds, crd, "v1", &err), 0);
+	CHECK(crd_columns_has(crds, "Widget"));
+	CHECK_STR(columns_live_headers(crds, "Widget")[0], "SIZE");
+	CHECK(columns_live_headers(crds, "Widget")[1] == NULL);
+	CHECK_STR(columns_live_headers(NULL, "Widget")[0], "AGE");
+	CHECK_INT(columns_cell(crds, "Widget", "SIZE", cr, now_ms, &sb), 0);
+	CHECK_STR(strbuf_str(&sb), "3");
+	strbuf_reset(&sb);
+	columns_short_status(crds, "Widget", cr, now_ms, &sb);
+	CHECK_STR(strbuf_str(&sb), "size=3");
+	strbuf_reset(&sb);
+	columns_wide_detail(crds, "Widget", cr, now_ms, &sb);
+	CHECK_STR(strbuf_str(&sb), "color=red");
+	CHECK_INT(columns_cell(NULL, "Widget", "SIZE", cr, now_ms, &sb), -1);
+	/* Learning the kind again keeps what readers may hold. */
+	const char *const *live = columns_live_headers(crds, "Widget");
+	CHECK_INT(crd_columns_add(crds, crd, NULL, &err), 0);
+	CHECK(columns_live_headers(crds, "Widget") == live);
+	CHECK_INT(crd_columns_add(crds, cr, NULL, &err), -1);
+	strbuf_release(&sb);
+	json_object_put(cr);
+	json_object_put(crd);
+	crd_columns_free(crds);
+}
+
 TEST(wide_detail_leaves_out_empty_cells)
 {
 	struct json_object *t = tree(running_pod);
 	struct strbuf sb = STRBUF_INIT;
 
-	columns_wide_detail("Pod", t, now_ms, &sb);
+	columns_wide_detail(NULL, "Pod", t, now_ms, &sb);
 	CHECK_STR(strbuf_str(&sb), "ip=10.1.0.5 node=worker-1");
 	strbuf_release(&sb);
 	json_object_put(t);
@@ -549,6 +590,7 @@ int main(void)
 	RUN(namespace_configmap_secret_columns);
 	RUN(event_columns);
 	RUN(custom_resources_get_name_and_age);
+	RUN(crd_columns_learned_per_registry);
 	RUN(wide_detail_leaves_out_empty_cells);
 	RUN(parse_time_forms);
 	RUN(table_aligns_like_kubectl);

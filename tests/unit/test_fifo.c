@@ -423,7 +423,7 @@ static void *produce(void *arg)
 				UPDATE(shared, name, rv);
 		}
 		if (producers_hold)
-			fifo_release(shared);
+			fifo_unhold(shared);
 	}
 	return NULL;
 }
@@ -510,12 +510,12 @@ TEST(hold_defers_the_wake_up_to_the_last_release)
 	fifo_hold(shared);
 	fifo_hold(shared);
 	ADD(shared, "a", "1");
-	fifo_release(shared);
+	fifo_unhold(shared);
 	ADD(shared, "b", "1");
 	usleep(50 * 1000);
 	CHECK_INT(atomic_load(&popped), 0);
 	CHECK_INT(fifo_len(shared), 2);
-	fifo_release(shared);
+	fifo_unhold(shared);
 	pthread_join(t, NULL);
 	CHECK_INT(atomic_load(&popped), 2);
 	CHECK_INT(fifo_len(shared), 0);

@@ -4,6 +4,7 @@
  */
 #include <stdint.h>
 
+#include "lib/strbuf.h"
 #include "lib/util.h"
 #include "unit.h"
 
@@ -71,11 +72,47 @@ TEST(one_line)
 	CHECK_STR(err.msg, "bad 'x y'");
 }
 
+/* buf is a NUL-terminated string at every step, and empty owns nothing. */
+TEST(strbuf_always_a_string)
+{
+	struct strbuf sb = STRBUF_INIT, zeroed = { 0 }, hinted;
+	char *s;
+
+	CHECK(sb.buf != NULL);
+	CHECK_STR(sb.buf, "");
+	CHECK_INT(sb.alloc, 0);
+	strbuf_reset(&sb);
+	CHECK_STR(sb.buf, "");
+	strbuf_addf(&sb, "%s-%d", "a", 1);
+	CHECK_STR(sb.buf, "a-1");
+	strbuf_setlen(&sb, 1);
+	CHECK_STR(sb.buf, "a");
+	strbuf_release(&sb);
+	CHECK_STR(sb.buf, "");
+	s = strbuf_detach(&sb, NULL);
+	CHECK_STR(s, "");
+	free(s);
+	CHECK_STR(sb.buf, "");
+	/* a zeroed struct: read through strbuf_str() until a call made it one */
+	CHECK_STR(strbuf_str(&zeroed), "");
+	strbuf_reset(&zeroed);
+	CHECK_STR(zeroed.buf, "");
+	strbuf_adds(&zeroed, "z");
+	CHECK_STR(zeroed.buf, "z");
+	strbuf_release(&zeroed);
+	strbuf_init(&hinted, 100);
+	CHECK(hinted.alloc > 100);
+	CHECK_STR(hinted.buf, "");
+	strbuf_release(&hinted);
+	CHECK_STR(strbuf_slopbuf, "");
+}
+
 int main(void)
 {
 	RUN(durations);
 	RUN(bad_durations);
 	RUN(utf8_as_go_decodes_it);
 	RUN(one_line);
+	RUN(strbuf_always_a_string);
 	return unit_done();
 }
