@@ -1075,6 +1075,14 @@ static void format_ms(char *buf, size_t size, int64_t ms)
  * request_once() and the REST client's retries (opts->retries), all
  * within opts->timeout_ms.
  */
+/* kclient_set_thread_stop()'s, for requests that bring no stop of their own. */
+static _Thread_local struct stop *thread_stop;
+
+void kclient_set_thread_stop(struct stop *stop)
+{
+	thread_stop = stop;
+}
+
 static int request(struct kclient *c, const char *path, const char *accept,
 		   const struct stream_opts *opts, http_data_fn *on_data, void *ctx,
 		   struct http_response *resp, struct errbuf *err)
@@ -1086,6 +1094,11 @@ static int request(struct kclient *c, const char *path, const char *accept,
 	int64_t deadline = opts->timeout_ms > 0 ? mono_ms() + opts->timeout_ms : 0;
 	struct stream_opts once = *opts;
 	char limit[32];
+
+	if (!once.stop && thread_stop) {
+		once.stop = &thread_stop->flag;
+		once.stop_fd = stop_fd(thread_stop);
+	}
 
 	for (unsigned retries = 0;; retries++) {
 		if (deadline) {
@@ -1106,7 +1119,7 @@ static int request(struct kclient *c, const char *path, const char *accept,
 			return rc;	/* the answer in hand is the best there will be */
 		kclient_note(c, "retrying %s after %lld ms (%ld, retry %u of %u)", path,
 			     (long long)wait, resp->status, retries + 1, opts->retries);
-		if (retry_sleep(opts, wait))
+		if (retry_sleep(&once, wait))
 			return rc;
 	}
 }

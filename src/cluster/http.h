@@ -158,10 +158,19 @@ int kclient_stream(struct kclient *client, const char *path,
 		   const struct stream_opts *opts, http_data_fn *on_data,
 		   void *ctx, struct http_response *resp, struct errbuf *err);
 
+/*
+ * Requests the calling thread makes from now on without a stop of their
+ * own (stream_opts.stop NULL: a verify check's LIST, discovery's GETs) end
+ * at once, -1 with err "stopped", when stop is requested; NULL: none.  For
+ * a worker thread (lib/worker.h) whose owner may give up on its job.
+ * Per thread; stop must outlive the requests.
+ */
+struct stop;
+void kclient_set_thread_stop(struct stop *stop);
+
 /* ---- recording and replay (recording.h) ---- */
 struct recorder;
 struct replay;
-struct stop;
 /* Record every request with a record_as (before the first request). */
 void kclient_set_recorder(struct kclient *client, struct recorder *rec);
 /* A client that answers from a recording; what: its name in messages. */
