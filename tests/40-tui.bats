@@ -284,3 +284,29 @@ start_synced() {
 	assert_status 1
 	assert_output_contains 'needs a terminal'
 }
+
+@test "tui: V's LIST does not hold the screen: keys answer while it hangs, Esc cancels it" {
+	TUI_COLS=120 TUI_LINES=40 start_synced
+	# The informer's own lists are done: the next list of pods is V's.
+	simctl POST /faults '{"verb":"list","resource":"pods","kind":"hang","seconds":60}' >/dev/null
+	keys V
+	wait_screen 'verifying pods'
+	screen_has 'verify +under way'
+	# The terminal thread answers meanwhile: help opens, and closes.
+	keys '?'
+	wait_screen 'l:app=web' 3
+	keys Escape
+	wait_screen 'NAME .*DELTA' 3
+	screen_has 'verifying pods'
+	# Esc gives up on the check; its hung LIST is ended, not waited for:
+	# the next V runs at once.
+	keys Escape
+	wait_screen 'cancelled' 3
+	screen_lacks 'verify +under way'
+	simctl DELETE /faults >/dev/null
+	keys V
+	wait_screen 'verify +[0-9]+s ago: cache equals the server' 10
+	keys q
+	wait_screen 'kinf exited 0' 5
+	assert_terminal_restored
+}

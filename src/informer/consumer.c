@@ -201,8 +201,11 @@ static int take_job(struct consumer *c)
 {
 	struct worker_job *job = worker_take(c->worker);
 
-	if (!job)
+	if (!job) {	/* a cancelled job: gone once the worker is idle */
+		if (!worker_busy(c->worker))
+			c->job_running = false;
 		return 0;
+	}
 	if (job->run == list_job_run)
 		return list_done(c, (struct list_job *)job);
 	c->job_running = false;
@@ -323,7 +326,6 @@ bool consumer_cancel(struct consumer *c)
 
 	if (worker_busy(c->worker))
 		worker_cancel(c->worker);
-	c->job_running = false;
 	if (c->queued)
 		c->queued->free(c->queued);
 	c->queued = NULL;

@@ -124,7 +124,11 @@ bool consumer_verifying(const struct consumer *c, size_t i);
  * already queued or running.  ops->job_done gets it back.
  */
 int consumer_submit(struct consumer *c, struct worker_job *job);
-/* A job of the caller's is queued or running. */
+/*
+ * A job of the caller's is queued or on the worker (a cancelled one
+ * included, until it has returned: it may still be using what it was
+ * given).
+ */
 bool consumer_job_pending(const struct consumer *c);
 /*
  * Gives up on everything under way: every check, and the caller's job

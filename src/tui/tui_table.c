@@ -392,20 +392,16 @@ static void fit_columns(struct col *cols, size_t nc, int name_col, int ns_col, i
 	}
 }
 
-static void table_draw(struct tui *t, const struct rect *r, bool focused)
+/* The title bar: the resource, its counts, what narrows it, the sort. */
+static void table_title(struct tui *t, struct tab *tab, const struct rect *r, bool focused)
 {
-	struct tab *tab = tui_tab(t);
 	char title[512], right[128];
-
-	tab->table_height = r->h - 2;
-	table_refresh(t, tab, false);
-	scroll_fix(&tab->table, tab->index.nr, tab->table_height);
+	bool by_ns = t->ns_filter[0] && tab->m.namespaced;
 
 	int n = snprintf(title, sizeof(title), " %s  %zu object%s", tab->m.name,
 			 tab->m.present, tab->m.present == 1 ? "" : "s");
 	if (tab->m.gone)
 		n += snprintf(title + n, sizeof(title) - (size_t)n, " (%zu gone)", tab->m.gone);
-	bool by_ns = t->ns_filter[0] && tab->m.namespaced;
 	if (by_ns)
 		n += snprintf(title + n, sizeof(title) - (size_t)n, "  namespace %s", t->ns_filter);
 	if (filter_active(&tab->filter))
@@ -419,12 +415,32 @@ static void table_draw(struct tui *t, const struct rect *r, bool focused)
 		 tab->m.stats.synced ? "synced" : informer_state_name(tab->m.stats.state),
 		 tab->m.stats.rv[0] ? tab->m.stats.rv : "-");
 	draw_title(t, r, focused, title, right);
+}
 
-	/* The columns in screen order, as wide as their header and visible cells. */
+/* What column id shows of row (ago: its LAST, formatted). */
+static const char *cell_text(const struct row *row, int id, char **cells, const char *ago)
+{
+	switch (id) {
+	case SORT_NAMESPACE: return row->obj->ns;
+	case SORT_NAME: return row->obj->name;
+	case SORT_RV: return row->obj->rv;
+	case SORT_DELTA: return delta_type_name(row->last_type);
+	case SORT_LAST: return ago;
+	default: return cells[id - SORT__FIXED];
+	}
+}
+
+/*
+ * The columns in screen order, as wide as their header and the visible
+ * rows' cells [first, last), fitted into width.  Returns how many.
+ */
+static size_t table_columns(struct tui *t, struct tab *tab, struct col *cols,
+			    size_t first, size_t last, int width)
+{
 	int ids[MAX_SORT];
 	size_t nc = screen_order(t, tab, ids, MAX_SORT);
-	struct col cols[MAX_SORT];
 	int name_col = -1, ns_col = -1;
+
 	for (size_t c = 0; c < nc; c++) {
 		cols[c] = (struct col){ ids[c], column_name(tab, ids[c]), 0, false, true };
 		cols[c].width = (int)strlen(cols[c].name);
@@ -434,36 +450,28 @@ static void table_draw(struct tui *t, const struct rect *r, bool focused)
 		if (ids[c] == SORT_NAMESPACE)
 			ns_col = (int)c;
 	}
-	size_t first = tab->table.top;
-	size_t last = first + (size_t)(tab->table_height > 0 ? tab->table_height : 0);
-	if (last > tab->index.nr)
-		last = tab->index.nr;
 	for (size_t i = first; i < last; i++) {
 		struct row *row = tab->index.v[i];
 		char **cells = row_cells(tab, row, 1000);
 		char ago[32];
 		format_ago(t, row->last_ms, ago);
 		for (size_t c = 0; c < nc; c++) {
-			const char *text;
-			switch (cols[c].id) {
-			case SORT_NAMESPACE: text = row->obj->ns; break;
-			case SORT_NAME: text = row->obj->name; break;
-			case SORT_RV: text = row->obj->rv; break;
-			case SORT_DELTA: text = delta_type_name(row->last_type); break;
-			case SORT_LAST: text = ago; break;
-			default: text = cells[cols[c].id - SORT__FIXED]; break;
-			}
-			int w = text_width(text);
+			int w = text_width(cell_text(row, cols[c].id, cells, ago));
 			if (cols[c].id >= SORT__FIXED && w > CELL_MAX)
 				w = CELL_MAX;
 			if (w > cols[c].width)
 				cols[c].width = w;
 		}
 	}
-	fit_columns(cols, nc, name_col, ns_col, r->w - 2);	/* the mark and a margin */
+	fit_columns(cols, nc, name_col, ns_col, width);
+	return nc;
+}
 
-	int y = r->y + 1;
+/* The column headers on line y. */
+static void table_header(const struct col *cols, size_t nc, const struct rect *r, int y)
+{
 	int x = r->x + 2;
+
 	move(y, r->x);
 	for (size_t c = 0; c < nc && x < r->x + r->w; c++) {
 		if (!cols[c].shown)
@@ -475,9 +483,65 @@ static void table_draw(struct tui *t, const struct rect *r, bool focused)
 		draw_text(y, cols[c].right && hw < w ? x + w - hw : x, w, A_BOLD, cols[c].name);
 		x += cols[c].width + 1;
 	}
+}
+
+/* One row on line y: its mark, then its cells. */
+static void table_row(struct tui *t, struct tab *tab, const struct col *cols, size_t nc,
+		      size_t i, const struct rect *r, int y, bool focused)
+{
+	struct row *row = tab->index.v[i];
+	char **cells = row_cells(tab, row, 1000);
+	char mark[2], ago[32];
+	int mark_attr;
+	bool sel = i == tab->table.cur;
+	int base = sel ? (focused ? A_REVERSE : A_BOLD) : A_NORMAL;
+	if (row->gone_mono)
+		base |= A_DIM;
+
+	row_mark(t, row, mark, &mark_attr);
+	if (sel)
+		mvhline(y, r->x, ' ' | (chtype)base, r->w);
+	draw_text(y, r->x, 1, mark_attr | (sel ? base : 0), mark);
+	int x = r->x + 2;
+	format_ago(t, row->last_ms, ago);
+	for (size_t c = 0; c < nc && x < r->x + r->w; c++) {
+		if (!cols[c].shown)
+			continue;
+		const char *text = cell_text(row, cols[c].id, cells, ago);
+		int attr = base;
+		if (cols[c].id == SORT_DELTA && !sel)
+			attr |= delta_attr(t, row->last_type);
+		int w = cols[c].width;
+		if (x + w > r->x + r->w)
+			w = r->x + r->w - x;
+		int len = text_width(text);
+		int tx = cols[c].right && len < w ? x + w - len : x;
+		draw_text(y, tx, w - (tx - x), attr, text);
+		x += cols[c].width + 1;
+	}
+}
+
+static void table_draw(struct tui *t, const struct rect *r, bool focused)
+{
+	struct tab *tab = tui_tab(t);
+	struct col cols[MAX_SORT];
+
+	tab->table_height = r->h - 2;
+	table_refresh(t, tab, false);
+	scroll_fix(&tab->table, tab->index.nr, tab->table_height);
+	table_title(t, tab, r, focused);
+
+	size_t first = tab->table.top;
+	size_t last = first + (size_t)(tab->table_height > 0 ? tab->table_height : 0);
+	if (last > tab->index.nr)
+		last = tab->index.nr;
+	/* r->w less the mark and a margin */
+	size_t nc = table_columns(t, tab, cols, first, last, r->w - 2);
+	table_header(cols, nc, r, r->y + 1);
 
 	if (!tab->index.nr) {
-		bool narrowed = filter_active(&tab->filter) || by_ns;
+		bool narrowed = filter_active(&tab->filter) ||
+				(t->ns_filter[0] && tab->m.namespaced);
 		const char *msg = narrowed ? "no object matches the filter" :
 				  tab->m.stats.synced ? "no objects" : "waiting for the first list…";
 		if (!t->utf8 && !tab->m.stats.synced && !narrowed)
@@ -485,50 +549,8 @@ static void table_draw(struct tui *t, const struct rect *r, bool focused)
 		draw_text(r->y + 2, r->x + 2, r->w - 2, A_DIM, msg);
 		return;
 	}
-
-	for (size_t i = first; i < last; i++) {
-		struct row *row = tab->index.v[i];
-		char **cells = row_cells(tab, row, 1000);
-		char mark[2], ago[32];
-		int mark_attr;
-		bool sel = i == tab->table.cur;
-		int base = sel ? (focused ? A_REVERSE : A_BOLD) : A_NORMAL;
-		if (row->gone_mono)
-			base |= A_DIM;
-
-		y = r->y + 2 + (int)(i - first);
-		row_mark(t, row, mark, &mark_attr);
-		if (sel)
-			mvhline(y, r->x, ' ' | (chtype)base, r->w);
-		draw_text(y, r->x, 1, mark_attr | (sel ? base : 0), mark);
-		x = r->x + 2;
-		format_ago(t, row->last_ms, ago);
-		for (size_t c = 0; c < nc && x < r->x + r->w; c++) {
-			const char *text;
-			int attr = base;
-			if (!cols[c].shown)
-				continue;
-			switch (cols[c].id) {
-			case SORT_NAMESPACE: text = row->obj->ns; break;
-			case SORT_NAME: text = row->obj->name; break;
-			case SORT_RV: text = row->obj->rv; break;
-			case SORT_DELTA:
-				text = delta_type_name(row->last_type);
-				if (!sel)
-					attr |= delta_attr(t, row->last_type);
-				break;
-			case SORT_LAST: text = ago; break;
-			default: text = cells[cols[c].id - SORT__FIXED]; break;
-			}
-			int w = cols[c].width;
-			if (x + w > r->x + r->w)
-				w = r->x + r->w - x;
-			int len = text_width(text);
-			int tx = cols[c].right && len < w ? x + w - len : x;
-			draw_text(y, tx, w - (tx - x), attr, text);
-			x += cols[c].width + 1;
-		}
-	}
+	for (size_t i = first; i < last; i++)
+		table_row(t, tab, cols, nc, i, r, r->y + 2 + (int)(i - first), focused);
 }
 
 static bool table_key(struct tui *t, int key)

@@ -17,7 +17,8 @@
  * is rebuilt only when rows are added or removed, or when the order
  * depends on what changed, and never more often than its own cost allows.
  *
- * Threads: none — everything here runs on the terminal thread.
+ * Threads: everything here runs on the terminal thread; only what the
+ * consumer hands its worker (a LIST, discovery) runs elsewhere.
  */
 #ifndef KINF_TUI_VIEW_H
 #define KINF_TUI_VIEW_H
@@ -26,12 +27,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "informer/consumer.h"
 #include "lib/util.h"
 #include "tui/draw.h"
 #include "tui/tui_model.h"
 
 struct session;
-struct verify_check;
 
 struct tui;
 
@@ -113,11 +114,7 @@ struct tab {
 	struct table_layout layout;
 	int table_height;	/* rows shown last frame (for PgUp/PgDn) */
 	int log_height;
-	/* `V`: a check of the cache against the server, while under way. */
-	struct verify_check *verify;
-	int64_t verify_until;	/* monotonic: the lag wait's end */
-	int64_t verify_next;	/* monotonic: --verify-every's next check; 0: none */
-	/* The last check's summary (owned), when, and whether it differed. */
+	/* The last `V` check's summary (owned), when, and whether it differed. */
 	char *verify_text;
 	int64_t verify_ms;	/* wall clock; 0: never checked */
 	bool verify_bad;
@@ -125,9 +122,14 @@ struct tab {
 
 struct tui {
 	struct session *session;
-	int64_t resync_ms;		/* each tab's listener's */
+	/*
+	 * Each tab's listener, `V` and --verify-every, and the discovery of
+	 * `:`, whose server requests run on the consumer's worker thread.
+	 */
+	struct consumer cons;
+	/* `:`: the name being resolved on the worker; "" when none. */
+	char resolving[256];
 	unsigned hist_states;		/* each tab's model's */
-	int64_t verify_every_ms;	/* --verify-every: V on each tab this often */
 	struct tab *tabs;
 	size_t nr, cur;
 	enum pane focus;
@@ -167,6 +169,7 @@ struct tui {
 	/* Where the panes were drawn last frame (for the mouse). */
 	struct rect pane_rect[PANE__COUNT];
 
+	bool dirty;			/* something changed: a frame is due */
 	bool quit;
 };
 
