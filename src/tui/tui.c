@@ -232,12 +232,7 @@ static void draw_header(struct tui *t)
 
 static const char *hints(const struct tui *t)
 {
-	if (t->view == &detail_view)
-		return "Esc back  j/k PgUp/PgDn g/G scroll  [ ] step  y yaml/detail  p pause  q quit  ? help";
-	if (t->view == &help_view)
-		return "Esc back  q quit";
-	return "? help  / filter  : resource  n namespace  s sort  Enter detail  y yaml  "
-	       "Tab pane  p pause  r resync  q quit";
+	return request_hints(t->view ? t->view->keymap : KEYMAP_MAIN);
 }
 
 static const char *dots(const struct tui *t)
@@ -505,114 +500,81 @@ static void unknown_key(struct tui *t, int key)
 		    key >= 32 && key < 127 ? "'" : "");
 }
 
-/* Keys of the main screen, which a full-screen view does not take. */
-static bool main_screen_key(int key)
+static void next_pane(struct tui *t, int step)
 {
-	static const int keys[] = { '\t', KEY_BTAB, '/', ':', 'n', 'y', 's', 'S', '<', '>',
-				    KEY_LEFT, KEY_RIGHT };
-	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
-		if (keys[i] == key)
-			return true;
-	return (key >= '1' && key <= '9') || (key >= 'A' && key <= 'Z');
+	if (step > 0) {
+		if (t->focus + 1 < PANE__COUNT)
+			t->focus++;
+		else if (t->nr > 1)
+			switch_tab(t, (t->cur + 1) % t->nr);
+		else
+			t->focus = PANE_TABLE;
+	} else if (t->focus > PANE_TABLE) {
+		t->focus--;
+	} else {
+		if (t->nr > 1)
+			switch_tab(t, (t->cur + t->nr - 1) % t->nr);
+		t->focus = PANE__COUNT - 1;
+	}
 }
 
-static void global_key(struct tui *t, int key)
+/* What no view took; a request the keymap has but nothing here answers is unknown. */
+static void global_request(struct tui *t, enum request req, int key)
 {
 	struct tab *tab = tui_tab(t);
 	const char *k;
 
-	if (t->view && main_screen_key(key)) {
-		unknown_key(t, key);
-		return;
-	}
-	switch (key) {
-	case 'q':
-		t->quit = true;
-		break;
-	case '?':
+	switch (req) {
+	case REQ_QUIT: t->quit = true; break;
+	case REQ_HELP:
 		t->view = &help_view;
 		t->help_top = 0;
 		break;
-	case 27:
-		escape(t);
-		break;
-	case '\t':
-		if (t->focus + 1 < PANE__COUNT) {
-			t->focus++;
-		} else if (t->nr > 1) {
-			switch_tab(t, (t->cur + 1) % t->nr);
-		} else {
-			t->focus = PANE_TABLE;
-		}
-		break;
-	case KEY_BTAB:
-		if (t->focus > PANE_TABLE) {
-			t->focus--;
-		} else if (t->nr > 1) {
-			switch_tab(t, (t->cur + t->nr - 1) % t->nr);
-			t->focus = PANE__COUNT - 1;
-		} else {
-			t->focus = PANE__COUNT - 1;
-		}
-		break;
-	case 'p':
-		set_paused(t, !t->paused);
-		break;
-	case 'V':
-		verify_start(t, t->cur);
-		break;
-	case 'r':
+	case REQ_BACK: escape(t); break;
+	case REQ_NEXT_PANE: next_pane(t, 1); break;
+	case REQ_PREV_PANE: next_pane(t, -1); break;
+	case REQ_PAUSE: set_paused(t, !t->paused); break;
+	case REQ_VERIFY: verify_start(t, t->cur); break;
+	case REQ_RESYNC:
 		informer_resync_now(tab->m.inf);
 		tui_message(t, "resync of %s queued", tab->m.name);
 		break;
-	case 'c':
+	case REQ_CLEAR_LOG:
 		model_log_clear(&tab->m);
 		tab->log.cur = tab->log.top = 0;
 		tab->log_follow = true;
 		tui_message(t, "log of %s cleared", tab->m.name);
 		break;
-	case '/':
-		prompt_open(t, PROMPT_FILTER);
-		break;
-	case ':':
+	case REQ_FILTER: prompt_open(t, PROMPT_FILTER); break;
+	case REQ_RESOURCE:
 		if (consumer_job_pending(&t->cons))
 			tui_message(t, "resolving %s%s; Esc cancels", t->resolving, dots(t));
 		else
 			prompt_open(t, PROMPT_RESOURCE);
 		break;
-	case 'n':
-		prompt_open(t, PROMPT_NAMESPACE);
-		break;
-	case 'y':
+	case REQ_NAMESPACE: prompt_open(t, PROMPT_NAMESPACE); break;
+	case REQ_YAML:
 		if ((k = selected_key(t)))
 			detail_open(t, t->cur, k, true);
 		else
 			tui_message(t, "no object under the cursor");
 		break;
-	case 's': case '>': case KEY_RIGHT:
-		table_cycle_sort(t, tab, 1);
+	case REQ_SORT_NEXT: table_cycle_sort(t, tab, 1); break;
+	case REQ_SORT_PREV: table_cycle_sort(t, tab, -1); break;
+	case REQ_SORT_REVERSE: table_reverse_sort(t, tab); break;
+	case REQ_SORT_LETTER:
+		if (!table_sort_letter(t, tab, (char)key))
+			unknown_key(t, key);
 		break;
-	case '<': case KEY_LEFT:
-		table_cycle_sort(t, tab, -1);
-		break;
-	case 'S':
-		table_reverse_sort(t, tab);
-		break;
-	case 'l' & 0x1f:
-		clearok(curscr, TRUE);
-		break;
-	case KEY_RESIZE:
-		getmaxyx(stdscr, t->lines, t->cols);
+	case REQ_REDRAW: clearok(curscr, TRUE); break;
+	case REQ_GO_TAB:
+		if ((size_t)(key - '1') < t->nr)
+			switch_tab(t, (size_t)(key - '1'));
+		else
+			tui_message(t, "no tab %c; : adds one", key);
 		break;
 	default:
-		if (key >= '1' && key <= '9' && (size_t)(key - '1') < t->nr)
-			switch_tab(t, (size_t)(key - '1'));
-		else if (key >= '1' && key <= '9')
-			tui_message(t, "no tab %c; : adds one", key);
-		else if (key >= 'A' && key <= 'Z' && table_sort_letter(t, tab, (char)key))
-			break;
-		else
-			unknown_key(t, key);
+		unknown_key(t, key);
 		break;
 	}
 }
@@ -658,7 +620,7 @@ static void handle_key(struct tui *t, int key)
 		return;
 	}
 	if (key == KEY_RESIZE) {
-		global_key(t, key);
+		getmaxyx(stdscr, t->lines, t->cols);
 		return;
 	}
 	/* A message answers the key before; the next key makes it go. */
@@ -670,9 +632,10 @@ static void handle_key(struct tui *t, int key)
 		return;
 	}
 	const struct view_ops *v = t->view ? t->view : panes[t->focus];
-	if (v->key && v->key(t, key))
+	enum request req = request_of(v->keymap, key);
+	if (v->request && v->request(t, req, key))
 		return;
-	global_key(t, key);
+	global_request(t, req, key);
 }
 
 /* ---- the loop --------------------------------------------------------------- */

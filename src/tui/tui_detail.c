@@ -271,7 +271,7 @@ static void detail_draw(struct tui *t, const struct rect *r, bool focused)
 	}
 }
 
-static bool detail_key(struct tui *t, int key)
+static bool detail_request(struct tui *t, enum request req, int key)
 {
 	/* The text itself scrolls: the cursor is the top line. */
 	struct scroll *s = &t->detail.scroll;
@@ -280,34 +280,34 @@ static bool detail_key(struct tui *t, int key)
 	long page = t->detail.height > 1 ? t->detail.height - 1 : 1;
 	long by;
 
-	switch (key) {
-	case KEY_UP: case 'k': by = -1; break;
-	case KEY_DOWN: case 'j': by = 1; break;
-	case KEY_PPAGE: case 'b' & 0x1f: by = -page; break;
-	case KEY_NPAGE: case 'f' & 0x1f: case ' ': by = page; break;
-	case KEY_HOME: case 'g':
+	switch (req) {
+	case REQ_MOVE_UP: by = -1; break;
+	case REQ_MOVE_DOWN: by = 1; break;
+	case REQ_PAGE_UP: by = -page; break;
+	case REQ_PAGE_DOWN: by = page; break;
+	case REQ_MOVE_FIRST:
 		s->cur = s->top = 0;
 		return true;
-	case KEY_END: case 'G':
+	case REQ_MOVE_LAST:
 		s->cur = s->top = last_top;
 		return true;
-	case KEY_LEFT: case 'h': case KEY_BACKSPACE:
+	case REQ_CLOSE:
 		t->view = NULL;
 		return true;
-	case '[': case ']': {
+	case REQ_STEP_OLDER: case REQ_STEP_NEWER: {
 		/* A step older or newer in the history; past the newest: follow it. */
 		struct row *row = model_row(&t->tabs[t->detail.tab].m, t->detail.key);
 		if (!row || !row->hist_nr)
 			return true;
 		size_t step = step_of(t, row);
-		if (key == '[' && step > 0)
+		if (req == REQ_STEP_OLDER && step > 0)
 			t->detail.step = (long)step - 1;
-		else if (key == ']')
+		else if (req == REQ_STEP_NEWER)
 			t->detail.step = step + 1 >= row->hist_nr ? -1 : (long)step + 1;
 		build(t, row);
 		return true;
 	}
-	case 'y': {
+	case REQ_YAML: {
 		/* The other of the two: history, diff and JSON, or YAML. */
 		struct row *row = model_row(&t->tabs[t->detail.tab].m, t->detail.key);
 		t->detail.yaml = !t->detail.yaml;
@@ -339,6 +339,7 @@ static void detail_wheel(struct tui *t, int lines)
 const struct view_ops detail_view = {
 	.name = "detail",
 	.draw = detail_draw,
-	.key = detail_key,
+	.keymap = KEYMAP_DETAIL,
+	.request = detail_request,
 	.wheel = detail_wheel,
 };

@@ -315,16 +315,16 @@ const char *log_selected_key(struct tui *t, struct tab *tab)
 	return NULL;
 }
 
-static bool log_key(struct tui *t, int key)
+static bool log_request(struct tui *t, enum request req, int key)
 {
 	struct tab *tab = tui_tab(t);
 	size_t nr = tab->lines.nr;
 
-	if (scroll_key(&tab->log, key, nr, tab->log_height)) {
+	if (scroll_request(&tab->log, req, nr, tab->log_height)) {
 		tab->log_follow = nr && tab->log.cur == nr - 1;
 		return true;
 	}
-	if (key == '\r' || key == '\n' || key == KEY_ENTER) {
+	if (req == REQ_ENTER) {
 		if (tab->log.cur >= nr)
 			return true;
 		const struct log_line *line = &tab->lines.v[tab->log.cur];
@@ -362,6 +362,7 @@ void log_release(struct tab *tab)
 const struct view_ops log_view = {
 	.name = "log",
 	.draw = log_draw,
-	.key = log_key,
+	.keymap = KEYMAP_MAIN,
+	.request = log_request,
 	.wheel = log_wheel,
 };

@@ -553,13 +553,13 @@ static void table_draw(struct tui *t, const struct rect *r, bool focused)
 		table_row(t, tab, cols, nc, i, r, r->y + 2 + (int)(i - first), focused);
 }
 
-static bool table_key(struct tui *t, int key)
+static bool table_request(struct tui *t, enum request req, int key)
 {
 	struct tab *tab = tui_tab(t);
 
-	if (scroll_key(&tab->table, key, tab->index.nr, tab->table_height))
+	if (scroll_request(&tab->table, req, tab->index.nr, tab->table_height))
 		return true;
-	if (key == '\r' || key == '\n' || key == KEY_ENTER) {
+	if (req == REQ_ENTER) {
 		struct row *r = table_selected(tab);
 		if (r)
 			detail_open(t, t->cur, r->key, false);
@@ -578,6 +578,7 @@ static void table_wheel(struct tui *t, int lines)
 const struct view_ops table_view = {
 	.name = "table",
 	.draw = table_draw,
-	.key = table_key,
+	.keymap = KEYMAP_MAIN,
+	.request = table_request,
 	.wheel = table_wheel,
 };

@@ -8,8 +8,9 @@
  *
  *   draw   paints inside r with stdscr; must not touch anything outside
  *          r and must not refresh (tui.c does, once per frame).
- *   key    handles a key the view understands; returns false to let the
- *          global keys (q, ?, Tab, p, r, …) have it.
+ *   request  handles what a key asks for (tui_request.h: looked up in the
+ *          view's keymap; key is the key itself), returns false to let
+ *          the global requests (q, ?, Tab, p, r, …) have it.
  *   wheel  scrolls by lines (negative: up), for the mouse wheel.
  *
  * Views draw only what is visible, so their cost does not grow with the
@@ -55,7 +56,8 @@ struct prompt {
 struct view_ops {
 	const char *name;
 	void (*draw)(struct tui *t, const struct rect *r, bool focused);
-	bool (*key)(struct tui *t, int key);
+	enum keymap keymap;
+	bool (*request)(struct tui *t, enum request req, int key);
 	void (*wheel)(struct tui *t, int lines);
 };
 
