@@ -178,6 +178,11 @@ static const struct view_ops *const panes[PANE__COUNT] = {
 	[PANE_LOG] = &log_view,
 };
 
+static const struct view_ops *const screens[SCREEN__COUNT] = {
+	[SCREEN_DETAIL] = &detail_view,
+	[SCREEN_HELP] = &help_view,
+};
+
 static void layout(struct tui *t, struct rect *body, struct rect *table,
 		   struct rect *log, struct rect *health)
 {
@@ -318,7 +323,7 @@ static void set_paused(struct tui *t, bool paused)
 	size_t n = 0;
 	for (size_t i = 0; i < t->nr; i++) {
 		n += model_apply_held(&t->tabs[i].m);
-		t->tabs[i].index_dirty = true;
+		table_invalidate(&t->tabs[i]);
 	}
 	tui_message(t, "resumed: %zu held notification%s applied", n, n == 1 ? "" : "s");
 }
@@ -329,7 +334,7 @@ static void switch_tab(struct tui *t, size_t i)
 		return;
 	t->cur = i;
 	t->focus = PANE_TABLE;
-	tui_tab(t)->index_dirty = true;
+	table_invalidate(tui_tab(t));
 }
 
 static void tab_init(struct tui *t, size_t i)
@@ -340,16 +345,15 @@ static void tab_init(struct tui *t, size_t i)
 	memset(tab, 0, sizeof(*tab));
 	model_init(&tab->m, s->informers[i], consumer_listener(&t->cons, i));
 	tab->m.hist_states = t->hist_states;
-	tab->log_follow = true;
-	tab->index_dirty = true;
-	table_sort_default(t, tab);
+	for (int p = 0; p < PANE__COUNT; p++)
+		tab->pane[p] = panes[p]->new(t, tab);
 }
 
 static void tab_release(struct tab *tab)
 {
 	free(tab->verify_text);
-	table_release(tab);
-	log_release(tab);
+	for (int p = 0; p < PANE__COUNT; p++)
+		panes[p]->free(tab->pane[p]);
 	filter_clear(&tab->filter);
 	model_release(&tab->m);
 }
@@ -526,10 +530,7 @@ static void global_request(struct tui *t, enum request req, int key)
 
 	switch (req) {
 	case REQ_QUIT: t->quit = true; break;
-	case REQ_HELP:
-		t->view = &help_view;
-		t->help_top = 0;
-		break;
+	case REQ_HELP: help_open(t); break;
 	case REQ_BACK: escape(t); break;
 	case REQ_NEXT_PANE: next_pane(t, 1); break;
 	case REQ_PREV_PANE: next_pane(t, -1); break;
@@ -541,8 +542,7 @@ static void global_request(struct tui *t, enum request req, int key)
 		break;
 	case REQ_CLEAR_LOG:
 		model_log_clear(&tab->m);
-		tab->log.cur = tab->log.top = 0;
-		tab->log_follow = true;
+		log_cleared(tab);
 		tui_message(t, "log of %s cleared", tab->m.name);
 		break;
 	case REQ_FILTER: prompt_open(t, PROMPT_FILTER); break;
@@ -599,15 +599,7 @@ static void mouse_event(struct tui *t)
 			panes[p]->wheel(t, lines);
 		} else if (ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED)) {
 			t->focus = (enum pane)p;
-			/* Line 0 is the title, line 1 the table's column header. */
-			struct tab *tab = tui_tab(t);
-			struct scroll *s = p == PANE_TABLE ? &tab->table : &tab->log;
-			int first = r->y + (p == PANE_TABLE ? 2 : 1);
-			if (ev.y >= first) {
-				s->cur = s->top + (size_t)(ev.y - first);
-				if (p == PANE_LOG)
-					tab->log_follow = false;
-			}
+			panes[p]->click(t, ev.y - r->y);
 		}
 		return;
 	}
@@ -825,6 +817,8 @@ int tui_run(struct session *s, const struct tui_opts *opts)
 	t.hist_states = opts->hist_states;
 	t.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
 	draw_set_utf8(t.utf8);
+	for (int i = 0; i < SCREEN__COUNT; i++)
+		t.screen[i] = screens[i]->new(&t, NULL);
 	for (size_t i = 0; i < t.nr; i++)
 		tab_init(&t, i);
 	if (session_start(s, &err) < 0) {
@@ -854,9 +848,10 @@ cleanup:
 	 * their listeners' models go. */
 	consumer_release(&t.cons);
 	session_stop(s);
-	detail_release(&t);
 	for (size_t i = 0; i < t.nr; i++)
 		tab_release(&t.tabs[i]);
 	free(t.tabs);
+	for (int i = 0; i < SCREEN__COUNT; i++)
+		screens[i]->free(t.screen[i]);
 	return status;
 }

@@ -4,10 +4,38 @@
  * says when more follows); Esc or any other key closes it.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <curses.h>
 
 #include "tui/tui_view.h"
+#include "lib/util.h"
+
+/* The view's own state (t->screen[SCREEN_HELP]). */
+struct help_state {
+	int top;		/* the first line shown */
+};
+
+static inline struct help_state *hs(const struct tui *t)
+{
+	return t->screen[SCREEN_HELP];
+}
+
+void help_open(struct tui *t)
+{
+	hs(t)->top = 0;
+	t->view = &help_view;
+}
+
+static void *help_view_new(struct tui *t, struct tab *tab)
+{
+	return xcalloc(1, sizeof(struct help_state));
+}
+
+static void help_view_free(void *state)
+{
+	free(state);
+}
 
 static void help_draw(struct tui *t, const struct rect *r, bool focused)
 {
@@ -17,17 +45,17 @@ static void help_draw(struct tui *t, const struct rect *r, bool focused)
 	int rows = r->h - 1;
 	char right[64];
 
-	if (t->help_top > nr - rows)
-		t->help_top = nr - rows > 0 ? nr - rows : 0;
+	if (hs(t)->top > nr - rows)
+		hs(t)->top = nr - rows > 0 ? nr - rows : 0;
 	/* When more follows, the last row says so instead of a key. */
-	bool more = t->help_top + rows < nr;
+	bool more = hs(t)->top + rows < nr;
 	int shown = more ? rows - 1 : rows;
-	if (shown > nr - t->help_top)
-		shown = nr - t->help_top;
-	snprintf(right, sizeof(right), "%d-%d of %d", t->help_top + 1, t->help_top + shown, nr);
+	if (shown > nr - hs(t)->top)
+		shown = nr - hs(t)->top;
+	snprintf(right, sizeof(right), "%d-%d of %d", hs(t)->top + 1, hs(t)->top + shown, nr);
 	draw_title(t, r, focused, " keys", right);
 	for (int i = 0; i < shown; i++) {
-		const char *s = help_lines[t->help_top + i];
+		const char *s = help_lines[hs(t)->top + i];
 		draw_text(r->y + 1 + i, r->x + 1, r->w - 1, s[0] != ' ' ? A_BOLD : A_NORMAL, s);
 	}
 	if (more)
@@ -39,18 +67,18 @@ static bool help_request(struct tui *t, enum request req, int key)
 {
 	switch (req) {
 	case REQ_MOVE_DOWN: case REQ_PAGE_DOWN:
-		t->help_top += req == REQ_PAGE_DOWN ? 10 : 1;
+		hs(t)->top += req == REQ_PAGE_DOWN ? 10 : 1;
 		return true;
 	case REQ_MOVE_UP: case REQ_PAGE_UP:
-		t->help_top -= req == REQ_PAGE_UP ? 10 : 1;
-		if (t->help_top < 0)
-			t->help_top = 0;
+		hs(t)->top -= req == REQ_PAGE_UP ? 10 : 1;
+		if (hs(t)->top < 0)
+			hs(t)->top = 0;
 		return true;
 	case REQ_MOVE_FIRST:
-		t->help_top = 0;
+		hs(t)->top = 0;
 		return true;
 	case REQ_MOVE_LAST:
-		t->help_top = 1 << 20;	/* help_draw brings it to the last page */
+		hs(t)->top = 1 << 20;	/* help_draw brings it to the last page */
 		return true;
 	case REQ_QUIT:
 		return false;
@@ -62,13 +90,15 @@ static bool help_request(struct tui *t, enum request req, int key)
 
 static void help_wheel(struct tui *t, int lines)
 {
-	t->help_top += lines;
-	if (t->help_top < 0)
-		t->help_top = 0;
+	hs(t)->top += lines;
+	if (hs(t)->top < 0)
+		hs(t)->top = 0;
 }
 
 const struct view_ops help_view = {
 	.name = "help",
+	.new = help_view_new,
+	.free = help_view_free,
 	.draw = help_draw,
 	.keymap = KEYMAP_HELP,
 	.request = help_request,
