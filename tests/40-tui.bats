@@ -310,3 +310,25 @@ start_synced() {
 	wait_screen 'kinf exited 0' 5
 	assert_terminal_restored
 }
+
+@test "tui: :'s discovery does not hold the screen either: keys answer while it hangs, Esc cancels it" {
+	# A first run fills kubectl's disk cache; a name it does not know
+	# then makes discovery ask the server again.
+	"$KINF" get pods --kubeconfig "$SIM_KUBECONFIG" >/dev/null
+	TUI_COLS=120 TUI_LINES=40 start_synced
+	simctl POST /faults '{"verb":"discovery","kind":"hang","seconds":60}' >/dev/null
+	keys : n o p e Enter
+	wait_screen 'resolving nope'
+	keys '?'
+	wait_screen 'l:app=web' 3
+	keys Escape
+	wait_screen 'NAME .*DELTA' 3
+	keys Escape
+	wait_screen 'cancelled' 3
+	screen_lacks 'resolving nope'
+	simctl DELETE /faults >/dev/null
+	keys : n o p e Enter
+	wait_screen "doesn't have a resource type 'nope'" 10
+	keys Escape q
+	wait_screen 'kinf exited 0' 5
+}
