@@ -253,11 +253,12 @@ static int check_step(struct consumer *c, size_t i, int64_t now)
 int consumer_dispatch(struct consumer *c, const struct pollfd *fds)
 {
 	int64_t now = mono_ms();
+	size_t nr = c->nr;	/* fds' listeners: a job's end may add some */
 	int ret = 0;
 
 	if (fds[0].revents & POLLIN)
 		ret = take_job(c);
-	for (size_t i = 0; i < c->nr && ret == 0; i++) {
+	for (size_t i = 0; i < nr && ret == 0; i++) {
 		if (fds[1 + i].revents & POLLIN)
 			ret = consumer_drain(c, i);
 		if (ret == 0)
