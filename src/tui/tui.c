@@ -5,9 +5,16 @@
  * DESIGN (threads): the informers run their own threads and hand this
  * one their notifications through their listeners' buffers.  This — the
  * thread that called tui_run() — is the only one that touches ncurses,
- * the models or stdout.  It sleeps in poll() on: the terminal (keys,
- * mouse), a self-pipe the signal handlers write to (SIGINT, SIGTERM,
- * SIGHUP end the loop; SIGWINCH resizes), and each listener's wake-up fd.
+ * the models or stdout, and it never waits for the server: `V`'s LIST and
+ * `:`'s discovery run on the consumer's worker thread (informer/consumer.h,
+ * lib/worker.h), which touches nothing of the UI and hands its result
+ * back through a locked slot and a pipe; the status line says what runs
+ * there, and Esc stops it (its transfer ends; its result is dropped).
+ * While it runs no tab is added, so the session's arrays hold still.
+ * This thread sleeps in poll() on: the terminal (keys, mouse), a
+ * self-pipe the signal handlers write to (SIGINT, SIGTERM, SIGHUP end the
+ * loop; SIGWINCH resizes), the worker's pipe and each listener's wake-up
+ * fd.
  * The poll timeout serves only the clock: once a second the "how long
  * ago" columns, the countdowns and the deltas-per-second rate move on;
  * and, when a burst of deltas arrives, frames are spaced FRAME_MS apart so
