@@ -33,7 +33,8 @@ enum check_state {
 struct consumer_check {
 	enum check_state state;
 	struct verify_check vc;	/* noted into from the moment it was queued */
-	int64_t at;		/* IDLE: the next --verify-every check; WAITING: the wait's end */
+	/* IDLE: the next --verify-every check; WAITING: the lag wait's end. */
+	int64_t at;
 };
 
 /* A check's LIST, on the worker. */
@@ -275,8 +276,9 @@ int64_t consumer_next_ms(const struct consumer *c)
 	for (size_t i = 0; i < c->nr; i++) {
 		const struct consumer_check *ck = &c->checks[i];
 		int64_t until = -1;
+		/* A FIFO empties without waking anyone: look again soon. */
 		if (ck->state == CHECK_WAITING)
-			until = CONSUMER_LAG_POLL_MS;	/* the FIFO empties without waking anyone */
+			until = CONSUMER_LAG_POLL_MS;
 		else if (ck->state == CHECK_IDLE && c->verify_every_ms)
 			until = ck->at > now ? ck->at - now : 0;
 		if (until >= 0 && (wait < 0 || until < wait))

@@ -219,7 +219,8 @@ const char *request_hints(enum keymap map)
 			if (h->at != at)
 				continue;
 			size_t len = strlen(s);
-			snprintf(s + len, sizeof(text[map]) - len, "%s%s", len ? "  " : "", h->text);
+			snprintf(s + len, sizeof(text[map]) - len, "%s%s",
+				 len ? "  " : "", h->text);
 			found = true;
 		}
 		if (!found)

@@ -220,7 +220,8 @@ void table_rebuild(struct tui *t, struct tab *tab)
 		ts(tab)->index.v[ts(tab)->index.nr++] = r;
 	}
 	if (ts(tab)->index.nr > 1)
-		qsort_r(ts(tab)->index.v, ts(tab)->index.nr, sizeof(*ts(tab)->index.v), cmp_rows, tab);
+		qsort_r(ts(tab)->index.v, ts(tab)->index.nr, sizeof(*ts(tab)->index.v),
+			cmp_rows, tab);
 
 	/*
 	 * The cursor stays on its object when the object is still listed,
@@ -251,7 +252,8 @@ void table_refresh(struct tui *t, struct tab *tab, bool force)
 	}
 	/* Which changes move rows: the name order moves only when rows come
 	 * or go, other orders and label filters also when a row changes. */
-	bool order_follows_changes = (ts(tab)->sort != SORT_NAME && ts(tab)->sort != SORT_NAMESPACE) ||
+	int sort = ts(tab)->sort;
+	bool order_follows_changes = (sort != SORT_NAME && sort != SORT_NAMESPACE) ||
 				     tab->filter.sel;
 	bool needed = ts(tab)->index_dirty || tab->m.structure != ts(tab)->seen_structure ||
 		      (order_follows_changes && tab->m.changes != ts(tab)->seen_changes);
