@@ -69,6 +69,7 @@ void consumer_init(struct consumer *c)
 	c->checks = NULL;
 	c->queued = NULL;
 	c->job_running = false;
+	c->job_cancelled = false;
 	c->worker = worker_new();
 	consumer_grow(c);
 }
@@ -172,6 +173,7 @@ static void worker_feed(struct consumer *c)
 	if (c->queued && worker_submit(c->worker, c->queued) == 0) {
 		c->queued = NULL;
 		c->job_running = true;
+		c->job_cancelled = false;
 	}
 }
 
@@ -325,10 +327,11 @@ bool consumer_job_pending(const struct consumer *c)
 
 bool consumer_cancel(struct consumer *c)
 {
-	bool any = consumer_job_pending(c);
+	bool any = c->queued || (c->job_running && !c->job_cancelled);
 
 	if (worker_busy(c->worker))
 		worker_cancel(c->worker);
+	c->job_cancelled = c->job_running;
 	if (c->queued)
 		c->queued->free(c->queued);
 	c->queued = NULL;

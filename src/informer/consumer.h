@@ -78,6 +78,7 @@ struct consumer {
 	struct worker_job *queued;	/* a consumer_submit() job waiting for the worker */
 	size_t listing;			/* the check whose LIST is on the worker */
 	bool job_running;		/* a consumer_submit() job on the worker */
+	bool job_cancelled;		/* ... and consumer_cancel() gave up on it */
 };
 
 /*
