@@ -284,3 +284,51 @@ start_synced() {
 	assert_status 1
 	assert_output_contains 'needs a terminal'
 }
+
+@test "tui: V's LIST does not hold the screen: keys answer while it hangs, Esc cancels it" {
+	TUI_COLS=120 TUI_LINES=40 start_synced
+	# The informer's own lists are done: the next list of pods is V's.
+	simctl POST /faults '{"verb":"list","resource":"pods","kind":"hang","seconds":60}' >/dev/null
+	keys V
+	wait_screen 'verifying pods'
+	screen_has 'verify +under way'
+	# The terminal thread answers meanwhile: help opens, and closes.
+	keys '?'
+	wait_screen 'l:app=web' 3
+	keys Escape
+	wait_screen 'NAME .*DELTA' 3
+	screen_has 'verifying pods'
+	# Esc gives up on the check; its hung LIST is ended, not waited for:
+	# the next V runs at once.
+	keys Escape
+	wait_screen 'cancelled' 3
+	screen_lacks 'verify +under way'
+	simctl DELETE /faults >/dev/null
+	keys V
+	wait_screen 'verify +[0-9]+s ago: cache equals the server' 10
+	keys q
+	wait_screen 'kinf exited 0' 5
+	assert_terminal_restored
+}
+
+@test "tui: :'s discovery does not hold the screen either: keys answer while it hangs, Esc cancels it" {
+	# A first run fills kubectl's disk cache; a name it does not know
+	# then makes discovery ask the server again.
+	"$KINF" get pods --kubeconfig "$SIM_KUBECONFIG" >/dev/null
+	TUI_COLS=120 TUI_LINES=40 start_synced
+	simctl POST /faults '{"verb":"discovery","kind":"hang","seconds":60}' >/dev/null
+	keys : n o p e Enter
+	wait_screen 'resolving nope'
+	keys '?'
+	wait_screen 'l:app=web' 3
+	keys Escape
+	wait_screen 'NAME .*DELTA' 3
+	keys Escape
+	wait_screen 'cancelled' 3
+	screen_lacks 'resolving nope'
+	simctl DELETE /faults >/dev/null
+	keys : n o p e Enter
+	wait_screen "doesn't have a resource type 'nope'" 10
+	keys Escape q
+	wait_screen 'kinf exited 0' 5
+}

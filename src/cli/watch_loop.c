@@ -2,8 +2,9 @@
  * watch_loop.c — see watch_loop.h.
  *
  * DESIGN (threads): runs on the main thread, the only one writing to
- * stdout.  The signal handler only writes a byte to a pipe; everything
- * else happens here, outside signal context.
+ * stdout.  The consumer (informer/consumer.h) turns signals into bytes on
+ * a pipe and runs the checks' LISTs on its worker; everything else
+ * happens here, outside signal context.
  */
 #include "cli/watch_loop.h"
 
@@ -11,62 +12,18 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "informer/verify_check.h"
+#include "informer/consumer.h"
 #include "cluster/discovery.h"
 #include "informer/informer.h"
 #include "output/printer.h"
 #include "informer/session.h"
 #include "informer/store.h"
 #include "lib/util.h"
-
-/* One informer's --verify-every checks: waiting for the next, or for lag. */
-struct verify_state {
-	struct verify_check vc;
-	bool waiting;		/* listed; waiting for the informer to catch up */
-	int64_t at;		/* mono ms: the next check, or the wait's end */
-};
-
-static int sig_fds[2] = { -1, -1 };
-static volatile sig_atomic_t caught;
-
-static void on_signal(int signo)
-{
-	int saved = errno;
-	caught = signo;
-	if (write(sig_fds[1], "", 1) < 0) {
-		/* A full pipe is already readable. */
-	}
-	errno = saved;
-}
-
-int signal_pipe(void)
-{
-	if (sig_fds[0] >= 0)
-		return sig_fds[0];
-	if (pipe2(sig_fds, O_NONBLOCK | O_CLOEXEC) < 0)
-		die("cannot create a pipe: %s", strerror(errno));
-	/*
-	 * SA_RESETHAND: a second Ctrl-C kills at once, should a clean stop
-	 * hang (an exec credential plugin waiting for a login, say).
-	 */
-	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESETHAND };
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	return sig_fds[0];
-}
-
-int signal_caught(void)
-{
-	return caught;
-}
 
 static bool wanted(const struct watch_loop *loop, const struct notification *n)
 {
@@ -85,78 +42,48 @@ static bool wanted(const struct watch_loop *loop, const struct notification *n)
 }
 
 /*
- * Prints what the listener holds; -1 when output failed, 1 when done
- * (--max-deltas reached, or an informer gave up: loop->failed).
+ * One notification (consumer_ops.notify): printed when wanted.  -1 when
+ * output failed, 1 when done (--max-deltas reached, or an informer gave
+ * up: loop->failed).
  */
-static int drain(struct watch_loop *loop, struct listener *l, struct verify_state *vs)
+static int on_notification(void *ctx, size_t i, struct notification *n)
 {
-	struct notification batch[64];
-	size_t n;
+	struct watch_loop *loop = ctx;
 	int ret = 0;
 
-	while (ret == 0 && (n = listener_drain(l, batch, ARRAY_SIZE(batch)))) {
-		for (size_t i = 0; i < n; i++) {
-			if (vs)	/* every one, filtered out or not */
-				verify_check_note(&vs->vc, &batch[i]);
-			if (ret == 0 && batch[i].kind == NOTIFY_ACTIVITY &&
-			    batch[i].activity->fatal) {
-				error("%s", batch[i].activity->message);
-				loop->failed = true;
-				ret = 1;
-			} else if (ret == 0 && wanted(loop, &batch[i])) {
-				if (printer_notification(loop->printer, &batch[i]) < 0)
-					ret = -1;
-				else if (batch[i].kind != NOTIFY_ACTIVITY &&
-					 loop->max_deltas && ++loop->printed >= loop->max_deltas)
-					ret = 1;
-			}
-			notification_release(&batch[i]);
-		}
+	(void)i;
+	if (n->kind == NOTIFY_ACTIVITY && n->activity->fatal) {
+		error("%s", n->activity->message);
+		loop->failed = true;
+		ret = 1;
+	} else if (wanted(loop, n)) {
+		if (printer_notification(loop->printer, n) < 0)
+			ret = -1;
+		else if (n->kind != NOTIFY_ACTIVITY &&
+			 loop->max_deltas && ++loop->printed >= loop->max_deltas)
+			ret = 1;
 	}
+	notification_release(n);
 	return ret;
 }
 
-/*
- * Advances informer i's checks: lists when one is due, reports when the
- * informer caught up or the lag wait ran out.  Returns what drain() does
- * (the report's drain prints deltas too) or -1 when writing failed.
- */
-static int verify_step(struct watch_loop *loop, size_t i, struct listener *l,
-		       struct verify_state *vs)
+/* A --verify-every check ended: its report printed, or a warning. */
+static int on_verified(void *ctx, size_t i, const struct verify_report *r, const char *why)
 {
-	struct session *s = loop->session;
-	const char *resource = s->resources[i]->name;
-	int64_t now = mono_ms();
-	int ret = 0;
+	struct watch_loop *loop = ctx;
+	const char *resource = loop->session->resources[i]->name;
 
-	if (!vs->waiting) {
-		if (now < vs->at)
-			return 0;
-		vs->at = now + loop->verify_every_ms;
-		if (!informer_has_synced(s->informers[i]))
-			return 0;	/* nothing to check yet */
-		struct errbuf err = { "" };
-		if (verify_check_begin(&vs->vc, &err) < 0) {
-			warning("%s: verify: %s", resource, err.msg);
-			return 0;
-		}
-		vs->waiting = true;
-		vs->at = mono_ms() + loop->verify_lag_ms;
-	}
-	int caught_up = verify_check_caught_up(&vs->vc);
-	if (caught_up <= 0 && mono_ms() < vs->at)
+	if (!r) {
+		warning("%s: verify: %s", resource, why);
 		return 0;
-	struct verify_report report;
-	verify_check_snapshot(&vs->vc);
-	ret = drain(loop, l, vs);	/* the deletes the snapshot reflects */
-	verify_check_finish(&vs->vc, caught_up > 0, &report);
-	if (ret >= 0 && printer_verify(loop->printer, resource, &report) < 0)
-		ret = -1;
-	verify_report_release(&report);
-	vs->waiting = false;
-	vs->at = mono_ms() + loop->verify_every_ms;
-	return ret;
+	}
+	return printer_verify(loop->printer, resource, r);
 }
+
+static const struct consumer_ops watch_ops = {
+	.notify = on_notification,
+	.verified = on_verified,
+};
 
 /*
  * `watch pods NAME` for an object that is not there: once the informer
@@ -233,118 +160,137 @@ static bool all_taken(struct session *s, struct listener **ls)
 	return true;
 }
 
+/* The loop's state: its fds and clocks. */
+struct run {
+	struct consumer cons;
+	/* [0] signals, [1] stdout (POLLERR once a pipe's reader is gone), [2]
+	 * the replay's end, then the consumer's. */
+	struct pollfd *fds;
+	size_t nfds;
+	int64_t started, deadline, health_at;
+	bool finishing;		/* the replay ended: print what is left */
+	int write_errno;
+};
+
+#define RUN_FDS 3
+
+/* How long poll() may sleep; -2 when --timeout ran out. */
+static int run_wait(struct watch_loop *loop, struct run *r)
+{
+	int64_t wait = -1, until;
+
+	if (r->deadline) {
+		int64_t left = r->deadline - mono_ms();
+		if (left <= 0)
+			return -2;
+		wait = left > 86400000 ? 86400000 : left;
+	}
+	until = consumer_next_ms(&r->cons);
+	if (until >= 0 && (wait < 0 || until < wait))
+		wait = until;
+	if (loop->health_every_ms) {
+		until = r->health_at - mono_ms();
+		if (until <= 0) {
+			print_health(loop);
+			r->health_at = mono_ms() + loop->health_every_ms;
+			until = loop->health_every_ms;
+		}
+		if (wait < 0 || until < wait)
+			wait = until;
+	}
+	if (r->finishing)	/* the queues empty without waking anyone */
+		wait = wait < 0 || wait > 10 ? 10 : wait;
+	return (int)wait;
+}
+
+/* One turn after poll(): -1 to go on, else the exit status. */
+static int run_turn(struct watch_loop *loop, struct run *r)
+{
+	struct pollfd *fds = r->fds;
+	int sig = consumer_signal_next();
+
+	if (fds[2].revents & POLLIN) {
+		r->finishing = true;
+		fds[2].fd = -1;
+	}
+	if (sig)
+		return 128 + sig;
+	if (fds[1].revents & (POLLERR | POLLHUP | POLLNVAL)) {
+		/* The reader left (| head) while nothing was printed. */
+		r->write_errno = EPIPE;
+		return 0;
+	}
+	int rc = consumer_dispatch(&r->cons, fds + RUN_FDS);
+	if (rc == 0)
+		check_name(loop);
+	if (rc < 0 || printer_flush(loop->printer) < 0) {
+		r->write_errno = errno;
+		/* A reader that went away (| head) is no failure. */
+		return r->write_errno == EPIPE ? 0 : 1;
+	}
+	if (rc > 0 || (r->finishing && all_taken(loop->session, r->cons.listeners)))
+		return loop->failed ? 1 : check_synced(loop, false, r->started);
+	return -1;
+}
+
+static void run_init(struct watch_loop *loop, struct run *r)
+{
+	static const int signals[] = { SIGINT, SIGTERM, SIGHUP };
+
+	memset(r, 0, sizeof(*r));
+	r->cons = (struct consumer){
+		.session = loop->session, .ops = &watch_ops, .ctx = loop,
+		.resync_ms = loop->resync_ms,
+		.verify_every_ms = loop->verify_every_ms,
+		.verify_lag_ms = loop->verify_lag_ms,
+	};
+	consumer_init(&r->cons);
+	r->nfds = RUN_FDS + consumer_nfds(&r->cons);
+	r->fds = xcalloc(r->nfds, sizeof(*r->fds));
+	/*
+	 * SA_RESETHAND: a second Ctrl-C kills at once, should a clean stop
+	 * hang (an exec credential plugin waiting for a login, say).
+	 */
+	r->fds[0] = (struct pollfd){
+		.fd = consumer_signals_install(signals, ARRAY_SIZE(signals), SA_RESETHAND),
+		.events = POLLIN };
+	r->fds[1] = (struct pollfd){ .fd = STDOUT_FILENO, .events = 0 };
+	/* a negative fd is not polled */
+	r->fds[2] = (struct pollfd){ .fd = loop->done_fd > 0 ? loop->done_fd : -1,
+				     .events = POLLIN };
+	consumer_fds(&r->cons, r->fds + RUN_FDS);
+	r->started = mono_ms();
+	r->deadline = loop->timeout_ms ? r->started + loop->timeout_ms : 0;
+	r->health_at = r->started + loop->health_every_ms;
+}
+
 int watch_loop_run(struct watch_loop *loop)
 {
-	struct session *s = loop->session;
-	/* [0] signals, [1] stdout (POLLERR once a pipe's reader is gone), then
-	 * one wake-up fd per listener. */
-	struct pollfd *fds = xcalloc(s->nr + 3, sizeof(*fds));
-	struct listener **ls = xcalloc(s->nr, sizeof(*ls));
-	int64_t started = mono_ms();
-	int64_t deadline = loop->timeout_ms ? started + loop->timeout_ms : 0;
-	struct verify_state *vs = NULL;
+	struct run r;
+	struct errbuf err = { "" };
 	int ret = -1;
 
-	fds[0] = (struct pollfd){ .fd = signal_pipe(), .events = POLLIN };
-	fds[1] = (struct pollfd){ .fd = STDOUT_FILENO, .events = 0 };
-	for (size_t i = 0; i < s->nr; i++) {
-		ls[i] = informer_add_listener(s->informers[i], loop->resync_ms);
-		fds[i + 2] = (struct pollfd){ .fd = listener_wake_fd(ls[i]), .events = POLLIN };
-	}
-	/* last: the replay's end (a negative fd is not polled) */
-	fds[s->nr + 2] = (struct pollfd){ .fd = loop->done_fd > 0 ? loop->done_fd : -1,
-					  .events = POLLIN };
-	bool finishing = false;
-	int64_t health_at = mono_ms() + loop->health_every_ms;
-	if (loop->verify_every_ms) {
-		vs = xcalloc(s->nr, sizeof(*vs));
-		for (size_t i = 0; i < s->nr; i++) {
-			verify_check_init(&vs[i].vc, s, i);
-			vs[i].at = mono_ms() + loop->verify_every_ms;
-		}
-	}
-	struct errbuf err = { "" };
-	if (session_start(s, &err) < 0) {
+	run_init(loop, &r);
+	if (session_start(loop->session, &err) < 0) {
 		error("%s", err.msg);
 		ret = 1;
 	}
-	int write_errno = 0;
-
 	while (ret < 0) {
-		int wait = -1;
-		if (deadline) {
-			int64_t left = deadline - mono_ms();
-			if (left <= 0) {
-				ret = check_synced(loop, true, started);
-				break;
-			}
-			wait = left > 86400000 ? 86400000 : (int)left;
+		int wait = run_wait(loop, &r);
+		if (wait == -2) {
+			ret = check_synced(loop, true, r.started);
+			break;
 		}
-		/* The next check, or a look at a lagging informer: the FIFO
-		 * empties without waking anyone. */
-		for (size_t i = 0; vs && i < s->nr; i++) {
-			int64_t until = vs[i].waiting ? 50 : vs[i].at - mono_ms();
-			if (until < 0)
-				until = 0;
-			if (wait < 0 || until < wait)
-				wait = (int)until;
-		}
-		if (loop->health_every_ms) {
-			int64_t until = health_at - mono_ms();
-			if (until <= 0) {
-				print_health(loop);
-				health_at = mono_ms() + loop->health_every_ms;
-				until = loop->health_every_ms;
-			}
-			if (wait < 0 || until < wait)
-				wait = (int)until;
-		}
-		if (finishing)	/* the queues empty without waking anyone */
-			wait = wait < 0 || wait > 10 ? 10 : wait;
-		if (poll(fds, s->nr + 3, wait) < 0 && errno != EINTR)
+		if (poll(r.fds, r.nfds, wait) < 0 && errno != EINTR)
 			die("poll: %s", strerror(errno));
-		if (fds[s->nr + 2].revents & POLLIN) {
-			finishing = true;
-			fds[s->nr + 2].fd = -1;
-		}
-		if (signal_caught()) {
-			ret = 128 + signal_caught();
-			break;
-		}
-		if (fds[1].revents & (POLLERR | POLLHUP | POLLNVAL)) {
-			/* The reader left (| head) while nothing was printed. */
-			ret = 0;
-			write_errno = EPIPE;
-			break;
-		}
-		for (size_t i = 0; i < s->nr && ret < 0; i++) {
-			int rc = 0;
-			if (fds[i + 2].revents & POLLIN)
-				rc = drain(loop, ls[i], vs ? &vs[i] : NULL);
-			if (rc == 0 && vs)
-				rc = verify_step(loop, i, ls[i], &vs[i]);
-			if (rc == 0 && i == 0)
-				check_name(loop);
-			if (rc < 0 || printer_flush(loop->printer) < 0) {
-				write_errno = errno;
-				/* A reader that went away (| head) is no failure. */
-				ret = write_errno == EPIPE ? 0 : 1;
-			} else if (rc > 0) {
-				ret = loop->failed ? 1 : check_synced(loop, false, started);
-			}
-		}
-		if (ret < 0 && finishing && all_taken(s, ls))
-			ret = loop->failed ? 1 : check_synced(loop, false, started);
+		ret = run_turn(loop, &r);
 	}
-	for (size_t i = 0; vs && i < s->nr; i++)
-		verify_check_release(&vs[i].vc);
-	free(vs);
+	consumer_release(&r.cons);
 	/* EINVAL: a template error, which the command reports */
-	if (write_errno && write_errno != EPIPE && write_errno != EINVAL)
-		error("cannot write output: %s", strerror(write_errno));
-	if (!write_errno)
+	if (r.write_errno && r.write_errno != EPIPE && r.write_errno != EINVAL)
+		error("cannot write output: %s", strerror(r.write_errno));
+	if (!r.write_errno)
 		printer_finish(loop->printer);
-	free(fds);
-	free(ls);
+	free(r.fds);
 	return ret;
 }

@@ -6,10 +6,9 @@
  * at the end of a replay.
  *
  * With verify_every_ms, each informer's cache is checked against the
- * server that often (informer/verify_check.h): the LIST blocks the loop for
- * its length; the wait for the informer to catch up does not (the loop
- * goes on printing and looks again every 50 ms).  Reports go through
- * printer_verify().
+ * server that often (informer/consumer.h): neither the LIST, which runs
+ * on a worker thread, nor the wait for the informer to catch up blocks
+ * the loop (it goes on printing).  Reports go through printer_verify().
  */
 #ifndef KINF_WATCH_LOOP_H
 #define KINF_WATCH_LOOP_H
@@ -58,13 +57,5 @@ struct watch_loop {
  * that never completed a list (a line for each on stderr).
  */
 int watch_loop_run(struct watch_loop *loop);
-
-/*
- * The self-pipe for SIGINT and SIGTERM: installs the handlers once and
- * returns the read end; signal_caught() tells which signal arrived (0 if
- * none).
- */
-int signal_pipe(void);
-int signal_caught(void);
 
 #endif

@@ -1085,6 +1085,14 @@ static void format_ms(char *buf, size_t size, int64_t ms)
 		snprintf(buf, size, "%llds", (long long)(ms / 1000));
 }
 
+/* kclient_set_thread_stop()'s, for requests that bring no stop of their own. */
+static _Thread_local struct stop *thread_stop;
+
+void kclient_set_thread_stop(struct stop *stop)
+{
+	thread_stop = stop;
+}
+
 /*
  * request_once() and the REST client's retries (opts->retries), all
  * within opts->timeout_ms.
@@ -1096,6 +1104,11 @@ static int request(struct kclient *c, const char *path, const char *accept,
 	int64_t deadline = opts->timeout_ms > 0 ? mono_ms() + opts->timeout_ms : 0;
 	struct stream_opts once = *opts;
 	char limit[32];
+
+	if (!once.stop && thread_stop) {
+		once.stop = &thread_stop->flag;
+		once.stop_fd = stop_fd(thread_stop);
+	}
 
 	for (unsigned retries = 0;; retries++) {
 		if (deadline) {
@@ -1116,7 +1129,7 @@ static int request(struct kclient *c, const char *path, const char *accept,
 			return rc;	/* the answer in hand is the best there will be */
 		kclient_note(c, "retrying %s after %lld ms (%ld, retry %u of %u)", path,
 			     (long long)wait, resp->status, retries + 1, opts->retries);
-		if (retry_sleep(opts, wait))
+		if (retry_sleep(&once, wait))
 			return rc;
 	}
 }

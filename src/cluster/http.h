@@ -160,6 +160,16 @@ int kclient_stream(struct kclient *client, const char *path,
 		   void *ctx, struct http_response *resp, struct errbuf *err);
 
 /*
+ * Requests the calling thread makes from now on without a stop of their
+ * own (stream_opts.stop NULL: a verify check's LIST, discovery's GETs) end
+ * at once, -1 with err "stopped", when stop is requested; NULL: none.  For
+ * a worker thread (lib/worker.h) whose owner may give up on its job.
+ * Per thread; stop must outlive the requests.
+ */
+struct stop;
+void kclient_set_thread_stop(struct stop *stop);
+
+/*
  * The client's clock, monotonic ms: the machine's, or on a replay client
  * the recorded time the calling thread has reached.
  */

@@ -233,27 +233,27 @@ void scroll_by(struct scroll *s, long lines, size_t nr)
 		s->cur = (size_t)((long)s->cur + lines);
 }
 
-bool scroll_key(struct scroll *s, int key, size_t nr, int height)
+bool scroll_request(struct scroll *s, enum request req, size_t nr, int height)
 {
 	long page = height > 1 ? height - 1 : 1;
 
-	switch (key) {
-	case KEY_UP: case 'k':
+	switch (req) {
+	case REQ_MOVE_UP:
 		scroll_by(s, -1, nr);
 		break;
-	case KEY_DOWN: case 'j':
+	case REQ_MOVE_DOWN:
 		scroll_by(s, 1, nr);
 		break;
-	case KEY_PPAGE: case 'b' & 0x1f:
+	case REQ_PAGE_UP:
 		scroll_by(s, -page, nr);
 		break;
-	case KEY_NPAGE: case 'f' & 0x1f: case ' ':
+	case REQ_PAGE_DOWN:
 		scroll_by(s, page, nr);
 		break;
-	case KEY_HOME: case 'g':
+	case REQ_MOVE_FIRST:
 		s->cur = 0;
 		break;
-	case KEY_END: case 'G':
+	case REQ_MOVE_LAST:
 		s->cur = nr ? nr - 1 : 0;
 		break;
 	default:

@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tui/tui_request.h"
+
 struct rect {
 	int y, x, h, w;
 };
@@ -22,8 +24,8 @@ struct scroll {
 	size_t cur, top;
 };
 
-/* Moves the cursor for a navigation key; false if key is not one. */
-bool scroll_key(struct scroll *s, int key, size_t nr, int height);
+/* Moves the cursor for a move request (tui_request.h); false if req is none. */
+bool scroll_request(struct scroll *s, enum request req, size_t nr, int height);
 /* Keeps cur within [0, nr) and visible in a window of height lines. */
 void scroll_fix(struct scroll *s, size_t nr, int height);
 /* Moves the cursor by lines, clamped. */

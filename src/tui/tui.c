@@ -5,9 +5,16 @@
  * DESIGN (threads): the informers run their own threads and hand this
  * one their notifications through their listeners' buffers.  This — the
  * thread that called tui_run() — is the only one that touches ncurses,
- * the models or stdout.  It sleeps in poll() on: the terminal (keys,
- * mouse), a self-pipe the signal handlers write to (SIGINT, SIGTERM,
- * SIGHUP end the loop; SIGWINCH resizes), and each listener's wake-up fd.
+ * the models or stdout, and it never waits for the server: `V`'s LIST and
+ * `:`'s discovery run on the consumer's worker thread (informer/consumer.h,
+ * lib/worker.h), which touches nothing of the UI and hands its result
+ * back through a locked slot and a pipe; the status line says what runs
+ * there, and Esc stops it (its transfer ends; its result is dropped).
+ * While it runs no tab is added, so the session's arrays hold still.
+ * This thread sleeps in poll() on: the terminal (keys, mouse), a
+ * self-pipe the signal handlers write to (SIGINT, SIGTERM, SIGHUP end the
+ * loop; SIGWINCH resizes), the worker's pipe and each listener's wake-up
+ * fd.
  * The poll timeout serves only the clock: once a second the "how long
  * ago" columns, the countdowns and the deltas-per-second rate move on;
  * and, when a burst of deltas arrives, frames are spaced FRAME_MS apart so
@@ -36,9 +43,9 @@
 #include <curses.h>
 
 #include "cluster/discovery.h"
+#include "cluster/http.h"
 #include "cluster/kubeconfig.h"
 #include "informer/session.h"
-#include "informer/verify_check.h"
 #include "output/printer_columns.h"
 #include "output/verify_report.h"
 #include "tui/tui_view.h"
@@ -46,46 +53,15 @@
 
 #define FRAME_MS 40		/* at most 25 frames a second */
 #define TICK_MS 1000		/* the clock */
-#define DRAIN_BATCH 256
 #define DRAIN_MAX 8192		/* per listener per loop turn: keys stay quick */
 
 /* ---- terminal ownership ---------------------------------------------------- */
 
-static int sig_pipe[2] = { -1, -1 };
 static const int handled_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGWINCH };
-static struct sigaction saved_actions[ARRAY_SIZE(handled_signals)];
 
 static SCREEN *screen;
 static int saved_stderr = -1;
 static FILE *captured_stderr;
-
-static void signal_cb(int signo)
-{
-	int saved = errno;
-	unsigned char c = (unsigned char)signo;
-	if (write(sig_pipe[1], &c, 1) < 0) {
-		/* The pipe is full: the loop is already awake. */
-	}
-	errno = saved;
-}
-
-static void signals_install(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = signal_cb;
-	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = SA_RESTART;
-	for (size_t i = 0; i < ARRAY_SIZE(handled_signals); i++)
-		sigaction(handled_signals[i], &sa, &saved_actions[i]);
-}
-
-static void signals_restore(void)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(handled_signals); i++)
-		sigaction(handled_signals[i], &saved_actions[i], NULL);
-}
 
 static void stderr_capture(void)
 {
@@ -210,6 +186,11 @@ static const struct view_ops *const panes[PANE__COUNT] = {
 	[PANE_LOG] = &log_view,
 };
 
+static const struct view_ops *const screens[SCREEN__COUNT] = {
+	[SCREEN_DETAIL] = &detail_view,
+	[SCREEN_HELP] = &help_view,
+};
+
 static void layout(struct tui *t, struct rect *body, struct rect *table,
 		   struct rect *log, struct rect *health)
 {
@@ -264,17 +245,38 @@ static void draw_header(struct tui *t)
 
 static const char *hints(const struct tui *t)
 {
-	if (t->view == &detail_view)
-		return "Esc back  j/k PgUp/PgDn g/G scroll  [ ] step  y yaml/detail  p pause  q quit  ? help";
-	if (t->view == &help_view)
-		return "Esc back  q quit";
-	return "? help  / filter  : resource  n namespace  s sort  Enter detail  y yaml  "
-	       "Tab pane  p pause  r resync  q quit";
+	return request_hints(t->view ? t->view->keymap : KEYMAP_MAIN);
+}
+
+static const char *dots(const struct tui *t)
+{
+	return t->utf8 ? "…" : "...";
+}
+
+/* What runs on the worker, for the status line: false when nothing. */
+static bool busy(const struct tui *t, char *buf, size_t size)
+{
+	size_t nr = 0, first = 0;
+
+	for (size_t i = t->nr; i-- > 0;) {
+		if (consumer_verifying(&t->cons, i)) {
+			nr++;
+			first = i;
+		}
+	}
+	if (t->resolving[0])
+		snprintf(buf, size, "resolving %s%s  Esc cancels", t->resolving, dots(t));
+	else if (nr == 1)
+		snprintf(buf, size, "verifying %s%s  Esc cancels", t->tabs[first].m.name, dots(t));
+	else if (nr)
+		snprintf(buf, size, "verifying %zu resources%s  Esc cancels", nr, dots(t));
+	return t->resolving[0] || nr;
 }
 
 static void draw_status(struct tui *t)
 {
 	int y = t->lines - 1;
+	char buf[512];
 
 	if (t->prompt.kind != PROMPT_NONE) {
 		prompt_draw(t, y);
@@ -282,6 +284,8 @@ static void draw_status(struct tui *t)
 	}
 	if (t->message[0] && t->now_mono < t->message_until)
 		draw_fill(y, 0, t->cols, A_BOLD, t->message);
+	else if (busy(t, buf, sizeof(buf)))
+		draw_fill(y, 0, t->cols, A_BOLD, buf);
 	else
 		draw_fill(y, 0, t->cols, A_DIM, hints(t));
 }
@@ -327,7 +331,7 @@ static void set_paused(struct tui *t, bool paused)
 	size_t n = 0;
 	for (size_t i = 0; i < t->nr; i++) {
 		n += model_apply_held(&t->tabs[i].m);
-		t->tabs[i].index_dirty = true;
+		table_invalidate(&t->tabs[i]);
 	}
 	tui_message(t, "resumed: %zu held notification%s applied", n, n == 1 ? "" : "s");
 }
@@ -338,34 +342,27 @@ static void switch_tab(struct tui *t, size_t i)
 		return;
 	t->cur = i;
 	t->focus = PANE_TABLE;
-	tui_tab(t)->index_dirty = true;
+	table_invalidate(tui_tab(t));
 }
 
 static void tab_init(struct tui *t, size_t i)
 {
 	struct session *s = t->session;
 	struct tab *tab = &t->tabs[i];
-	struct listener *l = informer_add_listener(s->informers[i], t->resync_ms);
 
 	memset(tab, 0, sizeof(*tab));
-	model_init(&tab->m, s->informers[i], l);
+	model_init(&tab->m, s->informers[i], consumer_listener(&t->cons, i));
 	tab->crds = t->crds;
 	tab->m.hist_states = t->hist_states;
-	tab->log_follow = true;
-	tab->index_dirty = true;
-	table_sort_default(t, tab);
+	for (int p = 0; p < PANE__COUNT; p++)
+		tab->pane[p] = panes[p]->new(t, tab);
 }
-
-static void verify_done(struct tab *tab);
-static void verify_start(struct tui *t, size_t i);
 
 static void tab_release(struct tab *tab)
 {
-	if (tab->verify)
-		verify_done(tab);
 	free(tab->verify_text);
-	table_release(tab);
-	log_release(tab);
+	for (int p = 0; p < PANE__COUNT; p++)
+		panes[p]->free(tab->pane[p]);
 	filter_clear(&tab->filter);
 	model_release(&tab->m);
 }
@@ -373,6 +370,9 @@ static void tab_release(struct tab *tab)
 /*
  * `:`: switches to the tab of a resource, adding (and starting) one if
  * there is none.  -1 with err when the server has no such resource.
+ * Discovery has answered for typed already, and a custom resource's
+ * printer columns are known (resolve_job), so this does not wait for the
+ * server.
  */
 static int open_resource(struct tui *t, const char *typed, struct errbuf *err)
 {
@@ -383,10 +383,8 @@ static int open_resource(struct tui *t, const char *typed, struct errbuf *err)
 	if (i < 0)
 		return -1;
 	if (added) {
-		/* Before the tab's first row: its columns are fixed from then on. */
-		if (t->crds)
-			printer_columns_load(t->crds, &s->cluster, &s->resources[i], 1);
 		t->tabs = xrealloc(t->tabs, s->nr * sizeof(*t->tabs));
+		consumer_grow(&t->cons);
 		tab_init(t, (size_t)i);
 		t->nr = s->nr;
 		if (informer_start(s->informers[i], err) < 0)
@@ -408,13 +406,19 @@ static const char *selected_key(struct tui *t)
 	return r ? r->key : NULL;
 }
 
-/* Esc on the main screen: the message, then the filter, then the namespace. */
+/*
+ * Esc: the full-screen view, then what runs on the worker (`V`, `:`),
+ * then the filter, then the namespace.
+ */
 static void escape(struct tui *t)
 {
 	struct tab *tab = tui_tab(t);
 
 	if (t->view) {
 		t->view = NULL;
+	} else if (consumer_cancel(&t->cons)) {
+		t->resolving[0] = '\0';
+		tui_message(t, "cancelled");
 	} else if (filter_active(&tab->filter)) {
 		filter_clear(&tab->filter);
 		tui_filters_changed(t);
@@ -426,6 +430,89 @@ static void escape(struct tui *t)
 	}
 }
 
+/*
+ * `:`'s discovery, on the consumer's worker: a server that is slow to
+ * answer (or a disk cache that does not know the name) does not hold the
+ * terminal.  open_resource() then finds the answer in memory.
+ */
+struct resolve_job {
+	struct worker_job base;
+	struct discovery *disco;
+	struct cluster *cluster;
+	struct crd_columns *crds;	/* learns a custom resource's columns */
+	char typed[256];
+	int rc;
+	struct errbuf err;
+};
+
+static void resolve_run(struct worker_job *job, struct stop *stop)
+{
+	struct resolve_job *rj = (struct resolve_job *)job;
+	const struct api_resource *res;
+
+	kclient_set_thread_stop(stop);
+	rj->rc = discovery_resolve(rj->disco, rj->typed, &res, &rj->err);
+	/* Before the tab's first row: its columns are fixed from then on. */
+	if (rj->rc == 0 && rj->crds)
+		printer_columns_load(rj->crds, rj->cluster, &res, 1);
+	kclient_set_thread_stop(NULL);
+}
+
+static void resolve_free(struct worker_job *job)
+{
+	free(job);
+}
+
+/* Enter on `:`: the prompt closes; the name goes to the worker. */
+static void resolve_start(struct tui *t)
+{
+	struct resolve_job *rj = xcalloc(1, sizeof(*rj));
+
+	rj->base = (struct worker_job){ .run = resolve_run, .free = resolve_free };
+	rj->disco = t->session->cluster.disco;
+	rj->cluster = &t->session->cluster;
+	rj->crds = t->crds;
+	snprintf(rj->typed, sizeof(rj->typed), "%s", t->prompt.text);
+	if (consumer_submit(&t->cons, &rj->base) < 0) {
+		prompt_failed(t, "still resolving the last name; Esc cancels it");
+		free(rj);
+		return;
+	}
+	snprintf(t->resolving, sizeof(t->resolving), "%s", rj->typed);
+	prompt_failed(t, NULL);
+}
+
+/* The worker answered: the tab, or the prompt again with why not. */
+static void resolve_done(struct tui *t, struct resolve_job *rj)
+{
+	struct errbuf err = { "" };
+
+	t->resolving[0] = '\0';
+	if (rj->rc == 0 && open_resource(t, rj->typed, &err) == 0)
+		return;
+	if (t->prompt.kind != PROMPT_NONE)	/* another prompt is being typed */
+		return tui_message(t, "%s", rj->rc < 0 ? rj->err.msg : err.msg);
+	prompt_open(t, PROMPT_RESOURCE);
+	snprintf(t->prompt.text, sizeof(t->prompt.text), "%s", rj->typed);
+	prompt_failed(t, rj->rc < 0 ? rj->err.msg : err.msg);
+}
+
+/*
+ * `V`: the tab's cache against a quorum LIST, as `kinf verify` and
+ * `watch --verify-every` check it (informer/consumer.h): the LIST on the
+ * worker, the comparison once the informer has seen as far as the LIST or
+ * after VERIFY_LAG_MS.  The status line says so meanwhile; Esc cancels.
+ */
+#define VERIFY_LAG_MS 10000
+
+static void verify_start(struct tui *t, size_t i)
+{
+	struct errbuf err = { "" };
+
+	if (consumer_verify(&t->cons, i, &err) < 0)
+		tui_message(t, "verify %s: %s", t->tabs[i].m.name, err.msg);
+}
+
 static void unknown_key(struct tui *t, int key)
 {
 	const char *name = keyname(key);
@@ -434,111 +521,77 @@ static void unknown_key(struct tui *t, int key)
 		    key >= 32 && key < 127 ? "'" : "");
 }
 
-/* Keys of the main screen, which a full-screen view does not take. */
-static bool main_screen_key(int key)
+static void next_pane(struct tui *t, int step)
 {
-	static const int keys[] = { '\t', KEY_BTAB, '/', ':', 'n', 'y', 's', 'S', '<', '>',
-				    KEY_LEFT, KEY_RIGHT };
-	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
-		if (keys[i] == key)
-			return true;
-	return (key >= '1' && key <= '9') || (key >= 'A' && key <= 'Z');
+	if (step > 0) {
+		if (t->focus + 1 < PANE__COUNT)
+			t->focus++;
+		else if (t->nr > 1)
+			switch_tab(t, (t->cur + 1) % t->nr);
+		else
+			t->focus = PANE_TABLE;
+	} else if (t->focus > PANE_TABLE) {
+		t->focus--;
+	} else {
+		if (t->nr > 1)
+			switch_tab(t, (t->cur + t->nr - 1) % t->nr);
+		t->focus = PANE__COUNT - 1;
+	}
 }
 
-static void global_key(struct tui *t, int key)
+/* What no view took; a request the keymap has but nothing here answers is unknown. */
+static void global_request(struct tui *t, enum request req, int key)
 {
 	struct tab *tab = tui_tab(t);
 	const char *k;
 
-	if (t->view && main_screen_key(key)) {
-		unknown_key(t, key);
-		return;
-	}
-	switch (key) {
-	case 'q':
-		t->quit = true;
-		break;
-	case '?':
-		t->view = &help_view;
-		t->help_top = 0;
-		break;
-	case 27:
-		escape(t);
-		break;
-	case '\t':
-		if (t->focus + 1 < PANE__COUNT) {
-			t->focus++;
-		} else if (t->nr > 1) {
-			switch_tab(t, (t->cur + 1) % t->nr);
-		} else {
-			t->focus = PANE_TABLE;
-		}
-		break;
-	case KEY_BTAB:
-		if (t->focus > PANE_TABLE) {
-			t->focus--;
-		} else if (t->nr > 1) {
-			switch_tab(t, (t->cur + t->nr - 1) % t->nr);
-			t->focus = PANE__COUNT - 1;
-		} else {
-			t->focus = PANE__COUNT - 1;
-		}
-		break;
-	case 'p':
-		set_paused(t, !t->paused);
-		break;
-	case 'V':
-		verify_start(t, t->cur);
-		break;
-	case 'r':
+	switch (req) {
+	case REQ_QUIT: t->quit = true; break;
+	case REQ_HELP: help_open(t); break;
+	case REQ_BACK: escape(t); break;
+	case REQ_NEXT_PANE: next_pane(t, 1); break;
+	case REQ_PREV_PANE: next_pane(t, -1); break;
+	case REQ_PAUSE: set_paused(t, !t->paused); break;
+	case REQ_VERIFY: verify_start(t, t->cur); break;
+	case REQ_RESYNC:
 		informer_resync_now(tab->m.inf);
 		tui_message(t, "resync of %s queued", tab->m.name);
 		break;
-	case 'c':
+	case REQ_CLEAR_LOG:
 		model_log_clear(&tab->m);
-		tab->log.cur = tab->log.top = 0;
-		tab->log_follow = true;
+		log_cleared(tab);
 		tui_message(t, "log of %s cleared", tab->m.name);
 		break;
-	case '/':
-		prompt_open(t, PROMPT_FILTER);
+	case REQ_FILTER: prompt_open(t, PROMPT_FILTER); break;
+	case REQ_RESOURCE:
+		if (consumer_job_pending(&t->cons))
+			tui_message(t, "resolving %s%s; Esc cancels", t->resolving, dots(t));
+		else
+			prompt_open(t, PROMPT_RESOURCE);
 		break;
-	case ':':
-		prompt_open(t, PROMPT_RESOURCE);
-		break;
-	case 'n':
-		prompt_open(t, PROMPT_NAMESPACE);
-		break;
-	case 'y':
+	case REQ_NAMESPACE: prompt_open(t, PROMPT_NAMESPACE); break;
+	case REQ_YAML:
 		if ((k = selected_key(t)))
 			detail_open(t, t->cur, k, true);
 		else
 			tui_message(t, "no object under the cursor");
 		break;
-	case 's': case '>': case KEY_RIGHT:
-		table_cycle_sort(t, tab, 1);
+	case REQ_SORT_NEXT: table_cycle_sort(t, tab, 1); break;
+	case REQ_SORT_PREV: table_cycle_sort(t, tab, -1); break;
+	case REQ_SORT_REVERSE: table_reverse_sort(t, tab); break;
+	case REQ_SORT_LETTER:
+		if (!table_sort_letter(t, tab, (char)key))
+			unknown_key(t, key);
 		break;
-	case '<': case KEY_LEFT:
-		table_cycle_sort(t, tab, -1);
-		break;
-	case 'S':
-		table_reverse_sort(t, tab);
-		break;
-	case 'l' & 0x1f:
-		clearok(curscr, TRUE);
-		break;
-	case KEY_RESIZE:
-		getmaxyx(stdscr, t->lines, t->cols);
+	case REQ_REDRAW: clearok(curscr, TRUE); break;
+	case REQ_GO_TAB:
+		if ((size_t)(key - '1') < t->nr)
+			switch_tab(t, (size_t)(key - '1'));
+		else
+			tui_message(t, "no tab %c; : adds one", key);
 		break;
 	default:
-		if (key >= '1' && key <= '9' && (size_t)(key - '1') < t->nr)
-			switch_tab(t, (size_t)(key - '1'));
-		else if (key >= '1' && key <= '9')
-			tui_message(t, "no tab %c; : adds one", key);
-		else if (key >= 'A' && key <= 'Z' && table_sort_letter(t, tab, (char)key))
-			break;
-		else
-			unknown_key(t, key);
+		unknown_key(t, key);
 		break;
 	}
 }
@@ -563,15 +616,7 @@ static void mouse_event(struct tui *t)
 			panes[p]->wheel(t, lines);
 		} else if (ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED)) {
 			t->focus = (enum pane)p;
-			/* Line 0 is the title, line 1 the table's column header. */
-			struct tab *tab = tui_tab(t);
-			struct scroll *s = p == PANE_TABLE ? &tab->table : &tab->log;
-			int first = r->y + (p == PANE_TABLE ? 2 : 1);
-			if (ev.y >= first) {
-				s->cur = s->top + (size_t)(ev.y - first);
-				if (p == PANE_LOG)
-					tab->log_follow = false;
-			}
+			panes[p]->click(t, ev.y - r->y);
 		}
 		return;
 	}
@@ -584,24 +629,22 @@ static void handle_key(struct tui *t, int key)
 		return;
 	}
 	if (key == KEY_RESIZE) {
-		global_key(t, key);
+		getmaxyx(stdscr, t->lines, t->cols);
 		return;
 	}
 	/* A message answers the key before; the next key makes it go. */
 	t->message[0] = '\0';
 	if (t->prompt.kind != PROMPT_NONE) {
 		prompt_key(t, key);
-		if (t->prompt.wants_resource) {
-			struct errbuf err = { "" };
-			bool ok = open_resource(t, t->prompt.text, &err) == 0;
-			prompt_failed(t, ok ? NULL : err.msg);
-		}
+		if (t->prompt.wants_resource)
+			resolve_start(t);
 		return;
 	}
 	const struct view_ops *v = t->view ? t->view : panes[t->focus];
-	if (v->key && v->key(t, key))
+	enum request req = request_of(v->keymap, key);
+	if (v->request && v->request(t, req, key))
 		return;
-	global_key(t, key);
+	global_request(t, req, key);
 }
 
 /* ---- the loop --------------------------------------------------------------- */
@@ -609,96 +652,61 @@ static void handle_key(struct tui *t, int key)
 /* An informer that gave up (403 on its first list...): said on exit. */
 static char fatal_msg[256];
 
-/* Returns true when something was applied or held. */
-static bool drain(struct tui *t, struct tab *tab)
+/* consumer_ops.notify: into the tab's model, or held while paused. */
+static int on_notification(void *ctx, size_t i, struct notification *n)
 {
-	struct notification buf[DRAIN_BATCH];
-	size_t total = 0, n;
-
-	while (total < DRAIN_MAX &&
-	       (n = listener_drain(tab->m.listener, buf, ARRAY_SIZE(buf))) > 0) {
-		for (size_t i = 0; i < n; i++) {
-			if (buf[i].kind == NOTIFY_ACTIVITY && buf[i].activity->fatal &&
-			    !fatal_msg[0]) {
-				snprintf(fatal_msg, sizeof(fatal_msg), "%s", buf[i].activity->message);
-				t->quit = true;
-			}
-			if (tab->verify)
-				verify_check_note(tab->verify, &buf[i]);
-			if (t->paused)
-				model_hold(&tab->m, &buf[i]);
-			else
-				model_apply(&tab->m, &buf[i]);
-		}
-		total += n;
-	}
-	return total > 0;
-}
-
-/*
- * `V`: the tab's cache against a quorum LIST, as `kinf verify` and
- * `watch --verify-every` check it (informer/verify_check.h): the LIST now
- * (the screen waits for it), the comparison once the informer has seen as
- * far as the LIST (verify_step(), each tick) or after VERIFY_LAG_MS.
- */
-#define VERIFY_LAG_MS 10000
-
-static void verify_done(struct tab *tab)
-{
-	verify_check_release(tab->verify);
-	free(tab->verify);
-	tab->verify = NULL;
-}
-
-static void verify_start(struct tui *t, size_t i)
-{
+	struct tui *t = ctx;
 	struct tab *tab = &t->tabs[i];
-	struct errbuf err = { "" };
 
-	if (tab->verify) {
-		tui_message(t, "verify %s: a check is under way", tab->m.name);
-		return;
+	if (n->kind == NOTIFY_ACTIVITY && n->activity->fatal && !fatal_msg[0]) {
+		snprintf(fatal_msg, sizeof(fatal_msg), "%s", n->activity->message);
+		t->quit = true;
 	}
-	if (!informer_has_synced(tab->m.inf)) {
-		tui_message(t, "verify %s: not synced yet", tab->m.name);
-		return;
-	}
-	tab->verify = xcalloc(1, sizeof(*tab->verify));
-	verify_check_init(tab->verify, t->session, i);
-	if (verify_check_begin(tab->verify, &err) < 0) {
-		tui_message(t, "verify %s: %s", tab->m.name, err.msg);
-		verify_done(tab);
-		return;
-	}
-	tab->verify_until = mono_ms() + VERIFY_LAG_MS;
-	tui_message(t, "verify %s: listed; comparing once the informer has caught up",
-		    tab->m.name);
+	if (t->paused)
+		model_hold(&tab->m, n);
+	else
+		model_apply(&tab->m, n);
+	t->dirty = true;
+	return 0;
 }
 
-static bool drain(struct tui *t, struct tab *tab);
-
-static void verify_step(struct tui *t, struct tab *tab, int64_t now)
+/* consumer_ops.verified: the summary in the health pane and the status line. */
+static int on_verified(void *ctx, size_t i, const struct verify_report *r, const char *why)
 {
-	struct verify_report report;
+	struct tui *t = ctx;
+	struct tab *tab = &t->tabs[i];
 	struct strbuf sb = STRBUF_INIT;
-	int caught_up = verify_check_caught_up(tab->verify);
 
-	if (caught_up <= 0 && now < tab->verify_until)
-		return;
-	verify_check_snapshot(tab->verify);
-	drain(t, tab);		/* the deletes the snapshot reflects */
-	verify_check_finish(tab->verify, caught_up > 0, &report);
-	verify_report_summary(&report, &sb);
-	if (!report.caught_up)
+	t->dirty = true;
+	if (!r) {
+		tui_message(t, "verify %s: %s", tab->m.name, why);
+		return 0;
+	}
+	verify_report_summary(r, &sb);
+	if (!r->caught_up)
 		strbuf_adds(&sb, " (not caught up)");
 	free(tab->verify_text);
 	tab->verify_text = strbuf_detach(&sb, NULL);
 	tab->verify_ms = wall_ms();
-	tab->verify_bad = !verify_equal(&report);
+	tab->verify_bad = !verify_equal(r);
 	tui_message(t, "verify %s: %s", tab->m.name, tab->verify_text);
-	verify_report_release(&report);
-	verify_done(tab);
+	return 0;
 }
+
+static void on_job_done(void *ctx, struct worker_job *job)
+{
+	struct tui *t = ctx;
+
+	resolve_done(t, (struct resolve_job *)job);
+	job->free(job);
+	t->dirty = true;
+}
+
+static const struct consumer_ops tui_ops = {
+	.notify = on_notification,
+	.verified = on_verified,
+	.job_done = on_job_done,
+};
 
 static void tick(struct tui *t)
 {
@@ -706,95 +714,96 @@ static void tick(struct tui *t)
 
 	for (size_t i = 0; i < t->nr; i++) {
 		struct tab *tab = &t->tabs[i];
-		if (t->verify_every_ms && !tab->verify_next)
-			tab->verify_next = now + t->verify_every_ms;
-		if (t->verify_every_ms && now >= tab->verify_next && !tab->verify &&
-		    informer_has_synced(tab->m.inf)) {
-			tab->verify_next = now + t->verify_every_ms;
-			verify_start(t, i);	/* as V does */
-		}
-		if (tab->verify)
-			verify_step(t, tab, now);
 		model_sample(&tab->m, now);
 		if (!t->paused && model_expire(&tab->m, now))
 			table_refresh(t, tab, true);
 	}
 }
 
-/* The terminal, the signal pipe, and each tab's listener. */
-static struct pollfd *poll_fds(struct tui *t, struct pollfd *fds, size_t *nfds)
+/* The terminal, the signal pipe, then the consumer's (the worker, each listener). */
+#define LOOP_FDS 2
+
+static struct pollfd *poll_fds(struct tui *t, struct pollfd *fds, int sig_fd, size_t *nfds)
 {
-	*nfds = 2 + t->nr;
+	*nfds = LOOP_FDS + consumer_nfds(&t->cons);
 	fds = xrealloc(fds, *nfds * sizeof(*fds));
 	fds[0] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
-	fds[1] = (struct pollfd){ .fd = sig_pipe[0], .events = POLLIN };
-	for (size_t i = 0; i < t->nr; i++)
-		fds[2 + i] = (struct pollfd){
-			.fd = listener_wake_fd(t->tabs[i].m.listener), .events = POLLIN };
+	fds[1] = (struct pollfd){ .fd = sig_fd, .events = POLLIN };
+	consumer_fds(&t->cons, fds + LOOP_FDS);
 	return fds;
 }
 
-static int run_loop(struct tui *t)
+/* How long poll() may sleep: the clock, the next frame, the consumer's. */
+static int loop_wait(struct tui *t, int64_t now, int64_t next_tick, int64_t last_frame)
+{
+	int64_t wait = next_tick - now;
+	int64_t cons = consumer_next_ms(&t->cons);
+
+	if (t->dirty && last_frame + FRAME_MS - now < wait)
+		wait = last_frame + FRAME_MS - now;
+	if (cons >= 0 && cons < wait)
+		wait = cons;
+	return wait < 0 ? 0 : (int)wait;
+}
+
+/* What poll() said of the terminal and the signals; the status, or -1. */
+static int loop_events(struct tui *t, const struct pollfd *fds)
+{
+	int status = -1, sig, key;
+
+	while ((sig = consumer_signal_next())) {
+		if (sig == SIGWINCH) {
+			terminal_resize(t);
+		} else {
+			t->quit = true;
+			status = 128 + sig;
+		}
+		t->dirty = true;
+	}
+	if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+		while ((key = getch()) != ERR)
+			handle_key(t, key);
+		if (fds[0].revents & (POLLHUP | POLLERR) && !(fds[0].revents & POLLIN)) {
+			t->quit = true;	/* the terminal went away */
+			status = 1;
+		}
+		t->dirty = true;
+	}
+	return status;
+}
+
+static int run_loop(struct tui *t, int sig_fd)
 {
 	size_t nfds;
-	struct pollfd *fds = poll_fds(t, NULL, &nfds);
+	struct pollfd *fds = poll_fds(t, NULL, sig_fd, &nfds);
 	int64_t next_tick = mono_ms(), last_frame = 0;
-	bool dirty = true;
 	int status = 0;
 
+	t->dirty = true;
 	while (!t->quit) {
-		if (nfds != 2 + t->nr)	/* `:` added a tab */
-			fds = poll_fds(t, fds, &nfds);
+		if (nfds != LOOP_FDS + consumer_nfds(&t->cons))	/* `:` added a tab */
+			fds = poll_fds(t, fds, sig_fd, &nfds);
 		int64_t now = mono_ms();
 		if (now >= next_tick) {
 			tick(t);
 			next_tick = now + TICK_MS;
-			dirty = true;
+			t->dirty = true;
 		}
-		if (dirty && now - last_frame >= FRAME_MS) {
+		if (t->dirty && now - last_frame >= FRAME_MS) {
 			draw_frame(t);
 			last_frame = now;
-			dirty = false;
+			t->dirty = false;
 		}
-		int64_t wait = next_tick - now;
-		if (dirty && last_frame + FRAME_MS - now < wait)
-			wait = last_frame + FRAME_MS - now;
-		if (wait < 0)
-			wait = 0;
-
-		if (poll(fds, nfds, (int)wait) < 0) {
+		if (poll(fds, nfds, loop_wait(t, now, next_tick, last_frame)) < 0) {
 			if (errno == EINTR)
 				continue;
 			status = 1;
 			break;
 		}
-		if (fds[1].revents & POLLIN) {
-			unsigned char sigs[16];
-			ssize_t n = read(sig_pipe[0], sigs, sizeof(sigs));
-			for (ssize_t i = 0; i < n; i++) {
-				if (sigs[i] == SIGWINCH) {
-					terminal_resize(t);
-				} else {
-					t->quit = true;
-					status = 128 + sigs[i];
-				}
-			}
-			dirty = true;
-		}
-		if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
-			int key;
-			while ((key = getch()) != ERR)
-				handle_key(t, key);
-			if (fds[0].revents & (POLLHUP | POLLERR) && !(fds[0].revents & POLLIN)) {
-				t->quit = true;	/* the terminal went away */
-				status = 1;
-			}
-			dirty = true;
-		}
-		for (size_t i = 0; i + 2 < nfds && i < t->nr; i++) {
-			if ((fds[2 + i].revents & POLLIN) && drain(t, &t->tabs[i]))
-				dirty = true;
-		}
+		int rc = loop_events(t, fds);
+		if (rc >= 0)
+			status = rc;
+		consumer_dispatch(&t->cons, fds + LOOP_FDS);
 	}
 	free(fds);
 	return fatal_msg[0] ? 1 : status;
@@ -812,52 +821,55 @@ int tui_run(struct session *s, const struct tui_opts *opts)
 	}
 	memset(&t, 0, sizeof(t));
 	t.session = s;
+	t.cons = (struct consumer){
+		.session = s, .ops = &tui_ops, .ctx = &t,
+		.resync_ms = opts->resync_ms,
+		.drain_max = DRAIN_MAX,
+		.verify_every_ms = opts->verify_every_ms,
+		.verify_lag_ms = VERIFY_LAG_MS,
+	};
+	consumer_init(&t.cons);
 	t.nr = s->nr;
 	t.tabs = xcalloc(t.nr, sizeof(*t.tabs));
-	t.resync_ms = opts->resync_ms;
 	t.hist_states = opts->hist_states;
-	t.verify_every_ms = opts->verify_every_ms;
 	t.crds = opts->crds;
 	t.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
 	draw_set_utf8(t.utf8);
+	for (int i = 0; i < SCREEN__COUNT; i++)
+		t.screen[i] = screens[i]->new(&t, NULL);
 	for (size_t i = 0; i < t.nr; i++)
 		tab_init(&t, i);
-	if (pipe2(sig_pipe, O_CLOEXEC | O_NONBLOCK) < 0) {
-		error("cannot make a pipe: %s", strerror(errno));
-		goto cleanup;
-	}
 	if (session_start(s, &err) < 0) {
 		error("%s", err.msg);
 		goto cleanup;
 	}
 
-	signals_install();
+	int sig_fd = consumer_signals_install(handled_signals, ARRAY_SIZE(handled_signals),
+					      SA_RESTART);
 	stderr_capture();
 	if (terminal_open(&t) < 0) {
 		terminal_restore();
-		signals_restore();
+		consumer_signals_restore();
 		error("cannot use the terminal '%s'", getenv("TERM") ? getenv("TERM") : "");
 		goto cleanup;
 	}
 	tick(&t);
-	status = run_loop(&t);
+	status = run_loop(&t, sig_fd);
 	terminal_restore();
-	signals_restore();
+	consumer_signals_restore();
 	set_die_hook(NULL);
 	if (fatal_msg[0])
 		error("%s", fatal_msg);
 
 cleanup:
-	/* Stop the informers before their listeners' models go. */
+	/* The worker first (it may be listing), then the informers, before
+	 * their listeners' models go. */
+	consumer_release(&t.cons);
 	session_stop(s);
-	detail_release(&t);
 	for (size_t i = 0; i < t.nr; i++)
 		tab_release(&t.tabs[i]);
 	free(t.tabs);
-	for (int i = 0; i < 2; i++) {
-		if (sig_pipe[i] >= 0)
-			close(sig_pipe[i]);
-		sig_pipe[i] = -1;
-	}
+	for (int i = 0; i < SCREEN__COUNT; i++)
+		screens[i]->free(t.screen[i]);
 	return status;
 }

@@ -24,6 +24,27 @@
 #include "tui/tui_view.h"
 #include "lib/util.h"
 
+/* The view's own state (t->screen[SCREEN_DETAIL]): which object, and its text. */
+struct detail_state {
+	size_t tab;
+	char *key;
+	bool yaml;		/* the object as YAML, nothing else */
+	unsigned version;	/* the row's version the lines are of */
+	bool vanished;		/* the row was freed; lines are the last */
+	/* `[` `]`: the history entry looked at; -1: the newest. */
+	long step;
+	char **lines;
+	int *attrs;
+	size_t nr, alloc;
+	struct scroll scroll;
+	int height;
+};
+
+static inline struct detail_state *ds(const struct tui *t)
+{
+	return t->screen[SCREEN_DETAIL];
+}
+
 static void add_line(struct tui *t, int attr, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -31,23 +52,23 @@ static void add_line(struct tui *t, int attr, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (t->detail.nr + 1 > t->detail.alloc) {
-		size_t alloc = t->detail.alloc;
-		ALLOC_GROW(t->detail.lines, t->detail.nr + 1, alloc);
-		t->detail.attrs = xrealloc(t->detail.attrs, alloc * sizeof(*t->detail.attrs));
-		t->detail.alloc = alloc;
+	if (ds(t)->nr + 1 > ds(t)->alloc) {
+		size_t alloc = ds(t)->alloc;
+		ALLOC_GROW(ds(t)->lines, ds(t)->nr + 1, alloc);
+		ds(t)->attrs = xrealloc(ds(t)->attrs, alloc * sizeof(*ds(t)->attrs));
+		ds(t)->alloc = alloc;
 	}
 	va_start(ap, fmt);
-	t->detail.lines[t->detail.nr] = xvasprintf(fmt, ap);
+	ds(t)->lines[ds(t)->nr] = xvasprintf(fmt, ap);
 	va_end(ap);
-	t->detail.attrs[t->detail.nr++] = attr;
+	ds(t)->attrs[ds(t)->nr++] = attr;
 }
 
 static void clear_lines(struct tui *t)
 {
-	for (size_t i = 0; i < t->detail.nr; i++)
-		free(t->detail.lines[i]);
-	t->detail.nr = 0;
+	for (size_t i = 0; i < ds(t)->nr; i++)
+		free(ds(t)->lines[i]);
+	ds(t)->nr = 0;
 }
 
 /* diff_walk() reports the changes in the order diff_human() prints them. */
@@ -101,22 +122,22 @@ static void build_yaml(struct tui *t, struct row *r)
 	}
 	json_object_put(tree);
 	strbuf_release(&yaml);
-	t->detail.version = r->version;
+	ds(t)->version = r->version;
 }
 
 /* The history entry the view looks at: `[` `]` move it, -1 is the newest. */
 static size_t step_of(const struct tui *t, const struct row *r)
 {
-	if (t->detail.step < 0 || (size_t)t->detail.step >= r->hist_nr)
+	if (ds(t)->step < 0 || (size_t)ds(t)->step >= r->hist_nr)
 		return r->hist_nr ? r->hist_nr - 1 : 0;
-	return (size_t)t->detail.step;
+	return (size_t)ds(t)->step;
 }
 
 /* What the change at a step did: a diff of two states of the object. */
 static void add_change(struct tui *t, struct kobj *before, struct kobj *after)
 {
 	struct json_object *a = kobj_tree(before), *b = kobj_tree(after);
-	size_t lines = t->detail.nr;
+	size_t lines = ds(t)->nr;
 
 	redact_secret_pair(a, b);
 	if (a && b) {
@@ -134,7 +155,7 @@ static void add_change(struct tui *t, struct kobj *before, struct kobj *after)
 		}
 		add_diff(t, a, b);
 	}
-	if (t->detail.nr == lines)
+	if (ds(t)->nr == lines)
 		add_line(t, A_DIM, "  (no difference)");
 	json_object_put(a);
 	json_object_put(b);
@@ -142,14 +163,14 @@ static void add_change(struct tui *t, struct kobj *before, struct kobj *after)
 
 static void build(struct tui *t, struct row *r)
 {
-	struct tab *tab = &t->tabs[t->detail.tab];
+	struct tab *tab = &t->tabs[ds(t)->tab];
 	const char *arrow = t->utf8 ? "→" : "->";
 	char clock[16], how[64];
 	size_t step = step_of(t, r);
 	bool newest = !r->hist_nr || step + 1 == (size_t)r->hist_nr;
 	struct kobj *state = r->hist_nr ? row_hist_obj(r, step) : NULL;
 
-	if (t->detail.yaml) {
+	if (ds(t)->yaml) {
 		build_yaml(t, r);
 		return;
 	}
@@ -207,110 +228,118 @@ static void build(struct tui *t, struct row *r)
 		}
 		json_object_put(tree);
 	}
-	t->detail.version = r->version;
+	ds(t)->version = r->version;
 }
 
 void detail_open(struct tui *t, size_t tab, const char *key, bool yaml)
 {
 	char *copy = xstrdup(key);
 
-	free(t->detail.key);
-	t->detail.key = copy;
-	t->detail.tab = tab;
-	t->detail.yaml = yaml;
-	t->detail.vanished = false;
-	t->detail.step = -1;
-	t->detail.scroll = (struct scroll){ 0, 0 };
+	free(ds(t)->key);
+	ds(t)->key = copy;
+	ds(t)->tab = tab;
+	ds(t)->yaml = yaml;
+	ds(t)->vanished = false;
+	ds(t)->step = -1;
+	ds(t)->scroll = (struct scroll){ 0, 0 };
 	clear_lines(t);
-	t->detail.version = 0;
+	ds(t)->version = 0;
 	struct row *r = model_row(&t->tabs[tab].m, key);
 	if (r)
 		build(t, r);
 	else
-		t->detail.vanished = true;
+		ds(t)->vanished = true;
 	t->view = &detail_view;
 }
 
-void detail_release(struct tui *t)
+static void *detail_view_new(struct tui *t, struct tab *tab)
 {
-	clear_lines(t);
-	free(t->detail.lines);
-	free(t->detail.attrs);
-	free(t->detail.key);
-	memset(&t->detail, 0, sizeof(t->detail));
+	return xcalloc(1, sizeof(struct detail_state));
+}
+
+static void detail_view_free(void *state)
+{
+	struct detail_state *st = state;
+
+	for (size_t i = 0; i < st->nr; i++)
+		free(st->lines[i]);
+	free(st->lines);
+	free(st->attrs);
+	free(st->key);
+	free(st);
 }
 
 static void detail_draw(struct tui *t, const struct rect *r, bool focused)
 {
-	struct tab *tab = &t->tabs[t->detail.tab];
-	struct row *row = model_row(&tab->m, t->detail.key);
+	struct tab *tab = &t->tabs[ds(t)->tab];
+	struct row *row = model_row(&tab->m, ds(t)->key);
 	char title[512], ago[32];
 
-	if (row && row->version != t->detail.version)
+	if (row && row->version != ds(t)->version)
 		build(t, row);
 	if (!row)
-		t->detail.vanished = true;
-	t->detail.height = r->h - 1;
-	scroll_fix(&t->detail.scroll, t->detail.nr, t->detail.height);
+		ds(t)->vanished = true;
+	ds(t)->height = r->h - 1;
+	scroll_fix(&ds(t)->scroll, ds(t)->nr, ds(t)->height);
 
 	if (row) {
 		format_ago(t, row->last_ms, ago);
 		snprintf(title, sizeof(title), " %s %s  rv %s  %s %s ago%s%s", tab->m.kind,
-			 t->detail.key, row->obj->rv, delta_type_name(row->last_type), ago,
-			 row->gone_mono ? "  (deleted)" : "", t->detail.yaml ? "  YAML" : "");
+			 ds(t)->key, row->obj->rv, delta_type_name(row->last_type), ago,
+			 row->gone_mono ? "  (deleted)" : "", ds(t)->yaml ? "  YAML" : "");
 	} else {
 		snprintf(title, sizeof(title), " %s %s  (no longer cached)", tab->m.kind,
-			 t->detail.key);
+			 ds(t)->key);
 	}
 	draw_title(t, r, focused, title, NULL);
-	for (int i = 0; i < t->detail.height; i++) {
-		size_t at = t->detail.scroll.top + (size_t)i;
-		if (at >= t->detail.nr)
+	for (int i = 0; i < ds(t)->height; i++) {
+		size_t at = ds(t)->scroll.top + (size_t)i;
+		if (at >= ds(t)->nr)
 			break;
-		draw_text(r->y + 1 + i, r->x, r->w, t->detail.attrs[at], t->detail.lines[at]);
+		draw_text(r->y + 1 + i, r->x, r->w, ds(t)->attrs[at], ds(t)->lines[at]);
 	}
 }
 
-static bool detail_key(struct tui *t, int key)
+static bool detail_request(struct tui *t, enum request req, int key)
 {
 	/* The text itself scrolls: the cursor is the top line. */
-	struct scroll *s = &t->detail.scroll;
-	size_t nr = t->detail.nr;
-	size_t last_top = nr > (size_t)t->detail.height ? nr - (size_t)t->detail.height : 0;
-	long page = t->detail.height > 1 ? t->detail.height - 1 : 1;
+	struct scroll *s = &ds(t)->scroll;
+	size_t nr = ds(t)->nr;
+	size_t last_top = nr > (size_t)ds(t)->height ? nr - (size_t)ds(t)->height : 0;
+	long page = ds(t)->height > 1 ? ds(t)->height - 1 : 1;
 	long by;
 
-	switch (key) {
-	case KEY_UP: case 'k': by = -1; break;
-	case KEY_DOWN: case 'j': by = 1; break;
-	case KEY_PPAGE: case 'b' & 0x1f: by = -page; break;
-	case KEY_NPAGE: case 'f' & 0x1f: case ' ': by = page; break;
-	case KEY_HOME: case 'g':
+	switch (req) {
+	case REQ_MOVE_UP: by = -1; break;
+	case REQ_MOVE_DOWN: by = 1; break;
+	case REQ_PAGE_UP: by = -page; break;
+	case REQ_PAGE_DOWN: by = page; break;
+	case REQ_MOVE_FIRST:
 		s->cur = s->top = 0;
 		return true;
-	case KEY_END: case 'G':
+	case REQ_MOVE_LAST:
 		s->cur = s->top = last_top;
 		return true;
-	case KEY_LEFT: case 'h': case KEY_BACKSPACE:
+	case REQ_CLOSE:
 		t->view = NULL;
 		return true;
-	case '[': case ']': {
+	case REQ_STEP_OLDER: case REQ_STEP_NEWER: {
 		/* A step older or newer in the history; past the newest: follow it. */
-		struct row *row = model_row(&t->tabs[t->detail.tab].m, t->detail.key);
+		struct row *row = model_row(&t->tabs[ds(t)->tab].m, ds(t)->key);
 		if (!row || !row->hist_nr)
 			return true;
 		size_t step = step_of(t, row);
-		if (key == '[' && step > 0)
-			t->detail.step = (long)step - 1;
-		else if (key == ']')
-			t->detail.step = step + 1 >= row->hist_nr ? -1 : (long)step + 1;
+		if (req == REQ_STEP_OLDER && step > 0)
+			ds(t)->step = (long)step - 1;
+		else if (req == REQ_STEP_NEWER)
+			ds(t)->step = step + 1 >= row->hist_nr ? -1 : (long)step + 1;
 		build(t, row);
 		return true;
 	}
-	case 'y': {
+	case REQ_YAML: {
 		/* The other of the two: history, diff and JSON, or YAML. */
-		struct row *row = model_row(&t->tabs[t->detail.tab].m, t->detail.key);
-		t->detail.yaml = !t->detail.yaml;
+		struct row *row = model_row(&t->tabs[ds(t)->tab].m, ds(t)->key);
+		ds(t)->yaml = !ds(t)->yaml;
 		s->cur = s->top = 0;
 		if (row)
 			build(t, row);
@@ -327,9 +356,9 @@ static bool detail_key(struct tui *t, int key)
 
 static void detail_wheel(struct tui *t, int lines)
 {
-	struct scroll *s = &t->detail.scroll;
-	size_t nr = t->detail.nr;
-	size_t last_top = nr > (size_t)t->detail.height ? nr - (size_t)t->detail.height : 0;
+	struct scroll *s = &ds(t)->scroll;
+	size_t nr = ds(t)->nr;
+	size_t last_top = nr > (size_t)ds(t)->height ? nr - (size_t)ds(t)->height : 0;
 
 	s->cur = s->top;
 	scroll_by(s, lines, last_top + 1);
@@ -338,7 +367,10 @@ static void detail_wheel(struct tui *t, int lines)
 
 const struct view_ops detail_view = {
 	.name = "detail",
+	.new = detail_view_new,
+	.free = detail_view_free,
 	.draw = detail_draw,
-	.key = detail_key,
+	.keymap = KEYMAP_DETAIL,
+	.request = detail_request,
 	.wheel = detail_wheel,
 };

@@ -104,99 +104,109 @@ static void wrap_line(void *ctx, const char *text)
 		draw_text(c->y++, c->x, c->w, c->attr, text);
 }
 
-static void health_draw(struct tui *t, const struct rect *r, bool focused)
+typedef unsigned long long ull;
+
+/* What the reflector and the processor are doing, and have done. */
+static void lines_informer(struct tui *t, struct health_text *h)
 {
 	struct tab *tab = tui_tab(t);
 	const struct informer_stats *st = &tab->m.stats;
-	struct health_text h;
 	char a[32], b[32];
-	typedef unsigned long long ull;
-
-	memset(&h, 0, sizeof(h));
-	draw_title(t, r, focused, " informer", NULL);
-
 	char state[160];
 	state_text(t, st, state, sizeof(state));
-	line_add(&h, st->state == STATE_BACKOFF ? A_BOLD | tui_color(t, PAIR_ERROR) : A_BOLD,
+	line_add(h, st->state == STATE_BACKOFF ? A_BOLD | tui_color(t, PAIR_ERROR) : A_BOLD,
 		 "state    %s", state);
-	line_add(&h, 0, "rv       %s", st->rv[0] ? st->rv : "-");
-	item_add(&h, "%s", st->synced ? "synced" : "not synced");
-	line_add(&h, 0, "lists %llu", (ull)st->lists);
-	item_add(&h, "relists %llu", (ull)st->relists);
-	item_add(&h, "410s %llu", (ull)st->expired);
-	line_add(&h, 0, "watches %llu", (ull)st->watches);
-	item_add(&h, "bookmarks %llu", (ull)st->bookmarks);
-	line_add(&h, st->errors ? tui_color(t, PAIR_ERROR) : 0, "errors %llu", (ull)st->errors);
-	item_add(&h, "backoffs %llu", (ull)st->backoffs);
-	item_add(&h, "renewed %llu", (ull)st->stalls);
-	line_add(&h, 0, "deltas/s %.1f", tab->m.deltas_per_s);
-	item_add(&h, "fifo %zu", st->fifo_depth);
-	item_add(&h, "cached %zu", st->cached);
+	line_add(h, 0, "rv       %s", st->rv[0] ? st->rv : "-");
+	item_add(h, "%s", st->synced ? "synced" : "not synced");
+	line_add(h, 0, "lists %llu", (ull)st->lists);
+	item_add(h, "relists %llu", (ull)st->relists);
+	item_add(h, "410s %llu", (ull)st->expired);
+	line_add(h, 0, "watches %llu", (ull)st->watches);
+	item_add(h, "bookmarks %llu", (ull)st->bookmarks);
+	line_add(h, st->errors ? tui_color(t, PAIR_ERROR) : 0, "errors %llu", (ull)st->errors);
+	item_add(h, "backoffs %llu", (ull)st->backoffs);
+	item_add(h, "renewed %llu", (ull)st->stalls);
+	line_add(h, 0, "deltas/s %.1f", tab->m.deltas_per_s);
+	item_add(h, "fifo %zu", st->fifo_depth);
+	item_add(h, "cached %zu", st->cached);
 	if (st->last_resync_ms)
 		format_ago(t, st->last_resync_ms, a);
 	else
 		snprintf(a, sizeof(a), "never");
-	line_add(&h, 0, "resyncs %llu", (ull)st->resyncs);
-	item_add(&h, "last %s", a);
+	line_add(h, 0, "resyncs %llu", (ull)st->resyncs);
+	item_add(h, "last %s", a);
 	if (st->next_resync_ms) {
 		format_age(st->next_resync_ms - t->now_wall, b);
-		item_add(&h, "next %s", b);
+		item_add(h, "next %s", b);
 	}
 	if (tab->m.held_nr || t->paused)
-		line_add(&h, 0, "held %zu (paused)", tab->m.held_nr);
+		line_add(h, 0, "held %zu (paused)", tab->m.held_nr);
 	if (st->last_error[0]) {
 		format_ago(t, st->last_error_ms, a);
-		line_add(&h, A_BOLD | tui_color(t, PAIR_ERROR), "error %s ago: %s", a,
+		line_add(h, A_BOLD | tui_color(t, PAIR_ERROR), "error %s ago: %s", a,
 			 st->last_error);
-		h.v[h.nr - 1].wrap = true;
+		h->v[h->nr - 1].wrap = true;
 	}
 	/* Alive, or only quiet? */
 	if (st->watch_since_ms) {
 		format_ago(t, st->watch_since_ms, a);
-		line_add(&h, 0, "watch    open %s", a);
-		item_add(&h, "of %ds", st->watch_timeout_s);
+		line_add(h, 0, "watch    open %s", a);
+		item_add(h, "of %ds", st->watch_timeout_s);
 	} else {
-		line_add(&h, 0, "watch    none open");
+		line_add(h, 0, "watch    none open");
 	}
 	format_ago(t, st->last_event_ms, a);
-	line_add(&h, 0, "event    %s%s", a, st->last_event_ms ? " ago" : "");
+	line_add(h, 0, "event    %s%s", a, st->last_event_ms ? " ago" : "");
 	format_ago(t, st->last_bookmark_ms, a);
-	item_add(&h, "bookmark %s%s", a, st->last_bookmark_ms ? " ago" : "");
+	item_add(h, "bookmark %s%s", a, st->last_bookmark_ms ? " ago" : "");
 	if (st->bookmark_gap_ms) {
 		format_age(st->bookmark_gap_ms, b);
-		item_add(&h, "every %s", b);
+		item_add(h, "every %s", b);
 	}
-	line_add(&h, st->short_watches || st->rv_backwards ? tui_color(t, PAIR_ERROR) : 0,
+	line_add(h, st->short_watches || st->rv_backwards ? tui_color(t, PAIR_ERROR) : 0,
 		 "short watches %llu", (ull)st->short_watches);
-	item_add(&h, "rv back %llu", (ull)st->rv_backwards);
-	if (tab->verify) {
-		line_add(&h, 0, "verify   under way");
+	item_add(h, "rv back %llu", (ull)st->rv_backwards);
+}
+
+/* The last `V`, then the counters. */
+static void lines_counts(struct tui *t, struct health_text *h)
+{
+	struct tab *tab = tui_tab(t);
+	const struct informer_stats *st = &tab->m.stats;
+	char a[32];
+
+	if (consumer_verifying(&t->cons, (size_t)(tab - t->tabs))) {
+		line_add(h, 0, "verify   under way");
 	} else if (tab->verify_ms) {
 		format_ago(t, tab->verify_ms, a);
-		line_add(&h, tab->verify_bad ? A_BOLD | tui_color(t, PAIR_ERROR) : 0,
+		line_add(h, tab->verify_bad ? A_BOLD | tui_color(t, PAIR_ERROR) : 0,
 			 "verify   %s ago: %s", a, tab->verify_text);
-		h.v[h.nr - 1].wrap = true;
+		h->v[h->nr - 1].wrap = true;
 	} else {
-		line_add(&h, 0, "verify   V checks the cache");
+		line_add(h, 0, "verify   V checks the cache");
 	}
-	line_add(&h, 0, "backlog  %zu", st->backlog);
+	line_add(h, 0, "backlog  %zu", st->backlog);
 	if (st->backlog && st->backlog_since_ms) {
 		format_ago(t, st->backlog_since_ms, a);
-		item_add(&h, "oldest %s", a);
+		item_add(h, "oldest %s", a);
 	}
-	line_add(&h, 0, "events %llu", (ull)st->events);
-	item_add(&h, "pages %llu", (ull)st->pages);
-	item_add(&h, "429s %llu", (ull)st->throttled);
-	line_add(&h, 0, "Added %llu", (ull)st->deltas[DELTA_ADDED]);
-	item_add(&h, "Updated %llu", (ull)st->deltas[DELTA_UPDATED]);
-	item_add(&h, "Deleted %llu", (ull)st->deltas[DELTA_DELETED]);
-	line_add(&h, 0, "Replaced %llu", (ull)st->deltas[DELTA_REPLACED]);
-	item_add(&h, "Sync %llu", (ull)st->deltas[DELTA_SYNC]);
+	line_add(h, 0, "events %llu", (ull)st->events);
+	item_add(h, "pages %llu", (ull)st->pages);
+	item_add(h, "429s %llu", (ull)st->throttled);
+	line_add(h, 0, "Added %llu", (ull)st->deltas[DELTA_ADDED]);
+	item_add(h, "Updated %llu", (ull)st->deltas[DELTA_UPDATED]);
+	item_add(h, "Deleted %llu", (ull)st->deltas[DELTA_DELETED]);
+	line_add(h, 0, "Replaced %llu", (ull)st->deltas[DELTA_REPLACED]);
+	item_add(h, "Sync %llu", (ull)st->deltas[DELTA_SYNC]);
+}
 
+/* The lines into r below its title, items wrapping as the width allows. */
+static void lines_paint(const struct health_text *h, const struct rect *r)
+{
 	int y = r->y + 1, bottom = r->y + r->h;
 	int x0 = r->x + 1, w = r->w - 1;
-	for (size_t i = 0; i < h.nr && y < bottom; i++) {
-		const struct health_line *l = &h.v[i];
+	for (size_t i = 0; i < h->nr && y < bottom; i++) {
+		const struct health_line *l = &h->v[i];
 		if (l->wrap) {
 			struct wrap_ctx c = { y, x0, w, l->attr, bottom };
 			text_wrap(l->items[0], w, ERROR_LINES, wrap_line, &c);
@@ -218,6 +228,17 @@ static void health_draw(struct tui *t, const struct rect *r, bool focused)
 		}
 		y++;
 	}
+}
+
+static void health_draw(struct tui *t, const struct rect *r, bool focused)
+{
+	struct health_text h;
+
+	memset(&h, 0, sizeof(h));
+	draw_title(t, r, focused, " informer", NULL);
+	lines_informer(t, &h);
+	lines_counts(t, &h);
+	lines_paint(&h, r);
 }
 
 const struct view_ops health_view = {

@@ -26,6 +26,38 @@
 #include "tui/tui_view.h"
 #include "lib/util.h"
 
+/*
+ * A line of the delta pane: a log entry (item -1), one of a group's
+ * deltas (item >= 0), or the note that a group kept no more.
+ */
+#define LINE_NOT_KEPT (-2)
+struct log_line {
+	uint64_t seq;
+	int item;
+};
+
+struct log_lines {
+	struct log_line *v;
+	size_t nr, alloc;
+};
+
+/* The delta pane's own state, one a tab (tab->pane[PANE_LOG]). */
+struct log_state {
+	struct scroll scroll;	/* over lines */
+	bool follow;		/* the cursor stays on the newest entry */
+	struct log_lines lines;
+	uint64_t seen_total, seen_changes;	/* the model's, at the last */
+	uint64_t seen_filter_gen;	/* t->filter_gen the lines are of */
+	bool dirty;		/* rebuild the lines */
+	bool reveal;		/* scroll the cursor's line to the top */
+	int height;		/* lines shown last frame (for PgUp/PgDn) */
+};
+
+static inline struct log_state *ls(const struct tab *tab)
+{
+	return tab->pane[PANE_LOG];
+}
+
 /* ---- which lines are shown ------------------------------------------------ */
 
 static bool key_shown(const struct tui *t, const struct tab *tab, const char *key)
@@ -78,7 +110,7 @@ static bool entry_shown(const struct tui *t, const struct tab *tab, struct log_e
 
 static void lines_push(struct tab *tab, uint64_t seq, int item)
 {
-	struct log_lines *l = &tab->lines;
+	struct log_lines *l = &ls(tab)->lines;
 	ALLOC_GROW(l->v, l->nr + 1, l->alloc);
 	l->v[l->nr++] = (struct log_line){ seq, item };
 }
@@ -112,11 +144,11 @@ static void entry_lines(const struct tui *t, struct tab *tab, struct log_entry *
 
 static size_t line_find(const struct tab *tab, struct log_line at)
 {
-	size_t lo = 0, hi = tab->lines.nr;
+	size_t lo = 0, hi = ls(tab)->lines.nr;
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
-		const struct log_line *l = &tab->lines.v[mid];
+		const struct log_line *l = &ls(tab)->lines.v[mid];
 		if (l->seq < at.seq || (l->seq == at.seq && l->item < at.item))
 			lo = mid + 1;
 		else
@@ -129,15 +161,20 @@ static size_t line_find(const struct tab *tab, struct log_line at)
 static void lines_refresh(struct tui *t, struct tab *tab)
 {
 	struct model *m = &tab->m;
-	struct log_lines *l = &tab->lines;
-	bool full = tab->log_dirty || m->log_changes != tab->log_seen_changes;
+	struct log_lines *l = &ls(tab)->lines;
 
-	if (!full && m->log_total == tab->log_seen_total)
+	if (ls(tab)->seen_filter_gen != t->filter_gen) {	/* a filter changed */
+		ls(tab)->seen_filter_gen = t->filter_gen;
+		ls(tab)->dirty = true;
+	}
+	bool full = ls(tab)->dirty || m->log_changes != ls(tab)->seen_changes;
+
+	if (!full && m->log_total == ls(tab)->seen_total)
 		return;
 	struct log_line at = { 0, 0 };
-	bool had = tab->log.cur < l->nr;
+	bool had = ls(tab)->scroll.cur < l->nr;
 	if (had)
-		at = l->v[tab->log.cur];
+		at = l->v[ls(tab)->scroll.cur];
 
 	uint64_t first = m->log_nr ? model_log_at(m, 0)->seq : m->log_total + 1;
 	if (full) {
@@ -153,19 +190,19 @@ static void lines_refresh(struct tui *t, struct tab *tab)
 			memmove(l->v, l->v + gone, (l->nr - gone) * sizeof(*l->v));
 			l->nr -= gone;
 		}
-		uint64_t from = tab->log_seen_total + 1 > first ? tab->log_seen_total + 1 : first;
+		uint64_t from = ls(tab)->seen_total + 1 > first ? ls(tab)->seen_total + 1 : first;
 		for (uint64_t seq = from; seq <= m->log_total; seq++)
 			entry_lines(t, tab, model_log_seq(m, seq));
 	}
-	tab->log_dirty = false;
-	tab->log_seen_changes = m->log_changes;
-	tab->log_seen_total = m->log_total;
+	ls(tab)->dirty = false;
+	ls(tab)->seen_changes = m->log_changes;
+	ls(tab)->seen_total = m->log_total;
 
-	if (tab->log_follow) {
-		tab->log.cur = l->nr ? l->nr - 1 : 0;
+	if (ls(tab)->follow) {
+		ls(tab)->scroll.cur = l->nr ? l->nr - 1 : 0;
 	} else if (had) {
 		size_t i = line_find(tab, at);
-		tab->log.cur = i < l->nr ? i : (l->nr ? l->nr - 1 : 0);
+		ls(tab)->scroll.cur = i < l->nr ? i : (l->nr ? l->nr - 1 : 0);
 	}
 }
 
@@ -230,28 +267,28 @@ static void log_draw(struct tui *t, const struct rect *r, bool focused)
 	struct model *m = &tab->m;
 	char title[128], right[64];
 
-	tab->log_height = r->h - 1;
+	ls(tab)->height = r->h - 1;
 	lines_refresh(t, tab);
-	if (tab->log_reveal) {
+	if (ls(tab)->reveal) {
 		/* A group just opened: its line on top, its deltas below. */
-		tab->log.top = tab->log.cur;
-		tab->log_reveal = false;
+		ls(tab)->scroll.top = ls(tab)->scroll.cur;
+		ls(tab)->reveal = false;
 	}
-	scroll_fix(&tab->log, tab->lines.nr, tab->log_height);
+	scroll_fix(&ls(tab)->scroll, ls(tab)->lines.nr, ls(tab)->height);
 
-	snprintf(title, sizeof(title), " deltas  %zu shown", tab->lines.nr);
-	snprintf(right, sizeof(right), "%s", tab->log_follow ? "following" : "");
+	snprintf(title, sizeof(title), " deltas  %zu shown", ls(tab)->lines.nr);
+	snprintf(right, sizeof(right), "%s", ls(tab)->follow ? "following" : "");
 	draw_title(t, r, focused, title, right);
 
-	for (int i = 0; i < tab->log_height; i++) {
-		size_t at = tab->log.top + (size_t)i;
-		if (at >= tab->lines.nr)
+	for (int i = 0; i < ls(tab)->height; i++) {
+		size_t at = ls(tab)->scroll.top + (size_t)i;
+		if (at >= ls(tab)->lines.nr)
 			break;
-		const struct log_line *line = &tab->lines.v[at];
+		const struct log_line *line = &ls(tab)->lines.v[at];
 		const struct log_entry *e = model_log_seq(m, line->seq);
 		if (!e)
 			continue;
-		bool sel = focused && at == tab->log.cur;
+		bool sel = focused && at == ls(tab)->scroll.cur;
 		int base = sel ? A_REVERSE : A_NORMAL;
 		int y = r->y + 1 + i, x = r->x, end = r->x + r->w;
 		char clock[16], buf[512];
@@ -302,9 +339,9 @@ static void log_draw(struct tui *t, const struct rect *r, bool focused)
 /* The key of the object of the line under the cursor, or NULL. */
 const char *log_selected_key(struct tui *t, struct tab *tab)
 {
-	if (tab->log.cur >= tab->lines.nr)
+	if (ls(tab)->scroll.cur >= ls(tab)->lines.nr)
 		return NULL;
-	const struct log_line *line = &tab->lines.v[tab->log.cur];
+	const struct log_line *line = &ls(tab)->lines.v[ls(tab)->scroll.cur];
 	const struct log_entry *e = model_log_seq(&tab->m, line->seq);
 	if (!e)
 		return NULL;
@@ -315,19 +352,19 @@ const char *log_selected_key(struct tui *t, struct tab *tab)
 	return NULL;
 }
 
-static bool log_key(struct tui *t, int key)
+static bool log_request(struct tui *t, enum request req, int key)
 {
 	struct tab *tab = tui_tab(t);
-	size_t nr = tab->lines.nr;
+	size_t nr = ls(tab)->lines.nr;
 
-	if (scroll_key(&tab->log, key, nr, tab->log_height)) {
-		tab->log_follow = nr && tab->log.cur == nr - 1;
+	if (scroll_request(&ls(tab)->scroll, req, nr, ls(tab)->height)) {
+		ls(tab)->follow = nr && ls(tab)->scroll.cur == nr - 1;
 		return true;
 	}
-	if (key == '\r' || key == '\n' || key == KEY_ENTER) {
-		if (tab->log.cur >= nr)
+	if (req == REQ_ENTER) {
+		if (ls(tab)->scroll.cur >= nr)
 			return true;
-		const struct log_line *line = &tab->lines.v[tab->log.cur];
+		const struct log_line *line = &ls(tab)->lines.v[ls(tab)->scroll.cur];
 		struct log_entry *e = model_log_seq(&tab->m, line->seq);
 		const char *k = log_selected_key(t, tab);
 		if (k) {
@@ -335,8 +372,8 @@ static bool log_key(struct tui *t, int key)
 		} else if (e && e->kind == LOG_GROUP) {
 			model_group_toggle(&tab->m, e);
 			/* Stay on the group's line, wherever following was. */
-			tab->log_follow = false;
-			tab->log_reveal = e->group->expanded;
+			ls(tab)->follow = false;
+			ls(tab)->reveal = e->group->expanded;
 		}
 		return true;
 	}
@@ -346,22 +383,54 @@ static bool log_key(struct tui *t, int key)
 static void log_wheel(struct tui *t, int lines)
 {
 	struct tab *tab = tui_tab(t);
-	size_t nr = tab->lines.nr;
+	size_t nr = ls(tab)->lines.nr;
 
-	scroll_by(&tab->log, lines, nr);
-	scroll_fix(&tab->log, nr, tab->log_height);
-	tab->log_follow = nr && tab->log.cur == nr - 1;
+	scroll_by(&ls(tab)->scroll, lines, nr);
+	scroll_fix(&ls(tab)->scroll, nr, ls(tab)->height);
+	ls(tab)->follow = nr && ls(tab)->scroll.cur == nr - 1;
 }
 
-void log_release(struct tab *tab)
+/* Line 0 is the title. */
+static void log_click(struct tui *t, int line)
 {
-	free(tab->lines.v);
-	memset(&tab->lines, 0, sizeof(tab->lines));
+	struct log_state *st = ls(tui_tab(t));
+
+	if (line >= 1) {
+		st->scroll.cur = st->scroll.top + (size_t)(line - 1);
+		st->follow = false;
+	}
+}
+
+void log_cleared(struct tab *tab)
+{
+	ls(tab)->scroll.cur = ls(tab)->scroll.top = 0;
+	ls(tab)->follow = true;
+}
+
+static void *log_view_new(struct tui *t, struct tab *tab)
+{
+	struct log_state *st = xcalloc(1, sizeof(*st));
+
+	st->follow = true;
+	st->seen_filter_gen = t->filter_gen;
+	return st;
+}
+
+static void log_view_free(void *state)
+{
+	struct log_state *st = state;
+
+	free(st->lines.v);
+	free(st);
 }
 
 const struct view_ops log_view = {
 	.name = "log",
+	.keymap = KEYMAP_MAIN,
+	.new = log_view_new,
+	.free = log_view_free,
 	.draw = log_draw,
-	.key = log_key,
+	.request = log_request,
 	.wheel = log_wheel,
+	.click = log_click,
 };

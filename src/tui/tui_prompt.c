@@ -166,7 +166,7 @@ static void filter_follow(struct tui *t)
 		filter_clear(&tab->filter);
 	}
 	tui_filters_changed(t);
-	tab->table.cur = tab->table.top = 0;
+	table_to_top(tab);
 }
 
 static void namespace_set(struct tui *t, const char *ns)
@@ -174,7 +174,7 @@ static void namespace_set(struct tui *t, const char *ns)
 	snprintf(t->ns_filter, sizeof(t->ns_filter), "%s", ns);
 	tui_filters_changed(t);
 	for (size_t i = 0; i < t->nr; i++)
-		t->tabs[i].table.cur = t->tabs[i].table.top = 0;
+		table_to_top(&t->tabs[i]);
 }
 
 /* Enter: true when the prompt is done. */

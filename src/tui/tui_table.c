@@ -93,6 +93,25 @@ enum {
 };
 static const char *const fixed_sort_names[] = { "NAME", "NAMESPACE", "RV", "DELTA", "LAST" };
 
+/* The table's own state, one a tab (tab->pane[PANE_TABLE]). */
+struct table_state {
+	struct row_index index;	/* the rows shown, filtered and sorted */
+	bool index_dirty;
+	int64_t index_at;	/* monotonic, last rebuild */
+	int64_t index_cost;	/* ms the last rebuild took */
+	uint64_t seen_structure, seen_changes;	/* the model's, at the rebuild */
+	uint64_t seen_filter_gen;	/* t->filter_gen the index is of */
+	struct scroll scroll;
+	int sort;		/* column: SORT_* */
+	bool sort_desc;
+	int height;		/* rows shown last frame (for PgUp/PgDn) */
+};
+
+static inline struct table_state *ts(const struct tab *tab)
+{
+	return tab->pane[PANE_TABLE];
+}
+
 static bool show_namespace(const struct tui *t, const struct tab *tab)
 {
 	return tab->m.namespaced && !t->session->cluster.scope_ns;
@@ -123,7 +142,7 @@ static const char *column_name(const struct tab *tab, int id)
 
 static const char *sort_name(const struct tab *tab)
 {
-	return column_name(tab, tab->sort);
+	return column_name(tab, ts(tab)->sort);
 }
 
 static int cmp_numeric_or_text(const char *a, const char *b)
@@ -142,7 +161,7 @@ static int cmp_rows(const void *pa, const void *pb, void *ctx)
 	const struct row *a = *(struct row *const *)pa, *b = *(struct row *const *)pb;
 	int c = 0;
 
-	switch (tab->sort) {
+	switch (ts(tab)->sort) {
 	case SORT_NAME:
 		c = strverscmp(a->obj->name, b->obj->name);
 		break;
@@ -164,7 +183,7 @@ static int cmp_rows(const void *pa, const void *pb, void *ctx)
 		break;
 	}
 	default: {
-		size_t i = (size_t)(tab->sort - SORT__FIXED);
+		size_t i = (size_t)(ts(tab)->sort - SORT__FIXED);
 		if (i < a->cells_nr && i < b->cells_nr)
 			c = cmp_numeric_or_text(a->cells[i], b->cells[i]);
 		break;
@@ -172,14 +191,14 @@ static int cmp_rows(const void *pa, const void *pb, void *ctx)
 	}
 	if (!c)
 		c = strverscmp(a->key, b->key);
-	return tab->sort_desc ? -c : c;
+	return ts(tab)->sort_desc ? -c : c;
 }
 
 struct row *table_selected(struct tab *tab)
 {
-	if (tab->table.cur >= tab->index.nr)
+	if (ts(tab)->scroll.cur >= ts(tab)->index.nr)
 		return NULL;
-	return tab->index.v[tab->table.cur];
+	return ts(tab)->index.v[ts(tab)->scroll.cur];
 }
 
 void table_rebuild(struct tui *t, struct tab *tab)
@@ -189,55 +208,61 @@ void table_rebuild(struct tui *t, struct tab *tab)
 	struct hashmap_entry *e;
 	int64_t start = mono_ms();
 
-	tab->index.nr = 0;
+	ts(tab)->index.nr = 0;
 	while ((e = hashmap_next(&tab->m.rows, &iter))) {
 		struct row *r = e->value;
 		if (!filter_match_row(&tab->filter, r) ||
 		    (t->ns_filter[0] && tab->m.namespaced && strcmp(r->obj->ns, t->ns_filter)))
 			continue;
-		if (tab->sort >= SORT__FIXED)
+		if (ts(tab)->sort >= SORT__FIXED)
 			row_cells(tab, r, -1);
-		ALLOC_GROW(tab->index.v, tab->index.nr + 1, tab->index.alloc);
-		tab->index.v[tab->index.nr++] = r;
+		ALLOC_GROW(ts(tab)->index.v, ts(tab)->index.nr + 1, ts(tab)->index.alloc);
+		ts(tab)->index.v[ts(tab)->index.nr++] = r;
 	}
-	if (tab->index.nr > 1)
-		qsort_r(tab->index.v, tab->index.nr, sizeof(*tab->index.v), cmp_rows, tab);
+	if (ts(tab)->index.nr > 1)
+		qsort_r(ts(tab)->index.v, ts(tab)->index.nr, sizeof(*ts(tab)->index.v),
+			cmp_rows, tab);
 
 	/*
 	 * The cursor stays on its object when the object is still listed,
 	 * unless it is on the first line: then it stays there, so that the
 	 * top of the table (the newest, when sorted by LAST) stays in view.
 	 */
-	if (tab->table.cur == 0)
+	if (ts(tab)->scroll.cur == 0)
 		selected = NULL;
-	for (size_t i = 0; selected && i < tab->index.nr; i++) {
-		if (tab->index.v[i] == selected) {
-			tab->table.cur = i;
+	for (size_t i = 0; selected && i < ts(tab)->index.nr; i++) {
+		if (ts(tab)->index.v[i] == selected) {
+			ts(tab)->scroll.cur = i;
 			break;
 		}
 	}
-	scroll_fix(&tab->table, tab->index.nr, tab->table_height);
-	tab->index_dirty = false;
-	tab->seen_structure = tab->m.structure;
-	tab->seen_changes = tab->m.changes;
-	tab->index_at = mono_ms();
-	tab->index_cost = tab->index_at - start;
+	scroll_fix(&ts(tab)->scroll, ts(tab)->index.nr, ts(tab)->height);
+	ts(tab)->index_dirty = false;
+	ts(tab)->seen_structure = tab->m.structure;
+	ts(tab)->seen_changes = tab->m.changes;
+	ts(tab)->index_at = mono_ms();
+	ts(tab)->index_cost = ts(tab)->index_at - start;
 }
 
 void table_refresh(struct tui *t, struct tab *tab, bool force)
 {
+	if (ts(tab)->seen_filter_gen != t->filter_gen) {	/* a filter changed */
+		ts(tab)->seen_filter_gen = t->filter_gen;
+		ts(tab)->index_dirty = true;
+	}
 	/* Which changes move rows: the name order moves only when rows come
 	 * or go, other orders and label filters also when a row changes. */
-	bool order_follows_changes = (tab->sort != SORT_NAME && tab->sort != SORT_NAMESPACE) ||
+	int sort = ts(tab)->sort;
+	bool order_follows_changes = (sort != SORT_NAME && sort != SORT_NAMESPACE) ||
 				     tab->filter.sel;
-	bool needed = tab->index_dirty || tab->m.structure != tab->seen_structure ||
-		      (order_follows_changes && tab->m.changes != tab->seen_changes);
+	bool needed = ts(tab)->index_dirty || tab->m.structure != ts(tab)->seen_structure ||
+		      (order_follows_changes && tab->m.changes != ts(tab)->seen_changes);
 
 	if (!needed)
 		return;
-	if (!force && !tab->index_dirty) {
-		int64_t spacing = tab->index_cost * 4;
-		if (mono_ms() - tab->index_at < spacing)
+	if (!force && !ts(tab)->index_dirty) {
+		int64_t spacing = ts(tab)->index_cost * 4;
+		if (mono_ms() - ts(tab)->index_at < spacing)
 			return;	/* the next tick catches up */
 	}
 	table_rebuild(t, tab);
@@ -245,16 +270,17 @@ void table_refresh(struct tui *t, struct tab *tab, bool force)
 
 static void sort_set(struct tui *t, struct tab *tab, int id, bool desc)
 {
-	tab->sort = id;
-	tab->sort_desc = desc;
-	tab->index_dirty = true;
+	ts(tab)->sort = id;
+	ts(tab)->sort_desc = desc;
+	ts(tab)->index_dirty = true;
 	tui_message(t, "sorted by %s%s", sort_name(tab), desc ? ", reversed" : "");
 }
 
-void table_sort_default(struct tui *t, struct tab *tab)
+/* NAMESPACE when the table shows it, else NAME. */
+static void table_sort_default(struct tui *t, struct tab *tab)
 {
-	tab->sort = show_namespace(t, tab) ? SORT_NAMESPACE : SORT_NAME;
-	tab->sort_desc = false;
+	ts(tab)->sort = show_namespace(t, tab) ? SORT_NAMESPACE : SORT_NAME;
+	ts(tab)->sort_desc = false;
 }
 
 void table_cycle_sort(struct tui *t, struct tab *tab, int step)
@@ -263,7 +289,7 @@ void table_cycle_sort(struct tui *t, struct tab *tab, int step)
 	size_t n = screen_order(t, tab, ids, MAX_SORT), at = 0;
 
 	for (size_t i = 0; i < n; i++)
-		if (ids[i] == tab->sort)
+		if (ids[i] == ts(tab)->sort)
 			at = i;
 	at = (at + n + (size_t)(step % (int)n + (int)n)) % n;
 	sort_set(t, tab, ids[at], false);
@@ -271,7 +297,7 @@ void table_cycle_sort(struct tui *t, struct tab *tab, int step)
 
 void table_reverse_sort(struct tui *t, struct tab *tab)
 {
-	sort_set(t, tab, tab->sort, !tab->sort_desc);
+	sort_set(t, tab, ts(tab)->sort, !ts(tab)->sort_desc);
 }
 
 bool table_sort_letter(struct tui *t, struct tab *tab, char letter)
@@ -287,16 +313,37 @@ bool table_sort_letter(struct tui *t, struct tab *tab, char letter)
 	/* Again: the next column with that initial, after the last the first. */
 	size_t pick = 0;
 	for (size_t i = 0; i < nm; i++)
-		if (match[i] == tab->sort)
+		if (match[i] == ts(tab)->sort)
 			pick = (i + 1) % nm;
 	sort_set(t, tab, match[pick], false);
 	return true;
 }
 
-void table_release(struct tab *tab)
+void table_invalidate(struct tab *tab)
 {
-	free(tab->index.v);
-	memset(&tab->index, 0, sizeof(tab->index));
+	ts(tab)->index_dirty = true;
+}
+
+void table_to_top(struct tab *tab)
+{
+	ts(tab)->scroll.cur = ts(tab)->scroll.top = 0;
+}
+
+static void *table_view_new(struct tui *t, struct tab *tab)
+{
+	tab->pane[PANE_TABLE] = xcalloc(1, sizeof(struct table_state));
+	ts(tab)->index_dirty = true;
+	ts(tab)->seen_filter_gen = t->filter_gen;
+	table_sort_default(t, tab);
+	return tab->pane[PANE_TABLE];
+}
+
+static void table_view_free(void *state)
+{
+	struct table_state *st = state;
+
+	free(st->index.v);
+	free(st);
 }
 
 /* ---- drawing ---------------------------------------------------------------- */
@@ -392,11 +439,12 @@ static void fit_columns(struct col *cols, size_t nc, int name_col, int ns_col, i
 	}
 }
 
-/* The title line: name, counts, what narrows the table, the sort; synced and rv. */
-static void table_draw_title(struct tui *t, struct tab *tab, const struct rect *r,
-			     bool focused, bool by_ns)
+/* The title bar: the resource, its counts, what narrows it, the sort. */
+static void table_title(struct tui *t, struct tab *tab, const struct rect *r, bool focused)
 {
 	char title[512], right[128];
+	bool by_ns = t->ns_filter[0] && tab->m.namespaced;
+
 	int n = snprintf(title, sizeof(title), " %s  %zu object%s", tab->m.name,
 			 tab->m.present, tab->m.present == 1 ? "" : "s");
 
@@ -408,17 +456,17 @@ static void table_draw_title(struct tui *t, struct tab *tab, const struct rect *
 		n += snprintf(title + n, sizeof(title) - (size_t)n, "  filter '%s'",
 			      tab->filter.text);
 	if (by_ns || filter_active(&tab->filter))
-		n += snprintf(title + n, sizeof(title) - (size_t)n, ": %zu", tab->index.nr);
+		n += snprintf(title + n, sizeof(title) - (size_t)n, ": %zu", ts(tab)->index.nr);
 	snprintf(title + n, sizeof(title) - (size_t)n, "  sort %s%s", sort_name(tab),
-		 tab->sort_desc ? (t->utf8 ? " ▼" : " desc") : "");
+		 ts(tab)->sort_desc ? (t->utf8 ? " ▼" : " desc") : "");
 	snprintf(right, sizeof(right), "%s rv %s",
 		 tab->m.stats.synced ? "synced" : informer_state_name(tab->m.stats.state),
 		 tab->m.stats.rv[0] ? tab->m.stats.rv : "-");
 	draw_title(t, r, focused, title, right);
 }
 
-/* The text of column id in a row (cells: the row's kind cells). */
-static const char *cell_text(const struct row *row, char **cells, const char *ago, int id)
+/* What column id shows of row (ago: its LAST, formatted). */
+static const char *cell_text(const struct row *row, int id, char **cells, const char *ago)
 {
 	switch (id) {
 	case SORT_NAMESPACE: return row->obj->ns;
@@ -430,30 +478,85 @@ static const char *cell_text(const struct row *row, char **cells, const char *ag
 	}
 }
 
-/* Row i of the index, on screen line y. */
-static void table_draw_row(struct tui *t, struct tab *tab, const struct rect *r,
-			   bool focused, const struct col *cols, size_t nc, size_t i, int y)
+/*
+ * The columns in screen order, as wide as their header and the visible
+ * rows' cells [first, last), fitted into width.  Returns how many.
+ */
+static size_t table_columns(struct tui *t, struct tab *tab, struct col *cols,
+			    size_t first, size_t last, int width)
 {
-	struct row *row = tab->index.v[i];
+	int ids[MAX_SORT];
+	size_t nc = screen_order(t, tab, ids, MAX_SORT);
+	int name_col = -1, ns_col = -1;
+
+	for (size_t c = 0; c < nc; c++) {
+		cols[c] = (struct col){ ids[c], column_name(tab, ids[c]), 0, false, true };
+		cols[c].width = (int)strlen(cols[c].name);
+		cols[c].right = ids[c] == SORT_RV || ids[c] == SORT_LAST;
+		if (ids[c] == SORT_NAME)
+			name_col = (int)c;
+		if (ids[c] == SORT_NAMESPACE)
+			ns_col = (int)c;
+	}
+	for (size_t i = first; i < last; i++) {
+		struct row *row = ts(tab)->index.v[i];
+		char **cells = row_cells(tab, row, 1000);
+		char ago[32];
+		format_ago(t, row->last_ms, ago);
+		for (size_t c = 0; c < nc; c++) {
+			int w = text_width(cell_text(row, cols[c].id, cells, ago));
+			if (cols[c].id >= SORT__FIXED && w > CELL_MAX)
+				w = CELL_MAX;
+			if (w > cols[c].width)
+				cols[c].width = w;
+		}
+	}
+	fit_columns(cols, nc, name_col, ns_col, width);
+	return nc;
+}
+
+/* The column headers on line y. */
+static void table_header(const struct col *cols, size_t nc, const struct rect *r, int y)
+{
+	int x = r->x + 2;
+
+	move(y, r->x);
+	for (size_t c = 0; c < nc && x < r->x + r->w; c++) {
+		if (!cols[c].shown)
+			continue;
+		int w = cols[c].width;
+		if (x + w > r->x + r->w)
+			w = r->x + r->w - x;
+		int hw = (int)strlen(cols[c].name);
+		draw_text(y, cols[c].right && hw < w ? x + w - hw : x, w, A_BOLD, cols[c].name);
+		x += cols[c].width + 1;
+	}
+}
+
+/* One row on line y: its mark, then its cells. */
+static void table_row(struct tui *t, struct tab *tab, const struct col *cols, size_t nc,
+		      size_t i, const struct rect *r, int y, bool focused)
+{
+	struct row *row = ts(tab)->index.v[i];
 	char **cells = row_cells(tab, row, 1000);
 	char mark[2], ago[32];
 	int mark_attr;
-	bool sel = i == tab->table.cur;
+	bool sel = i == ts(tab)->scroll.cur;
 	int base = sel ? (focused ? A_REVERSE : A_BOLD) : A_NORMAL;
-	int x = r->x + 2;
-
 	if (row->gone_mono)
 		base |= A_DIM;
+
 	row_mark(t, row, mark, &mark_attr);
 	if (sel)
 		mvhline(y, r->x, ' ' | (chtype)base, r->w);
 	draw_text(y, r->x, 1, mark_attr | (sel ? base : 0), mark);
+	int x = r->x + 2;
 	format_ago(t, row->last_ms, ago);
 	for (size_t c = 0; c < nc && x < r->x + r->w; c++) {
-		int attr = base;
 		if (!cols[c].shown)
 			continue;
-		const char *text = cell_text(row, cells, ago, cols[c].id);
+		const char *text = cell_text(row, cols[c].id, cells, ago);
+		int attr = base;
 		if (cols[c].id == SORT_DELTA && !sel)
 			attr |= delta_attr(t, row->last_type);
 		int w = cols[c].width;
@@ -469,62 +572,24 @@ static void table_draw_row(struct tui *t, struct tab *tab, const struct rect *r,
 static void table_draw(struct tui *t, const struct rect *r, bool focused)
 {
 	struct tab *tab = tui_tab(t);
-	bool by_ns = t->ns_filter[0] && tab->m.namespaced;
-
-	tab->table_height = r->h - 2;
-	table_refresh(t, tab, false);
-	scroll_fix(&tab->table, tab->index.nr, tab->table_height);
-	table_draw_title(t, tab, r, focused, by_ns);
-
-	/* The columns in screen order, as wide as their header and visible cells. */
-	int ids[MAX_SORT];
-	size_t nc = screen_order(t, tab, ids, MAX_SORT);
 	struct col cols[MAX_SORT];
-	int name_col = -1, ns_col = -1;
-	for (size_t c = 0; c < nc; c++) {
-		cols[c] = (struct col){ ids[c], column_name(tab, ids[c]), 0, false, true };
-		cols[c].width = (int)strlen(cols[c].name);
-		cols[c].right = ids[c] == SORT_RV || ids[c] == SORT_LAST;
-		if (ids[c] == SORT_NAME)
-			name_col = (int)c;
-		if (ids[c] == SORT_NAMESPACE)
-			ns_col = (int)c;
-	}
-	size_t first = tab->table.top;
-	size_t last = first + (size_t)(tab->table_height > 0 ? tab->table_height : 0);
-	if (last > tab->index.nr)
-		last = tab->index.nr;
-	for (size_t i = first; i < last; i++) {
-		struct row *row = tab->index.v[i];
-		char **cells = row_cells(tab, row, 1000);
-		char ago[32];
-		format_ago(t, row->last_ms, ago);
-		for (size_t c = 0; c < nc; c++) {
-			int w = text_width(cell_text(row, cells, ago, cols[c].id));
-			if (cols[c].id >= SORT__FIXED && w > CELL_MAX)
-				w = CELL_MAX;
-			if (w > cols[c].width)
-				cols[c].width = w;
-		}
-	}
-	fit_columns(cols, nc, name_col, ns_col, r->w - 2);	/* the mark and a margin */
 
-	int y = r->y + 1;
-	int x = r->x + 2;
-	move(y, r->x);
-	for (size_t c = 0; c < nc && x < r->x + r->w; c++) {
-		if (!cols[c].shown)
-			continue;
-		int w = cols[c].width;
-		if (x + w > r->x + r->w)
-			w = r->x + r->w - x;
-		int hw = (int)strlen(cols[c].name);
-		draw_text(y, cols[c].right && hw < w ? x + w - hw : x, w, A_BOLD, cols[c].name);
-		x += cols[c].width + 1;
-	}
+	ts(tab)->height = r->h - 2;
+	table_refresh(t, tab, false);
+	scroll_fix(&ts(tab)->scroll, ts(tab)->index.nr, ts(tab)->height);
+	table_title(t, tab, r, focused);
 
-	if (!tab->index.nr) {
-		bool narrowed = filter_active(&tab->filter) || by_ns;
+	size_t first = ts(tab)->scroll.top;
+	size_t last = first + (size_t)(ts(tab)->height > 0 ? ts(tab)->height : 0);
+	if (last > ts(tab)->index.nr)
+		last = ts(tab)->index.nr;
+	/* r->w less the mark and a margin */
+	size_t nc = table_columns(t, tab, cols, first, last, r->w - 2);
+	table_header(cols, nc, r, r->y + 1);
+
+	if (!ts(tab)->index.nr) {
+		bool narrowed = filter_active(&tab->filter) ||
+				(t->ns_filter[0] && tab->m.namespaced);
 		const char *msg = narrowed ? "no object matches the filter" :
 				  tab->m.stats.synced ? "no objects" : "waiting for the first list…";
 		if (!t->utf8 && !tab->m.stats.synced && !narrowed)
@@ -533,16 +598,16 @@ static void table_draw(struct tui *t, const struct rect *r, bool focused)
 		return;
 	}
 	for (size_t i = first; i < last; i++)
-		table_draw_row(t, tab, r, focused, cols, nc, i, r->y + 2 + (int)(i - first));
+		table_row(t, tab, cols, nc, i, r, r->y + 2 + (int)(i - first), focused);
 }
 
-static bool table_key(struct tui *t, int key)
+static bool table_request(struct tui *t, enum request req, int key)
 {
 	struct tab *tab = tui_tab(t);
 
-	if (scroll_key(&tab->table, key, tab->index.nr, tab->table_height))
+	if (scroll_request(&ts(tab)->scroll, req, ts(tab)->index.nr, ts(tab)->height))
 		return true;
-	if (key == '\r' || key == '\n' || key == KEY_ENTER) {
+	if (req == REQ_ENTER) {
 		struct row *r = table_selected(tab);
 		if (r)
 			detail_open(t, t->cur, r->key, false);
@@ -554,13 +619,26 @@ static bool table_key(struct tui *t, int key)
 static void table_wheel(struct tui *t, int lines)
 {
 	struct tab *tab = tui_tab(t);
-	scroll_by(&tab->table, lines, tab->index.nr);
-	scroll_fix(&tab->table, tab->index.nr, tab->table_height);
+	scroll_by(&ts(tab)->scroll, lines, ts(tab)->index.nr);
+	scroll_fix(&ts(tab)->scroll, ts(tab)->index.nr, ts(tab)->height);
+}
+
+/* Line 0 is the title, line 1 the column header. */
+static void table_click(struct tui *t, int line)
+{
+	struct table_state *st = ts(tui_tab(t));
+
+	if (line >= 2)
+		st->scroll.cur = st->scroll.top + (size_t)(line - 2);
 }
 
 const struct view_ops table_view = {
 	.name = "table",
+	.keymap = KEYMAP_MAIN,
+	.new = table_view_new,
+	.free = table_view_free,
 	.draw = table_draw,
-	.key = table_key,
+	.request = table_request,
 	.wheel = table_wheel,
+	.click = table_click,
 };

@@ -84,9 +84,5 @@ bool tab_unhealthy(const struct tui *t, const struct tab *tab)
 
 void tui_filters_changed(struct tui *t)
 {
-	t->filter_gen++;
-	for (size_t i = 0; i < t->nr; i++) {
-		t->tabs[i].index_dirty = true;
-		t->tabs[i].log_dirty = true;
-	}
+	t->filter_gen++;	/* the table and the delta pane look at it */
 }

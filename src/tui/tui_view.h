@@ -6,18 +6,24 @@
  * pane) laid out by tui.c; a full-screen view (detail, help) replaces
  * them until it is closed.  Each is a `const struct view_ops`:
  *
+ *   new    makes the view's private state: a pane's, one a tab (made
+ *          with the tab); a full-screen view's, one for the UI (tab NULL,
+ *          in t->screen[]).  free frees it.  NULL: the view keeps none.
  *   draw   paints inside r with stdscr; must not touch anything outside
  *          r and must not refresh (tui.c does, once per frame).
- *   key    handles a key the view understands; returns false to let the
- *          global keys (q, ?, Tab, p, r, …) have it.
+ *   request  handles what a key asks for (tui_request.h: looked up in the
+ *          view's keymap; key is the key itself), returns false to let
+ *          the global requests (q, ?, Tab, p, r, …) have it.
  *   wheel  scrolls by lines (negative: up), for the mouse wheel.
+ *   click  a click on the view's line-th line (0: its title), for panes.
  *
  * Views draw only what is visible, so their cost does not grow with the
  * number of objects; the table's index (sorting and filtering every row)
  * is rebuilt only when rows are added or removed, or when the order
  * depends on what changed, and never more often than its own cost allows.
  *
- * Threads: none — everything here runs on the terminal thread.
+ * Threads: everything here runs on the terminal thread; only what the
+ * consumer hands its worker (a LIST, discovery) runs elsewhere.
  */
 #ifndef KINF_TUI_VIEW_H
 #define KINF_TUI_VIEW_H
@@ -26,14 +32,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "informer/consumer.h"
 #include "lib/util.h"
 #include "tui/draw.h"
 #include "tui/tui_model.h"
 
 struct session;
-struct verify_check;
 
 struct tui;
+struct tab;
 
 enum prompt_kind {
 	PROMPT_NONE,
@@ -53,9 +60,13 @@ struct prompt {
 
 struct view_ops {
 	const char *name;
+	enum keymap keymap;
+	void *(*new)(struct tui *t, struct tab *tab);
+	void (*free)(void *state);
 	void (*draw)(struct tui *t, const struct rect *r, bool focused);
-	bool (*key)(struct tui *t, int key);
+	bool (*request)(struct tui *t, enum request req, int key);
 	void (*wheel)(struct tui *t, int lines);
+	void (*click)(struct tui *t, int line);
 };
 
 extern const struct view_ops table_view;
@@ -70,66 +81,39 @@ enum pane {
 	PANE__COUNT,
 };
 
-/* The table's columns: fixed ones, then the kind's (see tui_table.c). */
-struct table_layout {
-	const char *kind;	/* the kind it was made for */
-	size_t nr;
-	const char **names;
-	int *widths;
-};
-
 /*
- * A line of the delta pane: a log entry (item -1), one of a group's
- * deltas (item >= 0), or the note that a group kept no more.
+ * One tab: a resource, its model, its filter, and each pane's private
+ * state (the pane's ops->new, freed with the tab).
  */
-#define LINE_NOT_KEPT (-2)
-struct log_line {
-	uint64_t seq;
-	int item;
-};
-
-struct log_lines {
-	struct log_line *v;
-	size_t nr, alloc;
-};
-
-/* One tab: a resource, its model and how its panes are scrolled. */
 struct tab {
 	struct model m;
 	const struct crd_columns *crds;	/* the TUI's; for the kind's columns */
-	struct row_index index;
-	bool index_dirty;
-	int64_t index_at;	/* monotonic, last rebuild */
-	int64_t index_cost;	/* ms the last rebuild took */
-	uint64_t seen_structure, seen_changes;	/* the model's, at the rebuild */
-	struct scroll table, log;	/* log: over lines */
-	bool log_follow;	/* the log's cursor stays on the newest entry */
-	struct log_lines lines;	/* the delta pane's, see tui_log.c */
-	uint64_t log_seen_total, log_seen_changes;	/* the model's, at the last */
-	bool log_dirty;		/* the filter changed: rebuild the lines */
-	bool log_reveal;	/* scroll the cursor's line to the top */
-	struct filter filter;	/* `/` */
-	int sort;		/* column, see tui_table.c */
-	bool sort_desc;
-	struct table_layout layout;
-	int table_height;	/* rows shown last frame (for PgUp/PgDn) */
-	int log_height;
-	/* `V`: a check of the cache against the server, while under way. */
-	struct verify_check *verify;
-	int64_t verify_until;	/* monotonic: the lag wait's end */
-	int64_t verify_next;	/* monotonic: --verify-every's next check; 0: none */
-	/* The last check's summary (owned), when, and whether it differed. */
+	struct filter filter;	/* `/`, the table's and the delta pane's */
+	void *pane[PANE__COUNT];
+	/* The last `V` check's summary (owned), when, and whether it differed. */
 	char *verify_text;
 	int64_t verify_ms;	/* wall clock; 0: never checked */
 	bool verify_bad;
 };
 
+/* The full-screen views, each with its private state in struct tui. */
+enum screen_view {
+	SCREEN_DETAIL,
+	SCREEN_HELP,
+	SCREEN__COUNT,
+};
+
 struct tui {
 	struct session *session;
 	struct crd_columns *crds;	/* tui_opts'; borrowed */
-	int64_t resync_ms;		/* each tab's listener's */
+	/*
+	 * Each tab's listener, `V` and --verify-every, and the discovery of
+	 * `:`, whose server requests run on the consumer's worker thread.
+	 */
+	struct consumer cons;
+	/* `:`: the name being resolved on the worker; "" when none. */
+	char resolving[256];
 	unsigned hist_states;		/* each tab's model's */
-	int64_t verify_every_ms;	/* --verify-every: V on each tab this often */
 	struct tab *tabs;
 	size_t nr, cur;
 	enum pane focus;
@@ -149,26 +133,13 @@ struct tui {
 	char ns_filter[256];
 	uint64_t filter_gen;		/* bumped when any filter changes */
 
-	/* The detail view: which object, and its text, rebuilt when it changes. */
-	struct {
-		size_t tab;
-		char *key;
-		bool yaml;		/* the object as YAML, nothing else */
-		unsigned version;	/* the row's version the lines are of */
-		bool vanished;		/* the row was freed; lines are the last */
-		/* `[` `]`: the history entry looked at; -1: the newest. */
-		long step;
-		char **lines;
-		int *attrs;
-		size_t nr, alloc;
-		struct scroll scroll;
-		int height;
-	} detail;
-	int help_top;
+	/* The full-screen views' private states (their ops->new). */
+	void *screen[SCREEN__COUNT];
 
 	/* Where the panes were drawn last frame (for the mouse). */
 	struct rect pane_rect[PANE__COUNT];
 
+	bool dirty;			/* something changed: a frame is due */
 	bool quit;
 };
 
@@ -210,20 +181,24 @@ void table_refresh(struct tui *t, struct tab *tab, bool force);
 void table_cycle_sort(struct tui *t, struct tab *tab, int step);
 void table_reverse_sort(struct tui *t, struct tab *tab);
 bool table_sort_letter(struct tui *t, struct tab *tab, char letter);
-/* NAMESPACE when the table shows it, else NAME. */
-void table_sort_default(struct tui *t, struct tab *tab);
-void table_release(struct tab *tab);
 /* The row under the table's cursor, or NULL. */
 struct row *table_selected(struct tab *tab);
+/* What the table shows changed (a filter, pause): sort and filter again. */
+void table_invalidate(struct tab *tab);
+/* The cursor to the first row (a new filter). */
+void table_to_top(struct tab *tab);
 
 /* tui_log.c */
 /* The key of the object of the delta line under the cursor, or NULL. */
 const char *log_selected_key(struct tui *t, struct tab *tab);
-void log_release(struct tab *tab);
+/* The model's log was cleared: the cursor follows the newest again. */
+void log_cleared(struct tab *tab);
 
 /* tui_detail.c: the object full screen; yaml: only the object, as YAML. */
 void detail_open(struct tui *t, size_t tab, const char *key, bool yaml);
-void detail_release(struct tui *t);
+
+/* tui_help.c: the keys, from the top. */
+void help_open(struct tui *t);
 
 /*
  * tui_prompt.c: the status line's prompt (t->prompt).  After prompt_key(),
