@@ -110,6 +110,8 @@ static int drain(struct watch_loop *loop, struct listener *l, struct verify_stat
 					 loop->max_deltas && ++loop->printed >= loop->max_deltas)
 					ret = 1;
 			}
+			if (ret == 0 && loop->hook && batch[i].kind != NOTIFY_ACTIVITY)
+				loop->hook->note(loop->hook->ctx, &batch[i]);
 			notification_release(&batch[i]);
 		}
 	}
@@ -299,6 +301,11 @@ int watch_loop_run(struct watch_loop *loop)
 			if (wait < 0 || until < wait)
 				wait = (int)until;
 		}
+		if (loop->hook) {
+			int64_t until = loop->hook->wait_ms(loop->hook->ctx);
+			if (until >= 0 && (wait < 0 || until < wait))
+				wait = until > 86400000 ? 86400000 : (int)until;
+		}
 		if (finishing)	/* the queues empty without waking anyone */
 			wait = wait < 0 || wait > 10 ? 10 : wait;
 		if (poll(fds, s->nr + 3, wait) < 0 && errno != EINTR)
@@ -317,6 +324,8 @@ int watch_loop_run(struct watch_loop *loop)
 			write_errno = EPIPE;
 			break;
 		}
+		if (loop->hook)
+			loop->hook->tick(loop->hook->ctx);
 		for (size_t i = 0; i < s->nr && ret < 0; i++) {
 			int rc = 0;
 			if (fds[i + 2].revents & POLLIN)

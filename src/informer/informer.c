@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "cluster/discovery.h"
+#include "cluster/http.h"
 #include "informer/reflector.h"
 
 #define MIN_RESYNC_MS 1000
@@ -99,7 +100,7 @@ void notification_release(struct notification *n)
 struct queued {
 	struct kobj *obj, *old;
 	struct activity_info *activity;
-	int64_t time_ms;
+	int64_t time_ms, clock_ms;
 	unsigned list_no;
 	unsigned char kind, type, source;
 	bool tombstone, resync_only, replay;
@@ -120,6 +121,7 @@ static struct queued queued_of(const struct notification *n)
 		.old = n->old,
 		.activity = n->activity,
 		.time_ms = n->delta.time_ms,
+		.clock_ms = n->delta.clock_ms,
 		.list_no = n->delta.list_no,
 		.kind = (unsigned char)n->kind,
 		.type = (unsigned char)n->delta.type,
@@ -141,6 +143,7 @@ static struct notification notification_of_queued(const struct informer *inf,
 			.tombstone = q->tombstone,
 			.obj = q->obj,
 			.time_ms = q->time_ms,
+			.clock_ms = q->clock_ms,
 		},
 		.old = q->old,
 		.activity = q->activity,
@@ -594,6 +597,15 @@ void informer_resync_now(struct informer *inf)
 
 /* ---- life cycle --------------------------------------------------------- */
 
+/*
+ * The deltas' clock_ms: the client's clock, which on a replay is the
+ * recorded time the reflector's thread has reached.
+ */
+static int64_t client_clock(void *ctx)
+{
+	return ctx ? kclient_now_ms(ctx) : mono_ms();
+}
+
 struct informer *informer_new(struct kclient *client, const struct informer_opts *opts)
 {
 	struct informer *inf = xcalloc(1, sizeof(*inf));
@@ -601,6 +613,7 @@ struct informer *informer_new(struct kclient *client, const struct informer_opts
 	inf->client = client;
 	inf->store = store_new();
 	inf->fifo = fifo_new(opts->fifo, inf->store);
+	fifo_set_clock(inf->fifo, client_clock, client);
 	if (opts->fifo != FIFO_DELTA)
 		fifo_set_batch(inf->fifo, opts->batch);
 	inf->resync_check_ms = opts->resync_ms;
@@ -670,6 +683,7 @@ struct listener *informer_add_listener(struct informer *inf, int64_t resync_ms)
 					.source = SOURCE_LIST,
 					.obj = all.v[i],
 					.time_ms = wall_ms(),
+					.clock_ms = client_clock(inf->client),
 				},
 			};
 			all.v[i] = NULL;	/* the notification owns it now */

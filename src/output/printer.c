@@ -17,6 +17,7 @@
 #include <json-c/json.h>
 
 #include "output/columns.h"
+#include "output/controller_report.h"
 #include "output/diff.h"
 #include "output/format.h"
 #include "output/redact.h"
@@ -887,6 +888,37 @@ static int write_record(struct printer *p)
 	/* fwrite(NULL, 1, 0, ...) is undefined: an empty record writes nothing. */
 	if ((p->sb.len && fwrite(p->sb.buf, 1, p->sb.len, out) != p->sb.len) || ferror(out))
 		return write_failed(p);
+	return 0;
+}
+
+int printer_controller(struct printer *p, const struct ctl_record *r, int64_t base_ms)
+{
+	strbuf_reset(&p->sb);
+	if (p->ops == &formats[OUTPUT_JSON] && p->opts.events)
+		controller_record_json(r, base_ms, &p->sb);
+	else if (p->ops == &formats[OUTPUT_LINE] || p->ops == &formats[OUTPUT_WIDE])
+		controller_record_line(r, base_ms, &p->sb);
+	return write_record(p);
+}
+
+int printer_controller_summary(struct printer *p, const struct controller_stats *st,
+			       int64_t base_ms)
+{
+	strbuf_reset(&p->sb);
+	if (p->ops == &formats[OUTPUT_JSON] && p->opts.events) {
+		controller_summary_json(st, base_ms, &p->sb);
+		return write_record(p);
+	}
+	if (!p->opts.notices)
+		return 0;
+	printer_flush(p);	/* what came before goes first */
+	clear_progress(p);
+	strbuf_adds(&p->sb, "kinf: ");
+	controller_summary_text(st, &p->sb);
+	strbuf_addch(&p->sb, '\n');
+	fwrite(p->sb.buf, 1, p->sb.len, p->opts.notices);
+	fflush(p->opts.notices);
+	strbuf_reset(&p->sb);
 	return 0;
 }
 
