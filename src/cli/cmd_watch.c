@@ -209,15 +209,19 @@ static void parse_output(const struct command *cmd, struct output_setup *out)
 	}
 	if (o.events && out->output != OUTPUT_JSON)
 		usage_error(cmd, "--events needs -o json");
+	controller_flags_check(cmd);
 }
+
+static const char *string_of(struct json_object *obj, const char *name);
 
 /*
  * Prints the session's deltas until the loop ends (loop: what the
- * command sets beyond the output options), then --dump-cache.  Returns
+ * command sets beyond the output options), then --dump-cache.  recording:
+ * a replay's header (its clock is the recording's), NULL live.  Returns
  * the exit status.
  */
 static int print_deltas(struct session *s, struct output_setup *out, struct watch_loop *loop,
-			const struct command *cmd, bool live, int64_t base_ms)
+			const struct command *cmd, struct json_object *recording)
 {
 	struct printer_opts po = {
 		.out = stdout,
@@ -234,7 +238,9 @@ static int print_deltas(struct session *s, struct output_setup *out, struct watc
 		.verbose = cluster_flags.verbose > 0,
 	};
 	struct printer *p = printer_new((enum output_format)out->output, &po);
-	struct controller_run *ctl = controller_run_new(cmd, p, live, base_ms, po.verbose);
+	struct controller_run *ctl = controller_run_new(cmd, p, !recording,
+		recording ? controller_base_ms(string_of(recording, "started"))
+			  : wall_ms() - mono_ms(), po.verbose);
 	int ret;
 
 	loop->session = s;
@@ -327,7 +333,6 @@ static int run_watch(int argc, const char **argv)
 	argc = opt_parse(&command_watch, argc, argv);
 	resource_args_parse(&command_watch, argc, argv, &ra);
 	parse_output(&command_watch, &out);
-	controller_flags_check(&command_watch);
 	if (o.record && o.tui)
 		usage_error(&command_watch, "--record does not work with --tui");
 	if (controller_flags.enabled && o.tui)
@@ -367,7 +372,7 @@ static int run_watch(int argc, const char **argv)
 				 : cluster_flags.verbose > 0 ? 30000 : 0,
 		.name = ra.name,
 	};
-	ret = print_deltas(&s, &out, &loop, &command_watch, true, wall_ms() - mono_ms());
+	ret = print_deltas(&s, &out, &loop, &command_watch, NULL);
 	if (recorder_close(rec, &err) < 0) {	/* the reflectors have stopped */
 		error("%s", err.msg);
 		ret = 1;
@@ -565,7 +570,6 @@ static int run_replay(int argc, const char **argv)
 	if (argc > 1)
 		usage_error(&command_replay, "unexpected argument '%s'", argv[1]);
 	parse_output(&command_replay, &out);
-	controller_flags_check(&command_replay);
 	if (r_o.speed) {
 		char *end;
 		speed = strtod(r_o.speed, &end);
@@ -642,8 +646,7 @@ static int run_replay(int argc, const char **argv)
 	rctx.session = &s;
 
 	struct watch_loop loop = { .key = r_o.key, .done_fd = rctx.done_fd };
-	ret = print_deltas(&s, &out, &loop, &command_replay, false,
-			   controller_base_ms(string_of(h, "started")));
+	ret = print_deltas(&s, &out, &loop, &command_replay, h);
 	session_close(&s);
 out:
 	replay_free(rp);

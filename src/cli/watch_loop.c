@@ -223,6 +223,16 @@ static void print_health(struct watch_loop *loop)
 	}
 }
 
+/* The poll's timeout, bounded by the hook's next timer (-1: none). */
+static int hook_wait(const struct watch_loop *loop, int wait)
+{
+	int64_t until = loop->hook ? loop->hook->wait_ms(loop->hook->ctx) : -1;
+
+	if (until >= 0 && (wait < 0 || until < wait))
+		wait = until > 86400000 ? 86400000 : (int)until;
+	return wait;
+}
+
 /* Whether every informer's queue and every listener are empty. */
 static bool all_taken(struct session *s, struct listener **ls)
 {
@@ -301,11 +311,7 @@ int watch_loop_run(struct watch_loop *loop)
 			if (wait < 0 || until < wait)
 				wait = (int)until;
 		}
-		if (loop->hook) {
-			int64_t until = loop->hook->wait_ms(loop->hook->ctx);
-			if (until >= 0 && (wait < 0 || until < wait))
-				wait = until > 86400000 ? 86400000 : (int)until;
-		}
+		wait = hook_wait(loop, wait);
 		if (finishing)	/* the queues empty without waking anyone */
 			wait = wait < 0 || wait > 10 ? 10 : wait;
 		if (poll(fds, s->nr + 3, wait) < 0 && errno != EINTR)

@@ -287,6 +287,14 @@ static void finish_reconcile(struct controller *c, struct worker *wk)
 	if (r.requeue_ms >= 0)
 		enqueued(c, wk->key, WQ_WAITING, r.error ? "rate-limited" : "requeue-after",
 			 r.requeue_ms, NULL);
+	/*
+	 * A deleted object whose deletion was reconciled, with nothing
+	 * pending: forget it, so that churn does not grow the map forever.
+	 */
+	if (!k->cached && !k->nr && !workqueue_knows(c->q, k->key)) {
+		hashmap_remove(&c->keys, k->key, NULL);
+		key_free(k);
+	}
 	free(wk->key);
 	wk->key = NULL;
 	c->st.running--;
@@ -308,7 +316,11 @@ static struct worker *first_end(struct controller *c)
 	return best;
 }
 
-/* Runs the timers due up to t, in time order; delayed adds only if follow. */
+/*
+ * Runs the timers due up to t, in time order (delayed adds only if
+ * follow_delayed), leaving the clock at the last one run; the caller
+ * moves it on to t.
+ */
 static void run_until(struct controller *c, int64_t t, bool follow_delayed)
 {
 	for (;;) {
@@ -327,6 +339,12 @@ static void run_until(struct controller *c, int64_t t, bool follow_delayed)
 		else
 			workqueue_pop_ready(c->q, next, on_ready, c);
 	}
+}
+
+/* Runs what is due by t, then stands at t. */
+static void advance_to(struct controller *c, int64_t t)
+{
+	run_until(c, t, true);
 	if (t > c->clock)
 		c->clock = t;
 }
@@ -376,7 +394,7 @@ void controller_note(struct controller *c, const struct notification *n)
 
 	if (n->kind == NOTIFY_ACTIVITY || !n->delta.obj)
 		return;
-	run_until(c, n->delta.clock_ms, true);
+	advance_to(c, n->delta.clock_ms);
 	c->st.deltas++;
 	is_own = handler_requests(&c->handler, n->obj_kind, n->group, event_of(n),
 				  n->delta.obj, n->old, &keys);
@@ -411,7 +429,7 @@ void controller_note(struct controller *c, const struct notification *n)
 void controller_advance(struct controller *c)
 {
 	if (c->o.now)
-		run_until(c, c->o.now(c->o.now_ctx), true);
+		advance_to(c, c->o.now(c->o.now_ctx));
 }
 
 int64_t controller_wait_ms(struct controller *c)

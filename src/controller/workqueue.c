@@ -202,6 +202,11 @@ bool workqueue_is_processing(const struct workqueue *q, const char *key)
 	return it && it->processing;
 }
 
+bool workqueue_knows(const struct workqueue *q, const char *key)
+{
+	return item_of(q, key) != NULL;
+}
+
 /* ---- the delaying queue's waiting heap ---------------------------------- */
 
 static bool wait_less(const struct wq_wait *a, const struct wq_wait *b)

@@ -89,6 +89,8 @@ void workqueue_shut_down(struct workqueue *q);
 size_t workqueue_len(const struct workqueue *q);
 bool workqueue_is_dirty(const struct workqueue *q, const char *key);
 bool workqueue_is_processing(const struct workqueue *q, const char *key);
+/* Dirty, processing or waiting: the queue still has a use for the key. */
+bool workqueue_knows(const struct workqueue *q, const char *key);
 
 enum wq_add workqueue_add_after(struct workqueue *q, const char *key,
 				int64_t delay_ms, int64_t now);

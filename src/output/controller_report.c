@@ -58,6 +58,11 @@ static void add_unseen_text(struct strbuf *sb, const struct ctl_unseen *u, size_
 	free(done);
 }
 
+static void line_filtered(const struct ctl_record *r, struct strbuf *sb)
+{
+	strbuf_addf(sb, "%s rv %s dropped by %s", r->delta, r->rv, r->predicate);
+}
+
 static void line_enqueued(const struct ctl_record *r, struct strbuf *sb)
 {
 	strbuf_adds(sb, wq_add_name(r->how));
@@ -76,48 +81,58 @@ static void line_enqueued(const struct ctl_record *r, struct strbuf *sb)
 		strbuf_adds(sb, ": a Reconcile runs; it runs again after");
 }
 
+static void line_start(const struct ctl_record *r, struct strbuf *sb)
+{
+	strbuf_addf(sb, "reconcile %s read ", r->key);
+	if (r->read_rv)
+		strbuf_addf(sb, "rv %s", r->read_rv);
+	else
+		strbuf_adds(sb, "nothing (not in the cache)");
+	strbuf_addf(sb, " (#%u, worker %u, %zu delta%s)", r->number, r->worker,
+		    r->deltas, r->deltas == 1 ? "" : "s");
+	if (r->nr_unseen) {
+		strbuf_adds(sb, "; ");
+		add_unseen_text(sb, r->unseen, r->nr_unseen, false);
+	}
+}
+
+static void line_done(const struct ctl_record *r, struct strbuf *sb)
+{
+	strbuf_addf(sb, "%s after ", r->result);
+	add_ms(sb, r->took_ms);
+	strbuf_addf(sb, " (#%u, worker %u)", r->number, r->worker);
+	if (r->error)
+		strbuf_addf(sb, ": %s", r->error);
+	if (r->requeue_ms >= 0) {
+		strbuf_adds(sb, "; requeued after ");
+		add_ms(sb, r->requeue_ms);
+		strbuf_addf(sb, " (%u requeues)", r->requeues);
+	}
+	if (r->dirty)
+		strbuf_adds(sb, "; dirty: queued again");
+}
+
+static void line_never(const struct ctl_record *r, struct strbuf *sb)
+{
+	add_unseen_text(sb, r->unseen, r->nr_unseen, true);
+}
+
+typedef void record_fn(const struct ctl_record *r, struct strbuf *sb);
+
+static record_fn *const line_body[CTL__TYPES] = {
+	[CTL_FILTERED] = line_filtered,
+	[CTL_ENQUEUED] = line_enqueued,
+	[CTL_RECONCILE_START] = line_start,
+	[CTL_RECONCILE_DONE] = line_done,
+	[CTL_NEVER_RECONCILED] = line_never,
+};
+
 void controller_record_line(const struct ctl_record *r, int64_t base_ms, struct strbuf *sb)
 {
 	add_clock(sb, base_ms + r->clock_ms);
 	strbuf_addf(sb, "  %-15s  %s  ", ctl_record_name(r->type), r->key);
-	switch (r->type) {
-	case CTL_FILTERED:
-		strbuf_addf(sb, "%s rv %s dropped by %s", r->delta, r->rv, r->predicate);
-		break;
-	case CTL_ENQUEUED:
-		line_enqueued(r, sb);
-		break;
-	case CTL_RECONCILE_START:
-		strbuf_addf(sb, "reconcile %s read ", r->key);
-		if (r->read_rv)
-			strbuf_addf(sb, "rv %s", r->read_rv);
-		else
-			strbuf_adds(sb, "nothing (not in the cache)");
-		strbuf_addf(sb, " (#%u, worker %u, %zu delta%s)", r->number, r->worker,
-			    r->deltas, r->deltas == 1 ? "" : "s");
-		if (r->nr_unseen) {
-			strbuf_adds(sb, "; ");
-			add_unseen_text(sb, r->unseen, r->nr_unseen, false);
-		}
-		break;
-	case CTL_RECONCILE_DONE:
-		strbuf_addf(sb, "%s after ", r->result);
-		add_ms(sb, r->took_ms);
-		strbuf_addf(sb, " (#%u, worker %u)", r->number, r->worker);
-		if (r->error)
-			strbuf_addf(sb, ": %s", r->error);
-		if (r->requeue_ms >= 0) {
-			strbuf_adds(sb, "; requeued after ");
-			add_ms(sb, r->requeue_ms);
-			strbuf_addf(sb, " (%u requeues)", r->requeues);
-		}
-		if (r->dirty)
-			strbuf_adds(sb, "; dirty: queued again");
-		break;
-	default:
-		add_unseen_text(sb, r->unseen, r->nr_unseen, true);
-		break;
-	}
+	if ((unsigned)r->type < CTL__TYPES)
+		line_body[r->type](r, sb);
 	strbuf_addch(sb, '\n');
 }
 
@@ -152,50 +167,68 @@ static void json_head(struct strbuf *sb, int64_t ms, const char *type)
 	member(sb, "type", type);
 }
 
+static void json_filtered(const struct ctl_record *r, struct strbuf *sb)
+{
+	member(sb, "delta", r->delta);
+	member(sb, "resourceVersion", r->rv);
+	member(sb, "predicate", r->predicate);
+}
+
+static void json_enqueued(const struct ctl_record *r, struct strbuf *sb)
+{
+	member(sb, "how", wq_add_name(r->how));
+	member(sb, "cause", r->cause);
+	if (r->how == WQ_WAITING)
+		strbuf_addf(sb, ",\"afterMs\":%lld", (long long)r->after_ms);
+	if (r->delta) {
+		member(sb, "delta", r->delta);
+		member(sb, "resourceVersion", r->rv);
+		strbuf_addf(sb, ",\"deleteStateUnknown\":%s",
+			    r->state_unknown ? "true" : "false");
+	}
+}
+
+static void json_start(const struct ctl_record *r, struct strbuf *sb)
+{
+	strbuf_addf(sb, ",\"reconcile\":%u,\"worker\":%u", r->number, r->worker);
+	member(sb, "readResourceVersion", r->read_rv);
+	strbuf_addf(sb, ",\"deltas\":%zu", r->deltas);
+	json_unseen(sb, r->unseen, r->nr_unseen);
+}
+
+static void json_done(const struct ctl_record *r, struct strbuf *sb)
+{
+	strbuf_addf(sb, ",\"reconcile\":%u,\"worker\":%u", r->number, r->worker);
+	member(sb, "result", r->result);
+	member(sb, "error", r->error);
+	strbuf_addf(sb, ",\"durationMs\":%lld", (long long)r->took_ms);
+	if (r->requeue_ms >= 0)
+		strbuf_addf(sb, ",\"requeueAfterMs\":%lld", (long long)r->requeue_ms);
+	else
+		strbuf_adds(sb, ",\"requeueAfterMs\":null");
+	strbuf_addf(sb, ",\"requeues\":%u,\"dirty\":%s", r->requeues,
+		    r->dirty ? "true" : "false");
+}
+
+static void json_never(const struct ctl_record *r, struct strbuf *sb)
+{
+	json_unseen(sb, r->unseen, r->nr_unseen);
+}
+
+static record_fn *const json_body[CTL__TYPES] = {
+	[CTL_FILTERED] = json_filtered,
+	[CTL_ENQUEUED] = json_enqueued,
+	[CTL_RECONCILE_START] = json_start,
+	[CTL_RECONCILE_DONE] = json_done,
+	[CTL_NEVER_RECONCILED] = json_never,
+};
+
 void controller_record_json(const struct ctl_record *r, int64_t base_ms, struct strbuf *sb)
 {
 	json_head(sb, base_ms + r->clock_ms, ctl_record_name(r->type));
 	member(sb, "key", r->key);
-	switch (r->type) {
-	case CTL_FILTERED:
-		member(sb, "delta", r->delta);
-		member(sb, "resourceVersion", r->rv);
-		member(sb, "predicate", r->predicate);
-		break;
-	case CTL_ENQUEUED:
-		member(sb, "how", wq_add_name(r->how));
-		member(sb, "cause", r->cause);
-		if (r->how == WQ_WAITING)
-			strbuf_addf(sb, ",\"afterMs\":%lld", (long long)r->after_ms);
-		if (r->delta) {
-			member(sb, "delta", r->delta);
-			member(sb, "resourceVersion", r->rv);
-			strbuf_addf(sb, ",\"deleteStateUnknown\":%s",
-				    r->state_unknown ? "true" : "false");
-		}
-		break;
-	case CTL_RECONCILE_START:
-		strbuf_addf(sb, ",\"reconcile\":%u,\"worker\":%u", r->number, r->worker);
-		member(sb, "readResourceVersion", r->read_rv);
-		strbuf_addf(sb, ",\"deltas\":%zu", r->deltas);
-		json_unseen(sb, r->unseen, r->nr_unseen);
-		break;
-	case CTL_RECONCILE_DONE:
-		strbuf_addf(sb, ",\"reconcile\":%u,\"worker\":%u", r->number, r->worker);
-		member(sb, "result", r->result);
-		member(sb, "error", r->error);
-		strbuf_addf(sb, ",\"durationMs\":%lld", (long long)r->took_ms);
-		if (r->requeue_ms >= 0)
-			strbuf_addf(sb, ",\"requeueAfterMs\":%lld", (long long)r->requeue_ms);
-		else
-			strbuf_adds(sb, ",\"requeueAfterMs\":null");
-		strbuf_addf(sb, ",\"requeues\":%u,\"dirty\":%s", r->requeues,
-			    r->dirty ? "true" : "false");
-		break;
-	default:
-		json_unseen(sb, r->unseen, r->nr_unseen);
-		break;
-	}
+	if ((unsigned)r->type < CTL__TYPES)
+		json_body[r->type](r, sb);
 	strbuf_adds(sb, "}\n");
 }
 
