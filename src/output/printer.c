@@ -164,6 +164,7 @@ struct line {
 	char *markers;		/* " (initial)", or "" */
 	char *after;		/* the --diff lines, or "" */
 	const char *color;	/* the type's colour, or NULL */
+	char *raw;		/* a controller record held in order: as it is */
 };
 
 #define HOLD_MAX 20000	/* initial lines held at most, then printed */
@@ -363,6 +364,7 @@ static void line_release(struct line *l)
 		free(l->cell[c]);
 	free(l->markers);
 	free(l->after);
+	free(l->raw);
 }
 
 static void format_line(struct printer *p, const struct line *l, struct strbuf *sb)
@@ -397,7 +399,10 @@ static void release_held(struct printer *p, struct strbuf *sb)
 	if (p->held_nr)
 		print_header_once(p, sb);
 	for (size_t i = 0; i < p->held_nr; i++) {
-		format_line(p, &p->held[i], sb);
+		if (p->held[i].raw)
+			strbuf_adds(sb, p->held[i].raw);
+		else
+			format_line(p, &p->held[i], sb);
 		line_release(&p->held[i]);
 	}
 	free(p->held);
@@ -410,7 +415,7 @@ static void release_held(struct printer *p, struct strbuf *sb)
 static void line_delta(struct printer *p, const struct notification *n,
 		       struct strbuf *sb)
 {
-	struct line l = { { NULL }, NULL, NULL, NULL };
+	struct line l = { { NULL }, NULL, NULL, NULL, NULL };
 
 	line_of(p, n, &l);
 	if (p->holding && is_initial(&n->delta) && p->held_nr < HOLD_MAX) {
@@ -898,6 +903,12 @@ int printer_controller(struct printer *p, const struct ctl_record *r, int64_t ba
 		controller_record_json(r, base_ms, &p->sb);
 	else if (p->ops == &formats[OUTPUT_LINE] || p->ops == &formats[OUTPUT_WIDE])
 		controller_record_line(r, base_ms, &p->sb);
+	if (p->holding && p->sb.len && p->held_nr < HOLD_MAX) {
+		/* after the initial lines it follows, when they are let go */
+		ALLOC_GROW(p->held, p->held_nr + 1, p->held_alloc);
+		p->held[p->held_nr++] = (struct line){ .raw = strbuf_detach(&p->sb, NULL) };
+		return 0;
+	}
 	return write_record(p);
 }
 
