@@ -9,7 +9,10 @@
  * carries the producer's clock (delta.clock_ms: monotonic ms live, the
  * recording's time on a replay), so the simulation's time, and every
  * answer it gives, depend only on the notifications and the options:
- * a replay gives the same records every time.  Between notifications the
+ * a replay gives the same records every time (of one resource: kinf
+ * does not fix the order in which several informers' notifications
+ * interleave, and a notification older than the clock is taken at the
+ * clock's time).  Between notifications the
  * consumer moves time on with controller_advance(), to its own clock
  * (opts.now) when it has one, and asks controller_wait_ms() how long it
  * may sleep before the next timer (a Reconcile ending, a delayed add).
