@@ -54,6 +54,7 @@ struct listener {
 struct informer {
 	struct informer_opts opts;
 	struct kclient *client;
+	int64_t clock_base;	/* the client's clock when made: queued's clock_off */
 	struct store *store;
 	struct fifo *fifo;
 	struct reflector *reflector;
@@ -100,7 +101,12 @@ void notification_release(struct notification *n)
 struct queued {
 	struct kobj *obj, *old;
 	struct activity_info *activity;
-	int64_t time_ms, clock_ms;
+	int64_t time_ms;
+	/*
+	 * delta.clock_ms less the informer's clock_base: 32 bits fill the
+	 * padding, so the clock costs the buffer nothing (49 days of clock).
+	 */
+	uint32_t clock_off;
 	unsigned list_no;
 	unsigned char kind, type, source;
 	bool tombstone, resync_only, replay;
@@ -114,14 +120,16 @@ struct note_block {
 	struct queued v[NOTE_BLOCK];
 };
 
-static struct queued queued_of(const struct notification *n)
+static struct queued queued_of(const struct informer *inf, const struct notification *n)
 {
+	int64_t off = n->delta.clock_ms - inf->clock_base;
+
 	return (struct queued){
 		.obj = n->delta.obj,
 		.old = n->old,
 		.activity = n->activity,
 		.time_ms = n->delta.time_ms,
-		.clock_ms = n->delta.clock_ms,
+		.clock_off = off < 0 ? 0 : off > UINT32_MAX ? UINT32_MAX : (uint32_t)off,
 		.list_no = n->delta.list_no,
 		.kind = (unsigned char)n->kind,
 		.type = (unsigned char)n->delta.type,
@@ -143,7 +151,7 @@ static struct notification notification_of_queued(const struct informer *inf,
 			.tombstone = q->tombstone,
 			.obj = q->obj,
 			.time_ms = q->time_ms,
-			.clock_ms = q->clock_ms,
+			.clock_ms = inf->clock_base + q->clock_off,
 		},
 		.old = q->old,
 		.activity = q->activity,
@@ -171,7 +179,7 @@ static void listener_push(struct listener *l, const struct notification *n)
 			l->first = b;
 		l->last = b;
 	}
-	l->last->v[l->last->tail++] = queued_of(n);
+	l->last->v[l->last->tail++] = queued_of(l->inf, n);
 	l->len++;
 	if (!l->signalled) {
 		char c = 1;
@@ -611,6 +619,7 @@ struct informer *informer_new(struct kclient *client, const struct informer_opts
 	struct informer *inf = xcalloc(1, sizeof(*inf));
 	inf->opts = *opts;
 	inf->client = client;
+	inf->clock_base = client_clock(client);
 	inf->store = store_new();
 	inf->fifo = fifo_new(opts->fifo, inf->store);
 	fifo_set_clock(inf->fifo, client_clock, client);
