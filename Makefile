@@ -16,7 +16,7 @@ PKGS       := libcurl json-c ncursesw yaml-0.1 libssl libcrypto zlib
 WARNINGS := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wformat=2 \
             -Wmissing-prototypes -Wno-unused-parameter
 CFLAGS   ?= -O2 -g
-LAYERS   := lib cluster informer output tui cli
+LAYERS   := lib cluster informer controller output tui cli
 CPPFLAGS += -DKINF_VERSION='"$(VERSION)"' -D_GNU_SOURCE -Isrc
 ALL_CFLAGS = -std=gnu11 $(WARNINGS) $(CFLAGS) -pthread \
              $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)

@@ -10,7 +10,7 @@ ROOT=$BATS_TEST_DIRNAME/..
 	run "$ROOT/tests/layers" "$(dirname "$(readlink -f "$KINF")")"
 	echo "$output"
 	[ "$status" -eq 0 ]
-	[[ $output == "layers lib → cluster → informer → output → tui → cli: one way;"* ]]
+	[[ $output == "layers lib → cluster → informer → controller → output → tui → cli: one way;"* ]]
 	[[ $output == *"symbols: "* ]]
 }
 

@@ -23,6 +23,7 @@
 #include "cluster/http.h"
 #include "cluster/recording.h"
 #include "cli/cmd.h"
+#include "cli/controller_flags.h"
 #include "cli/informer_flags.h"
 #include "cli/resource_args.h"
 #include "output/columns.h"
@@ -79,6 +80,7 @@ static const struct option delta_output_options[] = {
 		   COMPLETE_FILE),
 	OPT_BOOL('q', "quiet", &o.quiet,
 		 "no informer activity notices on stderr"),
+	OPT_INCLUDE(controller_flag_options),
 	OPT_END(),
 };
 
@@ -209,14 +211,17 @@ static void parse_output(const struct command *cmd, struct output_setup *out)
 	}
 	if (o.events && out->output != OUTPUT_JSON)
 		usage_error(cmd, "--events needs -o json");
+	controller_flags_check(cmd);
 }
 
 /*
  * Prints the session's deltas until the loop ends (loop: what the
- * command sets beyond the output options), then --dump-cache.  Returns
- * the exit status.
+ * command sets beyond the output options), then --dump-cache.  started:
+ * a replay's recording's start (its clock is the recording's), NULL live.
+ * Returns the exit status.
  */
-static int print_deltas(struct session *s, struct output_setup *out, struct watch_loop *loop)
+static int print_deltas(struct session *s, struct output_setup *out, struct watch_loop *loop,
+			const struct command *cmd, const char *started)
 {
 	struct printer_opts po = {
 		.out = stdout,
@@ -234,6 +239,8 @@ static int print_deltas(struct session *s, struct output_setup *out, struct watc
 		.verbose = cluster_flags.verbose > 0,
 	};
 	struct printer *p = printer_new((enum output_format)out->output, &po);
+	struct controller_run *ctl = controller_run_new(cmd, p, !started,
+		started ? controller_base_ms(started) : wall_ms() - mono_ms(), po.verbose);
 	int ret;
 
 	loop->session = s;
@@ -243,8 +250,12 @@ static int print_deltas(struct session *s, struct output_setup *out, struct watc
 	loop->hide_unchanged = o.hide_unchanged;
 	loop->max_deltas = o.max_deltas;
 	loop->notices = o.quiet ? NULL : stderr;
+	loop->hook = ctl ? controller_run_hook(ctl) : NULL;
 	ret = watch_loop_run(loop);
 	session_stop(s);
+	if (ctl)
+		controller_run_finish(ctl);
+	controller_run_free(ctl);
 	if (o.dump_cache && dump_cache(s, o.dump_cache) < 0 && ret == 0)
 		ret = 1;
 	if (*printer_error(p)) {
@@ -289,6 +300,8 @@ static int run_watch(int argc, const char **argv)
 	parse_output(&command_watch, &out);
 	if (o.record && o.tui)
 		usage_error(&command_watch, "--record does not work with --tui");
+	if (controller_flags.enabled && o.tui)
+		usage_error(&command_watch, "--controller does not work with --tui yet");
 
 	struct session_opts so = informer_flags_session(&command_watch, ra.resource, ra.name);
 	if (session_open(&s, &so, &err) < 0) {
@@ -326,7 +339,7 @@ static int run_watch(int argc, const char **argv)
 				 : cluster_flags.verbose > 0 ? 30000 : 0,
 		.name = ra.name,
 	};
-	ret = print_deltas(&s, &out, &loop);
+	ret = print_deltas(&s, &out, &loop, &command_watch, NULL);
 	if (recorder_close(rec, &err) < 0) {	/* the reflectors have stopped */
 		error("%s", err.msg);
 		ret = 1;
@@ -536,7 +549,7 @@ static int run_replay(int argc, const char **argv)
 	rctx.session = &s;
 
 	struct watch_loop loop = { .key = r_o.key, .done_fd = rctx.done_fd };
-	ret = print_deltas(&s, &out, &loop);
+	ret = print_deltas(&s, &out, &loop, &command_replay, info.started ? info.started : "");
 	session_close(&s);
 out:
 	replay_free(rp);

@@ -63,6 +63,8 @@ static int on_notification(void *ctx, size_t i, struct notification *n)
 			 loop->max_deltas && ++loop->printed >= loop->max_deltas)
 			ret = 1;
 	}
+	if (ret == 0 && loop->hook && n->kind != NOTIFY_ACTIVITY)
+		loop->hook->note(loop->hook->ctx, n);
 	notification_release(n);
 	return ret;
 }
@@ -188,6 +190,9 @@ static int run_wait(struct watch_loop *loop, struct run *r)
 	until = consumer_next_ms(&r->cons);
 	if (until >= 0 && (wait < 0 || until < wait))
 		wait = until;
+	until = loop->hook ? loop->hook->wait_ms(loop->hook->ctx) : -1;
+	if (until >= 0 && (wait < 0 || until < wait))
+		wait = until > 86400000 ? 86400000 : until;
 	if (loop->health_every_ms) {
 		until = r->health_at - mono_ms();
 		if (until <= 0) {
@@ -220,6 +225,8 @@ static int run_turn(struct watch_loop *loop, struct run *r)
 		r->write_errno = EPIPE;
 		return 0;
 	}
+	if (loop->hook)
+		loop->hook->tick(loop->hook->ctx);
 	int rc = consumer_dispatch(&r->cons, fds + RUN_FDS);
 	if (rc == 0)
 		check_name(loop);

@@ -19,6 +19,20 @@
 
 struct session;
 struct printer;
+struct notification;
+
+/*
+ * A consumer beside the printer (watch --controller): note() is handed
+ * every object notification, printed or filtered out, before it is
+ * released; tick() runs after each wake-up; wait_ms() bounds the sleep
+ * (-1: no bound).  All on the loop's thread.
+ */
+struct watch_hook {
+	void (*note)(void *ctx, const struct notification *n);
+	void (*tick)(void *ctx);
+	int64_t (*wait_ms)(void *ctx);
+	void *ctx;
+};
 
 struct watch_loop {
 	struct session *session;
@@ -44,6 +58,7 @@ struct watch_loop {
 	 * ends, status 0, once every queue is empty and printed.  0: none.
 	 */
 	int done_fd;
+	const struct watch_hook *hook;	/* NULL: none */
 	FILE *notices;
 	long printed;
 	bool failed;		/* an informer gave up (its error printed) */

@@ -53,6 +53,12 @@ struct delta {
 	bool tombstone;
 	struct kobj *obj;	/* one reference, owned by the delta */
 	int64_t time_ms;	/* wall clock when queued */
+	/*
+	 * The producer's clock when queued (fifo_set_clock): monotonic ms
+	 * live, the recording's time on a replay; what a simulation on the
+	 * deltas (controller.h) reads, so that a replay repeats itself.
+	 */
+	int64_t clock_ms;
 	/* DELTA_REPLACED_ALL in the FIFO: the list, a reference each, owned. */
 	struct kobj **all;
 	size_t nr_all;

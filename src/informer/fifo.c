@@ -40,6 +40,12 @@ struct fifo *fifo_new(enum fifo_kind kind, struct store *known_objects)
 	return fifo;
 }
 
+void fifo_set_clock(struct fifo *fifo, int64_t (*now)(void *ctx), void *ctx)
+{
+	fifo->now = now;
+	fifo->now_ctx = ctx;
+}
+
 void fifo_free(struct fifo *fifo)
 {
 	if (!fifo)

@@ -155,6 +155,13 @@ void fifo_unhold(struct fifo *fifo);
  */
 void fifo_close(struct fifo *fifo);
 
+/*
+ * The clock that stamps each delta's clock_ms, read in the thread that
+ * queues it (the reflector's: a replay's clock is per thread).  Call
+ * before anything is queued.  Default: mono_ms().
+ */
+void fifo_set_clock(struct fifo *fifo, int64_t (*now)(void *ctx), void *ctx);
+
 bool fifo_has_synced(struct fifo *fifo);
 /* Keys (DeltaFIFO) or entries (RealFIFO) waiting. */
 size_t fifo_len(struct fifo *fifo);

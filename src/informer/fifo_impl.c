@@ -7,6 +7,11 @@
 #include "lib/hashmap.h"
 #include "lib/util.h"
 
+int64_t fifo_clock(struct fifo *fifo)
+{
+	return fifo->now ? fifo->now(fifo->now_ctx) : mono_ms();
+}
+
 struct delta fifo_delta(struct fifo *fifo, enum delta_type type,
 			enum delta_source source, bool tombstone,
 			struct kobj *obj)
@@ -18,6 +23,7 @@ struct delta fifo_delta(struct fifo *fifo, enum delta_type type,
 		.tombstone = tombstone,
 		.obj = kobj_ref(obj),
 		.time_ms = wall_ms(),
+		.clock_ms = fifo_clock(fifo),
 	};
 }
 

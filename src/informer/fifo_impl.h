@@ -31,6 +31,8 @@ struct fifo {
 	unsigned list_no;	/* of the last Replace; tags later deltas */
 	size_t batch;		/* most entries one pop may take; 0 or 1: one */
 	unsigned held;		/* fifo_hold()s not yet undone by fifo_unhold() */
+	int64_t (*now)(void *ctx);	/* fifo_set_clock(); NULL: mono_ms() */
+	void *now_ctx;
 };
 
 struct fifo_ops {
@@ -70,6 +72,8 @@ extern const struct fifo_ops delta_fifo_ops;
 extern const struct fifo_ops real_fifo_ops;
 extern const struct fifo_ops atomic_fifo_ops;
 
+/* The fifo's clock now (fifo_set_clock), for a delta's clock_ms. */
+int64_t fifo_clock(struct fifo *fifo);
 /* A delta holding a new reference to obj, stamped with the time now. */
 struct delta fifo_delta(struct fifo *fifo, enum delta_type type,
 			enum delta_source source, bool tombstone,

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "cluster/discovery.h"
+#include "cluster/http.h"
 #include "informer/reflector.h"
 
 #define MIN_RESYNC_MS 1000
@@ -53,6 +54,7 @@ struct listener {
 struct informer {
 	struct informer_opts opts;
 	struct kclient *client;
+	int64_t clock_base;	/* the client's clock when made: queued's clock_off */
 	struct store *store;
 	struct fifo *fifo;
 	struct reflector *reflector;
@@ -100,6 +102,11 @@ struct queued {
 	struct kobj *obj, *old;
 	struct activity_info *activity;
 	int64_t time_ms;
+	/*
+	 * delta.clock_ms less the informer's clock_base: 32 bits fill the
+	 * padding, so the clock costs the buffer nothing (49 days of clock).
+	 */
+	uint32_t clock_off;
 	unsigned list_no;
 	unsigned char kind, type, source;
 	bool tombstone, resync_only, replay;
@@ -113,13 +120,16 @@ struct note_block {
 	struct queued v[NOTE_BLOCK];
 };
 
-static struct queued queued_of(const struct notification *n)
+static struct queued queued_of(const struct informer *inf, const struct notification *n)
 {
+	int64_t off = n->delta.clock_ms - inf->clock_base;
+
 	return (struct queued){
 		.obj = n->delta.obj,
 		.old = n->old,
 		.activity = n->activity,
 		.time_ms = n->delta.time_ms,
+		.clock_off = off < 0 ? 0 : off > UINT32_MAX ? UINT32_MAX : (uint32_t)off,
 		.list_no = n->delta.list_no,
 		.kind = (unsigned char)n->kind,
 		.type = (unsigned char)n->delta.type,
@@ -141,6 +151,7 @@ static struct notification notification_of_queued(const struct informer *inf,
 			.tombstone = q->tombstone,
 			.obj = q->obj,
 			.time_ms = q->time_ms,
+			.clock_ms = inf->clock_base + q->clock_off,
 		},
 		.old = q->old,
 		.activity = q->activity,
@@ -168,7 +179,7 @@ static void listener_push(struct listener *l, const struct notification *n)
 			l->first = b;
 		l->last = b;
 	}
-	l->last->v[l->last->tail++] = queued_of(n);
+	l->last->v[l->last->tail++] = queued_of(l->inf, n);
 	l->len++;
 	if (!l->signalled) {
 		char c = 1;
@@ -578,13 +589,24 @@ void informer_resync_now(struct informer *inf)
 
 /* ---- life cycle --------------------------------------------------------- */
 
+/*
+ * The deltas' clock_ms: the client's clock, which on a replay is the
+ * recorded time the reflector's thread has reached.
+ */
+static int64_t client_clock(void *ctx)
+{
+	return ctx ? kclient_now_ms(ctx) : mono_ms();
+}
+
 struct informer *informer_new(struct kclient *client, const struct informer_opts *opts)
 {
 	struct informer *inf = xcalloc(1, sizeof(*inf));
 	inf->opts = *opts;
 	inf->client = client;
+	inf->clock_base = client_clock(client);
 	inf->store = store_new();
 	inf->fifo = fifo_new(opts->fifo, inf->store);
+	fifo_set_clock(inf->fifo, client_clock, client);
 	if (opts->fifo != FIFO_DELTA)
 		fifo_set_batch(inf->fifo, opts->batch);
 	inf->resync_check_ms = opts->resync_ms;
@@ -650,6 +672,7 @@ struct listener *informer_add_listener(struct informer *inf, int64_t resync_ms)
 					.source = SOURCE_LIST,
 					.obj = all.v[i],
 					.time_ms = wall_ms(),
+					.clock_ms = client_clock(inf->client),
 				},
 			};
 			all.v[i] = NULL;	/* the notification owns it now */

@@ -238,6 +238,7 @@ static size_t atomic_fifo_replace(struct fifo *fifo, struct kobj **items,
 		.source = SOURCE_LIST,
 		.list_no = fifo->list_no,
 		.time_ms = wall_ms(),
+		.clock_ms = fifo_clock(fifo),
 		.all = xmalloc((nr ? nr : 1) * sizeof(*d->all)),
 		.nr_all = nr,
 	};
@@ -260,6 +261,7 @@ static size_t atomic_fifo_resync(struct fifo *fifo)
 		.source = SOURCE_RESYNC,
 		.list_no = fifo->list_no,
 		.time_ms = wall_ms(),
+		.clock_ms = fifo_clock(fifo),
 	};
 	return 1;
 }

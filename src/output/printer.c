@@ -17,6 +17,7 @@
 #include <json-c/json.h>
 
 #include "output/columns.h"
+#include "output/controller_report.h"
 #include "output/diff.h"
 #include "output/format.h"
 #include "output/redact.h"
@@ -165,6 +166,7 @@ struct line {
 	char *markers;		/* " (initial)", or "" */
 	char *after;		/* the --diff lines, or "" */
 	const char *color;	/* the type's colour, or NULL */
+	char *raw;		/* a controller record held in order: as it is */
 };
 
 #define HOLD_MAX 20000	/* initial lines held at most, then printed */
@@ -361,6 +363,7 @@ static void line_release(struct line *l)
 		free(l->cell[c]);
 	free(l->markers);
 	free(l->after);
+	free(l->raw);
 }
 
 static void format_line(struct printer *p, const struct line *l, struct strbuf *sb)
@@ -395,7 +398,10 @@ static void release_held(struct printer *p, struct strbuf *sb)
 	if (p->held_nr)
 		print_header_once(p, sb);
 	for (size_t i = 0; i < p->held_nr; i++) {
-		format_line(p, &p->held[i], sb);
+		if (p->held[i].raw)
+			strbuf_adds(sb, p->held[i].raw);
+		else
+			format_line(p, &p->held[i], sb);
 		line_release(&p->held[i]);
 	}
 	free(p->held);
@@ -408,7 +414,7 @@ static void release_held(struct printer *p, struct strbuf *sb)
 static void line_delta(struct printer *p, const struct notification *n,
 		       struct strbuf *sb)
 {
-	struct line l = { { NULL }, NULL, NULL, NULL };
+	struct line l = { { NULL }, NULL, NULL, NULL, NULL };
 
 	line_of(p, n, &l);
 	if (p->holding && is_initial(&n->delta) && p->held_nr < HOLD_MAX) {
@@ -887,6 +893,43 @@ static int write_record(struct printer *p)
 	/* fwrite(NULL, 1, 0, ...) is undefined: an empty record writes nothing. */
 	if ((p->sb.len && fwrite(p->sb.buf, 1, p->sb.len, out) != p->sb.len) || ferror(out))
 		return write_failed(p);
+	return 0;
+}
+
+int printer_controller(struct printer *p, const struct ctl_record *r, int64_t base_ms)
+{
+	strbuf_reset(&p->sb);
+	if (p->ops == &formats[OUTPUT_JSON] && p->opts.events)
+		controller_record_json(r, base_ms, &p->sb);
+	else if (p->ops == &formats[OUTPUT_LINE] || p->ops == &formats[OUTPUT_WIDE])
+		controller_record_line(r, base_ms, &p->sb);
+	if (p->holding && p->sb.len && p->held_nr < HOLD_MAX) {
+		/* after the initial lines it follows, when they are let go */
+		ALLOC_GROW(p->held, p->held_nr + 1, p->held_alloc);
+		p->held[p->held_nr++] = (struct line){ .raw = strbuf_detach(&p->sb, NULL) };
+		return 0;
+	}
+	return write_record(p);
+}
+
+int printer_controller_summary(struct printer *p, const struct controller_stats *st,
+			       int64_t base_ms)
+{
+	strbuf_reset(&p->sb);
+	if (p->ops == &formats[OUTPUT_JSON] && p->opts.events) {
+		controller_summary_json(st, base_ms, &p->sb);
+		return write_record(p);
+	}
+	if (!p->opts.notices)
+		return 0;
+	printer_flush(p);	/* what came before goes first */
+	clear_progress(p);
+	strbuf_adds(&p->sb, "kinf: ");
+	controller_summary_text(st, &p->sb);
+	strbuf_addch(&p->sb, '\n');
+	fwrite(p->sb.buf, 1, p->sb.len, p->opts.notices);
+	fflush(p->opts.notices);
+	strbuf_reset(&p->sb);
 	return 0;
 }
 

@@ -99,6 +99,19 @@ int printer_verify(struct printer *p, const char *resource,
 struct informer_stats;
 int printer_health(struct printer *p, const char *resource,
 		   const struct informer_stats *st, int64_t now);
+/*
+ * watch --controller: one of the simulated controller's records
+ * (controller/controller.h) as a line (line, wide) or, with json and
+ * events, an NDJSON record (output/controller_report.h says how each
+ * reads); other formats print none.  base_ms + the record's clock is
+ * the time shown.  0 or -1 as above.
+ */
+struct ctl_record;
+struct controller_stats;
+int printer_controller(struct printer *p, const struct ctl_record *r, int64_t base_ms);
+/* Its summary: a notice, or with json and events a ControllerSummary record. */
+int printer_controller_summary(struct printer *p, const struct controller_stats *st,
+			       int64_t base_ms);
 /* Flushes what printer_notification() buffered; 0 or -1 as above. */
 int printer_flush(struct printer *p);
 /* The message of the last template error (OUTPUT_OBJECT), or "". */

@@ -1,0 +1,226 @@
+/* controller_flags.c — see controller_flags.h. */
+#include "cli/controller_flags.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/cmd.h"
+#include "controller/controller.h"
+#include "controller/handler.h"
+#include "output/printer.h"
+#include "lib/util.h"
+
+struct controller_flags controller_flags = { .seed = 1 };
+
+const struct option controller_flag_options[] = {
+	OPT_BOOL(0, "controller", &controller_flags.enabled,
+		 "simulate a controller-runtime controller on the deltas: "
+		 "predicates, workqueue, Reconciles (see CONTROLLER VIEW)"),
+	OPT_INT(0, "workers", &controller_flags.workers, "N",
+		"with --controller: concurrent Reconciles (MaxConcurrentReconciles, default 1)"),
+	OPT_STRING(0, "reconcile-time", &controller_flags.reconcile_time, "D[..D]",
+		   "with --controller: how long a Reconcile takes, or a range drawn "
+		   "from --seed (default 0)", COMPLETE_NONE),
+	OPT_DURATION(0, "requeue-after", &controller_flags.requeue_after_ms,
+		     "with --controller: every Reconcile returns RequeueAfter this long"),
+	OPT_STRING(0, "error-rate", &controller_flags.error_rate, "P",
+		   "with --controller: the share of Reconciles that fail (0..1), "
+		   "requeued rate-limited", COMPLETE_NONE),
+	OPT_INT(0, "seed", &controller_flags.seed, "N",
+		"with --controller: the seed of the Reconcile times and failures (default 1)"),
+	OPT_STRING(0, "predicate", &controller_flags.predicate, "LIST",
+		   "with --controller: filter updates: generation, resource-version, "
+		   "labels, annotations; a,b ANDs them, a|b ORs them", COMPLETE_NONE),
+	OPT_STRING(0, "enqueue-owner", &controller_flags.enqueue_owner, "KIND[.GROUP]",
+		   "with --controller: enqueue the controller owner of this kind "
+		   "(EnqueueRequestForOwner, OnlyControllerOwner)", COMPLETE_NONE),
+	OPT_END(),
+};
+
+struct controller_run {
+	struct controller *c;
+	struct printer *p;
+	struct watch_hook hook;
+	int64_t base_ms;
+	bool live;
+	int64_t summary_every_ms, summary_at;
+};
+
+static int64_t live_clock(void *ctx)
+{
+	(void)ctx;
+	return mono_ms();
+}
+
+static void on_record(void *ctx, const struct ctl_record *r)
+{
+	struct controller_run *run = ctx;
+	/* A failed write stays in the stream's error for the loop's flush. */
+	printer_controller(run->p, r, run->base_ms);
+}
+
+static void print_summary(struct controller_run *run)
+{
+	struct controller_stats st;
+	controller_get_stats(run->c, &st);
+	printer_controller_summary(run->p, &st, run->base_ms);
+}
+
+static void hook_note(void *ctx, const struct notification *n)
+{
+	struct controller_run *run = ctx;
+	controller_note(run->c, n);
+}
+
+static void hook_tick(void *ctx)
+{
+	struct controller_run *run = ctx;
+
+	controller_advance(run->c);
+	if (run->summary_every_ms && mono_ms() >= run->summary_at) {
+		print_summary(run);
+		run->summary_at = mono_ms() + run->summary_every_ms;
+	}
+}
+
+static int64_t hook_wait(void *ctx)
+{
+	struct controller_run *run = ctx;
+	int64_t wait = controller_wait_ms(run->c);
+
+	if (run->summary_every_ms) {
+		int64_t until = run->summary_at - mono_ms();
+		if (until < 0)
+			until = 0;
+		if (wait < 0 || until < wait)
+			wait = until;
+	}
+	return wait;
+}
+
+/* "1s" or "50ms..500ms" into the opts' range. */
+static void parse_reconcile_time(const struct command *cmd, const char *s,
+				 struct controller_opts *o)
+{
+	const char *dots = strstr(s, "..");
+	char *lo = dots ? xstrndup(s, (size_t)(dots - s)) : xstrdup(s);
+	int bad = parse_duration(lo, &o->reconcile_min_ms) < 0;
+
+	o->reconcile_max_ms = o->reconcile_min_ms;
+	if (!bad && dots)
+		bad = parse_duration(dots + 2, &o->reconcile_max_ms) < 0 ||
+		      o->reconcile_max_ms < o->reconcile_min_ms;
+	free(lo);
+	if (bad)
+		usage_error(cmd, "invalid value '%s' for '--reconcile-time': expected "
+			    "a duration or a range, e.g. 1s or 50ms..500ms", s);
+}
+
+/* The flags into opts; usage errors exit. */
+static void parse_flags(const struct command *cmd, struct controller_opts *o)
+{
+	const struct controller_flags *f = &controller_flags;
+	struct errbuf err = { "" };
+
+	if (f->workers < 0 || f->workers > 10000)
+		usage_error(cmd, "invalid value '%ld' for '--workers': expected 1 to 10000",
+			    f->workers);
+	o->workers = (unsigned)f->workers;
+	if (f->reconcile_time)
+		parse_reconcile_time(cmd, f->reconcile_time, o);
+	o->requeue_after_ms = f->requeue_after_ms;
+	if (f->error_rate) {
+		char *end;
+		o->error_rate = strtod(f->error_rate, &end);
+		if (end == f->error_rate || *end || !(o->error_rate >= 0 && o->error_rate <= 1))
+			usage_error(cmd, "invalid value '%s' for '--error-rate': expected "
+				    "a share from 0 to 1, e.g. 0.1", f->error_rate);
+	}
+	o->seed = (uint64_t)f->seed;
+	if (f->predicate && predicates_parse(&o->predicates, f->predicate, &err) < 0)
+		usage_error(cmd, "invalid value '%s' for '--predicate': %s", f->predicate, err.msg);
+	o->owner = f->enqueue_owner;
+}
+
+int64_t controller_base_ms(const char *started)
+{
+	struct tm tm = { 0 };
+	const char *rest = started ? strptime(started, "%Y-%m-%dT%H:%M:%S", &tm) : NULL;
+	int64_t ms = 0;
+
+	if (!rest)
+		return 0;
+	if (*rest == '.')
+		ms = strtol(rest + 1, NULL, 10);	/* the recorder writes milliseconds */
+	return (int64_t)timegm(&tm) * 1000 + ms;
+}
+
+void controller_flags_check(const struct command *cmd)
+{
+	const struct controller_flags *f = &controller_flags;
+	struct controller_opts o = { .workers = 1 };
+	struct errbuf err = { "" };
+	struct handler h;
+
+	if (!f->enabled) {
+		if (f->workers || f->reconcile_time || f->requeue_after_ms || f->error_rate ||
+		    f->predicate || f->enqueue_owner)
+			usage_error(cmd, "--workers, --reconcile-time, --requeue-after, "
+				    "--error-rate, --predicate and --enqueue-owner need --controller");
+		return;
+	}
+	parse_flags(cmd, &o);
+	if (handler_init(&h, f->enqueue_owner, &err) < 0)
+		usage_error(cmd, "invalid value '%s' for '--enqueue-owner': %s",
+			    f->enqueue_owner, err.msg);
+	handler_release(&h);
+}
+
+struct controller_run *controller_run_new(const struct command *cmd, struct printer *p,
+					  bool live, int64_t base_ms, bool verbose)
+{
+	struct controller_opts o = { .workers = 1 };
+	struct errbuf err = { "" };
+
+	controller_flags_check(cmd);
+	if (!controller_flags.enabled)
+		return NULL;
+	parse_flags(cmd, &o);
+	struct controller_run *run = xcalloc(1, sizeof(*run));
+	o.now = live ? live_clock : NULL;
+	o.record = on_record;
+	o.record_ctx = run;
+	run->c = controller_new(&o, &err);
+	if (!run->c)
+		usage_error(cmd, "%s", err.msg);
+	run->p = p;
+	run->base_ms = base_ms;
+	run->live = live;
+	run->summary_every_ms = live && verbose ? 30000 : 0;
+	run->summary_at = mono_ms() + run->summary_every_ms;
+	run->hook = (struct watch_hook){ hook_note, hook_tick, hook_wait, run };
+	return run;
+}
+
+const struct watch_hook *controller_run_hook(struct controller_run *run)
+{
+	return &run->hook;
+}
+
+void controller_run_finish(struct controller_run *run)
+{
+	if (run->live)
+		controller_advance(run->c);
+	controller_finish(run->c, !run->live);
+	print_summary(run);
+	printer_flush(run->p);
+}
+
+void controller_run_free(struct controller_run *run)
+{
+	if (!run)
+		return;
+	controller_free(run->c);
+	free(run);
+}

@@ -1,0 +1,55 @@
+/*
+ * controller_flags.h — `--controller` and the flags that shape the
+ * simulated controller (controller/controller.h), shared by watch and
+ * replay; and the watch loop's hook that feeds it and prints its records.
+ *
+ * Threads: everything runs on the thread that owns stdout (the watch
+ * loop's).
+ */
+#ifndef KINF_CONTROLLER_FLAGS_H
+#define KINF_CONTROLLER_FLAGS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cli/watch_loop.h"
+#include "lib/opt.h"
+
+struct printer;
+
+struct controller_flags {
+	bool enabled;
+	long workers;			/* 0: not given (1) */
+	const char *reconcile_time;	/* "1s", "50ms..500ms" */
+	int64_t requeue_after_ms;
+	const char *error_rate;		/* "0.1" */
+	long seed;
+	const char *predicate;
+	const char *enqueue_owner;
+};
+extern struct controller_flags controller_flags;
+extern const struct option controller_flag_options[];
+
+/* A running simulation, wired to a watch loop and a printer. */
+struct controller_run;
+
+/*
+ * With --controller: checks the flags (usage errors of cmd exit) and
+ * makes the simulation; NULL without --controller.  live: its clock is
+ * the machine's, and -v prints the summary every 30 s; else (a replay)
+ * time is the recording's only.  base_ms: the wall time at clock 0, for
+ * the records' times.
+ */
+struct controller_run *controller_run_new(const struct command *cmd, struct printer *p,
+					  bool live, int64_t base_ms, bool verbose);
+/* Checks the flags (usage errors of cmd exit), before anything connects. */
+void controller_flags_check(const struct command *cmd);
+/* A replay's base_ms: the recording's "started" (RFC 3339), 0 if unreadable. */
+int64_t controller_base_ms(const char *started);
+/* The loop's hook (loop->hook = ...). */
+const struct watch_hook *controller_run_hook(struct controller_run *run);
+/* At the end: drains a replay's work, prints what was never reconciled and the summary. */
+void controller_run_finish(struct controller_run *run);
+void controller_run_free(struct controller_run *run);	/* NULL: no-op */
+
+#endif

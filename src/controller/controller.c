@@ -1,0 +1,507 @@
+/* controller.c — see controller.h.  Single-threaded, no locks. */
+#include "controller/controller.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "controller/handler.h"
+#include "informer/informer.h"
+#include "lib/hashmap.h"
+#include "lib/strbuf.h"
+
+/* A state the handlers were handed for a key, not yet read. */
+struct ctl_state {
+	char *rv;
+	int filtered;		/* the predicate term that dropped it, or -1 */
+	bool while_running;	/* arrived while a Reconcile of the key ran */
+};
+
+struct ctl_key {
+	char *key;
+	struct kobj *cached;	/* the newest the handlers saw; NULL: none */
+	struct ctl_state *v;	/* received since the last read, oldest first */
+	size_t nr, alloc;
+	size_t deltas;		/* events that Added it since its last Get */
+	char *last_read_rv;
+	int64_t last_start_ms;
+	const char *last_result;
+	uint64_t unseen;
+};
+
+struct worker {
+	char *key;		/* NULL: idle */
+	int64_t started, ends;
+	unsigned number;
+};
+
+struct controller {
+	struct controller_opts o;
+	struct handler handler;
+	unsigned pred_mask;
+	char **term_names;	/* reasons: "filtered by generation" */
+	struct workqueue *q;
+	struct hashmap keys;	/* key -> struct ctl_key */
+	struct worker *workers;
+	int64_t clock;
+	uint64_t rng;
+	struct controller_stats st;
+	struct strbuf scratch;
+};
+
+static const char *const record_names[CTL__TYPES] = {
+	[CTL_FILTERED] = "Filtered",
+	[CTL_ENQUEUED] = "Enqueued",
+	[CTL_RECONCILE_START] = "ReconcileStart",
+	[CTL_RECONCILE_DONE] = "ReconcileDone",
+	[CTL_NEVER_RECONCILED] = "NeverReconciled",
+};
+
+const char *ctl_record_name(enum ctl_record_type type)
+{
+	return (unsigned)type < CTL__TYPES ? record_names[type] : "Unknown";
+}
+
+/* splitmix64: small, seedable, the same sequence on every machine. */
+static uint64_t rng_next(struct controller *c)
+{
+	uint64_t z = (c->rng += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static double rng_unit(struct controller *c)
+{
+	return (double)(rng_next(c) >> 11) / (double)(1ULL << 53);
+}
+
+struct controller *controller_new(const struct controller_opts *opts, struct errbuf *err)
+{
+	struct controller *c = xcalloc(1, sizeof(*c));
+
+	c->o = *opts;
+	if (!c->o.workers)
+		c->o.workers = 1;
+	if (handler_init(&c->handler, opts->owner, err) < 0) {
+		free(c);
+		return NULL;
+	}
+	c->pred_mask = predicates_mask(&opts->predicates);
+	c->term_names = xcalloc(opts->predicates.nr + 1, sizeof(*c->term_names));
+	for (size_t i = 0; i < opts->predicates.nr; i++) {
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_adds(&sb, "filtered by ");
+		predicates_term_name(&opts->predicates, i, &sb);
+		c->term_names[i] = strbuf_detach(&sb, NULL);
+	}
+	c->q = workqueue_new();
+	c->workers = xcalloc(c->o.workers, sizeof(*c->workers));
+	c->rng = opts->seed;
+	return c;
+}
+
+static void key_free(struct ctl_key *k)
+{
+	for (size_t i = 0; i < k->nr; i++)
+		free(k->v[i].rv);
+	free(k->v);
+	kobj_unref(k->cached);
+	free(k->last_read_rv);
+	free(k->key);
+	free(k);
+}
+
+void controller_free(struct controller *c)
+{
+	size_t iter = 0;
+	struct hashmap_entry *e;
+
+	if (!c)
+		return;
+	while ((e = hashmap_next(&c->keys, &iter)))
+		key_free(e->value);
+	hashmap_release(&c->keys);
+	for (unsigned i = 0; i < c->o.workers; i++)
+		free(c->workers[i].key);
+	free(c->workers);
+	for (size_t i = 0; c->term_names[i]; i++)
+		free(c->term_names[i]);
+	free(c->term_names);
+	workqueue_free(c->q);
+	handler_release(&c->handler);
+	strbuf_release(&c->scratch);
+	free(c);
+}
+
+static struct ctl_key *key_of(struct controller *c, const char *key)
+{
+	struct ctl_key *k = hashmap_get(&c->keys, key);
+
+	if (k)
+		return k;
+	k = xcalloc(1, sizeof(*k));
+	k->key = xstrdup(key);
+	k->last_start_ms = -1;
+	hashmap_insert(&c->keys, k->key, k);
+	return k;
+}
+
+static void emit(struct controller *c, struct ctl_record *r)
+{
+	r->clock_ms = c->clock;
+	if (c->o.record)
+		c->o.record(c->o.record_ctx, r);
+}
+
+static const char *reason_of(const struct controller *c, const struct ctl_state *s,
+			     bool newest)
+{
+	if (s->filtered >= 0)
+		return c->term_names[s->filtered];
+	if (newest)	/* at the end: still queued, or its Reconcile never came */
+		return "no Reconcile read it before the end";
+	return s->while_running ? "coalesced while a Reconcile ran" : "coalesced while queued";
+}
+
+/*
+ * The key's states before its newest (which a Reconcile reads now, or
+ * none did), told as unseen unless a Reconcile read the same RV already;
+ * all: the newest too (at the end).  Empties the list.
+ */
+static size_t take_unseen(struct controller *c, struct ctl_key *k, bool all,
+			  struct ctl_unseen **out)
+{
+	size_t n = 0, upto = all ? k->nr : (k->nr ? k->nr - 1 : 0);
+	const char *newest = k->nr ? k->v[k->nr - 1].rv : NULL;
+
+	*out = xcalloc(upto + 1, sizeof(**out));
+	for (size_t i = 0; i < upto; i++) {
+		const char *rv = k->v[i].rv;
+		bool dup = (!all && newest && !strcmp(rv, newest)) ||
+			   (k->last_read_rv && !strcmp(rv, k->last_read_rv));
+		for (size_t j = 0; j < n && !dup; j++)
+			dup = !strcmp((*out)[j].rv, rv);
+		if (!dup)
+			(*out)[n++] = (struct ctl_unseen){ rv, reason_of(c, &k->v[i], i + 1 == k->nr) };
+	}
+	if (n && !k->unseen)
+		c->st.keys_unseen++;
+	k->unseen += n;
+	c->st.unseen += n;
+	return n;
+}
+
+static void states_clear(struct ctl_key *k)
+{
+	for (size_t i = 0; i < k->nr; i++)
+		free(k->v[i].rv);
+	k->nr = 0;
+}
+
+static int64_t draw_duration(struct controller *c)
+{
+	int64_t lo = c->o.reconcile_min_ms, hi = c->o.reconcile_max_ms;
+	if (hi <= lo)
+		return lo;
+	return lo + (int64_t)(rng_next(c) % (uint64_t)(hi - lo + 1));
+}
+
+/* Gives queued keys to idle workers, each a ReconcileStart. */
+static void start_workers(struct controller *c)
+{
+	for (unsigned w = 0; w < c->o.workers && workqueue_len(c->q); w++) {
+		struct worker *wk = &c->workers[w];
+		if (wk->key)
+			continue;
+		const char *key = workqueue_get(c->q, c->clock);
+		struct ctl_key *k = key_of(c, key);
+		struct ctl_unseen *unseen;
+		size_t n = take_unseen(c, k, false, &unseen);
+		const char *read = k->cached ? k->cached->rv : NULL;
+		struct ctl_record r = {
+			.type = CTL_RECONCILE_START, .key = key, .worker = w + 1,
+			.number = (unsigned)++c->st.reconciles, .read_rv = read,
+			.deltas = k->deltas, .unseen = unseen, .nr_unseen = n,
+		};
+		emit(c, &r);
+		free(unseen);
+		free(k->last_read_rv);
+		k->last_read_rv = read ? xstrdup(read) : NULL;
+		k->last_start_ms = c->clock;
+		k->deltas = 0;
+		states_clear(k);
+		wk->key = xstrdup(key);
+		wk->number = r.number;
+		wk->started = c->clock;
+		wk->ends = c->clock + draw_duration(c);
+		c->st.running++;
+	}
+}
+
+static void enqueued(struct controller *c, const char *key, enum wq_add how,
+		     const char *cause, int64_t after, const struct notification *n)
+{
+	struct ctl_record r = {
+		.type = CTL_ENQUEUED, .key = key, .how = how, .cause = cause,
+		.after_ms = after,
+	};
+	if (n) {
+		r.delta = delta_type_name(n->delta.type);
+		r.rv = n->delta.obj->rv;
+		r.state_unknown = n->delta.tombstone;
+	}
+	if (how < WQ_SHUT)
+		c->st.enqueued[how]++;
+	emit(c, &r);
+}
+
+/* reconcileHandler's ending, then Done. */
+static void finish_reconcile(struct controller *c, struct worker *wk)
+{
+	struct ctl_record r = {
+		.type = CTL_RECONCILE_DONE, .key = wk->key, .number = wk->number,
+		.worker = (unsigned)(wk - c->workers) + 1, .took_ms = c->clock - wk->started,
+		.requeue_ms = -1, .result = "success",
+	};
+	struct ctl_key *k = key_of(c, wk->key);
+
+	if (c->o.error_rate > 0 && rng_unit(c) < c->o.error_rate) {
+		r.result = "error";
+		r.error = "simulated error (--error-rate)";
+		r.requeue_ms = workqueue_add_rate_limited(c->q, wk->key, c->clock);
+		c->st.errors++;
+		c->st.requeues++;
+	} else if (c->o.requeue_after_ms > 0) {
+		r.result = "requeue-after";
+		r.requeue_ms = c->o.requeue_after_ms;
+		workqueue_forget(c->q, wk->key);
+		workqueue_add_after(c->q, wk->key, r.requeue_ms, c->clock);
+		c->st.requeues++;
+	} else {
+		workqueue_forget(c->q, wk->key);
+	}
+	r.requeues = workqueue_num_requeues(c->q, wk->key);
+	r.dirty = workqueue_done(c->q, wk->key, c->clock);
+	k->last_result = r.result;
+	emit(c, &r);
+	if (r.requeue_ms >= 0)
+		enqueued(c, wk->key, WQ_WAITING, r.error ? "rate-limited" : "requeue-after",
+			 r.requeue_ms, NULL);
+	/*
+	 * A deleted object whose deletion was reconciled, with nothing
+	 * pending: forget it, so that churn does not grow the map forever.
+	 */
+	if (!k->cached && !k->nr && !workqueue_knows(c->q, k->key)) {
+		hashmap_remove(&c->keys, k->key, NULL);
+		key_free(k);
+	}
+	free(wk->key);
+	wk->key = NULL;
+	c->st.running--;
+}
+
+static void on_ready(void *ctx, const char *key, enum wq_add how, int64_t due)
+{
+	(void)due;
+	enqueued(ctx, key, how, "delayed", 0, NULL);
+}
+
+/* The worker that ends first (the lowest on a tie), or NULL. */
+static struct worker *first_end(struct controller *c)
+{
+	struct worker *best = NULL;
+	for (unsigned w = 0; w < c->o.workers; w++)
+		if (c->workers[w].key && (!best || c->workers[w].ends < best->ends))
+			best = &c->workers[w];
+	return best;
+}
+
+/*
+ * Runs the timers due up to t, in time order (delayed adds only if
+ * follow_delayed), leaving the clock at the last one run; the caller
+ * moves it on to t.
+ */
+static void run_until(struct controller *c, int64_t t, bool follow_delayed)
+{
+	for (;;) {
+		start_workers(c);
+		struct worker *wk = first_end(c);
+		int64_t ready = follow_delayed ? workqueue_next_ready(c->q) : -1;
+		int64_t next = wk ? wk->ends : -1;
+		if (ready >= 0 && (next < 0 || ready < next))
+			next = ready;
+		if (next < 0 || next > t)
+			break;
+		if (next > c->clock)
+			c->clock = next;
+		if (wk && wk->ends == next)
+			finish_reconcile(c, wk);
+		else
+			workqueue_pop_ready(c->q, next, on_ready, c);
+	}
+}
+
+/* Runs what is due by t, then stands at t. */
+static void advance_to(struct controller *c, int64_t t)
+{
+	run_until(c, t, true);
+	if (t > c->clock)
+		c->clock = t;
+}
+
+static enum handler_event event_of(const struct notification *n)
+{
+	return n->kind == NOTIFY_ADD ? HANDLER_CREATE :
+	       n->kind == NOTIFY_UPDATE ? HANDLER_UPDATE : HANDLER_DELETE;
+}
+
+/* The cache as the handlers saw it, and the state received. */
+static struct ctl_key *note_state(struct controller *c, const struct notification *n)
+{
+	struct ctl_key *k = key_of(c, n->delta.obj->key);
+
+	kobj_unref(k->cached);
+	k->cached = n->kind == NOTIFY_DELETE ? NULL : kobj_ref(n->delta.obj);
+	ALLOC_GROW(k->v, k->nr + 1, k->alloc);
+	k->v[k->nr++] = (struct ctl_state){
+		.rv = xstrdup(n->delta.obj->rv), .filtered = -1,
+		.while_running = workqueue_is_processing(c->q, k->key),
+	};
+	return k;
+}
+
+/* The first predicate term that drops an Update, or -1. */
+static int filter(struct controller *c, const struct notification *n)
+{
+	struct pred_meta old, cur;
+	int term;
+
+	if (n->kind != NOTIFY_UPDATE || !c->o.predicates.nr)
+		return -1;
+	pred_meta_init(&old, n->old, c->pred_mask);
+	pred_meta_init(&cur, n->delta.obj, c->pred_mask);
+	term = predicates_update(&c->o.predicates, n->old ? &old : NULL, &cur);
+	pred_meta_release(&old);
+	pred_meta_release(&cur);
+	return term;
+}
+
+void controller_note(struct controller *c, const struct notification *n)
+{
+	struct handler_keys keys = { .nr = 0 };
+	struct ctl_key *own = NULL;
+	bool is_own;
+
+	if (n->kind == NOTIFY_ACTIVITY || !n->delta.obj)
+		return;
+	advance_to(c, n->delta.clock_ms);
+	c->st.deltas++;
+	is_own = handler_requests(&c->handler, n->obj_kind, n->group, event_of(n),
+				  n->delta.obj, n->old, &keys);
+	if (is_own)
+		own = note_state(c, n);
+	int term = filter(c, n);
+	if (term >= 0) {
+		struct strbuf *sb = &c->scratch;
+		strbuf_reset(sb);
+		predicates_term_name(&c->o.predicates, (size_t)term, sb);
+		struct ctl_record r = {
+			.type = CTL_FILTERED, .key = n->delta.obj->key,
+			.delta = delta_type_name(n->delta.type), .rv = n->delta.obj->rv,
+			.predicate = sb->buf,
+		};
+		if (own)
+			own->v[own->nr - 1].filtered = term;
+		c->st.filtered++;
+		emit(c, &r);
+		handler_keys_release(&keys);
+		return;
+	}
+	for (size_t i = 0; i < keys.nr; i++) {
+		enum wq_add how = workqueue_add(c->q, keys.v[i], c->clock);
+		key_of(c, keys.v[i])->deltas++;
+		enqueued(c, keys.v[i], how, "event", 0, n);
+	}
+	handler_keys_release(&keys);
+	start_workers(c);
+}
+
+void controller_advance(struct controller *c)
+{
+	if (c->o.now)
+		advance_to(c, c->o.now(c->o.now_ctx));
+}
+
+int64_t controller_wait_ms(struct controller *c)
+{
+	struct worker *wk = first_end(c);
+	int64_t ready = workqueue_next_ready(c->q), next = wk ? wk->ends : -1;
+
+	if (!c->o.now)
+		return -1;
+	if (ready >= 0 && (next < 0 || ready < next))
+		next = ready;
+	if (next < 0)
+		return -1;
+	int64_t now = c->o.now(c->o.now_ctx);
+	return next > now ? next - now : 0;
+}
+
+static int cmp_keys(const void *a, const void *b)
+{
+	return strcmp((*(struct ctl_key *const *)a)->key, (*(struct ctl_key *const *)b)->key);
+}
+
+void controller_finish(struct controller *c, bool drain)
+{
+	struct ctl_key **v = xcalloc(hashmap_len(&c->keys) + 1, sizeof(*v));
+	size_t nr = 0, iter = 0;
+	struct hashmap_entry *e;
+
+	if (drain)
+		run_until(c, INT64_MAX, false);
+	/* In key order, so that the end reads the same every time. */
+	while ((e = hashmap_next(&c->keys, &iter)))
+		v[nr++] = e->value;
+	qsort(v, nr, sizeof(*v), cmp_keys);
+	for (size_t i = 0; i < nr; i++) {
+		struct ctl_unseen *unseen;
+		size_t n = take_unseen(c, v[i], true, &unseen);
+		if (n) {
+			struct ctl_record r = {
+				.type = CTL_NEVER_RECONCILED, .key = v[i]->key,
+				.unseen = unseen, .nr_unseen = n,
+			};
+			emit(c, &r);
+		}
+		free(unseen);
+		states_clear(v[i]);
+	}
+	free(v);
+}
+
+void controller_get_stats(const struct controller *c, struct controller_stats *out)
+{
+	*out = c->st;
+	out->clock_ms = c->clock;
+	workqueue_get_metrics(c->q, c->clock, &out->wq);
+}
+
+bool controller_key_info(const struct controller *c, const char *key,
+			 struct ctl_key_info *out)
+{
+	const struct ctl_key *k = hashmap_get(&c->keys, key);
+
+	if (!k)
+		return false;
+	*out = (struct ctl_key_info){
+		.last_read_rv = k->last_read_rv,
+		.last_start_ms = k->last_start_ms,
+		.last_result = k->last_result,
+		.running = workqueue_is_processing(c->q, key),
+		.queued = workqueue_is_dirty(c->q, key),
+		.nr_pending = k->nr,
+		.unseen = k->unseen,
+	};
+	return true;
+}

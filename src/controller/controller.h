@@ -1,0 +1,166 @@
+/*
+ * controller.h — a simulated controller-runtime controller on top of an
+ * informer's notifications: predicates, handler, workqueue and workers,
+ * and what each Reconcile would have read.  For `kinf watch --controller`
+ * and `kinf replay --controller`.
+ *
+ * A discrete-event simulation on a virtual clock, single-threaded.  The
+ * consumer hands it every notification it drains (controller_note); each
+ * carries the producer's clock (delta.clock_ms: monotonic ms live, the
+ * recording's time on a replay), so the simulation's time, and every
+ * answer it gives, depend only on the notifications and the options:
+ * a replay gives the same records every time (of one resource: kinf
+ * does not fix the order in which several informers' notifications
+ * interleave, and a notification older than the clock is taken at the
+ * clock's time).  Between notifications the
+ * consumer moves time on with controller_advance(), to its own clock
+ * (opts.now) when it has one, and asks controller_wait_ms() how long it
+ * may sleep before the next timer (a Reconcile ending, a delayed add).
+ *
+ * What is simulated, in the order controller-runtime does it:
+ *   1. the event: Add -> Create, Update -> Update, Delete -> Delete (a
+ *      tombstone: DeleteStateUnknown); resync-only updates are Updates;
+ *   2. the predicates (predicate.h) on Updates: a drop is a Filtered
+ *      record;
+ *   3. the handler (handler.h): each key it makes is Added to the queue
+ *      (workqueue.h): an Enqueued record, new, coalesced or dirty;
+ *   4. opts.workers workers (MaxConcurrentReconciles) Get keys; each
+ *      Reconcile reads the key's newest object the handlers were handed
+ *      by then (the cache as they saw it) and lasts a time drawn from
+ *      [reconcile_min_ms, reconcile_max_ms] by a PRNG seeded with
+ *      opts.seed; a ReconcileStart record names the RV read and the
+ *      states the key had that no Reconcile read (unseen states);
+ *   5. at its end (ReconcileDone), as reconcileHandler: an error (drawn
+ *      with error_rate) is AddRateLimited; else with requeue_after_ms,
+ *      Forget and AddAfter; else Forget.  Then Done, which queues the
+ *      key again if it became dirty meanwhile.
+ * What is not: the Reconcile's own writes and their watch events, the
+ * informer cache's lag behind the server, leader election, and a real
+ * scheduler's order between workers that end at the same ms (kinf takes
+ * the lowest worker first, then delayed adds).
+ *
+ * Follows controller-runtime v0.22 pkg/internal/controller/controller.go
+ * (processNextWorkItem, reconcileHandler) and pkg/internal/source
+ * event_handler.go; see workqueue.h, predicate.h and handler.h for theirs.
+ *
+ * Records go to opts.record as they happen; their pointers live for the
+ * call only.  Single-threaded: one thread calls everything.
+ * Ownership: the controller takes references to the objects it keeps.
+ */
+#ifndef KINF_CONTROLLER_H
+#define KINF_CONTROLLER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "controller/predicate.h"
+#include "controller/workqueue.h"
+
+struct notification;
+
+enum ctl_record_type {
+	CTL_FILTERED,
+	CTL_ENQUEUED,
+	CTL_RECONCILE_START,
+	CTL_RECONCILE_DONE,
+	CTL_NEVER_RECONCILED,	/* at the end: states left unread */
+	CTL__TYPES
+};
+/* "Filtered", "Enqueued", "ReconcileStart", "ReconcileDone", "NeverReconciled" */
+const char *ctl_record_name(enum ctl_record_type type);
+
+/* A state of a key that no Reconcile read, and why. */
+struct ctl_unseen {
+	const char *rv;
+	const char *reason;	/* "coalesced while queued", "filtered by generation" */
+};
+
+struct ctl_record {
+	enum ctl_record_type type;
+	int64_t clock_ms;		/* the simulation's time */
+	const char *key;		/* the request's key */
+	/* The delta behind it, or NULL (a timer: a delayed add's end). */
+	const char *delta;		/* "Added", "Updated", ... */
+	const char *rv;			/* its object's resourceVersion */
+	bool state_unknown;		/* a tombstone's Delete */
+	const char *predicate;		/* Filtered: the term that dropped it */
+	enum wq_add how;		/* Enqueued */
+	int64_t after_ms;		/* Enqueued WQ_WAITING: the delay */
+	const char *cause;		/* Enqueued: "event", "requeue-after", "rate-limited", "delayed" */
+	unsigned worker;		/* ReconcileStart/Done: 1.. */
+	unsigned number;		/* ReconcileStart/Done: the n-th Reconcile */
+	const char *read_rv;		/* ReconcileStart: NULL when not in the cache */
+	size_t deltas;			/* ReconcileStart: events that asked for it */
+	const struct ctl_unseen *unseen;	/* ReconcileStart, NeverReconciled */
+	size_t nr_unseen;
+	const char *result;		/* ReconcileDone: "success", "error", "requeue-after" */
+	const char *error;		/* ReconcileDone: NULL, or the error */
+	int64_t took_ms;		/* ReconcileDone */
+	int64_t requeue_ms;		/* ReconcileDone: the delay asked, or -1 */
+	unsigned requeues;		/* ReconcileDone: NumRequeues after it */
+	bool dirty;			/* ReconcileDone: queued again at Done */
+};
+typedef void ctl_record_fn(void *ctx, const struct ctl_record *r);
+
+struct controller_opts {
+	unsigned workers;		/* 0: 1 */
+	int64_t reconcile_min_ms, reconcile_max_ms;
+	int64_t requeue_after_ms;	/* 0: none */
+	double error_rate;		/* 0..1 */
+	uint64_t seed;
+	struct predicates predicates;
+	const char *owner;		/* --enqueue-owner KIND[.GROUP], or NULL */
+	/* The consumer's clock for controller_advance(); NULL: none (a replay). */
+	int64_t (*now)(void *ctx);
+	void *now_ctx;
+	ctl_record_fn *record;
+	void *record_ctx;
+};
+
+struct controller_stats {
+	uint64_t deltas, filtered, reconciles, errors, requeues;
+	uint64_t enqueued[WQ_SHUT];	/* by enum wq_add: new, coalesced, dirty, after */
+	size_t keys_unseen;		/* keys with a state no Reconcile read */
+	uint64_t unseen;		/* such states */
+	unsigned running;		/* Reconciles now */
+	int64_t clock_ms;
+	struct workqueue_metrics wq;
+};
+
+/* What the TUI shows of one key; strings valid until the next call. */
+struct ctl_key_info {
+	const char *last_read_rv;	/* NULL: never reconciled, or read nothing */
+	int64_t last_start_ms;		/* -1: never */
+	const char *last_result;	/* NULL: none ended yet */
+	bool running, queued;
+	size_t nr_pending;		/* states received, not yet read */
+	uint64_t unseen;		/* states no Reconcile read, so far */
+};
+
+struct controller;
+
+/* -1 and err when an option is bad (the owner kind). */
+struct controller *controller_new(const struct controller_opts *opts, struct errbuf *err);
+void controller_free(struct controller *c);	/* NULL: no-op */
+
+/* One drained notification (activity ones are ignored). */
+void controller_note(struct controller *c, const struct notification *n);
+/* Runs every timer due up to opts.now() (nothing without now). */
+void controller_advance(struct controller *c);
+/* ms until the next timer on opts.now's clock; -1: none, or no clock. */
+int64_t controller_wait_ms(struct controller *c);
+/*
+ * The end.  With drain (a replay), the running Reconciles end and the
+ * queued keys are reconciled, as time goes on with no more events
+ * (delayed adds are left waiting); then a NeverReconciled record for
+ * each key whose last states no Reconcile read.
+ */
+void controller_finish(struct controller *c, bool drain);
+
+void controller_get_stats(const struct controller *c, struct controller_stats *out);
+/* false when the controller never heard of key. */
+bool controller_key_info(const struct controller *c, const char *key,
+			 struct ctl_key_info *out);
+
+#endif

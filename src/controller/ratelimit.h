@@ -1,0 +1,71 @@
+/*
+ * ratelimit.h — how long a failed item waits before it is queued again:
+ * client-go's DefaultTypedControllerRateLimiter, the worse of two limits.
+ *
+ *   exponential  per item: base * 2^failures, capped at max (client-go's
+ *                ItemExponentialFailureRateLimiter; the default 5 ms to
+ *                1000 s).  When() counts one more failure; Forget() wipes
+ *                the count; NumRequeues() reads it.
+ *   bucket       for every item together: a token bucket of qps tokens a
+ *                second holding at most burst (client-go's
+ *                BucketRateLimiter over golang.org/x/time/rate, the
+ *                default 10 qps, burst 100).  It starts full; each When()
+ *                takes a token, and when none is left the wait is how long
+ *                the bucket needs to refill what was taken beyond it.
+ *   MaxOf        asks both (each counts the call) and answers the longer.
+ *
+ * Follows client-go v0.36.2 (kubernetes v1.36.2) util/workqueue
+ * default_rate_limiters.go: TypedItemExponentialFailureRateLimiter.When,
+ * Forget and NumRequeues, TypedBucketRateLimiter.When (rate.Limiter's
+ * Reserve().Delay()) and TypedMaxOfRateLimiter.When.
+ *
+ * Time is the caller's: every call takes now, in ms on the simulation's
+ * clock, and answers a delay in ms (rounded up to a whole ms, where
+ * Go keeps nanoseconds), so that the same calls give the same delays.
+ *
+ * Ownership: keys are copied.  Single-threaded: the owner serialises.
+ */
+#ifndef KINF_RATELIMIT_H
+#define KINF_RATELIMIT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lib/hashmap.h"
+
+struct ratelimit_exp {
+	int64_t base_ms, max_ms;
+	struct hashmap failures;	/* key (owned) -> an unsigned count */
+};
+
+struct ratelimit_bucket {
+	double qps;
+	double burst;
+	double tokens;
+	int64_t last_ms;
+	bool started;		/* the first When() finds the bucket full */
+};
+
+struct ratelimit {
+	struct ratelimit_exp exp;
+	struct ratelimit_bucket bucket;
+};
+
+void ratelimit_exp_init(struct ratelimit_exp *e, int64_t base_ms, int64_t max_ms);
+void ratelimit_exp_release(struct ratelimit_exp *e);
+int64_t ratelimit_exp_when(struct ratelimit_exp *e, const char *key);
+void ratelimit_exp_forget(struct ratelimit_exp *e, const char *key);
+unsigned ratelimit_exp_num_requeues(const struct ratelimit_exp *e, const char *key);
+
+void ratelimit_bucket_init(struct ratelimit_bucket *b, double qps, int burst);
+int64_t ratelimit_bucket_when(struct ratelimit_bucket *b, int64_t now);
+
+/* DefaultTypedControllerRateLimiter: exponential 5 ms..1000 s, bucket 10/100. */
+void ratelimit_init(struct ratelimit *rl);
+void ratelimit_release(struct ratelimit *rl);
+int64_t ratelimit_when(struct ratelimit *rl, const char *key, int64_t now);
+/* Forget reaches the exponential limit only: the bucket keeps no items. */
+void ratelimit_forget(struct ratelimit *rl, const char *key);
+unsigned ratelimit_num_requeues(const struct ratelimit *rl, const char *key);
+
+#endif

@@ -1,0 +1,291 @@
+/* controller_report.c — see controller_report.h. */
+#include "output/controller_report.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "controller/controller.h"
+#include "lib/strbuf.h"
+#include "lib/util.h"
+
+static void add_clock(struct strbuf *sb, int64_t ms)
+{
+	time_t secs = (time_t)(ms / 1000);
+	struct tm tm;
+
+	localtime_r(&secs, &tm);
+	strbuf_addf(sb, "%02d:%02d:%02d.%03d", tm.tm_hour, tm.tm_min, tm.tm_sec,
+		    (int)(ms % 1000));
+}
+
+static void add_ms(struct strbuf *sb, int64_t ms)
+{
+	if (ms % 1000 || !ms)
+		strbuf_addf(sb, "%lldms", (long long)ms);
+	else
+		strbuf_addf(sb, "%llds", (long long)(ms / 1000));
+}
+
+/* "rv 101, 102 and 103 were never seen by a Reconcile (why)"; a group per why. */
+static void add_unseen_text(struct strbuf *sb, const struct ctl_unseen *u, size_t n,
+			    bool at_end)
+{
+	bool *done = xcalloc(n + 1, sizeof(*done));
+
+	for (size_t i = 0; i < n; i++) {
+		size_t count = 0, said = 0;
+		if (done[i])
+			continue;
+		for (size_t j = i; j < n; j++)
+			count += !done[j] && !strcmp(u[j].reason, u[i].reason);
+		strbuf_adds(sb, i ? "; rv " : "rv ");
+		for (size_t j = i; j < n; j++) {
+			if (done[j] || strcmp(u[j].reason, u[i].reason))
+				continue;
+			done[j] = true;
+			said++;
+			if (said > 1)
+				strbuf_adds(sb, said == count ? " and " : ", ");
+			strbuf_adds(sb, u[j].rv);
+		}
+		if (at_end)
+			strbuf_addf(sb, " never reconciled: %s", u[i].reason);
+		else
+			strbuf_addf(sb, " %s never seen by a Reconcile (%s)",
+				    count > 1 ? "were" : "was", u[i].reason);
+	}
+	free(done);
+}
+
+static void line_filtered(const struct ctl_record *r, struct strbuf *sb)
+{
+	strbuf_addf(sb, "%s rv %s dropped by %s", r->delta, r->rv, r->predicate);
+}
+
+static void line_enqueued(const struct ctl_record *r, struct strbuf *sb)
+{
+	strbuf_adds(sb, wq_add_name(r->how));
+	if (r->how == WQ_WAITING) {
+		strbuf_addch(sb, ' ');
+		add_ms(sb, r->after_ms);
+		strbuf_addf(sb, " (%s)", r->cause);
+		return;
+	}
+	if (r->delta)
+		strbuf_addf(sb, " (%s rv %s%s)", r->delta, r->rv,
+			    r->state_unknown ? ", DeleteStateUnknown" : "");
+	else
+		strbuf_addf(sb, " (%s)", r->cause);
+	if (r->how == WQ_DIRTY)
+		strbuf_adds(sb, ": a Reconcile runs; it runs again after");
+}
+
+static void line_start(const struct ctl_record *r, struct strbuf *sb)
+{
+	strbuf_addf(sb, "reconcile %s read ", r->key);
+	if (r->read_rv)
+		strbuf_addf(sb, "rv %s", r->read_rv);
+	else
+		strbuf_adds(sb, "nothing (not in the cache)");
+	strbuf_addf(sb, " (#%u, worker %u, %zu delta%s)", r->number, r->worker,
+		    r->deltas, r->deltas == 1 ? "" : "s");
+	if (r->nr_unseen) {
+		strbuf_adds(sb, "; ");
+		add_unseen_text(sb, r->unseen, r->nr_unseen, false);
+	}
+}
+
+static void line_done(const struct ctl_record *r, struct strbuf *sb)
+{
+	strbuf_addf(sb, "%s after ", r->result);
+	add_ms(sb, r->took_ms);
+	strbuf_addf(sb, " (#%u, worker %u)", r->number, r->worker);
+	if (r->error)
+		strbuf_addf(sb, ": %s", r->error);
+	if (r->requeue_ms >= 0) {
+		strbuf_adds(sb, "; requeued after ");
+		add_ms(sb, r->requeue_ms);
+		strbuf_addf(sb, " (%u requeues)", r->requeues);
+	}
+	if (r->dirty)
+		strbuf_adds(sb, "; dirty: queued again");
+}
+
+static void line_never(const struct ctl_record *r, struct strbuf *sb)
+{
+	add_unseen_text(sb, r->unseen, r->nr_unseen, true);
+}
+
+typedef void record_fn(const struct ctl_record *r, struct strbuf *sb);
+
+static record_fn *const line_body[CTL__TYPES] = {
+	[CTL_FILTERED] = line_filtered,
+	[CTL_ENQUEUED] = line_enqueued,
+	[CTL_RECONCILE_START] = line_start,
+	[CTL_RECONCILE_DONE] = line_done,
+	[CTL_NEVER_RECONCILED] = line_never,
+};
+
+void controller_record_line(const struct ctl_record *r, int64_t base_ms, struct strbuf *sb)
+{
+	add_clock(sb, base_ms + r->clock_ms);
+	strbuf_addf(sb, "  %-15s  %s  ", ctl_record_name(r->type), r->key);
+	if ((unsigned)r->type < CTL__TYPES)
+		line_body[r->type](r, sb);
+	strbuf_addch(sb, '\n');
+}
+
+static void member(struct strbuf *sb, const char *name, const char *value)
+{
+	strbuf_addf(sb, ",\"%s\":", name);
+	if (value)
+		strbuf_add_json_string(sb, value);
+	else
+		strbuf_adds(sb, "null");
+}
+
+static void json_unseen(struct strbuf *sb, const struct ctl_unseen *u, size_t n)
+{
+	strbuf_adds(sb, ",\"unseen\":[");
+	for (size_t i = 0; i < n; i++) {
+		strbuf_adds(sb, i ? ",{\"resourceVersion\":" : "{\"resourceVersion\":");
+		strbuf_add_json_string(sb, u[i].rv);
+		member(sb, "reason", u[i].reason);
+		strbuf_addch(sb, '}');
+	}
+	strbuf_addch(sb, ']');
+}
+
+static void json_head(struct strbuf *sb, int64_t ms, const char *type)
+{
+	char buf[32];
+
+	format_time_rfc3339(ms, buf);
+	strbuf_adds(sb, "{\"time\":");
+	strbuf_add_json_string(sb, buf);
+	member(sb, "type", type);
+}
+
+static void json_filtered(const struct ctl_record *r, struct strbuf *sb)
+{
+	member(sb, "delta", r->delta);
+	member(sb, "resourceVersion", r->rv);
+	member(sb, "predicate", r->predicate);
+}
+
+static void json_enqueued(const struct ctl_record *r, struct strbuf *sb)
+{
+	member(sb, "how", wq_add_name(r->how));
+	member(sb, "cause", r->cause);
+	if (r->how == WQ_WAITING)
+		strbuf_addf(sb, ",\"afterMs\":%lld", (long long)r->after_ms);
+	if (r->delta) {
+		member(sb, "delta", r->delta);
+		member(sb, "resourceVersion", r->rv);
+		strbuf_addf(sb, ",\"deleteStateUnknown\":%s",
+			    r->state_unknown ? "true" : "false");
+	}
+}
+
+static void json_start(const struct ctl_record *r, struct strbuf *sb)
+{
+	strbuf_addf(sb, ",\"reconcile\":%u,\"worker\":%u", r->number, r->worker);
+	member(sb, "readResourceVersion", r->read_rv);
+	strbuf_addf(sb, ",\"deltas\":%zu", r->deltas);
+	json_unseen(sb, r->unseen, r->nr_unseen);
+}
+
+static void json_done(const struct ctl_record *r, struct strbuf *sb)
+{
+	strbuf_addf(sb, ",\"reconcile\":%u,\"worker\":%u", r->number, r->worker);
+	member(sb, "result", r->result);
+	member(sb, "error", r->error);
+	strbuf_addf(sb, ",\"durationMs\":%lld", (long long)r->took_ms);
+	if (r->requeue_ms >= 0)
+		strbuf_addf(sb, ",\"requeueAfterMs\":%lld", (long long)r->requeue_ms);
+	else
+		strbuf_adds(sb, ",\"requeueAfterMs\":null");
+	strbuf_addf(sb, ",\"requeues\":%u,\"dirty\":%s", r->requeues,
+		    r->dirty ? "true" : "false");
+}
+
+static void json_never(const struct ctl_record *r, struct strbuf *sb)
+{
+	json_unseen(sb, r->unseen, r->nr_unseen);
+}
+
+static record_fn *const json_body[CTL__TYPES] = {
+	[CTL_FILTERED] = json_filtered,
+	[CTL_ENQUEUED] = json_enqueued,
+	[CTL_RECONCILE_START] = json_start,
+	[CTL_RECONCILE_DONE] = json_done,
+	[CTL_NEVER_RECONCILED] = json_never,
+};
+
+void controller_record_json(const struct ctl_record *r, int64_t base_ms, struct strbuf *sb)
+{
+	json_head(sb, base_ms + r->clock_ms, ctl_record_name(r->type));
+	member(sb, "key", r->key);
+	if ((unsigned)r->type < CTL__TYPES)
+		json_body[r->type](r, sb);
+	strbuf_adds(sb, "}\n");
+}
+
+void controller_summary_text(const struct controller_stats *st, struct strbuf *sb)
+{
+	const struct workqueue_metrics *m = &st->wq;
+
+	strbuf_addf(sb, "controller: %llu deltas, %llu filtered, enqueued %llu new, "
+		    "%llu coalesced, %llu dirty, %llu after; %llu reconciles "
+		    "(%llu errors, %llu requeues); %zu keys with unseen states "
+		    "(%llu states); workqueue depth %lld adds %llu retries %llu "
+		    "queue_duration %.3fs max %.3fs work_duration %.3fs max %.3fs "
+		    "longest_running_processor %.3fs",
+		    (unsigned long long)st->deltas, (unsigned long long)st->filtered,
+		    (unsigned long long)st->enqueued[WQ_NEW],
+		    (unsigned long long)st->enqueued[WQ_COALESCED],
+		    (unsigned long long)st->enqueued[WQ_DIRTY],
+		    (unsigned long long)st->enqueued[WQ_WAITING],
+		    (unsigned long long)st->reconciles, (unsigned long long)st->errors,
+		    (unsigned long long)st->requeues, st->keys_unseen,
+		    (unsigned long long)st->unseen, (long long)m->depth,
+		    (unsigned long long)m->adds, (unsigned long long)m->retries,
+		    (double)m->queue_sum_ms / 1000, (double)m->queue_max_ms / 1000,
+		    (double)m->work_sum_ms / 1000, (double)m->work_max_ms / 1000,
+		    (double)m->longest_running_ms / 1000);
+}
+
+static void json_histogram(struct strbuf *sb, const char *name, uint64_t n,
+			   int64_t sum_ms, int64_t max_ms)
+{
+	strbuf_addf(sb, ",\"%s\":{\"count\":%llu,\"sumSeconds\":%.3f,\"maxSeconds\":%.3f}",
+		    name, (unsigned long long)n, (double)sum_ms / 1000, (double)max_ms / 1000);
+}
+
+void controller_summary_json(const struct controller_stats *st, int64_t base_ms,
+			     struct strbuf *sb)
+{
+	const struct workqueue_metrics *m = &st->wq;
+
+	json_head(sb, base_ms + st->clock_ms, "ControllerSummary");
+	strbuf_addf(sb, ",\"deltas\":%llu,\"filtered\":%llu,\"enqueued\":{\"new\":%llu,"
+		    "\"coalesced\":%llu,\"dirty\":%llu,\"after\":%llu},\"reconciles\":%llu,"
+		    "\"errors\":%llu,\"requeues\":%llu,\"keysWithUnseenStates\":%zu,"
+		    "\"unseenStates\":%llu,\"running\":%u",
+		    (unsigned long long)st->deltas, (unsigned long long)st->filtered,
+		    (unsigned long long)st->enqueued[WQ_NEW],
+		    (unsigned long long)st->enqueued[WQ_COALESCED],
+		    (unsigned long long)st->enqueued[WQ_DIRTY],
+		    (unsigned long long)st->enqueued[WQ_WAITING],
+		    (unsigned long long)st->reconciles, (unsigned long long)st->errors,
+		    (unsigned long long)st->requeues, st->keys_unseen,
+		    (unsigned long long)st->unseen, st->running);
+	strbuf_addf(sb, ",\"workqueue\":{\"depth\":%lld,\"adds\":%llu,\"retries\":%llu",
+		    (long long)m->depth, (unsigned long long)m->adds,
+		    (unsigned long long)m->retries);
+	json_histogram(sb, "queue_duration", m->queue_count, m->queue_sum_ms, m->queue_max_ms);
+	json_histogram(sb, "work_duration", m->work_count, m->work_sum_ms, m->work_max_ms);
+	strbuf_addf(sb, ",\"longest_running_processor\":%.3f,\"unfinished_work_seconds\":%.3f}}\n",
+		    (double)m->longest_running_ms / 1000, (double)m->unfinished_ms / 1000);
+}

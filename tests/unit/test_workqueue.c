@@ -1,0 +1,260 @@
+/*
+ * test_workqueue.c — the simulated controller's queue, rate limiter,
+ * predicates and owner mapping (src/controller/).  The queue's cases are
+ * client-go's own util/workqueue queue_test.go ones (TestBasic's
+ * one-key-per-Get, TestAddWhileProcessing, TestLen, TestReinsert,
+ * TestCollapse, TestGarbageCollection's emptied queue) and
+ * delaying_queue_test.go's TestAddTwoFireEarly, restated for a queue
+ * that is single-threaded by design: its workers are simulated on a
+ * virtual clock (controller.h), so there is no concurrent test to run.
+ */
+#include "unit.h"
+
+#include "controller/handler.h"
+#include "controller/predicate.h"
+#include "controller/ratelimit.h"
+#include "controller/workqueue.h"
+#include "informer/kobj.h"
+
+static struct kobj *obj(const char *json)
+{
+	struct errbuf err = { "" };
+	struct kobj *o = kobj_from_json(json, strlen(json), 0, &err);
+	CHECKF(o != NULL, "%s: %s", json, err.msg);
+	return o;
+}
+
+TEST(add_get_done_in_order)
+{
+	struct workqueue *q = workqueue_new();
+	CHECK_INT(workqueue_add(q, "a", 0), WQ_NEW);
+	CHECK_INT(workqueue_add(q, "b", 0), WQ_NEW);
+	CHECK_INT(workqueue_len(q), 2);
+	CHECK_STR(workqueue_get(q, 1), "a");
+	CHECK_STR(workqueue_get(q, 1), "b");
+	CHECK(workqueue_get(q, 1) == NULL);
+	CHECK(!workqueue_done(q, "a", 2));
+	CHECK(!workqueue_done(q, "b", 2));
+	workqueue_free(q);
+}
+
+/* TestCollapse: a key added twice before Get is handed out once. */
+TEST(collapse)
+{
+	struct workqueue *q = workqueue_new();
+	CHECK_INT(workqueue_add(q, "bar", 0), WQ_NEW);
+	CHECK_INT(workqueue_add(q, "bar", 0), WQ_COALESCED);
+	CHECK_INT(workqueue_len(q), 1);
+	CHECK_STR(workqueue_get(q, 0), "bar");
+	CHECK_INT(workqueue_len(q), 0);
+	workqueue_done(q, "bar", 0);
+	workqueue_free(q);
+}
+
+/* TestAddWhileProcessing / TestReinsert: dirty while held, queued at Done. */
+TEST(add_while_processing)
+{
+	struct workqueue *q = workqueue_new();
+	workqueue_add(q, "foo", 0);
+	CHECK_STR(workqueue_get(q, 0), "foo");
+	CHECK_INT(workqueue_add(q, "foo", 1), WQ_DIRTY);
+	CHECK_INT(workqueue_len(q), 0);		/* not queued while held */
+	CHECK_INT(workqueue_add(q, "foo", 2), WQ_COALESCED);
+	CHECK(workqueue_get(q, 2) == NULL);
+	CHECK(workqueue_done(q, "foo", 3));
+	CHECK_INT(workqueue_len(q), 1);
+	CHECK_STR(workqueue_get(q, 3), "foo");
+	CHECK(!workqueue_done(q, "foo", 4));
+	CHECK_INT(workqueue_len(q), 0);
+
+	struct workqueue_metrics m;
+	workqueue_get_metrics(q, 4, &m);
+	CHECK_INT(m.adds, 2);		/* new and dirty; the coalesced one is no add */
+	CHECK_INT(m.depth, 0);
+	CHECK_INT(m.queue_count, 2);
+	CHECK_INT(m.work_count, 2);
+	workqueue_free(q);
+}
+
+/* TestAddTwoFireEarly: a key asked twice waits for the earlier time. */
+TEST(add_after_keeps_the_earlier_time)
+{
+	struct workqueue *q = workqueue_new();
+	CHECK_INT(workqueue_add_after(q, "foo", 1000, 0), WQ_WAITING);
+	CHECK_INT(workqueue_add_after(q, "foo", 50, 0), WQ_WAITING);
+	CHECK_INT(workqueue_add_after(q, "foo", 500, 0), WQ_WAITING);
+	CHECK_INT(workqueue_next_ready(q), 50);
+	workqueue_pop_ready(q, 49, NULL, NULL);
+	CHECK_INT(workqueue_len(q), 0);
+	workqueue_pop_ready(q, 50, NULL, NULL);
+	CHECK_INT(workqueue_len(q), 1);
+	CHECK_INT(workqueue_next_ready(q), -1);
+	CHECK_INT(workqueue_add_after(q, "bar", 0, 60), WQ_NEW);	/* no delay: now */
+	struct workqueue_metrics m;
+	workqueue_get_metrics(q, 60, &m);
+	CHECK_INT(m.retries, 4);
+	workqueue_free(q);
+}
+
+TEST(shut_down_ignores_adds)
+{
+	struct workqueue *q = workqueue_new();
+	workqueue_shut_down(q);
+	CHECK_INT(workqueue_add(q, "a", 0), WQ_SHUT);
+	CHECK_INT(workqueue_len(q), 0);
+	workqueue_free(q);
+}
+
+/* default_rate_limiters_test.go: TestItemExponentialFailureRateLimiter. */
+TEST(exponential_rate_limiter)
+{
+	struct ratelimit_exp e;
+	ratelimit_exp_init(&e, 1, 1000);
+	CHECK_INT(ratelimit_exp_when(&e, "one"), 1);
+	CHECK_INT(ratelimit_exp_when(&e, "one"), 2);
+	CHECK_INT(ratelimit_exp_when(&e, "one"), 4);
+	CHECK_INT(ratelimit_exp_when(&e, "one"), 8);
+	CHECK_INT(ratelimit_exp_when(&e, "one"), 16);
+	CHECK_INT(ratelimit_exp_num_requeues(&e, "one"), 5);
+	CHECK_INT(ratelimit_exp_when(&e, "two"), 1);
+	CHECK_INT(ratelimit_exp_when(&e, "two"), 2);
+	ratelimit_exp_forget(&e, "one");
+	CHECK_INT(ratelimit_exp_num_requeues(&e, "one"), 0);
+	CHECK_INT(ratelimit_exp_when(&e, "one"), 1);
+	for (int i = 0; i < 40; i++)
+		ratelimit_exp_when(&e, "two");
+	CHECK_INT(ratelimit_exp_when(&e, "two"), 1000);	/* capped */
+	ratelimit_exp_release(&e);
+}
+
+/* The default: 5 ms per key, and the bucket's 100 tokens at 10 a second. */
+TEST(default_controller_rate_limiter)
+{
+	struct ratelimit rl;
+	char key[16];
+	ratelimit_init(&rl);
+	CHECK_INT(ratelimit_when(&rl, "a", 0), 5);
+	for (int i = 0; i < 99; i++) {
+		snprintf(key, sizeof(key), "k%d", i);
+		ratelimit_when(&rl, key, 0);
+	}
+	/* the 101st token at once: 100 ms to refill one */
+	CHECK_INT(ratelimit_when(&rl, "b", 0), 100);
+	CHECK_INT(ratelimit_when(&rl, "c", 0), 200);
+	/* a second later 10 tokens are back, 2 owed: the key's own 5 ms rules */
+	CHECK_INT(ratelimit_when(&rl, "d", 1000), 5);
+	ratelimit_release(&rl);
+}
+
+TEST(predicates_parse_and_and_or)
+{
+	struct predicates p = { .nr = 0 };
+	struct errbuf err = { "" };
+	CHECK_INT(predicates_parse(&p, "generation,labels|annotations", &err), 0);
+	CHECK_INT(p.nr, 2);
+	CHECK_INT(p.terms[1], (1u << PRED_LABELS) | (1u << PRED_ANNOTATIONS));
+	struct predicates bad = { .nr = 0 };
+	CHECK_INT(predicates_parse(&bad, "generatoin", &err), -1);
+	CHECK(strstr(err.msg, "generatoin") != NULL);
+}
+
+/* Each predicate's own Update rule, and a drop's term. */
+TEST(predicate_rules)
+{
+	struct kobj *a = obj("{\"metadata\":{\"name\":\"x\",\"resourceVersion\":\"1\",\"generation\":1,"
+			     "\"labels\":{\"a\":\"1\",\"b\":\"2\"}}}");
+	struct kobj *status = obj("{\"metadata\":{\"name\":\"x\",\"resourceVersion\":\"2\",\"generation\":1,"
+				  "\"labels\":{\"b\":\"2\",\"a\":\"1\"}},\"status\":{\"x\":1}}");
+	struct kobj *spec = obj("{\"metadata\":{\"name\":\"x\",\"resourceVersion\":\"3\",\"generation\":2,"
+				"\"labels\":{\"a\":\"1\"},\"annotations\":{}}}");
+	struct kobj *nogen1 = obj("{\"metadata\":{\"name\":\"c\",\"resourceVersion\":\"4\"},\"data\":{\"k\":\"1\"}}");
+	struct kobj *nogen2 = obj("{\"metadata\":{\"name\":\"c\",\"resourceVersion\":\"5\"},\"data\":{\"k\":\"2\"}}");
+	struct pred_meta ma, ms, mp, n1, n2;
+	unsigned all = (1u << PRED__COUNT) - 1;
+
+	pred_meta_init(&ma, a, all);
+	pred_meta_init(&ms, status, all);
+	pred_meta_init(&mp, spec, all);
+	pred_meta_init(&n1, nogen1, all);
+	pred_meta_init(&n2, nogen2, all);
+	CHECK(!predicate_update(PRED_GENERATION, &ma, &ms));	/* status only */
+	CHECK(predicate_update(PRED_GENERATION, &ms, &mp));
+	CHECK(!predicate_update(PRED_GENERATION, &n1, &n2));	/* generation 0: never */
+	CHECK(!predicate_update(PRED_GENERATION, NULL, &n2));	/* no old object */
+	CHECK(predicate_update(PRED_RESOURCE_VERSION, &ma, &ms));
+	CHECK(!predicate_update(PRED_RESOURCE_VERSION, &ma, &ma));
+	CHECK(!predicate_update(PRED_LABELS, &ma, &ms));	/* key order does not matter */
+	CHECK(predicate_update(PRED_LABELS, &ms, &mp));
+	CHECK(predicate_update(PRED_ANNOTATIONS, &ms, &mp));	/* absent and {} differ */
+	CHECK(!predicate_update(PRED_ANNOTATIONS, &ma, &ms));
+
+	struct predicates p = { .nr = 0 };
+	struct errbuf err = { "" };
+	predicates_parse(&p, "resource-version,generation|annotations", &err);
+	CHECK_INT(predicates_update(&p, &ma, &ms), 1);	/* rv changed; neither of term 1 */
+	CHECK_INT(predicates_update(&p, &ms, &mp), -1);
+	CHECK_INT(predicates_update(&p, &ma, &ma), 0);
+	pred_meta_release(&ma);
+	pred_meta_release(&ms);
+	pred_meta_release(&mp);
+	pred_meta_release(&n1);
+	pred_meta_release(&n2);
+	kobj_unref(a);
+	kobj_unref(status);
+	kobj_unref(spec);
+	kobj_unref(nogen1);
+	kobj_unref(nogen2);
+}
+
+/* EnqueueRequestForOwner with OnlyControllerOwner; the own kind's own key. */
+TEST(owner_mapping)
+{
+	struct handler h;
+	struct handler_keys k = { .nr = 0 };
+	struct errbuf err = { "" };
+	struct kobj *pod = obj("{\"metadata\":{\"name\":\"web-1\",\"namespace\":\"shop\",\"ownerReferences\":["
+			       "{\"apiVersion\":\"apps/v1\",\"kind\":\"ReplicaSet\",\"name\":\"other\"},"
+			       "{\"apiVersion\":\"apps/v1\",\"kind\":\"ReplicaSet\",\"name\":\"web\",\"controller\":true}]}}");
+	struct kobj *orphan = obj("{\"metadata\":{\"name\":\"lone\",\"namespace\":\"shop\"}}");
+	struct kobj *rs = obj("{\"metadata\":{\"name\":\"web\",\"namespace\":\"shop\"}}");
+
+	CHECK_INT(handler_init(&h, "ReplicaSet.apps", &err), 0);
+	CHECK(!handler_requests(&h, "Pod", "", HANDLER_CREATE, pod, NULL, &k));
+	CHECK_INT(k.nr, 1);
+	CHECK_STR(k.v[0], "shop/web");
+	handler_keys_release(&k);
+	handler_requests(&h, "Pod", "", HANDLER_UPDATE, orphan, pod, &k);	/* old's owner */
+	CHECK_INT(k.nr, 1);
+	handler_keys_release(&k);
+	handler_requests(&h, "Pod", "", HANDLER_DELETE, orphan, NULL, &k);
+	CHECK_INT(k.nr, 0);
+	CHECK(handler_requests(&h, "ReplicaSet", "apps", HANDLER_UPDATE, rs, rs, &k));
+	CHECK_INT(k.nr, 1);
+	CHECK_STR(k.v[0], "shop/web");
+	handler_keys_release(&k);
+	handler_release(&h);
+
+	CHECK_INT(handler_init(&h, "ReplicaSet.extensions", &err), 0);	/* another group */
+	handler_requests(&h, "Pod", "", HANDLER_CREATE, pod, NULL, &k);
+	CHECK_INT(k.nr, 0);
+	handler_release(&h);
+	CHECK_INT(handler_init(&h, ".apps", &err), -1);
+	kobj_unref(pod);
+	kobj_unref(orphan);
+	kobj_unref(rs);
+}
+
+int main(void)
+{
+	RUN(add_get_done_in_order);
+	RUN(collapse);
+	RUN(add_while_processing);
+	RUN(add_after_keeps_the_earlier_time);
+	RUN(shut_down_ignores_adds);
+	RUN(exponential_rate_limiter);
+	RUN(default_controller_rate_limiter);
+	RUN(predicates_parse_and_and_or);
+	RUN(predicate_rules);
+	RUN(owner_mapping);
+	return unit_done();
+}
