@@ -683,16 +683,28 @@ struct replay {
 	pthread_mutex_t lock;
 	size_t exhausted;	/* streams with nothing left */
 	int64_t began;		/* monotonic, for a recorded pace */
+	unsigned long id;	/* whose clock a thread's clock_ms is */
 };
 
 /*
- * The calling thread's place in the recording's time.  A replayed
+ * The calling thread's place in the recording's time, from 0 for each
+ * replay the thread reads (clock_for()).  A replayed
  * backoff may wait longer than the live one did (its jitter is drawn
  * again) and so pass the next exchange's recorded start: that exchange's
  * times are then shifted on, so the clock never goes back and the
  * lengths within a transfer stay the recorded ones.
  */
 static __thread int64_t clock_ms, shift_ms;
+static __thread unsigned long clock_of;	/* the replay's id; 0: none yet */
+
+/* The calling thread's clock is rp's: it starts at 0 for each replay. */
+static void clock_for(const struct replay *rp)
+{
+	if (clock_of == rp->id)
+		return;
+	clock_of = rp->id;
+	clock_ms = shift_ms = 0;
+}
 
 struct replay *replay_new(struct recording *rec, const struct replay_opts *opts)
 {
@@ -701,6 +713,8 @@ struct replay *replay_new(struct recording *rec, const struct replay_opts *opts)
 	rp->opts = *opts;
 	pthread_mutex_init(&rp->lock, NULL);
 	rp->began = mono_ms();
+	static atomic_ulong ids;
+	rp->id = atomic_fetch_add(&ids, 1) + 1;
 	return rp;
 }
 
@@ -715,7 +729,7 @@ void replay_free(struct replay *rp)
 
 int64_t replay_now_ms(struct replay *rp)
 {
-	(void)rp;
+	clock_for(rp);
 	return clock_ms;
 }
 
@@ -735,6 +749,7 @@ static bool pace_to(struct replay *rp, atomic_bool *stop, int stop_fd, int64_t t
 
 bool replay_sleep(struct replay *rp, atomic_bool *stop, int stop_fd, int64_t ms)
 {
+	clock_for(rp);
 	clock_ms += ms;
 	return pace_to(rp, stop, stop_fd, clock_ms);
 }
@@ -785,6 +800,7 @@ int replay_stream(struct replay *rp, const struct replay_request *req,
 	struct stream *s = req->stream ? stream_named(rp->rec, req->stream) : NULL;
 	struct exchange *ex = NULL;
 
+	clock_for(rp);
 	ans->status = 0;
 	ans->retry_after_ms = -1;
 	if (!s) {
