@@ -169,10 +169,11 @@ static enum MHD_Result access_cb(void *cls, struct MHD_Connection *conn,
 	enum MHD_Result ret;
 
 	if (strcmp(method, "GET") && strcmp(method, "HEAD")) {
+		reply.status = 405;
 		strbuf_adds(&reply.body, "method not allowed\n");
-		return queue_text(conn, 405, reply.content_type, &reply.body);
+	} else {
+		h->fn(h->ctx, url, &reply);
 	}
-	h->fn(h->ctx, url, &reply);
 	ret = queue_text(conn, reply.status, reply.content_type, &reply.body);
 	strbuf_release(&reply.body);
 	return ret;
