@@ -1,5 +1,10 @@
 /*
  * metrics_flag.c — see metrics_flag.h.
+ *
+ * DESIGN (threads): the struct metrics made here is shared by the
+ * consuming thread, which feeds it, and libmicrohttpd's thread, which
+ * reads it (informer/metrics.c says who locks what).  So the server stops
+ * before the figures are freed, and both after the consumer is gone.
  */
 #include "cli/metrics_flag.h"
 
