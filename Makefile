@@ -11,7 +11,7 @@ DESTDIR  ?=
 
 CC         ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS       := libcurl json-c ncursesw yaml-0.1 libssl libcrypto zlib
+PKGS       := libcurl json-c ncursesw yaml-0.1 libssl libcrypto zlib libmicrohttpd
 
 WARNINGS := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wformat=2 \
             -Wmissing-prototypes -Wno-unused-parameter

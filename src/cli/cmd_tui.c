@@ -7,6 +7,7 @@
 #include "cluster/cluster.h"
 #include "cli/cmd.h"
 #include "cli/informer_flags.h"
+#include "cli/metrics_flag.h"
 #include "informer/session.h"
 #include "output/columns.h"
 #include "output/printer_columns.h"
@@ -21,6 +22,7 @@ static const struct option tui_options[] = {
 		"keep the last N states of each object, to step through in the detail view (default 8)"),
 	OPT_DURATION(0, "verify-every", &verify_every_ms,
 		     "check each tab's cache against a LIST from the server this often, as V does"),
+	OPT_INCLUDE(metrics_flag_options),
 	OPT_INCLUDE(informer_flag_options),
 	OPT_INCLUDE(cluster_options),
 	OPT_END(),
@@ -30,27 +32,32 @@ static int run_tui(int argc, const char **argv)
 {
 	struct errbuf err = { "" };
 	struct session s;
+	struct metrics_server ms;
 
 	argc = opt_parse(&command_tui, argc, argv);
 	if (argc < 1)
 		usage_error(&command_tui, "no resource type given, e.g. 'kinf tui pods'");
 	if (argc > 1)
 		usage_error(&command_tui, "unexpected argument '%s'", argv[1]);
+	if (history > HIST_MAX)
+		usage_error(&command_tui, "--history %ld: at most %d states are kept", history, HIST_MAX);
+	metrics_flag_start(&command_tui, &ms);	/* a busy port: exit 2 here */
 
 	struct session_opts so = informer_flags_session(&command_tui, argv[0], NULL);
 	if (session_open(&s, &so, &err) < 0) {
 		error("%s", err.msg);
+		metrics_flag_stop(&ms);
 		return 1;
 	}
-	if (history > HIST_MAX)
-		usage_error(&command_tui, "--history %ld: at most %d states are kept", history, HIST_MAX);
 	struct tui_opts to = { .resync_ms = informer_flags.resync_ms,
 			       .hist_states = (unsigned)history,
 			       .verify_every_ms = verify_every_ms,
+			       .metrics = ms.metrics,
 			       .crds = crd_columns_new() };
 	printer_columns_load(to.crds, &s.cluster, s.resources, s.nr);
 	int ret = tui_run(&s, &to);
 	session_close(&s);
+	metrics_flag_stop(&ms);
 	crd_columns_free(to.crds);
 	return ret;
 }

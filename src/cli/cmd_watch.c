@@ -25,6 +25,7 @@
 #include "cli/cmd.h"
 #include "cli/controller_flags.h"
 #include "cli/informer_flags.h"
+#include "cli/metrics_flag.h"
 #include "cli/resource_args.h"
 #include "output/columns.h"
 #include "output/format.h"
@@ -100,6 +101,7 @@ static const struct option watch_options[] = {
 	OPT_STRING(0, "record", &o.record, "FILE",
 		   "write what the server sends to FILE (0600, gzip'd), for kinf replay",
 		   COMPLETE_FILE),
+	OPT_INCLUDE(metrics_flag_options),
 	OPT_INCLUDE(informer_flag_options),
 	OPT_INCLUDE(cluster_options),
 	OPT_END(),
@@ -293,6 +295,7 @@ static int run_watch(int argc, const char **argv)
 	struct resource_args ra;
 	struct output_setup out;
 	struct recorder *rec = NULL;
+	struct metrics_server ms;
 	int ret = 1;
 
 	argc = opt_parse(&command_watch, argc, argv);
@@ -302,6 +305,7 @@ static int run_watch(int argc, const char **argv)
 		usage_error(&command_watch, "--record does not work with --tui");
 	if (controller_flags.enabled && o.tui)
 		usage_error(&command_watch, "--controller does not work with --tui yet");
+	metrics_flag_start(&command_watch, &ms);	/* a busy port: exit 2 here */
 
 	struct session_opts so = informer_flags_session(&command_watch, ra.resource, ra.name);
 	if (session_open(&s, &so, &err) < 0) {
@@ -315,6 +319,7 @@ static int run_watch(int argc, const char **argv)
 		struct tui_opts to = { .resync_ms = informer_flags.resync_ms,
 				       .hist_states = HIST_STATES,
 				       .verify_every_ms = o.verify_every_ms,
+				       .metrics = ms.metrics,
 				       .crds = out.crds };
 		ret = tui_run(&s, &to);
 		goto close;
@@ -335,6 +340,7 @@ static int run_watch(int argc, const char **argv)
 		.resync_ms = informer_flags.resync_ms,
 		.verify_every_ms = o.verify_every_ms,
 		.verify_lag_ms = o.lag_wait_ms,
+		.metrics = ms.metrics,
 		.health_every_ms = o.health_every_ms ? o.health_every_ms
 				 : cluster_flags.verbose > 0 ? 30000 : 0,
 		.name = ra.name,
@@ -347,6 +353,7 @@ static int run_watch(int argc, const char **argv)
 close:
 	session_close(&s);
 out:
+	metrics_flag_stop(&ms);
 	crd_columns_free(out.crds);
 	format_release(&out.fmt);
 	resource_args_release(&ra);

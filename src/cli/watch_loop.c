@@ -250,6 +250,7 @@ static void run_init(struct watch_loop *loop, struct run *r)
 		.resync_ms = loop->resync_ms,
 		.verify_every_ms = loop->verify_every_ms,
 		.verify_lag_ms = loop->verify_lag_ms,
+		.metrics = loop->metrics,
 	};
 	consumer_init(&r->cons);
 	r->nfds = RUN_FDS + consumer_nfds(&r->cons);

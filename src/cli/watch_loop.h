@@ -19,6 +19,7 @@
 
 struct session;
 struct printer;
+struct metrics;
 struct notification;
 
 /*
@@ -46,6 +47,7 @@ struct watch_loop {
 	int64_t verify_every_ms;	/* 0: no checks */
 	int64_t verify_lag_ms;		/* how long a check waits for the informer */
 	int64_t health_every_ms;	/* printer_health() this often; 0: never */
+	struct metrics *metrics;	/* --metrics: the consumer feeds it; NULL: none */
 	/*
 	 * The NAME watched, or NULL.  When the informer syncs without it, a
 	 * notice says so once (on notices: stderr, or NULL with -q).

@@ -89,6 +89,7 @@ void consumer_grow(struct consumer *c)
 		verify_check_init(&c->checks[i].vc, s, i);
 	}
 	c->nr = s->nr;
+	metrics_tick(c->metrics, s, true);	/* figures for the new ones from now on */
 }
 
 void consumer_release(struct consumer *c)
@@ -127,6 +128,7 @@ int consumer_drain(struct consumer *c, size_t i)
 		for (size_t k = 0; k < n; k++) {
 			if (ck->state != CHECK_IDLE)	/* every one, wanted or not */
 				verify_check_note(&ck->vc, &batch[k]);
+			metrics_note(c->metrics, i, &batch[k]);
 			if (ret == 0)
 				ret = c->ops->notify(c->ctx, i, &batch[k]);
 			else
@@ -151,6 +153,7 @@ static void check_reset(struct consumer *c, size_t i)
 static int check_failed(struct consumer *c, size_t i, const char *why)
 {
 	check_reset(c, i);
+	metrics_verified(c->metrics, i, NULL);
 	return c->ops->verified(c->ctx, i, NULL, why);
 }
 
@@ -228,6 +231,8 @@ static int check_finish(struct consumer *c, size_t i, bool caught_up)
 	verify_check_snapshot(&ck->vc);
 	int ret = consumer_drain(c, i);	/* the deletes the snapshot reflects */
 	verify_check_finish(&ck->vc, caught_up, &report);
+	metrics_verified(c->metrics, i, &report);
+	metrics_tick(c->metrics, c->session, true);
 	if (ret >= 0 && c->ops->verified(c->ctx, i, &report, NULL) < 0)
 		ret = -1;
 	verify_report_release(&report);
@@ -268,12 +273,13 @@ int consumer_dispatch(struct consumer *c, const struct pollfd *fds)
 			ret = check_step(c, i, now);
 	}
 	worker_feed(c);
+	metrics_tick(c->metrics, c->session, false);
 	return ret;
 }
 
 int64_t consumer_next_ms(const struct consumer *c)
 {
-	int64_t now = mono_ms(), wait = -1;
+	int64_t now = mono_ms(), wait = metrics_next_ms(c->metrics);
 
 	for (size_t i = 0; i < c->nr; i++) {
 		const struct consumer_check *ck = &c->checks[i];

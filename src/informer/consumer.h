@@ -35,6 +35,7 @@
 #include <stdint.h>
 
 #include "informer/informer.h"
+#include "informer/metrics.h"
 #include "informer/session.h"
 #include "informer/verify.h"
 #include "lib/worker.h"
@@ -69,6 +70,8 @@ struct consumer {
 	size_t drain_max;		/* notifications per listener per drain; 0: all */
 	int64_t verify_every_ms;	/* 0: only consumer_verify() */
 	int64_t verify_lag_ms;		/* how long a check waits for the informer */
+	/* --metrics: fed every notification and report, ticked; NULL: none. */
+	struct metrics *metrics;
 
 	/* Private. */
 	size_t nr;

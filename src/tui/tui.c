@@ -827,6 +827,7 @@ int tui_run(struct session *s, const struct tui_opts *opts)
 		.drain_max = DRAIN_MAX,
 		.verify_every_ms = opts->verify_every_ms,
 		.verify_lag_ms = VERIFY_LAG_MS,
+		.metrics = opts->metrics,
 	};
 	consumer_init(&t.cons);
 	t.nr = s->nr;

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 struct crd_columns;
+struct metrics;
 struct session;
 
 struct tui_opts {
@@ -28,6 +29,8 @@ struct tui_opts {
 	unsigned hist_states;
 	/* Check each tab's cache against the server this often, as V; 0: only V. */
 	int64_t verify_every_ms;
+	/* --metrics: the consumer feeds it (borrowed; NULL: none). */
+	struct metrics *metrics;
 	/*
 	 * Custom resources' columns for the tables (borrowed; NULL: none).
 	 * The TUI teaches it the columns of each resource `:` adds.

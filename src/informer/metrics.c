@@ -1,0 +1,533 @@
+/*
+ * metrics.c — see metrics.h.
+ *
+ * DESIGN (threads): the consuming thread owns m->live (its counters and
+ * the last informer_get_stats() of each informer) and writes nothing
+ * else but, under m->lock, the published copy m->pub and m->published_ms.
+ * The HTTP server's thread takes m->lock only to copy m->pub out, then
+ * formats the copy unlocked.  The flight recorder's and the controller
+ * view's hooks write m->dumps and m->pub[i].wq under m->lock.  So a
+ * request never touches an informer: 100 requests a second cost the
+ * informers nothing, and the consuming thread one uncontended lock a
+ * second.
+ */
+#include "informer/metrics.h"
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster/discovery.h"
+#include "cluster/rest_config.h"
+#include "lib/util.h"
+
+/* Why a list was made: what came before its ACT_LIST_START. */
+enum list_cause { CAUSE_INITIAL, CAUSE_EXPIRED, CAUSE_ERROR, CAUSE_OTHER, CAUSE__COUNT };
+static const char *const cause_names[CAUSE__COUNT] = {
+	"initial", "expired", "error", "other",
+};
+
+/* How a watch ended. */
+enum watch_end { END_CLOSED, END_EXPIRED, END_STALLED, END_ERROR, END__COUNT };
+static const char *const end_names[END__COUNT] = {
+	"closed", "expired", "stalled", "error",
+};
+
+/* The handler a notification reached, as client-go's ResourceEventHandler. */
+static const char *const handler_names[] = {
+	[NOTIFY_ADD] = "add", [NOTIFY_UPDATE] = "update", [NOTIFY_DELETE] = "delete",
+};
+#define NR_HANDLERS 3
+
+/* One informer's figures: the consuming thread's, and their published copy. */
+struct figures {
+	char resource[128];
+	struct informer_stats st;
+	uint64_t handled[DELTA__COUNT][NR_HANDLERS];
+	uint64_t lists[CAUSE__COUNT];
+	uint64_t ends[END__COUNT];
+	uint64_t verify_runs, verify_failures;
+	size_t divergent[3];		/* missing, extra, stale: the last report's */
+	/* The consuming thread's bookkeeping. */
+	enum list_cause next_cause;
+	bool listed, watching;
+};
+
+struct published {
+	struct figures f;
+	bool has_wq;
+	struct metrics_workqueue wq;
+};
+
+struct metrics {
+	/* The consuming thread's. */
+	struct figures *live;
+	size_t nr_live;
+	int64_t next_tick_ms;		/* mono */
+
+	pthread_mutex_t lock;		/* guards what follows */
+	struct published *pub;
+	size_t nr_pub;
+	char cluster[256];
+	int64_t published_ms;		/* mono; 0: never */
+	uint64_t dumps;
+};
+
+struct metrics *metrics_new(void)
+{
+	struct metrics *m = xcalloc(1, sizeof(*m));
+
+	pthread_mutex_init(&m->lock, NULL);
+	return m;
+}
+
+void metrics_free(struct metrics *m)
+{
+	if (!m)
+		return;
+	pthread_mutex_destroy(&m->lock);
+	free(m->live);
+	free(m->pub);
+	free(m);
+}
+
+static void note_activity(struct figures *f, const struct activity_info *a)
+{
+	switch (a->act) {
+	case ACT_LIST_START:
+		f->lists[f->listed ? f->next_cause : CAUSE_INITIAL]++;
+		f->listed = true;
+		f->next_cause = CAUSE_OTHER;
+		break;
+	case ACT_WATCH_OPEN:
+		f->watching = true;
+		break;
+	case ACT_WATCH_END:
+	case ACT_WATCH_STALLED:
+		if (f->watching)
+			f->ends[a->act == ACT_WATCH_END ? END_CLOSED : END_STALLED]++;
+		f->watching = false;
+		break;
+	case ACT_WATCH_EXPIRED:
+	case ACT_ERROR:
+		f->next_cause = a->act == ACT_ERROR ? CAUSE_ERROR : CAUSE_EXPIRED;
+		if (f->watching)
+			f->ends[a->act == ACT_ERROR ? END_ERROR : END_EXPIRED]++;
+		f->watching = false;
+		break;
+	default:
+		break;
+	}
+}
+
+void metrics_note(struct metrics *m, size_t i, const struct notification *n)
+{
+	if (!m || i >= m->nr_live)
+		return;
+	struct figures *f = &m->live[i];
+	if (n->kind == NOTIFY_ACTIVITY) {
+		if (n->activity)
+			note_activity(f, n->activity);
+	} else if ((unsigned)n->delta.type < DELTA__COUNT) {
+		f->handled[n->delta.type][n->kind]++;
+	}
+}
+
+void metrics_verified(struct metrics *m, size_t i, const struct verify_report *r)
+{
+	if (!m || i >= m->nr_live)
+		return;
+	struct figures *f = &m->live[i];
+	if (!r) {
+		f->verify_failures++;
+		return;
+	}
+	f->verify_runs++;
+	f->divergent[0] = r->nmissing;
+	f->divergent[1] = r->nextra;
+	f->divergent[2] = r->nstale;
+}
+
+/* "pods", "deployments.apps": the resource label. */
+static void resource_label(const struct api_resource *res, char *buf, size_t size)
+{
+	if (res->group && *res->group)
+		snprintf(buf, size, "%s.%s", res->name, res->group);
+	else
+		snprintf(buf, size, "%s", res->name);
+}
+
+/* The session gained informers: room for their figures. */
+static void grow(struct metrics *m, struct session *s)
+{
+	m->live = xrealloc(m->live, s->nr * sizeof(*m->live));
+	memset(m->live + m->nr_live, 0, (s->nr - m->nr_live) * sizeof(*m->live));
+	for (size_t i = m->nr_live; i < s->nr; i++)
+		resource_label(s->resources[i], m->live[i].resource, sizeof(m->live[i].resource));
+	m->nr_live = s->nr;
+}
+
+void metrics_tick(struct metrics *m, struct session *s, bool force)
+{
+	if (!m)
+		return;
+	int64_t now = mono_ms();
+	if (!force && now < m->next_tick_ms && m->nr_live == s->nr)
+		return;
+	m->next_tick_ms = now + METRICS_PUBLISH_MS;
+	if (m->nr_live < s->nr)
+		grow(m, s);
+	for (size_t i = 0; i < m->nr_live; i++)
+		informer_get_stats(s->informers[i], &m->live[i].st);
+
+	pthread_mutex_lock(&m->lock);
+	if (m->nr_pub < m->nr_live) {
+		m->pub = xrealloc(m->pub, m->nr_live * sizeof(*m->pub));
+		memset(m->pub + m->nr_pub, 0, (m->nr_live - m->nr_pub) * sizeof(*m->pub));
+		m->nr_pub = m->nr_live;
+	}
+	for (size_t i = 0; i < m->nr_live; i++)
+		m->pub[i].f = m->live[i];
+	const struct rest_config *rc = s->cluster.config;
+	snprintf(m->cluster, sizeof(m->cluster), "%s",
+		 rc && rc->cluster && *rc->cluster ? rc->cluster : "in-cluster");
+	m->published_ms = now;
+	pthread_mutex_unlock(&m->lock);
+}
+
+int64_t metrics_next_ms(const struct metrics *m)
+{
+	if (!m)
+		return -1;
+	int64_t now = mono_ms();
+	return m->next_tick_ms > now ? m->next_tick_ms - now : 0;
+}
+
+void metrics_count_dump(struct metrics *m)
+{
+	if (!m)
+		return;
+	pthread_mutex_lock(&m->lock);
+	m->dumps++;
+	pthread_mutex_unlock(&m->lock);
+}
+
+void metrics_set_workqueue(struct metrics *m, size_t i, const struct metrics_workqueue *wq)
+{
+	if (!m)
+		return;
+	pthread_mutex_lock(&m->lock);
+	if (i < m->nr_pub) {
+		m->pub[i].wq = *wq;
+		m->pub[i].has_wq = true;
+	}
+	pthread_mutex_unlock(&m->lock);
+}
+
+/* What a request reads: the published copy, taken under the lock. */
+struct view {
+	struct published *pub;
+	size_t nr;
+	char cluster[256];
+	int64_t published_ms;
+	uint64_t dumps;
+};
+
+static void view_take(struct metrics *m, struct view *v)
+{
+	pthread_mutex_lock(&m->lock);
+	v->nr = m->nr_pub;
+	v->pub = xcalloc(v->nr + 1, sizeof(*v->pub));
+	if (v->nr)
+		memcpy(v->pub, m->pub, v->nr * sizeof(*v->pub));
+	memcpy(v->cluster, m->cluster, sizeof(v->cluster));
+	v->published_ms = m->published_ms;
+	v->dumps = m->dumps;
+	pthread_mutex_unlock(&m->lock);
+}
+
+/* A label value: backslash, double quote and newline escaped. */
+static void add_label_value(struct strbuf *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\' || *s == '"')
+			strbuf_addch(out, '\\');
+		if (*s == '\n')
+			strbuf_adds(out, "\\n");
+		else
+			strbuf_addch(out, *s);
+	}
+}
+
+static void family(struct strbuf *out, const char *name, const char *type, const char *help)
+{
+	strbuf_addf(out, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+/* `name{resource="pods",cluster="kind"` — the caller adds more and the `}`. */
+static void sample_start(struct strbuf *out, const char *name, const struct view *v,
+			 const struct figures *f)
+{
+	strbuf_addf(out, "%s{resource=\"", name);
+	add_label_value(out, f->resource);
+	strbuf_adds(out, "\",cluster=\"");
+	add_label_value(out, v->cluster);
+	strbuf_addch(out, '"');
+}
+
+enum field_kind { F_U64, F_SIZE, F_BOOL, F_AGE };
+
+/* One figure a resource, read at an offset in struct figures. */
+struct scalar {
+	const char *name, *type, *help;
+	enum field_kind kind;
+	size_t offset;
+};
+
+#define ST(field) offsetof(struct figures, st.field)
+static const struct scalar scalars[] = {
+	{ "kinf_reflector_watches_total", "counter",
+	  "Total number of API watches done by the reflector (as client-go's reflector_watches_total)",
+	  F_U64, ST(watches) },
+	{ "kinf_reflector_short_watches_total", "counter",
+	  "Total number of short API watches: ended at once without an event (as client-go's)",
+	  F_U64, ST(short_watches) },
+	{ "kinf_relists_total", "counter", "Lists after the first one", F_U64, ST(relists) },
+	{ "kinf_list_fallbacks_total", "counter",
+	  "Paged lists whose continue token expired, redone as one full list", F_U64, ST(list_fallbacks) },
+	{ "kinf_watch_expired_total", "counter",
+	  "410 Gone: the resourceVersion was too old to watch from", F_U64, ST(expired) },
+	{ "kinf_backoffs_total", "counter", "Waits before retrying after a failure", F_U64, ST(backoffs) },
+	{ "kinf_errors_total", "counter", "Failed requests and watch errors", F_U64, ST(errors) },
+	{ "kinf_throttled_total", "counter", "429 Too Many Requests answers", F_U64, ST(throttled) },
+	{ "kinf_rv_regressions_total", "counter",
+	  "Watch events older than the resourceVersion before them", F_U64, ST(rv_backwards) },
+	{ "kinf_watch_events_total", "counter", "Watch events received", F_U64, ST(events) },
+	{ "kinf_bookmarks_total", "counter", "Watch bookmarks received", F_U64, ST(bookmarks) },
+	{ "kinf_resyncs_total", "counter", "Resyncs", F_U64, ST(resyncs) },
+	{ "kinf_informer_synced", "gauge", "1 once the informer has synced (HasSynced)", F_BOOL, ST(synced) },
+	{ "kinf_last_event_age_seconds", "gauge",
+	  "Time since the last ADDED, MODIFIED or DELETED event", F_AGE, ST(last_event_ms) },
+	{ "kinf_last_bookmark_age_seconds", "gauge", "Time since the last bookmark", F_AGE, ST(last_bookmark_ms) },
+	{ "kinf_watch_age_seconds", "gauge", "Age of the open watch", F_AGE, ST(watch_since_ms) },
+	{ "kinf_cache_objects", "gauge", "Objects in the informer's cache (the Indexer)", F_SIZE, ST(cached) },
+	{ "kinf_cache_bytes", "gauge", "The cached objects' size as compact JSON", F_SIZE, ST(cached_json_bytes) },
+	{ "kinf_fifo_depth", "gauge", "Keys queued in the FIFO, not yet popped", F_SIZE, ST(fifo_depth) },
+	{ "kinf_listener_backlog", "gauge",
+	  "Notifications queued for the listener furthest behind", F_SIZE, ST(backlog) },
+	{ "kinf_listener_backlog_age_seconds", "gauge",
+	  "Age of the oldest notification queued for a listener", F_AGE, ST(backlog_since_ms) },
+	{ "kinf_verify_runs_total", "counter", "Checks of the cache against a quorum list",
+	  F_U64, offsetof(struct figures, verify_runs) },
+	{ "kinf_verify_failures_total", "counter", "Checks that could not be made (the list failed)",
+	  F_U64, offsetof(struct figures, verify_failures) },
+};
+#undef ST
+
+static void render_scalar(struct strbuf *out, const struct view *v, const struct scalar *sc,
+			  int64_t now)
+{
+	family(out, sc->name, sc->type, sc->help);
+	for (size_t i = 0; i < v->nr; i++) {
+		const struct figures *f = &v->pub[i].f;
+		const char *p = (const char *)f + sc->offset;
+		int64_t at;
+
+		switch (sc->kind) {
+		case F_U64:
+			sample_start(out, sc->name, v, f);
+			strbuf_addf(out, "} %llu\n", (unsigned long long)*(const uint64_t *)p);
+			break;
+		case F_SIZE:
+			sample_start(out, sc->name, v, f);
+			strbuf_addf(out, "} %zu\n", *(const size_t *)p);
+			break;
+		case F_BOOL:
+			sample_start(out, sc->name, v, f);
+			strbuf_addf(out, "} %d\n", *(const bool *)p ? 1 : 0);
+			break;
+		case F_AGE:
+			at = *(const int64_t *)p;
+			if (!at)	/* never: no sample rather than a made-up age */
+				break;
+			sample_start(out, sc->name, v, f);
+			strbuf_addf(out, "} %.3f\n", (now > at ? now - at : 0) / 1000.0);
+			break;
+		}
+	}
+}
+
+/* The figures with one label more than resource and cluster, from bounded tables. */
+static void render_labelled(struct strbuf *out, const struct view *v)
+{
+	family(out, "kinf_deltas_total", "counter",
+	       "Deltas popped into the Indexer, by type and by the handler they reached");
+	for (size_t i = 0; i < v->nr; i++)
+		for (int t = 0; t < DELTA__COUNT; t++)
+			for (int h = 0; h < NR_HANDLERS; h++) {
+				const struct figures *f = &v->pub[i].f;
+				if (!f->handled[t][h])
+					continue;
+				sample_start(out, "kinf_deltas_total", v, f);
+				strbuf_addf(out, ",type=\"%s\",handler=\"%s\"} %llu\n",
+					    delta_type_name(t), handler_names[h],
+					    (unsigned long long)f->handled[t][h]);
+			}
+	family(out, "kinf_reflector_lists_total", "counter",
+	       "Total number of API lists done by the reflector (as client-go's), by cause");
+	for (size_t i = 0; i < v->nr; i++)
+		for (int c = 0; c < CAUSE__COUNT; c++) {
+			sample_start(out, "kinf_reflector_lists_total", v, &v->pub[i].f);
+			strbuf_addf(out, ",cause=\"%s\"} %llu\n", cause_names[c],
+				    (unsigned long long)v->pub[i].f.lists[c]);
+		}
+	family(out, "kinf_watch_ends_total", "counter", "Watches that ended, by reason");
+	for (size_t i = 0; i < v->nr; i++)
+		for (int e = 0; e < END__COUNT; e++) {
+			sample_start(out, "kinf_watch_ends_total", v, &v->pub[i].f);
+			strbuf_addf(out, ",reason=\"%s\"} %llu\n", end_names[e],
+				    (unsigned long long)v->pub[i].f.ends[e]);
+		}
+	static const char *const classes[] = { "missing", "extra", "stale" };
+	family(out, "kinf_verify_divergent_keys", "gauge",
+	       "Keys the last check found divergent from the server, by class");
+	for (size_t i = 0; i < v->nr; i++)
+		for (int c = 0; c < 3; c++) {
+			sample_start(out, "kinf_verify_divergent_keys", v, &v->pub[i].f);
+			strbuf_addf(out, ",class=\"%s\"} %zu\n", classes[c], v->pub[i].f.divergent[c]);
+		}
+}
+
+/* client-go's util/workqueue figures, for informers with a controller view. */
+static void render_workqueues(struct strbuf *out, const struct view *v)
+{
+	static const struct {
+		const char *name, *type, *help;
+	} wq[] = {
+		{ "kinf_workqueue_depth", "gauge", "Current depth of workqueue" },
+		{ "kinf_workqueue_adds_total", "counter", "Total number of adds handled by workqueue" },
+		{ "kinf_workqueue_retries_total", "counter", "Total number of retries handled by workqueue" },
+		{ "kinf_workqueue_unfinished_work_seconds", "gauge",
+		  "Seconds of work in progress not yet observed by work_duration" },
+		{ "kinf_workqueue_longest_running_processor_seconds", "gauge",
+		  "Seconds the longest running processor has been running" },
+	};
+	bool any = false;
+
+	for (size_t i = 0; i < v->nr; i++)
+		any |= v->pub[i].has_wq;
+	if (!any)
+		return;
+	for (size_t k = 0; k < ARRAY_SIZE(wq); k++) {
+		family(out, wq[k].name, wq[k].type, wq[k].help);
+		for (size_t i = 0; i < v->nr; i++) {
+			const struct metrics_workqueue *q = &v->pub[i].wq;
+			double val[] = { (double)q->depth, (double)q->adds, (double)q->retries,
+					 q->unfinished_work_s, q->longest_running_s };
+			if (!v->pub[i].has_wq)
+				continue;
+			sample_start(out, wq[k].name, v, &v->pub[i].f);
+			strbuf_addf(out, "} %.6g\n", val[k]);
+		}
+	}
+}
+
+void metrics_render(struct metrics *m, struct strbuf *out)
+{
+	struct view v;
+	int64_t now = wall_ms();
+
+	view_take(m, &v);
+	for (size_t k = 0; k < ARRAY_SIZE(scalars); k++)
+		render_scalar(out, &v, &scalars[k], now);
+	render_labelled(out, &v);
+	render_workqueues(out, &v);
+	family(out, "kinf_flight_recorder_dumps_total", "counter", "Flight-recorder dumps written");
+	strbuf_adds(out, "kinf_flight_recorder_dumps_total{cluster=\"");
+	add_label_value(out, v.cluster);
+	strbuf_addf(out, "\"} %llu\n", (unsigned long long)v.dumps);
+	free(v.pub);
+}
+
+/* Why informer f is not healthy, or NULL; buf holds the words. */
+static const char *unhealthy(const struct figures *f, int64_t now, char *buf, size_t size)
+{
+	const struct informer_stats *st = &f->st;
+	int64_t life = st->watch_since_ms;
+
+	if (st->state == STATE_BACKOFF)
+		snprintf(buf, size, "backing off: %s", st->last_error);
+	else if (st->state != STATE_WATCHING && st->state != STATE_LISTING)
+		snprintf(buf, size, "%s", informer_state_name(st->state));
+	else if (!st->synced)
+		snprintf(buf, size, "not synced (%s)", informer_state_name(st->state));
+	else if (st->state == STATE_LISTING)
+		snprintf(buf, size, "relisting: %s", st->relist_reason);
+	else
+		buf[0] = 0;
+	if (buf[0])
+		return buf;
+	/*
+	 * A watch that has sent bookmarks is alive while they come; one that
+	 * missed two and then some has stalled (its server side hung, or its
+	 * connection died without a word) until the reflector renews it.
+	 * Without bookmarks, silence is only quiet.
+	 */
+	if (st->last_event_ms > life)
+		life = st->last_event_ms;
+	if (st->last_bookmark_ms > life)
+		life = st->last_bookmark_ms;
+	if (st->bookmark_gap_ms > 0 && life && now - life > 2 * st->bookmark_gap_ms + 2000) {
+		snprintf(buf, size, "watch silent for %.0f s (bookmarks came every %.0f s)",
+			 (now - life) / 1000.0, st->bookmark_gap_ms / 1000.0);
+		return buf;
+	}
+	return NULL;
+}
+
+bool metrics_health(struct metrics *m, struct strbuf *why)
+{
+	struct view v;
+	int64_t now = wall_ms(), mono = mono_ms();
+	bool ok = true;
+	char buf[384];
+
+	view_take(m, &v);
+	if (!v.published_ms) {
+		strbuf_adds(why, "starting\n");
+		ok = false;
+	} else if (mono - v.published_ms > METRICS_STALE_MS) {
+		strbuf_addf(why, "figures not refreshed for %.0f s\n",
+			    (mono - v.published_ms) / 1000.0);
+		ok = false;
+	}
+	for (size_t i = 0; ok && i < v.nr; i++) {
+		const char *bad = unhealthy(&v.pub[i].f, now, buf, sizeof(buf));
+		if (bad) {
+			strbuf_addf(why, "%s: %s\n", v.pub[i].f.resource, bad);
+			ok = false;
+		}
+	}
+	free(v.pub);
+	return ok;
+}
+
+void metrics_serve(void *ctx, const char *path, struct httpd_reply *reply)
+{
+	struct metrics *m = ctx;
+
+	if (!strcmp(path, "/metrics")) {
+		reply->content_type = "text/plain; version=0.0.4; charset=utf-8";
+		metrics_render(m, &reply->body);
+	} else if (!strcmp(path, "/healthz")) {
+		if (metrics_health(m, &reply->body))
+			strbuf_adds(&reply->body, "ok\n");
+		else
+			reply->status = 503;
+	} else {
+		reply->status = 404;
+		strbuf_adds(&reply->body, "not found: try /metrics or /healthz\n");
+	}
+}

@@ -1,0 +1,107 @@
+#!/usr/bin/env bats
+# The canary: `--metrics ADDR` serves /metrics in the Prometheus text
+# format and /healthz, 200 while every informer is synced and its watch
+# healthy, 503 with the reason otherwise.  Against kube-sim: a lost event
+# (POST /silent) shows in kinf_verify_divergent_keys; a hung watch makes
+# /healthz 503 until the reflector renews it.  A bad address or a port in
+# use is a usage error before anything starts.
+
+load test_helper
+bats_require_minimum_version 1.5.0
+
+teardown() {
+	stop_watch
+	sim_stop 2>/dev/null || true
+}
+
+# A TCP port nothing listens on right now.
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+start_watch() {
+	OUT=$BATS_TEST_TMPDIR/out ERR=$BATS_TEST_TMPDIR/err
+	PORT=$(free_port)
+	"$KINF" watch --kubeconfig "$SIM_KUBECONFIG" --metrics "$PORT" "$@" >"$OUT" 2>"$ERR" 3>&- &
+	KINF_PID=$!
+}
+
+stop_watch() {
+	[ -n "${KINF_PID:-}" ] || return 0
+	kill -TERM "$KINF_PID" 2>/dev/null || true
+	wait "$KINF_PID" 2>/dev/null || true
+	KINF_PID=
+}
+
+metrics() { curl -sf "http://127.0.0.1:$PORT/metrics"; }
+# /healthz's status code alone.
+healthz() { curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/healthz"; }
+healthz_is() { [ "$(healthz)" = "$1" ]; }
+# One sample's value: metric SELECTOR (a regex on the labels)
+sample() { metrics | grep -E "^$1\{[^}]*$2[^}]*\} " | awk '{ print $2 }'; }
+sample_is() { [ "$(sample "$1" "$2")" = "$3" ]; }
+
+@test "/metrics: promtool check metrics passes; the figures are labelled by resource and cluster" {
+	command -v promtool >/dev/null || skip "promtool not installed (Debian's prometheus package)"
+	sim_start --pods 3 --bookmark-interval 1
+	start_watch pods,configmaps -A --verify-every 1s
+	wait_until 20 healthz_is 200
+	wait_until 10 sample_is kinf_verify_runs_total 'resource="configmaps"' 1
+	metrics >"$BATS_TEST_TMPDIR/metrics"
+	run promtool check metrics <"$BATS_TEST_TMPDIR/metrics"
+	[ "$status" -eq 0 ] || { echo "$output" >&2; false; }
+	[ -z "$output" ] || { echo "$output" >&2; false; }
+	grep -qE '^kinf_cache_objects\{resource="pods",cluster="kube-sim"\} 3$' "$BATS_TEST_TMPDIR/metrics"
+	grep -qE '^kinf_reflector_lists_total\{resource="pods",cluster="kube-sim",cause="initial"\} 1$' "$BATS_TEST_TMPDIR/metrics"
+	# every sample carries both labels, and nothing names an object
+	run ! grep -vE '^#|\{(resource="[^"]+",)?cluster="kube-sim"' "$BATS_TEST_TMPDIR/metrics"
+	run ! grep -E 'pod-0|app-config' "$BATS_TEST_TMPDIR/metrics"
+	# everything else is a 404
+	[ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/")" = 404 ]
+}
+
+@test "kinf_verify_divergent_keys goes from 0 to 1 after a lost event" {
+	sim_start --pods 3 --bookmark-interval 1
+	start_watch configmaps --verify-every 2s
+	wait_until 20 sample_is kinf_verify_runs_total 'resource="configmaps"' 1
+	sample_is kinf_verify_divergent_keys 'class="stale"' 0
+	simctl POST /silent '{"op":"update","resource":"configmaps","namespace":"default","name":"app-config","patch":{"data":{"lost":"yes"}}}' >/dev/null
+	wait_until 20 sample_is kinf_verify_divergent_keys 'class="stale"' 1
+	sample_is kinf_verify_divergent_keys 'class="missing"' 0
+	sample_is kinf_verify_divergent_keys 'class="extra"' 0
+}
+
+@test "/healthz: 200, 503 with the reason while the watch hangs, 200 once it is renewed" {
+	sim_start --pods 2 --bookmark-interval 1
+	start_watch pods --stall-timeout 10s
+	wait_until 20 healthz_is 200
+	watch_settled
+	simctl POST /faults '{"verb":"watch","kind":"hang","count":1,"seconds":60}' >/dev/null
+	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
+	wait_until 10 healthz_is 503
+	curl -s "http://127.0.0.1:$PORT/healthz" | grep -qE '^pods: watch silent for [0-9]+ s \(bookmarks came every 1 s\)$'
+	# the reflector renews the hung watch; the new one has bookmarks again
+	wait_until 20 healthz_is 200
+	sample_is kinf_watch_ends_total 'reason="stalled"' 1
+	sample_is kinf_reflector_lists_total 'cause="initial"' 1
+}
+
+@test "--metrics: a bad address and a port in use are one line and exit 2, before any request" {
+	sim_start --pods 1
+	for addr in bogus 127.0.0.1:99999 '::1:9090' 'localhost:9090' ''; do
+		run -2 "$KINF" watch pods --kubeconfig "$SIM_KUBECONFIG" --metrics "$addr"
+		[ "${#lines[@]}" -eq 1 ]
+		[[ $output == "error: --metrics: "* ]]
+	done
+	port=$(free_port)
+	python3 -c 'import socket, sys, time
+s = socket.socket(); s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(); print("up", flush=True); time.sleep(30)' "$port" >"$BATS_TEST_TMPDIR/busy" &
+	busy=$!
+	wait_until 5 file_has "$BATS_TEST_TMPDIR/busy" up
+	run -2 "$KINF" watch pods --kubeconfig "$SIM_KUBECONFIG" --metrics "127.0.0.1:$port"
+	kill "$busy"
+	[ "${#lines[@]}" -eq 1 ]
+	[[ $output == "error: --metrics: cannot listen on '127.0.0.1:$port': Address already in use"* ]]
+	# nothing reached the server
+	[ "$(simctl GET /requests | jq 'length')" -eq 0 ]
+}
