@@ -65,6 +65,11 @@ static size_t escape_of(const char *s, size_t len, unsigned flags, char esc[8], 
 	size_t seq = termsafe_utf8_len(s, len);
 
 	*n = seq ? seq : 1;
+	if (flags & TERMSAFE_KUBECTL) {
+		if (c == 0x1B)
+			return (size_t)snprintf(esc, 8, "^[");
+		return c == '\r' ? (size_t)snprintf(esc, 8, "\\r") : 0;
+	}
 	if (!seq)
 		return (size_t)snprintf(esc, 8, "\\x%02x", c);
 	if (c == '\t' || c == '\n') {

@@ -36,6 +36,11 @@
 enum {
 	TERMSAFE_NEWLINE = 1 << 0,	/* keep '\n': text of many lines */
 	TERMSAFE_ONE_LINE = 1 << 1,	/* '\n' and '\t' become spaces: a message */
+	/*
+	 * Only what kubectl escapes where scripts read it (custom-columns'
+	 * cells): ESC and CR; every other byte copied.
+	 */
+	TERMSAFE_KUBECTL = 1 << 2,
 };
 
 /*

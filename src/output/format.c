@@ -279,8 +279,10 @@ static int column_cells(struct format *f, struct json_object *obj, char **cells,
 			gofmt_print(v[i], &sb);
 		}
 		jsonpath_values_free(v, nr);
-		if (f->terminal && !termsafe_is_safe(sb.buf, sb.len, 0)) {
-			cells[c] = termsafe_dup(sb.buf, 0);
+		/* kubectl escapes ESC and CR here too (PR 112553); a terminal all. */
+		unsigned how = f->terminal ? 0 : TERMSAFE_KUBECTL;
+		if (!termsafe_is_safe(sb.buf, sb.len, how)) {
+			cells[c] = termsafe_dup(sb.buf, how);
 			strbuf_release(&sb);
 		} else {
 			cells[c] = strbuf_detach(&sb, NULL);

@@ -46,6 +46,8 @@ static const struct row rows[] = {
 	{ "\xc3", 0, 0, "\\xc3" },
 	{ "\xc0\xaf", 0, 0, "\\xc0\\xaf" },
 	{ "\xed\xa0\x80", 0, 0, "\\xed\\xa0\\x80" },
+	/* kubectl's custom-columns: ESC and CR only */
+	{ "\x1b]0;t\x07\r\n\x7f\xc2\x9b\xff", 0, TERMSAFE_KUBECTL, "^[]0;t\x07\\r\n\x7f\xc2\x9b\xff" },
 	/* a raw C1 byte is no UTF-8 character either */
 	{ "\x9b" "2J", 0, 0, "\\x9b2J" },
 };
