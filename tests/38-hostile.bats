@@ -9,6 +9,7 @@
 
 load test_helper
 load tui_helper
+load kubeconfig_helper
 bats_require_minimum_version 1.5.0
 
 # Every class, as a JSON string: an OSC that sets the window title, a CSI
@@ -165,6 +166,17 @@ arm_status_fault() {
 	arm_status_fault 500
 	"$KINF" watch pods --kubeconfig "$SIM_KUBECONFIG" --client-go 1.32 --max-deltas 1 >/dev/null 2>"$err"
 	grep -qF 'kinf: pods: error: list pods: ^[]0;pwned^G ^[[2J cr\rx del^? c1\u009b31m' "$err"
+	terminal_safe "$err"
+}
+
+@test "stderr: an exec plugin's own messages pass on escaped" {
+	mkdir -p "$BATS_TEST_TMPDIR/plugin"
+	write_kubeconfig "$BATS_TEST_TMPDIR/kc" "$(printf '    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: %s\n      interactiveMode: Never\n      env:\n      - {name: PLUGIN_DIR, value: "%s"}\n      - {name: PLUGIN_TOKEN, value: "%s"}\n      - {name: PLUGIN_STDERR, value: "%s"}\n' \
+		"$BATS_TEST_DIRNAME/fixtures/exec-plugin" "$BATS_TEST_TMPDIR/plugin" "$SIM_TOKEN" \
+		'plugin says \\033]0;pwned\\007 cr\\rx del\\0177 c1\\0302\\0233 bidi\\0342\\0200\\0256 bad\\0377')"
+	err=$BATS_TEST_TMPDIR/err
+	"$KINF" get pods --kubeconfig "$BATS_TEST_TMPDIR/kc" >/dev/null 2>"$err"
+	grep -qxF 'plugin says ^[]0;pwned^G cr\rx del^? c1\u009b bidi\u202e bad\xff' "$err"
 	terminal_safe "$err"
 }
 
