@@ -169,6 +169,17 @@ arm_status_fault() {
 	terminal_safe "$err"
 }
 
+@test "stderr: -v -v's trace of headers and bodies is escaped" {
+	err=$BATS_TEST_TMPDIR/err
+	arm_status_fault 403
+	run -1 "$KINF" get pods --kubeconfig "$SIM_KUBECONFIG" -v -v
+	printf '%s\n' "$output" >"$err"
+	grep -qF '< [' "$err"
+	# the raw body, as the fault sends it
+	grep -qF '"message":"^[]0;pwned^G ^[[2J cr\rx del^? c1\u009b31m bidi\u202e bad\xff\xfe' "$err"
+	terminal_safe "$err"
+}
+
 @test "stderr: an exec plugin's own messages pass on escaped" {
 	mkdir -p "$BATS_TEST_TMPDIR/plugin"
 	write_kubeconfig "$BATS_TEST_TMPDIR/kc" "$(printf '    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: %s\n      interactiveMode: Never\n      env:\n      - {name: PLUGIN_DIR, value: "%s"}\n      - {name: PLUGIN_TOKEN, value: "%s"}\n      - {name: PLUGIN_STDERR, value: "%s"}\n' \
