@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "cluster/cluster.h"
 #include "cli/cmd.h"
@@ -27,6 +28,7 @@
 #include "informer/session.h"
 #include "informer/store.h"
 #include "lib/strbuf.h"
+#include "lib/termsafe.h"
 
 static struct {
 	bool from_cache, no_headers, keep_managed_fields, show_labels;
@@ -286,13 +288,22 @@ cleanup:
 
 static int write_out(const struct strbuf *sb)
 {
-	if (fwrite(sb->buf, 1, sb->len, stdout) != sb->len || fflush(stdout) != 0) {
-		if (errno == EPIPE)
-			return 0;
-		error("cannot write output: %s", strerror(errno));
-		return -1;
+	struct strbuf safe = STRBUF_INIT;
+	int ret = 0;
+
+	/* -o name on a terminal is escaped, as jsonpath is (format.h). */
+	if (fmt.kind == FORMAT_NAME && fmt.terminal) {
+		strbuf_add_termsafe(&safe, sb->buf, sb->len, TERMSAFE_NEWLINE);
+		sb = &safe;
 	}
-	return 0;
+	if (fwrite(sb->buf, 1, sb->len, stdout) != sb->len || fflush(stdout) != 0) {
+		if (errno != EPIPE) {
+			error("cannot write output: %s", strerror(errno));
+			ret = -1;
+		}
+	}
+	strbuf_release(&safe);
+	return ret;
 }
 
 /* The namespace a namespaced get looked in (NULL: all), for the note below. */
@@ -483,6 +494,7 @@ static void parse_output_options(void)
 
 	if (format_parse(&fmt, o.output ? o.output : "", "table", &err) < 0)
 		usage_error(&command_get, "%s", err.msg);
+	fmt.terminal = isatty(STDOUT_FILENO);
 	if (o.label_columns) {
 		char *copy = xstrdup(o.label_columns);
 		for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ",")) {

@@ -205,6 +205,7 @@ static void parse_output(const struct command *cmd, struct output_setup *out)
 		struct errbuf ferr = { "" };
 		if (format_parse(&out->fmt, o.output, "line", &ferr) < 0)
 			usage_error(cmd, "%s", ferr.msg);
+		out->fmt.terminal = isatty(STDOUT_FILENO);
 		if (out->fmt.kind != FORMAT_YAML && out->fmt.kind != FORMAT_JSONPATH &&
 		    out->fmt.kind != FORMAT_CUSTOM_COLUMNS)
 			usage_error(cmd, "invalid value '%s' for '--output': expected "
@@ -235,6 +236,7 @@ static int print_deltas(struct session *s, struct output_setup *out, struct watc
 		.show_kind = s->nr > 1,
 		.progress = !o.quiet && isatty(STDERR_FILENO),
 		.ascii = strcmp(nl_langinfo(CODESET), "UTF-8") != 0,
+		.terminal = isatty(STDOUT_FILENO),
 		.resources = s->nr,
 		.format = &out->fmt,
 		.crds = out->crds,

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
+#include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@
 #include "lib/base64.h"
 #include "lib/json_get.h"
 #include "lib/strbuf.h"
+#include "lib/termsafe.h"
 
 extern char **environ;
 
@@ -171,22 +173,30 @@ static const char *user_name(const struct rest_config *cfg)
 	return cfg->user && *cfg->user ? cfg->user : "(none)";
 }
 
+/* fds[0] reads the plugin's stdout, fds[1] its stderr. */
 static int spawn_plugin(const struct rest_config *cfg, bool interactive, pid_t *pid,
-			int *out_fd, struct errbuf *err)
+			int fds[2], struct errbuf *err)
 {
 	const struct exec_config *e = cfg->exec;
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
 	sigset_t dfl;
-	int pipefd[2];
+	int pipefd[2], errfd[2];
 	int ret = -1;
 
 	if (pipe2(pipefd, O_CLOEXEC) < 0) {
 		errbuf_set(err, "cannot run exec plugin '%s': %s", e->command, strerror(errno));
 		return -1;
 	}
+	if (pipe2(errfd, O_CLOEXEC) < 0) {
+		errbuf_set(err, "cannot run exec plugin '%s': %s", e->command, strerror(errno));
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return -1;
+	}
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_adddup2(&fa, pipefd[1], STDOUT_FILENO);
+	posix_spawn_file_actions_adddup2(&fa, errfd[1], STDERR_FILENO);
 	if (!interactive)
 		posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
 	/* kinf ignores SIGPIPE; a plugin (often a shell script) expects the default. */
@@ -222,15 +232,19 @@ static int spawn_plugin(const struct rest_config *cfg, bool interactive, pid_t *
 		errbuf_set(err, "cannot run exec plugin '%s' of user '%s': %s", e->command,
 			   user_name(cfg), strerror(rc));
 	} else {
-		*out_fd = pipefd[0];
-		pipefd[0] = -1;
+		fds[0] = pipefd[0];
+		fds[1] = errfd[0];
+		pipefd[0] = errfd[0] = -1;
 		ret = 0;
 	}
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);
 	if (pipefd[0] >= 0)
 		close(pipefd[0]);
+	if (errfd[0] >= 0)
+		close(errfd[0]);
 	close(pipefd[1]);
+	close(errfd[1]);
 	free(argv);
 	free(env);
 	free(info_var);
@@ -238,22 +252,81 @@ static int spawn_plugin(const struct rest_config *cfg, bool interactive, pid_t *
 	return ret;
 }
 
-/* Reads the plugin's stdout to its end (or past any sane size). */
-static int read_output(int fd, struct strbuf *out)
+/* Bytes at the end of held that begin a UTF-8 character not yet whole. */
+static size_t unfinished_tail(const struct strbuf *held)
 {
-	char chunk[8192];
-	for (;;) {
-		ssize_t n = read(fd, chunk, sizeof(chunk));
-		if (n < 0 && errno == EINTR)
+	for (size_t back = 1; back <= 3 && back <= held->len; back++) {
+		unsigned char c = (unsigned char)held->buf[held->len - back];
+		if ((c & 0xC0) == 0x80)
 			continue;
-		if (n < 0)
-			return -1;
-		if (n == 0)
-			return 0;
-		if (out->len + (size_t)n > MAX_OUTPUT)
-			return -1;
-		strbuf_add(out, chunk, (size_t)n);
+		size_t need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+		return need > back ? back : 0;
 	}
+	return 0;
+}
+
+/*
+ * Passes the plugin's stderr on to kinf's, as kubectl does, but escaped
+ * (termsafe.h): a plugin's messages may quote a server.  A character cut
+ * between two reads waits in held for its end; at the end, all goes.
+ */
+static void pass_stderr(struct strbuf *held, const char *data, size_t n, bool end)
+{
+	struct strbuf safe = STRBUF_INIT;
+	size_t keep;
+
+	strbuf_add(held, data, n);
+	keep = held->len - (end ? 0 : unfinished_tail(held));
+	strbuf_add_termsafe(&safe, held->buf, keep, TERMSAFE_NEWLINE);
+	strbuf_remove_front(held, keep);
+	for (size_t off = 0; off < safe.len;) {
+		ssize_t w = write(STDERR_FILENO, safe.buf + off, safe.len - off);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break;	/* stderr gone: the messages are lost, not the credential */
+		off += (size_t)w;
+	}
+	strbuf_release(&safe);
+}
+
+/*
+ * Reads the plugin's stdout to its end (or past any sane size) while
+ * passing its stderr on: both at once, so that neither pipe fills.
+ */
+static int read_output(const int fds[2], struct strbuf *out)
+{
+	struct pollfd pfd[2] = { { fds[0], POLLIN, 0 }, { fds[1], POLLIN, 0 } };
+	struct strbuf held = STRBUF_INIT;
+	char chunk[8192];
+	int ret = 0;
+
+	while (ret == 0 && (pfd[0].fd >= 0 || pfd[1].fd >= 0)) {
+		if (poll(pfd, 2, -1) < 0) {
+			ret = errno == EINTR ? 0 : -1;
+			continue;
+		}
+		for (int i = 0; i < 2 && ret == 0; i++) {
+			if (pfd[i].fd < 0 || !pfd[i].revents)
+				continue;
+			ssize_t n = read(pfd[i].fd, chunk, sizeof(chunk));
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0) {
+				ret = n < 0 && i == 0 ? -1 : 0;
+				pfd[i].fd = -1;	/* poll() skips it */
+			} else if (i == 1) {
+				pass_stderr(&held, chunk, (size_t)n, false);
+			} else if (out->len + (size_t)n > MAX_OUTPUT) {
+				ret = -1;
+			} else {
+				strbuf_add(out, chunk, (size_t)n);
+			}
+		}
+	}
+	pass_stderr(&held, "", 0, true);
+	strbuf_release(&held);
+	return ret;
 }
 
 int exec_credential_parse(const struct rest_config *cfg, const char *text,
@@ -330,7 +403,7 @@ int exec_credential_run(const struct rest_config *cfg, struct exec_credential *o
 	struct strbuf output = STRBUF_INIT;
 	bool tty = isatty(STDIN_FILENO);
 	bool interactive = e->interactive != EXEC_INTERACTIVE_NEVER && tty;
-	int fd = -1, status, ret = -1;
+	int fds[2], status, ret = -1;
 	pid_t pid;
 
 	memset(out, 0, sizeof(*out));
@@ -340,10 +413,11 @@ int exec_credential_run(const struct rest_config *cfg, struct exec_credential *o
 			   user_name(cfg));
 		return -1;
 	}
-	if (spawn_plugin(cfg, interactive, &pid, &fd, err) < 0)
+	if (spawn_plugin(cfg, interactive, &pid, fds, err) < 0)
 		return -1;
-	int rd = read_output(fd, &output);
-	close(fd);
+	int rd = read_output(fds, &output);
+	close(fds[0]);
+	close(fds[1]);
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR) {
 			errbuf_set(err, "cannot wait for exec plugin '%s': %s", e->command,

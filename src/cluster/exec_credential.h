@@ -3,8 +3,9 @@
  * `exec:` stanza, client.authentication.k8s.io v1 and v1beta1) as kubectl
  * runs it: the command with its args, the parent's environment plus the
  * stanza's env and KUBERNETES_EXEC_INFO (with the cluster when
- * provideClusterInfo is set), the plugin's stderr passed through to ours,
- * its stdin ours only when interactive use is allowed and stdin is a
+ * provideClusterInfo is set), the plugin's stderr passed on to ours as it
+ * comes (escaped, termsafe.h: it may quote a server; a pipe, so the plugin
+ * does not see a terminal there), its stdin ours only when interactive use is allowed and stdin is a
  * terminal.  Its stdout must be an ExecCredential of the same apiVersion.
  *
  * Blocks until the plugin exits; callers serialize runs (credential.c).

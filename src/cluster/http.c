@@ -37,6 +37,7 @@
 #include "cluster/tls_cert.h"
 #include "cluster/transport.h"
 #include "lib/stop.h"
+#include "lib/termsafe.h"
 
 /* --request-timeout's default, as `kinf --help` says. */
 #define CONNECT_TIMEOUT_MS 10000L
@@ -421,14 +422,28 @@ static void header_hook(void *arg, const char *data, size_t len)
 	}
 }
 
+/* -v -v: a header line as sent or received (a Warning quotes anyone). */
+static void trace_header(const char *prefix, const char *line, size_t len)
+{
+	struct strbuf safe = STRBUF_INIT;
+
+	strbuf_add_termsafe(&safe, line, len, 0);
+	fprintf(stderr, "%s%s\n", prefix, safe.buf);
+	strbuf_release(&safe);
+}
+
 /* -v -v: each piece of a body as it arrives, decoded, cut short. */
 static void trace_body(const char *data, size_t len)
 {
+	struct strbuf safe = STRBUF_INIT;
+
+	/* The server's bytes, on a terminal: escaped (termsafe.h). */
+	strbuf_add_termsafe(&safe, data, len < TRACE_BODY_MAX ? len : TRACE_BODY_MAX, 0);
 	flockfile(stderr);
-	fprintf(stderr, "< [%zu bytes] %.*s%s\n", len,
-		(int)(len < TRACE_BODY_MAX ? len : TRACE_BODY_MAX), data,
+	fprintf(stderr, "< [%zu bytes] %s%s\n", len, safe.buf,
 		len > TRACE_BODY_MAX ? " ..." : "");
 	funlockfile(stderr);
+	strbuf_release(&safe);
 }
 
 /*
@@ -512,7 +527,7 @@ static int debug_cb(CURL *h, curl_infotype type, char *data, size_t size, void *
 			if (secret)
 				fprintf(stderr, "%s%.*s: <redacted>\n", prefix, (int)name_len, p);
 			else
-				fprintf(stderr, "%s%.*s\n", prefix, (int)shown, p);
+				trace_header(prefix, p, shown);
 		}
 		p += n + (nl ? 1 : 0);
 	}

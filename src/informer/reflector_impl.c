@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "lib/strbuf.h"
+#include "lib/termsafe.h"
 
 /* ---- stats and activity ------------------------------------------------ */
 
@@ -37,8 +38,8 @@ void reflector_emit_info(struct reflector *r, struct activity_info *info)
 	if (!info->rv[0])
 		snprintf(info->rv, sizeof(info->rv), "%s", r->last_rv);
 	/* Both may quote the server: a notice is one line. */
-	str_one_line(info->message);
-	str_one_line(info->rv);
+	termsafe_line(info->message, sizeof(info->message));
+	termsafe_line(info->rv, sizeof(info->rv));
 	if (r->hooks.activity)
 		r->hooks.activity(r->hooks.ctx, info);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lib/strbuf.h"
+#include "lib/termsafe.h"
 #include "lib/util.h"
 
 static const struct command *const no_commands[] = { NULL };
@@ -52,7 +53,7 @@ void usage_error(const struct command *cmd, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	str_one_line(msg);
+	termsafe_line(msg, sizeof(msg));
 	if (cmd)
 		fprintf(stderr, "error: %s (see '%s %s --help')\n", msg, opt_program(), cmd->name);
 	else

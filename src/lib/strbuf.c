@@ -1,5 +1,6 @@
 /* strbuf.c — growable strings; see strbuf.h. */
 #include "lib/strbuf.h"
+#include "lib/termsafe.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -87,6 +88,15 @@ void strbuf_add_json_string(struct strbuf *sb, const char *s)
 		}
 	}
 	strbuf_addch(sb, '"');
+}
+
+void strbuf_add_termsafe(struct strbuf *sb, const char *s, size_t len, unsigned flags)
+{
+	size_t need = termsafe_escape(NULL, 0, s, len, flags);
+
+	strbuf_grow(sb, need);
+	termsafe_escape(sb->buf + sb->len, need + 1, s, len, flags);
+	sb->len += need;
 }
 
 void strbuf_reset(struct strbuf *sb)

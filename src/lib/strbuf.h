@@ -43,6 +43,8 @@ void strbuf_addch(struct strbuf *sb, char c);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) PRINTF(2, 3);
 /* Appends s as a JSON string literal, quotes included. */
 void strbuf_add_json_string(struct strbuf *sb, const char *s);
+/* Appends s[0..len) escaped for a terminal (termsafe.h's flags). */
+void strbuf_add_termsafe(struct strbuf *sb, const char *s, size_t len, unsigned flags);
 void strbuf_reset(struct strbuf *sb);
 /* Shortens to len (at most sb->len), NUL-terminated again. */
 void strbuf_setlen(struct strbuf *sb, size_t len);

@@ -1,5 +1,6 @@
 /* util.c — allocation, messages, clocks; see util.h. */
 #include "lib/util.h"
+#include "lib/termsafe.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -78,24 +79,7 @@ void errbuf_set(struct errbuf *err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
-	str_one_line(err->msg);
-}
-
-void str_one_line(char *s)
-{
-	size_t left = strlen(s);
-
-	while (*s) {
-		unsigned char c = (unsigned char)*s;
-		size_t n = utf8_sequence(s, left);
-		if (c == '\n' || c == '\r' || c == '\t')
-			*s = ' ';
-		else if (c < 0x20 || c == 0x7f || !n)
-			*s = '?';	/* a control, or a byte of no UTF-8 character */
-		n = n ? n : 1;
-		s += n;
-		left -= n;
-	}
+	termsafe_line(err->msg, sizeof(err->msg));
 }
 
 static void (*die_hook)(void);
@@ -111,7 +95,7 @@ static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
 	char msg[1024];
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	str_one_line(msg);
+	termsafe_line(msg, sizeof(msg));
 	fprintf(stderr, "%s%s\n", prefix, msg);
 }
 
@@ -334,37 +318,7 @@ size_t utf8_width(const char *s)
 
 size_t utf8_sequence(const char *s, size_t len)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	unsigned char lo = 0x80, hi = 0xBF;
-	size_t n;
-
-	if (!len)
-		return 0;
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xC2 && p[0] <= 0xDF)
-		n = 2;
-	else if (p[0] >= 0xE0 && p[0] <= 0xEF)
-		n = 3;
-	else if (p[0] >= 0xF0 && p[0] <= 0xF4)
-		n = 4;
-	else
-		return 0;
-	/* The second byte's range rules out overlongs, surrogates, > U+10FFFF. */
-	if (p[0] == 0xE0)
-		lo = 0xA0;
-	else if (p[0] == 0xED)
-		hi = 0x9F;
-	else if (p[0] == 0xF0)
-		lo = 0x90;
-	else if (p[0] == 0xF4)
-		hi = 0x8F;
-	if (len < n || p[1] < lo || p[1] > hi)
-		return 0;
-	for (size_t i = 2; i < n; i++)
-		if ((p[i] & 0xC0) != 0x80)
-			return 0;
-	return n;
+	return termsafe_utf8_len(s, len);
 }
 
 char *utf8_replace_invalid(const char *s, size_t len, size_t *out_len)

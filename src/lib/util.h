@@ -52,12 +52,11 @@ struct errbuf {
 };
 void errbuf_set(struct errbuf *err, const char *fmt, ...) PRINTF(2, 3);
 /*
- * Makes s one line that is safe on a terminal: newlines and tabs become
- * spaces, other control characters and bytes of no UTF-8 character '?'.  Messages quote what servers and
- * users sent (a Status message, an argument), and a message is one line;
- * errbuf_set(), error(), warning(), die() and usage_error() apply it.
+ * Messages quote what servers and users sent (a Status message, an
+ * argument), and a message is one line: errbuf_set(), error(),
+ * warning(), die() and usage_error() pass it through termsafe_line()
+ * (termsafe.h), which escapes what a terminal would act on.
  */
-void str_one_line(char *s);
 
 /*
  * die() prints "error: MSG" and exits with status 1.  A hook registered

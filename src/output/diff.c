@@ -13,6 +13,7 @@
 
 #include "lib/json_get.h"
 #include "lib/strbuf.h"
+#include "lib/termsafe.h"
 #include "lib/util.h"
 
 #define TO_STRING_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
@@ -400,7 +401,8 @@ static void add_cut(struct strbuf *out, const char *s, size_t len, bool ascii)
 		while (keep && ((unsigned char)s[keep] & 0xC0) == 0x80)
 			keep--;
 	}
-	strbuf_add(out, s, keep);
+	/* Values are anyone's text, and --diff shows them on a terminal. */
+	strbuf_add_termsafe(out, s, keep, 0);
 	if (keep < len)
 		strbuf_adds(out, ascii ? "..." : "…");
 }
@@ -443,7 +445,9 @@ static void human_line(void *ctx, const struct diff_change *ch)
 		on = "\033[32m", off = "\033[0m";
 	else if (h->color && ch->what == DIFF_REMOVED)
 		on = "\033[31m", off = "\033[0m";
-	strbuf_addf(h->out, "%s%s%s: ", h->indent, on, ch->path);
+	strbuf_addf(h->out, "%s%s", h->indent, on);
+	strbuf_add_termsafe(h->out, ch->path, strlen(ch->path), 0);
+	strbuf_adds(h->out, ": ");
 	if (ch->what == DIFF_ADDED) {
 		strbuf_adds(h->out, "+ ");
 		add_value(h->out, ch->new_value, h->ascii);

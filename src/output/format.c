@@ -18,6 +18,7 @@
 #include "output/jsonpath.h"
 #include "output/yaml.h"
 #include "lib/strbuf.h"
+#include "lib/termsafe.h"
 #include "lib/util.h"
 
 const char *const format_names[] = {
@@ -278,7 +279,14 @@ static int column_cells(struct format *f, struct json_object *obj, char **cells,
 			gofmt_print(v[i], &sb);
 		}
 		jsonpath_values_free(v, nr);
-		cells[c] = strbuf_detach(&sb, NULL);
+		/* kubectl escapes ESC and CR here too (PR 112553); a terminal all. */
+		unsigned how = f->terminal ? 0 : TERMSAFE_KUBECTL;
+		if (!termsafe_is_safe(sb.buf, sb.len, how)) {
+			cells[c] = termsafe_dup(sb.buf, how);
+			strbuf_release(&sb);
+		} else {
+			cells[c] = strbuf_detach(&sb, NULL);
+		}
 	}
 	return 0;
 }
@@ -321,7 +329,13 @@ static int print_columns(struct format *f, struct json_object *obj, bool no_head
 static int run_jsonpath(struct format *f, struct json_object *obj, struct strbuf *out,
 			struct errbuf *err)
 {
-	if (jsonpath_execute(f->jsonpath, obj, true, out, err) < 0) {
+	struct strbuf text = STRBUF_INIT;
+	int rc = jsonpath_execute(f->jsonpath, obj, true, f->terminal ? &text : out, err);
+
+	if (f->terminal)
+		strbuf_add_termsafe(out, text.buf, text.len, TERMSAFE_NEWLINE);
+	strbuf_release(&text);
+	if (rc < 0) {
 		char msg[sizeof(err->msg)];
 		snprintf(msg, sizeof(msg), "%s", err->msg);
 		errbuf_set(err, "error executing jsonpath \"%s\": Error executing template: %s",

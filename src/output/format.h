@@ -54,6 +54,12 @@ struct format {
 	char **headers;
 	struct jsonpath **columns;
 	unsigned printed;		/* objects printed one at a time so far */
+	/*
+	 * Set by the caller when stdout is a terminal: custom-columns' cells
+	 * and jsonpath's text are then escaped (termsafe.h).  Piped, they
+	 * stay byte for byte kubectl's, for the scripts that parse them.
+	 */
+	bool terminal;
 };
 
 /*

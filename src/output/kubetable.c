@@ -16,6 +16,7 @@
 #include "output/jsonpath.h"
 #include "lib/json_get.h"
 #include "lib/strbuf.h"
+#include "lib/termsafe.h"
 #include "lib/util.h"
 
 /* ---- sorting --------------------------------------------------------------- */
@@ -110,9 +111,11 @@ static void format_labels(struct json_object *labels, struct strbuf *out)
 	const char **keys = json_object_is_type(labels, json_type_object) ?
 			    gofmt_sorted_keys(labels, &n) : NULL;
 
-	for (size_t i = 0; i < n; i++)
-		strbuf_addf(out, "%s%s=%s", i ? "," : "", keys[i],
-			    json_get_str(labels, keys[i], ""));
+	for (size_t i = 0; i < n; i++) {
+		const char *v = json_get_str(labels, keys[i], "");
+		strbuf_addf(out, "%s%s=", i ? "," : "", keys[i]);
+		strbuf_add_termsafe(out, v, strlen(v), 0);
+	}
 	if (!n)
 		strbuf_adds(out, "<none>");
 	free(keys);
@@ -126,12 +129,16 @@ static void format_cell(struct json_object *cell, struct strbuf *out)
 	if (json_object_is_type(cell, json_type_string)) {
 		const char *s = json_object_get_string(cell);
 		size_t cut = strcspn(s, "\f\n\r");
-		strbuf_add(out, s, cut);
+		/* kubectl escapes ESC and CR (PR 112553); kinf all it must. */
+		strbuf_add_termsafe(out, s, cut, 0);
 		if (s[cut])
 			strbuf_adds(out, "...");
 		return;
 	}
-	gofmt_print(cell, out);
+	struct strbuf v = STRBUF_INIT;
+	gofmt_print(cell, &v);
+	strbuf_add_termsafe(out, v.buf, v.len, 0);
+	strbuf_release(&v);
 }
 
 int kubetable_print(struct json_object *table, const struct kubetable_opts *o,
@@ -161,7 +168,7 @@ int kubetable_print(struct json_object *table, const struct kubetable_opts *o,
 		shown[i] = o->wide || !prio || json_object_get_int64(prio) == 0;
 		if (!shown[i])
 			continue;
-		char *h = xstrdup(json_get_str(d, "name", ""));
+		char *h = termsafe_dup(json_get_str(d, "name", ""), 0);
 		for (char *p = h; *p; p++)
 			*p = (char)toupper((unsigned char)*p);
 		headers[nh] = owned[nh] = h;
@@ -195,9 +202,11 @@ int kubetable_print(struct json_object *table, const struct kubetable_opts *o,
 				format_cell(json_object_array_get_idx(rc, i), &cells[c]);
 			c++;
 		}
-		for (size_t i = 0; i < o->nlabel_columns; i++)
-			strbuf_adds(&cells[c++], json_get_str(json_get(meta, "labels"),
-							    o->label_columns[i], ""));
+		for (size_t i = 0; i < o->nlabel_columns; i++) {
+			const char *v = json_get_str(json_get(meta, "labels"),
+						     o->label_columns[i], "");
+			strbuf_add_termsafe(&cells[c++], v, strlen(v), 0);
+		}
 		if (o->show_labels)
 			format_labels(json_get(meta, "labels"), &cells[c++]);
 		for (size_t i = 0; i < nh; i++)

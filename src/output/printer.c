@@ -26,6 +26,7 @@
 #include "informer/kobj_pick.h"
 #include "lib/json_get.h"
 #include "lib/strbuf.h"
+#include "lib/termsafe.h"
 #include "lib/util.h"
 
 #define TO_STRING_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
@@ -269,8 +270,11 @@ static void add_markers(const struct notification *n, struct strbuf *sb)
 		strbuf_addf(sb, " (relist #%u)", d->list_no);
 		if (n->kind == NOTIFY_ADD)
 			strbuf_adds(sb, " (added)");
-		else if (n->kind == NOTIFY_UPDATE && n->old && !n->resync_only)
-			strbuf_addf(sb, " (changed from rv %s)", n->old->rv);
+		else if (n->kind == NOTIFY_UPDATE && n->old && !n->resync_only) {
+			strbuf_adds(sb, " (changed from rv ");
+			strbuf_add_termsafe(sb, n->old->rv, strlen(n->old->rv), 0);
+			strbuf_addch(sb, ')');
+		}
 	}
 	/* Resync-only: an update whose RV is the cached one (OnUpdate all the same). */
 	if (n->resync_only)
@@ -338,14 +342,15 @@ static void line_of(struct printer *p, const struct notification *n, struct line
 		 tm.tm_min, tm.tm_sec, (int)(n->delta.time_ms % 1000));
 	if (p->wide)
 		columns_age_since(*created ? created : NULL, now_of(p), age);
+	/* Every cell may quote the server: escaped before it is measured. */
 	l->cell[COL_TIME] = xstrdup(clock);
 	l->cell[COL_TYPE] = xstrdup(delta_type_name(n->delta.type));
-	l->cell[COL_KIND] = xstrdup(kind);
-	l->cell[COL_KEY] = xstrdup(obj->key);
-	l->cell[COL_RV] = xstrdup(obj->rv);
-	l->cell[COL_STATUS] = xstrdup(status);
+	l->cell[COL_KIND] = termsafe_dup(kind, 0);
+	l->cell[COL_KEY] = termsafe_dup(obj->key, 0);
+	l->cell[COL_RV] = termsafe_dup(obj->rv, 0);
+	l->cell[COL_STATUS] = termsafe_dup(status, 0);
 	l->cell[COL_AGE] = xstrdup(age);
-	l->cell[COL_DETAIL] = xstrdup(p->wide ? detail : "");
+	l->cell[COL_DETAIL] = termsafe_dup(p->wide ? detail : "", 0);
 	add_markers(n, &sb);
 	l->markers = strbuf_detach(&sb, NULL);
 	if (p->opts.diff && n->kind == NOTIFY_UPDATE && n->old) {
@@ -464,7 +469,12 @@ static void name_delta(struct printer *p, const struct notification *n,
 	/* kubectl's form: deployment.apps/web, pod/web-1. */
 	if (n->group && *n->group)
 		strbuf_addf(sb, ".%s", n->group);
-	strbuf_addf(sb, "/%s\n", n->delta.obj->name);
+	strbuf_addch(sb, '/');
+	if (p->opts.terminal)
+		strbuf_add_termsafe(sb, n->delta.obj->name, strlen(n->delta.obj->name), 0);
+	else
+		strbuf_adds(sb, n->delta.obj->name);
+	strbuf_addch(sb, '\n');
 }
 
 /* ---- json --------------------------------------------------------------- */
@@ -798,17 +808,22 @@ static void print_notice(struct printer *p, const struct notification *n)
 {
 	const struct activity_info *a = n->activity;
 	struct resource_state *rs;
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, text = STRBUF_INIT;
 	bool progress = a->act == ACT_LIST_PAGE && p->opts.progress && !p->opts.verbose;
 
 	if (!p->opts.notices || (unsigned)a->act >= ACT__COUNT || !notices[a->act].fn)
 		return;
 	rs = resource_state(p, n->resource ? n->resource : "");
 	/* Silent notices still run, to keep the page count. */
-	strbuf_addf(&sb, "%skinf: %s: ", progress ? "\r" : "", rs->resource);
-	notices[a->act].fn(rs, a, &sb);
+	strbuf_addf(&text, "kinf: %s: ", rs->resource);
+	notices[a->act].fn(rs, a, &text);
 	if (a->act == ACT_RELISTED && p->opts.verbose)
-		add_relist_keys(&a->replace, &sb);
+		add_relist_keys(&a->replace, &text);
+	/* A notice quotes the server (messages, keys): one escaped line. */
+	if (progress)
+		strbuf_addch(&sb, '\r');
+	strbuf_add_termsafe(&sb, text.buf, text.len, TERMSAFE_ONE_LINE);
+	strbuf_release(&text);
 	if (!notices[a->act].verbose || p->opts.verbose || progress) {
 		if (!progress)
 			clear_progress(p);

@@ -61,6 +61,7 @@ struct printer_opts {
 	bool verbose;		/* every activity notice */
 	bool progress;		/* a live line while listing (a terminal) */
 	bool ascii;		/* no UTF-8 (LANG=C): "->" and "~" for "→" and "…" */
+	bool terminal;		/* stdout is a terminal: name escapes as line does */
 	/*
 	 * line and wide: how many resources are watched.  The initial list's
 	 * lines are then held until each has synced, so that the columns fit

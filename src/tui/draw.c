@@ -15,6 +15,7 @@
 
 #include <curses.h>
 
+#include "lib/termsafe.h"
 #include "lib/util.h"
 
 static bool utf8;
@@ -59,12 +60,31 @@ static size_t decode(const char *s, wchar_t *wbuf, int *widths, size_t max)
 	return n;
 }
 
+/*
+ * Every text drawn may quote the server: it is measured and drawn as
+ * termsafe.h escapes it, so that nothing in it reaches the terminal as a
+ * control, and ncurses never draws a control its own way.
+ */
+#define SAFE_SIZE 2048
+
+static const char *safe_text(const char *s, char buf[SAFE_SIZE])
+{
+	size_t len = strlen(s);
+
+	if (termsafe_is_safe(s, len, 0))
+		return s;
+	termsafe_escape(buf, SAFE_SIZE, s, len, 0);
+	return buf;
+}
+
 int text_width(const char *s)
 {
 	wchar_t wbuf[512];
 	int widths[512], cols = 0;
 	bool ascii = true;
+	char safe[SAFE_SIZE];
 
+	s = safe_text(s, safe);
 	for (const char *p = s; *p; p++)
 		if ((unsigned char)*p >= 0x80)
 			ascii = false;
@@ -81,9 +101,11 @@ static int put_text(int y, int x, int w, int attr, const char *s)
 {
 	wchar_t wbuf[512];
 	int widths[512];
+	char safe[SAFE_SIZE];
 
 	if (w <= 0)
 		return 0;
+	s = safe_text(s, safe);
 	attrset(attr);
 	size_t n = decode(s, wbuf, widths, ARRAY_SIZE(wbuf) - 1);
 	int total = 0;

@@ -58,7 +58,11 @@ void draw_set_utf8(bool utf8);
 const char *draw_ellipsis(void);
 int draw_text(int y, int x, int w, int attr, const char *s);
 void draw_fill(int y, int x, int w, int attr, const char *s);
-/* Columns s takes on the screen (bytes that are not valid count one). */
+/*
+ * Text is drawn and measured escaped (termsafe.h): a control, a bidi
+ * override or a byte of no character shows as its escape.
+ */
+/* Columns s takes on the screen, escaped. */
 int text_width(const char *s);
 
 /*

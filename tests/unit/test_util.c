@@ -64,9 +64,6 @@ TEST(utf8_as_go_decodes_it)
 
 TEST(one_line)
 {
-	char s[] = "a\nb\tc\x1b[2J\x7f \xc3\xa9\xff\xc3";
-	str_one_line(s);
-	CHECK_STR(s, "a b c?[2J? \xc3\xa9??");
 	struct errbuf err;
 	errbuf_set(&err, "bad '%s'", "x\ny");
 	CHECK_STR(err.msg, "bad 'x y'");

@@ -1,0 +1,209 @@
+#!/usr/bin/env bats
+# Hostile strings (the CVE-2021-25743 class): whoever can write to an
+# object kinf reads can put into it what a terminal obeys.  Every class
+# goes into labels' values, annotations, ConfigMap data, a Pod's status
+# and an Event's message, and every output path is checked: nothing a
+# terminal acts on reaches it, except where kinf must stay byte for byte
+# kubectl's (piped custom-columns, jsonpath, name) and in -o json and
+# -o yaml, which escape by their format.
+
+load test_helper
+load tui_helper
+load kubeconfig_helper
+bats_require_minimum_version 1.5.0
+
+# Every class, as a JSON string: an OSC that sets the window title, a CSI
+# that clears the screen, CR, BS, DEL, C1 (U+009B is a CSI by itself),
+# a bidi override and an isolate, a newline and a tab.
+HOSTILE='"\u001b]0;pwned\u0007 \u001b[2J cr\rx bs\u0008 del\u007f c1\u009b31m bidi\u202eevil\u2066 nl\nx tab\tx"'
+# The same without the tab and newline, which kubectl's tabwriter takes
+# as a cell's and a row's end in custom-columns (kinf's table does not).
+HOSTILE_FLAT='"\u001b]0;pwned\u0007 \u001b[2J cr\rx bs\u0008 del\u007f c1\u009b31m bidi\u202eevil\u2066"'
+# How kinf shows HOSTILE (a grep -F pattern, up to the tab).
+SHOWN='^[]0;pwned^G ^[[2J cr\rx bs^H del^? c1\u009b31m bidi\u202eevil\u2066'
+
+setup() {
+	sim_start --pods 0 --namespaces 0
+	TMUX_SOCK="kinf-hostile-$$-${BATS_TEST_NUMBER}"
+	simctl POST /create "{\"resource\":\"configmaps\",\"object\":{\"metadata\":{\"name\":\"hostile\",
+		\"labels\":{\"h\":$HOSTILE},\"annotations\":{\"h\":$HOSTILE}},\"data\":{\"note\":$HOSTILE}}}" >/dev/null
+	simctl POST /create "{\"resource\":\"configmaps\",\"object\":{\"metadata\":{\"name\":\"flat\",
+		\"labels\":{\"h\":$HOSTILE_FLAT}},\"data\":{\"note\":$HOSTILE_FLAT}}}" >/dev/null
+	simctl POST /create "{\"resource\":\"pods\",\"object\":{\"metadata\":{\"name\":\"hostile\",
+		\"labels\":{\"h\":$HOSTILE}},\"status\":{\"reason\":$HOSTILE,\"message\":$HOSTILE}}}" >/dev/null
+	simctl POST /create "{\"resource\":\"events\",\"object\":{\"metadata\":{\"name\":\"hostile.1\"},
+		\"message\":$HOSTILE,\"reason\":\"Hostile\",\"type\":\"Warning\",
+		\"involvedObject\":{\"kind\":\"Pod\",\"name\":\"hostile\",\"namespace\":\"default\"}}}" >/dev/null
+}
+
+teardown() {
+	tmux -L "$TMUX_SOCK" kill-server 2>/dev/null || true
+	sim_stop
+}
+
+kc() { kubectl --kubeconfig "$SIM_KUBECONFIG" "$@"; }
+
+# on_tty COMMAND... — runs it on a pseudo-terminal (stdout a terminal),
+# without the terminal's own \n -> \r\n, so that a CR seen is the
+# program's.
+on_tty() {
+	local cmd
+	printf -v cmd '%q ' "$@"
+	script -qfec "stty -onlcr; $cmd" /dev/null </dev/null
+}
+
+# terminal_safe FILE — no byte a terminal acts on: C0 but tab and
+# newline, DEL, C1 as UTF-8 (or raw: no valid UTF-8), bidi overrides.
+terminal_safe() {
+	[ -s "$1" ] || { echo "# $1 is empty" >&2; return 1; }
+	local bad='[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]|\xe2\x80[\xaa-\xae]|\xe2\x81[\xa6-\xa9]'
+	if LC_ALL=C grep -qaP "$bad" "$1"; then
+		echo "# a raw control, C1 or bidi override in $1:" >&2
+		LC_ALL=C grep -naP "$bad" "$1" | od -c | head -n 8 >&2
+		return 1
+	fi
+	iconv -f UTF-8 -t UTF-8 "$1" >/dev/null || { echo "# invalid UTF-8 in $1" >&2; return 1; }
+}
+
+# no_c0 FILE — what JSON and YAML promise: no C0 but newline (and tab in YAML).
+no_c0() {
+	[ -s "$1" ] || return 1
+	run ! env LC_ALL=C grep -naP '[\x00-\x08\x0b-\x1f]' "$1"
+}
+
+@test "watch: the line, -o wide and --diff show every control escaped" {
+	out=$BATS_TEST_TMPDIR/out err=$BATS_TEST_TMPDIR/err
+	"$KINF" watch pods,configmaps --kubeconfig "$SIM_KUBECONFIG" -o wide --diff >"$out" 2>"$err" 3>&- &
+	pid=$!
+	wait_until 20 file_has "$err" 'configmaps: synced'
+	simctl POST /update "{\"resource\":\"configmaps\",\"namespace\":\"default\",\"name\":\"hostile\",
+		\"patch\":{\"data\":{\"note\":\"calm\",\"new\":$HOSTILE_FLAT},\"metadata\":{\"annotations\":{\"h\":\"calm\"}}}}" >/dev/null
+	wait_until 20 file_has "$out" 'data.new: '
+	kill -TERM "$pid"; wait "$pid" || true
+	grep -qF "$SHOWN" "$out"			# the Pod's STATUS on its line
+	grep -qF "data.new: + $SHOWN" "$out"	# --diff, bare
+	grep -qF 'data.note: "\u001b]0;pwned\u0007' "$out"	# --diff, quoted (it has a newline)
+	terminal_safe "$out"
+	terminal_safe "$err"
+}
+
+@test "watch -o json: the format escapes C0; -o name on a terminal is safe" {
+	out=$BATS_TEST_TMPDIR/out
+	"$KINF" watch configmaps --kubeconfig "$SIM_KUBECONFIG" -o json --quiet --timeout 3s >"$out" || true
+	grep -qF '\u001b]0;pwned\u0007' "$out"
+	no_c0 "$out"
+	on_tty "$KINF" watch pods --kubeconfig "$SIM_KUBECONFIG" -o name --quiet --max-deltas 1 >"$out"
+	grep -qx 'pod/hostile' "$out"
+	terminal_safe "$out"
+}
+
+@test "get: the default table and -o wide escape, as kubectl's ESC and CR and the rest" {
+	out=$BATS_TEST_TMPDIR/out
+	for o in "" wide; do
+		"$KINF" get pods,events --kubeconfig "$SIM_KUBECONFIG" ${o:+-o "$o"} >"$out"
+		grep -qF '^[]0;pwned^G ^[[2J cr...' "$out"	# kubectl cuts the cell at its newline
+		terminal_safe "$out"
+		on_tty "$KINF" get pods,events --kubeconfig "$SIM_KUBECONFIG" ${o:+-o "$o"} >"$out"
+		terminal_safe "$out"
+	done
+	"$KINF" get configmaps --kubeconfig "$SIM_KUBECONFIG" --show-labels >"$out"
+	grep -qF "h=$SHOWN" "$out"
+	terminal_safe "$out"
+}
+
+@test "get -o custom-columns, jsonpath, name: escaped on a terminal, kubectl's bytes piped" {
+	out=$BATS_TEST_TMPDIR/out
+	for o in 'custom-columns=NAME:.metadata.name,NOTE:.data.note,H:.metadata.labels.h' \
+		 'jsonpath={.data.note}' 'jsonpath={range .items[*]}{.metadata.labels.h}{"\n"}{end}' name; do
+		one=; [[ $o == *'{.data.note}' ]] && one=hostile
+		on_tty "$KINF" get configmaps $one --kubeconfig "$SIM_KUBECONFIG" -o "$o" >"$out"
+		terminal_safe "$out"
+		[ "$o" = name ] || grep -qF "$SHOWN" "$out"
+		for cm in flat ""; do
+			[[ $o == *items* && -n $cm ]] && continue
+			[[ $o == *'{.data.note}' && -z $cm ]] && continue
+			"$KINF" get configmaps $cm --kubeconfig "$SIM_KUBECONFIG" -o "$o" >"$out.kinf"
+			kc get configmaps $cm -o "$o" >"$out.kubectl"
+			[ -z "$cm" ] && [[ $o == custom* ]] && continue	# tabwriter: see HOSTILE_FLAT
+			cmp "$out.kinf" "$out.kubectl" || { od -c "$out.kinf" | head; od -c "$out.kubectl" | head; false; }
+		done
+	done
+	# kubectl escapes ESC and CR in custom-columns even piped; kinf too.
+	"$KINF" get configmaps flat --kubeconfig "$SIM_KUBECONFIG" -o custom-columns=N:.data.note >"$out"
+	grep -qF '^[]0;pwned' "$out"
+	# The rest stays raw, piped, as kubectl leaves it.
+	LC_ALL=C grep -qP '\x07' "$out"
+}
+
+@test "get -o yaml: the format escapes C0, C1 and DEL; a bidi override as go-yaml leaves it" {
+	out=$BATS_TEST_TMPDIR/out
+	"$KINF" get configmap hostile --kubeconfig "$SIM_KUBECONFIG" -o yaml >"$out"
+	grep -qF 'note: "\e]0;pwned\a \e[2J cr\rx bs\b del\x7F c1\x9B31m bidi' "$out"
+	no_c0 "$out"
+	run ! env LC_ALL=C grep -naP '\x7f|\xc2[\x80-\x9f]' "$out"
+	"$KINF" get configmap hostile --kubeconfig "$SIM_KUBECONFIG" -o json >"$out"
+	no_c0 "$out"
+}
+
+# arm_status_fault CODE — the next LIST of pods answers a Status whose
+# message quotes the server, invalid UTF-8 included.
+arm_status_fault() {
+	local body
+	body=$(printf '{"kind":"Status","apiVersion":"v1","status":"Failure","message":"%s","code":%d}' \
+		$'\e]0;pwned\a \e[2J cr\rx del\x7f c1\xc2\x9b31m bidi\xe2\x80\xae bad\xff\xfe nl\\nx' "$1" | base64 -w0)
+	simctl POST /faults "{\"verb\":\"list\",\"resource\":\"pods\",\"kind\":\"body\",\"status\":$1,
+		\"base64\":true,\"body\":\"$body\"}" >/dev/null
+}
+
+@test "stderr: a server's Status message is one escaped line, in errors and in notices" {
+	err=$BATS_TEST_TMPDIR/err
+	arm_status_fault 403
+	run -1 --separate-stderr "$KINF" get pods --kubeconfig "$SIM_KUBECONFIG"
+	printf '%s\n' "$stderr" >"$err"
+	grep -qF 'error: list pods: ^[]0;pwned^G ^[[2J cr\rx del^? c1\u009b31m bidi\u202e bad\xff\xfe nl x' "$err"
+	terminal_safe "$err"
+	# watch retries a 500: the failed LIST is a notice
+	arm_status_fault 500
+	"$KINF" watch pods --kubeconfig "$SIM_KUBECONFIG" --client-go 1.32 --max-deltas 1 >/dev/null 2>"$err"
+	grep -qF 'kinf: pods: error: list pods: ^[]0;pwned^G ^[[2J cr\rx del^? c1\u009b31m' "$err"
+	terminal_safe "$err"
+}
+
+@test "stderr: -v -v's trace of headers and bodies is escaped" {
+	err=$BATS_TEST_TMPDIR/err
+	arm_status_fault 403
+	run -1 "$KINF" get pods --kubeconfig "$SIM_KUBECONFIG" -v -v
+	printf '%s\n' "$output" >"$err"
+	grep -qF '< [' "$err"
+	# the raw body, as the fault sends it
+	grep -qF '"message":"^[]0;pwned^G ^[[2J cr\rx del^? c1\u009b31m bidi\u202e bad\xff\xfe' "$err"
+	terminal_safe "$err"
+}
+
+@test "stderr: an exec plugin's own messages pass on escaped" {
+	mkdir -p "$BATS_TEST_TMPDIR/plugin"
+	write_kubeconfig "$BATS_TEST_TMPDIR/kc" "$(printf '    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: %s\n      interactiveMode: Never\n      env:\n      - {name: PLUGIN_DIR, value: "%s"}\n      - {name: PLUGIN_TOKEN, value: "%s"}\n      - {name: PLUGIN_STDERR, value: "%s"}\n' \
+		"$BATS_TEST_DIRNAME/fixtures/exec-plugin" "$BATS_TEST_TMPDIR/plugin" "$SIM_TOKEN" \
+		'plugin says \\033]0;pwned\\007 cr\\rx del\\0177 c1\\0302\\0233 bidi\\0342\\0200\\0256 bad\\0377')"
+	err=$BATS_TEST_TMPDIR/err
+	"$KINF" get pods --kubeconfig "$BATS_TEST_TMPDIR/kc" >/dev/null 2>"$err"
+	grep -qxF 'plugin says ^[]0;pwned^G cr\rx del^? c1\u009b bidi\u202e bad\xff' "$err"
+	terminal_safe "$err"
+}
+
+@test "tui: the screen shows the escapes, and the terminal obeys none" {
+	raw=$BATS_TEST_TMPDIR/raw
+	kinf_in_pane tui --kubeconfig "$SIM_KUBECONFIG" pods
+	tmux -L "$TMUX_SOCK" pipe-pane -o "cat >>'$raw'"
+	title=$(pane '#{pane_title}')
+	# the table's STATUS, then the object in the detail view, to its end
+	wait_screen '^\+ hostile +1/1 +\^\[\]0;pwned\^G \^\[\[2J cr\\rx'
+	keys Enter
+	wait_screen 'Object \(Pod\)'
+	keys G
+	wait_screen '"message": ".*del\^\? c1\\u009b31m bidi\\u202eevil\\u2066'
+	[ "$(pane '#{pane_title}')" = "$title" ]
+	# What kinf wrote holds ncurses' own sequences, never the object's.
+	[ -s "$raw" ]
+	run ! env LC_ALL=C grep -qaP '\x1b\]0;|\x07|\x7f|\xc2[\x80-\x9f]|\xe2\x80[\xaa-\xae]|\xe2\x81[\xa6-\xa9]' "$raw"
+}
