@@ -14,7 +14,8 @@ The output: a header line, then the requests on the scripted resource in
 order, then the handler calls in order:
 
     {"scenario":"...","clientGo":"v0.35.7","client":"peer"}
-    {"request":{"method":"GET","path":"/api/v1/namespaces/default/pods","query":"limit=500&resourceVersion=0","answer":"list#1"}}
+    {"request":{"method":"GET","path":"/api/v1/namespaces/default/pods","query":"limit=500&resourceVersion=0",
+                "accept":"application/json","answer":"list#1"}}
     {"call":{"handler":"OnAdd","key":"default/a","resourceVersion":"5","initialList":true}}
 
 A query is normalized: parameters sorted, timeoutSeconds's random value as
@@ -151,7 +152,7 @@ def run(a):
     lines = [{"scenario": name, "clientGo": a.client_go, "client": a.client, "end": how}]
     for r in read_requests(os.path.join(tmp, "requests")):
         lines.append({"request": {"method": r["method"], "path": r["path"], "query": norm_query(r["query"]),
-                                  "answer": r["answer"]}})
+                                  "accept": r["accept"], "answer": r["answer"]}})
     with open(outpath) as f:
         for line in f:
             try:
