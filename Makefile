@@ -107,6 +107,11 @@ valgrind: deps
 	@$(MAKE) --no-print-directory kinf
 	@KINF=$(CURDIR)/$(BUILD)/kinf tests/run tests/52-valgrind.bats
 
+# make golden: every scenario of tests/client-go through the real client-go
+# peers (tests/client-go/build makes them; needs Go, never part of check).
+golden:
+	@tests/client-go/record
+
 lint-man:
 	mandoc -T lint -W warning man/kinf.1
 
@@ -128,4 +133,4 @@ uninstall:
 clean:
 	rm -rf build kinf
 
-.PHONY: all kinf deps check check-unit units demo playground bench soak valgrind lint-man install uninstall clean
+.PHONY: all kinf deps check check-unit units demo playground bench soak valgrind golden lint-man install uninstall clean

@@ -25,7 +25,7 @@ import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit, parse_qsl
 
-from . import rtypes, tables
+from . import rtypes, scenario, tables
 from .selectors import SelectorError, parse_labels, parse_fields, match_labels, match_fields
 from .sim import Fault, NotFound, Conflict
 
@@ -440,6 +440,8 @@ class APIHandler(BaseHTTPRequestHandler):
         except HTTPError as e:
             route = {"verb": "unknown", "error": e}
         user = self.authenticate()
+        if user is None and sim.script is not None:
+            user = "admin"  # scripted runs test the informer, not authentication
         hdrs = {}
         for h in ("Accept", "Accept-Encoding", "Content-Type", "User-Agent"):
             if self.headers.get(h) is not None:
@@ -456,6 +458,9 @@ class APIHandler(BaseHTTPRequestHandler):
         with sim.lock:
             sim.reqlog.append(self.entry)
             sim.verb_counts[route["verb"]] += 1
+        if sim.script is not None and sim.script.handles(route):
+            self.serve_scripted(route, q, u)
+            return
         try:
             if user is None:
                 raise HTTPError(401, "Unauthorized")
@@ -489,6 +494,70 @@ class APIHandler(BaseHTTPRequestHandler):
                 self.send_error_status(HTTPError(500, "Internal error occurred: kube-sim bug, see its log"))
             except Exception:  # noqa: BLE001
                 pass
+
+    # -------------------------------------------------------------- --scenario
+    def serve_scripted(self, route, q, u):
+        """A list or watch of the scripted resource: the script's next answer
+        for its kind (see scenario.py); nothing else of kube-sim applies."""
+        sc = self.server.sim.script
+        kind = route["verb"]
+        if kind == "watch" and q.get("sendInitialEvents") in ("true", "1", "True"):
+            kind = "watchlist"
+        with sc.lock:
+            a, label = sc.take(kind)
+        if a is None:
+            a = sc.final_answer(kind)
+        then = a.get("then", "close")
+        sc.record({"method": self.command, "path": u.path, "query": u.query, "kind": kind,
+                   "answer": label, "accept": self.headers.get("Accept", ""),
+                   "held": "status" not in a and not a.get("reset") and kind != "list" and then == "hang"})
+        try:
+            if a.get("reset"):
+                self.close_connection = True
+                scenario.reset(self.connection)
+            elif "status" in a:
+                self.scripted_status(a)
+            elif kind == "list":
+                self.send(200, sc.list_body(a))
+            else:
+                self.scripted_watch(sc, a, then)
+        except OSError:
+            self.close_connection = True
+
+    def scripted_status(self, a):
+        code = a["status"]
+        headers = []
+        details = a.get("details")
+        if a.get("tooLarge"):
+            details = {"causes": [{"reason": "ResourceVersionTooLarge", "message": "Too large resource version"}]}
+        if a.get("retryAfter") is not None:
+            headers.append("Retry-After: %d" % a["retryAfter"])
+            details = dict(details or {}, retryAfterSeconds=a["retryAfter"])
+        msg = a.get("message") or {401: "Unauthorized", 404: "the server could not find the requested resource",
+                                   410: "too old resource version", 429: "Too many requests, please try again later.",
+                                   504: "Timeout: Too large resource version"}.get(code, "scripted failure")
+        self.send(code, status_json(code, msg, a.get("reason"), details), headers)
+
+    def scripted_watch(self, sc, a, then):
+        self.head(200, ["Transfer-Encoding: chunked"])
+        for e in sc.events(a):
+            line = json.dumps(sc.event(e), separators=(",", ":")).encode() + b"\n"
+            self.write_chunk(line)
+        if then == "close":
+            self.connection.sendall(b"0\r\n\r\n")
+        elif then == "reset":
+            self.close_connection = True
+            scenario.reset(self.connection)
+        elif then.startswith("hang"):
+            # "hang": until the client goes away; "hang:S": S seconds, then the end
+            secs = float(then[5:]) if then.startswith("hang:") else 1e9
+            self.wait_gone(secs)
+            if secs < 1e9:
+                self.connection.sendall(b"0\r\n\r\n")
+            else:
+                self.close_connection = True
+        else:
+            raise scenario.ScenarioError("unknown \"then\": %r" % then)
 
     def route(self, method, path, q):
         if path in ("/healthz", "/livez", "/readyz", "/version", "/api", "/apis") or path.startswith("/openapi"):

@@ -44,6 +44,12 @@ def parse_args(argv):
     p.add_argument("--future-rev-504", action="store_true",
                    help="limited lists and continue tokens above the current resourceVersion: 504 at once, "
                         "as Kubernetes 1.34+, instead of 1.28's 500 from etcd")
+    p.add_argument("--scenario", metavar="FILE",
+                   help="answer the lists and watches of the script's resource from FILE, in order "
+                        "(tests/client-go/README.md)")
+    p.add_argument("--scenario-log", metavar="FILE",
+                   help="with --scenario: append one JSON line per scripted request to FILE "
+                        "(default: FILE.requests next to the kubeconfig)")
     opts = p.parse_args(argv)
     if opts.start_rv < 1:
         p.error("--start-rv must be at least 1")
@@ -74,6 +80,10 @@ def main(argv=None):
     t0 = time.monotonic()
     sim = Sim(opts)
     sim.populate()
+    if opts.scenario:
+        from .scenario import Script
+        sim.script = Script(opts.scenario, lambda name: rtypes.BY_NAME.get(name),
+                            opts.scenario_log or kc + ".requests")
     admin_token = viewer_token = None
     if opts.reuse_credentials:
         admin_token = tlsgen.read_token(kc)

@@ -171,6 +171,7 @@ class Sim:
         self.admins = {"admin", "kinf-admin"}
         self.bookmark_interval = opts.bookmark_interval
         self.watch_list = not opts.no_watch_list
+        self.script = None  # scenario.Script with --scenario
 
     # ------------------------------------------------------------ start-up
     def populate(self):

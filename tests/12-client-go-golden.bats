@@ -1,0 +1,44 @@
+#!/usr/bin/env bats
+# kinf against the real client-go: every scripted scenario of
+# tests/client-go/scenarios, run through kinf --client-go VERSION and
+# compared with what that client-go did (the committed goldens, recorded by
+# `make golden`).  Needs no Go.  Known divergences (issue 24) are listed in
+# tests/client-go/known-divergences and reported, not failed.
+
+load test_helper
+bats_require_minimum_version 1.5.0
+
+CG=$BATS_TEST_DIRNAME/client-go
+
+@test "client-go goldens: every scenario x version as client-go does it, or a known divergence" {
+	run "$CG/compare" -j 4
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *" cells: "* ]]
+	run ! grep -E ' FAIL( |$)' <<<"$output"
+}
+
+@test "client-go goldens: a handler call kinf did not make fails the check" {
+	# kinf, less its OnDelete lines: the check must catch the missing call
+	cat >"$BATS_TEST_TMPDIR/kinf" <<-EOS
+	#!/bin/sh
+	exec "$KINF" "\$@" | grep --line-buffered -v '"OnDelete"'
+	EOS
+	chmod +x "$BATS_TEST_TMPDIR/kinf"
+	KINF=$BATS_TEST_TMPDIR/kinf run "$CG/compare" basic-events
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"handler calls on 'default/b' differ"* ]]
+}
+
+@test "client-go goldens: a request kinf did not make fails the check" {
+	# a golden whose first LIST came twice: kinf, which lists once, differs
+	mkdir "$BATS_TEST_TMPDIR/golden"
+	g=$BATS_TEST_TMPDIR/golden/basic-events.1.28.ndjson
+	sed '2p' "$CG/golden/basic-events.1.28.ndjson" >"$g"
+	run "$CG/compare" --golden "$BATS_TEST_TMPDIR/golden" basic-events
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"requests differ"* ]]
+	[[ "$output" == *"kinf      (none)"* ]]
+}

@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+"""Run one scenario through one client and write what it did as NDJSON.
+
+    runner.py --scenario FILE --client peer|kinf --bin PATH --client-go VERSION --out FILE
+
+It starts kube-sim with the script, starts the client on it, and stops the
+client once the script is exhausted and the client idle: the last request is
+a watch the script holds open in silence, nothing else has arrived for the
+scenario's "settle" seconds (2 by default) and the client's output has been
+still for half a second.  Timing decides only when it stops, never what the
+client was answered.
+
+The output: a header line, then the requests on the scripted resource in
+order, then the handler calls in order:
+
+    {"scenario":"...","clientGo":"v0.35.7","client":"peer"}
+    {"request":{"method":"GET","path":"/api/v1/namespaces/default/pods","query":"limit=500&resourceVersion=0",
+                "accept":"application/json","answer":"list#1"}}
+    {"call":{"handler":"OnAdd","key":"default/a","resourceVersion":"5","initialList":true}}
+
+A query is normalized: parameters sorted, timeoutSeconds's random value as
+"*" (client-go draws it from 300..600 s; both clients do).  A call keeps only
+the members both clients print; false and empty ones are left out.
+"""
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from urllib.parse import parse_qsl, urlencode
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+KUBE_SIM = os.path.join(HERE, "..", "apiserver", "kube-sim")
+DEADLINE = 120.0
+
+
+def norm_query(raw):
+    out = []
+    for k, v in sorted(parse_qsl(raw, keep_blank_values=True)):
+        if k == "timeoutSeconds":
+            v = "*"
+        out.append((k, v))
+    return urlencode(out, safe="*=,!")
+
+
+def norm_call(d):
+    """A handler call in the comparable form, from the peer's or kinf's record."""
+    c = {"handler": d["handler"], "key": d.get("key", ""), "resourceVersion": d.get("resourceVersion", "")}
+    if d["handler"] == "OnUpdate":
+        c["oldResourceVersion"] = d.get("oldResourceVersion", "")
+        if d.get("unchanged"):
+            c["unchanged"] = True
+    if d["handler"] == "OnAdd" and d.get("initialList"):
+        c["initialList"] = True
+    if d["handler"] == "OnDelete" and d.get("tombstone"):
+        c["tombstone"] = True
+    return c
+
+
+def client_argv(a, sc, kubeconfig):
+    ns = sc.get("namespace", "default")
+    cl = sc.get("client", {})
+    if a.client == "peer":
+        argv = [a.bin, "--kubeconfig", kubeconfig, "--resource", sc.get("resource", "pods"), "--namespace", ns]
+        if cl.get("resync"):
+            argv += ["--resync", cl["resync"]]
+        if cl.get("selector"):
+            argv += ["--selector", cl["selector"]]
+        if cl.get("fieldSelector"):
+            argv += ["--field-selector", cl["fieldSelector"]]
+        return argv
+    argv = [a.bin, "watch", sc.get("resource", "pods"), "-o", "json", "--client-go", a.client_go,
+            "--kubeconfig", kubeconfig]
+    argv += ["-n", ns] if ns else ["-A"]
+    if cl.get("resync"):
+        argv += ["--resync", cl["resync"]]
+    if cl.get("selector"):
+        argv += ["-l", cl["selector"]]
+    if cl.get("fieldSelector"):
+        argv += ["--field-selector", cl["fieldSelector"]]
+    return argv
+
+
+def start_sim(scenario, tmp):
+    kc = os.path.join(tmp, "kubeconfig")
+    log = open(os.path.join(tmp, "sim.log"), "w")
+    sim = subprocess.Popen([sys.executable, KUBE_SIM, "--kubeconfig", kc, "--plain-http", "--pods", "0",
+                            "--nodes", "0", "--deployments", "0", "--scenario", scenario,
+                            "--scenario-log", os.path.join(tmp, "requests")],
+                           stdout=subprocess.DEVNULL, stderr=log)
+    for _ in range(300):
+        if os.path.exists(kc) and "kube-sim: serving" in open(log.name).read():
+            return sim, kc
+        if sim.poll() is not None:
+            break
+        time.sleep(0.05)
+    sys.stderr.write(open(log.name).read())
+    raise SystemExit("runner: kube-sim did not come up")
+
+
+def read_requests(path):
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        return [json.loads(line) for line in f if line.endswith("\n")]
+
+
+def wait_idle(proc, reqpath, outpath, settle):
+    """Until the last request is held open, for `settle` s without another,
+    the output still; or the client exits; or the deadline."""
+    t0 = time.monotonic()
+    last_size, size_since = -1, time.monotonic()
+    while time.monotonic() - t0 < DEADLINE:
+        if proc.poll() is not None:
+            return "exited %d" % proc.returncode
+        size = os.path.getsize(outpath)
+        if size != last_size:
+            last_size, size_since = size, time.monotonic()
+        reqs = read_requests(reqpath)
+        if reqs and reqs[-1].get("held") and time.time() - reqs[-1]["t"] >= settle \
+                and time.monotonic() - size_since >= 0.5:
+            return "idle"
+        time.sleep(0.1)
+    return "deadline"
+
+
+def run(a):
+    with open(a.scenario) as f:
+        sc = json.load(f)
+    name = os.path.basename(a.scenario).rsplit(".", 1)[0]
+    tmp = tempfile.mkdtemp(prefix="kinf-golden.")
+    sim, kc = start_sim(a.scenario, tmp)
+    outpath, errpath = os.path.join(tmp, "out"), os.path.join(tmp, "err")
+    try:
+        with open(outpath, "w") as out, open(errpath, "w") as err:
+            proc = subprocess.Popen(client_argv(a, sc, kc), stdout=out, stderr=err, stdin=subprocess.DEVNULL)
+            how = wait_idle(proc, os.path.join(tmp, "requests"), outpath, float(sc.get("settle", 2)))
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+                try:
+                    proc.wait(10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+    finally:
+        sim.send_signal(signal.SIGTERM)
+        sim.wait()
+    lines = [{"scenario": name, "clientGo": a.client_go, "client": a.client, "end": how}]
+    for r in read_requests(os.path.join(tmp, "requests")):
+        lines.append({"request": {"method": r["method"], "path": r["path"], "query": norm_query(r["query"]),
+                                  "accept": r["accept"], "answer": r["answer"]}})
+    with open(outpath) as f:
+        for line in f:
+            try:
+                d = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(d, dict) and d.get("handler") in ("OnAdd", "OnUpdate", "OnDelete"):
+                lines.append({"call": norm_call(d)})
+    with open(a.out, "w") as f:
+        for d in lines:
+            f.write(json.dumps(d, separators=(",", ":")) + "\n")
+    if a.keep:
+        sys.stderr.write("runner: kept %s\n" % tmp)
+    else:
+        subprocess.run(["rm", "-rf", tmp])
+    return 0 if how == "idle" else 1
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--scenario", required=True)
+    p.add_argument("--client", choices=("peer", "kinf"), required=True)
+    p.add_argument("--bin", required=True)
+    p.add_argument("--client-go", required=True, help="the version, e.g. v0.35.7")
+    p.add_argument("--out", required=True)
+    p.add_argument("--keep", action="store_true", help="keep the run's folder (kube-sim's log, stderr)")
+    sys.exit(run(p.parse_args()))
+
+
+if __name__ == "__main__":
+    main()
