@@ -20,7 +20,11 @@ ROOT=$BATS_TEST_DIRNAME/..
 # page's EXAMPLES (.Dl $ kinf ...), unescaped, without trailing comments.
 examples() {
 	{
-		grep -E '^    (\$ )?kinf [a-z]' "$ROOT/README.md" | sed -E 's/^ +(\$ )?//'
+		# a line that ends in | or \ goes on on the next
+		awk '/^    (\$ )?kinf [a-z]/ || cont { if (cont) sub(/^ +/, ""); line = line $0;
+			cont = /[|\\]$/; if (!cont) { print line; line = "" } else line = line " " }' \
+			"$ROOT/README.md" |
+			sed -E 's/^ +(\$ )?//'
 		grep -E '^\.Dl \$ kinf ' "$ROOT/man/kinf.1" | sed -E 's/^\.Dl \$ //; s/\\-/-/g; s/\\e/\\/g'
 	} | sed -E 's/ +# .*$//' | sort -u
 }
@@ -58,6 +62,9 @@ declare -gA CHECK=(
 	["kinf replay missed.rec --client-go 1.28"]=chk_replay_128
 	["kinf replay missed.rec --client-go 1.28 -o json"]=chk_replay_128_json
 	["kinf replay missed.rec --speed 1"]=chk_replay_speed
+	["kinf watch pods -n shop --controller --reconcile-time 1s --predicate generation"]=chk_controller_generation
+	["kinf replay pods.rec --controller --workers 2 --predicate generation -o json --events | jq -c 'select(.type == \"NeverReconciled\")'"]=chk_replay_never_reconciled
+	["kinf watch pods -A --verify-every 1m --metrics 9090 -q >/dev/null &"]=chk_metrics_canary
 )
 
 setup() {
@@ -246,6 +253,34 @@ chk_replay_speed() {	# at the recorded pace: about as long as the recording
 	[ "$EX_SECONDS" -ge 3 ]
 }
 
+chk_controller_generation() {	# a change no Reconcile saw: filtered by generation
+	[ "$status" -eq 0 ]
+	grep -qE 'ReconcileStart +shop/web-1 ' <<<"$output"
+	grep -qE 'NeverReconciled +shop/web-1 .*filtered by generation' <<<"$output"
+}
+
+chk_replay_never_reconciled() {	# the same answer from the recording, as records
+	[ "$status" -eq 0 ]
+	jq -se 'length >= 1 and all(.[]; .type == "NeverReconciled" and .key == "shop/web-1")' <<<"$output" >/dev/null
+}
+
+# The canary in the background, then the README's next line, its curl.
+chk_metrics_canary() {
+	[ "$status" -eq 0 ]
+	local curl_line
+	curl_line=$(grep -A1 -F -- "$EX" "$ROOT/README.md" | tail -1 | sed -E 's/^ +//')
+	[[ $curl_line == "curl -s localhost:9090/metrics | grep kinf_verify_divergent_keys" ]]
+	wait_until 10 bash -c "curl -s localhost:9090/metrics | grep -q '^kinf_verify_divergent_keys'"
+	run bash -c "$curl_line"
+	[ "$status" -eq 0 ]
+	grep -qE '^kinf_verify_divergent_keys\{.*resource="pods".*\} 0$' <<<"$output"
+}
+
+label_shop_web_1() {
+	simctl POST /update '{"resource":"pods","namespace":"shop","name":"web-1","patch":{"metadata":{"labels":{"step":"three"}}}}' >/dev/null
+	sleep 2
+}
+
 # ---- the tests ----------------------------------------------------------------
 
 @test "every example in the README and the man page has a check, and every check an example" {
@@ -366,6 +401,26 @@ default_gap() {
 		EX_SECONDS=$((SECONDS - start))
 		"${CHECK[$EX]}" || { echo "# example: $EX" >&2; echo "# stdout: $output" >&2; echo "# stderr: $stderr" >&2; false; }
 	done < <(examples | grep '^kinf replay ')
+}
+
+@test "the controller and canary examples: a change no Reconcile saw, live and replayed; the metrics" {
+	cluster_up
+	local e
+	e=$(examples | grep -- '--controller --reconcile-time')
+	EX=$e EX_TIMEOUT=6s ex_while "$e" label_shop_web_1
+	chk_controller_generation || { echo "# $e: $output $stderr" >&2; false; }
+	# pods.rec: the same change, recorded (the README leaves how to the reader)
+	EX_TIMEOUT=5s ex_while "kinf watch pods -n shop --record pods.rec" label_shop_web_1
+	e=$(examples | grep -- 'replay pods.rec --controller')
+	EX=$e; ex "$e"
+	chk_replay_never_reconciled || { echo "# $e: $output $stderr" >&2; false; }
+	e=$(examples | grep -- '--metrics 9090')
+	# the example puts kinf in the background: not under `run`, which
+	# would wait for it to end
+	EX=$e status=0
+	(cd "$W" && EX_TIMEOUT=8s bash -c "$e") 2>"$W/canary.err" 3>&- || status=$?
+	chk_metrics_canary || { cat "$W/canary.err" >&2; false; }
+	sleep 8	# the canary's --timeout: it leaves before the cluster does
 }
 
 @test "the tui example: both tabs, the pods in the table, q ends it" {
