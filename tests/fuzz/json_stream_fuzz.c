@@ -58,7 +58,6 @@ static int on_item(void *ctx, const char *text, size_t len)
 	struct outcome *o = ctx;
 	struct errbuf err = { "" };
 
-	CHECK(text[len] == '\0');
 	mix(o, text, len);
 	struct kobj *obj = kobj_from_list_item(text, len, &pod_type, 0, &err);
 	if (!obj) {
@@ -76,7 +75,6 @@ static int on_line(void *ctx, const char *text, size_t len)
 	struct outcome *o = ctx;
 	json_object *root, *type, *object;
 
-	CHECK(text[len] == '\0');
 	mix(o, text, len);
 	root = kobj_parse(text, len, true, 0);
 	if (!root || !json_object_object_get_ex(root, "type", &type) ||
