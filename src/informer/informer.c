@@ -611,18 +611,23 @@ struct listener *informer_add_listener(struct informer *inf, int64_t resync_ms)
 		die("cannot create a pipe: %s", strerror(errno));
 
 	pthread_mutex_lock(&inf->lock);
-	/* client-go's clamping of a listener's resync period. */
+	/*
+	 * client-go's clamping of a listener's resync period
+	 * (AddEventHandlerWithOptions), then determineResyncPeriod: an
+	 * informer made without a resync period (check period 0) resyncs no
+	 * listener, whatever it asks for.
+	 */
 	if (resync_ms > 0) {
 		if (resync_ms < MIN_RESYNC_MS)
 			resync_ms = MIN_RESYNC_MS;
-		if (resync_ms < inf->resync_check_ms || !inf->resync_check_ms) {
-			if (inf->started && inf->resync_check_ms)
+		if (resync_ms < inf->resync_check_ms) {
+			if (inf->started)
 				resync_ms = inf->resync_check_ms;
-			else if (!inf->started)
-				inf->resync_check_ms = resync_ms;
 			else
-				resync_ms = 0;	/* started without resync: none */
+				inf->resync_check_ms = resync_ms;
 		}
+		if (!inf->resync_check_ms)
+			resync_ms = 0;
 	}
 	l->resync_ms = resync_ms;
 	l->next_resync_ms = resync_ms ? mono_ms() + resync_ms : 0;
