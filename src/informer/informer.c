@@ -102,7 +102,7 @@ struct queued {
 	int64_t time_ms;
 	unsigned list_no;
 	unsigned char kind, type, source;
-	bool tombstone, resync_only, replay;
+	bool tombstone, initial_list, resync_only, replay;
 };
 
 /* A block of the listener's buffer: v[head..tail) are waiting. */
@@ -125,6 +125,7 @@ static struct queued queued_of(const struct notification *n)
 		.type = (unsigned char)n->delta.type,
 		.source = (unsigned char)n->delta.source,
 		.tombstone = n->delta.tombstone,
+		.initial_list = n->delta.initial_list,
 		.resync_only = n->resync_only,
 		.replay = n->replay,
 	};
@@ -139,6 +140,7 @@ static struct notification notification_of_queued(const struct informer *inf,
 			.source = (enum delta_source)q->source,
 			.list_no = q->list_no,
 			.tombstone = q->tombstone,
+			.initial_list = q->initial_list,
 			.obj = q->obj,
 			.time_ms = q->time_ms,
 		},
@@ -653,6 +655,8 @@ struct listener *informer_add_listener(struct informer *inf, int64_t resync_ms)
 				.delta = {
 					.type = DELTA_ADDED,
 					.source = SOURCE_LIST,
+					/* addListener: isInInitialList true */
+					.initial_list = true,
 					.obj = all.v[i],
 					.time_ms = wall_ms(),
 				},
