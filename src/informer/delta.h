@@ -51,6 +51,13 @@ struct delta {
 	 * client-go's DeletedFinalStateUnknown.  obj is the last state known.
 	 */
 	bool tombstone;
+	/*
+	 * client-go's isInInitialList: the FIFO had not synced when it popped
+	 * the delta.  Set by fifo_pop() for everything one pop hands out (a
+	 * DeltaFIFO key's every delta, a RealFIFO batch), as Pop and PopBatch
+	 * compute it once; a late listener's replay has it too.
+	 */
+	bool initial_list;
 	struct kobj *obj;	/* one reference, owned by the delta */
 	int64_t time_ms;	/* wall clock when queued */
 	/*

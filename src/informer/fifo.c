@@ -257,7 +257,10 @@ int fifo_pop(struct fifo *fifo, fifo_process_fn *process, void *ctx)
 		pthread_mutex_unlock(&fifo->lock);
 		return -1;
 	}
+	bool initial = !fifo->populated || fifo->initial_population;
 	taken = fifo->ops->take(fifo, &deltas, fifo->batch, fifo->initial_population);
+	for (size_t i = 0; i < deltas.nr; i++)
+		deltas.v[i].initial_list = initial;
 	process(ctx, &deltas);
 	/* After processing, as 1.36 does: synced means handled, not taken. */
 	fifo->initial_population -= taken < fifo->initial_population ?

@@ -109,7 +109,7 @@ struct queued {
 	uint32_t clock_off;
 	unsigned list_no;
 	unsigned char kind, type, source;
-	bool tombstone, resync_only, replay;
+	bool tombstone, initial_list, resync_only, replay;
 };
 
 /* A block of the listener's buffer: v[head..tail) are waiting. */
@@ -135,6 +135,7 @@ static struct queued queued_of(const struct informer *inf, const struct notifica
 		.type = (unsigned char)n->delta.type,
 		.source = (unsigned char)n->delta.source,
 		.tombstone = n->delta.tombstone,
+		.initial_list = n->delta.initial_list,
 		.resync_only = n->resync_only,
 		.replay = n->replay,
 	};
@@ -149,6 +150,7 @@ static struct notification notification_of_queued(const struct informer *inf,
 			.source = (enum delta_source)q->source,
 			.list_no = q->list_no,
 			.tombstone = q->tombstone,
+			.initial_list = q->initial_list,
 			.obj = q->obj,
 			.time_ms = q->time_ms,
 			.clock_ms = inf->clock_base + q->clock_off,
@@ -633,18 +635,23 @@ struct listener *informer_add_listener(struct informer *inf, int64_t resync_ms)
 		die("cannot create a pipe: %s", strerror(errno));
 
 	pthread_mutex_lock(&inf->lock);
-	/* client-go's clamping of a listener's resync period. */
+	/*
+	 * client-go's clamping of a listener's resync period
+	 * (AddEventHandlerWithOptions), then determineResyncPeriod: an
+	 * informer made without a resync period (check period 0) resyncs no
+	 * listener, whatever it asks for.
+	 */
 	if (resync_ms > 0) {
 		if (resync_ms < MIN_RESYNC_MS)
 			resync_ms = MIN_RESYNC_MS;
-		if (resync_ms < inf->resync_check_ms || !inf->resync_check_ms) {
-			if (inf->started && inf->resync_check_ms)
+		if (resync_ms < inf->resync_check_ms) {
+			if (inf->started)
 				resync_ms = inf->resync_check_ms;
-			else if (!inf->started)
-				inf->resync_check_ms = resync_ms;
 			else
-				resync_ms = 0;	/* started without resync: none */
+				inf->resync_check_ms = resync_ms;
 		}
+		if (!inf->resync_check_ms)
+			resync_ms = 0;
 	}
 	l->resync_ms = resync_ms;
 	l->next_resync_ms = resync_ms ? mono_ms() + resync_ms : 0;
@@ -670,6 +677,8 @@ struct listener *informer_add_listener(struct informer *inf, int64_t resync_ms)
 				.delta = {
 					.type = DELTA_ADDED,
 					.source = SOURCE_LIST,
+					/* addListener: isInInitialList true */
+					.initial_list = true,
 					.obj = all.v[i],
 					.time_ms = wall_ms(),
 					.clock_ms = client_clock(inf->client),

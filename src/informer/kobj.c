@@ -409,10 +409,12 @@ static struct kobj *make(const struct fields *f, const char *head, size_t head_l
 	struct kobj *obj;
 	char *base;
 
-	if (!f->metadata || !name || !*name) {
+	if ((!f->metadata || !name || !*name) && !(f->flags & KOBJ_ALLOW_UNNAMED)) {
 		errbuf_set(err, "object has no metadata.name");
 		return NULL;
 	}
+	if (!name)
+		name = "";
 	if (head_len + body_len > UINT32_MAX) {
 		errbuf_set(err, "object of %zu bytes: more than 4 GiB", head_len + body_len);
 		return NULL;

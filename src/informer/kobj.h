@@ -74,6 +74,12 @@ struct kobj {
 /* Flags for the transform applied when an object is made. */
 enum {
 	KOBJ_KEEP_MANAGED_FIELDS = 1 << 0,
+	/*
+	 * An object without metadata.name (or without metadata) is made all
+	 * the same, keyed as client-go's MetaNamespaceKeyFunc keys it: "ns/"
+	 * or "".  The informer's, which caches what client-go caches.
+	 */
+	KOBJ_ALLOW_UNNAMED = 1 << 1,
 };
 
 /*
@@ -81,7 +87,8 @@ enum {
  * changed: the transform works on throwaway shallow containers that share
  * its members by reference, so no other thread may be taking or putting
  * references into that tree meanwhile (json-c's counts are not atomic).
- * Returns NULL and fills err when the object has no metadata.name.
+ * Returns NULL and fills err when the object has no metadata.name (unless
+ * KOBJ_ALLOW_UNNAMED).
  */
 struct kobj *kobj_from_tree(struct json_object *obj, unsigned flags,
 			    struct errbuf *err);

@@ -103,7 +103,8 @@ static void list_and_watch(struct reflector *r)
 	unsigned lists_before = r->list_no;
 	enum outcome o = FAILED;
 
-	if (r->opts->streaming_list && !r->watch_list_unsupported) {
+	/* Every cycle tries it again: client-go's fallbackToList is per call. */
+	if (r->opts->streaming_list) {
 		o = streaming_list(r);
 		if (o == STOPPED || (o == FAILED && r->list_no == lists_before))
 			goto out;

@@ -212,3 +212,11 @@ bool reflector_parse_rv(const char *rv, unsigned long long *out)
 	*out = strtoull(rv, &end, 10);
 	return !*end && !errno;
 }
+
+void reflector_check_name(struct reflector *r, const struct kobj *obj)
+{
+	if (*obj->name)
+		return;
+	reflector_emit(r, ACT_WARNING, "an object with no metadata.name: cached under key "
+		       "\"%s\", as client-go does", obj->key);
+}

@@ -45,7 +45,6 @@ struct reflector {
 	bool rv_unavailable;		/* last_rv was too old: list at "" */
 	bool listed_once;
 	unsigned list_no;
-	bool watch_list_unsupported;
 	bool paginated_result;		/* the first list at "0" came in pages */
 	bool watching;			/* in the watch phase (hooks.watching) */
 	bool reconnected;		/* the connection was lost: check the RV */
@@ -133,6 +132,11 @@ bool reflector_throttled(struct reflector *r, const struct http_response *resp);
 /* client-go's isTooLargeResourceVersionError, of a Status / of a 504 answer. */
 bool reflector_status_too_large(struct json_object *status);
 bool reflector_resp_too_large(const struct http_response *resp);
+/*
+ * Warns of an object without metadata.name: client-go caches it under
+ * the key MetaNamespaceKeyFunc gives it ("ns/" or ""), and so does kinf.
+ */
+void reflector_check_name(struct reflector *r, const struct kobj *obj);
 /* An RV as a number; false when it is none (RVs are opaque strings). */
 bool reflector_parse_rv(const char *rv, unsigned long long *out);
 

@@ -61,11 +61,13 @@ static int decode_list_item(void *ctx, const char *text, size_t len)
 {
 	struct list_state *ls = ctx;
 	struct kobj *obj = kobj_from_list_item(text, len, &ls->r->type,
-					       ls->r->opts->kobj_flags, &ls->err);
+					       ls->r->opts->kobj_flags | KOBJ_ALLOW_UNNAMED,
+					       &ls->err);
 	if (!obj) {
 		ls->bad = true;
 		return -1;
 	}
+	reflector_check_name(ls->r, obj);
 	ALLOC_GROW(ls->items, ls->nr + 1, ls->alloc);
 	ls->items[ls->nr++] = reflector_known_or(ls->r, obj);
 	return 0;

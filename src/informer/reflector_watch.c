@@ -11,6 +11,7 @@
  * thread calls decoder_drain() and decides the watch's outcome.
  */
 #include <json-c/json.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include "informer/reflector_list.h"
 #include "informer/reflector_watch.h"
 #include "lib/decoder.h"
+#include "lib/hashmap.h"
 #include "lib/json_stream.h"
 #include "lib/strbuf.h"
 
@@ -43,15 +45,27 @@ static char *request_path(struct reflector *r, const struct strbuf *q)
 struct watch_state {
 	struct reflector *r;
 	struct line_splitter lines;
-	size_t events;
+	size_t events;			/* since started_ms */
+	/*
+	 * When the watch began, monotonic: its request, or the end bookmark
+	 * of the streaming list it was (set by the decoder; read after the
+	 * drain).
+	 */
+	int64_t started_ms;
 	_Atomic int64_t last_event_ms;	/* monotonic; set by the decoder */
 	int64_t last_byte_ms;		/* monotonic; the reflector's thread */
 	bool renewing;			/* silent too long: being replaced */
 	enum outcome verdict;		/* set by an event that ends the watch */
 	char message[sizeof(struct errbuf)];
-	/* Streaming list: the initial events, until the end bookmark. */
+	/*
+	 * Streaming list: the initial events, until the end bookmark, as
+	 * client-go's watchList keeps them in a temporary Store: by key
+	 * (initial_keys: key → index in initial_items, the key pointing into
+	 * the item).
+	 */
 	atomic_bool initial;
 	struct list_state initial_items;
+	struct hashmap initial_keys;
 	atomic_size_t initial_count;	/* initial_items.nr, for the tick */
 };
 
@@ -106,6 +120,7 @@ static void streaming_list_done(struct watch_state *ws, const char *rv)
 	reflector_report_relist(r, &rs);
 	r->list_no++;
 	reflector_list_state_clear(ls);
+	hashmap_release(&ws->initial_keys);
 	reflector_set_state(r, STATE_WATCHING);
 	reflector_set_watching(r, true);
 }
@@ -119,7 +134,13 @@ static int on_watch_bookmark(struct watch_state *ws, json_object *obj)
 		streaming_list_done(ws, rv);
 		return 0;
 	}
-	reflector_set_rv(r, rv);
+	/*
+	 * watchList's handleListWatch hands a bookmark's RV to a local
+	 * variable only, which the end bookmark's overwrites: a streaming
+	 * list restarted before its end is asked from the RV it had.
+	 */
+	if (!ws->initial)
+		reflector_set_rv(r, rv);
 	pthread_mutex_lock(&r->lock);
 	int64_t now = wall_ms();
 	r->stats.bookmarks++;
@@ -180,10 +201,54 @@ static void note_event_rv(struct reflector *r, const struct kobj *o)
 			       "out old state", o->rv, r->last_rv, o->key);
 }
 
-/* An event whose object kinf cannot read (no metadata, no name): skipped. */
+/* An event whose object kinf cannot read: skipped. */
 static void skip_event(struct watch_state *ws, const char *type, const char *why)
 {
 	reflector_emit(ws->r, ACT_WARNING, "skipped a %s watch event: %s", type, why);
+}
+
+/* Drops the initial event under e's key; the last item takes its place. */
+static void initial_remove(struct watch_state *ws, struct hashmap_entry *e)
+{
+	struct list_state *ls = &ws->initial_items;
+	size_t i = (uintptr_t)e->value, last = ls->nr - 1;
+	struct kobj *gone = ls->items[i];
+
+	hashmap_remove(&ws->initial_keys, gone->key, NULL);
+	if (i != last) {
+		ls->items[i] = ls->items[last];
+		hashmap_find(&ws->initial_keys, ls->items[i]->key)->value = (void *)(uintptr_t)i;
+	}
+	ls->nr--;
+	kobj_unref(gone);
+}
+
+/*
+ * An event before the end bookmark, into the temporary Store of
+ * client-go's watchList (handleListWatch): ADDED and MODIFIED put the
+ * object under its key, in place of a copy already there; DELETED takes
+ * it out.  None of them fails the stream.
+ */
+static void initial_event(struct watch_state *ws, enum kobj_event_type type, struct kobj *o)
+{
+	struct list_state *ls = &ws->initial_items;
+	struct hashmap_entry *e = hashmap_find(&ws->initial_keys, o->key);
+
+	if (type == KOBJ_EVENT_DELETED) {
+		if (e)
+			initial_remove(ws, e);
+	} else if (e) {
+		size_t i = (uintptr_t)e->value;
+		kobj_unref(ls->items[i]);
+		ls->items[i] = reflector_known_or(ws->r, kobj_ref(o));
+		e->key = ls->items[i]->key;	/* the same string, in the copy kept */
+	} else {
+		ALLOC_GROW(ls->items, ls->nr + 1, ls->alloc);
+		ls->items[ls->nr] = reflector_known_or(ws->r, kobj_ref(o));
+		hashmap_insert(&ws->initial_keys, ls->items[ls->nr]->key, (void *)(uintptr_t)ls->nr);
+		ls->nr++;
+	}
+	atomic_store(&ws->initial_count, ls->nr);
 }
 
 static int on_watch_line(void *ctx, const char *text, size_t len)
@@ -192,6 +257,7 @@ static int on_watch_line(void *ctx, const char *text, size_t len)
 	struct reflector *r = ws->r;
 	struct kobj_event ev;
 	struct errbuf err = { "" };
+	bool initial = ws->initial;
 	int ret = 0;
 
 	/*
@@ -199,7 +265,7 @@ static int on_watch_line(void *ctx, const char *text, size_t len)
 	 * unknown event type included, becomes an error event that ends the
 	 * watch (apimachinery StreamWatcher.receive): the reflector relists.
 	 */
-	if (kobj_from_event(text, len, r->opts->kobj_flags, &ev, &err) < 0) {
+	if (kobj_from_event(text, len, r->opts->kobj_flags | KOBJ_ALLOW_UNNAMED, &ev, &err) < 0) {
 		kobj_event_release(&ev);
 		return end_watch(ws, FAILED, "cannot decode a watch event: not a JSON "
 				 "object with a type and an object");
@@ -226,16 +292,9 @@ static int on_watch_line(void *ctx, const char *text, size_t len)
 			kobj_event_release(&ev);
 			return 0;
 		}
+		reflector_check_name(r, o);
 		if (ws->initial) {
-			if (ev.type != KOBJ_EVENT_ADDED) {
-				ret = end_watch(ws, FAILED, "unexpected event before the initial events ended");
-			} else {
-				ALLOC_GROW(ws->initial_items.items, ws->initial_items.nr + 1,
-					   ws->initial_items.alloc);
-				ws->initial_items.items[ws->initial_items.nr++] =
-					reflector_known_or(r, kobj_ref(o));
-				atomic_store(&ws->initial_count, ws->initial_items.nr);
-			}
+			initial_event(ws, ev.type, o);
 		} else {
 			if (ev.type == KOBJ_EVENT_ADDED)
 				fifo_add(r->fifo, o);
@@ -248,6 +307,15 @@ static int on_watch_line(void *ctx, const char *text, size_t len)
 		}
 	}
 	ws->events++;
+	if (initial && !ws->initial) {
+		/*
+		 * The end bookmark handed the stream over: client-go's watch()
+		 * starts its clock and its count of events anew for it (a
+		 * VeryShortWatchError is judged on the watch alone).
+		 */
+		ws->events = 0;
+		ws->started_ms = now_ms(r);
+	}
 	STAT_INC(r, events);
 	kobj_event_release(&ev);
 	return ret;
@@ -340,9 +408,11 @@ static int64_t watch_tick(void *ctx)
  * A streaming list that ended before its end bookmark: what client-go's
  * watchList (1.29+) does next.  410 or a too large RV: again at once
  * from ""; 429, a refused connection or a 5xx with Retry-After: again
- * after a backoff; a clean end (not a very short one): again at once;
- * a 4xx refusal: LIST (and kinf remembers the server lacks the feature);
- * anything else: LIST, or with 1.28, end the cycle.
+ * after a backoff; a stream that ended, cleanly or broken (client-go's
+ * StreamWatcher takes a cut connection for the end of the stream), and
+ * was not a very short one: again at once; anything else, a 4xx refusal
+ * included: LIST, for this ListAndWatch only (ListAndWatchWithContext's
+ * fallbackToList), or with 1.28, end the cycle.
  */
 static enum outcome streaming_list_outcome(struct reflector *r, struct watch_state *ws,
 					   int rc, const struct http_response *resp,
@@ -364,11 +434,11 @@ static enum outcome streaming_list_outcome(struct reflector *r, struct watch_sta
 		reflector_fail(r, ws->verdict == RETRY ? ws->message : errmsg);
 		return RESTREAM_LATER;
 	}
-	if (ws->verdict == OK && rc == 0 && !refusal && resp->status >= 200 &&
-	    resp->status <= 299) {
+	if (ws->verdict == OK && resp->status >= 200 && resp->status <= 299) {
 		if (ws->events || lasted >= SHORT_WATCH_MS) {
-			reflector_emit(r, ACT_WARNING, "streaming list ended before its end "
-				       "bookmark (%zu objects): again", ws->initial_items.nr);
+			reflector_emit(r, ACT_WARNING, "streaming list %s before its end "
+				       "bookmark (%zu objects): again", rc < 0 ? "broken" : "ended",
+				       ws->initial_items.nr);
 			return RESTREAM;
 		}
 		snprintf(msg, sizeof(msg), "very short streaming list: ended at once without events");
@@ -390,9 +460,9 @@ static enum outcome streaming_list_outcome(struct reflector *r, struct watch_sta
 	}
 	reflector_fail(r, msg);
 	if (refusal && (r->opts->watch_list_any_fallback || resp->status == 422)) {
-		r->watch_list_unsupported = true;
 		reflector_emit(r, ACT_WARNING, "the server refused the streaming list (%ld): "
-			       "listing with LIST from now on", resp->status);
+			       "listing with LIST this time, streaming again on the next relist",
+			       resp->status);
 		return FALLBACK;
 	}
 	if (r->opts->watch_list_any_fallback)
@@ -560,6 +630,19 @@ static enum outcome end_connection_lost(struct watch_end *e)
 	return OK;
 }
 
+/*
+ * A stream cut with nothing on it within a second: client-go's
+ * StreamWatcher takes the cut for the stream's end, and handleWatch for a
+ * VeryShortWatchError.
+ */
+static bool when_cut_short(const struct watch_end *e)
+{
+	return e->rc < 0 && e->resp->status >= 200 && e->resp->status <= 299 &&
+	       e->ws->events == 0 && e->lasted < SHORT_WATCH_MS;
+}
+
+static enum outcome end_very_short(struct watch_end *e);
+
 static bool when_transport_failed(const struct watch_end *e)
 {
 	return e->rc < 0;
@@ -660,6 +743,7 @@ static const struct watch_end_rule {
 	{ "stalled (no data)", when_idle, end_idle },
 	{ "connection refused", when_refused, end_refused },
 	{ "connection lost", when_connection_lost, end_connection_lost },
+	{ "very short watch (cut)", when_cut_short, end_very_short },
 	{ "failed to watch", when_transport_failed, end_transport_failed },
 	{ "gone or too large resource version", when_gone, end_gone },
 	{ "too many requests", when_throttled, end_throttled },
@@ -692,8 +776,11 @@ enum outcome reflector_watch(struct reflector *r, bool initial)
 		.stop_fd = stop_fd(&r->stop),
 		.record_as = r->path,
 		.abort_fd = decoder_fail_fd(r->decoder),
-		/* The initial events of a streaming list: as a list. */
-		.idle_timeout_ms = initial ? r->list_idle_ms : 0,
+		/*
+		 * No idle limit, a streaming list's initial events included:
+		 * client-go's watchList only warns (watch_tick).
+		 */
+		.idle_timeout_ms = 0,
 		/* The server ends it at timeoutSeconds; this is a safety net. */
 		.timeout_ms = (int64_t)(timeout_s + 60) * 1000,
 		.tick = watch_tick,
@@ -706,7 +793,7 @@ enum outcome reflector_watch(struct reflector *r, bool initial)
 
 	line_splitter_init(&ws.lines, put_watch_line, &ws);
 	ws.initial_items.r = r;
-	ws.last_event_ms = ws.last_byte_ms = started;
+	ws.last_event_ms = ws.last_byte_ms = ws.started_ms = started;
 	watch_opening(r, initial, timeout_s);
 
 	decoder_begin(r->decoder, on_watch_line, on_watch_batch, &ws);
@@ -715,7 +802,7 @@ enum outcome reflector_watch(struct reflector *r, bool initial)
 	decoder_drain(r->decoder);	/* ws is ours again */
 	struct watch_end end = {
 		.r = r, .ws = &ws, .rc = rc, .resp = &resp, .errmsg = err.msg,
-		.lasted = now_ms(r) - started, .idle_timeout_ms = sopts.idle_timeout_ms,
+		.lasted = now_ms(r) - ws.started_ms, .idle_timeout_ms = sopts.idle_timeout_ms,
 	};
 	pthread_mutex_lock(&r->lock);
 	r->stats.watch_since_ms = 0;
@@ -727,6 +814,7 @@ enum outcome reflector_watch(struct reflector *r, bool initial)
 	line_splitter_release(&ws.lines);
 	reflector_list_state_clear(&ws.initial_items);
 	free(ws.initial_items.items);
+	hashmap_release(&ws.initial_keys);
 	http_response_release(&resp);
 	return ret;
 }

@@ -516,7 +516,7 @@ static void json_delta(struct printer *p, const struct notification *n,
 	add_member(sb, "resourceVersion", obj->rv);
 	if (n->kind == NOTIFY_UPDATE && n->old)
 		add_member(sb, "oldResourceVersion", n->old->rv);
-	add_bool(sb, "initialList", is_initial(d));
+	add_bool(sb, "initialList", d->initial_list);
 	add_bool(sb, "tombstone", d->tombstone);
 	add_bool(sb, "resync", d->source == SOURCE_RESYNC);
 	add_bool(sb, "unchanged", n->resync_only);

@@ -363,6 +363,34 @@ TEST(has_synced_after_initial_items_including_tombstones_popped)
 	store_free(known);
 }
 
+/*
+ * isInInitialList is the pop's: every delta of a key popped before the
+ * queue synced has it, a watch event gathered under a listed key too
+ * (client-go's DeltaFIFO.Pop computes it once for the key).
+ */
+TEST(in_initial_list_holds_for_the_whole_popped_key)
+{
+	struct fifo *f = fifo_new(FIFO_DELTA, NULL);
+	struct deltas d = { 0 };
+
+	replace(f, 0, NULL, "a:1 b:1");
+	DELETE(f, "a", "2");
+	ADD(f, "a", "3");
+	CHECK(fifo_pop(f, collect, &d) == 0);
+	CHECK_INT(d.nr, 3);
+	for (size_t i = 0; i < d.nr; i++)
+		CHECK(d.v[i].initial_list);
+	deltas_clear(&d);
+	CHECK(fifo_pop(f, collect, &d) == 0);
+	CHECK(d.nr == 1 && d.v[0].initial_list);
+	deltas_clear(&d);
+	ADD(f, "c", "1");
+	CHECK(fifo_pop(f, collect, &d) == 0);
+	CHECK(d.nr == 1 && !d.v[0].initial_list);
+	deltas_release(&d);
+	fifo_free(f);
+}
+
 TEST(watch_event_before_the_list_counts_as_synced)
 {
 	struct fifo *f = fifo_new(FIFO_DELTA, NULL);
@@ -790,5 +818,6 @@ int main(void)
 	RUN(atomic_fifo_counts_the_replaced_all_as_the_initial_population);
 	RUN(real_fifo_pops_batches_of_distinct_keys);
 	RUN(client_go_versions_pick_their_generation);
+	RUN(in_initial_list_holds_for_the_whole_popped_key);
 	return unit_done();
 }

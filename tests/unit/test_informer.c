@@ -430,7 +430,8 @@ TEST(sync_goes_only_to_listeners_due_for_resync)
 	if (CHECK_FAILS(!fixture_up(&f, "15", false) || (n = oracle_count(&f)) <= 0, "simulator up")) {
 		goto out;
 	}
-	inf = informer_new(f.sc.client, &f.opts);	/* resync_ms 0 */
+	f.opts.resync_ms = 1000;	/* an informer without one resyncs no one */
+	inf = informer_new(f.sc.client, &f.opts);
 	la = informer_add_listener(inf, 1000);
 	lb = informer_add_listener(inf, 0);
 	if (CHECK_FAILS(!start_informer(inf) || !informer_wait_synced(inf, WAIT_MS), "informer synced")) {
@@ -682,7 +683,8 @@ TEST(resync_period_at_least_one_second)
 	if (CHECK_FAILS(!fixture_up(&f, "5", false), "simulator up")) {
 		goto out;
 	}
-	inf = informer_new(f.sc.client, &f.opts);	/* resync_ms 0 */
+	f.opts.resync_ms = 1000;	/* an informer without one resyncs no one */
+	inf = informer_new(f.sc.client, &f.opts);
 	l = informer_add_listener(inf, 100);
 	if (CHECK_FAILS(!start_informer(inf) || !informer_wait_synced(inf, WAIT_MS), "informer synced")) {
 		goto out;
@@ -726,6 +728,35 @@ TEST(resync_late_listener_clamped_to_check_period)
 			seen_count(&got, NOTIFY_UPDATE, DELTA_SYNC) > 0), WAIT_MS));
 	CHECK(resynced(inf));
 	CHECK_NEAR(resync_gap(inf), 2000, 50);
+out:
+	finish(inf);
+	seen_release(&got);
+	fixture_down(&f);
+}
+
+/*
+ * An informer made without a resync period resyncs no listener, whatever
+ * it asks for (client-go's determineResyncPeriod with a check period 0).
+ */
+TEST(resync_none_without_informer_period)
+{
+	struct fixture f;
+	struct seen_list got = { 0 };
+	struct informer *inf = NULL;
+	struct listener *l;
+
+	if (CHECK_FAILS(!fixture_up(&f, "5", false), "simulator up")) {
+		goto out;
+	}
+	inf = informer_new(f.sc.client, &f.opts);	/* resync_ms 0 */
+	l = informer_add_listener(inf, 1000);
+	if (CHECK_FAILS(!start_informer(inf) || !informer_wait_synced(inf, WAIT_MS), "informer synced")) {
+		goto out;
+	}
+	sim_sleep_ms(2500);
+	seen_drain(l, &got);
+	CHECK(seen_count(&got, NOTIFY_UPDATE, DELTA_SYNC) == 0);
+	CHECK(!resynced(inf));
 out:
 	finish(inf);
 	seen_release(&got);
@@ -1086,6 +1117,7 @@ int main(void)
 	RUN(resync_period_at_least_one_second);
 	RUN(resync_late_listener_clamped_to_check_period);
 	RUN(resync_early_listener_lowers_check_period);
+	RUN(resync_none_without_informer_period);
 	RUN(slow_listener_blocks_nobody);
 	RUN(watch_events_reach_store_and_listeners);
 	RUN(stop_is_prompt_while_watching);

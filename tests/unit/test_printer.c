@@ -55,6 +55,8 @@ static struct notification note(enum notify_kind kind, enum delta_type type,
 	n.delta.type = type;
 	n.delta.source = source;
 	n.delta.list_no = list_no;
+	/* The initial list's deltas are always popped before the FIFO syncs. */
+	n.delta.initial_list = source == SOURCE_LIST && list_no == 0;
 	n.delta.time_ms = delta_ms;
 	n.delta.obj = obj_of(json);
 	n.old = old_json ? obj_of(old_json) : NULL;

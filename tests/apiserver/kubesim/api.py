@@ -1076,6 +1076,10 @@ class APIHandler(BaseHTTPRequestHandler):
         if f is not None and f.kind == "end-before-bookmark":
             sock.sendall(b"0\r\n\r\n")
             return
+        if f is not None and f.kind == "cut-before-bookmark":
+            self.close_connection = True
+            raw_shutdown(sock)
+            return
         if sie:
             out(TYPE_PFX["BOOKMARK"] + rt.bookmark(snap_rv, True) + b"}\n", 1)
             tail[1] = snap_rv

@@ -40,7 +40,7 @@ class Fault:
     # kinds that are a bad event in a watch stream (watches only)
     WATCH_EVENT_KINDS = ("badevent", "nometa", "unknowntype", "error429", "error500", "rvback")
     # kinds that cut a streaming list short (sendInitialEvents=true only)
-    WATCHLIST_KINDS = ("cut-after-initial", "end-before-bookmark")
+    WATCHLIST_KINDS = ("cut-after-initial", "end-before-bookmark", "cut-before-bookmark")
     KINDS = ("429", "500", "503", "504", "401", "403", "404", "410",
              "hang", "truncate", "garbage", "drip", "reset", "body", "lines") + WATCH_EVENT_KINDS + WATCHLIST_KINDS
     VERBS = ("list", "list-continue", "watch", "watchlist", "get", "discovery", "any",
