@@ -53,7 +53,7 @@ run_schedule() {	# run_schedule SEED CLIENT_GO_VERSION
 	sim_start --pods 40 --seed "$seed"
 	local out=$BATS_TEST_TMPDIR/out-$fifo.ndjson err=$BATS_TEST_TMPDIR/err-$fifo.log
 	local dump=$BATS_TEST_TMPDIR/cache-$fifo.json
-	"$KINF" watch pods -A -o json --client-go "$fifo" --chunk-size 7 --stall-timeout 2s \
+	"$KINF" watch pods -A -o json --client-go "$fifo" --chunk-size 7 --renew-silent 2s \
 		--resync 1s --dump-cache "$dump" --kubeconfig "$SIM_KUBECONFIG" >"$out" 2>"$err" &
 	KINF_PID=$!
 	wait_until 20 file_has "$err" synced

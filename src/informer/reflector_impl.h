@@ -58,8 +58,8 @@ struct reflector {
 	 */
 	int64_t watch_worked_until_ms;
 	int64_t backoff_ms, last_backoff_ms, backoff_reset_ms;
-	/* opts->stall_ms, or reflector.h's defaults */
-	int64_t list_idle_ms, renew_ms;
+	/* opts->stall_ms, or reflector.h's defaults; renew_ms 0: never */
+	int64_t list_idle_ms, silence_ms, renew_ms;
 
 	pthread_mutex_t lock;		/* guards stats */
 	struct informer_stats stats;

@@ -47,6 +47,9 @@ struct watch_state {
 	_Atomic int64_t last_event_ms;	/* monotonic; set by the decoder */
 	int64_t last_byte_ms;		/* monotonic; the reflector's thread */
 	bool renewing;			/* silent too long: being replaced */
+	int timeout_s;			/* its timeoutSeconds */
+	int64_t started_ms;		/* monotonic */
+	atomic_bool silence_told;	/* its silence was reported, not yet cleared */
 	enum outcome verdict;		/* set by an event that ends the watch */
 	char message[sizeof(struct errbuf)];
 	/* Streaming list: the initial events, until the end bookmark. */
@@ -180,6 +183,42 @@ static void note_event_rv(struct reflector *r, const struct kobj *o)
 			       "out old state", o->rv, r->last_rv, o->key);
 }
 
+/* The health pane's silence warning is over (an event came, or the watch ended). */
+static void watch_silence_clear(struct reflector *r)
+{
+	pthread_mutex_lock(&r->lock);
+	r->stats.watch_silent[0] = '\0';
+	pthread_mutex_unlock(&r->lock);
+}
+
+/*
+ * No event and no bookmark for silence_ms: the apiserver sends a bookmark
+ * about once a minute to a watch that allows them, so the watch may be
+ * dead.  client-go does nothing about it (its watch lasts until its
+ * timeoutSeconds, or until HTTP/2's health check closes the connection);
+ * kinf says so, once, and does nothing either.  Returns when to look again.
+ */
+static int64_t watch_silence(struct watch_state *ws, int64_t now)
+{
+	struct reflector *r = ws->r;
+	int64_t quiet = now - ws->last_event_ms;
+	char msg[sizeof(r->stats.watch_silent)];
+
+	if (quiet < r->silence_ms)
+		return r->silence_ms - quiet;
+	if (atomic_exchange(&ws->silence_told, true))
+		return r->silence_ms;
+	long long left = ws->timeout_s - (now - ws->started_ms) / 1000;
+	snprintf(msg, sizeof(msg), "no event or bookmark for %lld s: the watch may be dead; "
+		 "client-go would wait for its timeout (%lld s left)",
+		 (long long)(quiet / 1000), left > 0 ? left : 0);
+	pthread_mutex_lock(&r->lock);
+	snprintf(r->stats.watch_silent, sizeof(r->stats.watch_silent), "%s", msg);
+	pthread_mutex_unlock(&r->lock);
+	reflector_emit(r, ACT_WARNING, "%s", msg);
+	return r->silence_ms;
+}
+
 /* An event whose object kinf cannot read (no metadata, no name): skipped. */
 static void skip_event(struct watch_state *ws, const char *type, const char *why)
 {
@@ -212,6 +251,8 @@ static int on_watch_line(void *ctx, const char *text, size_t len)
 		return end_watch(ws, FAILED, buf);
 	}
 	ws->last_event_ms = now_ms(r);
+	if (atomic_exchange(&ws->silence_told, false))
+		watch_silence_clear(r);
 
 	if (ev.type == KOBJ_EVENT_BOOKMARK) {
 		ret = on_watch_bookmark(ws, ev.tree);
@@ -312,7 +353,8 @@ static void emit_watch_end(struct reflector *r, const struct watch_state *ws,
  * The watch's clock.  While a streaming list waits for its end bookmark,
  * client-go warns every 10 s without an event ("event bookmark expired");
  * it sets no deadline of its own: the watch's timeoutSeconds ends it.
- * Once watching, a watch silent (no byte) for renew_ms is ended to be
+ * Once watching, a watch without events is reported (watch_silence());
+ * with --renew-silent, one silent (no byte) for renew_ms is ended to be
  * renewed (see reflector.h).  Returns when to look again, or -1.
  */
 static int64_t watch_tick(void *ctx)
@@ -329,11 +371,27 @@ static int64_t watch_tick(void *ctx)
 			       (long long)(quiet / 1000), atomic_load(&ws->initial_count));
 		return WATCH_LIST_WARN_MS;
 	}
-	int64_t silent = now - ws->last_byte_ms, limit = ws->r->renew_ms;
-	if (silent < limit)
-		return limit - silent;
-	ws->renewing = true;
-	return -1;
+	int64_t next = watch_silence(ws, now);
+	if (ws->r->renew_ms) {
+		int64_t silent = now - ws->last_byte_ms, limit = ws->r->renew_ms;
+		if (silent >= limit) {
+			ws->renewing = true;
+			return -1;
+		}
+		if (limit - silent < next)
+			next = limit - silent;
+	}
+	return next;
+}
+
+/* The first tick: the streaming list's warning, or the watch's silence rules. */
+static int64_t first_tick_ms(const struct reflector *r, bool initial)
+{
+	if (initial)
+		return WATCH_LIST_WARN_MS;
+	if (r->renew_ms && r->renew_ms < r->silence_ms)
+		return r->renew_ms;
+	return r->silence_ms;
 }
 
 /*
@@ -514,7 +572,7 @@ static bool when_renewed(const struct watch_end *e)
 static enum outcome end_renewed(struct watch_end *e)
 {
 	STAT_INC(e->r, stalls);
-	reflector_emit(e->r, ACT_WATCH_STALLED, "silent for %lld s",
+	reflector_emit(e->r, ACT_WATCH_STALLED, "silent for %lld s; --renew-silent, kinf's own",
 		       (long long)(e->r->renew_ms / 1000));
 	e->healthy = true;
 	return OK;
@@ -684,8 +742,10 @@ static enum outcome watch_outcome(struct watch_end *e)
  */
 enum outcome reflector_watch(struct reflector *r, bool initial)
 {
-	struct watch_state ws = { .r = r, .verdict = OK, .initial = initial };
 	int timeout_s = WATCH_MIN_TIMEOUT_S + (int)(rand_unit() * WATCH_MIN_TIMEOUT_S);
+	struct watch_state ws = {
+		.r = r, .verdict = OK, .initial = initial, .timeout_s = timeout_s,
+	};
 	char *path = watch_path(r, initial, timeout_s);
 	struct stream_opts sopts = {
 		.stop = &r->stop.flag,
@@ -698,7 +758,7 @@ enum outcome reflector_watch(struct reflector *r, bool initial)
 		.timeout_ms = (int64_t)(timeout_s + 60) * 1000,
 		.tick = watch_tick,
 		.tick_ctx = &ws,
-		.tick_ms = initial ? WATCH_LIST_WARN_MS : r->renew_ms,
+		.tick_ms = first_tick_ms(r, initial),
 	};
 	struct http_response resp = { 0 };
 	struct errbuf err = { "" };
@@ -706,7 +766,7 @@ enum outcome reflector_watch(struct reflector *r, bool initial)
 
 	line_splitter_init(&ws.lines, put_watch_line, &ws);
 	ws.initial_items.r = r;
-	ws.last_event_ms = ws.last_byte_ms = started;
+	ws.last_event_ms = ws.last_byte_ms = ws.started_ms = started;
 	watch_opening(r, initial, timeout_s);
 
 	decoder_begin(r->decoder, on_watch_line, on_watch_batch, &ws);
@@ -719,6 +779,7 @@ enum outcome reflector_watch(struct reflector *r, bool initial)
 	};
 	pthread_mutex_lock(&r->lock);
 	r->stats.watch_since_ms = 0;
+	r->stats.watch_silent[0] = '\0';
 	pthread_mutex_unlock(&r->lock);
 
 	enum outcome ret = watch_outcome(&end);

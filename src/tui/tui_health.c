@@ -155,6 +155,10 @@ static void lines_informer(struct tui *t, struct health_text *h)
 	} else {
 		line_add(h, 0, "watch    none open");
 	}
+	if (st->watch_silent[0]) {
+		line_add(h, A_BOLD | tui_color(t, PAIR_ERROR), "silent   %s", st->watch_silent);
+		h->v[h->nr - 1].wrap = true;
+	}
 	format_ago(t, st->last_event_ms, a);
 	line_add(h, 0, "event    %s%s", a, st->last_event_ms ? " ago" : "");
 	format_ago(t, st->last_bookmark_ms, a);
