@@ -133,11 +133,6 @@ static void list_and_watch(struct reflector *r)
 		default:		/* EXPIRED (reflector_watch() noted why), STOPPED */
 			goto out;
 		}
-		if (r->reconnected) {
-			r->reconnected = false;
-			if (reflector_check_server_rv(r) != OK)
-				goto out;
-		}
 		o = reflector_watch(r, false);
 	}
 out:

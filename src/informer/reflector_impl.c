@@ -120,6 +120,20 @@ void reflector_set_rv(struct reflector *r, const char *rv)
 	pthread_mutex_unlock(&r->lock);
 }
 
+void reflector_note_rv_back(struct reflector *r, const char *rv, const char *what)
+{
+	unsigned long long was, now;
+
+	if (!reflector_parse_rv(r->last_rv, &was) || !reflector_parse_rv(rv, &now) || now >= was)
+		return;
+	pthread_mutex_lock(&r->lock);
+	r->stats.rv_backwards++;
+	pthread_mutex_unlock(&r->lock);
+	reflector_emit(r, ACT_WARNING, "resourceVersion went back: %s returned %s after %s; "
+		       "the server was restored or replaced, or its cache is behind "
+		       "(client-go takes it as it comes)", what, rv, r->last_rv);
+}
+
 void reflector_note_relist_reason(struct reflector *r, const char *reason)
 {
 	pthread_mutex_lock(&r->lock);
@@ -154,6 +168,14 @@ bool reflector_wait_backoff(struct reflector *r, int64_t ms, const char *why)
 	return !kclient_sleep(r->client, &r->stop, ms);
 }
 
+bool reflector_no_answer_wait(struct reflector *r, unsigned attempt)
+{
+	char why[112];
+
+	snprintf(why, sizeof(why), "no answer from the server: retrying as client-go's "
+		 "REST client does (%u of %d)", attempt, HTTP_MAX_RETRIES);
+	return reflector_wait_backoff(r, HTTP_NO_ANSWER_RETRY_MS, why);
+}
 
 bool reflector_throttled(struct reflector *r, const struct http_response *resp)
 {

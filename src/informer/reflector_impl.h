@@ -48,7 +48,6 @@ struct reflector {
 	bool watch_list_unsupported;
 	bool paginated_result;		/* the first list at "0" came in pages */
 	bool watching;			/* in the watch phase (hooks.watching) */
-	bool reconnected;		/* the connection was lost: check the RV */
 	/*
 	 * When the last watch that worked ended, monotonic; 0: none yet.  A
 	 * watch worked when it delivered events, or ended as a healthy watch
@@ -123,11 +122,24 @@ void reflector_fail(struct reflector *r, const char *msg);
 void reflector_give_up(struct reflector *r, const char *msg);
 /* The last RV seen (ignores ""). */
 void reflector_set_rv(struct reflector *r, const char *rv);
+/*
+ * Before rv replaces the last RV: when both are numbers and rv is lower,
+ * counts it (stats.rv_backwards) and warns, `what` naming where it came
+ * from ("the list", "a bookmark").  Only says so: client-go takes every
+ * RV as it comes, and acts only on a too large RV's error.
+ */
+void reflector_note_rv_back(struct reflector *r, const char *rv, const char *what);
 void reflector_note_relist_reason(struct reflector *r, const char *reason);
 /* The watch phase began or ended: tells hooks.watching on a change. */
 void reflector_set_watching(struct reflector *r, bool on);
 /* Sleeps ms in STATE_BACKOFF; false when stopped meanwhile. */
 bool reflector_wait_backoff(struct reflector *r, int64_t ms, const char *why);
+/*
+ * The REST client's retry of a request that got no answer (http.h
+ * http_no_answer_retriable()): waits HTTP_NO_ANSWER_RETRY_MS, attempt
+ * (1-based) of HTTP_MAX_RETRIES; false when stopped meanwhile.
+ */
+bool reflector_no_answer_wait(struct reflector *r, unsigned attempt);
 /* Waits out a 429 (or a 5xx with Retry-After); false when stopped meanwhile. */
 bool reflector_throttled(struct reflector *r, const struct http_response *resp);
 /* client-go's isTooLargeResourceVersionError, of a Status / of a 504 answer. */

@@ -104,6 +104,7 @@ static void streaming_list_done(struct watch_state *ws, const char *rv)
 		r->hooks.replaced(r->hooks.ctx);
 	r->listed_once = true;
 	r->rv_unavailable = false;
+	reflector_note_rv_back(r, rv, "the streaming list");
 	reflector_set_rv(r, rv);
 	ws->initial = false;
 	reflector_report_relist(r, &rs);
@@ -122,6 +123,7 @@ static int on_watch_bookmark(struct watch_state *ws, json_object *obj)
 		streaming_list_done(ws, rv);
 		return 0;
 	}
+	reflector_note_rv_back(r, rv, "a bookmark");
 	reflector_set_rv(r, rv);
 	pthread_mutex_lock(&r->lock);
 	int64_t now = wall_ms();
@@ -600,8 +602,23 @@ static bool when_refused(const struct watch_end *e)
 static enum outcome end_refused(struct watch_end *e)
 {
 	reflector_fail(e->r, e->errmsg);
-	e->r->reconnected = true;
 	return RETRY;
+}
+
+static bool when_unanswered(const struct watch_end *e)
+{
+	return e->rc < 0 && e->resp->no_answer;
+}
+
+/*
+ * Still no answer after the REST client's retries: Watch() returns the
+ * error, which isWatchErrorRetriable does not take (not a refused
+ * connection, not a 429): the cycle ends, backoff, relist.
+ */
+static enum outcome end_unanswered(struct watch_end *e)
+{
+	reflector_fail(e->r, e->errmsg);
+	return FAILED;
 }
 
 static bool when_connection_lost(const struct watch_end *e)
@@ -614,7 +631,6 @@ static enum outcome end_connection_lost(struct watch_end *e)
 {
 	STAT_INC(e->r, watch_ends);
 	emit_watch_end(e->r, e->ws, e->lasted, "connection lost: %s", e->errmsg);
-	e->r->reconnected = true;
 	return OK;
 }
 
@@ -717,6 +733,7 @@ static const struct watch_end_rule {
 	{ "renewed after its silence (kinf)", when_renewed, end_renewed },
 	{ "stalled (no data)", when_idle, end_idle },
 	{ "connection refused", when_refused, end_refused },
+	{ "failed to watch (no answer)", when_unanswered, end_unanswered },
 	{ "connection lost", when_connection_lost, end_connection_lost },
 	{ "failed to watch", when_transport_failed, end_transport_failed },
 	{ "gone or too large resource version", when_gone, end_gone },
@@ -733,6 +750,31 @@ static enum outcome watch_outcome(struct watch_end *e)
 		if (watch_ends[i].applies(e))
 			return watch_ends[i].report(e);
 	return FAILED;	/* not reached: the last rule applies always */
+}
+
+/*
+ * The watch's request, retried as client-go's rest.Request.Watch retries
+ * one that got no answer (with_retry.go IsNextRetry: an EOF, a reset or
+ * a timeout is an artificial Retry-After: 1, up to maxRetries 10): only
+ * then does the reflector see the failure.  No byte came on such an
+ * attempt, so the watch's state is as it was.
+ */
+static int watch_request(struct reflector *r, const char *path, const struct stream_opts *so,
+			 struct watch_state *ws, struct http_response *resp, struct errbuf *err)
+{
+	for (unsigned attempt = 1;; attempt++) {
+		int rc = kclient_stream(r->client, path, so, on_watch_data, ws, resp, err);
+
+		if (!http_no_answer_retriable(resp, rc) || attempt > HTTP_MAX_RETRIES ||
+		    stop_requested(&r->stop))
+			return rc;
+		if (!reflector_no_answer_wait(r, attempt))
+			return rc;
+		http_response_release(resp);
+		memset(resp, 0, sizeof(*resp));
+		err->msg[0] = '\0';
+		ws->last_event_ms = ws->last_byte_ms = ws->started_ms = now_ms(r);
+	}
 }
 
 /*
@@ -762,20 +804,19 @@ enum outcome reflector_watch(struct reflector *r, bool initial)
 	};
 	struct http_response resp = { 0 };
 	struct errbuf err = { "" };
-	int64_t started = now_ms(r);
 
 	line_splitter_init(&ws.lines, put_watch_line, &ws);
 	ws.initial_items.r = r;
-	ws.last_event_ms = ws.last_byte_ms = ws.started_ms = started;
+	ws.last_event_ms = ws.last_byte_ms = ws.started_ms = now_ms(r);
 	watch_opening(r, initial, timeout_s);
 
 	decoder_begin(r->decoder, on_watch_line, on_watch_batch, &ws);
-	int rc = kclient_stream(r->client, path, &sopts, on_watch_data, &ws, &resp, &err);
+	int rc = watch_request(r, path, &sopts, &ws, &resp, &err);
 	free(path);
 	decoder_drain(r->decoder);	/* ws is ours again */
 	struct watch_end end = {
 		.r = r, .ws = &ws, .rc = rc, .resp = &resp, .errmsg = err.msg,
-		.lasted = now_ms(r) - started, .idle_timeout_ms = sopts.idle_timeout_ms,
+		.lasted = now_ms(r) - ws.started_ms, .idle_timeout_ms = sopts.idle_timeout_ms,
 	};
 	pthread_mutex_lock(&r->lock);
 	r->stats.watch_since_ms = 0;
