@@ -94,6 +94,8 @@ struct informer_stats {
 	int watch_timeout_s;		/* its timeoutSeconds */
 	uint64_t short_watches;		/* ended at once without events */
 	uint64_t rv_backwards;		/* events older than the RV before */
+	/* The last list or watch was refused (401, 403, 404): retried, as client-go does. */
+	bool refused;
 	/* The open watch's silence warning (no event, no bookmark); "": none. */
 	char watch_silent[160];
 	/* The listener furthest behind: notifications queued, and when

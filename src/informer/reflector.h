@@ -33,8 +33,10 @@
  * Threads: reflector_start() starts the thread; reflector_stop() sets the
  * stop flag (which also aborts a transfer in progress through libcurl's
  * progress callback), wakes any sleep, and joins.  Before the first
- * successful list, an answer no retry can fix (400, 401, 403, 404) is
- * fatal: an ACT_ERROR with .fatal set, and the thread ends.  The stats are guarded
+ * successful list, an answer no retry can fix (400) is fatal: an
+ * ACT_ERROR with .fatal set, and the thread ends.  401, 403 and 404 are
+ * retried with backoff forever, as client-go's Run retries them, each
+ * failure's message ending "; retrying as client-go does".  The stats are guarded
  * by a mutex; reflector_get_stats() may be called from any thread.  The
  * activity hook runs on the reflector's thread and must not block.
  */

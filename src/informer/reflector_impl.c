@@ -69,6 +69,9 @@ void reflector_emit(struct reflector *r, enum activity act, const char *fmt, ...
  */
 void reflector_report_relist(struct reflector *r, struct replace_stats *rs)
 {
+	pthread_mutex_lock(&r->lock);
+	r->stats.refused = false;	/* let in at last */
+	pthread_mutex_unlock(&r->lock);
 	if (r->list_no > 0) {
 		struct activity_info rel = { .act = ACT_RELISTED, .replace = *rs };
 
@@ -93,6 +96,18 @@ void reflector_fail(struct reflector *r, const char *msg)
 	snprintf(r->stats.last_error, sizeof(r->stats.last_error), "%s", msg);
 	pthread_mutex_unlock(&r->lock);
 	reflector_emit(r, ACT_ERROR, "%s", msg);
+}
+
+void reflector_fail_refused(struct reflector *r, const char *msg)
+{
+	char why[sizeof(r->stats.last_error)];
+
+	snprintf(why, sizeof(why), "%.*s%s", (int)(sizeof(why) - sizeof(REFUSED_RETRY)),
+		 msg, REFUSED_RETRY);
+	pthread_mutex_lock(&r->lock);
+	r->stats.refused = true;
+	pthread_mutex_unlock(&r->lock);
+	reflector_fail(r, why);
 }
 
 /* Ends the reflector: before it ever listed, there is nothing to show. */

@@ -88,15 +88,24 @@ static inline int64_t now_ms(const struct reflector *r)
 	return kclient_now_ms(r->client);
 }
 
-/*
- * Answers no retry will change: a bad selector (400), credentials the
- * server refuses (401, after the HTTP layer refreshed them), a verb it
- * forbids (403), a resource it doesn't serve (404).
- */
+/* An answer no retry will change: a bad selector (400). */
 static inline bool hopeless(long status)
 {
-	return status == 400 || status == 401 || status == 403 || status == 404;
+	return status == 400;
 }
+
+/*
+ * A refusal that may yet change: credentials the server refuses (401,
+ * after the HTTP layer refreshed them), a verb it forbids (403), a
+ * resource it doesn't serve (404).  client-go's Run retries them with
+ * backoff forever, so events flow once RBAC is granted or the CRD
+ * installed: so does kinf, saying so on every retry (REFUSED_RETRY).
+ */
+static inline bool refused_status(long status)
+{
+	return status == 401 || status == 403 || status == 404;
+}
+#define REFUSED_RETRY "; retrying as client-go does"
 
 #define STAT_INC(r, field)                                                 \
 	do {                                                               \
@@ -118,6 +127,11 @@ void reflector_emit_infov(struct reflector *r, struct activity_info *info,
 void reflector_report_relist(struct reflector *r, struct replace_stats *rs);
 /* A failure: counted, kept as the last error, told to the listeners. */
 void reflector_fail(struct reflector *r, const char *msg);
+/*
+ * A refusal (refused_status()): reflector_fail() with msg and
+ * REFUSED_RETRY, and stats.refused until a list succeeds.
+ */
+void reflector_fail_refused(struct reflector *r, const char *msg);
 /* A failure before the first list that no retry can mend: ends the reflector. */
 void reflector_give_up(struct reflector *r, const char *msg);
 /* The last RV seen (ignores ""). */

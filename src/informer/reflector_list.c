@@ -239,6 +239,10 @@ static enum outcome list_status(struct reflector *r, const char *rv,
 		reflector_give_up(r, msg);
 		return STOPPED;
 	}
+	if (refused_status(resp->status)) {
+		reflector_fail_refused(r, msg);
+		return FAILED;
+	}
 	reflector_fail(r, msg);
 	return FAILED;
 }

@@ -443,12 +443,10 @@ static enum outcome streaming_list_outcome(struct reflector *r, struct watch_sta
 		http_status_message(resp, what, &err);
 		snprintf(msg, sizeof(msg), "%s", err.msg);
 	}
-	if (!r->listed_once && hopeless(resp->status) && resp->status != 400) {
-		/* Credentials, permissions, the resource: a LIST can't do better. */
-		reflector_give_up(r, msg);
-		return STOPPED;
-	}
-	reflector_fail(r, msg);
+	if (refused_status(resp->status))
+		reflector_fail_refused(r, msg);
+	else
+		reflector_fail(r, msg);
 	if (refusal && (r->opts->watch_list_any_fallback || resp->status == 422)) {
 		r->watch_list_unsupported = true;
 		reflector_emit(r, ACT_WARNING, "the server refused the streaming list (%ld): "
@@ -680,7 +678,10 @@ static enum outcome end_bad_status(struct watch_end *e)
 
 	snprintf(what, sizeof(what), "watch %s", e->r->opts->resource->name);
 	http_status_message(e->resp, what, &err);
-	reflector_fail(e->r, err.msg);
+	if (refused_status(e->resp->status))
+		reflector_fail_refused(e->r, err.msg);
+	else
+		reflector_fail(e->r, err.msg);
 	return FAILED;
 }
 
