@@ -249,9 +249,11 @@ restore_lower() {	# restore_lower CLIENT_GO
 
 @test "a server restored at a lower resourceVersion: no probe; a too large RV relists at \"\", as client-go" {
 	restore_lower 1.32
-	# The LIST at kinf's RV (too large), then the LIST at "".
+	# The LIST at kinf's RV (too large, its Retry-After honoured ten times
+	# by the REST client), then the LIST at "".
 	simctl GET '/requests?verb=list' | jq -e --arg rv "$OLD_RV" \
 		'.[0].query.resourceVersion == $rv and .[-1].query.resourceVersion == null'
+	[ "$(simctl GET '/requests?verb=list' | jq --arg rv "$OLD_RV" '[.[] | select(.query.resourceVersion == $rv)] | length')" -eq 11 ]
 	grep -q 'resourceVersion went back: the list returned [0-9]* after [0-9]*' "$ERR"
 	stop_watch
 }
@@ -446,4 +448,44 @@ restore_lower() {	# restore_lower CLIENT_GO
 	wait_until 40 bash -c "$(declare -f nreq simctl); [ \$(nreq list) -ge 4 ]"
 	grep -q 'error: server .* closed the connection without answering' "$ERR"
 	stop_watch
+}
+
+@test "a 429 or 5xx with Retry-After on a watch is retried 10 times; then a 429 backs off and re-watches, a 5xx relists" {
+	sim_start --pods 3
+	start_watch pods --client-go 1.32
+	wait_until 20 synced
+	sleep 1.2
+	simctl POST /faults '{"verb":"watch","kind":"429","retryAfter":1,"count":12}' >/dev/null
+	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
+	update_pod pod-1 '{"metadata":{"labels":{"after":"429"}}}'
+	wait_until 40 file_has "$OUT" '"handler":"OnUpdate".*"key":"default/pod-1"'
+	# 1 + 10 retries, then the reflector's backoff, then the twelfth 429 retried.
+	[ "$(grep -c 'server asked to retry later (429)' "$ERR")" -eq 11 ]
+	[ "$(grep -c 'error: watch pods: .*429' "$ERR")" -eq 1 ]
+	[ "$(nlists)" -eq 1 ]
+	sleep 1.2
+	simctl POST /faults '{"verb":"watch","kind":"503","retryAfter":1,"count":11}' >/dev/null
+	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
+	wait_until 40 bash -c "$(declare -f nlists simctl); [ \$(nlists) -eq 2 ]"
+	[ "$(grep -c 'server asked to retry later (503)' "$ERR")" -eq 10 ]
+	stop_watch
+}
+
+@test "a 429 without Retry-After in the middle of a paged LIST: backoff, then the list again from its first page" {
+	sim_start --pods 6
+	start_watch pods --client-go 1.32 --chunk-size 2
+	wait_until 20 synced
+	sleep 1.2
+	# A relist at kinf's RV comes in pages of 2 (the first list, at "0", in one).
+	local status='{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"slow down","reason":"TooManyRequests","code":429}'
+	simctl POST /faults "$(jq -n -c --arg b "$status" '{verb:"list-continue",kind:"body",status:429,count:1,body:$b}')" >/dev/null
+	simctl POST /faults '{"verb":"watch","kind":"500","count":1}' >/dev/null
+	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
+	wait_until 30 file_has "$ERR" 'relist #1'
+	stop_watch
+	# "0" whole; then page 1, page 2 (429); after a backoff pages 1, 2 and 3.
+	[ "$(simctl GET '/requests?verb=list' | jq -c '[.[] | [.status, (.query.continue != null)]]')" = \
+	  '[[200,false],[200,false],[429,true],[200,false],[200,true],[200,true]]' ]
+	grep -q 'error: list pods: .*slow down' "$ERR"
+	run ! grep -q 'server asked to retry later' "$ERR"
 }

@@ -154,6 +154,16 @@ bool reflector_wait_backoff(struct reflector *r, int64_t ms, const char *why);
  * (1-based) of HTTP_MAX_RETRIES; false when stopped meanwhile.
  */
 bool reflector_no_answer_wait(struct reflector *r, unsigned attempt);
+/*
+ * What client-go's REST client retries by itself for the reflector
+ * (with_retry.go checkWait): a 429 or a 5xx that says Retry-After.  A 429
+ * without it reaches the reflector at once (kinf's other callers wait a
+ * second, http.h).
+ */
+static inline bool rest_retries(const struct http_response *resp)
+{
+	return http_rest_retriable(resp) && resp->retry_after_ms >= 0;
+}
 /* Waits out a 429 (or a 5xx with Retry-After); false when stopped meanwhile. */
 bool reflector_throttled(struct reflector *r, const struct http_response *resp);
 /* client-go's isTooLargeResourceVersionError, of a Status / of a 504 answer. */

@@ -185,8 +185,13 @@ static int list_retry(void *ctx, const struct http_response *resp)
 		lp->no_answer_tries++;
 		return reflector_no_answer_wait(lp->r, lp->no_answer_tries) ? 1 : -1;
 	}
-	/* A too large RV is no throttling: list_status() relists at "". */
-	if (reflector_resp_too_large(resp))
+	/*
+	 * request() retries only what says Retry-After, a too large RV's
+	 * 504 included (list_status() relists at "" once the retries are
+	 * spent).  A 429 without it fails the list: the next one, after the
+	 * backoff, starts again from its first page.
+	 */
+	if (!rest_retries(resp))
 		return 0;
 	return reflector_throttled(lp->r, resp) ? 1 : -1;
 }
@@ -216,9 +221,8 @@ static enum outcome list_status(struct reflector *r, const char *rv,
 {
 	if (reflector_resp_too_large(resp)) {
 		/*
-		 * The server is behind our RV (restored from a backup?).
-		 * Its 504 says Retry-After, which client-go's REST client
-		 * would honour up to ten times; kinf relists at once.
+		 * The server is behind our RV (restored from a backup?), and
+		 * its 504's Retry-After was honoured ten times (list_retry()).
 		 */
 		reflector_emit(r, ACT_WARNING, "the server's resourceVersion is behind %s: "
 			       "listing at \"\" (too large resource version)", *rv ? rv : "\"\"");

@@ -661,9 +661,21 @@ static bool when_throttled(const struct watch_end *e)
 	return http_rest_retriable(e->resp);
 }
 
+/*
+ * A 429, or a 5xx with Retry-After, that watch_request()'s retries did
+ * not get past (or a 429 without Retry-After, which it does not retry):
+ * a 429 is isWatchErrorRetriable (back off, re-watch from the last RV),
+ * a 5xx ends the cycle (backoff, relist).
+ */
 static enum outcome end_throttled(struct watch_end *e)
 {
-	return reflector_throttled(e->r, e->resp) ? OK : STOPPED;
+	struct errbuf err = { "" };
+	char what[128];
+
+	snprintf(what, sizeof(what), "watch %s", e->r->opts->resource->name);
+	http_status_message(e->resp, what, &err);
+	reflector_fail(e->r, err.msg);
+	return e->resp->status == 429 ? RETRY : FAILED;
 }
 
 static bool when_bad_status(const struct watch_end *e)
@@ -755,21 +767,23 @@ static enum outcome watch_outcome(struct watch_end *e)
 
 /*
  * The watch's request, retried as client-go's rest.Request.Watch retries
- * one that got no answer (with_retry.go IsNextRetry: an EOF, a reset or
- * a timeout is an artificial Retry-After: 1, up to maxRetries 10): only
- * then does the reflector see the failure.  No byte came on such an
- * attempt, so the watch's state is as it was.
+ * (with_retry.go IsNextRetry, up to maxRetries 10 in all): one that got
+ * no answer (an EOF, a reset or a timeout is an artificial Retry-After:
+ * 1), and a 429 or 5xx that says Retry-After (checkWait).  Only then does
+ * the reflector see the failure.  No event came on such an attempt, so
+ * the watch's state is as it was.
  */
 static int watch_request(struct reflector *r, const char *path, const struct stream_opts *so,
 			 struct watch_state *ws, struct http_response *resp, struct errbuf *err)
 {
 	for (unsigned attempt = 1;; attempt++) {
 		int rc = kclient_stream(r->client, path, so, on_watch_data, ws, resp, err);
+		bool status_retry = rc == 0 && rest_retries(resp);
 
-		if (!http_no_answer_retriable(resp, rc) || attempt > HTTP_MAX_RETRIES ||
-		    stop_requested(&r->stop))
+		if ((!status_retry && !http_no_answer_retriable(resp, rc)) ||
+		    attempt > HTTP_MAX_RETRIES || stop_requested(&r->stop))
 			return rc;
-		if (!reflector_no_answer_wait(r, attempt))
+		if (!(status_retry ? reflector_throttled(r, resp) : reflector_no_answer_wait(r, attempt)))
 			return rc;
 		http_response_release(resp);
 		memset(resp, 0, sizeof(*resp));
