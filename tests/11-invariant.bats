@@ -27,6 +27,11 @@ FAULTS=(
 	'POST /faults {"verb":"list","kind":"garbage","count":1}'
 	'POST /faults {"verb":"any","kind":"drip","count":1,"seconds":1}'
 	'POST /faults {"verb":"list-continue","kind":"410","count":1}'
+	'POST /faults {"verb":"watch","kind":"reset","count":3}'
+	'POST /faults {"verb":"list","kind":"reset","count":2}'
+	'POST /faults {"verb":"watch","kind":"403","count":1}'
+	'POST /faults {"verb":"list","kind":"401","count":1}'
+	'POST /faults {"verb":"watch","kind":"hang","count":1,"seconds":4}'
 )
 
 teardown() {
