@@ -150,12 +150,12 @@ teardown() {
 
 @test "a hung watch is renewed after the stall timeout from the same resourceVersion, no relist" {
 	sim_start --pods 2
-	start_watch pods -A --stall-timeout 2s -v
+	start_watch pods -A --renew-silent 2s -v
 	wait_until 20 synced
 	simctl POST /faults '{"verb":"watch","kind":"hang","count":1,"seconds":60}' >/dev/null
 	watch_settled
 	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
-	wait_until 15 grep -q "watch renewed (silent for 2 s)" "$ERR"
+	wait_until 15 grep -q "watch renewed (silent for 2 s;" "$ERR"
 	simctl POST /create '{"resource":"pods","object":{"metadata":{"name":"after-stall","namespace":"default"}}}' >/dev/null
 	wait_until 15 file_has "$OUT" 'after-stall'
 	wait_until 10 deltas_match_truth

@@ -27,6 +27,11 @@ FAULTS=(
 	'POST /faults {"verb":"list","kind":"garbage","count":1}'
 	'POST /faults {"verb":"any","kind":"drip","count":1,"seconds":1}'
 	'POST /faults {"verb":"list-continue","kind":"410","count":1}'
+	'POST /faults {"verb":"watch","kind":"reset","count":3}'
+	'POST /faults {"verb":"list","kind":"reset","count":2}'
+	'POST /faults {"verb":"watch","kind":"403","count":1}'
+	'POST /faults {"verb":"list","kind":"401","count":1}'
+	'POST /faults {"verb":"watch","kind":"hang","count":1,"seconds":4}'
 )
 
 teardown() {
@@ -53,7 +58,7 @@ run_schedule() {	# run_schedule SEED CLIENT_GO_VERSION
 	sim_start --pods 40 --seed "$seed"
 	local out=$BATS_TEST_TMPDIR/out-$fifo.ndjson err=$BATS_TEST_TMPDIR/err-$fifo.log
 	local dump=$BATS_TEST_TMPDIR/cache-$fifo.json
-	"$KINF" watch pods -A -o json --client-go "$fifo" --chunk-size 7 --stall-timeout 2s \
+	"$KINF" watch pods -A -o json --client-go "$fifo" --chunk-size 7 --renew-silent 2s \
 		--resync 1s --dump-cache "$dump" --kubeconfig "$SIM_KUBECONFIG" >"$out" 2>"$err" &
 	KINF_PID=$!
 	wait_until 20 file_has "$err" synced

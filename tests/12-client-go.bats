@@ -45,9 +45,9 @@ streaming_requests() {
 	simctl GET '/requests?verb=watch' | jq '[.[] | select(.query.sendInitialEvents == "true")] | length'
 }
 
-# Full LISTs: not kinf's one-object probe of the server's resourceVersion
-# after a lost connection.
-nlists() { simctl GET '/requests?verb=list' | jq '[.[] | select(.query.limit != "1")] | length'; }
+# LISTs: kinf sends none of its own (no probe of the server's
+# resourceVersion after a lost connection), so every one counts.
+nlists() { simctl GET '/requests?verb=list' | jq length; }
 
 # The next watch takes a fault KIND, which kube-sim sends after the first
 # event: drop the watch, wait for its successor, send it a bookmark.
@@ -219,36 +219,51 @@ relist_with_gap() {
 
 # ---- the reflector's error paths ---------------------------------------------
 
-@test "a server restored at a lower resourceVersion: kinf relists at \"\" and converges" {
+# A server restored from a backup, its resourceVersion now far below the
+# informer's: client-go re-watches from its RV (the watch cache accepts it
+# and stays silent) and sends nothing else; only a list at that RV, answered
+# "Too large resource version", makes it list at "".  kinf sends no probe of
+# its own, and warns when the RV it is handed goes back.
+restore_lower() {	# restore_lower CLIENT_GO
 	sim_start --pods 10 --start-rv 5000
 	local port=${SIM_API##*:}
-	start_watch pods -A --client-go 1.32
+	start_watch pods -A --client-go "$1"
 	wait_until 20 synced
 	simctl POST /churn '{"resource":"pods","count":30,"seed":3}' >/dev/null
 	wait_until 10 converged
-	# The same server, credentials and port, restored from an older state:
-	# its resourceVersion is now far below the one kinf holds.
+	OLD_RV=$(sim_oracle pods | jq -r .resourceVersion)
 	sim_restart --reuse-credentials --port "$port" --pods 5 --start-rv 10
-	wait_until 60 converged
-	grep -q "resourceVersion went back\|too large resource version" "$ERR"
+	wait_until 60 bash -c "$(declare -f nreq simctl); [ \$(nreq watch) -ge 1 ]"
+	sleep 2
+	# Re-watched from kinf's RV, nothing else: no list, no probe.
+	[ "$(nreq list)" -eq 0 ]
+	simctl GET '/requests?verb=watch' | jq -e --arg rv "$OLD_RV" 'all(.[]; (.query.resourceVersion | tonumber) >= ($rv | tonumber))'
+	run ! converged
+	# A watch that fails ends the cycle: the relist at kinf's RV is too large.
+	simctl POST /faults '{"verb":"watch","kind":"500","count":1}' >/dev/null
+	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
+	wait_until 120 converged
 	# What the restored server lacks went as tombstones.
 	[ "$(jq -s '[.[] | select(.tombstone)] | length' "$OUT")" -ge 1 ]
+}
+
+@test "a server restored at a lower resourceVersion: no probe; a too large RV relists at \"\", as client-go" {
+	restore_lower 1.32
+	# The LIST at kinf's RV (too large, its Retry-After honoured ten times
+	# by the REST client), then the LIST at "".
+	simctl GET '/requests?verb=list' | jq -e --arg rv "$OLD_RV" \
+		'.[0].query.resourceVersion == $rv and .[-1].query.resourceVersion == null'
+	[ "$(simctl GET '/requests?verb=list' | jq --arg rv "$OLD_RV" '[.[] | select(.query.resourceVersion == $rv)] | length')" -eq 11 ]
+	grep -q 'resourceVersion went back: the list returned [0-9]* after [0-9]*' "$ERR"
 	stop_watch
 }
 
 @test "a streaming list at a too large resourceVersion is retried at \"\"" {
-	sim_start --pods 6 --start-rv 5000
-	local port=${SIM_API##*:}
-	start_watch pods -A --client-go 1.36
-	wait_until 20 synced
-	simctl POST /churn '{"resource":"pods","count":20,"seed":4}' >/dev/null
-	wait_until 10 converged
-	sim_restart --reuse-credentials --port "$port" --pods 4 --start-rv 10
-	wait_until 60 converged
-	# No LIST but kinf's one-object probe of the server's resourceVersion:
-	# the streaming list recovered by itself.
-	[ "$(simctl GET '/requests?verb=list' | jq '[.[] | select(.query.limit != "1")] | length')" -eq 0 ]
-	grep -q "resourceVersion went back\|resourceVersion unavailable" "$ERR"
+	restore_lower 1.36
+	# No LIST at all: the streaming list recovered by itself.
+	[ "$(nreq list)" -eq 0 ]
+	grep -q "resourceVersion unavailable" "$ERR"
+	grep -q 'resourceVersion went back: the streaming list returned' "$ERR"
 	stop_watch
 }
 
@@ -411,4 +426,73 @@ relist_with_gap() {
 	grep -q 'server asked to retry later (503)' "$ERR"
 	# Retried, not failed: no error, no relist.
 	! grep -q ' error: ' "$ERR"
+}
+
+@test "a watch or a list that gets no answer is retried 10 times, 1 s apart, by the REST client: no relist" {
+	sim_start --pods 3
+	simctl POST /faults '{"verb":"list","kind":"reset","count":2}' >/dev/null
+	start_watch pods --client-go 1.32
+	wait_until 20 synced
+	# Two resets, then the list: one LIST as far as the reflector knows.
+	[ "$(nreq list)" -eq 3 ]
+	run ! grep -q 'error:' "$ERR"
+	sleep 1.2	# no "very short watch"
+	simctl POST /faults '{"verb":"watch","kind":"reset","count":5}' >/dev/null
+	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
+	update_pod pod-1 '{"metadata":{"labels":{"after":"resets"}}}'
+	wait_until 20 file_has "$OUT" '"handler":"OnUpdate".*"key":"default/pod-1"'
+	# rest.Request.Watch absorbed the five: no relist, no error.
+	[ "$(nreq list)" -eq 3 ]
+	[ "$(nreq watch)" -eq 7 ]
+	# (libcurl, as Go's transport, asks again by itself once when a reused
+	# connection closes unanswered: the REST client sees some of them.)
+	grep -q "no answer from the server: retrying as client-go's REST client does ([1-5] of 10)" "$ERR"
+	run ! grep -q 'error:' "$ERR"
+	# More than ten in a row: the reflector sees the failure, backs off and relists.
+	sleep 1.2
+	simctl POST /faults '{"verb":"watch","kind":"reset","count":25}' >/dev/null
+	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
+	wait_until 40 bash -c "$(declare -f nreq simctl); [ \$(nreq list) -ge 4 ]"
+	grep -q 'error: server .* closed the connection without answering' "$ERR"
+	stop_watch
+}
+
+@test "a 429 or 5xx with Retry-After on a watch is retried 10 times; then a 429 backs off and re-watches, a 5xx relists" {
+	sim_start --pods 3
+	start_watch pods --client-go 1.32
+	wait_until 20 synced
+	sleep 1.2
+	simctl POST /faults '{"verb":"watch","kind":"429","retryAfter":1,"count":12}' >/dev/null
+	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
+	update_pod pod-1 '{"metadata":{"labels":{"after":"429"}}}'
+	wait_until 40 file_has "$OUT" '"handler":"OnUpdate".*"key":"default/pod-1"'
+	# 1 + 10 retries, then the reflector's backoff, then the twelfth 429 retried.
+	[ "$(grep -c 'server asked to retry later (429)' "$ERR")" -eq 11 ]
+	[ "$(grep -c 'error: watch pods: .*429' "$ERR")" -eq 1 ]
+	[ "$(nlists)" -eq 1 ]
+	sleep 1.2
+	simctl POST /faults '{"verb":"watch","kind":"503","retryAfter":1,"count":11}' >/dev/null
+	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
+	wait_until 40 bash -c "$(declare -f nlists simctl); [ \$(nlists) -eq 2 ]"
+	[ "$(grep -c 'server asked to retry later (503)' "$ERR")" -eq 10 ]
+	stop_watch
+}
+
+@test "a 429 without Retry-After in the middle of a paged LIST: backoff, then the list again from its first page" {
+	sim_start --pods 6
+	start_watch pods --client-go 1.32 --chunk-size 2
+	wait_until 20 synced
+	sleep 1.2
+	# A relist at kinf's RV comes in pages of 2 (the first list, at "0", in one).
+	local status='{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"slow down","reason":"TooManyRequests","code":429}'
+	simctl POST /faults "$(jq -n -c --arg b "$status" '{verb:"list-continue",kind:"body",status:429,count:1,body:$b}')" >/dev/null
+	simctl POST /faults '{"verb":"watch","kind":"500","count":1}' >/dev/null
+	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
+	wait_until 30 file_has "$ERR" 'relist #1'
+	stop_watch
+	# "0" whole; then page 1, page 2 (429); after a backoff pages 1, 2 and 3.
+	[ "$(simctl GET '/requests?verb=list' | jq -c '[.[] | [.status, (.query.continue != null)]]')" = \
+	  '[[200,false],[200,false],[429,true],[200,false],[200,true],[200,true]]' ]
+	grep -q 'error: list pods: .*slow down' "$ERR"
+	run ! grep -q 'server asked to retry later' "$ERR"
 }

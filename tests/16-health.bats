@@ -110,3 +110,13 @@ start_watch() {
 	sleep 1.5
 	! grep -q health "$ERR"
 }
+
+@test "health pane: a watch without event or bookmark past --stall-timeout is flagged, and nothing is done" {
+	sim_start --pods 2 --bookmark-interval 3600
+	TUI_COLS=160 TUI_LINES=40 tui_start pods --kubeconfig "$SIM_KUBECONFIG" --client-go 1.32 --stall-timeout 2s
+	wait_screen '2 objects.*synced' 20
+	wait_screen 'silent +no event or bookmark for 2 s' 10
+	[ "$(simctl GET '/requests?verb=watch' | jq length)" -eq 1 ]
+	keys q
+	wait_screen 'kinf exited 0' 10
+}

@@ -79,7 +79,7 @@ help_options() {
 	for opt in --output --selector --field-selector --types --watch-only --diff \
 		--events --resync --fifo --client-go --hide-unchanged --max-deltas --timeout --no-headers \
 		--keep-managed-fields --color --tui --chunk-size --streaming-list \
-		--stall-timeout --dump-cache --quiet --namespace --all-namespaces \
+		--stall-timeout --renew-silent --dump-cache --quiet --namespace --all-namespaces \
 		--kubeconfig --context --cluster --user --request-timeout --verbose --help; do
 		grep -qE -- "^  (-[a-zA-Z], )? *$opt( |$)" <<<"$output" ||
 			{ echo "# $opt missing from watch --help" >&2; false; }

@@ -674,17 +674,30 @@ on_tty() {
 	[[ $stderr == error:* ]]
 }
 
-@test "forbidden (the viewer's kubeconfig) is one line with 403 and status 1" {
+@test "forbidden (the viewer's kubeconfig): retried with backoff until --timeout, each retry saying so, as client-go's Run" {
 	sim_start --pods 1
-	run --separate-stderr timeout 20 "$KINF" watch pods --kubeconfig "$SIM_KUBECONFIG.viewer"
+	run --separate-stderr "$KINF" watch pods --kubeconfig "$SIM_KUBECONFIG.viewer" --client-go 1.32 --timeout 4s
+	# Never synced: --timeout ends it with one error line naming the cause.
 	assert_status 1
 	[ -z "$output" ]
-	[ "${#stderr_lines[@]}" -eq 1 ]
-	[[ $stderr == error:*forbidden*403* ]]
-	run --separate-stderr timeout 20 "$KINF" watch pods -A -o json --kubeconfig "$SIM_KUBECONFIG.viewer" -q
+	[ "$(grep -c '^error: ' <<<"$stderr")" -eq 1 ]
+	[[ ${stderr_lines[-1]} == "error: pods: not synced after 4s: list pods: pods is forbidden"*"; retrying as client-go does" ]]
+	[ "$(grep -c '^kinf: pods: error: list pods: pods is forbidden: User "system:serviceaccount:default:viewer" cannot list resource "pods" .*403.*; retrying as client-go does$' <<<"$stderr")" -ge 2 ]
+	grep -q '^kinf: pods: backing off' <<<"$stderr"
+	run --separate-stderr "$KINF" watch pods -A -o json --kubeconfig "$SIM_KUBECONFIG.viewer" -q --timeout 3s
 	assert_status 1
-	[ "${#stderr_lines[@]}" -eq 1 ]
-	[[ $stderr == *403* ]]
+	[[ $stderr == *"403"*"retrying as client-go does"* ]]
+}
+
+@test "401, 403 or 404 before the first list: events flow once the server lets the informer in" {
+	sim_start --pods 2
+	for kind in 403 401 404; do
+		simctl POST /faults "{\"verb\":\"list\",\"resource\":\"pods\",\"kind\":\"$kind\",\"count\":2}" >/dev/null
+		run --separate-stderr "$KINF" watch pods -o json --kubeconfig "$SIM_KUBECONFIG" --client-go 1.32 --max-deltas 2
+		assert_status 0
+		[ "$(grep -c "^kinf: pods: error: list pods: .*$kind.*; retrying as client-go does\$" <<<"$stderr")" -eq 2 ]
+		[ "$(jq -s 'map(select(.handler == "OnAdd")) | length' <<<"$output")" -eq 2 ]
+	done
 }
 
 @test "an unknown resource is one line with a suggestion and status 1" {

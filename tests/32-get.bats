@@ -229,10 +229,15 @@ assert_one_error() {
 
 @test "errors from the server: forbidden, unknown resource" {
 	sim_start --pods 2
+	run --separate-stderr "$KINF" get pods --kubeconfig "$SIM_KUBECONFIG.viewer"
+	assert_one_error forbidden
+	[[ $stderr == *403* ]]
+	# The informer retries a refusal as client-go does: the sync timeout
+	# ends it, and the one line names the cause.
+	run --separate-stderr "$KINF" get pods --from-cache --sync-timeout 3s --kubeconfig "$SIM_KUBECONFIG.viewer"
+	assert_one_error "the pods informer did not sync within 3s: list pods: pods is forbidden"
+	[[ $stderr == *"403"*"retrying as client-go does" ]]
 	for cache in "" --from-cache; do
-		run --separate-stderr "$KINF" get pods $cache --kubeconfig "$SIM_KUBECONFIG.viewer"
-		assert_one_error forbidden
-		[[ $stderr == *403* ]]
 		run --separate-stderr get podz $cache
 		assert_one_error "did you mean 'pods'"
 	done

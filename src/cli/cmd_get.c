@@ -66,7 +66,7 @@ static const struct option get_options[] = {
 	OPT_STRING(0, "field-selector", &o.field_selector, "SELECTOR",
 		   "field selector, applied by the server", COMPLETE_NONE),
 	OPT_DURATION(0, "sync-timeout", &o.sync_timeout_ms,
-		     "with --from-cache: give up waiting for the sync (default 60s)"),
+		     "with --from-cache: give up waiting for the sync, refusals retried meanwhile (default 60s)"),
 	OPT_BOOL(0, "no-headers", &o.no_headers, "no column headers"),
 	OPT_BOOL(0, "keep-managed-fields", &o.keep_managed_fields,
 		 "keep metadata.managedFields (dropped by default)"),

@@ -41,7 +41,7 @@ static const struct option verify_options[] = {
 	OPT_DURATION(0, "lag-wait", &o.lag_wait_ms,
 		     "wait this long for the informer to reach the server's list (default 10s)"),
 	OPT_DURATION(0, "sync-timeout", &o.sync_timeout_ms,
-		     "give up waiting for the informer's sync (default 60s)"),
+		     "give up waiting for the informer's sync, refusals retried meanwhile (default 60s)"),
 	OPT_INCLUDE(informer_flag_options),
 	OPT_INCLUDE(cluster_options),
 	OPT_END(),

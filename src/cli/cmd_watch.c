@@ -69,7 +69,7 @@ static const struct option delta_output_options[] = {
 	OPT_BOOL(0, "diff", &o.diff,
 		 "show what each update changed"),
 	OPT_BOOL(0, "events", &o.events,
-		 "with -o json: also print informer activity records (Relist, ...)"),
+		 "with -o json: also print informer activity records (Relist, Warning, ...)"),
 	OPT_INT(0, "max-deltas", &o.max_deltas, "N",
 		"exit after printing N deltas (1 if an informer never listed)"),
 	OPT_BOOL(0, "no-headers", &o.no_headers,

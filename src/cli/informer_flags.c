@@ -28,7 +28,9 @@ const struct option informer_flag_options[] = {
 		      &informer_flags.streaming_list_seen,
 		      "override: list through a watch with sendInitialEvents (=false: LIST)"),
 	OPT_DURATION(0, "stall-timeout", &informer_flags.stall_ms,
-		     "renew a watch silent this long, from the same resourceVersion (default 45s)"),
+		     "warn when a watch has no event or bookmark this long (default 75s)"),
+	OPT_DURATION(0, "renew-silent", &informer_flags.renew_ms,
+		     "kinf's own, off by default: renew a watch silent this long (client-go never does)"),
 	OPT_END(),
 };
 
@@ -67,5 +69,6 @@ struct session_opts informer_flags_session(const struct command *cmd,
 		.streaming_list = f->streaming_list,
 		.page_size = session_page_size(f->chunk_size),
 		.stall_ms = f->stall_ms,
+		.renew_ms = f->renew_ms,
 	};
 }

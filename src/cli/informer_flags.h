@@ -18,7 +18,7 @@ struct informer_flags {
 	const char *label_selector, *field_selector;
 	const char *client_go;		/* --client-go VERSION, NULL: the newest */
 	int fifo;			/* an enum fifo_kind; -1: the profile's */
-	int64_t resync_ms, stall_ms;
+	int64_t resync_ms, stall_ms, renew_ms;
 	bool keep_managed_fields;
 	bool streaming_list, streaming_list_seen;
 	long chunk_size;		/* -1: not given */

@@ -980,6 +980,27 @@ static CURLcode perform(struct kclient *c, CURL *h, struct transfer *t,
 }
 
 /*
+ * The transport errors client-go's utilnet.IsProbableEOF, IsConnectionReset
+ * and IsTimeout recognise: the connection was closed or broke, or a
+ * timeout ran out.  Not a refused connection, a TLS or a name failure.
+ */
+static bool broke_unanswered(CURLcode rc)
+{
+	switch (rc) {
+	case CURLE_GOT_NOTHING:
+	case CURLE_RECV_ERROR:
+	case CURLE_SEND_ERROR:
+	case CURLE_PARTIAL_FILE:
+	case CURLE_OPERATION_TIMEDOUT:
+	case CURLE_HTTP2:
+	case CURLE_HTTP2_STREAM:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
  * One GET with its 401 retry.  on_data NULL: the body goes to resp->body.
  */
 static int request_once(struct kclient *c, const char *path, const char *accept,
@@ -999,6 +1020,7 @@ static int request_once(struct kclient *c, const char *path, const char *accept,
 		strbuf_reset(&resp->body);
 		resp->refused = false;
 		resp->timed_out = false;
+		resp->no_answer = false;
 		resp->status = 0;
 		resp->retry_after_ms = -1;
 		resp->content_type[0] = '\0';
@@ -1043,8 +1065,10 @@ static int request_once(struct kclient *c, const char *path, const char *accept,
 			errbuf_set(err, "connection to server '%s' went silent, even to a ping "
 				   "for %.0f s: closed", c->cfg->server,
 				   (double)c->ping_timeout_ms / 1000);
+			resp->no_answer = resp->status == 0;
 		} else {
 			resp->refused = rc == CURLE_COULDNT_CONNECT;
+			resp->no_answer = resp->status == 0 && broke_unanswered(rc);
 			resp->timed_out = rc == CURLE_OPERATION_TIMEDOUT && opts->timeout_ms > 0 &&
 					  mono_ms() - started >= opts->timeout_ms;
 			transport_error(c, h, rc, &t, err);
@@ -1068,6 +1092,11 @@ static int request_once(struct kclient *c, const char *path, const char *accept,
 bool http_rest_retriable(const struct http_response *resp)
 {
 	return resp->status == 429 || (resp->status >= 500 && resp->retry_after_ms >= 0);
+}
+
+bool http_no_answer_retriable(const struct http_response *resp, int rc)
+{
+	return rc < 0 && resp->no_answer && !resp->timed_out;
 }
 
 int64_t http_retry_delay_ms(const struct http_response *resp)

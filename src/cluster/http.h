@@ -83,6 +83,13 @@ struct http_response {
 	bool refused;
 	/* stream_opts.timeout_ms ran out (then err names it). */
 	bool timed_out;
+	/*
+	 * No status came: the connection broke, was closed or timed out
+	 * before the answer's head (an EOF, a reset, a timeout, the health
+	 * check's close), which client-go's REST client retries
+	 * (http_no_answer_retriable()).  Not a refused connection.
+	 */
+	bool no_answer;
 };
 void http_response_release(struct http_response *resp);
 
@@ -255,6 +262,15 @@ void http_status_message(const struct http_response *resp, const char *what,
 bool http_rest_retriable(const struct http_response *resp);
 /* The wait before retrying such an answer: its Retry-After, else a second. */
 int64_t http_retry_delay_ms(const struct http_response *resp);
+/*
+ * A request that got no answer (resp->no_answer): client-go's REST client
+ * (rest.Request.Watch and request(), with with_retry.go's IsNextRetry)
+ * takes an EOF, a reset or a timeout as an artificial "Retry-After: 1"
+ * and tries again, up to HTTP_MAX_RETRIES times, before its caller (the
+ * reflector) sees the error.  The wait is HTTP_NO_ANSWER_RETRY_MS.
+ */
+#define HTTP_NO_ANSWER_RETRY_MS 1000
+bool http_no_answer_retriable(const struct http_response *resp, int rc);
 
 /* Percent-encodes s for a query string into sb. */
 void url_query_escape(struct strbuf *sb, const char *s);

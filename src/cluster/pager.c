@@ -282,6 +282,16 @@ static int page_end(struct pager *p, int rc, const char *what, struct errbuf *er
 		p->refused = true;
 	if (p->refused)
 		return PAGER_REFUSED;
+	if (rc < 0 && p->hooks->retry && http_no_answer_retriable(resp, rc) &&
+	    p->retries < HTTP_MAX_RETRIES) {
+		/* No byte came: nothing of this page was handed out. */
+		p->retries++;
+		int again = p->hooks->retry(p->hooks->ctx, resp);
+		if (again > 0)
+			return -1;
+		if (again < 0)
+			return PAGER_STOPPED;
+	}
 	if (rc < 0)
 		return broken_body(p);
 	if (resp->status < 200 || resp->status > 299)

@@ -60,11 +60,13 @@ struct pager_hooks {
 	/* A page was read in full. */
 	void (*page)(void *ctx, const struct pager_page *p);
 	/*
-	 * An answer http_rest_retriable() calls retriable, fewer than
+	 * An answer http_rest_retriable() calls retriable, or no answer at
+	 * all (http_no_answer_retriable(): resp->no_answer), fewer than
 	 * HTTP_MAX_RETRIES times for this page: 1 to ask for the page again
-	 * (after waiting as the hook sees fit), 0 to end with PAGER_STATUS,
-	 * -1 to end with PAGER_STOPPED.  NULL: the answer is PAGER_STATUS
-	 * (stream.retries lets libcurl's side retry instead).
+	 * (after waiting as the hook sees fit), 0 to end with PAGER_STATUS
+	 * (PAGER_FAILED when no answer came), -1 to end with PAGER_STOPPED.
+	 * NULL: the answer is PAGER_STATUS (stream.retries lets libcurl's
+	 * side retry instead).
 	 */
 	int (*retry)(void *ctx, const struct http_response *resp);
 	/*

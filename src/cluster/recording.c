@@ -300,6 +300,8 @@ void recorder_end(struct recorder *rec, unsigned x, const struct recorded_end *e
 		strbuf_adds(&rec->line, ",\"refused\":true");
 	if (e->rc < 0 && e->timed_out)
 		strbuf_adds(&rec->line, ",\"timedOut\":true");
+	if (e->rc < 0 && e->no_answer)
+		strbuf_adds(&rec->line, ",\"noAnswer\":true");
 	if (e->stopped)
 		strbuf_adds(&rec->line, ",\"stopped\":true");
 	strbuf_addch(&rec->line, '}');
@@ -351,7 +353,8 @@ static void tap_end(void *ctx, unsigned x, int rc, const char *error,
 {
 	struct recorded_end e = {
 		.rc = rc, .error = error, .refused = resp->refused,
-		.timed_out = resp->timed_out, .stopped = stopped,
+		.timed_out = resp->timed_out, .no_answer = resp->no_answer,
+		.stopped = stopped,
 	};
 	recorder_end(ctx, x, &e);
 }
@@ -380,7 +383,7 @@ struct exchange {
 	size_t nr, alloc;
 	bool ended;
 	int rc;
-	bool refused, timed_out;
+	bool refused, timed_out, no_answer;
 	bool stopped;		/* kinf was stopping: the recording ends here */
 	char *error;
 };
@@ -499,6 +502,8 @@ static int load_record(struct recording *rec, struct json_object *r, struct errb
 		ex->refused = json_object_object_get_ex(r, "refused", &v) &&
 			      json_object_get_boolean(v);
 		ex->timed_out = json_object_object_get_ex(r, "timedOut", &v) &&
+				json_object_get_boolean(v);
+		ex->no_answer = json_object_object_get_ex(r, "noAnswer", &v) &&
 				json_object_get_boolean(v);
 		ex->stopped = json_object_object_get_ex(r, "stopped", &v) &&
 			      json_object_get_boolean(v);
@@ -852,6 +857,7 @@ int replay_stream(struct replay *rp, const struct replay_request *req,
 		errbuf_set(err, "%s", ex->error);
 		ans->refused = ex->refused;
 		ans->timed_out = ex->timed_out;
+		ans->no_answer = ex->no_answer;
 		return -1;
 	}
 	return 0;
@@ -888,6 +894,7 @@ static int client_stream(struct kclient *c, const char *path, const struct strea
 	memcpy(resp->content_type, ans.content_type, sizeof(resp->content_type));
 	resp->refused = ans.refused;
 	resp->timed_out = ans.timed_out;
+	resp->no_answer = ans.no_answer;
 	return rc;
 }
 

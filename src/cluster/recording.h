@@ -96,7 +96,7 @@ struct recorded_answer {
 struct recorded_end {
 	int rc;			/* 0, or -1 with: */
 	const char *error;
-	bool refused, timed_out;
+	bool refused, timed_out, no_answer;
 	bool stopped;		/* kinf was stopping: the stream's recording ends */
 };
 
@@ -169,7 +169,7 @@ struct replay_answer {
 	long status;
 	char content_type[128];
 	int64_t retry_after_ms;
-	bool refused, timed_out;
+	bool refused, timed_out, no_answer;
 	struct strbuf *body;		/* a non-2xx answer's body goes here */
 };
 

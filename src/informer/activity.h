@@ -94,6 +94,10 @@ struct informer_stats {
 	int watch_timeout_s;		/* its timeoutSeconds */
 	uint64_t short_watches;		/* ended at once without events */
 	uint64_t rv_backwards;		/* events older than the RV before */
+	/* The last list or watch was refused (401, 403, 404): retried, as client-go does. */
+	bool refused;
+	/* The open watch's silence warning (no event, no bookmark); "": none. */
+	char watch_silent[160];
 	/* The listener furthest behind: notifications queued, and when
 	 * the oldest of them was queued (wall clock; 0: none queued). */
 	size_t backlog;
@@ -126,7 +130,8 @@ struct informer_opts {
 	bool watch_list_any_fallback;
 	size_t batch;			/* pops take up to this many (RealFIFOs) */
 	enum backoff_rule backoff;
-	int64_t stall_ms;		/* silence rule; 0: defaults (see reflector.h) */
+	int64_t stall_ms;		/* silence rules; 0: defaults (see reflector.h) */
+	int64_t renew_ms;		/* --renew-silent (kinf's own); 0: never */
 };
 
 #endif

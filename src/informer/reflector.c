@@ -134,11 +134,6 @@ static void list_and_watch(struct reflector *r)
 		default:		/* EXPIRED (reflector_watch() noted why), STOPPED */
 			goto out;
 		}
-		if (r->reconnected) {
-			r->reconnected = false;
-			if (reflector_check_server_rv(r) != OK)
-				goto out;
-		}
 		o = reflector_watch(r, false);
 	}
 out:
@@ -177,7 +172,8 @@ struct reflector *reflector_new(struct kclient *client,
 	r->api_version = api_group_version(res->group, res->version);
 	r->type = (struct kobj_type){ .api_version = r->api_version, .kind = res->kind };
 	r->list_idle_ms = opts->stall_ms ? opts->stall_ms : REFLECTOR_DEFAULT_LIST_IDLE_MS;
-	r->renew_ms = opts->stall_ms ? opts->stall_ms : REFLECTOR_DEFAULT_RENEW_MS;
+	r->silence_ms = opts->stall_ms ? opts->stall_ms : REFLECTOR_DEFAULT_SILENCE_MS;
+	r->renew_ms = opts->renew_ms;
 	stop_init(&r->stop);
 	pthread_mutex_init(&r->lock, NULL);
 	r->backoff_reset_ms = now_ms(r);
@@ -256,6 +252,8 @@ void reflector_get_stats(struct reflector *r, struct informer_stats *out)
 	out->watch_timeout_s = s->watch_timeout_s;
 	out->short_watches = s->short_watches;
 	out->rv_backwards = s->rv_backwards;
+	out->refused = s->refused;
+	memcpy(out->watch_silent, s->watch_silent, sizeof(out->watch_silent));
 	memcpy(out->last_error, s->last_error, sizeof(out->last_error));
 	memcpy(out->relist_reason, s->relist_reason, sizeof(out->relist_reason));
 	pthread_mutex_unlock(&r->lock);

@@ -15,12 +15,15 @@
  *   watch  from the last RV, allowWatchBookmarks, timeoutSeconds random in
  *          [300, 600).  Events become Add/Update/Delete; bookmarks only move
  *          the RV; every event moves it.  A watch the server ends cleanly
- *          is reopened at once from the last RV.  A watch silent for
- *          stall_ms (default 45 s) is renewed: a new watch from the same RV
- *          replaces it.  That is no error and no relist: an idle resource
- *          costs one request per period; a watch whose server side hung,
- *          or whose connection died without a word, is replaced, and the
- *          new one replays what the old one missed.
+ *          is reopened at once from the last RV.  A silent watch is left
+ *          alone, as client-go leaves it: its timeoutSeconds ends it, and
+ *          over HTTP/2 the transport's health check closes a dead
+ *          connection (transport.h).  A watch without an event or a
+ *          bookmark for stall_ms (default 75 s: the apiserver's bookmark
+ *          minute and a margin) is reported once (ACT_WARNING and
+ *          stats.watch_silent), never acted on.  Only with renew_ms
+ *          (--renew-silent, kinf's own) is a watch silent (no byte) that
+ *          long renewed: a new watch from the same RV replaces it.
  *   errors 410 (HTTP, or an ERROR event with code 410) relists.  429 waits
  *          Retry-After and retries the same request.  Anything else, and a
  *          "very short watch" (under 1 s, no events), ends the cycle: wait
@@ -30,8 +33,10 @@
  * Threads: reflector_start() starts the thread; reflector_stop() sets the
  * stop flag (which also aborts a transfer in progress through libcurl's
  * progress callback), wakes any sleep, and joins.  Before the first
- * successful list, an answer no retry can fix (400, 401, 403, 404) is
- * fatal: an ACT_ERROR with .fatal set, and the thread ends.  The stats are guarded
+ * successful list, an answer no retry can fix (400) is fatal: an
+ * ACT_ERROR with .fatal set, and the thread ends.  401, 403 and 404 are
+ * retried with backoff forever, as client-go's Run retries them, each
+ * failure's message ending "; retrying as client-go does".  The stats are guarded
  * by a mutex; reflector_get_stats() may be called from any thread.  The
  * activity hook runs on the reflector's thread and must not block.
  */
@@ -45,11 +50,12 @@
 struct kclient;
 
 /*
- * Silence (no byte) after which a watch is renewed: a new watch from the
- * same resourceVersion replaces it, with no error and no relist; and after
- * which a list is given up as dead.  informer_opts.stall_ms sets both.
+ * A watch without an event or a bookmark this long is reported (the
+ * apiserver's bookmark period, a minute, and a margin); a list silent
+ * (no byte) this long is given up as dead.  informer_opts.stall_ms sets
+ * both.
  */
-#define REFLECTOR_DEFAULT_RENEW_MS 45000
+#define REFLECTOR_DEFAULT_SILENCE_MS 75000
 #define REFLECTOR_DEFAULT_LIST_IDLE_MS 125000
 
 struct reflector;

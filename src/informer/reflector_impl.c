@@ -70,6 +70,9 @@ void reflector_emit(struct reflector *r, enum activity act, const char *fmt, ...
  */
 void reflector_report_relist(struct reflector *r, struct replace_stats *rs)
 {
+	pthread_mutex_lock(&r->lock);
+	r->stats.refused = false;	/* let in at last */
+	pthread_mutex_unlock(&r->lock);
 	if (r->list_no > 0) {
 		struct activity_info rel = { .act = ACT_RELISTED, .replace = *rs };
 
@@ -96,6 +99,18 @@ void reflector_fail(struct reflector *r, const char *msg)
 	reflector_emit(r, ACT_ERROR, "%s", msg);
 }
 
+void reflector_fail_refused(struct reflector *r, const char *msg)
+{
+	char why[sizeof(r->stats.last_error)];
+
+	snprintf(why, sizeof(why), "%.*s%s", (int)(sizeof(why) - sizeof(REFUSED_RETRY)),
+		 msg, REFUSED_RETRY);
+	pthread_mutex_lock(&r->lock);
+	r->stats.refused = true;
+	pthread_mutex_unlock(&r->lock);
+	reflector_fail(r, why);
+}
+
 /* Ends the reflector: before it ever listed, there is nothing to show. */
 void reflector_give_up(struct reflector *r, const char *msg)
 {
@@ -119,6 +134,20 @@ void reflector_set_rv(struct reflector *r, const char *rv)
 	pthread_mutex_lock(&r->lock);
 	snprintf(r->stats.rv, sizeof(r->stats.rv), "%s", rv);
 	pthread_mutex_unlock(&r->lock);
+}
+
+void reflector_note_rv_back(struct reflector *r, const char *rv, const char *what)
+{
+	unsigned long long was, now;
+
+	if (!reflector_parse_rv(r->last_rv, &was) || !reflector_parse_rv(rv, &now) || now >= was)
+		return;
+	pthread_mutex_lock(&r->lock);
+	r->stats.rv_backwards++;
+	pthread_mutex_unlock(&r->lock);
+	reflector_emit(r, ACT_WARNING, "resourceVersion went back: %s returned %s after %s; "
+		       "the server was restored or replaced, or its cache is behind "
+		       "(client-go takes it as it comes)", what, rv, r->last_rv);
 }
 
 void reflector_note_relist_reason(struct reflector *r, const char *reason)
@@ -155,6 +184,14 @@ bool reflector_wait_backoff(struct reflector *r, int64_t ms, const char *why)
 	return !kclient_sleep(r->client, &r->stop, ms);
 }
 
+bool reflector_no_answer_wait(struct reflector *r, unsigned attempt)
+{
+	char why[112];
+
+	snprintf(why, sizeof(why), "no answer from the server: retrying as client-go's "
+		 "REST client does (%u of %d)", attempt, HTTP_MAX_RETRIES);
+	return reflector_wait_backoff(r, HTTP_NO_ANSWER_RETRY_MS, why);
+}
 
 bool reflector_throttled(struct reflector *r, const struct http_response *resp)
 {

@@ -47,7 +47,6 @@ struct reflector {
 	unsigned list_no;
 	bool paginated_result;		/* the first list at "0" came in pages */
 	bool watching;			/* in the watch phase (hooks.watching) */
-	bool reconnected;		/* the connection was lost: check the RV */
 	/*
 	 * When the last watch that worked ended, monotonic; 0: none yet.  A
 	 * watch worked when it delivered events, or ended as a healthy watch
@@ -57,8 +56,8 @@ struct reflector {
 	 */
 	int64_t watch_worked_until_ms;
 	int64_t backoff_ms, last_backoff_ms, backoff_reset_ms;
-	/* opts->stall_ms, or reflector.h's defaults */
-	int64_t list_idle_ms, renew_ms;
+	/* opts->stall_ms, or reflector.h's defaults; renew_ms 0: never */
+	int64_t list_idle_ms, silence_ms, renew_ms;
 
 	pthread_mutex_t lock;		/* guards stats */
 	struct informer_stats stats;
@@ -88,15 +87,24 @@ static inline int64_t now_ms(const struct reflector *r)
 	return kclient_now_ms(r->client);
 }
 
-/*
- * Answers no retry will change: a bad selector (400), credentials the
- * server refuses (401, after the HTTP layer refreshed them), a verb it
- * forbids (403), a resource it doesn't serve (404).
- */
+/* An answer no retry will change: a bad selector (400). */
 static inline bool hopeless(long status)
 {
-	return status == 400 || status == 401 || status == 403 || status == 404;
+	return status == 400;
 }
+
+/*
+ * A refusal that may yet change: credentials the server refuses (401,
+ * after the HTTP layer refreshed them), a verb it forbids (403), a
+ * resource it doesn't serve (404).  client-go's Run retries them with
+ * backoff forever, so events flow once RBAC is granted or the CRD
+ * installed: so does kinf, saying so on every retry (REFUSED_RETRY).
+ */
+static inline bool refused_status(long status)
+{
+	return status == 401 || status == 403 || status == 404;
+}
+#define REFUSED_RETRY "; retrying as client-go does"
 
 #define STAT_INC(r, field)                                                 \
 	do {                                                               \
@@ -118,15 +126,43 @@ void reflector_emit_infov(struct reflector *r, struct activity_info *info,
 void reflector_report_relist(struct reflector *r, struct replace_stats *rs);
 /* A failure: counted, kept as the last error, told to the listeners. */
 void reflector_fail(struct reflector *r, const char *msg);
+/*
+ * A refusal (refused_status()): reflector_fail() with msg and
+ * REFUSED_RETRY, and stats.refused until a list succeeds.
+ */
+void reflector_fail_refused(struct reflector *r, const char *msg);
 /* A failure before the first list that no retry can mend: ends the reflector. */
 void reflector_give_up(struct reflector *r, const char *msg);
 /* The last RV seen (ignores ""). */
 void reflector_set_rv(struct reflector *r, const char *rv);
+/*
+ * Before rv replaces the last RV: when both are numbers and rv is lower,
+ * counts it (stats.rv_backwards) and warns, `what` naming where it came
+ * from ("the list", "a bookmark").  Only says so: client-go takes every
+ * RV as it comes, and acts only on a too large RV's error.
+ */
+void reflector_note_rv_back(struct reflector *r, const char *rv, const char *what);
 void reflector_note_relist_reason(struct reflector *r, const char *reason);
 /* The watch phase began or ended: tells hooks.watching on a change. */
 void reflector_set_watching(struct reflector *r, bool on);
 /* Sleeps ms in STATE_BACKOFF; false when stopped meanwhile. */
 bool reflector_wait_backoff(struct reflector *r, int64_t ms, const char *why);
+/*
+ * The REST client's retry of a request that got no answer (http.h
+ * http_no_answer_retriable()): waits HTTP_NO_ANSWER_RETRY_MS, attempt
+ * (1-based) of HTTP_MAX_RETRIES; false when stopped meanwhile.
+ */
+bool reflector_no_answer_wait(struct reflector *r, unsigned attempt);
+/*
+ * What client-go's REST client retries by itself for the reflector
+ * (with_retry.go checkWait): a 429 or a 5xx that says Retry-After.  A 429
+ * without it reaches the reflector at once (kinf's other callers wait a
+ * second, http.h).
+ */
+static inline bool rest_retries(const struct http_response *resp)
+{
+	return http_rest_retriable(resp) && resp->retry_after_ms >= 0;
+}
 /* Waits out a 429 (or a 5xx with Retry-After); false when stopped meanwhile. */
 bool reflector_throttled(struct reflector *r, const struct http_response *resp);
 /* client-go's isTooLargeResourceVersionError, of a Status / of a 504 answer. */

@@ -18,7 +18,6 @@
 #include "cluster/pager.h"
 #include "informer/reflector_list.h"
 #include "lib/decoder.h"
-#include "lib/strbuf.h"
 
 #define DEFAULT_PAGE_SIZE 500
 
@@ -113,25 +112,6 @@ static long not_a_list(struct reflector *r, const char *rest, long status,
 	return code;
 }
 
-/* Reads metadata.resourceVersion and .continue from the list's rest. */
-static int list_metadata(const char *rest, char rv[RV_SIZE], char **cont)
-{
-	json_object *root = json_parse_deep(rest), *meta, *v;
-	*cont = NULL;
-	rv[0] = '\0';
-	if (!root || !json_object_object_get_ex(root, "metadata", &meta)) {
-		json_object_put(root);
-		return -1;
-	}
-	if (json_object_object_get_ex(meta, "resourceVersion", &v))
-		snprintf(rv, RV_SIZE, "%s", json_object_get_string(v));
-	if (json_object_object_get_ex(meta, "continue", &v) &&
-	    *json_object_get_string(v))
-		*cont = xstrdup(json_object_get_string(v));
-	json_object_put(root);
-	return 0;
-}
-
 /*
  * client-go's paging rules: an explicit page size always; else pages of
  * 500, except for a relist at a known RV, which the watch cache serves in
@@ -163,6 +143,7 @@ struct list_pass {
 	struct list_state *ls;
 	const char *rv;			/* asked for */
 	char *rv_out;			/* RV_SIZE: the last page's */
+	unsigned no_answer_tries;	/* of the page being asked for */
 };
 
 static int list_flush(void *ctx)
@@ -190,6 +171,7 @@ static void list_page_read(void *ctx, const struct pager_page *p)
 	struct activity_info info = { .act = ACT_LIST_PAGE, .count = p->items };
 
 	snprintf(lp->rv_out, RV_SIZE, "%s", p->rv);
+	lp->no_answer_tries = 0;
 	STAT_INC(r, pages);
 	reflector_emit_info(r, &info);
 	if (p->cont && r->list_no == 0 && !strcmp(lp->rv, "0"))
@@ -200,8 +182,18 @@ static int list_retry(void *ctx, const struct http_response *resp)
 {
 	struct list_pass *lp = ctx;
 
-	/* A too large RV is no throttling: list_status() relists at "". */
-	if (reflector_resp_too_large(resp))
+	/* request(): an EOF, a reset, a timeout are retried 1 s later. */
+	if (resp->no_answer) {
+		lp->no_answer_tries++;
+		return reflector_no_answer_wait(lp->r, lp->no_answer_tries) ? 1 : -1;
+	}
+	/*
+	 * request() retries only what says Retry-After, a too large RV's
+	 * 504 included (list_status() relists at "" once the retries are
+	 * spent).  A 429 without it fails the list: the next one, after the
+	 * backoff, starts again from its first page.
+	 */
+	if (!rest_retries(resp))
 		return 0;
 	return reflector_throttled(lp->r, resp) ? 1 : -1;
 }
@@ -231,9 +223,8 @@ static enum outcome list_status(struct reflector *r, const char *rv,
 {
 	if (reflector_resp_too_large(resp)) {
 		/*
-		 * The server is behind our RV (restored from a backup?).
-		 * Its 504 says Retry-After, which client-go's REST client
-		 * would honour up to ten times; kinf relists at once.
+		 * The server is behind our RV (restored from a backup?), and
+		 * its 504's Retry-After was honoured ten times (list_retry()).
 		 */
 		reflector_emit(r, ACT_WARNING, "the server's resourceVersion is behind %s: "
 			       "listing at \"\" (too large resource version)", *rv ? rv : "\"\"");
@@ -253,6 +244,10 @@ static enum outcome list_status(struct reflector *r, const char *rv,
 	if (!r->listed_once && hopeless(resp->status)) {
 		reflector_give_up(r, msg);
 		return STOPPED;
+	}
+	if (refused_status(resp->status)) {
+		reflector_fail_refused(r, msg);
+		return FAILED;
 	}
 	reflector_fail(r, msg);
 	return FAILED;
@@ -403,72 +398,12 @@ enum outcome reflector_list(struct reflector *r)
 			r->hooks.replaced(r->hooks.ctx);
 		r->listed_once = true;
 		r->rv_unavailable = false;
+		reflector_note_rv_back(r, rv, "the list");
 		reflector_set_rv(r, rv);
 		reflector_report_relist(r, &rs);
 		r->list_no++;
 	}
 	reflector_list_state_clear(&ls);
 	free(ls.items);
-	return ret;
-}
-
-/* ---- the server's resourceVersion -------------------------------------- */
-
-static int on_probe_data(void *ctx, const char *data, size_t len)
-{
-	struct strbuf *sb = ctx;
-	if (sb->len + len > 1 << 20)
-		return -1;	/* one object and a list envelope: never this big */
-	strbuf_add(sb, data, len);
-	return 0;
-}
-
-/*
- * After the connection was lost or refused the server may be back from a
- * restore with a lower resourceVersion; a watch from ours would then wait
- * in silence until the server catches up (the watch cache holds it), and
- * the cache would stay stale.  One LIST of one object at "" (a quorum
- * read) tells the server's RV: if it is behind ours, relist at "" — what
- * client-go's list() does on a too large RV.  (kinf's own: client-go's
- * reflector re-watches from its RV and waits.)  RVs that are not numbers
- * are not compared.
- */
-enum outcome reflector_check_server_rv(struct reflector *r)
-{
-	struct strbuf body = STRBUF_INIT, q = STRBUF_INIT;
-	struct http_response resp = { 0 };
-	struct errbuf err = { "" };
-	struct stream_opts sopts = {
-		.stop = &r->stop.flag,
-		.stop_fd = stop_fd(&r->stop),
-		.record_as = r->path,
-		.idle_timeout_ms = r->list_idle_ms,
-	};
-	unsigned long long ours, theirs;
-	enum outcome ret = OK;
-	char rv[RV_SIZE] = "";
-	char *cont = NULL;
-
-	url_query_add(&q, "limit", "1");
-	char *path = xasprintf("%s%s", r->path, strbuf_str(&q));
-	strbuf_release(&q);
-	int rc = kclient_stream(r->client, path, &sopts, on_probe_data, &body, &resp, &err);
-	free(path);
-	if (stop_requested(&r->stop))
-		ret = STOPPED;
-	else if (rc == 0 && resp.status == 200 &&
-		 list_metadata(strbuf_str(&body), rv, &cont) == 0 &&
-		 reflector_parse_rv(rv, &theirs) && reflector_parse_rv(r->last_rv, &ours) &&
-		 theirs < ours) {
-		reflector_emit(r, ACT_WARNING, "the server's resourceVersion went back "
-			       "(%s, ours %s): it was restored or replaced; relisting at \"\"",
-			       rv, r->last_rv);
-		reflector_note_relist_reason(r, "the server's resourceVersion went back");
-		r->rv_unavailable = true;
-		ret = EXPIRED;
-	}
-	free(cont);
-	strbuf_release(&body);
-	http_response_release(&resp);
 	return ret;
 }

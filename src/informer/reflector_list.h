@@ -1,9 +1,8 @@
 /*
  * reflector_list.h — the reflector's LIST (reflector_list.c): one LIST
- * into the FIFO as one Replace, and the probe of the server's
- * resourceVersion.  Private to the reflector's files; the reflector's
- * thread, but for what reflector_list.c's DESIGN comment gives the
- * decoder's.
+ * into the FIFO as one Replace.  Private to the reflector's files; the
+ * reflector's thread, but for what reflector_list.c's DESIGN comment
+ * gives the decoder's.
  */
 #ifndef KINF_REFLECTOR_LIST_H
 #define KINF_REFLECTOR_LIST_H
@@ -28,7 +27,5 @@ struct kobj *reflector_known_or(struct reflector *r, struct kobj *obj);
 void reflector_list_state_clear(struct list_state *ls);
 /* One LIST (at "0", the last RV, or ""), its items to the FIFO as one Replace. */
 enum outcome reflector_list(struct reflector *r);
-/* After a reconnection: EXPIRED when the server's RV went back behind ours. */
-enum outcome reflector_check_server_rv(struct reflector *r);
 
 #endif

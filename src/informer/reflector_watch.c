@@ -55,6 +55,8 @@ struct watch_state {
 	_Atomic int64_t last_event_ms;	/* monotonic; set by the decoder */
 	int64_t last_byte_ms;		/* monotonic; the reflector's thread */
 	bool renewing;			/* silent too long: being replaced */
+	int timeout_s;			/* its timeoutSeconds */
+	atomic_bool silence_told;	/* its silence was reported, not yet cleared */
 	enum outcome verdict;		/* set by an event that ends the watch */
 	char message[sizeof(struct errbuf)];
 	/*
@@ -115,6 +117,7 @@ static void streaming_list_done(struct watch_state *ws, const char *rv)
 		r->hooks.replaced(r->hooks.ctx);
 	r->listed_once = true;
 	r->rv_unavailable = false;
+	reflector_note_rv_back(r, rv, "the streaming list");
 	reflector_set_rv(r, rv);
 	ws->initial = false;
 	reflector_report_relist(r, &rs);
@@ -139,8 +142,10 @@ static int on_watch_bookmark(struct watch_state *ws, json_object *obj)
 	 * variable only, which the end bookmark's overwrites: a streaming
 	 * list restarted before its end is asked from the RV it had.
 	 */
-	if (!ws->initial)
+	if (!ws->initial) {
+		reflector_note_rv_back(r, rv, "a bookmark");
 		reflector_set_rv(r, rv);
+	}
 	pthread_mutex_lock(&r->lock);
 	int64_t now = wall_ms();
 	r->stats.bookmarks++;
@@ -199,6 +204,42 @@ static void note_event_rv(struct reflector *r, const struct kobj *o)
 		reflector_emit(r, ACT_WARNING, "resourceVersion went back on the watch: "
 			       "%s after %s (%s); an apiserver bug: its watch cache may hand "
 			       "out old state", o->rv, r->last_rv, o->key);
+}
+
+/* The health pane's silence warning is over (an event came, or the watch ended). */
+static void watch_silence_clear(struct reflector *r)
+{
+	pthread_mutex_lock(&r->lock);
+	r->stats.watch_silent[0] = '\0';
+	pthread_mutex_unlock(&r->lock);
+}
+
+/*
+ * No event and no bookmark for silence_ms: the apiserver sends a bookmark
+ * about once a minute to a watch that allows them, so the watch may be
+ * dead.  client-go does nothing about it (its watch lasts until its
+ * timeoutSeconds, or until HTTP/2's health check closes the connection);
+ * kinf says so, once, and does nothing either.  Returns when to look again.
+ */
+static int64_t watch_silence(struct watch_state *ws, int64_t now)
+{
+	struct reflector *r = ws->r;
+	int64_t quiet = now - ws->last_event_ms;
+	char msg[sizeof(r->stats.watch_silent)];
+
+	if (quiet < r->silence_ms)
+		return r->silence_ms - quiet;
+	if (atomic_exchange(&ws->silence_told, true))
+		return r->silence_ms;
+	long long left = ws->timeout_s - (now - ws->started_ms) / 1000;
+	snprintf(msg, sizeof(msg), "no event or bookmark for %lld s: the watch may be dead; "
+		 "client-go would wait for its timeout (%lld s left)",
+		 (long long)(quiet / 1000), left > 0 ? left : 0);
+	pthread_mutex_lock(&r->lock);
+	snprintf(r->stats.watch_silent, sizeof(r->stats.watch_silent), "%s", msg);
+	pthread_mutex_unlock(&r->lock);
+	reflector_emit(r, ACT_WARNING, "%s", msg);
+	return r->silence_ms;
 }
 
 /* An event whose object kinf cannot read: skipped. */
@@ -278,6 +319,8 @@ static int on_watch_line(void *ctx, const char *text, size_t len)
 		return end_watch(ws, FAILED, buf);
 	}
 	ws->last_event_ms = now_ms(r);
+	if (atomic_exchange(&ws->silence_told, false))
+		watch_silence_clear(r);
 
 	if (ev.type == KOBJ_EVENT_BOOKMARK) {
 		ret = on_watch_bookmark(ws, ev.tree);
@@ -380,7 +423,8 @@ static void emit_watch_end(struct reflector *r, const struct watch_state *ws,
  * The watch's clock.  While a streaming list waits for its end bookmark,
  * client-go warns every 10 s without an event ("event bookmark expired");
  * it sets no deadline of its own: the watch's timeoutSeconds ends it.
- * Once watching, a watch silent (no byte) for renew_ms is ended to be
+ * Once watching, a watch without events is reported (watch_silence());
+ * with --renew-silent, one silent (no byte) for renew_ms is ended to be
  * renewed (see reflector.h).  Returns when to look again, or -1.
  */
 static int64_t watch_tick(void *ctx)
@@ -397,11 +441,27 @@ static int64_t watch_tick(void *ctx)
 			       (long long)(quiet / 1000), atomic_load(&ws->initial_count));
 		return WATCH_LIST_WARN_MS;
 	}
-	int64_t silent = now - ws->last_byte_ms, limit = ws->r->renew_ms;
-	if (silent < limit)
-		return limit - silent;
-	ws->renewing = true;
-	return -1;
+	int64_t next = watch_silence(ws, now);
+	if (ws->r->renew_ms) {
+		int64_t silent = now - ws->last_byte_ms, limit = ws->r->renew_ms;
+		if (silent >= limit) {
+			ws->renewing = true;
+			return -1;
+		}
+		if (limit - silent < next)
+			next = limit - silent;
+	}
+	return next;
+}
+
+/* The first tick: the streaming list's warning, or the watch's silence rules. */
+static int64_t first_tick_ms(const struct reflector *r, bool initial)
+{
+	if (initial)
+		return WATCH_LIST_WARN_MS;
+	if (r->renew_ms && r->renew_ms < r->silence_ms)
+		return r->renew_ms;
+	return r->silence_ms;
 }
 
 /*
@@ -453,12 +513,10 @@ static enum outcome streaming_list_outcome(struct reflector *r, struct watch_sta
 		http_status_message(resp, what, &err);
 		snprintf(msg, sizeof(msg), "%s", err.msg);
 	}
-	if (!r->listed_once && hopeless(resp->status) && resp->status != 400) {
-		/* Credentials, permissions, the resource: a LIST can't do better. */
-		reflector_give_up(r, msg);
-		return STOPPED;
-	}
-	reflector_fail(r, msg);
+	if (refused_status(resp->status))
+		reflector_fail_refused(r, msg);
+	else
+		reflector_fail(r, msg);
 	if (refusal && (r->opts->watch_list_any_fallback || resp->status == 422)) {
 		reflector_emit(r, ACT_WARNING, "the server refused the streaming list (%ld): "
 			       "listing with LIST this time, streaming again on the next relist",
@@ -584,7 +642,7 @@ static bool when_renewed(const struct watch_end *e)
 static enum outcome end_renewed(struct watch_end *e)
 {
 	STAT_INC(e->r, stalls);
-	reflector_emit(e->r, ACT_WATCH_STALLED, "silent for %lld s",
+	reflector_emit(e->r, ACT_WATCH_STALLED, "silent for %lld s; --renew-silent, kinf's own",
 		       (long long)(e->r->renew_ms / 1000));
 	e->healthy = true;
 	return OK;
@@ -612,8 +670,23 @@ static bool when_refused(const struct watch_end *e)
 static enum outcome end_refused(struct watch_end *e)
 {
 	reflector_fail(e->r, e->errmsg);
-	e->r->reconnected = true;
 	return RETRY;
+}
+
+static bool when_unanswered(const struct watch_end *e)
+{
+	return e->rc < 0 && e->resp->no_answer;
+}
+
+/*
+ * Still no answer after the REST client's retries: Watch() returns the
+ * error, which isWatchErrorRetriable does not take (not a refused
+ * connection, not a 429): the cycle ends, backoff, relist.
+ */
+static enum outcome end_unanswered(struct watch_end *e)
+{
+	reflector_fail(e->r, e->errmsg);
+	return FAILED;
 }
 
 static bool when_connection_lost(const struct watch_end *e)
@@ -626,7 +699,6 @@ static enum outcome end_connection_lost(struct watch_end *e)
 {
 	STAT_INC(e->r, watch_ends);
 	emit_watch_end(e->r, e->ws, e->lasted, "connection lost: %s", e->errmsg);
-	e->r->reconnected = true;
 	return OK;
 }
 
@@ -672,9 +744,21 @@ static bool when_throttled(const struct watch_end *e)
 	return http_rest_retriable(e->resp);
 }
 
+/*
+ * A 429, or a 5xx with Retry-After, that watch_request()'s retries did
+ * not get past (or a 429 without Retry-After, which it does not retry):
+ * a 429 is isWatchErrorRetriable (back off, re-watch from the last RV),
+ * a 5xx ends the cycle (backoff, relist).
+ */
 static enum outcome end_throttled(struct watch_end *e)
 {
-	return reflector_throttled(e->r, e->resp) ? OK : STOPPED;
+	struct errbuf err = { "" };
+	char what[128];
+
+	snprintf(what, sizeof(what), "watch %s", e->r->opts->resource->name);
+	http_status_message(e->resp, what, &err);
+	reflector_fail(e->r, err.msg);
+	return e->resp->status == 429 ? RETRY : FAILED;
 }
 
 static bool when_bad_status(const struct watch_end *e)
@@ -689,7 +773,10 @@ static enum outcome end_bad_status(struct watch_end *e)
 
 	snprintf(what, sizeof(what), "watch %s", e->r->opts->resource->name);
 	http_status_message(e->resp, what, &err);
-	reflector_fail(e->r, err.msg);
+	if (refused_status(e->resp->status))
+		reflector_fail_refused(e->r, err.msg);
+	else
+		reflector_fail(e->r, err.msg);
 	return FAILED;
 }
 
@@ -742,6 +829,7 @@ static const struct watch_end_rule {
 	{ "renewed after its silence (kinf)", when_renewed, end_renewed },
 	{ "stalled (no data)", when_idle, end_idle },
 	{ "connection refused", when_refused, end_refused },
+	{ "failed to watch (no answer)", when_unanswered, end_unanswered },
 	{ "connection lost", when_connection_lost, end_connection_lost },
 	{ "very short watch (cut)", when_cut_short, end_very_short },
 	{ "failed to watch", when_transport_failed, end_transport_failed },
@@ -762,14 +850,43 @@ static enum outcome watch_outcome(struct watch_end *e)
 }
 
 /*
+ * The watch's request, retried as client-go's rest.Request.Watch retries
+ * (with_retry.go IsNextRetry, up to maxRetries 10 in all): one that got
+ * no answer (an EOF, a reset or a timeout is an artificial Retry-After:
+ * 1), and a 429 or 5xx that says Retry-After (checkWait).  Only then does
+ * the reflector see the failure.  No event came on such an attempt, so
+ * the watch's state is as it was.
+ */
+static int watch_request(struct reflector *r, const char *path, const struct stream_opts *so,
+			 struct watch_state *ws, struct http_response *resp, struct errbuf *err)
+{
+	for (unsigned attempt = 1;; attempt++) {
+		int rc = kclient_stream(r->client, path, so, on_watch_data, ws, resp, err);
+		bool status_retry = rc == 0 && rest_retries(resp);
+
+		if ((!status_retry && !http_no_answer_retriable(resp, rc)) ||
+		    attempt > HTTP_MAX_RETRIES || stop_requested(&r->stop))
+			return rc;
+		if (!(status_retry ? reflector_throttled(r, resp) : reflector_no_answer_wait(r, attempt)))
+			return rc;
+		http_response_release(resp);
+		memset(resp, 0, sizeof(*resp));
+		err->msg[0] = '\0';
+		ws->last_event_ms = ws->last_byte_ms = ws->started_ms = now_ms(r);
+	}
+}
+
+/*
  * One watch, until it ends.  With `initial`, a streaming list
  * (sendInitialEvents) from the last RV or "", which becomes the watch
  * once its end bookmark came.
  */
 enum outcome reflector_watch(struct reflector *r, bool initial)
 {
-	struct watch_state ws = { .r = r, .verdict = OK, .initial = initial };
 	int timeout_s = WATCH_MIN_TIMEOUT_S + (int)(rand_unit() * WATCH_MIN_TIMEOUT_S);
+	struct watch_state ws = {
+		.r = r, .verdict = OK, .initial = initial, .timeout_s = timeout_s,
+	};
 	char *path = watch_path(r, initial, timeout_s);
 	struct stream_opts sopts = {
 		.stop = &r->stop.flag,
@@ -785,19 +902,18 @@ enum outcome reflector_watch(struct reflector *r, bool initial)
 		.timeout_ms = (int64_t)(timeout_s + 60) * 1000,
 		.tick = watch_tick,
 		.tick_ctx = &ws,
-		.tick_ms = initial ? WATCH_LIST_WARN_MS : r->renew_ms,
+		.tick_ms = first_tick_ms(r, initial),
 	};
 	struct http_response resp = { 0 };
 	struct errbuf err = { "" };
-	int64_t started = now_ms(r);
 
 	line_splitter_init(&ws.lines, put_watch_line, &ws);
 	ws.initial_items.r = r;
-	ws.last_event_ms = ws.last_byte_ms = ws.started_ms = started;
+	ws.last_event_ms = ws.last_byte_ms = ws.started_ms = now_ms(r);
 	watch_opening(r, initial, timeout_s);
 
 	decoder_begin(r->decoder, on_watch_line, on_watch_batch, &ws);
-	int rc = kclient_stream(r->client, path, &sopts, on_watch_data, &ws, &resp, &err);
+	int rc = watch_request(r, path, &sopts, &ws, &resp, &err);
 	free(path);
 	decoder_drain(r->decoder);	/* ws is ours again */
 	struct watch_end end = {
@@ -806,6 +922,7 @@ enum outcome reflector_watch(struct reflector *r, bool initial)
 	};
 	pthread_mutex_lock(&r->lock);
 	r->stats.watch_since_ms = 0;
+	r->stats.watch_silent[0] = '\0';
 	pthread_mutex_unlock(&r->lock);
 
 	enum outcome ret = watch_outcome(&end);

@@ -57,6 +57,7 @@ static void session_init(struct session *s, const struct session_opts *opts)
 		.streaming_list = opts->streaming_set ? opts->streaming_list
 						      : prof->streaming_list,
 		.stall_ms = opts->stall_ms,
+		.renew_ms = opts->renew_ms,
 	};
 	priv->alloc = s->nr;
 	s->priv = priv;

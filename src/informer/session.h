@@ -31,6 +31,7 @@ struct session_opts {
 	int64_t resync_ms;
 	unsigned page_size;
 	int64_t stall_ms;		/* 0: the reflector's default */
+	int64_t renew_ms;		/* --renew-silent; 0: never */
 };
 
 /*

@@ -579,6 +579,20 @@ static void json_relist(const struct notification *n, struct strbuf *sb)
 	strbuf_adds(sb, "}}\n");
 }
 
+/*
+ * The Warning record of -o json with events: what the informer noticed
+ * and did nothing about (a silent watch, a resourceVersion gone back),
+ * for a script that reads stdout alone.
+ */
+static void json_warning(const struct notification *n, struct strbuf *sb)
+{
+	add_time(sb, wall_ms());
+	add_member(sb, "type", "Warning");
+	add_member(sb, "resource", n->resource);
+	add_member(sb, "message", n->activity->message);
+	strbuf_adds(sb, "}\n");
+}
+
 static const struct printer_ops formats[OUTPUT__COUNT] = {
 	[OUTPUT_LINE] = { "line", NULL, line_delta },
 	[OUTPUT_WIDE] = { "wide", NULL, line_delta },
@@ -785,7 +799,8 @@ static const struct {
 	[ACT_WATCH_OPEN] = { notice_watch_open, true },
 	[ACT_WATCH_END] = { notice_watch_end, false },
 	[ACT_WATCH_EXPIRED] = { notice_watch_expired, false },
-	[ACT_WATCH_STALLED] = { notice_watch_stalled, true },
+	/* Shown always: a renewal is kinf acting, which says so. */
+	[ACT_WATCH_STALLED] = { notice_watch_stalled, false },
 	[ACT_ERROR] = { notice_error, false },
 	[ACT_BACKOFF] = { notice_backoff, false },
 	[ACT_RELISTED] = { notice_relisted, false },
@@ -1047,6 +1062,11 @@ int printer_notification(struct printer *p, const struct notification *n)
 		if (p->opts.notices)
 			printer_flush(p);
 		print_notice(p, n);
+		if (n->activity->act == ACT_WARNING && p->opts.events &&
+		    p->ops == &formats[OUTPUT_JSON]) {
+			json_warning(n, &p->sb);
+			return write_record(p);
+		}
 		if (n->activity->act == ACT_SYNCED && p->holding &&
 		    ++p->synced >= p->opts.resources) {
 			release_held(p, &p->sb);

@@ -141,6 +141,9 @@ static void lines_informer(struct tui *t, struct health_text *h)
 	}
 	if (tab->m.held_nr || t->paused)
 		line_add(h, 0, "held %zu (paused)", tab->m.held_nr);
+	if (st->refused)
+		line_add(h, A_BOLD | tui_color(t, PAIR_ERROR),
+			 "refused  retrying as client-go does");
 	if (st->last_error[0]) {
 		format_ago(t, st->last_error_ms, a);
 		line_add(h, A_BOLD | tui_color(t, PAIR_ERROR), "error %s ago: %s", a,
@@ -154,6 +157,10 @@ static void lines_informer(struct tui *t, struct health_text *h)
 		item_add(h, "of %ds", st->watch_timeout_s);
 	} else {
 		line_add(h, 0, "watch    none open");
+	}
+	if (st->watch_silent[0]) {
+		line_add(h, A_BOLD | tui_color(t, PAIR_ERROR), "silent   %s", st->watch_silent);
+		h->v[h->nr - 1].wrap = true;
 	}
 	format_ago(t, st->last_event_ms, a);
 	line_add(h, 0, "event    %s%s", a, st->last_event_ms ? " ago" : "");
