@@ -37,7 +37,8 @@ static struct {
 
 static const char *const output_choices[] = {
 	"table", "wide", "name", "json", "yaml", "jsonpath=", "jsonpath-file=",
-	"custom-columns=", "custom-columns-file=", NULL,
+	"jsonpath-as-json=", "go-template=", "go-template-file=", "template=",
+	"templatefile=", "custom-columns=", "custom-columns-file=", NULL,
 };
 
 /* The parsed -o, and -L split at its commas. */
@@ -295,6 +296,17 @@ static int write_out(const struct strbuf *sb)
 	return 0;
 }
 
+/*
+ * A template that failed: kubectl has written what it printed so far, and
+ * go-template's block for debugging, to stdout before the error.
+ */
+static void print_failed(const struct strbuf *sb, const struct errbuf *err)
+{
+	if (fmt.kind == FORMAT_GOTEMPLATE)
+		write_out(sb);
+	error("%s", err->msg);
+}
+
 /* The namespace a namespaced get looked in (NULL: all), for the note below. */
 static const char *scope_ns;
 
@@ -466,7 +478,7 @@ static int print_objects(const struct crd_columns *crds, const struct api_resour
 		if (!objs->nr)
 			no_resources(res->namespaced, all_namespaces);
 	} else if (format_print(&fmt, list, o.no_headers, &sb, &err) < 0) {
-		error("%s", err.msg);
+		print_failed(&sb, &err);
 		ret = -1;
 	}
 	if (ret == 0)
@@ -481,8 +493,18 @@ static void parse_output_options(void)
 {
 	struct errbuf err = { "" };
 
-	if (format_parse(&fmt, o.output ? o.output : "", "table", &err) < 0)
+	if (format_parse(&fmt, o.output ? o.output : "", "table", &err) < 0) {
+		/* a go-template that does not parse fails as kubectl's does */
+		if (o.output && (str_starts_with(o.output, "go-template") ||
+				 str_starts_with(o.output, "template"))) {
+			error("%s", err.msg);
+			exit(1);
+		}
 		usage_error(&command_get, "%s", err.msg);
+	}
+	/* kubectl hands its templates the objects with their managedFields */
+	if (fmt.kind == FORMAT_GOTEMPLATE)
+		o.keep_managed_fields = true;
 	if (o.label_columns) {
 		char *copy = xstrdup(o.label_columns);
 		for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ",")) {
@@ -580,7 +602,7 @@ static int print_one(struct kobj *obj)
 	int ret;
 
 	if (format_print(&fmt, tree, o.no_headers, &sb, &err) < 0) {
-		error("%s", err.msg);
+		print_failed(&sb, &err);
 		ret = -1;
 	} else {
 		ret = write_out(&sb);
