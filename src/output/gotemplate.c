@@ -913,10 +913,36 @@ static bool gv_truth(struct gv v)
 	}
 }
 
+/*
+ * kubectl's round trip: json.Marshal writes an integral float64 below
+ * 1e21 without a fraction, and apimachinery's json.Unmarshal reads every
+ * number that parses as an int64 as one.
+ */
 struct json_object *gotemplate_data(struct json_object *data)
 {
-	/* apimachinery's json.Unmarshal keeps integers int64: nothing to do */
-	return json_object_get(data);
+	switch (json_object_get_type(data)) {
+	case json_type_double: {
+		double d = json_object_get_double(data);
+		if (d == (double)(int64_t)d && d > -9.2e18 && d < 9.2e18)
+			return json_object_new_int64((int64_t)d);
+		return json_object_get(data);
+	}
+	case json_type_array: {
+		size_t n = json_object_array_length(data);
+		struct json_object *a = json_object_new_array_ext((int)n);
+		for (size_t i = 0; i < n; i++)
+			json_object_array_add(a, gotemplate_data(json_object_array_get_idx(data, i)));
+		return a;
+	}
+	case json_type_object: {
+		struct json_object *o = json_object_new_object();
+		json_object_object_foreach(data, k, v)
+			json_object_object_add(o, k, gotemplate_data(v));
+		return o;
+	}
+	default:
+		return json_object_get(data);
+	}
 }
 
 /* ---- execution state ------------------------------------------------- */
@@ -1964,22 +1990,11 @@ static int range_over(struct state *st, const struct node *n, struct gv val, boo
 			gv_put(&key);
 		}
 		free(keys);
-	} else if (json_object_is_type(j, json_type_int) && n->pipe->nvars < 2) {
-		count = (size_t)(json_object_get_int64(j) > 0 ? json_object_get_int64(j) : 0);
-		for (size_t i = 0; i < count && rc == 0 && st->jump != 1; i++) {
-			struct gv idx = gv_take(GV_CONCRETE, go_int((int64_t)i));
-			st->jump = 0;
-			rc = range_one(st, n, idx, idx, mark);
-			gv_put(&idx);
-		}
 	} else {
 		struct strbuf sb = STRBUF_INIT;
 		gofmt_print(j, &sb);
 		at_cmd(st, &n->pipe->cmds[0]);
-		if (json_object_is_type(j, json_type_int))
-			exec_error(st, "can't use %s to iterate over more than one variable", sb.buf);
-		else
-			exec_error(st, "range can't iterate over %s", sb.buf);
+		exec_error(st, "range can't iterate over %s", sb.buf);
 		strbuf_release(&sb);
 		return -1;
 	}

@@ -3,12 +3,13 @@
  * in `kubectl get -o go-template=…`, over json-c trees, printing what
  * kubectl 1.32 prints byte for byte.
  *
- * kubectl marshals the object to JSON and decodes it into
- * map[string]interface{} before executing: every JSON number is a
- * float64 to the template (3 prints "3", 1000000 prints "1e+06", and
- * `eq .spec.replicas 3` is an error, a float64 against an int).  The
- * template's own number literals are ints, or float64s when they have a
- * '.' or an exponent.  A missing key is "<no value>" (missingkey=default).
+ * kubectl marshals the object to JSON and decodes it with apimachinery's
+ * json.Unmarshal, which reads every number that fits an int64 as one:
+ * integers are int64s (and so is 1000000.0, which Go marshals as
+ * 1000000), other numbers float64s.  The template's own number literals
+ * are ints, or float64s when they have a '.' or an exponent: `eq
+ * .spec.replicas 3` holds, `eq .spec.replicas 3.0` is an error.  A
+ * missing key is "<no value>" (missingkey=default).
  *
  * Supported:
  *   text and {{actions}}, trim markers {{- and -}}, comments
@@ -21,7 +22,9 @@
  *   functions: and or not len index print printf println eq ne lt le gt
  *   ge, and kubectl's own exists and base64decode
  * Not supported ({{define}}, {{template}}, {{block}}, slice, call, html,
- * js, urlquery): a parse error naming the function or keyword.
+ * js, urlquery): a parse error naming the function or keyword.  As in
+ * kubectl 1.32, {{range}} goes over slices and maps only, and there is
+ * no {{else with}}.
  *
  * Errors read as Go's: parse errors "template: output:1: function
  * \"upper\" not defined", execution errors "template: output:1:11:
@@ -45,7 +48,7 @@ struct gotemplate *gotemplate_parse(const char *text, struct errbuf *err);
 void gotemplate_free(struct gotemplate *t);	/* NULL is a no-op */
 
 /*
- * Executes t on data as kubectl does (numbers made float64 first),
+ * Executes t on data as kubectl does (numbers as gotemplate_data() makes them),
  * appending to out.  Returns -1 with err set to Go's message; out then
  * holds what was printed before the error, as Go's writer would.
  */
@@ -54,7 +57,7 @@ int gotemplate_execute(const struct gotemplate *t, struct json_object *data,
 
 /*
  * data as kubectl's template engine sees it: a deep copy with every
- * number a double.  The caller puts it.
+ * integral number an int64.  The caller puts it.
  */
 struct json_object *gotemplate_data(struct json_object *data);
 
