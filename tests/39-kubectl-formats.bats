@@ -127,3 +127,30 @@ T
 	printf '%s' '{range .items[*]}{.metadata.name}{"\t"}{.spec.nodeName}{"\n"}{end}' >"$BATS_TEST_TMPDIR/jp"
 	same_as_kubectl pods -o "jsonpath-file=$BATS_TEST_TMPDIR/jp"
 }
+
+@test "--show-kind names table rows KIND/NAME, as kubectl's" {
+	sim_start --pods 3
+	same_as_kubectl pods --show-kind
+	[[ ${lines[1]} == pod/pod-* ]]
+	same_as_kubectl deployments -A --show-kind -o wide
+	[[ ${lines[1]} == *deployment.apps/* ]]
+}
+
+@test "--chunk-size N: the LISTs kubectl's page size makes, 0 for one response" {
+	sim_start --pods 5
+	local n want
+	for n in 2 0 1; do
+		simctl DELETE /requests >/dev/null
+		kc get pods --chunk-size "$n" -o name >/dev/null
+		want=$(simctl GET '/requests?verb=list' | jq -c '[.[] | .query.limit]')
+		simctl DELETE /requests >/dev/null
+		run --separate-stderr get pods --chunk-size "$n" -o name
+		assert_status 0
+		[ "${#lines[@]}" -eq 5 ]
+		run simctl GET '/requests?verb=list'
+		[ "$(echo "$output" | jq -c '[.[] | .query.limit]')" = "$want" ]
+	done
+	[ "$want" = '["1","1","1","1","1"]' ]
+	run --separate-stderr get pods --chunk-size -2
+	assert_status 2
+}

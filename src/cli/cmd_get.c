@@ -29,11 +29,12 @@
 #include "lib/strbuf.h"
 
 static struct {
-	bool from_cache, no_headers, keep_managed_fields, show_labels;
+	bool from_cache, no_headers, keep_managed_fields, show_labels, show_kind;
+	int chunk_size;			/* -1: not given */
 	const char *output;
 	const char *index, *label_selector, *field_selector, *label_columns, *sort_by;
 	int64_t sync_timeout_ms;
-} o = { .sync_timeout_ms = 60000 };
+} o = { .sync_timeout_ms = 60000, .chunk_size = -1 };
 
 static const char *const output_choices[] = {
 	"table", "wide", "name", "json", "yaml", "jsonpath=", "jsonpath-file=",
@@ -67,6 +68,9 @@ static const struct option get_options[] = {
 	OPT_DURATION(0, "sync-timeout", &o.sync_timeout_ms,
 		     "with --from-cache: give up waiting for the sync (default 60s)"),
 	OPT_BOOL(0, "no-headers", &o.no_headers, "no column headers"),
+	OPT_BOOL(0, "show-kind", &o.show_kind, "name objects in tables as KIND/NAME (pod/web-0)"),
+	OPT_INT(0, "chunk-size", &o.chunk_size, "N",
+		"objects per LIST page (default: 500, as kubectl); 0: one response"),
 	OPT_BOOL(0, "keep-managed-fields", &o.keep_managed_fields,
 		 "keep metadata.managedFields (dropped by default)"),
 	OPT_INCLUDE(cluster_options),
@@ -115,7 +119,7 @@ static struct pager_opts list_opts(struct cluster *c, const char *path, const ch
 {
 	return (struct pager_opts){
 		.path = path,
-		.limit = 500,
+		.limit = o.chunk_size < 0 ? 500 : (unsigned)o.chunk_size,
 		.label_selector = o.label_selector,
 		.field_selector = fields,
 		.stream = {
@@ -455,7 +459,7 @@ static int print_objects(const struct crd_columns *crds, const struct api_resour
 	if (objs->nr > 1 && !in_order)	/* qsort(NULL, 0, ...) is undefined */
 		qsort(objs->v, objs->nr, sizeof(*objs->v), by_namespace_name);
 	if (fmt.kind == FORMAT_TABLE || fmt.kind == FORMAT_WIDE)
-		return print_table(crds, res, objs, NULL, all_namespaces, false);
+		return print_table(crds, res, objs, NULL, all_namespaces, o.show_kind);
 	if (fmt.kind == FORMAT_NAME && !o.sort_by)
 		return print_names(res, objs, all_namespaces);
 
@@ -623,7 +627,7 @@ static int print_found_one(struct found *f, const char *name)
 		return -1;
 	}
 	if (table)
-		return print_table(f->crds, f->res[0], objs, table, f->all_namespaces, false);
+		return print_table(f->crds, f->res[0], objs, table, f->all_namespaces, o.show_kind);
 	if (name && objs->nr == 1 && fmt.kind != FORMAT_NAME &&
 	    fmt.kind != FORMAT_TABLE && fmt.kind != FORMAT_WIDE)
 		return print_one(objs->v[0]);
@@ -739,6 +743,7 @@ static int get_from_cache(const char *resource, const char *name)
 		.name = name,
 		.field_selector = o.field_selector,
 		.keep_managed_fields = o.keep_managed_fields,
+		.page_size = session_page_size(o.chunk_size),
 	};
 	struct crd_columns *crds;
 	int ret = 1;
@@ -798,6 +803,8 @@ static int run_get(int argc, const char **argv)
 	if (names_all(ra.resource) && (ra.name || o.from_cache || strchr(ra.resource, ',')))
 		usage_error(&command_get, "'all' lists several types from the server, alone: "
 			    "no NAME, no --from-cache, no other type");
+	if (o.chunk_size < -1)
+		usage_error(&command_get, "--chunk-size must be 0 or more");
 	if (o.index && !o.from_cache)
 		usage_error(&command_get, "--index needs --from-cache");
 	if (o.index && (!strchr(o.index, '=') || *o.index == '='))
