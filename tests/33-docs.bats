@@ -222,7 +222,7 @@ fish_complete() {
 	run fish_complete "kinf watch pods --types Added,S"
 	[ "$(sort <<<"$output" | tr '\n' ' ')" = "Added,Sync Added,SyncAll " ]
 	run fish_complete "kinf get pods -o t"
-	[ "$output" = table ]
+	[ "$(sort <<<"$output" | tr '\n' ' ')" = "table template= templatefile= " ]
 	sim_start --pods 2
 	run fish_complete "kinf watch --kubeconfig $SIM_KUBECONFIG dep"
 	[ "$output" = deployments ]

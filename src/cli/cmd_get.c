@@ -31,15 +31,17 @@
 #include "lib/termsafe.h"
 
 static struct {
-	bool from_cache, no_headers, keep_managed_fields, show_labels;
+	bool from_cache, no_headers, keep_managed_fields, show_labels, show_kind;
+	int chunk_size;			/* -1: not given */
 	const char *output;
 	const char *index, *label_selector, *field_selector, *label_columns, *sort_by;
 	int64_t sync_timeout_ms;
-} o = { .sync_timeout_ms = 60000 };
+} o = { .sync_timeout_ms = 60000, .chunk_size = -1 };
 
 static const char *const output_choices[] = {
 	"table", "wide", "name", "json", "yaml", "jsonpath=", "jsonpath-file=",
-	"custom-columns=", "custom-columns-file=", NULL,
+	"jsonpath-as-json=", "go-template=", "go-template-file=", "template=",
+	"templatefile=", "custom-columns=", "custom-columns-file=", NULL,
 };
 
 /* The parsed -o, and -L split at its commas. */
@@ -68,6 +70,9 @@ static const struct option get_options[] = {
 	OPT_DURATION(0, "sync-timeout", &o.sync_timeout_ms,
 		     "with --from-cache: give up waiting for the sync, refusals retried meanwhile (default 60s)"),
 	OPT_BOOL(0, "no-headers", &o.no_headers, "no column headers"),
+	OPT_BOOL(0, "show-kind", &o.show_kind, "name objects in tables as KIND/NAME (pod/web-0)"),
+	OPT_INT(0, "chunk-size", &o.chunk_size, "N",
+		"objects per LIST page (default: 500, as kubectl); 0: one response"),
 	OPT_BOOL(0, "keep-managed-fields", &o.keep_managed_fields,
 		 "keep metadata.managedFields (dropped by default)"),
 	OPT_INCLUDE(cluster_options),
@@ -116,7 +121,7 @@ static struct pager_opts list_opts(struct cluster *c, const char *path, const ch
 {
 	return (struct pager_opts){
 		.path = path,
-		.limit = 500,
+		.limit = o.chunk_size < 0 ? 500 : (unsigned)o.chunk_size,
 		.label_selector = o.label_selector,
 		.field_selector = fields,
 		.stream = {
@@ -306,6 +311,17 @@ static int write_out(const struct strbuf *sb)
 	return ret;
 }
 
+/*
+ * A template that failed: kubectl has written what it printed so far, and
+ * go-template's block for debugging, to stdout before the error.
+ */
+static void print_failed(const struct strbuf *sb, const struct errbuf *err)
+{
+	if (fmt.kind == FORMAT_GOTEMPLATE)
+		write_out(sb);
+	error("%s", err->msg);
+}
+
 /* The namespace a namespaced get looked in (NULL: all), for the note below. */
 static const char *scope_ns;
 
@@ -454,7 +470,7 @@ static int print_objects(const struct crd_columns *crds, const struct api_resour
 	if (objs->nr > 1 && !in_order)	/* qsort(NULL, 0, ...) is undefined */
 		qsort(objs->v, objs->nr, sizeof(*objs->v), by_namespace_name);
 	if (fmt.kind == FORMAT_TABLE || fmt.kind == FORMAT_WIDE)
-		return print_table(crds, res, objs, NULL, all_namespaces, false);
+		return print_table(crds, res, objs, NULL, all_namespaces, o.show_kind);
 	if (fmt.kind == FORMAT_NAME && !o.sort_by)
 		return print_names(res, objs, all_namespaces);
 
@@ -477,7 +493,7 @@ static int print_objects(const struct crd_columns *crds, const struct api_resour
 		if (!objs->nr)
 			no_resources(res->namespaced, all_namespaces);
 	} else if (format_print(&fmt, list, o.no_headers, &sb, &err) < 0) {
-		error("%s", err.msg);
+		print_failed(&sb, &err);
 		ret = -1;
 	}
 	if (ret == 0)
@@ -492,9 +508,19 @@ static void parse_output_options(void)
 {
 	struct errbuf err = { "" };
 
-	if (format_parse(&fmt, o.output ? o.output : "", "table", &err) < 0)
+	if (format_parse(&fmt, o.output ? o.output : "", "table", &err) < 0) {
+		/* a go-template that does not parse fails as kubectl's does */
+		if (o.output && (str_starts_with(o.output, "go-template") ||
+				 str_starts_with(o.output, "template"))) {
+			error("%s", err.msg);
+			exit(1);
+		}
 		usage_error(&command_get, "%s", err.msg);
+	}
 	fmt.terminal = isatty(STDOUT_FILENO);
+	/* kubectl hands its templates the objects with their managedFields */
+	if (fmt.kind == FORMAT_GOTEMPLATE)
+		o.keep_managed_fields = true;
 	if (o.label_columns) {
 		char *copy = xstrdup(o.label_columns);
 		for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ",")) {
@@ -592,7 +618,7 @@ static int print_one(struct kobj *obj)
 	int ret;
 
 	if (format_print(&fmt, tree, o.no_headers, &sb, &err) < 0) {
-		error("%s", err.msg);
+		print_failed(&sb, &err);
 		ret = -1;
 	} else {
 		ret = write_out(&sb);
@@ -613,7 +639,7 @@ static int print_found_one(struct found *f, const char *name)
 		return -1;
 	}
 	if (table)
-		return print_table(f->crds, f->res[0], objs, table, f->all_namespaces, false);
+		return print_table(f->crds, f->res[0], objs, table, f->all_namespaces, o.show_kind);
 	if (name && objs->nr == 1 && fmt.kind != FORMAT_NAME &&
 	    fmt.kind != FORMAT_TABLE && fmt.kind != FORMAT_WIDE)
 		return print_one(objs->v[0]);
@@ -729,6 +755,7 @@ static int get_from_cache(const char *resource, const char *name)
 		.name = name,
 		.field_selector = o.field_selector,
 		.keep_managed_fields = o.keep_managed_fields,
+		.page_size = session_page_size(o.chunk_size),
 	};
 	struct crd_columns *crds;
 	int ret = 1;
@@ -788,6 +815,8 @@ static int run_get(int argc, const char **argv)
 	if (names_all(ra.resource) && (ra.name || o.from_cache || strchr(ra.resource, ',')))
 		usage_error(&command_get, "'all' lists several types from the server, alone: "
 			    "no NAME, no --from-cache, no other type");
+	if (o.chunk_size < -1)
+		usage_error(&command_get, "--chunk-size must be 0 or more");
 	if (o.index && !o.from_cache)
 		usage_error(&command_get, "--index needs --from-cache");
 	if (o.index && (!strchr(o.index, '=') || *o.index == '='))

@@ -15,6 +15,7 @@
 
 #include "output/columns.h"
 #include "output/gofmt.h"
+#include "output/gotemplate.h"
 #include "output/jsonpath.h"
 #include "output/yaml.h"
 #include "lib/strbuf.h"
@@ -23,7 +24,8 @@
 
 const char *const format_names[] = {
 	"wide", "name", "json", "yaml", "jsonpath=", "jsonpath-file=",
-	"custom-columns=", "custom-columns-file=", NULL,
+	"jsonpath-as-json=", "go-template=", "go-template-file=", "template=",
+	"templatefile=", "custom-columns=", "custom-columns-file=", NULL,
 };
 
 static int read_file(const char *path, struct strbuf *out, struct errbuf *err)
@@ -137,6 +139,51 @@ out:
 	return ret;
 }
 
+/* go-template=, template=, go-template-file=, templatefile= */
+static int parse_gotemplate(struct format *f, struct errbuf *err)
+{
+	f->kind = FORMAT_GOTEMPLATE;
+	if (!*f->template_text) {
+		errbuf_set(err, "template format specified but no template given");
+		return -1;
+	}
+	f->gotemplate = gotemplate_parse(f->template_text, err);
+	if (!f->gotemplate) {
+		char msg[sizeof(err->msg)];
+		snprintf(msg, sizeof(msg), "%s", err->msg);
+		errbuf_set(err, "error parsing template %s, %s", f->template_text, msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* The templates' -o names: a name, whether it names a file, the kind. */
+static const struct {
+	const char *name;
+	bool file, as_json;
+	enum format_kind kind;
+} templated[] = {
+	{ "jsonpath", false, false, FORMAT_JSONPATH },
+	{ "jsonpath-file", true, false, FORMAT_JSONPATH },
+	{ "jsonpath-as-json", false, true, FORMAT_JSONPATH },
+	{ "go-template", false, false, FORMAT_GOTEMPLATE },
+	{ "template", false, false, FORMAT_GOTEMPLATE },
+	{ "go-template-file", true, false, FORMAT_GOTEMPLATE },
+	{ "templatefile", true, false, FORMAT_GOTEMPLATE },
+};
+
+static void no_printer(const char *spec, const char *table_name, struct errbuf *err)
+{
+	struct strbuf all = STRBUF_INIT;
+
+	for (const char *const *p = format_names; *p; p++)
+		strbuf_addf(&all, "%s%s", all.len ? ", " : "", *p);
+	errbuf_set(err, "unable to match a printer suitable for the output format "
+		   "\"%s\", allowed formats are: %s%s%s", spec,
+		   table_name ? table_name : "", table_name ? ", " : "", strbuf_str(&all));
+	strbuf_release(&all);
+}
+
 int format_parse(struct format *f, const char *spec, const char *table_name,
 		 struct errbuf *err)
 {
@@ -147,6 +194,7 @@ int format_parse(struct format *f, const char *spec, const char *table_name,
 	const char *eq = strchr(spec, '=');
 	size_t n = eq ? (size_t)(eq - spec) : strlen(spec);
 	struct strbuf text = STRBUF_INIT;
+	size_t t;
 
 	memset(f, 0, sizeof(*f));
 	if (table_name && !strcmp(spec, table_name))
@@ -157,13 +205,7 @@ int format_parse(struct format *f, const char *spec, const char *table_name,
 			return 0;
 		}
 	}
-	if (eq && n == 8 && !strncmp(spec, "jsonpath", n)) {
-		f->template_text = xstrdup(eq + 1);
-	} else if (eq && n == 13 && !strncmp(spec, "jsonpath-file", n)) {
-		if (read_file(eq + 1, &text, err) < 0)
-			return -1;
-		f->template_text = strbuf_detach(&text, NULL);
-	} else if (eq && n == 14 && !strncmp(spec, "custom-columns", n)) {
+	if (eq && n == 14 && !strncmp(spec, "custom-columns", n)) {
 		f->kind = FORMAT_CUSTOM_COLUMNS;
 		if (parse_columns_spec(f, eq + 1, err) < 0)
 			goto fail;
@@ -173,16 +215,20 @@ int format_parse(struct format *f, const char *spec, const char *table_name,
 		if (parse_columns_file(f, eq + 1, err) < 0)
 			goto fail;
 		return 0;
-	} else {
-		struct strbuf all = STRBUF_INIT;
-		for (const char *const *p = format_names; *p; p++)
-			strbuf_addf(&all, "%s%s", all.len ? ", " : "", *p);
-		errbuf_set(err, "unable to match a printer suitable for the output format "
-			   "\"%s\", allowed formats are: %s%s%s", spec,
-			   table_name ? table_name : "", table_name ? ", " : "", strbuf_str(&all));
-		strbuf_release(&all);
+	}
+	for (t = 0; t < ARRAY_SIZE(templated); t++)
+		if (eq && strlen(templated[t].name) == n && !strncmp(spec, templated[t].name, n))
+			break;
+	if (t == ARRAY_SIZE(templated)) {
+		no_printer(spec, table_name, err);
 		return -1;
 	}
+	if (templated[t].file && read_file(eq + 1, &text, err) < 0)
+		return -1;
+	f->template_text = templated[t].file ? strbuf_detach(&text, NULL) : xstrdup(eq + 1);
+	f->as_json = templated[t].as_json;
+	if (templated[t].kind == FORMAT_GOTEMPLATE)
+		return parse_gotemplate(f, err) < 0 ? (format_release(f), -1) : 0;
 	f->kind = FORMAT_JSONPATH;
 	f->jsonpath = jsonpath_parse(f->template_text, err);
 	if (!f->jsonpath) {
@@ -206,6 +252,7 @@ void format_release(struct format *f)
 	free(f->headers);
 	free(f->columns);
 	jsonpath_free(f->jsonpath);
+	gotemplate_free(f->gotemplate);
 	free(f->template_text);
 	memset(f, 0, sizeof(*f));
 }
@@ -326,11 +373,67 @@ static int print_columns(struct format *f, struct json_object *obj, bool no_head
 
 /* ---- printing ------------------------------------------------------------- */
 
+/* jsonpath-as-json: the values found, as one indented JSON array */
+static int run_jsonpath_json(struct format *f, struct json_object *obj, struct strbuf *out,
+			     struct errbuf *err)
+{
+	struct json_object **v, *array;
+	size_t nr;
+
+	if (jsonpath_find(f->jsonpath, obj, true, &v, &nr, err) < 0)
+		return -1;
+	array = json_object_new_array_ext((int)nr);
+	for (size_t i = 0; i < nr; i++)
+		json_object_array_add(array, v[i] ? json_object_get(v[i]) : NULL);
+	jsonpath_values_free(v, nr);
+	format_json_indent(array, out);
+	strbuf_addch(out, '\n');
+	json_object_put(array);
+	return 0;
+}
+
+/* kubectl's GoTemplatePrinter.PrintObj */
+static int run_gotemplate(struct format *f, struct json_object *obj, struct strbuf *out,
+			  struct errbuf *err)
+{
+	struct json_object *data;
+	char msg[sizeof(err->msg)];
+
+	if (f->terminal) {	/* as jsonpath's: escaped on a terminal only */
+		struct strbuf text = STRBUF_INIT;
+		int rc = gotemplate_execute(f->gotemplate, obj, &text, err);
+		if (rc == 0)
+			strbuf_add_termsafe(out, text.buf, text.len, TERMSAFE_NEWLINE);
+		strbuf_release(&text);
+		if (rc == 0)
+			return 0;
+	} else if (gotemplate_execute(f->gotemplate, obj, out, err) == 0) {
+		return 0;
+	}
+	snprintf(msg, sizeof(msg), "%s", err->msg);
+	strbuf_addf(out, "Error executing template: %s. Printing more information for "
+		    "debugging the template:\n\ttemplate was:\n\t\t%s\n\traw data was:\n\t\t",
+		    msg, f->template_text);
+	gofmt_marshal(obj, out);
+	strbuf_adds(out, "\n\tobject given to template engine was:\n\t\t");
+	data = gotemplate_data(obj);
+	gofmt_print(data, out);
+	json_object_put(data);
+	strbuf_adds(out, "\n\n");
+	struct strbuf q = STRBUF_INIT;
+	gofmt_quote(f->template_text, strlen(f->template_text), &q);
+	errbuf_set(err, "error executing template %s: %s", strbuf_str(&q), msg);
+	strbuf_release(&q);
+	return -1;
+}
+
 static int run_jsonpath(struct format *f, struct json_object *obj, struct strbuf *out,
 			struct errbuf *err)
 {
 	struct strbuf text = STRBUF_INIT;
-	int rc = jsonpath_execute(f->jsonpath, obj, true, f->terminal ? &text : out, err);
+	struct strbuf *to = f->terminal ? &text : out;
+	int rc = f->as_json ? run_jsonpath_json(f, obj, to, err)
+			    : jsonpath_execute(f->jsonpath, obj, true, to, err);
 
 	if (f->terminal)
 		strbuf_add_termsafe(out, text.buf, text.len, TERMSAFE_NEWLINE);
@@ -357,6 +460,8 @@ int format_print(struct format *f, struct json_object *obj, bool no_headers,
 		return yaml_emit(obj, out, err);
 	case FORMAT_JSONPATH:
 		return run_jsonpath(f, obj, out, err);
+	case FORMAT_GOTEMPLATE:
+		return run_gotemplate(f, obj, out, err);
 	case FORMAT_CUSTOM_COLUMNS:
 		return print_columns(f, obj, no_headers, out, err);
 	default:

@@ -18,6 +18,11 @@
  *                  %v joined by ",", "<none>" when there are none; aligned
  *                  as kubectl's tabwriter aligns (kubetable.h's table)
  *   custom-columns-file=F   line 1 the headers, line 2 the paths
+ *   jsonpath-as-json=T   the values the template selects, as one JSON
+ *                  array (json.MarshalIndent, four spaces) and a newline
+ *   go-template=T  gotemplate.h's; on an execution error, kubectl's
+ *                  "Error executing template: …" block for debugging is
+ *                  appended to the output (kubectl prints it on stdout)
  *
  * Error messages are kubectl's: "unexpected custom-columns spec: NAME,
  * expected <header>:<json-path-expr>", "error parsing jsonpath {.a[},
@@ -35,6 +40,7 @@ struct json_object;
 struct strbuf;
 struct errbuf;
 struct jsonpath;
+struct gotemplate;
 
 enum format_kind {
 	FORMAT_TABLE,		/* "" */
@@ -42,14 +48,17 @@ enum format_kind {
 	FORMAT_NAME,
 	FORMAT_JSON,
 	FORMAT_YAML,
-	FORMAT_JSONPATH,	/* jsonpath=, jsonpath-file= */
+	FORMAT_JSONPATH,	/* jsonpath=, jsonpath-file=, jsonpath-as-json= */
+	FORMAT_GOTEMPLATE,	/* go-template=, go-template-file=, template=, templatefile= */
 	FORMAT_CUSTOM_COLUMNS,	/* custom-columns=, custom-columns-file= */
 };
 
 struct format {
 	enum format_kind kind;
-	char *template_text;		/* jsonpath: as given, for messages */
+	char *template_text;		/* jsonpath, go-template: as given, for messages */
 	struct jsonpath *jsonpath;
+	bool as_json;			/* jsonpath-as-json */
+	struct gotemplate *gotemplate;
 	size_t ncols;			/* custom columns */
 	char **headers;
 	struct jsonpath **columns;

@@ -270,3 +270,26 @@ const char *gofmt_type(struct json_object *v)
 	}
 	return "?";
 }
+
+void gofmt_quote(const char *s, size_t len, struct strbuf *out)
+{
+	static const char named[] = "\a\b\f\n\r\t\v";
+	static const char letters[] = "abfnrtv";
+
+	strbuf_addch(out, '"');
+	for (size_t i = 0; i < len;) {
+		unsigned char c = (unsigned char)s[i];
+		size_t n = c >= 0x80 ? utf8_sequence(s + i, len - i) : 1;
+		const char *e = c ? strchr(named, c) : NULL;
+		if (c == '"' || c == '\\')
+			strbuf_addf(out, "\\%c", c);
+		else if (e)
+			strbuf_addf(out, "\\%c", letters[e - named]);
+		else if (c < 0x20 || c == 0x7f || !n)
+			strbuf_addf(out, "\\x%02x", c);
+		else
+			strbuf_add(out, s + i, n);
+		i += n ? n : 1;
+	}
+	strbuf_addch(out, '"');
+}

@@ -35,6 +35,9 @@ void gofmt_marshal(struct json_object *v, struct strbuf *out);
 /* s[0..len) as json.Marshal writes a string, quotes included. */
 void gofmt_marshal_string(const char *s, size_t len, struct strbuf *out);
 
+/* strconv.Quote(s[0..len)): "a\"b\n", bytes that are not UTF-8 as \x.. */
+void gofmt_quote(const char *s, size_t len, struct strbuf *out);
+
 /*
  * strconv.FormatFloat(d, fmt, -1, 64) for fmt 'e', 'f' or 'g': the
  * shortest digits that read back as d; NaN, +Inf, -Inf.

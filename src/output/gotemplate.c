@@ -1,0 +1,2072 @@
+/*
+ * gotemplate.c — Go's text/template as kubectl's go-template printer runs
+ * it; see gotemplate.h.  The parser follows text/template/parse (lexer,
+ * Tree.pipeline, Tree.command, Tree.operand), the executor
+ * text/template's exec.go and funcs.go, so that the messages and the
+ * odd corners (a nil interface turning into "<no value>", a float64
+ * never equal to an int) come out as kubectl's do.
+ */
+#include "output/gotemplate.h"
+
+#include <ctype.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "output/gofmt.h"
+#include "lib/base64.h"
+#include "lib/strbuf.h"
+#include "lib/util.h"
+
+/*
+ * The data's integers are int64s; the template's own (literals, len,
+ * range indexes) Go's int, told apart by this mark in their userdata.
+ */
+static char go_int_mark;
+
+static struct json_object *go_int(int64_t v)
+{
+	struct json_object *j = json_object_new_int64(v);
+
+	json_object_set_userdata(j, &go_int_mark, NULL);
+	return j;
+}
+
+/* ---- the tree --------------------------------------------------------- */
+
+enum arg_type { A_FIELD, A_VAR, A_DOT, A_LITERAL, A_NIL, A_IDENT, A_PIPE };
+
+struct pipe;
+
+/*
+ * One operand: .a.b (fields), $x.a (name "$x", fields), a literal (its
+ * value, a json-c object the node owns), a function name, or (pipe).a.
+ */
+struct arg {
+	enum arg_type type;
+	int pos;
+	char *text;			/* source of a literal, name of a var or ident */
+	struct json_object *lit;
+	char **fields;
+	size_t nfields;
+	struct pipe *pipe;
+};
+
+struct cmd {
+	int pos;
+	struct arg *args;
+	size_t nargs;
+};
+
+struct pipe {
+	int pos;
+	char *vars[2];
+	size_t nvars;
+	bool assign;			/* $x = …, not $x := … */
+	struct cmd *cmds;
+	size_t ncmds;
+};
+
+enum node_type { N_TEXT, N_ACTION, N_IF, N_RANGE, N_WITH, N_BREAK, N_CONTINUE };
+
+struct list {
+	struct node **v;
+	size_t n;
+};
+
+struct node {
+	enum node_type type;
+	char *text;			/* N_TEXT */
+	size_t len;
+	struct pipe *pipe;		/* actions and control */
+	struct list body, otherwise;
+};
+
+struct gotemplate {
+	char *src;
+	struct list root;
+};
+
+static void pipe_free(struct pipe *p);
+
+static void arg_release(struct arg *a)
+{
+	free(a->text);
+	if (a->lit)
+		json_object_put(a->lit);
+	for (size_t i = 0; i < a->nfields; i++)
+		free(a->fields[i]);
+	free(a->fields);
+	pipe_free(a->pipe);
+}
+
+static void pipe_free(struct pipe *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->ncmds; i++) {
+		for (size_t j = 0; j < p->cmds[i].nargs; j++)
+			arg_release(&p->cmds[i].args[j]);
+		free(p->cmds[i].args);
+	}
+	free(p->cmds);
+	free(p->vars[0]);
+	free(p->vars[1]);
+	free(p);
+}
+
+static void list_release(struct list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		struct node *n = l->v[i];
+		free(n->text);
+		pipe_free(n->pipe);
+		list_release(&n->body);
+		list_release(&n->otherwise);
+		free(n);
+	}
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+static struct node *list_add(struct list *l, enum node_type type)
+{
+	struct node *n = xcalloc(1, sizeof(*n));
+
+	n->type = type;
+	l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
+	l->v[l->n++] = n;
+	return n;
+}
+
+void gotemplate_free(struct gotemplate *t)
+{
+	if (!t)
+		return;
+	list_release(&t->root);
+	free(t->src);
+	free(t);
+}
+
+/* node.String(), as Go prints a node in "executing … at <…>" */
+static void pipe_string(const struct pipe *p, struct strbuf *out);
+
+static void arg_string(const struct arg *a, struct strbuf *out)
+{
+	switch (a->type) {
+	case A_DOT: strbuf_addch(out, '.'); break;
+	case A_NIL: strbuf_adds(out, "nil"); break;
+	case A_FIELD: break;
+	case A_PIPE:
+		strbuf_addch(out, '(');
+		pipe_string(a->pipe, out);
+		strbuf_addch(out, ')');
+		break;
+	default: strbuf_adds(out, a->text);
+	}
+	for (size_t i = 0; i < a->nfields; i++)
+		strbuf_addf(out, ".%s", a->fields[i]);
+}
+
+static void cmd_string(const struct cmd *c, struct strbuf *out)
+{
+	for (size_t i = 0; i < c->nargs; i++) {
+		if (i)
+			strbuf_addch(out, ' ');
+		arg_string(&c->args[i], out);
+	}
+}
+
+static void pipe_string(const struct pipe *p, struct strbuf *out)
+{
+	for (size_t i = 0; i < p->nvars; i++)
+		strbuf_addf(out, "%s%s", i ? ", " : "", p->vars[i]);
+	if (p->nvars)
+		strbuf_adds(out, p->assign ? " = " : " := ");
+	for (size_t i = 0; i < p->ncmds; i++) {
+		if (i)
+			strbuf_adds(out, " | ");
+		cmd_string(&p->cmds[i], out);
+	}
+}
+
+/* ---- the lexer (inside an action) ------------------------------------- */
+
+enum tok_type {
+	T_EOF, T_RDELIM, T_IDENT, T_FIELD, T_DOT, T_VAR, T_STRING, T_RAW,
+	T_NUMBER, T_BOOL, T_NIL, T_LPAREN, T_RPAREN, T_PIPE, T_DECLARE,
+	T_ASSIGN, T_COMMA, T_CHAR,
+	/* keywords */
+	T_IF, T_ELSE, T_END, T_RANGE, T_WITH, T_BREAK, T_CONTINUE, T_DEFINE,
+	T_TEMPLATE, T_BLOCK,
+};
+
+static const char *const keywords[] = {
+	[T_IF] = "if", [T_ELSE] = "else", [T_END] = "end", [T_RANGE] = "range",
+	[T_WITH] = "with", [T_BREAK] = "break", [T_CONTINUE] = "continue",
+	[T_DEFINE] = "define", [T_TEMPLATE] = "template", [T_BLOCK] = "block",
+};
+
+struct tok {
+	enum tok_type type;
+	int pos;
+	size_t len;
+	bool space;			/* white space before it */
+	bool trim;			/* T_RDELIM: " -}}" */
+};
+
+struct parser {
+	const char *src;
+	size_t pos;
+	struct errbuf *err;
+	bool failed;
+	char **vars;			/* in scope, "$" first */
+	size_t nvars;
+	int in_range;
+	bool trim_text;			/* the last action ended with " -}}" */
+};
+
+static int line_of(const struct parser *p, size_t pos)
+{
+	int line = 1;
+
+	for (size_t i = 0; i < pos && p->src[i]; i++)
+		line += p->src[i] == '\n';
+	return line;
+}
+
+PRINTF(3, 4)
+static void parse_error(struct parser *p, size_t pos, const char *fmt, ...)
+{
+	char msg[400];
+	va_list ap;
+
+	if (p->failed)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	errbuf_set(p->err, "template: output:%d: %s", line_of(p, pos), msg);
+	p->failed = true;
+}
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+static bool is_alnum(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || (unsigned char)c >= 0x80;
+}
+
+static size_t scan_quoted(struct parser *p, size_t i, char q)
+{
+	const char *s = p->src;
+
+	for (i++; s[i] != q; i++) {
+		if (!s[i] || (s[i] == '\n' && q == '"')) {
+			parse_error(p, i, q == '`' ? "unterminated raw quoted string" :
+				    "unterminated quoted string");
+			return i;
+		}
+		if (s[i] == '\\' && q != '`' && s[i + 1])
+			i++;
+	}
+	return i + 1;
+}
+
+static size_t scan_number(const char *s, size_t i)
+{
+	if (s[i] == '+' || s[i] == '-')
+		i++;
+	while (is_alnum(s[i]) || s[i] == '.' ||
+	       ((s[i] == '+' || s[i] == '-') && strchr("eEpP", s[i - 1])))
+		i++;
+	return i;
+}
+
+/* The token at p->pos, without consuming it (tok_next consumes). */
+static struct tok tok_peek(struct parser *p)
+{
+	const char *s = p->src;
+	size_t i = p->pos;
+	struct tok t = { .type = T_EOF };
+
+	while (is_space(s[i])) {
+		t.space = true;
+		if (!strncmp(s + i + 1, "-}}", 3) && is_space(s[i])) {
+			t.pos = (int)i;
+			t.type = T_RDELIM;
+			t.trim = true;
+			t.len = 4;
+			return t;
+		}
+		i++;
+	}
+	t.pos = (int)i;
+	t.len = 1;
+	if (!s[i]) {
+		t.len = 0;
+		return t;
+	}
+	if (!strncmp(s + i, "}}", 2)) {
+		t.type = T_RDELIM;
+		t.len = 2;
+		return t;
+	}
+	switch (s[i]) {
+	case '|': t.type = T_PIPE; return t;
+	case '(': t.type = T_LPAREN; return t;
+	case ')': t.type = T_RPAREN; return t;
+	case ',': t.type = T_COMMA; return t;
+	case '=': t.type = T_ASSIGN; return t;
+	case ':':
+		t.type = s[i + 1] == '=' ? T_DECLARE : T_CHAR;
+		t.len = s[i + 1] == '=' ? 2 : 1;
+		return t;
+	case '"': case '`': case '\'':
+		t.type = s[i] == '"' ? T_STRING : s[i] == '`' ? T_RAW : T_CHAR;
+		t.len = scan_quoted(p, i, s[i]) - i;
+		return t;
+	case '$': case '.': {
+		size_t j = i + 1;
+		if (s[i] == '.' && isdigit((unsigned char)s[j]))
+			break;
+		while (is_alnum(s[j]))
+			j++;
+		t.len = j - i;
+		t.type = s[i] == '$' ? T_VAR : j == i + 1 ? T_DOT : T_FIELD;
+		return t;
+	}
+	default:
+		break;
+	}
+	if (isdigit((unsigned char)s[i]) || s[i] == '.' ||
+	    ((s[i] == '-' || s[i] == '+') && (isdigit((unsigned char)s[i + 1]) || s[i + 1] == '.'))) {
+		t.type = T_NUMBER;
+		t.len = scan_number(s, i) - i;
+		return t;
+	}
+	if (is_alnum(s[i])) {
+		size_t j = i;
+		while (is_alnum(s[j]))
+			j++;
+		t.len = j - i;
+		t.type = T_IDENT;
+		for (size_t k = T_IF; k <= T_BLOCK; k++)
+			if (strlen(keywords[k]) == t.len && !strncmp(s + i, keywords[k], t.len))
+				t.type = (enum tok_type)k;
+		if ((t.len == 4 && !strncmp(s + i, "true", 4)) ||
+		    (t.len == 5 && !strncmp(s + i, "false", 5)))
+			t.type = T_BOOL;
+		if (t.len == 3 && !strncmp(s + i, "nil", 3))
+			t.type = T_NIL;
+		return t;
+	}
+	t.type = T_CHAR;
+	t.len = utf8_sequence(s + i, strlen(s + i));
+	if (!t.len)
+		t.len = 1;
+	return t;
+}
+
+static struct tok tok_next(struct parser *p)
+{
+	struct tok t = tok_peek(p);
+
+	p->pos = (size_t)t.pos + t.len;
+	return t;
+}
+
+/* Go's item.String() in "unexpected %s in …" */
+static void tok_describe(const struct parser *p, const struct tok *t, char *buf, size_t size)
+{
+	if (t->type == T_EOF)
+		snprintf(buf, size, "EOF");
+	else if (t->type >= T_IF)
+		snprintf(buf, size, "<%.*s>", (int)t->len, p->src + t->pos);
+	else if (t->type == T_RDELIM)
+		snprintf(buf, size, "%s", t->trim ? "\" -}}\"" : "\"}}\"");
+	else if (t->len > 10)
+		snprintf(buf, size, "\"%.10s\"...", p->src + t->pos);
+	else
+		snprintf(buf, size, "\"%.*s\"", (int)t->len, p->src + t->pos);
+}
+
+static void unexpected(struct parser *p, const struct tok *t, const char *context)
+{
+	char what[64];
+
+	tok_describe(p, t, what, sizeof(what));
+	parse_error(p, (size_t)t->pos, "unexpected %s in %s", what, context);
+}
+
+/* ---- the parser ------------------------------------------------------- */
+
+static const struct func *func_find(const char *name);
+
+static bool var_known(const struct parser *p, const char *name, size_t len)
+{
+	for (size_t i = p->nvars; i-- > 0;)
+		if (strlen(p->vars[i]) == len && !strncmp(p->vars[i], name, len))
+			return true;
+	return false;
+}
+
+static void var_declare(struct parser *p, const char *name)
+{
+	p->vars = xrealloc(p->vars, (p->nvars + 1) * sizeof(*p->vars));
+	p->vars[p->nvars++] = xstrdup(name);
+}
+
+static void vars_pop(struct parser *p, size_t mark)
+{
+	while (p->nvars > mark)
+		free(p->vars[--p->nvars]);
+}
+
+/* strconv.Unquote for "…" (Go's escapes). */
+static int unquote(const char *s, size_t len, struct strbuf *out)
+{
+	static const char esc[] = "a\ab\bf\fn\nr\rt\tv\v\\\\\"\"''";
+
+	for (size_t i = 1; i + 1 < len; i++) {
+		if (s[i] != '\\') {
+			strbuf_addch(out, s[i]);
+			continue;
+		}
+		char c = s[++i];
+		const char *e = strchr(esc, c);
+		if (c && e && (e - esc) % 2 == 0) {
+			strbuf_addch(out, e[1]);
+		} else if (c == 'x' || c == 'u' || c == 'U') {
+			int n = c == 'x' ? 2 : c == 'u' ? 4 : 8;
+			char hex[9] = { 0 };
+			if (i + (size_t)n + 1 >= len)
+				return -1;
+			memcpy(hex, s + i + 1, (size_t)n);
+			unsigned long v = strtoul(hex, NULL, 16);
+			i += (size_t)n;
+			if (c == 'x' || v < 0x80) {
+				strbuf_addch(out, (char)v);
+			} else {
+				char u[4];
+				int k = v < 0x800 ? 2 : v < 0x10000 ? 3 : 4;
+				for (int b = k - 1; b > 0; b--, v >>= 6)
+					u[b] = (char)(0x80 | (v & 0x3f));
+				u[0] = (char)((k == 2 ? 0xc0 : k == 3 ? 0xe0 : 0xf0) | v);
+				strbuf_add(out, u, (size_t)k);
+			}
+		} else {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* A number literal: an int unless it has a fraction or an exponent. */
+static struct json_object *number_literal(const char *s, size_t len)
+{
+	char buf[64];
+	size_t n = 0;
+	char *end;
+	bool hex = len > 2 && s[s[0] == '-' || s[0] == '+'] == '0' &&
+		   (s[1 + (s[0] == '-' || s[0] == '+')] | 0x20) == 'x';
+
+	for (size_t i = 0; i < len && n + 1 < sizeof(buf); i++)
+		if (s[i] != '_')
+			buf[n++] = s[i];
+	buf[n] = '\0';
+	if (!hex && strpbrk(buf, ".eE")) {
+		double d = strtod(buf, &end);
+		return *end ? NULL : json_object_new_double(d);
+	}
+	if (buf[0] == '0' && (buf[1] | 0x20) == 'o')
+		memmove(buf + 1, buf + 2, n - 1);
+	long long v = (buf[0] == '0' && (buf[1] | 0x20) == 'b') ?
+		strtoll(buf + 2, &end, 2) : strtoll(buf, &end, 0);
+	return *end ? NULL : go_int(v);
+}
+
+static struct pipe *parse_pipe(struct parser *p, const char *context, bool in_parens);
+
+static void add_field(struct arg *a, const char *name, size_t len)
+{
+	a->fields = xrealloc(a->fields, (a->nfields + 1) * sizeof(*a->fields));
+	a->fields[a->nfields++] = xstrndup(name, len);
+}
+
+static int parse_literal(struct parser *p, const struct tok *t, struct arg *a)
+{
+	const char *s = p->src + t->pos;
+	struct strbuf sb = STRBUF_INIT;
+
+	a->type = A_LITERAL;
+	a->text = xstrndup(s, t->len);
+	if (t->type == T_BOOL) {
+		a->lit = json_object_new_boolean(*s == 't');
+	} else if (t->type == T_NUMBER) {
+		a->lit = number_literal(s, t->len);
+		if (!a->lit)
+			parse_error(p, (size_t)t->pos, "illegal number syntax: \"%s\"", a->text);
+	} else if (t->type == T_RAW) {
+		a->lit = json_object_new_string_len(s + 1, (int)t->len - 2);
+	} else if (unquote(s, t->len, &sb) < 0) {
+		parse_error(p, (size_t)t->pos, "invalid syntax");
+	} else {
+		a->lit = json_object_new_string_len(sb.buf ? sb.buf : "", (int)sb.len);
+	}
+	strbuf_release(&sb);
+	return p->failed ? -1 : 0;
+}
+
+/* Tree.term: false when the token is no operand (nothing consumed). */
+static bool parse_term(struct parser *p, struct arg *a)
+{
+	struct tok t = tok_peek(p);
+	const char *s = p->src + t.pos;
+
+	a->pos = t.pos;
+	switch (t.type) {
+	case T_IDENT: {
+		tok_next(p);
+		a->type = A_IDENT;
+		a->text = xstrndup(s, t.len);
+		if (!func_find(a->text))
+			parse_error(p, (size_t)t.pos, "function \"%s\" not defined", a->text);
+		return true;
+	}
+	case T_DOT: tok_next(p); a->type = A_DOT; return true;
+	case T_NIL: tok_next(p); a->type = A_NIL; return true;
+	case T_VAR:
+		tok_next(p);
+		a->type = A_VAR;
+		a->text = xstrndup(s, t.len);
+		if (!var_known(p, s, t.len))
+			parse_error(p, (size_t)t.pos, "undefined variable \"%s\"", a->text);
+		return true;
+	case T_FIELD:
+		tok_next(p);
+		a->type = A_FIELD;
+		add_field(a, s + 1, t.len - 1);
+		return true;
+	case T_BOOL: case T_NUMBER: case T_STRING: case T_RAW:
+		tok_next(p);
+		parse_literal(p, &t, a);
+		return true;
+	case T_LPAREN:
+		tok_next(p);
+		a->type = A_PIPE;
+		a->pipe = parse_pipe(p, "parenthesized pipeline", true);
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Tree.operand: a term and the fields chained on it. */
+static bool parse_operand(struct parser *p, struct arg *a)
+{
+	bool chained = false;
+
+	if (!parse_term(p, a))
+		return false;
+	for (struct tok t = tok_peek(p); !p->failed && t.type == T_FIELD && !t.space;
+	     t = tok_peek(p)) {
+		tok_next(p);
+		if (!chained)		/* Go's chain node is where the chain starts */
+			a->pos = t.pos;
+		chained = true;
+		if (a->type == A_LITERAL || a->type == A_NIL || a->type == A_IDENT ||
+		    a->type == A_DOT) {
+			parse_error(p, (size_t)t.pos, "unexpected . after term \"%s\"",
+				    a->type == A_DOT ? "." : a->type == A_NIL ? "nil" : a->text);
+			break;
+		}
+		add_field(a, p->src + t.pos + 1, t.len - 1);
+	}
+	return true;
+}
+
+static bool ends_pipe(const struct tok *t)
+{
+	return t->type == T_RDELIM || t->type == T_RPAREN || t->type == T_PIPE;
+}
+
+static void parse_cmd(struct parser *p, struct cmd *c)
+{
+	struct tok t = tok_peek(p);
+
+	c->pos = t.pos;
+	while (!p->failed) {
+		struct arg a = { 0 };
+		if (parse_operand(p, &a)) {
+			c->args = xrealloc(c->args, (c->nargs + 1) * sizeof(*c->args));
+			c->args[c->nargs++] = a;
+		}
+		t = tok_peek(p);
+		if (p->failed || ends_pipe(&t))
+			break;
+		if (!t.space || t.type == T_EOF) {
+			if (t.type == T_EOF)
+				parse_error(p, (size_t)t.pos, "unclosed action");
+			else
+				unexpected(p, &t, "operand");
+		}
+	}
+	if (!p->failed && !c->nargs)
+		parse_error(p, (size_t)t.pos, "empty command");
+}
+
+/* "$x :=", "$i, $v :=" or "$x =" at the start of a pipeline. */
+static void parse_decl(struct parser *p, struct pipe *pp, const char *context)
+{
+	size_t save = p->pos;
+	struct tok v = tok_next(p), t = tok_next(p);
+
+	if (v.type != T_VAR)
+		goto none;
+	if (t.type == T_COMMA && !strcmp(context, "range")) {
+		struct tok v2 = tok_next(p);
+		t = tok_next(p);
+		if (v2.type != T_VAR || (t.type != T_DECLARE && t.type != T_ASSIGN)) {
+			parse_error(p, (size_t)v2.pos, "range can only initialize variables");
+			return;
+		}
+		pp->vars[pp->nvars++] = xstrndup(p->src + v.pos, v.len);
+		pp->vars[pp->nvars++] = xstrndup(p->src + v2.pos, v2.len);
+	} else if (t.type == T_DECLARE || t.type == T_ASSIGN) {
+		pp->vars[pp->nvars++] = xstrndup(p->src + v.pos, v.len);
+	} else {
+		goto none;
+	}
+	pp->assign = t.type == T_ASSIGN;
+	for (size_t i = 0; i < pp->nvars; i++) {
+		if (!pp->assign)
+			var_declare(p, pp->vars[i]);
+		else if (!var_known(p, pp->vars[i], strlen(pp->vars[i])))
+			parse_error(p, (size_t)v.pos, "undefined variable \"%s\"", pp->vars[i]);
+	}
+	return;
+none:
+	p->pos = save;
+}
+
+/* Tree.pipeline: up to the "}}" (consumed) or ")" (consumed, in parens). */
+static struct pipe *parse_pipe(struct parser *p, const char *context, bool in_parens)
+{
+	struct pipe *pp = xcalloc(1, sizeof(*pp));
+	struct tok t = tok_peek(p);
+
+	pp->pos = t.pos;
+	if (!in_parens)
+		parse_decl(p, pp, context);
+	while (!p->failed) {
+		t = tok_peek(p);
+		if (t.type == (in_parens ? T_RPAREN : T_RDELIM)) {
+			tok_next(p);
+			p->trim_text = t.trim;
+			break;
+		}
+		if (t.type == T_EOF) {
+			parse_error(p, (size_t)t.pos, in_parens ? "unclosed left paren" :
+				    "unclosed action");
+			break;
+		}
+		if (ends_pipe(&t) && t.type != T_PIPE) {
+			unexpected(p, &t, context);
+			break;
+		}
+		if (pp->ncmds && tok_next(p).type != T_PIPE)
+			break;
+		pp->cmds = xrealloc(pp->cmds, (pp->ncmds + 1) * sizeof(*pp->cmds));
+		memset(&pp->cmds[pp->ncmds], 0, sizeof(*pp->cmds));
+		parse_cmd(p, &pp->cmds[pp->ncmds++]);
+	}
+	if (!p->failed && !pp->ncmds)
+		parse_error(p, (size_t)t.pos, "missing value for %s", context);
+	return pp;
+}
+
+enum list_end { END_EOF, END_END, END_ELSE };
+
+static enum list_end parse_list(struct parser *p, struct list *l);
+
+static void expect_rdelim(struct parser *p, const char *context)
+{
+	struct tok t = tok_next(p);
+
+	if (t.type != T_RDELIM)
+		unexpected(p, &t, context);
+	p->trim_text = t.trim;
+}
+
+/* {{if}}, {{range}}, {{with}}: the keyword is consumed. */
+static void parse_control(struct parser *p, struct list *l, enum node_type type)
+{
+	static const char *const names[] = { [N_IF] = "if", [N_RANGE] = "range", [N_WITH] = "with" };
+	struct node *n = list_add(l, type);
+	size_t mark = p->nvars;
+	enum list_end end;
+
+	n->pipe = parse_pipe(p, names[type], false);
+	p->in_range += type == N_RANGE;
+	end = p->failed ? END_EOF : parse_list(p, &n->body);
+	if (end == END_ELSE) {
+		struct tok t = tok_peek(p);
+		if (type == N_IF && t.type == T_IF) {
+			/* {{else if}}: an if in the else branch, sharing our {{end}} */
+			tok_next(p);
+			p->in_range -= type == N_RANGE;
+			parse_control(p, &n->otherwise, type);
+			vars_pop(p, mark);
+			return;
+		}
+		expect_rdelim(p, "else");
+		end = p->failed ? END_EOF : parse_list(p, &n->otherwise);
+		if (end == END_ELSE)
+			parse_error(p, p->pos, "expected end; found {{else}}");
+	}
+	if (end == END_EOF && !p->failed)
+		parse_error(p, p->pos, "unexpected EOF");
+	p->in_range -= type == N_RANGE;
+	vars_pop(p, mark);
+}
+
+/* One {{action}} whose "{{" is consumed; END_* when it ends a list. */
+static int parse_action(struct parser *p, struct list *l)
+{
+	struct tok t = tok_peek(p);
+
+	switch (t.type) {
+	case T_IF: tok_next(p); parse_control(p, l, N_IF); return -1;
+	case T_RANGE: tok_next(p); parse_control(p, l, N_RANGE); return -1;
+	case T_WITH: tok_next(p); parse_control(p, l, N_WITH); return -1;
+	case T_END: tok_next(p); expect_rdelim(p, "end"); return END_END;
+	case T_ELSE: tok_next(p); return END_ELSE;
+	case T_BREAK: case T_CONTINUE:
+		tok_next(p);
+		if (!p->in_range)
+			parse_error(p, (size_t)t.pos, "{{%s}} outside {{range}}", keywords[t.type]);
+		expect_rdelim(p, keywords[t.type]);
+		list_add(l, t.type == T_BREAK ? N_BREAK : N_CONTINUE);
+		return -1;
+	case T_DEFINE: case T_TEMPLATE: case T_BLOCK:
+		parse_error(p, (size_t)t.pos, "{{%s}} is not supported by kinf", keywords[t.type]);
+		return -1;
+	default:
+		list_add(l, N_ACTION)->pipe = parse_pipe(p, "command", false);
+		return -1;
+	}
+}
+
+/* Skips a comment action (slash-star … star-slash) at p->pos, just after "{{". */
+static bool skip_comment(struct parser *p)
+{
+	const char *s = p->src + p->pos;
+
+	if (strncmp(s, "/*", 2))
+		return false;
+	const char *end = strstr(s + 2, "*/");
+	if (!end) {
+		parse_error(p, p->pos, "unclosed comment");
+		return true;
+	}
+	end += 2;
+	p->trim_text = !strncmp(end, " -}}", 4);
+	if (strncmp(end + (p->trim_text ? 2 : 0), "}}", 2))
+		parse_error(p, p->pos, "comment ends before closing delimiter");
+	p->pos = (size_t)(end - p->src) + (p->trim_text ? 4 : 2);
+	return true;
+}
+
+static enum list_end parse_list(struct parser *p, struct list *l)
+{
+	while (!p->failed) {
+		const char *s = p->src + p->pos;
+		if (p->trim_text)
+			while (is_space(*s))
+				s++;
+		p->trim_text = false;
+		const char *open = strstr(s, "{{");
+		size_t len = open ? (size_t)(open - s) : strlen(s);
+		bool trim = open && open[2] == '-' && is_space(open[3]);
+		size_t keep = len;
+		if (trim)
+			while (keep && is_space(s[keep - 1]))
+				keep--;
+		if (keep) {
+			struct node *n = list_add(l, N_TEXT);
+			n->text = xstrndup(s, keep);
+			n->len = keep;
+		}
+		if (!open) {
+			p->pos = (size_t)(s - p->src) + len;
+			return END_EOF;
+		}
+		p->pos = (size_t)(open - p->src) + (trim ? 4 : 2);
+		if (skip_comment(p))
+			continue;
+		int end = parse_action(p, l);
+		if (end >= 0)
+			return (enum list_end)end;
+	}
+	return END_EOF;
+}
+
+struct gotemplate *gotemplate_parse(const char *text, struct errbuf *err)
+{
+	struct gotemplate *t = xcalloc(1, sizeof(*t));
+	struct parser p = { .src = text, .err = err };
+
+	t->src = xstrdup(text);
+	var_declare(&p, "$");
+	enum list_end end = parse_list(&p, &t->root);
+	if (!p.failed && end == END_END)
+		parse_error(&p, p.pos, "unexpected {{end}}");
+	if (!p.failed && end == END_ELSE)
+		parse_error(&p, p.pos, "unexpected {{else}}");
+	vars_pop(&p, 0);
+	free(p.vars);
+	if (p.failed) {
+		gotemplate_free(t);
+		return NULL;
+	}
+	return t;
+}
+
+/* ---- values ------------------------------------------------------------ */
+
+/*
+ * A reflect.Value as text/template sees it: missing (Go's invalid
+ * Value, printed "<no value>"), an interface{} read from a map or slice
+ * (j NULL for a nil one), or a concrete value (what a pipeline, a
+ * literal or a function gives).  A value holds one reference to j.
+ */
+enum gv_kind { GV_INVALID, GV_IFACE, GV_CONCRETE };
+
+struct gv {
+	enum gv_kind kind;
+	struct json_object *j;
+};
+
+static const struct gv gv_invalid = { GV_INVALID, NULL };
+
+static struct gv gv_take(enum gv_kind kind, struct json_object *j)
+{
+	return (struct gv){ kind, j };
+}
+
+static struct gv gv_ref(struct gv v)
+{
+	if (v.j)
+		json_object_get(v.j);
+	return v;
+}
+
+static void gv_put(struct gv *v)
+{
+	if (v->j)
+		json_object_put(v->j);
+	*v = gv_invalid;
+}
+
+/* indirectInterface: a nil interface is no value */
+static bool gv_missing(struct gv v)
+{
+	return v.kind == GV_INVALID || !v.j;
+}
+
+/* reflect's name of the value's dynamic type */
+static const char *gv_type(struct json_object *j)
+{
+	if (json_object_is_type(j, json_type_int) && json_object_get_userdata(j) == &go_int_mark)
+		return "int";
+	return gofmt_type(j);
+}
+
+/* a value's static type, as "can't evaluate field X in type T" names it */
+static const char *gv_static_type(struct gv v)
+{
+	return v.kind == GV_IFACE ? "interface {}" : gv_type(v.j);
+}
+
+/* text/template's isTrue */
+static bool gv_truth(struct gv v)
+{
+	if (gv_missing(v))
+		return false;
+	switch (json_object_get_type(v.j)) {
+	case json_type_boolean: return json_object_get_boolean(v.j);
+	case json_type_int: return json_object_get_int64(v.j) != 0;
+	case json_type_double: return json_object_get_double(v.j) != 0;
+	case json_type_string: return json_object_get_string_len(v.j) > 0;
+	case json_type_array: return json_object_array_length(v.j) > 0;
+	case json_type_object: return json_object_object_length(v.j) > 0;
+	default: return false;
+	}
+}
+
+/*
+ * kubectl's round trip: json.Marshal writes an integral float64 below
+ * 1e21 without a fraction, and apimachinery's json.Unmarshal reads every
+ * number that parses as an int64 as one.
+ */
+struct json_object *gotemplate_data(struct json_object *data)
+{
+	switch (json_object_get_type(data)) {
+	case json_type_double: {
+		double d = json_object_get_double(data);
+		if (d == (double)(int64_t)d && d > -9.2e18 && d < 9.2e18)
+			return json_object_new_int64((int64_t)d);
+		return json_object_get(data);
+	}
+	case json_type_array: {
+		size_t n = json_object_array_length(data);
+		struct json_object *a = json_object_new_array_ext((int)n);
+		for (size_t i = 0; i < n; i++)
+			json_object_array_add(a, gotemplate_data(json_object_array_get_idx(data, i)));
+		return a;
+	}
+	case json_type_object: {
+		struct json_object *o = json_object_new_object();
+		json_object_object_foreach(data, k, v)
+			json_object_object_add(o, k, gotemplate_data(v));
+		return o;
+	}
+	default:
+		return json_object_get(data);
+	}
+}
+
+/* ---- execution state ------------------------------------------------- */
+
+struct var {
+	const char *name;
+	struct gv v;
+};
+
+struct state {
+	const struct gotemplate *t;
+	struct strbuf *out;
+	struct errbuf *err;
+	struct var *vars;
+	size_t nvars, alloc;
+	const struct arg *at_arg;	/* the node being run, for errors */
+	const struct cmd *at_cmd;
+	int at_pos;
+	int jump;			/* 1 after {{break}}, 2 after {{continue}} */
+};
+
+static void at_arg(struct state *st, const struct arg *a)
+{
+	st->at_arg = a;
+	st->at_cmd = NULL;
+	st->at_pos = a->pos;
+}
+
+static void at_cmd(struct state *st, const struct cmd *c)
+{
+	st->at_cmd = c;
+	st->at_arg = NULL;
+	st->at_pos = c->pos;
+}
+
+/* state.errorf: "template: output:L:C: executing "output" at <N>: …" */
+PRINTF(2, 3)
+static int exec_error(struct state *st, const char *fmt, ...)
+{
+	struct strbuf ctx = STRBUF_INIT;
+	char msg[400];
+	const char *src = st->t->src;
+	int line = 1, col = st->at_pos;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	for (int i = 0; i < st->at_pos && src[i]; i++) {
+		if (src[i] == '\n') {
+			line++;
+			col = st->at_pos - i - 1;
+		}
+	}
+	if (st->at_arg)
+		arg_string(st->at_arg, &ctx);
+	else if (st->at_cmd)
+		cmd_string(st->at_cmd, &ctx);
+	errbuf_set(st->err, "template: output:%d:%d: executing \"output\" at <%s>: %s",
+		   line, col, strbuf_str(&ctx), msg);
+	strbuf_release(&ctx);
+	return -1;
+}
+
+static void var_push(struct state *st, const char *name, struct gv v)
+{
+	if (st->nvars == st->alloc) {
+		st->alloc = st->alloc ? 2 * st->alloc : 8;
+		st->vars = xrealloc(st->vars, st->alloc * sizeof(*st->vars));
+	}
+	st->vars[st->nvars++] = (struct var){ name, gv_ref(v) };
+}
+
+static void var_set(struct state *st, const char *name, struct gv v)
+{
+	for (size_t i = st->nvars; i-- > 0;) {
+		if (!strcmp(st->vars[i].name, name)) {
+			gv_put(&st->vars[i].v);
+			st->vars[i].v = gv_ref(v);
+			return;
+		}
+	}
+}
+
+static void vars_pop_to(struct state *st, size_t mark)
+{
+	while (st->nvars > mark)
+		gv_put(&st->vars[--st->nvars].v);
+}
+
+static struct gv var_get(struct state *st, const char *name)
+{
+	for (size_t i = st->nvars; i-- > 0;)
+		if (!strcmp(st->vars[i].name, name))
+			return gv_ref(st->vars[i].v);
+	return gv_invalid;
+}
+
+/* ---- fields, arguments, commands ----------------------------------------- */
+
+/* state.evalField over a chain: .a.b on recv (taken), into *res. */
+static int eval_chain(struct state *st, struct gv recv, char *const *fields, size_t n,
+		      bool has_args, struct gv *res)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct gv next = gv_invalid;
+		if (recv.kind == GV_INVALID) {
+			continue;	/* missingkey=default: no value, no error */
+		} else if (!recv.j) {
+			exec_error(st, "nil pointer evaluating interface {}.%s", fields[i]);
+			goto fail;
+		} else if (json_object_is_type(recv.j, json_type_object)) {
+			struct json_object *m;
+			if (has_args && i + 1 == n) {
+				exec_error(st, "%s is not a method but has arguments", fields[i]);
+				goto fail;
+			}
+			if (json_object_object_get_ex(recv.j, fields[i], &m))
+				next = gv_take(GV_IFACE, m ? json_object_get(m) : NULL);
+		} else {
+			exec_error(st, "can't evaluate field %s in type %s", fields[i],
+				   gv_static_type(recv));
+			goto fail;
+		}
+		gv_put(&recv);
+		recv = next;
+	}
+	*res = recv;
+	return 0;
+fail:
+	gv_put(&recv);
+	return -1;
+}
+
+static int eval_pipe(struct state *st, struct gv dot, const struct pipe *p, bool decl,
+		     struct gv *res);
+static int eval_function(struct state *st, struct gv dot, const struct cmd *c,
+			 const struct arg *args, size_t nargs, const struct gv *final,
+			 struct gv *res);
+
+/* An operand's value: fields and variables as they are (missing, nil). */
+static int eval_arg(struct state *st, struct gv dot, const struct arg *a, struct gv *res)
+{
+	struct gv v;
+
+	at_arg(st, a);
+	switch (a->type) {
+	case A_DOT: *res = gv_ref(dot); return 0;
+	case A_NIL: *res = gv_invalid; return 0;	/* an untyped nil */
+	case A_LITERAL: *res = gv_take(GV_CONCRETE, json_object_get(a->lit)); return 0;
+	case A_FIELD: return eval_chain(st, gv_ref(dot), a->fields, a->nfields, false, res);
+	case A_VAR:
+		v = var_get(st, a->text);
+		return eval_chain(st, v, a->fields, a->nfields, false, res);
+	case A_IDENT:
+		return eval_function(st, dot, NULL, a, 1, NULL, res);
+	case A_PIPE:
+		if (eval_pipe(st, dot, a->pipe, false, &v) < 0)
+			return -1;
+		at_arg(st, a);
+		return eval_chain(st, v, a->fields, a->nfields, false, res);
+	}
+	return -1;
+}
+
+/* state.notAFunction */
+static int not_a_function(struct state *st, const struct cmd *c, const struct gv *final)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (c->nargs == 1 && !final)
+		return 0;
+	arg_string(&c->args[0], &sb);
+	exec_error(st, "can't give argument to non-function %s", strbuf_str(&sb));
+	strbuf_release(&sb);
+	return -1;
+}
+
+static int eval_cmd(struct state *st, struct gv dot, const struct cmd *c,
+		    const struct gv *final, struct gv *res)
+{
+	const struct arg *first = &c->args[0];
+
+	at_arg(st, first);
+	switch (first->type) {
+	case A_IDENT:
+		return eval_function(st, dot, c, c->args, c->nargs, final, res);
+	case A_FIELD:
+		return eval_chain(st, gv_ref(dot), first->fields, first->nfields,
+				  c->nargs > 1 || final, res);
+	case A_NIL:
+		return exec_error(st, "nil is not a command");
+	default:
+		if (not_a_function(st, c, final) < 0)
+			return -1;
+		return eval_arg(st, dot, first, res);
+	}
+}
+
+/* state.evalPipeline; decl: declare or assign its variables */
+static int eval_pipe(struct state *st, struct gv dot, const struct pipe *p, bool decl,
+		     struct gv *res)
+{
+	struct gv v = gv_invalid;
+
+	for (size_t i = 0; i < p->ncmds; i++) {
+		struct gv next;
+		if (eval_cmd(st, dot, &p->cmds[i], i ? &v : NULL, &next) < 0) {
+			gv_put(&v);
+			return -1;
+		}
+		gv_put(&v);
+		v = next;
+	}
+	/* an interface{} result becomes its dynamic value: nil is no value */
+	if (v.kind == GV_IFACE)
+		v.kind = v.j ? GV_CONCRETE : GV_INVALID;
+	for (size_t i = 0; decl && i < p->nvars; i++) {
+		if (p->assign)
+			var_set(st, p->vars[i], v);
+		else
+			var_push(st, p->vars[i], v);
+	}
+	*res = v;
+	return 0;
+}
+
+/* ---- fmt's Sprintf, as printf runs it ------------------------------------ */
+
+struct fmt_spec {
+	bool minus, plus, sharp, zero, space;
+	int width, prec;		/* -1: none */
+	char verb;
+};
+
+static void pad(struct strbuf *out, const char *s, size_t len, const struct fmt_spec *sp,
+		bool numeric)
+{
+	size_t runes = 0;
+
+	for (size_t i = 0; i < len; i++)
+		runes += ((unsigned char)s[i] & 0xc0) != 0x80;
+	size_t fill = sp->width > 0 && (size_t)sp->width > runes ? (size_t)sp->width - runes : 0;
+	if (sp->minus) {
+		strbuf_add(out, s, len);
+		while (fill--)
+			strbuf_addch(out, ' ');
+		return;
+	}
+	if (numeric && sp->zero && len && (*s == '-' || *s == '+')) {
+		strbuf_addch(out, *s++);
+		len--;
+	}
+	while (fill--)
+		strbuf_addch(out, numeric && sp->zero ? '0' : ' ');
+	strbuf_add(out, s, len);
+}
+
+static void fmt_value(struct json_object *j, const struct fmt_spec *sp, struct strbuf *out);
+
+/* fmt's badVerb: %!d(string=abc) */
+static void bad_verb(struct json_object *j, char verb, struct strbuf *out)
+{
+	strbuf_addf(out, "%%!%c(", verb);
+	if (j) {
+		strbuf_addf(out, "%s=", gv_type(j));
+		gofmt_print(j, out);
+	} else {
+		strbuf_adds(out, "<nil>");
+	}
+	strbuf_addch(out, ')');
+}
+
+static void fmt_int(struct json_object *j, const struct fmt_spec *sp, struct strbuf *out)
+{
+	long long v = json_object_get_int64(j);
+	unsigned long long mag = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+	const char *sign = v < 0 ? "-" : sp->plus ? "+" : "";
+	char buf[80];
+
+	switch (sp->verb) {
+	case 'v': case 'd': snprintf(buf, sizeof(buf), "%s%llu", sign, mag); break;
+	case 'x': snprintf(buf, sizeof(buf), "%s%llx", sign, mag); break;
+	case 'X': snprintf(buf, sizeof(buf), "%s%llX", sign, mag); break;
+	case 'o': snprintf(buf, sizeof(buf), "%s%llo", sign, mag); break;
+	case 'c': buf[0] = (char)v; buf[1] = '\0'; pad(out, buf, 1, sp, false); return;
+	default: bad_verb(j, sp->verb, out); return;
+	}
+	pad(out, buf, strlen(buf), sp, true);
+}
+
+static void fmt_float(double d, const struct fmt_spec *sp, struct strbuf *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char verb = sp->verb == 'v' ? 'g' : sp->verb;
+
+	if (sp->plus && d >= 0)
+		strbuf_addch(&sb, '+');
+	if (sp->prec < 0 && (verb == 'g' || verb == 'G')) {
+		gofmt_float(d, 'g', &sb);
+	} else {
+		char buf[400];
+		int prec = sp->prec < 0 ? 6 : sp->prec;
+		switch (verb) {
+		case 'e': snprintf(buf, sizeof(buf), "%.*e", prec, d); break;
+		case 'E': snprintf(buf, sizeof(buf), "%.*E", prec, d); break;
+		case 'g': snprintf(buf, sizeof(buf), "%.*g", prec, d); break;
+		case 'G': snprintf(buf, sizeof(buf), "%.*G", prec, d); break;
+		default: snprintf(buf, sizeof(buf), "%.*f", prec, d); break;
+		}
+		strbuf_adds(&sb, buf);
+	}
+	pad(out, sb.buf, sb.len, sp, true);
+	strbuf_release(&sb);
+}
+
+static void fmt_string(const char *s, size_t len, const struct fmt_spec *sp, struct strbuf *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (sp->prec >= 0) {		/* precision counts runes */
+		size_t i = 0;
+		for (int r = 0; i < len && r < sp->prec; r++)
+			i += utf8_sequence(s + i, len - i) ? utf8_sequence(s + i, len - i) : 1;
+		len = i;
+	}
+	if (sp->verb == 'q')
+		gofmt_quote(s, len, &sb);
+	else if (sp->verb == 'x' || sp->verb == 'X')
+		for (size_t i = 0; i < len; i++)
+			strbuf_addf(&sb, sp->verb == 'x' ? "%02x" : "%02X", (unsigned char)s[i]);
+	else
+		strbuf_add(&sb, s, len);
+	pad(out, sb.buf ? sb.buf : "", sb.len, sp, false);
+	strbuf_release(&sb);
+}
+
+/* Go's printValue for a map or slice: each element with the same verb. */
+static void fmt_container(struct json_object *j, const struct fmt_spec *sp, struct strbuf *out)
+{
+	if (json_object_is_type(j, json_type_array)) {
+		strbuf_addch(out, '[');
+		for (size_t i = 0; i < json_object_array_length(j); i++) {
+			if (i)
+				strbuf_addch(out, ' ');
+			fmt_value(json_object_array_get_idx(j, i), sp, out);
+		}
+		strbuf_addch(out, ']');
+		return;
+	}
+	size_t n;
+	const char **keys = gofmt_sorted_keys(j, &n);
+	strbuf_adds(out, "map[");
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			strbuf_addch(out, ' ');
+		struct json_object *key = json_object_new_string(keys[i]);
+		fmt_value(key, sp, out);
+		json_object_put(key);
+		strbuf_addch(out, ':');
+		fmt_value(json_object_object_get(j, keys[i]), sp, out);
+	}
+	strbuf_addch(out, ']');
+	free(keys);
+}
+
+static void fmt_value(struct json_object *j, const struct fmt_spec *sp, struct strbuf *out)
+{
+	if (!j) {
+		if (sp->verb == 'v')
+			pad(out, "<nil>", 5, sp, false);
+		else
+			strbuf_adds(out, "<nil>");
+		return;
+	}
+	switch (json_object_get_type(j)) {
+	case json_type_boolean:
+		if (sp->verb == 'v' || sp->verb == 't')
+			fmt_string(json_object_get_boolean(j) ? "true" : "false",
+				   json_object_get_boolean(j) ? 4 : 5, sp, out);
+		else
+			bad_verb(j, sp->verb, out);
+		return;
+	case json_type_int:
+		fmt_int(j, sp, out);
+		return;
+	case json_type_double:
+		if (strchr("veEfFgG", sp->verb))
+			fmt_float(json_object_get_double(j), sp, out);
+		else
+			bad_verb(j, sp->verb, out);
+		return;
+	case json_type_string:
+		if (strchr("vsqxX", sp->verb))
+			fmt_string(json_object_get_string(j), (size_t)json_object_get_string_len(j), sp, out);
+		else
+			bad_verb(j, sp->verb, out);
+		return;
+	default:
+		fmt_container(j, sp, out);
+	}
+}
+
+static const char *parse_spec(const char *f, struct fmt_spec *sp)
+{
+	memset(sp, 0, sizeof(*sp));
+	sp->prec = -1;
+	for (;; f++) {
+		if (*f == '-') sp->minus = true;
+		else if (*f == '+') sp->plus = true;
+		else if (*f == '#') sp->sharp = true;
+		else if (*f == '0') sp->zero = true;
+		else if (*f == ' ') sp->space = true;
+		else break;
+	}
+	while (isdigit((unsigned char)*f))
+		sp->width = sp->width * 10 + (*f++ - '0');
+	if (*f == '.') {
+		sp->prec = 0;
+		for (f++; isdigit((unsigned char)*f); f++)
+			sp->prec = sp->prec * 10 + (*f - '0');
+	}
+	sp->verb = *f;
+	return *f ? f + 1 : f;
+}
+
+/* fmt.Sprintf(format, args…); args NULL for nil */
+static void go_sprintf(const char *f, struct json_object **args, size_t n, struct strbuf *out)
+{
+	size_t used = 0;
+
+	while (*f) {
+		const char *pct = strchr(f, '%');
+		if (!pct) {
+			strbuf_adds(out, f);
+			break;
+		}
+		strbuf_add(out, f, (size_t)(pct - f));
+		struct fmt_spec sp;
+		f = parse_spec(pct + 1, &sp);
+		if (!sp.verb) {
+			strbuf_adds(out, "%!(NOVERB)");
+		} else if (sp.verb == '%') {
+			strbuf_addch(out, '%');
+		} else if (used >= n) {
+			strbuf_addf(out, "%%!%c(MISSING)", sp.verb);
+		} else if (sp.verb == 'T') {
+			struct fmt_spec s2 = sp;
+			const char *t = args[used] ? gv_type(args[used]) : "<nil>";
+			s2.verb = 's';
+			fmt_string(t, strlen(t), &s2, out);
+			used++;
+		} else if (!args[used] && sp.verb != 'v') {
+			bad_verb(NULL, sp.verb, out);
+			used++;
+		} else {
+			fmt_value(args[used++], &sp, out);
+		}
+	}
+	if (used < n) {
+		strbuf_adds(out, "%!(EXTRA ");
+		for (size_t i = used; i < n; i++) {
+			if (i > used)
+				strbuf_adds(out, ", ");
+			if (args[i])
+				strbuf_addf(out, "%s=", gv_type(args[i]));
+			gofmt_print(args[i], out);
+		}
+		strbuf_addch(out, ')');
+	}
+}
+
+/* ---- the functions ------------------------------------------------------ */
+
+/* a function's parameter, as evalArg converts an argument to it */
+enum param { P_VALUE, P_ANY, P_STRING };
+
+/* Returns -1 with msg set: the caller says "error calling NAME: msg". */
+typedef int func_fn(struct gv *argv, size_t n, struct gv *res, struct strbuf *msg);
+
+/* basicKind; K_BAD for maps, slices and no value (errBadComparisonType) */
+enum kind { K_BAD, K_BOOL, K_INT, K_FLOAT, K_STRING };
+
+static enum kind basic_kind(struct gv v)
+{
+	if (gv_missing(v))
+		return K_BAD;
+	switch (json_object_get_type(v.j)) {
+	case json_type_boolean: return K_BOOL;
+	case json_type_int: return K_INT;
+	case json_type_double: return K_FLOAT;
+	case json_type_string: return K_STRING;
+	default: return K_BAD;
+	}
+}
+
+/* <0, 0, >0 for two values of the same basic kind k */
+static int basic_cmp(enum kind k, struct gv a, struct gv b)
+{
+	switch (k) {
+	case K_BOOL: return json_object_get_boolean(a.j) - json_object_get_boolean(b.j);
+	case K_INT: {
+		int64_t x = json_object_get_int64(a.j), y = json_object_get_int64(b.j);
+		return x < y ? -1 : x > y;
+	}
+	case K_FLOAT: {
+		double x = json_object_get_double(a.j), y = json_object_get_double(b.j);
+		return x < y ? -1 : x > y ? 1 : x == y ? 0 : 2;	/* NaN: unequal */
+	}
+	default:
+		return strcmp(json_object_get_string(a.j), json_object_get_string(b.j));
+	}
+}
+
+static int fn_eq(struct gv *argv, size_t n, struct gv *res, struct strbuf *msg)
+{
+	enum kind k1 = basic_kind(argv[0]);
+	bool truth = false;
+
+	if (n < 2) {
+		strbuf_adds(msg, "missing argument for comparison");
+		return -1;
+	}
+	for (size_t i = 1; i < n && !truth; i++) {
+		enum kind k2 = basic_kind(argv[i]);
+		bool m1 = gv_missing(argv[0]), m2 = gv_missing(argv[i]);
+		if (k1 != k2) {
+			if (!m1 && !m2) {
+				strbuf_adds(msg, "incompatible types for comparison");
+				return -1;
+			}
+		} else if (k1 != K_BAD) {
+			truth = basic_cmp(k1, argv[0], argv[i]) == 0;
+		} else if (m1 || m2) {
+			truth = m1 == m2;
+		} else {
+			strbuf_adds(msg, "non-comparable type ");
+			gofmt_print(argv[i].j, msg);
+			strbuf_addf(msg, ": %s", gv_type(argv[i].j));
+			return -1;
+		}
+	}
+	*res = gv_take(GV_CONCRETE, json_object_new_boolean(truth));
+	return 0;
+}
+
+static int fn_ne(struct gv *argv, size_t n, struct gv *res, struct strbuf *msg)
+{
+	if (fn_eq(argv, n, res, msg) < 0)
+		return -1;
+	bool eq = json_object_get_boolean(res->j);
+	gv_put(res);
+	*res = gv_take(GV_CONCRETE, json_object_new_boolean(!eq));
+	return 0;
+}
+
+/* lt, and le/gt/ge through it: -1 error, else 0/1 for a < b, *eq */
+static int less(struct gv a, struct gv b, bool *eq, struct strbuf *msg)
+{
+	enum kind k1 = basic_kind(a), k2 = basic_kind(b);
+
+	if (k1 == K_BAD || k2 == K_BAD || k1 == K_BOOL || k2 == K_BOOL) {
+		strbuf_adds(msg, k1 == K_BAD || k2 == K_BAD || k1 == k2 ?
+			    "invalid type for comparison" : "incompatible types for comparison");
+		return -1;
+	}
+	if (k1 != k2) {
+		strbuf_adds(msg, "incompatible types for comparison");
+		return -1;
+	}
+	int c = basic_cmp(k1, a, b);
+	*eq = c == 0;
+	return c < 0;
+}
+
+#define COMPARE_FN(name, expr)							\
+static int name(struct gv *argv, size_t n, struct gv *res, struct strbuf *msg)	\
+{										\
+	bool eq = false;							\
+	int lt = less(argv[0], argv[1], &eq, msg);				\
+	(void)n;								\
+	if (lt < 0)								\
+		return -1;							\
+	*res = gv_take(GV_CONCRETE, json_object_new_boolean(expr));		\
+	return 0;								\
+}
+COMPARE_FN(fn_lt, lt)
+COMPARE_FN(fn_le, lt || eq)
+COMPARE_FN(fn_gt, !lt && !eq)
+COMPARE_FN(fn_ge, !lt)
+
+static int fn_not(struct gv *argv, size_t n, struct gv *res, struct strbuf *msg)
+{
+	(void)n, (void)msg;
+	*res = gv_take(GV_CONCRETE, json_object_new_boolean(!gv_truth(argv[0])));
+	return 0;
+}
+
+static int fn_len(struct gv *argv, size_t n, struct gv *res, struct strbuf *msg)
+{
+	struct json_object *j = argv[0].j;
+	int64_t len;
+
+	(void)n;
+	if (argv[0].kind == GV_INVALID) {
+		strbuf_adds(msg, "reflect: call of reflect.Value.Type on zero Value");
+		return -1;
+	}
+	if (!j) {
+		strbuf_adds(msg, "len of nil pointer");
+		return -1;
+	}
+	switch (json_object_get_type(j)) {
+	case json_type_string: len = json_object_get_string_len(j); break;
+	case json_type_array: len = (int64_t)json_object_array_length(j); break;
+	case json_type_object: len = json_object_object_length(j); break;
+	default:
+		strbuf_addf(msg, "len of type %s", gv_type(j));
+		return -1;
+	}
+	*res = gv_take(GV_CONCRETE, go_int(len));
+	return 0;
+}
+
+/* one step of index: item[idx] into *next (an interface{} element) */
+static int index_one(struct json_object *item, struct gv idx, struct gv *next,
+		     struct strbuf *msg)
+{
+	struct json_object *e = NULL;
+
+	if (json_object_is_type(item, json_type_array)) {
+		if (gv_missing(idx) || !json_object_is_type(idx.j, json_type_int)) {
+			strbuf_addf(msg, "cannot index slice/array with %s%s", gv_missing(idx) ?
+				    "nil" : "type ", gv_missing(idx) ? "" : gv_type(idx.j));
+			return -1;
+		}
+		int64_t x = json_object_get_int64(idx.j);
+		if (x < 0 || (size_t)x >= json_object_array_length(item)) {
+			strbuf_addf(msg, "index out of range: %lld", (long long)x);
+			return -1;
+		}
+		e = json_object_array_get_idx(item, (size_t)x);
+	} else if (json_object_is_type(item, json_type_string)) {
+		int64_t x = gv_missing(idx) || !json_object_is_type(idx.j, json_type_int) ? -1 :
+			    json_object_get_int64(idx.j);
+		if (x < 0 || x >= json_object_get_string_len(item)) {
+			strbuf_addf(msg, "index out of range: %lld", (long long)x);
+			return -1;
+		}
+		*next = gv_take(GV_CONCRETE, go_int((unsigned char)json_object_get_string(item)[x]));
+		return 0;
+	} else if (json_object_is_type(item, json_type_object)) {
+		if (gv_missing(idx)) {
+			strbuf_adds(msg, "value is nil; should be of type string");
+			return -1;
+		}
+		if (!json_object_is_type(idx.j, json_type_string)) {
+			strbuf_addf(msg, "value has type %s; should be string", gv_type(idx.j));
+			return -1;
+		}
+		e = json_object_object_get(item, json_object_get_string(idx.j));
+	} else {
+		strbuf_addf(msg, "can't index item of type %s", gv_type(item));
+		return -1;
+	}
+	*next = gv_take(GV_IFACE, e ? json_object_get(e) : NULL);
+	return 0;
+}
+
+static int fn_index(struct gv *argv, size_t n, struct gv *res, struct strbuf *msg)
+{
+	struct gv item = gv_ref(argv[0]);
+
+	if (gv_missing(item)) {
+		strbuf_adds(msg, "index of untyped nil");
+		goto fail;
+	}
+	for (size_t i = 1; i < n; i++) {
+		struct gv next;
+		if (!item.j) {
+			strbuf_adds(msg, "index of nil pointer");
+			goto fail;
+		}
+		if (index_one(item.j, argv[i], &next, msg) < 0)
+			goto fail;
+		gv_put(&item);
+		item = next;
+	}
+	*res = item;
+	return 0;
+fail:
+	gv_put(&item);
+	return -1;
+}
+
+/* fmt.Sprint / Sprintln over the arguments' dynamic values */
+static void sprint(struct gv *argv, size_t n, bool ln, struct strbuf *out)
+{
+	bool prev_string = false;
+
+	for (size_t i = 0; i < n; i++) {
+		bool is_string = argv[i].j && json_object_is_type(argv[i].j, json_type_string);
+		if (i && (ln || (!is_string && !prev_string)))
+			strbuf_addch(out, ' ');
+		gofmt_print(argv[i].j, out);
+		prev_string = is_string;
+	}
+	if (ln)
+		strbuf_addch(out, '\n');
+}
+
+static int to_string(struct strbuf *sb, struct gv *res)
+{
+	*res = gv_take(GV_CONCRETE, json_object_new_string_len(sb->buf ? sb->buf : "",
+								 (int)sb->len));
+	strbuf_release(sb);
+	return 0;
+}
+
+static int fn_print(struct gv *argv, size_t n, struct gv *res, struct strbuf *msg)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)msg;
+	sprint(argv, n, false, &sb);
+	return to_string(&sb, res);
+}
+
+static int fn_println(struct gv *argv, size_t n, struct gv *res, struct strbuf *msg)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)msg;
+	sprint(argv, n, true, &sb);
+	return to_string(&sb, res);
+}
+
+static int fn_printf(struct gv *argv, size_t n, struct gv *res, struct strbuf *msg)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct json_object **args = xcalloc(n, sizeof(*args));
+
+	(void)msg;
+	for (size_t i = 1; i < n; i++)
+		args[i - 1] = argv[i].j;
+	go_sprintf(json_object_get_string(argv[0].j), args, n - 1, &sb);
+	free(args);
+	return to_string(&sb, res);
+}
+
+/* kubectl's exists: whether index would find the element, and not nil */
+static int fn_exists(struct gv *argv, size_t n, struct gv *res, struct strbuf *msg)
+{
+	struct json_object *v = argv[0].j;
+	bool ok = true;
+
+	(void)msg;
+	for (size_t i = 1; i < n && ok; i++) {
+		struct json_object *idx = argv[i].j;
+		if (!v) {
+			ok = false;
+		} else if (json_object_is_type(v, json_type_array)) {
+			int64_t x = idx && json_object_is_type(idx, json_type_int) ?
+				    json_object_get_int64(idx) : -1;
+			ok = x >= 0 && (size_t)x < json_object_array_length(v);
+			v = ok ? json_object_array_get_idx(v, (size_t)x) : NULL;
+		} else if (json_object_is_type(v, json_type_object)) {
+			ok = !idx || json_object_is_type(idx, json_type_string);
+			v = ok && idx ? json_object_object_get(v, json_object_get_string(idx)) : NULL;
+		} else {
+			ok = false;
+		}
+	}
+	if (n > 1 && !v)
+		ok = false;
+	*res = gv_take(GV_CONCRETE, json_object_new_boolean(ok));
+	return 0;
+}
+
+/*
+ * Where Go's base64.StdEncoding rejects s (its decodeQuantum): padding
+ * required, '\r' and '\n' skipped; -1 when it accepts it.
+ */
+static long base64_bad_byte(const unsigned char *s, size_t len)
+{
+	size_t si = 0;
+
+	while (si < len) {
+		int j;
+		for (j = 0; j < 4; j++) {
+			if (si == len)
+				return j == 0 ? -1 : (long)(si - (size_t)j);
+			unsigned char c = s[si++];
+			if (isalnum(c) || c == '+' || c == '/')
+				continue;
+			if (c == '\n' || c == '\r') {
+				j--;
+				continue;
+			}
+			if (c != '=' || j < 2)
+				return (long)si - 1;
+			if (j == 2) {		/* a second '=' must follow */
+				while (si < len && (s[si] == '\n' || s[si] == '\r'))
+					si++;
+				if (si == len)
+					return (long)len;
+				if (s[si] != '=')
+					return (long)si - 1;
+				si++;
+			}
+			while (si < len && (s[si] == '\n' || s[si] == '\r'))
+				si++;
+			return si < len ? (long)si : -1;
+		}
+	}
+	return -1;
+}
+
+static int fn_base64decode(struct gv *argv, size_t n, struct gv *res, struct strbuf *msg)
+{
+	const char *s = json_object_get_string(argv[0].j);
+	size_t len = (size_t)json_object_get_string_len(argv[0].j);
+	long bad = base64_bad_byte((const unsigned char *)s, len);
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)n;
+	if (bad >= 0 || base64_decode(s, len, &sb) < 0) {
+		strbuf_release(&sb);
+		strbuf_addf(msg, "base64 decode failed: illegal base64 data at input byte %ld",
+			    bad < 0 ? 0 : bad);
+		return -1;
+	}
+	return to_string(&sb, res);
+}
+
+struct func {
+	const char *name;
+	size_t nfixed;
+	bool variadic;
+	enum param fixed[2], rest;
+	func_fn *fn;
+};
+
+static const struct func funcs[] = {
+	{ "and", 1, true, { P_VALUE }, P_VALUE, NULL },
+	{ "or", 1, true, { P_VALUE }, P_VALUE, NULL },
+	{ "not", 1, false, { P_VALUE }, 0, fn_not },
+	{ "len", 1, false, { P_VALUE }, 0, fn_len },
+	{ "index", 1, true, { P_VALUE }, P_VALUE, fn_index },
+	{ "print", 0, true, { 0 }, P_ANY, fn_print },
+	{ "println", 0, true, { 0 }, P_ANY, fn_println },
+	{ "printf", 1, true, { P_STRING }, P_ANY, fn_printf },
+	{ "eq", 1, true, { P_VALUE }, P_VALUE, fn_eq },
+	{ "ne", 2, false, { P_VALUE, P_VALUE }, 0, fn_ne },
+	{ "lt", 2, false, { P_VALUE, P_VALUE }, 0, fn_lt },
+	{ "le", 2, false, { P_VALUE, P_VALUE }, 0, fn_le },
+	{ "gt", 2, false, { P_VALUE, P_VALUE }, 0, fn_gt },
+	{ "ge", 2, false, { P_VALUE, P_VALUE }, 0, fn_ge },
+	{ "exists", 1, true, { P_ANY }, P_ANY, fn_exists },
+	{ "base64decode", 1, false, { P_STRING }, 0, fn_base64decode },
+};
+
+static const struct func *func_find(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(funcs); i++)
+		if (!strcmp(funcs[i].name, name))
+			return &funcs[i];
+	return NULL;
+}
+
+/* evalArg/validateType: v (taken) as parameter type p; a NULL for the
+ * value piped in */
+static int convert(struct state *st, const struct arg *a, struct gv v, enum param p,
+		   struct gv *res)
+{
+	if (p == P_STRING && a && a->type == A_LITERAL &&
+	    !json_object_is_type(a->lit, json_type_string)) {
+		gv_put(&v);
+		return exec_error(st, "expected string; found %s", a->text);
+	}
+	if (p == P_STRING && a && a->type == A_NIL)
+		return exec_error(st, "cannot assign nil to string");
+	if (v.kind == GV_INVALID) {
+		if (p == P_ANY) {
+			*res = gv_take(GV_CONCRETE, NULL);
+			return 0;
+		}
+		if (p == P_VALUE && a && (a->type == A_FIELD || a->type == A_NIL)) {
+			*res = v;
+			return 0;
+		}
+		return exec_error(st, "invalid value; expected %s",
+				  p == P_VALUE ? "reflect.Value" : "string");
+	}
+	if (p == P_STRING && !(v.j && json_object_is_type(v.j, json_type_string))) {
+		const char *type = v.j ? gv_type(v.j) : "interface {}";
+		gv_put(&v);
+		return exec_error(st, "wrong type for value; expected string; got %s", type);
+	}
+	*res = v;
+	return 0;
+}
+
+static enum param param_of(const struct func *f, size_t i)
+{
+	return i < f->nfixed ? f->fixed[i] : f->rest;
+}
+
+/* and, or: the first value that decides, evaluated left to right */
+static int eval_and_or(struct state *st, struct gv dot, const struct func *f,
+		       const struct arg *args, size_t nargs, const struct gv *final,
+		       struct gv *res)
+{
+	bool is_or = f->name[0] == 'o';
+	struct gv v = gv_invalid;
+
+	for (size_t i = 1; i < nargs; i++) {
+		struct gv raw;
+		gv_put(&v);
+		if (eval_arg(st, dot, &args[i], &raw) < 0 ||
+		    convert(st, &args[i], raw, P_VALUE, &v) < 0)
+			return -1;
+		if (gv_truth(v) == is_or) {
+			*res = v;
+			return 0;
+		}
+	}
+	if (final) {
+		gv_put(&v);
+		if (convert(st, NULL, gv_ref(*final), P_VALUE, &v) < 0)
+			return -1;
+	}
+	*res = v;
+	return 0;
+}
+
+static int check_nargs(struct state *st, const struct func *f, size_t nin, size_t nargs)
+{
+	if (f->variadic && nin < f->nfixed)
+		return exec_error(st, "wrong number of args for %s: want at least %zu got %zu",
+				  f->name, f->nfixed, nargs);
+	if (!f->variadic && nin != f->nfixed)
+		return exec_error(st, "wrong number of args for %s: want %zu got %zu",
+				  f->name, f->nfixed, nin);
+	return 0;
+}
+
+/* state.evalFunction + evalCall; args[0] is the function's name */
+static int eval_function(struct state *st, struct gv dot, const struct cmd *c,
+			 const struct arg *args, size_t nargs, const struct gv *final,
+			 struct gv *res)
+{
+	const struct func *f = func_find(args[0].text);
+	size_t nin = nargs - 1 + (final ? 1 : 0), n = 0;
+	struct gv *argv;
+	struct strbuf msg = STRBUF_INIT;
+	int ret = -1;
+
+	at_arg(st, &args[0]);
+	if (check_nargs(st, f, nin, nargs - 1) < 0)
+		return -1;
+	if (!f->fn)
+		return eval_and_or(st, dot, f, args, nargs, final, res);
+	argv = xcalloc(nin + 1, sizeof(*argv));
+	for (; n + 1 < nargs; n++) {
+		struct gv raw;
+		if (eval_arg(st, dot, &args[n + 1], &raw) < 0 ||
+		    convert(st, &args[n + 1], raw, param_of(f, n), &argv[n]) < 0)
+			goto out;
+	}
+	if (final) {
+		if (convert(st, NULL, gv_ref(*final), param_of(f, n), &argv[n]) < 0)
+			goto out;
+		n++;
+	}
+	if (f->fn(argv, n, res, &msg) < 0) {
+		if (c)
+			at_cmd(st, c);
+		else
+			at_arg(st, &args[0]);
+		exec_error(st, "error calling %s: %s", f->name, strbuf_str(&msg));
+		goto out;
+	}
+	ret = 0;
+out:
+	for (size_t i = 0; i < n; i++)
+		gv_put(&argv[i]);
+	free(argv);
+	strbuf_release(&msg);
+	return ret;
+}
+
+/* ---- walking the tree ------------------------------------------------- */
+
+static int walk_list(struct state *st, struct gv dot, const struct list *l);
+
+/* one iteration of a range: its variables, then the body */
+static int range_one(struct state *st, const struct node *n, struct gv index,
+		     struct gv elem, size_t mark)
+{
+	const struct pipe *p = n->pipe;
+	int rc;
+
+	if (p->nvars && p->assign) {
+		var_set(st, p->vars[0], p->nvars > 1 ? index : elem);
+		if (p->nvars > 1)
+			var_set(st, p->vars[1], elem);
+	} else if (p->nvars) {
+		gv_put(&st->vars[mark - 1].v);
+		st->vars[mark - 1].v = gv_ref(elem);
+		if (p->nvars > 1) {
+			gv_put(&st->vars[mark - 2].v);
+			st->vars[mark - 2].v = gv_ref(index);
+		}
+	}
+	rc = walk_list(st, elem, &n->body);
+	vars_pop_to(st, mark);
+	return rc;
+}
+
+/* the iterations over val; *ran says whether there was one */
+static int range_over(struct state *st, const struct node *n, struct gv val, bool *ran)
+{
+	struct json_object *j = val.j;
+	size_t mark = st->nvars, count = 0;
+	int rc = 0;
+
+	if (val.kind == GV_INVALID)
+		return 0;
+	if (json_object_is_type(j, json_type_array)) {
+		count = json_object_array_length(j);
+		for (size_t i = 0; i < count && rc == 0 && st->jump != 1; i++) {
+			struct json_object *e = json_object_array_get_idx(j, i);
+			struct gv idx = gv_take(GV_CONCRETE, go_int((int64_t)i));
+			st->jump = 0;
+			rc = range_one(st, n, idx, gv_take(GV_IFACE, e), mark);
+			gv_put(&idx);
+		}
+	} else if (json_object_is_type(j, json_type_object)) {
+		const char **keys = gofmt_sorted_keys(j, &count);
+		for (size_t i = 0; i < count && rc == 0 && st->jump != 1; i++) {
+			struct gv key = gv_take(GV_CONCRETE, json_object_new_string(keys[i]));
+			st->jump = 0;
+			rc = range_one(st, n, key, gv_take(GV_IFACE, json_object_object_get(j, keys[i])), mark);
+			gv_put(&key);
+		}
+		free(keys);
+	} else {
+		struct strbuf sb = STRBUF_INIT;
+		gofmt_print(j, &sb);
+		at_cmd(st, &n->pipe->cmds[0]);
+		exec_error(st, "range can't iterate over %s", sb.buf);
+		strbuf_release(&sb);
+		return -1;
+	}
+	st->jump = 0;
+	*ran = count > 0;
+	return rc;
+}
+
+static int walk_control(struct state *st, struct gv dot, const struct node *n)
+{
+	size_t mark = st->nvars;
+	struct gv v;
+	bool yes = false;
+	int rc;
+
+	if (eval_pipe(st, dot, n->pipe, true, &v) < 0)
+		return -1;
+	if (n->type == N_RANGE) {
+		rc = range_over(st, n, v, &yes);
+	} else {
+		yes = gv_truth(v);
+		rc = yes ? walk_list(st, n->type == N_WITH ? v : dot, &n->body) : 0;
+	}
+	if (rc == 0 && !yes)
+		rc = walk_list(st, dot, &n->otherwise);
+	gv_put(&v);
+	vars_pop_to(st, mark);
+	return rc;
+}
+
+static int walk_list(struct state *st, struct gv dot, const struct list *l)
+{
+	for (size_t i = 0; i < l->n && !st->jump; i++) {
+		const struct node *n = l->v[i];
+		struct gv v;
+		switch (n->type) {
+		case N_TEXT:
+			strbuf_add(st->out, n->text, n->len);
+			break;
+		case N_ACTION:
+			if (eval_pipe(st, dot, n->pipe, true, &v) < 0)
+				return -1;
+			if (!n->pipe->nvars) {
+				if (v.kind == GV_INVALID)
+					strbuf_adds(st->out, "<no value>");
+				else
+					gofmt_print(v.j, st->out);
+			}
+			gv_put(&v);
+			break;
+		case N_BREAK: case N_CONTINUE:
+			st->jump = n->type == N_BREAK ? 1 : 2;
+			break;
+		default:
+			if (walk_control(st, dot, n) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+int gotemplate_execute(const struct gotemplate *t, struct json_object *data,
+		       struct strbuf *out, struct errbuf *err)
+{
+	struct state st = { .t = t, .out = out, .err = err };
+	struct gv root = gv_take(GV_CONCRETE, gotemplate_data(data));
+	int rc;
+
+	var_push(&st, "$", root);
+	rc = walk_list(&st, root, &t->root);
+	vars_pop_to(&st, 0);
+	free(st.vars);
+	gv_put(&root);
+	return rc;
+}

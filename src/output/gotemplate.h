@@ -1,0 +1,64 @@
+/*
+ * gotemplate.h — the part of Go's text/template that kubectl users write
+ * in `kubectl get -o go-template=…`, over json-c trees, printing what
+ * kubectl 1.32 prints byte for byte.
+ *
+ * kubectl marshals the object to JSON and decodes it with apimachinery's
+ * json.Unmarshal, which reads every number that fits an int64 as one:
+ * integers are int64s (and so is 1000000.0, which Go marshals as
+ * 1000000), other numbers float64s.  The template's own number literals
+ * are ints, or float64s when they have a '.' or an exponent: `eq
+ * .spec.replicas 3` holds, `eq .spec.replicas 3.0` is an error.  A
+ * missing key is "<no value>" (missingkey=default).
+ *
+ * Supported:
+ *   text and {{actions}}, trim markers {{- and -}}, comments
+ *   {{if P}} {{else if P}} {{else}} {{end}}, {{with P}}…{{else}}…{{end}},
+ *   {{range P}}…{{else}}…{{end}} with $v := or $i, $v :=, {{break}},
+ *   {{continue}}
+ *   pipelines with |, variables ($, $x := P, $x = P), (P).field chains
+ *   fields .a.b, $x.a, literals: "strings" with Go escapes, `raw`,
+ *   numbers, true, false, nil
+ *   functions: and or not len index print printf println eq ne lt le gt
+ *   ge, and kubectl's own exists and base64decode
+ * Not supported ({{define}}, {{template}}, {{block}}, slice, call, html,
+ * js, urlquery): a parse error naming the function or keyword.  As in
+ * kubectl 1.32, {{range}} goes over slices and maps only, and there is
+ * no {{else with}}.
+ *
+ * Errors read as Go's: parse errors "template: output:1: function
+ * \"upper\" not defined", execution errors "template: output:1:11:
+ * executing \"output\" at <.a.b>: can't evaluate field b in type
+ * interface {}".
+ *
+ * Ownership: gotemplate_parse() returns a template the caller frees; it
+ * is read-only while executing (any thread, several at once).  Data is
+ * borrowed and never changed.
+ */
+#ifndef KINF_GOTEMPLATE_H
+#define KINF_GOTEMPLATE_H
+
+struct json_object;
+struct strbuf;
+struct errbuf;
+struct gotemplate;
+
+/* Parses text; NULL with err set to Go's message. */
+struct gotemplate *gotemplate_parse(const char *text, struct errbuf *err);
+void gotemplate_free(struct gotemplate *t);	/* NULL is a no-op */
+
+/*
+ * Executes t on data as kubectl does (numbers as gotemplate_data() makes them),
+ * appending to out.  Returns -1 with err set to Go's message; out then
+ * holds what was printed before the error, as Go's writer would.
+ */
+int gotemplate_execute(const struct gotemplate *t, struct json_object *data,
+		       struct strbuf *out, struct errbuf *err);
+
+/*
+ * data as kubectl's template engine sees it: a deep copy with every
+ * integral number an int64.  The caller puts it.
+ */
+struct json_object *gotemplate_data(struct json_object *data);
+
+#endif

@@ -1,0 +1,156 @@
+#!/usr/bin/env bats
+# The rest of kubectl's -o formats — go-template (and template, its other
+# name), go-template-file, jsonpath-file, jsonpath-as-json — against
+# kubectl itself on the same kube-sim, byte for byte: stdout, stderr and
+# status.  The templates are the kind people paste from READMEs and
+# answers: names, images, node addresses, decoded secrets, restart counts.
+
+load test_helper
+bats_require_minimum_version 1.5.0
+
+kc() { kubectl --kubeconfig "$SIM_KUBECONFIG" "$@"; }
+get() { "$KINF" get --kubeconfig "$SIM_KUBECONFIG" "$@"; }
+
+# same_as_kubectl ARGS... — `kinf get ARGS` (from the server, then with
+# --from-cache) prints what `kubectl get ARGS` prints on stdout and on
+# stderr, with the same status.  $output is kinf's, for more checks.
+same_as_kubectl() {
+	local want want_err want_status mode
+	want_status=0
+	want=$(kc get "$@" 2>"$BATS_TEST_TMPDIR/kc.err") || want_status=$?
+	want_err=$(cat "$BATS_TEST_TMPDIR/kc.err")
+	for mode in server cache; do
+		if [ $mode = server ]; then
+			run --separate-stderr get "$@"
+		else
+			run --separate-stderr get "$@" --from-cache
+		fi
+		if [ "$output" != "$want" ] || [ "$stderr" != "$want_err" ] ||
+		   [ "$status" != "$want_status" ]; then
+			echo "# kinf get $* ($mode) differs from kubectl's (status $status, kubectl's $want_status):" >&2
+			diff <(echo "$want"; echo "$want_err") <(echo "$output"; echo "$stderr") |
+				cut -c1-300 | head -20 | sed 's/^/# /' >&2
+			return 1
+		fi
+	done
+}
+
+# Real-world templates, one a line: RESOURCE<TAB>TEMPLATE.
+templates() {
+	cat <<'T'
+pods	{{range .items}}{{.metadata.name}}{{"\n"}}{{end}}
+pods	{{range .items}}{{.metadata.name}}{{"\t"}}{{.status.phase}}{{"\n"}}{{end}}
+pods	{{range .items}}{{.metadata.name}}:{{range .spec.containers}} {{.image}}{{end}}{{"\n"}}{{end}}
+pods	{{range .items}}{{printf "%-30s %-10s %s\n" .metadata.name .status.phase .spec.nodeName}}{{end}}
+pods	{{range .items}}{{.metadata.name}} {{range .status.containerStatuses}}{{.restartCount}}{{end}}{{"\n"}}{{end}}
+pods	{{range .items}}{{range .status.conditions}}{{if eq .type "Ready"}}{{.status}} {{end}}{{end}}{{end}}
+pods	{{range .items}}{{.metadata.labels}}{{"\n"}}{{end}}
+pods	{{range .items}}{{index .metadata.labels "pod-template-hash"}}{{"\n"}}{{end}}
+pods	{{len .items}}
+pods	{{range .items}}{{with .spec.nodeName}}{{.}}{{else}}unscheduled{{end}}{{"\n"}}{{end}}
+pods	{{range .items}}{{$.kind}}/{{.metadata.name}} {{end}}
+pods	{{range $i, $p := .items}}{{if $i}},{{end}}{{$p.metadata.name}}{{end}}
+pods	{{range .items}}{{range .metadata.ownerReferences}}{{.kind}}/{{.name}}{{end}}{{"\n"}}{{end}}
+pods	{{range .items}}{{range .spec.containers}}{{.resources.requests.cpu}} {{.resources.limits.memory}}{{end}}{{"\n"}}{{end}}
+pods	{{range .items}}{{range .spec.containers}}{{range .env}}{{.name}}={{.value}} {{end}}{{end}}{{"\n"}}{{end}}
+pods	{{range .items}}{{if ne .status.phase "Running"}}{{.metadata.name}}{{"\n"}}{{end}}{{end}}
+pods	{{range .items}}{{(index .status.podIPs 0).ip}}{{"\n"}}{{end}}
+pods	{{range .items}}{{.spec.terminationGracePeriodSeconds}} {{.spec.priority}} {{eq .spec.priority 0}}{{"\n"}}{{end}}
+pods	{{range .items}}{{$name := .metadata.name}}{{range .spec.containers}}{{$name}}/{{.name}} {{end}}{{end}}
+pods	{{range .items}}{{if and .spec.nodeName (eq .status.phase "Running")}}{{.metadata.name}} {{end}}{{end}}
+pods	{{range .items}}{{.metadata.name | printf "%q"}} {{.spec.containers | len}}{{"\n"}}{{end}}
+pods	{{range .items}}{{.metadata.annotations}}{{.spec.nothere}}{{"\n"}}{{end}}
+nodes	{{range .items}}{{range .status.addresses}}{{if eq .type "InternalIP"}}{{.address}}{{"\n"}}{{end}}{{end}}{{end}}
+nodes	{{range .items}}{{.metadata.name}} {{.status.capacity.cpu}} {{index .status.capacity "memory"}}{{"\n"}}{{end}}
+nodes	{{range .items}}{{.status.nodeInfo.kubeletVersion}} {{.spec.taints}}{{"\n"}}{{end}}
+deployments	{{range .items}}{{.metadata.name}} {{.spec.replicas}}/{{.status.readyReplicas}}{{"\n"}}{{end}}
+deployments	{{range .items}}{{range .spec.template.spec.containers}}{{.image}}{{end}}{{"\n"}}{{end}}
+secrets	{{range .items}}{{.metadata.name}}:{{range $k, $v := .data}} {{$k}}={{$v | base64decode}}{{end}}{{"\n"}}{{end}}
+configmaps	{{range .items}}{{.metadata.name}}:{{range $k, $v := .data}} {{$k}}{{end}}{{"\n"}}{{end}}
+events	{{range .items}}{{.reason}}: {{.message}}{{"\n"}}{{end}}
+T
+}
+
+@test "go-template: real-world templates print what kubectl prints, byte for byte" {
+	sim_start --pods 6 --namespaces 1
+	# one pod not running, one with annotations to print (a map, HTML in it)
+	local ns name
+	ns=$(kc get pods -A -o jsonpath='{.items[1].metadata.namespace}')
+	name=$(kc get pods -A -o jsonpath='{.items[1].metadata.name}')
+	simctl POST /update '{"resource":"pods","namespace":"'"$ns"'","name":"'"$name"'","patch":{"status":{"phase":"Pending"},"metadata":{"annotations":{"html":"<a&b>","n":"1.5e3"}}}}' >/dev/null
+	local n=0 resource tmpl
+	while IFS=$'\t' read -r resource tmpl; do
+		same_as_kubectl "$resource" -A -o "go-template=$tmpl"
+		# an empty answer would compare nothing
+		[ -n "$output" ] || { echo "# nothing printed for $tmpl" >&2; return 1; }
+		n=$((n + 1))
+	done < <(templates)
+	[ "$n" -ge 25 ]
+	# one object prints as itself, not in a List
+	same_as_kubectl pods pod-0 -o 'go-template={{.kind}} {{.metadata.name}} {{.status.podIP}}'
+}
+
+@test "go-template: trim markers over several lines, template=, go-template-file= and templatefile=" {
+	sim_start --pods 3
+	local tmpl=$'{{- range .items }}\n  {{- .metadata.name }} {{/* a comment */}}\n  {{- "\\n" -}}\n{{- end }}\n'
+	same_as_kubectl pods -o "go-template=$tmpl"
+	[ "$(echo "$output" | wc -l)" -eq 3 ]
+	same_as_kubectl pods -o "template=$tmpl"
+	printf '%s' "$tmpl" >"$BATS_TEST_TMPDIR/t.tmpl"
+	same_as_kubectl pods -o "go-template-file=$BATS_TEST_TMPDIR/t.tmpl"
+	same_as_kubectl pods -o "templatefile=$BATS_TEST_TMPDIR/t.tmpl"
+}
+
+@test "go-template: kubectl's errors, its debugging block on stdout, and status 1" {
+	sim_start --pods 3
+	# execution: a field of a string, a float64 against an int, a bad index
+	same_as_kubectl pods -o 'go-template={{range .items}}{{.metadata.name}} {{.metadata.name.x}}{{end}}'
+	[ "$status" -eq 1 ]
+	[[ $output == "pod-0 Error executing template: "*"raw data was:"*"object given to template engine was:"* ]]
+	same_as_kubectl pods -o 'go-template={{range .items}}{{if eq .spec.priority 0.0}}x{{end}}{{end}}'
+	same_as_kubectl pods -o 'go-template={{index .items 9}}'
+	same_as_kubectl pods -o 'go-template={{range .items}}{{printf "%d|%s|%5.1f" .metadata.name .spec.priority 2.25}}{{end}}'
+	# parsing
+	same_as_kubectl pods -o 'go-template={{range .items}}{{.metadata.name}}'
+	same_as_kubectl pods -o 'go-template={{upper .kind}}'
+	same_as_kubectl pods -o 'go-template={{if}}{{end}}'
+	[ "$status" -eq 1 ]
+	[[ $stderr == 'error: error parsing template {{if}}{{end}}, template: output:1: missing value for if' ]]
+}
+
+@test "jsonpath-as-json= and jsonpath-file=: kubectl's" {
+	sim_start --pods 3
+	same_as_kubectl pods -o 'jsonpath-as-json={.items[*].metadata.name}'
+	[ "${lines[0]}" = "[" ]
+	same_as_kubectl pods -o 'jsonpath-as-json={.items[0].metadata.labels}'
+	same_as_kubectl pods pod-1 -o 'jsonpath-as-json={.spec.containers[*].ports}'
+	printf '%s' '{range .items[*]}{.metadata.name}{"\t"}{.spec.nodeName}{"\n"}{end}' >"$BATS_TEST_TMPDIR/jp"
+	same_as_kubectl pods -o "jsonpath-file=$BATS_TEST_TMPDIR/jp"
+}
+
+@test "--show-kind names table rows KIND/NAME, as kubectl's" {
+	sim_start --pods 3
+	same_as_kubectl pods --show-kind
+	[[ ${lines[1]} == pod/pod-* ]]
+	same_as_kubectl deployments -A --show-kind -o wide
+	[[ ${lines[1]} == *deployment.apps/* ]]
+}
+
+@test "--chunk-size N: the LISTs kubectl's page size makes, 0 for one response" {
+	sim_start --pods 5
+	local n want
+	for n in 2 0 1; do
+		simctl DELETE /requests >/dev/null
+		kc get pods --chunk-size "$n" -o name >/dev/null
+		want=$(simctl GET '/requests?verb=list' | jq -c '[.[] | .query.limit]')
+		simctl DELETE /requests >/dev/null
+		run --separate-stderr get pods --chunk-size "$n" -o name
+		assert_status 0
+		[ "${#lines[@]}" -eq 5 ]
+		run simctl GET '/requests?verb=list'
+		[ "$(echo "$output" | jq -c '[.[] | .query.limit]')" = "$want" ]
+	done
+	[ "$want" = '["1","1","1","1","1"]' ]
+	run --separate-stderr get pods --chunk-size -2
+	assert_status 2
+}

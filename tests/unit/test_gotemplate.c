@@ -1,0 +1,171 @@
+/*
+ * test_gotemplate.c — Go's text/template as kubectl's go-template printer
+ * runs it, table-driven: each row a template and what kubectl 1.32 prints
+ * on the object below (or its error, with a leading "!"), as read from
+ * `kubectl create -f obj.json --dry-run=client -o go-template=…`.
+ */
+#include <json-c/json.h>
+
+#include "output/gotemplate.h"
+#include "lib/strbuf.h"
+#include "lib/util.h"
+#include "unit.h"
+
+static const char *const object =
+	"{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"cm\","
+	"\"labels\":{\"app\":\"web\",\"tier\":\"front\"}},\"data\":{\"a\":\"1\",\"b\":\"x<y>\"},"
+	"\"spec\":{\"replicas\":3,\"ratio\":0.5,\"big\":1000000.0,\"list\":[1,2,3],\"nul\":null,"
+	"\"items\":[{\"name\":\"a\",\"ok\":true},{\"name\":\"b\",\"ok\":false}]}}";
+
+struct row {
+	const char *tmpl;
+	const char *want;	/* the text, or the error with a leading "!" */
+};
+
+static const struct row rows[] = {
+	{ "{{.metadata.name}}",
+	  "cm" },
+	{ "{{.spec}}",
+	  "map[big:1000000 items:[map[name:a ok:true] map[name:b ok:false]] list:[1 2 3] nul:<nil> ratio:0.5 replicas:3]" },
+	{ "{{.spec.nul}}|{{print .spec.nul}}|{{.spec.big}}|{{.spec.ratio}}",
+	  "<no value>|<nil>|1000000|0.5" },
+	{ "{{.nothere}}|{{.nothere.deeper}}",
+	  "<no value>|<no value>" },
+	{ "{{range .spec.items}}{{.name}}={{.ok}};{{end}}",
+	  "a=true;b=false;" },
+	{ "{{range $i, $e := .spec.list}}{{$i}}:{{$e}} {{end}}",
+	  "0:1 1:2 2:3 " },
+	{ "{{range $k, $v := .metadata.labels}}{{$k}}={{$v}},{{end}}",
+	  "app=web,tier=front," },
+	{ "{{range .spec.nothere}}x{{else}}empty{{end}}",
+	  "empty" },
+	{ "{{range .spec.list}}{{if eq . 2}}{{break}}{{end}}{{.}}{{end}}",
+	  "1" },
+	{ "{{range .spec.list}}{{if eq . 2}}{{continue}}{{end}}{{.}}{{end}}",
+	  "13" },
+	{ "{{if eq .kind \"Pod\"}}pod{{else if eq .kind \"ConfigMap\"}}cm{{else}}other{{end}}",
+	  "cm" },
+	{ "{{with .metadata.labels.app}}app={{.}}{{else}}none{{end}}",
+	  "app=web" },
+	{ "{{with .metadata.labels.nope}}x{{else}}none{{end}}",
+	  "none" },
+	{ "a  {{- \" b \" -}}  c",
+	  "a b c" },
+	{ "a  {{- /* comment */ -}}  c",
+	  "ac" },
+	{ "{{ 1 }}{{- 2 -}}{{ 3 }}",
+	  "123" },
+	{ "{{-3}}",
+	  "-3" },
+	{ "{{index .metadata.labels \"app\"}}|{{index .spec.list 1}}|{{index .spec.items 0 \"name\"}}",
+	  "web|2|a" },
+	{ "{{len .spec.list}} {{len .metadata.name}} {{len .metadata.labels}}",
+	  "3 2 2" },
+	{ "{{printf \"%-6s|%5d|%.2f|%q|%v|%x\" .metadata.name .spec.replicas .spec.ratio .metadata.name .spec.list 255}}",
+	  "cm    |    3|0.50|\"cm\"|[1 2 3]|ff" },
+	{ "{{printf \"%d\" .spec.ratio}} {{printf \"%s\" .spec.replicas}} {{printf \"%d %d\" 1}} {{printf \"%d\" 1 2}}",
+	  "%!d(float64=0.5) %!s(int64=3) 1 %!d(MISSING) 1%!(EXTRA int=2)" },
+	{ "{{print 1 2 \"a\" \"b\" 3}}|{{println \"a\" 1}}",
+	  "1 2ab3|a 1\n" },
+	{ "{{.metadata.name | printf \"%s!\"}} {{.spec.list | len}}",
+	  "cm! 3" },
+	{ "{{$n := .metadata.name}}{{$n}} {{$n = \"other\"}}{{$n}}",
+	  "cm other" },
+	{ "{{and 1 0}} {{or 0 \"\" \"x\"}} {{not .spec.nul}} {{and .metadata.name .kind}}",
+	  "0 x true ConfigMap" },
+	{ "{{eq .spec.replicas 3}} {{ne .kind \"Pod\"}} {{lt 1 2}} {{ge 2.5 2.5}} {{gt \"b\" \"a\"}} {{eq 1 2 1}}",
+	  "true true true true true true" },
+	{ "{{exists . \"spec\" \"list\" 2}} {{exists . \"spec\" \"list\" 3}} {{exists . \"spec\" \"nul\"}}",
+	  "true false false" },
+	{ "{{base64decode \"aGVsbG8=\"}}",
+	  "hello" },
+	{ "{{.kind.x}}",
+	  "!template: output:1:7: executing \"output\" at <.kind.x>: can't evaluate field x in type interface {}" },
+	{ "{{eq .spec.replicas 3.0}}",
+	  "!template: output:1:2: executing \"output\" at <eq .spec.replicas 3.0>: error calling eq: incompatible types for comparison" },
+	{ "{{index .spec.list 5}}",
+	  "!template: output:1:2: executing \"output\" at <index .spec.list 5>: error calling index: index out of range: 5" },
+	{ "{{len .spec.replicas}}",
+	  "!template: output:1:2: executing \"output\" at <len .spec.replicas>: error calling len: len of type int64" },
+	{ "{{base64decode \"aGk\"}}",
+	  "!template: output:1:2: executing \"output\" at <base64decode \"aGk\">: error calling base64decode: base64 decode failed: illegal base64 data at input byte 0" },
+	{ "{{range .kind}}{{end}}",
+	  "!template: output:1:8: executing \"output\" at <.kind>: range can't iterate over ConfigMap" },
+	{ "{{nosuch 1}}",
+	  "!template: output:1: function \"nosuch\" not defined" },
+	{ "{{if}}{{end}}",
+	  "!template: output:1: missing value for if" },
+	{ "{{end}}",
+	  "!template: output:1: unexpected {{end}}" },
+	{ "{{range .spec.list}}",
+	  "!template: output:1: unexpected EOF" },
+	{ "{{$x}}",
+	  "!template: output:1: undefined variable \"$x\"" },
+	{ "{{ \"unterminated }}",
+	  "!template: output:1: unterminated quoted string" },
+	{ "{{ .a .b }}",
+	  "!template: output:1:3: executing \"output\" at <.a>: a is not a method but has arguments" },
+	{ "{{break}}",
+	  "!template: output:1: {{break}} outside {{range}}" },
+	{ "{{else}}",
+	  "!template: output:1: unexpected {{else}}" },
+	{ "{{.items",
+	  "!template: output:1: unclosed action" },
+};
+
+TEST(templates_print_as_kubectl)
+{
+	struct json_object *data = json_tokener_parse(object);
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct row *r = &rows[i];
+		struct errbuf err = { "" };
+		struct strbuf out = STRBUF_INIT;
+		struct gotemplate *t = gotemplate_parse(r->tmpl, &err);
+		int rc = t ? gotemplate_execute(t, data, &out, &err) : -1;
+		const char *got = rc < 0 ? err.msg : strbuf_str(&out);
+		const char *want = r->want[0] == '!' ? r->want + 1 : r->want;
+
+		CHECKF((rc < 0) == (r->want[0] == '!') && !strcmp(got, want),
+		       "template %s\n#   got %s \"%s\"\n#  want \"%s\"", r->tmpl,
+		       rc < 0 ? "error" : "text", got, want);
+		strbuf_release(&out);
+		gotemplate_free(t);
+	}
+	json_object_put(data);
+}
+
+TEST(output_before_an_error_is_kept)
+{
+	struct json_object *data = json_tokener_parse(object);
+	struct errbuf err = { "" };
+	struct strbuf out = STRBUF_INIT;
+	struct gotemplate *t = gotemplate_parse("{{range .spec.list}}{{.}},{{end}}{{len 3}}", &err);
+
+	CHECK(t != NULL);
+	CHECK_INT(gotemplate_execute(t, data, &out, &err), -1);
+	CHECK_STR(strbuf_str(&out), "1,2,3,");
+	gotemplate_free(t);
+	strbuf_release(&out);
+	json_object_put(data);
+}
+
+TEST(integral_numbers_become_int64)
+{
+	struct json_object *in = json_tokener_parse("{\"a\":2.0,\"b\":2.5,\"c\":1e21}");
+	struct json_object *d = gotemplate_data(in);
+
+	CHECK(json_object_is_type(json_object_object_get(d, "a"), json_type_int));
+	CHECK(json_object_is_type(json_object_object_get(d, "b"), json_type_double));
+	CHECK(json_object_is_type(json_object_object_get(d, "c"), json_type_double));
+	json_object_put(d);
+	json_object_put(in);
+}
+
+int main(void)
+{
+	RUN(templates_print_as_kubectl);
+	RUN(output_before_an_error_is_kept);
+	RUN(integral_numbers_become_int64);
+	return unit_done();
+}
