@@ -23,6 +23,7 @@
 #include "cluster/http.h"
 #include "cluster/recording.h"
 #include "cli/cmd.h"
+#include "cli/flight_flags.h"
 #include "cli/informer_flags.h"
 #include "cli/resource_args.h"
 #include "output/columns.h"
@@ -31,6 +32,7 @@
 #include "output/printer_columns.h"
 #include "informer/session.h"
 #include "informer/store.h"
+#include "lib/json_get.h"
 #include "lib/strbuf.h"
 #include "tui/tui.h"
 #include "tui/tui_model.h"
@@ -98,6 +100,7 @@ static const struct option watch_options[] = {
 	OPT_STRING(0, "record", &o.record, "FILE",
 		   "write what the server sends to FILE (0600, gzip'd), for kinf replay",
 		   COMPLETE_FILE),
+	OPT_INCLUDE(flight_options),
 	OPT_INCLUDE(informer_flag_options),
 	OPT_INCLUDE(cluster_options),
 	OPT_END(),
@@ -282,6 +285,8 @@ static int run_watch(int argc, const char **argv)
 	struct resource_args ra;
 	struct output_setup out;
 	struct recorder *rec = NULL;
+	struct flight *flight = NULL;
+	struct recording_info info;
 	int ret = 1;
 
 	argc = opt_parse(&command_watch, argc, argv);
@@ -289,6 +294,11 @@ static int run_watch(int argc, const char **argv)
 	parse_output(&command_watch, &out);
 	if (o.record && o.tui)
 		usage_error(&command_watch, "--record does not work with --tui");
+	flight_flags_check(&command_watch);
+	if (o.record && flight_flags.window_ms)
+		usage_error(&command_watch, "--record does not work with --flight-recorder");
+	if (o.tui && flight_flags.window_ms)
+		usage_error(&command_watch, "--flight-recorder does not work with --tui yet");
 
 	struct session_opts so = informer_flags_session(&command_watch, ra.resource, ra.name);
 	if (session_open(&s, &so, &err) < 0) {
@@ -306,9 +316,11 @@ static int run_watch(int argc, const char **argv)
 		ret = tui_run(&s, &to);
 		goto close;
 	}
+	record_info(&s, &so, &info);
+	flight = flight_flags_open(&info);
+	if (flight)
+		kclient_set_tap(s.cluster.client, &flight_tap, flight);
 	if (o.record) {
-		struct recording_info info;
-		record_info(&s, &so, &info);
 		rec = recorder_open(o.record, &info, &err);
 		if (!rec) {
 			error("%s", err.msg);
@@ -325,8 +337,11 @@ static int run_watch(int argc, const char **argv)
 		.health_every_ms = o.health_every_ms ? o.health_every_ms
 				 : cluster_flags.verbose > 0 ? 30000 : 0,
 		.name = ra.name,
+		.flight = flight,
+		.dump_on = flight_flags.dump_mask,
 	};
 	ret = print_deltas(&s, &out, &loop);
+	flight_free(flight);	/* the reflectors have stopped */
 	if (recorder_close(rec, &err) < 0) {	/* the reflectors have stopped */
 		error("%s", err.msg);
 		ret = 1;
@@ -365,7 +380,7 @@ const struct command command_watch = {
 /* ---- kinf replay ---------------------------------------------------------- */
 
 static struct {
-	const char *speed, *key;
+	const char *speed, *key, *at;
 } r_o;
 
 static const struct option replay_options[] = {
@@ -374,6 +389,9 @@ static const struct option replay_options[] = {
 	OPT_STRING(0, "speed", &r_o.speed, "FACTOR",
 		   "at the recorded pace, this many times faster (1: as recorded; default: at once)",
 		   COMPLETE_NONE),
+	OPT_STRING(0, "at", &r_o.at, "WHEN",
+		   "trigger: replay a flight recorder's dump only as far as its trigger, and print "
+		   "the trigger's keys as the cache had them", COMPLETE_NONE),
 	OPT_STRING(0, "client-go", &informer_flags.client_go, "VERSION",
 		   "replay as this client-go would have (default: the one recorded)", COMPLETE_NONE),
 	{ .type = OPT_T_ENUM, .long_name = "fifo", .value = &informer_flags.fifo,
@@ -448,6 +466,8 @@ static double parse_replay_options(int argc, const char **argv, struct output_se
 			    "NAMESPACE/NAME, or NAME for a cluster-scoped object");
 	if (r_o.key && !o.output)
 		o.diff = true;	/* a story says what changed */
+	if (r_o.at && strcmp(r_o.at, "trigger"))
+		usage_error(&command_replay, "invalid value '%s' for '--at': expected trigger", r_o.at);
 	return speed;
 }
 
@@ -497,6 +517,31 @@ static int replay_session_open(struct session *s, const struct session_opts *so,
 	return 0;
 }
 
+/*
+ * --at trigger: the trigger, then each of its keys as the cache has it
+ * (its resourceVersion, or absent), for every informer of the session.
+ */
+static void print_trigger(struct session *s, struct json_object *trigger)
+{
+	struct json_object *keys = json_get_array(trigger, "keys");
+	size_t n = keys ? json_object_array_length(keys) : 0;
+
+	printf("trigger: %s at %s, %zu key%s\n", json_get_str(trigger, "trigger", "?"),
+	       json_get_str(trigger, "time", "?"), n, n == 1 ? "" : "s");
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *k = json_object_array_get_idx(keys, i);
+		const char *key = json_get_str(k, "key", "");
+		for (size_t j = 0; j < s->nr; j++) {
+			struct kobj *obj = store_get(informer_store(s->informers[j]), key);
+			printf("%s%s%s %s: cache %s%s\n", s->nr > 1 ? s->resources[j]->name : "",
+			       s->nr > 1 ? " " : "", key, json_get_str(k, "class", "?"),
+			       obj ? "rv " : "", obj ? obj->rv : "absent");
+			kobj_unref(obj);
+		}
+	}
+	fflush(stdout);
+}
+
 static int run_replay(int argc, const char **argv)
 {
 	struct errbuf err = { "" };
@@ -521,6 +566,14 @@ static int run_replay(int argc, const char **argv)
 		goto out;
 	}
 	struct session_opts so = replay_session_opts(&info);
+	struct json_object *trigger = recording_trigger(recording);
+	if (r_o.at && !trigger) {
+		error("%s: no trigger: not a flight recorder's dump", argv[0]);
+		recording_free(recording);
+		goto out;
+	}
+	if (r_o.at)
+		recording_cut(recording, json_object_get_int64(json_get(trigger, "t")));
 
 	rctx.done_fd = eventfd(0, EFD_CLOEXEC);
 	if (rctx.done_fd < 0)
@@ -537,6 +590,8 @@ static int run_replay(int argc, const char **argv)
 
 	struct watch_loop loop = { .key = r_o.key, .done_fd = rctx.done_fd };
 	ret = print_deltas(&s, &out, &loop);
+	if (r_o.at && !ret)
+		print_trigger(&s, trigger);
 	session_close(&s);
 out:
 	replay_free(rp);
