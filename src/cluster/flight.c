@@ -416,13 +416,17 @@ static void split_lines(const char *buf, size_t len, struct dlines *out)
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
-		long long t = 0;
-		unsigned x = 0;
-		if (sscanf(p, "{\"t\":%lld,\"x\":%u,", &t, &x) == 2) {
-			ALLOC_GROW(out->v, out->nr + 1, out->alloc);
-			out->v[out->nr] = (struct dline){ .t = t, .x = x, .seq = out->nr,
-							  .p = p, .len = n };
-			out->nr++;
+		/* Not sscanf(): glibc's measures the whole rest of the buffer. */
+		char *e;
+		if (n > 12 && !strncmp(p, "{\"t\":", 5)) {
+			long long t = strtoll(p + 5, &e, 10);
+			if (!strncmp(e, ",\"x\":", 5)) {
+				unsigned x = (unsigned)strtoul(e + 5, NULL, 10);
+				ALLOC_GROW(out->v, out->nr + 1, out->alloc);
+				out->v[out->nr] = (struct dline){ .t = t, .x = x, .seq = out->nr,
+								  .p = p, .len = n };
+				out->nr++;
+			}
 		}
 		p += n;
 	}
