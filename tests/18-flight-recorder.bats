@@ -7,12 +7,18 @@
 # oldest.
 
 load test_helper
+load tui_helper
 bats_require_minimum_version 1.5.0
 
 KINF_PID=
 
+setup() {
+	TMUX_SOCK="kinf-flight-$$-${BATS_TEST_NUMBER}"
+}
+
 teardown() {
 	stop_watch
+	tmux -L "$TMUX_SOCK" kill-server 2>/dev/null || true
 	sim_stop 2>/dev/null || true
 }
 
@@ -97,6 +103,24 @@ relisted() { file_has "$ERR" 'relist'; }
 	stop_watch
 	# a signal's dump replays
 	run --separate-stderr kinf replay "$(dumps | tail -1)" --dump-cache "$BATS_TEST_TMPDIR/c.json"
+	assert_status 0
+	[ "$(jq length "$BATS_TEST_TMPDIR/c.json")" -eq 3 ]
+}
+
+@test "flight recorder: D in the TUI writes a dump, and the status line says where" {
+	sim_start --pods 3
+	DIR=$BATS_TEST_TMPDIR/dumps
+	mkdir -p "$DIR"
+	kinf_in_pane watch --tui pods --kubeconfig "$SIM_KUBECONFIG" \
+		--flight-recorder 2m --flight-tail 1s --flight-dir "$DIR"
+	wait_screen ' 3 objects.*synced' 20
+	keys D
+	wait_screen 'flight recorder: key: wrote' 10
+	[ "$(dumps | wc -l)" -eq 1 ]
+	[[ $(basename "$(dumps)") =~ ^kinf-[0-9]{8}T[0-9]{6}Z-key\.rec\.gz$ ]]
+	keys q
+	wait_screen 'kinf exited 0'
+	run --separate-stderr kinf replay "$(dumps)" --dump-cache "$BATS_TEST_TMPDIR/c.json"
 	assert_status 0
 	[ "$(jq length "$BATS_TEST_TMPDIR/c.json")" -eq 3 ]
 }

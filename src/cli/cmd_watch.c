@@ -258,6 +258,22 @@ static int print_deltas(struct session *s, struct output_setup *out, struct watc
 	return ret;
 }
 
+/* After the TUI: a dump still due is written, and said where on stderr. */
+static void tui_flight_finish(struct flight *flight)
+{
+	struct errbuf err = { "" };
+	char *path, *reason;
+	int rc = flight ? flight_dump_due(flight, true, &path, &reason, &err) : 0;
+
+	if (rc < 0)
+		warning("flight recorder: %s", err.msg);
+	if (rc <= 0)
+		return;
+	fprintf(stderr, "kinf: flight recorder: %s: wrote '%s'\n", reason, path);
+	free(path);
+	free(reason);
+}
+
 /* ---- --record ------------------------------------------------------------ */
 
 /* What the recording's header says of the session (recording.h). */
@@ -297,8 +313,6 @@ static int run_watch(int argc, const char **argv)
 	flight_flags_check(&command_watch);
 	if (o.record && flight_flags.window_ms)
 		usage_error(&command_watch, "--record does not work with --flight-recorder");
-	if (o.tui && flight_flags.window_ms)
-		usage_error(&command_watch, "--flight-recorder does not work with --tui yet");
 
 	struct session_opts so = informer_flags_session(&command_watch, ra.resource, ra.name);
 	if (session_open(&s, &so, &err) < 0) {
@@ -307,19 +321,20 @@ static int run_watch(int argc, const char **argv)
 	}
 	out.crds = crd_columns_new();
 	printer_columns_load(out.crds, &s.cluster, s.resources, s.nr);
+	record_info(&s, &so, &info);
+	flight = flight_flags_open(&info);
+	if (flight)
+		kclient_set_tap(s.cluster.client, &flight_tap, flight);
 
 	if (o.tui) {
 		struct tui_opts to = { .resync_ms = informer_flags.resync_ms,
 				       .hist_states = HIST_STATES,
 				       .verify_every_ms = o.verify_every_ms,
-				       .crds = out.crds };
+				       .crds = out.crds, .flight = flight };
 		ret = tui_run(&s, &to);
+		tui_flight_finish(flight);
 		goto close;
 	}
-	record_info(&s, &so, &info);
-	flight = flight_flags_open(&info);
-	if (flight)
-		kclient_set_tap(s.cluster.client, &flight_tap, flight);
 	if (o.record) {
 		rec = recorder_open(o.record, &info, &err);
 		if (!rec) {
@@ -341,12 +356,12 @@ static int run_watch(int argc, const char **argv)
 		.dump_on = flight_flags.dump_mask,
 	};
 	ret = print_deltas(&s, &out, &loop);
-	flight_free(flight);	/* the reflectors have stopped */
 	if (recorder_close(rec, &err) < 0) {	/* the reflectors have stopped */
 		error("%s", err.msg);
 		ret = 1;
 	}
 close:
+	flight_free(flight);	/* the reflectors have stopped (or never began) */
 	session_close(&s);
 out:
 	crd_columns_free(out.crds);
