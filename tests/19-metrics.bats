@@ -73,14 +73,14 @@ sample_is() { [ "$(sample "$1" "$2")" = "$3" ]; }
 
 @test "/healthz: 200, 503 with the reason while the watch hangs, 200 once it is renewed" {
 	sim_start --pods 2 --bookmark-interval 1
-	start_watch pods --stall-timeout 10s
+	start_watch pods --renew-silent 10s
 	wait_until 20 healthz_is 200
 	watch_settled
 	simctl POST /faults '{"verb":"watch","kind":"hang","count":1,"seconds":60}' >/dev/null
 	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
 	wait_until 10 healthz_is 503
 	curl -s "http://127.0.0.1:$PORT/healthz" | grep -qE '^pods: watch silent for [0-9]+ s \(bookmarks came every 1 s\)$'
-	# the reflector renews the hung watch; the new one has bookmarks again
+	# --renew-silent (kinf's own, opt-in) renews the hung watch; the new one has bookmarks again
 	wait_until 20 healthz_is 200
 	sample_is kinf_watch_ends_total 'reason="stalled"' 1
 	sample_is kinf_reflector_lists_total 'cause="initial"' 1

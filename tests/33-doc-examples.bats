@@ -65,6 +65,10 @@ declare -gA CHECK=(
 	["kinf watch pods -n shop --controller --reconcile-time 1s --predicate generation"]=chk_controller_generation
 	["kinf replay pods.rec --controller --workers 2 --predicate generation -o json --events | jq -c 'select(.type == \"NeverReconciled\")'"]=chk_replay_never_reconciled
 	["kinf watch pods -A --verify-every 1m --metrics 9090 -q >/dev/null &"]=chk_metrics_canary
+	["kinf get pods -o go-template='{{range .items}}{{.metadata.name}}{{\"\\t\"}}{{.status.phase}}{{\"\\n\"}}{{end}}'"]=chk_as_kubectl
+	["kinf get pods --show-kind --chunk-size 100"]=chk_as_kubectl
+	["kinf watch pods -A --verify-every 5m --flight-recorder 15m --flight-dir dumps"]=chk_flight_watch
+	["kinf replay dumps/kinf-20250101T120000Z-verify.rec.gz --at trigger"]=chk_flight_at_trigger
 )
 
 setup() {
@@ -279,6 +283,31 @@ chk_metrics_canary() {
 	grep -qE '^kinf_verify_divergent_keys\{.*resource="pods".*\} 0$' <<<"$output"
 }
 
+chk_flight_watch() {	# kill -USR1: a dump in dumps/, 0600, said on stderr
+	[ "$status" -eq 0 ]
+	grep -qE "^kinf: flight recorder: signal: wrote 'dumps/kinf-[0-9]{8}T[0-9]{6}Z-signal\.rec\.gz'$" <<<"$stderr"
+	local f
+	f=$(ls "$W"/dumps/kinf-*-signal.rec.gz)
+	[ "$(stat -c %a "$f")" = 600 ]
+	zcat "$f" | head -1 | jq -e '.kinfRecording == 1' >/dev/null
+}
+
+chk_flight_at_trigger() {	# the informer's state at the trigger, and the trigger
+	[ "$status" -eq 0 ]
+	grep -qE '^trigger: signal at [0-9T:.-]+Z, [0-9]+ keys?$' <<<"$output"
+	grep -qE 'default/web-1 ' <<<"$output"
+}
+
+# SIGUSR1 to this test's kinf alone (others may run beside it): the one
+# whose working folder is the scratch folder.
+usr1_kinf() {
+	local pid
+	for pid in $(pgrep -x kinf); do
+		[ "$(readlink "/proc/$pid/cwd")" = "$W" ] && kill -USR1 "$pid"
+	done
+	sleep 1
+}
+
 label_shop_web_1() {
 	simctl POST /update '{"resource":"pods","namespace":"shop","name":"web-1","patch":{"metadata":{"labels":{"step":"three"}}}}' >/dev/null
 	sleep 2
@@ -424,6 +453,20 @@ default_gap() {
 	(cd "$W" && EX_TIMEOUT=8s bash -c "$e") 2>"$W/canary.err" 3>&- || status=$?
 	chk_metrics_canary || { cat "$W/canary.err" >&2; false; }
 	sleep 8	# the canary's --timeout: it leaves before the cluster does
+}
+
+@test "the flight recorder examples: a dump on SIGUSR1, replayed at its trigger" {
+	cluster_up
+	mkdir "$W/dumps"
+	local e
+	e=$(examples | grep -- '--flight-dir dumps')
+	EX=$e EX_TIMEOUT=5s ex_while "$e" usr1_kinf
+	chk_flight_watch || { echo "# $e: $output $stderr" >&2; false; }
+	# the dump, under the name the example gives it
+	mv "$W"/dumps/kinf-*-signal.rec.gz "$W/dumps/kinf-20250101T120000Z-verify.rec.gz"
+	e=$(examples | grep -- '--at trigger')
+	EX=$e; ex "$e"
+	chk_flight_at_trigger || { echo "# $e: $output $stderr" >&2; false; }
 }
 
 @test "the tui example: both tabs, the pods in the table, q ends it" {

@@ -24,6 +24,7 @@
 #include "cluster/recording.h"
 #include "cli/cmd.h"
 #include "cli/controller_flags.h"
+#include "cli/flight_flags.h"
 #include "cli/informer_flags.h"
 #include "cli/metrics_flag.h"
 #include "cli/resource_args.h"
@@ -33,6 +34,7 @@
 #include "output/printer_columns.h"
 #include "informer/session.h"
 #include "informer/store.h"
+#include "lib/json_get.h"
 #include "lib/strbuf.h"
 #include "tui/tui.h"
 #include "tui/tui_model.h"
@@ -102,6 +104,7 @@ static const struct option watch_options[] = {
 		   "write what the server sends to FILE (0600, gzip'd), for kinf replay",
 		   COMPLETE_FILE),
 	OPT_INCLUDE(metrics_flag_options),
+	OPT_INCLUDE(flight_options),
 	OPT_INCLUDE(informer_flag_options),
 	OPT_INCLUDE(cluster_options),
 	OPT_END(),
@@ -270,6 +273,22 @@ static int print_deltas(struct session *s, struct output_setup *out, struct watc
 	return ret;
 }
 
+/* After the TUI: a dump still due is written, and said where on stderr. */
+static void tui_flight_finish(struct flight *flight)
+{
+	struct errbuf err = { "" };
+	char *path, *reason;
+	int rc = flight ? flight_dump_due(flight, true, &path, &reason, &err) : 0;
+
+	if (rc < 0)
+		warning("flight recorder: %s", err.msg);
+	if (rc <= 0)
+		return;
+	fprintf(stderr, "kinf: flight recorder: %s: wrote '%s'\n", reason, path);
+	free(path);
+	free(reason);
+}
+
 /* ---- --record ------------------------------------------------------------ */
 
 /* What the recording's header says of the session (recording.h). */
@@ -298,6 +317,8 @@ static int run_watch(int argc, const char **argv)
 	struct output_setup out;
 	struct recorder *rec = NULL;
 	struct metrics_server ms;
+	struct flight *flight = NULL;
+	struct recording_info info;
 	int ret = 1;
 
 	argc = opt_parse(&command_watch, argc, argv);
@@ -307,6 +328,9 @@ static int run_watch(int argc, const char **argv)
 		usage_error(&command_watch, "--record does not work with --tui");
 	if (controller_flags.enabled && o.tui)
 		usage_error(&command_watch, "--controller does not work with --tui yet");
+	flight_flags_check(&command_watch);
+	if (o.record && flight_flags.window_ms)
+		usage_error(&command_watch, "--record does not work with --flight-recorder");
 	metrics_flag_start(&command_watch, &ms);	/* a busy port: exit 2 here */
 
 	struct session_opts so = informer_flags_session(&command_watch, ra.resource, ra.name);
@@ -316,19 +340,22 @@ static int run_watch(int argc, const char **argv)
 	}
 	out.crds = crd_columns_new();
 	printer_columns_load(out.crds, &s.cluster, s.resources, s.nr);
+	record_info(&s, &so, &info);
+	flight = flight_flags_open(&info);
+	if (flight)
+		kclient_set_tap(s.cluster.client, &flight_tap, flight);
 
 	if (o.tui) {
 		struct tui_opts to = { .resync_ms = informer_flags.resync_ms,
 				       .hist_states = HIST_STATES,
 				       .verify_every_ms = o.verify_every_ms,
 				       .metrics = ms.metrics,
-				       .crds = out.crds };
+				       .crds = out.crds, .flight = flight };
 		ret = tui_run(&s, &to);
+		tui_flight_finish(flight);
 		goto close;
 	}
 	if (o.record) {
-		struct recording_info info;
-		record_info(&s, &so, &info);
 		rec = recorder_open(o.record, &info, &err);
 		if (!rec) {
 			error("%s", err.msg);
@@ -346,6 +373,8 @@ static int run_watch(int argc, const char **argv)
 		.health_every_ms = o.health_every_ms ? o.health_every_ms
 				 : cluster_flags.verbose > 0 ? 30000 : 0,
 		.name = ra.name,
+		.flight = flight,
+		.dump_on = flight_flags.dump_mask,
 	};
 	ret = print_deltas(&s, &out, &loop, &command_watch, NULL);
 	if (recorder_close(rec, &err) < 0) {	/* the reflectors have stopped */
@@ -353,6 +382,7 @@ static int run_watch(int argc, const char **argv)
 		ret = 1;
 	}
 close:
+	flight_free(flight);	/* the reflectors have stopped (or never began) */
 	session_close(&s);
 out:
 	metrics_flag_stop(&ms);
@@ -387,7 +417,7 @@ const struct command command_watch = {
 /* ---- kinf replay ---------------------------------------------------------- */
 
 static struct {
-	const char *speed, *key;
+	const char *speed, *key, *at;
 } r_o;
 
 static const struct option replay_options[] = {
@@ -396,6 +426,9 @@ static const struct option replay_options[] = {
 	OPT_STRING(0, "speed", &r_o.speed, "FACTOR",
 		   "at the recorded pace, this many times faster (1: as recorded; default: at once)",
 		   COMPLETE_NONE),
+	OPT_STRING(0, "at", &r_o.at, "WHEN",
+		   "trigger: replay a flight recorder's dump only as far as its trigger, and print "
+		   "the trigger's keys as the cache had them", COMPLETE_NONE),
 	OPT_STRING(0, "client-go", &informer_flags.client_go, "VERSION",
 		   "replay as this client-go would have (default: the one recorded)", COMPLETE_NONE),
 	{ .type = OPT_T_ENUM, .long_name = "fifo", .value = &informer_flags.fifo,
@@ -470,6 +503,8 @@ static double parse_replay_options(int argc, const char **argv, struct output_se
 			    "NAMESPACE/NAME, or NAME for a cluster-scoped object");
 	if (r_o.key && !o.output)
 		o.diff = true;	/* a story says what changed */
+	if (r_o.at && strcmp(r_o.at, "trigger"))
+		usage_error(&command_replay, "invalid value '%s' for '--at': expected trigger", r_o.at);
 	return speed;
 }
 
@@ -519,6 +554,31 @@ static int replay_session_open(struct session *s, const struct session_opts *so,
 	return 0;
 }
 
+/*
+ * --at trigger: the trigger, then each of its keys as the cache has it
+ * (its resourceVersion, or absent), for every informer of the session.
+ */
+static void print_trigger(struct session *s, struct json_object *trigger)
+{
+	struct json_object *keys = json_get_array(trigger, "keys");
+	size_t n = keys ? json_object_array_length(keys) : 0;
+
+	printf("trigger: %s at %s, %zu key%s\n", json_get_str(trigger, "trigger", "?"),
+	       json_get_str(trigger, "time", "?"), n, n == 1 ? "" : "s");
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *k = json_object_array_get_idx(keys, i);
+		const char *key = json_get_str(k, "key", "");
+		for (size_t j = 0; j < s->nr; j++) {
+			struct kobj *obj = store_get(informer_store(s->informers[j]), key);
+			printf("%s%s%s %s: cache %s%s\n", s->nr > 1 ? s->resources[j]->name : "",
+			       s->nr > 1 ? " " : "", key, json_get_str(k, "class", "?"),
+			       obj ? "rv " : "", obj ? obj->rv : "absent");
+			kobj_unref(obj);
+		}
+	}
+	fflush(stdout);
+}
+
 static int run_replay(int argc, const char **argv)
 {
 	struct errbuf err = { "" };
@@ -543,6 +603,14 @@ static int run_replay(int argc, const char **argv)
 		goto out;
 	}
 	struct session_opts so = replay_session_opts(&info);
+	struct json_object *trigger = recording_trigger(recording);
+	if (r_o.at && !trigger) {
+		error("%s: no trigger: not a flight recorder's dump", argv[0]);
+		recording_free(recording);
+		goto out;
+	}
+	if (r_o.at)
+		recording_cut(recording, json_object_get_int64(json_get(trigger, "t")));
 
 	rctx.done_fd = eventfd(0, EFD_CLOEXEC);
 	if (rctx.done_fd < 0)
@@ -559,6 +627,8 @@ static int run_replay(int argc, const char **argv)
 
 	struct watch_loop loop = { .key = r_o.key, .done_fd = rctx.done_fd };
 	ret = print_deltas(&s, &out, &loop, &command_replay, info.started ? info.started : "");
+	if (r_o.at && !ret)
+		print_trigger(&s, trigger);
 	session_close(&s);
 out:
 	replay_free(rp);

@@ -17,6 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/flight_flags.h"
+#include "informer/metrics.h"
 #include "informer/consumer.h"
 #include "cluster/discovery.h"
 #include "informer/informer.h"
@@ -24,6 +26,63 @@
 #include "informer/session.h"
 #include "informer/store.h"
 #include "lib/util.h"
+
+/* ---- the flight recorder's hooks ----------------------------------------- */
+
+static void flight_on(struct watch_loop *loop, unsigned trigger, const char *reason,
+		      struct json_object *keys)
+{
+	if (loop->flight && (loop->dump_on & trigger))
+		flight_trigger(loop->flight, reason, keys);
+	else
+		json_object_put(keys);
+}
+
+/* An activity that may be a trigger: a relist that changed keys, a watch error, an RV back. */
+static void flight_activity(struct watch_loop *loop, const struct activity_info *a)
+{
+	if (!loop->flight)
+		return;
+	if (a->act == ACT_RELISTED &&
+	    (a->replace.added || a->replace.changed || a->replace.deleted))
+		flight_on(loop, DUMP_ON_RELIST, "relist", NULL);
+	else if (a->act == ACT_ERROR)
+		flight_on(loop, DUMP_ON_WATCH_ERROR, "watch-error", NULL);
+	else if (a->act == ACT_WARNING) {
+		uint64_t sum = 0;
+		for (size_t i = 0; i < loop->session->nr; i++) {
+			struct informer_stats st;
+			informer_get_stats(loop->session->informers[i], &st);
+			sum += st.rv_backwards;
+		}
+		if (sum > loop->rv_backwards)
+			flight_on(loop, DUMP_ON_RV_REGRESSION, "rv-regression", NULL);
+		loop->rv_backwards = sum;
+	}
+}
+
+/* Writes the due dump once its tail has passed (now: at once); says where. */
+static void flight_write(struct watch_loop *loop, bool now)
+{
+	struct errbuf err = { "" };
+	char *path, *reason;
+
+	if (!loop->flight)
+		return;
+	int rc = flight_dump_due(loop->flight, now, &path, &reason, &err);
+	if (rc < 0)
+		warning("flight recorder: %s", err.msg);
+	if (rc <= 0)
+		return;
+	printer_flush(loop->printer);
+	fprintf(stderr, "kinf: flight recorder: %s: wrote '%s'\n", reason, path);
+	fflush(stderr);
+	printer_flight_dump(loop->printer, path, reason);
+	if (loop->metrics)
+		metrics_count_dump(loop->metrics);
+	free(path);
+	free(reason);
+}
 
 static bool wanted(const struct watch_loop *loop, const struct notification *n)
 {
@@ -52,6 +111,8 @@ static int on_notification(void *ctx, size_t i, struct notification *n)
 	int ret = 0;
 
 	(void)i;
+	if (n->kind == NOTIFY_ACTIVITY)
+		flight_activity(loop, n->activity);
 	if (n->kind == NOTIFY_ACTIVITY && n->activity->fatal) {
 		error("%s", n->activity->message);
 		loop->failed = true;
@@ -79,6 +140,8 @@ static int on_verified(void *ctx, size_t i, const struct verify_report *r, const
 		warning("%s: verify: %s", resource, why);
 		return 0;
 	}
+	if (!verify_equal(r))
+		flight_on(loop, DUMP_ON_VERIFY, "verify", flight_keys_of_report(r));
 	return printer_verify(loop->printer, resource, r);
 }
 
@@ -203,6 +266,9 @@ static int run_wait(struct watch_loop *loop, struct run *r)
 		if (wait < 0 || until < wait)
 			wait = until;
 	}
+	until = loop->flight ? flight_due_ms(loop->flight) : -1;
+	if (until >= 0 && (wait < 0 || until < wait))
+		wait = until;
 	if (r->finishing)	/* the queues empty without waking anyone */
 		wait = wait < 0 || wait > 10 ? 10 : wait;
 	return (int)wait;
@@ -218,6 +284,10 @@ static int run_turn(struct watch_loop *loop, struct run *r)
 		r->finishing = true;
 		fds[2].fd = -1;
 	}
+	if (sig == SIGUSR1) {
+		flight_on(loop, ~0u, "signal", NULL);
+		sig = 0;
+	}
 	if (sig)
 		return 128 + sig;
 	if (fds[1].revents & (POLLERR | POLLHUP | POLLNVAL)) {
@@ -228,6 +298,7 @@ static int run_turn(struct watch_loop *loop, struct run *r)
 	if (loop->hook)
 		loop->hook->tick(loop->hook->ctx);
 	int rc = consumer_dispatch(&r->cons, fds + RUN_FDS);
+	flight_write(loop, false);
 	if (rc == 0)
 		check_name(loop);
 	if (rc < 0 || printer_flush(loop->printer) < 0) {
@@ -253,6 +324,8 @@ static void run_init(struct watch_loop *loop, struct run *r)
 		.metrics = loop->metrics,
 	};
 	consumer_init(&r->cons);
+	if (loop->flight)	/* not reset: each SIGUSR1 asks for a dump */
+		consumer_signals_install((const int[]){ SIGUSR1 }, 1, SA_RESTART);
 	r->nfds = RUN_FDS + consumer_nfds(&r->cons);
 	r->fds = xcalloc(r->nfds, sizeof(*r->fds));
 	/*
@@ -294,6 +367,7 @@ int watch_loop_run(struct watch_loop *loop)
 		ret = run_turn(loop, &r);
 	}
 	consumer_release(&r.cons);
+	flight_write(loop, true);	/* a dump still due holds what came */
 	/* EINVAL: a template error, which the command reports */
 	if (r.write_errno && r.write_errno != EPIPE && r.write_errno != EINVAL)
 		error("cannot write output: %s", strerror(r.write_errno));

@@ -34,6 +34,7 @@ struct watch_hook {
 	int64_t (*wait_ms)(void *ctx);
 	void *ctx;
 };
+struct flight;
 
 struct watch_loop {
 	struct session *session;
@@ -61,6 +62,16 @@ struct watch_loop {
 	 */
 	int done_fd;
 	const struct watch_hook *hook;	/* NULL: none */
+	/*
+	 * The flight recorder (cluster/flight.h), or NULL: the triggers of
+	 * dump_on (an enum dump_on mask, cli/flight_flags.h) and SIGUSR1
+	 * make it dump; the loop writes the dump when its tail has passed,
+	 * and at its end one still due, saying where on stderr (and with
+	 * --events as a FlightDump record).
+	 */
+	struct flight *flight;
+	unsigned dump_on;
+	uint64_t rv_backwards;	/* the informers' sum, last seen */
 	FILE *notices;
 	long printed;
 	bool failed;		/* an informer gave up (its error printed) */

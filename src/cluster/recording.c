@@ -152,7 +152,6 @@ struct recorder {
 /* Writes rec->line, then a newline; the lock is held. */
 static void put_line(struct recorder *rec)
 {
-	strbuf_addch(&rec->line, '\n');
 	/*
 	 * Each line flushed (the compressor keeps its history): what was
 	 * received is in the file, should kinf be killed the next moment.
@@ -192,45 +191,68 @@ struct recorder *recorder_open(const char *path, const struct recording_info *in
 	rec->path = xstrdup(path);
 	rec->started = mono_ms();
 	rec->line = (struct strbuf)STRBUF_INIT;
-	struct json_object *header = header_json(info);
-	strbuf_adds(&rec->line, json_object_to_json_string_ext(header, JSON_C_TO_STRING_PLAIN));
-	json_object_put(header);
+	recording_line_header(&rec->line, info);
 	put_line(rec);
 	return rec;
 }
 
-static void start_line(struct recorder *rec, unsigned x)
+void recording_line_header(struct strbuf *sb, const struct recording_info *info)
 {
-	strbuf_addf(&rec->line, "{\"t\":%lld,\"x\":%u,", (long long)(mono_ms() - rec->started), x);
+	struct json_object *header = header_json(info);
+	strbuf_adds(sb, json_object_to_json_string_ext(header, JSON_C_TO_STRING_PLAIN));
+	strbuf_addch(sb, '\n');
+	json_object_put(header);
+}
+
+static void start_line(struct strbuf *sb, int64_t t, unsigned x)
+{
+	strbuf_addf(sb, "{\"t\":%lld,\"x\":%u,", (long long)t, x);
+}
+
+static int64_t rec_now(const struct recorder *rec)
+{
+	return mono_ms() - rec->started;
+}
+
+void recording_line_begin(struct strbuf *sb, int64_t t, unsigned x, const char *stream,
+			  const char *path)
+{
+	start_line(sb, t, x);
+	strbuf_adds(sb, "\"stream\":");
+	strbuf_add_json_string(sb, stream);
+	strbuf_adds(sb, ",\"get\":");
+	strbuf_add_json_string(sb, path);
+	strbuf_adds(sb, "}\n");
 }
 
 unsigned recorder_begin(struct recorder *rec, const char *stream, const char *path)
 {
 	pthread_mutex_lock(&rec->lock);
 	unsigned x = ++rec->exchanges;
-	start_line(rec, x);
-	strbuf_adds(&rec->line, "\"stream\":");
-	strbuf_add_json_string(&rec->line, stream);
-	strbuf_adds(&rec->line, ",\"get\":");
-	strbuf_add_json_string(&rec->line, path);
-	strbuf_addch(&rec->line, '}');
+	recording_line_begin(&rec->line, rec_now(rec), x, stream, path);
 	put_line(rec);
 	pthread_mutex_unlock(&rec->lock);
 	return x;
 }
 
+void recording_line_status(struct strbuf *sb, int64_t t, unsigned x,
+			   const struct recorded_answer *a)
+{
+	start_line(sb, t, x);
+	strbuf_addf(sb, "\"status\":%ld", a->status);
+	if (a->content_type && a->content_type[0]) {
+		strbuf_adds(sb, ",\"contentType\":");
+		strbuf_add_json_string(sb, a->content_type);
+	}
+	if (a->retry_after_ms >= 0)
+		strbuf_addf(sb, ",\"retryAfterMs\":%lld", (long long)a->retry_after_ms);
+	strbuf_adds(sb, "}\n");
+}
+
 void recorder_status(struct recorder *rec, unsigned x, const struct recorded_answer *a)
 {
 	pthread_mutex_lock(&rec->lock);
-	start_line(rec, x);
-	strbuf_addf(&rec->line, "\"status\":%ld", a->status);
-	if (a->content_type && a->content_type[0]) {
-		strbuf_adds(&rec->line, ",\"contentType\":");
-		strbuf_add_json_string(&rec->line, a->content_type);
-	}
-	if (a->retry_after_ms >= 0)
-		strbuf_addf(&rec->line, ",\"retryAfterMs\":%lld", (long long)a->retry_after_ms);
-	strbuf_addch(&rec->line, '}');
+	recording_line_status(&rec->line, rec_now(rec), x, a);
 	put_line(rec);
 	pthread_mutex_unlock(&rec->lock);
 }
@@ -270,41 +292,64 @@ static void add_json_bytes(struct strbuf *sb, const char *data, size_t len)
 	strbuf_addch(sb, '"');
 }
 
+void recording_line_data(struct strbuf *sb, int64_t t, unsigned x, const char *data,
+			 size_t len)
+{
+	start_line(sb, t, x);
+	if (plain_text((const unsigned char *)data, len)) {
+		strbuf_adds(sb, "\"data\":");
+		add_json_bytes(sb, data, len);
+	} else {
+		strbuf_adds(sb, "\"data64\":\"");
+		base64_encode(data, len, sb);
+		strbuf_addch(sb, '"');
+	}
+	strbuf_adds(sb, "}\n");
+}
+
 void recorder_data(struct recorder *rec, unsigned x, const char *data, size_t len)
 {
 	pthread_mutex_lock(&rec->lock);
-	start_line(rec, x);
-	if (plain_text((const unsigned char *)data, len)) {
-		strbuf_adds(&rec->line, "\"data\":");
-		add_json_bytes(&rec->line, data, len);
-	} else {
-		strbuf_adds(&rec->line, "\"data64\":\"");
-		base64_encode(data, len, &rec->line);
-		strbuf_addch(&rec->line, '"');
-	}
-	strbuf_addch(&rec->line, '}');
+	recording_line_data(&rec->line, rec_now(rec), x, data, len);
 	put_line(rec);
 	pthread_mutex_unlock(&rec->lock);
+}
+
+void recording_line_end(struct strbuf *sb, int64_t t, unsigned x, const struct recorded_end *e)
+{
+	start_line(sb, t, x);
+	strbuf_addf(sb, "\"end\":%d", e->rc < 0 ? -1 : 0);
+	if (e->rc < 0) {
+		strbuf_adds(sb, ",\"error\":");
+		strbuf_add_json_string(sb, e->error ? e->error : "");
+	}
+	if (e->rc < 0 && e->refused)
+		strbuf_adds(sb, ",\"refused\":true");
+	if (e->rc < 0 && e->timed_out)
+		strbuf_adds(sb, ",\"timedOut\":true");
+	if (e->rc < 0 && e->no_answer)
+		strbuf_adds(sb, ",\"noAnswer\":true");
+	if (e->stopped)
+		strbuf_adds(sb, ",\"stopped\":true");
+	strbuf_adds(sb, "}\n");
+}
+
+void recording_line_trigger(struct strbuf *sb, int64_t t, const char *reason, const char *time,
+			    struct json_object *keys)
+{
+	strbuf_addf(sb, "{\"t\":%lld,\"trigger\":", (long long)t);
+	strbuf_add_json_string(sb, reason);
+	strbuf_adds(sb, ",\"time\":");
+	strbuf_add_json_string(sb, time);
+	strbuf_adds(sb, ",\"keys\":");
+	strbuf_adds(sb, keys ? json_object_to_json_string_ext(keys, JSON_C_TO_STRING_PLAIN) : "[]");
+	strbuf_adds(sb, "}\n");
 }
 
 void recorder_end(struct recorder *rec, unsigned x, const struct recorded_end *e)
 {
 	pthread_mutex_lock(&rec->lock);
-	start_line(rec, x);
-	strbuf_addf(&rec->line, "\"end\":%d", e->rc < 0 ? -1 : 0);
-	if (e->rc < 0) {
-		strbuf_adds(&rec->line, ",\"error\":");
-		strbuf_add_json_string(&rec->line, e->error ? e->error : "");
-	}
-	if (e->rc < 0 && e->refused)
-		strbuf_adds(&rec->line, ",\"refused\":true");
-	if (e->rc < 0 && e->timed_out)
-		strbuf_adds(&rec->line, ",\"timedOut\":true");
-	if (e->rc < 0 && e->no_answer)
-		strbuf_adds(&rec->line, ",\"noAnswer\":true");
-	if (e->stopped)
-		strbuf_adds(&rec->line, ",\"stopped\":true");
-	strbuf_addch(&rec->line, '}');
+	recording_line_end(&rec->line, rec_now(rec), x, e);
 	put_line(rec);
 	pthread_mutex_unlock(&rec->lock);
 }
@@ -398,6 +443,7 @@ struct stream {
 
 struct recording {
 	struct json_object *header;
+	struct json_object *trigger;	/* a flight dump's trigger record, or NULL */
 	/* recording_get_info()'s, as discovery would have them */
 	struct api_resource *resources;
 	const struct api_resource **resource_ptrs;
@@ -434,6 +480,14 @@ static int load_record(struct recording *rec, struct json_object *r, struct errb
 	int64_t t = json_object_object_get_ex(r, "t", &v) ? json_object_get_int64(v) : -1;
 	int64_t x = json_object_object_get_ex(r, "x", &v) ? json_object_get_int64(v) : 0;
 
+	if (t >= 0 && json_object_object_get_ex(r, "trigger", NULL)) {
+		if (rec->trigger) {
+			errbuf_set(err, "a second trigger");
+			return -1;
+		}
+		rec->trigger = json_object_get(r);
+		return 0;
+	}
 	if (t < 0 || x <= 0 || x > 100000000) {
 		errbuf_set(err, "a record without its time and exchange number");
 		return -1;
@@ -622,6 +676,7 @@ void recording_free(struct recording *rec)
 	free(rec->streams);
 	free(rec->by_x);
 	json_object_put(rec->header);
+	json_object_put(rec->trigger);
 	resources_release(rec);
 	free(rec);
 }
@@ -629,6 +684,37 @@ void recording_free(struct recording *rec)
 struct json_object *recording_header(const struct recording *rec)
 {
 	return rec->header;
+}
+
+struct json_object *recording_trigger(const struct recording *rec)
+{
+	return rec->trigger;
+}
+
+/* Exchange ex as far as time t: later pieces dropped, stopped there. */
+static void exchange_cut(struct exchange *ex, int64_t t)
+{
+	while (ex->nr && ex->chunks[ex->nr - 1].t > t)
+		free(ex->chunks[--ex->nr].data);
+	if (ex->t_end <= t)
+		return;
+	ex->rc = -1;
+	free(ex->error);
+	ex->error = xstrdup("stopped");
+	ex->stopped = true;
+	ex->t_end = t;
+}
+
+void recording_cut(struct recording *rec, int64_t t)
+{
+	for (size_t i = 0; i < rec->nr; i++) {
+		struct stream *s = &rec->streams[i];
+		size_t keep = 0;
+		while (keep < s->nr && s->ex[keep]->t_start <= t)
+			exchange_cut(s->ex[keep++], t);
+		/* Exchanges begun later stay in by_x (freed there), unreachable. */
+		s->nr = keep;
+	}
 }
 
 /* The header's resources, into rec (whose they stay); -1 with err. */

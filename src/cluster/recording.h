@@ -103,6 +103,27 @@ struct recorded_end {
 void recorder_status(struct recorder *rec, unsigned x, const struct recorded_answer *a);
 void recorder_data(struct recorder *rec, unsigned x, const char *data, size_t len);
 void recorder_end(struct recorder *rec, unsigned x, const struct recorded_end *e);
+/*
+ * The records as lines (each ending in a newline), appended to sb, for
+ * another writer of the format (the flight recorder, flight.h): t is ms
+ * since the recording began, x the exchange's number.
+ */
+void recording_line_header(struct strbuf *sb, const struct recording_info *info);
+void recording_line_begin(struct strbuf *sb, int64_t t, unsigned x, const char *stream,
+			  const char *path);
+void recording_line_status(struct strbuf *sb, int64_t t, unsigned x,
+			   const struct recorded_answer *a);
+void recording_line_data(struct strbuf *sb, int64_t t, unsigned x, const char *data,
+			 size_t len);
+void recording_line_end(struct strbuf *sb, int64_t t, unsigned x, const struct recorded_end *e);
+/*
+ * A flight dump's trigger: {"t":T,"trigger":REASON,"time":RFC3339,
+ * "keys":[{"key":K,"class":"missing"|"extra"|"stale"},...]}, no "x".
+ * keys: borrowed, NULL for [].
+ */
+void recording_line_trigger(struct strbuf *sb, int64_t t, const char *reason, const char *time,
+			    struct json_object *keys);
+
 /* Finishes the file; -1 with err when it could not be written whole. */
 int recorder_close(struct recorder *rec, struct errbuf *err);
 /*
@@ -120,6 +141,14 @@ struct recording *recording_load(const char *path, struct errbuf *err);
 void recording_free(struct recording *rec);
 /* The header as read (borrowed). */
 struct json_object *recording_header(const struct recording *rec);
+/* A flight dump's trigger record as read (borrowed), or NULL: none. */
+struct json_object *recording_trigger(const struct recording *rec);
+/*
+ * Keeps what happened up to t (ms of the recording) only: later pieces
+ * and exchanges dropped, an exchange still open at t stopped there (as a
+ * recording cut by kinf's exit).  Before replay_new().
+ */
+void recording_cut(struct recording *rec, int64_t t);
 /*
  * The header's fields; -1 with err when it names no resource, or one
  * without its name, kind or version (what a replay cannot run).  Before

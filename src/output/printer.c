@@ -995,6 +995,19 @@ int printer_verify(struct printer *p, const char *resource,
 	return 0;
 }
 
+int printer_flight_dump(struct printer *p, const char *path, const char *reason)
+{
+	if (!p->opts.events || p->ops != &formats[OUTPUT_JSON])
+		return 0;
+	strbuf_reset(&p->sb);
+	add_time(&p->sb, wall_ms());
+	add_member(&p->sb, "type", "FlightDump");
+	add_member(&p->sb, "reason", reason);
+	add_member(&p->sb, "path", path);
+	strbuf_adds(&p->sb, "}\n");
+	return write_record(p);
+}
+
 /* "3s ago", or "never" for a time that never came (0). */
 static void add_ago(struct strbuf *sb, int64_t now, int64_t then)
 {

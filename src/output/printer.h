@@ -92,6 +92,12 @@ int printer_notification(struct printer *p, const struct notification *n);
 int printer_verify(struct printer *p, const char *resource,
 		   const struct verify_report *r);
 /*
+ * The flight recorder wrote a dump (watch --flight-recorder): with json
+ * and events, a FlightDump record (reason, path); else nothing (the
+ * command says it on stderr).  0 or -1 as above.
+ */
+int printer_flight_dump(struct printer *p, const char *path, const char *reason);
+/*
  * watch -v's periodic health notice for one informer: its state, the
  * open watch's age against its timeoutSeconds, the last event and
  * bookmark and the bookmark interval, very short watches, resourceVersions

@@ -43,6 +43,7 @@
 #include <curses.h>
 
 #include "cluster/discovery.h"
+#include "cluster/flight.h"
 #include "cluster/http.h"
 #include "cluster/kubeconfig.h"
 #include "informer/session.h"
@@ -513,6 +514,35 @@ static void verify_start(struct tui *t, size_t i)
 		tui_message(t, "verify %s: %s", t->tabs[i].m.name, err.msg);
 }
 
+/* `D`: the flight recorder dumps (after its tail). */
+static void flight_key(struct tui *t)
+{
+	if (!t->flight)
+		tui_message(t, "D: no flight recorder (watch --tui --flight-recorder DURATION)");
+	else if (flight_trigger(t->flight, "key", NULL))
+		tui_message(t, "flight recorder: a dump in %llds",
+			    (long long)(flight_due_ms(t->flight) + 999) / 1000);
+	else
+		tui_message(t, "flight recorder: a dump is due already");
+}
+
+/* The due dump, once its tail has passed; the status line says where. */
+static void flight_write(struct tui *t)
+{
+	struct errbuf err = { "" };
+	char *path, *reason;
+	int rc = t->flight ? flight_dump_due(t->flight, false, &path, &reason, &err) : 0;
+
+	if (rc < 0)
+		tui_message(t, "flight recorder: %s", err.msg);
+	if (rc <= 0)
+		return;
+	tui_message(t, "flight recorder: %s: wrote '%s'", reason, path);
+	t->dirty = true;
+	free(path);
+	free(reason);
+}
+
 static void unknown_key(struct tui *t, int key)
 {
 	const char *name = keyname(key);
@@ -553,6 +583,7 @@ static void global_request(struct tui *t, enum request req, int key)
 	case REQ_PREV_PANE: next_pane(t, -1); break;
 	case REQ_PAUSE: set_paused(t, !t->paused); break;
 	case REQ_VERIFY: verify_start(t, t->cur); break;
+	case REQ_DUMP: flight_key(t); break;
 	case REQ_RESYNC:
 		informer_resync_now(tab->m.inf);
 		tui_message(t, "resync of %s queued", tab->m.name);
@@ -743,6 +774,9 @@ static int loop_wait(struct tui *t, int64_t now, int64_t next_tick, int64_t last
 		wait = last_frame + FRAME_MS - now;
 	if (cons >= 0 && cons < wait)
 		wait = cons;
+	cons = t->flight ? flight_due_ms(t->flight) : -1;
+	if (cons >= 0 && cons < wait)
+		wait = cons;
 	return wait < 0 ? 0 : (int)wait;
 }
 
@@ -804,6 +838,7 @@ static int run_loop(struct tui *t, int sig_fd)
 		if (rc >= 0)
 			status = rc;
 		consumer_dispatch(&t->cons, fds + LOOP_FDS);
+		flight_write(t);
 	}
 	free(fds);
 	return fatal_msg[0] ? 1 : status;
@@ -834,6 +869,7 @@ int tui_run(struct session *s, const struct tui_opts *opts)
 	t.tabs = xcalloc(t.nr, sizeof(*t.tabs));
 	t.hist_states = opts->hist_states;
 	t.crds = opts->crds;
+	t.flight = opts->flight;
 	t.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
 	draw_set_utf8(t.utf8);
 	for (int i = 0; i < SCREEN__COUNT; i++)

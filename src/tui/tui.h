@@ -36,6 +36,12 @@ struct tui_opts {
 	 * The TUI teaches it the columns of each resource `:` adds.
 	 */
 	struct crd_columns *crds;
+	/*
+	 * The flight recorder (cluster/flight.h; borrowed), or NULL: `D`
+	 * triggers a dump, written once its tail has passed; the status line
+	 * says where.  One still due at the end is the caller's to write.
+	 */
+	struct flight *flight;
 };
 
 /*

@@ -122,6 +122,9 @@ static const struct key_row rows[] = {
 	{ "V", "verify: the cache against a LIST from the server;\n"
 	       "the screen goes on meanwhile (Esc cancels)",
 	  { K(M, 'V', REQ_VERIFY) }, { { 0 } } },
+	{ "D", "flight recorder (--flight-recorder): dump the last window\n"
+	       "and the tail after now, for kinf replay",
+	  { K(M, 'D', REQ_DUMP) }, { { 0 } } },
 	{ NULL, "", { { 0 } }, { { 0 } } },
 	{ "Esc", "back from the detail view or this help", { { 0 } },
 	  { [D] = { 1, "Esc back" }, [H] = { 1, "Esc back" } } },

@@ -45,6 +45,7 @@ enum request {
 	REQ_PAUSE,
 	REQ_RESYNC,
 	REQ_VERIFY,
+	REQ_DUMP,		/* the flight recorder writes a dump */
 	REQ_REDRAW,
 	REQ_HELP,
 	REQ_QUIT,

@@ -106,6 +106,7 @@ enum screen_view {
 struct tui {
 	struct session *session;
 	struct crd_columns *crds;	/* tui_opts'; borrowed */
+	struct flight *flight;		/* tui_opts'; borrowed, NULL: none */
 	/*
 	 * Each tab's listener, `V` and --verify-every, and the discovery of
 	 * `:`, whose server requests run on the consumer's worker thread.

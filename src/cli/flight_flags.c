@@ -1,0 +1,151 @@
+/*
+ * flight_flags.c — the flight recorder's flags.  See the header.
+ */
+#include "cli/flight_flags.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cmd.h"
+#include "cluster/recording.h"
+#include "informer/verify.h"
+
+struct flight_flags flight_flags = { .tail_ms = -1, .keep = -1 };
+
+const struct option flight_options[] = {
+	OPT_DURATION(0, "flight-recorder", &flight_flags.window_ms,
+		     "keep what the server sent over the last DURATION in memory, "
+		     "and write it for kinf replay when something goes wrong"),
+	OPT_STRING(0, "flight-recorder-size", &flight_flags.size, "SIZE",
+		   "the flight recorder's memory, compressed (default 256Mi)", COMPLETE_NONE),
+	OPT_DURATION(0, "flight-tail", &flight_flags.tail_ms,
+		     "what comes after a trigger that a dump holds too (default 30s)"),
+	OPT_STRING(0, "flight-dir", &flight_flags.dir, "DIR",
+		   "write the dumps here (default: the current directory)", COMPLETE_FILE),
+	OPT_INT(0, "flight-keep", &flight_flags.keep, "N",
+		"keep at most N dumps in --flight-dir, removing the oldest (default 20)"),
+	OPT_STRING(0, "dump-on", &flight_flags.dump_on, "TRIGGERS",
+		   "what writes a dump: verify, relist, rv-regression, watch-error, "
+		   "controller-unseen (default verify,relist,rv-regression)", COMPLETE_NONE),
+	OPT_END(),
+};
+
+static const char *const dump_on_names[] = {
+	"verify", "relist", "rv-regression", "watch-error", "controller-unseen", NULL,
+};
+
+/* --dump-on's comma list into a mask; -1 with *bad (static) on a name it lacks. */
+static int parse_dump_on(const char *list, unsigned *mask, const char **bad)
+{
+	static char name[64];
+
+	*mask = 0;
+	while (*list) {
+		size_t n = strcspn(list, ",");
+		int k = 0;
+		snprintf(name, sizeof(name), "%.*s", (int)n, list);
+		while (dump_on_names[k] && strcmp(dump_on_names[k], name))
+			k++;
+		if (!dump_on_names[k]) {
+			*bad = name;
+			return -1;
+		}
+		*mask |= 1u << k;
+		list += n + (list[n] == ',');
+	}
+	return 0;
+}
+
+/* 256Mi, 64M, 1G, 4096: bytes; -1 when it is none of those. */
+static int parse_size(const char *s, size_t *out)
+{
+	char *end;
+	unsigned long long n = strtoull(s, &end, 10);
+	unsigned long long unit = 1;
+
+	if (end == s || *s == '-')
+		return -1;
+	if (*end == 'K' || *end == 'k')
+		unit = 1ULL << 10;
+	else if (*end == 'M')
+		unit = 1ULL << 20;
+	else if (*end == 'G')
+		unit = 1ULL << 30;
+	if (unit > 1)
+		end += end[1] == 'i' ? 2 : 1;
+	if (*end && strcmp(end, "B"))
+		return -1;
+	if (!n || n > (1ULL << 40) / unit)
+		return -1;
+	*out = (size_t)(n * unit);
+	return 0;
+}
+
+void flight_flags_check(const struct command *cmd)
+{
+	struct flight_flags *f = &flight_flags;
+	struct errbuf err = { "" };
+	const char *bad;
+
+	if (!f->window_ms) {
+		if (f->size || f->dir || f->dump_on || f->keep >= 0 || f->tail_ms >= 0)
+			usage_error(cmd, "the --flight-* and --dump-on flags need --flight-recorder");
+		return;
+	}
+	if (f->window_ms < 0)
+		usage_error(cmd, "invalid value for '--flight-recorder': expected a duration above 0");
+	f->budget = 256u << 20;
+	if (f->size && parse_size(f->size, &f->budget) < 0)
+		usage_error(cmd, "invalid value '%s' for '--flight-recorder-size': "
+			    "expected a size, e.g. 64Mi or 1G", f->size);
+	f->dump_mask = DUMP_ON_DEFAULT;
+	if (f->dump_on && parse_dump_on(f->dump_on, &f->dump_mask, &bad) < 0)
+		usage_error(cmd, "unknown trigger '%s' in --dump-on (verify, relist, "
+			    "rv-regression, watch-error, controller-unseen)", bad);
+	if (f->keep == -1)
+		f->keep = 20;
+	if (f->keep < 0)
+		usage_error(cmd, "invalid value for '--flight-keep': expected 0 or more");
+	if (f->tail_ms < 0)
+		f->tail_ms = 30000;
+	if (!f->dir)
+		f->dir = ".";
+	if (flight_check_dir(f->dir, &err) < 0)
+		usage_error(cmd, "%s", err.msg);
+}
+
+struct flight *flight_flags_open(const struct recording_info *info)
+{
+	if (!flight_flags.window_ms)
+		return NULL;
+	struct flight_opts fo = {
+		.window_ms = flight_flags.window_ms,
+		.budget = flight_flags.budget,
+		.tail_ms = flight_flags.tail_ms,
+		.dir = flight_flags.dir,
+		.keep = (unsigned)flight_flags.keep,
+		.info = info,
+	};
+	return flight_new(&fo);
+}
+
+static void add_keys(struct json_object *a, const struct verify_diff *d, size_t n,
+		     const char *class)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *k = json_object_new_object();
+		json_object_object_add(k, "key", json_object_new_string(d[i].key));
+		json_object_object_add(k, "class", json_object_new_string(class));
+		json_object_array_add(a, k);
+	}
+}
+
+struct json_object *flight_keys_of_report(const struct verify_report *r)
+{
+	struct json_object *a = json_object_new_array();
+
+	add_keys(a, r->missing, r->nmissing, "missing");
+	add_keys(a, r->extra, r->nextra, "extra");
+	add_keys(a, r->stale, r->nstale, "stale");
+	return a;
+}

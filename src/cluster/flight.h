@@ -1,0 +1,84 @@
+/*
+ * flight.h — the flight recorder (`kinf watch --flight-recorder`): what
+ * the server sent the reflectors over the last while, kept in memory,
+ * and written as a recording (recording.h's format, for `kinf replay`)
+ * when something goes wrong.
+ *
+ * It taps the client as the recorder does (flight_tap, a kclient_tap)
+ * and keeps the same records, compressed in segments of a ring.  Memory
+ * is bounded: when the window (opts.window_ms) or the budget
+ * (opts.budget, the bytes held, compressed or not) runs out, the oldest
+ * segments go.  A dump must replay, so each stream's last list (every
+ * page of it, or the streaming list's watch) is kept apart, whatever its
+ * age, as the dump's starting point; what of the stream came before it is
+ * left out of a dump.  Not yet done: a checkpoint of the cache for a
+ * list older than the window (a watch whose beginning has gone is left
+ * out of the dump whole).
+ *
+ * A trigger (flight_trigger()) notes a reason, the keys concerned and the
+ * time; the dump is due opts.tail_ms later, so that the recovery is in
+ * it too, and flight_dump_due() writes it then: opts.dir/kinf-TIME-REASON.rec.gz,
+ * mode 0600, with the trigger as a record (recording_line_trigger()).
+ * While one is due, further triggers are part of it (not counted).  At
+ * most opts.keep dumps stay in the folder; the oldest go.  No request
+ * header is kept, so neither are credentials.
+ *
+ * Threads: the tap is called from every reflector thread at once; the
+ * rest from any thread.  One lock guards it all; a dump compresses and
+ * writes under it (the reflectors' taps wait meanwhile).
+ */
+#ifndef KINF_FLIGHT_H
+#define KINF_FLIGHT_H
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/util.h"
+
+struct recording_info;
+
+struct flight_opts {
+	int64_t window_ms;
+	size_t budget;			/* bytes */
+	int64_t tail_ms;
+	const char *dir;		/* borrowed, lives as long as the flight */
+	unsigned keep;			/* 0: no limit */
+	/* The dumps' header; borrowed, must outlive the flight. */
+	const struct recording_info *info;
+};
+
+struct flight;
+
+struct flight *flight_new(const struct flight_opts *opts);
+void flight_free(struct flight *f);
+
+/* The flight recorder as a client's tap (kclient_set_tap(), ctx the flight). */
+extern const struct kclient_tap flight_tap;
+
+/*
+ * Something went wrong: reason (e.g. "verify", "signal"), keys (takes
+ * it; NULL: none), an array of {"key":K,"class":"missing"|...}.  false
+ * when a dump is due already (this trigger is part of it).
+ */
+bool flight_trigger(struct flight *f, const char *reason, struct json_object *keys);
+/* ms until the due dump is to be written (0: now); -1: none is due. */
+int64_t flight_due_ms(struct flight *f);
+/*
+ * Writes the due dump if its tail has passed, or at once with now (kinf
+ * is ending).  1 with *path and *reason (the caller frees both) when
+ * written, 0 when none was due, -1 with err when it could not be written.
+ */
+int flight_dump_due(struct flight *f, bool now, char **path, char **reason,
+		    struct errbuf *err);
+
+/* The bytes the ring and the kept lists hold now. */
+size_t flight_bytes(struct flight *f);
+/* The dumps written so far (kinf_flight_recorder_dumps_total). */
+unsigned long flight_dumps(struct flight *f);
+
+/* dir is a folder kinf may write in; -1 with err (one line) if not. */
+int flight_check_dir(const char *dir, struct errbuf *err);
+
+#endif

@@ -1,0 +1,137 @@
+#!/usr/bin/env bats
+# `kinf watch --flight-recorder`: what the server sent, kept in memory and
+# written as a recording when something goes wrong.  A lost event
+# (kube-sim's POST /silent) found by --verify-every writes one dump that
+# replays to the cache lacking the change at the trigger, and holds the
+# relist that repaired it; SIGUSR1 writes one; --flight-keep removes the
+# oldest.
+
+load test_helper
+load tui_helper
+bats_require_minimum_version 1.5.0
+
+KINF_PID=
+
+setup() {
+	TMUX_SOCK="kinf-flight-$$-${BATS_TEST_NUMBER}"
+}
+
+teardown() {
+	stop_watch
+	tmux -L "$TMUX_SOCK" kill-server 2>/dev/null || true
+	sim_stop 2>/dev/null || true
+}
+
+start_watch() {
+	OUT=$BATS_TEST_TMPDIR/out ERR=$BATS_TEST_TMPDIR/err DIR=$BATS_TEST_TMPDIR/dumps
+	mkdir -p "$DIR"
+	: >"$OUT"; : >"$ERR"
+	"$KINF" watch --kubeconfig "$SIM_KUBECONFIG" "$@" --flight-dir "$DIR" \
+		>"$OUT" 2>"$ERR" 3>&- &
+	KINF_PID=$!
+}
+
+stop_watch() {
+	[ -n "$KINF_PID" ] || return 0
+	kill -TERM "$KINF_PID" 2>/dev/null || true
+	wait "$KINF_PID" 2>/dev/null || true
+	KINF_PID=
+}
+
+synced() { file_has "$ERR" 'synced'; }
+dumps() { find "$DIR" -name 'kinf-*.rec.gz' | sort; }
+ndumps() { [ "$(dumps | wc -l)" -ge "$1" ]; }
+# jq -s: jq 1.6's -e looks at the last input only
+verify_diverged() { jq -s -e 'any(.[]; .type == "Verify" and .equal == false)' "$OUT" >/dev/null 2>&1; }
+relisted() { file_has "$ERR" 'relist'; }
+
+@test "flight recorder: a lost update under --verify-every writes one dump, reason verify, that replays" {
+	sim_start --pods 3
+	simctl POST /create '{"resource":"configmaps","object":{"metadata":{"name":"app"},"data":{"a":"1"}}}' >/dev/null
+	start_watch configmaps --verify-every 5s --lag-wait 2s --flight-recorder 2m \
+		--flight-tail 4s -o json --events
+	wait_until 20 synced
+	simctl POST /silent '{"op":"update","resource":"configmaps","namespace":"default","name":"app","patch":{"data":{"lost":"update"}}}' >/dev/null
+	wait_until 20 verify_diverged
+	# the watch ends and the next one is told 410: the relist repairs the cache
+	simctl POST /faults '{"verb":"watch","kind":"410","count":1}' >/dev/null
+	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
+	wait_until 20 ndumps 1
+	# a later check finds the cache equal: no second dump
+	sleep 6
+	stop_watch
+	[ "$(dumps | wc -l)" -eq 1 ] || { cat "$ERR"; dumps; false; }
+	dump=$(dumps)
+	[[ $(basename "$dump") =~ ^kinf-[0-9]{8}T[0-9]{6}Z-verify\.rec\.gz$ ]]
+	[ "$(stat -c %a "$dump")" = 600 ]
+	grep -qF "flight recorder: verify: wrote '$dump'" "$ERR"
+	jq -s -e --arg p "$dump" 'map(select(.type == "FlightDump")) |
+		length == 1 and .[0].reason == "verify" and .[0].path == $p' "$OUT" >/dev/null
+	# the trigger is in it: reason, keys, time
+	zcat "$dump" | jq -s -e 'map(select(has("trigger"))) | length == 1 and
+		.[0].trigger == "verify" and .[0].keys == [{"key":"default/app","class":"stale"}] and
+		(.[0].time | test("T"))' >/dev/null
+	# no credentials
+	run ! zgrep -qiE 'authorization|bearer|token' "$dump"
+	# at the trigger, the cache lacks the change: its old resourceVersion
+	server_rv=$(sim_oracle configmaps | jq -r '.items."default/app"')
+	run --separate-stderr kinf replay "$dump" --at trigger -o json --dump-cache "$BATS_TEST_TMPDIR/at.json"
+	assert_status 0
+	[[ $output == *'default/app stale: cache rv '* ]]
+	cache_rv=$(jq -r '."default/app"' "$BATS_TEST_TMPDIR/at.json")
+	[ -n "$cache_rv" ] && [ "$cache_rv" != "$server_rv" ]
+	# the relist that followed is in it: the whole dump replays to the server's state
+	run --separate-stderr kinf replay "$dump" -o json --dump-cache "$BATS_TEST_TMPDIR/end.json"
+	assert_status 0
+	[ "$(jq -r '."default/app"' "$BATS_TEST_TMPDIR/end.json")" = "$server_rv" ]
+}
+
+@test "flight recorder: SIGUSR1 writes a dump; --flight-keep removes the oldest" {
+	sim_start --pods 3
+	start_watch pods --flight-recorder 2m --flight-tail 0s --flight-keep 2
+	wait_until 20 synced
+	for n in 1 2 3; do
+		kill -USR1 "$KINF_PID"
+		wait_until 10 ndumps "$(( n < 2 ? n : 2 ))"
+		file_has "$ERR" "signal: wrote" || false
+		sleep 1.1	# a dump a second: names that sort by time
+		[ "$(grep -c 'signal: wrote' "$ERR")" -eq "$n" ]
+	done
+	first=$(grep -m1 -o "wrote '[^']*'" "$ERR" | cut -d"'" -f2)
+	[ "$(dumps | wc -l)" -eq 2 ]
+	[ ! -e "$first" ]
+	stop_watch
+	# a signal's dump replays
+	run --separate-stderr kinf replay "$(dumps | tail -1)" --dump-cache "$BATS_TEST_TMPDIR/c.json"
+	assert_status 0
+	[ "$(jq length "$BATS_TEST_TMPDIR/c.json")" -eq 3 ]
+}
+
+@test "flight recorder: D in the TUI writes a dump, and the status line says where" {
+	sim_start --pods 3
+	DIR=$BATS_TEST_TMPDIR/dumps
+	mkdir -p "$DIR"
+	kinf_in_pane watch --tui pods --kubeconfig "$SIM_KUBECONFIG" \
+		--flight-recorder 2m --flight-tail 1s --flight-dir "$DIR"
+	wait_screen ' 3 objects.*synced' 20
+	keys D
+	wait_screen 'flight recorder: key: wrote' 10
+	[ "$(dumps | wc -l)" -eq 1 ]
+	[[ $(basename "$(dumps)") =~ ^kinf-[0-9]{8}T[0-9]{6}Z-key\.rec\.gz$ ]]
+	keys q
+	wait_screen 'kinf exited 0'
+	run --separate-stderr kinf replay "$(dumps)" --dump-cache "$BATS_TEST_TMPDIR/c.json"
+	assert_status 0
+	[ "$(jq length "$BATS_TEST_TMPDIR/c.json")" -eq 3 ]
+}
+
+@test "flight recorder: an unwritable --flight-dir is one line and status 2, before anything starts" {
+	run --separate-stderr "$KINF" watch pods --kubeconfig /nonexistent \
+		--flight-recorder 1m --flight-dir "$BATS_TEST_TMPDIR/none"
+	assert_status 2
+	[ "$(wc -l <<<"$stderr")" -eq 1 ]
+	[[ $stderr == *"--flight-dir"* ]]
+	run --separate-stderr "$KINF" watch pods --flight-dir /tmp
+	assert_status 2
+	[[ $stderr == *"need --flight-recorder"* ]]
+}

@@ -1,0 +1,167 @@
+/*
+ * test_flight.c — the flight recorder (cluster/flight.h): its memory
+ * stays within the budget however much comes, a stream's list is kept as
+ * the dump's starting point, and a dump is a recording that loads, with
+ * its trigger.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cluster/discovery.h"
+#include "cluster/flight.h"
+#include "cluster/http.h"
+#include "cluster/recording.h"
+#include "lib/util.h"
+#include "unit.h"
+
+#include <zlib.h>
+
+/* Whether the gzip'd file at path holds text. */
+static int gz_has(const char *path, const char *text)
+{
+	gzFile gz = gzopen(path, "rb");
+	static char buf[4 << 20];
+	int n = gz ? gzread(gz, buf, sizeof(buf) - 1) : -1;
+
+	if (gz)
+		gzclose(gz);
+	if (n < 0)
+		return 0;
+	buf[n] = '\0';
+	return strstr(buf, text) != NULL;
+}
+
+static char dir[] = "/tmp/kinf-unit-flight.XXXXXX";
+
+static struct api_resource pods = { .group = "", .version = "v1", .name = "pods",
+				    .kind = "Pod", .namespaced = true };
+static const struct api_resource *const pods_only[] = { &pods };
+static const struct recording_info info = {
+	.server = "https://127.0.0.1:6443", .client_go = "1.36", .fifo = "RealFIFO",
+	.resources = pods_only, .nr = 1,
+};
+
+#define STREAM "/api/v1/pods"
+
+/* One whole exchange of STREAM: path, 200, the pieces given, a clean end. */
+static void exchange(struct flight *f, const char *path, const char *const *pieces, size_t n)
+{
+	struct http_response resp = { .status = 200, .retry_after_ms = -1,
+				      .content_type = "application/json" };
+	unsigned x = flight_tap.begin(f, STREAM, path);
+
+	flight_tap.head(f, x, &resp);
+	for (size_t i = 0; i < n; i++)
+		flight_tap.data(f, x, pieces[i], strlen(pieces[i]));
+	flight_tap.end(f, x, 0, NULL, &resp, false);
+}
+
+/* A watch event that compresses as little as JSON does: its RV and a hash. */
+static void watch_event(char *buf, size_t size, unsigned long i)
+{
+	unsigned long h = i * 2654435761UL;
+	snprintf(buf, size, "{\"type\":\"MODIFIED\",\"object\":{\"metadata\":{\"name\":\"pod-%lu\","
+		 "\"resourceVersion\":\"%lu\"},\"status\":{\"podIP\":\"10.%lu.%lu.%lu\","
+		 "\"hash\":\"%016lx%016lx\"}}}\n", i % 1000, 100 + i, h % 256, (h >> 8) % 256,
+		 (h >> 16) % 256, h * 31, h ^ 0x9e3779b97f4a7c15UL);
+}
+
+TEST(memory_stays_within_the_budget_and_the_list_stays)
+{
+	const size_t budget = 512 * 1024;
+	struct flight_opts o = { .window_ms = 3600000, .budget = budget, .tail_ms = 0,
+				 .dir = dir, .keep = 5, .info = &info };
+	struct flight *f = flight_new(&o);
+	static const char *const list[] = {
+		"{\"kind\":\"PodList\",\"metadata\":{\"resourceVersion\":\"100\"},\"items\":[]}",
+	};
+	size_t most = 0, raw = 0;
+	char ev[256];
+
+	exchange(f, STREAM "?limit=500&resourceVersion=0", list, 1);
+	struct http_response resp = { .status = 200, .retry_after_ms = -1 };
+	unsigned x = flight_tap.begin(f, STREAM, STREAM "?watch=true&resourceVersion=100");
+	flight_tap.head(f, x, &resp);
+	for (unsigned long i = 0; i < 200000; i++) {
+		watch_event(ev, sizeof(ev), i);
+		flight_tap.data(f, x, ev, strlen(ev));
+		raw += strlen(ev);
+		size_t held = flight_bytes(f);
+		if (held > most)
+			most = held;
+	}
+	CHECKF(raw > 20 * budget, "only %zu bytes went through", raw);
+	CHECKF(most <= budget, "held %zu bytes, over the budget of %zu", most, budget);
+	CHECKF(most > budget / 2, "held at most %zu bytes: the ring hardly fills", most);
+
+	CHECK(flight_trigger(f, "signal", NULL));
+	CHECK(!flight_trigger(f, "verify", NULL));	/* part of the due dump */
+	char *path, *reason;
+	struct errbuf err = { "" };
+	CHECK(flight_dump_due(f, false, &path, &reason, &err) == 1);
+	CHECK_STR(reason, "signal");
+	CHECK(flight_dumps(f) == 1);
+	struct stat st;
+	CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0600);
+	struct recording *rec = recording_load(path, &err);
+	CHECKF(rec != NULL, "%s", err.msg);
+	if (rec) {
+		CHECK(recording_trigger(rec) != NULL);
+		recording_free(rec);
+	}
+	/* The list, long out of the ring, is still its starting point. */
+	CHECK(gz_has(path, "\"kind\\\":\\\"PodList"));
+	/* Nothing is due any more. */
+	free(path);
+	free(reason);
+	CHECK(flight_dump_due(f, true, &path, &reason, &err) == 0);
+	CHECK(flight_due_ms(f) == -1);
+	flight_free(f);
+}
+
+/* Under the budget, the dump is what came, list first, trigger in place. */
+TEST(a_dump_holds_the_list_the_watch_and_the_trigger)
+{
+	struct flight_opts o = { .window_ms = 60000, .budget = 1 << 20, .tail_ms = 0,
+				 .dir = dir, .keep = 0, .info = &info };
+	struct flight *f = flight_new(&o);
+	static const char *const list[] = { "{\"kind\":\"PodList\",\"items\":[]}" };
+	static const char *const events[] = { "{\"type\":\"ADDED\"}\n", "{\"type\":\"DELETED\"}\n" };
+	char *path, *reason;
+	struct errbuf err = { "" };
+
+	exchange(f, STREAM "?limit=500", list, 1);
+	exchange(f, STREAM "?watch=true&resourceVersion=1", events, 2);
+	struct json_object *keys = json_tokener_parse("[{\"key\":\"default/a\",\"class\":\"missing\"}]");
+	CHECK(flight_trigger(f, "verify", keys));
+	CHECK(flight_dump_due(f, true, &path, &reason, &err) == 1);
+	struct recording *rec = recording_load(path, &err);
+	CHECKF(rec != NULL, "%s", err.msg);
+	if (rec) {
+		struct json_object *t = recording_trigger(rec);
+		CHECK_STR(json_object_get_string(json_object_object_get(t, "trigger")), "verify");
+		CHECK_STR(json_object_to_json_string_ext(json_object_object_get(t, "keys"),
+							 JSON_C_TO_STRING_PLAIN),
+			  "[{\"key\":\"default\\/a\",\"class\":\"missing\"}]");
+		recording_free(rec);
+	}
+	unlink(path);
+	free(path);
+	free(reason);
+	flight_free(f);
+}
+
+int main(void)
+{
+	if (!mkdtemp(dir))
+		return 1;
+	RUN(memory_stays_within_the_budget_and_the_list_stays);
+	RUN(a_dump_holds_the_list_the_watch_and_the_trigger);
+	char *cmd = xasprintf("rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		return 1;
+	free(cmd);
+	return unit_done();
+}
