@@ -454,7 +454,7 @@ static void trace_body(const char *data, size_t len)
  * say, has no decoder, as in client-go's Result.Into ("serializer for
  * text/html doesn't exist").
  */
-static bool json_media_type(const char *type)
+bool http_json_media_type(const char *type)
 {
 	size_t n;
 
@@ -478,7 +478,7 @@ static int deliver(struct transfer *t, const char *data, size_t len)
 		if (!t->type_checked) {
 			/* Before the first byte is parsed: a page is not a list. */
 			t->type_checked = true;
-			if (!json_media_type(t->resp->content_type)) {
+			if (!http_json_media_type(t->resp->content_type)) {
 				t->not_json = true;
 				return -1;
 			}
@@ -1050,7 +1050,7 @@ static int request_once(struct kclient *c, const char *path, const char *accept,
 			long code = 0;
 			curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
 			resp->status = code;
-			if (status_ok(code) && resp->body.len && !json_media_type(resp->content_type))
+			if (status_ok(code) && resp->body.len && !http_json_media_type(resp->content_type))
 				/* A whole body (kclient_get) that is not JSON. */
 				errbuf_set(err, "server '%s' answered %ld with Content-Type '%s', not JSON",
 					   c->cfg->server, code, resp->content_type);

@@ -158,6 +158,12 @@ struct stream_opts {
 };
 
 /*
+ * Whether a Content-Type names JSON (application/json, or
+ * application/...+json; none at all counts as JSON, as client-go takes it).
+ */
+bool http_json_media_type(const char *type);
+
+/*
  * GET path and hand the body to on_data as it streams in.  The status is
  * known before the first on_data call (resp->status); for a non-2xx status
  * the body is gathered into resp->body instead of being handed to on_data.

@@ -709,7 +709,9 @@ static enum outcome end_connection_lost(struct watch_end *e)
  */
 static bool when_cut_short(const struct watch_end *e)
 {
+	/* (an answer that is not JSON at all is no cut: Watch() itself fails) */
 	return e->rc < 0 && e->resp->status >= 200 && e->resp->status <= 299 &&
+	       http_json_media_type(e->resp->content_type) &&
 	       e->ws->events == 0 && e->lasted < SHORT_WATCH_MS;
 }
 
