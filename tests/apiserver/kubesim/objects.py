@@ -376,9 +376,21 @@ class Eager:
         return self.v
 
 
-def churn_update_pod(md, status, rng, n):
+SENT_ANNOTATION = "kube-sim.example.com/sent"
+
+
+def stamp_sent(md):
+    """--stamp-churn: the wall clock when the change is made, under the
+    store's lock, just before its event goes to the watches; what a
+    benchmark subtracts from the moment a watcher printed it."""
+    md.setdefault("annotations", {})[SENT_ANNOTATION] = str(time.time_ns())
+
+
+def churn_update_pod(md, status, rng, n, stamp=False):
     """A pod's change: metadata md (a dict) and status (status.get() decodes
     it; untouched when not asked for, which is cheaper)."""
+    if stamp:
+        stamp_sent(md)
     t = ts()
     r = rng.random()
     if r < 0.3:
@@ -429,13 +441,15 @@ def churn_update_pod(md, status, rng, n):
         st["containerStatuses"] = [cs]
 
 
-def churn_update(rtname, d, rng, n):
+def churn_update(rtname, d, rng, n, stamp=False):
     """Changes d in place the way a live cluster would."""
     md = d.setdefault("metadata", {})
+    if stamp and rtname != "pods":
+        stamp_sent(md)
     t = ts()
     r = rng.random()
     if rtname == "pods":
-        churn_update_pod(md, Eager(d.setdefault("status", {})), rng, n)
+        churn_update_pod(md, Eager(d.setdefault("status", {})), rng, n, stamp)
     elif rtname == "deployments":
         sp = d.setdefault("spec", {})
         if r < 0.5:

@@ -171,6 +171,7 @@ class Sim:
         self.admins = {"admin", "kinf-admin"}
         self.bookmark_interval = opts.bookmark_interval
         self.watch_list = not opts.no_watch_list
+        self.stamp = getattr(opts, "stamp_churn", False)
         self.script = None  # scenario.Script with --scenario
 
     # ------------------------------------------------------------ start-up
@@ -355,9 +356,10 @@ class Sim:
                         self.delete(rt, key, graceful)
                     else:
                         n = self.store.mutations
+                        stamp = self.stamp
                         self.store.update(
-                            rt, key, lambda d: O.churn_update(rt.name, d, rng, n),
-                            fast=lambda md, st: O.churn_update_pod(md, st, rng, n))
+                            rt, key, lambda d: O.churn_update(rt.name, d, rng, n, stamp),
+                            fast=lambda md, st: O.churn_update_pod(md, st, rng, n, stamp))
                 counts[op] = counts.get(op, 0) + 1
                 return op
             except (NotFound, Conflict, IndexError):
