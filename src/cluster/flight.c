@@ -35,10 +35,28 @@ struct segment {
 	size_t zlen, rawlen;
 };
 
+/*
+ * The annotation of the bookmark that ends a streaming list's initial
+ * events: what comes after it on that watch is the watch proper.
+ */
+#define INITIAL_END "k8s.io/initial-events-end"
+#define INITIAL_END_LEN (sizeof(INITIAL_END) - 1)
+
 /* What the flight knows of each exchange it saw begin. */
 struct xinfo {
 	unsigned stream;	/* index in f->streams; UINT32_MAX: none */
 	bool list;		/* a list page (or a streaming list): kept apart */
+	/*
+	 * A streaming list is a watch that goes on after its initial
+	 * events: from its bookmark on (spilled), its records go to the
+	 * ring, or the kept list would grow without bound, outside the
+	 * budget.  t_spill: its first record in the ring.  carry: the end
+	 * of the data so far, for a bookmark split between two pieces.
+	 */
+	bool streaming, spilled;
+	int64_t t_spill;
+	unsigned char ncarry;
+	char carry[INITIAL_END_LEN - 1];
 };
 
 /* A list of a stream (its pages, or a streaming list), kept apart. */
@@ -201,7 +219,7 @@ static void keep_line(struct flight *f, unsigned x, int64_t t)
 	struct xinfo *xi = x < f->nx ? &f->x[x] : NULL;
 
 	f->held += f->line.len;
-	if (xi && xi->list) {
+	if (xi && xi->list && !xi->spilled) {
 		struct fstream *s = &f->streams[xi->stream];
 		strbuf_add(&s->pins[s->npins - 1].lines, f->line.buf, f->line.len);
 	} else {
@@ -264,7 +282,7 @@ static unsigned tap_begin(void *ctx, const char *stream, const char *path)
 		ALLOC_GROW(s->pins, s->npins + 1, s->apins);
 		s->pins[s->npins++] = (struct pin){ .x = x, .t = t, .lines = STRBUF_INIT };
 	}
-	f->x[x] = (struct xinfo){ .stream = si, .list = list };
+	f->x[x] = (struct xinfo){ .stream = si, .list = list, .streaming = watch && list };
 	recording_line_begin(&f->line, t, x, stream, path);
 	keep_line(f, x, t);
 	pthread_mutex_unlock(&f->lock);
@@ -287,14 +305,43 @@ static void tap_head(void *ctx, unsigned x, const struct http_response *resp)
 	pthread_mutex_unlock(&f->lock);
 }
 
+/* Whether data, after what xi saw before, holds the initial events' end. */
+static bool initial_end_in(struct xinfo *xi, const char *data, size_t len)
+{
+	const size_t keep = sizeof(xi->carry);
+	char edge[2 * sizeof(xi->carry)];
+	size_t head = len < keep ? len : keep;
+	size_t n = xi->ncarry + head;
+	bool found = memmem(data, len, INITIAL_END, INITIAL_END_LEN) != NULL;
+
+	memcpy(edge, xi->carry, xi->ncarry);
+	memcpy(edge + xi->ncarry, data, head);
+	found = found || memmem(edge, n, INITIAL_END, INITIAL_END_LEN) != NULL;
+	if (len >= keep) {
+		memcpy(xi->carry, data + len - keep, keep);
+		xi->ncarry = (unsigned char)keep;
+	} else {
+		size_t k = n < keep ? n : keep;
+		memmove(xi->carry, edge + n - k, k);
+		xi->ncarry = (unsigned char)k;
+	}
+	return found;
+}
+
 static void tap_data(void *ctx, unsigned x, const char *data, size_t len)
 {
 	struct flight *f = ctx;
 
 	pthread_mutex_lock(&f->lock);
 	int64_t t = now_t(f);
+	struct xinfo *xi = x < f->nx ? &f->x[x] : NULL;
+	bool ends = xi && xi->streaming && !xi->spilled && initial_end_in(xi, data, len);
 	recording_line_data(&f->line, t, x, data, len);
 	keep_line(f, x, t);
+	if (ends) {
+		xi->spilled = true;
+		xi->t_spill = t;
+	}
 	pthread_mutex_unlock(&f->lock);
 }
 
@@ -467,10 +514,13 @@ static void ring_raw(struct flight *f, struct strbuf *raw)
 static bool ring_keeps(const struct flight *f, unsigned x, const bool *begun,
 		       const unsigned *start_x)
 {
-	if (x >= f->nx || !begun[x])
+	if (x >= f->nx)
 		return false;
 	unsigned from = start_x[f->x[x].stream];
-	return from && x > from;
+	/* The kept streaming list's watch, while none of it has gone. */
+	if (x == from && f->x[x].spilled)
+		return f->x[x].t_spill >= ring_t0(f);
+	return begun[x] && from && x > from;
 }
 
 /* Every record the dump holds, in order, after the header (f->lock held). */

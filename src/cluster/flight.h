@@ -9,9 +9,11 @@
  * is bounded: when the window (opts.window_ms) or the budget
  * (opts.budget, the bytes held, compressed or not) runs out, the oldest
  * segments go.  A dump must replay, so each stream's last list (every
- * page of it, or the streaming list's watch) is kept apart, whatever its
- * age, as the dump's starting point; what of the stream came before it is
- * left out of a dump.  Not yet done: a checkpoint of the cache for a
+ * page of it, or a streaming list's initial events, up to the bookmark
+ * that ends them) is kept apart, whatever its age, as the dump's starting
+ * point; what of the stream came before it is left out of a dump.  The
+ * watch a streaming list goes on as, after that bookmark, is in the ring
+ * like any watch (in a dump while none of it has gone).  Not yet done: a checkpoint of the cache for a
  * list older than the window (a watch whose beginning has gone is left
  * out of the dump whole).
  *

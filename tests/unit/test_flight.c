@@ -121,6 +121,77 @@ TEST(memory_stays_within_the_budget_and_the_list_stays)
 	flight_free(f);
 }
 
+/* A streaming list of one pod, then n events of its watch; the most held. */
+static size_t streaming_list(struct flight *f, unsigned long n)
+{
+	/* the bookmark's annotation split between two pieces */
+	static const char *const initial[] = {
+		"{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"name\":\"initial-pod\"}}}\n",
+		"{\"type\":\"BOOKMARK\",\"object\":{\"metadata\":{\"annotations\":{\"k8s.io/initial-ev",
+		"ents-end\":\"true\"},\"resourceVersion\":\"100\"}}}\n",
+	};
+	struct http_response resp = { .status = 200, .retry_after_ms = -1 };
+	size_t most = 0;
+	char ev[256];
+	unsigned x = flight_tap.begin(f, STREAM, STREAM "?watch=true&sendInitialEvents=true"
+				      "&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true");
+
+	flight_tap.head(f, x, &resp);
+	for (size_t i = 0; i < 3; i++)
+		flight_tap.data(f, x, initial[i], strlen(initial[i]));
+	for (unsigned long i = 0; i < n; i++) {
+		watch_event(ev, sizeof(ev), i);
+		flight_tap.data(f, x, ev, strlen(ev));
+		size_t held = flight_bytes(f);
+		if (held > most)
+			most = held;
+	}
+	return most;
+}
+
+/* A dump of f (now) holds each of texts. */
+static void check_dump(struct flight *f, const char *const *texts, size_t n)
+{
+	char *path, *reason;
+	struct errbuf err = { "" };
+
+	CHECK(flight_trigger(f, "signal", NULL));
+	CHECK(flight_dump_due(f, true, &path, &reason, &err) == 1);
+	for (size_t i = 0; i < n; i++)
+		CHECKF(gz_has(path, texts[i]), "no %s in the dump", texts[i]);
+	unlink(path);
+	free(path);
+	free(reason);
+}
+
+/*
+ * A streaming list is a watch that goes on after its initial events: what
+ * comes after the bookmark that ends them is bounded as any watch is (it
+ * grew the kept list without bound), the initial events stay as the
+ * dump's starting point, and the watch is in a dump while none of it has
+ * gone.
+ */
+TEST(a_streaming_lists_watch_stays_within_the_budget)
+{
+	const size_t budget = 512 * 1024;
+	struct flight_opts o = { .window_ms = 3600000, .budget = budget, .tail_ms = 0,
+				 .dir = dir, .keep = 0, .info = &info };
+	static const char *const big[] = { "initial-pod", "ents-end" };
+	static const char *const small[] = { "initial-pod", "ents-end",
+					     "\\\"resourceVersion\\\":\\\"1099\\\"" };
+	struct flight *f = flight_new(&o);
+
+	size_t most = streaming_list(f, 200000);
+	CHECKF(most <= budget, "held %zu bytes, over the budget of %zu", most, budget);
+	check_dump(f, big, 2);
+	flight_free(f);
+
+	f = flight_new(&o);
+	streaming_list(f, 1000);
+	check_dump(f, small, 3);
+	flight_free(f);
+}
+
 /* Under the budget, the dump is what came, list first, trigger in place. */
 TEST(a_dump_holds_the_list_the_watch_and_the_trigger)
 {
@@ -159,6 +230,7 @@ int main(void)
 		return 1;
 	RUN(memory_stays_within_the_budget_and_the_list_stays);
 	RUN(a_dump_holds_the_list_the_watch_and_the_trigger);
+	RUN(a_streaming_lists_watch_stays_within_the_budget);
 	char *cmd = xasprintf("rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		return 1;
