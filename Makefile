@@ -90,6 +90,7 @@ playground: deps
 bench: deps
 	@$(MAKE) --no-print-directory kinf
 	@tests/bench/run
+	@KINF=$(CURDIR)/$(BUILD)/kinf tests/bench/features
 
 # make fuzz [FUZZ_SECONDS=N]: libFuzzer on every parser of outside input.
 include tests/fuzz/fuzz.mk
@@ -101,6 +102,12 @@ MINUTES ?= 30
 soak: deps
 	@$(MAKE) --no-print-directory kinf
 	@KINF=$(CURDIR)/$(BUILD)/kinf tests/bench/soak $(MINUTES)
+
+# make flight-soak [MINUTES=N]: the flight recorder's memory at 2,000
+# changes/s beside a plain watch, read every minute; not part of bench.
+flight-soak: deps
+	@$(MAKE) --no-print-directory kinf
+	@KINF=$(CURDIR)/$(BUILD)/kinf tests/bench/features --flight-soak $(MINUTES)
 
 # make valgrind: memcheck over a watch ended by SIGINT and a TUI ended by q.
 valgrind: deps
@@ -133,4 +140,4 @@ uninstall:
 clean:
 	rm -rf build kinf
 
-.PHONY: all kinf deps check check-unit units demo playground bench soak valgrind golden lint-man install uninstall clean
+.PHONY: all kinf deps check check-unit units demo playground bench soak flight-soak valgrind golden lint-man install uninstall clean
