@@ -273,23 +273,39 @@ static bool plain_text(const unsigned char *p, size_t len)
 	return true;
 }
 
+/*
+ * data as a JSON string.  Written in place after one grow for the worst
+ * case (each byte a \u00XX): a flight recorder escapes every byte of the
+ * stream, and a call per byte was its largest cost.
+ */
 static void add_json_bytes(struct strbuf *sb, const char *data, size_t len)
 {
-	strbuf_addch(sb, '"');
+	static const char hex[] = "0123456789abcdef";
+
+	strbuf_grow(sb, 6 * len + 2);
+	char *o = sb->buf + sb->len;
+	*o++ = '"';
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)data[i];
+		if (c >= 0x20 && c != '"' && c != '\\') {
+			*o++ = (char)c;
+			continue;
+		}
+		*o++ = '\\';
 		if (c == '"' || c == '\\') {
-			strbuf_addch(sb, '\\');
-			strbuf_addch(sb, (char)c);
+			*o++ = (char)c;
 		} else if (c == '\n') {
-			strbuf_add(sb, "\\n", 2);
-		} else if (c < 0x20) {
-			strbuf_addf(sb, "\\u%04x", c);
+			*o++ = 'n';
 		} else {
-			strbuf_addch(sb, (char)c);
+			memcpy(o, "u00", 3);
+			o[3] = hex[c >> 4];
+			o[4] = hex[c & 15];
+			o += 5;
 		}
 	}
-	strbuf_addch(sb, '"');
+	*o++ = '"';
+	sb->len = (size_t)(o - sb->buf);
+	sb->buf[sb->len] = '\0';
 }
 
 void recording_line_data(struct strbuf *sb, int64_t t, unsigned x, const char *data,

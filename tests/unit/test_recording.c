@@ -149,6 +149,30 @@ static int64_t renew_after_100(void *ctx)
 	return now >= 100 ? -1 : 100 - now;
 }
 
+/* A data line is JSON that gives back every byte of text, escapes included. */
+TEST(a_data_line_escapes_every_byte_as_json)
+{
+	char data[160];
+	size_t n = 0;
+	struct strbuf sb = STRBUF_INIT;
+
+	for (int c = 1; c < 0x80; c++)
+		data[n++] = (char)c;
+	memcpy(data + n, "\"\\\xc3\xa9\n", 5);
+	n += 5;
+	recording_line_data(&sb, 7, 3, data, n);
+	CHECK(sb.len && sb.buf[sb.len - 1] == '\n');
+	CHECK(strstr(sb.buf, "\\u0001\\u0002") && strstr(sb.buf, "\\u001f !\\\"#"));
+	struct json_object *line = json_tokener_parse(sb.buf), *d;
+	CHECK(line && json_object_object_get_ex(line, "data", &d));
+	if (line && json_object_object_get_ex(line, "data", &d)) {
+		CHECK((size_t)json_object_get_string_len(d) == n);
+		CHECK(!memcmp(json_object_get_string(d), data, n));
+	}
+	json_object_put(line);
+	strbuf_release(&sb);
+}
+
 TEST(replay_runs_on_the_recorded_clock)
 {
 	struct errbuf err = { "" };
@@ -284,6 +308,7 @@ int main(void)
 	if (!mkdtemp(dir))
 		return 1;
 	RUN(round_trip_keeps_bytes_status_and_order);
+	RUN(a_data_line_escapes_every_byte_as_json);
 	RUN(replay_runs_on_the_recorded_clock);
 	RUN(a_file_cut_short_is_read_as_far_as_it_goes);
 	RUN(bad_files_name_the_line);
