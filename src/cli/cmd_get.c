@@ -173,11 +173,18 @@ static int list_from_server(struct cluster *c, const struct api_resource *res,
 	int ret;
 
 	snprintf(what, sizeof(what), "list %s", res->name);
+	po.strict = true;	/* to see a Status in a 200 answer */
 	ret = pager_list(c->client, &po, what, &hooks, &pr, err);
-	if (pr.end == PAGER_REFUSED)
+	if (pr.end == PAGER_REFUSED) {
 		errbuf_set(err, "%s", g.err.msg);
-	else
+	} else if (pr.end == PAGER_NOT_A_LIST || pr.end == PAGER_NO_METADATA) {
+		struct json_object *rest = pr.rest ? json_tokener_parse(pr.rest) : NULL;
+		/* any other document kubectl takes as an empty list, or the last page */
+		ret = pager_status_error(rest, what, err) ? -1 : 0;
+		json_object_put(rest);
+	} else {
 		pager_explain(&pr, res->name, err);
+	}
 	pager_result_release(&pr);
 	free(api_version);
 	free(fields);
@@ -189,6 +196,8 @@ static int list_from_server(struct cluster *c, const struct api_resource *res,
 struct table_gather {
 	struct json_object *table;
 	bool plain;		/* the server sent objects, not a Table */
+	const char *what;	/* "list pods" */
+	struct errbuf status;	/* a Status in a 2xx answer, or "" */
 };
 
 static int gather_table(void *ctx, struct json_object *page)
@@ -196,6 +205,8 @@ static int gather_table(void *ctx, struct json_object *page)
 	struct table_gather *tg = ctx;
 	struct json_object *v, *rows, *all;
 
+	if (pager_status_error(page, tg->what, &tg->status))
+		return -1;
 	if (!json_object_object_get_ex(page, "kind", &v) ||
 	    strcmp(json_object_get_string(v), "Table")) {
 		/* a server without Tables: kubectl prints from the objects */
@@ -233,10 +244,13 @@ static int table_from_server(struct cluster *c, const struct api_resource *res,
 	po.as = PAGER_TABLE;
 	po.include_object = o.sort_by != NULL;	/* sorting looks into the whole object */
 	snprintf(what, sizeof(what), "list %s", res->name);
+	tg.what = what;
 	if (pager_list(c->client, &po, what, &hooks, &pr, err) == 0) {
 		*out = tg.table;
 		tg.table = NULL;
 		ret = 0;
+	} else if (tg.status.msg[0]) {
+		errbuf_set(err, "%s", tg.status.msg);
 	} else if (tg.plain) {
 		ret = 1;
 	} else {
