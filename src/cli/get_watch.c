@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cluster/cluster.h"
@@ -276,6 +277,16 @@ static int run_watch(struct gw *g, struct cluster *c, const char *rv, struct err
 
 	line_splitter_init(&ls, on_event, g);
 	int rc = kclient_stream(c->client, path, &so, on_watch_data, &ls, &resp, err);
+	/* no answer at all (a reset, an EOF): the REST client's Watch tries again */
+	for (unsigned attempt = 1; http_no_answer_retriable(&resp, rc) &&
+	     attempt <= HTTP_MAX_RETRIES; attempt++) {
+		http_response_release(&resp);
+		memset(&resp, 0, sizeof(resp));
+		err->msg[0] = '\0';
+		nanosleep(&(struct timespec){ .tv_nsec = HTTP_NO_ANSWER_RETRY_MS * 1000000L % 1000000000L,
+					      .tv_sec = HTTP_NO_ANSWER_RETRY_MS / 1000 }, NULL);
+		rc = kclient_stream(c->client, path, &so, on_watch_data, &ls, &resp, err);
+	}
 	if (resp.status >= 200 && resp.status < 300) {
 		ret = 0;	/* however it ended: kubectl's watch ends with 0 */
 	} else if (resp.status) {
