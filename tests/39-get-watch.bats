@@ -24,109 +24,137 @@ pod_watches() {
 round_begins() { T0=$(date +%s.%N); }
 # grew FILE SIZE — FILE is longer than SIZE bytes.
 grew() { [ "$(size "$1")" -gt "$2" ]; }
-same_size() { [ "$(size "$O/k.out")" -eq "$(size "$O/i.out")" ]; }
-
-# change N JSON-PATH BODY — make a change, wait until both outputs grew.
-change() {
-	local k i
-	k=$(size "$O/k.out") i=$(size "$O/i.out")
-	simctl POST "$1" "$2" >/dev/null
-	wait_until 15 grew "$O/k.out" "$k"
-	wait_until 15 grew "$O/i.out" "$i"
+same_sizes() {
+	local j
+	for ((j = 1; j <= NSETS; j++)); do
+		[ "$(size "$O/k.$j.out")" -eq "$(size "$O/i.$j.out")" ] || return 1
+	done
 }
 
-# watch_same [--no-changes] ARGS... — `kubectl get ARGS` and `kinf get
-# ARGS` watch at once; a pod is added, modified and deleted while they
-# do; then both are stopped with SIGTERM (status 1, as kubectl's) and
-# their stdout compared byte for byte.  $output and $lines are kinf's.
+# change PATH BODY — make a change, wait until every output grew.
+change() {
+	local f before=()
+	for f in "$O"/[ki].*.out; do before+=("$(size "$f")"); done
+	simctl POST "$1" "$2" >/dev/null
+	local n=0
+	for f in "$O"/[ki].*.out; do
+		wait_until 15 grew "$f" "${before[n++]}"
+	done
+}
+
+# lines_of J — $output and $lines: kinf's stdout of the round's Jth set.
+lines_of() {
+	output=$(cat "$O/i.$1.out")
+	mapfile -t lines <"$O/i.$1.out"
+}
+
+# watch_same [--no-changes] ARGS... [:: ARGS...]... — for each set of
+# ARGS, `kubectl get ARGS` and `kinf get ARGS` watch, all at once; a pod
+# is added, modified and deleted while they do; then all are stopped with
+# SIGTERM (status 1, as kubectl's) and each kinf's stdout compared with
+# its kubectl's, byte for byte.  $output and $lines: the first set's.
 watch_same() {
-	local changes=1 n=$((++ROUND)) name
+	local changes=1 n=$((++ROUND)) name j
 	if [ "$1" = --no-changes ]; then changes=0; shift; fi
 	name="watched-pod-with-a-long-name-$n"
+	local -a sets=() pids=()
+	local cur=""
+	NSETS=0
+	rm -f "$O"/[ki].*.out
 	round_begins
-	# kubectl itself in the background, not a function's subshell: the signal is for it
-	kubectl --kubeconfig "$SIM_KUBECONFIG" get "$@" >"$O/k.out" 2>"$O/k.err" & local kpid=$!
-	"$KINF" get --kubeconfig "$SIM_KUBECONFIG" "$@" >"$O/i.out" 2>"$O/i.err" & local ipid=$!
-	# both printed the list: both watches are open
-	wait_until 20 pod_watches 2
+	while :; do
+		local -a args=()
+		while [ $# -gt 0 ] && [ "$1" != "::" ]; do args+=("$1"); shift; done
+		NSETS=$((NSETS + 1))
+		sets[NSETS]="${args[*]}"
+		# kubectl itself in the background, not a function's subshell: the signal is for it
+		kubectl --kubeconfig "$SIM_KUBECONFIG" get "${args[@]}" >"$O/k.$NSETS.out" 2>"$O/k.$NSETS.err" &
+		pids+=($!)
+		"$KINF" get --kubeconfig "$SIM_KUBECONFIG" "${args[@]}" >"$O/i.$NSETS.out" 2>"$O/i.$NSETS.err" &
+		pids+=($!)
+		[ $# -gt 0 ] || break
+		shift
+	done
+	# all printed their list: all watches are open
+	wait_until 30 pod_watches $((2 * NSETS))
 	if [ $changes = 1 ]; then
 		change /create '{"resource":"pods","object":{"metadata":{"name":"'"$name"'"}}}'
 		change /update '{"resource":"pods","namespace":"default","name":"'"$name"'","patch":{"status":{"phase":"Failed"},"metadata":{"labels":{"x":"y"}}}}'
 		change /delete '{"resource":"pods","namespace":"default","name":"'"$name"'","graceful":false}'
 	fi
-	wait_until 10 same_size || true
-	kill -TERM "$kpid" "$ipid"
-	local ks=0 is=0
-	wait "$kpid" || ks=$?
-	wait "$ipid" || is=$?
-	output=$(cat "$O/i.out")
-	mapfile -t lines <"$O/i.out"
-	if ! cmp -s "$O/k.out" "$O/i.out" || [ "$ks" != 1 ] || [ "$is" != 1 ]; then
-		echo "# kinf get $* differs from kubectl's (status $is, kubectl's $ks):" >&2
-		diff "$O/k.out" "$O/i.out" | cut -c1-200 | head -20 | sed 's/^/# /' >&2
-		sed 's/^/# kinf stderr: /' "$O/i.err" >&2
-		return 1
-	fi
-	# a comparison of nothing compares nothing
-	[ -s "$O/k.out" ]
+	wait_until 10 same_sizes || true
+	kill -TERM "${pids[@]}"
+	local st=() p
+	for p in "${pids[@]}"; do
+		local s=0
+		wait "$p" || s=$?
+		st+=("$s")
+	done
+	for ((j = 1; j <= NSETS; j++)); do
+		local ks=${st[2 * j - 2]} is=${st[2 * j - 1]}
+		if ! cmp -s "$O/k.$j.out" "$O/i.$j.out" || [ "$ks" != 1 ] || [ "$is" != 1 ]; then
+			echo "# kinf get ${sets[j]} differs from kubectl's (status $is, kubectl's $ks):" >&2
+			diff "$O/k.$j.out" "$O/i.$j.out" | cut -c1-200 | head -20 | sed 's/^/# /' >&2
+			sed 's/^/# kinf stderr: /' "$O/i.$j.err" >&2
+			return 1
+		fi
+		# a comparison of nothing compares nothing
+		[ -s "$O/k.$j.out" ]
+	done
+	lines_of 1
 }
 
 @test "get -w: the table, wide, -A, labels and kind columns, as kubectl's, row by row" {
 	sim_start --pods 4
-	watch_same pods -w
+	watch_same pods -w :: pods --watch -o wide :: pods -w -A --show-kind -L app --show-labels \
+		:: pods -w --no-headers
 	[ "${#lines[@]}" -eq 8 ]
 	[[ ${lines[0]} == "NAME "* ]]
 	# the new pod's rows are wider than the list's: kubectl's remembered widths
 	[[ ${lines[5]} == "watched-pod-with-a-long-name-1   "* ]]
 	[[ ${lines[7]} == "watched-pod-with-a-long-name-1   "* ]]
-	watch_same pods --watch -o wide
-	watch_same pods -w -A --show-kind -L app --show-labels
-	watch_same pods -w --no-headers
 }
 
-@test "get -w --output-watch-events: an EVENT column, ADDED then MODIFIED and DELETED" {
+@test "get -w --output-watch-events and --watch-only: EVENT, ADDED then MODIFIED and DELETED; no list" {
 	sim_start --pods 3
-	watch_same pods -w --output-watch-events
+	watch_same pods -w --output-watch-events :: pods -w -A -o wide --output-watch-events \
+		:: pods --watch-only :: pods --watch-only --output-watch-events :: pods --watch-only -o name
 	[[ ${lines[0]} == "EVENT      NAME "* ]]
 	[[ ${lines[1]} == "ADDED      pod-0 "* ]]
 	[[ ${lines[5]} == "MODIFIED   watched-pod-"* ]]
 	[[ ${lines[6]} == "DELETED    watched-pod-"* ]]
-	watch_same pods -w -A -o wide --output-watch-events
-}
-
-@test "get --watch-only: no list, the header with the first event" {
-	sim_start --pods 3
-	watch_same pods --watch-only
+	# --watch-only: the header with the first event
+	lines_of 3
 	[ "${#lines[@]}" -eq 4 ]
 	[[ ${lines[1]} == watched-pod-* ]]
-	watch_same pods --watch-only --output-watch-events
-	watch_same pods --watch-only -o name
 }
 
 @test "get -w -o json, yaml and name, with and without --output-watch-events" {
 	sim_start --pods 3
-	watch_same pods -w -o json
+	watch_same pods -w -o json :: pods -w -o json --output-watch-events :: pods -w -o yaml \
+		:: pods -w -o yaml --output-watch-events :: pods -w -o name
 	[ "$(grep -c '^{$' <<<"$output")" -eq 6 ]
-	watch_same pods -w -o json --output-watch-events
+	lines_of 2
 	[ "${#lines[@]}" -eq 6 ]
 	[[ ${lines[5]} == '{"type":"DELETED","object":{"apiVersion":"v1","kind":"Pod",'* ]]
-	watch_same pods -w -o yaml
+	lines_of 3
 	[ "$(grep -c '^---$' <<<"$output")" -eq 5 ]
-	watch_same pods -w -o yaml --output-watch-events
-	watch_same pods -w -o name
-	[ "${lines[5]}" = "pod/watched-pod-with-a-long-name-5" ]
+	lines_of 5
+	[ "${lines[5]}" = "pod/watched-pod-with-a-long-name-1" ]
 }
 
 @test "get -w -o custom-columns, jsonpath and go-template: each event printed as kubectl does" {
 	sim_start --pods 3
-	watch_same pods -w -o custom-columns=NAME:.metadata.name,PHASE:.status.phase
+	watch_same pods -w -o custom-columns=NAME:.metadata.name,PHASE:.status.phase \
+		:: pods -w -o 'jsonpath={.metadata.name} {.status.phase} {.metadata.labels.x}{"\n"}' \
+		:: pods -w -o 'jsonpath={.type}:{.object.metadata.name}{"\n"}' --output-watch-events \
+		:: pods -w -o 'go-template={{.metadata.name}} {{len .metadata.labels}}{{"\n"}}' \
+		:: pods -w -o 'custom-columns=E:.type,N:.object.metadata.name' --output-watch-events
 	[ "${lines[0]}" = "NAME    PHASE" ]
-	watch_same pods -w -o 'jsonpath={.metadata.name} {.status.phase} {.metadata.labels.x}{"\n"}'
-	[ "${lines[4]}" = "watched-pod-with-a-long-name-2 Failed y" ]
-	watch_same pods -w -o 'jsonpath={.type}:{.object.metadata.name}{"\n"}' --output-watch-events
-	[ "${lines[5]}" = "DELETED:watched-pod-with-a-long-name-3" ]
-	watch_same pods -w -o 'go-template={{.metadata.name}} {{len .metadata.labels}}{{"\n"}}'
-	watch_same pods -w -o 'custom-columns=E:.type,N:.object.metadata.name' --output-watch-events
+	lines_of 2
+	[ "${lines[4]}" = "watched-pod-with-a-long-name-1 Failed y" ]
+	lines_of 3
+	[ "${lines[5]}" = "DELETED:watched-pod-with-a-long-name-1" ]
 }
 
 @test "get NAME -w: the object, then its changes only (the watch's first event not printed again)" {
@@ -135,15 +163,15 @@ watch_same() {
 	[ "${#lines[@]}" -eq 2 ]
 	# a change to it is printed, one to another pod is not
 	round_begins
-	kubectl --kubeconfig "$SIM_KUBECONFIG" get pod/pod-1 -w -o name >"$O/k.out" & local kpid=$!
-	"$KINF" get pod/pod-1 -w -o name --kubeconfig "$SIM_KUBECONFIG" >"$O/i.out" & local ipid=$!
+	kubectl --kubeconfig "$SIM_KUBECONFIG" get pod/pod-1 -w -o name >"$O/k.1.out" & local kpid=$!
+	"$KINF" get pod/pod-1 -w -o name --kubeconfig "$SIM_KUBECONFIG" >"$O/i.1.out" & local ipid=$!
 	wait_until 20 pod_watches 2
 	simctl POST /update '{"resource":"pods","namespace":"default","name":"pod-2","patch":{"metadata":{"labels":{"x":"1"}}}}' >/dev/null
 	change /update '{"resource":"pods","namespace":"default","name":"pod-1","patch":{"metadata":{"labels":{"x":"1"}}}}'
 	kill "$kpid" "$ipid"
 	wait "$kpid" "$ipid" || true
-	cmp "$O/k.out" "$O/i.out"
-	[ "$(cat "$O/i.out")" = $'pod/pod-1\npod/pod-1' ]
+	cmp "$O/k.1.out" "$O/i.1.out"
+	[ "$(cat "$O/i.1.out")" = $'pod/pod-1\npod/pod-1' ]
 }
 
 @test "get -w asks what kubectl asks: one LIST (a Table where one is printed), one WATCH from its RV" {
