@@ -67,6 +67,7 @@ declare -gA CHECK=(
 	["kinf watch pods -A --verify-every 1m --metrics 9090 -q >/dev/null &"]=chk_metrics_canary
 	["kinf get pods -o go-template='{{range .items}}{{.metadata.name}}{{\"\\t\"}}{{.status.phase}}{{\"\\n\"}}{{end}}'"]=chk_as_kubectl
 	["kinf get pods --show-kind --chunk-size 100"]=chk_as_kubectl
+	["kinf get pods -w --output-watch-events"]=chk_get_watch
 	["kinf watch pods -A --verify-every 5m --flight-recorder 15m --flight-dir dumps"]=chk_flight_watch
 	["kinf replay dumps/kinf-20250101T120000Z-verify.rec.gz --at trigger"]=chk_flight_at_trigger
 )
@@ -78,6 +79,8 @@ setup() {
 	cat >"$BIN/kinf" <<EOF
 #!/bin/sh
 case \$1 in watch) exec "$KINF" "\$@" --timeout "\${EX_TIMEOUT:-4s}" ;; esac
+# get -w too, as Ctrl-C would end it
+case " \$* " in *" get "*" -w "*) exec timeout -s TERM "\${EX_TIMEOUT:-4s}" "$KINF" "\$@" ;; esac
 exec "$KINF" "\$@"
 EOF
 	chmod +x "$BIN/kinf"
@@ -156,6 +159,12 @@ chk_as_kubectl() {
 	local kc
 	kc=$(cd "$W" && bash -c "kubectl ${EX#kinf }" 2>&1)
 	[ "$(sed -E 's/ [0-9]+[smhd]( |$)/ AGE\1/' <<<"$output")" = "$(sed -E 's/ [0-9]+[smhd]( |$)/ AGE\1/' <<<"$kc")" ]
+}
+
+chk_get_watch() {	# kubectl's get -w: the list, each row with its event's type
+	[ "$status" -eq 124 ]	# ended by the timeout, as by Ctrl-C
+	[[ ${lines[0]} =~ ^EVENT\ +NAME\ +READY\ +STATUS\ +RESTARTS\ +AGE$ ]]
+	[ "$(sed 1d <<<"$output" | awk '$1 == "ADDED" {print $2}' | sort)" = "$(pod_names default)" ]
 }
 
 chk_pods_yaml() {	# the cache as kubectl's -o yaml: a List of the pods

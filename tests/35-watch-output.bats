@@ -90,7 +90,8 @@ aligned() {
 	run --separate-stderr "$KINF" watch pods --kubeconfig "$SIM_KUBECONFIG" --timeout 3s -q \
 		-o custom-columns=NAME:.metadata.name,PHASE:.status.phase
 	assert_status 0
-	[ "${lines[0]}" = "NAME   PHASE" ]
+	# kubectl get -w's widths: the header and the first row, kept for the rest
+	[ "${lines[0]}" = "NAME    PHASE" ]
 	[ "${#lines[@]}" -eq 4 ]
 	[[ ${lines[1]} =~ ^pod-[0-9]\ +(Running|Pending)$ ]]
 	# a template error stops the watch: one line, status 1

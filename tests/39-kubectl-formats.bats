@@ -113,6 +113,9 @@ T
 	# parsing
 	same_as_kubectl pods -o 'go-template={{range .items}}{{.metadata.name}}'
 	same_as_kubectl pods -o 'go-template={{upper .kind}}'
+	# a missing space: Go chains the fields on the function, called with nothing
+	same_as_kubectl pods -o 'template={{len.items}}'
+	[[ $stderr == *'at <len>: wrong number of args for len: want 1 got 0' ]]
 	same_as_kubectl pods -o 'go-template={{if}}{{end}}'
 	[ "$status" -eq 1 ]
 	[[ $stderr == 'error: error parsing template {{if}}{{end}}, template: output:1: missing value for if' ]]

@@ -269,7 +269,6 @@ terminal_restored() {
 }
 
 @test "list: a Status (500) in a 200 answer — get" {
-	skip "waits for branch getfix (kinf get's error handling)"
 	local status='{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"etcd is down","reason":"InternalError","code":500}'
 	get_row "$(body list application/json 200 "$status")" 1 '^error: .*etcd is down'
 }

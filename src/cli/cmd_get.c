@@ -14,6 +14,7 @@
 
 #include "cluster/cluster.h"
 #include "cli/cmd.h"
+#include "cli/get_watch.h"
 #include "cli/resource_args.h"
 #include "output/columns.h"
 #include "output/format.h"
@@ -32,7 +33,8 @@
 
 static struct {
 	bool from_cache, no_headers, keep_managed_fields, show_labels, show_kind;
-	int chunk_size;			/* -1: not given */
+	bool watch, watch_only, output_watch_events, deltas;
+	long chunk_size;		/* -1: not given; long, as OPT_INT writes */
 	const char *output;
 	const char *index, *label_selector, *field_selector, *label_columns, *sort_by;
 	int64_t sync_timeout_ms;
@@ -73,6 +75,14 @@ static const struct option get_options[] = {
 	OPT_BOOL(0, "show-kind", &o.show_kind, "name objects in tables as KIND/NAME (pod/web-0)"),
 	OPT_INT(0, "chunk-size", &o.chunk_size, "N",
 		"objects per LIST page (default: 500, as kubectl); 0: one response"),
+	OPT_BOOL('w', "watch", &o.watch,
+		 "after the list, print every change as kubectl get -w does (one LIST, one WATCH)"),
+	OPT_BOOL(0, "watch-only", &o.watch_only, "as --watch, without printing the list first"),
+	OPT_BOOL(0, "output-watch-events", &o.output_watch_events,
+		 "with --watch: an EVENT column, or -o json|yaml objects as {\"type\":..,\"object\":..}"),
+	OPT_BOOL(0, "deltas", &o.deltas,
+		 "with --watch: kinf's own view instead, what `kinf watch` prints "
+		 "(an informer's deltas; the other options are watch's)"),
 	OPT_BOOL(0, "keep-managed-fields", &o.keep_managed_fields,
 		 "keep metadata.managedFields (dropped by default)"),
 	OPT_INCLUDE(cluster_options),
@@ -163,11 +173,18 @@ static int list_from_server(struct cluster *c, const struct api_resource *res,
 	int ret;
 
 	snprintf(what, sizeof(what), "list %s", res->name);
+	po.strict = true;	/* to see a Status in a 200 answer */
 	ret = pager_list(c->client, &po, what, &hooks, &pr, err);
-	if (pr.end == PAGER_REFUSED)
+	if (pr.end == PAGER_REFUSED) {
 		errbuf_set(err, "%s", g.err.msg);
-	else
+	} else if (pr.end == PAGER_NOT_A_LIST || pr.end == PAGER_NO_METADATA) {
+		struct json_object *rest = pr.rest ? json_tokener_parse(pr.rest) : NULL;
+		/* any other document kubectl takes as an empty list, or the last page */
+		ret = pager_status_error(rest, what, err) ? -1 : 0;
+		json_object_put(rest);
+	} else {
 		pager_explain(&pr, res->name, err);
+	}
 	pager_result_release(&pr);
 	free(api_version);
 	free(fields);
@@ -179,6 +196,8 @@ static int list_from_server(struct cluster *c, const struct api_resource *res,
 struct table_gather {
 	struct json_object *table;
 	bool plain;		/* the server sent objects, not a Table */
+	const char *what;	/* "list pods" */
+	struct errbuf status;	/* a Status in a 2xx answer, or "" */
 };
 
 static int gather_table(void *ctx, struct json_object *page)
@@ -186,6 +205,8 @@ static int gather_table(void *ctx, struct json_object *page)
 	struct table_gather *tg = ctx;
 	struct json_object *v, *rows, *all;
 
+	if (pager_status_error(page, tg->what, &tg->status))
+		return -1;
 	if (!json_object_object_get_ex(page, "kind", &v) ||
 	    strcmp(json_object_get_string(v), "Table")) {
 		/* a server without Tables: kubectl prints from the objects */
@@ -223,10 +244,13 @@ static int table_from_server(struct cluster *c, const struct api_resource *res,
 	po.as = PAGER_TABLE;
 	po.include_object = o.sort_by != NULL;	/* sorting looks into the whole object */
 	snprintf(what, sizeof(what), "list %s", res->name);
+	tg.what = what;
 	if (pager_list(c->client, &po, what, &hooks, &pr, err) == 0) {
 		*out = tg.table;
 		tg.table = NULL;
 		ret = 0;
+	} else if (tg.status.msg[0]) {
+		errbuf_set(err, "%s", tg.status.msg);
 	} else if (tg.plain) {
 		ret = 1;
 	} else {
@@ -344,38 +368,12 @@ static char *kind_prefix(const struct api_resource *res)
 	return lower;
 }
 
-/*
- * The names in a table as kubectl prints them for several types at once:
- * "pod/web-0".  The name column is the one whose format is "name", else
- * the one called Name.
- */
+/* The names in a table as kubectl prints them for several types at once. */
 static void prefix_names(struct json_object *table, const struct api_resource *res)
 {
-	struct json_object *defs, *rows, *v;
-	size_t col = 0;
-
-	if (!json_object_object_get_ex(table, "columnDefinitions", &defs) ||
-	    !json_object_object_get_ex(table, "rows", &rows))
-		return;
-	for (size_t i = json_object_array_length(defs); i-- > 0;) {
-		struct json_object *d = json_object_array_get_idx(defs, i);
-		if ((json_object_object_get_ex(d, "format", &v) &&
-		     !strcmp(json_object_get_string(v), "name")) ||
-		    (json_object_object_get_ex(d, "name", &v) &&
-		     !strcasecmp(json_object_get_string(v), "name")))
-			col = i;
-	}
 	char *prefix = kind_prefix(res);
-	for (size_t i = 0; i < json_object_array_length(rows); i++) {
-		struct json_object *cells;
-		if (!json_object_object_get_ex(json_object_array_get_idx(rows, i), "cells", &cells) ||
-		    col >= json_object_array_length(cells))
-			continue;
-		char *named = xasprintf("%s/%s", prefix,
-					json_object_get_string(json_object_array_get_idx(cells, col)));
-		json_object_array_put_idx(cells, col, json_object_new_string(named));
-		free(named);
-	}
+
+	kubetable_prefix_names(table, prefix);
 	free(prefix);
 }
 
@@ -689,6 +687,48 @@ static int print_found_several(struct found *f)
 	return ret;
 }
 
+/* get -w: one type, listed then watched as kubectl does (get_watch.h). */
+static int watch_from_server(struct cluster *c, const struct api_resource **res, size_t nr,
+			     const char *resource, const char *name)
+{
+	if (nr != 1 || names_all(resource)) {
+		error("you may only specify a single resource type");
+		return 1;
+	}
+	struct crd_columns *crds = crd_columns_new();
+	char *prefix = kind_prefix(res[0]);
+	struct get_watch_opts wo = {
+		.fmt = &fmt,
+		.table = {
+			.wide = fmt.kind == FORMAT_WIDE,
+			.no_headers = o.no_headers,
+			.with_namespace = c->scope_ns == NULL && res[0]->namespaced,
+			.show_labels = o.show_labels,
+			.label_columns = (const char *const *)label_columns,
+			.nlabel_columns = nlabel_columns,
+			.sort_by = o.sort_by,
+		},
+		.name = name,
+		.label_selector = o.label_selector,
+		.field_selector = o.field_selector,
+		.limit = o.chunk_size < 0 ? 500 : (unsigned)o.chunk_size,
+		.watch_only = o.watch_only,
+		.events = o.output_watch_events,
+		.keep_managed_fields = o.keep_managed_fields,
+		.name_prefix = prefix,
+		.show_kind = o.show_kind,
+		.crds = crds,
+	};
+	int ret;
+
+	if (fmt.kind == FORMAT_TABLE || fmt.kind == FORMAT_WIDE)
+		printer_columns_load(crds, c, res, 1);
+	ret = get_watch(c, res[0], &wo);
+	free(prefix);
+	crd_columns_free(crds);
+	return ret;
+}
+
 /*
  * From the server: the Table kubectl asks for where the output is one,
  * else (or where the server has none) a plain paged LIST.  Everything is
@@ -720,6 +760,13 @@ static int get_from_server(const char *resource, const char *name)
 		error("%s", err.msg);
 		cluster_close(&c);
 		return 1;
+	}
+
+	if (o.watch || o.watch_only) {
+		ret = watch_from_server(&c, res, nr, resource, name);
+		free(res);
+		cluster_close(&c);
+		return ret;
 	}
 
 	struct found f;
@@ -805,11 +852,56 @@ fail:
 	return 1;
 }
 
+/*
+ * get -w --deltas: `kinf watch` with the rest of the line, get's watch
+ * flags left out.
+ */
+static int run_deltas(int argc, const char **argv)
+{
+	const char **wargv = xcalloc((size_t)argc + 1, sizeof(*wargv));
+	int n = 0, ret;
+
+	wargv[n++] = "watch";
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--deltas") && strcmp(argv[i], "-w") &&
+		    strcmp(argv[i], "--watch"))
+			wargv[n++] = argv[i];
+	ret = command_watch.run(n, wargv);
+	free(wargv);
+	return ret;
+}
+
+/* The watch flags' rules, kubectl's where it has them. */
+static void check_watch_options(const struct resource_args *ra)
+{
+	bool watching = o.watch || o.watch_only;
+
+	if (o.output_watch_events && !watching)
+		usage_error(&command_get, "--output-watch-events option can only be used "
+			    "with --watch or --watch-only");
+	if (o.deltas)
+		usage_error(&command_get, "--deltas goes with --watch (-w)");
+	if (watching && o.from_cache)
+		usage_error(&command_get, "--watch asks the server as kubectl does; for what "
+			    "an informer's cache sees, --watch --deltas");
+	if (watching && (strchr(ra->resource, ',') || names_all(ra->resource)))
+		usage_error(&command_get, "you may only specify a single resource type");
+	if (watching && o.sort_by)
+		warning("--watch or --watch-only requested, --sort-by will be ignored");
+}
+
 static int run_get(int argc, const char **argv)
 {
 	struct resource_args ra;
 	int ret;
 
+	bool deltas = false, watch = false;
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		deltas |= !strcmp(argv[i], "--deltas");
+		watch |= !strcmp(argv[i], "-w") || !strcmp(argv[i], "--watch");
+	}
+	if (deltas && watch)
+		return run_deltas(argc, argv);
 	argc = opt_parse(&command_get, argc, argv);
 	resource_args_parse(&command_get, argc, argv, &ra);
 	if (names_all(ra.resource) && (ra.name || o.from_cache || strchr(ra.resource, ',')))
@@ -832,6 +924,7 @@ static int run_get(int argc, const char **argv)
 			usage_error(&command_get, "%s", err.msg);
 		selector_free(sel);
 	}
+	check_watch_options(&ra);
 	parse_output_options();
 	ret = o.from_cache ? get_from_cache(ra.resource, ra.name)
 			   : get_from_server(ra.resource, ra.name);
@@ -851,7 +944,8 @@ const struct command command_get = {
 		"does, so the two can be compared.  Several types (pods,deploy) print\n"
 		"a table each, names as pod/NAME; so does 'all', kubectl's category:\n"
 		"every type in it.  One object, by NAME or TYPE/NAME, prints as itself\n"
-		"with -o json|yaml, not in a List.",
+		"with -o json|yaml, not in a List.  With -w, kubectl's watch: the list,\n"
+		"then every change in the same format (--deltas: kinf watch's view).",
 	.examples =
 		"  kinf get pods --from-cache\n"
 		"  kinf get deploy/web -o yaml\n"
@@ -861,6 +955,7 @@ const struct command command_get = {
 		"  kinf get pods -o custom-columns=NAME:.metadata.name,NODE:.spec.nodeName\n"
 		"  kinf get pods --sort-by=.metadata.creationTimestamp -L app --from-cache\n"
 		"  kinf get pods -A --from-cache --index node=worker-1 -o wide\n"
+		"  kinf get pods -w --output-watch-events\n"
 		"  kinf get pods --from-cache -l app=web -o json | jq '.items | length'\n",
 	.options = get_options,
 	.positional = COMPLETE_RESOURCE,

@@ -8,8 +8,7 @@
 
 #include "lib/strbuf.h"
 
-#define ACCEPT_TABLE "application/json;as=Table;v=v1;g=meta.k8s.io," \
-		     "application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json"
+#define ACCEPT_TABLE PAGER_ACCEPT_TABLE
 
 /* One pager_list() call. */
 struct pager {
@@ -349,4 +348,22 @@ void pager_explain(const struct pager_result *res, const char *name, struct errb
 		return;
 	errbuf_set(err, "the server's list of %s %s%s", name, explanations[res->end],
 		   res->end == PAGER_NOT_JSON ? res->begins : "");
+}
+
+bool pager_status_error(struct json_object *doc, const char *what, struct errbuf *err)
+{
+	struct json_object *v;
+	const char *msg = "";
+	int code = 0;
+
+	if (!json_object_object_get_ex(doc, "kind", &v) ||
+	    strcmp(json_object_get_string(v), "Status"))
+		return false;
+	if (json_object_object_get_ex(doc, "message", &v))
+		msg = json_object_get_string(v);
+	if (json_object_object_get_ex(doc, "code", &v))
+		code = json_object_get_int(v);
+	errbuf_set(err, "%s: %s (%d, a Status in a 200 answer)", what, *msg ? msg : "no message",
+		   code);
+	return true;
 }

@@ -27,6 +27,10 @@
 
 struct json_object;
 
+/* The Accept header of kubectl's Tables, a LIST's or a WATCH's. */
+#define PAGER_ACCEPT_TABLE "application/json;as=Table;v=v1;g=meta.k8s.io," \
+			   "application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json"
+
 /* What the pages are asked as. */
 enum pager_as {
 	PAGER_ITEMS,	/* a plain JSON list, split into items as it streams */
@@ -147,5 +151,13 @@ void pager_result_release(struct pager_result *res);
  * PAGER_MALFORMED and PAGER_ENDED_EARLY.  err is left alone for others.
  */
 void pager_explain(const struct pager_result *res, const char *name, struct errbuf *err);
+
+/*
+ * A Status where a page was expected (a 2xx answer of a broken proxy or
+ * aggregated server: "etcd is down" with a 200), which client-go's REST
+ * client makes the request's error.  When doc is one, sets err to
+ * "WHAT: MESSAGE (CODE, a Status in a 200 answer)" and returns true.
+ */
+bool pager_status_error(struct json_object *doc, const char *what, struct errbuf *err);
 
 #endif

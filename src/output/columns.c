@@ -1340,6 +1340,46 @@ void table_format(const struct table *t, bool no_headers, struct strbuf *out)
 	format_table(t, no_headers, false, out);
 }
 
+void table_widths_release(struct table_widths *tw)
+{
+	free(tw->w);
+	tw->w = NULL;
+	tw->n = 0;
+}
+
+void table_format_remembered(const struct table *t, bool no_headers,
+			     struct table_widths *tw, struct strbuf *sb)
+{
+	size_t *width = xcalloc(t->ncols ? t->ncols : 1, sizeof(*width));
+
+	if (tw->n < t->ncols) {
+		tw->w = xrealloc(tw->w, t->ncols * sizeof(*tw->w));
+		memset(tw->w + tw->n, 0, (t->ncols - tw->n) * sizeof(*tw->w));
+		tw->n = t->ncols;
+	}
+	for (size_t i = 0; i < t->ncols; i++) {
+		size_t w = no_headers ? 0 : utf8_width(t->headers[i]);
+		for (size_t r = 0; r < t->rows; r++) {
+			size_t cw = utf8_width(t->cells[r * t->ncols + i]);
+			if (cw > w)
+				w = cw;
+		}
+		w += TABLE_PADDING;
+		width[i] = w < TABLE_MIN_WIDTH ? TABLE_MIN_WIDTH : w;
+		/* the tabwriter's last cell on a line is no column: not kept */
+		if (i + 1 < t->ncols) {
+			if (tw->w[i] > width[i])
+				width[i] = tw->w[i];
+			tw->w[i] = width[i];
+		}
+	}
+	if (!no_headers)
+		add_table_line(sb, t->headers, t->ncols, width);
+	for (size_t r = 0; r < t->rows; r++)
+		add_table_line(sb, t->cells + r * t->ncols, t->ncols, width);
+	free(width);
+}
+
 void table_format_fixed(const struct table *t, bool no_headers, struct strbuf *out)
 {
 	format_table(t, no_headers, true, out);

@@ -170,6 +170,22 @@ void table_format(const struct table *t, bool no_headers, struct strbuf *out);
  * once.
  */
 void table_format_fixed(const struct table *t, bool no_headers, struct strbuf *out);
+/*
+ * Column widths kept from one table to the next, as kubectl's tabwriter
+ * keeps them between flushes under `get -w` (RememberWidths): a column
+ * is as wide as the widest cell it ever had, by position, whatever the
+ * table (a Status's table after the pods' included).  TABLE_WIDTHS_INIT
+ * or zeroed; table_widths_release() frees it.
+ */
+struct table_widths {
+	size_t *w;
+	size_t n;
+};
+#define TABLE_WIDTHS_INIT { NULL, 0 }
+void table_widths_release(struct table_widths *tw);
+/* As table_format, every column but the last widened to tw's and kept in it. */
+void table_format_remembered(const struct table *t, bool no_headers,
+			     struct table_widths *tw, struct strbuf *out);
 void table_free(struct table *t);	/* NULL is a no-op */
 
 /* A table with the kind's headers (flags: COLUMNS_*). */

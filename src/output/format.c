@@ -254,6 +254,7 @@ void format_release(struct format *f)
 	jsonpath_free(f->jsonpath);
 	gotemplate_free(f->gotemplate);
 	free(f->template_text);
+	table_widths_release(&f->widths);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -470,37 +471,60 @@ int format_print(struct format *f, struct json_object *obj, bool no_headers,
 	}
 }
 
-int format_print_one(struct format *f, struct json_object *obj, bool no_headers,
-		     struct strbuf *out, struct errbuf *err)
+/* Custom columns' rows of objs, in the widths kept so far. */
+static int columns_watch(struct format *f, struct json_object *const *objs, size_t n,
+			 bool headers, struct strbuf *out, struct errbuf *err)
+{
+	struct table *t = table_new((const char *const *)f->headers, f->ncols);
+	char **cells = xcalloc(f->ncols ? f->ncols : 1, sizeof(*cells));
+	int rc = 0;
+
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		if ((rc = column_cells(f, objs[i], cells, err)) < 0)
+			break;
+		table_add_row(t, (const char *const *)cells);
+		for (size_t c = 0; c < f->ncols; c++)
+			free(cells[c]);
+	}
+	if (rc == 0)
+		table_format_remembered(t, !headers, &f->widths, out);
+	free(cells);
+	table_free(t);
+	return rc;
+}
+
+int format_print_watch(struct format *f, struct json_object *const *objs, size_t n,
+		       int type, bool no_headers, struct strbuf *out, struct errbuf *err)
 {
 	int rc = 0;
 
-	switch (f->kind) {
-	case FORMAT_YAML:
-		if (f->printed)
-			strbuf_adds(out, "---\n");
-		rc = yaml_emit(obj, out, err);
-		break;
-	case FORMAT_CUSTOM_COLUMNS: {
-		char **cells = xcalloc(f->ncols, sizeof(*cells));
-		if ((rc = column_cells(f, obj, cells, err)) == 0) {
-			struct table *t = table_new((const char *const *)f->headers, f->ncols);
-			table_add_row(t, (const char *const *)cells);
-			/* the header fixes the widths; later rows only pad to them */
-			table_format_fixed(t, no_headers || f->printed, out);
-			table_free(t);
-			for (size_t c = 0; c < f->ncols; c++)
-				free(cells[c]);
+	if (f->kind == FORMAT_CUSTOM_COLUMNS) {
+		/* a header the first time, and when the type printed changes */
+		bool headers = !no_headers && (!f->printed || type != f->last_type);
+		if (n && (rc = columns_watch(f, objs, n, headers, out, err)) == 0) {
+			f->printed += (unsigned)n;
+			f->last_type = type;
 		}
-		free(cells);
-		break;
+		return rc;
 	}
-	default:
-		rc = format_print(f, obj, no_headers, out, err);
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		if (f->kind == FORMAT_YAML) {
+			if (f->printed)
+				strbuf_adds(out, "---\n");
+			rc = yaml_emit(objs[i], out, err);
+		} else {
+			rc = format_print(f, objs[i], no_headers, out, err);
+		}
+		if (rc == 0)
+			f->printed++;
 	}
-	if (rc == 0)
-		f->printed++;
 	return rc;
+}
+
+int format_print_one(struct format *f, struct json_object *obj, bool no_headers,
+		     struct strbuf *out, struct errbuf *err)
+{
+	return format_print_watch(f, &obj, 1, 0, no_headers, out, err);
 }
 
 /* ---- --sort-by ------------------------------------------------------------ */

@@ -36,6 +36,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "output/columns.h"
+
 struct json_object;
 struct strbuf;
 struct errbuf;
@@ -63,6 +65,8 @@ struct format {
 	char **headers;
 	struct jsonpath **columns;
 	unsigned printed;		/* objects printed one at a time so far */
+	int last_type;			/* format_print_watch()'s type, last printed */
+	struct table_widths widths;	/* custom columns' so far, one at a time */
 	/*
 	 * Set by the caller when stdout is a terminal: custom-columns' cells
 	 * and jsonpath's text are then escaped (termsafe.h).  Piped, they
@@ -98,10 +102,17 @@ int format_print(struct format *f, struct json_object *obj, bool no_headers,
 		 struct strbuf *out, struct errbuf *err);
 
 /*
- * One object at a time, as `kubectl get -w` prints them: yaml puts "---"
- * between documents, custom columns print their header once (before the
- * first row) and pad each row to the header's widths.
+ * Objects as `kubectl get -w` prints them, objs[0..n) in one flush of
+ * its tabwriter (the initial list, or one event): yaml puts "---" between
+ * documents, custom columns print their header before the first row and
+ * again when type changes (kubectl prints a header per Go type: 0 for
+ * objects, another for a Status), every column as wide as the widest
+ * cell it has had so far (columns.h's struct table_widths).  Others print
+ * each object as format_print does.
  */
+int format_print_watch(struct format *f, struct json_object *const *objs, size_t n,
+		       int type, bool no_headers, struct strbuf *out, struct errbuf *err);
+/* One object so: format_print_watch(f, &obj, 1, 0, ...). */
 int format_print_one(struct format *f, struct json_object *obj, bool no_headers,
 		     struct strbuf *out, struct errbuf *err);
 

@@ -49,6 +49,7 @@ struct pipe;
 struct arg {
 	enum arg_type type;
 	int pos;
+	int term_pos;			/* with fields: the term's own (pos is the chain's) */
 	char *text;			/* source of a literal, name of a var or ident */
 	struct json_object *lit;
 	char **fields;
@@ -580,11 +581,13 @@ static bool parse_operand(struct parser *p, struct arg *a)
 	for (struct tok t = tok_peek(p); !p->failed && t.type == T_FIELD && !t.space;
 	     t = tok_peek(p)) {
 		tok_next(p);
-		if (!chained)		/* Go's chain node is where the chain starts */
+		if (!chained) {		/* Go's chain node is where the chain starts */
+			a->term_pos = a->pos;
 			a->pos = t.pos;
+		}
 		chained = true;
-		if (a->type == A_LITERAL || a->type == A_NIL || a->type == A_IDENT ||
-		    a->type == A_DOT) {
+		/* a function's name takes fields: Go's chain, run as the call */
+		if (a->type == A_LITERAL || a->type == A_NIL || a->type == A_DOT) {
 			parse_error(p, (size_t)t.pos, "unexpected . after term \"%s\"",
 				    a->type == A_DOT ? "." : a->type == A_NIL ? "nil" : a->text);
 			break;
@@ -1098,7 +1101,18 @@ static int eval_arg(struct state *st, struct gv dot, const struct arg *a, struct
 		v = var_get(st, a->text);
 		return eval_chain(st, v, a->fields, a->nfields, false, res);
 	case A_IDENT:
-		return eval_function(st, dot, NULL, a, 1, NULL, res);
+		if (!a->nfields)
+			return eval_function(st, dot, NULL, a, 1, NULL, res);
+		/* {{len.items}}: len called with nothing (as itself), then the fields */
+		struct arg term = *a;
+		term.nfields = 0;
+		term.pos = a->term_pos;
+		at_arg(st, &term);
+		int rc = eval_function(st, dot, NULL, &term, 1, NULL, &v);
+		at_arg(st, a);
+		if (rc < 0)
+			return -1;
+		return eval_chain(st, v, a->fields, a->nfields, false, res);
 	case A_PIPE:
 		if (eval_pipe(st, dot, a->pipe, false, &v) < 0)
 			return -1;
@@ -1129,7 +1143,11 @@ static int eval_cmd(struct state *st, struct gv dot, const struct cmd *c,
 	at_arg(st, first);
 	switch (first->type) {
 	case A_IDENT:
-		return eval_function(st, dot, c, c->args, c->nargs, final, res);
+		if (!first->nfields)
+			return eval_function(st, dot, c, c->args, c->nargs, final, res);
+		if (not_a_function(st, c, final) < 0)
+			return -1;
+		return eval_arg(st, dot, first, res);
 	case A_FIELD:
 		return eval_chain(st, gv_ref(dot), first->fields, first->nfields,
 				  c->nargs > 1 || final, res);

@@ -141,45 +141,76 @@ static void format_cell(struct json_object *cell, struct strbuf *out)
 	strbuf_release(&v);
 }
 
-int kubetable_print(struct json_object *table, const struct kubetable_opts *o,
-		    struct strbuf *out, struct errbuf *err)
+/* Upper-cased, escaped: a header as printTable writes it. */
+static char *header_of(const char *name)
 {
-	struct json_object *defs = json_get(table, "columnDefinitions");
-	struct json_object *rows = json_get(table, "rows");
+	char *h = termsafe_dup(name, 0);
+
+	for (char *p = h; *p; p++)
+		*p = (char)toupper((unsigned char)*p);
+	return h;
+}
+
+/* One row's cells as decorateTable and printTable make them. */
+static void row_cells(struct json_object *row, size_t ndefs, const bool *shown,
+		      const struct kubetable_opts *o, const char *event, struct strbuf *cells)
+{
+	struct json_object *rc = json_get(row, "cells");
+	struct json_object *meta = json_get(json_get(row, "object"), "metadata");
+	size_t c = 0;
+
+	if (event)
+		strbuf_adds(&cells[c++], event);
+	if (o->with_namespace)
+		strbuf_adds(&cells[c++], json_get_str(meta, "namespace", ""));
+	for (size_t i = 0; i < ndefs; i++) {
+		if (!shown[i])
+			continue;
+		if (i < json_object_array_length(rc))
+			format_cell(json_object_array_get_idx(rc, i), &cells[c]);
+		c++;
+	}
+	for (size_t i = 0; i < o->nlabel_columns; i++) {
+		const char *v = json_get_str(json_get(meta, "labels"), o->label_columns[i], "");
+		strbuf_add_termsafe(&cells[c++], v, strlen(v), 0);
+	}
+	if (o->show_labels)
+		format_labels(json_get(meta, "labels"), &cells[c++]);
+}
+
+/*
+ * The aligned table of rows under the column definitions defs, as
+ * decorateTable lays it out; event: an EVENT column first holding it
+ * (kubectl's padded "ADDED   "), or NULL.
+ */
+static struct table *build_table(struct json_object *defs, struct json_object *rows,
+				 const struct kubetable_opts *o, const char *event)
+{
 	size_t ndefs = json_object_is_type(defs, json_type_array) ? json_object_array_length(defs) : 0;
 	size_t nrows = json_object_is_type(rows, json_type_array) ? json_object_array_length(rows) : 0;
-	size_t extra = (o->with_namespace ? 1 : 0) + o->nlabel_columns + (o->show_labels ? 1 : 0);
+	size_t extra = (event ? 1 : 0) + (o->with_namespace ? 1 : 0) + o->nlabel_columns +
+		       (o->show_labels ? 1 : 0);
 	const char **headers = xcalloc(ndefs + extra + 1, sizeof(*headers));
 	char **owned = xcalloc(ndefs + extra + 1, sizeof(*owned));
 	bool *shown = xcalloc(ndefs + 1, sizeof(*shown));
 	size_t nh = 0;
 
-	if (o->sort_by && nrows && sort_array(rows, o->sort_by, true, err) < 0) {
-		free(headers);
-		free(owned);
-		free(shown);
-		return -1;
-	}
+	if (event)
+		headers[nh++] = "EVENT";
 	if (o->with_namespace)
 		headers[nh++] = "NAMESPACE";
 	for (size_t i = 0; i < ndefs; i++) {
 		struct json_object *d = json_object_array_get_idx(defs, i);
 		struct json_object *prio = json_get(d, "priority");
 		shown[i] = o->wide || !prio || json_object_get_int64(prio) == 0;
-		if (!shown[i])
-			continue;
-		char *h = termsafe_dup(json_get_str(d, "name", ""), 0);
-		for (char *p = h; *p; p++)
-			*p = (char)toupper((unsigned char)*p);
-		headers[nh] = owned[nh] = h;
-		nh++;
+		if (shown[i]) {
+			headers[nh] = owned[nh] = header_of(json_get_str(d, "name", ""));
+			nh++;
+		}
 	}
 	for (size_t i = 0; i < o->nlabel_columns; i++) {
 		const char *slash = strrchr(o->label_columns[i], '/');
-		char *h = xstrdup(slash ? slash + 1 : o->label_columns[i]);
-		for (char *p = h; *p; p++)
-			*p = (char)toupper((unsigned char)*p);
-		headers[nh] = owned[nh] = h;
+		headers[nh] = owned[nh] = header_of(slash ? slash + 1 : o->label_columns[i]);
 		nh++;
 	}
 	if (o->show_labels)
@@ -189,35 +220,13 @@ int kubetable_print(struct json_object *table, const struct kubetable_opts *o,
 	struct strbuf *cells = xcalloc(nh ? nh : 1, sizeof(*cells));
 	const char **cellp = xcalloc(nh ? nh : 1, sizeof(*cellp));
 	for (size_t r = 0; r < nrows; r++) {
-		struct json_object *row = json_object_array_get_idx(rows, r);
-		struct json_object *rc = json_get(row, "cells");
-		struct json_object *meta = json_get(json_get(row, "object"), "metadata");
-		size_t c = 0;
-		if (o->with_namespace)
-			strbuf_adds(&cells[c++], json_get_str(meta, "namespace", ""));
-		for (size_t i = 0; i < ndefs; i++) {
-			if (!shown[i])
-				continue;
-			if (i < json_object_array_length(rc))
-				format_cell(json_object_array_get_idx(rc, i), &cells[c]);
-			c++;
-		}
-		for (size_t i = 0; i < o->nlabel_columns; i++) {
-			const char *v = json_get_str(json_get(meta, "labels"),
-						     o->label_columns[i], "");
-			strbuf_add_termsafe(&cells[c++], v, strlen(v), 0);
-		}
-		if (o->show_labels)
-			format_labels(json_get(meta, "labels"), &cells[c++]);
+		row_cells(json_object_array_get_idx(rows, r), ndefs, shown, o, event, cells);
 		for (size_t i = 0; i < nh; i++)
 			cellp[i] = strbuf_str(&cells[i]);
 		table_add_row(t, cellp);
 		for (size_t i = 0; i < nh; i++)
 			strbuf_reset(&cells[i]);
 	}
-	if (nrows)
-		table_format(t, o->no_headers, out);
-	table_free(t);
 	for (size_t i = 0; i < nh; i++) {
 		strbuf_release(&cells[i]);
 		free(owned[i]);
@@ -227,5 +236,132 @@ int kubetable_print(struct json_object *table, const struct kubetable_opts *o,
 	free(owned);
 	free(headers);
 	free(shown);
+	return t;
+}
+
+int kubetable_print(struct json_object *table, const struct kubetable_opts *o,
+		    struct strbuf *out, struct errbuf *err)
+{
+	struct json_object *rows = json_get(table, "rows");
+	size_t nrows = json_object_is_type(rows, json_type_array) ? json_object_array_length(rows) : 0;
+
+	if (o->sort_by && nrows && sort_array(rows, o->sort_by, true, err) < 0)
+		return -1;
+	struct table *t = build_table(json_get(table, "columnDefinitions"), rows, o, NULL);
+	if (nrows)
+		table_format(t, o->no_headers, out);
+	table_free(t);
 	return 0;
+}
+
+void kubetable_prefix_names(struct json_object *table, const char *prefix)
+{
+	struct json_object *defs, *rows, *v;
+	size_t col = 0;
+
+	defs = json_get(table, "columnDefinitions");
+	rows = json_get(table, "rows");
+	if (!json_object_is_type(rows, json_type_array))
+		return;
+	/* a watch event's Table has none: the first column, as for pods */
+	size_t ndefs = json_object_is_type(defs, json_type_array) ? json_object_array_length(defs) : 0;
+	for (size_t i = ndefs; i-- > 0;) {
+		struct json_object *d = json_object_array_get_idx(defs, i);
+		if ((json_object_object_get_ex(d, "format", &v) &&
+		     !strcmp(json_object_get_string(v), "name")) ||
+		    (json_object_object_get_ex(d, "name", &v) &&
+		     !strcasecmp(json_object_get_string(v), "name")))
+			col = i;
+	}
+	for (size_t i = 0; i < json_object_array_length(rows); i++) {
+		struct json_object *cells;
+		if (!json_object_object_get_ex(json_object_array_get_idx(rows, i), "cells", &cells) ||
+		    col >= json_object_array_length(cells))
+			continue;
+		char *named = xasprintf("%s/%s", prefix,
+					json_object_get_string(json_object_array_get_idx(cells, col)));
+		json_object_array_put_idx(cells, col, json_object_new_string(named));
+		free(named);
+	}
+}
+
+/* ---- one table after another (get -w) --------------------------------------- */
+
+void kubetable_stream_release(struct kubetable_stream *s)
+{
+	json_object_put(s->columns);
+	s->columns = NULL;
+	s->printed_headers = s->printed_status = false;
+	table_widths_release(&s->widths);
+}
+
+/* kubectl's formatEventType: padded, so that the column stays put. */
+static const char *event_column(const char *event)
+{
+	static const char *const padded[][2] = {
+		{ "ADDED", "ADDED   " }, { "MODIFIED", "MODIFIED" },
+		{ "DELETED", "DELETED " }, { "ERROR", "ERROR   " },
+	};
+
+	for (size_t i = 0; event && i < ARRAY_SIZE(padded); i++)
+		if (!strcmp(event, padded[i][0]))
+			return padded[i][1];
+	return event;
+}
+
+int kubetable_stream_print(struct kubetable_stream *s, struct json_object *table,
+			   const char *event, const struct kubetable_opts *o,
+			   struct strbuf *out, struct errbuf *err)
+{
+	struct json_object *defs = json_get(table, "columnDefinitions");
+	struct json_object *rows = json_get(table, "rows");
+	size_t nrows = json_object_is_type(rows, json_type_array) ? json_object_array_length(rows) : 0;
+	bool has_defs = json_object_is_type(defs, json_type_array) && json_object_array_length(defs);
+	bool no_headers = o->no_headers;
+
+	if (s->printed_headers && (!has_defs || json_object_equal(defs, s->columns)))
+		no_headers = true;
+	if (!has_defs) {
+		defs = s->columns;	/* a watch event's: the last ones */
+	} else if (!json_object_equal(defs, s->columns)) {
+		json_object_put(s->columns);
+		s->columns = json_object_get(defs);
+		s->printed_headers = false;
+	}
+	if (!nrows)
+		return 0;
+	s->printed_headers = true;
+	if (o->sort_by && sort_array(rows, o->sort_by, true, err) < 0)
+		return -1;
+	struct table *t = build_table(defs, rows, o, event_column(event));
+	table_format_remembered(t, no_headers, &s->widths, out);
+	table_free(t);
+	return 0;
+}
+
+void kubetable_stream_status(struct kubetable_stream *s, struct json_object *status,
+			     const char *event, bool no_headers, struct strbuf *out)
+{
+	static const char *const names[] = { "Status", "Reason", "Message" };
+	struct json_object *defs = json_object_new_array(), *cells = json_object_new_array();
+	struct json_object *row = json_object_new_object(), *rows = json_object_new_array();
+	struct kubetable_opts plain = { 0 };
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		struct json_object *d = json_object_new_object();
+		json_object_object_add(d, "name", json_object_new_string(names[i]));
+		json_object_array_add(defs, d);
+		char key[16];
+		snprintf(key, sizeof(key), "%c%s", tolower((unsigned char)names[i][0]), names[i] + 1);
+		json_object_array_add(cells, json_object_new_string(json_get_str(status, key, "")));
+	}
+	json_object_object_add(row, "cells", cells);
+	json_object_array_add(rows, row);
+	struct table *t = build_table(defs, rows, &plain, event_column(event));
+	/* the status handler's header: the first time one is printed */
+	table_format_remembered(t, no_headers || s->printed_status, &s->widths, out);
+	s->printed_status = true;
+	table_free(t);
+	json_object_put(defs);
+	json_object_put(rows);
 }

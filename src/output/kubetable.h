@@ -31,6 +31,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "output/columns.h"
+
 struct json_object;
 struct strbuf;
 struct errbuf;
@@ -47,6 +49,52 @@ struct kubetable_opts {
 
 int kubetable_print(struct json_object *table, const struct kubetable_opts *o,
 		    struct strbuf *out, struct errbuf *err);
+
+/*
+ * The names in a table as kubectl prints them with --show-kind or for
+ * several types at once: "pod/web-0", prefix "pod".  The name column is
+ * the one whose format is "name", else the one called Name.
+ */
+void kubetable_prefix_names(struct json_object *table, const char *prefix);
+
+/*
+ * Tables one after another, as `kubectl get -w` prints the initial list's
+ * and then each watch event's (cli-runtime's HumanReadablePrinter on one
+ * tabwriter with RememberWidths):
+ *
+ *   - the header once, before the first row, and again only when the
+ *     column definitions change; an event's Table without definitions
+ *     (the apiserver sends them in the first event only) uses the last;
+ *   - a table without rows prints nothing, but its definitions count;
+ *   - every column as wide as the widest cell it ever had (columns.h's
+ *     struct table_widths), so later rows may be wider than the first;
+ *   - event (--output-watch-events): an EVENT column first, "ADDED   ",
+ *     "MODIFIED", "DELETED ", "ERROR   " (kubectl's padding);
+ *   - sort_by sorts the rows of this table only.
+ *
+ * KUBETABLE_STREAM_INIT or zeroed; kubetable_stream_release() empties it.
+ * The tables are borrowed (rows reordered when sorting); the stream keeps
+ * a reference to the last definitions.
+ */
+struct kubetable_stream {
+	struct json_object *columns;
+	bool printed_headers;
+	bool printed_status;		/* a Status's header went out */
+	struct table_widths widths;
+};
+#define KUBETABLE_STREAM_INIT { NULL, false, false, TABLE_WIDTHS_INIT }
+
+int kubetable_stream_print(struct kubetable_stream *s, struct json_object *table,
+			   const char *event, const struct kubetable_opts *o,
+			   struct strbuf *out, struct errbuf *err);
+/*
+ * A Status (a watch's ERROR event) as kubectl's status handler prints
+ * it: STATUS, REASON and MESSAGE (after EVENT with event), the header
+ * the first time only, in the same remembered widths.
+ */
+void kubetable_stream_status(struct kubetable_stream *s, struct json_object *status,
+			     const char *event, bool no_headers, struct strbuf *out);
+void kubetable_stream_release(struct kubetable_stream *s);
 
 /*
  * Orders a JSON array of objects by sort_by as kubectl's RuntimeSorter

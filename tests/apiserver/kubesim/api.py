@@ -993,8 +993,11 @@ class APIHandler(BaseHTTPRequestHandler):
         deadline = t0 + timeout
         drip_until = t0 + (f.seconds if f.seconds is not None else 5.0) if (f and f.kind == "drip") else 0
         self.head(200, ["Transfer-Encoding: chunked"])
+        as_table = self.table_events(rt)
 
         def out(payload, nev):
+            if as_table is not None:
+                payload = as_table(payload)
             if not payload:
                 return
             if drip_until and time.monotonic() < drip_until:
@@ -1156,6 +1159,57 @@ class APIHandler(BaseHTTPRequestHandler):
                 if client_gone(sock):
                     self.close_connection = True
                     return
+
+    def table_events(self, rt):
+        """For a watch asked as a Table (kubectl get -w): a function that
+        turns a batch of event lines into the same events, each object a
+        Table of one row; the column definitions only in the first event
+        (handlers/watch.go sets the table options' NoHeaders after it).
+        A Status (ERROR) goes as it is, and lines that are not JSON (the
+        faults') too.  None when the watch wants objects."""
+        tv = tables.wants_table(self.headers.get("Accept"))
+        if not tv or (self.fault is not None and self.fault.kind == "lines"):
+            return None
+        include = self.query.get("includeObject", "Metadata")
+        sim = self.server.sim
+        first = [True]
+
+        def table_of(line):
+            # Converted once per event and shared by every watch that asks
+            # alike, as the apiserver caches an event's encodings: two
+            # clients watching see the same cells (an Age in seconds too).
+            key = (line, tv, include)
+            with sim.lock:
+                ev = sim.table_events.get(key)
+            if ev is None:
+                ev = json.loads(line)
+                obj = ev["object"]
+                if ev["type"] == "ERROR" or obj.get("kind") == "Status":
+                    raise ValueError
+                obj.setdefault("kind", rt.kind)
+                obj.setdefault("apiVersion", rt.api_version)
+                meta = {"resourceVersion": (obj.get("metadata") or {}).get("resourceVersion", "")}
+                ev["object"] = tables.to_table(rt, [obj], meta, include, tv)
+                with sim.lock:
+                    if len(sim.table_events) >= 10000:
+                        sim.table_events.clear()
+                    sim.table_events[key] = ev
+            return ev
+
+        def convert(payload):
+            lines = []
+            for line in bytes(payload).split(b"\n"):
+                try:
+                    ev = table_of(line)
+                except (ValueError, KeyError, TypeError, AttributeError):
+                    lines.append(line)
+                    continue
+                if not first[0]:
+                    ev = dict(ev, object=dict(ev["object"], columnDefinitions=None))
+                first[0] = False
+                lines.append(json.dumps(ev, separators=(",", ":")).encode())
+            return b"\n".join(lines)
+        return convert
 
     def inject_event(self, kind, rt, ns, tail, out):
         """One bad event (a watch-event fault), right after the initial

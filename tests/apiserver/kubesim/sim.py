@@ -164,6 +164,7 @@ class Sim:
         self.reqlog = collections.deque(maxlen=200000)
         self.verb_counts = collections.Counter()
         self.events_sent = 0
+        self.table_events = {}    # (event line, Table version, includeObject) -> the event as a Table
         self.churns = []
         self.churn_done = 0
         self.static_ns = set(PROTECTED_NS)

@@ -1,0 +1,532 @@
+/*
+ * get_watch.c — `kinf get -w`, as kubectl's get.go watch() prints it;
+ * see get_watch.h.  One thread: the caller's, blocked in the LIST and
+ * then in the WATCH, printing each event as its line arrives.
+ */
+#include "cli/get_watch.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cluster/cluster.h"
+#include "cluster/discovery.h"
+#include "cluster/http.h"
+#include "cluster/pager.h"
+#include "informer/kobj.h"
+#include "lib/json_get.h"
+#include "lib/json_stream.h"
+#include "lib/strbuf.h"
+#include "lib/termsafe.h"
+#include "lib/util.h"
+#include "output/columns.h"
+#include "output/gofmt.h"
+
+/* One `get -w`: what it prints with, and how far it got. */
+struct gw {
+	const struct get_watch_opts *o;
+	const struct api_resource *res;
+	bool tabular;			/* table or wide */
+	unsigned flags;			/* kobj's, for the objects printed */
+	struct kubetable_stream ts;
+	bool skip_next;			/* after a GET: the first event is the object again */
+	bool stop;			/* printing failed: the watch ends */
+	struct errbuf err;
+};
+
+static bool is_status(struct json_object *obj)
+{
+	return !strcmp(json_get_str(obj, "kind", ""), "Status");
+}
+
+/* Writes and empties sb; -o name on a terminal escaped, as get's. */
+static int emit(struct gw *g, struct strbuf *sb)
+{
+	struct strbuf safe = STRBUF_INIT;
+	const struct strbuf *w = sb;
+	int ret = 0;
+
+	if (g->o->fmt->kind == FORMAT_NAME && g->o->fmt->terminal) {
+		strbuf_add_termsafe(&safe, sb->buf, sb->len, TERMSAFE_NEWLINE);
+		w = &safe;
+	}
+	if (w->len && (fwrite(w->buf, 1, w->len, stdout) != w->len || fflush(stdout) != 0)) {
+		if (errno != EPIPE)
+			error("cannot write output: %s", strerror(errno));
+		ret = -1;
+	}
+	strbuf_release(&safe);
+	strbuf_reset(sb);
+	return ret;
+}
+
+/*
+ * A Status as kubectl's typed metav1.Status marshals: its fields in the
+ * struct's order, not sorted (kubectl decodes an ERROR event's object
+ * into that type); indented as MarshalIndent, or compact.
+ */
+static void status_json(struct json_object *st, bool indented, struct strbuf *out)
+{
+	static const char *const keys[] = {
+		"kind", "apiVersion", "metadata", "status", "message", "reason", "details", "code",
+	};
+	struct json_object *empty = json_object_new_object();
+	bool first = true;
+
+	strbuf_addch(out, '{');
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+		struct json_object *v = json_get(st, keys[i]);
+		if (!v && strcmp(keys[i], "metadata"))
+			continue;	/* omitempty, but for ListMeta */
+		strbuf_adds(out, first ? "" : ",");
+		first = false;
+		strbuf_adds(out, indented ? "\n    " : "");
+		gofmt_marshal_string(keys[i], strlen(keys[i]), out);
+		strbuf_adds(out, indented ? ": " : ":");
+		struct strbuf val = STRBUF_INIT;
+		if (indented)
+			format_json_indent(v ? v : empty, &val);
+		else
+			gofmt_marshal(v ? v : empty, &val);
+		for (size_t j = 0; j < val.len; j++)
+			strbuf_adds(out, val.buf[j] == '\n' ? "\n    " : (char[]){ val.buf[j], 0 });
+		strbuf_release(&val);
+	}
+	strbuf_adds(out, indented ? "\n}" : "}");
+	json_object_put(empty);
+}
+
+/* {"type":T,"object":obj}: what kubectl prints with --output-watch-events. */
+static struct json_object *envelope(const char *type, struct json_object *obj)
+{
+	struct json_object *ev = json_object_new_object();
+
+	json_object_object_add(ev, "type", json_object_new_string(type));
+	json_object_object_add(ev, "object", json_object_get(obj));
+	return ev;
+}
+
+/* -o json with --output-watch-events: json.Marshal's one line. */
+static void event_json(const char *type, struct json_object *obj, struct strbuf *out)
+{
+	strbuf_adds(out, "{\"type\":");
+	gofmt_marshal_string(type, strlen(type), out);
+	strbuf_adds(out, ",\"object\":");
+	if (is_status(obj))
+		status_json(obj, false, out);
+	else
+		gofmt_marshal(obj, out);
+	strbuf_adds(out, "}\n");
+}
+
+static void name_line(struct gw *g, struct json_object *obj, struct strbuf *out)
+{
+	if (is_status(obj))
+		strbuf_adds(out, "status/<unknown>\n");	/* kubectl's, for a Status */
+	else
+		strbuf_addf(out, "%s/%s\n", g->o->name_prefix,
+			    json_get_str(json_get(obj, "metadata"), "name", ""));
+}
+
+/*
+ * Objects in a format other than a table, in one flush: type the event
+ * type with --output-watch-events (ADDED for the list's).
+ */
+static int print_objects(struct gw *g, const char *type, struct json_object *const *objs,
+			 size_t n, struct strbuf *out)
+{
+	const struct get_watch_opts *o = g->o;
+	bool no_headers = o->table.no_headers;
+	int rc = 0;
+
+	if (o->fmt->kind == FORMAT_NAME) {
+		for (size_t i = 0; i < n; i++)
+			name_line(g, objs[i], out);
+		return 0;
+	}
+	if (o->fmt->kind == FORMAT_JSON) {
+		for (size_t i = 0; i < n && rc == 0; i++) {
+			if (o->events) {
+				event_json(type, objs[i], out);
+			} else if (is_status(objs[i])) {
+				status_json(objs[i], true, out);
+				strbuf_addch(out, '\n');
+			} else {
+				rc = format_print_watch(o->fmt, &objs[i], 1, 0, no_headers, out, &g->err);
+			}
+		}
+		return rc;
+	}
+	struct json_object **shown = xcalloc(n ? n : 1, sizeof(*shown));
+	for (size_t i = 0; i < n; i++)
+		shown[i] = o->events ? envelope(type, objs[i]) : json_object_get(objs[i]);
+	/* kubectl's custom columns print a header again for a Status */
+	int kind = !o->events && n == 1 && is_status(objs[0]);
+	rc = format_print_watch(o->fmt, shown, n, kind, no_headers, out, &g->err);
+	for (size_t i = 0; i < n; i++)
+		json_object_put(shown[i]);
+	free(shown);
+	return rc;
+}
+
+/* One Table (or an object or Status a table shows): event with -o events. */
+static int print_tabular(struct gw *g, const char *type, struct json_object *obj,
+			 bool initial, struct strbuf *out)
+{
+	const struct get_watch_opts *o = g->o;
+	struct kubetable_opts ko = o->table;
+	const char *event = o->events ? type : NULL;
+	int rc;
+
+	if (!initial)
+		ko.sort_by = NULL;	/* kubectl's warning says so; the list's is sorted */
+	if (is_status(obj)) {
+		kubetable_stream_status(&g->ts, obj, event, ko.no_headers, out);
+		return 0;
+	}
+	/* a server without Tables: kubectl's own columns */
+	struct json_object *t = strcmp(json_get_str(obj, "kind", ""), "Table")
+		? columns_table_json(o->crds, g->res->kind, &obj, 1, wall_ms())
+		: json_object_get(obj);
+	if (o->show_kind)
+		kubetable_prefix_names(t, o->name_prefix);
+	rc = kubetable_stream_print(&g->ts, t, event, &ko, out, &g->err);
+	json_object_put(t);
+	return rc;
+}
+
+/* ---- the watch ------------------------------------------------------------ */
+
+/* One line of the watch stream: printed, skipped, or the end. */
+static int on_event(void *ctx, const char *text, size_t len)
+{
+	struct gw *g = ctx;
+	struct json_object *ev = kobj_parse(text, len, true, g->flags);
+	struct json_object *obj = json_get(ev, "object");
+	const char *type = json_get_str(ev, "type", "");
+	struct strbuf out = STRBUF_INIT;
+	int rc = 0;
+
+	if (!obj || (strcmp(type, "ADDED") && strcmp(type, "MODIFIED") &&
+		     strcmp(type, "DELETED") && strcmp(type, "ERROR") && strcmp(type, "BOOKMARK"))) {
+		rc = -1;	/* client-go's decoder ends the watch there */
+	} else if (!strcmp(type, "BOOKMARK")) {
+		/* never printed (kubectl asks for none) */
+	} else if (g->skip_next) {
+		g->skip_next = false;
+	} else {
+		rc = g->tabular ? print_tabular(g, type, obj, false, &out)
+				: print_objects(g, type, &obj, 1, &out);
+		if (rc == 0)
+			rc = emit(g, &out);
+	}
+	if (rc < 0)
+		g->stop = true;	/* a print that fails ends kubectl's watch, status 0 */
+	strbuf_release(&out);
+	json_object_put(ev);
+	return rc;
+}
+
+static int on_watch_data(void *ctx, const char *data, size_t len)
+{
+	return line_splitter_feed(ctx, data, len);
+}
+
+/* The WATCH kubectl's builder makes: r.Watch(rv), its query's keys sorted. */
+static char *watch_path(struct cluster *c, const struct get_watch_opts *o,
+			const struct api_resource *res, const char *rv, bool tabular)
+{
+	char *base = api_resource_path(res, res->namespaced ? c->scope_ns : NULL);
+	struct strbuf q = STRBUF_INIT, path = STRBUF_INIT;
+
+	if (o->name) {
+		char *f = xasprintf("metadata.name=%s", o->name);
+		url_query_add(&q, "fieldSelector", f);
+		free(f);
+	} else if (o->field_selector) {
+		url_query_add(&q, "fieldSelector", o->field_selector);
+	}
+	if (tabular && o->table.sort_by)
+		url_query_add(&q, "includeObject", "Object");
+	if (!o->name && o->label_selector)
+		url_query_add(&q, "labelSelector", o->label_selector);
+	url_query_add(&q, "resourceVersion", rv);
+	url_query_add(&q, "watch", "true");
+	strbuf_addf(&path, "%s%s", base, strbuf_str(&q));
+	strbuf_release(&q);
+	free(base);
+	return strbuf_detach(&path, NULL);
+}
+
+static int run_watch(struct gw *g, struct cluster *c, const char *rv, struct errbuf *err)
+{
+	char *path = watch_path(c, g->o, g->res, rv, g->tabular);
+	struct line_splitter ls;
+	struct stream_opts so = {
+		.timeout_ms = kclient_timeout(c->client),
+		.retries = HTTP_MAX_RETRIES,
+		.accept = g->tabular ? PAGER_ACCEPT_TABLE : NULL,
+	};
+	struct http_response resp = { 0 };
+	int ret = 0;
+
+	line_splitter_init(&ls, on_event, g);
+	int rc = kclient_stream(c->client, path, &so, on_watch_data, &ls, &resp, err);
+	/* no answer at all (a reset, an EOF): the REST client's Watch tries again */
+	for (unsigned attempt = 1; http_no_answer_retriable(&resp, rc) &&
+	     attempt <= HTTP_MAX_RETRIES; attempt++) {
+		http_response_release(&resp);
+		memset(&resp, 0, sizeof(resp));
+		err->msg[0] = '\0';
+		nanosleep(&(struct timespec){ .tv_nsec = HTTP_NO_ANSWER_RETRY_MS * 1000000L % 1000000000L,
+					      .tv_sec = HTTP_NO_ANSWER_RETRY_MS / 1000 }, NULL);
+		rc = kclient_stream(c->client, path, &so, on_watch_data, &ls, &resp, err);
+	}
+	if (resp.status >= 200 && resp.status < 300) {
+		ret = 0;	/* however it ended: kubectl's watch ends with 0 */
+	} else if (resp.status) {
+		char what[128];
+		snprintf(what, sizeof(what), "watch %s", g->res->name);
+		http_status_message(&resp, what, err);
+		ret = -1;
+	} else if (rc < 0) {
+		ret = -1;
+	}
+	line_splitter_release(&ls);
+	http_response_release(&resp);
+	free(path);
+	return ret;
+}
+
+/* ---- the list (or the object) first --------------------------------------- */
+
+struct first {
+	struct json_object *table;	/* tabular: the Table (a reference) */
+	struct json_object **objs;	/* else: the objects */
+	size_t nr, alloc;
+	char *rv;			/* where the watch starts */
+	struct errbuf status;		/* a Status in a 2xx answer, or "" */
+	const char *what;		/* "list pods" */
+	bool plain;			/* asked for a Table, got objects */
+	struct kobj_type type;
+	unsigned flags;
+};
+
+static void first_release(struct first *f)
+{
+	json_object_put(f->table);
+	for (size_t i = 0; i < f->nr; i++)
+		json_object_put(f->objs[i]);
+	free(f->objs);
+	free(f->rv);
+}
+
+static int first_table_page(void *ctx, struct json_object *page)
+{
+	struct first *f = ctx;
+	struct json_object *rows, *all;
+
+	if (pager_status_error(page, f->what, &f->status))
+		return -1;
+	if (strcmp(json_get_str(page, "kind", ""), "Table")) {
+		f->plain = true;
+		return -1;
+	}
+	if (!f->table) {
+		f->table = json_object_get(page);
+	} else if ((rows = json_get(page, "rows")) && (all = json_get(f->table, "rows"))) {
+		for (size_t i = 0; i < json_object_array_length(rows); i++)
+			json_object_array_add(all, json_object_get(json_object_array_get_idx(rows, i)));
+	}
+	return 0;
+}
+
+static int first_item(void *ctx, const char *text, size_t len)
+{
+	struct first *f = ctx;
+	struct errbuf err = { "" };
+	struct kobj *obj = kobj_from_list_item(text, len, &f->type, f->flags, &err);
+
+	if (!obj)
+		return -1;
+	ALLOC_GROW(f->objs, f->nr + 1, f->alloc);
+	f->objs[f->nr++] = kobj_tree(obj);
+	kobj_unref(obj);
+	return 0;
+}
+
+/* kubectl's LIST: pages of --chunk-size, a Table when one is printed. */
+static int list_first(struct gw *g, struct cluster *c, bool as_table, struct first *f,
+		      struct errbuf *err)
+{
+	char *path = api_resource_path(g->res, g->res->namespaced ? c->scope_ns : NULL);
+	struct pager_opts po = {
+		.path = path,
+		.as = as_table ? PAGER_TABLE : PAGER_ITEMS,
+		.limit = g->o->limit,
+		.label_selector = g->o->label_selector,
+		.field_selector = g->o->field_selector,
+		.include_object = as_table && g->o->table.sort_by,
+		.strict = !as_table,	/* to see a Status in a 200 answer */
+		.stream = {
+			.idle_timeout_ms = 60000,
+			.timeout_ms = kclient_timeout(c->client),
+			.retries = HTTP_MAX_RETRIES,
+		},
+	};
+	struct pager_hooks hooks = { .ctx = f, .table = first_table_page, .item = first_item };
+	struct pager_result pr;
+	char what[128];
+	int ret = 0;
+
+	snprintf(what, sizeof(what), "list %s", g->res->name);
+	f->what = what;
+	if (pager_list(c->client, &po, what, &hooks, &pr, err) < 0) {
+		struct json_object *rest = pr.rest ? json_tokener_parse(pr.rest) : NULL;
+		if (pr.end == PAGER_NOT_A_LIST)
+			pager_status_error(rest, what, &f->status);
+		json_object_put(rest);
+		if (f->status.msg[0]) {
+			errbuf_set(err, "%s", f->status.msg);
+			ret = -1;
+		} else if (pr.end != PAGER_NO_METADATA && pr.end != PAGER_NOT_A_LIST) {
+			/* (those two kubectl takes as the last page, or an empty list) */
+			if (!f->plain)
+				pager_explain(&pr, g->res->name, err);
+			ret = -1;
+		}
+	}
+	f->rv = xstrdup(pr.rv ? pr.rv : "");
+	pager_result_release(&pr);
+	free(path);
+	return ret;
+}
+
+/* kubectl's GET of one object: a Table of one row when one is printed. */
+static int get_first(struct gw *g, struct cluster *c, struct first *f, struct errbuf *err)
+{
+	char *base = api_resource_path(g->res, g->res->namespaced ? c->scope_ns : NULL);
+	char *path = xasprintf("%s/%s%s", base, g->o->name,
+			       g->tabular && g->o->table.sort_by ? "?includeObject=Object" : "");
+	struct http_response resp = { 0 };
+	int ret = -1;
+
+	if (kclient_get_accept(c->client, path, g->tabular ? PAGER_ACCEPT_TABLE : NULL,
+			       &resp, err) < 0)
+		goto out;
+	if (resp.status == 404) {
+		errbuf_set(err, "%s \"%s\" not found", g->res->name, g->o->name);
+		goto out;
+	}
+	if (resp.status < 200 || resp.status >= 300) {
+		char what[128];
+		snprintf(what, sizeof(what), "get %s", g->res->name);
+		http_status_message(&resp, what, err);
+		goto out;
+	}
+	struct json_object *obj = kobj_parse(resp.body.buf, resp.body.len, false, f->flags);
+	if (!obj || is_status(obj)) {
+		errbuf_set(err, "get %s: %s", g->res->name, obj ? json_get_str(obj, "message", "")
+							     : "the answer is not JSON");
+		json_object_put(obj);
+		goto out;
+	}
+	if (g->tabular && !strcmp(json_get_str(obj, "kind", ""), "Table"))
+		f->table = obj;
+	else {
+		f->objs = xcalloc(1, sizeof(*f->objs));
+		f->objs[f->nr++] = obj;
+	}
+	f->rv = xstrdup("0");	/* from ~now: its first event is the object again */
+	g->skip_next = true;
+	ret = 0;
+out:
+	http_response_release(&resp);
+	free(path);
+	free(base);
+	return ret;
+}
+
+/* What was listed, printed as kubectl prints it before the watch. */
+static int print_first(struct gw *g, struct first *f)
+{
+	struct strbuf out = STRBUF_INIT;
+	int rc = 0;
+
+	if (g->o->watch_only)
+		return 0;
+	if (g->tabular && !f->table && f->nr)	/* a server without Tables */
+		f->table = columns_table_json(g->o->crds, g->res->kind, f->objs, f->nr, wall_ms());
+	if (g->tabular && f->table)
+		rc = print_tabular(g, "ADDED", f->table, true, &out);
+	else if (!g->tabular)
+		rc = print_objects(g, "ADDED", f->objs, f->nr, &out);
+	if (rc < 0)
+		error("unable to output the provided object: %s", g->err.msg);
+	else
+		rc = emit(g, &out);
+	strbuf_release(&out);
+	return rc;
+}
+
+/* SIGINT and SIGTERM end kubectl's watch with status 1; what was printed is out. */
+static void on_signal(int signo)
+{
+	(void)signo;
+	_exit(1);
+}
+
+int get_watch(struct cluster *c, const struct api_resource *res,
+	      const struct get_watch_opts *o)
+{
+	enum format_kind k = o->fmt->kind;
+	bool events_keep = o->events && (k == FORMAT_JSON || k == FORMAT_YAML);
+	char *api_version = api_group_version(res->group, res->version);
+	struct gw g = {
+		.o = o, .res = res,
+		.tabular = k == FORMAT_TABLE || k == FORMAT_WIDE,
+		/* kubectl omits managedFields from json and yaml, not from an event's */
+		.flags = o->keep_managed_fields || events_keep ? KOBJ_KEEP_MANAGED_FIELDS : 0,
+		.ts = KUBETABLE_STREAM_INIT,
+	};
+	struct first f = { .type = { .api_version = api_version, .kind = res->kind }, .flags = g.flags };
+	struct errbuf err = { "" };
+	struct sigaction sa = { .sa_handler = on_signal };
+	int ret = 1;
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (o->name ? get_first(&g, c, &f, &err) < 0
+		    : list_first(&g, c, g.tabular, &f, &err) < 0) {
+		if (!f.plain) {
+			error("%s", err.msg);
+			goto out;
+		}
+		/* the server has no Tables: list the objects, print kubectl's columns */
+		err.msg[0] = '\0';
+		free(f.rv);
+		f.rv = NULL;
+		if (list_first(&g, c, false, &f, &err) < 0) {
+			error("%s", err.msg);
+			goto out;
+		}
+	}
+	if (print_first(&g, &f) < 0)
+		goto out;
+	if (run_watch(&g, c, f.rv, &err) < 0) {
+		error("%s", err.msg);
+		goto out;
+	}
+	ret = 0;
+out:
+	kubetable_stream_release(&g.ts);
+	first_release(&f);
+	free(api_version);
+	return ret;
+}

@@ -1,0 +1,54 @@
+/*
+ * get_watch.h — `kinf get RESOURCE -w`: what `kubectl get -w` prints,
+ * from the requests kubectl makes (kubectl's get.go watch()).
+ *
+ * Not an informer: one LIST (or, for one NAME, one GET), its objects
+ * printed (unless --watch-only), then one WATCH from the list's
+ * resourceVersion ("0" after a GET, whose first event is the object
+ * again and is not printed), each event printed as it comes.  No
+ * relist, no retry of the watch, no bookmarks asked for: when the watch
+ * ends (the server's timeout, a 410 as an ERROR event, which is printed
+ * as kubectl prints a Status, or a cut connection) the command ends with
+ * status 0, as kubectl's does.  Tables are asked for as kubectl asks
+ * (Accept as=Table, includeObject=Object only with --sort-by), and print
+ * through kubetable.h's stream; the other formats through format.h's
+ * format_print_watch().
+ *
+ * Runs on the calling thread and blocks until the watch ends; SIGINT and
+ * SIGTERM end the process with status 1, as they end kubectl.
+ */
+#ifndef KINF_GET_WATCH_H
+#define KINF_GET_WATCH_H
+
+#include <stdbool.h>
+
+#include "output/format.h"
+#include "output/kubetable.h"
+
+struct cluster;
+struct api_resource;
+struct crd_columns;
+
+struct get_watch_opts {
+	struct format *fmt;		/* -o, parsed; its state changes */
+	struct kubetable_opts table;	/* table and wide; sort_by sorts the list */
+	const char *name;		/* one object, or NULL: the collection */
+	const char *label_selector;	/* NULL: none */
+	const char *field_selector;	/* --field-selector, or NULL */
+	unsigned limit;			/* the LIST's page size; 0: one response */
+	bool watch_only;		/* the list (or object) not printed */
+	bool events;			/* --output-watch-events */
+	bool keep_managed_fields;
+	bool show_kind;			/* tables name objects KIND/NAME */
+	const char *name_prefix;	/* -o name's "pod", "deployment.apps" */
+	const struct crd_columns *crds;	/* a server without Tables: the columns */
+};
+
+/*
+ * Lists (or gets) res in c's scope and watches it until the watch ends.
+ * Returns the command's exit status: 0, or 1 after an error() on stderr.
+ */
+int get_watch(struct cluster *c, const struct api_resource *res,
+	      const struct get_watch_opts *o);
+
+#endif

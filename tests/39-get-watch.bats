@@ -1,0 +1,264 @@
+#!/usr/bin/env bats
+# `kinf get -w`, `--watch-only` and `--output-watch-events` against
+# `kubectl get` itself on the same kube-sim: both watch at once, the same
+# changes are made one at a time (each waited for in both outputs), and
+# their stdout must be the same bytes, in every format kubectl has.
+
+load test_helper
+bats_require_minimum_version 1.5.0
+
+kc() { kubectl --kubeconfig "$SIM_KUBECONFIG" "$@"; }
+
+setup() {
+	command -v kubectl >/dev/null || skip "kubectl is not installed (tests/deps installs it)"
+	O=$BATS_TEST_TMPDIR
+}
+
+size() { stat -c %s "$1"; }
+# pod_watches N — N watches of pods opened since the round began ($T0):
+# those of the round before may not be closed yet.
+pod_watches() {
+	[ "$(simctl GET /watches | jq --argjson t0 "${T0:-0}" \
+		'[.[] | select(.resource == "pods" and .started >= $t0)] | length')" -ge "$1" ]
+}
+round_begins() { T0=$(date +%s.%N); }
+# grew FILE SIZE — FILE is longer than SIZE bytes.
+grew() { [ "$(size "$1")" -gt "$2" ]; }
+same_sizes() {
+	local j
+	for ((j = 1; j <= NSETS; j++)); do
+		[ "$(size "$O/k.$j.out")" -eq "$(size "$O/i.$j.out")" ] || return 1
+	done
+}
+
+# change PATH BODY — make a change, wait until every output grew.
+change() {
+	local f before=()
+	for f in "$O"/[ki].*.out; do before+=("$(size "$f")"); done
+	simctl POST "$1" "$2" >/dev/null
+	local n=0
+	for f in "$O"/[ki].*.out; do
+		wait_until 15 grew "$f" "${before[n++]}"
+	done
+}
+
+# lines_of J — $output and $lines: kinf's stdout of the round's Jth set.
+lines_of() {
+	output=$(cat "$O/i.$1.out")
+	mapfile -t lines <"$O/i.$1.out"
+}
+
+# watch_same [--no-changes] ARGS... [:: ARGS...]... — for each set of
+# ARGS, `kubectl get ARGS` and `kinf get ARGS` watch, all at once; a pod
+# is added, modified and deleted while they do; then all are stopped with
+# SIGTERM (status 1, as kubectl's) and each kinf's stdout compared with
+# its kubectl's, byte for byte.  $output and $lines: the first set's.
+watch_same() {
+	local changes=1 n=$((++ROUND)) name j
+	if [ "$1" = --no-changes ]; then changes=0; shift; fi
+	name="watched-pod-with-a-long-name-$n"
+	local -a sets=() pids=()
+	local cur=""
+	NSETS=0
+	rm -f "$O"/[ki].*.out
+	round_begins
+	while :; do
+		local -a args=()
+		while [ $# -gt 0 ] && [ "$1" != "::" ]; do args+=("$1"); shift; done
+		NSETS=$((NSETS + 1))
+		sets[NSETS]="${args[*]}"
+		# kubectl itself in the background, not a function's subshell: the signal is for it
+		kubectl --kubeconfig "$SIM_KUBECONFIG" get "${args[@]}" >"$O/k.$NSETS.out" 2>"$O/k.$NSETS.err" &
+		pids+=($!)
+		"$KINF" get --kubeconfig "$SIM_KUBECONFIG" "${args[@]}" >"$O/i.$NSETS.out" 2>"$O/i.$NSETS.err" &
+		pids+=($!)
+		[ $# -gt 0 ] || break
+		shift
+	done
+	# all printed their list: all watches are open
+	wait_until 30 pod_watches $((2 * NSETS))
+	if [ $changes = 1 ]; then
+		change /create '{"resource":"pods","object":{"metadata":{"name":"'"$name"'"}}}'
+		change /update '{"resource":"pods","namespace":"default","name":"'"$name"'","patch":{"status":{"phase":"Failed"},"metadata":{"labels":{"x":"y"}}}}'
+		change /delete '{"resource":"pods","namespace":"default","name":"'"$name"'","graceful":false}'
+	fi
+	wait_until 10 same_sizes || true
+	kill -TERM "${pids[@]}"
+	local st=() p
+	for p in "${pids[@]}"; do
+		local s=0
+		wait "$p" || s=$?
+		st+=("$s")
+	done
+	for ((j = 1; j <= NSETS; j++)); do
+		local ks=${st[2 * j - 2]} is=${st[2 * j - 1]}
+		if ! cmp -s "$O/k.$j.out" "$O/i.$j.out" || [ "$ks" != 1 ] || [ "$is" != 1 ]; then
+			echo "# kinf get ${sets[j]} differs from kubectl's (status $is, kubectl's $ks):" >&2
+			diff "$O/k.$j.out" "$O/i.$j.out" | cut -c1-200 | head -20 | sed 's/^/# /' >&2
+			sed 's/^/# kinf stderr: /' "$O/i.$j.err" >&2
+			return 1
+		fi
+		# a comparison of nothing compares nothing
+		[ -s "$O/k.$j.out" ]
+	done
+	lines_of 1
+}
+
+@test "get -w: the table, wide, -A, labels and kind columns, as kubectl's, row by row" {
+	sim_start --pods 4
+	watch_same pods -w :: pods --watch -o wide :: pods -w -A --show-kind -L app --show-labels \
+		:: pods -w --no-headers
+	[ "${#lines[@]}" -eq 8 ]
+	[[ ${lines[0]} == "NAME "* ]]
+	# the new pod's rows are wider than the list's: kubectl's remembered widths
+	[[ ${lines[5]} == "watched-pod-with-a-long-name-1   "* ]]
+	[[ ${lines[7]} == "watched-pod-with-a-long-name-1   "* ]]
+}
+
+@test "get -w --output-watch-events and --watch-only: EVENT, ADDED then MODIFIED and DELETED; no list" {
+	sim_start --pods 3
+	watch_same pods -w --output-watch-events :: pods -w -A -o wide --output-watch-events \
+		:: pods --watch-only :: pods --watch-only --output-watch-events :: pods --watch-only -o name
+	[[ ${lines[0]} == "EVENT      NAME "* ]]
+	[[ ${lines[1]} == "ADDED      pod-0 "* ]]
+	[[ ${lines[5]} == "MODIFIED   watched-pod-"* ]]
+	[[ ${lines[6]} == "DELETED    watched-pod-"* ]]
+	# --watch-only: the header with the first event
+	lines_of 3
+	[ "${#lines[@]}" -eq 4 ]
+	[[ ${lines[1]} == watched-pod-* ]]
+}
+
+@test "get -w -o json, yaml and name, with and without --output-watch-events" {
+	sim_start --pods 3
+	watch_same pods -w -o json :: pods -w -o json --output-watch-events :: pods -w -o yaml \
+		:: pods -w -o yaml --output-watch-events :: pods -w -o name
+	[ "$(grep -c '^{$' <<<"$output")" -eq 6 ]
+	lines_of 2
+	[ "${#lines[@]}" -eq 6 ]
+	[[ ${lines[5]} == '{"type":"DELETED","object":{"apiVersion":"v1","kind":"Pod",'* ]]
+	lines_of 3
+	[ "$(grep -c '^---$' <<<"$output")" -eq 5 ]
+	lines_of 5
+	[ "${lines[5]}" = "pod/watched-pod-with-a-long-name-1" ]
+}
+
+@test "get -w -o custom-columns, jsonpath and go-template: each event printed as kubectl does" {
+	sim_start --pods 3
+	watch_same pods -w -o custom-columns=NAME:.metadata.name,PHASE:.status.phase \
+		:: pods -w -o 'jsonpath={.metadata.name} {.status.phase} {.metadata.labels.x}{"\n"}' \
+		:: pods -w -o 'jsonpath={.type}:{.object.metadata.name}{"\n"}' --output-watch-events \
+		:: pods -w -o 'go-template={{.metadata.name}} {{len .metadata.labels}}{{"\n"}}' \
+		:: pods -w -o 'custom-columns=E:.type,N:.object.metadata.name' --output-watch-events
+	[ "${lines[0]}" = "NAME    PHASE" ]
+	lines_of 2
+	[ "${lines[4]}" = "watched-pod-with-a-long-name-1 Failed y" ]
+	lines_of 3
+	[ "${lines[5]}" = "DELETED:watched-pod-with-a-long-name-1" ]
+}
+
+@test "get NAME -w: the object, then its changes only (the watch's first event not printed again)" {
+	sim_start --pods 3
+	watch_same --no-changes pods pod-1 -w
+	[ "${#lines[@]}" -eq 2 ]
+	# a change to it is printed, one to another pod is not
+	round_begins
+	kubectl --kubeconfig "$SIM_KUBECONFIG" get pod/pod-1 -w -o name >"$O/k.1.out" & local kpid=$!
+	"$KINF" get pod/pod-1 -w -o name --kubeconfig "$SIM_KUBECONFIG" >"$O/i.1.out" & local ipid=$!
+	wait_until 20 pod_watches 2
+	simctl POST /update '{"resource":"pods","namespace":"default","name":"pod-2","patch":{"metadata":{"labels":{"x":"1"}}}}' >/dev/null
+	change /update '{"resource":"pods","namespace":"default","name":"pod-1","patch":{"metadata":{"labels":{"x":"1"}}}}'
+	kill "$kpid" "$ipid"
+	wait "$kpid" "$ipid" || true
+	cmp "$O/k.1.out" "$O/i.1.out"
+	[ "$(cat "$O/i.1.out")" = $'pod/pod-1\npod/pod-1' ]
+}
+
+@test "get -w asks what kubectl asks: one LIST (a Table where one is printed), one WATCH from its RV" {
+	sim_start --pods 3
+	local a
+	for a in "pods -w" "pods -w -o json" "pods -w --sort-by=.metadata.name" "pods pod-1 -w" \
+		 "pods -A -w -o wide -l app=web --chunk-size=1" "pods -w --field-selector=spec.nodeName=node-1"; do
+		simctl DELETE /requests >/dev/null
+		round_begins
+		kubectl --kubeconfig "$SIM_KUBECONFIG" get $a >/dev/null 2>&1 & local kpid=$!
+		"$KINF" get --kubeconfig "$SIM_KUBECONFIG" $a >/dev/null 2>&1 & local ipid=$!
+		wait_until 20 pod_watches 2
+		kill "$kpid" "$ipid"
+		wait "$kpid" "$ipid" || true
+		run simctl GET /requests
+		local who want got
+		for who in kubectl kinf; do
+			printf -v "$who" '%s' "$(jq -cS --arg ua "$who/" '[.[] | select(.verb != "discovery" and (.userAgent | startswith($ua)))
+				| {verb, path, query, accept: .headers.Accept}]' <<<"$output")"
+		done
+		if [ "$kinf" != "$kubectl" ]; then
+			echo "# get $a: kinf asked $kinf" >&2
+			echo "#        kubectl asked $kubectl" >&2
+			return 1
+		fi
+		[ "$(jq '[.[] | select(.verb == "watch")] | length' <<<"$kinf")" -eq 1 ]
+	done
+}
+
+@test "get -w: a 410 (ERROR event) and the server's end of the watch end it with status 0, as kubectl's" {
+	sim_start --pods 3
+	local a
+	for a in "pods -w" "pods -w --output-watch-events" "pods -w -o json" \
+		 "pods -w -o json --output-watch-events" "pods -w -o yaml" "pods -w -o name" \
+		 "pods -w -o custom-columns=N:.metadata.name"; do
+		simctl POST /faults '{"verb":"watch","resource":"pods","kind":"410","count":2}' >/dev/null
+		run --separate-stderr timeout 10 kubectl --kubeconfig "$SIM_KUBECONFIG" get $a
+		assert_status 0
+		local want=$output
+		run --separate-stderr timeout 10 "$KINF" get --kubeconfig "$SIM_KUBECONFIG" $a
+		assert_status 0
+		[ "$output" = "$want" ] || { diff <(echo "$want") <(echo "$output") | head >&2; return 1; }
+		[ -z "$stderr" ]
+	done
+	# custom columns: a header again for the Status, its cell <none>
+	[ "$(tail -n 2 <<<"$output")" = $'N\n<none>' ]
+	simctl POST /faults '{"verb":"watch","resource":"pods","kind":"410"}' >/dev/null
+	run --separate-stderr timeout 10 "$KINF" get --kubeconfig "$SIM_KUBECONFIG" pods --watch-only
+	[ "${lines[0]}" = "STATUS    REASON    MESSAGE" ]
+	[[ ${lines[1]} =~ ^Failure\ +Expired\ +too\ old\ resource\ version ]]
+	# the server ends the watch (its timeout): status 0, nothing more
+	round_begins
+	"$KINF" get --kubeconfig "$SIM_KUBECONFIG" pods -w -o name >"$O/i.out" & local ipid=$!
+	wait_until 20 pod_watches 1
+	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
+	local st=0
+	wait "$ipid" || st=$?
+	[ "$st" -eq 0 ]
+	[ "$(wc -l <"$O/i.out")" -eq 3 ]
+}
+
+@test "get -w: a BOOKMARK the server sends anyway is never printed" {
+	sim_start --pods 1
+	simctl POST /faults "$(jq -cn '{verb:"watch", resource:"pods", kind:"lines", end:true, lines:[
+		"{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"99\"}}}",
+		"{\"type\":\"ADDED\",\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"late\",\"namespace\":\"default\",\"resourceVersion\":\"100\"}}}"]}')" >/dev/null
+	run --separate-stderr timeout 10 "$KINF" get --kubeconfig "$SIM_KUBECONFIG" pods --watch-only -o name
+	assert_status 0
+	[ "$output" = "pod/late" ]
+}
+
+@test "get -w: the flags' rules, and --deltas for kinf's own view" {
+	sim_start --pods 2
+	run --separate-stderr "$KINF" get --kubeconfig "$SIM_KUBECONFIG" pods --output-watch-events
+	assert_status 2
+	[[ $stderr == *"--output-watch-events option can only be used with --watch or --watch-only"* ]]
+	run --separate-stderr "$KINF" get --kubeconfig "$SIM_KUBECONFIG" pods,deployments -w
+	assert_status 2
+	[[ $stderr == *"you may only specify a single resource type"* ]]
+	run --separate-stderr "$KINF" get --kubeconfig "$SIM_KUBECONFIG" pods -w --from-cache
+	assert_status 2
+	simctl POST /faults '{"verb":"watch","resource":"pods","kind":"410"}' >/dev/null
+	run --separate-stderr timeout 10 "$KINF" get --kubeconfig "$SIM_KUBECONFIG" pods -w --sort-by=.metadata.name -o name
+	[ "$stderr" = "warning: --watch or --watch-only requested, --sort-by will be ignored" ]
+	# --deltas: what `kinf watch` prints, its options after
+	run --separate-stderr "$KINF" get pods -w --deltas --kubeconfig "$SIM_KUBECONFIG" --timeout 3s -q -o json
+	assert_status 0
+	[ "$(jq -s 'map(select(.handler == "OnAdd")) | length' <<<"$output")" -eq 2 ]
+	[ "$(jq -rs '.[0].resource' <<<"$output")" = pods ]
+}
