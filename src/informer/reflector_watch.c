@@ -29,14 +29,6 @@
 /* client-go warns while a streaming list is silent this long, then again. */
 #define WATCH_LIST_WARN_MS 10000
 
-static void add_selectors(struct reflector *r, struct strbuf *q)
-{
-	if (r->opts->label_selector && *r->opts->label_selector)
-		url_query_add(q, "labelSelector", r->opts->label_selector);
-	if (r->opts->field_selector && *r->opts->field_selector)
-		url_query_add(q, "fieldSelector", r->opts->field_selector);
-}
-
 static char *request_path(struct reflector *r, const struct strbuf *q)
 {
 	return xasprintf("%s%s", r->path, strbuf_str(q));
@@ -528,24 +520,35 @@ static enum outcome streaming_list_outcome(struct reflector *r, struct watch_sta
 	return FAILED;
 }
 
-/* The watch's request: from the last RV, or a streaming list's. */
+/* A parameter as client-go's ListOptions has it: an empty one is left out. */
+static void query_add_set(struct strbuf *q, const char *name, const char *value)
+{
+	if (value && *value)
+		url_query_add(q, name, value);
+}
+
+/*
+ * The watch's request: from the last RV, or a streaming list's.  Spelt
+ * as client-go spells it: its parameter codec writes booleans as "true",
+ * leaves empty parameters out, and url.Values.Encode() sorts the keys.
+ */
 static char *watch_path(struct reflector *r, bool initial, int timeout_s)
 {
 	struct strbuf q = STRBUF_INIT;
+	const char *rv = initial && r->rv_unavailable ? "" : r->last_rv;
 	char num[16];
 
-	url_query_add(&q, "watch", "1");
-	url_query_add(&q, "allowWatchBookmarks", "true");
-	if (initial) {
-		url_query_add(&q, "sendInitialEvents", "true");
-		url_query_add(&q, "resourceVersionMatch", "NotOlderThan");
-		url_query_add(&q, "resourceVersion", r->rv_unavailable ? "" : r->last_rv);
-	} else {
-		url_query_add(&q, "resourceVersion", r->last_rv);
-	}
 	snprintf(num, sizeof(num), "%d", timeout_s);
+	url_query_add(&q, "allowWatchBookmarks", "true");
+	query_add_set(&q, "fieldSelector", r->opts->field_selector);
+	query_add_set(&q, "labelSelector", r->opts->label_selector);
+	query_add_set(&q, "resourceVersion", rv);
+	if (initial) {
+		url_query_add(&q, "resourceVersionMatch", "NotOlderThan");
+		url_query_add(&q, "sendInitialEvents", "true");
+	}
 	url_query_add(&q, "timeoutSeconds", num);
-	add_selectors(r, &q);
+	url_query_add(&q, "watch", "true");
 	char *path = request_path(r, &q);
 	strbuf_release(&q);
 	return path;
