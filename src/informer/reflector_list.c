@@ -396,7 +396,7 @@ enum outcome reflector_list(struct reflector *r)
 		r->stats.last_list_ms = wall_ms();
 		pthread_mutex_unlock(&r->lock);
 		struct replace_stats rs;
-		fifo_replace(r->fifo, ls.items, ls.nr, r->list_no, &rs);
+		fifo_replace(r->fifo, ls.items, ls.nr, rv, r->list_no, &rs);
 		if (r->hooks.replaced)
 			r->hooks.replaced(r->hooks.ctx);
 		r->listed_once = true;

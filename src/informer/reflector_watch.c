@@ -104,7 +104,7 @@ static void streaming_list_done(struct watch_state *ws, const char *rv)
 	r->stats.last_list_ms = wall_ms();
 	r->stats.pages++;
 	pthread_mutex_unlock(&r->lock);
-	fifo_replace(r->fifo, ls->items, ls->nr, r->list_no, &rs);
+	fifo_replace(r->fifo, ls->items, ls->nr, rv, r->list_no, &rs);
 	if (r->hooks.replaced)
 		r->hooks.replaced(r->hooks.ctx);
 	r->listed_once = true;
@@ -135,6 +135,12 @@ static int on_watch_bookmark(struct watch_state *ws, json_object *obj)
 	 * list restarted before its end is asked from the RV it had.
 	 */
 	if (!ws->initial) {
+		/*
+		 * handleAnyWatch hands it to the store first (Bookmark: a delta
+		 * of the atomic FIFO); a streaming list's temporary store
+		 * takes none.
+		 */
+		fifo_bookmark(r->fifo, rv);
 		reflector_note_rv_back(r, rv, "a bookmark");
 		reflector_set_rv(r, rv);
 	}
