@@ -42,3 +42,17 @@ CG=$BATS_TEST_DIRNAME/client-go
 	[[ "$output" == *"requests differ"* ]]
 	[[ "$output" == *"kinf      (none)"* ]]
 }
+
+@test "client-go goldens: a request spelt otherwise fails the check (watch=1 for watch=true)" {
+	# a golden in which client-go would have spelt its watch "watch=1":
+	# the apiserver reads both alike, but kinf must send what client-go sends
+	mkdir "$BATS_TEST_TMPDIR/golden"
+	g=$BATS_TEST_TMPDIR/golden/basic-events.1.28.ndjson
+	sed 's/&watch=true"/\&watch=1"/' "$CG/golden/basic-events.1.28.ndjson" >"$g"
+	run ! cmp -s "$g" "$CG/golden/basic-events.1.28.ndjson"
+	run "$CG/compare" --golden "$BATS_TEST_TMPDIR/golden" basic-events
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"requests differ"* ]]
+	[[ "$output" == *"client-go GET /api/v1/namespaces/default/pods?allowWatchBookmarks=true&resourceVersion=12&timeoutSeconds=*&watch=1 "* ]]
+}

@@ -95,7 +95,7 @@ open_watches() { [ "$(simctl GET /stats | jq .openWatches)" -eq "$1" ]; }
 	# Nothing changes: the connection is pinged (GET /livez on it), and lives.
 	wait_until 15 bash -c "[ \$(grep -c ' \"GET /livez ' '$H2_DIR/access.log') -ge 3 ]"
 	! grep -q 'closing it' "$ERR" || false
-	[ "$(grep -c '^GET .*watch=1' "$ERR")" -eq 0 ]	# the first watch still runs
+	[ "$(grep -c '^GET .*watch=true' "$ERR")" -eq 0 ]	# the first watch still runs
 	[ "$(h2_connections)" -eq 1 ]
 
 	# The front end freezes (its socket stays open, nothing moves).
@@ -245,7 +245,7 @@ cert_kubeconfig() {
 @test "-v: a watch ended by --timeout or a signal is 'stopped', not 'failed'" {
 	sim_start --pods 2
 	run --separate-stderr "$KINF" watch pods --kubeconfig "$SIM_KUBECONFIG" -v --timeout 2s
-	grep -q '^GET .*watch=1.* 200 OK in [0-9]* ms, stopped$' <<<"$stderr"
+	grep -q '^GET .*watch=true.* 200 OK in [0-9]* ms, stopped$' <<<"$stderr"
 	! grep -q 'failed' <<<"$stderr" || false
 
 	start_watch "$SIM_KUBECONFIG" pods
@@ -253,7 +253,7 @@ cert_kubeconfig() {
 	stop_watch
 	# The simulator counts a watch open before its answer's headers are
 	# out: a stop then finds no status yet.  Stopped, either way.
-	grep -qE '^GET .*watch=1.*( 200 OK in [0-9]* ms, stopped| stopped after [0-9]* ms)$' "$ERR"
+	grep -qE '^GET .*watch=true.*( 200 OK in [0-9]* ms, stopped| stopped after [0-9]* ms)$' "$ERR"
 	! grep -q 'failed' "$ERR"
 }
 

@@ -63,7 +63,8 @@ static const struct option delta_output_options[] = {
 	{ .type = OPT_T_STRING, .short_name = 'o', .long_name = "output", .value = &o.output,
 	  .argh = "FORMAT", .choices = output_names, .help = "output format" },
 	OPT_STRING(0, "types", &o.types, "TYPES",
-		   "only these delta types, e.g. Added,Deleted", COMPLETE_DELTA_TYPES),
+		   "only these delta types, e.g. Added,Deleted (Bookmark: only when named)",
+		   COMPLETE_DELTA_TYPES),
 	OPT_BOOL(0, "hide-unchanged", &o.hide_unchanged,
 		 "hide updates whose resourceVersion did not change (after a relist, a resync)"),
 	OPT_BOOL(0, "watch-only", &o.watch_only,
@@ -201,7 +202,7 @@ static void parse_output(const struct command *cmd, struct output_setup *out)
 	memset(out, 0, sizeof(*out));
 	if (o.types && parse_types(o.types, &out->types, &bad) < 0)
 		usage_error(cmd, "unknown delta type '%s' in --types "
-			    "(Added, Updated, Deleted, Replaced, Sync, ReplacedAll, SyncAll)", bad);
+			    "(Added, Updated, Deleted, Replaced, Sync, ReplacedAll, SyncAll, Bookmark)", bad);
 	/* line, wide, json, name: the printer's own; the rest kubectl's */
 	out->output = output_format_parse(o.output ? o.output : "line");
 	if (out->output < 0 || out->output == OUTPUT_OBJECT) {

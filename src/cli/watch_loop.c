@@ -124,7 +124,7 @@ static int on_notification(void *ctx, size_t i, struct notification *n)
 			 loop->max_deltas && ++loop->printed >= loop->max_deltas)
 			ret = 1;
 	}
-	if (ret == 0 && loop->hook && n->kind != NOTIFY_ACTIVITY)
+	if (ret == 0 && loop->hook && n->kind != NOTIFY_ACTIVITY && n->kind != NOTIFY_BOOKMARK)
 		loop->hook->note(loop->hook->ctx, n);
 	notification_release(n);
 	return ret;
@@ -319,6 +319,8 @@ static void run_init(struct watch_loop *loop, struct run *r)
 	r->cons = (struct consumer){
 		.session = loop->session, .ops = &watch_ops, .ctx = loop,
 		.resync_ms = loop->resync_ms,
+		/* Bookmark deltas are no handler calls: shown only when asked for. */
+		.bookmarks = (loop->types >> DELTA_BOOKMARK) & 1,
 		.verify_every_ms = loop->verify_every_ms,
 		.verify_lag_ms = loop->verify_lag_ms,
 		.metrics = loop->metrics,

@@ -1371,5 +1371,12 @@ void url_query_add(struct strbuf *q, const char *name, const char *value)
 	strbuf_addch(q, q->len ? '&' : '?');
 	strbuf_adds(q, name);
 	strbuf_addch(q, '=');
+	/* Go's url.QueryEscape, as client-go sends it: a space is a '+'. */
+	for (const char *sp; (sp = strchr(value, ' ')); value = sp + 1) {
+		char *part = xstrndup(value, (size_t)(sp - value));
+		url_query_escape(q, part);
+		strbuf_addch(q, '+');
+		free(part);
+	}
 	url_query_escape(q, value);
 }

@@ -278,9 +278,12 @@ int64_t http_retry_delay_ms(const struct http_response *resp);
 #define HTTP_NO_ANSWER_RETRY_MS 1000
 bool http_no_answer_retriable(const struct http_response *resp, int rc);
 
-/* Percent-encodes s for a query string into sb. */
+/* Percent-encodes s into sb: all but letters, digits and "-._~" (a path's segment too). */
 void url_query_escape(struct strbuf *sb, const char *s);
-/* Appends "?name=value" to an empty query, "&name=value" to one begun. */
+/*
+ * Appends "?name=value" to an empty query, "&name=value" to one begun,
+ * value escaped as Go's url.QueryEscape escapes it (a space as '+').
+ */
 void url_query_add(struct strbuf *q, const char *name, const char *value);
 
 #endif

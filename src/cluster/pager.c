@@ -32,22 +32,23 @@ static char *page_path(struct pager *p)
 {
 	const struct pager_opts *o = p->opts;
 	struct strbuf q = STRBUF_INIT;
+	char num[16];
 
-	if (!p->full && o->limit) {
-		char num[16];
-		snprintf(num, sizeof(num), "%u", o->limit);
-		url_query_add(&q, "limit", num);
-	}
+	/* In client-go's order: url.Values.Encode() sorts the keys. */
 	if (p->cont)
 		url_query_add(&q, "continue", p->cont);
-	else if (o->rv && *o->rv)
-		url_query_add(&q, "resourceVersion", o->rv);
-	if (o->label_selector)
-		url_query_add(&q, "labelSelector", o->label_selector);
 	if (o->field_selector)
 		url_query_add(&q, "fieldSelector", o->field_selector);
 	if (o->include_object)
 		url_query_add(&q, "includeObject", "Object");
+	if (o->label_selector)
+		url_query_add(&q, "labelSelector", o->label_selector);
+	if (!p->full && o->limit) {
+		snprintf(num, sizeof(num), "%u", o->limit);
+		url_query_add(&q, "limit", num);
+	}
+	if (!p->cont && o->rv && *o->rv)
+		url_query_add(&q, "resourceVersion", o->rv);
 	char *path = xasprintf("%s%s", o->path, strbuf_str(&q));
 	strbuf_release(&q);
 	return path;

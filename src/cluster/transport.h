@@ -28,9 +28,15 @@
  * ping_timeout_ms, the connection is dead: the transport shuts its socket
  * down, every transfer on it fails at once (xfer_news.conn_dead), and the
  * next requests open a new connection.  libcurl 7.88 (Debian 12) has no
- * way to send an HTTP/2 PING frame on a connection of a multi handle
- * (curl_easy_upkeep() only reaches the connections of curl_easy_perform;
- * libcurl 8.10 changed that), so the ping is a tiny request multiplexed on
+ * way to send an HTTP/2 PING frame on a connection of a multi handle:
+ * curl_easy_upkeep() walks only the connection cache of the handle's
+ * private multi (data->multi_easy, which curl_easy_perform makes), and a
+ * handle added to our multi has none, so it returns CURLE_OK having done
+ * nothing, whatever CURLOPT_UPKEEP_INTERVAL_MS says (libcurl 8.10's
+ * connection pool changed that).  Even where it sends one, nghttp2
+ * answers the PING's ACK inside libcurl with no callback, so kinf could
+ * tell it was answered only by counting the socket's own reads.  So the
+ * ping is a tiny request multiplexed on
  * the same connection (opts.probe_setup says which; kclient asks
  * GET /livez, which every apiserver answers, whoever asks): any answer,
  * even 401, proves the connection alive.  HTTP/1.1 connections cannot be

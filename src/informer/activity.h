@@ -78,6 +78,12 @@ struct informer_stats {
 	int64_t backoff_until_ms;	/* wall clock, STATE_BACKOFF */
 	unsigned list_page;		/* STATE_LISTING: page in progress */
 	char rv[RV_SIZE];		/* last synced resourceVersion */
+	/*
+	 * The Indexer's LastStoreSyncResourceVersion (1.36's atomic FIFO;
+	 * "" with the others, as client-go without AtomicFIFO): the RV of the
+	 * last delta applied, a list's, an object's or a Bookmark's.
+	 */
+	char store_rv[RV_SIZE];
 	bool synced;
 	uint64_t lists, pages, list_fallbacks, watches, watch_ends;
 	uint64_t relists, expired, stalls, errors, backoffs, bookmarks;

@@ -85,6 +85,8 @@ void consumer_grow(struct consumer *c)
 	c->checks = xrealloc(c->checks, s->nr * sizeof(*c->checks));
 	for (size_t i = c->nr; i < s->nr; i++) {
 		c->listeners[i] = informer_add_listener(s->informers[i], c->resync_ms);
+		if (c->bookmarks)
+			listener_want_bookmarks(c->listeners[i]);
 		c->checks[i] = (struct consumer_check){ .at = now + c->verify_every_ms };
 		verify_check_init(&c->checks[i].vc, s, i);
 	}

@@ -67,6 +67,7 @@ struct consumer {
 	const struct consumer_ops *ops;
 	void *ctx;
 	int64_t resync_ms;		/* each listener's resync period; 0: none */
+	bool bookmarks;			/* listeners get NOTIFY_BOOKMARK too */
 	size_t drain_max;		/* notifications per listener per drain; 0: all */
 	int64_t verify_every_ms;	/* 0: only consumer_verify() */
 	int64_t verify_lag_ms;		/* how long a check waits for the informer */

@@ -13,6 +13,7 @@ static const char *const type_names[DELTA__COUNT] = {
 	[DELTA_SYNC] = "Sync",
 	[DELTA_REPLACED_ALL] = "ReplacedAll",
 	[DELTA_SYNC_ALL] = "SyncAll",
+	[DELTA_BOOKMARK] = "Bookmark",
 };
 
 static const char *const source_names[SOURCE__COUNT] = {

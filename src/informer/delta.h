@@ -24,6 +24,13 @@ enum delta_type {
 	 */
 	DELTA_REPLACED_ALL,
 	DELTA_SYNC_ALL,
+	/*
+	 * 1.36's atomic FIFO only (EmitDeltaTypeBookmark): a watch's bookmark,
+	 * queued in order with the events.  No object (obj NULL), its RV in
+	 * rv; it ends a batch, and when popped it only sets the Indexer's
+	 * last-sync resourceVersion: no handler is called.
+	 */
+	DELTA_BOOKMARK,
 	DELTA__COUNT
 };
 
@@ -69,7 +76,7 @@ struct delta {
 	/* DELTA_REPLACED_ALL in the FIFO: the list, a reference each, owned. */
 	struct kobj **all;
 	size_t nr_all;
-	char rv[64];		/* DELTA_REPLACED_ALL: the list's resourceVersion */
+	char rv[64];		/* DELTA_REPLACED_ALL: the list's resourceVersion; DELTA_BOOKMARK: its */
 };
 
 /* One key's pending deltas, oldest first. */

@@ -147,7 +147,7 @@ static void tombstone(struct fifo *fifo, struct kobj *obj)
 }
 
 static size_t delta_fifo_replace(struct fifo *fifo, struct kobj **items,
-				 size_t nr, size_t *initial)
+				 size_t nr, const char *rv, size_t *initial)
 {
 	struct delta_fifo *df = of(fifo);
 	struct hashmap listed = HASHMAP_INIT;

@@ -203,7 +203,7 @@ static void count_listed(struct fifo *fifo, struct kobj **items, size_t nr,
 }
 
 void fifo_replace(struct fifo *fifo, struct kobj **items, size_t nr,
-		  unsigned list_no, struct replace_stats *stats)
+		  const char *rv, unsigned list_no, struct replace_stats *stats)
 {
 	size_t tombstones, initial = 0;
 
@@ -211,7 +211,7 @@ void fifo_replace(struct fifo *fifo, struct kobj **items, size_t nr,
 	if (stats)
 		count_listed(fifo, items, nr, stats);
 	fifo->list_no = list_no;
-	tombstones = fifo->ops->replace(fifo, items, nr, &initial);
+	tombstones = fifo->ops->replace(fifo, items, nr, rv ? rv : "", &initial);
 	if (!fifo->populated) {
 		fifo->populated = true;
 		fifo->initial_population = initial;
@@ -223,6 +223,16 @@ void fifo_replace(struct fifo *fifo, struct kobj **items, size_t nr,
 	if (stats)
 		stats->deleted = fifo->ops->tombstones_when_popped ? stats->known_gone
 								   : tombstones;
+	unlock_and_wake(fifo);
+}
+
+void fifo_bookmark(struct fifo *fifo, const char *rv)
+{
+	if (!fifo->ops->bookmark)
+		return;
+	pthread_mutex_lock(&fifo->lock);
+	/* Unlike an event, it does not populate (RealFIFO.Bookmark). */
+	fifo->ops->bookmark(fifo, rv);
 	unlock_and_wake(fifo);
 }
 

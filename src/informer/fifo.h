@@ -108,14 +108,24 @@ void fifo_update(struct fifo *fifo, struct kobj *obj);
 void fifo_delete(struct fifo *fifo, struct kobj *obj);
 
 /*
- * A complete list: a Replaced delta for each of items[0..nr), and a
- * tombstoned Deleted delta for every key known or queued but not listed.
+ * A complete list at rv: a Replaced delta for each of items[0..nr), and a
+ * tombstoned Deleted delta for every key known or queued but not listed
+ * (the atomic FIFO: one ReplacedAll, holding rv).
  * list_no tags the deltas (0 for the initial list, n for the n-th relist).
  * Fills *stats when not NULL, with a sample of the keys when anything was
  * known before (a relist); the caller frees stats->sample.
  */
 void fifo_replace(struct fifo *fifo, struct kobj **items, size_t nr,
-		  unsigned list_no, struct replace_stats *stats);
+		  const char *rv, unsigned list_no, struct replace_stats *stats);
+
+/*
+ * A watch's bookmark at rv (client-go's Bookmark, which the reflector
+ * calls on every bookmark of the watch phase, not on a streaming list's).
+ * Only FIFO_ATOMIC queues it, as one DELTA_BOOKMARK that no batch
+ * shares; it populates nothing.  The others ignore it, as client-go's
+ * DeltaFIFO and non-atomic RealFIFO do.
+ */
+void fifo_bookmark(struct fifo *fifo, const char *rv);
 
 /* A Sync delta for every known key that has nothing queued. */
 /* Returns how many deltas it queued (the atomic FIFO: one SyncAll). */

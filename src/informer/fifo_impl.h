@@ -48,7 +48,9 @@ struct fifo_ops {
 	 * population (fifo.c decides whether this is the first).
 	 */
 	size_t (*replace)(struct fifo *fifo, struct kobj **items, size_t nr,
-			  size_t *initial);
+			  const char *rv, size_t *initial);
+	/* A watch's bookmark (fifo_bookmark); NULL: ignored. */
+	void (*bookmark)(struct fifo *fifo, const char *rv);
 	/* Returns how many deltas it queued. */
 	size_t (*resync)(struct fifo *fifo);
 	size_t (*len)(struct fifo *fifo);

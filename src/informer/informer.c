@@ -49,6 +49,7 @@ struct listener {
 	int64_t resync_ms;		/* 0: never */
 	int64_t next_resync_ms;		/* monotonic */
 	bool resync_due;		/* in the current syncing set */
+	bool bookmarks;			/* gets NOTIFY_BOOKMARK; under inf->lock */
 };
 
 struct informer {
@@ -67,6 +68,7 @@ struct informer {
 	bool failed;			/* the reflector gave up (fatal error) */
 	int64_t resync_check_ms;
 	uint64_t deltas[DELTA__COUNT];
+	char store_rv[RV_SIZE];		/* stats.store_rv; under lock */
 	uint64_t resyncs;
 	int64_t last_resync_ms, next_resync_ms;	/* wall clock */
 
@@ -230,6 +232,13 @@ size_t listener_pending(struct listener *l)
 	return n;
 }
 
+void listener_want_bookmarks(struct listener *l)
+{
+	pthread_mutex_lock(&l->inf->lock);
+	l->bookmarks = true;
+	pthread_mutex_unlock(&l->inf->lock);
+}
+
 int listener_wake_fd(struct listener *l)
 {
 	return l->pipe[0];
@@ -254,6 +263,8 @@ static void distribute(struct informer *inf, const struct notification *n)
 	for (size_t i = 0; i < inf->nr_listeners; i++) {
 		struct listener *l = inf->listeners[i];
 		if (n->resync_only && !l->resync_due)
+			continue;
+		if (n->kind == NOTIFY_BOOKMARK && !l->bookmarks)
 			continue;
 		struct notification copy = *n;
 		if (copy.delta.obj)
@@ -390,6 +401,30 @@ static void handle_sync_all(struct informer *inf, const struct delta *d)
 	kobj_list_release(&cached);
 }
 
+/* The Indexer's last-sync RV, which only 1.36's store keeps. */
+static void set_store_rv(struct informer *inf, const char *rv)
+{
+	if (inf->opts.fifo == FIFO_ATOMIC)
+		snprintf(inf->store_rv, sizeof(inf->store_rv), "%s", rv);
+}
+
+/*
+ * A Bookmark (controller.go processDeltas): the Indexer takes its RV, no
+ * handler is called; listeners that asked are told.
+ */
+static void handle_bookmark(struct informer *inf, const struct delta *d)
+{
+	struct activity_info info = { .act = ACT_BOOKMARK };
+	struct notification n = notification_of(inf, d);
+
+	set_store_rv(inf, d->rv);
+	snprintf(info.rv, sizeof(info.rv), "%s", d->rv);
+	n.kind = NOTIFY_BOOKMARK;
+	n.activity = &info;	/* each listener gets a copy */
+	inf->deltas[DELTA_BOOKMARK]++;
+	distribute(inf, &n);
+}
+
 /* client-go's HandleDeltas: runs under the FIFO's lock (see fifo_pop). */
 static void handle_deltas(void *ctx, struct deltas *deltas)
 {
@@ -401,11 +436,15 @@ static void handle_deltas(void *ctx, struct deltas *deltas)
 
 		if (d->type == DELTA_REPLACED_ALL) {
 			handle_replaced_all(inf, d);
+			set_store_rv(inf, d->rv);
+		} else if (d->type == DELTA_BOOKMARK) {
+			handle_bookmark(inf, d);
 		} else if (d->type == DELTA_SYNC_ALL) {
 			handle_sync_all(inf, d);
 		} else {
 			struct delta one = *d;
 			d->obj = NULL;	/* handle_delta takes the reference */
+			set_store_rv(inf, one.obj->rv);
 			inf->deltas[one.type]++;
 			handle_delta(inf, &one);
 		}
@@ -831,6 +870,7 @@ void informer_get_stats(struct informer *inf, struct informer_stats *out)
 	out->synced = inf->synced;
 	out->resyncs = inf->resyncs;
 	memcpy(out->deltas, inf->deltas, sizeof(out->deltas));
+	memcpy(out->store_rv, inf->store_rv, sizeof(out->store_rv));
 	out->last_resync_ms = inf->last_resync_ms;
 	out->next_resync_ms = inf->next_resync_ms;
 	for (size_t i = 0; i < inf->nr_listeners; i++) {

@@ -55,6 +55,12 @@ enum notify_kind {
 	NOTIFY_UPDATE,
 	NOTIFY_DELETE,
 	NOTIFY_ACTIVITY,
+	/*
+	 * A Bookmark delta popped (the atomic FIFO's; no handler is called):
+	 * delta.obj is NULL and activity holds its RV (an ACT_BOOKMARK).
+	 * Only to listeners that asked (listener_want_bookmarks()).
+	 */
+	NOTIFY_BOOKMARK,
 };
 
 /* A member added here must be kept by informer.c's struct queued too. */
@@ -111,6 +117,12 @@ void informer_get_stats(struct informer *inf, struct informer_stats *out);
 const struct api_resource *informer_resource(struct informer *inf);
 /* Queue a resync now (the TUI's `r`), whether or not one is due. */
 void informer_resync_now(struct informer *inf);
+
+/*
+ * From now on l also gets NOTIFY_BOOKMARK: what `--types Bookmark` shows.
+ * Others never see one, so that they see handler calls only.
+ */
+void listener_want_bookmarks(struct listener *l);
 
 /* A readable fd while the listener's buffer is non-empty. */
 int listener_wake_fd(struct listener *l);

@@ -130,7 +130,7 @@ void metrics_note(struct metrics *m, size_t i, const struct notification *n)
 	if (n->kind == NOTIFY_ACTIVITY) {
 		if (n->activity)
 			note_activity(f, n->activity);
-	} else if ((unsigned)n->delta.type < DELTA__COUNT) {
+	} else if ((unsigned)n->delta.type < DELTA__COUNT && (unsigned)n->kind < NR_HANDLERS) {
 		f->handled[n->delta.type][n->kind]++;
 	}
 }

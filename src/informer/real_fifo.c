@@ -12,13 +12,15 @@
  *                    holding the whole list, Resync one SyncAll; the
  *                    informer reconciles them against the Indexer when
  *                    popped (controller.go processReplacedAllInfo), so the
- *                    queue never reads the Indexer.
+ *                    queue never reads the Indexer; a watch's bookmark is
+ *                    a Bookmark delta (EmitDeltaTypeBookmark).
  * Both pop in batches when asked (1.35's InOrderInformersBatchProcess,
- * RealFIFO.PopBatch): consecutive entries of distinct keys, ReplacedAll
- * and SyncAll always alone.
+ * RealFIFO.PopBatch): consecutive entries of distinct keys, ReplacedAll,
+ * SyncAll and Bookmark always alone.
  */
 #include "informer/fifo_impl.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -101,7 +103,7 @@ static void tombstone(struct fifo *fifo, struct kobj *obj)
 }
 
 static size_t real_fifo_replace(struct fifo *fifo, struct kobj **items,
-				size_t nr, size_t *initial)
+				size_t nr, const char *rv, size_t *initial)
 {
 	struct real_fifo *rf = of(fifo);
 	struct hashmap listed = HASHMAP_INIT, last = HASHMAP_INIT;
@@ -180,9 +182,11 @@ static size_t real_fifo_len(struct fifo *fifo)
 	return of(fifo)->nr;
 }
 
+/* PopBatch's batchable types: not the atomic FIFO's, which have no key. */
 static bool batchable(const struct delta *d)
 {
-	return d->type != DELTA_REPLACED_ALL && d->type != DELTA_SYNC_ALL;
+	return d->type != DELTA_REPLACED_ALL && d->type != DELTA_SYNC_ALL &&
+	       d->type != DELTA_BOOKMARK;
 }
 
 /*
@@ -225,7 +229,7 @@ static size_t real_fifo_take(struct fifo *fifo, struct deltas *out,
 /* ---- the atomic RealFIFO (1.36) ------------------------------------------ */
 
 static size_t atomic_fifo_replace(struct fifo *fifo, struct kobj **items,
-				  size_t nr, size_t *initial)
+				  size_t nr, const char *rv, size_t *initial)
 {
 	struct real_fifo *rf = of(fifo);
 	struct delta *d;
@@ -244,6 +248,7 @@ static size_t atomic_fifo_replace(struct fifo *fifo, struct kobj **items,
 	};
 	for (size_t i = 0; i < nr; i++)
 		d->all[i] = kobj_ref(items[i]);
+	snprintf(d->rv, sizeof(d->rv), "%s", rv);
 	/* client-go counts the queue: this one delta, and what came before. */
 	*initial = rf->nr;
 	/* Tombstones are made when it is popped; none queued here. */
@@ -266,6 +271,25 @@ static size_t atomic_fifo_resync(struct fifo *fifo)
 	return 1;
 }
 
+/* RealFIFO.Bookmark with EmitDeltaTypeBookmark: a delta of its own. */
+static void atomic_fifo_bookmark(struct fifo *fifo, const char *rv)
+{
+	struct real_fifo *rf = of(fifo);
+	struct delta *d;
+
+	if (rf->nr == rf->alloc)
+		ring_resize(rf, rf->alloc ? rf->alloc * 2 : 16);
+	d = ring_at(rf, rf->nr++);
+	*d = (struct delta){
+		.type = DELTA_BOOKMARK,
+		.source = SOURCE_WATCH,
+		.list_no = fifo->list_no,
+		.time_ms = wall_ms(),
+		.clock_ms = fifo_clock(fifo),
+	};
+	snprintf(d->rv, sizeof(d->rv), "%s", rv);
+}
+
 const struct fifo_ops real_fifo_ops = {
 	.alloc = real_fifo_alloc,
 	.free = real_fifo_free,
@@ -283,6 +307,7 @@ const struct fifo_ops atomic_fifo_ops = {
 	.queue = real_fifo_queue,
 	.delete = real_fifo_delete,
 	.replace = atomic_fifo_replace,
+	.bookmark = atomic_fifo_bookmark,
 	.resync = atomic_fifo_resync,
 	.len = real_fifo_len,
 	.take = real_fifo_take,

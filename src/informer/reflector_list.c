@@ -116,7 +116,9 @@ static long not_a_list(struct reflector *r, const char *rest, long status,
  * client-go's paging rules: an explicit page size always; else pages of
  * 500, except for a relist at a known RV, which the watch cache serves in
  * one response (a limit would send it to etcd) — unless the first list
- * showed this server pages even at "0".
+ * showed this server pages even at "0".  Decided once a list, from the RV
+ * it first asks for: list()'s pager keeps its PageSize for the retry at
+ * "" after that RV proved too old or too large.
  */
 static unsigned page_limit(struct reflector *r, const char *rv)
 {
@@ -301,13 +303,13 @@ static const char *nonempty(const char *s)
 }
 
 /* One LIST, all its pages, into ls->items.  rv_out gets the list's RV. */
-static enum outcome list_pages(struct reflector *r, const char *rv,
+static enum outcome list_pages(struct reflector *r, const char *rv, unsigned limit,
 			       struct list_state *ls, char rv_out[RV_SIZE])
 {
 	struct list_pass lp = { .r = r, .ls = ls, .rv = rv, .rv_out = rv_out };
 	struct pager_opts po = {
 		.path = r->path,
-		.limit = page_limit(r, rv),
+		.limit = limit,
 		.rv = rv,
 		.label_selector = nonempty(r->opts->label_selector),
 		.field_selector = nonempty(r->opts->field_selector),
@@ -356,6 +358,7 @@ enum outcome reflector_list(struct reflector *r)
 {
 	struct list_state ls = { .r = r };
 	char rv[RV_SIZE];
+	unsigned limit = page_limit(r, relist_rv(r));
 	enum outcome ret;
 
 	reflector_set_state(r, STATE_LISTING);
@@ -363,7 +366,7 @@ enum outcome reflector_list(struct reflector *r)
 	STAT_INC(r, lists);
 	for (;;) {
 		decoder_begin(r->decoder, decode_list_item, NULL, &ls);
-		ret = list_pages(r, relist_rv(r), &ls, rv);
+		ret = list_pages(r, relist_rv(r), limit, &ls, rv);
 		/* The last pages may still be decoding: the items are ours after this. */
 		decoder_drain(r->decoder);
 		if (ret == OK && ls.bad) {
@@ -393,7 +396,7 @@ enum outcome reflector_list(struct reflector *r)
 		r->stats.last_list_ms = wall_ms();
 		pthread_mutex_unlock(&r->lock);
 		struct replace_stats rs;
-		fifo_replace(r->fifo, ls.items, ls.nr, r->list_no, &rs);
+		fifo_replace(r->fifo, ls.items, ls.nr, rv, r->list_no, &rs);
 		if (r->hooks.replaced)
 			r->hooks.replaced(r->hooks.ctx);
 		r->listed_once = true;

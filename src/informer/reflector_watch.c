@@ -29,14 +29,6 @@
 /* client-go warns while a streaming list is silent this long, then again. */
 #define WATCH_LIST_WARN_MS 10000
 
-static void add_selectors(struct reflector *r, struct strbuf *q)
-{
-	if (r->opts->label_selector && *r->opts->label_selector)
-		url_query_add(q, "labelSelector", r->opts->label_selector);
-	if (r->opts->field_selector && *r->opts->field_selector)
-		url_query_add(q, "fieldSelector", r->opts->field_selector);
-}
-
 static char *request_path(struct reflector *r, const struct strbuf *q)
 {
 	return xasprintf("%s%s", r->path, strbuf_str(q));
@@ -112,7 +104,7 @@ static void streaming_list_done(struct watch_state *ws, const char *rv)
 	r->stats.last_list_ms = wall_ms();
 	r->stats.pages++;
 	pthread_mutex_unlock(&r->lock);
-	fifo_replace(r->fifo, ls->items, ls->nr, r->list_no, &rs);
+	fifo_replace(r->fifo, ls->items, ls->nr, rv, r->list_no, &rs);
 	if (r->hooks.replaced)
 		r->hooks.replaced(r->hooks.ctx);
 	r->listed_once = true;
@@ -143,6 +135,12 @@ static int on_watch_bookmark(struct watch_state *ws, json_object *obj)
 	 * list restarted before its end is asked from the RV it had.
 	 */
 	if (!ws->initial) {
+		/*
+		 * handleAnyWatch hands it to the store first (Bookmark: a delta
+		 * of the atomic FIFO); a streaming list's temporary store
+		 * takes none.
+		 */
+		fifo_bookmark(r->fifo, rv);
 		reflector_note_rv_back(r, rv, "a bookmark");
 		reflector_set_rv(r, rv);
 	}
@@ -528,24 +526,35 @@ static enum outcome streaming_list_outcome(struct reflector *r, struct watch_sta
 	return FAILED;
 }
 
-/* The watch's request: from the last RV, or a streaming list's. */
+/* A parameter as client-go's ListOptions has it: an empty one is left out. */
+static void query_add_set(struct strbuf *q, const char *name, const char *value)
+{
+	if (value && *value)
+		url_query_add(q, name, value);
+}
+
+/*
+ * The watch's request: from the last RV, or a streaming list's.  Spelt
+ * as client-go spells it: its parameter codec writes booleans as "true",
+ * leaves empty parameters out, and url.Values.Encode() sorts the keys.
+ */
 static char *watch_path(struct reflector *r, bool initial, int timeout_s)
 {
 	struct strbuf q = STRBUF_INIT;
+	const char *rv = initial && r->rv_unavailable ? "" : r->last_rv;
 	char num[16];
 
-	url_query_add(&q, "watch", "1");
-	url_query_add(&q, "allowWatchBookmarks", "true");
-	if (initial) {
-		url_query_add(&q, "sendInitialEvents", "true");
-		url_query_add(&q, "resourceVersionMatch", "NotOlderThan");
-		url_query_add(&q, "resourceVersion", r->rv_unavailable ? "" : r->last_rv);
-	} else {
-		url_query_add(&q, "resourceVersion", r->last_rv);
-	}
 	snprintf(num, sizeof(num), "%d", timeout_s);
+	url_query_add(&q, "allowWatchBookmarks", "true");
+	query_add_set(&q, "fieldSelector", r->opts->field_selector);
+	query_add_set(&q, "labelSelector", r->opts->label_selector);
+	query_add_set(&q, "resourceVersion", rv);
+	if (initial) {
+		url_query_add(&q, "resourceVersionMatch", "NotOlderThan");
+		url_query_add(&q, "sendInitialEvents", "true");
+	}
 	url_query_add(&q, "timeoutSeconds", num);
-	add_selectors(r, &q);
+	url_query_add(&q, "watch", "true");
 	char *path = request_path(r, &q);
 	strbuf_release(&q);
 	return path;

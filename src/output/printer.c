@@ -68,6 +68,7 @@ static const char *const type_colors[DELTA__COUNT] = {
 	[DELTA_SYNC] = "\033[90m",
 	[DELTA_REPLACED_ALL] = "\033[34m",
 	[DELTA_SYNC_ALL] = "\033[90m",
+	[DELTA_BOOKMARK] = "\033[90m",
 };
 #define COLOR_OFF "\033[0m"
 
@@ -134,6 +135,7 @@ static const char *const handler_names[] = {
 	[NOTIFY_UPDATE] = "OnUpdate",
 	[NOTIFY_DELETE] = "OnDelete",
 	[NOTIFY_ACTIVITY] = "",
+	[NOTIFY_BOOKMARK] = "",
 };
 
 static bool is_initial(const struct delta *d)
@@ -1059,6 +1061,52 @@ int printer_health(struct printer *p, const char *resource,
 	return 0;
 }
 
+/*
+ * A Bookmark delta (--types Bookmark): no object and no handler, only
+ * the RV the Indexer took.  A line, or a JSON record; nothing in the
+ * formats that print objects.
+ */
+static int bookmark_record(struct printer *p, const struct notification *n)
+{
+	const char *rv = n->activity ? n->activity->rv : "";
+
+	if (p->ops == &formats[OUTPUT_JSON]) {
+		add_time(&p->sb, n->delta.time_ms);
+		add_member(&p->sb, "type", delta_type_name(DELTA_BOOKMARK));
+		add_member(&p->sb, "resource", n->resource);
+		add_member(&p->sb, "kind", kind_of(n));
+		add_member(&p->sb, "resourceVersion", rv);
+		add_bool(&p->sb, "initialList", n->delta.initial_list);
+		add_member(&p->sb, "source", delta_source_name(n->delta.source));
+		strbuf_adds(&p->sb, "}\n");
+	} else if (p->ops == &formats[OUTPUT_LINE] || p->ops == &formats[OUTPUT_WIDE]) {
+		struct line l = { { NULL }, NULL, NULL, NULL, NULL };
+		char clock[16];
+		time_t secs = (time_t)(n->delta.time_ms / 1000);
+		struct tm tm;
+
+		localtime_r(&secs, &tm);
+		snprintf(clock, sizeof(clock), "%02d:%02d:%02d.%03d", tm.tm_hour,
+			 tm.tm_min, tm.tm_sec, (int)(n->delta.time_ms % 1000));
+		l.cell[COL_TIME] = xstrdup(clock);
+		l.cell[COL_TYPE] = xstrdup(delta_type_name(DELTA_BOOKMARK));
+		l.cell[COL_KIND] = termsafe_dup(kind_of(n), 0);
+		l.cell[COL_KEY] = xstrdup("");
+		l.cell[COL_RV] = termsafe_dup(rv, 0);
+		for (int c = COL_STATUS; c < COL__COUNT; c++)
+			l.cell[c] = xstrdup("");
+		l.markers = xstrdup("");
+		l.after = xstrdup("");
+		l.color = p->opts.color ? type_colors[DELTA_BOOKMARK] : NULL;
+		if (p->holding)
+			release_held(p, &p->sb);
+		print_header_once(p, &p->sb);
+		format_line(p, &l, &p->sb);
+		line_release(&l);
+	}
+	return write_record(p);
+}
+
 int printer_notification(struct printer *p, const struct notification *n)
 {
 	strbuf_reset(&p->sb);
@@ -1088,6 +1136,8 @@ int printer_notification(struct printer *p, const struct notification *n)
 		}
 		return 0;
 	}
+	if (n->kind == NOTIFY_BOOKMARK)
+		return bookmark_record(p, n);
 	if (!n->delta.obj)
 		return 0;
 	if (p->ops->header) {

@@ -57,7 +57,7 @@ static void replace(struct fifo *f, unsigned list_no,
 		*colon = '\0';
 		items[nr++] = pod(p, colon + 1);
 	}
-	fifo_replace(f, items, nr, list_no, stats);
+	fifo_replace(f, items, nr, "", list_no, stats);
 	for (size_t i = 0; i < nr; i++)
 		kobj_unref(items[i]);
 	free(copy);
@@ -105,6 +105,8 @@ static char *pop(struct fifo *f)
 			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "]");
 		} else if (d.v[i].type == DELTA_SYNC_ALL) {
 			snprintf(buf + at, sizeof(buf) - at, "%sSyncAll", i ? " " : "");
+		} else if (d.v[i].type == DELTA_BOOKMARK) {
+			snprintf(buf + at, sizeof(buf) - at, "%sBookmark@%s", i ? " " : "", d.v[i].rv);
 		} else {
 			snprintf(buf + at, sizeof(buf) - at,
 				 "%s%s%s:%s:%s", i ? " " : "",
@@ -722,6 +724,41 @@ TEST(atomic_fifo_counts_the_replaced_all_as_the_initial_population)
 }
 
 /*
+ * 1.36's EmitDeltaTypeBookmark: a watch's bookmark is a delta of the
+ * atomic FIFO, in order with the events; no batch shares it, and it
+ * populates nothing.  The DeltaFIFO and the non-atomic RealFIFO drop it.
+ */
+TEST(atomic_fifo_queues_bookmarks_that_end_a_batch)
+{
+	static const enum fifo_kind others[] = { FIFO_DELTA, FIFO_REAL };
+	struct fifo *f = fifo_new(FIFO_ATOMIC, NULL);
+
+	fifo_set_batch(f, 1000);
+	fifo_bookmark(f, "5");
+	CHECK(!fifo_has_synced(f));	/* not populated by it */
+	replace(f, 0, NULL, "a:1 b:1");
+	ADD(f, "c", "6");
+	ADD(f, "d", "7");
+	fifo_bookmark(f, "9");
+	ADD(f, "e", "10");
+	CHECK_INT(fifo_len(f), 6);
+	CHECK_POP(f, "Bookmark@5");
+	CHECK_POP(f, "ReplacedAll[a:1,b:1]");
+	CHECK(fifo_has_synced(f));
+	CHECK_POP(f, "Added:c:6 Added:d:7");
+	CHECK_POP(f, "Bookmark@9");
+	CHECK_POP(f, "Added:e:10");
+	fifo_free(f);
+
+	for (size_t i = 0; i < ARRAY_SIZE(others); i++) {
+		f = fifo_new(others[i], NULL);
+		fifo_bookmark(f, "9");
+		CHECK_INT(fifo_len(f), 0);
+		fifo_free(f);
+	}
+}
+
+/*
  * PopBatch (1.35): consecutive entries of distinct keys, up to the batch
  * size; a repeated key closes the batch, ReplacedAll and SyncAll are
  * popped alone, and no batch crosses the end of the initial list.
@@ -816,6 +853,7 @@ int main(void)
 	RUN(real_fifo_resync_skips_keys_in_the_queue);
 	RUN(atomic_fifo_queues_one_replaced_all_and_one_sync_all);
 	RUN(atomic_fifo_counts_the_replaced_all_as_the_initial_population);
+	RUN(atomic_fifo_queues_bookmarks_that_end_a_batch);
 	RUN(real_fifo_pops_batches_of_distinct_keys);
 	RUN(client_go_versions_pick_their_generation);
 	RUN(in_initial_list_holds_for_the_whole_popped_key);

@@ -18,6 +18,7 @@
 #include "cluster/kubeconfig.h"
 #include "sim.h"
 #include "informer/store.h"
+#include "lib/json_get.h"
 #include "unit.h"
 
 #define WAIT_MS 10000
@@ -67,7 +68,7 @@ static size_t seen_drain(struct listener *l, struct seen_list *out)
 				.tombstone = n[i].delta.tombstone,
 				.has_old = n[i].old != NULL,
 			};
-			if (n[i].kind == NOTIFY_ACTIVITY) {
+			if (n[i].kind == NOTIFY_ACTIVITY || n[i].kind == NOTIFY_BOOKMARK) {
 				s.activity = *n[i].activity;
 				s.activity.replace.sample = NULL;	/* freed with n[i] */
 			}
@@ -411,6 +412,61 @@ TEST(empty_initial_list_syncs)
 out:
 	finish(inf);
 	seen_release(&got);
+	fixture_down(&f);
+}
+
+/*
+ * 1.36's atomic FIFO: a watch's bookmark is a Bookmark delta.  Popped, it
+ * sets the Indexer's last-sync RV and calls no handler; only a listener
+ * that asked hears of it.  Without the atomic FIFO the store keeps no RV.
+ */
+TEST(atomic_fifo_bookmark_sets_the_store_rv)
+{
+	struct fixture f;
+	struct seen_list got = { 0 }, other = { 0 };
+	struct informer *inf = NULL;
+	struct informer_stats st;
+	struct listener *l, *l2;
+	const struct seen *added;
+	struct json_object *items, *root;
+	const char *rv;
+
+	if (CHECK_FAILS(!fixture_up(&f, "3", false), "simulator up")) {
+		goto out;
+	}
+	f.opts.fifo = FIFO_ATOMIC;
+	inf = informer_new(f.sc.client, &f.opts);
+	l = informer_add_listener(inf, 0);
+	l2 = informer_add_listener(inf, 0);
+	listener_want_bookmarks(l);
+	if (CHECK_FAILS(!start_informer(inf), "informer started")) {
+		goto out;
+	}
+	CHECK(informer_wait_synced(inf, WAIT_MS));
+	CHECK(sim_post(&f.sim, "/create", "{\"resource\":\"pods\",\"object\":{\"metadata\":"
+		       "{\"name\":\"bm\",\"namespace\":\"default\"}}}"));
+	CHECK(WAIT_FOR((seen_drain(l, &got), seen_find(&got, NOTIFY_ADD, "default/bm", "") != NULL), WAIT_MS));
+	/* The RV moves past the pods' last: only the bookmark brings it. */
+	CHECK(sim_post(&f.sim, "/create", "{\"resource\":\"configmaps\",\"object\":{\"metadata\":"
+		       "{\"name\":\"bm\",\"namespace\":\"default\"}}}"));
+	CHECK(sim_post(&f.sim, "/bookmark", "{}"));
+	CHECK(WAIT_FOR((seen_drain(l, &got), seen_count(&got, NOTIFY_BOOKMARK, DELTA_BOOKMARK) == 1), WAIT_MS));
+	added = seen_find(&got, NOTIFY_ADD, "default/bm", "");
+	CHECK(strcmp(got.v[got.nr - 1].activity.rv, added ? added->rv : ""));
+	root = sim_oracle(&f.sim, "pods", &items);
+	rv = root ? json_get_str(root, "resourceVersion", "?") : "?";
+	CHECK_STR(got.v[got.nr - 1].activity.rv, rv);
+	informer_get_stats(inf, &st);
+	CHECK_STR(st.store_rv, rv);
+	CHECK_INT(st.deltas[DELTA_BOOKMARK], 1);
+	json_object_put(root);
+	seen_drain(l2, &other);
+	CHECK_INT(seen_count(&other, NOTIFY_BOOKMARK, ANY), 0);
+	CHECK(seen_find(&other, NOTIFY_ADD, "default/bm", "") != NULL);
+out:
+	finish(inf);
+	seen_release(&got);
+	seen_release(&other);
 	fixture_down(&f);
 }
 
@@ -1110,6 +1166,7 @@ int main(void)
 	int64_t t0 = mono_ms();
 
 	RUN(initial_sync_adds_every_object);
+	RUN(atomic_fifo_bookmark_sets_the_store_rv);
 	RUN(empty_initial_list_syncs);
 	RUN(sync_goes_only_to_listeners_due_for_resync);
 	RUN(relist_changes_reach_every_listener);

@@ -251,7 +251,8 @@ TEST(delta_type_names_round_trip)
 		CHECK_INT(delta_type_parse(delta_type_name(t)), t);
 	CHECK_STR(delta_type_name(DELTA_REPLACED), "Replaced");
 	CHECK_STR(delta_type_name(DELTA_SYNC), "Sync");
-	CHECK_INT(delta_type_parse("Bookmark"), -1);
+	CHECK_INT(delta_type_parse("Bookmark"), DELTA_BOOKMARK);
+	CHECK_INT(delta_type_parse("Event"), -1);
 	CHECK_STR(delta_source_name(SOURCE_RESYNC), "resync");
 	CHECK_STR(delta_source_name(SOURCE_LIST), "list");
 	CHECK_STR(delta_source_name(SOURCE_WATCH), "watch");

@@ -26,6 +26,7 @@ come one at a time, so the lock only orders a request's pop and its log
 line.
 """
 
+import fcntl
 import json
 import socket
 import struct
@@ -161,8 +162,30 @@ class Script:
         return {"events": [], "then": "hang"}
 
 
+SIOCOUTQ = 0x5411  # Linux: bytes in the send queue not yet acknowledged
+
+
+def drained(sock, limit=2.0):
+    """Wait (up to `limit` s) until the peer has acknowledged every byte
+    sent.  An RST throws away what is still in the send queue (and Nagle
+    holds a small segment back while one is unacknowledged): without the
+    wait, whether the client sees the events sent before a reset would be
+    a race, decided by its delayed ACK."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        try:
+            left = struct.unpack("i", fcntl.ioctl(sock.fileno(), SIOCOUTQ, b"\0\0\0\0"))[0]
+        except OSError:
+            return
+        if left == 0:
+            return
+        time.sleep(0.002)
+
+
 def reset(sock):
-    """Close with a TCP RST: what a client sees as 'connection reset by peer'."""
+    """Close with a TCP RST: what a client sees as 'connection reset by peer',
+    after every byte already sent has reached the client."""
+    drained(sock)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
     except OSError:
