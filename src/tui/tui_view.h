@@ -141,6 +141,7 @@ struct tui {
 	struct rect pane_rect[PANE__COUNT];
 
 	bool dirty;			/* something changed: a frame is due */
+	bool key_frame;			/* ... because of a key: draw it now */
 	bool quit;
 };
 
