@@ -732,7 +732,8 @@ static void on_job_done(void *ctx, struct worker_job *job)
 
 	resolve_done(t, (struct resolve_job *)job);
 	job->free(job);
-	t->dirty = true;
+	/* What `:` asked for, found: it answers a key, drawn at once. */
+	t->dirty = t->key_frame = true;
 }
 
 static const struct consumer_ops tui_ops = {

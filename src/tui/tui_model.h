@@ -48,15 +48,20 @@ struct hist_entry {
 };
 
 /*
- * What the table sorts a row by, computed once per delta (tui_table.c),
- * so that a comparison reads no JSON: text points into the row's obj or
- * cells, which outlive it until the row changes and the key is made again.
+ * What the table sorts a row by, made once per delta (tui_table.c), so
+ * that a comparison reads no JSON and follows no pointer but to text:
+ * rank (0: a number, 1: text), then num (RV, DELTA, LAST, a kind's cell
+ * that reads as a number: a double's bits, made to sort as unsigned),
+ * then text, compared as bytes: the name (NAMESPACE: the namespace, a
+ * NUL, the name) or the cell with each run of digits made into '0', its
+ * length, its digits without leading zeros, so that bytes sort "pod-9"
+ * before "pod-10" as strverscmp would.
  */
 struct row_sort {
-	const char *text, *text2;	/* NULL: none */
-	uint64_t n;			/* RV, DELTA, LAST */
-	double d;			/* a kind's cell that reads as a number */
-	bool numeric;			/* d is set */
+	char *text;		/* owned; NULL: none */
+	uint32_t len;
+	uint8_t rank;
+	uint64_t num;
 };
 
 struct row {

@@ -38,6 +38,7 @@
  *
  * Drawing reads only the rows on screen: O(rows shown × log n).
  */
+#include <ctype.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,68 +183,99 @@ static const char *sort_name(const struct tab *tab)
 	return column_name(tab, ts(tab)->sort);
 }
 
+/* Appends text with each run of digits as '0', its length, its digits. */
+static void add_natural(struct strbuf *sb, const char *text)
+{
+	while (*text) {
+		if (!isdigit((unsigned char)*text)) {
+			strbuf_addch(sb, *text++);
+			continue;
+		}
+		while (*text == '0' && isdigit((unsigned char)text[1]))
+			text++;
+		size_t n = 0;
+		while (isdigit((unsigned char)text[n]))
+			n++;
+		strbuf_addch(sb, '0');
+		strbuf_addch(sb, (char)(n > 255 ? 255 : n));
+		strbuf_add(sb, text, n);
+		text += n;
+	}
+}
+
+/* A double's bits, made to sort as unsigned as the doubles do. */
+static uint64_t double_order(double d)
+{
+	uint64_t bits;
+
+	memcpy(&bits, &d, sizeof(bits));
+	return bits >> 63 ? ~bits : bits | (1ULL << 63);
+}
+
 /* The key of the table's sort for row r; its cells must be made. */
 static void sort_key(const struct table_state *st, struct row *r)
 {
 	struct row_sort *k = &r->sort;
+	struct strbuf sb = STRBUF_INIT;
+	const char *cell;
 	char *end;
+	double d;
 
+	free(k->text);
 	memset(k, 0, sizeof(*k));
 	switch (st->sort) {
-	case SORT_NAME:
-		k->text = r->obj->name;
-		break;
 	case SORT_NAMESPACE:
-		k->text = r->obj->ns;
-		k->text2 = r->obj->name;
+		add_natural(&sb, r->obj->ns);
+		strbuf_addch(&sb, '\0');
+		add_natural(&sb, r->obj->name);
 		break;
-	case SORT_LAST:
-		k->n = (uint64_t)r->last_ms;
+	case SORT_NAME:
+		add_natural(&sb, r->obj->name);
 		break;
+	case SORT_LAST:	/* most recent first */
+		k->num = ~(uint64_t)r->last_ms;
+		return;
 	case SORT_DELTA:
-		k->n = r->last_type;
-		break;
+		k->num = r->last_type;
+		return;
 	case SORT_RV:
-		k->n = strtoull(r->obj->rv, NULL, 10);
-		break;
-	default:
-		k->text = cell_at(r->cells, (size_t)(st->sort - SORT__FIXED));
-		k->d = strtod(k->text, &end);
-		k->numeric = *k->text && !*end;
+		k->num = strtoull(r->obj->rv, NULL, 10);
+		return;
+	default:	/* numbers first, by value; then text */
+		cell = cell_at(r->cells, (size_t)(st->sort - SORT__FIXED));
+		d = strtod(cell, &end);
+		if (*cell && !*end) {
+			k->num = double_order(d);
+			return;
+		}
+		k->rank = 1;
+		add_natural(&sb, cell);
 		break;
 	}
+	k->len = (uint32_t)sb.len;
+	k->text = strbuf_detach(&sb, NULL);
 }
 
+static int cmp_text(const struct row_sort *x, const struct row_sort *y)
+{
+	uint32_t n = x->len < y->len ? x->len : y->len;
+	int c = n ? memcmp(x->text, y->text, n) : 0;
+
+	return c ? c : (x->len > y->len) - (x->len < y->len);
+}
+
+/* The table's order: a total order, since the keys (namespace/name) are. */
 static int cmp_keys(const struct table_state *st, const struct row *a, const struct row *b)
 {
 	const struct row_sort *x = &a->sort, *y = &b->sort;
-	int c = 0;
+	int c = (x->rank > y->rank) - (x->rank < y->rank);
 
-	switch (st->sort) {
-	case SORT_NAME:
-		c = strverscmp(x->text, y->text);
-		break;
-	case SORT_NAMESPACE:
-		c = strverscmp(x->text, y->text);
-		if (!c)
-			c = strverscmp(x->text2, y->text2);
-		break;
-	case SORT_LAST:	/* most recent first */
-		c = x->n > y->n ? -1 : x->n < y->n;
-		break;
-	case SORT_DELTA:
-	case SORT_RV:
-		c = x->n < y->n ? -1 : x->n > y->n;
-		break;
-	default:
-		if (x->numeric && y->numeric)
-			c = x->d < y->d ? -1 : x->d > y->d;
-		else
-			c = strverscmp(x->text, y->text);
-		break;
-	}
 	if (!c)
-		c = strverscmp(a->key, b->key);
+		c = (x->num > y->num) - (x->num < y->num);
+	if (!c)
+		c = cmp_text(x, y);
+	if (!c)
+		c = strcmp(a->key, b->key);
 	return st->sort_desc ? -c : c;
 }
 
@@ -252,9 +284,50 @@ static int cmp_nodes(const struct ostree_node *a, const struct ostree_node *b, v
 	return cmp_keys(ctx, row_of(a), row_of(b));
 }
 
-static int cmp_node_ptrs(const void *pa, const void *pb, void *ctx)
+/*
+ * What a new sort sorts: each row's key, its first bytes inline, so that
+ * most comparisons read this array only; the rows, scattered in memory,
+ * are read when the first bytes tie.
+ */
+struct sort_item {
+	uint64_t num;
+	uint64_t head[2];	/* text's first 16 bytes, big-endian, 0-padded */
+	uint8_t rank;
+	struct row *r;
+};
+
+static void sort_item_init(struct sort_item *it, struct row *r)
 {
-	return cmp_nodes(*(struct ostree_node *const *)pa, *(struct ostree_node *const *)pb, ctx);
+	const struct row_sort *k = &r->sort;
+	unsigned char buf[16] = { 0 };
+
+	if (k->len)
+		memcpy(buf, k->text, k->len < 16 ? k->len : 16);
+	it->num = k->num;
+	it->rank = k->rank;
+	it->r = r;
+	for (int w = 0; w < 2; w++) {
+		it->head[w] = 0;
+		for (int i = 0; i < 8; i++)
+			it->head[w] = it->head[w] << 8 | buf[w * 8 + i];
+	}
+}
+
+static int cmp_items(const void *pa, const void *pb, void *ctx)
+{
+	const struct table_state *st = ctx;
+	const struct sort_item *a = pa, *b = pb;
+	int c = (a->rank > b->rank) - (a->rank < b->rank);
+
+	if (!c)
+		c = (a->num > b->num) - (a->num < b->num);
+	for (int w = 0; w < 2 && !c; w++)
+		c = (a->head[w] > b->head[w]) - (a->head[w] < b->head[w]);
+	/* Equal heads: the texts may differ after them (or in length, as
+	 * "a" and "a\0" pad alike); the rows decide. */
+	if (!c)
+		return cmp_keys(st, a->r, b->r);
+	return st->sort_desc ? -c : c;
 }
 
 /* What the filter and the namespace let through. */
@@ -321,7 +394,6 @@ static void table_row_hook(struct model *m, struct row *r, bool freeing)
 		cells_make(tab, r, st->t->now_mono ? st->t->now_mono : mono_ms());
 	/* A row's namespace and name never change: sorted by them, it stays. */
 	if (r->order.linked && (st->sort == SORT_NAME || st->sort == SORT_NAMESPACE)) {
-		sort_key(st, r);	/* the same text, in the new object */
 		ostree_set_shown(&st->order, &r->order, row_shown(st->t, tab, r));
 		return;
 	}
@@ -334,7 +406,9 @@ static void table_row_hook(struct model *m, struct row *r, bool freeing)
 static void order_build(struct tui *t, struct tab *tab)
 {
 	struct table_state *st = ts(tab);
-	struct ostree_node **nodes = xmalloc((tab->m.rows.nr + 1) * sizeof(*nodes));
+	size_t n = tab->m.rows.nr + 1;
+	struct sort_item *items = xmalloc(n * sizeof(*items));
+	struct ostree_node **nodes = xmalloc(n * sizeof(*nodes));
 	struct shown_ctx sc = { t, tab };
 	struct hashmap_entry *e;
 	size_t nr = 0, iter = 0;
@@ -347,11 +421,14 @@ static void order_build(struct tui *t, struct tab *tab)
 		if (st->cells_live && (!r->cells || r->cells_version != r->version))
 			row_cells(t, tab, r, -1);
 		sort_key(st, r);
-		nodes[nr++] = &r->order;
+		sort_item_init(&items[nr++], r);
 	}
 	if (nr > 1)
-		qsort_r(nodes, nr, sizeof(*nodes), cmp_node_ptrs, st);
+		qsort_r(items, nr, sizeof(*items), cmp_items, st);
+	for (size_t i = 0; i < nr; i++)
+		nodes[i] = &items[i].r->order;
 	ostree_build(&st->order, nodes, nr, node_shown, &sc);
+	free(items);
 	free(nodes);
 	st->order_stale = st->filter_stale = false;
 }
