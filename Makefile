@@ -90,6 +90,7 @@ playground: deps
 bench: deps
 	@$(MAKE) --no-print-directory kinf
 	@tests/bench/run
+	@tests/bench/tui
 
 # make fuzz [FUZZ_SECONDS=N]: libFuzzer on every parser of outside input.
 include tests/fuzz/fuzz.mk
