@@ -225,6 +225,22 @@ void ostree_refilter(struct ostree *t, ostree_pred_fn *pred, void *ctx)
 	fix_counts(t->root, pred, ctx);
 }
 
+static void narrow(struct ostree_node *n, ostree_pred_fn *pred, void *ctx)
+{
+	if (!n || !n->count)
+		return;
+	narrow(n->l, pred, ctx);
+	if (n->shown)
+		n->shown = pred(n, ctx);
+	narrow(n->r, pred, ctx);
+	pull(n);
+}
+
+void ostree_refilter_shown(struct ostree *t, ostree_pred_fn *pred, void *ctx)
+{
+	narrow(t->root, pred, ctx);
+}
+
 struct ostree_node *ostree_first(const struct ostree *t)
 {
 	struct ostree_node *n = t->root;

@@ -81,6 +81,12 @@ void ostree_build(struct ostree *t, struct ostree_node **nodes, size_t nr,
 		  ostree_pred_fn *pred, void *pctx);
 /* Sets every node's shown flag to pred(node, ctx).  O(n). */
 void ostree_refilter(struct ostree *t, ostree_pred_fn *pred, void *ctx);
+/*
+ * The same for a pred that shows no node the last one hid (a filter
+ * narrowed: "pod-1" after "pod-"): only the shown nodes are asked, and
+ * subtrees with none are skipped.  O(shown + their paths).
+ */
+void ostree_refilter_shown(struct ostree *t, ostree_pred_fn *pred, void *ctx);
 
 /* In order, hidden nodes too: the first node, and the one after n. */
 struct ostree_node *ostree_first(const struct ostree *t);

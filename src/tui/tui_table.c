@@ -131,6 +131,9 @@ struct table_state {
 	 */
 	bool cells_live;
 	uint64_t seen_filter_gen;	/* t->filter_gen the flags are of */
+	/* The text filter ("": none) and the namespace the flags are of. */
+	bool flags_literal;
+	char flags_text[256], flags_ns[256];
 	/* The row under the cursor when it last moved or a frame was drawn:
 	 * the cursor follows it as rows move.  NULL: none. */
 	struct row *sel;
@@ -449,6 +452,27 @@ static void sel_note(struct tab *tab)
 	ts(tab)->sel = ts(tab)->scroll.cur ? row_at(tab, ts(tab)->scroll.cur) : NULL;
 }
 
+/*
+ * Whether the filter now shows no row the flags' filter hid: the same
+ * namespace, and a text found in every key the last one was found in
+ * (typing on: "pod-1" after "pod-").  Then only the shown rows are
+ * looked at again.
+ */
+static bool filter_narrows(const struct table_state *st, const struct tui *t,
+			   const struct tab *tab)
+{
+	return st->flags_literal && tab->filter.literal && !strcmp(st->flags_ns, t->ns_filter) &&
+	       strcasestr(tab->filter.text, st->flags_text);
+}
+
+/* What the flags are of, for filter_narrows(). */
+static void flags_note(struct table_state *st, const struct tui *t, const struct tab *tab)
+{
+	st->flags_literal = tab->filter.literal || !filter_active(&tab->filter);
+	snprintf(st->flags_text, sizeof(st->flags_text), "%s", tab->filter.text);
+	snprintf(st->flags_ns, sizeof(st->flags_ns), "%s", t->ns_filter);
+}
+
 struct row *table_selected(struct tab *tab)
 {
 	return row_at(tab, ts(tab)->scroll.cur);
@@ -473,9 +497,13 @@ void table_refresh(struct tui *t, struct tab *tab, bool force)
 		order_build(t, tab);
 	} else if (st->filter_stale) {
 		struct shown_ctx sc = { t, tab };
-		ostree_refilter(&st->order, node_shown, &sc);
+		if (filter_narrows(st, t, tab))
+			ostree_refilter_shown(&st->order, node_shown, &sc);
+		else
+			ostree_refilter(&st->order, node_shown, &sc);
 		st->filter_stale = false;
 	}
+	flags_note(st, t, tab);
 	/*
 	 * The cursor stays on its object when the object is still listed,
 	 * unless it is on the first line: then it stays there, so that the

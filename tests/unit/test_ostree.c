@@ -152,6 +152,15 @@ static bool even_keys(struct ostree_node *n, void *ctx)
 	return ((struct item *)n)->key % 2 == 0;
 }
 
+static int asked_hidden;
+
+static bool fourth_keys(struct ostree_node *n, void *ctx)
+{
+	(void)ctx;
+	asked_hidden += !n->shown;
+	return ((struct item *)n)->key % 4 == 0;
+}
+
 TEST(build_and_refilter)
 {
 	struct ostree t;
@@ -174,8 +183,17 @@ TEST(build_and_refilter)
 		items[i].shown = items[i].key % 2 == 0;
 	CHECK(agrees(&t));
 
+	/* Narrowed: only the shown are asked again. */
+	ostree_refilter_shown(&t, fourth_keys, NULL);
+	for (int i = 0; i < ITEMS; i++)
+		items[i].shown = items[i].key % 4 == 0;
+	CHECK(agrees(&t));
+	CHECK_INT(asked_hidden, 0);
+
 	/* Built hidden as the filter says, then kept up one by one. */
 	ostree_build(&t, nodes, ITEMS, even_keys, NULL);
+	for (int i = 0; i < ITEMS; i++)
+		items[i].shown = items[i].key % 2 == 0;
 	CHECK(agrees(&t));
 	for (int i = 0; i < 200; i++) {
 		struct item *it = &items[rnd(ITEMS)];
