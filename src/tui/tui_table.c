@@ -288,32 +288,53 @@ static int cmp_nodes(const struct ostree_node *a, const struct ostree_node *b, v
 }
 
 /*
- * What a new sort sorts: each row's key, its first bytes inline, so that
- * most comparisons read this array only; the rows, scattered in memory,
- * are read when the first bytes tie.
+ * What a new sort sorts: each row's key and its first bytes inline, so
+ * that most comparisons read this array only; the rows, scattered in
+ * memory, are read only when both tie.
  */
+#define HEAD_WORDS 3
+
 struct sort_item {
 	uint64_t num;
-	uint64_t head[2];	/* text's first 16 bytes, big-endian, 0-padded */
+	uint64_t head[HEAD_WORDS];	/* text's first bytes, big-endian, 0-padded */
+	uint64_t khead[2];		/* the same of the row's key (the tie-break) */
+	uint32_t len;			/* text's */
 	uint8_t rank;
+	bool whole;			/* head holds all of text */
 	struct row *r;
 };
+
+/* The first 8 * words bytes of s (of length len), 0-padded, as words. */
+static void load_head(uint64_t *w, size_t words, const char *s, size_t len)
+{
+	for (size_t i = 0; i < words; i++) {
+		w[i] = 0;
+		for (size_t b = 0; b < 8; b++) {
+			size_t at = i * 8 + b;
+			w[i] = w[i] << 8 | (at < len ? (unsigned char)s[at] : 0);
+		}
+	}
+}
 
 static void sort_item_init(struct sort_item *it, struct row *r)
 {
 	const struct row_sort *k = &r->sort;
-	unsigned char buf[16] = { 0 };
 
-	if (k->len)
-		memcpy(buf, k->text, k->len < 16 ? k->len : 16);
 	it->num = k->num;
 	it->rank = k->rank;
+	it->len = k->len;
+	it->whole = k->len <= HEAD_WORDS * 8;
 	it->r = r;
-	for (int w = 0; w < 2; w++) {
-		it->head[w] = 0;
-		for (int i = 0; i < 8; i++)
-			it->head[w] = it->head[w] << 8 | buf[w * 8 + i];
-	}
+	load_head(it->head, HEAD_WORDS, k->text, k->len);
+	load_head(it->khead, 2, r->key, strlen(r->key));
+}
+
+static int cmp_words(const uint64_t *a, const uint64_t *b, size_t words)
+{
+	for (size_t i = 0; i < words; i++)
+		if (a[i] != b[i])
+			return a[i] < b[i] ? -1 : 1;
+	return 0;
 }
 
 static int cmp_items(const void *pa, const void *pb, void *ctx)
@@ -324,10 +345,14 @@ static int cmp_items(const void *pa, const void *pb, void *ctx)
 
 	if (!c)
 		c = (a->num > b->num) - (a->num < b->num);
-	for (int w = 0; w < 2 && !c; w++)
-		c = (a->head[w] > b->head[w]) - (a->head[w] < b->head[w]);
-	/* Equal heads: the texts may differ after them (or in length, as
-	 * "a" and "a\0" pad alike); the rows decide. */
+	if (!c)
+		c = cmp_words(a->head, b->head, HEAD_WORDS);
+	/* Equal heads: equal texts when both are whole and as long (padding
+	 * hides a trailing NUL); else the rows decide. */
+	if (!c && !(a->whole && b->whole && a->len == b->len))
+		return cmp_keys(st, a->r, b->r);
+	if (!c)
+		c = cmp_words(a->khead, b->khead, 2);
 	if (!c)
 		return cmp_keys(st, a->r, b->r);
 	return st->sort_desc ? -c : c;
