@@ -292,12 +292,13 @@ static int cmp_nodes(const struct ostree_node *a, const struct ostree_node *b, v
  * that most comparisons read this array only; the rows, scattered in
  * memory, are read only when both tie.
  */
-#define HEAD_WORDS 3
+#define HEAD_WORDS 6	/* 48 bytes: most names with their namespace */
+#define KHEAD_WORDS 4	/* 32 bytes */
 
 struct sort_item {
 	uint64_t num;
 	uint64_t head[HEAD_WORDS];	/* text's first bytes, big-endian, 0-padded */
-	uint64_t khead[2];		/* the same of the row's key (the tie-break) */
+	uint64_t khead[KHEAD_WORDS];	/* the same of the row's key (the tie-break) */
 	uint32_t len;			/* text's */
 	uint8_t rank;
 	bool whole;			/* head holds all of text */
@@ -326,7 +327,7 @@ static void sort_item_init(struct sort_item *it, struct row *r)
 	it->whole = k->len <= HEAD_WORDS * 8;
 	it->r = r;
 	load_head(it->head, HEAD_WORDS, k->text, k->len);
-	load_head(it->khead, 2, r->key, strlen(r->key));
+	load_head(it->khead, KHEAD_WORDS, r->key, strlen(r->key));
 }
 
 static int cmp_words(const uint64_t *a, const uint64_t *b, size_t words)
@@ -352,7 +353,7 @@ static int cmp_items(const void *pa, const void *pb, void *ctx)
 	if (!c && !(a->whole && b->whole && a->len == b->len))
 		return cmp_keys(st, a->r, b->r);
 	if (!c)
-		c = cmp_words(a->khead, b->khead, 2);
+		c = cmp_words(a->khead, b->khead, KHEAD_WORDS);
 	if (!c)
 		return cmp_keys(st, a->r, b->r);
 	return st->sort_desc ? -c : c;
