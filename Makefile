@@ -91,6 +91,7 @@ bench: deps
 	@$(MAKE) --no-print-directory kinf
 	@tests/bench/run
 	@KINF=$(CURDIR)/$(BUILD)/kinf tests/bench/features
+	@KINF=$(CURDIR)/$(BUILD)/kinf tests/bench/tui
 
 # make fuzz [FUZZ_SECONDS=N]: libFuzzer on every parser of outside input.
 include tests/fuzz/fuzz.mk

@@ -18,7 +18,9 @@
  * The poll timeout serves only the clock: once a second the "how long
  * ago" columns, the countdowns and the deltas-per-second rate move on;
  * and, when a burst of deltas arrives, frames are spaced FRAME_MS apart so
- * that drawing never falls behind the data.
+ * that drawing never falls behind the data: however many deltas came, one
+ * frame draws them.  A key is drawn at once, not at the next frame's
+ * time: what a person waits for never waits for the data's spacing.
  *
  * stderr: while the terminal is ours, fd 2 goes to a temporary file so
  * that no message from any thread tears the screen; it is copied back to
@@ -52,7 +54,7 @@
 #include "tui/tui_view.h"
 #include "lib/util.h"
 
-#define FRAME_MS 40		/* at most 25 frames a second */
+#define FRAME_MS 33		/* deltas: at most 30 frames a second */
 #define TICK_MS 1000		/* the clock */
 #define DRAIN_MAX 8192		/* per listener per loop turn: keys stay quick */
 
@@ -730,7 +732,8 @@ static void on_job_done(void *ctx, struct worker_job *job)
 
 	resolve_done(t, (struct resolve_job *)job);
 	job->free(job);
-	t->dirty = true;
+	/* What `:` asked for, found: it answers a key, drawn at once. */
+	t->dirty = t->key_frame = true;
 }
 
 static const struct consumer_ops tui_ops = {
@@ -795,8 +798,10 @@ static int loop_events(struct tui *t, const struct pollfd *fds)
 		t->dirty = true;
 	}
 	if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
-		while ((key = getch()) != ERR)
+		while ((key = getch()) != ERR) {
 			handle_key(t, key);
+			t->key_frame = true;
+		}
 		if (fds[0].revents & (POLLHUP | POLLERR) && !(fds[0].revents & POLLIN)) {
 			t->quit = true;	/* the terminal went away */
 			status = 1;
@@ -823,10 +828,10 @@ static int run_loop(struct tui *t, int sig_fd)
 			next_tick = now + TICK_MS;
 			t->dirty = true;
 		}
-		if (t->dirty && now - last_frame >= FRAME_MS) {
+		if (t->dirty && (t->key_frame || now - last_frame >= FRAME_MS)) {
 			draw_frame(t);
 			last_frame = now;
-			t->dirty = false;
+			t->dirty = t->key_frame = false;
 		}
 		if (poll(fds, nfds, loop_wait(t, now, next_tick, last_frame)) < 0) {
 			if (errno == EINTR)

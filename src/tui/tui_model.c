@@ -28,10 +28,8 @@ static void row_free(struct row *r)
 {
 	kobj_unref(r->obj);
 	kobj_unref(r->prev);
-	kobj_unref(r->cells_obj);
-	for (size_t i = 0; i < r->cells_nr; i++)
-		free(r->cells[i]);
 	free(r->cells);
+	free(r->sort.text);
 	for (size_t i = 0; i < r->hist_nr; i++)
 		kobj_unref(r->hist_obj[i]);
 	free(r->hist_obj);
@@ -345,7 +343,6 @@ void model_apply(struct model *m, struct notification *n)
 		r->key = xstrdup(obj->key);
 		hashmap_insert(&m->rows, r->key, r);
 		m->present++;
-		m->structure++;
 	} else if (r->gone_mono && n->kind != NOTIFY_DELETE) {
 		r->gone_mono = 0;
 		r->tombstone = false;
@@ -371,8 +368,9 @@ void model_apply(struct model *m, struct notification *n)
 	if (!n->resync_only)
 		r->changed_mono = mono_ms();
 	r->version++;
-	m->changes++;
 	row_push_hist(r, &h, r->obj, m->hist_states);
+	if (m->row_hook)
+		m->row_hook(m, r, false);
 	notification_release(n);
 }
 
@@ -411,10 +409,11 @@ bool model_expire(struct model *m, int64_t now_mono)
 		}
 	}
 	for (size_t i = 0; i < nr; i++) {
+		if (m->row_hook)
+			m->row_hook(m, dead[i], true);
 		hashmap_remove(&m->rows, dead[i]->key, NULL);
 		row_free(dead[i]);
 		m->gone--;
-		m->structure++;
 		freed = true;
 	}
 	free(dead);
@@ -461,6 +460,9 @@ int filter_set(struct filter *f, const char *text, struct errbuf *err)
 			return -1;
 		}
 		nf.regex = true;
+		nf.literal = true;
+		for (const char *p = text; *p && nf.literal; p++)
+			nf.literal = (unsigned char)*p < 0x80 && !strchr("\\^$.[]|()*+?{}", *p);
 	}
 	filter_clear(f);
 	*f = nf;
@@ -477,6 +479,8 @@ void filter_clear(struct filter *f)
 
 bool filter_match_key(const struct filter *f, const char *key)
 {
+	if (f->literal)
+		return strcasestr(key, f->text) != NULL;
 	if (f->regex)
 		return regexec(&f->re, key, 0, NULL, 0) == 0;
 	return true;

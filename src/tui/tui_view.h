@@ -18,9 +18,9 @@
  *   click  a click on the view's line-th line (0: its title), for panes.
  *
  * Views draw only what is visible, so their cost does not grow with the
- * number of objects; the table's index (sorting and filtering every row)
- * is rebuilt only when rows are added or removed, or when the order
- * depends on what changed, and never more often than its own cost allows.
+ * number of objects; the table's order is kept up by each delta in
+ * O(log n) and read by rank (tui_table.c says how), never sorted again
+ * because rows changed.
  *
  * Threads: everything here runs on the terminal thread; only what the
  * consumer hands its worker (a LIST, discovery) runs elsewhere.
@@ -141,6 +141,7 @@ struct tui {
 	struct rect pane_rect[PANE__COUNT];
 
 	bool dirty;			/* something changed: a frame is due */
+	bool key_frame;			/* ... because of a key: draw it now */
 	bool quit;
 };
 

@@ -227,6 +227,35 @@ TEST(filter_by_regex_and_by_selector)
 	model_release(&m);
 }
 
+/* Text without regex syntax is looked for as text (fast), as the regex would. */
+TEST(filter_text_without_syntax_is_found_as_text)
+{
+	struct model m;
+	model_fake(&m);
+	struct notification n = note(NOTIFY_ADD, DELTA_ADDED, pod("web-1", "1", "\"app\":\"web\""), NULL);
+	model_apply(&m, &n);
+	struct row *r = model_row(&m, "default/web-1");
+	struct filter f;
+	struct errbuf err;
+
+	memset(&f, 0, sizeof(f));
+	CHECK_INT(filter_set(&f, "DEFAULT/Web-1", &err), 0);
+	CHECK(f.literal);
+	CHECK(filter_match_row(&f, r));
+	CHECK_INT(filter_set(&f, "ult/web-2", &err), 0);
+	CHECK(f.literal);
+	CHECK(!filter_match_row(&f, r));
+	/* One special character, and it is a regex again. */
+	CHECK_INT(filter_set(&f, "web.1", &err), 0);
+	CHECK(!f.literal);
+	CHECK(filter_match_row(&f, r));
+	CHECK_INT(filter_set(&f, "web-1$", &err), 0);
+	CHECK(!f.literal);
+	CHECK(filter_match_row(&f, r));
+	filter_clear(&f);
+	model_release(&m);
+}
+
 static struct notification relisted(const char *name, const char *rv, struct kobj *old,
 				    unsigned list_no)
 {
@@ -335,6 +364,7 @@ int main(void)
 	RUN(the_log_keeps_the_latest_and_clears);
 	RUN(held_notifications_apply_on_resume);
 	RUN(filter_by_regex_and_by_selector);
+	RUN(filter_text_without_syntax_is_found_as_text);
 	RUN(a_relist_folds_its_unchanged_objects_into_one_line);
 	RUN(where_a_delta_came_from);
 	return unit_done();
