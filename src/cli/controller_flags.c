@@ -177,6 +177,16 @@ void controller_flags_check(const struct command *cmd)
 	handler_release(&h);
 }
 
+bool controller_flags_opts(const struct command *cmd, struct controller_opts *o)
+{
+	controller_flags_check(cmd);
+	if (!controller_flags.enabled)
+		return false;
+	*o = (struct controller_opts){ .workers = 1 };
+	parse_flags(cmd, o);
+	return true;
+}
+
 struct controller_run *controller_run_new(const struct command *cmd, struct printer *p,
 					  bool live, int64_t base_ms, bool verbose)
 {

@@ -30,6 +30,7 @@ struct detail_state {
 	char *key;
 	bool yaml;		/* the object as YAML, nothing else */
 	unsigned version;	/* the row's version the lines are of */
+	uint64_t ctl_gen;	/* and the controller's (tui_ctl_generation) */
 	bool vanished;		/* the row was freed; lines are the last */
 	/* `[` `]`: the history entry looked at; -1: the newest. */
 	long step;
@@ -181,9 +182,12 @@ static void build(struct tui *t, struct row *r)
 		const struct hist_entry *h = row_hist_at(r, i);
 		format_clock(h->time_ms, clock);
 		hist_describe(h, how, sizeof(how));
+		char fate[192] = "";
+		if (tui_ctl_fate(t, tab->ctl, r, i, fate + 2, sizeof(fate) - 2))
+			memcpy(fate, "  ", 2);	/* --controller: where it went */
 		add_line(t, delta_attr(t, h->type) | (i == step && r->hist_nr > 1 ? A_REVERSE : 0),
-			 "%s %s  %-8s  rv %-10s  %s", i == step ? ">" : " ", clock,
-			 delta_type_name(h->type), h->rv[0] ? h->rv : "-", how);
+			 "%s %s  %-8s  rv %-10s  %s%s", i == step ? ">" : " ", clock,
+			 delta_type_name(h->type), h->rv[0] ? h->rv : "-", how, fate);
 	}
 	add_line(t, 0, "%s", "");
 
@@ -229,6 +233,7 @@ static void build(struct tui *t, struct row *r)
 		json_object_put(tree);
 	}
 	ds(t)->version = r->version;
+	ds(t)->ctl_gen = tui_ctl_generation(tab->ctl);
 }
 
 void detail_open(struct tui *t, size_t tab, const char *key, bool yaml)
@@ -275,7 +280,8 @@ static void detail_draw(struct tui *t, const struct rect *r, bool focused)
 	struct row *row = model_row(&tab->m, ds(t)->key);
 	char title[512], ago[32];
 
-	if (row && row->version != ds(t)->version)
+	if (row && (row->version != ds(t)->version ||
+		    ds(t)->ctl_gen != tui_ctl_generation(tab->ctl)))
 		build(t, row);
 	if (!row)
 		ds(t)->vanished = true;
