@@ -31,7 +31,7 @@ const struct option controller_flag_options[] = {
 		"with --controller: the seed of the Reconcile times and failures (default 1)"),
 	OPT_STRING(0, "predicate", &controller_flags.predicate, "LIST",
 		   "with --controller: filter updates: generation, resource-version, "
-		   "labels, annotations; a,b ANDs them, a|b ORs them", COMPLETE_NONE),
+		   "labels, annotations; a,b ANDs them, a|b ORs them", COMPLETE_PREDICATES),
 	OPT_STRING(0, "enqueue-owner", &controller_flags.enqueue_owner, "KIND[.GROUP]",
 		   "with --controller: enqueue the controller owner of this kind "
 		   "(EnqueueRequestForOwner, OnlyControllerOwner)", COMPLETE_NONE),
