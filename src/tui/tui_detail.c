@@ -30,7 +30,10 @@ struct detail_state {
 	char *key;
 	bool yaml;		/* the object as YAML, nothing else */
 	unsigned version;	/* the row's version the lines are of */
-	uint64_t ctl_gen;	/* and the controller's (tui_ctl_generation) */
+	/* --controller: the key's and any key's tui_ctl_generation, and when
+	 * built (an owner's Reconcile shows within a second). */
+	uint64_t ctl_gen, ctl_any;
+	int64_t built_mono;
 	bool vanished;		/* the row was freed; lines are the last */
 	/* `[` `]`: the history entry looked at; -1: the newest. */
 	long step;
@@ -233,7 +236,9 @@ static void build(struct tui *t, struct row *r)
 		json_object_put(tree);
 	}
 	ds(t)->version = r->version;
-	ds(t)->ctl_gen = tui_ctl_generation(tab->ctl);
+	ds(t)->ctl_gen = tui_ctl_generation(tab->ctl, r->key);
+	ds(t)->ctl_any = tui_ctl_generation(tab->ctl, NULL);
+	ds(t)->built_mono = mono_ms();
 }
 
 void detail_open(struct tui *t, size_t tab, const char *key, bool yaml)
@@ -281,7 +286,9 @@ static void detail_draw(struct tui *t, const struct rect *r, bool focused)
 	char title[512], ago[32];
 
 	if (row && (row->version != ds(t)->version ||
-		    ds(t)->ctl_gen != tui_ctl_generation(tab->ctl)))
+		    ds(t)->ctl_gen != tui_ctl_generation(tab->ctl, row->key) ||
+		    (ds(t)->ctl_any != tui_ctl_generation(tab->ctl, NULL) &&
+		     t->now_mono - ds(t)->built_mono >= 1000)))
 		build(t, row);
 	if (!row)
 		ds(t)->vanished = true;

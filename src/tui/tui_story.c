@@ -63,6 +63,7 @@ struct story {
 	char *unseen;		/* the last Reconcile's unseen states, as text, or NULL */
 	char *done;		/* how the last one ended, or NULL */
 	bool deleted;		/* its last delta was a Delete */
+	uint64_t generation;	/* bumped by each record about it */
 };
 
 struct tui_ctl {
@@ -101,6 +102,21 @@ static void story_free(struct story *s)
 	free(s);
 }
 
+/*
+ * Room for one more in a ring of at most max: most keys see one or two
+ * deltas, so it starts at 2, not at ALLOC_GROW's 16 (100k keys).
+ */
+static void *ring_grow(void *v, size_t size, unsigned short nr, unsigned short *alloc,
+		       unsigned short max)
+{
+	if (nr < *alloc)
+		return v;
+	*alloc = (unsigned short)(*alloc ? *alloc * 2 : 2);
+	if (*alloc > max)
+		*alloc = max;
+	return xrealloc(v, (size_t)*alloc * size);
+}
+
 static const struct fate *fate_at(const struct story *s, size_t i)
 {
 	return &s->fates[(s->first + i) % s->nr];
@@ -111,9 +127,7 @@ static struct fate *fate_push(struct story *s)
 	struct fate *f;
 
 	if (s->nr < HIST_MAX) {
-		size_t alloc = s->alloc;
-		ALLOC_GROW(s->fates, (size_t)s->nr + 1, alloc);
-		s->alloc = (unsigned short)(alloc > HIST_MAX ? HIST_MAX : alloc);
+		s->fates = ring_grow(s->fates, sizeof(*s->fates), s->nr, &s->alloc, HIST_MAX);
 		f = &s->fates[s->nr++];
 	} else {
 		f = &s->fates[s->first];
@@ -121,6 +135,7 @@ static struct fate *fate_push(struct story *s)
 		s->first = (unsigned short)((s->first + 1) % HIST_MAX);
 	}
 	memset(f, 0, sizeof(*f));
+	s->generation++;
 	return f;
 }
 
@@ -139,14 +154,14 @@ static void start_push(struct story *s, const struct ctl_record *r)
 	struct start_info *st;
 
 	if (s->s_nr < STARTS_MAX) {
-		size_t alloc = s->s_alloc;
-		ALLOC_GROW(s->starts, (size_t)s->s_nr + 1, alloc);
-		s->s_alloc = (unsigned short)(alloc > STARTS_MAX ? STARTS_MAX : alloc);
+		s->starts = ring_grow(s->starts, sizeof(*s->starts), s->s_nr, &s->s_alloc,
+				      STARTS_MAX);
 		st = &s->starts[s->s_nr++];
 	} else {
 		st = &s->starts[s->s_first];
 		s->s_first = (unsigned short)((s->s_first + 1) % STARTS_MAX);
 	}
+	s->generation++;
 	st->number = r->number;
 	snprintf(st->rv, sizeof(st->rv), "%s", r->read_rv ? r->read_rv : "");
 	s->started++;
@@ -232,6 +247,7 @@ static void on_done(struct tui_ctl *ctl, const struct ctl_record *r)
 {
 	struct story *s = story_of(ctl, r->key);
 
+	s->generation++;
 	free(s->done);
 	s->done = xasprintf("%s after %lld.%03llds%s%s", r->result,
 			    (long long)(r->took_ms / 1000), (long long)(r->took_ms % 1000),
@@ -317,9 +333,16 @@ int64_t tui_ctl_wait_ms(struct tui_ctl *ctl)
 	return controller_wait_ms(ctl->c);
 }
 
-uint64_t tui_ctl_generation(const struct tui_ctl *ctl)
+uint64_t tui_ctl_generation(const struct tui_ctl *ctl, const char *key)
 {
-	return ctl ? ctl->generation : 0;
+	const struct story *s;
+
+	if (!ctl)
+		return 0;
+	if (!key)
+		return ctl->generation;
+	s = hashmap_get(&ctl->stories, key);
+	return s ? s->generation : 0;
 }
 
 void tui_ctl_tabs_advance(struct tui *t)

@@ -226,8 +226,13 @@ void tui_ctl_note(struct tui_ctl *ctl, const struct notification *n);
 bool tui_ctl_advance(struct tui_ctl *ctl);
 int64_t tui_ctl_wait_ms(struct tui_ctl *ctl);
 void tui_ctl_expire(struct tui_ctl *ctl, const struct model *m, int64_t now_mono);
-/* Bumped by every record: views that show the controller rebuild (NULL: 0). */
-uint64_t tui_ctl_generation(const struct tui_ctl *ctl);
+/*
+ * Bumped by every record about key (NULL: about any key), for the views
+ * that show it to rebuild; NULL ctl: 0.  With --enqueue-owner an
+ * object's deltas are covered by its owner's Reconciles: only the latter
+ * tells of them.
+ */
+uint64_t tui_ctl_generation(const struct tui_ctl *ctl, const char *key);
 /* Every tab's: tui_ctl_advance (t->dirty when something happened), the
  * least tui_ctl_wait_ms. */
 void tui_ctl_tabs_advance(struct tui *t);
