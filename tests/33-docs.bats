@@ -321,10 +321,11 @@ fish_complete() {
 
 @test "completions: bash, zsh and fish complete a quoted 'a|b' --predicate" {
 	command -v tmux >/dev/null || skip "tmux is not installed"
-	local sh sock=kinf-compl-$$ shells=0
+	local sh sock shells=0
 	for sh in bash zsh fish; do
 		command -v $sh >/dev/null || continue
 		shells=$((shells + 1))
+		sock=kinf-compl-$$-$sh	# one server each: a killed one may linger
 		case $sh in
 		bash) tmux -L "$sock" -f /dev/null new-session -d -x 150 -y 10 \
 			"env PATH=$PATH bash --norc --noprofile -i"
