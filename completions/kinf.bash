@@ -19,6 +19,12 @@ _kinf()
 		words+=("${COMP_WORDS[i]}")
 	done
 	[[ $cur == "=" && ${COMP_WORDS[COMP_CWORD-1]} == --* ]] && cur=
+	# A quoted word ('generation|la: --predicate's a|b needs quotes):
+	# readline completes what follows the quote, and so does the helper.
+	if [[ $cur == [\"\']* ]]; then
+		cur=${cur:1}
+		words[${#words[@]}-1]=$cur
+	fi
 	out=$("${COMP_WORDS[0]}" __complete "${words[@]}" 2>/dev/null)
 	if [[ $out == ":file" ]]; then
 		COMPREPLY=($(compgen -f -- "$cur"))
@@ -26,8 +32,8 @@ _kinf()
 		return
 	fi
 	COMPREPLY=($(compgen -W "$out" -- "$cur"))
-	# Keep completing a comma list without a trailing space.
-	[[ $cur == *,* || ${COMPREPLY[0]} == *, ]] && compopt -o nospace 2>/dev/null
+	# Keep completing a list (a,b or a|b) without a trailing space.
+	[[ $cur == *[,\|]* || ${COMPREPLY[0]} == *, ]] && compopt -o nospace 2>/dev/null
 }
 
 complete -F _kinf kinf

@@ -56,6 +56,7 @@ declare -gA CHECK=(
 	["kinf watch pods -A --verify-every 1m --client-go v0.33.2"]=chk_verify_every
 	["kinf verify pods -A -o json | jq '.missing, .extra, .stale'"]=chk_verify_equal
 	["kinf tui pods,deployments"]=chk_tui
+	["kinf tui pods -n shop --controller --predicate generation"]=chk_tui
 	["kinf watch pods -A --record missed.rec"]=chk_record
 	["kinf replay missed.rec -o json | jq -c 'select(.tombstone)'"]=chk_replay_tombstone
 	["kinf replay missed.rec --key shop/web-1"]=chk_replay_key
@@ -478,9 +479,25 @@ default_gap() {
 	chk_flight_at_trigger || { echo "# $e: $output $stderr" >&2; false; }
 }
 
+@test "the tui --controller example: w shows the controller pane; a status change is filtered" {
+	cluster_up
+	local e=$(examples | grep '^kinf tui .*--controller')
+	tmux -L "$TMUX_SOCK" -f /dev/null new-session -d -x 120 -y 30 \
+		"cd '$W' && KUBECONFIG='$SIM_KUBECONFIG' $e; echo \"kinf exited \$?\"; sleep 60"
+	wait_screen ' pods  1 object' 20
+	keys w
+	wait_screen 'reconciles 1$'
+	simctl POST /update '{"resource":"pods","namespace":"shop","name":"web-1","patch":{"status":{"phase":"Failed"}}}' >/dev/null
+	wait_screen 'filtered 1 '
+	keys Enter
+	wait_screen 'Updated .*filtered by generation'
+	keys Escape q
+	wait_screen 'kinf exited 0'
+}
+
 @test "the tui example: both tabs, the pods in the table, q ends it" {
 	cluster_up
-	local e=$(examples | grep '^kinf tui ')
+	local e=$(examples | grep '^kinf tui pods,deployments')
 	tmux -L "$TMUX_SOCK" -f /dev/null new-session -d -x 120 -y 30 \
 		"cd '$W' && KUBECONFIG='$SIM_KUBECONFIG' $e; echo \"kinf exited \$?\"; sleep 60"
 	wait_screen ' pods  [0-9]+ objects?' 20

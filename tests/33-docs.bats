@@ -305,6 +305,46 @@ fish_complete() {
 	[[ $output == owner=* ]]
 }
 
+@test "__complete: --predicate offers controller-runtime's predicates, after a comma and after a |" {
+	c() { "$KINF" __complete "$@"; }
+	run c watch pods --controller --predicate ""
+	[ "$(tr '\n' ' ' <<<"$output")" = "generation resource-version labels annotations " ]
+	run c tui pods --controller --predicate 'generation|'
+	[ "$(tr '\n' ' ' <<<"$output")" = "generation|resource-version generation|labels generation|annotations " ]
+	# a new term (after ,) offers all but a whole earlier term; --predicate= too
+	run c watch pods --controller --predicate=generation,lab
+	[ "$(tr '\n' ' ' <<<"$output")" = "--predicate=generation,resource-version --predicate=generation,labels --predicate=generation,annotations " ]
+	run c replay x.rec --controller --predicate 'labels|annotations,generation|r'
+	grep -qx 'labels|annotations,generation|resource-version' <<<"$output"
+	run ! grep -qx 'labels|annotations,generation|generation' <<<"$output"
+}
+
+@test "completions: bash, zsh and fish complete a quoted 'a|b' --predicate" {
+	command -v tmux >/dev/null || skip "tmux is not installed"
+	local sh sock shells=0
+	for sh in bash zsh fish; do
+		command -v $sh >/dev/null || continue
+		shells=$((shells + 1))
+		sock=kinf-compl-$$-$sh	# one server each: a killed one may linger
+		case $sh in
+		bash) tmux -L "$sock" -f /dev/null new-session -d -x 150 -y 10 \
+			"env PATH=$PATH bash --norc --noprofile -i"
+			tmux -L "$sock" send-keys "source '$ROOT/completions/kinf.bash'" Enter ;;
+		zsh) tmux -L "$sock" -f /dev/null new-session -d -x 150 -y 10 "env PATH=$PATH zsh -f -i"
+			tmux -L "$sock" send-keys "fpath=('$ROOT/completions' \$fpath); autoload -Uz compinit && compinit -u" Enter ;;
+		fish) tmux -L "$sock" -f /dev/null new-session -d -x 150 -y 10 "env PATH=$PATH fish --no-config"
+			sleep 1
+			tmux -L "$sock" send-keys "source '$ROOT/completions/kinf.fish'" Enter ;;
+		esac
+		sleep 1
+		tmux -L "$sock" send-keys "kinf watch pods --controller --predicate 'labels|ann" Tab
+		wait_until 10 bash -c "tmux -L '$sock' capture-pane -p | grep -qF -- \"--predicate 'labels|annotations'\"" ||
+			{ echo "# $sh:" >&2; tmux -L "$sock" capture-pane -p >&2; tmux -L "$sock" kill-server; false; }
+		tmux -L "$sock" kill-server
+	done
+	[ "$shells" -ge 1 ]
+}
+
 @test "make install DESTDIR= PREFIX= puts everything in place, kubectl-kinf too; make uninstall removes it" {
 	command -v make >/dev/null || skip "make not installed"
 	dest=$BATS_TEST_TMPDIR/dest

@@ -28,6 +28,7 @@
 #define COMPLETE_DELTA_TYPES "delta-types"	/* Added,Updated,... comma list */
 #define COMPLETE_COMMAND "command"	/* subcommand names */
 #define COMPLETE_INDEX "index"		/* --index NAME=VALUE: names, then values */
+#define COMPLETE_PREDICATES "predicates"	/* generation,labels|annotations: a,b and a|b */
 
 extern const struct command command_watch;
 extern const struct command command_get;

@@ -16,6 +16,7 @@
 
 #include "cluster/cluster.h"
 #include "cli/cmd.h"
+#include "controller/predicate.h"
 #include "informer/delta.h"
 #include "cluster/discovery.h"
 #include "cluster/http.h"
@@ -301,12 +302,40 @@ static void print_index_candidates(const char *cur)
 	free(name);
 }
 
-static const char *complete_word;	/* the word being completed */
+static const char *complete_word;	/* the word being completed (after an "=") */
+static const char *complete_word_start;	/* the whole word ("--predicate=" too) */
 
 static void print_delta_types(void)
 {
 	for (int t = 0; t < DELTA__COUNT; t++)
 		candidate(delta_type_name(t));
+}
+
+/*
+ * --predicate's terms: after the last ',' (a new term, ANDed) or '|' (a
+ * predicate ORed into the term), each predicate the term does not name.
+ */
+static void print_predicates(void)
+{
+	const char *w = complete_word ? complete_word : "";
+	const char *sep = w + strlen(w), *term;
+
+	while (sep > w && sep[-1] != ',' && sep[-1] != '|')
+		sep--;
+	term = sep;
+	while (term > w && term[-1] != ',')
+		term--;
+	strbuf_reset(&list_prefix);	/* what the word holds up to sep, "--predicate=" too */
+	strbuf_add(&list_prefix, complete_word_start, (size_t)(sep - complete_word_start));
+	for (int k = 0; k < PRED__COUNT; k++) {
+		const char *name = predicate_name((enum predicate_kind)k);
+		size_t n = strlen(name);
+		bool named = false;
+		for (const char *p = term; p < sep && !named; p += strcspn(p, "|,") + 1)
+			named = strcspn(p, "|,") == n && !strncmp(p, name, n);
+		if (!named)
+			candidate(name);
+	}
 }
 
 static void print_resources(void)
@@ -340,6 +369,7 @@ static const struct {
 	{ COMPLETE_NAMESPACE, print_namespaces },
 	{ COMPLETE_COMMAND, print_commands },
 	{ COMPLETE_INDEX, print_index_names },
+	{ COMPLETE_PREDICATES, print_predicates },
 	{ COMPLETE_FILE, print_file_marker },
 };
 
@@ -382,7 +412,7 @@ static int run_complete(int argc, const char **argv)
 
 	parse_cluster_flags(cmd, argc - 1, argv);
 	complete_resource = first_positional(cmd, argc, argv);
-	complete_word = cur;
+	complete_word = complete_word_start = cur;
 	/*
 	 * "--output=j": the value completes within the word, after the "="
 	 * (zsh and fish hand the word whole; bash splits it at the "=" and

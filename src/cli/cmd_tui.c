@@ -5,7 +5,9 @@
 #include <stdio.h>
 
 #include "cluster/cluster.h"
+#include "controller/controller.h"
 #include "cli/cmd.h"
+#include "cli/controller_flags.h"
 #include "cli/informer_flags.h"
 #include "cli/metrics_flag.h"
 #include "informer/session.h"
@@ -22,6 +24,7 @@ static const struct option tui_options[] = {
 		"keep the last N states of each object, to step through in the detail view (default 8)"),
 	OPT_DURATION(0, "verify-every", &verify_every_ms,
 		     "check each tab's cache against a LIST from the server this often, as V does"),
+	OPT_INCLUDE(controller_flag_options),
 	OPT_INCLUDE(metrics_flag_options),
 	OPT_INCLUDE(informer_flag_options),
 	OPT_INCLUDE(cluster_options),
@@ -33,6 +36,7 @@ static int run_tui(int argc, const char **argv)
 	struct errbuf err = { "" };
 	struct session s;
 	struct metrics_server ms;
+	struct controller_opts co;
 
 	argc = opt_parse(&command_tui, argc, argv);
 	if (argc < 1)
@@ -41,6 +45,7 @@ static int run_tui(int argc, const char **argv)
 		usage_error(&command_tui, "unexpected argument '%s'", argv[1]);
 	if (history > HIST_MAX)
 		usage_error(&command_tui, "--history %ld: at most %d states are kept", history, HIST_MAX);
+	bool controller = controller_flags_opts(&command_tui, &co);
 	metrics_flag_start(&command_tui, &ms);	/* a busy port: exit 2 here */
 
 	struct session_opts so = informer_flags_session(&command_tui, argv[0], NULL);
@@ -53,6 +58,7 @@ static int run_tui(int argc, const char **argv)
 			       .hist_states = (unsigned)history,
 			       .verify_every_ms = verify_every_ms,
 			       .metrics = ms.metrics,
+			       .controller = controller ? &co : NULL,
 			       .crds = crd_columns_new() };
 	printer_columns_load(to.crds, &s.cluster, s.resources, s.nr);
 	int ret = tui_run(&s, &to);

@@ -24,6 +24,7 @@
 #include "cluster/recording.h"
 #include "cli/cmd.h"
 #include "cli/controller_flags.h"
+#include "controller/controller.h"
 #include "cli/flight_flags.h"
 #include "cli/informer_flags.h"
 #include "cli/metrics_flag.h"
@@ -327,8 +328,6 @@ static int run_watch(int argc, const char **argv)
 	parse_output(&command_watch, &out);
 	if (o.record && o.tui)
 		usage_error(&command_watch, "--record does not work with --tui");
-	if (controller_flags.enabled && o.tui)
-		usage_error(&command_watch, "--controller does not work with --tui yet");
 	flight_flags_check(&command_watch);
 	if (o.record && flight_flags.window_ms)
 		usage_error(&command_watch, "--record does not work with --flight-recorder");
@@ -347,7 +346,10 @@ static int run_watch(int argc, const char **argv)
 		kclient_set_tap(s.cluster.client, &flight_tap, flight);
 
 	if (o.tui) {
+		struct controller_opts co;
+		bool controller = controller_flags_opts(&command_watch, &co);
 		struct tui_opts to = { .resync_ms = informer_flags.resync_ms,
+				       .controller = controller ? &co : NULL,
 				       .hist_states = HIST_STATES,
 				       .verify_every_ms = o.verify_every_ms,
 				       .metrics = ms.metrics,

@@ -31,7 +31,7 @@ const struct option controller_flag_options[] = {
 		"with --controller: the seed of the Reconcile times and failures (default 1)"),
 	OPT_STRING(0, "predicate", &controller_flags.predicate, "LIST",
 		   "with --controller: filter updates: generation, resource-version, "
-		   "labels, annotations; a,b ANDs them, a|b ORs them", COMPLETE_NONE),
+		   "labels, annotations; a,b ANDs them, a|b ORs them", COMPLETE_PREDICATES),
 	OPT_STRING(0, "enqueue-owner", &controller_flags.enqueue_owner, "KIND[.GROUP]",
 		   "with --controller: enqueue the controller owner of this kind "
 		   "(EnqueueRequestForOwner, OnlyControllerOwner)", COMPLETE_NONE),
@@ -175,6 +175,16 @@ void controller_flags_check(const struct command *cmd)
 		usage_error(cmd, "invalid value '%s' for '--enqueue-owner': %s",
 			    f->enqueue_owner, err.msg);
 	handler_release(&h);
+}
+
+bool controller_flags_opts(const struct command *cmd, struct controller_opts *o)
+{
+	controller_flags_check(cmd);
+	if (!controller_flags.enabled)
+		return false;
+	*o = (struct controller_opts){ .workers = 1 };
+	parse_flags(cmd, o);
+	return true;
 }
 
 struct controller_run *controller_run_new(const struct command *cmd, struct printer *p,

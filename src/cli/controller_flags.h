@@ -44,6 +44,13 @@ struct controller_run *controller_run_new(const struct command *cmd, struct prin
 					  bool live, int64_t base_ms, bool verbose);
 /* Checks the flags (usage errors of cmd exit), before anything connects. */
 void controller_flags_check(const struct command *cmd);
+/*
+ * With --controller: checks the flags (usage errors of cmd exit) and
+ * fills o for a simulation the caller runs (the TUI's, one per tab:
+ * it sets the clock and the records' sink); false without --controller.
+ */
+struct controller_opts;
+bool controller_flags_opts(const struct command *cmd, struct controller_opts *o);
 /* A replay's base_ms: the recording's "started" (RFC 3339), 0 if unreadable. */
 int64_t controller_base_ms(const char *started);
 /* The loop's hook (loop->hook = ...). */

@@ -246,6 +246,7 @@ static void enqueued(struct controller *c, const char *key, enum wq_add how,
 		.after_ms = after,
 	};
 	if (n) {
+		r.object = n->delta.obj->key;
 		r.delta = delta_type_name(n->delta.type);
 		r.rv = n->delta.obj->rv;
 		r.state_unknown = n->delta.tombstone;
@@ -407,6 +408,7 @@ void controller_note(struct controller *c, const struct notification *n)
 		predicates_term_name(&c->o.predicates, (size_t)term, sb);
 		struct ctl_record r = {
 			.type = CTL_FILTERED, .key = n->delta.obj->key,
+			.object = n->delta.obj->key,
 			.delta = delta_type_name(n->delta.type), .rv = n->delta.obj->rv,
 			.predicate = sb->buf,
 		};
@@ -502,6 +504,25 @@ bool controller_key_info(const struct controller *c, const char *key,
 		.queued = workqueue_is_dirty(c->q, key),
 		.nr_pending = k->nr,
 		.unseen = k->unseen,
+	};
+	return true;
+}
+
+unsigned controller_workers(const struct controller *c)
+{
+	return c->o.workers;
+}
+
+bool controller_worker_info(const struct controller *c, unsigned w,
+			    struct ctl_worker_info *out)
+{
+	const struct worker *wk = w < c->o.workers ? &c->workers[w] : NULL;
+
+	if (!wk || !wk->key)
+		return false;
+	*out = (struct ctl_worker_info){
+		.key = wk->key, .number = wk->number,
+		.started_ms = wk->started, .ends_ms = wk->ends,
 	};
 	return true;
 }

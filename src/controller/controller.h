@@ -80,6 +80,9 @@ struct ctl_record {
 	enum ctl_record_type type;
 	int64_t clock_ms;		/* the simulation's time */
 	const char *key;		/* the request's key */
+	/* Filtered, and Enqueued for an event: the object's own key (not
+	 * the request's with --enqueue-owner); else NULL. */
+	const char *object;
 	/* The delta behind it, or NULL (a timer: a delayed add's end). */
 	const char *delta;		/* "Added", "Updated", ... */
 	const char *rv;			/* its object's resourceVersion */
@@ -159,6 +162,18 @@ int64_t controller_wait_ms(struct controller *c);
 void controller_finish(struct controller *c, bool drain);
 
 void controller_get_stats(const struct controller *c, struct controller_stats *out);
+
+/* What one worker runs: a Reconcile since started_ms, ending at ends_ms. */
+struct ctl_worker_info {
+	const char *key;		/* valid until time moves on */
+	unsigned number;		/* the n-th Reconcile */
+	int64_t started_ms, ends_ms;	/* the simulation's clock */
+};
+/* The workers (opts.workers, 1 when 0). */
+unsigned controller_workers(const struct controller *c);
+/* false when worker w (0..) is idle or out of range. */
+bool controller_worker_info(const struct controller *c, unsigned w,
+			    struct ctl_worker_info *out);
 /* false when the controller never heard of key. */
 bool controller_key_info(const struct controller *c, const char *key,
 			 struct ctl_key_info *out);

@@ -19,6 +19,8 @@ struct wq_item {
 	unsigned heap_refs;	/* heap entries pointing here, stale or not */
 	int64_t added_at;	/* metrics' addTimes; -1: none */
 	int64_t started_at;	/* metrics' processingStartTimes; -1: none */
+	/* processing: in the queue's list of them (metrics, without a walk of every key) */
+	struct wq_item *run_prev, *run_next;
 };
 
 /* A waiting entry; stale once its item waits no more or for another time. */
@@ -37,7 +39,8 @@ struct workqueue {
 	uint64_t seq;
 	bool shutting_down;
 	struct ratelimit rl;
-	struct workqueue_metrics m;	/* counters; the rest computed */
+	struct workqueue_metrics m;	/* counters (waiting too); the rest computed */
+	struct wq_item *running;	/* the processing items, newest first */
 };
 
 static const char *const add_names[] = {
@@ -154,6 +157,11 @@ const char *workqueue_get(struct workqueue *q, int64_t now)
 	}
 	it->processing = true;
 	it->dirty = false;
+	it->run_prev = NULL;
+	it->run_next = q->running;
+	if (q->running)
+		q->running->run_prev = it;
+	q->running = it;
 	return it->key;
 }
 
@@ -170,6 +178,14 @@ bool workqueue_done(struct workqueue *q, const char *key, int64_t now)
 		if (worked > q->m.work_max_ms)
 			q->m.work_max_ms = worked;
 		it->started_at = -1;
+	}
+	if (it->processing) {
+		if (it->run_prev)
+			it->run_prev->run_next = it->run_next;
+		else
+			q->running = it->run_next;
+		if (it->run_next)
+			it->run_next->run_prev = it->run_prev;
 	}
 	it->processing = false;
 	if (it->dirty) {
@@ -277,6 +293,8 @@ enum wq_add workqueue_add_after(struct workqueue *q, const char *key,
 	it = item_make(q, key);
 	if (it->waiting && it->ready_at <= now + delay_ms)
 		return WQ_WAITING;	/* the earlier time stands */
+	if (!it->waiting)
+		q->m.waiting++;
 	it->waiting = true;
 	it->ready_at = now + delay_ms;
 	heap_push(q, (struct wq_wait){ it->ready_at, q->seq++, it });
@@ -300,6 +318,7 @@ void workqueue_pop_ready(struct workqueue *q, int64_t now,
 		struct wq_item *it = w.item;
 
 		it->waiting = false;
+		q->m.waiting--;
 		it->heap_refs++;	/* kept while added() reads its key */
 		enum wq_add how = workqueue_add(q, it->key, now);
 		if (added)
@@ -330,16 +349,10 @@ unsigned workqueue_num_requeues(const struct workqueue *q, const char *key)
 void workqueue_get_metrics(const struct workqueue *q, int64_t now,
 			   struct workqueue_metrics *out)
 {
-	size_t iter = 0;
-	struct hashmap_entry *e;
-
 	*out = q->m;
 	out->longest_running_ms = out->unfinished_ms = 0;
-	out->waiting = 0;
-	while ((e = hashmap_next(&q->items, &iter))) {
-		const struct wq_item *it = e->value;
-		if (it->waiting)
-			out->waiting++;
+	/* The processing keys only: a backlog of queued ones costs nothing here. */
+	for (const struct wq_item *it = q->running; it; it = it->run_next) {
 		if (it->started_at < 0)
 			continue;
 		out->unfinished_ms += now - it->started_at;

@@ -27,9 +27,8 @@ static void add_ms(struct strbuf *sb, int64_t ms)
 		strbuf_addf(sb, "%llds", (long long)(ms / 1000));
 }
 
-/* "rv 101, 102 and 103 were never seen by a Reconcile (why)"; a group per why. */
-static void add_unseen_text(struct strbuf *sb, const struct ctl_unseen *u, size_t n,
-			    bool at_end)
+void controller_unseen_text(const struct ctl_unseen *u, size_t n, bool at_end,
+			    struct strbuf *sb)
 {
 	bool *done = xcalloc(n + 1, sizeof(*done));
 
@@ -92,7 +91,7 @@ static void line_start(const struct ctl_record *r, struct strbuf *sb)
 		    r->deltas, r->deltas == 1 ? "" : "s");
 	if (r->nr_unseen) {
 		strbuf_adds(sb, "; ");
-		add_unseen_text(sb, r->unseen, r->nr_unseen, false);
+		controller_unseen_text(r->unseen, r->nr_unseen, false, sb);
 	}
 }
 
@@ -114,7 +113,7 @@ static void line_done(const struct ctl_record *r, struct strbuf *sb)
 
 static void line_never(const struct ctl_record *r, struct strbuf *sb)
 {
-	add_unseen_text(sb, r->unseen, r->nr_unseen, true);
+	controller_unseen_text(r->unseen, r->nr_unseen, true, sb);
 }
 
 typedef void record_fn(const struct ctl_record *r, struct strbuf *sb);

@@ -40,14 +40,23 @@
 #ifndef KINF_CONTROLLER_REPORT_H
 #define KINF_CONTROLLER_REPORT_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct ctl_record;
+struct ctl_unseen;
 struct controller_stats;
 struct strbuf;
 
 void controller_record_line(const struct ctl_record *r, int64_t base_ms, struct strbuf *sb);
 void controller_record_json(const struct ctl_record *r, int64_t base_ms, struct strbuf *sb);
+/*
+ * "rv 101 and 103 were never seen by a Reconcile (coalesced while
+ * queued)", a group per reason; at_end: "rv 108 never reconciled: why".
+ */
+void controller_unseen_text(const struct ctl_unseen *u, size_t n, bool at_end,
+			    struct strbuf *sb);
 /* The summary's text, without "kinf: " or a newline. */
 void controller_summary_text(const struct controller_stats *st, struct strbuf *sb);
 void controller_summary_json(const struct controller_stats *st, int64_t base_ms,

@@ -203,6 +203,8 @@ static void layout(struct tui *t, struct rect *body, struct rect *table,
 		table_h = body->h;
 	int bottom_h = body->h - table_h;
 	int health_w = t->cols >= 110 ? 42 : 34;
+	if (t->show_ctl && health_w < t->cols * 45 / 100)	/* keys and RVs: room */
+		health_w = t->cols * 45 / 100;
 	if (t->cols < 70)
 		health_w = t->cols / 2;
 	*table = (struct rect){ body->y, 0, table_h, t->cols };
@@ -315,7 +317,7 @@ static void draw_frame(struct tui *t)
 		t->pane_rect[PANE_LOG] = log;
 		table_view.draw(t, &table, t->focus == PANE_TABLE);
 		log_view.draw(t, &log, t->focus == PANE_LOG);
-		health_view.draw(t, &health, false);
+		(t->show_ctl ? &controller_view : &health_view)->draw(t, &health, false);
 	}
 	draw_status(t);
 	wnoutrefresh(stdscr);
@@ -359,11 +361,13 @@ static void tab_init(struct tui *t, size_t i)
 	tab->m.hist_states = t->hist_states;
 	for (int p = 0; p < PANE__COUNT; p++)
 		tab->pane[p] = panes[p]->new(t, tab);
+	tab->ctl = t->ctl_opts ? tui_ctl_new(t->ctl_opts) : NULL;
 }
 
 static void tab_release(struct tab *tab)
 {
 	free(tab->verify_text);
+	tui_ctl_free(tab->ctl);
 	for (int p = 0; p < PANE__COUNT; p++)
 		panes[p]->free(tab->pane[p]);
 	filter_clear(&tab->filter);
@@ -586,6 +590,7 @@ static void global_request(struct tui *t, enum request req, int key)
 	case REQ_PAUSE: set_paused(t, !t->paused); break;
 	case REQ_VERIFY: verify_start(t, t->cur); break;
 	case REQ_DUMP: flight_key(t); break;
+	case REQ_CONTROLLER: tui_ctl_toggle(t); break;
 	case REQ_RESYNC:
 		informer_resync_now(tab->m.inf);
 		tui_message(t, "resync of %s queued", tab->m.name);
@@ -695,6 +700,8 @@ static int on_notification(void *ctx, size_t i, struct notification *n)
 		snprintf(fatal_msg, sizeof(fatal_msg), "%s", n->activity->message);
 		t->quit = true;
 	}
+	if (tab->ctl && n->kind != NOTIFY_ACTIVITY)	/* a controller does not pause */
+		tui_ctl_note(tab->ctl, n);
 	if (t->paused)
 		model_hold(&tab->m, n);
 	else
@@ -751,6 +758,8 @@ static void tick(struct tui *t)
 		model_sample(&tab->m, now);
 		if (!t->paused && model_expire(&tab->m, now))
 			table_refresh(t, tab, true);
+		if (tab->ctl)
+			tui_ctl_expire(tab->ctl, &tab->m, now);
 	}
 }
 
@@ -778,6 +787,9 @@ static int loop_wait(struct tui *t, int64_t now, int64_t next_tick, int64_t last
 	if (cons >= 0 && cons < wait)
 		wait = cons;
 	cons = t->flight ? flight_due_ms(t->flight) : -1;
+	if (cons >= 0 && cons < wait)
+		wait = cons;
+	cons = tui_ctl_tabs_wait_ms(t);	/* a Reconcile's end, a delayed add */
 	if (cons >= 0 && cons < wait)
 		wait = cons;
 	return wait < 0 ? 0 : (int)wait;
@@ -843,6 +855,7 @@ static int run_loop(struct tui *t, int sig_fd)
 		if (rc >= 0)
 			status = rc;
 		consumer_dispatch(&t->cons, fds + LOOP_FDS);
+		tui_ctl_tabs_advance(t);
 		flight_write(t);
 	}
 	free(fds);
@@ -875,6 +888,7 @@ int tui_run(struct session *s, const struct tui_opts *opts)
 	t.hist_states = opts->hist_states;
 	t.crds = opts->crds;
 	t.flight = opts->flight;
+	t.ctl_opts = opts->controller;
 	t.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
 	draw_set_utf8(t.utf8);
 	for (int i = 0; i < SCREEN__COUNT; i++)

@@ -18,6 +18,7 @@
 
 #include <stdint.h>
 
+struct controller_opts;
 struct crd_columns;
 struct metrics;
 struct session;
@@ -42,6 +43,13 @@ struct tui_opts {
 	 * says where.  One still due at the end is the caller's to write.
 	 */
 	struct flight *flight;
+	/*
+	 * --controller (borrowed; NULL: none): each tab runs a simulated
+	 * controller with these options on its notifications, shown by `w`
+	 * (tui_view.h, tui_controller.c); the clock and the records' sink
+	 * are the TUI's.
+	 */
+	const struct controller_opts *controller;
 };
 
 /*

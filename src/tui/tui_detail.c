@@ -30,6 +30,10 @@ struct detail_state {
 	char *key;
 	bool yaml;		/* the object as YAML, nothing else */
 	unsigned version;	/* the row's version the lines are of */
+	/* --controller: the key's and any key's tui_ctl_generation, and when
+	 * built (an owner's Reconcile shows within a second). */
+	uint64_t ctl_gen, ctl_any;
+	int64_t built_mono;
 	bool vanished;		/* the row was freed; lines are the last */
 	/* `[` `]`: the history entry looked at; -1: the newest. */
 	long step;
@@ -181,9 +185,12 @@ static void build(struct tui *t, struct row *r)
 		const struct hist_entry *h = row_hist_at(r, i);
 		format_clock(h->time_ms, clock);
 		hist_describe(h, how, sizeof(how));
+		char fate[192] = "";
+		if (tui_ctl_fate(t, tab->ctl, r, i, fate + 2, sizeof(fate) - 2))
+			memcpy(fate, "  ", 2);	/* --controller: where it went */
 		add_line(t, delta_attr(t, h->type) | (i == step && r->hist_nr > 1 ? A_REVERSE : 0),
-			 "%s %s  %-8s  rv %-10s  %s", i == step ? ">" : " ", clock,
-			 delta_type_name(h->type), h->rv[0] ? h->rv : "-", how);
+			 "%s %s  %-8s  rv %-10s  %s%s", i == step ? ">" : " ", clock,
+			 delta_type_name(h->type), h->rv[0] ? h->rv : "-", how, fate);
 	}
 	add_line(t, 0, "%s", "");
 
@@ -229,6 +236,9 @@ static void build(struct tui *t, struct row *r)
 		json_object_put(tree);
 	}
 	ds(t)->version = r->version;
+	ds(t)->ctl_gen = tui_ctl_generation(tab->ctl, r->key);
+	ds(t)->ctl_any = tui_ctl_generation(tab->ctl, NULL);
+	ds(t)->built_mono = mono_ms();
 }
 
 void detail_open(struct tui *t, size_t tab, const char *key, bool yaml)
@@ -275,7 +285,10 @@ static void detail_draw(struct tui *t, const struct rect *r, bool focused)
 	struct row *row = model_row(&tab->m, ds(t)->key);
 	char title[512], ago[32];
 
-	if (row && row->version != ds(t)->version)
+	if (row && (row->version != ds(t)->version ||
+		    ds(t)->ctl_gen != tui_ctl_generation(tab->ctl, row->key) ||
+		    (ds(t)->ctl_any != tui_ctl_generation(tab->ctl, NULL) &&
+		     t->now_mono - ds(t)->built_mono >= 1000)))
 		build(t, row);
 	if (!row)
 		ds(t)->vanished = true;

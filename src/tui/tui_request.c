@@ -125,6 +125,11 @@ static const struct key_row rows[] = {
 	{ "D", "flight recorder (--flight-recorder): dump the last window\n"
 	       "and the tail after now, for kinf replay",
 	  { K(M, 'D', REQ_DUMP) }, { { 0 } } },
+	{ "w", "controller (--controller): the simulated controller's\n"
+	       "pane in the informer's place: queue, Reconciles running,\n"
+	       "the selected object's last Reconcile and unseen states;\n"
+	       "Enter's history then says where each delta went",
+	  { K(M, 'w', REQ_CONTROLLER) }, { { 0 } } },
 	{ NULL, "", { { 0 } }, { { 0 } } },
 	{ "Esc", "back from the detail view or this help", { { 0 } },
 	  { [D] = { 1, "Esc back" }, [H] = { 1, "Esc back" } } },

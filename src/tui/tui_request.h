@@ -46,6 +46,7 @@ enum request {
 	REQ_RESYNC,
 	REQ_VERIFY,
 	REQ_DUMP,		/* the flight recorder writes a dump */
+	REQ_CONTROLLER,		/* `w`: the controller pane, or the informer's */
 	REQ_REDRAW,
 	REQ_HELP,
 	REQ_QUIT,

@@ -96,6 +96,41 @@ TEST(add_after_keeps_the_earlier_time)
 	workqueue_free(q);
 }
 
+/* metrics.go's longest_running_processor and unfinished_work, from the keys held. */
+TEST(metrics_of_the_keys_processing_and_waiting)
+{
+	struct workqueue *q = workqueue_new();
+	struct workqueue_metrics m;
+
+	workqueue_add(q, "a", 0);
+	workqueue_add(q, "b", 0);
+	workqueue_add(q, "c", 0);
+	CHECK_STR(workqueue_get(q, 10), "a");
+	CHECK_STR(workqueue_get(q, 20), "b");
+	CHECK_STR(workqueue_get(q, 30), "c");
+	workqueue_get_metrics(q, 100, &m);
+	CHECK_INT(m.longest_running_ms, 90);
+	CHECK_INT(m.unfinished_ms, 90 + 80 + 70);
+	/* the middle one, then the newest: what is left is still found */
+	workqueue_done(q, "b", 100);
+	workqueue_done(q, "c", 100);
+	workqueue_get_metrics(q, 100, &m);
+	CHECK_INT(m.longest_running_ms, 90);
+	CHECK_INT(m.unfinished_ms, 90);
+	workqueue_done(q, "a", 100);
+	workqueue_add_after(q, "d", 50, 100);
+	workqueue_add_after(q, "d", 10, 100);	/* earlier: one key waits, once */
+	workqueue_get_metrics(q, 100, &m);
+	CHECK_INT(m.longest_running_ms, 0);
+	CHECK_INT(m.unfinished_ms, 0);
+	CHECK_INT(m.waiting, 1);
+	workqueue_pop_ready(q, 200, NULL, NULL);
+	workqueue_get_metrics(q, 200, &m);
+	CHECK_INT(m.waiting, 0);
+	CHECK_INT(m.depth, 1);
+	workqueue_free(q);
+}
+
 TEST(shut_down_ignores_adds)
 {
 	struct workqueue *q = workqueue_new();
@@ -250,6 +285,7 @@ int main(void)
 	RUN(collapse);
 	RUN(add_while_processing);
 	RUN(add_after_keeps_the_earlier_time);
+	RUN(metrics_of_the_keys_processing_and_waiting);
 	RUN(shut_down_ignores_adds);
 	RUN(exponential_rate_limiter);
 	RUN(default_controller_rate_limiter);
