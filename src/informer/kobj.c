@@ -3,10 +3,11 @@
  * see kobj.h.
  *
  * One allocation per object: the struct, then its own small strings
- * (key, rv, node), then the text; namespace, kind, labels and owners are
+ * (key, rv, node), then the text, packed (lib/zpack) once the object's
+ * kind has its dictionary; namespace, kind, labels and owners are
  * shared with the objects that have the same (lib/intern, below).  With
  * a ~3 KB pod that keeps the overhead to the struct, some fifty bytes of
- * strings and one malloc header.
+ * strings and one malloc header, next to a few hundred bytes of text.
  *
  * Objects are made without json-c.  One pass of a scanner over the bytes
  * (lib/json_scan) validates the JSON, picks up the fields struct kobj

@@ -74,7 +74,8 @@ struct kobj {
 	char *labels;
 	char *node;
 	char *owners;
-	uint32_t packed_len;	/* 0: stored is the text as it is */
+	/* The text's size packed by lib/zpack (not a packed list); 0: as it is. */
+	uint32_t packed_len;
 	/*
 	 * The compact JSON text, as it is (NUL-terminated) or packed by pack:
 	 * read it with kobj_json() or kobj_text(), never here.
