@@ -11,7 +11,7 @@ DESTDIR  ?=
 
 CC         ?= cc
 PKG_CONFIG ?= pkg-config
-PKGS       := libcurl json-c ncursesw yaml-0.1 libssl libcrypto zlib libmicrohttpd
+PKGS       := libcurl json-c ncursesw yaml-0.1 libssl libcrypto zlib libzstd libmicrohttpd
 
 WARNINGS := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wformat=2 \
             -Wmissing-prototypes -Wno-unused-parameter
@@ -92,6 +92,7 @@ bench: deps
 	@tests/bench/run
 	@KINF=$(CURDIR)/$(BUILD)/kinf tests/bench/features
 	@KINF=$(CURDIR)/$(BUILD)/kinf tests/bench/tui
+	@KINF=$(CURDIR)/$(BUILD)/kinf tests/bench/scale
 
 # make fuzz [FUZZ_SECONDS=N]: libFuzzer on every parser of outside input.
 include tests/fuzz/fuzz.mk

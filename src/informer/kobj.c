@@ -3,10 +3,11 @@
  * see kobj.h.
  *
  * One allocation per object: the struct, then its own small strings
- * (key, rv, node), then the text; namespace, kind, labels and owners are
+ * (key, rv, node), then the text, packed (lib/zpack) once the object's
+ * kind has its dictionary; namespace, kind, labels and owners are
  * shared with the objects that have the same (lib/intern, below).  With
  * a ~3 KB pod that keeps the overhead to the struct, some fifty bytes of
- * strings and one malloc header.
+ * strings and one malloc header, next to a few hundred bytes of text.
  *
  * Objects are made without json-c.  One pass of a scanner over the bytes
  * (lib/json_scan) validates the JSON, picks up the fields struct kobj
@@ -31,6 +32,7 @@
 #include "lib/json_scan.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
+#include "lib/zpack.h"
 
 #define TO_STRING_FLAGS (JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE)
 
@@ -404,8 +406,10 @@ static struct kobj *make(const struct fields *f, const char *head, size_t head_l
 			 const char *body, size_t body_len, struct errbuf *err)
 {
 	struct strbuf sb = STRBUF_INIT, sh = STRBUF_INIT;
-	const char *name = field(f, f->name), *ns = field(f, f->ns), *node;
-	size_t key, nsoff, rv, kind, labels, nodeoff, owners, len;
+	struct strbuf whole = STRBUF_INIT, packed = STRBUF_INIT;
+	const char *name = field(f, f->name), *ns = field(f, f->ns), *node, *text;
+	size_t key, nsoff, rv, kind, labels, nodeoff, owners, len, plen;
+	struct zpack *pack;
 	struct kobj *obj;
 	char *base;
 
@@ -442,7 +446,15 @@ static struct kobj *make(const struct fields *f, const char *head, size_t head_l
 	owners = add_packed(&sh, &f->owners);
 
 	len = head_len + body_len;
-	obj = xmalloc(sizeof(*obj) + sb.len + len + 1);
+	text = head;
+	if (body_len) {
+		strbuf_add(&whole, head, head_len);
+		strbuf_add(&whole, body, body_len);
+		text = whole.buf;
+	}
+	pack = zpack_family(field(f, f->kind) ? field(f, f->kind) : "");
+	plen = pack ? zpack_pack(pack, text, len, &packed) : 0;
+	obj = xmalloc(sizeof(*obj) + sb.len + (plen ? plen : len + 1));
 	base = (char *)(obj + 1);
 	memcpy(base, sb.buf, sb.len);
 	atomic_init(&obj->refs, 1);
@@ -456,13 +468,20 @@ static struct kobj *make(const struct fields *f, const char *head, size_t head_l
 	obj->labels = obj->shared->bytes + labels;
 	obj->node = base + nodeoff;
 	obj->owners = obj->shared->bytes + owners;
-	obj->json = base + sb.len;
-	memcpy(obj->json, head, head_len);
-	memcpy(obj->json + head_len, body, body_len);
-	obj->json[len] = '\0';
 	obj->json_len = (uint32_t)len;
+	obj->packed_len = (uint32_t)plen;
+	obj->pack = plen ? pack : NULL;
+	if (plen) {
+		memcpy(base + sb.len, packed.buf, plen);
+	} else {
+		memcpy(base + sb.len, text, len);
+		base[sb.len + len] = '\0';
+	}
+	obj->stored = base + sb.len;
 	strbuf_release(&sb);
 	strbuf_release(&sh);
+	strbuf_release(&whole);
+	strbuf_release(&packed);
 	return obj;
 }
 
@@ -711,14 +730,53 @@ const char *kobj_memo(const struct kobj *obj, kobj_derive_fn *derive, void *ctx)
 	return memo;
 }
 
+/*
+ * Equal packed bytes are equal texts; unequal ones need not be unequal
+ * texts (nothing promises zstd packs alike twice), so those are compared
+ * unpacked.
+ */
 bool kobj_same(const struct kobj *a, const struct kobj *b)
 {
-	return a->json_len == b->json_len && !memcmp(a->json, b->json, a->json_len);
+	struct strbuf sa = STRBUF_INIT, sb = STRBUF_INIT;
+	bool same;
+
+	if (a->json_len != b->json_len)
+		return false;
+	if (!a->packed_len && !b->packed_len)
+		return !memcmp(a->stored, b->stored, a->json_len);
+	if (a->pack == b->pack && a->packed_len == b->packed_len &&
+	    !memcmp(a->stored, b->stored, a->packed_len))
+		return true;
+	same = !memcmp(kobj_text(a, &sa), kobj_text(b, &sb), a->json_len);
+	strbuf_release(&sa);
+	strbuf_release(&sb);
+	return same;
+}
+
+void kobj_json(const struct kobj *obj, struct strbuf *sb)
+{
+	if (obj->packed_len)
+		zpack_unpack(obj->pack, obj->stored, obj->packed_len, obj->json_len, sb);
+	else
+		strbuf_add(sb, obj->stored, obj->json_len);
+}
+
+const char *kobj_text(const struct kobj *obj, struct strbuf *scratch)
+{
+	if (!obj->packed_len)
+		return obj->stored;
+	strbuf_reset(scratch);
+	kobj_json(obj, scratch);
+	return scratch->buf;
 }
 
 struct json_object *kobj_tree(const struct kobj *obj)
 {
-	return tree_of(obj->json, obj->json_len);
+	struct strbuf scratch = STRBUF_INIT;
+	struct json_object *tree = tree_of(kobj_text(obj, &scratch), obj->json_len);
+
+	strbuf_release(&scratch);
+	return tree;
 }
 
 bool packed_contains(const char *packed, const char *value)

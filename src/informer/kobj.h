@@ -18,6 +18,13 @@
  * the namespace, kind, labels and owners it shares with the objects that
  * have the same.
  *
+ * The text is kept packed (lib/zpack: zstd against a dictionary of the
+ * first objects of its kind), which holds a cache in a fraction of its
+ * JSON; those first objects, and any that packing would not shrink,
+ * keep it as it is.  Readers get it back with kobj_json() or kobj_text(),
+ * byte for byte: unpacking costs a few microseconds an object, next to
+ * the tens that parsing or printing it costs.
+ *
  * Making one builds no tree: one pass over the bytes validates them as
  * RFC 8259 JSON (nesting up to 1024 deep; bytes of 0x80 and above pass
  * through unchecked, as json-c lets them), extracts the fields and copies
@@ -45,10 +52,12 @@
 #include "lib/util.h"
 
 struct json_object;
+struct strbuf;
+struct zpack;
 
 struct kobj {
 	atomic_int refs;
-	uint32_t json_len;	/* strlen(json) */
+	uint32_t json_len;	/* the length of its compact JSON text */
 	char *key;		/* "namespace/name", or "name" when cluster-scoped */
 	const char *name;	/* into key */
 	/*
@@ -65,7 +74,14 @@ struct kobj {
 	char *labels;
 	char *node;
 	char *owners;
-	char *json;		/* compact JSON text, NUL-terminated */
+	/* The text's size packed by lib/zpack (not a packed list); 0: as it is. */
+	uint32_t packed_len;
+	/*
+	 * The compact JSON text, as it is (NUL-terminated) or packed by pack:
+	 * read it with kobj_json() or kobj_text(), never here.
+	 */
+	const char *stored;
+	struct zpack *pack;
 	/* What a reader derived from the object, kept with it: kobj_memo(). */
 	_Atomic(char *) memo;
 	struct intern *shared;	/* holds ns, kind, labels, owners */
@@ -168,6 +184,15 @@ void kobj_unref(struct kobj *obj);	/* NULL is a no-op */
  * every other field is made from, with the same flags).
  */
 bool kobj_same(const struct kobj *a, const struct kobj *b);
+
+/* Appends the object's compact JSON text (json_len bytes) to sb. */
+void kobj_json(const struct kobj *obj, struct strbuf *sb);
+/*
+ * The object's compact JSON text (json_len bytes, NUL-terminated): the
+ * object's own when kept as it is, else unpacked into scratch (emptied
+ * first).  Valid while both the object and scratch are.
+ */
+const char *kobj_text(const struct kobj *obj, struct strbuf *scratch);
 
 /* A new json-c tree of the object; the caller puts it. */
 struct json_object *kobj_tree(const struct kobj *obj);

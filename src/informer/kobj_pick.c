@@ -15,6 +15,7 @@
 
 #include "informer/kobj.h"
 #include "lib/json_scan.h"
+#include "lib/strbuf.h"
 
 /* A json-c tree of the value text[0..len) with tok; NULL for null or when refused. */
 static struct json_object *value_tree(struct json_tokener *tok, const char *text, size_t len)
@@ -107,13 +108,15 @@ static int pick_member(struct json_scan *s, const char *key, size_t klen, void *
 struct json_object *kobj_tree_pick(const struct kobj *obj, const struct kobj_pick *pick)
 {
 	struct pick_ctx pc = { pick, json_object_new_object(), json_tokener_new_ex(JSON_SCAN_DEPTH) };
+	struct strbuf scratch = STRBUF_INIT;
 	struct json_scan s;
 	int rc;
 
-	json_scan_init(&s, obj->json, obj->json_len, NULL);
+	json_scan_init(&s, kobj_text(obj, &scratch), obj->json_len, NULL);
 	json_scan_skip_ws(&s);
 	rc = s.p < s.end && *s.p == '{' ? json_scan_object(&s, pick_member, &pc) : -1;
 	json_tokener_free(pc.tok);
+	strbuf_release(&scratch);
 	if (rc < 0) {
 		json_object_put(pc.into);	/* kept text is valid JSON: not reached */
 		return kobj_tree(obj);

@@ -526,7 +526,7 @@ static void json_delta(struct printer *p, const struct notification *n,
 	strbuf_addf(sb, ",\"listNumber\":%u", d->list_no);
 	/* The kobj already holds compact JSON: splice it, never re-serialise. */
 	strbuf_adds(sb, ",\"object\":");
-	strbuf_add(sb, obj->json, obj->json_len);
+	kobj_json(obj, sb);
 	if (p->opts.diff && n->kind == NOTIFY_UPDATE && n->old) {
 		struct json_object *old_tree = kobj_tree(n->old);
 		struct json_object *new_tree = kobj_tree(obj);

@@ -7,7 +7,7 @@
  *
  *   make && cc -O2 -g -D_GNU_SOURCE -Isrc $(pkg-config --cflags json-c) \
  *      -pthread -o build/ingest tests/bench/ingest.c build/default/libkinf.a \
- *      $(pkg-config --libs json-c)
+ *      $(pkg-config --libs json-c libzstd)
  *   valgrind --tool=callgrind build/ingest list LIST.json
  *   valgrind --tool=callgrind build/ingest watch EVENTS.ndjson
  *
@@ -26,6 +26,7 @@
 #include "lib/strbuf.h"
 
 static size_t objects, bytes, failed;
+static struct strbuf scratch = STRBUF_INIT;	/* a packed text, unpacked */
 static unsigned long long hash = 14695981039346656037ULL;
 
 /* FNV-1a of every object's text: the same input must give the same texts. */
@@ -48,7 +49,7 @@ static int on_item(void *ctx, const char *text, size_t len)
 	}
 	objects++;
 	bytes += obj->json_len;
-	add_hash(obj->json, obj->json_len);
+	add_hash(kobj_text(obj, &scratch), obj->json_len);
 	kobj_unref(obj);
 	return 0;
 }
@@ -64,7 +65,7 @@ static int on_line(void *ctx, const char *text, size_t len)
 	} else {
 		objects++;
 		bytes += ev.obj->json_len;
-		add_hash(ev.obj->json, ev.obj->json_len);
+		add_hash(kobj_text(ev.obj, &scratch), ev.obj->json_len);
 	}
 	kobj_event_release(&ev);
 	return 0;

@@ -7,7 +7,7 @@
  *
  *   make && cc -O2 -D_GNU_SOURCE -Isrc $(pkg-config --cflags json-c) \
  *      -pthread -o build/store_mem tests/bench/store_mem.c build/default/libkinf.a \
- *      $(pkg-config --libs json-c) && build/store_mem [N] [--direct]
+ *      $(pkg-config --libs json-c libzstd) && build/store_mem [N] [--direct]
  *
  * --direct skips the fifo and adds straight to the store.
  */
