@@ -36,6 +36,7 @@
 #include "informer/store.h"
 #include "lib/json_get.h"
 #include "lib/strbuf.h"
+#include "lib/termsafe.h"
 #include "tui/tui.h"
 #include "tui/tui_model.h"
 #include "cli/watch_loop.h"
@@ -579,6 +580,22 @@ static void print_trigger(struct session *s, struct json_object *trigger)
 	fflush(stdout);
 }
 
+/*
+ * A flight dump whose window outlived its lists starts from a checkpoint
+ * kinf made, not from an answer of the server's: said before anything.
+ */
+static void say_reconstructed(const struct recording *rec)
+{
+	const char *stream;
+
+	for (size_t i = 0; (stream = recording_reconstructed(rec, i)); i++) {
+		char *safe = termsafe_dup(stream, TERMSAFE_ONE_LINE);
+		fprintf(stderr, "kinf: replay: '%s' starts from a reconstructed checkpoint "
+			"(the cache at the window's start, not what the server sent)\n", safe);
+		free(safe);
+	}
+}
+
 static int run_replay(int argc, const char **argv)
 {
 	struct errbuf err = { "" };
@@ -604,6 +621,7 @@ static int run_replay(int argc, const char **argv)
 	}
 	struct session_opts so = replay_session_opts(&info);
 	struct json_object *trigger = recording_trigger(recording);
+	say_reconstructed(recording);
 	if (r_o.at && !trigger) {
 		error("%s: no trigger: not a flight recorder's dump", argv[0]);
 		recording_free(recording);

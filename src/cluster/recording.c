@@ -225,6 +225,14 @@ void recording_line_begin(struct strbuf *sb, int64_t t, unsigned x, const char *
 	strbuf_adds(sb, "}\n");
 }
 
+void recording_line_reconstructed(struct strbuf *sb, int64_t t, unsigned x,
+				  const char *stream, const char *path)
+{
+	recording_line_begin(sb, t, x, stream, path);
+	strbuf_setlen(sb, sb->len - 2);	/* "}\n" */
+	strbuf_adds(sb, ",\"reconstructed\":true}\n");
+}
+
 unsigned recorder_begin(struct recorder *rec, const char *stream, const char *path)
 {
 	pthread_mutex_lock(&rec->lock);
@@ -435,6 +443,7 @@ struct exchange {
 
 struct stream {
 	char *name;
+	bool reconstructed;	/* its first exchange is (a flight dump's checkpoint) */
 	struct exchange **ex;	/* in the recorded order */
 	size_t nr, alloc;
 	size_t next;		/* the next to hand out (under the replay's lock) */
@@ -510,6 +519,8 @@ static int load_record(struct recording *rec, struct json_object *r, struct errb
 			memset(rec->by_x + rec->nx, 0, (n - rec->nx) * sizeof(*rec->by_x));
 			rec->nx = n;
 		}
+		if (!s->nr && json_object_object_get_ex(r, "reconstructed", &v))
+			s->reconstructed = json_object_get_boolean(v);
 		struct exchange *ex = xcalloc(1, sizeof(*ex));
 		ex->t_start = ex->t_end = t;
 		ex->retry_after_ms = -1;
@@ -684,6 +695,14 @@ void recording_free(struct recording *rec)
 struct json_object *recording_header(const struct recording *rec)
 {
 	return rec->header;
+}
+
+const char *recording_reconstructed(const struct recording *rec, size_t i)
+{
+	for (size_t k = 0; k < rec->nr; k++)
+		if (rec->streams[k].reconstructed && !i--)
+			return rec->streams[k].name;
+	return NULL;
 }
 
 struct json_object *recording_trigger(const struct recording *rec)
