@@ -154,6 +154,27 @@ churn_done() { simctl GET /churn | jq -e '.running == false' >/dev/null; }
 	[ "$(jq length "$BATS_TEST_TMPDIR/c.json")" -eq 3 ]
 }
 
+@test "flight recorder: in the TUI, a relist that added a key writes a dump, as in watch" {
+	sim_start --pods 3
+	DIR=$BATS_TEST_TMPDIR/dumps
+	mkdir -p "$DIR"
+	kinf_in_pane watch --tui pods --kubeconfig "$SIM_KUBECONFIG" \
+		--flight-recorder 2m --flight-tail 1s --flight-dir "$DIR"
+	wait_screen ' 3 objects.*synced' 20
+	# a pod no watch is told of; the next watch is told 410: the relist adds it
+	simctl POST /silent '{"op":"create","resource":"pods","object":{"metadata":{"name":"unseen"}}}' >/dev/null
+	simctl POST /faults '{"verb":"watch","kind":"410","count":1}' >/dev/null
+	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
+	wait_screen 'flight recorder: relist: wrote' 20
+	[ "$(dumps | wc -l)" -eq 1 ]
+	[[ $(basename "$(dumps)") =~ ^kinf-[0-9]{8}T[0-9]{6}Z-relist\.rec\.gz$ ]]
+	keys q
+	wait_screen 'kinf exited 0'
+	run --separate-stderr kinf replay "$(dumps)" --dump-cache "$BATS_TEST_TMPDIR/c.json"
+	assert_status 0
+	jq -e 'has("default/unseen") and length == 4' "$BATS_TEST_TMPDIR/c.json" >/dev/null
+}
+
 @test "flight recorder: an unwritable --flight-dir is one line and status 2, before anything starts" {
 	run --separate-stderr "$KINF" watch pods --kubeconfig /nonexistent \
 		--flight-recorder 1m --flight-dir "$BATS_TEST_TMPDIR/none"

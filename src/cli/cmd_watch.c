@@ -351,7 +351,8 @@ static int run_watch(int argc, const char **argv)
 				       .hist_states = HIST_STATES,
 				       .verify_every_ms = o.verify_every_ms,
 				       .metrics = ms.metrics,
-				       .crds = out.crds, .flight = flight };
+				       .crds = out.crds, .flight = flight,
+				       .dump_on = flight_flags.dump_mask };
 		ret = tui_run(&s, &to);
 		tui_flight_finish(flight);
 		goto close;

@@ -8,7 +8,6 @@
 
 #include "cli/cmd.h"
 #include "cluster/recording.h"
-#include "informer/verify.h"
 
 struct flight_flags flight_flags = { .tail_ms = -1, .keep = -1 };
 
@@ -127,25 +126,4 @@ struct flight *flight_flags_open(const struct recording_info *info)
 		.info = info,
 	};
 	return flight_new(&fo);
-}
-
-static void add_keys(struct json_object *a, const struct verify_diff *d, size_t n,
-		     const char *class)
-{
-	for (size_t i = 0; i < n; i++) {
-		struct json_object *k = json_object_new_object();
-		json_object_object_add(k, "key", json_object_new_string(d[i].key));
-		json_object_object_add(k, "class", json_object_new_string(class));
-		json_object_array_add(a, k);
-	}
-}
-
-struct json_object *flight_keys_of_report(const struct verify_report *r)
-{
-	struct json_object *a = json_object_new_array();
-
-	add_keys(a, r->missing, r->nmissing, "missing");
-	add_keys(a, r->extra, r->nextra, "extra");
-	add_keys(a, r->stale, r->nstale, "stale");
-	return a;
 }

@@ -45,6 +45,20 @@
 
 struct recording_info;
 
+/*
+ * What may write a dump (--dump-on names them in this order): who
+ * watches for them (informer/consumer.h, the controller view) asks
+ * flight_trigger() when the flight's mask has theirs.
+ */
+enum dump_on {
+	DUMP_ON_VERIFY = 1 << 0,		/* --verify-every found a divergence */
+	DUMP_ON_RELIST = 1 << 1,		/* a relist changed, added or deleted keys */
+	DUMP_ON_RV_REGRESSION = 1 << 2,		/* a resourceVersion went back */
+	DUMP_ON_WATCH_ERROR = 1 << 3,		/* a watch failed */
+	DUMP_ON_CONTROLLER_UNSEEN = 1 << 4,	/* --controller: a state no Reconcile read */
+};
+#define DUMP_ON_DEFAULT (DUMP_ON_VERIFY | DUMP_ON_RELIST | DUMP_ON_RV_REGRESSION)
+
 struct flight_opts {
 	int64_t window_ms;
 	size_t budget;			/* bytes */
