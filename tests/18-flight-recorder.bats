@@ -175,6 +175,26 @@ churn_done() { simctl GET /churn | jq -e '.running == false' >/dev/null; }
 	jq -e 'has("default/unseen") and length == 4' "$BATS_TEST_TMPDIR/c.json" >/dev/null
 }
 
+@test "flight recorder: with --controller, an unseen state writes a dump, reason controller-unseen" {
+	sim_start --pods 1 --deployments 0
+	start_watch pods --controller --reconcile-time 3s --flight-recorder 2m --flight-tail 1s \
+		--dump-on controller-unseen -o json --events
+	wait_until 20 synced
+	# the initial list's Reconcile ends: the key is idle again
+	wait_until 20 jq -e -s 'any(.[]; .type == "ReconcileDone")' "$OUT"
+	# three updates within one Reconcile: the second is never read
+	for n in 1 2 3; do
+		simctl POST /update "{\"resource\":\"pods\",\"namespace\":\"default\",\"name\":\"pod-0\",\"patch\":{\"metadata\":{\"labels\":{\"n\":\"$n\"}}}}" >/dev/null
+	done
+	wait_until 20 ndumps 1
+	stop_watch
+	jq -e -s 'any(.[]; .type == "ReconcileStart" and (.unseen | length) > 0)' "$OUT" >/dev/null
+	[[ $(basename "$(dumps)") =~ ^kinf-[0-9]{8}T[0-9]{6}Z-controller-unseen\.rec\.gz$ ]]
+	zcat "$(dumps)" | jq -s -e 'map(select(has("trigger"))) | length == 1 and
+		.[0].trigger == "controller-unseen" and .[0].keys == [{"key":"default/pod-0","class":"unseen"}]' >/dev/null
+	[ "$(grep -c 'flight recorder: controller-unseen: wrote' "$ERR")" -eq 1 ]
+}
+
 @test "flight recorder: an unwritable --flight-dir is one line and status 2, before anything starts" {
 	run --separate-stderr "$KINF" watch pods --kubeconfig /nonexistent \
 		--flight-recorder 1m --flight-dir "$BATS_TEST_TMPDIR/none"

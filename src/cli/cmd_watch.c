@@ -259,6 +259,8 @@ static int print_deltas(struct session *s, struct output_setup *out, struct watc
 	loop->max_deltas = o.max_deltas;
 	loop->notices = o.quiet ? NULL : stderr;
 	loop->hook = ctl ? controller_run_hook(ctl) : NULL;
+	if (ctl)
+		controller_run_set_flight(ctl, loop->flight, loop->dump_on);
 	ret = watch_loop_run(loop);
 	session_stop(s);
 	if (ctl)

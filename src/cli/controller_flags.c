@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "cli/cmd.h"
+#include "cluster/flight.h"
 #include "controller/controller.h"
 #include "controller/handler.h"
 #include "output/printer.h"
@@ -45,6 +46,8 @@ struct controller_run {
 	int64_t base_ms;
 	bool live;
 	int64_t summary_every_ms, summary_at;
+	struct flight *flight;		/* NULL: none */
+	unsigned dump_on;
 };
 
 static int64_t live_clock(void *ctx)
@@ -53,11 +56,25 @@ static int64_t live_clock(void *ctx)
 	return mono_ms();
 }
 
+/* A Reconcile read past states of its key: the flight recorder's trigger. */
+static void flight_unseen(struct controller_run *run, const struct ctl_record *r)
+{
+	if (!run->flight || !(run->dump_on & DUMP_ON_CONTROLLER_UNSEEN) ||
+	    r->type != CTL_RECONCILE_START || !r->nr_unseen)
+		return;
+	struct json_object *keys = json_object_new_array(), *k = json_object_new_object();
+	json_object_object_add(k, "key", json_object_new_string(r->key));
+	json_object_object_add(k, "class", json_object_new_string("unseen"));
+	json_object_array_add(keys, k);
+	flight_trigger(run->flight, "controller-unseen", keys);
+}
+
 static void on_record(void *ctx, const struct ctl_record *r)
 {
 	struct controller_run *run = ctx;
 	/* A failed write stays in the stream's error for the loop's flush. */
 	printer_controller(run->p, r, run->base_ms);
+	flight_unseen(run, r);
 }
 
 static void print_summary(struct controller_run *run)
@@ -201,6 +218,13 @@ struct controller_run *controller_run_new(const struct command *cmd, struct prin
 	run->summary_at = mono_ms() + run->summary_every_ms;
 	run->hook = (struct watch_hook){ hook_note, hook_tick, hook_wait, run };
 	return run;
+}
+
+void controller_run_set_flight(struct controller_run *run, struct flight *flight,
+			       unsigned dump_on)
+{
+	run->flight = flight;
+	run->dump_on = dump_on;
 }
 
 const struct watch_hook *controller_run_hook(struct controller_run *run)

@@ -15,6 +15,7 @@
 #include "cli/watch_loop.h"
 #include "lib/opt.h"
 
+struct flight;
 struct printer;
 
 struct controller_flags {
@@ -46,6 +47,14 @@ struct controller_run *controller_run_new(const struct command *cmd, struct prin
 void controller_flags_check(const struct command *cmd);
 /* A replay's base_ms: the recording's "started" (RFC 3339), 0 if unreadable. */
 int64_t controller_base_ms(const char *started);
+/*
+ * The flight recorder (cluster/flight.h; borrowed, outlives the run), or
+ * NULL: a Reconcile that starts with states no Reconcile read (unseen)
+ * triggers a dump, reason controller-unseen, when dump_on (an enum
+ * dump_on mask) has DUMP_ON_CONTROLLER_UNSEEN.
+ */
+void controller_run_set_flight(struct controller_run *run, struct flight *flight,
+			       unsigned dump_on);
 /* The loop's hook (loop->hook = ...). */
 const struct watch_hook *controller_run_hook(struct controller_run *run);
 /* At the end: drains a replay's work, prints what was never reconciled and the summary. */

@@ -25,7 +25,8 @@ const struct option flight_options[] = {
 		"keep at most N dumps in --flight-dir, removing the oldest (default 20)"),
 	OPT_STRING(0, "dump-on", &flight_flags.dump_on, "TRIGGERS",
 		   "what writes a dump: verify, relist, rv-regression, watch-error, "
-		   "controller-unseen (default verify,relist,rv-regression)", COMPLETE_NONE),
+		   "controller-unseen (with --controller, an unseen state) "
+		   "(default verify,relist,rv-regression)", COMPLETE_NONE),
 	OPT_END(),
 };
 
