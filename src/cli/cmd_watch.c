@@ -259,8 +259,10 @@ static int print_deltas(struct session *s, struct output_setup *out, struct watc
 	loop->max_deltas = o.max_deltas;
 	loop->notices = o.quiet ? NULL : stderr;
 	loop->hook = ctl ? controller_run_hook(ctl) : NULL;
-	if (ctl)
+	if (ctl) {
 		controller_run_set_flight(ctl, loop->flight, loop->dump_on);
+		controller_run_set_metrics(ctl, loop->metrics);
+	}
 	ret = watch_loop_run(loop);
 	session_stop(s);
 	if (ctl)

@@ -7,6 +7,7 @@
 
 #include "cli/cmd.h"
 #include "cluster/flight.h"
+#include "informer/metrics.h"
 #include "controller/controller.h"
 #include "controller/handler.h"
 #include "output/printer.h"
@@ -48,6 +49,8 @@ struct controller_run {
 	int64_t summary_every_ms, summary_at;
 	struct flight *flight;		/* NULL: none */
 	unsigned dump_on;
+	struct metrics *metrics;	/* NULL: none */
+	int64_t metrics_at;
 };
 
 static int64_t live_clock(void *ctx)
@@ -90,11 +93,42 @@ static void hook_note(void *ctx, const struct notification *n)
 	controller_note(run->c, n);
 }
 
+static void histogram_of(struct metrics_histogram *h, uint64_t count, int64_t sum_ms,
+			 const uint64_t *buckets)
+{
+	h->count = count;
+	h->sum_s = (double)sum_ms / 1000;
+	for (int k = 0; k < METRICS_WQ_BUCKETS && k < WQ_BUCKETS; k++)
+		h->buckets[k] = buckets[k];
+}
+
+/* --metrics: the workqueue's figures, once a second. */
+static void publish_workqueue(struct controller_run *run)
+{
+	struct controller_stats st;
+	struct metrics_workqueue wq = { 0 };
+
+	if (!run->metrics || mono_ms() < run->metrics_at)
+		return;
+	run->metrics_at = mono_ms() + METRICS_PUBLISH_MS;
+	controller_get_stats(run->c, &st);
+	wq.depth = st.wq.depth > 0 ? (uint64_t)st.wq.depth : 0;
+	wq.adds = st.wq.adds;
+	wq.retries = st.wq.retries;
+	histogram_of(&wq.queue_duration, st.wq.queue_count, st.wq.queue_sum_ms,
+		     st.wq.queue_buckets);
+	histogram_of(&wq.work_duration, st.wq.work_count, st.wq.work_sum_ms, st.wq.work_buckets);
+	wq.unfinished_work_s = (double)st.wq.unfinished_ms / 1000;
+	wq.longest_running_s = (double)st.wq.longest_running_ms / 1000;
+	metrics_set_workqueue(run->metrics, 0, &wq);
+}
+
 static void hook_tick(void *ctx)
 {
 	struct controller_run *run = ctx;
 
 	controller_advance(run->c);
+	publish_workqueue(run);
 	if (run->summary_every_ms && mono_ms() >= run->summary_at) {
 		print_summary(run);
 		run->summary_at = mono_ms() + run->summary_every_ms;
@@ -225,6 +259,11 @@ void controller_run_set_flight(struct controller_run *run, struct flight *flight
 {
 	run->flight = flight;
 	run->dump_on = dump_on;
+}
+
+void controller_run_set_metrics(struct controller_run *run, struct metrics *metrics)
+{
+	run->metrics = metrics;
 }
 
 const struct watch_hook *controller_run_hook(struct controller_run *run)

@@ -16,6 +16,7 @@
 #include "lib/opt.h"
 
 struct flight;
+struct metrics;
 struct printer;
 
 struct controller_flags {
@@ -55,6 +56,12 @@ int64_t controller_base_ms(const char *started);
  */
 void controller_run_set_flight(struct controller_run *run, struct flight *flight,
 			       unsigned dump_on);
+/*
+ * --metrics (informer/metrics.h; borrowed, outlives the run), or NULL:
+ * the workqueue's figures are published there once a second, as the
+ * first informer's (the controller's For()).
+ */
+void controller_run_set_metrics(struct controller_run *run, struct metrics *metrics);
 /* The loop's hook (loop->hook = ...). */
 const struct watch_hook *controller_run_hook(struct controller_run *run);
 /* At the end: drains a replay's work, prints what was never reconciled and the summary. */
