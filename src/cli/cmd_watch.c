@@ -650,6 +650,9 @@ static int run_replay(int argc, const char **argv)
 
 	struct watch_loop loop = { .key = r_o.key, .done_fd = rctx.done_fd };
 	ret = print_deltas(&s, &out, &loop, &command_replay, info.started ? info.started : "");
+	/* what was open then was cut by kinf, not ended by the server */
+	if (!ret && !o.quiet)
+		fprintf(stderr, "kinf: replay: the recording ends here\n");
 	if (r_o.at && !ret)
 		print_trigger(&s, trigger);
 	session_close(&s);

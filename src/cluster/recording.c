@@ -913,6 +913,7 @@ int replay_stream(struct replay *rp, const struct replay_request *req,
 	clock_for(rp);
 	ans->status = 0;
 	ans->retry_after_ms = -1;
+	ans->recording_ended = false;
 	if (!s) {
 		errbuf_set(err, "not in the recording");
 		return -1;
@@ -948,10 +949,13 @@ int replay_stream(struct replay *rp, const struct replay_request *req,
 	}
 	if (ex->stopped) {
 		/*
-		 * kinf was stopped here, live.  The reflector takes this as a
-		 * connection lost, digests what came, and asks again: then
-		 * the recording has ended (end_of_recording()).
+		 * The recording stops here (kinf was stopped, or a dump was
+		 * written), not the server: ans->recording_ended says so, so
+		 * that the reflector reports no end the server never made (a
+		 * very short watch, a relist).  It digests what came and asks
+		 * again: then the recording has ended (end_of_recording()).
 		 */
+		ans->recording_ended = true;
 		errbuf_set(err, "the recording ends here");
 		return -1;
 	}
@@ -1000,6 +1004,7 @@ static int client_stream(struct kclient *c, const char *path, const struct strea
 	resp->refused = ans.refused;
 	resp->timed_out = ans.timed_out;
 	resp->no_answer = ans.no_answer;
+	resp->recording_ended = ans.recording_ended;
 	return rc;
 }
 

@@ -211,6 +211,7 @@ struct replay_answer {
 	char content_type[128];
 	int64_t retry_after_ms;
 	bool refused, timed_out, no_answer;
+	bool recording_ended;		/* the recording stops in this exchange */
 	struct strbuf *body;		/* a non-2xx answer's body goes here */
 };
 
