@@ -49,7 +49,7 @@ relisted() { file_has "$ERR" 'relist'; }
 	sim_start --pods 3
 	simctl POST /create '{"resource":"configmaps","object":{"metadata":{"name":"app"},"data":{"a":"1"}}}' >/dev/null
 	start_watch configmaps --verify-every 5s --lag-wait 2s --flight-recorder 2m \
-		--flight-tail 4s -o json --events
+		--flight-tail 4s -o json --events --dump-cache "$BATS_TEST_TMPDIR/live.json"
 	wait_until 20 synced
 	simctl POST /silent '{"op":"update","resource":"configmaps","namespace":"default","name":"app","patch":{"data":{"lost":"update"}}}' >/dev/null
 	wait_until 20 verify_diverged
@@ -80,10 +80,15 @@ relisted() { file_has "$ERR" 'relist'; }
 	[[ $output == *'default/app stale: cache rv '* ]]
 	cache_rv=$(jq -r '."default/app"' "$BATS_TEST_TMPDIR/at.json")
 	[ -n "$cache_rv" ] && [ "$cache_rv" != "$server_rv" ]
-	# the relist that followed is in it: the whole dump replays to the server's state
+	# the relist that followed is in it, after the trigger ...
+	zcat "$dump" | jq -s -e '(map(select(has("trigger"))) | .[0].t) as $t |
+		any(.[]; has("stream") and .t > $t and (.get | test("sendInitialEvents=true|limit=")))' >/dev/null
 	run --separate-stderr kinf replay "$dump" -o json --dump-cache "$BATS_TEST_TMPDIR/end.json"
 	assert_status 0
+	[[ $stderr == *"relist"* ]]
+	# ... and the whole dump replays to the live run's final cache, the server's
 	[ "$(jq -r '."default/app"' "$BATS_TEST_TMPDIR/end.json")" = "$server_rv" ]
+	[ "$(jq -S . "$BATS_TEST_TMPDIR/end.json")" = "$(jq -S . "$BATS_TEST_TMPDIR/live.json")" ]
 }
 
 churn_done() { simctl GET /churn | jq -e '.running == false' >/dev/null; }
@@ -196,11 +201,20 @@ churn_done() { simctl GET /churn | jq -e '.running == false' >/dev/null; }
 }
 
 @test "flight recorder: an unwritable --flight-dir is one line and status 2, before anything starts" {
-	run --separate-stderr "$KINF" watch pods --kubeconfig /nonexistent \
-		--flight-recorder 1m --flight-dir "$BATS_TEST_TMPDIR/none"
-	assert_status 2
-	[ "$(wc -l <<<"$stderr")" -eq 1 ]
-	[[ $stderr == *"--flight-dir"* ]]
+	sim_start --pods 1
+	mkdir "$BATS_TEST_TMPDIR/ro"
+	chmod 500 "$BATS_TEST_TMPDIR/ro"
+	for dir in "$BATS_TEST_TMPDIR/none" "$BATS_TEST_TMPDIR/ro" "$SIM_KUBECONFIG"; do
+		# root writes in a folder of mode 500: nothing to refuse then
+		[[ $dir == */ro && $(id -u) == 0 ]] && continue
+		run --separate-stderr timeout 10 "$KINF" watch pods --kubeconfig "$SIM_KUBECONFIG" \
+			--flight-recorder 1m --flight-dir "$dir"
+		assert_status 2
+		[ "$(wc -l <<<"$stderr")" -eq 1 ]
+		[[ $stderr == "error: cannot use '$dir' for --flight-dir: "* ]]
+	done
+	# nothing reached the server
+	[ "$(simctl GET /requests | jq 'length')" -eq 0 ]
 	run --separate-stderr "$KINF" watch pods --flight-dir /tmp
 	assert_status 2
 	[[ $stderr == *"need --flight-recorder"* ]]
