@@ -159,11 +159,11 @@ churn_done() { simctl GET /churn | jq -e '.running == false' >/dev/null; }
 	[ "$(jq length "$BATS_TEST_TMPDIR/c.json")" -eq 3 ]
 }
 
-@test "flight recorder: in the TUI, a relist that added a key writes a dump, as in watch" {
+@test "flight recorder: in kinf tui, a relist that added a key writes a dump, as in watch" {
 	sim_start --pods 3
 	DIR=$BATS_TEST_TMPDIR/dumps
 	mkdir -p "$DIR"
-	kinf_in_pane watch --tui pods --kubeconfig "$SIM_KUBECONFIG" \
+	kinf_in_pane tui pods --kubeconfig "$SIM_KUBECONFIG" \
 		--flight-recorder 2m --flight-tail 1s --flight-dir "$DIR"
 	wait_screen ' 3 objects.*synced' 20
 	# a pod no watch is told of; the next watch is told 410: the relist adds it

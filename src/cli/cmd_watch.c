@@ -278,42 +278,6 @@ static int print_deltas(struct session *s, struct output_setup *out, struct watc
 	return ret;
 }
 
-/* After the TUI: a dump still due is written, and said where on stderr. */
-static void tui_flight_finish(struct flight *flight)
-{
-	struct errbuf err = { "" };
-	char *path, *reason;
-	int rc = flight ? flight_dump_due(flight, true, &path, &reason, &err) : 0;
-
-	if (rc < 0)
-		warning("flight recorder: %s", err.msg);
-	if (rc <= 0)
-		return;
-	fprintf(stderr, "kinf: flight recorder: %s: wrote '%s'\n", reason, path);
-	free(path);
-	free(reason);
-}
-
-/* ---- --record ------------------------------------------------------------ */
-
-/* What the recording's header says of the session (recording.h). */
-static void record_info(struct session *s, const struct session_opts *so,
-			struct recording_info *info)
-{
-	const struct client_go_profile *prof = so->profile ? so->profile : profile_default();
-
-	*info = (struct recording_info){
-		.server = kclient_server(s->cluster.client),
-		.ns = s->cluster.scope_ns,
-		.client_go = prof->version,
-		.fifo = fifo_kind_name(so->fifo_set ? so->fifo : prof->fifo),
-		.streaming_list = so->streaming_set ? so->streaming_list : prof->streaming_list,
-		.resources = s->resources,
-		.nr = s->nr,
-	};
-	session_selectors(s, &info->label_selector, &info->field_selector);
-}
-
 static int run_watch(int argc, const char **argv)
 {
 	struct errbuf err = { "" };
@@ -345,7 +309,7 @@ static int run_watch(int argc, const char **argv)
 	}
 	out.crds = crd_columns_new();
 	printer_columns_load(out.crds, &s.cluster, s.resources, s.nr);
-	record_info(&s, &so, &info);
+	informer_flags_recording_info(&s, &so, &info);
 	flight = flight_flags_open(&info);
 	if (flight)
 		kclient_set_tap(s.cluster.client, &flight_tap, flight);
@@ -358,7 +322,7 @@ static int run_watch(int argc, const char **argv)
 				       .crds = out.crds, .flight = flight,
 				       .dump_on = flight_flags.dump_mask };
 		ret = tui_run(&s, &to);
-		tui_flight_finish(flight);
+		flight_flags_finish(flight);
 		goto close;
 	}
 	if (o.record) {

@@ -3,6 +3,7 @@
  */
 #include "cli/flight_flags.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,4 +128,19 @@ struct flight *flight_flags_open(const struct recording_info *info)
 		.info = info,
 	};
 	return flight_new(&fo);
+}
+
+void flight_flags_finish(struct flight *flight)
+{
+	struct errbuf err = { "" };
+	char *path, *reason;
+	int rc = flight ? flight_dump_due(flight, true, &path, &reason, &err) : 0;
+
+	if (rc < 0)
+		warning("flight recorder: %s", err.msg);
+	if (rc <= 0)
+		return;
+	fprintf(stderr, "kinf: flight recorder: %s: wrote '%s'\n", reason, path);
+	free(path);
+	free(reason);
 }

@@ -35,5 +35,7 @@ extern const struct option flight_options[];
 void flight_flags_check(const struct command *cmd);
 /* The flight recorder asked for (info: borrowed, outlives it); NULL: none. */
 struct flight *flight_flags_open(const struct recording_info *info);
+/* After the TUI: a dump still due is written now, and said where on stderr. */
+void flight_flags_finish(struct flight *flight);
 
 #endif
