@@ -305,12 +305,14 @@ static void keep_line(struct flight *f, unsigned x, int64_t t)
 	if (p) {
 		strbuf_add(&p->lines, f->line.buf, f->line.len);
 	} else {
+		/* short segments in a short window: it must be able to let go */
+		if (f->cur.len && t - f->cur_t_first >= f->o.window_ms / SEGMENTS_MIN)
+			seal_cur(f);
 		if (!f->cur.len)
 			f->cur_t_first = t;
 		strbuf_add(&f->cur, f->line.buf, f->line.len);
 		f->cur_t_last = t;
-		/* short segments in a short window: it must be able to let go */
-		if (f->cur.len >= SEGMENT_RAW || t - f->cur_t_first >= f->o.window_ms / SEGMENTS_MIN)
+		if (f->cur.len >= SEGMENT_RAW)
 			seal_cur(f);
 	}
 	strbuf_reset(&f->line);

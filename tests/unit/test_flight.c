@@ -160,7 +160,7 @@ TEST(a_dump_holds_the_list_the_watch_and_the_trigger)
  */
 TEST(a_list_older_than_the_window_becomes_a_reconstructed_checkpoint)
 {
-	struct flight_opts o = { .window_ms = 1, .budget = 1 << 20, .tail_ms = 0,
+	struct flight_opts o = { .window_ms = 50, .budget = 1 << 20, .tail_ms = 0,
 				 .dir = dir, .keep = 0, .info = &info };
 	struct flight *f = flight_new(&o);
 	static const char *const list[] = {
@@ -182,10 +182,10 @@ TEST(a_list_older_than_the_window_becomes_a_reconstructed_checkpoint)
 	unsigned x = flight_tap.begin(f, STREAM, STREAM "?watch=true&resourceVersion=5");
 	flight_tap.head(f, x, &resp);
 	for (size_t i = 0; i < ARRAY_SIZE(events); i++) {
-		usleep(3000);	/* each piece out of the window by the next */
+		usleep(120000);	/* each piece out of the window by the next */
 		flight_tap.data(f, x, events[i], strlen(events[i]));
 	}
-	usleep(3000);
+	usleep(120000);
 	static const char rest[] = "ect\":{\"metadata\":{\"name\":\"c\",\"namespace\":\"ns\","
 				   "\"resourceVersion\":\"8\"}}}\n";
 	flight_tap.data(f, x, rest, strlen(rest));
