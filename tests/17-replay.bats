@@ -67,6 +67,32 @@ record_under_faults() {
 	stop_recording
 }
 
+@test "replay: where the recording stops, a watch cut by kinf is no very short watch and no relist, and replay says so" {
+	sim_start --pods 3
+	# a watch stopped at once: it had no event and lasted less than a second
+	start_recording
+	wait_until 20 synced
+	stop_recording
+	# and a flight recorder's dump written at once
+	mkdir "$BATS_TEST_TMPDIR/dumps"
+	"$KINF" watch --kubeconfig "$SIM_KUBECONFIG" pods --flight-recorder 1m --flight-tail 0s \
+		--flight-dir "$BATS_TEST_TMPDIR/dumps" 2>"$ERR" 3>&- &
+	KINF_PID=$!
+	wait_until 20 synced
+	kill -USR1 "$KINF_PID"
+	wait_until 10 file_has "$ERR" "signal: wrote"
+	stop_recording
+	for f in "$REC" "$BATS_TEST_TMPDIR"/dumps/*.rec.gz; do
+		run --separate-stderr "$KINF" replay "$f" -v --dump-cache "$BATS_TEST_TMPDIR/c.json"
+		assert_status 0
+		[[ $stderr == *"synced: 3 objects cached"* ]]
+		[[ ${stderr_lines[-1]} == "kinf: replay: the recording ends here" ]]
+		[[ $stderr != *"very short"* && $stderr != *relist* && $stderr != *"backing off"* ]] ||
+			{ echo "$stderr"; false; }
+		[ "$(jq length "$BATS_TEST_TMPDIR/c.json")" -eq 3 ]
+	done
+}
+
 @test "--record: a file of 0600, gzip'd JSON lines, no credential in it" {
 	sim_start --pods 3
 	touch "$BATS_TEST_TMPDIR/pods.rec"

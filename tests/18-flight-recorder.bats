@@ -49,7 +49,7 @@ relisted() { file_has "$ERR" 'relist'; }
 	sim_start --pods 3
 	simctl POST /create '{"resource":"configmaps","object":{"metadata":{"name":"app"},"data":{"a":"1"}}}' >/dev/null
 	start_watch configmaps --verify-every 5s --lag-wait 2s --flight-recorder 2m \
-		--flight-tail 4s -o json --events
+		--flight-tail 4s -o json --events --dump-cache "$BATS_TEST_TMPDIR/live.json"
 	wait_until 20 synced
 	simctl POST /silent '{"op":"update","resource":"configmaps","namespace":"default","name":"app","patch":{"data":{"lost":"update"}}}' >/dev/null
 	wait_until 20 verify_diverged
@@ -80,10 +80,44 @@ relisted() { file_has "$ERR" 'relist'; }
 	[[ $output == *'default/app stale: cache rv '* ]]
 	cache_rv=$(jq -r '."default/app"' "$BATS_TEST_TMPDIR/at.json")
 	[ -n "$cache_rv" ] && [ "$cache_rv" != "$server_rv" ]
-	# the relist that followed is in it: the whole dump replays to the server's state
+	# the relist that followed is in it, after the trigger ...
+	zcat "$dump" | jq -s -e '(map(select(has("trigger"))) | .[0].t) as $t |
+		any(.[]; has("stream") and .t > $t and (.get | test("sendInitialEvents=true|limit=")))' >/dev/null
 	run --separate-stderr kinf replay "$dump" -o json --dump-cache "$BATS_TEST_TMPDIR/end.json"
 	assert_status 0
+	[[ $stderr == *"relist"* ]]
+	# ... and the whole dump replays to the live run's final cache, the server's
 	[ "$(jq -r '."default/app"' "$BATS_TEST_TMPDIR/end.json")" = "$server_rv" ]
+	[ "$(jq -S . "$BATS_TEST_TMPDIR/end.json")" = "$(jq -S . "$BATS_TEST_TMPDIR/live.json")" ]
+}
+
+churn_done() { simctl GET /churn | jq -e '.running == false' >/dev/null; }
+
+@test "flight recorder: a list older than the window: the dump starts from a reconstructed checkpoint, replayed to the live cache" {
+	sim_start --pods 5 --bookmark-interval 1
+	for streaming in true false; do
+		start_watch pods --flight-recorder 3s --flight-tail 0s --streaming-list=$streaming \
+			--dump-cache "$BATS_TEST_TMPDIR/live.json"
+		wait_until 20 synced
+		simctl POST /churn '{"resource":"pods","rate":8,"duration":6,"seed":7}' >/dev/null
+		wait_until 20 churn_done
+		sleep 1.5	# a bookmark: the ring lets go of the churn's first seconds
+		kill -USR1 "$KINF_PID"
+		wait_until 10 ndumps 1
+		stop_watch
+		dump=$(dumps)
+		# the stream begins with the reconstructed exchange, marked; the server's own list is not there
+		zcat "$dump" | jq -s -e 'map(select(has("stream"))) | .[0].reconstructed == true and
+			all(.[]; .reconstructed == true or (.get | test("sendInitialEvents|limit=") | not))' >/dev/null
+		run --separate-stderr kinf replay "$dump" -o json --dump-cache "$BATS_TEST_TMPDIR/replayed.json"
+		assert_status 0
+		[[ $stderr == *"kinf: replay: '/api/v1/namespaces/default/pods' starts from a reconstructed checkpoint"* ]]
+		# the same final cache as the live run's, which is the server's
+		[ "$(jq -S . "$BATS_TEST_TMPDIR/replayed.json")" = "$(jq -S . "$BATS_TEST_TMPDIR/live.json")" ] ||
+			{ diff <(jq -S . "$BATS_TEST_TMPDIR/replayed.json") <(jq -S . "$BATS_TEST_TMPDIR/live.json"); false; }
+		[ "$(jq -S . "$BATS_TEST_TMPDIR/live.json")" = "$(sim_oracle pods | jq -S .items)" ]
+		rm -f "$dump"
+	done
 }
 
 @test "flight recorder: SIGUSR1 writes a dump; --flight-keep removes the oldest" {
@@ -125,12 +159,62 @@ relisted() { file_has "$ERR" 'relist'; }
 	[ "$(jq length "$BATS_TEST_TMPDIR/c.json")" -eq 3 ]
 }
 
+@test "flight recorder: in kinf tui, a relist that added a key writes a dump, as in watch" {
+	sim_start --pods 3
+	DIR=$BATS_TEST_TMPDIR/dumps
+	mkdir -p "$DIR"
+	kinf_in_pane tui pods --kubeconfig "$SIM_KUBECONFIG" \
+		--flight-recorder 2m --flight-tail 1s --flight-dir "$DIR"
+	wait_screen ' 3 objects.*synced' 20
+	# a pod no watch is told of; the next watch is told 410: the relist adds it
+	simctl POST /silent '{"op":"create","resource":"pods","object":{"metadata":{"name":"unseen"}}}' >/dev/null
+	simctl POST /faults '{"verb":"watch","kind":"410","count":1}' >/dev/null
+	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
+	wait_screen 'flight recorder: relist: wrote' 20
+	[ "$(dumps | wc -l)" -eq 1 ]
+	[[ $(basename "$(dumps)") =~ ^kinf-[0-9]{8}T[0-9]{6}Z-relist\.rec\.gz$ ]]
+	keys q
+	wait_screen 'kinf exited 0'
+	run --separate-stderr kinf replay "$(dumps)" --dump-cache "$BATS_TEST_TMPDIR/c.json"
+	assert_status 0
+	jq -e 'has("default/unseen") and length == 4' "$BATS_TEST_TMPDIR/c.json" >/dev/null
+}
+
+@test "flight recorder: with --controller, an unseen state writes a dump, reason controller-unseen" {
+	sim_start --pods 1 --deployments 0
+	start_watch pods --controller --reconcile-time 3s --flight-recorder 2m --flight-tail 1s \
+		--dump-on controller-unseen -o json --events
+	wait_until 20 synced
+	# the initial list's Reconcile ends: the key is idle again
+	wait_until 20 jq -e -s 'any(.[]; .type == "ReconcileDone")' "$OUT"
+	# three updates within one Reconcile: the second is never read
+	for n in 1 2 3; do
+		simctl POST /update "{\"resource\":\"pods\",\"namespace\":\"default\",\"name\":\"pod-0\",\"patch\":{\"metadata\":{\"labels\":{\"n\":\"$n\"}}}}" >/dev/null
+	done
+	wait_until 20 ndumps 1
+	stop_watch
+	jq -e -s 'any(.[]; .type == "ReconcileStart" and (.unseen | length) > 0)' "$OUT" >/dev/null
+	[[ $(basename "$(dumps)") =~ ^kinf-[0-9]{8}T[0-9]{6}Z-controller-unseen\.rec\.gz$ ]]
+	zcat "$(dumps)" | jq -s -e 'map(select(has("trigger"))) | length == 1 and
+		.[0].trigger == "controller-unseen" and .[0].keys == [{"key":"default/pod-0","class":"unseen"}]' >/dev/null
+	[ "$(grep -c 'flight recorder: controller-unseen: wrote' "$ERR")" -eq 1 ]
+}
+
 @test "flight recorder: an unwritable --flight-dir is one line and status 2, before anything starts" {
-	run --separate-stderr "$KINF" watch pods --kubeconfig /nonexistent \
-		--flight-recorder 1m --flight-dir "$BATS_TEST_TMPDIR/none"
-	assert_status 2
-	[ "$(wc -l <<<"$stderr")" -eq 1 ]
-	[[ $stderr == *"--flight-dir"* ]]
+	sim_start --pods 1
+	mkdir "$BATS_TEST_TMPDIR/ro"
+	chmod 500 "$BATS_TEST_TMPDIR/ro"
+	for dir in "$BATS_TEST_TMPDIR/none" "$BATS_TEST_TMPDIR/ro" "$SIM_KUBECONFIG"; do
+		# root writes in a folder of mode 500: nothing to refuse then
+		[[ $dir == */ro && $(id -u) == 0 ]] && continue
+		run --separate-stderr timeout 10 "$KINF" watch pods --kubeconfig "$SIM_KUBECONFIG" \
+			--flight-recorder 1m --flight-dir "$dir"
+		assert_status 2
+		[ "$(wc -l <<<"$stderr")" -eq 1 ]
+		[[ $stderr == "error: cannot use '$dir' for --flight-dir: "* ]]
+	done
+	# nothing reached the server
+	[ "$(simctl GET /requests | jq 'length')" -eq 0 ]
 	run --separate-stderr "$KINF" watch pods --flight-dir /tmp
 	assert_status 2
 	[[ $stderr == *"need --flight-recorder"* ]]

@@ -60,6 +60,38 @@ sample_is() { [ "$(sample "$1" "$2")" = "$3" ]; }
 	[ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/")" = 404 ]
 }
 
+@test "/metrics with --controller: client-go's workqueue figures, labelled by resource and cluster" {
+	command -v promtool >/dev/null || skip "promtool not installed (Debian's prometheus package)"
+	sim_start --pods 3 --deployments 0 --bookmark-interval 1
+	start_watch pods --controller --reconcile-time 200ms
+	wait_until 20 healthz_is 200
+	# the initial list's 3 Reconciles, then 2 of one key's updates
+	for n in 1 2; do
+		simctl POST /update "{\"resource\":\"pods\",\"namespace\":\"default\",\"name\":\"pod-0\",\"patch\":{\"metadata\":{\"labels\":{\"n\":\"$n\"}}}}" >/dev/null
+		sleep 0.5
+	done
+	wait_until 10 sample_is kinf_workqueue_work_duration_seconds_count 'resource="pods"' 5
+	metrics >"$BATS_TEST_TMPDIR/metrics"
+	run promtool check metrics <"$BATS_TEST_TMPDIR/metrics"
+	[ "$status" -eq 0 ] || { echo "$output" >&2; false; }
+	[ -z "$output" ] || { echo "$output" >&2; false; }
+	for f in depth:gauge adds_total:counter queue_duration_seconds:histogram \
+		work_duration_seconds:histogram unfinished_work_seconds:gauge \
+		longest_running_processor_seconds:gauge retries_total:counter; do
+		grep -qx "# TYPE kinf_workqueue_${f%%:*} ${f#*:}" "$BATS_TEST_TMPDIR/metrics"
+	done
+	m=$BATS_TEST_TMPDIR/metrics l='resource="pods",cluster="kube-sim"'
+	grep -qx "kinf_workqueue_adds_total{$l} 5" "$m"
+	grep -qx "kinf_workqueue_depth{$l} 0" "$m"
+	grep -qx "kinf_workqueue_retries_total{$l} 0" "$m"
+	# each Reconcile took 200 ms: none within 0.1 s, all within 1 s
+	grep -qx "kinf_workqueue_work_duration_seconds_bucket{$l,le=\"0.1\"} 0" "$m"
+	grep -qx "kinf_workqueue_work_duration_seconds_bucket{$l,le=\"1\"} 5" "$m"
+	grep -qx "kinf_workqueue_work_duration_seconds_bucket{$l,le=\"+Inf\"} 5" "$m"
+	grep -qx "kinf_workqueue_work_duration_seconds_sum{$l} 1" "$m"
+	grep -qx "kinf_workqueue_queue_duration_seconds_count{$l} 5" "$m"
+}
+
 @test "kinf_verify_divergent_keys goes from 0 to 1 after a lost event" {
 	sim_start --pods 3 --bookmark-interval 1
 	start_watch configmaps --verify-every 2s

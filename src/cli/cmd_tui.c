@@ -5,9 +5,12 @@
 #include <stdio.h>
 
 #include "cluster/cluster.h"
+#include "cluster/http.h"
+#include "cluster/recording.h"
 #include "controller/controller.h"
 #include "cli/cmd.h"
 #include "cli/controller_flags.h"
+#include "cli/flight_flags.h"
 #include "cli/informer_flags.h"
 #include "cli/metrics_flag.h"
 #include "informer/session.h"
@@ -26,6 +29,7 @@ static const struct option tui_options[] = {
 		     "check each tab's cache against a LIST from the server this often, as V does"),
 	OPT_INCLUDE(controller_flag_options),
 	OPT_INCLUDE(metrics_flag_options),
+	OPT_INCLUDE(flight_options),
 	OPT_INCLUDE(informer_flag_options),
 	OPT_INCLUDE(cluster_options),
 	OPT_END(),
@@ -46,6 +50,7 @@ static int run_tui(int argc, const char **argv)
 	if (history > HIST_MAX)
 		usage_error(&command_tui, "--history %ld: at most %d states are kept", history, HIST_MAX);
 	bool controller = controller_flags_opts(&command_tui, &co);
+	flight_flags_check(&command_tui);
 	metrics_flag_start(&command_tui, &ms);	/* a busy port: exit 2 here */
 
 	struct session_opts so = informer_flags_session(&command_tui, argv[0], NULL);
@@ -54,14 +59,23 @@ static int run_tui(int argc, const char **argv)
 		metrics_flag_stop(&ms);
 		return 1;
 	}
+	struct recording_info info;
+	informer_flags_recording_info(&s, &so, &info);
+	struct flight *flight = flight_flags_open(&info);
+	if (flight)
+		kclient_set_tap(s.cluster.client, &flight_tap, flight);
 	struct tui_opts to = { .resync_ms = informer_flags.resync_ms,
 			       .hist_states = (unsigned)history,
 			       .verify_every_ms = verify_every_ms,
 			       .metrics = ms.metrics,
 			       .controller = controller ? &co : NULL,
-			       .crds = crd_columns_new() };
+			       .crds = crd_columns_new(),
+			       .flight = flight, .dump_on = flight_flags.dump_mask };
 	printer_columns_load(to.crds, &s.cluster, s.resources, s.nr);
 	int ret = tui_run(&s, &to);
+	flight_flags_finish(flight);
+	session_stop(&s);	/* the reflectors tap the flight: stopped before it goes */
+	flight_free(flight);
 	session_close(&s);
 	metrics_flag_stop(&ms);
 	crd_columns_free(to.crds);

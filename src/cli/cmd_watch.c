@@ -37,6 +37,7 @@
 #include "informer/store.h"
 #include "lib/json_get.h"
 #include "lib/strbuf.h"
+#include "lib/termsafe.h"
 #include "tui/tui.h"
 #include "tui/tui_model.h"
 #include "cli/watch_loop.h"
@@ -260,6 +261,10 @@ static int print_deltas(struct session *s, struct output_setup *out, struct watc
 	loop->max_deltas = o.max_deltas;
 	loop->notices = o.quiet ? NULL : stderr;
 	loop->hook = ctl ? controller_run_hook(ctl) : NULL;
+	if (ctl) {
+		controller_run_set_flight(ctl, loop->flight, loop->dump_on);
+		controller_run_set_metrics(ctl, loop->metrics);
+	}
 	ret = watch_loop_run(loop);
 	session_stop(s);
 	if (ctl)
@@ -273,42 +278,6 @@ static int print_deltas(struct session *s, struct output_setup *out, struct watc
 	}
 	printer_free(p);
 	return ret;
-}
-
-/* After the TUI: a dump still due is written, and said where on stderr. */
-static void tui_flight_finish(struct flight *flight)
-{
-	struct errbuf err = { "" };
-	char *path, *reason;
-	int rc = flight ? flight_dump_due(flight, true, &path, &reason, &err) : 0;
-
-	if (rc < 0)
-		warning("flight recorder: %s", err.msg);
-	if (rc <= 0)
-		return;
-	fprintf(stderr, "kinf: flight recorder: %s: wrote '%s'\n", reason, path);
-	free(path);
-	free(reason);
-}
-
-/* ---- --record ------------------------------------------------------------ */
-
-/* What the recording's header says of the session (recording.h). */
-static void record_info(struct session *s, const struct session_opts *so,
-			struct recording_info *info)
-{
-	const struct client_go_profile *prof = so->profile ? so->profile : profile_default();
-
-	*info = (struct recording_info){
-		.server = kclient_server(s->cluster.client),
-		.ns = s->cluster.scope_ns,
-		.client_go = prof->version,
-		.fifo = fifo_kind_name(so->fifo_set ? so->fifo : prof->fifo),
-		.streaming_list = so->streaming_set ? so->streaming_list : prof->streaming_list,
-		.resources = s->resources,
-		.nr = s->nr,
-	};
-	session_selectors(s, &info->label_selector, &info->field_selector);
 }
 
 static int run_watch(int argc, const char **argv)
@@ -340,7 +309,7 @@ static int run_watch(int argc, const char **argv)
 	}
 	out.crds = crd_columns_new();
 	printer_columns_load(out.crds, &s.cluster, s.resources, s.nr);
-	record_info(&s, &so, &info);
+	informer_flags_recording_info(&s, &so, &info);
 	flight = flight_flags_open(&info);
 	if (flight)
 		kclient_set_tap(s.cluster.client, &flight_tap, flight);
@@ -353,9 +322,10 @@ static int run_watch(int argc, const char **argv)
 				       .hist_states = HIST_STATES,
 				       .verify_every_ms = o.verify_every_ms,
 				       .metrics = ms.metrics,
-				       .crds = out.crds, .flight = flight };
+				       .crds = out.crds, .flight = flight,
+				       .dump_on = flight_flags.dump_mask };
 		ret = tui_run(&s, &to);
-		tui_flight_finish(flight);
+		flight_flags_finish(flight);
 		goto close;
 	}
 	if (o.record) {
@@ -582,6 +552,22 @@ static void print_trigger(struct session *s, struct json_object *trigger)
 	fflush(stdout);
 }
 
+/*
+ * A flight dump whose window outlived its lists starts from a checkpoint
+ * kinf made, not from an answer of the server's: said before anything.
+ */
+static void say_reconstructed(const struct recording *rec)
+{
+	const char *stream;
+
+	for (size_t i = 0; (stream = recording_reconstructed(rec, i)); i++) {
+		char *safe = termsafe_dup(stream, TERMSAFE_ONE_LINE);
+		fprintf(stderr, "kinf: replay: '%s' starts from a reconstructed checkpoint "
+			"(the cache at the window's start, not what the server sent)\n", safe);
+		free(safe);
+	}
+}
+
 static int run_replay(int argc, const char **argv)
 {
 	struct errbuf err = { "" };
@@ -607,6 +593,7 @@ static int run_replay(int argc, const char **argv)
 	}
 	struct session_opts so = replay_session_opts(&info);
 	struct json_object *trigger = recording_trigger(recording);
+	say_reconstructed(recording);
 	if (r_o.at && !trigger) {
 		error("%s: no trigger: not a flight recorder's dump", argv[0]);
 		recording_free(recording);
@@ -630,6 +617,9 @@ static int run_replay(int argc, const char **argv)
 
 	struct watch_loop loop = { .key = r_o.key, .done_fd = rctx.done_fd };
 	ret = print_deltas(&s, &out, &loop, &command_replay, info.started ? info.started : "");
+	/* what was open then was cut by kinf, not ended by the server */
+	if (!ret && !o.quiet)
+		fprintf(stderr, "kinf: replay: the recording ends here\n");
 	if (r_o.at && !ret)
 		print_trigger(&s, trigger);
 	session_close(&s);

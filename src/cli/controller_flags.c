@@ -6,6 +6,8 @@
 #include <time.h>
 
 #include "cli/cmd.h"
+#include "cluster/flight.h"
+#include "informer/metrics.h"
 #include "controller/controller.h"
 #include "controller/handler.h"
 #include "output/printer.h"
@@ -45,6 +47,10 @@ struct controller_run {
 	int64_t base_ms;
 	bool live;
 	int64_t summary_every_ms, summary_at;
+	struct flight *flight;		/* NULL: none */
+	unsigned dump_on;
+	struct metrics *metrics;	/* NULL: none */
+	int64_t metrics_at;
 };
 
 static int64_t live_clock(void *ctx)
@@ -53,11 +59,25 @@ static int64_t live_clock(void *ctx)
 	return mono_ms();
 }
 
+/* A Reconcile read past states of its key: the flight recorder's trigger. */
+static void flight_unseen(struct controller_run *run, const struct ctl_record *r)
+{
+	if (!run->flight || !(run->dump_on & DUMP_ON_CONTROLLER_UNSEEN) ||
+	    r->type != CTL_RECONCILE_START || !r->nr_unseen)
+		return;
+	struct json_object *keys = json_object_new_array(), *k = json_object_new_object();
+	json_object_object_add(k, "key", json_object_new_string(r->key));
+	json_object_object_add(k, "class", json_object_new_string("unseen"));
+	json_object_array_add(keys, k);
+	flight_trigger(run->flight, "controller-unseen", keys);
+}
+
 static void on_record(void *ctx, const struct ctl_record *r)
 {
 	struct controller_run *run = ctx;
 	/* A failed write stays in the stream's error for the loop's flush. */
 	printer_controller(run->p, r, run->base_ms);
+	flight_unseen(run, r);
 }
 
 static void print_summary(struct controller_run *run)
@@ -73,11 +93,42 @@ static void hook_note(void *ctx, const struct notification *n)
 	controller_note(run->c, n);
 }
 
+static void histogram_of(struct metrics_histogram *h, uint64_t count, int64_t sum_ms,
+			 const uint64_t *buckets)
+{
+	h->count = count;
+	h->sum_s = (double)sum_ms / 1000;
+	for (int k = 0; k < METRICS_WQ_BUCKETS && k < WQ_BUCKETS; k++)
+		h->buckets[k] = buckets[k];
+}
+
+/* --metrics: the workqueue's figures, once a second. */
+static void publish_workqueue(struct controller_run *run)
+{
+	struct controller_stats st;
+	struct metrics_workqueue wq = { 0 };
+
+	if (!run->metrics || mono_ms() < run->metrics_at)
+		return;
+	run->metrics_at = mono_ms() + METRICS_PUBLISH_MS;
+	controller_get_stats(run->c, &st);
+	wq.depth = st.wq.depth > 0 ? (uint64_t)st.wq.depth : 0;
+	wq.adds = st.wq.adds;
+	wq.retries = st.wq.retries;
+	histogram_of(&wq.queue_duration, st.wq.queue_count, st.wq.queue_sum_ms,
+		     st.wq.queue_buckets);
+	histogram_of(&wq.work_duration, st.wq.work_count, st.wq.work_sum_ms, st.wq.work_buckets);
+	wq.unfinished_work_s = (double)st.wq.unfinished_ms / 1000;
+	wq.longest_running_s = (double)st.wq.longest_running_ms / 1000;
+	metrics_set_workqueue(run->metrics, 0, &wq);
+}
+
 static void hook_tick(void *ctx)
 {
 	struct controller_run *run = ctx;
 
 	controller_advance(run->c);
+	publish_workqueue(run);
 	if (run->summary_every_ms && mono_ms() >= run->summary_at) {
 		print_summary(run);
 		run->summary_at = mono_ms() + run->summary_every_ms;
@@ -211,6 +262,18 @@ struct controller_run *controller_run_new(const struct command *cmd, struct prin
 	run->summary_at = mono_ms() + run->summary_every_ms;
 	run->hook = (struct watch_hook){ hook_note, hook_tick, hook_wait, run };
 	return run;
+}
+
+void controller_run_set_flight(struct controller_run *run, struct flight *flight,
+			       unsigned dump_on)
+{
+	run->flight = flight;
+	run->dump_on = dump_on;
+}
+
+void controller_run_set_metrics(struct controller_run *run, struct metrics *metrics)
+{
+	run->metrics = metrics;
 }
 
 const struct watch_hook *controller_run_hook(struct controller_run *run)

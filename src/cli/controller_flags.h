@@ -15,6 +15,8 @@
 #include "cli/watch_loop.h"
 #include "lib/opt.h"
 
+struct flight;
+struct metrics;
 struct printer;
 
 struct controller_flags {
@@ -53,6 +55,20 @@ struct controller_opts;
 bool controller_flags_opts(const struct command *cmd, struct controller_opts *o);
 /* A replay's base_ms: the recording's "started" (RFC 3339), 0 if unreadable. */
 int64_t controller_base_ms(const char *started);
+/*
+ * The flight recorder (cluster/flight.h; borrowed, outlives the run), or
+ * NULL: a Reconcile that starts with states no Reconcile read (unseen)
+ * triggers a dump, reason controller-unseen, when dump_on (an enum
+ * dump_on mask) has DUMP_ON_CONTROLLER_UNSEEN.
+ */
+void controller_run_set_flight(struct controller_run *run, struct flight *flight,
+			       unsigned dump_on);
+/*
+ * --metrics (informer/metrics.h; borrowed, outlives the run), or NULL:
+ * the workqueue's figures are published there once a second, as the
+ * first informer's (the controller's For()).
+ */
+void controller_run_set_metrics(struct controller_run *run, struct metrics *metrics);
 /* The loop's hook (loop->hook = ...). */
 const struct watch_hook *controller_run_hook(struct controller_run *run);
 /* At the end: drains a replay's work, prints what was never reconciled and the summary. */

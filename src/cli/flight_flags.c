@@ -3,12 +3,12 @@
  */
 #include "cli/flight_flags.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cmd.h"
 #include "cluster/recording.h"
-#include "informer/verify.h"
 
 struct flight_flags flight_flags = { .tail_ms = -1, .keep = -1 };
 
@@ -26,7 +26,8 @@ const struct option flight_options[] = {
 		"keep at most N dumps in --flight-dir, removing the oldest (default 20)"),
 	OPT_STRING(0, "dump-on", &flight_flags.dump_on, "TRIGGERS",
 		   "what writes a dump: verify, relist, rv-regression, watch-error, "
-		   "controller-unseen (default verify,relist,rv-regression)", COMPLETE_NONE),
+		   "controller-unseen (with --controller, an unseen state) "
+		   "(default verify,relist,rv-regression)", COMPLETE_NONE),
 	OPT_END(),
 };
 
@@ -129,23 +130,17 @@ struct flight *flight_flags_open(const struct recording_info *info)
 	return flight_new(&fo);
 }
 
-static void add_keys(struct json_object *a, const struct verify_diff *d, size_t n,
-		     const char *class)
+void flight_flags_finish(struct flight *flight)
 {
-	for (size_t i = 0; i < n; i++) {
-		struct json_object *k = json_object_new_object();
-		json_object_object_add(k, "key", json_object_new_string(d[i].key));
-		json_object_object_add(k, "class", json_object_new_string(class));
-		json_object_array_add(a, k);
-	}
-}
+	struct errbuf err = { "" };
+	char *path, *reason;
+	int rc = flight ? flight_dump_due(flight, true, &path, &reason, &err) : 0;
 
-struct json_object *flight_keys_of_report(const struct verify_report *r)
-{
-	struct json_object *a = json_object_new_array();
-
-	add_keys(a, r->missing, r->nmissing, "missing");
-	add_keys(a, r->extra, r->nextra, "extra");
-	add_keys(a, r->stale, r->nstale, "stale");
-	return a;
+	if (rc < 0)
+		warning("flight recorder: %s", err.msg);
+	if (rc <= 0)
+		return;
+	fprintf(stderr, "kinf: flight recorder: %s: wrote '%s'\n", reason, path);
+	free(path);
+	free(reason);
 }

@@ -13,24 +13,13 @@
 #include "lib/opt.h"
 
 struct recording_info;
-struct verify_report;
-
-/* What --dump-on may name: which triggers write a dump. */
-enum dump_on {
-	DUMP_ON_VERIFY = 1 << 0,		/* --verify-every found a divergence */
-	DUMP_ON_RELIST = 1 << 1,		/* a relist changed, added or deleted keys */
-	DUMP_ON_RV_REGRESSION = 1 << 2,		/* a resourceVersion went back */
-	DUMP_ON_WATCH_ERROR = 1 << 3,		/* a watch failed */
-	DUMP_ON_CONTROLLER_UNSEEN = 1 << 4,	/* (with --controller, not yet) */
-};
-#define DUMP_ON_DEFAULT (DUMP_ON_VERIFY | DUMP_ON_RELIST | DUMP_ON_RV_REGRESSION)
 
 struct flight_flags {
 	int64_t window_ms;	/* --flight-recorder; 0: none */
 	int64_t tail_ms;	/* -1: not given */
 	const char *size, *dir, *dump_on;
 	long keep;		/* -1: not given */
-	unsigned dump_mask;	/* --dump-on, checked */
+	unsigned dump_mask;	/* --dump-on, checked: an enum dump_on mask */
 	size_t budget;		/* --flight-recorder-size, checked */
 };
 
@@ -46,8 +35,7 @@ extern const struct option flight_options[];
 void flight_flags_check(const struct command *cmd);
 /* The flight recorder asked for (info: borrowed, outlives it); NULL: none. */
 struct flight *flight_flags_open(const struct recording_info *info);
-
-/* A verify report's keys as a trigger's: [{"key":K,"class":C},...]; caller puts. */
-struct json_object *flight_keys_of_report(const struct verify_report *r);
+/* After the TUI: a dump still due is written now, and said where on stderr. */
+void flight_flags_finish(struct flight *flight);
 
 #endif

@@ -2,6 +2,8 @@
 #include "cli/informer_flags.h"
 
 #include "cli/cmd.h"
+#include "cluster/http.h"
+#include "cluster/recording.h"
 #include "lib/selector.h"
 
 const char *const informer_fifo_names[] = { "delta", "real", "atomic", NULL };
@@ -71,4 +73,21 @@ struct session_opts informer_flags_session(const struct command *cmd,
 		.stall_ms = f->stall_ms,
 		.renew_ms = f->renew_ms,
 	};
+}
+
+void informer_flags_recording_info(struct session *s, const struct session_opts *so,
+				   struct recording_info *info)
+{
+	const struct client_go_profile *prof = so->profile ? so->profile : profile_default();
+
+	*info = (struct recording_info){
+		.server = kclient_server(s->cluster.client),
+		.ns = s->cluster.scope_ns,
+		.client_go = prof->version,
+		.fifo = fifo_kind_name(so->fifo_set ? so->fifo : prof->fifo),
+		.streaming_list = so->streaming_set ? so->streaming_list : prof->streaming_list,
+		.resources = s->resources,
+		.nr = s->nr,
+	};
+	session_selectors(s, &info->label_selector, &info->field_selector);
 }

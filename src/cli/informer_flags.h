@@ -14,6 +14,8 @@
 #include "informer/session.h"
 #include "lib/opt.h"
 
+struct recording_info;
+
 struct informer_flags {
 	const char *label_selector, *field_selector;
 	const char *client_go;		/* --client-go VERSION, NULL: the newest */
@@ -38,5 +40,13 @@ extern const struct option informer_flag_options[];
  */
 struct session_opts informer_flags_session(const struct command *cmd,
 					   const char *resources, const char *name);
+
+/*
+ * What a recording's header (cluster/recording.h) says of the session
+ * opened with so: its server, scope, selectors, client-go and queue, and
+ * resources (borrowed from s, which must outlive info).
+ */
+void informer_flags_recording_info(struct session *s, const struct session_opts *so,
+				   struct recording_info *info);
 
 #endif

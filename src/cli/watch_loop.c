@@ -38,29 +38,6 @@ static void flight_on(struct watch_loop *loop, unsigned trigger, const char *rea
 		json_object_put(keys);
 }
 
-/* An activity that may be a trigger: a relist that changed keys, a watch error, an RV back. */
-static void flight_activity(struct watch_loop *loop, const struct activity_info *a)
-{
-	if (!loop->flight)
-		return;
-	if (a->act == ACT_RELISTED &&
-	    (a->replace.added || a->replace.changed || a->replace.deleted))
-		flight_on(loop, DUMP_ON_RELIST, "relist", NULL);
-	else if (a->act == ACT_ERROR)
-		flight_on(loop, DUMP_ON_WATCH_ERROR, "watch-error", NULL);
-	else if (a->act == ACT_WARNING) {
-		uint64_t sum = 0;
-		for (size_t i = 0; i < loop->session->nr; i++) {
-			struct informer_stats st;
-			informer_get_stats(loop->session->informers[i], &st);
-			sum += st.rv_backwards;
-		}
-		if (sum > loop->rv_backwards)
-			flight_on(loop, DUMP_ON_RV_REGRESSION, "rv-regression", NULL);
-		loop->rv_backwards = sum;
-	}
-}
-
 /* Writes the due dump once its tail has passed (now: at once); says where. */
 static void flight_write(struct watch_loop *loop, bool now)
 {
@@ -111,8 +88,6 @@ static int on_notification(void *ctx, size_t i, struct notification *n)
 	int ret = 0;
 
 	(void)i;
-	if (n->kind == NOTIFY_ACTIVITY)
-		flight_activity(loop, n->activity);
 	if (n->kind == NOTIFY_ACTIVITY && n->activity->fatal) {
 		error("%s", n->activity->message);
 		loop->failed = true;
@@ -140,8 +115,6 @@ static int on_verified(void *ctx, size_t i, const struct verify_report *r, const
 		warning("%s: verify: %s", resource, why);
 		return 0;
 	}
-	if (!verify_equal(r))
-		flight_on(loop, DUMP_ON_VERIFY, "verify", flight_keys_of_report(r));
 	return printer_verify(loop->printer, resource, r);
 }
 
@@ -324,6 +297,8 @@ static void run_init(struct watch_loop *loop, struct run *r)
 		.verify_every_ms = loop->verify_every_ms,
 		.verify_lag_ms = loop->verify_lag_ms,
 		.metrics = loop->metrics,
+		.flight = loop->flight,
+		.dump_on = loop->dump_on,
 	};
 	consumer_init(&r->cons);
 	if (loop->flight)	/* not reset: each SIGUSR1 asks for a dump */

@@ -71,7 +71,6 @@ struct watch_loop {
 	 */
 	struct flight *flight;
 	unsigned dump_on;
-	uint64_t rv_backwards;	/* the informers' sum, last seen */
 	FILE *notices;
 	long printed;
 	bool failed;		/* an informer gave up (its error printed) */

@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "cluster/flight_checkpoint.h"
 #include "cluster/http.h"
 #include "cluster/recording.h"
 #include "lib/strbuf.h"
@@ -34,6 +35,8 @@
  */
 #define SEGMENT_RAW (256 * 1024)
 #define SEGMENT_LEVEL 3
+/* ... or spans at most this share of the window. */
+#define SEGMENTS_MIN 8
 
 struct segment {
 	int64_t t_first, t_last;	/* the times of its first and last records */
@@ -41,35 +44,28 @@ struct segment {
 	size_t zlen, rawlen;
 };
 
-/*
- * The annotation of the bookmark that ends a streaming list's initial
- * events: what comes after it on that watch is the watch proper.
- */
-#define INITIAL_END "k8s.io/initial-events-end"
-#define INITIAL_END_LEN (sizeof(INITIAL_END) - 1)
-
 /* What the flight knows of each exchange it saw begin. */
 struct xinfo {
 	unsigned stream;	/* index in f->streams; UINT32_MAX: none */
 	bool list;		/* a list page (or a streaming list): kept apart */
 	/*
-	 * A streaming list is a watch that goes on after its initial
-	 * events: from its bookmark on (spilled), its records go to the
-	 * ring, or the kept list would grow without bound, outside the
-	 * budget.  t_spill: its first record in the ring.  carry: the end
-	 * of the data so far, for a bookmark split between two pieces.
+	 * A streaming list: a list until its initial-events-end bookmark,
+	 * then a watch, whose records go to the ring.
 	 */
-	bool streaming, spilled;
-	int64_t t_spill;
-	unsigned char ncarry;
-	char carry[INITIAL_END_LEN - 1];
+	bool streaming;
 };
 
-/* A list of a stream (its pages, or a streaming list), kept apart. */
+/*
+ * A list of a stream (its pages, or a streaming list), kept apart; once
+ * the ring lets go of a record that came after it, the list and what
+ * followed are folded into a checkpoint instead (lines then empty, and
+ * the list's further records go to the ring).
+ */
 struct pin {
 	unsigned x;		/* its first exchange */
 	int64_t t;		/* when it began */
 	struct strbuf lines;
+	struct checkpoint *ck;	/* NULL: none yet */
 };
 
 /*
@@ -123,8 +119,10 @@ void flight_free(struct flight *f)
 	for (size_t i = 0; i < f->nsegs; i++)
 		free(f->segs[i].z);
 	for (size_t i = 0; i < f->nstreams; i++) {
-		for (size_t k = 0; k < f->streams[i].npins; k++)
+		for (size_t k = 0; k < f->streams[i].npins; k++) {
 			strbuf_release(&f->streams[i].pins[k].lines);
+			checkpoint_free(f->streams[i].pins[k].ck);
+		}
 		free(f->streams[i].pins);
 		free(f->streams[i].name);
 	}
@@ -140,6 +138,21 @@ void flight_free(struct flight *f)
 }
 
 /* ---- the ring (f->lock held) -------------------------------------------- */
+
+/* One record of a dump or a segment: where its line is, and what orders it. */
+struct dline {
+	int64_t t;
+	unsigned x;
+	size_t seq;
+	const char *p;
+	size_t len;
+};
+
+struct dlines {
+	struct dline *v;
+	size_t nr, alloc;
+};
+
 
 static int64_t now_t(const struct flight *f)
 {
@@ -195,10 +208,71 @@ static void prune_pins(struct flight *f)
 		for (size_t j = 0; j < k; j++) {
 			f->held -= s->pins[j].lines.len;
 			strbuf_release(&s->pins[j].lines);
+			if (s->pins[j].ck)
+				f->held -= checkpoint_bytes(s->pins[j].ck);
+			checkpoint_free(s->pins[j].ck);
 		}
 		memmove(s->pins, s->pins + k, (s->npins - k) * sizeof(*s->pins));
 		s->npins -= k;
 	}
+}
+
+static void split_lines(const char *buf, size_t len, struct dlines *out);
+static void segment_raw(const struct segment *seg, struct strbuf *raw);
+
+/* The pin whose list exchange x of stream s came after; NULL: none. */
+static struct pin *pin_before(struct fstream *s, unsigned x)
+{
+	size_t k = s->npins;
+
+	while (k && s->pins[k - 1].x >= x)
+		k--;
+	return k ? &s->pins[k - 1] : NULL;
+}
+
+/* Pin p's list and what came after it becomes a checkpoint. */
+static void pin_fold(struct flight *f, struct fstream *s, struct pin *p)
+{
+	struct dlines lines = { 0 };
+
+	p->ck = checkpoint_new(s->name);
+	split_lines(p->lines.buf, p->lines.len, &lines);
+	for (size_t i = 0; i < lines.nr; i++)
+		checkpoint_take(p->ck, lines.v[i].p, lines.v[i].len);
+	f->held -= p->lines.len;
+	f->held += checkpoint_bytes(p->ck);
+	strbuf_release(&p->lines);
+	free(lines.v);
+}
+
+/*
+ * The records of a segment about to go, each folded into the checkpoint
+ * of the list it came after: what a dump then starts from.
+ */
+static void segment_fold(struct flight *f, const struct segment *seg)
+{
+	struct strbuf raw = STRBUF_INIT;
+	struct dlines lines = { 0 };
+
+	segment_raw(seg, &raw);
+	split_lines(raw.buf, raw.len, &lines);
+	for (size_t i = 0; i < lines.nr; i++) {
+		unsigned x = lines.v[i].x;
+		if (x >= f->nx || f->x[x].stream == UINT32_MAX)
+			continue;
+		struct fstream *s = &f->streams[f->x[x].stream];
+		struct pin *p = pin_before(s, x + 1);
+		if (!p)
+			continue;
+		if (!p->ck)
+			pin_fold(f, s, p);
+		size_t before = checkpoint_bytes(p->ck);
+		checkpoint_take(p->ck, lines.v[i].p, lines.v[i].len);
+		f->held += checkpoint_bytes(p->ck);
+		f->held -= before;
+	}
+	free(lines.v);
+	strbuf_release(&raw);
 }
 
 /* The oldest segments go while over the budget or out of the window. */
@@ -208,6 +282,7 @@ static void evict(struct flight *f)
 	size_t n = 0;
 
 	while (n < f->nsegs && (f->held > f->o.budget || f->segs[n].t_last < horizon)) {
+		segment_fold(f, &f->segs[n]);
 		f->held -= f->segs[n].zlen;
 		free(f->segs[n].z);
 		n++;
@@ -224,11 +299,21 @@ static void keep_line(struct flight *f, unsigned x, int64_t t)
 {
 	struct xinfo *xi = x < f->nx ? &f->x[x] : NULL;
 
+	struct pin *p = NULL;
+
 	f->held += f->line.len;
-	if (xi && xi->list && !xi->spilled) {
+	if (xi && xi->list) {
 		struct fstream *s = &f->streams[xi->stream];
-		strbuf_add(&s->pins[s->npins - 1].lines, f->line.buf, f->line.len);
+		p = &s->pins[s->npins - 1];
+		if (p->ck)	/* folded: the rest of it is the ring's */
+			p = NULL;
+	}
+	if (p) {
+		strbuf_add(&p->lines, f->line.buf, f->line.len);
 	} else {
+		/* short segments in a short window: it must be able to let go */
+		if (f->cur.len && t - f->cur_t_first >= f->o.window_ms / SEGMENTS_MIN)
+			seal_cur(f);
 		if (!f->cur.len)
 			f->cur_t_first = t;
 		strbuf_add(&f->cur, f->line.buf, f->line.len);
@@ -288,7 +373,7 @@ static unsigned tap_begin(void *ctx, const char *stream, const char *path)
 		ALLOC_GROW(s->pins, s->npins + 1, s->apins);
 		s->pins[s->npins++] = (struct pin){ .x = x, .t = t, .lines = STRBUF_INIT };
 	}
-	f->x[x] = (struct xinfo){ .stream = si, .list = list, .streaming = watch && list };
+	f->x[x] = (struct xinfo){ .stream = si, .list = list, .streaming = list && watch };
 	recording_line_begin(&f->line, t, x, stream, path);
 	keep_line(f, x, t);
 	pthread_mutex_unlock(&f->lock);
@@ -311,43 +396,18 @@ static void tap_head(void *ctx, unsigned x, const struct http_response *resp)
 	pthread_mutex_unlock(&f->lock);
 }
 
-/* Whether data, after what xi saw before, holds the initial events' end. */
-static bool initial_end_in(struct xinfo *xi, const char *data, size_t len)
-{
-	const size_t keep = sizeof(xi->carry);
-	char edge[2 * sizeof(xi->carry)];
-	size_t head = len < keep ? len : keep;
-	size_t n = xi->ncarry + head;
-	bool found = memmem(data, len, INITIAL_END, INITIAL_END_LEN) != NULL;
-
-	memcpy(edge, xi->carry, xi->ncarry);
-	memcpy(edge + xi->ncarry, data, head);
-	found = found || memmem(edge, n, INITIAL_END, INITIAL_END_LEN) != NULL;
-	if (len >= keep) {
-		memcpy(xi->carry, data + len - keep, keep);
-		xi->ncarry = (unsigned char)keep;
-	} else {
-		size_t k = n < keep ? n : keep;
-		memmove(xi->carry, edge + n - k, k);
-		xi->ncarry = (unsigned char)k;
-	}
-	return found;
-}
-
 static void tap_data(void *ctx, unsigned x, const char *data, size_t len)
 {
 	struct flight *f = ctx;
 
 	pthread_mutex_lock(&f->lock);
 	int64_t t = now_t(f);
-	struct xinfo *xi = x < f->nx ? &f->x[x] : NULL;
-	bool ends = xi && xi->streaming && !xi->spilled && initial_end_in(xi, data, len);
 	recording_line_data(&f->line, t, x, data, len);
 	keep_line(f, x, t);
-	if (ends) {
-		xi->spilled = true;
-		xi->t_spill = t;
-	}
+	/* (a bookmark cut in two pieces leaves the rest of the watch with the list) */
+	if (x < f->nx && f->x[x].streaming && f->x[x].list &&
+	    memmem(data, len, "k8s.io/initial-events-end", 25))
+		f->x[x].list = false;
 	pthread_mutex_unlock(&f->lock);
 }
 
@@ -447,20 +507,6 @@ int flight_check_dir(const char *dir, struct errbuf *err)
 
 /* ---- the dump ----------------------------------------------------------- */
 
-/* One record of the dump: where its line is, and what orders it. */
-struct dline {
-	int64_t t;
-	unsigned x;
-	size_t seq;
-	const char *p;
-	size_t len;
-};
-
-struct dlines {
-	struct dline *v;
-	size_t nr, alloc;
-};
-
 /* Splits buf's lines into out; each begins {"t":T,"x":X,. */
 static void split_lines(const char *buf, size_t len, struct dlines *out)
 {
@@ -496,37 +542,76 @@ static int dline_cmp(const void *a, const void *b)
 	return l->seq < r->seq ? -1 : l->seq > r->seq;
 }
 
+/* A segment's records, uncompressed, appended to raw. */
+static void segment_raw(const struct segment *seg, struct strbuf *raw)
+{
+	uLongf n = seg->rawlen;
+
+	strbuf_grow(raw, n);
+	if (uncompress((Bytef *)raw->buf + raw->len, &n, seg->z, seg->zlen) != Z_OK ||
+	    n != seg->rawlen)
+		die("zlib: a flight recorder segment does not uncompress");
+	raw->len += n;
+	raw->buf[raw->len] = '\0';
+}
+
 /* The ring's records, uncompressed, into raw (f->lock held). */
 static void ring_raw(struct flight *f, struct strbuf *raw)
 {
-	for (size_t i = 0; i < f->nsegs; i++) {
-		struct segment *s = &f->segs[i];
-		uLongf n = s->rawlen;
-		strbuf_grow(raw, n);
-		if (uncompress((Bytef *)raw->buf + raw->len, &n, s->z, s->zlen) != Z_OK ||
-		    n != s->rawlen)
-			die("zlib: a flight recorder segment does not uncompress");
-		raw->len += n;
-		raw->buf[raw->len] = '\0';
-	}
+	for (size_t i = 0; i < f->nsegs; i++)
+		segment_raw(&f->segs[i], raw);
 	strbuf_add(raw, f->cur.buf, f->cur.len);
 }
+
+/* Where each stream's dump starts: its kept list's first exchange, or its checkpoint. */
+struct dstart {
+	unsigned x;		/* 0: the stream has no list kept */
+	const struct checkpoint *ck;
+};
 
 /*
  * Whether a ring record of exchange x goes in the dump: not one of its
  * stream from before the stream's kept list, nor one of an exchange
- * whose beginning has gone.  begun[x]: a "stream" record of x is there.
+ * whose beginning has gone, unless the stream's checkpoint goes on with
+ * it.  begun[x]: a "stream" record of x is there.
  */
 static bool ring_keeps(const struct flight *f, unsigned x, const bool *begun,
-		       const unsigned *start_x)
+		       const struct dstart *start)
 {
 	if (x >= f->nx)
 		return false;
-	unsigned from = start_x[f->x[x].stream];
-	/* The kept streaming list's watch, while none of it has gone. */
-	if (x == from && f->x[x].spilled)
-		return f->x[x].t_spill >= ring_t0(f);
-	return begun[x] && from && x > from;
+	const struct dstart *d = &start[f->x[x].stream];
+	if (d->ck)
+		return checkpoint_continues(d->ck, x) || (begun[x] && x > d->x);
+	/* a streaming list's watch goes on in the ring */
+	return d->x && (x == d->x || (begun[x] && x > d->x));
+}
+
+/*
+ * A stream's starting point into all: its checkpoint's lines (in tmp,
+ * numbered ckx, ordered before anything of their time) or its kept
+ * lists, from the one the dump starts at.
+ */
+static void dump_start(struct flight *f, size_t i, unsigned ckx, struct dstart *d,
+		       struct strbuf *tmp, struct dlines *all)
+{
+	const struct fstream *s = &f->streams[i];
+	size_t k = s->npins ? start_pin(f, s) : 0;
+
+	if (!s->npins)
+		return;
+	d->x = s->pins[k].x;
+	d->ck = s->pins[k].ck;
+	if (d->ck) {
+		size_t from = all->nr;
+		checkpoint_write(d->ck, ckx, tmp);
+		split_lines(tmp->buf, tmp->len, all);
+		for (size_t j = from; j < all->nr; j++)
+			if (all->v[j].x == ckx)
+				all->v[j].x = 0;
+	}
+	for (; k < s->npins; k++)
+		split_lines(s->pins[k].lines.buf, s->pins[k].lines.len, all);
 }
 
 /* Every record the dump holds, in order, after the header (f->lock held). */
@@ -535,23 +620,19 @@ static void dump_body(struct flight *f, struct strbuf *raw, struct strbuf *trigg
 {
 	struct dlines ring = { 0 }, all = { 0 };
 	bool *begun = xcalloc(f->nx ? f->nx : 1, sizeof(*begun));
-	unsigned *start_x = xcalloc(f->nstreams ? f->nstreams : 1, sizeof(*start_x));
+	struct dstart *start = xcalloc(f->nstreams ? f->nstreams : 1, sizeof(*start));
+	struct strbuf *cks = xcalloc(f->nstreams ? f->nstreams : 1, sizeof(*cks));
 
 	ring_raw(f, raw);
 	split_lines(raw->buf, raw->len, &ring);
 	for (size_t i = 0; i < ring.nr; i++)
 		if (ring.v[i].x < f->nx && memmem(ring.v[i].p, ring.v[i].len, "\"stream\":", 9))
 			begun[ring.v[i].x] = true;
-	for (size_t i = 0; i < f->nstreams; i++) {
-		const struct fstream *s = &f->streams[i];
-		size_t k = s->npins ? start_pin(f, s) : 0;
-		if (s->npins)
-			start_x[i] = s->pins[k].x;
-		for (; k < s->npins; k++)
-			split_lines(s->pins[k].lines.buf, s->pins[k].lines.len, &all);
-	}
+	/* numbers no exchange has: the lock keeps f->exchanges where it is */
+	for (size_t i = 0; i < f->nstreams; i++)
+		dump_start(f, i, f->exchanges + 1 + (unsigned)i, &start[i], &cks[i], &all);
 	for (size_t i = 0; i < ring.nr; i++) {
-		if (!ring_keeps(f, ring.v[i].x, begun, start_x))
+		if (!ring_keeps(f, ring.v[i].x, begun, start))
 			continue;
 		ALLOC_GROW(all.v, all.nr + 1, all.alloc);
 		all.v[all.nr] = ring.v[i];
@@ -565,8 +646,11 @@ static void dump_body(struct flight *f, struct strbuf *raw, struct strbuf *trigg
 	qsort(all.v, all.nr, sizeof(*all.v), dline_cmp);
 	for (size_t i = 0; i < all.nr; i++)
 		strbuf_add(out, all.v[i].p, all.v[i].len);
+	for (size_t i = 0; i < f->nstreams; i++)
+		strbuf_release(&cks[i]);
+	free(cks);
 	free(begun);
-	free(start_x);
+	free(start);
 	free(ring.v);
 	free(all.v);
 }

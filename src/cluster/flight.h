@@ -8,14 +8,18 @@
  * and keeps the same records, compressed in segments of a ring.  Memory
  * is bounded: when the window (opts.window_ms) or the budget
  * (opts.budget, the bytes held, compressed or not) runs out, the oldest
- * segments go.  A dump must replay, so each stream's last list (every
- * page of it, or a streaming list's initial events, up to the bookmark
- * that ends them) is kept apart, whatever its age, as the dump's starting
- * point; what of the stream came before it is left out of a dump.  The
- * watch a streaming list goes on as, after that bookmark, is in the ring
- * like any watch (in a dump while none of it has gone).  Not yet done: a checkpoint of the cache for a
- * list older than the window (a watch whose beginning has gone is left
- * out of the dump whole).
+ * segments go (a segment spans at most an eighth of the window, so that
+ * a quiet stream's records go too).  A dump must replay, so each stream's
+ * last list (every page of it, or a streaming list up to its
+ * initial-events-end bookmark) is kept apart, whatever its age, as the
+ * dump's starting point; what of the stream came before it is left out of
+ * a dump.  When the ring lets go of a record that came after that list,
+ * the list and every such record are folded into a checkpoint
+ * (flight_checkpoint.h), the cache rebuilt at the window's start, which a
+ * dump begins with instead, marked as reconstructed.  The budget counts
+ * the compressed segments, the records not compressed yet, the lists
+ * kept and the checkpoints; a checkpoint is never let go of (a newer list
+ * replaces it), so one larger than the budget leaves the ring empty.
  *
  * A trigger (flight_trigger()) notes a reason, the keys concerned and the
  * time; the dump is due opts.tail_ms later, so that the recovery is in
@@ -40,6 +44,20 @@
 #include "lib/util.h"
 
 struct recording_info;
+
+/*
+ * What may write a dump (--dump-on names them in this order): who
+ * watches for them (informer/consumer.h, the controller view) asks
+ * flight_trigger() when the flight's mask has theirs.
+ */
+enum dump_on {
+	DUMP_ON_VERIFY = 1 << 0,		/* --verify-every found a divergence */
+	DUMP_ON_RELIST = 1 << 1,		/* a relist changed, added or deleted keys */
+	DUMP_ON_RV_REGRESSION = 1 << 2,		/* a resourceVersion went back */
+	DUMP_ON_WATCH_ERROR = 1 << 3,		/* a watch failed */
+	DUMP_ON_CONTROLLER_UNSEEN = 1 << 4,	/* --controller: a state no Reconcile read */
+};
+#define DUMP_ON_DEFAULT (DUMP_ON_VERIFY | DUMP_ON_RELIST | DUMP_ON_RV_REGRESSION)
 
 struct flight_opts {
 	int64_t window_ms;

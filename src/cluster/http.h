@@ -90,6 +90,11 @@ struct http_response {
 	 * (http_no_answer_retriable()).  Not a refused connection.
 	 */
 	bool no_answer;
+	/*
+	 * A replay (recording.h): the recording stops in this transfer, cut
+	 * by kinf, not ended by the server.  Never set live.
+	 */
+	bool recording_ended;
 };
 void http_response_release(struct http_response *resp);
 

@@ -225,6 +225,14 @@ void recording_line_begin(struct strbuf *sb, int64_t t, unsigned x, const char *
 	strbuf_adds(sb, "}\n");
 }
 
+void recording_line_reconstructed(struct strbuf *sb, int64_t t, unsigned x,
+				  const char *stream, const char *path)
+{
+	recording_line_begin(sb, t, x, stream, path);
+	strbuf_setlen(sb, sb->len - 2);	/* "}\n" */
+	strbuf_adds(sb, ",\"reconstructed\":true}\n");
+}
+
 unsigned recorder_begin(struct recorder *rec, const char *stream, const char *path)
 {
 	pthread_mutex_lock(&rec->lock);
@@ -451,6 +459,7 @@ struct exchange {
 
 struct stream {
 	char *name;
+	bool reconstructed;	/* its first exchange is (a flight dump's checkpoint) */
 	struct exchange **ex;	/* in the recorded order */
 	size_t nr, alloc;
 	size_t next;		/* the next to hand out (under the replay's lock) */
@@ -526,6 +535,8 @@ static int load_record(struct recording *rec, struct json_object *r, struct errb
 			memset(rec->by_x + rec->nx, 0, (n - rec->nx) * sizeof(*rec->by_x));
 			rec->nx = n;
 		}
+		if (!s->nr && json_object_object_get_ex(r, "reconstructed", &v))
+			s->reconstructed = json_object_get_boolean(v);
 		struct exchange *ex = xcalloc(1, sizeof(*ex));
 		ex->t_start = ex->t_end = t;
 		ex->retry_after_ms = -1;
@@ -700,6 +711,14 @@ void recording_free(struct recording *rec)
 struct json_object *recording_header(const struct recording *rec)
 {
 	return rec->header;
+}
+
+const char *recording_reconstructed(const struct recording *rec, size_t i)
+{
+	for (size_t k = 0; k < rec->nr; k++)
+		if (rec->streams[k].reconstructed && !i--)
+			return rec->streams[k].name;
+	return NULL;
 }
 
 struct json_object *recording_trigger(const struct recording *rec)
@@ -910,6 +929,7 @@ int replay_stream(struct replay *rp, const struct replay_request *req,
 	clock_for(rp);
 	ans->status = 0;
 	ans->retry_after_ms = -1;
+	ans->recording_ended = false;
 	if (!s) {
 		errbuf_set(err, "not in the recording");
 		return -1;
@@ -945,10 +965,13 @@ int replay_stream(struct replay *rp, const struct replay_request *req,
 	}
 	if (ex->stopped) {
 		/*
-		 * kinf was stopped here, live.  The reflector takes this as a
-		 * connection lost, digests what came, and asks again: then
-		 * the recording has ended (end_of_recording()).
+		 * The recording stops here (kinf was stopped, or a dump was
+		 * written), not the server: ans->recording_ended says so, so
+		 * that the reflector reports no end the server never made (a
+		 * very short watch, a relist).  It digests what came and asks
+		 * again: then the recording has ended (end_of_recording()).
 		 */
+		ans->recording_ended = true;
 		errbuf_set(err, "the recording ends here");
 		return -1;
 	}
@@ -997,6 +1020,7 @@ static int client_stream(struct kclient *c, const char *path, const struct strea
 	resp->refused = ans.refused;
 	resp->timed_out = ans.timed_out;
 	resp->no_answer = ans.no_answer;
+	resp->recording_ended = ans.recording_ended;
 	return rc;
 }
 

@@ -111,6 +111,13 @@ void recorder_end(struct recorder *rec, unsigned x, const struct recorded_end *e
 void recording_line_header(struct strbuf *sb, const struct recording_info *info);
 void recording_line_begin(struct strbuf *sb, int64_t t, unsigned x, const char *stream,
 			  const char *path);
+/*
+ * A begin the flight recorder made up (flight_checkpoint.h): the same
+ * record with "reconstructed":true, for an exchange that is not what the
+ * server sent, or that goes on from a point the recording lost.
+ */
+void recording_line_reconstructed(struct strbuf *sb, int64_t t, unsigned x,
+				  const char *stream, const char *path);
 void recording_line_status(struct strbuf *sb, int64_t t, unsigned x,
 			   const struct recorded_answer *a);
 void recording_line_data(struct strbuf *sb, int64_t t, unsigned x, const char *data,
@@ -141,6 +148,11 @@ struct recording *recording_load(const char *path, struct errbuf *err);
 void recording_free(struct recording *rec);
 /* The header as read (borrowed). */
 struct json_object *recording_header(const struct recording *rec);
+/*
+ * The i-th stream (from 0) that begins with a reconstructed exchange (a
+ * flight dump's checkpoint), or NULL past the last: its name, borrowed.
+ */
+const char *recording_reconstructed(const struct recording *rec, size_t i);
 /* A flight dump's trigger record as read (borrowed), or NULL: none. */
 struct json_object *recording_trigger(const struct recording *rec);
 /*
@@ -199,6 +211,7 @@ struct replay_answer {
 	char content_type[128];
 	int64_t retry_after_ms;
 	bool refused, timed_out, no_answer;
+	bool recording_ended;		/* the recording stops in this exchange */
 	struct strbuf *body;		/* a non-2xx answer's body goes here */
 };
 

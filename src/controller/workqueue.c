@@ -138,6 +138,19 @@ enum wq_add workqueue_add(struct workqueue *q, const char *key, int64_t now)
 	return WQ_NEW;
 }
 
+/* A duration of ms into its histogram's bucket (WQ_BUCKETS). */
+static void observe(uint64_t *buckets, int64_t ms)
+{
+	int64_t bound_ns = 10;
+
+	for (int k = 0; k < WQ_BUCKETS; k++, bound_ns *= 10) {
+		if (ms * 1000000 <= bound_ns) {
+			buckets[k]++;
+			return;
+		}
+	}
+}
+
 const char *workqueue_get(struct workqueue *q, int64_t now)
 {
 	struct wq_item *it;
@@ -151,6 +164,7 @@ const char *workqueue_get(struct workqueue *q, int64_t now)
 		int64_t waited = now - it->added_at;
 		q->m.queue_count++;
 		q->m.queue_sum_ms += waited;
+		observe(q->m.queue_buckets, waited);
 		if (waited > q->m.queue_max_ms)
 			q->m.queue_max_ms = waited;
 		it->added_at = -1;
@@ -175,6 +189,7 @@ bool workqueue_done(struct workqueue *q, const char *key, int64_t now)
 		int64_t worked = now - it->started_at;
 		q->m.work_count++;
 		q->m.work_sum_ms += worked;
+		observe(q->m.work_buckets, worked);
 		if (worked > q->m.work_max_ms)
 			q->m.work_max_ms = worked;
 		it->started_at = -1;

@@ -64,10 +64,19 @@ enum wq_add {
 };
 const char *wq_add_name(enum wq_add how);	/* "new", "coalesced", ... */
 
+/*
+ * The histograms' buckets, as client-go's prometheus provider has them
+ * (ExponentialBuckets(10e-9, 10, 10)): bucket k counts the durations of
+ * at most 10^(k-8) s and more than the bucket before's bound; longer
+ * ones are counted only in the totals.
+ */
+#define WQ_BUCKETS 10
+
 struct workqueue_metrics {
 	int64_t depth;
 	uint64_t adds, retries;
 	uint64_t queue_count, work_count;
+	uint64_t queue_buckets[WQ_BUCKETS], work_buckets[WQ_BUCKETS];
 	int64_t queue_sum_ms, queue_max_ms;
 	int64_t work_sum_ms, work_max_ms;
 	int64_t longest_running_ms;	/* 0: nothing processing */

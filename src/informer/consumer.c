@@ -35,6 +35,7 @@ struct consumer_check {
 	struct verify_check vc;	/* noted into from the moment it was queued */
 	/* IDLE: the next --verify-every check; WAITING: the lag wait's end. */
 	int64_t at;
+	uint64_t rv_backwards;	/* the informer's count, last looked at */
 };
 
 /* A check's LIST, on the worker. */
@@ -118,6 +119,63 @@ void consumer_fds(struct consumer *c, struct pollfd *fds)
 					      .events = POLLIN };
 }
 
+/* ---- the flight recorder's triggers ---------------------------------------- */
+
+static void flight_on(struct consumer *c, unsigned trigger, const char *reason,
+		      struct json_object *keys)
+{
+	if (c->flight && (c->dump_on & trigger))
+		flight_trigger(c->flight, reason, keys);
+	else
+		json_object_put(keys);
+}
+
+/* An activity of informer i that may be a trigger. */
+static void flight_activity(struct consumer *c, size_t i, const struct activity_info *a)
+{
+	if (!c->flight || !a)
+		return;
+	if (a->act == ACT_RELISTED &&
+	    (a->replace.added || a->replace.changed || a->replace.deleted)) {
+		flight_on(c, DUMP_ON_RELIST, "relist", NULL);
+	} else if (a->act == ACT_ERROR) {
+		flight_on(c, DUMP_ON_WATCH_ERROR, "watch-error", NULL);
+	} else if (a->act == ACT_WARNING) {
+		struct informer_stats st;
+		informer_get_stats(c->session->informers[i], &st);
+		if (st.rv_backwards > c->checks[i].rv_backwards)
+			flight_on(c, DUMP_ON_RV_REGRESSION, "rv-regression", NULL);
+		c->checks[i].rv_backwards = st.rv_backwards;
+	}
+}
+
+static void add_keys(struct json_object *a, const struct verify_diff *d, size_t n,
+		     const char *class)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *k = json_object_new_object();
+		json_object_object_add(k, "key", json_object_new_string(d[i].key));
+		json_object_object_add(k, "class", json_object_new_string(class));
+		json_object_array_add(a, k);
+	}
+}
+
+/* A check found informer i's cache divergent: the trigger, with its keys. */
+static void flight_verified(struct consumer *c, const struct verify_report *r)
+{
+	struct json_object *keys;
+
+	if (!c->flight || !(c->dump_on & DUMP_ON_VERIFY) || verify_equal(r))
+		return;
+	keys = json_object_new_array();
+	add_keys(keys, r->missing, r->nmissing, "missing");
+	add_keys(keys, r->extra, r->nextra, "extra");
+	add_keys(keys, r->stale, r->nstale, "stale");
+	flight_on(c, DUMP_ON_VERIFY, "verify", keys);
+}
+
+/* ---- the listeners ---------------------------------------------------------- */
+
 int consumer_drain(struct consumer *c, size_t i)
 {
 	struct notification batch[256];
@@ -131,6 +189,8 @@ int consumer_drain(struct consumer *c, size_t i)
 			if (ck->state != CHECK_IDLE)	/* every one, wanted or not */
 				verify_check_note(&ck->vc, &batch[k]);
 			metrics_note(c->metrics, i, &batch[k]);
+			if (batch[k].kind == NOTIFY_ACTIVITY)
+				flight_activity(c, i, batch[k].activity);
 			if (ret == 0)
 				ret = c->ops->notify(c->ctx, i, &batch[k]);
 			else
@@ -235,6 +295,7 @@ static int check_finish(struct consumer *c, size_t i, bool caught_up)
 	verify_check_finish(&ck->vc, caught_up, &report);
 	metrics_verified(c->metrics, i, &report);
 	metrics_tick(c->metrics, c->session, true);
+	flight_verified(c, &report);
 	if (ret >= 0 && c->ops->verified(c->ctx, i, &report, NULL) < 0)
 		ret = -1;
 	verify_report_release(&report);

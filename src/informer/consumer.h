@@ -14,7 +14,12 @@
  *     looked at every CONSUMER_LAG_POLL_MS; the report goes to
  *     ops->verified;
  *   - other slow jobs of the caller's (the TUI's discovery for `:`) on the
- *     same worker, handed back to ops->job_done.
+ *     same worker, handed back to ops->job_done;
+ *   - the flight recorder's triggers (cluster/flight.h) that an informer's
+ *     notifications and the checks' reports show: a check that found a
+ *     divergence (with its keys), a relist that changed, added or deleted
+ *     keys, a resourceVersion that went back, a watch error, each when
+ *     dump_on has it.  Writing the dump, once due, is the caller's.
  *
  * The caller owns the poll(): consumer_fds() fills in the fds the consumer
  * needs, consumer_next_ms() caps the sleep, consumer_dispatch() handles
@@ -34,6 +39,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cluster/flight.h"
 #include "informer/informer.h"
 #include "informer/metrics.h"
 #include "informer/session.h"
@@ -73,6 +79,9 @@ struct consumer {
 	int64_t verify_lag_ms;		/* how long a check waits for the informer */
 	/* --metrics: fed every notification and report, ticked; NULL: none. */
 	struct metrics *metrics;
+	/* The flight recorder (borrowed), or NULL; dump_on: an enum dump_on mask. */
+	struct flight *flight;
+	unsigned dump_on;
 
 	/* Private. */
 	size_t nr;

@@ -400,36 +400,88 @@ static void render_labelled(struct strbuf *out, const struct view *v)
 		}
 }
 
+/* One workqueue figure, read at an offset in struct metrics_workqueue. */
+enum wq_kind { WQ_COUNT, WQ_SECONDS, WQ_HISTOGRAM };
+struct wq_figure {
+	const char *name, *type, *help;
+	enum wq_kind kind;
+	size_t offset;
+};
+
+#define WQ(field) offsetof(struct metrics_workqueue, field)
+static const struct wq_figure wq_figures[] = {
+	{ "kinf_workqueue_depth", "gauge", "Keys waiting in the controller view's workqueue",
+	  WQ_COUNT, WQ(depth) },
+	{ "kinf_workqueue_adds_total", "counter",
+	  "Adds the workqueue took (an Add of a key already waiting is not one)",
+	  WQ_COUNT, WQ(adds) },
+	{ "kinf_workqueue_queue_duration_seconds", "histogram",
+	  "Seconds from a key's Add to the Get that handed it to a worker",
+	  WQ_HISTOGRAM, WQ(queue_duration) },
+	{ "kinf_workqueue_work_duration_seconds", "histogram",
+	  "Seconds from a Get to its Done: a Reconcile's length",
+	  WQ_HISTOGRAM, WQ(work_duration) },
+	{ "kinf_workqueue_unfinished_work_seconds", "gauge",
+	  "Seconds the Reconciles under way have run so far, added up",
+	  WQ_SECONDS, WQ(unfinished_work_s) },
+	{ "kinf_workqueue_longest_running_processor_seconds", "gauge",
+	  "Seconds the longest Reconcile under way has run",
+	  WQ_SECONDS, WQ(longest_running_s) },
+	{ "kinf_workqueue_retries_total", "counter",
+	  "Keys added again after a delay (AddRateLimited, AddAfter)",
+	  WQ_COUNT, WQ(retries) },
+};
+#undef WQ
+
+static void render_histogram(struct strbuf *out, const char *name, const struct view *v,
+			     const struct figures *f, const struct metrics_histogram *h)
+{
+	char bucket[128];
+	uint64_t cum = 0;
+	double le = 1e-8;
+
+	snprintf(bucket, sizeof(bucket), "%s_bucket", name);
+	for (int k = 0; k < METRICS_WQ_BUCKETS; k++, le *= 10) {
+		cum += h->buckets[k];
+		sample_start(out, bucket, v, f);
+		strbuf_addf(out, ",le=\"%g\"} %llu\n", le, (unsigned long long)cum);
+	}
+	sample_start(out, bucket, v, f);
+	strbuf_addf(out, ",le=\"+Inf\"} %llu\n", (unsigned long long)h->count);
+	snprintf(bucket, sizeof(bucket), "%s_sum", name);
+	sample_start(out, bucket, v, f);
+	strbuf_addf(out, "} %.6g\n", h->sum_s);
+	snprintf(bucket, sizeof(bucket), "%s_count", name);
+	sample_start(out, bucket, v, f);
+	strbuf_addf(out, "} %llu\n", (unsigned long long)h->count);
+}
+
 /* client-go's util/workqueue figures, for informers with a controller view. */
 static void render_workqueues(struct strbuf *out, const struct view *v)
 {
-	static const struct {
-		const char *name, *type, *help;
-	} wq[] = {
-		{ "kinf_workqueue_depth", "gauge", "Current depth of workqueue" },
-		{ "kinf_workqueue_adds_total", "counter", "Total number of adds handled by workqueue" },
-		{ "kinf_workqueue_retries_total", "counter", "Total number of retries handled by workqueue" },
-		{ "kinf_workqueue_unfinished_work_seconds", "gauge",
-		  "Seconds of work in progress not yet observed by work_duration" },
-		{ "kinf_workqueue_longest_running_processor_seconds", "gauge",
-		  "Seconds the longest running processor has been running" },
-	};
 	bool any = false;
 
 	for (size_t i = 0; i < v->nr; i++)
 		any |= v->pub[i].has_wq;
 	if (!any)
 		return;
-	for (size_t k = 0; k < ARRAY_SIZE(wq); k++) {
-		family(out, wq[k].name, wq[k].type, wq[k].help);
+	for (size_t k = 0; k < ARRAY_SIZE(wq_figures); k++) {
+		const struct wq_figure *wf = &wq_figures[k];
+		family(out, wf->name, wf->type, wf->help);
 		for (size_t i = 0; i < v->nr; i++) {
-			const struct metrics_workqueue *q = &v->pub[i].wq;
-			double val[] = { (double)q->depth, (double)q->adds, (double)q->retries,
-					 q->unfinished_work_s, q->longest_running_s };
+			const char *p = (const char *)&v->pub[i].wq + wf->offset;
 			if (!v->pub[i].has_wq)
 				continue;
-			sample_start(out, wq[k].name, v, &v->pub[i].f);
-			strbuf_addf(out, "} %.6g\n", val[k]);
+			if (wf->kind == WQ_HISTOGRAM) {
+				render_histogram(out, wf->name, v, &v->pub[i].f,
+						 (const struct metrics_histogram *)p);
+				continue;
+			}
+			sample_start(out, wf->name, v, &v->pub[i].f);
+			if (wf->kind == WQ_SECONDS)
+				strbuf_addf(out, "} %.6g\n", *(const double *)p);
+			else
+				strbuf_addf(out, "} %llu\n", (unsigned long long)*(const uint64_t *)p);
 		}
 	}
 }

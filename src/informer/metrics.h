@@ -39,13 +39,24 @@
 struct metrics;
 
 /*
- * A controller view's workqueue, as client-go's util/workqueue reports it
- * (exported under its names with kinf_'s prefix: kinf_workqueue_depth,
- * ..._adds_total, ..._retries_total, ..._unfinished_work_seconds,
- * ..._longest_running_processor_seconds).  The hook for `--controller`.
+ * A controller view's workqueue, as client-go's util/workqueue reports it,
+ * exported under its names with kinf_'s prefix: kinf_workqueue_depth
+ * (gauge), _adds_total and _retries_total (counters),
+ * _queue_duration_seconds and _work_duration_seconds (histograms, with
+ * client-go's buckets: 10^(k-8) s for k in 0..9),
+ * _unfinished_work_seconds and _longest_running_processor_seconds
+ * (gauges).  client-go labels them by the queue's name; kinf by resource
+ * and cluster, as every figure.  The hook for `--controller`.
  */
+#define METRICS_WQ_BUCKETS 10
+struct metrics_histogram {
+	uint64_t count;
+	double sum_s;
+	uint64_t buckets[METRICS_WQ_BUCKETS];	/* each its own, not cumulative */
+};
 struct metrics_workqueue {
 	uint64_t depth, adds, retries;
+	struct metrics_histogram queue_duration, work_duration;
 	double unfinished_work_s, longest_running_s;
 };
 

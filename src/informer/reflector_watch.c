@@ -604,6 +604,18 @@ static enum outcome end_stopped(struct watch_end *e)
 	return STOPPED;
 }
 
+static bool when_recording_ended(const struct watch_end *e)
+{
+	return e->resp->recording_ended;
+}
+
+/* A replay's recording stops here: no end to report; the next request waits for the stop. */
+static enum outcome end_recording_ended(struct watch_end *e)
+{
+	(void)e;
+	return OK;
+}
+
 static bool when_initial(const struct watch_end *e)
 {
 	return e->ws->initial;
@@ -834,6 +846,7 @@ static const struct watch_end_rule {
 	enum outcome (*report)(struct watch_end *e);
 } watch_ends[] = {
 	{ "stop requested", when_stopped, end_stopped },
+	{ "the recording ends (replay)", when_recording_ended, end_recording_ended },
 	{ "watch list", when_initial, end_initial },
 	{ "expired", when_expired_event, end_expired_event },
 	{ "watch error event", when_error_event, end_error_event },

@@ -544,6 +544,7 @@ static void flight_write(struct tui *t)
 	if (rc <= 0)
 		return;
 	tui_message(t, "flight recorder: %s: wrote '%s'", reason, path);
+	metrics_count_dump(t->cons.metrics);
 	t->dirty = true;
 	free(path);
 	free(reason);
@@ -881,6 +882,8 @@ int tui_run(struct session *s, const struct tui_opts *opts)
 		.verify_every_ms = opts->verify_every_ms,
 		.verify_lag_ms = VERIFY_LAG_MS,
 		.metrics = opts->metrics,
+		.flight = opts->flight,
+		.dump_on = opts->dump_on,
 	};
 	consumer_init(&t.cons);
 	t.nr = s->nr;

@@ -38,9 +38,11 @@ struct tui_opts {
 	 */
 	struct crd_columns *crds;
 	/*
-	 * The flight recorder (cluster/flight.h; borrowed), or NULL: `D`
-	 * triggers a dump, written once its tail has passed; the status line
-	 * says where.  One still due at the end is the caller's to write.
+	 * The flight recorder (cluster/flight.h; borrowed), or NULL: `D`,
+	 * and the triggers of dump_on (an enum dump_on mask) as the consumer
+	 * finds them, make a dump, written once its tail has passed; the
+	 * status line says where.  One still due at the end is the caller's
+	 * to write.
 	 */
 	struct flight *flight;
 	/*
@@ -50,6 +52,7 @@ struct tui_opts {
 	 * are the TUI's.
 	 */
 	const struct controller_opts *controller;
+	unsigned dump_on;
 };
 
 /*

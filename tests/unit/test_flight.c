@@ -111,8 +111,9 @@ TEST(memory_stays_within_the_budget_and_the_list_stays)
 		CHECK(recording_trigger(rec) != NULL);
 		recording_free(rec);
 	}
-	/* The list, long out of the ring, is still its starting point. */
+	/* The list, long out of the ring, is still its starting point: as a checkpoint. */
 	CHECK(gz_has(path, "\"kind\\\":\\\"PodList"));
+	CHECK(gz_has(path, "\"reconstructed\":true"));
 	/* Nothing is due any more. */
 	free(path);
 	free(reason);
@@ -224,6 +225,64 @@ TEST(a_dump_holds_the_list_the_watch_and_the_trigger)
 	flight_free(f);
 }
 
+/*
+ * A list older than the window: the dump starts from the cache rebuilt
+ * from it and the events that went, marked, and the memory counts it.
+ */
+TEST(a_list_older_than_the_window_becomes_a_reconstructed_checkpoint)
+{
+	struct flight_opts o = { .window_ms = 50, .budget = 1 << 20, .tail_ms = 0,
+				 .dir = dir, .keep = 0, .info = &info };
+	struct flight *f = flight_new(&o);
+	static const char *const list[] = {
+		"{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"5\"},"
+		"\"items\":[{\"metadata\":{\"name\":\"a\",\"namespace\":\"ns\",\"resourceVersion\":\"4\"}},"
+		"{\"metadata\":{\"name\":\"b\",\"namespace\":\"ns\",\"resourceVersion\":\"5\"}}]}",
+	};
+	static const char *const events[] = {
+		"{\"type\":\"MODIFIED\",\"object\":{\"metadata\":{\"name\":\"a\",\"namespace\":\"ns\","
+		"\"resourceVersion\":\"6\",\"labels\":{\"seen\":\"late\"}}}}\n{\"type\":\"DEL",
+		"ETED\",\"object\":{\"metadata\":{\"name\":\"b\",\"namespace\":\"ns\","
+		"\"resourceVersion\":\"7\"}}}\n{\"type\":\"ADDED\",\"obj",
+	};
+	struct http_response resp = { .status = 200, .retry_after_ms = -1 };
+	char *path, *reason;
+	struct errbuf err = { "" };
+
+	exchange(f, STREAM "?limit=500&resourceVersion=0", list, 1);
+	unsigned x = flight_tap.begin(f, STREAM, STREAM "?watch=true&resourceVersion=5");
+	flight_tap.head(f, x, &resp);
+	for (size_t i = 0; i < ARRAY_SIZE(events); i++) {
+		usleep(120000);	/* each piece out of the window by the next */
+		flight_tap.data(f, x, events[i], strlen(events[i]));
+	}
+	usleep(120000);
+	static const char rest[] = "ect\":{\"metadata\":{\"name\":\"c\",\"namespace\":\"ns\","
+				   "\"resourceVersion\":\"8\"}}}\n";
+	flight_tap.data(f, x, rest, strlen(rest));
+	/* the list is gone into the checkpoint: what is held is its objects and the last piece */
+	size_t held = flight_bytes(f);
+	CHECKF(held > 100 && held < 4096, "held %zu bytes", held);
+	CHECK(flight_trigger(f, "signal", NULL));
+	CHECK(flight_dump_due(f, true, &path, &reason, &err) == 1);
+	struct recording *rec = recording_load(path, &err);
+	CHECKF(rec != NULL, "%s", err.msg);
+	if (rec) {
+		CHECK_STR(recording_reconstructed(rec, 0), STREAM);
+		CHECK(recording_reconstructed(rec, 1) == NULL);
+		recording_free(rec);
+	}
+	/* a at its late state, b deleted, at the last RV; the watch goes on mid-event */
+	CHECK(gz_has(path, "\\\"resourceVersion\\\":\\\"7\\\"},\\\"items\\\":[{\\\"metadata\\\":"
+		       "{\\\"name\\\":\\\"a\\\",\\\"namespace\\\":\\\"ns\\\",\\\"resourceVersion\\\":\\\"6\\\","
+		       "\\\"labels\\\":{\\\"seen\\\":\\\"late\\\"}}}]}"));
+	CHECK(gz_has(path, "\"data\":\"{\\\"type\\\":\\\"ADDED\\\",\\\"obj\"}"));
+	unlink(path);
+	free(path);
+	free(reason);
+	flight_free(f);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir))
@@ -231,6 +290,7 @@ int main(void)
 	RUN(memory_stays_within_the_budget_and_the_list_stays);
 	RUN(a_dump_holds_the_list_the_watch_and_the_trigger);
 	RUN(a_streaming_lists_watch_stays_within_the_budget);
+	RUN(a_list_older_than_the_window_becomes_a_reconstructed_checkpoint);
 	char *cmd = xasprintf("rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		return 1;

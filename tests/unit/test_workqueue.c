@@ -73,6 +73,11 @@ TEST(add_while_processing)
 	CHECK_INT(m.depth, 0);
 	CHECK_INT(m.queue_count, 2);
 	CHECK_INT(m.work_count, 2);
+	/* client-go's buckets, 10^(k-8) s: 0 ms in the first, 1 ms in 1e-3, 2 and 3 ms in 1e-2 */
+	CHECK_INT(m.queue_buckets[0], 1);
+	CHECK_INT(m.queue_buckets[6], 1);
+	CHECK_INT(m.work_buckets[5], 1);
+	CHECK_INT(m.work_buckets[6], 1);
 	workqueue_free(q);
 }
 

@@ -1,0 +1,59 @@
+/*
+ * flight_checkpoint.h — the flight recorder's reconstructed starting
+ * point: a stream's cache as it stood at the window's start, rebuilt from
+ * what the server sent (a list's items, then the watch events after it),
+ * for when even the stream's last list is older than the window.
+ *
+ * The flight recorder (flight.h) feeds a checkpoint the records it is
+ * about to let go of, in the recording's line format (recording.h):
+ * first its kept list's, then each record of the stream the ring evicts.
+ * A list page's body, once ended, replaces the objects (its first page)
+ * or adds to them; a watch's events (a streaming list's too) add, modify
+ * and delete them, and every event and bookmark moves the
+ * resourceVersion on.  Non-2xx answers and ERROR events change nothing.
+ *
+ * In a dump (checkpoint_write()), the checkpoint is one exchange marked
+ * "reconstructed":true: a list of every object at the resourceVersion
+ * reached (or, when the stream began with a streaming list, a watch of
+ * ADDED events ended by the initial-events-end bookmark), so that a
+ * replay's reflector starts from it as from the server's answer.  Each
+ * exchange whose beginning it took but whose end it has not seen (the
+ * watch open at the window's start) is begun again after it, marked too,
+ * with the part of an event it holds: the ring's records of that exchange
+ * follow on from there.
+ *
+ * Ownership: the checkpoint copies what it keeps.  Not thread-safe: the
+ * flight recorder calls it under its lock.
+ */
+#ifndef KINF_FLIGHT_CHECKPOINT_H
+#define KINF_FLIGHT_CHECKPOINT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct strbuf;
+
+struct checkpoint;
+
+/* An empty checkpoint of stream (copied). */
+struct checkpoint *checkpoint_new(const char *stream);
+void checkpoint_free(struct checkpoint *ck);	/* NULL: no-op */
+
+/* One record (a line of the format, with or without its newline). */
+void checkpoint_take(struct checkpoint *ck, const char *line, size_t len);
+/* The memory it holds: objects, paths and the pieces of events pending. */
+size_t checkpoint_bytes(const struct checkpoint *ck);
+/* When the last record it took came (ms of the recording). */
+int64_t checkpoint_time(const struct checkpoint *ck);
+/* Exchange x began in what it took and has not ended: its records go on. */
+bool checkpoint_continues(const struct checkpoint *ck, unsigned x);
+
+/*
+ * The dump's lines for it, appended to out: the reconstructed exchange,
+ * numbered x (one no other record of the dump uses), then the
+ * continuations, all at checkpoint_time().
+ */
+void checkpoint_write(const struct checkpoint *ck, unsigned x, struct strbuf *out);
+
+#endif
