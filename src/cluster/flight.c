@@ -44,15 +44,25 @@ struct segment {
 	size_t zlen, rawlen;
 };
 
+/*
+ * The annotation of the bookmark that ends a streaming list's initial
+ * events: what comes after it on that watch is the watch proper.
+ */
+#define INITIAL_END "k8s.io/initial-events-end"
+#define INITIAL_END_LEN (sizeof(INITIAL_END) - 1)
+
 /* What the flight knows of each exchange it saw begin. */
 struct xinfo {
 	unsigned stream;	/* index in f->streams; UINT32_MAX: none */
 	bool list;		/* a list page (or a streaming list): kept apart */
 	/*
 	 * A streaming list: a list until its initial-events-end bookmark,
-	 * then a watch, whose records go to the ring.
+	 * then a watch, whose records go to the ring.  carry: the end of
+	 * its data so far, for a bookmark split between two pieces.
 	 */
 	bool streaming;
+	unsigned char ncarry;
+	char carry[INITIAL_END_LEN - 1];
 };
 
 /*
@@ -396,18 +406,44 @@ static void tap_head(void *ctx, unsigned x, const struct http_response *resp)
 	pthread_mutex_unlock(&f->lock);
 }
 
+/*
+ * Whether the initial-events-end annotation is in data, or across the
+ * edge between the piece before it and data: pieces are cut anywhere.
+ */
+static bool initial_end_in(struct xinfo *xi, const char *data, size_t len)
+{
+	const size_t keep = sizeof(xi->carry);
+	char edge[2 * sizeof(xi->carry)];
+	size_t head = len < keep ? len : keep;
+	size_t n = xi->ncarry + head;
+	bool found = memmem(data, len, INITIAL_END, INITIAL_END_LEN) != NULL;
+
+	memcpy(edge, xi->carry, xi->ncarry);
+	memcpy(edge + xi->ncarry, data, head);
+	found = found || memmem(edge, n, INITIAL_END, INITIAL_END_LEN) != NULL;
+	if (len >= keep) {
+		memcpy(xi->carry, data + len - keep, keep);
+		xi->ncarry = (unsigned char)keep;
+	} else {
+		size_t k = n < keep ? n : keep;
+		memmove(xi->carry, edge + n - k, k);
+		xi->ncarry = (unsigned char)k;
+	}
+	return found;
+}
+
 static void tap_data(void *ctx, unsigned x, const char *data, size_t len)
 {
 	struct flight *f = ctx;
 
 	pthread_mutex_lock(&f->lock);
 	int64_t t = now_t(f);
+	struct xinfo *xi = x < f->nx ? &f->x[x] : NULL;
+	bool ends = xi && xi->streaming && xi->list && initial_end_in(xi, data, len);
 	recording_line_data(&f->line, t, x, data, len);
 	keep_line(f, x, t);
-	/* (a bookmark cut in two pieces leaves the rest of the watch with the list) */
-	if (x < f->nx && f->x[x].streaming && f->x[x].list &&
-	    memmem(data, len, "k8s.io/initial-events-end", 25))
-		f->x[x].list = false;
+	if (ends)	/* the bookmark is the list's; what follows, the ring's */
+		xi->list = false;
 	pthread_mutex_unlock(&f->lock);
 }
 
