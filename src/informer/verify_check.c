@@ -118,6 +118,13 @@ int verify_check_begin(struct verify_check *vc, struct errbuf *err)
 	/* No resourceVersion: a quorum read, from etcd, not the watch cache. */
 	struct pager_opts po = {
 		.path = path,
+		/*
+		 * Metadata only: the key and rv are all that is compared, and a
+		 * pod's metadata is a fraction of it.  kinf's own request, not
+		 * the reflector's; a server that cannot sends whole objects,
+		 * which read the same.
+		 */
+		.as = PAGER_METADATA,
 		.limit = 500,
 		/* A server that sends nothing for a minute is not coming back. */
 		.stream = { .idle_timeout_ms = 60000 },
