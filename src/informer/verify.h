@@ -102,10 +102,11 @@ struct errbuf;
  * bytes that are not UTF-8 as U+FFFD.
  *
  * One pass of lib/json_scan over the text that validates all of it as
- * kobj_from_list_item() does (the same errors) but copies and keeps
- * nothing but those three strings: a quorum LIST of 100,000 pods costs
- * a scan, not 100,000 objects.  NULL with err when the text is not one
- * JSON object, or a name or namespace holds a NUL.  Thread-safe.
+ * kobj_from_list_item() does (the same errors, at byte offsets of the
+ * text as sent, before any U+FFFD) but keeps nothing but those three
+ * strings: a quorum LIST of 100,000 pods costs a scan, not 100,000
+ * objects.  NULL with err when the text is not one JSON object, or a
+ * name or namespace holds a NUL.  Thread-safe.
  */
 char *verify_item_key_rv(const char *text, size_t len, struct errbuf *err);
 
