@@ -369,3 +369,22 @@ body() { cat "$BATS_TEST_TMPDIR/body"; }
 	gone_within 5 "$pid"
 	sim_stop
 }
+
+@test "a list asked as PartialObjectMetadataList gets metadata only, as the apiserver answers it" {
+	sim_start --pods 3 --namespaces 1
+	local accept='application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json'
+	run simcurl -D "$BATS_TEST_TMPDIR/headers" -H "Accept: $accept" '/api/v1/pods?limit=2'
+	[ "$status" -eq 0 ]
+	grep -qi '^content-type: application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1' "$BATS_TEST_TMPDIR/headers"
+	jq -e '.kind == "PartialObjectMetadataList" and .apiVersion == "meta.k8s.io/v1" and
+		(.metadata.resourceVersion | length) > 0 and (.metadata.continue | length) > 0 and
+		(.items | length) == 2 and
+		all(.items[]; .kind == "PartialObjectMetadata" and .apiVersion == "meta.k8s.io/v1" and
+			keys == ["apiVersion", "kind", "metadata"] and (.metadata.name | startswith("pod-")) and
+			(.metadata.resourceVersion | length) > 0)' <<<"$output"
+	# plain JSON first, or another as=: whole objects, as before
+	run simcurl -H 'Accept: application/json,application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1' /api/v1/pods
+	jq -e '.kind == "PodList" and all(.items[]; has("spec"))' <<<"$output"
+	run simcurl -H 'Accept: application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1beta9,application/json' /api/v1/pods
+	jq -e '.kind == "PodList"' <<<"$output"
+}

@@ -47,6 +47,21 @@ found_silent() {
 		(.stale | map(.key)) == ["default/app-config"]' >/dev/null
 }
 
+@test "verify: its LIST asks for metadata only; the reflector's LIST does not" {
+	sim_start --pods 12 --namespaces 1
+	# 1.28's reflector LISTs (newer ones stream the list in a watch)
+	run --separate-stderr verify pods -A --client-go 1.28
+	assert_status 0
+	local lists=$BATS_TEST_TMPDIR/lists
+	simctl GET '/requests?verb=list' >"$lists"
+	# the quorum LIST (no resourceVersion) asks as a metadata informer does
+	jq -e '[.[] | select(.query | has("resourceVersion") | not)] | length == 1 and
+		all(.[]; .headers.Accept == "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json")' "$lists"
+	# the reflector's (at resourceVersion 0) asks as client-go does
+	jq -e '[.[] | select(.query.resourceVersion == "0")] | length == 1 and
+		all(.[]; .headers.Accept == "application/json")' "$lists"
+}
+
 @test "verify: a synced cache equals the server: status 0, one line" {
 	sim_start --pods 12 --namespaces 1
 	run --separate-stderr verify pods -A

@@ -9,6 +9,9 @@
 #include "lib/strbuf.h"
 
 #define ACCEPT_TABLE PAGER_ACCEPT_TABLE
+/* controller-runtime's metadata informers' (and kubectl's) Accept. */
+#define ACCEPT_METADATA "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1," \
+			"application/json"
 
 /* One pager_list() call. */
 struct pager {
@@ -21,7 +24,7 @@ struct pager {
 	unsigned retries;	/* of this page, as the REST client counts */
 	int64_t started, next_warn;	/* the client's clock */
 	/* This request's body. */
-	struct list_splitter split;	/* PAGER_ITEMS */
+	struct list_splitter split;	/* PAGER_ITEMS, PAGER_METADATA */
 	struct strbuf body;		/* PAGER_TABLE */
 	bool refused, split_failed;
 };
@@ -107,14 +110,15 @@ static int request_page(struct pager *p, struct errbuf *err)
 {
 	const struct pager_opts *o = p->opts;
 	struct stream_opts so = o->stream;
-	bool items = o->as == PAGER_ITEMS;
+	bool items = o->as != PAGER_TABLE;
 
 	p->refused = p->split_failed = false;
 	if (items)
 		list_splitter_init(&p->split, on_item, p);
 	else
 		p->body = (struct strbuf)STRBUF_INIT;
-	so.accept = items ? NULL : ACCEPT_TABLE;
+	so.accept = o->as == PAGER_TABLE ? ACCEPT_TABLE :
+		    o->as == PAGER_METADATA ? ACCEPT_METADATA : NULL;
 	if (o->warn_ms && p->hooks->slow) {
 		so.tick = on_tick;
 		so.tick_ctx = p;
@@ -230,7 +234,7 @@ static enum pager_end table_page(struct pager *p)
 /* What the body of a failed transfer says went wrong. */
 static enum pager_end broken_body(struct pager *p)
 {
-	if (p->opts->as != PAGER_ITEMS || !p->split_failed)
+	if (p->opts->as == PAGER_TABLE || !p->split_failed)
 		return PAGER_FAILED;
 	if (p->split.too_large)
 		return PAGER_TOO_LARGE_PIECE;
@@ -297,7 +301,7 @@ static int page_end(struct pager *p, int rc, const char *what, struct errbuf *er
 	if (resp->status < 200 || resp->status > 299)
 		return bad_status(p, what, err);
 
-	enum pager_end end = o->as == PAGER_ITEMS ? items_page(p) : table_page(p);
+	enum pager_end end = o->as == PAGER_TABLE ? table_page(p) : items_page(p);
 	if (end != PAGER_OK || !p->cont)
 		return end;
 	return -1;
@@ -317,7 +321,7 @@ int pager_list(struct kclient *client, const struct pager_opts *opts, const char
 	do {
 		int rc = request_page(&p, err);
 		end = page_end(&p, rc, what, err);
-		if (opts->as == PAGER_ITEMS)
+		if (opts->as != PAGER_TABLE)
 			list_splitter_release(&p.split);
 		else
 			strbuf_release(&p.body);

@@ -35,6 +35,14 @@ struct json_object;
 enum pager_as {
 	PAGER_ITEMS,	/* a plain JSON list, split into items as it streams */
 	PAGER_TABLE,	/* kubectl's Table (meta.k8s.io v1, v1beta1), else JSON */
+	/*
+	 * As PAGER_ITEMS, but asked as a PartialObjectMetadataList (meta.k8s.io
+	 * v1), else JSON: each item is then {"kind":"PartialObjectMetadata",
+	 * "apiVersion":"meta.k8s.io/v1","metadata":{...}}, or the whole object
+	 * from a server (an aggregated API) that cannot answer so.  Never what
+	 * client-go's reflector asks: for kinf's own requests only.
+	 */
+	PAGER_METADATA,
 };
 
 struct pager_page {
@@ -53,7 +61,7 @@ struct pager_page {
  */
 struct pager_hooks {
 	void *ctx;
-	/* PAGER_ITEMS: one element of "items", as its JSON text. */
+	/* PAGER_ITEMS, PAGER_METADATA: one element of "items", as its JSON text. */
 	json_piece_fn *item;
 	/* PAGER_TABLE: one page as parsed; the pager drops its reference after. */
 	int (*table)(void *ctx, struct json_object *page);

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/json_scan.h"
+#include "lib/strbuf.h"
 #include "lib/util.h"
 
 static bool is_number(const char *s)
@@ -131,4 +133,129 @@ void verify_report_release(struct verify_report *r)
 	free(r->list_rv);
 	free(r->informer_rv);
 	memset(r, 0, sizeof(*r));
+}
+
+/* ---- the server's items --------------------------------------------------- */
+
+/* One of the three strings an item is verified by, as the scan saw it. */
+struct item_string {
+	const char *text, *end;		/* between the quotes; NULL: none */
+	bool escaped;
+};
+
+struct item_fields {
+	struct item_string name, ns, rv;
+};
+
+static bool member_is(const char *key, size_t klen, const char *name)
+{
+	return strlen(name) == klen && !memcmp(key, name, klen);
+}
+
+/* The string at the cursor into *str; none when the value is not a string. */
+static int take(struct json_scan *s, struct item_string *str)
+{
+	*str = (struct item_string){ 0 };
+	if (*s->p != '"')
+		return 0;	/* scanned as any value */
+	return json_scan_string(s, &str->text, &str->end, &str->escaped) < 0 ? -1 : 1;
+}
+
+/*
+ * A name or namespace with a "\u0000" would key another object: refused,
+ * as the informer refuses it (only an escape can put a NUL there).
+ */
+static int take_key_part(struct json_scan *s, struct item_string *str)
+{
+	int rc = take(s, str);
+
+	if (rc > 0 && str->escaped) {
+		struct strbuf sb = STRBUF_INIT;
+		json_scan_decode(str->text, str->end, &sb);
+		bool nul = memchr(sb.buf, '\0', sb.len) != NULL;
+		strbuf_release(&sb);
+		if (nul)
+			return json_scan_fail(s, "a NUL byte in its name or namespace");
+	}
+	return rc;
+}
+
+static int item_metadata_member(struct json_scan *s, const char *key, size_t klen, void *ctx)
+{
+	struct item_fields *f = ctx;
+
+	if (member_is(key, klen, "name"))
+		return take_key_part(s, &f->name);
+	if (member_is(key, klen, "namespace"))
+		return take_key_part(s, &f->ns);
+	if (member_is(key, klen, "resourceVersion"))
+		return take(s, &f->rv);
+	return 0;
+}
+
+/* The last metadata member counts, as when json-c reads the object. */
+static int item_member(struct json_scan *s, const char *key, size_t klen, void *ctx)
+{
+	struct item_fields *f = ctx;
+
+	if (!member_is(key, klen, "metadata"))
+		return 0;
+	*f = (struct item_fields){ 0 };
+	if (*s->p != '{')
+		return 0;
+	return json_scan_object(s, item_metadata_member, f) < 0 ? -1 : 1;
+}
+
+/*
+ * Appends what str stands for, up to a NUL (as a C string ends), with
+ * bytes that are not UTF-8 as U+FFFD: what the informer's objects hold.
+ */
+static void add_item_string(struct strbuf *sb, const struct item_string *str)
+{
+	struct strbuf dec = STRBUF_INIT;
+	const char *p = str->text;
+	size_t len = str->text ? (size_t)(str->end - str->text) : 0;
+
+	if (str->escaped) {
+		json_scan_decode(str->text, str->end, &dec);
+		p = dec.buf;
+		len = strnlen(dec.buf, dec.len);
+	}
+	char *clean = len ? utf8_replace_invalid(p, len, &len) : NULL;
+	strbuf_add(sb, clean ? clean : p, len);
+	free(clean);
+	strbuf_release(&dec);
+}
+
+char *verify_item_key_rv(const char *text, size_t len, struct errbuf *err)
+{
+	struct item_fields f = { 0 };
+	struct json_scan s;
+
+	json_scan_init(&s, text, len, NULL);
+	json_scan_skip_ws(&s);
+	if (s.p >= s.end || *s.p != '{') {
+		errbuf_set(err, s.p >= s.end ? "cannot parse object: empty"
+					     : "object is not a JSON object");
+		return NULL;
+	}
+	if (json_scan_object(&s, item_member, &f) == 0) {
+		json_scan_skip_ws(&s);
+		if (s.p < s.end)
+			json_scan_fail(&s, "text after the object");
+	}
+	if (s.err) {
+		errbuf_set(err, "cannot parse object: %s at byte %zu", s.err,
+			   (size_t)(s.p - text));
+		return NULL;
+	}
+
+	struct strbuf sb = STRBUF_INIT;
+	add_item_string(&sb, &f.ns);
+	if (sb.len)
+		strbuf_addch(&sb, '/');
+	add_item_string(&sb, &f.name);
+	strbuf_addch(&sb, '\0');
+	add_item_string(&sb, &f.rv);
+	return strbuf_detach(&sb, NULL);
 }

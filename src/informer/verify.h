@@ -90,4 +90,24 @@ static inline bool verify_equal(const struct verify_report *r)
 
 void verify_report_release(struct verify_report *r);
 
+struct errbuf;
+
+/*
+ * The server's side of one key: an item of the list (its JSON text,
+ * borrowed) as "key\0rv" in one allocation the caller frees, the rv after
+ * the key's NUL.  Keyed as the informer keys its objects (informer/kobj.h,
+ * KOBJ_ALLOW_UNNAMED): "namespace/name", "name", "namespace/" or "" with
+ * no name; the rv is "" when metadata.resourceVersion is missing or no
+ * string.  Strings read as the informer reads them: escapes decoded,
+ * bytes that are not UTF-8 as U+FFFD.
+ *
+ * One pass of lib/json_scan over the text that validates all of it as
+ * kobj_from_list_item() does (the same errors, at byte offsets of the
+ * text as sent, before any U+FFFD) but keeps nothing but those three
+ * strings: a quorum LIST of 100,000 pods costs a scan, not 100,000
+ * objects.  NULL with err when the text is not one JSON object, or a
+ * name or namespace holds a NUL.  Thread-safe.
+ */
+char *verify_item_key_rv(const char *text, size_t len, struct errbuf *err);
+
 #endif

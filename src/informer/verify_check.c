@@ -90,24 +90,22 @@ void verify_check_note(struct verify_check *vc, const struct notification *n)
 struct gather {
 	struct verify_check *vc;
 	size_t alloc;
-	struct kobj_type type;
 	struct errbuf err;
 };
 
+/* Only the key and rv are compared: no object is made of an item. */
 static int gather_item(void *ctx, const char *text, size_t len)
 {
 	struct gather *g = ctx;
 	struct verify_check *vc = g->vc;
-	struct kobj *obj = kobj_from_list_item(text, len, &g->type, 0, &g->err);
+	char *s = verify_item_key_rv(text, len, &g->err);
 
-	if (!obj)
+	if (!s)
 		return -1;
-	char *s = key_rv(obj->key, obj->rv);
 	ALLOC_GROW(vc->server, vc->nserver + 1, g->alloc);
 	vc->server[vc->nserver++] = (struct verify_entry){
 		.key = s, .rv = s + strlen(s) + 1,
 	};
-	kobj_unref(obj);
 	return 0;
 }
 
@@ -116,14 +114,17 @@ int verify_check_begin(struct verify_check *vc, struct errbuf *err)
 	struct session *s = vc->session;
 	const struct api_resource *res = s->resources[vc->index];
 	char *path = api_resource_path(res, res->namespaced ? s->cluster.scope_ns : NULL);
-	char *api_version = api_group_version(res->group, res->version);
-	struct gather g = {
-		.vc = vc,
-		.type = { .api_version = api_version, .kind = res->kind },
-	};
+	struct gather g = { .vc = vc };
 	/* No resourceVersion: a quorum read, from etcd, not the watch cache. */
 	struct pager_opts po = {
 		.path = path,
+		/*
+		 * Metadata only: the key and rv are all that is compared, and a
+		 * pod's metadata is a fraction of it.  kinf's own request, not
+		 * the reflector's; a server that cannot sends whole objects,
+		 * which read the same.
+		 */
+		.as = PAGER_METADATA,
 		.limit = 500,
 		/* A server that sends nothing for a minute is not coming back. */
 		.stream = { .idle_timeout_ms = 60000 },
@@ -150,7 +151,6 @@ int verify_check_begin(struct verify_check *vc, struct errbuf *err)
 	ret = 0;
 cleanup:
 	pager_result_release(&pr);
-	free(api_version);
 	free(path);
 	return ret;
 }

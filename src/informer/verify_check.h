@@ -4,7 +4,8 @@
  * `kinf verify`, `kinf watch --verify-every` and the TUI's `V`:
  *
  *   1. verify_check_begin(): forget the deletions seen so far, then a
- *      quorum LIST (resourceVersion unset, pages of 500 with continue) with
+ *      quorum LIST (resourceVersion unset, pages of 500 with continue, asked
+ *      as a PartialObjectMetadataList: metadata only, kinf's own request) with
  *      the informer's own namespace and selectors; L is its resourceVersion.
  *   2. verify_check_caught_up(), until true or the lag wait runs out: the
  *      reflector's resourceVersion (moved by every event and bookmark) has

@@ -1,4 +1,5 @@
 /* test_verify.c — the cache against the server's list (informer/verify.h). */
+#include "informer/kobj.h"
 #include "informer/verify.h"
 #include "lib/util.h"
 #include "unit.h"
@@ -154,6 +155,63 @@ TEST(sort_orders_by_key)
 	verify_sort(NULL, 0);
 }
 
+/*
+ * The server's items: verify's own scan keys them as the informer's
+ * objects are keyed, and refuses what kobj_from_list_item() refuses.
+ * want is "key|rv", or "!" and the error both must give.
+ */
+static const struct {
+	const char *json, *want;
+} items[] = {
+	{ "{\"metadata\":{\"namespace\":\"ns\",\"name\":\"a\",\"resourceVersion\":\"7\"}}", "ns/a|7" },
+	{ " {\"kind\":\"PartialObjectMetadata\",\"apiVersion\":\"meta.k8s.io/v1\",\"metadata\":"
+	  "{\"name\":\"node-1\",\"resourceVersion\":\"12\",\"managedFields\":[{\"manager\":\"x\"}]}} ",
+	  "node-1|12" },
+	{ "{\"metadata\":{\"name\":\"a\\u00e9\\/b\\\"c\",\"namespace\":\"n\\u0073\","
+	  "\"resourceVersion\":\"1\\u0032\"}}", "ns/a\xc3\xa9/b\"c|12" },
+	{ "{\"metadata\":{\"namespace\":\"ns\",\"resourceVersion\":\"3\"}}", "ns/|3" },
+	{ "{\"metadata\":{\"resourceVersion\":\"3\"}}", "|3" },
+	{ "{\"spec\":{}}", "|" },
+	{ "{\"metadata\":\"x\"}", "|" },
+	{ "{\"metadata\":{\"name\":\"a\",\"resourceVersion\":7}}", "a|" },
+	{ "{\"metadata\":{\"name\":7,\"namespace\":null,\"resourceVersion\":\"7\"}}", "|7" },
+	{ "{\"metadata\":{\"name\":\"old\"},\"metadata\":{\"name\":\"new\"}}", "new|" },
+	{ "{\"metadata\":{\"name\":\"old\",\"name\":\"new\",\"resourceVersion\":\"1\\u00002\"}}",
+	  "new|1" },
+	{ "{\"metadata\":{\"name\":\"bad\xff\xc3\",\"resourceVersion\":\"\\ud800x\"}}",
+	  "bad\xef\xbf\xbd\xef\xbf\xbd|\xef\xbf\xbdx" },
+	{ "{\"metadata\":{\"name\":\"a\\u0000b\"}}",
+	  "!cannot parse object: a NUL byte in its name or namespace at byte 30" },
+	{ "{\"metadata\":{\"name\":\"a\"}", "!cannot parse object: unexpected end at byte 24" },
+	{ "{\"metadata\":{\"name\":\"a\"}} x", "!cannot parse object: text after the object at byte 26" },
+	{ "{\"spec\":[1,]}", "!cannot parse object: unexpected character at byte 11" },
+	{ "[]", "!object is not a JSON object" },
+	{ "  ", "!cannot parse object: empty" },
+};
+
+TEST(items_are_keyed_as_the_informer_keys_them)
+{
+	struct kobj_type type = { .api_version = "v1", .kind = "Pod" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(items); i++) {
+		const char *json = items[i].json;
+		struct errbuf e1 = { 0 }, e2 = { 0 };
+		char *got = verify_item_key_rv(json, strlen(json), &e1);
+		struct kobj *obj = kobj_from_list_item(json, strlen(json), &type,
+						       KOBJ_ALLOW_UNNAMED, &e2);
+		char *mine = got ? xasprintf("%s|%s", got, got + strlen(got) + 1)
+				 : xasprintf("!%s", e1.msg);
+		char *theirs = obj ? xasprintf("%s|%s", obj->key, obj->rv) : xasprintf("!%s", e2.msg);
+
+		CHECK_STR(mine, items[i].want);
+		CHECK_STR(mine, theirs);
+		free(mine);
+		free(theirs);
+		free(got);
+		kobj_unref(obj);
+	}
+}
+
 int main(void)
 {
 	RUN(rv_compare_is_numeric_at_any_length);
@@ -163,5 +221,6 @@ int main(void)
 	RUN(reports_what_the_cache_missed_before_the_list);
 	RUN(opaque_rvs_compare_only_for_equality);
 	RUN(sort_orders_by_key);
+	RUN(items_are_keyed_as_the_informer_keys_them);
 	return unit_done();
 }

@@ -256,6 +256,34 @@ def aggregated_accept(accept, served):
     return None
 
 
+PARTIAL_LIST = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1"
+
+
+def partial_accept(accept):
+    """Whether an Accept header asks for a LIST as a PartialObjectMetadataList
+    (meta.k8s.io v1, as controller-runtime's metadata informers ask) before
+    plain JSON, as the apiserver's negotiation reads it."""
+    for media in (accept or "").split(","):
+        parts = [p.strip() for p in media.split(";")]
+        params = dict(p.split("=", 1) for p in parts[1:] if "=" in p)
+        if parts[0] not in ("application/json", "*/*", "application/*"):
+            continue
+        if "as" not in params:
+            return False
+        if (params["as"] == "PartialObjectMetadataList" and params.get("g") == "meta.k8s.io"
+                and params.get("v") == "v1"):
+            return True
+    return False
+
+
+def partial_item(data):
+    """A stored list item as the apiserver's PartialObjectMetadata: its
+    metadata only (managedFields included), under meta.k8s.io's kind."""
+    meta = json.loads(data).get("metadata") or {}
+    return (b'{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":'
+            + json.dumps(meta, separators=(",", ":")).encode() + b"}")
+
+
 def aggregated_discovery(legacy):
     """An APIGroupDiscoveryList's items (v2 and v2beta1 alike) for /api or /apis."""
     items = []
@@ -380,13 +408,13 @@ class APIHandler(BaseHTTPRequestHandler):
     def send_error_status(self, e):
         self.send(e.code, status_json(e.code, e.message, e.reason, e.details, e.metadata), e.headers)
 
-    def send_stream(self, parts):
+    def send_stream(self, parts, ctype="application/json"):
         """Large body from an iterable of byte strings: chunked, gzip if asked."""
         gz = "gzip" in self.headers.get("Accept-Encoding", "")
         headers = ["Transfer-Encoding: chunked"]
         if gz:
             headers.append("Content-Encoding: gzip")
-        self.head(200, headers)
+        self.head(200, headers, ctype)
         comp = zlib.compressobj(1, zlib.DEFLATED, 31) if gz else None
         sock = self.connection
         buf, n = [], 0
@@ -874,28 +902,33 @@ class APIHandler(BaseHTTPRequestHandler):
             objs = [json.loads(rt.full(o.data)) for o in items]
             doc = tables.to_table(rt, objs, json.loads("{" + meta + "}"), q.get("includeObject", "Metadata"), tv)
             return self.send(200, json.dumps(doc, separators=(",", ":")).encode() + b"\n")
+        kind, api, ctype = rt.list_kind, rt.api_version, "application/json"
+        datas = [o.data for o in items]
+        if partial_accept(self.headers.get("Accept")):
+            kind, api, ctype = "PartialObjectMetadataList", "meta.k8s.io/v1", PARTIAL_LIST
+            datas = [partial_item(d) for d in datas]
         head = ('{"kind":"%s","apiVersion":"%s","metadata":{%s},"items":['
-                % (rt.list_kind, rt.api_version, meta)).encode()
+                % (kind, api, meta)).encode()
         f = self.fault
-        total = sum(len(o.data) for o in items) + len(items) + len(head) + 3
+        total = sum(len(d) for d in datas) + len(datas) + len(head) + 3
         if f is not None and f.kind in ("truncate", "garbage", "drip") or total < 4 * BATCH:
-            data = b"".join((head, b",".join(o.data for o in items), b"]}\n"))
+            data = b"".join((head, b",".join(datas), b"]}\n"))
             if self.body_fault(data):
                 return
-            self.send(200, data)
+            self.send(200, data, ctype=ctype)
             return
 
         def parts():
             yield head
             first = True
-            for o in items:
+            for d in datas:
                 if first:
                     first = False
                 else:
                     yield b","
-                yield o.data
+                yield d
             yield b"]}\n"
-        self.send_stream(parts())
+        self.send_stream(parts(), ctype)
 
     # -------------------------------------------------------------- watch
     def serve_watch(self, route, q, body):
