@@ -27,17 +27,6 @@
 #include "informer/store.h"
 #include "lib/util.h"
 
-/* ---- the flight recorder's hooks ----------------------------------------- */
-
-static void flight_on(struct watch_loop *loop, unsigned trigger, const char *reason,
-		      struct json_object *keys)
-{
-	if (loop->flight && (loop->dump_on & trigger))
-		flight_trigger(loop->flight, reason, keys);
-	else
-		json_object_put(keys);
-}
-
 /* Writes the due dump once its tail has passed (now: at once); says where. */
 static void flight_write(struct watch_loop *loop, bool now)
 {
@@ -257,8 +246,9 @@ static int run_turn(struct watch_loop *loop, struct run *r)
 		r->finishing = true;
 		fds[2].fd = -1;
 	}
-	if (sig == SIGUSR1) {
-		flight_on(loop, ~0u, "signal", NULL);
+	if (sig == SIGUSR1) {	/* a dump asked for: whatever --dump-on says */
+		if (loop->flight)
+			flight_trigger(loop->flight, "signal", NULL);
 		sig = 0;
 	}
 	if (sig)

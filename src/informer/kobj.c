@@ -320,6 +320,28 @@ static bool all_ascii(const char *p, size_t len)
 	return !(any & 0x8080808080808080ull);
 }
 
+int kobj_scan_document(struct json_scan *s, const char *text,
+		       json_scan_member_fn *fn, void *ctx, struct errbuf *err)
+{
+	json_scan_skip_ws(s);
+	if (s->p >= s->end || *s->p != '{') {
+		errbuf_set(err, s->p >= s->end ? "cannot parse object: empty"
+					       : "object is not a JSON object");
+		return -1;
+	}
+	if (json_scan_object(s, fn, ctx) == 0) {
+		json_scan_skip_ws(s);
+		if (s->p < s->end)
+			json_scan_fail(s, "text after the object");
+	}
+	if (s->err) {
+		errbuf_set(err, "cannot parse object: %s at byte %zu", s->err,
+			   (size_t)(s->p - text));
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * Scans text (an object, or with in_event a watch event), writing the
  * compact text to out and the fields to f.  -1 with err when it is not
@@ -343,22 +365,8 @@ static int scan_text(const char *text, size_t len, bool in_event, unsigned flags
 	json_scan_init(&s, text, len, out);
 	f->flags = flags;
 	strbuf_grow(out, len + 1);
-	json_scan_skip_ws(&s);
-	if (s.p >= s.end || *s.p != '{') {
-		errbuf_set(err, s.p >= s.end ? "cannot parse object: empty"
-					     : "object is not a JSON object");
+	if (kobj_scan_document(&s, text, in_event ? event_member : object_member, f, err) < 0)
 		goto out;
-	}
-	if (json_scan_object(&s, in_event ? event_member : object_member, f) == 0) {
-		json_scan_skip_ws(&s);
-		if (s.p < s.end)
-			json_scan_fail(&s, "text after the object");
-	}
-	if (s.err) {
-		errbuf_set(err, "cannot parse object: %s at byte %zu", s.err,
-			   (size_t)(s.p - text));
-		goto out;
-	}
 	json_scan_flush(&s);
 	ret = 0;
 out:

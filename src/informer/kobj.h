@@ -112,6 +112,17 @@ struct kobj *kobj_from_tree(struct json_object *obj, unsigned flags,
 struct kobj *kobj_from_json(const char *json, size_t len, unsigned flags,
 			    struct errbuf *err);
 
+/*
+ * One JSON document that must be a single object, scanned by s (set up
+ * by the caller on text, with or without an out): fn gets its members.
+ * Errors are worded as every reader of objects words them ("cannot parse
+ * object: ... at byte N", N counted from text).  0 or -1.
+ */
+struct json_scan;
+int kobj_scan_document(struct json_scan *s, const char *text,
+		       int (*fn)(struct json_scan *s, const char *key, size_t klen, void *ctx),
+		       void *ctx, struct errbuf *err);
+
 /* What a list's items lack: the server leaves TypeMeta to the list. */
 struct kobj_type {
 	const char *api_version;	/* "v1", "apps/v1" */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "informer/kobj.h"
 #include "lib/json_scan.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
@@ -233,22 +234,8 @@ char *verify_item_key_rv(const char *text, size_t len, struct errbuf *err)
 	struct json_scan s;
 
 	json_scan_init(&s, text, len, NULL);
-	json_scan_skip_ws(&s);
-	if (s.p >= s.end || *s.p != '{') {
-		errbuf_set(err, s.p >= s.end ? "cannot parse object: empty"
-					     : "object is not a JSON object");
+	if (kobj_scan_document(&s, text, item_member, &f, err) < 0)
 		return NULL;
-	}
-	if (json_scan_object(&s, item_member, &f) == 0) {
-		json_scan_skip_ws(&s);
-		if (s.p < s.end)
-			json_scan_fail(&s, "text after the object");
-	}
-	if (s.err) {
-		errbuf_set(err, "cannot parse object: %s at byte %zu", s.err,
-			   (size_t)(s.p - text));
-		return NULL;
-	}
 
 	struct strbuf sb = STRBUF_INIT;
 	add_item_string(&sb, &f.ns);
