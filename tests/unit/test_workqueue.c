@@ -6,9 +6,17 @@
  * TestCollapse, TestGarbageCollection's emptied queue) and
  * delaying_queue_test.go's TestAddTwoFireEarly, restated for a queue
  * that is single-threaded by design: its workers are simulated on a
- * virtual clock (controller.h), so there is no concurrent test to run.
+ * virtual clock (controller.h), so no two threads share a queue.  What
+ * can run in parallel are queues themselves: queues_run_in_parallel
+ * drives one on each of several threads at once, which would catch any
+ * state the module keeps outside its queue.
  */
 #include "unit.h"
+
+#include <pthread.h>
+#include <stdio.h>
+
+#include "lib/strbuf.h"
 
 #include "controller/handler.h"
 #include "controller/predicate.h"
@@ -79,6 +87,61 @@ TEST(add_while_processing)
 	CHECK_INT(m.work_buckets[5], 1);
 	CHECK_INT(m.work_buckets[6], 1);
 	workqueue_free(q);
+}
+
+/*
+ * A script of Adds, Gets and Dones on a queue of its own (keys from a
+ * seeded generator), its every answer written to trace.
+ */
+static void *run_script(void *arg)
+{
+	struct strbuf *trace = arg;
+	struct workqueue *q = workqueue_new();
+	unsigned seed = 7;
+	char key[8];
+	const char *held[4] = { NULL };
+	int64_t now = 0;
+
+	for (int i = 0; i < 20000; i++, now++) {
+		seed = seed * 1103515245u + 12345u;
+		unsigned r = (seed >> 16) % 10, slot = (seed >> 8) % 4;
+		if (r < 6) {
+			snprintf(key, sizeof(key), "k%u", (seed >> 4) % 16);
+			strbuf_addf(trace, "a%s=%d ", key, (int)workqueue_add(q, key, now));
+		} else if (!held[slot]) {
+			held[slot] = workqueue_get(q, now);
+			strbuf_addf(trace, "g%s ", held[slot] ? held[slot] : "-");
+		} else {
+			/* the key is the queue's until Done: print it first */
+			strbuf_addf(trace, "d%s=", held[slot]);
+			strbuf_addf(trace, "%d ", (int)workqueue_done(q, held[slot], now));
+			held[slot] = NULL;
+		}
+	}
+	strbuf_addf(trace, "len=%zu", (size_t)workqueue_len(q));
+	workqueue_free(q);
+	return NULL;
+}
+
+/* Queues on four threads at once answer as one alone does. */
+TEST(queues_run_in_parallel)
+{
+	enum { N = 4 };
+	struct strbuf alone = STRBUF_INIT, each[N];
+	pthread_t th[N];
+
+	run_script(&alone);
+	for (int i = 0; i < N; i++) {
+		strbuf_init(&each[i], 0);
+		CHECK(pthread_create(&th[i], NULL, run_script, &each[i]) == 0);
+	}
+	for (int i = 0; i < N; i++) {
+		CHECK(pthread_join(th[i], NULL) == 0);
+		CHECKF(strcmp(each[i].buf, alone.buf) == 0, "thread %d answered otherwise", i);
+		strbuf_release(&each[i]);
+	}
+	CHECK(strstr(alone.buf, "=2 ") != NULL);	/* the script reached a dirty Add */
+	strbuf_release(&alone);
 }
 
 /* TestAddTwoFireEarly: a key asked twice waits for the earlier time. */
@@ -288,6 +351,7 @@ int main(void)
 {
 	RUN(add_get_done_in_order);
 	RUN(collapse);
+	RUN(queues_run_in_parallel);
 	RUN(add_while_processing);
 	RUN(add_after_keeps_the_earlier_time);
 	RUN(metrics_of_the_keys_processing_and_waiting);
