@@ -48,6 +48,7 @@ void model_release(struct model *m)
 	hashmap_release(&m->rows);
 	model_log_clear(m);
 	free(m->log);
+	free(m->gone_q);
 	for (size_t i = 0; i < m->held_nr; i++)
 		notification_release(&m->held[i]);
 	free(m->held);
@@ -303,6 +304,18 @@ static void swap_obj(struct kobj **slot, struct kobj *obj)
 	kobj_unref(old);
 }
 
+/* Queues r, just deleted, for model_expire(). */
+static void gone_push(struct model *m, struct row *r)
+{
+	if (m->gone_head > 1024 && m->gone_head * 2 > m->gone_nr) {
+		m->gone_nr -= m->gone_head;
+		memmove(m->gone_q, m->gone_q + m->gone_head, m->gone_nr * sizeof(*m->gone_q));
+		m->gone_head = 0;
+	}
+	ALLOC_GROW(m->gone_q, m->gone_nr + 1, m->gone_alloc);
+	m->gone_q[m->gone_nr++] = (struct gone_entry){ r, r->version };
+}
+
 void model_apply(struct model *m, struct notification *n)
 {
 	struct kobj *obj = n->delta.obj;
@@ -368,6 +381,8 @@ void model_apply(struct model *m, struct notification *n)
 	if (!n->resync_only)
 		r->changed_mono = mono_ms();
 	r->version++;
+	if (n->kind == NOTIFY_DELETE)
+		gone_push(m, r);
 	row_push_hist(r, &h, r->obj, m->hist_states);
 	if (m->row_hook)
 		m->row_hook(m, r, false);
@@ -393,30 +408,27 @@ size_t model_apply_held(struct model *m)
 bool model_expire(struct model *m, int64_t now_mono)
 {
 	bool freed = false;
-	size_t iter = 0;
-	struct hashmap_entry *e;
 
-	if (!m->gone)
-		return false;
-	/* Removing shifts entries; collect first, then remove. */
-	struct row **dead = NULL;
-	size_t nr = 0, alloc = 0;
-	while ((e = hashmap_next(&m->rows, &iter))) {
-		struct row *r = e->value;
-		if (r->gone_mono && now_mono - r->gone_mono >= GONE_SHOW_MS) {
-			ALLOC_GROW(dead, nr + 1, alloc);
-			dead[nr++] = r;
+	while (m->gone_head < m->gone_nr) {
+		struct gone_entry *e = &m->gone_q[m->gone_head];
+		struct row *r = e->row;
+		if (r->version != e->version || !r->gone_mono) {
+			m->gone_head++;	/* changed since: a later entry, or none, stands for it */
+			continue;
 		}
-	}
-	for (size_t i = 0; i < nr; i++) {
+		/* Deletes come in time order: the rest are not due either. */
+		if (now_mono - r->gone_mono < GONE_SHOW_MS)
+			break;
+		m->gone_head++;
 		if (m->row_hook)
-			m->row_hook(m, dead[i], true);
-		hashmap_remove(&m->rows, dead[i]->key, NULL);
-		row_free(dead[i]);
+			m->row_hook(m, r, true);
+		hashmap_remove(&m->rows, r->key, NULL);
+		row_free(r);
 		m->gone--;
 		freed = true;
 	}
-	free(dead);
+	if (m->gone_head == m->gone_nr)
+		m->gone_head = m->gone_nr = 0;
 	return freed;
 }
 
