@@ -58,8 +58,8 @@ struct hist_entry {
  * before "pod-10" as strverscmp would.
  */
 struct row_sort {
-	char *text;		/* owned; NULL: none */
-	uint32_t len;
+	char *text;		/* owned, room for cap bytes; the key's are [0, len) */
+	uint32_t len, cap;	/* a new key reuses the room: no malloc per row per sort */
 	uint8_t rank;
 	uint64_t num;
 };
