@@ -30,7 +30,7 @@ static void row_free(struct row *r)
 	kobj_unref(r->prev);
 	free(r->cells);
 	free(r->sort.text);
-	for (size_t i = 0; i < r->hist_nr; i++)
+	for (size_t i = 0; r->hist_obj && i < r->hist_nr; i++)
 		kobj_unref(r->hist_obj[i]);
 	free(r->hist_obj);
 	free(r->hist);
@@ -87,19 +87,27 @@ static void row_push_hist(struct row *r, const struct hist_entry *h,
 
 	if (r->hist_nr < HIST_MAX) {
 		if (r->hist_nr == r->hist_alloc) {
-			r->hist_alloc = r->hist_alloc ? r->hist_alloc * 2 : 2;
+			/* One first: most objects never change while watched. */
+			r->hist_alloc = r->hist_alloc ? r->hist_alloc * 2 : 1;
 			if (r->hist_alloc > HIST_MAX)
 				r->hist_alloc = HIST_MAX;
 			r->hist = xrealloc(r->hist, r->hist_alloc * sizeof(*r->hist));
-			r->hist_obj = xrealloc(r->hist_obj, r->hist_alloc * sizeof(*r->hist_obj));
+			/* With no states kept (--history 0), no room for them. */
+			if (states)
+				r->hist_obj = xrealloc(r->hist_obj,
+						       r->hist_alloc * sizeof(*r->hist_obj));
 		}
 		at = r->hist_nr++;	/* hist_first stays 0 until full */
 	} else {
 		at = r->hist_first;
-		kobj_unref(r->hist_obj[at]);
+		if (r->hist_obj)
+			kobj_unref(r->hist_obj[at]);
 		r->hist_first = (r->hist_first + 1) % HIST_MAX;
 	}
 	r->hist[at] = *h;
+	r->hist_total++;
+	if (!r->hist_obj)
+		return;
 	r->hist_obj[at] = states ? kobj_ref(obj) : NULL;
 	/* Only the newest `states` entries hold their object. */
 	if (r->hist_nr > states) {
@@ -107,7 +115,6 @@ static void row_push_hist(struct row *r, const struct hist_entry *h,
 		kobj_unref(r->hist_obj[drop]);
 		r->hist_obj[drop] = NULL;
 	}
-	r->hist_total++;
 }
 
 const struct hist_entry *row_hist_at(const struct row *r, size_t i)
@@ -117,7 +124,7 @@ const struct hist_entry *row_hist_at(const struct row *r, size_t i)
 
 struct kobj *row_hist_obj(const struct row *r, size_t i)
 {
-	return r->hist_obj[(r->hist_first + i) % HIST_MAX];
+	return r->hist_obj ? r->hist_obj[(r->hist_first + i) % HIST_MAX] : NULL;
 }
 
 static void group_free_items(struct model *m, struct log_group *g)

@@ -155,6 +155,32 @@ TEST(expire_frees_each_gone_row_once_and_only_gone_ones)
 	model_release(&m);
 }
 
+/* The newest hist_states entries keep their object; with none kept, no room is made. */
+TEST(history_keeps_states_only_when_asked)
+{
+	for (unsigned states = 0; states <= 2; states += 2) {
+		struct model m;
+		model_fake(&m);
+		m.hist_states = states;
+		struct kobj *v[3] = { pod("a", "1", NULL), pod("a", "2", NULL), pod("a", "3", NULL) };
+		for (size_t i = 0; i < 3; i++) {
+			struct notification n = note(i ? NOTIFY_UPDATE : NOTIFY_ADD,
+						     i ? DELTA_UPDATED : DELTA_ADDED,
+						     kobj_ref(v[i]), i ? kobj_ref(v[i - 1]) : NULL);
+			model_apply(&m, &n);
+		}
+		struct row *r = model_row(&m, "default/a");
+		CHECK_INT(r->hist_nr, 3);
+		CHECK(row_hist_obj(r, 2) == (states ? v[2] : NULL));
+		CHECK(row_hist_obj(r, 1) == (states ? v[1] : NULL));
+		CHECK(row_hist_obj(r, 0) == NULL);
+		CHECK((r->hist_obj != NULL) == (states != 0));
+		for (size_t i = 0; i < 3; i++)
+			kobj_unref(v[i]);
+		model_release(&m);
+	}
+}
+
 TEST(history_keeps_the_latest)
 {
 	struct model m;
@@ -406,6 +432,7 @@ int main(void)
 	RUN(rows_follow_add_update_delete);
 	RUN(a_gone_row_comes_back_when_re_added);
 	RUN(expire_frees_each_gone_row_once_and_only_gone_ones);
+	RUN(history_keeps_states_only_when_asked);
 	RUN(history_keeps_the_latest);
 	RUN(the_log_keeps_the_latest_and_clears);
 	RUN(held_notifications_apply_on_resume);
