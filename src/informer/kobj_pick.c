@@ -5,10 +5,17 @@
  * names become json-c objects, the rest is scanned past.  The text is
  * valid JSON, made by the same scanner, so a scan that fails is not
  * expected; if one did, the whole tree is the answer.
+ *
+ * Strings, integers and literals kept become json-c objects directly,
+ * as json-c's tokener would make them: a tokener's parse of each costs
+ * far more (a locale switched in and out per call), and the TUI makes a
+ * pod's cells with every delta.  Other values (doubles, objects and
+ * arrays kept whole) go through one tokener, made when first needed.
  */
 #include "informer/kobj_pick.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
@@ -29,7 +36,7 @@ static struct json_object *value_tree(struct json_tokener *tok, const char *text
 struct pick_ctx {
 	const struct kobj_pick *pick;	/* the members to keep */
 	struct json_object *into;	/* the object they go in */
-	struct json_tokener *tok;	/* one for every value kept whole */
+	struct json_tokener **tok;	/* one for every value parsed; NULL until needed */
 };
 
 static int pick_member(struct json_scan *s, const char *key, size_t klen, void *ctx);
@@ -42,15 +49,60 @@ static int count_element(struct json_scan *s, void *ctx)
 	return 0;	/* the scanner skips the element itself */
 }
 
-/* A value kept whole: *v its tree (NULL for null), the scanner past it. */
-static int whole_value(struct json_scan *s, struct json_tokener *tok, struct json_object **v)
+/* A string's tree; [text, end) its content between the quotes. */
+static struct json_object *string_tree(const char *text, const char *end, bool escaped)
 {
-	const char *start = s->p;
+	struct strbuf sb = STRBUF_INIT;
+	struct json_object *v;
 
+	if (!escaped)
+		return json_object_new_string_len(text, (int)(end - text));
+	json_scan_decode(text, end, &sb);
+	v = json_object_new_string_len(strbuf_str(&sb), (int)sb.len);
+	strbuf_release(&sb);
+	return v;
+}
+
+/* Whether the number text[0..len) is an integer that int64 surely holds. */
+static bool small_int(const char *text, size_t len)
+{
+	size_t digits = len - (*text == '-');
+
+	if (digits == 0 || digits > 18)
+		return false;
+	for (size_t i = len - digits; i < len; i++)
+		if (text[i] < '0' || text[i] > '9')
+			return false;
+	return true;
+}
+
+/* A value kept whole: *v its tree (NULL for null), the scanner past it. */
+static int whole_value(struct json_scan *s, struct json_tokener **tok, struct json_object **v)
+{
+	const char *start = s->p, *text, *end;
+	bool escaped;
+
+	if (s->p < s->end && *s->p == '"') {
+		if (json_scan_string(s, &text, &end, &escaped) < 0)
+			return -1;
+		*v = string_tree(text, end, escaped);
+		return 0;
+	}
 	if (json_scan_value(s) < 0)
 		return -1;
+	size_t len = (size_t)(s->p - start);
+	if (*start == 'n' || *start == 't' || *start == 'f') {
+		*v = *start == 'n' ? NULL : json_object_new_boolean(*start == 't');
+		return 0;
+	}
+	if (small_int(start, len)) {
+		*v = json_object_new_int64(strtoll(start, NULL, 10));
+		return 0;
+	}
+	if (!*tok)
+		*tok = json_tokener_new_ex(JSON_SCAN_DEPTH);
 	/* The byte after a number tells the tokenizer it ended. */
-	*v = value_tree(tok, start, (size_t)(s->p - start) + (s->p < s->end));
+	*v = value_tree(*tok, start, len + (s->p < s->end));
 	return 0;
 }
 
@@ -107,7 +159,8 @@ static int pick_member(struct json_scan *s, const char *key, size_t klen, void *
 
 struct json_object *kobj_tree_pick(const struct kobj *obj, const struct kobj_pick *pick)
 {
-	struct pick_ctx pc = { pick, json_object_new_object(), json_tokener_new_ex(JSON_SCAN_DEPTH) };
+	struct json_tokener *tok = NULL;
+	struct pick_ctx pc = { pick, json_object_new_object(), &tok };
 	struct strbuf scratch = STRBUF_INIT;
 	struct json_scan s;
 	int rc;
@@ -115,7 +168,8 @@ struct json_object *kobj_tree_pick(const struct kobj *obj, const struct kobj_pic
 	json_scan_init(&s, kobj_text(obj, &scratch), obj->json_len, NULL);
 	json_scan_skip_ws(&s);
 	rc = s.p < s.end && *s.p == '{' ? json_scan_object(&s, pick_member, &pc) : -1;
-	json_tokener_free(pc.tok);
+	if (tok)
+		json_tokener_free(tok);
 	strbuf_release(&scratch);
 	if (rc < 0) {
 		json_object_put(pc.into);	/* kept text is valid JSON: not reached */

@@ -30,7 +30,7 @@ static void row_free(struct row *r)
 	kobj_unref(r->prev);
 	free(r->cells);
 	free(r->sort.text);
-	for (size_t i = 0; i < r->hist_nr; i++)
+	for (size_t i = 0; r->hist_obj && i < r->hist_nr; i++)
 		kobj_unref(r->hist_obj[i]);
 	free(r->hist_obj);
 	free(r->hist);
@@ -48,6 +48,7 @@ void model_release(struct model *m)
 	hashmap_release(&m->rows);
 	model_log_clear(m);
 	free(m->log);
+	free(m->gone_q);
 	for (size_t i = 0; i < m->held_nr; i++)
 		notification_release(&m->held[i]);
 	free(m->held);
@@ -86,19 +87,27 @@ static void row_push_hist(struct row *r, const struct hist_entry *h,
 
 	if (r->hist_nr < HIST_MAX) {
 		if (r->hist_nr == r->hist_alloc) {
-			r->hist_alloc = r->hist_alloc ? r->hist_alloc * 2 : 2;
+			/* One first: most objects never change while watched. */
+			r->hist_alloc = r->hist_alloc ? r->hist_alloc * 2 : 1;
 			if (r->hist_alloc > HIST_MAX)
 				r->hist_alloc = HIST_MAX;
 			r->hist = xrealloc(r->hist, r->hist_alloc * sizeof(*r->hist));
-			r->hist_obj = xrealloc(r->hist_obj, r->hist_alloc * sizeof(*r->hist_obj));
+			/* With no states kept (--history 0), no room for them. */
+			if (states)
+				r->hist_obj = xrealloc(r->hist_obj,
+						       r->hist_alloc * sizeof(*r->hist_obj));
 		}
 		at = r->hist_nr++;	/* hist_first stays 0 until full */
 	} else {
 		at = r->hist_first;
-		kobj_unref(r->hist_obj[at]);
+		if (r->hist_obj)
+			kobj_unref(r->hist_obj[at]);
 		r->hist_first = (r->hist_first + 1) % HIST_MAX;
 	}
 	r->hist[at] = *h;
+	r->hist_total++;
+	if (!r->hist_obj)
+		return;
 	r->hist_obj[at] = states ? kobj_ref(obj) : NULL;
 	/* Only the newest `states` entries hold their object. */
 	if (r->hist_nr > states) {
@@ -106,7 +115,6 @@ static void row_push_hist(struct row *r, const struct hist_entry *h,
 		kobj_unref(r->hist_obj[drop]);
 		r->hist_obj[drop] = NULL;
 	}
-	r->hist_total++;
 }
 
 const struct hist_entry *row_hist_at(const struct row *r, size_t i)
@@ -116,7 +124,7 @@ const struct hist_entry *row_hist_at(const struct row *r, size_t i)
 
 struct kobj *row_hist_obj(const struct row *r, size_t i)
 {
-	return r->hist_obj[(r->hist_first + i) % HIST_MAX];
+	return r->hist_obj ? r->hist_obj[(r->hist_first + i) % HIST_MAX] : NULL;
 }
 
 static void group_free_items(struct model *m, struct log_group *g)
@@ -303,6 +311,18 @@ static void swap_obj(struct kobj **slot, struct kobj *obj)
 	kobj_unref(old);
 }
 
+/* Queues r, just deleted, for model_expire(). */
+static void gone_push(struct model *m, struct row *r)
+{
+	if (m->gone_head > 1024 && m->gone_head * 2 > m->gone_nr) {
+		m->gone_nr -= m->gone_head;
+		memmove(m->gone_q, m->gone_q + m->gone_head, m->gone_nr * sizeof(*m->gone_q));
+		m->gone_head = 0;
+	}
+	ALLOC_GROW(m->gone_q, m->gone_nr + 1, m->gone_alloc);
+	m->gone_q[m->gone_nr++] = (struct gone_entry){ r, r->version };
+}
+
 void model_apply(struct model *m, struct notification *n)
 {
 	struct kobj *obj = n->delta.obj;
@@ -368,6 +388,8 @@ void model_apply(struct model *m, struct notification *n)
 	if (!n->resync_only)
 		r->changed_mono = mono_ms();
 	r->version++;
+	if (n->kind == NOTIFY_DELETE)
+		gone_push(m, r);
 	row_push_hist(r, &h, r->obj, m->hist_states);
 	if (m->row_hook)
 		m->row_hook(m, r, false);
@@ -393,30 +415,27 @@ size_t model_apply_held(struct model *m)
 bool model_expire(struct model *m, int64_t now_mono)
 {
 	bool freed = false;
-	size_t iter = 0;
-	struct hashmap_entry *e;
 
-	if (!m->gone)
-		return false;
-	/* Removing shifts entries; collect first, then remove. */
-	struct row **dead = NULL;
-	size_t nr = 0, alloc = 0;
-	while ((e = hashmap_next(&m->rows, &iter))) {
-		struct row *r = e->value;
-		if (r->gone_mono && now_mono - r->gone_mono >= GONE_SHOW_MS) {
-			ALLOC_GROW(dead, nr + 1, alloc);
-			dead[nr++] = r;
+	while (m->gone_head < m->gone_nr) {
+		struct gone_entry *e = &m->gone_q[m->gone_head];
+		struct row *r = e->row;
+		if (r->version != e->version || !r->gone_mono) {
+			m->gone_head++;	/* changed since: a later entry, or none, stands for it */
+			continue;
 		}
-	}
-	for (size_t i = 0; i < nr; i++) {
+		/* Deletes come in time order: the rest are not due either. */
+		if (now_mono - r->gone_mono < GONE_SHOW_MS)
+			break;
+		m->gone_head++;
 		if (m->row_hook)
-			m->row_hook(m, dead[i], true);
-		hashmap_remove(&m->rows, dead[i]->key, NULL);
-		row_free(dead[i]);
+			m->row_hook(m, r, true);
+		hashmap_remove(&m->rows, r->key, NULL);
+		row_free(r);
 		m->gone--;
 		freed = true;
 	}
-	free(dead);
+	if (m->gone_head == m->gone_nr)
+		m->gone_head = m->gone_nr = 0;
 	return freed;
 }
 

@@ -58,8 +58,8 @@ struct hist_entry {
  * before "pod-10" as strverscmp would.
  */
 struct row_sort {
-	char *text;		/* owned; NULL: none */
-	uint32_t len;
+	char *text;		/* owned, room for cap bytes; the key's are [0, len) */
+	uint32_t len, cap;	/* a new key reuses the room: no malloc per row per sort */
 	uint8_t rank;
 	uint64_t num;
 };
@@ -164,6 +164,20 @@ struct model {
 	struct hashmap rows;	/* key → struct row * */
 	size_t present;		/* rows not gone */
 	size_t gone;
+	/*
+	 * The rows deleted, in the order of their deletes, each with the
+	 * row's version the delete left: model_expire() reads from the
+	 * oldest on and stops at the first not yet due, instead of a pass
+	 * over every row at every tick (there are always a few gone under
+	 * churn).  An entry whose row changed since (its version moved on)
+	 * is skipped: a later entry stands for the row, so no entry is read
+	 * after its row was freed.  gone_q[gone_head, gone_nr) are live.
+	 */
+	struct gone_entry {
+		struct row *row;
+		unsigned version;
+	} *gone_q;
+	size_t gone_head, gone_nr, gone_alloc;
 
 	struct log_entry *log;	/* ring of LOG_MAX, oldest at log_first */
 	size_t log_nr, log_first;

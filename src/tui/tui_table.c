@@ -141,6 +141,7 @@ struct table_state {
 	int sort;		/* column: SORT_* */
 	bool sort_desc;
 	int height;		/* rows shown last frame (for PgUp/PgDn) */
+	struct strbuf scratch;	/* sort_key()'s */
 };
 
 static inline struct table_state *ts(const struct tab *tab)
@@ -215,25 +216,43 @@ static uint64_t double_order(double d)
 	return bits >> 63 ? ~bits : bits | (1ULL << 63);
 }
 
-/* The key of the table's sort for row r; its cells must be made. */
-static void sort_key(const struct table_state *st, struct row *r)
+/* Sets k's text to sb's, in k's room when it fits. */
+static void sort_text_set(struct row_sort *k, const struct strbuf *sb)
+{
+	if (sb->len > k->cap) {
+		free(k->text);
+		k->cap = (uint32_t)sb->len;
+		k->text = xmalloc(k->cap);
+	}
+	if (sb->len)
+		memcpy(k->text, sb->buf, sb->len);
+	k->len = (uint32_t)sb->len;
+}
+
+/*
+ * The key of the table's sort for row r; its cells must be made.  sb is
+ * scratch space the caller keeps across rows (a new sort makes 100,000
+ * keys: one allocation each would be most of its time).
+ */
+static void sort_key(const struct table_state *st, struct row *r, struct strbuf *sb)
 {
 	struct row_sort *k = &r->sort;
-	struct strbuf sb = STRBUF_INIT;
 	const char *cell;
 	char *end;
 	double d;
 
-	free(k->text);
-	memset(k, 0, sizeof(*k));
+	k->len = 0;
+	k->rank = 0;
+	k->num = 0;
+	strbuf_reset(sb);
 	switch (st->sort) {
 	case SORT_NAMESPACE:
-		add_natural(&sb, r->obj->ns);
-		strbuf_addch(&sb, '\0');
-		add_natural(&sb, r->obj->name);
+		add_natural(sb, r->obj->ns);
+		strbuf_addch(sb, '\0');
+		add_natural(sb, r->obj->name);
 		break;
 	case SORT_NAME:
-		add_natural(&sb, r->obj->name);
+		add_natural(sb, r->obj->name);
 		break;
 	case SORT_LAST:	/* most recent first */
 		k->num = ~(uint64_t)r->last_ms;
@@ -252,11 +271,10 @@ static void sort_key(const struct table_state *st, struct row *r)
 			return;
 		}
 		k->rank = 1;
-		add_natural(&sb, cell);
+		add_natural(sb, cell);
 		break;
 	}
-	k->len = (uint32_t)sb.len;
-	k->text = strbuf_detach(&sb, NULL);
+	sort_text_set(k, sb);
 }
 
 static int cmp_text(const struct row_sort *x, const struct row_sort *y)
@@ -308,12 +326,17 @@ struct sort_item {
 /* The first 8 * words bytes of s (of length len), 0-padded, as words. */
 static void load_head(uint64_t *w, size_t words, const char *s, size_t len)
 {
+	unsigned char buf[HEAD_WORDS * 8] = { 0 };
+
+	if (len > words * 8)
+		len = words * 8;
+	if (len)
+		memcpy(buf, s, len);
 	for (size_t i = 0; i < words; i++) {
-		w[i] = 0;
-		for (size_t b = 0; b < 8; b++) {
-			size_t at = i * 8 + b;
-			w[i] = w[i] << 8 | (at < len ? (unsigned char)s[at] : 0);
-		}
+		const unsigned char *b = buf + i * 8;
+		w[i] = (uint64_t)b[0] << 56 | (uint64_t)b[1] << 48 | (uint64_t)b[2] << 40 |
+		       (uint64_t)b[3] << 32 | (uint64_t)b[4] << 24 | (uint64_t)b[5] << 16 |
+		       (uint64_t)b[6] << 8 | b[7];
 	}
 }
 
@@ -381,7 +404,7 @@ static bool node_shown(struct ostree_node *n, void *ctx)
 /* Places row r (out of the tree) by its current key and filter. */
 static void order_insert(struct tui *t, struct tab *tab, struct row *r)
 {
-	sort_key(ts(tab), r);
+	sort_key(ts(tab), r, &ts(tab)->scratch);
 	ostree_insert(&ts(tab)->order, &r->order, row_shown(t, tab, r));
 }
 
@@ -449,7 +472,7 @@ static void order_build(struct tui *t, struct tab *tab)
 		struct row *r = e->value;
 		if (st->cells_live && (!r->cells || r->cells_version != r->version))
 			row_cells(t, tab, r, -1);
-		sort_key(st, r);
+		sort_key(st, r, &st->scratch);
 		sort_item_init(&items[nr++], r);
 	}
 	if (nr > 1)
@@ -609,6 +632,7 @@ static void *table_view_new(struct tui *t, struct tab *tab)
 
 	tab->pane[PANE_TABLE] = st;
 	st->t = t;
+	strbuf_init(&st->scratch, 256);
 	ostree_init(&st->order, cmp_nodes, st);
 	st->order_stale = true;
 	st->seen_filter_gen = t->filter_gen;
@@ -620,7 +644,11 @@ static void *table_view_new(struct tui *t, struct tab *tab)
 /* The rows are the model's: only the state goes. */
 static void table_view_free(void *state)
 {
-	free(state);
+	struct table_state *st = state;
+
+	if (st)
+		strbuf_release(&st->scratch);
+	free(st);
 }
 
 /* ---- drawing ---------------------------------------------------------------- */

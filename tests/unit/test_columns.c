@@ -295,6 +295,44 @@ static const char deployment[] =
 	"{\"name\":\"log\",\"image\":\"fluent-bit\"}]}}},"
 	"\"status\":{\"readyReplicas\":2,\"updatedReplicas\":3,\"availableReplicas\":2}}";
 
+/*
+ * Scalars kept are made without json-c's tokener (strings, integers,
+ * literals): each must be what the tokener makes, of the same type and
+ * printed the same, escapes and numbers that are not int64 included.
+ */
+TEST(pick_makes_scalars_as_json_c_parses_them)
+{
+	static const struct kobj_pick all[] = {
+		{ "s", PICK_ALL, NULL }, { "e", PICK_ALL, NULL }, { "u", PICK_ALL, NULL },
+		{ "i", PICK_ALL, NULL }, { "n", PICK_ALL, NULL }, { "z", PICK_ALL, NULL },
+		{ "big", PICK_ALL, NULL }, { "d", PICK_ALL, NULL }, { "x", PICK_ALL, NULL },
+		{ "t", PICK_ALL, NULL }, { "f", PICK_ALL, NULL }, { "nul", PICK_ALL, NULL },
+		{ "o", PICK_ALL, NULL }, { "metadata", PICK_ALL, NULL }, { NULL, PICK_ALL, NULL },
+	};
+	const char *json = "{\"metadata\":{\"name\":\"p\"},\"s\":\"plain\",\"e\":\"a\\\"b\\\\c\\/d\\n\","
+		"\"u\":\"\\u00e9\\ud83d\\ude00\\u0000x\",\"i\":42,\"n\":-7,\"z\":-0,"
+		"\"big\":123456789012345678901,\"d\":1.50,\"x\":2e3,\"t\":true,"
+		"\"f\":false,\"nul\":null,\"o\":{\"k\":[1,\"v\"]}}";
+	struct errbuf err = { "" };
+	struct kobj *obj = kobj_from_json(json, strlen(json), 0, &err);
+
+	CHECK(obj != NULL);
+	if (!obj)
+		return;
+	struct json_object *whole = kobj_tree(obj), *some = kobj_tree_pick(obj, all);
+	for (size_t i = 0; all[i].name; i++) {
+		struct json_object *a = json_object_object_get(whole, all[i].name);
+		struct json_object *b = json_object_object_get(some, all[i].name);
+		CHECK(json_object_get_type(a) == json_object_get_type(b));
+		CHECK_STR(json_object_to_json_string(b), json_object_to_json_string(a));
+		CHECK(json_object_get_string_len(b) == json_object_get_string_len(a));
+	}
+	CHECK(json_object_object_length(some) == json_object_object_length(whole));
+	json_object_put(whole);
+	json_object_put(some);
+	kobj_unref(obj);
+}
+
 TEST(deployment_columns)
 {
 	CHECK_STR(cell("Deployment", "READY", deployment), "2/3");
@@ -585,6 +623,7 @@ int main(void)
 	RUN(pod_init_containers_and_sidecars);
 	RUN(pod_readiness_gates);
 	RUN(pod_pick_keeps_what_the_columns_read);
+	RUN(pick_makes_scalars_as_json_c_parses_them);
 	RUN(deployment_columns);
 	RUN(node_columns);
 	RUN(namespace_configmap_secret_columns);

@@ -110,6 +110,77 @@ TEST(a_gone_row_comes_back_when_re_added)
 	model_release(&m);
 }
 
+/*
+ * model_expire() reads the deletes in order: a row re-added since its
+ * delete is not freed, one deleted again (or twice) goes once, when its
+ * time comes, and every gone row goes.
+ */
+TEST(expire_frees_each_gone_row_once_and_only_gone_ones)
+{
+	struct model m;
+	model_fake(&m);
+	struct kobj *a = pod("a", "1", NULL), *b = pod("b", "2", NULL), *c = pod("c", "3", NULL);
+	struct kobj *objs[] = { a, b, c };
+	struct notification n;
+
+	for (size_t i = 0; i < 3; i++) {
+		n = note(NOTIFY_ADD, DELTA_ADDED, kobj_ref(objs[i]), NULL);
+		model_apply(&m, &n);
+	}
+	/* a: deleted, back, deleted again; b: deleted twice; c: deleted, back. */
+	enum notify_kind steps[][2] = {
+		{ NOTIFY_DELETE, 0 }, { NOTIFY_ADD, 0 }, { NOTIFY_DELETE, 0 },
+		{ NOTIFY_DELETE, 1 }, { NOTIFY_DELETE, 1 },
+		{ NOTIFY_DELETE, 2 }, { NOTIFY_ADD, 2 },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(steps); i++) {
+		struct kobj *o = objs[steps[i][1]];
+		bool del = steps[i][0] == NOTIFY_DELETE;
+		n = note(steps[i][0], del ? DELTA_DELETED : DELTA_ADDED, kobj_ref(o), NULL);
+		model_apply(&m, &n);
+	}
+	CHECK_INT(m.gone, 2);
+	int64_t due = model_row(&m, "default/b")->gone_mono + GONE_SHOW_MS;
+	CHECK(model_expire(&m, due + 1000));
+	CHECK(model_row(&m, "default/a") == NULL);
+	CHECK(model_row(&m, "default/b") == NULL);
+	CHECK(model_row(&m, "default/c") != NULL);
+	CHECK_INT(m.gone, 0);
+	CHECK_INT(m.present, 1);
+	CHECK(!model_expire(&m, due + 100000));
+	CHECK(model_row(&m, "default/c") != NULL);
+
+	for (size_t i = 0; i < 3; i++)
+		kobj_unref(objs[i]);
+	model_release(&m);
+}
+
+/* The newest hist_states entries keep their object; with none kept, no room is made. */
+TEST(history_keeps_states_only_when_asked)
+{
+	for (unsigned states = 0; states <= 2; states += 2) {
+		struct model m;
+		model_fake(&m);
+		m.hist_states = states;
+		struct kobj *v[3] = { pod("a", "1", NULL), pod("a", "2", NULL), pod("a", "3", NULL) };
+		for (size_t i = 0; i < 3; i++) {
+			struct notification n = note(i ? NOTIFY_UPDATE : NOTIFY_ADD,
+						     i ? DELTA_UPDATED : DELTA_ADDED,
+						     kobj_ref(v[i]), i ? kobj_ref(v[i - 1]) : NULL);
+			model_apply(&m, &n);
+		}
+		struct row *r = model_row(&m, "default/a");
+		CHECK_INT(r->hist_nr, 3);
+		CHECK(row_hist_obj(r, 2) == (states ? v[2] : NULL));
+		CHECK(row_hist_obj(r, 1) == (states ? v[1] : NULL));
+		CHECK(row_hist_obj(r, 0) == NULL);
+		CHECK((r->hist_obj != NULL) == (states != 0));
+		for (size_t i = 0; i < 3; i++)
+			kobj_unref(v[i]);
+		model_release(&m);
+	}
+}
+
 TEST(history_keeps_the_latest)
 {
 	struct model m;
@@ -360,6 +431,8 @@ int main(void)
 {
 	RUN(rows_follow_add_update_delete);
 	RUN(a_gone_row_comes_back_when_re_added);
+	RUN(expire_frees_each_gone_row_once_and_only_gone_ones);
+	RUN(history_keeps_states_only_when_asked);
 	RUN(history_keeps_the_latest);
 	RUN(the_log_keeps_the_latest_and_clears);
 	RUN(held_notifications_apply_on_resume);
