@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "informer/kobj.h"
+#include "lib/strbuf.h"
 #include "lib/json_stream.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -64,7 +65,9 @@ static int on_item(void *ctx, const char *text, size_t len)
 		CHECK(err.msg[0]);	/* a failure says why */
 		return -1;
 	}
-	CHECK(obj->key[0] && obj->json[obj->json_len] == '\0');
+	struct strbuf scratch = STRBUF_INIT;
+	CHECK(obj->key[0] && kobj_text(obj, &scratch)[obj->json_len] == '\0');
+	strbuf_release(&scratch);
 	o->objects++;
 	kobj_unref(obj);
 	return 0;

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "informer/kobj.h"
+#include "lib/strbuf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -52,9 +53,11 @@ static void check_kobj(const struct kobj *obj)
 	CHECK(*obj->name);
 	CHECK(!strcmp(key, obj->key));
 	free(key);
-	CHECK(obj->json[obj->json_len] == '\0');
+	struct strbuf scratch = STRBUF_INIT, scratch2 = STRBUF_INIT;
+	const char *text = kobj_text(obj, &scratch);
+	CHECK(text[obj->json_len] == '\0');
 	size_t n;
-	CHECK(!utf8_replace_invalid(obj->json, obj->json_len, &n));
+	CHECK(!utf8_replace_invalid(text, obj->json_len, &n));
 	CHECK(!utf8_replace_invalid(obj->key, strlen(obj->key), &n));
 
 	/* The text is JSON that makes the same object. */
@@ -69,10 +72,13 @@ static void check_kobj(const struct kobj *obj)
 	json_object_put(tree);
 
 	/* Scanning the compact text again changes nothing. */
-	again = kobj_from_json(obj->json, obj->json_len, KOBJ_KEEP_MANAGED_FIELDS, &err);
+	again = kobj_from_json(text, obj->json_len, KOBJ_KEEP_MANAGED_FIELDS, &err);
 	CHECK(again);
-	CHECK(again->json_len == obj->json_len && !memcmp(again->json, obj->json, obj->json_len));
+	CHECK(again->json_len == obj->json_len &&
+	      !memcmp(kobj_text(again, &scratch2), text, obj->json_len));
 	kobj_unref(again);
+	strbuf_release(&scratch);
+	strbuf_release(&scratch2);
 }
 
 /* managedFields dropped from a whole tree: the slow path. */
