@@ -371,6 +371,46 @@ TEST(a_large_list_is_held_compressed_kept_and_as_a_checkpoint)
 	flight_free(f);
 }
 
+/*
+ * Data is kept as it came and escaped for a dump: each piece is in the
+ * dump as the recording writes it, whatever its bytes (newlines, quotes,
+ * control bytes, bytes that are not UTF-8, which go as base64).
+ */
+TEST(a_dumps_data_is_each_piece_as_the_recording_writes_it)
+{
+	struct flight_opts o = { .window_ms = 60000, .budget = 1 << 20, .tail_ms = 0,
+				 .dir = dir, .keep = 0, .info = &info };
+	struct flight *f = flight_new(&o);
+	static const char *const pieces[] = {
+		"{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"name\":\"a\\\"b\"}}}\n{\"ty",
+		"\001\002\t a control byte first\n",
+		"\xff\xfe not UTF-8",
+		"pe\":\"DELETED\"}\n",
+	};
+	struct strbuf want = STRBUF_INIT;
+	char *path, *reason;
+	struct errbuf err = { "" };
+
+	static const char *const list[] = { "{\"kind\":\"PodList\",\"items\":[]}" };
+
+	/* a watch is in a dump after its list, where a replay starts */
+	exchange(f, STREAM "?limit=500", list, 1);
+	exchange(f, STREAM "?watch=true&resourceVersion=1", pieces, ARRAY_SIZE(pieces));
+	CHECK(flight_trigger(f, "signal", NULL));
+	CHECK(flight_dump_due(f, true, &path, &reason, &err) == 1);
+	for (size_t i = 0; i < ARRAY_SIZE(pieces); i++) {
+		strbuf_reset(&want);
+		recording_line_data(&want, 0, 0, pieces[i], strlen(pieces[i]));
+		const char *data = strstr(want.buf, "\"data");
+		CHECKF(data && gz_has(path, data), "piece %zu is not in the dump as %s", i, want.buf);
+	}
+	unlink(path);
+	free(path);
+	free(reason);
+	strbuf_release(&want);
+	flight_free(f);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir))
@@ -380,6 +420,7 @@ int main(void)
 	RUN(a_streaming_lists_watch_stays_within_the_budget);
 	RUN(a_list_older_than_the_window_becomes_a_reconstructed_checkpoint);
 	RUN(a_large_list_is_held_compressed_kept_and_as_a_checkpoint);
+	RUN(a_dumps_data_is_each_piece_as_the_recording_writes_it);
 	char *cmd = xasprintf("rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		return 1;
