@@ -11,14 +11,16 @@
  * segments go (a segment spans at most an eighth of the window, so that
  * a quiet stream's records go too).  A dump must replay, so each stream's
  * last list (every page of it, or a streaming list up to its
- * initial-events-end bookmark) is kept apart, whatever its age, as the
+ * initial-events-end bookmark) is kept apart, compressed in segments as
+ * the ring is, whatever its age, as the
  * dump's starting point; what of the stream came before it is left out of
  * a dump.  When the ring lets go of a record that came after that list,
  * the list and every such record are folded into a checkpoint
  * (flight_checkpoint.h), the cache rebuilt at the window's start, which a
  * dump begins with instead, marked as reconstructed.  The budget counts
  * the compressed segments, the records not compressed yet, the lists
- * kept and the checkpoints; a checkpoint is never let go of (a newer list
+ * kept and the checkpoints (their objects packed as the informer's cache
+ * packs them); a checkpoint is never let go of (a newer list
  * replaces it), so one larger than the budget leaves the ring empty.
  *
  * A trigger (flight_trigger()) notes a reason, the keys concerned and the

@@ -283,8 +283,8 @@ static bool plain_text(const unsigned char *p, size_t len)
 
 /*
  * data as a JSON string.  Written in place after one grow for the worst
- * case (each byte a \u00XX): a flight recorder escapes every byte of the
- * stream, and a call per byte was its largest cost.
+ * case (each byte a \u00XX): --record escapes every byte of the stream,
+ * and a call per byte was the flight recorder's largest cost.
  */
 static void add_json_bytes(struct strbuf *sb, const char *data, size_t len)
 {

@@ -13,6 +13,7 @@
 #include "cluster/flight.h"
 #include "cluster/http.h"
 #include "cluster/recording.h"
+#include "lib/strbuf.h"
 #include "lib/util.h"
 #include "unit.h"
 
@@ -283,6 +284,133 @@ TEST(a_list_older_than_the_window_becomes_a_reconstructed_checkpoint)
 	flight_free(f);
 }
 
+/* Pod i of a list: alike as pods are, each its own name, uid, IP and RV. */
+static void list_pod(struct strbuf *sb, unsigned i)
+{
+	unsigned long h = i * 2654435761UL;
+
+	strbuf_addf(sb, "{\"metadata\":{\"name\":\"web-%08lx-%u\",\"namespace\":\"ns-%u\","
+		    "\"uid\":\"%08lx-%04lx-4%03lx-a%03lx-%012lx\",\"resourceVersion\":\"%u\","
+		    "\"labels\":{\"app\":\"web\",\"tier\":\"frontend\"}},\"spec\":{\"nodeName\":"
+		    "\"node-%u\",\"containers\":[{\"name\":\"app\",\"image\":\"registry.example."
+		    "com/web:1.4.2\",\"ports\":[{\"containerPort\":8080,\"protocol\":\"TCP\"}],"
+		    "\"resources\":{\"requests\":{\"cpu\":\"100m\",\"memory\":\"128Mi\"}}}]},"
+		    "\"status\":{\"phase\":\"Running\",\"podIP\":\"10.%lu.%lu.%lu\",\"startTime\":"
+		    "\"2026-11-24T18:%02u:%02uZ\"}}", h & 0xffffffff, i, i % 20, h * 7 & 0xffffffff,
+		    h % 0xffff, h % 0xfff, (h >> 12) % 0xfff, h * 13 & 0xffffffffffff, 10 + i,
+		    i % 50, h % 256, (h >> 8) % 256, (h >> 16) % 256, i % 60, (i / 60) % 60);
+}
+
+/* The recording's escaping of text ('"' as \"), as gz_has() looks for it. */
+static char *escaped(const char *text)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (; *text; text++) {
+		if (*text == '"')
+			strbuf_addch(&sb, '\\');
+		strbuf_addch(&sb, *text);
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * 100,000 pods' list is 300 MiB of text: kept, and then as a checkpoint,
+ * a list is held compressed, and a dump has its objects exactly.
+ */
+TEST(a_large_list_is_held_compressed_kept_and_as_a_checkpoint)
+{
+	struct flight_opts o = { .window_ms = 50, .budget = 64 << 20, .tail_ms = 0,
+				 .dir = dir, .keep = 0, .info = &info };
+	struct flight *f = flight_new(&o);
+	struct strbuf list = STRBUF_INIT, pod = STRBUF_INIT;
+	struct http_response resp = { .status = 200, .retry_after_ms = -1 };
+	const unsigned n = 3000;
+	char *path, *reason;
+	struct errbuf err = { "" };
+
+	/* a kind of its own: the Pods of the tests before taught theirs its dictionary */
+	strbuf_adds(&list, "{\"kind\":\"WebPodList\",\"apiVersion\":\"v1\",\"metadata\":"
+		    "{\"resourceVersion\":\"5000\"},\"items\":[");
+	for (unsigned i = 0; i < n; i++) {
+		if (i)
+			strbuf_addch(&list, ',');
+		list_pod(&list, i);
+	}
+	strbuf_adds(&list, "]}");
+	const char *pieces[] = { strbuf_str(&list) };
+	exchange(f, STREAM "?limit=500&resourceVersion=0", pieces, 1);
+	size_t held = flight_bytes(f);
+	CHECKF(held < list.len / 4, "the kept list: held %zu bytes of %zu", held, list.len);
+	unsigned x = flight_tap.begin(f, STREAM, STREAM "?watch=true&resourceVersion=5000");
+	flight_tap.head(f, x, &resp);
+	static const char ev[] = "{\"type\":\"BOOKMARK\",\"object\":{\"metadata\":"
+				 "{\"resourceVersion\":\"5001\"}}}\n";
+	for (int i = 0; i < 2; i++) {
+		usleep(120000);	/* out of the window by the next: the list is folded */
+		flight_tap.data(f, x, ev, strlen(ev));
+	}
+	/* each object packed; its key, its entry and the map's table are not */
+	held = flight_bytes(f);
+	CHECKF(held < list.len / 2, "the checkpoint: held %zu bytes of %zu", held, list.len);
+	CHECK(flight_trigger(f, "signal", NULL));
+	CHECK(flight_dump_due(f, true, &path, &reason, &err) == 1);
+	CHECK(gz_has(path, "\"reconstructed\":true"));
+	for (unsigned i = 0; i < n; i += 997) {
+		strbuf_reset(&pod);
+		list_pod(&pod, i);
+		char *want = escaped(pod.buf);
+		CHECKF(gz_has(path, want), "pod %u is not in the dump as it came", i);
+		free(want);
+	}
+	unlink(path);
+	free(path);
+	free(reason);
+	strbuf_release(&list);
+	strbuf_release(&pod);
+	flight_free(f);
+}
+
+/*
+ * Data is kept as it came and escaped for a dump: each piece is in the
+ * dump as the recording writes it, whatever its bytes (newlines, quotes,
+ * control bytes, bytes that are not UTF-8, which go as base64).
+ */
+TEST(a_dumps_data_is_each_piece_as_the_recording_writes_it)
+{
+	struct flight_opts o = { .window_ms = 60000, .budget = 1 << 20, .tail_ms = 0,
+				 .dir = dir, .keep = 0, .info = &info };
+	struct flight *f = flight_new(&o);
+	static const char *const pieces[] = {
+		"{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"name\":\"a\\\"b\"}}}\n{\"ty",
+		"\001\002\t a control byte first\n",
+		"\xff\xfe not UTF-8",
+		"pe\":\"DELETED\"}\n",
+	};
+	struct strbuf want = STRBUF_INIT;
+	char *path, *reason;
+	struct errbuf err = { "" };
+
+	static const char *const list[] = { "{\"kind\":\"PodList\",\"items\":[]}" };
+
+	/* a watch is in a dump after its list, where a replay starts */
+	exchange(f, STREAM "?limit=500", list, 1);
+	exchange(f, STREAM "?watch=true&resourceVersion=1", pieces, ARRAY_SIZE(pieces));
+	CHECK(flight_trigger(f, "signal", NULL));
+	CHECK(flight_dump_due(f, true, &path, &reason, &err) == 1);
+	for (size_t i = 0; i < ARRAY_SIZE(pieces); i++) {
+		strbuf_reset(&want);
+		recording_line_data(&want, 0, 0, pieces[i], strlen(pieces[i]));
+		const char *data = strstr(want.buf, "\"data");
+		CHECKF(data && gz_has(path, data), "piece %zu is not in the dump as %s", i, want.buf);
+	}
+	unlink(path);
+	free(path);
+	free(reason);
+	strbuf_release(&want);
+	flight_free(f);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir))
@@ -291,6 +419,8 @@ int main(void)
 	RUN(a_dump_holds_the_list_the_watch_and_the_trigger);
 	RUN(a_streaming_lists_watch_stays_within_the_budget);
 	RUN(a_list_older_than_the_window_becomes_a_reconstructed_checkpoint);
+	RUN(a_large_list_is_held_compressed_kept_and_as_a_checkpoint);
+	RUN(a_dumps_data_is_each_piece_as_the_recording_writes_it);
 	char *cmd = xasprintf("rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		return 1;
