@@ -85,23 +85,38 @@ open_watches() { [ "$(simctl GET /stats | jq .openWatches)" -eq "$1" ]; }
 	[[ $stderr == *"invalid value '3' for '--http-version': expected one of 1.1, 2"* ]]
 }
 
-@test "a quiet HTTP/2 connection is pinged and kept; one that stops answering is closed and replaced" {
+# The requests in the front end's access log besides discovery and the
+# lists and watches of RESOURCES (an ERE alternation): printed, and grep's
+# status 0, if there are any.  client-go's health check adds none.
+other_requests() {
+	grep -v -E -e '"GET /apis?(/[^/? ]+){0,2} HTTP/' \
+		-e "\"GET /api(s/[^/]+)?/v1/(namespaces/[^/]+/)?($1)\\?" "$H2_DIR/access.log"
+}
+
+@test "a quiet HTTP/2 connection is sent PING frames and kept; one that stops answering is closed and replaced" {
 	sim_start --pods 3
-	h2_start
+	# The front end prints its HTTP/2 frames into its error log.
+	h2_start --frontend-frame-debug
 	# client-go's knobs, made short: ping after 1 s of silence, give up 2 s later.
 	HTTP2_READ_IDLE_TIMEOUT_SECONDS=1 HTTP2_PING_TIMEOUT_SECONDS=2 \
 		start_watch "$H2_KUBECONFIG" pods
 	wait_until 20 open_watches 1
-	# Nothing changes: the connection is pinged (GET /livez on it), and lives.
-	wait_until 15 bash -c "[ \$(grep -c ' \"GET /livez ' '$H2_DIR/access.log') -ge 3 ]"
-	! grep -q 'closing it' "$ERR" || false
+	# Nothing changes: every quiet second brings a PING frame, answered, and
+	# the connection lives on; unanswered, it would be closed 3 s in.
+	wait_until 20 bash -c "[ \$(grep -c 'ping answered' '$ERR') -ge 4 ]"
+	[ "$(grep -c 'recv PING frame <length=8, flags=0x00, stream_id=0>' "$H2_DIR/error.log")" -ge 4 ]
+	[ "$(grep -c 'send PING frame <length=8, flags=0x01, stream_id=0>' "$H2_DIR/error.log")" -ge 4 ]
+	[ "$(grep -c 'quiet for 1\.[0-9] s: ping sent' "$ERR")" -ge 4 ]
+	run ! grep -q 'closing it' "$ERR"
 	[ "$(grep -c '^GET .*watch=true' "$ERR")" -eq 0 ]	# the first watch still runs
 	[ "$(h2_connections)" -eq 1 ]
+	# A PING is no request: the server saw discovery, the list and the watch.
+	run ! other_requests pods
 
 	# The front end freezes (its socket stays open, nothing moves).
 	kill -STOP "$H2_PID"
 	local frozen=$SECONDS
-	wait_until 15 file_has "$ERR" "silent for .* after a ping: closing it"
+	wait_until 15 file_has "$ERR" "silent for .* s, 2\.[0-9] s after a ping: closing it"
 	[ $((SECONDS - frozen)) -le 6 ]
 	file_has "$ERR" "watch ended \(connection lost: connection to server 'https://127.0.0.1:$H2_PORT' went silent"
 	kill -CONT "$H2_PID"
@@ -109,7 +124,8 @@ open_watches() { [ "$(simctl GET /stats | jq .openWatches)" -eq "$1" ]; }
 	simctl POST /update '{"resource":"pods","namespace":"default","name":"pod-0","patch":{"metadata":{"labels":{"after":"freeze"}}}}' >/dev/null
 	wait_until 20 file_has "$OUT" "Updated +default/pod-0"
 	[ "$(h2_connections)" -eq 1 ]
-	! file_has "$ERR" "relist"
+	run ! file_has "$ERR" "relist"
+	run ! other_requests pods
 }
 
 # The keys and resourceVersions the deltas of RESOURCE in $OUT leave behind.
@@ -138,15 +154,19 @@ converged() { [ "$(replay "$1")" = "$(sim_oracle "$1" | jq -S -c .items)" ]; }
 	wait_until 20 bash -c "$(declare -f simctl); ! simctl GET /churn | jq -e .running >/dev/null"
 	wait_until 60 converged pods
 	wait_until 10 converged configmaps
+	run ! other_requests 'pods|configmaps'
 }
 
 @test "HTTP2_READ_IDLE_TIMEOUT_SECONDS=0 turns the health check off, as in client-go" {
 	sim_start --pods 1
-	h2_start
+	h2_start --frontend-frame-debug
 	HTTP2_READ_IDLE_TIMEOUT_SECONDS=0 start_watch "$H2_KUBECONFIG" pods
 	wait_until 20 open_watches 1
 	sleep 3	# three read-idle periods of the test above: no ping may come
-	! grep -q 'GET /livez' "$H2_DIR/access.log"
+	grep -q 'recv HEADERS frame' "$H2_DIR/error.log"	# the frames are logged
+	run ! grep -q 'PING frame' "$H2_DIR/error.log"
+	run ! grep -q 'ping sent' "$ERR"
+	run ! other_requests pods
 }
 
 @test "every connection has TCP keepalive: idle 20 s, every 10 s, 3 probes, user timeout 50 s" {

@@ -11,7 +11,9 @@
 #   h2_stop             (safe twice; teardown calls it)
 #
 # h2_start exports H2_PORT, H2_PID, H2_KUBECONFIG (the sim's kubeconfig,
-# server pointed at the front end) and H2_DIR (access.log, error.log).
+# server pointed at the front end) and H2_DIR (access.log, error.log, and
+# frames.log: nghttpx's stderr, where --frontend-frame-debug prints the
+# HTTP/2 frames of the front end).
 
 NGHTTPX=$(command -v nghttpx || echo /usr/sbin/nghttpx)
 
@@ -32,7 +34,7 @@ h2_start() {
 		--backend-read-timeout=1h --frontend-http2-read-timeout=1h \
 		--accesslog-file="$H2_DIR/access.log" --errorlog-file="$H2_DIR/error.log" \
 		"$@" "${H2_KEY:-$SIM_KUBECONFIG.server.key}" "${H2_CERT:-$SIM_KUBECONFIG.server.crt}" \
-		>/dev/null 2>&1 3>&- &
+		>/dev/null 2>"$H2_DIR/frames.log" 3>&- &
 	H2_PID=$!
 	H2_KUBECONFIG="$H2_DIR/kubeconfig"
 	sed "s#server: .*#server: https://127.0.0.1:$H2_PORT#" "$SIM_KUBECONFIG" >"$H2_KUBECONFIG"

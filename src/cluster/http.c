@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <time.h>
 
@@ -93,10 +94,7 @@ struct kclient {
 	enum http_version http_version;
 	/* Without proxy-url: NO_PROXY plus loopback (see env_no_proxy). */
 	char *no_proxy;
-	/* The health check's GET /livez: only the Host header, no credentials. */
-	struct curl_slist *probe_headers;
-	char *probe_url;
-	int64_t ping_timeout_ms;
+	int64_t ping_timeout_ms;	/* the HTTP/2 health check's, for messages */
 
 	CURLSH *share;
 	pthread_mutex_t share_locks[CURL_LOCK_DATA_LAST];
@@ -210,7 +208,6 @@ static int64_t env_seconds(const char *name, int64_t dflt)
 	return (int64_t)v;
 }
 
-static void probe_setup(void *ctx, CURL *h, void *like);
 static void transport_note(void *ctx, const char *msg);
 static const struct kclient_ops live_ops;
 
@@ -249,21 +246,21 @@ struct kclient *kclient_new(const struct rest_config *cfg, struct errbuf *err)
 	curl_share_setopt(c->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
 	c->verify_log = tls_verify_log_new();
 
-	c->probe_url = xasprintf("%s/livez", c->url_base);
-	if (c->host_header) {
-		c->probe_headers = curl_slist_append(NULL, c->host_header);
-		if (!c->probe_headers)
-			die("out of memory");
-	}
 	c->ping_timeout_ms = env_seconds("HTTP2_PING_TIMEOUT_SECONDS", PING_TIMEOUT_S) * 1000;
 	struct transport_opts topts = {
 		.read_idle_ms = env_seconds("HTTP2_READ_IDLE_TIMEOUT_SECONDS",
 					    READ_IDLE_TIMEOUT_S) * 1000,
 		.ping_timeout_ms = c->ping_timeout_ms,
-		.probe_setup = probe_setup,
 		.note = transport_note,
 		.ctx = c,
 	};
+	/*
+	 * Through an https:// proxy the server's TLS runs inside the proxy's,
+	 * and the transport can write its PING only on the socket (transport.h):
+	 * no health check there.
+	 */
+	if (c->cfg->proxy_url && !strncasecmp(c->cfg->proxy_url, "https:", 6))
+		topts.read_idle_ms = 0;
 	c->tp = transport_new(&topts);
 	return c;
 }
@@ -281,7 +278,7 @@ void kclient_free(struct kclient *c)
 /* The libcurl backend's part of kclient_free(). */
 static void live_release(struct kclient *c)
 {
-	/* The transport first: its thread may still hold pings that use the share. */
+	/* The transport first: its thread may still run transfers that use the share. */
 	transport_free(c->tp);
 	curl_share_cleanup(c->share);
 	for (size_t i = 0; i < ARRAY_SIZE(c->share_locks); i++)
@@ -290,8 +287,6 @@ static void live_release(struct kclient *c)
 	credential_free(c->cred);
 	free(c->url_base);
 	curl_slist_free_all(c->connect_to);
-	curl_slist_free_all(c->probe_headers);
-	free(c->probe_url);
 	free(c->host_header);
 	free(c->identity);
 	free(c->no_proxy);
@@ -353,7 +348,7 @@ struct transfer {
 	struct http_response *resp;
 	http_data_fn *on_data;	/* NULL: everything into resp->body */
 	void *ctx;
-	/* What the request presents; the health check copies its TLS identity. */
+	/* What the request presents: its certificate is named in errors. */
 	const struct credential_snapshot *snap;
 	bool stopped, stalled, aborted, conn_dead, http2;
 	bool type_checked, not_json;	/* the Content-Type of a 2xx */
@@ -607,7 +602,7 @@ static long curl_http_version(const struct kclient *c)
 }
 
 /*
- * What every handle of the client shares, ping or request.  cert and key
+ * What every handle of the client shares.  cert and key
  * are the credential's when it has its own (an exec plugin's), else the
  * kubeconfig's; connections are reused only between handles that present
  * the same.
@@ -680,20 +675,6 @@ static void setup_handle(struct kclient *c, CURL *h, const char *url, char *errb
 		curl_easy_setopt(h, CURLOPT_SSLKEYTYPE, "PEM");
 	}
 	tls_watch_verify(h, c->verify_log);
-}
-
-/*
- * The HTTP/2 health check's ping (transport.h), on the connection thread:
- * GET /livez, which any apiserver answers to anyone, with no credentials
- * (no token refresh, no exec plugin on this thread) but the TLS identity
- * of the request it checks on, so that libcurl sends it over the same
- * connection.  Any answer, 401 included, proves the connection alive.
- */
-static void probe_setup(void *ctx, CURL *h, void *like)
-{
-	struct kclient *c = ctx;
-	const struct transfer *t = like;
-	setup_handle(c, h, c->probe_url, NULL, t->snap, c->probe_headers, 0);
 }
 
 /* ---- transport errors, said so a person can act --------------------------- */

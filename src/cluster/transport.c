@@ -5,7 +5,8 @@
  * caller allocates it in xfer_start() and frees it in xfer_free(), once
  * `done`; in between the connection thread links it into `running` (a
  * list only that thread touches) and unlinks it before setting `done`.
- * Pings are transfers the connection thread starts and frees itself.
+ * The health check's pings are no transfers: the connection thread writes
+ * them straight to the connection (ping_write).
  */
 #include "cluster/transport.h"
 
@@ -18,8 +19,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/tcp.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <openssl/bio.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#include <sys/select.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -29,8 +35,10 @@
 #define MAX_STREAMS 1000L
 /* The longest the connection thread sleeps when no timer is due. */
 #define MAX_POLL_MS 60000
-/* A ping that has not finished by then is given up (its connection was judged before). */
-#define PING_EXTRA_MS 5000
+/* A ping that could not be written yet is tried again this often. */
+#define PING_RETRY_MS 50
+/* An HTTP/2 PING frame: a 9-byte frame header and 8 bytes of opaque data. */
+#define PING_FRAME_LEN 17
 
 struct xfer {
 	struct transport *tp;
@@ -38,7 +46,6 @@ struct xfer {
 	xfer_header_fn *on_header;
 	void *arg;
 	int wake[2];		/* [0] readable when there is news */
-	bool ping;		/* the transport's own; no caller */
 
 	/* Under tp->lock. */
 	struct strbuf pending;
@@ -67,8 +74,12 @@ struct xfer {
 struct conn {
 	char local_ip[48];
 	long local_port;
-	int64_t last_rx;	/* newest last byte of its transfers */
-	int64_t ping_at;	/* 0: no ping outstanding */
+	/* When it last received anything: a transfer's byte, or the kernel's count. */
+	int64_t last_rx;
+	int64_t ping_at;	/* 0: no ping outstanding; else when it fell due */
+	bool ping_sent;		/* the PING frame is written (else it waits its turn) */
+	uint64_t rx_bytes;	/* the socket's bytes received just before the ping */
+	bool unpingable;	/* a TLS library kinf cannot write a frame through */
 	bool seen;		/* scratch for conn_scan */
 };
 
@@ -96,7 +107,7 @@ struct transport {
 /* Under tp->lock. */
 static void notify(struct xfer *x)
 {
-	if (x->ping || x->signalled)
+	if (x->signalled)
 		return;
 	x->signalled = true;
 	if (write(x->wake[1], "", 1) < 0) {
@@ -121,7 +132,7 @@ static size_t write_cb(char *data, size_t size, size_t nmemb, void *userp)
 
 	pthread_mutex_lock(&tp->lock);
 	atomic_store(&x->last_byte_ms, mono_ms());
-	if (x->cancel || x->ping) {
+	if (x->cancel) {
 		pthread_mutex_unlock(&tp->lock);
 		return len;
 	}
@@ -210,7 +221,6 @@ static void running_unlink(struct transport *tp, struct xfer *x)
 	}
 }
 
-static struct conn *conn_find(struct transport *tp, const char *ip, long port);
 static void note(struct transport *tp, const char *fmt, ...) PRINTF(2, 3);
 static void note(struct transport *tp, const char *fmt, ...)
 {
@@ -229,17 +239,6 @@ static void finish(struct transport *tp, struct xfer *x, CURLcode result)
 {
 	curl_multi_remove_handle(tp->multi, x->easy);
 	running_unlink(tp, x);
-	if (x->ping) {
-		/* Its answer counts for its connection even though it is gone now. */
-		struct conn *c = x->local_port ? conn_find(tp, x->local_ip, x->local_port) : NULL;
-		int64_t last = atomic_load(&x->last_byte_ms);
-		if (c && last > c->last_rx)
-			c->last_rx = last;
-		curl_easy_cleanup(x->easy);
-		strbuf_release(&x->pending);
-		free(x);
-		return;
-	}
 	pthread_mutex_lock(&tp->lock);
 	x->done = true;
 	x->result = result;
@@ -364,46 +363,21 @@ static void conn_scan(struct transport *tp)
 		}
 		if (last > c->last_rx)
 			c->last_rx = last;
-		/* A ping alone does not keep a connection in the table. */
-		c->seen |= !x->ping;
+		c->seen = true;
 	}
 	for (size_t i = tp->nr_conns; i-- > 0;)
 		if (!tp->conns[i].seen)
 			conn_drop(tp, &tp->conns[i]);
 }
 
-/* Any running transfer on c, to model a ping on. */
+/* Any running transfer on c: its easy handle leads to the connection's TLS. */
 static struct xfer *xfer_on(struct transport *tp, const struct conn *c)
 {
 	for (struct xfer *x = tp->running; x; x = x->next)
 		if (same_conn(x->local_ip, x->local_port, c->local_ip, c->local_port) &&
-		    !x->ping && !x->removing)
+		    !x->removing)
 			return x;
 	return NULL;
-}
-
-static void ping(struct transport *tp, struct conn *c)
-{
-	struct xfer *like = xfer_on(tp, c);
-	if (!like)
-		return;
-	struct xfer *x = xcalloc(1, sizeof(*x));
-	x->tp = tp;
-	x->ping = true;
-	x->wake[0] = x->wake[1] = -1;
-	atomic_init(&x->last_byte_ms, mono_ms());
-	atomic_init(&x->http2_seen, false);
-	x->easy = curl_easy_init();
-	if (!x->easy)
-		die("out of memory");
-	tp->opts.probe_setup(tp->opts.ctx, x->easy, like->arg);
-	curl_easy_setopt(x->easy, CURLOPT_PRIVATE, x);
-	/* On the connection of `like` if it can carry one more stream. */
-	curl_easy_setopt(x->easy, CURLOPT_PIPEWAIT, 1L);
-	curl_easy_setopt(x->easy, CURLOPT_TIMEOUT_MS,
-			 (long)(tp->opts.ping_timeout_ms + PING_EXTRA_MS));
-	c->ping_at = mono_ms();
-	add_easy(tp, x);
 }
 
 /* The socket libcurl has open for the connection whose local end is ip:port. */
@@ -428,11 +402,146 @@ static curl_socket_t socket_of(struct transport *tp, const char *ip, long port)
 	return found;
 }
 
-/* The connection stayed silent after a ping: every transfer on it fails now. */
-static void conn_kill(struct transport *tp, struct conn *c, int64_t now)
+/*
+ * The kernel's account of fd: what arrived (tcpi_bytes_received,
+ * tcpi_last_data_recv) and what waits to leave (tcpi_notsent_bytes).
+ * -1 if it has none, or a kernel older than Linux 4.6 gives less.
+ */
+static int tcp_info_get(curl_socket_t fd, struct tcp_info *ti)
 {
-	note(tp, "silent for %.1f s, %.1f s after a ping: closing it",
-	     (double)(now - c->last_rx) / 1000, (double)(now - c->ping_at) / 1000);
+	socklen_t len = sizeof(*ti);
+	memset(ti, 0, sizeof(*ti));
+	if (fd == CURL_SOCKET_BAD || getsockopt(fd, IPPROTO_TCP, TCP_INFO, ti, &len) < 0)
+		return -1;
+	if (len < offsetof(struct tcp_info, tcpi_notsent_bytes) + sizeof(ti->tcpi_notsent_bytes))
+		return -1;
+	return 0;
+}
+
+/*
+ * Whether libcurl waits to write on fd: nghttp2 has frames queued, or a
+ * transfer is sending.  (An fd past FD_SETSIZE is left out of the sets:
+ * then the kernel's checks in ping_write decide alone.)
+ */
+static bool curl_wants_write(struct transport *tp, curl_socket_t fd)
+{
+	fd_set r, w, e;
+	int max = -1;
+	FD_ZERO(&r);
+	FD_ZERO(&w);
+	FD_ZERO(&e);
+	if (fd >= FD_SETSIZE)
+		return false;
+	if (curl_multi_fdset(tp->multi, &r, &w, &e, &max) != CURLM_OK)
+		return true;
+	return max >= fd && FD_ISSET(fd, &w);
+}
+
+/*
+ * Encrypts frame as the next TLS record of ssl, into out.  For the call,
+ * a memory BIO stands in for libcurl's as ssl's write side: OpenSSL never
+ * meets a full socket, so it never keeps half a record for later, and
+ * libcurl's BIO (which needs a transfer in progress) is not called.
+ * Returns the record's length; 0 if OpenSSL wrote nothing (ssl is not
+ * ready: nothing changed); -1 if the record was made but does not fit
+ * out (ssl's sequence number moved on: the connection is lost).
+ */
+static ssize_t tls_seal(SSL *ssl, const unsigned char *frame, size_t len, unsigned char *out,
+			size_t cap)
+{
+	BIO *curl_bio = SSL_get_wbio(ssl);
+	BIO *mem;
+	ssize_t n = 0;
+
+	if (!curl_bio || !SSL_is_init_finished(ssl) || SSL_get_shutdown(ssl))
+		return 0;
+	mem = BIO_new(BIO_s_mem());
+	if (!mem)
+		return 0;
+	/* SSL_set0_wbio() drops the old BIO's reference: hold one for it. */
+	BIO_up_ref(curl_bio);
+	SSL_set0_wbio(ssl, mem);
+	ERR_clear_error();
+	if (SSL_write(ssl, frame, (int)len) == (int)len) {
+		size_t pending = BIO_ctrl_pending(mem);
+		n = pending > cap ? -1 : BIO_read(mem, out, (int)pending);
+	}
+	/* Takes our reference back and frees mem. */
+	SSL_set0_wbio(ssl, curl_bio);
+	/* libcurl reads OpenSSL's error queue after its own calls: leave it empty. */
+	ERR_clear_error();
+	return n;
+}
+
+enum ping_result {
+	PING_SENT,
+	PING_LATER,	/* not safe now; nothing written */
+	PING_BROKEN,	/* part of a record or frame went out: the stream is corrupt */
+	PING_CANNOT,	/* a TLS library other than OpenSSL */
+};
+
+/*
+ * Writes one HTTP/2 PING frame on c, as Go's http2 health check does,
+ * behind libcurl's back (libcurl 7.88 has no way to, transport.h says
+ * why).  That is safe when done here, on the only thread that calls
+ * libcurl, between two calls:
+ *  - every byte of the connection is a whole frame once libcurl has none
+ *    half written: nghttp2 queues frames and libcurl 7.88 keeps a short
+ *    write's tail, both only after the socket refused bytes, and then
+ *    libcurl waits for POLLOUT (curl_wants_write) or the kernel still
+ *    holds unsent bytes (tcpi_notsent_bytes).  kinf writes request
+ *    headers and flow-control frames, a few hundred bytes, so on a
+ *    connection that received nothing for read_idle_ms this is the rule;
+ *    otherwise the ping waits, and counts as unanswered meanwhile, as
+ *    Go's ping blocked on a full socket does.
+ *  - the frame is written whole: a poll() says the socket has room, and
+ *    its 17 bytes (under 100 as a TLS record) go in one send(); TLS's
+ *    record goes in one piece (tls_seal) with the next sequence number,
+ *    so libcurl's next record follows it as it would any other.
+ *  - the answer is a PING with the ACK flag, which nghttp2 takes
+ *    whether or not it sent a PING (nghttp2_session_on_ping_received
+ *    answers only PINGs without ACK) and hands to libcurl's frame
+ *    callback, which ignores PING frames.
+ */
+static enum ping_result ping_write(struct transport *tp, struct conn *c, curl_socket_t fd,
+				   const struct tcp_info *ti)
+{
+	/* Length 8, type PING, no flags, stream 0; opaque data any 8 bytes. */
+	static const unsigned char frame[PING_FRAME_LEN] = {
+		0, 0, 8, 0x6, 0, 0, 0, 0, 0, 'k', 'i', 'n', 'f', 'p', 'i', 'n', 'g'
+	};
+	unsigned char record[512];
+	const unsigned char *out = frame;
+	ssize_t len = sizeof(frame);
+	struct curl_tlssessioninfo *tsi = NULL;
+	struct pollfd pfd = { .fd = fd, .events = POLLOUT };
+	struct xfer *x = xfer_on(tp, c);
+
+	if (!x || ti->tcpi_notsent_bytes || curl_wants_write(tp, fd) ||
+	    poll(&pfd, 1, 0) != 1 || pfd.revents != POLLOUT)
+		return PING_LATER;
+	/* The server's TLS, even through a CONNECT tunnel (libcurl's first TLS filter). */
+	if (curl_easy_getinfo(x->easy, CURLINFO_TLS_SSL_PTR, &tsi) != CURLE_OK || !tsi)
+		return PING_LATER;
+	if (tsi->internals) {
+		if (tsi->backend != CURLSSLBACKEND_OPENSSL)
+			return PING_CANNOT;
+		len = tls_seal(tsi->internals, frame, sizeof(frame), record, sizeof(record));
+		if (len <= 0)
+			return len < 0 ? PING_BROKEN : PING_LATER;
+		out = record;
+	}
+	ssize_t n = send(fd, out, (size_t)len, MSG_NOSIGNAL | MSG_DONTWAIT);
+	if (n == len)
+		return PING_SENT;
+	/* A plain frame not begun did no harm; a sealed record must go out. */
+	return n <= 0 && out == frame ? PING_LATER : PING_BROKEN;
+}
+
+/* The connection is lost: every transfer on it fails now. */
+static void conn_kill(struct transport *tp, struct conn *c, const char *why)
+{
+	note(tp, "%s: closing it", why);
 	pthread_mutex_lock(&tp->lock);
 	for (struct xfer *x = tp->running; x; x = x->next)
 		if (same_conn(x->local_ip, x->local_port, c->local_ip, c->local_port))
@@ -448,30 +557,101 @@ static void conn_kill(struct transport *tp, struct conn *c, int64_t now)
 	conn_drop(tp, c);
 }
 
+/*
+ * Whether anything arrived on c since its ping, from the kernel's count of
+ * bytes received: the PING's ACK reaches no callback of libcurl's (see
+ * ping_write).  Counting the socket's bytes, rather than TLS records seen
+ * through SSL_set_msg_callback(), works for h2c as for TLS, leaves
+ * libcurl's own message callback (-v -v) alone, and counts what arrived
+ * while libcurl does not read (every stream paused), as Go's reader never
+ * stops.  Any frame counts, not only the ACK: a server that answers
+ * frames but not PINGs is not one this check is for.
+ */
+static bool conn_answered(const struct conn *c, bool have_ti, const struct tcp_info *ti)
+{
+	if (c->ping_sent && have_ti && ti->tcpi_bytes_received > c->rx_bytes)
+		return true;
+	/* A transfer's byte after the ping fell due (the kernel's count may be missing). */
+	return c->last_rx >= c->ping_at;
+}
+
+/* The health check of one connection; returns when it is due again (ms from now, -1: closed). */
+static int64_t conn_check(struct transport *tp, struct conn *c, int64_t now)
+{
+	const struct transport_opts *o = &tp->opts;
+	curl_socket_t fd = CURL_SOCKET_BAD;
+	struct tcp_info ti;
+	bool have_ti = false;
+
+	/* The kernel is asked only when the transfers alone say the connection is quiet. */
+	if (c->ping_at || now - c->last_rx >= o->read_idle_ms) {
+		fd = socket_of(tp, c->local_ip, c->local_port);
+		have_ti = tcp_info_get(fd, &ti) == 0;
+		/* "Nothing read" counts every byte, PING ACKs and all, as Go counts every frame. */
+		if (have_ti && now - (int64_t)ti.tcpi_last_data_recv > c->last_rx)
+			c->last_rx = now - (int64_t)ti.tcpi_last_data_recv;
+	}
+	if (c->ping_at && conn_answered(c, have_ti, &ti)) {
+		if (c->ping_sent)
+			note(tp, "ping answered in %.3f s", (double)(now - c->ping_at) / 1000);
+		c->ping_at = 0;
+		c->ping_sent = false;
+	}
+	if (c->ping_at && now - c->ping_at >= o->ping_timeout_ms) {
+		char *why = xasprintf("silent for %.1f s, %.1f s after a ping%s",
+				      (double)(now - c->last_rx) / 1000,
+				      (double)(now - c->ping_at) / 1000,
+				      c->ping_sent ? "" : " that could not be written");
+		conn_kill(tp, c, why);
+		free(why);
+		return -1;
+	}
+	if (!c->ping_at && now - c->last_rx >= o->read_idle_ms && !c->unpingable)
+		c->ping_at = now;
+	if (c->ping_at && !c->ping_sent && have_ti) {
+		uint64_t before = ti.tcpi_bytes_received;
+		switch (ping_write(tp, c, fd, &ti)) {
+		case PING_SENT:
+			c->ping_sent = true;
+			c->rx_bytes = before;
+			note(tp, "quiet for %.1f s: ping sent", (double)(now - c->last_rx) / 1000);
+			break;
+		case PING_LATER:
+			break;
+		case PING_BROKEN:
+			conn_kill(tp, c, "a ping could not be written whole");
+			return -1;
+		case PING_CANNOT:
+			note(tp, "cannot write a ping through this libcurl's TLS library: "
+			     "the connection goes unchecked");
+			c->unpingable = true;
+			c->ping_at = 0;
+			break;
+		}
+	}
+	if (c->unpingable)
+		return -1;
+	if (!c->ping_at)
+		return c->last_rx + o->read_idle_ms - now;
+	int64_t due = c->ping_at + o->ping_timeout_ms - now;
+	return c->ping_sent || due < PING_RETRY_MS ? due : PING_RETRY_MS;
+}
+
 /* Pings and verdicts; returns how long until the next one is due (ms, -1: none). */
 static int64_t health_check(struct transport *tp)
 {
-	const struct transport_opts *o = &tp->opts;
 	int64_t next = -1;
 
-	if (o->read_idle_ms <= 0 || !o->probe_setup)
+	if (tp->opts.read_idle_ms <= 0)
 		return -1;
 	conn_scan(tp);
 	int64_t now = mono_ms();
 	for (size_t i = tp->nr_conns; i-- > 0;) {
-		struct conn *c = &tp->conns[i];
-		int64_t due;
-		if (c->ping_at && c->last_rx >= c->ping_at)
-			c->ping_at = 0;		/* something arrived: alive */
-		if (c->ping_at && now - c->ping_at >= o->ping_timeout_ms) {
-			conn_kill(tp, c, now);
+		int64_t due = conn_check(tp, &tp->conns[i], now);
+		if (due < 0)
 			continue;
-		}
-		if (!c->ping_at && now - c->last_rx >= o->read_idle_ms)
-			ping(tp, c);
-		due = c->ping_at ? c->ping_at + o->ping_timeout_ms : c->last_rx + o->read_idle_ms;
-		if (next < 0 || due - now < next)
-			next = due - now < 0 ? 0 : due - now;
+		if (next < 0 || due < next)
+			next = due;
 	}
 	return next;
 }
@@ -481,17 +661,8 @@ static void *connection_thread(void *arg)
 	struct transport *tp = arg;
 
 	for (;;) {
-		bool quit = take_requests(tp);
-		if (quit) {
-			/* Callers are gone; pings need no answer any more. */
-			for (struct xfer *x = tp->running, *next; x; x = next) {
-				next = x->next;
-				if (x->ping)
-					finish(tp, x, CURLE_ABORTED_BY_CALLBACK);
-			}
-			if (!tp->running)
-				break;
-		}
+		if (take_requests(tp) && !tp->running)
+			break;
 		int still;
 		curl_multi_perform(tp->multi, &still);
 		read_results(tp);

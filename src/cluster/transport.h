@@ -24,28 +24,35 @@
  * Connection health, as client-go's HTTP/2 health check
  * (apimachinery util/net http.go: ReadIdleTimeout 30 s, PingTimeout 15 s):
  * an HTTP/2 connection that carries transfers and has received nothing for
- * read_idle_ms is sent a ping; if still nothing arrives within
- * ping_timeout_ms, the connection is dead: the transport shuts its socket
- * down, every transfer on it fails at once (xfer_news.conn_dead), and the
- * next requests open a new connection.  libcurl 7.88 (Debian 12) has no
- * way to send an HTTP/2 PING frame on a connection of a multi handle:
- * curl_easy_upkeep() walks only the connection cache of the handle's
- * private multi (data->multi_easy, which curl_easy_perform makes), and a
- * handle added to our multi has none, so it returns CURLE_OK having done
- * nothing, whatever CURLOPT_UPKEEP_INTERVAL_MS says (libcurl 8.10's
- * connection pool changed that).  Even where it sends one, nghttp2
- * answers the PING's ACK inside libcurl with no callback, so kinf could
- * tell it was answered only by counting the socket's own reads.  So the
- * ping is a tiny request multiplexed on
- * the same connection (opts.probe_setup says which; kclient asks
- * GET /livez, which every apiserver answers, whoever asks): any answer,
- * even 401, proves the connection alive.  HTTP/1.1 connections cannot be
- * pinged in band; TCP keepalive (see http.c) covers a vanished peer.
+ * read_idle_ms is sent an HTTP/2 PING frame; if still nothing arrives
+ * within ping_timeout_ms, the connection is dead: the transport shuts its
+ * socket down, every transfer on it fails at once (xfer_news.conn_dead),
+ * and the next requests open a new connection.  No request is added: the
+ * server sees the frames Go's http2 transport sends.
+ *
+ * libcurl 7.88 (Debian 12) cannot send that PING on a connection of a
+ * multi handle: curl_easy_upkeep() walks only the connection cache of the
+ * handle's private multi (data->multi_easy, which curl_easy_perform
+ * makes), and a handle added to our multi has none, so it returns
+ * CURLE_OK having done nothing (libcurl 8.10's connection pool changed
+ * that).  So the connection thread writes the frame itself, between two
+ * calls into libcurl: over TLS as the next record of the connection's
+ * OpenSSL session (CURLINFO_TLS_SSL_PTR), over h2c straight to the
+ * socket; transport.c's ping_write says why this is safe.  nghttp2 takes
+ * the ACK inside libcurl with no callback, so "received" is the kernel's
+ * count of the socket's bytes (TCP_INFO): any byte after the ping answers
+ * it, and every byte, ACKs included, counts as read.  Through an https://
+ * proxy the server's TLS runs inside the proxy's and no frame can be
+ * written: kclient turns the check off there.  HTTP/1.1 connections are
+ * not checked, as in client-go; TCP keepalive (see http.c) covers a
+ * vanished peer.
  *
  * DESIGN (threads): callers start, take, wait, cancel and free transfers
  * from any thread, each transfer used by one caller thread.  The
  * connection thread alone calls libcurl on the multi handle and on easy
  * handles between xfer_start() and the moment the transfer is done.
+ * Only that thread touches the connections' TLS sessions and sockets, the
+ * health check's PINGs included.
  * tp->lock guards the queue of new transfers and each transfer's shared
  * fields (marked "under tp->lock"); libcurl is never called with it held,
  * since curl_easy_pause() calls the write callback at once.  The header
@@ -68,12 +75,9 @@ struct transport_opts {
 	int64_t read_idle_ms;
 	int64_t ping_timeout_ms;
 	/*
-	 * Sets easy up as a ping: a small GET that can reuse the connection
-	 * of the running transfer whose header hook argument is `like`.
-	 * Called on the connection thread.  NULL: no health check.
+	 * A notice for the -v trace ("ping sent", "ping answered", "...:
+	 * closing it"), on the connection thread.
 	 */
-	void (*probe_setup)(void *ctx, CURL *easy, void *like);
-	/* A notice for the -v trace ("... closed"), on the connection thread. */
 	void (*note)(void *ctx, const char *msg);
 	void *ctx;
 };
