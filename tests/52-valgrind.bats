@@ -1,11 +1,14 @@
 #!/usr/bin/env bats
 # valgrind memcheck over whole sessions against the simulator: a watch
 # that lists, watches, relists after a 410 and resyncs, ended by SIGINT;
-# a TUI session with a detail view, ended by q.  Zero errors, and nothing
+# a TUI session with a detail view, ended by q; a watch over HTTP/2 whose
+# quiet connection gets PING frames (written through the connection's
+# OpenSSL session), then freezes and is replaced.  Zero errors, and nothing
 # definitely, indirectly or possibly lost.  `make valgrind` runs this file
 # alone; make check runs it too (about 20 s of a quiet machine's time).
 
 load test_helper
+load h2_helper
 
 KINF_PID=
 
@@ -22,6 +25,7 @@ teardown() {
 		wait "$KINF_PID" 2>/dev/null || true
 	fi
 	tmux -L "$TMUX_SOCK" kill-server 2>/dev/null || true
+	h2_stop
 	sim_stop
 }
 
@@ -96,5 +100,26 @@ clean_report() {
 	tmux -L "$TMUX_SOCK" send-keys q
 	wait_until 60 screen_has 'kinf exited'
 	screen_has 'kinf exited 0' || { tmux -L "$TMUX_SOCK" capture-pane -p | sed 's/^/# /' >&2; return 1; }
+	clean_report "$B/vg.log"
+}
+
+@test "valgrind: a watch over HTTP/2, its quiet connection pinged, then frozen and replaced" {
+	h2_start
+	# -v -v: libcurl's TLS trace callback is set, and must ignore the PINGs' records.
+	HTTP2_READ_IDLE_TIMEOUT_SECONDS=1 HTTP2_PING_TIMEOUT_SECONDS=3 \
+		"${VALGRIND[@]}" --log-file="$B/vg.log" "$KINF" watch pods -v -v \
+		--kubeconfig "$H2_KUBECONFIG" >"$B/out" 2>"$B/err" 3>&- &
+	KINF_PID=$!
+	wait_until 120 grep -q synced "$B/err"
+	wait_until 30 bash -c "[ \$(grep -c 'ping answered' '$B/err') -ge 2 ]"
+	kill -STOP "$H2_PID"
+	wait_until 30 grep -q 'after a ping: closing it' "$B/err"
+	kill -CONT "$H2_PID"
+	wait_until 60 bash -c "[ \$(grep -c 'ping answered' '$B/err') -ge 3 ]"
+	kill -INT "$KINF_PID"
+	local rc=0
+	wait "$KINF_PID" || rc=$?
+	KINF_PID=
+	[ "$rc" -eq 130 ]
 	clean_report "$B/vg.log"
 }
