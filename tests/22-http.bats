@@ -128,6 +128,27 @@ other_requests() {
 	run ! other_requests pods
 }
 
+@test "over h2c (--http-version 2 to an http:// server) the PING frames go on the socket itself" {
+	sim_start --pods 3
+	local plain
+	plain=$(free_port)
+	h2_start --frontend-frame-debug --frontend="127.0.0.1,$plain;no-tls"
+	# libcurl 7.88 fails the second request on an h2c connection ("Error in
+	# the HTTP2 framing layer", curl's own command too): discovery comes
+	# from a cache filled over TLS, so the watch is the connection's one request.
+	export KUBECACHEDIR=$T/cache
+	"$KINF" get pods --kubeconfig "$H2_KUBECONFIG" >/dev/null
+	cp -r "$KUBECACHEDIR/discovery/127.0.0.1_$H2_PORT" "$KUBECACHEDIR/discovery/127.0.0.1_$plain"
+	sed "s#server: .*#server: http://127.0.0.1:$plain#" "$SIM_KUBECONFIG" >"$T/h2c.kubeconfig"
+	HTTP2_READ_IDLE_TIMEOUT_SECONDS=1 HTTP2_PING_TIMEOUT_SECONDS=2 \
+		start_watch "$T/h2c.kubeconfig" pods --http-version 2
+	wait_until 20 open_watches 1
+	wait_until 20 bash -c "[ \$(grep -c 'ping answered' '$ERR') -ge 3 ]"
+	[ "$(grep -c 'recv PING frame <length=8, flags=0x00, stream_id=0>' "$H2_DIR/error.log")" -ge 3 ]
+	run ! grep -q 'closing it' "$ERR"
+	file_has "$ERR" "^connection to server 'http://127.0.0.1:$plain': ping answered"
+}
+
 # The keys and resourceVersions the deltas of RESOURCE in $OUT leave behind.
 replay() {
 	jq -S -s -c --arg r "$1" 'reduce (.[] | select(.key != null and .resource == $r)) as $d ({};
