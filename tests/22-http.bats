@@ -101,9 +101,12 @@ other_requests() {
 	HTTP2_READ_IDLE_TIMEOUT_SECONDS=1 HTTP2_PING_TIMEOUT_SECONDS=2 \
 		start_watch "$H2_KUBECONFIG" pods
 	wait_until 20 open_watches 1
+	local opened=$SECONDS
 	# Nothing changes: every quiet second brings a PING frame, answered, and
 	# the connection lives on; unanswered, it would be closed 3 s in.
 	wait_until 20 bash -c "[ \$(grep -c 'ping answered' '$ERR') -ge 4 ]"
+	# The answer is a read too: the next ping waits a whole read-idle period.
+	[ "$(grep -c 'ping sent' "$ERR")" -le $((SECONDS - opened + 2)) ]
 	[ "$(grep -c 'recv PING frame <length=8, flags=0x00, stream_id=0>' "$H2_DIR/error.log")" -ge 4 ]
 	[ "$(grep -c 'send PING frame <length=8, flags=0x01, stream_id=0>' "$H2_DIR/error.log")" -ge 4 ]
 	[ "$(grep -c 'quiet for 1\.[0-9] s: ping sent' "$ERR")" -ge 4 ]
