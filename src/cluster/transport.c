@@ -486,14 +486,17 @@ enum ping_result {
  * why).  That is safe when done here, on the only thread that calls
  * libcurl, between two calls:
  *  - every byte of the connection is a whole frame once libcurl has none
- *    half written: nghttp2 queues frames and libcurl 7.88 keeps a short
- *    write's tail, both only after the socket refused bytes, and then
- *    libcurl waits for POLLOUT (curl_wants_write) or the kernel still
- *    holds unsent bytes (tcpi_notsent_bytes).  kinf writes request
- *    headers and flow-control frames, a few hundred bytes, so on a
- *    connection that received nothing for read_idle_ms this is the rule;
- *    otherwise the ping waits, and counts as unanswered meanwhile, as
- *    Go's ping blocked on a full socket does.
+ *    half written.  Half a frame stays behind only when the socket
+ *    refused bytes: nghttp2 then keeps the frame and libcurl waits for
+ *    POLLOUT (curl_wants_write), or the kernel still holds unsent bytes
+ *    (tcpi_notsent_bytes); either way the ping waits, and counts as
+ *    unanswered meanwhile, as Go's ping blocked on a full socket does.
+ *    The one case these cannot see: libcurl 7.88's HTTP/2 filter keeps
+ *    the tail of a short write in its own buffer without asking for
+ *    POLLOUT.  That takes a send buffer filled (16 KB at least) by
+ *    kinf's writes, request headers and flow-control frames of a few
+ *    hundred bytes each, on a connection that has since received
+ *    nothing for read_idle_ms: not something kinf does.
  *  - the frame is written whole: a poll() says the socket has room, and
  *    its 17 bytes (under 100 as a TLS record) go in one send(); TLS's
  *    record goes in one piece (tls_seal) with the next sequence number,
