@@ -201,6 +201,9 @@ static void build(struct tui *t, struct row *r)
 
 		if (!h) {
 			add_line(t, A_BOLD, "Last update: none seen since kinf started");
+		} else if (!tab->m.hist_states) {
+			add_line(t, A_BOLD, "Step %zu of %zu: %s rv %s: no state is kept (--history 0)",
+				 step + 1, (size_t)r->hist_nr, delta_type_name(h->type), h->rv);
 		} else if (!state) {
 			add_line(t, A_BOLD, "Step %zu of %zu: %s rv %s: its state is no longer kept "
 				 "(the newest %u are)", step + 1, (size_t)r->hist_nr,

@@ -377,8 +377,13 @@ void model_apply(struct model *m, struct notification *n)
 			m->present--;
 		}
 		r->tombstone = n->delta.tombstone;
-	} else if (n->kind == NOTIFY_UPDATE && n->old &&
+	} else if (n->kind == NOTIFY_UPDATE && n->old && m->hist_states &&
 		   strcmp(n->old->rv, obj->rv)) {
+		/*
+		 * With --history 0 no past state is kept, not even this one:
+		 * the cache has let it go, and under churn the rows' prev
+		 * would grow into a second copy of the cache.
+		 */
 		swap_obj(&r->prev, n->old);
 	}
 	swap_obj(&r->obj, obj);

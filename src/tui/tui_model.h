@@ -67,7 +67,8 @@ struct row_sort {
 struct row {
 	char *key;		/* owned; also the map's key */
 	struct kobj *obj;	/* current state, or the last known when gone */
-	struct kobj *prev;	/* the state its last update replaced, or NULL */
+	/* The state its last update replaced, or NULL (always with --history 0). */
+	struct kobj *prev;
 	enum delta_type last_type;
 	int64_t last_ms;	/* wall clock of the last delta */
 	int64_t changed_mono;	/* monotonic; for the "just changed" mark */
