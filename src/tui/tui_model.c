@@ -34,7 +34,6 @@ static void row_free(struct row *r)
 		kobj_unref(r->hist_obj[i]);
 	free(r->hist_obj);
 	free(r->hist);
-	free(r->key);
 	free(r);
 }
 
@@ -353,15 +352,15 @@ void model_apply(struct model *m, struct notification *n)
 		e->text = xstrdup(obj->key);
 	}
 
-	struct row *r = hashmap_get(&m->rows, obj->key);
+	struct hashmap_entry *slot = hashmap_find(&m->rows, obj->key);
+	struct row *r = slot ? slot->value : NULL;
 	if (!r) {
 		if (n->kind == NOTIFY_DELETE) {
 			notification_release(n);
 			return;
 		}
 		r = xcalloc(1, sizeof(*r));
-		r->key = xstrdup(obj->key);
-		hashmap_insert(&m->rows, r->key, r);
+		slot = hashmap_insert(&m->rows, obj->key, r);
 		m->present++;
 	} else if (r->gone_mono && n->kind != NOTIFY_DELETE) {
 		r->gone_mono = 0;
@@ -387,6 +386,8 @@ void model_apply(struct model *m, struct notification *n)
 		swap_obj(&r->prev, n->old);
 	}
 	swap_obj(&r->obj, obj);
+	/* The old object, and its key with it, may be gone now. */
+	r->key = slot->key = obj->key;
 	r->last_type = n->delta.type;
 	r->last_ms = h.time_ms;
 	/* An unchanged object (resync, relist of the same RV) is no change. */

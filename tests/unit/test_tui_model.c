@@ -28,6 +28,7 @@ static void model_fake(struct model *m)
 	m->name = "pods";
 	m->kind = "Pod";
 	m->namespaced = true;
+	m->hist_states = HIST_STATES;
 	m->log = xcalloc(LOG_MAX, sizeof(*m->log));
 }
 
@@ -82,6 +83,51 @@ TEST(rows_follow_add_update_delete)
 	CHECK(model_row(&m, "default/a") == NULL);
 	CHECK_INT(m.gone, 0);
 
+	kobj_unref(a1);
+	kobj_unref(a2);
+	model_release(&m);
+}
+
+/*
+ * A row borrows its object's key, for itself and for the map: each delta
+ * points both at the new object's, so that the old one can go.
+ */
+TEST(a_row_keys_by_its_current_object)
+{
+	struct model m;
+	model_fake(&m);
+	struct kobj *a1 = pod("a", "1", NULL), *a2 = pod("a", "2", NULL);
+
+	struct notification n = note(NOTIFY_ADD, DELTA_ADDED, a1, NULL);
+	model_apply(&m, &n);
+	n = note(NOTIFY_UPDATE, DELTA_UPDATED, kobj_ref(a2), NULL);
+	model_apply(&m, &n);	/* a1's last reference went with its row's */
+	struct row *r = model_row(&m, "default/a");
+	CHECK(r != NULL);
+	CHECK(r->key == a2->key);
+	CHECK(hashmap_find(&m.rows, "default/a")->key == a2->key);
+	CHECK(r->prev == NULL);	/* no old object given */
+	kobj_unref(a2);
+	model_release(&m);
+}
+
+/* --history 0: no state kept, not even the one an update replaced. */
+TEST(history_0_keeps_no_previous_state)
+{
+	struct model m;
+	model_fake(&m);
+	m.hist_states = 0;
+	struct kobj *a1 = pod("a", "1", NULL), *a2 = pod("a", "2", NULL);
+
+	struct notification n = note(NOTIFY_ADD, DELTA_ADDED, kobj_ref(a1), NULL);
+	model_apply(&m, &n);
+	n = note(NOTIFY_UPDATE, DELTA_UPDATED, kobj_ref(a2), kobj_ref(a1));
+	model_apply(&m, &n);
+	struct row *r = model_row(&m, "default/a");
+	CHECK(r->obj == a2);
+	CHECK(r->prev == NULL);
+	CHECK(r->hist_obj == NULL);
+	CHECK_INT(r->hist_nr, 2);
 	kobj_unref(a1);
 	kobj_unref(a2);
 	model_release(&m);
@@ -430,6 +476,8 @@ TEST(where_a_delta_came_from)
 int main(void)
 {
 	RUN(rows_follow_add_update_delete);
+	RUN(a_row_keys_by_its_current_object);
+	RUN(history_0_keeps_no_previous_state);
 	RUN(a_gone_row_comes_back_when_re_added);
 	RUN(expire_frees_each_gone_row_once_and_only_gone_ones);
 	RUN(history_keeps_states_only_when_asked);
