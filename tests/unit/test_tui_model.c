@@ -133,6 +133,19 @@ TEST(history_0_keeps_no_previous_state)
 	model_release(&m);
 }
 
+/* A history entry keeps any uint64 resourceVersion whole, as etcd makes them. */
+TEST(history_keeps_the_longest_resource_version)
+{
+	struct model m;
+	model_fake(&m);
+	struct kobj *a = pod("a", "18446744073709551615", NULL);
+	struct notification n = note(NOTIFY_ADD, DELTA_ADDED, a, NULL);
+	model_apply(&m, &n);
+	CHECK_STR(row_hist_at(model_row(&m, "default/a"), 0)->rv, "18446744073709551615");
+	CHECK_STR(model_log_at(&m, 0)->d.rv, "18446744073709551615");
+	model_release(&m);
+}
+
 TEST(a_gone_row_comes_back_when_re_added)
 {
 	struct model m;
@@ -478,6 +491,7 @@ int main(void)
 	RUN(rows_follow_add_update_delete);
 	RUN(a_row_keys_by_its_current_object);
 	RUN(history_0_keeps_no_previous_state);
+	RUN(history_keeps_the_longest_resource_version);
 	RUN(a_gone_row_comes_back_when_re_added);
 	RUN(expire_frees_each_gone_row_once_and_only_gone_ones);
 	RUN(history_keeps_states_only_when_asked);
