@@ -10,6 +10,11 @@
 #include "lib/selector.h"
 #include "lib/util.h"
 
+const char *row_key(const void *row)
+{
+	return ((const struct row *)row)->key;
+}
+
 void model_init(struct model *m, struct informer *inf, struct listener *l)
 {
 	const struct api_resource *res = informer_resource(inf);
@@ -21,6 +26,7 @@ void model_init(struct model *m, struct informer *inf, struct listener *l)
 	m->kind = res->kind;
 	m->namespaced = res->namespaced;
 	m->hist_states = HIST_STATES;
+	m->rows.key = row_key;
 	m->log = xcalloc(LOG_MAX, sizeof(*m->log));
 }
 
@@ -40,11 +46,11 @@ static void row_free(struct row *r)
 void model_release(struct model *m)
 {
 	size_t iter = 0;
-	struct hashmap_entry *e;
+	struct row *r;
 
-	while ((e = hashmap_next(&m->rows, &iter)))
-		row_free(e->value);
-	hashmap_release(&m->rows);
+	while ((r = model_next_row(m, &iter)))
+		row_free(r);
+	keyset_release(&m->rows);
 	model_log_clear(m);
 	free(m->log);
 	free(m->gone_q);
@@ -56,7 +62,7 @@ void model_release(struct model *m)
 
 struct row *model_row(const struct model *m, const char *key)
 {
-	return hashmap_get(&m->rows, key);
+	return keyset_get(&m->rows, key);
 }
 
 static void hist_from_delta(struct hist_entry *h, const struct notification *n)
@@ -352,15 +358,15 @@ void model_apply(struct model *m, struct notification *n)
 		e->text = xstrdup(obj->key);
 	}
 
-	struct hashmap_entry *slot = hashmap_find(&m->rows, obj->key);
-	struct row *r = slot ? slot->value : NULL;
+	struct row *r = keyset_get(&m->rows, obj->key);
 	if (!r) {
 		if (n->kind == NOTIFY_DELETE) {
 			notification_release(n);
 			return;
 		}
 		r = xcalloc(1, sizeof(*r));
-		slot = hashmap_insert(&m->rows, obj->key, r);
+		r->key = obj->key;
+		keyset_add(&m->rows, r);
 		m->present++;
 	} else if (r->gone_mono && n->kind != NOTIFY_DELETE) {
 		r->gone_mono = 0;
@@ -387,7 +393,7 @@ void model_apply(struct model *m, struct notification *n)
 	}
 	swap_obj(&r->obj, obj);
 	/* The old object, and its key with it, may be gone now. */
-	r->key = slot->key = obj->key;
+	r->key = obj->key;
 	r->last_type = n->delta.type;
 	r->last_ms = h.time_ms;
 	/* An unchanged object (resync, relist of the same RV) is no change. */
@@ -435,7 +441,7 @@ bool model_expire(struct model *m, int64_t now_mono)
 		m->gone_head++;
 		if (m->row_hook)
 			m->row_hook(m, r, true);
-		hashmap_remove(&m->rows, r->key, NULL);
+		keyset_remove(&m->rows, r->key);
 		row_free(r);
 		m->gone--;
 		freed = true;

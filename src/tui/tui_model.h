@@ -27,7 +27,7 @@
 #include <stdint.h>
 
 #include "informer/delta.h"
-#include "lib/hashmap.h"
+#include "lib/keyset.h"
 #include "lib/ostree.h"
 #include "informer/informer.h"
 
@@ -71,9 +71,9 @@ struct row_sort {
 
 struct row {
 	/*
-	 * obj's key, also the map's: no copy of its own (100,000 rows, 4.6
-	 * MiB), so whatever changes obj points the key and the map's entry
-	 * at the new object's, which is equal (model_apply()).
+	 * obj's key, also the model's set's: no copy of its own (100,000
+	 * rows, 4.6 MiB), so whatever changes obj points the key at the new
+	 * object's, which is equal (model_apply()).
 	 */
 	const char *key;
 	struct kobj *obj;	/* current state, or the last known when gone */
@@ -177,7 +177,7 @@ struct model {
 	bool namespaced;
 	unsigned hist_states;	/* states kept per object (HIST_STATES) */
 
-	struct hashmap rows;	/* key → struct row * */
+	struct keyset rows;	/* of struct row, by key: model_row(), model_next_row() */
 	size_t present;		/* rows not gone */
 	size_t gone;
 	/*
@@ -251,6 +251,8 @@ const struct hist_entry *row_hist_at(const struct row *r, size_t i);
 struct kobj *row_hist_obj(const struct row *r, size_t i);
 
 struct row *model_row(const struct model *m, const char *key);
+/* A row's key, for struct model's rows (a keyset_key_fn). */
+const char *row_key(const void *row);
 
 /*
  * The `/` filter: "" matches everything; "l:SELECTOR" is a label selector
@@ -284,5 +286,20 @@ bool filter_match_row(const struct filter *f, const struct row *r);
 
 /* "initial", "relist 2", "resync", "watch", "replay", "tombstone"… */
 void hist_describe(const struct hist_entry *h, char *buf, size_t size);
+
+/*
+ * The model's rows in no order, none changed meanwhile:
+ *   size_t iter = 0; struct row *r;
+ *   while ((r = model_next_row(m, &iter))) ...
+ */
+static inline struct row *model_next_row(const struct model *m, size_t *iter)
+{
+	return keyset_next(&m->rows, iter);
+}
+
+static inline size_t model_row_count(const struct model *m)
+{
+	return keyset_len(&m->rows);
+}
 
 #endif

@@ -28,6 +28,7 @@
 
 #include "controller/controller.h"
 #include "output/controller_report.h"
+#include "lib/hashmap.h"
 #include "lib/strbuf.h"
 #include "tui/tui_view.h"
 #include "lib/util.h"
