@@ -81,6 +81,15 @@ static void hist_from_delta(struct hist_entry *h, const struct notification *n)
 }
 
 /*
+ * Whether h, a new row's first entry, reads back whole from the row: any
+ * delta of the initial list or of a watch, but a tombstone's.
+ */
+static bool hist_can_be_lone(const struct hist_entry *h)
+{
+	return !h->list_no && !h->tombstone && h->source <= HIST_LONE_SOURCE;
+}
+
+/*
  * Most objects see one or two deltas: the history grows by doubling up to
  * HIST_MAX and only then turns into a ring, so 100,000 quiet objects do
  * not each carry room for HIST_MAX.
@@ -89,6 +98,19 @@ static void row_push_hist(struct row *r, const struct hist_entry *h,
 			  struct kobj *obj, unsigned states)
 {
 	size_t at;
+
+	if (!r->hist_nr && hist_can_be_lone(h)) {
+		r->hist_lone = (unsigned char)(h->source | (h->resync_only ? HIST_LONE_RESYNC_ONLY : 0) |
+					       (h->replay ? HIST_LONE_REPLAY : 0));
+		r->hist_nr = 1;
+		r->hist_total = 1;
+		if (states) {
+			r->hist_alloc = 1;
+			r->hist_obj = xmalloc(sizeof(*r->hist_obj));
+			r->hist_obj[0] = kobj_ref(obj);
+		}
+		return;
+	}
 
 	if (r->hist_nr < HIST_MAX) {
 		if (r->hist_nr == r->hist_alloc) {
@@ -122,9 +144,31 @@ static void row_push_hist(struct row *r, const struct hist_entry *h,
 	}
 }
 
-const struct hist_entry *row_hist_at(const struct row *r, size_t i)
+const struct hist_entry *row_hist_at(const struct row *r, size_t i, struct hist_entry *buf)
 {
-	return &r->hist[(r->hist_first + i) % HIST_MAX];
+	if (r->hist)
+		return &r->hist[(r->hist_first + i) % HIST_MAX];
+	memset(buf, 0, sizeof(*buf));
+	buf->time_ms = r->last_ms;
+	buf->type = (unsigned char)r->last_type;
+	buf->source = r->hist_lone & HIST_LONE_SOURCE;
+	buf->resync_only = r->hist_lone & HIST_LONE_RESYNC_ONLY;
+	buf->replay = r->hist_lone & HIST_LONE_REPLAY;
+	snprintf(buf->rv, sizeof(buf->rv), "%s", r->obj->rv);
+	return buf;
+}
+
+/* Stores a lone entry, before the row's fields it is read from change. */
+static void row_hist_store(struct row *r)
+{
+	struct hist_entry lone;
+
+	if (r->hist || !r->hist_nr)
+		return;
+	lone = *row_hist_at(r, 0, &lone);	/* made while hist is NULL */
+	r->hist_alloc = r->hist_alloc ? r->hist_alloc : 1;
+	r->hist = xmalloc(r->hist_alloc * sizeof(*r->hist));
+	r->hist[0] = lone;
 }
 
 struct kobj *row_hist_obj(const struct row *r, size_t i)
@@ -359,6 +403,8 @@ void model_apply(struct model *m, struct notification *n)
 	}
 
 	struct row *r = keyset_get(&m->rows, obj->key);
+	if (r)
+		row_hist_store(r);	/* a lone entry reads from what changes now */
 	if (!r) {
 		if (n->kind == NOTIFY_DELETE) {
 			notification_release(n);

@@ -37,6 +37,11 @@
 #define HIST_STATES 8		/* of which this many keep the object's state */
 #define LOG_MAX 5000		/* delta log entries kept per resource */
 
+/* struct row's hist_lone: a lone history entry's source and flags. */
+#define HIST_LONE_SOURCE 0x03u	/* enum delta_source */
+#define HIST_LONE_RESYNC_ONLY 0x04u
+#define HIST_LONE_REPLAY 0x08u
+
 /*
  * One delta in an object's history.  40 bytes, with no padding: every
  * object has at least one (a 48-byte chunk; 64 at 41 to 56 bytes).  rv
@@ -89,7 +94,14 @@ struct row {
 	int64_t last_ms;	/* wall clock of the last delta */
 	int64_t changed_mono;	/* monotonic; for the "just changed" mark */
 	int64_t gone_mono;	/* monotonic; 0 while present */
-	/* Oldest first, growing to HIST_MAX, then a ring from hist_first. */
+	/*
+	 * Oldest first, growing to HIST_MAX, then a ring from hist_first.
+	 * Most objects see one delta, from the initial list or a watch:
+	 * while that is all (hist_nr 1, hist NULL), the entry is not stored
+	 * but read back from the row (its time, type and object's rv are
+	 * last_ms, last_type and obj's) and from hist_lone, its source and
+	 * flags: 48 bytes a row less.  The next delta stores it first.
+	 */
 	struct hist_entry *hist;
 	/*
 	 * The object each delta left (a reference, at the same index), kept
@@ -99,6 +111,7 @@ struct row {
 	struct kobj **hist_obj;
 	unsigned short hist_nr, hist_alloc, hist_first;
 	bool tombstone;		/* deleted by a relist, not by the server */
+	unsigned char hist_lone;	/* source | HIST_LONE_* flags, while hist is NULL */
 	size_t hist_total;
 	/*
 	 * The kind's table cells of version cells_version of the row, packed
@@ -247,7 +260,8 @@ void model_log_clear(struct model *m);
 void model_group_toggle(struct model *m, struct log_entry *e);
 
 /* History entry i (0 oldest) of row->hist_nr, and the state it left (or NULL). */
-const struct hist_entry *row_hist_at(const struct row *r, size_t i);
+/* buf: where a lone entry is made (see struct row's hist); the result may be it. */
+const struct hist_entry *row_hist_at(const struct row *r, size_t i, struct hist_entry *buf);
 struct kobj *row_hist_obj(const struct row *r, size_t i);
 
 struct row *model_row(const struct model *m, const char *key);
