@@ -174,6 +174,18 @@ start_synced() {
 	wait_screen 'Step 1 of 2: Replaced rv [0-9]+: its state is no longer kept \(the newest 1 are\)'
 }
 
+@test "tui: --history 0 keeps no state, not even the one the last update replaced" {
+	start_synced --history 0
+	local rv1
+	rv1=$(touch_pod alpha one)
+	wait_screen "alpha .* $rv1 Updated"
+	keys g Enter
+	wait_screen "Pod default/alpha +rv $rv1"
+	screen_has "Step 2 of 2: Updated rv $rv1: no state is kept \(--history 0\)"
+	screen_lacks 'Last update: rv'
+	screen_has '"touched": "one"'
+}
+
 @test "tui: p pauses the display, holds and counts the deltas, p resumes" {
 	start_synced
 	keys p

@@ -24,7 +24,7 @@ static int64_t verify_every_ms;
 
 static const struct option tui_options[] = {
 	OPT_INT(0, "history", &history, "N",
-		"keep the last N states of each object, to step through in the detail view (default 8)"),
+		"keep the last N states of each object, to step through in the detail view (default 8; 0: none, nor the last update's change)"),
 	OPT_DURATION(0, "verify-every", &verify_every_ms,
 		     "check each tab's cache against a LIST from the server this often, as V does"),
 	OPT_INCLUDE(controller_flag_options),

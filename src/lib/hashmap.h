@@ -5,8 +5,10 @@
  *
  * The map stores pointers and owns neither keys nor values: a key must
  * stay valid, unchanged, for as long as its entry is in the map (callers
- * usually point it into the value).  A zeroed struct (HASHMAP_INIT) is an
- * empty map that owns no memory; hashmap_release() returns it to that.
+ * usually point it into the value).  The caller may point an entry's key
+ * at an equal string, as when the value's copy of it is replaced.  A
+ * zeroed struct (HASHMAP_INIT) is an empty map that owns no memory;
+ * hashmap_release() returns it to that.
  *
  * Entry pointers are valid until the next insert or remove.  Not
  * thread-safe: the owner locks.

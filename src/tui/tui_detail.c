@@ -182,7 +182,8 @@ static void build(struct tui *t, struct row *r)
 	add_line(t, A_BOLD, "Delta history: %zu since kinf started%s;  [ ] step through it",
 		 r->hist_total, r->hist_total > r->hist_nr ? ", the latest shown" : "");
 	for (size_t i = 0; i < r->hist_nr; i++) {
-		const struct hist_entry *h = row_hist_at(r, i);
+		struct hist_entry buf;
+		const struct hist_entry *h = row_hist_at(r, i, &buf);
 		format_clock(h->time_ms, clock);
 		hist_describe(h, how, sizeof(how));
 		char fate[192] = "";
@@ -197,10 +198,14 @@ static void build(struct tui *t, struct row *r)
 	if (!newest || !r->prev) {
 		/* A step's change: from the state before it, when both are kept. */
 		struct kobj *before = step ? row_hist_obj(r, step - 1) : NULL;
-		const struct hist_entry *h = r->hist_nr ? row_hist_at(r, step) : NULL;
+		struct hist_entry buf;
+		const struct hist_entry *h = r->hist_nr ? row_hist_at(r, step, &buf) : NULL;
 
 		if (!h) {
 			add_line(t, A_BOLD, "Last update: none seen since kinf started");
+		} else if (!tab->m.hist_states) {
+			add_line(t, A_BOLD, "Step %zu of %zu: %s rv %s: no state is kept (--history 0)",
+				 step + 1, (size_t)r->hist_nr, delta_type_name(h->type), h->rv);
 		} else if (!state) {
 			add_line(t, A_BOLD, "Step %zu of %zu: %s rv %s: its state is no longer kept "
 				 "(the newest %u are)", step + 1, (size_t)r->hist_nr,

@@ -10,6 +10,11 @@
 #include "lib/selector.h"
 #include "lib/util.h"
 
+const char *row_key(const void *row)
+{
+	return ((const struct row *)row)->key;
+}
+
 void model_init(struct model *m, struct informer *inf, struct listener *l)
 {
 	const struct api_resource *res = informer_resource(inf);
@@ -21,6 +26,7 @@ void model_init(struct model *m, struct informer *inf, struct listener *l)
 	m->kind = res->kind;
 	m->namespaced = res->namespaced;
 	m->hist_states = HIST_STATES;
+	m->rows.key = row_key;
 	m->log = xcalloc(LOG_MAX, sizeof(*m->log));
 }
 
@@ -34,18 +40,17 @@ static void row_free(struct row *r)
 		kobj_unref(r->hist_obj[i]);
 	free(r->hist_obj);
 	free(r->hist);
-	free(r->key);
 	free(r);
 }
 
 void model_release(struct model *m)
 {
 	size_t iter = 0;
-	struct hashmap_entry *e;
+	struct row *r;
 
-	while ((e = hashmap_next(&m->rows, &iter)))
-		row_free(e->value);
-	hashmap_release(&m->rows);
+	while ((r = model_next_row(m, &iter)))
+		row_free(r);
+	keyset_release(&m->rows);
 	model_log_clear(m);
 	free(m->log);
 	free(m->gone_q);
@@ -57,7 +62,7 @@ void model_release(struct model *m)
 
 struct row *model_row(const struct model *m, const char *key)
 {
-	return hashmap_get(&m->rows, key);
+	return keyset_get(&m->rows, key);
 }
 
 static void hist_from_delta(struct hist_entry *h, const struct notification *n)
@@ -76,6 +81,15 @@ static void hist_from_delta(struct hist_entry *h, const struct notification *n)
 }
 
 /*
+ * Whether h, a new row's first entry, reads back whole from the row: any
+ * delta of the initial list or of a watch, but a tombstone's.
+ */
+static bool hist_can_be_lone(const struct hist_entry *h)
+{
+	return !h->list_no && !h->tombstone && h->source <= HIST_LONE_SOURCE;
+}
+
+/*
  * Most objects see one or two deltas: the history grows by doubling up to
  * HIST_MAX and only then turns into a ring, so 100,000 quiet objects do
  * not each carry room for HIST_MAX.
@@ -84,6 +98,19 @@ static void row_push_hist(struct row *r, const struct hist_entry *h,
 			  struct kobj *obj, unsigned states)
 {
 	size_t at;
+
+	if (!r->hist_nr && hist_can_be_lone(h)) {
+		r->hist_lone = (unsigned char)(h->source | (h->resync_only ? HIST_LONE_RESYNC_ONLY : 0) |
+					       (h->replay ? HIST_LONE_REPLAY : 0));
+		r->hist_nr = 1;
+		r->hist_total = 1;
+		if (states) {
+			r->hist_alloc = 1;
+			r->hist_obj = xmalloc(sizeof(*r->hist_obj));
+			r->hist_obj[0] = kobj_ref(obj);
+		}
+		return;
+	}
 
 	if (r->hist_nr < HIST_MAX) {
 		if (r->hist_nr == r->hist_alloc) {
@@ -117,9 +144,31 @@ static void row_push_hist(struct row *r, const struct hist_entry *h,
 	}
 }
 
-const struct hist_entry *row_hist_at(const struct row *r, size_t i)
+const struct hist_entry *row_hist_at(const struct row *r, size_t i, struct hist_entry *buf)
 {
-	return &r->hist[(r->hist_first + i) % HIST_MAX];
+	if (r->hist)
+		return &r->hist[(r->hist_first + i) % HIST_MAX];
+	memset(buf, 0, sizeof(*buf));
+	buf->time_ms = r->last_ms;
+	buf->type = (unsigned char)r->last_type;
+	buf->source = r->hist_lone & HIST_LONE_SOURCE;
+	buf->resync_only = r->hist_lone & HIST_LONE_RESYNC_ONLY;
+	buf->replay = r->hist_lone & HIST_LONE_REPLAY;
+	snprintf(buf->rv, sizeof(buf->rv), "%s", r->obj->rv);
+	return buf;
+}
+
+/* Stores a lone entry, before the row's fields it is read from change. */
+static void row_hist_store(struct row *r)
+{
+	struct hist_entry lone;
+
+	if (r->hist || !r->hist_nr)
+		return;
+	lone = *row_hist_at(r, 0, &lone);	/* made while hist is NULL */
+	r->hist_alloc = r->hist_alloc ? r->hist_alloc : 1;
+	r->hist = xmalloc(r->hist_alloc * sizeof(*r->hist));
+	r->hist[0] = lone;
 }
 
 struct kobj *row_hist_obj(const struct row *r, size_t i)
@@ -353,15 +402,17 @@ void model_apply(struct model *m, struct notification *n)
 		e->text = xstrdup(obj->key);
 	}
 
-	struct row *r = hashmap_get(&m->rows, obj->key);
+	struct row *r = keyset_get(&m->rows, obj->key);
+	if (r)
+		row_hist_store(r);	/* a lone entry reads from what changes now */
 	if (!r) {
 		if (n->kind == NOTIFY_DELETE) {
 			notification_release(n);
 			return;
 		}
 		r = xcalloc(1, sizeof(*r));
-		r->key = xstrdup(obj->key);
-		hashmap_insert(&m->rows, r->key, r);
+		r->key = obj->key;
+		keyset_add(&m->rows, r);
 		m->present++;
 	} else if (r->gone_mono && n->kind != NOTIFY_DELETE) {
 		r->gone_mono = 0;
@@ -377,11 +428,18 @@ void model_apply(struct model *m, struct notification *n)
 			m->present--;
 		}
 		r->tombstone = n->delta.tombstone;
-	} else if (n->kind == NOTIFY_UPDATE && n->old &&
+	} else if (n->kind == NOTIFY_UPDATE && n->old && m->hist_states &&
 		   strcmp(n->old->rv, obj->rv)) {
+		/*
+		 * With --history 0 no past state is kept, not even this one:
+		 * the cache has let it go, and under churn the rows' prev
+		 * would grow into a second copy of the cache.
+		 */
 		swap_obj(&r->prev, n->old);
 	}
 	swap_obj(&r->obj, obj);
+	/* The old object, and its key with it, may be gone now. */
+	r->key = obj->key;
 	r->last_type = n->delta.type;
 	r->last_ms = h.time_ms;
 	/* An unchanged object (resync, relist of the same RV) is no change. */
@@ -429,7 +487,7 @@ bool model_expire(struct model *m, int64_t now_mono)
 		m->gone_head++;
 		if (m->row_hook)
 			m->row_hook(m, r, true);
-		hashmap_remove(&m->rows, r->key, NULL);
+		keyset_remove(&m->rows, r->key);
 		row_free(r);
 		m->gone--;
 		freed = true;

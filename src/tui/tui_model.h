@@ -27,7 +27,7 @@
 #include <stdint.h>
 
 #include "informer/delta.h"
-#include "lib/hashmap.h"
+#include "lib/keyset.h"
 #include "lib/ostree.h"
 #include "informer/informer.h"
 
@@ -37,14 +37,24 @@
 #define HIST_STATES 8		/* of which this many keep the object's state */
 #define LOG_MAX 5000		/* delta log entries kept per resource */
 
-/* One delta in an object's history. */
+/* struct row's hist_lone: a lone history entry's source and flags. */
+#define HIST_LONE_SOURCE 0x03u	/* enum delta_source */
+#define HIST_LONE_RESYNC_ONLY 0x04u
+#define HIST_LONE_REPLAY 0x08u
+
+/*
+ * One delta in an object's history.  40 bytes, with no padding: every
+ * object has at least one (a 48-byte chunk; 64 at 41 to 56 bytes).  rv
+ * holds 22 characters, more than the 20 digits of any uint64, which is
+ * what etcd's resourceVersions are.
+ */
 struct hist_entry {
 	int64_t time_ms;	/* wall clock */
-	char rv[24];
 	unsigned list_no;
 	unsigned char type;	/* enum delta_type */
 	unsigned char source;	/* enum delta_source */
 	bool tombstone, resync_only, replay;
+	char rv[23];
 };
 
 /*
@@ -65,16 +75,33 @@ struct row_sort {
 };
 
 struct row {
-	char *key;		/* owned; also the map's key */
+	/*
+	 * obj's key, also the model's set's: no copy of its own (100,000
+	 * rows, 4.6 MiB), so whatever changes obj points the key at the new
+	 * object's, which is equal (model_apply()).
+	 */
+	const char *key;
 	struct kobj *obj;	/* current state, or the last known when gone */
-	struct kobj *prev;	/* the state its last update replaced, or NULL */
+	/* The state its last update replaced, or NULL (always with --history 0). */
+	struct kobj *prev;
+	/*
+	 * The small fields side by side, with no hole between them: a row
+	 * is malloc'd once per object, and 184 bytes fit a chunk 16 bytes
+	 * smaller than 192 do.
+	 */
 	enum delta_type last_type;
+	unsigned version;	/* bumped on every delta (views cache by it) */
 	int64_t last_ms;	/* wall clock of the last delta */
 	int64_t changed_mono;	/* monotonic; for the "just changed" mark */
 	int64_t gone_mono;	/* monotonic; 0 while present */
-	bool tombstone;		/* deleted by a relist, not by the server */
-	unsigned version;	/* bumped on every delta (views cache by it) */
-	/* Oldest first, growing to HIST_MAX, then a ring from hist_first. */
+	/*
+	 * Oldest first, growing to HIST_MAX, then a ring from hist_first.
+	 * Most objects see one delta, from the initial list or a watch:
+	 * while that is all (hist_nr 1, hist NULL), the entry is not stored
+	 * but read back from the row (its time, type and object's rv are
+	 * last_ms, last_type and obj's) and from hist_lone, its source and
+	 * flags: 48 bytes a row less.  The next delta stores it first.
+	 */
 	struct hist_entry *hist;
 	/*
 	 * The object each delta left (a reference, at the same index), kept
@@ -83,6 +110,8 @@ struct row {
 	 */
 	struct kobj **hist_obj;
 	unsigned short hist_nr, hist_alloc, hist_first;
+	bool tombstone;		/* deleted by a relist, not by the server */
+	unsigned char hist_lone;	/* source | HIST_LONE_* flags, while hist is NULL */
 	size_t hist_total;
 	/*
 	 * The kind's table cells of version cells_version of the row, packed
@@ -161,7 +190,7 @@ struct model {
 	bool namespaced;
 	unsigned hist_states;	/* states kept per object (HIST_STATES) */
 
-	struct hashmap rows;	/* key → struct row * */
+	struct keyset rows;	/* of struct row, by key: model_row(), model_next_row() */
 	size_t present;		/* rows not gone */
 	size_t gone;
 	/*
@@ -231,10 +260,13 @@ void model_log_clear(struct model *m);
 void model_group_toggle(struct model *m, struct log_entry *e);
 
 /* History entry i (0 oldest) of row->hist_nr, and the state it left (or NULL). */
-const struct hist_entry *row_hist_at(const struct row *r, size_t i);
+/* buf: where a lone entry is made (see struct row's hist); the result may be it. */
+const struct hist_entry *row_hist_at(const struct row *r, size_t i, struct hist_entry *buf);
 struct kobj *row_hist_obj(const struct row *r, size_t i);
 
 struct row *model_row(const struct model *m, const char *key);
+/* A row's key, for struct model's rows (a keyset_key_fn). */
+const char *row_key(const void *row);
 
 /*
  * The `/` filter: "" matches everything; "l:SELECTOR" is a label selector
@@ -268,5 +300,20 @@ bool filter_match_row(const struct filter *f, const struct row *r);
 
 /* "initial", "relist 2", "resync", "watch", "replay", "tombstone"… */
 void hist_describe(const struct hist_entry *h, char *buf, size_t size);
+
+/*
+ * The model's rows in no order, none changed meanwhile:
+ *   size_t iter = 0; struct row *r;
+ *   while ((r = model_next_row(m, &iter))) ...
+ */
+static inline struct row *model_next_row(const struct model *m, size_t *iter)
+{
+	return keyset_next(&m->rows, iter);
+}
+
+static inline size_t model_row_count(const struct model *m)
+{
+	return keyset_len(&m->rows);
+}
 
 #endif

@@ -89,11 +89,10 @@ static void namespace_words(struct tui *t, struct words *w)
 		struct model *m = &t->tabs[i].m;
 		bool is_ns = !strcmp(m->kind, "Namespace");
 		size_t iter = 0;
-		struct hashmap_entry *e;
+		struct row *r;
 		if (!m->namespaced && !is_ns)
 			continue;
-		while ((e = hashmap_next(&m->rows, &iter))) {
-			struct row *r = e->value;
+		while ((r = model_next_row(m, &iter))) {
 			const char *ns = is_ns ? r->obj->name : r->obj->ns;
 			if (ns && *ns)
 				words_add(w, ns);

@@ -28,6 +28,7 @@
 
 #include "controller/controller.h"
 #include "output/controller_report.h"
+#include "lib/hashmap.h"
 #include "lib/strbuf.h"
 #include "tui/tui_view.h"
 #include "lib/util.h"
@@ -398,12 +399,13 @@ void tui_ctl_expire(struct tui_ctl *ctl, const struct model *m, int64_t now_mono
  */
 static const struct fate *fate_of(const struct story *s, const struct row *r, size_t i)
 {
-	const struct hist_entry *h = row_hist_at(r, i);
+	struct hist_entry hbuf, obuf;
+	const struct hist_entry *h = row_hist_at(r, i, &hbuf);
 	const char *delta = delta_type_name(h->type);
 	size_t later = 0;
 
 	for (size_t j = i + 1; j < r->hist_nr; j++) {
-		const struct hist_entry *o = row_hist_at(r, j);
+		const struct hist_entry *o = row_hist_at(r, j, &obuf);
 		later += o->type == h->type && !strcmp(o->rv, h->rv);
 	}
 	for (size_t j = s->nr; j-- > 0;) {

@@ -458,18 +458,17 @@ static void table_row_hook(struct model *m, struct row *r, bool freeing)
 static void order_build(struct tui *t, struct tab *tab)
 {
 	struct table_state *st = ts(tab);
-	size_t n = tab->m.rows.nr + 1;
+	size_t n = model_row_count(&tab->m) + 1;
 	struct sort_item *items = xmalloc(n * sizeof(*items));
 	struct ostree_node **nodes = xmalloc(n * sizeof(*nodes));
 	struct shown_ctx sc = { t, tab };
-	struct hashmap_entry *e;
+	struct row *r;
 	size_t nr = 0, iter = 0;
 
 	ostree_clear(&st->order);
 	if (st->sort >= SORT__FIXED)
 		st->cells_live = true;
-	while ((e = hashmap_next(&tab->m.rows, &iter))) {
-		struct row *r = e->value;
+	while ((r = model_next_row(&tab->m, &iter))) {
 		if (st->cells_live && (!r->cells || r->cells_version != r->version))
 			row_cells(t, tab, r, -1);
 		sort_key(st, r, &st->scratch);

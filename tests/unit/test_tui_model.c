@@ -10,6 +10,9 @@
 #include "tui/tui_model.h"
 #include "unit.h"
 
+/* Where row_hist_at() may make an entry it does not store. */
+static struct hist_entry hbuf;
+
 static struct kobj *pod(const char *name, const char *rv, const char *labels)
 {
 	char *json = xasprintf("{\"metadata\":{\"name\":\"%s\",\"namespace\":\"default\","
@@ -28,6 +31,8 @@ static void model_fake(struct model *m)
 	m->name = "pods";
 	m->kind = "Pod";
 	m->namespaced = true;
+	m->hist_states = HIST_STATES;
+	m->rows.key = row_key;
 	m->log = xcalloc(LOG_MAX, sizeof(*m->log));
 }
 
@@ -66,7 +71,7 @@ TEST(rows_follow_add_update_delete)
 	CHECK(r->obj == a2);
 	CHECK(r->prev == a1);	/* kept for the detail's diff */
 	CHECK_INT(r->hist_nr, 2);
-	CHECK_STR(row_hist_at(r, 1)->rv, "2");
+	CHECK_STR(row_hist_at(r, 1, &hbuf)->rv, "2");
 
 	n = note(NOTIFY_DELETE, DELTA_DELETED, kobj_ref(a2), NULL);
 	model_apply(&m, &n);
@@ -82,6 +87,110 @@ TEST(rows_follow_add_update_delete)
 	CHECK(model_row(&m, "default/a") == NULL);
 	CHECK_INT(m.gone, 0);
 
+	kobj_unref(a1);
+	kobj_unref(a2);
+	model_release(&m);
+}
+
+/*
+ * A row borrows its object's key, for itself and for the map: each delta
+ * points both at the new object's, so that the old one can go.
+ */
+TEST(a_row_keys_by_its_current_object)
+{
+	struct model m;
+	model_fake(&m);
+	struct kobj *a1 = pod("a", "1", NULL), *a2 = pod("a", "2", NULL);
+
+	struct notification n = note(NOTIFY_ADD, DELTA_ADDED, a1, NULL);
+	model_apply(&m, &n);
+	n = note(NOTIFY_UPDATE, DELTA_UPDATED, kobj_ref(a2), NULL);
+	model_apply(&m, &n);	/* a1's last reference went with its row's */
+	struct row *r = model_row(&m, "default/a");
+	CHECK(r != NULL);
+	CHECK(r->key == a2->key);
+	CHECK(r->prev == NULL);	/* no old object given */
+	kobj_unref(a2);
+	model_release(&m);
+}
+
+/* --history 0: no state kept, not even the one an update replaced. */
+TEST(history_0_keeps_no_previous_state)
+{
+	struct model m;
+	model_fake(&m);
+	m.hist_states = 0;
+	struct kobj *a1 = pod("a", "1", NULL), *a2 = pod("a", "2", NULL);
+
+	struct notification n = note(NOTIFY_ADD, DELTA_ADDED, kobj_ref(a1), NULL);
+	model_apply(&m, &n);
+	n = note(NOTIFY_UPDATE, DELTA_UPDATED, kobj_ref(a2), kobj_ref(a1));
+	model_apply(&m, &n);
+	struct row *r = model_row(&m, "default/a");
+	CHECK(r->obj == a2);
+	CHECK(r->prev == NULL);
+	CHECK(r->hist_obj == NULL);
+	CHECK_INT(r->hist_nr, 2);
+	kobj_unref(a1);
+	kobj_unref(a2);
+	model_release(&m);
+}
+
+/* A history entry keeps any uint64 resourceVersion whole, as etcd makes them. */
+TEST(history_keeps_the_longest_resource_version)
+{
+	struct model m;
+	model_fake(&m);
+	struct kobj *a = pod("a", "18446744073709551615", NULL);
+	struct notification n = note(NOTIFY_ADD, DELTA_ADDED, a, NULL);
+	model_apply(&m, &n);
+	CHECK_STR(row_hist_at(model_row(&m, "default/a"), 0, &hbuf)->rv, "18446744073709551615");
+	CHECK_STR(model_log_at(&m, 0)->d.rv, "18446744073709551615");
+	model_release(&m);
+}
+
+/*
+ * A row's one entry is read back from the row, source and flags with it,
+ * and stored as it was when a second delta comes.
+ */
+TEST(a_lone_history_entry_reads_back_and_is_stored_when_one_follows)
+{
+	struct model m;
+	model_fake(&m);
+	struct kobj *a1 = pod("a", "41", NULL), *a2 = pod("a", "42", NULL);
+
+	struct notification n = note(NOTIFY_ADD, DELTA_REPLACED, kobj_ref(a1), NULL);
+	n.delta.source = SOURCE_LIST;
+	n.delta.time_ms = 1234567;
+	n.replay = true;
+	model_apply(&m, &n);
+	struct row *r = model_row(&m, "default/a");
+	CHECK(r->hist == NULL);
+	CHECK_INT(r->hist_nr, 1);
+	const struct hist_entry *h = row_hist_at(r, 0, &hbuf);
+	CHECK_STR(h->rv, "41");
+	CHECK_INT(h->time_ms, 1234567);
+	CHECK_INT(h->type, DELTA_REPLACED);
+	CHECK_INT(h->source, SOURCE_LIST);
+	CHECK(h->replay && !h->resync_only && !h->tombstone);
+	CHECK(row_hist_obj(r, 0) == a1);
+
+	n = note(NOTIFY_UPDATE, DELTA_UPDATED, kobj_ref(a2), kobj_ref(a1));
+	n.resync_only = true;
+	model_apply(&m, &n);
+	CHECK(r->hist != NULL);
+	CHECK_INT(r->hist_nr, 2);
+	h = row_hist_at(r, 0, &hbuf);
+	CHECK(h != &hbuf);
+	CHECK_STR(h->rv, "41");
+	CHECK_INT(h->time_ms, 1234567);
+	CHECK_INT(h->type, DELTA_REPLACED);
+	CHECK_INT(h->source, SOURCE_LIST);
+	CHECK(h->replay);
+	h = row_hist_at(r, 1, &hbuf);
+	CHECK_STR(h->rv, "42");
+	CHECK(h->resync_only && !h->replay);
+	CHECK(row_hist_obj(r, 0) == a1 && row_hist_obj(r, 1) == a2);
 	kobj_unref(a1);
 	kobj_unref(a2);
 	model_release(&m);
@@ -197,9 +306,9 @@ TEST(history_keeps_the_latest)
 	struct row *r = model_row(&m, "default/a");
 	CHECK_INT(r->hist_nr, HIST_MAX);
 	CHECK_INT(r->hist_total, HIST_MAX + 36);
-	CHECK_STR(row_hist_at(r, 0)->rv, "37");
+	CHECK_STR(row_hist_at(r, 0, &hbuf)->rv, "37");
 	snprintf(rv, sizeof(rv), "%d", HIST_MAX + 36);
-	CHECK_STR(row_hist_at(r, HIST_MAX - 1)->rv, rv);
+	CHECK_STR(row_hist_at(r, HIST_MAX - 1, &hbuf)->rv, rv);
 	model_release(&m);
 }
 
@@ -430,6 +539,10 @@ TEST(where_a_delta_came_from)
 int main(void)
 {
 	RUN(rows_follow_add_update_delete);
+	RUN(a_row_keys_by_its_current_object);
+	RUN(history_0_keeps_no_previous_state);
+	RUN(history_keeps_the_longest_resource_version);
+	RUN(a_lone_history_entry_reads_back_and_is_stored_when_one_follows);
 	RUN(a_gone_row_comes_back_when_re_added);
 	RUN(expire_frees_each_gone_row_once_and_only_gone_ones);
 	RUN(history_keeps_states_only_when_asked);
