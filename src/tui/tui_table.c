@@ -357,10 +357,27 @@ static int sort_cmp(const void *a, const void *b, void *ctx)
 	return st->sort_desc ? -c : c;
 }
 
-/* What the filter and the namespace let through. */
+/*
+ * What a pass over every row (a new filter, sort or namespace) has found
+ * of each label set so far: a label filter is matched once per distinct
+ * set, not once per row (the pods of one ReplicaSet share theirs).  A set
+ * is known by its address: objects with the same labels point into one
+ * interned copy (informer/kobj.h), alive while the rows hold their
+ * objects, so within one pass an address is one set.  Direct-mapped; a
+ * collision only matches the set again.
+ */
+#define LABEL_MEMO 1024
+
+struct label_memo {
+	const char *labels[LABEL_MEMO];
+	bool match[LABEL_MEMO];
+};
+
+/* What the filter and the namespace let through; memo NULL: no memo. */
 struct shown_ctx {
 	const struct tui *t;
 	const struct tab *tab;
+	struct label_memo *memo;
 };
 
 static bool row_shown(const struct tui *t, const struct tab *tab, const struct row *r)
@@ -373,7 +390,32 @@ static bool row_shown(const struct tui *t, const struct tab *tab, const struct r
 static bool node_shown(struct ostree_node *n, void *ctx)
 {
 	const struct shown_ctx *c = ctx;
-	return row_shown(c->t, c->tab, row_of(n));
+	const struct row *r = row_of(n);
+
+	if (!c->memo || !c->tab->filter.sel || !r->obj)
+		return row_shown(c->t, c->tab, r);
+	if (c->t->ns_filter[0] && c->tab->m.namespaced && strcmp(r->obj->ns, c->t->ns_filter))
+		return false;
+	const char *labels = r->obj->labels;
+	size_t h = (size_t)(((uintptr_t)labels * 0x9e3779b97f4a7c15ULL) >> 54) % LABEL_MEMO;
+	if (c->memo->labels[h] != labels) {
+		c->memo->labels[h] = labels;
+		c->memo->match[h] = filter_match_row(&c->tab->filter, r);
+	}
+	return c->memo->match[h];
+}
+
+/* A pass's context, with a memo when a label filter is set; shown_done() after. */
+static void shown_begin(struct shown_ctx *c, const struct tui *t, const struct tab *tab)
+{
+	c->t = t;
+	c->tab = tab;
+	c->memo = tab->filter.sel ? xcalloc(1, sizeof(*c->memo)) : NULL;
+}
+
+static void shown_done(struct shown_ctx *c)
+{
+	free(c->memo);
 }
 
 /* Places row r (out of the tree) by its current key and filter. */
@@ -438,7 +480,7 @@ static void order_build(struct tui *t, struct tab *tab)
 	struct keysort_item *tmp = xmalloc(n * sizeof(*tmp));
 	struct keysort_ops ops = { sort_piece, sort_next, sort_cmp, st };
 	struct ostree_node **nodes = xmalloc(n * sizeof(*nodes));
-	struct shown_ctx sc = { t, tab };
+	struct shown_ctx sc;
 	struct hashmap_entry *e;
 	size_t nr = 0, iter = 0;
 
@@ -458,7 +500,9 @@ static void order_build(struct tui *t, struct tab *tab)
 		struct row *r = items[st->sort_desc ? nr - 1 - i : i].p;
 		nodes[i] = &r->order;
 	}
+	shown_begin(&sc, t, tab);
 	ostree_build(&st->order, nodes, nr, node_shown, &sc);
+	shown_done(&sc);
 	free(items);
 	free(tmp);
 	free(nodes);
@@ -525,11 +569,13 @@ void table_refresh(struct tui *t, struct tab *tab, bool force)
 	if (st->order_stale) {
 		order_build(t, tab);
 	} else if (st->filter_stale) {
-		struct shown_ctx sc = { t, tab };
+		struct shown_ctx sc;
+		shown_begin(&sc, t, tab);
 		if (filter_narrows(st, t, tab))
 			ostree_refilter_shown(&st->order, node_shown, &sc);
 		else
 			ostree_refilter(&st->order, node_shown, &sc);
+		shown_done(&sc);
 		st->filter_stale = false;
 	}
 	flags_note(st, t, tab);
