@@ -5,6 +5,8 @@
 #include <string.h>
 
 #define SMALL 24	/* a run this short is sorted by insertion */
+#define PREFETCH_FAR 16	/* items ahead, for ops->prefetch() */
+#define PREFETCH_NEAR 8
 
 static void insertion_by_key(struct keysort_item *a, size_t n)
 {
@@ -66,18 +68,13 @@ static void insertion_by_cmp(struct keysort_item *a, size_t n, const struct keys
 	}
 }
 
-/* The depth is the number of pieces a run tied on: a few per key. */
 static void sort_stage(struct keysort_item *a, struct keysort_item *tmp, size_t n,
-		       uint32_t stage, const struct keysort_ops *ops)
+		       uint32_t stage, const struct keysort_ops *ops);
+
+/* a's keys are the pieces of stage: sorts by them, then each tied run on. */
+static void sort_pieces(struct keysort_item *a, struct keysort_item *tmp, size_t n,
+			uint32_t stage, const struct keysort_ops *ops)
 {
-	if (n < 2)
-		return;
-	if (n <= SMALL && ops->cmp) {
-		insertion_by_cmp(a, n, ops);
-		return;
-	}
-	for (size_t i = 0; i < n; i++)
-		a[i].key = ops->piece(a[i].p, stage, ops->ctx);
 	keysort_radix(a, tmp, n);
 	for (size_t i = 0, j; i < n; i = j) {
 		for (j = i + 1; j < n && a[j].key == a[i].key; j++)
@@ -90,10 +87,37 @@ static void sort_stage(struct keysort_item *a, struct keysort_item *tmp, size_t 
 	}
 }
 
+/* The depth is the number of pieces a run tied on: a few per key. */
+static void sort_stage(struct keysort_item *a, struct keysort_item *tmp, size_t n,
+		       uint32_t stage, const struct keysort_ops *ops)
+{
+	if (n < 2)
+		return;
+	if (n <= SMALL && ops->cmp) {
+		insertion_by_cmp(a, n, ops);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (ops->prefetch && i + PREFETCH_FAR < n)
+			ops->prefetch(a[i + PREFETCH_FAR].p, stage, 0, ops->ctx);
+		if (ops->prefetch && i + PREFETCH_NEAR < n)
+			ops->prefetch(a[i + PREFETCH_NEAR].p, stage, 1, ops->ctx);
+		a[i].key = ops->piece(a[i].p, stage, ops->ctx);
+	}
+	sort_pieces(a, tmp, n, stage, ops);
+}
+
 void keysort(struct keysort_item *a, struct keysort_item *tmp, size_t n,
 	     const struct keysort_ops *ops)
 {
 	sort_stage(a, tmp, n, 0, ops);
+}
+
+void keysort_from(struct keysort_item *a, struct keysort_item *tmp, size_t n,
+		  uint32_t stage, const struct keysort_ops *ops)
+{
+	if (n > 1)
+		sort_pieces(a, tmp, n, stage, ops);
 }
 
 uint64_t keysort_text(const char *s, size_t len, size_t off)
@@ -104,4 +128,17 @@ uint64_t keysort_text(const char *s, size_t len, size_t off)
 	for (size_t i = 0; i < KEYSORT_TEXT_STEP; i++)
 		k = k << 8 | (i < left ? (unsigned char)s[off + i] : 0);
 	return k << 8 | (left > 8 ? 8 : left);
+}
+
+uint64_t keysort_str(const char *s, size_t off)
+{
+	uint64_t k = 0;
+	size_t left = 0;
+
+	s += off;
+	while (left < 8 && s[left])
+		left++;
+	for (size_t i = 0; i < KEYSORT_TEXT_STEP; i++)
+		k = k << 8 | (i < left ? (unsigned char)s[i] : 0);
+	return k << 8 | left;
 }

@@ -46,6 +46,13 @@ struct keysort_ops {
 	 * worth a radix pass: it must agree with the pieces.  NULL: none.
 	 */
 	int (*cmp)(const void *a, const void *b, void *ctx);
+	/*
+	 * A hint that piece(p, stage) comes soon: level 0 a few items ahead
+	 * (p's own memory), level 1 fewer (what p points to, p in the cache
+	 * by then).  The items are scattered in memory: waiting for each in
+	 * turn is most of a sort's time.  NULL: none.
+	 */
+	void (*prefetch)(const void *p, uint32_t stage, int level, void *ctx);
 	void *ctx;
 };
 
@@ -56,6 +63,14 @@ struct keysort_ops {
  */
 void keysort(struct keysort_item *a, struct keysort_item *tmp, size_t n,
 	     const struct keysort_ops *ops);
+/*
+ * The same from stage, with each a[i].key already piece(a[i].p, stage):
+ * for a caller that can make the first piece while the item is at hand
+ * (and knows the stages before are all equal), one pass over the items
+ * fewer.
+ */
+void keysort_from(struct keysort_item *a, struct keysort_item *tmp, size_t n,
+		  uint32_t stage, const struct keysort_ops *ops);
 
 /*
  * The piece of text s (len bytes) from byte off: s[off, off + 7) as the
@@ -65,6 +80,9 @@ void keysort(struct keysort_item *a, struct keysort_item *tmp, size_t n,
  */
 uint64_t keysort_text(const char *s, size_t len, size_t off);
 #define KEYSORT_TEXT_STEP 7
+/* The same of a NUL-terminated s that is at least off bytes long: it reads
+ * no byte past the NUL (no strlen of the whole). */
+uint64_t keysort_str(const char *s, size_t off);
 /* Whether a run tied on this text piece goes on to the next (off + 7). */
 static inline int keysort_text_more(uint64_t piece)
 {

@@ -135,7 +135,7 @@ static int pieces_against_qsort(size_t n, bool with_cmp)
 	struct rec *recs = calloc(n, sizeof(*recs));
 	struct rec **want = malloc(n * sizeof(*want));
 	struct keysort_item *a = malloc(n * sizeof(*a)), *tmp = malloc(n * sizeof(*tmp));
-	struct keysort_ops ops = { rec_piece, rec_next, with_cmp ? cmp_rec_ks : NULL, NULL };
+	struct keysort_ops ops = { rec_piece, rec_next, with_cmp ? cmp_rec_ks : NULL, NULL, NULL };
 	int bad = 0;
 
 	for (size_t i = 0; i < n; i++) {
@@ -184,10 +184,51 @@ TEST(text_pieces_order_prefixes_first)
 	CHECK(keysort_text("abcdefgh", 8, 7) < keysort_text("abcdefgzzz", 10, 7));
 }
 
+TEST(str_pieces_are_text_pieces)
+{
+	static const char *const strs[] = { "", "a", "abcdefg", "abcdefgh", "ns-1/pod-12345678" };
+
+	for (size_t i = 0; i < sizeof(strs) / sizeof(*strs); i++)
+		for (size_t off = 0; off <= strlen(strs[i]); off += KEYSORT_TEXT_STEP)
+			CHECKF(keysort_str(strs[i], off) == keysort_text(strs[i], strlen(strs[i]), off),
+			       "\"%s\" from %zu", strs[i], off);
+}
+
+TEST(from_a_stage_with_its_pieces_made)
+{
+	enum { N = 3000 };
+	struct rec *recs = calloc(N, sizeof(*recs));
+	struct keysort_item *a = malloc(N * sizeof(*a)), *b = malloc(N * sizeof(*b));
+	struct keysort_item *tmp = malloc(N * sizeof(*tmp));
+	struct keysort_ops ops = { rec_piece, rec_next, NULL, NULL, NULL };
+	size_t same = 0;
+
+	for (size_t i = 0; i < N; i++) {
+		recs[i].num = 7;	/* stage 0 all equal: from the text on */
+		recs[i].len = rnd64() % 20;
+		for (size_t k = 0; k < recs[i].len; k++)
+			recs[i].text[k] = "\0ab"[rnd64() % 3];
+		snprintf(recs[i].id, sizeof(recs[i].id), "%zu", i);
+		a[i] = (struct keysort_item){ 0, &recs[i] };
+		b[i] = (struct keysort_item){ rec_piece(&recs[i], ST_TEXT, NULL), &recs[i] };
+	}
+	keysort(a, tmp, N, &ops);
+	keysort_from(b, tmp, N, ST_TEXT, &ops);
+	for (size_t i = 0; i < N; i++)
+		same += a[i].p == b[i].p;
+	CHECK_INT(same, N);
+	free(recs);
+	free(a);
+	free(b);
+	free(tmp);
+}
+
 int main(void)
 {
 	RUN(radix_sorts_as_qsort_does);
 	RUN(pieces_sort_as_the_whole_order);
 	RUN(text_pieces_order_prefixes_first);
+	RUN(str_pieces_are_text_pieces);
+	RUN(from_a_stage_with_its_pieces_made);
 	return unit_done();
 }
