@@ -85,17 +85,10 @@ static void cells_make(struct tab *tab, struct row *r, int64_t now_mono)
 	const struct kobj_pick *pick = columns_pick(tab->crds, tab->m.kind);
 	size_t nr = names_len(names);
 	struct json_object *tree = pick ? kobj_tree_pick(r->obj, pick) : kobj_tree(r->obj);
-	struct strbuf pack = STRBUF_INIT, sb = STRBUF_INIT;
-	int64_t now = wall_ms();
+	struct strbuf pack = STRBUF_INIT;
 
-	for (size_t i = 0; i < nr; i++) {
-		strbuf_reset(&sb);
-		if (tree && columns_cell(tab->crds, tab->m.kind, names[i], tree, now, &sb) == 0)
-			strbuf_adds(&pack, strbuf_str(&sb));
-		strbuf_addch(&pack, '\0');
-	}
+	columns_cells(tab->crds, tab->m.kind, names, tree, wall_ms(), &pack);
 	json_object_put(tree);
-	strbuf_release(&sb);
 	free(r->cells);
 	r->cells = nr ? strbuf_detach(&pack, NULL) : xstrdup("");
 	r->cells_version = r->version;
