@@ -12,9 +12,44 @@ static inline uint32_t cnt(const struct ostree_node *n)
 	return n ? n->count : 0;
 }
 
+static inline uint32_t tot(const struct ostree_node *n)
+{
+	return n ? n->total : 0;
+}
+
 static inline void pull(struct ostree_node *n)
 {
 	n->count = cnt(n->l) + cnt(n->r) + (n->shown ? 1 : 0);
+	n->total = tot(n->l) + tot(n->r) + 1;
+}
+
+/* What select and rank count: the shown nodes, or all (all_shown). */
+static inline uint32_t seen(const struct ostree *t, const struct ostree_node *n)
+{
+	return t->all_shown ? tot(n) : cnt(n);
+}
+
+static inline bool is_shown(const struct ostree *t, const struct ostree_node *n)
+{
+	return t->all_shown || n->shown;
+}
+
+static void fix_counts(struct ostree_node *n, ostree_pred_fn *pred, void *ctx);
+
+static bool show(struct ostree_node *n, void *ctx)
+{
+	(void)n;
+	(void)ctx;
+	return true;
+}
+
+/* The flags made true again, as all_shown says they are. */
+static void materialize(struct ostree *t)
+{
+	if (!t->all_shown)
+		return;
+	fix_counts(t->root, show, NULL);
+	t->all_shown = false;
 }
 
 /* xorshift64*: priorities need only be independent of the keys. */
@@ -53,6 +88,7 @@ void ostree_clear(struct ostree *t)
 	unlink_all(t->root);
 	t->root = NULL;
 	t->nr = 0;
+	t->all_shown = false;
 }
 
 /* Puts c where p was under p's parent (or at the root). */
@@ -92,16 +128,20 @@ static void rotate_up(struct ostree *t, struct ostree_node *x)
 	pull(x);
 }
 
-static void add_up(struct ostree_node *n, int delta)
+static void add_up(struct ostree_node *n, int delta, int total_delta)
 {
-	for (; n; n = n->up)
+	for (; n; n = n->up) {
 		n->count = (uint32_t)((int64_t)n->count + delta);
+		n->total = (uint32_t)((int64_t)n->total + total_delta);
+	}
 }
 
 void ostree_insert(struct ostree *t, struct ostree_node *n, bool shown)
 {
 	struct ostree_node *p = NULL, **at = &t->root;
 
+	if (!shown)
+		materialize(t);
 	while (*at) {
 		p = *at;
 		at = t->cmp(n, p, t->ctx) < 0 ? &p->l : &p->r;
@@ -111,10 +151,10 @@ void ostree_insert(struct ostree *t, struct ostree_node *n, bool shown)
 	n->prio = next_prio(t);
 	n->shown = shown;
 	n->count = shown ? 1 : 0;
+	n->total = 1;
 	n->linked = true;
 	*at = n;
-	if (shown)
-		add_up(p, 1);
+	add_up(p, shown ? 1 : 0, 1);
 	while (n->up && n->up->prio < n->prio)
 		rotate_up(t, n);
 	t->nr++;
@@ -127,8 +167,7 @@ void ostree_remove(struct ostree *t, struct ostree_node *n)
 		rotate_up(t, n->l->prio > n->r->prio ? n->l : n->r);
 	struct ostree_node *p = n->up;
 	replace_child(t, n, n->l ? n->l : n->r);
-	if (n->shown)
-		add_up(p, -1);
+	add_up(p, n->shown ? -1 : 0, -1);
 	n->l = n->r = n->up = NULL;
 	n->linked = false;
 	t->nr--;
@@ -136,11 +175,12 @@ void ostree_remove(struct ostree *t, struct ostree_node *n)
 
 void ostree_set_shown(struct ostree *t, struct ostree_node *n, bool shown)
 {
-	(void)t;
+	if (!shown)
+		materialize(t);
 	if (n->shown == shown)
 		return;
 	n->shown = shown;
-	add_up(n, shown ? 1 : -1);
+	add_up(n, shown ? 1 : -1, 0);
 }
 
 struct ostree_node *ostree_select(const struct ostree *t, size_t k)
@@ -150,13 +190,13 @@ struct ostree_node *ostree_select(const struct ostree *t, size_t k)
 	if (k >= ostree_count(t))
 		return NULL;
 	while (n) {
-		size_t lc = cnt(n->l);
+		size_t lc = seen(t, n->l);
 		if (k < lc) {
 			n = n->l;
-		} else if (n->shown && k == lc) {
+		} else if (is_shown(t, n) && k == lc) {
 			return n;
 		} else {
-			k -= lc + (n->shown ? 1 : 0);
+			k -= lc + (is_shown(t, n) ? 1 : 0);
 			n = n->r;
 		}
 	}
@@ -165,12 +205,11 @@ struct ostree_node *ostree_select(const struct ostree *t, size_t k)
 
 size_t ostree_rank(const struct ostree *t, const struct ostree_node *n)
 {
-	size_t r = cnt(n->l);
+	size_t r = seen(t, n->l);
 
-	(void)t;
 	for (; n->up; n = n->up)
 		if (n->up->r == n)
-			r += cnt(n->up->l) + (n->up->shown ? 1 : 0);
+			r += seen(t, n->up->l) + (is_shown(t, n->up) ? 1 : 0);
 	return r;
 }
 
@@ -222,7 +261,13 @@ void ostree_build(struct ostree *t, struct ostree_node **nodes, size_t nr,
 
 void ostree_refilter(struct ostree *t, ostree_pred_fn *pred, void *ctx)
 {
+	t->all_shown = false;
 	fix_counts(t->root, pred, ctx);
+}
+
+void ostree_show_all(struct ostree *t)
+{
+	t->all_shown = true;
 }
 
 static void narrow(struct ostree_node *n, ostree_pred_fn *pred, void *ctx)
@@ -238,7 +283,10 @@ static void narrow(struct ostree_node *n, ostree_pred_fn *pred, void *ctx)
 
 void ostree_refilter_shown(struct ostree *t, ostree_pred_fn *pred, void *ctx)
 {
-	narrow(t->root, pred, ctx);
+	if (t->all_shown)	/* the flags are stale: every node is asked */
+		ostree_refilter(t, pred, ctx);
+	else
+		narrow(t->root, pred, ctx);
 }
 
 struct ostree_node *ostree_first(const struct ostree *t)
@@ -280,6 +328,8 @@ static int check_node(const struct ostree *t, const struct ostree_node *n,
 		return -1;
 	if (n->count != cnt(n->l) + cnt(n->r) + (n->shown ? 1 : 0))
 		return snprintf(buf, size, "count %u is not its subtree's", n->count), -1;
+	if (n->total != tot(n->l) + tot(n->r) + 1)
+		return snprintf(buf, size, "total %u is not its subtree's", n->total), -1;
 	(*seen)++;
 	return 0;
 }

@@ -15,6 +15,7 @@
  *   insert, remove, set_shown, rank, select   O(log n)
  *   build from a sorted array                 O(n)
  *   refilter (every node's shown flag)        O(n), one call of pred each
+ *   show all                                  O(1)
  *
  * The order is the caller's cmp, which must be a strict total order on
  * the nodes in the tree (ties broken, e.g. by a unique key) and must not
@@ -35,6 +36,7 @@ struct ostree_node {
 	struct ostree_node *l, *r, *up;
 	uint32_t prio;
 	uint32_t count;		/* shown nodes in this subtree, itself included */
+	uint32_t total;		/* nodes in this subtree, shown or not (in the padding) */
 	bool shown;
 	bool linked;		/* in a tree */
 };
@@ -48,6 +50,13 @@ struct ostree {
 	ostree_cmp_fn *cmp;
 	void *ctx;
 	size_t nr;		/* nodes in the tree, shown or hidden */
+	/*
+	 * Every node counts as shown, whatever its flag (ostree_show_all():
+	 * a filter cleared costs no pass).  The flags are then stale: the
+	 * first call that needs them (a refilter, a node linked or flagged
+	 * hidden) sets them all again first.
+	 */
+	bool all_shown;
 	uint64_t seed;		/* the priorities' generator */
 };
 
@@ -59,7 +68,7 @@ void ostree_clear(struct ostree *t);
 /* Shown nodes in the tree. */
 static inline size_t ostree_count(const struct ostree *t)
 {
-	return t->root ? t->root->count : 0;
+	return t->root ? t->all_shown ? t->root->total : t->root->count : 0;
 }
 
 /* Links n, which must not be in a tree. */
@@ -79,6 +88,8 @@ size_t ostree_rank(const struct ostree *t, const struct ostree_node *n);
  */
 void ostree_build(struct ostree *t, struct ostree_node **nodes, size_t nr,
 		  ostree_pred_fn *pred, void *pctx);
+/* Shows every node: O(1) (see all_shown). */
+void ostree_show_all(struct ostree *t);
 /* Sets every node's shown flag to pred(node, ctx).  O(n). */
 void ostree_refilter(struct ostree *t, ostree_pred_fn *pred, void *ctx);
 /*

@@ -143,9 +143,14 @@ void columns_age(struct json_object *obj, int64_t now_ms, char buf[32])
 
 /* ---- cells common to every kind --------------------------------------- */
 
+struct pod_summary;
+
 struct row {
 	struct json_object *obj;
 	int64_t now_ms;
+	/* The pod's summary, made by the first cell that needs it, for the
+	 * others of the same row (columns_cells()); NULL: none kept. */
+	struct pod_summary *ps;
 };
 
 static void cell_name(const struct row *r, struct strbuf *out)
@@ -169,6 +174,7 @@ struct pod_summary {
 	int ready, total, restarts;
 	int64_t last_restart_ms;	/* 0: unknown */
 	struct strbuf reason;
+	bool made;		/* in a row's ps: made for its object */
 };
 
 static bool is_restartable_init(struct json_object *spec_init, const char *name)
@@ -331,36 +337,60 @@ static void pod_summarize(struct json_object *pod, struct pod_summary *ps)
 	}
 }
 
+/*
+ * The row's pod summary: the row's kept one (made once for READY, STATUS
+ * and RESTARTS together), or one made in local; pod_summary_done() after.
+ */
+static const struct pod_summary *pod_summary_of(const struct row *r, struct pod_summary *local)
+{
+	if (!r->ps) {
+		pod_summarize(r->obj, local);
+		return local;
+	}
+	if (!r->ps->made) {
+		strbuf_release(&r->ps->reason);
+		pod_summarize(r->obj, r->ps);
+		r->ps->made = true;
+	}
+	return r->ps;
+}
+
+static void pod_summary_done(const struct pod_summary *ps, struct pod_summary *local)
+{
+	if (ps == local)
+		strbuf_release(&local->reason);
+}
+
 static void pod_ready(const struct row *r, struct strbuf *out)
 {
-	struct pod_summary ps;
+	struct pod_summary local;
+	const struct pod_summary *ps = pod_summary_of(r, &local);
 
-	pod_summarize(r->obj, &ps);
-	strbuf_addf(out, "%d/%d", ps.ready, ps.total);
-	strbuf_release(&ps.reason);
+	strbuf_addf(out, "%d/%d", ps->ready, ps->total);
+	pod_summary_done(ps, &local);
 }
 
 static void pod_status(const struct row *r, struct strbuf *out)
 {
-	struct pod_summary ps;
+	struct pod_summary local;
+	const struct pod_summary *ps = pod_summary_of(r, &local);
 
-	pod_summarize(r->obj, &ps);
-	strbuf_adds(out, strbuf_str(&ps.reason));
-	strbuf_release(&ps.reason);
+	strbuf_adds(out, strbuf_str(&ps->reason));
+	pod_summary_done(ps, &local);
 }
 
 static void pod_restarts(const struct row *r, struct strbuf *out)
 {
-	struct pod_summary ps;
+	struct pod_summary local;
+	const struct pod_summary *ps = pod_summary_of(r, &local);
 	char age[32];
 
-	pod_summarize(r->obj, &ps);
-	strbuf_addf(out, "%d", ps.restarts);
-	if (ps.restarts && ps.last_restart_ms) {
-		format_age(r->now_ms - ps.last_restart_ms, age);
+	strbuf_addf(out, "%d", ps->restarts);
+	if (ps->restarts && ps->last_restart_ms) {
+		format_age(r->now_ms - ps->last_restart_ms, age);
 		strbuf_addf(out, " (%s ago)", age);
 	}
-	strbuf_release(&ps.reason);
+	pod_summary_done(ps, &local);
 }
 
 static void pod_ip(const struct row *r, struct strbuf *out)
@@ -1136,13 +1166,42 @@ static const struct kobj_pick pod_pick_condition[] = {
 	{ "reason", PICK_ALL, NULL },
 	{ NULL, PICK_ALL, NULL },
 };
+/*
+ * A container's state, only the members the cells read: kept whole, each
+ * went through json-c's tokener (a locale switched in and out per call),
+ * a sixth of what the TUI's cells of a pod cost.
+ */
+static const struct kobj_pick pod_pick_nothing[] = {
+	{ NULL, PICK_ALL, NULL },
+};
+static const struct kobj_pick pod_pick_waiting[] = {
+	{ "reason", PICK_ALL, NULL },
+	{ NULL, PICK_ALL, NULL },
+};
+static const struct kobj_pick pod_pick_terminated[] = {
+	{ "reason", PICK_ALL, NULL },
+	{ "exitCode", PICK_ALL, NULL },
+	{ "signal", PICK_ALL, NULL },
+	{ "finishedAt", PICK_ALL, NULL },
+	{ NULL, PICK_ALL, NULL },
+};
+static const struct kobj_pick pod_pick_state[] = {
+	{ "waiting", PICK_SOME, pod_pick_waiting },
+	{ "terminated", PICK_SOME, pod_pick_terminated },
+	{ "running", PICK_SOME, pod_pick_nothing },	/* only whether it is there */
+	{ NULL, PICK_ALL, NULL },
+};
 static const struct kobj_pick pod_pick_container_status[] = {
 	{ "name", PICK_ALL, NULL },
 	{ "ready", PICK_ALL, NULL },
 	{ "started", PICK_ALL, NULL },
 	{ "restartCount", PICK_ALL, NULL },
-	{ "state", PICK_ALL, NULL },
-	{ "lastState", PICK_ALL, NULL },
+	{ "state", PICK_SOME, pod_pick_state },
+	{ "lastState", PICK_SOME, pod_pick_state },
+	{ NULL, PICK_ALL, NULL },
+};
+static const struct kobj_pick pod_pick_ip[] = {
+	{ "ip", PICK_ALL, NULL },
 	{ NULL, PICK_ALL, NULL },
 };
 static const struct kobj_pick pod_pick_status[] = {
@@ -1152,7 +1211,7 @@ static const struct kobj_pick pod_pick_status[] = {
 	{ "initContainerStatuses", PICK_EACH, pod_pick_container_status },
 	{ "containerStatuses", PICK_EACH, pod_pick_container_status },
 	{ "podIP", PICK_ALL, NULL },
-	{ "podIPs", PICK_ALL, NULL },
+	{ "podIPs", PICK_EACH, pod_pick_ip },
 	{ "nominatedNodeName", PICK_ALL, NULL },
 	{ NULL, PICK_ALL, NULL },
 };
@@ -1173,7 +1232,7 @@ void columns_short_status(const struct crd_columns *crds, const char *kind,
 {
 	const struct kind_spec *k = kind_spec_of(kind);
 	const struct crd_kind *ck = crd_of(crds, kind);
-	struct row r = { obj, now_ms };
+	struct row r = { obj, now_ms, NULL };
 
 	if (ck) {	/* the priority-0 columns but dates, as name=value */
 		bool first = true;
@@ -1198,7 +1257,7 @@ void columns_short_status(const struct crd_columns *crds, const char *kind,
 void columns_wide_detail(const struct crd_columns *crds, const char *kind,
 			 struct json_object *obj, int64_t now_ms, struct strbuf *out)
 {
-	struct row r = { obj, now_ms };
+	struct row r = { obj, now_ms, NULL };
 	struct strbuf cell = STRBUF_INIT;
 	const struct crd_kind *ck = crd_of(crds, kind);
 	bool first = true;
@@ -1237,10 +1296,12 @@ void columns_wide_detail(const struct crd_columns *crds, const char *kind,
 	strbuf_release(&cell);
 }
 
-int columns_cell(const struct crd_columns *crds, const char *kind, const char *header,
-		 struct json_object *obj, int64_t now_ms, struct strbuf *out)
+static int row_cell(const struct crd_columns *crds, const char *kind, const char *header,
+		    const struct row *row, struct strbuf *out)
 {
-	struct row r = { obj, now_ms };
+	struct row r = *row;
+	struct json_object *obj = r.obj;
+	int64_t now_ms = r.now_ms;
 	const struct crd_kind *ck = crd_of(crds, kind);
 
 	for (size_t i = 0; ck && i < ck->n; i++) {
@@ -1258,6 +1319,29 @@ int columns_cell(const struct crd_columns *crds, const char *kind, const char *h
 		}
 	}
 	return -1;
+}
+
+int columns_cell(const struct crd_columns *crds, const char *kind, const char *header,
+		 struct json_object *obj, int64_t now_ms, struct strbuf *out)
+{
+	struct row r = { obj, now_ms, NULL };
+
+	return row_cell(crds, kind, header, &r, out);
+}
+
+void columns_cells(const struct crd_columns *crds, const char *kind,
+		   const char *const *headers, struct json_object *obj, int64_t now_ms,
+		   struct strbuf *out)
+{
+	struct pod_summary ps = { .reason = STRBUF_INIT };
+	struct row r = { obj, now_ms, &ps };
+
+	for (size_t i = 0; headers[i]; i++) {
+		if (obj)
+			row_cell(crds, kind, headers[i], &r, out);
+		strbuf_addch(out, '\0');
+	}
+	strbuf_release(&ps.reason);
 }
 
 /* ---- the table writer --------------------------------------------------- */
@@ -1437,7 +1521,7 @@ struct table *columns_table_new(const char *kind, unsigned flags)
 
 void columns_table_add(struct table *t, struct json_object *obj, int64_t now_ms)
 {
-	struct row r = { obj, now_ms };
+	struct row r = { obj, now_ms, NULL };
 	struct strbuf cells[16];
 	const char *v[16] = { NULL };
 	size_t n = 0;
@@ -1494,7 +1578,7 @@ struct json_object *columns_table_json(const struct crd_columns *crds, const cha
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *row = json_object_new_object(), *cells = json_object_new_array();
-		struct row r = { objs[i], now_ms };
+		struct row r = { objs[i], now_ms, NULL };
 		if (ck) {
 			json_object_array_add(cells, json_object_new_string(
 				json_get_str(json_get(objs[i], "metadata"), "name", "")));

@@ -115,6 +115,15 @@ void columns_wide_detail(const struct crd_columns *crds, const char *kind,
  */
 int columns_cell(const struct crd_columns *crds, const char *kind, const char *header,
 		 struct json_object *obj, int64_t now_ms, struct strbuf *out);
+/*
+ * Every cell of headers (NULL-terminated), each followed by a NUL ("" for
+ * a column the kind has not, or every cell when obj is NULL), appended to
+ * out: what columns_cell() gives each, with what cells share (a pod's
+ * summary, behind READY, STATUS and RESTARTS) made once.
+ */
+void columns_cells(const struct crd_columns *crds, const char *kind,
+		   const char *const *headers, struct json_object *obj, int64_t now_ms,
+		   struct strbuf *out);
 
 /*
  * The headers a live view (the TUI's table) shows for a kind between its

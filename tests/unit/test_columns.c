@@ -39,6 +39,19 @@ static void check_pick(const char *kind, const char *json)
 	columns_short_status(NULL, kind, some, now_ms, &b);
 	columns_wide_detail(NULL, kind, some, now_ms, &b);
 	CHECK_STR(strbuf_str(&b), strbuf_str(&a));
+	/* All the live cells at once are each cell alone, NUL after each. */
+	const char *const *names = columns_live_headers(NULL, kind);
+	strbuf_reset(&a);
+	strbuf_reset(&b);
+	columns_cells(NULL, kind, names, some, now_ms, &b);
+	for (size_t i = 0; names[i]; i++) {
+		columns_cell(NULL, kind, names[i], whole, now_ms, &a);
+		strbuf_addch(&a, '|');
+	}
+	for (size_t i = 0; i < b.len; i++)
+		if (b.buf[i] == '\0')
+			b.buf[i] = '|';
+	CHECK_STR(strbuf_str(&b), strbuf_str(&a));
 	strbuf_release(&a);
 	strbuf_release(&b);
 	json_object_put(whole);
@@ -263,11 +276,13 @@ TEST(pod_pick_keeps_what_the_columns_read)
 		"\"initContainerStatuses\":[{\"name\":\"i\",\"started\":true,\"ready\":true,"
 		"\"restartCount\":2,\"state\":{\"running\":{}},\"imageID\":\"sha\"}],"
 		"\"containerStatuses\":[[],{\"name\":\"a\",\"ready\":true,\"restartCount\":1,"
-		"\"image\":\"nginx\",\"state\":{\"running\":{}},"
-		"\"lastState\":{\"terminated\":{\"finishedAt\":\"2024-05-01T11:58:00Z\"}}}]}}";
+		"\"image\":\"nginx\",\"state\":{\"running\":{\"startedAt\":\"2024-05-01T11:00:00Z\"}},"
+		"\"lastState\":{\"terminated\":{\"finishedAt\":\"2024-05-01T11:58:00Z\","
+		"\"containerID\":\"cid\"}}}],\"podIPs\":[{\"ip\":\"10.0.0.9\",\"extra\":1}]}}";
 
 	CHECK_STR(cell("Pod", "READY", odd), "2/2");
 	CHECK_STR(cell("Pod", "RESTARTS", odd), "3 (2m ago)");
+	CHECK_STR(cell("Pod", "IP", odd), "10.0.0.9");
 
 	struct errbuf err = { "" };
 	struct kobj *obj = kobj_from_json(odd, strlen(odd), 0, &err);
@@ -282,6 +297,11 @@ TEST(pod_pick_keeps_what_the_columns_read)
 	CHECK(strstr(text, "imageID") == NULL);
 	CHECK(strstr(text, "message") == NULL);
 	CHECK(strstr(text, "labels") == NULL);
+	/* A state keeps what the cells read: running only as being there. */
+	CHECK(strstr(text, "\"running\":{}") != NULL);
+	CHECK(strstr(text, "startedAt") == NULL);
+	CHECK(strstr(text, "containerID") == NULL);
+	CHECK(strstr(text, "extra") == NULL);
 	json_object_put(some);
 	kobj_unref(obj);
 }

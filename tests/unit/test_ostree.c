@@ -205,6 +205,50 @@ TEST(build_and_refilter)
 	CHECK(agrees(&t));
 }
 
+/* A filter cleared shows all at once; the flags come back when needed. */
+TEST(show_all_then_filter_again)
+{
+	struct ostree t;
+	struct ostree_node *nodes[ITEMS];
+
+	memset(items, 0, sizeof(items));
+	ostree_init(&t, cmp, NULL);
+	for (int i = 0; i < ITEMS; i++) {
+		items[i] = (struct item){ .key = (int)rnd(50), .id = i, .in = true };
+		nodes[i] = &items[i].node;
+	}
+	qsort(nodes, ITEMS, sizeof(*nodes), cmp_items);
+	ostree_build(&t, nodes, ITEMS, even_keys, NULL);
+	ostree_show_all(&t);
+	for (int i = 0; i < ITEMS; i++)
+		items[i].shown = true;
+	CHECK(agrees(&t));
+	/* Moved while all are shown: still all shown, in order. */
+	for (int i = 0; i < 100; i++) {
+		struct item *it = &items[rnd(ITEMS)];
+		ostree_remove(&t, &it->node);
+		it->key = (int)rnd(50);
+		ostree_insert(&t, &it->node, true);
+	}
+	CHECK(agrees(&t));
+	/* A narrowing filter after it asks every node, whatever its stale flag. */
+	ostree_refilter_shown(&t, fourth_keys, NULL);
+	for (int i = 0; i < ITEMS; i++)
+		items[i].shown = items[i].key % 4 == 0;
+	CHECK(agrees(&t));
+	/* One node hidden while all are shown: the others stay shown. */
+	ostree_show_all(&t);
+	for (int i = 0; i < ITEMS; i++)
+		items[i].shown = true;
+	items[7].shown = false;
+	ostree_set_shown(&t, &items[7].node, false);
+	CHECK(agrees(&t));
+	items[9].shown = false;
+	ostree_remove(&t, &items[9].node);
+	ostree_insert(&t, &items[9].node, false);
+	CHECK(agrees(&t));
+}
+
 /* The priorities keep it shallow even when the keys come sorted. */
 TEST(sorted_inserts_stay_shallow)
 {
@@ -233,6 +277,7 @@ int main(void)
 	RUN(empty_tree);
 	RUN(random_operations_match_a_sorted_array);
 	RUN(build_and_refilter);
+	RUN(show_all_then_filter_again);
 	RUN(sorted_inserts_stay_shallow);
 	return unit_done();
 }
