@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cluster/cluster.h"
@@ -41,6 +42,32 @@
 #include "tui/tui.h"
 #include "tui/tui_model.h"
 #include "cli/watch_loop.h"
+
+/* stdout's buffer when it is no terminal: a pipe's default capacity on Linux. */
+#define STDOUT_BUFFER (64 << 10)
+/* What a pipe on stdout is grown to: Linux's default pipe-max-size. */
+#define STDOUT_PIPE (1 << 20)
+
+/*
+ * A synced list's OnAdd lines all come at once, after its last object
+ * (330 MB of -o json at 100,000 pods): through a 64 KiB pipe the reader
+ * and kinf took turns 5,000 times: 1.4-1.8 s after a 100,000-pod list on a
+ * loaded machine.  A 1 MiB pipe takes 16 times fewer turns.  Only the
+ * pipe kinf writes to changes (the reader sees the same bytes); where
+ * the kernel refuses (a user's pipe-user-pages limit), it stays as it was.
+ */
+static void grow_stdout_pipe(void)
+{
+	struct stat st;
+	int size;
+
+	if (fstat(STDOUT_FILENO, &st) < 0 || !S_ISFIFO(st.st_mode))
+		return;
+	size = fcntl(STDOUT_FILENO, F_GETPIPE_SZ);
+	if (size >= 0 && size < STDOUT_PIPE && fcntl(STDOUT_FILENO, F_SETPIPE_SZ, STDOUT_PIPE) < 0) {
+		/* refused: the default pipe only costs time */
+	}
+}
 
 static const char *const output_names[] = {
 	"line", "wide", "json", "name", "yaml", "jsonpath=", "jsonpath-file=",
@@ -248,6 +275,16 @@ static int print_deltas(struct session *s, struct output_setup *out, struct watc
 		.crds = out->crds,
 		.verbose = cluster_flags.verbose > 0,
 	};
+	/*
+	 * Not a terminal: a pipe's worth of records per write(2).  stdio's
+	 * own buffer (4 KiB on a pipe) took one write, and one wake-up of the
+	 * reader, per 3 KiB pod of a synced list.  The loop flushes after each
+	 * batch it drains, so no record waits for the buffer to fill.
+	 */
+	if (!po.terminal) {
+		setvbuf(stdout, NULL, _IOFBF, STDOUT_BUFFER);
+		grow_stdout_pipe();
+	}
 	struct printer *p = printer_new((enum output_format)out->output, &po);
 	struct controller_run *ctl = controller_run_new(cmd, p, !started,
 		started ? controller_base_ms(started) : wall_ms() - mono_ms(), po.verbose);

@@ -39,6 +39,14 @@
 #define PING_RETRY_MS 50
 /* An HTTP/2 PING frame: a 9-byte frame header and 8 bytes of opaque data. */
 #define PING_FRAME_LEN 17
+/*
+ * Bytes that arrive while more are readable wake their caller in batches
+ * of this much, or once nothing more is readable, or after HOLD_MS: a
+ * list's 16 KiB TLS records otherwise cost the reflector a wake-up each,
+ * and its decoder one more (seen as 43,000 wake-ups for a 450 MB list).
+ */
+#define NOTIFY_BATCH (64 << 10)
+#define HOLD_MS 2
 
 struct xfer {
 	struct transport *tp;
@@ -50,6 +58,7 @@ struct xfer {
 	/* Under tp->lock. */
 	struct strbuf pending;
 	bool signalled;		/* a byte sits in wake[] */
+	int64_t held_ms;	/* 0, or when the oldest bytes not signalled came */
 	bool paused;		/* the write callback paused the transfer */
 	bool resume;		/* the caller took the backlog: unpause */
 	bool cancel;
@@ -94,6 +103,7 @@ struct transport {
 
 	/* Connection thread only. */
 	struct xfer *running;
+	bool holding;		/* some transfer may have bytes not signalled */
 	struct conn *conns;
 	size_t nr_conns, alloc_conns;
 
@@ -107,6 +117,7 @@ struct transport {
 /* Under tp->lock. */
 static void notify(struct xfer *x)
 {
+	x->held_ms = 0;
 	if (x->signalled)
 		return;
 	x->signalled = true;
@@ -129,9 +140,10 @@ static size_t write_cb(char *data, size_t size, size_t nmemb, void *userp)
 	struct xfer *x = userp;
 	struct transport *tp = x->tp;
 	size_t len = size * nmemb;
+	int64_t now = mono_ms();
 
 	pthread_mutex_lock(&tp->lock);
-	atomic_store(&x->last_byte_ms, mono_ms());
+	atomic_store(&x->last_byte_ms, now);
 	if (x->cancel) {
 		pthread_mutex_unlock(&tp->lock);
 		return len;
@@ -144,7 +156,12 @@ static size_t write_cb(char *data, size_t size, size_t nmemb, void *userp)
 		return CURL_WRITEFUNC_PAUSE;
 	}
 	strbuf_add(&x->pending, data, len);
-	notify(x);
+	if (x->pending.len >= NOTIFY_BATCH || x->signalled) {
+		notify(x);
+	} else if (!x->held_ms) {
+		x->held_ms = now;
+		tp->holding = true;
+	}
 	pthread_mutex_unlock(&tp->lock);
 	return len;
 }
@@ -659,6 +676,37 @@ static int64_t health_check(struct transport *tp)
 	return next;
 }
 
+/*
+ * Whether to run libcurl again before signalling the bytes held back:
+ * while more are readable and none waited HOLD_MS.  Otherwise wakes
+ * every caller with bytes held.  A wakeup this poll may have eaten is
+ * not lost: the loop takes requests before it sleeps.
+ */
+static bool hold_on(struct transport *tp)
+{
+	int ready = 0;
+	bool expired = false;
+	int64_t now = mono_ms();
+
+	if (!tp->holding)
+		return false;
+	for (struct xfer *x = tp->running; x; x = x->next) {
+		pthread_mutex_lock(&tp->lock);
+		expired |= x->held_ms && now - x->held_ms >= HOLD_MS;
+		pthread_mutex_unlock(&tp->lock);
+	}
+	if (!expired && curl_multi_poll(tp->multi, NULL, 0, 0, &ready) == CURLM_OK && ready > 0)
+		return true;
+	for (struct xfer *x = tp->running; x; x = x->next) {
+		pthread_mutex_lock(&tp->lock);
+		if (x->held_ms)
+			notify(x);
+		pthread_mutex_unlock(&tp->lock);
+	}
+	tp->holding = false;
+	return true;
+}
+
 static void *connection_thread(void *arg)
 {
 	struct transport *tp = arg;
@@ -669,6 +717,8 @@ static void *connection_thread(void *arg)
 		int still;
 		curl_multi_perform(tp->multi, &still);
 		read_results(tp);
+		if (hold_on(tp))
+			continue;
 		int64_t wait = health_check(tp);
 		if (wait < 0 || wait > MAX_POLL_MS)
 			wait = MAX_POLL_MS;
@@ -755,6 +805,7 @@ void xfer_take(struct xfer *x, struct strbuf *out, struct xfer_news *news)
 		}
 	}
 	strbuf_reset(&x->pending);
+	x->held_ms = 0;
 	if (x->paused && !x->resume && !x->cancel) {
 		x->resume = true;
 		wake = true;

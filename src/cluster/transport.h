@@ -14,7 +14,9 @@
  *
  * A transfer's bytes are handed to the thread that started it: the
  * connection thread appends them to the transfer's buffer and wakes the
- * caller, which takes them with xfer_take() and parses them on its own
+ * caller (while more bytes are readable at once, every 64 KiB or 2 ms
+ * rather than every TLS record; as soon as none are), which takes them
+ * with xfer_take() and parses them on its own
  * thread (a 450 MB list is parsed by its reflector, not by the thread
  * every other watch depends on).  A caller that falls behind by more than
  * XFER_HIGH_WATER bytes pauses its transfer (CURL_WRITEFUNC_PAUSE: over
