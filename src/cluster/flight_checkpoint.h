@@ -28,9 +28,9 @@
  * have written of it (the server's compact JSON, byte for byte), but
  * for a member named twice in one object, which stays twice.
  *
- * Ownership: the checkpoint copies what it keeps, each object packed in
- * the zpack family of its kind (lib/zpack.h), as the informer's cache
- * keeps them: 100,000 pods would be 300 MiB as text.  Not thread-safe: the
+ * Ownership: the checkpoint copies what it keeps, the objects' texts
+ * compressed together in segments (zstd), dead texts let go of in bulk:
+ * 100,000 pods would be 300 MiB as text.  Not thread-safe: the
  * flight recorder calls it under its lock.
  */
 #ifndef KINF_FLIGHT_CHECKPOINT_H
