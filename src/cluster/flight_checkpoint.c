@@ -72,6 +72,7 @@ struct checkpoint {
 	size_t live, dead;	/* texts' bytes, live and replaced, in all segments */
 	size_t bytes;		/* the segments compressed, the keys and entries */
 	ZSTD_CCtx *zc;
+	ZSTD_DCtx *zd;		/* compact()'s */
 	char *rv;
 	char *list_path;	/* the request of the list it began from */
 	char *kind, *api_version;	/* of the objects: the list's are made of them */
@@ -136,6 +137,7 @@ void checkpoint_free(struct checkpoint *ck)
 	free(ck->xs);
 	strbuf_release(&ck->scratch);
 	ZSTD_freeCCtx(ck->zc);
+	ZSTD_freeDCtx(ck->zd);
 	free(ck->stream);
 	free(ck->rv);
 	free(ck->list_path);
@@ -352,12 +354,12 @@ static void seal(struct checkpoint *ck)
 	strbuf_reset(&ck->open);
 }
 
-/* A segment uncompressed into out (replacing what it held). */
-static void seg_text(const struct ck_seg *seg, struct strbuf *out)
+/* A segment uncompressed into out (replacing what it held), with zd. */
+static void seg_text(ZSTD_DCtx *zd, const struct ck_seg *seg, struct strbuf *out)
 {
 	strbuf_reset(out);
 	strbuf_grow(out, seg->rawlen);
-	size_t n = ZSTD_decompress(out->buf, seg->rawlen, seg->z, seg->zlen);
+	size_t n = ZSTD_decompressDCtx(zd, out->buf, seg->rawlen, seg->z, seg->zlen);
 	if (ZSTD_isError(n) || n != seg->rawlen)
 		die("zstd: a flight recorder checkpoint segment does not uncompress");
 	out->len = n;
@@ -420,7 +422,14 @@ static void compact(struct checkpoint *ck)
 		const char *src = open.buf + v[i]->off;
 		if (v[i]->seg < nold) {
 			if (v[i]->seg != cur) {
-				seg_text(&old[v[i]->seg], &tmp);
+				/* each old segment goes once read: no second copy of them all */
+				if (cur != SIZE_MAX) {
+					free(old[cur].z);
+					old[cur].z = NULL;
+				}
+				if (!ck->zd && !(ck->zd = ZSTD_createDCtx()))
+					die("zstd: cannot make a decompression context");
+				seg_text(ck->zd, &old[v[i]->seg], &tmp);
 				cur = v[i]->seg;
 			}
 			src = tmp.buf + v[i]->off;
@@ -786,20 +795,24 @@ static void fill_texts(const struct checkpoint *ck, struct strbuf *body, struct 
 {
 	struct strbuf tmp = STRBUF_INIT;
 	size_t cur = SIZE_MAX;
+	ZSTD_DCtx *zd = ZSTD_createDCtx();
 
+	if (!zd)
+		die("zstd: cannot make a decompression context");
 	qsort(pl, n, sizeof(*pl), place_cmp);
 	for (size_t i = 0; i < n; i++) {
 		const struct ck_obj *o = pl[i].o;
 		const char *src = ck->open.buf + o->off;
 		if (o->seg < ck->nsegs) {
 			if (o->seg != cur) {
-				seg_text(&ck->segs[o->seg], &tmp);
+				seg_text(zd, &ck->segs[o->seg], &tmp);
 				cur = o->seg;
 			}
 			src = tmp.buf + o->off;
 		}
 		memcpy(body->buf + pl[i].at, src, o->len);
 	}
+	ZSTD_freeDCtx(zd);
 	strbuf_release(&tmp);
 }
 
