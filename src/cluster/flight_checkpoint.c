@@ -5,6 +5,7 @@
 #include "cluster/flight_checkpoint.h"
 
 #include <json-c/json.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -442,6 +443,15 @@ static void compact(struct checkpoint *ck)
 	strbuf_release(&open);
 	strbuf_release(&tmp);
 	free(v);
+#ifdef __GLIBC__
+	/*
+	 * The old segments were small blocks among the ring's larger ones:
+	 * the room they leave, the ring cannot reuse and glibc keeps.  Given
+	 * back, or RSS goes past the budget (the flight soak: 2-3 MiB over
+	 * without, 10,000 pods, 2,000 updates/s).
+	 */
+	malloc_trim(0);
+#endif
 }
 
 static void obj_remove(struct checkpoint *ck, const char *key)
