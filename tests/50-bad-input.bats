@@ -550,6 +550,13 @@ terminal_restored() {
 	cli_row 2 "^error: invalid duration '2562048h' for '--stall-timeout'" watch pods --stall-timeout 2562048h
 }
 
+@test "flags: --dump-on controller-unseen without --controller, before anything starts" {
+	cli_row 2 "^error: --dump-on controller-unseen needs --controller" \
+		watch pods --flight-recorder 1m --dump-on verify,controller-unseen --flight-dir "$B"
+	cli_row 2 "^error: --dump-on controller-unseen needs --controller" \
+		tui pods --flight-recorder 1m --dump-on controller-unseen --flight-dir "$B"
+}
+
 @test "flags: an unknown delta type" {
 	cli_row 2 "^error: unknown delta type 'Bogus' in --types" watch pods --types Added,Bogus
 }

@@ -50,7 +50,7 @@ static int run_tui(int argc, const char **argv)
 	if (history > HIST_MAX)
 		usage_error(&command_tui, "--history %ld: at most %d states are kept", history, HIST_MAX);
 	bool controller = controller_flags_opts(&command_tui, &co);
-	flight_flags_check(&command_tui);
+	flight_flags_check(&command_tui, controller_flags.enabled);
 	metrics_flag_start(&command_tui, &ms);	/* a busy port: exit 2 here */
 
 	struct session_opts so = informer_flags_session(&command_tui, argv[0], NULL);

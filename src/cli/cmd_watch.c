@@ -334,7 +334,7 @@ static int run_watch(int argc, const char **argv)
 	parse_output(&command_watch, &out);
 	if (o.record && o.tui)
 		usage_error(&command_watch, "--record does not work with --tui");
-	flight_flags_check(&command_watch);
+	flight_flags_check(&command_watch, controller_flags.enabled);
 	if (o.record && flight_flags.window_ms)
 		usage_error(&command_watch, "--record does not work with --flight-recorder");
 	metrics_flag_start(&command_watch, &ms);	/* a busy port: exit 2 here */

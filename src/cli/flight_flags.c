@@ -26,7 +26,7 @@ const struct option flight_options[] = {
 		"keep at most N dumps in --flight-dir, removing the oldest (default 20)"),
 	OPT_STRING(0, "dump-on", &flight_flags.dump_on, "TRIGGERS",
 		   "what writes a dump: verify, relist, rv-regression, watch-error, "
-		   "controller-unseen (with --controller, an unseen state) "
+		   "controller-unseen (needs --controller: an unseen state) "
 		   "(default verify,relist,rv-regression)", COMPLETE_NONE),
 	OPT_END(),
 };
@@ -82,7 +82,7 @@ static int parse_size(const char *s, size_t *out)
 	return 0;
 }
 
-void flight_flags_check(const struct command *cmd)
+void flight_flags_check(const struct command *cmd, bool controller)
 {
 	struct flight_flags *f = &flight_flags;
 	struct errbuf err = { "" };
@@ -103,6 +103,9 @@ void flight_flags_check(const struct command *cmd)
 	if (f->dump_on && parse_dump_on(f->dump_on, &f->dump_mask, &bad) < 0)
 		usage_error(cmd, "unknown trigger '%s' in --dump-on (verify, relist, "
 			    "rv-regression, watch-error, controller-unseen)", bad);
+	/* it would never fire: said now rather than waited for in vain */
+	if ((f->dump_mask & DUMP_ON_CONTROLLER_UNSEEN) && !controller)
+		usage_error(cmd, "--dump-on controller-unseen needs --controller");
 	if (f->keep == -1)
 		f->keep = 20;
 	if (f->keep < 0)

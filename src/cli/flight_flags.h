@@ -7,6 +7,7 @@
 #define KINF_FLIGHT_FLAGS_H
 
 #include <json-c/json.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "cluster/flight.h"
@@ -30,9 +31,11 @@ extern const struct option flight_options[];
 /*
  * Checks the flags right after opt_parse(), before anything starts: a
  * bad value, or a --flight-dir kinf cannot write in, is a usage error of
- * cmd (exit 2).  A flight flag without --flight-recorder is one too.
+ * cmd (exit 2).  A flight flag without --flight-recorder is one too, and
+ * so is --dump-on controller-unseen without --controller (controller:
+ * whether it was given).
  */
-void flight_flags_check(const struct command *cmd);
+void flight_flags_check(const struct command *cmd, bool controller);
 /* The flight recorder asked for (info: borrowed, outlives it); NULL: none. */
 struct flight *flight_flags_open(const struct recording_info *info);
 /* After the TUI: a dump still due is written now, and said where on stderr. */

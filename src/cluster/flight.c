@@ -307,18 +307,22 @@ static void records_lines(const char *p, size_t len, struct strbuf *out)
 	}
 }
 
+/* A segment uncompressed into out (replacing what it held). */
+static void segment_unz(struct flight *f, const struct segment *seg, struct strbuf *out)
+{
+	strbuf_reset(out);
+	strbuf_grow(out, seg->rawlen);
+	size_t n = ZSTD_decompressDCtx(f->zd, out->buf, seg->rawlen, seg->z, seg->zlen);
+	if (ZSTD_isError(n) || n != seg->rawlen)
+		die("zstd: a flight recorder segment does not uncompress");
+	out->len = n;
+}
+
 /* A segment's records, uncompressed, as lines appended to raw. */
 static void segment_raw(struct flight *f, const struct segment *seg, struct strbuf *raw)
 {
-	struct strbuf *z = &f->unz;
-
-	strbuf_reset(z);
-	strbuf_grow(z, seg->rawlen);
-	size_t n = ZSTD_decompressDCtx(f->zd, z->buf, seg->rawlen, seg->z, seg->zlen);
-	if (ZSTD_isError(n) || n != seg->rawlen)
-		die("zstd: a flight recorder segment does not uncompress");
-	z->len = n;
-	records_lines(z->buf, z->len, raw);
+	segment_unz(f, seg, &f->unz);
+	records_lines(f->unz.buf, f->unz.len, raw);
 }
 
 /* All of ss's records, uncompressed, as lines appended to raw. */
@@ -368,7 +372,7 @@ static void prune_pins(struct flight *f)
 	}
 }
 
-static void split_lines(const char *buf, size_t len, struct dlines *out);
+static bool line_tx(const char *p, size_t n, int64_t *t, unsigned *x);
 
 /* The pin whose list exchange x of stream s came after; NULL: none. */
 static struct pin *pin_before(struct fstream *s, unsigned x)
@@ -380,22 +384,80 @@ static struct pin *pin_before(struct fstream *s, unsigned x)
 	return k ? &s->pins[k - 1] : NULL;
 }
 
+static void pin_fold(struct flight *f, struct fstream *s, struct pin *p);
+
+/*
+ * Where a record of exchange x goes as the ring lets go of it: the
+ * checkpoint of the list it came after (made now if need be); NULL:
+ * none (its stream has no list kept).
+ */
+static struct checkpoint *fold_target(struct flight *f, unsigned x)
+{
+	if (x >= f->nx || f->x[x].stream == UINT32_MAX)
+		return NULL;
+	struct fstream *s = &f->streams[f->x[x].stream];
+	struct pin *p = pin_before(s, x + 1);
+	if (!p)
+		return NULL;
+	if (!p->ck)
+		pin_fold(f, s, p);
+	return p->ck;
+}
+
+/*
+ * Records as kept (raw data, or lines), each folded into ck, or with ck
+ * NULL into its fold_target().  A data record goes in as its bytes: the
+ * ring's records are folded as they go, and escaping each to a line and
+ * parsing it back cost more than the rest of the fold.
+ */
+static void records_fold(struct flight *f, const char *p, size_t len, struct checkpoint *ck)
+{
+	const char *end = p + len;
+
+	while (p < end) {
+		struct raw_head h;
+		const char *data = NULL;
+		size_t n;
+		if (*p == RAW_DATA) {
+			memcpy(&h, p + 1, sizeof(h));
+			data = p + 1 + sizeof(h);
+			n = 1 + sizeof(h) + h.len;
+		} else {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			n = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
+			if (!line_tx(p, n, &h.t, &h.x))
+				h.x = UINT32_MAX;
+		}
+		struct checkpoint *to = ck ? ck : fold_target(f, h.x);
+		if (to) {
+			size_t before = checkpoint_bytes(to);
+			if (data)
+				checkpoint_take_data(to, h.t, h.x, data, h.len);
+			else
+				checkpoint_take(to, p, n);
+			f->held += checkpoint_bytes(to);
+			f->held -= before;
+		}
+		p += n;
+	}
+}
+
 /* Pin p's list and what came after it becomes a checkpoint. */
 static void pin_fold(struct flight *f, struct fstream *s, struct pin *p)
 {
-	struct dlines lines = { 0 };
-	struct strbuf raw = STRBUF_INIT;
+	/* not f->unz: the segment being folded may be in it */
+	struct strbuf unz = STRBUF_INIT;
 
 	p->ck = checkpoint_new(s->name);
-	segs_raw(f, &p->lines, &raw);
-	split_lines(raw.buf, raw.len, &lines);
-	for (size_t i = 0; i < lines.nr; i++)
-		checkpoint_take(p->ck, lines.v[i].p, lines.v[i].len);
-	f->held -= segs_bytes(&p->lines);
 	f->held += checkpoint_bytes(p->ck);
+	for (size_t i = 0; i < p->lines.nr; i++) {
+		segment_unz(f, &p->lines.v[i], &unz);
+		records_fold(f, unz.buf, unz.len, p->ck);
+	}
+	records_fold(f, p->lines.cur.buf, p->lines.cur.len, p->ck);
+	f->held -= segs_bytes(&p->lines);
 	segs_release(&p->lines);
-	strbuf_release(&raw);
-	free(lines.v);
+	strbuf_release(&unz);
 }
 
 /*
@@ -404,28 +466,8 @@ static void pin_fold(struct flight *f, struct fstream *s, struct pin *p)
  */
 static void segment_fold(struct flight *f, const struct segment *seg)
 {
-	struct strbuf raw = STRBUF_INIT;
-	struct dlines lines = { 0 };
-
-	segment_raw(f, seg, &raw);
-	split_lines(raw.buf, raw.len, &lines);
-	for (size_t i = 0; i < lines.nr; i++) {
-		unsigned x = lines.v[i].x;
-		if (x >= f->nx || f->x[x].stream == UINT32_MAX)
-			continue;
-		struct fstream *s = &f->streams[f->x[x].stream];
-		struct pin *p = pin_before(s, x + 1);
-		if (!p)
-			continue;
-		if (!p->ck)
-			pin_fold(f, s, p);
-		size_t before = checkpoint_bytes(p->ck);
-		checkpoint_take(p->ck, lines.v[i].p, lines.v[i].len);
-		f->held += checkpoint_bytes(p->ck);
-		f->held -= before;
-	}
-	free(lines.v);
-	strbuf_release(&raw);
+	segment_unz(f, seg, &f->unz);
+	records_fold(f, f->unz.buf, f->unz.len, NULL);
 }
 
 /* The oldest segments go while over the budget or out of the window. */
@@ -676,6 +718,21 @@ int flight_check_dir(const char *dir, struct errbuf *err)
 
 /* ---- the dump ----------------------------------------------------------- */
 
+/* A record's line begins {"t":T,"x":X,: its t and x. */
+static bool line_tx(const char *p, size_t n, int64_t *t, unsigned *x)
+{
+	char *e;
+
+	/* Not sscanf(): glibc's measures the whole rest of the buffer. */
+	if (n <= 12 || strncmp(p, "{\"t\":", 5))
+		return false;
+	*t = strtoll(p + 5, &e, 10);
+	if (strncmp(e, ",\"x\":", 5))
+		return false;
+	*x = (unsigned)strtoul(e + 5, NULL, 10);
+	return true;
+}
+
 /* Splits buf's lines into out; each begins {"t":T,"x":X,. */
 static void split_lines(const char *buf, size_t len, struct dlines *out)
 {
@@ -684,17 +741,13 @@ static void split_lines(const char *buf, size_t len, struct dlines *out)
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
-		/* Not sscanf(): glibc's measures the whole rest of the buffer. */
-		char *e;
-		if (n > 12 && !strncmp(p, "{\"t\":", 5)) {
-			long long t = strtoll(p + 5, &e, 10);
-			if (!strncmp(e, ",\"x\":", 5)) {
-				unsigned x = (unsigned)strtoul(e + 5, NULL, 10);
-				ALLOC_GROW(out->v, out->nr + 1, out->alloc);
-				out->v[out->nr] = (struct dline){ .t = t, .x = x, .seq = out->nr,
-								  .p = p, .len = n };
-				out->nr++;
-			}
+		int64_t t;
+		unsigned x;
+		if (line_tx(p, n, &t, &x)) {
+			ALLOC_GROW(out->v, out->nr + 1, out->alloc);
+			out->v[out->nr] = (struct dline){ .t = t, .x = x, .seq = out->nr,
+							  .p = p, .len = n };
+			out->nr++;
 		}
 		p += n;
 	}

@@ -19,8 +19,8 @@
  * (flight_checkpoint.h), the cache rebuilt at the window's start, which a
  * dump begins with instead, marked as reconstructed.  The budget counts
  * the compressed segments, the records not compressed yet, the lists
- * kept and the checkpoints (their objects packed as the informer's cache
- * packs them); a checkpoint is never let go of (a newer list
+ * kept and the checkpoints (their objects' texts compressed together in
+ * segments); a checkpoint is never let go of (a newer list
  * replaces it), so one larger than the budget leaves the ring empty.
  *
  * A trigger (flight_trigger()) notes a reason, the keys concerned and the

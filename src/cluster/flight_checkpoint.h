@@ -22,9 +22,15 @@
  * with the part of an event it holds: the ring's records of that exchange
  * follow on from there.
  *
- * Ownership: the checkpoint copies what it keeps, each object packed in
- * the zpack family of its kind (lib/zpack.h), as the informer's cache
- * keeps them: 100,000 pods would be 300 MiB as text.  Not thread-safe: the
+ * Objects are found in the text by the scanner (lib/json_scan.h), not
+ * through json-c trees: this runs for every event the ring lets go of.
+ * An object is kept as its compact text, which is what json-c would
+ * have written of it (the server's compact JSON, byte for byte), but
+ * for a member named twice in one object, which stays twice.
+ *
+ * Ownership: the checkpoint copies what it keeps, the objects' texts
+ * compressed together in segments (zstd), dead texts let go of in bulk:
+ * 100,000 pods would be 300 MiB as text.  Not thread-safe: the
  * flight recorder calls it under its lock.
  */
 #ifndef KINF_FLIGHT_CHECKPOINT_H
@@ -44,6 +50,13 @@ void checkpoint_free(struct checkpoint *ck);	/* NULL: no-op */
 
 /* One record (a line of the format, with or without its newline). */
 void checkpoint_take(struct checkpoint *ck, const char *line, size_t len);
+/*
+ * A data record of exchange x at t given as its bytes, not as its line:
+ * what the ring keeps (no escaping to undo).  The same as checkpoint_take()
+ * of its line.
+ */
+void checkpoint_take_data(struct checkpoint *ck, int64_t t, unsigned x, const char *data,
+			  size_t len);
 /* The memory it holds: objects, paths and the pieces of events pending. */
 size_t checkpoint_bytes(const struct checkpoint *ck);
 /* When the last record it took came (ms of the recording). */

@@ -102,6 +102,8 @@ struct informer_stats {
 	uint64_t rv_backwards;		/* events older than the RV before */
 	/* The last list or watch was refused (401, 403, 404): retried, as client-go does. */
 	bool refused;
+	/* A replay: the recording stopped in the middle of a list (no list, no relist). */
+	bool recording_ended;
 	/* The open watch's silence warning (no event, no bookmark); "": none. */
 	char watch_silent[160];
 	/* The listener furthest behind: notifications queued, and when

@@ -253,6 +253,7 @@ void reflector_get_stats(struct reflector *r, struct informer_stats *out)
 	out->short_watches = s->short_watches;
 	out->rv_backwards = s->rv_backwards;
 	out->refused = s->refused;
+	out->recording_ended = s->recording_ended;
 	memcpy(out->watch_silent, s->watch_silent, sizeof(out->watch_silent));
 	memcpy(out->last_error, s->last_error, sizeof(out->last_error));
 	memcpy(out->relist_reason, s->relist_reason, sizeof(out->relist_reason));

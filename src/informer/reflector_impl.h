@@ -67,7 +67,7 @@ struct reflector {
 enum outcome {
 	OK,		/* list done / watch ended cleanly: go on */
 	EXPIRED,	/* 410, or a too large RV: relist */
-	RETRY,		/* re-watch from the last RV (after a backoff) */
+	RETRY,		/* re-watch from the last RV (after a backoff); a list: ask again at once */
 	FAILED,		/* end the cycle: backoff, relist */
 	STOPPED,
 	/* A streaming list that did not get to its end bookmark: */

@@ -269,6 +269,17 @@ static enum outcome list_failed(struct reflector *r, struct list_pass *lp,
 {
 	char msg[200];
 
+	/*
+	 * A replay whose recording stops in the middle of this list: no
+	 * error the server never made, and no relist: the caller asks again,
+	 * which waits for the stop, as after a watch the recording cut.
+	 */
+	if (res->resp.recording_ended && res->end != PAGER_STOPPED) {
+		pthread_mutex_lock(&r->lock);
+		r->stats.recording_ended = true;
+		pthread_mutex_unlock(&r->lock);
+		return RETRY;
+	}
 	if (res->end < ARRAY_SIZE(list_body_errors) && list_body_errors[res->end]) {
 		reflector_fail(r, list_body_errors[res->end]);
 		return FAILED;
@@ -372,6 +383,10 @@ enum outcome reflector_list(struct reflector *r)
 		if (ret == OK && ls.bad) {
 			reflector_fail(r, ls.err.msg);
 			ret = FAILED;
+		}
+		if (ret == RETRY) {	/* the recording ended (list_failed()) */
+			reflector_list_state_clear(&ls);
+			continue;
 		}
 		if (ret != EXPIRED || r->rv_unavailable)
 			break;

@@ -4,6 +4,7 @@
  * the dump's starting point, and a dump is a recording that loads, with
  * its trigger.
  */
+#include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -13,6 +14,7 @@
 #include "cluster/flight.h"
 #include "cluster/http.h"
 #include "cluster/recording.h"
+#include "lib/json_get.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include "unit.h"
@@ -411,6 +413,221 @@ TEST(a_dumps_data_is_each_piece_as_the_recording_writes_it)
 	flight_free(f);
 }
 
+/* ---- a long fold against the truth -------------------------------------- */
+
+#define FOLD_KEYS 40
+#define FOLD_EVENTS 20000
+
+/* Event i of the fold test: its key, whether it deletes, and its line. */
+struct fold_event {
+	unsigned key;
+	bool del;
+	char *line;
+};
+
+/* A cheap deterministic generator (xorshift). */
+static unsigned long fold_rand(unsigned long *st)
+{
+	*st ^= *st << 13;
+	*st ^= *st >> 7;
+	*st ^= *st << 17;
+	return *st;
+}
+
+/*
+ * Object k at RV rv, written as a server might: escapes and whitespace
+ * now and then, which the checkpoint must keep as json-c would write them.
+ */
+static void fold_object(struct strbuf *sb, unsigned k, unsigned long rv, unsigned long r)
+{
+	strbuf_addf(sb, "{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"pod-%u\","
+		    "\"namespace\":\"ns-%u\",\"resourceVersion\":\"%lu\"},\"status\":{\"n\":%lu",
+		    k, k % 3, rv, r % 100000);
+	if (r % 5 == 0)
+		strbuf_adds(sb, ",\"msg\":\"\\u003cb\\u003e \\/ caf\xc3\xa9 \\\"q\\\"\"");
+	if (r % 7 == 0)
+		strbuf_adds(sb, ", \"spaced\" : [ 1 , 2.50 , true , null ]");
+	strbuf_adds(sb, "}}");
+}
+
+/* The events: each key added, then modified or deleted; a bookmark now and then. */
+static struct fold_event *fold_events(void)
+{
+	struct fold_event *ev = xcalloc(FOLD_EVENTS, sizeof(*ev));
+	bool present[FOLD_KEYS] = { false };
+	unsigned long st = 88172645463325252UL;
+
+	for (unsigned i = 0; i < FOLD_EVENTS; i++) {
+		unsigned long r = fold_rand(&st), rv = 1000 + i;
+		struct strbuf sb = STRBUF_INIT;
+		unsigned k = (unsigned)(r % FOLD_KEYS);
+		ev[i].key = k;
+		if (r % 53 == 0) {
+			ev[i].key = UINT32_MAX;
+			strbuf_addf(&sb, "{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"Pod\",\"apiVersion\":"
+				    "\"v1\",\"metadata\":{\"resourceVersion\":\"%lu\"}}}\n", rv);
+		} else {
+			const char *type = !present[k] ? "ADDED" : r % 4 == 0 ? "DELETED" : "MODIFIED";
+			ev[i].del = !strcmp(type, "DELETED");
+			present[k] = !ev[i].del;
+			strbuf_addf(&sb, "{\"type\":\"%s\",\"object\":", type);
+			fold_object(&sb, k, rv, r >> 8);
+			strbuf_adds(&sb, "}\n");
+		}
+		ev[i].line = strbuf_detach(&sb, NULL);
+	}
+	return ev;
+}
+
+/* A dump's text, uncompressed. */
+static void gz_read(const char *path, struct strbuf *out)
+{
+	gzFile gz = gzopen(path, "rb");
+	char buf[65536];
+	int n;
+
+	while (gz && (n = gzread(gz, buf, sizeof(buf))) > 0)
+		strbuf_add(out, buf, (size_t)n);
+	if (gz)
+		gzclose(gz);
+}
+
+/* The body of the dump's reconstructed exchange (caller frees); NULL: none. */
+static char *reconstructed_body_of(const char *dump)
+{
+	struct strbuf text = STRBUF_INIT;
+	char *body = NULL;
+	int64_t x = -1;
+
+	gz_read(dump, &text);
+	for (char *line = strtok(text.buf, "\n"); line && !body; line = strtok(NULL, "\n")) {
+		struct json_object *r = json_tokener_parse(line), *v;
+		if (json_object_object_get_ex(r, "reconstructed", NULL) && x < 0 &&
+		    json_object_object_get_ex(r, "x", &v))
+			x = json_object_get_int64(v);
+		else if (json_object_object_get_ex(r, "x", &v) && json_object_get_int64(v) == x &&
+			 json_object_object_get_ex(r, "data", &v))
+			body = xstrdup(json_object_get_string(v));
+		json_object_put(r);
+	}
+	strbuf_release(&text);
+	return body;
+}
+
+static int fold_key_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * What the reconstructed list must be once events [0, upto] are folded
+ * into the list's objects: every object as json-c writes its text, in
+ * key order, at upto's RV.
+ */
+static char *fold_truth(const struct fold_event *ev, unsigned long upto, const char *list_items)
+{
+	struct json_object *truth[FOLD_KEYS] = { NULL };
+	struct json_object *items = json_tokener_parse(list_items);
+	char *keyed[FOLD_KEYS];
+	size_t n = 0;
+	struct strbuf sb = STRBUF_INIT;
+
+	/* the list's item i is key i * 4 (as the test makes it) */
+	for (size_t i = 0; i < json_object_array_length(items); i++)
+		truth[i * 4] = json_object_get(json_object_array_get_idx(items, i));
+	json_object_put(items);
+	for (unsigned long i = 0; i <= upto; i++) {
+		if (ev[i].key == UINT32_MAX)
+			continue;
+		struct json_object *e = json_tokener_parse(ev[i].line), *obj;
+		json_object_put(truth[ev[i].key]);
+		truth[ev[i].key] = NULL;
+		if (!ev[i].del && json_object_object_get_ex(e, "object", &obj))
+			truth[ev[i].key] = json_object_get(obj);
+		json_object_put(e);
+	}
+	for (unsigned k = 0; k < FOLD_KEYS; k++) {
+		if (!truth[k])
+			continue;
+		keyed[n++] = xasprintf("ns-%u/pod-%u\t%s", k % 3, k, json_object_to_json_string_ext(
+			truth[k], JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(truth[k]);
+	}
+	qsort(keyed, n, sizeof(*keyed), fold_key_cmp);
+	strbuf_addf(&sb, "{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"metadata\":"
+		    "{\"resourceVersion\":\"%lu\"},\"items\":[", 1000 + upto);
+	for (size_t i = 0; i < n; i++) {
+		strbuf_adds(&sb, i ? "," : "");
+		strbuf_adds(&sb, strchr(keyed[i], '\t') + 1);
+		free(keyed[i]);
+	}
+	strbuf_adds(&sb, "]}\n");
+	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * Many events through a small ring (its budget), in pieces cut anywhere:
+ * the checkpoint the dump starts from is the list with every event that
+ * went folded in, exactly, at the RV of the last one that went.
+ */
+TEST(a_checkpoint_folded_from_many_events_is_the_truth)
+{
+	struct flight_opts o = { .window_ms = 3600000, .budget = 48 * 1024, .tail_ms = 0,
+				 .dir = dir, .keep = 0, .info = &info };
+	struct flight *f = flight_new(&o);
+	struct fold_event *ev = fold_events();
+	struct strbuf list = STRBUF_INIT, items = STRBUF_INIT, stream = STRBUF_INIT;
+	struct http_response resp = { .status = 200, .retry_after_ms = -1 };
+	char *path = NULL, *reason = NULL;
+	struct errbuf err = { "" };
+
+	strbuf_addch(&items, '[');
+	for (unsigned k = 0; k < 10; k++) {
+		strbuf_adds(&items, k ? "," : "");
+		fold_object(&items, k * 4, 900 + k, k * 7);
+	}
+	strbuf_addch(&items, ']');
+	strbuf_addf(&list, "{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"metadata\":"
+		    "{\"resourceVersion\":\"999\"},\"items\":%s}", items.buf);
+	/* the list's keys (k * 4) are the events' too: truth starts from them */
+	for (unsigned i = 0; i < FOLD_EVENTS; i++)
+		strbuf_adds(&stream, ev[i].line);
+	const char *pieces[] = { strbuf_str(&list) };
+	exchange(f, STREAM "?limit=500&resourceVersion=0", pieces, 1);
+	unsigned x = flight_tap.begin(f, STREAM, STREAM "?watch=true&resourceVersion=999");
+	flight_tap.head(f, x, &resp);
+	for (size_t at = 0, cut = 1; at < stream.len; at += cut, cut = (cut * 7 + 333) % 1500 + 1) {
+		size_t n = at + cut > stream.len ? stream.len - at : cut;
+		flight_tap.data(f, x, stream.buf + at, n);
+	}
+	CHECK(flight_trigger(f, "signal", NULL));
+	CHECK(flight_dump_due(f, true, &path, &reason, &err) == 1);
+	char *body = path ? reconstructed_body_of(path) : NULL;
+	CHECKF(body != NULL, "the dump has no reconstructed list");
+	struct json_object *b = body ? json_tokener_parse(body) : NULL;
+	const char *rv = json_get_str(json_get(b, "metadata"), "resourceVersion", "0");
+	unsigned long upto = strtoul(rv, NULL, 10) - 1000;
+	CHECKF(upto > FOLD_EVENTS / 2 && upto < FOLD_EVENTS, "folded up to RV %s", rv);
+	if (body && upto < FOLD_EVENTS) {
+		char *want = fold_truth(ev, upto, items.buf);
+		CHECKF(!strcmp(body, want), "folded up to event %lu:\n%s\nwant:\n%s", upto, body, want);
+		free(want);
+	}
+	json_object_put(b);
+	free(body);
+	if (path)
+		unlink(path);
+	free(path);
+	free(reason);
+	for (unsigned i = 0; i < FOLD_EVENTS; i++)
+		free(ev[i].line);
+	free(ev);
+	strbuf_release(&list);
+	strbuf_release(&items);
+	strbuf_release(&stream);
+	flight_free(f);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir))
@@ -421,6 +638,7 @@ int main(void)
 	RUN(a_list_older_than_the_window_becomes_a_reconstructed_checkpoint);
 	RUN(a_large_list_is_held_compressed_kept_and_as_a_checkpoint);
 	RUN(a_dumps_data_is_each_piece_as_the_recording_writes_it);
+	RUN(a_checkpoint_folded_from_many_events_is_the_truth);
 	char *cmd = xasprintf("rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		return 1;
