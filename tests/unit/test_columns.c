@@ -2,6 +2,7 @@
 #include <json-c/json.h>
 
 #include "output/columns.h"
+#include "output/pod_scan.h"
 #include "informer/kobj.h"
 #include "informer/kobj_pick.h"
 #include "lib/strbuf.h"
@@ -10,6 +11,8 @@
 
 /* "Now" for every test: 2024-05-01T12:00:00Z. */
 static int64_t now_ms;
+/* How many objects check_pick() saw the scan's cells of. */
+static int scanned;
 
 static struct json_object *tree(const char *json)
 {
@@ -52,6 +55,18 @@ static void check_pick(const char *kind, const char *json)
 		if (b.buf[i] == '\0')
 			b.buf[i] = '|';
 	CHECK_STR(strbuf_str(&b), strbuf_str(&a));
+	/* The same cells from one scan of the text, when it gives them. */
+	struct strbuf text = STRBUF_INIT, c = STRBUF_INIT;
+	kobj_json(obj, &text);
+	if (!pod_scan_live_cells(NULL, kind, names, text.buf, text.len, now_ms, &c)) {
+		for (size_t i = 0; i < c.len; i++)
+			if (c.buf[i] == '\0')
+				c.buf[i] = '|';
+		CHECK_STR(strbuf_str(&c), strbuf_str(&a));
+		scanned++;
+	}
+	strbuf_release(&text);
+	strbuf_release(&c);
 	strbuf_release(&a);
 	strbuf_release(&b);
 	json_object_put(whole);
@@ -633,6 +648,12 @@ TEST(table_write_error_is_reported)
 	table_free(t);
 }
 
+/* check_pick() compared the scan's cells of the pods above with the tree's. */
+TEST(pod_cells_scanned_too)
+{
+	CHECKF(scanned >= 10, "%d pods scanned", scanned);
+}
+
 int main(void)
 {
 	columns_parse_time("2024-05-01T12:00:00Z", &now_ms);
@@ -657,5 +678,6 @@ int main(void)
 	RUN(pod_table_with_namespace_and_wide);
 	RUN(headers_per_kind);
 	RUN(table_write_error_is_reported);
+	RUN(pod_cells_scanned_too);
 	return unit_done();
 }
