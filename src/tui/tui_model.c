@@ -27,10 +27,11 @@ void model_init(struct model *m, struct informer *inf, struct listener *l)
 	m->namespaced = res->namespaced;
 	m->hist_states = HIST_STATES;
 	m->rows.key = row_key;
+	slab_init(&m->row_slab, sizeof(struct row));
 	m->log = xcalloc(LOG_MAX, sizeof(*m->log));
 }
 
-static void row_free(struct row *r)
+static void row_free(struct model *m, struct row *r)
 {
 	kobj_unref(r->obj);
 	kobj_unref(r->prev);
@@ -40,7 +41,7 @@ static void row_free(struct row *r)
 		kobj_unref(r->hist_obj[i]);
 	free(r->hist_obj);
 	free(r->hist);
-	free(r);
+	slab_free(&m->row_slab, r);
 }
 
 void model_release(struct model *m)
@@ -49,8 +50,9 @@ void model_release(struct model *m)
 	struct row *r;
 
 	while ((r = model_next_row(m, &iter)))
-		row_free(r);
+		row_free(m, r);
 	keyset_release(&m->rows);
+	slab_release(&m->row_slab);
 	model_log_clear(m);
 	free(m->log);
 	free(m->gone_q);
@@ -410,7 +412,7 @@ void model_apply(struct model *m, struct notification *n)
 			notification_release(n);
 			return;
 		}
-		r = xcalloc(1, sizeof(*r));
+		r = slab_alloc(&m->row_slab);
 		r->key = obj->key;
 		keyset_add(&m->rows, r);
 		m->present++;
@@ -488,7 +490,7 @@ bool model_expire(struct model *m, int64_t now_mono)
 		if (m->row_hook)
 			m->row_hook(m, r, true);
 		keyset_remove(&m->rows, r->key);
-		row_free(r);
+		row_free(m, r);
 		m->gone--;
 		freed = true;
 	}

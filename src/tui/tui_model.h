@@ -29,6 +29,7 @@
 #include "informer/delta.h"
 #include "lib/keyset.h"
 #include "lib/ostree.h"
+#include "lib/slab.h"
 #include "informer/informer.h"
 
 #define GONE_SHOW_MS 5000	/* how long a deleted row stays, dimmed */
@@ -84,11 +85,8 @@ struct row {
 	struct kobj *obj;	/* current state, or the last known when gone */
 	/* The state its last update replaced, or NULL (always with --history 0). */
 	struct kobj *prev;
-	/*
-	 * The small fields side by side, with no hole between them: a row
-	 * is malloc'd once per object, and 184 bytes fit a chunk 16 bytes
-	 * smaller than 192 do.
-	 */
+	/* The small fields side by side, with no hole between them: a row
+	 * lives in the model's row_slab, its size times 100,000. */
 	enum delta_type last_type;
 	unsigned version;	/* bumped on every delta (views cache by it) */
 	int64_t last_ms;	/* wall clock of the last delta */
@@ -191,6 +189,7 @@ struct model {
 	unsigned hist_states;	/* states kept per object (HIST_STATES) */
 
 	struct keyset rows;	/* of struct row, by key: model_row(), model_next_row() */
+	struct slab row_slab;	/* where the rows live: no malloc per row */
 	size_t present;		/* rows not gone */
 	size_t gone;
 	/*

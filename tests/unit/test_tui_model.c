@@ -33,6 +33,7 @@ static void model_fake(struct model *m)
 	m->namespaced = true;
 	m->hist_states = HIST_STATES;
 	m->rows.key = row_key;
+	slab_init(&m->row_slab, sizeof(struct row));
 	m->log = xcalloc(LOG_MAX, sizeof(*m->log));
 }
 
