@@ -36,7 +36,6 @@ static void row_free(struct model *m, struct row *r)
 	kobj_unref(r->obj);
 	kobj_unref(r->prev);
 	free(r->cells);
-	free(r->sort.text);
 	for (size_t i = 0; r->hist_obj && i < r->hist_nr; i++)
 		kobj_unref(r->hist_obj[i]);
 	free(r->hist_obj);

@@ -58,23 +58,6 @@ struct hist_entry {
 	char rv[23];
 };
 
-/*
- * What the table sorts a row by, made once per delta (tui_table.c), so
- * that a comparison reads no JSON and follows no pointer but to text:
- * rank (0: a number, 1: text), then num (RV, DELTA, LAST, a kind's cell
- * that reads as a number: a double's bits, made to sort as unsigned),
- * then text, compared as bytes: the name (NAMESPACE: the namespace, a
- * NUL, the name) or the cell with each run of digits made into '0', its
- * length, its digits without leading zeros, so that bytes sort "pod-9"
- * before "pod-10" as strverscmp would.
- */
-struct row_sort {
-	char *text;		/* owned, room for cap bytes; the key's are [0, len) */
-	uint32_t len, cap;	/* a new key reuses the room: no malloc per row per sort */
-	uint8_t rank;
-	uint64_t num;
-};
-
 struct row {
 	/*
 	 * obj's key, also the model's set's: no copy of its own (100,000
@@ -120,9 +103,15 @@ struct row {
 	char *cells;
 	unsigned cells_version;
 	int64_t cells_mono;	/* when computed: AGE moves on */
-	/* The row's place in its table's order, and the key of that order. */
+	/*
+	 * The row's place in its table's order, and the fixed part of the key
+	 * of that order, made once per delta (tui_table.c's sort_key()): rank
+	 * (0: a number, 1: text), then num.  The text it is then sorted by is
+	 * not kept: it is read again from the object or the cells.
+	 */
 	struct ostree_node order;
-	struct row_sort sort;
+	uint64_t sort_num;
+	uint8_t sort_rank;
 };
 
 enum log_kind {
