@@ -150,7 +150,7 @@ const struct hist_entry *row_hist_at(const struct row *r, size_t i, struct hist_
 	if (r->hist)
 		return &r->hist[(r->hist_first + i) % HIST_MAX];
 	memset(buf, 0, sizeof(*buf));
-	buf->time_ms = r->last_ms;
+	buf->time_ms = row_last_ms(r);
 	buf->type = (unsigned char)r->last_type;
 	buf->source = r->hist_lone & HIST_LONE_SOURCE;
 	buf->resync_only = r->hist_lone & HIST_LONE_RESYNC_ONLY;
@@ -361,6 +361,17 @@ static void swap_obj(struct kobj **slot, struct kobj *obj)
 	kobj_unref(old);
 }
 
+/* Sets r's time of its last delta (wall ms; kept in 32-bit seconds: 2106). */
+static void row_set_last(struct row *r, int64_t wall)
+{
+	if (wall < 0)
+		wall = 0;
+	if (wall / 1000 > UINT32_MAX)
+		wall = (int64_t)UINT32_MAX * 1000;
+	r->last_s = (uint32_t)(wall / 1000);
+	r->last_msec = (unsigned)(wall % 1000);
+}
+
 /* Queues r, just deleted, for model_expire(). */
 static void gone_push(struct model *m, struct row *r)
 {
@@ -370,7 +381,7 @@ static void gone_push(struct model *m, struct row *r)
 		m->gone_head = 0;
 	}
 	ALLOC_GROW(m->gone_q, m->gone_nr + 1, m->gone_alloc);
-	m->gone_q[m->gone_nr++] = (struct gone_entry){ r, r->version };
+	m->gone_q[m->gone_nr++] = (struct gone_entry){ r, r->version, mono_ms() };
 }
 
 void model_apply(struct model *m, struct notification *n)
@@ -415,16 +426,16 @@ void model_apply(struct model *m, struct notification *n)
 		r->key = obj->key;
 		keyset_add(&m->rows, r);
 		m->present++;
-	} else if (r->gone_mono && n->kind != NOTIFY_DELETE) {
-		r->gone_mono = 0;
+	} else if (r->gone && n->kind != NOTIFY_DELETE) {
+		r->gone = false;
 		r->tombstone = false;
 		m->gone--;
 		m->present++;
 	}
 
 	if (n->kind == NOTIFY_DELETE) {
-		if (!r->gone_mono) {
-			r->gone_mono = mono_ms();
+		if (!r->gone) {
+			r->gone = true;
 			m->gone++;
 			m->present--;
 		}
@@ -442,10 +453,10 @@ void model_apply(struct model *m, struct notification *n)
 	/* The old object, and its key with it, may be gone now. */
 	r->key = obj->key;
 	r->last_type = n->delta.type;
-	r->last_ms = h.time_ms;
+	row_set_last(r, h.time_ms);
 	/* An unchanged object (resync, relist of the same RV) is no change. */
 	if (!n->resync_only)
-		r->changed_mono = mono_ms();
+		r->changed_ds = (uint32_t)(mono_ms() / 100);
 	r->version++;
 	if (n->kind == NOTIFY_DELETE)
 		gone_push(m, r);
@@ -471,6 +482,14 @@ size_t model_apply_held(struct model *m)
 	return nr;
 }
 
+int64_t model_gone_since(const struct model *m, const struct row *r)
+{
+	for (size_t i = m->gone_nr; r->gone && i-- > m->gone_head;)
+		if (m->gone_q[i].row == r && m->gone_q[i].version == r->version)
+			return m->gone_q[i].since;
+	return 0;
+}
+
 bool model_expire(struct model *m, int64_t now_mono)
 {
 	bool freed = false;
@@ -478,12 +497,12 @@ bool model_expire(struct model *m, int64_t now_mono)
 	while (m->gone_head < m->gone_nr) {
 		struct gone_entry *e = &m->gone_q[m->gone_head];
 		struct row *r = e->row;
-		if (r->version != e->version || !r->gone_mono) {
+		if (r->version != e->version || !r->gone) {
 			m->gone_head++;	/* changed since: a later entry, or none, stands for it */
 			continue;
 		}
 		/* Deletes come in time order: the rest are not due either. */
-		if (now_mono - r->gone_mono < GONE_SHOW_MS)
+		if (now_mono - e->since < GONE_SHOW_MS)
 			break;
 		m->gone_head++;
 		if (m->row_hook)

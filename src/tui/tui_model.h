@@ -68,20 +68,25 @@ struct row {
 	struct kobj *obj;	/* current state, or the last known when gone */
 	/* The state its last update replaced, or NULL (always with --history 0). */
 	struct kobj *prev;
-	/* The small fields side by side, with no hole between them: a row
-	 * lives in the model's row_slab, its size times 100,000. */
-	enum delta_type last_type;
+	/*
+	 * The small fields side by side, with no hole between them: a row
+	 * lives in the model's row_slab, its size times 100,000.  Times in
+	 * 32 bits: last_s is seconds since 1970, good until 2106 (its
+	 * milliseconds apart, so that LAST sorts by the millisecond);
+	 * changed_ds is monotonic tenths of a second, good for 13 years of
+	 * uptime.  Read them through row_last_ms() and row_changed_recently().
+	 */
 	unsigned version;	/* bumped on every delta (views cache by it) */
-	int64_t last_ms;	/* wall clock of the last delta */
-	int64_t changed_mono;	/* monotonic; for the "just changed" mark */
-	int64_t gone_mono;	/* monotonic; 0 while present */
+	uint32_t last_s;	/* wall clock of the last delta, seconds */
+	uint32_t changed_ds;	/* monotonic 1/10 s; for the "just changed" mark; 0: never */
+	uint32_t hist_total;	/* deltas ever, stored or not */
 	/*
 	 * Oldest first, growing to HIST_MAX, then a ring from hist_first.
 	 * Most objects see one delta, from the initial list or a watch:
 	 * while that is all (hist_nr 1, hist NULL), the entry is not stored
 	 * but read back from the row (its time, type and object's rv are
-	 * last_ms, last_type and obj's) and from hist_lone, its source and
-	 * flags: 48 bytes a row less.  The next delta stores it first.
+	 * row_last_ms(), last_type and obj's) and from hist_lone, its source
+	 * and flags: 48 bytes a row less.  The next delta stores it first.
 	 */
 	struct hist_entry *hist;
 	/*
@@ -90,10 +95,13 @@ struct row {
 	 * steps through them.  NULL: not kept.
 	 */
 	struct kobj **hist_obj;
-	unsigned short hist_nr, hist_alloc, hist_first;
-	bool tombstone;		/* deleted by a relist, not by the server */
-	unsigned char hist_lone;	/* source | HIST_LONE_* flags, while hist is NULL */
-	size_t hist_total;
+	uint8_t hist_nr, hist_alloc, hist_first;	/* at most HIST_MAX */
+	unsigned last_msec : 10;	/* last_s's milliseconds */
+	unsigned last_type : 4;		/* enum delta_type */
+	unsigned hist_lone : 4;		/* source | HIST_LONE_* flags, while hist is NULL */
+	bool tombstone : 1;		/* deleted by a relist, not by the server */
+	bool gone : 1;			/* deleted; shown dimmed until model_expire() */
+	bool sort_rank : 1;		/* see order below */
 	/*
 	 * The kind's table cells of version cells_version of the row, packed
 	 * "READY\0STATUS\0...\0" in one allocation (tui_table.c makes them;
@@ -111,8 +119,19 @@ struct row {
 	 */
 	struct ostree_node order;
 	uint64_t sort_num;
-	uint8_t sort_rank;
 };
+
+/* The wall clock of r's last delta, in ms. */
+static inline int64_t row_last_ms(const struct row *r)
+{
+	return (int64_t)r->last_s * 1000 + r->last_msec;
+}
+
+/* Whether r changed (other than by a resync) less than CHANGED_MARK_MS ago. */
+static inline bool row_changed_recently(const struct row *r, int64_t now_mono)
+{
+	return r->changed_ds && now_mono / 100 - (int64_t)r->changed_ds < CHANGED_MARK_MS / 100;
+}
 
 enum log_kind {
 	LOG_DELTA,
@@ -193,6 +212,7 @@ struct model {
 	struct gone_entry {
 		struct row *row;
 		unsigned version;
+		int64_t since;	/* monotonic, of the delete */
 	} *gone_q;
 	size_t gone_head, gone_nr, gone_alloc;
 
@@ -235,6 +255,8 @@ size_t model_apply_held(struct model *m);
  * freed any (the caller must rebuild every index that may point at them).
  */
 bool model_expire(struct model *m, int64_t now_mono);
+/* When gone row r was deleted (monotonic ms), or 0 when it is not gone. */
+int64_t model_gone_since(const struct model *m, const struct row *r);
 
 /* Refreshes stats and the deltas-per-second rate. */
 void model_sample(struct model *m, int64_t now_mono);

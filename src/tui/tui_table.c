@@ -284,7 +284,7 @@ static void sort_key(const struct table_state *st, struct row *r)
 	case SORT_NAME:
 		return;
 	case SORT_LAST:	/* most recent first */
-		r->sort_num = ~(uint64_t)r->last_ms;
+		r->sort_num = ~(uint64_t)row_last_ms(r);
 		return;
 	case SORT_DELTA:
 		r->sort_num = r->last_type;
@@ -792,10 +792,10 @@ static void row_mark(const struct tui *t, const struct row *r, char mark[2], int
 {
 	mark[1] = '\0';
 	*attr = A_NORMAL;
-	if (r->gone_mono) {
+	if (r->gone) {
 		mark[0] = r->tombstone ? '?' : 'x';
 		*attr = A_DIM | tui_color(t, PAIR_DELETED);
-	} else if (r->changed_mono && t->now_mono - r->changed_mono < CHANGED_MARK_MS) {
+	} else if (row_changed_recently(r, t->now_mono)) {
 		/* New to the cache (added, or first listed) or changed. */
 		mark[0] = r->hist_total == 1 || r->last_type == DELTA_ADDED ? '+' : '*';
 		*attr = A_BOLD | tui_color(t, PAIR_MARK);
@@ -907,7 +907,7 @@ static size_t table_columns(struct tui *t, struct tab *tab, struct col *cols,
 	for (size_t i = 0; i < nr; i++) {
 		struct row *row = rows[i];
 		char ago[32];
-		format_ago(t, row->last_ms, ago);
+		format_ago(t, row_last_ms(row), ago);
 		for (size_t c = 0; c < nc; c++) {
 			int w = text_width(cell_text(row, cols[c].id, ago));
 			if (cols[c].id >= SORT__FIXED && w > CELL_MAX)
@@ -946,7 +946,7 @@ static void table_row(struct tui *t, struct tab *tab, const struct col *cols, si
 	int mark_attr;
 	bool sel = i == ts(tab)->scroll.cur;
 	int base = sel ? (focused ? A_REVERSE : A_BOLD) : A_NORMAL;
-	if (row->gone_mono)
+	if (row->gone)
 		base |= A_DIM;
 
 	row_mark(t, row, mark, &mark_attr);
@@ -954,7 +954,7 @@ static void table_row(struct tui *t, struct tab *tab, const struct col *cols, si
 		mvhline(y, r->x, ' ' | (chtype)base, r->w);
 	draw_text(y, r->x, 1, mark_attr | (sel ? base : 0), mark);
 	int x = r->x + 2;
-	format_ago(t, row->last_ms, ago);
+	format_ago(t, row_last_ms(row), ago);
 	for (size_t c = 0; c < nc && x < r->x + r->w; c++) {
 		if (!cols[c].shown)
 			continue;
