@@ -2,6 +2,7 @@
 #include "tui/tui_model.h"
 
 #include <ctype.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,69 @@ void model_init(struct model *m, struct informer *inf, struct listener *l)
 	m->log = xcalloc(LOG_MAX, sizeof(*m->log));
 }
 
+static void hist_slot_release(struct hist_slot *slot)
+{
+	if (slot->is_wide)
+		free(slot->u.wide);
+	slot->is_wide = false;
+}
+
+/* rv as the uint64 it spells in canonical decimal; false when it is not one. */
+static bool rv_number(const char *rv, uint64_t *out)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if (!rv[0] || (rv[0] == '0' && rv[1]))
+		return false;
+	for (i = 0; rv[i]; i++) {
+		unsigned digit = (unsigned)(rv[i] - '0');
+		if (digit > 9 || v > (UINT64_MAX - digit) / 10)
+			return false;
+		v = v * 10 + digit;
+	}
+	*out = v;
+	return true;
+}
+
+/* Stores h in slot (released first by the caller when it held one). */
+static void hist_pack(struct hist_slot *slot, const struct hist_entry *h)
+{
+	memset(slot, 0, sizeof(*slot));
+	if (h->time_ms < 0 || h->time_ms / 1000 > UINT32_MAX || h->list_no > 4095 ||
+	    h->source > 3 || h->type > 15 || !rv_number(h->rv, &slot->u.rv)) {
+		slot->u.wide = xmalloc(sizeof(*h));
+		*slot->u.wide = *h;
+		slot->is_wide = true;
+		return;
+	}
+	slot->time_s = (uint32_t)(h->time_ms / 1000);
+	slot->msec = (unsigned)(h->time_ms % 1000);
+	slot->type = h->type;
+	slot->source = h->source;
+	slot->tombstone = h->tombstone;
+	slot->resync_only = h->resync_only;
+	slot->replay = h->replay;
+	slot->list_no = h->list_no;
+}
+
+static void hist_unpack(const struct hist_slot *slot, struct hist_entry *h)
+{
+	if (slot->is_wide) {
+		*h = *slot->u.wide;
+		return;
+	}
+	memset(h, 0, sizeof(*h));
+	h->time_ms = (int64_t)slot->time_s * 1000 + slot->msec;
+	h->type = (unsigned char)slot->type;
+	h->source = (unsigned char)slot->source;
+	h->tombstone = slot->tombstone;
+	h->resync_only = slot->resync_only;
+	h->replay = slot->replay;
+	h->list_no = slot->list_no;
+	snprintf(h->rv, sizeof(h->rv), "%" PRIu64, slot->u.rv);
+}
+
 static void row_free(struct model *m, struct row *r)
 {
 	kobj_unref(r->obj);
@@ -39,6 +103,8 @@ static void row_free(struct model *m, struct row *r)
 	for (size_t i = 0; r->hist_obj && i < r->hist_nr; i++)
 		kobj_unref(r->hist_obj[i]);
 	free(r->hist_obj);
+	for (size_t i = 0; r->hist && i < r->hist_nr; i++)
+		hist_slot_release(&r->hist[i]);
 	free(r->hist);
 	slab_free(&m->row_slab, r);
 }
@@ -130,9 +196,10 @@ static void row_push_hist(struct row *r, const struct hist_entry *h,
 		at = r->hist_first;
 		if (r->hist_obj)
 			kobj_unref(r->hist_obj[at]);
+		hist_slot_release(&r->hist[at]);
 		r->hist_first = (r->hist_first + 1) % HIST_MAX;
 	}
-	r->hist[at] = *h;
+	hist_pack(&r->hist[at], h);
 	r->hist_total++;
 	if (!r->hist_obj)
 		return;
@@ -147,8 +214,10 @@ static void row_push_hist(struct row *r, const struct hist_entry *h,
 
 const struct hist_entry *row_hist_at(const struct row *r, size_t i, struct hist_entry *buf)
 {
-	if (r->hist)
-		return &r->hist[(r->hist_first + i) % HIST_MAX];
+	if (r->hist) {
+		hist_unpack(&r->hist[(r->hist_first + i) % HIST_MAX], buf);
+		return buf;
+	}
 	memset(buf, 0, sizeof(*buf));
 	buf->time_ms = row_last_ms(r);
 	buf->type = (unsigned char)r->last_type;
@@ -169,7 +238,7 @@ static void row_hist_store(struct row *r)
 	lone = *row_hist_at(r, 0, &lone);	/* made while hist is NULL */
 	r->hist_alloc = r->hist_alloc ? r->hist_alloc : 1;
 	r->hist = xmalloc(r->hist_alloc * sizeof(*r->hist));
-	r->hist[0] = lone;
+	hist_pack(&r->hist[0], &lone);
 }
 
 struct kobj *row_hist_obj(const struct row *r, size_t i)

@@ -44,10 +44,9 @@
 #define HIST_LONE_REPLAY 0x08u
 
 /*
- * One delta in an object's history.  40 bytes, with no padding: every
- * object has at least one (a 48-byte chunk; 64 at 41 to 56 bytes).  rv
- * holds 22 characters, more than the 20 digits of any uint64, which is
- * what etcd's resourceVersions are.
+ * One delta in an object's history, as it is read (row_hist_at()), and as
+ * the log keeps it.  rv holds 22 characters, more than the 20 digits of
+ * any uint64, which is what etcd's resourceVersions are.
  */
 struct hist_entry {
 	int64_t time_ms;	/* wall clock */
@@ -56,6 +55,29 @@ struct hist_entry {
 	unsigned char source;	/* enum delta_source */
 	bool tombstone, resync_only, replay;
 	char rv[23];
+};
+
+/*
+ * One delta as a row's history stores it: 16 bytes where a hist_entry
+ * takes 40, since a long session fills up to HIST_MAX of them for every
+ * object that changes.  The resourceVersion as a number when it is one
+ * (a uint64 in its canonical decimal form: what etcd gives), the time in
+ * 32-bit seconds (good until 2106) and its milliseconds apart.  The
+ * resourceVersion is opaque to a client: an entry that does not fit (an
+ * RV that is not such a number, a time outside 1970-2106, a relist number
+ * past 4095) is kept whole instead, wide pointing at its own copy.
+ */
+struct hist_slot {
+	union {
+		uint64_t rv;
+		struct hist_entry *wide;	/* owned, when is_wide */
+	} u;
+	uint32_t time_s;
+	unsigned msec : 10;
+	unsigned type : 4;
+	unsigned source : 2;
+	bool tombstone : 1, resync_only : 1, replay : 1, is_wide : 1;
+	unsigned list_no : 12;
 };
 
 struct row {
@@ -86,9 +108,9 @@ struct row {
 	 * while that is all (hist_nr 1, hist NULL), the entry is not stored
 	 * but read back from the row (its time, type and object's rv are
 	 * row_last_ms(), last_type and obj's) and from hist_lone, its source
-	 * and flags: 48 bytes a row less.  The next delta stores it first.
+	 * and flags: 24 bytes a row less.  The next delta stores it first.
 	 */
-	struct hist_entry *hist;
+	struct hist_slot *hist;
 	/*
 	 * The object each delta left (a reference, at the same index), kept
 	 * for the newest model.hist_states entries only: the detail view
@@ -269,8 +291,8 @@ void model_log_clear(struct model *m);
 /* Opens or closes a group's list of deltas. */
 void model_group_toggle(struct model *m, struct log_entry *e);
 
-/* History entry i (0 oldest) of row->hist_nr, and the state it left (or NULL). */
-/* buf: where a lone entry is made (see struct row's hist); the result may be it. */
+/* History entry i (0 oldest) of row->hist_nr, made in buf (the result), and
+ * the state it left (or NULL). */
 const struct hist_entry *row_hist_at(const struct row *r, size_t i, struct hist_entry *buf);
 struct kobj *row_hist_obj(const struct row *r, size_t i);
 
