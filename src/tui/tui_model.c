@@ -172,7 +172,6 @@ static void row_push_hist(struct row *r, const struct hist_entry *h,
 		r->hist_nr = 1;
 		r->hist_total = 1;
 		if (states) {
-			r->hist_alloc = 1;
 			r->hist_obj = xmalloc(sizeof(*r->hist_obj));
 			r->hist_obj[0] = kobj_ref(obj);
 		}
@@ -180,33 +179,33 @@ static void row_push_hist(struct row *r, const struct hist_entry *h,
 	}
 
 	if (r->hist_nr < HIST_MAX) {
-		if (r->hist_nr == r->hist_alloc) {
+		size_t room = row_hist_room(r);
+		if (r->hist_nr == room) {
 			/* One first: most objects never change while watched. */
-			r->hist_alloc = r->hist_alloc ? r->hist_alloc * 2 : 1;
-			if (r->hist_alloc > HIST_MAX)
-				r->hist_alloc = HIST_MAX;
-			r->hist = xrealloc(r->hist, r->hist_alloc * sizeof(*r->hist));
+			room = room ? room * 2 : 1;
+			if (room > HIST_MAX)
+				room = HIST_MAX;
+			r->hist = xrealloc(r->hist, room * sizeof(*r->hist));
 			/* With no states kept (--history 0), no room for them. */
 			if (states)
 				r->hist_obj = xrealloc(r->hist_obj,
-						       r->hist_alloc * sizeof(*r->hist_obj));
+						       room * sizeof(*r->hist_obj));
 		}
 		at = r->hist_nr++;	/* hist_first stays 0 until full */
 	} else {
-		at = r->hist_first;
+		at = row_hist_first(r);
 		if (r->hist_obj)
 			kobj_unref(r->hist_obj[at]);
 		hist_slot_release(&r->hist[at]);
-		r->hist_first = (r->hist_first + 1) % HIST_MAX;
 	}
 	hist_pack(&r->hist[at], h);
-	r->hist_total++;
+	r->hist_total++;	/* moves row_hist_first() on when full */
 	if (!r->hist_obj)
 		return;
 	r->hist_obj[at] = states ? kobj_ref(obj) : NULL;
 	/* Only the newest `states` entries hold their object. */
 	if (r->hist_nr > states) {
-		size_t drop = (r->hist_first + r->hist_nr - 1 - states) % HIST_MAX;
+		size_t drop = (row_hist_first(r) + r->hist_nr - 1 - states) % HIST_MAX;
 		kobj_unref(r->hist_obj[drop]);
 		r->hist_obj[drop] = NULL;
 	}
@@ -215,7 +214,7 @@ static void row_push_hist(struct row *r, const struct hist_entry *h,
 const struct hist_entry *row_hist_at(const struct row *r, size_t i, struct hist_entry *buf)
 {
 	if (r->hist) {
-		hist_unpack(&r->hist[(r->hist_first + i) % HIST_MAX], buf);
+		hist_unpack(&r->hist[(row_hist_first(r) + i) % HIST_MAX], buf);
 		return buf;
 	}
 	memset(buf, 0, sizeof(*buf));
@@ -236,14 +235,13 @@ static void row_hist_store(struct row *r)
 	if (r->hist || !r->hist_nr)
 		return;
 	lone = *row_hist_at(r, 0, &lone);	/* made while hist is NULL */
-	r->hist_alloc = r->hist_alloc ? r->hist_alloc : 1;
-	r->hist = xmalloc(r->hist_alloc * sizeof(*r->hist));
+	r->hist = xmalloc(row_hist_room(r) * sizeof(*r->hist));	/* 1 */
 	hist_pack(&r->hist[0], &lone);
 }
 
 struct kobj *row_hist_obj(const struct row *r, size_t i)
 {
-	return r->hist_obj ? r->hist_obj[(r->hist_first + i) % HIST_MAX] : NULL;
+	return r->hist_obj ? r->hist_obj[(row_hist_first(r) + i) % HIST_MAX] : NULL;
 }
 
 static void group_free_items(struct model *m, struct log_group *g)

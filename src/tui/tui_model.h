@@ -92,23 +92,36 @@ struct row {
 	struct kobj *prev;
 	/*
 	 * The small fields side by side, with no hole between them: a row
-	 * lives in the model's row_slab, its size times 100,000.  Times in
+	 * lives in the model's row_slab, 128 bytes times 100,000.  Times in
 	 * 32 bits: last_s is seconds since 1970, good until 2106 (its
 	 * milliseconds apart, so that LAST sorts by the millisecond);
 	 * changed_ds is monotonic tenths of a second, good for 13 years of
 	 * uptime.  Read them through row_last_ms() and row_changed_recently().
 	 */
 	unsigned version;	/* bumped on every delta (views cache by it) */
+	unsigned cells_version;	/* of cells, below (here: no hole beside cells_mono) */
 	uint32_t last_s;	/* wall clock of the last delta, seconds */
 	uint32_t changed_ds;	/* monotonic 1/10 s; for the "just changed" mark; 0: never */
 	uint32_t hist_total;	/* deltas ever, stored or not */
 	/*
-	 * Oldest first, growing to HIST_MAX, then a ring from hist_first.
+	 * hist_nr at most HIST_MAX.  Where the ring starts and how much room
+	 * hist has are not kept but follow from hist_nr and hist_total:
+	 * row_hist_first(), row_hist_room().
+	 */
+	unsigned hist_nr : 7;
+	unsigned last_msec : 10;	/* last_s's milliseconds */
+	unsigned last_type : 3;		/* enum delta_type */
+	unsigned hist_lone : 4;		/* source | HIST_LONE_* flags, while hist is NULL */
+	bool tombstone : 1;		/* deleted by a relist, not by the server */
+	bool gone : 1;			/* deleted; shown dimmed until model_expire() */
+	bool sort_rank : 1;		/* see order below */
+	/*
+	 * Oldest first, growing to HIST_MAX, then a ring from row_hist_first().
 	 * Most objects see one delta, from the initial list or a watch:
 	 * while that is all (hist_nr 1, hist NULL), the entry is not stored
 	 * but read back from the row (its time, type and object's rv are
 	 * row_last_ms(), last_type and obj's) and from hist_lone, its source
-	 * and flags: 24 bytes a row less.  The next delta stores it first.
+	 * and flags: no malloc for it.  The next delta stores it first.
 	 */
 	struct hist_slot *hist;
 	/*
@@ -117,13 +130,6 @@ struct row {
 	 * steps through them.  NULL: not kept.
 	 */
 	struct kobj **hist_obj;
-	uint8_t hist_nr, hist_alloc, hist_first;	/* at most HIST_MAX */
-	unsigned last_msec : 10;	/* last_s's milliseconds */
-	unsigned last_type : 4;		/* enum delta_type */
-	unsigned hist_lone : 4;		/* source | HIST_LONE_* flags, while hist is NULL */
-	bool tombstone : 1;		/* deleted by a relist, not by the server */
-	bool gone : 1;			/* deleted; shown dimmed until model_expire() */
-	bool sort_rank : 1;		/* see order below */
 	/*
 	 * The kind's table cells of version cells_version of the row, packed
 	 * "READY\0STATUS\0...\0" in one allocation (tui_table.c makes them;
@@ -131,7 +137,6 @@ struct row {
 	 * old version is not kept alive for its cells.
 	 */
 	char *cells;
-	unsigned cells_version;
 	int64_t cells_mono;	/* when computed: AGE moves on */
 	/*
 	 * The row's place in its table's order, and the fixed part of the key
@@ -142,6 +147,32 @@ struct row {
 	struct ostree_node order;
 	uint64_t sort_num;
 };
+
+_Static_assert(HIST_MAX < 128 && (HIST_MAX & (HIST_MAX - 1)) == 0, "hist_nr's 7 bits, the ring");
+_Static_assert(DELTA__COUNT <= 8, "last_type's 3 bits");
+
+/*
+ * Where r's ring of history starts: 0 until it is full; from then on each
+ * delta moves it on by one as it adds one to hist_total (a uint32 wraps
+ * at a multiple of HIST_MAX, so the two stay in step).
+ */
+static inline unsigned row_hist_first(const struct row *r)
+{
+	return r->hist_nr < HIST_MAX ? 0 : r->hist_total % HIST_MAX;
+}
+
+/* The entries r's hist and hist_obj have room for: hist_nr's power of two
+ * at or above it (they grow by doubling, one first), at most HIST_MAX. */
+static inline size_t row_hist_room(const struct row *r)
+{
+	size_t room = 1;
+
+	if (!r->hist_nr)
+		return 0;
+	while (room < r->hist_nr)
+		room *= 2;
+	return room;
+}
 
 /* The wall clock of r's last delta, in ms. */
 static inline int64_t row_last_ms(const struct row *r)

@@ -349,12 +349,12 @@ TEST(history_entries_read_back_exactly_and_a_long_session_stays_bounded)
 			 h->list_no != n.delta.list_no || h->type != (i ? DELTA_UPDATED : DELTA_ADDED);
 		if (r->hist) {
 			const struct hist_slot *slot =
-				&r->hist[(r->hist_first + r->hist_nr - 1u) % HIST_MAX];
+				&r->hist[(row_hist_first(r) + r->hist_nr - 1u) % HIST_MAX];
 			wide += slot->is_wide;
 			packed += !slot->is_wide;
 		}
-		if (r->hist_alloc > worst_alloc)
-			worst_alloc = r->hist_alloc;
+		if (row_hist_room(r) > worst_alloc)
+			worst_alloc = row_hist_room(r);
 	}
 	CHECK_INT(wrong, 0);
 	CHECK(packed > 2000 && wide > 5000);
