@@ -149,11 +149,13 @@ static void hist_from_delta(struct hist_entry *h, const struct notification *n)
 
 /*
  * Whether h, a new row's first entry, reads back whole from the row: any
- * delta of the initial list or of a watch, but a tombstone's.
+ * delta of the initial list or of a watch, but a tombstone's, at a time
+ * the row's 32-bit seconds hold (1970-2106).
  */
 static bool hist_can_be_lone(const struct hist_entry *h)
 {
-	return !h->list_no && !h->tombstone && h->source <= HIST_LONE_SOURCE;
+	return !h->list_no && !h->tombstone && h->source <= HIST_LONE_SOURCE &&
+	       h->time_ms >= 0 && h->time_ms / 1000 <= UINT32_MAX;
 }
 
 /*

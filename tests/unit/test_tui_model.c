@@ -361,6 +361,14 @@ TEST(history_entries_read_back_exactly_and_a_long_session_stays_bounded)
 	CHECK_INT(worst_alloc, HIST_MAX);
 	CHECK_INT(model_row(&m, "default/a")->hist_total, 10000);
 	model_release(&m);	/* the wide copies go with it: valgrind finds none left */
+
+	/* A first delta before 1970 is stored, not read back from the row. */
+	model_fake(&m);
+	struct notification n = note(NOTIFY_ADD, DELTA_ADDED, pod("b", "5", NULL), NULL);
+	n.delta.time_ms = -5000;
+	model_apply(&m, &n);
+	CHECK_INT(row_hist_at(model_row(&m, "default/b"), 0, &hbuf)->time_ms, -5000);
+	model_release(&m);
 }
 
 TEST(the_log_keeps_the_latest_and_clears)
