@@ -180,7 +180,7 @@ static void build(struct tui *t, struct row *r)
 	}
 	clear_lines(t);
 	add_line(t, A_BOLD, "Delta history: %zu since kinf started%s;  [ ] step through it",
-		 r->hist_total, r->hist_total > r->hist_nr ? ", the latest shown" : "");
+		 (size_t)r->hist_total, r->hist_total > r->hist_nr ? ", the latest shown" : "");
 	for (size_t i = 0; i < r->hist_nr; i++) {
 		struct hist_entry buf;
 		const struct hist_entry *h = row_hist_at(r, i, &buf);
@@ -225,7 +225,7 @@ static void build(struct tui *t, struct row *r)
 	add_line(t, 0, "%s", "");
 
 	struct kobj *shown = state && !newest ? state : r->obj;
-	add_line(t, A_BOLD, "%s (%s)%s", r->gone_mono && newest ? "Last known state" : "Object",
+	add_line(t, A_BOLD, "%s (%s)%s", r->gone && newest ? "Last known state" : "Object",
 		 tab->m.kind, newest ? "" : ", as this step left it");
 	struct json_object *tree = kobj_tree(shown);
 	if (tree) {
@@ -301,10 +301,10 @@ static void detail_draw(struct tui *t, const struct rect *r, bool focused)
 	scroll_fix(&ds(t)->scroll, ds(t)->nr, ds(t)->height);
 
 	if (row) {
-		format_ago(t, row->last_ms, ago);
+		format_ago(t, row_last_ms(row), ago);
 		snprintf(title, sizeof(title), " %s %s  rv %s  %s %s ago%s%s", tab->m.kind,
 			 ds(t)->key, row->obj->rv, delta_type_name(row->last_type), ago,
-			 row->gone_mono ? "  (deleted)" : "", ds(t)->yaml ? "  YAML" : "");
+			 row->gone ? "  (deleted)" : "", ds(t)->yaml ? "  YAML" : "");
 	} else {
 		snprintf(title, sizeof(title), " %s %s  (no longer cached)", tab->m.kind,
 			 ds(t)->key);

@@ -2,6 +2,7 @@
 #include "tui/tui_model.h"
 
 #include <ctype.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,20 +28,85 @@ void model_init(struct model *m, struct informer *inf, struct listener *l)
 	m->namespaced = res->namespaced;
 	m->hist_states = HIST_STATES;
 	m->rows.key = row_key;
+	slab_init(&m->row_slab, sizeof(struct row));
 	m->log = xcalloc(LOG_MAX, sizeof(*m->log));
 }
 
-static void row_free(struct row *r)
+static void hist_slot_release(struct hist_slot *slot)
+{
+	if (slot->is_wide)
+		free(slot->u.wide);
+	slot->is_wide = false;
+}
+
+/* rv as the uint64 it spells in canonical decimal; false when it is not one. */
+static bool rv_number(const char *rv, uint64_t *out)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if (!rv[0] || (rv[0] == '0' && rv[1]))
+		return false;
+	for (i = 0; rv[i]; i++) {
+		unsigned digit = (unsigned)(rv[i] - '0');
+		if (digit > 9 || v > (UINT64_MAX - digit) / 10)
+			return false;
+		v = v * 10 + digit;
+	}
+	*out = v;
+	return true;
+}
+
+/* Stores h in slot (released first by the caller when it held one). */
+static void hist_pack(struct hist_slot *slot, const struct hist_entry *h)
+{
+	memset(slot, 0, sizeof(*slot));
+	if (h->time_ms < 0 || h->time_ms / 1000 > UINT32_MAX || h->list_no > 4095 ||
+	    h->source > 3 || h->type > 15 || !rv_number(h->rv, &slot->u.rv)) {
+		slot->u.wide = xmalloc(sizeof(*h));
+		*slot->u.wide = *h;
+		slot->is_wide = true;
+		return;
+	}
+	slot->time_s = (uint32_t)(h->time_ms / 1000);
+	slot->msec = (unsigned)(h->time_ms % 1000);
+	slot->type = h->type;
+	slot->source = h->source;
+	slot->tombstone = h->tombstone;
+	slot->resync_only = h->resync_only;
+	slot->replay = h->replay;
+	slot->list_no = h->list_no;
+}
+
+static void hist_unpack(const struct hist_slot *slot, struct hist_entry *h)
+{
+	if (slot->is_wide) {
+		*h = *slot->u.wide;
+		return;
+	}
+	memset(h, 0, sizeof(*h));
+	h->time_ms = (int64_t)slot->time_s * 1000 + slot->msec;
+	h->type = (unsigned char)slot->type;
+	h->source = (unsigned char)slot->source;
+	h->tombstone = slot->tombstone;
+	h->resync_only = slot->resync_only;
+	h->replay = slot->replay;
+	h->list_no = slot->list_no;
+	snprintf(h->rv, sizeof(h->rv), "%" PRIu64, slot->u.rv);
+}
+
+static void row_free(struct model *m, struct row *r)
 {
 	kobj_unref(r->obj);
 	kobj_unref(r->prev);
 	free(r->cells);
-	free(r->sort.text);
 	for (size_t i = 0; r->hist_obj && i < r->hist_nr; i++)
 		kobj_unref(r->hist_obj[i]);
 	free(r->hist_obj);
+	for (size_t i = 0; r->hist && i < r->hist_nr; i++)
+		hist_slot_release(&r->hist[i]);
 	free(r->hist);
-	free(r);
+	slab_free(&m->row_slab, r);
 }
 
 void model_release(struct model *m)
@@ -49,8 +115,9 @@ void model_release(struct model *m)
 	struct row *r;
 
 	while ((r = model_next_row(m, &iter)))
-		row_free(r);
+		row_free(m, r);
 	keyset_release(&m->rows);
+	slab_release(&m->row_slab);
 	model_log_clear(m);
 	free(m->log);
 	free(m->gone_q);
@@ -82,11 +149,13 @@ static void hist_from_delta(struct hist_entry *h, const struct notification *n)
 
 /*
  * Whether h, a new row's first entry, reads back whole from the row: any
- * delta of the initial list or of a watch, but a tombstone's.
+ * delta of the initial list or of a watch, but a tombstone's, at a time
+ * the row's 32-bit seconds hold (1970-2106).
  */
 static bool hist_can_be_lone(const struct hist_entry *h)
 {
-	return !h->list_no && !h->tombstone && h->source <= HIST_LONE_SOURCE;
+	return !h->list_no && !h->tombstone && h->source <= HIST_LONE_SOURCE &&
+	       h->time_ms >= 0 && h->time_ms / 1000 <= UINT32_MAX;
 }
 
 /*
@@ -105,7 +174,6 @@ static void row_push_hist(struct row *r, const struct hist_entry *h,
 		r->hist_nr = 1;
 		r->hist_total = 1;
 		if (states) {
-			r->hist_alloc = 1;
 			r->hist_obj = xmalloc(sizeof(*r->hist_obj));
 			r->hist_obj[0] = kobj_ref(obj);
 		}
@@ -113,32 +181,33 @@ static void row_push_hist(struct row *r, const struct hist_entry *h,
 	}
 
 	if (r->hist_nr < HIST_MAX) {
-		if (r->hist_nr == r->hist_alloc) {
+		size_t room = row_hist_room(r);
+		if (r->hist_nr == room) {
 			/* One first: most objects never change while watched. */
-			r->hist_alloc = r->hist_alloc ? r->hist_alloc * 2 : 1;
-			if (r->hist_alloc > HIST_MAX)
-				r->hist_alloc = HIST_MAX;
-			r->hist = xrealloc(r->hist, r->hist_alloc * sizeof(*r->hist));
+			room = room ? room * 2 : 1;
+			if (room > HIST_MAX)
+				room = HIST_MAX;
+			r->hist = xrealloc(r->hist, room * sizeof(*r->hist));
 			/* With no states kept (--history 0), no room for them. */
 			if (states)
 				r->hist_obj = xrealloc(r->hist_obj,
-						       r->hist_alloc * sizeof(*r->hist_obj));
+						       room * sizeof(*r->hist_obj));
 		}
 		at = r->hist_nr++;	/* hist_first stays 0 until full */
 	} else {
-		at = r->hist_first;
+		at = row_hist_first(r);
 		if (r->hist_obj)
 			kobj_unref(r->hist_obj[at]);
-		r->hist_first = (r->hist_first + 1) % HIST_MAX;
+		hist_slot_release(&r->hist[at]);
 	}
-	r->hist[at] = *h;
-	r->hist_total++;
+	hist_pack(&r->hist[at], h);
+	r->hist_total++;	/* moves row_hist_first() on when full */
 	if (!r->hist_obj)
 		return;
 	r->hist_obj[at] = states ? kobj_ref(obj) : NULL;
 	/* Only the newest `states` entries hold their object. */
 	if (r->hist_nr > states) {
-		size_t drop = (r->hist_first + r->hist_nr - 1 - states) % HIST_MAX;
+		size_t drop = (row_hist_first(r) + r->hist_nr - 1 - states) % HIST_MAX;
 		kobj_unref(r->hist_obj[drop]);
 		r->hist_obj[drop] = NULL;
 	}
@@ -146,10 +215,12 @@ static void row_push_hist(struct row *r, const struct hist_entry *h,
 
 const struct hist_entry *row_hist_at(const struct row *r, size_t i, struct hist_entry *buf)
 {
-	if (r->hist)
-		return &r->hist[(r->hist_first + i) % HIST_MAX];
+	if (r->hist) {
+		hist_unpack(&r->hist[(row_hist_first(r) + i) % HIST_MAX], buf);
+		return buf;
+	}
 	memset(buf, 0, sizeof(*buf));
-	buf->time_ms = r->last_ms;
+	buf->time_ms = row_last_ms(r);
 	buf->type = (unsigned char)r->last_type;
 	buf->source = r->hist_lone & HIST_LONE_SOURCE;
 	buf->resync_only = r->hist_lone & HIST_LONE_RESYNC_ONLY;
@@ -166,14 +237,13 @@ static void row_hist_store(struct row *r)
 	if (r->hist || !r->hist_nr)
 		return;
 	lone = *row_hist_at(r, 0, &lone);	/* made while hist is NULL */
-	r->hist_alloc = r->hist_alloc ? r->hist_alloc : 1;
-	r->hist = xmalloc(r->hist_alloc * sizeof(*r->hist));
-	r->hist[0] = lone;
+	r->hist = xmalloc(row_hist_room(r) * sizeof(*r->hist));	/* 1 */
+	hist_pack(&r->hist[0], &lone);
 }
 
 struct kobj *row_hist_obj(const struct row *r, size_t i)
 {
-	return r->hist_obj ? r->hist_obj[(r->hist_first + i) % HIST_MAX] : NULL;
+	return r->hist_obj ? r->hist_obj[(row_hist_first(r) + i) % HIST_MAX] : NULL;
 }
 
 static void group_free_items(struct model *m, struct log_group *g)
@@ -360,6 +430,17 @@ static void swap_obj(struct kobj **slot, struct kobj *obj)
 	kobj_unref(old);
 }
 
+/* Sets r's time of its last delta (wall ms; kept in 32-bit seconds: 2106). */
+static void row_set_last(struct row *r, int64_t wall)
+{
+	if (wall < 0)
+		wall = 0;
+	if (wall / 1000 > UINT32_MAX)
+		wall = (int64_t)UINT32_MAX * 1000;
+	r->last_s = (uint32_t)(wall / 1000);
+	r->last_msec = (unsigned)(wall % 1000);
+}
+
 /* Queues r, just deleted, for model_expire(). */
 static void gone_push(struct model *m, struct row *r)
 {
@@ -369,7 +450,7 @@ static void gone_push(struct model *m, struct row *r)
 		m->gone_head = 0;
 	}
 	ALLOC_GROW(m->gone_q, m->gone_nr + 1, m->gone_alloc);
-	m->gone_q[m->gone_nr++] = (struct gone_entry){ r, r->version };
+	m->gone_q[m->gone_nr++] = (struct gone_entry){ r, r->version, mono_ms() };
 }
 
 void model_apply(struct model *m, struct notification *n)
@@ -410,20 +491,20 @@ void model_apply(struct model *m, struct notification *n)
 			notification_release(n);
 			return;
 		}
-		r = xcalloc(1, sizeof(*r));
+		r = slab_alloc(&m->row_slab);
 		r->key = obj->key;
 		keyset_add(&m->rows, r);
 		m->present++;
-	} else if (r->gone_mono && n->kind != NOTIFY_DELETE) {
-		r->gone_mono = 0;
+	} else if (r->gone && n->kind != NOTIFY_DELETE) {
+		r->gone = false;
 		r->tombstone = false;
 		m->gone--;
 		m->present++;
 	}
 
 	if (n->kind == NOTIFY_DELETE) {
-		if (!r->gone_mono) {
-			r->gone_mono = mono_ms();
+		if (!r->gone) {
+			r->gone = true;
 			m->gone++;
 			m->present--;
 		}
@@ -441,10 +522,10 @@ void model_apply(struct model *m, struct notification *n)
 	/* The old object, and its key with it, may be gone now. */
 	r->key = obj->key;
 	r->last_type = n->delta.type;
-	r->last_ms = h.time_ms;
+	row_set_last(r, h.time_ms);
 	/* An unchanged object (resync, relist of the same RV) is no change. */
 	if (!n->resync_only)
-		r->changed_mono = mono_ms();
+		r->changed_ds = (uint32_t)(mono_ms() / 100);
 	r->version++;
 	if (n->kind == NOTIFY_DELETE)
 		gone_push(m, r);
@@ -470,6 +551,14 @@ size_t model_apply_held(struct model *m)
 	return nr;
 }
 
+int64_t model_gone_since(const struct model *m, const struct row *r)
+{
+	for (size_t i = m->gone_nr; r->gone && i-- > m->gone_head;)
+		if (m->gone_q[i].row == r && m->gone_q[i].version == r->version)
+			return m->gone_q[i].since;
+	return 0;
+}
+
 bool model_expire(struct model *m, int64_t now_mono)
 {
 	bool freed = false;
@@ -477,18 +566,18 @@ bool model_expire(struct model *m, int64_t now_mono)
 	while (m->gone_head < m->gone_nr) {
 		struct gone_entry *e = &m->gone_q[m->gone_head];
 		struct row *r = e->row;
-		if (r->version != e->version || !r->gone_mono) {
+		if (r->version != e->version || !r->gone) {
 			m->gone_head++;	/* changed since: a later entry, or none, stands for it */
 			continue;
 		}
 		/* Deletes come in time order: the rest are not due either. */
-		if (now_mono - r->gone_mono < GONE_SHOW_MS)
+		if (now_mono - e->since < GONE_SHOW_MS)
 			break;
 		m->gone_head++;
 		if (m->row_hook)
 			m->row_hook(m, r, true);
 		keyset_remove(&m->rows, r->key);
-		row_free(r);
+		row_free(m, r);
 		m->gone--;
 		freed = true;
 	}

@@ -29,6 +29,7 @@
 #include "informer/delta.h"
 #include "lib/keyset.h"
 #include "lib/ostree.h"
+#include "lib/slab.h"
 #include "informer/informer.h"
 
 #define GONE_SHOW_MS 5000	/* how long a deleted row stays, dimmed */
@@ -43,10 +44,9 @@
 #define HIST_LONE_REPLAY 0x08u
 
 /*
- * One delta in an object's history.  40 bytes, with no padding: every
- * object has at least one (a 48-byte chunk; 64 at 41 to 56 bytes).  rv
- * holds 22 characters, more than the 20 digits of any uint64, which is
- * what etcd's resourceVersions are.
+ * One delta in an object's history, as it is read (row_hist_at()), and as
+ * the log keeps it.  rv holds 22 characters, more than the 20 digits of
+ * any uint64, which is what etcd's resourceVersions are.
  */
 struct hist_entry {
 	int64_t time_ms;	/* wall clock */
@@ -58,20 +58,26 @@ struct hist_entry {
 };
 
 /*
- * What the table sorts a row by, made once per delta (tui_table.c), so
- * that a comparison reads no JSON and follows no pointer but to text:
- * rank (0: a number, 1: text), then num (RV, DELTA, LAST, a kind's cell
- * that reads as a number: a double's bits, made to sort as unsigned),
- * then text, compared as bytes: the name (NAMESPACE: the namespace, a
- * NUL, the name) or the cell with each run of digits made into '0', its
- * length, its digits without leading zeros, so that bytes sort "pod-9"
- * before "pod-10" as strverscmp would.
+ * One delta as a row's history stores it: 16 bytes where a hist_entry
+ * takes 40, since a long session fills up to HIST_MAX of them for every
+ * object that changes.  The resourceVersion as a number when it is one
+ * (a uint64 in its canonical decimal form: what etcd gives), the time in
+ * 32-bit seconds (good until 2106) and its milliseconds apart.  The
+ * resourceVersion is opaque to a client: an entry that does not fit (an
+ * RV that is not such a number, a time outside 1970-2106, a relist number
+ * past 4095) is kept whole instead, wide pointing at its own copy.
  */
-struct row_sort {
-	char *text;		/* owned, room for cap bytes; the key's are [0, len) */
-	uint32_t len, cap;	/* a new key reuses the room: no malloc per row per sort */
-	uint8_t rank;
-	uint64_t num;
+struct hist_slot {
+	union {
+		uint64_t rv;
+		struct hist_entry *wide;	/* owned, when is_wide */
+	} u;
+	uint32_t time_s;
+	unsigned msec : 10;
+	unsigned type : 4;
+	unsigned source : 2;
+	bool tombstone : 1, resync_only : 1, replay : 1, is_wide : 1;
+	unsigned list_no : 12;
 };
 
 struct row {
@@ -86,33 +92,44 @@ struct row {
 	struct kobj *prev;
 	/*
 	 * The small fields side by side, with no hole between them: a row
-	 * is malloc'd once per object, and 184 bytes fit a chunk 16 bytes
-	 * smaller than 192 do.
+	 * lives in the model's row_slab, 128 bytes times 100,000.  Times in
+	 * 32 bits: last_s is seconds since 1970, good until 2106 (its
+	 * milliseconds apart, so that LAST sorts by the millisecond);
+	 * changed_ds is monotonic tenths of a second, good for 13 years of
+	 * uptime.  Read them through row_last_ms() and row_changed_recently().
 	 */
-	enum delta_type last_type;
 	unsigned version;	/* bumped on every delta (views cache by it) */
-	int64_t last_ms;	/* wall clock of the last delta */
-	int64_t changed_mono;	/* monotonic; for the "just changed" mark */
-	int64_t gone_mono;	/* monotonic; 0 while present */
+	unsigned cells_version;	/* of cells, below (here: no hole beside cells_mono) */
+	uint32_t last_s;	/* wall clock of the last delta, seconds */
+	uint32_t changed_ds;	/* monotonic 1/10 s; for the "just changed" mark; 0: never */
+	uint32_t hist_total;	/* deltas ever, stored or not */
 	/*
-	 * Oldest first, growing to HIST_MAX, then a ring from hist_first.
+	 * hist_nr at most HIST_MAX.  Where the ring starts and how much room
+	 * hist has are not kept but follow from hist_nr and hist_total:
+	 * row_hist_first(), row_hist_room().
+	 */
+	unsigned hist_nr : 7;
+	unsigned last_msec : 10;	/* last_s's milliseconds */
+	unsigned last_type : 3;		/* enum delta_type */
+	unsigned hist_lone : 4;		/* source | HIST_LONE_* flags, while hist is NULL */
+	bool tombstone : 1;		/* deleted by a relist, not by the server */
+	bool gone : 1;			/* deleted; shown dimmed until model_expire() */
+	bool sort_rank : 1;		/* see order below */
+	/*
+	 * Oldest first, growing to HIST_MAX, then a ring from row_hist_first().
 	 * Most objects see one delta, from the initial list or a watch:
 	 * while that is all (hist_nr 1, hist NULL), the entry is not stored
 	 * but read back from the row (its time, type and object's rv are
-	 * last_ms, last_type and obj's) and from hist_lone, its source and
-	 * flags: 48 bytes a row less.  The next delta stores it first.
+	 * row_last_ms(), last_type and obj's) and from hist_lone, its source
+	 * and flags: no malloc for it.  The next delta stores it first.
 	 */
-	struct hist_entry *hist;
+	struct hist_slot *hist;
 	/*
 	 * The object each delta left (a reference, at the same index), kept
 	 * for the newest model.hist_states entries only: the detail view
 	 * steps through them.  NULL: not kept.
 	 */
 	struct kobj **hist_obj;
-	unsigned short hist_nr, hist_alloc, hist_first;
-	bool tombstone;		/* deleted by a relist, not by the server */
-	unsigned char hist_lone;	/* source | HIST_LONE_* flags, while hist is NULL */
-	size_t hist_total;
 	/*
 	 * The kind's table cells of version cells_version of the row, packed
 	 * "READY\0STATUS\0...\0" in one allocation (tui_table.c makes them;
@@ -120,12 +137,54 @@ struct row {
 	 * old version is not kept alive for its cells.
 	 */
 	char *cells;
-	unsigned cells_version;
 	int64_t cells_mono;	/* when computed: AGE moves on */
-	/* The row's place in its table's order, and the key of that order. */
+	/*
+	 * The row's place in its table's order, and the fixed part of the key
+	 * of that order, made once per delta (tui_table.c's sort_key()): rank
+	 * (0: a number, 1: text), then num.  The text it is then sorted by is
+	 * not kept: it is read again from the object or the cells.
+	 */
 	struct ostree_node order;
-	struct row_sort sort;
+	uint64_t sort_num;
 };
+
+_Static_assert(HIST_MAX < 128 && (HIST_MAX & (HIST_MAX - 1)) == 0, "hist_nr's 7 bits, the ring");
+_Static_assert(DELTA__COUNT <= 8, "last_type's 3 bits");
+
+/*
+ * Where r's ring of history starts: 0 until it is full; from then on each
+ * delta moves it on by one as it adds one to hist_total (a uint32 wraps
+ * at a multiple of HIST_MAX, so the two stay in step).
+ */
+static inline unsigned row_hist_first(const struct row *r)
+{
+	return r->hist_nr < HIST_MAX ? 0 : r->hist_total % HIST_MAX;
+}
+
+/* The entries r's hist and hist_obj have room for: hist_nr's power of two
+ * at or above it (they grow by doubling, one first), at most HIST_MAX. */
+static inline size_t row_hist_room(const struct row *r)
+{
+	size_t room = 1;
+
+	if (!r->hist_nr)
+		return 0;
+	while (room < r->hist_nr)
+		room *= 2;
+	return room;
+}
+
+/* The wall clock of r's last delta, in ms. */
+static inline int64_t row_last_ms(const struct row *r)
+{
+	return (int64_t)r->last_s * 1000 + r->last_msec;
+}
+
+/* Whether r changed (other than by a resync) less than CHANGED_MARK_MS ago. */
+static inline bool row_changed_recently(const struct row *r, int64_t now_mono)
+{
+	return r->changed_ds && now_mono / 100 - (int64_t)r->changed_ds < CHANGED_MARK_MS / 100;
+}
 
 enum log_kind {
 	LOG_DELTA,
@@ -191,6 +250,7 @@ struct model {
 	unsigned hist_states;	/* states kept per object (HIST_STATES) */
 
 	struct keyset rows;	/* of struct row, by key: model_row(), model_next_row() */
+	struct slab row_slab;	/* where the rows live: no malloc per row */
 	size_t present;		/* rows not gone */
 	size_t gone;
 	/*
@@ -205,6 +265,7 @@ struct model {
 	struct gone_entry {
 		struct row *row;
 		unsigned version;
+		int64_t since;	/* monotonic, of the delete */
 	} *gone_q;
 	size_t gone_head, gone_nr, gone_alloc;
 
@@ -247,6 +308,8 @@ size_t model_apply_held(struct model *m);
  * freed any (the caller must rebuild every index that may point at them).
  */
 bool model_expire(struct model *m, int64_t now_mono);
+/* When gone row r was deleted (monotonic ms), or 0 when it is not gone. */
+int64_t model_gone_since(const struct model *m, const struct row *r);
 
 /* Refreshes stats and the deltas-per-second rate. */
 void model_sample(struct model *m, int64_t now_mono);
@@ -259,8 +322,8 @@ void model_log_clear(struct model *m);
 /* Opens or closes a group's list of deltas. */
 void model_group_toggle(struct model *m, struct log_entry *e);
 
-/* History entry i (0 oldest) of row->hist_nr, and the state it left (or NULL). */
-/* buf: where a lone entry is made (see struct row's hist); the result may be it. */
+/* History entry i (0 oldest) of row->hist_nr, made in buf (the result), and
+ * the state it left (or NULL). */
 const struct hist_entry *row_hist_at(const struct row *r, size_t i, struct hist_entry *buf);
 struct kobj *row_hist_obj(const struct row *r, size_t i);
 

@@ -17,8 +17,11 @@
  *   - Each delta moves its row: out of the tree and in again with its new
  *     key and flag, O(log n) (the model's row_hook, below).  Nothing is
  *     ever sorted again because rows changed.
- *   - The key a row is sorted by (struct row_sort) is made once per delta:
- *     a comparison reads two precomputed fields, never JSON.  Sorted by
+ *   - The fixed part of the key a row is sorted by (struct row's sort_rank
+ *     and sort_num) is made once per delta, so that a comparison reads
+ *     precomputed fields, never JSON; a text (a name, a cell) is not kept
+ *     but read again from the object's name or the row's cells, as far
+ *     as the comparison needs (sort_text()).  Sorted by
  *     NAMESPACE or NAME (the default), an update leaves its row in place.
  *   - The kind's cells (READY, STATUS...) cost a read of the object: a
  *     pod's one scan of its text (output/pod_scan.h: 4 us for one of
@@ -154,7 +157,6 @@ struct table_state {
 	int sort;		/* column: SORT_* */
 	bool sort_desc;
 	int height;		/* rows shown last frame (for PgUp/PgDn) */
-	struct strbuf scratch;	/* sort_key()'s */
 	struct strbuf cells_text;	/* cells_make()'s: an object's text unpacked */
 };
 
@@ -201,12 +203,25 @@ static const char *sort_name(const struct tab *tab)
 	return column_name(tab, ts(tab)->sort);
 }
 
-/* Appends text with each run of digits as '0', its length, its digits. */
-static void add_natural(struct strbuf *sb, const char *text)
+/*
+ * The text a row sorts by is not kept (it was 16 bytes of fields and a
+ * 32-byte malloc chunk a row): it is made again, as far as a comparison
+ * or a piece needs it, from what the row already holds, its object's
+ * namespace and name or its cells.  At most SORT_TEXT_MAX bytes: names
+ * are at most 253 bytes (a namespace 63), which no run of digits makes
+ * longer than this; a longer text (a hostile server's) is cut, the same
+ * way for every use, so that the order stays one total order (the key
+ * decides past the cut).
+ */
+#define SORT_TEXT_MAX 1024
+
+/* Appends text to buf[len, limit) with each run of digits as '0', its
+ * length, its digits; returns the new length (limit when cut). */
+static size_t add_natural(char *buf, size_t len, size_t limit, const char *text)
 {
-	while (*text) {
+	while (*text && len < limit) {
 		if (!isdigit((unsigned char)*text)) {
-			strbuf_addch(sb, *text++);
+			buf[len++] = *text++;
 			continue;
 		}
 		while (*text == '0' && isdigit((unsigned char)text[1]))
@@ -214,10 +229,45 @@ static void add_natural(struct strbuf *sb, const char *text)
 		size_t n = 0;
 		while (isdigit((unsigned char)text[n]))
 			n++;
-		strbuf_addch(sb, '0');
-		strbuf_addch(sb, (char)(n > 255 ? 255 : n));
-		strbuf_add(sb, text, n);
+		buf[len++] = '0';
+		if (len < limit)
+			buf[len++] = (char)(n > 255 ? 255 : n);
+		for (size_t i = 0; i < n && len < limit; i++)
+			buf[len++] = text[i];
 		text += n;
+	}
+	return len;
+}
+
+/*
+ * The text of row r's key for the table's sort, into buf, its first
+ * limit bytes at most (a piece needs no more than its own): the name
+ * (NAMESPACE: the namespace, a NUL, the name) or a kind's cell that is
+ * not a number, with each run of digits made into '0', its length, its
+ * digits without leading zeros, so that bytes sort "pod-9" before
+ * "pod-10" as strverscmp would.  Empty for the other columns.
+ */
+static size_t sort_text(const struct table_state *st, const struct row *r, char *buf,
+			size_t limit)
+{
+	size_t len;
+
+	switch (st->sort) {
+	case SORT_NAMESPACE:
+		len = add_natural(buf, 0, limit, r->obj->ns);
+		if (len < limit)
+			buf[len++] = '\0';
+		return add_natural(buf, len, limit, r->obj->name);
+	case SORT_NAME:
+		return add_natural(buf, 0, limit, r->obj->name);
+	case SORT_LAST:
+	case SORT_DELTA:
+	case SORT_RV:
+		return 0;
+	default:
+		if (!r->sort_rank)
+			return 0;
+		return add_natural(buf, 0, limit, cell_at(r->cells, (size_t)(st->sort - SORT__FIXED)));
 	}
 }
 
@@ -230,85 +280,64 @@ static uint64_t double_order(double d)
 	return bits >> 63 ? ~bits : bits | (1ULL << 63);
 }
 
-/* Sets k's text to sb's, in k's room when it fits. */
-static void sort_text_set(struct row_sort *k, const struct strbuf *sb)
-{
-	if (sb->len > k->cap) {
-		free(k->text);
-		k->cap = (uint32_t)sb->len;
-		k->text = xmalloc(k->cap);
-	}
-	if (sb->len)
-		memcpy(k->text, sb->buf, sb->len);
-	k->len = (uint32_t)sb->len;
-}
-
 /*
- * The key of the table's sort for row r; its cells must be made.  sb is
- * scratch space the caller keeps across rows (a new sort makes 100,000
- * keys: one allocation each would be most of its time).
+ * The fixed part of row r's key for the table's sort, made once per
+ * delta: rank (0: a number, 1: text), then num (RV, DELTA, LAST, a
+ * kind's cell that reads as a number: a double's bits, made to sort as
+ * unsigned), then sort_text(); its cells must be made.
  */
-static void sort_key(const struct table_state *st, struct row *r, struct strbuf *sb)
+static void sort_key(const struct table_state *st, struct row *r)
 {
-	struct row_sort *k = &r->sort;
 	const char *cell;
 	char *end;
 	double d;
 
-	k->len = 0;
-	k->rank = 0;
-	k->num = 0;
-	strbuf_reset(sb);
+	r->sort_rank = 0;
+	r->sort_num = 0;
 	switch (st->sort) {
 	case SORT_NAMESPACE:
-		add_natural(sb, r->obj->ns);
-		strbuf_addch(sb, '\0');
-		add_natural(sb, r->obj->name);
-		break;
 	case SORT_NAME:
-		add_natural(sb, r->obj->name);
-		break;
+		return;
 	case SORT_LAST:	/* most recent first */
-		k->num = ~(uint64_t)r->last_ms;
+		r->sort_num = ~(uint64_t)row_last_ms(r);
 		return;
 	case SORT_DELTA:
-		k->num = r->last_type;
+		r->sort_num = r->last_type;
 		return;
 	case SORT_RV:
-		k->num = strtoull(r->obj->rv, NULL, 10);
+		r->sort_num = strtoull(r->obj->rv, NULL, 10);
 		return;
 	default:	/* numbers first, by value; then text */
 		cell = cell_at(r->cells, (size_t)(st->sort - SORT__FIXED));
 		d = strtod(cell, &end);
-		if (*cell && !*end) {
-			k->num = double_order(d);
-			return;
-		}
-		k->rank = 1;
-		add_natural(sb, cell);
-		break;
+		if (*cell && !*end)
+			r->sort_num = double_order(d);
+		else
+			r->sort_rank = 1;
+		return;
 	}
-	sort_text_set(k, sb);
 }
 
-static int cmp_text(const struct row_sort *x, const struct row_sort *y)
+static int cmp_text(const struct table_state *st, const struct row *a, const struct row *b)
 {
-	uint32_t n = x->len < y->len ? x->len : y->len;
-	int c = n ? memcmp(x->text, y->text, n) : 0;
+	char x[SORT_TEXT_MAX], y[SORT_TEXT_MAX];
+	size_t xn = sort_text(st, a, x, sizeof(x));
+	size_t yn = sort_text(st, b, y, sizeof(y));
+	size_t n = xn < yn ? xn : yn;
+	int c = n ? memcmp(x, y, n) : 0;
 
-	return c ? c : (x->len > y->len) - (x->len < y->len);
+	return c ? c : (xn > yn) - (xn < yn);
 }
 
 /* The table's order: a total order, since the keys (namespace/name) are. */
 static int cmp_keys(const struct table_state *st, const struct row *a, const struct row *b)
 {
-	const struct row_sort *x = &a->sort, *y = &b->sort;
-	int c = (x->rank > y->rank) - (x->rank < y->rank);
+	int c = (a->sort_rank > b->sort_rank) - (a->sort_rank < b->sort_rank);
 
 	if (!c)
-		c = (x->num > y->num) - (x->num < y->num);
+		c = (a->sort_num > b->sort_num) - (a->sort_num < b->sort_num);
 	if (!c)
-		c = cmp_text(x, y);
+		c = cmp_text(st, a, b);
 	if (!c)
 		c = strcmp(a->key, b->key);
 	return st->sort_desc ? -c : c;
@@ -334,16 +363,22 @@ enum {
 
 static uint64_t sort_piece(const void *p, uint32_t stage, void *ctx)
 {
+	const struct table_state *st = ctx;
 	const struct row *r = p;
 
-	(void)ctx;
 	if (stage == STAGE_RANK)
-		return r->sort.rank;
+		return r->sort_rank;
 	if (stage == STAGE_NUM)
-		return r->sort.num;
-	if (stage < STAGE_KEY)
-		return keysort_text(r->sort.text, r->sort.len,
-				    (size_t)(stage - STAGE_TEXT) * KEYSORT_TEXT_STEP);
+		return r->sort_num;
+	if (stage < STAGE_KEY) {
+		/* The text up to the end of this piece and one byte past,
+		 * so that the piece says whether it goes on. */
+		size_t off = (size_t)(stage - STAGE_TEXT) * KEYSORT_TEXT_STEP;
+		char buf[SORT_TEXT_MAX];
+		size_t limit = off + KEYSORT_TEXT_STEP + 1;
+		size_t len = sort_text(st, r, buf, limit < sizeof(buf) ? limit : sizeof(buf));
+		return keysort_text(buf, len, off);
+	}
 	return keysort_str(r->key, (size_t)(stage - STAGE_KEY) * KEYSORT_TEXT_STEP);
 }
 
@@ -360,16 +395,17 @@ static uint32_t sort_next(uint32_t stage, uint64_t piece, void *ctx)
 
 static void sort_prefetch(const void *p, uint32_t stage, int level, void *ctx)
 {
+	const struct table_state *st = ctx;
 	const struct row *r = p;
 
-	(void)ctx;
 	if (level == 0) {
 		__builtin_prefetch(r);
-		__builtin_prefetch(&r->sort);
+		__builtin_prefetch(&r->order);
 	} else if (stage >= STAGE_KEY) {
 		__builtin_prefetch(r->key + (stage - STAGE_KEY) * KEYSORT_TEXT_STEP);
-	} else if (stage >= STAGE_TEXT && r->sort.text) {
-		__builtin_prefetch(r->sort.text + (stage - STAGE_TEXT) * KEYSORT_TEXT_STEP);
+	} else if (stage >= STAGE_TEXT) {
+		__builtin_prefetch(st->sort >= SORT__FIXED ? (const void *)r->cells :
+				   (const void *)r->obj);
 	}
 }
 
@@ -446,7 +482,7 @@ static void shown_done(struct shown_ctx *c)
 /* Places row r (out of the tree) by its current key and filter. */
 static void order_insert(struct tui *t, struct tab *tab, struct row *r)
 {
-	sort_key(ts(tab), r, &ts(tab)->scratch);
+	sort_key(ts(tab), r);
 	ostree_insert(&ts(tab)->order, &r->order, row_shown(t, tab, r));
 }
 
@@ -507,13 +543,12 @@ static void key_prefetch(const struct table_state *st, const struct keysort_item
 	if (i + 16 < nr) {
 		const struct row *r = items[i + 16].p;
 		__builtin_prefetch(r);
-		__builtin_prefetch(&r->sort);
+		__builtin_prefetch(&r->order);
 	}
 	if (i + 8 < nr) {
 		const struct row *r = items[i + 8].p;
 		__builtin_prefetch(st->sort >= SORT__FIXED ? (const void *)r->cells :
 				   (const void *)r->obj);
-		__builtin_prefetch(r->sort.text);
 	}
 }
 
@@ -546,9 +581,9 @@ static void order_build(struct tui *t, struct tab *tab)
 		key_prefetch(st, items, nr, i);
 		if (st->cells_live && (!r->cells || r->cells_version != r->version))
 			row_cells(t, tab, r, -1);
-		sort_key(st, r, &st->scratch);
+		sort_key(st, r);
 		/* The first piece while the row is at hand: one pass fewer. */
-		items[i].key = sort_piece(r, stage, NULL);
+		items[i].key = sort_piece(r, stage, st);
 	}
 	keysort_from(items, tmp, nr, stage, &ops);
 	/* Reversed: cmp_keys() is a total order, so its reverse is exact. */
@@ -716,7 +751,6 @@ static void *table_view_new(struct tui *t, struct tab *tab)
 
 	tab->pane[PANE_TABLE] = st;
 	st->t = t;
-	strbuf_init(&st->scratch, 256);
 	strbuf_init(&st->cells_text, 0);
 	ostree_init(&st->order, cmp_nodes, st);
 	st->order_stale = true;
@@ -731,10 +765,8 @@ static void table_view_free(void *state)
 {
 	struct table_state *st = state;
 
-	if (st) {
-		strbuf_release(&st->scratch);
+	if (st)
 		strbuf_release(&st->cells_text);
-	}
 	free(st);
 }
 
@@ -778,10 +810,10 @@ static void row_mark(const struct tui *t, const struct row *r, char mark[2], int
 {
 	mark[1] = '\0';
 	*attr = A_NORMAL;
-	if (r->gone_mono) {
+	if (r->gone) {
 		mark[0] = r->tombstone ? '?' : 'x';
 		*attr = A_DIM | tui_color(t, PAIR_DELETED);
-	} else if (r->changed_mono && t->now_mono - r->changed_mono < CHANGED_MARK_MS) {
+	} else if (row_changed_recently(r, t->now_mono)) {
 		/* New to the cache (added, or first listed) or changed. */
 		mark[0] = r->hist_total == 1 || r->last_type == DELTA_ADDED ? '+' : '*';
 		*attr = A_BOLD | tui_color(t, PAIR_MARK);
@@ -893,7 +925,7 @@ static size_t table_columns(struct tui *t, struct tab *tab, struct col *cols,
 	for (size_t i = 0; i < nr; i++) {
 		struct row *row = rows[i];
 		char ago[32];
-		format_ago(t, row->last_ms, ago);
+		format_ago(t, row_last_ms(row), ago);
 		for (size_t c = 0; c < nc; c++) {
 			int w = text_width(cell_text(row, cols[c].id, ago));
 			if (cols[c].id >= SORT__FIXED && w > CELL_MAX)
@@ -932,7 +964,7 @@ static void table_row(struct tui *t, struct tab *tab, const struct col *cols, si
 	int mark_attr;
 	bool sel = i == ts(tab)->scroll.cur;
 	int base = sel ? (focused ? A_REVERSE : A_BOLD) : A_NORMAL;
-	if (row->gone_mono)
+	if (row->gone)
 		base |= A_DIM;
 
 	row_mark(t, row, mark, &mark_attr);
@@ -940,7 +972,7 @@ static void table_row(struct tui *t, struct tab *tab, const struct col *cols, si
 		mvhline(y, r->x, ' ' | (chtype)base, r->w);
 	draw_text(y, r->x, 1, mark_attr | (sel ? base : 0), mark);
 	int x = r->x + 2;
-	format_ago(t, row->last_ms, ago);
+	format_ago(t, row_last_ms(row), ago);
 	for (size_t c = 0; c < nc && x < r->x + r->w; c++) {
 		if (!cols[c].shown)
 			continue;

@@ -1,0 +1,52 @@
+/*
+ * slab.h — many items of one fixed size, allocated from chunks of
+ * SLAB_CHUNK items each, with a free list threaded through the freed
+ * items.  For a large number of small records such as the TUI's rows
+ * (100,000 of them): no malloc header and no rounding to a malloc size
+ * class per item, and an item never moves while it is allocated, so
+ * pointers to it (an ostree node embedded in it, a hash set slot) stay
+ * valid.
+ *
+ * Memory: chunks are never returned before slab_release(); a freed item
+ * is reused by the next slab_alloc() (the most recently freed first).
+ * The peak number of items is what stays allocated, as with malloc's
+ * own arenas after a burst of frees.
+ *
+ * A zeroed struct is not ready: slab_init() first.  Not thread-safe: the
+ * owner locks (the TUI uses one thread).
+ */
+#ifndef KINF_SLAB_H
+#define KINF_SLAB_H
+
+#include <stddef.h>
+
+#define SLAB_CHUNK 512	/* items per chunk: 56 KiB of 112-byte rows */
+
+struct slab {
+	size_t size;		/* bytes per item, a multiple of 8 */
+	char **chunks;		/* owned, each SLAB_CHUNK items */
+	size_t chunks_nr, chunks_alloc;
+	size_t fresh;		/* items of the newest chunk never handed out yet */
+	void *free;		/* freed items, each holding the next's address */
+	size_t live;		/* items allocated and not freed */
+};
+
+/* size: of one item (rounded up to 8 bytes, at least a pointer's). */
+void slab_init(struct slab *s, size_t size);
+/* Frees every chunk: every item still allocated is gone with them. */
+void slab_release(struct slab *s);
+
+/* A zeroed item, aligned to 8 bytes.  Never fails (aborts as xmalloc). */
+void *slab_alloc(struct slab *s);
+/* Gives item p (from this slab's slab_alloc(), not yet freed) back. */
+void slab_free(struct slab *s, void *p);
+
+static inline size_t slab_live(const struct slab *s)
+{
+	return s->live;
+}
+
+/* Bytes held by the slab's chunks and chunk table (for the bench's notes). */
+size_t slab_bytes(const struct slab *s);
+
+#endif

@@ -1,0 +1,125 @@
+/*
+ * test_slab.c — the fixed-size allocator against the obvious model (a
+ * table of the items handed out): random allocs and frees across many
+ * chunks, each item zeroed, aligned, inside one of the slab's chunks,
+ * distinct from every other live item, and untouched by other items'
+ * traffic; freed items reused before a new chunk is taken.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "lib/slab.h"
+#include "unit.h"
+
+#define ITEM 44		/* rounded up to 48 */
+#define SLOTS (3 * SLAB_CHUNK + 77)
+
+static void *held[SLOTS];
+
+static uint32_t rnd(void)
+{
+	static uint32_t x = 2463534242u;
+
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	return x;
+}
+
+static bool zeroed(const unsigned char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+static bool in_chunks(const struct slab *s, const char *p)
+{
+	for (size_t i = 0; i < s->chunks_nr; i++)
+		if (p >= s->chunks[i] && p < s->chunks[i] + SLAB_CHUNK * s->size)
+			return (size_t)(p - s->chunks[i]) % s->size == 0;
+	return false;
+}
+
+/* Every live item still holds the byte pattern of its slot. */
+static size_t damaged(const struct slab *s)
+{
+	size_t bad = 0;
+
+	for (size_t i = 0; i < SLOTS; i++) {
+		if (!held[i])
+			continue;
+		unsigned char want[ITEM];
+		memset(want, (int)(i & 0xff) | 1, sizeof(want));
+		bad += memcmp(held[i], want, ITEM) != 0 || !in_chunks(s, held[i]);
+	}
+	return bad;
+}
+
+TEST(random_allocs_and_frees_keep_items_apart)
+{
+	struct slab s;
+	size_t live = 0, not_zero = 0, misaligned = 0;
+
+	slab_init(&s, ITEM);
+	CHECK_INT(s.size, 48);
+	for (int round = 0; round < 20000; round++) {
+		size_t i = rnd() % SLOTS;
+		if (held[i]) {
+			slab_free(&s, held[i]);
+			held[i] = NULL;
+			live--;
+			continue;
+		}
+		held[i] = slab_alloc(&s);
+		not_zero += !zeroed(held[i], s.size);
+		misaligned += (uintptr_t)held[i] % 8 != 0;
+		memset(held[i], (int)(i & 0xff) | 1, ITEM);
+		live++;
+	}
+	CHECK_INT(not_zero, 0);
+	CHECK_INT(misaligned, 0);
+	CHECK_INT(damaged(&s), 0);
+	CHECK_INT(slab_live(&s), live);
+	/* Never more chunks than the most items live at once could need. */
+	CHECK(s.chunks_nr <= (SLOTS + SLAB_CHUNK - 1) / SLAB_CHUNK);
+	slab_release(&s);
+	CHECK(s.chunks == NULL);
+	CHECK_INT(slab_live(&s), 0);
+	memset(held, 0, sizeof(held));
+}
+
+TEST(a_freed_item_is_reused_before_a_new_chunk)
+{
+	struct slab s;
+	void *a, *b, *c;
+
+	slab_init(&s, 1);
+	CHECK_INT(s.size, sizeof(void *));
+	for (size_t i = 0; i < SLAB_CHUNK; i++)
+		held[i] = slab_alloc(&s);
+	CHECK_INT(s.chunks_nr, 1);
+	a = held[3];
+	b = held[SLAB_CHUNK - 1];
+	slab_free(&s, a);
+	slab_free(&s, b);
+	c = slab_alloc(&s);
+	CHECK(c == b);		/* the most recently freed first */
+	CHECK(slab_alloc(&s) == a);
+	CHECK_INT(s.chunks_nr, 1);
+	CHECK(slab_alloc(&s) != NULL);
+	CHECK_INT(s.chunks_nr, 2);
+	CHECK_INT(slab_live(&s), SLAB_CHUNK + 1);
+	CHECK(slab_bytes(&s) >= 2 * SLAB_CHUNK * sizeof(void *));
+	slab_release(&s);
+	memset(held, 0, sizeof(held));
+}
+
+int main(void)
+{
+	RUN(random_allocs_and_frees_keep_items_apart);
+	RUN(a_freed_item_is_reused_before_a_new_chunk);
+	return unit_done();
+}
