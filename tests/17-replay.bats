@@ -336,3 +336,72 @@ for line in sys.stdin:
 	assert_status 0
 	diff "$f/relist-tombstone.json" <(jq -c 'del(.time)' <<<"$output")
 }
+
+# paced_recording MARK1 MARK2 — a DeltaFIFO recording: a list of pod-a and
+# pod-b, then a watch that updates pod-a; MARK1 and MARK2 are the pops the
+# consumer had made when the list and the update were queued ("q"
+# records), "" for none.
+paced_recording() {
+	local pod='{"metadata":{"name":"%s","namespace":"default","uid":"u-%s","resourceVersion":"%s"}}'
+	local a b a2
+	a=$(printf "$pod" pod-a a 10) b=$(printf "$pod" pod-b b 10) a2=$(printf "$pod" pod-a a 11)
+	local list="{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"10\"},\"items\":[$a,$b]}"
+	local event="{\"type\":\"MODIFIED\",\"object\":$a2}"
+	local stream=/api/v1/namespaces/default/pods
+	{
+		echo '{"kinfRecording":1,"kinf":"0.1.0","started":"2026-11-24T00:00:00Z","server":"https://127.0.0.1:1","namespace":"default","clientGo":"1.28","fifo":"delta","streamingList":false,"resources":[{"name":"pods","singularName":"pod","kind":"Pod","group":"","version":"v1","namespaced":true,"verbs":["list","watch"]}]}'
+		jq -nc --arg s "$stream" '{t:0,x:1,stream:$s,get:($s+"?limit=500&resourceVersion=0")}'
+		echo '{"t":1,"x":1,"status":200,"contentType":"application/json"}'
+		jq -nc --arg d "$list" '{t:1,x:1,data:$d}'
+		echo '{"t":1,"x":1,"end":0}'
+		[ -z "$1" ] || echo "{\"t\":1,\"x\":1,\"q\":$1}"
+		jq -nc --arg s "$stream" '{t:2,x:2,stream:$s,get:($s+"?watch=true&resourceVersion=10")}'
+		echo '{"t":2,"x":2,"status":200,"contentType":"application/json"}'
+		jq -nc --arg d "$event"$'\n' '{t:3,x:2,data:$d}'
+		[ -z "$2" ] || echo "{\"t\":3,\"x\":2,\"q\":$2}"
+		echo '{"t":4,"x":2,"end":0}'
+	} | gzip >"$BATS_TEST_TMPDIR/paced.rec"
+}
+
+# The replay's deltas as "name rv" lines, in the order handed out.
+paced_replay() {
+	run --separate-stderr timeout 20 "$KINF" replay "$BATS_TEST_TMPDIR/paced.rec" -o json "$@"
+	assert_status 0
+	output=$(jq -r '"\(.name) \(.resourceVersion)"' <<<"$output" | paste -sd' ')
+}
+
+@test "replay keeps the consumer's recorded pace: a DeltaFIFO merges what waited, as it did live" {
+	# live, the update came before the consumer popped anything: pod-a's
+	# key was still queued, and its update went with it, before pod-b
+	paced_recording 0 0
+	paced_replay
+	[ "$output" = "pod-a 10 pod-a 11 pod-b 10" ]
+	# the consumer had popped both: the update comes last
+	paced_recording 0 2
+	paced_replay
+	[ "$output" = "pod-a 10 pod-b 10 pod-a 11" ]
+	# no pace recorded (an older recording): the queue drains between requests
+	paced_recording "" ""
+	paced_replay
+	[ "$output" = "pod-a 10 pod-b 10 pod-a 11" ]
+	# another queue: the recorded pace is not applied (RealFIFO merges nothing)
+	paced_recording 0 0
+	paced_replay --fifo real
+	[ "$output" = "pod-a 10 pod-b 10 pod-a 11" ]
+}
+
+@test "--record keeps the consumer's pace: a q record for each entry the reflector queued" {
+	sim_start --pods 3
+	start_recording --client-go 1.28
+	wait_until 20 synced
+	simctl POST /churn '{"resource":"pods","count":3,"seed":1,"mix":{"update":3}}' >/dev/null
+	wait_until 20 lines_of "$OUT" 6
+	stop_recording
+	# one mark for the list, one for each watch event, in order, never going back
+	zcat "$REC" | jq -se '[.[] | select(has("q")) | .q] | length >= 4 and . == sort' >/dev/null
+	# the list's mark is the first and finds nothing popped
+	zcat "$REC" | jq -se '[.[] | select(has("q"))][0].q == 0' >/dev/null
+	run --separate-stderr "$KINF" replay "$REC" -o json
+	assert_status 0
+	diff <(deltas "$OUT") <(jq -c 'del(.time)' <<<"$output")
+}

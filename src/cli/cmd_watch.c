@@ -522,9 +522,12 @@ static double parse_replay_options(int argc, const char **argv, struct output_se
  * The recorded session, unless told otherwise: its client-go and its
  * queue; another --client-go brings that generation's queue.
  */
-static struct session_opts replay_session_opts(const struct recording_info *info)
+/* *as_recorded: the informers are made as the recorded ones were. */
+static struct session_opts replay_session_opts(const struct recording_info *info,
+					       bool *as_recorded_out)
 {
 	bool as_recorded = !informer_flags.client_go && informer_flags.fifo < 0;
+	*as_recorded_out = as_recorded;
 	if (!informer_flags.client_go)
 		informer_flags.client_go = info->client_go;
 	struct session_opts so = informer_flags_session(&command_replay, NULL, NULL);
@@ -628,7 +631,8 @@ static int run_replay(int argc, const char **argv)
 		recording_free(recording);
 		goto out;
 	}
-	struct session_opts so = replay_session_opts(&info);
+	bool as_recorded;
+	struct session_opts so = replay_session_opts(&info, &as_recorded);
 	struct json_object *trigger = recording_trigger(recording);
 	say_reconstructed(recording);
 	if (r_o.at && !trigger) {
@@ -644,6 +648,8 @@ static int run_replay(int argc, const char **argv)
 		die("eventfd: %s", strerror(errno));
 	struct replay_opts ro = {
 		.speed = speed, .pace = replay_pace, .done = replay_done, .ctx = &rctx,
+		/* another queue pops otherwise: the recorded pace means nothing to it */
+		.marks = as_recorded,
 	};
 	rp = replay_new(recording, &ro);
 	if (replay_session_open(&s, &so, rp, &info, argv[0], &err) < 0) {
@@ -678,10 +684,11 @@ const struct command command_replay = {
 		"did, answered from the file instead of a server, and prints the same\n"
 		"deltas: at once, or at the recorded pace with --speed.  Decisions that\n"
 		"depend on time (a very short watch, a silent one renewed) follow the\n"
-		"recorded clock.  --client-go and --fifo show what another client-go\n"
-		"would have handed the controller from the same server answers;\n"
-		"--key NAMESPACE/NAME prints one object's story.  The recording's\n"
-		"format is in kinf(1), RECORDINGS.",
+		"recorded clock, and the queue is taken from at the recorded pace, so\n"
+		"a DeltaFIFO merges what it merged live.  --client-go and --fifo show\n"
+		"what another client-go would have handed the controller from the\n"
+		"same server answers; --key NAMESPACE/NAME prints one object's story.\n"
+		"The recording's format is in kinf(1), RECORDINGS.",
 	.examples =
 		"  kinf watch pods --record pods.rec        # later, or elsewhere:\n"
 		"  kinf replay pods.rec -o json | jq -c 'select(.type==\"Deleted\")'\n"

@@ -1291,6 +1291,18 @@ bool kclient_sleep(struct kclient *c, struct stop *stop, int64_t ms)
 	return c->ops->sleep(c, stop, ms);
 }
 
+void kclient_mark(struct kclient *c, const char *stream, uint64_t pops)
+{
+	if (c->tap && c->tap->mark)
+		c->tap->mark(c->tap_ctx, stream, pops);
+}
+
+int64_t kclient_next_mark(struct kclient *c, const char *stream, bool *last)
+{
+	*last = false;
+	return c->ops->next_mark ? c->ops->next_mark(c, stream, last) : -1;
+}
+
 /* ---- messages ----------------------------------------------------------- */
 
 /* The message of a Status object body, or NULL. */

@@ -196,6 +196,16 @@ struct stop;
 /* stop_sleep() on the client's clock: true when stopped. */
 bool kclient_sleep(struct kclient *client, struct stop *stop, int64_t ms);
 
+/*
+ * The consumer's pace, for a recording (fifo.h's pacer): kclient_mark()
+ * tells the tap, if it keeps marks, that stream's reflector queued an
+ * entry when its consumer had popped `pops`; kclient_next_mark() gives
+ * what a replay recorded for that stream's next entry (-1: nothing;
+ * *last: nothing after it), in order.  Live, next is always -1.
+ */
+void kclient_mark(struct kclient *client, const char *stream, uint64_t pops);
+int64_t kclient_next_mark(struct kclient *client, const char *stream, bool *last);
+
 /* ---- a stream's tap (a recorder, recording.h) ---- */
 
 /*
@@ -218,6 +228,11 @@ struct kclient_tap {
 	 */
 	void (*end)(void *ctx, unsigned x, int rc, const char *error,
 		    const struct http_response *resp, bool stopped);
+	/*
+	 * kclient_mark(): stream's reflector queued an entry when its
+	 * consumer had popped `pops` (fifo.h, the pacer).  NULL: not kept.
+	 */
+	void (*mark)(void *ctx, const char *stream, uint64_t pops);
 };
 /* Taps every stream the client is asked for (before the first request). */
 void kclient_set_tap(struct kclient *client, const struct kclient_tap *tap, void *ctx);
@@ -230,7 +245,7 @@ void kclient_set_tap(struct kclient *client, const struct kclient_tap *tap, void
  * recording.h).  The kclient_* calls go through it; the tap, the name
  * and the -v trace's level are the client's, whatever its backend.  Each
  * function is called as the kclient_* call it serves: from any thread at
- * once, blocking as that call says.  Every member but release is set.
+ * once, blocking as that call says.  Every member but next_mark and release is set.
  */
 struct kclient_ops {
 	/* kclient_stream() */
@@ -243,6 +258,8 @@ struct kclient_ops {
 	/* kclient_now_ms() and kclient_sleep() */
 	int64_t (*now_ms)(const struct kclient *client);
 	bool (*sleep)(struct kclient *client, struct stop *stop, int64_t ms);
+	/* kclient_next_mark(); NULL: none (-1) */
+	int64_t (*next_mark)(struct kclient *client, const char *stream, bool *last);
 	/* Frees what the backend holds, from kclient_free(); NULL: nothing. */
 	void (*release)(struct kclient *client);
 };

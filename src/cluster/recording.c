@@ -147,6 +147,9 @@ struct recorder {
 	bool failed;		/* a write failed: said at close */
 	int write_errno;
 	struct strbuf line;
+	/* Each stream's newest exchange, which its marks are written under. */
+	struct rec_stream { char *name; unsigned x; } *streams;
+	size_t nstreams, astreams;
 };
 
 /* Writes rec->line, then a newline; the lock is held. */
@@ -233,14 +236,44 @@ void recording_line_reconstructed(struct strbuf *sb, int64_t t, unsigned x,
 	strbuf_adds(sb, ",\"reconstructed\":true}\n");
 }
 
+/* The stream's place in rec->streams (made if new); the lock is held. */
+static struct rec_stream *rec_stream(struct recorder *rec, const char *stream)
+{
+	for (size_t i = 0; i < rec->nstreams; i++)
+		if (!strcmp(rec->streams[i].name, stream))
+			return &rec->streams[i];
+	ALLOC_GROW(rec->streams, rec->nstreams + 1, rec->astreams);
+	rec->streams[rec->nstreams] = (struct rec_stream){ .name = xstrdup(stream) };
+	return &rec->streams[rec->nstreams++];
+}
+
 unsigned recorder_begin(struct recorder *rec, const char *stream, const char *path)
 {
 	pthread_mutex_lock(&rec->lock);
 	unsigned x = ++rec->exchanges;
+	rec_stream(rec, stream)->x = x;
 	recording_line_begin(&rec->line, rec_now(rec), x, stream, path);
 	put_line(rec);
 	pthread_mutex_unlock(&rec->lock);
 	return x;
+}
+
+void recording_line_mark(struct strbuf *sb, int64_t t, unsigned x, uint64_t pops)
+{
+	start_line(sb, t, x);
+	strbuf_addf(sb, "\"q\":%llu}\n", (unsigned long long)pops);
+}
+
+void recorder_mark(struct recorder *rec, const char *stream, uint64_t pops)
+{
+	pthread_mutex_lock(&rec->lock);
+	struct rec_stream *rs = rec_stream(rec, stream);
+	/* queued before the stream's first exchange began: nothing to tie it to */
+	if (rs->x) {
+		recording_line_mark(&rec->line, rec_now(rec), rs->x, pops);
+		put_line(rec);
+	}
+	pthread_mutex_unlock(&rec->lock);
 }
 
 void recording_line_status(struct strbuf *sb, int64_t t, unsigned x,
@@ -391,6 +424,9 @@ int recorder_close(struct recorder *rec, struct errbuf *err)
 	}
 	pthread_mutex_destroy(&rec->lock);
 	strbuf_release(&rec->line);
+	for (size_t i = 0; i < rec->nstreams; i++)
+		free(rec->streams[i].name);
+	free(rec->streams);
 	free(rec->path);
 	free(rec);
 	return ret;
@@ -428,11 +464,17 @@ static void tap_end(void *ctx, unsigned x, int rc, const char *error,
 	recorder_end(ctx, x, &e);
 }
 
+static void tap_mark(void *ctx, const char *stream, uint64_t pops)
+{
+	recorder_mark(ctx, stream, pops);
+}
+
 const struct kclient_tap recorder_tap = {
 	.begin = tap_begin,
 	.head = tap_head,
 	.data = tap_data,
 	.end = tap_end,
+	.mark = tap_mark,
 };
 
 /* ---- reading ------------------------------------------------------------ */
@@ -455,6 +497,13 @@ struct exchange {
 	bool refused, timed_out, no_answer;
 	bool stopped;		/* kinf was stopping: the recording ends here */
 	char *error;
+	size_t stream;		/* its index in recording.streams */
+};
+
+/* A stream's entry was queued when its consumer had popped `pops`. */
+struct mark {
+	int64_t t;
+	uint64_t pops;
 };
 
 struct stream {
@@ -464,6 +513,9 @@ struct stream {
 	size_t nr, alloc;
 	size_t next;		/* the next to hand out (under the replay's lock) */
 	bool done;		/* counted in replay.exhausted */
+	struct mark *marks;	/* in the recorded order */
+	size_t nmarks, amarks;
+	size_t next_mark;	/* under the replay's lock */
 };
 
 struct recording {
@@ -540,12 +592,25 @@ static int load_record(struct recording *rec, struct json_object *r, struct errb
 		struct exchange *ex = xcalloc(1, sizeof(*ex));
 		ex->t_start = ex->t_end = t;
 		ex->retry_after_ms = -1;
+		ex->stream = (size_t)(s - rec->streams);
 		rec->by_x[x] = ex;
 		ALLOC_GROW(s->ex, s->nr + 1, s->alloc);
 		s->ex[s->nr++] = ex;
 		return 0;
 	}
 	struct exchange *ex = (size_t)x < rec->nx ? rec->by_x[x] : NULL;
+	/* a mark may follow its exchange's end: a list is queued once read */
+	if (ex && json_object_object_get_ex(r, "q", &v)) {
+		struct stream *s = &rec->streams[ex->stream];
+		int64_t pops = json_object_get_int64(v);
+		if (pops < 0 || (s->nmarks && (uint64_t)pops < s->marks[s->nmarks - 1].pops)) {
+			errbuf_set(err, "a queue mark that goes back");
+			return -1;
+		}
+		ALLOC_GROW(s->marks, s->nmarks + 1, s->amarks);
+		s->marks[s->nmarks++] = (struct mark){ .t = t, .pops = (uint64_t)pops };
+		return 0;
+	}
 	if (!ex || ex->ended) {
 		errbuf_set(err, "a record of exchange %lld, which %s", (long long)x,
 			   ex ? "had ended" : "never began");
@@ -699,6 +764,7 @@ void recording_free(struct recording *rec)
 	for (size_t i = 0; i < rec->nr; i++) {
 		free(rec->streams[i].name);
 		free(rec->streams[i].ex);
+		free(rec->streams[i].marks);
 	}
 	free(rec->streams);
 	free(rec->by_x);
@@ -749,6 +815,8 @@ void recording_cut(struct recording *rec, int64_t t)
 			exchange_cut(s->ex[keep++], t);
 		/* Exchanges begun later stay in by_x (freed there), unreachable. */
 		s->nr = keep;
+		while (s->nmarks && s->marks[s->nmarks - 1].t > t)
+			s->nmarks--;
 	}
 }
 
@@ -941,7 +1009,8 @@ int replay_stream(struct replay *rp, const struct replay_request *req,
 	if (!ex)
 		return end_of_recording(rp, s, req, err);
 
-	if (rp->opts.pace)
+	/* with the consumer's pace recorded, the marks keep it instead */
+	if (rp->opts.pace && !(rp->opts.marks && s->nmarks))
 		rp->opts.pace(rp->opts.ctx);
 	shift_ms = clock_ms > ex->t_start ? clock_ms - ex->t_start : 0;
 	clock_ms = ex->t_start + shift_ms;
@@ -1042,11 +1111,34 @@ static bool client_sleep(struct kclient *c, struct stop *stop, int64_t ms)
 	return replay_sleep(kclient_backend_data(c), &stop->flag, stop_fd(stop), ms);
 }
 
+int64_t replay_next_mark(struct replay *rp, const char *stream, bool *last)
+{
+	int64_t pops = -1;
+
+	*last = false;
+	if (!rp->opts.marks)
+		return -1;
+	pthread_mutex_lock(&rp->lock);
+	struct stream *s = stream_named(rp->rec, stream);
+	if (s && s->next_mark < s->nmarks) {
+		pops = (int64_t)s->marks[s->next_mark++].pops;
+		*last = s->next_mark == s->nmarks;
+	}
+	pthread_mutex_unlock(&rp->lock);
+	return pops;
+}
+
+static int64_t client_next_mark(struct kclient *c, const char *stream, bool *last)
+{
+	return replay_next_mark(kclient_backend_data(c), stream, last);
+}
+
 static const struct kclient_ops replay_client_ops = {
 	.stream = client_stream,
 	.get = client_get,
 	.now_ms = client_now_ms,
 	.sleep = client_sleep,
+	.next_mark = client_next_mark,
 };
 
 struct kclient *replay_client_new(struct replay *rp, const char *what)

@@ -23,6 +23,7 @@
  *   {"t":3,"x":1,"status":200,"contentType":"application/json"}
  *   {"t":3,"x":1,"data":"{\"kind\":\"PodList\",..."}
  *   {"t":5,"x":1,"end":0}			(or "end":-1,"error":"...")
+ *   {"t":5,"x":1,"q":0}	(the consumer's pace: see recorder_mark())
  *
  * A recorder taps the live client (recorder_tap, a kclient_tap of
  * http.h).  Replay (replay_client_new, a kclient backend) answers each
@@ -104,6 +105,12 @@ void recorder_status(struct recorder *rec, unsigned x, const struct recorded_ans
 void recorder_data(struct recorder *rec, unsigned x, const char *data, size_t len);
 void recorder_end(struct recorder *rec, unsigned x, const struct recorded_end *e);
 /*
+ * stream's reflector queued an entry when its consumer had popped pops
+ * (kclient_mark()): {"t":T,"x":X,"q":POPS}, X the stream's newest
+ * exchange.  Nothing before the stream's first exchange.
+ */
+void recorder_mark(struct recorder *rec, const char *stream, uint64_t pops);
+/*
  * The records as lines (each ending in a newline), appended to sb, for
  * another writer of the format (the flight recorder, flight.h): t is ms
  * since the recording began, x the exchange's number.
@@ -123,6 +130,7 @@ void recording_line_status(struct strbuf *sb, int64_t t, unsigned x,
 void recording_line_data(struct strbuf *sb, int64_t t, unsigned x, const char *data,
 			 size_t len);
 void recording_line_end(struct strbuf *sb, int64_t t, unsigned x, const struct recorded_end *e);
+void recording_line_mark(struct strbuf *sb, int64_t t, unsigned x, uint64_t pops);
 /*
  * A flight dump's trigger: {"t":T,"trigger":REASON,"time":RFC3339,
  * "keys":[{"key":K,"class":"missing"|"extra"|"stale"},...]}, no "x".
@@ -186,6 +194,14 @@ struct replay_opts {
 	 * the cache as it was.  NULL: none.
 	 */
 	void (*pace)(void *ctx);
+	/*
+	 * The consumer's pace as recorded ("q" records): each stream's
+	 * reflector queues as its consumer had popped then (fifo.h's
+	 * pacer), and pace is not called for a stream that has them.  Only
+	 * for informers made as the recorded ones were (the same client-go
+	 * profile and queue): other queues pop otherwise.
+	 */
+	bool marks;
 	/* Called once when every stream has handed out its last exchange. */
 	void (*done)(void *ctx);
 	void *ctx;
@@ -225,6 +241,11 @@ int replay_stream(struct replay *rp, const struct replay_request *req,
 		  struct replay_answer *ans, struct errbuf *err);
 /* The calling thread's clock: the recorded time it has reached, in ms. */
 int64_t replay_now_ms(struct replay *rp);
+/*
+ * The pops recorded for stream's next queued entry (kclient_next_mark()),
+ * in order; -1: none left, or opts.marks is off.  *last: none after it.
+ */
+int64_t replay_next_mark(struct replay *rp, const char *stream, bool *last);
 /* Moves the clock on; sleeps only at a recorded pace.  true: stopped. */
 bool replay_sleep(struct replay *rp, atomic_bool *stop, int stop_fd, int64_t ms);
 

@@ -12,6 +12,11 @@
  * the store never calls back.  fifo_pop() waits on `cond`, which every
  * queuing operation broadcasts unless a producer holds the wake-ups
  * (fifo_hold: then fifo_unhold does, once), and fifo_close() always.
+ * A replay's pacer (fifo_set_pacer) adds a gate, `allow`: fifo_pop()
+ * also waits while it has popped that many, and a producer that set the
+ * gate waits on `popped`, which each pop broadcasts while a gate is up,
+ * until the consumer reached it or has nothing left.  The pacer's calls
+ * are made without the lock.
  */
 #include "informer/fifo.h"
 
@@ -35,8 +40,10 @@ struct fifo *fifo_new(enum fifo_kind kind, struct store *known_objects)
 
 	fifo->ops = ops;
 	fifo->known = known_objects;
+	fifo->allow = UINT64_MAX;
 	pthread_mutex_init(&fifo->lock, NULL);
 	pthread_cond_init(&fifo->cond, NULL);
+	pthread_cond_init(&fifo->popped, NULL);
 	return fifo;
 }
 
@@ -51,8 +58,68 @@ void fifo_free(struct fifo *fifo)
 	if (!fifo)
 		return;
 	pthread_cond_destroy(&fifo->cond);
+	pthread_cond_destroy(&fifo->popped);
 	pthread_mutex_destroy(&fifo->lock);
 	fifo->ops->free(fifo);
+}
+
+void fifo_set_pacer(struct fifo *fifo, const struct fifo_pacer *pacer, void *ctx)
+{
+	fifo->pacer = pacer;
+	fifo->pacer_ctx = ctx;
+}
+
+uint64_t fifo_pops(struct fifo *fifo)
+{
+	pthread_mutex_lock(&fifo->lock);
+	uint64_t n = fifo->pops;
+	pthread_mutex_unlock(&fifo->lock);
+	return n;
+}
+
+/* A producing operation's place in the consumer's pace (fifo_set_pacer). */
+struct op_pace {
+	int64_t due;		/* pops recorded for it; -1: none */
+	bool last;		/* no count follows */
+	uint64_t pops;		/* when it happened */
+};
+
+/* Before the lock: the count a replay recorded for this operation. */
+static void pace_begin(struct fifo *fifo, struct op_pace *op)
+{
+	op->due = -1;
+	op->last = false;
+	if (fifo->pacer && fifo->pacer->next)
+		op->due = fifo->pacer->next(fifo->pacer_ctx, &op->last);
+}
+
+/*
+ * With the lock: the consumer may pop up to the recorded count and no
+ * further, and the operation waits until it has, or cannot (nothing
+ * queued: a replay that went otherwise never waits for ever).
+ */
+static void pace_gate(struct fifo *fifo, struct op_pace *op)
+{
+	if (op->due >= 0) {
+		fifo->allow = (uint64_t)op->due;
+		pthread_cond_broadcast(&fifo->cond);
+		while (!fifo->closed && fifo->pops < fifo->allow && fifo->ops->len(fifo))
+			pthread_cond_wait(&fifo->popped, &fifo->lock);
+	}
+	op->pops = fifo->pops;
+}
+
+/* After the lock: the count told to a recorder; the gate lifted after the last. */
+static void pace_end(struct fifo *fifo, struct op_pace *op)
+{
+	if (op->due >= 0 && op->last) {
+		pthread_mutex_lock(&fifo->lock);
+		fifo->allow = UINT64_MAX;
+		pthread_cond_broadcast(&fifo->cond);
+		pthread_mutex_unlock(&fifo->lock);
+	}
+	if (fifo->pacer && fifo->pacer->mark)
+		fifo->pacer->mark(fifo->pacer_ctx, op->pops);
 }
 
 /*
@@ -84,7 +151,11 @@ void fifo_unhold(struct fifo *fifo)
 static void watch_event(struct fifo *fifo, enum delta_type type,
 			struct kobj *obj)
 {
+	struct op_pace op;
+
+	pace_begin(fifo, &op);
 	pthread_mutex_lock(&fifo->lock);
+	pace_gate(fifo, &op);
 	/* Any watch event before the first list counts as populating. */
 	fifo->populated = true;
 	if (type == DELTA_DELETED)
@@ -92,6 +163,7 @@ static void watch_event(struct fifo *fifo, enum delta_type type,
 	else
 		fifo->ops->queue(fifo, type, obj);
 	unlock_and_wake(fifo);
+	pace_end(fifo, &op);
 }
 
 void fifo_add(struct fifo *fifo, struct kobj *obj)
@@ -206,8 +278,11 @@ void fifo_replace(struct fifo *fifo, struct kobj **items, size_t nr,
 		  const char *rv, unsigned list_no, struct replace_stats *stats)
 {
 	size_t tombstones, initial = 0;
+	struct op_pace op;
 
+	pace_begin(fifo, &op);
 	pthread_mutex_lock(&fifo->lock);
+	pace_gate(fifo, &op);
 	if (stats)
 		count_listed(fifo, items, nr, stats);
 	fifo->list_no = list_no;
@@ -224,16 +299,22 @@ void fifo_replace(struct fifo *fifo, struct kobj **items, size_t nr,
 		stats->deleted = fifo->ops->tombstones_when_popped ? stats->known_gone
 								   : tombstones;
 	unlock_and_wake(fifo);
+	pace_end(fifo, &op);
 }
 
 void fifo_bookmark(struct fifo *fifo, const char *rv)
 {
+	struct op_pace op;
+
 	if (!fifo->ops->bookmark)
 		return;
+	pace_begin(fifo, &op);
 	pthread_mutex_lock(&fifo->lock);
+	pace_gate(fifo, &op);
 	/* Unlike an event, it does not populate (RealFIFO.Bookmark). */
 	fifo->ops->bookmark(fifo, rv);
 	unlock_and_wake(fifo);
+	pace_end(fifo, &op);
 }
 
 size_t fifo_resync(struct fifo *fifo)
@@ -260,7 +341,8 @@ int fifo_pop(struct fifo *fifo, fifo_process_fn *process, void *ctx)
 	size_t taken;
 
 	pthread_mutex_lock(&fifo->lock);
-	while (!fifo->closed && !fifo->ops->len(fifo))
+	/* a replay's gate holds entries back until their producer catches up */
+	while (!fifo->closed && (!fifo->ops->len(fifo) || fifo->pops >= fifo->allow))
 		pthread_cond_wait(&fifo->cond, &fifo->lock);
 	/* Closed: what is queued is still handed out, then -1 (client-go's Pop). */
 	if (!fifo->ops->len(fifo)) {
@@ -269,12 +351,15 @@ int fifo_pop(struct fifo *fifo, fifo_process_fn *process, void *ctx)
 	}
 	bool initial = !fifo->populated || fifo->initial_population;
 	taken = fifo->ops->take(fifo, &deltas, fifo->batch, fifo->initial_population);
+	fifo->pops++;
 	for (size_t i = 0; i < deltas.nr; i++)
 		deltas.v[i].initial_list = initial;
 	process(ctx, &deltas);
 	/* After processing, as 1.36 does: synced means handled, not taken. */
 	fifo->initial_population -= taken < fifo->initial_population ?
 				    taken : fifo->initial_population;
+	if (fifo->allow != UINT64_MAX)
+		pthread_cond_broadcast(&fifo->popped);
 	pthread_mutex_unlock(&fifo->lock);
 	/* The objects are immutable: dropping them needs no lock. */
 	deltas_release(&deltas);

@@ -172,6 +172,29 @@ void fifo_close(struct fifo *fifo);
  */
 void fifo_set_clock(struct fifo *fifo, int64_t (*now)(void *ctx), void *ctx);
 
+/*
+ * The producer's pacer: what ties a recording to the consumer's pace.
+ * A DeltaFIFO merges an object's deltas while its key waits, so what
+ * the consumer is handed depends on how far it had popped when each
+ * delta was queued.  Live, mark() is told that count (fifo_pops()) for
+ * every queueing operation of the reflector (watch events, Replace,
+ * bookmarks; not a resync), after the operation; a recorder keeps it.
+ * A replay's next() gives the count recorded for the operation about to
+ * happen (-1: none; *last: no count follows it), and the operation then
+ * waits until the consumer has popped that many entries, or nothing is
+ * left to pop, while fifo_pop() hands out no entry past that count until
+ * the operation is done.  After the last count, or once closed, popping
+ * is free again.  Both are called without the fifo's lock, on the
+ * producer's thread.  Set before anything is queued; NULL: none.
+ */
+struct fifo_pacer {
+	void (*mark)(void *ctx, uint64_t pops);
+	int64_t (*next)(void *ctx, bool *last);
+};
+void fifo_set_pacer(struct fifo *fifo, const struct fifo_pacer *pacer, void *ctx);
+/* How many times fifo_pop() has handed something out. */
+uint64_t fifo_pops(struct fifo *fifo);
+
 bool fifo_has_synced(struct fifo *fifo);
 /* Keys (DeltaFIFO) or entries (RealFIFO) waiting. */
 size_t fifo_len(struct fifo *fifo);

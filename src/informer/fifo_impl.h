@@ -33,6 +33,12 @@ struct fifo {
 	unsigned held;		/* fifo_hold()s not yet undone by fifo_unhold() */
 	int64_t (*now)(void *ctx);	/* fifo_set_clock(); NULL: mono_ms() */
 	void *now_ctx;
+	/* fifo_set_pacer(); NULL: none */
+	const struct fifo_pacer *pacer;
+	void *pacer_ctx;
+	uint64_t pops;		/* fifo_pop()s that handed something out */
+	uint64_t allow;		/* a replay's gate: pops may not pass it */
+	pthread_cond_t popped;	/* broadcast after each pop, for a gated producer */
 };
 
 struct fifo_ops {

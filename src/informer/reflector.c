@@ -156,6 +156,26 @@ static void *reflector_main(void *arg)
 	return NULL;
 }
 
+/*
+ * The consumer's pace rides with the recording of the collection's
+ * stream: a recorder keeps it, a replay gives it back (fifo.h's pacer).
+ */
+static void pace_mark(void *ctx, uint64_t pops)
+{
+	struct reflector *r = ctx;
+
+	kclient_mark(r->client, r->path, pops);
+}
+
+static int64_t pace_next(void *ctx, bool *last)
+{
+	struct reflector *r = ctx;
+
+	return kclient_next_mark(r->client, r->path, last);
+}
+
+static const struct fifo_pacer pacer = { .mark = pace_mark, .next = pace_next };
+
 struct reflector *reflector_new(struct kclient *client,
 				const struct informer_opts *opts,
 				struct fifo *fifo,
@@ -168,6 +188,7 @@ struct reflector *reflector_new(struct kclient *client,
 	if (hooks)
 		r->hooks = *hooks;
 	r->path = api_resource_path(opts->resource, opts->ns);
+	fifo_set_pacer(fifo, &pacer, r);
 	const struct api_resource *res = opts->resource;
 	r->api_version = api_group_version(res->group, res->version);
 	r->type = (struct kobj_type){ .api_version = r->api_version, .kind = res->kind };
