@@ -120,6 +120,75 @@ void keysort_from(struct keysort_item *a, struct keysort_item *tmp, size_t n,
 		sort_pieces(a, tmp, n, stage, ops);
 }
 
+/* What keysort_window() sorts now, and where it writes the runs it leaves. */
+struct window {
+	size_t lo, hi;
+	struct keysort_run *runs;
+	size_t nr;
+};
+
+static void window_stage(struct keysort_item *a, struct keysort_item *tmp, size_t n,
+			 size_t base, uint32_t stage, const struct keysort_ops *ops,
+			 struct window *w);
+
+/* sort_pieces() of a[0, n), at base in the whole array, for w's window. */
+static void window_pieces(struct keysort_item *a, struct keysort_item *tmp, size_t n,
+			  size_t base, uint32_t stage, const struct keysort_ops *ops,
+			  struct window *w)
+{
+	keysort_radix(a, tmp, n);
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && a[j].key == a[i].key; j++)
+			;
+		if (j - i < 2)
+			continue;
+		uint32_t next = ops->next(stage, a[i].key, ops->ctx);
+		if (next == KEYSORT_DONE)
+			continue;
+		if (base + j <= w->lo || base + i >= w->hi)
+			w->runs[w->nr++] = (struct keysort_run){ base + i, j - i, next };
+		else
+			window_stage(a + i, tmp + i, j - i, base + i, next, ops, w);
+	}
+}
+
+static void window_stage(struct keysort_item *a, struct keysort_item *tmp, size_t n,
+			 size_t base, uint32_t stage, const struct keysort_ops *ops,
+			 struct window *w)
+{
+	if (n < 2)
+		return;
+	if (n <= SMALL && ops->cmp) {
+		insertion_by_cmp(a, n, ops);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (ops->prefetch && i + PREFETCH_FAR < n)
+			ops->prefetch(a[i + PREFETCH_FAR].p, stage, 0, ops->ctx);
+		if (ops->prefetch && i + PREFETCH_NEAR < n)
+			ops->prefetch(a[i + PREFETCH_NEAR].p, stage, 1, ops->ctx);
+		a[i].key = ops->piece(a[i].p, stage, ops->ctx);
+	}
+	window_pieces(a, tmp, n, base, stage, ops, w);
+}
+
+void keysort_window(struct keysort_item *a, struct keysort_item *tmp, size_t n,
+		    uint32_t stage, const struct keysort_ops *ops, size_t lo, size_t hi,
+		    struct keysort_run *runs, size_t *runs_nr)
+{
+	struct window w = { lo, hi, runs, 0 };
+
+	if (n > 1)
+		window_pieces(a, tmp, n, 0, stage, ops, &w);
+	*runs_nr = w.nr;
+}
+
+void keysort_run(struct keysort_item *a, struct keysort_item *tmp,
+		 const struct keysort_run *run, const struct keysort_ops *ops)
+{
+	sort_stage(a + run->off, tmp + run->off, run->n, run->stage, ops);
+}
+
 uint64_t keysort_text(const char *s, size_t len, size_t off)
 {
 	uint64_t k = 0;

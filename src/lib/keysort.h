@@ -73,6 +73,33 @@ void keysort_from(struct keysort_item *a, struct keysort_item *tmp, size_t n,
 		  uint32_t stage, const struct keysort_ops *ops);
 
 /*
+ * A run of items tied on their pieces so far, left for later by
+ * keysort_window(): a[off, off + n) is to be sorted from stage.
+ */
+struct keysort_run {
+	size_t off, n;
+	uint32_t stage;
+};
+
+/*
+ * keysort_from() for positions [lo, hi) only: afterwards a[lo, hi) hold
+ * the items a full sort would put there, in its order, and every item is
+ * in the run of positions it belongs to.  Why: a table shows one page of
+ * a sort; the rest can wait.  A run of tied items that lies wholly
+ * outside [lo, hi) is not sorted past the pieces it is tied on but
+ * written to runs (room for n / 2 + 1: a run has two items or more, and
+ * runs do not overlap); *runs_nr says how many.  keysort_run() on each,
+ * in any order, with a and tmp as they were (the items' p still valid),
+ * ends in keysort_from()'s order.
+ */
+void keysort_window(struct keysort_item *a, struct keysort_item *tmp, size_t n,
+		    uint32_t stage, const struct keysort_ops *ops, size_t lo, size_t hi,
+		    struct keysort_run *runs, size_t *runs_nr);
+/* Sorts one run keysort_window() left: a and tmp are the whole arrays. */
+void keysort_run(struct keysort_item *a, struct keysort_item *tmp,
+		 const struct keysort_run *run, const struct keysort_ops *ops);
+
+/*
  * The piece of text s (len bytes) from byte off: s[off, off + 7) as the
  * high 7 bytes, big-endian, 0-padded, and in the low byte how many bytes
  * are left from off, at most 8 (8: the text goes on past this piece).

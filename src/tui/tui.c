@@ -56,6 +56,7 @@
 
 #define FRAME_MS 33		/* deltas: at most 30 frames a second */
 #define TICK_MS 1000		/* the clock */
+#define SORT_SLICE_MS 5	/* a new sort's order, made between keys (table_work()) */
 #define DRAIN_MAX 8192		/* per listener per loop turn: keys stay quick */
 
 /* ---- terminal ownership ---------------------------------------------------- */
@@ -846,7 +847,12 @@ static int run_loop(struct tui *t, int sig_fd)
 			last_frame = now;
 			t->dirty = t->key_frame = false;
 		}
-		if (poll(fds, nfds, loop_wait(t, now, next_tick, last_frame)) < 0) {
+		/* A sort's first page is on screen: the rest of its order, in
+		 * slices between the keys and deltas that come meanwhile. */
+		bool sorting = table_pending(t);
+		if (sorting)
+			table_work(t, SORT_SLICE_MS);
+		if (poll(fds, nfds, sorting ? 0 : loop_wait(t, now, next_tick, last_frame)) < 0) {
 			if (errno == EINTR)
 				continue;
 			status = 1;

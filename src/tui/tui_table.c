@@ -41,6 +41,14 @@
  *     build.  O(n × pieces), no comparison callback but for runs of a
  *     few rows, no allocation per row; one order is kept, not one per
  *     column, since one more would cost 40 bytes a row.
+ *   - The screen shows one page of it: with no filter and the cursor on
+ *     top, a new sort is answered with its first page (the first piece of
+ *     every row, then only the tied runs the page's rows are in), drawn
+ *     at once; the other runs and the tree's build follow in slices of
+ *     the loop's idle time, and the rows that change meanwhile are placed
+ *     after the build (struct pending).  The key pass reads the rows in
+ *     their order in memory, and names from the row's key, not from its
+ *     object.
  *   - A filter cleared shows every row at once (ostree_show_all(), O(1):
  *     the flags are set again by the next filter).  A new filter sets
  *     every flag in one pass, O(n) and about 5 ms at 100,000 rows (a
@@ -158,6 +166,36 @@ struct table_state {
 	bool sort_desc;
 	int height;		/* rows shown last frame (for PgUp/PgDn) */
 	struct strbuf cells_text;	/* cells_make()'s: an object's text unpacked */
+	/* A new sort whose first page is known and whose order is not yet
+	 * built (NULL: none); see struct pending. */
+	struct pending *pend;
+};
+
+/*
+ * A new sort answered with its first page: the screen needs the rows it
+ * shows, not all 100,000 in order, so the sort sorts a window, the page
+ * (keysort_window()), and the frame is drawn from it; the rest of the
+ * order (the runs of rows tied past the page, then the tree's build) is
+ * made in slices of the loop's idle time (table_work()).
+ *
+ * Meanwhile: the tree holds the old order, unread (its structure only, so
+ * that the build can empty it); every row is shown (a page is made only
+ * with no filter, so the title's counts are the model's, exact); a row
+ * that changes (a delta, its cells made again) is not moved but noted in
+ * changed, and placed by its new key after the build, as a delta is.  A
+ * row is never freed meanwhile: the hook finishes the sort first.  What
+ * needs a row past the page, the cursor moved, a filter, finishes it
+ * first; a new sort drops it.
+ */
+struct pending {
+	struct keysort_item *items, *tmp;	/* the rows, ascending */
+	size_t nr;
+	size_t known;		/* the page: this many rows from the top are in place */
+	struct keysort_run *runs;	/* left by keysort_window(), from runs_done on */
+	size_t runs_nr, runs_done;
+	bool cleared;		/* the old order's tree emptied (a slice of its own) */
+	struct row **changed;	/* changed since their keys were made; repeats allowed */
+	size_t changed_nr, changed_alloc;
 };
 
 static inline struct table_state *ts(const struct tab *tab)
@@ -215,11 +253,12 @@ static const char *sort_name(const struct tab *tab)
  */
 #define SORT_TEXT_MAX 1024
 
-/* Appends text to buf[len, limit) with each run of digits as '0', its
- * length, its digits; returns the new length (limit when cut). */
-static size_t add_natural(char *buf, size_t len, size_t limit, const char *text)
+/* Appends text, up to its NUL or stop, to buf[len, limit) with each run
+ * of digits as '0', its length, its digits; returns the new length
+ * (limit when cut). */
+static size_t add_natural(char *buf, size_t len, size_t limit, const char *text, char stop)
 {
-	while (*text && len < limit) {
+	while (*text && *text != stop && len < limit) {
 		if (!isdigit((unsigned char)*text)) {
 			buf[len++] = *text++;
 			continue;
@@ -250,16 +289,23 @@ static size_t add_natural(char *buf, size_t len, size_t limit, const char *text)
 static size_t sort_text(const struct table_state *st, const struct row *r, char *buf,
 			size_t limit)
 {
+	/*
+	 * The namespace and name from the row's key, "namespace/name" (or
+	 * "name"), not from its object: one scattered read a row fewer in a
+	 * pass over 100,000 (neither may hold a '/').
+	 */
+	const char *slash = st->sort <= SORT_NAMESPACE ? strchr(r->key, '/') : NULL;
+	const char *name = slash ? slash + 1 : r->key;
 	size_t len;
 
 	switch (st->sort) {
 	case SORT_NAMESPACE:
-		len = add_natural(buf, 0, limit, r->obj->ns);
+		len = slash ? add_natural(buf, 0, limit, r->key, '/') : 0;
 		if (len < limit)
 			buf[len++] = '\0';
-		return add_natural(buf, len, limit, r->obj->name);
+		return add_natural(buf, len, limit, name, '\0');
 	case SORT_NAME:
-		return add_natural(buf, 0, limit, r->obj->name);
+		return add_natural(buf, 0, limit, name, '\0');
 	case SORT_LAST:
 	case SORT_DELTA:
 	case SORT_RV:
@@ -267,7 +313,8 @@ static size_t sort_text(const struct table_state *st, const struct row *r, char 
 	default:
 		if (!r->sort_rank)
 			return 0;
-		return add_natural(buf, 0, limit, cell_at(r->cells, (size_t)(st->sort - SORT__FIXED)));
+		return add_natural(buf, 0, limit, cell_at(r->cells, (size_t)(st->sort - SORT__FIXED)),
+				   '\0');
 	}
 }
 
@@ -403,9 +450,9 @@ static void sort_prefetch(const void *p, uint32_t stage, int level, void *ctx)
 		__builtin_prefetch(&r->order);
 	} else if (stage >= STAGE_KEY) {
 		__builtin_prefetch(r->key + (stage - STAGE_KEY) * KEYSORT_TEXT_STEP);
-	} else if (stage >= STAGE_TEXT) {
+	} else if (stage >= STAGE_TEXT) {	/* sort_text()'s */
 		__builtin_prefetch(st->sort >= SORT__FIXED ? (const void *)r->cells :
-				   (const void *)r->obj);
+				   (const void *)r->key);
 	}
 }
 
@@ -479,6 +526,28 @@ static void shown_done(struct shown_ctx *c)
 	free(c->memo);
 }
 
+static void pending_note(struct pending *pend, struct row *r)
+{
+	if (pend->changed_nr == pend->changed_alloc) {
+		pend->changed_alloc = pend->changed_alloc ? 2 * pend->changed_alloc : 64;
+		pend->changed = xrealloc(pend->changed, pend->changed_alloc * sizeof(*pend->changed));
+	}
+	pend->changed[pend->changed_nr++] = r;
+}
+
+static void pending_free(struct pending *pend)
+{
+	if (!pend)
+		return;
+	free(pend->items);
+	free(pend->tmp);
+	free(pend->runs);
+	free(pend->changed);
+	free(pend);
+}
+
+static void pending_finish(struct tui *t, struct tab *tab);
+
 /* Places row r (out of the tree) by its current key and filter. */
 static void order_insert(struct tui *t, struct tab *tab, struct row *r)
 {
@@ -498,6 +567,11 @@ static const char *row_cells(struct tui *t, struct tab *tab, struct row *r, int6
 	if (r->cells && r->cells_version == r->version &&
 	    (max_age < 0 || now - r->cells_mono < max_age))
 		return r->cells;
+	if (ts(tab)->pend) {	/* placed by its new cells after the build */
+		cells_make(tab, r, now, &ts(tab)->cells_text);
+		pending_note(ts(tab)->pend, r);
+		return r->cells;
+	}
 	bool moves = r->order.linked && ts(tab)->sort >= SORT__FIXED;
 	if (moves)
 		ostree_remove(&ts(tab)->order, &r->order);
@@ -513,6 +587,15 @@ static void table_row_hook(struct model *m, struct row *r, bool freeing)
 	struct tab *tab = (struct tab *)((char *)m - offsetof(struct tab, m));
 	struct table_state *st = ts(tab);
 
+	if (st->pend && freeing)	/* items[] must not point at it */
+		pending_finish(st->t, tab);
+	if (st->pend) {
+		if (st->cells_live)
+			cells_make(tab, r, st->t->now_mono ? st->t->now_mono : mono_ms(),
+				   &st->cells_text);
+		pending_note(st->pend, r);
+		return;
+	}
 	if (freeing || st->order_stale) {	/* stale: built again before it is read */
 		if (r->order.linked)
 			ostree_remove(&st->order, &r->order);
@@ -533,80 +616,248 @@ static void table_row_hook(struct model *m, struct row *r, bool freeing)
 }
 
 /*
- * What sort_key() reads of the rows a little ahead of row i: the rows
- * are scattered in memory, and waiting for each in turn was most of the
- * pass (the row, then its object and the text its key is made of).
+ * What sort_key() and the first piece read of the rows a little ahead of
+ * row i: the rows are scattered in memory, and waiting for each in turn
+ * was most of the pass.  Each level is read through the one before it,
+ * fetched a few rows earlier: the row; its key's text, its cells or its
+ * object (RV); the object's resourceVersion.
  */
 static void key_prefetch(const struct table_state *st, const struct keysort_item *items,
 			 size_t nr, size_t i)
 {
-	if (i + 16 < nr) {
-		const struct row *r = items[i + 16].p;
+	if (i + 24 < nr) {
+		const struct row *r = items[i + 24].p;
 		__builtin_prefetch(r);
 		__builtin_prefetch(&r->order);
 	}
-	if (i + 8 < nr) {
-		const struct row *r = items[i + 8].p;
+	if (i + 12 < nr) {
+		const struct row *r = items[i + 12].p;
 		__builtin_prefetch(st->sort >= SORT__FIXED ? (const void *)r->cells :
-				   (const void *)r->obj);
+				   st->sort == SORT_RV ? (const void *)r->obj : (const void *)r->key);
 	}
+	if (i + 6 < nr && st->sort == SORT_RV)
+		__builtin_prefetch(((const struct row *)items[i + 6].p)->obj->rv);
 }
 
-/* Every row in the sort's order again: O(n log n) on precomputed keys. */
+/*
+ * Every row into items[] with the first piece of its key made (and its
+ * cells when they are live), row by row; returns how many, and the stage
+ * of that piece in *stage.
+ */
+static size_t order_keys(struct tab *tab, struct keysort_item *items, struct keysort_item *tmp,
+			 uint32_t *stage)
+{
+	struct table_state *st = ts(tab);
+	int64_t now = st->t->now_mono ? st->t->now_mono : mono_ms();
+	bool kind = st->sort >= SORT__FIXED, all_text = true, all_num = true;
+	struct row *row;
+	size_t nr = 0, iter = 0;
+
+	/* Where the keys first differ: a number's rank is 0 and its text
+	 * empty; a name's rank and number 0; a kind's cell, below. */
+	*stage = st->sort == SORT_NAME || st->sort == SORT_NAMESPACE ? STAGE_TEXT : STAGE_NUM;
+	if (st->sort >= SORT__FIXED)
+		st->cells_live = true;
+	/* In the rows' order in memory, not the set's (a hash's): the rows
+	 * come from a few large chunks, and their objects and keys were made
+	 * mostly in the same order, so the pass reads more nearly in turn.
+	 * By 4 KiB page only: within one, the order costs nothing, and the
+	 * radix sort makes one pass a varying byte of the key. */
+	while ((row = model_next_row(&tab->m, &iter)))
+		items[nr++] = (struct keysort_item){ (uintptr_t)row >> 12, row };
+	keysort_radix(items, tmp, nr);
+	for (size_t i = 0; i < nr; i++) {
+		struct row *r = items[i].p;
+		key_prefetch(st, items, nr, i);
+		/* Not row_cells(): a row is not moved in a tree about to go. */
+		if (st->cells_live && (!r->cells || r->cells_version != r->version))
+			cells_make(tab, r, now, &st->cells_text);
+		sort_key(st, r);
+		/* The first piece while the row is at hand: one pass fewer.  A
+		 * kind's cell: its number, or its text's first piece. */
+		items[i].key = sort_piece(r, kind && r->sort_rank ? STAGE_TEXT : *stage, st);
+		all_text &= r->sort_rank;
+		all_num &= !r->sort_rank;
+	}
+	/* A kind's column of texts only (or numbers only) is tied on the
+	 * rank (and on the number): no pass for those.  Both: by rank. */
+	if (kind && all_text) {
+		*stage = STAGE_TEXT;
+	} else if (kind && !all_num) {
+		*stage = STAGE_RANK;
+		for (size_t i = 0; i < nr; i++)
+			items[i].key = ((const struct row *)items[i].p)->sort_rank;
+	}
+	return nr;
+}
+
+/* The tree of items[0, nr), sorted ascending, in the table's direction. */
+static void order_link(struct tui *t, struct tab *tab, const struct keysort_item *items, size_t nr)
+{
+	struct table_state *st = ts(tab);
+	struct ostree_node **nodes = xmalloc((nr + 1) * sizeof(*nodes));
+	struct shown_ctx sc;
+
+	/* Reversed: cmp_keys() is a total order, so its reverse is exact. */
+	for (size_t i = 0; i < nr; i++) {
+		struct row *r = items[st->sort_desc ? nr - 1 - i : i].p;
+		nodes[i] = &r->order;
+	}
+	/* No filter: every row is shown, no need to ask each. */
+	bool all = !filter_active(&tab->filter) && !(t->ns_filter[0] && tab->m.namespaced);
+	shown_begin(&sc, t, tab);
+	ostree_build(&st->order, nodes, nr, all ? NULL : node_shown, &sc);
+	shown_done(&sc);
+	free(nodes);
+	st->order_stale = st->filter_stale = false;
+}
+
+static const struct keysort_ops sort_ops = { sort_piece, sort_next, sort_cmp, sort_prefetch, NULL };
+
+/* Every row in the sort's order again, at once. */
 static void order_build(struct tui *t, struct tab *tab)
 {
 	struct table_state *st = ts(tab);
 	size_t n = model_row_count(&tab->m) + 1;
 	struct keysort_item *items = xmalloc(n * sizeof(*items));
 	struct keysort_item *tmp = xmalloc(n * sizeof(*tmp));
-	struct keysort_ops ops = { sort_piece, sort_next, sort_cmp, sort_prefetch, st };
-	struct ostree_node **nodes = xmalloc(n * sizeof(*nodes));
-	struct shown_ctx sc;
-	struct row *row;
-	size_t nr = 0, iter = 0;
+	struct keysort_ops ops = sort_ops;
+	uint32_t stage;
 
-	/* Where the keys first differ: a number's rank is 0 and its text
-	 * empty; a name's rank and number 0. */
-	uint32_t stage = st->sort >= SORT__FIXED ? STAGE_RANK :
-			 st->sort == SORT_NAME || st->sort == SORT_NAMESPACE ? STAGE_TEXT :
-			 STAGE_NUM;
-
+	ops.ctx = st;
 	ostree_clear(&st->order);
-	if (st->sort >= SORT__FIXED)
-		st->cells_live = true;
-	while ((row = model_next_row(&tab->m, &iter)))
-		items[nr++].p = row;
-	for (size_t i = 0; i < nr; i++) {
-		struct row *r = items[i].p;
-		key_prefetch(st, items, nr, i);
-		if (st->cells_live && (!r->cells || r->cells_version != r->version))
-			row_cells(t, tab, r, -1);
-		sort_key(st, r);
-		/* The first piece while the row is at hand: one pass fewer. */
-		items[i].key = sort_piece(r, stage, st);
-	}
+	size_t nr = order_keys(tab, items, tmp, &stage);
 	keysort_from(items, tmp, nr, stage, &ops);
-	/* Reversed: cmp_keys() is a total order, so its reverse is exact. */
-	for (size_t i = 0; i < nr; i++) {
-		struct row *r = items[st->sort_desc ? nr - 1 - i : i].p;
-		nodes[i] = &r->order;
-	}
-	shown_begin(&sc, t, tab);
-	ostree_build(&st->order, nodes, nr, node_shown, &sc);
-	shown_done(&sc);
+	order_link(t, tab, items, nr);
 	free(items);
 	free(tmp);
-	free(nodes);
+}
+
+#define PAGE_MIN_ROWS 4096	/* fewer: the whole sort costs no more than a page */
+
+/*
+ * Whether a new sort can be answered with its first page: every row
+ * shown (no filter: the page's rows are the first ones), the cursor on
+ * the top row (else the page is around its row's new place, which the
+ * whole order gives), and enough rows for it to matter.
+ */
+static bool page_will_do(const struct tui *t, const struct tab *tab)
+{
+	const struct table_state *st = ts(tab);
+
+	return st->height > 0 && !st->scroll.cur &&
+	       model_row_count(&tab->m) >= PAGE_MIN_ROWS && !filter_active(&tab->filter) &&
+	       !(t->ns_filter[0] && tab->m.namespaced);
+}
+
+/* A new sort, its first page only: struct pending. */
+static void order_page(struct tab *tab)
+{
+	struct table_state *st = ts(tab);
+	struct pending *pend = xcalloc(1, sizeof(*pend));
+	size_t n = model_row_count(&tab->m) + 1;
+	struct keysort_ops ops = sort_ops;
+	uint32_t stage;
+
+	ops.ctx = st;
+	pend->items = xmalloc(n * sizeof(*pend->items));
+	pend->tmp = xmalloc(n * sizeof(*pend->tmp));
+	pend->runs = xmalloc((n / 2 + 1) * sizeof(*pend->runs));
+	pend->nr = order_keys(tab, pend->items, pend->tmp, &stage);
+	pend->known = (size_t)st->height < pend->nr ? (size_t)st->height : pend->nr;
+	/* The page is the order's first rows: the array's last when reversed. */
+	size_t lo = st->sort_desc ? pend->nr - pend->known : 0;
+	keysort_window(pend->items, pend->tmp, pend->nr, stage, &ops, lo, lo + pend->known,
+		       pend->runs, &pend->runs_nr);
+	st->pend = pend;
 	st->order_stale = st->filter_stale = false;
+}
+
+/*
+ * Sorts the runs the page left, until budget_ms have passed (< 0: all);
+ * then, when none is left, builds the tree and places the rows that
+ * changed meanwhile.  Returns whether some of it is left.
+ */
+static bool pending_step(struct tui *t, struct tab *tab, int64_t budget_ms)
+{
+	struct table_state *st = ts(tab);
+	struct pending *pend = st->pend;
+	struct keysort_ops ops = sort_ops;
+	int64_t until = mono_ms() + budget_ms;
+
+	ops.ctx = st;
+	while (pend->runs_done < pend->runs_nr) {
+		keysort_run(pend->items, pend->tmp, &pend->runs[pend->runs_done++], &ops);
+		if (budget_ms >= 0 && mono_ms() >= until)
+			return true;
+	}
+	if (!pend->cleared) {
+		ostree_clear(&st->order);
+		pend->cleared = true;
+		if (budget_ms >= 0)
+			return true;
+	}
+	/* A row changed meanwhile may be out of place in items (the others'
+	 * keys are still those the sort was made of): all such rows leave
+	 * the tree before any is placed again by its new key. */
+	st->pend = NULL;
+	order_link(t, tab, pend->items, pend->nr);
+	for (size_t i = 0; i < pend->changed_nr; i++)
+		if (pend->changed[i]->order.linked)
+			ostree_remove(&st->order, &pend->changed[i]->order);
+	for (size_t i = 0; i < pend->changed_nr; i++)
+		if (!pend->changed[i]->order.linked)
+			order_insert(t, tab, pend->changed[i]);
+	pending_free(pend);
+	t->dirty = true;
+	return false;
+}
+
+static void pending_finish(struct tui *t, struct tab *tab)
+{
+	if (ts(tab)->pend)
+		pending_step(t, tab, -1);
+}
+
+/* The sort is to be made again: a page under way is dropped. */
+static void order_restale(struct table_state *st)
+{
+	pending_free(st->pend);
+	st->pend = NULL;
+	st->order_stale = true;
+}
+
+bool table_pending(const struct tui *t)
+{
+	for (size_t i = 0; i < t->nr; i++)
+		if (ts(&t->tabs[i])->pend)
+			return true;
+	return false;
+}
+
+void table_work(struct tui *t, int budget_ms)
+{
+	for (size_t i = 0; i < t->nr; i++)
+		if (ts(&t->tabs[i])->pend && pending_step(t, &t->tabs[i], budget_ms))
+			return;
 }
 
 static size_t shown_nr(const struct tab *tab)
 {
-	return ostree_count(&ts(tab)->order);
+	/* A page: every row is shown, and the tree is the old order's. */
+	return ts(tab)->pend ? model_row_count(&tab->m) : ostree_count(&ts(tab)->order);
 }
 
-static struct row *row_at(const struct tab *tab, size_t i)
+/* The row i-th on screen (a page's when it is that far: else its sort is
+ * finished first), or NULL. */
+static struct row *row_at(struct tab *tab, size_t i)
 {
+	struct pending *pend = ts(tab)->pend;
+
+	if (pend && i < pend->known)
+		return pend->items[ts(tab)->sort_desc ? pend->nr - 1 - i : i].p;
+	if (pend)
+		pending_finish(ts(tab)->t, tab);
 	return row_of(ostree_select(&ts(tab)->order, i));
 }
 
@@ -644,7 +895,7 @@ struct row *table_selected(struct tab *tab)
 
 void table_rebuild(struct tui *t, struct tab *tab)
 {
-	ts(tab)->order_stale = true;
+	order_restale(ts(tab));
 	table_refresh(t, tab, true);
 }
 
@@ -657,7 +908,11 @@ void table_refresh(struct tui *t, struct tab *tab, bool force)
 		st->seen_filter_gen = t->filter_gen;
 		st->filter_stale = true;
 	}
-	if (st->order_stale) {
+	if (st->pend && (st->filter_stale || st->scroll.cur))	/* the page no longer does */
+		pending_finish(t, tab);
+	if (st->order_stale && page_will_do(t, tab)) {
+		order_page(tab);
+	} else if (st->order_stale) {
 		order_build(t, tab);
 	} else if (st->filter_stale) {
 		struct shown_ctx sc;
@@ -687,7 +942,7 @@ static void sort_set(struct tui *t, struct tab *tab, int id, bool desc)
 {
 	ts(tab)->sort = id;
 	ts(tab)->sort_desc = desc;
-	ts(tab)->order_stale = true;
+	order_restale(ts(tab));
 	tui_message(t, "sorted by %s%s", sort_name(tab), desc ? ", reversed" : "");
 }
 
@@ -765,8 +1020,10 @@ static void table_view_free(void *state)
 {
 	struct table_state *st = state;
 
-	if (st)
+	if (st) {
 		strbuf_release(&st->cells_text);
+		pending_free(st->pend);
+	}
 	free(st);
 }
 

@@ -193,6 +193,14 @@ void table_refresh(struct tui *t, struct tab *tab, bool force);
 void table_cycle_sort(struct tui *t, struct tab *tab, int step);
 void table_reverse_sort(struct tui *t, struct tab *tab);
 bool table_sort_letter(struct tui *t, struct tab *tab, char letter);
+/*
+ * A new sort is answered with its first page when it can be (tui_table.c's
+ * struct pending); the rest of its order is made by table_work(), a slice
+ * of about budget_ms at a time, which the loop calls while table_pending()
+ * says some is left, without sleeping in between.
+ */
+bool table_pending(const struct tui *t);
+void table_work(struct tui *t, int budget_ms);
 /* The row under the table's cursor, or NULL. */
 struct row *table_selected(struct tab *tab);
 /* What the table shows changed (a filter, pause): sort and filter again. */

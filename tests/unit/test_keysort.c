@@ -223,11 +223,80 @@ TEST(from_a_stage_with_its_pieces_made)
 	free(tmp);
 }
 
+/*
+ * A window's positions hold the full sort's items in its order before the
+ * runs it left are sorted; after them (in any order: here last first),
+ * every position does.
+ */
+static int window_against_full(size_t n, size_t lo, size_t hi, size_t *left)
+{
+	struct rec *recs = calloc(n, sizeof(*recs));
+	struct keysort_item *a = malloc(n * sizeof(*a)), *b = malloc(n * sizeof(*b));
+	struct keysort_item *tmp = malloc(n * sizeof(*tmp));
+	struct keysort_run *runs = malloc((n / 2 + 1) * sizeof(*runs));
+	struct keysort_ops ops = { rec_piece, rec_next, cmp_rec_ks, NULL, NULL };
+	size_t runs_nr = 0;
+	int bad = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct rec *r = &recs[i];
+		r->num = (int64_t)(rnd64() % 3);
+		r->len = rnd64() % 16;
+		for (size_t k = 0; k < r->len; k++)
+			r->text[k] = "ab"[rnd64() % 2];
+		snprintf(r->id, sizeof(r->id), "id-%zu", rnd64() % 1000000);
+		snprintf(r->id + strlen(r->id), sizeof(r->id) - strlen(r->id), "-%zu", i);
+		a[i] = (struct keysort_item){ 0, r };
+		b[i] = (struct keysort_item){ rec_piece(r, ST_NUM, NULL), r };
+	}
+	keysort(a, tmp, n, &ops);
+	keysort_window(b, tmp, n, ST_NUM, &ops, lo, hi, runs, &runs_nr);
+	for (size_t i = lo; i < hi && i < n; i++)
+		bad |= a[i].p != b[i].p;
+	for (size_t i = 0; i < runs_nr; i++) {
+		bad |= runs[i].off < hi && runs[i].off + runs[i].n > lo;	/* outside */
+		bad |= runs[i].n < 2 || runs[i].off + runs[i].n > n;
+	}
+	for (size_t i = runs_nr; i--;)
+		keysort_run(b, tmp, &runs[i], &ops);
+	for (size_t i = 0; i < n; i++)
+		bad |= (a[i].p != b[i].p) << 1;
+	*left = runs_nr;
+	free(recs);
+	free(a);
+	free(b);
+	free(tmp);
+	free(runs);
+	return bad;
+}
+
+TEST(a_window_first_then_the_runs_it_left)
+{
+	static const size_t cases[][3] = {
+		{ 20000, 0, 44 }, { 20000, 19956, 20000 }, { 20000, 9000, 9100 },
+		{ 20000, 0, 20000 }, { 500, 0, 1 }, { 30, 0, 10 }, { 1, 0, 1 }, { 0, 0, 0 },
+	};
+	size_t left_any = 0;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		size_t left = 0;
+		int bad = window_against_full(cases[i][0], cases[i][1], cases[i][2], &left);
+		CHECKF(!(bad & 1), "%zu items, [%zu, %zu): the window as the full sort's",
+		       cases[i][0], cases[i][1], cases[i][2]);
+		CHECKF(!(bad & 2), "%zu items, [%zu, %zu): after the runs, the full sort",
+		       cases[i][0], cases[i][1], cases[i][2]);
+		left_any += left;
+	}
+	/* The window did leave work for later (else it proves nothing). */
+	CHECK(left_any > 0);
+}
+
 int main(void)
 {
 	RUN(radix_sorts_as_qsort_does);
 	RUN(pieces_sort_as_the_whole_order);
 	RUN(text_pieces_order_prefixes_first);
+	RUN(a_window_first_then_the_runs_it_left);
 	RUN(str_pieces_are_text_pieces);
 	RUN(from_a_stage_with_its_pieces_made);
 	return unit_done();
