@@ -13,7 +13,7 @@
 
 const char *row_key(const void *row)
 {
-	return ((const struct row *)row)->key;
+	return ((const struct row *)row)->obj->key;
 }
 
 void model_init(struct model *m, struct informer *inf, struct listener *l)
@@ -95,17 +95,24 @@ static void hist_unpack(const struct hist_slot *slot, struct hist_entry *h)
 	snprintf(h->rv, sizeof(h->rv), "%" PRIu64, slot->u.rv);
 }
 
+static void hist_free(struct row_hist *hb)
+{
+	if (!hb)
+		return;
+	kobj_unref(hb->prev);
+	for (size_t i = 0; hb->obj && i < hb->nr; i++)
+		kobj_unref(hb->obj[i]);
+	free(hb->obj);
+	for (size_t i = 0; !hb->lone && i < hb->nr; i++)
+		hist_slot_release(&hb->slot[i]);
+	free(hb);
+}
+
 static void row_free(struct model *m, struct row *r)
 {
 	kobj_unref(r->obj);
-	kobj_unref(r->prev);
 	free(r->cells);
-	for (size_t i = 0; r->hist_obj && i < r->hist_nr; i++)
-		kobj_unref(r->hist_obj[i]);
-	free(r->hist_obj);
-	for (size_t i = 0; r->hist && i < r->hist_nr; i++)
-		hist_slot_release(&r->hist[i]);
-	free(r->hist);
+	hist_free(r->hist);
 	slab_free(&m->row_slab, r);
 }
 
@@ -158,65 +165,87 @@ static bool hist_can_be_lone(const struct hist_entry *h)
 	       h->time_ms >= 0 && h->time_ms / 1000 <= UINT32_MAX;
 }
 
+/* A row's history block with room for slots entries, nr of them in use. */
+static struct row_hist *hist_resize(struct row_hist *hb, size_t slots)
+{
+	return xrealloc(hb, sizeof(*hb) + slots * sizeof(hb->slot[0]));
+}
+
+/*
+ * A new row's first entry: read back from the row when it can be (no
+ * block at all unless states are kept); otherwise an empty block that
+ * row_push_hist() stores it in.
+ */
+static bool row_first_hist(struct row *r, const struct hist_entry *h,
+			   struct kobj *obj, unsigned states)
+{
+	if (hist_can_be_lone(h)) {
+		r->hist_lone = (unsigned char)(h->source | (h->resync_only ? HIST_LONE_RESYNC_ONLY : 0) |
+					       (h->replay ? HIST_LONE_REPLAY : 0));
+		if (states) {
+			r->hist = xcalloc(1, sizeof(*r->hist));
+			r->hist->nr = r->hist->total = 1;
+			r->hist->lone = true;
+			r->hist->obj = xmalloc(sizeof(*r->hist->obj));
+			r->hist->obj[0] = kobj_ref(obj);
+		}
+		return true;
+	}
+	r->hist = xcalloc(1, sizeof(*r->hist));
+	return false;
+}
+
 /*
  * Most objects see one or two deltas: the history grows by doubling up to
  * HIST_MAX and only then turns into a ring, so 100,000 quiet objects do
- * not each carry room for HIST_MAX.
+ * not each carry room for HIST_MAX.  A row that is not new has its block
+ * (row_hist_store() made it).
  */
 static void row_push_hist(struct row *r, const struct hist_entry *h,
-			  struct kobj *obj, unsigned states)
+			  struct kobj *obj, unsigned states, bool fresh)
 {
+	struct row_hist *hb;
 	size_t at;
 
-	if (!r->hist_nr && hist_can_be_lone(h)) {
-		r->hist_lone = (unsigned char)(h->source | (h->resync_only ? HIST_LONE_RESYNC_ONLY : 0) |
-					       (h->replay ? HIST_LONE_REPLAY : 0));
-		r->hist_nr = 1;
-		r->hist_total = 1;
-		if (states) {
-			r->hist_obj = xmalloc(sizeof(*r->hist_obj));
-			r->hist_obj[0] = kobj_ref(obj);
-		}
+	if (fresh && row_first_hist(r, h, obj, states))
 		return;
-	}
-
-	if (r->hist_nr < HIST_MAX) {
+	hb = r->hist;
+	if (hb->nr < HIST_MAX) {
 		size_t room = row_hist_room(r);
-		if (r->hist_nr == room) {
+		if (hb->nr == room) {
 			/* One first: most objects never change while watched. */
 			room = room ? room * 2 : 1;
 			if (room > HIST_MAX)
 				room = HIST_MAX;
-			r->hist = xrealloc(r->hist, room * sizeof(*r->hist));
+			hb = r->hist = hist_resize(hb, room);
 			/* With no states kept (--history 0), no room for them. */
 			if (states)
-				r->hist_obj = xrealloc(r->hist_obj,
-						       room * sizeof(*r->hist_obj));
+				hb->obj = xrealloc(hb->obj, room * sizeof(*hb->obj));
 		}
-		at = r->hist_nr++;	/* hist_first stays 0 until full */
+		at = hb->nr++;	/* row_hist_first() stays 0 until full */
 	} else {
 		at = row_hist_first(r);
-		if (r->hist_obj)
-			kobj_unref(r->hist_obj[at]);
-		hist_slot_release(&r->hist[at]);
+		if (hb->obj)
+			kobj_unref(hb->obj[at]);
+		hist_slot_release(&hb->slot[at]);
 	}
-	hist_pack(&r->hist[at], h);
-	r->hist_total++;	/* moves row_hist_first() on when full */
-	if (!r->hist_obj)
+	hist_pack(&hb->slot[at], h);
+	hb->total++;	/* moves row_hist_first() on when full */
+	if (!hb->obj)
 		return;
-	r->hist_obj[at] = states ? kobj_ref(obj) : NULL;
+	hb->obj[at] = states ? kobj_ref(obj) : NULL;
 	/* Only the newest `states` entries hold their object. */
-	if (r->hist_nr > states) {
-		size_t drop = (row_hist_first(r) + r->hist_nr - 1 - states) % HIST_MAX;
-		kobj_unref(r->hist_obj[drop]);
-		r->hist_obj[drop] = NULL;
+	if (hb->nr > states) {
+		size_t drop = (row_hist_first(r) + hb->nr - 1 - states) % HIST_MAX;
+		kobj_unref(hb->obj[drop]);
+		hb->obj[drop] = NULL;
 	}
 }
 
 const struct hist_entry *row_hist_at(const struct row *r, size_t i, struct hist_entry *buf)
 {
-	if (r->hist) {
-		hist_unpack(&r->hist[(row_hist_first(r) + i) % HIST_MAX], buf);
+	if (r->hist && !r->hist->lone) {
+		hist_unpack(&r->hist->slot[(row_hist_first(r) + i) % HIST_MAX], buf);
 		return buf;
 	}
 	memset(buf, 0, sizeof(*buf));
@@ -229,21 +258,31 @@ const struct hist_entry *row_hist_at(const struct row *r, size_t i, struct hist_
 	return buf;
 }
 
-/* Stores a lone entry, before the row's fields it is read from change. */
+/*
+ * Stores a lone entry, before the row's fields it is read from change,
+ * with room for the delta that comes next.
+ */
 static void row_hist_store(struct row *r)
 {
 	struct hist_entry lone;
 
-	if (r->hist || !r->hist_nr)
+	if (r->hist && !r->hist->lone)
 		return;
-	lone = *row_hist_at(r, 0, &lone);	/* made while hist is NULL */
-	r->hist = xmalloc(row_hist_room(r) * sizeof(*r->hist));	/* 1 */
-	hist_pack(&r->hist[0], &lone);
+	lone = *row_hist_at(r, 0, &lone);	/* made while lone */
+	if (!r->hist) {
+		r->hist = hist_resize(NULL, 2);
+		memset(r->hist, 0, sizeof(*r->hist));
+		r->hist->nr = r->hist->total = 1;
+	} else {
+		r->hist = hist_resize(r->hist, 2);
+	}
+	r->hist->lone = false;
+	hist_pack(&r->hist->slot[0], &lone);
 }
 
 struct kobj *row_hist_obj(const struct row *r, size_t i)
 {
-	return r->hist_obj ? r->hist_obj[(row_hist_first(r) + i) % HIST_MAX] : NULL;
+	return r->hist && r->hist->obj ? r->hist->obj[(row_hist_first(r) + i) % HIST_MAX] : NULL;
 }
 
 static void group_free_items(struct model *m, struct log_group *g)
@@ -484,6 +523,7 @@ void model_apply(struct model *m, struct notification *n)
 	}
 
 	struct row *r = keyset_get(&m->rows, obj->key);
+	bool fresh = false;
 	if (r)
 		row_hist_store(r);	/* a lone entry reads from what changes now */
 	if (!r) {
@@ -492,8 +532,9 @@ void model_apply(struct model *m, struct notification *n)
 			return;
 		}
 		r = slab_alloc(&m->row_slab);
-		r->key = obj->key;
+		r->obj = kobj_ref(obj);	/* its key is the set's */
 		keyset_add(&m->rows, r);
+		fresh = true;
 		m->present++;
 	} else if (r->gone && n->kind != NOTIFY_DELETE) {
 		r->gone = false;
@@ -509,18 +550,9 @@ void model_apply(struct model *m, struct notification *n)
 			m->present--;
 		}
 		r->tombstone = n->delta.tombstone;
-	} else if (n->kind == NOTIFY_UPDATE && n->old && m->hist_states &&
-		   strcmp(n->old->rv, obj->rv)) {
-		/*
-		 * With --history 0 no past state is kept, not even this one:
-		 * the cache has let it go, and under churn the rows' prev
-		 * would grow into a second copy of the cache.
-		 */
-		swap_obj(&r->prev, n->old);
 	}
+	/* The set reads the new object's key, which is equal. */
 	swap_obj(&r->obj, obj);
-	/* The old object, and its key with it, may be gone now. */
-	r->key = obj->key;
 	r->last_type = n->delta.type;
 	row_set_last(r, h.time_ms);
 	/* An unchanged object (resync, relist of the same RV) is no change. */
@@ -529,7 +561,15 @@ void model_apply(struct model *m, struct notification *n)
 	r->version++;
 	if (n->kind == NOTIFY_DELETE)
 		gone_push(m, r);
-	row_push_hist(r, &h, r->obj, m->hist_states);
+	row_push_hist(r, &h, r->obj, m->hist_states, fresh);
+	/*
+	 * With --history 0 no past state is kept, not even this one: the
+	 * cache has let it go, and under churn the rows' prev would grow into
+	 * a second copy of the cache.  With states kept, the row has its
+	 * history block by now.
+	 */
+	if (n->kind == NOTIFY_UPDATE && n->old && m->hist_states && strcmp(n->old->rv, obj->rv))
+		swap_obj(&r->hist->prev, n->old);
 	if (m->row_hook)
 		m->row_hook(m, r, false);
 	notification_release(n);
@@ -576,7 +616,7 @@ bool model_expire(struct model *m, int64_t now_mono)
 		m->gone_head++;
 		if (m->row_hook)
 			m->row_hook(m, r, true);
-		keyset_remove(&m->rows, r->key);
+		keyset_remove(&m->rows, row_key(r));
 		row_free(m, r);
 		m->gone--;
 		freed = true;
@@ -656,7 +696,7 @@ bool filter_match_row(const struct filter *f, const struct row *r)
 {
 	if (f->sel)
 		return selector_matches(f->sel, r->obj ? r->obj->labels : "");
-	return filter_match_key(f, r->key);
+	return filter_match_key(f, row_key(r));
 }
 
 void hist_describe(const struct hist_entry *h, char *buf, size_t size)

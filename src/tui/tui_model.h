@@ -13,8 +13,9 @@
  * after it changed and before it is freed: one delta costs the table
  * O(log n), never a pass over the rows.
  *
- * Ownership: a row holds one reference to obj and to prev.  Log entries
- * hold no object, only copies of the key and resourceVersion.
+ * Ownership: a row holds one reference to obj, and its history one to
+ * prev and to each of its states.  Log entries hold no object, only
+ * copies of the key and resourceVersion.
  *
  * Threads: none.  Only the terminal thread touches a model.
  */
@@ -80,56 +81,49 @@ struct hist_slot {
 	unsigned list_no : 12;
 };
 
-struct row {
-	/*
-	 * obj's key, also the model's set's: no copy of its own (100,000
-	 * rows, 4.6 MiB), so whatever changes obj points the key at the new
-	 * object's, which is equal (model_apply()).
-	 */
-	const char *key;
-	struct kobj *obj;	/* current state, or the last known when gone */
-	/* The state its last update replaced, or NULL (always with --history 0). */
+/*
+ * A row's history beyond what the row reads back: made on the row's second
+ * delta, or on its first when states are kept (--history above 0).  Most
+ * rows of a large list see one delta while watched and never have one,
+ * so these fields cost a quiet row nothing (8 bytes for the pointer).
+ */
+struct row_hist {
+	/* The state the row's last update replaced, or NULL (always with --history 0). */
 	struct kobj *prev;
 	/*
-	 * The small fields side by side, with no hole between them: a row
-	 * lives in the model's row_slab, 128 bytes times 100,000.  Times in
-	 * 32 bits: last_s is seconds since 1970, good until 2106 (its
-	 * milliseconds apart, so that LAST sorts by the millisecond);
-	 * changed_ds is monotonic tenths of a second, good for 13 years of
-	 * uptime.  Read them through row_last_ms() and row_changed_recently().
+	 * The object each delta left (a reference, at the same index as its
+	 * entry), kept for the newest model.hist_states entries only: the
+	 * detail view steps through them.  NULL: none kept (--history 0).
 	 */
-	unsigned version;	/* bumped on every delta (views cache by it) */
-	unsigned cells_version;	/* of cells, below (here: no hole beside cells_mono) */
-	uint32_t last_s;	/* wall clock of the last delta, seconds */
-	uint32_t changed_ds;	/* monotonic 1/10 s; for the "just changed" mark; 0: never */
-	uint32_t hist_total;	/* deltas ever, stored or not */
+	struct kobj **obj;
+	uint32_t total;		/* deltas ever, stored or not */
+	uint8_t nr;		/* entries, at most HIST_MAX */
 	/*
-	 * hist_nr at most HIST_MAX.  Where the ring starts and how much room
-	 * hist has are not kept but follow from hist_nr and hist_total:
-	 * row_hist_first(), row_hist_room().
+	 * The row's only entry is not in slot but read back from the row
+	 * (row_hist_at()): a row made with states kept has this block from
+	 * its first delta, and its entry is stored on its second.
 	 */
-	unsigned hist_nr : 7;
-	unsigned last_msec : 10;	/* last_s's milliseconds */
-	unsigned last_type : 3;		/* enum delta_type */
-	unsigned hist_lone : 4;		/* source | HIST_LONE_* flags, while hist is NULL */
-	bool tombstone : 1;		/* deleted by a relist, not by the server */
-	bool gone : 1;			/* deleted; shown dimmed until model_expire() */
-	bool sort_rank : 1;		/* see order below */
+	bool lone;
 	/*
-	 * Oldest first, growing to HIST_MAX, then a ring from row_hist_first().
-	 * Most objects see one delta, from the initial list or a watch:
-	 * while that is all (hist_nr 1, hist NULL), the entry is not stored
-	 * but read back from the row (its time, type and object's rv are
-	 * row_last_ms(), last_type and obj's) and from hist_lone, its source
-	 * and flags: no malloc for it.  The next delta stores it first.
+	 * Oldest first, growing to HIST_MAX, then a ring from
+	 * row_hist_first().  Room for row_hist_room() entries (none while
+	 * lone); obj has as much.
 	 */
-	struct hist_slot *hist;
+	struct hist_slot slot[];
+};
+
+struct row {
+	/* Current state, or the last known when gone.  Its key is the row's,
+	 * and the model's set's (row_key()): the row keeps no copy. */
+	struct kobj *obj;
 	/*
-	 * The object each delta left (a reference, at the same index), kept
-	 * for the newest model.hist_states entries only: the detail view
-	 * steps through them.  NULL: not kept.
+	 * NULL while the row has seen one delta and keeps no state: its
+	 * entry is then read back from the row (its time, type and object's
+	 * rv are row_last_ms(), last_type and obj's) and from hist_lone, its
+	 * source and flags.  Read through row_hist_nr(), row_hist_total(),
+	 * row_prev(), row_hist_at() and row_hist_obj().
 	 */
-	struct kobj **hist_obj;
+	struct row_hist *hist;
 	/*
 	 * The kind's table cells of version cells_version of the row, packed
 	 * "READY\0STATUS\0...\0" in one allocation (tui_table.c makes them;
@@ -137,39 +131,75 @@ struct row {
 	 * old version is not kept alive for its cells.
 	 */
 	char *cells;
-	int64_t cells_mono;	/* when computed: AGE moves on */
 	/*
 	 * The row's place in its table's order, and the fixed part of the key
 	 * of that order, made once per delta (tui_table.c's sort_key()): rank
 	 * (0: a number, 1: text), then num.  The text it is then sorted by is
 	 * not kept: it is read again from the object or the cells.
 	 */
-	struct ostree_node order;
 	uint64_t sort_num;
+	struct ostree_node order;
+	/*
+	 * The small fields side by side, with no hole between them: a row
+	 * lives in the model's row_slab, 88 bytes times 100,000.  Times in
+	 * 32 bits: last_s is seconds since 1970, good until 2106 (its
+	 * milliseconds apart, so that LAST sorts by the millisecond);
+	 * changed_ds and cells_ds are monotonic tenths of a second, good for
+	 * 13 years of uptime.  Read them through row_last_ms(),
+	 * row_changed_recently() and row_cells_age().
+	 */
+	unsigned version;	/* bumped on every delta (views cache by it) */
+	unsigned cells_version;	/* of cells */
+	uint32_t last_s;	/* wall clock of the last delta, seconds */
+	uint32_t changed_ds;	/* monotonic 1/10 s; for the "just changed" mark; 0: never */
+	uint32_t cells_ds;	/* monotonic 1/10 s, when cells were made: AGE moves on */
+	unsigned last_msec : 10;	/* last_s's milliseconds */
+	unsigned last_type : 3;		/* enum delta_type */
+	unsigned hist_lone : 4;		/* source | HIST_LONE_* flags, while the entry is lone */
+	bool tombstone : 1;		/* deleted by a relist, not by the server */
+	bool gone : 1;			/* deleted; shown dimmed until model_expire() */
+	bool sort_rank : 1;		/* see order above */
 };
 
-_Static_assert(HIST_MAX < 128 && (HIST_MAX & (HIST_MAX - 1)) == 0, "hist_nr's 7 bits, the ring");
+_Static_assert(HIST_MAX < 256 && (HIST_MAX & (HIST_MAX - 1)) == 0, "row_hist.nr's 8 bits, the ring");
 _Static_assert(DELTA__COUNT <= 8, "last_type's 3 bits");
+
+/* Entries in r's history (at most HIST_MAX), and its deltas ever. */
+static inline size_t row_hist_nr(const struct row *r)
+{
+	return r->hist ? r->hist->nr : 1;
+}
+
+static inline uint32_t row_hist_total(const struct row *r)
+{
+	return r->hist ? r->hist->total : 1;
+}
+
+/* The state r's last update replaced, or NULL. */
+static inline struct kobj *row_prev(const struct row *r)
+{
+	return r->hist ? r->hist->prev : NULL;
+}
 
 /*
  * Where r's ring of history starts: 0 until it is full; from then on each
- * delta moves it on by one as it adds one to hist_total (a uint32 wraps
+ * delta moves it on by one as it adds one to the total (a uint32 wraps
  * at a multiple of HIST_MAX, so the two stay in step).
  */
 static inline unsigned row_hist_first(const struct row *r)
 {
-	return r->hist_nr < HIST_MAX ? 0 : r->hist_total % HIST_MAX;
+	return row_hist_nr(r) < HIST_MAX ? 0 : row_hist_total(r) % HIST_MAX;
 }
 
-/* The entries r's hist and hist_obj have room for: hist_nr's power of two
- * at or above it (they grow by doubling, one first), at most HIST_MAX. */
+/* The entries r's history has room for: its count's power of two at or
+ * above it (it grows by doubling, one first), at most HIST_MAX. */
 static inline size_t row_hist_room(const struct row *r)
 {
-	size_t room = 1;
+	size_t room = 1, nr = row_hist_nr(r);
 
-	if (!r->hist_nr)
+	if (!nr)
 		return 0;
-	while (room < r->hist_nr)
+	while (room < nr)
 		room *= 2;
 	return room;
 }
@@ -184,6 +214,18 @@ static inline int64_t row_last_ms(const struct row *r)
 static inline bool row_changed_recently(const struct row *r, int64_t now_mono)
 {
 	return r->changed_ds && now_mono / 100 - (int64_t)r->changed_ds < CHANGED_MARK_MS / 100;
+}
+
+/* Marks r's cells made at now_mono (monotonic ms). */
+static inline void row_set_cells_time(struct row *r, int64_t now_mono)
+{
+	r->cells_ds = (uint32_t)(now_mono / 100);
+}
+
+/* How old r's cells are at now_mono, in ms (to a tenth of a second). */
+static inline int64_t row_cells_age(const struct row *r, int64_t now_mono)
+{
+	return now_mono - (int64_t)r->cells_ds * 100;
 }
 
 enum log_kind {
@@ -322,7 +364,7 @@ void model_log_clear(struct model *m);
 /* Opens or closes a group's list of deltas. */
 void model_group_toggle(struct model *m, struct log_entry *e);
 
-/* History entry i (0 oldest) of row->hist_nr, made in buf (the result), and
+/* History entry i (0 oldest) of row_hist_nr(row), made in buf (the result), and
  * the state it left (or NULL). */
 const struct hist_entry *row_hist_at(const struct row *r, size_t i, struct hist_entry *buf);
 struct kobj *row_hist_obj(const struct row *r, size_t i);

@@ -109,7 +109,7 @@ static void cells_make(struct tab *tab, struct row *r, int64_t now_mono, struct 
 	free(r->cells);
 	r->cells = nr ? strbuf_detach(&pack, NULL) : xstrdup("");
 	r->cells_version = r->version;
-	r->cells_mono = now_mono;
+	row_set_cells_time(r, now_mono);
 }
 
 #define MAX_SORT 24
@@ -339,7 +339,7 @@ static int cmp_keys(const struct table_state *st, const struct row *a, const str
 	if (!c)
 		c = cmp_text(st, a, b);
 	if (!c)
-		c = strcmp(a->key, b->key);
+		c = strcmp(row_key(a), row_key(b));
 	return st->sort_desc ? -c : c;
 }
 
@@ -379,7 +379,7 @@ static uint64_t sort_piece(const void *p, uint32_t stage, void *ctx)
 		size_t len = sort_text(st, r, buf, limit < sizeof(buf) ? limit : sizeof(buf));
 		return keysort_text(buf, len, off);
 	}
-	return keysort_str(r->key, (size_t)(stage - STAGE_KEY) * KEYSORT_TEXT_STEP);
+	return keysort_str(row_key(r), (size_t)(stage - STAGE_KEY) * KEYSORT_TEXT_STEP);
 }
 
 static uint32_t sort_next(uint32_t stage, uint64_t piece, void *ctx)
@@ -402,7 +402,7 @@ static void sort_prefetch(const void *p, uint32_t stage, int level, void *ctx)
 		__builtin_prefetch(r);
 		__builtin_prefetch(&r->order);
 	} else if (stage >= STAGE_KEY) {
-		__builtin_prefetch(r->key + (stage - STAGE_KEY) * KEYSORT_TEXT_STEP);
+		__builtin_prefetch(row_key(r) + (stage - STAGE_KEY) * KEYSORT_TEXT_STEP);
 	} else if (stage >= STAGE_TEXT) {
 		__builtin_prefetch(st->sort >= SORT__FIXED ? (const void *)r->cells :
 				   (const void *)r->obj);
@@ -496,7 +496,7 @@ static const char *row_cells(struct tui *t, struct tab *tab, struct row *r, int6
 	int64_t now = t->now_mono ? t->now_mono : mono_ms();
 
 	if (r->cells && r->cells_version == r->version &&
-	    (max_age < 0 || now - r->cells_mono < max_age))
+	    (max_age < 0 || row_cells_age(r, now) < max_age))
 		return r->cells;
 	bool moves = r->order.linked && ts(tab)->sort >= SORT__FIXED;
 	if (moves)
@@ -815,7 +815,7 @@ static void row_mark(const struct tui *t, const struct row *r, char mark[2], int
 		*attr = A_DIM | tui_color(t, PAIR_DELETED);
 	} else if (row_changed_recently(r, t->now_mono)) {
 		/* New to the cache (added, or first listed) or changed. */
-		mark[0] = r->hist_total == 1 || r->last_type == DELTA_ADDED ? '+' : '*';
+		mark[0] = row_hist_total(r) == 1 || r->last_type == DELTA_ADDED ? '+' : '*';
 		*attr = A_BOLD | tui_color(t, PAIR_MARK);
 	} else {
 		mark[0] = ' ';
@@ -1053,7 +1053,7 @@ static bool table_request(struct tui *t, enum request req, int key)
 	if (req == REQ_ENTER) {
 		struct row *r = table_selected(tab);
 		if (r)
-			detail_open(t, t->cur, r->key, false);
+			detail_open(t, t->cur, row_key(r), false);
 		return true;
 	}
 	return false;
