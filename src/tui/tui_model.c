@@ -27,8 +27,8 @@ void model_init(struct model *m, struct informer *inf, struct listener *l)
 	m->kind = res->kind;
 	m->namespaced = res->namespaced;
 	m->hist_states = HIST_STATES;
-	m->rows.key = row_key;
 	slab_init(&m->row_slab, sizeof(struct row));
+	m->rows = (struct keyset)KEYSET_INIT(row_key, &m->row_slab);
 	m->log = xcalloc(LOG_MAX, sizeof(*m->log));
 }
 

@@ -291,7 +291,7 @@ struct model {
 	bool namespaced;
 	unsigned hist_states;	/* states kept per object (HIST_STATES) */
 
-	struct keyset rows;	/* of struct row, by key: model_row(), model_next_row() */
+	struct keyset rows;	/* of struct row in row_slab, by key: model_row(), model_next_row() */
 	struct slab row_slab;	/* where the rows live: no malloc per row */
 	size_t present;		/* rows not gone */
 	size_t gone;

@@ -32,8 +32,8 @@ static void model_fake(struct model *m)
 	m->kind = "Pod";
 	m->namespaced = true;
 	m->hist_states = HIST_STATES;
-	m->rows.key = row_key;
 	slab_init(&m->row_slab, sizeof(struct row));
+	m->rows = (struct keyset)KEYSET_INIT(row_key, &m->row_slab);
 	m->log = xcalloc(LOG_MAX, sizeof(*m->log));
 }
 
