@@ -95,6 +95,30 @@ static void hist_unpack(const struct hist_slot *slot, struct hist_entry *h)
 	snprintf(h->rv, sizeof(h->rv), "%" PRIu64, slot->u.rv);
 }
 
+/* Where hb's ring starts: row_hist_first() of its row. */
+static size_t hist_first(const struct row_hist *hb)
+{
+	return hb->nr < HIST_MAX ? 0 : hb->total % HIST_MAX;
+}
+
+/* The power of two at or above n (0 for 0). */
+static size_t pow2_room(size_t n)
+{
+	size_t room = 1;
+
+	if (!n)
+		return 0;
+	while (room < n)
+		room *= 2;
+	return room;
+}
+
+/* The slots a block of nr entries has room for, its tail aside. */
+static size_t hist_slot_room(size_t nr, bool tail)
+{
+	return nr >= HIST_MAX ? HIST_MAX : pow2_room(nr - tail);
+}
+
 static void hist_free(struct row_hist *hb)
 {
 	if (!hb)
@@ -103,8 +127,9 @@ static void hist_free(struct row_hist *hb)
 	for (size_t i = 0; hb->obj && i < hb->nr; i++)
 		kobj_unref(hb->obj[i]);
 	free(hb->obj);
-	for (size_t i = 0; !hb->lone && i < hb->nr; i++)
-		hist_slot_release(&hb->slot[i]);
+	/* The stored entries only: the tail's place was never written. */
+	for (size_t i = 0; i + hb->tail < hb->nr; i++)
+		hist_slot_release(&hb->slot[(hist_first(hb) + i) % HIST_MAX]);
 	free(hb);
 }
 
@@ -155,81 +180,73 @@ static void hist_from_delta(struct hist_entry *h, const struct notification *n)
 }
 
 /*
- * Whether h, a new row's first entry, reads back whole from the row: any
+ * Whether h, a row's newest entry, reads back whole from the row: any
  * delta of the initial list or of a watch, but a tombstone's, at a time
  * the row's 32-bit seconds hold (1970-2106).
  */
-static bool hist_can_be_lone(const struct hist_entry *h)
+static bool hist_can_be_tail(const struct hist_entry *h)
 {
-	return !h->list_no && !h->tombstone && h->source <= HIST_LONE_SOURCE &&
+	return !h->list_no && !h->tombstone && h->source <= HIST_TAIL_SOURCE &&
 	       h->time_ms >= 0 && h->time_ms / 1000 <= UINT32_MAX;
 }
 
-/* A row's history block with room for slots entries, nr of them in use. */
-static struct row_hist *hist_resize(struct row_hist *hb, size_t slots)
+/* Makes r's block hold nr entries, the newest a tail or not: its slots'
+ * room follows (hist_slot_room()); a new block is zeroed. */
+static struct row_hist *hist_shape(struct row *r, size_t nr, bool tail)
 {
-	return xrealloc(hb, sizeof(*hb) + slots * sizeof(hb->slot[0]));
-}
+	struct row_hist *hb = r->hist;
+	size_t room = hist_slot_room(nr, tail);
 
-/*
- * A new row's first entry: read back from the row when it can be (no
- * block at all unless states are kept); otherwise an empty block that
- * row_push_hist() stores it in.
- */
-static bool row_first_hist(struct row *r, const struct hist_entry *h,
-			   struct kobj *obj, unsigned states)
-{
-	if (hist_can_be_lone(h)) {
-		r->hist_lone = (unsigned char)(h->source | (h->resync_only ? HIST_LONE_RESYNC_ONLY : 0) |
-					       (h->replay ? HIST_LONE_REPLAY : 0));
-		if (states) {
-			r->hist = xcalloc(1, sizeof(*r->hist));
-			r->hist->nr = r->hist->total = 1;
-			r->hist->lone = true;
-			r->hist->obj = xmalloc(sizeof(*r->hist->obj));
-			r->hist->obj[0] = kobj_ref(obj);
-		}
-		return true;
+	if (!hb || room != hist_slot_room(hb->nr, hb->tail)) {
+		hb = xrealloc(hb, sizeof(*hb) + room * sizeof(hb->slot[0]));
+		if (!r->hist)
+			memset(hb, 0, sizeof(*hb));
+		r->hist = hb;
 	}
-	r->hist = xcalloc(1, sizeof(*r->hist));
-	return false;
+	hb->nr = (uint8_t)nr;
+	hb->tail = tail;
+	return hb;
 }
 
 /*
  * Most objects see one or two deltas: the history grows by doubling up to
  * HIST_MAX and only then turns into a ring, so 100,000 quiet objects do
- * not each carry room for HIST_MAX.  A row that is not new has its block
- * (row_hist_store() made it).
+ * not each carry room for HIST_MAX; and its newest entry is read back
+ * from the row (a tail) when it can be: a new row with no state kept has
+ * no block at all.  A row that is not new has a block with no tail here
+ * (row_hist_store() stored it).
  */
 static void row_push_hist(struct row *r, const struct hist_entry *h,
 			  struct kobj *obj, unsigned states, bool fresh)
 {
+	bool tail = hist_can_be_tail(h);
 	struct row_hist *hb;
 	size_t at;
 
-	if (fresh && row_first_hist(r, h, obj, states))
-		return;
+	if (tail)
+		r->hist_tail = (unsigned char)(h->source | (h->resync_only ? HIST_TAIL_RESYNC_ONLY : 0) |
+					       (h->replay ? HIST_TAIL_REPLAY : 0));
+	if (fresh && tail && !states)
+		return;		/* no block: one entry, the tail */
+	if (fresh)
+		hist_shape(r, 0, false);
 	hb = r->hist;
 	if (hb->nr < HIST_MAX) {
-		size_t room = row_hist_room(r);
-		if (hb->nr == room) {
-			/* One first: most objects never change while watched. */
-			room = room ? room * 2 : 1;
-			if (room > HIST_MAX)
-				room = HIST_MAX;
-			hb = r->hist = hist_resize(hb, room);
-			/* With no states kept (--history 0), no room for them. */
-			if (states)
-				hb->obj = xrealloc(hb->obj, room * sizeof(*hb->obj));
-		}
-		at = hb->nr++;	/* row_hist_first() stays 0 until full */
+		size_t room = pow2_room(hb->nr);
+		/* With no states kept (--history 0), no room for them. */
+		if (states && hb->nr == room)
+			hb->obj = xrealloc(hb->obj, (room ? room * 2 : 1) * sizeof(*hb->obj));
+		at = hb->nr;	/* row_hist_first() stays 0 until full */
+		hb = hist_shape(r, hb->nr + 1u, tail);
 	} else {
-		at = row_hist_first(r);
+		at = hist_first(hb);
 		if (hb->obj)
 			kobj_unref(hb->obj[at]);
 		hist_slot_release(&hb->slot[at]);
+		hb->tail = tail;
 	}
-	hist_pack(&hb->slot[at], h);
+	if (!tail)
+		hist_pack(&hb->slot[at], h);
 	hb->total++;	/* moves row_hist_first() on when full */
 	if (!hb->obj)
 		return;
@@ -244,40 +261,36 @@ static void row_push_hist(struct row *r, const struct hist_entry *h,
 
 const struct hist_entry *row_hist_at(const struct row *r, size_t i, struct hist_entry *buf)
 {
-	if (r->hist && !r->hist->lone) {
+	if (r->hist && !(r->hist->tail && i + 1 == r->hist->nr)) {
 		hist_unpack(&r->hist->slot[(row_hist_first(r) + i) % HIST_MAX], buf);
 		return buf;
 	}
 	memset(buf, 0, sizeof(*buf));
 	buf->time_ms = row_last_ms(r);
 	buf->type = (unsigned char)r->last_type;
-	buf->source = r->hist_lone & HIST_LONE_SOURCE;
-	buf->resync_only = r->hist_lone & HIST_LONE_RESYNC_ONLY;
-	buf->replay = r->hist_lone & HIST_LONE_REPLAY;
+	buf->source = r->hist_tail & HIST_TAIL_SOURCE;
+	buf->resync_only = r->hist_tail & HIST_TAIL_RESYNC_ONLY;
+	buf->replay = r->hist_tail & HIST_TAIL_REPLAY;
 	snprintf(buf->rv, sizeof(buf->rv), "%s", r->obj->rv);
 	return buf;
 }
 
-/*
- * Stores a lone entry, before the row's fields it is read from change,
- * with room for the delta that comes next.
- */
+/* Stores r's tail entry, before the row's fields it is read from change. */
 static void row_hist_store(struct row *r)
 {
-	struct hist_entry lone;
+	struct hist_entry tail;
+	size_t nr = row_hist_nr(r);
 
-	if (r->hist && !r->hist->lone)
+	if (r->hist && !r->hist->tail)
 		return;
-	lone = *row_hist_at(r, 0, &lone);	/* made while lone */
+	tail = *row_hist_at(r, nr - 1, &tail);	/* made while it is the tail */
 	if (!r->hist) {
-		r->hist = hist_resize(NULL, 2);
-		memset(r->hist, 0, sizeof(*r->hist));
-		r->hist->nr = r->hist->total = 1;
+		hist_shape(r, 1, false);
+		r->hist->total = 1;
 	} else {
-		r->hist = hist_resize(r->hist, 2);
+		hist_shape(r, nr, false);
 	}
-	r->hist->lone = false;
-	hist_pack(&r->hist->slot[0], &lone);
+	hist_pack(&r->hist->slot[(row_hist_first(r) + nr - 1) % HIST_MAX], &tail);
 }
 
 struct kobj *row_hist_obj(const struct row *r, size_t i)
@@ -525,7 +538,7 @@ void model_apply(struct model *m, struct notification *n)
 	struct row *r = keyset_get(&m->rows, obj->key);
 	bool fresh = false;
 	if (r)
-		row_hist_store(r);	/* a lone entry reads from what changes now */
+		row_hist_store(r);	/* a tail entry reads from what changes now */
 	if (!r) {
 		if (n->kind == NOTIFY_DELETE) {
 			notification_release(n);

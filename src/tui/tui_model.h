@@ -39,10 +39,11 @@
 #define HIST_STATES 8		/* of which this many keep the object's state */
 #define LOG_MAX 5000		/* delta log entries kept per resource */
 
-/* struct row's hist_lone: a lone history entry's source and flags. */
-#define HIST_LONE_SOURCE 0x03u	/* enum delta_source */
-#define HIST_LONE_RESYNC_ONLY 0x04u
-#define HIST_LONE_REPLAY 0x08u
+/* struct row's hist_tail: the source and flags of its newest history
+ * entry, while that entry is read back from the row. */
+#define HIST_TAIL_SOURCE 0x03u	/* enum delta_source */
+#define HIST_TAIL_RESYNC_ONLY 0x04u
+#define HIST_TAIL_REPLAY 0x08u
 
 /*
  * One delta in an object's history, as it is read (row_hist_at()), and as
@@ -94,20 +95,24 @@ struct row_hist {
 	 * The object each delta left (a reference, at the same index as its
 	 * entry), kept for the newest model.hist_states entries only: the
 	 * detail view steps through them.  NULL: none kept (--history 0).
+	 * Room for row_hist_room() entries.
 	 */
 	struct kobj **obj;
 	uint32_t total;		/* deltas ever, stored or not */
 	uint8_t nr;		/* entries, at most HIST_MAX */
 	/*
-	 * The row's only entry is not in slot but read back from the row
-	 * (row_hist_at()): a row made with states kept has this block from
-	 * its first delta, and its entry is stored on its second.
+	 * The newest entry is not in slot but read back from the row (its
+	 * time, type and object's rv are row_last_ms(), last_type and obj's;
+	 * its source and flags hist_tail), as most entries can be: it is
+	 * stored when the next delta comes, so a row that changed once
+	 * stores one entry, not two.
 	 */
-	bool lone;
+	bool tail;
 	/*
 	 * Oldest first, growing to HIST_MAX, then a ring from
-	 * row_hist_first().  Room for row_hist_room() entries (none while
-	 * lone); obj has as much.
+	 * row_hist_first(); the tail's place is kept for it but not written.
+	 * Room for the entries stored (tail's aside), to the power of two at
+	 * or above it; HIST_MAX once the ring is full.
 	 */
 	struct hist_slot slot[];
 };
@@ -118,10 +123,9 @@ struct row {
 	struct kobj *obj;
 	/*
 	 * NULL while the row has seen one delta and keeps no state: its
-	 * entry is then read back from the row (its time, type and object's
-	 * rv are row_last_ms(), last_type and obj's) and from hist_lone, its
-	 * source and flags.  Read through row_hist_nr(), row_hist_total(),
-	 * row_prev(), row_hist_at() and row_hist_obj().
+	 * entry is then its tail (see struct row_hist), read back from the
+	 * row.  Read through row_hist_nr(), row_hist_total(), row_prev(),
+	 * row_hist_at() and row_hist_obj().
 	 */
 	struct row_hist *hist;
 	/*
@@ -155,7 +159,7 @@ struct row {
 	uint32_t cells_ds;	/* monotonic 1/10 s, when cells were made: AGE moves on */
 	unsigned last_msec : 10;	/* last_s's milliseconds */
 	unsigned last_type : 3;		/* enum delta_type */
-	unsigned hist_lone : 4;		/* source | HIST_LONE_* flags, while the entry is lone */
+	unsigned hist_tail : 4;		/* source | HIST_TAIL_* flags of the history's tail */
 	bool tombstone : 1;		/* deleted by a relist, not by the server */
 	bool gone : 1;			/* deleted; shown dimmed until model_expire() */
 	bool sort_rank : 1;		/* see order above */

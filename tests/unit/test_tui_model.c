@@ -137,6 +137,19 @@ TEST(history_0_keeps_no_previous_state)
 	model_release(&m);
 }
 
+/* The entry a notification makes, as model_apply() makes it. */
+static void hist_from_note(struct hist_entry *h, const struct notification *n, const char *rv)
+{
+	memset(h, 0, sizeof(*h));
+	h->time_ms = n->delta.time_ms;
+	snprintf(h->rv, sizeof(h->rv), "%s", rv);
+	h->list_no = n->delta.list_no;
+	h->type = (unsigned char)n->delta.type;
+	h->source = (unsigned char)n->delta.source;
+	h->tombstone = n->delta.tombstone;
+	h->resync_only = n->resync_only;
+}
+
 /*
  * A quiet row (one delta) with --history 0 has no history block, and a row
  * is 88 bytes: what 100,000 of them cost is issue 28's memory target.
@@ -158,15 +171,67 @@ TEST(a_quiet_row_has_no_history_block)
 	CHECK_STR(row_key(r), "default/a");
 	n = note(NOTIFY_UPDATE, DELTA_UPDATED, kobj_ref(a2), kobj_ref(a1));
 	model_apply(&m, &n);
-	CHECK(r->hist != NULL && r->hist->obj == NULL && !r->hist->lone);
+	/* Two deltas: the first stored, the second the tail, read back. */
+	CHECK(r->hist != NULL && r->hist->obj == NULL && r->hist->tail);
 	CHECK_INT(row_hist_total(r), 2);
 	CHECK_STR(row_hist_at(r, 0, &hbuf)->rv, "1");
 	CHECK_STR(row_hist_at(r, 1, &hbuf)->rv, "2");
+	CHECK_INT(r->hist->slot[0].u.rv, 1);
+	CHECK(!r->hist->slot[0].is_wide);
 	CHECKF(sizeof(void *) != 8 || sizeof(struct row) == 88, "a row takes %zu bytes",
 	       sizeof(struct row));
 	kobj_unref(a1);
 	kobj_unref(a2);
 	model_release(&m);
+}
+
+/*
+ * Every entry of a row's history reads back as it came, whether it was
+ * read back from the row while it was the newest (a tail: most deltas) or
+ * stored at once (a relist's, a tombstone's), through the growth and many
+ * turns of the ring, with and without states kept.
+ */
+TEST(every_entry_reads_back_with_tails_through_the_ring)
+{
+	for (unsigned states = 0; states <= 2; states += 2) {
+		struct model m;
+		struct hist_entry want[5 * HIST_MAX];
+		size_t wrong = 0, tails = 0, stored = 0;
+
+		model_fake(&m);
+		m.hist_states = states;
+		for (size_t i = 0; i < 5 * HIST_MAX; i++) {
+			char rv[16];
+			snprintf(rv, sizeof(rv), "%zu", 100 + i);
+			struct notification n = note(i ? NOTIFY_UPDATE : NOTIFY_ADD,
+						     i ? DELTA_UPDATED : DELTA_ADDED,
+						     pod("a", rv, NULL), NULL);
+			n.delta.time_ms = 1700000000000LL + 7 * (int64_t)i;
+			n.delta.source = i % 3 ? SOURCE_WATCH : SOURCE_LIST;
+			n.delta.list_no = i % 5 == 4 ? 2 : 0;	/* stored at once */
+			n.delta.tombstone = i % 13 == 6;
+			n.resync_only = i % 7 == 1;
+			model_apply(&m, &n);
+			hist_from_note(&want[i], &n, rv);
+
+			struct row *r = model_row(&m, "default/a");
+			size_t nr = row_hist_nr(r);
+			tails += r->hist ? r->hist->tail : 1;
+			stored += r->hist && !r->hist->tail;
+			wrong += nr != (i + 1 < HIST_MAX ? i + 1 : HIST_MAX);
+			for (size_t k = 0; k < nr; k++) {
+				const struct hist_entry *h = row_hist_at(r, k, &hbuf);
+				const struct hist_entry *w = &want[i + 1 - nr + k];
+				wrong += strcmp(h->rv, w->rv) != 0 || h->time_ms != w->time_ms ||
+					 h->source != w->source || h->list_no != w->list_no ||
+					 h->tombstone != w->tombstone || h->resync_only != w->resync_only ||
+					 h->type != w->type;
+			}
+		}
+		CHECKF(wrong == 0, "states %u: %zu wrong", states, wrong);
+		CHECK(tails > 100 && stored > 50);
+		model_release(&m);
+	}
 }
 
 /* A history entry keeps any uint64 resourceVersion whole, as etcd makes them. */
@@ -186,7 +251,7 @@ TEST(history_keeps_the_longest_resource_version)
  * A row's one entry is read back from the row, source and flags with it,
  * and stored as it was when a second delta comes.
  */
-TEST(a_lone_history_entry_reads_back_and_is_stored_when_one_follows)
+TEST(a_tail_history_entry_reads_back_and_is_stored_when_one_follows)
 {
 	struct model m;
 	model_fake(&m);
@@ -198,7 +263,7 @@ TEST(a_lone_history_entry_reads_back_and_is_stored_when_one_follows)
 	n.replay = true;
 	model_apply(&m, &n);
 	struct row *r = model_row(&m, "default/a");
-	CHECK(r->hist && r->hist->lone);	/* states are kept: a block for them */
+	CHECK(r->hist && r->hist->tail);	/* states are kept: a block for them */
 	CHECK_INT(row_hist_nr(r), 1);
 	const struct hist_entry *h = row_hist_at(r, 0, &hbuf);
 	CHECK_STR(h->rv, "41");
@@ -211,7 +276,7 @@ TEST(a_lone_history_entry_reads_back_and_is_stored_when_one_follows)
 	n = note(NOTIFY_UPDATE, DELTA_UPDATED, kobj_ref(a2), kobj_ref(a1));
 	n.resync_only = true;
 	model_apply(&m, &n);
-	CHECK(r->hist != NULL && !r->hist->lone);
+	CHECK(r->hist != NULL && r->hist->tail);	/* the new one, read back */
 	CHECK_INT(row_hist_nr(r), 2);
 	h = row_hist_at(r, 0, &hbuf);
 	CHECK(!r->hist->slot[0].is_wide);	/* a numeric rv: stored packed */
@@ -379,7 +444,7 @@ TEST(history_entries_read_back_exactly_and_a_long_session_stays_bounded)
 		const struct hist_entry *h = row_hist_at(r, row_hist_nr(r) - 1u, &hbuf);
 		wrong += strcmp(h->rv, rv) != 0 || h->time_ms != n.delta.time_ms ||
 			 h->list_no != n.delta.list_no || h->type != (i ? DELTA_UPDATED : DELTA_ADDED);
-		if (r->hist && !r->hist->lone) {
+		if (r->hist && !r->hist->tail) {
 			const struct hist_slot *slot =
 				&r->hist->slot[(row_hist_first(r) + row_hist_nr(r) - 1u) % HIST_MAX];
 			wide += slot->is_wide;
@@ -633,8 +698,9 @@ int main(void)
 	RUN(a_row_keys_by_its_current_object);
 	RUN(history_0_keeps_no_previous_state);
 	RUN(a_quiet_row_has_no_history_block);
+	RUN(every_entry_reads_back_with_tails_through_the_ring);
 	RUN(history_keeps_the_longest_resource_version);
-	RUN(a_lone_history_entry_reads_back_and_is_stored_when_one_follows);
+	RUN(a_tail_history_entry_reads_back_and_is_stored_when_one_follows);
 	RUN(history_entries_read_back_exactly_and_a_long_session_stays_bounded);
 	RUN(a_gone_row_comes_back_when_re_added);
 	RUN(expire_frees_each_gone_row_once_and_only_gone_ones);
