@@ -129,10 +129,12 @@ struct row {
 	 */
 	struct row_hist *hist;
 	/*
-	 * The kind's table cells of version cells_version of the row, packed
-	 * "READY\0STATUS\0...\0" in one allocation (tui_table.c makes them;
-	 * NULL: not yet).  No reference to the object they were made of: an
-	 * old version is not kept alive for its cells.
+	 * The kind's table cells, packed "READY\0STATUS\0...\0" (tui_table.c
+	 * makes them: row_set_cells(); NULL: not yet).  Of which version of
+	 * the row and when they were made is in the same allocation, just
+	 * before the text (struct row_cells_head): 8 bytes only rows with
+	 * cells pay.  No reference to the object they were made of: an old
+	 * version is not kept alive for its cells.
 	 */
 	char *cells;
 	/*
@@ -145,18 +147,15 @@ struct row {
 	struct ostree_node order;
 	/*
 	 * The small fields side by side, with no hole between them: a row
-	 * lives in the model's row_slab, 88 bytes times 100,000.  Times in
+	 * lives in the model's row_slab, 80 bytes times 100,000.  Times in
 	 * 32 bits: last_s is seconds since 1970, good until 2106 (its
 	 * milliseconds apart, so that LAST sorts by the millisecond);
-	 * changed_ds and cells_ds are monotonic tenths of a second, good for
-	 * 13 years of uptime.  Read them through row_last_ms(),
-	 * row_changed_recently() and row_cells_age().
+	 * changed_ds is monotonic tenths of a second, good for 13 years of
+	 * uptime.  Read them through row_last_ms() and row_changed_recently().
 	 */
 	unsigned version;	/* bumped on every delta (views cache by it) */
-	unsigned cells_version;	/* of cells */
 	uint32_t last_s;	/* wall clock of the last delta, seconds */
 	uint32_t changed_ds;	/* monotonic 1/10 s; for the "just changed" mark; 0: never */
-	uint32_t cells_ds;	/* monotonic 1/10 s, when cells were made: AGE moves on */
 	unsigned last_msec : 10;	/* last_s's milliseconds */
 	unsigned last_type : 3;		/* enum delta_type */
 	unsigned hist_tail : 4;		/* source | HIST_TAIL_* flags of the history's tail */
@@ -220,16 +219,34 @@ static inline bool row_changed_recently(const struct row *r, int64_t now_mono)
 	return r->changed_ds && now_mono / 100 - (int64_t)r->changed_ds < CHANGED_MARK_MS / 100;
 }
 
-/* Marks r's cells made at now_mono (monotonic ms). */
-static inline void row_set_cells_time(struct row *r, int64_t now_mono)
+/* What precedes a row's cells in their allocation. */
+struct row_cells_head {
+	unsigned version;	/* the row's, when they were made */
+	uint32_t ds;		/* monotonic 1/10 s, when they were made: AGE moves on */
+};
+
+/*
+ * Sets r's cells to the len bytes at cells (a NUL is added), made of its
+ * current version at now_mono (monotonic ms); frees the last ones.
+ */
+void row_set_cells(struct row *r, const char *cells, size_t len, int64_t now_mono);
+
+static inline const struct row_cells_head *row_cells_head(const struct row *r)
 {
-	r->cells_ds = (uint32_t)(now_mono / 100);
+	return (const struct row_cells_head *)(const void *)(r->cells - sizeof(struct row_cells_head));
 }
 
-/* How old r's cells are at now_mono, in ms (to a tenth of a second). */
+/* Whether r has cells of its current version. */
+static inline bool row_cells_current(const struct row *r)
+{
+	return r->cells && row_cells_head(r)->version == r->version;
+}
+
+/* How old r's cells (which it must have) are at now_mono, in ms (to a
+ * tenth of a second). */
 static inline int64_t row_cells_age(const struct row *r, int64_t now_mono)
 {
-	return now_mono - (int64_t)r->cells_ds * 100;
+	return now_mono - (int64_t)row_cells_head(r)->ds * 100;
 }
 
 enum log_kind {

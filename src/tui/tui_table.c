@@ -106,10 +106,8 @@ static void cells_make(struct tab *tab, struct row *r, int64_t now_mono, struct 
 		columns_cells(tab->crds, tab->m.kind, names, tree, now, &pack);
 		json_object_put(tree);
 	}
-	free(r->cells);
-	r->cells = nr ? strbuf_detach(&pack, NULL) : xstrdup("");
-	r->cells_version = r->version;
-	row_set_cells_time(r, now_mono);
+	row_set_cells(r, nr ? pack.buf : "", nr ? pack.len : 0, now_mono);
+	strbuf_release(&pack);
 }
 
 #define MAX_SORT 24
@@ -495,8 +493,7 @@ static const char *row_cells(struct tui *t, struct tab *tab, struct row *r, int6
 {
 	int64_t now = t->now_mono ? t->now_mono : mono_ms();
 
-	if (r->cells && r->cells_version == r->version &&
-	    (max_age < 0 || row_cells_age(r, now) < max_age))
+	if (row_cells_current(r) && (max_age < 0 || row_cells_age(r, now) < max_age))
 		return r->cells;
 	bool moves = r->order.linked && ts(tab)->sort >= SORT__FIXED;
 	if (moves)
@@ -579,7 +576,7 @@ static void order_build(struct tui *t, struct tab *tab)
 	for (size_t i = 0; i < nr; i++) {
 		struct row *r = items[i].p;
 		key_prefetch(st, items, nr, i);
-		if (st->cells_live && (!r->cells || r->cells_version != r->version))
+		if (st->cells_live && !row_cells_current(r))
 			row_cells(t, tab, r, -1);
 		sort_key(st, r);
 		/* The first piece while the row is at hand: one pass fewer. */
