@@ -27,8 +27,9 @@ void model_init(struct model *m, struct informer *inf, struct listener *l)
 	m->kind = res->kind;
 	m->namespaced = res->namespaced;
 	m->hist_states = HIST_STATES;
-	slab_init(&m->row_slab, sizeof(struct row));
-	m->rows = (struct keyset)KEYSET_INIT(row_key, &m->row_slab);
+	m->row_slab = xmalloc(sizeof(*m->row_slab));
+	slab_init(m->row_slab, sizeof(struct row));
+	m->rows = (struct keyset)KEYSET_INIT(row_key, m->row_slab);
 	m->log = xcalloc(LOG_MAX, sizeof(*m->log));
 }
 
@@ -152,7 +153,7 @@ static void row_free(struct model *m, struct row *r)
 	if (r->cells)
 		free(r->cells - sizeof(struct row_cells_head));
 	hist_free(r->hist);
-	slab_free(&m->row_slab, r);
+	slab_free(m->row_slab, r);
 }
 
 void model_release(struct model *m)
@@ -163,7 +164,9 @@ void model_release(struct model *m)
 	while ((r = model_next_row(m, &iter)))
 		row_free(m, r);
 	keyset_release(&m->rows);
-	slab_release(&m->row_slab);
+	if (m->row_slab)
+		slab_release(m->row_slab);
+	free(m->row_slab);
 	model_log_clear(m);
 	free(m->log);
 	free(m->gone_q);
@@ -558,7 +561,7 @@ void model_apply(struct model *m, struct notification *n)
 			notification_release(n);
 			return;
 		}
-		r = slab_alloc(&m->row_slab);
+		r = slab_alloc(m->row_slab);
 		r->obj = kobj_ref(obj);	/* its key is the set's */
 		keyset_add(&m->rows, r);
 		fresh = true;

@@ -313,7 +313,12 @@ struct model {
 	unsigned hist_states;	/* states kept per object (HIST_STATES) */
 
 	struct keyset rows;	/* of struct row in row_slab, by key: model_row(), model_next_row() */
-	struct slab row_slab;	/* where the rows live: no malloc per row */
+	/*
+	 * Where the rows live (owned): no malloc per row.  Its own
+	 * allocation, not a member: rows points at it, and a model may move
+	 * (the TUI's tabs are an array that grows when `:` opens one).
+	 */
+	struct slab *row_slab;
 	size_t present;		/* rows not gone */
 	size_t gone;
 	/*
@@ -356,6 +361,7 @@ struct model {
 	size_t held_nr, held_alloc;
 };
 
+/* A model may be moved (copied, and the old copy forgotten) after init. */
 void model_init(struct model *m, struct informer *inf, struct listener *l);
 void model_release(struct model *m);
 

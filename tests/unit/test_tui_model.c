@@ -32,8 +32,9 @@ static void model_fake(struct model *m)
 	m->kind = "Pod";
 	m->namespaced = true;
 	m->hist_states = HIST_STATES;
-	slab_init(&m->row_slab, sizeof(struct row));
-	m->rows = (struct keyset)KEYSET_INIT(row_key, &m->row_slab);
+	m->row_slab = xmalloc(sizeof(*m->row_slab));
+	slab_init(m->row_slab, sizeof(struct row));
+	m->rows = (struct keyset)KEYSET_INIT(row_key, m->row_slab);
 	m->log = xcalloc(LOG_MAX, sizeof(*m->log));
 }
 
@@ -97,6 +98,40 @@ TEST(rows_follow_add_update_delete)
  * A row borrows its object's key, for itself and for the map: each delta
  * points both at the new object's, so that the old one can go.
  */
+/*
+ * A model moves when the TUI's array of tabs grows (`:`): its rows are
+ * still found, and still added, from the new place, with the old one
+ * overwritten as a realloc leaves it.
+ */
+TEST(a_moved_model_finds_and_adds_its_rows)
+{
+	static struct model a, b;
+	char name[16];
+	size_t missing = 0;
+
+	model_fake(&a);
+	for (int i = 0; i < 700; i++) {
+		snprintf(name, sizeof(name), "p%d", i);
+		struct notification n = note(NOTIFY_ADD, DELTA_ADDED, pod(name, "1", NULL), NULL);
+		model_apply(&a, &n);
+	}
+	b = a;
+	memset(&a, 0xa5, sizeof(a));
+	for (int i = 700; i < 1400; i++) {	/* the rows' set grows, rehashing every key */
+		snprintf(name, sizeof(name), "p%d", i);
+		struct notification n = note(NOTIFY_ADD, DELTA_ADDED, pod(name, "1", NULL), NULL);
+		model_apply(&b, &n);
+	}
+	for (int i = 0; i < 1400; i++) {
+		char key[32];
+		snprintf(key, sizeof(key), "default/p%d", i);
+		missing += model_row(&b, key) == NULL;
+	}
+	CHECK_INT(missing, 0);
+	CHECK_INT(model_row_count(&b), 1400);
+	model_release(&b);
+}
+
 TEST(a_row_keys_by_its_current_object)
 {
 	struct model m;
@@ -710,6 +745,7 @@ int main(void)
 	RUN(a_row_keys_by_its_current_object);
 	RUN(history_0_keeps_no_previous_state);
 	RUN(a_quiet_row_has_no_history_block);
+	RUN(a_moved_model_finds_and_adds_its_rows);
 	RUN(every_entry_reads_back_with_tails_through_the_ring);
 	RUN(history_keeps_the_longest_resource_version);
 	RUN(a_tail_history_entry_reads_back_and_is_stored_when_one_follows);
