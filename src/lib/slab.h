@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SLAB_CHUNK 512	/* items per chunk: 40 KiB of 80-byte rows */
+#define SLAB_CHUNK 512	/* items per chunk: 44 KiB of 88-byte rows */
 
 struct slab {
 	size_t size;		/* bytes per item, a multiple of 8 */

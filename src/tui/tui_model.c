@@ -13,7 +13,7 @@
 
 const char *row_key(const void *row)
 {
-	return ((const struct row *)row)->obj->key;
+	return ((const struct row *)row)->key;
 }
 
 void model_init(struct model *m, struct informer *inf, struct listener *l)
@@ -562,7 +562,8 @@ void model_apply(struct model *m, struct notification *n)
 			return;
 		}
 		r = slab_alloc(m->row_slab);
-		r->obj = kobj_ref(obj);	/* its key is the set's */
+		r->obj = kobj_ref(obj);
+		r->key = obj->key;	/* the set's */
 		keyset_add(&m->rows, r);
 		fresh = true;
 		m->present++;
@@ -581,8 +582,9 @@ void model_apply(struct model *m, struct notification *n)
 		}
 		r->tombstone = n->delta.tombstone;
 	}
-	/* The set reads the new object's key, which is equal. */
 	swap_obj(&r->obj, obj);
+	/* The old object, and its key with it, may be gone now. */
+	r->key = obj->key;
 	r->last_type = n->delta.type;
 	row_set_last(r, h.time_ms);
 	/* An unchanged object (resync, relist of the same RV) is no change. */

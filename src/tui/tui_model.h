@@ -118,9 +118,15 @@ struct row_hist {
 };
 
 struct row {
-	/* Current state, or the last known when gone.  Its key is the row's,
-	 * and the model's set's (row_key()): the row keeps no copy. */
-	struct kobj *obj;
+	/*
+	 * obj's key, also the model's set's: no copy of its own, so whatever
+	 * changes obj points the key at the new object's, which is equal
+	 * (model_apply()).  Kept in the row although obj has it: a sort's
+	 * tie-break and a filter read it for every row, and through obj it
+	 * is one cache miss more each (a sort's p50 1.6x, measured).
+	 */
+	const char *key;
+	struct kobj *obj;	/* current state, or the last known when gone */
 	/*
 	 * NULL while the row has seen one delta and keeps no state: its
 	 * entry is then its tail (see struct row_hist), read back from the
@@ -147,7 +153,7 @@ struct row {
 	struct ostree_node order;
 	/*
 	 * The small fields side by side, with no hole between them: a row
-	 * lives in the model's row_slab, 80 bytes times 100,000.  Times in
+	 * lives in the model's row_slab, 88 bytes times 100,000.  Times in
 	 * 32 bits: last_s is seconds since 1970, good until 2106 (its
 	 * milliseconds apart, so that LAST sorts by the millisecond);
 	 * changed_ds is monotonic tenths of a second, good for 13 years of
