@@ -52,8 +52,8 @@ static void materialize(struct ostree *t)
 	t->all_shown = false;
 }
 
-/* xorshift64*: priorities need only be independent of the keys. */
-static uint32_t next_prio(struct ostree *t)
+/* xorshift64: a new seed, drawn only while the tree is empty. */
+static void next_seed(struct ostree *t)
 {
 	uint64_t x = t->seed;
 
@@ -61,7 +61,23 @@ static uint32_t next_prio(struct ostree *t)
 	x ^= x << 25;
 	x ^= x >> 27;
 	t->seed = x;
-	return (uint32_t)((x * 0x2545F4914F6CDD1DULL) >> 32);
+}
+
+/*
+ * n's priority: its address and the seed through a 64-bit mix (a
+ * bijection, so no two nodes tie).  Made each time it is needed, as cheap
+ * as reading it back and 8 bytes less a node.
+ */
+static inline uint64_t prio(const struct ostree *t, const struct ostree_node *n)
+{
+	uint64_t x = (uint64_t)(uintptr_t)n ^ t->seed;
+
+	x ^= x >> 31;
+	x *= 0x7fb5d329728ea185ULL;
+	x ^= x >> 27;
+	x *= 0x81dadef4bc2dd44dULL;
+	x ^= x >> 33;
+	return x;
 }
 
 void ostree_init(struct ostree *t, ostree_cmp_fn *cmp, void *ctx)
@@ -89,6 +105,7 @@ void ostree_clear(struct ostree *t)
 	t->root = NULL;
 	t->nr = 0;
 	t->all_shown = false;
+	next_seed(t);
 }
 
 /* Puts c where p was under p's parent (or at the root). */
@@ -148,14 +165,13 @@ void ostree_insert(struct ostree *t, struct ostree_node *n, bool shown)
 	}
 	n->l = n->r = NULL;
 	n->up = p;
-	n->prio = next_prio(t);
 	n->shown = shown;
 	n->count = shown ? 1 : 0;
 	n->total = 1;
 	n->linked = true;
 	*at = n;
 	add_up(p, shown ? 1 : 0, 1);
-	while (n->up && n->up->prio < n->prio)
+	while (n->up && prio(t, n->up) < prio(t, n))
 		rotate_up(t, n);
 	t->nr++;
 }
@@ -164,7 +180,7 @@ void ostree_remove(struct ostree *t, struct ostree_node *n)
 {
 	/* Down until it has one child at most, the higher priority rising. */
 	while (n->l && n->r)
-		rotate_up(t, n->l->prio > n->r->prio ? n->l : n->r);
+		rotate_up(t, prio(t, n->l) > prio(t, n->r) ? n->l : n->r);
 	struct ostree_node *p = n->up;
 	replace_child(t, n, n->l ? n->l : n->r);
 	add_up(p, n->shown ? -1 : 0, -1);
@@ -239,10 +255,9 @@ void ostree_build(struct ostree *t, struct ostree_node **nodes, size_t nr,
 	for (size_t i = 0; i < nr; i++) {
 		struct ostree_node *n = nodes[i], *last = NULL;
 		n->l = n->r = n->up = NULL;
-		n->prio = next_prio(t);
 		n->shown = pred ? pred(n, pctx) : true;
 		n->linked = true;
-		while (top && stack[top - 1]->prio < n->prio)
+		while (top && prio(t, stack[top - 1]) < prio(t, n))
 			last = stack[--top];
 		n->l = last;
 		if (last)
@@ -320,7 +335,7 @@ static int check_node(const struct ostree *t, const struct ostree_node *n,
 		return snprintf(buf, size, "a node in the tree is not marked linked"), -1;
 	if ((n->l && n->l->up != n) || (n->r && n->r->up != n))
 		return snprintf(buf, size, "a child's up is not its parent"), -1;
-	if ((n->l && n->l->prio > n->prio) || (n->r && n->r->prio > n->prio))
+	if ((n->l && prio(t, n->l) > prio(t, n)) || (n->r && prio(t, n->r) > prio(t, n)))
 		return snprintf(buf, size, "a child's priority is above its parent's"), -1;
 	if ((n->l && t->cmp(n->l, n, t->ctx) >= 0) || (n->r && t->cmp(n, n->r, t->ctx) >= 0))
 		return snprintf(buf, size, "a child is on the wrong side"), -1;

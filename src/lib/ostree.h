@@ -4,7 +4,11 @@
  * each counting the *shown* nodes of its subtree.
  *
  * A node is embedded in the caller's struct (container_of gets it back),
- * so that ordering n things costs 40 bytes each and copies none of them.
+ * so that ordering n things costs 32 bytes each and copies none of them.
+ * A node's priority is not stored but made from its address and the
+ * tree's seed (a 64-bit mix, so as random as a drawn one, and independent
+ * of the keys): it is fixed while the node is in the tree, which is all a
+ * treap asks of it.
  * A node is in the tree or not; shown or hidden while in it.  Hidden
  * nodes keep their place in the order but are skipped by rank and select:
  * that is how a filter narrows a sorted table without a second copy.
@@ -32,13 +36,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* At most OSTREE_MAX nodes in a tree: total's 30 bits. */
+#define OSTREE_MAX ((1u << 30) - 1)
+
 struct ostree_node {
 	struct ostree_node *l, *r, *up;
-	uint32_t prio;
 	uint32_t count;		/* shown nodes in this subtree, itself included */
-	uint32_t total;		/* nodes in this subtree, shown or not (in the padding) */
-	bool shown;
-	bool linked;		/* in a tree */
+	uint32_t total : 30;	/* nodes in this subtree, shown or not */
+	bool shown : 1;
+	bool linked : 1;	/* in a tree */
 };
 
 typedef int ostree_cmp_fn(const struct ostree_node *a, const struct ostree_node *b,
@@ -57,7 +63,9 @@ struct ostree {
 	 * hidden) sets them all again first.
 	 */
 	bool all_shown;
-	uint64_t seed;		/* the priorities' generator */
+	/* Mixed into every node's priority; drawn again when the tree is
+	 * emptied (ostree_clear(), ostree_build()), never while it has nodes. */
+	uint64_t seed;
 };
 
 /* An empty tree ordered by cmp(a, b, ctx).  It owns no memory. */

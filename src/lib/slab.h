@@ -5,7 +5,9 @@
  * (100,000 of them): no malloc header and no rounding to a malloc size
  * class per item, and an item never moves while it is allocated, so
  * pointers to it (an ostree node embedded in it, a hash set slot) stay
- * valid.
+ * valid.  Each item also has an id, a dense 32-bit number (slab_id(),
+ * slab_at()), for tables of many items where a pointer's 8 bytes count
+ * (the TUI's keyset of rows).
  *
  * Memory: chunks are never returned before slab_release(); a freed item
  * is reused by the next slab_alloc() (the most recently freed first).
@@ -19,13 +21,19 @@
 #define KINF_SLAB_H
 
 #include <stddef.h>
+#include <stdint.h>
 
-#define SLAB_CHUNK 512	/* items per chunk: 56 KiB of 112-byte rows */
+#define SLAB_CHUNK 512	/* items per chunk: 44 KiB of 88-byte rows */
 
 struct slab {
 	size_t size;		/* bytes per item, a multiple of 8 */
-	char **chunks;		/* owned, each SLAB_CHUNK items */
+	char **chunks;		/* owned, each SLAB_CHUNK items; chunk i holds ids i * SLAB_CHUNK... */
 	size_t chunks_nr, chunks_alloc;
+	/* The chunks by address, for slab_id(): chunks_nr of them. */
+	struct slab_range {
+		const char *base;
+		uint32_t no;	/* its index in chunks */
+	} *by_addr;
 	size_t fresh;		/* items of the newest chunk never handed out yet */
 	void *free;		/* freed items, each holding the next's address */
 	size_t live;		/* items allocated and not freed */
@@ -40,6 +48,16 @@ void slab_release(struct slab *s);
 void *slab_alloc(struct slab *s);
 /* Gives item p (from this slab's slab_alloc(), not yet freed) back. */
 void slab_free(struct slab *s, void *p);
+
+/* Item p's id: O(log chunks).  p is allocated from s (or was: an id
+ * outlives a free, and is the next alloc's that reuses the item). */
+uint32_t slab_id(const struct slab *s, const void *p);
+
+/* The item whose id is id (from slab_id(), its item allocated): O(1). */
+static inline void *slab_at(const struct slab *s, uint32_t id)
+{
+	return s->chunks[id / SLAB_CHUNK] + (size_t)(id % SLAB_CHUNK) * s->size;
+}
 
 static inline size_t slab_live(const struct slab *s)
 {

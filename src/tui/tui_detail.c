@@ -132,8 +132,8 @@ static void build_yaml(struct tui *t, struct row *r)
 /* The history entry the view looks at: `[` `]` move it, -1 is the newest. */
 static size_t step_of(const struct tui *t, const struct row *r)
 {
-	if (ds(t)->step < 0 || (size_t)ds(t)->step >= r->hist_nr)
-		return r->hist_nr ? r->hist_nr - 1 : 0;
+	if (ds(t)->step < 0 || (size_t)ds(t)->step >= row_hist_nr(r))
+		return row_hist_nr(r) ? row_hist_nr(r) - 1 : 0;
 	return (size_t)ds(t)->step;
 }
 
@@ -171,8 +171,8 @@ static void build(struct tui *t, struct row *r)
 	const char *arrow = t->utf8 ? "→" : "->";
 	char clock[16], how[64];
 	size_t step = step_of(t, r);
-	bool newest = !r->hist_nr || step + 1 == (size_t)r->hist_nr;
-	struct kobj *state = r->hist_nr ? row_hist_obj(r, step) : NULL;
+	bool newest = !row_hist_nr(r) || step + 1 == row_hist_nr(r);
+	struct kobj *state = row_hist_nr(r) ? row_hist_obj(r, step) : NULL;
 
 	if (ds(t)->yaml) {
 		build_yaml(t, r);
@@ -180,8 +180,8 @@ static void build(struct tui *t, struct row *r)
 	}
 	clear_lines(t);
 	add_line(t, A_BOLD, "Delta history: %zu since kinf started%s;  [ ] step through it",
-		 (size_t)r->hist_total, r->hist_total > r->hist_nr ? ", the latest shown" : "");
-	for (size_t i = 0; i < r->hist_nr; i++) {
+		 (size_t)row_hist_total(r), row_hist_total(r) > row_hist_nr(r) ? ", the latest shown" : "");
+	for (size_t i = 0; i < row_hist_nr(r); i++) {
 		struct hist_entry buf;
 		const struct hist_entry *h = row_hist_at(r, i, &buf);
 		format_clock(h->time_ms, clock);
@@ -189,38 +189,38 @@ static void build(struct tui *t, struct row *r)
 		char fate[192] = "";
 		if (tui_ctl_fate(t, tab->ctl, r, i, fate + 2, sizeof(fate) - 2))
 			memcpy(fate, "  ", 2);	/* --controller: where it went */
-		add_line(t, delta_attr(t, h->type) | (i == step && r->hist_nr > 1 ? A_REVERSE : 0),
+		add_line(t, delta_attr(t, h->type) | (i == step && row_hist_nr(r) > 1 ? A_REVERSE : 0),
 			 "%s %s  %-8s  rv %-10s  %s%s", i == step ? ">" : " ", clock,
 			 delta_type_name(h->type), h->rv[0] ? h->rv : "-", how, fate);
 	}
 	add_line(t, 0, "%s", "");
 
-	if (!newest || !r->prev) {
+	if (!newest || !row_prev(r)) {
 		/* A step's change: from the state before it, when both are kept. */
 		struct kobj *before = step ? row_hist_obj(r, step - 1) : NULL;
 		struct hist_entry buf;
-		const struct hist_entry *h = r->hist_nr ? row_hist_at(r, step, &buf) : NULL;
+		const struct hist_entry *h = row_hist_nr(r) ? row_hist_at(r, step, &buf) : NULL;
 
 		if (!h) {
 			add_line(t, A_BOLD, "Last update: none seen since kinf started");
 		} else if (!tab->m.hist_states) {
 			add_line(t, A_BOLD, "Step %zu of %zu: %s rv %s: no state is kept (--history 0)",
-				 step + 1, (size_t)r->hist_nr, delta_type_name(h->type), h->rv);
+				 step + 1, row_hist_nr(r), delta_type_name(h->type), h->rv);
 		} else if (!state) {
 			add_line(t, A_BOLD, "Step %zu of %zu: %s rv %s: its state is no longer kept "
-				 "(the newest %u are)", step + 1, (size_t)r->hist_nr,
+				 "(the newest %u are)", step + 1, row_hist_nr(r),
 				 delta_type_name(h->type), h->rv, tab->m.hist_states);
 		} else if (!before) {
 			add_line(t, A_BOLD, "Step %zu of %zu: %s rv %s: the first state kept",
-				 step + 1, (size_t)r->hist_nr, delta_type_name(h->type), h->rv);
+				 step + 1, row_hist_nr(r), delta_type_name(h->type), h->rv);
 		} else {
-			add_line(t, A_BOLD, "Step %zu of %zu: %s rv %s %s %s", step + 1, (size_t)r->hist_nr,
+			add_line(t, A_BOLD, "Step %zu of %zu: %s rv %s %s %s", step + 1, row_hist_nr(r),
 				 delta_type_name(h->type), before->rv, arrow, state->rv);
 			add_change(t, before, state);
 		}
 	} else {
-		add_line(t, A_BOLD, "Last update: rv %s %s %s", r->prev->rv, arrow, r->obj->rv);
-		add_change(t, r->prev, r->obj);
+		add_line(t, A_BOLD, "Last update: rv %s %s %s", row_prev(r)->rv, arrow, r->obj->rv);
+		add_change(t, row_prev(r), r->obj);
 	}
 	add_line(t, 0, "%s", "");
 
@@ -241,7 +241,7 @@ static void build(struct tui *t, struct row *r)
 		json_object_put(tree);
 	}
 	ds(t)->version = r->version;
-	ds(t)->ctl_gen = tui_ctl_generation(tab->ctl, r->key);
+	ds(t)->ctl_gen = tui_ctl_generation(tab->ctl, row_key(r));
 	ds(t)->ctl_any = tui_ctl_generation(tab->ctl, NULL);
 	ds(t)->built_mono = mono_ms();
 }
@@ -291,7 +291,7 @@ static void detail_draw(struct tui *t, const struct rect *r, bool focused)
 	char title[512], ago[32];
 
 	if (row && (row->version != ds(t)->version ||
-		    ds(t)->ctl_gen != tui_ctl_generation(tab->ctl, row->key) ||
+		    ds(t)->ctl_gen != tui_ctl_generation(tab->ctl, row_key(row)) ||
 		    (ds(t)->ctl_any != tui_ctl_generation(tab->ctl, NULL) &&
 		     t->now_mono - ds(t)->built_mono >= 1000)))
 		build(t, row);
@@ -344,13 +344,13 @@ static bool detail_request(struct tui *t, enum request req, int key)
 	case REQ_STEP_OLDER: case REQ_STEP_NEWER: {
 		/* A step older or newer in the history; past the newest: follow it. */
 		struct row *row = model_row(&t->tabs[ds(t)->tab].m, ds(t)->key);
-		if (!row || !row->hist_nr)
+		if (!row || !row_hist_nr(row))
 			return true;
 		size_t step = step_of(t, row);
 		if (req == REQ_STEP_OLDER && step > 0)
 			ds(t)->step = (long)step - 1;
 		else if (req == REQ_STEP_NEWER)
-			ds(t)->step = step + 1 >= row->hist_nr ? -1 : (long)step + 1;
+			ds(t)->step = step + 1 >= row_hist_nr(row) ? -1 : (long)step + 1;
 		build(t, row);
 		return true;
 	}

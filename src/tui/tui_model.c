@@ -27,8 +27,9 @@ void model_init(struct model *m, struct informer *inf, struct listener *l)
 	m->kind = res->kind;
 	m->namespaced = res->namespaced;
 	m->hist_states = HIST_STATES;
-	m->rows.key = row_key;
-	slab_init(&m->row_slab, sizeof(struct row));
+	m->row_slab = xmalloc(sizeof(*m->row_slab));
+	slab_init(m->row_slab, sizeof(struct row));
+	m->rows = (struct keyset)KEYSET_INIT(row_key, m->row_slab);
 	m->log = xcalloc(LOG_MAX, sizeof(*m->log));
 }
 
@@ -95,18 +96,64 @@ static void hist_unpack(const struct hist_slot *slot, struct hist_entry *h)
 	snprintf(h->rv, sizeof(h->rv), "%" PRIu64, slot->u.rv);
 }
 
+/* Where hb's ring starts: row_hist_first() of its row. */
+static size_t hist_first(const struct row_hist *hb)
+{
+	return hb->nr < HIST_MAX ? 0 : hb->total % HIST_MAX;
+}
+
+/* The power of two at or above n (0 for 0). */
+static size_t pow2_room(size_t n)
+{
+	size_t room = 1;
+
+	if (!n)
+		return 0;
+	while (room < n)
+		room *= 2;
+	return room;
+}
+
+/* The slots a block of nr entries has room for, its tail aside. */
+static size_t hist_slot_room(size_t nr, bool tail)
+{
+	return nr >= HIST_MAX ? HIST_MAX : pow2_room(nr - tail);
+}
+
+static void hist_free(struct row_hist *hb)
+{
+	if (!hb)
+		return;
+	kobj_unref(hb->prev);
+	for (size_t i = 0; hb->obj && i < hb->nr; i++)
+		kobj_unref(hb->obj[i]);
+	free(hb->obj);
+	/* The stored entries only: the tail's place was never written. */
+	for (size_t i = 0; i + hb->tail < hb->nr; i++)
+		hist_slot_release(&hb->slot[(hist_first(hb) + i) % HIST_MAX]);
+	free(hb);
+}
+
+void row_set_cells(struct row *r, const char *cells, size_t len, int64_t now_mono)
+{
+	struct row_cells_head head = { r->version, (uint32_t)(now_mono / 100) };
+	char *p = xmalloc(sizeof(head) + len + 1);
+
+	memcpy(p, &head, sizeof(head));
+	memcpy(p + sizeof(head), cells, len);
+	p[sizeof(head) + len] = '\0';
+	if (r->cells)
+		free(r->cells - sizeof(head));
+	r->cells = p + sizeof(head);
+}
+
 static void row_free(struct model *m, struct row *r)
 {
 	kobj_unref(r->obj);
-	kobj_unref(r->prev);
-	free(r->cells);
-	for (size_t i = 0; r->hist_obj && i < r->hist_nr; i++)
-		kobj_unref(r->hist_obj[i]);
-	free(r->hist_obj);
-	for (size_t i = 0; r->hist && i < r->hist_nr; i++)
-		hist_slot_release(&r->hist[i]);
-	free(r->hist);
-	slab_free(&m->row_slab, r);
+	if (r->cells)
+		free(r->cells - sizeof(struct row_cells_head));
+	hist_free(r->hist);
+	slab_free(m->row_slab, r);
 }
 
 void model_release(struct model *m)
@@ -117,7 +164,9 @@ void model_release(struct model *m)
 	while ((r = model_next_row(m, &iter)))
 		row_free(m, r);
 	keyset_release(&m->rows);
-	slab_release(&m->row_slab);
+	if (m->row_slab)
+		slab_release(m->row_slab);
+	free(m->row_slab);
 	model_log_clear(m);
 	free(m->log);
 	free(m->gone_q);
@@ -148,102 +197,122 @@ static void hist_from_delta(struct hist_entry *h, const struct notification *n)
 }
 
 /*
- * Whether h, a new row's first entry, reads back whole from the row: any
+ * Whether h, a row's newest entry, reads back whole from the row: any
  * delta of the initial list or of a watch, but a tombstone's, at a time
  * the row's 32-bit seconds hold (1970-2106).
  */
-static bool hist_can_be_lone(const struct hist_entry *h)
+static bool hist_can_be_tail(const struct hist_entry *h)
 {
-	return !h->list_no && !h->tombstone && h->source <= HIST_LONE_SOURCE &&
+	return !h->list_no && !h->tombstone && h->source <= HIST_TAIL_SOURCE &&
 	       h->time_ms >= 0 && h->time_ms / 1000 <= UINT32_MAX;
+}
+
+/* Makes r's block hold nr entries, the newest a tail or not: its slots'
+ * room follows (hist_slot_room()); a new block is zeroed. */
+static struct row_hist *hist_shape(struct row *r, size_t nr, bool tail)
+{
+	struct row_hist *hb = r->hist;
+	size_t room = hist_slot_room(nr, tail);
+
+	if (!hb || room != hist_slot_room(hb->nr, hb->tail)) {
+		hb = xrealloc(hb, sizeof(*hb) + room * sizeof(hb->slot[0]));
+		if (!r->hist)
+			memset(hb, 0, sizeof(*hb));
+		r->hist = hb;
+	}
+	hb->nr = (uint8_t)nr;
+	hb->tail = tail;
+	return hb;
 }
 
 /*
  * Most objects see one or two deltas: the history grows by doubling up to
  * HIST_MAX and only then turns into a ring, so 100,000 quiet objects do
- * not each carry room for HIST_MAX.
+ * not each carry room for HIST_MAX; and its newest entry is read back
+ * from the row (a tail) when it can be: a new row with no state kept has
+ * no block at all.  A row that is not new has a block with no tail here
+ * (row_hist_store() stored it).
  */
 static void row_push_hist(struct row *r, const struct hist_entry *h,
-			  struct kobj *obj, unsigned states)
+			  struct kobj *obj, unsigned states, bool fresh)
 {
+	bool tail = hist_can_be_tail(h);
+	struct row_hist *hb;
 	size_t at;
 
-	if (!r->hist_nr && hist_can_be_lone(h)) {
-		r->hist_lone = (unsigned char)(h->source | (h->resync_only ? HIST_LONE_RESYNC_ONLY : 0) |
-					       (h->replay ? HIST_LONE_REPLAY : 0));
-		r->hist_nr = 1;
-		r->hist_total = 1;
-		if (states) {
-			r->hist_obj = xmalloc(sizeof(*r->hist_obj));
-			r->hist_obj[0] = kobj_ref(obj);
-		}
-		return;
-	}
-
-	if (r->hist_nr < HIST_MAX) {
-		size_t room = row_hist_room(r);
-		if (r->hist_nr == room) {
-			/* One first: most objects never change while watched. */
-			room = room ? room * 2 : 1;
-			if (room > HIST_MAX)
-				room = HIST_MAX;
-			r->hist = xrealloc(r->hist, room * sizeof(*r->hist));
-			/* With no states kept (--history 0), no room for them. */
-			if (states)
-				r->hist_obj = xrealloc(r->hist_obj,
-						       room * sizeof(*r->hist_obj));
-		}
-		at = r->hist_nr++;	/* hist_first stays 0 until full */
+	if (tail)
+		r->hist_tail = (unsigned char)(h->source | (h->resync_only ? HIST_TAIL_RESYNC_ONLY : 0) |
+					       (h->replay ? HIST_TAIL_REPLAY : 0));
+	if (fresh && tail && !states)
+		return;		/* no block: one entry, the tail */
+	if (fresh)
+		hist_shape(r, 0, false);
+	hb = r->hist;
+	if (hb->nr < HIST_MAX) {
+		size_t room = pow2_room(hb->nr);
+		/* With no states kept (--history 0), no room for them. */
+		if (states && hb->nr == room)
+			hb->obj = xrealloc(hb->obj, (room ? room * 2 : 1) * sizeof(*hb->obj));
+		at = hb->nr;	/* row_hist_first() stays 0 until full */
+		hb = hist_shape(r, hb->nr + 1u, tail);
 	} else {
-		at = row_hist_first(r);
-		if (r->hist_obj)
-			kobj_unref(r->hist_obj[at]);
-		hist_slot_release(&r->hist[at]);
+		at = hist_first(hb);
+		if (hb->obj)
+			kobj_unref(hb->obj[at]);
+		hist_slot_release(&hb->slot[at]);
+		hb->tail = tail;
 	}
-	hist_pack(&r->hist[at], h);
-	r->hist_total++;	/* moves row_hist_first() on when full */
-	if (!r->hist_obj)
+	if (!tail)
+		hist_pack(&hb->slot[at], h);
+	hb->total++;	/* moves row_hist_first() on when full */
+	if (!hb->obj)
 		return;
-	r->hist_obj[at] = states ? kobj_ref(obj) : NULL;
+	hb->obj[at] = states ? kobj_ref(obj) : NULL;
 	/* Only the newest `states` entries hold their object. */
-	if (r->hist_nr > states) {
-		size_t drop = (row_hist_first(r) + r->hist_nr - 1 - states) % HIST_MAX;
-		kobj_unref(r->hist_obj[drop]);
-		r->hist_obj[drop] = NULL;
+	if (hb->nr > states) {
+		size_t drop = (row_hist_first(r) + hb->nr - 1 - states) % HIST_MAX;
+		kobj_unref(hb->obj[drop]);
+		hb->obj[drop] = NULL;
 	}
 }
 
 const struct hist_entry *row_hist_at(const struct row *r, size_t i, struct hist_entry *buf)
 {
-	if (r->hist) {
-		hist_unpack(&r->hist[(row_hist_first(r) + i) % HIST_MAX], buf);
+	if (r->hist && !(r->hist->tail && i + 1 == r->hist->nr)) {
+		hist_unpack(&r->hist->slot[(row_hist_first(r) + i) % HIST_MAX], buf);
 		return buf;
 	}
 	memset(buf, 0, sizeof(*buf));
 	buf->time_ms = row_last_ms(r);
 	buf->type = (unsigned char)r->last_type;
-	buf->source = r->hist_lone & HIST_LONE_SOURCE;
-	buf->resync_only = r->hist_lone & HIST_LONE_RESYNC_ONLY;
-	buf->replay = r->hist_lone & HIST_LONE_REPLAY;
+	buf->source = r->hist_tail & HIST_TAIL_SOURCE;
+	buf->resync_only = r->hist_tail & HIST_TAIL_RESYNC_ONLY;
+	buf->replay = r->hist_tail & HIST_TAIL_REPLAY;
 	snprintf(buf->rv, sizeof(buf->rv), "%s", r->obj->rv);
 	return buf;
 }
 
-/* Stores a lone entry, before the row's fields it is read from change. */
+/* Stores r's tail entry, before the row's fields it is read from change. */
 static void row_hist_store(struct row *r)
 {
-	struct hist_entry lone;
+	struct hist_entry tail;
+	size_t nr = row_hist_nr(r);
 
-	if (r->hist || !r->hist_nr)
+	if (r->hist && !r->hist->tail)
 		return;
-	lone = *row_hist_at(r, 0, &lone);	/* made while hist is NULL */
-	r->hist = xmalloc(row_hist_room(r) * sizeof(*r->hist));	/* 1 */
-	hist_pack(&r->hist[0], &lone);
+	tail = *row_hist_at(r, nr - 1, &tail);	/* made while it is the tail */
+	if (!r->hist) {
+		hist_shape(r, 1, false);
+		r->hist->total = 1;
+	} else {
+		hist_shape(r, nr, false);
+	}
+	hist_pack(&r->hist->slot[(row_hist_first(r) + nr - 1) % HIST_MAX], &tail);
 }
 
 struct kobj *row_hist_obj(const struct row *r, size_t i)
 {
-	return r->hist_obj ? r->hist_obj[(row_hist_first(r) + i) % HIST_MAX] : NULL;
+	return r->hist && r->hist->obj ? r->hist->obj[(row_hist_first(r) + i) % HIST_MAX] : NULL;
 }
 
 static void group_free_items(struct model *m, struct log_group *g)
@@ -484,16 +553,19 @@ void model_apply(struct model *m, struct notification *n)
 	}
 
 	struct row *r = keyset_get(&m->rows, obj->key);
+	bool fresh = false;
 	if (r)
-		row_hist_store(r);	/* a lone entry reads from what changes now */
+		row_hist_store(r);	/* a tail entry reads from what changes now */
 	if (!r) {
 		if (n->kind == NOTIFY_DELETE) {
 			notification_release(n);
 			return;
 		}
-		r = slab_alloc(&m->row_slab);
-		r->key = obj->key;
+		r = slab_alloc(m->row_slab);
+		r->obj = kobj_ref(obj);
+		r->key = obj->key;	/* the set's */
 		keyset_add(&m->rows, r);
+		fresh = true;
 		m->present++;
 	} else if (r->gone && n->kind != NOTIFY_DELETE) {
 		r->gone = false;
@@ -509,14 +581,6 @@ void model_apply(struct model *m, struct notification *n)
 			m->present--;
 		}
 		r->tombstone = n->delta.tombstone;
-	} else if (n->kind == NOTIFY_UPDATE && n->old && m->hist_states &&
-		   strcmp(n->old->rv, obj->rv)) {
-		/*
-		 * With --history 0 no past state is kept, not even this one:
-		 * the cache has let it go, and under churn the rows' prev
-		 * would grow into a second copy of the cache.
-		 */
-		swap_obj(&r->prev, n->old);
 	}
 	swap_obj(&r->obj, obj);
 	/* The old object, and its key with it, may be gone now. */
@@ -529,7 +593,15 @@ void model_apply(struct model *m, struct notification *n)
 	r->version++;
 	if (n->kind == NOTIFY_DELETE)
 		gone_push(m, r);
-	row_push_hist(r, &h, r->obj, m->hist_states);
+	row_push_hist(r, &h, r->obj, m->hist_states, fresh);
+	/*
+	 * With --history 0 no past state is kept, not even this one: the
+	 * cache has let it go, and under churn the rows' prev would grow into
+	 * a second copy of the cache.  With states kept, the row has its
+	 * history block by now.
+	 */
+	if (n->kind == NOTIFY_UPDATE && n->old && m->hist_states && strcmp(n->old->rv, obj->rv))
+		swap_obj(&r->hist->prev, n->old);
 	if (m->row_hook)
 		m->row_hook(m, r, false);
 	notification_release(n);
@@ -576,7 +648,7 @@ bool model_expire(struct model *m, int64_t now_mono)
 		m->gone_head++;
 		if (m->row_hook)
 			m->row_hook(m, r, true);
-		keyset_remove(&m->rows, r->key);
+		keyset_remove(&m->rows, row_key(r));
 		row_free(m, r);
 		m->gone--;
 		freed = true;
@@ -656,7 +728,7 @@ bool filter_match_row(const struct filter *f, const struct row *r)
 {
 	if (f->sel)
 		return selector_matches(f->sel, r->obj ? r->obj->labels : "");
-	return filter_match_key(f, r->key);
+	return filter_match_key(f, row_key(r));
 }
 
 void hist_describe(const struct hist_entry *h, char *buf, size_t size)

@@ -13,8 +13,9 @@
  * after it changed and before it is freed: one delta costs the table
  * O(log n), never a pass over the rows.
  *
- * Ownership: a row holds one reference to obj and to prev.  Log entries
- * hold no object, only copies of the key and resourceVersion.
+ * Ownership: a row holds one reference to obj, and its history one to
+ * prev and to each of its states.  Log entries hold no object, only
+ * copies of the key and resourceVersion.
  *
  * Threads: none.  Only the terminal thread touches a model.
  */
@@ -38,10 +39,11 @@
 #define HIST_STATES 8		/* of which this many keep the object's state */
 #define LOG_MAX 5000		/* delta log entries kept per resource */
 
-/* struct row's hist_lone: a lone history entry's source and flags. */
-#define HIST_LONE_SOURCE 0x03u	/* enum delta_source */
-#define HIST_LONE_RESYNC_ONLY 0x04u
-#define HIST_LONE_REPLAY 0x08u
+/* struct row's hist_tail: the source and flags of its newest history
+ * entry, while that entry is read back from the row. */
+#define HIST_TAIL_SOURCE 0x03u	/* enum delta_source */
+#define HIST_TAIL_RESYNC_ONLY 0x04u
+#define HIST_TAIL_REPLAY 0x08u
 
 /*
  * One delta in an object's history, as it is read (row_hist_at()), and as
@@ -80,96 +82,133 @@ struct hist_slot {
 	unsigned list_no : 12;
 };
 
+/*
+ * A row's history beyond what the row reads back: made on the row's second
+ * delta, or on its first when states are kept (--history above 0).  Most
+ * rows of a large list see one delta while watched and never have one,
+ * so these fields cost a quiet row nothing (8 bytes for the pointer).
+ */
+struct row_hist {
+	/* The state the row's last update replaced, or NULL (always with --history 0). */
+	struct kobj *prev;
+	/*
+	 * The object each delta left (a reference, at the same index as its
+	 * entry), kept for the newest model.hist_states entries only: the
+	 * detail view steps through them.  NULL: none kept (--history 0).
+	 * Room for row_hist_room() entries.
+	 */
+	struct kobj **obj;
+	uint32_t total;		/* deltas ever, stored or not */
+	uint8_t nr;		/* entries, at most HIST_MAX */
+	/*
+	 * The newest entry is not in slot but read back from the row (its
+	 * time, type and object's rv are row_last_ms(), last_type and obj's;
+	 * its source and flags hist_tail), as most entries can be: it is
+	 * stored when the next delta comes, so a row that changed once
+	 * stores one entry, not two.
+	 */
+	bool tail;
+	/*
+	 * Oldest first, growing to HIST_MAX, then a ring from
+	 * row_hist_first(); the tail's place is kept for it but not written.
+	 * Room for the entries stored (tail's aside), to the power of two at
+	 * or above it; HIST_MAX once the ring is full.
+	 */
+	struct hist_slot slot[];
+};
+
 struct row {
 	/*
-	 * obj's key, also the model's set's: no copy of its own (100,000
-	 * rows, 4.6 MiB), so whatever changes obj points the key at the new
-	 * object's, which is equal (model_apply()).
+	 * obj's key, also the model's set's: no copy of its own, so whatever
+	 * changes obj points the key at the new object's, which is equal
+	 * (model_apply()).  Kept in the row although obj has it: a sort's
+	 * tie-break and a filter read it for every row, and through obj it
+	 * is one cache miss more each (a sort's p50 1.6x, measured).
 	 */
 	const char *key;
 	struct kobj *obj;	/* current state, or the last known when gone */
-	/* The state its last update replaced, or NULL (always with --history 0). */
-	struct kobj *prev;
 	/*
-	 * The small fields side by side, with no hole between them: a row
-	 * lives in the model's row_slab, 128 bytes times 100,000.  Times in
-	 * 32 bits: last_s is seconds since 1970, good until 2106 (its
-	 * milliseconds apart, so that LAST sorts by the millisecond);
-	 * changed_ds is monotonic tenths of a second, good for 13 years of
-	 * uptime.  Read them through row_last_ms() and row_changed_recently().
+	 * NULL while the row has seen one delta and keeps no state: its
+	 * entry is then its tail (see struct row_hist), read back from the
+	 * row.  Read through row_hist_nr(), row_hist_total(), row_prev(),
+	 * row_hist_at() and row_hist_obj().
 	 */
-	unsigned version;	/* bumped on every delta (views cache by it) */
-	unsigned cells_version;	/* of cells, below (here: no hole beside cells_mono) */
-	uint32_t last_s;	/* wall clock of the last delta, seconds */
-	uint32_t changed_ds;	/* monotonic 1/10 s; for the "just changed" mark; 0: never */
-	uint32_t hist_total;	/* deltas ever, stored or not */
+	struct row_hist *hist;
 	/*
-	 * hist_nr at most HIST_MAX.  Where the ring starts and how much room
-	 * hist has are not kept but follow from hist_nr and hist_total:
-	 * row_hist_first(), row_hist_room().
-	 */
-	unsigned hist_nr : 7;
-	unsigned last_msec : 10;	/* last_s's milliseconds */
-	unsigned last_type : 3;		/* enum delta_type */
-	unsigned hist_lone : 4;		/* source | HIST_LONE_* flags, while hist is NULL */
-	bool tombstone : 1;		/* deleted by a relist, not by the server */
-	bool gone : 1;			/* deleted; shown dimmed until model_expire() */
-	bool sort_rank : 1;		/* see order below */
-	/*
-	 * Oldest first, growing to HIST_MAX, then a ring from row_hist_first().
-	 * Most objects see one delta, from the initial list or a watch:
-	 * while that is all (hist_nr 1, hist NULL), the entry is not stored
-	 * but read back from the row (its time, type and object's rv are
-	 * row_last_ms(), last_type and obj's) and from hist_lone, its source
-	 * and flags: no malloc for it.  The next delta stores it first.
-	 */
-	struct hist_slot *hist;
-	/*
-	 * The object each delta left (a reference, at the same index), kept
-	 * for the newest model.hist_states entries only: the detail view
-	 * steps through them.  NULL: not kept.
-	 */
-	struct kobj **hist_obj;
-	/*
-	 * The kind's table cells of version cells_version of the row, packed
-	 * "READY\0STATUS\0...\0" in one allocation (tui_table.c makes them;
-	 * NULL: not yet).  No reference to the object they were made of: an
-	 * old version is not kept alive for its cells.
+	 * The kind's table cells, packed "READY\0STATUS\0...\0" (tui_table.c
+	 * makes them: row_set_cells(); NULL: not yet).  Of which version of
+	 * the row and when they were made is in the same allocation, just
+	 * before the text (struct row_cells_head): 8 bytes only rows with
+	 * cells pay.  No reference to the object they were made of: an old
+	 * version is not kept alive for its cells.
 	 */
 	char *cells;
-	int64_t cells_mono;	/* when computed: AGE moves on */
 	/*
 	 * The row's place in its table's order, and the fixed part of the key
 	 * of that order, made once per delta (tui_table.c's sort_key()): rank
 	 * (0: a number, 1: text), then num.  The text it is then sorted by is
 	 * not kept: it is read again from the object or the cells.
 	 */
-	struct ostree_node order;
 	uint64_t sort_num;
+	struct ostree_node order;
+	/*
+	 * The small fields side by side, with no hole between them: a row
+	 * lives in the model's row_slab, 88 bytes times 100,000.  Times in
+	 * 32 bits: last_s is seconds since 1970, good until 2106 (its
+	 * milliseconds apart, so that LAST sorts by the millisecond);
+	 * changed_ds is monotonic tenths of a second, good for 13 years of
+	 * uptime.  Read them through row_last_ms() and row_changed_recently().
+	 */
+	unsigned version;	/* bumped on every delta (views cache by it) */
+	uint32_t last_s;	/* wall clock of the last delta, seconds */
+	uint32_t changed_ds;	/* monotonic 1/10 s; for the "just changed" mark; 0: never */
+	unsigned last_msec : 10;	/* last_s's milliseconds */
+	unsigned last_type : 3;		/* enum delta_type */
+	unsigned hist_tail : 4;		/* source | HIST_TAIL_* flags of the history's tail */
+	bool tombstone : 1;		/* deleted by a relist, not by the server */
+	bool gone : 1;			/* deleted; shown dimmed until model_expire() */
+	bool sort_rank : 1;		/* see order above */
 };
 
-_Static_assert(HIST_MAX < 128 && (HIST_MAX & (HIST_MAX - 1)) == 0, "hist_nr's 7 bits, the ring");
+_Static_assert(HIST_MAX < 256 && (HIST_MAX & (HIST_MAX - 1)) == 0, "row_hist.nr's 8 bits, the ring");
 _Static_assert(DELTA__COUNT <= 8, "last_type's 3 bits");
+
+/* Entries in r's history (at most HIST_MAX), and its deltas ever. */
+static inline size_t row_hist_nr(const struct row *r)
+{
+	return r->hist ? r->hist->nr : 1;
+}
+
+static inline uint32_t row_hist_total(const struct row *r)
+{
+	return r->hist ? r->hist->total : 1;
+}
+
+/* The state r's last update replaced, or NULL. */
+static inline struct kobj *row_prev(const struct row *r)
+{
+	return r->hist ? r->hist->prev : NULL;
+}
 
 /*
  * Where r's ring of history starts: 0 until it is full; from then on each
- * delta moves it on by one as it adds one to hist_total (a uint32 wraps
+ * delta moves it on by one as it adds one to the total (a uint32 wraps
  * at a multiple of HIST_MAX, so the two stay in step).
  */
 static inline unsigned row_hist_first(const struct row *r)
 {
-	return r->hist_nr < HIST_MAX ? 0 : r->hist_total % HIST_MAX;
+	return row_hist_nr(r) < HIST_MAX ? 0 : row_hist_total(r) % HIST_MAX;
 }
 
-/* The entries r's hist and hist_obj have room for: hist_nr's power of two
- * at or above it (they grow by doubling, one first), at most HIST_MAX. */
+/* The entries r's history has room for: its count's power of two at or
+ * above it (it grows by doubling, one first), at most HIST_MAX. */
 static inline size_t row_hist_room(const struct row *r)
 {
-	size_t room = 1;
+	size_t room = 1, nr = row_hist_nr(r);
 
-	if (!r->hist_nr)
+	if (!nr)
 		return 0;
-	while (room < r->hist_nr)
+	while (room < nr)
 		room *= 2;
 	return room;
 }
@@ -184,6 +223,36 @@ static inline int64_t row_last_ms(const struct row *r)
 static inline bool row_changed_recently(const struct row *r, int64_t now_mono)
 {
 	return r->changed_ds && now_mono / 100 - (int64_t)r->changed_ds < CHANGED_MARK_MS / 100;
+}
+
+/* What precedes a row's cells in their allocation. */
+struct row_cells_head {
+	unsigned version;	/* the row's, when they were made */
+	uint32_t ds;		/* monotonic 1/10 s, when they were made: AGE moves on */
+};
+
+/*
+ * Sets r's cells to the len bytes at cells (a NUL is added), made of its
+ * current version at now_mono (monotonic ms); frees the last ones.
+ */
+void row_set_cells(struct row *r, const char *cells, size_t len, int64_t now_mono);
+
+static inline const struct row_cells_head *row_cells_head(const struct row *r)
+{
+	return (const struct row_cells_head *)(const void *)(r->cells - sizeof(struct row_cells_head));
+}
+
+/* Whether r has cells of its current version. */
+static inline bool row_cells_current(const struct row *r)
+{
+	return r->cells && row_cells_head(r)->version == r->version;
+}
+
+/* How old r's cells (which it must have) are at now_mono, in ms (to a
+ * tenth of a second). */
+static inline int64_t row_cells_age(const struct row *r, int64_t now_mono)
+{
+	return now_mono - (int64_t)row_cells_head(r)->ds * 100;
 }
 
 enum log_kind {
@@ -249,8 +318,13 @@ struct model {
 	bool namespaced;
 	unsigned hist_states;	/* states kept per object (HIST_STATES) */
 
-	struct keyset rows;	/* of struct row, by key: model_row(), model_next_row() */
-	struct slab row_slab;	/* where the rows live: no malloc per row */
+	struct keyset rows;	/* of struct row in row_slab, by key: model_row(), model_next_row() */
+	/*
+	 * Where the rows live (owned): no malloc per row.  Its own
+	 * allocation, not a member: rows points at it, and a model may move
+	 * (the TUI's tabs are an array that grows when `:` opens one).
+	 */
+	struct slab *row_slab;
 	size_t present;		/* rows not gone */
 	size_t gone;
 	/*
@@ -293,6 +367,7 @@ struct model {
 	size_t held_nr, held_alloc;
 };
 
+/* A model may be moved (copied, and the old copy forgotten) after init. */
 void model_init(struct model *m, struct informer *inf, struct listener *l);
 void model_release(struct model *m);
 
@@ -322,7 +397,7 @@ void model_log_clear(struct model *m);
 /* Opens or closes a group's list of deltas. */
 void model_group_toggle(struct model *m, struct log_entry *e);
 
-/* History entry i (0 oldest) of row->hist_nr, made in buf (the result), and
+/* History entry i (0 oldest) of row_hist_nr(row), made in buf (the result), and
  * the state it left (or NULL). */
 const struct hist_entry *row_hist_at(const struct row *r, size_t i, struct hist_entry *buf);
 struct kobj *row_hist_obj(const struct row *r, size_t i);

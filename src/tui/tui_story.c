@@ -404,7 +404,7 @@ static const struct fate *fate_of(const struct story *s, const struct row *r, si
 	const char *delta = delta_type_name(h->type);
 	size_t later = 0;
 
-	for (size_t j = i + 1; j < r->hist_nr; j++) {
+	for (size_t j = i + 1; j < row_hist_nr(r); j++) {
 		const struct hist_entry *o = row_hist_at(r, j, &obuf);
 		later += o->type == h->type && !strcmp(o->rv, h->rv);
 	}
@@ -421,7 +421,7 @@ static const struct fate *fate_of(const struct story *s, const struct row *r, si
 bool tui_ctl_fate(const struct tui *t, const struct tui_ctl *ctl, const struct row *r,
 		  size_t i, char *buf, size_t size)
 {
-	const struct story *s = ctl ? hashmap_get(&ctl->stories, r->key) : NULL;
+	const struct story *s = ctl ? hashmap_get(&ctl->stories, row_key(r)) : NULL;
 	const struct fate *f = s ? fate_of(s, r, i) : NULL;
 	const char *arrow = t->utf8 ? "→" : "->";
 

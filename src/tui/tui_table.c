@@ -114,10 +114,8 @@ static void cells_make(struct tab *tab, struct row *r, int64_t now_mono, struct 
 		columns_cells(tab->crds, tab->m.kind, names, tree, now, &pack);
 		json_object_put(tree);
 	}
-	free(r->cells);
-	r->cells = nr ? strbuf_detach(&pack, NULL) : xstrdup("");
-	r->cells_version = r->version;
-	r->cells_mono = now_mono;
+	row_set_cells(r, nr ? pack.buf : "", nr ? pack.len : 0, now_mono);
+	strbuf_release(&pack);
 }
 
 #define MAX_SORT 24
@@ -386,7 +384,7 @@ static int cmp_keys(const struct table_state *st, const struct row *a, const str
 	if (!c)
 		c = cmp_text(st, a, b);
 	if (!c)
-		c = strcmp(a->key, b->key);
+		c = strcmp(row_key(a), row_key(b));
 	return st->sort_desc ? -c : c;
 }
 
@@ -426,7 +424,7 @@ static uint64_t sort_piece(const void *p, uint32_t stage, void *ctx)
 		size_t len = sort_text(st, r, buf, limit < sizeof(buf) ? limit : sizeof(buf));
 		return keysort_text(buf, len, off);
 	}
-	return keysort_str(r->key, (size_t)(stage - STAGE_KEY) * KEYSORT_TEXT_STEP);
+	return keysort_str(row_key(r), (size_t)(stage - STAGE_KEY) * KEYSORT_TEXT_STEP);
 }
 
 static uint32_t sort_next(uint32_t stage, uint64_t piece, void *ctx)
@@ -564,8 +562,7 @@ static const char *row_cells(struct tui *t, struct tab *tab, struct row *r, int6
 {
 	int64_t now = t->now_mono ? t->now_mono : mono_ms();
 
-	if (r->cells && r->cells_version == r->version &&
-	    (max_age < 0 || now - r->cells_mono < max_age))
+	if (row_cells_current(r) && (max_age < 0 || row_cells_age(r, now) < max_age))
 		return r->cells;
 	if (ts(tab)->pend) {	/* placed by its new cells after the build */
 		cells_make(tab, r, now, &ts(tab)->cells_text);
@@ -670,7 +667,7 @@ static size_t order_keys(struct tab *tab, struct keysort_item *items, struct key
 		struct row *r = items[i].p;
 		key_prefetch(st, items, nr, i);
 		/* Not row_cells(): a row is not moved in a tree about to go. */
-		if (st->cells_live && (!r->cells || r->cells_version != r->version))
+		if (st->cells_live && !row_cells_current(r))
 			cells_make(tab, r, now, &st->cells_text);
 		sort_key(st, r);
 		/* The first piece while the row is at hand: one pass fewer.  A
@@ -1072,7 +1069,7 @@ static void row_mark(const struct tui *t, const struct row *r, char mark[2], int
 		*attr = A_DIM | tui_color(t, PAIR_DELETED);
 	} else if (row_changed_recently(r, t->now_mono)) {
 		/* New to the cache (added, or first listed) or changed. */
-		mark[0] = r->hist_total == 1 || r->last_type == DELTA_ADDED ? '+' : '*';
+		mark[0] = row_hist_total(r) == 1 || r->last_type == DELTA_ADDED ? '+' : '*';
 		*attr = A_BOLD | tui_color(t, PAIR_MARK);
 	} else {
 		mark[0] = ' ';
@@ -1310,7 +1307,7 @@ static bool table_request(struct tui *t, enum request req, int key)
 	if (req == REQ_ENTER) {
 		struct row *r = table_selected(tab);
 		if (r)
-			detail_open(t, t->cur, r->key, false);
+			detail_open(t, t->cur, row_key(r), false);
 		return true;
 	}
 	return false;

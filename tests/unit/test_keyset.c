@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lib/keyset.h"
+#include "lib/slab.h"
 #include "lib/util.h"
 #include "unit.h"
 
@@ -19,7 +20,27 @@ struct item {
 	bool seen;
 };
 
-static struct item items[ITEMS];
+/* Each from the slab the set's slots name them in. */
+static struct item *items[ITEMS];
+static struct slab slab;
+
+/* ITEMS items from a new slab, a few freed and taken again between them,
+ * so that ids and addresses are not in step. */
+static void items_new(void)
+{
+	void *spare[64];
+
+	slab_init(&slab, sizeof(struct item));
+	for (size_t i = 0; i < ITEMS; i++) {
+		if (i % 97 == 5)
+			for (size_t j = 0; j < 64; j++)
+				spare[j] = slab_alloc(&slab);
+		items[i] = slab_alloc(&slab);
+		if (i % 97 == 5)
+			for (size_t j = 0; j < 64; j += 2)
+				slab_free(&slab, spare[j]);
+	}
+}
 
 static const char *item_key(const void *p)
 {
@@ -42,9 +63,9 @@ static void check_all(const struct keyset *set)
 	size_t in = 0, wrong = 0;
 
 	for (size_t i = 0; i < ITEMS; i++) {
-		void *got = keyset_get(set, items[i].key);
-		in += items[i].in;
-		wrong += got != (items[i].in ? &items[i] : NULL);
+		void *got = keyset_get(set, items[i]->key);
+		in += items[i]->in;
+		wrong += got != (items[i]->in ? items[i] : NULL);
 	}
 	CHECK_INT(wrong, 0);
 	CHECK_INT(keyset_len(set), in);
@@ -52,15 +73,16 @@ static void check_all(const struct keyset *set)
 
 TEST(random_adds_and_removes_agree_with_a_model)
 {
-	struct keyset set = KEYSET_INIT(item_key);
+	items_new();
+	struct keyset set = KEYSET_INIT(item_key, &slab);
 
 	for (size_t i = 0; i < ITEMS; i++)
-		snprintf(items[i].key, sizeof(items[i].key), "ns-%zu/pod-%zu", i % 7, i);
+		snprintf(items[i]->key, sizeof(items[i]->key), "ns-%zu/pod-%zu", i % 7, i);
 	for (int round = 0; round < 4; round++) {
 		/* Fill to most, then empty to few: the table grows and shrinks. */
 		unsigned want = round % 2 ? 5 : 95;
 		for (int step = 0; step < 4 * ITEMS; step++) {
-			struct item *it = &items[rnd() % ITEMS];
+			struct item *it = items[rnd() % ITEMS];
 			bool add = rnd() % 100 < want;
 			if (add && !it->in) {
 				keyset_add(&set, it);
@@ -74,22 +96,23 @@ TEST(random_adds_and_removes_agree_with_a_model)
 	}
 	CHECK(keyset_get(&set, "ns-0/absent") == NULL);
 	CHECK(keyset_remove(&set, "ns-0/absent") == NULL);
+	CHECK_INT(sizeof(*set.slots), 4);	/* an id, not a pointer */
 	keyset_release(&set);
+	slab_release(&slab);
 }
 
 TEST(next_visits_each_member_once_and_an_emptied_set_owns_nothing)
 {
-	struct keyset set = KEYSET_INIT(item_key);
+	items_new();
+	struct keyset set = KEYSET_INIT(item_key, &slab);
 	size_t iter = 0, visits = 0, wrong = 0;
 	struct item *it;
 
-	for (size_t i = 0; i < ITEMS; i++) {
-		snprintf(items[i].key, sizeof(items[i].key), "k%zu", i);
-		items[i].in = items[i].seen = false;
-	}
+	for (size_t i = 0; i < ITEMS; i++)
+		snprintf(items[i]->key, sizeof(items[i]->key), "k%zu", i);
 	for (size_t i = 0; i < ITEMS; i += 3) {
-		keyset_add(&set, &items[i]);
-		items[i].in = true;
+		keyset_add(&set, items[i]);
+		items[i]->in = true;
 	}
 	while ((it = keyset_next(&set, &iter))) {
 		wrong += !it->in || it->seen;
@@ -99,10 +122,11 @@ TEST(next_visits_each_member_once_and_an_emptied_set_owns_nothing)
 	CHECK_INT(wrong, 0);
 	CHECK_INT(visits, keyset_len(&set));
 	for (size_t i = 0; i < ITEMS; i += 3)
-		CHECK(keyset_remove(&set, items[i].key) == &items[i]);
+		CHECK(keyset_remove(&set, items[i]->key) == items[i]);
 	CHECK(set.slots == NULL);
 	CHECK_INT(set.cap, 0);
 	keyset_release(&set);
+	slab_release(&slab);
 }
 
 int main(void)

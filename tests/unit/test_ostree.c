@@ -272,6 +272,52 @@ TEST(sorted_inserts_stay_shallow)
 	CHECK(agrees(&t));
 }
 
+/* The deepest node of t. */
+static int depth_of(void)
+{
+	int depth = 0;
+
+	for (int i = 0; i < ITEMS; i++) {
+		int d = 0;
+		for (struct ostree_node *n = &items[i].node; n->up; n = n->up)
+			d++;
+		if (d > depth)
+			depth = d;
+	}
+	return depth;
+}
+
+/*
+ * Priorities come from the nodes' addresses: nodes in address order built
+ * in that order (as the TUI's rows of a first list, one slab after the
+ * other) must still make a shallow tree, each build with a new seed.
+ */
+TEST(address_ordered_build_stays_shallow)
+{
+	struct ostree t;
+	struct ostree_node *nodes[ITEMS];
+
+	memset(items, 0, sizeof(items));
+	ostree_init(&t, cmp, NULL);
+	for (int i = 0; i < ITEMS; i++) {
+		items[i] = (struct item){ .key = i, .id = i, .in = true, .shown = true };
+		nodes[i] = &items[i].node;
+	}
+	for (int round = 0; round < 3; round++) {
+		ostree_build(&t, nodes, ITEMS, NULL, NULL);
+		int depth = depth_of();
+		CHECKF(depth < 40, "depth %d for a build of %d nodes", depth, ITEMS);
+		CHECK(agrees(&t));
+	}
+}
+
+/* What a row pays for its place in the order (three links, two counts). */
+TEST(node_is_32_bytes)
+{
+	CHECKF(sizeof(void *) != 8 || sizeof(struct ostree_node) == 32,
+	       "a node takes %zu bytes", sizeof(struct ostree_node));
+}
+
 int main(void)
 {
 	RUN(empty_tree);
@@ -279,5 +325,7 @@ int main(void)
 	RUN(build_and_refilter);
 	RUN(show_all_then_filter_again);
 	RUN(sorted_inserts_stay_shallow);
+	RUN(address_ordered_build_stays_shallow);
+	RUN(node_is_32_bytes);
 	return unit_done();
 }

@@ -117,9 +117,63 @@ TEST(a_freed_item_is_reused_before_a_new_chunk)
 	memset(held, 0, sizeof(held));
 }
 
+/*
+ * Every live item's id leads back to it, ids are distinct and dense (below
+ * the chunks' items), and a chunk's first and last items are its ids'
+ * ends.  Items of 8 bytes too: malloc's header between two chunks is then
+ * two items' worth, so that an item taken for the chunk before is caught.
+ */
+static void check_ids(size_t size)
+{
+	struct slab s;
+	size_t wrong = 0, dup = 0, out = 0;
+	static unsigned char used[SLOTS + SLAB_CHUNK];
+
+	slab_init(&s, size);
+	for (size_t i = 0; i < SLOTS; i++)
+		held[i] = slab_alloc(&s);
+	for (int round = 0; round < 20000; round++) {
+		size_t i = rnd() % SLOTS;
+		if (held[i] && rnd() % 3 == 0) {
+			slab_free(&s, held[i]);
+			held[i] = NULL;
+		} else if (!held[i]) {
+			held[i] = slab_alloc(&s);
+		}
+	}
+	memset(used, 0, sizeof(used));
+	for (size_t i = 0; i < SLOTS; i++) {
+		if (!held[i])
+			continue;
+		uint32_t id = slab_id(&s, held[i]);
+		if (id >= s.chunks_nr * SLAB_CHUNK || id >= sizeof(used)) {
+			out++;
+			continue;
+		}
+		wrong += slab_at(&s, id) != held[i];
+		dup += used[id]++ != 0;
+	}
+	for (size_t c = 0; c < s.chunks_nr; c++) {
+		wrong += slab_id(&s, s.chunks[c]) != c * SLAB_CHUNK;
+		wrong += slab_id(&s, s.chunks[c] + (SLAB_CHUNK - 1) * s.size) != (c + 1) * SLAB_CHUNK - 1;
+	}
+	CHECKF(out == 0 && wrong == 0 && dup == 0, "items of %zu bytes: %zu ids out of range, "
+	       "%zu wrong, %zu twice", s.size, out, wrong, dup);
+	CHECK(s.chunks_nr > 2);
+	slab_release(&s);
+	memset(held, 0, sizeof(held));
+}
+
+TEST(an_item_s_id_leads_back_to_it)
+{
+	check_ids(ITEM);
+	check_ids(1);
+}
+
 int main(void)
 {
 	RUN(random_allocs_and_frees_keep_items_apart);
 	RUN(a_freed_item_is_reused_before_a_new_chunk);
+	RUN(an_item_s_id_leads_back_to_it);
 	return unit_done();
 }

@@ -74,8 +74,9 @@ static void fixture_init(struct fixture *f)
 	m->name = "pods";
 	m->kind = "Pod";
 	m->namespaced = true;
-	m->rows.key = row_key;
-	slab_init(&m->row_slab, sizeof(struct row));
+	m->row_slab = xmalloc(sizeof(*m->row_slab));
+	slab_init(m->row_slab, sizeof(struct row));
+	m->rows = (struct keyset)KEYSET_INIT(row_key, m->row_slab);
 	m->log = xcalloc(LOG_MAX, sizeof(*m->log));
 	table_view.new(&f->t, &f->tab);
 	ts(&f->tab)->height = 40;
