@@ -371,6 +371,7 @@ void fifo_close(struct fifo *fifo)
 	pthread_mutex_lock(&fifo->lock);
 	fifo->closed = true;
 	pthread_cond_broadcast(&fifo->cond);
+	pthread_cond_broadcast(&fifo->popped);	/* a gated producer waits no more */
 	pthread_mutex_unlock(&fifo->lock);
 }
 
