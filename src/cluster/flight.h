@@ -32,8 +32,17 @@
  * header is kept, so neither are credentials.
  *
  * Threads: the tap is called from every reflector thread at once; the
- * rest from any thread.  One lock guards it all; a dump compresses and
- * writes under it (the reflectors' taps wait meanwhile).
+ * rest from any thread.  The tap only appends and compresses records:
+ * what leaves the window is folded into the checkpoints on a thread of
+ * the flight's own (started by flight_new(), joined by flight_free()),
+ * so a list leaving the window never delays what the informer sees; a
+ * list that ended becomes the base of its checkpoint as it is kept,
+ * with what changed after it kept apart, and is folded only when most
+ * of it has been replaced, or for a dump.  A dump first folds what is
+ * pending, then compresses and writes under the flight's lock (the
+ * reflectors' taps wait meanwhile).  The tap waits for the flight's
+ * thread only when that thread is so far behind that the budget would
+ * not hold.
  */
 #ifndef KINF_FLIGHT_H
 #define KINF_FLIGHT_H
@@ -95,8 +104,17 @@ int64_t flight_due_ms(struct flight *f);
 int flight_dump_due(struct flight *f, bool now, char **path, char **reason,
 		    struct errbuf *err);
 
-/* The bytes the ring and the kept lists hold now. */
+/*
+ * The bytes the ring, the kept lists and the checkpoints hold now, and
+ * what the ring let go of that the flight's thread has not folded yet.
+ */
 size_t flight_bytes(struct flight *f);
+/*
+ * Blocks until what the ring let go of is folded into the checkpoints
+ * (a dump does as much first): flight_bytes() is then what a recorder
+ * folding on the tap would hold.
+ */
+void flight_settle(struct flight *f);
 /* The dumps written so far (kinf_flight_recorder_dumps_total). */
 unsigned long flight_dumps(struct flight *f);
 
