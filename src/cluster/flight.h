@@ -15,12 +15,14 @@
  * the ring is, whatever its age, as the
  * dump's starting point; what of the stream came before it is left out of
  * a dump.  When the ring lets go of a record that came after that list,
- * the list and every such record are folded into a checkpoint
- * (flight_checkpoint.h), the cache rebuilt at the window's start, which a
- * dump begins with instead, marked as reconstructed.  The budget counts
- * the compressed segments, the records not compressed yet, the lists
- * kept and the checkpoints (their objects' texts compressed together in
- * segments); a checkpoint is never let go of (a newer list
+ * every such record is folded into a checkpoint (flight_checkpoint.h),
+ * the cache rebuilt at the window's start, which a dump begins with
+ * instead, marked as reconstructed: the list, as kept, is its base, and
+ * the checkpoint holds what changed since (the two are folded into one
+ * when the changes outweigh the list).  The budget counts the compressed
+ * segments, the records not compressed yet, the lists kept, what waits
+ * to be folded, and the checkpoints (their objects' texts compressed
+ * together in segments); a checkpoint is never let go of (a newer list
  * replaces it), so one larger than the budget leaves the ring empty.
  *
  * A trigger (flight_trigger()) notes a reason, the keys concerned and the
