@@ -729,7 +729,10 @@ static void fold_done(struct flight *f, struct fold *fo, struct segment *seg)
  * The base of a based pin is folded once its overlay's live texts
  * outweigh it (most of its objects replaced): the overlay and the base
  * become one checkpoint, so that neither grows for ever.  Rare, and off
- * the tap.  Both locks held; let_go as for fold_oldest().
+ * the tap.  The new checkpoint is made while the base and the overlay
+ * are still held, so it waits until the budget has room for it beside
+ * them (about the two together): the bytes held stay within the budget
+ * at the peak too.  Both locks held; let_go as for fold_oldest().
  */
 static void rebase(struct flight *f, struct checkpoint *over, bool let_go)
 {
@@ -739,7 +742,8 @@ static void rebase(struct flight *f, struct checkpoint *over, bool let_go)
 	size_t raw = p->lines.cur.len;
 	for (size_t i = 0; i < p->lines.nr; i++)
 		raw += p->lines.v[i].rawlen;
-	if (checkpoint_live(over) <= raw)
+	size_t peak = checkpoint_bytes(over) + segs_bytes(&p->lines);
+	if (checkpoint_live(over) <= raw || f->held + peak > f->o.budget)
 		return;
 	struct segs lines = p->lines;
 	char *name = xstrdup(f->streams[f->x[p->x].stream].name);

@@ -674,7 +674,7 @@ static void base_events(char **texts, unsigned n, unsigned m, unsigned long *rv,
 	struct strbuf pod = STRBUF_INIT;
 
 	for (unsigned j = 0; j < m; j++) {
-		unsigned k = (unsigned)((j * 7919UL + *rv) % n);
+		unsigned k = (unsigned)(((*rv * 2654435761UL) >> 7) % n);	/* spread over all */
 		const char *type = !texts[k] ? "ADDED" : j % 5 == 0 ? "DELETED" : "MODIFIED";
 		strbuf_reset(&pod);
 		base_pod(&pod, k, ++*rv, j % 2 ? "Running" : "Succeeded");
@@ -718,7 +718,8 @@ static void check_base_dump(struct flight *f, const char *want, unsigned long rv
  */
 TEST(a_list_leaving_the_window_with_changes_after_it_is_the_truth)
 {
-	struct flight_opts o = { .window_ms = 50, .budget = 256 * 1024, .tail_ms = 0,
+	/* room for the base and the overlay beside the checkpoint they become */
+	struct flight_opts o = { .window_ms = 50, .budget = 4 << 20, .tail_ms = 0,
 				 .dir = dir, .keep = 0, .info = &info };
 	struct flight *f = flight_new(&o);
 	char **texts = xcalloc(BASE_PODS, sizeof(*texts));
