@@ -707,8 +707,11 @@ static void fold_done(struct flight *f, struct fold *fo, struct segment *seg)
 		f->held += now;
 		f->held -= fo->cks[i].before;
 	}
-	if (!fo->njobs && seg->zlen)	/* a list's first fold is not the rate */
-		f->grow = 0.9 * f->grow + 0.1 * (grew > 0 ? grew / (double)seg->zlen : 0);
+	if (!fo->njobs && seg->zlen) {	/* a list's first fold is not the rate */
+		/* a compaction's shrinking counts too, or the estimate only ever rises */
+		f->grow = 0.9 * f->grow + 0.1 * grew / (double)seg->zlen;
+		f->grow = f->grow < 0 ? 0 : f->grow;
+	}
 	for (size_t i = 0; i < fo->njobs; i++) {
 		struct pin *p = fo->jobs[i].based ? NULL : pin_of(f, fo->jobs[i].ck);
 		if (p) {
