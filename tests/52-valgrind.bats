@@ -1,9 +1,11 @@
 #!/usr/bin/env bats
 # valgrind memcheck over whole sessions against the simulator: a watch
 # that lists, watches, relists after a 410 and resyncs, ended by SIGINT;
-# a TUI session with a detail view, ended by q; a watch over HTTP/2 whose
-# quiet connection gets PING frames (written through the connection's
-# OpenSSL session), then freezes and is replaced.  Zero errors, and nothing
+# a flight recorder whose list leaves its window (folded on the flight's
+# own thread) and a SIGUSR1 dump; a TUI session with a detail view, ended
+# by q; a watch over HTTP/2 whose quiet connection gets PING frames
+# (written through the connection's OpenSSL session), then freezes and is
+# replaced.  Zero errors, and nothing
 # definitely, indirectly or possibly lost.  `make valgrind` runs this file
 # alone; make check runs it too (about 20 s of a quiet machine's time).
 
@@ -86,6 +88,27 @@ clean_report() {
 	"${VALGRIND[@]}" --log-file="$B/vg2.log" "$KINF" replay "$B/r.rec" -o json >"$B/replayed" 2>"$B/err2"
 	clean_report "$B/vg2.log"
 	diff <(jq -c 'del(.time)' "$B/out") <(jq -c 'del(.time)' "$B/replayed")
+}
+
+@test "valgrind: watch --flight-recorder, its list folded off the tap as it leaves the window, a SIGUSR1 dump" {
+	mkdir -p "$B/dumps"
+	"${VALGRIND[@]}" --log-file="$B/vg.log" "$KINF" watch pods -A -o json --flight-recorder 2s \
+		--flight-tail 0s --flight-dir "$B/dumps" --kubeconfig "$SIM_KUBECONFIG" >"$B/out" 2>"$B/err" 3>&- &
+	KINF_PID=$!
+	wait_until 120 grep -q synced "$B/err"
+	simctl POST /churn '{"resource":"pods","rate":10,"duration":6,"seed":5}' >/dev/null
+	sleep 5	# the list and the churn's first seconds leave the window: the flight's thread folds them
+	kill -USR1 "$KINF_PID"
+	wait_until 60 compgen -G "$B/dumps/kinf-*-signal.rec.gz"
+	kill -INT "$KINF_PID"
+	local rc=0
+	wait "$KINF_PID" || rc=$?
+	KINF_PID=
+	[ "$rc" -eq 130 ] || { echo "# exit $rc" >&2; tail -5 "$B/err" >&2; clean_report "$B/vg.log"; return 1; }
+	clean_report "$B/vg.log"
+	# the dump starts from the checkpoint the thread made, and replays
+	zcat "$B"/dumps/kinf-*-signal.rec.gz | jq -s -e 'map(select(has("stream"))) | .[0].reconstructed == true' >/dev/null
+	"$KINF" replay "$B"/dumps/kinf-*-signal.rec.gz -o json >"$B/replayed" 2>"$B/err2"
 }
 
 @test "valgrind: tui with updates, the detail view and a filter, ended by q" {

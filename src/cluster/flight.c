@@ -3,10 +3,39 @@
  * stream's last list kept apart, and the dumps.  See the header.
  *
  * DESIGN (threads): the tap runs on every reflector thread at once; the
- * consumer's thread triggers and dumps.  f->lock guards everything of
- * the flight; nothing here calls out with it held.  A dump holds it
- * while it writes, so the taps wait for a dump: what is in the file is
- * exactly what had come by then.
+ * consumer's thread triggers and dumps; the flight's own thread, the
+ * folder (folder_main()), lets go of what left the window.
+ *
+ * The tap only appends records and seals segments: letting go of them
+ * (folding each record into its stream's checkpoint, a list leaving the
+ * window, the checkpoints' compaction) took seconds at 100,000 pods, and
+ * on the tap it delayed what the informer sees by as much.  So the tap
+ * moves what leaves the window or the budget onto f->pend, as it is,
+ * and wakes the folder, which folds it oldest first.
+ *
+ * Two locks, always taken in this order:
+ *   - f->fold_lock guards the checkpoints' insides, f->zd and f->unz: the
+ *     folder holds it while it folds one segment, and a dump while it
+ *     writes;
+ *   - f->lock guards everything else (the ring, f->pend, the pins and
+ *     which checkpoint each has, held, the trigger).  The tap takes only
+ *     this one, and the folder lets go of it while it uncompresses and
+ *     folds, so the tap never waits for a fold.
+ * A segment stays on f->pend until it is folded, and a dump first folds
+ * what is pending itself (holding both), so a dump is exactly what the
+ * recorder held when it was due, as if every fold had been done on the
+ * tap.  A pin's segments are not changed once it has a checkpoint (its
+ * list's records go to the ring then), so the folder reads them without
+ * f->lock; only the folder and a dump (both under fold_lock) free them.
+ *
+ * The folder runs at a lower priority (FOLDER_NICE), so that on a busy
+ * machine the informer's threads get the CPU first.
+ *
+ * The tap lets go of as many segments as the budget needs once they are
+ * folded (the checkpoints grow by about f->grow per byte folded), and
+ * waits for the folder only when something is pending and the bytes held
+ * are over the budget, or what is pending passes a thirty-second of it
+ * (the folder starved of CPU): memory is bounded first.
  */
 #include "cluster/flight.h"
 
@@ -17,6 +46,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -44,6 +74,13 @@
 #define SEGMENT_LEVEL 1
 /* ... or spans at most this share of the window, or of the budget. */
 #define SEGMENTS_MIN 8
+/*
+ * The ring lets go of segments when the bytes held, less those pending,
+ * pass the budget less this share of it: the room for what waits for the
+ * folder, and for a fold's or a compaction's new segments before the
+ * old ones go.
+ */
+#define FOLD_ROOM_SHARE 16
 
 struct segment {
 	int64_t t_first, t_last;	/* the times of its first and last records */
@@ -76,6 +113,7 @@ struct xinfo {
 	 * its data so far, for a bookmark split between two pieces.
 	 */
 	bool streaming;
+	bool pinned;		/* counted in its pin's open */
 	unsigned char ncarry;
 	char carry[INITIAL_END_LEN - 1];
 };
@@ -95,6 +133,12 @@ struct pin {
 	 */
 	struct segs lines;
 	struct checkpoint *ck;	/* NULL: none yet */
+	/*
+	 * ck is an overlay (flight_checkpoint.h) on lines, which stay as its
+	 * base: a list leaving the window costs no fold of its objects.
+	 */
+	bool based;
+	unsigned open;		/* its list exchanges not ended (a streaming one: before its bookmark) */
 };
 
 /*
@@ -108,7 +152,20 @@ struct fstream {
 };
 
 struct flight {
+	pthread_mutex_t fold_lock;	/* before lock; see DESIGN */
 	pthread_mutex_t lock;
+	pthread_cond_t work;	/* the folder's: something is pending, or stop */
+	pthread_cond_t drained;	/* the tap's: what is pending went down */
+	pthread_t folder;
+	bool stop;
+	/* Segments the ring let go of, oldest first, not folded yet (in held). */
+	struct segment *pend;
+	size_t npend, apend, pend_z;
+	/*
+	 * What the checkpoints grew by per byte of segment folded, lately:
+	 * the ring lets go of what the budget needs once folded.
+	 */
+	double grow;
 	struct flight_opts o;
 	int64_t started;	/* monotonic */
 	unsigned exchanges;
@@ -117,7 +174,7 @@ struct flight {
 	struct fstream *streams;
 	size_t nstreams, astreams;
 	struct segs ring;
-	size_t held;		/* the ring's and the pins' segs (zlen + cur), checkpoints */
+	size_t held;		/* the ring's, f->pend's and the pins' segs (zlen + cur), checkpoints */
 	ZSTD_CCtx *zc;
 	ZSTD_DCtx *zd;
 	struct strbuf line;	/* scratch: a record */
@@ -150,12 +207,18 @@ static void segs_release(struct segs *ss)
 	*ss = (struct segs){ .cur = STRBUF_INIT };
 }
 
+static void *folder_main(void *arg);
+
 struct flight *flight_new(const struct flight_opts *opts)
 {
 	struct flight *f = xcalloc(1, sizeof(*f));
 
+	pthread_mutex_init(&f->fold_lock, NULL);
 	pthread_mutex_init(&f->lock, NULL);
+	pthread_cond_init(&f->work, NULL);
+	pthread_cond_init(&f->drained, NULL);
 	f->o = *opts;
+	f->grow = 1;
 	f->started = mono_ms();
 	f->ring.cur = (struct strbuf)STRBUF_INIT;
 	f->line = (struct strbuf)STRBUF_INIT;
@@ -167,6 +230,8 @@ struct flight *flight_new(const struct flight_opts *opts)
 	/* a segment's frame needs no more than its bytes: no checksum, no sizes twice */
 	ZSTD_CCtx_setParameter(f->zc, ZSTD_c_compressionLevel, SEGMENT_LEVEL);
 	ZSTD_CCtx_setParameter(f->zc, ZSTD_c_checksumFlag, 0);
+	if (pthread_create(&f->folder, NULL, folder_main, f))
+		die("cannot start the flight recorder's thread");
 	return f;
 }
 
@@ -174,6 +239,15 @@ void flight_free(struct flight *f)
 {
 	if (!f)
 		return;
+	pthread_mutex_lock(&f->lock);
+	f->stop = true;
+	pthread_cond_broadcast(&f->work);
+	pthread_cond_broadcast(&f->drained);
+	pthread_mutex_unlock(&f->lock);
+	pthread_join(f->folder, NULL);
+	for (size_t i = 0; i < f->npend; i++)
+		free(f->pend[i].z);
+	free(f->pend);
 	segs_release(&f->ring);
 	for (size_t i = 0; i < f->nstreams; i++) {
 		for (size_t k = 0; k < f->streams[i].npins; k++) {
@@ -192,6 +266,9 @@ void flight_free(struct flight *f)
 	free(f->reason);
 	json_object_put(f->keys);
 	pthread_mutex_destroy(&f->lock);
+	pthread_mutex_destroy(&f->fold_lock);
+	pthread_cond_destroy(&f->work);
+	pthread_cond_destroy(&f->drained);
 	free(f);
 }
 
@@ -336,6 +413,8 @@ static void segs_raw(struct flight *f, const struct segs *ss, struct strbuf *raw
 /* When the ring's oldest record came (now: it is empty). */
 static int64_t ring_t0(const struct flight *f)
 {
+	if (f->npend)
+		return f->pend[0].t_first;
 	if (f->ring.nr)
 		return f->ring.v[0].t_first;
 	return f->ring.cur.len ? f->ring.cur_t_first : now_t(f);
@@ -384,14 +463,73 @@ static struct pin *pin_before(struct fstream *s, unsigned x)
 	return k ? &s->pins[k - 1] : NULL;
 }
 
-static void pin_fold(struct flight *f, struct fstream *s, struct pin *p);
+/* The pin that holds checkpoint ck (f->lock held); NULL: it went. */
+static struct pin *pin_of(struct flight *f, const struct checkpoint *ck)
+{
+	for (size_t i = 0; i < f->nstreams; i++)
+		for (size_t k = 0; k < f->streams[i].npins; k++)
+			if (f->streams[i].pins[k].ck == ck)
+				return &f->streams[i].pins[k];
+	return NULL;
+}
+
+/*
+ * What a fold does to a pin that had no checkpoint: its lines, read
+ * without f->lock (they no longer change), either skimmed into an
+ * overlay (based) or folded into a checkpoint (a list of it still open).
+ */
+struct fold_job {
+	struct checkpoint *ck;
+	struct segs lines;	/* a shallow copy */
+	bool based;
+};
+
+/* A checkpoint touched by a fold, and its bytes before (held is moved by the difference). */
+struct fold_ck {
+	struct checkpoint *ck;
+	size_t before;
+};
+
+/* One segment's fold: where each of its records goes, and what it touches. */
+struct fold {
+	struct checkpoint **to;	/* [record]: NULL: nowhere */
+	size_t nto, ato;
+	struct fold_job *jobs;
+	size_t njobs, ajobs;
+	struct fold_ck *cks;
+	size_t ncks, acks;
+};
+
+static void fold_touch(struct fold *fo, struct checkpoint *ck)
+{
+	for (size_t i = 0; i < fo->ncks; i++)
+		if (fo->cks[i].ck == ck)
+			return;
+	ALLOC_GROW(fo->cks, fo->ncks + 1, fo->acks);
+	fo->cks[fo->ncks++] = (struct fold_ck){ .ck = ck, .before = checkpoint_bytes(ck) };
+}
+
+/*
+ * Pin p of stream s gets its checkpoint (f->lock held): an overlay on
+ * its lines when every list of it has ended, else one its lines are
+ * folded into; either is done by the fold, without f->lock.
+ */
+static void pin_let_go(struct flight *f, struct fstream *s, struct pin *p, struct fold *fo)
+{
+	p->based = !p->open;
+	p->ck = p->based ? checkpoint_new_overlay(s->name) : checkpoint_new(s->name);
+	f->held += checkpoint_bytes(p->ck);
+	ALLOC_GROW(fo->jobs, fo->njobs + 1, fo->ajobs);
+	fo->jobs[fo->njobs++] = (struct fold_job){ .ck = p->ck, .lines = p->lines,
+						   .based = p->based };
+}
 
 /*
  * Where a record of exchange x goes as the ring lets go of it: the
  * checkpoint of the list it came after (made now if need be); NULL:
  * none (its stream has no list kept).
  */
-static struct checkpoint *fold_target(struct flight *f, unsigned x)
+static struct checkpoint *fold_target(struct flight *f, unsigned x, struct fold *fo)
 {
 	if (x >= f->nx || f->x[x].stream == UINT32_MAX)
 		return NULL;
@@ -400,95 +538,326 @@ static struct checkpoint *fold_target(struct flight *f, unsigned x)
 	if (!p)
 		return NULL;
 	if (!p->ck)
-		pin_fold(f, s, p);
+		pin_let_go(f, s, p, fo);
 	return p->ck;
 }
 
 /*
- * Records as kept (raw data, or lines), each folded into ck, or with ck
- * NULL into its fold_target().  A data record goes in as its bytes: the
- * ring's records are folded as they go, and escaping each to a line and
- * parsing it back cost more than the rest of the fold.
+ * Walks records as kept (raw data, or lines): each record's exchange,
+ * time and bytes (data, or its line with data NULL) to fn.
  */
-static void records_fold(struct flight *f, const char *p, size_t len, struct checkpoint *ck)
+typedef void record_fn(unsigned x, int64_t t, const char *data, size_t len, const char *line,
+		       size_t n, void *ctx);
+
+static void records_walk(const char *p, size_t len, record_fn *fn, void *ctx)
 {
 	const char *end = p + len;
 
 	while (p < end) {
 		struct raw_head h;
-		const char *data = NULL;
 		size_t n;
 		if (*p == RAW_DATA) {
 			memcpy(&h, p + 1, sizeof(h));
-			data = p + 1 + sizeof(h);
 			n = 1 + sizeof(h) + h.len;
+			fn(h.x, h.t, p + 1 + sizeof(h), h.len, p, n, ctx);
 		} else {
 			const char *nl = memchr(p, '\n', (size_t)(end - p));
 			n = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
 			if (!line_tx(p, n, &h.t, &h.x))
 				h.x = UINT32_MAX;
-		}
-		struct checkpoint *to = ck ? ck : fold_target(f, h.x);
-		if (to) {
-			size_t before = checkpoint_bytes(to);
-			if (data)
-				checkpoint_take_data(to, h.t, h.x, data, h.len);
-			else
-				checkpoint_take(to, p, n);
-			f->held += checkpoint_bytes(to);
-			f->held -= before;
+			fn(h.x, h.t, NULL, 0, p, n, ctx);
 		}
 		p += n;
 	}
 }
 
-/* Pin p's list and what came after it becomes a checkpoint. */
-static void pin_fold(struct flight *f, struct fstream *s, struct pin *p)
+/* A record into a checkpoint. */
+static void record_take(struct checkpoint *ck, unsigned x, int64_t t, const char *data,
+			size_t len, const char *line, size_t n)
 {
-	/* not f->unz: the segment being folded may be in it */
-	struct strbuf unz = STRBUF_INIT;
+	/*
+	 * A data record goes in as its bytes: escaping each to a line and
+	 * parsing it back cost more than the rest of the fold.
+	 */
+	if (data)
+		checkpoint_take_data(ck, t, x, data, len);
+	else
+		checkpoint_take(ck, line, n);
+}
 
-	p->ck = checkpoint_new(s->name);
-	f->held += checkpoint_bytes(p->ck);
-	for (size_t i = 0; i < p->lines.nr; i++) {
-		segment_unz(f, &p->lines.v[i], &unz);
-		records_fold(f, unz.buf, unz.len, p->ck);
+static void take_into(unsigned x, int64_t t, const char *data, size_t len, const char *line,
+		      size_t n, void *ctx)
+{
+	record_take(ctx, x, t, data, len, line, n);
+}
+
+/* Records as kept, each folded into ck. */
+static void records_fold(const char *p, size_t len, struct checkpoint *ck)
+{
+	records_walk(p, len, take_into, ck);
+}
+
+/* The fold's targets, in the order of the records (f->lock held). */
+struct resolve {
+	struct flight *f;
+	struct fold *fo;
+};
+
+static void resolve_one(unsigned x, int64_t t, const char *data, size_t len, const char *line,
+			size_t n, void *ctx)
+{
+	struct resolve *r = ctx;
+	struct checkpoint *to = fold_target(r->f, x, r->fo);
+
+	(void)t, (void)data, (void)len, (void)line, (void)n;
+	ALLOC_GROW(r->fo->to, r->fo->nto + 1, r->fo->ato);
+	r->fo->to[r->fo->nto++] = to;
+	if (to)
+		fold_touch(r->fo, to);
+}
+
+/* Each record into its target, as resolved (fold_lock held, f->lock not needed). */
+struct deliver {
+	struct fold *fo;
+	size_t i;
+};
+
+static void deliver_one(unsigned x, int64_t t, const char *data, size_t len, const char *line,
+			size_t n, void *ctx)
+{
+	struct deliver *d = ctx;
+	struct checkpoint *to = d->fo->to[d->i++];
+
+	if (to)
+		record_take(to, x, t, data, len, line, n);
+}
+
+/* All of ss's records folded into ck, uncompressed in unz (fold_lock held). */
+static void segs_fold(struct flight *f, const struct segs *ss, struct checkpoint *ck,
+		      struct strbuf *unz)
+{
+	for (size_t i = 0; i < ss->nr; i++) {
+		segment_unz(f, &ss->v[i], unz);
+		records_fold(unz->buf, unz->len, ck);
 	}
-	records_fold(f, p->lines.cur.buf, p->lines.cur.len, p->ck);
-	f->held -= segs_bytes(&p->lines);
-	segs_release(&p->lines);
-	strbuf_release(&unz);
+	records_fold(ss->cur.buf, ss->cur.len, ck);
 }
 
 /*
- * The records of a segment about to go, each folded into the checkpoint
- * of the list it came after: what a dump then starts from.
+ * The checkpoint a dump starts from for a based pin: its base's records
+ * folded, then the overlay's changes (fold_lock held; caller frees).
  */
-static void segment_fold(struct flight *f, const struct segment *seg)
+static struct checkpoint *base_checkpoint(struct flight *f, const char *stream,
+					  const struct segs *lines, const struct checkpoint *over)
 {
-	segment_unz(f, seg, &f->unz);
-	records_fold(f, f->unz.buf, f->unz.len, NULL);
+	struct checkpoint *ck = checkpoint_new(stream);
+	struct strbuf unz = STRBUF_INIT;
+
+	segs_fold(f, lines, ck, &unz);
+	checkpoint_overlay(ck, over);
+	strbuf_release(&unz);
+	return ck;
 }
 
-/* The oldest segments go while over the budget or out of the window. */
+/* The jobs of a fold: lists leaving the window (fold_lock held, f->lock not). */
+static void fold_jobs(struct flight *f, struct fold *fo)
+{
+	/* not f->unz: the segment being folded is in it */
+	struct strbuf unz = STRBUF_INIT;
+
+	for (size_t i = 0; i < fo->njobs; i++) {
+		segs_fold(f, &fo->jobs[i].lines, fo->jobs[i].ck, &unz);
+		if (fo->jobs[i].based)
+			checkpoint_skim_end(fo->jobs[i].ck);
+	}
+	strbuf_release(&unz);
+}
+
+static void fold_release(struct fold *fo)
+{
+	free(fo->to);
+	free(fo->jobs);
+	free(fo->cks);
+}
+
+/* Both locks held: let_go lets go of f->lock (the folder), or not (a dump). */
+static void unlock_if(struct flight *f, bool let_go)
+{
+	if (let_go)
+		pthread_mutex_unlock(&f->lock);
+}
+
+static void lock_if(struct flight *f, bool let_go)
+{
+	if (let_go)
+		pthread_mutex_lock(&f->lock);
+}
+
+/*
+ * After a fold (f->lock held): held moves by what the checkpoints grew,
+ * the folded pins' lines go, and so does the segment.
+ */
+static void fold_done(struct flight *f, struct fold *fo, struct segment *seg)
+{
+	double grew = 0;
+
+	for (size_t i = 0; i < fo->ncks; i++) {
+		size_t now = checkpoint_bytes(fo->cks[i].ck);
+		grew += (double)now - (double)fo->cks[i].before;
+		f->held += now;
+		f->held -= fo->cks[i].before;
+	}
+	if (!fo->njobs && seg->zlen) {	/* a list's first fold is not the rate */
+		/* a compaction's shrinking counts too, or the estimate only ever rises */
+		f->grow = 0.9 * f->grow + 0.1 * grew / (double)seg->zlen;
+		f->grow = f->grow < 0 ? 0 : f->grow;
+	}
+	for (size_t i = 0; i < fo->njobs; i++) {
+		struct pin *p = fo->jobs[i].based ? NULL : pin_of(f, fo->jobs[i].ck);
+		if (p) {
+			f->held -= segs_bytes(&p->lines);
+			segs_release(&p->lines);
+		}
+	}
+	memmove(f->pend, f->pend + 1, (f->npend - 1) * sizeof(*f->pend));
+	f->npend--;
+	f->pend_z -= seg->zlen;
+	f->held -= seg->zlen;
+	free(seg->z);
+	prune_pins(f);
+	pthread_cond_broadcast(&f->drained);
+}
+
+/*
+ * The base of a based pin is folded once its overlay's live texts
+ * outweigh it (most of its objects replaced): the overlay and the base
+ * become one checkpoint, so that neither grows for ever.  Rare, and off
+ * the tap.  The new checkpoint is made while the base and the overlay
+ * are still held, so it waits until the budget has room for it beside
+ * them (about the two together): the bytes held stay within the budget
+ * at the peak too.  Both locks held; let_go as for fold_oldest().
+ */
+static void rebase(struct flight *f, struct checkpoint *over, bool let_go)
+{
+	struct pin *p = pin_of(f, over);
+	if (!p || !p->based)
+		return;
+	size_t raw = p->lines.cur.len;
+	for (size_t i = 0; i < p->lines.nr; i++)
+		raw += p->lines.v[i].rawlen;
+	size_t peak = checkpoint_bytes(over) + segs_bytes(&p->lines);
+	if (checkpoint_live(over) <= raw || f->held + peak > f->o.budget)
+		return;
+	struct segs lines = p->lines;
+	char *name = xstrdup(f->streams[f->x[p->x].stream].name);
+	unlock_if(f, let_go);
+	struct checkpoint *ck = base_checkpoint(f, name, &lines, over);
+	lock_if(f, let_go);
+	p = pin_of(f, over);
+	if (p) {	/* not pruned meanwhile: only fold_lock's holders prune */
+		f->held -= segs_bytes(&p->lines) + checkpoint_bytes(over);
+		f->held += checkpoint_bytes(ck);
+		segs_release(&p->lines);
+		p->ck = ck;
+		p->based = false;
+		ck = NULL;
+	}
+	checkpoint_free(ck);
+	checkpoint_free(over);
+	free(name);
+}
+
+/*
+ * The oldest pending segment is folded: each of its records into the
+ * checkpoint of the list it came after.  Both locks held, and again on
+ * return; let_go: f->lock is let go of while it uncompresses and folds
+ * (the folder), so that the taps go on.
+ */
+static void fold_oldest(struct flight *f, bool let_go)
+{
+	struct segment seg = f->pend[0];	/* f->pend may move meanwhile */
+	struct fold fo = { 0 };
+
+	unlock_if(f, let_go);
+	segment_unz(f, &seg, &f->unz);
+	lock_if(f, let_go);
+	struct resolve r = { .f = f, .fo = &fo };
+	records_walk(f->unz.buf, f->unz.len, resolve_one, &r);
+	unlock_if(f, let_go);
+	fold_jobs(f, &fo);
+	struct deliver d = { .fo = &fo };
+	records_walk(f->unz.buf, f->unz.len, deliver_one, &d);
+	lock_if(f, let_go);
+	fold_done(f, &fo, &seg);
+	for (size_t i = 0; i < fo.ncks; i++)
+		rebase(f, fo.cks[i].ck, let_go);
+	fold_release(&fo);
+}
+
+/* Everything pending is folded (both locks held, kept). */
+static void fold_all(struct flight *f)
+{
+	while (f->npend)
+		fold_oldest(f, false);
+}
+
+/*
+ * The folder's niceness: on a busy machine its bursts (a list of 100,000
+ * pods skimmed as it leaves the window) would take the CPU from the
+ * informer's threads, which the recorder must not delay.
+ */
+#define FOLDER_NICE 10
+
+/* The folder: what the ring lets go of, folded off the taps.  See DESIGN. */
+static void *folder_main(void *arg)
+{
+	struct flight *f = arg;
+
+#ifdef __linux__
+	/* Linux has a niceness per thread; refused, or elsewhere, it runs as the others */
+	(void)setpriority(PRIO_PROCESS, (id_t)gettid(), FOLDER_NICE);
+#endif
+	pthread_mutex_lock(&f->lock);
+	for (;;) {
+		while (!f->npend && !f->stop)
+			pthread_cond_wait(&f->work, &f->lock);
+		if (f->stop)
+			break;
+		pthread_mutex_unlock(&f->lock);
+		pthread_mutex_lock(&f->fold_lock);
+		pthread_mutex_lock(&f->lock);
+		if (f->npend)	/* a dump may have folded it */
+			fold_oldest(f, true);
+		pthread_mutex_unlock(&f->fold_lock);
+	}
+	pthread_mutex_unlock(&f->lock);
+	return NULL;
+}
+
+/*
+ * The oldest segments go onto f->pend, for the folder, while over the
+ * budget less the folder's room or out of the window (f->lock held).
+ */
 static void evict(struct flight *f)
 {
 	int64_t horizon = now_t(f) - f->o.window_ms;
+	size_t room = f->o.budget - f->o.budget / FOLD_ROOM_SHARE;
+	struct segs *r = &f->ring;
 	size_t n = 0;
 
-	struct segs *r = &f->ring;
-
-	while (n < r->nr && (f->held > f->o.budget || r->v[n].t_last < horizon)) {
-		segment_fold(f, &r->v[n]);
-		f->held -= r->v[n].zlen;
-		free(r->v[n].z);
+	/* held once what is pending is folded: less the segments, plus what they grow */
+	while (n < r->nr && ((double)(f->held - f->pend_z) + f->grow * (double)f->pend_z > (double)room ||
+			     r->v[n].t_last < horizon)) {
+		ALLOC_GROW(f->pend, f->npend + 1, f->apend);
+		f->pend[f->npend++] = r->v[n];
+		f->pend_z += r->v[n].zlen;
 		n++;
 	}
 	if (!n)
 		return;
 	memmove(r->v, r->v + n, (r->nr - n) * sizeof(*r->v));
 	r->nr -= n;
-	prune_pins(f);
+	pthread_cond_signal(&f->work);
 }
 
 /* f->line, a record of exchange x, into its place. */
@@ -508,6 +877,23 @@ static void keep_line(struct flight *f, unsigned x, int64_t t)
 	segs_add(f, p ? &p->lines : &f->ring, t);
 	strbuf_reset(&f->line);
 	evict(f);
+	/* the folder starved of CPU, or over the budget: memory is bounded first (see DESIGN) */
+	while (f->npend && (f->pend_z > f->o.budget / FOLD_ROOM_SHARE / 2 ||
+			    f->held > f->o.budget) && !f->stop)
+		pthread_cond_wait(&f->drained, &f->lock);
+}
+
+/* Exchange x's list has ended (or reached its initial-events-end bookmark). */
+static void list_ended(struct flight *f, unsigned x)
+{
+	struct xinfo *xi = &f->x[x];
+
+	if (!xi->pinned)
+		return;
+	xi->pinned = false;
+	struct pin *p = pin_before(&f->streams[xi->stream], x + 1);
+	if (p && p->open)
+		p->open--;
 }
 
 static unsigned stream_index(struct flight *f, const char *name)
@@ -558,7 +944,10 @@ static unsigned tap_begin(void *ctx, const char *stream, const char *path)
 		ALLOC_GROW(s->pins, s->npins + 1, s->apins);
 		s->pins[s->npins++] = (struct pin){ .x = x, .t = t, .lines = { .cur = STRBUF_INIT } };
 	}
-	f->x[x] = (struct xinfo){ .stream = si, .list = list, .streaming = list && watch };
+	f->x[x] = (struct xinfo){ .stream = si, .list = list, .streaming = list && watch,
+				  .pinned = list };
+	if (list)
+		s->pins[s->npins - 1].open++;
 	recording_line_begin(&f->line, t, x, stream, path);
 	keep_line(f, x, t);
 	pthread_mutex_unlock(&f->lock);
@@ -617,8 +1006,10 @@ static void tap_data(void *ctx, unsigned x, const char *data, size_t len)
 	bool ends = xi && xi->streaming && xi->list && initial_end_in(xi, data, len);
 	raw_data(&f->line, t, x, data, len);
 	keep_line(f, x, t);
-	if (ends)	/* the bookmark is the list's; what follows, the ring's */
-		xi->list = false;
+	if (ends) {	/* the bookmark is the list's; what follows, the ring's */
+		f->x[x].list = false;	/* not xi: keep_line() may wait, and f->x move */
+		list_ended(f, x);
+	}
 	pthread_mutex_unlock(&f->lock);
 }
 
@@ -635,6 +1026,8 @@ static void tap_end(void *ctx, unsigned x, int rc, const char *error,
 	int64_t t = now_t(f);
 	recording_line_end(&f->line, t, x, &e);
 	keep_line(f, x, t);
+	if (x < f->nx)
+		list_ended(f, x);
 	pthread_mutex_unlock(&f->lock);
 }
 
@@ -802,13 +1195,19 @@ static void dump_start(struct flight *f, size_t i, unsigned ckx, struct dstart *
 	if (!s->npins)
 		return;
 	d->x = s->pins[k].x;
-	d->ck = s->pins[k].ck;
-	if (d->ck)
+	d->ck = s->pins[k].ck;	/* an overlay knows which exchanges go on as well */
+	if (d->ck && s->pins[k].based) {
+		struct checkpoint *ck = base_checkpoint(f, s->name, &s->pins[k].lines, d->ck);
+		checkpoint_write(ck, ckx, tmp);
+		checkpoint_free(ck);
+	} else if (d->ck) {
 		checkpoint_write(d->ck, ckx, tmp);
+	}
 	size_t cklen = tmp->len;
 	/* all of it first: the lines point into tmp, which may move as it grows */
 	for (; k < s->npins; k++)
-		segs_raw(f, &s->pins[k].lines, tmp);
+		if (!s->pins[k].ck)	/* a based pin's lines are in its checkpoint */
+			segs_raw(f, &s->pins[k].lines, tmp);
 	size_t from = all->nr;
 	split_lines(tmp->buf, cklen, all);
 	for (size_t j = from; j < all->nr; j++)
@@ -968,9 +1367,17 @@ int flight_dump_due(struct flight *f, bool now, char **path, char **reason,
 	int ret = 0;
 
 	*path = *reason = NULL;
+	/* not fold_lock to look: a fold may hold it for a while */
 	pthread_mutex_lock(&f->lock);
-	if (!f->due || (!now && mono_ms() < f->due))
+	bool due = f->due && (now || mono_ms() >= f->due);
+	pthread_mutex_unlock(&f->lock);
+	if (!due)
+		return 0;
+	pthread_mutex_lock(&f->fold_lock);
+	pthread_mutex_lock(&f->lock);
+	if (!f->due)
 		goto out;
+	fold_all(f);	/* what the ring let go of is in the checkpoints, as if folded on the tap */
 	ret = dump_write(f, path, err) < 0 ? -1 : 1;
 	if (ret > 0) {
 		f->dumps++;
@@ -986,5 +1393,15 @@ int flight_dump_due(struct flight *f, bool now, char **path, char **reason,
 	f->keys = NULL;
 out:
 	pthread_mutex_unlock(&f->lock);
+	pthread_mutex_unlock(&f->fold_lock);
 	return ret;
+}
+
+void flight_settle(struct flight *f)
+{
+	pthread_mutex_lock(&f->fold_lock);
+	pthread_mutex_lock(&f->lock);
+	fold_all(f);
+	pthread_mutex_unlock(&f->lock);
+	pthread_mutex_unlock(&f->fold_lock);
 }

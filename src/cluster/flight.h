@@ -15,12 +15,14 @@
  * the ring is, whatever its age, as the
  * dump's starting point; what of the stream came before it is left out of
  * a dump.  When the ring lets go of a record that came after that list,
- * the list and every such record are folded into a checkpoint
- * (flight_checkpoint.h), the cache rebuilt at the window's start, which a
- * dump begins with instead, marked as reconstructed.  The budget counts
- * the compressed segments, the records not compressed yet, the lists
- * kept and the checkpoints (their objects' texts compressed together in
- * segments); a checkpoint is never let go of (a newer list
+ * every such record is folded into a checkpoint (flight_checkpoint.h),
+ * the cache rebuilt at the window's start, which a dump begins with
+ * instead, marked as reconstructed: the list, as kept, is its base, and
+ * the checkpoint holds what changed since (the two are folded into one
+ * when the changes outweigh the list).  The budget counts the compressed
+ * segments, the records not compressed yet, the lists kept, what waits
+ * to be folded, and the checkpoints (their objects' texts compressed
+ * together in segments); a checkpoint is never let go of (a newer list
  * replaces it), so one larger than the budget leaves the ring empty.
  *
  * A trigger (flight_trigger()) notes a reason, the keys concerned and the
@@ -32,8 +34,17 @@
  * header is kept, so neither are credentials.
  *
  * Threads: the tap is called from every reflector thread at once; the
- * rest from any thread.  One lock guards it all; a dump compresses and
- * writes under it (the reflectors' taps wait meanwhile).
+ * rest from any thread.  The tap only appends and compresses records:
+ * what leaves the window is folded into the checkpoints on a thread of
+ * the flight's own (started by flight_new(), joined by flight_free()),
+ * so a list leaving the window never delays what the informer sees; a
+ * list that ended becomes the base of its checkpoint as it is kept,
+ * with what changed after it kept apart, and is folded only when most
+ * of it has been replaced, or for a dump.  A dump first folds what is
+ * pending, then compresses and writes under the flight's lock (the
+ * reflectors' taps wait meanwhile).  The tap waits for the flight's
+ * thread only when that thread is so far behind that the budget would
+ * not hold.
  */
 #ifndef KINF_FLIGHT_H
 #define KINF_FLIGHT_H
@@ -95,8 +106,17 @@ int64_t flight_due_ms(struct flight *f);
 int flight_dump_due(struct flight *f, bool now, char **path, char **reason,
 		    struct errbuf *err);
 
-/* The bytes the ring and the kept lists hold now. */
+/*
+ * The bytes the ring, the kept lists and the checkpoints hold now, and
+ * what the ring let go of that the flight's thread has not folded yet.
+ */
 size_t flight_bytes(struct flight *f);
+/*
+ * Blocks until what the ring let go of is folded into the checkpoints
+ * (a dump does as much first): flight_bytes() is then what a recorder
+ * folding on the tap would hold.
+ */
+void flight_settle(struct flight *f);
 /* The dumps written so far (kinf_flight_recorder_dumps_total). */
 unsigned long flight_dumps(struct flight *f);
 

@@ -38,10 +38,12 @@
 #define CK_SEGMENT_RAW (64 * 1024)
 #define CK_LEVEL 1
 #define CK_DEAD_MOST 4
+/* An overlay's object deleted: it hides the base's, and has no text. */
+#define CK_GONE UINT32_MAX
 
 struct ck_obj {
 	char *key;		/* namespace/name, or name */
-	uint32_t seg;		/* its segment; ck->nsegs: the open one */
+	uint32_t seg;		/* its segment; ck->nsegs: the open one; CK_GONE: none */
 	uint32_t len;		/* its text's */
 	size_t off;		/* in its segment, uncompressed */
 };
@@ -82,6 +84,13 @@ struct checkpoint {
 	struct ck_exchange *xs;
 	size_t nxs, axs;
 	struct strbuf scratch;	/* an event's compact text */
+	/*
+	 * An overlay (checkpoint_new_overlay()): a deletion leaves a
+	 * CK_GONE object, and cleared notes that a list replaced the
+	 * objects (the base's with them).  skim: the base's records are
+	 * being taken for the exchanges' state only.
+	 */
+	bool overlay, skim, cleared;
 };
 
 /* The scratch buffer is let go of after an event larger than this. */
@@ -109,6 +118,8 @@ static void segs_clear(struct checkpoint *ck)
 
 static void objs_clear(struct checkpoint *ck)
 {
+	if (ck->overlay && !ck->skim)
+		ck->cleared = true;
 	size_t iter = 0;
 	struct hashmap_entry *e;
 
@@ -382,6 +393,8 @@ static void text_add(struct checkpoint *ck, struct ck_obj *o, const char *text, 
 /* Object o's text is no longer live. */
 static void text_drop(struct checkpoint *ck, const struct ck_obj *o)
 {
+	if (o->seg == CK_GONE)
+		return;
 	if (o->seg < ck->nsegs)
 		ck->segs[o->seg].live -= o->len;
 	else
@@ -421,6 +434,8 @@ static void compact(struct checkpoint *ck)
 	ck->live = ck->dead = ck->open_live = 0;
 	for (size_t i = 0; i < n; i++) {
 		const char *src = open.buf + v[i]->off;
+		if (v[i]->seg == CK_GONE)
+			continue;
 		if (v[i]->seg < nold) {
 			if (v[i]->seg != cur) {
 				/* each old segment goes once read: no second copy of them all */
@@ -467,6 +482,20 @@ static void obj_remove(struct checkpoint *ck, const char *key)
 	free(o);
 }
 
+/* key (taken) with text[0..len), or gone (text NULL: an overlay's deletion). */
+static void obj_insert(struct checkpoint *ck, char *key, const char *text, size_t len)
+{
+	struct ck_obj *o = xcalloc(1, sizeof(*o));
+
+	o->key = key;
+	if (text)
+		text_add(ck, o, text, len);
+	else
+		o->seg = CK_GONE;
+	hashmap_insert(&ck->objs, o->key, o);
+	ck->bytes += strlen(o->key) + 1 + sizeof(*o);
+}
+
 /*
  * The object f found in text (the scan's out) into the checkpoint, or
  * out of it (del); its RV moves the checkpoint's on.
@@ -487,13 +516,9 @@ static void obj_put(struct checkpoint *ck, const struct ck_fields *f, const char
 		key = &ns;
 	}
 	obj_remove(ck, strbuf_str(key));
-	if (del)
+	if (del && !ck->overlay)
 		goto out;
-	struct ck_obj *o = xcalloc(1, sizeof(*o));
-	o->key = strbuf_detach(key, NULL);
-	text_add(ck, o, text + f->from, f->to - f->from);
-	hashmap_insert(&ck->objs, o->key, o);
-	ck->bytes += strlen(o->key) + 1 + sizeof(*o);
+	obj_insert(ck, strbuf_detach(key, NULL), del ? NULL : text + f->from, f->to - f->from);
 out:
 	if (ck->dead > CK_DEAD_MOST * ck->live + CK_SEGMENT_RAW)
 		compact(ck);
@@ -679,7 +704,7 @@ static void take_end(struct checkpoint *ck, struct ck_exchange *e)
 {
 	bool ok = e->status >= 200 && e->status <= 299;
 
-	if (ok && !e->watch)
+	if (ok && !e->watch && !ck->skim)
 		take_list(ck, e);
 	exchange_release(e);
 	*e = ck->xs[--ck->nxs];
@@ -690,6 +715,18 @@ static void take_bytes(struct checkpoint *ck, struct ck_exchange *e, const char 
 {
 	if (e->status < 200 || e->status > 299)
 		return;
+	if (ck->skim) {
+		/* the base's events are its own: only a watch's piece of one goes on */
+		const char *nl = e->watch ? memrchr(data, '\n', len) : NULL;
+		if (nl) {
+			strbuf_reset(&e->body);
+			len -= (size_t)(nl + 1 - data);
+			data = nl + 1;
+		}
+		if (e->watch)
+			strbuf_add(&e->body, data, len);
+		return;
+	}
 	strbuf_add(&e->body, data, len);
 	if (e->watch)
 		take_watch_data(ck, e);
@@ -752,6 +789,93 @@ out:
 	json_object_put(r);
 }
 
+/* ---- an overlay on a base --------------------------------------------- */
+
+struct checkpoint *checkpoint_new_overlay(const char *stream)
+{
+	struct checkpoint *ck = checkpoint_new(stream);
+
+	ck->overlay = ck->skim = true;
+	return ck;
+}
+
+void checkpoint_skim_end(struct checkpoint *ck)
+{
+	ck->skim = false;
+}
+
+size_t checkpoint_live(const struct checkpoint *ck)
+{
+	return ck->live;
+}
+
+/* over's objects into ck, the gone taken out; each of over's segments uncompressed once. */
+static void overlay_objs(struct checkpoint *ck, const struct checkpoint *over)
+{
+	struct ck_obj **v = xcalloc(hashmap_len(&over->objs) + 1, sizeof(*v));
+	size_t iter = 0, n = 0, cur = SIZE_MAX;
+	struct hashmap_entry *e;
+	struct strbuf tmp = STRBUF_INIT;
+	ZSTD_DCtx *zd = ZSTD_createDCtx();
+
+	if (!zd)
+		die("zstd: cannot make a decompression context");
+	while ((e = hashmap_next(&over->objs, &iter)))
+		v[n++] = e->value;
+	qsort(v, n, sizeof(*v), seg_off_cmp);
+	for (size_t i = 0; i < n; i++) {
+		obj_remove(ck, v[i]->key);
+		if (v[i]->seg == CK_GONE)
+			continue;
+		const char *src = over->open.buf + v[i]->off;
+		if (v[i]->seg < over->nsegs) {
+			if (v[i]->seg != cur) {
+				seg_text(zd, &over->segs[v[i]->seg], &tmp);
+				cur = v[i]->seg;
+			}
+			src = tmp.buf + v[i]->off;
+		}
+		obj_insert(ck, xstrdup(v[i]->key), src, v[i]->len);
+	}
+	if (ck->dead > CK_DEAD_MOST * ck->live + CK_SEGMENT_RAW)
+		compact(ck);
+	ZSTD_freeDCtx(zd);
+	strbuf_release(&tmp);
+	free(v);
+}
+
+void checkpoint_overlay(struct checkpoint *ck, const struct checkpoint *over)
+{
+	if (over->cleared) {
+		objs_clear(ck);
+		ck->streaming = over->streaming;
+	}
+	overlay_objs(ck, over);
+	set_rv(ck, over->rv);
+	if (!ck->kind && over->kind) {
+		ck->kind = xstrdup(over->kind);
+		ck->api_version = xstrdup(over->api_version ? over->api_version : "v1");
+	}
+	if (over->list_path) {
+		free(ck->list_path);
+		ck->list_path = xstrdup(over->list_path);
+	}
+	ck->t = over->t;
+	/* the exchanges open are over's: it took the base's beginnings and ends too */
+	for (size_t i = 0; i < ck->nxs; i++)
+		exchange_release(&ck->xs[i]);
+	ck->nxs = 0;
+	for (size_t i = 0; i < over->nxs; i++) {
+		ALLOC_GROW(ck->xs, ck->nxs + 1, ck->axs);
+		struct ck_exchange *e = &ck->xs[ck->nxs++];
+		*e = over->xs[i];
+		e->path = xstrdup(over->xs[i].path);
+		strbuf_init(&e->body, 0);
+		if (over->xs[i].body.len)
+			strbuf_add(&e->body, over->xs[i].body.buf, over->xs[i].body.len);
+	}
+}
+
 /* ---- the dump ----------------------------------------------------------- */
 
 static int key_cmp(const void *a, const void *b)
@@ -763,15 +887,17 @@ static int key_cmp(const void *a, const void *b)
 }
 
 /* The objects, sorted by key (caller frees the array). */
-static const struct ck_obj **sorted_objs(const struct checkpoint *ck)
+static const struct ck_obj **sorted_objs(const struct checkpoint *ck, size_t *nr)
 {
 	const struct ck_obj **v = xcalloc(hashmap_len(&ck->objs) + 1, sizeof(*v));
 	size_t iter = 0, n = 0;
 	struct hashmap_entry *e;
 
 	while ((e = hashmap_next(&ck->objs, &iter)))
-		v[n++] = e->value;
+		if (((const struct ck_obj *)e->value)->seg != CK_GONE)
+			v[n++] = e->value;
 	qsort(v, n, sizeof(*v), key_cmp);
+	*nr = n;
 	return v;
 }
 
@@ -829,9 +955,9 @@ static void fill_texts(const struct checkpoint *ck, struct strbuf *body, struct 
 /* What the server would have answered: a list, or a streaming list's events. */
 static void reconstructed_body(const struct checkpoint *ck, struct strbuf *body)
 {
-	const struct ck_obj **v = sorted_objs(ck);
+	size_t n, np = 0;
+	const struct ck_obj **v = sorted_objs(ck, &n);
 	const char *kind = ck->kind ? ck->kind : "", *av = ck->api_version ? ck->api_version : "v1";
-	size_t n = hashmap_len(&ck->objs), np = 0;
 	struct ck_place *pl = xcalloc(n + 1, sizeof(*pl));
 
 	if (ck->streaming) {

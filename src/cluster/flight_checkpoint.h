@@ -31,7 +31,7 @@
  * Ownership: the checkpoint copies what it keeps, the objects' texts
  * compressed together in segments (zstd), dead texts let go of in bulk:
  * 100,000 pods would be 300 MiB as text.  Not thread-safe: the
- * flight recorder calls it under its lock.
+ * flight recorder calls it under its fold lock (flight.c).
  */
 #ifndef KINF_FLIGHT_CHECKPOINT_H
 #define KINF_FLIGHT_CHECKPOINT_H
@@ -47,6 +47,27 @@ struct checkpoint;
 /* An empty checkpoint of stream (copied). */
 struct checkpoint *checkpoint_new(const char *stream);
 void checkpoint_free(struct checkpoint *ck);	/* NULL: no-op */
+
+/*
+ * An overlay: what changed after a base the caller keeps (a stream's
+ * list, as records), so that a list leaving the window costs no fold of
+ * its objects.  It first takes the base's records with skimming on
+ * (only which exchanges are open, and a watch's piece of an event, are
+ * kept: the objects stay in the base), then checkpoint_skim_end(), then
+ * the records after the base as any checkpoint does, a deletion kept as
+ * a key that hides the base's object.  It is written only through
+ * checkpoint_overlay() onto the base folded into a checkpoint of its own.
+ */
+struct checkpoint *checkpoint_new_overlay(const char *stream);
+void checkpoint_skim_end(struct checkpoint *ck);
+/*
+ * ck, the base's records folded, takes over's changes: it is then what
+ * folding the base's records and every record over took after its skim
+ * would have made.
+ */
+void checkpoint_overlay(struct checkpoint *ck, const struct checkpoint *over);
+/* The bytes of the live objects' texts, uncompressed. */
+size_t checkpoint_live(const struct checkpoint *ck);
 
 /* One record (a line of the format, with or without its newline). */
 void checkpoint_take(struct checkpoint *ck, const char *line, size_t len);

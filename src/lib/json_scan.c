@@ -190,7 +190,13 @@ int json_scan_string(struct json_scan *s, const char **text, const char **text_e
 		       bool *escaped)
 {
 	const char *q = s->p + 1, *end = s->end;
-	bool esc = false;
+	/*
+	 * rewrite: an escape json-c writes otherwise (\/ and \u); the others
+	 * it writes as they are, so a string with only those is kept as it is
+	 * (the managedFields' keys are full of \": decoding and escaping
+	 * them again was a tenth of the flight recorder's fold).
+	 */
+	bool esc = false, rewrite = false;
 
 	for (;;) {
 		while (q < end && !string_stop[(unsigned char)*q])
@@ -205,11 +211,15 @@ int json_scan_string(struct json_scan *s, const char **text, const char **text_e
 		if (q + 1 >= end)
 			return json_scan_fail(s, "unterminated string");
 		switch (q[1]) {
-		case '"': case '\\': case '/': case 'b': case 'f': case 'n':
+		case '/':
+			rewrite = true;
+			/* fall through */
+		case '"': case '\\': case 'b': case 'f': case 'n':
 		case 'r': case 't':
 			q += 2;
 			break;
 		case 'u':
+			rewrite = true;
 			if (end - q < 6 || hexval(q[2]) < 0 || hexval(q[3]) < 0 ||
 			    hexval(q[4]) < 0 || hexval(q[5]) < 0)
 				return json_scan_fail(s, "bad \\u escape in a string");
@@ -225,7 +235,7 @@ int json_scan_string(struct json_scan *s, const char **text, const char **text_e
 	}
 	if (escaped)
 		*escaped = esc;
-	if (esc && s->out) {
+	if (rewrite && s->out) {
 		/* Rewritten as json-c would write it. */
 		struct strbuf dec = STRBUF_INIT;
 

@@ -5,6 +5,7 @@
  * its trigger.
  */
 #include <json-c/json.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -628,6 +629,258 @@ TEST(a_checkpoint_folded_from_many_events_is_the_truth)
 	flight_free(f);
 }
 
+/* ---- a list leaving the window is its checkpoint's base ----------------- */
+
+#define BASE_PODS 2000
+
+/* Pod k's text at rv, in phase. */
+static void base_pod(struct strbuf *sb, unsigned k, unsigned long rv, const char *phase)
+{
+	strbuf_addf(sb, "{\"metadata\":{\"name\":\"p-%u\",\"namespace\":\"ns-%u\",\"resourceVersion\":"
+		    "\"%lu\"},\"spec\":{\"nodeName\":\"node-%u\"},\"status\":{\"phase\":\"%s\","
+		    "\"podIP\":\"10.1.%u.%u\"}}", k, k % 7, rv, k % 13, phase, k / 256, k % 256);
+}
+
+/* The pieces of text, cut anywhere, into exchange x. */
+static void feed_cut(struct flight *f, unsigned x, const char *text, size_t len, size_t seed)
+{
+	for (size_t at = 0, cut = seed % 900 + 1; at < len; at += cut, cut = (cut * 7 + 333) % 1500 + 1)
+		flight_tap.data(f, x, text + at, at + cut > len ? len - at : cut);
+}
+
+/* The expected ADDED lines of a streaming checkpoint: each live pod, in key order. */
+static char *base_truth(char **texts, unsigned n)
+{
+	char **keyed = xcalloc(n + 1, sizeof(*keyed));
+	size_t nk = 0;
+	struct strbuf sb = STRBUF_INIT;
+
+	for (unsigned k = 0; k < n; k++)
+		if (texts[k])
+			keyed[nk++] = xasprintf("ns-%u/p-%u\t%s", k % 7, k, texts[k]);
+	qsort(keyed, nk, sizeof(*keyed), fold_key_cmp);
+	for (size_t i = 0; i < nk; i++) {
+		strbuf_addf(&sb, "{\"type\":\"ADDED\",\"object\":%s}\n", strchr(keyed[i], '\t') + 1);
+		free(keyed[i]);
+	}
+	free(keyed);
+	return strbuf_detach(&sb, NULL);
+}
+
+/* m watch events onto texts (pods of [0, n)), from rv on, as one text in out. */
+static void base_events(char **texts, unsigned n, unsigned m, unsigned long *rv,
+			struct strbuf *out)
+{
+	struct strbuf pod = STRBUF_INIT;
+
+	for (unsigned j = 0; j < m; j++) {
+		unsigned k = (unsigned)(((*rv * 2654435761UL) >> 7) % n);	/* spread over all */
+		const char *type = !texts[k] ? "ADDED" : j % 5 == 0 ? "DELETED" : "MODIFIED";
+		strbuf_reset(&pod);
+		base_pod(&pod, k, ++*rv, j % 2 ? "Running" : "Succeeded");
+		strbuf_addf(out, "{\"type\":\"%s\",\"object\":%s}\n", type, pod.buf);
+		free(texts[k]);
+		texts[k] = strcmp(type, "DELETED") ? xstrdup(pod.buf) : NULL;
+	}
+	strbuf_release(&pod);
+}
+
+/* The dump's streaming checkpoint, up to its bookmark, is want, at rv. */
+static void check_base_dump(struct flight *f, const char *want, unsigned long rv)
+{
+	char *path = NULL, *reason = NULL;
+	struct errbuf err = { "" };
+
+	CHECK(flight_trigger(f, "signal", NULL));
+	CHECK(flight_dump_due(f, true, &path, &reason, &err) == 1);
+	char *body = path ? reconstructed_body_of(path) : NULL;
+	const char *bm = body ? strstr(body, "{\"type\":\"BOOKMARK\"") : NULL;
+	CHECKF(bm != NULL, "the dump has no reconstructed streaming list");
+	if (bm) {
+		CHECKF((size_t)(bm - body) == strlen(want) && !strncmp(body, want, strlen(want)),
+		       "the checkpoint is not the truth:\n%.*s\nwant:\n%s", (int)(bm - body), body, want);
+		char *at = xasprintf("\"resourceVersion\":\"%lu\"", rv);
+		CHECKF(strstr(bm, at) != NULL, "the checkpoint is not at %s: %s", at, bm);
+		free(at);
+	}
+	free(body);
+	if (path)
+		unlink(path);
+	free(path);
+	free(reason);
+}
+
+/*
+ * A streaming list that left the window, with changes after it: its
+ * records are the checkpoint's base as kept, the changes apart; a dump
+ * is the list with every change that went, exactly, and so it is once
+ * the changes outweigh the base and the two are folded into one.
+ */
+TEST(a_list_leaving_the_window_with_changes_after_it_is_the_truth)
+{
+	/* room for the base and the overlay beside the checkpoint they become */
+	struct flight_opts o = { .window_ms = 50, .budget = 4 << 20, .tail_ms = 0,
+				 .dir = dir, .keep = 0, .info = &info };
+	struct flight *f = flight_new(&o);
+	char **texts = xcalloc(BASE_PODS, sizeof(*texts));
+	struct strbuf text = STRBUF_INIT, pod = STRBUF_INIT;
+	struct http_response resp = { .status = 200, .retry_after_ms = -1 };
+	unsigned long rv = 1000;
+
+	for (unsigned k = 0; k < BASE_PODS; k += 2) {	/* the odd ones come later */
+		strbuf_reset(&pod);
+		base_pod(&pod, k, ++rv, "Pending");
+		strbuf_addf(&text, "{\"type\":\"ADDED\",\"object\":%s}\n", pod.buf);
+		texts[k] = xstrdup(pod.buf);
+	}
+	strbuf_addf(&text, "{\"type\":\"BOOKMARK\",\"object\":{\"metadata\":{\"resourceVersion\":"
+		    "\"%lu\",\"annotations\":{\"k8s.io/initial-events-end\":\"true\"}}}}\n", rv);
+	/* the first event after it begins in the bookmark's piece */
+	base_events(texts, BASE_PODS, 1, &rv, &text);
+	size_t first = text.len - 40;
+	unsigned x = flight_tap.begin(f, STREAM, STREAM "?watch=true&sendInitialEvents=true"
+				      "&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true");
+	flight_tap.head(f, x, &resp);
+	feed_cut(f, x, text.buf, first, 1);
+	flight_tap.data(f, x, text.buf + first, text.len - first);
+	usleep(120000);	/* the list is out of the window by the next */
+	strbuf_reset(&text);
+	base_events(texts, BASE_PODS, 300, &rv, &text);
+	feed_cut(f, x, text.buf, text.len, 2);
+	usleep(120000);
+	static const char piece[] = "{\"type\":\"BOOKM";	/* the ring's, not folded */
+	flight_tap.data(f, x, piece, strlen(piece));
+	char *want = base_truth(texts, BASE_PODS);
+	check_base_dump(f, want, rv);
+	free(want);
+
+	/* most pods replaced: the base is folded with the changes */
+	strbuf_reset(&text);
+	strbuf_addf(&text, "ARK\",\"object\":{\"metadata\":{\"resourceVersion\":\"%lu\"}}}\n", rv);
+	base_events(texts, BASE_PODS, 6000, &rv, &text);
+	feed_cut(f, x, text.buf, text.len, 3);
+	usleep(120000);
+	flight_tap.data(f, x, piece, strlen(piece));
+	want = base_truth(texts, BASE_PODS);
+	check_base_dump(f, want, rv);
+	free(want);
+
+	for (unsigned k = 0; k < BASE_PODS; k++)
+		free(texts[k]);
+	free(texts);
+	strbuf_release(&text);
+	strbuf_release(&pod);
+	flight_free(f);
+}
+
+/* ---- a dump while the flight's thread folds ----------------------------- */
+
+#define BUSY_EVENTS 100000
+
+struct busy {
+	struct flight *f;
+	unsigned watch;		/* its exchange, once begun */
+};
+
+/* A list of no pods at RV 99, then a watch of events at RVs 100, 101, ... */
+static void *busy_feed(void *arg)
+{
+	struct busy *b = arg;
+	struct http_response resp = { .status = 200, .retry_after_ms = -1 };
+	static const char *const list[] = {
+		"{\"kind\":\"PodList\",\"metadata\":{\"resourceVersion\":\"99\"},\"items\":[]}",
+	};
+	char ev[256];
+
+	exchange(b->f, STREAM "?limit=500&resourceVersion=0", list, 1);
+	unsigned x = flight_tap.begin(b->f, STREAM, STREAM "?watch=true&resourceVersion=99");
+	__atomic_store_n(&b->watch, x, __ATOMIC_RELEASE);
+	flight_tap.head(b->f, x, &resp);
+	for (unsigned long i = 0; i < BUSY_EVENTS; i++) {
+		watch_event(ev, sizeof(ev), i);
+		size_t n = strlen(ev), half = i % 3 ? n : n / 2;	/* some split in two */
+		flight_tap.data(b->f, x, ev, half);
+		if (half < n)
+			flight_tap.data(b->f, x, ev + half, n - half);
+	}
+	return NULL;
+}
+
+/*
+ * A dump's starting point and the watch after it: the checkpoint's RV
+ * (or the list's), and whether the watch's events in the dump go on from
+ * it with no RV missing or twice; how many there were.
+ */
+static long dump_continues(const char *path, unsigned watch)
+{
+	struct strbuf text = STRBUF_INIT, data = STRBUF_INIT;
+	unsigned long rv = 0;
+	long n = 0;
+
+	gz_read(path, &text);
+	for (char *line = strtok(text.buf, "\n"); line; line = strtok(NULL, "\n")) {
+		struct json_object *r = json_tokener_parse(line), *v, *d;
+		if (json_object_object_get_ex(r, "data", &d) && json_object_object_get_ex(r, "x", &v)) {
+			struct json_object *body = json_tokener_parse(json_object_get_string(d));
+			if (json_object_object_get_ex(body, "items", NULL))
+				rv = strtoul(json_get_str(json_get(body, "metadata"), "resourceVersion",
+							  "0"), NULL, 10);
+			else if (json_object_get_int64(v) == watch)
+				strbuf_adds(&data, json_object_get_string(d));
+			json_object_put(body);
+		}
+		json_object_put(r);
+	}
+	for (char *p = data.buf, *nl; p && (nl = strchr(p, '\n')); p = nl + 1) {
+		const char *at = strstr(p, "\"resourceVersion\":\"");
+		if (!rv || !at || strtoul(at + 19, NULL, 10) != rv + 1) {
+			n = -1;
+			break;
+		}
+		rv++;
+		n++;
+	}
+	strbuf_release(&text);
+	strbuf_release(&data);
+	return n;
+}
+
+/*
+ * Dumps taken while the tap goes on and the flight's thread folds what
+ * left the budget: each is one consistent moment, the checkpoint and the
+ * watch after it neither missing an event nor holding one twice.
+ */
+TEST(a_dump_while_the_flight_folds_is_one_moment)
+{
+	/* room for the checkpoint of 1,000 pods and a ring beside it */
+	struct flight_opts o = { .window_ms = 3600000, .budget = 1024 * 1024, .tail_ms = 0,
+				 .dir = dir, .keep = 0, .info = &info };
+	struct busy b = { .f = flight_new(&o) };
+	pthread_t feeder;
+	int dumps = 0;
+
+	pthread_create(&feeder, NULL, busy_feed, &b);
+	for (int i = 0; i < 200 && dumps < 8; i++) {
+		usleep(20000);
+		unsigned watch = __atomic_load_n(&b.watch, __ATOMIC_ACQUIRE);
+		char *path = NULL, *reason = NULL;
+		struct errbuf err = { "" };
+		if (!watch || !flight_trigger(b.f, "signal", NULL))
+			continue;
+		if (flight_dump_due(b.f, true, &path, &reason, &err) != 1)
+			continue;
+		long n = dump_continues(path, watch);
+		CHECKF(n > 0, "dump %d: the watch does not go on from its checkpoint (%ld)", dumps, n);
+		dumps++;
+		unlink(path);
+		free(path);
+		free(reason);
+	}
+	pthread_join(feeder, NULL);
+	CHECKF(dumps >= 3, "only %d dumps while the tap went on", dumps);
+	flight_free(b.f);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir))
@@ -639,6 +892,8 @@ int main(void)
 	RUN(a_large_list_is_held_compressed_kept_and_as_a_checkpoint);
 	RUN(a_dumps_data_is_each_piece_as_the_recording_writes_it);
 	RUN(a_checkpoint_folded_from_many_events_is_the_truth);
+	RUN(a_list_leaving_the_window_with_changes_after_it_is_the_truth);
+	RUN(a_dump_while_the_flight_folds_is_one_moment);
 	char *cmd = xasprintf("rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		return 1;
