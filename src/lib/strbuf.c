@@ -37,7 +37,8 @@ void strbuf_grow(struct strbuf *sb, size_t extra)
 void strbuf_add(struct strbuf *sb, const void *data, size_t len)
 {
 	strbuf_grow(sb, len);
-	memcpy(sb->buf + sb->len, data, len);
+	if (len)	/* data may be NULL then, which memcpy may not be given */
+		memcpy(sb->buf + sb->len, data, len);
 	sb->len += len;
 	sb->buf[sb->len] = '\0';
 }
