@@ -27,6 +27,11 @@ comma := ,
 ifdef SANITIZE
 ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -O1
 LDFLAGS    += -fsanitize=$(SANITIZE)
+# undefined behaviour ends the process, as a memory error does: a test fails
+ifneq ($(findstring undefined,$(SANITIZE)),)
+ALL_CFLAGS += -fno-sanitize-recover=undefined
+LDFLAGS    += -fno-sanitize-recover=undefined
+endif
 BUILD      ?= build/$(subst $(comma),-,$(SANITIZE))
 else
 BUILD      ?= build/default
