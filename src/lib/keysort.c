@@ -68,73 +68,28 @@ static void insertion_by_cmp(struct keysort_item *a, size_t n, const struct keys
 	}
 }
 
-static void sort_stage(struct keysort_item *a, struct keysort_item *tmp, size_t n,
-		       uint32_t stage, const struct keysort_ops *ops);
-
-/* a's keys are the pieces of stage: sorts by them, then each tied run on. */
-static void sort_pieces(struct keysort_item *a, struct keysort_item *tmp, size_t n,
-			uint32_t stage, const struct keysort_ops *ops)
-{
-	keysort_radix(a, tmp, n);
-	for (size_t i = 0, j; i < n; i = j) {
-		for (j = i + 1; j < n && a[j].key == a[i].key; j++)
-			;
-		if (j - i < 2)
-			continue;
-		uint32_t next = ops->next(stage, a[i].key, ops->ctx);
-		if (next != KEYSORT_DONE)
-			sort_stage(a + i, tmp + i, j - i, next, ops);
-	}
-}
-
-/* The depth is the number of pieces a run tied on: a few per key. */
-static void sort_stage(struct keysort_item *a, struct keysort_item *tmp, size_t n,
-		       uint32_t stage, const struct keysort_ops *ops)
-{
-	if (n < 2)
-		return;
-	if (n <= SMALL && ops->cmp) {
-		insertion_by_cmp(a, n, ops);
-		return;
-	}
-	for (size_t i = 0; i < n; i++) {
-		if (ops->prefetch && i + PREFETCH_FAR < n)
-			ops->prefetch(a[i + PREFETCH_FAR].p, stage, 0, ops->ctx);
-		if (ops->prefetch && i + PREFETCH_NEAR < n)
-			ops->prefetch(a[i + PREFETCH_NEAR].p, stage, 1, ops->ctx);
-		a[i].key = ops->piece(a[i].p, stage, ops->ctx);
-	}
-	sort_pieces(a, tmp, n, stage, ops);
-}
-
-void keysort(struct keysort_item *a, struct keysort_item *tmp, size_t n,
-	     const struct keysort_ops *ops)
-{
-	sort_stage(a, tmp, n, 0, ops);
-}
-
-void keysort_from(struct keysort_item *a, struct keysort_item *tmp, size_t n,
-		  uint32_t stage, const struct keysort_ops *ops)
-{
-	if (n > 1)
-		sort_pieces(a, tmp, n, stage, ops);
-}
-
-/* What keysort_window() sorts now, and where it writes the runs it leaves. */
+/*
+ * What keysort_window() sorts now, and where it writes the runs it
+ * leaves; NULL (every other entry point): everything is sorted.
+ */
 struct window {
 	size_t lo, hi;
 	struct keysort_run *runs;
 	size_t nr;
 };
 
-static void window_stage(struct keysort_item *a, struct keysort_item *tmp, size_t n,
-			 size_t base, uint32_t stage, const struct keysort_ops *ops,
-			 struct window *w);
+static void sort_stage(struct keysort_item *a, struct keysort_item *tmp, size_t n,
+		       size_t base, uint32_t stage, const struct keysort_ops *ops,
+		       struct window *w);
 
-/* sort_pieces() of a[0, n), at base in the whole array, for w's window. */
-static void window_pieces(struct keysort_item *a, struct keysort_item *tmp, size_t n,
-			  size_t base, uint32_t stage, const struct keysort_ops *ops,
-			  struct window *w)
+/*
+ * a's keys are the pieces of stage: sorts by them, then each tied run on,
+ * but for a run wholly outside w's window, which is left in w->runs.
+ * base: where a is in the whole array.
+ */
+static void sort_pieces(struct keysort_item *a, struct keysort_item *tmp, size_t n,
+			size_t base, uint32_t stage, const struct keysort_ops *ops,
+			struct window *w)
 {
 	keysort_radix(a, tmp, n);
 	for (size_t i = 0, j; i < n; i = j) {
@@ -145,16 +100,17 @@ static void window_pieces(struct keysort_item *a, struct keysort_item *tmp, size
 		uint32_t next = ops->next(stage, a[i].key, ops->ctx);
 		if (next == KEYSORT_DONE)
 			continue;
-		if (base + j <= w->lo || base + i >= w->hi)
+		if (w && (base + j <= w->lo || base + i >= w->hi))
 			w->runs[w->nr++] = (struct keysort_run){ base + i, j - i, next };
 		else
-			window_stage(a + i, tmp + i, j - i, base + i, next, ops, w);
+			sort_stage(a + i, tmp + i, j - i, base + i, next, ops, w);
 	}
 }
 
-static void window_stage(struct keysort_item *a, struct keysort_item *tmp, size_t n,
-			 size_t base, uint32_t stage, const struct keysort_ops *ops,
-			 struct window *w)
+/* The depth is the number of pieces a run tied on: a few per key. */
+static void sort_stage(struct keysort_item *a, struct keysort_item *tmp, size_t n,
+		       size_t base, uint32_t stage, const struct keysort_ops *ops,
+		       struct window *w)
 {
 	if (n < 2)
 		return;
@@ -169,7 +125,20 @@ static void window_stage(struct keysort_item *a, struct keysort_item *tmp, size_
 			ops->prefetch(a[i + PREFETCH_NEAR].p, stage, 1, ops->ctx);
 		a[i].key = ops->piece(a[i].p, stage, ops->ctx);
 	}
-	window_pieces(a, tmp, n, base, stage, ops, w);
+	sort_pieces(a, tmp, n, base, stage, ops, w);
+}
+
+void keysort(struct keysort_item *a, struct keysort_item *tmp, size_t n,
+	     const struct keysort_ops *ops)
+{
+	sort_stage(a, tmp, n, 0, 0, ops, NULL);
+}
+
+void keysort_from(struct keysort_item *a, struct keysort_item *tmp, size_t n,
+		  uint32_t stage, const struct keysort_ops *ops)
+{
+	if (n > 1)
+		sort_pieces(a, tmp, n, 0, stage, ops, NULL);
 }
 
 void keysort_window(struct keysort_item *a, struct keysort_item *tmp, size_t n,
@@ -179,14 +148,14 @@ void keysort_window(struct keysort_item *a, struct keysort_item *tmp, size_t n,
 	struct window w = { lo, hi, runs, 0 };
 
 	if (n > 1)
-		window_pieces(a, tmp, n, 0, stage, ops, &w);
+		sort_pieces(a, tmp, n, 0, stage, ops, &w);
 	*runs_nr = w.nr;
 }
 
 void keysort_run(struct keysort_item *a, struct keysort_item *tmp,
 		 const struct keysort_run *run, const struct keysort_ops *ops)
 {
-	sort_stage(a + run->off, tmp + run->off, run->n, run->stage, ops);
+	sort_stage(a + run->off, tmp + run->off, run->n, run->off, run->stage, ops, NULL);
 }
 
 uint64_t keysort_text(const char *s, size_t len, size_t off)

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model_fake.h"
 #include "tui/tui_model.h"
 #include "unit.h"
 
@@ -22,20 +23,6 @@ static struct kobj *pod(const char *name, const char *rv, const char *labels)
 	struct kobj *obj = kobj_from_json(json, strlen(json), 0, &err);
 	free(json);
 	return obj;
-}
-
-/* A model without an informer: what model_init sets, minus the listener. */
-static void model_fake(struct model *m)
-{
-	memset(m, 0, sizeof(*m));
-	m->name = "pods";
-	m->kind = "Pod";
-	m->namespaced = true;
-	m->hist_states = HIST_STATES;
-	m->row_slab = xmalloc(sizeof(*m->row_slab));
-	slab_init(m->row_slab, sizeof(struct row));
-	m->rows = (struct keyset)KEYSET_INIT(row_key, m->row_slab);
-	m->log = xcalloc(LOG_MAX, sizeof(*m->log));
 }
 
 /* Makes a notification holding its own references, as a listener's does. */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "informer/session.h"
+#include "model_fake.h"
 #include "unit.h"
 
 #define ROWS 6000	/* over PAGE_MIN_ROWS: a page */
@@ -71,13 +72,8 @@ static void fixture_init(struct fixture *f)
 	f->t.nr = 1;
 	f->t.now_mono = mono_ms();
 	struct model *m = &f->tab.m;
-	m->name = "pods";
-	m->kind = "Pod";
-	m->namespaced = true;
-	m->row_slab = xmalloc(sizeof(*m->row_slab));
-	slab_init(m->row_slab, sizeof(struct row));
-	m->rows = (struct keyset)KEYSET_INIT(row_key, m->row_slab);
-	m->log = xcalloc(LOG_MAX, sizeof(*m->log));
+	model_fake(m);
+	m->hist_states = 0;	/* as the bench's --history 0 */
 	table_view.new(&f->t, &f->tab);
 	ts(&f->tab)->height = 40;
 	for (unsigned i = 0; i < ROWS; i++) {

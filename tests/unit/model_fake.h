@@ -1,0 +1,26 @@
+/*
+ * model_fake.h — for the TUI's unit tests: a model without an informer,
+ * as model_init() sets one up but for the informer and its listener.
+ * Released with model_release().
+ */
+#ifndef KINF_TEST_MODEL_FAKE_H
+#define KINF_TEST_MODEL_FAKE_H
+
+#include <string.h>
+
+#include "tui/tui_model.h"
+
+static inline void model_fake(struct model *m)
+{
+	memset(m, 0, sizeof(*m));
+	m->name = "pods";
+	m->kind = "Pod";
+	m->namespaced = true;
+	m->hist_states = HIST_STATES;
+	m->row_slab = xmalloc(sizeof(*m->row_slab));
+	slab_init(m->row_slab, sizeof(struct row));
+	m->rows = (struct keyset)KEYSET_INIT(row_key, m->row_slab);
+	m->log = xcalloc(LOG_MAX, sizeof(*m->log));
+}
+
+#endif
