@@ -9,16 +9,9 @@ load test_helper
 # These tests follow the paged LIST and the DeltaFIFO: client-go up to
 # 1.32.  The newer generations (RealFIFO, streaming lists, the atomic
 # FIFO) have 12-client-go.bats.
-start_watch() {
-	OUT=$BATS_TEST_TMPDIR/out.ndjson ERR=$BATS_TEST_TMPDIR/err.log
-	"$KINF" watch --kubeconfig "$SIM_KUBECONFIG" -o json --client-go 1.32 "$@" >"$OUT" 2>"$ERR" &
-	KINF_PID=$!
-}
+start_watch() { kinf_bg watch --kubeconfig "$SIM_KUBECONFIG" -o json --client-go 1.32 "$@"; }
 
-stop_watch() {
-	kill -TERM "$KINF_PID" 2>/dev/null || true
-	wait "$KINF_PID" 2>/dev/null || true
-}
+stop_watch() { kinf_stop; }
 
 synced() { file_has "$ERR" "synced"; }
 

@@ -10,12 +10,7 @@
 load test_helper
 bats_require_minimum_version 1.5.0
 
-start_watch() {
-	OUT=$BATS_TEST_TMPDIR/out.ndjson ERR=$BATS_TEST_TMPDIR/err.log
-	: >"$OUT"; : >"$ERR"	# a wait on $ERR sees this watch only
-	"$KINF" watch -o json -v "$@" >"$OUT" 2>"$ERR" 3>&- &
-	KINF_PID=$!
-}
+start_watch() { kinf_bg watch -o json -v "$@"; }
 
 teardown() {
 	local pid

@@ -22,19 +22,9 @@ teardown() {
 
 verify() { "$KINF" verify --kubeconfig "$SIM_KUBECONFIG" "$@"; }
 
-start_watch() {
-	OUT=$BATS_TEST_TMPDIR/out ERR=$BATS_TEST_TMPDIR/err
-	: >"$OUT"; : >"$ERR"	# a wait on $ERR sees this watch only
-	"$KINF" watch --kubeconfig "$SIM_KUBECONFIG" "$@" >"$OUT" 2>"$ERR" 3>&- &
-	KINF_PID=$!
-}
+start_watch() { kinf_bg watch --kubeconfig "$SIM_KUBECONFIG" "$@"; }
 
-stop_watch() {
-	[ -n "$KINF_PID" ] || return 0
-	kill -TERM "$KINF_PID" 2>/dev/null || true
-	wait "$KINF_PID" 2>/dev/null || true
-	KINF_PID=
-}
+stop_watch() { kinf_stop; }
 
 # The Verify records of RESOURCE in $OUT, one per line.
 verify_records() { jq -c --arg r "$1" 'select(.type == "Verify" and .resource == $r)' "$OUT"; }

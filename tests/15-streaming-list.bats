@@ -6,19 +6,9 @@
 load test_helper
 bats_require_minimum_version 1.5.0
 
-start_watch() {
-	OUT=$BATS_TEST_TMPDIR/out.ndjson ERR=$BATS_TEST_TMPDIR/err.log
-	: >"$OUT"; : >"$ERR"
-	"$KINF" watch --kubeconfig "$SIM_KUBECONFIG" -o json "$@" >"$OUT" 2>"$ERR" 3>&- &
-	KINF_PID=$!
-}
+start_watch() { kinf_bg watch --kubeconfig "$SIM_KUBECONFIG" -o json "$@"; }
 
-stop_watch() {
-	[ -n "${KINF_PID:-}" ] || return 0
-	kill -TERM "$KINF_PID" 2>/dev/null || true
-	wait "$KINF_PID" 2>/dev/null || true
-	KINF_PID=
-}
+stop_watch() { kinf_stop; }
 
 teardown() {
 	stop_watch

@@ -12,17 +12,12 @@ setup() {
 }
 
 teardown() {
-	[ -n "${KINF_PID:-}" ] && kill -TERM "$KINF_PID" 2>/dev/null && wait "$KINF_PID" 2>/dev/null
+	kinf_stop
 	tmux -L "$TMUX_SOCK" kill-server 2>/dev/null || true
 	sim_stop
 }
 
-start_watch() {
-	OUT=$BATS_TEST_TMPDIR/out ERR=$BATS_TEST_TMPDIR/err
-	: >"$OUT"; : >"$ERR"	# a wait on $ERR sees this watch only
-	"$KINF" watch --kubeconfig "$SIM_KUBECONFIG" "$@" >"$OUT" 2>"$ERR" 3>&- &
-	KINF_PID=$!
-}
+start_watch() { kinf_bg watch --kubeconfig "$SIM_KUBECONFIG" "$@"; }
 
 @test "a watch's end says how long it lived and how many events it carried" {
 	sim_start --pods 2

@@ -23,20 +23,12 @@ teardown() {
 }
 
 start_watch() {
-	OUT=$BATS_TEST_TMPDIR/out ERR=$BATS_TEST_TMPDIR/err DIR=$BATS_TEST_TMPDIR/dumps
+	DIR=$BATS_TEST_TMPDIR/dumps
 	mkdir -p "$DIR"
-	: >"$OUT"; : >"$ERR"
-	"$KINF" watch --kubeconfig "$SIM_KUBECONFIG" "$@" --flight-dir "$DIR" \
-		>"$OUT" 2>"$ERR" 3>&- &
-	KINF_PID=$!
+	kinf_bg watch --kubeconfig "$SIM_KUBECONFIG" "$@" --flight-dir "$DIR"
 }
 
-stop_watch() {
-	[ -n "$KINF_PID" ] || return 0
-	kill -TERM "$KINF_PID" 2>/dev/null || true
-	wait "$KINF_PID" 2>/dev/null || true
-	KINF_PID=
-}
+stop_watch() { kinf_stop; }
 
 synced() { file_has "$ERR" 'synced'; }
 dumps() { find "$DIR" -name 'kinf-*.rec.gz' | sort; }

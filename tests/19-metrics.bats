@@ -20,18 +20,11 @@ free_port() {
 }
 
 start_watch() {
-	OUT=$BATS_TEST_TMPDIR/out ERR=$BATS_TEST_TMPDIR/err
 	PORT=$(free_port)
-	"$KINF" watch --kubeconfig "$SIM_KUBECONFIG" --metrics "$PORT" "$@" >"$OUT" 2>"$ERR" 3>&- &
-	KINF_PID=$!
+	kinf_bg watch --kubeconfig "$SIM_KUBECONFIG" --metrics "$PORT" "$@"
 }
 
-stop_watch() {
-	[ -n "${KINF_PID:-}" ] || return 0
-	kill -TERM "$KINF_PID" 2>/dev/null || true
-	wait "$KINF_PID" 2>/dev/null || true
-	KINF_PID=
-}
+stop_watch() { kinf_stop; }
 
 metrics() { curl -sf "http://127.0.0.1:$PORT/metrics"; }
 # /healthz's status code alone.

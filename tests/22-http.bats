@@ -17,10 +17,7 @@ setup() {
 }
 
 teardown() {
-	if [ -n "$KINF_PID" ]; then
-		kill -TERM "$KINF_PID" 2>/dev/null || true
-		wait "$KINF_PID" 2>/dev/null || true
-	fi
+	kinf_stop
 	h2_stop
 	sim_stop
 }
@@ -28,17 +25,10 @@ teardown() {
 # start_watch KUBECONFIG ARGS... — kinf watch -v in the background.
 start_watch() {
 	local kc=$1; shift
-	OUT=$T/out ERR=$T/err
-	: >"$OUT"; : >"$ERR"	# a wait on $ERR sees this watch only
-	"$KINF" watch --kubeconfig "$kc" -v "$@" >"$OUT" 2>"$ERR" 3>&- &
-	KINF_PID=$!
+	kinf_bg watch --kubeconfig "$kc" -v "$@"
 }
 
-stop_watch() {
-	kill -TERM "$KINF_PID" 2>/dev/null || true
-	wait "$KINF_PID" 2>/dev/null || true
-	KINF_PID=
-}
+stop_watch() { kinf_stop; }
 
 open_watches() { [ "$(simctl GET /stats | jq .openWatches)" -eq "$1" ]; }
 

@@ -12,21 +12,9 @@ OUT= ERR= KINF_PID=
 # The output formats, shown on the paged LIST and DeltaFIFO of client-go
 # up to 1.32, whose delta types (Replaced, Sync) the checks name; the
 # newer generations' output is in 12-client-go.bats.
-start_watch() {
-	OUT=$BATS_TEST_TMPDIR/out ERR=$BATS_TEST_TMPDIR/err
-	# Emptied here, not by the background job's redirections: a wait on
-	# $ERR must never see the previous watch's lines.
-	: >"$OUT"; : >"$ERR"
-	"$KINF" watch --kubeconfig "$SIM_KUBECONFIG" --client-go 1.32 "$@" >"$OUT" 2>"$ERR" 3>&- &
-	KINF_PID=$!
-}
+start_watch() { kinf_bg watch --kubeconfig "$SIM_KUBECONFIG" --client-go 1.32 "$@"; }
 
-stop_watch() {
-	[ -n "$KINF_PID" ] || return 0
-	kill -TERM "$KINF_PID" 2>/dev/null || true
-	wait "$KINF_PID" 2>/dev/null || true
-	KINF_PID=
-}
+stop_watch() { kinf_stop; }
 
 # synced [N] — N resources (default 1) said they synced.
 synced() { [ "$(count_lines "$ERR" 'synced')" -ge "${1:-1}" ]; }

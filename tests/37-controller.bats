@@ -13,20 +13,10 @@ bats_require_minimum_version 1.5.0
 
 OUT= ERR= KINF_PID=
 
-start_watch() {
-	OUT=$BATS_TEST_TMPDIR/out ERR=$BATS_TEST_TMPDIR/err
-	: >"$OUT"; : >"$ERR"
-	"$KINF" watch --kubeconfig "$SIM_KUBECONFIG" "$@" >"$OUT" 2>"$ERR" 3>&- &
-	KINF_PID=$!
-}
+start_watch() { kinf_bg watch --kubeconfig "$SIM_KUBECONFIG" "$@"; }
 
 # Ends the watch as Ctrl-C would: the controller's end records follow.
-stop_watch() {
-	[ -n "$KINF_PID" ] || return 0
-	kill -INT "$KINF_PID" 2>/dev/null || true
-	wait "$KINF_PID" 2>/dev/null || true
-	KINF_PID=
-}
+stop_watch() { kinf_stop INT; }
 
 synced() { file_has "$ERR" 'synced'; }
 lines_at_least() { [ "$(wc -l <"$1")" -ge "$2" ]; }

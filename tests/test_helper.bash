@@ -18,6 +18,27 @@ load sim_helper
 
 kinf() { "$KINF" "$@"; }
 
+# kinf_bg ARGS... — runs kinf in the background, its pid in KINF_PID, its
+# stdout in $OUT and stderr in $ERR (under the test's own folder).  Both
+# are emptied here, before the job starts, so that a wait on $ERR never
+# sees a line of the run before.  bats's fd 3 is closed in the job, or bats
+# would wait for it at the end of the test.
+kinf_bg() {
+	OUT=$BATS_TEST_TMPDIR/out ERR=$BATS_TEST_TMPDIR/err
+	: >"$OUT"; : >"$ERR"
+	"$KINF" "$@" >"$OUT" 2>"$ERR" 3>&- &
+	KINF_PID=$!
+}
+
+# kinf_stop [SIGNAL] — sends the kinf that kinf_bg started SIGNAL (TERM)
+# and reaps it; nothing when none runs.
+kinf_stop() {
+	[ -n "${KINF_PID:-}" ] || return 0
+	kill -"${1:-TERM}" "$KINF_PID" 2>/dev/null || true
+	wait "$KINF_PID" 2>/dev/null || true
+	KINF_PID=
+}
+
 # wait_until SECONDS COMMAND... — retries COMMAND every 0.1 s.
 wait_until() {
 	local limit=$1; shift
