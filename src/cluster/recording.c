@@ -551,6 +551,107 @@ static struct stream *stream_named(struct recording *rec, const char *name)
 }
 
 /* One record (not the header).  -1 with err (a line's own message). */
+/* A record that begins exchange x of the stream it names. */
+static int load_begin(struct recording *rec, struct json_object *r, int64_t t, int64_t x,
+		      struct errbuf *err)
+{
+	struct json_object *v;
+	json_object_object_get_ex(r, "stream", &v);
+	const char *name = json_object_get_string(v);
+	struct stream *s = stream_named(rec, name);
+
+	if (!s) {
+		ALLOC_GROW(rec->streams, rec->nr + 1, rec->alloc);
+		s = &rec->streams[rec->nr++];
+		*s = (struct stream){ .name = xstrdup(name) };
+	}
+	if ((size_t)x < rec->nx && rec->by_x[x]) {
+		errbuf_set(err, "exchange %lld begins twice", (long long)x);
+		return -1;
+	}
+	if ((size_t)x >= rec->nx) {
+		size_t n = (size_t)x + 1 > rec->nx * 2 ? (size_t)x + 1 : rec->nx * 2;
+		rec->by_x = xrealloc(rec->by_x, n * sizeof(*rec->by_x));
+		memset(rec->by_x + rec->nx, 0, (n - rec->nx) * sizeof(*rec->by_x));
+		rec->nx = n;
+	}
+	if (!s->nr && json_object_object_get_ex(r, "reconstructed", &v))
+		s->reconstructed = json_object_get_boolean(v);
+	struct exchange *ex = xcalloc(1, sizeof(*ex));
+	ex->t_start = ex->t_end = t;
+	ex->retry_after_ms = -1;
+	ex->stream = (size_t)(s - rec->streams);
+	rec->by_x[x] = ex;
+	ALLOC_GROW(s->ex, s->nr + 1, s->alloc);
+	s->ex[s->nr++] = ex;
+	return 0;
+}
+
+/*
+ * A queue mark: how many pops the consumer had made when ex's stream
+ * queued its next entry.  It may follow its exchange's end, since a list
+ * is queued once it is read.
+ */
+static int load_mark(struct recording *rec, const struct exchange *ex, int64_t t,
+		     int64_t pops, struct errbuf *err)
+{
+	struct stream *s = &rec->streams[ex->stream];
+
+	if (pops < 0 || (s->nmarks && (uint64_t)pops < s->marks[s->nmarks - 1].pops)) {
+		errbuf_set(err, "a queue mark that goes back");
+		return -1;
+	}
+	ALLOC_GROW(s->marks, s->nmarks + 1, s->amarks);
+	s->marks[s->nmarks++] = (struct mark){ .t = t, .pops = (uint64_t)pops };
+	return 0;
+}
+
+/* A chunk of an exchange's body, "data" as text or "data64" as base64. */
+static int load_data(struct exchange *ex, struct json_object *r, int64_t t, struct errbuf *err)
+{
+	struct json_object *v;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (json_object_object_get_ex(r, "data", &v)) {
+		strbuf_add(&sb, json_object_get_string(v), (size_t)json_object_get_string_len(v));
+	} else if (json_object_object_get_ex(r, "data64", &v) &&
+		   base64_decode(json_object_get_string(v),
+				 (size_t)json_object_get_string_len(v), &sb) < 0) {
+		strbuf_release(&sb);
+		errbuf_set(err, "data64 is not base64");
+		return -1;
+	}
+	ALLOC_GROW(ex->chunks, ex->nr + 1, ex->alloc);
+	ex->chunks[ex->nr].t = t;
+	ex->chunks[ex->nr].data = strbuf_detach(&sb, &ex->chunks[ex->nr].len);
+	ex->nr++;
+	return 0;
+}
+
+static bool get_bool(struct json_object *r, const char *key)
+{
+	struct json_object *v;
+	return json_object_object_get_ex(r, key, &v) && json_object_get_boolean(v);
+}
+
+/* The record that ends an exchange: how, and when. */
+static void load_end(struct exchange *ex, struct json_object *r, int64_t t)
+{
+	struct json_object *v;
+
+	json_object_object_get_ex(r, "end", &v);
+	ex->ended = true;
+	ex->t_end = t;
+	ex->rc = json_object_get_int(v) < 0 ? -1 : 0;
+	if (ex->rc < 0)
+		ex->error = xstrdup(json_object_object_get_ex(r, "error", &v)
+				    ? json_object_get_string(v) : "connection lost");
+	ex->refused = get_bool(r, "refused");
+	ex->timed_out = get_bool(r, "timedOut");
+	ex->no_answer = get_bool(r, "noAnswer");
+	ex->stopped = get_bool(r, "stopped");
+}
+
 static int load_record(struct recording *rec, struct json_object *r, struct errbuf *err)
 {
 	struct json_object *v;
@@ -569,48 +670,12 @@ static int load_record(struct recording *rec, struct json_object *r, struct errb
 		errbuf_set(err, "a record without its time and exchange number");
 		return -1;
 	}
-	if (json_object_object_get_ex(r, "stream", &v)) {
-		const char *name = json_object_get_string(v);
-		struct stream *s = stream_named(rec, name);
-		if (!s) {
-			ALLOC_GROW(rec->streams, rec->nr + 1, rec->alloc);
-			s = &rec->streams[rec->nr++];
-			*s = (struct stream){ .name = xstrdup(name) };
-		}
-		if ((size_t)x < rec->nx && rec->by_x[x]) {
-			errbuf_set(err, "exchange %lld begins twice", (long long)x);
-			return -1;
-		}
-		if ((size_t)x >= rec->nx) {
-			size_t n = (size_t)x + 1 > rec->nx * 2 ? (size_t)x + 1 : rec->nx * 2;
-			rec->by_x = xrealloc(rec->by_x, n * sizeof(*rec->by_x));
-			memset(rec->by_x + rec->nx, 0, (n - rec->nx) * sizeof(*rec->by_x));
-			rec->nx = n;
-		}
-		if (!s->nr && json_object_object_get_ex(r, "reconstructed", &v))
-			s->reconstructed = json_object_get_boolean(v);
-		struct exchange *ex = xcalloc(1, sizeof(*ex));
-		ex->t_start = ex->t_end = t;
-		ex->retry_after_ms = -1;
-		ex->stream = (size_t)(s - rec->streams);
-		rec->by_x[x] = ex;
-		ALLOC_GROW(s->ex, s->nr + 1, s->alloc);
-		s->ex[s->nr++] = ex;
-		return 0;
-	}
+	if (json_object_object_get_ex(r, "stream", NULL))
+		return load_begin(rec, r, t, x, err);
+
 	struct exchange *ex = (size_t)x < rec->nx ? rec->by_x[x] : NULL;
-	/* a mark may follow its exchange's end: a list is queued once read */
-	if (ex && json_object_object_get_ex(r, "q", &v)) {
-		struct stream *s = &rec->streams[ex->stream];
-		int64_t pops = json_object_get_int64(v);
-		if (pops < 0 || (s->nmarks && (uint64_t)pops < s->marks[s->nmarks - 1].pops)) {
-			errbuf_set(err, "a queue mark that goes back");
-			return -1;
-		}
-		ALLOC_GROW(s->marks, s->nmarks + 1, s->amarks);
-		s->marks[s->nmarks++] = (struct mark){ .t = t, .pops = (uint64_t)pops };
-		return 0;
-	}
+	if (ex && json_object_object_get_ex(r, "q", &v))
+		return load_mark(rec, ex, t, json_object_get_int64(v), err);
 	if (!ex || ex->ended) {
 		errbuf_set(err, "a record of exchange %lld, which %s", (long long)x,
 			   ex ? "had ended" : "never began");
@@ -623,41 +688,16 @@ static int load_record(struct recording *rec, struct json_object *r, struct errb
 				 json_object_get_string(v));
 		if (json_object_object_get_ex(r, "retryAfterMs", &v))
 			ex->retry_after_ms = json_object_get_int64(v);
-	} else if (json_object_object_get_ex(r, "data", &v) ||
-		   json_object_object_get_ex(r, "data64", &v)) {
-		struct strbuf sb = STRBUF_INIT;
-		if (json_object_object_get_ex(r, "data", NULL)) {
-			strbuf_add(&sb, json_object_get_string(v), (size_t)json_object_get_string_len(v));
-		} else if (base64_decode(json_object_get_string(v),
-					 (size_t)json_object_get_string_len(v), &sb) < 0) {
-			strbuf_release(&sb);
-			errbuf_set(err, "data64 is not base64");
-			return -1;
-		}
-		ALLOC_GROW(ex->chunks, ex->nr + 1, ex->alloc);
-		ex->chunks[ex->nr].t = t;
-		ex->chunks[ex->nr].data = strbuf_detach(&sb, &ex->chunks[ex->nr].len);
-		ex->nr++;
-	} else if (json_object_object_get_ex(r, "end", &v)) {
-		ex->ended = true;
-		ex->t_end = t;
-		ex->rc = json_object_get_int(v) < 0 ? -1 : 0;
-		if (ex->rc < 0)
-			ex->error = xstrdup(json_object_object_get_ex(r, "error", &v)
-					    ? json_object_get_string(v) : "connection lost");
-		ex->refused = json_object_object_get_ex(r, "refused", &v) &&
-			      json_object_get_boolean(v);
-		ex->timed_out = json_object_object_get_ex(r, "timedOut", &v) &&
-				json_object_get_boolean(v);
-		ex->no_answer = json_object_object_get_ex(r, "noAnswer", &v) &&
-				json_object_get_boolean(v);
-		ex->stopped = json_object_object_get_ex(r, "stopped", &v) &&
-			      json_object_get_boolean(v);
-	} else {
-		errbuf_set(err, "a record of no kind kinf knows");
-		return -1;
+		return 0;
 	}
-	return 0;
+	if (json_object_object_get_ex(r, "data", NULL) || json_object_object_get_ex(r, "data64", NULL))
+		return load_data(ex, r, t, err);
+	if (json_object_object_get_ex(r, "end", NULL)) {
+		load_end(ex, r, t);
+		return 0;
+	}
+	errbuf_set(err, "a record of no kind kinf knows");
+	return -1;
 }
 
 struct recording *recording_load(const char *path, struct errbuf *err)
