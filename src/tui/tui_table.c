@@ -439,7 +439,13 @@ static uint64_t sort_piece(const void *p, uint32_t stage, void *ctx)
 
 static uint32_t sort_next(uint32_t stage, uint64_t piece, void *ctx)
 {
-	(void)ctx;
+	const struct table_state *st = ctx;
+
+	/* Tied on a number: no text (RV, DELTA, LAST; a kind's cell read
+	 * as a number, whose num is not 0 but for one NaN: a text's is), so
+	 * the key next, not a pass over the run finding every text empty. */
+	if (stage == STAGE_NUM && (st->sort < SORT__FIXED || piece))
+		return STAGE_KEY;
 	if (stage < STAGE_TEXT)
 		return stage + 1;
 	if (keysort_text_more(piece))
@@ -679,8 +685,10 @@ static void keys_rows(struct tab *tab, struct keysort_item *items, size_t nr)
 			items[i].key = r->sort_num;
 			break;
 		default:
-			/* Not row_cells(): a row is not moved in a tree about to go. */
-			if (!row_cells_current(r))
+			/* Not row_cells(): a row is not moved in a tree about to
+			 * go.  Cells there but not current are made in the last
+			 * pass, which has them fetched (their version is in them). */
+			if (!r->cells)
 				cells_make(tab, r, now, &st->cells_text);
 			items[i].key = (uintptr_t)r->cells;
 			break;
@@ -704,16 +712,20 @@ static void keys_rv(struct keysort_item *items, size_t nr)
  * a few ahead fetched meanwhile.  Whether a kind's cells are all texts or
  * all numbers into *all_text and *all_num.
  */
-static void keys_text(struct table_state *st, struct keysort_item *items, size_t nr,
-		      uint32_t stage, bool *all_text, bool *all_num)
+static void keys_text(struct tab *tab, struct keysort_item *items, size_t nr, uint32_t stage,
+		      bool *all_text, bool *all_num)
 {
+	struct table_state *st = ts(tab);
+	int64_t now = st->t->now_mono ? st->t->now_mono : mono_ms();
 	char buf[KEYSORT_TEXT_STEP + 1];
 
 	for (size_t i = 0; i < nr; i++) {
 		struct row *r = items[i].p;
 		const char *text = (const char *)(uintptr_t)items[i].key;
 		if (i + KEY_AHEAD < nr) {
-			__builtin_prefetch((const void *)(uintptr_t)items[i + KEY_AHEAD].key);
+			/* A text, or a row's cells from their version just before */
+			__builtin_prefetch((const char *)(uintptr_t)items[i + KEY_AHEAD].key -
+					   sizeof(uint64_t));
 			__builtin_prefetch(items[i + KEY_AHEAD].p);
 		}
 		switch (st->sort) {
@@ -727,6 +739,8 @@ static void keys_text(struct table_state *st, struct keysort_item *items, size_t
 			items[i].key = r->sort_num;
 			break;
 		default:
+			if (!row_cells_current(r))
+				cells_make(tab, r, now, &st->cells_text);
 			sort_key(st, r);
 			items[i].key = sort_piece(r, r->sort_rank ? STAGE_TEXT : stage, st);
 			*all_text &= r->sort_rank;
@@ -762,7 +776,7 @@ static size_t order_keys(struct tab *tab, struct keysort_item *items, struct key
 	if (st->sort == SORT_RV)
 		keys_rv(items, nr);
 	if (st->sort != SORT_DELTA && st->sort != SORT_LAST)
-		keys_text(st, items, nr, *stage, &all_text, &all_num);
+		keys_text(tab, items, nr, *stage, &all_text, &all_num);
 	/* A kind's column of texts only (or numbers only) is tied on the
 	 * rank (and on the number): no pass for those.  Both: by rank. */
 	if (kind && all_text) {
