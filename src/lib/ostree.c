@@ -233,6 +233,10 @@ static void fix_counts(struct ostree_node *n, ostree_pred_fn *pred, void *ctx)
 {
 	if (!n)
 		return;
+	/* The right child is read after the whole left subtree: fetched now,
+	 * its miss overlaps that walk (the nodes are scattered in memory). */
+	if (n->r)
+		__builtin_prefetch(n->r);
 	fix_counts(n->l, pred, ctx);
 	if (pred)
 		n->shown = pred(n, ctx);
@@ -278,6 +282,12 @@ void ostree_refilter(struct ostree *t, ostree_pred_fn *pred, void *ctx)
 {
 	t->all_shown = false;
 	fix_counts(t->root, pred, ctx);
+}
+
+void ostree_recount(struct ostree *t)
+{
+	t->all_shown = false;
+	fix_counts(t->root, NULL, NULL);
 }
 
 void ostree_show_all(struct ostree *t)

@@ -19,6 +19,7 @@
  *   insert, remove, set_shown, rank, select   O(log n)
  *   build from a sorted array                 O(n)
  *   refilter (every node's shown flag)        O(n), one call of pred each
+ *   recount (after flags set by the caller)   O(n)
  *   show all                                  O(1)
  *
  * The order is the caller's cmp, which must be a strict total order on
@@ -106,6 +107,14 @@ void ostree_refilter(struct ostree *t, ostree_pred_fn *pred, void *ctx);
  * subtrees with none are skipped.  O(shown + their paths).
  */
 void ostree_refilter_shown(struct ostree *t, ostree_pred_fn *pred, void *ctx);
+
+/*
+ * Every count made again from the nodes' shown flags as they are, after
+ * the caller set them itself (n->shown), in whatever order it reads its
+ * nodes fastest: a pass in memory order rather than the tree's.  Every
+ * flag must have been set when all_shown was (they were stale).  O(n).
+ */
+void ostree_recount(struct ostree *t);
 
 /* In order, hidden nodes too: the first node, and the one after n. */
 struct ostree_node *ostree_first(const struct ostree *t);

@@ -249,6 +249,36 @@ TEST(show_all_then_filter_again)
 	CHECK(agrees(&t));
 }
 
+/* Flags set by the caller in its own order, then the counts made again. */
+TEST(flags_set_directly_then_recount)
+{
+	struct ostree t;
+	struct ostree_node *nodes[ITEMS];
+
+	memset(items, 0, sizeof(items));
+	ostree_init(&t, cmp, NULL);
+	for (int i = 0; i < ITEMS; i++) {
+		items[i] = (struct item){ .key = (int)rnd(50), .id = i, .in = true };
+		nodes[i] = &items[i].node;
+	}
+	qsort(nodes, ITEMS, sizeof(*nodes), cmp_items);
+	ostree_build(&t, nodes, ITEMS, even_keys, NULL);
+	for (int i = 0; i < ITEMS; i++) {	/* in the array's order, not the tree's */
+		items[i].shown = rnd(3) == 0;
+		items[i].node.shown = items[i].shown;
+	}
+	ostree_recount(&t);
+	CHECK(agrees(&t));
+	/* After show_all every flag is stale: all set, then counted. */
+	ostree_show_all(&t);
+	for (int i = 0; i < ITEMS; i++) {
+		items[i].shown = items[i].key % 3 == 0;
+		items[i].node.shown = items[i].shown;
+	}
+	ostree_recount(&t);
+	CHECK(agrees(&t));
+}
+
 /* The priorities keep it shallow even when the keys come sorted. */
 TEST(sorted_inserts_stay_shallow)
 {
@@ -324,6 +354,7 @@ int main(void)
 	RUN(random_operations_match_a_sorted_array);
 	RUN(build_and_refilter);
 	RUN(show_all_then_filter_again);
+	RUN(flags_set_directly_then_recount);
 	RUN(sorted_inserts_stay_shallow);
 	RUN(address_ordered_build_stays_shallow);
 	RUN(node_is_32_bytes);

@@ -219,9 +219,94 @@ TEST(a_row_freed_during_a_page_finishes_the_sort_first)
 	fixture_release(&f);
 }
 
+/*
+ * Whether every row's shown flag is what the filter says of it now, and
+ * the tree's counts agree (the title's count, a row's rank).
+ */
+static bool filter_is_exact(struct fixture *f, char *why, size_t size)
+{
+	struct table_state *st = ts(&f->tab);
+	size_t iter = 0, want = 0;
+	struct row *r;
+
+	if (ostree_check(&st->order, why, size) < 0)
+		return false;
+	while ((r = model_next_row(&f->tab.m, &iter))) {
+		bool shown = row_shown(&f->t, &f->tab, r);
+		bool flag = st->order.all_shown || r->order.shown;
+		want += shown;
+		if (!r->order.linked || flag != shown) {
+			snprintf(why, size, "%s: shown %d, want %d", r->key, flag, shown);
+			return false;
+		}
+	}
+	if (ostree_count(&st->order) != want) {
+		snprintf(why, size, "count %zu, want %zu", ostree_count(&st->order), want);
+		return false;
+	}
+	return true;
+}
+
+#define OTHERS 100	/* rows named otherwise: fewer than FILTER_FEW_CHANGED */
+
+static void filter_type(struct fixture *f, const char *text)
+{
+	struct errbuf err;
+
+	CHECKF(filter_set(&f->tab.filter, text, &err) == 0, "%s", text);
+	f->t.filter_gen++;
+	table_refresh(&f->t, &f->tab, false);
+}
+
+/*
+ * A typed filter, one character at a time with deltas between, through
+ * each way the flags are set: every row in memory order (a new text, or
+ * one narrowing with the flags stale after Esc), the shown rows in memory
+ * order with few flags changed (set in the tree) or many (counts made
+ * again), few shown (through the tree), a regex and a label filter (the
+ * tree, every row).
+ */
+TEST(a_typed_filter_under_deltas_shows_what_a_full_filter_shows)
+{
+	static struct fixture f;
+	static const char *const typed[] = {
+		"", "o", "od", "p", "po", "pod", "pod-", "pod-1", "pod-12", "pod-123", "", "pod-", "pod-5",
+		"ns-3", "ns-3/", "ns-3/pod-1", "pod-[0-9]*7$", "l:app=none", "1", "12", "",
+	};
+	struct kobj *others[OTHERS];
+	char why[256] = "";
+	size_t exact = 0;
+
+	fixture_init(&f);
+	/* A few rows "od" hides and "o" does not: few flags changed. */
+	for (unsigned i = 0; i < OTHERS; i++) {
+		char *json = xasprintf("{\"metadata\":{\"name\":\"other-%u\",\"namespace\":"
+				       "\"ns-0\",\"resourceVersion\":\"%u\"}}", i, ++f.rv);
+		struct errbuf err;
+		others[i] = kobj_from_json(json, strlen(json), 0, &err);
+		free(json);
+		apply(&f.tab.m, NOTIFY_ADD, DELTA_ADDED, kobj_ref(others[i]), NULL);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(typed); i++) {
+		deltas(&f, 30);
+		filter_type(&f, typed[i]);
+		bool ok = filter_is_exact(&f, why, sizeof(why));
+		CHECKF(ok, "'%s': %s", typed[i], why);
+		exact += ok;
+		deltas(&f, 30);		/* each delta's flag, the filter's */
+		ok = filter_is_exact(&f, why, sizeof(why));
+		CHECKF(ok, "'%s' after deltas: %s", typed[i], why);
+	}
+	CHECK_INT(exact, ARRAY_SIZE(typed));
+	fixture_release(&f);
+	for (unsigned i = 0; i < OTHERS; i++)
+		kobj_unref(others[i]);
+}
+
 int main(void)
 {
 	RUN(a_page_then_slices_under_deltas_end_in_the_full_order);
 	RUN(a_row_freed_during_a_page_finishes_the_sort_first);
+	RUN(a_typed_filter_under_deltas_shows_what_a_full_filter_shows);
 	return unit_done();
 }
