@@ -5,7 +5,8 @@
  * prints it.  `[` and `]` step through the history: each step shows what
  * that delta changed (a diff of the state before it and the state it
  * left) and the object as it left it, for the newest HIST_STATES steps,
- * whose states the model keeps.  The text is rebuilt whenever a delta for the
+ * whose states the model keeps (as its history's budget allows: the
+ * header says how many older deltas were let go of).  The text is rebuilt whenever a delta for the
  * object arrives; once the object is no longer tracked the last text
  * stays, marked so.
  */
@@ -179,8 +180,11 @@ static void build(struct tui *t, struct row *r)
 		return;
 	}
 	clear_lines(t);
+	char dropped[64] = "";
+	if (row_hist_dropped(r))	/* the ring's or the budget's (--history-size) */
+		snprintf(dropped, sizeof(dropped), "; %u older deltas not kept", row_hist_dropped(r));
 	add_line(t, A_BOLD, "Delta history: %zu since kinf started%s;  [ ] step through it",
-		 (size_t)row_hist_total(r), row_hist_total(r) > row_hist_nr(r) ? ", the latest shown" : "");
+		 (size_t)row_hist_total(r), dropped);
 	for (size_t i = 0; i < row_hist_nr(r); i++) {
 		struct hist_entry buf;
 		const struct hist_entry *h = row_hist_at(r, i, &buf);
@@ -208,7 +212,7 @@ static void build(struct tui *t, struct row *r)
 				 step + 1, row_hist_nr(r), delta_type_name(h->type), h->rv);
 		} else if (!state) {
 			add_line(t, A_BOLD, "Step %zu of %zu: %s rv %s: its state is no longer kept "
-				 "(the newest %u are)", step + 1, row_hist_nr(r),
+				 "(the newest %u at most)", step + 1, row_hist_nr(r),
 				 delta_type_name(h->type), h->rv, tab->m.hist_states);
 		} else if (!before) {
 			add_line(t, A_BOLD, "Step %zu of %zu: %s rv %s: the first state kept",
