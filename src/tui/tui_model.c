@@ -482,9 +482,15 @@ static bool hist_trim_row(struct model *m, struct row *r)
 
 void model_hist_trim(struct model *m)
 {
+	struct hist_budget *b = m->budget;
 	size_t idle = 0, turn = keyset_len(&m->rows) + 1;
 
-	while (m->budget && m->budget->used > m->budget->limit && m->hist_bytes && idle <= turn) {
+	if (!b || b->used <= b->limit || !m->hist_bytes)
+		return;
+	if (m->hist_stuck && b->used <= m->hist_stuck + b->limit / 8)
+		return;		/* nothing was left to let go of an eighth ago */
+	m->hist_stuck = 0;
+	while (b->used > HIST_TRIM_LOW(b->limit) && idle <= turn) {
 		struct row *r = keyset_next(&m->rows, &m->hist_sweep);
 		if (!r)
 			m->hist_sweep = 0;
@@ -493,6 +499,8 @@ void model_hist_trim(struct model *m)
 		else
 			idle++;
 	}
+	if (b->used > b->limit)
+		m->hist_stuck = b->used;
 }
 
 static void group_free_items(struct model *m, struct log_group *g)

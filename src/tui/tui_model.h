@@ -50,6 +50,7 @@
  */
 #define HIST_BUDGET_DEFAULT ((size_t)8 << 20)
 #define HIST_BUDGET_MIN ((size_t)64 << 10)
+#define HIST_TRIM_LOW(limit) ((limit) - (limit) / 8)
 
 /* struct row's hist_tail: the source and flags of its newest history
  * entry, while that entry is read back from the row. */
@@ -358,11 +359,13 @@ struct model {
 	 * The budget this model's histories count against (borrowed; it must
 	 * outlive the model), or NULL: no limit.  hist_bytes is this model's
 	 * part of its used, of which hist_state_bytes in hist_states_held
-	 * past states; hist_sweep is where model_hist_trim() goes on from.
+	 * past states; hist_sweep is where model_hist_trim() goes on from;
+	 * hist_stuck the budget's used when a whole turn last found nothing
+	 * to let go of (0: none since).
 	 */
 	struct hist_budget *budget;
 	size_t hist_bytes, hist_state_bytes, hist_states_held;
-	size_t hist_sweep;
+	size_t hist_sweep, hist_stuck;
 
 	struct keyset rows;	/* of struct row in row_slab, by key: model_row(), model_next_row() */
 	/*
@@ -437,9 +440,12 @@ int64_t model_gone_since(const struct model *m, const struct row *r);
  * rows in turn (a clock hand over the set, kept between calls), each
  * losing its oldest past state when past states hold more bytes than the
  * entries do, else its oldest entries down to half (with their states).
- * The newest entry of a row is never let go of, so a budget below what
- * those take is overrun; the trim stops after a whole turn that found
- * nothing to let go of.  model_apply() calls it; a TUI with several tabs
+ * Once over, it goes on down to HIST_TRIM_LOW of the limit, so that the
+ * hand moves a turn per eighth of the budget filled, not a few rows per
+ * delta: a few rows visited a delta, amortized.  The newest entry of a
+ * row is never let go of, so a budget below what those take is overrun;
+ * the trim then stops after a whole turn that found nothing to let go
+ * of, and starts again only once another eighth has been added.  model_apply() calls it; a TUI with several tabs
  * calls it for each now and then, since another model's delta may have
  * filled the shared budget.  Changes no row's order (total stays).
  */
