@@ -621,6 +621,49 @@ TEST(a_long_churn_keeps_the_histories_within_their_budget)
 	}
 }
 
+/*
+ * A budget below what the rows' newest entries take: each row keeps its
+ * newest entry all the same, the trim gives up after a turn that found
+ * nothing rather than going round at every delta, and the count stays
+ * exact.
+ */
+TEST(a_budget_below_the_newest_entries_keeps_them)
+{
+	struct hist_budget budget = { 4096, 0 };
+	struct model m;
+	size_t wrong = 0, sum = 0;
+	char name[16], rv[16];
+
+	model_fake(&m);
+	m.budget = &budget;
+	for (unsigned round = 0; round < 3; round++) {
+		for (unsigned p = 0; p < 500; p++) {
+			snprintf(name, sizeof(name), "p%u", p);
+			snprintf(rv, sizeof(rv), "%u", round * 1000 + p + 1);
+			struct kobj *obj = pod(name, rv, NULL);
+			struct row *r = model_row(&m, obj->key);
+			struct notification n = note(r ? NOTIFY_UPDATE : NOTIFY_ADD,
+						     r ? DELTA_UPDATED : DELTA_ADDED, obj,
+						     r ? kobj_ref(r->obj) : NULL);
+			model_apply(&m, &n);
+		}
+	}
+	for (unsigned p = 0; p < 500; p++) {
+		snprintf(name, sizeof(name), "default/p%u", p);
+		snprintf(rv, sizeof(rv), "%u", 2000 + p + 1);
+		struct row *r = model_row(&m, name);
+		wrong += !r || row_hist_total(r) != 3 ||
+			 strcmp(row_hist_at(r, row_hist_nr(r) - 1, &hbuf)->rv, rv);
+		sum += r ? row_hist_bytes(r, NULL) : 0;
+	}
+	CHECK_INT(wrong, 0);
+	CHECK_INT(sum, budget.used);
+	CHECK(budget.used > budget.limit);	/* the floor overruns it ... */
+	CHECK(m.hist_stuck != 0);		/* ... and the trim knows */
+	model_release(&m);
+	CHECK_INT(budget.used, 0);
+}
+
 TEST(the_log_keeps_the_latest_and_clears)
 {
 	struct model m;
@@ -861,6 +904,7 @@ int main(void)
 	RUN(history_keeps_states_only_when_asked);
 	RUN(history_keeps_the_latest);
 	RUN(a_long_churn_keeps_the_histories_within_their_budget);
+	RUN(a_budget_below_the_newest_entries_keeps_them);
 	RUN(the_log_keeps_the_latest_and_clears);
 	RUN(held_notifications_apply_on_resume);
 	RUN(filter_by_regex_and_by_selector);
