@@ -550,6 +550,14 @@ terminal_restored() {
 	cli_row 2 "^error: invalid duration '2562048h' for '--stall-timeout'" watch pods --stall-timeout 2562048h
 }
 
+@test "flags: --history-size that is not a size, or below 64Ki" {
+	local msg="expected a size of at least 64Ki, e\\.g\\. 8Mi \\(see 'kinf tui --help'\\)\$"
+	cli_row 2 "^error: invalid value '0x' for '--history-size': $msg" tui pods --history-size 0x
+	cli_row 2 "^error: invalid value '-1Mi' for '--history-size': $msg" tui pods --history-size -1Mi
+	cli_row 2 "^error: invalid value '63Ki' for '--history-size': $msg" tui pods --history-size 63Ki
+	cli_row 2 "^error: invalid value '0' for '--history-size': $msg" tui pods --history-size 0
+}
+
 @test "flags: --dump-on controller-unseen without --controller, before anything starts" {
 	cli_row 2 "^error: --dump-on controller-unseen needs --controller" \
 		watch pods --flight-recorder 1m --dump-on verify,controller-unseen --flight-dir "$B"

@@ -20,11 +20,14 @@
 #include "tui/tui_model.h"
 
 static long history = HIST_STATES;
+static const char *history_size;
 static int64_t verify_every_ms;
 
 static const struct option tui_options[] = {
 	OPT_INT(0, "history", &history, "N",
 		"keep the last N states of each object, to step through in the detail view (default 8; 0: none, nor the last update's change)"),
+	OPT_STRING(0, "history-size", &history_size, "SIZE",
+		   "bytes all objects' histories may hold, their deltas and states; the oldest go first (default 8Mi, at least 64Ki)", COMPLETE_NONE),
 	OPT_DURATION(0, "verify-every", &verify_every_ms,
 		     "check each tab's cache against a LIST from the server this often, as V does"),
 	OPT_INCLUDE(controller_flag_options),
@@ -49,6 +52,10 @@ static int run_tui(int argc, const char **argv)
 		usage_error(&command_tui, "unexpected argument '%s'", argv[1]);
 	if (history > HIST_MAX)
 		usage_error(&command_tui, "--history %ld: at most %d states are kept", history, HIST_MAX);
+	size_t hist_budget = HIST_BUDGET_DEFAULT;
+	if (history_size && (parse_size(history_size, &hist_budget) < 0 || hist_budget < HIST_BUDGET_MIN))
+		usage_error(&command_tui, "invalid value '%s' for '--history-size': "
+			    "expected a size of at least 64Ki, e.g. 8Mi", history_size);
 	bool controller = controller_flags_opts(&command_tui, &co);
 	flight_flags_check(&command_tui, controller_flags.enabled);
 	metrics_flag_start(&command_tui, &ms);	/* a busy port: exit 2 here */
@@ -66,6 +73,7 @@ static int run_tui(int argc, const char **argv)
 		kclient_set_tap(s.cluster.client, &flight_tap, flight);
 	struct tui_opts to = { .resync_ms = informer_flags.resync_ms,
 			       .hist_states = (unsigned)history,
+			       .hist_budget = hist_budget,
 			       .verify_every_ms = verify_every_ms,
 			       .metrics = ms.metrics,
 			       .controller = controller ? &co : NULL,

@@ -60,31 +60,6 @@ static int parse_dump_on(const char *list, unsigned *mask, const char **bad)
 	return 0;
 }
 
-/* 256Mi, 64M, 1G, 4096: bytes; -1 when it is none of those. */
-static int parse_size(const char *s, size_t *out)
-{
-	char *end;
-	unsigned long long n = strtoull(s, &end, 10);
-	unsigned long long unit = 1;
-
-	if (end == s || *s == '-')
-		return -1;
-	if (*end == 'K' || *end == 'k')
-		unit = 1ULL << 10;
-	else if (*end == 'M')
-		unit = 1ULL << 20;
-	else if (*end == 'G')
-		unit = 1ULL << 30;
-	if (unit > 1)
-		end += end[1] == 'i' ? 2 : 1;
-	if (*end && strcmp(end, "B"))
-		return -1;
-	if (!n || n > (1ULL << 40) / unit)
-		return -1;
-	*out = (size_t)(n * unit);
-	return 0;
-}
-
 void flight_flags_check(const struct command *cmd, bool controller)
 {
 	struct flight_flags *f = &flight_flags;

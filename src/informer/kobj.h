@@ -87,6 +87,18 @@ struct kobj {
 	struct intern *shared;	/* holds ns, kind, labels, owners */
 };
 
+/*
+ * The bytes obj's own allocation holds: the struct, its key, rv and node,
+ * and its text as stored (packed or not); not its memo, nor the interned
+ * strings it shares with others.  What freeing its last reference gives
+ * back.
+ */
+static inline size_t kobj_bytes(const struct kobj *obj)
+{
+	return (size_t)(obj->stored - (const char *)obj) +
+	       (obj->packed_len ? obj->packed_len : (size_t)obj->json_len + 1);
+}
+
 /* Flags for the transform applied when an object is made. */
 enum {
 	KOBJ_KEEP_MANAGED_FIELDS = 1 << 0,

@@ -220,6 +220,30 @@ static int parse_decimal(const char **p, double *v)
 	return 0;
 }
 
+int parse_size(const char *s, size_t *out)
+{
+	char *end;
+	unsigned long long n, unit = 1;
+
+	if (!isdigit((unsigned char)*s))
+		return -1;	/* strtoull would take "-1", " 1" and "+1" */
+	n = strtoull(s, &end, 10);
+	if (*end == 'K' || *end == 'k')
+		unit = 1ULL << 10;
+	else if (*end == 'M')
+		unit = 1ULL << 20;
+	else if (*end == 'G')
+		unit = 1ULL << 30;
+	if (unit > 1)
+		end += end[1] == 'i' ? 2 : 1;
+	if (*end && strcmp(end, "B"))
+		return -1;
+	if (!n || n > (1ULL << 40) / unit)
+		return -1;
+	*out = (size_t)(n * unit);
+	return 0;
+}
+
 int parse_duration(const char *s, int64_t *ms)
 {
 	static const struct { const char *unit; int64_t ms; } units[] = {

@@ -94,6 +94,13 @@ void format_age(int64_t ms, char buf[32]);
  */
 int parse_duration(const char *s, int64_t *ms);
 
+/*
+ * Parses a size in bytes: 4096, 64K, 64Ki, 256M, 256Mi, 1G (K, M and G are
+ * powers of 1024; a B may follow), above 0 and at most 1 TiB.  Returns 0
+ * and sets *out, or -1.
+ */
+int parse_size(const char *s, size_t *out);
+
 /* Uniform random in [0, 1), thread-safe, seeded once from the clock. */
 double rand_unit(void);
 

@@ -360,6 +360,7 @@ static void tab_init(struct tui *t, size_t i)
 	model_init(&tab->m, s->informers[i], consumer_listener(&t->cons, i));
 	tab->crds = t->crds;
 	tab->m.hist_states = t->hist_states;
+	tab->m.budget = &t->hist_budget;
 	for (int p = 0; p < PANE__COUNT; p++)
 		tab->pane[p] = panes[p]->new(t, tab);
 	tab->ctl = t->ctl_opts ? tui_ctl_new(t->ctl_opts) : NULL;
@@ -760,6 +761,8 @@ static void tick(struct tui *t)
 		model_sample(&tab->m, now);
 		if (!t->paused && model_expire(&tab->m, now))
 			table_refresh(t, tab, true);
+		/* Another tab's deltas may have filled the budget this one shares. */
+		model_hist_trim(&tab->m);
 		if (tab->ctl)
 			tui_ctl_expire(tab->ctl, &tab->m, now);
 	}
@@ -895,6 +898,7 @@ int tui_run(struct session *s, const struct tui_opts *opts)
 	t.nr = s->nr;
 	t.tabs = xcalloc(t.nr, sizeof(*t.tabs));
 	t.hist_states = opts->hist_states;
+	t.hist_budget.limit = opts->hist_budget ? opts->hist_budget : HIST_BUDGET_DEFAULT;
 	t.crds = opts->crds;
 	t.flight = opts->flight;
 	t.ctl_opts = opts->controller;

@@ -16,6 +16,7 @@
 #ifndef KINF_TUI_H
 #define KINF_TUI_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct controller_opts;
@@ -28,6 +29,8 @@ struct tui_opts {
 	int64_t resync_ms;
 	/* States kept per object for the detail view's steps (HIST_STATES). */
 	unsigned hist_states;
+	/* Bytes all objects' histories may hold (0: HIST_BUDGET_DEFAULT). */
+	size_t hist_budget;
 	/* Check each tab's cache against the server this often, as V; 0: only V. */
 	int64_t verify_every_ms;
 	/* --metrics: the consumer feeds it (borrowed; NULL: none). */

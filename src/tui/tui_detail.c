@@ -5,7 +5,8 @@
  * prints it.  `[` and `]` step through the history: each step shows what
  * that delta changed (a diff of the state before it and the state it
  * left) and the object as it left it, for the newest HIST_STATES steps,
- * whose states the model keeps.  The text is rebuilt whenever a delta for the
+ * whose states the model keeps (as its history's budget allows: the
+ * header says how many older deltas were let go of).  The text is rebuilt whenever a delta for the
  * object arrives; once the object is no longer tracked the last text
  * stays, marked so.
  */
@@ -35,8 +36,13 @@ struct detail_state {
 	uint64_t ctl_gen, ctl_any;
 	int64_t built_mono;
 	bool vanished;		/* the row was freed; lines are the last */
-	/* `[` `]`: the history entry looked at; -1: the newest. */
+	/*
+	 * `[` `]`: the delta looked at, numbered from the object's first
+	 * since kinf started (so that it stays the same delta when the ring
+	 * turns or the budget lets older ones go); -1: the newest.
+	 */
 	long step;
+	size_t hist_nr;		/* the row's history's entries the lines show */
 	char **lines;
 	int *attrs;
 	size_t nr, alloc;
@@ -129,12 +135,17 @@ static void build_yaml(struct tui *t, struct row *r)
 	ds(t)->version = r->version;
 }
 
-/* The history entry the view looks at: `[` `]` move it, -1 is the newest. */
+/*
+ * The history entry the view looks at (an index into the row's history):
+ * the oldest kept when its delta was let go of since.
+ */
 static size_t step_of(const struct tui *t, const struct row *r)
 {
-	if (ds(t)->step < 0 || (size_t)ds(t)->step >= row_hist_nr(r))
-		return row_hist_nr(r) ? row_hist_nr(r) - 1 : 0;
-	return (size_t)ds(t)->step;
+	size_t nr = row_hist_nr(r), first = row_hist_dropped(r);
+
+	if (ds(t)->step < 0 || (size_t)ds(t)->step >= first + nr)
+		return nr ? nr - 1 : 0;
+	return (size_t)ds(t)->step < first ? 0 : (size_t)ds(t)->step - first;
 }
 
 /* What the change at a step did: a diff of two states of the object. */
@@ -179,8 +190,11 @@ static void build(struct tui *t, struct row *r)
 		return;
 	}
 	clear_lines(t);
+	char dropped[64] = "";
+	if (row_hist_dropped(r))	/* the ring's or the budget's (--history-size) */
+		snprintf(dropped, sizeof(dropped), "; %u older deltas not kept", row_hist_dropped(r));
 	add_line(t, A_BOLD, "Delta history: %zu since kinf started%s;  [ ] step through it",
-		 (size_t)row_hist_total(r), row_hist_total(r) > row_hist_nr(r) ? ", the latest shown" : "");
+		 (size_t)row_hist_total(r), dropped);
 	for (size_t i = 0; i < row_hist_nr(r); i++) {
 		struct hist_entry buf;
 		const struct hist_entry *h = row_hist_at(r, i, &buf);
@@ -208,7 +222,7 @@ static void build(struct tui *t, struct row *r)
 				 step + 1, row_hist_nr(r), delta_type_name(h->type), h->rv);
 		} else if (!state) {
 			add_line(t, A_BOLD, "Step %zu of %zu: %s rv %s: its state is no longer kept "
-				 "(the newest %u are)", step + 1, row_hist_nr(r),
+				 "(the newest %u at most)", step + 1, row_hist_nr(r),
 				 delta_type_name(h->type), h->rv, tab->m.hist_states);
 		} else if (!before) {
 			add_line(t, A_BOLD, "Step %zu of %zu: %s rv %s: the first state kept",
@@ -241,6 +255,7 @@ static void build(struct tui *t, struct row *r)
 		json_object_put(tree);
 	}
 	ds(t)->version = r->version;
+	ds(t)->hist_nr = row_hist_nr(r);
 	ds(t)->ctl_gen = tui_ctl_generation(tab->ctl, row_key(r));
 	ds(t)->ctl_any = tui_ctl_generation(tab->ctl, NULL);
 	ds(t)->built_mono = mono_ms();
@@ -290,7 +305,8 @@ static void detail_draw(struct tui *t, const struct rect *r, bool focused)
 	struct row *row = model_row(&tab->m, ds(t)->key);
 	char title[512], ago[32];
 
-	if (row && (row->version != ds(t)->version ||
+	/* The budget's trim changes a history but not the row's version. */
+	if (row && (row->version != ds(t)->version || row_hist_nr(row) != ds(t)->hist_nr ||
 		    ds(t)->ctl_gen != tui_ctl_generation(tab->ctl, row_key(row)) ||
 		    (ds(t)->ctl_any != tui_ctl_generation(tab->ctl, NULL) &&
 		     t->now_mono - ds(t)->built_mono >= 1000)))
@@ -347,10 +363,11 @@ static bool detail_request(struct tui *t, enum request req, int key)
 		if (!row || !row_hist_nr(row))
 			return true;
 		size_t step = step_of(t, row);
+		long first = (long)row_hist_dropped(row);
 		if (req == REQ_STEP_OLDER && step > 0)
-			ds(t)->step = (long)step - 1;
+			ds(t)->step = first + (long)step - 1;
 		else if (req == REQ_STEP_NEWER)
-			ds(t)->step = step + 1 >= row_hist_nr(row) ? -1 : (long)step + 1;
+			ds(t)->step = step + 1 >= row_hist_nr(row) ? -1 : first + (long)step + 1;
 		build(t, row);
 		return true;
 	}

@@ -99,7 +99,7 @@ static void hist_unpack(const struct hist_slot *slot, struct hist_entry *h)
 /* Where hb's ring starts: row_hist_first() of its row. */
 static size_t hist_first(const struct row_hist *hb)
 {
-	return hb->nr < HIST_MAX ? 0 : hb->total % HIST_MAX;
+	return hb->nr < HIST_MAX ? 0 : hb->first;
 }
 
 /* The power of two at or above n (0 for 0). */
@@ -147,8 +147,11 @@ void row_set_cells(struct row *r, const char *cells, size_t len, int64_t now_mon
 	r->cells = p + sizeof(head);
 }
 
+static void hist_account(struct model *m, const struct row *r, int sign);
+
 static void row_free(struct model *m, struct row *r)
 {
+	hist_account(m, r, -1);
 	kobj_unref(r->obj);
 	if (r->cells)
 		free(r->cells - sizeof(struct row_cells_head));
@@ -261,10 +264,11 @@ static void row_push_hist(struct row *r, const struct hist_entry *h,
 			kobj_unref(hb->obj[at]);
 		hist_slot_release(&hb->slot[at]);
 		hb->tail = tail;
+		hb->first = (uint8_t)((at + 1) % HIST_MAX);
 	}
 	if (!tail)
 		hist_pack(&hb->slot[at], h);
-	hb->total++;	/* moves row_hist_first() on when full */
+	hb->total++;
 	if (!hb->obj)
 		return;
 	hb->obj[at] = states ? kobj_ref(obj) : NULL;
@@ -313,6 +317,190 @@ static void row_hist_store(struct row *r)
 struct kobj *row_hist_obj(const struct row *r, size_t i)
 {
 	return r->hist && r->hist->obj ? r->hist->obj[(row_hist_first(r) + i) % HIST_MAX] : NULL;
+}
+
+/* ---- the histories' budget ------------------------------------------------ */
+
+/* Whether one of hb's entries holds obj as its state. */
+static bool hist_holds(const struct row_hist *hb, const struct kobj *obj)
+{
+	for (size_t i = 0; hb->obj && i < hb->nr; i++)
+		if (hb->obj[(hist_first(hb) + i) % HIST_MAX] == obj)
+			return true;
+	return false;
+}
+
+/* row_hist_bytes(), with the bytes of its past states apart. */
+static size_t hist_cost(const struct row *r, size_t *states, size_t *state_bytes)
+{
+	const struct row_hist *hb = r->hist;
+	const struct kobj *last = NULL;
+	size_t bytes;
+
+	*states = *state_bytes = 0;
+	if (!hb)
+		return 0;
+	bytes = sizeof(*hb) + hist_slot_room(hb->nr, hb->tail) * sizeof(hb->slot[0]);
+	for (size_t i = 0; i + hb->tail < hb->nr; i++)
+		if (hb->slot[(hist_first(hb) + i) % HIST_MAX].is_wide)
+			bytes += sizeof(struct hist_entry);
+	if (hb->obj)
+		bytes += pow2_room(hb->nr) * sizeof(*hb->obj);
+	for (size_t i = 0; hb->obj && i < hb->nr; i++) {
+		const struct kobj *o = hb->obj[(hist_first(hb) + i) % HIST_MAX];
+		/* The entries of a resync or an unchanged relist share a state. */
+		if (o && o != r->obj && o != last) {
+			*state_bytes += kobj_bytes(o);
+			++*states;
+		}
+		last = o ? o : last;
+	}
+	if (hb->prev && hb->prev != r->obj && !hist_holds(hb, hb->prev)) {
+		*state_bytes += kobj_bytes(hb->prev);
+		++*states;
+	}
+	return bytes + *state_bytes;
+}
+
+size_t row_hist_bytes(const struct row *r, size_t *states)
+{
+	size_t n, state_bytes;
+	size_t bytes = hist_cost(r, &n, &state_bytes);
+
+	if (states)
+		*states = n;
+	return bytes;
+}
+
+/* Counts r's history in (sign 1) or out of (-1) m's and its budget's bytes. */
+static void hist_account(struct model *m, const struct row *r, int sign)
+{
+	size_t states, state_bytes, bytes;
+
+	if (!m->budget || !r->hist)
+		return;
+	bytes = hist_cost(r, &states, &state_bytes);
+	if (sign > 0) {
+		m->budget->used += bytes;
+		m->hist_bytes += bytes;
+		m->hist_state_bytes += state_bytes;
+		m->hist_states_held += states;
+	} else {
+		m->budget->used -= bytes;
+		m->hist_bytes -= bytes;
+		m->hist_state_bytes -= state_bytes;
+		m->hist_states_held -= states;
+	}
+}
+
+/* Lets go of r's oldest past state (every reference r's history holds to
+ * it); false when it keeps none. */
+static bool hist_drop_state(struct row *r)
+{
+	struct row_hist *hb = r->hist;
+	struct kobj *o = NULL;
+
+	for (size_t i = 0; hb->obj && i < hb->nr && !o; i++) {
+		struct kobj *x = hb->obj[(hist_first(hb) + i) % HIST_MAX];
+		if (x && x != r->obj)
+			o = x;
+	}
+	if (!o && hb->prev && hb->prev != r->obj)
+		o = hb->prev;
+	if (!o)
+		return false;
+	for (size_t i = 0; hb->obj && i < hb->nr; i++) {
+		struct kobj **x = &hb->obj[(hist_first(hb) + i) % HIST_MAX];
+		if (*x == o) {
+			kobj_unref(o);
+			*x = NULL;
+		}
+	}
+	if (hb->prev == o) {
+		kobj_unref(o);
+		hb->prev = NULL;
+	}
+	return true;
+}
+
+/*
+ * Lets go of r's oldest entries (and their states), keeping the newest
+ * half, at least the newest one; the rest move down to slot 0, the block
+ * and its states' room shrink to fit.  False when it has one entry.
+ */
+static bool hist_drop_entries(struct row *r)
+{
+	struct row_hist *hb = r->hist;
+	struct hist_slot keep[HIST_MAX];
+	struct kobj *keep_obj[HIST_MAX];
+	size_t nr = hb->nr, drop = nr / 2, first = hist_first(hb);
+	bool tail = hb->tail, states = hb->obj != NULL;
+
+	if (nr < 2)
+		return false;
+	for (size_t i = 0; i < nr; i++) {
+		size_t at = (first + i) % HIST_MAX;
+		bool stored = i + tail < nr;
+		if (i < drop) {
+			if (stored)
+				hist_slot_release(&hb->slot[at]);
+			if (states)
+				kobj_unref(hb->obj[at]);
+			continue;
+		}
+		if (stored)
+			keep[i - drop] = hb->slot[at];
+		if (states)
+			keep_obj[i - drop] = hb->obj[at];
+	}
+	hb = hist_shape(r, nr - drop, tail);
+	hb->first = 0;
+	memcpy(hb->slot, keep, (hb->nr - tail) * sizeof(keep[0]));
+	if (states) {
+		hb->obj = xrealloc(hb->obj, pow2_room(hb->nr) * sizeof(*hb->obj));
+		memcpy(hb->obj, keep_obj, hb->nr * sizeof(keep_obj[0]));
+	}
+	return true;
+}
+
+/* Lets go of r's oldest history (see model_hist_trim()); false: nothing. */
+static bool hist_trim_row(struct model *m, struct row *r)
+{
+	bool states_first = m->hist_state_bytes > m->hist_bytes - m->hist_state_bytes;
+	bool done;
+
+	if (!r->hist)
+		return false;
+	hist_account(m, r, -1);
+	if (states_first)
+		done = hist_drop_state(r) || hist_drop_entries(r);
+	else
+		done = hist_drop_entries(r) || hist_drop_state(r);
+	hist_account(m, r, 1);
+	return done;
+}
+
+void model_hist_trim(struct model *m)
+{
+	struct hist_budget *b = m->budget;
+	size_t idle = 0, turn = keyset_len(&m->rows) + 1;
+
+	if (!b || b->used <= b->limit || !m->hist_bytes)
+		return;
+	if (m->hist_stuck && b->used <= m->hist_stuck + b->limit / 8)
+		return;		/* nothing was left to let go of an eighth ago */
+	m->hist_stuck = 0;
+	while (b->used > HIST_TRIM_LOW(b->limit) && idle <= turn) {
+		struct row *r = keyset_next(&m->rows, &m->hist_sweep);
+		if (!r)
+			m->hist_sweep = 0;
+		if (r && hist_trim_row(m, r))
+			idle = 0;
+		else
+			idle++;
+	}
+	if (b->used > b->limit)
+		m->hist_stuck = b->used;
 }
 
 static void group_free_items(struct model *m, struct log_group *g)
@@ -554,8 +742,10 @@ void model_apply(struct model *m, struct notification *n)
 
 	struct row *r = keyset_get(&m->rows, obj->key);
 	bool fresh = false;
-	if (r)
+	if (r) {
+		hist_account(m, r, -1);	/* counted again once changed */
 		row_hist_store(r);	/* a tail entry reads from what changes now */
+	}
 	if (!r) {
 		if (n->kind == NOTIFY_DELETE) {
 			notification_release(n);
@@ -602,6 +792,8 @@ void model_apply(struct model *m, struct notification *n)
 	 */
 	if (n->kind == NOTIFY_UPDATE && n->old && m->hist_states && strcmp(n->old->rv, obj->rv))
 		swap_obj(&r->hist->prev, n->old);
+	hist_account(m, r, 1);
+	model_hist_trim(m);
 	if (m->row_hook)
 		m->row_hook(m, r, false);
 	notification_release(n);

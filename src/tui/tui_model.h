@@ -13,6 +13,11 @@
  * after it changed and before it is freed: one delta costs the table
  * O(log n), never a pass over the rows.
  *
+ * Memory: the rows' histories (their entries and the past states they
+ * keep) share one budget, struct hist_budget, which the model keeps to
+ * after each delta by letting go of the oldest history first (see
+ * model_hist_trim()); the newest entry of each row always stays.
+ *
  * Ownership: a row holds one reference to obj, and its history one to
  * prev and to each of its states.  Log entries hold no object, only
  * copies of the key and resourceVersion.
@@ -38,6 +43,14 @@
 #define HIST_MAX 64		/* delta history kept per object */
 #define HIST_STATES 8		/* of which this many keep the object's state */
 #define LOG_MAX 5000		/* delta log entries kept per resource */
+/*
+ * The histories' budget unless --history-size says otherwise, and the
+ * least it may be: below that, one object's full history (HIST_MAX
+ * entries and HIST_STATES states of a few KiB) would not fit.
+ */
+#define HIST_BUDGET_DEFAULT ((size_t)8 << 20)
+#define HIST_BUDGET_MIN ((size_t)64 << 10)
+#define HIST_TRIM_LOW(limit) ((limit) - (limit) / 8)
 
 /* struct row's hist_tail: the source and flags of its newest history
  * entry, while that entry is read back from the row. */
@@ -100,6 +113,8 @@ struct row_hist {
 	struct kobj **obj;
 	uint32_t total;		/* deltas ever, stored or not */
 	uint8_t nr;		/* entries, at most HIST_MAX */
+	/* Where the ring starts once full: row_hist_first(). */
+	uint8_t first;
 	/*
 	 * The newest entry is not in slot but read back from the row (its
 	 * time, type and object's rv are row_last_ms(), last_type and obj's;
@@ -112,7 +127,10 @@ struct row_hist {
 	 * Oldest first, growing to HIST_MAX, then a ring from
 	 * row_hist_first(); the tail's place is kept for it but not written.
 	 * Room for the entries stored (tail's aside), to the power of two at
-	 * or above it; HIST_MAX once the ring is full.
+	 * or above it; HIST_MAX once the ring is full.  The budget's trim
+	 * drops the oldest and moves the rest down to slot 0 (nr is then
+	 * below HIST_MAX: no ring).  obj has room for the power of two at or
+	 * above nr.
 	 */
 	struct hist_slot slot[];
 };
@@ -171,6 +189,8 @@ struct row {
 };
 
 _Static_assert(HIST_MAX < 256 && (HIST_MAX & (HIST_MAX - 1)) == 0, "row_hist.nr's 8 bits, the ring");
+_Static_assert(sizeof(struct row) <= 88, "a row lives in the slab 100,000 times");
+_Static_assert(sizeof(struct row_hist) <= 24, "first fits in what was padding");
 _Static_assert(DELTA__COUNT <= 8, "last_type's 3 bits");
 
 /* Entries in r's history (at most HIST_MAX), and its deltas ever. */
@@ -192,12 +212,17 @@ static inline struct kobj *row_prev(const struct row *r)
 
 /*
  * Where r's ring of history starts: 0 until it is full; from then on each
- * delta moves it on by one as it adds one to the total (a uint32 wraps
- * at a multiple of HIST_MAX, so the two stay in step).
+ * delta moves it on by one.
  */
 static inline unsigned row_hist_first(const struct row *r)
 {
-	return row_hist_nr(r) < HIST_MAX ? 0 : row_hist_total(r) % HIST_MAX;
+	return row_hist_nr(r) < HIST_MAX ? 0 : r->hist->first;
+}
+
+/* Deltas of r's that its history no longer holds (the ring's, the budget's). */
+static inline uint32_t row_hist_dropped(const struct row *r)
+{
+	return row_hist_total(r) - (uint32_t)row_hist_nr(r);
 }
 
 /* The entries r's history has room for: its count's power of two at or
@@ -310,6 +335,19 @@ struct rate {
 	size_t nr, next;
 };
 
+/*
+ * The bytes the rows' histories may hold, shared by a TUI's models (its
+ * tabs): each history's block, its entries stored whole, and each past
+ * state it alone keeps (kobj_bytes(), counted once however many entries
+ * or prev refer to it; the row's current object is the row's, not its
+ * history's).  used is exact: the sum over every row of every model that
+ * points at it.  Allocator overhead is not counted.
+ */
+struct hist_budget {
+	size_t limit;
+	size_t used;
+};
+
 struct model {
 	struct informer *inf;
 	struct listener *listener;
@@ -317,6 +355,17 @@ struct model {
 	const char *kind;	/* "Pod" */
 	bool namespaced;
 	unsigned hist_states;	/* states kept per object (HIST_STATES) */
+	/*
+	 * The budget this model's histories count against (borrowed; it must
+	 * outlive the model), or NULL: no limit.  hist_bytes is this model's
+	 * part of its used, of which hist_state_bytes in hist_states_held
+	 * past states; hist_sweep is where model_hist_trim() goes on from;
+	 * hist_stuck the budget's used when a whole turn last found nothing
+	 * to let go of (0: none since).
+	 */
+	struct hist_budget *budget;
+	size_t hist_bytes, hist_state_bytes, hist_states_held;
+	size_t hist_sweep, hist_stuck;
 
 	struct keyset rows;	/* of struct row in row_slab, by key: model_row(), model_next_row() */
 	/*
@@ -385,6 +434,27 @@ size_t model_apply_held(struct model *m);
 bool model_expire(struct model *m, int64_t now_mono);
 /* When gone row r was deleted (monotonic ms), or 0 when it is not gone. */
 int64_t model_gone_since(const struct model *m, const struct row *r);
+
+/*
+ * While the budget is over its limit, lets go of the oldest history: the
+ * rows in turn (a clock hand over the set, kept between calls), each
+ * losing its oldest past state when past states hold more bytes than the
+ * entries do, else its oldest entries down to half (with their states).
+ * Once over, it goes on down to HIST_TRIM_LOW of the limit, so that the
+ * hand moves a turn per eighth of the budget filled, not a few rows per
+ * delta: a few rows visited a delta, amortized.  The newest entry of a
+ * row is never let go of, so a budget below what those take is overrun;
+ * the trim then stops after a whole turn that found nothing to let go
+ * of, and starts again only once another eighth has been added.  model_apply() calls it; a TUI with several tabs
+ * calls it for each now and then, since another model's delta may have
+ * filled the shared budget.  Changes no row's order (total stays).
+ */
+void model_hist_trim(struct model *m);
+
+/* The bytes r's history counts against the budget, made again from the
+ * row (what the budget's used sums); states, if not NULL, is set to the
+ * past states among them. */
+size_t row_hist_bytes(const struct row *r, size_t *states);
 
 /* Refreshes stats and the deltas-per-second rate. */
 void model_sample(struct model *m, int64_t now_mono);

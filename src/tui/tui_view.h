@@ -120,6 +120,7 @@ struct tui {
 	/* `:`: the name being resolved on the worker; "" when none. */
 	char resolving[256];
 	unsigned hist_states;		/* each tab's model's */
+	struct hist_budget hist_budget;	/* every tab's models' */
 	struct tab *tabs;
 	size_t nr, cur;
 	enum pane focus;

@@ -502,6 +502,168 @@ TEST(history_entries_read_back_exactly_and_a_long_session_stays_bounded)
 	model_release(&m);
 }
 
+/*
+ * A long churn through a small budget (--history-size): the histories'
+ * bytes, accounted exactly (the sum of what each row's history holds),
+ * never pass it; each row keeps its newest entry and reads back, oldest
+ * first, the latest of its deltas with the states they left; the budget
+ * is used, not emptied; nothing is counted once the rows are gone.
+ */
+#define CHURN_PODS 200
+#define CHURN_STEPS 12000
+#define CHURN_HOT 5
+
+struct churn {
+	struct kobj *cur[CHURN_PODS];
+	unsigned *rvs[CHURN_PODS];	/* each pod's resourceVersions, in order */
+	size_t nr[CHURN_PODS], alloc[CHURN_PODS];
+	size_t over, wrong_sum, wrong_entry, wrong_state, trimmed, ringed, states;
+};
+
+/* Checks every row against what the churn sent it. */
+static void churn_check(struct model *m, struct churn *c)
+{
+	size_t sum = 0;
+	char want[16];
+
+	for (size_t p = 0; p < CHURN_PODS; p++) {
+		char key[32];
+		snprintf(key, sizeof(key), "default/p%zu", p);
+		struct row *r = model_row(m, key);
+		if (!r) {
+			c->wrong_entry += c->nr[p] != 0;
+			continue;
+		}
+		size_t nr = row_hist_nr(r), total = row_hist_total(r);
+		if (total != c->nr[p] || nr < 1) {
+			c->wrong_entry++;
+			continue;
+		}
+		sum += row_hist_bytes(r, NULL);
+		c->trimmed += row_hist_dropped(r) && nr < HIST_MAX;
+		c->ringed += nr == HIST_MAX && row_hist_dropped(r);
+		for (size_t i = 0; i < nr; i++) {
+			size_t k = total - nr + i;
+			snprintf(want, sizeof(want), "%u", c->rvs[p][k]);
+			c->wrong_entry += strcmp(row_hist_at(r, i, &hbuf)->rv, want) != 0;
+			struct kobj *o = row_hist_obj(r, i);
+			c->wrong_state += o && strcmp(o->rv, want);
+			/* The oldest go first: the states kept are the newest entries'. */
+			c->wrong_state += o && i + 1 < nr && !row_hist_obj(r, i + 1);
+			c->wrong_state += !o && i + 1 == nr && m->hist_states;
+			c->states += o && i + 1 < nr;
+		}
+		if (row_prev(r)) {
+			snprintf(want, sizeof(want), "%u", c->rvs[p][total - 2]);
+			c->wrong_state += strcmp(row_prev(r)->rv, want) != 0;
+		}
+	}
+	c->wrong_sum += sum != m->budget->used;
+}
+
+static void churn_run(struct model *m, struct churn *c)
+{
+	uint64_t lcg = 42;
+
+	for (unsigned step = 0; step < CHURN_STEPS; step++) {
+		lcg = lcg * 6364136223846793005ULL + 1442695040888963407ULL;
+		unsigned x = (unsigned)(lcg >> 33);
+		size_t p = x % 4 ? x % CHURN_PODS : x % CHURN_HOT;	/* a few hot pods */
+		char name[16], rv[16], labels[96];
+		snprintf(name, sizeof(name), "p%zu", p);
+		snprintf(rv, sizeof(rv), "%u", step + 1);
+		/* States of different sizes. */
+		snprintf(labels, sizeof(labels), "\"v\":\"%.*s\"", (int)(x % 64),
+			 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef");
+		struct kobj *obj = pod(name, rv, labels);
+		struct notification n = note(c->cur[p] ? NOTIFY_UPDATE : NOTIFY_ADD,
+					     c->cur[p] ? DELTA_UPDATED : DELTA_ADDED, kobj_ref(obj),
+					     c->cur[p] ? kobj_ref(c->cur[p]) : NULL);
+		model_apply(m, &n);
+		kobj_unref(c->cur[p]);
+		c->cur[p] = obj;
+		ALLOC_GROW(c->rvs[p], c->nr[p] + 1, c->alloc[p]);
+		c->rvs[p][c->nr[p]++] = step + 1;
+		c->over += m->budget->used > m->budget->limit;
+		if (step % 50 == 49)
+			churn_check(m, c);
+	}
+}
+
+TEST(a_long_churn_keeps_the_histories_within_their_budget)
+{
+	for (unsigned states = 0; states <= HIST_STATES; states += HIST_STATES) {
+		struct hist_budget budget = { HIST_BUDGET_MIN, 0 };
+		struct churn *c = xcalloc(1, sizeof(*c));
+		struct model m;
+
+		model_fake(&m);
+		m.hist_states = states;
+		m.budget = &budget;
+		churn_run(&m, c);
+		CHECK_INT(c->over, 0);
+		CHECK_INT(c->wrong_sum, 0);
+		CHECK_INT(c->wrong_entry, 0);
+		CHECK_INT(c->wrong_state, 0);
+		/* The budget let go of entries, and the hot rows' rings turned. */
+		CHECK(c->trimmed > 0);
+		CHECK(c->ringed > 0);
+		/* Past states kept as the budget allows, none when none are asked for. */
+		CHECK((c->states > 0) == (states > 0));
+		CHECK(budget.used > budget.limit / 2);
+		model_release(&m);
+		CHECK_INT(budget.used, 0);
+		for (size_t p = 0; p < CHURN_PODS; p++) {
+			kobj_unref(c->cur[p]);
+			free(c->rvs[p]);
+		}
+		free(c);
+	}
+}
+
+/*
+ * A budget below what the rows' newest entries take: each row keeps its
+ * newest entry all the same, the trim gives up after a turn that found
+ * nothing rather than going round at every delta, and the count stays
+ * exact.
+ */
+TEST(a_budget_below_the_newest_entries_keeps_them)
+{
+	struct hist_budget budget = { 4096, 0 };
+	struct model m;
+	size_t wrong = 0, sum = 0;
+	char name[16], rv[16];
+
+	model_fake(&m);
+	m.budget = &budget;
+	for (unsigned round = 0; round < 3; round++) {
+		for (unsigned p = 0; p < 500; p++) {
+			snprintf(name, sizeof(name), "p%u", p);
+			snprintf(rv, sizeof(rv), "%u", round * 1000 + p + 1);
+			struct kobj *obj = pod(name, rv, NULL);
+			struct row *r = model_row(&m, obj->key);
+			struct notification n = note(r ? NOTIFY_UPDATE : NOTIFY_ADD,
+						     r ? DELTA_UPDATED : DELTA_ADDED, obj,
+						     r ? kobj_ref(r->obj) : NULL);
+			model_apply(&m, &n);
+		}
+	}
+	for (unsigned p = 0; p < 500; p++) {
+		snprintf(name, sizeof(name), "default/p%u", p);
+		snprintf(rv, sizeof(rv), "%u", 2000 + p + 1);
+		struct row *r = model_row(&m, name);
+		wrong += !r || row_hist_total(r) != 3 ||
+			 strcmp(row_hist_at(r, row_hist_nr(r) - 1, &hbuf)->rv, rv);
+		sum += r ? row_hist_bytes(r, NULL) : 0;
+	}
+	CHECK_INT(wrong, 0);
+	CHECK_INT(sum, budget.used);
+	CHECK(budget.used > budget.limit);	/* the floor overruns it ... */
+	CHECK(m.hist_stuck != 0);		/* ... and the trim knows */
+	model_release(&m);
+	CHECK_INT(budget.used, 0);
+}
+
 TEST(the_log_keeps_the_latest_and_clears)
 {
 	struct model m;
@@ -741,6 +903,8 @@ int main(void)
 	RUN(expire_frees_each_gone_row_once_and_only_gone_ones);
 	RUN(history_keeps_states_only_when_asked);
 	RUN(history_keeps_the_latest);
+	RUN(a_long_churn_keeps_the_histories_within_their_budget);
+	RUN(a_budget_below_the_newest_entries_keeps_them);
 	RUN(the_log_keeps_the_latest_and_clears);
 	RUN(held_notifications_apply_on_resume);
 	RUN(filter_by_regex_and_by_selector);

@@ -1,12 +1,33 @@
 /*
  * test_util.c — lib/util: durations as Go's time.ParseDuration reads them
- * (plus kinf's bare number of seconds), refused when out of range.
+ * (plus kinf's bare number of seconds), refused when out of range; sizes
+ * in bytes (--history-size, --flight-recorder-size).
  */
 #include <stdint.h>
 
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include "unit.h"
+
+TEST(sizes)
+{
+	size_t n = 0;
+	CHECK_INT(parse_size("4096", &n), 0);
+	CHECK_INT(n, 4096);
+	CHECK_INT(parse_size("64Ki", &n), 0);
+	CHECK_INT(n, 65536);
+	CHECK_INT(parse_size("8M", &n), 0);
+	CHECK_INT(n, 8u << 20);
+	CHECK_INT(parse_size("1GiB", &n), 0);
+	CHECK_INT(n, 1u << 30);
+	n = 7;
+	static const char *const bad[] = { "", "0", "0x", "-1", "-1Mi", " 1", "+1", "1Q", "1Kx", "2048G" };
+	size_t refused = 0;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		refused += parse_size(bad[i], &n) == -1;
+	CHECK_INT(refused, sizeof(bad) / sizeof(bad[0]));
+	CHECK_INT(n, 7);	/* untouched */
+}
 
 TEST(durations)
 {
@@ -106,6 +127,7 @@ TEST(strbuf_always_a_string)
 
 int main(void)
 {
+	RUN(sizes);
 	RUN(durations);
 	RUN(bad_durations);
 	RUN(utf8_as_go_decodes_it);
