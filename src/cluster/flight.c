@@ -32,10 +32,14 @@
  * machine the informer's threads get the CPU first.
  *
  * The tap lets go of as many segments as the budget needs once they are
- * folded (the checkpoints grow by about f->grow per byte folded), and
+ * folded (the checkpoints' live texts grow by about f->grow per byte
+ * folded; their dead texts are counted at their share of the budget,
+ * DEAD_ROOM_SHARE, which the folder keeps them to by compacting), and
  * waits for the folder only when something is pending and the bytes held
  * are over the budget, or what is pending passes a thirty-second of it
- * (the folder starved of CPU): memory is bounded first.
+ * (the folder starved of CPU): memory is bounded first.  After each fold
+ * the folder compacts if due and lets go of the ring again, by what the
+ * fold really added.
  */
 #include "cluster/flight.h"
 
@@ -81,6 +85,17 @@
  * old ones go.
  */
 #define FOLD_ROOM_SHARE 16
+/*
+ * The checkpoints' dead texts (replaced or deleted objects) may take this
+ * share of the budget before the folder compacts them; the ring keeps to
+ * the budget less this share, whatever the dead hold now.  Folding a byte
+ * of the ring adds one to two bytes of checkpoint between two compactions
+ * (its objects' texts in smaller segments, which compress less): letting
+ * go of more of the ring to pay for that only adds more, so it is paid
+ * by compacting instead, and a compaction copies the live texts once per
+ * this share's worth of dead ones.
+ */
+#define DEAD_ROOM_SHARE 8
 
 struct segment {
 	int64_t t_first, t_last;	/* the times of its first and last records */
@@ -162,10 +177,17 @@ struct flight {
 	struct segment *pend;
 	size_t npend, apend, pend_z;
 	/*
-	 * What the checkpoints grew by per byte of segment folded, lately:
-	 * the ring lets go of what the budget needs once folded.
+	 * What the checkpoints' live part (bytes less dead) grew by per byte
+	 * of segment folded, lately: the ring lets go of what the budget
+	 * needs once folded.
 	 */
 	double grow;
+	/*
+	 * The checkpoints' dead texts, compressed (checkpoint_dead()), and
+	 * the most a compaction of one would add while it runs
+	 * (checkpoint_compact_peak()), as of the last fold or compaction.
+	 */
+	size_t dead, peak;
 	struct flight_opts o;
 	int64_t started;	/* monotonic */
 	unsigned exchanges;
@@ -484,10 +506,10 @@ struct fold_job {
 	bool based;
 };
 
-/* A checkpoint touched by a fold, and its bytes before (held is moved by the difference). */
+/* A checkpoint touched by a fold, and its bytes and dead before (held is moved by the difference). */
 struct fold_ck {
 	struct checkpoint *ck;
-	size_t before;
+	size_t before, dead_before;
 };
 
 /* One segment's fold: where each of its records goes, and what it touches. */
@@ -506,7 +528,8 @@ static void fold_touch(struct fold *fo, struct checkpoint *ck)
 		if (fo->cks[i].ck == ck)
 			return;
 	ALLOC_GROW(fo->cks, fo->ncks + 1, fo->acks);
-	fo->cks[fo->ncks++] = (struct fold_ck){ .ck = ck, .before = checkpoint_bytes(ck) };
+	fo->cks[fo->ncks++] = (struct fold_ck){ .ck = ck, .before = checkpoint_bytes(ck),
+						.dead_before = checkpoint_dead(ck) };
 }
 
 /*
@@ -680,6 +703,21 @@ static void fold_release(struct fold *fo)
 	free(fo->cks);
 }
 
+/* f->dead and f->peak, from the checkpoints (both locks held). */
+static void dead_sum(struct flight *f)
+{
+	f->dead = f->peak = 0;
+	for (size_t i = 0; i < f->nstreams; i++)
+		for (size_t k = 0; k < f->streams[i].npins; k++) {
+			const struct checkpoint *ck = f->streams[i].pins[k].ck;
+			if (!ck)
+				continue;
+			f->dead += checkpoint_dead(ck);
+			if (checkpoint_compact_peak(ck) > f->peak)
+				f->peak = checkpoint_compact_peak(ck);
+		}
+}
+
 /* Both locks held: let_go lets go of f->lock (the folder), or not (a dump). */
 static void unlock_if(struct flight *f, bool let_go)
 {
@@ -703,12 +741,13 @@ static void fold_done(struct flight *f, struct fold *fo, struct segment *seg)
 
 	for (size_t i = 0; i < fo->ncks; i++) {
 		size_t now = checkpoint_bytes(fo->cks[i].ck);
+		/* what became dead is the dead share's, which compaction gives back */
 		grew += (double)now - (double)fo->cks[i].before;
+		grew -= (double)checkpoint_dead(fo->cks[i].ck) - (double)fo->cks[i].dead_before;
 		f->held += now;
 		f->held -= fo->cks[i].before;
 	}
 	if (!fo->njobs && seg->zlen) {	/* a list's first fold is not the rate */
-		/* a compaction's shrinking counts too, or the estimate only ever rises */
 		f->grow = 0.9 * f->grow + 0.1 * grew / (double)seg->zlen;
 		f->grow = f->grow < 0 ? 0 : f->grow;
 	}
@@ -725,6 +764,7 @@ static void fold_done(struct flight *f, struct fold *fo, struct segment *seg)
 	f->held -= seg->zlen;
 	free(seg->z);
 	prune_pins(f);
+	dead_sum(f);
 	pthread_cond_broadcast(&f->drained);
 }
 
@@ -765,6 +805,7 @@ static void rebase(struct flight *f, struct checkpoint *over, bool let_go)
 	checkpoint_free(ck);
 	checkpoint_free(over);
 	free(name);
+	dead_sum(f);
 }
 
 /*
@@ -801,6 +842,52 @@ static void fold_all(struct flight *f)
 		fold_oldest(f, false);
 }
 
+static void evict(struct flight *f);
+
+/* The checkpoint with the most dead texts (both locks held); NULL: none has any. */
+static struct checkpoint *most_dead(const struct flight *f)
+{
+	struct checkpoint *most = NULL;
+
+	for (size_t i = 0; i < f->nstreams; i++)
+		for (size_t k = 0; k < f->streams[i].npins; k++) {
+			struct checkpoint *ck = f->streams[i].pins[k].ck;
+			if (ck && checkpoint_dead(ck) && (!most || checkpoint_dead(ck) > checkpoint_dead(most)))
+				most = ck;
+		}
+	return most;
+}
+
+/*
+ * The folder compacts the checkpoints once their dead texts reach their
+ * share of the budget, or sooner when the bytes held are over the room
+ * and a quarter of that share would come back (see DEAD_ROOM_SHARE).
+ * The compaction's peak is counted in held while it runs, so that the
+ * bound holds at that moment too.  Both locks held, and again on
+ * return; f->lock is let go of meanwhile (the checkpoints are fold_lock's).
+ */
+static void compact_due(struct flight *f)
+{
+	size_t share = f->o.budget / DEAD_ROOM_SHARE;
+	size_t room = f->o.budget - f->o.budget / FOLD_ROOM_SHARE;
+
+	while (f->dead >= share || (f->held > room && f->dead >= share / 4)) {
+		struct checkpoint *ck = most_dead(f);
+		if (!ck)
+			return;
+		size_t before = checkpoint_bytes(ck), peak = checkpoint_compact_peak(ck);
+		f->held += peak;
+		pthread_mutex_unlock(&f->lock);
+		checkpoint_compact(ck);
+		pthread_mutex_lock(&f->lock);
+		/* not pruned meanwhile: only fold_lock's holders prune */
+		f->held -= peak + before;
+		f->held += checkpoint_bytes(ck);
+		dead_sum(f);
+		pthread_cond_broadcast(&f->drained);
+	}
+}
+
 /*
  * The folder's niceness: on a busy machine its bursts (a list of 100,000
  * pods skimmed as it leaves the window) would take the CPU from the
@@ -828,6 +915,9 @@ static void *folder_main(void *arg)
 		pthread_mutex_lock(&f->lock);
 		if (f->npend)	/* a dump may have folded it */
 			fold_oldest(f, true);
+		compact_due(f);
+		/* the ring goes by what the fold really added (the tap's estimate is capped) */
+		evict(f);
 		pthread_mutex_unlock(&f->fold_lock);
 	}
 	pthread_mutex_unlock(&f->lock);
@@ -845,8 +935,16 @@ static void evict(struct flight *f)
 	struct segs *r = &f->ring;
 	size_t n = 0;
 
-	/* held once what is pending is folded: less the segments, plus what they grow */
-	while (n < r->nr && ((double)(f->held - f->pend_z) + f->grow * (double)f->pend_z > (double)room ||
+	/*
+	 * held once what is pending is folded: less the segments, plus what
+	 * they add to the live texts (f->grow: near 0 once every object is
+	 * in the checkpoint, as an update adds a text and kills one), the
+	 * dead texts at their share (the folder compacts them there) and a
+	 * compaction's peak
+	 */
+	double dead_room = (double)(f->o.budget / DEAD_ROOM_SHARE) - (double)f->dead + (double)f->peak;
+
+	while (n < r->nr && ((double)(f->held - f->pend_z) + f->grow * (double)f->pend_z + dead_room > (double)room ||
 			     r->v[n].t_last < horizon)) {
 		ALLOC_GROW(f->pend, f->npend + 1, f->apend);
 		f->pend[f->npend++] = r->v[n];
@@ -1080,6 +1178,19 @@ size_t flight_bytes(struct flight *f)
 	size_t n = f->held;
 	pthread_mutex_unlock(&f->lock);
 	return n;
+}
+
+void flight_ring(struct flight *f, size_t *bytes, int64_t *oldest_age_ms)
+{
+	pthread_mutex_lock(&f->lock);
+	const struct segs *r = &f->ring;
+	*bytes = segs_bytes(r);
+	*oldest_age_ms = -1;
+	if (r->nr)
+		*oldest_age_ms = now_t(f) - r->v[0].t_first;
+	else if (r->cur.len)
+		*oldest_age_ms = now_t(f) - r->cur_t_first;
+	pthread_mutex_unlock(&f->lock);
 }
 
 unsigned long flight_dumps(struct flight *f)

@@ -112,6 +112,13 @@ int flight_dump_due(struct flight *f, bool now, char **path, char **reason,
  */
 size_t flight_bytes(struct flight *f);
 /*
+ * The ring's records not let go of yet: their bytes (compressed, and
+ * those not compressed yet) and how long ago the oldest came (-1: none).
+ * A dump holds them as records; what came before, only as its stream's
+ * list or checkpoint.
+ */
+void flight_ring(struct flight *f, size_t *bytes, int64_t *oldest_age_ms);
+/*
  * Blocks until what the ring let go of is folded into the checkpoints
  * (a dump does as much first): flight_bytes() is then what a recorder
  * folding on the tap would hold.

@@ -73,6 +73,11 @@ struct checkpoint {
 	struct strbuf open;	/* segment nsegs, not compressed yet */
 	size_t open_live;	/* bytes of it that are live objects' texts */
 	size_t live, dead;	/* texts' bytes, live and replaced, in all segments */
+	/*
+	 * The compressed bytes of the dead texts in sealed segments, reckoned
+	 * by each segment's ratio: what a compaction gives back.
+	 */
+	double dead_z;
 	size_t bytes;		/* the segments compressed, the keys and entries */
 	ZSTD_CCtx *zc;
 	ZSTD_DCtx *zd;		/* compact()'s */
@@ -131,6 +136,7 @@ static void objs_clear(struct checkpoint *ck)
 	hashmap_release(&ck->objs);
 	segs_clear(ck);
 	ck->bytes = ck->live = ck->dead = ck->open_live = 0;
+	ck->dead_z = 0;
 }
 
 static void exchange_release(struct ck_exchange *e)
@@ -360,6 +366,7 @@ static void seal(struct checkpoint *ck)
 	seg.z = xrealloc(seg.z, seg.zlen);
 	seg.live = ck->open_live;
 	ck->open_live = 0;
+	ck->dead_z += (double)seg.zlen * (double)(seg.rawlen - seg.live) / (double)seg.rawlen;
 	ALLOC_GROW(ck->segs, ck->nsegs + 1, ck->asegs);
 	ck->segs[ck->nsegs++] = seg;
 	ck->bytes += seg.zlen;
@@ -395,9 +402,11 @@ static void text_drop(struct checkpoint *ck, const struct ck_obj *o)
 {
 	if (o->seg == CK_GONE)
 		return;
-	if (o->seg < ck->nsegs)
+	if (o->seg < ck->nsegs) {
+		const struct ck_seg *seg = &ck->segs[o->seg];
+		ck->dead_z += (double)seg->zlen * (double)o->len / (double)seg->rawlen;
 		ck->segs[o->seg].live -= o->len;
-	else
+	} else
 		ck->open_live -= o->len;
 	ck->live -= o->len;
 	ck->dead += o->len;
@@ -432,6 +441,7 @@ static void compact(struct checkpoint *ck)
 	ck->nsegs = ck->asegs = 0;
 	strbuf_init(&ck->open, 0);
 	ck->live = ck->dead = ck->open_live = 0;
+	ck->dead_z = 0;
 	for (size_t i = 0; i < n; i++) {
 		const char *src = open.buf + v[i]->off;
 		if (v[i]->seg == CK_GONE)
@@ -807,6 +817,22 @@ void checkpoint_skim_end(struct checkpoint *ck)
 size_t checkpoint_live(const struct checkpoint *ck)
 {
 	return ck->live;
+}
+
+size_t checkpoint_dead(const struct checkpoint *ck)
+{
+	return (size_t)ck->dead_z;
+}
+
+size_t checkpoint_compact_peak(const struct checkpoint *ck)
+{
+	return (hashmap_len(&ck->objs) + 1) * sizeof(struct ck_obj *) + 2 * CK_SEGMENT_RAW;
+}
+
+void checkpoint_compact(struct checkpoint *ck)
+{
+	if (ck->dead)
+		compact(ck);
 }
 
 /* over's objects into ck, the gone taken out; each of over's segments uncompressed once. */

@@ -69,6 +69,23 @@ void checkpoint_overlay(struct checkpoint *ck, const struct checkpoint *over);
 /* The bytes of the live objects' texts, uncompressed. */
 size_t checkpoint_live(const struct checkpoint *ck);
 
+/*
+ * The dead texts' share of the compressed segments (each segment's
+ * compressed bytes times the dead part of its text): about what
+ * checkpoint_compact() gives back.  A checkpoint compacts itself when
+ * its dead texts pass a multiple of its live ones (a bound on the CPU
+ * its copying costs); the flight recorder compacts it sooner when its
+ * budget needs the room.
+ */
+size_t checkpoint_dead(const struct checkpoint *ck);
+/*
+ * The live texts copied into new segments, the dead let go of (no-op
+ * without dead texts).  Each old segment goes once read, so the memory
+ * held rises meanwhile by no more than checkpoint_compact_peak().
+ */
+void checkpoint_compact(struct checkpoint *ck);
+size_t checkpoint_compact_peak(const struct checkpoint *ck);
+
 /* One record (a line of the format, with or without its newline). */
 void checkpoint_take(struct checkpoint *ck, const char *line, size_t len);
 /*
