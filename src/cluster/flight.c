@@ -296,20 +296,6 @@ void flight_free(struct flight *f)
 
 /* ---- the ring (f->lock held) -------------------------------------------- */
 
-/* One record of a dump or a segment: where its line is, and what orders it. */
-struct dline {
-	int64_t t;
-	unsigned x;
-	size_t seq;
-	const char *p;
-	size_t len;
-};
-
-struct dlines {
-	struct dline *v;
-	size_t nr, alloc;
-};
-
 
 static int64_t now_t(const struct flight *f)
 {
@@ -415,21 +401,6 @@ static void segment_unz(struct flight *f, const struct segment *seg, struct strb
 	if (ZSTD_isError(n) || n != seg->rawlen)
 		die("zstd: a flight recorder segment does not uncompress");
 	out->len = n;
-}
-
-/* A segment's records, uncompressed, as lines appended to raw. */
-static void segment_raw(struct flight *f, const struct segment *seg, struct strbuf *raw)
-{
-	segment_unz(f, seg, &f->unz);
-	records_lines(f->unz.buf, f->unz.len, raw);
-}
-
-/* All of ss's records, uncompressed, as lines appended to raw. */
-static void segs_raw(struct flight *f, const struct segs *ss, struct strbuf *raw)
-{
-	for (size_t i = 0; i < ss->nr; i++)
-		segment_raw(f, &ss->v[i], raw);
-	records_lines(ss->cur.buf, ss->cur.len, raw);
 }
 
 /* When the ring's oldest record came (now: it is empty). */
@@ -1237,10 +1208,95 @@ static bool line_tx(const char *p, size_t n, int64_t *t, unsigned *x)
 	return true;
 }
 
-/* Splits buf's lines into out; each begins {"t":T,"x":X,. */
-static void split_lines(const char *buf, size_t len, struct dlines *out)
+/*
+ * A dump reads what it holds twice: once for each record's time and
+ * exchange, which order it, and once to write the records in that order.
+ * Between the two only the order is kept, 40 bytes a record, not the
+ * records: a 64 MiB budget can hold a GiB of them as lines (5 minutes of
+ * 2,000 changes/s), and a dump that made them all at once went 2 GiB
+ * over the budget.  The lines are made a piece at a time: a segment of
+ * the ring or of a kept list, or the records not compressed yet; a few
+ * pieces' lines are kept (DUMP_CACHED), since the order goes back and
+ * forth between the ring and the lists kept apart from it.  A
+ * checkpoint's lines and the trigger's are texts at hand.
+ */
+#define DUMP_CACHED 8
+
+struct dpiece {
+	const struct segment *seg;	/* its records, compressed; or */
+	const char *raw;	/* its records not compressed yet (raw_len); or */
+	const struct strbuf *text;	/* its lines, at hand */
+	size_t raw_len;
+};
+
+/* One record of a dump: what orders it, and where its line is. */
+struct dline {
+	int64_t t;
+	unsigned x;
+	uint32_t piece;
+	size_t seq;
+	size_t off, len;	/* in its piece's lines */
+};
+
+struct dump {
+	struct dpiece *pieces;
+	size_t npieces, apieces;
+	struct dline *v;
+	size_t nr, alloc;
+	struct {
+		size_t piece;	/* SIZE_MAX: empty */
+		uint64_t used;	/* when it was last read: the oldest goes */
+		struct strbuf lines;
+	} cache[DUMP_CACHED];
+	uint64_t reads;
+};
+
+static uint32_t dump_piece(struct dump *d, struct dpiece p)
 {
-	const char *p = buf, *end = buf + len;
+	ALLOC_GROW(d->pieces, d->npieces + 1, d->apieces);
+	d->pieces[d->npieces] = p;
+	return (uint32_t)d->npieces++;
+}
+
+/* Piece i's lines: at hand, kept, or made now in place of the oldest kept. */
+static const struct strbuf *piece_lines(struct flight *f, struct dump *d, size_t i)
+{
+	const struct dpiece *p = &d->pieces[i];
+	size_t old = 0;
+
+	if (p->text)
+		return p->text;
+	for (size_t k = 0; k < DUMP_CACHED; k++) {
+		if (d->cache[k].piece == i) {
+			d->cache[k].used = ++d->reads;
+			return &d->cache[k].lines;
+		}
+		if (d->cache[k].used < d->cache[old].used)
+			old = k;
+	}
+	struct strbuf *lines = &d->cache[old].lines;
+	strbuf_reset(lines);
+	if (p->seg) {
+		segment_unz(f, p->seg, &f->unz);
+		records_lines(f->unz.buf, f->unz.len, lines);
+	} else {
+		records_lines(p->raw, p->raw_len, lines);
+	}
+	d->cache[old].piece = i;
+	d->cache[old].used = ++d->reads;
+	return lines;
+}
+
+/*
+ * Each line of piece i, which begins {"t":T,"x":X,, into d's order; each
+ * of exchange from numbered to (if not 0) instead.  begun[x] is set for
+ * each "stream" record of x, when begun is not NULL.
+ */
+static void dump_lines(struct flight *f, struct dump *d, uint32_t i, unsigned from,
+		       unsigned to, bool *begun)
+{
+	const struct strbuf *sb = piece_lines(f, d, i);
+	const char *p = sb->buf, *end = sb->buf + sb->len;
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -1248,13 +1304,27 @@ static void split_lines(const char *buf, size_t len, struct dlines *out)
 		int64_t t;
 		unsigned x;
 		if (line_tx(p, n, &t, &x)) {
-			ALLOC_GROW(out->v, out->nr + 1, out->alloc);
-			out->v[out->nr] = (struct dline){ .t = t, .x = x, .seq = out->nr,
-							  .p = p, .len = n };
-			out->nr++;
+			if (begun && x < f->nx && memmem(p, n, "\"stream\":", 9))
+				begun[x] = true;
+			ALLOC_GROW(d->v, d->nr + 1, d->alloc);
+			d->v[d->nr] = (struct dline){ .t = t, .x = x == from && from ? to : x,
+						      .piece = i, .seq = d->nr,
+						      .off = (size_t)(p - sb->buf), .len = n };
+			d->nr++;
 		}
 		p += n;
 	}
+}
+
+/* All of ss's records into d's order: a piece a segment, and one for cur. */
+static void dump_segs(struct flight *f, struct dump *d, const struct segs *ss, bool *begun)
+{
+	for (size_t i = 0; i < ss->nr; i++)
+		dump_lines(f, d, dump_piece(d, (struct dpiece){ .seg = &ss->v[i] }), 0, 0, begun);
+	if (ss->cur.len)
+		dump_lines(f, d, dump_piece(d, (struct dpiece){ .raw = ss->cur.buf,
+								.raw_len = ss->cur.len }),
+			   0, 0, begun);
 }
 
 static int dline_cmp(const void *a, const void *b)
@@ -1293,79 +1363,81 @@ static bool ring_keeps(const struct flight *f, unsigned x, const bool *begun,
 }
 
 /*
- * A stream's starting point into all: its checkpoint's lines (in tmp,
+ * A stream's starting point into d: its checkpoint's lines (into ck,
  * numbered ckx, ordered before anything of their time) or its kept
  * lists, from the one the dump starts at.
  */
-static void dump_start(struct flight *f, size_t i, unsigned ckx, struct dstart *d,
-		       struct strbuf *tmp, struct dlines *all)
+static void dump_start(struct flight *f, size_t i, unsigned ckx, struct dstart *start,
+		       struct strbuf *ck, struct dump *d)
 {
 	const struct fstream *s = &f->streams[i];
 	size_t k = s->npins ? start_pin(f, s) : 0;
 
 	if (!s->npins)
 		return;
-	d->x = s->pins[k].x;
-	d->ck = s->pins[k].ck;	/* an overlay knows which exchanges go on as well */
-	if (d->ck && s->pins[k].based) {
-		struct checkpoint *ck = base_checkpoint(f, s->name, &s->pins[k].lines, d->ck);
-		checkpoint_write(ck, ckx, tmp);
-		checkpoint_free(ck);
-	} else if (d->ck) {
-		checkpoint_write(d->ck, ckx, tmp);
+	start->x = s->pins[k].x;
+	start->ck = s->pins[k].ck;	/* an overlay knows which exchanges go on as well */
+	if (start->ck && s->pins[k].based) {
+		struct checkpoint *base = base_checkpoint(f, s->name, &s->pins[k].lines, start->ck);
+		checkpoint_write(base, ckx, ck);
+		checkpoint_free(base);
+	} else if (start->ck) {
+		checkpoint_write(start->ck, ckx, ck);
 	}
-	size_t cklen = tmp->len;
-	/* all of it first: the lines point into tmp, which may move as it grows */
+	if (ck->len)
+		dump_lines(f, d, dump_piece(d, (struct dpiece){ .text = ck }), ckx, 0, NULL);
 	for (; k < s->npins; k++)
 		if (!s->pins[k].ck)	/* a based pin's lines are in its checkpoint */
-			segs_raw(f, &s->pins[k].lines, tmp);
-	size_t from = all->nr;
-	split_lines(tmp->buf, cklen, all);
-	for (size_t j = from; j < all->nr; j++)
-		if (all->v[j].x == ckx)
-			all->v[j].x = 0;
-	split_lines(tmp->buf + cklen, tmp->len - cklen, all);
+			dump_segs(f, d, &s->pins[k].lines, NULL);
 }
 
-/* Every record the dump holds, in order, after the header (f->lock held). */
-static void dump_body(struct flight *f, struct strbuf *raw, struct strbuf *trigger,
-		      struct strbuf *out)
+/*
+ * Every record the dump holds, in order, after the header, into gz
+ * (f->lock held); -1 when gz fails.
+ */
+static int dump_body(struct flight *f, const struct strbuf *trigger, gzFile gz)
 {
-	struct dlines ring = { 0 }, all = { 0 };
+	struct dump d = { 0 };
 	bool *begun = xcalloc(f->nx ? f->nx : 1, sizeof(*begun));
 	struct dstart *start = xcalloc(f->nstreams ? f->nstreams : 1, sizeof(*start));
 	struct strbuf *cks = xcalloc(f->nstreams ? f->nstreams : 1, sizeof(*cks));
+	int ret = 0;
 
-	segs_raw(f, &f->ring, raw);
-	split_lines(raw->buf, raw->len, &ring);
-	for (size_t i = 0; i < ring.nr; i++)
-		if (ring.v[i].x < f->nx && memmem(ring.v[i].p, ring.v[i].len, "\"stream\":", 9))
-			begun[ring.v[i].x] = true;
+	for (size_t k = 0; k < DUMP_CACHED; k++)
+		d.cache[k].piece = SIZE_MAX;
 	/* numbers no exchange has: the lock keeps f->exchanges where it is */
 	for (size_t i = 0; i < f->nstreams; i++)
-		dump_start(f, i, f->exchanges + 1 + (unsigned)i, &start[i], &cks[i], &all);
-	for (size_t i = 0; i < ring.nr; i++) {
-		if (!ring_keeps(f, ring.v[i].x, begun, start))
+		dump_start(f, i, f->exchanges + 1 + (unsigned)i, &start[i], &cks[i], &d);
+	size_t from = d.nr, kept = d.nr;
+	dump_segs(f, &d, &f->ring, begun);
+	for (size_t i = from; i < d.nr; i++) {
+		if (!ring_keeps(f, d.v[i].x, begun, start))
 			continue;
-		ALLOC_GROW(all.v, all.nr + 1, all.alloc);
-		all.v[all.nr] = ring.v[i];
-		all.v[all.nr].seq = all.nr;
-		all.nr++;
+		d.v[kept] = d.v[i];
+		d.v[kept].seq = kept;
+		kept++;
 	}
-	ALLOC_GROW(all.v, all.nr + 1, all.alloc);
-	all.v[all.nr] = (struct dline){ .t = f->trigger_t, .x = 0, .seq = all.nr,
-					.p = trigger->buf, .len = trigger->len };
-	all.nr++;
-	qsort(all.v, all.nr, sizeof(*all.v), dline_cmp);
-	for (size_t i = 0; i < all.nr; i++)
-		strbuf_add(out, all.v[i].p, all.v[i].len);
+	d.nr = kept;
+	ALLOC_GROW(d.v, d.nr + 1, d.alloc);
+	d.v[d.nr] = (struct dline){ .t = f->trigger_t, .x = 0, .seq = d.nr, .len = trigger->len,
+				    .piece = dump_piece(&d, (struct dpiece){ .text = trigger }) };
+	d.nr++;
+	qsort(d.v, d.nr, sizeof(*d.v), dline_cmp);
+	for (size_t i = 0; i < d.nr && !ret; i++) {
+		const struct strbuf *lines = piece_lines(f, &d, d.v[i].piece);
+		if (gzwrite(gz, lines->buf + d.v[i].off, (unsigned)d.v[i].len) != (int)d.v[i].len)
+			ret = -1;
+	}
+	for (size_t k = 0; k < DUMP_CACHED; k++)
+		strbuf_release(&d.cache[k].lines);
 	for (size_t i = 0; i < f->nstreams; i++)
 		strbuf_release(&cks[i]);
 	free(cks);
 	free(begun);
 	free(start);
-	free(ring.v);
-	free(all.v);
+	free(d.pieces);
+	free(d.v);
+	return ret;
 }
 
 static int name_cmp(const void *a, const void *b)
@@ -1433,7 +1505,7 @@ static int dump_create(const struct flight *f, char **path, struct errbuf *err)
 
 static int dump_write(struct flight *f, char **path, struct errbuf *err)
 {
-	struct strbuf out = STRBUF_INIT, raw = STRBUF_INIT, trig = STRBUF_INIT;
+	struct strbuf head = STRBUF_INIT, trig = STRBUF_INIT;
 	char when[32];
 	int ret = -1;
 
@@ -1442,15 +1514,15 @@ static int dump_write(struct flight *f, char **path, struct errbuf *err)
 		return -1;
 	format_time_rfc3339(f->trigger_wall, when);
 	recording_line_trigger(&trig, f->trigger_t, f->reason, when, f->keys);
-	recording_line_header(&out, f->o.info);
-	dump_body(f, &raw, &trig, &out);
+	recording_line_header(&head, f->o.info);
 	gzFile gz = gzdopen(fd, "wb6");
 	if (!gz) {
 		close(fd);
 		errbuf_set(err, "cannot write '%s': out of memory", *path);
 		goto out;
 	}
-	if (gzwrite(gz, out.buf, (unsigned)out.len) != (int)out.len) {
+	if (gzwrite(gz, head.buf, (unsigned)head.len) != (int)head.len ||
+	    dump_body(f, &trig, gz) < 0) {
 		errbuf_set(err, "cannot write '%s': %s", *path, strerror(errno));
 		gzclose(gz);
 		goto out;
@@ -1466,8 +1538,7 @@ out:
 		free(*path);
 		*path = NULL;
 	}
-	strbuf_release(&out);
-	strbuf_release(&raw);
+	strbuf_release(&head);
 	strbuf_release(&trig);
 	return ret;
 }
