@@ -24,7 +24,9 @@
  * A segment stays on f->pend until it is folded, and a dump first folds
  * what is pending itself (holding both), so a dump is exactly what the
  * recorder held when it was due, as if every fold had been done on the
- * tap.  A pin's segments are not changed once it has a checkpoint (its
+ * tap.  It then lets go of f->lock while it compresses and writes (a
+ * GiB of lines takes seconds): what it reads then is its own, or
+ * segments that only fold_lock's holders free (struct dpiece).  A pin's segments are not changed once it has a checkpoint (its
  * list's records go to the ring then), so the folder reads them without
  * f->lock; only the folder and a dump (both under fold_lock) free them.
  *
@@ -1219,12 +1221,19 @@ static bool line_tx(const char *p, size_t n, int64_t *t, unsigned *x)
  * pieces' lines are kept (DUMP_CACHED), since the order goes back and
  * forth between the ring and the lists kept apart from it.  A
  * checkpoint's lines and the trigger's are texts at hand.
+ *
+ * The order is made holding both locks; the records are written holding
+ * fold_lock only, so that the tap goes on meanwhile: a GiB of lines takes
+ * seconds to compress, and the informer would wait as long.  A piece is
+ * then the dump's own: a segment's descriptor by value (its bytes stay:
+ * only fold_lock's holders free a segment), the records not compressed
+ * yet as a copy.
  */
 #define DUMP_CACHED 8
 
 struct dpiece {
-	const struct segment *seg;	/* its records, compressed; or */
-	const char *raw;	/* its records not compressed yet (raw_len); or */
+	struct segment seg;	/* its records, compressed (seg.z); or */
+	char *raw;	/* its records not compressed yet (raw_len, owned); or */
 	const struct strbuf *text;	/* its lines, at hand */
 	size_t raw_len;
 };
@@ -1243,6 +1252,8 @@ struct dump {
 	size_t npieces, apieces;
 	struct dline *v;
 	size_t nr, alloc;
+	struct strbuf *cks;	/* each stream's checkpoint as text */
+	size_t ncks;
 	struct {
 		size_t piece;	/* SIZE_MAX: empty */
 		uint64_t used;	/* when it was last read: the oldest goes */
@@ -1276,8 +1287,8 @@ static const struct strbuf *piece_lines(struct flight *f, struct dump *d, size_t
 	}
 	struct strbuf *lines = &d->cache[old].lines;
 	strbuf_reset(lines);
-	if (p->seg) {
-		segment_unz(f, p->seg, &f->unz);
+	if (p->seg.z) {
+		segment_unz(f, &p->seg, &f->unz);
 		records_lines(f->unz.buf, f->unz.len, lines);
 	} else {
 		records_lines(p->raw, p->raw_len, lines);
@@ -1320,9 +1331,9 @@ static void dump_lines(struct flight *f, struct dump *d, uint32_t i, unsigned fr
 static void dump_segs(struct flight *f, struct dump *d, const struct segs *ss, bool *begun)
 {
 	for (size_t i = 0; i < ss->nr; i++)
-		dump_lines(f, d, dump_piece(d, (struct dpiece){ .seg = &ss->v[i] }), 0, 0, begun);
+		dump_lines(f, d, dump_piece(d, (struct dpiece){ .seg = ss->v[i] }), 0, 0, begun);
 	if (ss->cur.len)
-		dump_lines(f, d, dump_piece(d, (struct dpiece){ .raw = ss->cur.buf,
+		dump_lines(f, d, dump_piece(d, (struct dpiece){ .raw = memcpy(xmalloc(ss->cur.len), ss->cur.buf, ss->cur.len),
 								.raw_len = ss->cur.len }),
 			   0, 0, begun);
 }
@@ -1392,52 +1403,63 @@ static void dump_start(struct flight *f, size_t i, unsigned ckx, struct dstart *
 }
 
 /*
- * Every record the dump holds, in order, after the header, into gz
- * (f->lock held); -1 when gz fails.
+ * What a dump holds: its records in order (d->v), the pieces they are in,
+ * and each stream's checkpoint as text (d->cks); both locks held.
  */
-static int dump_body(struct flight *f, const struct strbuf *trigger, gzFile gz)
+static void dump_order(struct flight *f, const struct strbuf *trigger, int64_t trigger_t,
+		       struct dump *d)
 {
-	struct dump d = { 0 };
 	bool *begun = xcalloc(f->nx ? f->nx : 1, sizeof(*begun));
 	struct dstart *start = xcalloc(f->nstreams ? f->nstreams : 1, sizeof(*start));
-	struct strbuf *cks = xcalloc(f->nstreams ? f->nstreams : 1, sizeof(*cks));
-	int ret = 0;
 
 	for (size_t k = 0; k < DUMP_CACHED; k++)
-		d.cache[k].piece = SIZE_MAX;
+		d->cache[k].piece = SIZE_MAX;
+	d->ncks = f->nstreams;
+	d->cks = xcalloc(d->ncks ? d->ncks : 1, sizeof(*d->cks));
 	/* numbers no exchange has: the lock keeps f->exchanges where it is */
 	for (size_t i = 0; i < f->nstreams; i++)
-		dump_start(f, i, f->exchanges + 1 + (unsigned)i, &start[i], &cks[i], &d);
-	size_t from = d.nr, kept = d.nr;
-	dump_segs(f, &d, &f->ring, begun);
-	for (size_t i = from; i < d.nr; i++) {
-		if (!ring_keeps(f, d.v[i].x, begun, start))
+		dump_start(f, i, f->exchanges + 1 + (unsigned)i, &start[i], &d->cks[i], d);
+	size_t from = d->nr, kept = d->nr;
+	dump_segs(f, d, &f->ring, begun);
+	for (size_t i = from; i < d->nr; i++) {
+		if (!ring_keeps(f, d->v[i].x, begun, start))
 			continue;
-		d.v[kept] = d.v[i];
-		d.v[kept].seq = kept;
+		d->v[kept] = d->v[i];
+		d->v[kept].seq = kept;
 		kept++;
 	}
-	d.nr = kept;
-	ALLOC_GROW(d.v, d.nr + 1, d.alloc);
-	d.v[d.nr] = (struct dline){ .t = f->trigger_t, .x = 0, .seq = d.nr, .len = trigger->len,
-				    .piece = dump_piece(&d, (struct dpiece){ .text = trigger }) };
-	d.nr++;
-	qsort(d.v, d.nr, sizeof(*d.v), dline_cmp);
-	for (size_t i = 0; i < d.nr && !ret; i++) {
-		const struct strbuf *lines = piece_lines(f, &d, d.v[i].piece);
-		if (gzwrite(gz, lines->buf + d.v[i].off, (unsigned)d.v[i].len) != (int)d.v[i].len)
-			ret = -1;
-	}
-	for (size_t k = 0; k < DUMP_CACHED; k++)
-		strbuf_release(&d.cache[k].lines);
-	for (size_t i = 0; i < f->nstreams; i++)
-		strbuf_release(&cks[i]);
-	free(cks);
+	d->nr = kept;
+	ALLOC_GROW(d->v, d->nr + 1, d->alloc);
+	d->v[d->nr] = (struct dline){ .t = trigger_t, .x = 0, .seq = d->nr, .len = trigger->len,
+				      .piece = dump_piece(d, (struct dpiece){ .text = trigger }) };
+	d->nr++;
 	free(begun);
 	free(start);
-	free(d.pieces);
-	free(d.v);
-	return ret;
+}
+
+/* d's records, in order, into gz (fold_lock held, f->lock not); -1 when gz fails. */
+static int dump_emit(struct flight *f, struct dump *d, gzFile gz)
+{
+	qsort(d->v, d->nr, sizeof(*d->v), dline_cmp);
+	for (size_t i = 0; i < d->nr; i++) {
+		const struct strbuf *lines = piece_lines(f, d, d->v[i].piece);
+		if (gzwrite(gz, lines->buf + d->v[i].off, (unsigned)d->v[i].len) != (int)d->v[i].len)
+			return -1;
+	}
+	return 0;
+}
+
+static void dump_release(struct dump *d)
+{
+	for (size_t k = 0; k < DUMP_CACHED; k++)
+		strbuf_release(&d->cache[k].lines);
+	for (size_t i = 0; i < d->ncks; i++)
+		strbuf_release(&d->cks[i]);
+	for (size_t i = 0; i < d->npieces; i++)
+		free(d->pieces[i].raw);
+	free(d->cks);
+	free(d->pieces);
+	free(d->v);
 }
 
 static int name_cmp(const void *a, const void *b)
@@ -1475,18 +1497,26 @@ static void prune(const char *dir, unsigned keep)
 	free(names);
 }
 
+/* A trigger whose dump is being written: taken from the flight, so that a new one may come meanwhile. */
+struct dtrigger {
+	char *reason;
+	struct json_object *keys;
+	int64_t t, wall;
+};
+
 /* Creates dir/kinf-TIME-REASON[-N].rec.gz, 0600, new; its fd, or -1 with err. */
-static int dump_create(const struct flight *f, char **path, struct errbuf *err)
+static int dump_create(const struct flight *f, const struct dtrigger *tr, char **path,
+		       struct errbuf *err)
 {
-	time_t secs = (time_t)(f->trigger_wall / 1000);
+	time_t secs = (time_t)(tr->wall / 1000);
 	struct tm tm;
 	char stamp[32];
 
 	gmtime_r(&secs, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
 	for (int n = 0; n < 100; n++) {
-		char *p = n ? xasprintf("%s/kinf-%s-%s-%d.rec.gz", f->o.dir, stamp, f->reason, n)
-			    : xasprintf("%s/kinf-%s-%s.rec.gz", f->o.dir, stamp, f->reason);
+		char *p = n ? xasprintf("%s/kinf-%s-%s-%d.rec.gz", f->o.dir, stamp, tr->reason, n)
+			    : xasprintf("%s/kinf-%s-%s.rec.gz", f->o.dir, stamp, tr->reason);
 		int fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 		if (fd >= 0) {
 			*path = p;
@@ -1503,26 +1533,34 @@ static int dump_create(const struct flight *f, char **path, struct errbuf *err)
 	return -1;
 }
 
-static int dump_write(struct flight *f, char **path, struct errbuf *err)
+/*
+ * Writes tr's dump.  Called with both locks held; lets go of f->lock
+ * while the records are written (see struct dpiece) and holds it again
+ * when it returns.
+ */
+static int dump_write(struct flight *f, const struct dtrigger *tr, char **path,
+		      struct errbuf *err)
 {
 	struct strbuf head = STRBUF_INIT, trig = STRBUF_INIT;
+	struct dump d = { 0 };
 	char when[32];
 	int ret = -1;
 
-	int fd = dump_create(f, path, err);
+	int fd = dump_create(f, tr, path, err);
 	if (fd < 0)
 		return -1;
-	format_time_rfc3339(f->trigger_wall, when);
-	recording_line_trigger(&trig, f->trigger_t, f->reason, when, f->keys);
+	format_time_rfc3339(tr->wall, when);
+	recording_line_trigger(&trig, tr->t, tr->reason, when, tr->keys);
 	recording_line_header(&head, f->o.info);
+	dump_order(f, &trig, tr->t, &d);
+	pthread_mutex_unlock(&f->lock);
 	gzFile gz = gzdopen(fd, "wb6");
 	if (!gz) {
 		close(fd);
 		errbuf_set(err, "cannot write '%s': out of memory", *path);
 		goto out;
 	}
-	if (gzwrite(gz, head.buf, (unsigned)head.len) != (int)head.len ||
-	    dump_body(f, &trig, gz) < 0) {
+	if (gzwrite(gz, head.buf, (unsigned)head.len) != (int)head.len || dump_emit(f, &d, gz) < 0) {
 		errbuf_set(err, "cannot write '%s': %s", *path, strerror(errno));
 		gzclose(gz);
 		goto out;
@@ -1538,8 +1576,10 @@ out:
 		free(*path);
 		*path = NULL;
 	}
+	dump_release(&d);
 	strbuf_release(&head);
 	strbuf_release(&trig);
+	pthread_mutex_lock(&f->lock);
 	return ret;
 }
 
@@ -1560,19 +1600,20 @@ int flight_dump_due(struct flight *f, bool now, char **path, char **reason,
 	if (!f->due)
 		goto out;
 	fold_all(f);	/* what the ring let go of is in the checkpoints, as if folded on the tap */
-	ret = dump_write(f, path, err) < 0 ? -1 : 1;
+	struct dtrigger tr = { .reason = f->reason, .keys = f->keys,
+			       .t = f->trigger_t, .wall = f->trigger_wall };
+	f->due = 0;
+	f->reason = NULL;
+	f->keys = NULL;
+	ret = dump_write(f, &tr, path, err) < 0 ? -1 : 1;
 	if (ret > 0) {
 		f->dumps++;
 		prune(f->o.dir, f->o.keep);
+		*reason = tr.reason;
+	} else {
+		free(tr.reason);
 	}
-	f->due = 0;
-	if (ret > 0)
-		*reason = f->reason;
-	else
-		free(f->reason);
-	f->reason = NULL;
-	json_object_put(f->keys);
-	f->keys = NULL;
+	json_object_put(tr.keys);
 out:
 	pthread_mutex_unlock(&f->lock);
 	pthread_mutex_unlock(&f->fold_lock);
