@@ -27,10 +27,7 @@ setup() {
 }
 
 teardown() {
-	if [ -n "$KINF_PID" ]; then
-		kill -TERM "$KINF_PID" 2>/dev/null || true
-		wait "$KINF_PID" 2>/dev/null || true
-	fi
+	kinf_stop
 	tmux -L "$TMUX_SOCK" kill-server 2>/dev/null || true
 	h2_stop
 	sim_stop
@@ -40,6 +37,16 @@ VALGRIND=(valgrind --tool=memcheck --error-exitcode=99 --leak-check=full
 	--show-leak-kinds=definite,indirect,possible
 	--errors-for-leak-kinds=definite,indirect,possible
 	--num-callers=30)
+
+# Ends the kinf under valgrind with SIGINT; fails, saying why, unless it
+# exits 130 as an interrupted kinf does.
+interrupted() {
+	kill -INT "$KINF_PID"
+	local rc=0
+	wait "$KINF_PID" || rc=$?
+	KINF_PID=
+	[ "$rc" -eq 130 ] || { echo "# exit $rc" >&2; tail -5 "$B/err" >&2; clean_report "$B/vg.log"; return 1; }
+}
 
 # The report is clean: no error and no leak summary line with bytes lost.
 clean_report() {
@@ -61,11 +68,7 @@ clean_report() {
 	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
 	wait_until 60 grep -q 'relist #1' "$B/err"
 	wait_until 60 grep -qE '"type":"Sync(All)?"' "$B/out"
-	kill -INT "$KINF_PID"
-	local rc=0
-	wait "$KINF_PID" || rc=$?
-	KINF_PID=
-	[ "$rc" -eq 130 ] || { echo "# exit $rc" >&2; tail -5 "$B/err" >&2; clean_report "$B/vg.log"; return 1; }
+	interrupted
 	clean_report "$B/vg.log"
 }
 
@@ -79,11 +82,7 @@ clean_report() {
 	simctl POST /faults '{"verb":"watch","kind":"410"}' >/dev/null
 	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
 	wait_until 60 grep -q 'relist #1' "$B/err"
-	kill -INT "$KINF_PID"
-	local rc=0
-	wait "$KINF_PID" || rc=$?
-	KINF_PID=
-	[ "$rc" -eq 130 ]
+	interrupted
 	clean_report "$B/vg.log"
 	"${VALGRIND[@]}" --log-file="$B/vg2.log" "$KINF" replay "$B/r.rec" -o json >"$B/replayed" 2>"$B/err2"
 	clean_report "$B/vg2.log"
@@ -100,11 +99,7 @@ clean_report() {
 	sleep 5	# the list and the churn's first seconds leave the window: the flight's thread folds them
 	kill -USR1 "$KINF_PID"
 	wait_until 60 compgen -G "$B/dumps/kinf-*-signal.rec.gz"
-	kill -INT "$KINF_PID"
-	local rc=0
-	wait "$KINF_PID" || rc=$?
-	KINF_PID=
-	[ "$rc" -eq 130 ] || { echo "# exit $rc" >&2; tail -5 "$B/err" >&2; clean_report "$B/vg.log"; return 1; }
+	interrupted
 	clean_report "$B/vg.log"
 	# the dump starts from the checkpoint the thread made, and replays
 	zcat "$B"/dumps/kinf-*-signal.rec.gz | jq -s -e 'map(select(has("stream"))) | .[0].reconstructed == true' >/dev/null
@@ -148,10 +143,6 @@ clean_report() {
 	wait_until 30 grep -q 'after a ping: closing it' "$B/err"
 	kill -CONT "$H2_PID"
 	wait_until 60 bash -c "[ \$(grep -c 'ping answered' '$B/err') -ge 3 ]"
-	kill -INT "$KINF_PID"
-	local rc=0
-	wait "$KINF_PID" || rc=$?
-	KINF_PID=
-	[ "$rc" -eq 130 ]
+	interrupted
 	clean_report "$B/vg.log"
 }
