@@ -161,18 +161,24 @@ static bool fourth_keys(struct ostree_node *n, void *ctx)
 	return ((struct item *)n)->key % 4 == 0;
 }
 
-TEST(build_and_refilter)
+/* ITEMS items of random keys, their nodes in nodes in order, t empty. */
+static void random_items(struct ostree *t, struct ostree_node **nodes)
 {
-	struct ostree t;
-	struct ostree_node *nodes[ITEMS];
-
 	memset(items, 0, sizeof(items));
-	ostree_init(&t, cmp, NULL);
+	ostree_init(t, cmp, NULL);
 	for (int i = 0; i < ITEMS; i++) {
 		items[i] = (struct item){ .key = (int)rnd(50), .id = i, .in = true };
 		nodes[i] = &items[i].node;
 	}
 	qsort(nodes, ITEMS, sizeof(*nodes), cmp_items);
+}
+
+TEST(build_and_refilter)
+{
+	struct ostree t;
+	struct ostree_node *nodes[ITEMS];
+
+	random_items(&t, nodes);
 	ostree_build(&t, nodes, ITEMS, NULL, NULL);
 	for (int i = 0; i < ITEMS; i++)
 		items[i].shown = true;
@@ -211,13 +217,7 @@ TEST(show_all_then_filter_again)
 	struct ostree t;
 	struct ostree_node *nodes[ITEMS];
 
-	memset(items, 0, sizeof(items));
-	ostree_init(&t, cmp, NULL);
-	for (int i = 0; i < ITEMS; i++) {
-		items[i] = (struct item){ .key = (int)rnd(50), .id = i, .in = true };
-		nodes[i] = &items[i].node;
-	}
-	qsort(nodes, ITEMS, sizeof(*nodes), cmp_items);
+	random_items(&t, nodes);
 	ostree_build(&t, nodes, ITEMS, even_keys, NULL);
 	ostree_show_all(&t);
 	for (int i = 0; i < ITEMS; i++)
@@ -255,13 +255,7 @@ TEST(flags_set_directly_then_recount)
 	struct ostree t;
 	struct ostree_node *nodes[ITEMS];
 
-	memset(items, 0, sizeof(items));
-	ostree_init(&t, cmp, NULL);
-	for (int i = 0; i < ITEMS; i++) {
-		items[i] = (struct item){ .key = (int)rnd(50), .id = i, .in = true };
-		nodes[i] = &items[i].node;
-	}
-	qsort(nodes, ITEMS, sizeof(*nodes), cmp_items);
+	random_items(&t, nodes);
 	ostree_build(&t, nodes, ITEMS, even_keys, NULL);
 	for (int i = 0; i < ITEMS; i++) {	/* in the array's order, not the tree's */
 		items[i].shown = rnd(3) == 0;
