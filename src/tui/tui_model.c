@@ -33,6 +33,13 @@ void model_init(struct model *m, struct informer *inf, struct listener *l)
 	m->log = xcalloc(LOG_MAX, sizeof(*m->log));
 }
 
+void model_row_keys(struct model *m, size_t nr)
+{
+	slab_release(m->row_slab);
+	slab_init(m->row_slab, sizeof(struct row) + nr * sizeof(uint16_t));
+	m->row_keys = nr;
+}
+
 static void hist_slot_release(struct hist_slot *slot)
 {
 	if (slot->is_wide)

@@ -162,12 +162,10 @@ struct row {
 	 */
 	char *cells;
 	/*
-	 * The row's place in its table's order, and the fixed part of the key
-	 * of that order, made once per delta (tui_table.c's sort_key()): rank
-	 * (0: a number, 1: text), then num.  The text it is then sorted by is
-	 * not kept: it is read again from the object or the cells.
+	 * The row's place in its table's order.  Its key is not kept but
+	 * read from the row (its key, last delta, object's resourceVersion)
+	 * or from kind_key below.
 	 */
-	uint64_t sort_num;
 	struct ostree_node order;
 	/*
 	 * The small fields side by side, with no hole between them: a row
@@ -185,11 +183,17 @@ struct row {
 	unsigned hist_tail : 4;		/* source | HIST_TAIL_* flags of the history's tail */
 	bool tombstone : 1;		/* deleted by a relist, not by the server */
 	bool gone : 1;			/* deleted; shown dimmed until model_expire() */
-	bool sort_rank : 1;		/* see order above */
+	/*
+	 * The kind's cells as their table keeps them for sorting (tui_table.c:
+	 * each the 16-bit id of its text in a lib/valtab of the column's
+	 * values; 0: not made), model.row_keys of them: the row's slab item
+	 * has room for them past the struct.
+	 */
+	uint16_t kind_key[];
 };
 
 _Static_assert(HIST_MAX < 256 && (HIST_MAX & (HIST_MAX - 1)) == 0, "row_hist.nr's 8 bits, the ring");
-_Static_assert(sizeof(struct row) <= 88, "a row lives in the slab 100,000 times");
+_Static_assert(sizeof(struct row) <= 80, "a row lives in the slab 100,000 times");
 _Static_assert(sizeof(struct row_hist) <= 24, "first fits in what was padding");
 _Static_assert(DELTA__COUNT <= 8, "last_type's 3 bits");
 
@@ -374,6 +378,7 @@ struct model {
 	 * (the TUI's tabs are an array that grows when `:` opens one).
 	 */
 	struct slab *row_slab;
+	size_t row_keys;	/* struct row's kind_key: room for this many */
 	size_t present;		/* rows not gone */
 	size_t gone;
 	/*
@@ -418,6 +423,12 @@ struct model {
 
 /* A model may be moved (copied, and the old copy forgotten) after init. */
 void model_init(struct model *m, struct informer *inf, struct listener *l);
+
+/*
+ * Every row from now on with room for nr kind_key (zeroed); before any
+ * row is made (the table's view sets it up as it is made).
+ */
+void model_row_keys(struct model *m, size_t nr);
 void model_release(struct model *m);
 
 /* Applies one notification and releases it. */

@@ -17,22 +17,28 @@
  *   - Each delta moves its row: out of the tree and in again with its new
  *     key and flag, O(log n) (the model's row_hook, below).  Nothing is
  *     ever sorted again because rows changed.
- *   - The fixed part of the key a row is sorted by (struct row's sort_rank
- *     and sort_num) is made once per delta, so that a comparison reads
- *     precomputed fields, never JSON; a text (a name, a cell) is not kept
- *     but read again from the object's name or the row's cells, as far
- *     as the comparison needs (sort_text()).  Sorted by
- *     NAMESPACE or NAME (the default), an update leaves its row in place.
+ *   - A comparison never reads JSON: a key is read from the row (its key,
+ *     last delta and time), its object's resourceVersion, its kind's kept
+ *     key (below) or its cells, as far as the comparison needs
+ *     (sort_num(), sort_text()); nothing of it is stored per row but the
+ *     kept keys.  Sorted by NAMESPACE or NAME (the default), an update
+ *     leaves its row in place.
  *   - The kind's cells (READY, STATUS...) cost a read of the object: a
  *     pod's one scan of its text (output/pod_scan.h: 4 us for one of
  *     kube-sim's, against 13 for the tree of the members the cells read,
  *     kobj_tree_pick, what any other kind still costs), most of what a
- *     delta costs the TUI: they are made for the rows drawn only, until
- *     the table is first sorted by one of them.  That first sort makes
- *     every row's (O(n) reads, once a session); from then on each delta
- *     makes its row's, so that any column is sorted by at once.  They
- *     are kept packed, one allocation a row, and hold no reference to
- *     the object.
+ *     delta costs the TUI: they are kept for the rows drawn only (packed,
+ *     one allocation a row, no reference to the object).  To sort by
+ *     one, each row keeps instead a 16-bit id per column of its cell's
+ *     text in a table of the column's distinct values (lib/valtab.h: a
+ *     few hundred texts over 100,000 rows; 2 bytes a row a column, in
+ *     the row's slab item).  They are made from sync on in the loop's
+ *     idle slices, then by each delta for its row, so that a sort by
+ *     one orders the few values and then the rows by their value's place
+ *     in one radix pass, with no read of an object.  A column with more
+ *     distinct values than ids (or any, once the kind's columns changed:
+ *     a CRD's came) is sorted by its cells: the first such sort makes every row's (O(n)
+ *     reads, once a session), then each delta its row's.
  *   - A new sort (s, S, <, >, Shift+letter) builds the tree again: each
  *     row's key made again, then a radix sort of 16-byte items (a 64-bit
  *     piece of the key and the row, lib/keysort.h): the first piece of
@@ -75,6 +81,7 @@
 #include "informer/session.h"
 #include "lib/keysort.h"
 #include "lib/strbuf.h"
+#include "lib/valtab.h"
 #include "tui/tui_view.h"
 #include "lib/util.h"
 
@@ -97,31 +104,41 @@ static const char *cell_at(const char *cells, size_t i)
 }
 
 /*
- * Makes the row's kind cells of its current version, packed: a pod's from
- * one scan of its text (no tree: a sixth of the cost), any other kind's
- * (or a pod the scan leaves to the tree) from the members its columns
- * read.  text is scratch space the caller keeps.
+ * Appends the row's kind cells of its current version to pack, each
+ * followed by a NUL: a pod's from one scan of its text (no tree: a sixth
+ * of the cost), any other kind's (or a pod the scan leaves to the tree)
+ * from the members its columns read.  text is scratch space the caller
+ * keeps.
  */
-static void cells_make(struct tab *tab, struct row *r, int64_t now_mono, struct strbuf *text)
+static void cells_pack(struct tab *tab, const struct row *r, struct strbuf *text,
+		       struct strbuf *pack)
 {
 	const char *const *names = columns_live_headers(tab->crds, tab->m.kind);
 	const struct kobj_pick *pick = columns_pick(tab->crds, tab->m.kind);
-	size_t nr = names_len(names);
-	struct strbuf pack = STRBUF_INIT;
 	int64_t now = wall_ms();
 	const char *json = pick ? kobj_text(r->obj, text) : NULL;
 
 	if (!json || pod_scan_live_cells(tab->crds, tab->m.kind, names, json,
-					 r->obj->json_len, now, &pack) < 0) {
+					 r->obj->json_len, now, pack) < 0) {
 		struct json_object *tree = pick ? kobj_tree_pick(r->obj, pick) : kobj_tree(r->obj);
-		columns_cells(tab->crds, tab->m.kind, names, tree, now, &pack);
+		columns_cells(tab->crds, tab->m.kind, names, tree, now, pack);
 		json_object_put(tree);
 	}
+}
+
+/* Makes the row's kind cells of its current version, kept in the row. */
+static void cells_make(struct tab *tab, struct row *r, int64_t now_mono, struct strbuf *text)
+{
+	size_t nr = names_len(columns_live_headers(tab->crds, tab->m.kind));
+	struct strbuf pack = STRBUF_INIT;
+
+	cells_pack(tab, r, text, &pack);
 	row_set_cells(r, nr ? pack.buf : "", nr ? pack.len : 0, now_mono);
 	strbuf_release(&pack);
 }
 
 #define MAX_SORT 24
+#define KEYS_MAX 8	/* a kind's columns kept as keys, at most */
 
 /* ---- sorting ------------------------------------------------------------- */
 
@@ -150,11 +167,30 @@ struct table_state {
 	bool filter_stale;	/* a filter changed: set every flag again */
 	/*
 	 * Every row's cells are made with each delta, from the first sort by
-	 * one of the kind's columns on; until then only the rows drawn have
-	 * theirs (a cell costs a parse of the object: most of what a delta
-	 * would cost the TUI).
+	 * one of the kind's columns that is not kept as keys (below) on;
+	 * until then only the rows drawn have theirs (a cell costs a parse of
+	 * the object: most of what a delta would cost the TUI).
 	 */
 	bool cells_live;
+	/*
+	 * The kind's columns kept as sort keys: each row's kind_key[c] is the
+	 * id of its cell's text in key_vals[c] (2 bytes a row a column, not
+	 * the cells' ~50), so that a sort by one is a pass over the rows and
+	 * a sort of the few distinct texts (struct keys, below).  key_names:
+	 * the headers they are of (NULL: none kept, for good: the kind's
+	 * columns changed), key_nr of them.  From sync on (or the first
+	 * sort by one), keys_live: each delta makes its row's keys, and the
+	 * loop's idle slices make the others' (keys_sweep()) until
+	 * keys_swept.  A column whose values filled their table is sorted
+	 * the old way (cells_live).
+	 */
+	const char *const *key_names;
+	size_t key_nr;
+	struct valtab key_vals[KEYS_MAX];
+	bool keys_live, keys_swept;
+	size_t sweep_iter;
+	uint32_t *key_ord;		/* valtab_order()'s, of the sort's column */
+	struct strbuf cells_scratch;	/* keys_make()'s cells, not kept */
 	uint64_t seen_filter_gen;	/* t->filter_gen the flags are of */
 	/* The text filter ("": none) and the namespace the flags are of. */
 	bool flags_literal;
@@ -299,6 +335,26 @@ static size_t name_text(int sort, const char *key, char *buf, size_t limit)
 	return add_natural(buf, len, limit, name, '\0');
 }
 
+/* A double's bits, made to sort as unsigned as the doubles do. */
+static uint64_t double_order(double d)
+{
+	uint64_t bits;
+
+	memcpy(&bits, &d, sizeof(bits));
+	return bits >> 63 ? ~bits : bits | (1ULL << 63);
+}
+
+/* Whether a kind's cell reads as a number, which sorts before any text:
+ * its value as double_order() into *num (else 0). */
+static bool cell_number(const char *cell, uint64_t *num)
+{
+	char *end;
+	double d = strtod(cell, &end);
+
+	*num = *cell && !*end ? double_order(d) : 0;
+	return *cell && !*end;
+}
+
 /*
  * The text of row r's key for the table's sort, into buf, its first
  * limit bytes at most (a piece needs no more than its own): the name
@@ -318,59 +374,51 @@ static size_t sort_text(const struct table_state *st, const struct row *r, char 
 	case SORT_DELTA:
 	case SORT_RV:
 		return 0;
-	default:
-		if (!r->sort_rank)
+	default: {
+		const char *cell = cell_at(r->cells, (size_t)(st->sort - SORT__FIXED));
+		uint64_t num;
+		if (cell_number(cell, &num))
 			return 0;
-		return add_natural(buf, 0, limit, cell_at(r->cells, (size_t)(st->sort - SORT__FIXED)),
-				   '\0');
+		return add_natural(buf, 0, limit, cell, '\0');
 	}
-}
-
-/* A double's bits, made to sort as unsigned as the doubles do. */
-static uint64_t double_order(double d)
-{
-	uint64_t bits;
-
-	memcpy(&bits, &d, sizeof(bits));
-	return bits >> 63 ? ~bits : bits | (1ULL << 63);
+	}
 }
 
 /*
- * The fixed part of row r's key for the table's sort, made once per
- * delta: rank (0: a number, 1: text), then num (RV, DELTA, LAST, a
- * kind's cell that reads as a number: a double's bits, made to sort as
- * unsigned), then sort_text(); its cells must be made.
+ * The fixed part of row r's key for the table's sort, read from the row
+ * (kept nowhere: it is one read of the row, or of its object's
+ * resourceVersion): whether it sorts as text (a kind's cell that is not
+ * a number; else 0), then *num (RV, DELTA, LAST, a kind's cell that
+ * reads as a number), then sort_text().  A kind's cell from its cells,
+ * which must be made (a column not kept as keys: see cmp_keys()).
  */
-static void sort_key(const struct table_state *st, struct row *r)
+static bool sort_num(const struct table_state *st, const struct row *r, uint64_t *num)
 {
-	const char *cell;
-	char *end;
-	double d;
-
-	r->sort_rank = 0;
-	r->sort_num = 0;
+	*num = 0;
 	switch (st->sort) {
 	case SORT_NAMESPACE:
 	case SORT_NAME:
-		return;
+		return false;
 	case SORT_LAST:	/* most recent first */
-		r->sort_num = ~(uint64_t)row_last_ms(r);
-		return;
+		*num = ~(uint64_t)row_last_ms(r);
+		return false;
 	case SORT_DELTA:
-		r->sort_num = r->last_type;
-		return;
+		*num = r->last_type;
+		return false;
 	case SORT_RV:
-		r->sort_num = strtoull(r->obj->rv, NULL, 10);
-		return;
+		*num = strtoull(r->obj->rv, NULL, 10);
+		return false;
 	default:	/* numbers first, by value; then text */
-		cell = cell_at(r->cells, (size_t)(st->sort - SORT__FIXED));
-		d = strtod(cell, &end);
-		if (*cell && !*end)
-			r->sort_num = double_order(d);
-		else
-			r->sort_rank = 1;
-		return;
+		return !cell_number(cell_at(r->cells, (size_t)(st->sort - SORT__FIXED)), num);
 	}
+}
+
+static int cmp_bytes(const char *x, size_t xn, const char *y, size_t yn)
+{
+	size_t n = xn < yn ? xn : yn;
+	int c = n ? memcmp(x, y, n) : 0;
+
+	return c ? c : (xn > yn) - (xn < yn);
 }
 
 static int cmp_text(const struct table_state *st, const struct row *a, const struct row *b)
@@ -378,21 +426,61 @@ static int cmp_text(const struct table_state *st, const struct row *a, const str
 	char x[SORT_TEXT_MAX], y[SORT_TEXT_MAX];
 	size_t xn = sort_text(st, a, x, sizeof(x));
 	size_t yn = sort_text(st, b, y, sizeof(y));
-	size_t n = xn < yn ? xn : yn;
-	int c = n ? memcmp(x, y, n) : 0;
 
-	return c ? c : (xn > yn) - (xn < yn);
+	return cmp_bytes(x, xn, y, yn);
+}
+
+/*
+ * Two of a kind's cells as a sort orders them: numbers first, by value;
+ * then texts, in natural order; equal texts in that order (leading
+ * zeros) compare equal, the row's key deciding.  A value kept in a
+ * valtab has what its text reads as in aux and aux_flag (keys_set()).
+ */
+static int cmp_values(const struct valtab_val *a, const struct valtab_val *b, void *ctx)
+{
+	char x[SORT_TEXT_MAX], y[SORT_TEXT_MAX];
+	int c = (a->aux_flag > b->aux_flag) - (a->aux_flag < b->aux_flag);
+
+	(void)ctx;
+	if (!c)
+		c = (a->aux > b->aux) - (a->aux < b->aux);
+	if (c || !a->aux_flag)
+		return c;
+	return cmp_bytes(x, add_natural(x, 0, sizeof(x), a->text, '\0'),
+			 y, add_natural(y, 0, sizeof(y), b->text, '\0'));
+}
+
+/* The kind's column the table is sorted by, when it is kept as keys
+ * (struct table_state's key_vals): its index; else -1. */
+static int key_col(const struct table_state *st)
+{
+	size_t c = (size_t)(st->sort - SORT__FIXED);
+
+	if (st->sort < SORT__FIXED || c >= st->key_nr || st->key_vals[c].full)
+		return -1;
+	return (int)c;
 }
 
 /* The table's order: a total order, since the keys (namespace/name) are. */
 static int cmp_keys(const struct table_state *st, const struct row *a, const struct row *b)
 {
-	int c = (a->sort_rank > b->sort_rank) - (a->sort_rank < b->sort_rank);
+	int kc = key_col(st), c;
 
-	if (!c)
-		c = (a->sort_num > b->sort_num) - (a->sort_num < b->sort_num);
-	if (!c)
-		c = cmp_text(st, a, b);
+	if (kc >= 0) {
+		uint32_t x = a->kind_key[kc], y = b->kind_key[kc];
+		if (x == y || !x || !y)	/* (none without: keys_have()) */
+			c = (x > y) - (x < y);
+		else
+			c = cmp_values(st->key_vals[kc].vals[x], st->key_vals[kc].vals[y], NULL);
+	} else {
+		uint64_t xn, yn;
+		bool xt = sort_num(st, a, &xn), yt = sort_num(st, b, &yn);
+		c = (xt > yt) - (xt < yt);
+		if (!c)
+			c = (xn > yn) - (xn < yn);
+		if (!c)
+			c = cmp_text(st, a, b);
+	}
 	if (!c)
 		c = strcmp(row_key(a), row_key(b));
 	return st->sort_desc ? -c : c;
@@ -413,6 +501,7 @@ enum {
 	STAGE_RANK,
 	STAGE_NUM,
 	STAGE_TEXT,			/* + i: the text from byte 7 i */
+	STAGE_ORD = 1u << 29,		/* a kept kind's cell: its value's place */
 	STAGE_KEY = 1u << 30,		/* + i: the row's key from byte 7 i */
 };
 
@@ -420,11 +509,15 @@ static uint64_t sort_piece(const void *p, uint32_t stage, void *ctx)
 {
 	const struct table_state *st = ctx;
 	const struct row *r = p;
+	uint64_t num;
+	bool text = stage <= STAGE_NUM ? sort_num(st, r, &num) : false;
 
 	if (stage == STAGE_RANK)
-		return r->sort_rank;
+		return text;
 	if (stage == STAGE_NUM)
-		return r->sort_num;
+		return num;
+	if (stage == STAGE_ORD)	/* the first piece only: order_keys() makes it */
+		return st->key_ord[r->kind_key[key_col(st)]];
 	if (stage < STAGE_KEY) {
 		/* The text up to the end of this piece and one byte past,
 		 * so that the piece says whether it goes on. */
@@ -441,6 +534,8 @@ static uint32_t sort_next(uint32_t stage, uint64_t piece, void *ctx)
 {
 	const struct table_state *st = ctx;
 
+	if (stage == STAGE_ORD)	/* equal values: the keys decide */
+		return STAGE_KEY;
 	/* Tied on a number: no text (RV, DELTA, LAST; a kind's cell read
 	 * as a number, whose num is not 0 but for one NaN: a text's is), so
 	 * the key next, not a pass over the run finding every text empty. */
@@ -561,11 +656,139 @@ static void pending_free(struct pending *pend)
 }
 
 static void pending_finish(struct tui *t, struct tab *tab);
+static void order_restale(struct table_state *st);
 
-/* Places row r (out of the tree) by its current key and filter. */
+/* ---- the kind's columns as keys (struct table_state's key_vals) ---------- */
+
+/* Whether row r's keys are made (a full column's are 0: not kept). */
+static bool keys_have(const struct table_state *st, const struct row *r)
+{
+	for (size_t c = 0; c < st->key_nr; c++)
+		if (!r->kind_key[c] && !st->key_vals[c].full)
+			return false;
+	return true;
+}
+
+/* Row r's keys let go of. */
+static void keys_unref(struct table_state *st, struct row *r)
+{
+	for (size_t c = 0; c < st->key_nr; c++) {
+		valtab_unref(&st->key_vals[c], r->kind_key[c]);
+		r->kind_key[c] = 0;
+	}
+}
+
+/*
+ * Row r's keys from cells (packed, its current version's); returns
+ * whether a column's values filled their table meanwhile.  A new value
+ * notes what its text reads as, for cmp_values().
+ */
+static bool keys_set(struct table_state *st, struct row *r, const char *cells)
+{
+	bool filled = false;
+
+	for (size_t c = 0; c < st->key_nr; c++, cells += strlen(cells) + 1) {
+		struct valtab *vt = &st->key_vals[c];
+		uint32_t id = 0;
+		bool fresh, was_full = vt->full;
+		if (!was_full)
+			id = valtab_ref(vt, cells, &fresh);
+		if (id && fresh)
+			vt->vals[id]->aux_flag = !cell_number(cells, &vt->vals[id]->aux);
+		valtab_unref(vt, r->kind_key[c]);
+		r->kind_key[c] = (uint16_t)id;
+		filled |= vt->full && !was_full;
+	}
+	return filled;
+}
+
+/* Row r's keys made again, from its cells when they are current, else
+ * from cells made for the purpose and not kept.  As keys_set(). */
+static bool keys_make(struct tab *tab, struct row *r)
+{
+	struct table_state *st = ts(tab);
+
+	if (row_cells_current(r))
+		return keys_set(st, r, r->cells);
+	strbuf_reset(&st->cells_scratch);
+	cells_pack(tab, r, &st->cells_text, &st->cells_scratch);
+	return keys_set(st, r, st->cells_scratch.buf);
+}
+
+/*
+ * keys_make() for a row out of the tree or not moved by them (not
+ * sorted by a kept column, or a page under way): a column that filled
+ * its table is sorted the old way from now on, so a tree sorted by it is
+ * built again.
+ */
+static void keys_update(struct tab *tab, struct row *r)
+{
+	if (keys_make(tab, r) && ts(tab)->sort >= SORT__FIXED)
+		order_restale(ts(tab));
+}
+
+/* No column kept as keys from now on (the kind's columns changed: a
+ * CRD's printer columns came). */
+static void keys_drop(struct tab *tab)
+{
+	struct table_state *st = ts(tab);
+	size_t iter = 0;
+	struct row *r;
+
+	if (st->sort >= SORT__FIXED)
+		order_restale(st);
+	while ((r = model_next_row(&tab->m, &iter)))
+		memset(r->kind_key, 0, st->key_nr * sizeof(r->kind_key[0]));
+	for (size_t c = 0; c < st->key_nr; c++)
+		valtab_release(&st->key_vals[c]);
+	st->key_names = NULL;
+	st->key_nr = 0;
+	st->keys_live = false;
+}
+
+static void keys_check(struct tab *tab)
+{
+	if (ts(tab)->key_names && columns_live_headers(tab->crds, tab->m.kind) != ts(tab)->key_names)
+		keys_drop(tab);
+}
+
+/* Whether rows may be left without keys, to be made in idle slices. */
+static bool keys_due(const struct tab *tab)
+{
+	return ts(tab)->key_names && !ts(tab)->keys_swept && tab->m.stats.synced;
+}
+
+/*
+ * The keys of the rows that have none made, from sync on, until until
+ * (monotonic ms; < 0: all); returns whether some may be left.  The sort
+ * by a kept column makes those still left (order_keys()), so a row the
+ * set's iteration misses as rows come and go costs only that sort.
+ */
+static bool keys_sweep(struct tab *tab, int64_t until)
+{
+	struct table_state *st = ts(tab);
+	size_t n = 0;
+	struct row *r;
+
+	st->keys_live = true;
+	while ((r = model_next_row(&tab->m, &st->sweep_iter))) {
+		if (!keys_have(st, r))
+			keys_update(tab, r);
+		if (until >= 0 && ++n % 64 == 0 && mono_ms() >= until)
+			return true;
+	}
+	st->keys_swept = true;
+	return false;
+}
+
+/* Places row r (out of the tree) by its current key and filter; none
+ * while the tree is to be built again. */
 static void order_insert(struct tui *t, struct tab *tab, struct row *r)
 {
-	sort_key(ts(tab), r);
+	if (key_col(ts(tab)) >= 0 && !keys_have(ts(tab), r))
+		keys_update(tab, r);
+	if (ts(tab)->order_stale)
+		return;
 	ostree_insert(&ts(tab)->order, &r->order, row_shown(t, tab, r));
 }
 
@@ -582,13 +805,18 @@ static const char *row_cells(struct tui *t, struct tab *tab, struct row *r, int6
 		return r->cells;
 	if (ts(tab)->pend) {	/* placed by its new cells after the build */
 		cells_make(tab, r, now, &ts(tab)->cells_text);
-		pending_note(ts(tab)->pend, r);
+		if (ts(tab)->keys_live)
+			keys_update(tab, r);
+		if (ts(tab)->pend)
+			pending_note(ts(tab)->pend, r);
 		return r->cells;
 	}
 	bool moves = r->order.linked && ts(tab)->sort >= SORT__FIXED;
 	if (moves)
 		ostree_remove(&ts(tab)->order, &r->order);
 	cells_make(tab, r, now, &ts(tab)->cells_text);
+	if (ts(tab)->keys_live)
+		keys_update(tab, r);
 	if (moves)
 		order_insert(t, tab, r);
 	return r->cells;
@@ -600,12 +828,19 @@ static void table_row_hook(struct model *m, struct row *r, bool freeing)
 	struct tab *tab = (struct tab *)((char *)m - offsetof(struct tab, m));
 	struct table_state *st = ts(tab);
 
+	keys_check(tab);
 	if (st->pend && freeing)	/* items[] must not point at it */
 		pending_finish(st->t, tab);
-	if (st->pend) {
+	if (freeing) {
+		keys_unref(st, r);
+	} else {
 		if (st->cells_live)
 			cells_make(tab, r, st->t->now_mono ? st->t->now_mono : mono_ms(),
 				   &st->cells_text);
+		if (st->keys_live)
+			keys_update(tab, r);
+	}
+	if (st->pend) {
 		pending_note(st->pend, r);
 		return;
 	}
@@ -616,8 +851,6 @@ static void table_row_hook(struct model *m, struct row *r, bool freeing)
 			st->sel = NULL;
 		return;
 	}
-	if (st->cells_live)
-		cells_make(tab, r, st->t->now_mono ? st->t->now_mono : mono_ms(), &st->cells_text);
 	/* A row's namespace and name never change: sorted by them, it stays. */
 	if (r->order.linked && (st->sort == SORT_NAME || st->sort == SORT_NAMESPACE)) {
 		ostree_set_shown(&st->order, &r->order, row_shown(st->t, tab, r));
@@ -672,8 +905,6 @@ static void keys_rows(struct tab *tab, struct keysort_item *items, size_t nr)
 		switch (st->sort) {
 		case SORT_NAME:
 		case SORT_NAMESPACE:
-			if (r->sort_rank || r->sort_num)	/* sort_key()'s, without a store */
-				sort_key(st, r);
 			items[i].key = (uintptr_t)r->key;
 			break;
 		case SORT_RV:
@@ -681,8 +912,7 @@ static void keys_rows(struct tab *tab, struct keysort_item *items, size_t nr)
 			break;
 		case SORT_DELTA:
 		case SORT_LAST:
-			sort_key(st, r);
-			items[i].key = r->sort_num;
+			sort_num(st, r, &items[i].key);
 			break;
 		default:
 			/* Not row_cells(): a row is not moved in a tree about to
@@ -707,7 +937,7 @@ static void keys_rv(struct keysort_item *items, size_t nr)
 }
 
 /*
- * The last pass: each row's key (sort_key()) and its first piece, from
+ * The last pass: each row's first piece, from
  * the text the passes before found (items[i].key), the texts and the rows
  * a few ahead fetched meanwhile.  Whether a kind's cells are all texts or
  * all numbers into *all_text and *all_num.
@@ -733,21 +963,55 @@ static void keys_text(struct tab *tab, struct keysort_item *items, size_t nr, ui
 		case SORT_NAMESPACE:
 			items[i].key = keysort_text(buf, name_text(st->sort, text, buf, sizeof(buf)), 0);
 			break;
-		case SORT_RV:	/* sort_key()'s, from the text at hand */
-			r->sort_rank = 0;
-			r->sort_num = strtoull(text, NULL, 10);
-			items[i].key = r->sort_num;
+		case SORT_RV:	/* sort_num()'s, from the text at hand */
+			items[i].key = strtoull(text, NULL, 10);
 			break;
-		default:
+		default: {
+			uint64_t num;
 			if (!row_cells_current(r))
 				cells_make(tab, r, now, &st->cells_text);
-			sort_key(st, r);
-			items[i].key = sort_piece(r, r->sort_rank ? STAGE_TEXT : stage, st);
-			*all_text &= r->sort_rank;
-			*all_num &= !r->sort_rank;
+			bool is_text = sort_num(st, r, &num);
+			items[i].key = is_text ? sort_piece(r, STAGE_TEXT, st) :
+				       stage == STAGE_NUM ? num : 0;
+			*all_text &= is_text;
+			*all_num &= !is_text;
 			break;
 		}
+		}
 	}
+}
+
+/*
+ * order_keys() of a kept kind's column c: the rows' value ids (made for
+ * the rows that have none yet), then the few distinct values sorted, and
+ * each row's first piece its value's place: a pass over the rows and
+ * one over the items, no read of a cell or an object.  Returns how many,
+ * or 0 when the column's values filled their table meanwhile (then sorted
+ * the old way).
+ */
+static size_t order_kept_keys(struct tab *tab, size_t c, struct keysort_item *items,
+			      struct keysort_item *tmp)
+{
+	struct table_state *st = ts(tab);
+	size_t nr = rows_by_address(tab, items, tmp);
+
+	st->keys_live = true;
+	for (size_t i = 0; i < nr; i++) {
+		struct row *r = items[i].p;
+		if (i + KEY_AHEAD < nr)
+			__builtin_prefetch((const char *)items[i + KEY_AHEAD].p +
+					   offsetof(struct row, kind_key));
+		if (!keys_have(st, r))
+			keys_make(tab, r);
+		items[i].key = r->kind_key[c];
+	}
+	if (st->key_vals[c].full)
+		return 0;
+	st->key_ord = xrealloc(st->key_ord, valtab_ids(&st->key_vals[c]) * sizeof(*st->key_ord));
+	valtab_order(&st->key_vals[c], cmp_values, NULL, st->key_ord);
+	for (size_t i = 0; i < nr; i++)
+		items[i].key = st->key_ord[items[i].key];
+	return nr;
 }
 
 /*
@@ -765,13 +1029,19 @@ static size_t order_keys(struct tab *tab, struct keysort_item *items, struct key
 {
 	struct table_state *st = ts(tab);
 	bool kind = st->sort >= SORT__FIXED, all_text = true, all_num = true;
+	int kc = key_col(st);
+	size_t nr;
 
+	if (kc >= 0 && (nr = order_kept_keys(tab, (size_t)kc, items, tmp))) {
+		*stage = STAGE_ORD;
+		return nr;
+	}
 	/* Where the keys first differ: a number's rank is 0 and its text
 	 * empty; a name's rank and number 0; a kind's cell, below. */
 	*stage = st->sort == SORT_NAME || st->sort == SORT_NAMESPACE ? STAGE_TEXT : STAGE_NUM;
 	if (kind)
 		st->cells_live = true;
-	size_t nr = rows_by_address(tab, items, tmp);
+	nr = rows_by_address(tab, items, tmp);
 	keys_rows(tab, items, nr);
 	if (st->sort == SORT_RV)
 		keys_rv(items, nr);
@@ -784,7 +1054,7 @@ static size_t order_keys(struct tab *tab, struct keysort_item *items, struct key
 	} else if (kind && !all_num) {
 		*stage = STAGE_RANK;
 		for (size_t i = 0; i < nr; i++)
-			items[i].key = ((const struct row *)items[i].p)->sort_rank;
+			items[i].key = sort_piece(items[i].p, STAGE_RANK, st);
 	}
 	return nr;
 }
@@ -928,7 +1198,7 @@ static void order_restale(struct table_state *st)
 bool table_pending(const struct tui *t)
 {
 	for (size_t i = 0; i < t->nr; i++)
-		if (ts(&t->tabs[i])->pend)
+		if (ts(&t->tabs[i])->pend || keys_due(&t->tabs[i]))
 			return true;
 	return false;
 }
@@ -938,6 +1208,13 @@ void table_work(struct tui *t, int budget_ms)
 	for (size_t i = 0; i < t->nr; i++)
 		if (ts(&t->tabs[i])->pend && pending_step(t, &t->tabs[i], budget_ms))
 			return;
+	/* Then the kind's keys, a sort's being done. */
+	for (size_t i = 0; i < t->nr; i++) {
+		keys_check(&t->tabs[i]);
+		if (keys_due(&t->tabs[i]) &&
+		    keys_sweep(&t->tabs[i], budget_ms < 0 ? -1 : mono_ms() + budget_ms))
+			return;
+	}
 }
 
 /* Fewer shown than 1 in this many rows: a narrowing filter asks them
@@ -1094,6 +1371,7 @@ void table_refresh(struct tui *t, struct tab *tab, bool force)
 	struct table_state *st = ts(tab);
 
 	(void)force;	/* nothing is ever put off: every step is cheap */
+	keys_check(tab);
 	if (st->seen_filter_gen != t->filter_gen) {	/* a filter changed */
 		st->seen_filter_gen = t->filter_gen;
 		st->filter_stale = true;
@@ -1188,6 +1466,15 @@ static void *table_view_new(struct tui *t, struct tab *tab)
 	tab->pane[PANE_TABLE] = st;
 	st->t = t;
 	strbuf_init(&st->cells_text, 0);
+	strbuf_init(&st->cells_scratch, 0);
+	/* The kind's columns as keys: room for them in every row. */
+	st->key_names = columns_live_headers(tab->crds, tab->m.kind);
+	st->key_nr = names_len(st->key_names);
+	if (st->key_nr > KEYS_MAX)
+		st->key_nr = KEYS_MAX;
+	if (!st->key_nr)
+		st->key_names = NULL;
+	model_row_keys(&tab->m, st->key_nr);
 	ostree_init(&st->order, cmp_nodes, st);
 	st->order_stale = true;
 	st->seen_filter_gen = t->filter_gen;
@@ -1203,7 +1490,11 @@ static void table_view_free(void *state)
 
 	if (st) {
 		strbuf_release(&st->cells_text);
+		strbuf_release(&st->cells_scratch);
 		pending_free(st->pend);
+		for (size_t c = 0; c < st->key_nr; c++)
+			valtab_release(&st->key_vals[c]);
+		free(st->key_ord);
 	}
 	free(st);
 }

@@ -2,6 +2,8 @@
  * test_tui_table.c — the table's order: a new sort answered with its first
  * page, then finished in slices while deltas arrive, ends in the order a
  * full sort of the same rows gives; the page is that order's first rows.
+ * The kind's columns kept as keys (made in idle slices, then with each
+ * delta) sort as the cells made afresh from each object do.
  *
  * tui_table.c is included whole, so that its order (a static tree) can be
  * read; the archive's copy of it is then not linked.
@@ -30,10 +32,14 @@ static unsigned rnd(unsigned n)
 static struct kobj *pod(unsigned id, unsigned rv)
 {
 	static const char *const phases[] = { "Running", "Running", "Running", "Pending", "Failed" };
+	/* RESTARTS a number, NODE in natural order (node-2 before node-10) */
 	char *json = xasprintf("{\"metadata\":{\"name\":\"pod-%u\",\"namespace\":\"ns-%u\","
-			       "\"resourceVersion\":\"%u\"},\"spec\":{\"nodeName\":\"node-%u\"},"
-			       "\"status\":{\"phase\":\"%s\"}}",
-			       id, id % 7, rv, rnd(3), phases[rnd(5)]);
+			       "\"resourceVersion\":\"%u\"},\"spec\":{\"nodeName\":\"node-%u\","
+			       "\"containers\":[{\"name\":\"c\"}]},"
+			       "\"status\":{\"phase\":\"%s\",\"containerStatuses\":[{\"name\":\"c\","
+			       "\"ready\":%s,\"restartCount\":%u}]}}",
+			       id, id % 7, rv, rnd(12), phases[rnd(5)], rnd(2) ? "true" : "false",
+			       rnd(3) ? 0 : rnd(15));
 	struct errbuf err;
 	struct kobj *obj = kobj_from_json(json, strlen(json), 0, &err);
 	free(json);
@@ -112,39 +118,92 @@ static void deltas(struct fixture *f, unsigned nr)
 	}
 }
 
+/* A row as a full sort sees it: a kind's cell made afresh from its
+ * object, not what the table kept of it. */
+struct ref_row {
+	struct row *r;
+	char *cell;	/* the sort's column's, when a kind's */
+};
+
 static int cmp_rows_q(const void *a, const void *b, void *ctx)
 {
-	return cmp_keys(ctx, *(struct row *const *)a, *(struct row *const *)b);
+	const struct table_state *st = ctx;
+	const struct ref_row *x = a, *y = b;
+	char xb[SORT_TEXT_MAX], yb[SORT_TEXT_MAX];
+	uint64_t xn, yn;
+
+	if (!x->cell)
+		return cmp_keys(st, x->r, y->r);
+	bool xt = !cell_number(x->cell, &xn), yt = !cell_number(y->cell, &yn);
+	int c = (xt > yt) - (xt < yt);
+	if (!c)
+		c = (xn > yn) - (xn < yn);
+	if (!c && xt)
+		c = cmp_bytes(xb, add_natural(xb, 0, sizeof(xb), x->cell, '\0'),
+			      yb, add_natural(yb, 0, sizeof(yb), y->cell, '\0'));
+	if (!c)
+		c = strcmp(row_key(x->r), row_key(y->r));
+	return st->sort_desc ? -c : c;
+}
+
+/* Row r's cells made afresh, each column's kept key checked against them;
+ * its cell of the sort's column (a kind's) into *cell, allocated. */
+static bool keys_are_fresh(struct fixture *f, struct row *r, char **cell, char *why, size_t size)
+{
+	struct table_state *st = ts(&f->tab);
+	struct strbuf text = STRBUF_INIT, pack = STRBUF_INIT;
+	bool ok = true;
+
+	cells_pack(&f->tab, r, &text, &pack);
+	*cell = st->sort >= SORT__FIXED ? xstrdup(cell_at(pack.buf, (size_t)(st->sort - SORT__FIXED))) :
+		NULL;
+	for (size_t c = 0; ok && st->keys_live && c < st->key_nr; c++) {
+		uint32_t id = r->kind_key[c];
+		const char *want = cell_at(pack.buf, c);
+		if (!id || strcmp(st->key_vals[c].vals[id]->text, want)) {
+			snprintf(why, size, "%s: column %zu kept '%s', its cell '%s'", r->key, c,
+				 id ? st->key_vals[c].vals[id]->text : "(none)", want);
+			ok = false;
+		}
+	}
+	strbuf_release(&text);
+	strbuf_release(&pack);
+	return ok;
 }
 
 /*
  * Whether the tree is sound and holds every row once, in the order a full
- * sort of the rows by their current keys gives.
+ * sort of the rows by their current keys gives (a kind's cells made
+ * afresh); and whether, once kept, every row's keys are its cells'.
  */
 static bool order_is_full_sort(struct fixture *f, char *why, size_t size)
 {
 	struct table_state *st = ts(&f->tab);
 	size_t n = model_row_count(&f->tab.m), nr = 0, iter = 0, at = 0;
-	struct row **want = xmalloc((n + 1) * sizeof(*want)), *r;
+	struct ref_row *want = xmalloc((n + 1) * sizeof(*want));
+	struct row *r;
 	bool ok = true;
 
 	while ((r = model_next_row(&f->tab.m, &iter))) {
-		sort_key(st, r);
-		want[nr++] = r;
+		want[nr].r = r;
+		if (!keys_are_fresh(f, r, &want[nr++].cell, why, size))
+			ok = false;
 	}
 	qsort_r(want, nr, sizeof(*want), cmp_rows_q, st);
-	if (ostree_check(&st->order, why, size) < 0)
+	if (ok && ostree_check(&st->order, why, size) < 0)
 		ok = false;
 	for (struct ostree_node *o = ostree_first(&st->order); ok && o; o = ostree_next(o), at++)
-		if (at >= nr || row_of(o) != want[at]) {
+		if (at >= nr || row_of(o) != want[at].r) {
 			snprintf(why, size, "row %zu: %s, want %s", at, row_of(o)->key,
-				 at < nr ? want[at]->key : "none");
+				 at < nr ? want[at].r->key : "none");
 			ok = false;
 		}
 	if (ok && at != nr) {
 		snprintf(why, size, "%zu rows in the tree, %zu in the model", at, nr);
 		ok = false;
 	}
+	for (size_t i = 0; i < nr; i++)
+		free(want[i].cell);
 	free(want);
 	return ok;
 }
@@ -303,10 +362,70 @@ TEST(a_typed_filter_under_deltas_shows_what_a_full_filter_shows)
 		kobj_unref(others[i]);
 }
 
+/* Rows whose cells the table keeps (those drawn: none here). */
+static size_t rows_with_cells(struct fixture *f)
+{
+	size_t iter = 0, nr = 0;
+	struct row *r;
+
+	while ((r = model_next_row(&f->tab.m, &iter)))
+		nr += r->cells != NULL;
+	return nr;
+}
+
+/*
+ * From sync on, the kind's cells are kept as keys, made in the loop's
+ * idle slices (deltas between) and with each delta after; a sort by any
+ * column (a page or the whole at once, each way round), with deltas
+ * placed in it after, is the order of the cells made afresh, and no
+ * row's cells are kept for it.
+ */
+TEST(the_kinds_keys_made_in_slices_and_with_deltas_sort_as_fresh_cells)
+{
+	static struct fixture f;
+	char why[256] = "";
+	size_t slices = 0, sorts = 0, full_ok = 0, pages = 0;
+
+	fixture_init(&f);
+	CHECK(!table_pending(&f.t));	/* not synced: none made yet */
+	f.tab.m.stats.synced = true;
+	while (table_pending(&f.t)) {
+		table_work(&f.t, 0);
+		deltas(&f, 3);
+		slices++;
+	}
+	CHECK(slices > 10);
+	CHECKF(order_is_full_sort(&f, why, sizeof(why)), "swept: %s", why);
+	for (int step = 0; step < 18; step++) {
+		struct table_state *st = ts(&f.tab);
+		if (step == 9)
+			table_reverse_sort(&f.t, &f.tab);
+		else
+			table_cycle_sort(&f.t, &f.tab, 1);
+		st->scroll.cur = st->scroll.top = (size_t)(step % 3 == 2 ? 5 : 0);
+		deltas(&f, 20);
+		table_refresh(&f.t, &f.tab, false);
+		pages += st->pend != NULL;
+		while (table_pending(&f.t)) {
+			deltas(&f, 5);
+			table_work(&f.t, 0);
+		}
+		deltas(&f, 50);		/* each placed by its kept keys */
+		sorts++;
+		full_ok += order_is_full_sort(&f, why, sizeof(why));
+	}
+	CHECKF(full_ok == sorts, "%zu of %zu: %s", full_ok, sorts, why);
+	CHECK(pages > 0 && pages < sorts);
+	CHECK(!ts(&f.tab)->cells_live);
+	CHECK_INT(rows_with_cells(&f), 0);
+	fixture_release(&f);
+}
+
 int main(void)
 {
 	RUN(a_page_then_slices_under_deltas_end_in_the_full_order);
 	RUN(a_row_freed_during_a_page_finishes_the_sort_first);
 	RUN(a_typed_filter_under_deltas_shows_what_a_full_filter_shows);
+	RUN(the_kinds_keys_made_in_slices_and_with_deltas_sort_as_fresh_cells);
 	return unit_done();
 }
