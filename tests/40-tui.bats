@@ -119,6 +119,27 @@ start_synced() {
 		{ show_screen; false; }
 }
 
+# A row off screen whose cell changes moves to its place in a sort by that
+# column: its key kept for the sort (not its cells: it is not drawn) is
+# made again by its delta.
+@test "tui: sorted by STATUS, a row off screen whose status changes moves to its place" {
+	local i
+	for ((i = 10; i < 50; i++)); do
+		make_pod "pod-$i" >/dev/null
+	done
+	TUI_LINES=24 tui_start pods --kubeconfig "$SIM_KUBECONFIG"
+	wait_screen ' 43 objects.*synced'
+	keys '>' '>'
+	wait_screen 'sort STATUS'
+	wait_until 5 sh -c "tmux -L '$TMUX_SOCK' capture-pane -p | sed -n 5p | grep -q ' alpha '" ||
+		{ show_screen; false; }
+	screen_lacks ' pod-49 '
+	simctl POST /update '{"resource":"pods","namespace":"default","name":"pod-49","patch":{"status":{"phase":"Failed"}}}' >/dev/null
+	wait_until 5 sh -c "tmux -L '$TMUX_SOCK' capture-pane -p | sed -n 5p | grep -q ' pod-49 .*Failed'" ||
+		{ show_screen; false; }
+	screen | sed -n 6p | grep -q ' alpha '
+}
+
 @test "tui: Enter shows the object, its history and the diff of its last update" {
 	start_synced
 	rv=$(touch_pod alpha)
