@@ -851,7 +851,8 @@ static int run_loop(struct tui *t, int sig_fd)
 			t->dirty = t->key_frame = false;
 		}
 		/* A sort's first page is on screen: the rest of its order, in
-		 * slices between the keys and deltas that come meanwhile. */
+		 * slices between the keys and deltas that come meanwhile; so
+		 * are the kind's sort keys after sync. */
 		bool sorting = table_pending(t);
 		if (sorting)
 			table_work(t, SORT_SLICE_MS);

@@ -198,7 +198,8 @@ bool table_sort_letter(struct tui *t, struct tab *tab, char letter);
  * A new sort is answered with its first page when it can be (tui_table.c's
  * struct pending); the rest of its order is made by table_work(), a slice
  * of about budget_ms at a time, which the loop calls while table_pending()
- * says some is left, without sleeping in between.
+ * says some is left, without sleeping in between.  So are, from sync on,
+ * the rows' keys for a sort by a kind's column (struct row's kind_key).
  */
 bool table_pending(const struct tui *t);
 void table_work(struct tui *t, int budget_ms);
