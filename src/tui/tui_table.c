@@ -108,10 +108,11 @@ static const char *cell_at(const char *cells, size_t i)
  * followed by a NUL: a pod's from one scan of its text (no tree: a sixth
  * of the cost), any other kind's (or a pod the scan leaves to the tree)
  * from the members its columns read.  text is scratch space the caller
- * keeps.
+ * keeps.  Returns the headers they are of: a CRD's printer columns may
+ * come meanwhile, from another thread.
  */
-static void cells_pack(struct tab *tab, const struct row *r, struct strbuf *text,
-		       struct strbuf *pack)
+static const char *const *cells_pack(struct tab *tab, const struct row *r, struct strbuf *text,
+				     struct strbuf *pack)
 {
 	const char *const *names = columns_live_headers(tab->crds, tab->m.kind);
 	const struct kobj_pick *pick = columns_pick(tab->crds, tab->m.kind);
@@ -124,15 +125,15 @@ static void cells_pack(struct tab *tab, const struct row *r, struct strbuf *text
 		columns_cells(tab->crds, tab->m.kind, names, tree, now, pack);
 		json_object_put(tree);
 	}
+	return names;
 }
 
 /* Makes the row's kind cells of its current version, kept in the row. */
 static void cells_make(struct tab *tab, struct row *r, int64_t now_mono, struct strbuf *text)
 {
-	size_t nr = names_len(columns_live_headers(tab->crds, tab->m.kind));
 	struct strbuf pack = STRBUF_INIT;
+	size_t nr = names_len(cells_pack(tab, r, text, &pack));
 
-	cells_pack(tab, r, text, &pack);
 	row_set_cells(r, nr ? pack.buf : "", nr ? pack.len : 0, now_mono);
 	strbuf_release(&pack);
 }
@@ -702,16 +703,26 @@ static bool keys_set(struct table_state *st, struct row *r, const char *cells)
 	return filled;
 }
 
-/* Row r's keys made again, from its cells when they are current, else
- * from cells made for the purpose and not kept.  As keys_set(). */
+/*
+ * Row r's keys made again, from its cells when they are current, else
+ * from cells made for the purpose and not kept.  As keys_set().  Cells of
+ * other headers than the keys' (a CRD's columns came since keys_check())
+ * are not read: the keys are dropped at the next keys_check().
+ */
 static bool keys_make(struct tab *tab, struct row *r)
 {
 	struct table_state *st = ts(tab);
 
-	if (row_cells_current(r))
+	if (row_cells_current(r)) {
+		/* The headers change once, the kind's to the CRD's: cells of
+		 * the keys' headers while those are still the live ones. */
+		if (columns_live_headers(tab->crds, tab->m.kind) != st->key_names)
+			return false;
 		return keys_set(st, r, r->cells);
+	}
 	strbuf_reset(&st->cells_scratch);
-	cells_pack(tab, r, &st->cells_text, &st->cells_scratch);
+	if (cells_pack(tab, r, &st->cells_text, &st->cells_scratch) != st->key_names)
+		return false;
 	return keys_set(st, r, st->cells_scratch.buf);
 }
 
@@ -1009,6 +1020,7 @@ static size_t order_kept_keys(struct tab *tab, size_t c, struct keysort_item *it
 		return 0;
 	st->key_ord = xrealloc(st->key_ord, valtab_ids(&st->key_vals[c]) * sizeof(*st->key_ord));
 	valtab_order(&st->key_vals[c], cmp_values, NULL, st->key_ord);
+	st->key_ord[0] = 0;	/* a row left without keys (keys_make()), first */
 	for (size_t i = 0; i < nr; i++)
 		items[i].key = st->key_ord[items[i].key];
 	return nr;
