@@ -123,13 +123,15 @@ void flight_flags_finish(struct flight *flight)
 {
 	struct errbuf err = { "" };
 	char *path, *reason;
-	int rc = flight ? flight_dump_due(flight, true, &path, &reason, &err) : 0;
+	int rc;
 
-	if (rc < 0)
-		warning("flight recorder: %s", err.msg);
-	if (rc <= 0)
-		return;
-	fprintf(stderr, "kinf: flight recorder: %s: wrote '%s'\n", reason, path);
-	free(path);
-	free(reason);
+	while (flight && (rc = flight_dump_due(flight, true, &path, &reason, &err))) {
+		if (rc < 0) {
+			warning("flight recorder: %s", err.msg);
+			continue;
+		}
+		fprintf(stderr, "kinf: flight recorder: %s: wrote '%s'\n", reason, path);
+		free(path);
+		free(reason);
+	}
 }

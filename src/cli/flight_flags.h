@@ -38,7 +38,10 @@ extern const struct option flight_options[];
 void flight_flags_check(const struct command *cmd, bool controller);
 /* The flight recorder asked for (info: borrowed, outlives it); NULL: none. */
 struct flight *flight_flags_open(const struct recording_info *info);
-/* After the TUI: a dump still due is written now, and said where on stderr. */
+/*
+ * After the TUI: a dump still due is written now, and one being written
+ * ended; each said where on stderr.
+ */
 void flight_flags_finish(struct flight *flight);
 
 #endif

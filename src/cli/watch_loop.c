@@ -27,19 +27,23 @@
 #include "informer/store.h"
 #include "lib/util.h"
 
-/* Writes the due dump once its tail has passed (now: at once); says where. */
-static void flight_write(struct watch_loop *loop, bool now)
+/*
+ * Takes the due dump once its tail has passed (now: at once, and waits
+ * for the writer), and says where a dump the writer ended was written;
+ * 0 when none had ended.
+ */
+static int flight_write(struct watch_loop *loop, bool now)
 {
 	struct errbuf err = { "" };
 	char *path, *reason;
 
 	if (!loop->flight)
-		return;
+		return 0;
 	int rc = flight_dump_due(loop->flight, now, &path, &reason, &err);
 	if (rc < 0)
 		warning("flight recorder: %s", err.msg);
 	if (rc <= 0)
-		return;
+		return rc;
 	printer_flush(loop->printer);
 	fprintf(stderr, "kinf: flight recorder: %s: wrote '%s'\n", reason, path);
 	fflush(stderr);
@@ -48,6 +52,7 @@ static void flight_write(struct watch_loop *loop, bool now)
 		metrics_count_dump(loop->metrics);
 	free(path);
 	free(reason);
+	return rc;
 }
 
 static bool wanted(const struct watch_loop *loop, const struct notification *n)
@@ -192,7 +197,8 @@ static bool all_taken(struct session *s, struct listener **ls)
 struct run {
 	struct consumer cons;
 	/* [0] signals, [1] stdout (POLLERR once a pipe's reader is gone), [2]
-	 * the replay's end, then the consumer's. */
+	 * the replay's end, [3] the flight recorder's writer, then the
+	 * consumer's. */
 	struct pollfd *fds;
 	size_t nfds;
 	int64_t started, deadline, health_at;
@@ -200,7 +206,7 @@ struct run {
 	int write_errno;
 };
 
-#define RUN_FDS 3
+#define RUN_FDS 4
 
 /* How long poll() may sleep; -2 when --timeout ran out. */
 static int run_wait(struct watch_loop *loop, struct run *r)
@@ -307,6 +313,9 @@ static void run_init(struct watch_loop *loop, struct run *r)
 	/* a negative fd is not polled */
 	r->fds[2] = (struct pollfd){ .fd = loop->done_fd > 0 ? loop->done_fd : -1,
 				     .events = POLLIN };
+	/* the flight recorder's writer ended a dump (flight_write() reads it) */
+	r->fds[3] = (struct pollfd){ .fd = loop->flight ? flight_fd(loop->flight) : -1,
+				     .events = POLLIN };
 	consumer_fds(&r->cons, r->fds + RUN_FDS);
 	r->started = mono_ms();
 	r->deadline = loop->timeout_ms ? r->started + loop->timeout_ms : 0;
@@ -335,7 +344,9 @@ int watch_loop_run(struct watch_loop *loop)
 		ret = run_turn(loop, &r);
 	}
 	consumer_release(&r.cons);
-	flight_write(loop, true);	/* a dump still due holds what came */
+	/* a dump still due holds what came; one being written is ended, and said */
+	while (flight_write(loop, true))
+		;
 	/* EINVAL: a template error, which the command reports */
 	if (r.write_errno && r.write_errno != EPIPE && r.write_errno != EINVAL)
 		error("cannot write output: %s", strerror(r.write_errno));

@@ -3,8 +3,9 @@
  * stream's last list kept apart, and the dumps.  See the header.
  *
  * DESIGN (threads): the tap runs on every reflector thread at once; the
- * consumer's thread triggers and dumps; the flight's own thread, the
- * folder (folder_main()), lets go of what left the window.
+ * consumer's thread triggers and takes dumps; the flight's own threads
+ * are the folder (folder_main()), which lets go of what left the window,
+ * and the writer (writer_main()), which writes the dumps taken.
  *
  * The tap only appends records and seals segments: letting go of them
  * (folding each record into its stream's checkpoint, a list leaving the
@@ -13,25 +14,36 @@
  * moves what leaves the window or the budget onto f->pend, as it is,
  * and wakes the folder, which folds it oldest first.
  *
- * Two locks, always taken in this order:
+ * Three locks, always taken in this order:
  *   - f->fold_lock guards the checkpoints' insides, f->zd and f->unz: the
- *     folder holds it while it folds one segment, and a dump while it
- *     writes;
- *   - f->lock guards everything else (the ring, f->pend, the pins and
- *     which checkpoint each has, held, the trigger).  The tap takes only
- *     this one, and the folder lets go of it while it uncompresses and
- *     folds, so the tap never waits for a fold.
+ *     folder holds it while it folds one segment, and a dump while it is
+ *     taken;
+ *   - f->lock guards everything else of the recorder (the ring, f->pend,
+ *     the pins and which checkpoint each has, held, the trigger).  The
+ *     tap takes only this one, and the folder lets go of it while it
+ *     uncompresses and folds, so the tap never waits for a fold;
+ *   - f->dump_lock guards what the writer shares: the dump taken and not
+ *     begun (f->taken: at most one), whether one is being written, the
+ *     results, the count.  The writer takes only this one, and never
+ *     holds it while it writes.
  * A segment stays on f->pend until it is folded, and a dump first folds
  * what is pending itself (holding both), so a dump is exactly what the
  * recorder held when it was due, as if every fold had been done on the
- * tap.  It then lets go of f->lock while it compresses and writes (a
- * GiB of lines takes seconds): what it reads then is its own, or
- * segments that only fold_lock's holders free (struct dpiece).  A pin's segments are not changed once it has a checkpoint (its
- * list's records go to the ring then), so the folder reads them without
- * f->lock; only the folder and a dump (both under fold_lock) free them.
+ * tap.  Taking it holds both locks while it references the segments it
+ * will read and copies what orders the records, then fold_lock only
+ * while it makes the checkpoints text; that is all the consumer's thread
+ * does.  The writer then orders, compresses and writes with no flight
+ * lock held (a GiB of lines takes half a minute), reading only what is
+ * the dump's: its texts and copies, and segments by reference (struct
+ * zblob: whoever lets go of the last reference frees it, the folder or
+ * the writer).  A pin's segments are not changed once it has a
+ * checkpoint (its list's records go to the ring then), so the folder
+ * reads them without f->lock; only the folder and a dump being taken
+ * (both under fold_lock) let go of them.  The writer tells the consumer
+ * that a dump ended through a pipe (flight_fd()), as a byte.
  *
- * The folder runs at a lower priority (FOLDER_NICE), so that on a busy
- * machine the informer's threads get the CPU first.
+ * The folder and the writer run at a lower priority (FOLDER_NICE), so
+ * that on a busy machine the informer's threads get the CPU first.
  *
  * The tap lets go of as many segments as the budget needs once they are
  * folded (the checkpoints' live texts grow by about f->grow per byte
@@ -49,6 +61,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,9 +115,37 @@
 
 struct segment {
 	int64_t t_first, t_last;	/* the times of its first and last records */
-	unsigned char *z;	/* zstd, one frame */
+	unsigned char *z;	/* zstd, one frame: a zblob's bytes */
 	size_t zlen, rawlen;
 };
+
+/*
+ * A segment's bytes, counted: the flight holds one reference while the
+ * segment is its own, and a dump being written one for each segment it
+ * reads, so that the folder may let go of a segment a dump still reads
+ * (see DESIGN).  The bytes never change once compressed.
+ */
+struct zblob {
+	atomic_uint refs;
+	unsigned char z[];
+};
+
+static struct zblob *zblob_of(unsigned char *z)
+{
+	return (struct zblob *)(void *)(z - offsetof(struct zblob, z));
+}
+
+static void zblob_ref(unsigned char *z)
+{
+	atomic_fetch_add_explicit(&zblob_of(z)->refs, 1, memory_order_relaxed);
+}
+
+/* Any thread, no lock: the last reference frees it. */
+static void zblob_unref(unsigned char *z)
+{
+	if (z && atomic_fetch_sub_explicit(&zblob_of(z)->refs, 1, memory_order_acq_rel) == 1)
+		free(zblob_of(z));
+}
 
 /* Records compressed in segments, and those not compressed yet. */
 struct segs {
@@ -168,6 +210,13 @@ struct fstream {
 	size_t npins, apins;
 };
 
+/* A dump written, or not, for flight_dump_due() to hand to the caller. */
+struct dresult {
+	char *path, *reason;	/* path NULL: not written, err says why */
+	struct errbuf err;
+	struct dresult *next;
+};
+
 struct flight {
 	pthread_mutex_t fold_lock;	/* before lock; see DESIGN */
 	pthread_mutex_t lock;
@@ -207,7 +256,19 @@ struct flight {
 	char *reason;
 	struct json_object *keys;
 	int64_t trigger_t, trigger_wall, due;	/* due: monotonic; 0: none */
+	/* The writer's thread (writer_main()) and what it shares, under dump_lock. */
+	pthread_t writer;
+	pthread_mutex_t dump_lock;	/* after lock; see DESIGN */
+	pthread_cond_t wjob;	/* the writer's: a dump taken, or stop */
+	pthread_cond_t wstate;	/* the writer took a dump, or ended one */
+	struct dump *taken;	/* taken, not begun by the writer yet */
+	bool writing, wstop;
+	struct dresult *results;	/* written (or not), oldest first, for flight_dump_due() */
+	int wake[2];		/* a byte for each of results: flight_fd() */
 	unsigned long dumps;
+	/* The writer's own (no lock). */
+	ZSTD_DCtx *wzd;
+	struct strbuf wunz;	/* scratch: a segment uncompressed */
 };
 
 /* ---- segments (f->lock held) ------------------------------------------- */
@@ -225,13 +286,14 @@ static size_t segs_bytes(const struct segs *ss)
 static void segs_release(struct segs *ss)
 {
 	for (size_t i = 0; i < ss->nr; i++)
-		free(ss->v[i].z);
+		zblob_unref(ss->v[i].z);
 	free(ss->v);
 	strbuf_release(&ss->cur);
 	*ss = (struct segs){ .cur = STRBUF_INIT };
 }
 
 static void *folder_main(void *arg);
+static void *writer_main(void *arg);
 
 struct flight *flight_new(const struct flight_opts *opts)
 {
@@ -247,15 +309,24 @@ struct flight *flight_new(const struct flight_opts *opts)
 	f->ring.cur = (struct strbuf)STRBUF_INIT;
 	f->line = (struct strbuf)STRBUF_INIT;
 	f->unz = (struct strbuf)STRBUF_INIT;
+	f->wunz = (struct strbuf)STRBUF_INIT;
 	f->zc = ZSTD_createCCtx();
 	f->zd = ZSTD_createDCtx();
-	if (!f->zc || !f->zd)
+	f->wzd = ZSTD_createDCtx();
+	if (!f->zc || !f->zd || !f->wzd)
 		die("out of memory");
+	pthread_mutex_init(&f->dump_lock, NULL);
+	pthread_cond_init(&f->wjob, NULL);
+	pthread_cond_init(&f->wstate, NULL);
+	if (pipe2(f->wake, O_CLOEXEC | O_NONBLOCK) < 0)
+		die("cannot make a pipe: %s", strerror(errno));
 	/* a segment's frame needs no more than its bytes: no checksum, no sizes twice */
 	ZSTD_CCtx_setParameter(f->zc, ZSTD_c_compressionLevel, SEGMENT_LEVEL);
 	ZSTD_CCtx_setParameter(f->zc, ZSTD_c_checksumFlag, 0);
 	if (pthread_create(&f->folder, NULL, folder_main, f))
 		die("cannot start the flight recorder's thread");
+	if (pthread_create(&f->writer, NULL, writer_main, f))
+		die("cannot start the flight recorder's dump writer");
 	return f;
 }
 
@@ -263,6 +334,21 @@ void flight_free(struct flight *f)
 {
 	if (!f)
 		return;
+	/* a dump taken is written first: the writer ends when none is left */
+	pthread_mutex_lock(&f->dump_lock);
+	f->wstop = true;
+	pthread_cond_signal(&f->wjob);
+	pthread_mutex_unlock(&f->dump_lock);
+	pthread_join(f->writer, NULL);
+	while (f->results) {
+		struct dresult *r = f->results;
+		f->results = r->next;
+		free(r->path);
+		free(r->reason);
+		free(r);
+	}
+	close(f->wake[0]);
+	close(f->wake[1]);
 	pthread_mutex_lock(&f->lock);
 	f->stop = true;
 	pthread_cond_broadcast(&f->work);
@@ -270,7 +356,7 @@ void flight_free(struct flight *f)
 	pthread_mutex_unlock(&f->lock);
 	pthread_join(f->folder, NULL);
 	for (size_t i = 0; i < f->npend; i++)
-		free(f->pend[i].z);
+		zblob_unref(f->pend[i].z);
 	free(f->pend);
 	segs_release(&f->ring);
 	for (size_t i = 0; i < f->nstreams; i++) {
@@ -285,6 +371,8 @@ void flight_free(struct flight *f)
 	free(f->x);
 	ZSTD_freeCCtx(f->zc);
 	ZSTD_freeDCtx(f->zd);
+	ZSTD_freeDCtx(f->wzd);
+	strbuf_release(&f->wunz);
 	strbuf_release(&f->line);
 	strbuf_release(&f->unz);
 	free(f->reason);
@@ -293,6 +381,9 @@ void flight_free(struct flight *f)
 	pthread_mutex_destroy(&f->fold_lock);
 	pthread_cond_destroy(&f->work);
 	pthread_cond_destroy(&f->drained);
+	pthread_mutex_destroy(&f->dump_lock);
+	pthread_cond_destroy(&f->wjob);
+	pthread_cond_destroy(&f->wstate);
 	free(f);
 }
 
@@ -312,11 +403,13 @@ static void segs_seal(struct flight *f, struct segs *ss)
 	size_t bound = ZSTD_compressBound(ss->cur.len);
 	struct segment seg = { .t_first = ss->cur_t_first, .t_last = ss->cur_t_last,
 			       .rawlen = ss->cur.len };
-	seg.z = xmalloc(bound);
-	seg.zlen = ZSTD_compress2(f->zc, seg.z, bound, ss->cur.buf, ss->cur.len);
+	struct zblob *b = xmalloc(sizeof(*b) + bound);
+	seg.zlen = ZSTD_compress2(f->zc, b->z, bound, ss->cur.buf, ss->cur.len);
 	if (ZSTD_isError(seg.zlen))
 		die("zstd: cannot compress: %s", ZSTD_getErrorName(seg.zlen));
-	seg.z = xrealloc(seg.z, seg.zlen);
+	b = xrealloc(b, sizeof(*b) + seg.zlen);
+	atomic_init(&b->refs, 1);
+	seg.z = b->z;
 	ALLOC_GROW(ss->v, ss->nr + 1, ss->alloc);
 	ss->v[ss->nr++] = seg;
 	f->held += seg.zlen;
@@ -395,11 +488,11 @@ static void records_lines(const char *p, size_t len, struct strbuf *out)
 }
 
 /* A segment uncompressed into out (replacing what it held). */
-static void segment_unz(struct flight *f, const struct segment *seg, struct strbuf *out)
+static void segment_unz(ZSTD_DCtx *zd, const struct segment *seg, struct strbuf *out)
 {
 	strbuf_reset(out);
 	strbuf_grow(out, seg->rawlen);
-	size_t n = ZSTD_decompressDCtx(f->zd, out->buf, seg->rawlen, seg->z, seg->zlen);
+	size_t n = ZSTD_decompressDCtx(zd, out->buf, seg->rawlen, seg->z, seg->zlen);
 	if (ZSTD_isError(n) || n != seg->rawlen)
 		die("zstd: a flight recorder segment does not uncompress");
 	out->len = n;
@@ -633,7 +726,7 @@ static void segs_fold(struct flight *f, const struct segs *ss, struct checkpoint
 		      struct strbuf *unz)
 {
 	for (size_t i = 0; i < ss->nr; i++) {
-		segment_unz(f, &ss->v[i], unz);
+		segment_unz(f->zd, &ss->v[i], unz);
 		records_fold(unz->buf, unz->len, ck);
 	}
 	records_fold(ss->cur.buf, ss->cur.len, ck);
@@ -735,7 +828,7 @@ static void fold_done(struct flight *f, struct fold *fo, struct segment *seg)
 	f->npend--;
 	f->pend_z -= seg->zlen;
 	f->held -= seg->zlen;
-	free(seg->z);
+	zblob_unref(seg->z);
 	prune_pins(f);
 	dead_sum(f);
 	pthread_cond_broadcast(&f->drained);
@@ -793,7 +886,7 @@ static void fold_oldest(struct flight *f, bool let_go)
 	struct fold fo = { 0 };
 
 	unlock_if(f, let_go);
-	segment_unz(f, &seg, &f->unz);
+	segment_unz(f->zd, &seg, &f->unz);
 	lock_if(f, let_go);
 	struct resolve r = { .f = f, .fo = &fo };
 	records_walk(f->unz.buf, f->unz.len, resolve_one, &r);
@@ -1135,12 +1228,14 @@ bool flight_trigger(struct flight *f, const char *reason, struct json_object *ke
 int64_t flight_due_ms(struct flight *f)
 {
 	pthread_mutex_lock(&f->lock);
+	pthread_mutex_lock(&f->dump_lock);
 	int64_t left = -1;
-	if (f->due) {
+	if (f->due && !f->taken) {	/* else flight_fd() wakes the caller */
 		left = f->due - mono_ms();
 		if (left < 0)
 			left = 0;
 	}
+	pthread_mutex_unlock(&f->dump_lock);
 	pthread_mutex_unlock(&f->lock);
 	return left;
 }
@@ -1168,9 +1263,9 @@ void flight_ring(struct flight *f, size_t *bytes, int64_t *oldest_age_ms)
 
 unsigned long flight_dumps(struct flight *f)
 {
-	pthread_mutex_lock(&f->lock);
+	pthread_mutex_lock(&f->dump_lock);
 	unsigned long n = f->dumps;
-	pthread_mutex_unlock(&f->lock);
+	pthread_mutex_unlock(&f->dump_lock);
 	return n;
 }
 
@@ -1222,20 +1317,25 @@ static bool line_tx(const char *p, size_t n, int64_t *t, unsigned *x)
  * forth between the ring and the lists kept apart from it.  A
  * checkpoint's lines and the trigger's are texts at hand.
  *
- * The order is made holding both locks; the records are written holding
- * fold_lock only, so that the tap goes on meanwhile: a GiB of lines takes
- * seconds to compress, and the informer would wait as long.  A piece is
- * then the dump's own: a segment's descriptor by value (its bytes stay:
- * only fold_lock's holders free a segment), the records not compressed
- * yet as a copy.
+ * A dump is taken on the caller's thread (dump_take(), under the locks:
+ * what is pending folded, each segment it will read referenced, the
+ * records not compressed yet copied, each checkpoint made text, what
+ * orders the ring's records copied from f->x), then ordered, compressed
+ * and written on the writer's thread (writer_main()) with no flight lock
+ * held: a GiB of lines takes half a minute to gzip, and neither the
+ * output, the informer nor the folder may wait as long.  A piece's
+ * segment reference goes once its last line is written.
  */
 #define DUMP_CACHED 8
 
 struct dpiece {
-	struct segment seg;	/* its records, compressed (seg.z); or */
+	struct segment seg;	/* its records, compressed (seg.z: the dump's reference); or */
 	char *raw;	/* its records not compressed yet (raw_len, owned); or */
-	const struct strbuf *text;	/* its lines, at hand */
+	const struct strbuf *text;	/* its lines, the dump's own */
 	size_t raw_len;
+	unsigned from;	/* text: its lines of this exchange are ordered as exchange 0 */
+	bool ring;	/* the ring's: ring_keeps() chooses its records */
+	size_t last;	/* the order's last line of it, once sorted (SIZE_MAX: none) */
 };
 
 /* One record of a dump: what orders it, and where its line is. */
@@ -1247,13 +1347,37 @@ struct dline {
 	size_t off, len;	/* in its piece's lines */
 };
 
+/* Where each stream's dump starts: its kept list's first exchange, or its checkpoint. */
+struct dstart {
+	unsigned x;		/* 0: the stream has no list kept */
+	bool ck;		/* from its checkpoint, whose text is the dump's */
+};
+
+/* A trigger whose dump is taken: taken from the flight, so that a new one may come meanwhile. */
+struct dtrigger {
+	char *reason;
+	struct json_object *keys;
+	int64_t t, wall;
+};
+
+/*
+ * A dump taken: its own from then on, but for the flight's opts.  The
+ * writer's thread alone reads it once it is queued.
+ */
 struct dump {
+	struct dtrigger tr;
+	struct strbuf trig;	/* the trigger's line */
 	struct dpiece *pieces;
 	size_t npieces, apieces;
 	struct dline *v;
 	size_t nr, alloc;
 	struct strbuf *cks;	/* each stream's checkpoint as text */
-	size_t ncks;
+	struct dstart *start;	/* [stream] */
+	size_t nstreams;
+	unsigned *xstream;	/* [x]: its stream, as f->x said */
+	bool *cont;		/* [x]: its stream's checkpoint goes on with it */
+	bool *begun;		/* [x]: a "stream" record of x is in the ring */
+	size_t nx;
 	struct {
 		size_t piece;	/* SIZE_MAX: empty */
 		uint64_t used;	/* when it was last read: the oldest goes */
@@ -1265,11 +1389,12 @@ struct dump {
 static uint32_t dump_piece(struct dump *d, struct dpiece p)
 {
 	ALLOC_GROW(d->pieces, d->npieces + 1, d->apieces);
+	p.last = SIZE_MAX;
 	d->pieces[d->npieces] = p;
 	return (uint32_t)d->npieces++;
 }
 
-/* Piece i's lines: at hand, kept, or made now in place of the oldest kept. */
+/* Piece i's lines: at hand, kept, or made now in place of the oldest kept (the writer's). */
 static const struct strbuf *piece_lines(struct flight *f, struct dump *d, size_t i)
 {
 	const struct dpiece *p = &d->pieces[i];
@@ -1288,8 +1413,8 @@ static const struct strbuf *piece_lines(struct flight *f, struct dump *d, size_t
 	struct strbuf *lines = &d->cache[old].lines;
 	strbuf_reset(lines);
 	if (p->seg.z) {
-		segment_unz(f, &p->seg, &f->unz);
-		records_lines(f->unz.buf, f->unz.len, lines);
+		segment_unz(f->wzd, &p->seg, &f->wunz);
+		records_lines(f->wunz.buf, f->wunz.len, lines);
 	} else {
 		records_lines(p->raw, p->raw_len, lines);
 	}
@@ -1298,16 +1423,34 @@ static const struct strbuf *piece_lines(struct flight *f, struct dump *d, size_t
 	return lines;
 }
 
+/* Piece i is written: its segment, its copy and its kept lines go. */
+static void piece_done(struct dump *d, size_t i)
+{
+	struct dpiece *p = &d->pieces[i];
+
+	zblob_unref(p->seg.z);
+	p->seg.z = NULL;
+	free(p->raw);
+	p->raw = NULL;
+	for (size_t k = 0; k < DUMP_CACHED; k++)
+		if (d->cache[k].piece == i) {
+			d->cache[k].piece = SIZE_MAX;
+			d->cache[k].used = 0;
+			strbuf_release(&d->cache[k].lines);
+		}
+}
+
 /*
- * Each line of piece i, which begins {"t":T,"x":X,, into d's order; each
- * of exchange from numbered to (if not 0) instead.  begun[x] is set for
- * each "stream" record of x, when begun is not NULL.
+ * Each line of piece i, which begins {"t":T,"x":X,, into d's order
+ * (those of exchange p->from as exchange 0).  A ring piece sets
+ * begun[x] for each "stream" record of x.
  */
-static void dump_lines(struct flight *f, struct dump *d, uint32_t i, unsigned from,
-		       unsigned to, bool *begun)
+static void dump_lines(struct flight *f, struct dump *d, uint32_t i)
 {
 	const struct strbuf *sb = piece_lines(f, d, i);
 	const char *p = sb->buf, *end = sb->buf + sb->len;
+	unsigned from = d->pieces[i].from;
+	bool ring = d->pieces[i].ring;
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -1315,10 +1458,10 @@ static void dump_lines(struct flight *f, struct dump *d, uint32_t i, unsigned fr
 		int64_t t;
 		unsigned x;
 		if (line_tx(p, n, &t, &x)) {
-			if (begun && x < f->nx && memmem(p, n, "\"stream\":", 9))
-				begun[x] = true;
+			if (ring && x < d->nx && memmem(p, n, "\"stream\":", 9))
+				d->begun[x] = true;
 			ALLOC_GROW(d->v, d->nr + 1, d->alloc);
-			d->v[d->nr] = (struct dline){ .t = t, .x = x == from && from ? to : x,
+			d->v[d->nr] = (struct dline){ .t = t, .x = x == from && from ? 0 : x,
 						      .piece = i, .seq = d->nr,
 						      .off = (size_t)(p - sb->buf), .len = n };
 			d->nr++;
@@ -1327,15 +1470,16 @@ static void dump_lines(struct flight *f, struct dump *d, uint32_t i, unsigned fr
 	}
 }
 
-/* All of ss's records into d's order: a piece a segment, and one for cur. */
-static void dump_segs(struct flight *f, struct dump *d, const struct segs *ss, bool *begun)
+/* All of ss's segments and records into d's pieces (f->lock held): references, and a copy. */
+static void dump_segs(struct dump *d, const struct segs *ss, bool ring)
 {
-	for (size_t i = 0; i < ss->nr; i++)
-		dump_lines(f, d, dump_piece(d, (struct dpiece){ .seg = ss->v[i] }), 0, 0, begun);
+	for (size_t i = 0; i < ss->nr; i++) {
+		zblob_ref(ss->v[i].z);
+		dump_piece(d, (struct dpiece){ .seg = ss->v[i], .ring = ring });
+	}
 	if (ss->cur.len)
-		dump_lines(f, d, dump_piece(d, (struct dpiece){ .raw = memcpy(xmalloc(ss->cur.len), ss->cur.buf, ss->cur.len),
-								.raw_len = ss->cur.len }),
-			   0, 0, begun);
+		dump_piece(d, (struct dpiece){ .raw = memcpy(xmalloc(ss->cur.len), ss->cur.buf, ss->cur.len),
+					       .raw_len = ss->cur.len, .ring = ring });
 }
 
 static int dline_cmp(const void *a, const void *b)
@@ -1349,117 +1493,185 @@ static int dline_cmp(const void *a, const void *b)
 	return l->seq < r->seq ? -1 : l->seq > r->seq;
 }
 
-/* Where each stream's dump starts: its kept list's first exchange, or its checkpoint. */
-struct dstart {
-	unsigned x;		/* 0: the stream has no list kept */
-	const struct checkpoint *ck;
-};
-
 /*
  * Whether a ring record of exchange x goes in the dump: not one of its
  * stream from before the stream's kept list, nor one of an exchange
  * whose beginning has gone, unless the stream's checkpoint goes on with
- * it.  begun[x]: a "stream" record of x is there.
+ * it.
  */
-static bool ring_keeps(const struct flight *f, unsigned x, const bool *begun,
-		       const struct dstart *start)
+static bool ring_keeps(const struct dump *d, unsigned x)
 {
-	if (x >= f->nx)
+	if (x >= d->nx || d->xstream[x] >= d->nstreams)
 		return false;
-	const struct dstart *d = &start[f->x[x].stream];
-	if (d->ck)
-		return checkpoint_continues(d->ck, x) || (begun[x] && x > d->x);
+	const struct dstart *s = &d->start[d->xstream[x]];
+	if (s->ck)
+		return d->cont[x] || (d->begun[x] && x > s->x);
 	/* a streaming list's watch goes on in the ring */
-	return d->x && (x == d->x || (begun[x] && x > d->x));
+	return s->x && (x == s->x || (d->begun[x] && x > s->x));
 }
 
+/* A stream's checkpoint to be made text once f->lock is let go of. */
+struct dck {
+	const struct checkpoint *ck;
+	const char *stream;
+	struct segs lines;	/* a based pin's (a shallow copy) */
+	bool based;
+	unsigned x;		/* the number its exchange has in the dump */
+};
+
 /*
- * A stream's starting point into d: its checkpoint's lines (into ck,
- * numbered ckx, ordered before anything of their time) or its kept
- * lists, from the one the dump starts at.
+ * A stream's starting point into d (both locks held): its checkpoint
+ * (into ck, made text later) or its kept lists' records, from the one
+ * the dump starts at.
  */
-static void dump_start(struct flight *f, size_t i, unsigned ckx, struct dstart *start,
-		       struct strbuf *ck, struct dump *d)
+static void take_start(struct flight *f, size_t i, struct dck *ck, struct dump *d)
 {
 	const struct fstream *s = &f->streams[i];
 	size_t k = s->npins ? start_pin(f, s) : 0;
 
 	if (!s->npins)
 		return;
-	start->x = s->pins[k].x;
-	start->ck = s->pins[k].ck;	/* an overlay knows which exchanges go on as well */
-	if (start->ck && s->pins[k].based) {
-		struct checkpoint *base = base_checkpoint(f, s->name, &s->pins[k].lines, start->ck);
-		checkpoint_write(base, ckx, ck);
-		checkpoint_free(base);
-	} else if (start->ck) {
-		checkpoint_write(start->ck, ckx, ck);
+	d->start[i].x = s->pins[k].x;
+	d->start[i].ck = s->pins[k].ck != NULL;
+	if (s->pins[k].ck) {
+		/* numbers no exchange has: the lock keeps f->exchanges where it is */
+		*ck = (struct dck){ .ck = s->pins[k].ck, .stream = s->name, .lines = s->pins[k].lines,
+				    .based = s->pins[k].based, .x = f->exchanges + 1 + (unsigned)i };
+		dump_piece(d, (struct dpiece){ .text = &d->cks[i], .from = ck->x });
 	}
-	if (ck->len)
-		dump_lines(f, d, dump_piece(d, (struct dpiece){ .text = ck }), ckx, 0, NULL);
 	for (; k < s->npins; k++)
 		if (!s->pins[k].ck)	/* a based pin's lines are in its checkpoint */
-			dump_segs(f, d, &s->pins[k].lines, NULL);
+			dump_segs(d, &s->pins[k].lines, false);
 }
 
 /*
- * What a dump holds: its records in order (d->v), the pieces they are in,
- * and each stream's checkpoint as text (d->cks); both locks held.
+ * The checkpoints made text, and which exchanges each goes on with
+ * (fold_lock held, f->lock not: only fold_lock's holders change or free
+ * a checkpoint, or a based pin's lines).
  */
-static void dump_order(struct flight *f, const struct strbuf *trigger, int64_t trigger_t,
-		       struct dump *d)
+static void take_checkpoints(struct flight *f, const struct dck *cks, struct dump *d)
 {
-	bool *begun = xcalloc(f->nx ? f->nx : 1, sizeof(*begun));
-	struct dstart *start = xcalloc(f->nstreams ? f->nstreams : 1, sizeof(*start));
+	for (size_t i = 0; i < d->nstreams; i++) {
+		if (!cks[i].ck)
+			continue;
+		if (cks[i].based) {
+			struct checkpoint *base = base_checkpoint(f, cks[i].stream, &cks[i].lines, cks[i].ck);
+			checkpoint_write(base, cks[i].x, &d->cks[i]);
+			checkpoint_free(base);
+		} else {
+			checkpoint_write(cks[i].ck, cks[i].x, &d->cks[i]);
+		}
+	}
+	for (size_t x = 0; x < d->nx; x++) {
+		unsigned s = d->xstream[x];
+		d->cont[x] = s < d->nstreams && cks[s].ck && checkpoint_continues(cks[s].ck, (unsigned)x);
+	}
+}
 
+/*
+ * The due dump taken (both locks held on entry, fold_lock only on
+ * return): what the recorder holds, as if every fold had been done on
+ * the tap, and the trigger.
+ */
+static struct dump *dump_take(struct flight *f)
+{
+	struct dump *d = xcalloc(1, sizeof(*d));
+
+	fold_all(f);
+	d->tr = (struct dtrigger){ .reason = f->reason, .keys = f->keys,
+				   .t = f->trigger_t, .wall = f->trigger_wall };
+	f->due = 0;
+	f->reason = NULL;
+	f->keys = NULL;
+	d->trig = (struct strbuf)STRBUF_INIT;
 	for (size_t k = 0; k < DUMP_CACHED; k++)
 		d->cache[k].piece = SIZE_MAX;
-	d->ncks = f->nstreams;
-	d->cks = xcalloc(d->ncks ? d->ncks : 1, sizeof(*d->cks));
-	/* numbers no exchange has: the lock keeps f->exchanges where it is */
-	for (size_t i = 0; i < f->nstreams; i++)
-		dump_start(f, i, f->exchanges + 1 + (unsigned)i, &start[i], &d->cks[i], d);
-	size_t from = d->nr, kept = d->nr;
-	dump_segs(f, d, &f->ring, begun);
-	for (size_t i = from; i < d->nr; i++) {
-		if (!ring_keeps(f, d->v[i].x, begun, start))
+	d->nstreams = f->nstreams;
+	d->cks = xcalloc(d->nstreams ? d->nstreams : 1, sizeof(*d->cks));
+	d->start = xcalloc(d->nstreams ? d->nstreams : 1, sizeof(*d->start));
+	struct dck *cks = xcalloc(d->nstreams ? d->nstreams : 1, sizeof(*cks));
+	for (size_t i = 0; i < d->nstreams; i++) {
+		d->cks[i] = (struct strbuf)STRBUF_INIT;
+		take_start(f, i, &cks[i], d);
+	}
+	dump_segs(d, &f->ring, true);
+	d->nx = (size_t)f->exchanges + 1;
+	d->xstream = xmalloc(d->nx * sizeof(*d->xstream));
+	for (size_t x = 0; x < d->nx; x++)
+		d->xstream[x] = x < f->nx ? f->x[x].stream : UINT32_MAX;
+	pthread_mutex_unlock(&f->lock);
+	d->cont = xcalloc(d->nx, sizeof(*d->cont));
+	d->begun = xcalloc(d->nx, sizeof(*d->begun));
+	take_checkpoints(f, cks, d);
+	free(cks);
+	return d;
+}
+
+/* d's order: each piece's records, the ring's chosen, and the trigger last (the writer's). */
+static void dump_order(struct flight *f, struct dump *d)
+{
+	char when[32];
+	uint32_t trig;
+
+	for (uint32_t i = 0; i < d->npieces; i++)
+		dump_lines(f, d, i);
+	size_t kept = 0;
+	for (size_t i = 0; i < d->nr; i++) {
+		if (d->pieces[d->v[i].piece].ring && !ring_keeps(d, d->v[i].x))
 			continue;
 		d->v[kept] = d->v[i];
 		d->v[kept].seq = kept;
 		kept++;
 	}
 	d->nr = kept;
+	format_time_rfc3339(d->tr.wall, when);
+	recording_line_trigger(&d->trig, d->tr.t, d->tr.reason, when, d->tr.keys);
+	trig = dump_piece(d, (struct dpiece){ .text = &d->trig });
 	ALLOC_GROW(d->v, d->nr + 1, d->alloc);
-	d->v[d->nr] = (struct dline){ .t = trigger_t, .x = 0, .seq = d->nr, .len = trigger->len,
-				      .piece = dump_piece(d, (struct dpiece){ .text = trigger }) };
+	d->v[d->nr] = (struct dline){ .t = d->tr.t, .x = 0, .seq = d->nr, .len = d->trig.len,
+				      .piece = trig };
 	d->nr++;
-	free(begun);
-	free(start);
+	qsort(d->v, d->nr, sizeof(*d->v), dline_cmp);
+	for (size_t i = 0; i < d->nr; i++)
+		d->pieces[d->v[i].piece].last = i;
 }
 
-/* d's records, in order, into gz (fold_lock held, f->lock not); -1 when gz fails. */
+/* d's records, in order, into gz (the writer's); -1 when gz fails. */
 static int dump_emit(struct flight *f, struct dump *d, gzFile gz)
 {
-	qsort(d->v, d->nr, sizeof(*d->v), dline_cmp);
 	for (size_t i = 0; i < d->nr; i++) {
 		const struct strbuf *lines = piece_lines(f, d, d->v[i].piece);
 		if (gzwrite(gz, lines->buf + d->v[i].off, (unsigned)d->v[i].len) != (int)d->v[i].len)
 			return -1;
+		if (d->pieces[d->v[i].piece].last == i)
+			piece_done(d, d->v[i].piece);
 	}
 	return 0;
 }
 
-static void dump_release(struct dump *d)
+static void dump_free(struct dump *d)
 {
+	if (!d)
+		return;
 	for (size_t k = 0; k < DUMP_CACHED; k++)
 		strbuf_release(&d->cache[k].lines);
-	for (size_t i = 0; i < d->ncks; i++)
+	for (size_t i = 0; i < d->nstreams; i++)
 		strbuf_release(&d->cks[i]);
-	for (size_t i = 0; i < d->npieces; i++)
+	for (size_t i = 0; i < d->npieces; i++) {
+		zblob_unref(d->pieces[i].seg.z);
 		free(d->pieces[i].raw);
+	}
+	strbuf_release(&d->trig);
+	free(d->tr.reason);
+	json_object_put(d->tr.keys);
 	free(d->cks);
+	free(d->start);
+	free(d->xstream);
+	free(d->cont);
+	free(d->begun);
 	free(d->pieces);
 	free(d->v);
+	free(d);
 }
 
 static int name_cmp(const void *a, const void *b)
@@ -1497,13 +1709,6 @@ static void prune(const char *dir, unsigned keep)
 	free(names);
 }
 
-/* A trigger whose dump is being written: taken from the flight, so that a new one may come meanwhile. */
-struct dtrigger {
-	char *reason;
-	struct json_object *keys;
-	int64_t t, wall;
-};
-
 /* Creates dir/kinf-TIME-REASON[-N].rec.gz, 0600, new; its fd, or -1 with err. */
 static int dump_create(const struct flight *f, const struct dtrigger *tr, char **path,
 		       struct errbuf *err)
@@ -1533,34 +1738,25 @@ static int dump_create(const struct flight *f, const struct dtrigger *tr, char *
 	return -1;
 }
 
-/*
- * Writes tr's dump.  Called with both locks held; lets go of f->lock
- * while the records are written (see struct dpiece) and holds it again
- * when it returns.
- */
-static int dump_write(struct flight *f, const struct dtrigger *tr, char **path,
-		      struct errbuf *err)
+/* Writes d (the writer's thread, no flight lock held); 0 with *path, or -1 with err. */
+static int dump_write(struct flight *f, struct dump *d, char **path, struct errbuf *err)
 {
-	struct strbuf head = STRBUF_INIT, trig = STRBUF_INIT;
-	struct dump d = { 0 };
-	char when[32];
+	struct strbuf head = STRBUF_INIT;
 	int ret = -1;
 
-	int fd = dump_create(f, tr, path, err);
+	*path = NULL;
+	int fd = dump_create(f, &d->tr, path, err);
 	if (fd < 0)
 		return -1;
-	format_time_rfc3339(tr->wall, when);
-	recording_line_trigger(&trig, tr->t, tr->reason, when, tr->keys);
 	recording_line_header(&head, f->o.info);
-	dump_order(f, &trig, tr->t, &d);
-	pthread_mutex_unlock(&f->lock);
+	dump_order(f, d);
 	gzFile gz = gzdopen(fd, "wb6");
 	if (!gz) {
 		close(fd);
 		errbuf_set(err, "cannot write '%s': out of memory", *path);
 		goto out;
 	}
-	if (gzwrite(gz, head.buf, (unsigned)head.len) != (int)head.len || dump_emit(f, &d, gz) < 0) {
+	if (gzwrite(gz, head.buf, (unsigned)head.len) != (int)head.len || dump_emit(f, d, gz) < 0) {
 		errbuf_set(err, "cannot write '%s': %s", *path, strerror(errno));
 		gzclose(gz);
 		goto out;
@@ -1576,48 +1772,118 @@ out:
 		free(*path);
 		*path = NULL;
 	}
-	dump_release(&d);
 	strbuf_release(&head);
-	strbuf_release(&trig);
-	pthread_mutex_lock(&f->lock);
 	return ret;
+}
+
+/* The writer: each dump taken, written in turn.  See DESIGN. */
+static void *writer_main(void *arg)
+{
+	struct flight *f = arg;
+
+#ifdef __linux__
+	/* as the folder: a GiB of gzip must not take the CPU from the informer's threads */
+	(void)setpriority(PRIO_PROCESS, (id_t)gettid(), FOLDER_NICE);
+#endif
+	pthread_mutex_lock(&f->dump_lock);
+	for (;;) {
+		while (!f->taken && !f->wstop)
+			pthread_cond_wait(&f->wjob, &f->dump_lock);
+		struct dump *d = f->taken;
+		if (!d)	/* stopped, nothing taken left to write */
+			break;
+		f->taken = NULL;
+		f->writing = true;
+		pthread_cond_broadcast(&f->wstate);
+		pthread_mutex_unlock(&f->dump_lock);
+		if (f->o.hold)
+			f->o.hold(f->o.hold_ctx);
+		struct dresult *r = xcalloc(1, sizeof(*r));
+		if (dump_write(f, d, &r->path, &r->err) == 0) {
+			prune(f->o.dir, f->o.keep);
+			r->reason = d->tr.reason;
+			d->tr.reason = NULL;
+		}
+		dump_free(d);
+		pthread_mutex_lock(&f->dump_lock);
+		struct dresult **tail = &f->results;
+		while (*tail)
+			tail = &(*tail)->next;
+		*tail = r;
+		if (r->path)
+			f->dumps++;
+		f->writing = false;
+		pthread_cond_broadcast(&f->wstate);
+		/* full: 64 Ki results unread, and the caller reads them anyway */
+		(void)!write(f->wake[1], "", 1);
+	}
+	pthread_mutex_unlock(&f->dump_lock);
+	return NULL;
+}
+
+/* The due dump taken and handed to the writer, unless a taken one still waits for it. */
+static void dump_start(struct flight *f)
+{
+	pthread_mutex_lock(&f->fold_lock);
+	pthread_mutex_lock(&f->lock);
+	pthread_mutex_lock(&f->dump_lock);
+	/* only the writer empties f->taken meanwhile: one thread takes dumps */
+	bool room = !f->taken;
+	pthread_mutex_unlock(&f->dump_lock);
+	if (!f->due || !room) {
+		pthread_mutex_unlock(&f->lock);
+		pthread_mutex_unlock(&f->fold_lock);
+		return;
+	}
+	struct dump *d = dump_take(f);	/* lets go of f->lock */
+	pthread_mutex_unlock(&f->fold_lock);
+	pthread_mutex_lock(&f->dump_lock);
+	f->taken = d;
+	pthread_cond_signal(&f->wjob);
+	pthread_mutex_unlock(&f->dump_lock);
 }
 
 int flight_dump_due(struct flight *f, bool now, char **path, char **reason,
 		    struct errbuf *err)
 {
-	int ret = 0;
+	char byte;
 
 	*path = *reason = NULL;
 	/* not fold_lock to look: a fold may hold it for a while */
 	pthread_mutex_lock(&f->lock);
 	bool due = f->due && (now || mono_ms() >= f->due);
 	pthread_mutex_unlock(&f->lock);
-	if (!due)
-		return 0;
-	pthread_mutex_lock(&f->fold_lock);
-	pthread_mutex_lock(&f->lock);
-	if (!f->due)
-		goto out;
-	fold_all(f);	/* what the ring let go of is in the checkpoints, as if folded on the tap */
-	struct dtrigger tr = { .reason = f->reason, .keys = f->keys,
-			       .t = f->trigger_t, .wall = f->trigger_wall };
-	f->due = 0;
-	f->reason = NULL;
-	f->keys = NULL;
-	ret = dump_write(f, &tr, path, err) < 0 ? -1 : 1;
-	if (ret > 0) {
-		f->dumps++;
-		prune(f->o.dir, f->o.keep);
-		*reason = tr.reason;
-	} else {
-		free(tr.reason);
+	pthread_mutex_lock(&f->dump_lock);
+	while (due && now && f->taken)	/* kinf is ending: the writer takes the one waiting first */
+		pthread_cond_wait(&f->wstate, &f->dump_lock);
+	pthread_mutex_unlock(&f->dump_lock);
+	if (due)
+		dump_start(f);
+	pthread_mutex_lock(&f->dump_lock);
+	while (now && !f->results && (f->taken || f->writing))
+		pthread_cond_wait(&f->wstate, &f->dump_lock);
+	struct dresult *r = f->results;
+	if (r) {	/* its byte: flight_fd() stays readable while results are left */
+		f->results = r->next;
+		(void)!read(f->wake[0], &byte, 1);
 	}
-	json_object_put(tr.keys);
-out:
-	pthread_mutex_unlock(&f->lock);
-	pthread_mutex_unlock(&f->fold_lock);
+	pthread_mutex_unlock(&f->dump_lock);
+	if (!r)
+		return 0;
+	int ret = r->path ? 1 : -1;
+	if (r->path) {
+		*path = r->path;
+		*reason = r->reason;
+	} else {
+		*err = r->err;
+	}
+	free(r);
 	return ret;
+}
+
+int flight_fd(struct flight *f)
+{
+	return f->wake[0];
 }
 
 void flight_settle(struct flight *f)

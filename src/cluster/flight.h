@@ -27,11 +27,19 @@
  *
  * A trigger (flight_trigger()) notes a reason, the keys concerned and the
  * time; the dump is due opts.tail_ms later, so that the recovery is in
- * it too, and flight_dump_due() writes it then: opts.dir/kinf-TIME-REASON.rec.gz,
- * mode 0600, with the trigger as a record (recording_line_trigger()).
- * While one is due, further triggers are part of it (not counted).  At
- * most opts.keep dumps stay in the folder; the oldest go.  No request
- * header is kept, so neither are credentials.
+ * it too, and flight_dump_due() takes it then: what the recorder holds
+ * at that moment, which a thread of the flight's own, the writer, then
+ * writes as opts.dir/kinf-TIME-REASON.rec.gz, mode 0600, with the
+ * trigger as a record (recording_line_trigger()).  While one is due,
+ * further triggers are part of it (not counted); one that comes while a
+ * dump is being written is due in its turn, and taken when its tail has
+ * passed (or, should a taken dump still wait for the writer then, when
+ * the writer takes that one: at most two dumps are held at once).  A
+ * dump being written keeps the segments it reads (its references), the
+ * records not compressed yet (a copy) and the checkpoints as text: that
+ * is over the budget, as the order of its records is.  At most
+ * opts.keep dumps stay in the folder; the oldest go.  No request header
+ * is kept, so neither are credentials.
  *
  * Threads: the tap is called from every reflector thread at once; the
  * rest from any thread.  The tap only appends and compresses records:
@@ -40,11 +48,14 @@
  * so a list leaving the window never delays what the informer sees; a
  * list that ended becomes the base of its checkpoint as it is kept,
  * with what changed after it kept apart, and is folded only when most
- * of it has been replaced, or for a dump.  A dump first folds what is
- * pending, then compresses and writes under the flight's lock (the
- * reflectors' taps wait meanwhile).  The tap waits for the flight's
- * thread only when that thread is so far behind that the budget would
- * not hold.
+ * of it has been replaced, or for a dump.  A dump is taken under the
+ * flight's locks (what is pending folded, the checkpoints made text,
+ * the segments referenced), then ordered, compressed and written on the
+ * writer's thread (started by flight_new(); flight_free() lets it end
+ * the dumps taken, then joins it) with no lock held: neither the taps,
+ * the folder nor flight_dump_due()'s caller wait for the writing.  The
+ * tap waits for the flight's thread only when that thread is so far
+ * behind that the budget would not hold.
  */
 #ifndef KINF_FLIGHT_H
 #define KINF_FLIGHT_H
@@ -80,6 +91,12 @@ struct flight_opts {
 	unsigned keep;			/* 0: no limit */
 	/* The dumps' header; borrowed, must outlive the flight. */
 	const struct recording_info *info;
+	/*
+	 * Tests: called on the dump writer's thread as it begins a dump
+	 * taken, with no lock of the flight held; it may block.  NULL: none.
+	 */
+	void (*hold)(void *ctx);
+	void *hold_ctx;
 };
 
 struct flight;
@@ -96,15 +113,30 @@ extern const struct kclient_tap flight_tap;
  * when a dump is due already (this trigger is part of it).
  */
 bool flight_trigger(struct flight *f, const char *reason, struct json_object *keys);
-/* ms until the due dump is to be written (0: now); -1: none is due. */
+/*
+ * ms until the due dump is to be taken (0: now); -1: none is due, or
+ * one is but waits until the writer has taken the dump before it, which
+ * it does as it ends the one it writes: flight_fd() says when.
+ */
 int64_t flight_due_ms(struct flight *f);
 /*
- * Writes the due dump if its tail has passed, or at once with now (kinf
- * is ending).  1 with *path and *reason (the caller frees both) when
- * written, 0 when none was due, -1 with err when it could not be written.
+ * Takes the due dump if its tail has passed (or at once with now: kinf
+ * is ending) and hands it to the writer's thread, then hands back a
+ * dump the writer has ended, oldest first: 1 with *path and *reason
+ * (the caller frees both) when it was written, -1 with err when it
+ * could not be, 0 when none has ended.  Does not wait for the writer,
+ * but with now: then it waits for the dumps taken, so that called with
+ * now until it returns 0, it leaves none being written and none unsaid.
+ * One thread calls it (the consumer's).
  */
 int flight_dump_due(struct flight *f, bool now, char **path, char **reason,
 		    struct errbuf *err);
+/*
+ * Readable while a dump the writer ended is unsaid: a caller that sleeps
+ * in poll() polls it, and calls flight_dump_due() (which reads a byte of
+ * it for each dump it hands back) when it is.  Owned by the flight.
+ */
+int flight_fd(struct flight *f);
 
 /*
  * The bytes the ring, the kept lists and the checkpoints hold now, and

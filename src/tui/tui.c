@@ -525,16 +525,19 @@ static void verify_start(struct tui *t, size_t i)
 /* `D`: the flight recorder dumps (after its tail). */
 static void flight_key(struct tui *t)
 {
+	int64_t ms;
+
 	if (!t->flight)
 		tui_message(t, "D: no flight recorder (watch --tui --flight-recorder DURATION)");
-	else if (flight_trigger(t->flight, "key", NULL))
-		tui_message(t, "flight recorder: a dump in %llds",
-			    (long long)(flight_due_ms(t->flight) + 999) / 1000);
-	else
+	else if (!flight_trigger(t->flight, "key", NULL))
 		tui_message(t, "flight recorder: a dump is due already");
+	else if ((ms = flight_due_ms(t->flight)) >= 0)
+		tui_message(t, "flight recorder: a dump in %llds", (long long)(ms + 999) / 1000);
+	else	/* two are being written */
+		tui_message(t, "flight recorder: a dump once the one being written is done");
 }
 
-/* The due dump, once its tail has passed; the status line says where. */
+/* The due dump taken once its tail has passed; the status line says where one was written. */
 static void flight_write(struct tui *t)
 {
 	struct errbuf err = { "" };
@@ -768,8 +771,11 @@ static void tick(struct tui *t)
 	}
 }
 
-/* The terminal, the signal pipe, then the consumer's (the worker, each listener). */
-#define LOOP_FDS 2
+/*
+ * The terminal, the signal pipe, the flight recorder's (a dump written),
+ * then the consumer's (the worker, each listener).
+ */
+#define LOOP_FDS 3
 
 static struct pollfd *poll_fds(struct tui *t, struct pollfd *fds, int sig_fd, size_t *nfds)
 {
@@ -777,6 +783,7 @@ static struct pollfd *poll_fds(struct tui *t, struct pollfd *fds, int sig_fd, si
 	fds = xrealloc(fds, *nfds * sizeof(*fds));
 	fds[0] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
 	fds[1] = (struct pollfd){ .fd = sig_fd, .events = POLLIN };
+	fds[2] = (struct pollfd){ .fd = t->flight ? flight_fd(t->flight) : -1, .events = POLLIN };
 	consumer_fds(&t->cons, fds + LOOP_FDS);
 	return fds;
 }

@@ -5,6 +5,7 @@
  * its trigger.
  */
 #include <json-c/json.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,7 +127,13 @@ TEST(memory_stays_within_the_budget_and_the_list_stays)
 	CHECK(!flight_trigger(f, "verify", NULL));	/* part of the due dump */
 	char *path, *reason;
 	struct errbuf err = { "" };
-	CHECK(flight_dump_due(f, false, &path, &reason, &err) == 1);
+	int rc = flight_dump_due(f, false, &path, &reason, &err);
+	if (rc == 0) {	/* taken: the writer's thread writes it, and says so on flight_fd() */
+		struct pollfd pfd = { .fd = flight_fd(f), .events = POLLIN };
+		if (poll(&pfd, 1, 60000) == 1)
+			rc = flight_dump_due(f, false, &path, &reason, &err);
+	}
+	CHECK(rc == 1);
 	CHECK_STR(reason, "signal");
 	CHECK(flight_dumps(f) == 1);
 	struct stat st;
@@ -882,9 +889,10 @@ static void *busy_feed(void *arg)
 /*
  * A dump's starting point and the watch after it: the checkpoint's RV
  * (or the list's), and whether the watch's events in the dump go on from
- * it with no RV missing or twice; how many there were.
+ * it with no RV missing or twice; how many there were, and the RV of the
+ * last (last_rv, if not NULL).
  */
-static long dump_continues(const char *path, unsigned watch)
+static long dump_continues(const char *path, unsigned watch, unsigned long *last_rv)
 {
 	struct strbuf text = STRBUF_INIT, data = STRBUF_INIT;
 	unsigned long rv = 0;
@@ -915,6 +923,8 @@ static long dump_continues(const char *path, unsigned watch)
 	}
 	strbuf_release(&text);
 	strbuf_release(&data);
+	if (last_rv)
+		*last_rv = rv;
 	return n;
 }
 
@@ -942,7 +952,7 @@ TEST(a_dump_while_the_flight_folds_is_one_moment)
 			continue;
 		if (flight_dump_due(b.f, true, &path, &reason, &err) != 1)
 			continue;
-		long n = dump_continues(path, watch);
+		long n = dump_continues(path, watch, NULL);
 		CHECKF(n > 0, "dump %d: the watch does not go on from its checkpoint (%ld)", dumps, n);
 		dumps++;
 		unlink(path);
@@ -952,6 +962,138 @@ TEST(a_dump_while_the_flight_folds_is_one_moment)
 	pthread_join(feeder, NULL);
 	CHECKF(dumps >= 3, "only %d dumps while the tap went on", dumps);
 	flight_free(b.f);
+}
+
+/* ---- a dump being written --------------------------------------------- */
+
+/* The dump writer held as it begins, until the test lets it go. */
+struct hold {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool held, go;
+};
+
+static void hold_writer(void *ctx)
+{
+	struct hold *h = ctx;
+
+	pthread_mutex_lock(&h->lock);
+	h->held = true;
+	pthread_cond_broadcast(&h->cond);
+	while (!h->go)
+		pthread_cond_wait(&h->cond, &h->lock);
+	pthread_mutex_unlock(&h->lock);
+}
+
+struct more {
+	struct flight *f;
+	unsigned x;
+	unsigned long from, n;
+	bool done;
+};
+
+/* More of the watch, then every fold done: neither may wait for a dump. */
+static void *feed_more(void *arg)
+{
+	struct more *m = arg;
+	char ev[256];
+
+	for (unsigned long i = m->from; i < m->from + m->n; i++) {
+		watch_event(ev, sizeof(ev), i);
+		flight_tap.data(m->f, m->x, ev, strlen(ev));
+	}
+	flight_settle(m->f);
+	__atomic_store_n(&m->done, true, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+#define HELD_BEFORE 30000	/* events before the trigger: the ring full */
+#define HELD_AFTER 60000	/* after: the ring let go of twice over */
+
+/*
+ * While a dump is being written (its writer held), the tap takes twice
+ * the ring's worth of events, so that the folder lets go of every
+ * segment the dump reads, and folds them; triggers are taken.  Then the
+ * dump is still the moment it was due (the watch up to the trigger's
+ * event, none after), and the triggers that came meanwhile are written
+ * in turn.  Under ASan this is also the segments' lifetime: the folder
+ * frees what the dump still holds a reference to.
+ */
+TEST(a_dump_being_written_holds_up_neither_the_tap_the_folder_nor_a_trigger)
+{
+	struct hold h = { .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER };
+	struct flight_opts o = { .window_ms = 3600000, .budget = 512 * 1024, .tail_ms = 0,
+				 .dir = dir, .keep = 0, .info = &info, .hold = hold_writer,
+				 .hold_ctx = &h };
+	struct flight *f = flight_new(&o);
+	struct http_response resp = { .status = 200, .retry_after_ms = -1 };
+	static const char *const list[] = {
+		"{\"kind\":\"PodList\",\"metadata\":{\"resourceVersion\":\"99\"},\"items\":[]}",
+	};
+	struct more m = { .f = f, .from = HELD_BEFORE, .n = HELD_AFTER };
+	char ev[256], *path = NULL, *reason = NULL;
+	struct errbuf err = { "" };
+	pthread_t feeder;
+
+	exchange(f, STREAM "?limit=500&resourceVersion=0", list, 1);
+	m.x = flight_tap.begin(f, STREAM, STREAM "?watch=true&resourceVersion=99");
+	flight_tap.head(f, m.x, &resp);
+	for (unsigned long i = 0; i < HELD_BEFORE; i++) {
+		watch_event(ev, sizeof(ev), i);
+		flight_tap.data(f, m.x, ev, strlen(ev));
+	}
+	CHECK(flight_trigger(f, "signal", NULL));
+	int64_t triggered = mono_ms();
+	CHECK(flight_dump_due(f, false, &path, &reason, &err) == 0);	/* taken, not written */
+	pthread_mutex_lock(&h.lock);
+	while (!h.held)
+		pthread_cond_wait(&h.cond, &h.lock);
+	pthread_mutex_unlock(&h.lock);
+	usleep(5000);	/* what comes now is later than the trigger by the ms */
+
+	pthread_create(&feeder, NULL, feed_more, &m);
+	int64_t end = mono_ms() + 30000;
+	while (!__atomic_load_n(&m.done, __ATOMIC_ACQUIRE) && mono_ms() < end)
+		usleep(10000);
+	CHECKF(__atomic_load_n(&m.done, __ATOMIC_ACQUIRE),
+	       "the tap or the folder waited 30 s for the dump being written");
+	size_t ring;
+	int64_t age;
+	flight_ring(f, &ring, &age);
+	CHECKF(age >= 0 && age + 3 < mono_ms() - triggered,
+	       "the ring still holds a record from before the trigger (%lld ms old, %lld since)",
+	       (long long)age, (long long)(mono_ms() - triggered));
+	CHECK(flight_trigger(f, "verify", NULL));	/* not part of the dump being written */
+	CHECK(flight_dump_due(f, false, &path, &reason, &err) == 0);	/* taken: waits for the writer */
+	CHECK(flight_trigger(f, "key", NULL));
+	CHECK(flight_due_ms(f) == -1);	/* due, not taken: flight_fd() says when */
+
+	pthread_mutex_lock(&h.lock);
+	h.go = true;
+	pthread_cond_broadcast(&h.cond);
+	pthread_mutex_unlock(&h.lock);
+	pthread_join(feeder, NULL);
+	static const char *const reasons[] = { "signal", "verify", "key" };
+	for (size_t i = 0; i < ARRAY_SIZE(reasons); i++) {
+		int rc = flight_dump_due(f, true, &path, &reason, &err);
+		CHECKF(rc == 1, "dump %zu: %d %s", i, rc, err.msg);
+		if (rc != 1)
+			break;
+		CHECK_STR(reason, reasons[i]);
+		unsigned long last = 0;
+		long n = dump_continues(path, m.x, &last);
+		CHECKF(n > 0, "dump %zu: the watch does not go on from its checkpoint (%ld)", i, n);
+		if (!i)
+			CHECKF(last == 100 + HELD_BEFORE - 1,
+			       "the first dump's watch ends at RV %lu, not at the trigger's %u", last,
+			       100 + HELD_BEFORE - 1);
+		unlink(path);
+		free(path);
+		free(reason);
+	}
+	CHECK(flight_dump_due(f, true, &path, &reason, &err) == 0);
+	CHECK(flight_dumps(f) == 3);
+	flight_free(f);
 }
 
 int main(void)
@@ -968,6 +1110,7 @@ int main(void)
 	RUN(a_checkpoint_folded_from_many_events_is_the_truth);
 	RUN(a_list_leaving_the_window_with_changes_after_it_is_the_truth);
 	RUN(a_dump_while_the_flight_folds_is_one_moment);
+	RUN(a_dump_being_written_holds_up_neither_the_tap_the_folder_nor_a_trigger);
 	char *cmd = xasprintf("rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		return 1;
