@@ -40,7 +40,10 @@
  * checkpoint (its list's records go to the ring then), so the folder
  * reads them without f->lock; only the folder and a dump being taken
  * (both under fold_lock) let go of them.  The writer tells the consumer
- * that a dump ended through a pipe (flight_fd()), as a byte.
+ * that a dump ended through a pipe (flight_fd()), a byte for each, read
+ * as flight_dump_due() hands the dump back.  A dump being taken clears
+ * the trigger, so one that comes while it is written is the next dump's;
+ * the consumer takes that one while the writer is busy, but no third.
  *
  * The folder and the writer run at a lower priority (FOLDER_NICE), so
  * that on a busy machine the informer's threads get the CPU first.
