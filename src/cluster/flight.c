@@ -45,8 +45,10 @@
  * the trigger, so one that comes while it is written is the next dump's;
  * the consumer takes that one while the writer is busy, but no third.
  *
- * The folder and the writer run at a lower priority (FOLDER_NICE), so
- * that on a busy machine the informer's threads get the CPU first.
+ * The folder runs at a lower priority (FOLDER_NICE), and the writer at
+ * a lower one still (WRITER_NICE), so that on a busy machine the
+ * informer's threads get the CPU first, and the folder, which the tap
+ * may wait for, before a dump.
  *
  * The tap lets go of as many segments as the budget needs once they are
  * folded (the checkpoints' live texts grow by about f->grow per byte
@@ -963,6 +965,13 @@ static void compact_due(struct flight *f)
  * informer's threads, which the recorder must not delay.
  */
 #define FOLDER_NICE 10
+/*
+ * The writer's: lower still, so that a dump's gzip (half a minute of CPU
+ * for a full 64 MiB recorder) takes it from neither the informer's
+ * threads nor the folder, which the tap waits for once the recorder is
+ * at its size.  A dump may wait; what the informer sees may not.
+ */
+#define WRITER_NICE 19
 
 /* The folder: what the ring lets go of, folded off the taps.  See DESIGN. */
 static void *folder_main(void *arg)
@@ -1785,8 +1794,7 @@ static void *writer_main(void *arg)
 	struct flight *f = arg;
 
 #ifdef __linux__
-	/* as the folder: a GiB of gzip must not take the CPU from the informer's threads */
-	(void)setpriority(PRIO_PROCESS, (id_t)gettid(), FOLDER_NICE);
+	(void)setpriority(PRIO_PROCESS, (id_t)gettid(), WRITER_NICE);
 #endif
 	pthread_mutex_lock(&f->dump_lock);
 	for (;;) {
