@@ -1110,6 +1110,48 @@ TEST(a_dump_being_written_holds_up_neither_the_tap_the_folder_nor_a_trigger)
 	flight_free(f);
 }
 
+/*
+ * A folder that goes away while kinf runs: the dump that cannot be
+ * created is handed back as an error, and the next trigger is a dump of
+ * its own, written once the folder is back.
+ */
+TEST(a_dump_that_cannot_be_written_is_said_and_the_next_one_is_written)
+{
+	char *sub = xasprintf("%s/gone", dir);
+	struct flight_opts o = { .window_ms = 3600000, .budget = 512 * 1024, .tail_ms = 0,
+				 .dir = sub, .keep = 0, .info = &info };
+	struct flight *f = flight_new(&o);
+	char ev[256], *path = NULL, *reason = NULL;
+	struct errbuf err = { "" };
+	struct http_response resp = { .status = 200, .retry_after_ms = -1 };
+	unsigned x = flight_tap.begin(f, STREAM, STREAM "?watch=true&resourceVersion=99");
+
+	flight_tap.head(f, x, &resp);
+	for (unsigned long i = 0; i < 100; i++) {
+		watch_event(ev, sizeof(ev), i);
+		flight_tap.data(f, x, ev, strlen(ev));
+	}
+	CHECK(flight_trigger(f, "signal", NULL));
+	int rc = flight_dump_due(f, true, &path, &reason, &err);
+	CHECKF(rc == -1 && strstr(err.msg, "cannot create"), "%d: %s", rc, err.msg);
+	CHECK(flight_dumps(f) == 0);
+	CHECK(mkdir(sub, 0700) == 0);
+	CHECK(flight_trigger(f, "verify", NULL));	/* a dump of its own */
+	rc = flight_dump_due(f, true, &path, &reason, &err);
+	CHECKF(rc == 1, "%d: %s", rc, err.msg);
+	if (rc == 1) {
+		CHECK_STR(reason, "verify");
+		unlink(path);
+		free(path);
+		free(reason);
+	}
+	CHECK(flight_dump_due(f, true, &path, &reason, &err) == 0);
+	CHECK(flight_dumps(f) == 1);
+	flight_free(f);
+	rmdir(sub);
+	free(sub);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir))
@@ -1125,6 +1167,7 @@ int main(void)
 	RUN(a_list_leaving_the_window_with_changes_after_it_is_the_truth);
 	RUN(a_dump_while_the_flight_folds_is_one_moment);
 	RUN(a_dump_being_written_holds_up_neither_the_tap_the_folder_nor_a_trigger);
+	RUN(a_dump_that_cannot_be_written_is_said_and_the_next_one_is_written);
 	char *cmd = xasprintf("rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		return 1;
