@@ -49,8 +49,9 @@
  * list that ended becomes the base of its checkpoint as it is kept,
  * with what changed after it kept apart, and is folded only when most
  * of it has been replaced, or for a dump.  A dump is taken under the
- * flight's locks (what is pending folded, the checkpoints made text,
- * the segments referenced), then ordered, compressed and written on the
+ * flight's locks (what is pending folded, the segments referenced), its
+ * checkpoints made text on the flight's thread before it folds more,
+ * then ordered, compressed and written on the
  * writer's thread (started by flight_new(); flight_free() lets it end
  * the dumps taken, then joins it) with no lock held: neither the taps,
  * the folder nor flight_dump_due()'s caller wait for the writing.  The
@@ -92,10 +93,13 @@ struct flight_opts {
 	/* The dumps' header; borrowed, must outlive the flight. */
 	const struct recording_info *info;
 	/*
-	 * Tests: called on the dump writer's thread as it begins a dump
-	 * taken, with no lock of the flight held; it may block.  NULL: none.
+	 * Tests: called with no lock of the flight held, and may block:
+	 * hold on the dump writer's thread as it begins a dump taken,
+	 * hold_texts on the flight's own as it is about to make a dump's
+	 * checkpoints text.  NULL: none.
 	 */
 	void (*hold)(void *ctx);
+	void (*hold_texts)(void *ctx);
 	void *hold_ctx;
 };
 

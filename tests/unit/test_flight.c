@@ -966,14 +966,14 @@ TEST(a_dump_while_the_flight_folds_is_one_moment)
 
 /* ---- a dump being written --------------------------------------------- */
 
-/* The dump writer held as it begins, until the test lets it go. */
+/* A flight's thread held where its hook is called, until the test lets it go. */
 struct hold {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	bool held, go;
 };
 
-static void hold_writer(void *ctx)
+static void hold_thread(void *ctx)
 {
 	struct hold *h = ctx;
 
@@ -1031,7 +1031,7 @@ TEST(a_dump_being_written_holds_up_neither_the_tap_the_folder_nor_a_trigger)
 {
 	struct hold h = { .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER };
 	struct flight_opts o = { .window_ms = 3600000, .budget = 512 * 1024, .tail_ms = 0,
-				 .dir = dir, .keep = 0, .info = &info, .hold = hold_writer,
+				 .dir = dir, .keep = 0, .info = &info, .hold = hold_thread,
 				 .hold_ctx = &h };
 	struct flight *f = flight_new(&o);
 	struct http_response resp = { .status = 200, .retry_after_ms = -1 };
@@ -1111,6 +1111,62 @@ TEST(a_dump_being_written_holds_up_neither_the_tap_the_folder_nor_a_trigger)
 }
 
 /*
+ * The consumer only takes a dump; the flight's thread then makes its
+ * checkpoints text.  Held just before it does, while the tap takes
+ * twice the ring's worth of events (the tap waits for the folder once
+ * enough is pending): let go, it makes the texts before it folds any of
+ * them, so the dump is still the moment it was taken.
+ */
+TEST(a_dumps_checkpoints_are_made_text_before_the_folder_folds_more)
+{
+	struct hold h = { .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER };
+	struct flight_opts o = { .window_ms = 3600000, .budget = 512 * 1024, .tail_ms = 0,
+				 .dir = dir, .keep = 0, .info = &info, .hold_texts = hold_thread,
+				 .hold_ctx = &h };
+	struct flight *f = flight_new(&o);
+	struct http_response resp = { .status = 200, .retry_after_ms = -1 };
+	static const char *const list[] = {
+		"{\"kind\":\"PodList\",\"metadata\":{\"resourceVersion\":\"99\"},\"items\":[]}",
+	};
+	struct more m = { .f = f, .from = HELD_BEFORE, .n = HELD_AFTER };
+	char ev[256], *path = NULL, *reason = NULL;
+	struct errbuf err = { "" };
+	pthread_t feeder;
+
+	exchange(f, STREAM "?limit=500&resourceVersion=0", list, 1);
+	m.x = flight_tap.begin(f, STREAM, STREAM "?watch=true&resourceVersion=99");
+	flight_tap.head(f, m.x, &resp);
+	for (unsigned long i = 0; i < HELD_BEFORE; i++) {
+		watch_event(ev, sizeof(ev), i);
+		flight_tap.data(f, m.x, ev, strlen(ev));
+	}
+	CHECK(flight_trigger(f, "signal", NULL));
+	CHECK(flight_dump_due(f, false, &path, &reason, &err) == 0);	/* taken */
+	pthread_mutex_lock(&h.lock);
+	while (!h.held)
+		pthread_cond_wait(&h.cond, &h.lock);
+	pthread_mutex_unlock(&h.lock);
+
+	pthread_create(&feeder, NULL, feed_more, &m);
+	usleep(300000);	/* what comes is pending, then the tap waits for the folder */
+	let_go(&h);
+	pthread_join(feeder, NULL);
+	int rc = flight_dump_due(f, true, &path, &reason, &err);
+	CHECKF(rc == 1, "%d %s", rc, err.msg);
+	if (rc == 1) {
+		unsigned long last = 0;
+		long n = dump_continues(path, m.x, &last);
+		CHECKF(n > 0, "the watch does not go on from its checkpoint (%ld)", n);
+		CHECKF(last == 100 + HELD_BEFORE - 1, "the dump's watch ends at RV %lu, not at %u",
+		       last, 100 + HELD_BEFORE - 1);
+		unlink(path);
+		free(path);
+		free(reason);
+	}
+	flight_free(f);
+}
+
+/*
  * A folder that goes away while kinf runs: the dump that cannot be
  * created is handed back as an error, and the next trigger is a dump of
  * its own, written once the folder is back.
@@ -1167,6 +1223,7 @@ int main(void)
 	RUN(a_list_leaving_the_window_with_changes_after_it_is_the_truth);
 	RUN(a_dump_while_the_flight_folds_is_one_moment);
 	RUN(a_dump_being_written_holds_up_neither_the_tap_the_folder_nor_a_trigger);
+	RUN(a_dumps_checkpoints_are_made_text_before_the_folder_folds_more);
 	RUN(a_dump_that_cannot_be_written_is_said_and_the_next_one_is_written);
 	char *cmd = xasprintf("rm -rf '%s'", dir);
 	if (system(cmd) != 0)
