@@ -33,6 +33,7 @@ stop_watch() { kinf_stop; }
 synced() { file_has "$ERR" 'synced'; }
 dumps() { find "$DIR" -name 'kinf-*.rec.gz' | sort; }
 ndumps() { [ "$(dumps | wc -l)" -ge "$1" ]; }
+wrote() { [ "$(grep -c 'signal: wrote' "$ERR")" -ge "$1" ]; }
 # jq -s: jq 1.6's -e looks at the last input only
 verify_diverged() { jq -s -e 'any(.[]; .type == "Verify" and .equal == false)' "$OUT" >/dev/null 2>&1; }
 relisted() { file_has "$ERR" 'relist'; }
@@ -118,11 +119,14 @@ churn_done() { simctl GET /churn | jq -e '.running == false' >/dev/null; }
 	wait_until 20 synced
 	for n in 1 2 3; do
 		kill -USR1 "$KINF_PID"
-		wait_until 10 ndumps "$(( n < 2 ? n : 2 ))"
-		file_has "$ERR" "signal: wrote" || false
+		# said once complete (the writer's thread writes it meanwhile)
+		wait_until 10 wrote "$n"
+		[ "$(dumps | wc -l)" -eq "$(( n < 2 ? n : 2 ))" ]
 		sleep 1.1	# a dump a second: names that sort by time
 		[ "$(grep -c 'signal: wrote' "$ERR")" -eq "$n" ]
 	done
+	# written under a hidden name, then given its own: none left behind
+	[ -z "$(find "$DIR" -name '.kinf-*')" ]
 	first=$(grep -m1 -o "wrote '[^']*'" "$ERR" | cut -d"'" -f2)
 	[ "$(dumps | wc -l)" -eq 2 ]
 	[ ! -e "$first" ]

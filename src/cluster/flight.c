@@ -998,6 +998,10 @@ static void *folder_main(void *arg)
 			f->o.hold_texts(f->o.hold_ctx);
 		pthread_mutex_lock(&f->fold_lock);
 		pthread_mutex_lock(&f->lock);
+		if (f->ckjob && !texts && f->o.hold_texts) {	/* taken meanwhile: the hook first */
+			pthread_mutex_unlock(&f->fold_lock);
+			continue;
+		}
 		ck_job(f);	/* before any fold changes a checkpoint */
 		if (f->npend)	/* a dump may have folded it */
 			fold_oldest(f, true);
@@ -1755,9 +1759,35 @@ static void prune(const char *dir, unsigned keep)
 	free(names);
 }
 
-/* Creates dir/kinf-TIME-REASON[-N].rec.gz, 0600, new; its fd, or -1 with err. */
-static int dump_create(const struct flight *f, const struct dtrigger *tr, char **path,
+/*
+ * A dump is written under a hidden name (dir/.kinf-TIME-REASON.rec.gz.XXXXXX,
+ * 0600) and takes its own, dir/kinf-TIME-REASON[-N].rec.gz, only once it
+ * is complete: writing takes seconds, and what watches the folder (a
+ * sidecar that ships dumps, --flight-keep's count) sees none half
+ * written.  The fd, with *tmp; or -1 with err.
+ */
+static int dump_create(const struct flight *f, const struct dtrigger *tr, char **tmp,
 		       struct errbuf *err)
+{
+	char *p = xasprintf("%s/.kinf-%s.rec.gz.XXXXXX", f->o.dir, tr->reason);
+	int fd = mkostemp(p, O_CLOEXEC);	/* 0600 */
+
+	if (fd < 0) {
+		errbuf_set(err, "cannot create a dump in '%s': %s", f->o.dir, strerror(errno));
+		free(p);
+		return -1;
+	}
+	*tmp = p;
+	return fd;
+}
+
+/*
+ * The complete dump at tmp given its name, never one a dump has already
+ * (link() does not replace; where the filesystem has no hard links, a
+ * name found free is renamed to); 0 with *path, or -1 with err.
+ */
+static int dump_publish(const struct flight *f, const struct dtrigger *tr, const char *tmp,
+			char **path, struct errbuf *err)
 {
 	time_t secs = (time_t)(tr->wall / 1000);
 	struct tm tm;
@@ -1768,19 +1798,23 @@ static int dump_create(const struct flight *f, const struct dtrigger *tr, char *
 	for (int n = 0; n < 100; n++) {
 		char *p = n ? xasprintf("%s/kinf-%s-%s-%d.rec.gz", f->o.dir, stamp, tr->reason, n)
 			    : xasprintf("%s/kinf-%s-%s.rec.gz", f->o.dir, stamp, tr->reason);
-		int fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-		if (fd >= 0) {
+		int rc = link(tmp, p);
+		if (rc < 0 && errno != EEXIST && access(p, F_OK) < 0 && errno == ENOENT)
+			rc = rename(tmp, p);
+		else if (rc == 0)
+			unlink(tmp);
+		if (rc == 0) {
 			*path = p;
-			return fd;
+			return 0;
 		}
 		if (errno != EEXIST) {
-			errbuf_set(err, "cannot create '%s': %s", p, strerror(errno));
+			errbuf_set(err, "cannot name '%s': %s", p, strerror(errno));
 			free(p);
 			return -1;
 		}
 		free(p);
 	}
-	errbuf_set(err, "cannot create a dump in '%s': too many of this second", f->o.dir);
+	errbuf_set(err, "cannot name a dump in '%s': too many of this second", f->o.dir);
 	return -1;
 }
 
@@ -1788,10 +1822,11 @@ static int dump_create(const struct flight *f, const struct dtrigger *tr, char *
 static int dump_write(struct flight *f, struct dump *d, char **path, struct errbuf *err)
 {
 	struct strbuf head = STRBUF_INIT;
+	char *tmp = NULL;
 	int ret = -1;
 
 	*path = NULL;
-	int fd = dump_create(f, &d->tr, path, err);
+	int fd = dump_create(f, &d->tr, &tmp, err);
 	if (fd < 0)
 		return -1;
 	recording_line_header(&head, f->o.info);
@@ -1799,25 +1834,23 @@ static int dump_write(struct flight *f, struct dump *d, char **path, struct errb
 	gzFile gz = gzdopen(fd, "wb6");
 	if (!gz) {
 		close(fd);
-		errbuf_set(err, "cannot write '%s': out of memory", *path);
+		errbuf_set(err, "cannot write '%s': out of memory", tmp);
 		goto out;
 	}
 	if (gzwrite(gz, head.buf, (unsigned)head.len) != (int)head.len || dump_emit(f, d, gz) < 0) {
-		errbuf_set(err, "cannot write '%s': %s", *path, strerror(errno));
+		errbuf_set(err, "cannot write '%s': %s", tmp, strerror(errno));
 		gzclose(gz);
 		goto out;
 	}
 	if (gzclose(gz) != Z_OK) {
-		errbuf_set(err, "cannot write '%s': %s", *path, strerror(errno));
+		errbuf_set(err, "cannot write '%s': %s", tmp, strerror(errno));
 		goto out;
 	}
-	ret = 0;
+	ret = dump_publish(f, &d->tr, tmp, path, err);
 out:
-	if (ret < 0) {
-		unlink(*path);
-		free(*path);
-		*path = NULL;
-	}
+	if (ret < 0)
+		unlink(tmp);
+	free(tmp);
 	strbuf_release(&head);
 	return ret;
 }
