@@ -1019,6 +1019,37 @@ static void *feed_more(void *arg)
 #define HELD_AFTER 60000	/* after: the ring let go of twice over */
 
 /*
+ * A list of no pods at RV 99, a watch (m->x) of HELD_BEFORE events, a
+ * trigger and its dump taken, then the flight's thread held at h's hook.
+ * When the trigger came (mono_ms()).
+ */
+static int64_t take_held(struct more *m, struct hold *h)
+{
+	struct http_response resp = { .status = 200, .retry_after_ms = -1 };
+	static const char *const list[] = {
+		"{\"kind\":\"PodList\",\"metadata\":{\"resourceVersion\":\"99\"},\"items\":[]}",
+	};
+	char ev[256], *path = NULL, *reason = NULL;
+	struct errbuf err = { "" };
+
+	exchange(m->f, STREAM "?limit=500&resourceVersion=0", list, 1);
+	m->x = flight_tap.begin(m->f, STREAM, STREAM "?watch=true&resourceVersion=99");
+	flight_tap.head(m->f, m->x, &resp);
+	for (unsigned long i = 0; i < HELD_BEFORE; i++) {
+		watch_event(ev, sizeof(ev), i);
+		flight_tap.data(m->f, m->x, ev, strlen(ev));
+	}
+	CHECK(flight_trigger(m->f, "signal", NULL));
+	int64_t triggered = mono_ms();
+	CHECK(flight_dump_due(m->f, false, &path, &reason, &err) == 0);	/* taken, not written */
+	pthread_mutex_lock(&h->lock);
+	while (!h->held)
+		pthread_cond_wait(&h->cond, &h->lock);
+	pthread_mutex_unlock(&h->lock);
+	return triggered;
+}
+
+/*
  * While a dump is being written (its writer held), the tap takes twice
  * the ring's worth of events, so that the folder lets go of every
  * segment the dump reads, and folds them; triggers are taken.  Then the
@@ -1034,29 +1065,11 @@ TEST(a_dump_being_written_holds_up_neither_the_tap_the_folder_nor_a_trigger)
 				 .dir = dir, .keep = 0, .info = &info, .hold = hold_thread,
 				 .hold_ctx = &h };
 	struct flight *f = flight_new(&o);
-	struct http_response resp = { .status = 200, .retry_after_ms = -1 };
-	static const char *const list[] = {
-		"{\"kind\":\"PodList\",\"metadata\":{\"resourceVersion\":\"99\"},\"items\":[]}",
-	};
 	struct more m = { .f = f, .from = HELD_BEFORE, .n = HELD_AFTER };
-	char ev[256], *path = NULL, *reason = NULL;
+	char *path = NULL, *reason = NULL;
 	struct errbuf err = { "" };
 	pthread_t feeder;
-
-	exchange(f, STREAM "?limit=500&resourceVersion=0", list, 1);
-	m.x = flight_tap.begin(f, STREAM, STREAM "?watch=true&resourceVersion=99");
-	flight_tap.head(f, m.x, &resp);
-	for (unsigned long i = 0; i < HELD_BEFORE; i++) {
-		watch_event(ev, sizeof(ev), i);
-		flight_tap.data(f, m.x, ev, strlen(ev));
-	}
-	CHECK(flight_trigger(f, "signal", NULL));
-	int64_t triggered = mono_ms();
-	CHECK(flight_dump_due(f, false, &path, &reason, &err) == 0);	/* taken, not written */
-	pthread_mutex_lock(&h.lock);
-	while (!h.held)
-		pthread_cond_wait(&h.cond, &h.lock);
-	pthread_mutex_unlock(&h.lock);
+	int64_t triggered = take_held(&m, &h);
 	usleep(5000);	/* what comes now is later than the trigger by the ms */
 
 	pthread_create(&feeder, NULL, feed_more, &m);
@@ -1124,28 +1137,12 @@ TEST(a_dumps_checkpoints_are_made_text_before_the_folder_folds_more)
 				 .dir = dir, .keep = 0, .info = &info, .hold_texts = hold_thread,
 				 .hold_ctx = &h };
 	struct flight *f = flight_new(&o);
-	struct http_response resp = { .status = 200, .retry_after_ms = -1 };
-	static const char *const list[] = {
-		"{\"kind\":\"PodList\",\"metadata\":{\"resourceVersion\":\"99\"},\"items\":[]}",
-	};
 	struct more m = { .f = f, .from = HELD_BEFORE, .n = HELD_AFTER };
-	char ev[256], *path = NULL, *reason = NULL;
+	char *path = NULL, *reason = NULL;
 	struct errbuf err = { "" };
 	pthread_t feeder;
 
-	exchange(f, STREAM "?limit=500&resourceVersion=0", list, 1);
-	m.x = flight_tap.begin(f, STREAM, STREAM "?watch=true&resourceVersion=99");
-	flight_tap.head(f, m.x, &resp);
-	for (unsigned long i = 0; i < HELD_BEFORE; i++) {
-		watch_event(ev, sizeof(ev), i);
-		flight_tap.data(f, m.x, ev, strlen(ev));
-	}
-	CHECK(flight_trigger(f, "signal", NULL));
-	CHECK(flight_dump_due(f, false, &path, &reason, &err) == 0);	/* taken */
-	pthread_mutex_lock(&h.lock);
-	while (!h.held)
-		pthread_cond_wait(&h.cond, &h.lock);
-	pthread_mutex_unlock(&h.lock);
+	take_held(&m, &h);
 
 	pthread_create(&feeder, NULL, feed_more, &m);
 	usleep(300000);	/* what comes is pending, then the tap waits for the folder */
