@@ -38,6 +38,14 @@ VALGRIND=(valgrind --tool=memcheck --error-exitcode=99 --leak-check=full
 	--errors-for-leak-kinds=definite,indirect,possible
 	--num-callers=30)
 
+# Whether file stays the same size for a second: the output has caught up.
+output_quiet() {
+	local before
+	before=$(stat -c %s "$1")
+	sleep 1
+	[ "$(stat -c %s "$1")" = "$before" ]
+}
+
 # Ends the kinf under valgrind with SIGINT; fails, saying why, unless it
 # exits 130 as an interrupted kinf does.
 interrupted() {
@@ -82,6 +90,10 @@ clean_report() {
 	simctl POST /faults '{"verb":"watch","kind":"410"}' >/dev/null
 	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
 	wait_until 60 grep -q 'relist #1' "$B/err"
+	# the relist's deltas printed (the replay goes to the end of what was
+	# recorded, the live run only as far as it printed when interrupted)
+	watch_settled 60
+	wait_until 60 output_quiet "$B/out"
 	interrupted
 	clean_report "$B/vg.log"
 	"${VALGRIND[@]}" --log-file="$B/vg2.log" "$KINF" replay "$B/r.rec" -o json >"$B/replayed" 2>"$B/err2"
