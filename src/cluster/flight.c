@@ -1799,10 +1799,14 @@ static int dump_publish(const struct flight *f, const struct dtrigger *tr, const
 		char *p = n ? xasprintf("%s/kinf-%s-%s-%d.rec.gz", f->o.dir, stamp, tr->reason, n)
 			    : xasprintf("%s/kinf-%s-%s.rec.gz", f->o.dir, stamp, tr->reason);
 		int rc = link(tmp, p);
-		if (rc < 0 && errno != EEXIST && access(p, F_OK) < 0 && errno == ENOENT)
-			rc = rename(tmp, p);
-		else if (rc == 0)
+		if (rc == 0) {
 			unlink(tmp);
+		} else if (errno != EEXIST) {	/* no hard links here: a name found free */
+			if (access(p, F_OK) == 0)
+				errno = EEXIST;
+			else if (errno == ENOENT)
+				rc = rename(tmp, p);
+		}
 		if (rc == 0) {
 			*path = p;
 			return 0;
