@@ -181,13 +181,17 @@ static void print_health(struct watch_loop *loop)
 	}
 }
 
-/* Whether every informer's queue and every listener are empty. */
+/*
+ * Whether every informer's queue and every listener are empty, and no
+ * informer is between its last initial pop and its "synced" notice.
+ */
 static bool all_taken(struct session *s, struct listener **ls)
 {
 	for (size_t i = 0; i < s->nr; i++) {
 		struct informer_stats st;
 		informer_get_stats(s->informers[i], &st);
-		if (st.fifo_depth || listener_pending(ls[i]))
+		if (st.fifo_depth || listener_pending(ls[i]) ||
+		    informer_sync_unsaid(s->informers[i]))
 			return false;
 	}
 	return true;

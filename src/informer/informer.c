@@ -65,6 +65,7 @@ struct informer {
 	struct listener **listeners;
 	size_t nr_listeners, alloc_listeners;
 	bool started, stopped, synced;
+	bool synced_said;		/* ACT_SYNCED is in the listeners' buffers */
 	bool failed;			/* the reflector gave up (fatal error) */
 	int64_t resync_check_ms;
 	uint64_t deltas[DELTA__COUNT];
@@ -498,7 +499,20 @@ static void check_synced(struct informer *inf)
 		struct activity_info info = { .act = ACT_SYNCED };
 		info.count = store_len(inf->store);
 		on_activity(inf, &info);
+		pthread_mutex_lock(&inf->lock);
+		inf->synced_said = true;
+		pthread_mutex_unlock(&inf->lock);
 	}
+}
+
+bool informer_sync_unsaid(struct informer *inf)
+{
+	if (!fifo_has_synced(inf->fifo))	/* before inf->lock: see check_synced */
+		return false;
+	pthread_mutex_lock(&inf->lock);
+	bool unsaid = !inf->synced_said && !inf->failed;
+	pthread_mutex_unlock(&inf->lock);
+	return unsaid;
 }
 
 /*

@@ -115,6 +115,12 @@ struct store *informer_store(struct informer *inf);	/* borrowed */
 void informer_list_cached(struct informer *inf, struct kobj_list *out);
 void informer_get_stats(struct informer *inf, struct informer_stats *out);
 const struct api_resource *informer_resource(struct informer *inf);
+/*
+ * The FIFO says synced but the informer has not yet handed its listeners
+ * the "synced" notice: a moment between a pop and the notice, which one
+ * who waits for every delta to be taken (a replay's end) waits out too.
+ */
+bool informer_sync_unsaid(struct informer *inf);
 /* Queue a resync now (the TUI's `r`), whether or not one is due. */
 void informer_resync_now(struct informer *inf);
 
