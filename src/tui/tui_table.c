@@ -1639,7 +1639,8 @@ static const char *cell_text(const struct row *row, int id, const char *ago)
 	case SORT_RV: return row->obj->rv;
 	case SORT_DELTA: return delta_type_name(row->last_type);
 	case SORT_LAST: return ago;
-	default: return cell_at(row->cells, (size_t)(id - SORT__FIXED));
+	/* none: scrolled three times over in visible_rows(), next frame's */
+	default: return row->cells ? cell_at(row->cells, (size_t)(id - SORT__FIXED)) : "";
 	}
 }
 
@@ -1733,20 +1734,29 @@ static void table_row(struct tui *t, struct tab *tab, const struct col *cols, si
 
 /*
  * The rows on screen, [first, first + max), into rows; returns how many.
- * Their AGE moves on: their cells are made again first, and while the
- * table is sorted by a cell that may move them, so the cursor follows
- * and the rows are looked up after.
+ * Their AGE moves on: their cells are made again first.  Sorted by a
+ * cell, a row made again may move, and the row after it take its line:
+ * that line is made again in turn, until it holds a row already made (a
+ * row is made once a frame, so this ends).  The cursor follows its row,
+ * which may scroll the screen: then again for the new lines.
  */
 static size_t visible_rows(struct tui *t, struct tab *tab, struct row **rows, size_t max)
 {
-	size_t first = ts(tab)->scroll.top, nr = 0;
+	size_t first, nr = 0;
 
-	for (size_t i = first; i < first + max; i++) {
-		struct row *row = row_at(tab, i);
-		if (row)
+	for (int again = 0; again < 3; again++) {
+		first = ts(tab)->scroll.top;
+		for (size_t i = first; i < first + max;) {
+			struct row *row = row_at(tab, i);
+			if (!row)
+				break;
 			row_cells(t, tab, row, 1000);
+			i += row_at(tab, i) == row;
+		}
+		table_refresh(t, tab, false);
+		if (ts(tab)->scroll.top == first)
+			break;
 	}
-	table_refresh(t, tab, false);
 	first = ts(tab)->scroll.top;
 	for (size_t i = first; i < first + max && (rows[nr] = row_at(tab, i)); i++)
 		nr++;

@@ -12,6 +12,8 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "informer/session.h"
 #include "model_fake.h"
@@ -29,16 +31,28 @@ static unsigned rnd(unsigned n)
 	return (unsigned)(rng % n);
 }
 
+/* When set (seconds since the epoch), pods are made that long before it
+ * less their id % 150 seconds: AGEs of 0 to 149 s, every one moving on
+ * each second. */
+static time_t born_s;
+
 static struct kobj *pod(unsigned id, unsigned rv)
 {
 	static const char *const phases[] = { "Running", "Running", "Running", "Pending", "Failed" };
+	char born[64] = "";
+	if (born_s) {
+		time_t at = born_s - (time_t)(id % 150);
+		struct tm tm;
+		strftime(born, sizeof(born), "\"creationTimestamp\":\"%Y-%m-%dT%H:%M:%SZ\",",
+			 gmtime_r(&at, &tm));
+	}
 	/* RESTARTS a number, NODE in natural order (node-2 before node-10) */
-	char *json = xasprintf("{\"metadata\":{\"name\":\"pod-%u\",\"namespace\":\"ns-%u\","
+	char *json = xasprintf("{\"metadata\":{%s\"name\":\"pod-%u\",\"namespace\":\"ns-%u\","
 			       "\"resourceVersion\":\"%u\"},\"spec\":{\"nodeName\":\"node-%u\","
 			       "\"containers\":[{\"name\":\"c\"}]},"
 			       "\"status\":{\"phase\":\"%s\",\"containerStatuses\":[{\"name\":\"c\","
 			       "\"ready\":%s,\"restartCount\":%u}]}}",
-			       id, id % 7, rv, rnd(12), phases[rnd(5)], rnd(2) ? "true" : "false",
+			       born, id, id % 7, rv, rnd(12), phases[rnd(5)], rnd(2) ? "true" : "false",
 			       rnd(3) ? 0 : rnd(15));
 	struct errbuf err;
 	struct kobj *obj = kobj_from_json(json, strlen(json), 0, &err);
@@ -421,11 +435,48 @@ TEST(the_kinds_keys_made_in_slices_and_with_deltas_sort_as_fresh_cells)
 	fixture_release(&f);
 }
 
+/*
+ * Sorted by AGE, the rows on screen made their cells again a second on:
+ * each moves (its AGE is its key), and the rows that take their places
+ * on screen have their cells made too before they are drawn.
+ */
+TEST(rows_moved_into_the_screen_by_their_neighbours_cells_have_cells)
+{
+	static struct fixture f;
+	struct row *rows[40];
+	size_t nr, bare = 0, stale = 0;
+
+	born_s = time(NULL);
+	fixture_init(&f);
+	f.tab.m.stats.synced = true;
+	table_work(&f.t, -1);		/* the keys, from the cells of now */
+	CHECK(table_sort_letter(&f.t, &f.tab, 'A'));
+	CHECK_STR(sort_name(&f.tab), "AGE");
+	ts(&f.tab)->scroll.cur = ts(&f.tab)->scroll.top = 2000;
+	table_refresh(&f.t, &f.tab, false);
+	table_work(&f.t, -1);
+	CHECK_INT(rows_with_cells(&f), 0);
+	/* A second on, each row's AGE is another: made again, it moves. */
+	sleep(1);
+	f.t.now_mono += 2000;
+	nr = visible_rows(&f.t, &f.tab, rows, 40);
+	CHECK_INT(nr, 40);
+	for (size_t i = 0; i < nr; i++) {
+		bare += !rows[i]->cells;
+		stale += rows[i]->cells && row_cells_age(rows[i], f.t.now_mono) >= 1000;
+	}
+	CHECK_INT(bare, 0);
+	CHECK_INT(stale, 0);
+	fixture_release(&f);
+	born_s = 0;
+}
+
 int main(void)
 {
 	RUN(a_page_then_slices_under_deltas_end_in_the_full_order);
 	RUN(a_row_freed_during_a_page_finishes_the_sort_first);
 	RUN(a_typed_filter_under_deltas_shows_what_a_full_filter_shows);
 	RUN(the_kinds_keys_made_in_slices_and_with_deltas_sort_as_fresh_cells);
+	RUN(rows_moved_into_the_screen_by_their_neighbours_cells_have_cells);
 	return unit_done();
 }
