@@ -1,6 +1,7 @@
 /* slab.c — fixed-size items from chunks, with a free list; see slab.h. */
 #include "lib/slab.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,7 @@ void slab_release(struct slab *s)
 		free(s->chunks[i]);
 	free(s->chunks);
 	free(s->by_addr);
+	free(s->live_bits);
 	slab_init(s, s->size);
 }
 
@@ -34,7 +36,10 @@ static void add_chunk(struct slab *s)
 	if (s->chunks_nr == s->chunks_alloc) {
 		ALLOC_GROW(s->chunks, s->chunks_nr + 1, s->chunks_alloc);
 		s->by_addr = xrealloc(s->by_addr, s->chunks_alloc * sizeof(*s->by_addr));
+		s->live_bits = xrealloc(s->live_bits,
+					s->chunks_alloc * SLAB_WORDS * sizeof(*s->live_bits));
 	}
+	memset(s->live_bits + s->chunks_nr * SLAB_WORDS, 0, SLAB_WORDS * sizeof(*s->live_bits));
 	for (at = s->chunks_nr; at && s->by_addr[at - 1].base > chunk; at--)
 		s->by_addr[at] = s->by_addr[at - 1];
 	s->by_addr[at] = (struct slab_range){ chunk, (uint32_t)s->chunks_nr };
@@ -58,19 +63,33 @@ uint32_t slab_id(const struct slab *s, const void *p)
 	return s->by_addr[lo].no * SLAB_CHUNK + (uint32_t)((size_t)(c - s->by_addr[lo].base) / s->size);
 }
 
+static inline void mark(struct slab *s, uint32_t id, bool live)
+{
+	uint64_t bit = (uint64_t)1 << (id % 64);
+
+	if (live)
+		s->live_bits[id / 64] |= bit;
+	else
+		s->live_bits[id / 64] &= ~bit;
+}
+
 void *slab_alloc(struct slab *s)
 {
 	void *p;
+	uint32_t id;
 
 	if (s->free) {
 		p = s->free;
 		memcpy(&s->free, p, sizeof(s->free));
+		id = slab_id(s, p);
 	} else {
 		if (!s->fresh)
 			add_chunk(s);
-		p = s->chunks[s->chunks_nr - 1] + (SLAB_CHUNK - s->fresh) * s->size;
+		id = (uint32_t)((s->chunks_nr - 1) * SLAB_CHUNK + (SLAB_CHUNK - s->fresh));
+		p = slab_at(s, id);
 		s->fresh--;
 	}
+	mark(s, id, true);
 	s->live++;
 	memset(p, 0, s->size);
 	return p;
@@ -78,13 +97,37 @@ void *slab_alloc(struct slab *s)
 
 void slab_free(struct slab *s, void *p)
 {
+	mark(s, slab_id(s, p), false);
 	memcpy(p, &s->free, sizeof(s->free));
 	s->free = p;
 	s->live--;
 }
 
+/* *iter: the item's place in the chunks by address, plus one. */
+void *slab_next(const struct slab *s, size_t *iter)
+{
+	size_t at = *iter, end = s->chunks_nr * SLAB_CHUNK;
+
+	while (at < end) {
+		const struct slab_range *c = &s->by_addr[at / SLAB_CHUNK];
+		size_t i = at % SLAB_CHUNK;
+		uint64_t w = s->live_bits[c->no * SLAB_WORDS + i / 64] >> (i % 64);
+
+		if (!w) {	/* none left in this word */
+			at = (at | 63) + 1;
+			continue;
+		}
+		i += (size_t)__builtin_ctzll(w);
+		*iter = at - at % SLAB_CHUNK + i + 1;
+		return s->chunks[c->no] + i * s->size;
+	}
+	*iter = end;
+	return NULL;
+}
+
 size_t slab_bytes(const struct slab *s)
 {
 	return s->chunks_nr * SLAB_CHUNK * s->size +
-	       s->chunks_alloc * (sizeof(*s->chunks) + sizeof(*s->by_addr));
+	       s->chunks_alloc * (sizeof(*s->chunks) + sizeof(*s->by_addr) +
+				  SLAB_WORDS * sizeof(*s->live_bits));
 }

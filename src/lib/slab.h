@@ -7,7 +7,10 @@
  * pointers to it (an ostree node embedded in it, a hash set slot) stay
  * valid.  Each item also has an id, a dense 32-bit number (slab_id(),
  * slab_at()), for tables of many items where a pointer's 8 bytes count
- * (the TUI's keyset of rows).
+ * (the TUI's keyset of rows).  The items allocated can be walked in
+ * their order in memory (slab_next()), which a pass reading each item
+ * (and, ahead, what it points at) is fastest in: a bit an item says
+ * which are.
  *
  * Memory: chunks are never returned before slab_release(); a freed item
  * is reused by the next slab_alloc() (the most recently freed first).
@@ -24,6 +27,7 @@
 #include <stdint.h>
 
 #define SLAB_CHUNK 512	/* items per chunk: 44 KiB of 88-byte rows */
+#define SLAB_WORDS (SLAB_CHUNK / 64)	/* a chunk's bits of live[] */
 
 struct slab {
 	size_t size;		/* bytes per item, a multiple of 8 */
@@ -34,6 +38,7 @@ struct slab {
 		const char *base;
 		uint32_t no;	/* its index in chunks */
 	} *by_addr;
+	uint64_t *live_bits;	/* SLAB_WORDS a chunk, by chunk: item i's bit set while allocated */
 	size_t fresh;		/* items of the newest chunk never handed out yet */
 	void *free;		/* freed items, each holding the next's address */
 	size_t live;		/* items allocated and not freed */
@@ -58,6 +63,14 @@ static inline void *slab_at(const struct slab *s, uint32_t id)
 {
 	return s->chunks[id / SLAB_CHUNK] + (size_t)(id % SLAB_CHUNK) * s->size;
 }
+
+/*
+ * The items allocated, in their order in memory, none allocated or freed
+ * meanwhile:
+ *   size_t iter = 0; void *p;
+ *   while ((p = slab_next(s, &iter))) ...
+ */
+void *slab_next(const struct slab *s, size_t *iter);
 
 static inline size_t slab_live(const struct slab *s)
 {

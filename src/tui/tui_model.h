@@ -530,6 +530,13 @@ static inline struct row *model_next_row(const struct model *m, size_t *iter)
 	return keyset_next(&m->rows, iter);
 }
 
+/* The same, in the rows' order in memory: a pass over every row that
+ * reads each (and what it points at, fetched ahead) is fastest so. */
+static inline struct row *model_next_row_in_memory(const struct model *m, size_t *iter)
+{
+	return slab_next(m->row_slab, iter);
+}
+
 static inline size_t model_row_count(const struct model *m)
 {
 	return keyset_len(&m->rows);

@@ -3,7 +3,8 @@
  * table of the items handed out): random allocs and frees across many
  * chunks, each item zeroed, aligned, inside one of the slab's chunks,
  * distinct from every other live item, and untouched by other items'
- * traffic; freed items reused before a new chunk is taken.
+ * traffic; freed items reused before a new chunk is taken; the walk in
+ * memory order yields every live item once, and no other.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -170,10 +171,60 @@ TEST(an_item_s_id_leads_back_to_it)
 	check_ids(1);
 }
 
+/* Whether p is a live item of held[], and which: SLOTS when none. */
+static size_t slot_of(const void *p)
+{
+	for (size_t i = 0; i < SLOTS; i++)
+		if (held[i] == p)
+			return i;
+	return SLOTS;
+}
+
+TEST(the_walk_in_memory_order_yields_the_live_items_once)
+{
+	struct slab s;
+	static unsigned char seen[SLOTS];
+	size_t walked = 0, stray = 0, twice = 0, backwards = 0, missed = 0, iter = 0;
+	const char *last = NULL;
+	void *p;
+
+	slab_init(&s, ITEM);
+	iter = 0;
+	CHECK(slab_next(&s, &iter) == NULL);	/* no chunk yet */
+	for (int round = 0; round < 20000; round++) {
+		size_t i = rnd() % SLOTS;
+		if (held[i] && rnd() % 2) {
+			slab_free(&s, held[i]);
+			held[i] = NULL;
+		} else if (!held[i]) {
+			held[i] = slab_alloc(&s);
+		}
+	}
+	iter = 0;
+	while ((p = slab_next(&s, &iter))) {
+		size_t i = slot_of(p);
+		walked++;
+		stray += i == SLOTS;
+		twice += i < SLOTS && seen[i]++;
+		backwards += last && (const char *)p <= last;
+		last = p;
+	}
+	for (size_t i = 0; i < SLOTS; i++)
+		missed += held[i] && !seen[i];
+	CHECKF(!stray && !twice && !backwards && !missed,
+	       "%zu walked: %zu not live, %zu twice, %zu out of order, %zu live missed",
+	       walked, stray, twice, backwards, missed);
+	CHECK_INT(walked, slab_live(&s));
+	CHECK(slab_next(&s, &iter) == NULL);	/* and stays at the end */
+	slab_release(&s);
+	memset(held, 0, sizeof(held));
+}
+
 int main(void)
 {
 	RUN(random_allocs_and_frees_keep_items_apart);
 	RUN(a_freed_item_is_reused_before_a_new_chunk);
 	RUN(an_item_s_id_leads_back_to_it);
+	RUN(the_walk_in_memory_order_yields_the_live_items_once);
 	return unit_done();
 }
