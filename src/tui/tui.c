@@ -769,6 +769,7 @@ static void tick(struct tui *t)
 		if (tab->ctl)
 			tui_ctl_expire(tab->ctl, &tab->m, now);
 	}
+	table_tick(t);
 }
 
 /*

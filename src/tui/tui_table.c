@@ -80,6 +80,7 @@
 #include "output/pod_scan.h"
 #include "informer/session.h"
 #include "lib/keysort.h"
+#include "lib/scratch.h"
 #include "lib/strbuf.h"
 #include "lib/valtab.h"
 #include "tui/tui_view.h"
@@ -207,6 +208,12 @@ struct table_state {
 	/* A new sort whose first page is known and whose order is not yet
 	 * built (NULL: none); see struct pending. */
 	struct pending *pend;
+	/*
+	 * The arrays of a sort (its items, tmp and runs) and of a filter
+	 * (its items: never while a sort is pending), kept while keys come
+	 * and given back a while after (table_tick()); see lib/scratch.h.
+	 */
+	struct scratch mem;
 };
 
 /*
@@ -649,10 +656,7 @@ static void pending_free(struct pending *pend)
 {
 	if (!pend)
 		return;
-	free(pend->items);
-	free(pend->tmp);
-	free(pend->runs);
-	free(pend->changed);
+	free(pend->changed);	/* the arrays are st->mem's */
 	free(pend);
 }
 
@@ -875,6 +879,25 @@ static void table_row_hook(struct model *m, struct row *r, bool freeing)
 #define KEY_AHEAD 16	/* rows read ahead of the one whose key is made */
 
 /*
+ * A sort's arrays for every row (each may be NULL: not wanted), from the
+ * table's scratch; no sort may be pending (its arrays are the same).
+ * items and tmp: a row each, and one more; runs: keysort_window()'s.
+ */
+static void sort_mem(struct tab *tab, struct keysort_item **items, struct keysort_item **tmp,
+		     struct keysort_run **runs)
+{
+	struct table_state *st = ts(tab);
+	size_t n = model_row_count(&tab->m) + 1, runs_nr = n / 2 + 1;
+	char *mem = scratch_get(&st->mem, 2 * n * sizeof(**items) + runs_nr * sizeof(**runs));
+
+	*items = (struct keysort_item *)mem;
+	if (tmp)
+		*tmp = (struct keysort_item *)mem + n;
+	if (runs)
+		*runs = (struct keysort_run *)((struct keysort_item *)mem + 2 * n);
+}
+
+/*
  * Every row into items[].p (room for every row), in the rows' order in
  * memory (the slab's walk), not the set's (a hash's, which reads each
  * row's slot and then the row, both scattered); returns how many.  The
@@ -1068,11 +1091,15 @@ static size_t order_keys(struct tab *tab, struct keysort_item *items, uint32_t *
 	return nr;
 }
 
-/* The tree of items[0, nr), sorted ascending, in the table's direction. */
-static void order_link(struct tui *t, struct tab *tab, const struct keysort_item *items, size_t nr)
+/*
+ * The tree of items[0, nr), sorted ascending, in the table's direction;
+ * spare: the sort's tmp, done with, for the nodes in order.
+ */
+static void order_link(struct tui *t, struct tab *tab, const struct keysort_item *items, size_t nr,
+		       struct keysort_item *spare)
 {
 	struct table_state *st = ts(tab);
-	struct ostree_node **nodes = xmalloc((nr + 1) * sizeof(*nodes));
+	struct ostree_node **nodes = (struct ostree_node **)spare;
 	struct shown_ctx sc;
 
 	/* Reversed: cmp_keys() is a total order, so its reverse is exact. */
@@ -1085,7 +1112,6 @@ static void order_link(struct tui *t, struct tab *tab, const struct keysort_item
 	shown_begin(&sc, t, tab);
 	ostree_build(&st->order, nodes, nr, all ? NULL : node_shown, &sc);
 	shown_done(&sc);
-	free(nodes);
 	st->order_stale = st->filter_stale = false;
 }
 
@@ -1095,19 +1121,16 @@ static const struct keysort_ops sort_ops = { sort_piece, sort_next, sort_cmp, so
 static void order_build(struct tui *t, struct tab *tab)
 {
 	struct table_state *st = ts(tab);
-	size_t n = model_row_count(&tab->m) + 1;
-	struct keysort_item *items = xmalloc(n * sizeof(*items));
-	struct keysort_item *tmp = xmalloc(n * sizeof(*tmp));
+	struct keysort_item *items, *tmp;
 	struct keysort_ops ops = sort_ops;
 	uint32_t stage;
 
 	ops.ctx = st;
+	sort_mem(tab, &items, &tmp, NULL);
 	ostree_clear(&st->order);
 	size_t nr = order_keys(tab, items, &stage);
 	keysort_from(items, tmp, nr, stage, &ops);
-	order_link(t, tab, items, nr);
-	free(items);
-	free(tmp);
+	order_link(t, tab, items, nr, tmp);
 }
 
 #define PAGE_MIN_ROWS 4096	/* fewer: the whole sort costs no more than a page */
@@ -1132,14 +1155,11 @@ static void order_page(struct tab *tab)
 {
 	struct table_state *st = ts(tab);
 	struct pending *pend = xcalloc(1, sizeof(*pend));
-	size_t n = model_row_count(&tab->m) + 1;
 	struct keysort_ops ops = sort_ops;
 	uint32_t stage;
 
 	ops.ctx = st;
-	pend->items = xmalloc(n * sizeof(*pend->items));
-	pend->tmp = xmalloc(n * sizeof(*pend->tmp));
-	pend->runs = xmalloc((n / 2 + 1) * sizeof(*pend->runs));
+	sort_mem(tab, &pend->items, &pend->tmp, &pend->runs);
 	pend->nr = order_keys(tab, pend->items, &stage);
 	pend->known = (size_t)st->height < pend->nr ? (size_t)st->height : pend->nr;
 	/* The page is the order's first rows: the array's last when reversed. */
@@ -1178,7 +1198,7 @@ static bool pending_step(struct tui *t, struct tab *tab, int64_t budget_ms)
 	 * keys are still those the sort was made of): all such rows leave
 	 * the tree before any is placed again by its new key. */
 	st->pend = NULL;
-	order_link(t, tab, pend->items, pend->nr);
+	order_link(t, tab, pend->items, pend->nr, pend->tmp);
 	for (size_t i = 0; i < pend->changed_nr; i++)
 		if (pend->changed[i]->order.linked)
 			ostree_remove(&st->order, &pend->changed[i]->order);
@@ -1226,6 +1246,19 @@ void table_work(struct tui *t, int budget_ms)
 	}
 }
 
+/* A sort's arrays are given back this long after the last sort or filter:
+ * the keys of a burst (s, s, s; a filter typed) find them made. */
+#define SORT_MEM_KEEP_MS 10000
+
+void table_tick(struct tui *t)
+{
+	for (size_t i = 0; i < t->nr; i++) {
+		struct table_state *st = ts(&t->tabs[i]);
+		if (st && !st->pend)
+			scratch_release_idle(&st->mem, SORT_MEM_KEEP_MS);
+	}
+}
+
 /* Fewer shown than 1 in this many rows: a narrowing filter asks them
  * through the tree, which skips the subtrees with none shown. */
 #define FILTER_FEW 8
@@ -1245,8 +1278,10 @@ void table_work(struct tui *t, int budget_ms)
 static void filter_keys(struct tab *tab, bool narrows)
 {
 	struct table_state *st = ts(tab);
-	size_t n = model_row_count(&tab->m) + 1, k = 0, changed = 0;
-	struct keysort_item *items = xmalloc(n * sizeof(*items));
+	size_t k = 0, changed = 0;
+	struct keysort_item *items;
+
+	sort_mem(tab, &items, NULL, NULL);
 	size_t nr = rows_by_address(tab, items);
 	bool all = !narrows || st->order.all_shown;	/* stale flags: ask every row */
 
@@ -1279,7 +1314,6 @@ static void filter_keys(struct tab *tab, bool narrows)
 			((struct row *)items[i].p)->order.shown = false;
 		ostree_recount(&st->order);
 	}
-	free(items);
 }
 
 /* Whether filter_keys() can set the flags: what it asks is in the key. */
@@ -1499,6 +1533,7 @@ static void table_view_free(void *state)
 		strbuf_release(&st->cells_text);
 		strbuf_release(&st->cells_scratch);
 		pending_free(st->pend);
+		scratch_release(&st->mem);
 		for (size_t c = 0; c < st->key_nr; c++)
 			valtab_release(&st->key_vals[c]);
 		free(st->key_ord);

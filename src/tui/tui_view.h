@@ -203,6 +203,9 @@ bool table_sort_letter(struct tui *t, struct tab *tab, char letter);
  */
 bool table_pending(const struct tui *t);
 void table_work(struct tui *t, int budget_ms);
+/* Each second (the loop's tick): what a burst of sorts and filters kept
+ * is given back once no key has sorted or filtered for a while. */
+void table_tick(struct tui *t);
 /* The row under the table's cursor, or NULL. */
 struct row *table_selected(struct tab *tab);
 /* What the table shows changed (a filter, pause): sort and filter again. */
