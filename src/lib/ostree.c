@@ -247,22 +247,30 @@ static void fix_counts(struct ostree_node *n, ostree_pred_fn *pred, void *ctx)
 /*
  * The Cartesian tree of the sorted nodes by priority, with a stack of the
  * rightmost path: each node pops the lower-priority ones, which become
- * its left subtree.  Every node is pushed and popped once.
+ * its left subtree.  Every node is pushed and popped once, and its counts
+ * are made as it is popped: its subtree is whole then (what it popped
+ * when pushed, and the node popped just before it), and it was touched
+ * lately, where a walk of the tree after would fetch every node again.
  */
-void ostree_build(struct ostree *t, struct ostree_node **nodes, size_t nr,
-		  ostree_pred_fn *pred, void *pctx)
+void ostree_relink(struct ostree *t, struct ostree_node **nodes, size_t nr,
+		   ostree_pred_fn *pred, void *pctx)
 {
 	struct ostree_node **stack = nr ? xmalloc(nr * sizeof(*stack)) : NULL;
 	size_t top = 0;
 
-	ostree_clear(t);
+	t->root = NULL;
+	t->nr = 0;
+	t->all_shown = false;
+	next_seed(t);
 	for (size_t i = 0; i < nr; i++) {
 		struct ostree_node *n = nodes[i], *last = NULL;
 		n->l = n->r = n->up = NULL;
 		n->shown = pred ? pred(n, pctx) : true;
 		n->linked = true;
-		while (top && prio(t, stack[top - 1]) < prio(t, n))
+		while (top && prio(t, stack[top - 1]) < prio(t, n)) {
 			last = stack[--top];
+			pull(last);
+		}
 		n->l = last;
 		if (last)
 			last->up = n;
@@ -274,8 +282,16 @@ void ostree_build(struct ostree *t, struct ostree_node **nodes, size_t nr,
 	}
 	t->root = top ? stack[0] : NULL;
 	t->nr = nr;
+	while (top)
+		pull(stack[--top]);
 	free(stack);
-	fix_counts(t->root, NULL, NULL);
+}
+
+void ostree_build(struct ostree *t, struct ostree_node **nodes, size_t nr,
+		  ostree_pred_fn *pred, void *pctx)
+{
+	ostree_clear(t);
+	ostree_relink(t, nodes, nr, pred, pctx);
 }
 
 void ostree_refilter(struct ostree *t, ostree_pred_fn *pred, void *ctx)

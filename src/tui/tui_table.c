@@ -238,7 +238,6 @@ struct pending {
 	size_t known;		/* the page: this many rows from the top are in place */
 	struct keysort_run *runs;	/* left by keysort_window(), from runs_done on */
 	size_t runs_nr, runs_done;
-	bool cleared;		/* the old order's tree emptied (a slice of its own) */
 	struct row **changed;	/* changed since their keys were made; repeats allowed */
 	size_t changed_nr, changed_alloc;
 };
@@ -1110,7 +1109,8 @@ static void order_link(struct tui *t, struct tab *tab, const struct keysort_item
 	/* No filter: every row is shown, no need to ask each. */
 	bool all = !filter_active(&tab->filter) && !(t->ns_filter[0] && tab->m.namespaced);
 	shown_begin(&sc, t, tab);
-	ostree_build(&st->order, nodes, nr, all ? NULL : node_shown, &sc);
+	/* Every row the tree holds is in items: relinked, not unlinked first. */
+	ostree_relink(&st->order, nodes, nr, all ? NULL : node_shown, &sc);
 	shown_done(&sc);
 	st->order_stale = st->filter_stale = false;
 }
@@ -1127,7 +1127,6 @@ static void order_build(struct tui *t, struct tab *tab)
 
 	ops.ctx = st;
 	sort_mem(tab, &items, &tmp, NULL);
-	ostree_clear(&st->order);
 	size_t nr = order_keys(tab, items, &stage);
 	keysort_from(items, tmp, nr, stage, &ops);
 	order_link(t, tab, items, nr, tmp);
@@ -1186,12 +1185,6 @@ static bool pending_step(struct tui *t, struct tab *tab, int64_t budget_ms)
 	while (pend->runs_done < pend->runs_nr) {
 		keysort_run(pend->items, pend->tmp, &pend->runs[pend->runs_done++], &ops);
 		if (budget_ms >= 0 && mono_ms() >= until)
-			return true;
-	}
-	if (!pend->cleared) {
-		ostree_clear(&st->order);
-		pend->cleared = true;
-		if (budget_ms >= 0)
 			return true;
 	}
 	/* A row changed meanwhile may be out of place in items (the others'

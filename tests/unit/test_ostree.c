@@ -211,6 +211,46 @@ TEST(build_and_refilter)
 	CHECK(agrees(&t));
 }
 
+/*
+ * Relinked over itself: the tree of the same nodes in a new order (some
+ * removed from it meanwhile, their keys changed), its old links
+ * overwritten rather than undone, is the new order, counts and all, and
+ * keeps up one by one after.
+ */
+TEST(relinked_over_its_own_nodes_in_a_new_order)
+{
+	struct ostree t;
+	struct ostree_node *nodes[ITEMS];
+
+	random_items(&t, nodes);
+	ostree_build(&t, nodes, ITEMS, NULL, NULL);
+	for (int round = 0; round < 5; round++) {
+		/* Some out of the tree, as a table's rows changed while its
+		 * new sort was made; every key anew. */
+		for (int i = 0; i < ITEMS / 10; i++) {
+			struct item *it = &items[rnd(ITEMS)];
+			if (it->node.linked)
+				ostree_remove(&t, &it->node);
+		}
+		for (int i = 0; i < ITEMS; i++) {
+			items[i].key = (int)rnd(50);
+			items[i].in = true;
+			items[i].shown = round % 2 ? items[i].key % 2 == 0 : true;
+		}
+		qsort(nodes, ITEMS, sizeof(*nodes), cmp_items);
+		ostree_relink(&t, nodes, ITEMS, round % 2 ? even_keys : NULL, NULL);
+		CHECK(agrees(&t));
+		for (int i = 0; i < 100; i++) {
+			struct item *it = &items[rnd(ITEMS)];
+			ostree_remove(&t, &it->node);
+			it->key = (int)rnd(50);
+			it->shown = round % 2 ? it->key % 2 == 0 : true;
+			ostree_insert(&t, &it->node, it->shown);
+		}
+		CHECK(agrees(&t));
+	}
+}
+
 /* A filter cleared shows all at once; the flags come back when needed. */
 TEST(show_all_then_filter_again)
 {
@@ -347,6 +387,7 @@ int main(void)
 	RUN(empty_tree);
 	RUN(random_operations_match_a_sorted_array);
 	RUN(build_and_refilter);
+	RUN(relinked_over_its_own_nodes_in_a_new_order);
 	RUN(show_all_then_filter_again);
 	RUN(flags_set_directly_then_recount);
 	RUN(sorted_inserts_stay_shallow);
