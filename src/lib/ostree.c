@@ -306,6 +306,43 @@ void ostree_recount(struct ostree *t)
 	fix_counts(t->root, NULL, NULL);
 }
 
+/* While ostree_recount_nodes() counts: one of the node's two children is. */
+#define ONE_DONE (1u << 31)
+
+#define QUEUE_AHEAD 8	/* queued nodes whose parent is fetched ahead */
+
+void ostree_recount_nodes(struct ostree *t, struct ostree_node *const *nodes, size_t nr,
+			  struct ostree_node **queue)
+{
+	size_t q = 0;
+
+	t->all_shown = false;
+	for (size_t i = 0; i < nr; i++) {
+		struct ostree_node *n = nodes[i];
+		n->count = n->shown ? 1 : 0;
+		n->total = 1;
+		if (!n->l && !n->r)
+			queue[q++] = n;
+	}
+	/* A node queued is counted: it adds itself to its parent, which is
+	 * counted once each of its children has. */
+	for (size_t i = 0; i < q; i++) {
+		struct ostree_node *n = queue[i], *p = n->up;
+		if (i + QUEUE_AHEAD < q)
+			__builtin_prefetch(queue[i + QUEUE_AHEAD]->up, 1);
+		if (!p)
+			continue;
+		p->count += n->count;
+		p->total += n->total;
+		if ((p->l && p->r) && !(p->count & ONE_DONE)) {
+			p->count |= ONE_DONE;
+			continue;
+		}
+		p->count &= ~ONE_DONE;
+		queue[q++] = p;
+	}
+}
+
 void ostree_show_all(struct ostree *t)
 {
 	t->all_shown = true;

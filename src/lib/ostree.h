@@ -122,6 +122,16 @@ void ostree_refilter_shown(struct ostree *t, ostree_pred_fn *pred, void *ctx);
  * flag must have been set when all_shown was (they were stale).  O(n).
  */
 void ostree_recount(struct ostree *t);
+/*
+ * The same, bottom up from the leaves rather than in the tree's order:
+ * nodes[0, nr) are every node of t, in the order the caller reads them
+ * fastest (memory order); queue has room for nr.  Each node is then read
+ * once in that order and once when its subtree is counted, and many such
+ * reads are independent (fetched ahead), where a walk of the tree waits
+ * for each left child in turn.
+ */
+void ostree_recount_nodes(struct ostree *t, struct ostree_node *const *nodes, size_t nr,
+			  struct ostree_node **queue);
 
 /* In order, hidden nodes too: the first node, and the one after n. */
 struct ostree_node *ostree_first(const struct ostree *t);

@@ -1264,24 +1264,29 @@ void table_tick(struct tui *t)
  * A text filter (no label selector, no namespace) asked of every row, or
  * of the shown ones only when it narrows: in two passes in the rows'
  * order in memory, the rows (for their key's address) then the keys'
- * texts, each a few ahead, and the counts made again after.  The tree's
+ * texts, each a few ahead, and the counts made again after, bottom up
+ * from the nodes in memory order (ostree_recount_nodes()).  The tree's
  * order (ostree_refilter()) reads each row and then its key, both
  * scattered, one after the other: 20-28 ms of CPU at 100,000 rows.
  */
 static void filter_keys(struct tab *tab, bool narrows)
 {
 	struct table_state *st = ts(tab);
-	size_t k = 0, changed = 0;
-	struct keysort_item *items;
+	size_t k = 0, changed = 0, linked = 0;
+	struct keysort_item *items, *tmp;
 
-	sort_mem(tab, &items, NULL, NULL);
+	sort_mem(tab, &items, &tmp, NULL);
 	size_t nr = rows_by_address(tab, items);
 	bool all = !narrows || st->order.all_shown;	/* stale flags: ask every row */
+	/* The tree's nodes in memory order, and room to count them again. */
+	struct ostree_node **nodes = (struct ostree_node **)tmp, **queue = nodes + nr;
 
 	for (size_t i = 0; i < nr; i++) {
 		struct row *r = items[i].p;
 		if (i + KEY_AHEAD < nr)
 			__builtin_prefetch(&((const struct row *)items[i + KEY_AHEAD].p)->order);
+		if (r->order.linked)
+			nodes[linked++] = &r->order;
 		if (r->order.linked && (all || r->order.shown))
 			items[k++] = (struct keysort_item){ (uintptr_t)r->key, r };
 	}
@@ -1298,14 +1303,14 @@ static void filter_keys(struct tab *tab, bool narrows)
 			items[changed++].p = r;
 	}
 	if (all)
-		ostree_recount(&st->order);
+		ostree_recount_nodes(&st->order, nodes, linked, queue);
 	else if (changed < FILTER_FEW_CHANGED(st->order.nr))
 		for (size_t i = 0; i < changed; i++)
 			ostree_set_shown(&st->order, &((struct row *)items[i].p)->order, false);
 	else {
 		for (size_t i = 0; i < changed; i++)
 			((struct row *)items[i].p)->order.shown = false;
-		ostree_recount(&st->order);
+		ostree_recount_nodes(&st->order, nodes, linked, queue);
 	}
 }
 

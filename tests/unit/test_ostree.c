@@ -313,6 +313,38 @@ TEST(flags_set_directly_then_recount)
 	CHECK(agrees(&t));
 }
 
+/*
+ * Counted bottom up from the nodes in the array's order (a table's rows
+ * in memory order): the same counts, after flags set directly, after
+ * show_all, and with nodes taken out and put back one by one between.
+ */
+TEST(flags_set_directly_then_counted_from_the_leaves)
+{
+	struct ostree t;
+	struct ostree_node *nodes[ITEMS], *in_array[ITEMS], *queue[ITEMS];
+
+	random_items(&t, nodes);
+	ostree_build(&t, nodes, ITEMS, even_keys, NULL);
+	for (int round = 0; round < 4; round++) {
+		if (round == 2)
+			ostree_show_all(&t);
+		for (int i = 0; i < 50; i++) {
+			struct item *it = &items[rnd(ITEMS)];
+			ostree_remove(&t, &it->node);
+			it->key = (int)rnd(50);
+			ostree_insert(&t, &it->node, it->node.shown);
+		}
+		size_t nr = 0;
+		for (int i = 0; i < ITEMS; i++) {	/* in the array's order, not the tree's */
+			items[i].shown = rnd(3) == 0;
+			items[i].node.shown = items[i].shown;
+			in_array[nr++] = &items[i].node;
+		}
+		ostree_recount_nodes(&t, in_array, nr, queue);
+		CHECK(agrees(&t));
+	}
+}
+
 /* The priorities keep it shallow even when the keys come sorted. */
 TEST(sorted_inserts_stay_shallow)
 {
@@ -390,6 +422,7 @@ int main(void)
 	RUN(relinked_over_its_own_nodes_in_a_new_order);
 	RUN(show_all_then_filter_again);
 	RUN(flags_set_directly_then_recount);
+	RUN(flags_set_directly_then_counted_from_the_leaves);
 	RUN(sorted_inserts_stay_shallow);
 	RUN(address_ordered_build_stays_shallow);
 	RUN(node_is_32_bytes);
