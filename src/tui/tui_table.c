@@ -114,15 +114,15 @@ static const char *cell_at(const char *cells, size_t i)
 static const char *const *cells_pack(struct tab *tab, const struct row *r, struct strbuf *text,
 				     struct strbuf *pack)
 {
-	const char *const *names = columns_live_headers(tab->crds, tab->m.kind);
-	const struct kobj_pick *pick = columns_pick(tab->crds, tab->m.kind);
+	const char *const *names = columns_live_headers(tab->crds, tab->m.group, tab->m.kind);
+	const struct kobj_pick *pick = columns_pick(tab->crds, tab->m.group, tab->m.kind);
 	int64_t now = wall_ms();
 	const char *json = pick ? kobj_text(r->obj, text) : NULL;
 
-	if (!json || pod_scan_live_cells(tab->crds, tab->m.kind, names, json,
+	if (!json || pod_scan_live_cells(tab->crds, tab->m.group, tab->m.kind, names, json,
 					 r->obj->json_len, now, pack) < 0) {
 		struct json_object *tree = pick ? kobj_tree_pick(r->obj, pick) : kobj_tree(r->obj);
-		columns_cells(tab->crds, tab->m.kind, names, tree, now, pack);
+		columns_cells(tab->crds, tab->m.group, tab->m.kind, names, tree, now, pack);
 		json_object_put(tree);
 	}
 	return names;
@@ -254,7 +254,7 @@ static bool show_namespace(const struct tui *t, const struct tab *tab)
 /* The columns' identities in screen order; returns how many. */
 static size_t screen_order(const struct tui *t, const struct tab *tab, int *ids, size_t max)
 {
-	size_t n = 0, kind_nr = names_len(columns_live_headers(tab->crds, tab->m.kind));
+	size_t n = 0, kind_nr = names_len(columns_live_headers(tab->crds, tab->m.group, tab->m.kind));
 
 	if (show_namespace(t, tab) && n < max)
 		ids[n++] = SORT_NAMESPACE;
@@ -271,7 +271,7 @@ static const char *column_name(const struct tab *tab, int id)
 {
 	if (id < SORT__FIXED)
 		return fixed_sort_names[id];
-	return columns_live_headers(tab->crds, tab->m.kind)[id - SORT__FIXED];
+	return columns_live_headers(tab->crds, tab->m.group, tab->m.kind)[id - SORT__FIXED];
 }
 
 static const char *sort_name(const struct tab *tab)
@@ -716,7 +716,7 @@ static bool keys_make(struct tab *tab, struct row *r)
 	if (row_cells_current(r)) {
 		/* The headers change once, the kind's to the CRD's: cells of
 		 * the keys' headers while those are still the live ones. */
-		if (columns_live_headers(tab->crds, tab->m.kind) != st->key_names)
+		if (columns_live_headers(tab->crds, tab->m.group, tab->m.kind) != st->key_names)
 			return false;
 		return keys_set(st, r, r->cells);
 	}
@@ -759,7 +759,8 @@ static void keys_drop(struct tab *tab)
 
 static void keys_check(struct tab *tab)
 {
-	if (ts(tab)->key_names && columns_live_headers(tab->crds, tab->m.kind) != ts(tab)->key_names)
+	if (ts(tab)->key_names &&
+	    columns_live_headers(tab->crds, tab->m.group, tab->m.kind) != ts(tab)->key_names)
 		keys_drop(tab);
 }
 
@@ -1480,7 +1481,7 @@ static void *table_view_new(struct tui *t, struct tab *tab)
 	strbuf_init(&st->cells_text, 0);
 	strbuf_init(&st->cells_scratch, 0);
 	/* The kind's columns as keys: room for them in every row. */
-	st->key_names = columns_live_headers(tab->crds, tab->m.kind);
+	st->key_names = columns_live_headers(tab->crds, tab->m.group, tab->m.kind);
 	st->key_nr = names_len(st->key_names);
 	if (st->key_nr > KEYS_MAX)
 		st->key_nr = KEYS_MAX;
