@@ -71,6 +71,20 @@ like_kubectl() {
 		| .headers.Accept | contains("as=Table;v=v1;g=meta.k8s.io")] | any' >/dev/null
 }
 
+@test "a CRD's columns are its group's kind's: Knative's Service's, not the core group's Services'" {
+	sim_start --pods 2 --knative
+	# both kinds Service: each table with its own columns, from the cache too
+	like_kubectl services,ksvc -A
+	[[ ${lines[0]} =~ ^NAMESPACE\ +NAME\ +AGE$ ]]
+	[[ ${lines[1]} =~ ^default\ +service/kubernetes\ +[0-9a-z]+$ ]]
+	[[ $output =~ $'\n'NAMESPACE\ +NAME\ +URL\ +LATESTCREATED\ +LATESTREADY\ +READY\ +REASON$'\n' ]]
+	[[ $output =~ service.serving.knative.dev/hello\ +http://hello.default.example.com\ +hello-00001\ + ]]
+	like_kubectl ksvc,services -o wide
+	run --separate-stderr get services,ksvc -A --from-cache
+	assert_status 0
+	[ "$(grep -c URL <<<"$output")" -eq 1 ]
+}
+
 @test "--show-labels, -L and --sort-by are kubectl's" {
 	sim_start --pods 8 --namespaces 1
 	like_kubectl pods --show-labels

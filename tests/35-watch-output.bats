@@ -101,3 +101,13 @@ aligned() {
 	run --separate-stderr "$KINF" get crontabs --kubeconfig "$SIM_KUBECONFIG.viewer" --from-cache --sync-timeout 3s
 	[[ $stderr != *CustomResourceDefinition* ]]
 }
+
+@test "a CRD's printer columns give its own group's kind's status only: Knative's Service, not the core's" {
+	sim_start --pods 1 --knative
+	run --separate-stderr "$KINF" watch services,ksvc --kubeconfig "$SIM_KUBECONFIG" --timeout 3s -q -o wide
+	assert_status 0
+	grep -qE ' default/hello +[0-9]+ +url=http://hello.default.example.com latestcreated=hello-00001 latestready=hello-00001 ready=True reason= +[0-9a-z]+ +\(initial\)$' <<<"$output"
+	# the core group's Services: no status, as any kind without columns
+	grep -qE ' default/kubernetes +[0-9]+ +[0-9a-z]+ +\(initial\)$' <<<"$output"
+	run ! grep -E 'default/(kubernetes|web) .*url=' <<<"$output"
+}

@@ -6,6 +6,7 @@
 
 load test_helper
 load tui_helper
+bats_require_minimum_version 1.5.0
 
 setup() {
 	sim_start --pods 0 --namespaces 1
@@ -109,6 +110,70 @@ check_give_way() {
 	# the priority-0 additionalPrinterColumns, not NAME and AGE alone
 	wait_screen ' NAME +SPEC +REPLICAS +AGE +RV +DELTA +LAST'
 	row_of my-new-cron-object | grep -qE ' my-new-cron-object +\* \* \* \* \*/5 +1 '
+}
+
+# How many times kinf read Knative's CRD.
+crd_gets() {
+	simctl GET '/requests?verb=get' |
+		jq '[.[] | select(.path | endswith("/customresourcedefinitions/services.serving.knative.dev"))] | length'
+}
+crd_gets_are() { [ "$(crd_gets)" -eq "$1" ]; }
+
+@test "tui: Knative's Services (kind Service too) have their CRD's columns, the core group's Services their own" {
+	sim_restart --pods 0 --knative
+	# both tabs open with both kinds known: each its own group's columns
+	tui_start services,ksvc --kubeconfig "$SIM_KUBECONFIG"
+	wait_screen ' services  2 objects .*synced'
+	wait_screen ' NAME +AGE +RV +DELTA +LAST'
+	wait_screen ' kubernetes +[0-9]+[smhdy][0-9a-z]* +[0-9]+ '
+	keys 2
+	wait_screen ' services  1 object .*synced'
+	wait_screen ' NAME +URL +LATESTCREATED +LATESTREADY +READY +REASON'
+	wait_screen ' hello +http://hello.default.example.com +hello-00001 +hello-00001 +True '
+	keys 1
+	wait_screen ' services  2 objects .*synced'
+	wait_screen ' NAME +AGE +RV +DELTA +LAST'
+	run ! screen_has 'URL'
+}
+
+@test "tui: : on Knative's Services leaves an open tab of the core group's Services as it was" {
+	sim_restart --pods 0 --knative
+	tui_start services --kubeconfig "$SIM_KUBECONFIG"
+	wait_screen ' services  2 objects .*synced'
+	# : reads Knative's CRD, of kind Service: not the open tab's kind
+	keys : k s v c Enter
+	wait_screen '2:services'
+	wait_screen ' NAME +URL +LATESTCREATED'
+	keys 1
+	wait_screen ' services  2 objects .*synced'
+	# and the cells a change makes are the core's still
+	rv=$(simctl POST /update '{"resource":"services","namespace":"default","name":"kubernetes","patch":{"metadata":{"labels":{"x":"y"}}}}' |
+		jq -r .metadata.resourceVersion)
+	# (waits: the frame that shows the change lays the columns out anew)
+	wait_screen " kubernetes +[0-9]+[smhdy][0-9a-z]* +$rv Updated "
+	wait_screen ' NAME +AGE +RV +DELTA +LAST'
+	run ! screen_has 'URL'
+}
+
+@test "tui: a tab whose CRD could not be read keeps NAME and AGE when : reads it later" {
+	sim_restart --pods 0 --knative
+	# Knative's CRD cannot be read as its tab opens
+	simctl POST /faults '{"verb":"get","kind":"403"}' >/dev/null
+	tui_start ksvc --kubeconfig "$SIM_KUBECONFIG"
+	wait_screen ' services  1 object .*synced'
+	wait_screen ' NAME +AGE +RV +DELTA +LAST'
+	[ "$(crd_gets)" -eq 1 ]
+	keys : k s v c Enter
+	wait_until 10 crd_gets_are 2
+	sleep 1	# the answer read on the worker, and learned
+	wait_gone 'resolving ksvc'
+	# the tab's rows were made for NAME and AGE: it keeps them, and the
+	# cells a change makes are AGE's still
+	rv=$(simctl POST /update '{"resource":"ksvc","namespace":"default","name":"hello","patch":{"metadata":{"labels":{"x":"y"}}}}' |
+		jq -r .metadata.resourceVersion)
+	wait_screen " hello +[0-9]+[smhdy][0-9a-z]* +$rv Updated "
+	wait_screen ' NAME +AGE +RV +DELTA +LAST'
+	run ! screen_has 'URL'
 }
 
 @test "tui: n narrows every tab to one namespace, Tab completing; Esc shows all again" {

@@ -403,7 +403,7 @@ static int print_table(const struct crd_columns *crds, const struct api_resource
 		struct json_object **trees = xcalloc(objs->nr ? objs->nr : 1, sizeof(*trees));
 		for (size_t i = 0; i < objs->nr; i++)
 			trees[i] = kobj_tree(objs->v[i]);
-		table = columns_table_json(crds, res->kind, trees, objs->nr, wall_ms());
+		table = columns_table_json(crds, res->group, res->kind, trees, objs->nr, wall_ms());
 		for (size_t i = 0; i < objs->nr; i++)
 			json_object_put(trees[i]);
 		free(trees);

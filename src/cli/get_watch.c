@@ -191,7 +191,7 @@ static int print_tabular(struct gw *g, const char *type, struct json_object *obj
 	}
 	/* a server without Tables: kubectl's own columns */
 	struct json_object *t = strcmp(json_get_str(obj, "kind", ""), "Table")
-		? columns_table_json(o->crds, g->res->kind, &obj, 1, wall_ms())
+		? columns_table_json(o->crds, g->res->group, g->res->kind, &obj, 1, wall_ms())
 		: json_object_get(obj);
 	if (o->show_kind)
 		kubetable_prefix_names(t, o->name_prefix);
@@ -461,7 +461,8 @@ static int print_first(struct gw *g, struct first *f)
 	if (g->o->watch_only)
 		return 0;
 	if (g->tabular && !f->table && f->nr)	/* a server without Tables */
-		f->table = columns_table_json(g->o->crds, g->res->kind, f->objs, f->nr, wall_ms());
+		f->table = columns_table_json(g->o->crds, g->res->group, g->res->kind, f->objs,
+					      f->nr, wall_ms());
 	if (g->tabular && f->table)
 		rc = print_tabular(g, "ADDED", f->table, true, &out);
 	else if (!g->tabular)

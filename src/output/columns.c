@@ -793,6 +793,7 @@ struct column {
 
 struct kind_spec {
 	const char *kind;	/* NULL: the default, for every other kind */
+	const char *const *groups;	/* the API groups it is served in, NULL-terminated */
 	const struct column *columns;	/* ends with a NULL header */
 	cell_fn *short_status;	/* NULL: none */
 	const char *const *live;	/* see columns_live_headers() */
@@ -897,16 +898,45 @@ static const char *const secret_live[] = { "TYPE", "DATA", "AGE", NULL };
 static const char *const event_live[] = { "TYPE", "REASON", "OBJECT", "MESSAGE", NULL };
 static const char *const default_live[] = { "AGE", NULL };
 
+/*
+ * A built-in kind is one only in the groups Kubernetes serves it in: a
+ * custom resource may take any kind's name in its own group (Knative's
+ * Service, a CRD of kind Pod), and is then shown as a custom resource.
+ */
+static const char *const core_group[] = { "", NULL };
+/* extensions/v1beta1 served Deployments until 1.16: the same columns. */
+static const char *const deployment_groups[] = { "apps", "extensions", NULL };
+/* events.k8s.io/v1's Events have always been shown with the core's columns. */
+static const char *const event_groups[] = { "", "events.k8s.io", NULL };
+
 static const struct kind_spec kinds[] = {
-	{ "Pod", pod_columns, pod_short, pod_live },
-	{ "Deployment", deployment_columns, deploy_short, deployment_live },
-	{ "Node", node_columns, node_status, node_live },
-	{ "Namespace", namespace_columns, namespace_status, namespace_live },
-	{ "ConfigMap", configmap_columns, NULL, configmap_live },
-	{ "Secret", secret_columns, NULL, secret_live },
-	{ "Event", event_columns, NULL, event_live },
-	{ NULL, default_columns, NULL, default_live },
+	{ "Pod", core_group, pod_columns, pod_short, pod_live },
+	{ "Deployment", deployment_groups, deployment_columns, deploy_short, deployment_live },
+	{ "Node", core_group, node_columns, node_status, node_live },
+	{ "Namespace", core_group, namespace_columns, namespace_status, namespace_live },
+	{ "ConfigMap", core_group, configmap_columns, NULL, configmap_live },
+	{ "Secret", core_group, secret_columns, NULL, secret_live },
+	{ "Event", event_groups, event_columns, NULL, event_live },
+	{ NULL, NULL, default_columns, NULL, default_live },
 };
+
+static bool in_groups(const char *const *groups, const char *group)
+{
+	for (; *groups; groups++)
+		if (!strcmp(*groups, group ? group : ""))
+			return true;
+	return false;
+}
+
+/* Group's kind's row of kinds[]: a built-in kind's, or the default. */
+static const struct kind_spec *kind_spec_of(const char *group, const char *kind)
+{
+	const struct kind_spec *k = kinds;
+
+	while (k->kind && (!kind || strcmp(k->kind, kind) || !in_groups(k->groups, group)))
+		k++;
+	return k;
+}
 
 /* ---- custom resources: a CRD's additionalPrinterColumns ------------------ */
 
@@ -920,6 +950,7 @@ struct crd_column {
 };
 
 struct crd_kind {
+	char *group;		/* "stable.example.com": never "" */
 	char *kind;
 	size_t n;
 	struct crd_column *cols;
@@ -930,7 +961,9 @@ struct crd_kind {
  * DESIGN (threads): kinds are only ever added, and each is immutable once
  * in v[], so a reader may keep the pointer crd_of() returned until
  * crd_columns_free(); the lock guards v and nr only.  The array holds
- * pointers so that growing it moves no kind a reader holds.
+ * pointers so that growing it moves no kind a reader holds.  A group and
+ * kind is in v[] once at most (crd_columns_add() looks and adds under the
+ * lock): what crd_of() answers for it never changes once it is there.
  */
 struct crd_columns {
 	pthread_mutex_t lock;
@@ -958,6 +991,7 @@ static void crd_kind_free(struct crd_kind *ck)
 	}
 	free(ck->cols);
 	free(ck->live);
+	free(ck->group);
 	free(ck->kind);
 	free(ck);
 }
@@ -973,25 +1007,34 @@ void crd_columns_free(struct crd_columns *cc)
 	free(cc);
 }
 
-static const struct crd_kind *crd_of(const struct crd_columns *cc, const char *kind)
+/* The kind of v[] with group and kind; the caller holds the lock. */
+static struct crd_kind *crd_find(const struct crd_columns *cc, const char *group,
+				 const char *kind)
 {
-	const struct crd_kind *found = NULL;
+	for (size_t i = 0; i < cc->nr; i++)
+		if (!strcmp(cc->v[i]->kind, kind) && !strcmp(cc->v[i]->group, group))
+			return cc->v[i];
+	return NULL;
+}
+
+static const struct crd_kind *crd_of(const struct crd_columns *cc, const char *group,
+				     const char *kind)
+{
+	const struct crd_kind *found;
 	/* The lock is not part of what a const reader may not change. */
 	struct crd_columns *locked = (struct crd_columns *)cc;
 
 	if (!cc || !kind)
 		return NULL;
 	pthread_mutex_lock(&locked->lock);
-	for (size_t i = 0; !found && i < cc->nr; i++)
-		if (!strcmp(cc->v[i]->kind, kind))
-			found = cc->v[i];
+	found = crd_find(cc, group ? group : "", kind);
 	pthread_mutex_unlock(&locked->lock);
 	return found;
 }
 
-bool crd_columns_has(const struct crd_columns *cc, const char *kind)
+bool crd_columns_has(const struct crd_columns *cc, const char *group, const char *kind)
 {
-	return crd_of(cc, kind) != NULL;
+	return crd_of(cc, group, kind) != NULL;
 }
 
 /* The columns of one version of the CRD (the first when version is NULL). */
@@ -1044,18 +1087,32 @@ int crd_columns_add(struct crd_columns *cc, struct json_object *crd, const char 
 		    struct errbuf *err)
 {
 	const char *kind = json_get_str(json_get_path(crd, "spec", "names", NULL), "kind", "");
+	const char *group = json_get_str(json_get(crd, "spec"), "group", "");
 	struct crd_kind *ck;
 
-	if (!*kind) {
-		errbuf_set(err, "not a CustomResourceDefinition: no spec.names.kind");
+	if (!*kind || !*group) {
+		errbuf_set(err, "not a CustomResourceDefinition: no spec.%s",
+			   *kind ? "group" : "names.kind");
 		return -1;
 	}
-	if (crd_of(cc, kind))
+	/* No server serves one in a built-in kind's group: kinds[] stands. */
+	if (kind_spec_of(group, kind)->kind) {
+		errbuf_set(err, "'%s' of '%s' is a built-in kind, not a custom resource",
+			   kind, group);
+		return -1;
+	}
+	if (crd_of(cc, group, kind))
 		return 0;	/* the first stands: readers may hold it */
 	ck = xcalloc(1, sizeof(*ck));
+	ck->group = xstrdup(group);
 	ck->kind = xstrdup(kind);
 	crd_kind_fill(ck, printer_columns_of(crd, version), err);
 	pthread_mutex_lock(&cc->lock);
+	if (crd_find(cc, group, kind)) {	/* another thread's came first */
+		pthread_mutex_unlock(&cc->lock);
+		crd_kind_free(ck);
+		return 0;
+	}
 	ALLOC_GROW(cc->v, cc->nr + 1, cc->alloc);
 	cc->v[cc->nr++] = ck;
 	pthread_mutex_unlock(&cc->lock);
@@ -1118,22 +1175,14 @@ static void crd_cell_text(const struct crd_column *c, struct json_object *obj,
 	json_object_put(cell);
 }
 
-static const struct kind_spec *kind_spec_of(const char *kind)
+const char *const *columns_live_headers(const struct crd_columns *crds, const char *group,
+					 const char *kind)
 {
-	const struct kind_spec *k = kinds;
-
-	while (k->kind && (!kind || strcmp(k->kind, kind)))
-		k++;
-	return k;
-}
-
-const char *const *columns_live_headers(const struct crd_columns *crds, const char *kind)
-{
-	const struct crd_kind *ck = crd_of(crds, kind);
+	const struct crd_kind *ck = crd_of(crds, group, kind);
 
 	if (ck)
 		return ck->live;
-	return kind_spec_of(kind)->live;
+	return kind_spec_of(group, kind)->live;
 }
 
 /*
@@ -1222,16 +1271,18 @@ static const struct kobj_pick pod_pick[] = {
 	{ NULL, PICK_ALL, NULL },
 };
 
-const struct kobj_pick *columns_pick(const struct crd_columns *crds, const char *kind)
+const struct kobj_pick *columns_pick(const struct crd_columns *crds, const char *group,
+				     const char *kind)
 {
-	return kind && !strcmp(kind, "Pod") && !crd_of(crds, kind) ? pod_pick : NULL;
+	/* A CRD is never learned for the core group's Pod (crd_columns_add()). */
+	return kind_spec_of(group, kind)->columns == pod_columns ? pod_pick : NULL;
 }
 
-void columns_short_status(const struct crd_columns *crds, const char *kind,
+void columns_short_status(const struct crd_columns *crds, const char *group, const char *kind,
 			  struct json_object *obj, int64_t now_ms, struct strbuf *out)
 {
-	const struct kind_spec *k = kind_spec_of(kind);
-	const struct crd_kind *ck = crd_of(crds, kind);
+	const struct kind_spec *k = kind_spec_of(group, kind);
+	const struct crd_kind *ck = crd_of(crds, group, kind);
 	struct row r = { obj, now_ms, NULL };
 
 	if (ck) {	/* the priority-0 columns but dates, as name=value */
@@ -1254,12 +1305,12 @@ void columns_short_status(const struct crd_columns *crds, const char *kind,
 		k->short_status(&r, out);
 }
 
-void columns_wide_detail(const struct crd_columns *crds, const char *kind,
+void columns_wide_detail(const struct crd_columns *crds, const char *group, const char *kind,
 			 struct json_object *obj, int64_t now_ms, struct strbuf *out)
 {
 	struct row r = { obj, now_ms, NULL };
 	struct strbuf cell = STRBUF_INIT;
-	const struct crd_kind *ck = crd_of(crds, kind);
+	const struct crd_kind *ck = crd_of(crds, group, kind);
 	bool first = true;
 
 	for (size_t i = 0; ck && i < ck->n; i++) {
@@ -1275,7 +1326,7 @@ void columns_wide_detail(const struct crd_columns *crds, const char *kind,
 			strbuf_addch(out, (char)(*h == ' ' ? '-' : tolower((unsigned char)*h)));
 		strbuf_addf(out, "=%s", strbuf_str(&cell));
 	}
-	for (const struct column *c = ck ? default_columns + 2 : kind_spec_of(kind)->columns;
+	for (const struct column *c = ck ? default_columns + 2 : kind_spec_of(group, kind)->columns;
 	     c->header; c++) {
 		if (!c->wide)
 			continue;
@@ -1296,13 +1347,13 @@ void columns_wide_detail(const struct crd_columns *crds, const char *kind,
 	strbuf_release(&cell);
 }
 
-static int row_cell(const struct crd_columns *crds, const char *kind, const char *header,
-		    const struct row *row, struct strbuf *out)
+static int row_cell(const struct crd_columns *crds, const char *group, const char *kind,
+		    const char *header, const struct row *row, struct strbuf *out)
 {
 	struct row r = *row;
 	struct json_object *obj = r.obj;
 	int64_t now_ms = r.now_ms;
-	const struct crd_kind *ck = crd_of(crds, kind);
+	const struct crd_kind *ck = crd_of(crds, group, kind);
 
 	for (size_t i = 0; ck && i < ck->n; i++) {
 		if (!strcmp(ck->cols[i].header, header)) {
@@ -1312,7 +1363,7 @@ static int row_cell(const struct crd_columns *crds, const char *kind, const char
 	}
 	if (ck && strcmp(header, "NAME"))
 		return -1;
-	for (const struct column *c = kind_spec_of(kind)->columns; c->header; c++) {
+	for (const struct column *c = kind_spec_of(group, kind)->columns; c->header; c++) {
 		if (!strcmp(c->header, header)) {
 			c->cell(&r, out);
 			return 0;
@@ -1321,15 +1372,15 @@ static int row_cell(const struct crd_columns *crds, const char *kind, const char
 	return -1;
 }
 
-int columns_cell(const struct crd_columns *crds, const char *kind, const char *header,
-		 struct json_object *obj, int64_t now_ms, struct strbuf *out)
+int columns_cell(const struct crd_columns *crds, const char *group, const char *kind,
+		 const char *header, struct json_object *obj, int64_t now_ms, struct strbuf *out)
 {
 	struct row r = { obj, now_ms, NULL };
 
-	return row_cell(crds, kind, header, &r, out);
+	return row_cell(crds, group, kind, header, &r, out);
 }
 
-void columns_cells(const struct crd_columns *crds, const char *kind,
+void columns_cells(const struct crd_columns *crds, const char *group, const char *kind,
 		   const char *const *headers, struct json_object *obj, int64_t now_ms,
 		   struct strbuf *out)
 {
@@ -1338,7 +1389,7 @@ void columns_cells(const struct crd_columns *crds, const char *kind,
 
 	for (size_t i = 0; headers[i]; i++) {
 		if (obj)
-			row_cell(crds, kind, headers[i], &r, out);
+			row_cell(crds, group, kind, headers[i], &r, out);
 		strbuf_addch(out, '\0');
 	}
 	strbuf_release(&ps.reason);
@@ -1501,9 +1552,9 @@ static bool column_shown(const struct column *c, unsigned flags)
 	return !c->wide || (flags & COLUMNS_WIDE);
 }
 
-struct table *columns_table_new(const char *kind, unsigned flags)
+struct table *columns_table_new(const char *group, const char *kind, unsigned flags)
 {
-	const struct kind_spec *k = kind_spec_of(kind);
+	const struct kind_spec *k = kind_spec_of(group, kind);
 	const char *headers[16];
 	size_t n = 0;
 
@@ -1557,11 +1608,12 @@ static struct json_object *column_def(const char *name, const char *type, long p
 	return d;
 }
 
-struct json_object *columns_table_json(const struct crd_columns *crds, const char *kind,
-				       struct json_object *const *objs, size_t n, int64_t now_ms)
+struct json_object *columns_table_json(const struct crd_columns *crds, const char *group,
+				       const char *kind, struct json_object *const *objs, size_t n,
+				       int64_t now_ms)
 {
-	const struct crd_kind *ck = crd_of(crds, kind);
-	const struct kind_spec *k = kind_spec_of(kind);
+	const struct crd_kind *ck = crd_of(crds, group, kind);
+	const struct kind_spec *k = kind_spec_of(group, kind);
 	struct json_object *table = json_object_new_object();
 	struct json_object *defs = json_object_new_array(), *rows = json_object_new_array();
 

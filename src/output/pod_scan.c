@@ -736,13 +736,13 @@ int pod_scan_cells(const struct pod_summary_rec *rec, const char *const *headers
 	return 0;
 }
 
-int pod_scan_live_cells(const struct crd_columns *crds, const char *kind,
+int pod_scan_live_cells(const struct crd_columns *crds, const char *group, const char *kind,
 			const char *const *headers, const char *text, size_t len,
 			int64_t now_ms, struct strbuf *out)
 {
 	struct pod_summary_rec rec;
 
-	if (!kind || strcmp(kind, "Pod") || columns_pick(crds, kind) != columns_pick(NULL, "Pod") ||
+	if (columns_pick(crds, group, kind) != columns_pick(NULL, "", "Pod") ||
 	    pod_scan(text, len, &rec) < 0)
 		return -1;
 	return pod_scan_cells(&rec, headers, now_ms, out);

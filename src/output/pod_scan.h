@@ -67,11 +67,12 @@ int pod_scan_cells(const struct pod_summary_rec *rec, const char *const *headers
 /*
  * As columns_cells(), from an object's compact JSON text (a kobj's,
  * text[0..len)) without a json-c tree, for the kinds whose cells one
- * scan gives: pods with columns.c's columns (no CRD's).  Returns 0, or
- * -1 (out untouched) for any other kind or a pod pod_scan() leaves to
- * the tree: the caller then calls columns_cells() with the tree.
+ * scan gives: the core group's pods, with columns.c's columns.  Returns
+ * 0, or -1 (out untouched) for any other kind (a custom resource of kind
+ * Pod too) or a pod pod_scan() leaves to the tree: the caller then calls
+ * columns_cells() with the tree.
  */
-int pod_scan_live_cells(const struct crd_columns *crds, const char *kind,
+int pod_scan_live_cells(const struct crd_columns *crds, const char *group, const char *kind,
 			const char *const *headers, const char *text, size_t len,
 			int64_t now_ms, struct strbuf *out);
 

@@ -306,20 +306,20 @@ static void add_diff_lines(struct printer *p, const struct notification *n,
  */
 struct line_memo_ctx {
 	const struct crd_columns *crds;
-	const char *kind;
+	const char *group, *kind;
 	int64_t now_ms;
 };
 
 static char *line_memo(const struct kobj *obj, void *ctx)
 {
 	const struct line_memo_ctx *c = ctx;
-	const struct kobj_pick *pick = columns_pick(c->crds, c->kind);
+	const struct kobj_pick *pick = columns_pick(c->crds, c->group, c->kind);
 	struct json_object *tree = pick ? kobj_tree_pick(obj, pick) : kobj_tree(obj);
 	struct strbuf sb = STRBUF_INIT;
 
-	columns_short_status(c->crds, c->kind, tree, c->now_ms, &sb);
+	columns_short_status(c->crds, c->group, c->kind, tree, c->now_ms, &sb);
 	strbuf_addch(&sb, '\0');
-	columns_wide_detail(c->crds, c->kind, tree, c->now_ms, &sb);
+	columns_wide_detail(c->crds, c->group, c->kind, tree, c->now_ms, &sb);
 	strbuf_addch(&sb, '\0');
 	strbuf_adds(&sb, json_get_str(json_get(tree, "metadata"), "creationTimestamp", ""));
 	json_object_put(tree);
@@ -330,7 +330,7 @@ static void line_of(struct printer *p, const struct notification *n, struct line
 {
 	const struct kobj *obj = n->delta.obj;
 	const char *kind = kind_of(n);
-	struct line_memo_ctx mctx = { p->opts.crds, kind, now_of(p) };
+	struct line_memo_ctx mctx = { p->opts.crds, n->group, kind, now_of(p) };
 	const char *status = kobj_memo(obj, line_memo, &mctx);
 	const char *detail = status + strlen(status) + 1;
 	const char *created = detail + strlen(detail) + 1;

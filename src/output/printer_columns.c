@@ -29,7 +29,7 @@ void printer_columns_load(struct crd_columns *crds, struct cluster *c,
 	for (size_t i = 0; i < nr; i++) {
 		struct http_response resp = { 0 };
 		struct errbuf err;
-		if (!may_be_custom(res[i]->group) || crd_columns_has(crds, res[i]->kind))
+		if (!may_be_custom(res[i]->group) || crd_columns_has(crds, res[i]->group, res[i]->kind))
 			continue;
 		char *path = xasprintf("%s/customresourcedefinitions/%s.%s", base,
 				       res[i]->name, res[i]->group);

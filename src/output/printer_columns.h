@@ -14,8 +14,8 @@ struct crd_columns;
 
 /*
  * For each resource that may be a custom one (its API group has a dot
- * and is not one of Kubernetes' own *.k8s.io) and whose kind crds does
- * not know yet, GETs apiextensions.k8s.io/v1
+ * and is not one of Kubernetes' own *.k8s.io) and whose group and kind
+ * crds does not know yet, GETs apiextensions.k8s.io/v1
  * customresourcedefinitions/PLURAL.GROUP and teaches crds its printer
  * columns.  Quiet: a resource that is no CRD, or a user who may not read
  * CRDs, keeps NAME and AGE.  Blocks for one request a resource; may run

@@ -49,6 +49,7 @@
 #include "cluster/http.h"
 #include "cluster/kubeconfig.h"
 #include "informer/session.h"
+#include "output/columns.h"
 #include "output/printer_columns.h"
 #include "output/verify_report.h"
 #include "tui/tui_view.h"
@@ -358,7 +359,13 @@ static void tab_init(struct tui *t, size_t i)
 
 	memset(tab, 0, sizeof(*tab));
 	model_init(&tab->m, s->informers[i], consumer_listener(&t->cons, i));
-	tab->crds = t->crds;
+	/*
+	 * The kind's columns are fixed from here on (tui_table.c keeps its
+	 * rows' cells by them): its CRD's, known once for good, or, when the
+	 * CRD was not known (not read yet, or it could not be), never one
+	 * learned later (a `:` of the same name may retry it).
+	 */
+	tab->crds = crd_columns_has(t->crds, tab->m.group, tab->m.kind) ? t->crds : NULL;
 	tab->m.hist_states = t->hist_states;
 	tab->m.budget = &t->hist_budget;
 	for (int p = 0; p < PANE__COUNT; p++)
@@ -461,7 +468,7 @@ static void resolve_run(struct worker_job *job, struct stop *stop)
 
 	kclient_set_thread_stop(stop);
 	rj->rc = discovery_resolve(rj->disco, rj->typed, &res, &rj->err);
-	/* Before the tab's first row: its columns are fixed from then on. */
+	/* Before the tab opens: its columns are fixed from then on (tab_init()). */
 	if (rj->rc == 0 && rj->crds)
 		printer_columns_load(rj->crds, rj->cluster, &res, 1);
 	kclient_set_thread_stop(NULL);

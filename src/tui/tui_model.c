@@ -24,6 +24,7 @@ void model_init(struct model *m, struct informer *inf, struct listener *l)
 	m->inf = inf;
 	m->listener = l;
 	m->name = res->name;
+	m->group = res->group;
 	m->kind = res->kind;
 	m->namespaced = res->namespaced;
 	m->hist_states = HIST_STATES;

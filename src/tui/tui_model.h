@@ -356,6 +356,7 @@ struct model {
 	struct informer *inf;
 	struct listener *listener;
 	const char *name;	/* "pods" */
+	const char *group;	/* "apps"; "" for the core group */
 	const char *kind;	/* "Pod" */
 	bool namespaced;
 	unsigned hist_states;	/* states kept per object (HIST_STATES) */

@@ -36,9 +36,9 @@
  *     idle slices, then by each delta for its row, so that a sort by
  *     one orders the few values and then the rows by their value's place
  *     in one radix pass, with no read of an object.  A column with more
- *     distinct values than ids (or any, once the kind's columns changed:
- *     a CRD's came) is sorted by its cells: the first such sort makes every row's (O(n)
- *     reads, once a session), then each delta its row's.
+ *     distinct values than ids (or past the first KEYS_MAX) is sorted by
+ *     its cells: the first such sort makes every row's (O(n) reads, once
+ *     a session), then each delta its row's.
  *   - A new sort (s, S, <, >, Shift+letter) builds the tree again: each
  *     row's key made again, then a radix sort of 16-byte items (a 64-bit
  *     piece of the key and the row, lib/keysort.h): the first piece of
@@ -86,7 +86,20 @@
 #include "tui/tui_view.h"
 #include "lib/util.h"
 
-/* ---- the kind's columns --------------------------------------------------- */
+/*
+ * ---- the kind's columns ---------------------------------------------------
+ *
+ * A table's kind columns are fixed as it opens (struct table_state's
+ * names): a row's kept cells (packed, one after the other), its kept
+ * keys and the sort's column are all by their place among them, so they
+ * must never change under the rows.  They cannot: the tab asks with its
+ * crds, which is NULL unless the TUI knew the kind's CRD as the tab
+ * opened (tab_init()), and a CRD once learned never changes (columns.h);
+ * another group's CRD of the same kind (Knative's Service beside the
+ * core's) is not this kind's.  So columns_live_headers() would give the
+ * tab the same headers at every call; the table asks once all the same
+ * (table_view_new()), and every cell is made for those.
+ */
 
 static size_t names_len(const char *const *names)
 {
@@ -102,41 +115,6 @@ static const char *cell_at(const char *cells, size_t i)
 	while (i--)
 		cells += strlen(cells) + 1;
 	return cells;
-}
-
-/*
- * Appends the row's kind cells of its current version to pack, each
- * followed by a NUL: a pod's from one scan of its text (no tree: a sixth
- * of the cost), any other kind's (or a pod the scan leaves to the tree)
- * from the members its columns read.  text is scratch space the caller
- * keeps.  Returns the headers they are of: a CRD's printer columns may
- * come meanwhile, from another thread.
- */
-static const char *const *cells_pack(struct tab *tab, const struct row *r, struct strbuf *text,
-				     struct strbuf *pack)
-{
-	const char *const *names = columns_live_headers(tab->crds, tab->m.kind);
-	const struct kobj_pick *pick = columns_pick(tab->crds, tab->m.kind);
-	int64_t now = wall_ms();
-	const char *json = pick ? kobj_text(r->obj, text) : NULL;
-
-	if (!json || pod_scan_live_cells(tab->crds, tab->m.kind, names, json,
-					 r->obj->json_len, now, pack) < 0) {
-		struct json_object *tree = pick ? kobj_tree_pick(r->obj, pick) : kobj_tree(r->obj);
-		columns_cells(tab->crds, tab->m.kind, names, tree, now, pack);
-		json_object_put(tree);
-	}
-	return names;
-}
-
-/* Makes the row's kind cells of its current version, kept in the row. */
-static void cells_make(struct tab *tab, struct row *r, int64_t now_mono, struct strbuf *text)
-{
-	struct strbuf pack = STRBUF_INIT;
-	size_t nr = names_len(cells_pack(tab, r, text, &pack));
-
-	row_set_cells(r, nr ? pack.buf : "", nr ? pack.len : 0, now_mono);
-	strbuf_release(&pack);
 }
 
 #define MAX_SORT 24
@@ -168,6 +146,13 @@ struct table_state {
 	bool order_stale;	/* the sort changed: build it again before reading */
 	bool filter_stale;	/* a filter changed: set every flag again */
 	/*
+	 * The kind's columns' headers (between NAME and RV), names_nr of
+	 * them: what each row's cells are of, fixed for the table's life
+	 * (see "the kind's columns" above).
+	 */
+	const char *const *names;
+	size_t names_nr;
+	/*
 	 * Every row's cells are made with each delta, from the first sort by
 	 * one of the kind's columns that is not kept as keys (below) on;
 	 * until then only the rows drawn have theirs (a cell costs a parse of
@@ -178,15 +163,13 @@ struct table_state {
 	 * The kind's columns kept as sort keys: each row's kind_key[c] is the
 	 * id of its cell's text in key_vals[c] (2 bytes a row a column, not
 	 * the cells' ~50), so that a sort by one is a pass over the rows and
-	 * a sort of the few distinct texts (struct keys, below).  key_names:
-	 * the headers they are of (NULL: none kept, for good: the kind's
-	 * columns changed), key_nr of them.  From sync on (or the first
-	 * sort by one), keys_live: each delta makes its row's keys, and the
+	 * a sort of the few distinct texts (struct keys, below): the first
+	 * key_nr of names (0: none kept).  From sync on (or the first sort
+	 * by one), keys_live: each delta makes its row's keys, and the
 	 * loop's idle slices make the others' (keys_sweep()) until
 	 * keys_swept.  A column whose values filled their table is sorted
 	 * the old way (cells_live).
 	 */
-	const char *const *key_names;
 	size_t key_nr;
 	struct valtab key_vals[KEYS_MAX];
 	bool keys_live, keys_swept;
@@ -252,6 +235,40 @@ static inline struct row *row_of(const struct ostree_node *n)
 	return n ? (struct row *)((char *)n - offsetof(struct row, order)) : NULL;
 }
 
+/*
+ * Appends the row's kind cells of its current version to pack, each
+ * followed by a NUL, one per ts(tab)->names: a pod's from one scan of
+ * its text (no tree: a sixth of the cost), any other kind's (or a pod
+ * the scan leaves to the tree) from the members its columns read.  text
+ * is scratch space the caller keeps.
+ */
+static void cells_pack(struct tab *tab, const struct row *r, struct strbuf *text,
+		       struct strbuf *pack)
+{
+	const char *const *names = ts(tab)->names;
+	const struct kobj_pick *pick = columns_pick(tab->crds, tab->m.group, tab->m.kind);
+	int64_t now = wall_ms();
+	const char *json = pick ? kobj_text(r->obj, text) : NULL;
+
+	if (!json || pod_scan_live_cells(tab->crds, tab->m.group, tab->m.kind, names, json,
+					 r->obj->json_len, now, pack) < 0) {
+		struct json_object *tree = pick ? kobj_tree_pick(r->obj, pick) : kobj_tree(r->obj);
+		columns_cells(tab->crds, tab->m.group, tab->m.kind, names, tree, now, pack);
+		json_object_put(tree);
+	}
+}
+
+/* Makes the row's kind cells of its current version, kept in the row. */
+static void cells_make(struct tab *tab, struct row *r, int64_t now_mono, struct strbuf *text)
+{
+	struct strbuf pack = STRBUF_INIT;
+	size_t nr = ts(tab)->names_nr;
+
+	cells_pack(tab, r, text, &pack);
+	row_set_cells(r, nr ? pack.buf : "", nr ? pack.len : 0, now_mono);
+	strbuf_release(&pack);
+}
+
 static bool show_namespace(const struct tui *t, const struct tab *tab)
 {
 	return tab->m.namespaced && !t->session->cluster.scope_ns;
@@ -260,7 +277,7 @@ static bool show_namespace(const struct tui *t, const struct tab *tab)
 /* The columns' identities in screen order; returns how many. */
 static size_t screen_order(const struct tui *t, const struct tab *tab, int *ids, size_t max)
 {
-	size_t n = 0, kind_nr = names_len(columns_live_headers(tab->crds, tab->m.kind));
+	size_t n = 0, kind_nr = ts(tab)->names_nr;
 
 	if (show_namespace(t, tab) && n < max)
 		ids[n++] = SORT_NAMESPACE;
@@ -277,7 +294,7 @@ static const char *column_name(const struct tab *tab, int id)
 {
 	if (id < SORT__FIXED)
 		return fixed_sort_names[id];
-	return columns_live_headers(tab->crds, tab->m.kind)[id - SORT__FIXED];
+	return ts(tab)->names[id - SORT__FIXED];
 }
 
 static const char *sort_name(const struct tab *tab)
@@ -708,24 +725,16 @@ static bool keys_set(struct table_state *st, struct row *r, const char *cells)
 
 /*
  * Row r's keys made again, from its cells when they are current, else
- * from cells made for the purpose and not kept.  As keys_set().  Cells of
- * other headers than the keys' (a CRD's columns came since keys_check())
- * are not read: the keys are dropped at the next keys_check().
+ * from cells made for the purpose and not kept.  As keys_set().
  */
 static bool keys_make(struct tab *tab, struct row *r)
 {
 	struct table_state *st = ts(tab);
 
-	if (row_cells_current(r)) {
-		/* The headers change once, the kind's to the CRD's: cells of
-		 * the keys' headers while those are still the live ones. */
-		if (columns_live_headers(tab->crds, tab->m.kind) != st->key_names)
-			return false;
+	if (row_cells_current(r))
 		return keys_set(st, r, r->cells);
-	}
 	strbuf_reset(&st->cells_scratch);
-	if (cells_pack(tab, r, &st->cells_text, &st->cells_scratch) != st->key_names)
-		return false;
+	cells_pack(tab, r, &st->cells_text, &st->cells_scratch);
 	return keys_set(st, r, st->cells_scratch.buf);
 }
 
@@ -741,35 +750,10 @@ static void keys_update(struct tab *tab, struct row *r)
 		order_restale(ts(tab));
 }
 
-/* No column kept as keys from now on (the kind's columns changed: a
- * CRD's printer columns came). */
-static void keys_drop(struct tab *tab)
-{
-	struct table_state *st = ts(tab);
-	size_t iter = 0;
-	struct row *r;
-
-	if (st->sort >= SORT__FIXED)
-		order_restale(st);
-	while ((r = model_next_row(&tab->m, &iter)))
-		memset(r->kind_key, 0, st->key_nr * sizeof(r->kind_key[0]));
-	for (size_t c = 0; c < st->key_nr; c++)
-		valtab_release(&st->key_vals[c]);
-	st->key_names = NULL;
-	st->key_nr = 0;
-	st->keys_live = false;
-}
-
-static void keys_check(struct tab *tab)
-{
-	if (ts(tab)->key_names && columns_live_headers(tab->crds, tab->m.kind) != ts(tab)->key_names)
-		keys_drop(tab);
-}
-
 /* Whether rows may be left without keys, to be made in idle slices. */
 static bool keys_due(const struct tab *tab)
 {
-	return ts(tab)->key_names && !ts(tab)->keys_swept && tab->m.stats.synced;
+	return ts(tab)->key_nr && !ts(tab)->keys_swept && tab->m.stats.synced;
 }
 
 /*
@@ -842,7 +826,6 @@ static void table_row_hook(struct model *m, struct row *r, bool freeing)
 	struct tab *tab = (struct tab *)((char *)m - offsetof(struct tab, m));
 	struct table_state *st = ts(tab);
 
-	keys_check(tab);
 	if (st->pend && freeing)	/* items[] must not point at it */
 		pending_finish(st->t, tab);
 	if (freeing) {
@@ -1232,7 +1215,6 @@ void table_work(struct tui *t, int budget_ms)
 			return;
 	/* Then the kind's keys, a sort's being done. */
 	for (size_t i = 0; i < t->nr; i++) {
-		keys_check(&t->tabs[i]);
 		if (keys_due(&t->tabs[i]) &&
 		    keys_sweep(&t->tabs[i], budget_ms < 0 ? -1 : mono_ms() + budget_ms))
 			return;
@@ -1410,7 +1392,6 @@ void table_refresh(struct tui *t, struct tab *tab, bool force)
 	struct table_state *st = ts(tab);
 
 	(void)force;	/* nothing is ever put off: every step is cheap */
-	keys_check(tab);
 	if (st->seen_filter_gen != t->filter_gen) {	/* a filter changed */
 		st->seen_filter_gen = t->filter_gen;
 		st->filter_stale = true;
@@ -1506,13 +1487,11 @@ static void *table_view_new(struct tui *t, struct tab *tab)
 	st->t = t;
 	strbuf_init(&st->cells_text, 0);
 	strbuf_init(&st->cells_scratch, 0);
+	/* Once: the tab's crds never change what these are. */
+	st->names = columns_live_headers(tab->crds, tab->m.group, tab->m.kind);
+	st->names_nr = names_len(st->names);
 	/* The kind's columns as keys: room for them in every row. */
-	st->key_names = columns_live_headers(tab->crds, tab->m.kind);
-	st->key_nr = names_len(st->key_names);
-	if (st->key_nr > KEYS_MAX)
-		st->key_nr = KEYS_MAX;
-	if (!st->key_nr)
-		st->key_names = NULL;
+	st->key_nr = st->names_nr < KEYS_MAX ? st->names_nr : KEYS_MAX;
 	model_row_keys(&tab->m, st->key_nr);
 	ostree_init(&st->order, cmp_nodes, st);
 	st->order_stale = true;

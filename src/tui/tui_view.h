@@ -90,7 +90,11 @@ enum pane {
  */
 struct tab {
 	struct model m;
-	const struct crd_columns *crds;	/* the TUI's; for the kind's columns */
+	/*
+	 * The TUI's, when it knew the kind's CRD as the tab opened, else
+	 * NULL: the kind's columns, which never change while the tab is open.
+	 */
+	const struct crd_columns *crds;
 	struct filter filter;	/* `/`, the table's and the delta pane's */
 	void *pane[PANE__COUNT];
 	/* The last `V` check's summary (owned), when, and whether it differed. */

@@ -14,6 +14,7 @@ static inline void model_fake(struct model *m)
 {
 	memset(m, 0, sizeof(*m));
 	m->name = "pods";
+	m->group = "";
 	m->kind = "Pod";
 	m->namespaced = true;
 	m->hist_states = HIST_STATES;

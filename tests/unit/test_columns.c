@@ -5,6 +5,7 @@
 #include "output/pod_scan.h"
 #include "informer/kobj.h"
 #include "informer/kobj_pick.h"
+#include "lib/json_get.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include "unit.h"
@@ -24,12 +25,23 @@ static struct json_object *tree(const char *json)
 }
 
 /*
+ * The group a built-in kind is tested in: Deployment apps', the others
+ * (and custom resources' kinds, which no CRD describes here) the core
+ * group's.
+ */
+static const char *group_of(const char *kind)
+{
+	return kind && !strcmp(kind, "Deployment") ? "apps" : "";
+}
+
+/*
  * The watch line's columns (short status, wide detail) of json, from
  * the whole tree and from the members columns_pick() names: the same.
  */
 static void check_pick(const char *kind, const char *json)
 {
-	const struct kobj_pick *pick = columns_pick(NULL, kind);
+	const char *group = group_of(kind);
+	const struct kobj_pick *pick = columns_pick(NULL, group, kind);
 	struct errbuf err = { "" };
 	struct kobj *obj = pick ? kobj_from_json(json, strlen(json), 0, &err) : NULL;
 
@@ -37,18 +49,18 @@ static void check_pick(const char *kind, const char *json)
 		return;
 	struct json_object *whole = kobj_tree(obj), *some = kobj_tree_pick(obj, pick);
 	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
-	columns_short_status(NULL, kind, whole, now_ms, &a);
-	columns_wide_detail(NULL, kind, whole, now_ms, &a);
-	columns_short_status(NULL, kind, some, now_ms, &b);
-	columns_wide_detail(NULL, kind, some, now_ms, &b);
+	columns_short_status(NULL, group, kind, whole, now_ms, &a);
+	columns_wide_detail(NULL, group, kind, whole, now_ms, &a);
+	columns_short_status(NULL, group, kind, some, now_ms, &b);
+	columns_wide_detail(NULL, group, kind, some, now_ms, &b);
 	CHECK_STR(strbuf_str(&b), strbuf_str(&a));
 	/* All the live cells at once are each cell alone, NUL after each. */
-	const char *const *names = columns_live_headers(NULL, kind);
+	const char *const *names = columns_live_headers(NULL, group, kind);
 	strbuf_reset(&a);
 	strbuf_reset(&b);
-	columns_cells(NULL, kind, names, some, now_ms, &b);
+	columns_cells(NULL, group, kind, names, some, now_ms, &b);
 	for (size_t i = 0; names[i]; i++) {
-		columns_cell(NULL, kind, names[i], whole, now_ms, &a);
+		columns_cell(NULL, group, kind, names[i], whole, now_ms, &a);
 		strbuf_addch(&a, '|');
 	}
 	for (size_t i = 0; i < b.len; i++)
@@ -58,7 +70,7 @@ static void check_pick(const char *kind, const char *json)
 	/* The same cells from one scan of the text, when it gives them. */
 	struct strbuf text = STRBUF_INIT, c = STRBUF_INIT;
 	kobj_json(obj, &text);
-	if (!pod_scan_live_cells(NULL, kind, names, text.buf, text.len, now_ms, &c)) {
+	if (!pod_scan_live_cells(NULL, group, kind, names, text.buf, text.len, now_ms, &c)) {
 		for (size_t i = 0; i < c.len; i++)
 			if (c.buf[i] == '\0')
 				c.buf[i] = '|';
@@ -83,7 +95,7 @@ static const char *cell(const char *kind, const char *header, const char *json)
 
 	check_pick(kind, json);
 
-	if (columns_cell(NULL, kind, header, t, now_ms, &sb) < 0)
+	if (columns_cell(NULL, group_of(kind), kind, header, t, now_ms, &sb) < 0)
 		snprintf(buf, sizeof(buf), "(none)");
 	else
 		snprintf(buf, sizeof(buf), "%s", strbuf_str(&sb));
@@ -98,7 +110,7 @@ static const char *short_status(const char *kind, const char *json)
 	struct json_object *t = tree(json);
 	struct strbuf sb = STRBUF_INIT;
 
-	columns_short_status(NULL, kind, t, now_ms, &sb);
+	columns_short_status(NULL, group_of(kind), kind, t, now_ms, &sb);
 	snprintf(buf, sizeof(buf), "%s", strbuf_str(&sb));
 	strbuf_release(&sb);
 	json_object_put(t);
@@ -304,7 +316,7 @@ TEST(pod_pick_keeps_what_the_columns_read)
 	CHECK(obj != NULL);
 	if (!obj)
 		return;
-	struct json_object *some = kobj_tree_pick(obj, columns_pick(NULL, "Pod"));
+	struct json_object *some = kobj_tree_pick(obj, columns_pick(NULL, "", "Pod"));
 	const char *text = json_object_to_json_string_ext(some, JSON_C_TO_STRING_PLAIN);
 	CHECK(strstr(text, "\"restartCount\":1") != NULL);
 	CHECK(strstr(text, "[null,\"x\",1.5,{") != NULL);
@@ -473,7 +485,8 @@ TEST(crd_columns_learned_per_registry)
 {
 	struct crd_columns *crds = crd_columns_new();
 	struct json_object *crd = tree(
-		"{\"spec\":{\"names\":{\"kind\":\"Widget\"},\"versions\":[{\"name\":\"v1\","
+		"{\"spec\":{\"group\":\"example.com\",\"names\":{\"kind\":\"Widget\"},"
+		"\"versions\":[{\"name\":\"v1\","
 		"\"additionalPrinterColumns\":[{\"name\":\"Size\",\"type\":\"integer\","
 		"\"jsonPath\":\".spec.size\"},{\"name\":\"Color\",\"type\":\"string\","
 		"\"jsonPath\":\".spec.color\",\"priority\":1}]}]}}");
@@ -482,29 +495,140 @@ TEST(crd_columns_learned_per_registry)
 	struct errbuf err = { "" };
 	struct strbuf sb = STRBUF_INIT;
 
-	CHECK(!crd_columns_has(crds, "Widget"));
+	CHECK(!crd_columns_has(crds, "example.com", "Widget"));
 	CHECK_INT(crd_columns_add(crds, crd, "v1", &err), 0);
-	CHECK(crd_columns_has(crds, "Widget"));
-	CHECK_STR(columns_live_headers(crds, "Widget")[0], "SIZE");
-	CHECK(columns_live_headers(crds, "Widget")[1] == NULL);
-	CHECK_STR(columns_live_headers(NULL, "Widget")[0], "AGE");
-	CHECK_INT(columns_cell(crds, "Widget", "SIZE", cr, now_ms, &sb), 0);
+	CHECK(crd_columns_has(crds, "example.com", "Widget"));
+	CHECK_STR(columns_live_headers(crds, "example.com", "Widget")[0], "SIZE");
+	CHECK(columns_live_headers(crds, "example.com", "Widget")[1] == NULL);
+	CHECK_STR(columns_live_headers(NULL, "example.com", "Widget")[0], "AGE");
+	CHECK_INT(columns_cell(crds, "example.com", "Widget", "SIZE", cr, now_ms, &sb), 0);
 	CHECK_STR(strbuf_str(&sb), "3");
 	strbuf_reset(&sb);
-	columns_short_status(crds, "Widget", cr, now_ms, &sb);
+	columns_short_status(crds, "example.com", "Widget", cr, now_ms, &sb);
 	CHECK_STR(strbuf_str(&sb), "size=3");
 	strbuf_reset(&sb);
-	columns_wide_detail(crds, "Widget", cr, now_ms, &sb);
+	columns_wide_detail(crds, "example.com", "Widget", cr, now_ms, &sb);
 	CHECK_STR(strbuf_str(&sb), "color=red");
-	CHECK_INT(columns_cell(NULL, "Widget", "SIZE", cr, now_ms, &sb), -1);
+	CHECK_INT(columns_cell(NULL, "example.com", "Widget", "SIZE", cr, now_ms, &sb), -1);
 	/* Learning the kind again keeps what readers may hold. */
-	const char *const *live = columns_live_headers(crds, "Widget");
+	const char *const *live = columns_live_headers(crds, "example.com", "Widget");
 	CHECK_INT(crd_columns_add(crds, crd, NULL, &err), 0);
-	CHECK(columns_live_headers(crds, "Widget") == live);
+	CHECK(columns_live_headers(crds, "example.com", "Widget") == live);
 	CHECK_INT(crd_columns_add(crds, cr, NULL, &err), -1);
 	strbuf_release(&sb);
 	json_object_put(cr);
 	json_object_put(crd);
+	crd_columns_free(crds);
+}
+
+/* A CRD of kind Certificate in group, with one printer column: header (at .spec.path). */
+static struct json_object *certificate_crd(const char *group, const char *header,
+					   const char *path)
+{
+	char json[512];
+
+	snprintf(json, sizeof(json),
+		 "{\"spec\":{\"group\":\"%s\",\"names\":{\"kind\":\"Certificate\"},"
+		 "\"versions\":[{\"name\":\"v1\",\"additionalPrinterColumns\":[{\"name\":\"%s\","
+		 "\"type\":\"string\",\"jsonPath\":\".spec.%s\"}]}]}}", group, header, path);
+	return tree(json);
+}
+
+/*
+ * Two CRDs of one kind in two groups (cert-manager's Certificate and
+ * Knative's) each keep their own columns, whichever was learned first;
+ * a third group's Certificate knows neither.
+ */
+TEST(crd_columns_by_group_and_kind)
+{
+	struct crd_columns *crds = crd_columns_new();
+	struct json_object *cm = certificate_crd("cert-manager.io", "Issuer", "issuerRef");
+	struct json_object *kn = certificate_crd("networking.internal.knative.dev", "Domain", "domain");
+	struct json_object *cr = tree("{\"metadata\":{\"name\":\"c\"},"
+				      "\"spec\":{\"issuerRef\":\"letsencrypt\",\"domain\":\"a.example\"}}");
+	struct errbuf err = { "" };
+	struct strbuf sb = STRBUF_INIT;
+
+	CHECK_INT(crd_columns_add(crds, cm, NULL, &err), 0);
+	CHECK(!crd_columns_has(crds, "networking.internal.knative.dev", "Certificate"));
+	CHECK_INT(crd_columns_add(crds, kn, NULL, &err), 0);
+	CHECK(crd_columns_has(crds, "networking.internal.knative.dev", "Certificate"));
+	CHECK_STR(columns_live_headers(crds, "cert-manager.io", "Certificate")[0], "ISSUER");
+	CHECK_STR(columns_live_headers(crds, "networking.internal.knative.dev", "Certificate")[0],
+		  "DOMAIN");
+	CHECK_STR(columns_live_headers(crds, "example.com", "Certificate")[0], "AGE");
+	CHECK_INT(columns_cell(crds, "cert-manager.io", "Certificate", "ISSUER", cr, now_ms, &sb), 0);
+	CHECK_INT(columns_cell(crds, "cert-manager.io", "Certificate", "DOMAIN", cr, now_ms, &sb), -1);
+	CHECK_STR(strbuf_str(&sb), "letsencrypt");
+	strbuf_reset(&sb);
+	columns_short_status(crds, "networking.internal.knative.dev", "Certificate", cr, now_ms, &sb);
+	CHECK_STR(strbuf_str(&sb), "domain=a.example");
+
+	struct json_object *t = columns_table_json(crds, "cert-manager.io", "Certificate", &cr, 1,
+						   now_ms);
+	CHECK_STR(json_get_str(json_object_array_get_idx(json_get(t, "columnDefinitions"), 1),
+			       "name", ""), "Issuer");
+	json_object_put(t);
+	strbuf_release(&sb);
+	json_object_put(cr);
+	json_object_put(kn);
+	json_object_put(cm);
+	crd_columns_free(crds);
+}
+
+/*
+ * A built-in kind's columns are its own groups' only: a custom resource
+ * of kind Pod is no pod, and a CRD's columns never take over a built-in
+ * kind, Knative's Service not the core group's.
+ */
+TEST(builtin_kinds_in_their_groups_only)
+{
+	const char *pod = "{\"metadata\":{\"name\":\"p\",\"creationTimestamp\":"
+			  "\"2024-05-01T11:59:00Z\"},\"status\":{\"phase\":\"Running\"}}";
+	struct crd_columns *crds = crd_columns_new();
+	struct json_object *ksvc = tree(
+		"{\"spec\":{\"group\":\"serving.knative.dev\",\"names\":{\"kind\":\"Service\"},"
+		"\"versions\":[{\"name\":\"v1\",\"additionalPrinterColumns\":[{\"name\":\"URL\","
+		"\"type\":\"string\",\"jsonPath\":\".status.url\"}]}]}}");
+	struct json_object *fake_pod = tree(
+		"{\"spec\":{\"group\":\"\",\"names\":{\"kind\":\"Pod\"},\"versions\":[{\"name\":\"v1\"}]}}");
+	struct json_object *fake_deploy = tree(
+		"{\"spec\":{\"group\":\"apps\",\"names\":{\"kind\":\"Deployment\"},"
+		"\"versions\":[{\"name\":\"v1\"}]}}");
+	struct json_object *t = tree(pod);
+	struct errbuf err = { "" };
+	struct strbuf sb = STRBUF_INIT;
+
+	CHECK_STR(columns_live_headers(NULL, "example.com", "Pod")[0], "AGE");
+	CHECK(columns_pick(NULL, "example.com", "Pod") == NULL);
+	CHECK_INT(columns_cell(NULL, "example.com", "Pod", "STATUS", t, now_ms, &sb), -1);
+	columns_short_status(NULL, "example.com", "Pod", t, now_ms, &sb);
+	CHECK_STR(strbuf_str(&sb), "");
+	CHECK_INT(pod_scan_live_cells(NULL, "example.com", "Pod", columns_live_headers(NULL, "", "Pod"),
+				      pod, strlen(pod), now_ms, &sb), -1);
+	/* The groups Kubernetes serves them in, and only those. */
+	CHECK_STR(columns_live_headers(NULL, "", "Pod")[1], "STATUS");
+	CHECK_STR(columns_live_headers(NULL, "apps", "Deployment")[1], "UP-TO-DATE");
+	CHECK_STR(columns_live_headers(NULL, "extensions", "Deployment")[1], "UP-TO-DATE");
+	CHECK_STR(columns_live_headers(NULL, "", "Deployment")[0], "AGE");
+	CHECK_STR(columns_live_headers(NULL, "events.k8s.io", "Event")[0], "TYPE");
+	CHECK_STR(columns_live_headers(NULL, NULL, "Node")[0], "STATUS");
+
+	CHECK_INT(crd_columns_add(crds, ksvc, NULL, &err), 0);
+	CHECK_STR(columns_live_headers(crds, "serving.knative.dev", "Service")[0], "URL");
+	CHECK_STR(columns_live_headers(crds, "", "Service")[0], "AGE");
+	/* No CRD is one of a built-in kind in its own group, nor of no group. */
+	CHECK_INT(crd_columns_add(crds, fake_pod, NULL, &err), -1);
+	CHECK(!crd_columns_has(crds, "", "Pod"));
+	CHECK_INT(crd_columns_add(crds, fake_deploy, NULL, &err), -1);
+	CHECK_STR(err.msg, "'Deployment' of 'apps' is a built-in kind, not a custom resource");
+	CHECK(!crd_columns_has(crds, "apps", "Deployment"));
+	CHECK_STR(columns_live_headers(crds, "apps", "Deployment")[1], "UP-TO-DATE");
+	strbuf_release(&sb);
+	json_object_put(t);
+	json_object_put(fake_deploy);
+	json_object_put(fake_pod);
+	json_object_put(ksvc);
 	crd_columns_free(crds);
 }
 
@@ -513,7 +637,7 @@ TEST(wide_detail_leaves_out_empty_cells)
 	struct json_object *t = tree(running_pod);
 	struct strbuf sb = STRBUF_INIT;
 
-	columns_wide_detail(NULL, "Pod", t, now_ms, &sb);
+	columns_wide_detail(NULL, "", "Pod", t, now_ms, &sb);
 	CHECK_STR(strbuf_str(&sb), "ip=10.1.0.5 node=worker-1");
 	strbuf_release(&sb);
 	json_object_put(t);
@@ -577,7 +701,7 @@ TEST(table_counts_characters_not_bytes)
 TEST(pod_table_with_namespace_and_wide)
 {
 	struct json_object *t1 = tree(running_pod), *t2 = tree(crashing_pod);
-	struct table *t = columns_table_new("Pod", COLUMNS_NAMESPACE | COLUMNS_WIDE);
+	struct table *t = columns_table_new("", "Pod", COLUMNS_NAMESPACE | COLUMNS_WIDE);
 	char *text;
 
 	columns_table_add(t, t2, now_ms);
@@ -590,7 +714,7 @@ TEST(pod_table_with_namespace_and_wide)
 	free(text);
 	table_free(t);
 
-	t = columns_table_new("Pod", 0);
+	t = columns_table_new("", "Pod", 0);
 	columns_table_add(t, t1, now_ms);
 	text = table_text(t, false);
 	CHECK_STR(text,
@@ -626,7 +750,8 @@ TEST(headers_per_kind)
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct table *t = columns_table_new(cases[i].kind, cases[i].flags);
+		struct table *t = columns_table_new(group_of(cases[i].kind), cases[i].kind,
+						    cases[i].flags);
 		char *text = table_text(t, false);
 		CHECK_STR(text, cases[i].header);
 		free(text);
@@ -671,6 +796,8 @@ int main(void)
 	RUN(event_columns);
 	RUN(custom_resources_get_name_and_age);
 	RUN(crd_columns_learned_per_registry);
+	RUN(crd_columns_by_group_and_kind);
+	RUN(builtin_kinds_in_their_groups_only);
 	RUN(wide_detail_leaves_out_empty_cells);
 	RUN(parse_time_forms);
 	RUN(table_aligns_like_kubectl);

@@ -47,8 +47,8 @@ static int same_cells(const char *json, size_t len)
 		return -1;
 	kobj_json(obj, &text);
 	struct json_object *tree = kobj_tree(obj);
-	columns_cells(NULL, "Pod", headers, tree, now_ms, &a);
-	if (pod_scan_live_cells(NULL, "Pod", headers, text.buf, text.len, now_ms, &b) == 0) {
+	columns_cells(NULL, "", "Pod", headers, tree, now_ms, &a);
+	if (pod_scan_live_cells(NULL, "", "Pod", headers, text.buf, text.len, now_ms, &b) == 0) {
 		bars(&a);
 		bars(&b);
 		CHECKF(!strcmp(a.buf, b.buf), "scan \"%s\", tree \"%s\" of %s", b.buf, a.buf,

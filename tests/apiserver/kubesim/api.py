@@ -180,7 +180,7 @@ class Watch:
         self.sock = sock
         self.user = user
         self.started = time.time()
-        self.resource = rs.rt.name
+        self.resource = rs.rt.key
         self.sent = 0
         self.min_rv = 0     # from a resourceVersion above the current one: send nothing up to it
 
@@ -487,7 +487,7 @@ class APIHandler(BaseHTTPRequestHandler):
             hdrs["Authorization"] = auth.split(" ", 1)[0] + " <redacted>"
         rt = route.get("rt")
         self.entry = {"time": time.time(), "method": method, "path": u.path, "query": q,
-                      "verb": route["verb"], "resource": rt.name if rt else None,
+                      "verb": route["verb"], "resource": rt.key if rt else None,
                       "namespace": route.get("ns") or None, "name": route.get("name"),
                       "status": 0, "user": user, "userAgent": self.headers.get("User-Agent", ""),
                       "headers": hdrs}
@@ -507,7 +507,7 @@ class APIHandler(BaseHTTPRequestHandler):
                 verbs.add("list-continue")
             if route["verb"] == "watch" and q.get("sendInitialEvents") in ("true", "1", "True"):
                 verbs.add("watchlist")
-            f = sim.take_fault(verbs, rt.name if rt else None)
+            f = sim.take_fault(verbs, rt.key if rt else None)
             if f is not None:
                 self.fault = f
                 if self.apply_fault(f, route):
@@ -859,7 +859,7 @@ class APIHandler(BaseHTTPRequestHandler):
         deadline = time.monotonic() + 3
         while True:
             with st.cond:
-                rs = st.res[rt.name]
+                rs = st.res[rt.key]
                 cur = st.rv
                 if cont:
                     if crv == -1:
@@ -980,7 +980,7 @@ class APIHandler(BaseHTTPRequestHandler):
         initial = sie if sie is not None else rv in ("", "0")
         filtered = bool(lsel or fsel)
         f = self.fault
-        w = Watch(st.res[rt.name], allow_bm, self.connection, self.entry.get("user"))
+        w = Watch(st.res[rt.key], allow_bm, self.connection, self.entry.get("user"))
         error = None        # the Status of a lone ERROR event
         snapshot = []
         if sie and R and not (f is not None and f.kind == "410"):
@@ -996,7 +996,7 @@ class APIHandler(BaseHTTPRequestHandler):
                 e = too_large(R, cur, 1)
                 error = status_json(e.code, e.message, e.reason, e.details)
         with st.cond:
-            rs = st.res[rt.name]
+            rs = st.res[rt.key]
             snap_rv = st.rv
             if error is not None:
                 pass
@@ -1276,7 +1276,7 @@ class APIHandler(BaseHTTPRequestHandler):
             # nothing but bookmarks sent yet: any object of the watched range
             st = self.server.sim.store
             with st.cond:
-                rs = st.res[rt.name]
+                rs = st.res[rt.key]
                 lo, hi = rs.ns_range(ns if rt.namespaced else "")
                 data = rs.objs[rs.keys[lo]].data if lo < hi else None
         if kind == "unknowntype":

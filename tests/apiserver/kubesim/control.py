@@ -110,7 +110,7 @@ def c_health(sim, q, b):
 def c_oracle(sim, q, b):
     rt = _rt(q)
     rv, items = sim.store.oracle(rt, q.get("namespace") or None)
-    return 200, {"resource": rt.name, "resourceVersion": rv, "items": items}
+    return 200, {"resource": rt.key, "resourceVersion": rv, "items": items}
 
 
 def _key(sim, rt, b):
@@ -195,7 +195,7 @@ def c_churn(sim, q, b):
         for _ in range(n):
             sim.churn_step(rt, rng, mix, counts, graceful)
         el = time.monotonic() - t0
-        return 200, {"resource": rt.name, "done": sum(counts.values()), "counts": counts,
+        return 200, {"resource": rt.key, "done": sum(counts.values()), "counts": counts,
                      "seconds": round(el, 3), "resourceVersion": str(sim.store.rv)}
     rate = float(b.get("rate", 10))
     if rate <= 0:

@@ -47,6 +47,9 @@ def parse_args(argv):
     p.add_argument("--future-rev-504", action="store_true",
                    help="limited lists and continue tokens above the current resourceVersion: 504 at once, "
                         "as Kubernetes 1.34+, instead of 1.28's 500 from etcd")
+    p.add_argument("--knative", action="store_true",
+                   help="serve core v1 services and Knative Serving's services.serving.knative.dev too: "
+                        "two kinds Service, of one plural, in two groups")
     p.add_argument("--scenario", metavar="FILE",
                    help="answer the lists and watches of the script's resource from FILE, in order "
                         "(tests/client-go/README.md)")
@@ -81,6 +84,8 @@ def main(argv=None):
     os.makedirs(os.path.dirname(kc), exist_ok=True)
     parent = os.getppid()
     t0 = time.monotonic()
+    if opts.knative:
+        rtypes.enable_knative()
     sim = Sim(opts)
     sim.populate()
     if opts.scenario:

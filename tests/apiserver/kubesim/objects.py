@@ -324,8 +324,36 @@ def make_crontab(rng, ns, name, created=None):
             "spec": {"cronSpec": "* * * * */5", "image": "my-awesome-cron-image", "replicas": 1}}
 
 
+def make_service(rng, ns, name, cluster_ip, port, created=None):
+    """A core v1 Service (ClusterIP)."""
+    t = ts(created)
+    return {"metadata": {"name": name, "namespace": ns, "uid": new_uid(rng), "resourceVersion": "0",
+                         "creationTimestamp": t,
+                         "managedFields": [managed("kubectl-expose", t, {"f:spec": {"f:ports": {}}})]},
+            "spec": {"clusterIP": cluster_ip, "clusterIPs": [cluster_ip], "internalTrafficPolicy": "Cluster",
+                     "ipFamilies": ["IPv4"], "ipFamilyPolicy": "SingleStack",
+                     "ports": [{"port": port, "protocol": "TCP", "targetPort": port}],
+                     "sessionAffinity": "None", "type": "ClusterIP"},
+            "status": {"loadBalancer": {}}}
+
+
+def make_knative_service(rng, ns, name, created=None):
+    """A Knative Serving Service (serving.knative.dev/v1), ready at its first revision."""
+    t = ts(created)
+    rev = name + "-00001"
+    return {"metadata": {"name": name, "namespace": ns, "uid": new_uid(rng), "resourceVersion": "0",
+                         "creationTimestamp": t, "generation": 1},
+            "spec": {"template": {"spec": {"containers": [{"image": "ghcr.io/knative/helloworld-go:latest"}]}},
+                     "traffic": [{"latestRevision": True, "percent": 100}]},
+            "status": {"url": "http://%s.%s.example.com" % (name, ns), "observedGeneration": 1,
+                       "latestCreatedRevisionName": rev, "latestReadyRevisionName": rev,
+                       "conditions": [{"type": "ConfigurationsReady", "status": "True", "lastTransitionTime": t},
+                                      {"type": "Ready", "status": "True", "lastTransitionTime": t},
+                                      {"type": "RoutesReady", "status": "True", "lastTransitionTime": t}]}}
+
+
 def default_object(rtname, cluster, ns, name):
-    """A complete object of kind rtname to complete a partial one with."""
+    """A complete object of kind rtname (an RType's key) to complete a partial one with."""
     rng = cluster.rng
     if rtname == "pods":
         p = cluster.pod_params(ns, name)
@@ -346,6 +374,10 @@ def default_object(rtname, cluster, ns, name):
         return d
     if rtname == "crontabs":
         return make_crontab(rng, ns, name)
+    if rtname == "services":
+        return make_service(rng, ns, name, "10.96.%d.%d" % (rng.randrange(1, 255), rng.randrange(1, 255)), 80)
+    if rtname == "services.serving.knative.dev":
+        return make_knative_service(rng, ns, name)
     raise KeyError(rtname)
 
 

@@ -16,8 +16,11 @@ CLUSTER_VERBS = ["create", "delete", "get", "list", "patch", "update", "watch"]
 class RType:
     def __init__(self, name, singular, kind, group, version, namespaced,
                  short=(), categories=(), fields=(), zero=b"",
-                 unstructured=False, verbs=ALL_VERBS, hash_=""):
+                 unstructured=False, verbs=ALL_VERBS, hash_="", key=None):
         self.name = name
+        # what the store, the control interface and the logs know it by: the
+        # plural, unless another group has a resource of the same plural
+        self.key = key or name
         self.singular = singular
         self.kind = kind
         self.group = group
@@ -142,7 +145,24 @@ TYPES = [
           hash_="n2Bc3Xq0TgU="),
 ]
 
-BY_NAME = {t.name: t for t in TYPES}
+# --knative: Knative Serving's Service beside the core group's, two kinds
+# of one name (and plural) in two groups
+KNATIVE_TYPES = [
+    RType("services", "service", "Service", "", "v1", True, short=["svc"],
+          categories=["all"], hash_="0/CO1lhkEBI="),
+    RType("services", "service", "Service", "serving.knative.dev", "v1", True,
+          short=["kservice", "ksvc"], categories=["all", "knative", "serving"],
+          unstructured=True, key="services.serving.knative.dev"),
+]
+
+BY_NAME = {t.key: t for t in TYPES}
+
+
+def enable_knative():
+    """Serve KNATIVE_TYPES too; before the store and the servers are made."""
+    for t in KNATIVE_TYPES:
+        TYPES.append(t)
+        BY_NAME[t.key] = t
 
 
 def groups():

@@ -239,6 +239,11 @@ class Sim:
             put(T["configmaps"], O.make_configmap(rng, n, "app-config", None, past()))
             put(T["secrets"], O.make_secret(rng, n, "app-secret", past()))
             put(T["crontabs"], O.make_crontab(rng, n, "my-new-cron-object" if n == "default" else "cron-" + n, past()))
+        if "services" in T:     # --knative
+            put(T["services"], O.make_service(rng, "default", "kubernetes", "10.96.0.1", 443, past()))
+            for i, n in enumerate(cl.workload_ns):
+                put(T["services"], O.make_service(rng, n, "web", "10.96.1.%d" % (10 + i), 80, past()))
+                put(T["services.serving.knative.dev"], O.make_knative_service(rng, n, "hello", past()))
         for p in first_pods:
             for reason, msg in (("Scheduled", "Successfully assigned %s/%s to %s" % (p["ns"], p["name"], p["node"])),
                                 ("Started", "Started container app")):
@@ -262,7 +267,7 @@ class Sim:
             p = self.cluster.pod_params(ns, name, "@RV@")
             data, labels, fields = O.pod_record(p, pending=True)
             return self.store.create_raw(rt, ns + "/" + name, data, labels, fields, silent)
-        d = O.default_object(rt.name, self.cluster, ns, name)
+        d = O.default_object(rt.key, self.cluster, ns, name)
         partial = json.loads(json.dumps(partial))
         partial.pop("kind", None)
         partial.pop("apiVersion", None)
@@ -328,7 +333,7 @@ class Sim:
         return obj
 
     def churn_step(self, rt, rng, mix, counts, graceful=True):
-        rs = self.store.res[rt.name]
+        rs = self.store.res[rt.key]
         total = sum(mix.values()) or 1
         r = rng.random() * total
         op = "add"

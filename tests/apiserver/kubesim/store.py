@@ -105,7 +105,7 @@ class Store:
         self.cond = threading.Condition(threading.Lock())
         self.rv = start_rv
         self.window = max(1, window)
-        self.res = {t.name: ResState(t) for t in types}
+        self.res = {t.key: ResState(t) for t in types}
         self.watches = set()
         self.mutations = 0
 
@@ -151,7 +151,7 @@ class Store:
     # ------------------------------------------------------------ bulk load
     def load(self, rt, key, data, labels, fields, rv):
         """Start-up population: no event is recorded."""
-        rs = self.res[rt.name]
+        rs = self.res[rt.key]
         rs.objs[key] = Obj(key, rv, data, labels, fields)
 
     def finish_load(self):
@@ -170,7 +170,7 @@ class Store:
         md = d.setdefault("metadata", {})
         key = self.key_of(rt, md.get("namespace", ""), md["name"])
         with self.cond:
-            rs = self.res[rt.name]
+            rs = self.res[rt.key]
             if key in rs.objs:
                 raise Conflict(key)
             self.rv += 1
@@ -185,7 +185,7 @@ class Store:
         """create() for pre-serialised bytes whose metadata.resourceVersion
         is the placeholder "@RV@"."""
         with self.cond:
-            rs = self.res[rt.name]
+            rs = self.res[rt.key]
             if key in rs.objs:
                 raise Conflict(key)
             self.rv += 1
@@ -201,7 +201,7 @@ class Store:
         function of (metadata, status) used when the stored bytes split.
         silent: no watch is told (see Ev)."""
         with self.cond:
-            rs = self.res[rt.name]
+            rs = self.res[rt.key]
             old = rs.objs.get(key)
             if old is None:
                 raise NotFound(key)
@@ -257,7 +257,7 @@ class Store:
 
     def delete(self, rt, key, fn=None, silent=False):
         with self.cond:
-            rs = self.res[rt.name]
+            rs = self.res[rt.key]
             old = rs.objs.get(key)
             if old is None:
                 raise NotFound(key)
@@ -283,7 +283,7 @@ class Store:
     # ------------------------------------------------------------ reads
     def get(self, rt, key):
         with self.cond:
-            return self.res[rt.name].objs.get(key)
+            return self.res[rt.key].objs.get(key)
 
     def overlay(self, rs, snap):
         """key -> Obj-or-None: the state at RV snap of every key changed after
@@ -350,7 +350,7 @@ class Store:
 
     def oracle(self, rt, ns=None):
         with self.cond:
-            rs = self.res[rt.name]
+            rs = self.res[rt.key]
             lo, hi = rs.ns_range(ns)
             items = {k: str(rs.objs[k].rv) for k in rs.keys[lo:hi]}
             return str(self.rv), items

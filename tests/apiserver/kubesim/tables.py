@@ -1,5 +1,5 @@
 """meta.k8s.io/v1 Tables, as the apiserver answers `Accept: application/json;as=Table;...`
-(what kubectl asks for), and the CustomResourceDefinition of the crontabs.
+(what kubectl asks for), and the CustomResourceDefinitions of the custom resources.
 
 The columns and cells follow the apiserver's printers (pkg/printers/internalversion/
 printers.go: printPod, printDeployment, printNode, printNamespace, printConfigMap,
@@ -10,6 +10,7 @@ then each JSONPath, cells typed; no columns means one, Age).
 
 import calendar
 import json
+import re
 import time
 from decimal import Decimal
 
@@ -343,6 +344,18 @@ CRONTAB_COLUMNS = [
     {"name": "Image", "type": "string", "priority": 1, "jsonPath": ".spec.image"},
 ]
 
+# Knative Serving's, as its CRD (config/core/300-resources/service.yaml) has them
+KSVC_COLUMNS = [
+    {"name": "URL", "type": "string", "jsonPath": ".status.url"},
+    {"name": "LatestCreated", "type": "string", "jsonPath": ".status.latestCreatedRevisionName"},
+    {"name": "LatestReady", "type": "string", "jsonPath": ".status.latestReadyRevisionName"},
+    {"name": "Ready", "type": "string", "jsonPath": ".status.conditions[?(@.type=='Ready')].status"},
+    {"name": "Reason", "type": "string", "jsonPath": ".status.conditions[?(@.type=='Ready')].reason"},
+]
+
+# the additionalPrinterColumns of each custom resource, by its RType's key
+PRINTER_COLUMNS = {"crontabs": CRONTAB_COLUMNS, "services.serving.knative.dev": KSVC_COLUMNS}
+
 
 def crd_for(rt):
     """The CustomResourceDefinition of an unstructured (custom) resource type."""
@@ -358,7 +371,7 @@ def crd_for(rt):
             "versions": [{"name": rt.version, "served": True, "storage": True,
                           "schema": {"openAPIV3Schema": {"type": "object",
                                                          "x-kubernetes-preserve-unknown-fields": True}},
-                          "additionalPrinterColumns": CRONTAB_COLUMNS}],
+                          "additionalPrinterColumns": PRINTER_COLUMNS[rt.key]}],
             "conversion": {"strategy": "None"},
         },
         "status": {"acceptedNames": {"plural": rt.name, "singular": rt.singular, "kind": rt.kind,
@@ -403,12 +416,24 @@ def go_format(v):
     return v
 
 
+FILTER = re.compile(r"^(\w+)\[\?\(@\.(\w+)=='([^']*)'\)\]$")
+
+
 def crd_cell(column, obj, now):
+    """A cell of a column whose JSONPath is members, each maybe with one
+    filter on an array of objects ("conditions[?(@.type=='Ready')]")."""
     v = obj
-    for part in column["jsonPath"].split(".")[1:]:
-        if not isinstance(v, dict) or part not in v:
+    for part in re.findall(r"\w+(?:\[\?\(@\.\w+=='[^']*'\)\])?", column["jsonPath"]):
+        m = FILTER.match(part)
+        name = m.group(1) if m else part
+        if not isinstance(v, dict) or name not in v:
             return None
-        v = v[part]
+        v = v[name]
+        if m:
+            v = next((e for e in (v if isinstance(v, list) else [])
+                      if isinstance(e, dict) and e.get(m.group(2)) == m.group(3)), None)
+            if v is None:
+                return None
     if v is None:
         return None
     t = column["type"]
@@ -429,15 +454,15 @@ def crd_cell(column, obj, now):
 
 def crd_columns(rt):
     cols = [col("Name", fmt="name", desc=NAME_DESC)]
-    for c in CRONTAB_COLUMNS:
+    for c in PRINTER_COLUMNS[rt.key]:
         cols.append(col(c["name"], c["type"], c.get("priority", 0),
                         desc=c.get("description") or
                         "Custom resource definition column (in JSONPath format): " + c["jsonPath"]))
     return cols
 
 
-def crd_row(obj, now):
-    return [get(obj, "metadata", "name")] + [crd_cell(c, obj, now) for c in CRONTAB_COLUMNS]
+def crd_row(rt, obj, now):
+    return [get(obj, "metadata", "name")] + [crd_cell(c, obj, now) for c in PRINTER_COLUMNS[rt.key]]
 
 
 ROWS = {
@@ -469,9 +494,9 @@ def to_table(rt, objs, meta, include, version="v1"):
     """A Table of objs (dicts with kind/apiVersion) for rt; include: Object, None or Metadata."""
     now = time.time()
     if rt.unstructured:
-        cols, row = crd_columns(rt), crd_row
+        cols, row = crd_columns(rt), lambda o, t: crd_row(rt, o, t)
     else:
-        cols, row = ROWS.get(rt.name, ([col("Name", fmt="name", desc=NAME_DESC), col("Age", desc=AGE_DESC)],
+        cols, row = ROWS.get(rt.key, ([col("Name", fmt="name", desc=NAME_DESC), col("Age", desc=AGE_DESC)],
                                        lambda o, t: [get(o, "metadata", "name"),
                                                      since(get(o, "metadata", "creationTimestamp"), t)]))
     rows = []
