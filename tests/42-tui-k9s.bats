@@ -136,6 +136,18 @@ crd_gets_are() { [ "$(crd_gets)" -eq "$1" ]; }
 	run ! screen_has 'URL'
 }
 
+# Object $2 (in default) of resource $1 changed: the frame that shows
+# the change (waited for: it lays the columns out anew) has the columns
+# NAME and AGE, and none of Knative's.
+update_shows_name_and_age() {
+	local rv
+	rv=$(simctl POST /update "{\"resource\":\"$1\",\"namespace\":\"default\",\"name\":\"$2\",\"patch\":{\"metadata\":{\"labels\":{\"x\":\"y\"}}}}" |
+		jq -r .metadata.resourceVersion)
+	wait_screen " $2 +[0-9]+[smhdy][0-9a-z]* +$rv Updated "
+	wait_screen ' NAME +AGE +RV +DELTA +LAST'
+	run ! screen_has 'URL'
+}
+
 @test "tui: : on Knative's Services leaves an open tab of the core group's Services as it was" {
 	sim_restart --pods 0 --knative
 	tui_start services --kubeconfig "$SIM_KUBECONFIG"
@@ -147,12 +159,7 @@ crd_gets_are() { [ "$(crd_gets)" -eq "$1" ]; }
 	keys 1
 	wait_screen ' services  2 objects .*synced'
 	# and the cells a change makes are the core's still
-	rv=$(simctl POST /update '{"resource":"services","namespace":"default","name":"kubernetes","patch":{"metadata":{"labels":{"x":"y"}}}}' |
-		jq -r .metadata.resourceVersion)
-	# (waits: the frame that shows the change lays the columns out anew)
-	wait_screen " kubernetes +[0-9]+[smhdy][0-9a-z]* +$rv Updated "
-	wait_screen ' NAME +AGE +RV +DELTA +LAST'
-	run ! screen_has 'URL'
+	update_shows_name_and_age services kubernetes
 }
 
 @test "tui: a tab whose CRD could not be read keeps NAME and AGE when : reads it later" {
@@ -169,11 +176,7 @@ crd_gets_are() { [ "$(crd_gets)" -eq "$1" ]; }
 	wait_gone 'resolving ksvc'
 	# the tab's rows were made for NAME and AGE: it keeps them, and the
 	# cells a change makes are AGE's still
-	rv=$(simctl POST /update '{"resource":"ksvc","namespace":"default","name":"hello","patch":{"metadata":{"labels":{"x":"y"}}}}' |
-		jq -r .metadata.resourceVersion)
-	wait_screen " hello +[0-9]+[smhdy][0-9a-z]* +$rv Updated "
-	wait_screen ' NAME +AGE +RV +DELTA +LAST'
-	run ! screen_has 'URL'
+	update_shows_name_and_age ksvc hello
 }
 
 @test "tui: n narrows every tab to one namespace, Tab completing; Esc shows all again" {
