@@ -300,12 +300,6 @@ void ostree_refilter(struct ostree *t, ostree_pred_fn *pred, void *ctx)
 	fix_counts(t->root, pred, ctx);
 }
 
-void ostree_recount(struct ostree *t)
-{
-	t->all_shown = false;
-	fix_counts(t->root, NULL, NULL);
-}
-
 /* While ostree_recount_nodes() counts: one of the node's two children is. */
 #define ONE_DONE (1u << 31)
 

@@ -117,18 +117,13 @@ void ostree_refilter_shown(struct ostree *t, ostree_pred_fn *pred, void *ctx);
 
 /*
  * Every count made again from the nodes' shown flags as they are, after
- * the caller set them itself (n->shown), in whatever order it reads its
- * nodes fastest: a pass in memory order rather than the tree's.  Every
- * flag must have been set when all_shown was (they were stale).  O(n).
- */
-void ostree_recount(struct ostree *t);
-/*
- * The same, bottom up from the leaves rather than in the tree's order:
- * nodes[0, nr) are every node of t, in the order the caller reads them
- * fastest (memory order); queue has room for nr.  Each node is then read
- * once in that order and once when its subtree is counted, and many such
- * reads are independent (fetched ahead), where a walk of the tree waits
- * for each left child in turn.
+ * the caller set them itself (n->shown); every flag must have been set
+ * when all_shown was (they were stale).  O(n), bottom up from the leaves
+ * rather than in the tree's order: nodes[0, nr) are every node of t, in
+ * the order the caller reads them fastest (memory order); queue has room
+ * for nr.  Each node is then read once in that order and once when its
+ * subtree is counted, and many such reads are independent (fetched
+ * ahead), where a walk of the tree waits for each left child in turn.
  */
 void ostree_recount_nodes(struct ostree *t, struct ostree_node *const *nodes, size_t nr,
 			  struct ostree_node **queue);

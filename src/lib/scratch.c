@@ -13,17 +13,14 @@ void *scratch_get(struct scratch *s, size_t size)
 	if (s->base && size <= s->size)
 		return s->base;
 	scratch_release(s);
-	/* A quarter more: a table that grows by a few rows maps it once. */
-	size_t want = size + size / 4;
-	size_t page = 4096;
-	want = (want + page - 1) / page * page;
-	void *p = mmap(NULL, want ? want : page, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	/* A quarter more, in whole pages: a table that grows by a few rows
+	 * maps it once. */
+	size_t want = (size + size / 4) / 4096 * 4096 + 4096;
+	void *p = mmap(NULL, want, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		die("out of memory (a scratch buffer of %zu bytes: %s)", want, strerror(errno));
 	s->base = p;
-	s->size = want ? want : page;
-	s->used_ms = mono_ms();
+	s->size = want;
 	return p;
 }
 

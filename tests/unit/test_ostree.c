@@ -290,29 +290,6 @@ TEST(show_all_then_filter_again)
 }
 
 /* Flags set by the caller in its own order, then the counts made again. */
-TEST(flags_set_directly_then_recount)
-{
-	struct ostree t;
-	struct ostree_node *nodes[ITEMS];
-
-	random_items(&t, nodes);
-	ostree_build(&t, nodes, ITEMS, even_keys, NULL);
-	for (int i = 0; i < ITEMS; i++) {	/* in the array's order, not the tree's */
-		items[i].shown = rnd(3) == 0;
-		items[i].node.shown = items[i].shown;
-	}
-	ostree_recount(&t);
-	CHECK(agrees(&t));
-	/* After show_all every flag is stale: all set, then counted. */
-	ostree_show_all(&t);
-	for (int i = 0; i < ITEMS; i++) {
-		items[i].shown = items[i].key % 3 == 0;
-		items[i].node.shown = items[i].shown;
-	}
-	ostree_recount(&t);
-	CHECK(agrees(&t));
-}
-
 /*
  * Counted bottom up from the nodes in the array's order (a table's rows
  * in memory order): the same counts, after flags set directly, after
@@ -421,7 +398,6 @@ int main(void)
 	RUN(build_and_refilter);
 	RUN(relinked_over_its_own_nodes_in_a_new_order);
 	RUN(show_all_then_filter_again);
-	RUN(flags_set_directly_then_recount);
 	RUN(flags_set_directly_then_counted_from_the_leaves);
 	RUN(sorted_inserts_stay_shallow);
 	RUN(address_ordered_build_stays_shallow);
