@@ -251,7 +251,9 @@ restore_lower() {	# restore_lower CLIENT_GO
 	simctl POST /churn '{"resource":"pods","count":30,"seed":3}' >/dev/null
 	wait_until 10 converged
 	OLD_RV=$(sim_oracle pods | jq -r .resourceVersion)
-	sim_restart --reuse-credentials --port "$port" --pods 5 --start-rv 10
+	# The watch cache's 3 s wait for a resourceVersion it lacks is the
+	# server's own timing, not what is checked: shortened.
+	sim_restart --reuse-credentials --port "$port" --pods 5 --start-rv 10 --fresh-wait 0.2
 	wait_until 60 bash -c "$(declare -f nreq simctl); [ \$(nreq watch) -ge 1 ]"
 	sleep 2
 	# Re-watched from kinf's RV, nothing else: no list, no probe.

@@ -336,6 +336,8 @@ struct flight *flight_new(const struct flight_opts *opts)
 		die("cannot start the flight recorder's thread");
 	if (pthread_create(&f->writer, NULL, writer_main, f))
 		die("cannot start the flight recorder's dump writer");
+	pthread_setname_np(f->folder, "kinf-fl-folder");
+	pthread_setname_np(f->writer, "kinf-fl-writer");
 	return f;
 }
 

@@ -743,6 +743,7 @@ struct transport *transport_new(const struct transport_opts *opts)
 	int rc = pthread_create(&tp->thread, NULL, connection_thread, tp);
 	if (rc)
 		die("cannot start the connection thread: %s", strerror(rc));
+	pthread_setname_np(tp->thread, "kinf-http");
 	return tp;
 }
 

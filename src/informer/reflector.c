@@ -208,6 +208,8 @@ int reflector_start(struct reflector *r, struct errbuf *err)
 	if (!(r->decoder = decoder_new(&r->stop.flag, err)))
 		return -1;
 	int rc = pthread_create(&r->thread, NULL, reflector_main, r);
+	if (!rc)
+		pthread_setname_np(r->thread, "kinf-reflector");
 	if (rc) {
 		errbuf_set(err, "cannot start the reflector thread: %s", strerror(rc));
 		decoder_free(r->decoder);

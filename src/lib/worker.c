@@ -68,6 +68,7 @@ struct worker *worker_new(void)
 	int rc = pthread_create(&w->thread, NULL, worker_main, w);
 	if (rc)
 		die("cannot start a thread: %s", strerror(rc));
+	pthread_setname_np(w->thread, "kinf-worker");
 	return w;
 }
 

@@ -856,7 +856,7 @@ class APIHandler(BaseHTTPRequestHandler):
             except ValueError as e:
                 raise HTTPError(400, str(e))
             after = prefix + start
-        deadline = time.monotonic() + 3
+        deadline = time.monotonic() + sim.opts.fresh_wait
         while True:
             with st.cond:
                 rs = st.res[rt.key]
@@ -887,7 +887,7 @@ class APIHandler(BaseHTTPRequestHandler):
                         if limit > 0:
                             # NotOlderThan with a limit: etcd at its latest revision, then checked
                             raise too_large(R, cur, 0)
-                        # the watch cache waits 3 s for it
+                        # the watch cache waits for it (3 s, --fresh-wait)
                         if time.monotonic() < deadline:
                             st.cond.wait(0.1)
                             continue
@@ -984,10 +984,10 @@ class APIHandler(BaseHTTPRequestHandler):
         error = None        # the Status of a lone ERROR event
         snapshot = []
         if sie and R and not (f is not None and f.kind == "410"):
-            # A streaming list waits up to 3 s for the watch cache to reach
+            # A streaming list waits up to 3 s (--fresh-wait) for the watch cache to reach
             # its resourceVersion, then fails with an ERROR event (cacher's
             # waitUntilWatchCacheFreshAndForceAllEvents); headers only after.
-            end = time.monotonic() + 3
+            end = time.monotonic() + sim.opts.fresh_wait
             with st.cond:
                 while st.rv < R and time.monotonic() < end:
                     st.cond.wait(max(0.0, min(0.5, end - time.monotonic())))

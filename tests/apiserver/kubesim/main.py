@@ -47,6 +47,9 @@ def parse_args(argv):
     p.add_argument("--future-rev-504", action="store_true",
                    help="limited lists and continue tokens above the current resourceVersion: 504 at once, "
                         "as Kubernetes 1.34+, instead of 1.28's 500 from etcd")
+    p.add_argument("--fresh-wait", type=float, default=3.0, metavar="SECONDS",
+                   help="how long a read at a resourceVersion above the current one waits for it before "
+                        "its 504 (the watch cache's wait: 3 s, as the apiserver; tests shorten it)")
     p.add_argument("--knative", action="store_true",
                    help="serve core v1 services and Knative Serving's services.serving.knative.dev too: "
                         "two kinds Service, of one plural, in two groups")
