@@ -336,8 +336,6 @@ struct flight *flight_new(const struct flight_opts *opts)
 		die("cannot start the flight recorder's thread");
 	if (pthread_create(&f->writer, NULL, writer_main, f))
 		die("cannot start the flight recorder's dump writer");
-	pthread_setname_np(f->folder, "kinf-fl-folder");
-	pthread_setname_np(f->writer, "kinf-fl-writer");
 	return f;
 }
 
@@ -984,6 +982,7 @@ static void *folder_main(void *arg)
 {
 	struct flight *f = arg;
 
+	thread_name("kinf-fl-folder");
 #ifdef __linux__
 	/* Linux has a niceness per thread; refused, or elsewhere, it runs as the others */
 	(void)setpriority(PRIO_PROCESS, (id_t)gettid(), FOLDER_NICE);
@@ -1866,6 +1865,7 @@ static void *writer_main(void *arg)
 {
 	struct flight *f = arg;
 
+	thread_name("kinf-fl-writer");
 #ifdef __linux__
 	(void)setpriority(PRIO_PROCESS, (id_t)gettid(), WRITER_NICE);
 #endif

@@ -711,6 +711,7 @@ static void *connection_thread(void *arg)
 {
 	struct transport *tp = arg;
 
+	thread_name("kinf-http");
 	for (;;) {
 		if (take_requests(tp) && !tp->running)
 			break;
@@ -743,7 +744,6 @@ struct transport *transport_new(const struct transport_opts *opts)
 	int rc = pthread_create(&tp->thread, NULL, connection_thread, tp);
 	if (rc)
 		die("cannot start the connection thread: %s", strerror(rc));
-	pthread_setname_np(tp->thread, "kinf-http");
 	return tp;
 }
 

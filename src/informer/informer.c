@@ -542,6 +542,7 @@ static void *processor_main(void *arg)
 {
 	struct informer *inf = arg;
 
+	thread_name("kinf-processor");
 	while (fifo_pop(inf->fifo, handle_deltas, inf) == 0)
 		check_synced(inf);
 	return NULL;
@@ -599,6 +600,7 @@ static void *resync_main(void *arg)
 {
 	struct informer *inf = arg;
 
+	thread_name("kinf-resync");
 	pthread_mutex_lock(&inf->lock);
 	while (!inf->stopped) {
 		if (!inf->watching) {
@@ -772,16 +774,12 @@ int informer_start(struct informer *inf, struct errbuf *err)
 	pthread_mutex_unlock(&inf->lock);
 
 	rc = pthread_create(&inf->processor, NULL, processor_main, inf);
-	if (!rc)
-		pthread_setname_np(inf->processor, "kinf-processor");
 	if (rc) {
 		errbuf_set(err, "cannot start the processor thread: %s", strerror(rc));
 		goto not_started;
 	}
 	if (inf->resync_check_ms) {
 		rc = pthread_create(&inf->resyncer, NULL, resync_main, inf);
-		if (!rc)
-			pthread_setname_np(inf->resyncer, "kinf-resync");
 		if (rc) {
 			errbuf_set(err, "cannot start the resync thread: %s", strerror(rc));
 			fifo_close(inf->fifo);

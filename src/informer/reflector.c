@@ -144,6 +144,7 @@ static void *reflector_main(void *arg)
 {
 	struct reflector *r = arg;
 
+	thread_name("kinf-reflector");
 	for (;;) {
 		list_and_watch(r);
 		if (stop_requested(&r->stop))
@@ -208,8 +209,6 @@ int reflector_start(struct reflector *r, struct errbuf *err)
 	if (!(r->decoder = decoder_new(&r->stop.flag, err)))
 		return -1;
 	int rc = pthread_create(&r->thread, NULL, reflector_main, r);
-	if (!rc)
-		pthread_setname_np(r->thread, "kinf-reflector");
 	if (rc) {
 		errbuf_set(err, "cannot start the reflector thread: %s", strerror(rc));
 		decoder_free(r->decoder);

@@ -133,6 +133,7 @@ static void *decoder_main(void *arg)
 {
 	struct decoder *d = arg;
 
+	thread_name("kinf-decoder");
 	pthread_mutex_lock(&d->lock);
 	for (;;) {
 		wait_for_work(d);
@@ -202,8 +203,6 @@ struct decoder *decoder_new(const atomic_bool *stop, struct errbuf *err)
 	pthread_cond_init(&d->room, NULL);
 	pthread_cond_init(&d->idle, NULL);
 	rc = pthread_create(&d->thread, NULL, decoder_main, d);
-	if (!rc)
-		pthread_setname_np(d->thread, "kinf-decoder");
 	if (rc) {
 		errbuf_set(err, "cannot start the decoder thread: %s", strerror(rc));
 		pthread_mutex_destroy(&d->lock);

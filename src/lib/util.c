@@ -143,6 +143,11 @@ int64_t wall_ms(void)
 	return clock_ms(CLOCK_REALTIME);
 }
 
+void thread_name(const char *name)
+{
+	(void)pthread_setname_np(pthread_self(), name);
+}
+
 void cond_init_monotonic(pthread_cond_t *cond)
 {
 	pthread_condattr_t attr;

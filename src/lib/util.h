@@ -69,6 +69,12 @@ void warning(const char *fmt, ...) PRINTF(1, 2);
 
 /* Milliseconds: monotonic for intervals, wall clock for display. */
 int64_t mono_ms(void);
+/*
+ * Names the calling thread, as top -H, ps -L and gdb show it (at most 15
+ * bytes).  Named from inside: naming another thread opens a file in
+ * /proc for writing.
+ */
+void thread_name(const char *name);
 int64_t wall_ms(void);
 
 /*

@@ -38,6 +38,7 @@ static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 
+	thread_name("kinf-worker");
 	pthread_mutex_lock(&w->lock);
 	for (;;) {
 		while (!w->quit && (!w->job || w->done))
@@ -68,7 +69,6 @@ struct worker *worker_new(void)
 	int rc = pthread_create(&w->thread, NULL, worker_main, w);
 	if (rc)
 		die("cannot start a thread: %s", strerror(rc));
-	pthread_setname_np(w->thread, "kinf-worker");
 	return w;
 }
 
