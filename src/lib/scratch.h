@@ -10,7 +10,9 @@
  * pages of one 1.6 MB array of a sort at 100,000 rows, 6-9 ms, most of
  * the sort).  malloc hands such a size out as its own mapping and gives
  * it back at free().  The buffer is a mapping of its own too, so that
- * what it holds is given back when this says, not by malloc's rules.
+ * what it holds is given back when this says, not by malloc's rules;
+ * from 2 MiB up, in huge pages where the system allows them, which make
+ * the first use after an idle spell cheap too.
  *
  * Not thread-safe: the owner's thread only.
  */
@@ -27,9 +29,9 @@ struct scratch {
 };
 
 /*
- * At least size bytes, aligned to a page, their contents undefined; valid
- * until the next scratch_get() or a release.  Never fails (dies as
- * xmalloc does).
+ * At least size bytes, aligned to a page (to a huge page from 2 MiB up),
+ * their contents undefined; valid until the next scratch_get() or a
+ * release.  Never fails (dies as xmalloc does).
  */
 void *scratch_get(struct scratch *s, size_t size);
 /* Gives the buffer back when it was last got keep_ms or more ago. */

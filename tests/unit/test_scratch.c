@@ -52,8 +52,69 @@ TEST(kept_between_uses_and_given_back_when_idle)
 	scratch_release(&s);			/* twice: nothing */
 }
 
+/* Whether transparent huge pages may be asked for (madvise or always). */
+static bool thp_on(void)
+{
+	char buf[128] = "";
+	FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+
+	if (!f)
+		return false;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = 0;
+	fclose(f);
+	return strstr(buf, "[always]") || strstr(buf, "[madvise]");
+}
+
+/* The kB of the mapping at p that are in huge pages (smaps' AnonHugePages). */
+static long huge_kb(const void *p)
+{
+	char line[256];
+	FILE *f = fopen("/proc/self/smaps", "r");
+	bool in = false;
+	long kb = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi;
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' '))
+			in = (uintptr_t)p >= lo && (uintptr_t)p < hi;
+		else if (in && sscanf(line, "AnonHugePages: %ld kB", &kb) == 1)
+			break;
+	}
+	fclose(f);
+	return kb;
+}
+
+TEST(a_large_buffer_is_in_huge_pages)
+{
+	struct scratch s = { 0 };
+	const size_t huge = 2 * 1024 * 1024;
+	char *a = scratch_get(&s, 5 * huge);
+
+	/* whole huge pages, aligned to one, and nothing mapped around them
+	 * that the alignment left */
+	CHECK((uintptr_t)a % huge == 0);
+	CHECK(s.size % huge == 0 && s.size >= 5 * huge);
+	memset(a, 'h', s.size);
+	CHECK(mapped(a) && mapped(a + s.size - 1));
+	if (thp_on())
+		CHECK(huge_kb(a) > 0);
+	else
+		printf("# transparent huge pages are off here: their use not checked\n");
+	scratch_release(&s);
+	CHECK(!mapped(a));
+	/* a small one is not rounded up to a huge page */
+	char *b = scratch_get(&s, 10000);
+	CHECK(s.size < huge);
+	b[0] = 1;
+	scratch_release(&s);
+}
+
 int main(void)
 {
 	RUN(kept_between_uses_and_given_back_when_idle);
+	RUN(a_large_buffer_is_in_huge_pages);
 	return unit_done();
 }
