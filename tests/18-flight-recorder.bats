@@ -137,6 +137,38 @@ churn_done() { simctl GET /churn | jq -e '.running == false' >/dev/null; }
 	[ "$(jq length "$BATS_TEST_TMPDIR/c.json")" -eq 3 ]
 }
 
+@test "flight recorder: a hidden dump a dead kinf left goes; one being written, a fresh one and other files stay" {
+	DIR=$BATS_TEST_TMPDIR/dumps
+	mkdir -p "$DIR"
+	for x in DEAD01 HELD01 FRESH1; do echo partial >"$DIR/.kinf-signal.rec.gz.$x"; done
+	echo mine >"$DIR/.kinf-notes"
+	echo mine >"$DIR/kinf-signal.rec.gz.DEAD02"
+	touch -d '-2 min' "$DIR/.kinf-signal.rec.gz.DEAD01" "$DIR/.kinf-signal.rec.gz.HELD01" \
+		"$DIR/.kinf-notes" "$DIR/kinf-signal.rec.gz.DEAD02"
+	# another kinf's writer, still at it: its lock held (by flock itself, -o)
+	flock -o "$DIR/.kinf-signal.rec.gz.HELD01" sleep 60 3>&- &
+	local holder=$!
+	wait_until 5 bash -c "! flock -n '$DIR/.kinf-signal.rec.gz.HELD01' true"
+	sim_start --pods 3
+	start_watch pods --flight-recorder 2m --flight-tail 0s
+	wait_until 20 synced
+	# removed as the recorder starts (its writer's thread): the dead one only
+	wait_until 10 bash -c "[ ! -e '$DIR/.kinf-signal.rec.gz.DEAD01' ]"
+	[ -e "$DIR/.kinf-signal.rec.gz.HELD01" ]
+	[ -e "$DIR/.kinf-signal.rec.gz.FRESH1" ]
+	[ -e "$DIR/.kinf-notes" ]
+	[ -e "$DIR/kinf-signal.rec.gz.DEAD02" ]
+	# after a dump too, once the holder is gone
+	pkill -P "$holder" sleep || true
+	wait "$holder" 2>/dev/null || true
+	kill -USR1 "$KINF_PID"
+	wait_until 10 wrote 1
+	wait_until 10 bash -c "[ ! -e '$DIR/.kinf-signal.rec.gz.HELD01' ]"
+	[ -e "$DIR/.kinf-signal.rec.gz.FRESH1" ]
+	[ "$(dumps | wc -l)" -eq 1 ]
+	stop_watch
+}
+
 @test "flight recorder: D in the TUI writes a dump, and the status line says where" {
 	sim_start --pods 3
 	DIR=$BATS_TEST_TMPDIR/dumps

@@ -73,6 +73,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -1761,11 +1762,14 @@ static void prune(const char *dir, unsigned keep)
 }
 
 /*
- * A dump is written under a hidden name (dir/.kinf-TIME-REASON.rec.gz.XXXXXX,
+ * A dump is written under a hidden name (dir/.kinf-REASON.rec.gz.XXXXXX,
  * 0600) and takes its own, dir/kinf-TIME-REASON[-N].rec.gz, only once it
  * is complete: writing takes seconds, and what watches the folder (a
  * sidecar that ships dumps, --flight-keep's count) sees none half
- * written.  The fd, with *tmp; or -1 with err.
+ * written.  Its writer holds a lock on it (flock) until it is closed, so
+ * that the hidden file of a writer that died (a crash, a kill -9) can be
+ * told from one being written: see prune_stale().  The fd, with *tmp; or
+ * -1 with err.
  */
 static int dump_create(const struct flight *f, const struct dtrigger *tr, char **tmp,
 		       struct errbuf *err)
@@ -1778,8 +1782,48 @@ static int dump_create(const struct flight *f, const struct dtrigger *tr, char *
 		free(p);
 		return -1;
 	}
+	(void)flock(fd, LOCK_EX);	/* refused (a filesystem without locks): the age alone */
 	*tmp = p;
 	return fd;
+}
+
+/*
+ * A hidden dump that no writer holds and that has not changed for this
+ * long is a dead writer's: the age covers the moment between a writer's
+ * mkostemp() and its flock(), and a filesystem without locks.
+ */
+#define STALE_DUMP_S 60
+
+/* Whether name is a hidden dump's: .kinf-REASON.rec.gz.XXXXXX. */
+static bool hidden_dump_name(const char *name)
+{
+	const char *ext = strstr(name, ".rec.gz.");
+
+	return !strncmp(name, ".kinf-", 6) && ext && strlen(ext) == strlen(".rec.gz.XXXXXX");
+}
+
+/* The hidden dumps of dir whose writers died go (see dump_create()). */
+static void prune_stale(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	time_t now = time(NULL);
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (!hidden_dump_name(e->d_name))
+			continue;
+		int fd = openat(dirfd(d), e->d_name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+		struct stat st;
+		if (fd < 0)
+			continue;
+		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && now - st.st_mtime >= STALE_DUMP_S &&
+		    flock(fd, LOCK_EX | LOCK_NB) == 0)
+			(void)unlinkat(dirfd(d), e->d_name, 0);
+		close(fd);
+	}
+	closedir(d);
 }
 
 /*
@@ -1869,6 +1913,7 @@ static void *writer_main(void *arg)
 #ifdef __linux__
 	(void)setpriority(PRIO_PROCESS, (id_t)gettid(), WRITER_NICE);
 #endif
+	prune_stale(f->o.dir);	/* what a crash left, before any dump of ours */
 	pthread_mutex_lock(&f->dump_lock);
 	for (;;) {
 		/* a dump taken waits for its checkpoints' texts, also at stop */
@@ -1886,6 +1931,7 @@ static void *writer_main(void *arg)
 		struct dresult *r = xcalloc(1, sizeof(*r));
 		if (dump_write(f, d, &r->path, &r->err) == 0) {
 			prune(f->o.dir, f->o.keep);
+			prune_stale(f->o.dir);
 			r->reason = d->tr.reason;
 			d->tr.reason = NULL;
 		}
