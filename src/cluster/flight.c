@@ -1731,19 +1731,56 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* --flight-keep: the oldest dumps of dir go (names sort by their time). */
+/*
+ * A hidden dump that no writer holds and that has not changed for this
+ * long is a dead writer's (see dump_create()): the age covers the moment
+ * between a writer's mkostemp() and its flock(), and a filesystem
+ * without locks.
+ */
+#define STALE_DUMP_S 60
+
+/* Whether name is a hidden dump's: .kinf-REASON.rec.gz.XXXXXX. */
+static bool hidden_dump_name(const char *name)
+{
+	const char *ext = strstr(name, ".rec.gz.");
+
+	return !strncmp(name, ".kinf-", 6) && ext && strlen(ext) == strlen(".rec.gz.XXXXXX");
+}
+
+/* The hidden dump name in dir goes if its writer died. */
+static void unlink_if_stale(int dir, const char *name, time_t now)
+{
+	int fd = openat(dir, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	struct stat st;
+
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && now - st.st_mtime >= STALE_DUMP_S &&
+	    flock(fd, LOCK_EX | LOCK_NB) == 0)
+		(void)unlinkat(dir, name, 0);
+	close(fd);
+}
+
+/*
+ * In one pass over dir: the hidden dumps whose writers died go, and with
+ * keep (--flight-keep; 0: all kept) the oldest dumps beyond it (names
+ * sort by their time).
+ */
 static void prune(const char *dir, unsigned keep)
 {
-	DIR *d = keep ? opendir(dir) : NULL;
+	DIR *d = opendir(dir);
 	char **names = NULL;
 	size_t nr = 0, alloc = 0;
 	struct dirent *e;
+	time_t now = time(NULL);
 
 	if (!d)
 		return;
 	while ((e = readdir(d))) {
 		size_t n = strlen(e->d_name);
-		if (strncmp(e->d_name, "kinf-", 5) || n < 12 || strcmp(e->d_name + n - 7, ".rec.gz"))
+		if (hidden_dump_name(e->d_name))
+			unlink_if_stale(dirfd(d), e->d_name, now);
+		if (!keep || strncmp(e->d_name, "kinf-", 5) || n < 12 || strcmp(e->d_name + n - 7, ".rec.gz"))
 			continue;
 		ALLOC_GROW(names, nr + 1, alloc);
 		names[nr++] = xstrdup(e->d_name);
@@ -1768,7 +1805,7 @@ static void prune(const char *dir, unsigned keep)
  * sidecar that ships dumps, --flight-keep's count) sees none half
  * written.  Its writer holds a lock on it (flock) until it is closed, so
  * that the hidden file of a writer that died (a crash, a kill -9) can be
- * told from one being written: see prune_stale().  The fd, with *tmp; or
+ * told from one being written: see prune().  The fd, with *tmp; or
  * -1 with err.
  */
 static int dump_create(const struct flight *f, const struct dtrigger *tr, char **tmp,
@@ -1785,45 +1822,6 @@ static int dump_create(const struct flight *f, const struct dtrigger *tr, char *
 	(void)flock(fd, LOCK_EX);	/* refused (a filesystem without locks): the age alone */
 	*tmp = p;
 	return fd;
-}
-
-/*
- * A hidden dump that no writer holds and that has not changed for this
- * long is a dead writer's: the age covers the moment between a writer's
- * mkostemp() and its flock(), and a filesystem without locks.
- */
-#define STALE_DUMP_S 60
-
-/* Whether name is a hidden dump's: .kinf-REASON.rec.gz.XXXXXX. */
-static bool hidden_dump_name(const char *name)
-{
-	const char *ext = strstr(name, ".rec.gz.");
-
-	return !strncmp(name, ".kinf-", 6) && ext && strlen(ext) == strlen(".rec.gz.XXXXXX");
-}
-
-/* The hidden dumps of dir whose writers died go (see dump_create()). */
-static void prune_stale(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	time_t now = time(NULL);
-
-	if (!d)
-		return;
-	while ((e = readdir(d))) {
-		if (!hidden_dump_name(e->d_name))
-			continue;
-		int fd = openat(dirfd(d), e->d_name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-		struct stat st;
-		if (fd < 0)
-			continue;
-		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && now - st.st_mtime >= STALE_DUMP_S &&
-		    flock(fd, LOCK_EX | LOCK_NB) == 0)
-			(void)unlinkat(dirfd(d), e->d_name, 0);
-		close(fd);
-	}
-	closedir(d);
 }
 
 /*
@@ -1913,7 +1911,7 @@ static void *writer_main(void *arg)
 #ifdef __linux__
 	(void)setpriority(PRIO_PROCESS, (id_t)gettid(), WRITER_NICE);
 #endif
-	prune_stale(f->o.dir);	/* what a crash left, before any dump of ours */
+	prune(f->o.dir, 0);	/* what a crash left, before any dump of ours */
 	pthread_mutex_lock(&f->dump_lock);
 	for (;;) {
 		/* a dump taken waits for its checkpoints' texts, also at stop */
@@ -1931,7 +1929,6 @@ static void *writer_main(void *arg)
 		struct dresult *r = xcalloc(1, sizeof(*r));
 		if (dump_write(f, d, &r->path, &r->err) == 0) {
 			prune(f->o.dir, f->o.keep);
-			prune_stale(f->o.dir);
 			r->reason = d->tr.reason;
 			d->tr.reason = NULL;
 		}

@@ -69,13 +69,14 @@ void warning(const char *fmt, ...) PRINTF(1, 2);
 
 /* Milliseconds: monotonic for intervals, wall clock for display. */
 int64_t mono_ms(void);
+int64_t wall_ms(void);
+
 /*
  * Names the calling thread, as top -H, ps -L and gdb show it (at most 15
  * bytes).  Named from inside: naming another thread opens a file in
  * /proc for writing.
  */
 void thread_name(const char *name);
-int64_t wall_ms(void);
 
 /*
  * Timed waits on the monotonic clock, so that setting the wall clock
