@@ -769,7 +769,9 @@ static void tick(struct tui *t)
 	for (size_t i = 0; i < t->nr; i++) {
 		struct tab *tab = &t->tabs[i];
 		model_sample(&tab->m, now);
-		if (!t->paused && model_expire(&tab->m, now))
+		/* The rows deleted a while ago go, but not under a sort that is
+		 * still a page (at the next tick, its order built). */
+		if (!t->paused && !table_paging(tab) && model_expire(&tab->m, now))
 			table_refresh(t, tab, true);
 		/* Another tab's deltas may have filled the budget this one shares. */
 		model_hist_trim(&tab->m);

@@ -47,22 +47,27 @@
  *     build.  O(n × pieces), no comparison callback but for runs of a
  *     few rows, no allocation per row; one order is kept, not one per
  *     column, since one more would cost 40 bytes a row.
- *   - The screen shows one page of it: with no filter and the cursor on
- *     top, a new sort is answered with its first page (the first piece of
- *     every row, then only the tied runs the page's rows are in), drawn
- *     at once; the other runs and the tree's build follow in slices of
- *     the loop's idle time, and the rows that change meanwhile are placed
- *     after the build (struct pending).  The key pass reads the rows in
- *     their order in memory, names from the row's key, not from its
- *     object, and in a pass per level of pointers (the rows, then the
- *     texts they point at), so that each read is fetched ahead.
+ *   - The screen shows one page of it: with the cursor on top, a new
+ *     sort is answered with its first page (the first piece of every row,
+ *     then only the tied runs the page's rows are in), drawn at once; the
+ *     other runs and the tree's build follow in slices of the loop's idle
+ *     time, and the rows that change meanwhile are placed after the build
+ *     (struct pending).  The key pass reads the rows in their order in
+ *     memory, names from the row's key, not from its object, and in a
+ *     pass per level of pointers (the rows, then the texts they point
+ *     at), so that each read is fetched ahead.  With a filter (set before
+ *     the sort or typed while it is a page), every row's flag is set in
+ *     one pass and the page is the first shown rows: the runs they are in
+ *     are sorted as a walk from the top meets them, the others left to
+ *     the slices.
  *   - A filter cleared shows every row at once (ostree_show_all(), O(1):
  *     the flags are set again by the next filter).  A new filter sets
- *     every flag in one pass, O(n) (a text without regex syntax is found
- *     with strcasestr, not regexec; a filter of the key reads the rows in
- *     memory order, then their keys, and the counts are made again after,
- *     or only the flags that changed are set when few did); a label
- *     filter is matched once per distinct label set.
+ *     every flag in one pass, O(n): the rows in memory order, then what
+ *     the filter reads of each (its key; its object's namespace and
+ *     labels), and the counts are made again after, or only the flags
+ *     that changed are set when few did.  A text without regex syntax is
+ *     found with strcasestr, not regexec; a label filter is matched once
+ *     per distinct label set.
  *
  * Drawing reads only the rows on screen: O(rows shown × log n).
  */
@@ -219,11 +224,24 @@ struct pending {
 	struct keysort_item *items, *tmp;	/* the rows, ascending */
 	size_t nr;
 	size_t known;		/* the page: this many rows from the top are in place */
-	struct keysort_run *runs;	/* left by keysort_window(), from runs_done on */
+	/* Left by keysort_window(), in the order of their places, from
+	 * runs_done on; one a filtered page sorted is RUN_SORTED. */
+	struct keysort_run *runs;
 	size_t runs_nr, runs_done;
 	struct row **changed;	/* changed since their keys were made; repeats allowed */
 	size_t changed_nr, changed_alloc;
+	/*
+	 * With a filter (or a namespace): every row's shown flag is set by it
+	 * (the tree's flags, which its build keeps), shown of them, and the
+	 * page is the first page_nr shown rows in order.
+	 */
+	bool filtered;
+	size_t shown;
+	struct row **page;
+	size_t page_nr;
 };
+
+#define RUN_SORTED KEYSORT_DONE	/* a run's stage, once a filtered page sorted it */
 
 static inline struct table_state *ts(const struct tab *tab)
 {
@@ -646,6 +664,13 @@ static bool node_shown(struct ostree_node *n, void *ctx)
 	return c->memo->match[h];
 }
 
+/* The flag as it is (set by the filter already). */
+static bool node_flag(struct ostree_node *n, void *ctx)
+{
+	(void)ctx;
+	return n->shown;
+}
+
 /* A pass's context, with a memo when a label filter is set; shown_done() after. */
 static void shown_begin(struct shown_ctx *c, const struct tui *t, const struct tab *tab)
 {
@@ -673,11 +698,73 @@ static void pending_free(struct pending *pend)
 	if (!pend)
 		return;
 	free(pend->changed);	/* the arrays are st->mem's */
+	free(pend->page);
 	free(pend);
 }
 
 static void pending_finish(struct tui *t, struct tab *tab);
 static void order_restale(struct table_state *st);
+
+/* Whether a filter or the namespace hides rows of this tab. */
+static bool filtering(const struct tui *t, const struct tab *tab)
+{
+	return filter_active(&tab->filter) || (t->ns_filter[0] && tab->m.namespaced);
+}
+
+/* Whether what a filter asks of a row is all in its key. */
+static bool filter_by_key(const struct tui *t, const struct tab *tab)
+{
+	return filter_active(&tab->filter) && !tab->filter.sel &&
+	       !(t->ns_filter[0] && tab->m.namespaced);
+}
+
+/*
+ * A pass of the filter over many rows: what it reads of a row is its key
+ * (filter_by_key()), or its object's namespace and labels (a label set
+ * matched once, struct label_memo); flag_addr() is where, to be fetched
+ * a few rows ahead.
+ */
+struct flag_ctx {
+	struct shown_ctx sc;
+	bool by_key;
+};
+
+static void flag_begin(struct flag_ctx *c, const struct tui *t, const struct tab *tab)
+{
+	c->by_key = filter_by_key(t, tab);
+	shown_begin(&c->sc, t, tab);
+}
+
+static const void *flag_addr(const struct flag_ctx *c, const struct row *r)
+{
+	if (c->by_key)
+		return r->key;
+	/* The member, not the object: it may be in the struct's next line. */
+	return c->sc.tab->filter.sel ? (const void *)&r->obj->labels : (const void *)&r->obj->ns;
+}
+
+static bool flag_ask(const struct flag_ctx *c, struct row *r)
+{
+	return c->by_key ? filter_match_key(&c->sc.tab->filter, r->key) :
+	       node_shown(&r->order, (void *)&c->sc);
+}
+
+/* Row r's shown flag set by the filter; returns it. */
+static bool flag_set(const struct flag_ctx *c, struct row *r)
+{
+	return r->order.shown = flag_ask(c, r);
+}
+
+/* Row r changed or came while a filtered page is up: its flag and the count. */
+static void pending_flag(const struct tui *t, const struct tab *tab, struct row *r)
+{
+	struct pending *pend = ts(tab)->pend;
+	bool on = row_shown(t, tab, r);
+
+	if (on != r->order.shown)
+		pend->shown = on ? pend->shown + 1 : pend->shown - 1;
+	r->order.shown = on;
+}
 
 /* ---- the kind's columns as keys (struct table_state's key_vals) ---------- */
 
@@ -839,6 +926,8 @@ static void table_row_hook(struct model *m, struct row *r, bool freeing)
 	}
 	if (st->pend) {
 		pending_note(st->pend, r);
+		if (st->pend->filtered)
+			pending_flag(st->t, tab, r);
 		return;
 	}
 	if (freeing || st->order_stale) {	/* stale: built again before it is read */
@@ -1078,7 +1167,7 @@ static size_t order_keys(struct tab *tab, struct keysort_item *items, uint32_t *
  * spare: the sort's tmp, done with, for the nodes in order.
  */
 static void order_link(struct tui *t, struct tab *tab, const struct keysort_item *items, size_t nr,
-		       struct keysort_item *spare)
+		       struct keysort_item *spare, bool flags_set)
 {
 	struct table_state *st = ts(tab);
 	struct ostree_node **nodes = (struct ostree_node **)spare;
@@ -1089,11 +1178,12 @@ static void order_link(struct tui *t, struct tab *tab, const struct keysort_item
 		struct row *r = items[st->sort_desc ? nr - 1 - i : i].p;
 		nodes[i] = &r->order;
 	}
-	/* No filter: every row is shown, no need to ask each. */
-	bool all = !filter_active(&tab->filter) && !(t->ns_filter[0] && tab->m.namespaced);
+	/* No filter: every row is shown, no need to ask each; flags_set:
+	 * each row's flag is already the filter's (a filtered page's). */
+	ostree_pred_fn *pred = flags_set ? node_flag : filtering(t, tab) ? node_shown : NULL;
 	shown_begin(&sc, t, tab);
 	/* Every row the tree holds is in items: relinked, not unlinked first. */
-	ostree_relink(&st->order, nodes, nr, all ? NULL : node_shown, &sc);
+	ostree_relink(&st->order, nodes, nr, pred, &sc);
 	shown_done(&sc);
 	st->order_stale = st->filter_stale = false;
 }
@@ -1112,28 +1202,27 @@ static void order_build(struct tui *t, struct tab *tab)
 	sort_mem(tab, &items, &tmp, NULL);
 	size_t nr = order_keys(tab, items, &stage);
 	keysort_from(items, tmp, nr, stage, &ops);
-	order_link(t, tab, items, nr, tmp);
+	order_link(t, tab, items, nr, tmp, false);
 }
 
 #define PAGE_MIN_ROWS 4096	/* fewer: the whole sort costs no more than a page */
 
 /*
- * Whether a new sort can be answered with its first page: every row
- * shown (no filter: the page's rows are the first ones), the cursor on
+ * Whether a new sort can be answered with its first page: the cursor on
  * the top row (else the page is around its row's new place, which the
  * whole order gives), and enough rows for it to matter.
  */
-static bool page_will_do(const struct tui *t, const struct tab *tab)
+static bool page_will_do(const struct tab *tab)
 {
 	const struct table_state *st = ts(tab);
 
-	return st->height > 0 && !st->scroll.cur &&
-	       model_row_count(&tab->m) >= PAGE_MIN_ROWS && !filter_active(&tab->filter) &&
-	       !(t->ns_filter[0] && tab->m.namespaced);
+	return st->height > 0 && !st->scroll.cur && model_row_count(&tab->m) >= PAGE_MIN_ROWS;
 }
 
+static void pending_filter(struct tui *t, struct tab *tab);
+
 /* A new sort, its first page only: struct pending. */
-static void order_page(struct tab *tab)
+static void order_page(struct tui *t, struct tab *tab)
 {
 	struct table_state *st = ts(tab);
 	struct pending *pend = xcalloc(1, sizeof(*pend));
@@ -1149,7 +1238,110 @@ static void order_page(struct tab *tab)
 	keysort_window(pend->items, pend->tmp, pend->nr, stage, &ops, lo, lo + pend->known,
 		       pend->runs, &pend->runs_nr);
 	st->pend = pend;
-	st->order_stale = st->filter_stale = false;
+	st->order_stale = false;
+	pending_filter(t, tab);
+}
+
+/*
+ * The filter asked of every row while a sort is pending (the tree is not
+ * read meanwhile, and its build keeps the flags): each row's shown flag,
+ * and how many are shown.  In memory order, what each row's is read from
+ * fetched KEY_AHEAD rows before it is asked.
+ */
+static void pending_flags(struct tui *t, struct tab *tab)
+{
+	struct pending *pend = ts(tab)->pend;
+	struct row *ring[KEY_AHEAD], *r;
+	size_t iter = 0, n = 0;
+	struct flag_ctx c;
+
+	flag_begin(&c, t, tab);
+	pend->shown = 0;
+	while ((r = model_next_row_in_memory(&tab->m, &iter))) {
+		if (n >= KEY_AHEAD)	/* the row read KEY_AHEAD rows ago */
+			pend->shown += flag_set(&c, ring[n % KEY_AHEAD]);
+		__builtin_prefetch(flag_addr(&c, r));
+		ring[n++ % KEY_AHEAD] = r;
+	}
+	for (size_t i = n > KEY_AHEAD ? n - KEY_AHEAD : 0; i < n; i++)
+		pend->shown += flag_set(&c, ring[i % KEY_AHEAD]);
+	shown_done(&c.sc);
+}
+
+/* Whether a run of items holds a shown row. */
+static bool run_shows(const struct keysort_item *items, const struct keysort_run *run)
+{
+	for (size_t i = run->off; i < run->off + run->n; i++)
+		if (((const struct row *)items[i].p)->order.shown)
+			return true;
+	return false;
+}
+
+/*
+ * A filtered page: the first shown rows in the sort's order, as many as
+ * the screen holds (fewer when fewer are shown), into pend->page.  The
+ * items are read from the top (from the end when reversed); a run that
+ * keysort_window() left and that holds a shown row is sorted when the
+ * walk comes to it (in any order, keysort_run() says), one with none
+ * is stepped over whole.  The runs are in the order of their places, so
+ * one index follows the walk.
+ */
+static void pending_page(struct tab *tab)
+{
+	struct table_state *st = ts(tab);
+	struct pending *pend = st->pend;
+	struct keysort_ops ops = sort_ops;
+	size_t want = (size_t)st->height < pend->shown ? (size_t)st->height : pend->shown;
+	size_t nr = pend->nr, ri = 0;
+	bool desc = st->sort_desc;
+
+	ops.ctx = st;
+	pend->page = xrealloc(pend->page, (want ? want : 1) * sizeof(*pend->page));
+	pend->page_nr = 0;
+	for (size_t j = 0; j < nr && pend->page_nr < want;) {
+		size_t at = desc ? nr - 1 - j : j;
+		struct keysort_run *run = NULL;
+		/* The next run the walk comes to, the ones behind it passed. */
+		for (; ri < pend->runs_nr; ri++) {
+			run = &pend->runs[desc ? pend->runs_nr - 1 - ri : ri];
+			if (desc ? run->off <= at : run->off + run->n > at)
+				break;
+		}
+		if (ri == pend->runs_nr || (desc ? run->off + run->n <= at : run->off > at))
+			run = NULL;	/* at is in no run: in its place */
+		if (run && run->stage != RUN_SORTED) {
+			if (!run_shows(pend->items, run)) {
+				j += run->n;
+				continue;
+			}
+			keysort_run(pend->items, pend->tmp, run, &ops);
+			run->stage = RUN_SORTED;
+		}
+		if (j + KEY_AHEAD < nr)
+			__builtin_prefetch(&((const struct row *)
+					     pend->items[desc ? at - KEY_AHEAD : at + KEY_AHEAD].p)->order);
+		struct row *r = pend->items[at].p;
+		if (r->order.shown)
+			pend->page[pend->page_nr++] = r;
+		j++;
+	}
+}
+
+/*
+ * The filter as it is now, for a sort that is a page: every row's flag
+ * set and the first shown rows found, or with no filter none to set (the
+ * page is then the top rows, as keysort_window() left them).
+ */
+static void pending_filter(struct tui *t, struct tab *tab)
+{
+	struct pending *pend = ts(tab)->pend;
+
+	pend->filtered = filtering(t, tab);
+	if (pend->filtered) {
+		pending_flags(t, tab);
+		pending_page(tab);
+	}
+	ts(tab)->filter_stale = false;
 }
 
 /*
@@ -1166,7 +1358,10 @@ static bool pending_step(struct tui *t, struct tab *tab, int64_t budget_ms)
 
 	ops.ctx = st;
 	while (pend->runs_done < pend->runs_nr) {
-		keysort_run(pend->items, pend->tmp, &pend->runs[pend->runs_done++], &ops);
+		const struct keysort_run *run = &pend->runs[pend->runs_done++];
+		if (run->stage == RUN_SORTED)
+			continue;
+		keysort_run(pend->items, pend->tmp, run, &ops);
 		if (budget_ms >= 0 && mono_ms() >= until)
 			return true;
 	}
@@ -1174,7 +1369,7 @@ static bool pending_step(struct tui *t, struct tab *tab, int64_t budget_ms)
 	 * keys are still those the sort was made of): all such rows leave
 	 * the tree before any is placed again by its new key. */
 	st->pend = NULL;
-	order_link(t, tab, pend->items, pend->nr, pend->tmp);
+	order_link(t, tab, pend->items, pend->nr, pend->tmp, pend->filtered);
 	for (size_t i = 0; i < pend->changed_nr; i++)
 		if (pend->changed[i]->order.linked)
 			ostree_remove(&st->order, &pend->changed[i]->order);
@@ -1198,6 +1393,11 @@ static void order_restale(struct table_state *st)
 	pending_free(st->pend);
 	st->pend = NULL;
 	st->order_stale = true;
+}
+
+bool table_paging(const struct tab *tab)
+{
+	return ts(tab) && ts(tab)->pend;
 }
 
 bool table_pending(const struct tui *t)
@@ -1243,20 +1443,23 @@ void table_tick(struct tui *t)
 #define FILTER_FEW_CHANGED(nr) ((nr) / 32)
 
 /*
- * A text filter (no label selector, no namespace) asked of every row, or
- * of the shown ones only when it narrows: in two passes in the rows'
- * order in memory, the rows (for their key's address) then the keys'
- * texts, each a few ahead, and the counts made again after, bottom up
- * from the nodes in memory order (ostree_recount_nodes()).  The tree's
- * order (ostree_refilter()) reads each row and then its key, both
- * scattered, one after the other: 20-28 ms of CPU at 100,000 rows.
+ * The filter asked of every row, or of the shown ones only when it
+ * narrows: in two passes in the rows' order in memory, the rows (for the
+ * address of what the filter reads: flag_addr()) then what they point
+ * at, each a few ahead, and the counts made again after, bottom up from
+ * the nodes in memory order (ostree_recount_nodes()).  The tree's order
+ * (ostree_refilter()) reads each row and then its key, both scattered,
+ * one after the other: 20-28 ms of CPU at 100,000 rows for a text, 55
+ * for a label filter.
  */
-static void filter_keys(struct tab *tab, bool narrows)
+static void filter_rows(struct tui *t, struct tab *tab, bool narrows)
 {
 	struct table_state *st = ts(tab);
 	size_t k = 0, changed = 0, linked = 0;
 	struct keysort_item *items, *tmp;
+	struct flag_ctx c;
 
+	flag_begin(&c, t, tab);
 	sort_mem(tab, &items, &tmp, NULL);
 	size_t nr = rows_by_address(tab, items);
 	bool all = !narrows || st->order.all_shown;	/* stale flags: ask every row */
@@ -1270,7 +1473,7 @@ static void filter_keys(struct tab *tab, bool narrows)
 		if (r->order.linked)
 			nodes[linked++] = &r->order;
 		if (r->order.linked && (all || r->order.shown))
-			items[k++] = (struct keysort_item){ (uintptr_t)r->key, r };
+			items[k++] = (struct keysort_item){ (uintptr_t)flag_addr(&c, r), r };
 	}
 	for (size_t i = 0; i < k; i++) {
 		struct row *r = items[i].p;
@@ -1278,7 +1481,7 @@ static void filter_keys(struct tab *tab, bool narrows)
 			__builtin_prefetch((const void *)(uintptr_t)items[i + KEY_AHEAD].key);
 			__builtin_prefetch(&((struct row *)items[i + KEY_AHEAD].p)->order, 1);
 		}
-		bool shown = filter_match_key(&tab->filter, (const char *)(uintptr_t)items[i].key);
+		bool shown = flag_ask(&c, r);
 		if (all)
 			r->order.shown = shown;
 		else if (!shown)	/* narrows: from shown to hidden only */
@@ -1294,19 +1497,18 @@ static void filter_keys(struct tab *tab, bool narrows)
 			((struct row *)items[i].p)->order.shown = false;
 		ostree_recount_nodes(&st->order, nodes, linked, queue);
 	}
-}
-
-/* Whether filter_keys() can set the flags: what it asks is in the key. */
-static bool filter_by_key(const struct tui *t, const struct tab *tab)
-{
-	return filter_active(&tab->filter) && !tab->filter.sel &&
-	       !(t->ns_filter[0] && tab->m.namespaced);
+	shown_done(&c.sc);
 }
 
 static size_t shown_nr(const struct tab *tab)
 {
-	/* A page: every row is shown, and the tree is the old order's. */
-	return ts(tab)->pend ? model_row_count(&tab->m) : ostree_count(&ts(tab)->order);
+	const struct pending *pend = ts(tab)->pend;
+
+	/* A page: the tree is the old order's; with no filter every row is
+	 * shown. */
+	if (pend)
+		return pend->filtered ? pend->shown : model_row_count(&tab->m);
+	return ostree_count(&ts(tab)->order);
 }
 
 /* The row i-th on screen (a page's when it is that far: else its sort is
@@ -1315,7 +1517,11 @@ static struct row *row_at(struct tab *tab, size_t i)
 {
 	struct pending *pend = ts(tab)->pend;
 
-	if (pend && i < pend->known)
+	if (pend && pend->filtered && i < pend->page_nr)
+		return pend->page[i];
+	if (pend && pend->filtered && i >= pend->shown)
+		return NULL;
+	if (pend && !pend->filtered && i < pend->known)
 		return pend->items[ts(tab)->sort_desc ? pend->nr - 1 - i : i].p;
 	if (pend)
 		pending_finish(ts(tab)->t, tab);
@@ -1353,26 +1559,23 @@ static void flags_note(struct table_state *st, const struct tui *t, const struct
  * Every row's shown flag set by the new filter: none to set when it was
  * cleared (Esc); only the shown rows' when it narrows and few are shown
  * (the tree skips the subtrees with none); else every row's, or the
- * shown ones', in memory order when the filter reads only the key.
+ * shown ones', in memory order.
  */
 static void filter_apply(struct tui *t, struct tab *tab)
 {
 	struct table_state *st = ts(tab);
 	bool narrows = filter_narrows(st, t, tab);
-	struct shown_ctx sc;
 
-	shown_begin(&sc, t, tab);
-	if (!filter_active(&tab->filter) && !(t->ns_filter[0] && tab->m.namespaced))
+	if (!filtering(t, tab)) {
 		ostree_show_all(&st->order);	/* Esc: no pass */
-	else if (narrows && ostree_count(&st->order) < st->order.nr / FILTER_FEW)
+	} else if (narrows && ostree_count(&st->order) < st->order.nr / FILTER_FEW) {
+		struct shown_ctx sc;
+		shown_begin(&sc, t, tab);
 		ostree_refilter_shown(&st->order, node_shown, &sc);
-	else if (filter_by_key(t, tab))
-		filter_keys(tab, narrows);
-	else if (narrows)
-		ostree_refilter_shown(&st->order, node_shown, &sc);
-	else
-		ostree_refilter(&st->order, node_shown, &sc);
-	shown_done(&sc);
+		shown_done(&sc);
+	} else {
+		filter_rows(t, tab, narrows);
+	}
 	st->filter_stale = false;
 }
 
@@ -1396,12 +1599,14 @@ void table_refresh(struct tui *t, struct tab *tab, bool force)
 		st->seen_filter_gen = t->filter_gen;
 		st->filter_stale = true;
 	}
-	if (st->pend && (st->filter_stale || st->scroll.cur))	/* the page no longer does */
+	if (st->pend && st->scroll.cur)	/* the page no longer does */
 		pending_finish(t, tab);
-	if (st->order_stale && page_will_do(t, tab)) {
-		order_page(tab);
+	if (st->order_stale && page_will_do(tab)) {
+		order_page(t, tab);
 	} else if (st->order_stale) {
 		order_build(t, tab);
+	} else if (st->filter_stale && st->pend) {
+		pending_filter(t, tab);
 	} else if (st->filter_stale) {
 		filter_apply(t, tab);
 	}

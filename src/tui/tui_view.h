@@ -207,6 +207,9 @@ bool table_sort_letter(struct tui *t, struct tab *tab, char letter);
  */
 bool table_pending(const struct tui *t);
 void table_work(struct tui *t, int budget_ms);
+/* Whether tab's new sort is still a page: a row freed now (model_expire())
+ * would have it finished first, at once rather than in slices. */
+bool table_paging(const struct tab *tab);
 /* Each second (the loop's tick): what a burst of sorts and filters kept
  * is given back once no key has sorted or filtered for a while. */
 void table_tick(struct tui *t);

@@ -2,7 +2,8 @@
  * test_tui_table.c — the table's order: a new sort answered with its first
  * page, then finished in slices while deltas arrive, ends in the order a
  * full sort of the same rows gives; the page is that order's first rows.
- * The kind's columns kept as keys (made in idle slices, then with each
+ * A filter set meanwhile pages the shown rows, with exact counts.  The
+ * kind's columns kept as keys (made in idle slices, then with each
  * delta) sort as the cells made afresh from each object do.
  *
  * tui_table.c is included whole, so that its order (a static tree) can be
@@ -48,11 +49,12 @@ static struct kobj *pod(unsigned id, unsigned rv)
 	}
 	/* RESTARTS a number, NODE in natural order (node-2 before node-10) */
 	char *json = xasprintf("{\"metadata\":{%s\"name\":\"pod-%u\",\"namespace\":\"ns-%u\","
+			       "\"labels\":{\"app\":\"a%u\"},"
 			       "\"resourceVersion\":\"%u\"},\"spec\":{\"nodeName\":\"node-%u\","
 			       "\"containers\":[{\"name\":\"c\"}]},"
 			       "\"status\":{\"phase\":\"%s\",\"containerStatuses\":[{\"name\":\"c\","
 			       "\"ready\":%s,\"restartCount\":%u}]}}",
-			       born, id, id % 7, rv, rnd(12), phases[rnd(5)], rnd(2) ? "true" : "false",
+			       born, id, id % 7, rnd(3), rv, rnd(12), phases[rnd(5)], rnd(2) ? "true" : "false",
 			       rnd(3) ? 0 : rnd(15));
 	struct errbuf err;
 	struct kobj *obj = kobj_from_json(json, strlen(json), 0, &err);
@@ -344,7 +346,7 @@ TEST(a_typed_filter_under_deltas_shows_what_a_full_filter_shows)
 	static struct fixture f;
 	static const char *const typed[] = {
 		"", "o", "od", "p", "po", "pod", "pod-", "pod-1", "pod-12", "pod-123", "", "pod-", "pod-5",
-		"ns-3", "ns-3/", "ns-3/pod-1", "pod-[0-9]*7$", "l:app=none", "1", "12", "",
+		"ns-3", "ns-3/", "ns-3/pod-1", "pod-[0-9]*7$", "l:app=none", "l:app=a1", "1", "12", "",
 	};
 	struct kobj *others[OTHERS];
 	char why[256] = "";
@@ -374,6 +376,84 @@ TEST(a_typed_filter_under_deltas_shows_what_a_full_filter_shows)
 	fixture_release(&f);
 	for (unsigned i = 0; i < OTHERS; i++)
 		kobj_unref(others[i]);
+}
+
+/* How many rows the filter and the namespace show now. */
+static size_t shown_want(struct fixture *f)
+{
+	size_t iter = 0, nr = 0;
+	struct row *r;
+
+	while ((r = model_next_row(&f->tab.m, &iter)))
+		nr += row_shown(&f->t, &f->tab, r);
+	return nr;
+}
+
+/*
+ * A filter typed while a new sort is a page (or a sort made under a
+ * filter) keeps it a page: the first shown rows, found by sorting only
+ * the runs they are in, with the count exact at every step, deltas
+ * between; the tree built after in slices is the full order with every
+ * flag the filter's, and the page its first shown rows.  Each column,
+ * each way round, through a text that shows most rows, one that shows
+ * few, none, a regex, a label filter, a namespace, and Esc.
+ */
+TEST(a_filter_while_a_sort_is_a_page_pages_the_shown_rows)
+{
+	static struct fixture f;
+	static const char *const typed[] = {
+		"p", "pod-1", "pod-12", "pod-5999", "zz", "pod-[0-9]*7$", "l:app=a2", "ns-3/",
+		"", "l:app!=a0",
+	};
+	char why[256] = "";
+	size_t rounds = 0, paged = 0, counts_ok = 0, page_ok = 0, full_ok = 0, exact = 0;
+
+	fixture_init(&f);
+	for (int step = 0; step < 20; step++) {
+		struct table_state *st = ts(&f.tab);
+		const char *text = typed[step % ARRAY_SIZE(typed)];
+		table_cycle_sort(&f.t, &f.tab, 1);
+		if (step >= 10)
+			table_reverse_sort(&f.t, &f.tab);
+		snprintf(f.t.ns_filter, sizeof(f.t.ns_filter), "%s", step % 7 == 3 ? "ns-2" : "");
+		deltas(&f, 20);
+		table_refresh(&f.t, &f.tab, false);
+		/* Typed: two filters in turn while the page is up. */
+		filter_type(&f, step % 2 ? "po" : "");
+		filter_type(&f, text);
+		rounds++;
+		paged += st->pend != NULL;
+		if (!st->pend)
+			continue;
+		counts_ok += shown_nr(&f.tab) == shown_want(&f);
+		size_t nr = shown_nr(&f.tab) < 40 ? shown_nr(&f.tab) : 40;
+		struct row *page[40];
+		for (size_t i = 0; i < nr; i++)
+			page[i] = row_at(&f.tab, i);
+		CHECK(st->pend != NULL);	/* the page was enough */
+		table_work(&f.t, -1);
+		page_ok += page_is_first_rows(&f, page, nr) && ostree_count(&st->order) == shown_nr(&f.tab);
+		exact += filter_is_exact(&f, why, sizeof(why));
+		/* Again, with deltas between the slices: the count stays exact. */
+		order_restale(st);
+		table_refresh(&f.t, &f.tab, false);
+		bool counted = true;
+		while (table_pending(&f.t)) {
+			deltas(&f, 5);
+			counted &= shown_nr(&f.tab) == shown_want(&f);
+			table_work(&f.t, 0);
+		}
+		counts_ok += counted;
+		full_ok += order_is_full_sort(&f, why, sizeof(why)) &&
+			   filter_is_exact(&f, why, sizeof(why));
+	}
+	CHECK_INT(paged, rounds);
+	CHECK_INT(counts_ok, 2 * paged);
+	CHECK_INT(page_ok, paged);
+	CHECKF(exact == paged, "%zu of %zu: %s", exact, paged, why);
+	CHECKF(full_ok == paged, "%zu of %zu: %s", full_ok, paged, why);
+	f.t.ns_filter[0] = '\0';
+	fixture_release(&f);
 }
 
 /* Rows whose cells the table keeps (those drawn: none here). */
@@ -476,6 +556,7 @@ int main(void)
 	RUN(a_page_then_slices_under_deltas_end_in_the_full_order);
 	RUN(a_row_freed_during_a_page_finishes_the_sort_first);
 	RUN(a_typed_filter_under_deltas_shows_what_a_full_filter_shows);
+	RUN(a_filter_while_a_sort_is_a_page_pages_the_shown_rows);
 	RUN(the_kinds_keys_made_in_slices_and_with_deltas_sort_as_fresh_cells);
 	RUN(rows_moved_into_the_screen_by_their_neighbours_cells_have_cells);
 	return unit_done();
