@@ -4,6 +4,8 @@
 # follows; a relist's unchanged objects are one line that buries nothing;
 # the `/` filter narrows the delta pane too and starts afresh each time.
 
+bats_require_minimum_version 1.5.0
+
 load test_helper
 load tui_helper
 
@@ -47,6 +49,48 @@ busy_and_whole() {
 		false
 	fi
 	[ "$(widest_line)" -le 80 ]
+}
+
+# The names in the table's rows, top to bottom.
+table_names() { screen | sed -n '5,/ deltas /p' | grep -oE ' pod-[0-9]+ ' | tr -d ' '; }
+
+# 5,000 pods: past the table's page threshold (4,096).  The sort and the
+# filter come in one read, so that they are made together: the filter's
+# flags, then a page of the rows it shows (tui_table.c's struct pending),
+# the rest of the order in the loop's idle slices (milliseconds at this
+# size: the page itself is checked by test_tui_table).  What stays on
+# screen has the server's count and only matching rows, and the same rows
+# once the cursor moved.
+@test "tui: a filter typed with a new sort at 5000 pods: the exact count, the order's first matching rows" {
+	sim_start --pods 5000 --namespaces 3
+	tui_start pods -A --kubeconfig "$SIM_KUBECONFIG"
+	wait_screen ' 5000 objects.*synced' 60
+	local want
+	want=$("$KINF" get pods -A --kubeconfig "$SIM_KUBECONFIG" -o name | grep -c 'pod-12')
+	[ "$want" -gt 30 ]
+	# One write: the sort and the filter reach the TUI before its next frame.
+	keys -l 's/pod-12'
+	wait_screen "filter 'pod-12': $want  sort NAME" 10
+	table_names >"$BATS_TEST_TMPDIR/page"
+	[ "$(wc -l <"$BATS_TEST_TMPDIR/page")" -ge 10 ] || { show_screen; false; }
+	run ! grep -v 'pod-12' "$BATS_TEST_TMPDIR/page"
+	# The order built since (the cursor moved, it is built at once if it
+	# was not yet): the same rows on top, the same count.
+	keys Enter
+	wait_gone 'filter \(regex'
+	keys j k
+	wait_screen "filter 'pod-12': $want  sort NAME"
+	table_names >"$BATS_TEST_TMPDIR/built"
+	diff "$BATS_TEST_TMPDIR/page" "$BATS_TEST_TMPDIR/built"
+	# Esc, then the order reversed and a filter typed with it: the count
+	# is the namespace's.
+	keys Escape
+	wait_gone "filter '"
+	keys -l 'S/ns-1/'
+	wait_screen "filter 'ns-1/': [0-9]+  sort NAME" 10
+	screen | grep -oE "filter 'ns-1/': [0-9]+" >"$BATS_TEST_TMPDIR/count"
+	want=$("$KINF" get pods -n ns-1 --kubeconfig "$SIM_KUBECONFIG" -o name | wc -l)
+	grep -q ": $want\$" "$BATS_TEST_TMPDIR/count" || { show_screen; false; }
 }
 
 @test "tui: an error wraps at word boundaries in the health pane" {
