@@ -639,9 +639,21 @@ struct shown_ctx {
 	struct label_memo *memo;
 };
 
+/* Whether the TUI's namespace (:ns) hides rows of this tab. */
+static bool by_namespace(const struct tui *t, const struct tab *tab)
+{
+	return t->ns_filter[0] && tab->m.namespaced;
+}
+
+/* Whether a filter or the namespace hides rows of this tab. */
+static bool filtering(const struct tui *t, const struct tab *tab)
+{
+	return filter_active(&tab->filter) || by_namespace(t, tab);
+}
+
 static bool row_shown(const struct tui *t, const struct tab *tab, const struct row *r)
 {
-	if (t->ns_filter[0] && tab->m.namespaced && strcmp(r->obj->ns, t->ns_filter))
+	if (by_namespace(t, tab) && strcmp(r->obj->ns, t->ns_filter))
 		return false;
 	return filter_match_row(&tab->filter, r);
 }
@@ -653,7 +665,7 @@ static bool node_shown(struct ostree_node *n, void *ctx)
 
 	if (!c->memo || !c->tab->filter.sel || !r->obj)
 		return row_shown(c->t, c->tab, r);
-	if (c->t->ns_filter[0] && c->tab->m.namespaced && strcmp(r->obj->ns, c->t->ns_filter))
+	if (by_namespace(c->t, c->tab) && strcmp(r->obj->ns, c->t->ns_filter))
 		return false;
 	const char *labels = r->obj->labels;
 	size_t h = (size_t)(((uintptr_t)labels * 0x9e3779b97f4a7c15ULL) >> 54) % LABEL_MEMO;
@@ -705,17 +717,10 @@ static void pending_free(struct pending *pend)
 static void pending_finish(struct tui *t, struct tab *tab);
 static void order_restale(struct table_state *st);
 
-/* Whether a filter or the namespace hides rows of this tab. */
-static bool filtering(const struct tui *t, const struct tab *tab)
-{
-	return filter_active(&tab->filter) || (t->ns_filter[0] && tab->m.namespaced);
-}
-
 /* Whether what a filter asks of a row is all in its key. */
 static bool filter_by_key(const struct tui *t, const struct tab *tab)
 {
-	return filter_active(&tab->filter) && !tab->filter.sel &&
-	       !(t->ns_filter[0] && tab->m.namespaced);
+	return filter_active(&tab->filter) && !tab->filter.sel && !by_namespace(t, tab);
 }
 
 /*
@@ -1246,7 +1251,9 @@ static void order_page(struct tui *t, struct tab *tab)
  * The filter asked of every row while a sort is pending (the tree is not
  * read meanwhile, and its build keeps the flags): each row's shown flag,
  * and how many are shown.  In memory order, what each row's is read from
- * fetched KEY_AHEAD rows before it is asked.
+ * fetched KEY_AHEAD rows before it is asked: through a ring of the last
+ * rows, since the sort's arrays (filter_rows()'s two passes) are the
+ * pending sort's, and rows may have come since they were sized.
  */
 static void pending_flags(struct tui *t, struct tab *tab)
 {
@@ -1820,7 +1827,7 @@ static void fit_columns(struct col *cols, size_t nc, int name_col, int ns_col, i
 static void table_title(struct tui *t, struct tab *tab, const struct rect *r, bool focused)
 {
 	char title[512], right[128];
-	bool by_ns = t->ns_filter[0] && tab->m.namespaced;
+	bool by_ns = by_namespace(t, tab);
 
 	int n = snprintf(title, sizeof(title), " %s  %zu object%s", tab->m.name,
 			 tab->m.present, tab->m.present == 1 ? "" : "s");
@@ -1991,8 +1998,7 @@ static void table_draw(struct tui *t, const struct rect *r, bool focused)
 	table_header(cols, nc, r, r->y + 1);
 
 	if (!nr) {
-		bool narrowed = filter_active(&tab->filter) ||
-				(t->ns_filter[0] && tab->m.namespaced);
+		bool narrowed = filtering(t, tab);
 		const char *msg = narrowed ? "no object matches the filter" :
 				  tab->m.stats.synced ? "no objects" : "waiting for the first list…";
 		if (!t->utf8 && !tab->m.stats.synced && !narrowed)
