@@ -61,6 +61,8 @@ start_synced() {
 	screen_has "Updated +default/bravo +rv $rv +watch"
 	# The others stayed as they were.
 	row_of alpha | grep -q Replaced
+	# The mark lasts its three seconds, not for good.
+	wait_screen "^  bravo .* $rv Updated" 6
 }
 
 @test "tui: a delete shows the row as gone, then drops it" {

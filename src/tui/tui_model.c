@@ -2,10 +2,12 @@
 #include "tui/tui_model.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "cluster/discovery.h"
 #include "lib/selector.h"
@@ -29,7 +31,7 @@ void model_init(struct model *m, struct informer *inf, struct listener *l)
 	m->namespaced = res->namespaced;
 	m->hist_states = HIST_STATES;
 	m->row_slab = xmalloc(sizeof(*m->row_slab));
-	slab_init(m->row_slab, sizeof(struct row));
+	slab_init(m->row_slab, offsetof(struct row, kind_key));
 	m->rows = (struct keyset)KEYSET_INIT(row_key, m->row_slab);
 	m->log = xcalloc(LOG_MAX, sizeof(*m->log));
 }
@@ -37,7 +39,7 @@ void model_init(struct model *m, struct informer *inf, struct listener *l)
 void model_row_keys(struct model *m, size_t nr)
 {
 	slab_release(m->row_slab);
-	slab_init(m->row_slab, sizeof(struct row) + nr * sizeof(uint16_t));
+	slab_init(m->row_slab, offsetof(struct row, kind_key) + nr * sizeof(uint16_t));
 	m->row_keys = nr;
 }
 
@@ -157,6 +159,8 @@ void row_set_cells(struct row *r, const char *cells, size_t len, int64_t now_mon
 
 static void hist_account(struct model *m, const struct row *r, int sign);
 
+static void mark_q_free(struct model *m);
+
 static void row_free(struct model *m, struct row *r)
 {
 	hist_account(m, r, -1);
@@ -172,6 +176,7 @@ void model_release(struct model *m)
 	size_t iter = 0;
 	struct row *r;
 
+	m->mark_head = m->mark_nr = 0;	/* every row goes: no entry to forget */
 	while ((r = model_next_row(m, &iter)))
 		row_free(m, r);
 	keyset_release(&m->rows);
@@ -181,6 +186,7 @@ void model_release(struct model *m)
 	model_log_clear(m);
 	free(m->log);
 	free(m->gone_q);
+	mark_q_free(m);
 	for (size_t i = 0; i < m->held_nr; i++)
 		notification_release(&m->held[i]);
 	free(m->held);
@@ -718,6 +724,68 @@ static void gone_push(struct model *m, struct row *r)
 	m->gone_q[m->gone_nr++] = (struct gone_entry){ r, r->version, mono_ms() };
 }
 
+#define MARK_Q_KEEP 4096	/* mark_q's least room, kept once it is empty */
+
+/*
+ * mark_q's room is a mapping of its own, not malloc's: the first list
+ * marks a whole cache's rows for a few seconds, and malloc would keep
+ * those pages once freed (2 MB at 100,000 rows, measured in the TUI's
+ * RSS), where munmap gives them back.
+ */
+static void mark_q_grow(struct model *m)
+{
+	size_t size = m->mark_alloc * sizeof(*m->mark_q);
+	size_t room = m->mark_alloc ? m->mark_alloc * 2 : MARK_Q_KEEP;
+	void *p = m->mark_q ?
+		  mremap(m->mark_q, size, room * sizeof(*m->mark_q), MREMAP_MAYMOVE) :
+		  mmap(NULL, room * sizeof(*m->mark_q), PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		die("out of memory (room for the marks of %zu changes: %s)", room, strerror(errno));
+	m->mark_q = p;
+	m->mark_alloc = room;
+}
+
+static void mark_q_free(struct model *m)
+{
+	if (m->mark_q)
+		munmap(m->mark_q, m->mark_alloc * sizeof(*m->mark_q));
+	m->mark_q = NULL;
+	m->mark_alloc = 0;
+}
+
+void model_marks_expire(struct model *m, int64_t now_mono)
+{
+	while (m->mark_head < m->mark_nr && now_mono / 100 - m->mark_q[m->mark_head].ds >=
+	       CHANGED_MARK_MS / 100)
+		m->mark_q[m->mark_head++].row->marks--;
+	if (m->mark_head < m->mark_nr)
+		return;
+	m->mark_head = m->mark_nr = 0;
+	/* The first list marks every row at once: its room goes back. */
+	if (m->mark_alloc > MARK_Q_KEEP)
+		mark_q_free(m);
+}
+
+/* Marks r "just changed" for CHANGED_MARK_MS from now_mono. */
+static void mark_push(struct model *m, struct row *r, int64_t now_mono)
+{
+	model_marks_expire(m, now_mono);
+	/* So many changes of one object in so short a time: the mark lasts
+	 * while its earlier ones do. */
+	if (r->marks == (1u << MARKS_BITS) - 1)
+		return;
+	if (m->mark_head > 1024 && m->mark_head * 2 > m->mark_nr) {
+		m->mark_nr -= m->mark_head;
+		memmove(m->mark_q, m->mark_q + m->mark_head, m->mark_nr * sizeof(*m->mark_q));
+		m->mark_head = 0;
+	}
+	if (m->mark_nr == m->mark_alloc)
+		mark_q_grow(m);
+	m->mark_q[m->mark_nr++] = (struct mark_entry){ r, now_mono / 100 };
+	r->marks++;
+}
+
 void model_apply(struct model *m, struct notification *n)
 {
 	struct kobj *obj = n->delta.obj;
@@ -787,7 +855,7 @@ void model_apply(struct model *m, struct notification *n)
 	row_set_last(r, h.time_ms);
 	/* An unchanged object (resync, relist of the same RV) is no change. */
 	if (!n->resync_only)
-		r->changed_ds = (uint32_t)(mono_ms() / 100);
+		mark_push(m, r, mono_ms());
 	r->version++;
 	if (n->kind == NOTIFY_DELETE)
 		gone_push(m, r);
@@ -834,6 +902,13 @@ int64_t model_gone_since(const struct model *m, const struct row *r)
 bool model_expire(struct model *m, int64_t now_mono)
 {
 	bool freed = false;
+
+	/*
+	 * First: no row is freed with an entry in mark_q.  Its delete marked
+	 * it, and a mark is due before the row is (GONE_SHOW_MS); any change
+	 * since would have made it present again.
+	 */
+	model_marks_expire(m, now_mono);
 
 	while (m->gone_head < m->gone_nr) {
 		struct gone_entry *e = &m->gone_q[m->gone_head];

@@ -1773,7 +1773,7 @@ static void row_mark(const struct tui *t, const struct row *r, char mark[2], int
 	if (r->gone) {
 		mark[0] = r->tombstone ? '?' : 'x';
 		*attr = A_DIM | tui_color(t, PAIR_DELETED);
-	} else if (row_changed_recently(r, t->now_mono)) {
+	} else if (row_changed_recently(r)) {
 		/* New to the cache (added, or first listed) or changed. */
 		mark[0] = row_hist_total(r) == 1 || r->last_type == DELTA_ADDED ? '+' : '*';
 		*attr = A_BOLD | tui_color(t, PAIR_MARK);
@@ -1990,6 +1990,7 @@ static void table_draw(struct tui *t, const struct rect *r, bool focused)
 	struct row **rows = xcalloc(max + 1, sizeof(*rows));
 
 	ts(tab)->height = r->h - 2;
+	model_marks_expire(&tab->m, t->now_mono ? t->now_mono : mono_ms());
 	table_refresh(t, tab, false);
 	size_t nr = visible_rows(t, tab, rows, max);
 	table_title(t, tab, r, focused);

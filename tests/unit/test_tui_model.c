@@ -396,6 +396,70 @@ TEST(expire_frees_each_gone_row_once_and_only_gone_ones)
 	model_release(&m);
 }
 
+/*
+ * A change marks its row for CHANGED_MARK_MS from when it came, to the
+ * tenth of a second; a resync marks nothing; a row changed again stays
+ * marked until its last change is due; the first list's marks, a whole
+ * cache of them, give their room back.
+ */
+TEST(a_change_marks_its_row_for_a_while)
+{
+	struct model m;
+	model_fake(&m);
+	struct kobj *a1 = pod("a", "1", NULL), *a2 = pod("a", "2", NULL);
+	char name[16];
+
+	int64_t t0 = mono_ms();
+	struct notification n = note(NOTIFY_ADD, DELTA_ADDED, kobj_ref(a1), NULL);
+	model_apply(&m, &n);
+	int64_t t1 = mono_ms();
+	struct row *r = model_row(&m, "default/a");
+	CHECK(row_changed_recently(r));
+	model_marks_expire(&m, t0 / 100 * 100 + CHANGED_MARK_MS - 1);
+	CHECK(row_changed_recently(r));
+	model_marks_expire(&m, t1 / 100 * 100 + CHANGED_MARK_MS);
+	CHECK(!row_changed_recently(r));
+
+	/* A resync is no change. */
+	n = note(NOTIFY_UPDATE, DELTA_SYNC, kobj_ref(a1), kobj_ref(a1));
+	n.resync_only = true;
+	model_apply(&m, &n);
+	CHECK(!row_changed_recently(r));
+
+	/* Two changes: marked until the later is due. */
+	n = note(NOTIFY_UPDATE, DELTA_UPDATED, kobj_ref(a2), kobj_ref(a1));
+	model_apply(&m, &n);
+	t0 = mono_ms();
+	while (mono_ms() / 100 == t0 / 100)	/* the next tenth */
+		;
+	n = note(NOTIFY_UPDATE, DELTA_UPDATED, kobj_ref(a2), kobj_ref(a2));
+	model_apply(&m, &n);
+	t1 = mono_ms();
+	model_marks_expire(&m, t0 / 100 * 100 + CHANGED_MARK_MS + 99);
+	CHECK(row_changed_recently(r));
+	model_marks_expire(&m, t1 / 100 * 100 + CHANGED_MARK_MS);
+	CHECK(!row_changed_recently(r));
+
+	/* A list of 20,000: every row marked, then none, the queue's room back. */
+	for (int i = 0; i < 20000; i++) {
+		snprintf(name, sizeof(name), "p%d", i);
+		n = note(NOTIFY_ADD, DELTA_ADDED, pod(name, "1", NULL), NULL);
+		model_apply(&m, &n);
+	}
+	t1 = mono_ms();
+	CHECK(row_changed_recently(model_row(&m, "default/p0")));
+	CHECK(row_changed_recently(model_row(&m, "default/p19999")));
+	CHECK_INT(m.mark_nr - m.mark_head, 20000);
+	model_marks_expire(&m, t1 / 100 * 100 + CHANGED_MARK_MS);
+	CHECK(!row_changed_recently(model_row(&m, "default/p0")));
+	CHECK(!row_changed_recently(model_row(&m, "default/p19999")));
+	CHECK(m.mark_q == NULL && m.mark_alloc == 0);
+
+	kobj_unref(a1);
+	kobj_unref(a2);
+	model_release(&m);
+}
+
 /* The newest hist_states entries keep their object; with none kept, no room is made. */
 TEST(history_keeps_states_only_when_asked)
 {
@@ -900,6 +964,7 @@ int main(void)
 	RUN(a_tail_history_entry_reads_back_and_is_stored_when_one_follows);
 	RUN(history_entries_read_back_exactly_and_a_long_session_stays_bounded);
 	RUN(a_gone_row_comes_back_when_re_added);
+	RUN(a_change_marks_its_row_for_a_while);
 	RUN(expire_frees_each_gone_row_once_and_only_gone_ones);
 	RUN(history_keeps_states_only_when_asked);
 	RUN(history_keeps_the_latest);
