@@ -730,7 +730,7 @@ static void gone_push(struct model *m, struct row *r)
  * mark_q's room is a mapping of its own, not malloc's: the first list
  * marks a whole cache's rows for a few seconds, and malloc would keep
  * those pages once freed (2 MB at 100,000 rows, measured in the TUI's
- * RSS), where munmap gives them back.
+ * RSS), where a mapping shrunk gives them back (model_marks_expire()).
  */
 static void mark_q_grow(struct model *m)
 {
@@ -759,12 +759,24 @@ void model_marks_expire(struct model *m, int64_t now_mono)
 	while (m->mark_head < m->mark_nr && now_mono / 100 - m->mark_q[m->mark_head].ds >=
 	       CHANGED_MARK_MS / 100)
 		m->mark_q[m->mark_head++].row->marks--;
-	if (m->mark_head < m->mark_nr)
+	/*
+	 * The first list marks every row at once, and the changes that
+	 * follow keep the queue from emptying: room four times what is live
+	 * is given back, down to MARK_Q_KEEP.
+	 */
+	size_t live = m->mark_nr - m->mark_head, room = m->mark_alloc;
+	if (live * 4 > room || room <= MARK_Q_KEEP)
 		return;
-	m->mark_head = m->mark_nr = 0;
-	/* The first list marks every row at once: its room goes back. */
-	if (m->mark_alloc > MARK_Q_KEEP)
-		mark_q_free(m);
+	while (live * 4 <= room && room > MARK_Q_KEEP)
+		room /= 2;
+	memmove(m->mark_q, m->mark_q + m->mark_head, live * sizeof(*m->mark_q));
+	m->mark_head = 0;
+	m->mark_nr = live;
+	/* Shrunk in place: the pages past room go back. */
+	if (mremap(m->mark_q, m->mark_alloc * sizeof(*m->mark_q), room * sizeof(*m->mark_q), 0) ==
+	    MAP_FAILED)
+		return;
+	m->mark_alloc = room;
 }
 
 /* Marks r "just changed" for CHANGED_MARK_MS from now_mono. */
