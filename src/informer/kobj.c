@@ -434,7 +434,7 @@ static struct kobj *make(const struct fields *f, const char *head, size_t head_l
 	if (!ns)
 		ns = "";
 	strbuf_grow(&sb, 256);
-	key = sb.len;
+	key = sb.len;	/* 0: first (kobj_key_of()) */
 	if (*ns) {
 		strbuf_adds(&sb, ns);
 		strbuf_addch(&sb, '/');

@@ -58,7 +58,12 @@ struct zpack;
 struct kobj {
 	atomic_int refs;
 	uint32_t json_len;	/* the length of its compact JSON text */
-	char *key;		/* "namespace/name", or "name" when cluster-scoped */
+	/*
+	 * "namespace/name", or "name" when cluster-scoped: always the first
+	 * thing after the struct, so that kobj_key_of() finds it from the
+	 * object's address without reading the object.
+	 */
+	char *key;
 	const char *name;	/* into key */
 	/*
 	 * "" when cluster-scoped.  A second NUL follows it, so that ns also
@@ -86,6 +91,12 @@ struct kobj {
 	_Atomic(char *) memo;
 	struct intern *shared;	/* holds ns, kind, labels, owners */
 };
+
+/* obj->key, from obj's address alone (one load less where many are read). */
+static inline const char *kobj_key_of(const struct kobj *obj)
+{
+	return (const char *)(obj + 1);
+}
 
 /*
  * The bytes obj's own allocation holds: the struct, its key, rv and node,

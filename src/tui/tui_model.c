@@ -15,7 +15,7 @@
 
 const char *row_key(const void *row)
 {
-	return ((const struct row *)row)->key;
+	return row_key_of(row);
 }
 
 void model_init(struct model *m, struct informer *inf, struct listener *l)
@@ -841,7 +841,6 @@ void model_apply(struct model *m, struct notification *n)
 		}
 		r = slab_alloc(m->row_slab);
 		r->obj = kobj_ref(obj);
-		r->key = obj->key;	/* the set's */
 		keyset_add(&m->rows, r);
 		fresh = true;
 		m->present++;
@@ -860,9 +859,8 @@ void model_apply(struct model *m, struct notification *n)
 		}
 		r->tombstone = n->delta.tombstone;
 	}
+	/* The set's key moves to the new object's, an equal string. */
 	swap_obj(&r->obj, obj);
-	/* The old object, and its key with it, may be gone now. */
-	r->key = obj->key;
 	r->last_type = n->delta.type;
 	row_set_last(r, h.time_ms);
 	/* An unchanged object (resync, relist of the same RV) is no change. */

@@ -138,14 +138,13 @@ struct row_hist {
 
 struct row {
 	/*
-	 * obj's key, also the model's set's: no copy of its own, so whatever
-	 * changes obj points the key at the new object's, which is equal
-	 * (model_apply()).  Kept in the row although obj has it: a sort's
-	 * tie-break and a filter read it for every row, and through obj it
-	 * is one cache miss more each (a sort's p50 1.6x, measured).
+	 * The current state, or the last known when gone; never NULL.  Its
+	 * key is the row's and the model's set's (row_key_of()): no copy,
+	 * and found from obj's address (kobj_key_of()), so a sort's
+	 * tie-break or a filter reads the text and not the object first.
+	 * (A pointer to the key in the row, as it was, cost a word a row.)
 	 */
-	const char *key;
-	struct kobj *obj;	/* current state, or the last known when gone */
+	struct kobj *obj;
 	/*
 	 * NULL while the row has seen one delta and keeps no state: its
 	 * entry is then its tail (see struct row_hist), read back from the
@@ -200,7 +199,7 @@ struct row {
 };
 
 _Static_assert(HIST_MAX < 256 && (HIST_MAX & (HIST_MAX - 1)) == 0, "row_hist.nr's 8 bits, the ring");
-_Static_assert(offsetof(struct row, kind_key) <= 76, "a row lives in the slab 100,000 times");
+_Static_assert(offsetof(struct row, kind_key) <= 68, "a row lives in the slab 100,000 times");
 _Static_assert(GONE_SHOW_MS >= CHANGED_MARK_MS, "a row's marks are due before it is freed");
 _Static_assert(sizeof(struct row_hist) <= 24, "first fits in what was padding");
 _Static_assert(DELTA__COUNT <= 8, "last_type's 3 bits");
@@ -517,6 +516,12 @@ struct kobj *row_hist_obj(const struct row *r, size_t i);
 struct row *model_row(const struct model *m, const char *key);
 /* A row's key, for struct model's rows (a keyset_key_fn). */
 const char *row_key(const void *row);
+
+/* Row r's key: its object's (every row has one). */
+static inline const char *row_key_of(const struct row *r)
+{
+	return kobj_key_of(r->obj);
+}
 
 /*
  * The `/` filter: "" matches everything; "l:SELECTOR" is a label selector

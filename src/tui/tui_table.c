@@ -411,7 +411,7 @@ static size_t sort_text(const struct table_state *st, const struct row *r, char 
 	switch (st->sort) {
 	case SORT_NAMESPACE:
 	case SORT_NAME:
-		return name_text(st->sort, r->key, buf, limit);
+		return name_text(st->sort, row_key_of(r), buf, limit);
 	case SORT_LAST:
 	case SORT_DELTA:
 	case SORT_RV:
@@ -524,7 +524,7 @@ static int cmp_keys(const struct table_state *st, const struct row *a, const str
 			c = cmp_text(st, a, b);
 	}
 	if (!c)
-		c = strcmp(row_key(a), row_key(b));
+		c = strcmp(row_key_of(a), row_key_of(b));
 	return st->sort_desc ? -c : c;
 }
 
@@ -569,7 +569,7 @@ static uint64_t sort_piece(const void *p, uint32_t stage, void *ctx)
 		size_t len = sort_text(st, r, buf, limit < sizeof(buf) ? limit : sizeof(buf));
 		return keysort_text(buf, len, off);
 	}
-	return keysort_str(row_key(r), (size_t)(stage - STAGE_KEY) * KEYSORT_TEXT_STEP);
+	return keysort_str(row_key_of(r), (size_t)(stage - STAGE_KEY) * KEYSORT_TEXT_STEP);
 }
 
 static uint32_t sort_next(uint32_t stage, uint64_t piece, void *ctx)
@@ -600,10 +600,10 @@ static void sort_prefetch(const void *p, uint32_t stage, int level, void *ctx)
 		__builtin_prefetch(r);
 		__builtin_prefetch(&r->order);
 	} else if (stage >= STAGE_KEY) {
-		__builtin_prefetch(r->key + (stage - STAGE_KEY) * KEYSORT_TEXT_STEP);
+		__builtin_prefetch(row_key_of(r) + (stage - STAGE_KEY) * KEYSORT_TEXT_STEP);
 	} else if (stage >= STAGE_TEXT) {	/* sort_text()'s */
 		__builtin_prefetch(st->sort >= SORT__FIXED ? (const void *)r->cells :
-				   (const void *)r->key);
+				   (const void *)row_key_of(r));
 	}
 }
 
@@ -743,14 +743,14 @@ static void flag_begin(struct flag_ctx *c, const struct tui *t, const struct tab
 static const void *flag_addr(const struct flag_ctx *c, const struct row *r)
 {
 	if (c->by_key)
-		return r->key;
+		return row_key_of(r);
 	/* The member, not the object: it may be in the struct's next line. */
 	return c->sc.tab->filter.sel ? (const void *)&r->obj->labels : (const void *)&r->obj->ns;
 }
 
 static bool flag_ask(const struct flag_ctx *c, struct row *r)
 {
-	return c->by_key ? filter_match_key(&c->sc.tab->filter, r->key) :
+	return c->by_key ? filter_match_key(&c->sc.tab->filter, row_key_of(r)) :
 	       node_shown(&r->order, (void *)&c->sc);
 }
 
@@ -1014,7 +1014,7 @@ static void keys_rows(struct tab *tab, struct keysort_item *items, size_t nr)
 		switch (st->sort) {
 		case SORT_NAME:
 		case SORT_NAMESPACE:
-			items[i].key = (uintptr_t)r->key;
+			items[i].key = (uintptr_t)row_key_of(r);
 			break;
 		case SORT_RV:
 			items[i].key = (uintptr_t)r->obj;

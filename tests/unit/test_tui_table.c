@@ -177,7 +177,7 @@ static bool keys_are_fresh(struct fixture *f, struct row *r, char **cell, char *
 		uint32_t id = r->kind_key[c];
 		const char *want = cell_at(pack.buf, c);
 		if (!id || strcmp(st->key_vals[c].vals[id]->text, want)) {
-			snprintf(why, size, "%s: column %zu kept '%s', its cell '%s'", r->key, c,
+			snprintf(why, size, "%s: column %zu kept '%s', its cell '%s'", row_key_of(r), c,
 				 id ? st->key_vals[c].vals[id]->text : "(none)", want);
 			ok = false;
 		}
@@ -210,8 +210,8 @@ static bool order_is_full_sort(struct fixture *f, char *why, size_t size)
 		ok = false;
 	for (struct ostree_node *o = ostree_first(&st->order); ok && o; o = ostree_next(o), at++)
 		if (at >= nr || row_of(o) != want[at].r) {
-			snprintf(why, size, "row %zu: %s, want %s", at, row_of(o)->key,
-				 at < nr ? want[at].r->key : "none");
+			snprintf(why, size, "row %zu: %s, want %s", at, row_key_of(row_of(o)),
+				 at < nr ? row_key_of(want[at].r) : "none");
 			ok = false;
 		}
 	if (ok && at != nr) {
@@ -311,7 +311,7 @@ static bool filter_is_exact(struct fixture *f, char *why, size_t size)
 		bool flag = st->order.all_shown || r->order.shown;
 		want += shown;
 		if (!r->order.linked || flag != shown) {
-			snprintf(why, size, "%s: shown %d, want %d", r->key, flag, shown);
+			snprintf(why, size, "%s: shown %d, want %d", row_key_of(r), flag, shown);
 			return false;
 		}
 	}
