@@ -144,19 +144,6 @@ static void hist_free(struct row_hist *hb)
 	free(hb);
 }
 
-void row_set_cells(struct row *r, const char *cells, size_t len, int64_t now_mono)
-{
-	struct row_cells_head head = { r->version, (uint32_t)(now_mono / 100) };
-	char *p = xmalloc(sizeof(head) + len + 1);
-
-	memcpy(p, &head, sizeof(head));
-	memcpy(p + sizeof(head), cells, len);
-	p[sizeof(head) + len] = '\0';
-	if (r->cells)
-		free(r->cells - sizeof(head));
-	r->cells = p + sizeof(head);
-}
-
 static void hist_account(struct model *m, const struct row *r, int sign);
 
 static void mark_q_free(struct model *m);
@@ -165,8 +152,6 @@ static void row_free(struct model *m, struct row *r)
 {
 	hist_account(m, r, -1);
 	kobj_unref(r->obj);
-	if (r->cells)
-		free(r->cells - sizeof(struct row_cells_head));
 	hist_free(r->hist);
 	slab_free(m->row_slab, r);
 }

@@ -153,15 +153,6 @@ struct row {
 	 */
 	struct row_hist *hist;
 	/*
-	 * The kind's table cells, packed "READY\0STATUS\0...\0" (tui_table.c
-	 * makes them: row_set_cells(); NULL: not yet).  Of which version of
-	 * the row and when they were made is in the same allocation, just
-	 * before the text (struct row_cells_head): 8 bytes only rows with
-	 * cells pay.  No reference to the object they were made of: an old
-	 * version is not kept alive for its cells.
-	 */
-	char *cells;
-	/*
 	 * The row's place in its table's order.  Its key is not kept but
 	 * read from the row (its key, last delta, object's resourceVersion)
 	 * or from kind_key below.
@@ -184,11 +175,12 @@ struct row {
 	 * The row's entries in model.mark_q, its changes of the last
 	 * CHANGED_MARK_MS: marked "just changed" while above 0
 	 * (row_changed_recently()).  A count in spare bits, not the
-	 * change's time in a word of its own: with a pod's five kept keys
-	 * after it, that word made a slab item of 96 bytes, where now 88
-	 * (0.8 MB less at 100,000 pods, measured in the TUI's heap).
+	 * change's time in a word of its own: that word was 8 bytes of a pod
+	 * row's slab item (0.8 MB at 100,000 pods, measured in the heap).
 	 */
 	unsigned marks : MARKS_BITS;
+	/* Whether its table keeps cells for it (tui_table.c's struct cells). */
+	bool has_cells : 1;
 	/*
 	 * The kind's cells as their table keeps them for sorting (tui_table.c:
 	 * each the 16-bit id of its text in a lib/valtab of the column's
@@ -199,7 +191,7 @@ struct row {
 };
 
 _Static_assert(HIST_MAX < 256 && (HIST_MAX & (HIST_MAX - 1)) == 0, "row_hist.nr's 8 bits, the ring");
-_Static_assert(offsetof(struct row, kind_key) <= 68, "a row lives in the slab 100,000 times");
+_Static_assert(offsetof(struct row, kind_key) <= 60, "a row lives in the slab 100,000 times");
 _Static_assert(GONE_SHOW_MS >= CHANGED_MARK_MS, "a row's marks are due before it is freed");
 _Static_assert(sizeof(struct row_hist) <= 24, "first fits in what was padding");
 _Static_assert(DELTA__COUNT <= 8, "last_type's 3 bits");
@@ -262,36 +254,6 @@ static inline int64_t row_last_ms(const struct row *r)
 static inline bool row_changed_recently(const struct row *r)
 {
 	return r->marks > 0;
-}
-
-/* What precedes a row's cells in their allocation. */
-struct row_cells_head {
-	unsigned version;	/* the row's, when they were made */
-	uint32_t ds;		/* monotonic 1/10 s, when they were made: AGE moves on */
-};
-
-/*
- * Sets r's cells to the len bytes at cells (a NUL is added), made of its
- * current version at now_mono (monotonic ms); frees the last ones.
- */
-void row_set_cells(struct row *r, const char *cells, size_t len, int64_t now_mono);
-
-static inline const struct row_cells_head *row_cells_head(const struct row *r)
-{
-	return (const struct row_cells_head *)(const void *)(r->cells - sizeof(struct row_cells_head));
-}
-
-/* Whether r has cells of its current version. */
-static inline bool row_cells_current(const struct row *r)
-{
-	return r->cells && row_cells_head(r)->version == r->version;
-}
-
-/* How old r's cells (which it must have) are at now_mono, in ms (to a
- * tenth of a second). */
-static inline int64_t row_cells_age(const struct row *r, int64_t now_mono)
-{
-	return now_mono - (int64_t)row_cells_head(r)->ds * 100;
 }
 
 enum log_kind {

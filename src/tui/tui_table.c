@@ -143,6 +143,32 @@ enum {
 };
 static const char *const fixed_sort_names[] = { "NAME", "NAMESPACE", "RV", "DELTA", "LAST" };
 
+/*
+ * The kind's cells of the rows that have them, by row: each packed
+ * "READY\0STATUS\0...\0" (cells_make()), after a struct cells_head in
+ * its allocation.  Read through cells_of(), cells_current() and
+ * cells_age().  A map beside the rows, not a pointer in each: most rows
+ * never have cells (only those drawn, or every row once sorted by a
+ * column not kept as keys), and the pointer was a word of every row's
+ * (a pod row's slab item 72 bytes without it, 80 with).  row.has_cells
+ * says which rows have an entry, so that the others cost no probe.
+ * Open addressing by the row's address, linear probing, at most half
+ * full, deletion by backward shift.  No reference to the object the
+ * cells were made of: an old version is not kept alive for its cells.
+ */
+struct cells {
+	struct cells_slot {
+		const struct row *row;	/* NULL: free */
+		char *text;		/* the allocation: struct cells_head, then the cells */
+	} *slots;
+	size_t cap, nr;			/* cap: 0 or a power of two */
+};
+
+struct cells_head {
+	unsigned version;	/* the row's, when they were made */
+	uint32_t ds;		/* monotonic 1/10 s, when they were made: AGE moves on */
+};
+
 /* The table's own state, one a tab (tab->pane[PANE_TABLE]). */
 struct table_state {
 	struct tui *t;		/* for the namespace filter */
@@ -164,6 +190,7 @@ struct table_state {
 	 * the object: most of what a delta would cost the TUI).
 	 */
 	bool cells_live;
+	struct cells cells;	/* the rows' cells, of the rows that have them */
 	/*
 	 * The kind's columns kept as sort keys: each row's kind_key[c] is the
 	 * id of its cell's text in key_vals[c] (2 bytes a row a column, not
@@ -276,14 +303,130 @@ static void cells_pack(struct tab *tab, const struct row *r, struct strbuf *text
 	}
 }
 
-/* Makes the row's kind cells of its current version, kept in the row. */
+/* ---- the rows' cells (struct cells) ------------------------------------------ */
+
+/* Where row r's probe starts (Fibonacci hashing of its address). */
+static size_t cells_home(const struct cells *c, const struct row *r)
+{
+	return (size_t)(((uint64_t)(uintptr_t)r * 0x9e3779b97f4a7c15ULL) >> 32) & (c->cap - 1);
+}
+
+/* The slot of row r (which has cells), or the free one it would take. */
+static struct cells_slot *cells_slot(const struct cells *c, const struct row *r)
+{
+	size_t i = cells_home(c, r);
+
+	while (c->slots[i].row && c->slots[i].row != r)
+		i = (i + 1) & (c->cap - 1);
+	return &c->slots[i];
+}
+
+/* Row r's cells ("READY\0STATUS\0...\0"), or NULL: none made yet. */
+static const char *cells_of(const struct table_state *st, const struct row *r)
+{
+	return r->has_cells ? cells_slot(&st->cells, r)->text + sizeof(struct cells_head) : NULL;
+}
+
+static const struct cells_head *cells_head(const char *cells)
+{
+	return (const struct cells_head *)(const void *)(cells - sizeof(struct cells_head));
+}
+
+/* Whether r has cells of its current version. */
+static bool cells_current(const struct table_state *st, const struct row *r)
+{
+	const char *cells = cells_of(st, r);
+
+	return cells && cells_head(cells)->version == r->version;
+}
+
+/* How old cells (cells_of()'s) are at now_mono, in ms (to a tenth of a
+ * second). */
+static int64_t cells_age(const char *cells, int64_t now_mono)
+{
+	return now_mono - (int64_t)cells_head(cells)->ds * 100;
+}
+
+static void cells_grow(struct cells *c)
+{
+	struct cells old = *c;
+
+	c->cap = old.cap ? old.cap * 2 : 64;
+	c->slots = xcalloc(c->cap, sizeof(*c->slots));
+	for (size_t i = 0; i < old.cap; i++)
+		if (old.slots[i].row)
+			*cells_slot(c, old.slots[i].row) = old.slots[i];
+	free(old.slots);
+}
+
+/* Row r's cells: the len bytes at text (a NUL is added), made of its
+ * current version at now_mono; the last ones freed. */
+static void cells_set(struct table_state *st, struct row *r, const char *text, size_t len,
+		      int64_t now_mono)
+{
+	struct cells *c = &st->cells;
+	struct cells_head head = { r->version, (uint32_t)(now_mono / 100) };
+	char *p = xmalloc(sizeof(head) + len + 1);
+
+	memcpy(p, &head, sizeof(head));
+	memcpy(p + sizeof(head), text, len);
+	p[sizeof(head) + len] = '\0';
+	if (!r->has_cells && (c->nr + 1) * 2 > c->cap)
+		cells_grow(c);
+	struct cells_slot *s = cells_slot(c, r);
+	if (r->has_cells)
+		free(s->text);
+	else
+		c->nr++;
+	*s = (struct cells_slot){ r, p };
+	r->has_cells = true;
+}
+
+/* Row r's cells let go of (r is about to be freed). */
+static void cells_drop(struct table_state *st, struct row *r)
+{
+	struct cells *c = &st->cells;
+
+	if (!r->has_cells)
+		return;
+	struct cells_slot *s = cells_slot(c, r);
+	size_t hole = (size_t)(s - c->slots), i = hole;
+	free(s->text);
+	*s = (struct cells_slot){ NULL, NULL };
+	r->has_cells = false;
+	c->nr--;
+	/* Backward shift: each slot after the hole whose home is not
+	 * between the hole and it moves into the hole. */
+	for (;;) {
+		i = (i + 1) & (c->cap - 1);
+		if (!c->slots[i].row)
+			break;
+		size_t home = cells_home(c, c->slots[i].row);
+		if (((i - home) & (c->cap - 1)) >= ((i - hole) & (c->cap - 1))) {
+			c->slots[hole] = c->slots[i];
+			c->slots[i] = (struct cells_slot){ NULL, NULL };
+			hole = i;
+		}
+	}
+}
+
+/* Every row's cells let go of (the rows may be gone already). */
+static void cells_release(struct cells *c)
+{
+	for (size_t i = 0; i < c->cap; i++)
+		free(c->slots[i].text);	/* NULL in a free slot */
+	free(c->slots);
+	memset(c, 0, sizeof(*c));
+}
+
+/* Makes the row's kind cells of its current version, kept for it. */
 static void cells_make(struct tab *tab, struct row *r, int64_t now_mono, struct strbuf *text)
 {
 	struct strbuf pack = STRBUF_INIT;
 	size_t nr = ts(tab)->names_nr;
 
 	cells_pack(tab, r, text, &pack);
-	row_set_cells(r, nr ? pack.buf : "", nr ? pack.len : 0, now_mono);
+	cells_set(ts(tab), r, nr ? pack.buf : "", nr ? pack.len : 0, now_mono);
 	strbuf_release(&pack);
 }
 
@@ -417,7 +560,7 @@ static size_t sort_text(const struct table_state *st, const struct row *r, char 
 	case SORT_RV:
 		return 0;
 	default: {
-		const char *cell = cell_at(r->cells, (size_t)(st->sort - SORT__FIXED));
+		const char *cell = cell_at(cells_of(st, r), (size_t)(st->sort - SORT__FIXED));
 		uint64_t num;
 		if (cell_number(cell, &num))
 			return 0;
@@ -451,7 +594,7 @@ static bool sort_num(const struct table_state *st, const struct row *r, uint64_t
 		*num = strtoull(r->obj->rv, NULL, 10);
 		return false;
 	default:	/* numbers first, by value; then text */
-		return !cell_number(cell_at(r->cells, (size_t)(st->sort - SORT__FIXED)), num);
+		return !cell_number(cell_at(cells_of(st, r), (size_t)(st->sort - SORT__FIXED)), num);
 	}
 }
 
@@ -602,7 +745,7 @@ static void sort_prefetch(const void *p, uint32_t stage, int level, void *ctx)
 	} else if (stage >= STAGE_KEY) {
 		__builtin_prefetch(row_key_of(r) + (stage - STAGE_KEY) * KEYSORT_TEXT_STEP);
 	} else if (stage >= STAGE_TEXT) {	/* sort_text()'s */
-		__builtin_prefetch(st->sort >= SORT__FIXED ? (const void *)r->cells :
+		__builtin_prefetch(st->sort >= SORT__FIXED ? (const void *)cells_of(st, r) :
 				   (const void *)row_key_of(r));
 	}
 }
@@ -823,8 +966,8 @@ static bool keys_make(struct tab *tab, struct row *r)
 {
 	struct table_state *st = ts(tab);
 
-	if (row_cells_current(r))
-		return keys_set(st, r, r->cells);
+	if (cells_current(st, r))
+		return keys_set(st, r, cells_of(st, r));
 	strbuf_reset(&st->cells_scratch);
 	cells_pack(tab, r, &st->cells_text, &st->cells_scratch);
 	return keys_set(st, r, st->cells_scratch.buf);
@@ -891,15 +1034,18 @@ static const char *row_cells(struct tui *t, struct tab *tab, struct row *r, int6
 {
 	int64_t now = t->now_mono ? t->now_mono : mono_ms();
 
-	if (row_cells_current(r) && (max_age < 0 || row_cells_age(r, now) < max_age))
-		return r->cells;
+	const char *cells = cells_of(ts(tab), r);
+
+	if (cells && cells_head(cells)->version == r->version &&
+	    (max_age < 0 || cells_age(cells, now) < max_age))
+		return cells;
 	if (ts(tab)->pend) {	/* placed by its new cells after the build */
 		cells_make(tab, r, now, &ts(tab)->cells_text);
 		if (ts(tab)->keys_live)
 			keys_update(tab, r);
 		if (ts(tab)->pend)
 			pending_note(ts(tab)->pend, r);
-		return r->cells;
+		return cells_of(ts(tab), r);
 	}
 	bool moves = r->order.linked && ts(tab)->sort >= SORT__FIXED;
 	if (moves)
@@ -909,7 +1055,7 @@ static const char *row_cells(struct tui *t, struct tab *tab, struct row *r, int6
 		keys_update(tab, r);
 	if (moves)
 		order_insert(t, tab, r);
-	return r->cells;
+	return cells_of(ts(tab), r);
 }
 
 /* The model's row_hook: each delta moves its row, O(log n). */
@@ -922,6 +1068,7 @@ static void table_row_hook(struct model *m, struct row *r, bool freeing)
 		pending_finish(st->t, tab);
 	if (freeing) {
 		keys_unref(st, r);
+		cells_drop(st, r);
 	} else {
 		if (st->cells_live)
 			cells_make(tab, r, st->t->now_mono ? st->t->now_mono : mono_ms(),
@@ -1027,9 +1174,9 @@ static void keys_rows(struct tab *tab, struct keysort_item *items, size_t nr)
 			/* Not row_cells(): a row is not moved in a tree about to
 			 * go.  Cells there but not current are made in the last
 			 * pass, which has them fetched (their version is in them). */
-			if (!r->cells)
+			if (!r->has_cells)
 				cells_make(tab, r, now, &st->cells_text);
-			items[i].key = (uintptr_t)r->cells;
+			items[i].key = (uintptr_t)cells_of(st, r);
 			break;
 		}
 	}
@@ -1077,7 +1224,8 @@ static void keys_text(struct tab *tab, struct keysort_item *items, size_t nr, ui
 			break;
 		default: {
 			uint64_t num;
-			if (!row_cells_current(r))
+			/* The cells keys_rows() found: their version is in them. */
+			if (cells_head(text)->version != r->version)
 				cells_make(tab, r, now, &st->cells_text);
 			bool is_text = sort_num(st, r, &num);
 			items[i].key = is_text ? sort_piece(r, STAGE_TEXT, st) :
@@ -1722,6 +1870,7 @@ static void table_view_free(void *state)
 		strbuf_release(&st->cells_text);
 		strbuf_release(&st->cells_scratch);
 		pending_free(st->pend);
+		cells_release(&st->cells);
 		scratch_release(&st->mem);
 		for (size_t c = 0; c < st->key_nr; c++)
 			valtab_release(&st->key_vals[c]);
@@ -1850,7 +1999,7 @@ static void table_title(struct tui *t, struct tab *tab, const struct rect *r, bo
 }
 
 /* What column id shows of row (ago: its LAST, formatted). */
-static const char *cell_text(const struct row *row, int id, const char *ago)
+static const char *cell_text(const struct tab *tab, const struct row *row, int id, const char *ago)
 {
 	switch (id) {
 	case SORT_NAMESPACE: return row->obj->ns;
@@ -1859,7 +2008,7 @@ static const char *cell_text(const struct row *row, int id, const char *ago)
 	case SORT_DELTA: return delta_type_name(row->last_type);
 	case SORT_LAST: return ago;
 	/* none: scrolled three times over in visible_rows(), next frame's */
-	default: return row->cells ? cell_at(row->cells, (size_t)(id - SORT__FIXED)) : "";
+	default: return row->has_cells ? cell_at(cells_of(ts(tab), row), (size_t)(id - SORT__FIXED)) : "";
 	}
 }
 
@@ -1888,7 +2037,7 @@ static size_t table_columns(struct tui *t, struct tab *tab, struct col *cols,
 		char ago[32];
 		format_ago(t, row_last_ms(row), ago);
 		for (size_t c = 0; c < nc; c++) {
-			int w = text_width(cell_text(row, cols[c].id, ago));
+			int w = text_width(cell_text(tab, row, cols[c].id, ago));
 			if (cols[c].id >= SORT__FIXED && w > CELL_MAX)
 				w = CELL_MAX;
 			if (w > cols[c].width)
@@ -1937,7 +2086,7 @@ static void table_row(struct tui *t, struct tab *tab, const struct col *cols, si
 	for (size_t c = 0; c < nc && x < r->x + r->w; c++) {
 		if (!cols[c].shown)
 			continue;
-		const char *text = cell_text(row, cols[c].id, ago);
+		const char *text = cell_text(tab, row, cols[c].id, ago);
 		int attr = base;
 		if (cols[c].id == SORT_DELTA && !sel)
 			attr |= delta_attr(t, row->last_type);

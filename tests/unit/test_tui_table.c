@@ -463,7 +463,7 @@ static size_t rows_with_cells(struct fixture *f)
 	struct row *r;
 
 	while ((r = model_next_row(&f->tab.m, &iter)))
-		nr += r->cells != NULL;
+		nr += r->has_cells;
 	return nr;
 }
 
@@ -516,6 +516,64 @@ TEST(the_kinds_keys_made_in_slices_and_with_deltas_sort_as_fresh_cells)
 }
 
 /*
+ * With no column kept as keys (a kind with more columns than KEYS_MAX, or
+ * one whose values filled their table), a sort by a kind's column is made
+ * from the rows' cells, made for every row from then on (cells_live) and
+ * kept beside the rows (struct cells): every sort the full order under
+ * deltas, every row with its own cells, a freed row's let go of.  Cells
+ * carry the version and the time they were made of.
+ */
+TEST(the_cells_kept_beside_the_rows_sort_a_column_not_kept)
+{
+	static struct fixture f;
+	char why[256] = "";
+	size_t sorts = 0, full_ok = 0, iter = 0, own = 0, rows = 0;
+	struct row *r;
+
+	fixture_init(&f);
+	struct table_state *st = ts(&f.tab);
+	st->key_nr = 0;		/* none kept */
+
+	r = model_next_row(&f.tab.m, &iter);
+	cells_set(st, r, "1/1\0Running\0", 12, 123400);
+	CHECK(cells_current(st, r));
+	CHECK(!memcmp(cells_of(st, r), "1/1\0Running\0", 13));
+	CHECK_INT(cells_age(cells_of(st, r), 125400), 2000);
+	apply(&f.tab.m, NOTIFY_UPDATE, DELTA_UPDATED, kobj_ref(r->obj), kobj_ref(r->obj));
+	CHECK(r->has_cells && !cells_current(st, r));	/* made of the last version */
+	cells_set(st, r, "", 0, 200000);
+	CHECK(cells_current(st, r) && !*cells_of(st, r));
+	cells_make(&f.tab, r, f.t.now_mono, &st->cells_text);	/* its own again */
+
+	f.tab.m.stats.synced = true;
+	for (int step = 0; step < 12; step++) {
+		table_cycle_sort(&f.t, &f.tab, 1);
+		deltas(&f, 20);
+		table_refresh(&f.t, &f.tab, false);
+		while (table_pending(&f.t)) {
+			deltas(&f, 5);
+			table_work(&f.t, 0);
+		}
+		deltas(&f, 50);
+		sorts++;
+		full_ok += order_is_full_sort(&f, why, sizeof(why));
+	}
+	CHECKF(full_ok == sorts, "%zu of %zu: %s", full_ok, sorts, why);
+	CHECK(st->cells_live);
+	/* The gone rows freed, and their cells with them. */
+	CHECK(f.tab.m.gone > 0);
+	CHECK(model_expire(&f.tab.m, mono_ms() + GONE_SHOW_MS + 1000));
+	iter = 0;
+	while ((r = model_next_row(&f.tab.m, &iter))) {
+		rows++;
+		own += r->has_cells && cells_slot(&st->cells, r)->row == r;
+	}
+	CHECK_INT(own, rows);
+	CHECK_INT(st->cells.nr, rows);
+	fixture_release(&f);
+}
+
+/*
  * Sorted by AGE, the rows on screen made their cells again a second on:
  * each moves (its AGE is its key), and the rows that take their places
  * on screen have their cells made too before they are drawn.
@@ -542,8 +600,9 @@ TEST(rows_moved_into_the_screen_by_their_neighbours_cells_have_cells)
 	nr = visible_rows(&f.t, &f.tab, rows, 40);
 	CHECK_INT(nr, 40);
 	for (size_t i = 0; i < nr; i++) {
-		bare += !rows[i]->cells;
-		stale += rows[i]->cells && row_cells_age(rows[i], f.t.now_mono) >= 1000;
+		bare += !rows[i]->has_cells;
+		stale += rows[i]->has_cells &&
+			 cells_age(cells_of(ts(&f.tab), rows[i]), f.t.now_mono) >= 1000;
 	}
 	CHECK_INT(bare, 0);
 	CHECK_INT(stale, 0);
@@ -559,5 +618,6 @@ int main(void)
 	RUN(a_filter_while_a_sort_is_a_page_pages_the_shown_rows);
 	RUN(the_kinds_keys_made_in_slices_and_with_deltas_sort_as_fresh_cells);
 	RUN(rows_moved_into_the_screen_by_their_neighbours_cells_have_cells);
+	RUN(the_cells_kept_beside_the_rows_sort_a_column_not_kept);
 	return unit_done();
 }
