@@ -161,7 +161,6 @@ void model_release(struct model *m)
 	size_t iter = 0;
 	struct row *r;
 
-	m->mark_head = m->mark_nr = 0;	/* every row goes: no entry to forget */
 	while ((r = model_next_row(m, &iter)))
 		row_free(m, r);
 	keyset_release(&m->rows);
