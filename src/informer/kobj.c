@@ -416,7 +416,7 @@ static struct kobj *make(const struct fields *f, const char *head, size_t head_l
 	struct strbuf sb = STRBUF_INIT, sh = STRBUF_INIT;
 	struct strbuf whole = STRBUF_INIT, packed = STRBUF_INIT;
 	const char *name = field(f, f->name), *ns = field(f, f->ns), *node, *text;
-	size_t key, nsoff, rv, kind, labels, nodeoff, owners, len, plen;
+	size_t nsoff, rv, kind, labels, nodeoff, owners, len, plen;
 	struct zpack *pack;
 	struct kobj *obj;
 	char *base;
@@ -434,7 +434,7 @@ static struct kobj *make(const struct fields *f, const char *head, size_t head_l
 	if (!ns)
 		ns = "";
 	strbuf_grow(&sb, 256);
-	key = sb.len;	/* 0: first (kobj_key_of()) */
+	/* The key first, right after the struct: kobj_key_of(). */
 	if (*ns) {
 		strbuf_adds(&sb, ns);
 		strbuf_addch(&sb, '/');
@@ -468,8 +468,8 @@ static struct kobj *make(const struct fields *f, const char *head, size_t head_l
 	atomic_init(&obj->refs, 1);
 	atomic_init(&obj->memo, NULL);
 	obj->shared = intern_get(sh.buf, sh.len);
-	obj->key = base + key;
-	obj->name = base + key + (*ns ? strlen(ns) + 1 : 0);
+	obj->key = base;
+	obj->name = base + (*ns ? strlen(ns) + 1 : 0);
 	obj->ns = obj->shared->bytes + nsoff;
 	obj->rv = base + rv;
 	obj->kind = obj->shared->bytes + kind;

@@ -332,12 +332,12 @@ static const struct cells_head *cells_head(const char *cells)
 	return (const struct cells_head *)(const void *)(cells - sizeof(struct cells_head));
 }
 
-/* Whether r has cells of its current version. */
-static bool cells_current(const struct table_state *st, const struct row *r)
+/* Row r's cells when they are of its current version, else NULL. */
+static const char *cells_current(const struct table_state *st, const struct row *r)
 {
 	const char *cells = cells_of(st, r);
 
-	return cells && cells_head(cells)->version == r->version;
+	return cells && cells_head(cells)->version == r->version ? cells : NULL;
 }
 
 /* How old cells (cells_of()'s) are at now_mono, in ms (to a tenth of a
@@ -965,9 +965,10 @@ static bool keys_set(struct table_state *st, struct row *r, const char *cells)
 static bool keys_make(struct tab *tab, struct row *r)
 {
 	struct table_state *st = ts(tab);
+	const char *cells = cells_current(st, r);
 
-	if (cells_current(st, r))
-		return keys_set(st, r, cells_of(st, r));
+	if (cells)
+		return keys_set(st, r, cells);
 	strbuf_reset(&st->cells_scratch);
 	cells_pack(tab, r, &st->cells_text, &st->cells_scratch);
 	return keys_set(st, r, st->cells_scratch.buf);
@@ -1034,10 +1035,9 @@ static const char *row_cells(struct tui *t, struct tab *tab, struct row *r, int6
 {
 	int64_t now = t->now_mono ? t->now_mono : mono_ms();
 
-	const char *cells = cells_of(ts(tab), r);
+	const char *cells = cells_current(ts(tab), r);
 
-	if (cells && cells_head(cells)->version == r->version &&
-	    (max_age < 0 || cells_age(cells, now) < max_age))
+	if (cells && (max_age < 0 || cells_age(cells, now) < max_age))
 		return cells;
 	if (ts(tab)->pend) {	/* placed by its new cells after the build */
 		cells_make(tab, r, now, &ts(tab)->cells_text);
