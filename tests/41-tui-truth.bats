@@ -93,6 +93,37 @@ table_names() { screen | sed -n '5,/ deltas /p' | grep -oE ' pod-[0-9]+ ' | tr -
 	grep -q ": $want\$" "$BATS_TEST_TMPDIR/count" || { show_screen; false; }
 }
 
+# smaps_rollup's member $2 of process $1, in kB.
+smaps_kb() { sed -n "s/^$2: *\([0-9]*\) kB/\1/p" "/proc/$1/smaps_rollup"; }
+
+# The cache in huge pages (lib/hugemem.h), from the first key: a filter or
+# a sort then reads 40,000 objects in a few pages, not thousands.  Only
+# what was all there is made one: the resident size does not grow.
+@test "tui: from the first key the cache is in huge pages, and no memory is added" {
+	grep -q '\[never\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null &&
+		skip "transparent huge pages are off here"
+	[ "$(printf '6.1\n%s\n' "$(uname -r)" | sort -V | head -n1)" = 6.1 ] ||
+		skip "a kernel before 6.1 has no MADV_COLLAPSE"
+	sim_start --pods 40000 --namespaces 3
+	tui_start pods -A --kubeconfig "$SIM_KUBECONFIG"
+	wait_screen ' 40000 objects.*synced' 60
+	local pid huge0 rss0
+	pid=$(pgrep -P "$(pane '#{pane_pid}')" -x kinf)
+	[ -n "$pid" ]
+	sleep 1
+	huge0=$(smaps_kb "$pid" AnonHugePages)
+	rss0=$(smaps_kb "$pid" Rss)
+	# No key yet: nothing made.  j reads no scratch buffer (a sort would).
+	sleep 2
+	[ "$(smaps_kb "$pid" AnonHugePages)" -eq "$huge0" ]
+	keys j
+	wait_until 10 eval '[ "$(smaps_kb "$pid" AnonHugePages)" -ge $((huge0 + 8192)) ]' ||
+		{ grep -E 'Rss|AnonHuge' "/proc/$pid/smaps_rollup" >&2; false; }
+	local rss1
+	rss1=$(smaps_kb "$pid" Rss)
+	[ "$rss1" -le $((rss0 + 1024)) ] || { echo "# RSS $rss0 kB, then $rss1 kB" >&2; false; }
+}
+
 @test "tui: an error wraps at word boundaries in the health pane" {
 	sim_start --pods 3 --namespaces 0
 	simctl POST /faults '{"verb":"any","resource":"pods","kind":"500","count":2}' >/dev/null

@@ -33,6 +33,7 @@
 #include <stdint.h>
 
 #include "informer/consumer.h"
+#include "lib/hugemem.h"
 #include "lib/util.h"
 #include "tui/draw.h"
 #include "tui/tui_model.h"
@@ -154,6 +155,12 @@ struct tui {
 	 * shows the controller pane in the informer pane's place. */
 	const struct controller_opts *ctl_opts;
 	bool show_ctl;
+
+	/* The memory in 2 MiB pages, a range at a time between keys and
+	 * deltas (lib/hugemem.h): from the first key, then now and then. */
+	struct huge_sweep huge;
+	int64_t huge_next;		/* monotonic: the next sweep's time */
+	bool keyed;			/* a key was pressed */
 
 	bool dirty;			/* something changed: a frame is due */
 	bool key_frame;			/* ... because of a key: draw it now */

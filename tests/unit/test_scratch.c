@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "lib/scratch.h"
+#include "smaps.h"
 #include "unit.h"
 
 /* Whether [p, p + 1) is in one of the process's mappings. */
@@ -66,27 +67,6 @@ static bool thp_on(void)
 	return strstr(buf, "[always]") || strstr(buf, "[madvise]");
 }
 
-/* The kB of the mapping at p that are in huge pages (smaps' AnonHugePages). */
-static long huge_kb(const void *p)
-{
-	char line[256];
-	FILE *f = fopen("/proc/self/smaps", "r");
-	bool in = false;
-	long kb = -1;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long lo, hi;
-		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' '))
-			in = (uintptr_t)p >= lo && (uintptr_t)p < hi;
-		else if (in && sscanf(line, "AnonHugePages: %ld kB", &kb) == 1)
-			break;
-	}
-	fclose(f);
-	return kb;
-}
-
 TEST(a_large_buffer_is_in_huge_pages)
 {
 	struct scratch s = { 0 };
@@ -100,7 +80,7 @@ TEST(a_large_buffer_is_in_huge_pages)
 	memset(a, 'h', s.size);
 	CHECK(mapped(a) && mapped(a + s.size - 1));
 	if (thp_on())
-		CHECK(huge_kb(a) > 0);
+		CHECK(smaps_kb(a, "AnonHugePages") > 0);
 	else
 		printf("# transparent huge pages are off here: their use not checked\n");
 	scratch_release(&s);
