@@ -893,7 +893,8 @@ static int run_loop(struct tui *t, int sig_fd)
 		}
 		/* A sort's first page is on screen: the rest of its order, in
 		 * slices between the keys and deltas that come meanwhile; so
-		 * are the kind's sort keys after sync. */
+		 * are the kind's sort keys after sync and, when neither is
+		 * due, a sweep's ranges of memory (huge_due()). */
 		bool sorting = table_pending(t), busy = sorting || huge_sweep_pending(&t->huge);
 		if (sorting)
 			table_work(t, SORT_SLICE_MS);
