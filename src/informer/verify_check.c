@@ -109,6 +109,15 @@ static int gather_item(void *ctx, const char *text, size_t len)
 	return 0;
 }
 
+/* A continue token expired: what came is void, one full LIST follows. */
+static void gather_restart(void *ctx)
+{
+	struct gather *g = ctx;
+
+	release_server(g->vc);
+	g->alloc = 0;
+}
+
 int verify_check_begin(struct verify_check *vc, struct errbuf *err)
 {
 	struct session *s = vc->session;
@@ -126,10 +135,17 @@ int verify_check_begin(struct verify_check *vc, struct errbuf *err)
 		 */
 		.as = PAGER_METADATA,
 		.limit = 500,
+		/*
+		 * As client-go's pager: a LIST of 100,000 under churn outlives
+		 * its continue token where the server keeps little history
+		 * (etcd's compaction, five minutes; kube-sim's 10,000 events,
+		 * ten seconds at 1,000 a second).  Then one LIST, no limit.
+		 */
+		.full_list_fallback = true,
 		/* A server that sends nothing for a minute is not coming back. */
 		.stream = { .idle_timeout_ms = 60000 },
 	};
-	struct pager_hooks hooks = { .ctx = &g, .item = gather_item };
+	struct pager_hooks hooks = { .ctx = &g, .item = gather_item, .restart = gather_restart };
 	struct pager_result pr;
 	char what[128];
 	int ret = -1;
