@@ -136,7 +136,8 @@ int verify_check_begin(struct verify_check *vc, struct errbuf *err)
 		.as = PAGER_METADATA,
 		.limit = 500,
 		/*
-		 * As client-go's pager: a LIST of 100,000 under churn outlives
+		 * As client-go's tools/pager (New() sets FullListIfExpired, which
+		 * ListPager.List follows): a LIST of 100,000 under churn outlives
 		 * its continue token where the server keeps little history
 		 * (etcd's compaction, five minutes; kube-sim's 10,000 events,
 		 * ten seconds at 1,000 a second).  Then one LIST, no limit.

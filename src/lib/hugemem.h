@@ -7,13 +7,14 @@
  * and a pass touches each.  On a virtual machine, the first pass after a
  * pause of a few hundred milliseconds paid a translation miss on nearly
  * every one of them: measured here at 100,000 pods, a pass reading one
- * byte of each object's key took 0.3-1 ms when repeated at once and
+ * byte of each object's key took 0.3-1.3 ms when repeated at once and
  * 15-146 ms after such a pause.  The same pass over the same objects in
  * 2 MiB pages (some 35 of them) took 0.2-15 ms after any pause, most
  * under 6.
  *
  * What: a sweep finds the private, anonymous, writable mappings (the
- * malloc heaps: the cache, the rows; not files, not stacks) and asks the
+ * malloc heaps: the cache, the rows; not files nor the main stack, and a
+ * thread's stack only where it is all there, as one rarely is) and asks the
  * kernel to make each 2 MiB of them a huge page (MADV_COLLAPSE, Linux
  * 6.1 and later) where every one of its 512 small pages is already
  * there: a range holding holes is left alone, so that no page is made
