@@ -907,17 +907,15 @@ static CURLcode perform(struct kclient *c, CURL *h, struct transfer *t,
 			const struct stream_opts *opts)
 {
 	struct xfer *x = xfer_start(c->tp, h, header_hook, t);
-	struct strbuf chunk = STRBUF_INIT;
 	struct xfer_news news;
 	bool cancelled = false;
 	int64_t next_tick_ms = opts->tick && opts->tick_ms > 0 ? mono_ms() + opts->tick_ms : 0;
 
 	for (;;) {
-		strbuf_reset(&chunk);
-		xfer_take(x, &chunk, &news);
+		const struct strbuf *chunk = xfer_take(x, &news);
 		if (!cancelled && atomic_load(&t->not_http2)) {
 			cancelled = true;
-		} else if (chunk.len && !cancelled && deliver(t, chunk.buf, chunk.len) < 0) {
+		} else if (chunk->len && !cancelled && deliver(t, chunk->buf, chunk->len) < 0) {
 			t->aborted = true;
 			cancelled = true;
 		}
@@ -956,7 +954,6 @@ static CURLcode perform(struct kclient *c, CURL *h, struct transfer *t,
 	t->conn_dead = news.conn_dead;
 	t->http2 = news.http2;
 	xfer_free(x);
-	strbuf_release(&chunk);
 	return news.result;
 }
 

@@ -70,7 +70,7 @@
 #include "lib/strbuf.h"
 
 /* Bytes a caller may leave untaken before its transfer is paused. */
-#define XFER_HIGH_WATER (256 << 10)
+#define XFER_HIGH_WATER (1 << 20)
 
 struct transport_opts {
 	/* HTTP/2 health check; read_idle_ms 0 turns it off. */
@@ -116,11 +116,12 @@ struct xfer_news {
 };
 
 /*
- * Appends what arrived since the last call to out (nothing once
- * cancelled) and says where the transfer stands.  Never blocks.  Taking a
- * backlog resumes a paused transfer.
+ * What arrived since the last call (nothing once cancelled), the
+ * transfer's to keep and valid until the next call or xfer_free(), and
+ * where the transfer stands.  Never blocks.  Taking a backlog resumes a
+ * paused transfer.
  */
-void xfer_take(struct xfer *x, struct strbuf *out, struct xfer_news *news);
+const struct strbuf *xfer_take(struct xfer *x, struct xfer_news *news);
 /*
  * Sleeps until the transfer has news for xfer_take(), fd or fd2 (each if
  * >= 0) becomes readable, or timeout_ms passes (-1: no limit).
