@@ -156,10 +156,11 @@ chk_index_all() {	# the same index across namespaces
 # kubectl's output formats, byte for byte: the same command through kubectl
 # (the AGE column aside, which moves on between the two: a pod 5h59m old
 # is 6h a moment later, so every form of an age is masked, 2d20h and 5h9m
-# as well as 8s).  kubectl's stdout alone: the kubectl on PATH may be a
-# dispatcher that warns on stderr when it is slow to learn the server's
-# version, which is not the format.
-no_age() { sed -E 's/ [0-9]+[smhdy]([0-9]+[smh])?( |$)/ AGE\2/'; }
+# as well as 8s), and the spaces after it, which its length moves: 8s
+# and 10s of a pod made just before are padded apart).  kubectl's stdout
+# alone: the kubectl on PATH may be a dispatcher that warns on stderr when
+# it is slow to learn the server's version, which is not the format.
+no_age() { sed -E 's/ [0-9]+[smhdy]([0-9]+[smh])?( +|$)/ AGE /'; }
 chk_as_kubectl() {
 	[ "$status" -eq 0 ]
 	local kc
