@@ -56,15 +56,27 @@ plugin_runs() { wc -l <"$T/plugin/runs"; }
 	[ "$(request_users)" = admin ]
 }
 
-@test "tokenFile: re-read after a 401, as when a projected token was rotated" {
+@test "tokenFile: a 401 is the request's answer, never retried at once; the watch lists again after its backoff" {
 	printf '%s\n' "$SIM_TOKEN" >"$T/token"
 	write_kubeconfig "$T/kc" "    tokenFile: $T/token"
+	# A one-answer request: the 401 is the answer, as kubectl's (client-go's
+	# token source forgets the token and hands the 401 back).
 	simctl POST /faults '{"verb": "discovery", "kind": "401", "count": 1}'
 	run_kinf api-resources --kubeconfig "$T/kc" -o name
-	assert_status 0
-	assert_output_contains pods
-	# The refused request, then the same one again.
-	[ "$(simctl GET /requests | jq -r '.[0:2] | map(.path) | join(" ")')" = "/api /api" ]
+	assert_one_line_error "401 Unauthorized" "user 'tester' (token file '$T/token')"
+	[ "$(simctl GET /requests | jq -r 'map(.path) | join(" ")')" = "/api" ]
+	# An informer's LIST: refused once, then listed again after the
+	# reflector's backoff, with the file read again.
+	simctl DELETE /requests >/dev/null
+	simctl POST /faults '{"verb": "list", "resource": "pods", "kind": "401", "count": 1}'
+	"$KINF" watch pods --client-go 1.32 --kubeconfig "$T/kc" -o json >"$T/out" 2>"$T/err" &
+	local pid=$!
+	wait_until 15 file_has "$T/err" "synced"
+	kill -TERM "$pid"
+	wait "$pid" || true
+	[ "$(simctl GET '/requests?verb=list&resource=pods' | jq -r 'map(.status) | join(" ")')" = "401 200" ]
+	file_has "$T/err" "401 Unauthorized.*; retrying as client-go does"
+	file_has "$T/err" "backing off"
 }
 
 @test "tokenFile: a rotated file is picked up by a running watch" {
@@ -125,12 +137,18 @@ plugin_runs() { wc -l <"$T/plugin/runs"; }
 	[ "$(plugin_runs)" -gt 1 ]
 }
 
-@test "exec plugin: re-run once on 401" {
-	printf 'stale-token\n%s\n' "$SIM_TOKEN" >"$T/plugin/tokens"
+@test "exec plugin: a 401 is the answer, and the next request runs the plugin again" {
+	printf '%s\n%s\n' "$SIM_TOKEN" "$SIM_TOKEN" >"$T/plugin/tokens"
 	write_kubeconfig "$T/kc" "$(exec_user v1)"
-	run_kinf api-resources --kubeconfig "$T/kc" -o name
-	assert_status 0
-	assert_output_contains pods
+	# The watch's first LIST is refused; the plugin runs again for the
+	# LIST after the backoff, which works.
+	simctl POST /faults '{"verb": "list", "resource": "pods", "kind": "401", "count": 1}'
+	"$KINF" watch pods --client-go 1.32 --kubeconfig "$T/kc" -o json >"$T/out" 2>"$T/err" &
+	local pid=$!
+	wait_until 15 file_has "$T/err" "synced"
+	kill -TERM "$pid"
+	wait "$pid" || true
+	[ "$(simctl GET '/requests?verb=list&resource=pods' | jq -r 'map(.status) | join(" ")')" = "401 200" ]
 	[ "$(plugin_runs)" -eq 2 ]
 }
 
@@ -138,7 +156,8 @@ plugin_runs() { wc -l <"$T/plugin/runs"; }
 	write_kubeconfig "$T/kc" "$(exec_user v1 "      - {name: PLUGIN_TOKEN, value: never-good}")"
 	run_kinf api-resources --kubeconfig "$T/kc"
 	assert_one_line_error "401 Unauthorized" "user 'tester' (exec plugin '$PLUGIN')"
-	[ "$(plugin_runs)" -eq 2 ]
+	# One request, one run: nothing retried the 401.
+	[ "$(plugin_runs)" -eq 1 ]
 }
 
 @test "error: exec plugin not installed shows its installHint on one line" {

@@ -59,34 +59,21 @@ static void drain(struct listener *l, struct verify_check *vc)
 		}
 }
 
-/* The informer gave up (its reflector's error), or NULL. */
-static const char *gave_up(struct session *s, struct informer_stats *st)
-{
-	informer_get_stats(s->informers[0], st);
-	return st->state == STATE_STOPPED && st->last_error[0] ? st->last_error : NULL;
-}
-
 /*
  * Waits until the informer has reached the list's RV with nothing queued,
- * or the lag wait passes; true when it caught up.  -1 when it gave up.
+ * or the lag wait passes; true when it caught up.
  */
-static int wait_caught_up(struct session *s, struct listener *l, struct verify_check *vc)
+static bool wait_caught_up(struct listener *l, struct verify_check *vc)
 {
 	int64_t deadline = mono_ms() + o.lag_wait_ms;
-	struct informer_stats st;
 
 	for (;;) {
 		drain(l, vc);
-		if (gave_up(s, &st)) {
-			error("%s", st.last_error);
-			return -1;
-		}
-		int rc = verify_check_caught_up(vc);
-		if (rc > 0)
-			return 1;
+		if (verify_check_caught_up(vc) > 0)
+			return true;
 		int64_t left = deadline - mono_ms();
 		if (left <= 0)
-			return 0;
+			return false;
 		/* Woken by the listener; the FIFO empties without telling. */
 		struct pollfd pfd = { .fd = listener_wake_fd(l), .events = POLLIN };
 		if (poll(&pfd, 1, left < 20 ? (int)left : 20) < 0 && errno != EINTR)
@@ -145,12 +132,10 @@ static int run_verify(int argc, const char **argv)
 		goto cleanup;
 	}
 	if (session_wait_synced(&s, o.sync_timeout_ms) < 0) {
-		if (gave_up(&s, &st))
-			error("%s", st.last_error);
-		else
-			error("the %s informer did not sync within %llds%s%s",
-			      s.resources[0]->name, (long long)(o.sync_timeout_ms / 1000),
-			      st.last_error[0] ? ": " : "", st.last_error);
+		informer_get_stats(s.informers[0], &st);
+		error("the %s informer did not sync within %llds%s%s",
+		      s.resources[0]->name, (long long)(o.sync_timeout_ms / 1000),
+		      st.last_error[0] ? ": " : "", st.last_error);
 		goto cleanup;
 	}
 	drain(l, &vc);
@@ -158,9 +143,7 @@ static int run_verify(int argc, const char **argv)
 		error("%s", err.msg);
 		goto cleanup;
 	}
-	int caught_up = wait_caught_up(&s, l, &vc);
-	if (caught_up < 0)
-		goto cleanup;
+	bool caught_up = wait_caught_up(l, &vc);
 	verify_check_snapshot(&vc);
 	drain(l, &vc);
 	verify_check_finish(&vc, caught_up, &report);

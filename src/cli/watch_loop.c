@@ -73,8 +73,7 @@ static bool wanted(const struct watch_loop *loop, const struct notification *n)
 
 /*
  * One notification (consumer_ops.notify): printed when wanted.  -1 when
- * output failed, 1 when done (--max-deltas reached, or an informer gave
- * up: loop->failed).
+ * output failed, 1 when done (--max-deltas reached).
  */
 static int on_notification(void *ctx, size_t i, struct notification *n)
 {
@@ -82,11 +81,7 @@ static int on_notification(void *ctx, size_t i, struct notification *n)
 	int ret = 0;
 
 	(void)i;
-	if (n->kind == NOTIFY_ACTIVITY && n->activity->fatal) {
-		error("%s", n->activity->message);
-		loop->failed = true;
-		ret = 1;
-	} else if (wanted(loop, n)) {
+	if (wanted(loop, n)) {
 		if (printer_notification(loop->printer, n) < 0)
 			ret = -1;
 		else if (n->kind != NOTIFY_ACTIVITY &&
@@ -281,7 +276,7 @@ static int run_turn(struct watch_loop *loop, struct run *r)
 		return r->write_errno == EPIPE ? 0 : 1;
 	}
 	if (rc > 0 || (r->finishing && all_taken(loop->session, r->cons.listeners)))
-		return loop->failed ? 1 : check_synced(loop, false, r->started);
+		return check_synced(loop, false, r->started);
 	return -1;
 }
 

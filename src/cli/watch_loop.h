@@ -73,7 +73,6 @@ struct watch_loop {
 	unsigned dump_on;
 	FILE *notices;
 	long printed;
-	bool failed;		/* an informer gave up (its error printed) */
 	bool name_checked;	/* the notice about name was considered */
 };
 

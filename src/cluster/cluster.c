@@ -31,7 +31,7 @@ const struct option cluster_options[] = {
 		   "the kubeconfig user to use", NULL),
 	OPT_DURATION(0, "request-timeout", &cluster_flags.request_timeout_ms,
 		     "limit each get and discovery request, retries included; "
-		     "watches only connecting (default 10s)"),
+		     "watches only connecting (default: none but 30s to connect, as Go's dialer)"),
 	OPT_STRING(0, "cache-dir", &cluster_flags.cache_dir, "DIR",
 		   "kubectl's cache, shared with it (default: $KUBECACHEDIR, else ~/.kube/cache)",
 		   "file"),

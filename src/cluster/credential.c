@@ -190,25 +190,13 @@ cleanup:
 	return ret;
 }
 
-bool credential_refresh(struct credential *cred, const struct credential_snapshot *snap)
+void credential_refresh(struct credential *cred, const struct credential_snapshot *snap)
 {
-	bool worth = false;
-
 	pthread_mutex_lock(&cred->lock);
-	switch (cred->cfg->auth) {
-	case AUTH_TOKEN_FILE:
+	if (cred->cfg->auth == AUTH_TOKEN_FILE)
 		cred->file_stale = true;
-		worth = true;
-		break;
-	case AUTH_EXEC:
-		/* Another thread may have refreshed already: then just retry. */
-		if (snap->generation == cred->generation)
-			cred->exec_valid = false;
-		worth = true;
-		break;
-	default:
-		break;
-	}
+	/* Another thread may have refreshed it already. */
+	else if (cred->cfg->auth == AUTH_EXEC && snap->generation == cred->generation)
+		cred->exec_valid = false;
 	pthread_mutex_unlock(&cred->lock);
-	return worth;
 }

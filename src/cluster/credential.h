@@ -39,8 +39,8 @@ void credential_snapshot_release(struct credential_snapshot *snap);
 /*
  * The server answered 401 to a request made with snap: forget that
  * credential, so the next credential_get() re-runs the plugin or re-reads
- * the token file.  True when that may help, so one retry is worth it.
+ * the token file.
  */
-bool credential_refresh(struct credential *cred, const struct credential_snapshot *snap);
+void credential_refresh(struct credential *cred, const struct credential_snapshot *snap);
 
 #endif

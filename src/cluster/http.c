@@ -40,18 +40,20 @@
 #include "lib/stop.h"
 #include "lib/termsafe.h"
 
-/* --request-timeout's default, as `kinf --help` says. */
-#define CONNECT_TIMEOUT_MS 10000L
 /*
- * TCP keepalive: a peer that stops acknowledging (gone, or cut off) is
- * noticed 20 + 3 x 10 = 50 s after the last thing it acknowledged, idle
- * or not (TCP_USER_TIMEOUT bounds unacknowledged data the same way).  Go,
- * and so kubectl, probe every 30 s and give up after the kernel's 9 probes.
+ * Go's dialer as client-go sets it up (transport/cache.go): 30 s to
+ * connect, and TCP keepalive after 30 s idle.  The Go that builds
+ * client-go 1.32 and later (1.23+) then probes every 15 s, 9 times
+ * (KeepAliveConfig's defaults), so a peer that is gone is noticed 165 s
+ * after the last thing it acknowledged; older Go probed every 30 s (300
+ * s).  No TCP user timeout: Go sets none, so unacknowledged data waits
+ * out the kernel's retransmissions.  Over HTTP/2 the health check
+ * (PINGs, below) finds a dead connection long before.
  */
-#define KEEPALIVE_IDLE_S 20L
-#define KEEPALIVE_INTERVAL_S 10L
-#define KEEPALIVE_PROBES 3
-#define USER_TIMEOUT_MS ((KEEPALIVE_IDLE_S + KEEPALIVE_PROBES * KEEPALIVE_INTERVAL_S) * 1000)
+#define CONNECT_TIMEOUT_MS 30000L
+#define KEEPALIVE_IDLE_S 30L
+#define KEEPALIVE_INTERVAL_S 15L
+#define KEEPALIVE_PROBES 9
 /* client-go's HTTP/2 health check (apimachinery util/net http.go). */
 #define READ_IDLE_TIMEOUT_S 30
 #define PING_TIMEOUT_S 15
@@ -362,19 +364,26 @@ static bool status_ok(long status)
 	return status >= 200 && status <= 299;
 }
 
+/*
+ * client-go's retryAfterSeconds: strconv.Atoi of the value, an optional
+ * sign and decimal digits, nothing else.  An HTTP date, or a number too
+ * large for an int, is no Retry-After at all; a negative one waits 0.
+ */
 static void parse_retry_after(struct http_response *resp, const char *v)
 {
+	const char *d = v + (*v == '+' || *v == '-');
 	char *end;
-	long secs = strtol(v, &end, 10);
-	if (end != v && (!*end || isspace((unsigned char)*end))) {
-		resp->retry_after_ms = secs < 0 ? 0 : (int64_t)secs * 1000;
+
+	if (!isdigit((unsigned char)*d))
 		return;
-	}
-	time_t when = curl_getdate(v, NULL);
-	if (when != -1) {
-		int64_t ms = (int64_t)when * 1000 - wall_ms();
-		resp->retry_after_ms = ms < 0 ? 0 : ms;
-	}
+	errno = 0;
+	long long secs = strtoll(v, &end, 10);
+	if (*end || errno == ERANGE)
+		return;
+	if (secs < 0)
+		secs = 0;
+	/* Saturated where a clock plus it still fits (31 years). */
+	resp->retry_after_ms = secs > 1000000000 ? INT64_C(1000000000000) : secs * 1000;
 }
 
 /* Header value of line if its name is `name` (case-insensitively), else NULL. */
@@ -397,7 +406,8 @@ static void header_hook(void *arg, const char *data, size_t len)
 	size_t n = len < sizeof(line) - 1 ? len : sizeof(line) - 1;
 
 	memcpy(line, data, n);
-	while (n && (line[n - 1] == '\r' || line[n - 1] == '\n'))
+	/* Go's textproto trims the value's spaces too. */
+	while (n && isspace((unsigned char)line[n - 1]))
 		n--;
 	line[n] = '\0';
 
@@ -573,16 +583,15 @@ static void wipe_slist(struct curl_slist *h)
 	curl_slist_free_all(h);
 }
 
-/* Each new socket: what libcurl 7.88 cannot set, the probe count and the user timeout. */
+/* Each new socket: what libcurl 7.88 cannot set, the probe count. */
 static int sockopt_cb(void *userp, curl_socket_t fd, curlsocktype purpose)
 {
 	int probes = KEEPALIVE_PROBES;
-	unsigned int user_timeout = USER_TIMEOUT_MS;
+	(void)userp;
 	if (purpose != CURLSOCKTYPE_IPCXN)
 		return CURL_SOCKOPT_OK;
-	/* Best effort: a socket that refuses still works, with the kernel's defaults. */
+	/* Best effort: a socket that refuses still works, with the kernel's default. */
 	(void)setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &probes, sizeof(probes));
-	(void)setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &user_timeout, sizeof(user_timeout));
 	return CURL_SOCKOPT_OK;
 }
 
@@ -979,7 +988,10 @@ static bool broke_unanswered(CURLcode rc)
 }
 
 /*
- * One GET with its 401 retry.  on_data NULL: the body goes to resp->body.
+ * One GET.  on_data NULL: the body goes to resp->body.  A 401 makes the
+ * credential be read again for the next request (a token file's, an exec
+ * plugin's), and is this request's answer: client-go's token source and
+ * exec round trippers refresh on a 401 and hand it back, never retry.
  */
 static int request_once(struct kclient *c, const char *path, const char *accept,
 			const struct stream_opts *opts, http_data_fn *on_data, void *ctx,
@@ -987,80 +999,79 @@ static int request_once(struct kclient *c, const char *path, const char *accept,
 {
 	char *url = xasprintf("%s%s%s", c->url_base, *path == '/' ? "" : "/", path);
 	int ret = -1;
+	struct credential_snapshot snap;
+	struct transfer t = {
+		.client = c, .resp = resp, .on_data = on_data, .ctx = ctx,
+		.snap = &snap,
+	};
 
-	for (int attempt = 0;; attempt++) {
-		struct credential_snapshot snap;
-		struct transfer t = {
-			.client = c, .resp = resp, .on_data = on_data, .ctx = ctx,
-			.snap = &snap,
-		};
-
-		strbuf_reset(&resp->body);
-		resp->refused = false;
-		resp->timed_out = false;
-		resp->no_answer = false;
-		resp->status = 0;
-		resp->retry_after_ms = -1;
-		resp->content_type[0] = '\0';
-		resp->who[0] = '\0';
-		if (credential_get(c->cred, &snap, err) < 0)
-			break;
-
-		CURL *h = curl_easy_init();
-		if (!h)
-			die("out of memory");
-		struct curl_slist *headers = request_headers(c, &snap,
-							     accept ? accept : opts->accept);
-		setup_handle(c, h, url, t.curl_err, &snap, headers, opts->timeout_ms);
-		int64_t started = mono_ms();
-		CURLcode rc = perform(c, h, &t, opts);
-
-		if (atomic_load(&t.not_http2)) {
-			errbuf_set(err, "server '%s' answered over HTTP/1.1, and --http-version 2 "
-				   "asks for HTTP/2", c->cfg->server);
-		} else if (t.not_json) {
-			errbuf_set(err, "server '%s' answered %ld with Content-Type '%s', not JSON",
-				   c->cfg->server, resp->status, resp->content_type);
-		} else if (t.aborted) {
-			/* on_data said stop, even if the last bytes ended the transfer. */
-			errbuf_set(err, "aborted");
-		} else if (rc == CURLE_OK) {
-			long code = 0;
-			curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
-			resp->status = code;
-			if (status_ok(code) && resp->body.len && !http_json_media_type(resp->content_type))
-				/* A whole body (kclient_get) that is not JSON. */
-				errbuf_set(err, "server '%s' answered %ld with Content-Type '%s', not JSON",
-					   c->cfg->server, code, resp->content_type);
-			else
-				ret = 0;
-		} else if (t.stopped) {
-			errbuf_set(err, "stopped");
-		} else if (t.stalled) {
-			errbuf_set(err, "stalled: nothing from server '%s' for %.1f s",
-				   c->cfg->server, (double)opts->idle_timeout_ms / 1000);
-		} else if (t.conn_dead) {
-			errbuf_set(err, "connection to server '%s' went silent, even to a ping "
-				   "for %.0f s: closed", c->cfg->server,
-				   (double)c->ping_timeout_ms / 1000);
-			resp->no_answer = resp->status == 0;
-		} else {
-			resp->refused = rc == CURLE_COULDNT_CONNECT;
-			resp->no_answer = resp->status == 0 && broke_unanswered(rc);
-			resp->timed_out = rc == CURLE_OPERATION_TIMEDOUT && opts->timeout_ms > 0 &&
-					  mono_ms() - started >= opts->timeout_ms;
-			transport_error(c, h, rc, &t, err);
-		}
-		trace_request(c, url, resp, &t, started, ret < 0, err);
-		wipe_slist(headers);
-		curl_easy_cleanup(h);
-
-		bool retry = ret == 0 && resp->status == 401 && attempt == 0 &&
-			     credential_refresh(c->cred, &snap);
-		credential_snapshot_release(&snap);
-		if (!retry)
-			break;
+	strbuf_reset(&resp->body);
+	resp->refused = false;
+	resp->timed_out = false;
+	resp->no_answer = false;
+	resp->stream_broken = false;
+	resp->status = 0;
+	resp->retry_after_ms = -1;
+	resp->content_type[0] = '\0';
+	resp->who[0] = '\0';
+	if (credential_get(c->cred, &snap, err) < 0) {
+		free(url);
+		return -1;
 	}
+
+	CURL *h = curl_easy_init();
+	if (!h)
+		die("out of memory");
+	struct curl_slist *headers = request_headers(c, &snap,
+						     accept ? accept : opts->accept);
+	setup_handle(c, h, url, t.curl_err, &snap, headers, opts->timeout_ms);
+	int64_t started = mono_ms();
+	CURLcode rc = perform(c, h, &t, opts);
+
+	if (atomic_load(&t.not_http2)) {
+		errbuf_set(err, "server '%s' answered over HTTP/1.1, and --http-version 2 "
+			   "asks for HTTP/2", c->cfg->server);
+	} else if (t.not_json) {
+		errbuf_set(err, "server '%s' answered %ld with Content-Type '%s', not JSON",
+			   c->cfg->server, resp->status, resp->content_type);
+	} else if (t.aborted) {
+		/* on_data said stop, even if the last bytes ended the transfer. */
+		errbuf_set(err, "aborted");
+	} else if (rc == CURLE_OK) {
+		long code = 0;
+		curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
+		resp->status = code;
+		if (status_ok(code) && resp->body.len && !http_json_media_type(resp->content_type))
+			/* A whole body (kclient_get) that is not JSON. */
+			errbuf_set(err, "server '%s' answered %ld with Content-Type '%s', not JSON",
+				   c->cfg->server, code, resp->content_type);
+		else
+			ret = 0;
+	} else if (t.stopped) {
+		errbuf_set(err, "stopped");
+	} else if (t.stalled) {
+		errbuf_set(err, "stalled: nothing from server '%s' for %.1f s",
+			   c->cfg->server, (double)opts->idle_timeout_ms / 1000);
+	} else if (t.conn_dead) {
+		errbuf_set(err, "connection to server '%s' went silent, even to a ping "
+			   "for %.0f s: closed", c->cfg->server,
+			   (double)c->ping_timeout_ms / 1000);
+		resp->no_answer = resp->status == 0;
+		resp->stream_broken = resp->status != 0;
+	} else {
+		resp->refused = rc == CURLE_COULDNT_CONNECT;
+		resp->no_answer = resp->status == 0 && broke_unanswered(rc);
+		resp->timed_out = rc == CURLE_OPERATION_TIMEDOUT && opts->timeout_ms > 0 &&
+				  mono_ms() - started >= opts->timeout_ms;
+		transport_error(c, h, rc, &t, err);
+	}
+	trace_request(c, url, resp, &t, started, ret < 0, err);
+	wipe_slist(headers);
+	curl_easy_cleanup(h);
+
+	if (ret == 0 && resp->status == 401)
+		credential_refresh(c->cred, &snap);
+	credential_snapshot_release(&snap);
 	if (ret == 0 && (resp->status == 401 || resp->status == 403))
 		snprintf(resp->who, sizeof(resp->who), "%s", c->identity);
 	free(url);
@@ -1302,27 +1313,36 @@ int64_t kclient_next_mark(struct kclient *c, const char *stream, bool *last)
 
 /* ---- messages ----------------------------------------------------------- */
 
-/* The message of a Status object body, or NULL. */
-static char *status_object_message(const struct http_response *resp)
+/* A string member of a Status object body (a non-empty one), or NULL. */
+static char *status_object_member(const struct http_response *resp, const char *name)
 {
 	if (!resp->body.len)
 		return NULL;
 	json_object *root = json_parse_deep(resp->body.buf), *v;
-	char *msg = NULL;
+	char *value = NULL;
 	if (root && json_object_is_type(root, json_type_object) &&
 	    json_object_object_get_ex(root, "kind", &v) &&
 	    !strcmp(json_object_get_string(v), "Status") &&
-	    json_object_object_get_ex(root, "message", &v) &&
+	    json_object_object_get_ex(root, name, &v) &&
 	    *json_object_get_string(v))
-		msg = xstrdup(json_object_get_string(v));
+		value = xstrdup(json_object_get_string(v));
 	json_object_put(root);
-	return msg;
+	return value;
+}
+
+bool http_status_reason_is(const struct http_response *resp, const char *reason)
+{
+	char *r = status_object_member(resp, "reason");
+	bool yes = r && !strcmp(r, reason);
+
+	free(r);
+	return yes;
 }
 
 void http_status_message(const struct http_response *resp, const char *what,
 			 struct errbuf *err)
 {
-	char *msg = status_object_message(resp);
+	char *msg = status_object_member(resp, "message");
 	const char *reason = reason_phrase(resp->status);
 
 	if (!what)

@@ -91,6 +91,14 @@ struct http_response {
 	 */
 	bool no_answer;
 	/*
+	 * An HTTP/2 stream that broke with an error Go's transport does not
+	 * report as an EOF: the health check found the connection dead (no
+	 * answer to a PING), or the server reset the stream.  client-go's
+	 * StreamWatcher turns such a read error into an ERROR event (500);
+	 * an EOF or a reset TCP connection only ends the stream.
+	 */
+	bool stream_broken;
+	/*
 	 * A replay (recording.h): the recording stops in this transfer, cut
 	 * by kinf, not ended by the server.  Never set live.
 	 */
@@ -279,11 +287,13 @@ void *kclient_backend_data(const struct kclient *client);
  */
 void http_status_message(const struct http_response *resp, const char *what,
 			 struct errbuf *err);
+/* The answer's body is a Status whose reason is `reason` ("Expired"). */
+bool http_status_reason_is(const struct http_response *resp, const char *reason);
 
 /*
  * What client-go's REST client retries by itself (with_retry.go
- * IsNextRetry, checkWait): a 429 (kinf also waits out one without
- * Retry-After, a second), or any 5xx that says Retry-After, at most
+ * IsNextRetry, checkWait): a 429 or any 5xx that says Retry-After (kinf's
+ * one-answer requests also wait out a 429 without it, a second), at most
  * HTTP_MAX_RETRIES times for one request.
  */
 #define HTTP_MAX_RETRIES 10

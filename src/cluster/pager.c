@@ -261,7 +261,9 @@ static int bad_status(struct pager *p, const char *what, struct errbuf *err)
 			return -1;
 		if (again < 0)
 			return PAGER_STOPPED;
-	} else if (resp->status == 410 && p->cont && p->opts->full_list_fallback) {
+	} else if (resp->status == 410 && p->cont && p->opts->full_list_fallback &&
+		   http_status_reason_is(resp, "Expired")) {
+		/* tools/pager: only IsResourceExpired, the reason, not the code. */
 		if (p->hooks->restart)
 			p->hooks->restart(p->hooks->ctx);
 		p->res->items = 0;

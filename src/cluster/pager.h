@@ -100,8 +100,9 @@ struct pager_opts {
 	const char *label_selector, *field_selector;
 	bool include_object;		/* includeObject=Object (Tables) */
 	/*
-	 * client-go's pager: a 410 on a continue page becomes one LIST at
-	 * opts.rv without a limit.  Else that 410 is PAGER_STATUS.
+	 * client-go's pager: a 410 whose Status reason is Expired, on a
+	 * continue page, becomes one LIST at opts.rv without a limit.  Else
+	 * that 410 is PAGER_STATUS.
 	 */
 	bool full_list_fallback;
 	/*

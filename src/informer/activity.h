@@ -55,8 +55,6 @@ struct activity_info {
 	char rv[RV_SIZE];
 	char message[256];
 	struct replace_stats replace;	/* ACT_RELISTED, with its key sample */
-	/* ACT_ERROR: the reflector gave up (e.g. 403 on the first list). */
-	bool fatal;
 };
 /* A copy on the heap, key sample and all; activity_free() frees it. */
 struct activity_info *activity_dup(const struct activity_info *a);
@@ -138,6 +136,7 @@ struct informer_opts {
 	bool watch_list_any_fallback;
 	size_t batch;			/* pops take up to this many (RealFIFOs) */
 	enum backoff_rule backoff;
+	bool hold_rv_of_adds;		/* profile.h */
 	int64_t stall_ms;		/* silence rules; 0: defaults (see reflector.h) */
 	int64_t renew_ms;		/* --renew-silent (kinf's own); 0: never */
 };

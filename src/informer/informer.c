@@ -66,7 +66,6 @@ struct informer {
 	size_t nr_listeners, alloc_listeners;
 	bool started, stopped, synced;
 	bool synced_said;		/* ACT_SYNCED is in the listeners' buffers */
-	bool failed;			/* the reflector gave up (fatal error) */
 	int64_t resync_check_ms;
 	uint64_t deltas[DELTA__COUNT];
 	char store_rv[RV_SIZE];		/* stats.store_rv; under lock */
@@ -465,11 +464,6 @@ static void on_activity(void *ctx, const struct activity_info *info)
 	};
 	pthread_mutex_lock(&inf->lock);
 	distribute(inf, &n);
-	if (info->fatal) {
-		/* The reflector gave up: nobody should wait for a sync. */
-		inf->failed = true;
-		pthread_cond_broadcast(&inf->synced_cond);
-	}
 	pthread_mutex_unlock(&inf->lock);
 }
 
@@ -510,7 +504,7 @@ bool informer_sync_unsaid(struct informer *inf)
 	if (!fifo_has_synced(inf->fifo))	/* before inf->lock: see check_synced */
 		return false;
 	pthread_mutex_lock(&inf->lock);
-	bool unsaid = !inf->synced_said && !inf->failed;
+	bool unsaid = !inf->synced_said;
 	pthread_mutex_unlock(&inf->lock);
 	return unsaid;
 }
@@ -850,7 +844,7 @@ bool informer_wait_synced(struct informer *inf, int64_t timeout_ms)
 	int64_t deadline = mono_ms() + timeout_ms;
 
 	pthread_mutex_lock(&inf->lock);
-	while (!inf->synced && !inf->stopped && !inf->failed) {
+	while (!inf->synced && !inf->stopped) {
 		if (!timeout_ms)
 			pthread_cond_wait(&inf->synced_cond, &inf->lock);
 		else if (cond_wait_until(&inf->synced_cond, &inf->lock, deadline))

@@ -45,6 +45,7 @@ static const struct client_go_profile v1_36 = {
 	.streaming_list = true,
 	.watch_list_any_fallback = true,
 	.backoff = BACKOFF_RESET_PERIODIC,
+	.hold_rv_of_adds = true,
 };
 
 const struct client_go_profile *const client_go_profiles[] = {

@@ -40,6 +40,11 @@ struct client_go_profile {
 	bool streaming_list;		/* WatchListClient on by default */
 	bool watch_list_any_fallback;	/* 1.29+: any error falls back to LIST */
 	enum backoff_rule backoff;
+	/*
+	 * 1.36: a watch from RV "" or "0" moves the RV only once an event
+	 * other than ADDED came (its ADDED may be synthetic, in no RV order).
+	 */
+	bool hold_rv_of_adds;
 };
 
 /* The newest: what kinf imitates unless told otherwise. */

@@ -193,7 +193,6 @@ struct reflector *reflector_new(struct kclient *client,
 	const struct api_resource *res = opts->resource;
 	r->api_version = api_group_version(res->group, res->version);
 	r->type = (struct kobj_type){ .api_version = r->api_version, .kind = res->kind };
-	r->list_idle_ms = opts->stall_ms ? opts->stall_ms : REFLECTOR_DEFAULT_LIST_IDLE_MS;
 	r->silence_ms = opts->stall_ms ? opts->stall_ms : REFLECTOR_DEFAULT_SILENCE_MS;
 	r->renew_ms = opts->renew_ms;
 	stop_init(&r->stop);

@@ -24,19 +24,22 @@
  *          stats.watch_silent), never acted on.  Only with renew_ms
  *          (--renew-silent, kinf's own) is a watch silent (no byte) that
  *          long renewed: a new watch from the same RV replaces it.
- *   errors 410 (HTTP, or an ERROR event with code 410) relists.  429 waits
- *          Retry-After and retries the same request.  Anything else, and a
- *          "very short watch" (under 1 s, no events), ends the cycle: wait
- *          800 ms doubling to 30 s with full jitter (reset after 2 min
- *          without trouble), then list again.
+ *   errors 410 (HTTP, or an ERROR event with code 410) relists.  The REST
+ *          client retries a request that got no answer and a 429 or 5xx
+ *          with an integer Retry-After, 10 times; a watch whose retries
+ *          ran out without an answer is an empty watch, ended cleanly.  A
+ *          429 backs off and re-watches.  Anything else (an HTTP/2 stream
+ *          that broke with no EOF included), and a "very short watch"
+ *          (under 1 s since the first try, no events), ends the cycle:
+ *          wait 800 ms doubling to 30 s with full jitter (reset after 2
+ *          min without trouble), then list again.
  *
  * Threads: reflector_start() starts the thread; reflector_stop() sets the
  * stop flag (which also aborts a transfer in progress through libcurl's
- * progress callback), wakes any sleep, and joins.  Before the first
- * successful list, an answer no retry can fix (400) is fatal: an
- * ACT_ERROR with .fatal set, and the thread ends.  401, 403 and 404 are
- * retried with backoff forever, as client-go's Run retries them, each
- * failure's message ending "; retrying as client-go does".  The stats are guarded
+ * progress callback), wakes any sleep, and joins.  Refusals (400, 401,
+ * 403, 404) are retried with backoff forever, before the first list and
+ * after it, as client-go's Run retries them, each failure's message
+ * ending "; retrying as client-go does".  The stats are guarded
  * by a mutex; reflector_get_stats() may be called from any thread.  The
  * activity hook runs on the reflector's thread and must not block.
  */
@@ -51,12 +54,11 @@ struct kclient;
 
 /*
  * A watch without an event or a bookmark this long is reported (the
- * apiserver's bookmark period, a minute, and a margin); a list silent
- * (no byte) this long is given up as dead.  informer_opts.stall_ms sets
- * both.
+ * apiserver's bookmark period, a minute, and a margin); informer_opts.
+ * stall_ms sets it.  Neither a watch nor a list is ever given up for its
+ * silence or its length: client-go sets no limit of its own on either.
  */
 #define REFLECTOR_DEFAULT_SILENCE_MS 75000
-#define REFLECTOR_DEFAULT_LIST_IDLE_MS 125000
 
 struct reflector;
 

@@ -111,25 +111,10 @@ void reflector_fail_refused(struct reflector *r, const char *msg)
 	reflector_fail(r, why);
 }
 
-/* Ends the reflector: before it ever listed, there is nothing to show. */
-void reflector_give_up(struct reflector *r, const char *msg)
-{
-	pthread_mutex_lock(&r->lock);
-	r->stats.errors++;
-	r->stats.last_error_ms = wall_ms();
-	snprintf(r->stats.last_error, sizeof(r->stats.last_error), "%s", msg);
-	pthread_mutex_unlock(&r->lock);
-	reflector_set_state(r, STATE_STOPPED);
-	struct activity_info info = { .act = ACT_ERROR, .fatal = true };
-	snprintf(info.message, sizeof(info.message), "%s", msg);
-	reflector_emit_info(r, &info);
-	atomic_store(&r->stop.flag, true);
-}
-
 void reflector_set_rv(struct reflector *r, const char *rv)
 {
-	if (!rv || !*rv)
-		return;
+	if (!rv)
+		rv = "";
 	snprintf(r->last_rv, sizeof(r->last_rv), "%s", rv);
 	pthread_mutex_lock(&r->lock);
 	snprintf(r->stats.rv, sizeof(r->stats.rv), "%s", rv);

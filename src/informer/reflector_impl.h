@@ -57,7 +57,7 @@ struct reflector {
 	int64_t watch_worked_until_ms;
 	int64_t backoff_ms, last_backoff_ms, backoff_reset_ms;
 	/* opts->stall_ms, or reflector.h's defaults; renew_ms 0: never */
-	int64_t list_idle_ms, silence_ms, renew_ms;
+	int64_t silence_ms, renew_ms;
 
 	pthread_mutex_t lock;		/* guards stats */
 	struct informer_stats stats;
@@ -87,22 +87,17 @@ static inline int64_t now_ms(const struct reflector *r)
 	return kclient_now_ms(r->client);
 }
 
-/* An answer no retry will change: a bad selector (400). */
-static inline bool hopeless(long status)
-{
-	return status == 400;
-}
-
 /*
- * A refusal that may yet change: credentials the server refuses (401,
- * after the HTTP layer refreshed them), a verb it forbids (403), a
- * resource it doesn't serve (404).  client-go's Run retries them with
- * backoff forever, so events flow once RBAC is granted or the CRD
- * installed: so does kinf, saying so on every retry (REFUSED_RETRY).
+ * A refusal: a request the server will not take (400: a bad selector, a
+ * resourceVersion it does not know), credentials it refuses (401, after
+ * the HTTP layer refreshed them), a verb it forbids (403), a resource it
+ * doesn't serve (404).  client-go's Run retries them with backoff
+ * forever, so events flow once RBAC is granted or the CRD installed:
+ * so does kinf, saying so on every retry (REFUSED_RETRY).
  */
 static inline bool refused_status(long status)
 {
-	return status == 401 || status == 403 || status == 404;
+	return status == 400 || status == 401 || status == 403 || status == 404;
 }
 #define REFUSED_RETRY "; retrying as client-go does"
 
@@ -131,8 +126,6 @@ void reflector_fail(struct reflector *r, const char *msg);
  * REFUSED_RETRY, and stats.refused until a list succeeds.
  */
 void reflector_fail_refused(struct reflector *r, const char *msg);
-/* A failure before the first list that no retry can mend: ends the reflector. */
-void reflector_give_up(struct reflector *r, const char *msg);
 /* The last RV seen (ignores ""). */
 void reflector_set_rv(struct reflector *r, const char *rv);
 /*

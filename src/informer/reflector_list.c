@@ -219,7 +219,7 @@ static void list_slow(void *ctx, int64_t elapsed_ms, size_t items, unsigned page
 		       (long long)(elapsed_ms / 1000), items, page);
 }
 
-/* A non-2xx answer to the list: relist at "", give up, or fail the cycle. */
+/* A non-2xx answer to the list: relist at "", or fail the cycle. */
 static enum outcome list_status(struct reflector *r, const char *rv,
 				const struct http_response *resp, const char *msg)
 {
@@ -234,19 +234,11 @@ static enum outcome list_status(struct reflector *r, const char *rv,
 	}
 	if (status_is_expired(resp))
 		return EXPIRED;
-	if (resp->status == 400 && r->listed_once && *rv && strcmp(rv, "0")) {
-		/*
-		 * The server refuses the RV it handed out ("must be a valid
-		 * resource version"): listing at it again would fail forever,
-		 * so list at "" as after an expired one.
-		 */
-		reflector_fail(r, msg);
-		return EXPIRED;
-	}
-	if (!r->listed_once && hopeless(resp->status)) {
-		reflector_give_up(r, msg);
-		return STOPPED;
-	}
+	/*
+	 * Anything else ends the cycle, a 400 included, before the first
+	 * list or after it: client-go's Run lists again after the backoff,
+	 * at the same RV, for ever.
+	 */
 	if (refused_status(resp->status)) {
 		reflector_fail_refused(r, msg);
 		return FAILED;
@@ -332,7 +324,7 @@ static enum outcome list_pages(struct reflector *r, const char *rv, unsigned lim
 			.stop_fd = stop_fd(&r->stop),
 			.record_as = r->path,
 			.abort_fd = decoder_fail_fd(r->decoder),
-			.idle_timeout_ms = r->list_idle_ms,
+			/* None: client-go's list waits as long as it takes (list_slow() tells). */
 		},
 	};
 	struct pager_hooks hooks = {

@@ -49,6 +49,11 @@ struct watch_state {
 	bool renewing;			/* silent too long: being replaced */
 	int timeout_s;			/* its timeoutSeconds */
 	atomic_bool silence_told;	/* its silence was reported, not yet cleared */
+	/*
+	 * 1.36 (hold_rv_of_adds), a watch from "" or "0": ADDED events do
+	 * not move the RV until another kind of event came.
+	 */
+	bool rv_held;
 	enum outcome verdict;		/* set by an event that ends the watch */
 	char message[sizeof(struct errbuf)];
 	/*
@@ -141,6 +146,7 @@ static int on_watch_bookmark(struct watch_state *ws, json_object *obj)
 		 * takes none.
 		 */
 		fifo_bookmark(r->fifo, rv);
+		ws->rv_held = false;
 		reflector_note_rv_back(r, rv, "a bookmark");
 		reflector_set_rv(r, rv);
 	}
@@ -344,7 +350,10 @@ static int on_watch_line(void *ctx, const char *text, size_t len)
 			else
 				fifo_delete(r->fifo, o);
 			note_event_rv(r, o);
-			reflector_set_rv(r, o->rv);
+			/* Every event's RV, "" too (setLastSyncResourceVersion). */
+			ws->rv_held &= ev.type == KOBJ_EVENT_ADDED;
+			if (!ws->rv_held)
+				reflector_set_rv(r, o->rv);
 		}
 	}
 	ws->events++;
@@ -392,8 +401,12 @@ static int on_watch_data(void *ctx, const char *data, size_t len)
 
 	ws->last_byte_ms = now_ms(ws->r);
 	if (line_splitter_feed(&ws->lines, data, len) < 0) {
+		/*
+		 * client-go's framer refuses it (ErrObjectTooLarge), and the
+		 * StreamWatcher's error event ends the watch: a relist.
+		 */
 		if (ws->lines.too_large)
-			return end_watch(ws, RETRY, "watch event larger than 16 MiB");
+			return end_watch(ws, FAILED, "watch event larger than 16 MiB");
 		return -1;
 	}
 	decoder_flush(ws->r->decoder);
@@ -463,14 +476,26 @@ static int64_t first_tick_ms(const struct reflector *r, bool initial)
 }
 
 /*
+ * The REST client's retries of a watch request that got no answer are
+ * spent (watch_request() stops there), the last an EOF, a reset or a
+ * timeout: rest.Request.Watch then hands back an empty watch, no error.
+ */
+static bool empty_watch(const struct http_response *resp, int rc)
+{
+	return http_no_answer_retriable(resp, rc);
+}
+
+/*
  * A streaming list that ended before its end bookmark: what client-go's
  * watchList (1.29+) does next.  410 or a too large RV: again at once
- * from ""; 429, a refused connection or a 5xx with Retry-After: again
- * after a backoff; a stream that ended, cleanly or broken (client-go's
- * StreamWatcher takes a cut connection for the end of the stream), and
- * was not a very short one: again at once; anything else, a 4xx refusal
- * included: LIST, for this ListAndWatch only (ListAndWatchWithContext's
- * fallbackToList), or with 1.28, end the cycle.
+ * from ""; a 429 or a refused connection (isWatchErrorRetriable): again
+ * after the reflector's backoff; a stream that ended, cleanly or broken
+ * as an EOF (client-go's StreamWatcher takes it for the end of the
+ * stream), or the empty watch of spent REST retries, and was not a very
+ * short one: again at once; anything else, a 5xx whose Retry-After the
+ * REST client waited out ten times and a 4xx refusal included: LIST, for
+ * this ListAndWatch only (ListAndWatchWithContext's fallbackToList), or
+ * with 1.28, end the cycle.
  */
 static enum outcome streaming_list_outcome(struct reflector *r, struct watch_state *ws,
 					   int rc, const struct http_response *resp,
@@ -486,13 +511,21 @@ static enum outcome streaming_list_outcome(struct reflector *r, struct watch_sta
 		r->rv_unavailable = true;
 		return RESTREAM;
 	}
-	if (ws->verdict == RETRY || resp->refused || (rc == 0 && http_rest_retriable(resp))) {
-		if (rc == 0 && http_rest_retriable(resp))
-			return reflector_throttled(r, resp) ? RESTREAM : STOPPED;
+	if (rc == 0 && resp->status == 429) {
+		struct errbuf err = { "" };
+		char what[128];
+		snprintf(what, sizeof(what), "list %s", r->opts->resource->name);
+		http_status_message(resp, what, &err);
+		STAT_INC(r, throttled);
+		reflector_fail(r, err.msg);
+		return RESTREAM_LATER;
+	}
+	if (ws->verdict == RETRY || resp->refused) {
 		reflector_fail(r, ws->verdict == RETRY ? ws->message : errmsg);
 		return RESTREAM_LATER;
 	}
-	if (ws->verdict == OK && resp->status >= 200 && resp->status <= 299) {
+	if (ws->verdict == OK && (empty_watch(resp, rc) ||
+				  (resp->status >= 200 && resp->status <= 299 && !resp->stream_broken))) {
 		if (ws->events || lasted >= SHORT_WATCH_MS) {
 			reflector_emit(r, ACT_WARNING, "streaming list %s before its end "
 				       "bookmark (%zu objects): again", rc < 0 ? "broken" : "ended",
@@ -694,19 +727,47 @@ static enum outcome end_refused(struct watch_end *e)
 	return RETRY;
 }
 
-static bool when_unanswered(const struct watch_end *e)
+static bool when_empty(const struct watch_end *e)
 {
-	return e->rc < 0 && e->resp->no_answer;
+	return empty_watch(e->resp, e->rc);
+}
+
+static enum outcome end_very_short(struct watch_end *e);
+
+/*
+ * Still no answer after the REST client's retries, the last an EOF, a
+ * reset or a timeout: rest.Request.Watch returns watch.NewEmptyWatch(),
+ * no error, and handleWatch sees it close at once.  Its clock started
+ * before the first try, ten 1 s waits ago: no very short watch, and the
+ * reflector watches again from the same RV.
+ */
+static enum outcome end_empty(struct watch_end *e)
+{
+	if (e->lasted < SHORT_WATCH_MS)
+		return end_very_short(e);
+	STAT_INC(e->r, watch_ends);
+	emit_watch_end(e->r, e->ws, e->lasted, "no answer after the REST client's %d retries "
+		       "(%s): an empty watch", HTTP_MAX_RETRIES, e->errmsg);
+	return OK;
+}
+
+static bool when_stream_broken(const struct watch_end *e)
+{
+	return e->rc < 0 && e->resp->stream_broken;
 }
 
 /*
- * Still no answer after the REST client's retries: Watch() returns the
- * error, which isWatchErrorRetriable does not take (not a refused
- * connection, not a 429): the cycle ends, backoff, relist.
+ * An HTTP/2 stream broke with an error that is no EOF (the connection's
+ * PING went unanswered, the server reset the stream): StreamWatcher's
+ * ERROR event, an InternalError (500) that handleWatch returns and the
+ * reflector's watch() does not retry: the cycle ends, backoff, relist.
  */
-static enum outcome end_unanswered(struct watch_end *e)
+static enum outcome end_stream_broken(struct watch_end *e)
 {
-	reflector_fail(e->r, e->errmsg);
+	char msg[sizeof(e->r->stats.last_error)];
+
+	snprintf(msg, sizeof(msg), "watch error event (code 500): %s", e->errmsg);
+	reflector_fail(e->r, msg);
 	return FAILED;
 }
 
@@ -735,8 +796,6 @@ static bool when_cut_short(const struct watch_end *e)
 	       http_json_media_type(e->resp->content_type) &&
 	       e->ws->events == 0 && e->lasted < SHORT_WATCH_MS;
 }
-
-static enum outcome end_very_short(struct watch_end *e);
 
 static bool when_transport_failed(const struct watch_end *e)
 {
@@ -853,7 +912,8 @@ static const struct watch_end_rule {
 	{ "renewed after its silence (kinf)", when_renewed, end_renewed },
 	{ "stalled (no data)", when_idle, end_idle },
 	{ "connection refused", when_refused, end_refused },
-	{ "failed to watch (no answer)", when_unanswered, end_unanswered },
+	{ "empty watch (no answer)", when_empty, end_empty },
+	{ "watch stream error", when_stream_broken, end_stream_broken },
 	{ "connection lost", when_connection_lost, end_connection_lost },
 	{ "very short watch (cut)", when_cut_short, end_very_short },
 	{ "failed to watch", when_transport_failed, end_transport_failed },
@@ -896,7 +956,11 @@ static int watch_request(struct reflector *r, const char *path, const struct str
 		http_response_release(resp);
 		memset(resp, 0, sizeof(*resp));
 		err->msg[0] = '\0';
-		ws->last_event_ms = ws->last_byte_ms = ws->started_ms = now_ms(r);
+		/*
+		 * handleWatch's clock started before Watch() and its retries:
+		 * only kinf's own silence report starts anew.
+		 */
+		ws->last_event_ms = ws->last_byte_ms = now_ms(r);
 	}
 }
 
@@ -922,8 +986,10 @@ enum outcome reflector_watch(struct reflector *r, bool initial)
 		 * client-go's watchList only warns (watch_tick).
 		 */
 		.idle_timeout_ms = 0,
-		/* The server ends it at timeoutSeconds; this is a safety net. */
-		.timeout_ms = (int64_t)(timeout_s + 60) * 1000,
+		/*
+		 * No deadline either: the server ends it at timeoutSeconds,
+		 * and client-go sets none of its own.
+		 */
 		.tick = watch_tick,
 		.tick_ctx = &ws,
 		.tick_ms = first_tick_ms(r, initial),
@@ -933,6 +999,8 @@ enum outcome reflector_watch(struct reflector *r, bool initial)
 
 	line_splitter_init(&ws.lines, put_watch_line, &ws);
 	ws.initial_items.r = r;
+	ws.rv_held = !initial && r->opts->hold_rv_of_adds &&
+		     (!r->last_rv[0] || !strcmp(r->last_rv, "0"));
 	ws.last_event_ms = ws.last_byte_ms = ws.started_ms = now_ms(r);
 	watch_opening(r, initial, timeout_s);
 

@@ -50,6 +50,7 @@ static void session_init(struct session *s, const struct session_opts *opts)
 		.fifo = opts->fifo_set ? opts->fifo : prof->fifo,
 		.batch = prof->batch,
 		.backoff = prof->backoff,
+		.hold_rv_of_adds = prof->hold_rv_of_adds,
 		.watch_list_any_fallback = prof->watch_list_any_fallback,
 		.kobj_flags = opts->keep_managed_fields ? KOBJ_KEEP_MANAGED_FIELDS : 0,
 		.resync_ms = opts->resync_ms,

@@ -701,19 +701,12 @@ static void handle_key(struct tui *t, int key)
 
 /* ---- the loop --------------------------------------------------------------- */
 
-/* An informer that gave up (403 on its first list...): said on exit. */
-static char fatal_msg[256];
-
 /* consumer_ops.notify: into the tab's model, or held while paused. */
 static int on_notification(void *ctx, size_t i, struct notification *n)
 {
 	struct tui *t = ctx;
 	struct tab *tab = &t->tabs[i];
 
-	if (n->kind == NOTIFY_ACTIVITY && n->activity->fatal && !fatal_msg[0]) {
-		snprintf(fatal_msg, sizeof(fatal_msg), "%s", n->activity->message);
-		t->quit = true;
-	}
 	if (tab->ctl && n->kind != NOTIFY_ACTIVITY)	/* a controller does not pause */
 		tui_ctl_note(tab->ctl, n);
 	if (t->paused)
@@ -914,7 +907,7 @@ static int run_loop(struct tui *t, int sig_fd)
 		flight_write(t);
 	}
 	free(fds);
-	return fatal_msg[0] ? 1 : status;
+	return status;
 }
 
 int tui_run(struct session *s, const struct tui_opts *opts)
@@ -972,8 +965,6 @@ int tui_run(struct session *s, const struct tui_opts *opts)
 	terminal_restore();
 	consumer_signals_restore();
 	set_die_hook(NULL);
-	if (fatal_msg[0])
-		error("%s", fatal_msg);
 
 cleanup:
 	/* The worker first (it may be listing), then the informers, before

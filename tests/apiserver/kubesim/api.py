@@ -566,9 +566,13 @@ class APIHandler(BaseHTTPRequestHandler):
         details = a.get("details")
         if a.get("tooLarge"):
             details = {"causes": [{"reason": "ResourceVersionTooLarge", "message": "Too large resource version"}]}
-        if a.get("retryAfter") is not None:
-            headers.append("Retry-After: %d" % a["retryAfter"])
-            details = dict(details or {}, retryAfterSeconds=a["retryAfter"])
+        ra = a.get("retryAfter")
+        if isinstance(ra, str):
+            # written as given: an HTTP date, which client-go does not take
+            headers.append("Retry-After: %s" % ra)
+        elif ra is not None:
+            headers.append("Retry-After: %d" % ra)
+            details = dict(details or {}, retryAfterSeconds=ra)
         msg = a.get("message") or {401: "Unauthorized", 404: "the server could not find the requested resource",
                                    410: "too old resource version", 429: "Too many requests, please try again later.",
                                    504: "Timeout: Too large resource version"}.get(code, "scripted failure")

@@ -33,7 +33,7 @@ import struct
 import threading
 import time
 
-OBJ_KEYS = ("name", "rv", "labels", "namespace", "generation")
+OBJ_KEYS = ("name", "rv", "labels", "namespace", "generation", "pad")
 
 
 class ScenarioError(Exception):
@@ -107,6 +107,9 @@ class Script:
             meta["labels"] = o["labels"]
         if o.get("generation"):
             meta["generation"] = o["generation"]
+        if o.get("pad"):
+            # an annotation of that many bytes: an object as large as wanted
+            meta["annotations"] = {"pad": "x" * int(o["pad"])}
         d = {}
         if wire:
             d = {"apiVersion": self.rt.api_version, "kind": self.rt.kind}
