@@ -125,6 +125,34 @@ other_requests() {
 	run ! other_requests pods
 }
 
+@test "a watch stream the server resets (RST_STREAM) is an error event and a relist; a broken HTTP/1.1 connection only re-watches" {
+	sim_start --pods 2
+	h2_start
+	# The sim drops the watch's connection to the front end abruptly, and
+	# nghttpx resets the client's stream: INTERNAL_ERROR, no EOF.  Go's
+	# StreamWatcher makes that an ERROR event (500): client-go relists.
+	start_watch "$H2_KUBECONFIG" pods --client-go 1.32
+	wait_until 20 open_watches 1
+	wait_until 10 file_has "$ERR" "synced"
+	simctl POST /bookmark '{"resource":"pods"}' >/dev/null
+	simctl POST /drop-watches '{"mode":"abrupt"}' >/dev/null
+	wait_until 20 file_has "$ERR" "error: watch error event \(code 500\): HTTP/2 stream .* INTERNAL_ERROR"
+	wait_until 20 bash -c "[ \$(grep -c 'listed 2 objects' '$ERR') -ge 2 ]"
+	run ! file_has "$ERR" "watch ended \(connection lost"
+	stop_watch
+	h2_stop
+	# Over HTTP/1.1 the same drop is a reset TCP connection, which Go's
+	# decoder takes for the end of the stream: re-watched from its RV.
+	start_watch "$SIM_KUBECONFIG" pods --client-go 1.32 --http-version 1.1
+	wait_until 20 open_watches 1
+	wait_until 10 file_has "$ERR" "synced"
+	simctl POST /bookmark '{"resource":"pods"}' >/dev/null
+	simctl POST /drop-watches '{"mode":"abrupt"}' >/dev/null
+	wait_until 20 file_has "$ERR" "watch ended \(connection lost"
+	wait_until 10 file_has "$ERR" "watching from rv"
+	[ "$(grep -c 'listed 2 objects' "$ERR")" -eq 1 ]
+}
+
 @test "over h2c (--http-version 2 to an http:// server) the PING frames go on the socket itself" {
 	sim_start --pods 3
 	local plain
@@ -165,8 +193,11 @@ converged() { [ "$(replay "$1")" = "$(sim_oracle "$1" | jq -S -c .items)" ]; }
 	simctl POST /churn '{"resource":"pods","rate":200,"duration":6,"mix":{"add":2,"update":5,"delete":2}}' >/dev/null
 	simctl POST /churn '{"resource":"configmaps","rate":50,"duration":6}' >/dev/null
 	sleep 1
+	# Reset streams: both informers relist (client-go's error event), and
+	# watch again on the connection that is then frozen.
 	simctl POST /drop-watches '{"mode":"abrupt"}' >/dev/null
-	sleep 1
+	wait_until 30 bash -c "[ \$(grep -c 'relist #1' '$ERR') -ge 2 ]"
+	wait_until 20 open_watches 2
 	kill -STOP "$H2_PID"
 	wait_until 10 file_has "$ERR" "closing it"
 	kill -CONT "$H2_PID"

@@ -971,6 +971,19 @@ static CURLcode perform(struct kclient *c, CURL *h, struct transfer *t,
  * and IsTimeout recognise: the connection was closed or broke, or a
  * timeout ran out.  Not a refused connection, a TLS or a name failure.
  */
+/*
+ * The server reset an HTTP/2 stream with an error code (RST_STREAM): Go's
+ * transport reports a StreamError, which is no probable EOF; a connection
+ * that closed under the stream is io.ErrUnexpectedEOF, which is one.
+ * libcurl tells them apart only in its message: 7.88's "was not closed
+ * cleanly: CODE", 8.x's "reset by server".
+ */
+static bool stream_reset(CURLcode rc, const char *curl_err)
+{
+	return rc == CURLE_HTTP2_STREAM &&
+	       (strstr(curl_err, "not closed cleanly:") || strstr(curl_err, "reset by server"));
+}
+
 static bool broke_unanswered(CURLcode rc)
 {
 	switch (rc) {
@@ -1056,11 +1069,15 @@ static int request_once(struct kclient *c, const char *path, const char *accept,
 		errbuf_set(err, "connection to server '%s' went silent, even to a ping "
 			   "for %.0f s: closed", c->cfg->server,
 			   (double)c->ping_timeout_ms / 1000);
+		/* Go's "http2: client connection lost": no EOF, answered or not. */
 		resp->no_answer = resp->status == 0;
-		resp->stream_broken = resp->status != 0;
+		resp->stream_broken = true;
 	} else {
 		resp->refused = rc == CURLE_COULDNT_CONNECT;
-		resp->no_answer = resp->status == 0 && broke_unanswered(rc);
+		/* A reset stream, answered or not, is an error no retry takes. */
+		bool reset = stream_reset(rc, t.curl_err);
+		resp->no_answer = resp->status == 0 && broke_unanswered(rc) && !reset;
+		resp->stream_broken = resp->status != 0 && reset;
 		resp->timed_out = rc == CURLE_OPERATION_TIMEDOUT && opts->timeout_ms > 0 &&
 				  mono_ms() - started >= opts->timeout_ms;
 		transport_error(c, h, rc, &t, err);

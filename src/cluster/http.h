@@ -93,9 +93,11 @@ struct http_response {
 	/*
 	 * An HTTP/2 stream that broke with an error Go's transport does not
 	 * report as an EOF: the health check found the connection dead (no
-	 * answer to a PING), or the server reset the stream.  client-go's
-	 * StreamWatcher turns such a read error into an ERROR event (500);
-	 * an EOF or a reset TCP connection only ends the stream.
+	 * answer to a PING: with no status, no_answer is set too), or the
+	 * server reset the stream.  client-go's StreamWatcher turns such a
+	 * read error into an ERROR event (500), and rest.Request.Watch does
+	 * not retry it; an EOF or a reset TCP connection only ends the
+	 * stream.  request() (a LIST) retries a lost connection from 1.32.
 	 */
 	bool stream_broken;
 	/*

@@ -8,11 +8,13 @@
 #define BATCH_SIZE 1000		/* client-go's defaultBatchSize */
 #define OLDEST_MINOR 27
 
+/* (1.29-1.31 do not retry a LIST on a lost HTTP/2 connection; 1.32 does.) */
 static const struct client_go_profile v1_32 = {
 	.version = "1.32", .versions = "1.29-1.32",
 	.fifo = FIFO_DELTA,
 	.watch_list_any_fallback = true,
 	.backoff = BACKOFF_RESET_WHEN_IDLE,
+	.list_retries_h2_lost = true,
 };
 
 /* 1.28 itself: as 1.32 but a failed streaming list falls back only on 422. */
@@ -27,6 +29,7 @@ static const struct client_go_profile v1_34 = {
 	.fifo = FIFO_REAL,
 	.watch_list_any_fallback = true,
 	.backoff = BACKOFF_RESET_WHEN_IDLE,
+	.list_retries_h2_lost = true,
 };
 
 static const struct client_go_profile v1_35 = {
@@ -36,6 +39,7 @@ static const struct client_go_profile v1_35 = {
 	.streaming_list = true,
 	.watch_list_any_fallback = true,
 	.backoff = BACKOFF_RESET_WHEN_IDLE,
+	.list_retries_h2_lost = true,
 };
 
 static const struct client_go_profile v1_36 = {
@@ -46,6 +50,7 @@ static const struct client_go_profile v1_36 = {
 	.watch_list_any_fallback = true,
 	.backoff = BACKOFF_RESET_PERIODIC,
 	.hold_rv_of_adds = true,
+	.list_retries_h2_lost = true,
 };
 
 const struct client_go_profile *const client_go_profiles[] = {

@@ -45,6 +45,12 @@ struct client_go_profile {
 	 * other than ADDED came (its ADDED may be synthetic, in no RV order).
 	 */
 	bool hold_rv_of_adds;
+	/*
+	 * 1.32+: a LIST whose HTTP/2 connection was lost before its answer
+	 * is retried by the REST client (request()'s IsHTTP2ConnectionLost);
+	 * 1.31 and older fail it.
+	 */
+	bool list_retries_h2_lost;
 };
 
 /* The newest: what kinf imitates unless told otherwise. */

@@ -482,7 +482,7 @@ static int64_t first_tick_ms(const struct reflector *r, bool initial)
  */
 static bool empty_watch(const struct http_response *resp, int rc)
 {
-	return http_no_answer_retriable(resp, rc);
+	return http_no_answer_retriable(resp, rc) && !resp->stream_broken;
 }
 
 /*
@@ -760,13 +760,18 @@ static bool when_stream_broken(const struct watch_end *e)
  * An HTTP/2 stream broke with an error that is no EOF (the connection's
  * PING went unanswered, the server reset the stream): StreamWatcher's
  * ERROR event, an InternalError (500) that handleWatch returns and the
- * reflector's watch() does not retry: the cycle ends, backoff, relist.
+ * reflector's watch() does not retry; or, before the answer, Watch()'s
+ * error: the cycle ends, backoff, relist.
  */
 static enum outcome end_stream_broken(struct watch_end *e)
 {
 	char msg[sizeof(e->r->stats.last_error)];
 
-	snprintf(msg, sizeof(msg), "watch error event (code 500): %s", e->errmsg);
+	/* Before the answer: Watch() fails with the error itself. */
+	if (e->resp->status)
+		snprintf(msg, sizeof(msg), "watch error event (code 500): %s", e->errmsg);
+	else
+		snprintf(msg, sizeof(msg), "%s", e->errmsg);
 	reflector_fail(e->r, msg);
 	return FAILED;
 }
@@ -948,7 +953,8 @@ static int watch_request(struct reflector *r, const char *path, const struct str
 		int rc = kclient_stream(r->client, path, so, on_watch_data, ws, resp, err);
 		bool status_retry = rc == 0 && rest_retries(resp);
 
-		if ((!status_retry && !http_no_answer_retriable(resp, rc)) ||
+		/* Watch's isErrRetryableFunc: an EOF or a timeout, no lost HTTP/2 connection. */
+		if ((!status_retry && !empty_watch(resp, rc)) ||
 		    attempt > HTTP_MAX_RETRIES || stop_requested(&r->stop))
 			return rc;
 		if (!(status_retry ? reflector_throttled(r, resp) : reflector_no_answer_wait(r, attempt)))

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Run one scenario through one client and write what it did as NDJSON.
 
-    runner.py --scenario FILE --client peer|kinf --bin PATH --client-go VERSION --out FILE
+    runner.py --scenario FILE --client peer|kinf --bin PATH --client-go VERSION --out FILE [--h2]
 
 It starts kube-sim with the script, starts the client on it, and stops the
 client once the script is exhausted and the client idle: the last request is
@@ -9,6 +9,13 @@ a watch the script holds open in silence, nothing else has arrived for the
 scenario's "settle" seconds (2 by default) and the client's output has been
 still for half a second.  Timing decides only when it stops, never what the
 client was answered.
+
+With --h2 the client reaches kube-sim through nghttpx (Debian's
+nghttp2-proxy), a real HTTP/2 front end over TLS, as both clients speak to
+an apiserver by default: every request a stream of one connection.  The
+script's answers pass through it as they are, but for a reset, which the
+front end turns into what it sends an HTTP/2 client: a 502 before the
+answer's head, an RST_STREAM (INTERNAL_ERROR) after it.
 
 The output: a header line, then the requests on the scripted resource in
 order, then the handler calls in order:
@@ -27,6 +34,8 @@ the members both clients print; false and empty ones are left out.
 import argparse
 import json
 import os
+import shutil
+import socket
 import signal
 import subprocess
 import sys
@@ -82,12 +91,12 @@ def client_argv(a, sc, kubeconfig):
     return argv
 
 
-def start_sim(scenario, tmp):
+def start_sim(scenario, tmp, tls):
     kc = os.path.join(tmp, "kubeconfig")
     log = open(os.path.join(tmp, "sim.log"), "w")
-    sim = subprocess.Popen([sys.executable, KUBE_SIM, "--kubeconfig", kc, "--plain-http", "--pods", "0",
+    sim = subprocess.Popen([sys.executable, KUBE_SIM, "--kubeconfig", kc, "--pods", "0",
                             "--nodes", "0", "--deployments", "0", "--scenario", scenario,
-                            "--scenario-log", os.path.join(tmp, "requests")],
+                            "--scenario-log", os.path.join(tmp, "requests")] + ([] if tls else ["--plain-http"]),
                            stdout=subprocess.DEVNULL, stderr=log)
     for _ in range(300):
         if os.path.exists(kc) and "kube-sim: serving" in open(log.name).read():
@@ -97,6 +106,40 @@ def start_sim(scenario, tmp):
         time.sleep(0.05)
     sys.stderr.write(open(log.name).read())
     raise SystemExit("runner: kube-sim did not come up")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_h2(kc, tmp):
+    """nghttpx before kube-sim (TLS on both sides, the sim's own server
+    certificate); returns it and a kubeconfig that points at it."""
+    nghttpx = shutil.which("nghttpx") or "/usr/sbin/nghttpx"
+    with open(kc) as f:
+        text = f.read()
+    server = next(line.split("server:", 1)[1].strip() for line in text.splitlines() if "server:" in line)
+    sim_port = server.rsplit(":", 1)[1]
+    port = free_port()
+    log = os.path.join(tmp, "h2.log")
+    proc = subprocess.Popen([nghttpx, "--conf=/dev/null", "--single-process", "--no-ocsp",
+                             "--frontend=127.0.0.1,%d" % port,
+                             "--backend=127.0.0.1,%s;;tls;sni=localhost" % sim_port, "--cacert=%s.ca.crt" % kc,
+                             "--backend-read-timeout=1h", "--frontend-http2-read-timeout=1h",
+                             "--errorlog-file=%s" % log, kc + ".server.key", kc + ".server.crt"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(200):
+        if os.path.exists(log) and ("Listening on 127.0.0.1:%d" % port) in open(log).read():
+            break
+        if proc.poll() is not None:
+            raise SystemExit("runner: nghttpx did not come up: %s" % open(log).read())
+        time.sleep(0.05)
+    h2kc = os.path.join(tmp, "kubeconfig.h2")
+    with open(h2kc, "w") as f:
+        f.write(text.replace(server, "https://127.0.0.1:%d" % port))
+    return proc, h2kc
 
 
 def read_requests(path):
@@ -130,9 +173,12 @@ def run(a):
         sc = json.load(f)
     name = os.path.basename(a.scenario).rsplit(".", 1)[0]
     tmp = tempfile.mkdtemp(prefix="kinf-golden.")
-    sim, kc = start_sim(a.scenario, tmp)
+    sim, kc = start_sim(a.scenario, tmp, a.h2)
+    front = None
     outpath, errpath = os.path.join(tmp, "out"), os.path.join(tmp, "err")
     try:
+        if a.h2:
+            front, kc = start_h2(kc, tmp)
         with open(outpath, "w") as out, open(errpath, "w") as err:
             proc = subprocess.Popen(client_argv(a, sc, kc), stdout=out, stderr=err, stdin=subprocess.DEVNULL)
             how = wait_idle(proc, os.path.join(tmp, "requests"), outpath, float(sc.get("settle", 2)))
@@ -144,6 +190,9 @@ def run(a):
                     proc.kill()
                     proc.wait()
     finally:
+        if front:
+            front.send_signal(signal.SIGTERM)
+            front.wait()
         sim.send_signal(signal.SIGTERM)
         sim.wait()
     lines = [{"scenario": name, "clientGo": a.client_go, "client": a.client, "end": how}]
@@ -176,6 +225,7 @@ def main():
     p.add_argument("--client-go", required=True, help="the version, e.g. v0.35.7")
     p.add_argument("--out", required=True)
     p.add_argument("--keep", action="store_true", help="keep the run's folder (kube-sim's log, stderr)")
+    p.add_argument("--h2", action="store_true", help="through an HTTP/2 front end (nghttpx) over TLS")
     sys.exit(run(p.parse_args()))
 
 
