@@ -153,6 +153,33 @@ other_requests() {
 	[ "$(grep -c 'listed 2 objects' "$ERR")" -eq 1 ]
 }
 
+@test "-v -v -v prints no credential: not the token over HTTP/2 or HTTP/1.1, not a proxy's password" {
+	sim_start --pods 1
+	h2_start
+	SIM_API=https://127.0.0.1:$H2_PORT write_kubeconfig "$T/kc" "    token: $SIM_TOKEN"
+	# HTTP/2: libcurl's own text lines carry the request's fields.
+	run --separate-stderr "$KINF" get pods --kubeconfig "$T/kc" -v -v -v
+	assert_status 0
+	grep -qi '^\* .*authorization: <redacted>' <<<"$stderr"
+	run ! grep -qF "$SIM_TOKEN" <<<"$stderr"
+	run --separate-stderr "$KINF" get pods --kubeconfig "$T/kc" -v -v -v --http-version 1.1
+	assert_status 0
+	grep -q '^> Authorization: <redacted>' <<<"$stderr"
+	run ! grep -qF "$SIM_TOKEN" <<<"$stderr"
+	# Through a proxy whose URL holds a user and a password.
+	"$BATS_TEST_DIRNAME/fixtures/connect-proxy" "$T/proxy.port" "$T/proxy.log" \
+		>"$T/proxy.err" 2>&1 3>&- &
+	wait_until 5 test -s "$T/proxy.port"
+	write_kubeconfig "$T/proxied" "    token: $SIM_TOKEN" \
+		"$(printf '    certificate-authority: %s\n    proxy-url: http://kinfuser:s3cr3t-pw@127.0.0.1:%s' \
+			"$SIM_CACERT" "$(cat "$T/proxy.port")")"
+	run --separate-stderr "$KINF" get pods --kubeconfig "$T/proxied" -v -v -v
+	grep -q "CONNECT" "$T/proxy.log"
+	grep -q '^> Proxy-Authorization: <redacted>' <<<"$stderr"
+	run ! grep -qF "s3cr3t-pw" <<<"$stderr"
+	run ! grep -qF "$SIM_TOKEN" <<<"$stderr"
+}
+
 @test "over h2c (--http-version 2 to an http:// server) the PING frames go on the socket itself" {
 	sim_start --pods 3
 	local plain

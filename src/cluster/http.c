@@ -428,13 +428,62 @@ static void header_hook(void *arg, const char *data, size_t len)
 }
 
 /* -v -v: a header line as sent or received (a Warning quotes anyone). */
+/* How long the field name at p is, when it names a credential and a ':' follows. */
+static size_t secret_field(const char *p, size_t n)
+{
+	static const char *const names[] = { "authorization", "cookie" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		size_t len = strlen(names[i]);
+		if (n > len && !strncasecmp(p, names[i], len) && p[len] == ':')
+			return len;
+	}
+	return 0;
+}
+
+/* At "://": the length of a URL's user information and its '@', or 0. */
+static size_t url_userinfo(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] == '@')
+			return i + 1;
+		if (strchr("/ \t'\"]?#", p[i]))
+			return 0;
+	}
+	return 0;
+}
+
+/*
+ * A trace line with what may be a credential cut out: the value of any
+ * Authorization, Proxy-Authorization or Cookie field, as a header line or
+ * inside one of libcurl's text lines (HTTP/2's "h2h3 [authorization: …]"),
+ * up to the line's end or the ']' that closes it; and the user
+ * information of a URL ("http://user:pass@proxy").  Then escaped for the
+ * terminal (termsafe.h).
+ */
 static void trace_header(const char *prefix, const char *line, size_t len)
 {
-	struct strbuf safe = STRBUF_INIT;
+	struct strbuf redacted = STRBUF_INIT, safe = STRBUF_INIT;
 
-	strbuf_add_termsafe(&safe, line, len, 0);
+	for (size_t i = 0; i < len;) {
+		size_t name = secret_field(line + i, len - i), info;
+		if (name) {
+			strbuf_add(&redacted, line + i, name);
+			strbuf_adds(&redacted, ": <redacted>");
+			const char *close = memchr(line + i, ']', len - i);
+			i = close ? (size_t)(close - line) : len;
+		} else if (len - i > 3 && !memcmp(line + i, "://", 3) &&
+			   (info = url_userinfo(line + i + 3, len - i - 3))) {
+			strbuf_adds(&redacted, "://<redacted>@");
+			i += 3 + info;
+		} else {
+			strbuf_addch(&redacted, line[i++]);
+		}
+	}
+	strbuf_add_termsafe(&safe, redacted.buf, redacted.len, 0);
 	fprintf(stderr, "%s%s\n", prefix, safe.buf);
 	strbuf_release(&safe);
+	strbuf_release(&redacted);
 }
 
 /* -v -v: each piece of a body as it arrives, decoded, cut short. */
@@ -524,16 +573,8 @@ static int debug_cb(CURL *h, curl_infotype type, char *data, size_t size, void *
 		size_t shown = n;
 		while (shown && p[shown - 1] == '\r')
 			shown--;
-		if (shown) {
-			const char *colon = memchr(p, ':', shown);
-			size_t name_len = colon ? (size_t)(colon - p) : 0;
-			bool secret = (name_len == 13 && !strncasecmp(p, "Authorization", 13)) ||
-				      (name_len == 19 && !strncasecmp(p, "Proxy-Authorization", 19));
-			if (secret)
-				fprintf(stderr, "%s%.*s: <redacted>\n", prefix, (int)name_len, p);
-			else
-				trace_header(prefix, p, shown);
-		}
+		if (shown)
+			trace_header(prefix, p, shown);
 		p += n + (nl ? 1 : 0);
 	}
 	funlockfile(stderr);
