@@ -174,6 +174,23 @@ setup() {
 	assert_status 0
 }
 
+@test "a server without a scheme: https when a client certificate says TLS, CA or not, as client-go's DefaultServerUrlFor" {
+	local dir=${SIM_CACERT%/*} base=${SIM_KUBECONFIG##*/}
+	# A client certificate and a token, no CA: https, so the token never
+	# goes out in cleartext; the server's certificate is then unverified.
+	SIM_API=${SIM_API#https://} write_kubeconfig "$T/nocert" "$(printf '    token: %s\n    client-certificate: %s\n    client-key: %s' \
+		"$SIM_TOKEN" "$dir/$base.client.crt" "$dir/$base.client.key")" "    insecure-skip-tls-verify: false"
+	run_kinf api-resources --kubeconfig "$T/nocert" -v
+	assert_status 1
+	[[ $stderr == *"GET https://${SIM_API#https://}/api "* ]]
+	[[ $stderr == *"cannot verify the certificate of server 'https://${SIM_API#https://}'"* ]]
+	# Nothing that says TLS (a tls-server-name does not): http.
+	SIM_API=${SIM_API#https://} write_kubeconfig "$T/plain" "    token: $SIM_TOKEN" "    tls-server-name: localhost"
+	run_kinf api-resources --kubeconfig "$T/plain" -v
+	assert_status 1
+	[[ $stderr == *"GET http://${SIM_API#https://}/api "* ]]
+}
+
 # ---- errors: one line, exit status 1 --------------------------------------
 
 @test "error: --kubeconfig names a missing file" {

@@ -818,6 +818,21 @@ static char *trim_dup(const char *s, size_t len)
 	return xstrndup(s, len);
 }
 
+/*
+ * A server without a scheme gets https when the config says TLS: a CA, a
+ * client certificate, or insecure-skip-tls-verify; else http.  client-go's
+ * DefaultServerUrlFor, whose rule a tls-server-name is no part of.
+ */
+static void default_scheme(struct rest_config *cfg)
+{
+	if (strstr(cfg->server, "://"))
+		return;
+	bool tls = cfg->ca.len || cfg->client_cert.len || cfg->insecure;
+	char *s = xasprintf("%s://%s", tls ? "https" : "http", cfg->server);
+	free(cfg->server);
+	cfg->server = s;
+}
+
 static int cluster_into(const struct kc_cluster *c, struct rest_config *cfg, struct errbuf *err)
 {
 	if (!c->server || !*c->server) {
@@ -848,16 +863,8 @@ static int cluster_into(const struct kc_cluster *c, struct rest_config *cfg, str
 		cfg->ca_origin = xasprintf("certificate-authority-data of cluster '%s'", c->name);
 	}
 
-	/*
-	 * A server without a scheme gets https when anything about it says
-	 * TLS, else http — client-go's DefaultServerURL rule.
-	 */
-	const char *s = c->server;
-	if (strstr(s, "://"))
-		cfg->server = xstrdup(s);
-	else
-		cfg->server = xasprintf("%s://%s", cfg->ca.len || c->insecure ||
-					c->tls_server_name ? "https" : "http", s);
+	/* Its scheme, if it has none, once the user is known (default_scheme()). */
+	cfg->server = xstrdup(c->server);
 	size_t n = strlen(cfg->server);
 	while (n && cfg->server[n - 1] == '/')
 		cfg->server[--n] = '\0';
@@ -1113,6 +1120,7 @@ int kubeconfig_rest_config(const struct kubeconfig *kc, const struct kubeconfig_
 		if (user_into(user, cfg, err) < 0)
 			goto cleanup;
 	}
+	default_scheme(cfg);
 	cfg->user = xstrdup(user_name ? user_name : "");
 	cfg->context = xstrdup(ctx->name);
 	cfg->source = xstrdup(ctx->file);
