@@ -72,6 +72,26 @@ watch_secret() {
 	no_values "$B/err"
 }
 
+@test "watch secrets: the last-applied-configuration annotation, data in the clear, shows as its size" {
+	"$KINF" watch secrets --diff --kubeconfig "$SIM_KUBECONFIG" >"$B/out" 2>"$B/err" 3>&- &
+	KINF_PID=$!
+	wait_until 20 grep -q synced "$B/err"
+	# kubectl apply writes the object as applied, its data sorted first.
+	local applied
+	applied=$(jq -c -n --arg p "$NEW_B64" --arg u YWRtaW4= \
+		'{apiVersion: "v1", data: {password: $p, username: $u}, kind: "Secret"} | tojson')
+	local rv
+	rv=$(simctl POST /update "{\"resource\":\"secrets\",\"namespace\":\"default\",\"name\":\"app-secret\",\"patch\":{\"metadata\":{\"annotations\":{\"kubectl.kubernetes.io/last-applied-configuration\":$applied}},\"data\":{\"password\":\"$NEW_B64\"}}}" |
+		jq -r .metadata.resourceVersion)
+	wait_until 20 grep -q -- "$rv" "$B/out"
+	kill -TERM "$KINF_PID"
+	wait "$KINF_PID" || true
+	KINF_PID=
+	grep -qE 'last-applied-configuration"\]: .*[0-9]+ bytes' "$B/out"
+	no_values "$B/out"
+	no_values "$B/err"
+}
+
 @test "watch secrets: a change of the same size still shows, without the values" {
 	"$KINF" watch secrets --diff --kubeconfig "$SIM_KUBECONFIG" >"$B/out" 2>"$B/err" 3>&- &
 	KINF_PID=$!

@@ -32,18 +32,26 @@ static const char *text_of(struct json_object *val)
 }
 
 /*
- * Each value of obj's member `name` becomes its size; with old_map (the
- * same member of the previous version, not yet redacted), a value that
- * differs from its old one at the same size is marked changed.
+ * kubectl apply's copy of the object as applied: a Secret's holds its
+ * data, in the clear and sorted first.
  */
-static void replace_values(struct json_object *obj, const char *name, bool base64,
-			   struct json_object *old_map)
+#define LAST_APPLIED "kubectl.kubernetes.io/last-applied-configuration"
+
+/*
+ * Each value of map (or only its member `only`) becomes its size; with
+ * old_map (the same map of the previous version, not yet redacted), a
+ * value that differs from its old one at the same size is marked changed.
+ */
+static void replace_values(struct json_object *map, bool base64, struct json_object *old_map,
+			   const char *only)
 {
-	struct json_object *map = json_get_object(obj, name), *old_val;
+	struct json_object *old_val;
 
 	if (!map)
 		return;
 	json_object_object_foreach(map, key, val) {
+		if (only && strcmp(key, only))
+			continue;
 		const char *text = text_of(val);
 		size_t n = base64 ? decoded_size(text) : strlen(text);
 		bool changed = old_map && json_object_object_get_ex(old_map, key, &old_val) &&
@@ -58,23 +66,29 @@ static void replace_values(struct json_object *obj, const char *name, bool base6
 	}
 }
 
+static struct json_object *annotations(struct json_object *obj)
+{
+	return json_get_object(json_get_object(obj, "metadata"), "annotations");
+}
+
+/* A Secret's values in obj, each against old's when old is given. */
+static void redact_against(struct json_object *obj, struct json_object *old)
+{
+	replace_values(json_get_object(obj, "data"), true, json_get_object(old, "data"), NULL);
+	replace_values(json_get_object(obj, "stringData"), false,
+		       json_get_object(old, "stringData"), NULL);
+	replace_values(annotations(obj), false, annotations(old), LAST_APPLIED);
+}
+
 void redact_secret(struct json_object *obj)
 {
-	if (!obj || !redact_is_secret(obj))
-		return;
-	replace_values(obj, "data", true, NULL);
-	replace_values(obj, "stringData", false, NULL);
+	if (obj && redact_is_secret(obj))
+		redact_against(obj, NULL);
 }
 
 void redact_secret_pair(struct json_object *old_obj, struct json_object *new_obj)
 {
-	static const struct { const char *name; bool base64; } members[] = {
-		{ "data", true }, { "stringData", false },
-	};
-
 	if (new_obj && redact_is_secret(new_obj))
-		for (size_t i = 0; i < sizeof(members) / sizeof(members[0]); i++)
-			replace_values(new_obj, members[i].name, members[i].base64,
-				       json_get_object(old_obj, members[i].name));
+		redact_against(new_obj, old_obj);
 	redact_secret(old_obj);
 }

@@ -3,7 +3,9 @@
  *
  * kinf's line output, --diff on it, and the TUI never show what a Secret
  * holds: each value under data and stringData is replaced by its size,
- * as `kubectl describe secret` shows it ("password: 12 bytes").  -o json
+ * as `kubectl describe secret` shows it ("password: 12 bytes"), and so is
+ * the kubectl.kubernetes.io/last-applied-configuration annotation, which
+ * holds the data in the clear (describe leaves it out).  -o json
  * prints the object whole, as `kubectl get -o json` does: a reader who
  * asks for JSON asks for everything.
  *
@@ -22,7 +24,8 @@ bool redact_is_secret(struct json_object *obj);
 
 /*
  * For a Secret, replaces each value of data (base64: its decoded size)
- * and stringData with "N bytes"; anything else is left alone.
+ * and stringData, and the last-applied-configuration annotation, with "N
+ * bytes"; anything else is left alone.
  */
 void redact_secret(struct json_object *obj);
 
