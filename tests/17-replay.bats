@@ -118,6 +118,29 @@ record_under_faults() {
 	[ -z "$output" ]
 }
 
+@test "--record and --dump-cache never write through a symbolic link: the file it names is left alone" {
+	sim_start --pods 2
+	local t=$BATS_TEST_TMPDIR
+	printf 'precious\n' >"$t/target"
+	chmod 644 "$t/target"
+	ln -s "$t/target" "$t/planted"
+	run --separate-stderr timeout 20 "$KINF" watch --kubeconfig "$SIM_KUBECONFIG" pods --record "$t/planted"
+	assert_status 1
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ $stderr == "error: cannot create '$t/planted': it is a symbolic link, which kinf does not follow" ]]
+	run --separate-stderr "$KINF" watch --kubeconfig "$SIM_KUBECONFIG" pods --max-deltas 2 \
+		--dump-cache "$t/planted"
+	assert_status 1
+	[[ $stderr == *"error: cannot create '$t/planted': it is a symbolic link"* ]]
+	[ "$(cat "$t/target")" = precious ]
+	[ "$(stat -c %a "$t/target")" = 644 ]
+	# A plain file is written as before.
+	run --separate-stderr "$KINF" watch --kubeconfig "$SIM_KUBECONFIG" pods --max-deltas 2 \
+		--dump-cache "$t/cache.json"
+	assert_status 0
+	jq -e 'length == 2' "$t/cache.json"
+}
+
 @test "replay: a recording under faults gives the live run's deltas, byte for byte, time aside (1.36, streaming lists)" {
 	record_under_faults
 	grep -q 'relist #' "$ERR"

@@ -202,14 +202,21 @@ static int dump_cache(struct session *s, const char *file)
 		kobj_list_release(&all);
 	}
 	strbuf_addch(&sb, '\n');
-	FILE *f = fopen(file, "w");
-	if (!f || fwrite(sb.buf, 1, sb.len, f) != sb.len) {
+	struct errbuf err = { "" };
+	int fd = open_new_file(file, 0666, &err);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (fd < 0) {
+		error("%s", err.msg);
+		ret = -1;
+	} else if (!f || fwrite(sb.buf, 1, sb.len, f) != sb.len) {
 		error("cannot write '%s': %s", file, strerror(errno));
 		ret = -1;
 	}
 	if (f && fclose(f) != 0 && !ret) {
 		error("cannot write '%s': %s", file, strerror(errno));
 		ret = -1;
+	} else if (fd >= 0 && !f) {
+		close(fd);
 	}
 	strbuf_release(&sb);
 	return ret;

@@ -171,11 +171,9 @@ static void put_line(struct recorder *rec)
 struct recorder *recorder_open(const char *path, const struct recording_info *info,
 			       struct errbuf *err)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		errbuf_set(err, "cannot create '%s': %s", path, strerror(errno));
+	int fd = open_new_file(path, 0600, err);
+	if (fd < 0)
 		return NULL;
-	}
 	/* An existing file keeps its mode through O_TRUNC: make it ours. */
 	if (fchmod(fd, 0600) < 0) {
 		errbuf_set(err, "cannot make '%s' private: %s", path, strerror(errno));

@@ -4,6 +4,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <json-c/json.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -400,4 +401,15 @@ struct json_object *json_parse_deep(const char *text)
 	}
 	json_tokener_free(tok);
 	return obj;
+}
+
+int open_new_file(const char *path, unsigned mode, struct errbuf *err)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, (mode_t)mode);
+
+	if (fd < 0)
+		errbuf_set(err, "cannot create '%s': %s", path,
+			   errno == ELOOP ? "it is a symbolic link, which kinf does not follow"
+					  : strerror(errno));
+	return fd;
 }

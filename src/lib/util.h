@@ -138,4 +138,12 @@ size_t utf8_sequence(const char *s, size_t len);
 char *utf8_replace_invalid(const char *s, size_t len, size_t *out_len);
 bool str_ends_with(const char *s, const char *suffix);
 
+/*
+ * A file a user named, opened to be written anew (O_CREAT, O_TRUNC) with
+ * mode for a new one, never through a symbolic link: a link planted where
+ * the file is to be written would have another file overwritten.  -1
+ * with err ("cannot create 'PATH': ..."), a link named as such.
+ */
+int open_new_file(const char *path, unsigned mode, struct errbuf *err);
+
 #endif
