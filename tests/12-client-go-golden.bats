@@ -19,6 +19,35 @@ CG=$BATS_TEST_DIRNAME/client-go
 	run ! grep -E ' FAIL( |$)' <<<"$output"
 }
 
+@test "client-go goldens over HTTP/2 (nghttpx before kube-sim), as users run it" {
+	run "$CG/compare" --h2 -j 8
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *" cells: "* ]]
+	run ! grep -E ' FAIL( |$)' <<<"$output"
+}
+
+@test "client-go goldens: a wait shorter than client-go's range fails the check" {
+	# a golden in which client-go waited 10 s before each request: kinf's
+	# backoff after the 404 (0.8 to 1.6 s) is too short for it
+	mkdir "$BATS_TEST_TMPDIR/golden"
+	g=$BATS_TEST_TMPDIR/golden/refusal-404.1.32.ndjson
+	jq -c 'if .request then .request.t = input_line_number * 10 else . end' \
+		"$CG/golden/refusal-404.1.32.ndjson" >"$g"
+	run "$CG/compare" --golden "$BATS_TEST_TMPDIR/golden" refusal-404
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"times differ"* ]]
+	[[ "$output" == *"client-go's 10.00 s"* ]]
+	# a wait of under 3 s where client-go made none passes: that is the
+	# slack a loaded machine needs
+	jq -c 'if .request then .request.t = 0 else . end' \
+		"$CG/golden/refusal-404.1.32.ndjson" >"$g"
+	run "$CG/compare" --golden "$BATS_TEST_TMPDIR/golden" refusal-404
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
 @test "client-go goldens: a handler call kinf did not make fails the check" {
 	# kinf, less its OnDelete lines: the check must catch the missing call.
 	# kinf itself is the process the runner stops (a pipeline's shell

@@ -18,11 +18,12 @@ front end turns into what it sends an HTTP/2 client: a 502 before the
 answer's head, an RST_STREAM (INTERNAL_ERROR) after it.
 
 The output: a header line, then the requests on the scripted resource in
-order, then the handler calls in order:
+order, each with its time ("t", seconds after the first), then the handler
+calls in order:
 
     {"scenario":"...","clientGo":"v0.35.7","client":"peer"}
     {"request":{"method":"GET","path":"/api/v1/namespaces/default/pods","query":"limit=500&resourceVersion=0",
-                "accept":"application/json","answer":"list#1"}}
+                "accept":"application/json","answer":"list#1","t":0.0}}
     {"call":{"handler":"OnAdd","key":"default/a","resourceVersion":"5","initialList":true}}
 
 A query is kept as it was sent, parameters in their order and escaped as
@@ -196,9 +197,11 @@ def run(a):
         sim.send_signal(signal.SIGTERM)
         sim.wait()
     lines = [{"scenario": name, "clientGo": a.client_go, "client": a.client, "end": how}]
-    for r in read_requests(os.path.join(tmp, "requests")):
+    reqs = read_requests(os.path.join(tmp, "requests"))
+    for r in reqs:
         lines.append({"request": {"method": r["method"], "path": r["path"], "query": norm_query(r["query"]),
-                                  "accept": r["accept"], "answer": r["answer"]}})
+                                  "accept": r["accept"], "answer": r["answer"],
+                                  "t": round(r["t"] - reqs[0]["t"], 2)}})
     with open(outpath) as f:
         for line in f:
             try:
