@@ -22,10 +22,10 @@ aligned() {
 				printf "# RV column moved: %s\n", $0; bad = 1
 			}
 		}
-		END { exit bad }'
+		END { exit bad }' "${1:-/dev/stdin}"
 }
 
-@test "line output stays aligned when kinds mix and a long key arrives" {
+@test "line output stays aligned when kinds mix; a longer key later is printed whole" {
 	sim_start --pods 4 --namespaces 1
 	simctl POST /create '{"resource":"pods","object":{"metadata":{"name":"a-pod-with-a-rather-long-name-from-the-start","namespace":"ns-1"}}}' >/dev/null
 	start_watch pods,deployments,crontabs -A
@@ -40,9 +40,27 @@ aligned() {
 	grep -qE ' CronTab +default/my-new-cron-object ' "$OUT"
 	# the initial list sized the KEY column for its longest key
 	grep -qE ' ns-1/a-pod-with-a-rather-long-name-from-the-start +[0-9]+ ' "$OUT"
-	# the later, longer key is cut with a marker, and the columns hold
-	grep -qE ' ns-1/another-pod-whose-name[^ ]*… +[0-9]+ ' "$OUT"
-	aligned "$OUT"
+	# the later, longer key is printed whole: a key is never cut; the
+	# column widens from that line on, and the lines before it hold
+	grep -qE ' ns-1/another-pod-whose-name-is-longer-than-any-seen-so-far +[0-9]+ ' "$OUT"
+	run ! grep -q '…' "$OUT"
+	sed '/another-pod/,$d' "$OUT" | aligned
+}
+
+@test "--watch-only: no list sized the KEY column, and a long key is still printed whole" {
+	sim_start --pods 1
+	start_watch pods --watch-only
+	wait_until 20 synced
+	simctl POST /create '{"resource":"pods","object":{"metadata":{"name":"cart-0ae6ca90-lk2v9-with-a-long-tail","namespace":"default"}}}' >/dev/null
+	simctl POST /create '{"resource":"pods","object":{"metadata":{"name":"short","namespace":"default"}}}' >/dev/null
+	wait_until 10 file_has "$OUT" 'Added +default/short'
+	stop_watch
+	grep -qE ' default/cart-0ae6ca90-lk2v9-with-a-long-tail +[0-9]+' "$OUT"
+	run ! grep -q '…' "$OUT"
+	# the column kept the width the long key gave it: the RVs line up
+	awk '/default\/cart-/ { match($0, /default\/cart-[^ ]+ +/); a = RSTART + RLENGTH }
+	     /default\/short/ { match($0, /default\/short +/); b = RSTART + RLENGTH }
+	     END { exit !(a && a == b) }' "$OUT"
 }
 
 @test "a marker never runs into the RV; LANG=C gives ASCII" {

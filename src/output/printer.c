@@ -160,9 +160,11 @@ static void rstrip(struct strbuf *sb)
 /*
  * One line, kept as cells until the column widths are known: lines of
  * the initial list wait until every resource has synced, so that the
- * widths fit them all (with the header printed then); later cells wider
- * than their column are cut with a marker ("…", "~" in ASCII), but for
- * the RV, which only grows.
+ * widths fit them all (with the header printed then).  A later key or
+ * RV wider than its column widens it, from that line on: a key is never
+ * cut, in a file or on a terminal, since it is what a reader looks for;
+ * a later KIND wider than its column is cut with a marker ("…", "~" in
+ * ASCII).
  */
 struct line {
 	char *cell[COL__COUNT];
@@ -232,7 +234,7 @@ static void add_cells(struct printer *p, struct strbuf *sb, char *const *cell,
 			strbuf_adds(sb, cell[c]);
 			break;
 		}
-		if (c == COL_KIND || c == COL_KEY) {
+		if (c == COL_KIND) {
 			size_t at = sb->len;
 			add_cut(p, sb, cell[c], p->width[c]);
 			w = utf8_width(sb->buf + at);
@@ -437,9 +439,11 @@ static void line_delta(struct printer *p, const struct notification *n,
 		release_held(p, sb);
 	}
 	print_header_once(p, sb);
-	/* the RV and the last column may grow; the others are cut */
-	if (utf8_width(l.cell[COL_RV]) > p->width[COL_RV])
-		p->width[COL_RV] = utf8_width(l.cell[COL_RV]);
+	/* the key, the RV and the last column may grow; the KIND is cut */
+	static const enum line_col grow[] = { COL_KEY, COL_RV };
+	for (size_t i = 0; i < ARRAY_SIZE(grow); i++)
+		if (utf8_width(l.cell[grow[i]]) > p->width[grow[i]])
+			p->width[grow[i]] = utf8_width(l.cell[grow[i]]);
 	format_line(p, &l, sb);
 	line_release(&l);
 }
