@@ -372,3 +372,19 @@ $(get crontabs -o name)" ]
 	run --separate-stderr get all --from-cache
 	assert_status 2
 }
+
+@test "get -w and watch | head -1 on a quiet cluster: both end as the reader leaves, status 0" {
+	sim_start --pods 3
+	# Nothing changes: no write after the list would tell kinf the pipe
+	# closed; it watches its stdout for the reader's end.  timeout only
+	# guards a hang (124).
+	run bash -c "timeout 30 '$KINF' get pods -w --kubeconfig '$SIM_KUBECONFIG' | head -1; echo \"status \${PIPESTATUS[0]}\""
+	[ "${lines[0]%% *}" = NAME ]
+	[ "${lines[-1]}" = "status 0" ]
+	run bash -c "timeout 30 '$KINF' get pods -w -o name --kubeconfig '$SIM_KUBECONFIG' | head -1; echo \"status \${PIPESTATUS[0]}\""
+	[[ ${lines[0]} == pod/* ]]
+	[ "${lines[-1]}" = "status 0" ]
+	run bash -c "timeout 30 '$KINF' watch pods --kubeconfig '$SIM_KUBECONFIG' -q | head -1; echo \"status \${PIPESTATUS[0]}\""
+	[[ ${lines[0]} == TIME* ]]
+	[ "${lines[-1]}" = "status 0" ]
+}

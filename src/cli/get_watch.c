@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <json-c/json.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,13 @@ struct gw {
 	bool stop;			/* printing failed: the watch ends */
 	struct errbuf err;
 };
+
+/* Whether stdout is a pipe whose reader has gone (POLLERR, POLLHUP). */
+static bool reader_gone(void)
+{
+	struct pollfd pfd = { .fd = STDOUT_FILENO, .events = 0 };
+	return poll(&pfd, 1, 0) > 0 && (pfd.revents & (POLLERR | POLLHUP));
+}
 
 static bool is_status(struct json_object *obj)
 {
@@ -271,6 +279,8 @@ static int run_watch(struct gw *g, struct cluster *c, const char *rv, struct err
 		.timeout_ms = kclient_timeout(c->client),
 		.retries = HTTP_MAX_RETRIES,
 		.accept = g->tabular ? PAGER_ACCEPT_TABLE : NULL,
+		/* `| head -1` on a quiet cluster: ended as the reader leaves */
+		.hangup_fd = STDOUT_FILENO,
 	};
 	struct http_response resp = { 0 };
 	int ret = 0;
@@ -296,6 +306,11 @@ static int run_watch(struct gw *g, struct cluster *c, const char *rv, struct err
 		ret = -1;
 	} else if (rc < 0) {
 		ret = -1;
+	}
+	if (ret < 0 && reader_gone()) {
+		/* `| head`: the reader left; no failure, as for watch */
+		err->msg[0] = '\0';
+		ret = 0;
 	}
 	line_splitter_release(&ls);
 	http_response_release(&resp);

@@ -931,6 +931,12 @@ static bool readable(int fd)
 	return fd > 0 && poll(&pfd, 1, 0) > 0;
 }
 
+static bool hung_up(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = 0 };
+	return fd > 0 && poll(&pfd, 1, 0) > 0 && (pfd.revents & (POLLERR | POLLHUP));
+}
+
 /* How long to sleep on the transfer: until the stall deadline or the next tick, at most. */
 static int wait_ms(const struct stream_opts *opts, int64_t last_byte_ms, int64_t next_tick_ms)
 {
@@ -976,7 +982,7 @@ static CURLcode perform(struct kclient *c, CURL *h, struct transfer *t,
 			cancelled = true;
 		}
 		if (!cancelled) {
-			if (opts->stop && atomic_load(opts->stop))
+			if ((opts->stop && atomic_load(opts->stop)) || hung_up(opts->hangup_fd))
 				t->stopped = true;
 			else if (opts->idle_timeout_ms &&
 				 mono_ms() - news.last_byte_ms > opts->idle_timeout_ms)
@@ -994,11 +1000,12 @@ static CURLcode perform(struct kclient *c, CURL *h, struct transfer *t,
 		}
 		if (cancelled) {
 			xfer_cancel(x);
-			xfer_wait(x, -1, -1, -1);
+			xfer_wait(x, -1, -1, -1, -1);
 			continue;
 		}
 		xfer_wait(x, opts->stop_fd > 0 ? opts->stop_fd : -1,
 			  opts->abort_fd > 0 ? opts->abort_fd : -1,
+			  opts->hangup_fd > 0 ? opts->hangup_fd : -1,
 			  wait_ms(opts, news.last_byte_ms, next_tick_ms));
 	}
 	t->conn_dead = news.conn_dead;

@@ -138,6 +138,12 @@ struct stream_opts {
 	 */
 	int abort_fd;
 	/*
+	 * A file whose reader is watched (`get -w`'s stdout): when it hangs
+	 * up or fails (a pipe whose reader left: `| head -1`), the transfer
+	 * stops at once, as on *stop.  0: none.
+	 */
+	int hangup_fd;
+	/*
 	 * A transfer that receives no byte for this long is torn down as dead
 	 * (-1, err starting with "stalled").  0: no limit.
 	 */

@@ -838,9 +838,9 @@ const struct strbuf *xfer_take(struct xfer *x, struct xfer_news *news)
 	return &x->taken;
 }
 
-void xfer_wait(struct xfer *x, int fd, int fd2, int timeout_ms)
+void xfer_wait(struct xfer *x, int fd, int fd2, int hup_fd, int timeout_ms)
 {
-	struct pollfd pfd[3] = { { .fd = x->wake[0], .events = POLLIN } };
+	struct pollfd pfd[4] = { { .fd = x->wake[0], .events = POLLIN } };
 	nfds_t n = 1;
 	int rc;
 
@@ -848,6 +848,8 @@ void xfer_wait(struct xfer *x, int fd, int fd2, int timeout_ms)
 		pfd[n++] = (struct pollfd){ .fd = fd, .events = POLLIN };
 	if (fd2 >= 0)
 		pfd[n++] = (struct pollfd){ .fd = fd2, .events = POLLIN };
+	if (hup_fd >= 0)	/* no events: POLLERR and POLLHUP come anyway */
+		pfd[n++] = (struct pollfd){ .fd = hup_fd, .events = 0 };
 	do
 		rc = poll(pfd, n, timeout_ms);
 	while (rc < 0 && errno == EINTR);
