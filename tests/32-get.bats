@@ -388,3 +388,19 @@ $(get crontabs -o name)" ]
 	[[ ${lines[0]} == TIME* ]]
 	[ "${lines[-1]}" = "status 0" ]
 }
+
+@test "get -L repeated adds a column for each, as kubectl's; -w=false is no watch" {
+	sim_start --pods 2
+	run -0 "$KINF" get pods --kubeconfig "$SIM_KUBECONFIG" -L app -L tier,missing
+	[[ ${lines[0]} =~ AGE\ +APP\ +TIER\ +MISSING$ ]]
+	run -0 "$KINF" get pods --kubeconfig "$SIM_KUBECONFIG" -L app,tier
+	[[ ${lines[0]} =~ AGE\ +APP\ +TIER$ ]]
+	# a boolean with its value, short or long, as pflag reads it
+	run -0 timeout 20 "$KINF" get pods --kubeconfig "$SIM_KUBECONFIG" -w=false
+	[ "${lines[0]%% *}" = NAME ]
+	[ "${#lines[@]}" -eq 3 ]
+	run -0 timeout 20 "$KINF" get pods --kubeconfig "$SIM_KUBECONFIG" --watch=F
+	[ "${#lines[@]}" -eq 3 ]
+	run -2 "$KINF" get pods --kubeconfig "$SIM_KUBECONFIG" -w=maybe
+	[[ $output == *"invalid value 'maybe' for '-w': expected true or false"* ]]
+}

@@ -36,7 +36,7 @@ static struct {
 	bool watch, watch_only, output_watch_events, deltas;
 	long chunk_size;		/* -1: not given; long, as OPT_INT writes */
 	const char *output;
-	const char *index, *label_selector, *field_selector, *label_columns, *sort_by;
+	const char *index, *label_selector, *field_selector, *sort_by;
 	int64_t sync_timeout_ms;
 } o = { .sync_timeout_ms = 60000, .chunk_size = -1 };
 
@@ -48,6 +48,7 @@ static const char *const output_choices[] = {
 
 /* The parsed -o, and -L split at its commas. */
 static struct format fmt;
+static struct strbuf label_columns_arg = STRBUF_INIT;	/* -L, each use added */
 static char **label_columns;
 static size_t nlabel_columns;
 
@@ -58,8 +59,8 @@ static const struct option get_options[] = {
 	  .argh = "FORMAT", .choices = output_choices, .help = "output format" },
 	OPT_BOOL(0, "show-labels", &o.show_labels,
 		 "a LABELS column with all the labels, last"),
-	OPT_STRING('L', "label-columns", &o.label_columns, "KEY,...",
-		   "a column for each of these labels", COMPLETE_NONE),
+	OPT_LIST('L', "label-columns", &label_columns_arg, "KEY,...",
+		   "a column for each of these labels; repeatable, as kubectl's", COMPLETE_NONE),
 	OPT_STRING(0, "sort-by", &o.sort_by, "JSONPATH",
 		   "sort by this field, e.g. .metadata.creationTimestamp", COMPLETE_NONE),
 	OPT_STRING(0, "index", &o.index, "NAME=VALUE",
@@ -519,8 +520,8 @@ static void parse_output_options(void)
 	/* kubectl hands its templates the objects with their managedFields */
 	if (fmt.kind == FORMAT_GOTEMPLATE)
 		o.keep_managed_fields = true;
-	if (o.label_columns) {
-		char *copy = xstrdup(o.label_columns);
+	if (label_columns_arg.len) {
+		char *copy = strbuf_detach(&label_columns_arg, NULL);
 		for (char *tok = strtok(copy, ","); tok; tok = strtok(NULL, ",")) {
 			label_columns = xrealloc(label_columns, (nlabel_columns + 1) * sizeof(*label_columns));
 			label_columns[nlabel_columns++] = xstrdup(tok);

@@ -117,6 +117,17 @@ static void opt_name(const struct option *o, char buf[64], bool as_long)
 		snprintf(buf, 64, "-%c", o->short_name);
 }
 
+static const char *const bool_true[] = { "1", "t", "T", "TRUE", "true", "True", NULL };
+static const char *const bool_false[] = { "0", "f", "F", "FALSE", "false", "False", NULL };
+
+static bool strv_has(const char *const *v, const char *s)
+{
+	for (; *v; v++)
+		if (!strcmp(*v, s))
+			return true;
+	return false;
+}
+
 /* Stores arg into o's value; exits with a usage error when it's invalid. */
 static void set_value(const struct command *cmd, const struct option *o,
 		      const char *arg, bool as_long)
@@ -128,9 +139,10 @@ static void set_value(const struct command *cmd, const struct option *o,
 		*o->seen = true;
 	switch (o->type) {
 	case OPT_T_BOOL:
-		if (!arg || !strcmp(arg, "true"))
+		/* pflag's strconv.ParseBool */
+		if (!arg || strv_has(bool_true, arg))
 			*(bool *)o->value = true;
-		else if (!strcmp(arg, "false"))
+		else if (strv_has(bool_false, arg))
 			*(bool *)o->value = false;
 		else
 			usage_error(cmd, "invalid value '%s' for '%s': expected true or false", arg, name);
@@ -143,6 +155,13 @@ static void set_value(const struct command *cmd, const struct option *o,
 	case OPT_T_STRING:
 		*(const char **)o->value = arg;
 		break;
+	case OPT_T_LIST: {
+		struct strbuf *sb = o->value;
+		if (sb->len)
+			strbuf_addch(sb, ',');
+		strbuf_adds(sb, arg);
+		break;
+	}
 	case OPT_T_INT: {
 		char *end;
 		errno = 0;
@@ -220,6 +239,11 @@ int opt_parse(const struct command *cmd, int argc, const char **argv)
 			if (!o)
 				usage_error(cmd, "unknown option '-%c'", *p);
 			if (!takes_arg(o)) {
+				/* -w=false, as pflag takes it */
+				if (p[1] == '=' && o->type == OPT_T_BOOL) {
+					set_value(cmd, o, p + 2, false);
+					break;
+				}
 				set_value(cmd, o, NULL, false);
 				continue;
 			}

@@ -25,6 +25,7 @@ enum opt_type {
 	OPT_T_END,
 	OPT_T_BOOL,	/* bool *; --flag, --flag=true|false */
 	OPT_T_STRING,	/* const char **; repeated: last wins */
+	OPT_T_LIST,	/* struct strbuf *; repeated: each value added, ','-separated */
 	OPT_T_INT,	/* long *; a non-negative integer */
 	OPT_T_DURATION,	/* int64_t * milliseconds; "5s", "1m30s", "250ms" */
 	OPT_T_ENUM,	/* int *; index into choices */
@@ -61,6 +62,10 @@ struct option {
 	  .help = (h), .seen = (seen_) }
 #define OPT_STRING(s, l, v, a, h, c) \
 	{ .type = OPT_T_STRING, .short_name = (s), .long_name = (l), .value = (v), \
+	  .argh = (a), .help = (h), .complete = (c) }
+/* pflag's string slice: -L a -L b,c is "a,b,c". */
+#define OPT_LIST(s, l, v, a, h, c) \
+	{ .type = OPT_T_LIST, .short_name = (s), .long_name = (l), .value = (v), \
 	  .argh = (a), .help = (h), .complete = (c) }
 #define OPT_INT(s, l, v, a, h) \
 	{ .type = OPT_T_INT, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h) }
