@@ -194,9 +194,9 @@ chk_watch_pods() {	# every delta of the pods in the namespace
 	[ "$(sed 1d <<<"$output" | awk '{print $3}' | sed 's|^default/||' | sort)" = "$(pod_names default)" ]
 }
 
-chk_types_sync_updated() {	# only Sync and Updated deltas: none in 4 s of a quiet cluster
+chk_types_sync_updated() {	# only resyncs (1.36: SyncAll) and Updated deltas
 	[ "$status" -eq 0 ]
-	[ "$(sed 1d <<<"$output" | awk '$2 != "Sync" && $2 != "Updated"' | wc -l)" -eq 0 ]
+	[ "$(sed 1d <<<"$output" | awk '$2 != "Sync" && $2 != "SyncAll" && $2 != "Updated"' | wc -l)" -eq 0 ]
 }
 
 chk_json_resync() {	# updates that changed nothing: none before the first resync

@@ -140,7 +140,11 @@ static const struct option watch_options[] = {
 	OPT_END(),
 };
 
-/* Parses --types into a mask of delta types; -1 on an unknown name. */
+/*
+ * Parses --types into a mask of delta types; -1 on an unknown name.
+ * Sync and Replaced take in the atomic FIFO's SyncAll and ReplacedAll
+ * (1.36): a resync is a resync, whichever FIFO queues it.
+ */
 static int parse_types(const char *list, unsigned *mask, const char **bad)
 {
 	static char name[64];
@@ -154,6 +158,10 @@ static int parse_types(const char *list, unsigned *mask, const char **bad)
 			return -1;
 		}
 		*mask |= 1u << t;
+		if (t == DELTA_SYNC)
+			*mask |= 1u << DELTA_SYNC_ALL;
+		if (t == DELTA_REPLACED)
+			*mask |= 1u << DELTA_REPLACED_ALL;
 		list += n + (list[n] == ',');
 	}
 	return 0;
@@ -423,7 +431,7 @@ const struct command command_watch = {
 	.examples =
 		"  kinf watch pods -n default\n"
 		"  kinf watch pods,deployments -A --diff\n"
-		"  kinf watch pods -o json | jq -r 'select(.type==\"Deleted\") | .key'\n"
+		"  kinf watch pods -o json | jq -r 'select(.handler==\"OnDelete\") | .key'\n"
 		"  kinf watch deploy/web --diff\n"
 		"  kinf watch pods --resync 30s --types Sync,Updated\n"
 		"  kinf watch pods -A --verify-every 1m\n",
@@ -698,7 +706,7 @@ const struct command command_replay = {
 		"The recording's format is in kinf(1), RECORDINGS.",
 	.examples =
 		"  kinf watch pods --record pods.rec        # later, or elsewhere:\n"
-		"  kinf replay pods.rec -o json | jq -c 'select(.type==\"Deleted\")'\n"
+		"  kinf replay pods.rec -o json | jq -c 'select(.handler==\"OnDelete\")'\n"
 		"  kinf replay pods.rec --client-go 1.28 --events -o json\n"
 		"  kinf replay pods.rec --key default/web-0\n"
 		"  kinf replay pods.rec --speed 1\n",
