@@ -226,3 +226,21 @@ plugin_runs() { wc -l <"$T/plugin/runs"; }
 	[[ $stderr == *"deployments: listed"* ]]
 	[[ $stderr == *"crontabs: listed"* ]]
 }
+
+@test "exec plugin: a bare command found only through an empty or '.' PATH entry is refused, as Go's exec.LookPath" {
+	mkdir -p "$T/cwd"
+	cp "$PLUGIN" "$T/cwd/kinf-dot-plugin"
+	write_kubeconfig "$T/kc" "$(printf '    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: kinf-dot-plugin\n      interactiveMode: Never\n      env:\n      - {name: PLUGIN_DIR, value: "%s"}\n      - {name: PLUGIN_TOKEN, value: %s}' "$T/plugin" "$SIM_TOKEN")"
+	local entry
+	for entry in "" "."; do
+		run --separate-stderr bash -c "cd '$T/cwd' && PATH='$entry:$PATH' '$KINF' api-resources --kubeconfig '$T/kc' -o name"
+		assert_status 1
+		[ "${#stderr_lines[@]}" -eq 1 ]
+		[[ $stderr == *"exec plugin 'kinf-dot-plugin' of user 'tester' is found only relative to the current directory"* ]]
+	done
+	[ ! -e "$T/plugin/runs" ]
+	# Through an absolute PATH entry it runs.
+	run --separate-stderr bash -c "cd '$T/cwd' && PATH='$T/cwd:$PATH' '$KINF' api-resources --kubeconfig '$T/kc' -o name"
+	assert_status 0
+	[ "$(plugin_runs)" -eq 1 ]
+}

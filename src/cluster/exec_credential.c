@@ -1,5 +1,5 @@
 /*
- * exec_credential.c — see exec_credential.h.  posix_spawnp() rather than
+ * exec_credential.c — see exec_credential.h.  posix_spawn() rather than
  * fork(): kinf has threads by the time a plugin is re-run after a 401,
  * and only async-signal-safe work may follow a fork there.
  */
@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -173,6 +174,49 @@ static const char *user_name(const struct rest_config *cfg)
 	return cfg->user && *cfg->user ? cfg->user : "(none)";
 }
 
+/* An executable regular file. */
+static bool executable(const char *path)
+{
+	struct stat st;
+	return !stat(path, &st) && S_ISREG(st.st_mode) && !access(path, X_OK);
+}
+
+/*
+ * Go's exec.LookPath, as client-go runs a plugin: a command with a '/' is
+ * taken as it is (the kubeconfig's folder already made a relative one
+ * whole); one without is looked for in PATH, an empty entry meaning the
+ * current folder.  Found through a relative entry, it is refused
+ * (EACCES: Go 1.19's ErrDot), so that a file dropped into the current
+ * folder is never run by mistake.  0 with *found (the caller frees it),
+ * or ENOENT.
+ */
+static int find_command(const char *cmd, char **found)
+{
+	if (strchr(cmd, '/')) {
+		*found = xstrdup(cmd);
+		return 0;
+	}
+	const char *path = getenv("PATH");
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";	/* glibc's, as posix_spawnp's */
+	for (const char *p = path;; ) {
+		size_t n = strcspn(p, ":");
+		char *cand = xasprintf("%.*s%s%s", (int)n, p, n ? "/" : "", cmd);
+		if (executable(cand)) {
+			if (p[0] != '/') {
+				free(cand);
+				return EACCES;
+			}
+			*found = cand;
+			return 0;
+		}
+		free(cand);
+		if (!p[n])
+			return ENOENT;
+		p += n + 1;
+	}
+}
+
 /* fds[0] reads the plugin's stdout, fds[1] its stderr. */
 static int spawn_plugin(const struct rest_config *cfg, bool interactive, pid_t *pid,
 			int fds[2], struct errbuf *err)
@@ -217,8 +261,20 @@ static int spawn_plugin(const struct rest_config *cfg, bool interactive, pid_t *
 	char *info_var = xasprintf("KUBERNETES_EXEC_INFO=%s", info);
 	char **env = plugin_environ(e->env, info_var);
 
-	int rc = posix_spawnp(pid, e->command, &fa, &attr, argv, env);
-	if (rc == ENOENT) {
+	char *path = NULL;
+	int rc = find_command(e->command, &path);
+	if (rc == EACCES) {
+		errbuf_set(err, "exec plugin '%s' of user '%s' is found only relative to the "
+			   "current directory (an empty or relative entry of PATH): refused, "
+			   "as Go's exec.LookPath refuses it", e->command, user_name(cfg));
+		rc = -1;
+	} else if (!rc) {
+		rc = posix_spawn(pid, path, &fa, &attr, argv, env);
+	}
+	free(path);
+	if (rc == -1) {
+		/* said */
+	} else if (rc == ENOENT) {
 		struct strbuf sb = STRBUF_INIT;
 		strbuf_addf(&sb, "exec plugin '%s' of user '%s' not found", e->command,
 			    user_name(cfg));
