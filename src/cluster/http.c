@@ -35,6 +35,7 @@
 
 #include "cluster/credential.h"
 #include "cluster/kubeconfig.h"
+#include "cluster/proxy.h"
 #include "cluster/tls_cert.h"
 #include "cluster/transport.h"
 #include "lib/stop.h"
@@ -94,8 +95,8 @@ struct kclient {
 	char *host_header;	/* tls-server-name: "Host: host:port" */
 	char *identity;		/* "user 'admin' (bearer token)" */
 	enum http_version http_version;
-	/* Without proxy-url: NO_PROXY plus loopback (see env_no_proxy). */
-	char *no_proxy;
+	/* Without proxy-url: the environment's proxy for the server, or NULL (proxy.h). */
+	char *env_proxy;
 	int64_t ping_timeout_ms;	/* the HTTP/2 health check's, for messages */
 
 	CURLSH *share;
@@ -105,23 +106,6 @@ struct kclient {
 };
 
 static pthread_once_t global_once = PTHREAD_ONCE_INIT;
-
-/*
- * Go's proxy-from-environment, which kubectl uses, never sends localhost
- * or a loopback address through HTTPS_PROXY; libcurl would.  So loopback
- * joins whatever NO_PROXY says (a local kind or minikube cluster is then
- * reached directly, as by kubectl).
- */
-static char *env_no_proxy(void)
-{
-	const char *env = getenv("NO_PROXY");
-	if (!env || !*env)
-		env = getenv("no_proxy");
-	if (env && !strcmp(env, "*"))
-		return xstrdup("*");
-	return xasprintf("%s%slocalhost,127.0.0.0/8,::1", env && *env ? env : "",
-			 env && *env ? "," : "");
-}
 
 static void global_init(void)
 {
@@ -168,6 +152,13 @@ static int server_url_setup(struct kclient *c, struct errbuf *err)
 	size_t n = strlen(path);
 	while (n && path[n - 1] == '/')
 		path[--n] = '\0';
+	if (!cfg->proxy_url) {
+		/* the real host, never tls-server-name; an IPv6 one without brackets */
+		size_t hl = strlen(host);
+		char *bare = host[0] == '[' && hl > 2 ? xstrndup(host + 1, hl - 2) : xstrdup(host);
+		c->env_proxy = proxy_from_environment(scheme, bare, port);
+		free(bare);
+	}
 	if (cfg->tls_server_name && !strcmp(scheme, "https")) {
 		/*
 		 * libcurl verifies (and sends as SNI) the URL's host, so the URL
@@ -231,8 +222,6 @@ struct kclient *kclient_new(const struct rest_config *cfg, struct errbuf *err)
 	c->https = !strncmp(c->url_base, "https:", 6);
 	c->cred = credential_new(c->cfg);
 	c->identity = rest_config_identity(c->cfg);
-	if (!c->cfg->proxy_url)
-		c->no_proxy = env_no_proxy();
 	/* client-go honours DISABLE_HTTP2 (any value) the same way. */
 	const char *no_h2 = getenv("DISABLE_HTTP2");
 	c->http_version = no_h2 && *no_h2 ? HTTP_VERSION_1_1 : HTTP_VERSION_AUTO;
@@ -291,7 +280,7 @@ static void live_release(struct kclient *c)
 	curl_slist_free_all(c->connect_to);
 	free(c->host_header);
 	free(c->identity);
-	free(c->no_proxy);
+	free(c->env_proxy);
 }
 
 const char *kclient_server(const struct kclient *c)
@@ -702,7 +691,8 @@ static void setup_handle(struct kclient *c, CURL *h, const char *url, char *errb
 		/* proxy-url is for every request, NO_PROXY or not, as in kubectl. */
 		curl_easy_setopt(h, CURLOPT_NOPROXY, "");
 	} else {
-		curl_easy_setopt(h, CURLOPT_NOPROXY, c->no_proxy);
+		/* Go's choice (proxy.h), not libcurl's own reading of the environment. */
+		curl_easy_setopt(h, CURLOPT_PROXY, c->env_proxy ? c->env_proxy : "");
 	}
 
 	curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, cfg->insecure ? 0L : 1L);
