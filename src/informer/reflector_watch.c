@@ -475,6 +475,16 @@ static int64_t first_tick_ms(const struct reflector *r, bool initial)
 	return r->silence_ms;
 }
 
+/* A non-2xx answer's one line: "list pods: ... (429)", verb "list" or "watch". */
+static void status_line(const struct reflector *r, const struct http_response *resp,
+			const char *verb, struct errbuf *err)
+{
+	char what[128];
+
+	snprintf(what, sizeof(what), "%s %s", verb, r->opts->resource->name);
+	http_status_message(resp, what, err);
+}
+
 /*
  * The REST client's retries of a watch request that got no answer are
  * spent (watch_request() stops there), the last an EOF, a reset or a
@@ -513,9 +523,7 @@ static enum outcome streaming_list_outcome(struct reflector *r, struct watch_sta
 	}
 	if (rc == 0 && resp->status == 429) {
 		struct errbuf err = { "" };
-		char what[128];
-		snprintf(what, sizeof(what), "list %s", r->opts->resource->name);
-		http_status_message(resp, what, &err);
+		status_line(r, resp, "list", &err);
 		STAT_INC(r, throttled);
 		reflector_fail(r, err.msg);
 		return RESTREAM_LATER;
@@ -539,9 +547,7 @@ static enum outcome streaming_list_outcome(struct reflector *r, struct watch_sta
 		snprintf(msg, sizeof(msg), "%s", errmsg);
 	} else {
 		struct errbuf err = { "" };
-		char what[128];
-		snprintf(what, sizeof(what), "list %s", r->opts->resource->name);
-		http_status_message(resp, what, &err);
+		status_line(r, resp, "list", &err);
 		snprintf(msg, sizeof(msg), "%s", err.msg);
 	}
 	if (refused_status(resp->status))
@@ -840,10 +846,8 @@ static bool when_throttled(const struct watch_end *e)
 static enum outcome end_throttled(struct watch_end *e)
 {
 	struct errbuf err = { "" };
-	char what[128];
 
-	snprintf(what, sizeof(what), "watch %s", e->r->opts->resource->name);
-	http_status_message(e->resp, what, &err);
+	status_line(e->r, e->resp, "watch", &err);
 	reflector_fail(e->r, err.msg);
 	return e->resp->status == 429 ? RETRY : FAILED;
 }
@@ -856,10 +860,8 @@ static bool when_bad_status(const struct watch_end *e)
 static enum outcome end_bad_status(struct watch_end *e)
 {
 	struct errbuf err = { "" };
-	char what[128];
 
-	snprintf(what, sizeof(what), "watch %s", e->r->opts->resource->name);
-	http_status_message(e->resp, what, &err);
+	status_line(e->r, e->resp, "watch", &err);
 	if (refused_status(e->resp->status))
 		reflector_fail_refused(e->r, err.msg);
 	else
