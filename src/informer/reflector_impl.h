@@ -45,7 +45,7 @@ struct reflector {
 	bool rv_unavailable;		/* last_rv was too old: list at "" */
 	bool listed_once;
 	unsigned list_no;
-	bool paginated_result;		/* the first list at "0" came in pages */
+	bool paginated_result;		/* a list at "0" that worked came in pages */
 	bool watching;			/* in the watch phase (hooks.watching) */
 	/*
 	 * When the last watch that worked ended, monotonic; 0: none yet.  A

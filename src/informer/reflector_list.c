@@ -115,8 +115,8 @@ static long not_a_list(struct reflector *r, const char *rest, long status,
 /*
  * client-go's paging rules: an explicit page size always; else pages of
  * 500, except for a relist at a known RV, which the watch cache serves in
- * one response (a limit would send it to etcd) — unless the first list
- * showed this server pages even at "0".  Decided once a list, from the RV
+ * one response (a limit would send it to etcd) — unless a list at "0"
+ * that worked showed this server pages even there.  Decided once a list, from the RV
  * it first asks for: list()'s pager keeps its PageSize for the retry at
  * "" after that RV proved too old or too large.
  */
@@ -144,8 +144,10 @@ struct list_pass {
 	struct reflector *r;
 	struct list_state *ls;
 	const char *rv;			/* asked for */
-	char *rv_out;			/* RV_SIZE: the last page's */
+	char *rv_out;			/* RV_SIZE: the first page's */
+	bool first_read;		/* rv_out holds it */
 	unsigned no_answer_tries;	/* of the page being asked for */
+	bool paginated;			/* a page had a continue token (pager's paginatedResult) */
 };
 
 static int list_flush(void *ctx)
@@ -172,12 +174,15 @@ static void list_page_read(void *ctx, const struct pager_page *p)
 	struct reflector *r = lp->r;
 	struct activity_info info = { .act = ACT_LIST_PAGE, .count = p->items };
 
-	snprintf(lp->rv_out, RV_SIZE, "%s", p->rv);
+	/* tools/pager: the list is the first page's RV, whatever later ones say */
+	if (!lp->first_read)
+		snprintf(lp->rv_out, RV_SIZE, "%s", p->rv);
+	lp->first_read = true;
 	lp->no_answer_tries = 0;
 	STAT_INC(r, pages);
 	reflector_emit_info(r, &info);
-	if (p->cont && r->list_no == 0 && !strcmp(lp->rv, "0"))
-		r->paginated_result = true;
+	if (p->cont)
+		lp->paginated = true;
 }
 
 static int list_retry(void *ctx, const struct http_response *resp)
@@ -209,6 +214,7 @@ static void list_restart(void *ctx)
 	struct list_pass *lp = ctx;
 
 	STAT_INC(lp->r, list_fallbacks);
+	lp->first_read = false;	/* the full list's RV, then */
 	reflector_emit(lp->r, ACT_LIST_FALLBACK, "continue token expired, listing in full");
 	decoder_drain(lp->r->decoder);
 	reflector_list_state_clear(lp->ls);
@@ -308,9 +314,12 @@ static const char *nonempty(const char *s)
 	return s && *s ? s : NULL;
 }
 
-/* One LIST, all its pages, into ls->items.  rv_out gets the list's RV. */
+/*
+ * One LIST, all its pages, into ls->items.  rv_out gets the list's RV,
+ * *paginated whether a page had a continue token.
+ */
 static enum outcome list_pages(struct reflector *r, const char *rv, unsigned limit,
-			       struct list_state *ls, char rv_out[RV_SIZE])
+			       struct list_state *ls, char rv_out[RV_SIZE], bool *paginated)
 {
 	struct list_pass lp = { .r = r, .ls = ls, .rv = rv, .rv_out = rv_out };
 	struct pager_opts po = {
@@ -349,6 +358,7 @@ static enum outcome list_pages(struct reflector *r, const char *rv, unsigned lim
 	if (pager_list(r->client, &po, what, &hooks, &res, &err) < 0)
 		ret = list_failed(r, &lp, &res, &err);
 	pager_result_release(&res);
+	*paginated = lp.paginated;
 	return ret;
 }
 
@@ -364,6 +374,8 @@ enum outcome reflector_list(struct reflector *r)
 {
 	struct list_state ls = { .r = r };
 	char rv[RV_SIZE];
+	/* the RV asked first: a retry at "" keeps its page size and its rule */
+	bool at_zero = !strcmp(relist_rv(r), "0"), paginated = false;
 	unsigned limit = page_limit(r, relist_rv(r));
 	enum outcome ret;
 
@@ -372,7 +384,7 @@ enum outcome reflector_list(struct reflector *r)
 	STAT_INC(r, lists);
 	for (;;) {
 		decoder_begin(r->decoder, decode_list_item, NULL, &ls);
-		ret = list_pages(r, relist_rv(r), limit, &ls, rv);
+		ret = list_pages(r, relist_rv(r), limit, &ls, rv, &paginated);
 		/* The last pages may still be decoding: the items are ours after this. */
 		decoder_drain(r->decoder);
 		if (ret == OK && ls.bad) {
@@ -393,6 +405,12 @@ enum outcome reflector_list(struct reflector *r)
 	if (ret == EXPIRED)
 		reflector_fail(r, "list expired even without a resourceVersion");
 	if (ret == OK) {
+		/*
+		 * A list at "0" that came in pages: the watch cache is off, so
+		 * every later list pages too.  Only a list that worked tells.
+		 */
+		if (at_zero && paginated)
+			r->paginated_result = true;
 		/* Told before the Replace, so it precedes the deltas it makes. */
 		struct activity_info info = { .act = ACT_LIST_DONE, .count = ls.nr };
 		snprintf(info.rv, sizeof(info.rv), "%s", rv);
