@@ -130,6 +130,12 @@ valgrind: deps
 golden:
 	@tests/client-go/record
 
+# make fuzz-client-go: the differential fuzzer, random scripts through the
+# same peers and kinf (never part of check); FUZZ_ARGS as its header says,
+# e.g. FUZZ_ARGS="--seed 7 --minutes 30 --shrink".
+fuzz-client-go: kinf
+	@KINF=$(CURDIR)/$(BUILD)/kinf tests/client-go/fuzz $(FUZZ_ARGS)
+
 lint-man:
 	mandoc -T lint -W warning man/kinf.1
 
@@ -151,4 +157,4 @@ uninstall:
 clean:
 	rm -rf build kinf
 
-.PHONY: all kinf deps check check-unit units demo playground bench soak flight-soak valgrind golden lint-man install uninstall clean
+.PHONY: all kinf deps check check-unit units demo playground bench soak flight-soak valgrind golden fuzz-client-go lint-man install uninstall clean
