@@ -116,9 +116,9 @@ static long not_a_list(struct reflector *r, const char *rest, long status,
  * client-go's paging rules: an explicit page size always; else pages of
  * 500, except for a relist at a known RV, which the watch cache serves in
  * one response (a limit would send it to etcd) — unless a list at "0"
- * that worked showed this server pages even there.  Decided once a list, from the RV
- * it first asks for: list()'s pager keeps its PageSize for the retry at
- * "" after that RV proved too old or too large.
+ * that worked showed this server pages even there.  Decided once a list,
+ * from the RV it first asks for: list()'s pager keeps its PageSize for
+ * the retry at "" after that RV proved too old or too large.
  */
 static unsigned page_limit(struct reflector *r, const char *rv)
 {
