@@ -137,6 +137,39 @@ churn_done() { simctl GET /churn | jq -e '.running == false' >/dev/null; }
 	[ "$(jq length "$BATS_TEST_TMPDIR/c.json")" -eq 3 ]
 }
 
+@test "flight recorder: in a shared --flight-dir, --flight-keep counts and removes only this user's dumps" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to plant a file of another user"
+	sim_start --pods 2
+	DIR=$BATS_TEST_TMPDIR/dumps	# start_watch's
+	mkdir -p "$DIR"
+	# planted, all named to sort after any real dump: another user's, a
+	# link to a file of ours, and a name of another pattern
+	touch "$DIR/kinf-99991231T235959Z-signal.rec.gz"
+	chown nobody "$DIR/kinf-99991231T235959Z-signal.rec.gz"
+	printf 'precious\n' >"$BATS_TEST_TMPDIR/target"
+	ln -s "$BATS_TEST_TMPDIR/target" "$DIR/kinf-99991231T235958Z-signal.rec.gz"
+	touch "$DIR/kinf-zzz.rec.gz"
+	start_watch pods --flight-recorder 2m --flight-tail 0s --flight-keep 1
+	wait_until 20 synced
+	kill -USR1 "$KINF_PID"
+	wait_until 10 wrote 1
+	sleep 1.1	# a dump a second: names that sort by time
+	kill -USR1 "$KINF_PID"
+	wait_until 10 wrote 2
+	stop_watch
+	local first second
+	first=$(grep -o "wrote '[^']*'" "$ERR" | sed -n 1p | cut -d"'" -f2)
+	second=$(grep -o "wrote '[^']*'" "$ERR" | sed -n 2p | cut -d"'" -f2)
+	# ours: the older went, the newer stayed, though planted names sort later
+	[ ! -e "$first" ]
+	[ -f "$second" ]
+	# theirs: all still there, and the link's target untouched
+	[ -e "$DIR/kinf-99991231T235959Z-signal.rec.gz" ]
+	[ -L "$DIR/kinf-99991231T235958Z-signal.rec.gz" ]
+	[ -e "$DIR/kinf-zzz.rec.gz" ]
+	[ "$(cat "$BATS_TEST_TMPDIR/target")" = precious ]
+}
+
 @test "flight recorder: a hidden dump a dead kinf left goes; one being written, a fresh one and other files stay" {
 	DIR=$BATS_TEST_TMPDIR/dumps
 	mkdir -p "$DIR"

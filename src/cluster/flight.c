@@ -64,6 +64,7 @@
  */
 #include "cluster/flight.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -1761,10 +1762,43 @@ static void unlink_if_stale(int dir, const char *name, time_t now)
 	close(fd);
 }
 
+/* Whether name is a dump's as dump_publish() names them: kinf-TIME-REASON[-N].rec.gz. */
+static bool dump_name(const char *name)
+{
+	static const char stamp[] = "DDDDDDDDTDDDDDDZ-";	/* D: a digit */
+	size_t n = strlen(name);
+
+	if (strncmp(name, "kinf-", 5) || n <= 5 + strlen(stamp) + 7 ||
+	    strcmp(name + n - 7, ".rec.gz"))
+		return false;
+	for (size_t i = 0; stamp[i]; i++) {
+		char c = name[5 + i];
+		if (stamp[i] == 'D' ? !isdigit((unsigned char)c) : c != stamp[i])
+			return false;
+	}
+	for (const char *p = name + 5 + strlen(stamp); p < name + n - 7; p++)
+		if (!islower((unsigned char)*p) && !isdigit((unsigned char)*p) && *p != '-')
+			return false;
+	return true;
+}
+
+/*
+ * A dump --flight-keep may remove: one named as kinf names them, a
+ * regular file (no link) of this user.  In a folder others share, what
+ * they planted (a later time, another owner) is never counted or removed.
+ */
+static bool own_dump(int dir, const char *name)
+{
+	struct stat st;
+
+	return dump_name(name) && !fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) &&
+	       S_ISREG(st.st_mode) && st.st_uid == geteuid();
+}
+
 /*
  * In one pass over dir: the hidden dumps whose writers died go, and with
- * keep (--flight-keep; 0: all kept) the oldest dumps beyond it (names
- * sort by their time).
+ * keep (--flight-keep; 0: all kept) the oldest of this user's dumps
+ * beyond it (names sort by their time).
  */
 static void prune(const char *dir, unsigned keep)
 {
@@ -1777,10 +1811,9 @@ static void prune(const char *dir, unsigned keep)
 	if (!d)
 		return;
 	while ((e = readdir(d))) {
-		size_t n = strlen(e->d_name);
 		if (hidden_dump_name(e->d_name))
 			unlink_if_stale(dirfd(d), e->d_name, now);
-		if (!keep || strncmp(e->d_name, "kinf-", 5) || n < 12 || strcmp(e->d_name + n - 7, ".rec.gz"))
+		if (!keep || !own_dump(dirfd(d), e->d_name))
 			continue;
 		ALLOC_GROW(names, nr + 1, alloc);
 		names[nr++] = xstrdup(e->d_name);
