@@ -244,3 +244,12 @@ plugin_runs() { wc -l <"$T/plugin/runs"; }
 	assert_status 0
 	[ "$(plugin_runs)" -eq 1 ]
 }
+
+@test "exec plugin that hangs: --request-timeout bounds it, and the plugin is killed, not left behind" {
+	write_kubeconfig "$T/kc" "$(exec_user v1 "      - {name: PLUGIN_HANG, value: '617'}")"
+	run --separate-stderr timeout 60 "$KINF" api-resources --kubeconfig "$T/kc" --request-timeout 2s
+	assert_status 1
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ $stderr == *"exec plugin '$PLUGIN' of user 'tester' did not answer within 2.0 s (--request-timeout): killed"* ]]
+	run ! pgrep -f 'sleep 617'
+}

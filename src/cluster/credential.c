@@ -122,12 +122,13 @@ static int token_file_refresh(struct credential *cred, struct errbuf *err)
 	return 0;
 }
 
-static int exec_refresh(struct credential *cred, struct errbuf *err)
+static int exec_refresh(struct credential *cred, const struct exec_wait *wait,
+			struct errbuf *err)
 {
 	if (cred->exec_valid && (!cred->exec.expires_ms || wall_ms() < cred->exec.expires_ms))
 		return 0;
 	struct exec_credential fresh;
-	if (exec_credential_run(cred->cfg, &fresh, err) < 0)
+	if (exec_credential_run(cred->cfg, wait, &fresh, err) < 0)
 		return -1;
 	exec_credential_release(&cred->exec);
 	cred->exec = fresh;
@@ -142,7 +143,7 @@ static char *bearer(const char *token)
 }
 
 int credential_get(struct credential *cred, struct credential_snapshot *snap,
-		   struct errbuf *err)
+		   const struct exec_wait *wait, struct errbuf *err)
 {
 	const struct rest_config *cfg = cred->cfg;
 	int ret = -1;
@@ -171,7 +172,7 @@ int credential_get(struct credential *cred, struct credential_snapshot *snap,
 		break;
 	}
 	case AUTH_EXEC:
-		if (exec_refresh(cred, err) < 0)
+		if (exec_refresh(cred, wait, err) < 0)
 			goto cleanup;
 		/* A plugin returning only a certificate leaves a static token in force. */
 		snap->authorization = bearer(cred->exec.token ? cred->exec.token : cfg->token);

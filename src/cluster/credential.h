@@ -19,6 +19,8 @@
 
 #include "cluster/kubeconfig.h"
 
+struct exec_wait;
+
 struct credential;
 
 /* Borrows cfg, which must outlive the credential. */
@@ -32,8 +34,9 @@ struct credential_snapshot {
 	unsigned generation;	/* which credential this was, for credential_refresh */
 };
 
+/* wait: for an exec plugin's run (exec_credential.h); may be NULL. */
 int credential_get(struct credential *cred, struct credential_snapshot *snap,
-		   struct errbuf *err);
+		   const struct exec_wait *wait, struct errbuf *err);
 void credential_snapshot_release(struct credential_snapshot *snap);
 
 /*

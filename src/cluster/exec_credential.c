@@ -346,21 +346,39 @@ static void pass_stderr(struct strbuf *held, const char *data, size_t n, bool en
 	strbuf_release(&safe);
 }
 
+/* read_output()'s ends other than its plugin's: a stop, a timeout. */
+#define READ_STOPPED (-2)
+#define READ_TIMED_OUT (-3)
+
 /*
  * Reads the plugin's stdout to its end (or past any sane size) while
- * passing its stderr on: both at once, so that neither pipe fills.
+ * passing its stderr on: both at once, so that neither pipe fills; or
+ * until wait's stop or timeout.
  */
-static int read_output(const int fds[2], struct strbuf *out)
+static int read_output(const int fds[2], const struct exec_wait *wait, struct strbuf *out)
 {
-	struct pollfd pfd[2] = { { fds[0], POLLIN, 0 }, { fds[1], POLLIN, 0 } };
+	struct pollfd pfd[3] = {
+		{ fds[0], POLLIN, 0 }, { fds[1], POLLIN, 0 },
+		{ wait && wait->stop_fd > 0 ? wait->stop_fd : -1, POLLIN, 0 },
+	};
+	int64_t deadline = wait && wait->timeout_ms > 0 ? mono_ms() + wait->timeout_ms : 0;
 	struct strbuf held = STRBUF_INIT;
 	char chunk[8192];
 	int ret = 0;
 
 	while (ret == 0 && (pfd[0].fd >= 0 || pfd[1].fd >= 0)) {
-		if (poll(pfd, 2, -1) < 0) {
+		int64_t left = deadline ? deadline - mono_ms() : -1;
+		if (deadline && left <= 0) {
+			ret = READ_TIMED_OUT;
+			break;
+		}
+		if (poll(pfd, 3, deadline ? (int)left : -1) < 0) {
 			ret = errno == EINTR ? 0 : -1;
 			continue;
+		}
+		if (pfd[2].revents) {
+			ret = READ_STOPPED;
+			break;
 		}
 		for (int i = 0; i < 2 && ret == 0; i++) {
 			if (pfd[i].fd < 0 || !pfd[i].revents)
@@ -452,8 +470,8 @@ cleanup:
 	return ret;
 }
 
-int exec_credential_run(const struct rest_config *cfg, struct exec_credential *out,
-			struct errbuf *err)
+int exec_credential_run(const struct rest_config *cfg, const struct exec_wait *wait,
+			struct exec_credential *out, struct errbuf *err)
 {
 	const struct exec_config *e = cfg->exec;
 	struct strbuf output = STRBUF_INIT;
@@ -471,15 +489,27 @@ int exec_credential_run(const struct rest_config *cfg, struct exec_credential *o
 	}
 	if (spawn_plugin(cfg, interactive, &pid, fds, err) < 0)
 		return -1;
-	int rd = read_output(fds, &output);
+	int rd = read_output(fds, wait, &output);
 	close(fds[0]);
 	close(fds[1]);
+	if (rd == READ_STOPPED || rd == READ_TIMED_OUT)
+		kill(pid, SIGKILL);	/* a hung plugin never holds kinf, nor outlives it */
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR) {
 			errbuf_set(err, "cannot wait for exec plugin '%s': %s", e->command,
 				   strerror(errno));
 			goto cleanup;
 		}
+	if (rd == READ_STOPPED) {
+		errbuf_set(err, "stopped");
+		goto cleanup;
+	}
+	if (rd == READ_TIMED_OUT) {
+		errbuf_set(err, "exec plugin '%s' of user '%s' did not answer within %.1f s "
+			   "(--request-timeout): killed", e->command, user_name(cfg),
+			   (double)wait->timeout_ms / 1000);
+		goto cleanup;
+	}
 	if (WIFSIGNALED(status)) {
 		errbuf_set(err, "exec plugin '%s' of user '%s' was killed by signal %d",
 			   e->command, user_name(cfg), WTERMSIG(status));

@@ -25,12 +25,23 @@ struct exec_credential {
 };
 
 /*
- * Runs cfg->exec.  -1 and err (naming the plugin and the user, with the
- * installHint when the command does not exist) when it cannot run, exits
- * non-zero, or prints something that is not a usable ExecCredential.
+ * What a plugin's run waits for besides the plugin: a stop (stop_fd
+ * readable; -1 or 0: none) and --request-timeout (timeout_ms; 0: none).
+ * Either kills the plugin, so that a hung one never holds kinf.
  */
-int exec_credential_run(const struct rest_config *cfg, struct exec_credential *out,
-			struct errbuf *err);
+struct exec_wait {
+	int stop_fd;
+	int64_t timeout_ms;
+};
+
+/*
+ * Runs cfg->exec (wait may be NULL).  -1 and err (naming the plugin and
+ * the user, with the installHint when the command does not exist) when it
+ * cannot run, exits non-zero, prints something that is not a usable
+ * ExecCredential, or is killed for a stop or a timeout.
+ */
+int exec_credential_run(const struct rest_config *cfg, const struct exec_wait *wait,
+			struct exec_credential *out, struct errbuf *err);
 void exec_credential_release(struct exec_credential *cred);
 
 /*

@@ -34,6 +34,7 @@
 #include <time.h>
 
 #include "cluster/credential.h"
+#include "cluster/exec_credential.h"
 #include "cluster/kubeconfig.h"
 #include "cluster/proxy.h"
 #include "cluster/tls_cert.h"
@@ -1065,7 +1066,8 @@ static int request_once(struct kclient *c, const char *path, const char *accept,
 	resp->retry_after_ms = -1;
 	resp->content_type[0] = '\0';
 	resp->who[0] = '\0';
-	if (credential_get(c->cred, &snap, err) < 0) {
+	struct exec_wait wait = { .stop_fd = opts->stop_fd, .timeout_ms = c->timeout_ms };
+	if (credential_get(c->cred, &snap, &wait, err) < 0) {
 		free(url);
 		return -1;
 	}

@@ -92,7 +92,7 @@ def client_argv(a, sc, kubeconfig):
     return argv
 
 
-def start_sim(scenario, tmp, tls):
+def start_sim(scenario, tmp, tls=False):
     kc = os.path.join(tmp, "kubeconfig")
     log = open(os.path.join(tmp, "sim.log"), "w")
     sim = subprocess.Popen([sys.executable, KUBE_SIM, "--kubeconfig", kc, "--pods", "0",

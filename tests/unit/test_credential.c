@@ -73,12 +73,12 @@ TEST(static_token)
 	struct credential *cred = credential_new(cfg);
 	struct credential_snapshot snap;
 	struct errbuf err = { "" };
-	CHECK_INT(credential_get(cred, &snap, &err), 0);
+	CHECK_INT(credential_get(cred, &snap, NULL, &err), 0);
 	CHECK_STR(snap.authorization, "Bearer abc");
 	CHECK_INT(snap.cert.len, 0);
 	credential_refresh(cred, &snap);	/* nothing to refresh */
 	credential_snapshot_release(&snap);
-	CHECK_INT(credential_get(cred, &snap, &err), 0);
+	CHECK_INT(credential_get(cred, &snap, NULL, &err), 0);
 	CHECK_STR(snap.authorization, "Bearer abc");
 	credential_snapshot_release(&snap);
 	credential_free(cred);
@@ -93,7 +93,7 @@ TEST(basic_auth)
 	struct credential *cred = credential_new(cfg);
 	struct credential_snapshot snap;
 	struct errbuf err = { "" };
-	CHECK_INT(credential_get(cred, &snap, &err), 0);
+	CHECK_INT(credential_get(cred, &snap, NULL, &err), 0);
 	CHECK_STR(snap.authorization, "Basic amFuZTpwdzox");
 	credential_snapshot_release(&snap);
 	credential_free(cred);
@@ -110,13 +110,13 @@ TEST(token_file_reread_when_it_changes)
 	struct credential_snapshot snap;
 	struct errbuf err = { "" };
 
-	CHECK_INT(credential_get(cred, &snap, &err), 0);
+	CHECK_INT(credential_get(cred, &snap, NULL, &err), 0);
 	CHECK_STR(snap.authorization, "Bearer first");
 	unsigned gen = snap.generation;
 	credential_snapshot_release(&snap);
 
 	write_file("token", "  second-longer\n", 0600);
-	CHECK_INT(credential_get(cred, &snap, &err), 0);
+	CHECK_INT(credential_get(cred, &snap, NULL, &err), 0);
 	CHECK_STR(snap.authorization, "Bearer second-longer");
 	CHECK(snap.generation != gen);
 	credential_refresh(cred, &snap);	/* a 401: read again next time */
@@ -126,7 +126,7 @@ TEST(token_file_reread_when_it_changes)
 	char *path = path_in("token");
 	unlink(path);
 	free(path);
-	CHECK_INT(credential_get(cred, &snap, &err), 0);
+	CHECK_INT(credential_get(cred, &snap, NULL, &err), 0);
 	CHECK_STR(snap.authorization, "Bearer second-longer");
 	credential_snapshot_release(&snap);
 
@@ -169,19 +169,19 @@ TEST(exec_answer_cached_until_a_401)
 	struct credential_snapshot a, b, c;
 	struct errbuf err = { "" };
 
-	CHECK_INT(credential_get(cred, &a, &err), 0);
+	CHECK_INT(credential_get(cred, &a, NULL, &err), 0);
 	CHECK_STR(a.authorization, "Bearer tok-1");
-	CHECK_INT(credential_get(cred, &b, &err), 0);
+	CHECK_INT(credential_get(cred, &b, NULL, &err), 0);
 	CHECK_STR(b.authorization, "Bearer tok-1");
 	CHECK_INT(count_lines("runs"), 1);
 
 	/* Two requests refused with the same credential: one new run. */
 	credential_refresh(cred, &a);
-	CHECK_INT(credential_get(cred, &c, &err), 0);
+	CHECK_INT(credential_get(cred, &c, NULL, &err), 0);
 	CHECK_STR(c.authorization, "Bearer tok-2");
 	credential_refresh(cred, &b);	/* stale: already replaced */
 	credential_snapshot_release(&c);
-	CHECK_INT(credential_get(cred, &c, &err), 0);
+	CHECK_INT(credential_get(cred, &c, NULL, &err), 0);
 	CHECK_STR(c.authorization, "Bearer tok-2");
 	CHECK_INT(count_lines("runs"), 2);
 
@@ -200,7 +200,7 @@ TEST(exec_answer_expired_is_fetched_again)
 	struct credential_snapshot snap;
 	struct errbuf err = { "" };
 	for (int i = 1; i <= 3; i++) {
-		CHECK_INT(credential_get(cred, &snap, &err), 0);
+		CHECK_INT(credential_get(cred, &snap, NULL, &err), 0);
 		credential_snapshot_release(&snap);
 	}
 	CHECK_INT(count_lines("runs"), 3);
@@ -213,7 +213,7 @@ TEST(exec_answer_of_another_api_version_is_refused)
 	struct rest_config *cfg = exec_config(NULL, "client.authentication.k8s.io/v1beta1");
 	struct exec_credential out;
 	struct errbuf err = { "" };
-	CHECK_INT(exec_credential_run(cfg, &out, &err), -1);
+	CHECK_INT(exec_credential_run(cfg, NULL, &out, &err), -1);
 	CHECK(strstr(err.msg, "answered in apiVersion 'client.authentication.k8s.io/v1beta1'") != NULL);
 	rest_config_free(cfg);
 }
@@ -237,7 +237,7 @@ TEST(exec_env_and_args_reach_the_plugin)
 	setenv("HOME_SET", "parent", 1);	/* the stanza's env wins */
 	struct exec_credential out;
 	struct errbuf err = { "" };
-	CHECK_INT(exec_credential_run(cfg, &out, &err), 0);
+	CHECK_INT(exec_credential_run(cfg, NULL, &out, &err), 0);
 	CHECK_STR(out.token, "arg1-hello-over");
 	exec_credential_release(&out);
 	unsetenv("HOME_SET");
