@@ -26,6 +26,18 @@ exec_user() {
 
 plugin_runs() { wc -l <"$T/plugin/runs"; }
 
+# watch_past_one_401 — kinf watch with $T/kc whose first LIST is refused
+# (401): it lists again after the backoff, and syncs.
+watch_past_one_401() {
+	simctl POST /faults '{"verb": "list", "resource": "pods", "kind": "401", "count": 1}'
+	"$KINF" watch pods --client-go 1.32 --kubeconfig "$T/kc" -o json >"$T/out" 2>"$T/err" &
+	local pid=$!
+	wait_until 15 file_has "$T/err" "synced"
+	kill -TERM "$pid"
+	wait "$pid" || true
+	[ "$(simctl GET '/requests?verb=list&resource=pods' | jq -r 'map(.status) | join(" ")')" = "401 200" ]
+}
+
 @test "bearer token: the request is made as the token's user" {
 	write_kubeconfig "$T/kc" "    token: $SIM_TOKEN"
 	run_kinf api-resources --kubeconfig "$T/kc" -o name
@@ -68,13 +80,7 @@ plugin_runs() { wc -l <"$T/plugin/runs"; }
 	# An informer's LIST: refused once, then listed again after the
 	# reflector's backoff, with the file read again.
 	simctl DELETE /requests >/dev/null
-	simctl POST /faults '{"verb": "list", "resource": "pods", "kind": "401", "count": 1}'
-	"$KINF" watch pods --client-go 1.32 --kubeconfig "$T/kc" -o json >"$T/out" 2>"$T/err" &
-	local pid=$!
-	wait_until 15 file_has "$T/err" "synced"
-	kill -TERM "$pid"
-	wait "$pid" || true
-	[ "$(simctl GET '/requests?verb=list&resource=pods' | jq -r 'map(.status) | join(" ")')" = "401 200" ]
+	watch_past_one_401
 	file_has "$T/err" "401 Unauthorized.*; retrying as client-go does"
 	file_has "$T/err" "backing off"
 }
@@ -142,13 +148,7 @@ plugin_runs() { wc -l <"$T/plugin/runs"; }
 	write_kubeconfig "$T/kc" "$(exec_user v1)"
 	# The watch's first LIST is refused; the plugin runs again for the
 	# LIST after the backoff, which works.
-	simctl POST /faults '{"verb": "list", "resource": "pods", "kind": "401", "count": 1}'
-	"$KINF" watch pods --client-go 1.32 --kubeconfig "$T/kc" -o json >"$T/out" 2>"$T/err" &
-	local pid=$!
-	wait_until 15 file_has "$T/err" "synced"
-	kill -TERM "$pid"
-	wait "$pid" || true
-	[ "$(simctl GET '/requests?verb=list&resource=pods' | jq -r 'map(.status) | join(" ")')" = "401 200" ]
+	watch_past_one_401
 	[ "$(plugin_runs)" -eq 2 ]
 }
 

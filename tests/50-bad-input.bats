@@ -144,6 +144,18 @@ has_rv() { grep -q "\"resourceVersion\":\"$1\"" "$B/out"; }
 # delta COND — some delta printed meets the jq condition COND.
 delta() { jq -s -e "any(.[]; $1)" "$B/out" >/dev/null || { echo "# no delta with $1" >&2; return 1; }; }
 
+# rewatch_into FAULT — the running watch had an event (one ended before
+# any is "very short" and relisted, which is not what a row is about);
+# then FAULT (a file, or a fault's JSON) is set, and the watch ends
+# cleanly, so that kinf re-watches at once and meets it.
+rewatch_into() {
+	wait_until 10 watching
+	simctl POST /bookmark '{"resource":"pods"}' >/dev/null
+	wait_until 10 watch_had_events
+	if [ -f "$1" ]; then fault_file "$1"; else fault "$1"; fi
+	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
+}
+
 watch_row() {	# watch_row list|watch FAULT NOTICE [COUNT]
 	local when=$1 f=$2 notice=$3 count=${4:-1}
 	sim_start --pods 4 --namespaces 1
@@ -158,16 +170,7 @@ watch_row() {	# watch_row list|watch FAULT NOTICE [COUNT]
 		--kubeconfig "$SIM_KUBECONFIG" >"$B/out" 2>"$B/err" 3>&- &
 	KINF_PID=$!
 	wait_until 20 synced
-	if [ "$when" = watch ]; then
-		wait_until 10 watching
-		# An event first: a watch ended before any is "very short" and
-		# relisted, which is not what the row is about.
-		simctl POST /bookmark '{"resource":"pods"}' >/dev/null
-		wait_until 10 watch_had_events
-		if [ -f "$f" ]; then fault_file "$f"; else fault "$f"; fi
-		# A clean end: kinf re-watches at once and meets the fault.
-		simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
-	fi
+	[ "$when" != watch ] || rewatch_into "$f"
 	if [ "$count" -gt 0 ]; then
 		wait_until 20 notices_at_least "$notice" "$count" ||
 			{ sed 's/^/# /' "$B/err" >&2; return 1; }
@@ -377,13 +380,7 @@ stuck_row() {
 		--kubeconfig "$SIM_KUBECONFIG" >"$B/out" 2>"$B/err" 3>&- &
 	KINF_PID=$!
 	wait_until 20 synced
-	if [ "$when" = watch ]; then
-		wait_until 10 watching
-		simctl POST /bookmark '{"resource":"pods"}' >/dev/null
-		wait_until 10 watch_had_events
-		fault "$f"
-		simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
-	fi
+	[ "$when" != watch ] || rewatch_into "$f"
 	wait_until 30 notices_at_least \
 		'error: list pods: .*must be a valid resource version \(400\); retrying as client-go does$' 2 ||
 		{ sed 's/^/# /' "$B/err" >&2; return 1; }
