@@ -182,14 +182,16 @@ def run(a):
             front, kc = start_h2(kc, tmp)
         with open(outpath, "w") as out, open(errpath, "w") as err:
             proc = subprocess.Popen(client_argv(a, sc, kc), stdout=out, stderr=err, stdin=subprocess.DEVNULL)
-            how = wait_idle(proc, os.path.join(tmp, "requests"), outpath, float(sc.get("settle", 2)))
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGTERM)
-                try:
-                    proc.wait(10)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait()
+            try:
+                how = wait_idle(proc, os.path.join(tmp, "requests"), outpath, float(sc.get("settle", 2)))
+            finally:    # the client never outlives its run, whatever ended it
+                if proc.poll() is None:
+                    proc.send_signal(signal.SIGTERM)
+                    try:
+                        proc.wait(10)
+                    except subprocess.TimeoutExpired:
+                        proc.kill()
+                        proc.wait()
     finally:
         if front:
             front.send_signal(signal.SIGTERM)
