@@ -212,19 +212,18 @@ static int dump_cache(struct session *s, const char *file)
 	strbuf_addch(&sb, '\n');
 	struct errbuf err = { "" };
 	int fd = open_new_file(file, 0666, &err);
-	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
 	if (fd < 0) {
 		error("%s", err.msg);
 		ret = -1;
-	} else if (!f || fwrite(sb.buf, 1, sb.len, f) != sb.len) {
-		error("cannot write '%s': %s", file, strerror(errno));
-		ret = -1;
-	}
-	if (f && fclose(f) != 0 && !ret) {
-		error("cannot write '%s': %s", file, strerror(errno));
-		ret = -1;
-	} else if (fd >= 0 && !f) {
-		close(fd);
+	} else {
+		FILE *f = fdopen(fd, "w");
+		bool ok = f && fwrite(sb.buf, 1, sb.len, f) == sb.len;
+		if (!f)
+			close(fd);
+		if ((f && fclose(f) != 0) || !ok) {
+			error("cannot write '%s': %s", file, strerror(errno));
+			ret = -1;
+		}
 	}
 	strbuf_release(&sb);
 	return ret;

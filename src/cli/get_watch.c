@@ -7,7 +7,6 @@
 
 #include <errno.h>
 #include <json-c/json.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,13 +38,6 @@ struct gw {
 	bool stop;			/* printing failed: the watch ends */
 	struct errbuf err;
 };
-
-/* Whether stdout is a pipe whose reader has gone (POLLERR, POLLHUP). */
-static bool reader_gone(void)
-{
-	struct pollfd pfd = { .fd = STDOUT_FILENO, .events = 0 };
-	return poll(&pfd, 1, 0) > 0 && (pfd.revents & (POLLERR | POLLHUP));
-}
 
 static bool is_status(struct json_object *obj)
 {
@@ -307,7 +299,7 @@ static int run_watch(struct gw *g, struct cluster *c, const char *rv, struct err
 	} else if (rc < 0) {
 		ret = -1;
 	}
-	if (ret < 0 && reader_gone()) {
+	if (ret < 0 && fd_hung_up(STDOUT_FILENO)) {
 		/* `| head`: the reader left; no failure, as for watch */
 		err->msg[0] = '\0';
 		ret = 0;

@@ -922,11 +922,6 @@ static bool readable(int fd)
 	return fd > 0 && poll(&pfd, 1, 0) > 0;
 }
 
-static bool hung_up(int fd)
-{
-	struct pollfd pfd = { .fd = fd, .events = 0 };
-	return fd > 0 && poll(&pfd, 1, 0) > 0 && (pfd.revents & (POLLERR | POLLHUP));
-}
 
 /* How long to sleep on the transfer: until the stall deadline or the next tick, at most. */
 static int wait_ms(const struct stream_opts *opts, int64_t last_byte_ms, int64_t next_tick_ms)
@@ -973,7 +968,7 @@ static CURLcode perform(struct kclient *c, CURL *h, struct transfer *t,
 			cancelled = true;
 		}
 		if (!cancelled) {
-			if ((opts->stop && atomic_load(opts->stop)) || hung_up(opts->hangup_fd))
+			if ((opts->stop && atomic_load(opts->stop)) || fd_hung_up(opts->hangup_fd))
 				t->stopped = true;
 			else if (opts->idle_timeout_ms &&
 				 mono_ms() - news.last_byte_ms > opts->idle_timeout_ms)

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -412,4 +413,10 @@ int open_new_file(const char *path, unsigned mode, struct errbuf *err)
 			   errno == ELOOP ? "it is a symbolic link, which kinf does not follow"
 					  : strerror(errno));
 	return fd;
+}
+
+bool fd_hung_up(int fd)
+{
+	struct pollfd pfd = { .fd = fd, .events = 0 };	/* POLLERR, POLLHUP come anyway */
+	return fd > 0 && poll(&pfd, 1, 0) > 0 && (pfd.revents & (POLLERR | POLLHUP));
 }

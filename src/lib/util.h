@@ -146,4 +146,7 @@ bool str_ends_with(const char *s, const char *suffix);
  */
 int open_new_file(const char *path, unsigned mode, struct errbuf *err);
 
+/* Whether fd (> 0) hung up or failed: a pipe whose reader left. Never blocks. */
+bool fd_hung_up(int fd);
+
 #endif
