@@ -306,6 +306,61 @@ record_under_faults() {
 	assert_status 2
 }
 
+# hostile NAME PYTHON — the fixture's recording, its records (r, a dict)
+# changed by PYTHON, as $BATS_TEST_TMPDIR/NAME.rec.
+hostile() {
+	zcat "$BATS_TEST_DIRNAME/fixtures/replay/relist-tombstone.rec" | python3 -c '
+import json, sys
+out = []
+for i, line in enumerate(sys.stdin):
+    r = json.loads(line)
+'"$2"'
+    out.append(json.dumps(r, separators=(",", ":")))
+print("\n".join(out))' | gzip >"$BATS_TEST_TMPDIR/$1.rec"
+}
+
+@test "replay: a hostile recording is one line and status 1, bounded in memory" {
+	local d=$BATS_TEST_TMPDIR
+	# a header alone: no request to answer (it used to retry for ever)
+	zcat "$BATS_TEST_DIRNAME/fixtures/replay/relist-tombstone.rec" | head -1 | gzip >"$d/header.rec"
+	run --separate-stderr "$KINF" replay "$d/header.rec"
+	assert_status 1
+	[ "$stderr" = "error: $d/header.rec: the recording holds no request: nothing to replay" ]
+	# a member of another type, or out of range: the line and the member named
+	hostile null-stream '    if r.get("x") == 2 and "stream" in r: r["stream"] = None'
+	hostile null-verb '    if i == 0: r["resources"][0]["verbs"].append(None)'
+	hostile huge-t '    if r.get("x") == 3: r["t"] = 10**30'
+	local what
+	for what in 'null-stream.rec:6: "stream" is not a string' \
+		    'null-verb.rec: the recording'"'"'s header has a resource without' \
+		    'huge-t.rec:10: "t" is not an integer'; do
+		run --separate-stderr "$KINF" replay "$d/${what%%:*}"
+		assert_status 1
+		[ "${#stderr_lines[@]}" -eq 1 ] && [[ $stderr == "error: $d/$what"* ]]
+	done
+	# 300 MB of one line in 300 KB of gzip: refused at 64 MiB, never all held
+	{ zcat "$BATS_TEST_DIRNAME/fixtures/replay/relist-tombstone.rec" | head -1
+	  head -c 300000000 /dev/zero | tr '\0' ' '; } | gzip -1 >"$d/bomb.rec"
+	run --separate-stderr python3 -c '
+import resource, subprocess, sys
+subprocess.run(sys.argv[1:])
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)' "$KINF" replay "$d/bomb.rec"
+	[ "$stderr" = "error: $d/bomb.rec:2: a line longer than 64 MiB" ]
+	[ "$output" -lt 200 ] || { echo "# peak RSS $output MB" >&2; false; }
+}
+
+@test "replay --speed: SIGINT ends a replay that waits for a record an hour on" {
+	hostile hour '    if r.get("t", 0) > 100: r["t"] += 3600000'
+	"$KINF" replay "$BATS_TEST_TMPDIR/hour.rec" --speed 1 -o json \
+		>"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" 3>&- &
+	local pid=$!
+	wait_until 20 file_has "$BATS_TEST_TMPDIR/out" '"initialList":true'
+	kill -INT "$pid"
+	local rc=0
+	wait "$pid" || rc=$?
+	[ "$rc" -eq 130 ] || { cat "$BATS_TEST_TMPDIR/err" >&2; false; }
+}
+
 @test "replay of a recording cut short (kinf killed): what it holds" {
 	sim_start --pods 3
 	start_recording

@@ -45,3 +45,4 @@ replay() {	# replay NAME
 @test "fuzz corpus: command lines against every command's options (opt)" { replay opt; }
 @test "fuzz corpus: exec credential plugin output (exec_credential)" { replay exec_credential; }
 @test "fuzz corpus: kubeconfigs (kubeconfig)" { replay kubeconfig; }
+@test "fuzz corpus: recordings a user is handed (recording)" { replay recording; }

@@ -645,6 +645,11 @@ static int run_replay(int argc, const char **argv)
 		recording_free(recording);
 		goto out;
 	}
+	if (recording_empty(recording)) {
+		error("%s: the recording holds no request: nothing to replay", argv[0]);
+		recording_free(recording);
+		goto out;
+	}
 	bool as_recorded;
 	struct session_opts so = replay_session_opts(&info, &as_recorded);
 	struct json_object *trigger = recording_trigger(recording);

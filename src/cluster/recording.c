@@ -26,9 +26,20 @@
 #include "cluster/discovery.h"
 #include "cluster/http.h"
 #include "lib/base64.h"
+#include "lib/hashmap.h"
 #include "lib/json_get.h"
 #include "lib/stop.h"
 #include "lib/strbuf.h"
+
+/*
+ * What a recording may hold, as outside input: a line (the writers cut
+ * a body into data records of RECORDING_PIECE bytes, so no line of
+ * theirs comes near), and a time in ms (35,000 years, so that sums of
+ * times never overflow).
+ */
+#define RECORDING_MAX_LINE (64u << 20)
+#define RECORDING_PIECE ((size_t)4 << 20)
+#define RECORDING_MAX_T ((int64_t)1 << 50)
 
 /* ---- the header --------------------------------------------------------- */
 
@@ -89,14 +100,23 @@ static char *xstrdup_or_empty(const char *s)
 	return xstrdup(s ? s : "");
 }
 
-static char **strings_of(struct json_object *obj, const char *name)
+/* obj's member name, an array of strings (or absent); false when it is not one. */
+static bool strings_of(struct json_object *obj, const char *name, char ***out)
 {
-	struct json_object *a = json_get_array(obj, name);
-	size_t n = a ? json_object_array_length(a) : 0;
+	struct json_object *a = json_get(obj, name);
+	size_t n = json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
 	char **v = xcalloc(n + 1, sizeof(*v));
-	for (size_t i = 0; i < n; i++)
-		v[i] = xstrdup(json_object_get_string(json_object_array_get_idx(a, i)));
-	return v;
+	bool ok = !a || json_object_is_type(a, json_type_array);
+
+	for (size_t i = 0, k = 0; i < n; i++) {
+		const char *s = json_get_value_str(json_object_array_get_idx(a, i), NULL);
+		if (s)
+			v[k++] = xstrdup(s);
+		else
+			ok = false;
+	}
+	*out = v;
+	return ok;
 }
 
 static void free_strings(char **v)
@@ -106,7 +126,10 @@ static void free_strings(char **v)
 	free(v);
 }
 
-/* One of the header's resources; -1 when it lacks name, kind or version. */
+/*
+ * One of the header's resources; -1 when it lacks name, kind or version,
+ * or a list of strings is something else.
+ */
 static int resource_read(struct json_object *j, struct api_resource *r)
 {
 	const char *name = json_get_str(j, "name", NULL), *kind = json_get_str(j, "kind", NULL);
@@ -118,10 +141,10 @@ static int resource_read(struct json_object *j, struct api_resource *r)
 	r->group = xstrdup(json_get_str(j, "group", ""));
 	r->singular = xstrdup(json_get_str(j, "singularName", ""));
 	r->namespaced = json_object_get_boolean(json_get(j, "namespaced"));
-	r->verbs = strings_of(j, "verbs");
-	r->short_names = strings_of(j, "shortNames");
-	r->categories = strings_of(j, "categories");
-	return name && kind && version ? 0 : -1;
+	bool lists = strings_of(j, "verbs", &r->verbs);
+	lists &= strings_of(j, "shortNames", &r->short_names);
+	lists &= strings_of(j, "categories", &r->categories);
+	return name && kind && version && lists ? 0 : -1;
 }
 
 static void resource_release(struct api_resource *r)
@@ -347,9 +370,16 @@ static void add_json_bytes(struct strbuf *sb, const char *data, size_t len)
 	sb->buf[sb->len] = '\0';
 }
 
-void recording_line_data(struct strbuf *sb, int64_t t, unsigned x, const char *data,
-			 size_t len)
+/* One data record of at most RECORDING_PIECE bytes; returns how many it took. */
+static size_t line_data_piece(struct strbuf *sb, int64_t t, unsigned x, const char *data,
+			      size_t len)
 {
+	if (len > RECORDING_PIECE) {
+		/* cut between characters, so that text stays text */
+		len = RECORDING_PIECE;
+		for (int back = 0; back < 3 && ((unsigned char)data[len] & 0xc0) == 0x80; back++)
+			len--;
+	}
 	start_line(sb, t, x);
 	if (plain_text((const unsigned char *)data, len)) {
 		strbuf_adds(sb, "\"data\":");
@@ -360,6 +390,17 @@ void recording_line_data(struct strbuf *sb, int64_t t, unsigned x, const char *d
 		strbuf_addch(sb, '"');
 	}
 	strbuf_adds(sb, "}\n");
+	return len;
+}
+
+void recording_line_data(struct strbuf *sb, int64_t t, unsigned x, const char *data,
+			 size_t len)
+{
+	do {
+		size_t n = line_data_piece(sb, t, x, data, len);
+		data += n;
+		len -= n;
+	} while (len);
 }
 
 void recorder_data(struct recorder *rec, unsigned x, const char *data, size_t len)
@@ -484,6 +525,7 @@ struct chunk {
 };
 
 struct exchange {
+	char x[24];		/* its number, the key of recording.by_x */
 	int64_t t_start, t_end;
 	long status;
 	char content_type[128];
@@ -525,8 +567,10 @@ struct recording {
 	size_t nr_resources;
 	struct stream *streams;
 	size_t nr, alloc;
-	struct exchange **by_x;	/* [x]: the exchange numbered x */
-	size_t nx;
+	struct hashmap stream_index;	/* name -> its index in streams, plus 1 */
+	struct exchange **all;		/* every exchange, in the order they began */
+	size_t nall, aall;
+	struct hashmap by_x;		/* "x" -> the exchange numbered x */
 };
 
 static void resources_release(struct recording *rec)
@@ -542,44 +586,99 @@ static void resources_release(struct recording *rec)
 
 static struct stream *stream_named(struct recording *rec, const char *name)
 {
-	for (size_t i = 0; i < rec->nr; i++)
-		if (!strcmp(rec->streams[i].name, name))
-			return &rec->streams[i];
-	return NULL;
+	uintptr_t i = (uintptr_t)hashmap_get(&rec->stream_index, name);
+	return i ? &rec->streams[i - 1] : NULL;
 }
 
-/* One record (not the header).  -1 with err (a line's own message). */
+static struct exchange *exchange_numbered(struct recording *rec, int64_t x)
+{
+	char key[24];
+	snprintf(key, sizeof(key), "%lld", (long long)x);
+	return hashmap_get(&rec->by_x, key);
+}
+
+/*
+ * A record's members, type-checked: a recording is outside input (users
+ * send each other theirs).  Each leaves *out as it was when the member
+ * is absent, and fails with err naming the member when it is of another
+ * type, or an integer out of [lo, hi].
+ */
+static int get_int(struct json_object *r, const char *key, int64_t lo, int64_t hi,
+		   int64_t *out, struct errbuf *err)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(r, key, &v))
+		return 0;
+	/* json-c saturates an integer too large for int64 */
+	int64_t n = json_object_get_int64(v);
+	if (!json_object_is_type(v, json_type_int) || n < lo || n > hi) {
+		errbuf_set(err, "\"%s\" is not an integer from %lld to %lld", key,
+			   (long long)lo, (long long)hi);
+		return -1;
+	}
+	*out = n;
+	return 0;
+}
+
+static int get_string(struct json_object *r, const char *key, const char **out,
+		      struct errbuf *err)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(r, key, &v))
+		return 0;
+	if (!json_object_is_type(v, json_type_string)) {
+		errbuf_set(err, "\"%s\" is not a string", key);
+		return -1;
+	}
+	*out = json_object_get_string(v);
+	return 0;
+}
+
+static int get_bool(struct json_object *r, const char *key, bool *out, struct errbuf *err)
+{
+	struct json_object *v;
+
+	if (!json_object_object_get_ex(r, key, &v))
+		return 0;
+	if (!json_object_is_type(v, json_type_boolean)) {
+		errbuf_set(err, "\"%s\" is not true or false", key);
+		return -1;
+	}
+	*out = json_object_get_boolean(v);
+	return 0;
+}
+
 /* A record that begins exchange x of the stream it names. */
 static int load_begin(struct recording *rec, struct json_object *r, int64_t t, int64_t x,
 		      struct errbuf *err)
 {
-	struct json_object *v;
-	json_object_object_get_ex(r, "stream", &v);
-	const char *name = json_object_get_string(v);
-	struct stream *s = stream_named(rec, name);
+	const char *name = NULL;
+	bool reconstructed = false;
 
-	if (!s) {
-		ALLOC_GROW(rec->streams, rec->nr + 1, rec->alloc);
-		s = &rec->streams[rec->nr++];
-		*s = (struct stream){ .name = xstrdup(name) };
-	}
-	if ((size_t)x < rec->nx && rec->by_x[x]) {
+	if (get_string(r, "stream", &name, err) < 0 ||
+	    get_bool(r, "reconstructed", &reconstructed, err) < 0)
+		return -1;
+	if (exchange_numbered(rec, x)) {
 		errbuf_set(err, "exchange %lld begins twice", (long long)x);
 		return -1;
 	}
-	if ((size_t)x >= rec->nx) {
-		size_t n = (size_t)x + 1 > rec->nx * 2 ? (size_t)x + 1 : rec->nx * 2;
-		rec->by_x = xrealloc(rec->by_x, n * sizeof(*rec->by_x));
-		memset(rec->by_x + rec->nx, 0, (n - rec->nx) * sizeof(*rec->by_x));
-		rec->nx = n;
+	struct stream *s = stream_named(rec, name);
+	if (!s) {
+		ALLOC_GROW(rec->streams, rec->nr + 1, rec->alloc);
+		s = &rec->streams[rec->nr++];
+		*s = (struct stream){ .name = xstrdup(name), .reconstructed = reconstructed };
+		hashmap_insert(&rec->stream_index, s->name, (void *)(uintptr_t)rec->nr);
 	}
-	if (!s->nr && json_object_object_get_ex(r, "reconstructed", &v))
-		s->reconstructed = json_object_get_boolean(v);
 	struct exchange *ex = xcalloc(1, sizeof(*ex));
+	snprintf(ex->x, sizeof(ex->x), "%lld", (long long)x);
 	ex->t_start = ex->t_end = t;
 	ex->retry_after_ms = -1;
 	ex->stream = (size_t)(s - rec->streams);
-	rec->by_x[x] = ex;
+	hashmap_insert(&rec->by_x, ex->x, ex);
+	ALLOC_GROW(rec->all, rec->nall + 1, rec->aall);
+	rec->all[rec->nall++] = ex;
 	ALLOC_GROW(s->ex, s->nr + 1, s->alloc);
 	s->ex[s->nr++] = ex;
 	return 0;
@@ -591,11 +690,14 @@ static int load_begin(struct recording *rec, struct json_object *r, int64_t t, i
  * is queued once it is read.
  */
 static int load_mark(struct recording *rec, const struct exchange *ex, int64_t t,
-		     int64_t pops, struct errbuf *err)
+		     struct json_object *r, struct errbuf *err)
 {
 	struct stream *s = &rec->streams[ex->stream];
+	int64_t pops = 0;
 
-	if (pops < 0 || (s->nmarks && (uint64_t)pops < s->marks[s->nmarks - 1].pops)) {
+	if (get_int(r, "q", 0, INT64_MAX, &pops, err) < 0)
+		return -1;
+	if (s->nmarks && (uint64_t)pops < s->marks[s->nmarks - 1].pops) {
 		errbuf_set(err, "a queue mark that goes back");
 		return -1;
 	}
@@ -604,17 +706,32 @@ static int load_mark(struct recording *rec, const struct exchange *ex, int64_t t
 	return 0;
 }
 
+/* An answer's head: its status, Content-Type and Retry-After. */
+static int load_status(struct exchange *ex, struct json_object *r, struct errbuf *err)
+{
+	const char *type = "";
+	int64_t status = 0;
+
+	if (get_int(r, "status", 0, 999, &status, err) < 0 ||
+	    get_string(r, "contentType", &type, err) < 0 ||
+	    get_int(r, "retryAfterMs", -1, RECORDING_MAX_T, &ex->retry_after_ms, err) < 0)
+		return -1;
+	ex->status = (long)status;
+	snprintf(ex->content_type, sizeof(ex->content_type), "%s", type);
+	return 0;
+}
+
 /* A chunk of an exchange's body, "data" as text or "data64" as base64. */
 static int load_data(struct exchange *ex, struct json_object *r, int64_t t, struct errbuf *err)
 {
-	struct json_object *v;
+	const char *text = NULL, *b64 = NULL;
 	struct strbuf sb = STRBUF_INIT;
 
-	if (json_object_object_get_ex(r, "data", &v)) {
-		strbuf_add(&sb, json_object_get_string(v), (size_t)json_object_get_string_len(v));
-	} else if (json_object_object_get_ex(r, "data64", &v) &&
-		   base64_decode(json_object_get_string(v),
-				 (size_t)json_object_get_string_len(v), &sb) < 0) {
+	if (get_string(r, "data", &text, err) < 0 || get_string(r, "data64", &b64, err) < 0)
+		return -1;
+	if (text) {
+		strbuf_add(&sb, text, (size_t)json_object_get_string_len(json_get(r, "data")));
+	} else if (base64_decode(b64, strlen(b64), &sb) < 0) {
 		strbuf_release(&sb);
 		errbuf_set(err, "data64 is not base64");
 		return -1;
@@ -626,76 +743,196 @@ static int load_data(struct exchange *ex, struct json_object *r, int64_t t, stru
 	return 0;
 }
 
-static bool get_bool(struct json_object *r, const char *key)
-{
-	struct json_object *v;
-	return json_object_object_get_ex(r, key, &v) && json_object_get_boolean(v);
-}
-
 /* The record that ends an exchange: how, and when. */
-static void load_end(struct exchange *ex, struct json_object *r, int64_t t)
+static int load_end(struct exchange *ex, struct json_object *r, int64_t t, struct errbuf *err)
 {
-	struct json_object *v;
+	const char *error = "connection lost";
+	int64_t end = 0;
 
-	json_object_object_get_ex(r, "end", &v);
+	if (get_int(r, "end", INT32_MIN, INT32_MAX, &end, err) < 0 ||
+	    get_string(r, "error", &error, err) < 0 ||
+	    get_bool(r, "refused", &ex->refused, err) < 0 ||
+	    get_bool(r, "timedOut", &ex->timed_out, err) < 0 ||
+	    get_bool(r, "noAnswer", &ex->no_answer, err) < 0 ||
+	    get_bool(r, "stopped", &ex->stopped, err) < 0)
+		return -1;
 	ex->ended = true;
 	ex->t_end = t;
-	ex->rc = json_object_get_int(v) < 0 ? -1 : 0;
+	ex->rc = end < 0 ? -1 : 0;
 	if (ex->rc < 0)
-		ex->error = xstrdup(json_object_object_get_ex(r, "error", &v)
-				    ? json_object_get_string(v) : "connection lost");
-	ex->refused = get_bool(r, "refused");
-	ex->timed_out = get_bool(r, "timedOut");
-	ex->no_answer = get_bool(r, "noAnswer");
-	ex->stopped = get_bool(r, "stopped");
+		ex->error = xstrdup(*error ? error : "connection lost");
+	return 0;
 }
 
+/* A flight dump's trigger: kept as read, for replay --at. */
+static int load_trigger(struct recording *rec, struct json_object *r, struct errbuf *err)
+{
+	const char *reason = NULL;
+
+	if (get_string(r, "trigger", &reason, err) < 0)
+		return -1;
+	if (rec->trigger) {
+		errbuf_set(err, "a second trigger");
+		return -1;
+	}
+	rec->trigger = json_object_get(r);
+	return 0;
+}
+
+/* One record (not the header).  -1 with err (a line's own message). */
 static int load_record(struct recording *rec, struct json_object *r, struct errbuf *err)
 {
-	struct json_object *v;
-	int64_t t = json_object_object_get_ex(r, "t", &v) ? json_object_get_int64(v) : -1;
-	int64_t x = json_object_object_get_ex(r, "x", &v) ? json_object_get_int64(v) : 0;
+	int64_t t = -1, x = 0;
 
-	if (t >= 0 && json_object_object_get_ex(r, "trigger", NULL)) {
-		if (rec->trigger) {
-			errbuf_set(err, "a second trigger");
-			return -1;
-		}
-		rec->trigger = json_object_get(r);
-		return 0;
-	}
-	if (t < 0 || x <= 0 || x > 100000000) {
+	if (get_int(r, "t", 0, RECORDING_MAX_T, &t, err) < 0 ||
+	    get_int(r, "x", 1, INT64_MAX, &x, err) < 0)
+		return -1;
+	if (t >= 0 && json_object_object_get_ex(r, "trigger", NULL))
+		return load_trigger(rec, r, err);
+	if (t < 0 || !x) {
 		errbuf_set(err, "a record without its time and exchange number");
 		return -1;
 	}
 	if (json_object_object_get_ex(r, "stream", NULL))
 		return load_begin(rec, r, t, x, err);
 
-	struct exchange *ex = (size_t)x < rec->nx ? rec->by_x[x] : NULL;
-	if (ex && json_object_object_get_ex(r, "q", &v))
-		return load_mark(rec, ex, t, json_object_get_int64(v), err);
+	struct exchange *ex = exchange_numbered(rec, x);
+	if (ex && json_object_object_get_ex(r, "q", NULL))
+		return load_mark(rec, ex, t, r, err);
 	if (!ex || ex->ended) {
 		errbuf_set(err, "a record of exchange %lld, which %s", (long long)x,
 			   ex ? "had ended" : "never began");
 		return -1;
 	}
-	if (json_object_object_get_ex(r, "status", &v)) {
-		ex->status = (long)json_object_get_int64(v);
-		if (json_object_object_get_ex(r, "contentType", &v))
-			snprintf(ex->content_type, sizeof(ex->content_type), "%s",
-				 json_object_get_string(v));
-		if (json_object_object_get_ex(r, "retryAfterMs", &v))
-			ex->retry_after_ms = json_object_get_int64(v);
-		return 0;
-	}
+	/* an exchange's time never goes back, whatever a file says */
+	if (t < ex->t_end)
+		t = ex->t_end;
+	ex->t_end = t;
+	if (json_object_object_get_ex(r, "status", NULL))
+		return load_status(ex, r, err);
 	if (json_object_object_get_ex(r, "data", NULL) || json_object_object_get_ex(r, "data64", NULL))
 		return load_data(ex, r, t, err);
-	if (json_object_object_get_ex(r, "end", NULL)) {
-		load_end(ex, r, t);
-		return 0;
-	}
+	if (json_object_object_get_ex(r, "end", NULL))
+		return load_end(ex, r, t, err);
 	errbuf_set(err, "a record of no kind kinf knows");
 	return -1;
+}
+
+/*
+ * The file's lines, one at a time, never more than RECORDING_MAX_LINE
+ * in memory: a few hundred kilobytes of gzip may hold gigabytes.
+ */
+struct line_reader {
+	gzFile gz;
+	struct strbuf buf;
+	size_t pos;		/* where the next line starts in buf */
+	size_t scanned;		/* buf[pos, scanned) has no newline */
+	bool eof;
+	bool cut;		/* the gzip stream stops short, or a read failed */
+	char why[128];		/* for cut */
+};
+
+/* Fills more of lr->buf; false at the end of the file. */
+static bool read_more(struct line_reader *lr)
+{
+	if (lr->pos) {
+		memmove(lr->buf.buf, lr->buf.buf + lr->pos, lr->buf.len - lr->pos);
+		strbuf_setlen(&lr->buf, lr->buf.len - lr->pos);
+		lr->scanned -= lr->pos;
+		lr->pos = 0;
+	}
+	strbuf_grow(&lr->buf, 65536);
+	int n = gzread(lr->gz, lr->buf.buf + lr->buf.len, 65536);
+	if (n > 0) {
+		lr->buf.len += (size_t)n;
+		lr->buf.buf[lr->buf.len] = '\0';
+		return true;
+	}
+	int gzerr = Z_OK;
+	const char *msg = gzerror(lr->gz, &gzerr);
+	/* Z_BUF_ERROR: the gzip stream stops short, as a killed kinf leaves it */
+	lr->cut = n < 0 || gzerr == Z_BUF_ERROR;
+	if (lr->cut)
+		snprintf(lr->why, sizeof(lr->why), "%s", gzerr == Z_ERRNO ? strerror(errno) : msg);
+	lr->eof = true;
+	return false;
+}
+
+/*
+ * The next line, without its newline: 1, 0 at the end, -1 with err for
+ * a line too long.  The last line of a file cut short is not one.
+ */
+static int next_line(struct line_reader *lr, const char **line, size_t *len,
+		     struct errbuf *err)
+{
+	for (;;) {
+		const char *start = lr->buf.buf + lr->pos;
+		const char *nl = lr->scanned < lr->buf.len
+			? memchr(lr->buf.buf + lr->scanned, '\n', lr->buf.len - lr->scanned) : NULL;
+		if (nl) {
+			*line = start;
+			*len = (size_t)(nl - start);
+			lr->pos = lr->scanned = (size_t)(nl - lr->buf.buf) + 1;
+			return 1;
+		}
+		lr->scanned = lr->buf.len;
+		if (lr->buf.len - lr->pos > RECORDING_MAX_LINE) {
+			errbuf_set(err, "a line longer than %u MiB", RECORDING_MAX_LINE >> 20);
+			return -1;
+		}
+		if (!lr->eof && read_more(lr))
+			continue;
+		if (lr->pos == lr->buf.len || lr->cut)
+			return 0;
+		*line = lr->buf.buf + lr->pos;
+		*len = lr->buf.len - lr->pos;
+		lr->pos = lr->scanned = lr->buf.len;
+		return 1;
+	}
+}
+
+/* A line: the header (the first) or a record.  -1 with err. */
+static int load_line(struct recording *rec, const char *p, size_t len, bool first,
+		     struct errbuf *err)
+{
+	struct json_tokener *tok = json_tokener_new_ex(JSON_TOKENER_DEFAULT_DEPTH);
+	struct json_object *r = json_tokener_parse_ex(tok, p, (int)len);
+	bool whole = r && json_tokener_get_parse_end(tok) == len;
+	int ret = 0;
+
+	json_tokener_free(tok);
+	if (!whole || !json_object_is_type(r, json_type_object)) {
+		errbuf_set(err, "not a JSON object");
+		ret = -1;
+	} else if (first) {
+		struct json_object *v;
+		if (!json_object_object_get_ex(r, "kinfRecording", &v) ||
+		    !json_object_is_type(v, json_type_int) || json_object_get_int(v) != 1) {
+			errbuf_set(err, "not a kinf recording (no \"kinfRecording\":1 header)");
+			ret = -1;
+		} else {
+			rec->header = json_object_get(r);
+		}
+	} else {
+		ret = load_record(rec, r, err);
+	}
+	json_object_put(r);
+	return ret;
+}
+
+/* An exchange the recording stopped in the middle of ends there. */
+static void end_open_exchanges(struct recording *rec)
+{
+	for (size_t i = 0; i < rec->nall; i++) {
+		struct exchange *ex = rec->all[i];
+		if (!ex->ended) {
+			ex->ended = true;
+			ex->rc = -1;
+			ex->error = xstrdup("stopped");
+			ex->stopped = true;
+			ex->t_end = ex->nr ? ex->chunks[ex->nr - 1].t : ex->t_start;
+		}
+	}
 }
 
 struct recording *recording_load(const char *path, struct errbuf *err)
@@ -705,94 +942,48 @@ struct recording *recording_load(const char *path, struct errbuf *err)
 		errbuf_set(err, "cannot open '%s': %s", path, strerror(errno));
 		return NULL;
 	}
-	gzFile gz = gzdopen(fd, "rb");
-	if (!gz) {
+	return recording_load_fd(fd, path, err);
+}
+
+struct recording *recording_load_fd(int fd, const char *path, struct errbuf *err)
+{
+	struct line_reader lr = { .gz = gzdopen(fd, "rb"), .buf = STRBUF_INIT };
+	if (!lr.gz) {
 		close(fd);
 		errbuf_set(err, "cannot read '%s': out of memory", path);
 		return NULL;
 	}
-	struct strbuf all = STRBUF_INIT;
-	char buf[65536];
-	int n, gzerr = Z_OK;
-	while ((n = gzread(gz, buf, sizeof(buf))) > 0)
-		strbuf_add(&all, buf, (size_t)n);
-	const char *gzmsg = gzerror(gz, &gzerr);
-	/* Z_BUF_ERROR: the gzip stream stops short, as a killed kinf leaves it */
-	bool cut = n < 0 || gzerr == Z_BUF_ERROR;
-	char why[128] = "";
-	if (cut)
-		snprintf(why, sizeof(why), "%s", gzerr == Z_ERRNO ? strerror(errno) : gzmsg);
-	gzclose(gz);
-	/* A file cut short is read as far as it goes. */
-	if (cut && !all.len) {
-		errbuf_set(err, "cannot read '%s': %s", path, why);
-		strbuf_release(&all);
-		return NULL;
-	}
-
 	struct recording *rec = xcalloc(1, sizeof(*rec));
-	size_t lineno = 0;
-	const char *p = strbuf_str(&all), *end = p + all.len;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		lineno++;
-		if (!nl && cut)
-			break;	/* the last line of a cut file */
-		struct json_tokener *tok = json_tokener_new_ex(JSON_TOKENER_DEFAULT_DEPTH);
-		struct json_object *r = json_tokener_parse_ex(tok, p, (int)len);
-		bool whole = r && json_tokener_get_parse_end(tok) == len;
-		json_tokener_free(tok);
-		struct errbuf lerr = { "" };
-		if (!whole || !json_object_is_type(r, json_type_object)) {
-			errbuf_set(&lerr, "not a JSON object");
-		} else if (lineno == 1) {
-			struct json_object *v;
-			if (!json_object_object_get_ex(r, "kinfRecording", &v) ||
-			    json_object_get_int(v) != 1)
-				errbuf_set(&lerr, "not a kinf recording (no \"kinfRecording\":1 header)");
-			else
-				rec->header = json_object_get(r);
-		} else {
-			load_record(rec, r, &lerr);
-		}
-		json_object_put(r);
-		if (lerr.msg[0]) {
-			errbuf_set(err, "%s:%zu: %s", path, lineno, lerr.msg);
-			recording_free(rec);
-			strbuf_release(&all);
-			return NULL;
-		}
-		p += len + (nl != NULL);
-	}
-	strbuf_release(&all);
-	if (!rec->header) {
+	struct errbuf lerr = { "" };
+	const char *line;
+	size_t len, lineno = 0;
+	int got;
+	while ((got = next_line(&lr, &line, &len, &lerr)) > 0 &&
+	       load_line(rec, line, len, !lineno++, &lerr) == 0)
+		;
+	gzclose(lr.gz);
+	strbuf_release(&lr.buf);
+	if (got != 0) {
+		errbuf_set(err, "%s:%zu: %s", path, lineno + (got < 0), lerr.msg);
+	} else if (!rec->header && lr.cut) {
+		/* A file cut short is read as far as it goes. */
+		errbuf_set(err, "cannot read '%s': %s", path, lr.why);
+	} else if (!rec->header) {
 		errbuf_set(err, "%s: empty: not a kinf recording", path);
-		recording_free(rec);
-		return NULL;
+	} else {
+		end_open_exchanges(rec);
+		return rec;
 	}
-	/* An exchange the recording stopped in the middle of ends there. */
-	for (size_t i = 0; i < rec->nx; i++) {
-		struct exchange *ex = rec->by_x[i];
-		if (ex && !ex->ended) {
-			ex->ended = true;
-			ex->rc = -1;
-			ex->error = xstrdup("stopped");
-			ex->stopped = true;
-			ex->t_end = ex->nr ? ex->chunks[ex->nr - 1].t : ex->t_start;
-		}
-	}
-	return rec;
+	recording_free(rec);
+	return NULL;
 }
 
 void recording_free(struct recording *rec)
 {
 	if (!rec)
 		return;
-	for (size_t i = 0; i < rec->nx; i++) {
-		struct exchange *ex = rec->by_x[i];
-		if (!ex)
-			continue;
+	for (size_t i = 0; i < rec->nall; i++) {
+		struct exchange *ex = rec->all[i];
 		for (size_t k = 0; k < ex->nr; k++)
 			free(ex->chunks[k].data);
 		free(ex->chunks);
@@ -805,11 +996,26 @@ void recording_free(struct recording *rec)
 		free(rec->streams[i].marks);
 	}
 	free(rec->streams);
-	free(rec->by_x);
+	free(rec->all);
+	hashmap_release(&rec->stream_index);
+	hashmap_release(&rec->by_x);
 	json_object_put(rec->header);
 	json_object_put(rec->trigger);
 	resources_release(rec);
 	free(rec);
+}
+
+bool recording_empty(const struct recording *rec)
+{
+	return !rec->nall;
+}
+
+const char *recording_stream(const struct recording *rec, size_t i, size_t *exchanges)
+{
+	if (i >= rec->nr)
+		return NULL;
+	*exchanges = rec->streams[i].nr;
+	return rec->streams[i].name;
 }
 
 struct json_object *recording_header(const struct recording *rec)
@@ -851,7 +1057,7 @@ void recording_cut(struct recording *rec, int64_t t)
 		size_t keep = 0;
 		while (keep < s->nr && s->ex[keep]->t_start <= t)
 			exchange_cut(s->ex[keep++], t);
-		/* Exchanges begun later stay in by_x (freed there), unreachable. */
+		/* Exchanges begun later stay in all (freed there), unreachable. */
 		s->nr = keep;
 		while (s->nmarks && s->marks[s->nmarks - 1].t > t)
 			s->nmarks--;
@@ -876,7 +1082,8 @@ static int resources_read(struct recording *rec, struct errbuf *err)
 		rec->nr_resources++;
 		if (resource_read(json_object_array_get_idx(a, i), &rec->resources[i]) < 0) {
 			errbuf_set(err, "the recording's header has a resource without "
-				   "name, kind or version");
+				   "name, kind or version, or with a list that is not "
+				   "of strings");
 			return -1;
 		}
 	}
@@ -969,7 +1176,9 @@ int64_t replay_now_ms(struct replay *rp)
 static bool pace_to(struct replay *rp, atomic_bool *stop, int stop_fd, int64_t t)
 {
 	if (rp->opts.speed > 0) {
-		int64_t due = rp->began + (int64_t)((double)t / rp->opts.speed);
+		double after = (double)t / rp->opts.speed;	/* t <= RECORDING_MAX_T */
+		int64_t due = rp->began + (after < (double)RECORDING_MAX_T ? (int64_t)after
+					   : RECORDING_MAX_T);
 		while (mono_ms() < due && !(stop && atomic_load(stop))) {
 			struct pollfd pfd = { .fd = stop_fd > 0 ? stop_fd : -1, .events = POLLIN };
 			int64_t left = due - mono_ms();
@@ -1006,14 +1215,19 @@ static int run_ticks(const struct replay_request *req, int64_t *next_tick, int64
 
 /*
  * The end of a stream's recording: nothing more comes.  The last stream
- * to get here tells opts.done; then it waits to be stopped.
+ * to get here tells opts.done; then it waits to be stopped.  A stream
+ * the recording does not have (s NULL) has ended before it began, and
+ * tells opts.done when every stream it has is done, none included.
  */
 static int end_of_recording(struct replay *rp, struct stream *s,
 			    const struct replay_request *req, struct errbuf *err)
 {
 	pthread_mutex_lock(&rp->lock);
-	bool all = !s->done && ++rp->exhausted == rp->rec->nr;
-	s->done = true;
+	if (s && !s->done) {
+		s->done = true;
+		rp->exhausted++;
+	}
+	bool all = rp->exhausted == rp->rec->nr;
 	pthread_mutex_unlock(&rp->lock);
 	if (all && rp->opts.done)
 		rp->opts.done(rp->opts.ctx);
@@ -1036,12 +1250,8 @@ int replay_stream(struct replay *rp, const struct replay_request *req,
 	ans->status = 0;
 	ans->retry_after_ms = -1;
 	ans->recording_ended = false;
-	if (!s) {
-		errbuf_set(err, "not in the recording");
-		return -1;
-	}
 	pthread_mutex_lock(&rp->lock);
-	if (s->next < s->nr)
+	if (s && s->next < s->nr)
 		ex = s->ex[s->next++];
 	pthread_mutex_unlock(&rp->lock);
 	if (!ex)

@@ -151,9 +151,21 @@ extern const struct kclient_tap recorder_tap;
 
 struct recording;
 
-/* Reads a whole recording.  NULL with err naming the file and line. */
+/*
+ * Reads a whole recording, a record at a time, every member type-checked
+ * and no line over 64 MiB: it is outside input.  NULL with err naming
+ * the file and line.  _fd reads fd (and closes it), path its name.
+ */
 struct recording *recording_load(const char *path, struct errbuf *err);
+struct recording *recording_load_fd(int fd, const char *path, struct errbuf *err);
 void recording_free(struct recording *rec);
+/* Whether it holds no request at all (kinf stopped before the first). */
+bool recording_empty(const struct recording *rec);
+/*
+ * The i-th stream (from 0) in the order they began, and in *exchanges
+ * how many exchanges it has; NULL past the last.  Borrowed.
+ */
+const char *recording_stream(const struct recording *rec, size_t i, size_t *exchanges);
 /* The header as read (borrowed). */
 struct json_object *recording_header(const struct recording *rec);
 /*
@@ -233,9 +245,9 @@ struct replay_answer {
 
 /*
  * kclient_stream() over the recording: the next exchange of req's
- * stream, 0 or -1 with err as it ended.  A request of no stream of the
- * recording fails ("not in the recording"); a stream with no exchange
- * left waits for *stop.
+ * stream, 0 or -1 with err as it ended.  A stream with no exchange left,
+ * or none at all (a stream the recording does not have), waits for
+ * *stop: the recording has ended for it.
  */
 int replay_stream(struct replay *rp, const struct replay_request *req,
 		  struct replay_answer *ans, struct errbuf *err);

@@ -129,10 +129,12 @@ TEST(round_trip_keeps_bytes_status_and_order)
 	CHECK_STR(err.msg, "reset");
 	CHECK_STR(strbuf_str(&body), "slow down");
 	CHECK_INT(s.pieces, 2);
-	/* another stream: not recorded */
+	/* another stream: not recorded, so ended (and stopped: it waits for that) */
+	atomic_bool stop = true;
 	req.stream = "/api/v1/nodes";
+	req.stop = &stop;
 	CHECK_INT(replay_stream(rp, &req, &ans, &err), -1);
-	CHECK_STR(err.msg, "not in the recording");
+	CHECK_STR(err.msg, "stopped");
 
 	replay_free(rp);
 	strbuf_release(&s.got);
@@ -283,6 +285,26 @@ TEST(bad_files_name_the_line)
 		  "{\"t\":1,\"x\":1,\"data64\":\"!!\"}\n", ":3: data64 is not base64" },
 		{ "{\"kinfRecording\":1}\n{\"t\":1,\"x\":1,\"frob\":1}\n",
 		  ":2: a record of exchange 1, which never began" },
+		/* each member is of its type, each number in its range */
+		{ "{\"kinfRecording\":1}\n{\"t\":1,\"x\":1,\"stream\":null}\n",
+		  ":2: \"stream\" is not a string" },
+		{ "{\"kinfRecording\":\"1\"}\n", ":1: not a kinf recording" },
+		{ "{\"kinfRecording\":1}\n{\"t\":1e300,\"x\":1,\"stream\":\"s\"}\n",
+		  ":2: \"t\" is not an integer" },
+		{ "{\"kinfRecording\":1}\n{\"t\":9223372036854775807,\"x\":1,\"stream\":\"s\"}\n",
+		  ":2: \"t\" is not an integer from 0 to" },
+		{ "{\"kinfRecording\":1}\n{\"t\":1,\"x\":-4,\"stream\":\"s\"}\n",
+		  ":2: \"x\" is not an integer from 1 to" },
+		{ "{\"kinfRecording\":1}\n{\"t\":1,\"x\":1,\"stream\":\"s\"}\n"
+		  "{\"t\":1,\"x\":1,\"status\":\"200\"}\n", ":3: \"status\" is not an integer" },
+		{ "{\"kinfRecording\":1}\n{\"t\":1,\"x\":1,\"stream\":\"s\"}\n"
+		  "{\"t\":1,\"x\":1,\"data\":[1]}\n", ":3: \"data\" is not a string" },
+		{ "{\"kinfRecording\":1}\n{\"t\":1,\"x\":1,\"stream\":\"s\"}\n"
+		  "{\"t\":1,\"x\":1,\"end\":-1,\"error\":7}\n", ":3: \"error\" is not a string" },
+		{ "{\"kinfRecording\":1}\n{\"t\":1,\"x\":1,\"stream\":\"s\"}\n"
+		  "{\"t\":1,\"x\":1,\"q\":-1}\n", ":3: \"q\" is not an integer" },
+		{ "{\"kinfRecording\":1}\n{\"t\":1,\"trigger\":null}\n",
+		  ":2: \"trigger\" is not a string" },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct errbuf err = { "" };
@@ -303,6 +325,69 @@ TEST(bad_files_name_the_line)
 	CHECK_STR(err.msg, "cannot create '/nonexistent/x.rec': No such file or directory");
 }
 
+/*
+ * Limits on what a file may make kinf hold: a line longer than 64 MiB
+ * (a few hundred kilobytes of gzip) fails before it is all read; an
+ * exchange number costs nothing for being large; a body written whole
+ * comes back whole, cut into records no line of which nears the limit.
+ */
+TEST(a_recording_is_outside_input)
+{
+	struct errbuf err = { "" };
+	size_t big = (size_t)65 << 20;
+	char *spaces = xmalloc(big);
+	memset(spaces, ' ', big);
+	memcpy(spaces, "{\"kinfRecording\":1}\n{\"t\":", 24);
+	char *path = write_gz("long.rec", spaces, big);
+	CHECK(recording_load(path, &err) == NULL);
+	CHECK(strstr(err.msg, "long.rec:2: a line longer than 64 MiB") != NULL);
+	unlink(path);
+	free(path);
+
+	static const char far[] = "{\"kinfRecording\":1}\n"
+		"{\"t\":1,\"x\":9000000000000000000,\"stream\":\"s\",\"get\":\"g\"}\n";
+	path = write_gz("far.rec", far, strlen(far));
+	struct recording *r = recording_load(path, &err);
+	CHECK(r != NULL && !recording_empty(r));
+	recording_free(r);
+	unlink(path);
+	free(path);
+
+	/* 9 MiB of text in one piece: three data records, the text whole */
+	struct strbuf lines = STRBUF_INIT;
+	size_t n = (size_t)9 << 20;
+	char *text = xmalloc(n);
+	for (size_t i = 0; i < n; i++)
+		text[i] = i % 3 == 2 ? (char)0xa9 : i % 3 == 1 ? (char)0xc2 : 'x';
+	recording_line_header(&lines, &info);
+	recording_line_begin(&lines, 1, 1, "s", "g");
+	recording_line_status(&lines, 1, 1, &(struct recorded_answer){ 200, "", -1 });
+	recording_line_data(&lines, 1, 1, text, n);
+	size_t records = 0;
+	for (const char *p = lines.buf; (p = strstr(p, "\"data\":")); p++)
+		records++;
+	CHECK_INT(records, 3);
+	path = write_gz("pieces.rec", lines.buf, lines.len);
+	struct sink s;
+	struct replay *rp = open_replay(path, &s);
+	if (rp) {
+		struct strbuf body = STRBUF_INIT;
+		struct replay_answer ans = { .body = &body };
+		struct replay_request req = { .stream = "s", .on_data = on_data, .ctx = &s };
+		replay_stream(rp, &req, &ans, &err);
+		CHECK_INT(s.got.len, n);
+		CHECK(s.got.len == n && !memcmp(s.got.buf, text, n));
+		strbuf_release(&body);
+		strbuf_release(&s.got);
+		replay_free(rp);
+	}
+	unlink(path);
+	free(path);
+	free(text);
+	free(spaces);
+	strbuf_release(&lines);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir))
@@ -312,6 +397,7 @@ int main(void)
 	RUN(replay_runs_on_the_recorded_clock);
 	RUN(a_file_cut_short_is_read_as_far_as_it_goes);
 	RUN(bad_files_name_the_line);
+	RUN(a_recording_is_outside_input);
 	rmdir(dir);
 	return unit_done();
 }
