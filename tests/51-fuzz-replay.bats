@@ -46,3 +46,5 @@ replay() {	# replay NAME
 @test "fuzz corpus: exec credential plugin output (exec_credential)" { replay exec_credential; }
 @test "fuzz corpus: kubeconfigs (kubeconfig)" { replay kubeconfig; }
 @test "fuzz corpus: recordings a user is handed (recording)" { replay recording; }
+@test "fuzz corpus: go-templates over server data (gotemplate)" { replay gotemplate; }
+@test "fuzz corpus: JSONPath templates over server data (jsonpath)" { replay jsonpath; }

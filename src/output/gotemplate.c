@@ -230,7 +230,16 @@ struct parser {
 	size_t nvars;
 	int in_range;
 	bool trim_text;			/* the last action ended with " -}}" */
+	int depth;			/* of parentheses and control structures */
 };
+
+/*
+ * How deep parentheses and {{if}}/{{range}}/{{with}} may nest.  Go has no
+ * limit but its stack's gigabyte; parsing and running recurse once a
+ * level here, so a template (outside input, as a server's data is) is
+ * told no before it takes the stack.
+ */
+#define MAX_NESTING 1000
 
 static int line_of(const struct parser *p, size_t pos)
 {
@@ -527,6 +536,15 @@ static int parse_literal(struct parser *p, const struct tok *t, struct arg *a)
 	return p->failed ? -1 : 0;
 }
 
+/* Enters a level of nesting at pos; false (p failed) past MAX_NESTING. */
+static bool nest(struct parser *p, size_t pos)
+{
+	if (++p->depth <= MAX_NESTING)
+		return true;
+	parse_error(p, pos, "nested deeper than %d levels (kinf's limit)", MAX_NESTING);
+	return false;
+}
+
 /* Tree.term: false when the token is no operand (nothing consumed). */
 static bool parse_term(struct parser *p, struct arg *a)
 {
@@ -564,7 +582,9 @@ static bool parse_term(struct parser *p, struct arg *a)
 	case T_LPAREN:
 		tok_next(p);
 		a->type = A_PIPE;
-		a->pipe = parse_pipe(p, "parenthesized pipeline", true);
+		if (nest(p, (size_t)t.pos))
+			a->pipe = parse_pipe(p, "parenthesized pipeline", true);
+		p->depth--;
 		return true;
 	default:
 		return false;
@@ -609,19 +629,19 @@ static void parse_cmd(struct parser *p, struct cmd *c)
 	c->pos = t.pos;
 	while (!p->failed) {
 		struct arg a = { 0 };
-		if (parse_operand(p, &a)) {
+		bool operand = parse_operand(p, &a);
+		if (operand) {
 			c->args = xrealloc(c->args, (c->nargs + 1) * sizeof(*c->args));
 			c->args[c->nargs++] = a;
 		}
 		t = tok_peek(p);
 		if (p->failed || ends_pipe(&t))
 			break;
-		if (!t.space || t.type == T_EOF) {
-			if (t.type == T_EOF)
-				parse_error(p, (size_t)t.pos, "unclosed action");
-			else
-				unexpected(p, &t, "operand");
-		}
+		/* what is no operand, or follows one without a space, ends it */
+		if (t.type == T_EOF)
+			parse_error(p, (size_t)t.pos, "unclosed action");
+		else if (!operand || !t.space)
+			unexpected(p, &t, "operand");
 	}
 	if (!p->failed && !c->nargs)
 		parse_error(p, (size_t)t.pos, "empty command");
@@ -718,6 +738,10 @@ static void parse_control(struct parser *p, struct list *l, enum node_type type)
 	size_t mark = p->nvars;
 	enum list_end end;
 
+	if (!nest(p, p->pos)) {
+		p->depth--;
+		return;
+	}
 	n->pipe = parse_pipe(p, names[type], false);
 	p->in_range += type == N_RANGE;
 	end = p->failed ? END_EOF : parse_list(p, &n->body);
@@ -729,6 +753,7 @@ static void parse_control(struct parser *p, struct list *l, enum node_type type)
 			p->in_range -= type == N_RANGE;
 			parse_control(p, &n->otherwise, type);
 			vars_pop(p, mark);
+			p->depth--;
 			return;
 		}
 		expect_rdelim(p, "else");
@@ -740,6 +765,7 @@ static void parse_control(struct parser *p, struct list *l, enum node_type type)
 		parse_error(p, p->pos, "unexpected EOF");
 	p->in_range -= type == N_RANGE;
 	vars_pop(p, mark);
+	p->depth--;
 }
 
 /* One {{action}} whose "{{" is consumed; END_* when it ends a list. */
@@ -926,7 +952,7 @@ struct json_object *gotemplate_data(struct json_object *data)
 	switch (json_object_get_type(data)) {
 	case json_type_double: {
 		double d = json_object_get_double(data);
-		if (d == (double)(int64_t)d && d > -9.2e18 && d < 9.2e18)
+		if (d > -9.2e18 && d < 9.2e18 && d == (double)(int64_t)d)
 			return json_object_new_int64((int64_t)d);
 		return json_object_get(data);
 	}
@@ -1262,16 +1288,14 @@ static void fmt_float(double d, const struct fmt_spec *sp, struct strbuf *out)
 	if (sp->prec < 0 && (verb == 'g' || verb == 'G')) {
 		gofmt_float(d, 'g', &sb);
 	} else {
-		char buf[400];
 		int prec = sp->prec < 0 ? 6 : sp->prec;
 		switch (verb) {
-		case 'e': snprintf(buf, sizeof(buf), "%.*e", prec, d); break;
-		case 'E': snprintf(buf, sizeof(buf), "%.*E", prec, d); break;
-		case 'g': snprintf(buf, sizeof(buf), "%.*g", prec, d); break;
-		case 'G': snprintf(buf, sizeof(buf), "%.*G", prec, d); break;
-		default: snprintf(buf, sizeof(buf), "%.*f", prec, d); break;
+		case 'e': strbuf_addf(&sb, "%.*e", prec, d); break;
+		case 'E': strbuf_addf(&sb, "%.*E", prec, d); break;
+		case 'g': strbuf_addf(&sb, "%.*g", prec, d); break;
+		case 'G': strbuf_addf(&sb, "%.*G", prec, d); break;
+		default: strbuf_addf(&sb, "%.*f", prec, d); break;
 		}
-		strbuf_adds(&sb, buf);
 	}
 	pad(out, sb.buf, sb.len, sp, true);
 	strbuf_release(&sb);
@@ -1364,6 +1388,23 @@ static void fmt_value(struct json_object *j, const struct fmt_spec *sp, struct s
 	}
 }
 
+/*
+ * fmt's parsenum: a width or precision, up to where its digits end.  A
+ * number past 1e6 is taken as a mistake, as Go takes it: nothing of
+ * the format is left (so "%!(NOVERB)" follows).
+ */
+static const char *parse_num(const char *f, int *num)
+{
+	for (; isdigit((unsigned char)*f); f++) {
+		if (*num > 1000000) {
+			*num = 0;
+			return f + strlen(f);
+		}
+		*num = *num * 10 + (*f - '0');
+	}
+	return f;
+}
+
 static const char *parse_spec(const char *f, struct fmt_spec *sp)
 {
 	memset(sp, 0, sizeof(*sp));
@@ -1376,12 +1417,10 @@ static const char *parse_spec(const char *f, struct fmt_spec *sp)
 		else if (*f == ' ') sp->space = true;
 		else break;
 	}
-	while (isdigit((unsigned char)*f))
-		sp->width = sp->width * 10 + (*f++ - '0');
+	f = parse_num(f, &sp->width);
 	if (*f == '.') {
 		sp->prec = 0;
-		for (f++; isdigit((unsigned char)*f); f++)
-			sp->prec = sp->prec * 10 + (*f - '0');
+		f = parse_num(f + 1, &sp->prec);
 	}
 	sp->verb = *f;
 	return *f ? f + 1 : f;

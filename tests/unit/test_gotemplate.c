@@ -111,6 +111,16 @@ static const struct row rows[] = {
 	  "!template: output:1: unexpected {{else}}" },
 	{ "{{.items",
 	  "!template: output:1: unclosed action" },
+	/* found by fuzzing: each used to loop for ever (outputs are Go 1.23's) */
+	{ "{{1 &}}",
+	  "!template: output:1: unexpected \"&\" in operand" },
+	{ "{{print 1 =\"b\"}}",
+	  "!template: output:1: unexpected \"=\" in operand" },
+	{ "{{.x ?}}",
+	  "!template: output:1: unexpected \"?\" in operand" },
+	/* fmt takes a width or precision past 1e6 for a mistake */
+	{ "{{printf \"%2147483647d\" 1}}|{{printf \"%.2147483647d|\" 1}}|{{printf \"%.300f\" 0.5 | len}}",
+	  "%!(NOVERB)%!(EXTRA int=1)|%!(NOVERB)%!(EXTRA int=1)|302" },
 };
 
 TEST(templates_print_as_kubectl)

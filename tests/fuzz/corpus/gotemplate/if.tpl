@@ -1,0 +1,1 @@
+{{if eq .status.phase "Running"}}up{{else if .status.n}}n{{else}}down{{end}}{{with $x := .metadata}}{{$x.name}}{{end}}

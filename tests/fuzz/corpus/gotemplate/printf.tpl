@@ -1,0 +1,1 @@
+{{printf "%-8s|%5.2f|%x|%q|%T|%v" .metadata.name .status.ratio 255 "a" .status.big .status.n}}{{len .metadata.labels}}{{index .metadata.labels "a"}}

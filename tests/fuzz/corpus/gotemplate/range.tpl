@@ -1,0 +1,1 @@
+{{.metadata.name}}	{{range .spec.containers}}{{.name}}:{{range .ports}}{{.containerPort}}{{end}}{{end}}
