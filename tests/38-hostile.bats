@@ -207,3 +207,38 @@ arm_status_fault() {
 	[ -s "$raw" ]
 	run ! env LC_ALL=C grep -qaP '\x1b\]0;|\x07|\x7f|\xc2[\x80-\x9f]|\xe2\x80[\xaa-\xae]|\xe2\x81[\xa6-\xa9]' "$raw"
 }
+
+# nested N — an object N levels deep, as JSON: {"a":{"a":...1...}}
+nested() { python3 -c "import sys; n = int(sys.argv[1]); print('{\"a\":' * n + '1' + '}' * n)" "$1"; }
+
+@test "an object nested 9,990 levels deep (Go reads 10,000): synced, verified, printed" {
+	simctl POST /create "{\"resource\":\"configmaps\",\"object\":{\"metadata\":{\"name\":\"deep\"},\"spec\":$(nested 9990)}}" >/dev/null
+	simctl POST /create "{\"resource\":\"configmaps\",\"object\":{\"metadata\":{\"name\":\"deep2k\"},\"spec\":$(nested 2000)}}" >/dev/null
+	# the informer takes it in, and the cache is the server's
+	local out=$BATS_TEST_TMPDIR/out err=$BATS_TEST_TMPDIR/err
+	"$KINF" watch --kubeconfig "$SIM_KUBECONFIG" configmaps --verify-every 1s -o name \
+		>"$out" 2>"$err" 3>&- &
+	local pid=$!
+	wait_until 60 file_has "$err" 'verify: cache equals the server'
+	kill -INT "$pid"
+	wait "$pid" || [ $? -eq 130 ]
+	grep -qx 'configmap/deep' "$out"
+	run ! grep -q 'nested too deeply' "$err"
+	# get, from the server and from the cache
+	run --separate-stderr "$KINF" get --kubeconfig "$SIM_KUBECONFIG" configmaps deep \
+		-o go-template='{{.metadata.name}} {{len .spec}}'
+	assert_status 0
+	[ "$output" = "deep 1" ]
+	run --separate-stderr "$KINF" get --kubeconfig "$SIM_KUBECONFIG" configmaps --from-cache \
+		-o jsonpath='{.items[*].metadata.name}'
+	assert_status 0
+	[[ " $output " == *" deep deep2k "* ]]
+	# the whole of it as JSON and YAML (kubectl's indentation makes 9,990
+	# levels 400 MB: 2,000 show it)
+	run --separate-stderr "$KINF" get --kubeconfig "$SIM_KUBECONFIG" configmaps deep2k -o json
+	assert_status 0
+	[ "$(grep -c '"a": {' <<<"$output")" -eq 1999 ]
+	run --separate-stderr "$KINF" get --kubeconfig "$SIM_KUBECONFIG" configmaps deep2k -o yaml
+	assert_status 0
+	[ "$(grep -c '^ *a:$' <<<"$output")" -eq 1999 ]
+}

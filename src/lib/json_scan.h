@@ -31,11 +31,12 @@
 struct strbuf;
 
 /*
- * Nesting deeper than this is an error.  json-c's default limit is 32,
- * and CRDs (their OpenAPI schemas) and some custom resources go deeper;
- * 1024 keeps the scanner's recursion to a few tens of KB of stack.
+ * Nesting deeper than this is an error: Go's encoding/json limit
+ * (maxNestingDepth), so kinf reads every object client-go reads, and a
+ * custom resource with preserve-unknown-fields may nest that deep.  The
+ * scanner and the printers recurse once a level, a few hundred bytes.
  */
-#define JSON_SCAN_DEPTH 1024
+#define JSON_SCAN_DEPTH 10000
 
 struct json_scan {
 	const char *p, *end;	/* the cursor; the input's end */

@@ -83,6 +83,9 @@ def tune_malloc():
 def main(argv=None):
     opts = parse_args(sys.argv[1:] if argv is None else argv)
     tune_malloc()
+    # an apiserver reads objects nested as deep as Go's encoding/json
+    # allows (10,000 levels), and so must its stand-in
+    sys.setrecursionlimit(25000)
     kc = os.path.abspath(opts.kubeconfig)
     os.makedirs(os.path.dirname(kc), exist_ok=True)
     parent = os.getppid()
