@@ -6,12 +6,27 @@
  * never called twice at once.  This file binds the socket itself, so
  * that the error of a bad address or a busy port is errno's, said before
  * the server starts; libmicrohttpd takes the socket over.
+ *
+ * A server that every pod may reach (the README's in-cluster :9090) must
+ * outlast slowloris: clients that send a request a byte at a time to
+ * hold every connection.  libmicrohttpd's timeout is one of idleness, so
+ * each connection also has a lifetime, HTTPD_LIFETIME_S from its accept
+ * to its close, headers, handler and answer included (the answers are a
+ * few kilobytes, and each closes its connection); an address holds
+ * HTTPD_PER_ADDRESS connections at most, and the server HTTPD_MAX.  The
+ * lifetime is kept by a second thread, the reaper: libmicrohttpd's
+ * thread tells it each connection's start and close (the notify
+ * callback, under h->lock), and it shuts down, never closes, the socket
+ * of one past its time, which libmicrohttpd then sees end and closes.
+ * libmicrohttpd says a connection closed before it closes its socket, so
+ * the reaper never touches a descriptor number that was reused.
  */
 #include "lib/httpd.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -19,20 +34,32 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <microhttpd.h>
+
+/* A slow or idle client may not hold the server: see DESIGN. */
+#define HTTPD_TIMEOUT_S 5		/* idle */
+#define HTTPD_LIFETIME_S 10
+#define HTTPD_PER_ADDRESS 8
+#define HTTPD_MAX 256
 
 struct httpd {
 	struct MHD_Daemon *daemon;
 	httpd_handler_fn *fn;
 	void *ctx;
 	unsigned port;
+	/* the reaper's: each open connection's socket and deadline */
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	bool stopping;
+	pthread_t reaper;
+	struct live {
+		int fd;			/* -1: a free slot */
+		int64_t deadline;	/* mono_ms() */
+	} live[HTTPD_MAX];
 };
-
-/* A slow or idle client may not hold the server. */
-#define HTTPD_TIMEOUT_S 10
-#define HTTPD_MAX_CONNECTIONS 32
 
 static int parse_port(const char *s, unsigned *port)
 {
@@ -152,6 +179,8 @@ static enum MHD_Result queue_text(struct MHD_Connection *conn, unsigned status,
 	if (!resp)
 		return MHD_NO;
 	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	/* one request a connection: its lifetime bounds the whole of it */
+	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
 	enum MHD_Result ret = MHD_queue_response(conn, status, resp);
 	MHD_destroy_response(resp);
 	return ret;
@@ -184,6 +213,89 @@ static void quiet_log(void *cls, const char *fmt, va_list ap)
 {
 }
 
+/* MHD_NotifyConnectionCallback: a connection begins or ends. */
+static void notify_cb(void *cls, struct MHD_Connection *conn, void **socket_context,
+		      enum MHD_ConnectionNotificationCode code)
+{
+	struct httpd *h = cls;
+	const union MHD_ConnectionInfo *info =
+		MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+	int fd = info ? info->connect_fd : -1;
+
+	if (fd < 0)
+		return;
+	pthread_mutex_lock(&h->lock);
+	for (size_t i = 0; i < HTTPD_MAX; i++) {
+		struct live *l = &h->live[i];
+		if (code == MHD_CONNECTION_NOTIFY_STARTED && l->fd < 0) {
+			*l = (struct live){ fd, mono_ms() + HTTPD_LIFETIME_S * 1000 };
+			pthread_cond_signal(&h->wake);
+			break;
+		}
+		if (code == MHD_CONNECTION_NOTIFY_CLOSED && l->fd == fd) {
+			l->fd = -1;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&h->lock);
+}
+
+/* The reaper: ends each connection that outlives HTTPD_LIFETIME_S. */
+static void *reaper(void *arg)
+{
+	struct httpd *h = arg;
+
+	pthread_mutex_lock(&h->lock);
+	while (!h->stopping) {
+		int64_t now = mono_ms(), next = now + HTTPD_LIFETIME_S * 1000;
+		for (size_t i = 0; i < HTTPD_MAX; i++) {
+			struct live *l = &h->live[i];
+			if (l->fd < 0)
+				continue;
+			if (l->deadline <= now) {
+				shutdown(l->fd, SHUT_RDWR);
+				l->deadline = now + 1000;	/* until it is closed */
+			}
+			if (l->deadline < next)
+				next = l->deadline;
+		}
+		struct timespec ts;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		int64_t at = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 + (next - now);
+		ts.tv_sec = at / 1000;
+		ts.tv_nsec = (at % 1000) * 1000000;
+		pthread_cond_timedwait(&h->wake, &h->lock, &ts);
+	}
+	pthread_mutex_unlock(&h->lock);
+	return NULL;
+}
+
+static void reaper_start(struct httpd *h)
+{
+	pthread_condattr_t ca;
+
+	pthread_mutex_init(&h->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&h->wake, &ca);
+	pthread_condattr_destroy(&ca);
+	for (size_t i = 0; i < HTTPD_MAX; i++)
+		h->live[i].fd = -1;
+	if (pthread_create(&h->reaper, NULL, reaper, h))
+		die("cannot start a thread: %s", strerror(errno));
+}
+
+static void reaper_stop(struct httpd *h)
+{
+	pthread_mutex_lock(&h->lock);
+	h->stopping = true;
+	pthread_cond_signal(&h->wake);
+	pthread_mutex_unlock(&h->lock);
+	pthread_join(h->reaper, NULL);
+	pthread_cond_destroy(&h->wake);
+	pthread_mutex_destroy(&h->lock);
+}
+
 struct httpd *httpd_new(const char *addr, httpd_handler_fn *fn, void *ctx,
 			struct errbuf *err)
 {
@@ -200,14 +312,19 @@ struct httpd *httpd_new(const char *addr, httpd_handler_fn *fn, void *ctx,
 				: ((struct sockaddr_in *)&sa)->sin_port);
 	h->fn = fn;
 	h->ctx = ctx;
-	h->daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG,
+	reaper_start(h);
+	/* poll(), not select(): more connections than FD_SETSIZE's fds */
+	h->daemon = MHD_start_daemon(MHD_USE_POLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG,
 				     0, NULL, NULL, access_cb, h,
 				     MHD_OPTION_LISTEN_SOCKET, fd,
 				     MHD_OPTION_EXTERNAL_LOGGER, quiet_log, NULL,
+				     MHD_OPTION_NOTIFY_CONNECTION, notify_cb, h,
 				     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)HTTPD_TIMEOUT_S,
-				     MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTPD_MAX_CONNECTIONS,
+				     MHD_OPTION_CONNECTION_LIMIT, (unsigned)HTTPD_MAX,
+				     MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)HTTPD_PER_ADDRESS,
 				     MHD_OPTION_END);
 	if (!h->daemon) {
+		reaper_stop(h);
 		close(fd);
 		errbuf_set(err, "cannot serve on '%s'", addr);
 		goto fail;
@@ -228,5 +345,6 @@ void httpd_free(struct httpd *h)
 	if (!h)
 		return;
 	MHD_stop_daemon(h->daemon);	/* closes the socket it was given */
+	reaper_stop(h);
 	free(h);
 }
