@@ -253,3 +253,24 @@ watch_past_one_401() {
 	[[ $stderr == *"exec plugin '$PLUGIN' of user 'tester' did not answer within 2.0 s (--request-timeout): killed"* ]]
 	run ! pgrep -f 'sleep 617'
 }
+
+@test "no core dump and no other process of the user holds the credential: kinf is not dumpable" {
+	[ "$(id -u)" -eq 0 ] || skip "runs kinf as nobody, which needs root"
+	# A user-owned process that is dumpable owns its /proc files; one that
+	# is not has them owned by root, and its user's other processes can
+	# neither ptrace it nor read its memory or environment.
+	local d
+	d=$(mktemp -d) && chmod 755 "$d"
+	write_kubeconfig "$d/kc" "    token: $SIM_TOKEN" "    insecure-skip-tls-verify: true"
+	chmod 644 "$d/kc"
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$KINF" watch pods --kubeconfig "$d/kc" --cache-dir "$d/cache" >"$T/out" 2>"$T/err" 3>&- &
+	local pid=$!
+	wait_until 20 file_has "$T/err" 'synced'
+	local owner
+	owner=$(stat -c %U "/proc/$pid/environ")
+	kill -TERM "$pid"
+	wait "$pid" || true
+	rm -rf "$d"
+	[ "$owner" = root ]
+}

@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 
 #include "cluster/discovery.h"
 #include "cluster/discovery_cache.h"
@@ -59,6 +60,12 @@ int cluster_open(struct cluster *c, struct errbuf *err)
 			   "digit (did -n take the option after it as its value?)", ko.namespace);
 		return -1;
 	}
+	/*
+	 * A credential is about to be held: no core dump may carry it, and
+	 * no other process of the user may read it through ptrace or /proc
+	 * (a debugger attaches as root, or starts kinf itself).
+	 */
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	if (rest_config_load(&ko, &c->config, err) < 0)
 		return -1;
 	c->client = kclient_new(c->config, err);
