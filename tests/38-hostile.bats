@@ -242,3 +242,30 @@ nested() { python3 -c "import sys; n = int(sys.argv[1]); print('{\"a\":' * n + '
 	assert_status 0
 	[ "$(grep -c '^ *a:$' <<<"$output")" -eq 1999 ]
 }
+
+@test "a NUL inside a string is shown, never cut: yaml (server, cache, TUI) and --diff" {
+	simctl POST /create '{"resource":"configmaps","object":{"metadata":{"name":"nul"},"data":{"k":"a\u0000b"}}}' >/dev/null
+	local from
+	for from in "" --from-cache; do
+		run --separate-stderr "$KINF" get --kubeconfig "$SIM_KUBECONFIG" configmaps nul -o yaml $from
+		assert_status 0
+		grep -qxF '  k: "a\0b"' <<<"$output" || { echo "$output" >&2; false; }
+	done
+	# a change after the NUL is a change, shown with it
+	local out=$BATS_TEST_TMPDIR/out
+	"$KINF" watch --kubeconfig "$SIM_KUBECONFIG" configmaps --diff >"$out" 2>/dev/null 3>&- &
+	local pid=$!
+	wait_until 20 file_has "$out" 'default/nul'
+	simctl POST /update '{"resource":"configmaps","namespace":"default","name":"nul","patch":{"data":{"k":"a\u0000c"}}}' >/dev/null
+	wait_until 20 file_has "$out" 'data.k: '
+	kill -INT "$pid"
+	wait "$pid" || true
+	grep -qF 'data.k: "a\u0000b" → "a\u0000c"' "$out" || { cat "$out" >&2; false; }
+	# the TUI's yaml view of it
+	kinf_in_pane tui --kubeconfig "$SIM_KUBECONFIG" configmaps
+	wait_screen '^ *nul '
+	keys / n u l Enter
+	wait_screen '^ *nul '
+	keys y
+	wait_screen 'k: "a\\0c"'
+}

@@ -418,15 +418,14 @@ static void add_value(struct strbuf *out, struct json_object *v, bool ascii)
 		return;
 	}
 	s = json_object_get_string(v);
-	len = strlen(s);
-	if (len && s[0] != ' ' && s[len - 1] != ' ' && !strchr(s, '\n')) {
+	len = (size_t)json_object_get_string_len(v);
+	if (len && s[0] != ' ' && s[len - 1] != ' ' && !memchr(s, '\n', len) &&
+	    !memchr(s, '\0', len)) {
 		add_cut(out, s, len, ascii);
 	} else {
-		/* Bare, these would not show where they begin and end. */
-		struct strbuf q = STRBUF_INIT;
-		strbuf_add_json_string(&q, s);
-		add_cut(out, q.buf, q.len, ascii);
-		strbuf_release(&q);
+		/* Bare, these would not show where they begin and end, or a NUL. */
+		s = json_object_to_json_string_ext(v, TO_STRING_FLAGS);
+		add_cut(out, s, strlen(s), ascii);
 	}
 }
 

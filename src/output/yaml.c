@@ -416,9 +416,8 @@ static int write_cb(void *data, unsigned char *buffer, size_t size)
 }
 
 /* s with invalid UTF-8 replaced by U+FFFD, as Go's json.Marshal leaves it. */
-static char *valid_utf8(const char *s, size_t len)
+static void valid_utf8(const char *s, size_t len, struct strbuf *sb)
 {
-	struct strbuf sb = STRBUF_INIT;
 	size_t i = 0;
 
 	while (i < len) {
@@ -426,32 +425,42 @@ static char *valid_utf8(const char *s, size_t len)
 		long r = rune_at(s, &i);
 		if (r == 0xFFFD && (unsigned char)s[at] >= 0x80 &&
 		    !((unsigned char)s[at] == 0xEF && i - at == 3))
-			strbuf_adds(&sb, "\xef\xbf\xbd");
+			strbuf_adds(sb, "\xef\xbf\xbd");
 		else
-			strbuf_add(&sb, s + at, i - at);
+			strbuf_add(sb, s + at, i - at);
 	}
-	return strbuf_detach(&sb, NULL);
 }
 
-static int scalar(yaml_emitter_t *em, const char *s, yaml_scalar_style_t style)
+/* s[0, len), which may hold NUL (json-c keeps it; libyaml escapes it). */
+static int scalar_len(yaml_emitter_t *em, const char *s, size_t len, yaml_scalar_style_t style)
 {
 	yaml_event_t ev;
 
-	if (!yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s),
+	if (len > INT32_MAX ||
+	    !yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)len,
 					  1, 1, style))
 		return -1;
 	return yaml_emitter_emit(em, &ev) ? 0 : -1;
 }
 
+static int scalar(yaml_emitter_t *em, const char *s, yaml_scalar_style_t style)
+{
+	return scalar_len(em, s, strlen(s), style);
+}
+
 static int string_scalar(yaml_emitter_t *em, const char *raw, size_t len)
 {
-	char *s = valid_utf8(raw, len);
-	yaml_scalar_style_t style = strchr(s, '\n') ? YAML_LITERAL_SCALAR_STYLE :
+	struct strbuf sb = STRBUF_INIT;
+	valid_utf8(raw, len, &sb);
+	const char *s = strbuf_str(&sb);
+	/* a NUL is escaped, "\0", which only a double-quoted scalar can */
+	yaml_scalar_style_t style = memchr(s, '\0', sb.len) ? YAML_DOUBLE_QUOTED_SCALAR_STYLE :
+				    strchr(s, '\n') ? YAML_LITERAL_SCALAR_STYLE :
 				    can_use_plain(s) ? YAML_PLAIN_SCALAR_STYLE :
 				    YAML_DOUBLE_QUOTED_SCALAR_STYLE;
-	int rc = scalar(em, s, style);
+	int rc = scalar_len(em, s, sb.len, style);
 
-	free(s);
+	strbuf_release(&sb);
 	return rc;
 }
 
