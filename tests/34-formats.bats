@@ -53,6 +53,16 @@ like_kubectl() {
 	like_kubectl pods -o 'jsonpath={range .items[*]}{range .spec.containers[*]}{.name},{end};{end}'
 }
 
+@test "jsonpath and custom-columns see managedFields, as kubectl's do; json and yaml drop them" {
+	sim_start --pods 3
+	like_kubectl pods -o 'jsonpath={.items[0].metadata.managedFields[0].manager}'
+	[ -n "$output" ]
+	like_kubectl pods -o 'jsonpath={.items[0]}'
+	like_kubectl pods -o 'custom-columns=NAME:.metadata.name,MANAGER:.metadata.managedFields[0].manager'
+	like_kubectl pods -o json
+	[[ $output != *managedFields* ]]
+}
+
 @test "tables are kubectl's: its columns from the server's Table, and the same from the cache" {
 	sim_start --pods 6 --namespaces 1
 	for r in pods deployments nodes namespaces configmaps secrets events crontabs; do

@@ -85,7 +85,7 @@ static const struct option get_options[] = {
 		 "with --watch: kinf's own view instead, what `kinf watch` prints "
 		 "(an informer's deltas; the other options are watch's)"),
 	OPT_BOOL(0, "keep-managed-fields", &o.keep_managed_fields,
-		 "keep metadata.managedFields (dropped by default)"),
+		 "keep metadata.managedFields in json and yaml (dropped by default, as kubectl)"),
 	OPT_INCLUDE(cluster_options),
 	OPT_END(),
 };
@@ -517,8 +517,13 @@ static void parse_output_options(void)
 		usage_error(&command_get, "%s", err.msg);
 	}
 	fmt.terminal = isatty(STDOUT_FILENO);
-	/* kubectl hands its templates the objects with their managedFields */
-	if (fmt.kind == FORMAT_GOTEMPLATE)
+	/*
+	 * kubectl drops managedFields from json and yaml only (cli-runtime's
+	 * JSONYamlPrintFlags): its templates see the objects whole, and so the
+	 * informer of --from-cache keeps them for a template.
+	 */
+	if (fmt.kind == FORMAT_GOTEMPLATE || fmt.kind == FORMAT_JSONPATH ||
+	    fmt.kind == FORMAT_CUSTOM_COLUMNS)
 		o.keep_managed_fields = true;
 	if (label_columns_arg.len) {
 		char *copy = strbuf_detach(&label_columns_arg, NULL);
