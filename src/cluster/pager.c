@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/json_scan.h"
 #include "lib/strbuf.h"
 
 #define ACCEPT_TABLE PAGER_ACCEPT_TABLE
@@ -145,7 +144,7 @@ static int request_page(struct pager *p, struct errbuf *err)
 /* Whether a whole body that json-c refused was cut short rather than no JSON. */
 static bool cut_short(const char *text)
 {
-	struct json_tokener *tok = json_tokener_new_ex(JSON_SCAN_DEPTH);
+	struct json_tokener *tok = json_tokener_new_ex(JSON_MAX_DEPTH);
 	size_t len = strlen(text);
 	enum json_tokener_error e;
 

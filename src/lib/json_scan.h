@@ -28,15 +28,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "lib/util.h"
+
 struct strbuf;
 
 /*
- * Nesting deeper than this is an error: Go's encoding/json limit
- * (maxNestingDepth), so kinf reads every object client-go reads, and a
- * custom resource with preserve-unknown-fields may nest that deep.  The
- * scanner and the printers recurse once a level, a few hundred bytes.
+ * Nesting deeper than this is an error: JSON_MAX_DEPTH (util.h), Go's.
+ * The scanner and the printers recurse once a level, a few hundred bytes.
  */
-#define JSON_SCAN_DEPTH 10000
+#define JSON_SCAN_DEPTH JSON_MAX_DEPTH
 
 struct json_scan {
 	const char *p, *end;	/* the cursor; the input's end */

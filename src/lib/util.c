@@ -1,6 +1,5 @@
 /* util.c — allocation, messages, clocks; see util.h. */
 #include "lib/util.h"
-#include "lib/json_scan.h"
 #include "lib/termsafe.h"
 
 #include <ctype.h>
@@ -385,7 +384,7 @@ char *utf8_replace_invalid(const char *s, size_t len, size_t *out_len)
 
 struct json_object *json_parse_deep(const char *text)
 {
-	struct json_tokener *tok = json_tokener_new_ex(JSON_SCAN_DEPTH);
+	struct json_tokener *tok = json_tokener_new_ex(JSON_MAX_DEPTH);
 	size_t len = strlen(text);
 	struct json_object *obj = NULL;
 

@@ -113,8 +113,14 @@ double rand_unit(void);
 
 bool str_starts_with(const char *s, const char *prefix);
 /*
+ * How deep JSON may nest: Go's encoding/json limit (maxNestingDepth), so
+ * kinf reads every object client-go reads, and a custom resource with
+ * preserve-unknown-fields may nest that deep.
+ */
+#define JSON_MAX_DEPTH 10000
+/*
  * json_tokener_parse() without json-c's nesting limit of 32, which CRDs
- * exceed.  NULL when text is not one JSON document.  (json.h)
+ * exceed: JSON_MAX_DEPTH.  NULL when text is not one JSON document.
  */
 struct json_object *json_parse_deep(const char *text);
 /* A deep copy of a NULL-terminated vector; NULL gives an empty one. */
