@@ -49,6 +49,19 @@ all_in() {
 	assert_status 0
 }
 
+@test "man page: every quote closes where it opens, under groff and under mandoc" {
+	# mdoc's Ql and Dq take the rest of their line: a second one on it
+	# nests, '(‘100m before ‘1’’)'
+	local r found=0
+	for r in "groff -mdoc -Tutf8" "mandoc -Tutf8"; do
+		command -v "${r%% *}" >/dev/null || continue
+		found=1
+		run bash -c "$r '$MAN' 2>/dev/null | sed 's/.\x08//g' | grep -nE '’’|””|‘[^’]*‘|“[^”]*“'"
+		[ -z "$output" ] || { echo "# $r: $output" >&2; false; }
+	done
+	[ "$found" -eq 1 ]
+}
+
 @test "man page: every option of every command's --help is documented" {
 	command -v mandoc >/dev/null || skip "mandoc not installed"
 	conn=$(man_section "CONNECTION OPTIONS")

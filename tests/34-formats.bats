@@ -63,6 +63,38 @@ like_kubectl() {
 	[[ $output != *managedFields* ]]
 }
 
+# A kubectl of 1.31 or later, whose --sort-by compares strings byte by
+# byte, if this machine has one (Google Cloud SDK ships them side by side).
+kubectl_131() {
+	local k
+	for k in kubectl.1.3{9,8,7,6,5,4,3,2,1} /usr/lib/google-cloud-sdk/bin/kubectl.1.3{9,8,7,6,5,4,3,2,1}; do
+		command -v "$k" && return 0
+	done
+	return 1
+}
+
+@test "--sort-by: strings byte by byte, ties and missing fields where kubectl's sort.Sort leaves them" {
+	sim_start --pods 0 --namespaces 0
+	local n
+	for n in 1 10 100 9 2 20 3 30 4 40 5 50 6 60; do
+		simctl POST /create "{\"resource\":\"configmaps\",\"object\":{\"metadata\":{\"name\":\"pod-$n\",\"labels\":{\"t\":\"x$((n % 3))\"}}}}" >/dev/null
+	done
+	run --separate-stderr get configmaps --sort-by=.metadata.name -o name
+	assert_status 0
+	[ "$(grep -o 'pod-.*' <<<"$output" | tr '\n' ' ')" = "pod-1 pod-10 pod-100 pod-2 pod-20 pod-3 pod-30 pod-4 pod-40 pod-5 pod-50 pod-6 pod-60 pod-9 " ]
+	local k
+	k=$(kubectl_131) || skip "no kubectl 1.31 or later to compare ties with"
+	for field in .metadata.name .metadata.labels.t; do
+		for o in name wide json; do
+			want=$("$k" --kubeconfig "$SIM_KUBECONFIG" get configmaps --sort-by=$field -o $o)
+			for from in "" --from-cache; do
+				run --separate-stderr get configmaps --sort-by=$field -o $o $from
+				[ "$output" = "$want" ] || { diff <(echo "$want") <(echo "$output") | head >&2; false; }
+			done
+		done
+	done
+}
+
 @test "tables are kubectl's: its columns from the server's Table, and the same from the cache" {
 	sim_start --pods 6 --namespaces 1
 	for r in pods deployments nodes namespaces configmaps secrets events crontabs; do

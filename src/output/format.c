@@ -529,40 +529,13 @@ int format_print_one(struct format *f, struct json_object *obj, bool no_headers,
 
 /* ---- --sort-by ------------------------------------------------------------ */
 
-/* github.com/fvbommel/sortorder's NaturalLess, as a comparison. */
-static int natural_cmp(const char *a, const char *b)
+/* Go's comparison of two strings: byte by byte, a prefix first. */
+static int go_string_cmp(struct json_object *a, struct json_object *b)
 {
-	while (*a && *b) {
-		bool da = isdigit((unsigned char)*a), db = isdigit((unsigned char)*b);
-		if (da != db)		/* digits before other characters */
-			return da ? -1 : 1;
-		if (da && db) {
-			const char *ea = a, *eb = b;
-			while (*a == '0')
-				a++;
-			while (*b == '0')
-				b++;
-			const char *sa = a, *sb = b;
-			while (isdigit((unsigned char)*a))
-				a++;
-			while (isdigit((unsigned char)*b))
-				b++;
-			size_t la = (size_t)(a - sa), lb = (size_t)(b - sb);
-			if (la != lb)
-				return la < lb ? -1 : 1;
-			int c = strncmp(sa, sb, la);
-			if (c)
-				return c;
-			/* equal values: fewer leading zeros first */
-			if (sa - ea != sb - eb)
-				return (sa - ea) < (sb - eb) ? -1 : 1;
-			continue;
-		}
-		if (*a != *b)
-			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
-		a++, b++;
-	}
-	return *a ? 1 : *b ? -1 : 0;
+	size_t la = (size_t)json_object_get_string_len(a), lb = (size_t)json_object_get_string_len(b);
+	int c = memcmp(json_object_get_string(a), json_object_get_string(b), la < lb ? la : lb);
+
+	return c ? c : (la > lb) - (la < lb);
 }
 
 /* resource.ParseQuantity, enough to order: the value, or -1 if not one. */
@@ -635,7 +608,7 @@ int format_sort_cmp(struct json_object *a, bool a_found, struct json_object *b,
 		long double qx, qy;
 		if (parse_quantity(x, &qx) == 0 && parse_quantity(y, &qy) == 0)
 			return qx < qy ? -1 : qx > qy;
-		return natural_cmp(x, y);
+		return go_string_cmp(a, b);
 	}
 	*bad = true;
 	return 0;

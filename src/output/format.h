@@ -123,8 +123,11 @@ void format_json_indent(struct json_object *v, struct strbuf *out);
  * --sort-by: kubectl's order of two values (the first each object's
  * path gives; NULL when none): an object without one sorts first;
  * numbers by value, strings as quantities when both are ("100m" < "1"),
- * else naturally ("pod-9" < "pod-10").  Returns <0, 0 or >0, or sets
- * *bad (kubectl dies: "unsortable type") for other types.
+ * else byte by byte ("pod-10" < "pod-9"), as kubectl 1.31 and later
+ * (1.30 and earlier sorted naturally).  Returns <0, 0 or >0, or sets
+ * *bad (kubectl dies: "unsortable type") for other types.  Its Less is
+ * this < 0: no strict order (two missing values are each less than the
+ * other), so the order is sort.Sort's (lib/gosort.h).
  */
 int format_sort_cmp(struct json_object *a, bool a_found, struct json_object *b,
 		    bool b_found, bool *bad);

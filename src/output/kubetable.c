@@ -14,6 +14,7 @@
 #include "output/format.h"
 #include "output/gofmt.h"
 #include "output/jsonpath.h"
+#include "lib/gosort.h"
 #include "lib/json_get.h"
 #include "lib/strbuf.h"
 #include "lib/termsafe.h"
@@ -25,17 +26,28 @@ struct keyed {
 	struct json_object *elem;	/* borrowed */
 	struct json_object *value;	/* a reference, or NULL */
 	bool found;
-	size_t pos;
 };
 
-static bool sort_bad;
+struct keyed_sort {
+	struct keyed *k;
+	bool bad;		/* an unsortable type met */
+};
 
-static int keyed_cmp(const void *pa, const void *pb)
+/* kubectl's Less (RuntimeSort's and TableSorter's) over the first values. */
+static bool keyed_less(void *ctx, size_t i, size_t j)
 {
-	const struct keyed *a = pa, *b = pb;
-	int c = format_sort_cmp(a->value, a->found, b->value, b->found, &sort_bad);
+	struct keyed_sort *ks = ctx;
+	const struct keyed *a = &ks->k[i], *b = &ks->k[j];
 
-	return c ? c : (a->pos > b->pos) - (a->pos < b->pos);	/* stable */
+	return format_sort_cmp(a->value, a->found, b->value, b->found, &ks->bad) < 0;
+}
+
+static void keyed_swap(void *ctx, size_t i, size_t j)
+{
+	struct keyed *k = ((struct keyed_sort *)ctx)->k, t = k[i];
+
+	k[i] = k[j];
+	k[j] = t;
 }
 
 /*
@@ -62,7 +74,6 @@ static int sort_array(struct json_object *arr, const char *sort_by, bool rows,
 		struct json_object *e = json_object_array_get_idx(arr, i), **v;
 		size_t nr;
 		k[i].elem = e;
-		k[i].pos = i;
 		if (jsonpath_find(jp, rows ? json_get(e, "object") : e, true, &v, &nr, err) < 0)
 			goto out;
 		if (nr) {
@@ -76,9 +87,10 @@ static int sort_array(struct json_object *arr, const char *sort_by, bool rows,
 			   sort_by);
 		goto out;
 	}
-	sort_bad = false;
-	qsort(k, n, sizeof(*k), keyed_cmp);
-	if (sort_bad) {
+	/* sort.Sort, as kubectl: ties and missing values land where it puts them */
+	struct keyed_sort ks = { .k = k };
+	gosort(&(struct gosort_ops){ keyed_less, keyed_swap, &ks }, n);
+	if (ks.bad) {
 		errbuf_set(err, "field %s is an unsortable type (only numbers and strings sort)",
 			   sort_by);
 		goto out;
