@@ -145,6 +145,29 @@ no_c0() {
 	no_c0 "$out"
 }
 
+@test "-o json and -o yaml on a terminal: nothing raw reaches it, and the text reads back the same" {
+	local out=$BATS_TEST_TMPDIR/out o
+	for o in json yaml; do
+		# get, from the server and from the cache
+		for from in "" --from-cache; do
+			on_tty "$KINF" get configmaps --kubeconfig "$SIM_KUBECONFIG" -o $o $from >"$out.tty"
+			terminal_safe "$out.tty"
+			"$KINF" get configmaps --kubeconfig "$SIM_KUBECONFIG" -o $o $from >"$out.pipe"
+			# piped: the format's own bytes, bidi overrides raw as kubectl's
+			LC_ALL=C grep -qaP '\xe2\x80\xae' "$out.pipe"
+			python3 -c '
+import json, sys, yaml
+load = json.load if sys.argv[1] == "json" else yaml.safe_load
+a, b = (load(open(f, encoding="utf-8")) for f in sys.argv[2:])
+sys.exit(a != b)' $o "$out.tty" "$out.pipe"
+		done
+	done
+	# the watch's NDJSON
+	on_tty "$KINF" watch configmaps --kubeconfig "$SIM_KUBECONFIG" -o json --quiet --max-deltas 4 >"$out"
+	terminal_safe "$out"
+	grep -qF '\u202eevil' "$out"
+}
+
 # arm_status_fault CODE — the next LIST of pods answers a Status whose
 # message quotes the server, invalid UTF-8 included.
 arm_status_fault() {

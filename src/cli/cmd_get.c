@@ -321,9 +321,13 @@ static int write_out(const struct strbuf *sb)
 	struct strbuf safe = STRBUF_INIT;
 	int ret = 0;
 
-	/* -o name on a terminal is escaped, as jsonpath is (format.h). */
-	if (fmt.kind == FORMAT_NAME && fmt.terminal) {
-		strbuf_add_termsafe(&safe, sb->buf, sb->len, TERMSAFE_NEWLINE);
+	/*
+	 * -o name on a terminal is escaped, as jsonpath is (format.h); JSON
+	 * as its escapes read back (a List's too).
+	 */
+	if (fmt.terminal && (fmt.kind == FORMAT_NAME || fmt.kind == FORMAT_JSON)) {
+		strbuf_add_termsafe(&safe, sb->buf, sb->len,
+				    fmt.kind == FORMAT_NAME ? TERMSAFE_NEWLINE : TERMSAFE_JSON);
 		sb = &safe;
 	}
 	if (fwrite(sb->buf, 1, sb->len, stdout) != sb->len || fflush(stdout) != 0) {

@@ -44,15 +44,17 @@ static bool is_status(struct json_object *obj)
 	return !strcmp(json_get_str(obj, "kind", ""), "Status");
 }
 
-/* Writes and empties sb; -o name on a terminal escaped, as get's. */
+/* Writes and empties sb; -o name and json on a terminal escaped, as get's. */
 static int emit(struct gw *g, struct strbuf *sb)
 {
 	struct strbuf safe = STRBUF_INIT;
 	const struct strbuf *w = sb;
 	int ret = 0;
 
-	if (g->o->fmt->kind == FORMAT_NAME && g->o->fmt->terminal) {
-		strbuf_add_termsafe(&safe, sb->buf, sb->len, TERMSAFE_NEWLINE);
+	if (g->o->fmt->terminal &&
+	    (g->o->fmt->kind == FORMAT_NAME || g->o->fmt->kind == FORMAT_JSON)) {
+		strbuf_add_termsafe(&safe, sb->buf, sb->len, g->o->fmt->kind == FORMAT_NAME
+				    ? TERMSAFE_NEWLINE : TERMSAFE_JSON);
 		w = &safe;
 	}
 	if (w->len && (fwrite(w->buf, 1, w->len, stdout) != w->len || fflush(stdout) != 0)) {

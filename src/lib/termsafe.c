@@ -70,6 +70,12 @@ static size_t escape_of(const char *s, size_t len, unsigned flags, char esc[8], 
 			return (size_t)snprintf(esc, 8, "^[");
 		return c == '\r' ? (size_t)snprintf(esc, 8, "\\r") : 0;
 	}
+	if (flags & TERMSAFE_JSON) {
+		unsigned cp = seq > 1 ? code_point((const unsigned char *)s, seq) : c;
+		if (cp == 0x7F || (cp >= 0x80 && cp <= 0x9F) || is_bidi_override(cp))
+			return (size_t)snprintf(esc, 8, "\\u%04x", cp);
+		return 0;
+	}
 	if (!seq)
 		return (size_t)snprintf(esc, 8, "\\x%02x", c);
 	if (c == '\t' || c == '\n') {

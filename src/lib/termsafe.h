@@ -41,6 +41,13 @@ enum {
 	 * cells): ESC and CR; every other byte copied.
 	 */
 	TERMSAFE_KUBECTL = 1 << 2,
+	/*
+	 * Text in JSON, or in YAML's double-quoted strings, which escape
+	 * C0 by themselves: only what they leave raw, DEL, C1 and the bidi
+	 * overrides, as \u escapes (valid in both), so the text still
+	 * parses as the same data; every other byte copied.
+	 */
+	TERMSAFE_JSON = 1 << 3,
 };
 
 /*

@@ -454,11 +454,18 @@ int format_print(struct format *f, struct json_object *obj, bool no_headers,
 {
 	switch (f->kind) {
 	case FORMAT_JSON:
-		format_json_indent(obj, out);
+		if (f->terminal) {	/* what JSON's escapes leave raw, escaped too */
+			struct strbuf text = STRBUF_INIT;
+			format_json_indent(obj, &text);
+			strbuf_add_termsafe(out, text.buf, text.len, TERMSAFE_JSON);
+			strbuf_release(&text);
+		} else {
+			format_json_indent(obj, out);
+		}
 		strbuf_addch(out, '\n');
 		return 0;
 	case FORMAT_YAML:
-		return yaml_emit(obj, out, err);
+		return yaml_emit_to(obj, out, f->terminal, err);
 	case FORMAT_JSONPATH:
 		return run_jsonpath(f, obj, out, err);
 	case FORMAT_GOTEMPLATE:
@@ -511,7 +518,7 @@ int format_print_watch(struct format *f, struct json_object *const *objs, size_t
 		if (f->kind == FORMAT_YAML) {
 			if (f->printed)
 				strbuf_adds(out, "---\n");
-			rc = yaml_emit(objs[i], out, err);
+			rc = yaml_emit_to(objs[i], out, f->terminal, err);
 		} else {
 			rc = format_print(f, objs[i], no_headers, out, err);
 		}

@@ -925,6 +925,14 @@ static int write_record(struct printer *p)
 	FILE *out = p->opts.out;
 
 	clear_progress(p);
+	/* JSON on a terminal: what its escapes leave raw, escaped too */
+	if (p->ops == &formats[OUTPUT_JSON] && p->opts.terminal &&
+	    !termsafe_is_safe(p->sb.buf, p->sb.len, TERMSAFE_JSON)) {
+		struct strbuf safe = STRBUF_INIT;
+		strbuf_add_termsafe(&safe, p->sb.buf, p->sb.len, TERMSAFE_JSON);
+		strbuf_release(&p->sb);
+		p->sb = safe;
+	}
 	errno = 0;
 	/* fwrite(NULL, 1, 0, ...) is undefined: an empty record writes nothing. */
 	if ((p->sb.len && fwrite(p->sb.buf, 1, p->sb.len, out) != p->sb.len) || ferror(out))

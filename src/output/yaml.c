@@ -23,6 +23,7 @@
 
 #include "output/gofmt.h"
 #include "lib/strbuf.h"
+#include "lib/termsafe.h"
 #include "lib/util.h"
 
 /* ---- go-yaml's resolve() ------------------------------------------------- */
@@ -448,13 +449,29 @@ static int scalar(yaml_emitter_t *em, const char *s, yaml_scalar_style_t style)
 	return scalar_len(em, s, strlen(s), style);
 }
 
+/* The emitter, and whether its text goes to a terminal (yaml_emit_to()). */
+struct emitter {
+	yaml_emitter_t em;	/* first: the libyaml emitter is the struct */
+	bool terminal;
+};
+
+static bool for_terminal(yaml_emitter_t *em)
+{
+	return ((struct emitter *)(void *)em)->terminal;
+}
+
 static int string_scalar(yaml_emitter_t *em, const char *raw, size_t len)
 {
 	struct strbuf sb = STRBUF_INIT;
 	valid_utf8(raw, len, &sb);
 	const char *s = strbuf_str(&sb);
-	/* a NUL is escaped, "\0", which only a double-quoted scalar can */
-	yaml_scalar_style_t style = memchr(s, '\0', sb.len) ? YAML_DOUBLE_QUOTED_SCALAR_STYLE :
+	/*
+	 * A NUL is escaped, "\0", which only a double-quoted scalar can; so
+	 * is, for a terminal, what libyaml would leave raw (yaml_emit_to()).
+	 */
+	bool quote = memchr(s, '\0', sb.len) ||
+		     (for_terminal(em) && !termsafe_is_safe(s, sb.len, TERMSAFE_JSON));
+	yaml_scalar_style_t style = quote ? YAML_DOUBLE_QUOTED_SCALAR_STYLE :
 				    strchr(s, '\n') ? YAML_LITERAL_SCALAR_STYLE :
 				    can_use_plain(s) ? YAML_PLAIN_SCALAR_STYLE :
 				    YAML_DOUBLE_QUOTED_SCALAR_STYLE;
@@ -525,36 +542,48 @@ static int emit_value(yaml_emitter_t *em, struct json_object *v)
 
 int yaml_emit(struct json_object *obj, struct strbuf *out, struct errbuf *err)
 {
-	yaml_emitter_t em;
+	return yaml_emit_to(obj, out, false, err);
+}
+
+int yaml_emit_to(struct json_object *obj, struct strbuf *out, bool terminal,
+		 struct errbuf *err)
+{
+	struct emitter e = { .terminal = terminal };
+	yaml_emitter_t *em = &e.em;
+	struct strbuf text = STRBUF_INIT;
 	yaml_event_t ev;
 	int ret = -1;
 
-	if (!yaml_emitter_initialize(&em)) {
+	if (!yaml_emitter_initialize(em)) {
 		errbuf_set(err, "cannot start the YAML emitter");
 		return -1;
 	}
-	yaml_emitter_set_output(&em, write_cb, out);
-	yaml_emitter_set_unicode(&em, 1);
-	yaml_emitter_set_width(&em, 80);
-	yaml_emitter_set_indent(&em, 2);
+	yaml_emitter_set_output(em, write_cb, terminal ? &text : out);
+	yaml_emitter_set_unicode(em, 1);
+	yaml_emitter_set_width(em, 80);
+	yaml_emitter_set_indent(em, 2);
 	if (!yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING) ||
-	    !yaml_emitter_emit(&em, &ev) ||
+	    !yaml_emitter_emit(em, &ev) ||
 	    !yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1) ||
-	    !yaml_emitter_emit(&em, &ev) ||
-	    emit_value(&em, obj) < 0 ||
+	    !yaml_emitter_emit(em, &ev) ||
+	    emit_value(em, obj) < 0 ||
 	    !yaml_document_end_event_initialize(&ev, 1) ||
-	    !yaml_emitter_emit(&em, &ev) ||
+	    !yaml_emitter_emit(em, &ev) ||
 	    /* As go-yaml's encoder.finish(): no "..." after a |+ block. */
-	    (em.open_ended = 0) ||
+	    (em->open_ended = 0) ||
 	    !yaml_stream_end_event_initialize(&ev) ||
-	    !yaml_emitter_emit(&em, &ev) ||
-	    !yaml_emitter_flush(&em)) {
+	    !yaml_emitter_emit(em, &ev) ||
+	    !yaml_emitter_flush(em)) {
 		errbuf_set(err, "cannot write YAML: %s",
-			   em.problem ? em.problem : "emitter error");
+			   em->problem ? em->problem : "emitter error");
 		goto out;
 	}
 	ret = 0;
+	/* the strings with these are double-quoted, where \u escapes read back */
+	if (terminal)
+		strbuf_add_termsafe(out, text.buf, text.len, TERMSAFE_JSON);
 out:
-	yaml_emitter_delete(&em);
+	yaml_emitter_delete(em);
+	strbuf_release(&text);
 	return ret;
 }

@@ -26,6 +26,8 @@
 #ifndef KINF_YAML_H
 #define KINF_YAML_H
 
+#include <stdbool.h>
+
 struct json_object;
 struct strbuf;
 struct errbuf;
@@ -35,5 +37,13 @@ struct errbuf;
  * Returns 0, or -1 with err set when the emitter failed.
  */
 int yaml_emit(struct json_object *obj, struct strbuf *out, struct errbuf *err);
+/*
+ * yaml_emit() for a terminal: a string holding DEL, a C1 control or a
+ * bidirectional override is double-quoted and those written as \u
+ * escapes, so nothing a terminal obeys reaches it and the text still
+ * reads back as the same data.
+ */
+int yaml_emit_to(struct json_object *obj, struct strbuf *out, bool terminal,
+		 struct errbuf *err);
 
 #endif
