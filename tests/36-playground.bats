@@ -4,6 +4,7 @@
 # cluster up and prints commands that work as pasted.
 
 load test_helper
+bats_require_minimum_version 1.5.0
 
 ROOT=$BATS_TEST_DIRNAME/..
 
@@ -44,3 +45,42 @@ teardown() {
 	[ ! -e "$dir" ]
 	grep -q 'playground: stopped' "$BATS_TEST_TMPDIR/pg.out"
 }
+
+# recipe N — the Nth "curl" line the playground printed, run as pasted.
+recipe() {
+	local line
+	line=$(grep -- '^  curl ' "$BATS_TEST_TMPDIR/pg.out" | sed -n "${1}p")
+	[ -n "$line" ] || { echo "# no recipe $1" >&2; return 1; }
+	bash -c "$line"
+}
+
+@test "playground: each printed recipe does what it says, to a watch running beside it" {
+	cd "$ROOT"
+	tests/apiserver/playground --pods 5 >"$BATS_TEST_TMPDIR/pg.out" 2>&1 &
+	PG_PID=$!
+	wait_until 20 file_has "$BATS_TEST_TMPDIR/pg.out" 'Ctrl-C stops the playground'
+	local kc err=$BATS_TEST_TMPDIR/err
+	kc=$(sed -n 's/.*KUBECONFIG=\([^ ]*\) .*--from-cache.*/\1/p' "$BATS_TEST_TMPDIR/pg.out")
+	[ -s "$kc" ]
+	"$KINF" watch pods -A --kubeconfig "$kc" --verify-every 1s -v -o json \
+		>"$BATS_TEST_TMPDIR/out" 2>"$err" 3>&- &
+	local watch=$!
+	# a watch that delivered an event (one that ended at once would be
+	# very short: a relist, as client-go's)
+	wait_until 20 file_has "$BATS_TEST_TMPDIR/out" '"initialList":false'
+	# a watch drop: re-watched, no relist
+	recipe 1
+	wait_until 20 file_has "$err" 're-watching from rv' || { cat "$err" >&2; false; }
+	run ! grep -q 'relist #' "$err"
+	# too old: a relist
+	recipe 2
+	wait_until 20 file_has "$err" 'relist #1'
+	# a lost event, of the pod the recipe names: verify finds it
+	local name
+	name=$(recipe 3)
+	[ -n "$name" ] && [ "$name" != null ]
+	wait_until 30 file_has "$err" "verify: .*ns-1/$name \\(extra\\)"
+	kill -TERM "$watch"
+	wait "$watch" || true
+}
+

@@ -166,8 +166,22 @@ def c_silent(sim, q, b):
             raise Bad(400, "patch (a JSON merge patch object) is required")
         return 200, obj_json(rt, sim.update(rt, _key(sim, rt, b), patch, silent=True))
     if op == "delete":
-        return 200, obj_json(rt, sim.delete(rt, _key(sim, rt, b), silent=True))
+        key = _key(sim, rt, b) if b.get("name") else _first_key(sim, rt, b)
+        return 200, obj_json(rt, sim.delete(rt, key, silent=True))
     raise Bad(400, "op is create, update or delete")
+
+
+def _first_key(sim, rt, b):
+    """Without a name: the first object of the namespace (of all, when the
+    type is cluster-scoped), so that a recipe needs no name that churn may
+    have taken away."""
+    ns = b.get("namespace") or ("default" if rt.namespaced else "")
+    with sim.store.cond:
+        rs = sim.store.res[rt.key]
+        lo, hi = rs.ns_range(ns if rt.namespaced else "")
+        if lo >= hi:
+            raise Bad(404, "no %s in %s" % (rt.name, ns or "the cluster"))
+        return rs.keys[lo]
 
 
 def _mix(b):
