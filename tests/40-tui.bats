@@ -259,6 +259,18 @@ start_synced() {
 	screen_has 'Sync(All)? +default/charlie .*resync'
 }
 
+# 1.36's atomic FIFO queues a list as ReplacedAll, a resync as SyncAll:
+# the informer pane counts them as --types does, with Replaced and Sync.
+@test "tui: the informer pane counts 1.36's ReplacedAll with Replaced, its SyncAll with Sync" {
+	TUI_LINES=50 kinf_in_pane tui pods --client-go 1.36 --kubeconfig "$SIM_KUBECONFIG"
+	wait_screen ' 3 objects.*synced'
+	wait_screen 'ReplacedAll +default/alpha .*initial'
+	wait_screen 'Replaced 3  Sync 0'
+	keys r
+	wait_screen 'resyncs 1'
+	wait_screen 'Replaced 3  Sync 3'
+}
+
 @test "tui: follows a resize, down to 80x24 and back" {
 	start_synced
 	tmux -L "$TMUX_SOCK" resize-window -x 80 -y 24

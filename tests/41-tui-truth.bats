@@ -140,6 +140,51 @@ smaps_kb() { sed -n "s/^$2: *\([0-9]*\) kB/\1/p" "/proc/$1/smaps_rollup"; }
 		{ echo "# health pane text: $text" >&2; show_screen; false; }
 }
 
+# The informer pane's lines from the error on (each from the pane's
+# column on), as far as its next line or the pane's bottom.
+error_lines() {
+	local w line
+	w=$(screen | sed -n 's/^\( deltas .*\) informer.*/\1/p')
+	w=${#w}
+	screen | sed -n '/ deltas /,$p' | sed '$d' | while IFS= read -r line; do
+		printf '%s\n' "${line:w}"; done | sed 's/^ *//; s/ *$//' |
+		awk '/^error [^ ]+ ago: /{on=1} on && /^(watch|silent) /{exit} on'
+}
+
+# The error is there whole, or its last line on screen ends in the mark.
+error_whole_or_marked() {
+	local text
+	text=$(error_lines | tr '\n' ' ' | sed 's/ *$//')
+	[[ $text == 'error '* ]] &&
+		[[ $text == *'(403); retrying as client-go does' || $text == *'…' ]]
+}
+
+# The viewer's 403 names the user, the verb, the resource, the group and
+# the namespace: longer than the pane's lines for it, or than the pane.
+@test "tui: an error cut by its lines or by the pane's bottom ends in …" {
+	sim_start --pods 3 --namespaces 0
+	TUI_COLS=200 TUI_LINES=40 tui_start pods --kubeconfig "$SIM_KUBECONFIG.viewer"
+	wait_screen 'error .* ago: '
+	wait_until 5 error_whole_or_marked || { error_lines >&2; show_screen; false; }
+	# 100x24: the error starts on the pane's last line, above the status line.
+	tmux -L "$TMUX_SOCK" resize-window -x 100 -y 24
+	wait_until 5 sh -c "tmux -L '$TMUX_SOCK' capture-pane -p | sed -n 23p | grep -q 'error .* ago: '" ||
+		{ show_screen; false; }
+	wait_until 5 error_whole_or_marked || { error_lines >&2; show_screen; false; }
+}
+
+# The status line's message is kept in 256 bytes: a longer one (here the
+# error about a 250-letter name) ends in the mark on the widest screen.
+@test "tui: a status line message longer than kinf keeps ends in …" {
+	sim_start --pods 1 --namespaces 0
+	TUI_COLS=320 tui_start pods --kubeconfig "$SIM_KUBECONFIG"
+	wait_screen ' 1 object.*synced'
+	keys :
+	keys -l "$(printf 'z%.0s' {1..250})"
+	keys Enter
+	wait_screen "^the server doesn't have a resource type 'z+…\$"
+}
+
 @test "tui: the help screen says when more keys follow below" {
 	sim_start --pods 1 --namespaces 0
 	TUI_COLS=80 TUI_LINES=24 tui_start pods --kubeconfig "$SIM_KUBECONFIG"

@@ -82,6 +82,31 @@ check_give_way() {
 	row_of alpha | grep -qE '^. alpha {1,8}[0-9]/[0-9]'
 }
 
+# A name of 300 characters, then one of 90: the first too long for any
+# screen, the second whole on a line of the detail view.
+@test "tui: a long NAME takes half the table at most, cut with …; the detail view has it whole" {
+	local name300 name90 cut
+	name300=p300-$(printf 'x%.0s' {1..295})
+	name90=p90-$(printf 'y%.0s' {1..86})
+	make_pod "$name300" >/dev/null
+	make_pod "$name90" >/dev/null
+	TUI_COLS=120 start_synced
+	# Every column is there: the long names gave way, not the columns.
+	wait_screen ' NAME +READY +STATUS +RESTARTS +NODE +AGE +RV +DELTA +LAST'
+	row_of alpha | grep -qE '^. alpha +[0-9]/[0-9] +[A-Z][a-z]+ +[0-9]+ '
+	[ "$(widest_line)" -le 120 ]
+	# The names end in the mark, within half the screen.
+	cut=$(screen | grep -oE ' p300-x+… ' | tr -d ' ')
+	[ -n "$cut" ] || { show_screen; false; }
+	[ "${#cut}" -le 60 ]
+	screen | grep -qE ' p90-y+… ' || { show_screen; false; }
+	keys / p 9 0 Enter
+	wait_screen "filter 'p90': 1"
+	keys g Enter
+	wait_screen "Pod default/$name90 "
+	screen_has "\"name\": \"$name90\""
+}
+
 @test "tui: : switches to a resource or adds it, Tab completing from discovery" {
 	start_synced
 	keys : d e p Tab
@@ -100,6 +125,18 @@ check_give_way() {
 	wait_screen "doesn't have a resource type 'nope'"
 	keys Escape
 	wait_screen '^\? help'
+}
+
+# k9s's way: the prompt does not stay open for a name that failed, to
+# take the next keys as text.
+@test "tui: : with a name the server does not have closes the prompt, says why on the status line; q quits" {
+	start_synced
+	keys : n o s u c h Enter
+	wait_screen "^the server doesn't have a resource type 'nosuch'"
+	run ! screen_has '^resource: '
+	keys q
+	wait_screen 'kinf exited 0'
+	assert_terminal_restored
 }
 
 @test "tui: : on a custom resource shows its CRD's printer columns" {

@@ -307,6 +307,16 @@ double rand_unit(void)
 	return erand48(seed);
 }
 
+void str_mark_cut(char *buf, size_t size)
+{
+	if (size < 4)
+		return;
+	size_t at = size - 4;
+	while (at && ((unsigned char)buf[at] & 0xc0) == 0x80)
+		at--;	/* not inside a character */
+	memcpy(buf + at, "...", 4);
+}
+
 bool str_starts_with(const char *s, const char *prefix)
 {
 	return !strncmp(s, prefix, strlen(prefix));

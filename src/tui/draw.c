@@ -96,6 +96,19 @@ int text_width(const char *s)
 	return cols;
 }
 
+void text_mark_cut(char *buf, size_t size)
+{
+	const char *ell = draw_ellipsis();
+	size_t n = strlen(ell);
+
+	if (size <= n)
+		return;
+	size_t at = size - 1 - n;
+	while (at && ((unsigned char)buf[at] & 0xc0) == 0x80)
+		at--;	/* not inside a character */
+	memcpy(buf + at, ell, n + 1);
+}
+
 /* Draws s in w columns, ending in the ellipsis when it does not fit. */
 static int put_text(int y, int x, int w, int attr, const char *s)
 {

@@ -64,6 +64,12 @@ void draw_fill(int y, int x, int w, int attr, const char *s);
  */
 /* Columns s takes on the screen, escaped. */
 int text_width(const char *s);
+/*
+ * buf holds what a snprintf into size bytes cut (it returned size or
+ * more): its end becomes the ellipsis, at a character's boundary, so that
+ * a text cut where it was made says so too.
+ */
+void text_mark_cut(char *buf, size_t size);
 
 /*
  * Word wrap: breaks s into lines of at most w columns at spaces (a word

@@ -490,16 +490,19 @@ static void resolve_start(struct tui *t)
 	rj->cluster = &t->session->cluster;
 	rj->crds = t->crds;
 	snprintf(rj->typed, sizeof(rj->typed), "%s", t->prompt.text);
+	prompt_close(t);
 	if (consumer_submit(&t->cons, &rj->base) < 0) {
-		prompt_failed(t, "still resolving the last name; Esc cancels it");
+		tui_message(t, "still resolving the last name; Esc cancels it");
 		free(rj);
 		return;
 	}
 	snprintf(t->resolving, sizeof(t->resolving), "%s", rj->typed);
-	prompt_failed(t, NULL);
 }
 
-/* The worker answered: the tab, or the prompt again with why not. */
+/*
+ * The worker answered: the tab, or why not on the status line, as k9s
+ * says it; the prompt stays closed, so that the next key (q) is a key.
+ */
 static void resolve_done(struct tui *t, struct resolve_job *rj)
 {
 	struct errbuf err = { "" };
@@ -507,11 +510,7 @@ static void resolve_done(struct tui *t, struct resolve_job *rj)
 	t->resolving[0] = '\0';
 	if (rj->rc == 0 && open_resource(t, rj->typed, &err) == 0)
 		return;
-	if (t->prompt.kind != PROMPT_NONE)	/* another prompt is being typed */
-		return tui_message(t, "%s", rj->rc < 0 ? rj->err.msg : err.msg);
-	prompt_open(t, PROMPT_RESOURCE);
-	snprintf(t->prompt.text, sizeof(t->prompt.text), "%s", rj->typed);
-	prompt_failed(t, rj->rc < 0 ? rj->err.msg : err.msg);
+	tui_message(t, "%s", rj->rc < 0 ? rj->err.msg : err.msg);
 }
 
 /*

@@ -5,10 +5,12 @@
  * per second, the FIFO's depth, the resync times and the last error.
  * Everything comes from informer_get_stats(), sampled once a second.
  * A figure that does not fit beside the others goes on the next line,
- * never cut; the error wraps at words.
+ * never cut; the error wraps at words, and what does not fit its lines
+ * or the pane ends in the ellipsis.
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <curses.h>
@@ -56,7 +58,9 @@ struct health_line {
 	char items[LINE_ITEMS][160];
 	size_t nr;
 	int attr;
-	bool wrap;	/* one text, wrapped at words over up to three lines */
+	/* Else items: one text (owned), whole however long, wrapped at
+	 * words over up to ERROR_LINES lines. */
+	char *wrap;
 };
 
 struct health_text {
@@ -68,6 +72,20 @@ static void line_add(struct health_text *h, int attr, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static void item_add(struct health_text *h, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+static void wrap_add(struct health_text *h, int attr, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* An item, which ends in the ellipsis if its buffer cut it. */
+static void item_format(char *buf, size_t size, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+
+static void item_format(char *buf, size_t size, const char *fmt, va_list ap)
+{
+	int n = vsnprintf(buf, size, fmt, ap);
+
+	if (n > 0 && (size_t)n >= size)
+		text_mark_cut(buf, size);
+}
 
 static void line_add(struct health_text *h, int attr, const char *fmt, ...)
 {
@@ -77,7 +95,7 @@ static void line_add(struct health_text *h, int attr, const char *fmt, ...)
 	l->attr = attr;
 	l->nr = 1;
 	va_start(ap, fmt);
-	vsnprintf(l->items[0], sizeof(l->items[0]), fmt, ap);
+	item_format(l->items[0], sizeof(l->items[0]), fmt, ap);
 	va_end(ap);
 }
 
@@ -89,8 +107,26 @@ static void item_add(struct health_text *h, const char *fmt, ...)
 	if (l->nr == LINE_ITEMS)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(l->items[l->nr++], sizeof(l->items[0]), fmt, ap);
+	item_format(l->items[l->nr++], sizeof(l->items[0]), fmt, ap);
 	va_end(ap);
+}
+
+/* A text that wraps at words (an error): kept whole, cut only when drawn. */
+static void wrap_add(struct health_text *h, int attr, const char *fmt, ...)
+{
+	va_list ap;
+	struct health_line *l = &h->v[h->nr++];
+
+	l->attr = attr;
+	va_start(ap, fmt);
+	l->wrap = xvasprintf(fmt, ap);
+	va_end(ap);
+}
+
+static void lines_free(struct health_text *h)
+{
+	for (size_t i = 0; i < h->nr; i++)
+		free(h->v[i].wrap);
 }
 
 struct wrap_ctx {
@@ -146,9 +182,8 @@ static void lines_informer(struct tui *t, struct health_text *h)
 			 "refused  retrying as client-go does");
 	if (st->last_error[0]) {
 		format_ago(t, st->last_error_ms, a);
-		line_add(h, A_BOLD | tui_color(t, PAIR_ERROR), "error %s ago: %s", a,
+		wrap_add(h, A_BOLD | tui_color(t, PAIR_ERROR), "error %s ago: %s", a,
 			 st->last_error);
-		h->v[h->nr - 1].wrap = true;
 	}
 	/* Alive, or only quiet? */
 	if (st->watch_since_ms) {
@@ -158,10 +193,8 @@ static void lines_informer(struct tui *t, struct health_text *h)
 	} else {
 		line_add(h, 0, "watch    none open");
 	}
-	if (st->watch_silent[0]) {
-		line_add(h, A_BOLD | tui_color(t, PAIR_ERROR), "silent   %s", st->watch_silent);
-		h->v[h->nr - 1].wrap = true;
-	}
+	if (st->watch_silent[0])
+		wrap_add(h, A_BOLD | tui_color(t, PAIR_ERROR), "silent   %s", st->watch_silent);
 	format_ago(t, st->last_event_ms, a);
 	line_add(h, 0, "event    %s%s", a, st->last_event_ms ? " ago" : "");
 	format_ago(t, st->last_bookmark_ms, a);
@@ -186,9 +219,8 @@ static void lines_counts(struct tui *t, struct health_text *h)
 		line_add(h, 0, "verify   under way");
 	} else if (tab->verify_ms) {
 		format_ago(t, tab->verify_ms, a);
-		line_add(h, tab->verify_bad ? A_BOLD | tui_color(t, PAIR_ERROR) : 0,
+		wrap_add(h, tab->verify_bad ? A_BOLD | tui_color(t, PAIR_ERROR) : 0,
 			 "verify   %s ago: %s", a, tab->verify_text);
-		h->v[h->nr - 1].wrap = true;
 	} else {
 		line_add(h, 0, "verify   V checks the cache");
 	}
@@ -203,8 +235,11 @@ static void lines_counts(struct tui *t, struct health_text *h)
 	line_add(h, 0, "Added %llu", (ull)st->deltas[DELTA_ADDED]);
 	item_add(h, "Updated %llu", (ull)st->deltas[DELTA_UPDATED]);
 	item_add(h, "Deleted %llu", (ull)st->deltas[DELTA_DELETED]);
-	line_add(h, 0, "Replaced %llu", (ull)st->deltas[DELTA_REPLACED]);
-	item_add(h, "Sync %llu", (ull)st->deltas[DELTA_SYNC]);
+	/* As --types counts them: a list is a list, a resync a resync,
+	 * whichever FIFO queued it (1.36's atomic one: ReplacedAll, SyncAll). */
+	line_add(h, 0, "Replaced %llu",
+		 (ull)(st->deltas[DELTA_REPLACED] + st->deltas[DELTA_REPLACED_ALL]));
+	item_add(h, "Sync %llu", (ull)(st->deltas[DELTA_SYNC] + st->deltas[DELTA_SYNC_ALL]));
 }
 
 /* The lines into r below its title, items wrapping as the width allows. */
@@ -215,8 +250,10 @@ static void lines_paint(const struct health_text *h, const struct rect *r)
 	for (size_t i = 0; i < h->nr && y < bottom; i++) {
 		const struct health_line *l = &h->v[i];
 		if (l->wrap) {
+			/* The pane's bottom cuts it as its lines would: with the mark. */
 			struct wrap_ctx c = { y, x0, w, l->attr, bottom };
-			text_wrap(l->items[0], w, ERROR_LINES, wrap_line, &c);
+			text_wrap(l->wrap, w, bottom - y < ERROR_LINES ? bottom - y : ERROR_LINES,
+				  wrap_line, &c);
 			y = c.y;
 			continue;
 		}
@@ -246,6 +283,7 @@ static void health_draw(struct tui *t, const struct rect *r, bool focused)
 	lines_informer(t, &h);
 	lines_counts(t, &h);
 	lines_paint(&h, r);
+	lines_free(&h);
 }
 
 const struct view_ops health_view = {

@@ -191,7 +191,7 @@ static bool accept(struct tui *t)
 			t->quit = true;
 			return true;
 		}
-		p->wants_resource = true;	/* the loop opens it: prompt_failed() or closes */
+		p->wants_resource = true;	/* the loop takes it and closes the prompt */
 		return false;
 	case PROMPT_NAMESPACE:
 		namespace_set(t, p->text);
@@ -265,15 +265,10 @@ void prompt_key(struct tui *t, int key)
 		p->error[0] = '\0';
 }
 
-void prompt_failed(struct tui *t, const char *why)
+void prompt_close(struct tui *t)
 {
-	struct prompt *p = &t->prompt;
-
-	p->wants_resource = false;
-	if (why)
-		snprintf(p->error, sizeof(p->error), "%s", why);
-	else
-		p->kind = PROMPT_NONE;
+	t->prompt.wants_resource = false;
+	t->prompt.kind = PROMPT_NONE;
 }
 
 void prompt_draw(struct tui *t, int y)

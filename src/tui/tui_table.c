@@ -1886,7 +1886,9 @@ static void table_view_free(void *state)
  * for all: RESTARTS, then NODE, then the other details, AGE, and RV.
  * NAME and STATUS never go; NAME is shortened (ending in the ellipsis)
  * instead, down to NAME_MIN columns, before LAST, DELTA and READY go,
- * and further only when nothing else is left.
+ * and further only when nothing else is left.  NAME is never wider than
+ * half the table (name_cap()): one long name does not push every row's
+ * RESTARTS, NODE, AGE and RV off the screen.
  */
 static const char *const give_way[] = {
 	"RESTARTS", "NODE", "IP", "NOMINATED NODE", "READINESS GATES",
@@ -1898,6 +1900,12 @@ static const char *const give_way[] = {
 #define GIVE_WAY_NAME 15	/* the index above where NAME shrinks */
 #define NAME_MIN 16
 #define CELL_MAX 40		/* a kind's cell wider than this ends in the ellipsis */
+
+/* The widest NAME in avail columns: half of them, NAME_MIN at least. */
+static int name_cap(int avail)
+{
+	return avail / 2 > NAME_MIN ? avail / 2 : NAME_MIN;
+}
 
 static int give_way_rank(const char *name)
 {
@@ -2044,6 +2052,8 @@ static size_t table_columns(struct tui *t, struct tab *tab, struct col *cols,
 				cols[c].width = w;
 		}
 	}
+	if (cols[name_col].width > name_cap(width))
+		cols[name_col].width = name_cap(width);
 	fit_columns(cols, nc, name_col, ns_col, width);
 	return nc;
 }

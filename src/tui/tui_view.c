@@ -19,8 +19,10 @@ void tui_message(struct tui *t, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(t->message, sizeof(t->message), fmt, ap);
+	int n = vsnprintf(t->message, sizeof(t->message), fmt, ap);
 	va_end(ap);
+	if (n > 0 && (size_t)n >= sizeof(t->message))	/* a server's error, say */
+		text_mark_cut(t->message, sizeof(t->message));
 	t->message_until = mono_ms() + MESSAGE_MS;
 }
 

@@ -290,12 +290,13 @@ void tui_ctl_toggle(struct tui *t);
 /*
  * tui_prompt.c: the status line's prompt (t->prompt).  After prompt_key(),
  * wants_resource asks the caller to open the resource named by text and
- * to say how that went with prompt_failed(t, why), why NULL for success
- * (which closes the prompt).
+ * to close the prompt with prompt_close(); what goes wrong then (no such
+ * resource) the caller says on the status line (tui_message()), the
+ * prompt closed: the keys after it are keys again, not text.
  */
 void prompt_open(struct tui *t, enum prompt_kind kind);
 void prompt_key(struct tui *t, int key);
-void prompt_failed(struct tui *t, const char *why);
+void prompt_close(struct tui *t);
 void prompt_draw(struct tui *t, int y);
 
 #endif

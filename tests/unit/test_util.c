@@ -125,6 +125,22 @@ TEST(strbuf_always_a_string)
 	CHECK_STR(strbuf_slopbuf, "");
 }
 
+/* A cut text ends in "...", never inside a character. */
+TEST(a_cut_is_marked)
+{
+	char buf[10];
+	const char *long1 = "abcdefghijkl", *long2 = "abcde\xc3\xa9" "fghij";	/* é at 5-6 */
+
+	memcpy(buf, long1, sizeof(buf) - 1);
+	buf[sizeof(buf) - 1] = '\0';
+	str_mark_cut(buf, sizeof(buf));
+	CHECK_STR(buf, "abcdef...");
+	memcpy(buf, long2, sizeof(buf) - 1);
+	buf[sizeof(buf) - 1] = '\0';
+	str_mark_cut(buf, sizeof(buf));
+	CHECK_STR(buf, "abcde...");
+}
+
 int main(void)
 {
 	RUN(sizes);
@@ -133,5 +149,6 @@ int main(void)
 	RUN(utf8_as_go_decodes_it);
 	RUN(one_line);
 	RUN(strbuf_always_a_string);
+	RUN(a_cut_is_marked);
 	return unit_done();
 }
