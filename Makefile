@@ -144,13 +144,15 @@ install: kinf
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
 	install -m 755 $(BUILD)/kinf $(DESTDIR)$(BINDIR)/kinf
 	ln -sf kinf $(DESTDIR)$(BINDIR)/kubectl-kinf	# the kubectl plugin: kubectl kinf ...
+	install -m 755 completions/kubectl_complete-kinf $(DESTDIR)$(BINDIR)/kubectl_complete-kinf	# kubectl kinf <TAB> (kubectl 1.26+)
 	install -m 644 man/kinf.1 $(DESTDIR)$(MANDIR)/man1/kinf.1
 	install -m 644 completions/kinf.bash $(DESTDIR)$(BASHCOMPDIR)/kinf
 	install -m 644 completions/_kinf $(DESTDIR)$(ZSHCOMPDIR)/_kinf
 	install -m 644 completions/kinf.fish $(DESTDIR)$(FISHCOMPDIR)/kinf.fish
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/kinf $(DESTDIR)$(BINDIR)/kubectl-kinf $(DESTDIR)$(MANDIR)/man1/kinf.1 \
+	rm -f $(DESTDIR)$(BINDIR)/kinf $(DESTDIR)$(BINDIR)/kubectl-kinf \
+		$(DESTDIR)$(BINDIR)/kubectl_complete-kinf $(DESTDIR)$(MANDIR)/man1/kinf.1 \
 		$(DESTDIR)$(BASHCOMPDIR)/kinf $(DESTDIR)$(ZSHCOMPDIR)/_kinf \
 		$(DESTDIR)$(FISHCOMPDIR)/kinf.fish
 

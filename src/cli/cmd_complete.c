@@ -1,6 +1,7 @@
 /*
  * cmd_complete.c — `kinf __complete WORD...`, the hidden helper behind the
- * bash, zsh and fish completions (as git's `git __complete`).
+ * bash, zsh and fish completions and kubectl_complete-kinf, kubectl's for
+ * `kubectl kinf` (as git's `git __complete`).
  *
  * The words are the command line after "kinf"; the last is the word being
  * completed (possibly empty).  Candidates are printed one per line; the
@@ -16,8 +17,10 @@
 
 #include "cluster/cluster.h"
 #include "cli/cmd.h"
+#include "cli/flight_flags.h"
 #include "controller/predicate.h"
 #include "informer/delta.h"
+#include "informer/profile.h"
 #include "cluster/discovery.h"
 #include "cluster/http.h"
 #include "cluster/kubeconfig.h"
@@ -103,25 +106,58 @@ static bool takes_value(const struct option *o)
 	return o->type != OPT_T_BOOL && o->type != OPT_T_COUNT;
 }
 
-/* Applies the connection flags already on the command line. */
+/*
+ * The option whose value the word holds, as opt_parse() reads it:
+ * "--output=j", "-o=j", "-oj", "-Ao=j"; *value is where that value
+ * starts in the word.  NULL if the word holds none ("-o", "-A", "pods").
+ */
+static const struct option *attached_value(const struct command *cmd, const char *word,
+					   const char **value)
+{
+	const struct option *o;
+
+	if (word[0] != '-' || !word[1])
+		return NULL;
+	if (word[1] == '-') {
+		const char *eq = strchr(word, '=');
+		if (!eq)
+			return NULL;
+		char *name = xstrndup(word, (size_t)(eq - word));
+		o = option_named(cmd, name);
+		free(name);
+		*value = eq + 1;
+		return o && takes_value(o) ? o : NULL;
+	}
+	for (const char *p = word + 1; *p; p++) {	/* bundled: -Ao=j */
+		char name[3] = { '-', *p, 0 };
+		if (!(o = option_named(cmd, name)))
+			return NULL;
+		if (takes_value(o)) {
+			*value = p + 1 + (p[1] == '=');
+			return p[1] ? o : NULL;
+		}
+	}
+	return NULL;
+}
+
+/* Applies the connection flags of the words (--kubeconfig F, -n=NS, ...). */
 static void parse_cluster_flags(const struct command *cmd, int argc, const char **argv)
 {
-	for (int i = 0; i + 1 < argc; i++) {
-		const struct option *o = option_named(cmd, argv[i]);
+	for (int i = 0; i < argc; i++) {
+		const char *val = NULL;
+		const struct option *o = attached_value(cmd, argv[i], &val);
+		if (!o && (o = option_named(cmd, argv[i])) && takes_value(o) && i + 1 < argc)
+			val = argv[++i];
 		if (o && o->value == &cluster_flags.all_namespaces)
 			cluster_flags.all_namespaces = true;
-		if (!o || !takes_value(o))
+		if (!o || !val)
 			continue;
-		const char **dst = NULL;
 		if (o->value == &cluster_flags.kubeconfig)
-			dst = &cluster_flags.kubeconfig;
+			cluster_flags.kubeconfig = val;
 		else if (o->value == &cluster_flags.context)
-			dst = &cluster_flags.context;
+			cluster_flags.context = val;
 		else if (o->value == &cluster_flags.namespace)
-			dst = &cluster_flags.namespace;
-		if (dst)
-			*dst = argv[i + 1];
-		i++;
+			cluster_flags.namespace = val;
 	}
 }
 
@@ -358,6 +394,19 @@ static void print_file_marker(void)
 	puts(":file");	/* tells the shell script to complete files */
 }
 
+/* Each client-go generation kinf imitates, by the version it is named for. */
+static void print_client_go_versions(void)
+{
+	for (const struct client_go_profile *const *p = client_go_profiles; *p; p++)
+		candidate((*p)->version);
+}
+
+static void print_dump_on(void)
+{
+	for (const char *const *s = flight_dump_on_names; *s; s++)
+		candidate(*s);
+}
+
 /* The completion names of cmd.h, and what each prints. */
 static const struct {
 	const char *name;
@@ -371,6 +420,8 @@ static const struct {
 	{ COMPLETE_INDEX, print_index_names },
 	{ COMPLETE_PREDICATES, print_predicates },
 	{ COMPLETE_FILE, print_file_marker },
+	{ COMPLETE_CLIENT_GO, print_client_go_versions },
+	{ COMPLETE_DUMP_ON, print_dump_on },
 };
 
 static bool completes(const char *complete, const char *name)
@@ -414,23 +465,20 @@ static int run_complete(int argc, const char **argv)
 	complete_resource = first_positional(cmd, argc, argv);
 	complete_word = complete_word_start = cur;
 	/*
-	 * "--output=j": the value completes within the word, after the "="
-	 * (zsh and fish hand the word whole; bash splits it at the "=" and
-	 * its script passes "--output" "j" instead).
+	 * "--output=j", "-o=j", "-oj": the value completes within the word
+	 * (every shell's script hands the word whole), after the "=".
 	 */
-	const char *eq = cur[0] == '-' && cur[1] == '-' ? strchr(cur, '=') : NULL;
-	if (eq) {
-		char *name = xstrndup(cur, (size_t)(eq - cur));
-		const struct option *o = option_named(cmd, name);
-		free(name);
-		if (o && takes_value(o)) {
-			if (!comma)
-				strbuf_add(&list_prefix, cur, (size_t)(eq - cur) + 1);
-			complete_word = eq + 1;
-			print_value_candidates(o);
-		}
+	const char *value;
+	const struct option *ao = attached_value(cmd, cur, &value);
+	if (ao) {
+		if (!comma)
+			strbuf_add(&list_prefix, cur, (size_t)(value - cur));
+		complete_word = value;
+		print_value_candidates(ao);
 		return 0;
 	}
+	if (cur[0] == '-' && strchr(cur, '='))
+		return 0;	/* an option unknown, or one without a value */
 	const struct option *po = argc >= 3 ? option_named(cmd, prev) : NULL;
 	if (po && takes_value(po)) {
 		print_value_candidates(po);

@@ -454,7 +454,8 @@ static const struct option replay_options[] = {
 		   "trigger: replay a flight recorder's dump only as far as its trigger, and print "
 		   "the trigger's keys as the cache had them", COMPLETE_NONE),
 	OPT_STRING(0, "client-go", &informer_flags.client_go, "VERSION",
-		   "replay as this client-go would have (default: the one recorded)", COMPLETE_NONE),
+		   "replay as this client-go would have (default: the one recorded)",
+		   COMPLETE_CLIENT_GO),
 	{ .type = OPT_T_ENUM, .long_name = "fifo", .value = &informer_flags.fifo,
 	  .argh = "KIND", .choices = informer_fifo_names,
 	  .help = "override the queue: DeltaFIFO, RealFIFO, atomic" },

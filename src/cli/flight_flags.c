@@ -30,11 +30,11 @@ const struct option flight_options[] = {
 	OPT_STRING(0, "dump-on", &flight_flags.dump_on, "TRIGGERS",
 		   "what writes a dump: verify, relist, rv-regression, watch-error, "
 		   "controller-unseen (needs --controller: an unseen state) "
-		   "(default verify,relist,rv-regression)", COMPLETE_NONE),
+		   "(default verify,relist,rv-regression)", COMPLETE_DUMP_ON),
 	OPT_END(),
 };
 
-static const char *const dump_on_names[] = {
+const char *const flight_dump_on_names[] = {
 	"verify", "relist", "rv-regression", "watch-error", "controller-unseen", NULL,
 };
 
@@ -48,9 +48,9 @@ static int parse_dump_on(const char *list, unsigned *mask, const char **bad)
 		size_t n = strcspn(list, ",");
 		int k = 0;
 		snprintf(name, sizeof(name), "%.*s", (int)n, list);
-		while (dump_on_names[k] && strcmp(dump_on_names[k], name))
+		while (flight_dump_on_names[k] && strcmp(flight_dump_on_names[k], name))
 			k++;
-		if (!dump_on_names[k]) {
+		if (!flight_dump_on_names[k]) {
 			*bad = name;
 			return -1;
 		}

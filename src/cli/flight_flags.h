@@ -27,6 +27,8 @@ struct flight_flags {
 extern struct flight_flags flight_flags;
 /* --flight-recorder, --flight-recorder-size, --flight-tail, --flight-dir, ... */
 extern const struct option flight_options[];
+/* --dump-on's triggers, in the order of enum dump_on; NULL-terminated. */
+extern const char *const flight_dump_on_names[];
 
 /*
  * Checks the flags right after opt_parse(), before anything starts: a

@@ -19,7 +19,7 @@ const struct option informer_flag_options[] = {
 		     "resync period: Sync deltas for every cached object"),
 	OPT_STRING(0, "client-go", &informer_flags.client_go, "VERSION",
 		   "imitate this client-go (e.g. 1.28, 1.33, v0.35.1; default: the newest, 1.36)",
-		   COMPLETE_NONE),
+		   COMPLETE_CLIENT_GO),
 	OPT_ENUM(0, "fifo", &informer_flags.fifo, "KIND", informer_fifo_names,
 		 "override the queue: DeltaFIFO (<=1.32), RealFIFO (1.33-1.35), atomic (1.36)"),
 	OPT_BOOL(0, "keep-managed-fields", &informer_flags.keep_managed_fields,
