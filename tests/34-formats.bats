@@ -84,11 +84,16 @@ kubectl_131() {
 	[ "$(grep -o 'pod-.*' <<<"$output" | tr '\n' ' ')" = "pod-1 pod-10 pod-100 pod-2 pod-20 pod-3 pod-30 pod-4 pod-40 pod-5 pod-50 pod-6 pod-60 pod-9 " ]
 	local k
 	k=$(kubectl_131) || skip "no kubectl 1.31 or later to compare ties with"
+	local field o from try
 	for field in .metadata.name .metadata.labels.t; do
 		for o in name wide json; do
-			want=$("$k" --kubeconfig "$SIM_KUBECONFIG" get configmaps --sort-by=$field -o $o)
 			for from in "" --from-cache; do
-				run --separate-stderr get configmaps --sort-by=$field -o $o $from
+				# an AGE column may tick between two commands: a second try settles it
+				for try in 1 2; do
+					want=$("$k" --kubeconfig "$SIM_KUBECONFIG" get configmaps --sort-by=$field -o $o)
+					run --separate-stderr get configmaps --sort-by=$field -o $o $from
+					[ "$output" = "$want" ] && break
+				done
 				[ "$output" = "$want" ] || { diff <(echo "$want") <(echo "$output") | head >&2; false; }
 			done
 		done
