@@ -1819,7 +1819,8 @@ static void prune(const char *dir, unsigned keep)
 		names[nr++] = xstrdup(e->d_name);
 	}
 	closedir(d);
-	qsort(names, nr, sizeof(*names), name_cmp);
+	if (nr)		/* qsort(NULL, 0, ...) is undefined */
+		qsort(names, nr, sizeof(*names), name_cmp);
 	for (size_t i = 0; i < nr; i++) {
 		if (i + keep < nr) {
 			char *p = xasprintf("%s/%s", dir, names[i]);
