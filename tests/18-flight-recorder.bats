@@ -84,6 +84,33 @@ relisted() { file_has "$ERR" 'relist'; }
 	[ "$(jq -S . "$BATS_TEST_TMPDIR/end.json")" = "$(jq -S . "$BATS_TEST_TMPDIR/live.json")" ]
 }
 
+# checks that found the cache divergent, at least N
+diverged_checks() {
+	[ "$(jq -s 'map(select(.type == "Verify" and .equal == false)) | length' "$OUT" 2>/dev/null)" -ge "$1" ]
+}
+verify_wrote() { [ "$(grep -c 'flight recorder: verify: wrote' "$ERR")" -ge "$1" ]; }
+
+@test "flight recorder: a lasting divergence is dumped once, and again only when it changes" {
+	sim_start --pods 0 --namespaces 0
+	local n
+	for n in a b; do
+		simctl POST /create "{\"resource\":\"configmaps\",\"object\":{\"metadata\":{\"name\":\"$n\"},\"data\":{\"v\":\"1\"}}}" >/dev/null
+	done
+	start_watch configmaps --verify-every 1s --lag-wait 1s --flight-recorder 2m \
+		--flight-tail 1s -o json --events
+	wait_until 20 synced
+	simctl POST /silent '{"op":"update","resource":"configmaps","namespace":"default","name":"a","patch":{"data":{"v":"2"}}}' >/dev/null
+	wait_until 30 verify_wrote 1
+	# the same divergence, found again and again: the first dump stays the only one
+	local seen
+	seen=$(jq -s 'map(select(.type == "Verify" and .equal == false)) | length' "$OUT")
+	wait_until 30 diverged_checks $((seen + 3))
+	[ "$(grep -c 'flight recorder: verify: wrote' "$ERR")" -eq 1 ]
+	# another key lost too: the divergence changed, a second dump
+	simctl POST /silent '{"op":"update","resource":"configmaps","namespace":"default","name":"b","patch":{"data":{"v":"2"}}}' >/dev/null
+	wait_until 30 verify_wrote 2
+}
+
 churn_done() { simctl GET /churn | jq -e '.running == false' >/dev/null; }
 
 @test "flight recorder: a list older than the window: the dump starts from a reconstructed checkpoint, replayed to the live cache" {

@@ -36,6 +36,14 @@ struct consumer_check {
 	/* IDLE: the next --verify-every check; WAITING: the lag wait's end. */
 	int64_t at;
 	uint64_t rv_backwards;	/* the informer's count, last looked at */
+	/*
+	 * The divergence the last verify dump was written for (its keys and
+	 * classes, add_keys()'s JSON), or NULL since the cache was last
+	 * equal: a lasting divergence is dumped once, and again only when it
+	 * changes, so the first dump (the one that holds the loss) is not
+	 * pruned by --flight-keep dumps of the same.
+	 */
+	char *dumped;
 };
 
 /* A check's LIST, on the worker. */
@@ -102,8 +110,10 @@ void consumer_release(struct consumer *c)
 	if (c->queued)
 		c->queued->free(c->queued);
 	c->queued = NULL;
-	for (size_t i = 0; i < c->nr; i++)
+	for (size_t i = 0; i < c->nr; i++) {
 		verify_check_release(&c->checks[i].vc);
+		free(c->checks[i].dumped);
+	}
 	free(c->checks);
 	free(c->listeners);
 	c->checks = NULL;
@@ -160,17 +170,33 @@ static void add_keys(struct json_object *a, const struct verify_diff *d, size_t 
 	}
 }
 
-/* A check found informer i's cache divergent: the trigger, with its keys. */
-static void flight_verified(struct consumer *c, const struct verify_report *r)
+/*
+ * A check of informer i: when its cache is divergent, and not as it was
+ * at the last dump, the trigger, with its keys.
+ */
+static void flight_verified(struct consumer *c, size_t i, const struct verify_report *r)
 {
+	struct consumer_check *ck = &c->checks[i];
 	struct json_object *keys;
 
-	if (!c->flight || !(c->dump_on & DUMP_ON_VERIFY) || verify_equal(r))
+	if (!c->flight || !(c->dump_on & DUMP_ON_VERIFY))
 		return;
+	if (verify_equal(r)) {
+		free(ck->dumped);
+		ck->dumped = NULL;
+		return;
+	}
 	keys = json_object_new_array();
 	add_keys(keys, r->missing, r->nmissing, "missing");
 	add_keys(keys, r->extra, r->nextra, "extra");
 	add_keys(keys, r->stale, r->nstale, "stale");
+	const char *now = json_object_to_json_string_ext(keys, JSON_C_TO_STRING_PLAIN);
+	if (ck->dumped && !strcmp(ck->dumped, now)) {
+		json_object_put(keys);
+		return;
+	}
+	free(ck->dumped);
+	ck->dumped = xstrdup(now);
 	flight_on(c, DUMP_ON_VERIFY, "verify", keys);
 }
 
@@ -295,7 +321,7 @@ static int check_finish(struct consumer *c, size_t i, bool caught_up)
 	verify_check_finish(&ck->vc, caught_up, &report);
 	metrics_verified(c->metrics, i, &report);
 	metrics_tick(c->metrics, c->session, true);
-	flight_verified(c, &report);
+	flight_verified(c, i, &report);
 	if (ret >= 0 && c->ops->verified(c->ctx, i, &report, NULL) < 0)
 		ret = -1;
 	verify_report_release(&report);
