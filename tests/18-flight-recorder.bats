@@ -64,6 +64,13 @@ relisted() { file_has "$ERR" 'relist'; }
 	zcat "$dump" | jq -s -e 'map(select(has("trigger"))) | length == 1 and
 		.[0].trigger == "verify" and .[0].keys == [{"key":"default/app","class":"stale"}] and
 		(.[0].time | test("T"))' >/dev/null
+	# one timeline: "started" is t = 0 of its records, so started + the
+	# trigger's t is the trigger's time (to the ms written, and a ms of rounding)
+	zcat "$dump" | jq -s -e '
+		def ms: sub("(?<s>\\.[0-9]+)?Z$"; "Z") as $z | ($z | fromdateiso8601) * 1000 +
+			((capture("\\.(?<f>[0-9]{3})") | .f | tonumber) // 0);
+		(.[0].started | ms) as $s | (map(select(has("trigger"))) | .[0]) as $tr |
+		(($tr.time | ms) - $s - $tr.t) | fabs <= 2' >/dev/null
 	# no credentials
 	run ! zgrep -qiE 'authorization|bearer|token' "$dump"
 	# at the trigger, the cache lacks the change: its old resourceVersion

@@ -1910,7 +1910,10 @@ static int dump_write(struct flight *f, struct dump *d, char **path, struct errb
 	int fd = dump_create(f, &d->tr, &tmp, err);
 	if (fd < 0)
 		return -1;
-	recording_line_header(&head, f->o.info);
+	/* "started": the wall time of t = 0, the recorder's start */
+	struct recording_info info = *f->o.info;
+	info.started_wall_ms = d->tr.wall - d->tr.t;
+	recording_line_header(&head, &info);
 	dump_order(f, d);
 	gzFile gz = gzdopen(fd, "wb6");
 	if (!gz) {

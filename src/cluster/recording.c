@@ -78,7 +78,7 @@ static struct json_object *header_json(const struct recording_info *info)
 	struct json_object *h = json_object_new_object(), *res = json_object_new_array();
 	char now[32];
 
-	format_time_rfc3339(wall_ms(), now);
+	format_time_rfc3339(info->started_wall_ms ? info->started_wall_ms : wall_ms(), now);
 	json_object_object_add(h, "kinfRecording", json_object_new_int(1));
 	json_object_object_add(h, "kinf", json_object_new_string(KINF_VERSION));
 	json_object_object_add(h, "started", json_object_new_string(now));

@@ -73,6 +73,12 @@ struct recording_info {
 	const char *client_go;		/* the client-go profile's version */
 	const char *fifo;		/* the queue, as fifo_kind_name() names it */
 	bool streaming_list;
+	/*
+	 * Writing: the wall time (ms) of t = 0, written as "started"; 0:
+	 * now.  A flight dump's is the recorder's start, so that its records'
+	 * times and its trigger's are on one timeline.
+	 */
+	int64_t started_wall_ms;
 	/* Each as discovery described it. */
 	const struct api_resource *const *resources;
 	size_t nr;
