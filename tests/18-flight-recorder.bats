@@ -62,7 +62,9 @@ relisted() { file_has "$ERR" 'relist'; }
 		length == 1 and .[0].reason == "verify" and .[0].path == $p' "$OUT" >/dev/null
 	# the trigger is in it: reason, keys, time
 	zcat "$dump" | jq -s -e 'map(select(has("trigger"))) | length == 1 and
-		.[0].trigger == "verify" and .[0].keys == [{"key":"default/app","class":"stale"}] and
+		.[0].trigger == "verify" and (.[0].keys | map({key, class})) ==
+		[{"key":"default/app","class":"stale"}] and
+		(.[0].keys[0] | .cacheRV != .serverRV and .cacheRV and .serverRV) and
 		(.[0].time | test("T"))' >/dev/null
 	# one timeline: "started" is t = 0 of its records, so started + the
 	# trigger's t is the trigger's time (to the ms written, and a ms of rounding)
@@ -77,9 +79,15 @@ relisted() { file_has "$ERR" 'relist'; }
 	server_rv=$(sim_oracle configmaps | jq -r '.items."default/app"')
 	run --separate-stderr kinf replay "$dump" --at trigger -o json --dump-cache "$BATS_TEST_TMPDIR/at.json"
 	assert_status 0
-	[[ $output == *'default/app stale: cache rv '* ]]
 	cache_rv=$(jq -r '."default/app"' "$BATS_TEST_TMPDIR/at.json")
 	[ -n "$cache_rv" ] && [ "$cache_rv" != "$server_rv" ]
+	# what each side had at the trigger: the replayed cache against the server
+	jq -e --arg c "$cache_rv" --arg s "$server_rv" 'select(.type == "Trigger") |
+		.trigger == "verify" and .keys == [{"key":"default/app","class":"stale",
+		"cacheRV":$c,"serverRV":$s}]' <<<"${lines[-1]}" >/dev/null
+	run --separate-stderr kinf replay "$dump" --at trigger
+	assert_status 0
+	[[ $output == *"default/app stale: cache rv $cache_rv, server rv $server_rv"* ]]
 	# the relist that followed is in it, after the trigger ...
 	zcat "$dump" | jq -s -e '(map(select(has("trigger"))) | .[0].t) as $t |
 		any(.[]; has("stream") and .t > $t and (.get | test("sendInitialEvents=true|limit=")))' >/dev/null

@@ -452,7 +452,7 @@ static const struct option replay_options[] = {
 		   COMPLETE_NONE),
 	OPT_STRING(0, "at", &r_o.at, "WHEN",
 		   "trigger: replay a flight recorder's dump only as far as its trigger, and print "
-		   "the trigger's keys as the cache had them", COMPLETE_NONE),
+		   "the trigger's keys as the cache had them, against the server", COMPLETE_NONE),
 	OPT_STRING(0, "client-go", &informer_flags.client_go, "VERSION",
 		   "replay as this client-go would have (default: the one recorded)",
 		   COMPLETE_CLIENT_GO),
@@ -584,26 +584,59 @@ static int replay_session_open(struct session *s, const struct session_opts *so,
 
 /*
  * --at trigger: the trigger, then each of its keys as the cache has it
- * (its resourceVersion, or absent), for every informer of the session.
+ * (its resourceVersion, or absent) against what the server had at the
+ * trigger (the dump's serverRV; none in a dump before they were kept),
+ * for every informer of the session: a line each, or with -o json one
+ * JSON object, the trigger record with "cacheRV" the replayed cache's.
  */
-static void print_trigger(struct session *s, struct json_object *trigger)
+static void print_trigger(struct session *s, struct json_object *trigger, bool json)
 {
 	struct json_object *keys = json_get_array(trigger, "keys");
 	size_t n = keys ? json_object_array_length(keys) : 0;
+	struct json_object *out = json_object_new_array();
 
-	printf("trigger: %s at %s, %zu key%s\n", json_get_str(trigger, "trigger", "?"),
-	       json_get_str(trigger, "time", "?"), n, n == 1 ? "" : "s");
+	if (!json)
+		printf("trigger: %s at %s, %zu key%s\n", json_get_str(trigger, "trigger", "?"),
+		       json_get_str(trigger, "time", "?"), n, n == 1 ? "" : "s");
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *k = json_object_array_get_idx(keys, i);
-		const char *key = json_get_str(k, "key", "");
+		const char *key = json_get_str(k, "key", ""), *class = json_get_str(k, "class", "?");
+		const char *srv = json_get_str(k, "serverRV", NULL);
+		/* a dump that kept the sides: either member there (an extra has no serverRV) */
+		bool sides = json_get(k, "serverRV") || json_get(k, "cacheRV");
 		for (size_t j = 0; j < s->nr; j++) {
 			struct kobj *obj = store_get(informer_store(s->informers[j]), key);
-			printf("%s%s%s %s: cache %s%s\n", s->nr > 1 ? s->resources[j]->name : "",
-			       s->nr > 1 ? " " : "", key, json_get_str(k, "class", "?"),
-			       obj ? "rv " : "", obj ? obj->rv : "absent");
+			struct json_object *row = json_object_new_object();
+			json_object_object_add(row, "key", json_object_new_string(key));
+			json_object_object_add(row, "class", json_object_new_string(class));
+			if (s->nr > 1)
+				json_object_object_add(row, "resource",
+						       json_object_new_string(s->resources[j]->name));
+			json_object_object_add(row, "cacheRV", obj ? json_object_new_string(obj->rv) : NULL);
+			if (sides)
+				json_object_object_add(row, "serverRV", srv ? json_object_new_string(srv) : NULL);
+			json_object_array_add(out, row);
+			if (!json)
+				printf("%s%s%s %s: cache %s%s%s%s%s\n", s->nr > 1 ? s->resources[j]->name : "",
+				       s->nr > 1 ? " " : "", key, class, obj ? "rv " : "",
+				       obj ? obj->rv : "absent", sides ? ", server " : "",
+				       sides && srv ? "rv " : "", sides ? (srv ? srv : "absent") : "");
 			kobj_unref(obj);
 		}
 	}
+	if (json) {
+		struct json_object *t = json_object_new_object();
+		json_object_object_add(t, "type", json_object_new_string("Trigger"));
+		json_object_object_add(t, "trigger",
+				       json_object_new_string(json_get_str(trigger, "trigger", "?")));
+		json_object_object_add(t, "time",
+				       json_object_new_string(json_get_str(trigger, "time", "")));
+		json_object_object_add(t, "keys", json_object_get(out));
+		printf("%s\n", json_object_to_json_string_ext(t, JSON_C_TO_STRING_PLAIN |
+							      JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(t);
+	}
+	json_object_put(out);
 	fflush(stdout);
 }
 
@@ -684,7 +717,7 @@ static int run_replay(int argc, const char **argv)
 	if (!ret && !o.quiet)
 		fprintf(stderr, "kinf: replay: the recording ends here\n");
 	if (r_o.at && !ret)
-		print_trigger(&s, trigger);
+		print_trigger(&s, trigger, out.output == OUTPUT_JSON);
 	session_close(&s);
 out:
 	replay_free(rp);

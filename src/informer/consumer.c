@@ -21,6 +21,7 @@
 #include "cluster/http.h"
 #include "informer/verify_check.h"
 #include "lib/stop.h"
+#include "lib/strbuf.h"
 #include "lib/util.h"
 
 enum check_state {
@@ -38,7 +39,7 @@ struct consumer_check {
 	uint64_t rv_backwards;	/* the informer's count, last looked at */
 	/*
 	 * The divergence the last verify dump was written for (its keys and
-	 * classes, add_keys()'s JSON), or NULL since the cache was last
+	 * classes, divergence_sig()), or NULL since the cache was last
 	 * equal: a lasting divergence is dumped once, and again only when it
 	 * changes, so the first dump (the one that holds the loss) is not
 	 * pruned by --flight-keep dumps of the same.
@@ -166,8 +167,20 @@ static void add_keys(struct json_object *a, const struct verify_diff *d, size_t 
 		struct json_object *k = json_object_new_object();
 		json_object_object_add(k, "key", json_object_new_string(d[i].key));
 		json_object_object_add(k, "class", json_object_new_string(class));
+		/* what each side had: the cache's resourceVersion, the server's */
+		if (d[i].cache_rv)
+			json_object_object_add(k, "cacheRV", json_object_new_string(d[i].cache_rv));
+		if (d[i].server_rv)
+			json_object_object_add(k, "serverRV", json_object_new_string(d[i].server_rv));
 		json_object_array_add(a, k);
 	}
+}
+
+/* The keys and their classes, one a line: a divergence, whatever the rvs. */
+static void divergence_sig(struct strbuf *sb, const struct verify_diff *d, size_t n, char class)
+{
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(sb, "%c %s\n", class, d[i].key);
 }
 
 /*
@@ -186,17 +199,20 @@ static void flight_verified(struct consumer *c, size_t i, const struct verify_re
 		ck->dumped = NULL;
 		return;
 	}
+	struct strbuf sig = STRBUF_INIT;
+	divergence_sig(&sig, r->missing, r->nmissing, 'm');
+	divergence_sig(&sig, r->extra, r->nextra, 'e');
+	divergence_sig(&sig, r->stale, r->nstale, 's');
+	if (ck->dumped && !strcmp(ck->dumped, sig.buf)) {
+		strbuf_release(&sig);
+		return;
+	}
+	free(ck->dumped);
+	ck->dumped = strbuf_detach(&sig, NULL);
 	keys = json_object_new_array();
 	add_keys(keys, r->missing, r->nmissing, "missing");
 	add_keys(keys, r->extra, r->nextra, "extra");
 	add_keys(keys, r->stale, r->nstale, "stale");
-	const char *now = json_object_to_json_string_ext(keys, JSON_C_TO_STRING_PLAIN);
-	if (ck->dumped && !strcmp(ck->dumped, now)) {
-		json_object_put(keys);
-		return;
-	}
-	free(ck->dumped);
-	ck->dumped = xstrdup(now);
 	flight_on(c, DUMP_ON_VERIFY, "verify", keys);
 }
 
