@@ -283,10 +283,10 @@ churn_done() { simctl GET /churn | jq -e '.running == false' >/dev/null; }
 	jq -e 'has("default/unseen") and length == 4' "$BATS_TEST_TMPDIR/c.json" >/dev/null
 }
 
-@test "flight recorder: with --controller, an unseen state writes a dump, reason controller-unseen" {
+@test "flight recorder: with --controller, a coalesced state writes a dump, reason controller-coalesced" {
 	sim_start --pods 1 --deployments 0
 	start_watch pods --controller --reconcile-time 3s --flight-recorder 2m --flight-tail 1s \
-		--dump-on controller-unseen -o json --events
+		--dump-on controller-coalesced -o json --events
 	wait_until 20 synced
 	# the initial list's Reconcile ends: the key is idle again
 	wait_until 20 jq -e -s 'any(.[]; .type == "ReconcileDone")' "$OUT"
@@ -297,10 +297,45 @@ churn_done() { simctl GET /churn | jq -e '.running == false' >/dev/null; }
 	wait_until 20 ndumps 1
 	stop_watch
 	jq -e -s 'any(.[]; .type == "ReconcileStart" and (.unseen | length) > 0)' "$OUT" >/dev/null
-	[[ $(basename "$(dumps)") =~ ^kinf-[0-9]{8}T[0-9]{6}Z-controller-unseen\.rec\.gz$ ]]
+	[[ $(basename "$(dumps)") =~ ^kinf-[0-9]{8}T[0-9]{6}Z-controller-coalesced\.rec\.gz$ ]]
 	zcat "$(dumps)" | jq -s -e 'map(select(has("trigger"))) | length == 1 and
-		.[0].trigger == "controller-unseen" and .[0].keys == [{"key":"default/pod-0","class":"unseen"}]' >/dev/null
-	[ "$(grep -c 'flight recorder: controller-unseen: wrote' "$ERR")" -eq 1 ]
+		.[0].trigger == "controller-coalesced" and .[0].keys == [{"key":"default/pod-0","class":"unseen"}]' >/dev/null
+	[ "$(grep -c 'flight recorder: controller-coalesced: wrote' "$ERR")" -eq 1 ]
+}
+
+update_pod() {	# update_pod NAME N
+	simctl POST /update "{\"resource\":\"pods\",\"namespace\":\"default\",\"name\":\"$1\",\"patch\":{\"metadata\":{\"labels\":{\"n\":\"$2\"}}}}" >/dev/null
+}
+
+@test "flight recorder: controller-unseen fires for states of an object gone before any Reconcile read them, not for coalescing" {
+	sim_start --pods 2 --namespaces 0 --deployments 0
+	start_watch pods --controller --reconcile-time 3s --flight-recorder 2m --flight-tail 1s \
+		--dump-on controller-unseen -o json --events
+	wait_until 20 synced
+	wait_until 30 jq -e -s '[.[] | select(.type == "ReconcileDone")] | length >= 2' "$OUT"
+	local a b
+	a=$(jq -r -s '[.[] | select(.type == "ReconcileDone") | .key] | .[0]' "$OUT")
+	b=$(jq -r -s '[.[] | select(.type == "ReconcileDone") | .key] | .[1]' "$OUT")
+	# a's Reconcile runs for 3 s; meanwhile a coalesces (routine), and b
+	# changes twice and is deleted: its Reconcile will find it gone
+	update_pod "${a#*/}" 1
+	wait_until 20 jq -e -s --arg k "$a" 'map(select(.type == "ReconcileStart" and .key == $k)) | length >= 2' "$OUT"
+	update_pod "${a#*/}" 2
+	update_pod "${a#*/}" 3
+	update_pod "${b#*/}" 1
+	update_pod "${b#*/}" 2
+	simctl POST /delete "{\"resource\":\"pods\",\"namespace\":\"default\",\"name\":\"${b#*/}\"}" >/dev/null
+	wait_until 30 ndumps 1
+	# a's coalesced states came to a Reconcile that read a: that is no dump
+	wait_until 30 jq -e -s --arg k "$a" 'any(.[]; .type == "ReconcileStart" and .key == $k and
+		(.unseen | length) > 0)' "$OUT"
+	stop_watch
+	[ "$(dumps | wc -l)" -eq 1 ]
+	[[ $(basename "$(dumps)") =~ -controller-unseen\.rec\.gz$ ]]
+	zcat "$(dumps)" | jq -s -e --arg k "$b" 'map(select(has("trigger"))) |
+		.[0].keys == [{"key":$k,"class":"unseen"}]' >/dev/null
+	jq -e -s --arg k "$b" 'any(.[]; .type == "ReconcileStart" and .key == $k and
+		.readResourceVersion == null and (.unseen | length) > 0)' "$OUT" >/dev/null
 }
 
 @test "flight recorder: an unwritable --flight-dir is one line and status 2, before anything starts" {

@@ -59,17 +59,26 @@ static int64_t live_clock(void *ctx)
 	return mono_ms();
 }
 
-/* A Reconcile read past states of its key: the flight recorder's trigger. */
+/*
+ * A Reconcile read past states of its key: the flight recorder's trigger,
+ * controller-coalesced for any (a level-triggered controller coalesces
+ * as a matter of course), controller-unseen only when it found the
+ * object gone, so that what it missed is lost to it for good.
+ */
 static void flight_unseen(struct controller_run *run, const struct ctl_record *r)
 {
-	if (!run->flight || !(run->dump_on & DUMP_ON_CONTROLLER_UNSEEN) ||
-	    r->type != CTL_RECONCILE_START || !r->nr_unseen)
+	if (!run->flight || r->type != CTL_RECONCILE_START || !r->nr_unseen)
+		return;
+	const char *reason = !r->read_rv && (run->dump_on & DUMP_ON_CONTROLLER_UNSEEN)
+		? "controller-unseen" : (run->dump_on & DUMP_ON_CONTROLLER_COALESCED)
+		? "controller-coalesced" : NULL;
+	if (!reason)
 		return;
 	struct json_object *keys = json_object_new_array(), *k = json_object_new_object();
 	json_object_object_add(k, "key", json_object_new_string(r->key));
 	json_object_object_add(k, "class", json_object_new_string("unseen"));
 	json_object_array_add(keys, k);
-	flight_trigger(run->flight, "controller-unseen", keys);
+	flight_trigger(run->flight, reason, keys);
 }
 
 static void on_record(void *ctx, const struct ctl_record *r)

@@ -58,8 +58,9 @@ int64_t controller_base_ms(const char *started);
 /*
  * The flight recorder (cluster/flight.h; borrowed, outlives the run), or
  * NULL: a Reconcile that starts with states no Reconcile read (unseen)
- * triggers a dump, reason controller-unseen, when dump_on (an enum
- * dump_on mask) has DUMP_ON_CONTROLLER_UNSEEN.
+ * triggers a dump, reason controller-unseen when it finds the object
+ * gone and dump_on (an enum dump_on mask) has DUMP_ON_CONTROLLER_UNSEEN,
+ * else controller-coalesced when it has DUMP_ON_CONTROLLER_COALESCED.
  */
 void controller_run_set_flight(struct controller_run *run, struct flight *flight,
 			       unsigned dump_on);

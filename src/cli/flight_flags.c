@@ -29,13 +29,15 @@ const struct option flight_options[] = {
 		"keep at most N dumps in --flight-dir, removing the oldest (default 20)"),
 	OPT_STRING(0, "dump-on", &flight_flags.dump_on, "TRIGGERS",
 		   "what writes a dump: verify, relist, rv-regression, watch-error, "
-		   "controller-unseen (needs --controller: an unseen state) "
+		   "controller-unseen (needs --controller: states no Reconcile read, of an "
+		   "object gone), controller-coalesced (any state no Reconcile read) "
 		   "(default verify,relist,rv-regression)", COMPLETE_DUMP_ON),
 	OPT_END(),
 };
 
 const char *const flight_dump_on_names[] = {
-	"verify", "relist", "rv-regression", "watch-error", "controller-unseen", NULL,
+	"verify", "relist", "rv-regression", "watch-error", "controller-unseen",
+	"controller-coalesced", NULL,
 };
 
 /* --dump-on's comma list into a mask; -1 with *bad (static) on a name it lacks. */
@@ -80,10 +82,13 @@ void flight_flags_check(const struct command *cmd, bool controller)
 	f->dump_mask = DUMP_ON_DEFAULT;
 	if (f->dump_on && parse_dump_on(f->dump_on, &f->dump_mask, &bad) < 0)
 		usage_error(cmd, "unknown trigger '%s' in --dump-on (verify, relist, "
-			    "rv-regression, watch-error, controller-unseen)", bad);
+			    "rv-regression, watch-error, controller-unseen, "
+			    "controller-coalesced)", bad);
 	/* it would never fire: said now rather than waited for in vain */
 	if ((f->dump_mask & DUMP_ON_CONTROLLER_UNSEEN) && !controller)
 		usage_error(cmd, "--dump-on controller-unseen needs --controller");
+	if ((f->dump_mask & DUMP_ON_CONTROLLER_COALESCED) && !controller)
+		usage_error(cmd, "--dump-on controller-coalesced needs --controller");
 	if (f->keep == -1)
 		f->keep = 20;
 	if (f->keep < 0)

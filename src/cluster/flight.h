@@ -80,7 +80,14 @@ enum dump_on {
 	DUMP_ON_RELIST = 1 << 1,		/* a relist changed, added or deleted keys */
 	DUMP_ON_RV_REGRESSION = 1 << 2,		/* a resourceVersion went back */
 	DUMP_ON_WATCH_ERROR = 1 << 3,		/* a watch failed */
-	DUMP_ON_CONTROLLER_UNSEEN = 1 << 4,	/* --controller: a state no Reconcile read */
+	/*
+	 * --controller: states no Reconcile read of an object the cache no
+	 * longer holds (the Reconcile found it gone): lost to the controller
+	 * for good.
+	 */
+	DUMP_ON_CONTROLLER_UNSEEN = 1 << 4,
+	/* --controller: any state no Reconcile read (routine coalescing too) */
+	DUMP_ON_CONTROLLER_COALESCED = 1 << 5,
 };
 #define DUMP_ON_DEFAULT (DUMP_ON_VERIFY | DUMP_ON_RELIST | DUMP_ON_RV_REGRESSION)
 
