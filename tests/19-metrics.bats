@@ -96,6 +96,22 @@ sample_is() { [ "$(sample "$1" "$2")" = "$3" ]; }
 	sample_is kinf_verify_divergent_keys 'class="extra"' 0
 }
 
+@test "a lost event is told from a lag: once the informer is past it, lost, in the words and kinf_verify_lost_keys" {
+	sim_start --pods 0 --namespaces 0
+	start_watch configmaps --verify-every 1s --lag-wait 1s
+	wait_until 20 sample_is kinf_verify_runs_total 'resource="configmaps"' 1
+	sample_is kinf_verify_lost_keys 'resource="configmaps"' 0
+	simctl POST /silent '{"op":"update","resource":"configmaps","namespace":"default","name":"app-config","patch":{"data":{"lost":"yes"}}}' >/dev/null
+	# nothing after it: the informer has not got there, a lag for all it knows
+	wait_until 20 file_has "$ERR" 'verify: .* 1 stale: default/app-config \(stale\) \(the informer had not caught up'
+	sample_is kinf_verify_lost_keys 'resource="configmaps"' 0
+	# an event after it: the informer is past the lost update, which is lost
+	simctl POST /update '{"resource":"configmaps","namespace":"default","name":"kube-root-ca.crt","patch":{"metadata":{"labels":{"moved":"on"}}}}' >/dev/null
+	wait_until 20 file_has "$ERR" 'verify: .* \(1 lost: the informer is past it and never brought it\)'
+	wait_until 20 sample_is kinf_verify_lost_keys 'resource="configmaps"' 1
+	sample_is kinf_verify_divergent_keys 'class="stale"' 1
+}
+
 @test "/healthz: 200, 503 with the reason while the watch hangs, 200 once it is renewed" {
 	sim_start --pods 2 --bookmark-interval 1
 	start_watch pods --renew-silent 10s

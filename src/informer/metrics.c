@@ -50,6 +50,7 @@ struct figures {
 	uint64_t ends[END__COUNT];
 	uint64_t verify_runs, verify_failures;
 	size_t divergent[3];		/* missing, extra, stale: the last report's */
+	size_t lost;			/* of those, lost, not lagging */
 	/* The consuming thread's bookkeeping. */
 	enum list_cause next_cause;
 	bool listed, watching;
@@ -148,6 +149,7 @@ void metrics_verified(struct metrics *m, size_t i, const struct verify_report *r
 	f->divergent[0] = r->nmissing;
 	f->divergent[1] = r->nextra;
 	f->divergent[2] = r->nstale;
+	f->lost = r->nlost;
 }
 
 /* "pods", "deployments.apps": the resource label. */
@@ -398,6 +400,13 @@ static void render_labelled(struct strbuf *out, const struct view *v)
 			sample_start(out, "kinf_verify_divergent_keys", v, &v->pub[i].f);
 			strbuf_addf(out, ",class=\"%s\"} %zu\n", classes[c], v->pub[i].f.divergent[c]);
 		}
+	family(out, "kinf_verify_lost_keys", "gauge",
+	       "Of the divergent keys, those lost: the informer is past their server "
+	       "resourceVersion (or caught up, for an extra key), so they will not come");
+	for (size_t i = 0; i < v->nr; i++) {
+		sample_start(out, "kinf_verify_lost_keys", v, &v->pub[i].f);
+		strbuf_addf(out, "} %zu\n", v->pub[i].f.lost);
+	}
 }
 
 /* One workqueue figure, read at an offset in struct metrics_workqueue. */

@@ -64,6 +64,12 @@ struct verify_report {
 	/* Filled by the caller: the informer's RV, and whether it reached L. */
 	char *informer_rv;
 	bool caught_up;
+	/*
+	 * Of the divergent keys, those lost, not lagging: missing or stale
+	 * ones whose server resourceVersion the informer has passed (it
+	 * will never bring them), and extra ones once it caught up to L.
+	 */
+	size_t nlost;
 };
 
 /*

@@ -190,6 +190,18 @@ void verify_check_snapshot(struct verify_check *vc)
 	informer_list_cached(vc->session->informers[vc->index], &vc->cached);
 }
 
+/* How many of d[] the informer at rv has passed: their server rv is older. */
+static size_t passed(const char *rv, const struct verify_diff *d, size_t n)
+{
+	size_t lost = 0;
+	int cmp;
+
+	for (size_t i = 0; i < n; i++)
+		if (d[i].server_rv && verify_rv_compare(rv, d[i].server_rv, &cmp) == 0 && cmp >= 0)
+			lost++;
+	return lost;
+}
+
 void verify_check_finish(struct verify_check *vc, bool caught_up,
 			 struct verify_report *out)
 {
@@ -215,6 +227,8 @@ void verify_check_finish(struct verify_check *vc, bool caught_up,
 	informer_get_stats(vc->session->informers[vc->index], &st);
 	out->informer_rv = xstrdup(st.rv);
 	out->caught_up = caught_up;
+	out->nlost = passed(st.rv, out->missing, out->nmissing) +
+		     passed(st.rv, out->stale, out->nstale) + (caught_up ? out->nextra : 0);
 	hashmap_release(&cached);
 	free(cache);
 	kobj_list_release(&vc->cached);

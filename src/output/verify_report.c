@@ -5,6 +5,22 @@
 
 #define SUMMARY_KEYS 10
 
+/*
+ * Lost (the informer is past them: they will not come) told apart from a
+ * lag (the informer had not caught up to the list): ' (...)' after the
+ * counts.
+ */
+static void add_lost_or_lag(struct strbuf *sb, const struct verify_report *r)
+{
+	size_t total = r->nmissing + r->nextra + r->nstale;
+
+	if (r->nlost)
+		strbuf_addf(sb, " (%zu lost: the informer is past %s and never brought %s)",
+			    r->nlost, r->nlost == 1 ? "it" : "them", r->nlost == 1 ? "it" : "them");
+	if (!r->caught_up && (r->nlost < total || !total))
+		strbuf_addf(sb, " (the informer had not caught up to rv %s)", r->list_rv);
+}
+
 void verify_report_text(const char *resource, const struct verify_report *r,
 			struct strbuf *sb)
 {
@@ -16,8 +32,7 @@ void verify_report_text(const char *resource, const struct verify_report *r,
 			    "%zu missing, %zu extra, %zu stale", resource, r->cache_count,
 			    r->informer_rv && *r->informer_rv ? r->informer_rv : "?",
 			    r->server_count, r->list_rv, r->nmissing, r->nextra, r->nstale);
-	if (!r->caught_up)
-		strbuf_addf(sb, " (the informer had not caught up to rv %s)", r->list_rv);
+	add_lost_or_lag(sb, r);
 	strbuf_addch(sb, '\n');
 	for (size_t i = 0; i < r->nmissing; i++)
 		strbuf_addf(sb, "missing  %s  server rv %s\n", r->missing[i].key,
@@ -61,8 +76,8 @@ void verify_report_json(const char *resource, const struct verify_report *r,
 		    verify_equal(r) ? "true" : "false", r->cache_count, r->server_count);
 	add_member(sb, "listResourceVersion", r->list_rv);
 	add_member(sb, "informerResourceVersion", r->informer_rv);
-	strbuf_addf(sb, ",\"caughtUp\":%s,\"ahead\":%zu",
-		    r->caught_up ? "true" : "false", r->ahead);
+	strbuf_addf(sb, ",\"caughtUp\":%s,\"ahead\":%zu,\"lost\":%zu",
+		    r->caught_up ? "true" : "false", r->ahead, r->nlost);
 	add_diffs(sb, "missing", r->missing, r->nmissing);
 	add_diffs(sb, "extra", r->extra, r->nextra);
 	add_diffs(sb, "stale", r->stale, r->nstale);
@@ -87,6 +102,5 @@ void verify_report_summary(const struct verify_report *r, struct strbuf *sb)
 		if (named < total)
 			strbuf_addf(sb, " and %zu more", total - named);
 	}
-	if (!r->caught_up)
-		strbuf_addf(sb, " (the informer had not caught up to rv %s)", r->list_rv);
+	add_lost_or_lag(sb, r);
 }
