@@ -27,7 +27,7 @@ has() { jq -e -s "any(.[]; .type == \"$1\" and (${2:-true}))" "$OUT" >/dev/null;
 # the machine's): what must repeat byte for byte.
 controller_records() {
 	jq -c 'select(.type | IN("Filtered", "Enqueued", "ReconcileStart",
-		"ReconcileDone", "NeverReconciled", "ControllerSummary"))'
+		"ReconcileDone", "NeverReconciled", "StillQueued", "ControllerSummary"))'
 }
 
 # update_many RESOURCE NAME N PATCH-PREFIX — N updates in one curl (one
@@ -128,6 +128,25 @@ teardown() {
 	# pods have no generation: every update is dropped
 	[ "$(jq -s '[.[] | select(.type == "Filtered")] | length' "$OUT")" -eq 3 ]
 	has NeverReconciled '.key == "default/pod-0"'
+}
+
+@test "a key whose Reconcile was still coming at exit is StillQueued, not NeverReconciled" {
+	sim_start --pods 2 --namespaces 0 --deployments 0
+	start_watch pods --controller --reconcile-time 60s -o json --events
+	wait_until 20 has ReconcileStart
+	# one worker, busy for a minute: the other key waits in the queue
+	local busy waiting
+	busy=$(jq -r -s 'map(select(.type == "ReconcileStart")) | .[0].key' "$OUT")
+	waiting=$(jq -r -s --arg b "$busy" '[.[] | select(.type == "Enqueued" and .key != $b)] | .[0].key' "$OUT")
+	[ -n "$waiting" ] && [ "$waiting" != null ]
+	stop_watch
+	has StillQueued ".key == \"$waiting\""
+	run ! has NeverReconciled ".key == \"$waiting\""
+	# as a line
+	start_watch pods --controller --reconcile-time 60s
+	wait_until 20 file_has "$OUT" 'ReconcileStart'
+	stop_watch
+	grep -qE 'StillQueued +default/pod-[01]  rv [0-9]+ still queued at exit' "$OUT"
 }
 
 @test "--controller's flags: bad values are usage errors; without --controller they are refused" {

@@ -54,6 +54,7 @@ static const char *const record_names[CTL__TYPES] = {
 	[CTL_RECONCILE_START] = "ReconcileStart",
 	[CTL_RECONCILE_DONE] = "ReconcileDone",
 	[CTL_NEVER_RECONCILED] = "NeverReconciled",
+	[CTL_STILL_QUEUED] = "StillQueued",
 };
 
 const char *ctl_record_name(enum ctl_record_type type)
@@ -470,9 +471,11 @@ void controller_finish(struct controller *c, bool drain)
 		struct ctl_unseen *unseen;
 		size_t n = take_unseen(c, v[i], true, &unseen);
 		if (n) {
+			/* a key queued or being reconciled at exit had its Reconcile coming */
 			struct ctl_record r = {
-				.type = CTL_NEVER_RECONCILED, .key = v[i]->key,
-				.unseen = unseen, .nr_unseen = n,
+				.type = workqueue_knows(c->q, v[i]->key) ? CTL_STILL_QUEUED
+									  : CTL_NEVER_RECONCILED,
+				.key = v[i]->key, .unseen = unseen, .nr_unseen = n,
 			};
 			emit(c, &r);
 		}

@@ -65,9 +65,13 @@ enum ctl_record_type {
 	CTL_RECONCILE_START,
 	CTL_RECONCILE_DONE,
 	CTL_NEVER_RECONCILED,	/* at the end: states left unread */
+	CTL_STILL_QUEUED,	/* at the end: states left unread, the key queued or running */
 	CTL__TYPES
 };
-/* "Filtered", "Enqueued", "ReconcileStart", "ReconcileDone", "NeverReconciled" */
+/*
+ * "Filtered", "Enqueued", "ReconcileStart", "ReconcileDone",
+ * "NeverReconciled", "StillQueued"
+ */
 const char *ctl_record_name(enum ctl_record_type type);
 
 /* A state of a key that no Reconcile read, and why. */

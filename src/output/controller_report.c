@@ -116,6 +116,18 @@ static void line_never(const struct ctl_record *r, struct strbuf *sb)
 	controller_unseen_text(r->unseen, r->nr_unseen, true, sb);
 }
 
+/* rv 108 still queued at exit */
+static void line_queued(const struct ctl_record *r, struct strbuf *sb)
+{
+	strbuf_adds(sb, "rv ");
+	for (size_t i = 0; i < r->nr_unseen; i++) {
+		if (i)
+			strbuf_adds(sb, i + 1 == r->nr_unseen ? " and " : ", ");
+		strbuf_adds(sb, r->unseen[i].rv);
+	}
+	strbuf_adds(sb, " still queued at exit");
+}
+
 typedef void record_fn(const struct ctl_record *r, struct strbuf *sb);
 
 static record_fn *const line_body[CTL__TYPES] = {
@@ -124,6 +136,7 @@ static record_fn *const line_body[CTL__TYPES] = {
 	[CTL_RECONCILE_START] = line_start,
 	[CTL_RECONCILE_DONE] = line_done,
 	[CTL_NEVER_RECONCILED] = line_never,
+	[CTL_STILL_QUEUED] = line_queued,
 };
 
 void controller_record_line(const struct ctl_record *r, int64_t base_ms, struct strbuf *sb)
@@ -220,6 +233,7 @@ static record_fn *const json_body[CTL__TYPES] = {
 	[CTL_RECONCILE_START] = json_start,
 	[CTL_RECONCILE_DONE] = json_done,
 	[CTL_NEVER_RECONCILED] = json_never,
+	[CTL_STILL_QUEUED] = json_never,
 };
 
 void controller_record_json(const struct ctl_record *r, int64_t base_ms, struct strbuf *sb)
