@@ -44,10 +44,11 @@ sample_is() { [ "$(sample "$1" "$2")" = "$3" ]; }
 	run promtool check metrics <"$BATS_TEST_TMPDIR/metrics"
 	[ "$status" -eq 0 ] || { echo "$output" >&2; false; }
 	[ -z "$output" ] || { echo "$output" >&2; false; }
-	grep -qE '^kinf_cache_objects\{resource="pods",cluster="kube-sim"\} 3$' "$BATS_TEST_TMPDIR/metrics"
-	grep -qE '^kinf_reflector_lists_total\{resource="pods",cluster="kube-sim",cause="initial"\} 1$' "$BATS_TEST_TMPDIR/metrics"
+	grep -qE '^kinf_cache_objects\{resource="pods",kube_cluster="kube-sim"\} 3$' "$BATS_TEST_TMPDIR/metrics"
+	grep -qE '^kinf_build_info\{version="[0-9][^"]*"\} 1$' "$BATS_TEST_TMPDIR/metrics"
+	grep -qE '^kinf_reflector_lists_total\{resource="pods",kube_cluster="kube-sim",cause="initial"\} 1$' "$BATS_TEST_TMPDIR/metrics"
 	# every sample carries both labels, and nothing names an object
-	run ! grep -vE '^#|\{(resource="[^"]+",)?cluster="kube-sim"' "$BATS_TEST_TMPDIR/metrics"
+	run ! grep -vE '^#|^kinf_build_info\{|\{(resource="[^"]+",)?kube_cluster="kube-sim"' "$BATS_TEST_TMPDIR/metrics"
 	run ! grep -E 'pod-0|app-config' "$BATS_TEST_TMPDIR/metrics"
 	# everything else is a 404
 	[ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/")" = 404 ]
@@ -73,7 +74,7 @@ sample_is() { [ "$(sample "$1" "$2")" = "$3" ]; }
 		longest_running_processor_seconds:gauge retries_total:counter; do
 		grep -qx "# TYPE kinf_workqueue_${f%%:*} ${f#*:}" "$BATS_TEST_TMPDIR/metrics"
 	done
-	m=$BATS_TEST_TMPDIR/metrics l='resource="pods",cluster="kube-sim"'
+	m=$BATS_TEST_TMPDIR/metrics l='resource="pods",kube_cluster="kube-sim"'
 	grep -qx "kinf_workqueue_adds_total{$l} 5" "$m"
 	grep -qx "kinf_workqueue_depth{$l} 0" "$m"
 	grep -qx "kinf_workqueue_retries_total{$l} 0" "$m"

@@ -268,13 +268,17 @@ static void family(struct strbuf *out, const char *name, const char *type, const
 	strbuf_addf(out, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
-/* `name{resource="pods",cluster="kind"` — the caller adds more and the `}`. */
+/*
+ * `name{resource="pods",kube_cluster="kind"` — the caller adds more and
+ * the `}`.  Not "cluster": Prometheus' own target labels often are, and
+ * a scraped label of the same name would be renamed exported_cluster.
+ */
 static void sample_start(struct strbuf *out, const char *name, const struct view *v,
 			 const struct figures *f)
 {
 	strbuf_addf(out, "%s{resource=\"", name);
 	add_label_value(out, f->resource);
-	strbuf_adds(out, "\",cluster=\"");
+	strbuf_adds(out, "\",kube_cluster=\"");
 	add_label_value(out, v->cluster);
 	strbuf_addch(out, '"');
 }
@@ -506,9 +510,13 @@ void metrics_render(struct metrics *m, struct strbuf *out)
 	render_labelled(out, &v);
 	render_workqueues(out, &v);
 	family(out, "kinf_flight_recorder_dumps_total", "counter", "Flight-recorder dumps written");
-	strbuf_adds(out, "kinf_flight_recorder_dumps_total{cluster=\"");
+	strbuf_adds(out, "kinf_flight_recorder_dumps_total{kube_cluster=\"");
 	add_label_value(out, v.cluster);
 	strbuf_addf(out, "\"} %llu\n", (unsigned long long)v.dumps);
+	family(out, "kinf_build_info", "gauge", "kinf's version, as the value 1's label");
+	strbuf_adds(out, "kinf_build_info{version=\"");
+	add_label_value(out, KINF_VERSION);
+	strbuf_adds(out, "\"} 1\n");
 	free(v.pub);
 }
 

@@ -163,7 +163,7 @@ TEST(metrics_before_any_informer_reported)
 	strbuf_reset(&sb);
 	metrics_count_dump(m);
 	metrics_render(m, &sb);
-	CHECK(strstr(sb.buf, "\nkinf_flight_recorder_dumps_total{cluster=\"\"} 1\n") != NULL);
+	CHECK(strstr(sb.buf, "\nkinf_flight_recorder_dumps_total{kube_cluster=\"\"} 1\n") != NULL);
 	CHECK(strstr(sb.buf, "# TYPE kinf_verify_divergent_keys gauge\n") != NULL);
 	/* no informer: no workqueue families at all */
 	CHECK(strstr(sb.buf, "workqueue") == NULL);
