@@ -97,7 +97,7 @@ teardown() {
 	wait_until 20 file_has "$OUT" 'Filtered'
 	stop_watch
 	cat "$OUT"
-	grep -qE "Filtered +default/web  Updated rv $rv dropped by generation" "$OUT"
+	grep -qE "Filtered +default/web  Update rv $rv dropped by generation" "$OUT"
 	grep -qE "NeverReconciled +default/web  rv $rv never reconciled: filtered by generation" "$OUT"
 	[ "$(count_lines "$OUT" 'ReconcileStart')" -eq 1 ]
 	grep -q 'kinf: controller: .* 1 filtered, .* 1 reconciles' "$ERR"

@@ -239,6 +239,12 @@ static void start_workers(struct controller *c)
 	}
 }
 
+/* The event controller-runtime's handler gets for a handler call. */
+static const char *event_name(const struct notification *n)
+{
+	return n->kind == NOTIFY_ADD ? "Create" : n->kind == NOTIFY_UPDATE ? "Update" : "Delete";
+}
+
 static void enqueued(struct controller *c, const char *key, enum wq_add how,
 		     const char *cause, int64_t after, const struct notification *n)
 {
@@ -249,6 +255,8 @@ static void enqueued(struct controller *c, const char *key, enum wq_add how,
 	if (n) {
 		r.object = n->delta.obj->key;
 		r.delta = delta_type_name(n->delta.type);
+		r.event = event_name(n);
+		r.initial = n->kind == NOTIFY_ADD && n->delta.initial_list;
 		r.rv = n->delta.obj->rv;
 		r.state_unknown = n->delta.tombstone;
 	}
@@ -411,6 +419,8 @@ void controller_note(struct controller *c, const struct notification *n)
 			.type = CTL_FILTERED, .key = n->delta.obj->key,
 			.object = n->delta.obj->key,
 			.delta = delta_type_name(n->delta.type), .rv = n->delta.obj->rv,
+			.event = event_name(n),
+			.initial = n->kind == NOTIFY_ADD && n->delta.initial_list,
 			.predicate = sb->buf,
 		};
 		if (own)

@@ -89,6 +89,12 @@ struct ctl_record {
 	const char *object;
 	/* The delta behind it, or NULL (a timer: a delayed add's end). */
 	const char *delta;		/* "Added", "Updated", ... */
+	/*
+	 * ... and the event controller-runtime's handler was given for it:
+	 * "Create", "Update" or "Delete"; initial: a Create of the initial list.
+	 */
+	const char *event;
+	bool initial;
 	const char *rv;			/* its object's resourceVersion */
 	bool state_unknown;		/* a tombstone's Delete */
 	const char *predicate;		/* Filtered: the term that dropped it */

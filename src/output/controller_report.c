@@ -57,9 +57,17 @@ void controller_unseen_text(const struct ctl_unseen *u, size_t n, bool at_end,
 	free(done);
 }
 
+/* The event, as controller-runtime names it: "Create (initial list)", "Update". */
+static const char *event_text(const struct ctl_record *r)
+{
+	if (!r->event)
+		return r->delta;
+	return r->initial ? "Create (initial list)" : r->event;
+}
+
 static void line_filtered(const struct ctl_record *r, struct strbuf *sb)
 {
-	strbuf_addf(sb, "%s rv %s dropped by %s", r->delta, r->rv, r->predicate);
+	strbuf_addf(sb, "%s rv %s dropped by %s", event_text(r), r->rv, r->predicate);
 }
 
 static void line_enqueued(const struct ctl_record *r, struct strbuf *sb)
@@ -72,7 +80,7 @@ static void line_enqueued(const struct ctl_record *r, struct strbuf *sb)
 		return;
 	}
 	if (r->delta)
-		strbuf_addf(sb, " (%s rv %s%s)", r->delta, r->rv,
+		strbuf_addf(sb, " (%s rv %s%s)", event_text(r), r->rv,
 			    r->state_unknown ? ", DeleteStateUnknown" : "");
 	else
 		strbuf_addf(sb, " (%s)", r->cause);
@@ -179,9 +187,17 @@ static void json_head(struct strbuf *sb, int64_t ms, const char *type)
 	member(sb, "type", type);
 }
 
+/* "event":"Create","initialList":true, beside the delta's type */
+static void json_event(const struct ctl_record *r, struct strbuf *sb)
+{
+	member(sb, "event", r->event);
+	strbuf_addf(sb, ",\"initialList\":%s", r->initial ? "true" : "false");
+}
+
 static void json_filtered(const struct ctl_record *r, struct strbuf *sb)
 {
 	member(sb, "delta", r->delta);
+	json_event(r, sb);
 	member(sb, "resourceVersion", r->rv);
 	member(sb, "predicate", r->predicate);
 }
@@ -194,6 +210,7 @@ static void json_enqueued(const struct ctl_record *r, struct strbuf *sb)
 		strbuf_addf(sb, ",\"afterMs\":%lld", (long long)r->after_ms);
 	if (r->delta) {
 		member(sb, "delta", r->delta);
+		json_event(r, sb);
 		member(sb, "resourceVersion", r->rv);
 		strbuf_addf(sb, ",\"deleteStateUnknown\":%s",
 			    r->state_unknown ? "true" : "false");
