@@ -110,6 +110,26 @@ aligned() {
 	[ "$status" -eq 2 ]
 }
 
+# kinf watch's own output: the initial list held, as line output's.
+@test "watch -o custom-columns: the initial list's rows in one width, a later wider row widens the column from there" {
+	sim_start --pods 3
+	simctl POST /create '{"resource":"pods","object":{"metadata":{"name":"zz-a-pod-with-a-longer-name","namespace":"default"}}}' >/dev/null
+	start_watch pods -o custom-columns=NAME:.metadata.name,PHASE:.status.phase
+	wait_until 20 synced
+	simctl POST /create '{"resource":"pods","object":{"metadata":{"name":"zzz-a-pod-whose-name-is-longer-still","namespace":"default"}}}' >/dev/null
+	simctl POST /create '{"resource":"pods","object":{"metadata":{"name":"zzzz","namespace":"default"}}}' >/dev/null
+	wait_until 10 file_has "$OUT" '^zzzz '
+	stop_watch
+	cat "$OUT"
+	# the header and the four listed pods: PHASE in one column
+	[ "$(sed -n '1,5p' "$OUT" | awk '{ print index($0, $2) }' | sort -u | wc -l)" -eq 1 ]
+	grep -qE '^NAME {26}PHASE$' "$OUT"
+	grep -qE '^pod-0 {25}(Running|Pending)$' "$OUT"
+	# the longer one widened it; the row after it keeps that width
+	grep -qE '^zzz-a-pod-whose-name-is-longer-still   [A-Z]' "$OUT"
+	grep -qE '^zzzz {35}[A-Z]' "$OUT"
+}
+
 @test "a custom resource's printer columns give its watch status and its cache table" {
 	sim_start --pods 1
 	run --separate-stderr "$KINF" watch crontabs --kubeconfig "$SIM_KUBECONFIG" --timeout 3s -q -o wide

@@ -271,6 +271,37 @@ start_synced() {
 	wait_screen 'Replaced 3  Sync 3'
 }
 
+# one_column FILE REGEX — the lines of FILE have REGEX's match start at
+# the same place (awk's match: its first column); at least two lines.
+one_column() {
+	awk -v re="$2" 'match($0, re) { at[RSTART] = 1; n++ }
+		END { k = 0; for (a in at) k++; exit !(n >= 2 && k == 1) }' "$1" ||
+		{ echo "# not one column for /$2/:" >&2; sed 's/^/# /' "$1" >&2; return 1; }
+}
+
+# 1.36's ReplacedAll is the widest type: the columns after it hold.
+@test "tui: the delta pane's and the history's columns line up, ReplacedAll beside Updated" {
+	TUI_LINES=50 kinf_in_pane tui pods --client-go 1.36 --kubeconfig "$SIM_KUBECONFIG"
+	wait_screen ' 3 objects.*synced'
+	local rv
+	rv=$(touch_pod charlie)
+	wait_screen "Updated +default/charlie +rv $rv"
+	delta_pane | grep -E '^[0-9:.]+ +(ReplacedAll|Updated) ' >"$BATS_TEST_TMPDIR/deltas"
+	[ "$(wc -l <"$BATS_TEST_TMPDIR/deltas")" -eq 4 ]
+	one_column "$BATS_TEST_TMPDIR/deltas" 'default/'
+	one_column "$BATS_TEST_TMPDIR/deltas" ' rv [0-9]'
+	one_column "$BATS_TEST_TMPDIR/deltas" '  (initial list|watch)'
+	# The detail view's history: the initial list's, then the update's.
+	keys / c h a r l i e Enter
+	wait_screen "filter 'charlie': 1"
+	keys g Enter
+	wait_screen "Pod default/charlie +rv $rv"
+	screen | grep -E '^[ >] [0-9:.]+ +(ReplacedAll|Updated) ' >"$BATS_TEST_TMPDIR/history"
+	[ "$(wc -l <"$BATS_TEST_TMPDIR/history")" -eq 2 ]
+	one_column "$BATS_TEST_TMPDIR/history" 'rv [0-9]'
+	one_column "$BATS_TEST_TMPDIR/history" '  (initial list|watch)'
+}
+
 @test "tui: follows a resize, down to 80x24 and back" {
 	start_synced
 	tmux -L "$TMUX_SOCK" resize-window -x 80 -y 24

@@ -360,3 +360,139 @@ update_shows_name_and_age() {
 		false
 	fi
 }
+
+# make_event NAME REASON MESSAGE UID [SECONDS-AGO]: an Event of pod delta.
+make_event() {
+	local ts
+	ts=$(date -u -d "-${5:-0} seconds" +%Y-%m-%dT%H:%M:%SZ)
+	simctl POST /create "{\"resource\":\"events\",\"object\":{\"metadata\":{\"name\":\"$1\",\"namespace\":\"default\"},\"involvedObject\":{\"kind\":\"Pod\",\"namespace\":\"default\",\"name\":\"delta\",\"uid\":\"$4\"},\"reason\":\"$2\",\"message\":\"$3\",\"type\":\"Normal\",\"source\":{\"component\":\"kubelet\"},\"count\":1,\"firstTimestamp\":\"$ts\",\"lastTimestamp\":\"$ts\"}}" >/dev/null
+}
+
+# The field selectors of the LISTs of events the server was asked for.
+event_selectors() {
+	simctl GET '/requests?verb=list' | jq -r '.[] | select(.resource == "events") | .query.fieldSelector'
+}
+
+@test "tui: d describes a pod as kubectl describe does, with its Events, listed by its uid" {
+	local uid
+	uid=$(make_pod delta | jq -r .metadata.uid)
+	make_event delta.1 Scheduled 'assigned to a node' "$uid" 120
+	make_event delta.2 Pulled 'pulled the image' "$uid" 60
+	# an earlier pod of the same name: not this one's
+	make_event delta.3 Killing 'the other delta' 00000000-0000-0000-0000-000000000000
+	TUI_COLS=200 TUI_LINES=60 start_synced
+	keys / d e l t a Enter
+	wait_screen "filter 'delta': 1"
+	keys g d
+	wait_screen 'Pod default/delta .*DESCRIBE'
+	screen_has '^Name: +delta$'
+	screen_has '^Namespace: +default$'
+	screen_has '^Labels: +app=tui$'
+	screen_has '^Containers:$'
+	screen_has '^    Image: +nginx$'
+	# the Events, the oldest first, as the worker found them
+	wait_screen '^  Normal +Pulled +[0-9]+[smh] +kubelet +pulled the image$'
+	screen_has '^  Type +Reason +Age +From +Message$'
+	screen | grep -A1 -E '^  Normal +Scheduled ' | tail -n1 | grep -q Pulled
+	run ! screen_has 'the other delta'
+	[ "$(event_selectors)" = "involvedObject.name=delta,involvedObject.namespace=default,involvedObject.uid=$uid" ]
+	if command -v kubectl >/dev/null; then
+		# Down to its Events, the lines on screen are kubectl's.
+		kubectl --kubeconfig "$SIM_KUBECONFIG" describe pod delta |
+			sed -n '1,/^Events:/p' | sed 's/ *$//' >"$BATS_TEST_TMPDIR/want"
+		screen | sed -n '4,/^Events:/p' | sed 's/ *$//' >"$BATS_TEST_TMPDIR/got"
+		diff "$BATS_TEST_TMPDIR/want" "$BATS_TEST_TMPDIR/got"
+	fi
+}
+
+@test "tui: d's Events do not hold the screen: keys answer while their LIST hangs, Esc cancels it" {
+	TUI_LINES=50 start_synced
+	simctl POST /faults '{"verb":"list","resource":"events","kind":"hang","seconds":60}' >/dev/null
+	keys g d
+	wait_screen 'Pod default/alpha .*DESCRIBE'
+	# the object's own lines at once, from the cache; its Events to come
+	screen_has '^Name: +alpha$'
+	wait_screen '^Events: +\(fetching from the server'
+	wait_screen '^fetching the Events of default/alpha.*Esc cancels'
+	# The terminal thread answers meanwhile: the YAML, and back.
+	keys y
+	wait_screen '^kind: Pod$'
+	keys d
+	wait_screen '^Events: +\(not fetched: the worker is busy fetching the Events of default/alpha'
+	keys Escape
+	wait_screen 'NAME .*DELTA'
+	# Esc again gives the LIST up: the next d lists at once.
+	keys Escape
+	wait_screen 'cancelled'
+	simctl DELETE /faults >/dev/null
+	keys d
+	wait_screen '^Events: +<none>$'
+	keys q
+	wait_screen 'kinf exited 0'
+	assert_terminal_restored
+}
+
+@test "tui: d on a Secret shows its values by their sizes, as kubectl describe does" {
+	tui_start secrets --kubeconfig "$SIM_KUBECONFIG"
+	wait_screen ' app-secret '
+	keys / a p p - s e c r e t Enter
+	wait_screen "filter 'app-secret': 1"
+	keys g d
+	wait_screen 'Secret default/app-secret .*DESCRIBE'
+	screen_has '^Type: +Opaque$'
+	screen_has '^password: +6 bytes$'
+	screen_has '^username: +5 bytes$'
+	run ! screen_has 'czNjcjN0|YWRtaW4=|s3cr3t'
+	# kubectl shows no Events for a Secret, nor asks for them
+	run ! screen_has '^Events:'
+	[ -z "$(event_selectors)" ]
+}
+
+@test "tui: 0 shows all namespaces, and again the one shown before" {
+	make_pod omega tui ns-1 >/dev/null
+	start_synced -A
+	wait_screen ' 4 objects'
+	keys 0
+	wait_screen 'all namespaces already'
+	keys n n s - 1 Enter
+	wait_screen 'showing ns-1'
+	row_of omega
+	run ! row_of alpha
+	keys 0
+	wait_gone 'showing ns-1'
+	wait_screen 'all namespaces; 0 goes back to ns-1'
+	row_of alpha
+	row_of omega
+	keys 0
+	wait_screen 'showing ns-1'
+	row_of omega
+	run ! row_of alpha
+}
+
+@test "tui: 0 says when the informers hold one namespace only" {
+	start_synced
+	keys 0
+	wait_screen 'the informers watch namespace default only'
+}
+
+# A value of 3,000 characters, no space in it.
+@test "tui: a long value wraps in the detail view, whole; w cuts it with …, and back" {
+	local long
+	long=start-$(printf 'x%.0s' {1..3000})-tail-marker
+	simctl POST /update "{\"resource\":\"pods\",\"namespace\":\"default\",\"name\":\"alpha\",\"patch\":{\"metadata\":{\"annotations\":{\"long\":\"$long\"}}}}" >/dev/null
+	TUI_LINES=60 start_synced
+	keys g y
+	wait_screen 'Pod default/alpha .*YAML'
+	# every character on screen, the lines after the first at its indent
+	wait_screen 'tail-marker$'
+	screen | tr -d ' \n' | grep -qE 'long:start-x{3000}-tail-marker' || { show_screen; false; }
+	screen | grep -qE '^    long: start-x+$'
+	screen | grep -qE '^    x+-tail-marker$'
+	[ "$(widest_line)" -le 100 ]
+	keys w
+	wait_screen 'long lines cut'
+	screen_has '^    long: start-x+…$'
+	run ! screen_has 'tail-marker'
+	keys w
+	wait_screen 'tail-marker$'
+}

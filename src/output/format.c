@@ -255,6 +255,7 @@ void format_release(struct format *f)
 	gotemplate_free(f->gotemplate);
 	free(f->template_text);
 	table_widths_release(&f->widths);
+	table_free(f->held);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -532,6 +533,34 @@ int format_print_one(struct format *f, struct json_object *obj, bool no_headers,
 		     struct strbuf *out, struct errbuf *err)
 {
 	return format_print_watch(f, &obj, 1, 0, no_headers, out, err);
+}
+
+int format_hold(struct format *f, struct json_object *obj, struct errbuf *err)
+{
+	char **cells = xcalloc(f->ncols ? f->ncols : 1, sizeof(*cells));
+	int rc = column_cells(f, obj, cells, err);
+
+	if (rc == 0) {
+		if (!f->held)
+			f->held = table_new((const char *const *)f->headers, f->ncols);
+		table_add_row(f->held, (const char *const *)cells);
+		for (size_t c = 0; c < f->ncols; c++)
+			free(cells[c]);
+	}
+	free(cells);
+	return rc;
+}
+
+void format_print_held(struct format *f, bool no_headers, struct strbuf *out)
+{
+	if (!f->held)
+		return;
+	/* the header first, as format_print_watch() prints it */
+	table_format_remembered(f->held, no_headers || f->printed, &f->widths, out);
+	f->printed += (unsigned)table_rows(f->held);
+	f->last_type = 0;
+	table_free(f->held);
+	f->held = NULL;
 }
 
 /* ---- --sort-by ------------------------------------------------------------ */

@@ -67,6 +67,7 @@ struct format {
 	unsigned printed;		/* objects printed one at a time so far */
 	int last_type;			/* format_print_watch()'s type, last printed */
 	struct table_widths widths;	/* custom columns' so far, one at a time */
+	struct table *held;		/* format_hold()'s rows; NULL: none */
 	/*
 	 * Set by the caller when stdout is a terminal: custom-columns' cells
 	 * and jsonpath's text are then escaped (termsafe.h).  Piped, they
@@ -115,6 +116,16 @@ int format_print_watch(struct format *f, struct json_object *const *objs, size_t
 /* One object so: format_print_watch(f, &obj, 1, 0, ...). */
 int format_print_one(struct format *f, struct json_object *obj, bool no_headers,
 		     struct strbuf *out, struct errbuf *err);
+
+/*
+ * `kinf watch`'s custom columns (its own output, not get -w's): the
+ * initial list's rows are held (format_hold(), its cells made now: -1
+ * with err on a template error) until format_print_held() prints them
+ * all in the widths that fit them all, as the line output holds its
+ * initial lines; format_print_one() goes on from those widths.
+ */
+int format_hold(struct format *f, struct json_object *obj, struct errbuf *err);
+void format_print_held(struct format *f, bool no_headers, struct strbuf *out);
 
 /* Go's json.MarshalIndent(v, "", "    "). */
 void format_json_indent(struct json_object *v, struct strbuf *out);

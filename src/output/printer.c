@@ -99,6 +99,9 @@ struct printer {
 	struct line *held;
 	size_t held_nr, held_alloc, max_rv;
 	size_t synced;		/* resources whose synced notice came */
+	/* custom columns: initial rows held by the format, as line's */
+	bool columns;
+	size_t objects_held;
 	struct errbuf err;	/* OUTPUT_OBJECT's template error */
 	bool failed;
 	bool progress_shown;	/* a progress line waits to be cleared */
@@ -404,6 +407,10 @@ static void release_held(struct printer *p, struct strbuf *sb)
 	if (!p->holding)
 		return;
 	p->holding = false;
+	if (p->columns) {
+		format_print_held(p->opts.format, p->opts.no_headers, sb);
+		return;
+	}
 	if (p->held_nr)
 		print_header_once(p, sb);
 	for (size_t i = 0; i < p->held_nr; i++) {
@@ -454,8 +461,17 @@ static void object_delta(struct printer *p, const struct notification *n,
 			 struct strbuf *sb)
 {
 	struct json_object *tree = kobj_tree(n->delta.obj);
+	int rc;
 
-	if (format_print_one(p->opts.format, tree, p->opts.no_headers, sb, &p->err) < 0)
+	if (p->holding && is_initial(&n->delta) && p->objects_held < HOLD_MAX) {
+		/* custom columns: the initial list's rows sized as one, as line's */
+		rc = format_hold(p->opts.format, tree, &p->err);
+		p->objects_held++;
+	} else {
+		release_held(p, sb);
+		rc = format_print_one(p->opts.format, tree, p->opts.no_headers, sb, &p->err);
+	}
+	if (rc < 0)
 		p->failed = true;
 	json_object_put(tree);
 }
@@ -871,7 +887,9 @@ struct printer *printer_new(enum output_format format,
 	if (!p->opts.out)
 		p->opts.out = stdout;
 	p->wide = format == OUTPUT_WIDE;
-	p->holding = (format == OUTPUT_LINE || format == OUTPUT_WIDE) && opts->resources > 0;
+	p->columns = format == OUTPUT_OBJECT && opts->format->kind == FORMAT_CUSTOM_COLUMNS;
+	p->holding = (format == OUTPUT_LINE || format == OUTPUT_WIDE || p->columns) &&
+		     opts->resources > 0;
 	for (int c = 0; c < COL__COUNT; c++)
 		p->width[c] = line_cols[c].min_width;
 	for (int c = 0; c < COL__COUNT; c++)

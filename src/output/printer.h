@@ -13,6 +13,7 @@
  * Line and wide hold the initial list's lines while opts.resources have
  * not all synced (at most 20,000 lines), so that the column widths fit
  * them; later a KIND or KEY too wide is cut and the RV column widens.
+ * Custom columns hold the initial list's rows so too (format_hold()).
  *
  * Writing: each record is built in a strbuf and written with one fwrite()
  * then fflush(), so a reader like jq sees it at once.  Any write error on

@@ -159,6 +159,30 @@ void draw_fill(int y, int x, int w, int attr, const char *s)
 		mvhline(y, x + used, ' ' | (chtype)attr, w - used);
 }
 
+size_t text_fit(const char *s, size_t len, int w)
+{
+	mbstate_t st;
+	size_t at = 0;
+	int cols = 0;
+
+	memset(&st, 0, sizeof(st));
+	while (at < len) {
+		wchar_t wc;
+		size_t n = mbrtowc(&wc, s + at, len - at, &st);
+		if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
+			memset(&st, 0, sizeof(st));
+			n = 1;
+			wc = L'?';
+		}
+		int cw = wcwidth(wc) < 0 ? 1 : wcwidth(wc);
+		if (at && cols + cw > w)
+			break;
+		cols += cw;
+		at += n;
+	}
+	return at;
+}
+
 int text_wrap(const char *s, int w, int max_lines,
 	      void (*line)(void *ctx, const char *text), void *ctx)
 {

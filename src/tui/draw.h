@@ -72,6 +72,13 @@ int text_width(const char *s);
 void text_mark_cut(char *buf, size_t size);
 
 /*
+ * The bytes of s[0..len) that fit in w columns, on a character's
+ * boundary; at least one character (when len), so that a piece of text
+ * cut by it always moves on.
+ */
+size_t text_fit(const char *s, size_t len, int w);
+
+/*
  * Word wrap: breaks s into lines of at most w columns at spaces (a word
  * wider than w is broken where it must).  Calls line() for each, at most
  * max_lines times; when the text needs more, the last line given ends in

@@ -5,11 +5,12 @@
  * DESIGN (threads): the informers run their own threads and hand this
  * one their notifications through their listeners' buffers.  This — the
  * thread that called tui_run() — is the only one that touches ncurses,
- * the models or stdout, and it never waits for the server: `V`'s LIST and
- * `:`'s discovery run on the consumer's worker thread (informer/consumer.h,
- * lib/worker.h), which touches nothing of the UI and hands its result
- * back through a locked slot and a pipe; the status line says what runs
- * there, and Esc stops it (its transfer ends; its result is dropped).
+ * the models or stdout, and it never waits for the server: `V`'s LIST,
+ * `:`'s discovery and `d`'s Events run on the consumer's worker thread
+ * (informer/consumer.h, lib/worker.h), which touches nothing of the UI
+ * and hands its result back through a locked slot and a pipe; the status
+ * line says what runs there, and Esc stops it (its transfer ends; its
+ * result is dropped).
  * While it runs no tab is added, so the session's arrays hold still.
  * This thread sleeps in poll() on: the terminal (keys, mouse), a
  * self-pipe the signal handlers write to (SIGINT, SIGTERM, SIGHUP end the
@@ -272,19 +273,19 @@ static bool busy(const struct tui *t, char *buf, size_t size)
 			first = i;
 		}
 	}
-	if (t->resolving[0])
-		snprintf(buf, size, "resolving %s%s  Esc cancels", t->resolving, dots(t));
+	if (t->working[0])
+		snprintf(buf, size, "%s%s  Esc cancels", t->working, dots(t));
 	else if (nr == 1)
 		snprintf(buf, size, "verifying %s%s  Esc cancels", t->tabs[first].m.name, dots(t));
 	else if (nr)
 		snprintf(buf, size, "verifying %zu resources%s  Esc cancels", nr, dots(t));
-	return t->resolving[0] || nr;
+	return t->working[0] || nr;
 }
 
 static void draw_status(struct tui *t)
 {
 	int y = t->lines - 1;
-	char buf[512];
+	char buf[sizeof(t->working) + 64];
 
 	if (t->prompt.kind != PROMPT_NONE) {
 		prompt_draw(t, y);
@@ -434,15 +435,14 @@ static void escape(struct tui *t)
 	if (t->view) {
 		t->view = NULL;
 	} else if (consumer_cancel(&t->cons)) {
-		t->resolving[0] = '\0';
+		t->working[0] = '\0';
 		tui_message(t, "cancelled");
 	} else if (filter_active(&tab->filter)) {
 		filter_clear(&tab->filter);
 		tui_filters_changed(t);
 		tui_message(t, "filter cleared");
 	} else if (t->ns_filter[0]) {
-		t->ns_filter[0] = '\0';
-		tui_filters_changed(t);
+		tui_namespace_show(t, "");
 		tui_message(t, "all namespaces");
 	}
 }
@@ -453,7 +453,7 @@ static void escape(struct tui *t)
  * terminal.  open_resource() then finds the answer in memory.
  */
 struct resolve_job {
-	struct worker_job base;
+	struct tui_job base;
 	struct discovery *disco;
 	struct cluster *cluster;
 	struct crd_columns *crds;	/* learns a custom resource's columns */
@@ -480,37 +480,37 @@ static void resolve_free(struct worker_job *job)
 	free(job);
 }
 
+/*
+ * The worker answered: the tab, or why not on the status line, as k9s
+ * says it; the prompt stays closed, so that the next key (q) is a key.
+ */
+static void resolve_done(struct tui *t, struct tui_job *job)
+{
+	struct resolve_job *rj = (struct resolve_job *)job;
+	struct errbuf err = { "" };
+
+	if (rj->rc == 0 && open_resource(t, rj->typed, &err) == 0)
+		return;
+	tui_message(t, "%s", rj->rc < 0 ? rj->err.msg : err.msg);
+}
+
 /* Enter on `:`: the prompt closes; the name goes to the worker. */
 static void resolve_start(struct tui *t)
 {
 	struct resolve_job *rj = xcalloc(1, sizeof(*rj));
+	char what[sizeof(rj->typed) + 16];
 
-	rj->base = (struct worker_job){ .run = resolve_run, .free = resolve_free };
+	rj->base = (struct tui_job){ { .run = resolve_run, .free = resolve_free }, resolve_done };
 	rj->disco = t->session->cluster.disco;
 	rj->cluster = &t->session->cluster;
 	rj->crds = t->crds;
 	snprintf(rj->typed, sizeof(rj->typed), "%s", t->prompt.text);
 	prompt_close(t);
-	if (consumer_submit(&t->cons, &rj->base) < 0) {
-		tui_message(t, "still resolving the last name; Esc cancels it");
+	snprintf(what, sizeof(what), "resolving %s", rj->typed);
+	if (tui_job_submit(t, &rj->base, what) < 0) {
+		tui_message(t, "still %s; Esc cancels it", t->working);
 		free(rj);
-		return;
 	}
-	snprintf(t->resolving, sizeof(t->resolving), "%s", rj->typed);
-}
-
-/*
- * The worker answered: the tab, or why not on the status line, as k9s
- * says it; the prompt stays closed, so that the next key (q) is a key.
- */
-static void resolve_done(struct tui *t, struct resolve_job *rj)
-{
-	struct errbuf err = { "" };
-
-	t->resolving[0] = '\0';
-	if (rj->rc == 0 && open_resource(t, rj->typed, &err) == 0)
-		return;
-	tui_message(t, "%s", rj->rc < 0 ? rj->err.msg : err.msg);
 }
 
 /*
@@ -588,6 +588,33 @@ static void next_pane(struct tui *t, int step)
 	}
 }
 
+/*
+ * `0`, as k9s's: all namespaces, and back to the one shown before.  The
+ * informers watch what they were started with (-n): only what they hold.
+ */
+static void all_namespaces(struct tui *t)
+{
+	char ns[sizeof(t->ns_prev)];
+	const char *scope = t->session->cluster.scope_ns;
+
+	if (t->ns_filter[0]) {
+		tui_namespace_show(t, "");
+		tui_message(t, "all namespaces; 0 goes back to %s", t->ns_prev);
+	} else if (t->ns_prev[0]) {
+		snprintf(ns, sizeof(ns), "%s", t->ns_prev);
+		tui_namespace_show(t, ns);
+		tui_message(t, "namespace %s only; 0 shows all again", ns);
+	} else if (scope) {
+		tui_message(t, "the informers watch namespace %s only (-A: all)", scope);
+		return;
+	} else {
+		tui_message(t, "all namespaces already; n shows one");
+		return;
+	}
+	for (size_t i = 0; i < t->nr; i++)
+		table_to_top(&t->tabs[i]);
+}
+
 /* What no view took; a request the keymap has but nothing here answers is unknown. */
 static void global_request(struct tui *t, enum request req, int key)
 {
@@ -616,14 +643,15 @@ static void global_request(struct tui *t, enum request req, int key)
 	case REQ_FILTER: prompt_open(t, PROMPT_FILTER); break;
 	case REQ_RESOURCE:
 		if (consumer_job_pending(&t->cons))
-			tui_message(t, "resolving %s%s; Esc cancels", t->resolving, dots(t));
+			tui_message(t, "%s%s; Esc cancels", t->working, dots(t));
 		else
 			prompt_open(t, PROMPT_RESOURCE);
 		break;
 	case REQ_NAMESPACE: prompt_open(t, PROMPT_NAMESPACE); break;
-	case REQ_YAML:
+	case REQ_ALL_NAMESPACES: all_namespaces(t); break;
+	case REQ_YAML: case REQ_DESCRIBE:
 		if ((k = selected_key(t)))
-			detail_open(t, t->cur, k, true);
+			detail_open(t, t->cur, k, req == REQ_YAML ? DETAIL_YAML : DETAIL_DESCRIBE);
 		else
 			tui_message(t, "no object under the cursor");
 		break;
@@ -742,10 +770,12 @@ static int on_verified(void *ctx, size_t i, const struct verify_report *r, const
 static void on_job_done(void *ctx, struct worker_job *job)
 {
 	struct tui *t = ctx;
+	struct tui_job *tj = (struct tui_job *)job;
 
-	resolve_done(t, (struct resolve_job *)job);
+	t->working[0] = '\0';
+	tj->done(t, tj);
 	job->free(job);
-	/* What `:` asked for, found: it answers a key, drawn at once. */
+	/* What `:` or `d` asked for, found: it answers a key, drawn at once. */
 	t->dirty = t->key_frame = true;
 }
 

@@ -2,14 +2,21 @@
  * tui_detail.c — one object, full screen (Enter on a row or a log line):
  * its delta history since kinf started, what its last update changed,
  * and its current JSON; or (y) the object as `kubectl get -o yaml`
- * prints it.  `[` and `]` step through the history: each step shows what
- * that delta changed (a diff of the state before it and the state it
- * left) and the object as it left it, for the newest HIST_STATES steps,
- * whose states the model keeps (as its history's budget allows: the
- * header says how many older deltas were let go of).  The text is rebuilt whenever a delta for the
- * object arrives; once the object is no longer tracked the last text
- * stays, marked so.
+ * prints it; or (d) as `kubectl describe` lays it out, with its Events,
+ * which the consumer's worker fetches meanwhile (tui_describe.c).  Long
+ * lines wrap at the view's width, continued at their own indent (at a
+ * space in the second half of the width, else where they must); `w`
+ * cuts them instead, ending in the ellipsis, and back.
+ *
+ * `[` and `]` step through the history: each step shows what that delta
+ * changed (a diff of the state before it and the state it left) and the
+ * object as it left it, for the newest HIST_STATES steps, whose states
+ * the model keeps (as its history's budget allows: the header says how
+ * many older deltas were let go of).  The text is rebuilt whenever a
+ * delta for the object arrives; once the object is no longer tracked the
+ * last text stays, marked so.
  */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,14 +29,24 @@
 #include "output/redact.h"
 #include "output/yaml.h"
 #include "lib/strbuf.h"
+#include "lib/termsafe.h"
 #include "tui/tui_view.h"
 #include "lib/util.h"
+
+#define WRAP_MIN 16		/* narrower, the lines are cut, not wrapped */
+
+/* A line on screen: bytes [off, off + len) of a line, drawn indent columns in. */
+struct vis_line {
+	size_t line;
+	size_t off, len;
+	int indent;
+};
 
 /* The view's own state (t->screen[SCREEN_DETAIL]): which object, and its text. */
 struct detail_state {
 	size_t tab;
 	char *key;
-	bool yaml;		/* the object as YAML, nothing else */
+	enum detail_mode mode;
 	unsigned version;	/* the row's version the lines are of */
 	/* --controller: the key's and any key's tui_ctl_generation, and when
 	 * built (an owner's Reconcile shows within a second). */
@@ -43,10 +60,24 @@ struct detail_state {
 	 */
 	long step;
 	size_t hist_nr;		/* the row's history's entries the lines show */
-	char **lines;
+	/*
+	 * `d`: the Events (an array, owned; NULL: none known) or what the
+	 * view says instead (""), and the fetch it waits for (0: none).
+	 */
+	struct json_object *events;
+	char events_note[600];
+	uint64_t events_seq, events_last;
+	char **lines;		/* escaped for the terminal: drawn as measured */
 	int *attrs;
 	size_t nr, alloc;
-	struct scroll scroll;
+	/* The lines as on screen: one each, or (wrap) their pieces. */
+	bool wrap;
+	struct vis_line *vis;
+	size_t vis_nr, vis_alloc;
+	int vis_w;		/* the width they were cut for; -1: cut them again */
+	bool relocate;		/* `w`: the top back on keep_line */
+	size_t keep_line;
+	struct scroll scroll;	/* over vis */
 	int height;
 };
 
@@ -69,9 +100,25 @@ static void add_line(struct tui *t, int attr, const char *fmt, ...)
 		ds(t)->alloc = alloc;
 	}
 	va_start(ap, fmt);
-	ds(t)->lines[ds(t)->nr] = xvasprintf(fmt, ap);
+	char *text = xvasprintf(fmt, ap);
 	va_end(ap);
+	if (!termsafe_is_safe(text, strlen(text), TERMSAFE_ONE_LINE)) {
+		char *safe = termsafe_dup(text, TERMSAFE_ONE_LINE);
+		free(text);
+		text = safe;
+	}
+	ds(t)->lines[ds(t)->nr] = text;
 	ds(t)->attrs[ds(t)->nr++] = attr;
+}
+
+/* Each line of text, after prefix. */
+static void add_text(struct tui *t, const char *prefix, const char *text)
+{
+	for (const char *p = text; *p;) {
+		size_t n = strcspn(p, "\n");
+		add_line(t, 0, "%s%.*s", prefix, (int)n, p);
+		p += n + (p[n] == '\n');
+	}
 }
 
 static void clear_lines(struct tui *t)
@@ -79,6 +126,7 @@ static void clear_lines(struct tui *t)
 	for (size_t i = 0; i < ds(t)->nr; i++)
 		free(ds(t)->lines[i]);
 	ds(t)->nr = 0;
+	ds(t)->vis_w = -1;
 }
 
 /* diff_walk() reports the changes in the order diff_human() prints them. */
@@ -120,19 +168,86 @@ static void build_yaml(struct tui *t, struct row *r)
 	clear_lines(t);
 	if (tree)
 		redact_secret(tree);	/* a Secret's values by their sizes, as everywhere on screen */
-	if (!tree || yaml_emit(tree, &yaml, &err) < 0) {
+	if (!tree || yaml_emit(tree, &yaml, &err) < 0)
 		add_line(t, A_BOLD | tui_color(t, PAIR_ERROR), "%s",
 			 tree ? err.msg : "the object cannot be read");
-	} else {
-		for (const char *p = strbuf_str(&yaml); *p;) {
-			size_t n = strcspn(p, "\n");
-			add_line(t, 0, "%.*s", (int)n, p);
-			p += n + (p[n] == '\n');
-		}
-	}
+	else
+		add_text(t, "", strbuf_str(&yaml));
 	json_object_put(tree);
 	strbuf_release(&yaml);
 	ds(t)->version = r->version;
+}
+
+static void build(struct tui *t, struct row *r);
+static describe_done_fn events_found;
+
+/* `d`: the object as kubectl describe lays it out, then its Events. */
+static void build_describe(struct tui *t, struct row *r)
+{
+	struct tab *tab = &t->tabs[ds(t)->tab];
+	struct json_object *tree = kobj_tree(r->obj);
+	struct strbuf text = STRBUF_INIT;
+
+	clear_lines(t);
+	if (tree) {
+		describe_text(tree, tab->m.group, tab->m.kind, ds(t)->events,
+			      ds(t)->events_note[0] ? ds(t)->events_note : NULL, wall_ms(), &text);
+		add_text(t, "", strbuf_str(&text));
+	} else {
+		add_line(t, A_BOLD | tui_color(t, PAIR_ERROR), "the object cannot be read");
+	}
+	json_object_put(tree);
+	strbuf_release(&text);
+	ds(t)->version = r->version;
+}
+
+/* `d`: the Events of r's object, fetched anew on the worker (none for a Secret). */
+static void events_fetch(struct tui *t, struct row *r)
+{
+	struct detail_state *st = ds(t);
+	struct tab *tab = &t->tabs[st->tab];
+	struct json_object *tree;
+	struct errbuf err = { "" };
+
+	json_object_put(st->events);
+	st->events = NULL;
+	st->events_seq = 0;
+	st->events_note[0] = '\0';
+	if (!describe_has_events(tab->m.group, tab->m.kind))
+		return;
+	if (!(tree = kobj_tree(r->obj))) {
+		snprintf(st->events_note, sizeof(st->events_note), "(the object cannot be read)");
+		return;
+	}
+	if (describe_fetch(t, tree, tab->m.group, tab->m.kind, ++st->events_last, events_found,
+			   &err) < 0) {
+		snprintf(st->events_note, sizeof(st->events_note), "(not fetched: %s)", err.msg);
+	} else {
+		st->events_seq = st->events_last;
+		snprintf(st->events_note, sizeof(st->events_note), "(fetching from the server%s)",
+			 draw_ellipsis());
+	}
+	json_object_put(tree);
+}
+
+/* The Events found, shown if the describe view still waits for them. */
+static void events_found(struct tui *t, uint64_t seq, struct json_object *items, const char *why)
+{
+	struct detail_state *st = ds(t);
+
+	if (!seq || seq != st->events_seq) {
+		json_object_put(items);
+		return;
+	}
+	st->events_seq = 0;
+	json_object_put(st->events);
+	st->events = items;
+	st->events_note[0] = '\0';
+	if (!items)
+		snprintf(st->events_note, sizeof(st->events_note), "(cannot list them: %s)", why);
+	struct row *r = model_row(&t->tabs[st->tab].m, st->key);
+	if (r && st->mode == DETAIL_DESCRIBE)
+		build(t, r);
 }
 
 /*
@@ -176,25 +291,25 @@ static void add_change(struct tui *t, struct kobj *before, struct kobj *after)
 	json_object_put(b);
 }
 
-static void build(struct tui *t, struct row *r)
+/*
+ * The history's lines, the step's marked: its columns even, the type as
+ * wide as the widest name (ReplacedAll), the RV as the widest here.
+ */
+static void add_history(struct tui *t, struct row *r, size_t step)
 {
 	struct tab *tab = &t->tabs[ds(t)->tab];
-	const char *arrow = t->utf8 ? "→" : "->";
-	char clock[16], how[64];
-	size_t step = step_of(t, r);
-	bool newest = !row_hist_nr(r) || step + 1 == row_hist_nr(r);
-	struct kobj *state = row_hist_nr(r) ? row_hist_obj(r, step) : NULL;
+	char clock[16], how[64], dropped[64] = "";
+	int rv_w = 1;
 
-	if (ds(t)->yaml) {
-		build_yaml(t, r);
-		return;
-	}
-	clear_lines(t);
-	char dropped[64] = "";
 	if (row_hist_dropped(r))	/* the ring's or the budget's (--history-size) */
 		snprintf(dropped, sizeof(dropped), "; %u older deltas not kept", row_hist_dropped(r));
 	add_line(t, A_BOLD, "Delta history: %zu since kinf started%s;  [ ] step through it",
 		 (size_t)row_hist_total(r), dropped);
+	for (size_t i = 0; i < row_hist_nr(r); i++) {
+		struct hist_entry buf;
+		int w = text_width(row_hist_at(r, i, &buf)->rv);
+		rv_w = w > rv_w ? w : rv_w;
+	}
 	for (size_t i = 0; i < row_hist_nr(r); i++) {
 		struct hist_entry buf;
 		const struct hist_entry *h = row_hist_at(r, i, &buf);
@@ -204,10 +319,27 @@ static void build(struct tui *t, struct row *r)
 		if (tui_ctl_fate(t, tab->ctl, r, i, fate + 2, sizeof(fate) - 2))
 			memcpy(fate, "  ", 2);	/* --controller: where it went */
 		add_line(t, delta_attr(t, h->type) | (i == step && row_hist_nr(r) > 1 ? A_REVERSE : 0),
-			 "%s %s  %-8s  rv %-10s  %s%s", i == step ? ">" : " ", clock,
-			 delta_type_name(h->type), h->rv[0] ? h->rv : "-", how, fate);
+			 "%s %s  %-*s  rv %-*s  %s%s", i == step ? ">" : " ", clock,
+			 delta_type_width(), delta_type_name(h->type), rv_w, h->rv[0] ? h->rv : "-",
+			 how, fate);
 	}
 	add_line(t, 0, "%s", "");
+}
+
+static void build(struct tui *t, struct row *r)
+{
+	struct tab *tab = &t->tabs[ds(t)->tab];
+	const char *arrow = t->utf8 ? "→" : "->";
+	size_t step = step_of(t, r);
+	bool newest = !row_hist_nr(r) || step + 1 == row_hist_nr(r);
+	struct kobj *state = row_hist_nr(r) ? row_hist_obj(r, step) : NULL;
+
+	if (ds(t)->mode != DETAIL_HISTORY) {
+		(ds(t)->mode == DETAIL_YAML ? build_yaml : build_describe)(t, r);
+		return;
+	}
+	clear_lines(t);
+	add_history(t, r, step);
 
 	if (!newest || !row_prev(r)) {
 		/* A step's change: from the state before it, when both are kept. */
@@ -244,14 +376,9 @@ static void build(struct tui *t, struct row *r)
 	struct json_object *tree = kobj_tree(shown);
 	if (tree) {
 		redact_secret(tree);
-		const char *json = json_object_to_json_string_ext(tree,
+		add_text(t, "  ", json_object_to_json_string_ext(tree,
 			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-			JSON_C_TO_STRING_NOSLASHESCAPE);
-		for (const char *p = json; *p;) {
-			size_t n = strcspn(p, "\n");
-			add_line(t, 0, "  %.*s", (int)n, p);
-			p += n + (p[n] == '\n');
-		}
+			JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(tree);
 	}
 	ds(t)->version = r->version;
@@ -261,20 +388,26 @@ static void build(struct tui *t, struct row *r)
 	ds(t)->built_mono = mono_ms();
 }
 
-void detail_open(struct tui *t, size_t tab, const char *key, bool yaml)
+void detail_open(struct tui *t, size_t tab, const char *key, enum detail_mode mode)
 {
 	char *copy = xstrdup(key);
 
 	free(ds(t)->key);
 	ds(t)->key = copy;
 	ds(t)->tab = tab;
-	ds(t)->yaml = yaml;
+	ds(t)->mode = mode;
 	ds(t)->vanished = false;
 	ds(t)->step = -1;
 	ds(t)->scroll = (struct scroll){ 0, 0 };
 	clear_lines(t);
 	ds(t)->version = 0;
+	json_object_put(ds(t)->events);
+	ds(t)->events = NULL;
+	ds(t)->events_seq = 0;
+	ds(t)->events_note[0] = '\0';
 	struct row *r = model_row(&t->tabs[tab].m, key);
+	if (r && mode == DETAIL_DESCRIBE)
+		events_fetch(t, r);
 	if (r)
 		build(t, r);
 	else
@@ -284,7 +417,11 @@ void detail_open(struct tui *t, size_t tab, const char *key, bool yaml)
 
 static void *detail_view_new(struct tui *t, struct tab *tab)
 {
-	return xcalloc(1, sizeof(struct detail_state));
+	struct detail_state *st = xcalloc(1, sizeof(*st));
+
+	st->wrap = true;	/* as k9s's views: w cuts the lines instead */
+	st->vis_w = -1;
+	return st;
 }
 
 static void detail_view_free(void *state)
@@ -295,12 +432,84 @@ static void detail_view_free(void *state)
 		free(st->lines[i]);
 	free(st->lines);
 	free(st->attrs);
+	free(st->vis);
+	json_object_put(st->events);
 	free(st->key);
 	free(st);
 }
 
+static void vis_push(struct detail_state *st, size_t line, size_t off, size_t len, int indent)
+{
+	ALLOC_GROW(st->vis, st->vis_nr + 1, st->vis_alloc);
+	st->vis[st->vis_nr++] = (struct vis_line){ line, off, len, indent };
+}
+
+/* Where a piece of n bytes ends: after its last space, if in its second half. */
+static size_t word_end(const char *s, size_t n)
+{
+	for (size_t i = n; i > n / 2; i--)
+		if (s[i - 1] == ' ')
+			return i;
+	return n;
+}
+
+/*
+ * The lines as they go on a screen w columns wide: whole (cut as they
+ * are drawn) or in pieces that fit, each continued at its line's indent.
+ */
+static void vis_cut(struct tui *t, int w)
+{
+	struct detail_state *st = ds(t);
+
+	st->vis_nr = 0;
+	for (size_t i = 0; i < st->nr; i++) {
+		const char *s = st->lines[i];
+		size_t len = strlen(s), off = 0;
+		int indent = 0, lead = (int)strspn(s, " ");
+		if (!st->wrap || w < WRAP_MIN) {
+			vis_push(st, i, 0, len, 0);
+			continue;
+		}
+		if (lead > w / 2)
+			lead = 0;
+		do {
+			size_t n = text_fit(s + off, len - off, w - indent);
+			if (off + n < len)
+				n = word_end(s + off, n);
+			vis_push(st, i, off, n, indent);
+			off += n;
+			indent = lead;
+		} while (off < len);
+	}
+	st->vis_w = w;
+	for (size_t i = 0; st->relocate && i < st->vis_nr; i++) {
+		if (st->vis[i].line == st->keep_line) {
+			st->scroll.top = st->scroll.cur = i;
+			st->relocate = false;
+		}
+	}
+	st->relocate = false;
+}
+
+static void draw_piece(struct tui *t, int y, const struct rect *r, const struct vis_line *v)
+{
+	const char *line = ds(t)->lines[v->line];
+	int attr = ds(t)->attrs[v->line];
+	char piece[2048];
+
+	if (v->off == 0 && !line[v->len]) {
+		draw_text(y, r->x + v->indent, r->w - v->indent, attr, line);
+		return;
+	}
+	snprintf(piece, sizeof(piece), "%.*s", (int)v->len, line + v->off);
+	draw_text(y, r->x + v->indent, r->w - v->indent, attr, piece);
+}
+
 static void detail_draw(struct tui *t, const struct rect *r, bool focused)
 {
+	static const char *const modes[] = {
+		[DETAIL_HISTORY] = "", [DETAIL_YAML] = "  YAML", [DETAIL_DESCRIBE] = "  DESCRIBE",
+	};
 	struct tab *tab = &t->tabs[ds(t)->tab];
 	struct row *row = model_row(&tab->m, ds(t)->key);
 	char title[512], ago[32];
@@ -314,90 +523,113 @@ static void detail_draw(struct tui *t, const struct rect *r, bool focused)
 	if (!row)
 		ds(t)->vanished = true;
 	ds(t)->height = r->h - 1;
-	scroll_fix(&ds(t)->scroll, ds(t)->nr, ds(t)->height);
+	if (ds(t)->vis_w != r->w)
+		vis_cut(t, r->w);
+	scroll_fix(&ds(t)->scroll, ds(t)->vis_nr, ds(t)->height);
 
 	if (row) {
 		format_ago(t, row_last_ms(row), ago);
 		snprintf(title, sizeof(title), " %s %s  rv %s  %s %s ago%s%s", tab->m.kind,
 			 ds(t)->key, row->obj->rv, delta_type_name(row->last_type), ago,
-			 row->gone ? "  (deleted)" : "", ds(t)->yaml ? "  YAML" : "");
+			 row->gone ? "  (deleted)" : "", modes[ds(t)->mode]);
 	} else {
 		snprintf(title, sizeof(title), " %s %s  (no longer cached)", tab->m.kind,
 			 ds(t)->key);
 	}
-	draw_title(t, r, focused, title, NULL);
+	draw_title(t, r, focused, title, ds(t)->wrap ? "wrap on" : "wrap off");
 	for (int i = 0; i < ds(t)->height; i++) {
 		size_t at = ds(t)->scroll.top + (size_t)i;
-		if (at >= ds(t)->nr)
+		if (at >= ds(t)->vis_nr)
 			break;
-		draw_text(r->y + 1 + i, r->x, r->w, ds(t)->attrs[at], ds(t)->lines[at]);
+		draw_piece(t, r->y + 1 + i, r, &ds(t)->vis[at]);
 	}
 }
 
-static bool detail_request(struct tui *t, enum request req, int key)
+/* `[` `]`: a step older or newer in the history; past the newest: follow it. */
+static void step(struct tui *t, enum request req)
 {
-	/* The text itself scrolls: the cursor is the top line. */
-	struct scroll *s = &ds(t)->scroll;
-	size_t nr = ds(t)->nr;
-	size_t last_top = nr > (size_t)ds(t)->height ? nr - (size_t)ds(t)->height : 0;
-	long page = ds(t)->height > 1 ? ds(t)->height - 1 : 1;
-	long by;
+	struct row *row = model_row(&t->tabs[ds(t)->tab].m, ds(t)->key);
 
-	switch (req) {
-	case REQ_MOVE_UP: by = -1; break;
-	case REQ_MOVE_DOWN: by = 1; break;
-	case REQ_PAGE_UP: by = -page; break;
-	case REQ_PAGE_DOWN: by = page; break;
-	case REQ_MOVE_FIRST:
-		s->cur = s->top = 0;
-		return true;
-	case REQ_MOVE_LAST:
-		s->cur = s->top = last_top;
-		return true;
-	case REQ_CLOSE:
-		t->view = NULL;
-		return true;
-	case REQ_STEP_OLDER: case REQ_STEP_NEWER: {
-		/* A step older or newer in the history; past the newest: follow it. */
-		struct row *row = model_row(&t->tabs[ds(t)->tab].m, ds(t)->key);
-		if (!row || !row_hist_nr(row))
-			return true;
-		size_t step = step_of(t, row);
-		long first = (long)row_hist_dropped(row);
-		if (req == REQ_STEP_OLDER && step > 0)
-			ds(t)->step = first + (long)step - 1;
-		else if (req == REQ_STEP_NEWER)
-			ds(t)->step = step + 1 >= row_hist_nr(row) ? -1 : first + (long)step + 1;
+	if (!row || !row_hist_nr(row))
+		return;
+	size_t at = step_of(t, row);
+	long first = (long)row_hist_dropped(row);
+	if (req == REQ_STEP_OLDER && at > 0)
+		ds(t)->step = first + (long)at - 1;
+	else if (req == REQ_STEP_NEWER)
+		ds(t)->step = at + 1 >= row_hist_nr(row) ? -1 : first + (long)at + 1;
+	build(t, row);
+}
+
+/*
+ * `y`: the other of history (with its diff and JSON) and YAML; `d`: the
+ * describe view, or its Events fetched again.
+ */
+static void switch_mode(struct tui *t, enum detail_mode mode)
+{
+	struct row *row = model_row(&t->tabs[ds(t)->tab].m, ds(t)->key);
+
+	if (mode != ds(t)->mode)
+		ds(t)->scroll.cur = ds(t)->scroll.top = 0;
+	ds(t)->mode = mode;
+	if (row && mode == DETAIL_DESCRIBE)
+		events_fetch(t, row);
+	if (row)
 		build(t, row);
-		return true;
-	}
-	case REQ_YAML: {
-		/* The other of the two: history, diff and JSON, or YAML. */
-		struct row *row = model_row(&t->tabs[ds(t)->tab].m, ds(t)->key);
-		ds(t)->yaml = !ds(t)->yaml;
-		s->cur = s->top = 0;
-		if (row)
-			build(t, row);
-		return true;
-	}
-	default:
-		return false;
+}
+
+/* The text scrolls: the cursor is the top line. */
+static void scroll_lines(struct tui *t, long by)
+{
+	struct scroll *s = &ds(t)->scroll;
+	size_t nr = ds(t)->vis_nr;
+	size_t last_top = nr > (size_t)ds(t)->height ? nr - (size_t)ds(t)->height : 0;
+
+	if (by == LONG_MIN || by == LONG_MAX) {
+		s->cur = s->top = by == LONG_MIN ? 0 : last_top;
+		return;
 	}
 	s->cur = s->top;
 	scroll_by(s, by, last_top + 1);
 	s->top = s->cur;
+}
+
+static bool detail_request(struct tui *t, enum request req, int key)
+{
+	long page = ds(t)->height > 1 ? ds(t)->height - 1 : 1;
+
+	switch (req) {
+	case REQ_MOVE_UP: scroll_lines(t, -1); break;
+	case REQ_MOVE_DOWN: scroll_lines(t, 1); break;
+	case REQ_PAGE_UP: scroll_lines(t, -page); break;
+	case REQ_PAGE_DOWN: scroll_lines(t, page); break;
+	case REQ_MOVE_FIRST: scroll_lines(t, LONG_MIN); break;
+	case REQ_MOVE_LAST: scroll_lines(t, LONG_MAX); break;
+	case REQ_CLOSE: t->view = NULL; break;
+	case REQ_STEP_OLDER: case REQ_STEP_NEWER: step(t, req); break;
+	case REQ_YAML:
+		switch_mode(t, ds(t)->mode == DETAIL_YAML ? DETAIL_HISTORY : DETAIL_YAML);
+		break;
+	case REQ_DESCRIBE: switch_mode(t, DETAIL_DESCRIBE); break;
+	case REQ_WRAP:
+		/* The same line on top, however it is cut. */
+		ds(t)->keep_line = ds(t)->scroll.top < ds(t)->vis_nr
+				   ? ds(t)->vis[ds(t)->scroll.top].line : 0;
+		ds(t)->relocate = true;
+		ds(t)->wrap = !ds(t)->wrap;
+		ds(t)->vis_w = -1;
+		tui_message(t, "long lines %s; w: %s", ds(t)->wrap ? "wrapped" : "cut",
+			    ds(t)->wrap ? "cut them" : "wrap them");
+		break;
+	default:
+		return false;
+	}
 	return true;
 }
 
 static void detail_wheel(struct tui *t, int lines)
 {
-	struct scroll *s = &ds(t)->scroll;
-	size_t nr = ds(t)->nr;
-	size_t last_top = nr > (size_t)ds(t)->height ? nr - (size_t)ds(t)->height : 0;
-
-	s->cur = s->top;
-	scroll_by(s, lines, last_top + 1);
-	s->top = s->cur;
+	scroll_lines(t, lines);
 }
 
 const struct view_ops detail_view = {

@@ -208,22 +208,37 @@ static void lines_refresh(struct tui *t, struct tab *tab)
 
 /* ---- drawing ---------------------------------------------------------------- */
 
+/* The time and a space: where the type column starts, on every line. */
+#define CLOCK_COLS 13
+
+/* The widest key and resourceVersion of the delta lines on screen. */
+struct delta_cols {
+	int key, rv;
+};
+
 /*
- * "KEY  rv N  HOW" in w columns.  What does not fit gives way whole, the
- * least telling first: the origin, then the resourceVersion (for a
- * tombstone, whose origin says it is one, the other way round); the key
- * goes last, shortened to end in the ellipsis.
+ * "KEY  rv N  HOW" in w columns, the key and the RV padded to the
+ * columns' widths when the whole line fits so.  Else what does not fit
+ * gives way whole, the least telling first: the origin, then the
+ * resourceVersion (for a tombstone, whose origin says it is one, the
+ * other way round); the key goes last, shortened to end in the ellipsis.
  */
 static void draw_delta_fields(int y, int x, int w, int attr, const char *key,
-			      const char *rv, const char *how, bool tombstone)
+			      const char *rv, const char *how, bool tombstone,
+			      const struct delta_cols *cols)
 {
-	char rvs[40];
+	char rvs[80];
 	int kw = text_width(key);
 
 	if (w <= 0)
 		return;
-	snprintf(rvs, sizeof(rvs), "rv %s", rv);
-	int need_rv = 2 + (int)strlen(rvs), need_how = 2 + text_width(how);
+	snprintf(rvs, sizeof(rvs), "rv %-*s", cols->rv < 64 ? cols->rv : 0, rv);
+	int need_how = 2 + text_width(how);
+	if (cols->key > kw && cols->key + 2 + (int)strlen(rvs) + need_how <= w)
+		kw = cols->key;		/* the columns line up */
+	else if (kw + 2 + (int)strlen(rvs) + need_how > w)
+		snprintf(rvs, sizeof(rvs), "rv %s", rv);
+	int need_rv = 2 + (int)strlen(rvs);
 	bool show_rv = true, show_how = true;
 	bool *first = tombstone ? &show_rv : &show_how;
 	bool *second = tombstone ? &show_how : &show_rv;
@@ -235,6 +250,7 @@ static void draw_delta_fields(int y, int x, int w, int attr, const char *key,
 	if (kw > w)
 		kw = w;
 	int used = draw_text(y, x, kw, attr, key);
+	used = kw > used ? kw : used;	/* the column's padding */
 	if (show_rv)
 		used += 2 + draw_text(y, x + used + 2, w - used - 2, attr, rvs);
 	if (show_how)
@@ -243,7 +259,7 @@ static void draw_delta_fields(int y, int x, int w, int attr, const char *key,
 
 /* Type, then the fields, from x to the pane's right edge. */
 static void draw_delta(const struct tui *t, int y, int x, int right, int base, bool sel,
-		       const struct hist_entry *d, const char *key)
+		       const struct hist_entry *d, const char *key, const struct delta_cols *cols)
 {
 	char how[64];
 	const char *type = delta_type_name(d->type);
@@ -251,14 +267,44 @@ static void draw_delta(const struct tui *t, int y, int x, int right, int base, b
 
 	if (x >= right)
 		return;
-	/* A column of 8 (Replaced); a longer name (ReplacedAll) takes more. */
+	/* A column as wide as the widest name (ReplacedAll): the keys line up. */
 	draw_text(y, x, tw < right - x ? tw : right - x,
 		  base | (sel ? 0 : delta_attr(t, d->type)), type);
-	x += (tw > 8 ? tw : 8) + 1;
+	x += delta_type_width() + 1;
 	if (x >= right)
 		return;
 	hist_describe(d, how, sizeof(how));
-	draw_delta_fields(y, x, right - x, base, key, d->rv[0] ? d->rv : "-", how, d->tombstone);
+	draw_delta_fields(y, x, right - x, base, key, d->rv[0] ? d->rv : "-", how, d->tombstone,
+			  cols);
+}
+
+/* The columns of the delta lines from the top, height of them: their widest. */
+static struct delta_cols visible_cols(struct tab *tab, int height)
+{
+	struct delta_cols cols = { 0, 1 };
+
+	for (int i = 0; i < height; i++) {
+		size_t at = ls(tab)->scroll.top + (size_t)i;
+		if (at >= ls(tab)->lines.nr)
+			break;
+		const struct log_line *line = &ls(tab)->lines.v[at];
+		const struct log_entry *e = model_log_seq(&tab->m, line->seq);
+		const struct hist_entry *d = NULL;
+		const char *key = NULL;
+		if (e && e->kind == LOG_DELTA) {
+			d = &e->d;
+			key = e->text;
+		} else if (e && e->kind == LOG_GROUP && line->item >= 0) {
+			d = &e->group->items[line->item].d;
+			key = e->group->items[line->item].key;
+		}
+		if (!d)
+			continue;
+		int kw = text_width(key), rw = (int)strlen(d->rv);
+		cols.key = kw > cols.key ? kw : cols.key;
+		cols.rv = rw > cols.rv ? rw : cols.rv;
+	}
+	return cols;
 }
 
 static void log_draw(struct tui *t, const struct rect *r, bool focused)
@@ -280,6 +326,7 @@ static void log_draw(struct tui *t, const struct rect *r, bool focused)
 	snprintf(right, sizeof(right), "%s", ls(tab)->follow ? "following" : "");
 	draw_title(t, r, focused, title, right);
 
+	struct delta_cols cols = visible_cols(tab, ls(tab)->height);
 	for (int i = 0; i < ls(tab)->height; i++) {
 		size_t at = ls(tab)->scroll.top + (size_t)i;
 		if (at >= ls(tab)->lines.nr)
@@ -299,12 +346,12 @@ static void log_draw(struct tui *t, const struct rect *r, bool focused)
 			const struct log_item *it = &e->group->items[line->item];
 			format_clock(it->d.time_ms, clock);
 			draw_text(y, x, r->w, base | A_DIM, clock);
-			draw_delta(t, y, x + 15, end, base, sel, &it->d, it->key);
+			draw_delta(t, y, x + CLOCK_COLS, end, base, sel, &it->d, it->key, &cols);
 			continue;
 		}
 		format_clock(e->time_ms, clock);
 		draw_text(y, x, r->w, base | A_DIM, clock);
-		x += 13;
+		x += CLOCK_COLS;
 		if (x >= end)
 			continue;
 		switch (e->kind) {
@@ -313,7 +360,7 @@ static void log_draw(struct tui *t, const struct rect *r, bool focused)
 			draw_text(y, x, end - x, base | A_BOLD | tui_color(t, PAIR_ACTIVITY), buf);
 			break;
 		case LOG_DELTA:
-			draw_delta(t, y, x, end, base, sel, &e->d, e->text);
+			draw_delta(t, y, x, end, base, sel, &e->d, e->text, &cols);
 			break;
 		case LOG_GROUP: {
 			const struct log_group *g = e->group;

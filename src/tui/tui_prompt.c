@@ -170,8 +170,7 @@ static void filter_follow(struct tui *t)
 
 static void namespace_set(struct tui *t, const char *ns)
 {
-	snprintf(t->ns_filter, sizeof(t->ns_filter), "%s", ns);
-	tui_filters_changed(t);
+	tui_namespace_show(t, ns);
 	for (size_t i = 0; i < t->nr; i++)
 		table_to_top(&t->tabs[i]);
 }

@@ -77,6 +77,9 @@ static const struct key_row rows[] = {
 	{ "n", "one namespace only, in every tab (Tab completes;\n"
 	       "empty: all); the informers keep watching as started",
 	  { K(M, 'n', REQ_NAMESPACE) }, { [M] = { 4, "n namespace" } } },
+	{ "0", "all namespaces; again: back to the one before (as\n"
+	       "k9s's 0)",
+	  { K(M, '0', REQ_ALL_NAMESPACES) }, { { 0 } } },
 	{ NULL, "", { { 0 } }, { { 0 } } },
 	{ NULL, "The table (the informer's cache)", { { 0 } }, { { 0 } } },
 	{ "/", "filter: a regex (extended, any case) on\n"
@@ -84,8 +87,8 @@ static const struct key_row rows[] = {
 	       "takes (l:app=web,tier!=db, l:env in (a,b), l:!x);\n"
 	       "a new filter each time (Enter keeps, Esc undoes)",
 	  { K(M, '/', REQ_FILTER) }, { [M] = { 2, "/ filter" } } },
-	{ "Esc", "cancel a V or : under way, then clear the\n"
-		 "filter, then the namespace",
+	{ "Esc", "cancel a V, a : or d's Events under way, then\n"
+		 "clear the filter, then the namespace",
 	  { K(G, 27, REQ_BACK) }, { { 0 } } },
 	{ "s  >  Right", "sort by the next column (as on screen)",
 	  { K(M, 's', REQ_SORT_NEXT), K(M, '>', REQ_SORT_NEXT), K(M, KEY_RIGHT, REQ_SORT_NEXT) },
@@ -105,12 +108,20 @@ static const struct key_row rows[] = {
 	{ "y", "the object as YAML (kubectl -o yaml)",
 	  { K(M, 'y', REQ_YAML), K(D, 'y', REQ_YAML) },
 	  { [M] = { 7, "y yaml" }, [D] = { 4, "y yaml/detail" } } },
+	{ "d", "the object as kubectl describe lays it out, with\n"
+	       "its Events from the server (fetched beside the\n"
+	       "screen: Esc cancels); there d fetches them again",
+	  { K(M, 'd', REQ_DESCRIBE), K(D, 'd', REQ_DESCRIBE) }, { { 0 } } },
+	{ "w", "in those views: long lines wrapped (at first), or\n"
+	       "cut with the ellipsis",
+	  { K(D, 'w', REQ_WRAP) }, { { 0 } } },
 	{ "marks", "+ added  * changed (3 s)  x deleted  ? tombstone", { { 0 } }, { { 0 } } },
 	{ NULL, "", { { 0 } }, { { 0 } } },
 	{ NULL, "The delta pane", { { 0 } }, { { 0 } } },
 	{ "Enter", "the object of the selected delta; on a relist's\n"
 		   "\"unchanged\" line: show or hide those deltas", { { 0 } }, { { 0 } } },
 	{ "y", "that object as YAML", { { 0 } }, { { 0 } } },
+	{ "d", "that object described, with its Events", { { 0 } }, { { 0 } } },
 	{ "c", "clear the pane", { K(G, 'c', REQ_CLEAR_LOG) }, { { 0 } } },
 	{ "", "/ and n apply here too", { { 0 } }, { { 0 } } },
 	{ NULL, "", { { 0 } }, { { 0 } } },

@@ -30,6 +30,7 @@ enum request {
 	REQ_GO_TAB,		/* 1-9: the tab of the key's digit */
 	REQ_RESOURCE,		/* `:` */
 	REQ_NAMESPACE,
+	REQ_ALL_NAMESPACES,	/* `0`: all namespaces, and back */
 	REQ_FILTER,
 	REQ_BACK,		/* Esc */
 	REQ_CLOSE,		/* the detail view's h, Left, Backspace */
@@ -39,6 +40,8 @@ enum request {
 	REQ_SORT_REVERSE,
 	REQ_ENTER,
 	REQ_YAML,
+	REQ_DESCRIBE,		/* `d`: as kubectl describe, with the Events */
+	REQ_WRAP,		/* the detail view's long lines: wrapped or cut */
 	REQ_STEP_OLDER,
 	REQ_STEP_NEWER,
 	REQ_CLEAR_LOG,

@@ -1,7 +1,8 @@
 /*
  * tui_view.c — the helpers of the view contract that read the UI's state
- * (struct tui): colours, title bars, ages, the status-line message.  The
- * views and the loop (tui.c) call them; they call nothing above.
+ * (struct tui): colours, title bars, ages, the status-line message, the
+ * namespace shown, the jobs handed to the worker.  The views and the loop
+ * (tui.c) call them; they call nothing above.
  */
 #include "tui/tui_view.h"
 
@@ -51,6 +52,19 @@ int delta_attr(const struct tui *t, enum delta_type type)
 	return t->color ? (int)COLOR_PAIR(pair[type]) : plain[type];
 }
 
+int delta_type_width(void)
+{
+	static int width;	/* the names never change: measured once */
+
+	if (width)
+		return width;
+	for (int i = 0; i < DELTA__COUNT; i++) {
+		int w = text_width(delta_type_name((enum delta_type)i));
+		width = w > width ? w : width;
+	}
+	return width;
+}
+
 void draw_title(const struct tui *t, const struct rect *r, bool focused,
 		const char *text, const char *right)
 {
@@ -87,4 +101,25 @@ bool tab_unhealthy(const struct tui *t, const struct tab *tab)
 void tui_filters_changed(struct tui *t)
 {
 	t->filter_gen++;	/* the table and the delta pane look at it */
+}
+
+int tui_job_submit(struct tui *t, struct tui_job *job, const char *what)
+{
+	if (consumer_submit(&t->cons, &job->base) < 0)
+		return -1;
+	snprintf(t->working, sizeof(t->working), "%s", what);
+	return 0;
+}
+
+void tui_namespace_show(struct tui *t, const char *ns)
+{
+	char was[sizeof(t->ns_filter)];
+
+	if (!strcmp(ns, t->ns_filter))
+		return;
+	snprintf(was, sizeof(was), "%s", t->ns_filter);
+	snprintf(t->ns_filter, sizeof(t->ns_filter), "%s", ns);
+	if (was[0])
+		snprintf(t->ns_prev, sizeof(t->ns_prev), "%s", was);
+	tui_filters_changed(t);
 }

@@ -23,7 +23,8 @@
  * because rows changed.
  *
  * Threads: everything here runs on the terminal thread; only what the
- * consumer hands its worker (a LIST, discovery) runs elsewhere.
+ * consumer hands its worker (a LIST, discovery, `d`'s Events) runs
+ * elsewhere.
  */
 #ifndef KINF_TUI_VIEW_H
 #define KINF_TUI_VIEW_H
@@ -122,8 +123,9 @@ struct tui {
 	 * `:`, whose server requests run on the consumer's worker thread.
 	 */
 	struct consumer cons;
-	/* `:`: the name being resolved on the worker; "" when none. */
-	char resolving[256];
+	/* What a job of the TUI's does on the worker, for the status line
+	 * ("resolving deploy"); "" when none. */
+	char working[512];
 	unsigned hist_states;		/* each tab's model's */
 	struct hist_budget hist_budget;	/* every tab's models' */
 	struct tab *tabs;
@@ -143,6 +145,8 @@ struct tui {
 	struct prompt prompt;
 	/* `n`: only this namespace in every tab ("" for all). */
 	char ns_filter[256];
+	/* The last namespace shown before another (or all): where `0` goes back to. */
+	char ns_prev[256];
 	uint64_t filter_gen;		/* bumped when any filter changes */
 
 	/* The full-screen views' private states (their ops->new). */
@@ -179,10 +183,15 @@ void tui_message(struct tui *t, const char *fmt, ...)
 
 /* A tab's filter or the namespace changed: every view looks again. */
 void tui_filters_changed(struct tui *t);
+/* Only namespace ns shown ("": all), the one left kept in ns_prev. */
+void tui_namespace_show(struct tui *t, const char *ns);
 /* Colour attribute of a pair (0 without colour). */
 int tui_color(const struct tui *t, int pair);
 /* How a delta type is shown: colour, or bold/dim without colour. */
 int delta_attr(const struct tui *t, enum delta_type type);
+/* The columns of the widest delta type name (ReplacedAll): the type
+ * column's width, so that every line's next column starts alike. */
+int delta_type_width(void);
 /* A title bar across r's first line; focused panes are highlighted. */
 void draw_title(const struct tui *t, const struct rect *r, bool focused,
 		const char *text, const char *right);
@@ -233,8 +242,66 @@ const char *log_selected_key(struct tui *t, struct tab *tab);
 /* The model's log was cleared: the cursor follows the newest again. */
 void log_cleared(struct tab *tab);
 
-/* tui_detail.c: the object full screen; yaml: only the object, as YAML. */
-void detail_open(struct tui *t, size_t tab, const char *key, bool yaml);
+/*
+ * A server request of the TUI's on the consumer's worker (`:`'s
+ * discovery, `d`'s Events): base.run there, then done() here with its
+ * result, before base.free.
+ */
+struct tui_job {
+	struct worker_job base;
+	void (*done)(struct tui *t, struct tui_job *job);
+};
+/*
+ * tui_view.c: hands job to the worker (takes it); what: the status line's
+ * words while it runs ("resolving deploy").  -1 when a job of the TUI's
+ * is queued or running already (then job is the caller's still).
+ */
+int tui_job_submit(struct tui *t, struct tui_job *job, const char *what);
+
+/*
+ * tui_detail.c: the object full screen: its history, last change and
+ * JSON; only the object, as YAML; or as kubectl describe lays it out.
+ */
+enum detail_mode {
+	DETAIL_HISTORY,
+	DETAIL_YAML,
+	DETAIL_DESCRIBE,
+};
+void detail_open(struct tui *t, size_t tab, const char *key, enum detail_mode mode);
+
+/*
+ * tui_describe.c: `d`.  An object as `kubectl describe` lays it out
+ * (its describers' lines, aligned as its tabwriter aligns them): a Pod's
+ * and a Secret's as their own describers (a Secret's values by their
+ * sizes only), any other kind's as the generic describer (its fields,
+ * key: value, nested by indent); then its Events, as kubectl fetches
+ * them: a LIST of events with a field selector on the object's name,
+ * namespace, uid (and kind, but for a Pod).
+ */
+struct json_object;
+struct strbuf;
+/*
+ * The text of obj (the caller's tree, redacted in place) into out, a
+ * line each; events: the Events' items, or NULL with note saying why
+ * there are none to show (NULL note: the kind shows no Events).
+ */
+void describe_text(struct json_object *obj, const char *group, const char *kind,
+		   struct json_object *events, const char *note, int64_t now_ms,
+		   struct strbuf *out);
+/* Whether kubectl describe shows Events for the kind (a Secret: none). */
+bool describe_has_events(const char *group, const char *kind);
+/*
+ * What describe_fetch() number seq found, on the terminal thread: the
+ * Events' items (an array, taken), or NULL and why not.
+ */
+typedef void describe_done_fn(struct tui *t, uint64_t seq, struct json_object *items,
+			      const char *why);
+/*
+ * Starts the LIST of obj's Events on the worker; done gets what it
+ * finds.  -1 with err when the worker has a job of the TUI's already.
+ */
+int describe_fetch(struct tui *t, struct json_object *obj, const char *group, const char *kind,
+		   uint64_t seq, describe_done_fn *done, struct errbuf *err);
 
 /* tui_help.c: the keys, from the top. */
 void help_open(struct tui *t);

@@ -22,7 +22,7 @@ TEST(main_screen_keys)
 	CHECK_INT(request_of(KEYMAP_MAIN, 'G'), REQ_MOVE_LAST);
 	CHECK_INT(request_of(KEYMAP_MAIN, 'N'), REQ_SORT_LETTER);
 	CHECK_INT(request_of(KEYMAP_MAIN, 'h'), REQ_NONE);
-	CHECK_INT(request_of(KEYMAP_MAIN, '0'), REQ_NONE);
+	CHECK_INT(request_of(KEYMAP_MAIN, '0'), REQ_ALL_NAMESPACES);	/* as k9s's 0 */
 }
 
 TEST(detail_keys)
