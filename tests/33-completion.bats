@@ -7,6 +7,7 @@
 # tests.)
 
 load test_helper
+load completion_helper
 bats_require_minimum_version 1.5.0
 
 ROOT=$BATS_TEST_DIRNAME/..
@@ -44,19 +45,6 @@ bash_line() {
 		COMP_POINT=${#COMP_LINE}
 		_kinf
 		printf "%s\n" "${COMPREPLY[@]}"' "$ROOT/completions/kinf.bash" "${words[@]}"
-}
-
-# zsh_complete WORD... — what the zsh completion hands compadd.
-zsh_complete() {
-	zsh -f -c '
-		fpath=("$1" $fpath)
-		autoload -U compinit && compinit -u -d "$2/zcompdump"
-		shift 2
-		compadd() { while [[ $1 == -* && $1 != -- ]]; do shift; done; [[ $1 == -- ]] && shift; print -l -- "$@"; }
-		_files() { print -- ":files:"; }
-		words=(kinf "$@")
-		CURRENT=$(( $# + 1 ))
-		_kinf' zsh "$ROOT/completions" "$BATS_TEST_TMPDIR" "$@"
 }
 
 # Lines (stdin) on one line, sorted.
@@ -116,25 +104,26 @@ FORMATS="custom-columns-file= custom-columns= json jsonpath-file= jsonpath= line
 }
 
 @test "bash and zsh completion: --client-go's versions and --dump-on's triggers, from kinf's tables" {
+	# every version kinf imitates, each profile's range whole
 	run bash_line "kinf watch pods --client-go "
-	[ "$(tr '\n' ' ' <<<"$output")" = "1.28 1.32 1.34 1.35 1.36 " ]
+	[ "$(tr '\n' ' ' <<<"$output")" = "1.27 1.28 1.29 1.30 1.31 1.32 1.33 1.34 1.35 1.36 " ]
 	run bash_line "kinf replay x.rec --client-go=1.3"
-	[ "$(tr '\n' ' ' <<<"$output")" = "1.32 1.34 1.35 1.36 " ]
+	[ "$(tr '\n' ' ' <<<"$output")" = "1.30 1.31 1.32 1.33 1.34 1.35 1.36 " ]
 	run bash_line "kinf verify pods --client-go 1.2"
-	[ "$output" = 1.28 ]
+	[ "$(tr '\n' ' ' <<<"$output")" = "1.27 1.28 1.29 " ]
 	run bash_line "kinf watch pods --flight-recorder 5m --dump-on "
-	[ "$(tr '\n' ' ' <<<"$output")" = "verify relist rv-regression watch-error controller-unseen " ]
+	[ "$(tr '\n' ' ' <<<"$output")" = "verify relist rv-regression watch-error controller-unseen controller-coalesced " ]
 	# a comma list: what is listed already is not offered again
 	run bash_line "kinf tui pods --dump-on=relist,"
-	[ "$(tr '\n' ' ' <<<"$output")" = "relist,verify relist,rv-regression relist,watch-error relist,controller-unseen " ]
+	[ "$(tr '\n' ' ' <<<"$output")" = "relist,verify relist,rv-regression relist,watch-error relist,controller-unseen relist,controller-coalesced " ]
 	run bash_line "kinf watch pods --dump-on verify,r"
 	[ "$(tr '\n' ' ' <<<"$output")" = "verify,relist verify,rv-regression " ]
 	run zsh_complete watch pods --client-go ""
-	[ "$(tr '\n' ' ' <<<"$output")" = "1.28 1.32 1.34 1.35 1.36 " ]
+	[ "$(tr '\n' ' ' <<<"$output")" = "1.27 1.28 1.29 1.30 1.31 1.32 1.33 1.34 1.35 1.36 " ]
 	run zsh_complete tui pods --client-go=1.3
-	[ "$(grep '^--client-go=1.3' <<<"$output" | tr '\n' ' ')" = "--client-go=1.32 --client-go=1.34 --client-go=1.35 --client-go=1.36 " ]
+	[ "$(grep '^--client-go=1.3' <<<"$output" | tr '\n' ' ')" = "--client-go=1.30 --client-go=1.31 --client-go=1.32 --client-go=1.33 --client-go=1.34 --client-go=1.35 --client-go=1.36 " ]
 	run zsh_complete watch pods --dump-on verify,
-	[ "$(tr '\n' ' ' <<<"$output")" = "verify,relist verify,rv-regression verify,watch-error verify,controller-unseen " ]
+	[ "$(tr '\n' ' ' <<<"$output")" = "verify,relist verify,rv-regression verify,watch-error verify,controller-unseen verify,controller-coalesced " ]
 	run zsh_complete watch pods --dump-on=w
 	grep -qx -- --dump-on=watch-error <<<"$output"
 	# The scripts hold no copy of either list: it is kinf's own.
@@ -150,7 +139,7 @@ type_tab() {
 	tmux -L "$1" send-keys C-u
 }
 
-@test "completions: interactive bash and zsh complete get --index node=, -o=, --client-go and --dump-on" {
+@test "completions: interactive bash and zsh complete get --index node=, -o= and --dump-on" {
 	command -v tmux >/dev/null || skip "tmux is not installed"
 	sim_start --pods 4
 	local sh sock shells=0
@@ -170,7 +159,6 @@ type_tab() {
 		wait_until 10 bash -c "tmux -L '$sock' capture-pane -p | grep -qx READY" &&
 		type_tab "$sock" "kinf get pods --from-cache --index node=" "--index node=node-" &&
 		type_tab "$sock" "kinf watch pods -o=ya" "pods -o=yaml" &&
-		type_tab "$sock" "kinf watch pods --client-go 1.2" "--client-go 1.28" &&
 		type_tab "$sock" "kinf watch pods --dump-on relist,rv" "--dump-on relist,rv-regression" ||
 			{ echo "# in $sh" >&2; tmux -L "$sock" kill-server; false; }
 		tmux -L "$sock" kill-server
@@ -195,7 +183,7 @@ type_tab() {
 	run "$KCOMP" watch pods -o=
 	[ "$(sed '$d' <<<"$output" | sort | tr '\n' ' ')" = "$FORMATS" ]
 	run "$KCOMP" watch pods --client-go ""
-	[ "$output" = "$(printf '1.28\n1.32\n1.34\n1.35\n1.36\n:4')" ]
+	[ "$output" = "$(printf '1.27\n1.28\n1.29\n1.30\n1.31\n1.32\n1.33\n1.34\n1.35\n1.36\n:4')" ]
 	# a list goes on: no space after the candidate (2)
 	run "$KCOMP" watch pods --types Added,D
 	[ "$output" = "$(printf 'Added,Deleted\n:6')" ]
@@ -217,7 +205,7 @@ type_tab() {
 		grep -qx pods <<<"$output"
 		[ "${lines[-1]}" = :4 ]
 		run --separate-stderr kubectl __complete kinf watch pods --client-go=1.3
-		[ "$output" = "$(printf '1.32\n1.34\n1.35\n1.36\n:4')" ]
+		[ "$output" = "$(printf '1.30\n1.31\n1.32\n1.33\n1.34\n1.35\n1.36\n:4')" ]
 	fi
 }
 

@@ -5,6 +5,7 @@
 # resource types; make install puts everything where the shells look.
 
 load test_helper
+load completion_helper
 bats_require_minimum_version 1.5.0
 
 ROOT=$BATS_TEST_DIRNAME/..
@@ -179,19 +180,6 @@ bash_complete() {
 	[ "$output" = ns-1 ]
 	run bash_complete get --kubeconfig "$SIM_KUBECONFIG" pods --context ""
 	[ "$output" = kube-sim ]
-}
-
-# zsh_complete WORD... — what the zsh completion hands compadd.
-zsh_complete() {
-	zsh -f -c '
-		fpath=("$1" $fpath)
-		autoload -U compinit && compinit -u -d "$2/zcompdump"
-		shift 2
-		compadd() { while [[ $1 == -* && $1 != -- ]]; do shift; done; [[ $1 == -- ]] && shift; print -l -- "$@"; }
-		_files() { print -- ":files:"; }
-		words=(kinf "$@")
-		CURRENT=$(( $# + 1 ))
-		_kinf' zsh "$ROOT/completions" "$BATS_TEST_TMPDIR" "$@"
 }
 
 @test "zsh completion: commands, options, values, resources from the cluster" {

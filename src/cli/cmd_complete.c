@@ -395,10 +395,28 @@ static void print_file_marker(void)
 }
 
 /* Each client-go generation kinf imitates, by the version it is named for. */
+/* Every version a profile stands for ("1.29-1.32": 1.29 to 1.32), in order. */
 static void print_client_go_versions(void)
 {
-	for (const struct client_go_profile *const *p = client_go_profiles; *p; p++)
-		candidate((*p)->version);
+	bool minor[100] = { false };
+	char v[16];
+
+	for (const struct client_go_profile *const *p = client_go_profiles; *p; p++) {
+		unsigned lo, hi;
+		int n = sscanf((*p)->versions, "1.%u-1.%u", &lo, &hi);
+		if (n < 1)
+			continue;
+		if (n < 2)
+			hi = lo;
+		for (unsigned m = lo; m <= hi && m < ARRAY_SIZE(minor); m++)
+			minor[m] = true;
+	}
+	for (size_t m = 0; m < ARRAY_SIZE(minor); m++) {
+		if (!minor[m])
+			continue;
+		snprintf(v, sizeof(v), "1.%zu", m);
+		candidate(v);
+	}
 }
 
 static void print_dump_on(void)

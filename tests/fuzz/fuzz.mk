@@ -15,12 +15,12 @@ FUZZ_SECONDS ?= 60
 FUZZ_SANITIZE   := fuzzer-no-link,address,undefined
 REPLAY_SANITIZE := address,undefined
 
-$(BUILD)/fuzz/%_replay: tests/fuzz/%_fuzz.c tests/fuzz/replay.c $(BUILD)/libkinf.a
+$(BUILD)/fuzz/%_replay: tests/fuzz/%_fuzz.c tests/fuzz/fuzz.h tests/fuzz/replay.c $(BUILD)/libkinf.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< tests/fuzz/replay.c \
 		$(BUILD)/libkinf.a $(LDLIBS)
 
-$(BUILD)/fuzz/%_fuzz: tests/fuzz/%_fuzz.c $(BUILD)/libkinf.a
+$(BUILD)/fuzz/%_fuzz: tests/fuzz/%_fuzz.c tests/fuzz/fuzz.h $(BUILD)/libkinf.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ALL_CFLAGS) $(LDFLAGS) -fsanitize=fuzzer -o $@ $< \
 		$(BUILD)/libkinf.a $(LDLIBS)

@@ -19,17 +19,7 @@
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include "output/gotemplate.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define CHECK(cond)                                                          \
-	do {                                                                 \
-		if (!(cond)) {                                               \
-			fprintf(stderr, "%s:%d: check failed: %s\n",         \
-				__FILE__, __LINE__, #cond);                  \
-			abort();                                             \
-		}                                                            \
-	} while (0)
+#include "fuzz.h"
 
 static const char pod[] =
 	"{\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\",\"labels\":{\"a\":\"b\"}},"
@@ -38,11 +28,8 @@ static const char pod[] =
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char *text = xmalloc(size + 1);
-	memcpy(text, data, size);
-	text[size] = '\0';
-	size_t tlen = strlen(text);
-	const char *json = tlen < size ? text + tlen + 1 : pod;
+	const char *json;
+	char *text = fuzz_split(data, size, pod, &json);
 	struct json_object *tree = json_tokener_parse(json);
 	struct errbuf err = { "" };
 

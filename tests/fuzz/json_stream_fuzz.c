@@ -23,17 +23,7 @@
 #include "informer/kobj.h"
 #include "lib/strbuf.h"
 #include "lib/json_stream.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define CHECK(cond)                                                          \
-	do {                                                                 \
-		if (!(cond)) {                                               \
-			fprintf(stderr, "%s:%d: check failed: %s\n",         \
-				__FILE__, __LINE__, #cond);                  \
-			abort();                                             \
-		}                                                            \
-	} while (0)
+#include "fuzz.h"
 
 /* What decoding one body came to, to compare the two ways of feeding it. */
 struct outcome {

@@ -19,17 +19,7 @@
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include "output/jsonpath.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define CHECK(cond)                                                          \
-	do {                                                                 \
-		if (!(cond)) {                                               \
-			fprintf(stderr, "%s:%d: check failed: %s\n",         \
-				__FILE__, __LINE__, #cond);                  \
-			abort();                                             \
-		}                                                            \
-	} while (0)
+#include "fuzz.h"
 
 static const char pods[] =
 	"{\"kind\":\"List\",\"items\":[{\"metadata\":{\"name\":\"a\",\"labels\":{\"x\":\"1\"}},"
@@ -38,11 +28,9 @@ static const char pods[] =
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char *text = xmalloc(size + 1);
-	memcpy(text, data, size);
-	text[size] = '\0';
-	size_t tlen = strlen(text);
-	struct json_object *tree = json_tokener_parse(tlen < size ? text + tlen + 1 : pods);
+	const char *json;
+	char *text = fuzz_split(data, size, pods, &json);
+	struct json_object *tree = json_tokener_parse(json);
 	struct errbuf err = { "" };
 	struct strbuf rel = STRBUF_INIT;
 

@@ -25,17 +25,7 @@
 
 #include "informer/kobj.h"
 #include "lib/strbuf.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define CHECK(cond)                                                          \
-	do {                                                                 \
-		if (!(cond)) {                                               \
-			fprintf(stderr, "%s:%d: check failed: %s\n",         \
-				__FILE__, __LINE__, #cond);                  \
-			abort();                                             \
-		}                                                            \
-	} while (0)
+#include "fuzz.h"
 
 static bool same_document(const struct kobj *a, const struct kobj *b)
 {

@@ -20,17 +20,7 @@
 #include "cluster/discovery.h"
 #include "cluster/recording.h"
 #include "lib/strbuf.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define CHECK(cond)                                                          \
-	do {                                                                 \
-		if (!(cond)) {                                               \
-			fprintf(stderr, "%s:%d: check failed: %s\n",         \
-				__FILE__, __LINE__, #cond);                  \
-			abort();                                             \
-		}                                                            \
-	} while (0)
+#include "fuzz.h"
 
 static int on_data(void *ctx, const char *data, size_t len)
 {
