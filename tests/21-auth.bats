@@ -5,6 +5,7 @@
 
 load test_helper
 load kubeconfig_helper
+load tui_helper
 
 PLUGIN=$BATS_TEST_DIRNAME/fixtures/exec-plugin
 
@@ -273,4 +274,109 @@ watch_past_one_401() {
 	wait "$pid" || true
 	rm -rf "$d"
 	[ "$owner" = root ]
+}
+
+# ---- a refusal (401, 403) with a cold or a warm discovery cache ------------
+#
+# Decided once, with or without kubectl's discovery cache (--cache-dir):
+# what runs informers until stopped (watch, tui) retries a refusal with
+# backoff for ever, as client-go's Reflector retries its list; what answers
+# once (get, get --from-cache, verify, api-resources) fails at once with one
+# line naming the refusal, and claims no retry.
+
+teardown() {
+	kinf_stop
+	[ -z "${TMUX_SOCK:-}" ] || tmux -L "$TMUX_SOCK" kill-server 2>/dev/null || true
+	sim_stop 2>/dev/null || true
+}
+
+# refuse KIND [COUNT] [VERB] — the next COUNT (all) requests of VERB (any) answered KIND.
+refuse() {
+	simctl DELETE /faults >/dev/null
+	simctl POST /faults "{\"verb\":\"${3:-any}\",\"kind\":\"$1\",\"count\":${2:-100000}}" >/dev/null
+}
+
+# A discovery cache that an earlier run filled.
+warm_cache() {
+	run_kinf get pods --kubeconfig "$SIM_KUBECONFIG" --cache-dir "$T/warm"
+	assert_status 0
+	[ -s "$(find "$T/warm" -name servergroups.json)" ]
+}
+
+@test "a refusal (401, 403) ends get, get --from-cache, verify and api-resources with one line, cold or warm cache" {
+	warm_cache
+	local kind cache cmd what
+	for kind in 401 403; do
+		refuse "$kind"
+		for cache in cold warm; do
+			for cmd in "get pods" "get pods --from-cache" "verify pods" "api-resources"; do
+				rm -rf "$T/cold"
+				simctl DELETE /requests >/dev/null
+				run_kinf $cmd --kubeconfig "$SIM_KUBECONFIG" --cache-dir "$T/$cache"
+				# where it met the refusal: discovery, unless the cache spared it
+				# (api-resources asks the server whatever the cache holds)
+				what="list pods: "
+				[ "$cache" = cold ] || [ "$cmd" = api-resources ] && what="discover the server's APIs: "
+				assert_one_line_error "$what" "$kind" ||
+					{ echo "# $cmd, $cache cache, $kind" >&2; false; }
+				[[ $stderr != *retrying* ]] || { echo "# $cmd, $cache cache: $stderr" >&2; false; }
+			done
+		done
+	done
+}
+
+@test "get --from-cache and verify: a refused streaming list alone does not end them, the LIST after it may be let in" {
+	warm_cache
+	local cmd
+	for cmd in "get pods --from-cache" "verify pods"; do
+		refuse 403 1000 watchlist
+		run_kinf $cmd --kubeconfig "$SIM_KUBECONFIG" --cache-dir "$T/warm"
+		assert_status 0
+		[[ $output == *pod-0* || $output == *"cache equals the server"* ]]
+	done
+}
+
+# notices PATTERN — how many lines of the background kinf's stderr match.
+notices() { count_lines "$ERR" "$1"; }
+
+@test "watch retries a refused discovery (no cache) as the Reflector retries its list, and syncs once let in" {
+	refuse 401 2 discovery
+	kinf_bg watch pods --kubeconfig "$SIM_KUBECONFIG" --cache-dir "$T/cold"
+	wait_until 30 file_has "$ERR" 'pods: synced' || { cat "$ERR" >&2; false; }
+	kinf_stop
+	[ "$(notices "^kinf: error: discover the server's APIs: 401 Unauthorized: .*; retrying as client-go's reflector retries a refusal$")" -eq 2 ]
+	[ "$(notices '^kinf: backing off [0-9.]+s: discovering again$')" -eq 2 ]
+	[ "$(simctl GET '/requests?verb=discovery' | jq -r '[.[] | select(.path == "/api") | .status] | join(" ")')" = "401 401 200" ]
+}
+
+@test "tui retries a refused discovery (no cache) too, then shows the informer's cache" {
+	TMUX_SOCK=kinf-auth-$$-$BATS_TEST_NUMBER
+	refuse 401 2 discovery
+	tui_start pods --kubeconfig "$SIM_KUBECONFIG" --cache-dir "$T/cold"
+	wait_screen ' pods  [0-9]+ objects? ' 30
+	[ "$(count_lines "$BATS_TEST_TMPDIR/stderr" "^kinf: error: discover the server's APIs: 401 Unauthorized: .*; retrying as client-go's reflector retries a refusal$")" -eq 2 ]
+	keys q
+	wait_screen 'kinf exited 0'
+}
+
+@test "watch with a warm cache retries a refusal as client-go does: a refused streaming list, then the LIST it says it falls back to" {
+	warm_cache
+	refuse 401
+	simctl DELETE /requests >/dev/null
+	kinf_bg watch pods --kubeconfig "$SIM_KUBECONFIG" --cache-dir "$T/warm"
+	wait_until 30 bash -c "[ \$(grep -c 'backing off .*: relisting' '$ERR') -ge 2 ]" || { cat "$ERR" >&2; false; }
+	simctl DELETE /faults >/dev/null
+	wait_until 60 file_has "$ERR" 'pods: synced' || { cat "$ERR" >&2; false; }
+	kinf_stop
+	# no discovery: the cache had it
+	[ "$(simctl GET '/requests?verb=discovery' | jq length)" -eq 0 ]
+	# each cycle: the streaming list refused, then the LIST the warning
+	# announces (client-go's fallbackToList), refused too; then the backoff
+	local seq cycles
+	seq=$(simctl GET '/requests?resource=pods' | jq -r 'map((if .verb == "watch" and .query.sendInitialEvents == "true" then "S"
+		elif .verb == "list" then "L" else "W" end) + (.status | tostring)) | join(" ")')
+	cycles=$(notices '^kinf: pods: warning: the server refused the streaming list \(401\): listing with LIST this time')
+	[ "$cycles" -ge 2 ]
+	[ "$(grep -o 'S401' <<<"$seq" | wc -l)" -eq "$cycles" ] || { echo "# $seq" >&2; false; }
+	run ! grep -qE 'S401( [^L]|$)' <<<"$seq"
 }

@@ -245,11 +245,12 @@ assert_one_error() {
 	run --separate-stderr "$KINF" get pods --kubeconfig "$SIM_KUBECONFIG.viewer"
 	assert_one_error forbidden
 	[[ $stderr == *403* ]]
-	# The informer retries a refusal as client-go does: the sync timeout
-	# ends it, and the one line names the cause.
-	run --separate-stderr "$KINF" get pods --from-cache --sync-timeout 3s --kubeconfig "$SIM_KUBECONFIG.viewer"
-	assert_one_error "the pods informer did not sync within 3s: list pods: pods is forbidden"
-	[[ $stderr == *"403"*"retrying as client-go does" ]]
+	# A one-shot command does not wait for RBAC as the informer would:
+	# the first refused list ends it, the one line names the cause, and
+	# no retry is claimed (21-auth.bats: cold and warm discovery cache).
+	run --separate-stderr "$KINF" get pods --from-cache --kubeconfig "$SIM_KUBECONFIG.viewer"
+	assert_one_error "list pods: pods is forbidden"
+	[[ $stderr == *"(403)" ]]
 	for cache in "" --from-cache; do
 		run --separate-stderr get podz $cache
 		assert_one_error "did you mean 'pods'"

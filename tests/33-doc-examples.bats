@@ -1,8 +1,10 @@
 #!/usr/bin/env bats
-# Every command the README and the man page's EXAMPLES show runs here as
-# written, against kube-sim, and its output is checked for what the text
-# next to it says it shows.  A new example with no check, or a check whose
-# example is gone, fails the first test: the table below is the list.
+# Every command the README, the man page's EXAMPLES and each command's
+# --help show runs here as written, against kube-sim, and its output is
+# checked for what the text next to it says it shows (a --help example,
+# for what the command's help says it does).  A new example with no
+# check, or a check whose example is gone, fails the first test: the
+# table below is the list.
 #
 # Commands run through `bash -c` in a scratch folder with KUBECONFIG set;
 # `kinf` on PATH is the binary under test, with --timeout added to the
@@ -16,17 +18,32 @@ bats_require_minimum_version 1.5.0
 
 ROOT=$BATS_TEST_DIRNAME/..
 
-# The examples: the README's code lines that start with kinf, and the man
-# page's EXAMPLES (.Dl $ kinf ...), unescaped, without trailing comments.
+# The commands `kinf help` lists.
+help_commands() { "$KINF" help | awk '/^commands:$/ { on = 1; next } on && NF == 0 { on = 0 } on { print $1 }'; }
+
+# Each command's examples, as the binary's `kinf help COMMAND` prints them.
+help_examples() {
+	local c
+	for c in $(help_commands); do
+		"$KINF" help "$c" | sed -n '/^examples:$/,/^$/p' | sed '1d; /^$/d'
+	done | sed -E 's/^ +//'
+}
+
+# The examples: the README's code lines that start with kinf, the man
+# page's EXAMPLES (.Dl $ kinf ...), unescaped, and the --help examples,
+# without trailing comments.
 examples() {
-	{
+	local list=$BATS_FILE_TMPDIR/examples
+	[ -s "$list" ] || {
 		# a line that ends in | or \ goes on on the next
 		awk '/^    (\$ )?kinf [a-z]/ || cont { if (cont) sub(/^ +/, ""); line = line $0;
 			cont = /[|\\]$/; if (!cont) { print line; line = "" } else line = line " " }' \
 			"$ROOT/README.md" |
 			sed -E 's/^ +(\$ )?//'
 		grep -E '^\.Dl \$ kinf ' "$ROOT/man/kinf.1" | sed -E 's/^\.Dl \$ //; s/\\-/-/g; s/\\e/\\/g'
-	} | sed -E 's/ +# .*$//' | sort -u
+		help_examples
+	} | sed -E 's/ +# .*$//' | sort -u >"$list"
+	cat "$list"
 }
 
 # example -> the function that checks its output ($output, $stderr, $status).
@@ -71,6 +88,29 @@ declare -gA CHECK=(
 	["kinf get pods -w --output-watch-events"]=chk_get_watch
 	["kinf watch pods -A --verify-every 5m --flight-recorder 15m --flight-dir dumps"]=chk_flight_watch
 	["kinf replay dumps/kinf-20250101T120000Z-verify.rec.gz --at trigger"]=chk_flight_at_trigger
+	# --help's
+	["kinf api-resources -o wide --verbs list,watch"]=chk_as_kubectl
+	["kinf api-resources --api-group apps -o name"]=chk_as_kubectl
+	["kinf api-resources --namespaced=false"]=chk_as_kubectl
+	["kinf get deploy/web -o yaml"]=chk_as_kubectl
+	["kinf get pods,deploy --from-cache"]=chk_two_types
+	["kinf get pods -o jsonpath='{range .items[*]}{.metadata.name}{\"\\n\"}{end}'"]=chk_as_kubectl
+	["kinf get pods -o custom-columns=NAME:.metadata.name,NODE:.spec.nodeName"]=chk_as_kubectl
+	["kinf get pods --sort-by=.metadata.creationTimestamp -L app --from-cache"]=chk_cache_as_kubectl
+	["kinf get pods -A --from-cache --index node=worker-1 -o wide"]=chk_index_all
+	["kinf get pods --from-cache -l app=web -o json | jq '.items | length'"]=chk_count_web
+	["kinf tui pods -n default"]=chk_tui
+	["kinf tui pods,deployments -A --resync 30s"]=chk_tui
+	["kinf verify pods -A"]=chk_verify_pods
+	["kinf verify deployments -n shop -o json | jq '.missing[].key'"]=chk_verify_missing
+	["kinf watch pods --verify-every 1m"]=chk_verify_every
+	["kinf watch pods -n default"]=chk_watch_pods
+	["kinf watch pods -o json | jq -r 'select(.handler==\"OnDelete\") | .key'"]=chk_on_delete
+	["kinf watch pods --record pods.rec"]=chk_record
+	["kinf replay pods.rec -o json | jq -c 'select(.handler==\"OnDelete\")'"]=chk_replay_on_delete
+	["kinf replay pods.rec --client-go 1.28 --events -o json"]=chk_replay_128_events
+	["kinf replay pods.rec --key default/web-1"]=chk_replay_key
+	["kinf replay pods.rec --speed 1"]=chk_replay_speed
 )
 
 setup() {
@@ -90,6 +130,8 @@ EOF
 }
 
 teardown() {
+	# the example whose check failed, and what it printed
+	[ -n "${BATS_TEST_COMPLETED:-}" ] || cat "$BATS_TEST_TMPDIR/example" >&2 2>/dev/null || true
 	tmux -L "$TMUX_SOCK" kill-server 2>/dev/null || true
 	sim_stop
 }
@@ -99,9 +141,13 @@ teardown() {
 cluster_up() {
 	sim_start --pods 6
 	export KUBECONFIG=$SIM_KUBECONFIG
-	for ns in default shop; do
-		simctl POST /create "{\"resource\":\"pods\",\"object\":{\"metadata\":{\"name\":\"web-1\",\"namespace\":\"$ns\",\"labels\":{\"app\":\"web\"}},\"spec\":{\"nodeName\":\"worker-1\",\"containers\":[{\"name\":\"app\",\"image\":\"nginx:1.25\"}]}}}" >/dev/null
-	done
+	create_web_1 default
+	create_web_1 shop
+}
+
+# create_web_1 NAMESPACE — the pod web-1 on worker-1 in NAMESPACE.
+create_web_1() {
+	simctl POST /create "{\"resource\":\"pods\",\"object\":{\"metadata\":{\"name\":\"web-1\",\"namespace\":\"$1\",\"labels\":{\"app\":\"web\"}},\"spec\":{\"nodeName\":\"worker-1\",\"containers\":[{\"name\":\"app\",\"image\":\"nginx:1.25\"}]}}}" >/dev/null
 }
 
 # ex CMD — runs one example in the scratch folder.
@@ -169,6 +215,17 @@ chk_as_kubectl() {
 		{ printf '# kubectl printed:\n%s\n# on stderr:\n%s\n' "$kc" "$(cat "$BATS_TEST_TMPDIR/kc.err")" >&2; false; }
 }
 
+chk_cache_as_kubectl() {	# the cache as kubectl lists the server
+	local EX=${EX/ --from-cache/}
+	chk_as_kubectl
+}
+
+chk_count_web() {	# a lister's selector on the cache: the server's count
+	[ "$status" -eq 0 ]
+	[ "$output" -ge 1 ]
+	[ "$output" -eq "$(simcurl '/api/v1/namespaces/default/pods?labelSelector=app%3Dweb' | jq '.items | length')" ]
+}
+
 chk_get_watch() {	# kubectl's get -w: the list, each row with its event's type
 	[ "$status" -eq 124 ]	# ended by the timeout, as by Ctrl-C
 	[[ ${lines[0]} =~ ^EVENT\ +NAME\ +READY\ +STATUS\ +RESTARTS\ +AGE$ ]]
@@ -216,9 +273,9 @@ chk_on_delete() {	# the OnDelete keys: web-1, deleted while it ran
 
 chk_watch_diff() {	# several kinds, each update with what it changed
 	[ "$status" -eq 0 ]
-	[[ ${lines[0]} =~ ^TIME\ +KIND\ +TYPE\ +KEY ]]
-	grep -qE ' Pod +Replaced +shop/web-1 ' <<<"$output"
-	grep -qE ' Deployment +Updated +default/web ' <<<"$output"
+	[[ ${lines[0]} =~ ^TIME\ +TYPE\ +KIND\ +KEY ]]
+	grep -qE ' Replaced(All)? +Pod +shop/web-1 ' <<<"$output"
+	grep -qE ' Updated +Deployment +default/web ' <<<"$output"
 	grep -qx '    spec\.replicas: [0-9]* → 7' <<<"$output"
 }
 
@@ -233,6 +290,17 @@ chk_verify_every() {	# the cache checked against the server while it watches
 	grep -qE '^kinf: pods: verify: cache equals the server \([0-9]+ objects\)$' <<<"$stderr"
 }
 
+chk_verify_pods() {	# the check once, every namespace: equal, every pod counted
+	[ "$status" -eq 0 ]
+	[[ $output =~ ^pods:\ cache\ equals\ the\ server\ \(([0-9]+)\ objects\ at\ rv\ [0-9]+\)$ ]]
+	[ "${BASH_REMATCH[1]}" -eq "$(pod_names "" | wc -l)" ]
+}
+
+chk_verify_missing() {	# the keys the cache is missing: none (jq read the array)
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+}
+
 chk_verify_equal() {	# the check once: missing, extra, stale, all empty
 	[ "$status" -eq 0 ]
 	[ "$output" = $'[]\n[]\n[]' ]
@@ -241,9 +309,11 @@ chk_verify_equal() {	# the check once: missing, extra, stale, all empty
 chk_tui() { :; }	# driven in its own test below
 
 chk_record() {		# the recording: gzip'd JSON lines, mode 0600
+	local rec=${EX#*--record }
+	rec=$W/${rec%% *}
 	[ "$status" -eq 0 ]
-	[ "$(stat -c %a "$W/missed.rec")" = 600 ]
-	zcat "$W/missed.rec" | head -1 | jq -e '.kinfRecording == 1' >/dev/null
+	[ "$(stat -c %a "$rec")" = 600 ]
+	zcat "$rec" | head -1 | jq -e '.kinfRecording == 1' >/dev/null
 }
 
 chk_replay_tombstone() {	# the tombstone the relist found
@@ -252,9 +322,11 @@ chk_replay_tombstone() {	# the tombstone the relist found
 }
 
 chk_replay_key() {	# one object's story: added, updated with its diff, gone
+	local key=${EX#*--key }
+	key=${key%% *}
 	[ "$status" -eq 0 ]
 	[ "$(grep -vc '^    \|^TIME' <<<"$output")" -ge 3 ]
-	[ -z "$(grep -v '^    \|^TIME' <<<"$output" | grep -v 'shop/web-1')" ]
+	[ -z "$(grep -v '^    \|^TIME' <<<"$output" | grep -vF " $key ")" ]
 	grep -qx '    metadata\.labels\.step: + two' <<<"$output"
 }
 
@@ -269,12 +341,26 @@ chk_replay_128_json() {
 }
 
 chk_replay_speed() {	# at the recorded pace: as long as the recording's last data took
+	local rec
+	rec=$W/$(awk '{ print $3 }' <<<"$EX")
 	[ "$status" -eq 0 ]
-	grep -qE 'ReplacedAll +shop/web-1 .*\(tombstone\)|Deleted +shop/web-1 .*\(tombstone\)' <<<"$output"
+	grep -qE '(ReplacedAll|Deleted) +(shop|default)/web-1 .*\(tombstone\)' <<<"$output"
 	local last_ms
-	last_ms=$(zcat "$W/missed.rec" | sed 1d | jq -s '[.[] | select(has("data")) | .t] | max')
-	[ "$last_ms" -ge 2000 ]
-	[ "$EX_SECONDS" -ge $((last_ms / 1000 - 1)) ]
+	last_ms=$(zcat "$rec" | sed 1d | jq -s '[.[] | select(has("data")) | .t] | max')
+	# the gap (1.5 s, then the backoff) is in it: a pace to keep
+	[ "$last_ms" -ge 1500 ]
+	[ "$EX_MS" -ge $((last_ms * 9 / 10)) ]
+}
+
+chk_replay_on_delete() {	# the OnDelete a relist handed: default/web-1's tombstone
+	[ "$status" -eq 0 ]
+	jq -se 'length == 1 and .[0].key == "default/web-1" and .[0].tombstone' <<<"$output" >/dev/null
+}
+
+chk_replay_128_events() {	# as 1.28 would: a Deleted tombstone, and (--events) the Relist record
+	[ "$status" -eq 0 ]
+	jq -se 'any(.[]; .type == "Relist") and
+		any(.[]; .type == "Deleted" and .key == "default/web-1" and .tombstone)' <<<"$output" >/dev/null
 }
 
 chk_controller_generation() {	# a change no Reconcile saw: filtered by generation
@@ -332,8 +418,8 @@ label_shop_web_1() {
 
 # ---- the tests ----------------------------------------------------------------
 
-@test "every example in the README and the man page has a check, and every check an example" {
-	local missing=() stale=() e k
+@test "every example in the README, the man page and --help has a check, and every check an example" {
+	local missing=() stale=() e k c
 	while IFS= read -r e; do
 		[ -n "${CHECK[$e]:-}" ] || missing+=("$e")
 	done < <(examples)
@@ -342,15 +428,30 @@ label_shop_web_1() {
 	done
 	[ "${#missing[@]}" -eq 0 ] || { printf '# no check for: %s\n' "${missing[@]}" >&2; false; }
 	[ "${#stale[@]}" -eq 0 ] || { printf '# no such example: %s\n' "${stale[@]}" >&2; false; }
-	[ "$(examples | wc -l)" -ge 30 ]
+	[ "$(examples | wc -l)" -ge 60 ]
+	# the help's examples, read from the binary, and the same either way it is asked
+	[ "$(help_examples | wc -l)" -ge 30 ]
+	for c in $(help_commands); do
+		cmp <("$KINF" help "$c") <("$KINF" "$c" --help)
+	done
+}
+
+# check EX — EX's check on $output, $stderr and $status.  Called plainly:
+# after || or in an if, bash would ignore every failing line of the check
+# but its last.  What the example printed is shown if the test fails.
+check() {
+	EX=$1
+	printf '# example: %s\n# status: %s\n# stdout:\n%s\n# stderr:\n%s\n' \
+		"$EX" "$status" "$output" "$stderr" >"$BATS_TEST_TMPDIR/example"
+	"${CHECK[$EX]}"
 }
 
 # run_examples PATTERN — each example matching the ERE, as written, checked.
 run_examples() {
-	local n=0
-	while IFS= read -r EX; do
-		ex "$EX"
-		"${CHECK[$EX]}" || { echo "# example: $EX" >&2; echo "# stdout: $output" >&2; echo "# stderr: $stderr" >&2; return 1; }
+	local n=0 e
+	while IFS= read -r e; do
+		ex "$e"
+		check "$e"
 		n=$((n + 1))
 	done < <(examples | grep -E -- "$1")
 	[ "$n" -ge 1 ]
@@ -364,26 +465,27 @@ run_examples() {
 
 @test "the watch examples on a quiet cluster" {
 	cluster_up
-	run_examples '^kinf watch pods( --client-go v0\.33\.2| --hide-unchanged| --resync 30s .*)?$'
+	run_examples '^kinf watch pods( -n default| --client-go v0\.33\.2| --hide-unchanged| --resync 30s .*)?$'
 }
 
 @test "the --verify-every 1m examples: a minute on, the cache equals the server" {
 	cluster_up
-	local e i=0 pids=()
+	local e i=0 pids=() es=()
 	while IFS= read -r e; do
 		(cd "$W" && EX_TIMEOUT=70s bash -c "$e" >"$W/v$i.out" 2>"$W/v$i.err" 3>&-) &
-		pids+=($!) i=$((i + 1))
+		pids+=($!) es+=("$e") i=$((i + 1))
 	done < <(examples | grep -- '--verify-every 1m' | grep -v -- '--metrics')
-	[ "$i" -eq 2 ]
+	[ "$i" -eq 3 ]
 	for ((i = 0; i < ${#pids[@]}; i++)); do
-		wait "${pids[$i]}"	# --timeout 70s: one check, at a minute
-		run --separate-stderr bash -c "cat '$W/v$i.out'; cat '$W/v$i.err' >&2"
-		chk_verify_every || { echo "# stderr: $stderr" >&2; false; }
+		status=0
+		wait "${pids[$i]}" || status=$?	# --timeout 70s: one check, at a minute
+		output=$(cat "$W/v$i.out") stderr=$(cat "$W/v$i.err")
+		check "${es[$i]}"
 	done
 }
 
-# in_background CMD — an example while the test changes the cluster: its
-# output in $output/$stderr once it ends (watch's --timeout).
+# ex_while CMD FUNCTION — an example while FUNCTION changes the cluster:
+# its output in $output/$stderr once it ends (watch's --timeout).
 ex_while() {
 	: >"$W/out"; : >"$W/err"	# a wait on err sees this run only
 	bash -c "cd '$W' && $1" >"$W/out" 2>"$W/err" 3>&- &
@@ -399,18 +501,21 @@ scale_web() { simctl POST /update '{"resource":"deployments","namespace":"defaul
 
 delete_web_1() { simctl POST /delete '{"resource":"pods","namespace":"default","name":"web-1"}' >/dev/null; sleep 1; }
 
-# kinf kept out (500s) while shop/web-1 changes and goes: only the relist that
-# follows finds the delete, as a tombstone.
+# gap_hides_a_delete [NAMESPACE] — kinf kept out (500s) while web-1 of
+# NAMESPACE (shop) changes and goes: only the relist that follows finds
+# the delete, as a tombstone.
 gap_hides_a_delete() {
-	simctl POST /update '{"resource":"pods","namespace":"shop","name":"web-1","patch":{"metadata":{"labels":{"step":"two"}}}}' >/dev/null
+	local ns=${1:-shop}
+	simctl POST /update "{\"resource\":\"pods\",\"namespace\":\"$ns\",\"name\":\"web-1\",\"patch\":{\"metadata\":{\"labels\":{\"step\":\"two\"}}}}" >/dev/null
 	sleep 0.5
 	simctl POST /faults '{"verb":"any","kind":"500","count":1000}' >/dev/null
 	simctl POST /restart-watch-cache >/dev/null
-	simctl POST /delete '{"resource":"pods","namespace":"shop","name":"web-1"}' >/dev/null
+	simctl POST /delete "{\"resource\":\"pods\",\"namespace\":\"$ns\",\"name\":\"web-1\"}" >/dev/null
 	sleep 1
 	simctl DELETE /faults >/dev/null
 	wait_until 20 grep -q 'relist #1' "$W/err"
 }
+gap_hides_a_delete_in_default() { gap_hides_a_delete default; }
 
 # (with --events the relist is a record on stdout, which jq holds till the
 # end: the second "listed" notice says it happened)
@@ -425,50 +530,72 @@ default_gap() {
 @test "the watch examples while the cluster changes: diffs, a relist, a delete" {
 	cluster_up
 	local e
-	for e in "kinf watch pods,deployments -A --diff" "kinf watch deploy,pods -A --diff" "kinf watch deploy/web --diff"; do
+	while IFS= read -r e; do
 		simctl POST /update '{"resource":"deployments","namespace":"default","name":"web","patch":{"spec":{"replicas":1}}}' >/dev/null
-		EX=$e EX_TIMEOUT=5s ex_while "$e" scale_web
-		"${CHECK[$e]}" || { echo "# $e: $output" >&2; false; }
-	done
+		EX_TIMEOUT=5s ex_while "$e" scale_web
+		check "$e"
+	done < <(examples | grep -E '^kinf watch [a-z,/]+( -A)? --diff$')
 	e="kinf watch pods -o json --events | jq 'select(.type==\"Relist\")'"
 	EX_TIMEOUT=8s ex_while "$e" default_gap
-	"${CHECK[$e]}" || { echo "# $e: $output" >&2; false; }
-	e="kinf watch pods -A -o json | jq -r 'select(.handler==\"OnDelete\") | .key'"
-	ex_while "$e" delete_web_1
-	"${CHECK[$e]}" || { echo "# $e: $output" >&2; false; }
+	check "$e"
+	# with -A (the README) and without (--help): default/web-1, deleted
+	while IFS= read -r e; do
+		ex_while "$e" delete_web_1
+		check "$e"
+		create_web_1 default
+	done < <(examples | grep -F "jq -r 'select(.handler==\"OnDelete\") | .key'")
+}
+
+ms_now() { echo $((${EPOCHREALTIME/./} / 1000)); }
+
+# replay_examples ERE — the replay examples matching ERE, each timed ($EX_MS).
+replay_examples() {
+	local e start n=0
+	while IFS= read -r e; do
+		start=$(ms_now)
+		ex "$e"
+		EX_MS=$(($(ms_now) - start))
+		check "$e"
+		n=$((n + 1))
+	done < <(examples | grep -E -- "$1")
+	[ "$n" -ge 1 ]
 }
 
 @test "the record and replay examples: the gap's delete, kept and replayed" {
 	cluster_up
-	local e=$(examples | grep -- '--record')
+	local e=$(examples | grep -- '--record missed\.rec')
 	EX_TIMEOUT=10s ex_while "$e" gap_hides_a_delete
-	"${CHECK[$e]}"
-	local start
-	while IFS= read -r EX; do
-		start=$SECONDS
-		ex "$EX"
-		EX_SECONDS=$((SECONDS - start))
-		"${CHECK[$EX]}" || { echo "# example: $EX" >&2; echo "# stdout: $output" >&2; echo "# stderr: $stderr" >&2; false; }
-	done < <(examples | grep '^kinf replay missed\.rec ')
+	check "$e"
+	replay_examples '^kinf replay missed\.rec '
+}
+
+@test "the --help record and replay examples: pods.rec, a gap's delete in default, replayed" {
+	cluster_up
+	local e=$(examples | grep -x -- 'kinf watch pods --record pods\.rec')
+	EX_TIMEOUT=10s ex_while "$e" gap_hides_a_delete_in_default
+	check "$e"
+	# (the README's replay of a pods.rec is the controller's, below)
+	replay_examples '^kinf replay pods\.rec (-o json|--client-go|--key|--speed)'
 }
 
 @test "the controller and canary examples: a change no Reconcile saw, live and replayed; the metrics" {
 	cluster_up
 	local e
 	e=$(examples | grep -- '--controller --reconcile-time')
-	EX=$e EX_TIMEOUT=6s ex_while "$e" label_shop_web_1
-	chk_controller_generation || { echo "# $e: $output $stderr" >&2; false; }
+	EX_TIMEOUT=6s ex_while "$e" label_shop_web_1
+	check "$e"
 	# pods.rec: the same change, recorded (the README leaves how to the reader)
 	EX_TIMEOUT=5s ex_while "kinf watch pods -n shop --record pods.rec" label_shop_web_1
 	e=$(examples | grep -- 'replay pods.rec --controller')
-	EX=$e; ex "$e"
-	chk_replay_never_reconciled || { echo "# $e: $output $stderr" >&2; false; }
+	ex "$e"
+	check "$e"
 	e=$(examples | grep -- '--metrics 9090')
 	# the example puts kinf in the background: not under `run`, which
 	# would wait for it to end
-	EX=$e status=0
+	status=0 output= stderr=
 	(cd "$W" && EX_TIMEOUT=8s bash -c "$e") 2>"$W/canary.err" 3>&- || status=$?
-	chk_metrics_canary || { cat "$W/canary.err" >&2; false; }
+	stderr=$(cat "$W/canary.err")
+	check "$e"
 	sleep 8	# the canary's --timeout: it leaves before the cluster does
 }
 
@@ -477,20 +604,25 @@ default_gap() {
 	mkdir "$W/dumps"
 	local e
 	e=$(examples | grep -- '--flight-dir dumps')
-	EX=$e EX_TIMEOUT=5s ex_while "$e" usr1_kinf
-	chk_flight_watch || { echo "# $e: $output $stderr" >&2; false; }
+	EX_TIMEOUT=5s ex_while "$e" usr1_kinf
+	check "$e"
 	# the dump, under the name the example gives it
 	mv "$W"/dumps/kinf-*-signal.rec.gz "$W/dumps/kinf-20250101T120000Z-verify.rec.gz"
 	e=$(examples | grep -- '--at trigger')
-	EX=$e; ex "$e"
-	chk_flight_at_trigger || { echo "# $e: $output $stderr" >&2; false; }
+	ex "$e"
+	check "$e"
+}
+
+# tui_example EXAMPLE — runs it in a tmux pane of the scratch folder.
+tui_example() {
+	tmux -L "$TMUX_SOCK" -f /dev/null new-session -d -x 120 -y 30 \
+		"cd '$W' && KUBECONFIG='$SIM_KUBECONFIG' $1; echo \"kinf exited \$?\"; sleep 60"
 }
 
 @test "the tui --controller example: w shows the controller pane; a status change is filtered" {
 	cluster_up
 	local e=$(examples | grep '^kinf tui .*--controller')
-	tmux -L "$TMUX_SOCK" -f /dev/null new-session -d -x 120 -y 30 \
-		"cd '$W' && KUBECONFIG='$SIM_KUBECONFIG' $e; echo \"kinf exited \$?\"; sleep 60"
+	tui_example "$e"
 	wait_screen ' pods  1 object' 20
 	keys w
 	wait_screen 'reconciles 1$'
@@ -504,12 +636,28 @@ default_gap() {
 
 @test "the tui example: both tabs, the pods in the table, q ends it" {
 	cluster_up
-	local e=$(examples | grep '^kinf tui pods,deployments')
-	tmux -L "$TMUX_SOCK" -f /dev/null new-session -d -x 120 -y 30 \
-		"cd '$W' && KUBECONFIG='$SIM_KUBECONFIG' $e; echo \"kinf exited \$?\"; sleep 60"
+	tui_example "$(examples | grep -x 'kinf tui pods,deployments')"
 	wait_screen ' pods  [0-9]+ objects?' 20
 	screen_has 'deployments'
 	screen_has ' web-1 '
+	keys q
+	wait_screen 'kinf exited 0'
+}
+
+@test "the --help tui examples: one namespace's pods; every namespace's pods and deployments, with a resync" {
+	cluster_up
+	tui_example "$(examples | grep -x 'kinf tui pods -n default')"
+	wait_screen " pods  $(pod_names default | wc -l) objects " 20
+	screen_has 'namespace default' || { show_screen; false; }
+	keys q
+	wait_screen 'kinf exited 0'
+	tmux -L "$TMUX_SOCK" kill-server
+	tui_example "$(examples | grep -x 'kinf tui pods,deployments -A --resync 30s')"
+	wait_screen " pods  $(pod_names "" | wc -l) objects " 20
+	screen_has 'all namespaces' || { show_screen; false; }
+	wait_screen " 2:deployments $(simcurl /apis/apps/v1/deployments | jq '.items | length')( |$)"
+	# the resync period on: the next resync is due within it
+	wait_screen 'resyncs 0 +last never +next [0-9]+s'
 	keys q
 	wait_screen 'kinf exited 0'
 }

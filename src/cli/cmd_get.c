@@ -15,6 +15,7 @@
 #include "cluster/cluster.h"
 #include "cli/cmd.h"
 #include "cli/get_watch.h"
+#include "cli/oneshot.h"
 #include "cli/resource_args.h"
 #include "output/columns.h"
 #include "output/format.h"
@@ -71,7 +72,8 @@ static const struct option get_options[] = {
 	OPT_STRING(0, "field-selector", &o.field_selector, "SELECTOR",
 		   "field selector, applied by the server", COMPLETE_NONE),
 	OPT_DURATION(0, "sync-timeout", &o.sync_timeout_ms,
-		     "with --from-cache: give up waiting for the sync, refusals retried meanwhile (default 60s)"),
+		     "with --from-cache: give up waiting for the sync (default 60s); a refused list "
+		     "(400, 401, 403, 404) ends it at once"),
 	OPT_BOOL(0, "no-headers", &o.no_headers, "no column headers"),
 	OPT_BOOL(0, "show-kind", &o.show_kind, "name objects in tables as KIND/NAME (pod/web-0)"),
 	OPT_INT(0, "chunk-size", &o.chunk_size, "N",
@@ -827,18 +829,8 @@ static int get_from_cache(const char *resource, const char *name)
 		error("%s", err.msg);
 		goto fail;
 	}
-	if (session_wait_synced(&s, o.sync_timeout_ms) < 0) {
-		size_t i = 0;
-		while (i + 1 < s.nr && informer_has_synced(s.informers[i]))
-			i++;
-		struct informer_stats st;
-		informer_get_stats(s.informers[i], &st);
-		if (st.state == STATE_STOPPED && st.last_error[0])
-			error("%s", st.last_error);	/* it gave up */
-		else
-			error("the %s informer did not sync within %llds%s%s",
-			      s.resources[i]->name, (long long)(o.sync_timeout_ms / 1000),
-			      st.last_error[0] ? ": " : "", st.last_error);
+	if (oneshot_wait_synced(&s, o.sync_timeout_ms, &err) < 0) {
+		error("%s", err.msg);
 		goto fail;
 	}
 	session_stop(&s);

@@ -61,7 +61,7 @@ static int run_tui(int argc, const char **argv)
 	metrics_flag_start(&command_tui, &ms);	/* a busy port: exit 2 here */
 
 	struct session_opts so = informer_flags_session(&command_tui, argv[0], NULL);
-	if (session_open(&s, &so, &err) < 0) {
+	if (informer_flags_open(&s, &so, 0, false, NULL, &err) < 0) {
 		error("%s", err.msg);
 		metrics_flag_stop(&ms);
 		return 1;

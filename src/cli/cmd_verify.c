@@ -20,6 +20,7 @@
 
 #include "cli/cmd.h"
 #include "cli/informer_flags.h"
+#include "cli/oneshot.h"
 #include "informer/verify_check.h"
 #include "cluster/discovery.h"
 #include "informer/informer.h"
@@ -41,7 +42,8 @@ static const struct option verify_options[] = {
 	OPT_DURATION(0, "lag-wait", &o.lag_wait_ms,
 		     "wait this long for the informer to reach the server's list (default 10s)"),
 	OPT_DURATION(0, "sync-timeout", &o.sync_timeout_ms,
-		     "give up waiting for the informer's sync, refusals retried meanwhile (default 60s)"),
+		     "give up waiting for the informer's sync (default 60s); a refused list (400, "
+		     "401, 403, 404) ends it at once"),
 	OPT_INCLUDE(informer_flag_options),
 	OPT_INCLUDE(cluster_options),
 	OPT_END(),
@@ -106,7 +108,6 @@ static int print_report(const char *resource, const struct verify_report *r)
 static int run_verify(int argc, const char **argv)
 {
 	struct errbuf err = { "" };
-	struct informer_stats st;
 	struct verify_check vc;
 	struct verify_report report = { 0 };
 	struct session s;
@@ -131,11 +132,8 @@ static int run_verify(int argc, const char **argv)
 		error("%s", err.msg);
 		goto cleanup;
 	}
-	if (session_wait_synced(&s, o.sync_timeout_ms) < 0) {
-		informer_get_stats(s.informers[0], &st);
-		error("the %s informer did not sync within %llds%s%s",
-		      s.resources[0]->name, (long long)(o.sync_timeout_ms / 1000),
-		      st.last_error[0] ? ": " : "", st.last_error);
+	if (oneshot_wait_synced(&s, o.sync_timeout_ms, &err) < 0) {
+		error("%s", err.msg);
 		goto cleanup;
 	}
 	drain(l, &vc);

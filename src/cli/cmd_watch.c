@@ -354,7 +354,8 @@ static int run_watch(int argc, const char **argv)
 	metrics_flag_start(&command_watch, &ms);	/* a busy port: exit 2 here */
 
 	struct session_opts so = informer_flags_session(&command_watch, ra.resource, ra.name);
-	if (session_open(&s, &so, &err) < 0) {
+	int64_t begun_ms = mono_ms(), waited_ms;
+	if (informer_flags_open(&s, &so, o.timeout_ms, o.quiet, &waited_ms, &err) < 0) {
 		error("%s", err.msg);
 		goto out;
 	}
@@ -390,6 +391,8 @@ static int run_watch(int argc, const char **argv)
 
 	struct watch_loop loop = {
 		.timeout_ms = o.timeout_ms,
+		/* refused discoveries took their share of it */
+		.timeout_from_ms = waited_ms ? begun_ms : 0,
 		.resync_ms = informer_flags.resync_ms,
 		.verify_every_ms = o.verify_every_ms,
 		.verify_lag_ms = o.lag_wait_ms,
@@ -746,7 +749,7 @@ const struct command command_replay = {
 		"  kinf watch pods --record pods.rec        # later, or elsewhere:\n"
 		"  kinf replay pods.rec -o json | jq -c 'select(.handler==\"OnDelete\")'\n"
 		"  kinf replay pods.rec --client-go 1.28 --events -o json\n"
-		"  kinf replay pods.rec --key default/web-0\n"
+		"  kinf replay pods.rec --key default/web-1\n"
 		"  kinf replay pods.rec --speed 1\n",
 	.options = replay_options,
 	.positional = COMPLETE_FILE,

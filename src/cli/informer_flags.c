@@ -1,10 +1,20 @@
 /* informer_flags.c — the informer flags of watch and tui; see the header. */
 #include "cli/informer_flags.h"
 
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
 #include "cli/cmd.h"
+#include "cluster/discovery.h"
 #include "cluster/http.h"
 #include "cluster/recording.h"
 #include "lib/selector.h"
+
+/* The reflector's backoff (informer/reflector.c), for a refused discovery. */
+#define DISCOVERY_BACKOFF_MS 800
+#define DISCOVERY_BACKOFF_CAP_MS 30000
 
 const char *const informer_fifo_names[] = { "delta", "real", "atomic", NULL };
 
@@ -73,6 +83,71 @@ struct session_opts informer_flags_session(const struct command *cmd,
 		.stall_ms = f->stall_ms,
 		.renew_ms = f->renew_ms,
 	};
+}
+
+/* One try of session_open(): -1 with err, and in *refused discovery_refused(). */
+static int try_open(struct session *s, const struct session_opts *so, long *refused,
+		    struct errbuf *err)
+{
+	struct cluster c;
+	const struct api_resource **res;
+	size_t nr;
+
+	*refused = 0;
+	if (cluster_open(&c, err) < 0)
+		return -1;
+	if (cluster_resolve(&c, so->resources, &res, &nr, err) < 0) {
+		*refused = discovery_refused(c.disco);
+		cluster_close(&c);
+		return -1;
+	}
+	/* the resources live in c's discovery, which s takes over */
+	int rc = session_open_on(s, so, &c, res, nr, err);
+	free(res);
+	if (rc < 0)
+		cluster_close(&c);
+	return rc;
+}
+
+static void sleep_ms(int64_t ms)
+{
+	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000 };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+int informer_flags_open(struct session *s, const struct session_opts *so, int64_t timeout_ms,
+			bool quiet, int64_t *waited_ms, struct errbuf *err)
+{
+	int64_t start = mono_ms(), backoff_ms = 0;
+	long refused;
+
+	if (waited_ms)
+		*waited_ms = 0;
+	while (try_open(s, so, &refused, err) < 0) {
+		if (!refused)
+			return -1;
+		backoff_ms = backoff_ms ? backoff_ms * 2 : DISCOVERY_BACKOFF_MS;
+		if (backoff_ms > DISCOVERY_BACKOFF_CAP_MS)
+			backoff_ms = DISCOVERY_BACKOFF_CAP_MS;
+		int64_t delay = backoff_ms + (int64_t)(rand_unit() * (double)backoff_ms);
+		int64_t left = timeout_ms ? start + timeout_ms - mono_ms() : delay;
+		if (left <= 0)
+			return -1;
+		if (delay > left)
+			delay = left;
+		if (!quiet) {
+			fprintf(stderr, "kinf: error: %s; retrying as client-go's reflector retries "
+				"a refusal\nkinf: backing off %.1fs: discovering again\n", err->msg,
+				(double)delay / 1000);
+			fflush(stderr);
+		}
+		sleep_ms(delay);
+		if (waited_ms)
+			*waited_ms = mono_ms() - start;
+	}
+	return 0;
 }
 
 void informer_flags_recording_info(struct session *s, const struct session_opts *so,

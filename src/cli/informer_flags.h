@@ -42,6 +42,20 @@ struct session_opts informer_flags_session(const struct command *cmd,
 					   const char *resources, const char *name);
 
 /*
+ * session_open() for the commands that run informers until stopped
+ * (watch, tui).  Their informers retry a refused list for ever, as
+ * client-go's Run does; so that a cold discovery cache ends as a warm one
+ * does, discovery the server refuses (401, 403: discovery_refused()) is
+ * tried again the same way: after the reflector's backoff (800 ms
+ * doubling to 30 s, jittered), each refusal a notice on stderr (none when
+ * quiet), until the server lets kinf in or timeout_ms (0: never) has
+ * passed since the call.  *waited_ms (waited_ms may be NULL): how long
+ * the retries took, 0 with none.  -1 with err (the last failure) otherwise.
+ */
+int informer_flags_open(struct session *s, const struct session_opts *so, int64_t timeout_ms,
+			bool quiet, int64_t *waited_ms, struct errbuf *err);
+
+/*
  * What a recording's header (cluster/recording.h) says of the session
  * opened with so: its server, scope, selectors, client-go and queue, and
  * resources (borrowed from s, which must outlive info).

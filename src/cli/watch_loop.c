@@ -317,7 +317,8 @@ static void run_init(struct watch_loop *loop, struct run *r)
 				     .events = POLLIN };
 	consumer_fds(&r->cons, r->fds + RUN_FDS);
 	r->started = mono_ms();
-	r->deadline = loop->timeout_ms ? r->started + loop->timeout_ms : 0;
+	r->deadline = !loop->timeout_ms ? 0
+		    : (loop->timeout_from_ms ? loop->timeout_from_ms : r->started) + loop->timeout_ms;
 	r->health_at = r->started + loop->health_every_ms;
 }
 

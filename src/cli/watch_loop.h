@@ -44,6 +44,8 @@ struct watch_loop {
 	bool hide_unchanged;	/* hide resync-only updates (RV unchanged) */
 	long max_deltas;	/* 0: no limit */
 	int64_t timeout_ms;	/* 0: none */
+	/* When the --timeout began (mono_ms()), if before the loop; 0: at its start. */
+	int64_t timeout_from_ms;
 	int64_t resync_ms;	/* the listener's resync period; 0: none */
 	int64_t verify_every_ms;	/* 0: no checks */
 	int64_t verify_lag_ms;		/* how long a check waits for the informer */

@@ -79,6 +79,7 @@ struct discovery {
 	size_t nr_docs, alloc_docs;
 	/* Group versions that failed to answer, "metrics.k8s.io/v1beta1, ...". */
 	struct strbuf failed;
+	long refused;		/* discovery_refused() */
 	const struct api_resource **sorted;
 };
 
@@ -450,6 +451,12 @@ static json_object *cache_read_gv(struct discovery *d, const char *group, const 
 
 /* ---- fetching ------------------------------------------------------------- */
 
+/* A status that refuses the client (discovery_refused()), or 0. */
+static long refusal(long status)
+{
+	return status == 401 || status == 403 ? status : 0;
+}
+
 /* GETs path and parses its JSON body; what names it in messages. */
 static json_object *get_json(struct kclient *client, const char *path, const char *accept,
 			     const char *what, long *status, char *content_type, size_t ct_size,
@@ -527,6 +534,7 @@ struct gv_fetch {
 	struct api_resource **res;
 	size_t nr;
 	int rc;
+	long status;		/* the HTTP status of a failed request; 0: none */
 	struct errbuf err;
 };
 
@@ -538,7 +546,8 @@ static void *gv_fetch_thread(void *arg)
 	char *path = api_group_version_path(f->group, f->version);
 	snprintf(what, sizeof(what), "discover '%s%s%s'", f->group, *f->group ? "/" : "",
 		 f->version);
-	json_object *root = get_json(f->d->client, path, NULL, what, NULL, NULL, 0, &f->err);
+	json_object *root = get_json(f->d->client, path, NULL, what, &f->status, NULL, 0,
+				     &f->err);
 	f->rc = root ? 0 : -1;
 	if (root) {
 		parse_resource_list(root, f->group, f->version, &f->res, &f->nr);
@@ -621,6 +630,7 @@ static int fetch_versions(struct discovery *d, struct gv_fetch *f, size_t n, str
 	if (n && !ok) {
 		/* Nothing answered: the first failure says why (401, TLS, ...). */
 		errbuf_set(err, "%s", f[0].err.msg);
+		d->refused = refusal(f[0].status);
 		return -1;
 	}
 	return 0;
@@ -647,12 +657,17 @@ static int load_groups_live(struct discovery *d, bool *aggregated, struct errbuf
 	core = get_json(d->client, "/api", ACCEPT_DISCOVERY, "discover the server's APIs",
 			&status, ct_api, sizeof(ct_api), err);
 	/* An aggregated API server may have no /api: client-go tolerates its 404. */
-	if (!core && status != 404)
+	if (!core && status != 404) {
+		d->refused = refusal(status);
 		goto cleanup;
+	}
+	status = 0;
 	apis = get_json(d->client, "/apis", ACCEPT_DISCOVERY, "discover the server's API groups",
-			NULL, ct_apis, sizeof(ct_apis), err);
-	if (!apis)
+			&status, ct_apis, sizeof(ct_apis), err);
+	if (!apis) {
+		d->refused = refusal(status);
 		goto cleanup;
+	}
 
 	const char *agg_api = core ? aggregated_version(ct_api) : NULL;
 	const char *agg_apis = aggregated_version(ct_apis);
@@ -694,6 +709,7 @@ int discovery_load(struct discovery *d, struct errbuf *err)
 
 	if (d->loaded)
 		return 0;
+	d->refused = 0;
 	if (d->cache_dir && !d->invalidated)
 		cached = discovery_cache_read(d->cache_dir, "servergroups.json", &age);
 	if (cached) {
@@ -746,6 +762,11 @@ cleanup:
 const char *discovery_failed(const struct discovery *d)
 {
 	return d->failed.len ? d->failed.buf : NULL;
+}
+
+long discovery_refused(const struct discovery *d)
+{
+	return d->refused;
 }
 
 /* ---- resolving names ---------------------------------------------------- */

@@ -55,6 +55,13 @@ void discovery_invalidate(struct discovery *disco);
 int discovery_load(struct discovery *disco, struct errbuf *err);
 /* "metrics.k8s.io/v1beta1, ..." that failed to answer, or NULL. */
 const char *discovery_failed(const struct discovery *disco);
+/*
+ * After discovery_load() (or discovery_resolve()) failed: the HTTP status
+ * with which the server refused the client, 401 or 403, so that a command
+ * that retries a refusal as an informer retries its list may retry this
+ * too; 0 when it failed otherwise.
+ */
+long discovery_refused(const struct discovery *disco);
 
 /*
  * The resource the user means by `typed`.  A name that what came from the
