@@ -134,7 +134,7 @@ int main(int argc, char **argv)
 		for (int i = 0; i < n; i++)
 			store_add(store, items[i]);
 	} else {
-		fifo_replace(fifo, items, n, 0, NULL);
+		fifo_replace(fifo, items, n, "", 0, NULL);
 	}
 	for (int i = 0; i < n; i++)
 		kobj_unref(items[i]);
