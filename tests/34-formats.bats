@@ -64,11 +64,16 @@ like_kubectl() {
 }
 
 # A kubectl of 1.31 or later, whose --sort-by compares strings byte by
-# byte, if this machine has one (Google Cloud SDK ships them side by side).
+# byte, if this machine has one: on PATH, or beside the kubectl on PATH
+# (a dispatcher that picks a kubectl by the server's version keeps them
+# there, as kubectl.1.33 and so on).
 kubectl_131() {
-	local k
-	for k in kubectl.1.3{9,8,7,6,5,4,3,2,1} /usr/lib/google-cloud-sdk/bin/kubectl.1.3{9,8,7,6,5,4,3,2,1}; do
-		command -v "$k" && return 0
+	local k v dir=.
+	command -v kubectl >/dev/null && dir=$(dirname "$(readlink -f "$(command -v kubectl)")")
+	for v in 9 8 7 6 5 4 3 2 1; do
+		for k in "kubectl.1.3$v" "$dir/kubectl.1.3$v"; do
+			command -v "$k" && return 0
+		done
 	done
 	return 1
 }
