@@ -9,6 +9,8 @@ bats_require_minimum_version 1.5.0
 
 REC= OUT= ERR= KINF_PID=
 
+teardown() { kinf_stop; }	# a run a failed test left going
+
 start_recording() {
 	REC=$BATS_TEST_TMPDIR/pods.rec OUT=$BATS_TEST_TMPDIR/live.json ERR=$BATS_TEST_TMPDIR/live.err
 	: >"$OUT"; : >"$ERR"	# a wait on $ERR sees this watch only
@@ -356,11 +358,12 @@ print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)' "$KINF" r
 	hostile hour '    if r.get("t", 0) > 100: r["t"] += 3600000'
 	"$KINF" replay "$BATS_TEST_TMPDIR/hour.rec" --speed 1 -o json \
 		>"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" 3>&- &
-	local pid=$!
+	KINF_PID=$!
 	wait_until 20 file_has "$BATS_TEST_TMPDIR/out" '"initialList":true'
-	kill -INT "$pid"
+	kill -INT "$KINF_PID"
 	local rc=0
-	wait "$pid" || rc=$?
+	wait "$KINF_PID" || rc=$?
+	KINF_PID=
 	[ "$rc" -eq 130 ] || { cat "$BATS_TEST_TMPDIR/err" >&2; false; }
 }
 

@@ -9,6 +9,7 @@ bats_require_minimum_version 1.5.0
 ROOT=$BATS_TEST_DIRNAME/..
 
 teardown() {
+	kinf_stop	# a watch a failed test left running
 	[ -n "${PG_PID:-}" ] && kill -TERM "$PG_PID" 2>/dev/null && wait "$PG_PID" 2>/dev/null
 	true
 }
@@ -64,7 +65,7 @@ recipe() {
 	[ -s "$kc" ]
 	"$KINF" watch pods -A --kubeconfig "$kc" --verify-every 1s -v -o json \
 		>"$BATS_TEST_TMPDIR/out" 2>"$err" 3>&- &
-	local watch=$!
+	KINF_PID=$!
 	# a watch that delivered an event (one that ended at once would be
 	# very short: a relist, as client-go's)
 	wait_until 20 file_has "$BATS_TEST_TMPDIR/out" '"initialList":false'
@@ -80,7 +81,6 @@ recipe() {
 	name=$(recipe 3)
 	[ -n "$name" ] && [ "$name" != null ]
 	wait_until 30 file_has "$err" "verify: .*ns-1/$name \\(extra\\)"
-	kill -TERM "$watch"
-	wait "$watch" || true
+	kinf_stop
 }
 

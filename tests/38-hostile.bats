@@ -38,6 +38,7 @@ setup() {
 
 teardown() {
 	tmux -L "$TMUX_SOCK" kill-server 2>/dev/null || true
+	kinf_stop	# a watch a failed test left running
 	sim_stop
 }
 
@@ -238,15 +239,11 @@ nested() { python3 -c "import sys; n = int(sys.argv[1]); print('{\"a\":' * n + '
 	simctl POST /create "{\"resource\":\"configmaps\",\"object\":{\"metadata\":{\"name\":\"deep\"},\"spec\":$(nested 9990)}}" >/dev/null
 	simctl POST /create "{\"resource\":\"configmaps\",\"object\":{\"metadata\":{\"name\":\"deep2k\"},\"spec\":$(nested 2000)}}" >/dev/null
 	# the informer takes it in, and the cache is the server's
-	local out=$BATS_TEST_TMPDIR/out err=$BATS_TEST_TMPDIR/err
-	"$KINF" watch --kubeconfig "$SIM_KUBECONFIG" configmaps --verify-every 1s -o name \
-		>"$out" 2>"$err" 3>&- &
-	local pid=$!
-	wait_until 60 file_has "$err" 'verify: cache equals the server'
-	kill -INT "$pid"
-	wait "$pid" || [ $? -eq 130 ]
-	grep -qx 'configmap/deep' "$out"
-	run ! grep -q 'nested too deeply' "$err"
+	kinf_bg watch --kubeconfig "$SIM_KUBECONFIG" configmaps --verify-every 1s -o name
+	wait_until 60 file_has "$ERR" 'verify: cache equals the server'
+	kinf_stop INT
+	grep -qx 'configmap/deep' "$OUT"
+	run ! grep -q 'nested too deeply' "$ERR"
 	# get, from the server and from the cache
 	run --separate-stderr "$KINF" get --kubeconfig "$SIM_KUBECONFIG" configmaps deep \
 		-o go-template='{{.metadata.name}} {{len .spec}}'
@@ -275,15 +272,12 @@ nested() { python3 -c "import sys; n = int(sys.argv[1]); print('{\"a\":' * n + '
 		grep -qxF '  k: "a\0b"' <<<"$output" || { echo "$output" >&2; false; }
 	done
 	# a change after the NUL is a change, shown with it
-	local out=$BATS_TEST_TMPDIR/out
-	"$KINF" watch --kubeconfig "$SIM_KUBECONFIG" configmaps --diff >"$out" 2>/dev/null 3>&- &
-	local pid=$!
-	wait_until 20 file_has "$out" 'default/nul'
+	kinf_bg watch --kubeconfig "$SIM_KUBECONFIG" configmaps --diff
+	wait_until 20 file_has "$OUT" 'default/nul'
 	simctl POST /update '{"resource":"configmaps","namespace":"default","name":"nul","patch":{"data":{"k":"a\u0000c"}}}' >/dev/null
-	wait_until 20 file_has "$out" 'data.k: '
-	kill -INT "$pid"
-	wait "$pid" || true
-	grep -qF 'data.k: "a\u0000b" → "a\u0000c"' "$out" || { cat "$out" >&2; false; }
+	wait_until 20 file_has "$OUT" 'data.k: '
+	kinf_stop INT
+	grep -qF 'data.k: "a\u0000b" → "a\u0000c"' "$OUT" || { cat "$OUT" >&2; false; }
 	# the TUI's yaml view of it
 	kinf_in_pane tui --kubeconfig "$SIM_KUBECONFIG" configmaps
 	wait_screen '^ *nul '
