@@ -96,7 +96,7 @@ void reflector_fail(struct reflector *r, const char *msg)
 	r->stats.last_error_ms = wall_ms();
 	if ((size_t)snprintf(r->stats.last_error, sizeof(r->stats.last_error), "%s", msg) >=
 	    sizeof(r->stats.last_error))
-		str_mark_cut(r->stats.last_error, sizeof(r->stats.last_error));
+		str_mark_cut(r->stats.last_error, sizeof(r->stats.last_error), "...");
 	pthread_mutex_unlock(&r->lock);
 	reflector_emit(r, ACT_ERROR, "%s", msg);
 }

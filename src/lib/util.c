@@ -307,14 +307,16 @@ double rand_unit(void)
 	return erand48(seed);
 }
 
-void str_mark_cut(char *buf, size_t size)
+void str_mark_cut(char *buf, size_t size, const char *mark)
 {
-	if (size < 4)
+	size_t n = strlen(mark);
+
+	if (size <= n)
 		return;
-	size_t at = size - 4;
+	size_t at = size - 1 - n;
 	while (at && ((unsigned char)buf[at] & 0xc0) == 0x80)
 		at--;	/* not inside a character */
-	memcpy(buf + at, "...", 4);
+	memcpy(buf + at, mark, n + 1);
 }
 
 bool str_starts_with(const char *s, const char *prefix)

@@ -113,10 +113,11 @@ double rand_unit(void);
 
 bool str_starts_with(const char *s, const char *prefix);
 /*
- * buf holds what snprintf() into size bytes cut: its end becomes "...",
- * at a character's boundary, so that the cut shows wherever it is read.
+ * buf holds what snprintf() into size bytes cut: its end becomes mark
+ * ("...", or the TUI's ellipsis), at a character's boundary, so that the
+ * cut shows wherever it is read.
  */
-void str_mark_cut(char *buf, size_t size);
+void str_mark_cut(char *buf, size_t size, const char *mark);
 /*
  * How deep JSON may nest: Go's encoding/json limit (maxNestingDepth), so
  * kinf reads every object client-go reads, and a custom resource with

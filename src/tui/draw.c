@@ -98,15 +98,7 @@ int text_width(const char *s)
 
 void text_mark_cut(char *buf, size_t size)
 {
-	const char *ell = draw_ellipsis();
-	size_t n = strlen(ell);
-
-	if (size <= n)
-		return;
-	size_t at = size - 1 - n;
-	while (at && ((unsigned char)buf[at] & 0xc0) == 0x80)
-		at--;	/* not inside a character */
-	memcpy(buf + at, ell, n + 1);
+	str_mark_cut(buf, size, draw_ellipsis());
 }
 
 /* Draws s in w columns, ending in the ellipsis when it does not fit. */

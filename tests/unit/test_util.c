@@ -133,11 +133,11 @@ TEST(a_cut_is_marked)
 
 	memcpy(buf, long1, sizeof(buf) - 1);
 	buf[sizeof(buf) - 1] = '\0';
-	str_mark_cut(buf, sizeof(buf));
+	str_mark_cut(buf, sizeof(buf), "...");
 	CHECK_STR(buf, "abcdef...");
 	memcpy(buf, long2, sizeof(buf) - 1);
 	buf[sizeof(buf) - 1] = '\0';
-	str_mark_cut(buf, sizeof(buf));
+	str_mark_cut(buf, sizeof(buf), "...");
 	CHECK_STR(buf, "abcde...");
 }
 
