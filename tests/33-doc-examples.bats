@@ -36,8 +36,10 @@ examples() {
 	local list=$BATS_FILE_TMPDIR/examples
 	[ -s "$list" ] || {
 		# a line that ends in | or \ goes on on the next
-		awk '/^    (\$ )?kinf [a-z]/ || cont { if (cont) sub(/^ +/, ""); line = line $0;
-			cont = /[|\\]$/; if (!cont) { print line; line = "" } else line = line " " }' \
+		# (its '\\' goes: the shell joins the two lines without it)
+		awk '/^    (\$ )?kinf [a-z]/ || cont { if (cont) sub(/^ +/, ""); cont = /[|\\]$/;
+			sub(/ *\\$/, ""); line = line $0;
+			if (!cont) { print line; line = "" } else line = line " " }' \
 			"$ROOT/README.md" |
 			sed -E 's/^ +(\$ )?//'
 		grep -E '^\.Dl \$ kinf ' "$ROOT/man/kinf.1" | sed -E 's/^\.Dl \$ //; s/\\-/-/g; s/\\e/\\/g'
@@ -81,6 +83,7 @@ declare -gA CHECK=(
 	["kinf replay missed.rec --client-go 1.28 -o json"]=chk_replay_128_json
 	["kinf replay missed.rec --speed 1"]=chk_replay_speed
 	["kinf watch pods -n shop --controller --reconcile-time 1s --predicate generation"]=chk_controller_generation
+	["kinf watch pods -n shop --controller --controller-runtime v0.22 --reconcile-outcome 'shop/web-1=error*3' --reconcile-outcome '*=requeue-after:30s*'"]=chk_controller_outcomes
 	["kinf replay pods.rec --controller --workers 2 --predicate generation -o json --events | jq -c 'select(.type == \"NeverReconciled\")'"]=chk_replay_never_reconciled
 	["kinf watch pods -A --verify-every 1m --metrics 9090 -q >/dev/null &"]=chk_metrics_canary
 	["kinf get pods -o go-template='{{range .items}}{{.metadata.name}}{{\"\\t\"}}{{.status.phase}}{{\"\\n\"}}{{end}}'"]=chk_as_kubectl
@@ -369,6 +372,15 @@ chk_controller_generation() {	# a change no Reconcile saw: filtered by generatio
 	grep -qE 'NeverReconciled +shop/web-1 .*filtered by generation' <<<"$output"
 }
 
+chk_controller_outcomes() {	# web-1 fails three times, then requeues after 30 s as every key does
+	[ "$status" -eq 0 ]
+	local done
+	done=$(grep -E 'ReconcileDone +shop/web-1 ' <<<"$output" | sed -E 's/.*ReconcileDone +shop\/web-1 +([a-z-]+) after.*/\1/' | tr '\n' ' ')
+	[ "$done" = "error error error requeue-after " ]
+	grep -qE 'ReconcileDone +shop/web-1 +requeue-after after 0ms .*requeued after 30s' <<<"$output"
+	grep -q '^kinf: controller (controller-runtime v0.22, rate-limiting queue): ' <<<"$stderr"
+}
+
 chk_replay_never_reconciled() {	# the same answer from the recording, as records
 	[ "$status" -eq 0 ]
 	jq -se 'length >= 1 and all(.[]; .type == "NeverReconciled" and .key == "shop/web-1")' <<<"$output" >/dev/null
@@ -583,6 +595,9 @@ replay_examples() {
 	local e
 	e=$(examples | grep -- '--controller --reconcile-time')
 	EX_TIMEOUT=6s ex_while "$e" label_shop_web_1
+	check "$e"
+	e=$(examples | grep -- '--controller-runtime v0.22')
+	EX_TIMEOUT=3s ex "$e"
 	check "$e"
 	# pods.rec: the same change, recorded (the README leaves how to the reader)
 	EX_TIMEOUT=5s ex_while "kinf watch pods -n shop --record pods.rec" label_shop_web_1

@@ -100,7 +100,7 @@ teardown() {
 	grep -qE "Filtered +default/web  Update rv $rv dropped by generation" "$OUT"
 	grep -qE "NeverReconciled +default/web  rv $rv never reconciled: filtered by generation" "$OUT"
 	[ "$(count_lines "$OUT" 'ReconcileStart')" -eq 1 ]
-	grep -q 'kinf: controller: .* 1 filtered, .* 1 reconciles' "$ERR"
+	grep -q 'kinf: controller (controller-runtime v0.24, priority queue): .* 1 filtered, .* 1 reconciles' "$ERR"
 }
 
 @test "replay --controller: the same records every time, other ones under another predicate" {
@@ -149,6 +149,46 @@ teardown() {
 	grep -qE 'StillQueued +default/pod-[01]  rv [0-9]+ still queued at exit' "$OUT"
 }
 
+# own_pod NAME API-VERSION — a pod whose controller owner is Deployment web of that API version.
+own_pod() {
+	simctl POST /create "{\"resource\":\"pods\",\"object\":{\"metadata\":{\"name\":\"$1\",\"namespace\":\"default\",
+		\"ownerReferences\":[{\"apiVersion\":\"$2\",\"kind\":\"Deployment\",\"name\":\"web\",
+		\"uid\":\"u-web\",\"controller\":true}]},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"x\"}]}}}" >/dev/null
+}
+label_pod() {
+	simctl POST /update "{\"resource\":\"pods\",\"namespace\":\"default\",\"name\":\"$1\",\"patch\":{\"metadata\":{\"labels\":{\"l\":\"$2\"}}}}" >/dev/null
+}
+
+@test "--enqueue-owner: one Reconcile of the owner once both informers synced; predicates by source; the owner's group" {
+	sim_start --pods 0 --deployments 1
+	own_pod p1 apps/v1
+	own_pod p2 apps/v1
+	own_pod p3 example.com/v1	# a Deployment of another group: not ours
+	start_watch deployments,pods --controller --enqueue-owner Deployment --predicate generation -o json --events
+	wait_until 20 has ReconcileDone '.key == "default/web"'
+	# The workers start once both informers synced: the owner's three
+	# initial events (its own and two pods') make one Reconcile, not one
+	# at the first event and another after.
+	[ "$(jq -s '[.[] | select(.type == "ReconcileStart" and .key == "default/web")] | length' "$OUT")" -eq 1 ]
+	run ! has Enqueued '.object == "default/p3"'
+	# --predicate is For()'s: a pod's label change passes (Owns() has none) ...
+	label_pod p1 one
+	wait_until 20 has ReconcileStart '.key == "default/web" and .reconcile == 2'
+	has Enqueued '.object == "default/p1" and .event == "Update" and .key == "default/web"'
+	run ! has Filtered
+	# ... and a p3 change asks for nothing
+	label_pod p3 one
+	wait_until 20 jq -e -s 'any(.[]; .handler == "OnUpdate" and .key == "default/p3")' "$OUT"
+	stop_watch
+	run ! has Enqueued '.object == "default/p3"'
+	# --owns-predicate filters the owned kinds' updates; --event-filter every kind's
+	start_watch deployments,pods --controller --enqueue-owner Deployment --owns-predicate generation -o json --events
+	wait_until 20 has ReconcileDone '.key == "default/web"'
+	label_pod p2 two
+	wait_until 20 has Filtered '.object == "default/p2" and .predicate == "generation"'
+	stop_watch
+}
+
 @test "--controller's flags: bad values are usage errors; without --controller they are refused" {
 	run "$KINF" watch pods --predicate generation
 	assert_status 2
@@ -162,6 +202,27 @@ teardown() {
 	run "$KINF" watch pods --controller --error-rate 1.5
 	assert_status 2
 	[[ $output == *"--error-rate"* ]]
+	local v
+	for v in v0.14 v0.25 1.24 0.x; do
+		run "$KINF" watch pods --controller --controller-runtime "$v"
+		assert_status 2
+		[[ $output == *"invalid value '$v' for '--controller-runtime': expected v0.15 to v0.24"* ]]
+	done
+	run "$KINF" watch pods --controller --reconcile-outcome 'web=error'
+	assert_status 2
+	[[ $output == *"'web' is not a target"* ]]
+	run "$KINF" watch pods --controller --reconcile-outcome '*=retry'
+	assert_status 2
+	[[ $output == *"unknown outcome 'retry'"* ]]
+	run "$KINF" watch pods --controller --reconcile-outcome '*=error*' --reconcile-outcome '*=requeue-after:0s'
+	assert_status 2
+	[[ $output == *"requeue-after:0s"* ]]
+	run "$KINF" watch pods --controller --owns-predicate generation
+	assert_status 2
+	[[ $output == *"--owns-predicate needs --enqueue-owner"* ]]
+	run "$KINF" watch pods --controller-runtime v0.22
+	assert_status 2
+	[[ $output == *"need --controller"* ]]
 }
 
 @test "the Reconciles match the real controller-runtime v0.20.4's on a scripted server, under each predicate (golden)" {

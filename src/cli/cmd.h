@@ -30,6 +30,7 @@
 #define COMPLETE_INDEX "index"		/* --index NAME=VALUE: names, then values */
 #define COMPLETE_PREDICATES "predicates"	/* generation,labels|annotations: a,b and a|b */
 #define COMPLETE_CLIENT_GO "client-go"	/* the client-go versions of informer/profile.h */
+#define COMPLETE_CONTROLLER_RUNTIME "controller-runtime"	/* v0.15 ... v0.24 */
 #define COMPLETE_DUMP_ON "dump-on"	/* --dump-on's triggers, a comma list */
 
 extern const struct command command_watch;

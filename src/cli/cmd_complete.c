@@ -18,6 +18,7 @@
 #include "cluster/cluster.h"
 #include "cli/cmd.h"
 #include "cli/flight_flags.h"
+#include "controller/controller.h"
 #include "controller/predicate.h"
 #include "informer/delta.h"
 #include "informer/profile.h"
@@ -419,6 +420,17 @@ static void print_client_go_versions(void)
 	}
 }
 
+/* The controller-runtime versions --controller-runtime takes, oldest first. */
+static void print_controller_runtime_versions(void)
+{
+	char v[16];
+
+	for (int m = CONTROLLER_RUNTIME_OLDEST; m <= CONTROLLER_RUNTIME_NEWEST; m++) {
+		snprintf(v, sizeof(v), "v0.%d", m);
+		candidate(v);
+	}
+}
+
 static void print_dump_on(void)
 {
 	for (const char *const *s = flight_dump_on_names; *s; s++)
@@ -439,6 +451,7 @@ static const struct {
 	{ COMPLETE_PREDICATES, print_predicates },
 	{ COMPLETE_FILE, print_file_marker },
 	{ COMPLETE_CLIENT_GO, print_client_go_versions },
+	{ COMPLETE_CONTROLLER_RUNTIME, print_controller_runtime_versions },
 	{ COMPLETE_DUMP_ON, print_dump_on },
 };
 

@@ -300,7 +300,7 @@ static int print_deltas(struct session *s, struct output_setup *out, struct watc
 		grow_stdout_pipe();
 	}
 	struct printer *p = printer_new((enum output_format)out->output, &po);
-	struct controller_run *ctl = controller_run_new(cmd, p, !started,
+	struct controller_run *ctl = controller_run_new(cmd, p, s, !started,
 		started ? controller_base_ms(started) : wall_ms() - mono_ms(), po.verbose);
 	int ret;
 

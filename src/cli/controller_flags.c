@@ -6,14 +6,21 @@
 #include <time.h>
 
 #include "cli/cmd.h"
+#include "cli/informer_flags.h"
+#include "cluster/discovery.h"
 #include "cluster/flight.h"
+#include "informer/profile.h"
+#include "informer/session.h"
 #include "informer/metrics.h"
 #include "controller/controller.h"
 #include "controller/handler.h"
 #include "output/printer.h"
 #include "lib/util.h"
 
-struct controller_flags controller_flags = { .seed = 1 };
+struct controller_flags controller_flags = { .seed = 1, .outcomes = STRBUF_INIT };
+
+/* --reconcile-outcome's rules, parsed once: the process's (borrowed by every run). */
+static struct outcome_script outcomes;
 
 const struct option controller_flag_options[] = {
 	OPT_BOOL(0, "controller", &controller_flags.enabled,
@@ -31,9 +38,24 @@ const struct option controller_flag_options[] = {
 		   "requeued rate-limited", COMPLETE_NONE),
 	OPT_INT(0, "seed", &controller_flags.seed, "N",
 		"with --controller: the seed of the Reconcile times and failures (default 1)"),
+	OPT_STRING(0, "controller-runtime", &controller_flags.runtime, "VERSION",
+		   "with --controller: the controller-runtime to imitate, v0.15 to v0.24 "
+		   "(default: the one on --client-go's release; v0.23+: the priority queue)",
+		   COMPLETE_CONTROLLER_RUNTIME),
 	OPT_STRING(0, "predicate", &controller_flags.predicate, "LIST",
-		   "with --controller: filter updates: generation, resource-version, "
-		   "labels, annotations; a,b ANDs them, a|b ORs them", COMPLETE_PREDICATES),
+		   "with --controller: filter the controller's own kind's updates (For): "
+		   "generation, resource-version, labels, annotations; a,b ANDs them, "
+		   "a|b ORs them", COMPLETE_PREDICATES),
+	OPT_STRING(0, "owns-predicate", &controller_flags.owns_predicate, "LIST",
+		   "with --controller --enqueue-owner: filter the owned kinds' updates (Owns)",
+		   COMPLETE_PREDICATES),
+	OPT_STRING(0, "event-filter", &controller_flags.event_filter, "LIST",
+		   "with --controller: filter every kind's updates (WithEventFilter)",
+		   COMPLETE_PREDICATES),
+	OPT_LIST(0, "reconcile-outcome", &controller_flags.outcomes, "TARGET=OUTCOMES",
+		 "with --controller: script what Reconciles return: TARGET '*', NS/NAME or "
+		 "NS/NAME@RV; OUTCOMES success, error, terminal, requeue, "
+		 "requeue-after:D, each *N times (see CONTROLLER VIEW)", COMPLETE_NONE),
 	OPT_STRING(0, "enqueue-owner", &controller_flags.enqueue_owner, "KIND[.GROUP]",
 		   "with --controller: enqueue the controller owner of this kind "
 		   "(EnqueueRequestForOwner, OnlyControllerOwner)", COMPLETE_NONE),
@@ -103,10 +125,11 @@ static void hook_note(void *ctx, const struct notification *n)
 }
 
 static void histogram_of(struct metrics_histogram *h, uint64_t count, int64_t sum_ms,
-			 const uint64_t *buckets)
+			 const uint64_t *buckets, unsigned nbuckets)
 {
 	h->count = count;
 	h->sum_s = (double)sum_ms / 1000;
+	h->nbuckets = nbuckets;
 	for (int k = 0; k < METRICS_WQ_BUCKETS && k < WQ_BUCKETS; k++)
 		h->buckets[k] = buckets[k];
 }
@@ -125,8 +148,9 @@ static void publish_workqueue(struct controller_run *run)
 	wq.adds = st.wq.adds;
 	wq.retries = st.wq.retries;
 	histogram_of(&wq.queue_duration, st.wq.queue_count, st.wq.queue_sum_ms,
-		     st.wq.queue_buckets);
-	histogram_of(&wq.work_duration, st.wq.work_count, st.wq.work_sum_ms, st.wq.work_buckets);
+		     st.wq.queue_buckets, st.buckets);
+	histogram_of(&wq.work_duration, st.wq.work_count, st.wq.work_sum_ms,
+		     st.wq.work_buckets, st.buckets);
 	wq.unfinished_work_s = (double)st.wq.unfinished_ms / 1000;
 	wq.longest_running_s = (double)st.wq.longest_running_ms / 1000;
 	metrics_set_workqueue(run->metrics, 0, &wq);
@@ -177,6 +201,28 @@ static void parse_reconcile_time(const struct command *cmd, const char *s,
 			    "a duration or a range, e.g. 1s or 50ms..500ms", s);
 }
 
+/*
+ * --controller-runtime's minor, or the one released with --client-go's
+ * minor (v0.15 with 1.27 ... v0.24 with 1.36), the newest without either.
+ */
+static unsigned runtime_minor(const struct command *cmd)
+{
+	const char *v = controller_flags.runtime;
+	long minor;
+
+	if (!v) {
+		minor = informer_flags.client_go ? version_minor(informer_flags.client_go) : -1;
+		return minor >= 27 ? (unsigned)(minor - 12) : CONTROLLER_RUNTIME_NEWEST;
+	}
+	minor = version_minor(v);
+	if (minor < CONTROLLER_RUNTIME_OLDEST || minor > CONTROLLER_RUNTIME_NEWEST ||
+	    (*v == 'v' ? v[1] : v[0]) != '0')
+		usage_error(cmd, "invalid value '%s' for '--controller-runtime': expected "
+			    "v0.%d to v0.%d, e.g. v0.22 or 0.24.1", v, CONTROLLER_RUNTIME_OLDEST,
+			    CONTROLLER_RUNTIME_NEWEST);
+	return (unsigned)minor;
+}
+
 /* The flags into opts; usage errors exit. */
 static void parse_flags(const struct command *cmd, struct controller_opts *o)
 {
@@ -200,7 +246,24 @@ static void parse_flags(const struct command *cmd, struct controller_opts *o)
 	o->seed = (uint64_t)f->seed;
 	if (f->predicate && predicates_parse(&o->predicates, f->predicate, &err) < 0)
 		usage_error(cmd, "invalid value '%s' for '--predicate': %s", f->predicate, err.msg);
+	if (f->owns_predicate && !f->enqueue_owner)
+		usage_error(cmd, "--owns-predicate needs --enqueue-owner: without it every "
+			    "kind is the controller's own (For)");
+	if (f->owns_predicate &&
+	    predicates_parse(&o->owns_predicates, f->owns_predicate, &err) < 0)
+		usage_error(cmd, "invalid value '%s' for '--owns-predicate': %s",
+			    f->owns_predicate, err.msg);
+	if (f->event_filter && predicates_parse(&o->event_filter, f->event_filter, &err) < 0)
+		usage_error(cmd, "invalid value '%s' for '--event-filter': %s",
+			    f->event_filter, err.msg);
 	o->owner = f->enqueue_owner;
+	o->runtime_minor = runtime_minor(cmd);
+	if (f->outcomes.len) {
+		outcome_script_release(&outcomes);
+		if (outcome_script_add(&outcomes, f->outcomes.buf, &err) < 0)
+			usage_error(cmd, "invalid value for '--reconcile-outcome': %s", err.msg);
+		o->outcomes = &outcomes;
+	}
 }
 
 int64_t controller_base_ms(const char *started)
@@ -225,9 +288,12 @@ void controller_flags_check(const struct command *cmd)
 
 	if (!f->enabled) {
 		if (f->workers || f->reconcile_time || f->requeue_after_ms || f->error_rate ||
-		    f->predicate || f->enqueue_owner)
+		    f->predicate || f->enqueue_owner || f->owns_predicate || f->event_filter ||
+		    f->runtime || f->outcomes.len)
 			usage_error(cmd, "--workers, --reconcile-time, --requeue-after, "
-				    "--error-rate, --predicate and --enqueue-owner need --controller");
+				    "--error-rate, --predicate, --owns-predicate, --event-filter, "
+				    "--enqueue-owner, --controller-runtime and --reconcile-outcome "
+				    "need --controller");
 		return;
 	}
 	parse_flags(cmd, &o);
@@ -247,8 +313,18 @@ bool controller_flags_opts(const struct command *cmd, struct controller_opts *o)
 	return true;
 }
 
+/* The owner kind's group (a KIND without one), from the session's resources. */
+static const char *owner_group(const struct session *s, const char *owner)
+{
+	for (size_t i = 0; owner && !strchr(owner, '.') && i < s->nr; i++)
+		if (!strcmp(s->resources[i]->kind, owner))
+			return s->resources[i]->group;
+	return NULL;
+}
+
 struct controller_run *controller_run_new(const struct command *cmd, struct printer *p,
-					  bool live, int64_t base_ms, bool verbose)
+					  const struct session *s, bool live,
+					  int64_t base_ms, bool verbose)
 {
 	struct controller_opts o = { .workers = 1 };
 	struct errbuf err = { "" };
@@ -257,6 +333,8 @@ struct controller_run *controller_run_new(const struct command *cmd, struct prin
 	if (!controller_flags.enabled)
 		return NULL;
 	parse_flags(cmd, &o);
+	o.sources = (unsigned)s->nr;
+	o.owner_group = owner_group(s, o.owner);
 	struct controller_run *run = xcalloc(1, sizeof(*run));
 	o.now = live ? live_clock : NULL;
 	o.record = on_record;

@@ -14,10 +14,12 @@
 
 #include "cli/watch_loop.h"
 #include "lib/opt.h"
+#include "lib/strbuf.h"
 
 struct flight;
 struct metrics;
 struct printer;
+struct session;
 
 struct controller_flags {
 	bool enabled;
@@ -26,8 +28,12 @@ struct controller_flags {
 	int64_t requeue_after_ms;
 	const char *error_rate;		/* "0.1" */
 	long seed;
-	const char *predicate;
+	const char *predicate;		/* For()'s */
+	const char *owns_predicate;	/* Owns()' */
+	const char *event_filter;	/* WithEventFilter: every source's */
 	const char *enqueue_owner;
+	const char *runtime;		/* --controller-runtime VERSION */
+	struct strbuf outcomes;		/* --reconcile-outcome, ','-joined */
 };
 extern struct controller_flags controller_flags;
 extern const struct option controller_flag_options[];
@@ -40,16 +46,20 @@ struct controller_run;
  * makes the simulation; NULL without --controller.  live: its clock is
  * the machine's, and -v prints the summary every 30 s; else (a replay)
  * time is the recording's only.  base_ms: the wall time at clock 0, for
- * the records' times.
+ * the records' times.  s: its informers are the controller's sources
+ * (the workers start once all have synced), and the one of the owner
+ * kind gives a KIND without a group its group.
  */
 struct controller_run *controller_run_new(const struct command *cmd, struct printer *p,
-					  bool live, int64_t base_ms, bool verbose);
+					  const struct session *s, bool live,
+					  int64_t base_ms, bool verbose);
 /* Checks the flags (usage errors of cmd exit), before anything connects. */
 void controller_flags_check(const struct command *cmd);
 /*
  * With --controller: checks the flags (usage errors of cmd exit) and
  * fills o for a simulation the caller runs (the TUI's, one per tab:
- * it sets the clock and the records' sink); false without --controller.
+ * it sets the clock, the records' sink and the sources); false without
+ * --controller.  o's outcome script lives as long as the process.
  */
 struct controller_opts;
 bool controller_flags_opts(const struct command *cmd, struct controller_opts *o);

@@ -88,7 +88,9 @@ static int on_notification(void *ctx, size_t i, struct notification *n)
 			 loop->max_deltas && ++loop->printed >= loop->max_deltas)
 			ret = 1;
 	}
-	if (ret == 0 && loop->hook && n->kind != NOTIFY_ACTIVITY && n->kind != NOTIFY_BOOKMARK)
+	/* Of the activity, a controller counts only its sources' syncs. */
+	if (ret == 0 && loop->hook && n->kind != NOTIFY_BOOKMARK &&
+	    (n->kind != NOTIFY_ACTIVITY || n->activity->act == ACT_SYNCED))
 		loop->hook->note(loop->hook->ctx, n);
 	notification_release(n);
 	return ret;

@@ -12,7 +12,7 @@
 /* A state the handlers were handed for a key, not yet read. */
 struct ctl_state {
 	char *rv;
-	int filtered;		/* the predicate term that dropped it, or -1 */
+	const char *filtered;	/* why a predicate dropped it, or NULL */
 	bool while_running;	/* arrived while a Reconcile of the key ran */
 };
 
@@ -32,14 +32,24 @@ struct worker {
 	char *key;		/* NULL: idle */
 	int64_t started, ends;
 	unsigned number;
+	int priority;		/* the key's when it was handed out */
+	struct outcome outcome;	/* scripted when it started, or OUTCOME_NONE */
+};
+
+/* One source's predicates (the event filter's, then its own), and the reasons. */
+struct pred_set {
+	struct predicates p;
+	unsigned mask;
+	char **reasons;		/* "filtered by generation", one a term */
 };
 
 struct controller {
 	struct controller_opts o;
 	struct handler handler;
-	unsigned pred_mask;
-	char **term_names;	/* reasons: "filtered by generation" */
+	struct pred_set own, owned;	/* For()'s kind, Owns()' kinds */
 	struct workqueue *q;
+	const char **synced;	/* the sources (resources) that said ACT_SYNCED */
+	size_t nr_synced, alloc_synced;
 	struct hashmap keys;	/* key -> struct ctl_key */
 	struct worker *workers;
 	int64_t clock;
@@ -76,6 +86,36 @@ static double rng_unit(struct controller *c)
 	return (double)(rng_next(c) >> 11) / (double)(1ULL << 53);
 }
 
+/* The builder's allPredicates: the global ones, then the source's. */
+static int pred_set_init(struct pred_set *s, const struct predicates *global,
+			 const struct predicates *own, struct errbuf *err)
+{
+	if (global->nr + own->nr > PREDICATE_TERMS_MAX) {
+		errbuf_set(err, "too many predicates (at most %d terms for a kind)",
+			   PREDICATE_TERMS_MAX);
+		return -1;
+	}
+	s->p = *global;
+	for (size_t i = 0; i < own->nr; i++)
+		s->p.terms[s->p.nr++] = own->terms[i];
+	s->mask = predicates_mask(&s->p);
+	s->reasons = xcalloc(s->p.nr + 1, sizeof(*s->reasons));
+	for (size_t i = 0; i < s->p.nr; i++) {
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_adds(&sb, "filtered by ");
+		predicates_term_name(&s->p, i, &sb);
+		s->reasons[i] = strbuf_detach(&sb, NULL);
+	}
+	return 0;
+}
+
+static void pred_set_release(struct pred_set *s)
+{
+	for (size_t i = 0; s->reasons && s->reasons[i]; i++)
+		free(s->reasons[i]);
+	free(s->reasons);
+}
+
 struct controller *controller_new(const struct controller_opts *opts, struct errbuf *err)
 {
 	struct controller *c = xcalloc(1, sizeof(*c));
@@ -83,19 +123,33 @@ struct controller *controller_new(const struct controller_opts *opts, struct err
 	c->o = *opts;
 	if (!c->o.workers)
 		c->o.workers = 1;
+	if (!c->o.runtime_minor)
+		c->o.runtime_minor = CONTROLLER_RUNTIME_NEWEST;
+	if (c->o.runtime_minor < CONTROLLER_RUNTIME_OLDEST ||
+	    c->o.runtime_minor > CONTROLLER_RUNTIME_NEWEST) {
+		errbuf_set(err, "controller-runtime v0.%u is not known (v0.%d to v0.%d)",
+			   c->o.runtime_minor, CONTROLLER_RUNTIME_OLDEST, CONTROLLER_RUNTIME_NEWEST);
+		free(c);
+		return NULL;
+	}
 	if (handler_init(&c->handler, opts->owner, err) < 0) {
 		free(c);
 		return NULL;
 	}
-	c->pred_mask = predicates_mask(&opts->predicates);
-	c->term_names = xcalloc(opts->predicates.nr + 1, sizeof(*c->term_names));
-	for (size_t i = 0; i < opts->predicates.nr; i++) {
-		struct strbuf sb = STRBUF_INIT;
-		strbuf_adds(&sb, "filtered by ");
-		predicates_term_name(&opts->predicates, i, &sb);
-		c->term_names[i] = strbuf_detach(&sb, NULL);
+	if (!c->handler.owner_group && opts->owner_group)
+		c->handler.owner_group = xstrdup(opts->owner_group);
+	if (pred_set_init(&c->own, &opts->event_filter, &opts->predicates, err) < 0 ||
+	    pred_set_init(&c->owned, &opts->event_filter, &opts->owns_predicates, err) < 0) {
+		pred_set_release(&c->own);
+		handler_release(&c->handler);
+		free(c);
+		return NULL;
 	}
-	c->q = workqueue_new();
+	c->q = workqueue_new(c->o.runtime_minor >= 23 ? WQ_PRIORITY : WQ_CLASSIC);
+	c->st.runtime_minor = c->o.runtime_minor;
+	c->st.priority_queue = c->o.runtime_minor >= 23;
+	c->st.buckets = c->o.runtime_minor >= 17 ? 12 : 10;
+	c->st.started = !c->o.sources;
 	c->workers = xcalloc(c->o.workers, sizeof(*c->workers));
 	c->rng = opts->seed;
 	return c;
@@ -125,9 +179,9 @@ void controller_free(struct controller *c)
 	for (unsigned i = 0; i < c->o.workers; i++)
 		free(c->workers[i].key);
 	free(c->workers);
-	for (size_t i = 0; c->term_names[i]; i++)
-		free(c->term_names[i]);
-	free(c->term_names);
+	pred_set_release(&c->own);
+	pred_set_release(&c->owned);
+	free(c->synced);
 	workqueue_free(c->q);
 	handler_release(&c->handler);
 	strbuf_release(&c->scratch);
@@ -157,8 +211,9 @@ static void emit(struct controller *c, struct ctl_record *r)
 static const char *reason_of(const struct controller *c, const struct ctl_state *s,
 			     bool newest)
 {
-	if (s->filtered >= 0)
-		return c->term_names[s->filtered];
+	(void)c;
+	if (s->filtered)
+		return s->filtered;
 	if (newest)	/* at the end: still queued, or its Reconcile never came */
 		return "no Reconcile read it before the end";
 	return s->while_running ? "coalesced while a Reconcile ran" : "coalesced while queued";
@@ -210,11 +265,14 @@ static int64_t draw_duration(struct controller *c)
 /* Gives queued keys to idle workers, each a ReconcileStart. */
 static void start_workers(struct controller *c)
 {
-	for (unsigned w = 0; w < c->o.workers && workqueue_len(c->q); w++) {
+	for (unsigned w = 0; c->st.started && w < c->o.workers && workqueue_len(c->q); w++) {
 		struct worker *wk = &c->workers[w];
+		int priority = 0;
 		if (wk->key)
 			continue;
-		const char *key = workqueue_get(c->q, c->clock);
+		const char *key = workqueue_get_priority(c->q, c->clock, &priority);
+		if (!key)	/* the priority queue's ready keys are all held */
+			break;
 		struct ctl_key *k = key_of(c, key);
 		struct ctl_unseen *unseen;
 		size_t n = take_unseen(c, k, false, &unseen);
@@ -223,6 +281,7 @@ static void start_workers(struct controller *c)
 			.type = CTL_RECONCILE_START, .key = key, .worker = w + 1,
 			.number = (unsigned)++c->st.reconciles, .read_rv = read,
 			.deltas = k->deltas, .unseen = unseen, .nr_unseen = n,
+			.priority_queue = c->st.priority_queue, .priority = priority,
 		};
 		emit(c, &r);
 		free(unseen);
@@ -233,6 +292,9 @@ static void start_workers(struct controller *c)
 		states_clear(k);
 		wk->key = xstrdup(key);
 		wk->number = r.number;
+		wk->priority = priority;
+		wk->outcome = c->o.outcomes ? outcome_next(c->o.outcomes, key, read)
+					    : (struct outcome){ OUTCOME_NONE, 0 };
 		wk->started = c->clock;
 		wk->ends = c->clock + draw_duration(c);
 		c->st.running++;
@@ -246,11 +308,13 @@ static const char *event_name(const struct notification *n)
 }
 
 static void enqueued(struct controller *c, const char *key, enum wq_add how,
-		     const char *cause, int64_t after, const struct notification *n)
+		     const char *cause, int64_t after, int priority,
+		     const struct notification *n)
 {
 	struct ctl_record r = {
 		.type = CTL_ENQUEUED, .key = key, .how = how, .cause = cause,
-		.after_ms = after,
+		.after_ms = after, .priority_queue = c->st.priority_queue,
+		.priority = priority,
 	};
 	if (n) {
 		r.object = n->delta.obj->key;
@@ -265,38 +329,66 @@ static void enqueued(struct controller *c, const char *key, enum wq_add how,
 	emit(c, &r);
 }
 
+/* What the Reconcile returns: its script's, else --error-rate, --requeue-after. */
+static struct outcome outcome_of(struct controller *c, const struct worker *wk)
+{
+	if (wk->outcome.kind != OUTCOME_NONE)
+		return wk->outcome;
+	if (c->o.error_rate > 0 && rng_unit(c) < c->o.error_rate)
+		return (struct outcome){ OUTCOME_ERROR, 0 };
+	if (c->o.requeue_after_ms > 0)
+		return (struct outcome){ OUTCOME_REQUEUE_AFTER, c->o.requeue_after_ms };
+	return (struct outcome){ OUTCOME_SUCCESS, 0 };
+}
+
 /* reconcileHandler's ending, then Done. */
 static void finish_reconcile(struct controller *c, struct worker *wk)
 {
 	struct ctl_record r = {
 		.type = CTL_RECONCILE_DONE, .key = wk->key, .number = wk->number,
 		.worker = (unsigned)(wk - c->workers) + 1, .took_ms = c->clock - wk->started,
-		.requeue_ms = -1, .result = "success",
+		.requeue_ms = -1,
 	};
 	struct ctl_key *k = key_of(c, wk->key);
+	struct outcome o = outcome_of(c, wk);
+	struct wq_opts add = { .priority = wk->priority };
+	enum wq_add how = WQ_SHUT;
+	const char *cause = "rate-limited";
 
-	if (c->o.error_rate > 0 && rng_unit(c) < c->o.error_rate) {
-		r.result = "error";
-		r.error = "simulated error (--error-rate)";
-		r.requeue_ms = workqueue_add_rate_limited(c->q, wk->key, c->clock);
+	r.result = outcome_name(o.kind);
+	switch (o.kind) {
+	case OUTCOME_ERROR:
+	case OUTCOME_TERMINAL:
+		r.error = wk->outcome.kind == OUTCOME_NONE ? "simulated error (--error-rate)"
+			: o.kind == OUTCOME_TERMINAL ? "terminal error (--reconcile-outcome)"
+			: "error (--reconcile-outcome)";
 		c->st.errors++;
+		if (o.kind == OUTCOME_TERMINAL)
+			break;	/* a TerminalError is not requeued, nor forgotten */
+		/* fall through */
+	case OUTCOME_REQUEUE:
+		add.rate_limited = true;
+		how = workqueue_add_with(c->q, wk->key, &add, c->clock, &r.requeue_ms);
 		c->st.requeues++;
-	} else if (c->o.requeue_after_ms > 0) {
-		r.result = "requeue-after";
-		r.requeue_ms = c->o.requeue_after_ms;
+		break;
+	case OUTCOME_REQUEUE_AFTER:
 		workqueue_forget(c->q, wk->key);
-		workqueue_add_after(c->q, wk->key, r.requeue_ms, c->clock);
+		add.after_ms = o.after_ms;
+		how = workqueue_add_with(c->q, wk->key, &add, c->clock, NULL);
+		r.requeue_ms = o.after_ms;
+		cause = "requeue-after";
 		c->st.requeues++;
-	} else {
+		break;
+	default:
 		workqueue_forget(c->q, wk->key);
+		break;
 	}
 	r.requeues = workqueue_num_requeues(c->q, wk->key);
 	r.dirty = workqueue_done(c->q, wk->key, c->clock);
 	k->last_result = r.result;
 	emit(c, &r);
-	if (r.requeue_ms >= 0)
-		enqueued(c, wk->key, WQ_WAITING, r.error ? "rate-limited" : "requeue-after",
-			 r.requeue_ms, NULL);
+	if (how != WQ_SHUT)
+		enqueued(c, wk->key, how, cause, r.requeue_ms, wk->priority, NULL);
 	/*
 	 * A deleted object whose deletion was reconciled, with nothing
 	 * pending: forget it, so that churn does not grow the map forever.
@@ -313,7 +405,7 @@ static void finish_reconcile(struct controller *c, struct worker *wk)
 static void on_ready(void *ctx, const char *key, enum wq_add how, int64_t due)
 {
 	(void)due;
-	enqueued(ctx, key, how, "delayed", 0, NULL);
+	enqueued(ctx, key, how, "delayed", 0, 0, NULL);
 }
 
 /* The worker that ends first (the lowest on a tie), or NULL. */
@@ -374,26 +466,58 @@ static struct ctl_key *note_state(struct controller *c, const struct notificatio
 	k->cached = n->kind == NOTIFY_DELETE ? NULL : kobj_ref(n->delta.obj);
 	ALLOC_GROW(k->v, k->nr + 1, k->alloc);
 	k->v[k->nr++] = (struct ctl_state){
-		.rv = xstrdup(n->delta.obj->rv), .filtered = -1,
+		.rv = xstrdup(n->delta.obj->rv),
 		.while_running = workqueue_is_processing(c->q, k->key),
 	};
 	return k;
 }
 
-/* The first predicate term that drops an Update, or -1. */
-static int filter(struct controller *c, const struct notification *n)
+/* The first predicate term of the source's set that drops an Update, or -1. */
+static int filter(const struct controller *c, const struct pred_set *set,
+		  const struct notification *n)
 {
 	struct pred_meta old, cur;
 	int term;
 
-	if (n->kind != NOTIFY_UPDATE || !c->o.predicates.nr)
+	if (n->kind != NOTIFY_UPDATE || !set->p.nr)
 		return -1;
-	pred_meta_init(&old, n->old, c->pred_mask);
-	pred_meta_init(&cur, n->delta.obj, c->pred_mask);
-	term = predicates_update(&c->o.predicates, n->old ? &old : NULL, &cur);
+	pred_meta_init(&old, n->old, set->mask);
+	pred_meta_init(&cur, n->delta.obj, set->mask);
+	old.deep_equal = cur.deep_equal = c->o.runtime_minor < 18;	/* then maps.Equal */
+	term = predicates_update(&set->p, n->old ? &old : NULL, &cur);
 	pred_meta_release(&old);
 	pred_meta_release(&cur);
 	return term;
+}
+
+/*
+ * The priority queue's for an event (eventhandler.go): low for a Create
+ * of the initial list (a late handler's catch-up adds are one too) and an
+ * Update whose resourceVersion did not change; else 0.
+ */
+static int event_priority(const struct controller *c, const struct notification *n)
+{
+	if (!c->st.priority_queue)
+		return 0;
+	if (n->kind == NOTIFY_ADD && (n->delta.initial_list || n->replay))
+		return WQ_LOW_PRIORITY;
+	if (n->kind == NOTIFY_UPDATE && n->old && !strcmp(n->old->rv, n->delta.obj->rv))
+		return WQ_LOW_PRIORITY;
+	return 0;
+}
+
+/* A source synced; once all have, the workers start. */
+static void note_synced(struct controller *c, const char *resource)
+{
+	for (size_t i = 0; i < c->nr_synced; i++)
+		if (!strcmp(c->synced[i], resource))
+			return;
+	ALLOC_GROW(c->synced, c->nr_synced + 1, c->alloc_synced);
+	c->synced[c->nr_synced++] = resource;
+	if (c->nr_synced >= c->o.sources && !c->st.started) {
+		c->st.started = true;
+		start_workers(c);
+	}
 }
 
 void controller_note(struct controller *c, const struct notification *n)
@@ -402,6 +526,9 @@ void controller_note(struct controller *c, const struct notification *n)
 	struct ctl_key *own = NULL;
 	bool is_own;
 
+	if (n->kind == NOTIFY_ACTIVITY && n->activity && n->activity->act == ACT_SYNCED &&
+	    n->resource)
+		note_synced(c, n->resource);
 	if (n->kind == NOTIFY_ACTIVITY || !n->delta.obj)
 		return;
 	advance_to(c, n->delta.clock_ms);
@@ -410,11 +537,12 @@ void controller_note(struct controller *c, const struct notification *n)
 				  n->delta.obj, n->old, &keys);
 	if (is_own)
 		own = note_state(c, n);
-	int term = filter(c, n);
+	const struct pred_set *set = is_own ? &c->own : &c->owned;
+	int term = filter(c, set, n);
 	if (term >= 0) {
 		struct strbuf *sb = &c->scratch;
 		strbuf_reset(sb);
-		predicates_term_name(&c->o.predicates, (size_t)term, sb);
+		predicates_term_name(&set->p, (size_t)term, sb);
 		struct ctl_record r = {
 			.type = CTL_FILTERED, .key = n->delta.obj->key,
 			.object = n->delta.obj->key,
@@ -424,16 +552,18 @@ void controller_note(struct controller *c, const struct notification *n)
 			.predicate = sb->buf,
 		};
 		if (own)
-			own->v[own->nr - 1].filtered = term;
+			own->v[own->nr - 1].filtered = set->reasons[term];
 		c->st.filtered++;
 		emit(c, &r);
 		handler_keys_release(&keys);
 		return;
 	}
+	int priority = event_priority(c, n);
 	for (size_t i = 0; i < keys.nr; i++) {
-		enum wq_add how = workqueue_add(c->q, keys.v[i], c->clock);
+		struct wq_opts add = { .priority = priority };
+		enum wq_add how = workqueue_add_with(c->q, keys.v[i], &add, c->clock, NULL);
 		key_of(c, keys.v[i])->deltas++;
-		enqueued(c, keys.v[i], how, "event", 0, n);
+		enqueued(c, keys.v[i], how, "event", 0, priority, n);
 	}
 	handler_keys_release(&keys);
 	start_workers(c);
@@ -471,8 +601,10 @@ void controller_finish(struct controller *c, bool drain)
 	size_t nr = 0, iter = 0;
 	struct hashmap_entry *e;
 
-	if (drain)
+	if (drain) {
+		c->st.started = true;	/* a recording may end before every source synced */
 		run_until(c, INT64_MAX, false);
+	}
 	/* In key order, so that the end reads the same every time. */
 	while ((e = hashmap_next(&c->keys, &iter)))
 		v[nr++] = e->value;

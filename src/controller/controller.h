@@ -20,28 +20,44 @@
  * What is simulated, in the order controller-runtime does it:
  *   1. the event: Add -> Create, Update -> Update, Delete -> Delete (a
  *      tombstone: DeleteStateUnknown); resync-only updates are Updates;
- *   2. the predicates (predicate.h) on Updates: a drop is a Filtered
+ *   2. the predicates (predicate.h): the event filter's (every source's,
+ *      WithEventFilter) first, then the source's own: For()'s for the
+ *      controller's kind, Owns()'s for the others.  A drop is a Filtered
  *      record;
  *   3. the handler (handler.h): each key it makes is Added to the queue
- *      (workqueue.h): an Enqueued record, new, coalesced or dirty;
- *   4. opts.workers workers (MaxConcurrentReconciles) Get keys; each
+ *      (workqueue.h, of the kind opts.runtime_minor's controller-runtime
+ *      makes by default): an Enqueued record, new, coalesced or dirty.
+ *      With the priority queue (v0.23+) a Create of the initial list and
+ *      an Update whose resourceVersion did not change (a resync's, a
+ *      relist's unchanged object) are Added at WQ_LOW_PRIORITY;
+ *   4. once every source has synced (opts.sources informers said
+ *      ACT_SYNCED: controller-runtime's Start waits for each source's
+ *      WaitForSync before it starts a worker), opts.workers workers
+ *      (MaxConcurrentReconciles) Get keys; each
  *      Reconcile reads the key's newest object the handlers were handed
  *      by then (the cache as they saw it) and lasts a time drawn from
  *      [reconcile_min_ms, reconcile_max_ms] by a PRNG seeded with
  *      opts.seed; a ReconcileStart record names the RV read and the
  *      states the key had that no Reconcile read (unseen states);
- *   5. at its end (ReconcileDone), as reconcileHandler: an error (drawn
- *      with error_rate) is AddRateLimited; else with requeue_after_ms,
- *      Forget and AddAfter; else Forget.  Then Done, which queues the
- *      key again if it became dirty meanwhile.
+ *   5. at its end (ReconcileDone), as reconcileHandler, with the outcome
+ *      the script (outcome.h) gives the Reconcile when it starts, else an
+ *      error drawn with error_rate, else requeue_after_ms, else success:
+ *      an error or a Requeue is AddRateLimited, a terminal error is not
+ *      requeued, a RequeueAfter is Forget and AddAfter, a success Forget;
+ *      each add at the priority the key was handed out with.  Then Done,
+ *      which queues the key again if it became dirty meanwhile.
  * What is not: the Reconcile's own writes and their watch events, the
  * informer cache's lag behind the server, leader election, and a real
  * scheduler's order between workers that end at the same ms (kinf takes
  * the lowest worker first, then delayed adds).
  *
- * Follows controller-runtime v0.22 pkg/internal/controller/controller.go
- * (processNextWorkItem, reconcileHandler) and pkg/internal/source
- * event_handler.go; see workqueue.h, predicate.h and handler.h for theirs.
+ * Follows controller-runtime v0.24.1 pkg/internal/controller/controller.go
+ * (Start, startEventSourcesAndQueueLocked, processNextWorkItem,
+ * reconcileHandler), pkg/handler/eventhandler.go (the low priority),
+ * pkg/builder/controller.go (which predicates a source gets) and
+ * pkg/internal/source event_handler.go; v0.15 to v0.22 differ in the
+ * queue only (pkg/controller/controller.go NewTypedUnmanaged's default);
+ * see workqueue.h, predicate.h and handler.h for theirs.
  *
  * Records go to opts.record as they happen; their pointers live for the
  * call only.  Single-threaded: one thread calls everything.
@@ -54,10 +70,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "controller/outcome.h"
 #include "controller/predicate.h"
 #include "controller/workqueue.h"
 
 struct notification;
+
+/* The controller-runtime versions kinf knows: v0.15 (client-go 1.27) to v0.24 (1.36). */
+#define CONTROLLER_RUNTIME_OLDEST 15
+#define CONTROLLER_RUNTIME_NEWEST 24
 
 enum ctl_record_type {
 	CTL_FILTERED,
@@ -99,6 +120,8 @@ struct ctl_record {
 	bool state_unknown;		/* a tombstone's Delete */
 	const char *predicate;		/* Filtered: the term that dropped it */
 	enum wq_add how;		/* Enqueued */
+	bool priority_queue;		/* the queue has priorities: priority says */
+	int priority;			/* Enqueued, ReconcileStart */
 	int64_t after_ms;		/* Enqueued WQ_WAITING: the delay */
 	const char *cause;		/* Enqueued: "event", "requeue-after", "rate-limited", "delayed" */
 	unsigned worker;		/* ReconcileStart/Done: 1.. */
@@ -107,7 +130,8 @@ struct ctl_record {
 	size_t deltas;			/* ReconcileStart: events that asked for it */
 	const struct ctl_unseen *unseen;	/* ReconcileStart, NeverReconciled */
 	size_t nr_unseen;
-	const char *result;		/* ReconcileDone: "success", "error", "requeue-after" */
+	/* ReconcileDone: "success", "error", "terminal", "requeue", "requeue-after" */
+	const char *result;
 	const char *error;		/* ReconcileDone: NULL, or the error */
 	int64_t took_ms;		/* ReconcileDone */
 	int64_t requeue_ms;		/* ReconcileDone: the delay asked, or -1 */
@@ -122,8 +146,16 @@ struct controller_opts {
 	int64_t requeue_after_ms;	/* 0: none */
 	double error_rate;		/* 0..1 */
 	uint64_t seed;
-	struct predicates predicates;
+	/* What the Reconciles return, scripted (borrowed), or NULL. */
+	struct outcome_script *outcomes;
+	struct predicates predicates;		/* For()'s: the controller's kind */
+	struct predicates owns_predicates;	/* Owns()'s: the owned kinds */
+	struct predicates event_filter;		/* WithEventFilter: every kind */
 	const char *owner;		/* --enqueue-owner KIND[.GROUP], or NULL */
+	/* The owner kind's group when owner names none (the For informer's). */
+	const char *owner_group;
+	unsigned runtime_minor;		/* controller-runtime v0.N, 15..24; 0: 24 */
+	unsigned sources;		/* informers to sync before workers start; 0: none */
 	/* The consumer's clock for controller_advance(); NULL: none (a replay). */
 	int64_t (*now)(void *ctx);
 	void *now_ctx;
@@ -137,6 +169,10 @@ struct controller_stats {
 	size_t keys_unseen;		/* keys with a state no Reconcile read */
 	uint64_t unseen;		/* such states */
 	unsigned running;		/* Reconciles now */
+	bool started;			/* the workers started: every source synced */
+	unsigned runtime_minor;
+	bool priority_queue;
+	unsigned buckets;		/* the histograms' buckets: 12, 10 before v0.17 */
 	int64_t clock_ms;
 	struct workqueue_metrics wq;
 };
@@ -157,7 +193,7 @@ struct controller;
 struct controller *controller_new(const struct controller_opts *opts, struct errbuf *err);
 void controller_free(struct controller *c);	/* NULL: no-op */
 
-/* One drained notification (activity ones are ignored). */
+/* One drained notification (of activity ones, ACT_SYNCED only counts). */
 void controller_note(struct controller *c, const struct notification *n);
 /* Runs every timer due up to opts.now() (nothing without now). */
 void controller_advance(struct controller *c);

@@ -156,10 +156,15 @@ void pred_meta_release(struct pred_meta *m)
 	memset(m, 0, sizeof(*m));
 }
 
-static bool map_differs(const char *a, size_t alen, const char *b, size_t blen)
+/* deep: reflect.DeepEqual's absent map is not an empty one; maps.Equal's is. */
+static bool map_differs(const char *a, size_t alen, const char *b, size_t blen, bool deep)
 {
-	if (!a || !b)
+	if (deep && (!a || !b))
 		return a != b;
+	if (!a)
+		a = "", alen = 1;	/* map_flat's empty map */
+	if (!b)
+		b = "", blen = 1;
 	return alen != blen || memcmp(a, b, alen);
 }
 
@@ -175,13 +180,13 @@ static bool rv_changed(const struct pred_meta *o, const struct pred_meta *n)
 
 static bool labels_changed(const struct pred_meta *o, const struct pred_meta *n)
 {
-	return map_differs(o->labels, o->labels_len, n->labels, n->labels_len);
+	return map_differs(o->labels, o->labels_len, n->labels, n->labels_len, o->deep_equal);
 }
 
 static bool annotations_changed(const struct pred_meta *o, const struct pred_meta *n)
 {
 	return map_differs(o->annotations, o->annotations_len,
-			   n->annotations, n->annotations_len);
+			   n->annotations, n->annotations_len, o->deep_equal);
 }
 
 static bool (*const rules[PRED__COUNT])(const struct pred_meta *, const struct pred_meta *) = {

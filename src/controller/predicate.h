@@ -15,8 +15,10 @@
  *   labels            LabelChangedPredicate: the label maps differ
  *   annotations       AnnotationChangedPredicate: the annotation maps
  *                     differ
- * Maps compare as Go's reflect.DeepEqual does: the order of keys does not
- * matter, but an absent map and an empty one ({}) differ.  Each drops an
+ * Maps compare as Go's maps.Equal does (v0.18 and later): the order of
+ * keys does not matter, and an absent map equals an empty one ({}); with
+ * pred_meta.deep_equal as reflect.DeepEqual does (v0.15 to v0.17), where
+ * they differ.  Each drops an
  * Update that lacks its old or its new object (never the case in kinf:
  * the informer always hands both).
  *
@@ -26,7 +28,7 @@
  * terms are ANDed as the builder's WithPredicates ANDs them, '|' is
  * predicate.Or.
  *
- * Follows controller-runtime v0.22 pkg/predicate/predicate.go:
+ * Follows controller-runtime v0.24 (and v0.17) pkg/predicate/predicate.go:
  * ResourceVersionChangedPredicate.Update, GenerationChangedPredicate.Update,
  * AnnotationChangedPredicate.Update, LabelChangedPredicate.Update, And, Or.
  *
@@ -78,6 +80,7 @@ struct pred_meta {
 	char *labels;
 	char *annotations;
 	size_t labels_len, annotations_len;
+	bool deep_equal;	/* set by the caller: absent and {} differ */
 };
 /* Reads only what mask (predicates_mask) needs; NULL obj: none of it. */
 void pred_meta_init(struct pred_meta *m, const struct kobj *obj, unsigned mask);

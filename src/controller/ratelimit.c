@@ -72,10 +72,11 @@ int64_t ratelimit_bucket_when(struct ratelimit_bucket *b, int64_t now)
 	return (int64_t)ceil(-b->tokens / b->qps * 1000 - 1e-9);
 }
 
-void ratelimit_init(struct ratelimit *rl)
+void ratelimit_init(struct ratelimit *rl, bool with_bucket)
 {
 	ratelimit_exp_init(&rl->exp, 5, 1000 * 1000);
 	ratelimit_bucket_init(&rl->bucket, 10, 100);
+	rl->with_bucket = with_bucket;
 }
 
 void ratelimit_release(struct ratelimit *rl)
@@ -86,7 +87,7 @@ void ratelimit_release(struct ratelimit *rl)
 int64_t ratelimit_when(struct ratelimit *rl, const char *key, int64_t now)
 {
 	int64_t a = ratelimit_exp_when(&rl->exp, key);
-	int64_t b = ratelimit_bucket_when(&rl->bucket, now);
+	int64_t b = rl->with_bucket ? ratelimit_bucket_when(&rl->bucket, now) : 0;
 	return a > b ? a : b;
 }
 

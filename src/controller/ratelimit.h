@@ -49,6 +49,7 @@ struct ratelimit_bucket {
 struct ratelimit {
 	struct ratelimit_exp exp;
 	struct ratelimit_bucket bucket;
+	bool with_bucket;
 };
 
 void ratelimit_exp_init(struct ratelimit_exp *e, int64_t base_ms, int64_t max_ms);
@@ -60,8 +61,12 @@ unsigned ratelimit_exp_num_requeues(const struct ratelimit_exp *e, const char *k
 void ratelimit_bucket_init(struct ratelimit_bucket *b, double qps, int burst);
 int64_t ratelimit_bucket_when(struct ratelimit_bucket *b, int64_t now);
 
-/* DefaultTypedControllerRateLimiter: exponential 5 ms..1000 s, bucket 10/100. */
-void ratelimit_init(struct ratelimit *rl);
+/*
+ * with_bucket: DefaultTypedControllerRateLimiter, exponential 5 ms..1000 s
+ * and the bucket 10/100; else the exponential limit alone (what
+ * controller-runtime v0.23+ gives its priority queue).
+ */
+void ratelimit_init(struct ratelimit *rl, bool with_bucket);
 void ratelimit_release(struct ratelimit *rl);
 int64_t ratelimit_when(struct ratelimit *rl, const char *key, int64_t now);
 /* Forget reaches the exponential limit only: the bucket keeps no items. */

@@ -9,13 +9,16 @@
 #include "lib/util.h"
 
 /*
- * One key the queue knows: dirty, processing, waiting, or a combination.
- * Freed once it is none of them and no heap entry points at it.
+ * One key the queue knows: dirty (WQ_PRIORITY: ready), processing,
+ * waiting, or a combination.  Freed once it is none of them and no heap
+ * entry points at it.
  */
 struct wq_item {
 	char *key;
 	bool dirty, processing, waiting;
 	int64_t ready_at;	/* waiting: when it is due */
+	int priority;		/* WQ_PRIORITY */
+	uint64_t seq;		/* its live heap entry's (WQ_PRIORITY: AddedCounter) */
 	unsigned heap_refs;	/* heap entries pointing here, stale or not */
 	int64_t added_at;	/* metrics' addTimes; -1: none */
 	int64_t started_at;	/* metrics' processingStartTimes; -1: none */
@@ -23,19 +26,33 @@ struct wq_item {
 	struct wq_item *run_prev, *run_next;
 };
 
-/* A waiting entry; stale once its item waits no more or for another time. */
-struct wq_wait {
+/*
+ * A heap entry: waiting ones on (at, [priority,] seq), WQ_PRIORITY's
+ * ready ones on (priority, seq).  Stale once its item moved on: entries
+ * are never taken out of the middle, only found stale at the top.
+ */
+struct wq_entry {
 	int64_t at;
+	int priority;
 	uint64_t seq;
 	struct wq_item *item;
 };
 
+struct wq_heap {
+	struct wq_entry *v;
+	size_t nr, alloc;
+	bool (*less)(const struct wq_entry *a, const struct wq_entry *b);
+	bool (*stale)(const struct wq_entry *e);
+};
+
 struct workqueue {
+	enum wq_kind kind;
 	struct hashmap items;		/* key -> struct wq_item */
-	struct wq_item **queue;		/* queue[head..tail) */
+	struct wq_item **queue;		/* WQ_CLASSIC: queue[head..tail) */
 	size_t head, tail, alloc;
-	struct wq_wait *heap;		/* a min-heap on (at, seq) */
-	size_t heap_nr, heap_alloc;
+	struct wq_heap waiting;
+	struct wq_heap ready;		/* WQ_PRIORITY */
+	size_t nr_ready;		/* WQ_PRIORITY: items ready */
 	uint64_t seq;
 	bool shutting_down;
 	struct ratelimit rl;
@@ -45,7 +62,7 @@ struct workqueue {
 
 static const char *const add_names[] = {
 	[WQ_NEW] = "new", [WQ_COALESCED] = "coalesced", [WQ_DIRTY] = "dirty",
-	[WQ_WAITING] = "after", [WQ_SHUT] = "shutdown",
+	[WQ_WAITING] = "after", [WQ_EARLY] = "early", [WQ_SHUT] = "shutdown",
 };
 
 const char *wq_add_name(enum wq_add how)
@@ -53,10 +70,22 @@ const char *wq_add_name(enum wq_add how)
 	return (unsigned)how < ARRAY_SIZE(add_names) ? add_names[how] : "unknown";
 }
 
-struct workqueue *workqueue_new(void)
+static bool wait_less(const struct wq_entry *a, const struct wq_entry *b);
+static bool wait_less_priority(const struct wq_entry *a, const struct wq_entry *b);
+static bool ready_less(const struct wq_entry *a, const struct wq_entry *b);
+static bool wait_stale(const struct wq_entry *e);
+static bool ready_stale(const struct wq_entry *e);
+
+struct workqueue *workqueue_new(enum wq_kind kind)
 {
 	struct workqueue *q = xcalloc(1, sizeof(*q));
-	ratelimit_init(&q->rl);
+
+	q->kind = kind;
+	q->waiting.less = kind == WQ_PRIORITY ? wait_less_priority : wait_less;
+	q->waiting.stale = wait_stale;
+	q->ready.less = ready_less;
+	q->ready.stale = ready_stale;
+	ratelimit_init(&q->rl, kind == WQ_CLASSIC);
 	return q;
 }
 
@@ -74,7 +103,8 @@ void workqueue_free(struct workqueue *q)
 	}
 	hashmap_release(&q->items);
 	free(q->queue);
-	free(q->heap);
+	free(q->waiting.v);
+	free(q->ready.v);
 	ratelimit_release(&q->rl);
 	free(q);
 }
@@ -124,6 +154,8 @@ enum wq_add workqueue_add(struct workqueue *q, const char *key, int64_t now)
 
 	if (q->shutting_down)
 		return WQ_SHUT;
+	if (q->kind == WQ_PRIORITY)	/* Add: AddWithOpts{} */
+		return workqueue_add_with(q, key, &(struct wq_opts){ 0 }, now, NULL);
 	it = item_make(q, key);
 	if (it->dirty)
 		return WQ_COALESCED;	/* the plain queue's Touch does nothing */
@@ -151,13 +183,20 @@ static void observe(uint64_t *buckets, int64_t ms)
 	}
 }
 
-const char *workqueue_get(struct workqueue *q, int64_t now)
+static struct wq_item *pq_take(struct workqueue *q);
+
+const char *workqueue_get_priority(struct workqueue *q, int64_t now, int *priority)
 {
 	struct wq_item *it;
 
-	if (q->head == q->tail)
+	if (q->kind == WQ_PRIORITY)
+		it = pq_take(q);
+	else
+		it = q->head == q->tail ? NULL : q->queue[q->head++];
+	if (!it)
 		return NULL;
-	it = q->queue[q->head++];
+	if (priority)
+		*priority = it->priority;
 	q->m.depth--;
 	it->started_at = now;
 	if (it->added_at >= 0) {
@@ -177,6 +216,11 @@ const char *workqueue_get(struct workqueue *q, int64_t now)
 		q->running->run_prev = it;
 	q->running = it;
 	return it->key;
+}
+
+const char *workqueue_get(struct workqueue *q, int64_t now)
+{
+	return workqueue_get_priority(q, now, NULL);
 }
 
 bool workqueue_done(struct workqueue *q, const char *key, int64_t now)
@@ -203,8 +247,9 @@ bool workqueue_done(struct workqueue *q, const char *key, int64_t now)
 			it->run_next->run_prev = it->run_prev;
 	}
 	it->processing = false;
-	if (it->dirty) {
-		queue_push(q, it);
+	if (it->dirty) {	/* the priority queue's entry is ready already */
+		if (q->kind == WQ_CLASSIC)
+			queue_push(q, it);
 		return true;
 	}
 	item_maybe_free(q, it);
@@ -218,7 +263,7 @@ void workqueue_shut_down(struct workqueue *q)
 
 size_t workqueue_len(const struct workqueue *q)
 {
-	return q->tail - q->head;
+	return q->kind == WQ_PRIORITY ? q->nr_ready : q->tail - q->head;
 }
 
 bool workqueue_is_dirty(const struct workqueue *q, const char *key)
@@ -238,70 +283,92 @@ bool workqueue_knows(const struct workqueue *q, const char *key)
 	return item_of(q, key) != NULL;
 }
 
-/* ---- the delaying queue's waiting heap ---------------------------------- */
+/* ---- the heaps ------------------------------------------------------------- */
 
-static bool wait_less(const struct wq_wait *a, const struct wq_wait *b)
+static bool wait_less(const struct wq_entry *a, const struct wq_entry *b)
 {
 	return a->at < b->at || (a->at == b->at && a->seq < b->seq);
 }
 
-static void heap_push(struct workqueue *q, struct wq_wait w)
+/* lessReady: the higher priority first, then the lower AddedCounter. */
+static bool ready_less(const struct wq_entry *a, const struct wq_entry *b)
 {
-	size_t i;
-
-	ALLOC_GROW(q->heap, q->heap_nr + 1, q->heap_alloc);
-	i = q->heap_nr++;
-	while (i && wait_less(&w, &q->heap[(i - 1) / 2])) {
-		q->heap[i] = q->heap[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	q->heap[i] = w;
-	w.item->heap_refs++;
+	return a->priority > b->priority || (a->priority == b->priority && a->seq < b->seq);
 }
 
-static struct wq_wait heap_pop(struct workqueue *q)
+/* lessWaiting: the earlier time first, then as lessReady. */
+static bool wait_less_priority(const struct wq_entry *a, const struct wq_entry *b)
 {
-	struct wq_wait top = q->heap[0], last = q->heap[--q->heap_nr];
+	return a->at < b->at || (a->at == b->at && ready_less(a, b));
+}
+
+static bool wait_stale(const struct wq_entry *e)
+{
+	const struct wq_item *it = e->item;
+	return !it->waiting || it->ready_at != e->at || it->seq != e->seq ||
+	       it->priority != e->priority;
+}
+
+static bool ready_stale(const struct wq_entry *e)
+{
+	const struct wq_item *it = e->item;
+	return !it->dirty || it->seq != e->seq || it->priority != e->priority;
+}
+
+/* A live entry for it, as it stands now. */
+static void heap_push(struct wq_heap *h, struct wq_item *it)
+{
+	struct wq_entry e = { it->ready_at, it->priority, it->seq, it };
+	size_t i;
+
+	ALLOC_GROW(h->v, h->nr + 1, h->alloc);
+	i = h->nr++;
+	while (i && h->less(&e, &h->v[(i - 1) / 2])) {
+		h->v[i] = h->v[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h->v[i] = e;
+	it->heap_refs++;
+}
+
+static struct wq_entry heap_pop(struct wq_heap *h)
+{
+	struct wq_entry top = h->v[0], last = h->v[--h->nr];
 	size_t i = 0;
 
 	for (;;) {
 		size_t c = 2 * i + 1;
-		if (c >= q->heap_nr)
+		if (c >= h->nr)
 			break;
-		if (c + 1 < q->heap_nr && wait_less(&q->heap[c + 1], &q->heap[c]))
+		if (c + 1 < h->nr && h->less(&h->v[c + 1], &h->v[c]))
 			c++;
-		if (!wait_less(&q->heap[c], &last))
+		if (!h->less(&h->v[c], &last))
 			break;
-		q->heap[i] = q->heap[c];
+		h->v[i] = h->v[c];
 		i = c;
 	}
-	if (q->heap_nr)
-		q->heap[i] = last;
+	if (h->nr)
+		h->v[i] = last;
 	top.item->heap_refs--;
 	return top;
 }
 
-static bool wait_stale(const struct wq_wait *w)
+/* Drops stale entries from the top, so v[0] is live (or none is). */
+static void heap_trim(struct workqueue *q, struct wq_heap *h)
 {
-	return !w->item->waiting || w->item->ready_at != w->at;
-}
-
-/* Drops stale entries from the top, so heap[0] is live (or none is). */
-static void heap_trim(struct workqueue *q)
-{
-	while (q->heap_nr && wait_stale(&q->heap[0])) {
-		struct wq_wait w = heap_pop(q);
-		item_maybe_free(q, w.item);
+	while (h->nr && h->stale(&h->v[0])) {
+		struct wq_entry e = heap_pop(h);
+		item_maybe_free(q, e.item);
 	}
 }
 
-enum wq_add workqueue_add_after(struct workqueue *q, const char *key,
-				int64_t delay_ms, int64_t now)
+/* ---- the classic queue's delays ---------------------------------------------- */
+
+static enum wq_add classic_add_after(struct workqueue *q, const char *key,
+				     int64_t delay_ms, int64_t now)
 {
 	struct wq_item *it;
 
-	if (q->shutting_down)
-		return WQ_SHUT;
 	q->m.retries++;
 	if (delay_ms <= 0)
 		return workqueue_add(q, key, now);
@@ -312,14 +379,147 @@ enum wq_add workqueue_add_after(struct workqueue *q, const char *key,
 		q->m.waiting++;
 	it->waiting = true;
 	it->ready_at = now + delay_ms;
-	heap_push(q, (struct wq_wait){ it->ready_at, q->seq++, it });
+	it->seq = q->seq++;
+	heap_push(&q->waiting, it);
 	return WQ_WAITING;
+}
+
+/* ---- the priority queue ------------------------------------------------------ */
+
+/* metrics.add: the key became ready. */
+static void pq_ready(struct workqueue *q, struct wq_item *it, int64_t now)
+{
+	it->dirty = true;
+	q->nr_ready++;
+	q->m.adds++;
+	q->m.depth++;
+	if (it->added_at < 0)
+		it->added_at = now;
+	heap_push(&q->ready, it);
+}
+
+static void pq_wait(struct workqueue *q, struct wq_item *it, int64_t at)
+{
+	if (!it->waiting)
+		q->m.waiting++;
+	it->waiting = true;
+	it->ready_at = at;
+	heap_push(&q->waiting, it);
+}
+
+/* lockedAddWithOpts, for one key; *delay: the delay asked. */
+static enum wq_add pq_add(struct workqueue *q, const char *key, const struct wq_opts *o,
+			  int64_t now, int64_t *delay)
+{
+	int64_t after = o->after_ms > 0 ? o->after_ms : 0;
+	struct wq_item *it;
+
+	if (o->rate_limited) {
+		int64_t rl = ratelimit_when(&q->rl, key, now);
+		if (after == 0 || rl < after)
+			after = rl;
+	}
+	*delay = after;
+	if (after > 0)
+		q->m.retries++;
+	it = item_make(q, key);
+	if (!it->dirty && !it->waiting) {	/* new: not in items */
+		it->priority = o->priority;
+		it->seq = q->seq++;
+		if (after > 0) {
+			pq_wait(q, it, now + after);
+			return WQ_WAITING;
+		}
+		pq_ready(q, it, now);
+		return it->processing ? WQ_DIRTY : WQ_NEW;
+	}
+	bool raised = o->priority > it->priority;
+	if (raised) {	/* to the end of its new priority */
+		it->priority = o->priority;
+		it->seq = q->seq++;
+	}
+	if (it->dirty) {	/* a ready key stays ready, whatever the delay */
+		if (raised)
+			heap_push(&q->ready, it);
+		return WQ_COALESCED;
+	}
+	if (after == 0) {	/* waiting, now ready: its timer is gone */
+		it->waiting = false;
+		q->m.waiting--;
+		pq_ready(q, it, now);
+		return WQ_EARLY;
+	}
+	if (now + after < it->ready_at || raised)
+		pq_wait(q, it, now + after < it->ready_at ? now + after : it->ready_at);
+	return WQ_WAITING;
+}
+
+/* The first ready key no worker holds; those held keep their places. */
+static struct wq_item *pq_take(struct workqueue *q)
+{
+	struct wq_item *found = NULL, **held = NULL;
+	size_t nr_held = 0, alloc = 0;
+
+	while (!found) {
+		heap_trim(q, &q->ready);
+		if (!q->ready.nr)
+			break;
+		struct wq_entry e = heap_pop(&q->ready);
+		if (!e.item->processing) {
+			found = e.item;
+			break;
+		}
+		ALLOC_GROW(held, nr_held + 1, alloc);
+		held[nr_held++] = e.item;
+	}
+	for (size_t i = 0; i < nr_held; i++)
+		heap_push(&q->ready, held[i]);
+	free(held);
+	if (found)
+		q->nr_ready--;
+	return found;
+}
+
+/* ---- both -------------------------------------------------------------------- */
+
+enum wq_add workqueue_add_with(struct workqueue *q, const char *key,
+			       const struct wq_opts *o, int64_t now, int64_t *delay)
+{
+	int64_t unused;
+
+	if (!delay)
+		delay = &unused;
+	*delay = 0;
+	if (q->shutting_down)
+		return WQ_SHUT;
+	if (q->kind == WQ_PRIORITY)
+		return pq_add(q, key, o, now, delay);
+	if (o->rate_limited) {
+		*delay = ratelimit_when(&q->rl, key, now);
+		return classic_add_after(q, key, *delay, now);
+	}
+	if (o->after_ms > 0) {
+		*delay = o->after_ms;
+		return classic_add_after(q, key, o->after_ms, now);
+	}
+	return workqueue_add(q, key, now);
+}
+
+enum wq_add workqueue_add_after(struct workqueue *q, const char *key,
+				int64_t delay_ms, int64_t now)
+{
+	if (q->shutting_down)
+		return WQ_SHUT;
+	if (q->kind == WQ_PRIORITY)	/* AddAfter: AddWithOpts{After} */
+		return workqueue_add_with(q, key, &(struct wq_opts){ .after_ms = delay_ms },
+					  now, NULL);
+	return classic_add_after(q, key, delay_ms, now);
 }
 
 int64_t workqueue_next_ready(struct workqueue *q)
 {
-	heap_trim(q);
-	return q->heap_nr ? q->heap[0].at : -1;
+	heap_trim(q, &q->waiting);
+	return q->waiting.nr ? q->waiting.v[0].at : -1;
 }
 
 void workqueue_pop_ready(struct workqueue *q, int64_t now,
@@ -327,27 +527,35 @@ void workqueue_pop_ready(struct workqueue *q, int64_t now,
 				       int64_t due),
 			 void *ctx)
 {
-	heap_trim(q);
-	while (q->heap_nr && q->heap[0].at <= now) {
-		struct wq_wait w = heap_pop(q);
-		struct wq_item *it = w.item;
+	heap_trim(q, &q->waiting);
+	while (q->waiting.nr && q->waiting.v[0].at <= now) {
+		struct wq_entry e = heap_pop(&q->waiting);
+		struct wq_item *it = e.item;
+		enum wq_add how;
 
 		it->waiting = false;
 		q->m.waiting--;
 		it->heap_refs++;	/* kept while added() reads its key */
-		enum wq_add how = workqueue_add(q, it->key, now);
+		if (q->kind == WQ_PRIORITY) {
+			/* by when it became ready, not when it was added */
+			it->seq = q->seq++;
+			pq_ready(q, it, now);
+			how = it->processing ? WQ_DIRTY : WQ_NEW;
+		} else {
+			how = workqueue_add(q, it->key, now);
+		}
 		if (added)
-			added(ctx, it->key, how, w.at);
+			added(ctx, it->key, how, e.at);
 		it->heap_refs--;
 		item_maybe_free(q, it);
-		heap_trim(q);
+		heap_trim(q, &q->waiting);
 	}
 }
 
 int64_t workqueue_add_rate_limited(struct workqueue *q, const char *key, int64_t now)
 {
-	int64_t delay = ratelimit_when(&q->rl, key, now);
-	workqueue_add_after(q, key, delay, now);
+	int64_t delay;
+	workqueue_add_with(q, key, &(struct wq_opts){ .rate_limited = true }, now, &delay);
 	return delay;
 }
 

@@ -1,9 +1,16 @@
 /*
- * workqueue.h — client-go's rate-limited delaying work queue, for the
- * simulated controller: a queue of keys, with the rules that decide when
- * a change of an object is merged into work already pending.
+ * workqueue.h — the simulated controller's work queue, of either kind
+ * controller-runtime builds by default: a queue of keys, with the rules
+ * that decide when a change of an object is merged into work already
+ * pending.
  *
- * Three sets, as client-go's Typed queue keeps them:
+ *   WQ_CLASSIC   client-go's rate-limited delaying queue, with
+ *                DefaultTypedControllerRateLimiter (controller-runtime
+ *                v0.15 to v0.22);
+ *   WQ_PRIORITY  controller-runtime's priority queue, with a per-item
+ *                exponential limiter only (v0.23 and later).
+ *
+ * WQ_CLASSIC keeps three sets, as client-go's Typed queue keeps them:
  *   queue       the keys waiting for a worker, in order; each is dirty
  *               and not processing;
  *   dirty       every key that needs processing;
@@ -20,7 +27,30 @@
  *   AddRateLimited  AddAfter with ratelimit.h's When(); Forget and
  *                NumRequeues are the rate limiter's.
  *
- * Follows client-go v0.36.2 (kubernetes v1.36.2) util/workqueue:
+ * WQ_PRIORITY keeps each key it holds either ready or waiting, and a key
+ * a worker holds (Get to Done) apart: a new Add of it makes a new entry,
+ * ready but not handed out until Done.
+ *   ready    ordered by priority (higher first), then by the order in
+ *            which each entry was added, became ready, or was raised;
+ *   waiting  ordered by the time it is due.
+ *   AddWithOpts  (workqueue_add_with) a key neither ready nor waiting is
+ *            added with the priority given, ready or waiting for its
+ *            delay (a rate-limited add: the limiter's delay, or the
+ *            delay given when shorter).  A ready key stays ready
+ *            (WQ_COALESCED), whatever delay is asked; a waiting key
+ *            added with no delay becomes ready at once and its timer is
+ *            gone (WQ_EARLY); with a delay it keeps the earlier time.  A
+ *            higher priority raises the key's and moves it to the end of
+ *            its new priority; a lower one is ignored.
+ *   Get      the first ready key no worker holds.
+ *   Done     lets the worker's key go (it may be ready again already).
+ *   A waiting key that comes due becomes ready, at the end of its
+ *   priority.
+ * Follows controller-runtime v0.24.1 pkg/controller/priorityqueue
+ * (priorityqueue.go: lockedAddWithOpts, handleWaitingItems,
+ * handleReadyItems, lessReady, lessWaiting; metrics.go).
+ *
+ * WQ_CLASSIC follows client-go v0.36.2 (kubernetes v1.36.2) util/workqueue:
  * queue.go Typed.Add/Get/Done/ShutDown, delaying_queue.go AddAfter and
  * waitingLoop's insert, rate_limiting_queue.go AddRateLimited/Forget/
  * NumRequeues, and metrics.go for the metrics below.  Pinned by
@@ -30,6 +60,8 @@
  *   depth     +1 at each Add that is not coalesced, -1 at each Get
  *   adds      Adds that were not coalesced
  *   retries   every AddAfter (AddRateLimited and a requeue-after too)
+ * (WQ_PRIORITY, as its own metrics.go counts: depth and adds when a key
+ * becomes ready, retries for a delay over 0 only),
  *   queue_duration  from a key's first Add to its Get
  *   work_duration   from Get to Done
  *   longest_running_processor  the oldest Get not yet Done, at now
@@ -60,17 +92,23 @@ enum wq_add {
 	WQ_COALESCED,	/* already dirty: nothing changed */
 	WQ_DIRTY,	/* a worker holds it: queued again at Done */
 	WQ_WAITING,	/* AddAfter: waiting for its time */
+	WQ_EARLY,	/* WQ_PRIORITY: a waiting key made ready, its timer gone */
 	WQ_SHUT,	/* shutting down: ignored */
 };
 const char *wq_add_name(enum wq_add how);	/* "new", "coalesced", ... */
 
+enum wq_kind { WQ_CLASSIC, WQ_PRIORITY };
+
+/* controller-runtime's handler.LowPriority: initial-list and unchanged-RV events */
+#define WQ_LOW_PRIORITY (-100)
+
 /*
- * The histograms' buckets, as client-go's prometheus provider has them
- * (ExponentialBuckets(10e-9, 10, 10)): bucket k counts the durations of
- * at most 10^(k-8) s and more than the bucket before's bound; longer
- * ones are counted only in the totals.
+ * The histograms' buckets, as controller-runtime's metrics provider has
+ * them (ExponentialBuckets(10e-9, 10, 12) since v0.17, 10 before): bucket
+ * k counts the durations of at most 10^(k-8) s and more than the bucket
+ * before's bound; longer ones are counted only in the totals.
  */
-#define WQ_BUCKETS 10
+#define WQ_BUCKETS 12
 
 struct workqueue_metrics {
 	int64_t depth;
@@ -86,12 +124,14 @@ struct workqueue_metrics {
 
 struct workqueue;
 
-struct workqueue *workqueue_new(void);
+struct workqueue *workqueue_new(enum wq_kind kind);
 void workqueue_free(struct workqueue *q);	/* NULL: no-op */
 
 enum wq_add workqueue_add(struct workqueue *q, const char *key, int64_t now);
 /* The oldest queued key, or NULL when none is (Get never blocks here). */
 const char *workqueue_get(struct workqueue *q, int64_t now);
+/* ... and its priority (WQ_CLASSIC: 0): GetWithPriority. */
+const char *workqueue_get_priority(struct workqueue *q, int64_t now, int *priority);
 /* true when the key became dirty meanwhile and was queued again. */
 bool workqueue_done(struct workqueue *q, const char *key, int64_t now);
 void workqueue_shut_down(struct workqueue *q);
@@ -113,6 +153,20 @@ void workqueue_pop_ready(struct workqueue *q, int64_t now,
 			 void (*added)(void *ctx, const char *key, enum wq_add how,
 				       int64_t due),
 			 void *ctx);
+
+/* What controller-runtime's AddWithOpts takes. */
+struct wq_opts {
+	int64_t after_ms;	/* > 0: the key waits this long */
+	bool rate_limited;	/* the limiter's delay (or after_ms when shorter) */
+	int priority;		/* WQ_PRIORITY only */
+};
+/*
+ * AddWithOpts: WQ_PRIORITY's own; WQ_CLASSIC's as controller-runtime's
+ * wrapper maps it (rate_limited: AddRateLimited, else after_ms > 0:
+ * AddAfter, else Add).  *delay (may be NULL): the delay asked, 0 none.
+ */
+enum wq_add workqueue_add_with(struct workqueue *q, const char *key,
+			       const struct wq_opts *o, int64_t now, int64_t *delay);
 
 /* Returns the delay asked of the rate limiter. */
 int64_t workqueue_add_rate_limited(struct workqueue *q, const char *key, int64_t now);

@@ -454,7 +454,7 @@ static void render_histogram(struct strbuf *out, const char *name, const struct 
 	double le = 1e-8;
 
 	snprintf(bucket, sizeof(bucket), "%s_bucket", name);
-	for (int k = 0; k < METRICS_WQ_BUCKETS; k++, le *= 10) {
+	for (unsigned k = 0; k < h->nbuckets && k < METRICS_WQ_BUCKETS; k++, le *= 10) {
 		cum += h->buckets[k];
 		sample_start(out, bucket, v, f);
 		strbuf_addf(out, ",le=\"%g\"} %llu\n", le, (unsigned long long)cum);

@@ -43,15 +43,17 @@ struct metrics;
  * exported under its names with kinf_'s prefix: kinf_workqueue_depth
  * (gauge), _adds_total and _retries_total (counters),
  * _queue_duration_seconds and _work_duration_seconds (histograms, with
- * client-go's buckets: 10^(k-8) s for k in 0..9),
+ * controller-runtime's buckets: 10^(k-8) s for k in 0..11, 0..9 before
+ * v0.17),
  * _unfinished_work_seconds and _longest_running_processor_seconds
  * (gauges).  client-go labels them by the queue's name; kinf by resource
  * and cluster, as every figure.  The hook for `--controller`.
  */
-#define METRICS_WQ_BUCKETS 10
+#define METRICS_WQ_BUCKETS 12
 struct metrics_histogram {
 	uint64_t count;
 	double sum_s;
+	unsigned nbuckets;			/* those exported: 12, or 10 */
 	uint64_t buckets[METRICS_WQ_BUCKETS];	/* each its own, not cumulative */
 };
 struct metrics_workqueue {

@@ -62,8 +62,7 @@ const struct client_go_profile *profile_default(void)
 	return &v1_36;
 }
 
-/* The minor version of "1.33", "v1.33.2", "0.33", "v0.33.2"; -1 if none. */
-static long minor_of(const char *s)
+long version_minor(const char *s)
 {
 	char *end;
 	long major, minor;
@@ -88,7 +87,7 @@ static long minor_of(const char *s)
 
 const struct client_go_profile *profile_find(const char *version, struct errbuf *err)
 {
-	long minor = minor_of(version);
+	long minor = version_minor(version);
 
 	if (minor < 0) {
 		errbuf_set(err, "'%s' is not a client-go version (e.g. 1.33, v0.33.2)", version);

@@ -64,6 +64,9 @@ const struct client_go_profile *profile_default(void);
 const struct client_go_profile *profile_find(const char *version,
 					     struct errbuf *err);
 
+/* The minor version of "1.33", "v1.33.2", "0.33", "v0.33.2"; -1 if none. */
+long version_minor(const char *s);
+
 /* Every profile, oldest first, NULL-terminated. */
 extern const struct client_go_profile *const client_go_profiles[];
 

@@ -84,8 +84,12 @@ static void line_enqueued(const struct ctl_record *r, struct strbuf *sb)
 			    r->state_unknown ? ", DeleteStateUnknown" : "");
 	else
 		strbuf_addf(sb, " (%s)", r->cause);
+	if (r->priority_queue && r->priority)
+		strbuf_addf(sb, " priority %d", r->priority);
 	if (r->how == WQ_DIRTY)
 		strbuf_adds(sb, ": a Reconcile runs; it runs again after");
+	else if (r->how == WQ_EARLY)
+		strbuf_adds(sb, ": it waited; ready now, its timer gone");
 }
 
 static void line_start(const struct ctl_record *r, struct strbuf *sb)
@@ -95,8 +99,11 @@ static void line_start(const struct ctl_record *r, struct strbuf *sb)
 		strbuf_addf(sb, "rv %s", r->read_rv);
 	else
 		strbuf_adds(sb, "nothing (not in the cache)");
-	strbuf_addf(sb, " (#%u, worker %u, %zu delta%s)", r->number, r->worker,
+	strbuf_addf(sb, " (#%u, worker %u, %zu delta%s", r->number, r->worker,
 		    r->deltas, r->deltas == 1 ? "" : "s");
+	if (r->priority_queue && r->priority)
+		strbuf_addf(sb, ", priority %d", r->priority);
+	strbuf_addch(sb, ')');
 	if (r->nr_unseen) {
 		strbuf_adds(sb, "; ");
 		controller_unseen_text(r->unseen, r->nr_unseen, false, sb);
@@ -196,6 +203,7 @@ static void json_event(const struct ctl_record *r, struct strbuf *sb)
 
 static void json_filtered(const struct ctl_record *r, struct strbuf *sb)
 {
+	member(sb, "object", r->object);
 	member(sb, "delta", r->delta);
 	json_event(r, sb);
 	member(sb, "resourceVersion", r->rv);
@@ -206,9 +214,12 @@ static void json_enqueued(const struct ctl_record *r, struct strbuf *sb)
 {
 	member(sb, "how", wq_add_name(r->how));
 	member(sb, "cause", r->cause);
+	if (r->priority_queue)
+		strbuf_addf(sb, ",\"priority\":%d", r->priority);
 	if (r->how == WQ_WAITING)
 		strbuf_addf(sb, ",\"afterMs\":%lld", (long long)r->after_ms);
 	if (r->delta) {
+		member(sb, "object", r->object);
 		member(sb, "delta", r->delta);
 		json_event(r, sb);
 		member(sb, "resourceVersion", r->rv);
@@ -222,6 +233,8 @@ static void json_start(const struct ctl_record *r, struct strbuf *sb)
 	strbuf_addf(sb, ",\"reconcile\":%u,\"worker\":%u", r->number, r->worker);
 	member(sb, "readResourceVersion", r->read_rv);
 	strbuf_addf(sb, ",\"deltas\":%zu", r->deltas);
+	if (r->priority_queue)
+		strbuf_addf(sb, ",\"priority\":%d", r->priority);
 	json_unseen(sb, r->unseen, r->nr_unseen);
 }
 
@@ -266,7 +279,9 @@ void controller_summary_text(const struct controller_stats *st, struct strbuf *s
 {
 	const struct workqueue_metrics *m = &st->wq;
 
-	strbuf_addf(sb, "controller: %llu deltas, %llu filtered, enqueued %llu new, "
+	strbuf_addf(sb, "controller (controller-runtime v0.%u, %s queue): ", st->runtime_minor,
+		    st->priority_queue ? "priority" : "rate-limiting");
+	strbuf_addf(sb, "%llu deltas, %llu filtered, enqueued %llu new, "
 		    "%llu coalesced, %llu dirty, %llu after; %llu reconciles "
 		    "(%llu errors, %llu requeues); %zu keys with unseen states "
 		    "(%llu states); workqueue depth %lld adds %llu retries %llu "
@@ -299,8 +314,11 @@ void controller_summary_json(const struct controller_stats *st, int64_t base_ms,
 	const struct workqueue_metrics *m = &st->wq;
 
 	json_head(sb, base_ms + st->clock_ms, "ControllerSummary");
+	strbuf_addf(sb, ",\"controllerRuntime\":\"v0.%u\",\"queue\":\"%s\"", st->runtime_minor,
+		    st->priority_queue ? "priority" : "rate-limiting");
 	strbuf_addf(sb, ",\"deltas\":%llu,\"filtered\":%llu,\"enqueued\":{\"new\":%llu,"
-		    "\"coalesced\":%llu,\"dirty\":%llu,\"after\":%llu},\"reconciles\":%llu,"
+		    "\"coalesced\":%llu,\"dirty\":%llu,\"after\":%llu,\"early\":%llu},"
+		    "\"reconciles\":%llu,"
 		    "\"errors\":%llu,\"requeues\":%llu,\"keysWithUnseenStates\":%zu,"
 		    "\"unseenStates\":%llu,\"running\":%u",
 		    (unsigned long long)st->deltas, (unsigned long long)st->filtered,
@@ -308,6 +326,7 @@ void controller_summary_json(const struct controller_stats *st, int64_t base_ms,
 		    (unsigned long long)st->enqueued[WQ_COALESCED],
 		    (unsigned long long)st->enqueued[WQ_DIRTY],
 		    (unsigned long long)st->enqueued[WQ_WAITING],
+		    (unsigned long long)st->enqueued[WQ_EARLY],
 		    (unsigned long long)st->reconciles, (unsigned long long)st->errors,
 		    (unsigned long long)st->requeues, st->keys_unseen,
 		    (unsigned long long)st->unseen, st->running);

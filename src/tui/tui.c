@@ -734,7 +734,8 @@ static int on_notification(void *ctx, size_t i, struct notification *n)
 	struct tui *t = ctx;
 	struct tab *tab = &t->tabs[i];
 
-	if (tab->ctl && n->kind != NOTIFY_ACTIVITY)	/* a controller does not pause */
+	/* A controller does not pause; of the activity, it counts the sync. */
+	if (tab->ctl && (n->kind != NOTIFY_ACTIVITY || n->activity->act == ACT_SYNCED))
 		tui_ctl_note(tab->ctl, n);
 	if (t->paused)
 		model_hold(&tab->m, n);

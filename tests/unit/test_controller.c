@@ -2,7 +2,9 @@
  * test_controller.c — the simulated controller (src/controller/
  * controller.c) on notifications made by hand, on its virtual clock:
  * coalescing while a Reconcile runs, what a Reconcile reads and names as
- * unseen, the generation predicate, requeue-after and the end.
+ * unseen, the generation predicate, requeue-after and the end; and what
+ * differs between controller-runtime's queues: the priority queue's
+ * RequeueAfter and priorities, the workers' start, scripted outcomes.
  */
 #include "unit.h"
 
@@ -30,14 +32,19 @@ static void record(void *ctx, const struct ctl_record *r)
 		snprintf(l + strlen(l), 160 - strlen(l), " by %s", r->predicate);
 }
 
-static struct kobj *pod(const char *rv, int generation)
+static struct kobj *named(const char *name, const char *rv, int generation)
 {
-	char json[160];
+	char json[200];
 	struct errbuf err = { "" };
 
-	snprintf(json, sizeof(json), "{\"metadata\":{\"name\":\"web\",\"namespace\":\"shop\","
-		 "\"resourceVersion\":\"%s\",\"generation\":%d}}", rv, generation);
+	snprintf(json, sizeof(json), "{\"metadata\":{\"name\":\"%s\",\"namespace\":\"shop\","
+		 "\"resourceVersion\":\"%s\",\"generation\":%d}}", name, rv, generation);
 	return kobj_from_json(json, strlen(json), 0, &err);
+}
+
+static struct kobj *pod(const char *rv, int generation)
+{
+	return named("web", rv, generation);
 }
 
 /* Hands c one notification at time t; old for an update. */
@@ -136,10 +143,166 @@ TEST(requeue_after_comes_back)
 	kobj_unref(b);
 }
 
+/* The consumer's clock, for controller_advance(). */
+static int64_t fake_now;
+static int64_t now_fn(void *ctx)
+{
+	(void)ctx;
+	return fake_now;
+}
+
+/* The starts' times, "0 1000 ...", of a run. */
+static void starts(const struct seen *s, char *out, size_t size)
+{
+	*out = '\0';
+	for (size_t i = 0; i < s->nr; i++) {
+		long long t;
+		if (strstr(s->line[i], " ReconcileStart ") && sscanf(s->line[i], "%lld", &t) == 1)
+			snprintf(out + strlen(out), size - strlen(out), "%s%lld", *out ? " " : "", t);
+	}
+}
+
+/*
+ * The issue's case: RequeueAfter 2s and one update at +1 s.  client-go's
+ * queue keeps the timer (+0, +1, +2, +4); the priority queue's Add of the
+ * waiting key makes it ready and uses the timer up (+0, +1, +3, +5).
+ */
+TEST(requeue_after_and_an_event_by_version)
+{
+	static const struct { unsigned minor; const char *want; } cases[] = {
+		{ 22, "0 1000 2000 4000" }, { 23, "0 1000 3000 5000" }, { 24, "0 1000 3000 5000" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct seen s = { .nr = 0 };
+		struct controller_opts o = {
+			.requeue_after_ms = 2000, .record = record, .record_ctx = &s,
+			.runtime_minor = cases[i].minor, .now = now_fn,
+		};
+		struct errbuf err = { "" };
+		struct controller *c = controller_new(&o, &err);
+		struct kobj *a = pod("100", 1), *b = pod("101", 1);
+		char got[128];
+
+		fake_now = 0;
+		note(c, NOTIFY_ADD, 0, a, NULL);
+		fake_now = 1000;
+		note(c, NOTIFY_UPDATE, 1000, b, a);
+		fake_now = 5500;
+		controller_advance(c);
+		starts(&s, got, sizeof(got));
+		CHECKF(!strcmp(got, cases[i].want), "v0.%u: starts at %s, expected %s",
+		       cases[i].minor, got, cases[i].want);
+		controller_free(c);
+		kobj_unref(a);
+		kobj_unref(b);
+	}
+}
+
+static void note_synced(struct controller *c)
+{
+	struct activity_info info = { .act = ACT_SYNCED };
+	struct notification n = { .kind = NOTIFY_ACTIVITY, .activity = &info,
+				  .resource = "pods" };
+	controller_note(c, &n);
+}
+
+/*
+ * Workers start once every source has synced; with the priority queue a
+ * relist's unchanged objects (same resourceVersion) go after a real
+ * change, where client-go's queue keeps arrival order.
+ */
+TEST(workers_start_at_sync_and_unchanged_updates_go_last)
+{
+	static const struct { unsigned minor; const char *want; } cases[] = {
+		{ 20, "a b c z a b c" }, { 24, "a b c z b a c" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct seen s = { .nr = 0 };
+		struct controller_opts o = {
+			.reconcile_min_ms = 1000, .reconcile_max_ms = 1000,
+			.record = record, .record_ctx = &s, .runtime_minor = cases[i].minor,
+			.sources = 1,
+		};
+		struct errbuf err = { "" };
+		struct controller *c = controller_new(&o, &err);
+		struct kobj *a = named("a", "1", 1), *b = named("b", "2", 1),
+			    *c3 = named("c", "3", 1), *z = named("z", "4", 1),
+			    *b2 = named("b", "5", 1);
+		char got[128] = "";
+
+		note(c, NOTIFY_ADD, 0, a, NULL);
+		note(c, NOTIFY_ADD, 0, b, NULL);
+		note(c, NOTIFY_ADD, 0, c3, NULL);
+		CHECK_INT(s.nr, 3);		/* three Enqueued, no Reconcile before the sync */
+		note_synced(c);
+		note(c, NOTIFY_ADD, 5000, z, NULL);	/* runs 5 s to 6 s */
+		note(c, NOTIFY_UPDATE, 5500, a, a);	/* a relist: a and c unchanged */
+		note(c, NOTIFY_UPDATE, 5500, b2, b);
+		note(c, NOTIFY_UPDATE, 5500, c3, c3);
+		controller_finish(c, true);
+		for (size_t l = 0; l < s.nr; l++) {
+			const char *name = strstr(s.line[l], " ReconcileStart shop/");
+			if (name)	/* the name only: "... shop/a read 1" */
+				snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%.*s",
+					 *got ? " " : "", (int)strcspn(name + 21, " "), name + 21);
+		}
+		CHECKF(!strcmp(got, cases[i].want), "v0.%u: %s, expected %s",
+		       cases[i].minor, got, cases[i].want);
+		controller_free(c);
+		kobj_unref(a);
+		kobj_unref(b);
+		kobj_unref(c3);
+		kobj_unref(z);
+		kobj_unref(b2);
+	}
+}
+
+/* --reconcile-outcome: error*2 then success; a terminal error is not requeued. */
+TEST(scripted_outcomes)
+{
+	struct seen s = { .nr = 0 };
+	struct outcome_script script;
+	struct errbuf err = { "" };
+
+	outcome_script_init(&script);
+	CHECK_INT(outcome_script_add(&script, "shop/web=error*2,success,shop/web@102=terminal",
+				     &err), 0);
+	struct controller_opts o = { .record = record, .record_ctx = &s, .outcomes = &script,
+				     .now = now_fn };
+	struct controller *c = controller_new(&o, &err);
+	struct kobj *a = pod("100", 1), *b = pod("102", 1);
+
+	fake_now = 0;
+	note(c, NOTIFY_ADD, 0, a, NULL);	/* error, 5 ms, error, 10 ms, success */
+	fake_now = 1000;
+	controller_advance(c);
+	note(c, NOTIFY_UPDATE, 1000, b, a);	/* terminal: not requeued */
+	fake_now = 9000;
+	controller_advance(c);
+	char got[128];
+	starts(&s, got, sizeof(got));
+	CHECK_STR(got, "0 5 15 1000");
+	controller_free(c);
+	outcome_script_release(&script);
+	kobj_unref(a);
+	kobj_unref(b);
+
+	outcome_script_init(&script);
+	CHECK_INT(outcome_script_add(&script, "*=requeue-after:2s*,error", &err), -1);
+	CHECK_STR(err.msg, "'requeue-after:2s*': only the last outcome may repeat for ever");
+	CHECK_INT(outcome_script_add(&script, "web=error", &err), -1);
+	CHECK_INT(outcome_script_add(&script, "*=retry", &err), -1);
+	CHECK_INT(outcome_script_add(&script, "*=error*0", &err), -1);
+	outcome_script_release(&script);
+}
+
 int main(void)
 {
 	RUN(changes_during_a_reconcile_coalesce_into_one_more);
 	RUN(a_status_change_under_generation_is_never_reconciled);
 	RUN(requeue_after_comes_back);
+	RUN(requeue_after_and_an_event_by_version);
+	RUN(workers_start_at_sync_and_unchanged_updates_go_last);
+	RUN(scripted_outcomes);
 	return unit_done();
 }

@@ -34,7 +34,7 @@ static struct kobj *obj(const char *json)
 
 TEST(add_get_done_in_order)
 {
-	struct workqueue *q = workqueue_new();
+	struct workqueue *q = workqueue_new(WQ_CLASSIC);
 	CHECK_INT(workqueue_add(q, "a", 0), WQ_NEW);
 	CHECK_INT(workqueue_add(q, "b", 0), WQ_NEW);
 	CHECK_INT(workqueue_len(q), 2);
@@ -49,7 +49,7 @@ TEST(add_get_done_in_order)
 /* TestCollapse: a key added twice before Get is handed out once. */
 TEST(collapse)
 {
-	struct workqueue *q = workqueue_new();
+	struct workqueue *q = workqueue_new(WQ_CLASSIC);
 	CHECK_INT(workqueue_add(q, "bar", 0), WQ_NEW);
 	CHECK_INT(workqueue_add(q, "bar", 0), WQ_COALESCED);
 	CHECK_INT(workqueue_len(q), 1);
@@ -62,7 +62,7 @@ TEST(collapse)
 /* TestAddWhileProcessing / TestReinsert: dirty while held, queued at Done. */
 TEST(add_while_processing)
 {
-	struct workqueue *q = workqueue_new();
+	struct workqueue *q = workqueue_new(WQ_CLASSIC);
 	workqueue_add(q, "foo", 0);
 	CHECK_STR(workqueue_get(q, 0), "foo");
 	CHECK_INT(workqueue_add(q, "foo", 1), WQ_DIRTY);
@@ -96,7 +96,7 @@ TEST(add_while_processing)
 static void *run_script(void *arg)
 {
 	struct strbuf *trace = arg;
-	struct workqueue *q = workqueue_new();
+	struct workqueue *q = workqueue_new(WQ_CLASSIC);
 	unsigned seed = 7;
 	char key[8];
 	const char *held[4] = { NULL };
@@ -147,7 +147,7 @@ TEST(queues_run_in_parallel)
 /* TestAddTwoFireEarly: a key asked twice waits for the earlier time. */
 TEST(add_after_keeps_the_earlier_time)
 {
-	struct workqueue *q = workqueue_new();
+	struct workqueue *q = workqueue_new(WQ_CLASSIC);
 	CHECK_INT(workqueue_add_after(q, "foo", 1000, 0), WQ_WAITING);
 	CHECK_INT(workqueue_add_after(q, "foo", 50, 0), WQ_WAITING);
 	CHECK_INT(workqueue_add_after(q, "foo", 500, 0), WQ_WAITING);
@@ -167,7 +167,7 @@ TEST(add_after_keeps_the_earlier_time)
 /* metrics.go's longest_running_processor and unfinished_work, from the keys held. */
 TEST(metrics_of_the_keys_processing_and_waiting)
 {
-	struct workqueue *q = workqueue_new();
+	struct workqueue *q = workqueue_new(WQ_CLASSIC);
 	struct workqueue_metrics m;
 
 	workqueue_add(q, "a", 0);
@@ -201,7 +201,7 @@ TEST(metrics_of_the_keys_processing_and_waiting)
 
 TEST(shut_down_ignores_adds)
 {
-	struct workqueue *q = workqueue_new();
+	struct workqueue *q = workqueue_new(WQ_CLASSIC);
 	workqueue_shut_down(q);
 	CHECK_INT(workqueue_add(q, "a", 0), WQ_SHUT);
 	CHECK_INT(workqueue_len(q), 0);
@@ -235,7 +235,7 @@ TEST(default_controller_rate_limiter)
 {
 	struct ratelimit rl;
 	char key[16];
-	ratelimit_init(&rl);
+	ratelimit_init(&rl, true);
 	CHECK_INT(ratelimit_when(&rl, "a", 0), 5);
 	for (int i = 0; i < 99; i++) {
 		snprintf(key, sizeof(key), "k%d", i);
@@ -288,7 +288,10 @@ TEST(predicate_rules)
 	CHECK(!predicate_update(PRED_RESOURCE_VERSION, &ma, &ma));
 	CHECK(!predicate_update(PRED_LABELS, &ma, &ms));	/* key order does not matter */
 	CHECK(predicate_update(PRED_LABELS, &ms, &mp));
-	CHECK(predicate_update(PRED_ANNOTATIONS, &ms, &mp));	/* absent and {} differ */
+	CHECK(!predicate_update(PRED_ANNOTATIONS, &ms, &mp));	/* maps.Equal: absent is {} */
+	ms.deep_equal = true;
+	CHECK(predicate_update(PRED_ANNOTATIONS, &ms, &mp));	/* DeepEqual: they differ */
+	ms.deep_equal = false;
 	CHECK(!predicate_update(PRED_ANNOTATIONS, &ma, &ms));
 
 	struct predicates p = { .nr = 0 };
@@ -347,6 +350,157 @@ TEST(owner_mapping)
 	kobj_unref(rs);
 }
 
+/* ---- the priority queue (controller-runtime v0.23+): priorityqueue_test.go ---- */
+
+static enum wq_add pq_add(struct workqueue *q, const char *key, int prio, int64_t after,
+			  int64_t now)
+{
+	struct wq_opts o = { .after_ms = after, .priority = prio };
+	return workqueue_add_with(q, key, &o, now, NULL);
+}
+
+static void check_get(struct workqueue *q, const char *key, int prio, int64_t now)
+{
+	int got = 12345;
+	CHECK_STR(workqueue_get_priority(q, now, &got), key);
+	CHECK_INT(got, prio);
+}
+
+/* "returns items in order", "retains the highest priority", "will not decrease". */
+TEST(priority_queue_order_and_priority)
+{
+	struct workqueue *q = workqueue_new(WQ_PRIORITY);
+	CHECK_INT(pq_add(q, "foo", 0, 0, 0), WQ_NEW);
+	CHECK_INT(pq_add(q, "bar", 0, 0, 0), WQ_NEW);
+	CHECK_INT(pq_add(q, "baz", 0, 0, 0), WQ_NEW);
+	/* "gets pushed to the front if the priority increases" */
+	CHECK_INT(pq_add(q, "baz", 1, 0, 0), WQ_COALESCED);
+	CHECK_INT(workqueue_len(q), 3);
+	check_get(q, "baz", 1, 0);
+	check_get(q, "foo", 0, 0);
+	CHECK_INT(pq_add(q, "qux", 2, 0, 0), WQ_NEW);
+	CHECK_INT(pq_add(q, "qux", 1, 0, 0), WQ_COALESCED);	/* not lowered */
+	check_get(q, "qux", 2, 0);
+	check_get(q, "bar", 0, 0);
+	CHECK(workqueue_get(q, 0) == NULL);
+	workqueue_free(q);
+}
+
+/* "follows FIFO order in the new priority queue when item priority changes" */
+TEST(priority_queue_raised_key_goes_to_the_end_of_its_priority)
+{
+	struct workqueue *q = workqueue_new(WQ_PRIORITY);
+	pq_add(q, "foo", 0, 0, 0);
+	pq_add(q, "bar", 1, 0, 0);
+	pq_add(q, "foo", 1, 0, 0);
+	CHECK_INT(workqueue_len(q), 2);
+	check_get(q, "bar", 1, 0);
+	check_get(q, "foo", 1, 0);
+	workqueue_free(q);
+}
+
+/*
+ * "doesn't return an item that is currently locked", "enqueues a locked
+ * item": a key added while a worker holds it keeps its place, and goes
+ * first at Done when it was added before another key (client-go's queue
+ * would put it at the end at Done).
+ */
+TEST(priority_queue_locked_key_keeps_its_place)
+{
+	struct workqueue *q = workqueue_new(WQ_PRIORITY);
+	pq_add(q, "a", 0, 0, 0);
+	check_get(q, "a", 0, 0);
+	CHECK_INT(pq_add(q, "a", 0, 0, 1), WQ_DIRTY);
+	CHECK_INT(pq_add(q, "b", 0, 0, 2), WQ_NEW);
+	check_get(q, "b", 0, 3);		/* a is held: skipped */
+	CHECK(workqueue_get(q, 3) == NULL);	/* only a is ready, and held */
+	CHECK_INT(workqueue_len(q), 1);
+	CHECK(workqueue_done(q, "a", 4));
+	check_get(q, "a", 0, 4);
+	workqueue_free(q);
+
+	struct workqueue *c = workqueue_new(WQ_CLASSIC);	/* the other way round */
+	workqueue_add(c, "a", 0);
+	CHECK_STR(workqueue_get(c, 0), "a");
+	workqueue_add(c, "a", 1);
+	workqueue_add(c, "b", 2);
+	CHECK(workqueue_done(c, "a", 4));
+	CHECK_STR(workqueue_get(c, 4), "b");
+	CHECK_STR(workqueue_get(c, 4), "a");
+	workqueue_free(c);
+}
+
+/*
+ * "retains the lowest after duration", and the issue's RequeueAfter case:
+ * an Add of a waiting key makes it ready and its timer is gone.
+ */
+TEST(priority_queue_add_of_a_waiting_key_uses_its_timer_up)
+{
+	struct workqueue *q = workqueue_new(WQ_PRIORITY);
+	struct workqueue_metrics m;
+
+	CHECK_INT(pq_add(q, "foo", 0, 0, 0), WQ_NEW);
+	CHECK_INT(pq_add(q, "foo", 0, 3600000, 0), WQ_COALESCED);	/* ready stays ready */
+	check_get(q, "foo", 0, 0);
+	workqueue_done(q, "foo", 0);
+	workqueue_get_metrics(q, 0, &m);
+	CHECK_INT(m.adds, 1);
+	CHECK_INT(m.retries, 1);	/* counted for a delay over 0, absorbed or not */
+
+	CHECK_INT(pq_add(q, "w", 0, 2000, 0), WQ_WAITING);
+	CHECK_INT(workqueue_next_ready(q), 2000);
+	CHECK_INT(pq_add(q, "w", 0, 5000, 1000), WQ_WAITING);	/* the earlier time stands */
+	CHECK_INT(workqueue_next_ready(q), 2000);
+	CHECK_INT(pq_add(q, "w", 0, 500, 1000), WQ_WAITING);	/* an earlier one wins */
+	CHECK_INT(workqueue_next_ready(q), 1500);
+	CHECK_INT(workqueue_len(q), 0);		/* "doesn't include non-ready items in Len()" */
+	CHECK_INT(pq_add(q, "w", 0, 0, 1200), WQ_EARLY);
+	CHECK_INT(workqueue_next_ready(q), -1);	/* its timer is gone */
+	workqueue_get_metrics(q, 1200, &m);
+	CHECK_INT(m.depth, 1);
+	CHECK_INT(m.waiting, 0);
+	check_get(q, "w", 0, 1200);
+	workqueue_free(q);
+}
+
+/* A waiting key due joins the end of its priority, by when it became ready. */
+TEST(priority_queue_due_keys_become_ready_in_time_order)
+{
+	struct workqueue *q = workqueue_new(WQ_PRIORITY);
+	pq_add(q, "late", 0, 300, 0);
+	pq_add(q, "early", 0, 100, 0);
+	pq_add(q, "low", WQ_LOW_PRIORITY, 0, 0);
+	pq_add(q, "now", 0, 0, 50);
+	workqueue_pop_ready(q, 400, NULL, NULL);
+	check_get(q, "now", 0, 400);
+	check_get(q, "early", 0, 400);
+	check_get(q, "late", 0, 400);
+	check_get(q, "low", WQ_LOW_PRIORITY, 400);
+	workqueue_free(q);
+}
+
+/* The priority queue's limiter is per key only: no bucket runs dry. */
+TEST(priority_queue_rate_limiter_has_no_bucket)
+{
+	struct workqueue *pq = workqueue_new(WQ_PRIORITY), *cq = workqueue_new(WQ_CLASSIC);
+	char key[16];
+	int64_t pmax = 0, cmax = 0;
+
+	for (int round = 0; round < 8; round++) {
+		for (int k = 0; k < 20; k++) {
+			snprintf(key, sizeof(key), "k%d", k);
+			int64_t p = workqueue_add_rate_limited(pq, key, 0);
+			int64_t c = workqueue_add_rate_limited(cq, key, 0);
+			pmax = p > pmax ? p : pmax;
+			cmax = c > cmax ? c : cmax;
+		}
+	}
+	CHECK_INT(pmax, 5 << 7);	/* 640 ms: the 8th failure */
+	CHECK(cmax >= 5900);		/* 160 tokens of a bucket of 100 at 10/s */
+	workqueue_free(pq);
+	workqueue_free(cq);
+}
+
 int main(void)
 {
 	RUN(add_get_done_in_order);
@@ -361,5 +515,11 @@ int main(void)
 	RUN(predicates_parse_and_and_or);
 	RUN(predicate_rules);
 	RUN(owner_mapping);
+	RUN(priority_queue_order_and_priority);
+	RUN(priority_queue_raised_key_goes_to_the_end_of_its_priority);
+	RUN(priority_queue_locked_key_keeps_its_place);
+	RUN(priority_queue_add_of_a_waiting_key_uses_its_timer_up);
+	RUN(priority_queue_due_keys_become_ready_in_time_order);
+	RUN(priority_queue_rate_limiter_has_no_bucket);
 	return unit_done();
 }
