@@ -103,6 +103,29 @@ teardown() {
 	grep -q 'kinf: controller (controller-runtime v0.24, priority queue): .* 1 filtered, .* 1 reconciles' "$ERR"
 }
 
+# The Reconciles of a run: key@read RV, in order.
+reconciles() { jq -r 'select(.type == "ReconcileStart") | "\(.key)@\(.readResourceVersion)"' "$1" | tr '\n' ' '; }
+
+@test "replay --controller of a live run's recording gives the live run's Reconciles, at any speed" {
+	sim_start --pods 1 --deployments 0
+	REC=$BATS_TEST_TMPDIR/live.rec
+	start_watch pods --controller --reconcile-time 1s -o json --events --record "$REC"
+	wait_until 20 has ReconcileDone
+	update_many pods pod-0 20 '{"metadata":{"labels":{"n":'
+	wait_until 20 has ReconcileDone ".reconcile == 3"
+	sleep 1.2	# a fourth Reconcile, if any, would have started
+	stop_watch
+	local live=$(reconciles "$OUT") speed
+	echo "# live:   $live"
+	[ "$(wc -w <<<"$live")" -ge 3 ]
+	for speed in "" "--speed 1" "--speed 50"; do
+		"$KINF" replay "$REC" -q --controller --reconcile-time 1s -o json --events $speed \
+			>"$BATS_TEST_TMPDIR/replay.out"
+		echo "# replay ${speed:-at once}: $(reconciles "$BATS_TEST_TMPDIR/replay.out")"
+		[ "$(reconciles "$BATS_TEST_TMPDIR/replay.out")" = "$live" ]
+	done
+}
+
 @test "replay --controller: the same records every time, other ones under another predicate" {
 	sim_start --pods 2 --deployments 0
 	REC=$BATS_TEST_TMPDIR/pods.rec

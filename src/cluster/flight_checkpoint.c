@@ -1017,23 +1017,50 @@ static void reconstructed_body(const struct checkpoint *ck, struct strbuf *body)
 	free(v);
 }
 
+/*
+ * The watch open at the window's start, when a streaming list began it:
+ * its events came on the connection of the initial events, so the
+ * reconstructed ones go at its head, not in an exchange of their own that
+ * would end at once (a very short watch to a replay's reflector, which
+ * the live one never saw).  NULL: none.
+ */
+static const struct ck_exchange *streamed_on(const struct checkpoint *ck)
+{
+	for (size_t i = 0; ck->streaming && i < ck->nxs; i++)
+		if (ck->xs[i].watch)
+			return &ck->xs[i];
+	return NULL;
+}
+
 void checkpoint_write(const struct checkpoint *ck, unsigned x, struct strbuf *out)
 {
 	struct strbuf body = STRBUF_INIT;
 	struct recorded_answer ok = { .status = 200, .content_type = "application/json",
 				      .retry_after_ms = -1 };
 	struct recorded_end end = { .rc = 0 };
-	recording_line_reconstructed(out, ck->t, x, ck->stream,
-				     ck->list_path ? ck->list_path : "");
-	recording_line_status(out, ck->t, x, &ok);
+	const struct ck_exchange *on = streamed_on(ck);
+
 	reconstructed_body(ck, &body);
-	recording_line_data(out, ck->t, x, body.buf, body.len);
-	recording_line_end(out, ck->t, x, &end);
+	if (on) {
+		struct recorded_answer a = { .status = on->status,
+					     .content_type = on->content_type,
+					     .retry_after_ms = -1 };
+		recording_line_reconstructed(out, ck->t, on->x, ck->stream, on->path);
+		recording_line_status(out, ck->t, on->x, on->status ? &a : &ok);
+		strbuf_add(&body, on->body.buf, on->body.len);
+		recording_line_data(out, ck->t, on->x, body.buf, body.len);
+	} else {
+		recording_line_reconstructed(out, ck->t, x, ck->stream,
+					     ck->list_path ? ck->list_path : "");
+		recording_line_status(out, ck->t, x, &ok);
+		recording_line_data(out, ck->t, x, body.buf, body.len);
+		recording_line_end(out, ck->t, x, &end);
+	}
 	for (size_t i = 0; i < ck->nxs; i++) {
 		const struct ck_exchange *e = &ck->xs[i];
 		struct recorded_answer a = { .status = e->status, .content_type = e->content_type,
 					     .retry_after_ms = -1 };
-		if (!e->watch)	/* a list not ended: its records were not kept */
+		if (!e->watch || e == on)	/* a list not ended: its records were not kept */
 			continue;
 		recording_line_reconstructed(out, ck->t, e->x, ck->stream, e->path);
 		if (e->status)

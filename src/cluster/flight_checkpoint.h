@@ -20,7 +20,9 @@
  * exchange whose beginning it took but whose end it has not seen (the
  * watch open at the window's start) is begun again after it, marked too,
  * with the part of an event it holds: the ring's records of that exchange
- * follow on from there.
+ * follow on from there.  A streaming list's events go at the head of the
+ * watch open then, which was their connection, instead of an exchange of
+ * their own: one that ended at once would be a very short watch.
  *
  * Objects are found in the text by the scanner (lib/json_scan.h), not
  * through json-c trees: this runs for every event the ring lets go of.
@@ -104,8 +106,9 @@ bool checkpoint_continues(const struct checkpoint *ck, unsigned x);
 
 /*
  * The dump's lines for it, appended to out: the reconstructed exchange,
- * numbered x (one no other record of the dump uses), then the
- * continuations, all at checkpoint_time().
+ * numbered x (one no other record of the dump uses; a streaming list's
+ * is the open watch's own), then the continuations, all at
+ * checkpoint_time().
  */
 void checkpoint_write(const struct checkpoint *ck, unsigned x, struct strbuf *out);
 

@@ -1346,6 +1346,17 @@ int64_t kclient_now_ms(const struct kclient *c)
 	return c->ops->now_ms(c);
 }
 
+bool kclient_thread_clock(const struct kclient *c)
+{
+	return c->ops->follow_ms != NULL;
+}
+
+void kclient_follow_ms(const struct kclient *c, int64_t t)
+{
+	if (c->ops->follow_ms)
+		c->ops->follow_ms(c, t);
+}
+
 bool kclient_sleep(struct kclient *c, struct stop *stop, int64_t ms)
 {
 	return c->ops->sleep(c, stop, ms);

@@ -203,10 +203,23 @@ struct reflector *reflector_new(struct kclient *client,
 	return r;
 }
 
+static int64_t piece_clock(void *client)
+{
+	return kclient_now_ms(client);
+}
+
+static void follow_clock(void *client, int64_t t)
+{
+	kclient_follow_ms(client, t);
+}
+
 int reflector_start(struct reflector *r, struct errbuf *err)
 {
 	if (!(r->decoder = decoder_new(&r->stop.flag, err)))
 		return -1;
+	/* A replay's deltas take the recorded time of the bytes they came from. */
+	if (kclient_thread_clock(r->client))
+		decoder_set_clock(r->decoder, piece_clock, follow_clock, r->client);
 	int rc = pthread_create(&r->thread, NULL, reflector_main, r);
 	if (rc) {
 		errbuf_set(err, "cannot start the reflector thread: %s", strerror(rc));

@@ -36,7 +36,10 @@ static atomic_size_t unreported;	/* bytes decoded since the hook last ran */
 static atomic_int decoding;	/* decoders running a batch */
 static _Atomic int64_t last_decoded_ms;	/* mono_ms() when one last ended a batch */
 
-/* Pieces, each stored as its length (a size_t), its bytes and a NUL. */
+/*
+ * Pieces, each stored as its length (a size_t), the producer's clock when
+ * it was put (an int64_t), its bytes and a NUL.
+ */
 struct batch {
 	struct batch *next;
 	struct strbuf data;
@@ -56,6 +59,10 @@ struct decoder {
 	decoder_fn *fn;
 	decoder_batch_fn *batch;
 	void *ctx;
+	/* decoder_set_clock(): read by the producer, set on the decoder's thread */
+	int64_t (*clock_get)(void *ctx);
+	void (*clock_set)(void *ctx, int64_t t);
+	void *clock_ctx;
 	struct batch *spare;	/* a decoded batch kept for reuse, under lock */
 	struct batch *fill;	/* producer only */
 };
@@ -90,9 +97,14 @@ static bool decode_batch(struct decoder *d, decoder_fn *fn, void *ctx,
 {
 	for (size_t off = 0; off < b->data.len;) {
 		size_t len;
+		int64_t t;
 
 		memcpy(&len, b->data.buf + off, sizeof(len));
 		off += sizeof(len);
+		memcpy(&t, b->data.buf + off, sizeof(t));
+		off += sizeof(t);
+		if (d->clock_set)
+			d->clock_set(d->clock_ctx, t);
 		if (stopped(d) || fn(ctx, b->data.buf + off, len) < 0)
 			return false;
 		off += len + 1;
@@ -257,6 +269,14 @@ void decoder_begin(struct decoder *d, decoder_fn *fn, decoder_batch_fn *batch, v
 	pthread_mutex_unlock(&d->lock);
 }
 
+void decoder_set_clock(struct decoder *d, int64_t (*get)(void *ctx),
+		       void (*set)(void *ctx, int64_t t), void *ctx)
+{
+	d->clock_get = get;
+	d->clock_set = set;
+	d->clock_ctx = ctx;
+}
+
 void decoder_put(struct decoder *d, const char *text, size_t len)
 {
 	if (!d->fill) {
@@ -267,8 +287,10 @@ void decoder_put(struct decoder *d, const char *text, size_t len)
 		if (!d->fill)
 			d->fill = xcalloc(1, sizeof(*d->fill));
 	}
-	strbuf_grow(&d->fill->data, sizeof(len) + len + 1);
+	int64_t t = d->clock_get ? d->clock_get(d->clock_ctx) : 0;
+	strbuf_grow(&d->fill->data, sizeof(len) + sizeof(t) + len + 1);
 	strbuf_add(&d->fill->data, &len, sizeof(len));
+	strbuf_add(&d->fill->data, &t, sizeof(t));
 	strbuf_add(&d->fill->data, text, len);
 	strbuf_addch(&d->fill->data, '\0');
 	if (d->fill->data.len >= BATCH_BYTES)

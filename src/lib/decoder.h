@@ -75,6 +75,17 @@ struct decoder *decoder_new(const atomic_bool *stop, struct errbuf *err);
 /* Stops and joins the thread, dropping what is queued.  NULL: no-op. */
 void decoder_free(struct decoder *d);
 
+/*
+ * A clock that goes with the pieces: decoder_put() reads get(ctx) on the
+ * producer's thread, and the decoder's thread calls set(ctx, t) with it
+ * before it decodes that piece.  So what the decode function stamps with
+ * a clock that is per thread (a replay's recorded time) has the time its
+ * producer had reached.  Call it before the first piece; without it,
+ * neither is called.
+ */
+void decoder_set_clock(struct decoder *d, int64_t (*get)(void *ctx),
+		       void (*set)(void *ctx, int64_t t), void *ctx);
+
 /* batch may be NULL. */
 void decoder_begin(struct decoder *d, decoder_fn *fn, decoder_batch_fn *batch, void *ctx);
 /* Queues a copy of text[0..len) (no NUL needed): the one copy a piece costs. */
