@@ -54,17 +54,24 @@ sample_is() { [ "$(sample "$1" "$2")" = "$3" ]; }
 	[ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/")" = 404 ]
 }
 
-@test "/metrics with --controller: client-go's workqueue figures, labelled by resource and cluster" {
+@test "/metrics with --controller: the workqueue's and the controller's figures, labelled by resource and cluster" {
 	command -v promtool >/dev/null || skip "promtool not installed (Debian's prometheus package)"
 	sim_start --pods 3 --deployments 0 --bookmark-interval 1
-	start_watch pods --controller --reconcile-time 200ms
+	start_watch pods --controller --reconcile-time 200ms --workers 2 \
+		--reconcile-outcome 'default/pod-1=error' --reconcile-outcome 'default/pod-2=terminal' \
+		--predicate labels
 	wait_until 20 healthz_is 200
 	# the initial list's 3 Reconciles, then 2 of one key's updates
 	for n in 1 2; do
 		simctl POST /update "{\"resource\":\"pods\",\"namespace\":\"default\",\"name\":\"pod-0\",\"patch\":{\"metadata\":{\"labels\":{\"n\":\"$n\"}}}}" >/dev/null
 		sleep 0.5
 	done
-	wait_until 10 sample_is kinf_workqueue_work_duration_seconds_count 'resource="pods"' 5
+	# and a status change, dropped by the labels predicate
+	simctl POST /update '{"resource":"pods","namespace":"default","name":"pod-0","patch":{"status":{"phase":"Failed"}}}' >/dev/null
+	wait_until 10 sample_is kinf_controller_filtered_events_total 'resource="pods"' 1
+	# then a label again: its Reconcile names the filtered state as unseen
+	simctl POST /update '{"resource":"pods","namespace":"default","name":"pod-0","patch":{"metadata":{"labels":{"n":"3"}}}}' >/dev/null
+	wait_until 10 sample_is kinf_workqueue_work_duration_seconds_count 'resource="pods"' 7
 	metrics >"$BATS_TEST_TMPDIR/metrics"
 	run promtool check metrics <"$BATS_TEST_TMPDIR/metrics"
 	[ "$status" -eq 0 ] || { echo "$output" >&2; false; }
@@ -75,15 +82,29 @@ sample_is() { [ "$(sample "$1" "$2")" = "$3" ]; }
 		grep -qx "# TYPE kinf_workqueue_${f%%:*} ${f#*:}" "$BATS_TEST_TMPDIR/metrics"
 	done
 	m=$BATS_TEST_TMPDIR/metrics l='resource="pods",kube_cluster="kube-sim"'
-	grep -qx "kinf_workqueue_adds_total{$l} 5" "$m"
+	# 3 initial, 3 label updates, pod-1's requeue after its error
+	grep -qx "kinf_workqueue_adds_total{$l} 7" "$m"
 	grep -qx "kinf_workqueue_depth{$l} 0" "$m"
-	grep -qx "kinf_workqueue_retries_total{$l} 0" "$m"
-	# each Reconcile took 200 ms: none within 0.1 s, all within 1 s
+	grep -qx "kinf_workqueue_retries_total{$l} 1" "$m"
+	# each Reconcile took 200 ms: none within 0.1 s, all within 1 s; the
+	# buckets are controller-runtime's, up to 1000 s
 	grep -qx "kinf_workqueue_work_duration_seconds_bucket{$l,le=\"0.1\"} 0" "$m"
-	grep -qx "kinf_workqueue_work_duration_seconds_bucket{$l,le=\"1\"} 5" "$m"
-	grep -qx "kinf_workqueue_work_duration_seconds_bucket{$l,le=\"+Inf\"} 5" "$m"
-	grep -qx "kinf_workqueue_work_duration_seconds_sum{$l} 1" "$m"
-	grep -qx "kinf_workqueue_queue_duration_seconds_count{$l} 5" "$m"
+	grep -qx "kinf_workqueue_work_duration_seconds_bucket{$l,le=\"1\"} 7" "$m"
+	grep -qx "kinf_workqueue_work_duration_seconds_bucket{$l,le=\"1000\"} 7" "$m"
+	grep -qx "kinf_workqueue_work_duration_seconds_bucket{$l,le=\"+Inf\"} 7" "$m"
+	grep -qx "kinf_workqueue_work_duration_seconds_sum{$l} 1.4" "$m"
+	grep -qx "kinf_workqueue_queue_duration_seconds_count{$l} 7" "$m"
+	# the controller's own
+	grep -qx "kinf_controller_reconcile_total{$l,result=\"success\"} 5" "$m"
+	grep -qx "kinf_controller_reconcile_total{$l,result=\"error\"} 2" "$m"
+	grep -qx "kinf_controller_reconcile_total{$l,result=\"requeue\"} 0" "$m"
+	grep -qx "kinf_controller_reconcile_errors_total{$l} 2" "$m"
+	grep -qx "kinf_controller_terminal_reconcile_errors_total{$l} 1" "$m"
+	grep -qx "kinf_controller_max_concurrent_reconciles{$l} 2" "$m"
+	grep -qx "kinf_controller_active_workers{$l} 0" "$m"
+	grep -qx "kinf_controller_filtered_events_total{$l} 1" "$m"
+	grep -qx "kinf_controller_keys_with_unseen_states{$l} 1" "$m"
+	grep -qx "kinf_controller_unseen_states_total{$l} 1" "$m"
 }
 
 @test "kinf_verify_divergent_keys goes from 0 to 1 after a lost event" {

@@ -153,6 +153,16 @@ static void publish_workqueue(struct controller_run *run)
 		     st.wq.work_buckets, st.buckets);
 	wq.unfinished_work_s = (double)st.wq.unfinished_ms / 1000;
 	wq.longest_running_s = (double)st.wq.longest_running_ms / 1000;
+	wq.reconcile_success = st.results[OUTCOME_SUCCESS];
+	wq.reconcile_error = st.results[OUTCOME_ERROR] + st.results[OUTCOME_TERMINAL];
+	wq.terminal_errors = st.results[OUTCOME_TERMINAL];
+	wq.reconcile_requeue = st.results[OUTCOME_REQUEUE];
+	wq.reconcile_requeue_after = st.results[OUTCOME_REQUEUE_AFTER];
+	wq.active_workers = st.running;
+	wq.max_workers = controller_workers(run->c);
+	wq.filtered = st.filtered;
+	wq.unseen_states = st.unseen;
+	wq.keys_unseen = st.keys_unseen;
 	metrics_set_workqueue(run->metrics, 0, &wq);
 }
 

@@ -356,6 +356,7 @@ static void finish_reconcile(struct controller *c, struct worker *wk)
 	const char *cause = "rate-limited";
 
 	r.result = outcome_name(o.kind);
+	c->st.results[o.kind]++;
 	switch (o.kind) {
 	case OUTCOME_ERROR:
 	case OUTCOME_TERMINAL:

@@ -437,6 +437,23 @@ static const struct wq_figure wq_figures[] = {
 	{ "kinf_workqueue_unfinished_work_seconds", "gauge",
 	  "Seconds the Reconciles under way have run so far, added up",
 	  WQ_SECONDS, WQ(unfinished_work_s) },
+	{ "kinf_controller_reconcile_errors_total", "counter",
+	  "Reconciles that returned an error (controller_runtime_reconcile_errors_total)",
+	  WQ_COUNT, WQ(reconcile_error) },
+	{ "kinf_controller_terminal_reconcile_errors_total", "counter",
+	  "Reconciles that returned a TerminalError, not requeued",
+	  WQ_COUNT, WQ(terminal_errors) },
+	{ "kinf_controller_active_workers", "gauge", "Reconciles running now",
+	  WQ_COUNT, WQ(active_workers) },
+	{ "kinf_controller_max_concurrent_reconciles", "gauge",
+	  "Workers the controller has (MaxConcurrentReconciles)", WQ_COUNT, WQ(max_workers) },
+	{ "kinf_controller_filtered_events_total", "counter",
+	  "Updates a predicate dropped before the handler", WQ_COUNT, WQ(filtered) },
+	{ "kinf_controller_unseen_states_total", "counter",
+	  "States of an object that no Reconcile read (coalesced or filtered)",
+	  WQ_COUNT, WQ(unseen_states) },
+	{ "kinf_controller_keys_with_unseen_states", "gauge",
+	  "Keys with a state that no Reconcile read, so far", WQ_COUNT, WQ(keys_unseen) },
 	{ "kinf_workqueue_longest_running_processor_seconds", "gauge",
 	  "Seconds the longest Reconcile under way has run",
 	  WQ_SECONDS, WQ(longest_running_s) },
@@ -469,6 +486,28 @@ static void render_histogram(struct strbuf *out, const char *name, const struct 
 	strbuf_addf(out, "} %llu\n", (unsigned long long)h->count);
 }
 
+/* kinf_controller_reconcile_total, by controller-runtime's result labels. */
+static void render_reconciles(struct strbuf *out, const struct view *v)
+{
+	static const struct { const char *label; size_t offset; } results[] = {
+#define RESULT(label, field) { label, offsetof(struct metrics_workqueue, field) }
+		RESULT("success", reconcile_success), RESULT("error", reconcile_error),
+		RESULT("requeue", reconcile_requeue),
+		RESULT("requeue_after", reconcile_requeue_after),
+#undef RESULT
+	};
+
+	family(out, "kinf_controller_reconcile_total", "counter",
+	       "Reconciles by result (controller_runtime_reconcile_total)");
+	for (size_t i = 0; i < v->nr; i++)
+		for (size_t r = 0; v->pub[i].has_wq && r < ARRAY_SIZE(results); r++) {
+			const char *p = (const char *)&v->pub[i].wq + results[r].offset;
+			sample_start(out, "kinf_controller_reconcile_total", v, &v->pub[i].f);
+			strbuf_addf(out, ",result=\"%s\"} %llu\n", results[r].label,
+				    (unsigned long long)*(const uint64_t *)p);
+		}
+}
+
 /* client-go's util/workqueue figures, for informers with a controller view. */
 static void render_workqueues(struct strbuf *out, const struct view *v)
 {
@@ -478,6 +517,7 @@ static void render_workqueues(struct strbuf *out, const struct view *v)
 		any |= v->pub[i].has_wq;
 	if (!any)
 		return;
+	render_reconciles(out, v);
 	for (size_t k = 0; k < ARRAY_SIZE(wq_figures); k++) {
 		const struct wq_figure *wf = &wq_figures[k];
 		family(out, wf->name, wf->type, wf->help);

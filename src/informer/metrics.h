@@ -60,6 +60,17 @@ struct metrics_workqueue {
 	uint64_t depth, adds, retries;
 	struct metrics_histogram queue_duration, work_duration;
 	double unfinished_work_s, longest_running_s;
+	/*
+	 * The controller's own, as controller-runtime's metrics name them
+	 * (kinf_controller_ for controller_runtime_): Reconciles by result
+	 * (a terminal error is an error, and counted apart too), workers
+	 * busy and allowed; and kinf's: updates the predicates dropped,
+	 * states no Reconcile read, keys with such states.
+	 */
+	uint64_t reconcile_success, reconcile_error, reconcile_requeue;
+	uint64_t reconcile_requeue_after, terminal_errors;
+	uint64_t active_workers, max_workers;
+	uint64_t filtered, unseen_states, keys_unseen;
 };
 
 struct metrics *metrics_new(void);
