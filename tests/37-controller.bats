@@ -124,6 +124,16 @@ reconciles() { jq -r 'select(.type == "ReconcileStart") | "\(.key)@\(.readResour
 		echo "# replay ${speed:-at once}: $(reconciles "$BATS_TEST_TMPDIR/replay.out")"
 		[ "$(reconciles "$BATS_TEST_TMPDIR/replay.out")" = "$live" ]
 	done
+	# --key: that key's story, deltas and records; the controller still saw all
+	"$KINF" replay "$REC" -q --controller --reconcile-time 1s -o json --events \
+		--key default/pod-0 >"$BATS_TEST_TMPDIR/key.out"
+	[ "$(reconciles "$BATS_TEST_TMPDIR/key.out")" = "$live" ]
+	"$KINF" replay "$REC" -q --controller --reconcile-time 1s -o json --events \
+		--key default/other >"$BATS_TEST_TMPDIR/other.out"
+	OUT=$BATS_TEST_TMPDIR/other.out
+	run ! has ReconcileStart
+	run ! has Enqueued
+	has ControllerSummary ".reconciles == $(wc -w <<<"$live")"
 }
 
 @test "replay --controller: the same records every time, other ones under another predicate" {

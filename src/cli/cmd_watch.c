@@ -315,6 +315,7 @@ static int print_deltas(struct session *s, struct output_setup *out, struct watc
 	if (ctl) {
 		controller_run_set_flight(ctl, loop->flight, loop->dump_on);
 		controller_run_set_metrics(ctl, loop->metrics);
+		controller_run_set_key(ctl, loop->key);
 	}
 	ret = watch_loop_run(loop);
 	session_stop(s);
@@ -449,7 +450,8 @@ static struct {
 
 static const struct option replay_options[] = {
 	OPT_STRING(0, "key", &r_o.key, "NAMESPACE/NAME",
-		   "only this object's deltas, with what each changed: its story", COMPLETE_NONE),
+		   "only this object's deltas, with what each changed: its story "
+		   "(and with --controller, its records)", COMPLETE_NONE),
 	OPT_STRING(0, "speed", &r_o.speed, "FACTOR",
 		   "at the recorded pace, this many times faster (1: as recorded; default: at once)",
 		   COMPLETE_NONE),

@@ -73,6 +73,7 @@ struct controller_run {
 	unsigned dump_on;
 	struct metrics *metrics;	/* NULL: none */
 	int64_t metrics_at;
+	const char *key;		/* --key, or NULL */
 };
 
 static int64_t live_clock(void *ctx)
@@ -106,9 +107,12 @@ static void flight_unseen(struct controller_run *run, const struct ctl_record *r
 static void on_record(void *ctx, const struct ctl_record *r)
 {
 	struct controller_run *run = ctx;
+
+	flight_unseen(run, r);
+	if (run->key && strcmp(r->key, run->key) && (!r->object || strcmp(r->object, run->key)))
+		return;
 	/* A failed write stays in the stream's error for the loop's flush. */
 	printer_controller(run->p, r, run->base_ms);
-	flight_unseen(run, r);
 }
 
 static void print_summary(struct controller_run *run)
@@ -371,6 +375,11 @@ void controller_run_set_flight(struct controller_run *run, struct flight *flight
 void controller_run_set_metrics(struct controller_run *run, struct metrics *metrics)
 {
 	run->metrics = metrics;
+}
+
+void controller_run_set_key(struct controller_run *run, const char *key)
+{
+	run->key = key;
 }
 
 const struct watch_hook *controller_run_hook(struct controller_run *run)

@@ -80,6 +80,12 @@ void controller_run_set_flight(struct controller_run *run, struct flight *flight
  * first informer's (the controller's For()).
  */
 void controller_run_set_metrics(struct controller_run *run, struct metrics *metrics);
+/*
+ * --key: only the records of key (the request's, or the object's an
+ * event was for) are printed; the controller still sees every delta, and
+ * the summary counts them all.  NULL: every record.  Borrowed.
+ */
+void controller_run_set_key(struct controller_run *run, const char *key);
 /* The loop's hook (loop->hook = ...). */
 const struct watch_hook *controller_run_hook(struct controller_run *run);
 /* At the end: drains a replay's work, prints what was never reconciled and the summary. */
