@@ -375,9 +375,9 @@ chk_controller_generation() {	# a change no Reconcile saw: filtered by generatio
 chk_controller_outcomes() {	# web-1 fails three times, then requeues after 30 s as every key does
 	[ "$status" -eq 0 ]
 	local done
-	done=$(grep -E 'ReconcileDone +shop/web-1 ' <<<"$output" | sed -E 's/.*ReconcileDone +shop\/web-1 +([a-z-]+) after.*/\1/' | tr '\n' ' ')
+	done=$(grep -E 'ReconcileDone +shop/web-1 ' <<<"$output" | sed -E 's/.*ReconcileDone +shop\/web-1 +#[0-9]+ ([a-z-]+) after.*/\1/' | tr '\n' ' ')
 	[ "$done" = "error error error requeue-after " ]
-	grep -qE 'ReconcileDone +shop/web-1 +requeue-after after 0ms .*requeued after 30s' <<<"$output"
+	grep -qE 'ReconcileDone +shop/web-1 +#4 requeue-after after 0ms .*requeued after 30s' <<<"$output"
 	grep -q '^kinf: controller (controller-runtime v0.22, rate-limiting queue): ' <<<"$stderr"
 }
 

@@ -97,8 +97,12 @@ teardown() {
 	wait_until 20 file_has "$OUT" 'Filtered'
 	stop_watch
 	cat "$OUT"
-	grep -qE "Filtered +default/web  Update rv $rv dropped by generation" "$OUT"
-	grep -qE "NeverReconciled +default/web  rv $rv never reconciled: filtered by generation" "$OUT"
+	# the line output's columns: TIME TYPE KEY RV, then the record's words
+	grep -qE "^[0-9:.]{12}  Filtered +default/web +$rv +Update dropped by generation\$" "$OUT"
+	grep -qE "^[0-9:.]{12}  NeverReconciled  default/web +rv $rv never reconciled: filtered by generation\$" "$OUT"
+	grep -qE "^[0-9:.]{12}  ReconcileStart +default/web +[0-9]+ +#1 read it \(worker 1, 1 delta, priority -100\)\$" "$OUT"
+	# the header names them, the type column as wide as the records'
+	grep -qE "^TIME +TYPE {13}KEY +RV +STATUS\$" "$OUT"
 	[ "$(count_lines "$OUT" 'ReconcileStart')" -eq 1 ]
 	grep -q 'kinf: controller (controller-runtime v0.24, priority queue): .* 1 filtered, .* 1 reconciles' "$ERR"
 }
@@ -179,7 +183,7 @@ reconciles() { jq -r 'select(.type == "ReconcileStart") | "\(.key)@\(.readResour
 	start_watch pods --controller --reconcile-time 60s
 	wait_until 20 file_has "$OUT" 'ReconcileStart'
 	stop_watch
-	grep -qE 'StillQueued +default/pod-[01]  rv [0-9]+ still queued at exit' "$OUT"
+	grep -qE 'StillQueued +default/pod-[01] +rv [0-9]+ still queued at exit' "$OUT"
 }
 
 # own_pod NAME API-VERSION — a pod whose controller owner is Deployment web of that API version.

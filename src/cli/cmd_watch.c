@@ -288,6 +288,7 @@ static int print_deltas(struct session *s, struct output_setup *out, struct watc
 		.format = &out->fmt,
 		.crds = out->crds,
 		.verbose = cluster_flags.verbose > 0,
+		.controller = controller_flags.enabled,
 	};
 	/*
 	 * Not a terminal: a pipe's worth of records per write(2).  stdio's

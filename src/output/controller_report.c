@@ -65,25 +65,33 @@ static const char *event_text(const struct ctl_record *r)
 	return r->initial ? "Create (initial list)" : r->event;
 }
 
-static void line_filtered(const struct ctl_record *r, struct strbuf *sb)
+/*
+ * Each record's line: what goes in the RV column (rv) and after it
+ * (text).  The time, the record's type and its key have columns of
+ * their own (printer.c).
+ */
+static void line_filtered(const struct ctl_record *r, struct strbuf *rv, struct strbuf *sb)
 {
-	strbuf_addf(sb, "%s rv %s dropped by %s", event_text(r), r->rv, r->predicate);
+	strbuf_adds(rv, r->rv);
+	strbuf_addf(sb, "%s dropped by %s", event_text(r), r->predicate);
 }
 
-static void line_enqueued(const struct ctl_record *r, struct strbuf *sb)
+static void line_enqueued(const struct ctl_record *r, struct strbuf *rv, struct strbuf *sb)
 {
 	strbuf_adds(sb, wq_add_name(r->how));
 	if (r->how == WQ_WAITING) {
 		strbuf_addch(sb, ' ');
 		add_ms(sb, r->after_ms);
 		strbuf_addf(sb, " (%s)", r->cause);
-		return;
-	}
-	if (r->delta)
-		strbuf_addf(sb, " (%s rv %s%s)", event_text(r), r->rv,
+	} else if (r->delta) {
+		strbuf_adds(rv, r->rv);
+		strbuf_addf(sb, " (%s%s)", event_text(r),
 			    r->state_unknown ? ", DeleteStateUnknown" : "");
-	else
+	} else {
 		strbuf_addf(sb, " (%s)", r->cause);
+	}
+	if (r->delta && r->object && strcmp(r->object, r->key))
+		strbuf_addf(sb, " for %s", r->object);
 	if (r->priority_queue && r->priority)
 		strbuf_addf(sb, " priority %d", r->priority);
 	if (r->how == WQ_DIRTY)
@@ -92,15 +100,16 @@ static void line_enqueued(const struct ctl_record *r, struct strbuf *sb)
 		strbuf_adds(sb, ": it waited; ready now, its timer gone");
 }
 
-static void line_start(const struct ctl_record *r, struct strbuf *sb)
+static void line_start(const struct ctl_record *r, struct strbuf *rv, struct strbuf *sb)
 {
-	strbuf_addf(sb, "reconcile %s read ", r->key);
-	if (r->read_rv)
-		strbuf_addf(sb, "rv %s", r->read_rv);
-	else
+	strbuf_addf(sb, "#%u read ", r->number);
+	if (r->read_rv) {
+		strbuf_adds(rv, r->read_rv);
+		strbuf_adds(sb, "it");
+	} else {
 		strbuf_adds(sb, "nothing (not in the cache)");
-	strbuf_addf(sb, " (#%u, worker %u, %zu delta%s", r->number, r->worker,
-		    r->deltas, r->deltas == 1 ? "" : "s");
+	}
+	strbuf_addf(sb, " (worker %u, %zu delta%s", r->worker, r->deltas, r->deltas == 1 ? "" : "s");
 	if (r->priority_queue && r->priority)
 		strbuf_addf(sb, ", priority %d", r->priority);
 	strbuf_addch(sb, ')');
@@ -110,11 +119,12 @@ static void line_start(const struct ctl_record *r, struct strbuf *sb)
 	}
 }
 
-static void line_done(const struct ctl_record *r, struct strbuf *sb)
+static void line_done(const struct ctl_record *r, struct strbuf *rv, struct strbuf *sb)
 {
-	strbuf_addf(sb, "%s after ", r->result);
+	(void)rv;
+	strbuf_addf(sb, "#%u %s after ", r->number, r->result);
 	add_ms(sb, r->took_ms);
-	strbuf_addf(sb, " (#%u, worker %u)", r->number, r->worker);
+	strbuf_addf(sb, " (worker %u)", r->worker);
 	if (r->error)
 		strbuf_addf(sb, ": %s", r->error);
 	if (r->requeue_ms >= 0) {
@@ -126,14 +136,16 @@ static void line_done(const struct ctl_record *r, struct strbuf *sb)
 		strbuf_adds(sb, "; dirty: queued again");
 }
 
-static void line_never(const struct ctl_record *r, struct strbuf *sb)
+static void line_never(const struct ctl_record *r, struct strbuf *rv, struct strbuf *sb)
 {
+	(void)rv;
 	controller_unseen_text(r->unseen, r->nr_unseen, true, sb);
 }
 
 /* rv 108 still queued at exit */
-static void line_queued(const struct ctl_record *r, struct strbuf *sb)
+static void line_queued(const struct ctl_record *r, struct strbuf *rv, struct strbuf *sb)
 {
+	(void)rv;
 	strbuf_adds(sb, "rv ");
 	for (size_t i = 0; i < r->nr_unseen; i++) {
 		if (i)
@@ -143,9 +155,9 @@ static void line_queued(const struct ctl_record *r, struct strbuf *sb)
 	strbuf_adds(sb, " still queued at exit");
 }
 
-typedef void record_fn(const struct ctl_record *r, struct strbuf *sb);
+typedef void line_fn(const struct ctl_record *r, struct strbuf *rv, struct strbuf *sb);
 
-static record_fn *const line_body[CTL__TYPES] = {
+static line_fn *const line_body[CTL__TYPES] = {
 	[CTL_FILTERED] = line_filtered,
 	[CTL_ENQUEUED] = line_enqueued,
 	[CTL_RECONCILE_START] = line_start,
@@ -154,14 +166,15 @@ static record_fn *const line_body[CTL__TYPES] = {
 	[CTL_STILL_QUEUED] = line_queued,
 };
 
-void controller_record_line(const struct ctl_record *r, int64_t base_ms, struct strbuf *sb)
+void controller_record_cells(const struct ctl_record *r, int64_t base_ms,
+			     struct strbuf *time, struct strbuf *rv, struct strbuf *text)
 {
-	add_clock(sb, base_ms + r->clock_ms);
-	strbuf_addf(sb, "  %-15s  %s  ", ctl_record_name(r->type), r->key);
+	add_clock(time, base_ms + r->clock_ms);
 	if ((unsigned)r->type < CTL__TYPES)
-		line_body[r->type](r, sb);
-	strbuf_addch(sb, '\n');
+		line_body[r->type](r, rv, text);
 }
+
+typedef void record_fn(const struct ctl_record *r, struct strbuf *sb);
 
 static void member(struct strbuf *sb, const char *name, const char *value)
 {

@@ -49,7 +49,15 @@ struct ctl_unseen;
 struct controller_stats;
 struct strbuf;
 
-void controller_record_line(const struct ctl_record *r, int64_t base_ms, struct strbuf *sb);
+/*
+ * A record in the line output's columns: its clock (time), what goes in
+ * the RV column (rv: an event's resourceVersion, or the one a Reconcile
+ * read; may stay empty) and the text of the last column; the record's
+ * type and key are its other columns.  Raw: the caller escapes them.
+ */
+void controller_record_cells(const struct ctl_record *r, int64_t base_ms,
+			     struct strbuf *time, struct strbuf *rv, struct strbuf *text);
+#define CTL_TYPE_WIDTH 15	/* "NeverReconciled" */
 void controller_record_json(const struct ctl_record *r, int64_t base_ms, struct strbuf *sb);
 /*
  * "rv 101 and 103 were never seen by a Reconcile (coalesced while

@@ -16,6 +16,7 @@
 
 #include <json-c/json.h>
 
+#include "controller/controller.h"
 #include "output/columns.h"
 #include "output/controller_report.h"
 #include "output/diff.h"
@@ -174,7 +175,7 @@ struct line {
 	char *markers;		/* " (initial)", or "" */
 	char *after;		/* the --diff lines, or "" */
 	const char *color;	/* the type's colour, or NULL */
-	char *raw;		/* a controller record held in order: as it is */
+	char *raw;		/* a record held in order as it is; NULL: the cells */
 };
 
 #define HOLD_MAX 20000	/* initial lines held at most, then printed */
@@ -895,6 +896,8 @@ struct printer *printer_new(enum output_format format,
 	for (int c = 0; c < COL__COUNT; c++)
 		if (col_shown(p, c) && strlen(line_cols[c].header) > p->width[c])
 			p->width[c] = strlen(line_cols[c].header);
+	if (opts->controller)	/* its records' types, from the first line on */
+		p->width[COL_TYPE] = CTL_TYPE_WIDTH;
 	return p;
 }
 
@@ -958,20 +961,48 @@ static int write_record(struct printer *p)
 	return 0;
 }
 
+/* A controller record in the line output's columns (its own in the last). */
+static void controller_line(struct printer *p, const struct ctl_record *r, int64_t base_ms)
+{
+	struct strbuf time = STRBUF_INIT, rv = STRBUF_INIT, text = STRBUF_INIT;
+	struct line l = { { NULL }, xstrdup(""), xstrdup(""), NULL, NULL };
+
+	controller_record_cells(r, base_ms, &time, &rv, &text);
+	/* Every cell may quote the server: escaped before it is measured. */
+	l.cell[COL_TIME] = strbuf_detach(&time, NULL);
+	l.cell[COL_TYPE] = xstrdup(ctl_record_name(r->type));
+	l.cell[COL_KIND] = xstrdup("");
+	l.cell[COL_KEY] = termsafe_dup(r->key, 0);
+	l.cell[COL_RV] = termsafe_dup(rv.buf, 0);
+	l.cell[COL_STATUS] = termsafe_dup(text.buf, 0);
+	l.cell[COL_AGE] = xstrdup("");
+	l.cell[COL_DETAIL] = xstrdup("");
+	strbuf_release(&rv);
+	strbuf_release(&text);
+	if (p->holding && p->held_nr < HOLD_MAX) {
+		/* after the initial lines it follows, when they are let go */
+		widen(p, l.cell);
+		ALLOC_GROW(p->held, p->held_nr + 1, p->held_alloc);
+		p->held[p->held_nr++] = l;
+		return;
+	}
+	print_header_once(p, &p->sb);
+	static const enum line_col grow[] = { COL_KEY, COL_RV };
+	for (size_t i = 0; i < ARRAY_SIZE(grow); i++)
+		if (utf8_width(l.cell[grow[i]]) > p->width[grow[i]])
+			p->width[grow[i]] = utf8_width(l.cell[grow[i]]);
+	format_line(p, &l, &p->sb);
+	line_release(&l);
+}
+
 int printer_controller(struct printer *p, const struct ctl_record *r, int64_t base_ms)
 {
 	strbuf_reset(&p->sb);
 	if (p->ops == &formats[OUTPUT_JSON] && p->opts.events)
 		controller_record_json(r, base_ms, &p->sb);
 	else if (p->ops == &formats[OUTPUT_LINE] || p->ops == &formats[OUTPUT_WIDE])
-		controller_record_line(r, base_ms, &p->sb);
-	if (p->holding && p->sb.len && p->held_nr < HOLD_MAX) {
-		/* after the initial lines it follows, when they are let go */
-		ALLOC_GROW(p->held, p->held_nr + 1, p->held_alloc);
-		p->held[p->held_nr++] = (struct line){ .raw = strbuf_detach(&p->sb, NULL) };
-		return 0;
-	}
-	return write_record(p);
+		controller_line(p, r, base_ms);
+	return p->sb.len ? write_record(p) : 0;
 }
 
 int printer_controller_summary(struct printer *p, const struct controller_stats *st,

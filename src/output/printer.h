@@ -73,6 +73,8 @@ struct printer_opts {
 	/* Custom resources' columns (columns.h); borrowed; NULL: none known. */
 	const struct crd_columns *crds;
 	int64_t now_ms;		/* "now" for AGE; 0: the wall clock */
+	/* line and wide: a controller's records come too (the TYPE column's width) */
+	bool controller;
 };
 
 struct printer;
