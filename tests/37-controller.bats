@@ -226,6 +226,21 @@ label_pod() {
 	stop_watch
 }
 
+@test "a lost event verify finds is in the controller's story: Diverged, then never reconciled, lost" {
+	sim_start --pods 1 --deployments 0 --bookmark-interval 1
+	start_watch pods --controller --verify-every 1s -o json --events
+	wait_until 20 has ReconcileDone
+	simctl POST /silent '{"op":"update","resource":"pods","namespace":"default","name":"pod-0","patch":{"metadata":{"labels":{"lost":"yes"}}}}' >/dev/null
+	rv=$(simctl GET '/object?resource=pods&namespace=default&name=pod-0' | jq -r .metadata.resourceVersion)
+	# a bookmark takes the informer past it: lost, not lagging
+	wait_until 30 has Diverged ".key == \"default/pod-0\" and .class == \"stale\" and .lost and .serverResourceVersion == \"$rv\""
+	# two checks more: a lasting divergence is one lost state, not one a check
+	wait_until 30 jq -e -s '[.[] | select(.type == "Diverged")] | length >= 3' "$OUT"
+	stop_watch
+	has NeverReconciled ".key == \"default/pod-0\" and (.unseen | length == 1) and .unseen[0].resourceVersion == \"$rv\" and (.unseen[0].reason | startswith(\"lost\"))"
+	has ControllerSummary '.lostStates == 1 and .keysWithUnseenStates == 1'
+}
+
 @test "--controller's flags: bad values are usage errors; without --controller they are refused" {
 	run "$KINF" watch pods --predicate generation
 	assert_status 2

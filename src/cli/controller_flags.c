@@ -11,6 +11,7 @@
 #include "cluster/flight.h"
 #include "informer/profile.h"
 #include "informer/session.h"
+#include "informer/verify.h"
 #include "informer/metrics.h"
 #include "controller/controller.h"
 #include "controller/handler.h"
@@ -126,6 +127,34 @@ static void hook_note(void *ctx, const struct notification *n)
 {
 	struct controller_run *run = ctx;
 	controller_note(run->c, n);
+}
+
+/* rv passed by the informer's (a key it will never bring): verify_check's rule. */
+static bool passed(const char *informer_rv, const char *rv)
+{
+	int cmp;
+	return informer_rv && rv && verify_rv_compare(informer_rv, rv, &cmp) == 0 && cmp >= 0;
+}
+
+/* A check's divergent keys, into the controller's story. */
+static void hook_verified(void *ctx, size_t i, const struct verify_report *r)
+{
+	struct controller_run *run = ctx;
+	const struct { const char *name; const struct verify_diff *v; size_t n; } classes[] = {
+		{ "missing", r->missing, r->nmissing }, { "extra", r->extra, r->nextra },
+		{ "stale", r->stale, r->nstale },
+	};
+
+	(void)i;
+	controller_advance(run->c);
+	for (size_t c = 0; c < ARRAY_SIZE(classes); c++)
+		for (size_t k = 0; k < classes[c].n; k++) {
+			const struct verify_diff *d = &classes[c].v[k];
+			bool lost = d->server_rv ? passed(r->informer_rv, d->server_rv)
+						 : r->caught_up;
+			controller_diverged(run->c, d->key, classes[c].name, d->server_rv,
+					    d->cache_rv, lost);
+		}
 }
 
 static void histogram_of(struct metrics_histogram *h, uint64_t count, int64_t sum_ms,
@@ -361,7 +390,7 @@ struct controller_run *controller_run_new(const struct command *cmd, struct prin
 	run->live = live;
 	run->summary_every_ms = live && verbose ? 30000 : 0;
 	run->summary_at = mono_ms() + run->summary_every_ms;
-	run->hook = (struct watch_hook){ hook_note, hook_tick, hook_wait, run };
+	run->hook = (struct watch_hook){ hook_note, hook_verified, hook_tick, hook_wait, run };
 	return run;
 }
 

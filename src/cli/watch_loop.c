@@ -106,7 +106,10 @@ static int on_verified(void *ctx, size_t i, const struct verify_report *r, const
 		warning("%s: verify: %s", resource, why);
 		return 0;
 	}
-	return printer_verify(loop->printer, resource, r);
+	int ret = printer_verify(loop->printer, resource, r);
+	if (loop->hook && loop->hook->verified)	/* after the report it follows */
+		loop->hook->verified(loop->hook->ctx, i, r);
+	return ret;
 }
 
 static const struct consumer_ops watch_ops = {

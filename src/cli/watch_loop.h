@@ -28,8 +28,11 @@ struct notification;
  * released; tick() runs after each wake-up; wait_ms() bounds the sleep
  * (-1: no bound).  All on the loop's thread.
  */
+struct verify_report;
 struct watch_hook {
 	void (*note)(void *ctx, const struct notification *n);
+	/* informer i's --verify-every check ended with r; NULL: not wanted */
+	void (*verified)(void *ctx, size_t i, const struct verify_report *r);
 	void (*tick)(void *ctx);
 	int64_t (*wait_ms)(void *ctx);
 	void *ctx;

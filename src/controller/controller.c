@@ -12,7 +12,9 @@
 /* A state the handlers were handed for a key, not yet read. */
 struct ctl_state {
 	char *rv;
-	const char *filtered;	/* why a predicate dropped it, or NULL */
+	/* why no Reconcile read it, when that is known: a predicate's drop, a loss */
+	const char *why;
+	bool lost;		/* never handed over: a check found it (controller_diverged) */
 	bool while_running;	/* arrived while a Reconcile of the key ran */
 };
 
@@ -65,6 +67,7 @@ static const char *const record_names[CTL__TYPES] = {
 	[CTL_RECONCILE_DONE] = "ReconcileDone",
 	[CTL_NEVER_RECONCILED] = "NeverReconciled",
 	[CTL_STILL_QUEUED] = "StillQueued",
+	[CTL_DIVERGED] = "Diverged",
 };
 
 const char *ctl_record_name(enum ctl_record_type type)
@@ -212,27 +215,36 @@ static const char *reason_of(const struct controller *c, const struct ctl_state 
 			     bool newest)
 {
 	(void)c;
-	if (s->filtered)
-		return s->filtered;
+	if (s->why)
+		return s->why;
 	if (newest)	/* at the end: still queued, or its Reconcile never came */
 		return "no Reconcile read it before the end";
 	return s->while_running ? "coalesced while a Reconcile ran" : "coalesced while queued";
 }
 
 /*
- * The key's states before its newest (which a Reconcile reads now, or
- * none did), told as unseen unless a Reconcile read the same RV already;
- * all: the newest too (at the end).  Empties the list.
+ * The key's states but its newest handed over (which a Reconcile reads
+ * now, or none did), told as unseen unless a Reconcile read the same RV
+ * already; all: that one too (at the end).  A lost state is never the one
+ * read.  Empties the list.
  */
 static size_t take_unseen(struct controller *c, struct ctl_key *k, bool all,
 			  struct ctl_unseen **out)
 {
-	size_t n = 0, upto = all ? k->nr : (k->nr ? k->nr - 1 : 0);
-	const char *newest = k->nr ? k->v[k->nr - 1].rv : NULL;
+	size_t n = 0, read = SIZE_MAX;
 
-	*out = xcalloc(upto + 1, sizeof(**out));
-	for (size_t i = 0; i < upto; i++) {
+	for (size_t i = k->nr; !all && i-- > 0;)
+		if (!k->v[i].lost) {
+			read = i;
+			break;
+		}
+	const char *newest = read != SIZE_MAX ? k->v[read].rv : NULL;
+
+	*out = xcalloc(k->nr + 1, sizeof(**out));
+	for (size_t i = 0; i < k->nr; i++) {
 		const char *rv = k->v[i].rv;
+		if (i == read)
+			continue;
 		bool dup = (!all && newest && !strcmp(rv, newest)) ||
 			   (k->last_read_rv && !strcmp(rv, k->last_read_rv));
 		for (size_t j = 0; j < n && !dup; j++)
@@ -553,7 +565,7 @@ void controller_note(struct controller *c, const struct notification *n)
 			.predicate = sb->buf,
 		};
 		if (own)
-			own->v[own->nr - 1].filtered = set->reasons[term];
+			own->v[own->nr - 1].why = set->reasons[term];
 		c->st.filtered++;
 		emit(c, &r);
 		handler_keys_release(&keys);
@@ -568,6 +580,32 @@ void controller_note(struct controller *c, const struct notification *n)
 	}
 	handler_keys_release(&keys);
 	start_workers(c);
+}
+
+void controller_diverged(struct controller *c, const char *key, const char *verify_class,
+			 const char *server_rv, const char *cache_rv, bool lost)
+{
+	struct ctl_record r = {
+		.type = CTL_DIVERGED, .key = key, .verify_class = verify_class,
+		.server_rv = server_rv, .cache_rv = cache_rv, .lost = lost,
+	};
+	emit(c, &r);
+	if (!lost)
+		return;
+	const char *rv = server_rv ? server_rv : "deleted";
+	struct ctl_key *k = key_of(c, key);
+	for (size_t i = 0; i < k->nr; i++)
+		if (!strcmp(k->v[i].rv, rv))
+			return;	/* a lasting divergence, told already */
+	if (k->last_read_rv && !strcmp(k->last_read_rv, rv))
+		return;
+	ALLOC_GROW(k->v, k->nr + 1, k->alloc);
+	k->v[k->nr++] = (struct ctl_state){
+		.rv = xstrdup(rv), .lost = true,
+		.why = server_rv ? "lost: the informer never handed it over (verify)"
+				 : "lost: the informer never handed the delete over (verify)",
+	};
+	c->st.lost++;
 }
 
 void controller_advance(struct controller *c)

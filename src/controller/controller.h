@@ -87,11 +87,12 @@ enum ctl_record_type {
 	CTL_RECONCILE_DONE,
 	CTL_NEVER_RECONCILED,	/* at the end: states left unread */
 	CTL_STILL_QUEUED,	/* at the end: states left unread, the key queued or running */
+	CTL_DIVERGED,		/* a check found the key's cache not the server's */
 	CTL__TYPES
 };
 /*
  * "Filtered", "Enqueued", "ReconcileStart", "ReconcileDone",
- * "NeverReconciled", "StillQueued"
+ * "NeverReconciled", "StillQueued", "Diverged"
  */
 const char *ctl_record_name(enum ctl_record_type type);
 
@@ -137,6 +138,10 @@ struct ctl_record {
 	int64_t requeue_ms;		/* ReconcileDone: the delay asked, or -1 */
 	unsigned requeues;		/* ReconcileDone: NumRequeues after it */
 	bool dirty;			/* ReconcileDone: queued again at Done */
+	/* Diverged: "missing", "extra" or "stale"; the RVs (NULL: none), lost or lagging */
+	const char *verify_class;
+	const char *server_rv, *cache_rv;
+	bool lost;
 };
 typedef void ctl_record_fn(void *ctx, const struct ctl_record *r);
 
@@ -168,6 +173,7 @@ struct controller_stats {
 	uint64_t results[OUTCOME_REQUEUE_AFTER + 1];	/* Reconciles ended, by outcome */
 	uint64_t enqueued[WQ_SHUT];	/* by enum wq_add: new, coalesced, dirty, after */
 	size_t keys_unseen;		/* keys with a state no Reconcile read */
+	uint64_t lost;			/* states a check found lost (controller_diverged) */
 	uint64_t unseen;		/* such states */
 	unsigned running;		/* Reconciles now */
 	bool started;			/* the workers started: every source synced */
@@ -196,6 +202,17 @@ void controller_free(struct controller *c);	/* NULL: no-op */
 
 /* One drained notification (of activity ones, ACT_SYNCED only counts). */
 void controller_note(struct controller *c, const struct notification *n);
+/*
+ * A check (verify.h) found key divergent: class "missing", "extra" or
+ * "stale", server_rv the server's (NULL: extra), cache_rv the cache's
+ * (NULL: missing).  A Diverged record; when lost (the informer has passed
+ * the server's RV, or caught up for an extra key), the state the informer
+ * will never hand over joins the key's unseen ones, reason "lost", once
+ * (the server's RV, or "deleted" for an extra key): no Reconcile reads it,
+ * and the end says so.
+ */
+void controller_diverged(struct controller *c, const char *key, const char *verify_class,
+			 const char *server_rv, const char *cache_rv, bool lost);
 /* Runs every timer due up to opts.now() (nothing without now). */
 void controller_advance(struct controller *c);
 /* ms until the next timer on opts.now's clock; -1: none, or no clock. */

@@ -155,6 +155,23 @@ static void line_queued(const struct ctl_record *r, struct strbuf *rv, struct st
 	strbuf_adds(sb, " still queued at exit");
 }
 
+/* stale: the server has rv 1333, the cache 1050; lost: ... */
+static void line_diverged(const struct ctl_record *r, struct strbuf *rv, struct strbuf *sb)
+{
+	strbuf_adds(rv, r->server_rv ? r->server_rv : "");
+	strbuf_addf(sb, "%s: ", r->verify_class);
+	if (r->server_rv)
+		strbuf_addf(sb, "the server has rv %s, ", r->server_rv);
+	else
+		strbuf_adds(sb, "the server has it no more, ");
+	if (r->cache_rv)
+		strbuf_addf(sb, "the cache rv %s", r->cache_rv);
+	else
+		strbuf_adds(sb, "the cache not");
+	strbuf_adds(sb, r->lost ? "; lost: the informer is past it, no Reconcile will read it"
+				: "; the informer has not caught up yet");
+}
+
 typedef void line_fn(const struct ctl_record *r, struct strbuf *rv, struct strbuf *sb);
 
 static line_fn *const line_body[CTL__TYPES] = {
@@ -164,6 +181,7 @@ static line_fn *const line_body[CTL__TYPES] = {
 	[CTL_RECONCILE_DONE] = line_done,
 	[CTL_NEVER_RECONCILED] = line_never,
 	[CTL_STILL_QUEUED] = line_queued,
+	[CTL_DIVERGED] = line_diverged,
 };
 
 void controller_record_cells(const struct ctl_record *r, int64_t base_ms,
@@ -270,6 +288,14 @@ static void json_never(const struct ctl_record *r, struct strbuf *sb)
 	json_unseen(sb, r->unseen, r->nr_unseen);
 }
 
+static void json_diverged(const struct ctl_record *r, struct strbuf *sb)
+{
+	member(sb, "class", r->verify_class);
+	member(sb, "serverResourceVersion", r->server_rv);
+	member(sb, "cacheResourceVersion", r->cache_rv);
+	strbuf_addf(sb, ",\"lost\":%s", r->lost ? "true" : "false");
+}
+
 static record_fn *const json_body[CTL__TYPES] = {
 	[CTL_FILTERED] = json_filtered,
 	[CTL_ENQUEUED] = json_enqueued,
@@ -277,6 +303,7 @@ static record_fn *const json_body[CTL__TYPES] = {
 	[CTL_RECONCILE_DONE] = json_done,
 	[CTL_NEVER_RECONCILED] = json_never,
 	[CTL_STILL_QUEUED] = json_never,
+	[CTL_DIVERGED] = json_diverged,
 };
 
 void controller_record_json(const struct ctl_record *r, int64_t base_ms, struct strbuf *sb)
@@ -297,7 +324,7 @@ void controller_summary_text(const struct controller_stats *st, struct strbuf *s
 	strbuf_addf(sb, "%llu deltas, %llu filtered, enqueued %llu new, "
 		    "%llu coalesced, %llu dirty, %llu after; %llu reconciles "
 		    "(%llu errors, %llu requeues); %zu keys with unseen states "
-		    "(%llu states); workqueue depth %lld adds %llu retries %llu "
+		    "(%llu states, %llu lost); workqueue depth %lld adds %llu retries %llu "
 		    "queue_duration %.3fs max %.3fs work_duration %.3fs max %.3fs "
 		    "longest_running_processor %.3fs",
 		    (unsigned long long)st->deltas, (unsigned long long)st->filtered,
@@ -307,7 +334,7 @@ void controller_summary_text(const struct controller_stats *st, struct strbuf *s
 		    (unsigned long long)st->enqueued[WQ_WAITING],
 		    (unsigned long long)st->reconciles, (unsigned long long)st->errors,
 		    (unsigned long long)st->requeues, st->keys_unseen,
-		    (unsigned long long)st->unseen, (long long)m->depth,
+		    (unsigned long long)st->unseen, (unsigned long long)st->lost, (long long)m->depth,
 		    (unsigned long long)m->adds, (unsigned long long)m->retries,
 		    (double)m->queue_sum_ms / 1000, (double)m->queue_max_ms / 1000,
 		    (double)m->work_sum_ms / 1000, (double)m->work_max_ms / 1000,
@@ -333,7 +360,7 @@ void controller_summary_json(const struct controller_stats *st, int64_t base_ms,
 		    "\"coalesced\":%llu,\"dirty\":%llu,\"after\":%llu,\"early\":%llu},"
 		    "\"reconciles\":%llu,"
 		    "\"errors\":%llu,\"requeues\":%llu,\"keysWithUnseenStates\":%zu,"
-		    "\"unseenStates\":%llu,\"running\":%u",
+		    "\"unseenStates\":%llu,\"lostStates\":%llu,\"running\":%u",
 		    (unsigned long long)st->deltas, (unsigned long long)st->filtered,
 		    (unsigned long long)st->enqueued[WQ_NEW],
 		    (unsigned long long)st->enqueued[WQ_COALESCED],
@@ -342,7 +369,7 @@ void controller_summary_json(const struct controller_stats *st, int64_t base_ms,
 		    (unsigned long long)st->enqueued[WQ_EARLY],
 		    (unsigned long long)st->reconciles, (unsigned long long)st->errors,
 		    (unsigned long long)st->requeues, st->keys_unseen,
-		    (unsigned long long)st->unseen, st->running);
+		    (unsigned long long)st->unseen, (unsigned long long)st->lost, st->running);
 	strbuf_addf(sb, ",\"workqueue\":{\"depth\":%lld,\"adds\":%llu,\"retries\":%llu",
 		    (long long)m->depth, (unsigned long long)m->adds,
 		    (unsigned long long)m->retries);
