@@ -141,6 +141,7 @@ record_under_faults() {
 		--dump-cache "$t/cache.json"
 	assert_status 0
 	jq -e 'length == 2' "$t/cache.json"
+	[ "$(stat -c %a "$t/cache.json")" = 600 ]
 }
 
 @test "replay: a recording under faults gives the live run's deltas, byte for byte, time aside (1.36, streaming lists)" {

@@ -85,6 +85,7 @@ declare -gA CHECK=(
 	["kinf watch pods -n shop --controller --reconcile-time 1s --predicate generation"]=chk_controller_generation
 	["kinf watch pods -n shop --controller --controller-runtime v0.22 --reconcile-outcome 'shop/web-1=error*3' --reconcile-outcome '*=requeue-after:30s*'"]=chk_controller_outcomes
 	["kinf replay pods.rec --controller --workers 2 --predicate generation -o json --events | jq -c 'select(.type == \"NeverReconciled\")'"]=chk_replay_never_reconciled
+	["kinf replay pods.rec --controller --reconcile-time 1s --timeline controller.json"]=chk_timeline_trace
 	["kinf watch pods -A --verify-every 1m --metrics 9090 -q >/dev/null &"]=chk_metrics_canary
 	["kinf get pods -o go-template='{{range .items}}{{.metadata.name}}{{\"\\t\"}}{{.status.phase}}{{\"\\n\"}}{{end}}'"]=chk_as_kubectl
 	["kinf get pods --show-kind --chunk-size 100"]=chk_as_kubectl
@@ -381,6 +382,12 @@ chk_controller_outcomes() {	# web-1 fails three times, then requeues after 30 s 
 	grep -q '^kinf: controller (controller-runtime v0.22, rate-limiting queue): ' <<<"$stderr"
 }
 
+chk_timeline_trace() {	# a trace Perfetto opens: web-1's Reconciles on a worker, its states on its track
+	[ "$status" -eq 0 ]
+	jq -e 'type == "array" and any(.[]; .cat == "reconcile" and .name == "#1 shop/web-1")' "$W/controller.json" >/dev/null
+	jq -e 'any(.[]; .ph == "M" and .args.name == "shop/web-1")' "$W/controller.json" >/dev/null
+}
+
 chk_replay_never_reconciled() {	# the same answer from the recording, as records
 	[ "$status" -eq 0 ]
 	jq -se 'length >= 1 and all(.[]; .type == "NeverReconciled" and .key == "shop/web-1")' <<<"$output" >/dev/null
@@ -593,7 +600,7 @@ replay_examples() {
 @test "the controller and canary examples: a change no Reconcile saw, live and replayed; the metrics" {
 	cluster_up
 	local e
-	e=$(examples | grep -- '--controller --reconcile-time')
+	e=$(examples | grep -- 'watch pods -n shop --controller --reconcile-time')
 	EX_TIMEOUT=6s ex_while "$e" label_shop_web_1
 	check "$e"
 	e=$(examples | grep -- '--controller-runtime v0.22')
@@ -601,7 +608,10 @@ replay_examples() {
 	check "$e"
 	# pods.rec: the same change, recorded (the README leaves how to the reader)
 	EX_TIMEOUT=5s ex_while "kinf watch pods -n shop --record pods.rec" label_shop_web_1
-	e=$(examples | grep -- 'replay pods.rec --controller')
+	e=$(examples | grep -- 'replay pods.rec --controller --workers')
+	ex "$e"
+	check "$e"
+	e=$(examples | grep -- 'replay pods.rec --controller --reconcile-time')
 	ex "$e"
 	check "$e"
 	e=$(examples | grep -- '--metrics 9090')

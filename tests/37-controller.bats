@@ -128,6 +128,27 @@ reconciles() { jq -r 'select(.type == "ReconcileStart") | "\(.key)@\(.readResour
 		echo "# replay ${speed:-at once}: $(reconciles "$BATS_TEST_TMPDIR/replay.out")"
 		[ "$(reconciles "$BATS_TEST_TMPDIR/replay.out")" = "$live" ]
 	done
+	# --timeline: every state's fate, as NDJSON and as a Chrome trace
+	"$KINF" replay "$REC" -q --controller --reconcile-time 1s --timeline "$BATS_TEST_TMPDIR/tl.ndjson" >/dev/null
+	"$KINF" replay "$REC" -q --controller --reconcile-time 1s --timeline "$BATS_TEST_TMPDIR/tl.json" >/dev/null
+	[ "$(stat -c %a "$BATS_TEST_TMPDIR/tl.json")" = 600 ]
+	local tl=$BATS_TEST_TMPDIR/tl.ndjson n=$(wc -w <<<"$live")
+	# the initial list's state and the 20 updates', each once
+	[ "$(jq -s '[.[] | select(.type == "State")] | length' "$tl")" -eq 21 ]
+	[ "$(jq -s '[.[] | select(.type == "Reconcile")] | length' "$tl")" -eq "$n" ]
+	# what each Reconcile read is the state it saw; the others are unseen, and why
+	[ "$(jq -r 'select(.type == "State" and .seen) | "\(.key)@\(.resourceVersion)"' "$tl" | tr '\n' ' ')" = "$live" ]
+	[ "$(jq -s '[.[] | select(.type == "State" and (.seen | not))] | length' "$tl")" -eq $((21 - n)) ]
+	jq -e -s 'all(.[] | select(.type == "State" and (.seen | not)); .reason | test("^coalesced"))' "$tl" >/dev/null
+	jq -e -s 'all(.[] | select(.type == "State"); .reconcile != null and .fate == "enqueued")' "$tl" >/dev/null
+	# the trace: a JSON array, a slice per Reconcile on a worker's track, one per state on its key's
+	jq -e --argjson n "$n" '[.[] | select(.cat == "reconcile" and .ph == "X" and .pid == 1)] | length == $n' "$BATS_TEST_TMPDIR/tl.json" >/dev/null
+	jq -e '[.[] | select(.cat == "state")] | length == 21' "$BATS_TEST_TMPDIR/tl.json" >/dev/null
+	jq -e 'any(.[]; .ph == "M" and .name == "thread_name" and .args.name == "default/pod-0")' "$BATS_TEST_TMPDIR/tl.json" >/dev/null
+	run "$KINF" replay "$REC" -q --controller --timeline "$BATS_TEST_TMPDIR/no/such/tl.json"
+	assert_status 1
+	[[ $output == *"cannot create '$BATS_TEST_TMPDIR/no/such/tl.json'"* ]]
+	[ "${#lines[@]}" -eq 1 ]
 	# --key: that key's story, deltas and records; the controller still saw all
 	"$KINF" replay "$REC" -q --controller --reconcile-time 1s -o json --events \
 		--key default/pod-0 >"$BATS_TEST_TMPDIR/key.out"
@@ -273,6 +294,9 @@ label_pod() {
 	assert_status 2
 	[[ $output == *"--owns-predicate needs --enqueue-owner"* ]]
 	run "$KINF" watch pods --controller-runtime v0.22
+	assert_status 2
+	[[ $output == *"need --controller"* ]]
+	run "$KINF" watch pods --timeline tl.json
 	assert_status 2
 	[[ $output == *"need --controller"* ]]
 }

@@ -211,7 +211,7 @@ static int dump_cache(struct session *s, const char *file)
 	}
 	strbuf_addch(&sb, '\n');
 	struct errbuf err = { "" };
-	int fd = open_new_file(file, 0666, &err);
+	int fd = open_new_file(file, 0600, &err);	/* as SECURITY says */
 	if (fd < 0) {
 		error("%s", err.msg);
 		ret = -1;
@@ -320,8 +320,8 @@ static int print_deltas(struct session *s, struct output_setup *out, struct watc
 	}
 	ret = watch_loop_run(loop);
 	session_stop(s);
-	if (ctl)
-		controller_run_finish(ctl);
+	if (ctl && controller_run_finish(ctl) < 0 && ret == 0)
+		ret = 1;
 	controller_run_free(ctl);
 	if (o.dump_cache && dump_cache(s, o.dump_cache) < 0 && ret == 0)
 		ret = 1;

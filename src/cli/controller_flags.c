@@ -15,6 +15,7 @@
 #include "informer/metrics.h"
 #include "controller/controller.h"
 #include "controller/handler.h"
+#include "output/controller_timeline.h"
 #include "output/printer.h"
 #include "lib/util.h"
 
@@ -53,6 +54,10 @@ const struct option controller_flag_options[] = {
 	OPT_STRING(0, "event-filter", &controller_flags.event_filter, "LIST",
 		   "with --controller: filter every kind's updates (WithEventFilter)",
 		   COMPLETE_PREDICATES),
+	OPT_STRING(0, "timeline", &controller_flags.timeline, "FILE",
+		   "with --controller: every state's story into FILE: arrived, filtered or "
+		   "enqueued, read or unseen by Reconcile #n; NDJSON, or a Chrome/Perfetto "
+		   "trace when FILE ends in .json", COMPLETE_FILE),
 	OPT_LIST(0, "reconcile-outcome", &controller_flags.outcomes, "TARGET=OUTCOMES",
 		 "with --controller: script what Reconciles return: TARGET '*', NS/NAME or "
 		 "NS/NAME@RV; OUTCOMES success, error, terminal, requeue, "
@@ -75,6 +80,7 @@ struct controller_run {
 	struct metrics *metrics;	/* NULL: none */
 	int64_t metrics_at;
 	const char *key;		/* --key, or NULL */
+	struct timeline *timeline;	/* --timeline, or NULL */
 };
 
 static int64_t live_clock(void *ctx)
@@ -110,6 +116,8 @@ static void on_record(void *ctx, const struct ctl_record *r)
 	struct controller_run *run = ctx;
 
 	flight_unseen(run, r);
+	if (run->timeline)
+		timeline_record(run->timeline, r);
 	if (run->key && strcmp(r->key, run->key) && (!r->object || strcmp(r->object, run->key)))
 		return;
 	/* A failed write stays in the stream's error for the loop's flush. */
@@ -332,11 +340,11 @@ void controller_flags_check(const struct command *cmd)
 	if (!f->enabled) {
 		if (f->workers || f->reconcile_time || f->requeue_after_ms || f->error_rate ||
 		    f->predicate || f->enqueue_owner || f->owns_predicate || f->event_filter ||
-		    f->runtime || f->outcomes.len)
+		    f->runtime || f->outcomes.len || f->timeline)
 			usage_error(cmd, "--workers, --reconcile-time, --requeue-after, "
 				    "--error-rate, --predicate, --owns-predicate, --event-filter, "
-				    "--enqueue-owner, --controller-runtime and --reconcile-outcome "
-				    "need --controller");
+				    "--enqueue-owner, --controller-runtime, --reconcile-outcome and "
+				    "--timeline need --controller");
 		return;
 	}
 	parse_flags(cmd, &o);
@@ -387,6 +395,9 @@ struct controller_run *controller_run_new(const struct command *cmd, struct prin
 		usage_error(cmd, "%s", err.msg);
 	run->p = p;
 	run->base_ms = base_ms;
+	if (controller_flags.timeline &&
+	    !(run->timeline = timeline_open(controller_flags.timeline, base_ms, &err)))
+		die("%s", err.msg);
 	run->live = live;
 	run->summary_every_ms = live && verbose ? 30000 : 0;
 	run->summary_at = mono_ms() + run->summary_every_ms;
@@ -416,19 +427,34 @@ const struct watch_hook *controller_run_hook(struct controller_run *run)
 	return &run->hook;
 }
 
-void controller_run_finish(struct controller_run *run)
+int controller_run_finish(struct controller_run *run)
 {
+	int ret = 0;
+
 	if (run->live)
 		controller_advance(run->c);
 	controller_finish(run->c, !run->live);
+	if (run->timeline) {
+		struct errbuf err = { "" };
+		if (timeline_finish(run->timeline, &err) < 0) {
+			error("%s", err.msg);
+			ret = -1;
+		}
+		run->timeline = NULL;
+	}
 	print_summary(run);
 	printer_flush(run->p);
+	return ret;
 }
 
 void controller_run_free(struct controller_run *run)
 {
 	if (!run)
 		return;
+	if (run->timeline) {	/* never finished: closed as it stands */
+		struct errbuf err = { "" };
+		timeline_finish(run->timeline, &err);
+	}
 	controller_free(run->c);
 	free(run);
 }

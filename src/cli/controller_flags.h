@@ -33,6 +33,7 @@ struct controller_flags {
 	const char *event_filter;	/* WithEventFilter: every source's */
 	const char *enqueue_owner;
 	const char *runtime;		/* --controller-runtime VERSION */
+	const char *timeline;		/* --timeline FILE */
 	struct strbuf outcomes;		/* --reconcile-outcome, ','-joined */
 };
 extern struct controller_flags controller_flags;
@@ -88,8 +89,12 @@ void controller_run_set_metrics(struct controller_run *run, struct metrics *metr
 void controller_run_set_key(struct controller_run *run, const char *key);
 /* The loop's hook (loop->hook = ...). */
 const struct watch_hook *controller_run_hook(struct controller_run *run);
-/* At the end: drains a replay's work, prints what was never reconciled and the summary. */
-void controller_run_finish(struct controller_run *run);
+/*
+ * At the end: drains a replay's work, prints what was never reconciled
+ * and the summary, and closes --timeline's file (-1: it could not be
+ * written, said on stderr).
+ */
+int controller_run_finish(struct controller_run *run);
 void controller_run_free(struct controller_run *run);	/* NULL: no-op */
 
 #endif

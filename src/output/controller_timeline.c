@@ -1,0 +1,352 @@
+/* controller_timeline.c — see controller_timeline.h.  Single-threaded. */
+#include "output/controller_timeline.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "controller/controller.h"
+#include "lib/hashmap.h"
+#include "lib/strbuf.h"
+
+/* A state on its way: arrived, its fate so far. */
+struct tl_state {
+	char *rv;
+	char *event;		/* "Update", "Create (initial list)", "lost" */
+	char *object;		/* the object's key, when not the request's */
+	const char *fate;	/* "enqueued", "filtered", "lost" */
+	char *detail;		/* how it was enqueued, the predicate, the class */
+	int64_t arrived;
+};
+
+struct tl_key {
+	char *key;
+	unsigned track;		/* the trace's tid on the keys' process */
+	struct tl_state *v;
+	size_t nr, alloc;
+};
+
+struct tl_worker {
+	int64_t start;
+	char *read_rv;
+};
+
+struct timeline {
+	FILE *f;
+	bool trace;		/* Chrome trace event format; else NDJSON */
+	bool first;		/* no trace event written yet */
+	int64_t base_ms;
+	struct hashmap keys;	/* key -> struct tl_key */
+	unsigned tracks;
+	struct tl_worker *workers;
+	size_t nworkers;
+	struct strbuf sb;
+};
+
+enum { PID_WORKERS = 1, PID_KEYS = 2 };
+
+/* A slice's length in the trace's microseconds: at least 1, so it shows. */
+static int64_t us(int64_t ms)
+{
+	return ms > 0 ? ms * 1000 : 1;
+}
+
+static void trace_begin(struct timeline *t, const char *ph, int pid, unsigned tid)
+{
+	strbuf_adds(&t->sb, t->first ? "[\n" : ",\n");
+	t->first = false;
+	strbuf_addf(&t->sb, "{\"ph\":\"%s\",\"pid\":%d,\"tid\":%u", ph, pid, tid);
+}
+
+static void add_member(struct strbuf *sb, const char *name, const char *value)
+{
+	strbuf_addf(sb, ",\"%s\":", name);
+	if (value)
+		strbuf_add_json_string(sb, value);
+	else
+		strbuf_adds(sb, "null");
+}
+
+static void add_time(struct timeline *t, const char *name, int64_t clock_ms)
+{
+	char buf[32];
+	format_time_rfc3339(t->base_ms + clock_ms, buf);
+	add_member(&t->sb, name, buf);
+}
+
+/* A thread or process name: the trace's "M" events. */
+static void trace_name(struct timeline *t, const char *what, int pid, unsigned tid,
+		       const char *name)
+{
+	trace_begin(t, "M", pid, tid);
+	add_member(&t->sb, "name", what);
+	strbuf_adds(&t->sb, ",\"args\":{\"name\":");
+	strbuf_add_json_string(&t->sb, name);
+	strbuf_adds(&t->sb, "}}");
+}
+
+static void flush(struct timeline *t)
+{
+	fwrite(t->sb.buf, 1, t->sb.len, t->f);
+	strbuf_reset(&t->sb);
+}
+
+struct timeline *timeline_open(const char *path, int64_t base_ms, struct errbuf *err)
+{
+	int fd = open_new_file(path, 0600, err);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
+
+	if (!f) {
+		if (fd >= 0) {
+			errbuf_set(err, "cannot write '%s': %s", path, strerror(errno));
+			close(fd);
+		}
+		return NULL;
+	}
+	struct timeline *t = xcalloc(1, sizeof(*t));
+	t->f = f;
+	t->trace = str_ends_with(path, ".json");
+	t->first = true;
+	t->base_ms = base_ms;
+	if (t->trace) {
+		trace_name(t, "process_name", PID_WORKERS, 0, "workers");
+		trace_name(t, "process_name", PID_KEYS, 0, "keys");
+		flush(t);
+	}
+	return t;
+}
+
+static struct tl_key *key_of(struct timeline *t, const char *key)
+{
+	struct tl_key *k = hashmap_get(&t->keys, key);
+
+	if (k)
+		return k;
+	k = xcalloc(1, sizeof(*k));
+	k->key = xstrdup(key);
+	k->track = ++t->tracks;
+	hashmap_insert(&t->keys, k->key, k);
+	if (t->trace)
+		trace_name(t, "thread_name", PID_KEYS, k->track, key);
+	return k;
+}
+
+static void add_state(struct timeline *t, const char *key, const struct tl_state *s)
+{
+	struct tl_key *k = key_of(t, key);
+	ALLOC_GROW(k->v, k->nr + 1, k->alloc);
+	k->v[k->nr++] = *s;
+}
+
+static void state_release(struct tl_state *s)
+{
+	free(s->rv);
+	free(s->event);
+	free(s->object);
+	free(s->detail);
+}
+
+/* Why a Reconcile (or the end) did not read rv, from its record's list. */
+static const char *unseen_reason(const struct ctl_record *r, const char *rv)
+{
+	for (size_t i = 0; i < r->nr_unseen; i++)
+		if (!strcmp(r->unseen[i].rv, rv))
+			return r->unseen[i].reason;
+	return NULL;
+}
+
+/*
+ * A state's fate is known: covered by Reconcile #number at `at` (0: none,
+ * the end), read or not and why.
+ */
+static void write_state(struct timeline *t, const struct tl_key *k, const struct tl_state *s,
+			unsigned number, int64_t at, bool seen, const char *reason)
+{
+	if (t->trace) {
+		trace_begin(t, "X", PID_KEYS, k->track);
+		strbuf_addf(&t->sb, ",\"ts\":%lld,\"dur\":%lld,\"cat\":\"state\",\"name\":",
+			    (long long)s->arrived * 1000, (long long)us(at - s->arrived));
+		struct strbuf name = STRBUF_INIT;
+		strbuf_addf(&name, "rv %s %s", s->rv, seen ? "read" : "unseen");
+		if (number)
+			strbuf_addf(&name, " by #%u", number);
+		strbuf_add_json_string(&t->sb, name.buf);
+		strbuf_release(&name);
+		strbuf_adds(&t->sb, ",\"args\":{\"fate\":");
+		strbuf_add_json_string(&t->sb, s->fate);
+		add_member(&t->sb, "detail", s->detail);
+		add_member(&t->sb, "event", s->event);
+		add_member(&t->sb, "object", s->object);
+		add_member(&t->sb, "reason", reason);
+		strbuf_adds(&t->sb, "}}");
+	} else {
+		strbuf_adds(&t->sb, "{\"type\":\"State\"");
+		add_member(&t->sb, "key", k->key);
+		add_member(&t->sb, "object", s->object ? s->object : k->key);
+		add_member(&t->sb, "resourceVersion", s->rv);
+		add_member(&t->sb, "event", s->event);
+		add_time(t, "arrived", s->arrived);
+		add_member(&t->sb, "fate", s->fate);
+		add_member(&t->sb, !strcmp(s->fate, "filtered") ? "predicate" :
+			   !strcmp(s->fate, "lost") ? "class" : "how", s->detail);
+		if (number) {
+			strbuf_addf(&t->sb, ",\"reconcile\":%u", number);
+			add_time(t, "coveredAt", at);
+		} else {
+			strbuf_adds(&t->sb, ",\"reconcile\":null,\"coveredAt\":null");
+		}
+		strbuf_addf(&t->sb, ",\"seen\":%s", seen ? "true" : "false");
+		add_member(&t->sb, "reason", reason);
+		strbuf_adds(&t->sb, "}\n");
+	}
+}
+
+/* Every open state of key, its fate now known (ReconcileStart, the end). */
+static void close_states(struct timeline *t, const struct ctl_record *r, bool started)
+{
+	struct tl_key *k = hashmap_get(&t->keys, r->key);
+
+	for (size_t i = 0; k && i < k->nr; i++) {
+		struct tl_state *s = &k->v[i];
+		bool seen = started && r->read_rv && !strcmp(r->read_rv, s->rv) &&
+			    strcmp(s->fate, "lost");
+		const char *reason = seen ? NULL : unseen_reason(r, s->rv);
+		if (!seen && !reason)	/* the controller names an RV once */
+			reason = started ? "its resourceVersion was read before"
+					 : r->type == CTL_STILL_QUEUED ? "still queued at exit"
+					 : "no Reconcile read it before the end";
+		write_state(t, k, s, started ? r->number : 0, r->clock_ms, seen, reason);
+		state_release(s);
+	}
+	if (k)
+		k->nr = 0;
+	flush(t);
+}
+
+static struct tl_worker *worker_of(struct timeline *t, unsigned w)
+{
+	if (w >= t->nworkers) {
+		t->workers = xrealloc(t->workers, (w + 1) * sizeof(*t->workers));
+		for (size_t i = t->nworkers; i <= w; i++) {
+			t->workers[i] = (struct tl_worker){ 0, NULL };
+			if (t->trace && i) {	/* workers count from 1 */
+				char name[32];
+				snprintf(name, sizeof(name), "worker %zu", i);
+				trace_name(t, "thread_name", PID_WORKERS, (unsigned)i, name);
+			}
+		}
+		t->nworkers = w + 1;
+	}
+	return &t->workers[w];
+}
+
+static void reconcile_done(struct timeline *t, const struct ctl_record *r)
+{
+	struct tl_worker *wk = worker_of(t, r->worker);
+
+	if (t->trace) {
+		trace_begin(t, "X", PID_WORKERS, r->worker);
+		strbuf_addf(&t->sb, ",\"ts\":%lld,\"dur\":%lld,\"cat\":\"reconcile\",\"name\":",
+			    (long long)wk->start * 1000, (long long)us(r->took_ms));
+		struct strbuf name = STRBUF_INIT;
+		strbuf_addf(&name, "#%u %s", r->number, r->key);
+		strbuf_add_json_string(&t->sb, name.buf);
+		strbuf_release(&name);
+		strbuf_adds(&t->sb, ",\"args\":{\"result\":");
+		strbuf_add_json_string(&t->sb, r->result);
+		add_member(&t->sb, "readResourceVersion", wk->read_rv);
+		strbuf_adds(&t->sb, "}}");
+	} else {
+		strbuf_adds(&t->sb, "{\"type\":\"Reconcile\"");
+		add_member(&t->sb, "key", r->key);
+		strbuf_addf(&t->sb, ",\"reconcile\":%u,\"worker\":%u", r->number, r->worker);
+		add_time(t, "start", wk->start);
+		add_time(t, "end", r->clock_ms);
+		add_member(&t->sb, "readResourceVersion", wk->read_rv);
+		add_member(&t->sb, "result", r->result);
+		strbuf_adds(&t->sb, "}\n");
+	}
+	flush(t);
+}
+
+void timeline_record(struct timeline *t, const struct ctl_record *r)
+{
+	struct tl_state s = { .arrived = r->clock_ms };
+
+	switch (r->type) {
+	case CTL_FILTERED:
+	case CTL_ENQUEUED:
+		if (!r->delta)	/* a requeue, a delayed add: no state of its own */
+			break;
+		s.rv = xstrdup(r->rv);
+		s.event = xstrdup(r->initial ? "Create (initial list)" : r->event);
+		s.object = r->object && strcmp(r->object, r->key) ? xstrdup(r->object) : NULL;
+		s.fate = r->type == CTL_FILTERED ? "filtered" : "enqueued";
+		s.detail = xstrdup(r->type == CTL_FILTERED ? r->predicate : wq_add_name(r->how));
+		add_state(t, r->key, &s);
+		break;
+	case CTL_DIVERGED:
+		if (!r->lost)
+			break;
+		s.rv = xstrdup(r->server_rv ? r->server_rv : "deleted");
+		s.event = xstrdup("lost");
+		s.fate = "lost";
+		s.detail = xstrdup(r->verify_class);
+		add_state(t, r->key, &s);
+		break;
+	case CTL_RECONCILE_START: {
+		struct tl_worker *wk = worker_of(t, r->worker);
+		wk->start = r->clock_ms;
+		free(wk->read_rv);
+		wk->read_rv = r->read_rv ? xstrdup(r->read_rv) : NULL;
+		close_states(t, r, true);
+		break;
+	}
+	case CTL_RECONCILE_DONE:
+		reconcile_done(t, r);
+		break;
+	case CTL_NEVER_RECONCILED:
+	case CTL_STILL_QUEUED:
+		close_states(t, r, false);
+		break;
+	default:
+		break;
+	}
+	flush(t);
+}
+
+int timeline_finish(struct timeline *t, struct errbuf *err)
+{
+	size_t iter = 0;
+	struct hashmap_entry *e;
+	int ret = 0;
+
+	/* Left open: states whose RV a Reconcile had read already. */
+	while ((e = hashmap_next(&t->keys, &iter))) {
+		struct tl_key *k = e->value;
+		for (size_t i = 0; i < k->nr; i++) {
+			write_state(t, k, &k->v[i], 0, k->v[i].arrived, false,
+				    "its resourceVersion was read before");
+			state_release(&k->v[i]);
+		}
+		free(k->v);
+		free(k->key);
+		free(k);
+	}
+	hashmap_release(&t->keys);
+	if (t->trace)
+		strbuf_adds(&t->sb, t->first ? "[]\n" : "\n]\n");
+	flush(t);
+	if (ferror(t->f) | (fclose(t->f) != 0)) {
+		errbuf_set(err, "cannot write the timeline: %s", strerror(errno));
+		ret = -1;
+	}
+	for (size_t i = 0; i < t->nworkers; i++)
+		free(t->workers[i].read_rv);
+	free(t->workers);
+	strbuf_release(&t->sb);
+	free(t);
+	return ret;
+}
