@@ -192,7 +192,8 @@ relist_with_gap() {
 	relist_with_gap
 	wait_until 30 file_has "$OUT" 'relist #1'
 	wait_until 10 file_has "$OUT" 'default/pod-3 .*relist #1'
-	sleep 1
+	wait_until 10 matches_at_least "$OUT" 'relist #1\) \(unchanged\)' 4
+	wait_until 10 file_has "$OUT" 'default/pod-0 .*\(tombstone\) \(relist #1\)'
 	stop_watch
 	# client-go: the listener starts in the syncing set and, with no resync
 	# period, stays: each unchanged object's Replaced is an OnUpdate.
@@ -206,7 +207,7 @@ relist_with_gap() {
 	relist_with_gap
 	wait_until 30 file_has "$OUT" '"tombstone":true'
 	wait_until 10 file_has "$OUT" '"key":"default/pod-3".*"listNumber":1'
-	sleep 1
+	wait_until 10 matches_at_least "$OUT" '"listNumber":1' 2
 	stop_watch
 	[ "$(jq -s '[.[] | select(.listNumber == 1)] | length' "$OUT")" -eq 2 ]
 	[ "$(jq -s '[.[] | select(.unchanged)] | length' "$OUT")" -eq 0 ]
@@ -220,8 +221,7 @@ relist_with_gap() {
 	simctl POST /faults '{"verb":"list","kind":"500","count":1}' >/dev/null
 	simctl POST /faults '{"verb":"watch","kind":"410","count":1}' >/dev/null
 	simctl POST /drop-watches '{"mode":"abrupt"}' >/dev/null
-	wait_until 30 file_has "$OUT" '"listNumber":1'
-	sleep 1
+	wait_until 30 matches_at_least "$OUT" '"listNumber":1.*"unchanged":true|"unchanged":true.*"listNumber":1' 2
 	stop_watch
 	[ "$(jq -s '[.[] | select(.listNumber == 1 and .unchanged and .handler == "OnUpdate" and .resourceVersion == .oldResourceVersion)] | length' "$OUT")" -eq 2 ]
 	[ "$(jq -s '[.[] | select(.unchanged and .resourceVersion != .oldResourceVersion)] | length' "$OUT")" -eq 0 ]

@@ -57,6 +57,8 @@ file_has() { [ -f "$1" ] && grep -qE -- "$2" "$1"; }
 
 # count_lines FILE PATTERN
 count_lines() { grep -cE -- "$2" "$1" 2>/dev/null || true; }
+# matches_at_least FILE REGEX N — FILE has N or more lines matching REGEX (for wait_until).
+matches_at_least() { [ "$(count_lines "$1" "$2")" -ge "$3" ]; }
 
 # Fails with a message unless "$output" contains the string.
 assert_output_contains() {
