@@ -4,9 +4,8 @@
 # times while its Reconcile runs is reconciled twice, and the states in
 # between are named as never seen; a status-only change under
 # GenerationChangedPredicate is never reconciled; a replay gives the same
-# records every time, and other ones under another predicate; and the
-# Reconciles match the real controller-runtime's on a scripted server
-# (client-go/controller/golden).
+# records every time, and other ones under another predicate.  The
+# Reconciles against the real controller-runtime's: 12-controller-golden.
 
 load test_helper
 bats_require_minimum_version 1.5.0
@@ -299,23 +298,4 @@ label_pod() {
 	run "$KINF" watch pods --timeline tl.json
 	assert_status 2
 	[[ $output == *"need --controller"* ]]
-}
-
-@test "the Reconciles match the real controller-runtime v0.20.4's on a scripted server, under each predicate (golden)" {
-	local d=$BATS_TEST_DIRNAME/client-go/controller g n p pids=() outs=()
-	for g in "$d"/golden/*.ndjson; do
-		n=$(basename "$g" .ndjson)
-		p=${n#*.}
-		[ "$p" = none ] && p=
-		python3 "$d/run" --scenario "$d/scenarios/${n%%.*}.json" --client kinf --bin "$KINF" \
-			--predicate "$p" --out "$BATS_TEST_TMPDIR/$n.ndjson" &
-		pids+=($!) outs+=("$n")
-	done
-	[ ${#outs[@]} -ge 2 ]
-	for p in "${pids[@]}"; do wait "$p"; done
-	for n in "${outs[@]}"; do
-		echo "# $n: $(sed 1d "$BATS_TEST_TMPDIR/$n.ndjson" | jq -r '.reconcile | "\(.key)@\(.readResourceVersion)"' | tr '\n' ' ')"
-		[ "$(wc -l <"$d/golden/$n.ndjson")" -ge 3 ]
-		diff <(sed 1d "$d/golden/$n.ndjson") <(sed 1d "$BATS_TEST_TMPDIR/$n.ndjson")
-	done
 }
