@@ -261,6 +261,29 @@ label_pod() {
 	has ControllerSummary '.lostStates == 1 and .keysWithUnseenStates == 1'
 }
 
+@test "a Reconcile's status write comes back: the hot loop without a predicate, one Reconcile under generation" {
+	sim_start --pods 0 --deployments 1
+	start_watch deployments --controller --reconcile-time 200ms -o json --events \
+		--reconcile-outcome 'default/web=status-write*3'
+	wait_until 20 has ReconcileStart '.reconcile == 4'
+	stop_watch
+	run jq -r 'select(.type == "ReconcileStart") | .readResourceVersion' "$OUT"
+	local rv=${lines[0]}
+	[ "${lines[1]}" = "$rv+w1" ] && [ "${lines[2]}" = "$rv+w2" ] && [ "${lines[3]}" = "$rv+w3" ]
+	[ "${#lines[@]}" -eq 4 ]
+	has Enqueued '.cause == "status-write" and .event == "Update" and .resourceVersion == "'"$rv"'+w1"'
+	has ReconcileDone '.result == "status-write"'
+	# GenerationChangedPredicate drops the write's event: one Reconcile
+	start_watch deployments --controller --reconcile-time 200ms -o json --events \
+		--reconcile-outcome 'default/web=status-write*3' --predicate generation
+	wait_until 20 has Filtered '.resourceVersion | endswith("+w1")'
+	stop_watch
+	[ "$(jq -s '[.[] | select(.type == "ReconcileStart")] | length' "$OUT")" -eq 1 ]
+	run "$KINF" watch deployments --controller --reconcile-outcome '*=status-write'
+	assert_status 2
+	[[ $output == *"status-write needs --reconcile-time over 0"* ]]
+}
+
 @test "--controller's flags: bad values are usage errors; without --controller they are refused" {
 	run "$KINF" watch pods --predicate generation
 	assert_status 2

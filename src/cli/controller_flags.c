@@ -61,7 +61,7 @@ const struct option controller_flag_options[] = {
 	OPT_LIST(0, "reconcile-outcome", &controller_flags.outcomes, "TARGET=OUTCOMES",
 		 "with --controller: script what Reconciles return: TARGET '*', NS/NAME or "
 		 "NS/NAME@RV; OUTCOMES success, error, terminal, requeue, "
-		 "requeue-after:D, each *N times (see CONTROLLER VIEW)", COMPLETE_NONE),
+		 "requeue-after:D, status-write, each *N times", COMPLETE_NONE),
 	OPT_STRING(0, "enqueue-owner", &controller_flags.enqueue_owner, "KIND[.GROUP]",
 		   "with --controller: enqueue the controller owner of this kind "
 		   "(EnqueueRequestForOwner, OnlyControllerOwner)", COMPLETE_NONE),
@@ -314,6 +314,9 @@ static void parse_flags(const struct command *cmd, struct controller_opts *o)
 		if (outcome_script_add(&outcomes, f->outcomes.buf, &err) < 0)
 			usage_error(cmd, "invalid value for '--reconcile-outcome': %s", err.msg);
 		o->outcomes = &outcomes;
+		if (outcome_script_has(&outcomes, OUTCOME_STATUS_WRITE) && o->reconcile_min_ms <= 0)
+			usage_error(cmd, "--reconcile-outcome status-write needs --reconcile-time "
+				    "over 0: the write's event comes back as the Reconcile ends");
 	}
 }
 

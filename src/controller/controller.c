@@ -1,6 +1,8 @@
 /* controller.c — see controller.h.  Single-threaded, no locks. */
 #include "controller/controller.h"
 
+#include <json-c/json.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +30,8 @@ struct ctl_key {
 	int64_t last_start_ms;
 	const char *last_result;
 	uint64_t unseen;
+	const char *obj_kind, *group;	/* its informer's (static), for a status write */
+	unsigned writes;		/* status writes made up so far */
 };
 
 struct worker {
@@ -56,6 +60,7 @@ struct controller {
 	struct worker *workers;
 	int64_t clock;
 	uint64_t rng;
+	bool draining;		/* controller_finish(drain): no more events */
 	struct controller_stats st;
 	struct strbuf scratch;
 };
@@ -132,6 +137,14 @@ struct controller *controller_new(const struct controller_opts *opts, struct err
 	    c->o.runtime_minor > CONTROLLER_RUNTIME_NEWEST) {
 		errbuf_set(err, "controller-runtime v0.%u is not known (v0.%d to v0.%d)",
 			   c->o.runtime_minor, CONTROLLER_RUNTIME_OLDEST, CONTROLLER_RUNTIME_NEWEST);
+		free(c);
+		return NULL;
+	}
+	if (opts->outcomes && outcome_script_has(opts->outcomes, OUTCOME_STATUS_WRITE) &&
+	    c->o.reconcile_min_ms <= 0) {
+		errbuf_set(err, "a status-write outcome needs a Reconcile time over 0 "
+			   "(--reconcile-time): its event comes back as the Reconcile ends, "
+			   "and without a predicate to drop it, for ever");
 		free(c);
 		return NULL;
 	}
@@ -341,6 +354,40 @@ static void enqueued(struct controller *c, const char *key, enum wq_add how,
 	emit(c, &r);
 }
 
+static void note_event(struct controller *c, const struct notification *n, const char *cause);
+
+/*
+ * The Reconcile's status write coming back: an Update of the object it
+ * read, its resourceVersion made up ("105+w1"), all else the same.
+ */
+static void status_write(struct controller *c, const char *key)
+{
+	struct ctl_key *k = key_of(c, key);
+	struct errbuf err = { "" };
+	struct json_object *tree, *meta;
+	char rv[RV_SIZE];
+
+	if (!k->cached || !(tree = kobj_tree(k->cached)))
+		return;	/* gone meanwhile: nothing to write */
+	snprintf(rv, sizeof(rv), "%.*s+w%u", (int)strcspn(k->cached->rv, "+"),
+		 k->cached->rv, ++k->writes);
+	if (json_object_object_get_ex(tree, "metadata", &meta))
+		json_object_object_add(meta, "resourceVersion", json_object_new_string(rv));
+	struct kobj *obj = kobj_from_tree(tree, 0, &err);
+	json_object_put(tree);
+	if (!obj)
+		return;
+	struct kobj *old = kobj_ref(k->cached);
+	struct notification n = {
+		.kind = NOTIFY_UPDATE, .obj_kind = k->obj_kind, .group = k->group,
+		.delta = { .type = DELTA_UPDATED, .obj = obj, .clock_ms = c->clock },
+		.old = old,
+	};
+	note_event(c, &n, "status-write");
+	kobj_unref(obj);
+	kobj_unref(old);
+}
+
 /* What the Reconcile returns: its script's, else --error-rate, --requeue-after. */
 static struct outcome outcome_of(struct controller *c, const struct worker *wk)
 {
@@ -392,7 +439,7 @@ static void finish_reconcile(struct controller *c, struct worker *wk)
 		cause = "requeue-after";
 		c->st.requeues++;
 		break;
-	default:
+	default:	/* a success, a status write */
 		workqueue_forget(c->q, wk->key);
 		break;
 	}
@@ -402,6 +449,8 @@ static void finish_reconcile(struct controller *c, struct worker *wk)
 	emit(c, &r);
 	if (how != WQ_SHUT)
 		enqueued(c, wk->key, how, cause, r.requeue_ms, wk->priority, NULL);
+	if (o.kind == OUTCOME_STATUS_WRITE && !c->draining)
+		status_write(c, wk->key);
 	/*
 	 * A deleted object whose deletion was reconciled, with nothing
 	 * pending: forget it, so that churn does not grow the map forever.
@@ -477,6 +526,8 @@ static struct ctl_key *note_state(struct controller *c, const struct notificatio
 
 	kobj_unref(k->cached);
 	k->cached = n->kind == NOTIFY_DELETE ? NULL : kobj_ref(n->delta.obj);
+	k->obj_kind = n->obj_kind;
+	k->group = n->group;
 	ALLOC_GROW(k->v, k->nr + 1, k->alloc);
 	k->v[k->nr++] = (struct ctl_state){
 		.rv = xstrdup(n->delta.obj->rv),
@@ -535,10 +586,6 @@ static void note_synced(struct controller *c, const char *resource)
 
 void controller_note(struct controller *c, const struct notification *n)
 {
-	struct handler_keys keys = { .nr = 0 };
-	struct ctl_key *own = NULL;
-	bool is_own;
-
 	if (n->kind == NOTIFY_ACTIVITY && n->activity && n->activity->act == ACT_SYNCED &&
 	    n->resource)
 		note_synced(c, n->resource);
@@ -546,6 +593,16 @@ void controller_note(struct controller *c, const struct notification *n)
 		return;
 	advance_to(c, n->delta.clock_ms);
 	c->st.deltas++;
+	note_event(c, n, "event");
+}
+
+/* An event through the predicates and the handler into the queue; cause: the Enqueued's. */
+static void note_event(struct controller *c, const struct notification *n, const char *cause)
+{
+	struct handler_keys keys = { .nr = 0 };
+	struct ctl_key *own = NULL;
+	bool is_own;
+
 	is_own = handler_requests(&c->handler, n->obj_kind, n->group, event_of(n),
 				  n->delta.obj, n->old, &keys);
 	if (is_own)
@@ -576,7 +633,7 @@ void controller_note(struct controller *c, const struct notification *n)
 		struct wq_opts add = { .priority = priority };
 		enum wq_add how = workqueue_add_with(c->q, keys.v[i], &add, c->clock, NULL);
 		key_of(c, keys.v[i])->deltas++;
-		enqueued(c, keys.v[i], how, "event", 0, priority, n);
+		enqueued(c, keys.v[i], how, cause, 0, priority, n);
 	}
 	handler_keys_release(&keys);
 	start_workers(c);
@@ -641,6 +698,7 @@ void controller_finish(struct controller *c, bool drain)
 	struct hashmap_entry *e;
 
 	if (drain) {
+		c->draining = true;
 		c->st.started = true;	/* a recording may end before every source synced */
 		run_until(c, INT64_MAX, false);
 	}

@@ -45,9 +45,17 @@
  *      an error or a Requeue is AddRateLimited, a terminal error is not
  *      requeued, a RequeueAfter is Forget and AddAfter, a success Forget;
  *      each add at the priority the key was handed out with.  Then Done,
- *      which queues the key again if it became dirty meanwhile.
- * What is not: the Reconcile's own writes and their watch events, the
- * informer cache's lag behind the server, leader election, and a real
+ *      which queues the key again if it became dirty meanwhile.  A
+ *      status write (outcome.h) is a success whose write comes back, at
+ *      once, as an Update of the object the Reconcile read with a new
+ *      resourceVersion ("105+w1": simulated, no server saw it) and the
+ *      same generation, labels and annotations: the predicates judge it
+ *      as a status change, so without one the key is reconciled again and
+ *      again (the hot loop), with generation it is filtered.  A drain (a
+ *      replay's end) writes nothing: no event follows a recording.
+ * What is not: the Reconcile's own writes and their watch events (but
+ * the scripted status write), the informer cache's lag behind the
+ * server, leader election, and a real
  * scheduler's order between workers that end at the same ms (kinf takes
  * the lowest worker first, then delayed adds).
  *
@@ -124,14 +132,15 @@ struct ctl_record {
 	bool priority_queue;		/* the queue has priorities: priority says */
 	int priority;			/* Enqueued, ReconcileStart */
 	int64_t after_ms;		/* Enqueued WQ_WAITING: the delay */
-	const char *cause;		/* Enqueued: "event", "requeue-after", "rate-limited", "delayed" */
+	/* Enqueued: "event", "status-write", "requeue-after", "rate-limited", "delayed" */
+	const char *cause;
 	unsigned worker;		/* ReconcileStart/Done: 1.. */
 	unsigned number;		/* ReconcileStart/Done: the n-th Reconcile */
 	const char *read_rv;		/* ReconcileStart: NULL when not in the cache */
 	size_t deltas;			/* ReconcileStart: events that asked for it */
 	const struct ctl_unseen *unseen;	/* ReconcileStart, NeverReconciled */
 	size_t nr_unseen;
-	/* ReconcileDone: "success", "error", "terminal", "requeue", "requeue-after" */
+	/* ReconcileDone: outcome_name()'s */
 	const char *result;
 	const char *error;		/* ReconcileDone: NULL, or the error */
 	int64_t took_ms;		/* ReconcileDone */

@@ -26,6 +26,7 @@ static const char *const names[] = {
 	[OUTCOME_NONE] = "none", [OUTCOME_SUCCESS] = "success",
 	[OUTCOME_ERROR] = "error", [OUTCOME_TERMINAL] = "terminal",
 	[OUTCOME_REQUEUE] = "requeue", [OUTCOME_REQUEUE_AFTER] = "requeue-after",
+	[OUTCOME_STATUS_WRITE] = "status-write",
 };
 
 const char *outcome_name(enum outcome_kind kind)
@@ -96,13 +97,13 @@ static int parse_step(const char *p, size_t n, bool last, struct outcome_step *o
 		}
 		return 0;
 	}
-	for (int k = OUTCOME_SUCCESS; k <= OUTCOME_REQUEUE; k++)
-		if (!strcmp(word, names[k])) {
+	for (int k = OUTCOME_SUCCESS; k < (int)ARRAY_SIZE(names); k++)
+		if (k != OUTCOME_REQUEUE_AFTER && !strcmp(word, names[k])) {
 			out->what.kind = (enum outcome_kind)k;
 			return 0;
 		}
 	errbuf_set(err, "unknown outcome '%s' (success, error, terminal, requeue, "
-		   "requeue-after:DURATION)", word);
+		   "requeue-after:DURATION, status-write)", word);
 	return -1;
 }
 
@@ -175,6 +176,15 @@ int outcome_script_add(struct outcome_script *s, const char *spec, struct errbuf
 		s->rules[s->nr++] = r;
 	} while (*p);
 	return 0;
+}
+
+bool outcome_script_has(const struct outcome_script *s, enum outcome_kind kind)
+{
+	for (size_t i = 0; i < s->nr; i++)
+		for (size_t j = 0; j < s->rules[i].nr; j++)
+			if (s->rules[i].steps[j].what.kind == kind)
+				return true;
+	return false;
 }
 
 /* The outcome after `taken` of the rule's, or OUTCOME_NONE when it has none left. */

@@ -7,6 +7,7 @@
  *   OUTCOMES  OUTCOME[*N] (',' OUTCOME[*N])...: *N repeats it N times, a
  *             bare '*' (the last only) for ever
  *   OUTCOME   success | error | terminal | requeue | requeue-after:DURATION
+ *             | status-write
  *
  * Each Reconcile takes the next outcome of the first rule that applies
  * and has one left, trying NS/NAME@RV, then NS/NAME, then '*'; a '*'
@@ -16,7 +17,8 @@
  * error (AddRateLimited), terminal a reconcile.TerminalError (not
  * requeued), requeue Result{Requeue: true} (AddRateLimited),
  * requeue-after Result{RequeueAfter: d} (Forget, AddAfter), success
- * Result{} (Forget).
+ * Result{} (Forget); status-write is a success that wrote the object's
+ * status, whose event comes back (controller.h simulates it).
  *
  * Single-threaded: the owner serialises.  Ownership: the script copies
  * what it parses.
@@ -38,8 +40,9 @@ enum outcome_kind {
 	OUTCOME_TERMINAL,
 	OUTCOME_REQUEUE,
 	OUTCOME_REQUEUE_AFTER,
+	OUTCOME_STATUS_WRITE,
 };
-/* "success", "error", "terminal", "requeue", "requeue-after" */
+/* "success", "error", "terminal", "requeue", "requeue-after", "status-write" */
 const char *outcome_name(enum outcome_kind kind);
 
 struct outcome {
@@ -61,6 +64,8 @@ void outcome_script_release(struct outcome_script *s);
  * them; -1 and err naming what is wrong.
  */
 int outcome_script_add(struct outcome_script *s, const char *spec, struct errbuf *err);
+/* Whether any rule may return kind. */
+bool outcome_script_has(const struct outcome_script *s, enum outcome_kind kind);
 /* The outcome of a Reconcile of key that read rv (NULL: nothing), taken. */
 struct outcome outcome_next(struct outcome_script *s, const char *key, const char *rv);
 

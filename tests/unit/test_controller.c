@@ -296,6 +296,62 @@ TEST(scripted_outcomes)
 	outcome_script_release(&script);
 }
 
+/*
+ * The classic hot loop: a Reconcile that writes the status sees its own
+ * write come back and runs again, unless a generation predicate drops it.
+ */
+TEST(status_write_comes_back)
+{
+	static const struct { const char *predicate; const char *want; int filtered; } cases[] = {
+		{ NULL, "100 100+w1 100+w2 100+w3", 0 },
+		{ "generation", "100", 1 },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct seen s = { .nr = 0 };
+		struct outcome_script script;
+		struct errbuf err = { "" };
+		outcome_script_init(&script);
+		CHECK_INT(outcome_script_add(&script, "shop/web=status-write*3", &err), 0);
+		struct controller_opts o = {
+			.reconcile_min_ms = 1000, .reconcile_max_ms = 1000,
+			.record = record, .record_ctx = &s, .outcomes = &script, .now = now_fn,
+		};
+		if (cases[i].predicate)
+			predicates_parse(&o.predicates, cases[i].predicate, &err);
+		struct controller *c = controller_new(&o, &err);
+		struct kobj *a = pod("100", 1);
+		char got[128] = "";
+
+		fake_now = 0;
+		note(c, NOTIFY_ADD, 0, a, NULL);
+		fake_now = 10000;
+		controller_advance(c);
+		for (size_t l = 0; l < s.nr; l++) {
+			const char *read = strstr(s.line[l], " ReconcileStart shop/web read ");
+			if (read)
+				snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%.*s",
+					 *got ? " " : "", (int)strcspn(read + 30, " "), read + 30);
+		}
+		CHECKF(!strcmp(got, cases[i].want), "%s: read %s, expected %s",
+		       cases[i].predicate ? cases[i].predicate : "no predicate", got, cases[i].want);
+		struct controller_stats st;
+		controller_get_stats(c, &st);
+		CHECK_INT(st.filtered, cases[i].filtered);
+		CHECK_INT(st.deltas, 1);	/* the writes are no informer's deltas */
+		controller_free(c);
+		outcome_script_release(&script);
+		kobj_unref(a);
+	}
+	/* at no Reconcile time it would never end: refused */
+	struct outcome_script script;
+	struct errbuf err = { "" };
+	outcome_script_init(&script);
+	outcome_script_add(&script, "*=status-write", &err);
+	struct controller_opts o = { .outcomes = &script };
+	CHECK(controller_new(&o, &err) == NULL);
+	outcome_script_release(&script);
+}
+
 int main(void)
 {
 	RUN(changes_during_a_reconcile_coalesce_into_one_more);
@@ -304,5 +360,6 @@ int main(void)
 	RUN(requeue_after_and_an_event_by_version);
 	RUN(workers_start_at_sync_and_unchanged_updates_go_last);
 	RUN(scripted_outcomes);
+	RUN(status_write_comes_back);
 	return unit_done();
 }
