@@ -71,6 +71,15 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	sb->len += (size_t)n;
 }
 
+void strbuf_add_json_member(struct strbuf *sb, const char *name, const char *value)
+{
+	strbuf_addf(sb, ",\"%s\":", name);
+	if (value)
+		strbuf_add_json_string(sb, value);
+	else
+		strbuf_adds(sb, "null");
+}
+
 void strbuf_add_json_string(struct strbuf *sb, const char *s)
 {
 	strbuf_addch(sb, '"');

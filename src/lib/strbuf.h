@@ -43,6 +43,8 @@ void strbuf_addch(struct strbuf *sb, char c);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) PRINTF(2, 3);
 /* Appends s as a JSON string literal, quotes included. */
 void strbuf_add_json_string(struct strbuf *sb, const char *s);
+/* Appends ,"name":value, value a JSON string, or null when NULL. */
+void strbuf_add_json_member(struct strbuf *sb, const char *name, const char *value);
 /* Appends s[0..len) escaped for a terminal (termsafe.h's flags). */
 void strbuf_add_termsafe(struct strbuf *sb, const char *s, size_t len, unsigned flags);
 void strbuf_reset(struct strbuf *sb);

@@ -194,22 +194,13 @@ void controller_record_cells(const struct ctl_record *r, int64_t base_ms,
 
 typedef void record_fn(const struct ctl_record *r, struct strbuf *sb);
 
-static void member(struct strbuf *sb, const char *name, const char *value)
-{
-	strbuf_addf(sb, ",\"%s\":", name);
-	if (value)
-		strbuf_add_json_string(sb, value);
-	else
-		strbuf_adds(sb, "null");
-}
-
 static void json_unseen(struct strbuf *sb, const struct ctl_unseen *u, size_t n)
 {
 	strbuf_adds(sb, ",\"unseen\":[");
 	for (size_t i = 0; i < n; i++) {
 		strbuf_adds(sb, i ? ",{\"resourceVersion\":" : "{\"resourceVersion\":");
 		strbuf_add_json_string(sb, u[i].rv);
-		member(sb, "reason", u[i].reason);
+		strbuf_add_json_member(sb, "reason", u[i].reason);
 		strbuf_addch(sb, '}');
 	}
 	strbuf_addch(sb, ']');
@@ -222,38 +213,38 @@ static void json_head(struct strbuf *sb, int64_t ms, const char *type)
 	format_time_rfc3339(ms, buf);
 	strbuf_adds(sb, "{\"time\":");
 	strbuf_add_json_string(sb, buf);
-	member(sb, "type", type);
+	strbuf_add_json_member(sb, "type", type);
 }
 
 /* "event":"Create","initialList":true, beside the delta's type */
 static void json_event(const struct ctl_record *r, struct strbuf *sb)
 {
-	member(sb, "event", r->event);
+	strbuf_add_json_member(sb, "event", r->event);
 	strbuf_addf(sb, ",\"initialList\":%s", r->initial ? "true" : "false");
 }
 
 static void json_filtered(const struct ctl_record *r, struct strbuf *sb)
 {
-	member(sb, "object", r->object);
-	member(sb, "delta", r->delta);
+	strbuf_add_json_member(sb, "object", r->object);
+	strbuf_add_json_member(sb, "delta", r->delta);
 	json_event(r, sb);
-	member(sb, "resourceVersion", r->rv);
-	member(sb, "predicate", r->predicate);
+	strbuf_add_json_member(sb, "resourceVersion", r->rv);
+	strbuf_add_json_member(sb, "predicate", r->predicate);
 }
 
 static void json_enqueued(const struct ctl_record *r, struct strbuf *sb)
 {
-	member(sb, "how", wq_add_name(r->how));
-	member(sb, "cause", r->cause);
+	strbuf_add_json_member(sb, "how", wq_add_name(r->how));
+	strbuf_add_json_member(sb, "cause", r->cause);
 	if (r->priority_queue)
 		strbuf_addf(sb, ",\"priority\":%d", r->priority);
 	if (r->how == WQ_WAITING)
 		strbuf_addf(sb, ",\"afterMs\":%lld", (long long)r->after_ms);
 	if (r->delta) {
-		member(sb, "object", r->object);
-		member(sb, "delta", r->delta);
+		strbuf_add_json_member(sb, "object", r->object);
+		strbuf_add_json_member(sb, "delta", r->delta);
 		json_event(r, sb);
-		member(sb, "resourceVersion", r->rv);
+		strbuf_add_json_member(sb, "resourceVersion", r->rv);
 		strbuf_addf(sb, ",\"deleteStateUnknown\":%s",
 			    r->state_unknown ? "true" : "false");
 	}
@@ -262,7 +253,7 @@ static void json_enqueued(const struct ctl_record *r, struct strbuf *sb)
 static void json_start(const struct ctl_record *r, struct strbuf *sb)
 {
 	strbuf_addf(sb, ",\"reconcile\":%u,\"worker\":%u", r->number, r->worker);
-	member(sb, "readResourceVersion", r->read_rv);
+	strbuf_add_json_member(sb, "readResourceVersion", r->read_rv);
 	strbuf_addf(sb, ",\"deltas\":%zu", r->deltas);
 	if (r->priority_queue)
 		strbuf_addf(sb, ",\"priority\":%d", r->priority);
@@ -272,8 +263,8 @@ static void json_start(const struct ctl_record *r, struct strbuf *sb)
 static void json_done(const struct ctl_record *r, struct strbuf *sb)
 {
 	strbuf_addf(sb, ",\"reconcile\":%u,\"worker\":%u", r->number, r->worker);
-	member(sb, "result", r->result);
-	member(sb, "error", r->error);
+	strbuf_add_json_member(sb, "result", r->result);
+	strbuf_add_json_member(sb, "error", r->error);
 	strbuf_addf(sb, ",\"durationMs\":%lld", (long long)r->took_ms);
 	if (r->requeue_ms >= 0)
 		strbuf_addf(sb, ",\"requeueAfterMs\":%lld", (long long)r->requeue_ms);
@@ -290,9 +281,9 @@ static void json_never(const struct ctl_record *r, struct strbuf *sb)
 
 static void json_diverged(const struct ctl_record *r, struct strbuf *sb)
 {
-	member(sb, "class", r->verify_class);
-	member(sb, "serverResourceVersion", r->server_rv);
-	member(sb, "cacheResourceVersion", r->cache_rv);
+	strbuf_add_json_member(sb, "class", r->verify_class);
+	strbuf_add_json_member(sb, "serverResourceVersion", r->server_rv);
+	strbuf_add_json_member(sb, "cacheResourceVersion", r->cache_rv);
 	strbuf_addf(sb, ",\"lost\":%s", r->lost ? "true" : "false");
 }
 
@@ -309,7 +300,7 @@ static record_fn *const json_body[CTL__TYPES] = {
 void controller_record_json(const struct ctl_record *r, int64_t base_ms, struct strbuf *sb)
 {
 	json_head(sb, base_ms + r->clock_ms, ctl_record_name(r->type));
-	member(sb, "key", r->key);
+	strbuf_add_json_member(sb, "key", r->key);
 	if ((unsigned)r->type < CTL__TYPES)
 		json_body[r->type](r, sb);
 	strbuf_adds(sb, "}\n");

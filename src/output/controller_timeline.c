@@ -60,20 +60,11 @@ static void trace_begin(struct timeline *t, const char *ph, int pid, unsigned ti
 	strbuf_addf(&t->sb, "{\"ph\":\"%s\",\"pid\":%d,\"tid\":%u", ph, pid, tid);
 }
 
-static void add_member(struct strbuf *sb, const char *name, const char *value)
-{
-	strbuf_addf(sb, ",\"%s\":", name);
-	if (value)
-		strbuf_add_json_string(sb, value);
-	else
-		strbuf_adds(sb, "null");
-}
-
 static void add_time(struct timeline *t, const char *name, int64_t clock_ms)
 {
 	char buf[32];
 	format_time_rfc3339(t->base_ms + clock_ms, buf);
-	add_member(&t->sb, name, buf);
+	strbuf_add_json_member(&t->sb, name, buf);
 }
 
 /* A thread or process name: the trace's "M" events. */
@@ -81,7 +72,7 @@ static void trace_name(struct timeline *t, const char *what, int pid, unsigned t
 		       const char *name)
 {
 	trace_begin(t, "M", pid, tid);
-	add_member(&t->sb, "name", what);
+	strbuf_add_json_member(&t->sb, "name", what);
 	strbuf_adds(&t->sb, ",\"args\":{\"name\":");
 	strbuf_add_json_string(&t->sb, name);
 	strbuf_adds(&t->sb, "}}");
@@ -176,20 +167,20 @@ static void write_state(struct timeline *t, const struct tl_key *k, const struct
 		strbuf_release(&name);
 		strbuf_adds(&t->sb, ",\"args\":{\"fate\":");
 		strbuf_add_json_string(&t->sb, s->fate);
-		add_member(&t->sb, "detail", s->detail);
-		add_member(&t->sb, "event", s->event);
-		add_member(&t->sb, "object", s->object);
-		add_member(&t->sb, "reason", reason);
+		strbuf_add_json_member(&t->sb, "detail", s->detail);
+		strbuf_add_json_member(&t->sb, "event", s->event);
+		strbuf_add_json_member(&t->sb, "object", s->object);
+		strbuf_add_json_member(&t->sb, "reason", reason);
 		strbuf_adds(&t->sb, "}}");
 	} else {
 		strbuf_adds(&t->sb, "{\"type\":\"State\"");
-		add_member(&t->sb, "key", k->key);
-		add_member(&t->sb, "object", s->object ? s->object : k->key);
-		add_member(&t->sb, "resourceVersion", s->rv);
-		add_member(&t->sb, "event", s->event);
+		strbuf_add_json_member(&t->sb, "key", k->key);
+		strbuf_add_json_member(&t->sb, "object", s->object ? s->object : k->key);
+		strbuf_add_json_member(&t->sb, "resourceVersion", s->rv);
+		strbuf_add_json_member(&t->sb, "event", s->event);
 		add_time(t, "arrived", s->arrived);
-		add_member(&t->sb, "fate", s->fate);
-		add_member(&t->sb, !strcmp(s->fate, "filtered") ? "predicate" :
+		strbuf_add_json_member(&t->sb, "fate", s->fate);
+		strbuf_add_json_member(&t->sb, !strcmp(s->fate, "filtered") ? "predicate" :
 			   !strcmp(s->fate, "lost") ? "class" : "how", s->detail);
 		if (number) {
 			strbuf_addf(&t->sb, ",\"reconcile\":%u", number);
@@ -198,7 +189,7 @@ static void write_state(struct timeline *t, const struct tl_key *k, const struct
 			strbuf_adds(&t->sb, ",\"reconcile\":null,\"coveredAt\":null");
 		}
 		strbuf_addf(&t->sb, ",\"seen\":%s", seen ? "true" : "false");
-		add_member(&t->sb, "reason", reason);
+		strbuf_add_json_member(&t->sb, "reason", reason);
 		strbuf_adds(&t->sb, "}\n");
 	}
 }
@@ -256,16 +247,16 @@ static void reconcile_done(struct timeline *t, const struct ctl_record *r)
 		strbuf_release(&name);
 		strbuf_adds(&t->sb, ",\"args\":{\"result\":");
 		strbuf_add_json_string(&t->sb, r->result);
-		add_member(&t->sb, "readResourceVersion", wk->read_rv);
+		strbuf_add_json_member(&t->sb, "readResourceVersion", wk->read_rv);
 		strbuf_adds(&t->sb, "}}");
 	} else {
 		strbuf_adds(&t->sb, "{\"type\":\"Reconcile\"");
-		add_member(&t->sb, "key", r->key);
+		strbuf_add_json_member(&t->sb, "key", r->key);
 		strbuf_addf(&t->sb, ",\"reconcile\":%u,\"worker\":%u", r->number, r->worker);
 		add_time(t, "start", wk->start);
 		add_time(t, "end", r->clock_ms);
-		add_member(&t->sb, "readResourceVersion", wk->read_rv);
-		add_member(&t->sb, "result", r->result);
+		strbuf_add_json_member(&t->sb, "readResourceVersion", wk->read_rv);
+		strbuf_add_json_member(&t->sb, "result", r->result);
 		strbuf_adds(&t->sb, "}\n");
 	}
 	flush(t);
