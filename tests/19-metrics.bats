@@ -107,6 +107,16 @@ sample_is() { [ "$(sample "$1" "$2")" = "$3" ]; }
 	grep -qx "kinf_controller_unseen_states_total{$l} 1" "$m"
 }
 
+@test "/metrics with --controller on two resources: a controller each, a workqueue series each" {
+	sim_start --pods 2 --deployments 1 --bookmark-interval 1
+	start_watch pods,deployments --controller --reconcile-time 100ms
+	wait_until 20 sample_is kinf_workqueue_work_duration_seconds_count 'resource="pods"' 2
+	wait_until 20 sample_is kinf_workqueue_work_duration_seconds_count 'resource="deployments.apps"' 1
+	sample_is kinf_controller_reconcile_total 'resource="pods".*result="success"' 2
+	sample_is kinf_controller_reconcile_total 'resource="deployments.apps".*result="success"' 1
+	metrics | promtool check metrics
+}
+
 @test "kinf_verify_divergent_keys goes from 0 to 1 after a lost event" {
 	sim_start --pods 3 --bookmark-interval 1
 	start_watch configmaps --verify-every 2s

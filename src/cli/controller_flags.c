@@ -68,8 +68,16 @@ const struct option controller_flag_options[] = {
 	OPT_END(),
 };
 
+/*
+ * One controller per resource, each its For(): a controller-runtime
+ * controller's queue takes keys of its own kind.  With --enqueue-owner,
+ * or one resource, a single one: c[0], whose sources are all of them.
+ */
 struct controller_run {
-	struct controller *c;
+	struct controller **c;
+	size_t nc;
+	const struct session *s;
+	size_t owner_slot;		/* the single one's resource (its metrics') */
 	struct printer *p;
 	struct watch_hook hook;
 	int64_t base_ms;
@@ -127,14 +135,26 @@ static void on_record(void *ctx, const struct ctl_record *r)
 static void print_summary(struct controller_run *run)
 {
 	struct controller_stats st;
-	controller_get_stats(run->c, &st);
-	printer_controller_summary(run->p, &st, run->base_ms);
+	for (size_t i = 0; i < run->nc; i++) {
+		controller_get_stats(run->c[i], &st);
+		printer_controller_summary(run->p, &st, run->base_ms);
+	}
+}
+
+/* The controller informer i's deltas go to. */
+static struct controller *controller_of(struct controller_run *run, size_t i)
+{
+	return run->c[run->nc == 1 || i >= run->nc ? 0 : i];
 }
 
 static void hook_note(void *ctx, const struct notification *n)
 {
 	struct controller_run *run = ctx;
-	controller_note(run->c, n);
+	size_t i = 0;
+
+	while (run->nc > 1 && i < run->s->nr && strcmp(run->s->resources[i]->name, n->resource))
+		i++;
+	controller_note(controller_of(run, i), n);
 }
 
 /* rv passed by the informer's (a key it will never bring): verify_check's rule. */
@@ -153,14 +173,15 @@ static void hook_verified(void *ctx, size_t i, const struct verify_report *r)
 		{ "stale", r->stale, r->nstale },
 	};
 
-	(void)i;
-	controller_advance(run->c);
+	struct controller *ctl = controller_of(run, i);
+
+	controller_advance(ctl);
 	for (size_t c = 0; c < ARRAY_SIZE(classes); c++)
 		for (size_t k = 0; k < classes[c].n; k++) {
 			const struct verify_diff *d = &classes[c].v[k];
 			bool lost = d->server_rv ? passed(r->informer_rv, d->server_rv)
 						 : r->caught_up;
-			controller_diverged(run->c, d->key, classes[c].name, d->server_rv,
+			controller_diverged(ctl, d->key, classes[c].name, d->server_rv,
 					    d->cache_rv, lost);
 		}
 }
@@ -175,16 +196,13 @@ static void histogram_of(struct metrics_histogram *h, uint64_t count, int64_t su
 		h->buckets[k] = buckets[k];
 }
 
-/* --metrics: the workqueue's figures, once a second. */
-static void publish_workqueue(struct controller_run *run)
+/* One controller's figures, as its resource's (slot). */
+static void publish_one(struct controller_run *run, struct controller *c, size_t slot)
 {
 	struct controller_stats st;
 	struct metrics_workqueue wq = { 0 };
 
-	if (!run->metrics || mono_ms() < run->metrics_at)
-		return;
-	run->metrics_at = mono_ms() + METRICS_PUBLISH_MS;
-	controller_get_stats(run->c, &st);
+	controller_get_stats(c, &st);
 	wq.depth = st.wq.depth > 0 ? (uint64_t)st.wq.depth : 0;
 	wq.adds = st.wq.adds;
 	wq.retries = st.wq.retries;
@@ -200,18 +218,29 @@ static void publish_workqueue(struct controller_run *run)
 	wq.reconcile_requeue = st.results[OUTCOME_REQUEUE];
 	wq.reconcile_requeue_after = st.results[OUTCOME_REQUEUE_AFTER];
 	wq.active_workers = st.running;
-	wq.max_workers = controller_workers(run->c);
+	wq.max_workers = controller_workers(c);
 	wq.filtered = st.filtered;
 	wq.unseen_states = st.unseen;
 	wq.keys_unseen = st.keys_unseen;
-	metrics_set_workqueue(run->metrics, 0, &wq);
+	metrics_set_workqueue(run->metrics, slot, &wq);
+}
+
+/* --metrics: the workqueues' figures, once a second. */
+static void publish_workqueue(struct controller_run *run)
+{
+	if (!run->metrics || mono_ms() < run->metrics_at)
+		return;
+	run->metrics_at = mono_ms() + METRICS_PUBLISH_MS;
+	for (size_t i = 0; i < run->nc; i++)
+		publish_one(run, run->c[i], run->nc == 1 ? run->owner_slot : i);
 }
 
 static void hook_tick(void *ctx)
 {
 	struct controller_run *run = ctx;
 
-	controller_advance(run->c);
+	for (size_t i = 0; i < run->nc; i++)
+		controller_advance(run->c[i]);
 	publish_workqueue(run);
 	if (run->summary_every_ms && mono_ms() >= run->summary_at) {
 		print_summary(run);
@@ -222,8 +251,13 @@ static void hook_tick(void *ctx)
 static int64_t hook_wait(void *ctx)
 {
 	struct controller_run *run = ctx;
-	int64_t wait = controller_wait_ms(run->c);
+	int64_t wait = -1;
 
+	for (size_t i = 0; i < run->nc; i++) {
+		int64_t w = controller_wait_ms(run->c[i]);
+		if (w >= 0 && (wait < 0 || w < wait))
+			wait = w;
+	}
 	if (run->summary_every_ms) {
 		int64_t until = run->summary_at - mono_ms();
 		if (until < 0)
@@ -387,15 +421,25 @@ struct controller_run *controller_run_new(const struct command *cmd, struct prin
 	if (!controller_flags.enabled)
 		return NULL;
 	parse_flags(cmd, &o);
-	o.sources = (unsigned)s->nr;
 	o.owner_group = owner_group(s, o.owner);
 	struct controller_run *run = xcalloc(1, sizeof(*run));
 	o.now = live ? live_clock : NULL;
 	o.record = on_record;
 	o.record_ctx = run;
-	run->c = controller_new(&o, &err);
-	if (!run->c)
-		usage_error(cmd, "%s", err.msg);
+	run->s = s;
+	run->nc = o.owner || s->nr < 2 ? 1 : s->nr;
+	run->c = xcalloc(run->nc, sizeof(*run->c));
+	for (size_t i = 0; i < s->nr; i++)	/* the For() of --enqueue-owner's */
+		if (o.owner && !strncmp(s->resources[i]->kind, o.owner, strcspn(o.owner, ".")) &&
+		    !s->resources[i]->kind[strcspn(o.owner, ".")])
+			run->owner_slot = i;
+	for (size_t i = 0; i < run->nc; i++) {
+		/* one: every resource is a source; several: each its own */
+		o.sources = run->nc == 1 ? (unsigned)s->nr : 1;
+		o.kind = run->nc == 1 ? NULL : s->resources[i]->kind;
+		if (!(run->c[i] = controller_new(&o, &err)))
+			usage_error(cmd, "%s", err.msg);
+	}
 	run->p = p;
 	run->base_ms = base_ms;
 	if (controller_flags.timeline &&
@@ -434,9 +478,11 @@ int controller_run_finish(struct controller_run *run)
 {
 	int ret = 0;
 
-	if (run->live)
-		controller_advance(run->c);
-	controller_finish(run->c, !run->live);
+	for (size_t i = 0; i < run->nc; i++) {
+		if (run->live)
+			controller_advance(run->c[i]);
+		controller_finish(run->c[i], !run->live);
+	}
 	if (run->timeline) {
 		struct errbuf err = { "" };
 		if (timeline_finish(run->timeline, &err) < 0) {
@@ -458,6 +504,8 @@ void controller_run_free(struct controller_run *run)
 		struct errbuf err = { "" };
 		timeline_finish(run->timeline, &err);
 	}
-	controller_free(run->c);
+	for (size_t i = 0; i < run->nc; i++)
+		controller_free(run->c[i]);
+	free(run->c);
 	free(run);
 }

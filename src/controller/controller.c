@@ -220,6 +220,7 @@ static struct ctl_key *key_of(struct controller *c, const char *key)
 static void emit(struct controller *c, struct ctl_record *r)
 {
 	r->clock_ms = c->clock;
+	r->kind = c->o.kind;
 	if (c->o.record)
 		c->o.record(c->o.record_ctx, r);
 }
@@ -728,6 +729,7 @@ void controller_get_stats(const struct controller *c, struct controller_stats *o
 {
 	*out = c->st;
 	out->clock_ms = c->clock;
+	out->kind = c->o.kind;
 	workqueue_get_metrics(c->q, c->clock, &out->wq);
 }
 

@@ -151,6 +151,7 @@ struct ctl_record {
 	const char *verify_class;
 	const char *server_rv, *cache_rv;
 	bool lost;
+	const char *kind;		/* the controller's kind (opts.kind), or NULL */
 };
 typedef void ctl_record_fn(void *ctx, const struct ctl_record *r);
 
@@ -170,6 +171,8 @@ struct controller_opts {
 	const char *owner_group;
 	unsigned runtime_minor;		/* controller-runtime v0.N, 15..24; 0: 24 */
 	unsigned sources;		/* informers to sync before workers start; 0: none */
+	/* Its kind, for its records when several controllers run (borrowed); or NULL. */
+	const char *kind;
 	/* The consumer's clock for controller_advance(); NULL: none (a replay). */
 	int64_t (*now)(void *ctx);
 	void *now_ctx;
@@ -186,6 +189,7 @@ struct controller_stats {
 	uint64_t unseen;		/* such states */
 	unsigned running;		/* Reconciles now */
 	bool started;			/* the workers started: every source synced */
+	const char *kind;		/* opts.kind */
 	unsigned runtime_minor;
 	bool priority_queue;
 	unsigned buckets;		/* the histograms' buckets: 12, 10 before v0.17 */

@@ -300,6 +300,8 @@ static record_fn *const json_body[CTL__TYPES] = {
 void controller_record_json(const struct ctl_record *r, int64_t base_ms, struct strbuf *sb)
 {
 	json_head(sb, base_ms + r->clock_ms, ctl_record_name(r->type));
+	if (r->kind)	/* several controllers: whose */
+		strbuf_add_json_member(sb, "kind", r->kind);
 	strbuf_add_json_member(sb, "key", r->key);
 	if ((unsigned)r->type < CTL__TYPES)
 		json_body[r->type](r, sb);
@@ -310,7 +312,8 @@ void controller_summary_text(const struct controller_stats *st, struct strbuf *s
 {
 	const struct workqueue_metrics *m = &st->wq;
 
-	strbuf_addf(sb, "controller (controller-runtime v0.%u, %s queue): ", st->runtime_minor,
+	strbuf_addf(sb, "controller%s%s (controller-runtime v0.%u, %s queue): ",
+		    st->kind ? " of " : "", st->kind ? st->kind : "", st->runtime_minor,
 		    st->priority_queue ? "priority" : "rate-limiting");
 	strbuf_addf(sb, "%llu deltas, %llu filtered, enqueued %llu new, "
 		    "%llu coalesced, %llu dirty, %llu after; %llu reconciles "
@@ -345,6 +348,8 @@ void controller_summary_json(const struct controller_stats *st, int64_t base_ms,
 	const struct workqueue_metrics *m = &st->wq;
 
 	json_head(sb, base_ms + st->clock_ms, "ControllerSummary");
+	if (st->kind)
+		strbuf_add_json_member(sb, "kind", st->kind);
 	strbuf_addf(sb, ",\"controllerRuntime\":\"v0.%u\",\"queue\":\"%s\"", st->runtime_minor,
 		    st->priority_queue ? "priority" : "rate-limiting");
 	strbuf_addf(sb, ",\"deltas\":%llu,\"filtered\":%llu,\"enqueued\":{\"new\":%llu,"

@@ -22,13 +22,16 @@ struct tl_state {
 };
 
 struct tl_key {
-	char *key;
+	char *id;		/* the map's: "KIND key" with a kind, else the key */
+	const char *key;	/* in id */
+	const char *kind;	/* the record's (static), or NULL */
 	unsigned track;		/* the trace's tid on the keys' process */
 	struct tl_state *v;
 	size_t nr, alloc;
 };
 
 struct tl_worker {
+	unsigned track;		/* the trace's tid on the workers' process */
 	int64_t start;
 	char *read_rv;
 };
@@ -40,8 +43,8 @@ struct timeline {
 	int64_t base_ms;
 	struct hashmap keys;	/* key -> struct tl_key */
 	unsigned tracks;
-	struct tl_worker *workers;
-	size_t nworkers;
+	struct hashmap workers;	/* "[KIND ]worker N" -> struct tl_worker */
+	unsigned worker_tracks;
 	struct strbuf sb;
 };
 
@@ -109,24 +112,34 @@ struct timeline *timeline_open(const char *path, int64_t base_ms, struct errbuf 
 	return t;
 }
 
-static struct tl_key *key_of(struct timeline *t, const char *key)
+/* A record's key, with its controller's kind when several run; NULL: none yet. */
+static struct tl_key *key_find(struct timeline *t, const struct ctl_record *r, bool make)
 {
-	struct tl_key *k = hashmap_get(&t->keys, key);
+	struct strbuf id = STRBUF_INIT;
+	struct tl_key *k;
 
-	if (k)
+	if (r->kind)
+		strbuf_addf(&id, "%s ", r->kind);
+	strbuf_adds(&id, r->key);
+	k = hashmap_get(&t->keys, id.buf);
+	if (k || !make) {
+		strbuf_release(&id);
 		return k;
+	}
 	k = xcalloc(1, sizeof(*k));
-	k->key = xstrdup(key);
+	k->id = strbuf_detach(&id, NULL);
+	k->key = k->id + (strlen(k->id) - strlen(r->key));
+	k->kind = r->kind;
 	k->track = ++t->tracks;
-	hashmap_insert(&t->keys, k->key, k);
+	hashmap_insert(&t->keys, k->id, k);
 	if (t->trace)
-		trace_name(t, "thread_name", PID_KEYS, k->track, key);
+		trace_name(t, "thread_name", PID_KEYS, k->track, k->id);
 	return k;
 }
 
-static void add_state(struct timeline *t, const char *key, const struct tl_state *s)
+static void add_state(struct timeline *t, const struct ctl_record *r, const struct tl_state *s)
 {
-	struct tl_key *k = key_of(t, key);
+	struct tl_key *k = key_find(t, r, true);
 	ALLOC_GROW(k->v, k->nr + 1, k->alloc);
 	k->v[k->nr++] = *s;
 }
@@ -174,6 +187,8 @@ static void write_state(struct timeline *t, const struct tl_key *k, const struct
 		strbuf_adds(&t->sb, "}}");
 	} else {
 		strbuf_adds(&t->sb, "{\"type\":\"State\"");
+		if (k->kind)
+			strbuf_add_json_member(&t->sb, "kind", k->kind);
 		strbuf_add_json_member(&t->sb, "key", k->key);
 		strbuf_add_json_member(&t->sb, "object", s->object ? s->object : k->key);
 		strbuf_add_json_member(&t->sb, "resourceVersion", s->rv);
@@ -197,7 +212,7 @@ static void write_state(struct timeline *t, const struct tl_key *k, const struct
 /* Every open state of key, its fate now known (ReconcileStart, the end). */
 static void close_states(struct timeline *t, const struct ctl_record *r, bool started)
 {
-	struct tl_key *k = hashmap_get(&t->keys, r->key);
+	struct tl_key *k = key_find(t, r, false);
 
 	for (size_t i = 0; k && i < k->nr; i++) {
 		struct tl_state *s = &k->v[i];
@@ -216,29 +231,30 @@ static void close_states(struct timeline *t, const struct ctl_record *r, bool st
 	flush(t);
 }
 
-static struct tl_worker *worker_of(struct timeline *t, unsigned w)
+/* A controller's worker w (each controller has its own workers). */
+static struct tl_worker *worker_of(struct timeline *t, const struct ctl_record *r)
 {
-	if (w >= t->nworkers) {
-		t->workers = xrealloc(t->workers, (w + 1) * sizeof(*t->workers));
-		for (size_t i = t->nworkers; i <= w; i++) {
-			t->workers[i] = (struct tl_worker){ 0, NULL };
-			if (t->trace && i) {	/* workers count from 1 */
-				char name[32];
-				snprintf(name, sizeof(name), "worker %zu", i);
-				trace_name(t, "thread_name", PID_WORKERS, (unsigned)i, name);
-			}
-		}
-		t->nworkers = w + 1;
-	}
-	return &t->workers[w];
+	char id[128];
+	struct tl_worker *wk;
+
+	snprintf(id, sizeof(id), "%s worker %u", r->kind ? r->kind : "", r->worker);
+	const char *name = id + !r->kind;	/* "worker 1" alone for one controller */
+	if ((wk = hashmap_get(&t->workers, name)))
+		return wk;
+	wk = xcalloc(1, sizeof(*wk));
+	wk->track = ++t->worker_tracks;
+	hashmap_insert(&t->workers, xstrdup(name), wk);
+	if (t->trace)
+		trace_name(t, "thread_name", PID_WORKERS, wk->track, name);
+	return wk;
 }
 
 static void reconcile_done(struct timeline *t, const struct ctl_record *r)
 {
-	struct tl_worker *wk = worker_of(t, r->worker);
+	struct tl_worker *wk = worker_of(t, r);
 
 	if (t->trace) {
-		trace_begin(t, "X", PID_WORKERS, r->worker);
+		trace_begin(t, "X", PID_WORKERS, wk->track);
 		strbuf_addf(&t->sb, ",\"ts\":%lld,\"dur\":%lld,\"cat\":\"reconcile\",\"name\":",
 			    (long long)wk->start * 1000, (long long)us(r->took_ms));
 		struct strbuf name = STRBUF_INIT;
@@ -251,6 +267,8 @@ static void reconcile_done(struct timeline *t, const struct ctl_record *r)
 		strbuf_adds(&t->sb, "}}");
 	} else {
 		strbuf_adds(&t->sb, "{\"type\":\"Reconcile\"");
+		if (r->kind)
+			strbuf_add_json_member(&t->sb, "kind", r->kind);
 		strbuf_add_json_member(&t->sb, "key", r->key);
 		strbuf_addf(&t->sb, ",\"reconcile\":%u,\"worker\":%u", r->number, r->worker);
 		add_time(t, "start", wk->start);
@@ -276,7 +294,7 @@ void timeline_record(struct timeline *t, const struct ctl_record *r)
 		s.object = r->object && strcmp(r->object, r->key) ? xstrdup(r->object) : NULL;
 		s.fate = r->type == CTL_FILTERED ? "filtered" : "enqueued";
 		s.detail = xstrdup(r->type == CTL_FILTERED ? r->predicate : wq_add_name(r->how));
-		add_state(t, r->key, &s);
+		add_state(t, r, &s);
 		break;
 	case CTL_DIVERGED:
 		if (!r->lost)
@@ -285,10 +303,10 @@ void timeline_record(struct timeline *t, const struct ctl_record *r)
 		s.event = xstrdup("lost");
 		s.fate = "lost";
 		s.detail = xstrdup(r->verify_class);
-		add_state(t, r->key, &s);
+		add_state(t, r, &s);
 		break;
 	case CTL_RECONCILE_START: {
-		struct tl_worker *wk = worker_of(t, r->worker);
+		struct tl_worker *wk = worker_of(t, r);
 		wk->start = r->clock_ms;
 		free(wk->read_rv);
 		wk->read_rv = r->read_rv ? xstrdup(r->read_rv) : NULL;
@@ -323,7 +341,7 @@ int timeline_finish(struct timeline *t, struct errbuf *err)
 			state_release(&k->v[i]);
 		}
 		free(k->v);
-		free(k->key);
+		free(k->id);
 		free(k);
 	}
 	hashmap_release(&t->keys);
@@ -334,9 +352,14 @@ int timeline_finish(struct timeline *t, struct errbuf *err)
 		errbuf_set(err, "cannot write the timeline: %s", strerror(errno));
 		ret = -1;
 	}
-	for (size_t i = 0; i < t->nworkers; i++)
-		free(t->workers[i].read_rv);
-	free(t->workers);
+	iter = 0;
+	while ((e = hashmap_next(&t->workers, &iter))) {
+		struct tl_worker *wk = e->value;
+		free(wk->read_rv);
+		free(wk);
+		free((char *)e->key);
+	}
+	hashmap_release(&t->workers);
 	strbuf_release(&t->sb);
 	free(t);
 	return ret;

@@ -13,7 +13,8 @@
  * Two formats, by the file's name:
  *   *.json   the Chrome trace event format (a JSON array, which Perfetto
  *            and chrome://tracing open; a file cut short still opens):
- *            process "workers", a track per worker, each Reconcile a
+ *            process "workers", a track per worker (per controller's,
+ *            named by its kind, when several run), each Reconcile a
  *            slice; process "keys", a track per key, each state a slice
  *            from its arrival to the Reconcile that covered it (or the
  *            end), named by its RV and fate;
