@@ -126,8 +126,17 @@ FORMATS="custom-columns-file= custom-columns= json jsonpath-file= jsonpath= line
 	[ "$(tr '\n' ' ' <<<"$output")" = "verify,relist verify,rv-regression verify,watch-error verify,controller-unseen verify,controller-coalesced " ]
 	run zsh_complete watch pods --dump-on=w
 	grep -qx -- --dump-on=watch-error <<<"$output"
+	# --controller-runtime's versions, the controller view's predicates by source
+	run bash_line "kinf watch pods --controller --controller-runtime v0.2"
+	[ "$(tr '\n' ' ' <<<"$output")" = "v0.20 v0.21 v0.22 v0.23 v0.24 " ]
+	run zsh_complete replay x.rec --controller --controller-runtime ""
+	[ "$(wc -l <<<"$output")" -eq 10 ]
+	run bash_line "kinf watch pods --controller --event-filter gen"
+	[ "$output" = generation ]
+	run bash_line "kinf watch pods --controller --owns-predicate label"
+	[ "$output" = labels ]
 	# The scripts hold no copy of either list: it is kinf's own.
-	run ! grep -nE '1\.3[0-9]|rv-regression|watch-error' "$ROOT"/completions/*
+	run ! grep -nE '1\.3[0-9]|v0\.2[0-9]|rv-regression|watch-error' "$ROOT"/completions/*
 }
 
 # type_tab SOCKET KEYS WANT — types KEYS and a Tab into the shell of tmux
