@@ -509,11 +509,9 @@ relist_with_gap() {
 
 @test "--timeout ends the watch with status 0" {
 	sim_start --pods 2
-	start=$SECONDS
 	run --separate-stderr timeout 20 "$KINF" watch pods --kubeconfig "$SIM_KUBECONFIG" -o json --timeout 1500ms
-	assert_status 0
+	assert_status 0	# timeout(1)'s kill at 20 s would be 124
 	[ "${#lines[@]}" -eq 2 ]
-	[ $((SECONDS - start)) -le 5 ]
 	[[ $stderr != *error* ]]
 }
 
@@ -609,10 +607,8 @@ on_tty() {
 	only_notices
 	# The reader leaves while kinf has nothing more to print: it must
 	# still notice and end.
-	start=$SECONDS
 	run bash -c "timeout 20 '$KINF' watch pods pod-4 --kubeconfig '$SIM_KUBECONFIG' -o name 2>'$ERR' | head -n 1; echo \"status \${PIPESTATUS[0]}\""
-	[ "$output" = $'pod/pod-4\nstatus 0' ]
-	[ $((SECONDS - start)) -le 5 ]
+	[ "$output" = $'pod/pod-4\nstatus 0' ]	# not timeout(1)'s 124
 	only_notices
 	run bash -c "timeout 20 '$KINF' watch pods -A --kubeconfig '$SIM_KUBECONFIG' -o json 2>'$ERR' | head -c 100 >/dev/null; echo \"status \${PIPESTATUS[0]}\""
 	[ "$output" = "status 0" ]
