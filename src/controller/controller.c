@@ -225,10 +225,8 @@ static void emit(struct controller *c, struct ctl_record *r)
 		c->o.record(c->o.record_ctx, r);
 }
 
-static const char *reason_of(const struct controller *c, const struct ctl_state *s,
-			     bool newest)
+static const char *reason_of(const struct ctl_state *s, bool newest)
 {
-	(void)c;
 	if (s->why)
 		return s->why;
 	if (newest)	/* at the end: still queued, or its Reconcile never came */
@@ -264,7 +262,7 @@ static size_t take_unseen(struct controller *c, struct ctl_key *k, bool all,
 		for (size_t j = 0; j < n && !dup; j++)
 			dup = !strcmp((*out)[j].rv, rv);
 		if (!dup)
-			(*out)[n++] = (struct ctl_unseen){ rv, reason_of(c, &k->v[i], i + 1 == k->nr) };
+			(*out)[n++] = (struct ctl_unseen){ rv, reason_of(&k->v[i], i + 1 == k->nr) };
 	}
 	if (n && !k->unseen)
 		c->st.keys_unseen++;
