@@ -276,7 +276,8 @@ record_under_faults() {
 	slow=$((($(date +%s%N) - start) / 1000000))
 	assert_status 0
 	diff <(deltas "$OUT") <(jq -c 'del(.time)' <<<"$output")
-	[ "$fast" -lt 1500 ] && [ "$slow" -ge 2000 ]
+	# the recorded pace holds the 2 s gap; at once, a fraction of it, however loaded the machine
+	[ "$slow" -ge 2000 ] && [ $((fast * 2)) -lt "$slow" ]
 }
 
 @test "replay: bad recordings and options are one line, status 1 or 2" {
