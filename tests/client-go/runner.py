@@ -123,20 +123,35 @@ def start_h2(kc, tmp):
         text = f.read()
     server = next(line.split("server:", 1)[1].strip() for line in text.splitlines() if "server:" in line)
     sim_port = server.rsplit(":", 1)[1]
-    port = free_port()
     log = os.path.join(tmp, "h2.log")
-    proc = subprocess.Popen([nghttpx, "--conf=/dev/null", "--single-process", "--no-ocsp",
-                             "--frontend=127.0.0.1,%d" % port,
-                             "--backend=127.0.0.1,%s;;tls;sni=localhost" % sim_port, "--cacert=%s.ca.crt" % kc,
-                             "--backend-read-timeout=1h", "--frontend-http2-read-timeout=1h",
-                             "--errorlog-file=%s" % log, kc + ".server.key", kc + ".server.crt"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(200):
-        if os.path.exists(log) and ("Listening on 127.0.0.1:%d" % port) in open(log).read():
-            break
-        if proc.poll() is not None:
-            raise SystemExit("runner: nghttpx did not come up: %s" % open(log).read())
-        time.sleep(0.05)
+    # A port free now may be taken before nghttpx binds it (other cells
+    # pick theirs at the same time): then it exits, and another is tried.
+    # A loaded machine may take a while to start it: its "Listening" line
+    # is waited for, a minute at most, and never assumed.
+    for attempt in range(5):
+        port = free_port()
+        if os.path.exists(log):
+            os.remove(log)
+        proc = subprocess.Popen([nghttpx, "--conf=/dev/null", "--single-process", "--no-ocsp",
+                                 "--frontend=127.0.0.1,%d" % port,
+                                 "--backend=127.0.0.1,%s;;tls;sni=localhost" % sim_port,
+                                 "--cacert=%s.ca.crt" % kc,
+                                 "--backend-read-timeout=1h", "--frontend-http2-read-timeout=1h",
+                                 "--errorlog-file=%s" % log, kc + ".server.key", kc + ".server.crt"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and proc.poll() is None:
+            if os.path.exists(log) and ("Listening on 127.0.0.1:%d" % port) in open(log).read():
+                break
+            time.sleep(0.05)
+        else:
+            if proc.poll() is None:
+                proc.kill()
+                raise SystemExit("runner: nghttpx did not listen within 60 s: %s" % open(log).read())
+            continue  # it exited: the port was taken, most likely
+        break
+    else:
+        raise SystemExit("runner: nghttpx did not come up: %s" % open(log).read())
     h2kc = os.path.join(tmp, "kubeconfig.h2")
     with open(h2kc, "w") as f:
         f.write(text.replace(server, "https://127.0.0.1:%d" % port))
