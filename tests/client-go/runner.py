@@ -207,12 +207,15 @@ def run(a):
                     except subprocess.TimeoutExpired:
                         proc.kill()
                         proc.wait()
-    finally:
-        if front:
-            front.send_signal(signal.SIGTERM)
-            front.wait()
-        sim.send_signal(signal.SIGTERM)
-        sim.wait()
+    finally:    # nor the front end and the sim theirs: a stop that hangs is a kill
+        for helper in (front, sim):
+            if helper:
+                helper.send_signal(signal.SIGTERM)
+                try:
+                    helper.wait(10)
+                except subprocess.TimeoutExpired:
+                    helper.kill()
+                    helper.wait()
     lines = [{"scenario": name, "clientGo": a.client_go, "client": a.client, "end": how}]
     reqs = read_requests(os.path.join(tmp, "requests"))
     for r in reqs:
