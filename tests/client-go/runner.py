@@ -184,6 +184,17 @@ def wait_idle(proc, reqpath, outpath, settle):
     return "deadline"
 
 
+def stop(proc):
+    """SIGTERM, 10 s to end, then SIGKILL: a stop that hangs is a kill."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
 def run(a):
     with open(a.scenario) as f:
         sc = json.load(f)
@@ -200,22 +211,11 @@ def run(a):
             try:
                 how = wait_idle(proc, os.path.join(tmp, "requests"), outpath, float(sc.get("settle", 2)))
             finally:    # the client never outlives its run, whatever ended it
-                if proc.poll() is None:
-                    proc.send_signal(signal.SIGTERM)
-                    try:
-                        proc.wait(10)
-                    except subprocess.TimeoutExpired:
-                        proc.kill()
-                        proc.wait()
-    finally:    # nor the front end and the sim theirs: a stop that hangs is a kill
+                stop(proc)
+    finally:    # nor the front end and the sim theirs
         for helper in (front, sim):
             if helper:
-                helper.send_signal(signal.SIGTERM)
-                try:
-                    helper.wait(10)
-                except subprocess.TimeoutExpired:
-                    helper.kill()
-                    helper.wait()
+                stop(helper)
     lines = [{"scenario": name, "clientGo": a.client_go, "client": a.client, "end": how}]
     reqs = read_requests(os.path.join(tmp, "requests"))
     for r in reqs:
