@@ -5,6 +5,8 @@
  */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "informer/fifo.h"
@@ -517,11 +519,41 @@ TEST(held_wake_ups_are_never_lost)
 	producers_hold = false;
 }
 
+/*
+ * Waits until thread tid sleeps (state S in /proc): a popper that only
+ * took an uncontended lock before its condition wait is then in it.  An
+ * event, not a guess at how long a loaded machine takes to get there.
+ */
+static void wait_asleep(atomic_int *tid)
+{
+	char path[64], stat[256];
+
+	while (!atomic_load(tid))
+		sched_yield();
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", atomic_load(tid));
+	for (;;) {
+		FILE *f = fopen(path, "r");
+		size_t n = f ? fread(stat, 1, sizeof(stat) - 1, f) : 0;
+		const char *state;
+
+		if (f)
+			fclose(f);
+		stat[n] = 0;
+		state = strrchr(stat, ')');	/* after "tid (comm)" */
+		if (state && state[1] == ' ' && state[2] == 'S')
+			return;
+		sched_yield();
+	}
+}
+
+static atomic_int popper_tid;
+
 static void *popper(void *arg)
 {
 	atomic_int *popped = arg;
 	struct deltas d = { 0 };
 
+	atomic_store(&popper_tid, (int)syscall(SYS_gettid));
 	while (atomic_load(popped) < 2 && fifo_pop(shared, collect, &d) == 0)
 		atomic_fetch_add(popped, 1);
 	deltas_release(&d);
@@ -535,14 +567,15 @@ TEST(hold_defers_the_wake_up_to_the_last_release)
 	pthread_t t;
 
 	shared = fifo_new(FIFO_REAL, NULL);
+	atomic_store(&popper_tid, 0);
 	pthread_create(&t, NULL, popper, &popped);
-	usleep(20 * 1000);	/* asleep in fifo_pop */
+	wait_asleep(&popper_tid);	/* in fifo_pop's wait */
 	fifo_hold(shared);
 	fifo_hold(shared);
 	ADD(shared, "a", "1");
 	fifo_unhold(shared);
 	ADD(shared, "b", "1");
-	usleep(50 * 1000);
+	usleep(20 * 1000);	/* time for a wrong wake-up to show; can only pass late */
 	CHECK_INT(atomic_load(&popped), 0);
 	CHECK_INT(fifo_len(shared), 2);
 	fifo_unhold(shared);
@@ -552,12 +585,18 @@ TEST(hold_defers_the_wake_up_to_the_last_release)
 	fifo_free(shared);
 }
 
+struct blocked {
+	atomic_int tid;
+	int ret;
+};
+
 static void *blocked_pop(void *arg)
 {
 	struct deltas d = { 0 };
-	int *ret = arg;
+	struct blocked *b = arg;
 
-	*ret = fifo_pop(shared, collect, &d);
+	atomic_store(&b->tid, (int)syscall(SYS_gettid));
+	b->ret = fifo_pop(shared, collect, &d);
 	deltas_release(&d);
 	return NULL;
 }
@@ -568,17 +607,18 @@ TEST(close_unblocks_pop)
 
 	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++) {
 		pthread_t t[2];
-		int ret[2] = { 0, 0 };
+		struct blocked b[2] = { { 0 }, { 0 } };
 
 		shared = fifo_new(kinds[i], NULL);
-		pthread_create(&t[0], NULL, blocked_pop, &ret[0]);
-		pthread_create(&t[1], NULL, blocked_pop, &ret[1]);
-		usleep(50 * 1000);
+		for (int j = 0; j < 2; j++) {
+			pthread_create(&t[j], NULL, blocked_pop, &b[j]);
+			wait_asleep(&b[j].tid);
+		}
 		fifo_close(shared);
 		pthread_join(t[0], NULL);
 		pthread_join(t[1], NULL);
-		CHECK_INT(ret[0], -1);
-		CHECK_INT(ret[1], -1);
+		CHECK_INT(b[0].ret, -1);
+		CHECK_INT(b[1].ret, -1);
 		/* Closed: Pop still hands out what is queued (client-go's Pop), then says so. */
 		ADD(shared, "a", "1");
 		CHECK_POP(shared, "Added:a:1");
