@@ -20,6 +20,10 @@
 # simcurl [curl args...] PATH   curl the API as admin (PATH relative to SIM_API)
 
 SIM_HELPER_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# one CA and key pair per bats run, copied into each simulator's folder
+if [[ -n "${BATS_RUN_TMPDIR:-}" ]]; then
+	export KUBESIM_CERTS_CACHE="${KUBESIM_CERTS_CACHE:-$BATS_RUN_TMPDIR/kube-sim-certs}"
+fi
 SIM_BIN="$SIM_HELPER_DIR/apiserver/kube-sim"
 
 sim_start() {
@@ -54,15 +58,15 @@ _sim_run() {
 	SIM_PID=$!
 	export SIM_DIR SIM_KUBECONFIG SIM_PID
 	local i ready=""
-	for ((i = 0; i < 200; i++)); do
-		if [[ -s "$SIM_KUBECONFIG" ]] && grep -q '^kube-sim: serving' "$SIM_DIR/log"; then
+	for ((i = 0; i < 1000; i++)); do
+		if [[ -s "$SIM_KUBECONFIG" && -f "$SIM_DIR/log" && $'\n'$(<"$SIM_DIR/log") == *$'\nkube-sim: serving'* ]]; then
 			ready=1
 			break
 		fi
 		if ! kill -0 "$SIM_PID" 2>/dev/null; then
 			break
 		fi
-		sleep 0.1
+		sleep 0.02
 	done
 	if [[ -z "$ready" ]]; then
 		echo "# kube-sim did not come up; its log:" >&2

@@ -1,7 +1,9 @@
 """Certificates (with the openssl command line) and kubeconfig files."""
 
 import base64
+import fcntl
 import os
+import shutil
 import secrets
 import subprocess
 import tempfile
@@ -14,7 +16,32 @@ def _run(args, cwd):
 
 def make_certs(prefix):
     """Writes PREFIX.ca.crt/.ca.key, .server.crt/.key, .client.crt/.key.
-    Returns a dict of their paths."""
+    Returns a dict of their paths.  With $KUBESIM_CERTS_CACHE set (a
+    directory: a test suite's), the set made there first is copied: five
+    openssl runs once per suite rather than once per simulator."""
+    cache = os.environ.get("KUBESIM_CERTS_CACHE")
+    if cache:
+        return _copy_certs(cache, prefix)
+    return _make_certs(prefix)
+
+
+def _copy_certs(cache, prefix):
+    os.makedirs(cache, exist_ok=True)
+    with open(os.path.join(cache, "lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        made = existing_certs(os.path.join(cache, "kube-sim"))
+        if made is None:
+            made = _make_certs(os.path.join(cache, "kube-sim"))
+    p = {}
+    for k, path in made.items():
+        p[k] = "%s.%s" % (os.path.abspath(prefix), k)
+        shutil.copyfile(path, p[k])
+        if k.endswith(".key"):
+            os.chmod(p[k], 0o600)
+    return p
+
+
+def _make_certs(prefix):
     d = os.path.dirname(os.path.abspath(prefix)) or "."
     base = os.path.basename(prefix)
     p = {k: os.path.join(d, "%s.%s" % (base, k)) for k in
