@@ -309,6 +309,14 @@ def aggregated_discovery(legacy):
 
 
 # ------------------------------------------------------------------ the server
+def reuse_address(addr):
+    """SO_REUSEADDR only for a port asked for (a restart on the same port,
+    its old connections in TIME_WAIT).  With port 0 Linux may then pick a
+    port a client's connection holds, and listen() fails: EADDRINUSE,
+    seen under a loaded test suite."""
+    return addr[1] != 0
+
+
 class APIServer(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
@@ -318,6 +326,7 @@ class APIServer(ThreadingHTTPServer):
         self.sim = sim
         self.ssl_ctx = ssl_ctx
         self.discovery = discovery_docs()
+        self.allow_reuse_address = reuse_address(addr)
         super().__init__(addr, APIHandler)
 
     def finish_request(self, request, client_address):

@@ -9,7 +9,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit, parse_qsl
 
 from . import rtypes
-from .api import raw_shutdown
+from .api import raw_shutdown, reuse_address
 from .sim import Fault, NotFound, Conflict
 
 
@@ -25,6 +25,7 @@ class ControlServer(ThreadingHTTPServer):
 
     def __init__(self, addr, sim):
         self.sim = sim
+        self.allow_reuse_address = reuse_address(addr)
         super().__init__(addr, ControlHandler)
 
     def handle_error(self, request, client_address):
