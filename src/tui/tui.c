@@ -53,7 +53,13 @@
 #include "output/columns.h"
 #include "output/printer_columns.h"
 #include "output/verify_report.h"
-#include "tui/tui_view.h"
+#include "tui/tui_table.h"
+#include "tui/tui_log.h"
+#include "tui/tui_detail.h"
+#include "tui/tui_help.h"
+#include "tui/tui_story.h"
+#include "tui/tui_controller.h"
+#include "tui/tui_prompt.h"
 #include "lib/util.h"
 
 #define FRAME_MS 33		/* deltas: at most 30 frames a second */

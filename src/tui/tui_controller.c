@@ -11,7 +11,10 @@
 #include <curses.h>
 
 #include "controller/controller.h"
-#include "tui/tui_view.h"
+#include "tui/tui_controller.h"
+#include "tui/tui_log.h"
+#include "tui/tui_table.h"
+#include "tui/tui_story.h"
 #include "lib/util.h"
 
 void tui_ctl_toggle(struct tui *t)

@@ -32,7 +32,7 @@
 #include "output/columns.h"
 #include "output/gofmt.h"
 #include "output/redact.h"
-#include "tui/tui_view.h"
+#include "tui/tui_describe.h"
 
 /* ---- kubectl's tabwriter ---------------------------------------------------- */
 

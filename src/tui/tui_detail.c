@@ -30,7 +30,9 @@
 #include "output/yaml.h"
 #include "lib/strbuf.h"
 #include "lib/termsafe.h"
-#include "tui/tui_view.h"
+#include "tui/tui_detail.h"
+#include "tui/tui_describe.h"
+#include "tui/tui_story.h"
 #include "lib/util.h"
 
 #define WRAP_MIN 16		/* narrower, the lines are cut, not wrapped */

@@ -8,7 +8,7 @@
 
 #include <curses.h>
 
-#include "tui/tui_view.h"
+#include "tui/tui_help.h"
 #include "lib/util.h"
 
 /* The view's own state (t->screen[SCREEN_HELP]). */

@@ -23,7 +23,8 @@
 
 #include <curses.h>
 
-#include "tui/tui_view.h"
+#include "tui/tui_log.h"
+#include "tui/tui_detail.h"
 #include "lib/util.h"
 
 /*

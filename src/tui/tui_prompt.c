@@ -15,7 +15,8 @@
 #include "cluster/discovery.h"
 #include "informer/session.h"
 #include "lib/util.h"
-#include "tui/tui_view.h"
+#include "tui/tui_prompt.h"
+#include "tui/tui_table.h"
 
 static const char *const prompt_labels[] = {
 	[PROMPT_FILTER] = "filter (regex, or l:selector): ",

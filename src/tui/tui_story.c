@@ -30,7 +30,7 @@
 #include "output/controller_report.h"
 #include "lib/hashmap.h"
 #include "lib/strbuf.h"
-#include "tui/tui_view.h"
+#include "tui/tui_story.h"
 #include "lib/util.h"
 
 #define STARTS_MAX 16	/* Reconciles kept per request key */

@@ -88,7 +88,8 @@
 #include "lib/scratch.h"
 #include "lib/strbuf.h"
 #include "lib/valtab.h"
-#include "tui/tui_view.h"
+#include "tui/tui_table.h"
+#include "tui/tui_detail.h"
 #include "lib/util.h"
 
 /*

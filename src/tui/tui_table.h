@@ -1,0 +1,40 @@
+/*
+ * tui_table.h — the Indexer as a live table (tui_table.c says how its order is kept).
+ */
+#ifndef KINF_TUI_TABLE_H
+#define KINF_TUI_TABLE_H
+
+#include "tui/tui_view.h"
+
+void table_rebuild(struct tui *t, struct tab *tab);
+/* Rebuilds when dirty and the cost allows (force: now). */
+void table_refresh(struct tui *t, struct tab *tab, bool force);
+/* Sorting: by the column step places on in screen order (s, <, >), the
+ * other way round (S), or by the column with that initial (Shift+letter;
+ * again, the next with it; false when none has it). */
+void table_cycle_sort(struct tui *t, struct tab *tab, int step);
+void table_reverse_sort(struct tui *t, struct tab *tab);
+bool table_sort_letter(struct tui *t, struct tab *tab, char letter);
+/*
+ * A new sort is answered with its first page when it can be (tui_table.c's
+ * struct pending); the rest of its order is made by table_work(), a slice
+ * of about budget_ms at a time, which the loop calls while table_pending()
+ * says some is left, without sleeping in between.  So are, from sync on,
+ * the rows' keys for a sort by a kind's column (struct row's kind_key).
+ */
+bool table_pending(const struct tui *t);
+void table_work(struct tui *t, int budget_ms);
+/* Whether tab's new sort is still a page: a row freed now (model_expire())
+ * would have it finished first, at once rather than in slices. */
+bool table_paging(const struct tab *tab);
+/* Each second (the loop's tick): what a burst of sorts and filters kept
+ * is given back once no key has sorted or filtered for a while. */
+void table_tick(struct tui *t);
+/* The row under the table's cursor, or NULL. */
+struct row *table_selected(struct tab *tab);
+/* What the table shows changed (a filter, pause): sort and filter again. */
+void table_invalidate(struct tab *tab);
+/* The cursor to the first row (a new filter). */
+void table_to_top(struct tab *tab);
+
+#endif
