@@ -23,6 +23,7 @@
 #include "cluster/discovery.h"
 #include "cluster/http.h"
 #include "cluster/recording.h"
+#include "cluster/replay.h"
 #include "cli/cmd.h"
 #include "cli/controller_flags.h"
 #include "controller/controller.h"

@@ -1,20 +1,16 @@
 /*
- * recording.c — the recording's file, header and body, written and read;
- * the replay that answers from it, a kclient backend.  See the header.
+ * recording.c — the recording's file, header and body, written and read.
+ * See the header.
  *
  * DESIGN (threads): every reflector thread records at once; the
  * recorder's lock orders whole lines, each written and flushed under it.
- * The replay's lock guards which exchange of a stream is next and how
- * many streams are done; a loaded recording is read-only otherwise, so
- * the thread handed an exchange reads it unlocked.  Each thread's
- * recorded clock is its own (thread-local).  opts.pace and opts.done run
- * on a reflector's thread with no lock held.
+ * A loaded recording is never written again (replay.c reads it).
  */
 #include "cluster/recording.h"
+#include "cluster/recording_impl.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,15 +27,6 @@
 #include "lib/stop.h"
 #include "lib/strbuf.h"
 
-/*
- * What a recording may hold, as outside input: a line (the writers cut
- * a body into data records of RECORDING_PIECE bytes, so no line of
- * theirs comes near), and a time in ms (35,000 years, so that sums of
- * times never overflow).
- */
-#define RECORDING_MAX_LINE (64u << 20)
-#define RECORDING_PIECE ((size_t)4 << 20)
-#define RECORDING_MAX_T ((int64_t)1 << 50)
 
 /* ---- the header --------------------------------------------------------- */
 
@@ -518,61 +505,6 @@ const struct kclient_tap recorder_tap = {
 
 /* ---- reading ------------------------------------------------------------ */
 
-struct chunk {
-	int64_t t;
-	char *data;
-	size_t len;
-};
-
-struct exchange {
-	char x[24];		/* its number, the key of recording.by_x */
-	int64_t t_start, t_end;
-	long status;
-	char content_type[128];
-	int64_t retry_after_ms;
-	struct chunk *chunks;
-	size_t nr, alloc;
-	bool ended;
-	int rc;
-	bool refused, timed_out, no_answer;
-	bool stopped;		/* kinf was stopping: the recording ends here */
-	char *error;
-	size_t stream;		/* its index in recording.streams */
-};
-
-/* A stream's entry was queued when its consumer had popped `pops`. */
-struct mark {
-	int64_t t;
-	uint64_t pops;
-};
-
-struct stream {
-	char *name;
-	bool reconstructed;	/* its first exchange is (a flight dump's checkpoint) */
-	struct exchange **ex;	/* in the recorded order */
-	size_t nr, alloc;
-	size_t next;		/* the next to hand out (under the replay's lock) */
-	bool done;		/* counted in replay.exhausted */
-	struct mark *marks;	/* in the recorded order */
-	size_t nmarks, amarks;
-	size_t next_mark;	/* under the replay's lock */
-};
-
-struct recording {
-	struct json_object *header;
-	struct json_object *trigger;	/* a flight dump's trigger record, or NULL */
-	/* recording_get_info()'s, as discovery would have them */
-	struct api_resource *resources;
-	const struct api_resource **resource_ptrs;
-	size_t nr_resources;
-	struct stream *streams;
-	size_t nr, alloc;
-	struct hashmap stream_index;	/* name -> its index in streams, plus 1 */
-	struct exchange **all;		/* every exchange, in the order they began */
-	size_t nall, aall;
-	struct hashmap by_x;		/* "x" -> the exchange numbered x */
-};
-
 static void resources_release(struct recording *rec)
 {
 	for (size_t i = 0; i < rec->nr_resources; i++)
@@ -588,6 +520,11 @@ static struct stream *stream_named(struct recording *rec, const char *name)
 {
 	uintptr_t i = (uintptr_t)hashmap_get(&rec->stream_index, name);
 	return i ? &rec->streams[i - 1] : NULL;
+}
+
+const struct stream *recording_stream_named(const struct recording *rec, const char *name)
+{
+	return stream_named((struct recording *)rec, name);
 }
 
 static struct exchange *exchange_numbered(struct recording *rec, int64_t x)
@@ -1112,296 +1049,4 @@ int recording_get_info(struct recording *rec, struct recording_info *info,
 		.nr = rec->nr_resources,
 	};
 	return 0;
-}
-
-/* ---- replaying ---------------------------------------------------------- */
-
-struct replay {
-	struct recording *rec;
-	struct replay_opts opts;
-	pthread_mutex_t lock;
-	size_t exhausted;	/* streams with nothing left */
-	int64_t began;		/* monotonic, for a recorded pace */
-	unsigned long id;	/* whose clock a thread's clock_ms is */
-};
-
-/*
- * The calling thread's place in the recording's time, from 0 for each
- * replay the thread reads (clock_for()).  A replayed
- * backoff may wait longer than the live one did (its jitter is drawn
- * again) and so pass the next exchange's recorded start: that exchange's
- * times are then shifted on, so the clock never goes back and the
- * lengths within a transfer stay the recorded ones.
- */
-static __thread int64_t clock_ms, shift_ms;
-static __thread unsigned long clock_of;	/* the replay's id; 0: none yet */
-
-/* The calling thread's clock is rp's: it starts at 0 for each replay. */
-static void clock_for(const struct replay *rp)
-{
-	if (clock_of == rp->id)
-		return;
-	clock_of = rp->id;
-	clock_ms = shift_ms = 0;
-}
-
-struct replay *replay_new(struct recording *rec, const struct replay_opts *opts)
-{
-	struct replay *rp = xcalloc(1, sizeof(*rp));
-	rp->rec = rec;
-	rp->opts = *opts;
-	pthread_mutex_init(&rp->lock, NULL);
-	rp->began = mono_ms();
-	static atomic_ulong ids;
-	rp->id = atomic_fetch_add(&ids, 1) + 1;
-	return rp;
-}
-
-void replay_free(struct replay *rp)
-{
-	if (!rp)
-		return;
-	recording_free(rp->rec);
-	pthread_mutex_destroy(&rp->lock);
-	free(rp);
-}
-
-int64_t replay_now_ms(struct replay *rp)
-{
-	clock_for(rp);
-	return clock_ms;
-}
-
-void replay_follow_ms(struct replay *rp, int64_t t)
-{
-	clock_for(rp);
-	clock_ms = t;
-}
-
-/* Waits, at a recorded pace, until recorded time t.  true: stopped. */
-static bool pace_to(struct replay *rp, atomic_bool *stop, int stop_fd, int64_t t)
-{
-	if (rp->opts.speed > 0) {
-		double after = (double)t / rp->opts.speed;	/* t <= RECORDING_MAX_T */
-		int64_t due = rp->began + (after < (double)RECORDING_MAX_T ? (int64_t)after
-					   : RECORDING_MAX_T);
-		while (mono_ms() < due && !(stop && atomic_load(stop))) {
-			struct pollfd pfd = { .fd = stop_fd > 0 ? stop_fd : -1, .events = POLLIN };
-			int64_t left = due - mono_ms();
-			poll(&pfd, 1, left > 1000 ? 1000 : (int)(left > 0 ? left : 0));
-		}
-	}
-	return stop && atomic_load(stop);
-}
-
-bool replay_sleep(struct replay *rp, atomic_bool *stop, int stop_fd, int64_t ms)
-{
-	clock_for(rp);
-	clock_ms += ms;
-	return pace_to(rp, stop, stop_fd, clock_ms);
-}
-
-/*
- * The request's clock (stream_opts.tick), called at the recorded times
- * it would have been, up to t (through t when the transfer ended with an
- * error there: a tick may be what ended it).  -1: a tick ended it.
- */
-static int run_ticks(const struct replay_request *req, int64_t *next_tick, int64_t t,
-		     bool through)
-{
-	while (req->tick && (*next_tick < t || (through && *next_tick == t))) {
-		clock_ms = *next_tick;
-		int64_t again = req->tick(req->tick_ctx);
-		if (again < 0)
-			return -1;
-		*next_tick += again > 0 ? again : 1;
-	}
-	return 0;
-}
-
-/*
- * The end of a stream's recording: nothing more comes.  The last stream
- * to get here tells opts.done; then it waits to be stopped.  A stream
- * the recording does not have (s NULL) has ended before it began, and
- * tells opts.done when every stream it has is done, none included.
- */
-static int end_of_recording(struct replay *rp, struct stream *s,
-			    const struct replay_request *req, struct errbuf *err)
-{
-	pthread_mutex_lock(&rp->lock);
-	if (s && !s->done) {
-		s->done = true;
-		rp->exhausted++;
-	}
-	bool all = rp->exhausted == rp->rec->nr;
-	pthread_mutex_unlock(&rp->lock);
-	if (all && rp->opts.done)
-		rp->opts.done(rp->opts.ctx);
-	while (!(req->stop && atomic_load(req->stop))) {
-		struct pollfd pfd = { .fd = req->stop_fd > 0 ? req->stop_fd : -1,
-				      .events = POLLIN };
-		poll(&pfd, 1, 1000);
-	}
-	errbuf_set(err, "stopped");
-	return -1;
-}
-
-int replay_stream(struct replay *rp, const struct replay_request *req,
-		  struct replay_answer *ans, struct errbuf *err)
-{
-	struct stream *s = req->stream ? stream_named(rp->rec, req->stream) : NULL;
-	struct exchange *ex = NULL;
-
-	clock_for(rp);
-	ans->status = 0;
-	ans->retry_after_ms = -1;
-	ans->recording_ended = false;
-	pthread_mutex_lock(&rp->lock);
-	if (s && s->next < s->nr)
-		ex = s->ex[s->next++];
-	pthread_mutex_unlock(&rp->lock);
-	if (!ex)
-		return end_of_recording(rp, s, req, err);
-
-	/* with the consumer's pace recorded, the marks keep it instead */
-	if (rp->opts.pace && !(rp->opts.marks && s->nmarks))
-		rp->opts.pace(rp->opts.ctx);
-	shift_ms = clock_ms > ex->t_start ? clock_ms - ex->t_start : 0;
-	clock_ms = ex->t_start + shift_ms;
-	if (pace_to(rp, req->stop, req->stop_fd, ex->t_start))
-		goto stopped;
-	ans->status = ex->status;
-	ans->retry_after_ms = ex->retry_after_ms;
-	snprintf(ans->content_type, sizeof(ans->content_type), "%s", ex->content_type);
-	int64_t next_tick = clock_ms + (req->tick_ms > 0 ? req->tick_ms : 1);
-	for (size_t i = 0; i < ex->nr; i++) {
-		const struct chunk *c = &ex->chunks[i];
-		if (run_ticks(req, &next_tick, c->t + shift_ms, false) < 0)
-			goto aborted;
-		if (pace_to(rp, req->stop, req->stop_fd, c->t))
-			goto stopped;
-		clock_ms = c->t + shift_ms;
-		if (ex->status < 200 || ex->status > 299)
-			strbuf_add(ans->body, c->data, c->len);
-		else if (req->on_data(req->ctx, c->data, c->len) < 0)
-			goto aborted;
-	}
-	if (ex->stopped) {
-		/*
-		 * The recording stops here (kinf was stopped, or a dump was
-		 * written), not the server: ans->recording_ended says so, so
-		 * that the reflector reports no end the server never made (a
-		 * very short watch, a relist).  It digests what came and asks
-		 * again: then the recording has ended (end_of_recording()).
-		 */
-		ans->recording_ended = true;
-		errbuf_set(err, "the recording ends here");
-		return -1;
-	}
-	if (run_ticks(req, &next_tick, ex->t_end + shift_ms, ex->rc < 0) < 0)
-		goto aborted;
-	clock_ms = ex->t_end + shift_ms;
-	if (ex->rc < 0) {
-		errbuf_set(err, "%s", ex->error);
-		ans->refused = ex->refused;
-		ans->timed_out = ex->timed_out;
-		ans->no_answer = ex->no_answer;
-		return -1;
-	}
-	return 0;
-aborted:
-	errbuf_set(err, "aborted");
-	return -1;
-stopped:
-	errbuf_set(err, "stopped");
-	return -1;
-}
-
-/* ---- the replay client: a kclient backend ------------------------------- */
-
-/* kclient_stream() answered from the recording, in http.h's terms. */
-static int client_stream(struct kclient *c, const char *path, const struct stream_opts *opts,
-			 http_data_fn *on_data, void *ctx, struct http_response *resp,
-			 struct errbuf *err)
-{
-	struct replay_request req = {
-		.stream = opts->record_as,
-		.stop = opts->stop,
-		.stop_fd = opts->stop_fd,
-		.tick = opts->tick,
-		.tick_ctx = opts->tick_ctx,
-		.tick_ms = opts->tick_ms,
-		.on_data = on_data,
-		.ctx = ctx,
-	};
-	struct replay_answer ans = { .body = &resp->body };
-	int rc = replay_stream(kclient_backend_data(c), &req, &ans, err);
-
-	resp->status = ans.status;
-	resp->retry_after_ms = ans.retry_after_ms;
-	memcpy(resp->content_type, ans.content_type, sizeof(resp->content_type));
-	resp->refused = ans.refused;
-	resp->timed_out = ans.timed_out;
-	resp->no_answer = ans.no_answer;
-	resp->recording_ended = ans.recording_ended;
-	return rc;
-}
-
-/* A request no reflector made: it was not recorded. */
-static int client_get(struct kclient *c, const char *path, const char *accept,
-		      struct http_response *resp, struct errbuf *err)
-{
-	errbuf_set(err, "%s: not in the recording", path);
-	return -1;
-}
-
-static int64_t client_now_ms(const struct kclient *c)
-{
-	return replay_now_ms(kclient_backend_data(c));
-}
-
-static void client_follow_ms(const struct kclient *c, int64_t t)
-{
-	replay_follow_ms(kclient_backend_data(c), t);
-}
-
-static bool client_sleep(struct kclient *c, struct stop *stop, int64_t ms)
-{
-	return replay_sleep(kclient_backend_data(c), &stop->flag, stop_fd(stop), ms);
-}
-
-int64_t replay_next_mark(struct replay *rp, const char *stream, bool *last)
-{
-	int64_t pops = -1;
-
-	*last = false;
-	if (!rp->opts.marks)
-		return -1;
-	pthread_mutex_lock(&rp->lock);
-	struct stream *s = stream_named(rp->rec, stream);
-	if (s && s->next_mark < s->nmarks) {
-		pops = (int64_t)s->marks[s->next_mark++].pops;
-		*last = s->next_mark == s->nmarks;
-	}
-	pthread_mutex_unlock(&rp->lock);
-	return pops;
-}
-
-static int64_t client_next_mark(struct kclient *c, const char *stream, bool *last)
-{
-	return replay_next_mark(kclient_backend_data(c), stream, last);
-}
-
-static const struct kclient_ops replay_client_ops = {
-	.stream = client_stream,
-	.get = client_get,
-	.now_ms = client_now_ms,
-	.follow_ms = client_follow_ms,
-	.sleep = client_sleep,
-	.next_mark = client_next_mark,
-};
-
-struct kclient *replay_client_new(struct replay *rp, const char *what)
-{
-	return kclient_new_backend(&replay_client_ops, rp, what);
 }

@@ -19,6 +19,7 @@
 
 #include "cluster/discovery.h"
 #include "cluster/recording.h"
+#include "cluster/replay.h"
 #include "lib/strbuf.h"
 #include "fuzz.h"
 

@@ -11,6 +11,7 @@
 
 #include "cluster/discovery.h"
 #include "cluster/recording.h"
+#include "cluster/replay.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include "unit.h"

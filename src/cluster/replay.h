@@ -1,0 +1,109 @@
+/*
+ * replay.h — a recording (recording.h) answered again, as a kclient
+ * backend (`kinf replay`): each stream's requests get that stream's
+ * exchanges, in their order, whatever the query: a reflector that
+ * behaves as the recorded one asks the same questions.
+ *
+ * Time is the recording's: each thread that replays sees a clock
+ * (kclient_now_ms) at the recorded time of what it was last handed, and
+ * its sleeps (kclient_sleep) move that clock without waiting, so a rule
+ * that depends on time (a very short watch, a silent watch renewed, the
+ * disconnected interval of a relist) decides as it did live.
+ *
+ * Threads: every reflector of a replay reads it at once.
+ */
+#ifndef KINF_REPLAY_H
+#define KINF_REPLAY_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cluster/recording.h"
+
+struct kclient;
+struct strbuf;
+
+struct replay;
+
+struct replay_opts {
+	/*
+	 * 0: as fast as the informer takes it.  Else the recorded pace,
+	 * this many times faster (1: as recorded).
+	 */
+	double speed;
+	/*
+	 * Called before each exchange is handed out, on the reflector's
+	 * thread: the replay command waits there until the informers have
+	 * taken in what came before, as they had live, so a relist finds
+	 * the cache as it was.  NULL: none.
+	 */
+	void (*pace)(void *ctx);
+	/*
+	 * The consumer's pace as recorded ("q" records): each stream's
+	 * reflector queues as its consumer had popped then (fifo.h's
+	 * pacer), and pace is not called for a stream that has them.  Only
+	 * for informers made as the recorded ones were (the same client-go
+	 * profile and queue): other queues pop otherwise.
+	 */
+	bool marks;
+	/* Called once when every stream has handed out its last exchange. */
+	void (*done)(void *ctx);
+	void *ctx;
+};
+
+/* Takes the recording (freed with the replay). */
+struct replay *replay_new(struct recording *rec, const struct replay_opts *opts);
+void replay_free(struct replay *rp);
+/* One request, as kclient_stream() has it (http.h's stream_opts). */
+struct replay_request {
+	const char *stream;		/* stream_opts.record_as */
+	atomic_bool *stop;
+	int stop_fd;
+	int64_t (*tick)(void *tick_ctx);
+	void *tick_ctx;
+	int64_t tick_ms;
+	int (*on_data)(void *ctx, const char *data, size_t len);
+	void *ctx;
+};
+/* What the recording answered (an http_response's fields). */
+struct replay_answer {
+	long status;
+	char content_type[128];
+	int64_t retry_after_ms;
+	bool refused, timed_out, no_answer;
+	bool recording_ended;		/* the recording stops in this exchange */
+	struct strbuf *body;		/* a non-2xx answer's body goes here */
+};
+
+/*
+ * kclient_stream() over the recording: the next exchange of req's
+ * stream, 0 or -1 with err as it ended.  A stream with no exchange left,
+ * or none at all (a stream the recording does not have), waits for
+ * *stop: the recording has ended for it.
+ */
+int replay_stream(struct replay *rp, const struct replay_request *req,
+		  struct replay_answer *ans, struct errbuf *err);
+/* The calling thread's clock: the recorded time it has reached, in ms. */
+int64_t replay_now_ms(struct replay *rp);
+/* Sets the calling thread's clock to t: one that works on what another read. */
+void replay_follow_ms(struct replay *rp, int64_t t);
+/*
+ * The pops recorded for stream's next queued entry (kclient_next_mark()),
+ * in order; -1: none left, or opts.marks is off.  *last: none after it.
+ */
+int64_t replay_next_mark(struct replay *rp, const char *stream, bool *last);
+/* Moves the clock on; sleeps only at a recorded pace.  true: stopped. */
+bool replay_sleep(struct replay *rp, atomic_bool *stop, int stop_fd, int64_t ms);
+
+/*
+ * A client answered from rp (borrowed: rp must outlive it), freed with
+ * kclient_free(): kclient_stream() is replay_stream(), kclient_now_ms()
+ * and kclient_sleep() are the replay's clock, and any other request
+ * (kclient_get()) fails, "PATH: not in the recording".  what: its name
+ * in messages (kclient_server()).
+ */
+struct kclient *replay_client_new(struct replay *rp, const char *what);
+
+#endif
