@@ -29,8 +29,6 @@
  * Deployment apps' (and extensions', where servers before 1.16 served
  * it), Event the core group's and events.k8s.io's.
  *
- * With COLUMNS_NAMESPACE a NAMESPACE column comes first (kubectl -A).
- *
  * Pod STATUS follows kubectl's reason logic: the phase, or status.reason,
  * SchedulingGated, Init:… while init containers run or fail, a container's
  * waiting or terminated reason (CrashLoopBackOff, ErrImagePull, Completed,
@@ -42,8 +40,7 @@
  * Every function takes the object as a json-c tree (borrowed: see
  * kobj_tree()) and "now" in wall-clock milliseconds, so that AGE is
  * reproducible in tests.  Nothing here keeps a reference to the tree.
- * No function is thread-safe on the same struct table; distinct tables
- * and the per-object functions may be used from any thread.
+ * The per-object functions may be used from any thread.
  *
  * The functions that take a kind take its API group ("" or NULL: the core
  * group) and the custom resources' columns too (borrowed; NULL: none
@@ -162,63 +159,6 @@ void columns_age_since(const char *timestamp, int64_t now_ms, char buf[32]);
  * not one.
  */
 int columns_parse_time(const char *s, int64_t *ms);
-
-/* ---- tables ------------------------------------------------------------ */
-
-/*
- * An aligned table, written as kubectl writes one: every column but the
- * last padded to its widest cell (in characters, not bytes) plus three
- * spaces, and never narrower than six (kubectl's tabwriter minimum); the
- * last column unpadded.  Rows print in the order added: sort first (kubectl
- * shows what the server sends, sorted by namespace and name).
- */
-struct table;
-
-enum {
-	COLUMNS_WIDE = 1 << 0,		/* -o wide: the kind's wide columns too */
-	COLUMNS_NAMESPACE = 1 << 1,	/* a NAMESPACE column first */
-};
-
-/* A table of ncols columns with these headers (copied). */
-struct table *table_new(const char *const *headers, size_t ncols);
-/* Adds a row of ncols cells (copied; NULL reads as ""). */
-void table_add_row(struct table *t, const char *const *cells);
-size_t table_rows(const struct table *t);
-/*
- * Writes the header line (unless no_headers) and the rows.  Returns 0, or
- * -1 when writing failed (errno tells why; EPIPE when the reader left).
- */
-int table_write(const struct table *t, FILE *out, bool no_headers);
-/* The same text, appended to out. */
-void table_format(const struct table *t, bool no_headers, struct strbuf *out);
-/*
- * As table_format, but each column as wide as its header (and the
- * minimum) only: for rows printed one at a time under a header printed
- * once.
- */
-void table_format_fixed(const struct table *t, bool no_headers, struct strbuf *out);
-/*
- * Column widths kept from one table to the next, as kubectl's tabwriter
- * keeps them between flushes under `get -w` (RememberWidths): a column
- * is as wide as the widest cell it ever had, by position, whatever the
- * table (a Status's table after the pods' included).  TABLE_WIDTHS_INIT
- * or zeroed; table_widths_release() frees it.
- */
-struct table_widths {
-	size_t *w;
-	size_t n;
-};
-#define TABLE_WIDTHS_INIT { NULL, 0 }
-void table_widths_release(struct table_widths *tw);
-/* As table_format, every column but the last widened to tw's and kept in it. */
-void table_format_remembered(const struct table *t, bool no_headers,
-			     struct table_widths *tw, struct strbuf *out);
-void table_free(struct table *t);	/* NULL is a no-op */
-
-/* A table with the headers of group's kind, a built-in one's (flags: COLUMNS_*). */
-struct table *columns_table_new(const char *group, const char *kind, unsigned flags);
-/* Adds obj's row to a table made by columns_table_new(). */
-void columns_table_add(struct table *t, struct json_object *obj, int64_t now_ms);
 
 /* ---- meta.k8s.io/v1 Tables --------------------------------------------- */
 

@@ -37,6 +37,7 @@
 #include <stddef.h>
 
 #include "output/columns.h"
+#include "output/table_writer.h"
 
 struct json_object;
 struct strbuf;
