@@ -664,6 +664,21 @@ fastest_us() {	# fastest_us N CMD... — the shortest of N runs of CMD, in micro
 	screen_has 'kinf exited 0'
 }
 
+@test "tui: out of memory — one line, an abort, the terminal restored" {
+	sim_start --pods 3
+	tui_start pods --kubeconfig "$SIM_KUBECONFIG"
+	wait_until 20 screen_has '3 objects.*synced' || { screen | sed 's/^/# /' >&2; return 1; }
+	local pid vm
+	pid=$(pgrep -P "$(pane '#{pane_pid}')" -x kinf)
+	vm=$(awk '/^VmSize/ {print $2}' "/proc/$pid/status")
+	# its address space as it is: the pods that come next do not fit in it
+	prlimit --pid "$pid" --as=$((vm * 1024))
+	simctl POST /churn '{"resource":"pods","count":10000,"mix":{"add":1}}' >/dev/null
+	terminal_restored
+	screen_has 'kinf exited 134'	# SIGABRT
+	one_line "$B/err" '^error: out of memory( \(allocating [0-9]+ bytes\))?$'
+}
+
 @test "tui: a proxy's HTML page shows in the health pane; q restores the terminal" {
 	sim_start --pods 3
 	fault "$(body list text/html 200 '<html>502</html>')"

@@ -135,7 +135,7 @@ static int server_url_setup(struct kclient *c, struct errbuf *err)
 	int ret = -1;
 
 	if (!u)
-		die("out of memory");
+		out_of_memory(0);
 	if (curl_url_set(u, CURLUPART_URL, cfg->server, 0) ||
 	    curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) ||
 	    curl_url_get(u, CURLUPART_HOST, &host, 0) ||
@@ -170,7 +170,7 @@ static int server_url_setup(struct kclient *c, struct errbuf *err)
 		c->connect_to = curl_slist_append(NULL, to);
 		free(to);
 		if (!c->connect_to)
-			die("out of memory");
+			out_of_memory(0);
 		c->host_header = xasprintf("Host: %s:%s", host, port);
 	} else {
 		c->url_base = xstrdup(cfg->server);
@@ -230,7 +230,7 @@ struct kclient *kclient_new(const struct rest_config *cfg, struct errbuf *err)
 		pthread_mutex_init(&c->share_locks[i], NULL);
 	c->share = curl_share_init();
 	if (!c->share)
-		die("out of memory");
+		out_of_memory(0);
 	curl_share_setopt(c->share, CURLSHOPT_LOCKFUNC, share_lock_cb);
 	curl_share_setopt(c->share, CURLSHOPT_UNLOCKFUNC, share_unlock_cb);
 	curl_share_setopt(c->share, CURLSHOPT_USERDATA, c);

@@ -750,7 +750,7 @@ struct transport *transport_new(const struct transport_opts *opts)
 	tp->opts = *opts;
 	tp->multi = curl_multi_init();
 	if (!tp->multi)
-		die("out of memory");
+		out_of_memory(0);
 	curl_multi_setopt(tp->multi, CURLMOPT_PIPELINING, (long)CURLPIPE_MULTIPLEX);
 	curl_multi_setopt(tp->multi, CURLMOPT_MAX_CONCURRENT_STREAMS, MAX_STREAMS);
 	pthread_mutex_init(&tp->lock, NULL);

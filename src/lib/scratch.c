@@ -50,7 +50,7 @@ void *scratch_get(struct scratch *s, size_t size)
 		p = mmap(NULL, want, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	}
 	if (p == MAP_FAILED)
-		die("out of memory (a scratch buffer of %zu bytes: %s)", want, strerror(errno));
+		out_of_memory(want);
 	s->base = p;
 	s->size = want;
 	return p;

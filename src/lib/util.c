@@ -8,14 +8,30 @@
 #include <json-c/json.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-static noreturn void out_of_memory(size_t size)
+static void (*die_hook)(void);
+
+/* The die hook runs once, whichever thread gets there first. */
+static void run_die_hook(void)
 {
-	fprintf(stderr, "error: out of memory (allocating %zu bytes)\n", size);
+	static atomic_flag ran = ATOMIC_FLAG_INIT;
+
+	if (die_hook && !atomic_flag_test_and_set(&ran))
+		die_hook();
+}
+
+noreturn void out_of_memory(size_t size)
+{
+	run_die_hook();
+	if (size)
+		fprintf(stderr, "error: out of memory (allocating %zu bytes)\n", size);
+	else
+		fputs("error: out of memory\n", stderr);
 	abort();
 }
 
@@ -84,8 +100,6 @@ void errbuf_set(struct errbuf *err, const char *fmt, ...)
 	termsafe_line(err->msg, sizeof(err->msg));
 }
 
-static void (*die_hook)(void);
-
 void set_die_hook(void (*hook)(void))
 {
 	die_hook = hook;
@@ -103,8 +117,7 @@ static void vreport(const char *prefix, const char *fmt, va_list ap)
 
 void die(const char *fmt, ...)
 {
-	if (die_hook)
-		die_hook();
+	run_die_hook();
 	va_list ap;
 	va_start(ap, fmt);
 	vreport("error: ", fmt, ap);

@@ -60,10 +60,18 @@ void errbuf_set(struct errbuf *err, const char *fmt, ...) PRINTF(2, 3);
 
 /*
  * die() prints "error: MSG" and exits with status 1.  A hook registered
- * with set_die_hook() runs first (the TUI uses it to restore the terminal).
+ * with set_die_hook() runs first (the TUI uses it to restore the terminal),
+ * once only.
  */
 void set_die_hook(void (*hook)(void));
 noreturn void die(const char *fmt, ...) PRINTF(1, 2);
+/*
+ * An allocation of size bytes failed (the x*() allocators call it, and
+ * so does any other allocation kinf cannot go on without): the die hook,
+ * "error: out of memory (allocating SIZE bytes)" (0: a library's, of a
+ * size not known), abort().
+ */
+noreturn void out_of_memory(size_t size);
 void error(const char *fmt, ...) PRINTF(1, 2);
 void warning(const char *fmt, ...) PRINTF(1, 2);
 

@@ -88,7 +88,7 @@ static struct zctx *thread_ctx(void)
 		ctx->c = ZSTD_createCCtx();
 		ctx->d = ZSTD_createDCtx();
 		if (!ctx->c || !ctx->d)
-			die("out of memory");
+			out_of_memory(0);
 		/* Packed texts carry neither checksum nor a dictionary id: bytes. */
 		ZSTD_CCtx_setParameter(ctx->c, ZSTD_c_checksumFlag, 0);
 		ZSTD_CCtx_setParameter(ctx->c, ZSTD_c_dictIDFlag, 0);
@@ -129,7 +129,7 @@ static struct dict *dict_make(const struct strbuf *samples)
 	d->cdict = ZSTD_createCDict(samples->buf, samples->len, LEVEL);
 	d->ddict = ZSTD_createDDict(samples->buf, samples->len);
 	if (!d->cdict || !d->ddict)
-		die("out of memory");
+		out_of_memory(0);
 	d->bytes = ZSTD_sizeof_CDict(d->cdict) + ZSTD_sizeof_DDict(d->ddict);
 	atomic_fetch_add(&table.dict_bytes, d->bytes);
 	return d;

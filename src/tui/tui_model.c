@@ -725,7 +725,7 @@ static void mark_q_grow(struct model *m)
 		  mmap(NULL, room * sizeof(*m->mark_q), PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
-		die("out of memory (room for the marks of %zu changes: %s)", room, strerror(errno));
+		out_of_memory(room * sizeof(*m->mark_q));
 	m->mark_q = p;
 	m->mark_alloc = room;
 }
