@@ -36,10 +36,6 @@
  * (json-c rewrote integers: "-0" as "0", clamped beyond 64 bits), and
  * duplicate member names are kept (json-c kept one); for every field kinf
  * reads, the last of duplicates wins, as with json-c, Go and jq.
- *
- * json-c ownership: functions that take a json_object borrow it (the
- * caller keeps its reference); functions that return one give the caller
- * a new reference to put.
  */
 #ifndef KINF_KOBJ_H
 #define KINF_KOBJ_H

@@ -2,9 +2,7 @@
  * kobj_pick.h — a json-c tree of some members of a kobj, for a reader
  * that needs a few fields of a large object (the watch line's columns):
  * the rest of its text is scanned past, never made into json-c objects.
- *
- * json-c ownership: kobj_tree_pick() returns a new tree the caller puts.
- * The object is borrowed; any thread (a kobj never changes).
+ * Any thread: a kobj never changes.
  */
 #ifndef KINF_KOBJ_PICK_H
 #define KINF_KOBJ_PICK_H

@@ -12,11 +12,8 @@
  * Scalars compare by json_object_equal(): 1 and 1.0 differ, as their text
  * does.
  *
- * json-c ownership: both trees are borrowed.  The patch returned is a new
- * array the caller puts; the values in its ops are references to subtrees
- * of new_obj (shared, not copied), so neither may be changed while both
- * live.  Not thread-safe on trees another thread touches (json-c's counts
- * are not atomic).
+ * The values in the patch's ops are references to subtrees of new_obj
+ * (shared, not copied), so neither may be changed while both live.
  */
 #ifndef KINF_DIFF_H
 #define KINF_DIFF_H

@@ -22,8 +22,7 @@
  *     the error "couldn't find any field with path "{.x}" in the list of
  *     objects" when no row has one.
  *
- * json-c ownership: the table is borrowed (rows are reordered in place
- * when sorting).
+ * Sorting reorders the table's rows in place.
  */
 #ifndef KINF_KUBETABLE_H
 #define KINF_KUBETABLE_H

@@ -9,8 +9,8 @@
  * prints the object whole, as `kubectl get -o json` does: a reader who
  * asks for JSON asks for everything.
  *
- * json-c ownership: the tree is the caller's own (kobj_tree() gives a new
- * one) and is changed in place.
+ * The tree is changed in place: the caller's own (kobj_tree() gives a
+ * new one).
  */
 #ifndef KINF_REDACT_H
 #define KINF_REDACT_H

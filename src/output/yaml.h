@@ -21,7 +21,7 @@
  *     null;
  *   - lines folded at 80 columns, unicode written as is.
  *
- * json-c ownership: obj is borrowed.  Nothing is kept; thread-safe.
+ * Nothing is kept; thread-safe.
  */
 #ifndef KINF_YAML_H
 #define KINF_YAML_H
