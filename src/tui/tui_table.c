@@ -1,435 +1,28 @@
 /*
- * tui_table.c — the Indexer as a live table: the kind's columns, then the
- * resourceVersion, the last delta and how long ago it came.  Rows that
- * just changed carry a mark in the first column (+ added, * changed);
- * deleted rows stay a few seconds, dimmed, marked x (tombstones: ?).
- *
- * The data structures, so that every key costs the same at 100,000 rows
- * as at ten, under a thousand deltas a second:
- *
- *   - The order is an order-statistic treap (lib/ostree.h) whose nodes
- *     are embedded in the model's rows: it points into the model, which
- *     points into the Indexer's objects; no row or object is copied.  It
- *     holds every row, and the filter (`/`, `n`) is a shown flag per node
- *     with the shown count of each subtree, so that the k-th row on
- *     screen is found by rank in O(log n), skipping the hidden ones, and
- *     the title's counts are exact at every frame.
- *   - Each delta moves its row: out of the tree and in again with its new
- *     key and flag, O(log n) (the model's row_hook, below).  Nothing is
- *     ever sorted again because rows changed.
- *   - A comparison never reads JSON: a key is read from the row (its key,
- *     last delta and time), its object's resourceVersion, its kind's kept
- *     key (below) or its cells, as far as the comparison needs
- *     (sort_num(), sort_text()); nothing of it is stored per row but the
- *     kept keys.  Sorted by NAMESPACE or NAME (the default), an update
- *     leaves its row in place.
- *   - The kind's cells (READY, STATUS...) cost a read of the object: a
- *     pod's one scan of its text (output/pod_scan.h: 4 us for one of
- *     kube-sim's, against 13 for the tree of the members the cells read,
- *     kobj_tree_pick, what any other kind still costs), most of what a
- *     delta costs the TUI: they are kept for the rows drawn only (packed,
- *     one allocation a row, no reference to the object).  To sort by
- *     one, each row keeps instead a 16-bit id per column of its cell's
- *     text in a table of the column's distinct values (lib/valtab.h: a
- *     few hundred texts over 100,000 rows; 2 bytes a row a column, in
- *     the row's slab item).  They are made from sync on in the loop's
- *     idle slices, then by each delta for its row, so that a sort by
- *     one orders the few values and then the rows by their value's place
- *     in one radix pass, with no read of an object.  A column with more
- *     distinct values than ids (or past the first KEYS_MAX) is sorted by
- *     its cells: the first such sort makes every row's (O(n) reads, once
- *     a session), then each delta its row's.
- *   - A new sort (s, S, <, >, Shift+letter) builds the tree again: each
- *     row's key made again, then a radix sort of 16-byte items (a 64-bit
- *     piece of the key and the row, lib/keysort.h): the first piece of
- *     every row, then the next piece for the rows tied on it only (a
- *     text seven bytes at a time, the row's key last), and a linear
- *     build.  O(n × pieces), no comparison callback but for runs of a
- *     few rows, no allocation per row; one order is kept, not one per
- *     column, since one more would cost 40 bytes a row.
- *   - The screen shows one page of it: with the cursor on top, a new
- *     sort is answered with its first page (the first piece of every row,
- *     then only the tied runs the page's rows are in), drawn at once; the
- *     other runs and the tree's build follow in slices of the loop's idle
- *     time, and the rows that change meanwhile are placed after the build
- *     (struct pending).  The key pass reads the rows in their order in
- *     memory, names from the row's key, not from its object, and in a
- *     pass per level of pointers (the rows, then the texts they point
- *     at), so that each read is fetched ahead.  With a filter (set before
- *     the sort or typed while it is a page), every row's flag is set in
- *     one pass and the page is the first shown rows: the runs they are in
- *     are sorted as a walk from the top meets them, the others left to
- *     the slices.
- *   - A filter cleared shows every row at once (ostree_show_all(), O(1):
- *     the flags are set again by the next filter).  A new filter sets
- *     every flag in one pass, O(n): the rows in memory order, then what
- *     the filter reads of each (its key; its object's namespace and
- *     labels), and the counts are made again after, or only the flags
- *     that changed are set when few did.  A text without regex syntax is
- *     found with strcasestr, not regexec; a label filter is matched once
- *     per distinct label set.
- *
- * Drawing reads only the rows on screen: O(rows shown × log n).
+ * tui_table.c — the Indexer as a live table: its order and filter, every
+ * row in the sort's order in a tree, each delta moving its row, a new
+ * sort answered with its first page and built in the loop's idle slices.
+ * table_state.h says how; table_cells.c makes the rows' cells and keys,
+ * table_draw.c draws the rows on screen.
  */
+#include "tui/tui_table.h"
+
 #include <ctype.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <curses.h>
-#include <json-c/json.h>
-
-#include "informer/kobj_pick.h"
-#include "output/columns.h"
-#include "output/pod_scan.h"
 #include "informer/session.h"
 #include "lib/keysort.h"
 #include "lib/scratch.h"
 #include "lib/strbuf.h"
-#include "lib/valtab.h"
-#include "tui/tui_table.h"
-#include "tui/tui_detail.h"
 #include "lib/util.h"
+#include "lib/valtab.h"
+#include "tui/table_cells.h"
+#include "tui/table_state.h"
 
-/*
- * ---- the kind's columns ---------------------------------------------------
- *
- * A table's kind columns are fixed as it opens (struct table_state's
- * names): a row's kept cells (packed, one after the other), its kept
- * keys and the sort's column are all by their place among them, so they
- * must never change under the rows.  They cannot: the tab asks with its
- * crds, which is NULL unless the TUI knew the kind's CRD as the tab
- * opened (tab_init()), and a CRD once learned never changes (columns.h);
- * another group's CRD of the same kind (Knative's Service beside the
- * core's) is not this kind's.  So columns_live_headers() would give the
- * tab the same headers at every call; the table asks once all the same
- * (table_view_new()), and every cell is made for those.
- */
-
-static size_t names_len(const char *const *names)
-{
-	size_t n = 0;
-	while (names[n])
-		n++;
-	return n;
-}
-
-/* Cell i of a packed "a\0b\0" list. */
-static const char *cell_at(const char *cells, size_t i)
-{
-	while (i--)
-		cells += strlen(cells) + 1;
-	return cells;
-}
-
-#define MAX_SORT 24
-#define KEYS_MAX 8	/* a kind's columns kept as keys, at most */
-
-/* ---- sorting ------------------------------------------------------------- */
-
-/*
- * A column's identity, which is also what the table is sorted by: the
- * fixed ones, then the kind's (SORT__FIXED + its index).  On screen they
- * come in this order: NAMESPACE (when shown), NAME, the kind's, RV,
- * DELTA, LAST.
- */
-enum {
-	SORT_NAME,	/* 0: what a zeroed tab sorts by */
-	SORT_NAMESPACE,
-	SORT_RV,
-	SORT_DELTA,
-	SORT_LAST,	/* most recent delta first */
-	SORT__FIXED
-};
 static const char *const fixed_sort_names[] = { "NAME", "NAMESPACE", "RV", "DELTA", "LAST" };
-
-/*
- * The kind's cells of the rows that have them, by row: each packed
- * "READY\0STATUS\0...\0" (cells_make()), after a struct cells_head in
- * its allocation.  Read through cells_of(), cells_current() and
- * cells_age().  A map beside the rows, not a pointer in each: most rows
- * never have cells (only those drawn, or every row once sorted by a
- * column not kept as keys), and the pointer was a word of every row's
- * (a pod row's slab item 72 bytes without it, 80 with).  row.has_cells
- * says which rows have an entry, so that the others cost no probe.
- * Open addressing by the row's address, linear probing, at most half
- * full, deletion by backward shift.  No reference to the object the
- * cells were made of: an old version is not kept alive for its cells.
- */
-struct cells {
-	struct cells_slot {
-		const struct row *row;	/* NULL: free */
-		char *text;		/* the allocation: struct cells_head, then the cells */
-	} *slots;
-	size_t cap, nr;			/* cap: 0 or a power of two */
-};
-
-struct cells_head {
-	unsigned version;	/* the row's, when they were made */
-	uint32_t ds;		/* monotonic 1/10 s, when they were made: AGE moves on */
-};
-
-/* The table's own state, one a tab (tab->pane[PANE_TABLE]). */
-struct table_state {
-	struct tui *t;		/* for the namespace filter */
-	/* Every row of the model in the sort's order; the filtered out hidden. */
-	struct ostree order;
-	bool order_stale;	/* the sort changed: build it again before reading */
-	bool filter_stale;	/* a filter changed: set every flag again */
-	/*
-	 * The kind's columns' headers (between NAME and RV), names_nr of
-	 * them: what each row's cells are of, fixed for the table's life
-	 * (see "the kind's columns" above).
-	 */
-	const char *const *names;
-	size_t names_nr;
-	/*
-	 * Every row's cells are made with each delta, from the first sort by
-	 * one of the kind's columns that is not kept as keys (below) on;
-	 * until then only the rows drawn have theirs (a cell costs a parse of
-	 * the object: most of what a delta would cost the TUI).
-	 */
-	bool cells_live;
-	struct cells cells;	/* the rows' cells, of the rows that have them */
-	/*
-	 * The kind's columns kept as sort keys: each row's kind_key[c] is the
-	 * id of its cell's text in key_vals[c] (2 bytes a row a column, not
-	 * the cells' ~50), so that a sort by one is a pass over the rows and
-	 * a sort of the few distinct texts (struct keys, below): the first
-	 * key_nr of names (0: none kept).  From sync on (or the first sort
-	 * by one), keys_live: each delta makes its row's keys, and the
-	 * loop's idle slices make the others' (keys_sweep()) until
-	 * keys_swept.  A column whose values filled their table is sorted
-	 * the old way (cells_live).
-	 */
-	size_t key_nr;
-	struct valtab key_vals[KEYS_MAX];
-	bool keys_live, keys_swept;
-	size_t sweep_iter;
-	uint32_t *key_ord;		/* valtab_order()'s, of the sort's column */
-	struct strbuf cells_scratch;	/* keys_make()'s cells, not kept */
-	uint64_t seen_filter_gen;	/* t->filter_gen the flags are of */
-	/* The text filter ("": none) and the namespace the flags are of. */
-	bool flags_literal;
-	char flags_text[256], flags_ns[256];
-	/* The row under the cursor when it last moved or a frame was drawn:
-	 * the cursor follows it as rows move.  NULL: none. */
-	struct row *sel;
-	struct scroll scroll;
-	int sort;		/* column: SORT_* */
-	bool sort_desc;
-	int height;		/* rows shown last frame (for PgUp/PgDn) */
-	struct strbuf cells_text;	/* cells_make()'s: an object's text unpacked */
-	/* A new sort whose first page is known and whose order is not yet
-	 * built (NULL: none); see struct pending. */
-	struct pending *pend;
-	/*
-	 * The arrays of a sort (its items, tmp and runs) and of a filter
-	 * (its items: never while a sort is pending), kept while keys come
-	 * and given back a while after (table_tick()); see lib/scratch.h.
-	 */
-	struct scratch mem;
-};
-
-/*
- * A new sort answered with its first page: the screen needs the rows it
- * shows, not all 100,000 in order, so the sort sorts a window, the page
- * (keysort_window()), and the frame is drawn from it; the rest of the
- * order (the runs of rows tied past the page, then the tree's build) is
- * made in slices of the loop's idle time (table_work()).
- *
- * Meanwhile: the tree holds the old order, unread (its structure only, so
- * that the build can empty it); every row is shown (a page is made only
- * with no filter, so the title's counts are the model's, exact); a row
- * that changes (a delta, its cells made again) is not moved but noted in
- * changed, and placed by its new key after the build, as a delta is.  A
- * row is never freed meanwhile: the hook finishes the sort first.  What
- * needs a row past the page, the cursor moved, a filter, finishes it
- * first; a new sort drops it.
- */
-struct pending {
-	struct keysort_item *items, *tmp;	/* the rows, ascending */
-	size_t nr;
-	size_t known;		/* the page: this many rows from the top are in place */
-	/* Left by keysort_window(), in the order of their places, from
-	 * runs_done on; one a filtered page sorted is RUN_SORTED. */
-	struct keysort_run *runs;
-	size_t runs_nr, runs_done;
-	struct row **changed;	/* changed since their keys were made; repeats allowed */
-	size_t changed_nr, changed_alloc;
-	/*
-	 * With a filter (or a namespace): every row's shown flag is set by it
-	 * (the tree's flags, which its build keeps), shown of them, and the
-	 * page is the first page_nr shown rows in order.
-	 */
-	bool filtered;
-	size_t shown;
-	struct row **page;
-	size_t page_nr;
-};
-
-#define RUN_SORTED KEYSORT_DONE	/* a run's stage, once a filtered page sorted it */
-
-static inline struct table_state *ts(const struct tab *tab)
-{
-	return tab->pane[PANE_TABLE];
-}
-
-static inline struct row *row_of(const struct ostree_node *n)
-{
-	return n ? (struct row *)((char *)n - offsetof(struct row, order)) : NULL;
-}
-
-/*
- * Appends the row's kind cells of its current version to pack, each
- * followed by a NUL, one per ts(tab)->names: a pod's from one scan of
- * its text (no tree: a sixth of the cost), any other kind's (or a pod
- * the scan leaves to the tree) from the members its columns read.  text
- * is scratch space the caller keeps.
- */
-static void cells_pack(struct tab *tab, const struct row *r, struct strbuf *text,
-		       struct strbuf *pack)
-{
-	const char *const *names = ts(tab)->names;
-	const struct kobj_pick *pick = columns_pick(tab->crds, tab->m.group, tab->m.kind);
-	int64_t now = wall_ms();
-	const char *json = pick ? kobj_text(r->obj, text) : NULL;
-
-	if (!json || pod_scan_live_cells(tab->crds, tab->m.group, tab->m.kind, names, json,
-					 r->obj->json_len, now, pack) < 0) {
-		struct json_object *tree = pick ? kobj_tree_pick(r->obj, pick) : kobj_tree(r->obj);
-		columns_cells(tab->crds, tab->m.group, tab->m.kind, names, tree, now, pack);
-		json_object_put(tree);
-	}
-}
-
-/* ---- the rows' cells (struct cells) ------------------------------------------ */
-
-/* Where row r's probe starts (Fibonacci hashing of its address). */
-static size_t cells_home(const struct cells *c, const struct row *r)
-{
-	return (size_t)(((uint64_t)(uintptr_t)r * 0x9e3779b97f4a7c15ULL) >> 32) & (c->cap - 1);
-}
-
-/* The slot of row r (which has cells), or the free one it would take. */
-static struct cells_slot *cells_slot(const struct cells *c, const struct row *r)
-{
-	size_t i = cells_home(c, r);
-
-	while (c->slots[i].row && c->slots[i].row != r)
-		i = (i + 1) & (c->cap - 1);
-	return &c->slots[i];
-}
-
-/* Row r's cells ("READY\0STATUS\0...\0"), or NULL: none made yet. */
-static const char *cells_of(const struct table_state *st, const struct row *r)
-{
-	return r->has_cells ? cells_slot(&st->cells, r)->text + sizeof(struct cells_head) : NULL;
-}
-
-static const struct cells_head *cells_head(const char *cells)
-{
-	return (const struct cells_head *)(const void *)(cells - sizeof(struct cells_head));
-}
-
-/* Row r's cells when they are of its current version, else NULL. */
-static const char *cells_current(const struct table_state *st, const struct row *r)
-{
-	const char *cells = cells_of(st, r);
-
-	return cells && cells_head(cells)->version == r->version ? cells : NULL;
-}
-
-/* How old cells (cells_of()'s) are at now_mono, in ms (to a tenth of a
- * second). */
-static int64_t cells_age(const char *cells, int64_t now_mono)
-{
-	return now_mono - (int64_t)cells_head(cells)->ds * 100;
-}
-
-static void cells_grow(struct cells *c)
-{
-	struct cells old = *c;
-
-	c->cap = old.cap ? old.cap * 2 : 64;
-	c->slots = xcalloc(c->cap, sizeof(*c->slots));
-	for (size_t i = 0; i < old.cap; i++)
-		if (old.slots[i].row)
-			*cells_slot(c, old.slots[i].row) = old.slots[i];
-	free(old.slots);
-}
-
-/* Row r's cells: the len bytes at text (a NUL is added), made of its
- * current version at now_mono; the last ones freed. */
-static void cells_set(struct table_state *st, struct row *r, const char *text, size_t len,
-		      int64_t now_mono)
-{
-	struct cells *c = &st->cells;
-	struct cells_head head = { r->version, (uint32_t)(now_mono / 100) };
-	char *p = xmalloc(sizeof(head) + len + 1);
-
-	memcpy(p, &head, sizeof(head));
-	memcpy(p + sizeof(head), text, len);
-	p[sizeof(head) + len] = '\0';
-	if (!r->has_cells && (c->nr + 1) * 2 > c->cap)
-		cells_grow(c);
-	struct cells_slot *s = cells_slot(c, r);
-	if (r->has_cells)
-		free(s->text);
-	else
-		c->nr++;
-	*s = (struct cells_slot){ r, p };
-	r->has_cells = true;
-}
-
-/* Row r's cells let go of (r is about to be freed). */
-static void cells_drop(struct table_state *st, struct row *r)
-{
-	struct cells *c = &st->cells;
-
-	if (!r->has_cells)
-		return;
-	struct cells_slot *s = cells_slot(c, r);
-	size_t hole = (size_t)(s - c->slots), i = hole;
-	free(s->text);
-	*s = (struct cells_slot){ NULL, NULL };
-	r->has_cells = false;
-	c->nr--;
-	/* Backward shift: each slot after the hole whose home is not
-	 * between the hole and it moves into the hole. */
-	for (;;) {
-		i = (i + 1) & (c->cap - 1);
-		if (!c->slots[i].row)
-			break;
-		size_t home = cells_home(c, c->slots[i].row);
-		if (((i - home) & (c->cap - 1)) >= ((i - hole) & (c->cap - 1))) {
-			c->slots[hole] = c->slots[i];
-			c->slots[i] = (struct cells_slot){ NULL, NULL };
-			hole = i;
-		}
-	}
-}
-
-/* Every row's cells let go of (the rows may be gone already). */
-static void cells_release(struct cells *c)
-{
-	for (size_t i = 0; i < c->cap; i++)
-		free(c->slots[i].text);	/* NULL in a free slot */
-	free(c->slots);
-	memset(c, 0, sizeof(*c));
-}
-
-/* Makes the row's kind cells of its current version, kept for it. */
-static void cells_make(struct tab *tab, struct row *r, int64_t now_mono, struct strbuf *text)
-{
-	struct strbuf pack = STRBUF_INIT;
-	size_t nr = ts(tab)->names_nr;
-
-	cells_pack(tab, r, text, &pack);
-	cells_set(ts(tab), r, nr ? pack.buf : "", nr ? pack.len : 0, now_mono);
-	strbuf_release(&pack);
-}
 
 static bool show_namespace(const struct tui *t, const struct tab *tab)
 {
@@ -437,7 +30,7 @@ static bool show_namespace(const struct tui *t, const struct tab *tab)
 }
 
 /* The columns' identities in screen order; returns how many. */
-static size_t screen_order(const struct tui *t, const struct tab *tab, int *ids, size_t max)
+size_t order_screen_order(const struct tui *t, const struct tab *tab, int *ids, size_t max)
 {
 	size_t n = 0, kind_nr = ts(tab)->names_nr;
 
@@ -452,16 +45,16 @@ static size_t screen_order(const struct tui *t, const struct tab *tab, int *ids,
 	return n;
 }
 
-static const char *column_name(const struct tab *tab, int id)
+const char *order_column_name(const struct tab *tab, int id)
 {
 	if (id < SORT__FIXED)
 		return fixed_sort_names[id];
 	return ts(tab)->names[id - SORT__FIXED];
 }
 
-static const char *sort_name(const struct tab *tab)
+const char *order_sort_name(const struct tab *tab)
 {
-	return column_name(tab, ts(tab)->sort);
+	return order_column_name(tab, ts(tab)->sort);
 }
 
 /*
@@ -521,26 +114,6 @@ static size_t name_text(int sort, const char *key, char *buf, size_t limit)
 	return add_natural(buf, len, limit, name, '\0');
 }
 
-/* A double's bits, made to sort as unsigned as the doubles do. */
-static uint64_t double_order(double d)
-{
-	uint64_t bits;
-
-	memcpy(&bits, &d, sizeof(bits));
-	return bits >> 63 ? ~bits : bits | (1ULL << 63);
-}
-
-/* Whether a kind's cell reads as a number, which sorts before any text:
- * its value as double_order() into *num (else 0). */
-static bool cell_number(const char *cell, uint64_t *num)
-{
-	char *end;
-	double d = strtod(cell, &end);
-
-	*num = *cell && !*end ? double_order(d) : 0;
-	return *cell && !*end;
-}
-
 /*
  * The text of row r's key for the table's sort, into buf, its first
  * limit bytes at most (a piece needs no more than its own): the name
@@ -561,9 +134,9 @@ static size_t sort_text(const struct table_state *st, const struct row *r, char 
 	case SORT_RV:
 		return 0;
 	default: {
-		const char *cell = cell_at(cells_of(st, r), (size_t)(st->sort - SORT__FIXED));
+		const char *cell = cells_at(cells_of(st, r), (size_t)(st->sort - SORT__FIXED));
 		uint64_t num;
-		if (cell_number(cell, &num))
+		if (cells_number(cell, &num))
 			return 0;
 		return add_natural(buf, 0, limit, cell, '\0');
 	}
@@ -595,7 +168,7 @@ static bool sort_num(const struct table_state *st, const struct row *r, uint64_t
 		*num = strtoull(r->obj->rv, NULL, 10);
 		return false;
 	default:	/* numbers first, by value; then text */
-		return !cell_number(cell_at(cells_of(st, r), (size_t)(st->sort - SORT__FIXED)), num);
+		return !cells_number(cells_at(cells_of(st, r), (size_t)(st->sort - SORT__FIXED)), num);
 	}
 }
 
@@ -784,20 +357,20 @@ struct shown_ctx {
 };
 
 /* Whether the TUI's namespace (:ns) hides rows of this tab. */
-static bool by_namespace(const struct tui *t, const struct tab *tab)
+bool order_by_namespace(const struct tui *t, const struct tab *tab)
 {
 	return t->ns_filter[0] && tab->m.namespaced;
 }
 
 /* Whether a filter or the namespace hides rows of this tab. */
-static bool filtering(const struct tui *t, const struct tab *tab)
+bool order_filtering(const struct tui *t, const struct tab *tab)
 {
-	return filter_active(&tab->filter) || by_namespace(t, tab);
+	return filter_active(&tab->filter) || order_by_namespace(t, tab);
 }
 
 static bool row_shown(const struct tui *t, const struct tab *tab, const struct row *r)
 {
-	if (by_namespace(t, tab) && strcmp(r->obj->ns, t->ns_filter))
+	if (order_by_namespace(t, tab) && strcmp(r->obj->ns, t->ns_filter))
 		return false;
 	return filter_match_row(&tab->filter, r);
 }
@@ -809,7 +382,7 @@ static bool node_shown(struct ostree_node *n, void *ctx)
 
 	if (!c->memo || !c->tab->filter.sel || !r->obj)
 		return row_shown(c->t, c->tab, r);
-	if (by_namespace(c->t, c->tab) && strcmp(r->obj->ns, c->t->ns_filter))
+	if (order_by_namespace(c->t, c->tab) && strcmp(r->obj->ns, c->t->ns_filter))
 		return false;
 	const char *labels = r->obj->labels;
 	size_t h = (size_t)(((uintptr_t)labels * 0x9e3779b97f4a7c15ULL) >> 54) % LABEL_MEMO;
@@ -864,7 +437,7 @@ static void order_restale(struct table_state *st);
 /* Whether what a filter asks of a row is all in its key. */
 static bool filter_by_key(const struct tui *t, const struct tab *tab)
 {
-	return filter_active(&tab->filter) && !tab->filter.sel && !by_namespace(t, tab);
+	return filter_active(&tab->filter) && !tab->filter.sel && !order_by_namespace(t, tab);
 }
 
 /*
@@ -915,66 +488,6 @@ static void pending_flag(const struct tui *t, const struct tab *tab, struct row 
 	r->order.shown = on;
 }
 
-/* ---- the kind's columns as keys (struct table_state's key_vals) ---------- */
-
-/* Whether row r's keys are made (a full column's are 0: not kept). */
-static bool keys_have(const struct table_state *st, const struct row *r)
-{
-	for (size_t c = 0; c < st->key_nr; c++)
-		if (!r->kind_key[c] && !st->key_vals[c].full)
-			return false;
-	return true;
-}
-
-/* Row r's keys let go of. */
-static void keys_unref(struct table_state *st, struct row *r)
-{
-	for (size_t c = 0; c < st->key_nr; c++) {
-		valtab_unref(&st->key_vals[c], r->kind_key[c]);
-		r->kind_key[c] = 0;
-	}
-}
-
-/*
- * Row r's keys from cells (packed, its current version's); returns
- * whether a column's values filled their table meanwhile.  A new value
- * notes what its text reads as, for cmp_values().
- */
-static bool keys_set(struct table_state *st, struct row *r, const char *cells)
-{
-	bool filled = false;
-
-	for (size_t c = 0; c < st->key_nr; c++, cells += strlen(cells) + 1) {
-		struct valtab *vt = &st->key_vals[c];
-		uint32_t id = 0;
-		bool fresh, was_full = vt->full;
-		if (!was_full)
-			id = valtab_ref(vt, cells, &fresh);
-		if (id && fresh)
-			vt->vals[id]->aux_flag = !cell_number(cells, &vt->vals[id]->aux);
-		valtab_unref(vt, r->kind_key[c]);
-		r->kind_key[c] = (uint16_t)id;
-		filled |= vt->full && !was_full;
-	}
-	return filled;
-}
-
-/*
- * Row r's keys made again, from its cells when they are current, else
- * from cells made for the purpose and not kept.  As keys_set().
- */
-static bool keys_make(struct tab *tab, struct row *r)
-{
-	struct table_state *st = ts(tab);
-	const char *cells = cells_current(st, r);
-
-	if (cells)
-		return keys_set(st, r, cells);
-	strbuf_reset(&st->cells_scratch);
-	cells_pack(tab, r, &st->cells_text, &st->cells_scratch);
-	return keys_set(st, r, st->cells_scratch.buf);
-}
-
 /*
  * keys_make() for a row out of the tree or not moved by them (not
  * sorted by a kept column, or a page under way): a column that filled
@@ -985,12 +498,6 @@ static void keys_update(struct tab *tab, struct row *r)
 {
 	if (keys_make(tab, r) && ts(tab)->sort >= SORT__FIXED)
 		order_restale(ts(tab));
-}
-
-/* Whether rows may be left without keys, to be made in idle slices. */
-static bool keys_due(const struct tab *tab)
-{
-	return ts(tab)->key_nr && !ts(tab)->keys_swept && tab->m.stats.synced;
 }
 
 /*
@@ -1032,7 +539,7 @@ static void order_insert(struct tui *t, struct tab *tab, struct row *r)
  * older than max_age ms (a visible row's AGE moves on; -1: never).  Made
  * again while sorted by one of them, the row moves to its new place.
  */
-static const char *row_cells(struct tui *t, struct tab *tab, struct row *r, int64_t max_age)
+const char *order_row_cells(struct tui *t, struct tab *tab, struct row *r, int64_t max_age)
 {
 	int64_t now = t->now_mono ? t->now_mono : mono_ms();
 
@@ -1172,7 +679,7 @@ static void keys_rows(struct tab *tab, struct keysort_item *items, size_t nr)
 			sort_num(st, r, &items[i].key);
 			break;
 		default:
-			/* Not row_cells(): a row is not moved in a tree about to
+			/* Not order_row_cells(): a row is not moved in a tree about to
 			 * go.  Cells there but not current are made in the last
 			 * pass, which has them fetched (their version is in them). */
 			if (!r->has_cells)
@@ -1334,7 +841,7 @@ static void order_link(struct tui *t, struct tab *tab, const struct keysort_item
 	}
 	/* No filter: every row is shown, no need to ask each; flags_set:
 	 * each row's flag is already the filter's (a filtered page's). */
-	ostree_pred_fn *pred = flags_set ? node_flag : filtering(t, tab) ? node_shown : NULL;
+	ostree_pred_fn *pred = flags_set ? node_flag : order_filtering(t, tab) ? node_shown : NULL;
 	shown_begin(&sc, t, tab);
 	/* Every row the tree holds is in items: relinked, not unlinked first. */
 	ostree_relink(&st->order, nodes, nr, pred, &sc);
@@ -1492,7 +999,7 @@ static void pending_filter(struct tui *t, struct tab *tab)
 {
 	struct pending *pend = ts(tab)->pend;
 
-	pend->filtered = filtering(t, tab);
+	pend->filtered = order_filtering(t, tab);
 	if (pend->filtered) {
 		pending_flags(t, tab);
 		pending_page(tab);
@@ -1656,7 +1163,7 @@ static void filter_rows(struct tui *t, struct tab *tab, bool narrows)
 	shown_done(&c.sc);
 }
 
-static size_t shown_nr(const struct tab *tab)
+size_t order_shown_nr(const struct tab *tab)
 {
 	const struct pending *pend = ts(tab)->pend;
 
@@ -1669,7 +1176,7 @@ static size_t shown_nr(const struct tab *tab)
 
 /* The row i-th on screen (a page's when it is that far: else its sort is
  * finished first), or NULL. */
-static struct row *row_at(struct tab *tab, size_t i)
+struct row *order_row_at(struct tab *tab, size_t i)
 {
 	struct pending *pend = ts(tab)->pend;
 
@@ -1685,9 +1192,9 @@ static struct row *row_at(struct tab *tab, size_t i)
 }
 
 /* The cursor moved: it follows this row from now on. */
-static void sel_note(struct tab *tab)
+void order_sel_note(struct tab *tab)
 {
-	ts(tab)->sel = ts(tab)->scroll.cur ? row_at(tab, ts(tab)->scroll.cur) : NULL;
+	ts(tab)->sel = ts(tab)->scroll.cur ? order_row_at(tab, ts(tab)->scroll.cur) : NULL;
 }
 
 /*
@@ -1722,7 +1229,7 @@ static void filter_apply(struct tui *t, struct tab *tab)
 	struct table_state *st = ts(tab);
 	bool narrows = filter_narrows(st, t, tab);
 
-	if (!filtering(t, tab)) {
+	if (!order_filtering(t, tab)) {
 		ostree_show_all(&st->order);	/* Esc: no pass */
 	} else if (narrows && ostree_count(&st->order) < st->order.nr / FILTER_FEW) {
 		struct shown_ctx sc;
@@ -1737,7 +1244,7 @@ static void filter_apply(struct tui *t, struct tab *tab)
 
 struct row *table_selected(struct tab *tab)
 {
-	return row_at(tab, ts(tab)->scroll.cur);
+	return order_row_at(tab, ts(tab)->scroll.cur);
 }
 
 void table_rebuild(struct tui *t, struct tab *tab)
@@ -1774,8 +1281,8 @@ void table_refresh(struct tui *t, struct tab *tab, bool force)
 	 */
 	if (st->scroll.cur && st->sel && st->sel->order.linked && st->sel->order.shown)
 		st->scroll.cur = ostree_rank(&st->order, &st->sel->order);
-	scroll_fix(&st->scroll, shown_nr(tab), st->height);
-	sel_note(tab);
+	scroll_fix(&st->scroll, order_shown_nr(tab), st->height);
+	order_sel_note(tab);
 }
 
 static void sort_set(struct tui *t, struct tab *tab, int id, bool desc)
@@ -1783,7 +1290,7 @@ static void sort_set(struct tui *t, struct tab *tab, int id, bool desc)
 	ts(tab)->sort = id;
 	ts(tab)->sort_desc = desc;
 	order_restale(ts(tab));
-	tui_message(t, "sorted by %s%s", sort_name(tab), desc ? ", reversed" : "");
+	tui_message(t, "sorted by %s%s", order_sort_name(tab), desc ? ", reversed" : "");
 }
 
 /* NAMESPACE when the table shows it, else NAME. */
@@ -1796,7 +1303,7 @@ static void table_sort_default(struct tui *t, struct tab *tab)
 void table_cycle_sort(struct tui *t, struct tab *tab, int step)
 {
 	int ids[MAX_SORT];
-	size_t n = screen_order(t, tab, ids, MAX_SORT), at = 0;
+	size_t n = order_screen_order(t, tab, ids, MAX_SORT), at = 0;
 
 	for (size_t i = 0; i < n; i++)
 		if (ids[i] == ts(tab)->sort)
@@ -1813,10 +1320,10 @@ void table_reverse_sort(struct tui *t, struct tab *tab)
 bool table_sort_letter(struct tui *t, struct tab *tab, char letter)
 {
 	int ids[MAX_SORT], match[MAX_SORT];
-	size_t n = screen_order(t, tab, ids, MAX_SORT), nm = 0;
+	size_t n = order_screen_order(t, tab, ids, MAX_SORT), nm = 0;
 
 	for (size_t i = 0; i < n; i++)
-		if (column_name(tab, ids[i])[0] == letter)
+		if (order_column_name(tab, ids[i])[0] == letter)
 			match[nm++] = ids[i];
 	if (!nm)
 		return false;
@@ -1840,383 +1347,20 @@ void table_to_top(struct tab *tab)
 	ts(tab)->sel = NULL;
 }
 
-static void *table_view_new(struct tui *t, struct tab *tab)
+void table_order_init(struct tui *t, struct tab *tab)
 {
-	struct table_state *st = xcalloc(1, sizeof(*st));
+	struct table_state *st = ts(tab);
 
-	tab->pane[PANE_TABLE] = st;
-	st->t = t;
-	strbuf_init(&st->cells_text, 0);
-	strbuf_init(&st->cells_scratch, 0);
-	/* Once: the tab's crds never change what these are. */
-	st->names = columns_live_headers(tab->crds, tab->m.group, tab->m.kind);
-	st->names_nr = names_len(st->names);
-	/* The kind's columns as keys: room for them in every row. */
-	st->key_nr = st->names_nr < KEYS_MAX ? st->names_nr : KEYS_MAX;
-	model_row_keys(&tab->m, st->key_nr);
 	ostree_init(&st->order, cmp_nodes, st);
 	st->order_stale = true;
 	st->seen_filter_gen = t->filter_gen;
 	table_sort_default(t, tab);
 	tab->m.row_hook = table_row_hook;
-	return st;
 }
 
-/* The rows are the model's: only the state goes. */
-static void table_view_free(void *state)
+void table_order_release(struct table_state *st)
 {
-	struct table_state *st = state;
-
-	if (st) {
-		strbuf_release(&st->cells_text);
-		strbuf_release(&st->cells_scratch);
-		pending_free(st->pend);
-		cells_release(&st->cells);
-		scratch_release(&st->mem);
-		for (size_t c = 0; c < st->key_nr; c++)
-			valtab_release(&st->key_vals[c]);
-		free(st->key_ord);
-	}
-	free(st);
+	pending_free(st->pend);
+	scratch_release(&st->mem);
+	free(st->key_ord);
 }
-
-/* ---- drawing ---------------------------------------------------------------- */
-
-/*
- * Which columns give way, first to last, when the screen is too narrow
- * for all: RESTARTS, then NODE, then the other details, AGE, and RV.
- * NAME and STATUS never go; NAME is shortened (ending in the ellipsis)
- * instead, down to NAME_MIN columns, before LAST, DELTA and READY go,
- * and further only when nothing else is left.  NAME is never wider than
- * half the table (name_cap()): one long name does not push every row's
- * RESTARTS, NODE, AGE and RV off the screen.
- */
-static const char *const give_way[] = {
-	"RESTARTS", "NODE", "IP", "NOMINATED NODE", "READINESS GATES",
-	"UP-TO-DATE", "AVAILABLE", "ROLES", "VERSION", "TYPE", "DATA",
-	"REASON", "OBJECT", "AGE", "RV",
-	/* NAME shrinks to NAME_MIN here */
-	"LAST", "DELTA", "READY", "MESSAGE",
-};
-#define GIVE_WAY_NAME 15	/* the index above where NAME shrinks */
-#define NAME_MIN 16
-#define CELL_MAX 40		/* a kind's cell wider than this ends in the ellipsis */
-
-/* The widest NAME in avail columns: half of them, NAME_MIN at least. */
-static int name_cap(int avail)
-{
-	return avail / 2 > NAME_MIN ? avail / 2 : NAME_MIN;
-}
-
-static int give_way_rank(const char *name)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(give_way); i++)
-		if (!strcmp(give_way[i], name))
-			return (int)i;
-	return 12;	/* another kind's column: before AGE */
-}
-
-struct col {
-	int id;		/* SORT_* */
-	const char *name;
-	int width;
-	bool right;
-	bool shown;
-};
-
-static void row_mark(const struct tui *t, const struct row *r, char mark[2], int *attr)
-{
-	mark[1] = '\0';
-	*attr = A_NORMAL;
-	if (r->gone) {
-		mark[0] = r->tombstone ? '?' : 'x';
-		*attr = A_DIM | tui_color(t, PAIR_DELETED);
-	} else if (row_changed_recently(r)) {
-		/* New to the cache (added, or first listed) or changed. */
-		mark[0] = row_hist_total(r) == 1 || r->last_type == DELTA_ADDED ? '+' : '*';
-		*attr = A_BOLD | tui_color(t, PAIR_MARK);
-	} else {
-		mark[0] = ' ';
-	}
-}
-
-/*
- * Fits the columns into avail columns: the natural widths (of the header
- * and the visible cells) first; then columns give way in give_way's
- * order, NAME shrinking at its place in it.
- */
-static void fit_columns(struct col *cols, size_t nc, int name_col, int ns_col, int avail)
-{
-	int total = 0;
-
-	for (size_t c = 0; c < nc; c++)
-		total += cols[c].width + 1;
-	/* Ranks, then drop or shrink in rank order until it fits. */
-	for (int rank = 0; rank < (int)ARRAY_SIZE(give_way) && total > avail; rank++) {
-		if (rank == GIVE_WAY_NAME && cols[name_col].width > NAME_MIN) {
-			int cut = cols[name_col].width - NAME_MIN;
-			if (cut > total - avail)
-				cut = total - avail;
-			cols[name_col].width -= cut;
-			total -= cut;
-		}
-		for (size_t c = 0; c < nc && total > avail; c++) {
-			if (!cols[c].shown || (int)c == name_col || (int)c == ns_col ||
-			    !strcmp(cols[c].name, "STATUS") || give_way_rank(cols[c].name) != rank)
-				continue;
-			cols[c].shown = false;
-			total -= cols[c].width + 1;
-		}
-	}
-	/* Still too wide: the namespace, then the name, shorter still. */
-	int *last_resort[] = { ns_col >= 0 ? &cols[ns_col].width : NULL, &cols[name_col].width };
-	for (size_t i = 0; i < ARRAY_SIZE(last_resort) && total > avail; i++) {
-		if (!last_resort[i] || *last_resort[i] <= 6)
-			continue;
-		int cut = *last_resort[i] - 6;
-		if (cut > total - avail)
-			cut = total - avail;
-		*last_resort[i] -= cut;
-		total -= cut;
-	}
-}
-
-/* The title bar: the resource, its counts, what narrows it, the sort. */
-static void table_title(struct tui *t, struct tab *tab, const struct rect *r, bool focused)
-{
-	char title[512], right[128];
-	bool by_ns = by_namespace(t, tab);
-
-	int n = snprintf(title, sizeof(title), " %s  %zu object%s", tab->m.name,
-			 tab->m.present, tab->m.present == 1 ? "" : "s");
-
-	if (tab->m.gone)
-		n += snprintf(title + n, sizeof(title) - (size_t)n, " (%zu gone)", tab->m.gone);
-	if (by_ns)
-		n += snprintf(title + n, sizeof(title) - (size_t)n, "  namespace %s", t->ns_filter);
-	if (filter_active(&tab->filter))
-		n += snprintf(title + n, sizeof(title) - (size_t)n, "  filter '%s'",
-			      tab->filter.text);
-	if (by_ns || filter_active(&tab->filter))
-		n += snprintf(title + n, sizeof(title) - (size_t)n, ": %zu", shown_nr(tab));
-	snprintf(title + n, sizeof(title) - (size_t)n, "  sort %s%s", sort_name(tab),
-		 ts(tab)->sort_desc ? (t->utf8 ? " ▼" : " desc") : "");
-	snprintf(right, sizeof(right), "%s rv %s",
-		 tab->m.stats.synced ? "synced" : informer_state_name(tab->m.stats.state),
-		 tab->m.stats.rv[0] ? tab->m.stats.rv : "-");
-	draw_title(t, r, focused, title, right);
-}
-
-/* What column id shows of row (ago: its LAST, formatted). */
-static const char *cell_text(const struct tab *tab, const struct row *row, int id, const char *ago)
-{
-	switch (id) {
-	case SORT_NAMESPACE: return row->obj->ns;
-	case SORT_NAME: return row->obj->name;
-	case SORT_RV: return row->obj->rv;
-	case SORT_DELTA: return delta_type_name(row->last_type);
-	case SORT_LAST: return ago;
-	/* none: scrolled three times over in visible_rows(), next frame's */
-	default: return row->has_cells ? cell_at(cells_of(ts(tab), row), (size_t)(id - SORT__FIXED)) : "";
-	}
-}
-
-/*
- * The columns in screen order, as wide as their header and the visible
- * rows' cells (rows[0, nr)), fitted into width.  Returns how many.
- */
-static size_t table_columns(struct tui *t, struct tab *tab, struct col *cols,
-			    struct row *const *rows, size_t nr, int width)
-{
-	int ids[MAX_SORT];
-	size_t nc = screen_order(t, tab, ids, MAX_SORT);
-	int name_col = -1, ns_col = -1;
-
-	for (size_t c = 0; c < nc; c++) {
-		cols[c] = (struct col){ ids[c], column_name(tab, ids[c]), 0, false, true };
-		cols[c].width = (int)strlen(cols[c].name);
-		cols[c].right = ids[c] == SORT_RV || ids[c] == SORT_LAST;
-		if (ids[c] == SORT_NAME)
-			name_col = (int)c;
-		if (ids[c] == SORT_NAMESPACE)
-			ns_col = (int)c;
-	}
-	for (size_t i = 0; i < nr; i++) {
-		struct row *row = rows[i];
-		char ago[32];
-		format_ago(t, row_last_ms(row), ago);
-		for (size_t c = 0; c < nc; c++) {
-			int w = text_width(cell_text(tab, row, cols[c].id, ago));
-			if (cols[c].id >= SORT__FIXED && w > CELL_MAX)
-				w = CELL_MAX;
-			if (w > cols[c].width)
-				cols[c].width = w;
-		}
-	}
-	if (cols[name_col].width > name_cap(width))
-		cols[name_col].width = name_cap(width);
-	fit_columns(cols, nc, name_col, ns_col, width);
-	return nc;
-}
-
-/* The column headers on line y. */
-static void table_header(const struct col *cols, size_t nc, const struct rect *r, int y)
-{
-	int x = r->x + 2;
-
-	move(y, r->x);
-	for (size_t c = 0; c < nc && x < r->x + r->w; c++) {
-		if (!cols[c].shown)
-			continue;
-		int w = cols[c].width;
-		if (x + w > r->x + r->w)
-			w = r->x + r->w - x;
-		int hw = (int)strlen(cols[c].name);
-		draw_text(y, cols[c].right && hw < w ? x + w - hw : x, w, A_BOLD, cols[c].name);
-		x += cols[c].width + 1;
-	}
-}
-
-/* One row on line y: its mark, then its cells. */
-static void table_row(struct tui *t, struct tab *tab, const struct col *cols, size_t nc,
-		      size_t i, struct row *row, const struct rect *r, int y, bool focused)
-{
-	char mark[2], ago[32];
-	int mark_attr;
-	bool sel = i == ts(tab)->scroll.cur;
-	int base = sel ? (focused ? A_REVERSE : A_BOLD) : A_NORMAL;
-	if (row->gone)
-		base |= A_DIM;
-
-	row_mark(t, row, mark, &mark_attr);
-	if (sel)
-		mvhline(y, r->x, ' ' | (chtype)base, r->w);
-	draw_text(y, r->x, 1, mark_attr | (sel ? base : 0), mark);
-	int x = r->x + 2;
-	format_ago(t, row_last_ms(row), ago);
-	for (size_t c = 0; c < nc && x < r->x + r->w; c++) {
-		if (!cols[c].shown)
-			continue;
-		const char *text = cell_text(tab, row, cols[c].id, ago);
-		int attr = base;
-		if (cols[c].id == SORT_DELTA && !sel)
-			attr |= delta_attr(t, row->last_type);
-		int w = cols[c].width;
-		if (x + w > r->x + r->w)
-			w = r->x + r->w - x;
-		int len = text_width(text);
-		int tx = cols[c].right && len < w ? x + w - len : x;
-		draw_text(y, tx, w - (tx - x), attr, text);
-		x += cols[c].width + 1;
-	}
-}
-
-/*
- * The rows on screen, [first, first + max), into rows; returns how many.
- * Their AGE moves on: their cells are made again first.  Sorted by a
- * cell, a row made again may move, and the row after it take its line:
- * that line is made again in turn, until it holds a row already made (a
- * row is made once a frame, so this ends).  The cursor follows its row,
- * which may scroll the screen: then again for the new lines.
- */
-static size_t visible_rows(struct tui *t, struct tab *tab, struct row **rows, size_t max)
-{
-	size_t first, nr = 0;
-
-	for (int again = 0; again < 3; again++) {
-		first = ts(tab)->scroll.top;
-		for (size_t i = first; i < first + max;) {
-			struct row *row = row_at(tab, i);
-			if (!row)
-				break;
-			row_cells(t, tab, row, 1000);
-			i += row_at(tab, i) == row;
-		}
-		table_refresh(t, tab, false);
-		if (ts(tab)->scroll.top == first)
-			break;
-	}
-	first = ts(tab)->scroll.top;
-	for (size_t i = first; i < first + max && (rows[nr] = row_at(tab, i)); i++)
-		nr++;
-	return nr;
-}
-
-static void table_draw(struct tui *t, const struct rect *r, bool focused)
-{
-	struct tab *tab = tui_tab(t);
-	struct col cols[MAX_SORT];
-	size_t max = (size_t)(r->h - 2 > 0 ? r->h - 2 : 0);
-	struct row **rows = xcalloc(max + 1, sizeof(*rows));
-
-	ts(tab)->height = r->h - 2;
-	model_marks_expire(&tab->m, t->now_mono ? t->now_mono : mono_ms());
-	table_refresh(t, tab, false);
-	size_t nr = visible_rows(t, tab, rows, max);
-	table_title(t, tab, r, focused);
-	/* r->w less the mark and a margin */
-	size_t nc = table_columns(t, tab, cols, rows, nr, r->w - 2);
-	table_header(cols, nc, r, r->y + 1);
-
-	if (!nr) {
-		bool narrowed = filtering(t, tab);
-		const char *msg = narrowed ? "no object matches the filter" :
-				  tab->m.stats.synced ? "no objects" : "waiting for the first list…";
-		if (!t->utf8 && !tab->m.stats.synced && !narrowed)
-			msg = "waiting for the first list...";
-		draw_text(r->y + 2, r->x + 2, r->w - 2, A_DIM, msg);
-	}
-	for (size_t i = 0; i < nr; i++)
-		table_row(t, tab, cols, nc, ts(tab)->scroll.top + i, rows[i], r,
-			  r->y + 2 + (int)i, focused);
-	free(rows);
-}
-
-static bool table_request(struct tui *t, enum request req, int key)
-{
-	struct tab *tab = tui_tab(t);
-
-	if (scroll_request(&ts(tab)->scroll, req, shown_nr(tab), ts(tab)->height)) {
-		sel_note(tab);
-		return true;
-	}
-	if (req == REQ_ENTER) {
-		struct row *r = table_selected(tab);
-		if (r)
-			detail_open(t, t->cur, row_key(r), false);
-		return true;
-	}
-	return false;
-}
-
-static void table_wheel(struct tui *t, int lines)
-{
-	struct tab *tab = tui_tab(t);
-	scroll_by(&ts(tab)->scroll, lines, shown_nr(tab));
-	scroll_fix(&ts(tab)->scroll, shown_nr(tab), ts(tab)->height);
-	sel_note(tab);
-}
-
-/* Line 0 is the title, line 1 the column header. */
-static void table_click(struct tui *t, int line)
-{
-	struct tab *tab = tui_tab(t);
-	struct table_state *st = ts(tab);
-
-	if (line >= 2) {
-		st->scroll.cur = st->scroll.top + (size_t)(line - 2);
-		scroll_fix(&st->scroll, shown_nr(tab), st->height);
-		sel_note(tab);
-	}
-}
-
-const struct view_ops table_view = {
-	.name = "table",
-	.keymap = KEYMAP_MAIN,
-	.new = table_view_new,
-	.free = table_view_free,
-	.draw = table_draw,
-	.request = table_request,
-	.wheel = table_wheel,
-	.click = table_click,
-};

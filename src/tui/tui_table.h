@@ -37,4 +37,37 @@ void table_invalidate(struct tab *tab);
 /* The cursor to the first row (a new filter). */
 void table_to_top(struct tab *tab);
 
+/*
+ * ---- what the table's drawing (table_draw.c) reads, and its state's
+ * life: the order of the rows on screen and their cells.
+ */
+struct table_state;
+
+/* Whether the TUI's namespace (:ns) hides rows of this tab. */
+bool order_by_namespace(const struct tui *t, const struct tab *tab);
+/* The header of column id (SORT_*, or SORT__FIXED + a kind's column). */
+const char *order_column_name(const struct tab *tab, int id);
+/* Whether a filter or the namespace hides rows of this tab. */
+bool order_filtering(const struct tui *t, const struct tab *tab);
+/* The row i-th on screen (a page's when it is that far: else its sort is
+ * finished first), or NULL. */
+struct row *order_row_at(struct tab *tab, size_t i);
+/*
+ * The kind's cells of row r, made again when r changed or when they are
+ * older than max_age ms (a visible row's AGE moves on; -1: never).  Made
+ * again while sorted by one of them, the row moves to its new place.
+ */
+const char *order_row_cells(struct tui *t, struct tab *tab, struct row *r, int64_t max_age);
+/* The columns' identities in screen order; returns how many. */
+size_t order_screen_order(const struct tui *t, const struct tab *tab, int *ids, size_t max);
+/* The cursor moved: it follows this row from now on. */
+void order_sel_note(struct tab *tab);
+/* How many rows are shown (the filter's), exact at every frame. */
+size_t order_shown_nr(const struct tab *tab);
+/* The header of the column sorted by, as the title names it. */
+const char *order_sort_name(const struct tab *tab);
+/* The order made ready for tab (its row hook set), and let go of. */
+void table_order_init(struct tui *t, struct tab *tab);
+void table_order_release(struct table_state *st);
+
 #endif

@@ -6,10 +6,13 @@
  * kind's columns kept as keys (made in idle slices, then with each
  * delta) sort as the cells made afresh from each object do.
  *
- * tui_table.c is included whole, so that its order (a static tree) can be
- * read; the archive's copy of it is then not linked.
+ * The table's three files are included whole, so that the order (a
+ * static tree), the cells' map and the rows drawn can be read; the
+ * archive's copies are then not linked.
  */
+#include "tui/table_cells.c"
 #include "tui/tui_table.c"
+#include "tui/table_draw.c"
 
 #include <stdio.h>
 #include <string.h>
@@ -150,7 +153,7 @@ static int cmp_rows_q(const void *a, const void *b, void *ctx)
 
 	if (!x->cell)
 		return cmp_keys(st, x->r, y->r);
-	bool xt = !cell_number(x->cell, &xn), yt = !cell_number(y->cell, &yn);
+	bool xt = !cells_number(x->cell, &xn), yt = !cells_number(y->cell, &yn);
 	int c = (xt > yt) - (xt < yt);
 	if (!c)
 		c = (xn > yn) - (xn < yn);
@@ -171,11 +174,11 @@ static bool keys_are_fresh(struct fixture *f, struct row *r, char **cell, char *
 	bool ok = true;
 
 	cells_pack(&f->tab, r, &text, &pack);
-	*cell = st->sort >= SORT__FIXED ? xstrdup(cell_at(pack.buf, (size_t)(st->sort - SORT__FIXED))) :
+	*cell = st->sort >= SORT__FIXED ? xstrdup(cells_at(pack.buf, (size_t)(st->sort - SORT__FIXED))) :
 		NULL;
 	for (size_t c = 0; ok && st->keys_live && c < st->key_nr; c++) {
 		uint32_t id = r->kind_key[c];
-		const char *want = cell_at(pack.buf, c);
+		const char *want = cells_at(pack.buf, c);
 		if (!id || strcmp(st->key_vals[c].vals[id]->text, want)) {
 			snprintf(why, size, "%s: column %zu kept '%s', its cell '%s'", row_key_of(r), c,
 				 id ? st->key_vals[c].vals[id]->text : "(none)", want);
@@ -228,7 +231,7 @@ static bool order_is_full_sort(struct fixture *f, char *why, size_t size)
 static bool page_is_first_rows(struct fixture *f, struct row **page, size_t known)
 {
 	for (size_t i = 0; i < known; i++)
-		if (row_at(&f->tab, i) != page[i])
+		if (order_row_at(&f->tab, i) != page[i])
 			return false;
 	return true;
 }
@@ -255,7 +258,7 @@ TEST(a_page_then_slices_under_deltas_end_in_the_full_order)
 			size_t known = st->pend->known;
 			struct row *page[64];
 			for (size_t i = 0; i < known && i < 64; i++)
-				page[i] = row_at(&f.tab, i);
+				page[i] = order_row_at(&f.tab, i);
 			/* What the page showed is what a full sort puts first. */
 			deltas(&f, 0);
 			table_work(&f.t, -1);
@@ -425,14 +428,14 @@ TEST(a_filter_while_a_sort_is_a_page_pages_the_shown_rows)
 		paged += st->pend != NULL;
 		if (!st->pend)
 			continue;
-		counts_ok += shown_nr(&f.tab) == shown_want(&f);
-		size_t nr = shown_nr(&f.tab) < 40 ? shown_nr(&f.tab) : 40;
+		counts_ok += order_shown_nr(&f.tab) == shown_want(&f);
+		size_t nr = order_shown_nr(&f.tab) < 40 ? order_shown_nr(&f.tab) : 40;
 		struct row *page[40];
 		for (size_t i = 0; i < nr; i++)
-			page[i] = row_at(&f.tab, i);
+			page[i] = order_row_at(&f.tab, i);
 		CHECK(st->pend != NULL);	/* the page was enough */
 		table_work(&f.t, -1);
-		page_ok += page_is_first_rows(&f, page, nr) && ostree_count(&st->order) == shown_nr(&f.tab);
+		page_ok += page_is_first_rows(&f, page, nr) && ostree_count(&st->order) == order_shown_nr(&f.tab);
 		exact += filter_is_exact(&f, why, sizeof(why));
 		/* Again, with deltas between the slices: the count stays exact. */
 		order_restale(st);
@@ -440,7 +443,7 @@ TEST(a_filter_while_a_sort_is_a_page_pages_the_shown_rows)
 		bool counted = true;
 		while (table_pending(&f.t)) {
 			deltas(&f, 5);
-			counted &= shown_nr(&f.tab) == shown_want(&f);
+			counted &= order_shown_nr(&f.tab) == shown_want(&f);
 			table_work(&f.t, 0);
 		}
 		counts_ok += counted;
@@ -589,7 +592,7 @@ TEST(rows_moved_into_the_screen_by_their_neighbours_cells_have_cells)
 	f.tab.m.stats.synced = true;
 	table_work(&f.t, -1);		/* the keys, from the cells of now */
 	CHECK(table_sort_letter(&f.t, &f.tab, 'A'));
-	CHECK_STR(sort_name(&f.tab), "AGE");
+	CHECK_STR(order_sort_name(&f.tab), "AGE");
 	ts(&f.tab)->scroll.cur = ts(&f.tab)->scroll.top = 2000;
 	table_refresh(&f.t, &f.tab, false);
 	table_work(&f.t, -1);
