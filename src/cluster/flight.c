@@ -325,7 +325,7 @@ struct flight *flight_new(const struct flight_opts *opts)
 	f->zd = ZSTD_createDCtx();
 	f->wzd = ZSTD_createDCtx();
 	if (!f->zc || !f->zd || !f->wzd)
-		die("out of memory");
+		out_of_memory(0);
 	pthread_mutex_init(&f->dump_lock, NULL);
 	pthread_cond_init(&f->wjob, NULL);
 	pthread_cond_init(&f->wstate, NULL);

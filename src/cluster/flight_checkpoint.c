@@ -355,7 +355,7 @@ static void seal(struct checkpoint *ck)
 	if (!ck->zc) {
 		ck->zc = ZSTD_createCCtx();
 		if (!ck->zc)
-			die("zstd: cannot make a compression context");
+			out_of_memory(0);
 		ZSTD_CCtx_setParameter(ck->zc, ZSTD_c_compressionLevel, CK_LEVEL);
 	}
 	size_t bound = ZSTD_compressBound(ck->open.len);
@@ -454,7 +454,7 @@ static void compact(struct checkpoint *ck)
 					old[cur].z = NULL;
 				}
 				if (!ck->zd && !(ck->zd = ZSTD_createDCtx()))
-					die("zstd: cannot make a decompression context");
+					out_of_memory(0);
 				seg_text(ck->zd, &old[v[i]->seg], &tmp);
 				cur = v[i]->seg;
 			}
@@ -845,7 +845,7 @@ static void overlay_objs(struct checkpoint *ck, const struct checkpoint *over)
 	ZSTD_DCtx *zd = ZSTD_createDCtx();
 
 	if (!zd)
-		die("zstd: cannot make a decompression context");
+		out_of_memory(0);
 	while ((e = hashmap_next(&over->objs, &iter)))
 		v[n++] = e->value;
 	qsort(v, n, sizeof(*v), seg_off_cmp);
@@ -960,7 +960,7 @@ static void fill_texts(const struct checkpoint *ck, struct strbuf *body, struct 
 	ZSTD_DCtx *zd = ZSTD_createDCtx();
 
 	if (!zd)
-		die("zstd: cannot make a decompression context");
+		out_of_memory(0);
 	qsort(pl, n, sizeof(*pl), place_cmp);
 	for (size_t i = 0; i < n; i++) {
 		const struct ck_obj *o = pl[i].o;

@@ -603,7 +603,7 @@ static struct curl_slist *request_headers(struct kclient *c, const struct creden
 		free(v);
 	}
 	if (!h)
-		die("out of memory");
+		out_of_memory(0);
 	return h;
 }
 
@@ -1069,7 +1069,7 @@ static int request_once(struct kclient *c, const char *path, const char *accept,
 
 	CURL *h = curl_easy_init();
 	if (!h)
-		die("out of memory");
+		out_of_memory(0);
 	struct curl_slist *headers = request_headers(c, &snap,
 						     accept ? accept : opts->accept);
 	setup_handle(c, h, url, t.curl_err, &snap, headers, opts->timeout_ms);
