@@ -445,11 +445,11 @@ teardown() {
 	# On line output: the (resync) marker.
 	start_watch pods --resync 1s --types Sync --max-deltas 1
 	wait_until 10 ended "$KINF_PID"
-	grep -qE ' Sync +default/pod-[0-2] .*\(resync\)$' "$OUT"
+	grep -qE ' Sync +default/pod-[0-2] .*\(resync\)$' "$OUT" || { sed 's/^/# /' "$OUT" "$ERR" >&2; false; }
 	# --types Sync means a resync under 1.36 too, whose FIFO queues SyncAll.
 	start_watch pods --resync 1s --types Sync --max-deltas 1 --client-go 1.36
 	wait_until 10 ended "$KINF_PID"
-	grep -qE ' SyncAll +default/pod-[0-2] .*\(resync\)$' "$OUT"
+	grep -qE ' SyncAll +default/pod-[0-2] .*\(resync\)$' "$OUT" || { sed 's/^/# /' "$OUT" "$ERR" >&2; false; }
 }
 
 # A relist after a gap in which pod-0 was deleted and pod-3 changed.
