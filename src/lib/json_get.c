@@ -50,3 +50,14 @@ struct json_object *json_get_object(struct json_object *obj, const char *key)
 
 	return json_object_is_type(v, json_type_object) ? v : NULL;
 }
+
+size_t json_get_len(struct json_object *v)
+{
+	return json_object_is_type(v, json_type_array) ? json_object_array_length(v) : 0;
+}
+
+long long json_get_int(struct json_object *v)
+{
+	return json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double) ?
+		(long long)json_object_get_int64(v) : 0;
+}

@@ -11,6 +11,8 @@
 #ifndef KINF_JSON_GET_H
 #define KINF_JSON_GET_H
 
+#include <stddef.h>
+
 struct json_object;
 
 /* obj's member key; NULL when obj is not an object, has no such member or it is null. */
@@ -28,6 +30,11 @@ const char *json_get_value_str(struct json_object *v, const char *def);
 
 /* obj's member key when it is a string; def otherwise. */
 const char *json_get_str(struct json_object *obj, const char *key, const char *def);
+
+/* v's length when it is an array, else 0. */
+size_t json_get_len(struct json_object *v);
+/* v as a 64-bit integer when it is a number (a double truncated), else 0. */
+long long json_get_int(struct json_object *v);
 
 /* obj's member key when it is an array, or an object; NULL otherwise. */
 struct json_object *json_get_array(struct json_object *obj, const char *key);

@@ -445,3 +445,35 @@ bool fd_hung_up(int fd)
 	struct pollfd pfd = { .fd = fd, .events = 0 };	/* POLLERR, POLLHUP come anyway */
 	return fd > 0 && poll(&pfd, 1, 0) > 0 && (pfd.revents & (POLLERR | POLLHUP));
 }
+
+int parse_time_rfc3339(const char *s, int64_t *ms)
+{
+	struct tm tm = { 0 };
+	int n = 0, frac_ms = 0;
+	long off = 0;
+
+	if (!s || sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon,
+			 &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &n) != 6)
+		return -1;
+	s += n;
+	if (*s == '.') {
+		int digits = 0;
+		for (s++; *s >= '0' && *s <= '9'; s++, digits++)
+			if (digits < 3)
+				frac_ms = frac_ms * 10 + (*s - '0');
+		for (; digits < 3; digits++)
+			frac_ms *= 10;
+	}
+	if (*s == '+' || *s == '-') {
+		int h, m;
+		if (sscanf(s + 1, "%2d:%2d", &h, &m) != 2)
+			return -1;
+		off = (h * 60L + m) * 60 * (*s == '-' ? -1 : 1);
+	} else if (*s != 'Z' && *s != 'z') {
+		return -1;
+	}
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	*ms = ((int64_t)timegm(&tm) - off) * 1000 + frac_ms;
+	return 0;
+}

@@ -102,6 +102,12 @@ bool cond_wait_until(pthread_cond_t *cond, pthread_mutex_t *lock, int64_t deadli
 void format_time_rfc3339(int64_t ms, char buf[32]);
 /* Formats a positive duration as kubectl's AGE column does ("5d3h", "12m"). */
 void format_age(int64_t ms, char buf[32]);
+/*
+ * Parses an RFC 3339 time as Kubernetes writes it ("2024-05-01T10:00:00Z",
+ * fractions and offsets allowed) into wall-clock ms.  Returns -1 if it is
+ * not one.
+ */
+int parse_time_rfc3339(const char *s, int64_t *ms);
 
 /*
  * Parses a Go-style duration ("300ms", "5s", "1m30s", "2h") or a bare

@@ -1,132 +1,25 @@
 /*
- * columns.c — kubectl's columns per kind, computed from json-c trees;
- * see columns.h.
- *
- * Each kind is one row of kinds[]: its columns (header, wide-only, how to
- * compute the cell) and its short status.  A cell function appends to a
- * strbuf; nothing is cached, as a table is printed once.
+ * columns.c — kubectl's columns of a kind: a custom resource's from its
+ * CRD (crd_columns.c), any other kind's built in (kinds.c); see columns.h.
  */
 #include "output/columns.h"
 
 #include <ctype.h>
-#include <errno.h>
-#include <pthread.h>
-#include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include <json-c/json.h>
 
-#include "informer/kobj.h"
-#include "informer/kobj_pick.h"
-#include "output/gofmt.h"
-#include "output/jsonpath.h"
 #include "lib/json_get.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
-
-/* ---- reading the tree -------------------------------------------------- */
-
-static int64_t num(struct json_object *v)
-{
-	return v && (json_object_is_type(v, json_type_int) ||
-		     json_object_is_type(v, json_type_double)) ?
-		json_object_get_int64(v) : 0;
-}
-
-static bool is_true(struct json_object *v)
-{
-	return v && json_object_is_type(v, json_type_boolean) &&
-	       json_object_get_boolean(v);
-}
-
-static size_t arr_len(struct json_object *v)
-{
-	return v && json_object_is_type(v, json_type_array) ?
-		json_object_array_length(v) : 0;
-}
-
-static struct json_object *arr_at(struct json_object *v, size_t i)
-{
-	return json_object_array_get_idx(v, i);
-}
-
-static size_t obj_len(struct json_object *v)
-{
-	return v && json_object_is_type(v, json_type_object) ?
-		(size_t)json_object_object_length(v) : 0;
-}
-
-/* The element of an array of objects whose member `key` equals value. */
-static struct json_object *find_by(struct json_object *arr, const char *key,
-				   const char *value)
-{
-	for (size_t i = 0; i < arr_len(arr); i++) {
-		struct json_object *e = arr_at(arr, i);
-		if (!strcmp(json_get_str(e, key, ""), value))
-			return e;
-	}
-	return NULL;
-}
-
-static void add_or(struct strbuf *out, const char *s, const char *dflt)
-{
-	strbuf_adds(out, *s ? s : dflt);
-}
-
-/* ---- time -------------------------------------------------------------- */
-
-int columns_parse_time(const char *s, int64_t *ms)
-{
-	struct tm tm = { 0 };
-	int n = 0, frac_ms = 0;
-	long off = 0;
-
-	if (!s || sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon,
-			 &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &n) != 6)
-		return -1;
-	s += n;
-	if (*s == '.') {
-		int digits = 0;
-		for (s++; *s >= '0' && *s <= '9'; s++, digits++)
-			if (digits < 3)
-				frac_ms = frac_ms * 10 + (*s - '0');
-		for (; digits < 3; digits++)
-			frac_ms *= 10;
-	}
-	if (*s == '+' || *s == '-') {
-		int h, m;
-		if (sscanf(s + 1, "%2d:%2d", &h, &m) != 2)
-			return -1;
-		off = (h * 60L + m) * 60 * (*s == '-' ? -1 : 1);
-	} else if (*s != 'Z' && *s != 'z') {
-		return -1;
-	}
-	tm.tm_year -= 1900;
-	tm.tm_mon -= 1;
-	*ms = ((int64_t)timegm(&tm) - off) * 1000 + frac_ms;
-	return 0;
-}
-
-/* kubectl's translateTimestampSince: "<unknown>" for a missing time. */
-static void add_since(struct strbuf *out, struct json_object *ts, int64_t now_ms)
-{
-	int64_t ms;
-	char buf[32];
-
-	if (columns_parse_time(json_get_value_str(ts, ""), &ms) < 0) {
-		strbuf_adds(out, "<unknown>");
-		return;
-	}
-	format_age(now_ms - ms, buf);
-	strbuf_adds(out, buf);
-}
+#include "output/kinds.h"
 
 void columns_age_since(const char *timestamp, int64_t now_ms, char buf[32])
 {
 	int64_t ms;
 
-	if (!timestamp || columns_parse_time(timestamp, &ms) < 0)
+	if (!timestamp || parse_time_rfc3339(timestamp, &ms) < 0)
 		snprintf(buf, 32, "<unknown>");
 	else
 		format_age(now_ms - ms, buf);
@@ -134,1312 +27,151 @@ void columns_age_since(const char *timestamp, int64_t now_ms, char buf[32])
 
 void columns_age(struct json_object *obj, int64_t now_ms, char buf[32])
 {
-	struct strbuf sb = STRBUF_INIT;
-
-	add_since(&sb, json_get_path(obj, "metadata", "creationTimestamp", NULL), now_ms);
-	snprintf(buf, 32, "%s", strbuf_str(&sb));
-	strbuf_release(&sb);
-}
-
-/* ---- cells common to every kind --------------------------------------- */
-
-struct pod_summary;
-
-struct row {
-	struct json_object *obj;
-	int64_t now_ms;
-	/* The pod's summary, made by the first cell that needs it, for the
-	 * others of the same row (columns_cells()); NULL: none kept. */
-	struct pod_summary *ps;
-};
-
-static void cell_name(const struct row *r, struct strbuf *out)
-{
-	strbuf_adds(out, json_get_str(json_get(r->obj, "metadata"), "name", ""));
-}
-
-static void cell_age(const struct row *r, struct strbuf *out)
-{
-	add_since(out, json_get_path(r->obj, "metadata", "creationTimestamp", NULL), r->now_ms);
-}
-
-/* ---- Pod ---------------------------------------------------------------- */
-
-struct pod_summary {
-	int ready, total, restarts;
-	int64_t last_restart_ms;	/* 0: unknown */
-	struct strbuf reason;
-	bool made;		/* in a row's ps: made for its object */
-};
-
-static bool is_restartable_init(struct json_object *spec_init, const char *name)
-{
-	struct json_object *c = find_by(spec_init, "name", name);
-	return c && !strcmp(json_get_str(c, "restartPolicy", ""), "Always");
-}
-
-static bool has_condition(struct json_object *status, const char *type)
-{
-	struct json_object *c = find_by(json_get(status, "conditions"), "type", type);
-	return c && !strcmp(json_get_str(c, "status", ""), "True");
-}
-
-static void note_termination(struct json_object *cs, int64_t *last)
-{
-	int64_t ms;
-	struct json_object *term = json_get_path(cs, "lastState", "terminated", NULL);
-	const char *at = json_get_str(term, "finishedAt", "");
-
-	if (columns_parse_time(at, &ms) == 0 && ms > *last)
-		*last = ms;
-}
-
-/* "Signal:N" or "ExitCode:N" for a terminated state without a reason. */
-static void set_exit_reason(struct strbuf *reason, const char *prefix,
-			    struct json_object *term)
-{
-	int64_t sig = num(json_get(term, "signal"));
-
-	strbuf_reset(reason);
-	if (sig)
-		strbuf_addf(reason, "%sSignal:%lld", prefix, (long long)sig);
-	else
-		strbuf_addf(reason, "%sExitCode:%lld", prefix,
-			    (long long)num(json_get(term, "exitCode")));
-}
-
-static void set_reason(struct strbuf *reason, const char *prefix, const char *s)
-{
-	strbuf_reset(reason);
-	strbuf_adds(reason, prefix);
-	strbuf_adds(reason, s);
-}
-
-/* Follows the init containers; true while initialisation holds the pod. */
-static bool pod_init_containers(struct json_object *spec, struct json_object *status,
-				struct pod_summary *ps)
-{
-	struct json_object *spec_init = json_get(spec, "initContainers");
-	struct json_object *statuses = json_get(status, "initContainerStatuses");
-	size_t n_init = arr_len(spec_init);
-
-	for (size_t i = 0; i < arr_len(statuses); i++) {
-		struct json_object *cs = arr_at(statuses, i);
-		struct json_object *term = json_get_path(cs, "state", "terminated", NULL);
-		struct json_object *wait = json_get_path(cs, "state", "waiting", NULL);
-		const char *wait_reason = json_get_str(wait, "reason", "");
-		bool restartable = is_restartable_init(spec_init, json_get_str(cs, "name", ""));
-		int64_t count = num(json_get(cs, "restartCount"));
-
-		ps->restarts += count;
-		note_termination(cs, &ps->last_restart_ms);
-		if (term && num(json_get(term, "exitCode")) == 0)
-			continue;
-		if (restartable && is_true(json_get(cs, "started"))) {
-			if (is_true(json_get(cs, "ready")))
-				ps->ready++;
-			continue;
-		}
-		if (term) {
-			const char *r = json_get_str(term, "reason", "");
-			if (*r)
-				set_reason(&ps->reason, "Init:", r);
-			else
-				set_exit_reason(&ps->reason, "Init:", term);
-		} else if (wait && *wait_reason && strcmp(wait_reason, "PodInitializing")) {
-			set_reason(&ps->reason, "Init:", wait_reason);
-		} else {
-			strbuf_reset(&ps->reason);
-			strbuf_addf(&ps->reason, "Init:%zu/%zu", i, n_init);
-		}
-		return true;
-	}
-	return false;
-}
-
-static void pod_summarize(struct json_object *pod, struct pod_summary *ps)
-{
-	struct json_object *spec = json_get(pod, "spec");
-	struct json_object *status = json_get(pod, "status");
-	struct json_object *spec_init = json_get(spec, "initContainers");
-	struct json_object *init_statuses = json_get(status, "initContainerStatuses");
-	const char *phase = json_get_str(status, "phase", "");
-	const char *status_reason = json_get_str(status, "reason", "");
-	int sidecar_restarts = 0;
-	int64_t sidecar_last = 0;
-
-	memset(ps, 0, sizeof(*ps));
-	ps->total = (int)arr_len(json_get(spec, "containers"));
-	strbuf_adds(&ps->reason, *status_reason ? status_reason : phase);
-
-	struct json_object *sched = find_by(json_get(status, "conditions"), "type", "PodScheduled");
-	if (sched && !strcmp(json_get_str(sched, "reason", ""), "SchedulingGated"))
-		set_reason(&ps->reason, "", "SchedulingGated");
-
-	/* Sidecars (restartable init containers) count as containers. */
-	for (size_t i = 0; i < arr_len(spec_init); i++)
-		if (!strcmp(json_get_str(arr_at(spec_init, i), "restartPolicy", ""), "Always"))
-			ps->total++;
-	for (size_t i = 0; i < arr_len(init_statuses); i++) {
-		struct json_object *cs = arr_at(init_statuses, i);
-		if (is_restartable_init(spec_init, json_get_str(cs, "name", ""))) {
-			sidecar_restarts += num(json_get(cs, "restartCount"));
-			note_termination(cs, &sidecar_last);
-		}
-	}
-
-	bool initializing = pod_init_containers(spec, status, ps);
-
-	if (!initializing || has_condition(status, "Initialized")) {
-		struct json_object *statuses = json_get(status, "containerStatuses");
-		bool has_running = false;
-
-		/* Once initialised, only sidecars' restarts still count. */
-		ps->restarts = sidecar_restarts;
-		ps->last_restart_ms = sidecar_last;
-		/* Backwards, as kubectl: the first container's reason wins. */
-		for (size_t i = arr_len(statuses); i-- > 0;) {
-			struct json_object *cs = arr_at(statuses, i);
-			struct json_object *term = json_get_path(cs, "state", "terminated", NULL);
-			const char *wait_reason =
-				json_get_str(json_get_path(cs, "state", "waiting", NULL), "reason", "");
-			const char *term_reason = json_get_str(term, "reason", "");
-
-			ps->restarts += num(json_get(cs, "restartCount"));
-			note_termination(cs, &ps->last_restart_ms);
-			if (*wait_reason)
-				set_reason(&ps->reason, "", wait_reason);
-			else if (term && *term_reason)
-				set_reason(&ps->reason, "", term_reason);
-			else if (term)
-				set_exit_reason(&ps->reason, "", term);
-			else if (is_true(json_get(cs, "ready")) &&
-				 json_get_path(cs, "state", "running", NULL)) {
-				has_running = true;
-				ps->ready++;
-			}
-		}
-		if (!strcmp(strbuf_str(&ps->reason), "Completed") && has_running)
-			set_reason(&ps->reason, "", has_condition(status, "Ready") ?
-				   "Running" : "NotReady");
-	}
-
-	if (json_get_path(pod, "metadata", "deletionTimestamp", NULL)) {
-		if (!strcmp(status_reason, "NodeLost"))
-			set_reason(&ps->reason, "", "Unknown");
-		else if (strcmp(phase, "Succeeded") && strcmp(phase, "Failed"))
-			set_reason(&ps->reason, "", "Terminating");
-	}
-}
-
-/*
- * The row's pod summary: the row's kept one (made once for READY, STATUS
- * and RESTARTS together), or one made in local; pod_summary_done() after.
- */
-static const struct pod_summary *pod_summary_of(const struct row *r, struct pod_summary *local)
-{
-	if (!r->ps) {
-		pod_summarize(r->obj, local);
-		return local;
-	}
-	if (!r->ps->made) {
-		strbuf_release(&r->ps->reason);
-		pod_summarize(r->obj, r->ps);
-		r->ps->made = true;
-	}
-	return r->ps;
-}
-
-static void pod_summary_done(const struct pod_summary *ps, struct pod_summary *local)
-{
-	if (ps == local)
-		strbuf_release(&local->reason);
-}
-
-static void pod_ready(const struct row *r, struct strbuf *out)
-{
-	struct pod_summary local;
-	const struct pod_summary *ps = pod_summary_of(r, &local);
-
-	strbuf_addf(out, "%d/%d", ps->ready, ps->total);
-	pod_summary_done(ps, &local);
-}
-
-static void pod_status(const struct row *r, struct strbuf *out)
-{
-	struct pod_summary local;
-	const struct pod_summary *ps = pod_summary_of(r, &local);
-
-	strbuf_adds(out, strbuf_str(&ps->reason));
-	pod_summary_done(ps, &local);
-}
-
-static void pod_restarts(const struct row *r, struct strbuf *out)
-{
-	struct pod_summary local;
-	const struct pod_summary *ps = pod_summary_of(r, &local);
-	char age[32];
-
-	strbuf_addf(out, "%d", ps->restarts);
-	if (ps->restarts && ps->last_restart_ms) {
-		format_age(r->now_ms - ps->last_restart_ms, age);
-		strbuf_addf(out, " (%s ago)", age);
-	}
-	pod_summary_done(ps, &local);
-}
-
-static void pod_ip(const struct row *r, struct strbuf *out)
-{
-	struct json_object *ips = json_get_path(r->obj, "status", "podIPs", NULL);
-	const char *ip = arr_len(ips) ? json_get_str(arr_at(ips, 0), "ip", "") : "";
-
-	if (!*ip)	/* older servers fill only podIP */
-		ip = json_get_str(json_get(r->obj, "status"), "podIP", "");
-	add_or(out, ip, "<none>");
-}
-
-static void pod_node(const struct row *r, struct strbuf *out)
-{
-	add_or(out, json_get_str(json_get(r->obj, "spec"), "nodeName", ""), "<none>");
-}
-
-static void pod_nominated(const struct row *r, struct strbuf *out)
-{
-	add_or(out, json_get_str(json_get(r->obj, "status"), "nominatedNodeName", ""), "<none>");
-}
-
-static void pod_gates(const struct row *r, struct strbuf *out)
-{
-	struct json_object *gates = json_get_path(r->obj, "spec", "readinessGates", NULL);
-	struct json_object *conds = json_get_path(r->obj, "status", "conditions", NULL);
-	size_t n = arr_len(gates), ok = 0;
-
-	if (!n) {
-		strbuf_adds(out, "<none>");
-		return;
-	}
-	for (size_t i = 0; i < n; i++) {
-		const char *type = json_get_str(arr_at(gates, i), "conditionType", "");
-		struct json_object *c = find_by(conds, "type", type);
-		if (c && !strcmp(json_get_str(c, "status", ""), "True"))
-			ok++;
-	}
-	strbuf_addf(out, "%zu/%zu", ok, n);
-}
-
-static void pod_short(const struct row *r, struct strbuf *out)
-{
-	struct pod_summary ps;
-
-	pod_summarize(r->obj, &ps);
-	strbuf_addf(out, "%s %d/%d", strbuf_str(&ps.reason), ps.ready, ps.total);
-	strbuf_release(&ps.reason);
-}
-
-/* ---- Deployment --------------------------------------------------------- */
-
-static int64_t deploy_desired(struct json_object *d)
-{
-	struct json_object *v = json_get_path(d, "spec", "replicas", NULL);
-	return v ? num(v) : 1;	/* the API's default */
-}
-
-static void deploy_ready(const struct row *r, struct strbuf *out)
-{
-	strbuf_addf(out, "%lld/%lld",
-		    (long long)num(json_get_path(r->obj, "status", "readyReplicas", NULL)),
-		    (long long)deploy_desired(r->obj));
-}
-
-static void deploy_updated(const struct row *r, struct strbuf *out)
-{
-	strbuf_addf(out, "%lld",
-		    (long long)num(json_get_path(r->obj, "status", "updatedReplicas", NULL)));
-}
-
-static void deploy_available(const struct row *r, struct strbuf *out)
-{
-	strbuf_addf(out, "%lld",
-		    (long long)num(json_get_path(r->obj, "status", "availableReplicas", NULL)));
-}
-
-/* kubectl's layoutContainerCells: names or images, comma-joined. */
-static void add_containers(struct json_object *obj, const char *field, struct strbuf *out)
-{
-	struct json_object *cs = json_get_path(obj, "spec", "template", "spec", "containers", NULL);
-
-	for (size_t i = 0; i < arr_len(cs); i++) {
-		if (i)
-			strbuf_addch(out, ',');
-		strbuf_adds(out, json_get_str(arr_at(cs, i), field, ""));
-	}
-}
-
-static void deploy_containers(const struct row *r, struct strbuf *out)
-{
-	add_containers(r->obj, "name", out);
-}
-
-static void deploy_images(const struct row *r, struct strbuf *out)
-{
-	add_containers(r->obj, "image", out);
-}
-
-struct requirement {
-	const char *key;
-	struct strbuf text;
-};
-
-static int requirement_cmp(const void *a, const void *b)
-{
-	return strcmp(((const struct requirement *)a)->key,
-		      ((const struct requirement *)b)->key);
-}
-
-static int string_cmp(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* "(a,b)": a requirement's values, sorted as the selector sorts them. */
-static void add_value_set(struct strbuf *out, struct json_object *values)
-{
-	size_t n = arr_len(values);
-	const char **v = xcalloc(n ? n : 1, sizeof(*v));
-
-	for (size_t i = 0; i < n; i++)
-		v[i] = json_get_value_str(arr_at(values, i), "");
-	qsort(v, n, sizeof(*v), string_cmp);
-	strbuf_addch(out, '(');
-	for (size_t i = 0; i < n; i++)
-		strbuf_addf(out, "%s%s", i ? "," : "", v[i]);
-	strbuf_addch(out, ')');
-	free(v);
-}
-
-/*
- * A LabelSelector as the selector's String(): requirements sorted by key,
- * "k=v", "k in (a,b)", "k notin (a,b)", "k", "!k".
- */
-static void deploy_selector(const struct row *r, struct strbuf *out)
-{
-	struct json_object *sel = json_get_path(r->obj, "spec", "selector", NULL);
-	struct json_object *labels = json_get(sel, "matchLabels");
-	struct json_object *exprs = json_get(sel, "matchExpressions");
-	size_t n = obj_len(labels) + arr_len(exprs), nr = 0;
-	struct requirement *req = xcalloc(n ? n : 1, sizeof(*req));
-
-	if (labels && obj_len(labels)) {
-		json_object_object_foreach(labels, k, v) {
-			req[nr].key = k;
-			strbuf_addf(&req[nr].text, "%s=%s", k, json_get_value_str(v, ""));
-			nr++;
-		}
-	}
-	for (size_t i = 0; i < arr_len(exprs); i++) {
-		struct json_object *e = arr_at(exprs, i);
-		const char *key = json_get_str(e, "key", "");
-		const char *op = json_get_str(e, "operator", "");
-		struct strbuf *t = &req[nr].text;
-
-		req[nr++].key = key;
-		if (!strcmp(op, "In") || !strcmp(op, "NotIn")) {
-			strbuf_addf(t, "%s %s ", key, !strcmp(op, "In") ? "in" : "notin");
-			add_value_set(t, json_get(e, "values"));
-		} else if (!strcmp(op, "DoesNotExist")) {
-			strbuf_addf(t, "!%s", key);
-		} else {
-			strbuf_adds(t, key);
-		}
-	}
-	qsort(req, nr, sizeof(*req), requirement_cmp);
-	for (size_t i = 0; i < nr; i++) {
-		if (i)
-			strbuf_addch(out, ',');
-		strbuf_adds(out, strbuf_str(&req[i].text));
-		strbuf_release(&req[i].text);
-	}
-	free(req);
-}
-
-static void deploy_short(const struct row *r, struct strbuf *out)
-{
-	deploy_ready(r, out);
-	strbuf_adds(out, " ready");
-}
-
-/* ---- Node --------------------------------------------------------------- */
-
-static void node_status(const struct row *r, struct strbuf *out)
-{
-	struct json_object *ready = find_by(json_get_path(r->obj, "status", "conditions", NULL),
-					    "type", "Ready");
-
-	if (!ready)
-		strbuf_adds(out, "Unknown");
-	else if (!strcmp(json_get_str(ready, "status", ""), "True"))
-		strbuf_adds(out, "Ready");
-	else
-		strbuf_adds(out, "NotReady");
-	if (is_true(json_get_path(r->obj, "spec", "unschedulable", NULL)))
-		strbuf_adds(out, ",SchedulingDisabled");
-}
-
-/* node-role.kubernetes.io/<role> labels and kubernetes.io/role=<role>. */
-static void node_roles(const struct row *r, struct strbuf *out)
-{
-	static const char prefix[] = "node-role.kubernetes.io/";
-	struct json_object *labels = json_get_path(r->obj, "metadata", "labels", NULL);
-	size_t nr = 0;
-	const char **roles = xcalloc(obj_len(labels) + 1, sizeof(*roles));
-
-	if (labels && obj_len(labels)) {
-		json_object_object_foreach(labels, k, v) {
-			const char *role = NULL;
-			if (str_starts_with(k, prefix) && k[sizeof(prefix) - 1])
-				role = k + sizeof(prefix) - 1;
-			else if (!strcmp(k, "kubernetes.io/role") && *json_get_value_str(v, ""))
-				role = json_get_value_str(v, "");
-			if (role)
-				roles[nr++] = role;
-		}
-	}
-	qsort(roles, nr, sizeof(*roles), string_cmp);
-	for (size_t i = 0, shown = 0; i < nr; i++) {
-		if (i && !strcmp(roles[i], roles[i - 1]))
-			continue;	/* a set: one of each */
-		strbuf_addf(out, "%s%s", shown++ ? "," : "", roles[i]);
-	}
-	if (!nr)
-		strbuf_adds(out, "<none>");
-	free(roles);
-}
-
-static void node_version(const struct row *r, struct strbuf *out)
-{
-	struct json_object *info = json_get_path(r->obj, "status", "nodeInfo", NULL);
-
-	strbuf_adds(out, json_get_str(info, "kubeletVersion", ""));
-}
-
-static void node_address(const struct row *r, const char *type, struct strbuf *out)
-{
-	struct json_object *a = find_by(json_get_path(r->obj, "status", "addresses", NULL), "type", type);
-	add_or(out, json_get_str(a, "address", ""), "<none>");
-}
-
-static void node_internal_ip(const struct row *r, struct strbuf *out)
-{
-	node_address(r, "InternalIP", out);
-}
-
-static void node_external_ip(const struct row *r, struct strbuf *out)
-{
-	node_address(r, "ExternalIP", out);
-}
-
-static void node_info(const struct row *r, const char *field, struct strbuf *out)
-{
-	struct json_object *info = json_get_path(r->obj, "status", "nodeInfo", NULL);
-
-	add_or(out, json_get_str(info, field, ""), "<unknown>");
-}
-
-static void node_os_image(const struct row *r, struct strbuf *out)
-{
-	node_info(r, "osImage", out);
-}
-
-static void node_kernel(const struct row *r, struct strbuf *out)
-{
-	node_info(r, "kernelVersion", out);
-}
-
-static void node_runtime(const struct row *r, struct strbuf *out)
-{
-	node_info(r, "containerRuntimeVersion", out);
-}
-
-/* ---- Namespace, ConfigMap, Secret ---------------------------------------- */
-
-static void namespace_status(const struct row *r, struct strbuf *out)
-{
-	strbuf_adds(out, json_get_str(json_get(r->obj, "status"), "phase", ""));
-}
-
-static void configmap_data(const struct row *r, struct strbuf *out)
-{
-	strbuf_addf(out, "%zu", obj_len(json_get(r->obj, "data")) +
-				obj_len(json_get(r->obj, "binaryData")));
-}
-
-static void secret_type(const struct row *r, struct strbuf *out)
-{
-	strbuf_adds(out, json_get_str(r->obj, "type", ""));
-}
-
-static void secret_data(const struct row *r, struct strbuf *out)
-{
-	strbuf_addf(out, "%zu", obj_len(json_get(r->obj, "data")));
-}
-
-/* ---- Event -------------------------------------------------------------- */
-
-/* FIRST SEEN: firstTimestamp, else the new API's eventTime. */
-static void event_first(const struct row *r, struct strbuf *out)
-{
-	struct json_object *ts = json_get(r->obj, "firstTimestamp");
-	int64_t ms;
-
-	if (columns_parse_time(json_get_value_str(ts, ""), &ms) < 0)
-		ts = json_get(r->obj, "eventTime");
-	add_since(out, ts, r->now_ms);
-}
-
-/* LAST SEEN: the series' last observation, lastTimestamp, or FIRST SEEN. */
-static void event_last(const struct row *r, struct strbuf *out)
-{
-	struct json_object *series = json_get(r->obj, "series");
-	struct json_object *last = json_get(r->obj, "lastTimestamp");
-	int64_t ms;
-
-	if (series)
-		add_since(out, json_get(series, "lastObservedTime"), r->now_ms);
-	else if (columns_parse_time(json_get_value_str(last, ""), &ms) == 0)
-		add_since(out, last, r->now_ms);
-	else
-		event_first(r, out);
-}
-
-static void event_type(const struct row *r, struct strbuf *out)
-{
-	strbuf_adds(out, json_get_str(r->obj, "type", ""));
-}
-
-static void event_reason(const struct row *r, struct strbuf *out)
-{
-	strbuf_adds(out, json_get_str(r->obj, "reason", ""));
-}
-
-/* "kind/name" of the involved object, the kind in lower case. */
-static void event_object(const struct row *r, struct strbuf *out)
-{
-	const char *kind = json_get_str(json_get(r->obj, "involvedObject"), "kind", "");
-	const char *name = json_get_str(json_get(r->obj, "involvedObject"), "name", "");
-
-	for (; *kind; kind++)
-		strbuf_addch(out, (char)(*kind >= 'A' && *kind <= 'Z' ? *kind - 'A' + 'a' : *kind));
-	if (*name)
-		strbuf_addf(out, "/%s", name);
-}
-
-static void event_subobject(const struct row *r, struct strbuf *out)
-{
-	strbuf_adds(out, json_get_str(json_get(r->obj, "involvedObject"), "fieldPath", ""));
-}
-
-/* "component, host", each falling back to the reporting controller/instance. */
-static void event_source(const struct row *r, struct strbuf *out)
-{
-	const char *component = json_get_str(json_get(r->obj, "source"), "component", "");
-	const char *host = json_get_str(json_get(r->obj, "source"), "host", "");
-
-	if (!*component)
-		component = json_get_str(r->obj, "reportingComponent", "");
-	if (!*host)
-		host = json_get_str(r->obj, "reportingInstance", "");
-	strbuf_adds(out, component);
-	if (*host)
-		strbuf_addf(out, ", %s", host);
-}
-
-/* The message, trimmed of surrounding white space as kubectl does. */
-static void event_message(const struct row *r, struct strbuf *out)
-{
-	const char *m = json_get_str(r->obj, "message", "");
-	size_t len;
-
-	while (*m == ' ' || *m == '\t' || *m == '\n' || *m == '\r')
-		m++;
-	len = strlen(m);
-	while (len && strchr(" \t\n\r", m[len - 1]))
-		len--;
-	strbuf_add(out, m, len);
-}
-
-static void event_count(const struct row *r, struct strbuf *out)
-{
-	struct json_object *series = json_get(r->obj, "series");
-	int64_t count = series ? num(json_get(series, "count"))
-			       : num(json_get(r->obj, "count"));
-
-	strbuf_addf(out, "%lld", (long long)(count || series ? count : 1));
-}
-
-/* ---- the kinds ---------------------------------------------------------- */
-
-typedef void cell_fn(const struct row *r, struct strbuf *out);
-
-struct column {
-	const char *header;
-	cell_fn *cell;
-	bool wide;		/* only with -o wide */
-};
-
-struct kind_spec {
-	const char *kind;	/* NULL: the default, for every other kind */
-	const char *const *groups;	/* the API groups it is served in, NULL-terminated */
-	const struct column *columns;	/* ends with a NULL header */
-	cell_fn *short_status;	/* NULL: none */
-	const char *const *live;	/* see columns_live_headers() */
-};
-
-#define COL(header, fn) { header, fn, false }
-#define WIDE(header, fn) { header, fn, true }
-#define COLUMNS_END { NULL, NULL, false }
-
-static const struct column pod_columns[] = {
-	COL("NAME", cell_name),
-	COL("READY", pod_ready),
-	COL("STATUS", pod_status),
-	COL("RESTARTS", pod_restarts),
-	COL("AGE", cell_age),
-	WIDE("IP", pod_ip),
-	WIDE("NODE", pod_node),
-	WIDE("NOMINATED NODE", pod_nominated),
-	WIDE("READINESS GATES", pod_gates),
-	COLUMNS_END,
-};
-
-static const struct column deployment_columns[] = {
-	COL("NAME", cell_name),
-	COL("READY", deploy_ready),
-	COL("UP-TO-DATE", deploy_updated),
-	COL("AVAILABLE", deploy_available),
-	COL("AGE", cell_age),
-	WIDE("CONTAINERS", deploy_containers),
-	WIDE("IMAGES", deploy_images),
-	WIDE("SELECTOR", deploy_selector),
-	COLUMNS_END,
-};
-
-static const struct column node_columns[] = {
-	COL("NAME", cell_name),
-	COL("STATUS", node_status),
-	COL("ROLES", node_roles),
-	COL("AGE", cell_age),
-	COL("VERSION", node_version),
-	WIDE("INTERNAL-IP", node_internal_ip),
-	WIDE("EXTERNAL-IP", node_external_ip),
-	WIDE("OS-IMAGE", node_os_image),
-	WIDE("KERNEL-VERSION", node_kernel),
-	WIDE("CONTAINER-RUNTIME", node_runtime),
-	COLUMNS_END,
-};
-
-static const struct column namespace_columns[] = {
-	COL("NAME", cell_name),
-	COL("STATUS", namespace_status),
-	COL("AGE", cell_age),
-	COLUMNS_END,
-};
-
-static const struct column configmap_columns[] = {
-	COL("NAME", cell_name),
-	COL("DATA", configmap_data),
-	COL("AGE", cell_age),
-	COLUMNS_END,
-};
-
-static const struct column secret_columns[] = {
-	COL("NAME", cell_name),
-	COL("TYPE", secret_type),
-	COL("DATA", secret_data),
-	COL("AGE", cell_age),
-	COLUMNS_END,
-};
-
-static const struct column event_columns[] = {
-	COL("LAST SEEN", event_last),
-	COL("TYPE", event_type),
-	COL("REASON", event_reason),
-	COL("OBJECT", event_object),
-	WIDE("SUBOBJECT", event_subobject),
-	WIDE("SOURCE", event_source),
-	COL("MESSAGE", event_message),
-	WIDE("FIRST SEEN", event_first),
-	WIDE("COUNT", event_count),
-	WIDE("NAME", cell_name),
-	COLUMNS_END,
-};
-
-static const struct column default_columns[] = {
-	COL("NAME", cell_name),
-	COL("AGE", cell_age),
-	COLUMNS_END,
-};
-
-/*
- * The live views' columns (between NAME and RV): kubectl's, less what a
- * row already shows, plus the pod's NODE — where a pod runs matters when
- * watching a scheduler or a node drain.
- */
-static const char *const pod_live[] = { "READY", "STATUS", "RESTARTS", "NODE", "AGE", NULL };
-static const char *const deployment_live[] = { "READY", "UP-TO-DATE", "AVAILABLE", "AGE", NULL };
-static const char *const node_live[] = { "STATUS", "ROLES", "AGE", "VERSION", NULL };
-static const char *const namespace_live[] = { "STATUS", "AGE", NULL };
-static const char *const configmap_live[] = { "DATA", "AGE", NULL };
-static const char *const secret_live[] = { "TYPE", "DATA", "AGE", NULL };
-static const char *const event_live[] = { "TYPE", "REASON", "OBJECT", "MESSAGE", NULL };
-static const char *const default_live[] = { "AGE", NULL };
-
-/*
- * A built-in kind is one only in the groups Kubernetes serves it in: a
- * custom resource may take any kind's name in its own group (Knative's
- * Service, a CRD of kind Pod), and is then shown as a custom resource.
- */
-static const char *const core_group[] = { "", NULL };
-/* extensions/v1beta1 served Deployments until 1.16: the same columns. */
-static const char *const deployment_groups[] = { "apps", "extensions", NULL };
-/* events.k8s.io/v1's Events have always been shown with the core's columns. */
-static const char *const event_groups[] = { "", "events.k8s.io", NULL };
-
-static const struct kind_spec kinds[] = {
-	{ "Pod", core_group, pod_columns, pod_short, pod_live },
-	{ "Deployment", deployment_groups, deployment_columns, deploy_short, deployment_live },
-	{ "Node", core_group, node_columns, node_status, node_live },
-	{ "Namespace", core_group, namespace_columns, namespace_status, namespace_live },
-	{ "ConfigMap", core_group, configmap_columns, NULL, configmap_live },
-	{ "Secret", core_group, secret_columns, NULL, secret_live },
-	{ "Event", event_groups, event_columns, NULL, event_live },
-	{ NULL, NULL, default_columns, NULL, default_live },
-};
-
-static bool in_groups(const char *const *groups, const char *group)
-{
-	for (; *groups; groups++)
-		if (!strcmp(*groups, group ? group : ""))
-			return true;
-	return false;
-}
-
-/* Group's kind's row of kinds[]: a built-in kind's, or the default. */
-static const struct kind_spec *kind_spec_of(const char *group, const char *kind)
-{
-	const struct kind_spec *k = kinds;
-
-	while (k->kind && (!kind || strcmp(k->kind, kind) || !in_groups(k->groups, group)))
-		k++;
-	return k;
-}
-
-/* ---- custom resources: a CRD's additionalPrinterColumns ------------------ */
-
-struct crd_column {
-	char *name;		/* "Replicas" */
-	char *header;		/* "REPLICAS" */
-	char *type;		/* integer, number, boolean, string, date */
-	char *path;		/* ".spec.replicas" */
-	long priority;
-	struct jsonpath *jp;
-};
-
-struct crd_kind {
-	char *group;		/* "stable.example.com": never "" */
-	char *kind;
-	size_t n;
-	struct crd_column *cols;
-	const char **live;	/* NULL-terminated, into cols' headers */
-};
-
-/*
- * DESIGN (threads): kinds are only ever added, and each is immutable once
- * in v[], so a reader may keep the pointer crd_of() returned until
- * crd_columns_free(); the lock guards v and nr only.  The array holds
- * pointers so that growing it moves no kind a reader holds.  A group and
- * kind is in v[] once at most (crd_columns_add() looks and adds under the
- * lock): what crd_of() answers for it never changes once it is there.
- */
-struct crd_columns {
-	pthread_mutex_t lock;
-	struct crd_kind **v;
-	size_t nr, alloc;
-};
-
-struct crd_columns *crd_columns_new(void)
-{
-	struct crd_columns *cc = xcalloc(1, sizeof(*cc));
-
-	pthread_mutex_init(&cc->lock, NULL);
-	return cc;
-}
-
-static void crd_kind_free(struct crd_kind *ck)
-{
-	for (size_t j = 0; j < ck->n; j++) {
-		struct crd_column *c = &ck->cols[j];
-		free(c->name);
-		free(c->header);
-		free(c->type);
-		free(c->path);
-		jsonpath_free(c->jp);
-	}
-	free(ck->cols);
-	free(ck->live);
-	free(ck->group);
-	free(ck->kind);
-	free(ck);
-}
-
-void crd_columns_free(struct crd_columns *cc)
-{
-	if (!cc)
-		return;
-	for (size_t i = 0; i < cc->nr; i++)
-		crd_kind_free(cc->v[i]);
-	free(cc->v);
-	pthread_mutex_destroy(&cc->lock);
-	free(cc);
-}
-
-/* The kind of v[] with group and kind; the caller holds the lock. */
-static struct crd_kind *crd_find(const struct crd_columns *cc, const char *group,
-				 const char *kind)
-{
-	for (size_t i = 0; i < cc->nr; i++)
-		if (!strcmp(cc->v[i]->kind, kind) && !strcmp(cc->v[i]->group, group))
-			return cc->v[i];
-	return NULL;
-}
-
-static const struct crd_kind *crd_of(const struct crd_columns *cc, const char *group,
-				     const char *kind)
-{
-	const struct crd_kind *found;
-	/* The lock is not part of what a const reader may not change. */
-	struct crd_columns *locked = (struct crd_columns *)cc;
-
-	if (!cc || !kind)
-		return NULL;
-	pthread_mutex_lock(&locked->lock);
-	found = crd_find(cc, group ? group : "", kind);
-	pthread_mutex_unlock(&locked->lock);
-	return found;
-}
-
-bool crd_columns_has(const struct crd_columns *cc, const char *group, const char *kind)
-{
-	return crd_of(cc, group, kind) != NULL;
-}
-
-/* The columns of one version of the CRD (the first when version is NULL). */
-static struct json_object *printer_columns_of(struct json_object *crd, const char *version)
-{
-	struct json_object *versions = json_get_path(crd, "spec", "versions", NULL);
-
-	for (size_t i = 0; i < arr_len(versions); i++) {
-		struct json_object *v = arr_at(versions, i);
-		if (!version || !strcmp(json_get_str(v, "name", ""), version))
-			return json_get(v, "additionalPrinterColumns");
-	}
-	return NULL;
-}
-
-/* Fills ck's columns from cols (NULL or empty: one, Age). */
-static void crd_kind_fill(struct crd_kind *ck, struct json_object *cols, struct errbuf *err)
-{
-	/* serveDefaultColumnsIfEmpty: no columns means one, Age */
-	size_t n = arr_len(cols);
-
-	ck->cols = xcalloc(n ? n : 1, sizeof(*ck->cols));
-	ck->live = xcalloc((n ? n : 1) + 1, sizeof(*ck->live));
-	for (size_t i = 0; i < (n ? n : 1); i++) {
-		struct json_object *c = n ? arr_at(cols, i) : NULL;
-		struct crd_column *cc = &ck->cols[ck->n];
-		const char *path = n ? json_get_str(c, "jsonPath", "") : ".metadata.creationTimestamp";
-		char *tmpl = xasprintf("{%s}", path);
-		cc->jp = jsonpath_parse(tmpl, err);
-		free(tmpl);
-		if (!cc->jp) {
-			errbuf_set(err, "unrecognized column definition \"%s\"", path);
-			continue;	/* the apiserver leaves the column out too */
-		}
-		cc->name = xstrdup(n ? json_get_str(c, "name", "") : "Age");
-		cc->type = xstrdup(n ? json_get_str(c, "type", "") : "date");
-		cc->path = xstrdup(path);
-		cc->priority = n ? (long)num(json_get(c, "priority")) : 0;
-		cc->header = xstrdup(cc->name);
-		for (char *h = cc->header; *h; h++)
-			*h = (char)toupper((unsigned char)*h);
-		ck->n++;
-	}
-	for (size_t i = 0, l = 0; i < ck->n; i++)
-		if (ck->cols[i].priority == 0)
-			ck->live[l++] = ck->cols[i].header;
-}
-
-int crd_columns_add(struct crd_columns *cc, struct json_object *crd, const char *version,
-		    struct errbuf *err)
-{
-	const char *kind = json_get_str(json_get_path(crd, "spec", "names", NULL), "kind", "");
-	const char *group = json_get_str(json_get(crd, "spec"), "group", "");
-	struct crd_kind *ck;
-
-	if (!*kind || !*group) {
-		errbuf_set(err, "not a CustomResourceDefinition: no spec.%s",
-			   *kind ? "group" : "names.kind");
-		return -1;
-	}
-	/* No server serves one in a built-in kind's group: kinds[] stands. */
-	if (kind_spec_of(group, kind)->kind) {
-		errbuf_set(err, "'%s' of '%s' is a built-in kind, not a custom resource",
-			   kind, group);
-		return -1;
-	}
-	if (crd_of(cc, group, kind))
-		return 0;	/* the first stands: readers may hold it */
-	ck = xcalloc(1, sizeof(*ck));
-	ck->group = xstrdup(group);
-	ck->kind = xstrdup(kind);
-	crd_kind_fill(ck, printer_columns_of(crd, version), err);
-	pthread_mutex_lock(&cc->lock);
-	if (crd_find(cc, group, kind)) {	/* another thread's came first */
-		pthread_mutex_unlock(&cc->lock);
-		crd_kind_free(ck);
-		return 0;
-	}
-	ALLOC_GROW(cc->v, cc->nr + 1, cc->alloc);
-	cc->v[cc->nr++] = ck;
-	pthread_mutex_unlock(&cc->lock);
-	return 0;
-}
-
-/*
- * One cell as the apiextensions tableconvertor makes it (ConvertToTable,
- * cellForJSONValue): a new json-c value, or NULL for none.
- */
-static struct json_object *crd_cell(const struct crd_column *c, struct json_object *obj,
-				    int64_t now_ms)
-{
-	struct json_object **v, *cell = NULL;
-	struct errbuf err;
-	size_t nr;
-
-	if (jsonpath_find(c->jp, obj, true, &v, &nr, &err) < 0)
-		return NULL;
-	if (!nr || !v[0]) {
-		jsonpath_values_free(v, nr);
-		return NULL;
-	}
-	struct json_object *val = v[0];
-	enum json_type t = json_object_get_type(val);
-	if (!strcmp(c->type, "string")) {
-		struct strbuf sb = STRBUF_INIT;
-		jsonpath_print_value(val, &sb);
-		cell = json_object_new_string(strbuf_str(&sb));
-		strbuf_release(&sb);
-	} else if (!strcmp(c->type, "integer") && (t == json_type_int || t == json_type_double)) {
-		cell = json_object_new_int64(t == json_type_int ? json_object_get_int64(val) :
-					     (int64_t)json_object_get_double(val));
-	} else if (!strcmp(c->type, "number") && (t == json_type_int || t == json_type_double)) {
-		cell = json_object_new_double(json_object_get_double(val));
-	} else if (!strcmp(c->type, "boolean") && t == json_type_boolean) {
-		cell = json_object_new_boolean(json_object_get_boolean(val));
-	} else if (!strcmp(c->type, "date") && t == json_type_string) {
-		int64_t ms;
-		char buf[32];
-		if (columns_parse_time(json_object_get_string(val), &ms) < 0) {
-			cell = json_object_new_string("<invalid>");
-		} else {
-			format_age(now_ms - ms, buf);
-			cell = json_object_new_string(buf);
-		}
-	}
-	jsonpath_values_free(v, nr);
-	return cell;
-}
-
-/* A cell's text as kubectl prints it (nothing for none). */
-static void crd_cell_text(const struct crd_column *c, struct json_object *obj,
-			  int64_t now_ms, struct strbuf *out)
-{
-	struct json_object *cell = crd_cell(c, obj, now_ms);
-
-	if (cell)
-		gofmt_print(cell, out);
-	json_object_put(cell);
+	columns_age_since(json_get_value_str(json_get_path(obj, "metadata", "creationTimestamp",
+							   NULL), NULL), now_ms, buf);
 }
 
 const char *const *columns_live_headers(const struct crd_columns *crds, const char *group,
 					 const char *kind)
 {
-	const struct crd_kind *ck = crd_of(crds, group, kind);
+	const struct crd_kind *ck = crd_columns_kind(crds, group, kind);
 
-	if (ck)
-		return ck->live;
-	return kind_spec_of(group, kind)->live;
+	return ck ? ck->live : kinds_live_headers(group, kind);
 }
-
-/*
- * What a pod's line columns read (pod_summarize, the wide detail): a few
- * members of the status, its conditions and container statuses, a few
- * of the spec's, the containers only counted, two timestamps.  The
- * labels, volumes, env and the like are never made into json-c objects:
- * a watch line costs a third of the tree.
- */
-static const struct kobj_pick pod_pick_metadata[] = {
-	{ "creationTimestamp", PICK_ALL, NULL },
-	{ "deletionTimestamp", PICK_ALL, NULL },
-	{ NULL, PICK_ALL, NULL },
-};
-static const struct kobj_pick pod_pick_init_container[] = {
-	{ "name", PICK_ALL, NULL },
-	{ "restartPolicy", PICK_ALL, NULL },
-	{ NULL, PICK_ALL, NULL },
-};
-static const struct kobj_pick pod_pick_spec[] = {
-	{ "containers", PICK_COUNT, NULL },
-	{ "initContainers", PICK_EACH, pod_pick_init_container },
-	{ "nodeName", PICK_ALL, NULL },
-	{ "readinessGates", PICK_ALL, NULL },
-	{ NULL, PICK_ALL, NULL },
-};
-static const struct kobj_pick pod_pick_condition[] = {
-	{ "type", PICK_ALL, NULL },
-	{ "status", PICK_ALL, NULL },
-	{ "reason", PICK_ALL, NULL },
-	{ NULL, PICK_ALL, NULL },
-};
-/*
- * A container's state, only the members the cells read: kept whole, each
- * went through json-c's tokener (a locale switched in and out per call),
- * a sixth of what the TUI's cells of a pod cost.
- */
-static const struct kobj_pick pod_pick_nothing[] = {
-	{ NULL, PICK_ALL, NULL },
-};
-static const struct kobj_pick pod_pick_waiting[] = {
-	{ "reason", PICK_ALL, NULL },
-	{ NULL, PICK_ALL, NULL },
-};
-static const struct kobj_pick pod_pick_terminated[] = {
-	{ "reason", PICK_ALL, NULL },
-	{ "exitCode", PICK_ALL, NULL },
-	{ "signal", PICK_ALL, NULL },
-	{ "finishedAt", PICK_ALL, NULL },
-	{ NULL, PICK_ALL, NULL },
-};
-static const struct kobj_pick pod_pick_state[] = {
-	{ "waiting", PICK_SOME, pod_pick_waiting },
-	{ "terminated", PICK_SOME, pod_pick_terminated },
-	{ "running", PICK_SOME, pod_pick_nothing },	/* only whether it is there */
-	{ NULL, PICK_ALL, NULL },
-};
-static const struct kobj_pick pod_pick_container_status[] = {
-	{ "name", PICK_ALL, NULL },
-	{ "ready", PICK_ALL, NULL },
-	{ "started", PICK_ALL, NULL },
-	{ "restartCount", PICK_ALL, NULL },
-	{ "state", PICK_SOME, pod_pick_state },
-	{ "lastState", PICK_SOME, pod_pick_state },
-	{ NULL, PICK_ALL, NULL },
-};
-static const struct kobj_pick pod_pick_ip[] = {
-	{ "ip", PICK_ALL, NULL },
-	{ NULL, PICK_ALL, NULL },
-};
-static const struct kobj_pick pod_pick_status[] = {
-	{ "phase", PICK_ALL, NULL },
-	{ "reason", PICK_ALL, NULL },
-	{ "conditions", PICK_EACH, pod_pick_condition },
-	{ "initContainerStatuses", PICK_EACH, pod_pick_container_status },
-	{ "containerStatuses", PICK_EACH, pod_pick_container_status },
-	{ "podIP", PICK_ALL, NULL },
-	{ "podIPs", PICK_EACH, pod_pick_ip },
-	{ "nominatedNodeName", PICK_ALL, NULL },
-	{ NULL, PICK_ALL, NULL },
-};
-static const struct kobj_pick pod_pick[] = {
-	{ "metadata", PICK_SOME, pod_pick_metadata },
-	{ "spec", PICK_SOME, pod_pick_spec },
-	{ "status", PICK_SOME, pod_pick_status },
-	{ NULL, PICK_ALL, NULL },
-};
 
 const struct kobj_pick *columns_pick(const struct crd_columns *crds, const char *group,
 				     const char *kind)
 {
 	/* A CRD is never learned for the core group's Pod (crd_columns_add()). */
-	return kind_spec_of(group, kind)->columns == pod_columns ? pod_pick : NULL;
+	return kinds_pick(group, kind);
+}
+
+/* A column's name as a watch line's label: lower case, '-' for spaces. */
+static void add_label(struct strbuf *out, const char *name)
+{
+	for (const char *h = name; *h; h++)
+		strbuf_addch(out, (char)(*h == ' ' ? '-' : tolower((unsigned char)*h)));
 }
 
 void columns_short_status(const struct crd_columns *crds, const char *group, const char *kind,
 			  struct json_object *obj, int64_t now_ms, struct strbuf *out)
 {
-	const struct kind_spec *k = kind_spec_of(group, kind);
-	const struct crd_kind *ck = crd_of(crds, group, kind);
-	struct row r = { obj, now_ms, NULL };
+	const struct crd_kind *ck = crd_columns_kind(crds, group, kind);
+	bool first = true;
 
-	if (ck) {	/* the priority-0 columns but dates, as name=value */
-		bool first = true;
-		for (size_t i = 0; i < ck->n; i++) {
-			const struct crd_column *c = &ck->cols[i];
-			if (c->priority || !strcmp(c->type, "date"))
-				continue;
-			if (!first)
-				strbuf_addch(out, ' ');
-			first = false;
-			for (const char *h = c->name; *h; h++)
-				strbuf_addch(out, (char)(*h == ' ' ? '-' : tolower((unsigned char)*h)));
-			strbuf_addch(out, '=');
-			crd_cell_text(c, obj, now_ms, out);
-		}
+	if (!ck) {
+		kinds_short_status(group, kind, obj, now_ms, out);
 		return;
 	}
-	if (k->short_status)
-		k->short_status(&r, out);
+	/* the priority-0 columns but dates, as name=value */
+	for (size_t i = 0; i < ck->n; i++) {
+		const struct crd_column *c = &ck->cols[i];
+		if (c->priority || !strcmp(c->type, "date"))
+			continue;
+		if (!first)
+			strbuf_addch(out, ' ');
+		first = false;
+		add_label(out, c->name);
+		strbuf_addch(out, '=');
+		crd_column_text(c, obj, now_ms, out);
+	}
 }
 
 void columns_wide_detail(const struct crd_columns *crds, const char *group, const char *kind,
 			 struct json_object *obj, int64_t now_ms, struct strbuf *out)
 {
-	struct row r = { obj, now_ms, NULL };
 	struct strbuf cell = STRBUF_INIT;
-	const struct crd_kind *ck = crd_of(crds, group, kind);
+	const struct crd_kind *ck = crd_columns_kind(crds, group, kind);
 	bool first = true;
 
-	for (size_t i = 0; ck && i < ck->n; i++) {
+	if (!ck) {
+		kinds_wide_detail(group, kind, obj, now_ms, &first, out);
+		return;
+	}
+	for (size_t i = 0; i < ck->n; i++) {
 		if (!ck->cols[i].priority)
 			continue;
 		strbuf_reset(&cell);
-		crd_cell_text(&ck->cols[i], obj, now_ms, &cell);
+		crd_column_text(&ck->cols[i], obj, now_ms, &cell);
 		if (!cell.len)
 			continue;
 		strbuf_addf(out, "%s", first ? "" : " ");
 		first = false;
-		for (const char *h = ck->cols[i].name; *h; h++)
-			strbuf_addch(out, (char)(*h == ' ' ? '-' : tolower((unsigned char)*h)));
+		add_label(out, ck->cols[i].name);
 		strbuf_addf(out, "=%s", strbuf_str(&cell));
-	}
-	for (const struct column *c = ck ? default_columns + 2 : kind_spec_of(group, kind)->columns;
-	     c->header; c++) {
-		if (!c->wide)
-			continue;
-		strbuf_reset(&cell);
-		c->cell(&r, &cell);
-		const char *v = strbuf_str(&cell);
-		if (!*v || !strcmp(v, "<none>") || !strcmp(v, "<unknown>"))
-			continue;
-		if (!first)
-			strbuf_addch(out, ' ');
-		first = false;
-		for (const char *h = c->header; *h; h++)
-			strbuf_addch(out, (char)(*h == ' ' ? '-' :
-				     *h >= 'A' && *h <= 'Z' ? *h - 'A' + 'a' : *h));
-		strbuf_addch(out, '=');
-		strbuf_adds(out, v);
 	}
 	strbuf_release(&cell);
 }
 
-static int row_cell(const struct crd_columns *crds, const char *group, const char *kind,
-		    const char *header, const struct row *row, struct strbuf *out)
+/* A custom resource's cell: its CRD's column, or NAME; -1: neither. */
+static int crd_cell(const struct crd_kind *ck, const char *group, const char *kind,
+		    const char *header, struct json_object *obj, int64_t now_ms,
+		    struct strbuf *out)
 {
-	struct row r = *row;
-	struct json_object *obj = r.obj;
-	int64_t now_ms = r.now_ms;
-	const struct crd_kind *ck = crd_of(crds, group, kind);
-
-	for (size_t i = 0; ck && i < ck->n; i++) {
+	for (size_t i = 0; i < ck->n; i++) {
 		if (!strcmp(ck->cols[i].header, header)) {
-			crd_cell_text(&ck->cols[i], obj, now_ms, out);
+			crd_column_text(&ck->cols[i], obj, now_ms, out);
 			return 0;
 		}
 	}
-	if (ck && strcmp(header, "NAME"))
+	if (strcmp(header, "NAME"))
 		return -1;
-	for (const struct column *c = kind_spec_of(group, kind)->columns; c->header; c++) {
-		if (!strcmp(c->header, header)) {
-			c->cell(&r, out);
-			return 0;
-		}
-	}
-	return -1;
+	return kinds_cell(group, kind, header, obj, now_ms, out);
 }
 
 int columns_cell(const struct crd_columns *crds, const char *group, const char *kind,
 		 const char *header, struct json_object *obj, int64_t now_ms, struct strbuf *out)
 {
-	struct row r = { obj, now_ms, NULL };
+	const struct crd_kind *ck = crd_columns_kind(crds, group, kind);
 
-	return row_cell(crds, group, kind, header, &r, out);
+	return ck ? crd_cell(ck, group, kind, header, obj, now_ms, out) :
+		    kinds_cell(group, kind, header, obj, now_ms, out);
 }
 
 void columns_cells(const struct crd_columns *crds, const char *group, const char *kind,
 		   const char *const *headers, struct json_object *obj, int64_t now_ms,
 		   struct strbuf *out)
 {
-	struct pod_summary ps = { .reason = STRBUF_INIT };
-	struct row r = { obj, now_ms, &ps };
+	const struct crd_kind *ck = crd_columns_kind(crds, group, kind);
 
+	if (!ck) {
+		kinds_cells(group, kind, headers, obj, now_ms, out);
+		return;
+	}
 	for (size_t i = 0; headers[i]; i++) {
 		if (obj)
-			row_cell(crds, group, kind, headers[i], &r, out);
+			crd_cell(ck, group, kind, headers[i], obj, now_ms, out);
 		strbuf_addch(out, '\0');
 	}
-	strbuf_release(&ps.reason);
-}
-
-/* ---- Tables ------------------------------------------------------------- */
-
-static struct json_object *column_def(const char *name, const char *type, long priority)
-{
-	struct json_object *d = json_object_new_object();
-
-	json_object_object_add(d, "name", json_object_new_string(name));
-	json_object_object_add(d, "type", json_object_new_string(type));
-	json_object_object_add(d, "format", json_object_new_string(""));
-	json_object_object_add(d, "description", json_object_new_string(""));
-	json_object_object_add(d, "priority", json_object_new_int64(priority));
-	return d;
 }
 
 struct json_object *columns_table_json(const struct crd_columns *crds, const char *group,
 				       const char *kind, struct json_object *const *objs, size_t n,
 				       int64_t now_ms)
 {
-	const struct crd_kind *ck = crd_of(crds, group, kind);
-	const struct kind_spec *k = kind_spec_of(group, kind);
+	const struct crd_kind *ck = crd_columns_kind(crds, group, kind);
 	struct json_object *table = json_object_new_object();
 	struct json_object *defs = json_object_new_array(), *rows = json_object_new_array();
 
 	json_object_object_add(table, "kind", json_object_new_string("Table"));
 	json_object_object_add(table, "apiVersion", json_object_new_string("meta.k8s.io/v1"));
 	if (ck) {
-		json_object_array_add(defs, column_def("Name", "string", 0));
+		json_object_array_add(defs, kinds_column_def("Name", "string", 0));
 		for (size_t i = 0; i < ck->n; i++)
-			json_object_array_add(defs, column_def(ck->cols[i].name, ck->cols[i].type,
-							       ck->cols[i].priority));
+			json_object_array_add(defs, kinds_column_def(ck->cols[i].name, ck->cols[i].type,
+								     ck->cols[i].priority));
 	} else {
-		for (const struct column *c = k->columns; c->header; c++)
-			json_object_array_add(defs, column_def(c->header, "string", c->wide));
+		kinds_table_defs(group, kind, defs);
 	}
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *row = json_object_new_object(), *cells = json_object_new_array();
-		struct row r = { objs[i], now_ms, NULL };
 		if (ck) {
 			json_object_array_add(cells, json_object_new_string(
 				json_get_str(json_get(objs[i], "metadata"), "name", "")));
 			for (size_t j = 0; j < ck->n; j++)
-				json_object_array_add(cells, crd_cell(&ck->cols[j], objs[i], now_ms));
+				json_object_array_add(cells, crd_column_cell(&ck->cols[j], objs[i], now_ms));
 		} else {
-			struct strbuf sb = STRBUF_INIT;
-			for (const struct column *c = k->columns; c->header; c++) {
-				strbuf_reset(&sb);
-				c->cell(&r, &sb);
-				json_object_array_add(cells, json_object_new_string(strbuf_str(&sb)));
-			}
-			strbuf_release(&sb);
+			kinds_table_cells(group, kind, objs[i], now_ms, cells);
 		}
 		json_object_object_add(row, "cells", cells);
 		json_object_object_add(row, "object", json_object_get(objs[i]));

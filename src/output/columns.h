@@ -1,41 +1,13 @@
 /*
- * columns.h — kubectl's table columns per kind, the short status of the
- * watch line, and the aligned table writer of `kinf get`.
+ * columns.h — kubectl's table columns per kind and the short status of
+ * the watch line: what printers and views call.
  *
- * One table row per built-in kind (Pod, Deployment, Node, Namespace,
- * ConfigMap, Secret, Event), in its own API groups only; a custom resource
- * whose CRD's printer columns a struct crd_columns knows gets those; any
- * other kind gets NAME and AGE.  A kind is known by its group and its
- * name together: Knative's Service (serving.knative.dev) is not the core
- * group's, and a custom resource of kind Pod is no pod.  Headers and
- * cells are kubectl's (pkg/printers/internalversion):
- *
- *   Pod         NAME READY STATUS RESTARTS AGE
- *               wide: + IP NODE "NOMINATED NODE" "READINESS GATES"
- *   Deployment  NAME READY UP-TO-DATE AVAILABLE AGE
- *               wide: + CONTAINERS IMAGES SELECTOR
- *   Node        NAME STATUS ROLES AGE VERSION
- *               wide: + INTERNAL-IP EXTERNAL-IP OS-IMAGE KERNEL-VERSION
- *                       CONTAINER-RUNTIME
- *   Namespace   NAME STATUS AGE
- *   ConfigMap   NAME DATA AGE
- *   Secret      NAME TYPE DATA AGE
- *   Event       LAST SEEN, TYPE, REASON, OBJECT, MESSAGE (no NAME)
- *               wide: LAST SEEN TYPE REASON OBJECT SUBOBJECT SOURCE
- *                     MESSAGE "FIRST SEEN" COUNT NAME
- *   (other)     NAME AGE
- *
- * Pod, Node, Namespace, ConfigMap and Secret are the core group's (""),
- * Deployment apps' (and extensions', where servers before 1.16 served
- * it), Event the core group's and events.k8s.io's.
- *
- * Pod STATUS follows kubectl's reason logic: the phase, or status.reason,
- * SchedulingGated, Init:… while init containers run or fail, a container's
- * waiting or terminated reason (CrashLoopBackOff, ErrImagePull, Completed,
- * ExitCode:N, Signal:N), NotReady/Running back from Completed, Terminating
- * once deletionTimestamp is set on a pod not yet Succeeded or Failed, and
- * Unknown for a deleted pod on an unreachable node.  RESTARTS reads
- * "3 (5m ago)" when the last termination time is known.
+ * The built-in kinds' columns (kinds.h) in their own API groups only; a
+ * custom resource whose CRD's printer columns a struct crd_columns knows
+ * (crd_columns.h) gets those; any other kind gets NAME and AGE.  A kind is
+ * known by its group and its name together: Knative's Service
+ * (serving.knative.dev) is not the core group's, and a custom resource of
+ * kind Pod is no pod.
  *
  * Every function takes the object as a json-c tree (borrowed: see
  * kobj_tree()) and "now" in wall-clock milliseconds, so that AGE is
@@ -51,48 +23,11 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
+
+#include "output/crd_columns.h"
 
 struct json_object;
 struct strbuf;
-struct errbuf;
-
-/* ---- custom resources: a CRD's additionalPrinterColumns ------------------ */
-
-/*
- * The printer columns of custom resources, by group and kind, learned
- * from their CustomResourceDefinitions as the apiextensions apiserver's
- * tableconvertor uses them: a Name column, then each column's JSONPath,
- * cells typed (integer, number, boolean, string, date as an age); no
- * columns means one, Age.  A kind it knows gets in the functions below
- * its columns for tables and live headers, its priority-0 columns but
- * dates (as name=value) for the watch status, its priority-1 ones for
- * the wide detail.  Two CRDs of one kind in two groups (cert-manager.io's
- * Certificate and networking.internal.knative.dev's) each keep their own.
- *
- * Threads: every function is thread-safe, and crd_columns_add() may run
- * while other threads print: a kind once learned never changes or goes
- * away before crd_columns_free(), which no other thread may overlap.  So
- * what a lookup answers for a group and kind it knows is what it answers
- * from then on; for one it does not know yet, it may change once.
- */
-struct crd_columns;
-
-struct crd_columns *crd_columns_new(void);
-void crd_columns_free(struct crd_columns *crds);	/* NULL is a no-op */
-/*
- * Learns a CRD's columns (of spec.versions[name == version], or the
- * first version when version is NULL) for its spec.group and
- * spec.names.kind; a group and kind already known keep the columns they
- * had.  crd is borrowed.  -1 with err set when crd is not a CRD (no
- * group or kind) or names one of the built-in kinds above in its own
- * group (never a CRD's); a column whose path does not parse is left out
- * (err says which, and 0 is returned).
- */
-int crd_columns_add(struct crd_columns *crds, struct json_object *crd,
-		    const char *version, struct errbuf *err);
-/* Whether the columns of group's kind were learned. */
-bool crd_columns_has(const struct crd_columns *crds, const char *group, const char *kind);
 
 /*
  * The members columns_short_status() and columns_wide_detail() read of a
@@ -153,12 +88,6 @@ void columns_age(struct json_object *obj, int64_t now_ms, char buf[32]);
 /* The same from the creationTimestamp's text (NULL: "<unknown>"). */
 void columns_age_since(const char *timestamp, int64_t now_ms, char buf[32]);
 
-/*
- * Parses an RFC 3339 time as Kubernetes writes it ("2024-05-01T10:00:00Z",
- * fractions and offsets allowed) into wall-clock ms.  Returns -1 if it is
- * not one.
- */
-int columns_parse_time(const char *s, int64_t *ms);
 
 /* ---- meta.k8s.io/v1 Tables --------------------------------------------- */
 

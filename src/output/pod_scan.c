@@ -174,7 +174,7 @@ static int read_present(struct json_scan *s, bool *v)
 	return skip_value(s);
 }
 
-/* A timestamp as columns_parse_time() reads its string. */
+/* A timestamp as parse_time_rfc3339() reads its string. */
 static int read_time(struct json_scan *s, struct pod_notes *pn, bool *ok, int64_t *ms)
 {
 	struct span sp;
@@ -191,7 +191,7 @@ static int read_time(struct json_scan *s, struct pod_notes *pn, bool *ok, int64_
 	}
 	memcpy(buf, sp.p, sp.n);
 	buf[sp.n] = '\0';
-	*ok = columns_parse_time(buf, ms) == 0;
+	*ok = parse_time_rfc3339(buf, ms) == 0;
 	return 1;
 }
 

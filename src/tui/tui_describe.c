@@ -194,7 +194,7 @@ static void rfc1123z(const char *ts, char buf[48])
 	int64_t ms;
 	struct tm tm;
 
-	if (!ts || columns_parse_time(ts, &ms) < 0) {
+	if (!ts || parse_time_rfc3339(ts, &ms) < 0) {
 		snprintf(buf, 48, "%s", ts ? ts : "");
 		return;
 	}
@@ -919,7 +919,7 @@ static void describe_events(struct strbuf *sb, struct json_object *items, int64_
 	for (size_t i = 0; i < nr; i++) {
 		v[i] = (struct sorted_event){ ITEM(items, i), INT64_MIN, i };
 		const char *ts = json_get_str(v[i].e, "lastTimestamp", NULL);
-		if (!ts || columns_parse_time(ts, &v[i].last) < 0)
+		if (!ts || parse_time_rfc3339(ts, &v[i].last) < 0)
 			v[i].last = INT64_MIN;
 	}
 	qsort(v, nr, sizeof(*v), event_cmp);

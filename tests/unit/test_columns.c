@@ -649,14 +649,14 @@ TEST(parse_time_forms)
 {
 	int64_t ms;
 
-	CHECK_INT(columns_parse_time("2024-05-01T12:00:00Z", &ms), 0);
+	CHECK_INT(parse_time_rfc3339("2024-05-01T12:00:00Z", &ms), 0);
 	CHECK_INT(ms, now_ms);
-	CHECK_INT(columns_parse_time("2024-05-01T12:00:00.5Z", &ms), 0);
+	CHECK_INT(parse_time_rfc3339("2024-05-01T12:00:00.5Z", &ms), 0);
 	CHECK_INT(ms, now_ms + 500);
-	CHECK_INT(columns_parse_time("2024-05-01T14:00:00+02:00", &ms), 0);
+	CHECK_INT(parse_time_rfc3339("2024-05-01T14:00:00+02:00", &ms), 0);
 	CHECK_INT(ms, now_ms);
-	CHECK_INT(columns_parse_time("yesterday", &ms), -1);
-	CHECK_INT(columns_parse_time("", &ms), -1);
+	CHECK_INT(parse_time_rfc3339("yesterday", &ms), -1);
+	CHECK_INT(parse_time_rfc3339("", &ms), -1);
 }
 
 /* Column width: widest cell plus three spaces, at least six; last column bare. */
@@ -799,7 +799,7 @@ TEST(pod_cells_scanned_too)
 
 int main(void)
 {
-	columns_parse_time("2024-05-01T12:00:00Z", &now_ms);
+	parse_time_rfc3339("2024-05-01T12:00:00Z", &now_ms);
 	RUN(pod_running_ready_status_restarts_age);
 	RUN(pod_crash_loop_back_off_and_restarts_ago);
 	RUN(pod_terminating_once_deletion_timestamp_is_set);

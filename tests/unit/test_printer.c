@@ -595,8 +595,8 @@ int main(void)
 {
 	setenv("TZ", "UTC", 1);
 	tzset();
-	columns_parse_time("2024-05-01T12:00:00Z", &now_ms);
-	columns_parse_time("2024-05-01T10:04:05.123Z", &delta_ms);
+	parse_time_rfc3339("2024-05-01T12:00:00Z", &now_ms);
+	parse_time_rfc3339("2024-05-01T10:04:05.123Z", &delta_ms);
 	RUN(line_initial_delta_with_header);
 	RUN(line_without_kind_or_headers);
 	RUN(line_markers_tombstone_relist_resync);
