@@ -174,11 +174,6 @@ size_t checkpoint_bytes(const struct checkpoint *ck)
 	return n;
 }
 
-int64_t checkpoint_time(const struct checkpoint *ck)
-{
-	return ck->t;
-}
-
 static struct ck_exchange *exchange_of(struct checkpoint *ck, unsigned x)
 {
 	for (size_t i = 0; i < ck->nxs; i++)

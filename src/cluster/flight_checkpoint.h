@@ -99,16 +99,14 @@ void checkpoint_take_data(struct checkpoint *ck, int64_t t, unsigned x, const ch
 			  size_t len);
 /* The memory it holds: objects, paths and the pieces of events pending. */
 size_t checkpoint_bytes(const struct checkpoint *ck);
-/* When the last record it took came (ms of the recording). */
-int64_t checkpoint_time(const struct checkpoint *ck);
 /* Exchange x began in what it took and has not ended: its records go on. */
 bool checkpoint_continues(const struct checkpoint *ck, unsigned x);
 
 /*
  * The dump's lines for it, appended to out: the reconstructed exchange,
  * numbered x (one no other record of the dump uses; a streaming list's
- * is the open watch's own), then the continuations, all at
- * checkpoint_time().
+ * is the open watch's own), then the continuations, all at the time of
+ * the last record it took.
  */
 void checkpoint_write(const struct checkpoint *ck, unsigned x, struct strbuf *out);
 

@@ -11,18 +11,6 @@
 
 #include "lib/strbuf.h"
 
-const char *auth_method_name(enum auth_method method)
-{
-	static const char *const names[] = {
-		[AUTH_NONE] = "no credentials",
-		[AUTH_TOKEN] = "bearer token",
-		[AUTH_TOKEN_FILE] = "token file",
-		[AUTH_BASIC] = "basic auth",
-		[AUTH_EXEC] = "exec plugin",
-	};
-	return names[method];
-}
-
 void blob_release(struct blob *b)
 {
 	free(b->data);
@@ -52,7 +40,6 @@ int blob_read_file(struct blob *b, const char *path)
 	b->data = strbuf_detach(&sb, &b->len);
 	return 0;
 }
-
 
 void exec_config_free(struct exec_config *e)
 {

@@ -37,9 +37,6 @@ enum auth_method {
 	AUTH_EXEC,		/* an exec credential plugin */
 };
 
-/* Short, credential-free names for messages: "bearer token", ... */
-const char *auth_method_name(enum auth_method method);
-
 enum exec_interactive {
 	EXEC_INTERACTIVE_UNSET,	/* the kubeconfig did not say; never in a rest_config */
 	EXEC_INTERACTIVE_NEVER,

@@ -69,14 +69,6 @@ void fifo_set_pacer(struct fifo *fifo, const struct fifo_pacer *pacer, void *ctx
 	fifo->pacer_ctx = ctx;
 }
 
-uint64_t fifo_pops(struct fifo *fifo)
-{
-	pthread_mutex_lock(&fifo->lock);
-	uint64_t n = fifo->pops;
-	pthread_mutex_unlock(&fifo->lock);
-	return n;
-}
-
 /* A producing operation's place in the consumer's pace (fifo_set_pacer). */
 struct op_pace {
 	int64_t due;		/* pops recorded for it; -1: none */

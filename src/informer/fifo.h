@@ -176,7 +176,7 @@ void fifo_set_clock(struct fifo *fifo, int64_t (*now)(void *ctx), void *ctx);
  * The producer's pacer: what ties a recording to the consumer's pace.
  * A DeltaFIFO merges an object's deltas while its key waits, so what
  * the consumer is handed depends on how far it had popped when each
- * delta was queued.  Live, mark() is told that count (fifo_pops()) for
+ * delta was queued.  Live, mark() is told that count for
  * every queueing operation of the reflector (watch events, Replace,
  * bookmarks; not a resync), after the operation; a recorder keeps it.
  * A replay's next() gives the count recorded for the operation about to
@@ -192,8 +192,6 @@ struct fifo_pacer {
 	int64_t (*next)(void *ctx, bool *last);
 };
 void fifo_set_pacer(struct fifo *fifo, const struct fifo_pacer *pacer, void *ctx);
-/* How many times fifo_pop() has handed something out. */
-uint64_t fifo_pops(struct fifo *fifo);
 
 bool fifo_has_synced(struct fifo *fifo);
 /* Keys (DeltaFIFO) or entries (RealFIFO) waiting. */

@@ -139,19 +139,6 @@ int session_start(struct session *s, struct errbuf *err)
 	return 0;
 }
 
-int session_wait_synced(struct session *s, int64_t timeout_ms)
-{
-	int64_t deadline = mono_ms() + timeout_ms;
-	for (size_t i = 0; i < s->nr; i++) {
-		int64_t left = timeout_ms ? deadline - mono_ms() : 0;
-		if (timeout_ms && left <= 0)
-			return -1;
-		if (!informer_wait_synced(s->informers[i], left))
-			return -1;
-	}
-	return 0;
-}
-
 void session_selectors(const struct session *s, const char **label_selector,
 		       const char **field_selector)
 {

@@ -77,11 +77,6 @@ int session_start(struct session *s, struct errbuf *err);
  */
 int session_add(struct session *s, const char *typed, bool *added, struct errbuf *err);
 /*
- * Waits until every informer has synced; -1 after timeout_ms (0: forever)
- * or when an informer stops.
- */
-int session_wait_synced(struct session *s, int64_t timeout_ms);
-/*
  * The selectors the session's informers list and watch with (NAME folded
  * into the field selector as metadata.name=NAME); each may be NULL.  They
  * live as long as the session.

@@ -13,7 +13,6 @@ void stop_init(struct stop *s)
 	atomic_init(&s->flag, false);
 	pthread_mutex_init(&s->lock, NULL);
 	cond_init_monotonic(&s->cond);
-	s->kicks = 0;
 	if (pipe2(s->pipe, O_NONBLOCK | O_CLOEXEC) < 0)
 		die("cannot create a pipe: %s", strerror(errno));
 }
@@ -37,21 +36,12 @@ void stop_request(struct stop *s)
 	pthread_mutex_unlock(&s->lock);
 }
 
-void stop_kick(struct stop *s)
-{
-	pthread_mutex_lock(&s->lock);
-	s->kicks++;
-	pthread_cond_broadcast(&s->cond);
-	pthread_mutex_unlock(&s->lock);
-}
-
 bool stop_sleep(struct stop *s, int64_t ms)
 {
 	int64_t deadline = mono_ms() + ms;
 
 	pthread_mutex_lock(&s->lock);
-	unsigned kicks = s->kicks;
-	while (!atomic_load(&s->flag) && s->kicks == kicks) {
+	while (!atomic_load(&s->flag)) {
 		if (cond_wait_until(&s->cond, &s->lock, deadline))
 			break;
 	}

@@ -21,7 +21,6 @@ struct stop {
 	atomic_bool flag;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
-	unsigned kicks;		/* stop_kick() count, under lock */
 	int pipe[2];		/* [0] readable once stop was requested */
 };
 
@@ -39,7 +38,5 @@ static inline int stop_fd(const struct stop *s)
 {
 	return s->pipe[0];
 }
-/* Wakes a sleeper without stopping it (it sees a kick: returns false early). */
-void stop_kick(struct stop *s);
 
 #endif

@@ -25,12 +25,6 @@ void columns_age_since(const char *timestamp, int64_t now_ms, char buf[32])
 		format_age(now_ms - ms, buf);
 }
 
-void columns_age(struct json_object *obj, int64_t now_ms, char buf[32])
-{
-	columns_age_since(json_get_value_str(json_get_path(obj, "metadata", "creationTimestamp",
-							   NULL), NULL), now_ms, buf);
-}
-
 const char *const *columns_live_headers(const struct crd_columns *crds, const char *group,
 					 const char *kind)
 {

@@ -83,11 +83,8 @@ void columns_cells(const struct crd_columns *crds, const char *group, const char
 const char *const *columns_live_headers(const struct crd_columns *crds, const char *group,
 					 const char *kind);
 
-/* kubectl's AGE of metadata.creationTimestamp ("<unknown>" if absent). */
-void columns_age(struct json_object *obj, int64_t now_ms, char buf[32]);
 /* The same from the creationTimestamp's text (NULL: "<unknown>"). */
 void columns_age_since(const char *timestamp, int64_t now_ms, char buf[32]);
-
 
 /* ---- meta.k8s.io/v1 Tables --------------------------------------------- */
 

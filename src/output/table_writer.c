@@ -122,11 +122,6 @@ void table_format_remembered(const struct table *t, bool no_headers,
 	free(width);
 }
 
-void table_format_fixed(const struct table *t, bool no_headers, struct strbuf *out)
-{
-	format_table(t, no_headers, true, out);
-}
-
 int table_write(const struct table *t, FILE *out, bool no_headers)
 {
 	struct strbuf sb = STRBUF_INIT;

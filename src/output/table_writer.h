@@ -32,12 +32,6 @@ int table_write(const struct table *t, FILE *out, bool no_headers);
 /* The same text, appended to out. */
 void table_format(const struct table *t, bool no_headers, struct strbuf *out);
 /*
- * As table_format, but each column as wide as its header (and the
- * minimum) only: for rows printed one at a time under a header printed
- * once.
- */
-void table_format_fixed(const struct table *t, bool no_headers, struct strbuf *out);
-/*
  * Column widths kept from one table to the next, as kubectl's tabwriter
  * keeps them between flushes under `get -w` (RememberWidths): a column
  * is as wide as the widest cell it ever had, by position, whatever the

@@ -1247,12 +1247,6 @@ struct row *table_selected(struct tab *tab)
 	return order_row_at(tab, ts(tab)->scroll.cur);
 }
 
-void table_rebuild(struct tui *t, struct tab *tab)
-{
-	order_restale(ts(tab));
-	table_refresh(t, tab, true);
-}
-
 void table_refresh(struct tui *t, struct tab *tab, bool force)
 {
 	struct table_state *st = ts(tab);

@@ -6,7 +6,6 @@
 
 #include "tui/tui_view.h"
 
-void table_rebuild(struct tui *t, struct tab *tab);
 /* Rebuilds when dirty and the cost allows (force: now). */
 void table_refresh(struct tui *t, struct tab *tab, bool force);
 /* Sorting: by the column step places on in screen order (s, <, >), the
