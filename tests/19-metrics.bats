@@ -117,6 +117,18 @@ sample_is() { [ "$(sample "$1" "$2")" = "$3" ]; }
 	metrics | promtool check metrics
 }
 
+@test "/metrics: a Reconcile that wrote its status counts as a success, and nothing else moves" {
+	sim_start --pods 0 --deployments 1 --bookmark-interval 1
+	start_watch deployments --controller --reconcile-time 100ms \
+		--reconcile-outcome 'default/web=status-write*2'
+	# two writes come back, each a Reconcile more: three, all returned success
+	wait_until 20 sample_is kinf_workqueue_work_duration_seconds_count 'resource="deployments.apps"' 3
+	sample_is kinf_controller_reconcile_total 'resource="deployments.apps".*result="success"' 3
+	sample_is kinf_controller_reconcile_total 'resource="deployments.apps".*result="error"' 0
+	# the initial Create and the two writes' Updates
+	sample_is kinf_workqueue_adds_total 'resource="deployments.apps"' 3
+}
+
 @test "kinf_verify_divergent_keys goes from 0 to 1 after a lost event" {
 	sim_start --pods 3 --bookmark-interval 1
 	start_watch configmaps --verify-every 2s

@@ -212,7 +212,8 @@ static void publish_one(struct controller_run *run, struct controller *c, size_t
 		     st.wq.work_buckets, st.buckets);
 	wq.unfinished_work_s = (double)st.wq.unfinished_ms / 1000;
 	wq.longest_running_s = (double)st.wq.longest_running_ms / 1000;
-	wq.reconcile_success = st.results[OUTCOME_SUCCESS];
+	/* a Reconcile that wrote its status returned success */
+	wq.reconcile_success = st.results[OUTCOME_SUCCESS] + st.results[OUTCOME_STATUS_WRITE];
 	wq.reconcile_error = st.results[OUTCOME_ERROR] + st.results[OUTCOME_TERMINAL];
 	wq.terminal_errors = st.results[OUTCOME_TERMINAL];
 	wq.reconcile_requeue = st.results[OUTCOME_REQUEUE];

@@ -41,6 +41,7 @@ enum outcome_kind {
 	OUTCOME_REQUEUE,
 	OUTCOME_REQUEUE_AFTER,
 	OUTCOME_STATUS_WRITE,
+	OUTCOME__COUNT
 };
 /* "success", "error", "terminal", "requeue", "requeue-after", "status-write" */
 const char *outcome_name(enum outcome_kind kind);
