@@ -53,7 +53,7 @@ static void add_or(struct strbuf *out, const char *s, const char *dflt)
 /* ---- time -------------------------------------------------------------- */
 
 /* kubectl's translateTimestampSince: "<unknown>" for a missing time. */
-void kinds_add_since(struct strbuf *out, struct json_object *ts, int64_t now_ms)
+static void add_since(struct strbuf *out, struct json_object *ts, int64_t now_ms)
 {
 	int64_t ms;
 	char buf[32];
@@ -85,7 +85,7 @@ static void cell_name(const struct row *r, struct strbuf *out)
 
 static void cell_age(const struct row *r, struct strbuf *out)
 {
-	kinds_add_since(out, json_get_path(r->obj, "metadata", "creationTimestamp", NULL), r->now_ms);
+	add_since(out, json_get_path(r->obj, "metadata", "creationTimestamp", NULL), r->now_ms);
 }
 
 /* ---- Pod ---------------------------------------------------------------- */
@@ -618,7 +618,7 @@ static void event_first(const struct row *r, struct strbuf *out)
 
 	if (parse_time_rfc3339(json_get_value_str(ts, ""), &ms) < 0)
 		ts = json_get(r->obj, "eventTime");
-	kinds_add_since(out, ts, r->now_ms);
+	add_since(out, ts, r->now_ms);
 }
 
 /* LAST SEEN: the series' last observation, lastTimestamp, or FIRST SEEN. */
@@ -629,9 +629,9 @@ static void event_last(const struct row *r, struct strbuf *out)
 	int64_t ms;
 
 	if (series)
-		kinds_add_since(out, json_get(series, "lastObservedTime"), r->now_ms);
+		add_since(out, json_get(series, "lastObservedTime"), r->now_ms);
 	else if (parse_time_rfc3339(json_get_value_str(last, ""), &ms) == 0)
-		kinds_add_since(out, last, r->now_ms);
+		add_since(out, last, r->now_ms);
 	else
 		event_first(r, out);
 }

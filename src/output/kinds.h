@@ -70,8 +70,6 @@ int kinds_cell(const char *group, const char *kind, const char *header,
 	       struct json_object *obj, int64_t now_ms, struct strbuf *out);
 void kinds_cells(const char *group, const char *kind, const char *const *headers,
 		 struct json_object *obj, int64_t now_ms, struct strbuf *out);
-/* kubectl's translateTimestampSince of ts (a string): "<unknown>" for none. */
-void kinds_add_since(struct strbuf *out, struct json_object *ts, int64_t now_ms);
 
 /* ---- meta.k8s.io/v1 Tables: their columnDefinitions and cells ----------- */
 
