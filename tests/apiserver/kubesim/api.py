@@ -309,24 +309,33 @@ def aggregated_discovery(legacy):
 
 
 # ------------------------------------------------------------------ the server
-def reuse_address(addr):
-    """SO_REUSEADDR only for a port asked for (a restart on the same port,
-    its old connections in TIME_WAIT).  With port 0 Linux may then pick a
-    port a client's connection holds, and listen() fails: EADDRINUSE,
-    seen under a loaded test suite."""
-    return addr[1] != 0
+class ReusableServer(ThreadingHTTPServer):
+    """A server whose port a restart can take again.
 
-
-class APIServer(ThreadingHTTPServer):
+    Linux lets a new socket bind a port held by old connections (in
+    TIME_WAIT, or closing) only if both the new socket and the old ones
+    carry SO_REUSEADDR; accepted connections inherit it from the listener.
+    So the listener sets it always, but for port 0 only after bind: with
+    it set first, Linux may pick a port a client's connection in TIME_WAIT
+    holds, and listen() then fails with EADDRINUSE (seen under a loaded
+    suite).  Bound first, the port chosen is free of every socket."""
     daemon_threads = True
-    allow_reuse_address = True
+    allow_reuse_address = False
+
+    def server_bind(self):
+        if self.server_address[1] != 0:
+            self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        super().server_bind()
+        self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+
+
+class APIServer(ReusableServer):
     request_queue_size = 256
 
     def __init__(self, addr, sim, ssl_ctx=None):
         self.sim = sim
         self.ssl_ctx = ssl_ctx
         self.discovery = discovery_docs()
-        self.allow_reuse_address = reuse_address(addr)
         super().__init__(addr, APIHandler)
 
     def finish_request(self, request, client_address):

@@ -5,11 +5,11 @@ import json
 import sys
 import time
 import traceback
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from urllib.parse import urlsplit, parse_qsl
 
 from . import rtypes
-from .api import raw_shutdown, reuse_address
+from .api import raw_shutdown, ReusableServer
 from .sim import Fault, NotFound, Conflict
 
 
@@ -19,13 +19,10 @@ class Bad(Exception):
         self.code = code
 
 
-class ControlServer(ThreadingHTTPServer):
-    daemon_threads = True
-    allow_reuse_address = True
+class ControlServer(ReusableServer):
 
     def __init__(self, addr, sim):
         self.sim = sim
-        self.allow_reuse_address = reuse_address(addr)
         super().__init__(addr, ControlHandler)
 
     def handle_error(self, request, client_address):
