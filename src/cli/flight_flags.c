@@ -121,7 +121,11 @@ struct flight *flight_flags_open(const struct recording_info *info)
 		.keep = (unsigned)flight_flags.keep,
 		.info = info,
 	};
-	return flight_new(&fo);
+	struct errbuf err = { "" };
+	struct flight *f = flight_new(&fo, &err);
+	if (!f)
+		die("%s", err.msg);
+	return f;
 }
 
 void flight_flags_finish(struct flight *flight)

@@ -232,6 +232,7 @@ struct flight {
 	pthread_cond_t work;	/* the folder's: something is pending, or stop */
 	pthread_cond_t drained;	/* the tap's: what is pending went down */
 	pthread_t folder;
+	int nthreads;		/* started by flight_new(): the folder, then the writer */
 	bool stop;
 	/* Segments the ring let go of, oldest first, not folded yet (in held). */
 	struct segment *pend;
@@ -306,9 +307,10 @@ static void *folder_main(void *arg);
 static void ck_job(struct flight *f);
 static void *writer_main(void *arg);
 
-struct flight *flight_new(const struct flight_opts *opts)
+struct flight *flight_new(const struct flight_opts *opts, struct errbuf *err)
 {
 	struct flight *f = xcalloc(1, sizeof(*f));
+	int rc = 0;
 
 	pthread_mutex_init(&f->fold_lock, NULL);
 	pthread_mutex_init(&f->lock, NULL);
@@ -329,15 +331,26 @@ struct flight *flight_new(const struct flight_opts *opts)
 	pthread_mutex_init(&f->dump_lock, NULL);
 	pthread_cond_init(&f->wjob, NULL);
 	pthread_cond_init(&f->wstate, NULL);
-	if (pipe2(f->wake, O_CLOEXEC | O_NONBLOCK) < 0)
-		die("cannot make a pipe: %s", strerror(errno));
 	/* a segment's frame needs no more than its bytes: no checksum, no sizes twice */
 	ZSTD_CCtx_setParameter(f->zc, ZSTD_c_compressionLevel, SEGMENT_LEVEL);
 	ZSTD_CCtx_setParameter(f->zc, ZSTD_c_checksumFlag, 0);
-	if (pthread_create(&f->folder, NULL, folder_main, f))
-		die("cannot start the flight recorder's thread");
-	if (pthread_create(&f->writer, NULL, writer_main, f))
-		die("cannot start the flight recorder's dump writer");
+	if (pipe2(f->wake, O_CLOEXEC | O_NONBLOCK) < 0) {
+		errbuf_set(err, "flight recorder: cannot make a pipe: %s", strerror(errno));
+		f->wake[0] = f->wake[1] = -1;
+		flight_free(f);
+		return NULL;
+	}
+	rc = pthread_create(&f->folder, NULL, folder_main, f);
+	if (!rc) {
+		f->nthreads = 1;
+		rc = pthread_create(&f->writer, NULL, writer_main, f);
+	}
+	if (rc) {
+		errbuf_set(err, "flight recorder: cannot start a thread: %s", strerror(rc));
+		flight_free(f);
+		return NULL;
+	}
+	f->nthreads = 2;
 	return f;
 }
 
@@ -350,7 +363,8 @@ void flight_free(struct flight *f)
 	f->wstop = true;
 	pthread_cond_signal(&f->wjob);
 	pthread_mutex_unlock(&f->dump_lock);
-	pthread_join(f->writer, NULL);
+	if (f->nthreads == 2)
+		pthread_join(f->writer, NULL);
 	while (f->results) {
 		struct dresult *r = f->results;
 		f->results = r->next;
@@ -358,14 +372,17 @@ void flight_free(struct flight *f)
 		free(r->reason);
 		free(r);
 	}
-	close(f->wake[0]);
-	close(f->wake[1]);
+	if (f->wake[0] >= 0) {
+		close(f->wake[0]);
+		close(f->wake[1]);
+	}
 	pthread_mutex_lock(&f->lock);
 	f->stop = true;
 	pthread_cond_broadcast(&f->work);
 	pthread_cond_broadcast(&f->drained);
 	pthread_mutex_unlock(&f->lock);
-	pthread_join(f->folder, NULL);
+	if (f->nthreads)
+		pthread_join(f->folder, NULL);
 	for (size_t i = 0; i < f->npend; i++)
 		zblob_unref(f->pend[i].z);
 	free(f->pend);
@@ -417,7 +434,7 @@ static void segs_seal(struct flight *f, struct segs *ss)
 	struct zblob *b = xmalloc(sizeof(*b) + bound);
 	seg.zlen = ZSTD_compress2(f->zc, b->z, bound, ss->cur.buf, ss->cur.len);
 	if (ZSTD_isError(seg.zlen))
-		die("zstd: cannot compress: %s", ZSTD_getErrorName(seg.zlen));
+		BUG("zstd: cannot compress: %s", ZSTD_getErrorName(seg.zlen));
 	b = xrealloc(b, sizeof(*b) + seg.zlen);
 	atomic_init(&b->refs, 1);
 	seg.z = b->z;
@@ -505,7 +522,7 @@ static void segment_unz(ZSTD_DCtx *zd, const struct segment *seg, struct strbuf 
 	strbuf_grow(out, seg->rawlen);
 	size_t n = ZSTD_decompressDCtx(zd, out->buf, seg->rawlen, seg->z, seg->zlen);
 	if (ZSTD_isError(n) || n != seg->rawlen)
-		die("zstd: a flight recorder segment does not uncompress");
+		BUG("zstd: a flight recorder segment does not uncompress");
 	out->len = n;
 }
 

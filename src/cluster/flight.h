@@ -112,7 +112,8 @@ struct flight_opts {
 
 struct flight;
 
-struct flight *flight_new(const struct flight_opts *opts);
+/* NULL, with err set, when a pipe or a thread cannot be had. */
+struct flight *flight_new(const struct flight_opts *opts, struct errbuf *err);
 void flight_free(struct flight *f);
 
 /* The flight recorder as a client's tap (kclient_set_tap(), ctx the flight). */

@@ -357,7 +357,7 @@ static void seal(struct checkpoint *ck)
 	struct ck_seg seg = { .rawlen = ck->open.len, .z = xmalloc(bound) };
 	seg.zlen = ZSTD_compress2(ck->zc, seg.z, bound, ck->open.buf, ck->open.len);
 	if (ZSTD_isError(seg.zlen))
-		die("zstd: cannot compress: %s", ZSTD_getErrorName(seg.zlen));
+		BUG("zstd: cannot compress: %s", ZSTD_getErrorName(seg.zlen));
 	seg.z = xrealloc(seg.z, seg.zlen);
 	seg.live = ck->open_live;
 	ck->open_live = 0;
@@ -375,7 +375,7 @@ static void seg_text(ZSTD_DCtx *zd, const struct ck_seg *seg, struct strbuf *out
 	strbuf_grow(out, seg->rawlen);
 	size_t n = ZSTD_decompressDCtx(zd, out->buf, seg->rawlen, seg->z, seg->zlen);
 	if (ZSTD_isError(n) || n != seg->rawlen)
-		die("zstd: a flight recorder checkpoint segment does not uncompress");
+		BUG("zstd: a flight recorder checkpoint segment does not uncompress");
 	out->len = n;
 }
 

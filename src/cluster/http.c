@@ -107,11 +107,11 @@ struct kclient {
 };
 
 static pthread_once_t global_once = PTHREAD_ONCE_INIT;
+static CURLcode global_rc;
 
 static void global_init(void)
 {
-	if (curl_global_init(CURL_GLOBAL_DEFAULT))
-		die("cannot initialize libcurl");
+	global_rc = curl_global_init(CURL_GLOBAL_DEFAULT);
 }
 
 static void share_lock_cb(CURL *h, curl_lock_data data, curl_lock_access access, void *userp)
@@ -208,6 +208,10 @@ static const struct kclient_ops live_ops;
 struct kclient *kclient_new(const struct rest_config *cfg, struct errbuf *err)
 {
 	pthread_once(&global_once, global_init);
+	if (global_rc) {
+		errbuf_set(err, "cannot initialize libcurl: %s", curl_easy_strerror(global_rc));
+		return NULL;
+	}
 
 	struct kclient *c = xcalloc(1, sizeof(*c));
 	c->ops = &live_ops;
@@ -254,6 +258,11 @@ struct kclient *kclient_new(const struct rest_config *cfg, struct errbuf *err)
 	if (c->cfg->proxy_url && !strncasecmp(c->cfg->proxy_url, "https:", 6))
 		topts.read_idle_ms = 0;
 	c->tp = transport_new(&topts);
+	if (!c->tp) {
+		errbuf_set(err, "cannot start the connection thread: %s", strerror(errno));
+		kclient_free(c);
+		return NULL;
+	}
 	return c;
 }
 
@@ -950,6 +959,12 @@ static CURLcode perform(struct kclient *c, CURL *h, struct transfer *t,
 {
 	struct xfer *x = xfer_start(c->tp, h, header_hook, t);
 	struct xfer_news news;
+
+	if (!x) {
+		/* as Go's dial says it when no descriptor is left */
+		snprintf(t->curl_err, sizeof(t->curl_err), "socket: %s", strerror(errno));
+		return CURLE_COULDNT_CONNECT;
+	}
 	bool cancelled = false;
 	int64_t next_tick_ms = opts->tick && opts->tick_ms > 0 ? mono_ms() + opts->tick_ms : 0;
 

@@ -647,7 +647,7 @@ struct kubeconfig *kubeconfig_parse(const char *name, const char *buf,
 		return NULL;
 	}
 	if (!yaml_parser_initialize(&parser))
-		die("cannot initialize the YAML parser");
+		out_of_memory(0);	/* its one failure */
 	yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
 	if (!yaml_parser_load(&parser, &doc)) {
 		const yaml_mark_t *m = parser.problem_mark.line || !parser.context_mark.line

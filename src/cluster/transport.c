@@ -755,8 +755,13 @@ struct transport *transport_new(const struct transport_opts *opts)
 	curl_multi_setopt(tp->multi, CURLMOPT_MAX_CONCURRENT_STREAMS, MAX_STREAMS);
 	pthread_mutex_init(&tp->lock, NULL);
 	int rc = pthread_create(&tp->thread, NULL, connection_thread, tp);
-	if (rc)
-		die("cannot start the connection thread: %s", strerror(rc));
+	if (rc) {
+		curl_multi_cleanup(tp->multi);
+		pthread_mutex_destroy(&tp->lock);
+		free(tp);
+		errno = rc;
+		return NULL;
+	}
 	return tp;
 }
 
@@ -781,15 +786,18 @@ void transport_free(struct transport *tp)
 struct xfer *xfer_start(struct transport *tp, CURL *easy, xfer_header_fn *on_header,
 			void *arg)
 {
+	int wake[2];
+	if (pipe2(wake, O_NONBLOCK | O_CLOEXEC) < 0)
+		return NULL;
 	struct xfer *x = xcalloc(1, sizeof(*x));
+	x->wake[0] = wake[0];
+	x->wake[1] = wake[1];
 	x->tp = tp;
 	x->easy = easy;
 	x->on_header = on_header;
 	x->arg = arg;
 	atomic_init(&x->last_byte_ms, mono_ms());
 	atomic_init(&x->http2_seen, false);
-	if (pipe2(x->wake, O_NONBLOCK | O_CLOEXEC) < 0)
-		die("cannot create a pipe: %s", strerror(errno));
 	curl_easy_setopt(easy, CURLOPT_PRIVATE, x);
 
 	pthread_mutex_lock(&tp->lock);

@@ -87,7 +87,7 @@ struct transport_opts {
 struct transport;
 struct xfer;
 
-/* Starts the connection thread.  Dies if it cannot. */
+/* Starts the connection thread; NULL, with errno set, if it cannot. */
 struct transport *transport_new(const struct transport_opts *opts);
 /* Every transfer must have been freed.  Joins the thread. */
 void transport_free(struct transport *tp);
@@ -101,7 +101,9 @@ typedef void xfer_header_fn(void *arg, const char *line, size_t len);
 /*
  * Hands easy, fully set up except its header and write callbacks (the
  * transport's own), to the connection thread.  The easy handle is the
- * transport's until the transfer is done.
+ * transport's until the transfer is done.  NULL, with errno set, when
+ * there is no descriptor for the transfer's wake-up pipe: the request
+ * fails as one whose socket could not be had.
  */
 struct xfer *xfer_start(struct transport *tp, CURL *easy, xfer_header_fn *on_header,
 			void *arg);

@@ -125,6 +125,18 @@ void die(const char *fmt, ...)
 	exit(1);
 }
 
+void bug_at(const char *file, int line, const char *fmt, ...)
+{
+	char where[256];
+	run_die_hook();
+	snprintf(where, sizeof(where), "BUG: %s:%d: ", file, line);
+	va_list ap;
+	va_start(ap, fmt);
+	vreport(where, fmt, ap);
+	va_end(ap);
+	abort();
+}
+
 void error(const char *fmt, ...)
 {
 	va_list ap;

@@ -72,6 +72,15 @@ noreturn void die(const char *fmt, ...) PRINTF(1, 2);
  * size not known), abort().
  */
 noreturn void out_of_memory(size_t size);
+/*
+ * BUG("...") is for what cannot happen unless kinf is wrong: the die hook,
+ * "BUG: FILE:LINE: MSG", abort() for a core.  The cluster layer ends the
+ * process only through these two: whatever else goes wrong there (a pipe
+ * or a thread refused, a library that does not start) is returned to its
+ * caller, which may be a thread that must not exit(): die() is not its.
+ */
+#define BUG(...) bug_at(__FILE__, __LINE__, __VA_ARGS__)
+noreturn void bug_at(const char *file, int line, const char *fmt, ...) PRINTF(3, 4);
 void error(const char *fmt, ...) PRINTF(1, 2);
 void warning(const char *fmt, ...) PRINTF(1, 2);
 

@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -100,7 +101,7 @@ TEST(memory_stays_within_the_budget_and_the_list_stays)
 	const size_t budget = 512 * 1024;
 	struct flight_opts o = { .window_ms = 3600000, .budget = budget, .tail_ms = 0,
 				 .dir = dir, .keep = 5, .info = &info };
-	struct flight *f = flight_new(&o);
+	struct flight *f = flight_new(&o, NULL);
 	static const char *const list[] = {
 		"{\"kind\":\"PodList\",\"metadata\":{\"resourceVersion\":\"100\"},\"items\":[]}",
 	};
@@ -175,7 +176,7 @@ TEST(the_ring_keeps_what_the_budget_leaves_it)
 	const size_t budget = 2 << 20;
 	struct flight_opts o = { .window_ms = 3600000, .budget = budget, .tail_ms = 0,
 				 .dir = dir, .keep = 0, .info = &info };
-	struct flight *f = flight_new(&o);
+	struct flight *f = flight_new(&o, NULL);
 	static const char *const list[] = {
 		"{\"kind\":\"PodList\",\"metadata\":{\"resourceVersion\":\"100\"},\"items\":[]}",
 	};
@@ -264,14 +265,14 @@ TEST(a_streaming_lists_watch_stays_within_the_budget)
 	static const char *const big[] = { "initial-pod", "ents-end" };
 	static const char *const small[] = { "initial-pod", "ents-end",
 					     "\\\"resourceVersion\\\":\\\"1099\\\"" };
-	struct flight *f = flight_new(&o);
+	struct flight *f = flight_new(&o, NULL);
 
 	size_t most = streaming_list(f, 200000);
 	CHECKF(most <= budget, "held %zu bytes, over the budget of %zu", most, budget);
 	check_dump(f, big, 2);
 	flight_free(f);
 
-	f = flight_new(&o);
+	f = flight_new(&o, NULL);
 	streaming_list(f, 1000);
 	check_dump(f, small, 3);
 	flight_free(f);
@@ -282,7 +283,7 @@ TEST(a_dump_holds_the_list_the_watch_and_the_trigger)
 {
 	struct flight_opts o = { .window_ms = 60000, .budget = 1 << 20, .tail_ms = 0,
 				 .dir = dir, .keep = 0, .info = &info };
-	struct flight *f = flight_new(&o);
+	struct flight *f = flight_new(&o, NULL);
 	static const char *const list[] = { "{\"kind\":\"PodList\",\"items\":[]}" };
 	static const char *const events[] = { "{\"type\":\"ADDED\"}\n", "{\"type\":\"DELETED\"}\n" };
 	char *path, *reason;
@@ -317,7 +318,7 @@ TEST(a_list_older_than_the_window_becomes_a_reconstructed_checkpoint)
 {
 	struct flight_opts o = { .window_ms = 50, .budget = 1 << 20, .tail_ms = 0,
 				 .dir = dir, .keep = 0, .info = &info };
-	struct flight *f = flight_new(&o);
+	struct flight *f = flight_new(&o, NULL);
 	static const char *const list[] = {
 		"{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"5\"},"
 		"\"items\":[{\"metadata\":{\"name\":\"a\",\"namespace\":\"ns\",\"resourceVersion\":\"4\"}},"
@@ -405,7 +406,7 @@ TEST(a_large_list_is_held_compressed_kept_and_as_a_checkpoint)
 {
 	struct flight_opts o = { .window_ms = 50, .budget = 64 << 20, .tail_ms = 0,
 				 .dir = dir, .keep = 0, .info = &info };
-	struct flight *f = flight_new(&o);
+	struct flight *f = flight_new(&o, NULL);
 	struct strbuf list = STRBUF_INIT, pod = STRBUF_INIT;
 	struct http_response resp = { .status = 200, .retry_after_ms = -1 };
 	const unsigned n = 3000;
@@ -463,7 +464,7 @@ TEST(a_dumps_data_is_each_piece_as_the_recording_writes_it)
 {
 	struct flight_opts o = { .window_ms = 60000, .budget = 1 << 20, .tail_ms = 0,
 				 .dir = dir, .keep = 0, .info = &info };
-	struct flight *f = flight_new(&o);
+	struct flight *f = flight_new(&o, NULL);
 	static const char *const pieces[] = {
 		"{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"name\":\"a\\\"b\"}}}\n{\"ty",
 		"\001\002\t a control byte first\n",
@@ -655,7 +656,7 @@ TEST(a_checkpoint_folded_from_many_events_is_the_truth)
 {
 	struct flight_opts o = { .window_ms = 3600000, .budget = 48 * 1024, .tail_ms = 0,
 				 .dir = dir, .keep = 0, .info = &info };
-	struct flight *f = flight_new(&o);
+	struct flight *f = flight_new(&o, NULL);
 	struct fold_event *ev = fold_events();
 	struct strbuf list = STRBUF_INIT, items = STRBUF_INIT, stream = STRBUF_INIT;
 	struct http_response resp = { .status = 200, .retry_after_ms = -1 };
@@ -801,7 +802,7 @@ TEST(a_list_leaving_the_window_with_changes_after_it_is_the_truth)
 	/* room for the base and the overlay beside the checkpoint they become */
 	struct flight_opts o = { .window_ms = 50, .budget = 4 << 20, .tail_ms = 0,
 				 .dir = dir, .keep = 0, .info = &info };
-	struct flight *f = flight_new(&o);
+	struct flight *f = flight_new(&o, NULL);
 	char **texts = xcalloc(BASE_PODS, sizeof(*texts));
 	struct strbuf text = STRBUF_INIT, pod = STRBUF_INIT;
 	struct http_response resp = { .status = 200, .retry_after_ms = -1 };
@@ -938,7 +939,7 @@ TEST(a_dump_while_the_flight_folds_is_one_moment)
 	/* room for the checkpoint of 1,000 pods and a ring beside it */
 	struct flight_opts o = { .window_ms = 3600000, .budget = 1024 * 1024, .tail_ms = 0,
 				 .dir = dir, .keep = 0, .info = &info };
-	struct busy b = { .f = flight_new(&o) };
+	struct busy b = { .f = flight_new(&o, NULL) };
 	pthread_t feeder;
 	int dumps = 0;
 
@@ -1064,7 +1065,7 @@ TEST(a_dump_being_written_holds_up_neither_the_tap_the_folder_nor_a_trigger)
 	struct flight_opts o = { .window_ms = 3600000, .budget = 512 * 1024, .tail_ms = 0,
 				 .dir = dir, .keep = 0, .info = &info, .hold = hold_thread,
 				 .hold_ctx = &h };
-	struct flight *f = flight_new(&o);
+	struct flight *f = flight_new(&o, NULL);
 	struct more m = { .f = f, .from = HELD_BEFORE, .n = HELD_AFTER };
 	char *path = NULL, *reason = NULL;
 	struct errbuf err = { "" };
@@ -1136,7 +1137,7 @@ TEST(a_dumps_checkpoints_are_made_text_before_the_folder_folds_more)
 	struct flight_opts o = { .window_ms = 3600000, .budget = 512 * 1024, .tail_ms = 0,
 				 .dir = dir, .keep = 0, .info = &info, .hold_texts = hold_thread,
 				 .hold_ctx = &h };
-	struct flight *f = flight_new(&o);
+	struct flight *f = flight_new(&o, NULL);
 	struct more m = { .f = f, .from = HELD_BEFORE, .n = HELD_AFTER };
 	char *path = NULL, *reason = NULL;
 	struct errbuf err = { "" };
@@ -1173,7 +1174,7 @@ TEST(a_dump_that_cannot_be_written_is_said_and_the_next_one_is_written)
 	char *sub = xasprintf("%s/gone", dir);
 	struct flight_opts o = { .window_ms = 3600000, .budget = 512 * 1024, .tail_ms = 0,
 				 .dir = sub, .keep = 0, .info = &info };
-	struct flight *f = flight_new(&o);
+	struct flight *f = flight_new(&o, NULL);
 	char ev[256], *path = NULL, *reason = NULL;
 	struct errbuf err = { "" };
 	struct http_response resp = { .status = 200, .retry_after_ms = -1 };
@@ -1205,10 +1206,30 @@ TEST(a_dump_that_cannot_be_written_is_said_and_the_next_one_is_written)
 	free(sub);
 }
 
+/* Out of file descriptors: an error to return, not an exit, from whatever thread. */
+TEST(a_recorder_without_a_pipe_is_an_error_not_an_exit)
+{
+	struct flight_opts o = { .window_ms = 3600000, .budget = 512 * 1024, .tail_ms = 0,
+				 .dir = dir, .keep = 0, .info = &info };
+	struct errbuf err = { "" };
+	struct rlimit was, none;
+	int fd = dup(0);	/* the lowest descriptor free */
+
+	CHECK(fd >= 0 && close(fd) == 0 && getrlimit(RLIMIT_NOFILE, &was) == 0);
+	none = was;
+	none.rlim_cur = (rlim_t)fd;	/* every one below it in use: no new one */
+	CHECK(setrlimit(RLIMIT_NOFILE, &none) == 0);
+	struct flight *f = flight_new(&o, &err);
+	CHECK(setrlimit(RLIMIT_NOFILE, &was) == 0);
+	CHECKF(!f && strstr(err.msg, "cannot make a pipe: Too many open files"), "%s", err.msg);
+	flight_free(f);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir))
 		return 1;
+	RUN(a_recorder_without_a_pipe_is_an_error_not_an_exit);
 	RUN(memory_stays_within_the_budget_and_the_list_stays);
 	RUN(the_ring_keeps_what_the_budget_leaves_it);
 	RUN(a_dump_holds_the_list_the_watch_and_the_trigger);

@@ -2,9 +2,12 @@
  * test_transport.c — cluster/transport over a real socket: the bytes of
  * a transfer arrive whole, a caller that does not take them pauses the
  * transfer at the high water mark, and a finished transfer's buffers are
- * the next one's.  The server is lib/httpd (libmicrohttpd).
+ * the next one's; with no descriptor left a transfer is an error to its
+ * caller, not an exit.  The server is lib/httpd (libmicrohttpd).
  */
 #include <curl/curl.h>
+#include <errno.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "cluster/transport.h"
@@ -75,7 +78,7 @@ static bool fixture_up(struct fixture *f)
 		return false;
 	f->port = httpd_port(f->h);
 	f->tp = transport_new(&o);
-	return true;
+	return f->tp != NULL;
 }
 
 static void fixture_down(struct fixture *f)
@@ -144,11 +147,43 @@ TEST(a_finished_transfers_buffers_are_the_next_ones)
 	strbuf_release(&body);
 }
 
+TEST(no_descriptor_left_fails_the_transfer_not_the_process)
+{
+	struct fixture f = { 0 };
+	struct strbuf body = STRBUF_INIT;
+	struct rlimit was, none;
+	CURL *easy;
+
+	if (CHECK_FAILS(!fixture_up(&f), "httpd on 127.0.0.1"))
+		return;
+	int fd = dup(0);	/* the lowest descriptor free */
+	CHECK(fd >= 0 && close(fd) == 0 && getrlimit(RLIMIT_NOFILE, &was) == 0);
+	none = was;
+	none.rlim_cur = (rlim_t)fd;	/* every one below it in use: no new one */
+	CHECK(setrlimit(RLIMIT_NOFILE, &none) == 0);
+	struct xfer *x = start(f.tp, f.port, 10, &easy);
+	int saved = errno;
+	CHECK(setrlimit(RLIMIT_NOFILE, &was) == 0);
+	CHECKF(!x && saved == EMFILE, "%p: %s", (void *)x, strerror(saved));
+	if (x)
+		xfer_free(x);
+	curl_easy_cleanup(easy);
+	/* with descriptors again, the same transport carries the next one */
+	x = start(f.tp, f.port, 10, &easy);
+	CHECK_INT(take_all(x, &body, NULL), CURLE_OK);
+	CHECK(body_is(&body, 10));
+	xfer_free(x);
+	curl_easy_cleanup(easy);
+	fixture_down(&f);
+	strbuf_release(&body);
+}
+
 int main(void)
 {
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	RUN(a_body_arrives_whole_and_a_slow_caller_pauses_the_transfer);
 	RUN(a_finished_transfers_buffers_are_the_next_ones);
+	RUN(no_descriptor_left_fails_the_transfer_not_the_process);
 	curl_global_cleanup();
 	return unit_done();
 }
