@@ -16,12 +16,21 @@ void idtable_release(struct idtable *t)
 	t->cap = t->nr = 0;
 }
 
-static uint32_t hash_at(const struct idtable *t, uint32_t i)
+/* The hash of id, where none is kept beside it. */
+static uint32_t hash_of(const struct idtable *t, uint32_t id)
 {
-	return t->hashes ? t->hashes[i] : idset_hash(t->ids[i]);
+	return t->rehash ? t->rehash(t, id) : idset_hash(id);
 }
 
-/* The slot holding key, or the free slot that ends its probe run. */
+static uint32_t hash_at(const struct idtable *t, uint32_t i)
+{
+	return t->hashes ? t->hashes[i] : hash_of(t, t->ids[i]);
+}
+
+/*
+ * The slot holding key, or the free slot that ends its probe run.  Where
+ * a hash is read back, the key compared costs less than hashing it again.
+ */
 static uint32_t probe(const struct idtable *t, uint32_t hash,
 		      idtable_match_fn *match, const void *key, void *ctx)
 {
@@ -30,8 +39,10 @@ static uint32_t probe(const struct idtable *t, uint32_t hash,
 	for (uint32_t i = hash & mask;; i = (i + 1) & mask) {
 		uint32_t id = t->ids[i];
 
-		if (id == IDTABLE_NONE ||
-		    (hash_at(t, i) == hash && (!match || match(id, key, ctx))))
+		if (id == IDTABLE_NONE)
+			return i;
+		if (t->rehash ? match(id, key, ctx)
+			      : hash_at(t, i) == hash && (!match || match(id, key, ctx)))
 			return i;
 	}
 }
@@ -56,9 +67,10 @@ static void resize(struct idtable *t, uint32_t cap)
 	t->cap = cap;
 	for (uint32_t i = 0; i < cap; i++)
 		t->ids[i] = IDTABLE_NONE;
+	/* t itself, not the copy, to rehash: the caller's hash may find what holds t */
 	for (uint32_t i = 0; i < old.cap; i++)
 		if (old.ids[i] != IDTABLE_NONE)
-			put(t, hash_at(&old, i), old.ids[i]);
+			put(t, old.hashes ? old.hashes[i] : hash_of(t, old.ids[i]), old.ids[i]);
 	free(old.ids);
 }
 

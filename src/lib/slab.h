@@ -7,7 +7,7 @@
  * pointers to it (an ostree node embedded in it, a hash set slot) stay
  * valid.  Each item also has an id, a dense 32-bit number (slab_id(),
  * slab_at()), for tables of many items where a pointer's 8 bytes count
- * (the TUI's keyset of rows).  The items allocated can be walked in
+ * (the TUI's rows).  The items allocated can be walked in
  * their order in memory (slab_next()), which a pass reading each item
  * (and, ahead, what it points at) is fastest in: a bit an item says
  * which are.

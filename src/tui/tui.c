@@ -427,7 +427,7 @@ static const char *selected_key(struct tui *t)
 	if (t->focus == PANE_LOG)
 		return log_selected_key(t, tab);
 	struct row *r = table_selected(tab);
-	return r ? row_key(r) : NULL;
+	return r ? row_key_of(r) : NULL;
 }
 
 /*

@@ -130,7 +130,7 @@ static const char *selected(struct tui *t)
 	if (t->focus == PANE_LOG)
 		return log_selected_key(t, tab);
 	r = table_selected(tab);
-	return r ? row_key(r) : NULL;
+	return r ? row_key_of(r) : NULL;
 }
 
 static void controller_draw(struct tui *t, const struct rect *r, bool focused)

@@ -385,7 +385,7 @@ static void build(struct tui *t, struct row *r)
 	}
 	ds(t)->version = r->version;
 	ds(t)->hist_nr = row_hist_nr(r);
-	ds(t)->ctl_gen = tui_ctl_generation(tab->ctl, row_key(r));
+	ds(t)->ctl_gen = tui_ctl_generation(tab->ctl, row_key_of(r));
 	ds(t)->ctl_any = tui_ctl_generation(tab->ctl, NULL);
 	ds(t)->built_mono = mono_ms();
 }
@@ -518,7 +518,7 @@ static void detail_draw(struct tui *t, const struct rect *r, bool focused)
 
 	/* The budget's trim changes a history but not the row's version. */
 	if (row && (row->version != ds(t)->version || row_hist_nr(row) != ds(t)->hist_nr ||
-		    ds(t)->ctl_gen != tui_ctl_generation(tab->ctl, row_key(row)) ||
+		    ds(t)->ctl_gen != tui_ctl_generation(tab->ctl, row_key_of(row)) ||
 		    (ds(t)->ctl_any != tui_ctl_generation(tab->ctl, NULL) &&
 		     t->now_mono - ds(t)->built_mono >= 1000)))
 		build(t, row);

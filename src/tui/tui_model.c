@@ -10,12 +10,22 @@
 #include <sys/mman.h>
 
 #include "cluster/discovery.h"
+#include "lib/hashmap.h"
 #include "lib/selector.h"
 #include "lib/util.h"
 
-const char *row_key(const void *row)
+uint32_t model_row_hash(const struct idtable *t, uint32_t id)
 {
-	return row_key_of(row);
+	const struct model *m = (const void *)((const char *)t - offsetof(struct model, rows));
+
+	return hashmap_hash(row_key_of(slab_at(m->row_slab, id)));
+}
+
+static bool row_is(uint32_t id, const void *key, void *model)
+{
+	const struct model *m = model;
+
+	return !strcmp(row_key_of(slab_at(m->row_slab, id)), key);
 }
 
 void model_init(struct model *m, struct informer *inf, struct listener *l)
@@ -32,7 +42,7 @@ void model_init(struct model *m, struct informer *inf, struct listener *l)
 	m->hist_states = HIST_STATES;
 	m->row_slab = xmalloc(sizeof(*m->row_slab));
 	slab_init(m->row_slab, offsetof(struct row, kind_key));
-	m->rows = (struct keyset)KEYSET_INIT(row_key, m->row_slab);
+	m->rows = (struct idtable)IDTABLE_REHASH_INIT(model_row_hash);
 	m->log = xcalloc(LOG_MAX, sizeof(*m->log));
 }
 
@@ -163,7 +173,7 @@ void model_release(struct model *m)
 
 	while ((r = model_next_row(m, &iter)))
 		row_free(m, r);
-	keyset_release(&m->rows);
+	idtable_release(&m->rows);
 	if (m->row_slab)
 		slab_release(m->row_slab);
 	free(m->row_slab);
@@ -179,7 +189,9 @@ void model_release(struct model *m)
 
 struct row *model_row(const struct model *m, const char *key)
 {
-	return keyset_get(&m->rows, key);
+	uint32_t id = idtable_find(&m->rows, hashmap_hash(key), row_is, key, (void *)m);
+
+	return id == IDTABLE_NONE ? NULL : slab_at(m->row_slab, id);
 }
 
 static void hist_from_delta(struct hist_entry *h, const struct notification *n)
@@ -481,7 +493,7 @@ static bool hist_trim_row(struct model *m, struct row *r)
 void model_hist_trim(struct model *m)
 {
 	struct hist_budget *b = m->budget;
-	size_t idle = 0, turn = keyset_len(&m->rows) + 1;
+	size_t idle = 0, turn = idtable_len(&m->rows) + 1;
 
 	if (!b || b->used <= b->limit || !m->hist_bytes)
 		return;
@@ -489,7 +501,7 @@ void model_hist_trim(struct model *m)
 		return;		/* nothing was left to let go of an eighth ago */
 	m->hist_stuck = 0;
 	while (b->used > HIST_TRIM_LOW(b->limit) && idle <= turn) {
-		struct row *r = keyset_next(&m->rows, &m->hist_sweep);
+		struct row *r = model_next_row(m, &m->hist_sweep);
 		if (!r)
 			m->hist_sweep = 0;
 		if (r && hist_trim_row(m, r))
@@ -812,7 +824,7 @@ void model_apply(struct model *m, struct notification *n)
 		e->text = xstrdup(obj->key);
 	}
 
-	struct row *r = keyset_get(&m->rows, obj->key);
+	struct row *r = model_row(m, obj->key);
 	bool fresh = false;
 	if (r) {
 		hist_account(m, r, -1);	/* counted again once changed */
@@ -825,7 +837,7 @@ void model_apply(struct model *m, struct notification *n)
 		}
 		r = slab_alloc(m->row_slab);
 		r->obj = kobj_ref(obj);
-		keyset_add(&m->rows, r);
+		idtable_insert(&m->rows, hashmap_hash(obj->key), slab_id(m->row_slab, r));
 		fresh = true;
 		m->present++;
 	} else if (r->gone && n->kind != NOTIFY_DELETE) {
@@ -917,7 +929,7 @@ bool model_expire(struct model *m, int64_t now_mono)
 		m->gone_head++;
 		if (m->row_hook)
 			m->row_hook(m, r, true);
-		keyset_remove(&m->rows, row_key(r));
+		idtable_remove(&m->rows, hashmap_hash(row_key_of(r)), row_is, row_key_of(r), m);
 		row_free(m, r);
 		m->gone--;
 		freed = true;
@@ -997,7 +1009,7 @@ bool filter_match_row(const struct filter *f, const struct row *r)
 {
 	if (f->sel)
 		return selector_matches(f->sel, r->obj ? r->obj->labels : "");
-	return filter_match_key(f, row_key(r));
+	return filter_match_key(f, row_key_of(r));
 }
 
 void hist_describe(const struct hist_entry *h, char *buf, size_t size)

@@ -33,7 +33,7 @@
 #include <stdint.h>
 
 #include "informer/delta.h"
-#include "lib/keyset.h"
+#include "lib/idtable.h"
 #include "lib/ostree.h"
 #include "lib/slab.h"
 #include "informer/informer.h"
@@ -344,7 +344,12 @@ struct model {
 	size_t hist_bytes, hist_state_bytes, hist_states_held;
 	size_t hist_sweep, hist_stuck;
 
-	struct keyset rows;	/* of struct row in row_slab, by key: model_row(), model_next_row() */
+	/*
+	 * The rows by key: their ids in row_slab, 4 bytes a row, each key
+	 * read back from its row (IDTABLE_REHASH_INIT(model_row_hash)).
+	 * model_row(), model_next_row().
+	 */
+	struct idtable rows;
 	/*
 	 * Where the rows live (owned): no malloc per row.  Its own
 	 * allocation, not a member: rows points at it, and a model may move
@@ -476,8 +481,8 @@ const struct hist_entry *row_hist_at(const struct row *r, size_t i, struct hist_
 struct kobj *row_hist_obj(const struct row *r, size_t i);
 
 struct row *model_row(const struct model *m, const char *key);
-/* A row's key, for struct model's rows (a keyset_key_fn). */
-const char *row_key(const void *row);
+/* struct model's rows' hash (their keys'), for IDTABLE_REHASH_INIT. */
+idtable_hash_fn model_row_hash;
 
 /* Row r's key: its object's (every row has one). */
 static inline const char *row_key_of(const struct row *r)
@@ -525,7 +530,9 @@ void hist_describe(const struct hist_entry *h, char *buf, size_t size);
  */
 static inline struct row *model_next_row(const struct model *m, size_t *iter)
 {
-	return keyset_next(&m->rows, iter);
+	uint32_t id = idtable_next(&m->rows, iter);
+
+	return id == IDTABLE_NONE ? NULL : slab_at(m->row_slab, id);
 }
 
 /* The same, in the rows' order in memory: a pass over every row that
@@ -537,7 +544,7 @@ static inline struct row *model_next_row_in_memory(const struct model *m, size_t
 
 static inline size_t model_row_count(const struct model *m)
 {
-	return keyset_len(&m->rows);
+	return idtable_len(&m->rows);
 }
 
 #endif

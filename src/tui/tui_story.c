@@ -422,7 +422,7 @@ static const struct fate *fate_of(const struct story *s, const struct row *r, si
 bool tui_ctl_fate(const struct tui *t, const struct tui_ctl *ctl, const struct row *r,
 		  size_t i, char *buf, size_t size)
 {
-	const struct story *s = ctl ? hashmap_get(&ctl->stories, row_key(r)) : NULL;
+	const struct story *s = ctl ? hashmap_get(&ctl->stories, row_key_of(r)) : NULL;
 	const struct fate *f = s ? fate_of(s, r, i) : NULL;
 	const char *arrow = t->utf8 ? "→" : "->";
 

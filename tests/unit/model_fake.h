@@ -20,7 +20,7 @@ static inline void model_fake(struct model *m)
 	m->hist_states = HIST_STATES;
 	m->row_slab = xmalloc(sizeof(*m->row_slab));
 	slab_init(m->row_slab, sizeof(struct row));
-	m->rows = (struct keyset)KEYSET_INIT(row_key, m->row_slab);
+	m->rows = (struct idtable)IDTABLE_REHASH_INIT(model_row_hash);
 	m->log = xcalloc(LOG_MAX, sizeof(*m->log));
 }
 

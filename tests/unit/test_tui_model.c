@@ -131,7 +131,7 @@ TEST(a_row_keys_by_its_current_object)
 	model_apply(&m, &n);	/* a1's last reference went with its row's */
 	struct row *r = model_row(&m, "default/a");
 	CHECK(r != NULL);
-	CHECK(row_key(r) == a2->key);
+	CHECK(row_key_of(r) == a2->key);
 	CHECK(row_prev(r) == NULL);	/* no old object given */
 	kobj_unref(a2);
 	model_release(&m);
@@ -191,7 +191,7 @@ TEST(a_quiet_row_has_no_history_block)
 	CHECK_INT(row_hist_nr(r), 1);
 	CHECK_INT(row_hist_total(r), 1);
 	CHECK(row_prev(r) == NULL && row_hist_obj(r, 0) == NULL);
-	CHECK_STR(row_key(r), "default/a");
+	CHECK_STR(row_key_of(r), "default/a");
 	n = note(NOTIFY_UPDATE, DELTA_UPDATED, kobj_ref(a2), kobj_ref(a1));
 	model_apply(&m, &n);
 	/* Two deltas: the first stored, the second the tail, read back. */

@@ -161,7 +161,7 @@ static int cmp_rows_q(const void *a, const void *b, void *ctx)
 		c = cmp_bytes(xb, add_natural(xb, 0, sizeof(xb), x->cell, '\0'),
 			      yb, add_natural(yb, 0, sizeof(yb), y->cell, '\0'));
 	if (!c)
-		c = strcmp(row_key(x->r), row_key(y->r));
+		c = strcmp(row_key_of(x->r), row_key_of(y->r));
 	return st->sort_desc ? -c : c;
 }
 
