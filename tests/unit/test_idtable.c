@@ -45,16 +45,6 @@ static void items_new(void)
 	}
 }
 
-static uint32_t rnd(void)
-{
-	static uint32_t x = 2463534242u;
-
-	x ^= x << 13;
-	x ^= x >> 17;
-	x ^= x << 5;
-	return x;
-}
-
 static bool key_is(uint32_t id, const void *key, void *ctx)
 {
 	(void)ctx;
@@ -130,8 +120,8 @@ TEST(random_adds_and_removes_agree_with_a_model)
 			/* Fill to most, then empty to few: the table grows and shrinks. */
 			unsigned want = round % 2 ? 5 : 95;
 			for (int step = 0; step < 4 * ITEMS; step++) {
-				struct item *it = items[rnd() % ITEMS];
-				bool in = rnd() % 100 < want;
+				struct item *it = items[unit_rand() % ITEMS];
+				bool in = unit_rand() % 100 < want;
 				if (in && !it->in) {
 					add(&t, k, it);
 					it->in = true;

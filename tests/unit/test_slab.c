@@ -18,16 +18,6 @@
 
 static void *held[SLOTS];
 
-static uint32_t rnd(void)
-{
-	static uint32_t x = 2463534242u;
-
-	x ^= x << 13;
-	x ^= x >> 17;
-	x ^= x << 5;
-	return x;
-}
-
 static bool zeroed(const unsigned char *p, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -67,7 +57,7 @@ TEST(random_allocs_and_frees_keep_items_apart)
 	slab_init(&s, ITEM);
 	CHECK_INT(s.size, 48);
 	for (int round = 0; round < 20000; round++) {
-		size_t i = rnd() % SLOTS;
+		size_t i = unit_rand() % SLOTS;
 		if (held[i]) {
 			slab_free(&s, held[i]);
 			held[i] = NULL;
@@ -134,8 +124,8 @@ static void check_ids(size_t size)
 	for (size_t i = 0; i < SLOTS; i++)
 		held[i] = slab_alloc(&s);
 	for (int round = 0; round < 20000; round++) {
-		size_t i = rnd() % SLOTS;
-		if (held[i] && rnd() % 3 == 0) {
+		size_t i = unit_rand() % SLOTS;
+		if (held[i] && unit_rand() % 3 == 0) {
 			slab_free(&s, held[i]);
 			held[i] = NULL;
 		} else if (!held[i]) {
@@ -192,8 +182,8 @@ TEST(the_walk_in_memory_order_yields_the_live_items_once)
 	iter = 0;
 	CHECK(slab_next(&s, &iter) == NULL);	/* no chunk yet */
 	for (int round = 0; round < 20000; round++) {
-		size_t i = rnd() % SLOTS;
-		if (held[i] && rnd() % 2) {
+		size_t i = unit_rand() % SLOTS;
+		if (held[i] && unit_rand() % 2) {
 			slab_free(&s, held[i]);
 			held[i] = NULL;
 		} else if (!held[i]) {

@@ -18,6 +18,7 @@
 #ifndef KINF_UNIT_H
 #define KINF_UNIT_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +102,17 @@ static int unit_planned, unit_failed, unit_current_failed, unit_current_checks;
 		UNIT_CHECK(#a " is " #b, a_ && b_ && !strcmp(a_, b_), "%s is \"%s\", expected \"%s\"", \
 		       #a, a_ ? a_ : "(null)", b_ ? b_ : "(null)");        \
 	} while (0)
+
+/* A fixed sequence of pseudo-random numbers (xorshift32): a run repeats. */
+static inline uint32_t unit_rand(void)
+{
+	static uint32_t x = 2463534242u;
+
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	return x;
+}
 
 static inline int unit_done(void)
 {
