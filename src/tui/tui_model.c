@@ -187,11 +187,17 @@ void model_release(struct model *m)
 	memset(m, 0, sizeof(*m));
 }
 
-struct row *model_row(const struct model *m, const char *key)
+/* The row under key, whose hash is hash. */
+static struct row *row_find(const struct model *m, const char *key, uint32_t hash)
 {
-	uint32_t id = idtable_find(&m->rows, hashmap_hash(key), row_is, key, (void *)m);
+	uint32_t id = idtable_find(&m->rows, hash, row_is, key, (void *)m);
 
 	return id == IDTABLE_NONE ? NULL : slab_at(m->row_slab, id);
+}
+
+struct row *model_row(const struct model *m, const char *key)
+{
+	return row_find(m, key, hashmap_hash(key));
 }
 
 static void hist_from_delta(struct hist_entry *h, const struct notification *n)
@@ -824,7 +830,8 @@ void model_apply(struct model *m, struct notification *n)
 		e->text = xstrdup(obj->key);
 	}
 
-	struct row *r = model_row(m, obj->key);
+	uint32_t hash = hashmap_hash(obj->key);
+	struct row *r = row_find(m, obj->key, hash);
 	bool fresh = false;
 	if (r) {
 		hist_account(m, r, -1);	/* counted again once changed */
@@ -837,7 +844,7 @@ void model_apply(struct model *m, struct notification *n)
 		}
 		r = slab_alloc(m->row_slab);
 		r->obj = kobj_ref(obj);
-		idtable_insert(&m->rows, hashmap_hash(obj->key), slab_id(m->row_slab, r));
+		idtable_insert(&m->rows, hash, slab_id(m->row_slab, r));
 		fresh = true;
 		m->present++;
 	} else if (r->gone && n->kind != NOTIFY_DELETE) {

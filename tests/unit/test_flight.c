@@ -9,7 +9,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -1212,15 +1211,11 @@ TEST(a_recorder_without_a_pipe_is_an_error_not_an_exit)
 	struct flight_opts o = { .window_ms = 3600000, .budget = 512 * 1024, .tail_ms = 0,
 				 .dir = dir, .keep = 0, .info = &info };
 	struct errbuf err = { "" };
-	struct rlimit was, none;
-	int fd = dup(0);	/* the lowest descriptor free */
+	struct rlimit was;
 
-	CHECK(fd >= 0 && close(fd) == 0 && getrlimit(RLIMIT_NOFILE, &was) == 0);
-	none = was;
-	none.rlim_cur = (rlim_t)fd;	/* every one below it in use: no new one */
-	CHECK(setrlimit(RLIMIT_NOFILE, &none) == 0);
+	CHECK(unit_fds_exhaust(&was));
 	struct flight *f = flight_new(&o, &err);
-	CHECK(setrlimit(RLIMIT_NOFILE, &was) == 0);
+	CHECK(unit_fds_restore(&was));
 	CHECKF(!f && strstr(err.msg, "cannot make a pipe: Too many open files"), "%s", err.msg);
 	flight_free(f);
 }

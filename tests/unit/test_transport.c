@@ -7,7 +7,6 @@
  */
 #include <curl/curl.h>
 #include <errno.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include "cluster/transport.h"
@@ -151,19 +150,15 @@ TEST(no_descriptor_left_fails_the_transfer_not_the_process)
 {
 	struct fixture f = { 0 };
 	struct strbuf body = STRBUF_INIT;
-	struct rlimit was, none;
+	struct rlimit was;
 	CURL *easy;
 
 	if (CHECK_FAILS(!fixture_up(&f), "httpd on 127.0.0.1"))
 		return;
-	int fd = dup(0);	/* the lowest descriptor free */
-	CHECK(fd >= 0 && close(fd) == 0 && getrlimit(RLIMIT_NOFILE, &was) == 0);
-	none = was;
-	none.rlim_cur = (rlim_t)fd;	/* every one below it in use: no new one */
-	CHECK(setrlimit(RLIMIT_NOFILE, &none) == 0);
+	CHECK(unit_fds_exhaust(&was));
 	struct xfer *x = start(f.tp, f.port, 10, &easy);
 	int saved = errno;
-	CHECK(setrlimit(RLIMIT_NOFILE, &was) == 0);
+	CHECK(unit_fds_restore(&was));
 	CHECKF(!x && saved == EMFILE, "%p: %s", (void *)x, strerror(saved));
 	if (x)
 		xfer_free(x);

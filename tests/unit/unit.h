@@ -18,10 +18,13 @@
 #ifndef KINF_UNIT_H
 #define KINF_UNIT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 struct unit_site {
 	const char *file;
@@ -102,6 +105,28 @@ static int unit_planned, unit_failed, unit_current_failed, unit_current_checks;
 		UNIT_CHECK(#a " is " #b, a_ && b_ && !strcmp(a_, b_), "%s is \"%s\", expected \"%s\"", \
 		       #a, a_ ? a_ : "(null)", b_ ? b_ : "(null)");        \
 	} while (0)
+
+/*
+ * No file descriptor left for this process: RLIMIT_NOFILE lowered to the
+ * lowest one free, so that every one below it is in use.  *was keeps the
+ * limit for unit_fds_restore().  False if the limit could not be set.
+ */
+static inline bool unit_fds_exhaust(struct rlimit *was)
+{
+	int fd = dup(0);
+	struct rlimit none;
+
+	if (fd < 0 || close(fd) < 0 || getrlimit(RLIMIT_NOFILE, was) < 0)
+		return false;
+	none = *was;
+	none.rlim_cur = (rlim_t)fd;
+	return setrlimit(RLIMIT_NOFILE, &none) == 0;
+}
+
+static inline bool unit_fds_restore(const struct rlimit *was)
+{
+	return setrlimit(RLIMIT_NOFILE, was) == 0;
+}
 
 /* A fixed sequence of pseudo-random numbers (xorshift32): a run repeats. */
 static inline uint32_t unit_rand(void)
