@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "cli/cmd.h"
-#include "lib/decoder.h"
+#include "lib/idle.h"
 #include "lib/opt.h"
 #include "lib/util.h"
 
@@ -40,7 +40,7 @@ static void trim_heap(void)
  *
  * Large blocks always mapped on their own.  glibc raises its mmap
  * threshold each time a mapped block is freed, until buffers of
- * megabytes (decoder batches, hash tables, a listener's backlog) land in
+ * megabytes (a transfer's backlog, hash tables, a listener's backlog) land in
  * the heap, where what they leave among live objects stays resident: in
  * make soak, RSS stepped up with every new relist peak while the heap in
  * use stayed flat.  A fixed threshold keeps them mapped and gives them
@@ -52,20 +52,20 @@ static void trim_heap(void)
  * are still queued or being printed; once they are freed, glibc keeps the
  * holes in its arenas (only the top of a heap is ever given back), so RSS
  * stayed ~110 MiB higher after 20,000 updates at 100,000 pods.  So once
- * the decoders report a second of idleness after at least 1 MiB decoded
- * (lib/decoder.h), malloc_trim(0) returns the free pages of every arena
+ * the reflectors have been idle a second after decoding at least 1 MiB
+ * (lib/idle.h), malloc_trim(0) returns the free pages of every arena
  * to the system.
  */
 static void tune_malloc(void)
 {
 #ifdef __GLIBC__
-	static const struct decoder_idle_hook trim = {
+	static const struct idle_hook trim = {
 		.fn = trim_heap, .min_bytes = 1u << 20, .idle_ms = 1000,
 	};
 
 	mallopt(M_MMAP_THRESHOLD, 128 << 10);
 	mallopt(M_TRIM_THRESHOLD, 64 << 20);
-	decoder_set_idle_hook(&trim);
+	idle_set_hook(&trim);
 #endif
 }
 

@@ -925,13 +925,6 @@ static void trace_request(struct kclient *c, const char *url, const struct http_
 			reason_phrase(resp->status), ms, proto);
 }
 
-static bool readable(int fd)
-{
-	struct pollfd pfd = { .fd = fd, .events = POLLIN };
-	return fd > 0 && poll(&pfd, 1, 0) > 0;
-}
-
-
 /* How long to sleep on the transfer: until the stall deadline or the next tick, at most. */
 static int wait_ms(const struct stream_opts *opts, int64_t last_byte_ms, int64_t next_tick_ms)
 {
@@ -978,10 +971,6 @@ static CURLcode perform(struct kclient *c, CURL *h, struct transfer *t,
 		}
 		if (news.done)
 			break;
-		if (!cancelled && readable(opts->abort_fd)) {
-			t->aborted = true;
-			cancelled = true;
-		}
 		if (!cancelled) {
 			if ((opts->stop && atomic_load(opts->stop)) || fd_hung_up(opts->hangup_fd))
 				t->stopped = true;
@@ -1001,11 +990,10 @@ static CURLcode perform(struct kclient *c, CURL *h, struct transfer *t,
 		}
 		if (cancelled) {
 			xfer_cancel(x);
-			xfer_wait(x, -1, -1, -1, -1);
+			xfer_wait(x, -1, -1, -1);
 			continue;
 		}
 		xfer_wait(x, opts->stop_fd > 0 ? opts->stop_fd : -1,
-			  opts->abort_fd > 0 ? opts->abort_fd : -1,
 			  opts->hangup_fd > 0 ? opts->hangup_fd : -1,
 			  wait_ms(opts, news.last_byte_ms, next_tick_ms));
 	}
@@ -1359,17 +1347,6 @@ void kclient_set_tap(struct kclient *c, const struct kclient_tap *tap, void *ctx
 int64_t kclient_now_ms(const struct kclient *c)
 {
 	return c->ops->now_ms(c);
-}
-
-bool kclient_thread_clock(const struct kclient *c)
-{
-	return c->ops->follow_ms != NULL;
-}
-
-void kclient_follow_ms(const struct kclient *c, int64_t t)
-{
-	if (c->ops->follow_ms)
-		c->ops->follow_ms(c, t);
 }
 
 bool kclient_sleep(struct kclient *c, struct stop *stop, int64_t ms)

@@ -132,12 +132,6 @@ struct stream_opts {
 	 */
 	int stop_fd;
 	/*
-	 * Readable when the caller's other thread (its decoder) wants the
-	 * transfer ended, as if on_data had returned -1: a quiet transfer
-	 * wakes for it at once.  -1 or 0: none.
-	 */
-	int abort_fd;
-	/*
 	 * A file whose reader is watched (`get -w`'s stdout): when it hangs
 	 * up or fails (a pipe whose reader left: `| head -1`), the transfer
 	 * stops at once, as on *stop.  0: none.
@@ -208,13 +202,6 @@ void kclient_set_thread_stop(struct stop *stop);
  * the recorded time the calling thread has reached.
  */
 int64_t kclient_now_ms(const struct kclient *client);
-/*
- * Whether the client's clock is per thread (a replay's); then
- * kclient_follow_ms() sets the calling thread's to t: a thread that works
- * on what another read (a decoder) takes the reader's time.
- */
-bool kclient_thread_clock(const struct kclient *client);
-void kclient_follow_ms(const struct kclient *client, int64_t t);
 struct stop;
 /* stop_sleep() on the client's clock: true when stopped. */
 bool kclient_sleep(struct kclient *client, struct stop *stop, int64_t ms);
@@ -280,8 +267,6 @@ struct kclient_ops {
 		   struct http_response *resp, struct errbuf *err);
 	/* kclient_now_ms() and kclient_sleep() */
 	int64_t (*now_ms)(const struct kclient *client);
-	/* kclient_follow_ms(); NULL: the clock is the machine's, one for all */
-	void (*follow_ms)(const struct kclient *client, int64_t t);
 	bool (*sleep)(struct kclient *client, struct stop *stop, int64_t ms);
 	/* kclient_next_mark(); NULL: none (-1) */
 	int64_t (*next_mark)(struct kclient *client, const char *stream, bool *last);

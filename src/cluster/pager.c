@@ -77,10 +77,6 @@ static int on_items_data(void *ctx, const char *data, size_t len)
 		p->split_failed = !p->refused;
 		return -1;
 	}
-	if (p->hooks->flush && p->hooks->flush(p->hooks->ctx) < 0) {
-		p->refused = true;
-		return -1;
-	}
 	return 0;
 }
 
@@ -284,8 +280,6 @@ static int page_end(struct pager *p, int rc, const char *what, struct errbuf *er
 
 	if (o->stream.stop && atomic_load(o->stream.stop))
 		return PAGER_STOPPED;
-	if (!p->refused && p->hooks->flush && p->hooks->flush(p->hooks->ctx) < 0)
-		p->refused = true;
 	if (p->refused)
 		return PAGER_REFUSED;
 	if (rc < 0 && p->hooks->retry && http_no_answer_retriable(resp, rc) &&

@@ -55,8 +55,7 @@ struct pager_page {
 /*
  * The caller's side, every member optional but the one of its enum
  * pager_as.  Called on the caller's thread, in this order per request:
- * request, then item (flush after each piece of the body, and once after
- * the transfer), then page or retry or restart.  A hook returning -1
+ * request, then item, then page or retry or restart.  A hook returning -1
  * ends the list as PAGER_REFUSED.
  */
 struct pager_hooks {
@@ -65,8 +64,6 @@ struct pager_hooks {
 	json_piece_fn *item;
 	/* PAGER_TABLE: one page as parsed; the pager drops its reference after. */
 	int (*table)(void *ctx, struct json_object *page);
-	/* For a caller that decodes items elsewhere: hand them on, say if that failed. */
-	int (*flush)(void *ctx);
 	/* A request is about to be made. */
 	void (*request)(void *ctx, unsigned page);
 	/* A page was read in full. */

@@ -92,12 +92,6 @@ int64_t replay_now_ms(struct replay *rp)
 	return clock_ms;
 }
 
-void replay_follow_ms(struct replay *rp, int64_t t)
-{
-	clock_for(rp);
-	clock_ms = t;
-}
-
 /* Waits, at a recorded pace, until recorded time t.  true: stopped. */
 static bool pace_to(struct replay *rp, atomic_bool *stop, int stop_fd, int64_t t)
 {
@@ -280,11 +274,6 @@ static int64_t client_now_ms(const struct kclient *c)
 	return replay_now_ms(kclient_backend_data(c));
 }
 
-static void client_follow_ms(const struct kclient *c, int64_t t)
-{
-	replay_follow_ms(kclient_backend_data(c), t);
-}
-
 static bool client_sleep(struct kclient *c, struct stop *stop, int64_t ms)
 {
 	return replay_sleep(kclient_backend_data(c), &stop->flag, stop_fd(stop), ms);
@@ -317,7 +306,6 @@ static const struct kclient_ops replay_client_ops = {
 	.stream = client_stream,
 	.get = client_get,
 	.now_ms = client_now_ms,
-	.follow_ms = client_follow_ms,
 	.sleep = client_sleep,
 	.next_mark = client_next_mark,
 };

@@ -87,8 +87,6 @@ int replay_stream(struct replay *rp, const struct replay_request *req,
 		  struct replay_answer *ans, struct errbuf *err);
 /* The calling thread's clock: the recorded time it has reached, in ms. */
 int64_t replay_now_ms(struct replay *rp);
-/* Sets the calling thread's clock to t: one that works on what another read. */
-void replay_follow_ms(struct replay *rp, int64_t t);
 /*
  * The pops recorded for stream's next queued entry (kclient_next_mark()),
  * in order; -1: none left, or opts.marks is off.  *last: none after it.

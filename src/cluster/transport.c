@@ -42,8 +42,8 @@
 /*
  * Bytes that arrive while more are readable wake their caller in batches
  * of this much, or once nothing more is readable, or after HOLD_MS: a
- * list's 16 KiB TLS records otherwise cost the reflector a wake-up each,
- * and its decoder one more (seen as 43,000 wake-ups for a 450 MB list).
+ * list's 16 KiB TLS records otherwise cost the reflector a wake-up each
+ * (with the decoder thread kinf had, 43,000 wake-ups for a 450 MB list).
  */
 #define NOTIFY_BATCH (64 << 10)
 #define HOLD_MS 2
@@ -846,16 +846,14 @@ const struct strbuf *xfer_take(struct xfer *x, struct xfer_news *news)
 	return &x->taken;
 }
 
-void xfer_wait(struct xfer *x, int fd, int fd2, int hup_fd, int timeout_ms)
+void xfer_wait(struct xfer *x, int fd, int hup_fd, int timeout_ms)
 {
-	struct pollfd pfd[4] = { { .fd = x->wake[0], .events = POLLIN } };
+	struct pollfd pfd[3] = { { .fd = x->wake[0], .events = POLLIN } };
 	nfds_t n = 1;
 	int rc;
 
 	if (fd >= 0)
 		pfd[n++] = (struct pollfd){ .fd = fd, .events = POLLIN };
-	if (fd2 >= 0)
-		pfd[n++] = (struct pollfd){ .fd = fd2, .events = POLLIN };
 	if (hup_fd >= 0)	/* no events: POLLERR and POLLHUP come anyway */
 		pfd[n++] = (struct pollfd){ .fd = hup_fd, .events = 0 };
 	do

@@ -125,11 +125,11 @@ struct xfer_news {
  */
 const struct strbuf *xfer_take(struct xfer *x, struct xfer_news *news);
 /*
- * Sleeps until the transfer has news for xfer_take(), fd or fd2 (each if
- * >= 0) becomes readable, hup_fd (if >= 0) hangs up or fails (a pipe
+ * Sleeps until the transfer has news for xfer_take(), fd (if >= 0)
+ * becomes readable, hup_fd (if >= 0) hangs up or fails (a pipe
  * whose reader left), or timeout_ms passes (-1: no limit).
  */
-void xfer_wait(struct xfer *x, int fd, int fd2, int hup_fd, int timeout_ms);
+void xfer_wait(struct xfer *x, int fd, int hup_fd, int timeout_ms);
 /* Ends the transfer as soon as the connection thread gets to it. */
 void xfer_cancel(struct xfer *x);
 /* Once done (xfer_news.done): frees x; its easy handle is the caller's again. */

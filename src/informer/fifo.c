@@ -4,14 +4,15 @@
  * their ops tables; see fifo.h and fifo_impl.h.
  *
  * DESIGN (threads): one mutex per fifo guards the variant's queue and the
- * fields of struct fifo.  Producers (the reflector's threads, the resync
- * timer) take it for each operation; the consumer takes it in fifo_pop()
+ * fields of struct fifo.  Producers (the reflector's thread, a resync)
+ * take it for each operation; the consumer takes it in fifo_pop()
  * and keeps it while `process` runs, so that popping an entry and applying
  * it to the Indexer are one step to Replace and Resync, which read the
  * Indexer under this same mutex.  Lock order is always fifo, then store;
  * the store never calls back.  fifo_pop() waits on `cond`, which every
  * queuing operation broadcasts unless a producer holds the wake-ups
- * (fifo_hold: then fifo_unhold does, once), and fifo_close() always.
+ * (fifo_hold: then fifo_unhold does, once), fifo_close() and
+ * fifo_wake() always; fifo_pop_until() waits on it with a deadline.
  * A replay's pacer (fifo_set_pacer) adds a gate, `allow`: fifo_pop()
  * also waits while it has popped that many, and a producer that set the
  * gate waits on `popped`, which each pop broadcasts while a gate is up,
@@ -42,7 +43,7 @@ struct fifo *fifo_new(enum fifo_kind kind, struct store *known_objects)
 	fifo->known = known_objects;
 	fifo->allow = UINT64_MAX;
 	pthread_mutex_init(&fifo->lock, NULL);
-	pthread_cond_init(&fifo->cond, NULL);
+	cond_init_monotonic(&fifo->cond);
 	pthread_cond_init(&fifo->popped, NULL);
 	return fifo;
 }
@@ -328,14 +329,39 @@ void fifo_set_batch(struct fifo *fifo, size_t max)
 
 int fifo_pop(struct fifo *fifo, fifo_process_fn *process, void *ctx)
 {
-	struct deltas deltas = { 0 };
+	int rc;
 
+	while ((rc = fifo_pop_until(fifo, process, ctx, 0)) == 1)
+		;	/* a fifo_wake() for someone else's deadline */
+	return rc;
+}
+
+/* Under fifo->lock: whether a pop may take an entry now. */
+static bool poppable(struct fifo *fifo)
+{
+	/* a replay's gate holds entries back until their producer catches up */
+	return fifo->ops->len(fifo) && fifo->pops < fifo->allow;
+}
+
+int fifo_pop_until(struct fifo *fifo, fifo_process_fn *process, void *ctx,
+		   int64_t deadline_ms)
+{
+	struct deltas deltas = { 0 };
 	size_t taken;
 
 	pthread_mutex_lock(&fifo->lock);
-	/* a replay's gate holds entries back until their producer catches up */
-	while (!fifo->closed && (!fifo->ops->len(fifo) || fifo->pops >= fifo->allow))
-		pthread_cond_wait(&fifo->cond, &fifo->lock);
+	while (!fifo->closed && !poppable(fifo) && !fifo->woken) {
+		if (!deadline_ms)
+			pthread_cond_wait(&fifo->cond, &fifo->lock);
+		else if (cond_wait_until(&fifo->cond, &fifo->lock, deadline_ms))
+			break;
+	}
+	if (!fifo->closed && !poppable(fifo)) {
+		fifo->woken = false;
+		pthread_mutex_unlock(&fifo->lock);
+		return 1;
+	}
+	fifo->woken = false;
 	/* Closed: what is queued is still handed out, then -1 (client-go's Pop). */
 	if (!fifo->ops->len(fifo)) {
 		pthread_mutex_unlock(&fifo->lock);
@@ -356,6 +382,14 @@ int fifo_pop(struct fifo *fifo, fifo_process_fn *process, void *ctx)
 	/* The objects are immutable: dropping them needs no lock. */
 	deltas_release(&deltas);
 	return 0;
+}
+
+void fifo_wake(struct fifo *fifo)
+{
+	pthread_mutex_lock(&fifo->lock);
+	fifo->woken = true;
+	pthread_cond_broadcast(&fifo->cond);
+	pthread_mutex_unlock(&fifo->lock);
 }
 
 void fifo_close(struct fifo *fifo)

@@ -148,6 +148,16 @@ void fifo_set_batch(struct fifo *fifo, size_t max);
  */
 typedef void fifo_process_fn(void *ctx, struct deltas *deltas);
 int fifo_pop(struct fifo *fifo, fifo_process_fn *process, void *ctx);
+/*
+ * fifo_pop() that also gives up, having taken nothing, once mono_ms()
+ * reaches deadline_ms (0: never) or fifo_wake() was called since the
+ * last call: then 1.  For a consumer with timed work of its own (the
+ * informer's resync) between pops.
+ */
+int fifo_pop_until(struct fifo *fifo, fifo_process_fn *process, void *ctx,
+		   int64_t deadline_ms);
+/* Makes the waiter in fifo_pop_until() return 1 (to look at its deadline again). */
+void fifo_wake(struct fifo *fifo);
 
 /*
  * A producer about to queue many entries in a row (a batch of watch

@@ -26,6 +26,7 @@ struct fifo {
 	pthread_cond_t cond;
 	struct store *known;	/* may be NULL: nothing known */
 	bool closed;
+	bool woken;		/* fifo_wake() since the last fifo_pop_until() */
 	bool populated;
 	size_t initial_population;
 	unsigned list_no;	/* of the last Replace; tags later deltas */

@@ -4,15 +4,18 @@
  * DESIGN (threads and locks):
  *   - the reflector thread (reflector.c) fills the FIFO and calls
  *     on_activity(), which appends to every listener's buffer;
- *   - the processor thread pops the FIFO.  fifo_pop() calls handle_deltas()
- *     with the FIFO's lock held, and handle_deltas() takes inf->lock for
- *     the whole key, so "update the Indexer, then notify" is one step for
- *     informer_add_listener(), which replays the cache under the same lock;
- *   - the resync thread sleeps (a condition variable, no polling) while
- *     the reflector is not watching, and then for the check period
- *     (client-go's resync timer lives in watchWithResync: it runs only
- *     during the watch phase and starts afresh with each); when a
- *     listener is due it queues a resync with fifo_resync();
+ *   - the processor thread pops the FIFO.  fifo_pop_until() calls
+ *     handle_deltas() with the FIFO's lock held, and handle_deltas() takes
+ *     inf->lock for the whole key, so "update the Indexer, then notify" is
+ *     one step for informer_add_listener(), which replays the cache under
+ *     the same lock.  Between pops it resyncs: client-go's resync timer
+ *     lives in watchWithResync, running only during the watch phase and
+ *     starting afresh with each, so on_watching() sets the next check
+ *     (resync_due_ms) and wakes the processor, whose pop waits until then
+ *     at most; when a listener is due it queues a resync with
+ *     fifo_resync().  That is between two pops, as client-go's resync,
+ *     which takes the FIFO's lock that Pop holds while processing, always
+ *     is.  The same timed wait runs the process's idle hook (lib/idle.h);
  *   - consumers drain their listener from their own thread.
  * Lock order: FIFO lock → inf->lock → listener->lock.  The store has its
  * own lock and is taken under any of these, never the other way round.
@@ -30,6 +33,7 @@
 #include "cluster/discovery.h"
 #include "cluster/http.h"
 #include "informer/reflector.h"
+#include "lib/idle.h"
 
 #define MIN_RESYNC_MS 1000
 
@@ -72,15 +76,13 @@ struct informer {
 	uint64_t resyncs;
 	int64_t last_resync_ms, next_resync_ms;	/* wall clock */
 
-	pthread_t processor, resyncer;
+	pthread_t processor;
 	/*
-	 * The reflector's watch phase (client-go's watchWithResync): resync
-	 * runs only while watching, its timer restarted by each new phase.
-	 * Under lock; phase_cond wakes the resync thread.
+	 * The next resync check, mono_ms(); 0 outside the reflector's watch
+	 * phase (client-go's watchWithResync), and without a check period.
+	 * Set by on_watching() for each new phase, then by the processor.
 	 */
-	bool watching;
-	unsigned phase;
-	pthread_cond_t phase_cond;
+	_Atomic int64_t resync_due_ms;
 };
 
 void notification_release(struct notification *n)
@@ -532,16 +534,6 @@ static void on_replaced(void *ctx)
 	check_synced(ctx);
 }
 
-static void *processor_main(void *arg)
-{
-	struct informer *inf = arg;
-
-	thread_name("kinf-processor");
-	while (fifo_pop(inf->fifo, handle_deltas, inf) == 0)
-		check_synced(inf);
-	return NULL;
-}
-
 /* ---- resync ------------------------------------------------------------- */
 
 /*
@@ -590,32 +582,25 @@ static void resync(struct informer *inf, bool force)
 	on_activity(inf, &info);
 }
 
-static void *resync_main(void *arg)
+/*
+ * A resync check due by now: resyncs the listeners whose period has
+ * passed, and sets the next check one period on (unless a new watch
+ * phase, or its end, set another meanwhile).
+ */
+static void resync_if_due(struct informer *inf)
 {
-	struct informer *inf = arg;
+	int64_t due = atomic_load(&inf->resync_due_ms), now = mono_ms();
 
-	thread_name("kinf-resync");
+	if (!due || now < due)
+		return;
+	int64_t next = now + inf->resync_check_ms;
+	if (!atomic_compare_exchange_strong(&inf->resync_due_ms, &due, next))
+		return;
+	resync(inf, false);
 	pthread_mutex_lock(&inf->lock);
-	while (!inf->stopped) {
-		if (!inf->watching) {
-			pthread_cond_wait(&inf->phase_cond, &inf->lock);
-			continue;
-		}
-		/* A new watch phase, or the next period of this one. */
-		unsigned phase = inf->phase;
-		int64_t due = mono_ms() + inf->resync_check_ms;
-		inf->next_resync_ms = wall_ms() + inf->resync_check_ms;
-		while (!inf->stopped && inf->watching && inf->phase == phase &&
-		       mono_ms() < due)
-			cond_wait_until(&inf->phase_cond, &inf->lock, due);
-		if (inf->stopped || !inf->watching || inf->phase != phase)
-			continue;
-		pthread_mutex_unlock(&inf->lock);
-		resync(inf, false);
-		pthread_mutex_lock(&inf->lock);
-	}
+	if (atomic_load(&inf->resync_due_ms) == next)	/* the next check, as reported */
+		inf->next_resync_ms = wall_ms() + (next - mono_ms());
 	pthread_mutex_unlock(&inf->lock);
-	return NULL;
 }
 
 /* The reflector began (on) or ended (off) its watch phase. */
@@ -623,14 +608,43 @@ static void on_watching(void *ctx, bool on)
 {
 	struct informer *inf = ctx;
 
+	if (!inf->resync_check_ms)
+		return;
 	pthread_mutex_lock(&inf->lock);
-	inf->watching = on;
-	if (on)
-		inf->phase++;
-	else
-		inf->next_resync_ms = 0;
-	pthread_cond_broadcast(&inf->phase_cond);
+	bool stopped = inf->stopped;
+	inf->next_resync_ms = on && !stopped ? wall_ms() + inf->resync_check_ms : 0;
 	pthread_mutex_unlock(&inf->lock);
+	atomic_store(&inf->resync_due_ms, on && !stopped ? mono_ms() + inf->resync_check_ms : 0);
+	if (on)
+		fifo_wake(inf->fifo);	/* a processor waiting with no deadline */
+}
+
+/* What the processor waits for besides the FIFO: the earlier of two deadlines. */
+static int64_t processor_deadline(struct informer *inf)
+{
+	int64_t resync = atomic_load(&inf->resync_due_ms), idle = idle_due_ms();
+
+	if (!resync || (idle && idle < resync))
+		return idle;
+	return resync;
+}
+
+static void *processor_main(void *arg)
+{
+	struct informer *inf = arg;
+	int rc;
+
+	thread_name("kinf-processor");
+	while ((rc = fifo_pop_until(inf->fifo, handle_deltas, inf,
+				    processor_deadline(inf))) >= 0) {
+		if (rc == 0)
+			check_synced(inf);
+		else
+			idle_poll();
+		/* After a pop too: a FIFO that is never empty still resyncs. */
+		resync_if_due(inf);
+	}
+	return NULL;
 }
 
 void informer_resync_now(struct informer *inf)
@@ -663,7 +677,6 @@ struct informer *informer_new(struct kclient *client, const struct informer_opts
 	inf->resync_check_ms = opts->resync_ms;
 	pthread_mutex_init(&inf->lock, NULL);
 	cond_init_monotonic(&inf->synced_cond);
-	cond_init_monotonic(&inf->phase_cond);
 	struct reflector_hooks hooks = {
 		.activity = on_activity,
 		.replaced = on_replaced,
@@ -772,15 +785,6 @@ int informer_start(struct informer *inf, struct errbuf *err)
 		errbuf_set(err, "cannot start the processor thread: %s", strerror(rc));
 		goto not_started;
 	}
-	if (inf->resync_check_ms) {
-		rc = pthread_create(&inf->resyncer, NULL, resync_main, inf);
-		if (rc) {
-			errbuf_set(err, "cannot start the resync thread: %s", strerror(rc));
-			fifo_close(inf->fifo);
-			pthread_join(inf->processor, NULL);
-			goto not_started;
-		}
-	}
 	if (reflector_start(inf->reflector, err) < 0) {
 		informer_stop(inf);
 		return -1;
@@ -803,13 +807,11 @@ void informer_stop(struct informer *inf)
 	bool running = inf->started && !inf->stopped;
 	inf->stopped = true;
 	pthread_cond_broadcast(&inf->synced_cond);
-	pthread_cond_broadcast(&inf->phase_cond);
 	pthread_mutex_unlock(&inf->lock);
 	if (!running)
 		return;
 	reflector_stop(inf->reflector);
-	if (inf->resync_check_ms)
-		pthread_join(inf->resyncer, NULL);	/* it saw stopped */
+	atomic_store(&inf->resync_due_ms, 0);	/* no resync while the rest is drained */
 	fifo_close(inf->fifo);
 	pthread_join(inf->processor, NULL);
 }
@@ -825,7 +827,6 @@ void informer_free(struct informer *inf)
 	free(inf->listeners);
 	fifo_free(inf->fifo);
 	store_free(inf->store);
-	pthread_cond_destroy(&inf->phase_cond);
 	pthread_cond_destroy(&inf->synced_cond);
 	pthread_mutex_destroy(&inf->lock);
 	free(inf);

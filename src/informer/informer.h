@@ -23,14 +23,13 @@
  * what the reflector did (listed, watch opened or ended, relist and why,
  * backoff, resync), for notice lines on stderr and the TUI's health pane.
  *
- * Threads: informer_start() starts four: the reflector's (reflector.h:
- * LIST and WATCH, splitting the bytes into pieces), its decoder's
- * (decoder.h: the pieces into objects, onto the FIFO), the processor
- * (pops the FIFO into the Indexer and the listeners' buffers) and the
- * resync timer (only when a resync period is set).  Their bytes move on
- * the kclient's transport thread (transport.h), one per cluster, shared by
- * every informer on it.  Every function here is thread-safe.
- * informer_stop() stops and joins the four; src/README.md draws the map.
+ * Threads: informer_start() starts two: the reflector's (reflector.h:
+ * LIST and WATCH, the bytes decoded into objects, onto the FIFO) and the
+ * processor (pops the FIFO into the Indexer and the listeners' buffers,
+ * and resyncs between pops when a resync period is set).  Their bytes
+ * move on the kclient's transport thread (transport.h), one per cluster,
+ * shared by every informer on it.  Every function here is thread-safe.
+ * informer_stop() stops and joins the two; src/README.md draws the map.
  *
  * Ownership: a notification holds one reference to obj and old; the
  * consumer releases them with notification_release().

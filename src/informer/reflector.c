@@ -5,27 +5,18 @@
  * activity they report in reflector_impl.c (reflector_impl.h says how
  * they use each other).
  *
- * DESIGN (threads): two threads per reflector.  The reflector's thread
- * runs reflector_main(): requests, libcurl transfers, the splitting of
- * the bytes into list items and watch lines, outcomes and backoff.  Its
- * decoder thread (lib/decoder.h) turns each item or line into a kobj and
- * hands it on (list items to the list being gathered, watch events to
- * the FIFO), so that the network and the CPU work overlap: while the
- * decoder makes objects of page N, page N+1 is on the wire.
- *
- * The list/watch state (last_rv, list_no, listed_once, the list being
- * gathered, the watch_state) belongs to the decoder while a transfer's
- * pieces are being decoded, and to the reflector's thread once it has
- * called decoder_drain(), which it does after every transfer and before
- * it reads any of that state; the decoder's lock orders the two.  During
- * a transfer the reflector's thread reads only atomics of it (the
- * streaming list's tick) and decoder_failed(), which makes it abort the
- * transfer when a piece ended the list or watch (a bad item, an ERROR
- * event): the same outcomes as decoding inline, found a few pieces later.
- * The stats are shared with readers under r->lock.  Both threads block
- * only in libcurl, stop_sleep() and the decoder's queue, and all of those
- * end at once on reflector_stop().  The FIFO and the hooks are
- * thread-safe.
+ * DESIGN (threads): one thread per reflector, which runs
+ * reflector_main(): requests, outcomes and backoff, and inside each
+ * transfer the bytes the kclient's transport thread (transport.h) hands
+ * it: split into list items and watch lines, each decoded into a kobj and
+ * handed on (list items to the list being gathered, watch events to the
+ * FIFO).  The network and the decoding overlap all the same: while the
+ * reflector decodes page N, the transport thread receives page N+1, up to
+ * XFER_HIGH_WATER ahead.  So the list/watch state (last_rv, list_no,
+ * listed_once, the list being gathered, the watch_state) is this thread's
+ * alone.  The stats are shared with readers under r->lock.  The thread
+ * blocks only in the transfer's wait and stop_sleep(), both of which end
+ * at once on reflector_stop().  The FIFO and the hooks are thread-safe.
  */
 #include "informer/reflector.h"
 
@@ -37,7 +28,6 @@
 #include "informer/reflector_impl.h"
 #include "informer/reflector_list.h"
 #include "informer/reflector_watch.h"
-#include "lib/decoder.h"
 
 #define BACKOFF_INITIAL_MS 800
 #define BACKOFF_CAP_MS 30000
@@ -203,28 +193,11 @@ struct reflector *reflector_new(struct kclient *client,
 	return r;
 }
 
-static int64_t piece_clock(void *client)
-{
-	return kclient_now_ms(client);
-}
-
-static void follow_clock(void *client, int64_t t)
-{
-	kclient_follow_ms(client, t);
-}
-
 int reflector_start(struct reflector *r, struct errbuf *err)
 {
-	if (!(r->decoder = decoder_new(&r->stop.flag, err)))
-		return -1;
-	/* A replay's deltas take the recorded time of the bytes they came from. */
-	if (kclient_thread_clock(r->client))
-		decoder_set_clock(r->decoder, piece_clock, follow_clock, r->client);
 	int rc = pthread_create(&r->thread, NULL, reflector_main, r);
 	if (rc) {
 		errbuf_set(err, "cannot start the reflector thread: %s", strerror(rc));
-		decoder_free(r->decoder);
-		r->decoder = NULL;
 		return -1;
 	}
 	r->running = true;
@@ -237,8 +210,6 @@ void reflector_stop(struct reflector *r)
 		return;
 	stop_request(&r->stop);
 	pthread_join(r->thread, NULL);
-	decoder_free(r->decoder);
-	r->decoder = NULL;
 	r->running = false;
 }
 

@@ -4,9 +4,8 @@
  * that the reflector's own files (reflector_impl.h) can hold them
  * without the public header.
  *
- * The hooks run on the reflector's thread, or on its decoder's while a
- * transfer is decoded (never on both at once: reflector.c's DESIGN), and
- * must not block.  ctx is the caller's.
+ * The hooks run on the reflector's thread and must not block.  ctx is
+ * the caller's.
  */
 #ifndef KINF_REFLECTOR_HOOKS_H
 #define KINF_REFLECTOR_HOOKS_H
@@ -28,9 +27,9 @@ struct reflector_hooks {
 	/*
 	 * A new reference to the object the informer holds under obj's key
 	 * when it is byte for byte obj, else NULL.  Called for each listed
-	 * object (and each initial event of a streaming list) on the
-	 * decoder's thread: a relist of unchanged objects hands on the ones
-	 * in memory and frees its copies at once.  May be NULL.
+	 * object (and each initial event of a streaming list) as it is
+	 * decoded: a relist of unchanged objects hands on the ones in memory
+	 * and frees its copies at once.  May be NULL.
 	 */
 	struct kobj *(*same)(void *ctx, const struct kobj *obj);
 	void *ctx;

@@ -4,10 +4,8 @@
  * its LIST and its WATCH meet.
  *
  * DESIGN (threads; the whole picture is in reflector.c): these run on
- * the reflector's thread, and those that report (reflector_emit(),
- * reflector_set_rv(), ...) on its decoder's thread too while a transfer
- * is decoded, never on both at once (reflector.c says why).  The stats
- * are read by any thread: every write to them takes r->lock.
+ * the reflector's thread.  The stats are read by any thread: every write
+ * to them takes r->lock.
  */
 #include "informer/reflector_impl.h"
 

@@ -6,9 +6,8 @@
  * reflector_impl.c (stats, activity, waits).  Private to them; it does
  * not include the public reflector.h, which sits above it.
  *
- * Every function here runs on the reflector's thread, or on its decoder's
- * as reflector.c's DESIGN comment says; those that touch stats take
- * r->lock themselves.
+ * Every function here runs on the reflector's thread; those that touch
+ * stats take r->lock themselves.
  */
 #ifndef KINF_REFLECTOR_IMPL_H
 #define KINF_REFLECTOR_IMPL_H
@@ -23,7 +22,6 @@
 #include "informer/reflector_hooks.h"
 #include "lib/stop.h"
 
-struct decoder;
 struct json_object;
 
 struct reflector {
@@ -38,7 +36,6 @@ struct reflector {
 	pthread_t thread;
 	bool running;
 	struct stop stop;
-	struct decoder *decoder;
 
 	/* Reflector thread only. */
 	char last_rv[RV_SIZE];

@@ -3,11 +3,8 @@
  * pages through cluster/pager.h, what a failed list comes to, and the
  * list's items to the FIFO as one Replace.
  *
- * DESIGN (threads; the whole picture is in reflector.c): the pager's
- * hooks run on the reflector's thread, inside libcurl's callbacks, and
- * hand each item's text to the decoder; decode_list_item() runs on the
- * decoder's thread and fills the list_state.  The reflector's thread
- * reads the list_state only after decoder_drain().
+ * The pager hands each item's text to on_list_item() on the reflector's
+ * thread as the body streams in, which decodes it into the list_state.
  */
 #include <json-c/json.h>
 #include <stdio.h>
@@ -17,7 +14,7 @@
 #include "cluster/discovery.h"
 #include "cluster/pager.h"
 #include "informer/reflector_list.h"
-#include "lib/decoder.h"
+#include "lib/idle.h"
 
 #define DEFAULT_PAGE_SIZE 500
 
@@ -27,15 +24,6 @@ static bool status_is_expired(const struct http_response *resp)
 	if (resp->status == 410)
 		return true;
 	return false;
-}
-
-/* The pager's item: to the decoder (the reflector's thread). */
-static int on_list_item(void *ctx, const char *text, size_t len)
-{
-	struct list_state *ls = ctx;
-
-	decoder_put(ls->r->decoder, text, len);
-	return 0;
 }
 
 /*
@@ -53,23 +41,6 @@ struct kobj *reflector_known_or(struct reflector *r, struct kobj *obj)
 		return obj;
 	kobj_unref(obj);
 	return known;
-}
-
-/* One list item becomes a kobj (the decoder's thread). */
-static int decode_list_item(void *ctx, const char *text, size_t len)
-{
-	struct list_state *ls = ctx;
-	struct kobj *obj = kobj_from_list_item(text, len, &ls->r->type,
-					       ls->r->opts->kobj_flags | KOBJ_ALLOW_UNNAMED,
-					       &ls->err);
-	if (!obj) {
-		ls->bad = true;
-		return -1;
-	}
-	reflector_check_name(ls->r, obj);
-	ALLOC_GROW(ls->items, ls->nr + 1, ls->alloc);
-	ls->items[ls->nr++] = reflector_known_or(ls->r, obj);
-	return 0;
 }
 
 void reflector_list_state_clear(struct list_state *ls)
@@ -150,13 +121,22 @@ struct list_pass {
 	bool paginated;			/* a page had a continue token (pager's paginatedResult) */
 };
 
-static int list_flush(void *ctx)
+/* The pager's item becomes a kobj; one it cannot be ends the list. */
+static int on_list_item(void *ctx, const char *text, size_t len)
 {
-	struct list_pass *lp = ctx;
+	struct list_state *ls = ((struct list_pass *)ctx)->ls;
 
-	decoder_flush(lp->r->decoder);
-	/* An item the decoder refused ends the list: stop reading it. */
-	return decoder_failed(lp->r->decoder) ? -1 : 0;
+	idle_work_begin();
+	struct kobj *obj = kobj_from_list_item(text, len, &ls->r->type,
+					       ls->r->opts->kobj_flags | KOBJ_ALLOW_UNNAMED,
+					       &ls->err);
+	if (obj) {
+		reflector_check_name(ls->r, obj);
+		ALLOC_GROW(ls->items, ls->nr + 1, ls->alloc);
+		ls->items[ls->nr++] = reflector_known_or(ls->r, obj);
+	}
+	idle_work_end(len);
+	return obj ? 0 : -1;
 }
 
 static void list_request(void *ctx, unsigned page)
@@ -216,7 +196,6 @@ static void list_restart(void *ctx)
 	STAT_INC(lp->r, list_fallbacks);
 	lp->first_read = false;	/* the full list's RV, then */
 	reflector_emit(lp->r, ACT_LIST_FALLBACK, "continue token expired, listing in full");
-	decoder_drain(lp->r->decoder);
 	reflector_list_state_clear(lp->ls);
 }
 
@@ -288,8 +267,7 @@ static enum outcome list_failed(struct reflector *r, struct list_pass *lp,
 	switch (res->end) {
 	case PAGER_STOPPED:
 		return STOPPED;
-	case PAGER_REFUSED:
-		decoder_drain(r->decoder);	/* ls->err is ours now */
+	case PAGER_REFUSED:	/* an item that is no object (on_list_item()) */
 		reflector_fail(r, lp->ls->err.msg);
 		return FAILED;
 	case PAGER_NOT_JSON:
@@ -335,14 +313,12 @@ static enum outcome list_pages(struct reflector *r, const char *rv, unsigned lim
 			.stop = &r->stop.flag,
 			.stop_fd = stop_fd(&r->stop),
 			.record_as = r->path,
-			.abort_fd = decoder_fail_fd(r->decoder),
 			/* None: client-go's list waits as long as it takes (list_slow() tells). */
 		},
 	};
 	struct pager_hooks hooks = {
 		.ctx = &lp,
 		.item = on_list_item,
-		.flush = list_flush,
 		.request = list_request,
 		.page = list_page_read,
 		.retry = list_retry,
@@ -383,14 +359,7 @@ enum outcome reflector_list(struct reflector *r)
 	reflector_emit(r, ACT_LIST_START, NULL);
 	STAT_INC(r, lists);
 	for (;;) {
-		decoder_begin(r->decoder, decode_list_item, NULL, &ls);
 		ret = list_pages(r, relist_rv(r), limit, &ls, rv, &paginated);
-		/* The last pages may still be decoding: the items are ours after this. */
-		decoder_drain(r->decoder);
-		if (ret == OK && ls.bad) {
-			reflector_fail(r, ls.err.msg);
-			ret = FAILED;
-		}
 		if (ret == RETRY) {	/* the recording ended (list_failed()) */
 			reflector_list_state_clear(&ls);
 			continue;

@@ -1,21 +1,19 @@
 /*
  * reflector_list.h — the reflector's LIST (reflector_list.c): one LIST
- * into the FIFO as one Replace.  Private to the reflector's files; the
- * reflector's thread, but for what reflector_list.c's DESIGN comment
- * gives the decoder's.
+ * into the FIFO as one Replace.  Private to the reflector's files, on
+ * the reflector's thread.
  */
 #ifndef KINF_REFLECTOR_LIST_H
 #define KINF_REFLECTOR_LIST_H
 
 #include "informer/reflector_impl.h"
 
-/* The items a list gathers (the decoder's while it decodes them). */
+/* The items a list gathers. */
 struct list_state {
 	struct reflector *r;
-	struct kobj **items;	/* the decoder's until drained */
+	struct kobj **items;
 	size_t nr, alloc;
-	struct errbuf err;
-	bool bad;
+	struct errbuf err;	/* why an item could not be decoded */
 };
 
 /*

@@ -1,14 +1,10 @@
 /*
  * reflector_watch.c — the reflector's WATCH: the request, the events to
  * the FIFO, the streaming list (sendInitialEvents) that becomes a watch,
- * and what the watch's end comes to.
- *
- * DESIGN (threads; the whole picture is in reflector.c): on_watch_data()
- * and watch_tick() run on the reflector's thread during the transfer and
- * read only the atomics of the watch_state; on_watch_line() and the event
- * handlers it calls run on the decoder's thread, which owns the
- * watch_state and the reflector's list/watch state until the reflector's
- * thread calls decoder_drain() and decides the watch's outcome.
+ * and what the watch's end comes to.  All of it on the reflector's
+ * thread: on_watch_data() splits what the transfer hands it into lines,
+ * on_watch_line() decodes each into an event and acts on it, and once
+ * the transfer ended watch_outcome() decides what that comes to.
  */
 #include <json-c/json.h>
 #include <stdint.h>
@@ -19,8 +15,8 @@
 #include "cluster/discovery.h"
 #include "informer/reflector_list.h"
 #include "informer/reflector_watch.h"
-#include "lib/decoder.h"
 #include "lib/hashmap.h"
+#include "lib/idle.h"
 #include "lib/json_stream.h"
 #include "lib/strbuf.h"
 
@@ -40,15 +36,14 @@ struct watch_state {
 	size_t events;			/* since started_ms */
 	/*
 	 * When the watch began, monotonic: its request, or the end bookmark
-	 * of the streaming list it was (set by the decoder; read after the
-	 * drain).
+	 * of the streaming list it was.
 	 */
 	int64_t started_ms;
-	_Atomic int64_t last_event_ms;	/* monotonic; set by the decoder */
-	int64_t last_byte_ms;		/* monotonic; the reflector's thread */
+	int64_t last_event_ms;		/* monotonic */
+	int64_t last_byte_ms;		/* monotonic */
 	bool renewing;			/* silent too long: being replaced */
 	int timeout_s;			/* its timeoutSeconds */
-	atomic_bool silence_told;	/* its silence was reported, not yet cleared */
+	bool silence_told;		/* its silence was reported, not yet cleared */
 	/*
 	 * 1.36 (hold_rv_of_adds), a watch from "" or "0": ADDED events do
 	 * not move the RV until another kind of event came.
@@ -62,10 +57,9 @@ struct watch_state {
 	 * (initial_keys: key → index in initial_items, the key pointing into
 	 * the item).
 	 */
-	atomic_bool initial;
+	bool initial;
 	struct list_state initial_items;
 	struct hashmap initial_keys;
-	atomic_size_t initial_count;	/* initial_items.nr, for the tick */
 };
 
 static const char *object_rv(json_object *obj)
@@ -233,8 +227,9 @@ static int64_t watch_silence(struct watch_state *ws, int64_t now)
 
 	if (quiet < r->silence_ms)
 		return r->silence_ms - quiet;
-	if (atomic_exchange(&ws->silence_told, true))
+	if (ws->silence_told)
 		return r->silence_ms;
+	ws->silence_told = true;
 	long long left = ws->timeout_s - (now - ws->started_ms) / 1000;
 	snprintf(msg, sizeof(msg), "no event or bookmark for %lld s: the watch may be dead; "
 		 "client-go would wait for its timeout (%lld s left)",
@@ -293,7 +288,6 @@ static void initial_event(struct watch_state *ws, enum kobj_event_type type, str
 		hashmap_insert(&ws->initial_keys, ls->items[ls->nr]->key, (void *)(uintptr_t)ls->nr);
 		ls->nr++;
 	}
-	atomic_store(&ws->initial_count, ls->nr);
 }
 
 static int on_watch_line(void *ctx, const char *text, size_t len)
@@ -323,8 +317,10 @@ static int on_watch_line(void *ctx, const char *text, size_t len)
 		return end_watch(ws, FAILED, buf);
 	}
 	ws->last_event_ms = now_ms(r);
-	if (atomic_exchange(&ws->silence_told, false))
+	if (ws->silence_told) {
+		ws->silence_told = false;
 		watch_silence_clear(r);
+	}
 
 	if (ev.type == KOBJ_EVENT_BOOKMARK) {
 		ret = on_watch_bookmark(ws, ev.tree);
@@ -372,46 +368,29 @@ static int on_watch_line(void *ctx, const char *text, size_t len)
 }
 
 /*
- * Around each batch of watch lines the decoder decodes: the FIFO wakes
- * its consumer once at the end, not once an event, so that a burst costs
- * a wake-up per batch (what arrived in one read) instead of per event.
+ * What the transfer handed on, split into lines and each decoded.  The
+ * FIFO wakes its consumer once at the end, not once an event, so that a
+ * burst costs a wake-up per read instead of one per event.
  */
-static void on_watch_batch(void *ctx, bool start)
-{
-	struct watch_state *ws = ctx;
-
-	if (start)
-		fifo_hold(ws->r->fifo);
-	else
-		fifo_unhold(ws->r->fifo);
-}
-
-/* The line splitter's line: to the decoder (the reflector's thread). */
-static int put_watch_line(void *ctx, const char *text, size_t len)
-{
-	struct watch_state *ws = ctx;
-
-	decoder_put(ws->r->decoder, text, len);
-	return 0;
-}
-
 static int on_watch_data(void *ctx, const char *data, size_t len)
 {
 	struct watch_state *ws = ctx;
+	int rc;
 
 	ws->last_byte_ms = now_ms(ws->r);
-	if (line_splitter_feed(&ws->lines, data, len) < 0) {
-		/*
-		 * client-go's framer refuses it (ErrObjectTooLarge), and the
-		 * StreamWatcher's error event ends the watch: a relist.
-		 */
-		if (ws->lines.too_large)
-			return end_watch(ws, FAILED, "watch event larger than 16 MiB");
-		return -1;
-	}
-	decoder_flush(ws->r->decoder);
-	/* An event ended the watch (ws->verdict): stop reading it. */
-	return decoder_failed(ws->r->decoder) ? -1 : 0;
+	idle_work_begin();
+	fifo_hold(ws->r->fifo);
+	rc = line_splitter_feed(&ws->lines, data, len);
+	fifo_unhold(ws->r->fifo);
+	idle_work_end(len);
+	/*
+	 * client-go's framer refuses a line over 16 MiB (ErrObjectTooLarge),
+	 * and the StreamWatcher's error event ends the watch: a relist.  An
+	 * event that ended the watch (ws->verdict) stops the reading too.
+	 */
+	if (rc < 0 && ws->lines.too_large)
+		return end_watch(ws, FAILED, "watch event larger than 16 MiB");
+	return rc < 0 ? -1 : 0;
 }
 
 /* ACT_WATCH_END with how long the watch lasted and how many events it had. */
@@ -449,7 +428,7 @@ static int64_t watch_tick(void *ctx)
 			return WATCH_LIST_WARN_MS - quiet;
 		reflector_emit(ws->r, ACT_WARNING, "streaming list: no event for %lld s, "
 			       "still waiting for its end bookmark (%zu objects so far)",
-			       (long long)(quiet / 1000), atomic_load(&ws->initial_count));
+			       (long long)(quiet / 1000), ws->initial_items.nr);
 		return WATCH_LIST_WARN_MS;
 	}
 	int64_t next = watch_silence(ws, now);
@@ -618,8 +597,8 @@ static void watch_opening(struct reflector *r, bool initial, int timeout_s)
 }
 
 /*
- * How one watch ended: what the rules in watch_ends[] look at.  The
- * reflector's thread, after the transfer and decoder_drain().
+ * How one watch ended: what the rules in watch_ends[] look at, once the
+ * transfer is over.
  */
 struct watch_end {
 	struct reflector *r;
@@ -988,7 +967,6 @@ enum outcome reflector_watch(struct reflector *r, bool initial)
 		.stop = &r->stop.flag,
 		.stop_fd = stop_fd(&r->stop),
 		.record_as = r->path,
-		.abort_fd = decoder_fail_fd(r->decoder),
 		/*
 		 * No idle limit, a streaming list's initial events included:
 		 * client-go's watchList only warns (watch_tick).
@@ -1005,17 +983,15 @@ enum outcome reflector_watch(struct reflector *r, bool initial)
 	struct http_response resp = { 0 };
 	struct errbuf err = { "" };
 
-	line_splitter_init(&ws.lines, put_watch_line, &ws);
+	line_splitter_init(&ws.lines, on_watch_line, &ws);
 	ws.initial_items.r = r;
 	ws.rv_held = !initial && r->opts->hold_rv_of_adds &&
 		     (!r->last_rv[0] || !strcmp(r->last_rv, "0"));
 	ws.last_event_ms = ws.last_byte_ms = ws.started_ms = now_ms(r);
 	watch_opening(r, initial, timeout_s);
 
-	decoder_begin(r->decoder, on_watch_line, on_watch_batch, &ws);
 	int rc = watch_request(r, path, &sopts, &ws, &resp, &err);
 	free(path);
-	decoder_drain(r->decoder);	/* ws is ours again */
 	struct watch_end end = {
 		.r = r, .ws = &ws, .rc = rc, .resp = &resp, .errmsg = err.msg,
 		.lasted = now_ms(r) - ws.started_ms, .idle_timeout_ms = sopts.idle_timeout_ms,

@@ -30,8 +30,7 @@
 /*
  * Called with one complete item or line, text[0..len), borrowed for the
  * call: it may point into the bytes being fed, so it is not
- * NUL-terminated (a callback that keeps it copies it, as decoder_put()
- * does, once).  Return 0 to go on, -1 to stop.
+ * NUL-terminated (a callback that keeps it copies it).  Return 0 to go on, -1 to stop.
  */
 typedef int json_piece_fn(void *ctx, const char *text, size_t len);
 

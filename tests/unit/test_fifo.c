@@ -627,6 +627,56 @@ TEST(close_unblocks_pop)
 	}
 }
 
+static void *blocked_pop_forever(void *arg)
+{
+	struct deltas d = { 0 };
+	struct blocked *b = arg;
+
+	atomic_store(&b->tid, (int)syscall(SYS_gettid));
+	b->ret = fifo_pop_until(shared, collect, &d, 0);
+	deltas_release(&d);
+	return NULL;
+}
+
+/* The processor's timed wait: a deadline, a wake-up, or an entry ends it. */
+TEST(pop_until_gives_up_at_its_deadline_or_when_woken)
+{
+	struct deltas d = { 0 };
+	struct blocked b = { 0 };
+	pthread_t t;
+
+	shared = fifo_new(FIFO_DELTA, NULL);
+	int64_t before = mono_ms();
+	CHECK_INT(fifo_pop_until(shared, collect, &d, before + 50), 1);
+	CHECK(mono_ms() >= before + 50);
+	CHECK_INT(fifo_pop_until(shared, collect, &d, before), 1);	/* past: at once */
+	CHECK_INT(d.nr, 0);
+
+	/* No deadline: only fifo_wake() ends the wait with nothing taken. */
+	pthread_create(&t, NULL, blocked_pop_forever, &b);
+	wait_asleep(&b.tid);
+	fifo_wake(shared);
+	pthread_join(t, NULL);
+	CHECK_INT(b.ret, 1);
+	CHECK_INT(fifo_pop_until(shared, collect, &d, mono_ms()), 1);	/* the wake-up was used */
+
+	/* An entry beats the deadline; one queued before wins over a wake-up. */
+	ADD(shared, "a", "1");
+	fifo_wake(shared);
+	CHECK_INT(fifo_pop_until(shared, collect, &d, mono_ms() + 60000), 0);
+	CHECK_INT(d.nr, 1);
+	CHECK_INT(fifo_pop_until(shared, collect, &d, mono_ms()), 1);
+	/* fifo_pop() is not ended by a wake-up meant for fifo_pop_until()'s caller. */
+	fifo_wake(shared);
+	ADD(shared, "b", "1");
+	CHECK_INT(fifo_pop(shared, collect, &d), 0);
+	CHECK_INT(d.nr, 2);
+	fifo_close(shared);
+	CHECK_INT(fifo_pop_until(shared, collect, &d, mono_ms() + 60000), -1);
+	deltas_release(&d);
+	fifo_free(shared);
+}
+
 TEST(real_fifo_queues_tombstones_before_replaced_and_never_merges)
 {
 	struct store *known = store_new();
@@ -887,6 +937,7 @@ int main(void)
 	RUN(held_wake_ups_are_never_lost);
 	RUN(hold_defers_the_wake_up_to_the_last_release);
 	RUN(close_unblocks_pop);
+	RUN(pop_until_gives_up_at_its_deadline_or_when_woken);
 	RUN(real_fifo_queues_tombstones_before_replaced_and_never_merges);
 	RUN(real_fifo_has_synced_counts_the_whole_queue);
 	RUN(real_fifo_initial_population_includes_tombstones);

@@ -1032,7 +1032,7 @@ TEST(stop_is_prompt_while_watching)
 	if (CHECK_FAILS(!fixture_up(&f, "10", false), "simulator up")) {
 		goto out;
 	}
-	f.opts.resync_ms = 60000;	/* a resync thread asleep, too */
+	f.opts.resync_ms = 60000;	/* a processor waiting for its resync, too */
 	inf = informer_new(f.sc.client, &f.opts);
 	informer_add_listener(inf, 0);
 	if (CHECK_FAILS(!start_informer(inf) || !informer_wait_synced(inf, WAIT_MS), "informer synced")) {

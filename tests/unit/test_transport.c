@@ -57,7 +57,7 @@ static CURLcode take_all(struct xfer *x, struct strbuf *out, size_t *most)
 			*most = chunk->len;
 		if (news.done)
 			return news.result;
-		xfer_wait(x, -1, -1, -1, 5000);
+		xfer_wait(x, -1, -1, 5000);
 	}
 }
 
@@ -134,7 +134,7 @@ TEST(a_finished_transfers_buffers_are_the_next_ones)
 	x = start(f.tp, f.port, 10, &easy);
 	const struct strbuf *chunk;
 	do {
-		xfer_wait(x, -1, -1, -1, 5000);
+		xfer_wait(x, -1, -1, 5000);
 		chunk = xfer_take(x, &news);
 	} while (!chunk->len && !news.done);
 	CHECK_INT(chunk->len, 10);
