@@ -708,3 +708,17 @@ on_tty() {
 		[[ $output == */* ]]
 	done
 }
+
+@test "an open-file limit below what the watch polls ends it with one line naming the limit" {
+	sim_start --pods 2
+	start_watch pods -o name
+	wait_until 20 synced
+	# Fewer descriptors than the loop polls: its next poll() is refused.
+	prlimit --pid "$KINF_PID" --nofile=3:3
+	simctl POST /create '{"resource":"pods","object":{"metadata":{"name":"wake"}}}' >/dev/null
+	run -1 wait "$KINF_PID"
+	KINF_PID=
+	grep -qE '^error: cannot wait on [0-9]+ descriptors: the open-file limit is 3 \(ulimit -n\)$' "$ERR" ||
+		{ cat "$ERR"; false; }
+	[ "$(count_lines "$ERR" 'poll')" -eq 0 ]
+}

@@ -344,8 +344,12 @@ int watch_loop_run(struct watch_loop *loop)
 			ret = check_synced(loop, true, r.started);
 			break;
 		}
-		if (poll(r.fds, r.nfds, wait) < 0 && errno != EINTR)
-			die("poll: %s", strerror(errno));
+		if (poll(r.fds, r.nfds, wait) < 0 && errno != EINTR) {
+			poll_failure(&err, errno, r.nfds);
+			error("%s", err.msg);
+			ret = 1;
+			break;
+		}
 		ret = run_turn(loop, &r);
 	}
 	consumer_release(&r.cons);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 static void (*die_hook)(void);
@@ -151,6 +152,17 @@ void warning(const char *fmt, ...)
 	va_start(ap, fmt);
 	vreport("warning: ", fmt, ap);
 	va_end(ap);
+}
+
+void poll_failure(struct errbuf *err, int errnum, size_t nfds)
+{
+	struct rlimit rl;
+
+	if (errnum == EINVAL && !getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < nfds)
+		errbuf_set(err, "cannot wait on %zu descriptors: the open-file limit is %llu "
+			   "(ulimit -n)", nfds, (unsigned long long)rl.rlim_cur);
+	else
+		errbuf_set(err, "poll: %s", strerror(errnum));
 }
 
 static int64_t clock_ms(clockid_t id)

@@ -83,6 +83,12 @@ noreturn void out_of_memory(size_t size);
 noreturn void bug_at(const char *file, int line, const char *fmt, ...) PRINTF(3, 4);
 void error(const char *fmt, ...) PRINTF(1, 2);
 void warning(const char *fmt, ...) PRINTF(1, 2);
+/*
+ * Why poll() on nfds descriptors failed with errnum, in one line: its
+ * EINVAL means more descriptors than the open-file limit allows, which
+ * the message names with the limit.
+ */
+void poll_failure(struct errbuf *err, int errnum, size_t nfds);
 
 /* Milliseconds: monotonic for intervals, wall clock for display. */
 int64_t mono_ms(void);

@@ -932,6 +932,9 @@ static int run_loop(struct tui *t, int sig_fd)
 		if (poll(fds, nfds, busy ? 0 : loop_wait(t, now, next_tick, last_frame)) < 0) {
 			if (errno == EINTR)
 				continue;
+			struct errbuf err;
+			poll_failure(&err, errno, nfds);
+			error("%s", err.msg);	/* shown once the terminal is restored */
 			status = 1;
 			break;
 		}
