@@ -102,6 +102,38 @@ swap_calls() {
 	[ "$status" -eq 0 ]
 }
 
+# resync_golden N: resync.1.32's golden with each key's run of unchanged
+# updates N long, into the test's golden folder
+resync_golden() {
+	mkdir -p "$BATS_TEST_TMPDIR/golden"
+	jq -c 'select(.call.unchanged | not)' "$CG/golden/resync.1.32.ndjson" \
+		>"$BATS_TEST_TMPDIR/golden/resync.1.32.ndjson"
+	for key in default/a default/b; do
+		for _ in $(seq "$1"); do
+			jq -c --arg k "$key" 'select(.call.key == $k and .call.unchanged)' \
+				"$CG/golden/resync.1.32.ndjson" | head -1
+		done
+	done >>"$BATS_TEST_TMPDIR/golden/resync.1.32.ndjson"
+}
+
+@test "client-go goldens: a resync count one off passes, two off fails" {
+	# resync: a 1 s period over the 2.5 s settle, two resyncs of each key
+	[ "$(grep -c '"unchanged":true' "$CG/golden/resync.1.32.ndjson")" -eq 4 ]
+	resync_golden 3
+	run "$CG/compare" --golden "$BATS_TEST_TMPDIR/golden" resync
+	echo "$output"
+	[ "$status" -eq 0 ]
+	resync_golden 4
+	run "$CG/compare" --golden "$BATS_TEST_TMPDIR/golden" resync
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"handler calls on 'default/a' differ"* ]]
+	resync_golden 0
+	run "$CG/compare" --golden "$BATS_TEST_TMPDIR/golden" resync
+	echo "$output"
+	[ "$status" -eq 1 ]
+}
+
 @test "client-go goldens: a request kinf did not make fails the check" {
 	# a golden whose first LIST came twice: kinf, which lists once, differs
 	mkdir "$BATS_TEST_TMPDIR/golden"
