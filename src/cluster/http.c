@@ -834,8 +834,14 @@ static void transport_error(struct kclient *c, CURL *h, CURLcode rc, struct tran
 	bool ca = false, client_cert = false;
 	char head[256], detail_buf[CURL_ERROR_SIZE + 64], tail[384] = "";
 
+	/*
+	 * Nothing of an answer came: libcurl 7.88 says CURLE_GOT_NOTHING,
+	 * 8.x over TLS a receive error (OpenSSL's "unexpected eof"), and a
+	 * reset says one too.  The same words for all of them.
+	 */
+	CURLcode words = rc == CURLE_RECV_ERROR && !t->resp->status ? CURLE_GOT_NOTHING : rc;
 	for (size_t i = 0; i < ARRAY_SIZE(transport_errors); i++) {
-		if (transport_errors[i].code != rc)
+		if (transport_errors[i].code != words)
 			continue;
 		what = transport_errors[i].what;
 		detail = transport_errors[i].detail;
