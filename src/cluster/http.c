@@ -836,10 +836,12 @@ static void transport_error(struct kclient *c, CURL *h, CURLcode rc, struct tran
 
 	/*
 	 * Nothing of an answer came: libcurl 7.88 says CURLE_GOT_NOTHING,
-	 * 8.x over TLS a receive error (OpenSSL's "unexpected eof"), and a
-	 * reset says one too.  The same words for all of them.
+	 * 8.x over TLS a receive error (OpenSSL's "unexpected eof", its
+	 * error code and all), and a reset says one too.  The same words
+	 * for all of them, 7.88's, or the reset's errno.
 	 */
-	CURLcode words = rc == CURLE_RECV_ERROR && !t->resp->status ? CURLE_GOT_NOTHING : rc;
+	bool unanswered = rc == CURLE_RECV_ERROR && !t->resp->status;
+	CURLcode words = unanswered ? CURLE_GOT_NOTHING : rc;
 	for (size_t i = 0; i < ARRAY_SIZE(transport_errors); i++) {
 		if (transport_errors[i].code != words)
 			continue;
@@ -864,8 +866,10 @@ static void transport_error(struct kclient *c, CURL *h, CURLcode rc, struct tran
 
 	long os_errno = 0;
 	curl_easy_getinfo(h, CURLINFO_OS_ERRNO, &os_errno);
-	if (detail == DETAIL_ERRNO && os_errno)
+	if ((detail == DETAIL_ERRNO || unanswered) && os_errno)
 		snprintf(detail_buf, sizeof(detail_buf), "%s", strerror((int)os_errno));
+	else if (unanswered)
+		snprintf(detail_buf, sizeof(detail_buf), "Empty reply from server");
 	else if (t->curl_err[0])
 		snprintf(detail_buf, sizeof(detail_buf), "%s", t->curl_err);
 	else
