@@ -136,6 +136,13 @@ golden:
 fuzz-client-go: kinf
 	@KINF=$(CURDIR)/$(BUILD)/kinf tests/client-go/fuzz $(FUZZ_ARGS)
 
+# make check-libcurl-backports: the HTTP/2 tests with the libcurl of
+# bookworm-backports (Debian 13's) loaded in place of the system's: the
+# health check's PING depends on libcurl's insides (src/cluster/h2ping.h).
+check-libcurl-backports: deps
+	@$(MAKE) --no-print-directory kinf
+	@KINF=$(CURDIR)/$(BUILD)/kinf tests/libcurl-backports
+
 lint-man:
 	mandoc -T lint -W warning man/kinf.1
 
@@ -159,4 +166,4 @@ uninstall:
 clean:
 	rm -rf build kinf
 
-.PHONY: all kinf deps check check-unit units demo playground bench soak flight-soak valgrind golden fuzz-client-go lint-man install uninstall clean
+.PHONY: all kinf deps check check-unit check-libcurl-backports units demo playground bench soak flight-soak valgrind golden fuzz-client-go lint-man install uninstall clean

@@ -6,7 +6,7 @@
  * `done`; in between the connection thread links it into `running` (a
  * list only that thread touches) and unlinks it before setting `done`.
  * The health check's pings are no transfers: the connection thread writes
- * them straight to the connection (ping_write).
+ * them straight to the connection (h2ping.h).
  */
 #include "cluster/transport.h"
 
@@ -19,16 +19,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/tcp.h>
 #include <netdb.h>
 #include <netinet/in.h>
-#include <openssl/bio.h>
-#include <openssl/err.h>
-#include <openssl/ssl.h>
-#include <sys/select.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "cluster/h2ping.h"
 #include "lib/util.h"
 
 /* Streams libcurl may open on one HTTP/2 connection (the server's limit also holds). */
@@ -37,8 +33,6 @@
 #define MAX_POLL_MS 60000
 /* A ping that could not be written yet is tried again this often. */
 #define PING_RETRY_MS 50
-/* An HTTP/2 PING frame: a 9-byte frame header and 8 bytes of opaque data. */
-#define PING_FRAME_LEN 17
 /*
  * Bytes that arrive while more are readable wake their caller in batches
  * of this much, or once nothing more is readable, or after HOLD_MS: a
@@ -432,145 +426,6 @@ static curl_socket_t socket_of(struct transport *tp, const char *ip, long port)
 	return found;
 }
 
-/*
- * The kernel's account of fd: what arrived (tcpi_bytes_received,
- * tcpi_last_data_recv) and what waits to leave (tcpi_notsent_bytes).
- * -1 if it has none, or a kernel older than Linux 4.6 gives less.
- */
-static int tcp_info_get(curl_socket_t fd, struct tcp_info *ti)
-{
-	socklen_t len = sizeof(*ti);
-	memset(ti, 0, sizeof(*ti));
-	if (fd == CURL_SOCKET_BAD || getsockopt(fd, IPPROTO_TCP, TCP_INFO, ti, &len) < 0)
-		return -1;
-	if (len < offsetof(struct tcp_info, tcpi_notsent_bytes) + sizeof(ti->tcpi_notsent_bytes))
-		return -1;
-	return 0;
-}
-
-/*
- * Whether libcurl waits to write on fd: nghttp2 has frames queued, or a
- * transfer is sending.  (An fd past FD_SETSIZE is left out of the sets:
- * then the kernel's checks in ping_write decide alone.)
- */
-static bool curl_wants_write(struct transport *tp, curl_socket_t fd)
-{
-	fd_set r, w, e;
-	int max = -1;
-	FD_ZERO(&r);
-	FD_ZERO(&w);
-	FD_ZERO(&e);
-	if (fd >= FD_SETSIZE)
-		return false;
-	if (curl_multi_fdset(tp->multi, &r, &w, &e, &max) != CURLM_OK)
-		return true;
-	return max >= fd && FD_ISSET(fd, &w);
-}
-
-/*
- * Encrypts frame as the next TLS record of ssl, into out.  For the call,
- * a memory BIO stands in for libcurl's as ssl's write side: OpenSSL never
- * meets a full socket, so it never keeps half a record for later, and
- * libcurl's BIO (which needs a transfer in progress) is not called.
- * Returns the record's length; 0 if OpenSSL wrote nothing (ssl is not
- * ready: nothing changed); -1 if the record was made but does not fit
- * out (ssl's sequence number moved on: the connection is lost).
- */
-static ssize_t tls_seal(SSL *ssl, const unsigned char *frame, size_t len, unsigned char *out,
-			size_t cap)
-{
-	BIO *curl_bio = SSL_get_wbio(ssl);
-	BIO *mem;
-	ssize_t n = 0;
-
-	if (!curl_bio || !SSL_is_init_finished(ssl) || SSL_get_shutdown(ssl))
-		return 0;
-	mem = BIO_new(BIO_s_mem());
-	if (!mem)
-		return 0;
-	/* SSL_set0_wbio() drops the old BIO's reference: hold one for it. */
-	BIO_up_ref(curl_bio);
-	SSL_set0_wbio(ssl, mem);
-	ERR_clear_error();
-	if (SSL_write(ssl, frame, (int)len) == (int)len) {
-		size_t pending = BIO_ctrl_pending(mem);
-		n = pending > cap ? -1 : BIO_read(mem, out, (int)pending);
-	}
-	/* Takes our reference back and frees mem. */
-	SSL_set0_wbio(ssl, curl_bio);
-	/* libcurl reads OpenSSL's error queue after its own calls: leave it empty. */
-	ERR_clear_error();
-	return n;
-}
-
-enum ping_result {
-	PING_SENT,
-	PING_LATER,	/* not safe now; nothing written */
-	PING_BROKEN,	/* part of a record or frame went out: the stream is corrupt */
-	PING_CANNOT,	/* a TLS library other than OpenSSL */
-};
-
-/*
- * Writes one HTTP/2 PING frame on c, as Go's http2 health check does,
- * behind libcurl's back (libcurl 7.88 has no way to, transport.h says
- * why).  That is safe when done here, on the only thread that calls
- * libcurl, between two calls:
- *  - every byte of the connection is a whole frame once libcurl has none
- *    half written.  Half a frame stays behind only when the socket
- *    refused bytes: nghttp2 then keeps the frame and libcurl waits for
- *    POLLOUT (curl_wants_write), or the kernel still holds unsent bytes
- *    (tcpi_notsent_bytes); either way the ping waits, and counts as
- *    unanswered meanwhile, as Go's ping blocked on a full socket does.
- *    The one case these cannot see: libcurl 7.88's HTTP/2 filter keeps
- *    the tail of a short write in its own buffer without asking for
- *    POLLOUT.  That takes a send buffer filled (16 KB at least) by
- *    kinf's writes, request headers and flow-control frames of a few
- *    hundred bytes each, on a connection that has since received
- *    nothing for read_idle_ms: not something kinf does.
- *  - the frame is written whole: a poll() says the socket has room, and
- *    its 17 bytes (under 100 as a TLS record) go in one send(); TLS's
- *    record goes in one piece (tls_seal) with the next sequence number,
- *    so libcurl's next record follows it as it would any other.
- *  - the answer is a PING with the ACK flag, which nghttp2 takes
- *    whether or not it sent a PING (nghttp2_session_on_ping_received
- *    answers only PINGs without ACK) and hands to libcurl's frame
- *    callback, which ignores PING frames.
- */
-static enum ping_result ping_write(struct transport *tp, struct conn *c, curl_socket_t fd,
-				   const struct tcp_info *ti)
-{
-	/* Length 8, type PING, no flags, stream 0; opaque data any 8 bytes. */
-	static const unsigned char frame[PING_FRAME_LEN] = {
-		0, 0, 8, 0x6, 0, 0, 0, 0, 0, 'k', 'i', 'n', 'f', 'p', 'i', 'n', 'g'
-	};
-	unsigned char record[512];
-	const unsigned char *out = frame;
-	ssize_t len = sizeof(frame);
-	struct curl_tlssessioninfo *tsi = NULL;
-	struct pollfd pfd = { .fd = fd, .events = POLLOUT };
-	struct xfer *x = xfer_on(tp, c);
-
-	if (!x || ti->tcpi_notsent_bytes || curl_wants_write(tp, fd) ||
-	    poll(&pfd, 1, 0) != 1 || pfd.revents != POLLOUT)
-		return PING_LATER;
-	/* The server's TLS, even through a CONNECT tunnel (libcurl's first TLS filter). */
-	if (curl_easy_getinfo(x->easy, CURLINFO_TLS_SSL_PTR, &tsi) != CURLE_OK || !tsi)
-		return PING_LATER;
-	if (tsi->internals) {
-		if (tsi->backend != CURLSSLBACKEND_OPENSSL)
-			return PING_CANNOT;
-		len = tls_seal(tsi->internals, frame, sizeof(frame), record, sizeof(record));
-		if (len <= 0)
-			return len < 0 ? PING_BROKEN : PING_LATER;
-		out = record;
-	}
-	ssize_t n = send(fd, out, (size_t)len, MSG_NOSIGNAL | MSG_DONTWAIT);
-	if (n == len)
-		return PING_SENT;
-	/* A plain frame not begun did no harm; a sealed record must go out. */
-	return n <= 0 && out == frame ? PING_LATER : PING_BROKEN;
-}
-
 /* The connection is lost: every transfer on it fails now. */
 static void conn_kill(struct transport *tp, struct conn *c, const char *why)
 {
@@ -593,7 +448,7 @@ static void conn_kill(struct transport *tp, struct conn *c, const char *why)
 /*
  * Whether anything arrived on c since its ping, from the kernel's count of
  * bytes received: the PING's ACK reaches no callback of libcurl's (see
- * ping_write).  Counting the socket's bytes, rather than TLS records seen
+ * h2ping.h).  Counting the socket's bytes, rather than TLS records seen
  * through SSL_set_msg_callback(), works for h2c as for TLS, leaves
  * libcurl's own message callback (-v -v) alone, and counts what arrived
  * while libcurl does not read (every stream paused), as Go's reader never
@@ -619,7 +474,7 @@ static int64_t conn_check(struct transport *tp, struct conn *c, int64_t now)
 	/* The kernel is asked only when the transfers alone say the connection is quiet. */
 	if (c->ping_at || now - c->last_rx >= o->read_idle_ms) {
 		fd = socket_of(tp, c->local_ip, c->local_port);
-		have_ti = tcp_info_get(fd, &ti) == 0;
+		have_ti = h2ping_tcp_info(fd, &ti) == 0;
 		/* "Nothing read" counts every byte, PING ACKs and all, as Go counts every frame. */
 		if (have_ti && now - (int64_t)ti.tcpi_last_data_recv > c->last_rx)
 			c->last_rx = now - (int64_t)ti.tcpi_last_data_recv;
@@ -643,7 +498,8 @@ static int64_t conn_check(struct transport *tp, struct conn *c, int64_t now)
 		c->ping_at = now;
 	if (c->ping_at && !c->ping_sent && have_ti) {
 		uint64_t before = ti.tcpi_bytes_received;
-		switch (ping_write(tp, c, fd, &ti)) {
+		struct xfer *x = xfer_on(tp, c);
+		switch (x ? h2ping_write(tp->multi, x->easy, fd, &ti) : PING_LATER) {
 		case PING_SENT:
 			c->ping_sent = true;
 			c->rx_bytes = before;

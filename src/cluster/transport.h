@@ -32,22 +32,12 @@
  * and the next requests open a new connection.  No request is added: the
  * server sees the frames Go's http2 transport sends.
  *
- * libcurl 7.88 (Debian 12) cannot send that PING on a connection of a
- * multi handle: curl_easy_upkeep() walks only the connection cache of the
- * handle's private multi (data->multi_easy, which curl_easy_perform
- * makes), and a handle added to our multi has none, so it returns
- * CURLE_OK having done nothing (libcurl 8.10's connection pool changed
- * that).  So the connection thread writes the frame itself, between two
- * calls into libcurl: over TLS as the next record of the connection's
- * OpenSSL session (CURLINFO_TLS_SSL_PTR), over h2c straight to the
- * socket; transport.c's ping_write says why this is safe.  nghttp2 takes
- * the ACK inside libcurl with no callback, so "received" is the kernel's
- * count of the socket's bytes (TCP_INFO): any byte after the ping answers
- * it, and every byte, ACKs included, counts as read.  Through an https://
- * proxy the server's TLS runs inside the proxy's and no frame can be
- * written: kclient turns the check off there.  HTTP/1.1 connections are
- * not checked, as in client-go; TCP keepalive (see http.c) covers a
- * vanished peer.
+ * libcurl cannot send that PING on a connection of a multi handle, nor
+ * tell of its ACK: h2ping.h writes the frame behind libcurl's back, and
+ * hears the answer in the kernel's count of the socket's bytes.  Through
+ * an https:// proxy no frame can be written: kclient turns the check off
+ * there.  HTTP/1.1 connections are not checked, as in client-go; TCP
+ * keepalive (see http.c) covers a vanished peer.
  *
  * DESIGN (threads): callers start, take, wait, cancel and free transfers
  * from any thread, each transfer used by one caller thread.  The
