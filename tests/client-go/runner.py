@@ -15,7 +15,14 @@ nghttp2-proxy), a real HTTP/2 front end over TLS, as both clients speak to
 an apiserver by default: every request a stream of one connection.  The
 script's answers pass through it as they are, but for a reset, which the
 front end turns into what it sends an HTTP/2 client: a 502 before the
-answer's head, an RST_STREAM (INTERNAL_ERROR) after it.
+answer's head, an RST_STREAM (INTERNAL_ERROR) after it.  A watch whose
+"then" is "freeze" goes silent and says so in kube-sim's log; half a
+second later (its head and events have reached the client) the runner
+freezes the client's connection in a freeze-proxy before nghttpx: nothing
+passes any more, PINGs included, and no FIN or RST comes, while new
+connections are served.  Such a scenario runs only with --h2 (HTTP/1.1
+has no health check to notice it), with the scenario's "env" (the
+HTTP2_*_TIMEOUT_SECONDS both clients read) given to the client.
 
 The output: a header line, then the requests on the scripted resource in
 order, each with its time ("t", seconds after the first), then the handler
@@ -45,6 +52,10 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 KUBE_SIM = os.path.join(HERE, "..", "apiserver", "kube-sim")
+FREEZE_PROXY = os.path.join(HERE, "..", "apiserver", "freeze-proxy")
+# After kube-sim says a watch froze, the runner waits this long before it
+# freezes the connection: the watch's head and events are through by then.
+FREEZE_DELAY = 0.5
 DEADLINE = 120.0
 
 
@@ -115,6 +126,28 @@ def free_port():
         return s.getsockname()[1]
 
 
+def start_freezer(kc, tmp):
+    """tests/apiserver/freeze-proxy before the server of kubeconfig kc;
+    returns it and a kubeconfig that points at it."""
+    with open(kc) as f:
+        text = f.read()
+    server = next(line.split("server:", 1)[1].strip() for line in text.splitlines() if "server:" in line)
+    proc = subprocess.Popen([sys.executable, FREEZE_PROXY, server.split("//", 1)[1]],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    first = proc.stdout.readline().strip()      # "proxy: 127.0.0.1:PORT"
+    if not first.startswith("proxy: "):
+        proc.kill()
+        raise SystemExit("runner: freeze-proxy did not come up")
+    fkc = os.path.join(tmp, "kubeconfig.freeze")
+    with open(fkc, "w") as f:
+        f.write(text.replace(server, "https://" + first.split(" ", 1)[1]))
+    return proc, fkc
+
+
+def freezes(sc):
+    return any(a.get("then") == "freeze" for k in ("watch", "watchlist") for a in sc.get(k, []))
+
+
 def start_h2(kc, tmp):
     """nghttpx before kube-sim (TLS on both sides, the sim's own server
     certificate); returns it and a kubeconfig that points at it."""
@@ -158,24 +191,37 @@ def start_h2(kc, tmp):
     return proc, h2kc
 
 
-def read_requests(path):
+def read_log(path):
     if not os.path.exists(path):
         return []
     with open(path) as f:
         return [json.loads(line) for line in f if line.endswith("\n")]
 
 
-def wait_idle(proc, reqpath, outpath, settle):
+def read_requests(path):
+    """kube-sim's log less its "freeze" records."""
+    return [r for r in read_log(path) if "method" in r]
+
+
+def wait_idle(proc, reqpath, outpath, settle, freezer=None):
     """Until the last request is held open, for `settle` s without another,
-    the output still; or the client exits; or the deadline."""
+    the output still; or the client exits; or the deadline.  Each "freeze"
+    record has the freezer freeze its open connections FREEZE_DELAY later."""
     t0 = time.monotonic()
     last_size, size_since = -1, time.monotonic()
+    frozen = 0
     while time.monotonic() - t0 < DEADLINE:
         if proc.poll() is not None:
             return "exited %d" % proc.returncode
         size = os.path.getsize(outpath)
         if size != last_size:
             last_size, size_since = size, time.monotonic()
+        marks = [r for r in read_log(reqpath) if r.get("freeze")]
+        if len(marks) > frozen and time.time() - marks[frozen]["t"] >= FREEZE_DELAY:
+            if freezer is None:
+                return "a frozen watch needs --h2"
+            freezer.send_signal(signal.SIGUSR1)
+            frozen += 1
         reqs = read_requests(reqpath)
         if reqs and reqs[-1].get("held") and time.time() - reqs[-1]["t"] >= settle \
                 and time.monotonic() - size_since >= 0.5:
@@ -201,19 +247,24 @@ def run(a):
     name = os.path.basename(a.scenario).rsplit(".", 1)[0]
     tmp = tempfile.mkdtemp(prefix="kinf-golden.")
     sim, kc = start_sim(a.scenario, tmp, a.h2)
-    front = None
+    front = freezer = None
     outpath, errpath = os.path.join(tmp, "out"), os.path.join(tmp, "err")
     try:
         if a.h2:
             front, kc = start_h2(kc, tmp)
+            if freezes(sc):
+                freezer, kc = start_freezer(kc, tmp)
+        env = dict(os.environ, **sc.get("env", {}))
         with open(outpath, "w") as out, open(errpath, "w") as err:
-            proc = subprocess.Popen(client_argv(a, sc, kc), stdout=out, stderr=err, stdin=subprocess.DEVNULL)
+            proc = subprocess.Popen(client_argv(a, sc, kc), stdout=out, stderr=err, stdin=subprocess.DEVNULL,
+                                    env=env)
             try:
-                how = wait_idle(proc, os.path.join(tmp, "requests"), outpath, float(sc.get("settle", 2)))
+                how = wait_idle(proc, os.path.join(tmp, "requests"), outpath, float(sc.get("settle", 2)),
+                                freezer)
             finally:    # the client never outlives its run, whatever ended it
                 stop(proc)
     finally:    # nor the front end and the sim theirs
-        for helper in (front, sim):
+        for helper in (freezer, front, sim):
             if helper:
                 stop(helper)
     lines = [{"scenario": name, "clientGo": a.client_go, "client": a.client, "end": how}]

@@ -606,6 +606,12 @@ class APIHandler(BaseHTTPRequestHandler):
         elif then == "reset":
             self.close_connection = True
             scenario.reset(self.connection)
+        elif then == "freeze":
+            # Silence, and a "freeze" record: the runner then freezes the
+            # client's connection in its freeze-proxy (PINGs go unanswered).
+            sc.record({"freeze": True})
+            self.wait_gone(1e9)
+            self.close_connection = True
         elif then.startswith("hang"):
             # "hang": until the client goes away; "hang:S": S seconds, then the end
             secs = float(then[5:]) if then.startswith("hang:") else 1e9
