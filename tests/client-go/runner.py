@@ -60,9 +60,14 @@ DEADLINE = 120.0
 
 
 def norm_query(raw):
-    """The query as sent, but for timeoutSeconds's random value."""
-    return "&".join("timeoutSeconds=*" if kv.startswith("timeoutSeconds=") else kv
-                    for kv in raw.split("&")) if raw else ""
+    """The query as sent, but for the random values of timeoutSeconds and
+    of a typed client's timeout (which it draws with it)."""
+    def norm(kv):
+        for name in ("timeoutSeconds=", "timeout="):
+            if kv.startswith(name):
+                return name + "*"
+        return kv
+    return "&".join(norm(kv) for kv in raw.split("&")) if raw else ""
 
 
 def norm_call(d):
@@ -90,6 +95,8 @@ def client_argv(a, sc, kubeconfig):
             argv += ["--selector", cl["selector"]]
         if cl.get("fieldSelector"):
             argv += ["--field-selector", cl["fieldSelector"]]
+        if a.typed:
+            argv += ["--typed"]
         return argv
     argv = [a.bin, "watch", sc.get("resource", "pods"), "-o", "json", "--client-go", a.client_go,
             "--kubeconfig", kubeconfig]
@@ -300,6 +307,7 @@ def main():
     p.add_argument("--out", required=True)
     p.add_argument("--keep", action="store_true", help="keep the run's folder (kube-sim's log, stderr)")
     p.add_argument("--h2", action="store_true", help="through an HTTP/2 front end (nghttpx) over TLS")
+    p.add_argument("--typed", action="store_true", help="the peer's typed informer (a clientset's, pods only)")
     sys.exit(run(p.parse_args()))
 
 

@@ -9,8 +9,11 @@
 //
 // The informer is the one a controller gets from an informer factory: a
 // SharedIndexInformer over a ListWatch of one resource, with the namespace
-// index, through the dynamic client (the same requests as a typed client for
-// JSON; the peer then needs no generated type per resource).
+// index, through the dynamic client (the peer then needs no generated type
+// per resource).  With --typed (pods only) it is the typed informer of a
+// clientset's SharedInformerFactory instead, whose requests differ: the
+// clientset's content type (protobuf, where its version asks for it) and a
+// timeout= parameter on its watches.
 //
 // DESIGN: client-go calls the handler from one goroutine per listener; the
 // peer has one listener, so the lines come out in the order client-go made
@@ -29,12 +32,16 @@ import (
 	"syscall"
 	"time"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/tools/clientcmd"
 )
@@ -65,8 +72,8 @@ func (p *printer) emit(r record) {
 }
 
 func rvOf(obj interface{}) string {
-	if u, ok := obj.(*unstructured.Unstructured); ok {
-		return u.GetResourceVersion()
+	if m, err := meta.Accessor(obj); err == nil {
+		return m.GetResourceVersion()
 	}
 	return ""
 }
@@ -112,6 +119,7 @@ func main() {
 	labelSel := flag.String("selector", "", "label selector")
 	fieldSel := flag.String("field-selector", "", "field selector")
 	resync := flag.Duration("resync", 0, "the informer's resync period (0: none)")
+	typed := flag.Bool("typed", false, "a clientset's typed informer (pods only)")
 	flag.Parse()
 
 	cfg, err := clientcmd.BuildConfigFromFlags(*server, *kubeconfig)
@@ -119,30 +127,17 @@ func main() {
 		fmt.Fprintf(os.Stderr, "peer: %v\n", err)
 		os.Exit(2)
 	}
-	dc, err := dynamic.NewForConfig(cfg)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "peer: %v\n", err)
-		os.Exit(2)
-	}
-	ri := dc.Resource(schema.GroupVersionResource{Group: *group, Version: *version, Resource: *resource}).
-		Namespace(*namespace)
 	// the tweak an informer factory applies with WithTweakListOptions
 	tweak := func(o *metav1.ListOptions) {
 		o.LabelSelector = *labelSel
 		o.FieldSelector = *fieldSel
 	}
-	lw := &cache.ListWatch{
-		ListFunc: func(o metav1.ListOptions) (runtime.Object, error) {
-			tweak(&o)
-			return ri.List(context.TODO(), o)
-		},
-		WatchFunc: func(o metav1.ListOptions) (watch.Interface, error) {
-			tweak(&o)
-			return ri.Watch(context.TODO(), o)
-		},
+	var inf cache.SharedIndexInformer
+	if *typed {
+		inf = typedInformer(cfg, *group, *version, *resource, *namespace, *resync, tweak)
+	} else {
+		inf = dynamicInformer(cfg, *group, *version, *resource, *namespace, *resync, tweak)
 	}
-	inf := cache.NewSharedIndexInformer(lw, &unstructured.Unstructured{}, *resync,
-		cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
 	p := &printer{enc: json.NewEncoder(os.Stdout)}
 	if _, err := inf.AddEventHandler(handler{p}); err != nil {
 		fmt.Fprintf(os.Stderr, "peer: %v\n", err)
@@ -156,4 +151,45 @@ func main() {
 	<-stop
 	// the lines are written as the calls happen; nothing is buffered
 	time.Sleep(10 * time.Millisecond)
+}
+
+// typedInformer: what informers.NewSharedInformerFactoryWithOptions hands a
+// controller for pods, on a clientset made as kubernetes.NewForConfig makes it.
+func typedInformer(cfg *rest.Config, group, version, resource, namespace string,
+	resync time.Duration, tweak func(*metav1.ListOptions)) cache.SharedIndexInformer {
+	if group != "" || version != "v1" || resource != "pods" {
+		fmt.Fprintf(os.Stderr, "peer: --typed knows pods (v1) only\n")
+		os.Exit(2)
+	}
+	cs, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "peer: %v\n", err)
+		os.Exit(2)
+	}
+	f := informers.NewSharedInformerFactoryWithOptions(cs, resync,
+		informers.WithNamespace(namespace), informers.WithTweakListOptions(tweak))
+	return f.Core().V1().Pods().Informer()
+}
+
+func dynamicInformer(cfg *rest.Config, group, version, resource, namespace string,
+	resync time.Duration, tweak func(*metav1.ListOptions)) cache.SharedIndexInformer {
+	dc, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "peer: %v\n", err)
+		os.Exit(2)
+	}
+	ri := dc.Resource(schema.GroupVersionResource{Group: group, Version: version, Resource: resource}).
+		Namespace(namespace)
+	lw := &cache.ListWatch{
+		ListFunc: func(o metav1.ListOptions) (runtime.Object, error) {
+			tweak(&o)
+			return ri.List(context.TODO(), o)
+		},
+		WatchFunc: func(o metav1.ListOptions) (watch.Interface, error) {
+			tweak(&o)
+			return ri.Watch(context.TODO(), o)
+		},
+	}
+	return cache.NewSharedIndexInformer(lw, &unstructured.Unstructured{}, resync,
+		cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
 }
