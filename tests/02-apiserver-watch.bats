@@ -4,6 +4,7 @@
 # server drops.
 
 load sim_helper
+bats_require_minimum_version 1.5.0
 
 teardown() {
 	sim_stop
@@ -310,6 +311,32 @@ list_rv() { simcurl "/api/v1/pods" | jq -r .metadata.resourceVersion; }
 	sim_oracle configmaps | jq -e '.items | has("default/sneaky")'
 	run simctl POST /silent '{"op":"frob","resource":"pods"}'
 	[ "$status" -ne 0 ]
+}
+
+@test "freeze-proxy: SIGHUP sends new connections to the address --then-file holds" {
+	sim_start --pods 2
+	port=${SIM_API##*:}
+	# a second server, plain HTTP, where the sim speaks TLS
+	mkdir "$BATS_TEST_TMPDIR/www" && echo second >"$BATS_TEST_TMPDIR/www/which"
+	python3 -m http.server --bind 127.0.0.1 --directory "$BATS_TEST_TMPDIR/www" 0 \
+		>"$BATS_TEST_TMPDIR/www.out" 2>&1 3>&- &
+	wpid=$!
+	for i in $(seq 100); do grep -qE 'port [0-9]+' "$BATS_TEST_TMPDIR/www.out" && break; sleep 0.1; done
+	wport=$(grep -oE 'port [0-9]+' "$BATS_TEST_TMPDIR/www.out" | head -1 | cut -d' ' -f2)
+	echo "127.0.0.1:$wport" >"$BATS_TEST_TMPDIR/then"
+	"$BATS_TEST_DIRNAME/apiserver/freeze-proxy" --then-file "$BATS_TEST_TMPDIR/then" "127.0.0.1:$port" \
+		>"$BATS_TEST_TMPDIR/proxy.out" 2>"$BATS_TEST_TMPDIR/proxy.err" 3>&- &
+	ppid=$!
+	for i in $(seq 100); do [ -s "$BATS_TEST_TMPDIR/proxy.out" ] && break; sleep 0.1; done
+	addr=$(sed -n '1s/^proxy: //p' "$BATS_TEST_TMPDIR/proxy.out")
+	curl -sS --cacert "$SIM_CACERT" -H "Authorization: Bearer $SIM_TOKEN" "https://$addr/api/v1/pods" |
+		jq -e '(.items | length) == 2'
+	run ! curl -sS -m 5 "http://$addr/which"
+	kill -HUP "$ppid"
+	for i in $(seq 100); do grep -q "new connections go to 127.0.0.1:$wport" "$BATS_TEST_TMPDIR/proxy.err" && break; sleep 0.1; done
+	[ "$(curl -sS -m 5 "http://$addr/which")" = second ]
+	kill "$ppid" "$wpid"
+	wait "$ppid" || true
 }
 
 @test "freeze-proxy: SIGUSR1 freezes open connections, new ones are still served; SIGUSR2 thaws" {

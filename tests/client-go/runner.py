@@ -20,9 +20,14 @@ answer's head, an RST_STREAM (INTERNAL_ERROR) after it.  A watch whose
 second later (its head and events have reached the client) the runner
 freezes the client's connection in a freeze-proxy before nghttpx: nothing
 passes any more, PINGs included, and no FIN or RST comes, while new
-connections are served.  Such a scenario runs only with --h2 (HTTP/1.1
-has no health check to notice it), with the scenario's "env" (the
-HTTP2_*_TIMEOUT_SECONDS both clients read) given to the client.
+connections are served.  One whose "then" is "goaway" has, half a second
+after, the front end end the client's connection as a server going away
+does without waiting for its streams: new connections are sent to a
+second front end, the first is told to shut down (SIGQUIT: a GOAWAY on
+each connection) and GOAWAY_CLOSE later killed (the connection closes
+under its streams).  Such scenarios run only with --h2, with the
+scenario's "env" (the HTTP2_*_TIMEOUT_SECONDS both clients read) given to
+the client.
 
 The output: a header line, then the requests on the scripted resource in
 order, each with its time ("t", seconds after the first), then the handler
@@ -40,6 +45,7 @@ the members both clients print; false and empty ones are left out.
 """
 
 import argparse
+import collections
 import json
 import os
 import shutil
@@ -56,6 +62,8 @@ FREEZE_PROXY = os.path.join(HERE, "..", "apiserver", "freeze-proxy")
 # After kube-sim says a watch froze, the runner waits this long before it
 # freezes the connection: the watch's head and events are through by then.
 FREEZE_DELAY = 0.5
+# A front end told to shut down is killed this long after.
+GOAWAY_CLOSE = 0.3
 DEADLINE = 120.0
 
 
@@ -133,13 +141,19 @@ def free_port():
         return s.getsockname()[1]
 
 
-def start_freezer(kc, tmp):
-    """tests/apiserver/freeze-proxy before the server of kubeconfig kc;
-    returns it and a kubeconfig that points at it."""
+def server_of(kc):
     with open(kc) as f:
         text = f.read()
-    server = next(line.split("server:", 1)[1].strip() for line in text.splitlines() if "server:" in line)
-    proc = subprocess.Popen([sys.executable, FREEZE_PROXY, server.split("//", 1)[1]],
+    return text, next(line.split("server:", 1)[1].strip() for line in text.splitlines() if "server:" in line)
+
+
+def start_freezer(kc, tmp, then_file=None):
+    """tests/apiserver/freeze-proxy before the server of kubeconfig kc
+    (after a SIGHUP, the one then_file holds then); returns it and a
+    kubeconfig that points at it."""
+    text, server = server_of(kc)
+    then = ["--then-file", then_file] if then_file else []
+    proc = subprocess.Popen([sys.executable, FREEZE_PROXY] + then + [server.split("//", 1)[1]],
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     first = proc.stdout.readline().strip()      # "proxy: 127.0.0.1:PORT"
     if not first.startswith("proxy: "):
@@ -151,11 +165,12 @@ def start_freezer(kc, tmp):
     return proc, fkc
 
 
-def freezes(sc):
-    return any(a.get("then") == "freeze" for k in ("watch", "watchlist") for a in sc.get(k, []))
+def h2_faults(sc):
+    """The ends of its watches that need the front end's help."""
+    return {a.get("then") for k in ("watch", "watchlist") for a in sc.get(k, [])} & {"freeze", "goaway"}
 
 
-def start_h2(kc, tmp):
+def start_h2(kc, tmp, log_name="h2.log"):
     """nghttpx before kube-sim (TLS on both sides, the sim's own server
     certificate); returns it and a kubeconfig that points at it."""
     nghttpx = shutil.which("nghttpx") or "/usr/sbin/nghttpx"
@@ -163,7 +178,7 @@ def start_h2(kc, tmp):
         text = f.read()
     server = next(line.split("server:", 1)[1].strip() for line in text.splitlines() if "server:" in line)
     sim_port = server.rsplit(":", 1)[1]
-    log = os.path.join(tmp, "h2.log")
+    log = os.path.join(tmp, log_name)
     # A port free now may be taken before nghttpx binds it (other cells
     # pick theirs at the same time): then it exits, and another is tried.
     # A loaded machine may take a while to start it: its "Listening" line
@@ -192,7 +207,7 @@ def start_h2(kc, tmp):
         break
     else:
         raise SystemExit("runner: nghttpx did not come up: %s" % open(log).read())
-    h2kc = os.path.join(tmp, "kubeconfig.h2")
+    h2kc = os.path.join(tmp, "kubeconfig." + log_name[:-4])
     with open(h2kc, "w") as f:
         f.write(text.replace(server, "https://127.0.0.1:%d" % port))
     return proc, h2kc
@@ -210,25 +225,86 @@ def read_requests(path):
     return [r for r in read_log(path) if "method" in r]
 
 
-def wait_idle(proc, reqpath, outpath, settle, freezer=None):
+class Faults:
+    """The HTTP/2 faults of a run: the freeze-proxy before the front end,
+    the front end, the one that takes over after a GOAWAY (started again
+    after each), and the one going away."""
+    def __init__(self, sim_kc, tmp):
+        self.sim_kc, self.tmp = sim_kc, tmp
+        self.freezer = self.front = self.second = self.dying = None
+        self.then_file = os.path.join(tmp, "then")
+        self.done = collections.Counter()
+        self.kill_at = None
+        self.fronts = 0
+
+    def start(self, wanted):
+        """The front end, and what wanted ("freeze", "goaway") needs;
+        returns the kubeconfig the client is to use."""
+        self.front, kc = self.spawn()
+        if not wanted:
+            return kc
+        if "goaway" in wanted:
+            self.spare()
+        self.freezer, kc = start_freezer(kc, self.tmp, self.then_file if "goaway" in wanted else None)
+        return kc
+
+    def spawn(self):
+        self.fronts += 1
+        return start_h2(self.sim_kc, self.tmp, "h2-%d.log" % self.fronts)
+
+    def spare(self):
+        """A front end to take over at the next GOAWAY, named in then_file."""
+        self.second, kc = self.spawn()
+        with open(self.then_file, "w") as f:
+            f.write(server_of(kc)[1].split("//", 1)[1])
+
+    def act(self, log):
+        """Acts on kube-sim's "freeze" and "goaway" records; a message
+        when one cannot be (no freeze-proxy: not --h2)."""
+        now = time.time()
+        if self.dying is not None and now >= self.kill_at:
+            self.dying.kill()
+            self.dying.wait()
+            self.dying = None
+        for what in ("freeze", "goaway"):
+            marks = [r for r in log if r.get(what)]
+            if len(marks) <= self.done[what] or now - marks[self.done[what]]["t"] < FREEZE_DELAY:
+                continue
+            if self.freezer is None:
+                return "a %s needs --h2" % what
+            if self.dying is not None:
+                continue    # the GOAWAY before it is not done yet
+            self.done[what] += 1
+            if what == "freeze":
+                self.freezer.send_signal(signal.SIGUSR1)
+                continue
+            self.freezer.send_signal(signal.SIGHUP)    # new connections: to the spare
+            self.front.send_signal(signal.SIGQUIT)     # GOAWAY on the open ones
+            self.dying, self.kill_at = self.front, now + GOAWAY_CLOSE
+            self.front = self.second
+            self.spare()
+        return None
+
+    def helpers(self):
+        return [h for h in (self.freezer, self.front, self.second, self.dying) if h]
+
+
+def wait_idle(proc, reqpath, outpath, settle, faults=None):
     """Until the last request is held open, for `settle` s without another,
-    the output still; or the client exits; or the deadline.  Each "freeze"
-    record has the freezer freeze its open connections FREEZE_DELAY later."""
+    the output still; or the client exits; or the deadline.  The faults act
+    on kube-sim's records meanwhile."""
     t0 = time.monotonic()
     last_size, size_since = -1, time.monotonic()
-    frozen = 0
     while time.monotonic() - t0 < DEADLINE:
         if proc.poll() is not None:
             return "exited %d" % proc.returncode
         size = os.path.getsize(outpath)
         if size != last_size:
             last_size, size_since = size, time.monotonic()
-        marks = [r for r in read_log(reqpath) if r.get("freeze")]
-        if len(marks) > frozen and time.time() - marks[frozen]["t"] >= FREEZE_DELAY:
-            if freezer is None:
-                return "a frozen watch needs --h2"
-            freezer.send_signal(signal.SIGUSR1)
-            frozen += 1
+        if faults is not None:
+            cannot = faults.act(read_log(reqpath))
+            if cannot:
+                return cannot
         reqs = read_requests(reqpath)
         if reqs and reqs[-1].get("held") and time.time() - reqs[-1]["t"] >= settle \
                 and time.monotonic() - size_since >= 0.5:
@@ -254,24 +330,22 @@ def run(a):
     name = os.path.basename(a.scenario).rsplit(".", 1)[0]
     tmp = tempfile.mkdtemp(prefix="kinf-golden.")
     sim, kc = start_sim(a.scenario, tmp, a.h2)
-    front = freezer = None
+    faults = Faults(kc, tmp)
     outpath, errpath = os.path.join(tmp, "out"), os.path.join(tmp, "err")
     try:
         if a.h2:
-            front, kc = start_h2(kc, tmp)
-            if freezes(sc):
-                freezer, kc = start_freezer(kc, tmp)
+            kc = faults.start(h2_faults(sc))
         env = dict(os.environ, **sc.get("env", {}))
         with open(outpath, "w") as out, open(errpath, "w") as err:
             proc = subprocess.Popen(client_argv(a, sc, kc), stdout=out, stderr=err, stdin=subprocess.DEVNULL,
                                     env=env)
             try:
                 how = wait_idle(proc, os.path.join(tmp, "requests"), outpath, float(sc.get("settle", 2)),
-                                freezer)
+                                faults)
             finally:    # the client never outlives its run, whatever ended it
                 stop(proc)
     finally:    # nor the front end and the sim theirs
-        for helper in (freezer, front, sim):
+        for helper in faults.helpers() + [sim]:
             if helper:
                 stop(helper)
     lines = [{"scenario": name, "clientGo": a.client_go, "client": a.client, "end": how}]

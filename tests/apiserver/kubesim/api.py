@@ -606,10 +606,11 @@ class APIHandler(BaseHTTPRequestHandler):
         elif then == "reset":
             self.close_connection = True
             scenario.reset(self.connection)
-        elif then == "freeze":
-            # Silence, and a "freeze" record: the runner then freezes the
-            # client's connection in its freeze-proxy (PINGs go unanswered).
-            sc.record({"freeze": True})
+        elif then in ("freeze", "goaway"):
+            # Silence, and a record of it: the runner then freezes the
+            # client's connection in its freeze-proxy (PINGs go unanswered),
+            # or has the front end send GOAWAY and close it.
+            sc.record({then: True})
             self.wait_gone(1e9)
             self.close_connection = True
         elif then.startswith("hang"):
