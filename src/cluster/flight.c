@@ -55,12 +55,16 @@
  * The tap lets go of as many segments as the budget needs once they are
  * folded (the checkpoints' live texts grow by about f->grow per byte
  * folded; their dead texts are counted at their share of the budget,
- * DEAD_ROOM_SHARE, which the folder keeps them to by compacting), and
- * waits for the folder only when something is pending and the bytes held
- * are over the budget, or what is pending passes a thirty-second of it
- * (the folder starved of CPU): memory is bounded first.  After each fold
- * the folder compacts if due and lets go of the ring again, by what the
- * fold really added.
+ * DEAD_ROOM_SHARE, which the folder keeps them to by compacting).  When
+ * something is pending and the bytes held are over the budget, or what
+ * is pending passes a thirty-second of it (the folder starved of CPU),
+ * memory is bounded first: the tap takes fold_lock (trylock: it holds
+ * f->lock, which comes second) and does the folder's turn itself, at its
+ * own priority, so that it never waits for the niced folder to be
+ * scheduled; it waits on `drained` only while the folder holds
+ * fold_lock, or a dump's checkpoints (ck_job) are due before any fold.
+ * After each fold the folder, or the tap, compacts if due and lets go of
+ * the ring again, by what the fold really added.
  */
 #include "cluster/flight.h"
 
@@ -1014,6 +1018,8 @@ static void *folder_main(void *arg)
 			break;
 		bool texts = f->ckjob;
 		pthread_mutex_unlock(&f->lock);
+		if (f->o.hold_folder)
+			f->o.hold_folder(f->o.hold_ctx);
 		if (texts && f->o.hold_texts)
 			f->o.hold_texts(f->o.hold_ctx);
 		pthread_mutex_lock(&f->fold_lock);
@@ -1085,10 +1091,23 @@ static void keep_line(struct flight *f, unsigned x, int64_t t)
 	segs_add(f, p ? &p->lines : &f->ring, t);
 	strbuf_reset(&f->line);
 	evict(f);
-	/* the folder starved of CPU, or over the budget: memory is bounded first (see DESIGN) */
+	/*
+	 * The folder starved of CPU, or over the budget: memory is bounded
+	 * first (see DESIGN).  The tap folds the oldest segment itself rather
+	 * than wait for the niced folder to be scheduled; it waits only while
+	 * the folder is folding one, or a dump's checkpoints are due first.
+	 */
 	while (f->npend && (f->pend_z > f->o.budget / FOLD_ROOM_SHARE / 2 ||
-			    f->held > f->o.budget) && !f->stop)
+			    f->held > f->o.budget) && !f->stop) {
+		if (!f->ckjob && pthread_mutex_trylock(&f->fold_lock) == 0) {
+			fold_oldest(f, true);
+			compact_due(f);
+			evict(f);
+			pthread_mutex_unlock(&f->fold_lock);
+			continue;
+		}
 		pthread_cond_wait(&f->drained, &f->lock);
+	}
 }
 
 /* Exchange x's list has ended (or reached its initial-events-end bookmark). */

@@ -54,9 +54,10 @@
  * then ordered, compressed and written on the
  * writer's thread (started by flight_new(); flight_free() lets it end
  * the dumps taken, then joins it) with no lock held: neither the taps,
- * the folder nor flight_dump_due()'s caller wait for the writing.  The
- * tap waits for the flight's thread only when that thread is so far
- * behind that the budget would not hold.
+ * the folder nor flight_dump_due()'s caller wait for the writing.  When
+ * the flight's thread is so far behind that the budget would not hold,
+ * the tap folds what is due itself, and waits only while that thread is
+ * folding (or a dump's checkpoints are to be made text first).
  */
 #ifndef KINF_FLIGHT_H
 #define KINF_FLIGHT_H
@@ -103,10 +104,12 @@ struct flight_opts {
 	 * Tests: called with no lock of the flight held, and may block:
 	 * hold on the dump writer's thread as it begins a dump taken,
 	 * hold_texts on the flight's own as it is about to make a dump's
-	 * checkpoints text.  NULL: none.
+	 * checkpoints text, hold_folder on the flight's own as it wakes for
+	 * work (a folder starved of CPU).  NULL: none.
 	 */
 	void (*hold)(void *ctx);
 	void (*hold_texts)(void *ctx);
+	void (*hold_folder)(void *ctx);
 	void *hold_ctx;
 };
 

@@ -155,6 +155,65 @@ TEST(memory_stays_within_the_budget_and_the_list_stays)
 	flight_free(f);
 }
 
+/* A folder that never gets the CPU: held until the test lets it go. */
+static struct {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool held, released;
+} starved = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, false };
+
+static void starve(void *ctx)
+{
+	(void)ctx;
+	pthread_mutex_lock(&starved.lock);
+	starved.held = true;
+	while (!starved.released)
+		pthread_cond_wait(&starved.cond, &starved.lock);
+	pthread_mutex_unlock(&starved.lock);
+}
+
+/*
+ * The tap never waits for the niced folder to be scheduled: with the
+ * folder starved, the taps fold what the budget needs themselves, and
+ * the memory still stays within it.  (Waiting for the folder, as the
+ * tap did, never returns here.)
+ */
+TEST(a_starved_folder_holds_up_no_tap)
+{
+	const size_t budget = 512 * 1024;
+	struct flight_opts o = { .window_ms = 3600000, .budget = budget, .tail_ms = 0,
+				 .dir = dir, .keep = 5, .info = &info,
+				 .hold_folder = starve };
+	struct flight *f = flight_new(&o, NULL);
+	static const char *const list[] = {
+		"{\"kind\":\"PodList\",\"metadata\":{\"resourceVersion\":\"100\"},\"items\":[]}",
+	};
+	size_t most = 0, raw = 0;
+	char ev[256];
+
+	exchange(f, STREAM "?limit=500&resourceVersion=0", list, 1);
+	struct http_response resp = { .status = 200, .retry_after_ms = -1 };
+	unsigned x = flight_tap.begin(f, STREAM, STREAM "?watch=true&resourceVersion=100");
+	flight_tap.head(f, x, &resp);
+	for (unsigned long i = 0; i < 100000; i++) {
+		watch_event(ev, sizeof(ev), i);
+		flight_tap.data(f, x, ev, strlen(ev));
+		raw += strlen(ev);
+		size_t held = flight_bytes(f);
+		if (held > most)
+			most = held;
+	}
+	pthread_mutex_lock(&starved.lock);
+	bool held = starved.held;
+	starved.released = true;
+	pthread_cond_broadcast(&starved.cond);
+	pthread_mutex_unlock(&starved.lock);
+	CHECK(held);	/* the folder did wake for work, and was kept from it */
+	CHECKF(raw > 10 * budget, "only %zu bytes went through", raw);
+	CHECKF(most <= budget, "held %zu bytes, over the budget of %zu", most, budget);
+	flight_free(f);
+}
+
 /*
  * Under such a churn, bound by the size and not the window, the ring
  * keeps what the budget leaves it: the checkpoint's dead texts are
@@ -1226,6 +1285,7 @@ int main(void)
 		return 1;
 	RUN(a_recorder_without_a_pipe_is_an_error_not_an_exit);
 	RUN(memory_stays_within_the_budget_and_the_list_stays);
+	RUN(a_starved_folder_holds_up_no_tap);
 	RUN(the_ring_keeps_what_the_budget_leaves_it);
 	RUN(a_dump_holds_the_list_the_watch_and_the_trigger);
 	RUN(a_streaming_lists_watch_stays_within_the_budget);
