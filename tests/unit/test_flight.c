@@ -95,30 +95,41 @@ static void pod_event(struct strbuf *sb, unsigned long i, unsigned long n)
 	strbuf_addf(sb, "\"}},\"status\":{\"hash\":\"%08lx\"}}}\n", h & 0xffffffffUL);
 }
 
+/*
+ * An empty list at RV 100, then a watch of n events (watch_event()):
+ * the bytes tapped; *most gets the most the flight held meanwhile.
+ */
+static size_t tap_list_and_watch(struct flight *f, unsigned long n, size_t *most)
+{
+	static const char *const list[] = {
+		"{\"kind\":\"PodList\",\"metadata\":{\"resourceVersion\":\"100\"},\"items\":[]}",
+	};
+	struct http_response resp = { .status = 200, .retry_after_ms = -1 };
+	size_t raw = 0;
+	char ev[256];
+
+	exchange(f, STREAM "?limit=500&resourceVersion=0", list, 1);
+	unsigned x = flight_tap.begin(f, STREAM, STREAM "?watch=true&resourceVersion=100");
+	flight_tap.head(f, x, &resp);
+	for (unsigned long i = 0; i < n; i++) {
+		watch_event(ev, sizeof(ev), i);
+		flight_tap.data(f, x, ev, strlen(ev));
+		raw += strlen(ev);
+		size_t held = flight_bytes(f);
+		if (held > *most)
+			*most = held;
+	}
+	return raw;
+}
+
 TEST(memory_stays_within_the_budget_and_the_list_stays)
 {
 	const size_t budget = 512 * 1024;
 	struct flight_opts o = { .window_ms = 3600000, .budget = budget, .tail_ms = 0,
 				 .dir = dir, .keep = 5, .info = &info };
 	struct flight *f = flight_new(&o, NULL);
-	static const char *const list[] = {
-		"{\"kind\":\"PodList\",\"metadata\":{\"resourceVersion\":\"100\"},\"items\":[]}",
-	};
-	size_t most = 0, raw = 0;
-	char ev[256];
+	size_t most = 0, raw = tap_list_and_watch(f, 200000, &most);
 
-	exchange(f, STREAM "?limit=500&resourceVersion=0", list, 1);
-	struct http_response resp = { .status = 200, .retry_after_ms = -1 };
-	unsigned x = flight_tap.begin(f, STREAM, STREAM "?watch=true&resourceVersion=100");
-	flight_tap.head(f, x, &resp);
-	for (unsigned long i = 0; i < 200000; i++) {
-		watch_event(ev, sizeof(ev), i);
-		flight_tap.data(f, x, ev, strlen(ev));
-		raw += strlen(ev);
-		size_t held = flight_bytes(f);
-		if (held > most)
-			most = held;
-	}
 	CHECKF(raw > 20 * budget, "only %zu bytes went through", raw);
 	CHECKF(most <= budget, "held %zu bytes, over the budget of %zu", most, budget);
 	CHECKF(most > budget / 2, "held at most %zu bytes: the ring hardly fills", most);
@@ -185,24 +196,8 @@ TEST(a_starved_folder_holds_up_no_tap)
 				 .dir = dir, .keep = 5, .info = &info,
 				 .hold_folder = starve };
 	struct flight *f = flight_new(&o, NULL);
-	static const char *const list[] = {
-		"{\"kind\":\"PodList\",\"metadata\":{\"resourceVersion\":\"100\"},\"items\":[]}",
-	};
-	size_t most = 0, raw = 0;
-	char ev[256];
+	size_t most = 0, raw = tap_list_and_watch(f, 100000, &most);
 
-	exchange(f, STREAM "?limit=500&resourceVersion=0", list, 1);
-	struct http_response resp = { .status = 200, .retry_after_ms = -1 };
-	unsigned x = flight_tap.begin(f, STREAM, STREAM "?watch=true&resourceVersion=100");
-	flight_tap.head(f, x, &resp);
-	for (unsigned long i = 0; i < 100000; i++) {
-		watch_event(ev, sizeof(ev), i);
-		flight_tap.data(f, x, ev, strlen(ev));
-		raw += strlen(ev);
-		size_t held = flight_bytes(f);
-		if (held > most)
-			most = held;
-	}
 	pthread_mutex_lock(&starved.lock);
 	bool held = starved.held;
 	starved.released = true;
