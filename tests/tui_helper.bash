@@ -28,14 +28,16 @@ show_screen() {
 	screen | sed 's/^/# /' >&2
 }
 
-# wait_screen REGEX [SECONDS] — until the screen shows REGEX.
+# wait_screen REGEX [SECONDS] — until the screen shows REGEX.  The
+# bound (default 30 s) only ends a wait that failed: a passing one ends
+# when the screen does, and a loaded machine (CI's) may take its time.
 wait_screen() {
-	wait_until "${2:-10}" screen_has "$1" || { show_screen; return 1; }
+	wait_until "${2:-30}" screen_has "$1" || { show_screen; return 1; }
 }
 
 # wait_gone REGEX [SECONDS] — until the screen no longer shows REGEX.
 wait_gone() {
-	wait_until "${2:-10}" screen_lacks "$1" || { show_screen; return 1; }
+	wait_until "${2:-30}" screen_lacks "$1" || { show_screen; return 1; }
 }
 
 # The pane's terminal is back to normal: main screen, cursor shown.
