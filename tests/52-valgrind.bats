@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 # valgrind memcheck over whole sessions against the simulator: a watch
 # that lists, watches, relists after a 410 and resyncs, ended by SIGINT;
-# a flight recorder whose list leaves its window (folded on the flight's
-# own thread) and a SIGUSR1 dump; a TUI session with a detail view, ended
+# a flight recorder whose list leaves its window (the processor's
+# snapshots of the cache its starting point) and a SIGUSR1 dump; a TUI session with a detail view, ended
 # by q; a watch over HTTP/2 whose quiet connection gets PING frames
 # (written through the connection's OpenSSL session), then freezes and is
 # replaced.  Zero errors, and nothing
@@ -101,19 +101,19 @@ clean_report() {
 	diff <(jq -c 'del(.time)' "$B/out") <(jq -c 'del(.time)' "$B/replayed")
 }
 
-@test "valgrind: watch --flight-recorder, its list folded off the tap as it leaves the window, a SIGUSR1 dump" {
+@test "valgrind: watch --flight-recorder, its list left behind for a snapshot of the cache, a SIGUSR1 dump" {
 	mkdir -p "$B/dumps"
 	"${VALGRIND[@]}" --log-file="$B/vg.log" "$KINF" watch pods -A -o json --flight-recorder 2s \
 		--flight-tail 0s --flight-dir "$B/dumps" --kubeconfig "$SIM_KUBECONFIG" >"$B/out" 2>"$B/err" 3>&- &
 	KINF_PID=$!
 	wait_until 120 grep -q synced "$B/err"
 	simctl POST /churn '{"resource":"pods","rate":10,"duration":6,"seed":5}' >/dev/null
-	sleep 5	# the list and the churn's first seconds leave the window: the flight's thread folds them
+	sleep 5	# the list and the churn's first seconds leave the window: a snapshot covers them
 	kill -USR1 "$KINF_PID"
 	wait_until 60 compgen -G "$B/dumps/kinf-*-signal.rec.gz"
 	interrupted
 	clean_report "$B/vg.log"
-	# the dump starts from the checkpoint the thread made, and replays
+	# the dump starts from the snapshot the processor took, and replays
 	zcat "$B"/dumps/kinf-*-signal.rec.gz | jq -s -e 'map(select(has("stream"))) | .[0].reconstructed == true' >/dev/null
 	"$KINF" replay "$B"/dumps/kinf-*-signal.rec.gz -o json >"$B/replayed" 2>"$B/err2"
 }

@@ -68,9 +68,7 @@ static int run_tui(int argc, const char **argv)
 	}
 	struct recording_info info;
 	informer_flags_recording_info(&s, &so, &info);
-	struct flight *flight = flight_flags_open(&info);
-	if (flight)
-		kclient_set_tap(s.cluster.client, &flight_tap, flight);
+	struct flight *flight = flight_flags_open(&s, &info);
 	struct tui_opts to = { .resync_ms = informer_flags.resync_ms,
 			       .hist_states = (unsigned)history,
 			       .hist_budget = hist_budget,
@@ -82,9 +80,8 @@ static int run_tui(int argc, const char **argv)
 	printer_columns_load(to.crds, &s.cluster, s.resources, s.nr);
 	int ret = tui_run(&s, &to);
 	flight_flags_finish(flight);
-	session_stop(&s);	/* the reflectors tap the flight: stopped before it goes */
+	session_close(&s);	/* the informers feed the flight: gone before it goes */
 	flight_free(flight);
-	session_close(&s);
 	metrics_flag_stop(&ms);
 	crd_columns_free(to.crds);
 	return ret;

@@ -365,9 +365,7 @@ static int run_watch(int argc, const char **argv)
 	out.crds = crd_columns_new();
 	printer_columns_load(out.crds, &s.cluster, s.resources, s.nr);
 	informer_flags_recording_info(&s, &so, &info);
-	flight = flight_flags_open(&info);
-	if (flight)
-		kclient_set_tap(s.cluster.client, &flight_tap, flight);
+	flight = flight_flags_open(&s, &info);
 
 	if (o.tui) {
 		struct controller_opts co;
@@ -412,8 +410,8 @@ static int run_watch(int argc, const char **argv)
 		ret = 1;
 	}
 close:
-	flight_free(flight);	/* the reflectors have stopped (or never began) */
-	session_close(&s);
+	session_close(&s);	/* the informers feed the flight: gone before it goes */
+	flight_free(flight);
 out:
 	metrics_flag_stop(&ms);
 	crd_columns_free(out.crds);
@@ -658,7 +656,7 @@ static void say_reconstructed(const struct recording *rec)
 	for (size_t i = 0; (stream = recording_reconstructed(rec, i)); i++) {
 		char *safe = termsafe_dup(stream, TERMSAFE_ONE_LINE);
 		fprintf(stderr, "kinf: replay: '%s' starts from a reconstructed checkpoint "
-			"(the cache at the window's start, not what the server sent)\n", safe);
+			"(kinf's cache at a point of the watch, not what the server sent)\n", safe);
 		free(safe);
 	}
 }

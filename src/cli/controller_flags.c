@@ -8,7 +8,7 @@
 #include "cli/cmd.h"
 #include "cli/informer_flags.h"
 #include "cluster/discovery.h"
-#include "cluster/flight.h"
+#include "informer/flight.h"
 #include "informer/profile.h"
 #include "informer/session.h"
 #include "informer/verify.h"

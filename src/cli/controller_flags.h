@@ -67,7 +67,7 @@ bool controller_flags_opts(const struct command *cmd, struct controller_opts *o)
 /* A replay's base_ms: the recording's "started" (RFC 3339), 0 if unreadable. */
 int64_t controller_base_ms(const char *started);
 /*
- * The flight recorder (cluster/flight.h; borrowed, outlives the run), or
+ * The flight recorder (informer/flight.h; borrowed, outlives the run), or
  * NULL: a Reconcile that starts with states no Reconcile read (unseen)
  * triggers a dump, reason controller-unseen when it finds the object
  * gone and dump_on (an enum dump_on mask) has DUMP_ON_CONTROLLER_UNSEEN,

@@ -8,7 +8,10 @@
 #include <string.h>
 
 #include "cli/cmd.h"
+#include "cluster/http.h"
 #include "cluster/recording.h"
+#include "informer/informer.h"
+#include "informer/session.h"
 
 /* The recorder's working room within --flight-recorder-size (a quarter of it, if less). */
 #define FLIGHT_ROOM ((size_t)16 << 20)
@@ -101,14 +104,14 @@ void flight_flags_check(const struct command *cmd, bool controller)
 		usage_error(cmd, "%s", err.msg);
 }
 
-struct flight *flight_flags_open(const struct recording_info *info)
+struct flight *flight_flags_open(struct session *session, const struct recording_info *info)
 {
 	if (!flight_flags.window_ms)
 		return NULL;
 	/*
 	 * --flight-recorder-size bounds the recorder's memory, not only what
-	 * it keeps: its zstd contexts, the segment being filled, the one
-	 * uncompressed for a fold and the allocator's slack between freed
+	 * it keeps: its zstd context, the segment being filled and the
+	 * allocator's slack between freed
 	 * segments took up to 15 MiB at 64Mi in `make flight-soak`.  So what
 	 * it keeps is held within the size less that room.
 	 */
@@ -125,6 +128,8 @@ struct flight *flight_flags_open(const struct recording_info *info)
 	struct flight *f = flight_new(&fo, &err);
 	if (!f)
 		die("%s", err.msg);
+	kclient_set_tap(session->cluster.client, &flight_tap, f);
+	session_set_checkpoints(session, &flight_checkpoints, f);
 	return f;
 }
 

@@ -1,7 +1,7 @@
 /*
  * flight_flags.h — `kinf watch --flight-recorder` and its flags: one
  * option table (included in watch's), the checks of what was given, and
- * the flight recorder (cluster/flight.h) they ask for.
+ * the flight recorder (informer/flight.h) they ask for.
  */
 #ifndef KINF_FLIGHT_FLAGS_H
 #define KINF_FLIGHT_FLAGS_H
@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "cluster/flight.h"
+#include "informer/flight.h"
 #include "lib/opt.h"
 
 struct recording_info;
@@ -38,8 +38,13 @@ extern const char *const flight_dump_on_names[];
  * whether it was given).
  */
 void flight_flags_check(const struct command *cmd, bool controller);
-/* The flight recorder asked for (info: borrowed, outlives it); NULL: none. */
-struct flight *flight_flags_open(const struct recording_info *info);
+/*
+ * The flight recorder asked for (info: borrowed, outlives it), tapping
+ * session's client and taking its informers' checkpoints, or NULL:
+ * none.  Before session_start(); freed after session_close().
+ */
+struct session;
+struct flight *flight_flags_open(struct session *session, const struct recording_info *info);
 /*
  * After the TUI: a dump still due is written now, and one being written
  * ended; each said where on stderr.

@@ -68,7 +68,7 @@ struct watch_loop {
 	int done_fd;
 	const struct watch_hook *hook;	/* NULL: none */
 	/*
-	 * The flight recorder (cluster/flight.h), or NULL: the triggers of
+	 * The flight recorder (informer/flight.h), or NULL: the triggers of
 	 * dump_on (an enum dump_on mask, cli/flight_flags.h) and SIGUSR1
 	 * make it dump; the loop writes the dump when its tail has passed,
 	 * and at its end one still due, saying where on stderr (and with

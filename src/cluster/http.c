@@ -1338,6 +1338,8 @@ int kclient_stream(struct kclient *c, const char *path, const struct stream_opts
 		.client = c, .resp = resp, .on_data = on_data, .ctx = ctx,
 	};
 	st.x = tap->begin(c->tap_ctx, opts->record_as, path);
+	if (opts->tap_x)
+		*opts->tap_x = st.x;
 	int rc = c->ops->stream(c, path, opts, tap_data, &st, resp, err);
 	if (!st.head_seen && (resp->status || rc == 0))
 		tap_head(&st);

@@ -170,6 +170,13 @@ struct stream_opts {
 	 * neither.
 	 */
 	const char *record_as;
+	/*
+	 * Set to the tap's number for a tapped exchange (the begin hook's)
+	 * before any of its data is handed on, and left as it was for one
+	 * not tapped; NULL: not wanted.  What the reflector tells its FIFO
+	 * it has read up to (fifo_unhold_at()).
+	 */
+	unsigned *tap_x;
 };
 
 /*

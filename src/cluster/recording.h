@@ -117,7 +117,7 @@ void recording_line_header(struct strbuf *sb, const struct recording_info *info)
 void recording_line_begin(struct strbuf *sb, int64_t t, unsigned x, const char *stream,
 			  const char *path);
 /*
- * A begin the flight recorder made up (flight_checkpoint.h): the same
+ * A begin the flight recorder made up (informer/flight.h): the same
  * record with "reconstructed":true, for an exchange that is not what the
  * server sent, or that goes on from a point the recording lost.
  */

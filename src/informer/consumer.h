@@ -15,7 +15,7 @@
  *     ops->verified;
  *   - other slow jobs of the caller's (the TUI's discovery for `:`) on the
  *     same worker, handed back to ops->job_done;
- *   - the flight recorder's triggers (cluster/flight.h) that an informer's
+ *   - the flight recorder's triggers (informer/flight.h) that an informer's
  *     notifications and the checks' reports show: a check that found a
  *     divergence (with its keys), a relist that changed, added or deleted
  *     keys, a resourceVersion that went back, a watch error, each when
@@ -39,7 +39,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "cluster/flight.h"
+#include "informer/flight.h"
 #include "informer/informer.h"
 #include "informer/metrics.h"
 #include "informer/session.h"

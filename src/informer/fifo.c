@@ -61,6 +61,7 @@ void fifo_free(struct fifo *fifo)
 	pthread_cond_destroy(&fifo->cond);
 	pthread_cond_destroy(&fifo->popped);
 	pthread_mutex_destroy(&fifo->lock);
+	free(fifo->place);
 	fifo->ops->free(fifo);
 }
 
@@ -121,8 +122,11 @@ static void pace_end(struct fifo *fifo, struct op_pace *op)
  */
 static void unlock_and_wake(struct fifo *fifo)
 {
-	if (!fifo->held && fifo->ops->len(fifo))
-		pthread_cond_broadcast(&fifo->cond);
+	if (!fifo->held) {
+		fifo->place_known = false;	/* queued outside a hold: from nowhere known */
+		if (fifo->ops->len(fifo))
+			pthread_cond_broadcast(&fifo->cond);
+	}
 	pthread_mutex_unlock(&fifo->lock);
 }
 
@@ -130,6 +134,7 @@ void fifo_hold(struct fifo *fifo)
 {
 	pthread_mutex_lock(&fifo->lock);
 	fifo->held++;
+	fifo->place_known = false;
 	pthread_mutex_unlock(&fifo->lock);
 }
 
@@ -139,6 +144,42 @@ void fifo_unhold(struct fifo *fifo)
 	if (fifo->held)
 		fifo->held--;
 	unlock_and_wake(fifo);
+}
+
+void fifo_unhold_at(struct fifo *fifo, const struct fifo_place *at)
+{
+	pthread_mutex_lock(&fifo->lock);
+	if (fifo->held)
+		fifo->held--;
+	if (fifo->held) {
+		pthread_mutex_unlock(&fifo->lock);
+		return;
+	}
+	if (fifo->ops->len(fifo)) {
+		pthread_cond_broadcast(&fifo->cond);
+	} else if (fifo->place_wanted) {
+		fifo->woken = true;
+		pthread_cond_broadcast(&fifo->cond);
+	}
+	if (!fifo->place)
+		fifo->place = xmalloc(sizeof(*fifo->place));
+	*fifo->place = *at;
+	fifo->place_known = true;
+	fifo->place_wanted = false;
+	pthread_mutex_unlock(&fifo->lock);
+}
+
+bool fifo_drained_at(struct fifo *fifo, struct fifo_place *at)
+{
+	bool known;
+
+	pthread_mutex_lock(&fifo->lock);
+	known = fifo->place_known && !fifo->ops->len(fifo);
+	if (known)
+		*at = *fifo->place;
+	fifo->place_wanted = !known;
+	pthread_mutex_unlock(&fifo->lock);
+	return known;
 }
 
 static void watch_event(struct fifo *fifo, enum delta_type type,
@@ -316,7 +357,10 @@ size_t fifo_resync(struct fifo *fifo)
 
 	pthread_mutex_lock(&fifo->lock);
 	queued = fifo->ops->resync(fifo);
-	unlock_and_wake(fifo);
+	/* Sync deltas change no object of the Indexer: the place stays known. */
+	if (!fifo->held && fifo->ops->len(fifo))
+		pthread_cond_broadcast(&fifo->cond);
+	pthread_mutex_unlock(&fifo->lock);
 	return queued;
 }
 

@@ -169,6 +169,34 @@ void fifo_wake(struct fifo *fifo);
  */
 void fifo_hold(struct fifo *fifo);
 void fifo_unhold(struct fifo *fifo);
+
+/*
+ * Where the producer stands in what it reads, for the flight recorder's
+ * checkpoints: the exchange x (the tap's number, http.h) and the bytes
+ * of its body up to which everything it queued came (FIFO_PLACE_END:
+ * all of it), with the resourceVersion it had reached there.
+ */
+#define FIFO_PLACE_END UINT64_MAX
+struct fifo_place {
+	uint64_t x, off;
+	char rv[64];		/* RV_SIZE (activity.h) */
+};
+/*
+ * fifo_unhold() that also says where the producer stands: every entry it
+ * queued came from before `at`, and nothing after.  The place is
+ * forgotten by fifo_hold() and by any queueing outside a hold, so it is
+ * known only while it is true.
+ */
+void fifo_unhold_at(struct fifo *fifo, const struct fifo_place *at);
+/*
+ * The consumer, between two pops: true with *at when nothing is queued
+ * and the producer's place is known, so that the Indexer is what the
+ * producer's input up to there made it (process() runs under the lock
+ * a pop takes).  false otherwise; the next fifo_unhold_at() that leaves
+ * the queue empty then wakes fifo_pop_until() (1), so that the consumer
+ * looks again.
+ */
+bool fifo_drained_at(struct fifo *fifo, struct fifo_place *at);
 /*
  * Wakes every waiter in fifo_pop(): each then takes what is still queued,
  * or returns -1 when nothing is.  Never blocks on the consumer.

@@ -17,6 +17,7 @@
 #include "informer/delta.h"
 #include "informer/store.h"
 
+struct fifo_place;
 struct hashmap;
 
 /* The part every variant embeds first. */
@@ -32,6 +33,9 @@ struct fifo {
 	unsigned list_no;	/* of the last Replace; tags later deltas */
 	size_t batch;		/* most entries one pop may take; 0 or 1: one */
 	unsigned held;		/* fifo_hold()s not yet undone by fifo_unhold() */
+	struct fifo_place *place;	/* fifo_unhold_at()'s, while place_known (owned) */
+	bool place_known;
+	bool place_wanted;	/* fifo_drained_at() found none: wake at the next */
 	int64_t (*now)(void *ctx);	/* fifo_set_clock(); NULL: mono_ms() */
 	void *now_ctx;
 	/* fifo_set_pacer(); NULL: none */

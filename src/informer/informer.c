@@ -16,6 +16,10 @@
  *     fifo_resync().  That is between two pops, as client-go's resync,
  *     which takes the FIFO's lock that Pop holds while processing, always
  *     is.  The same timed wait runs the process's idle hook (lib/idle.h);
+ *     and, between two pops, a checkpoint of the Indexer for the flight
+ *     recorder when it asks (checkpoint_if_wanted()): the FIFO drained
+ *     at a place the reflector named, only this thread writing the
+ *     Indexer, its objects are what the reflector's input made it;
  *   - consumers drain their listener from their own thread.
  * Lock order: FIFO lock → inf->lock → listener->lock.  The store has its
  * own lock and is taken under any of these, never the other way round.
@@ -83,6 +87,11 @@ struct informer {
 	 * Set by on_watching() for each new phase, then by the processor.
 	 */
 	_Atomic int64_t resync_due_ms;
+	/* informer_set_checkpoints(); the processor's, but for sink_h's close */
+	const struct checkpoint_sink *sink;
+	void *sink_h;
+	struct fifo_place sink_at;	/* of the last checkpoint taken */
+	bool sink_took;
 };
 
 void notification_release(struct notification *n)
@@ -629,6 +638,28 @@ static int64_t processor_deadline(struct informer *inf)
 	return resync;
 }
 
+/*
+ * A checkpoint of the Indexer, when the sink wants one and the FIFO is
+ * drained at a place other than the last one's: between two pops only
+ * this thread changes the Indexer, so the objects listed are what the
+ * reflector's input up to that place made it.
+ */
+static void checkpoint_if_wanted(struct informer *inf)
+{
+	struct fifo_place at;
+	struct kobj_list objs;
+
+	if (!inf->sink || !inf->sink->wanted(inf->sink_h) || !fifo_drained_at(inf->fifo, &at))
+		return;
+	if (inf->sink_took && at.x == inf->sink_at.x && at.off == inf->sink_at.off &&
+	    !strcmp(at.rv, inf->sink_at.rv))
+		return;
+	inf->sink_at = at;
+	inf->sink_took = true;
+	store_list(inf->store, &objs);
+	inf->sink->take(inf->sink_h, &at, &objs);
+}
+
 static void *processor_main(void *arg)
 {
 	struct informer *inf = arg;
@@ -643,8 +674,26 @@ static void *processor_main(void *arg)
 			idle_poll();
 		/* After a pop too: a FIFO that is never empty still resyncs. */
 		resync_if_due(inf);
+		checkpoint_if_wanted(inf);
 	}
 	return NULL;
+}
+
+static void wake_processor(void *arg)
+{
+	fifo_wake(arg);
+}
+
+void informer_set_checkpoints(struct informer *inf, const struct checkpoint_sink *sink,
+			      void *ctx)
+{
+	const struct api_resource *res = inf->opts.resource;
+	char *api_version = api_group_version(res->group, res->version);
+
+	inf->sink = sink;
+	inf->sink_h = sink->open(ctx, reflector_path(inf->reflector), api_version, res->kind,
+				 wake_processor, inf->fifo);
+	free(api_version);
 }
 
 void informer_resync_now(struct informer *inf)
@@ -821,6 +870,8 @@ void informer_free(struct informer *inf)
 	if (!inf)
 		return;
 	informer_stop(inf);
+	if (inf->sink)
+		inf->sink->close(inf->sink_h);
 	reflector_free(inf->reflector);
 	for (size_t i = 0; i < inf->nr_listeners; i++)
 		listener_free(inf->listeners[i]);

@@ -124,6 +124,30 @@ bool informer_sync_unsaid(struct informer *inf);
 void informer_resync_now(struct informer *inf);
 
 /*
+ * Who takes checkpoints of the Indexer (the flight recorder).  The
+ * processor asks wanted(h) between two pops (it must be cheap); when yes
+ * and the FIFO is drained at a known place of what the reflector read
+ * (fifo_drained_at()), other than the last one taken, take(h, at, objs)
+ * gets every cached object: a copy of pointers, whose references it
+ * takes over.  open() is called by informer_set_checkpoints() with the
+ * informer's stream (its requests' path, as the client's tap names it),
+ * its objects' apiVersion and kind, and a wake(arg) that makes a waiting
+ * processor ask again; close(h)
+ * once the processor has ended (informer_free()), after which wake is
+ * not to be called.
+ */
+struct checkpoint_sink {
+	void *(*open)(void *ctx, const char *stream, const char *api_version, const char *kind,
+		      void (*wake)(void *arg), void *arg);
+	bool (*wanted)(void *h);
+	void (*take)(void *h, const struct fifo_place *at, struct kobj_list *objs);
+	void (*close)(void *h);
+};
+/* Before informer_start(); sink is borrowed, as ctx. */
+void informer_set_checkpoints(struct informer *inf, const struct checkpoint_sink *sink,
+			      void *ctx);
+
+/*
  * From now on l also gets NOTIFY_BOOKMARK: what `--types Bookmark` shows.
  * Others never see one, so that they see handler calls only.
  */

@@ -193,6 +193,11 @@ struct reflector *reflector_new(struct kclient *client,
 	return r;
 }
 
+const char *reflector_path(const struct reflector *r)
+{
+	return r->path;
+}
+
 int reflector_start(struct reflector *r, struct errbuf *err)
 {
 	int rc = pthread_create(&r->thread, NULL, reflector_main, r);

@@ -67,6 +67,8 @@ struct reflector *reflector_new(struct kclient *client,
 				const struct informer_opts *opts,
 				struct fifo *fifo,
 				const struct reflector_hooks *hooks);
+/* The collection's path: what its requests are tapped as (stream_opts.record_as). */
+const char *reflector_path(const struct reflector *r);
 int reflector_start(struct reflector *r, struct errbuf *err);
 void reflector_stop(struct reflector *r);
 void reflector_free(struct reflector *r);

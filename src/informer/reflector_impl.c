@@ -111,6 +111,15 @@ void reflector_fail_refused(struct reflector *r, const char *msg)
 	reflector_fail(r, why);
 }
 
+_Static_assert(sizeof(((struct fifo_place *)0)->rv) == RV_SIZE, "a place holds any RV kept");
+
+void reflector_place(struct reflector *r, unsigned x, uint64_t off)
+{
+	r->place.x = x;
+	r->place.off = off;
+	memcpy(r->place.rv, r->last_rv, sizeof(r->place.rv));
+}
+
 void reflector_set_rv(struct reflector *r, const char *rv)
 {
 	if (!rv)

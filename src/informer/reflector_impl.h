@@ -39,6 +39,11 @@ struct reflector {
 
 	/* Reflector thread only. */
 	char last_rv[RV_SIZE];
+	/*
+	 * What it has read up to, as its FIFO is told (fifo_unhold_at()):
+	 * the end of the last line or list whose entries it queued.
+	 */
+	struct fifo_place place;
 	bool rv_unavailable;		/* last_rv was too old: list at "" */
 	bool listed_once;
 	unsigned list_no;
@@ -125,6 +130,8 @@ void reflector_fail(struct reflector *r, const char *msg);
 void reflector_fail_refused(struct reflector *r, const char *msg);
 /* The last RV seen (ignores ""). */
 void reflector_set_rv(struct reflector *r, const char *rv);
+/* r->place: what it queued came from exchange x up to off, at the last RV. */
+void reflector_place(struct reflector *r, unsigned x, uint64_t off);
 /*
  * Before rv replaces the last RV: when both are numbers and rv is lower,
  * counts it (stats.rv_backwards) and warns, `what` naming where it came

@@ -313,6 +313,7 @@ static enum outcome list_pages(struct reflector *r, const char *rv, unsigned lim
 			.stop = &r->stop.flag,
 			.stop_fd = stop_fd(&r->stop),
 			.record_as = r->path,
+			.tap_x = &ls->tap_x,
 			/* None: client-go's list waits as long as it takes (list_slow() tells). */
 		},
 	};
@@ -393,6 +394,7 @@ enum outcome reflector_list(struct reflector *r)
 		r->stats.last_list_ms = wall_ms();
 		pthread_mutex_unlock(&r->lock);
 		struct replace_stats rs;
+		fifo_hold(r->fifo);
 		fifo_replace(r->fifo, ls.items, ls.nr, rv, r->list_no, &rs);
 		if (r->hooks.replaced)
 			r->hooks.replaced(r->hooks.ctx);
@@ -400,6 +402,8 @@ enum outcome reflector_list(struct reflector *r)
 		r->rv_unavailable = false;
 		reflector_note_rv_back(r, rv, "the list");
 		reflector_set_rv(r, rv);
+		reflector_place(r, ls.tap_x, FIFO_PLACE_END);
+		fifo_unhold_at(r->fifo, &r->place);
 		reflector_report_relist(r, &rs);
 		r->list_no++;
 	}

@@ -14,6 +14,7 @@ struct list_state {
 	struct kobj **items;
 	size_t nr, alloc;
 	struct errbuf err;	/* why an item could not be decoded */
+	unsigned tap_x;		/* the tap's number of its last page's exchange */
 };
 
 /*

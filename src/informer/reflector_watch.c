@@ -33,6 +33,12 @@ static char *request_path(struct reflector *r, const struct strbuf *q)
 struct watch_state {
 	struct reflector *r;
 	struct line_splitter lines;
+	/*
+	 * The tap's number of the attempt being read (http.h), and the bytes
+	 * earlier attempts fed lines: where an event ends in its exchange.
+	 */
+	unsigned tap_x;
+	uint64_t fed_before;
 	size_t events;			/* since started_ms */
 	/*
 	 * When the watch began, monotonic: its request, or the end bookmark
@@ -352,6 +358,14 @@ static int on_watch_line(void *ctx, const char *text, size_t len)
 				reflector_set_rv(r, o->rv);
 		}
 	}
+	/*
+	 * What the Indexer will hold once this line's entries are popped:
+	 * an event's, a bookmark's RV, the end of a streaming list.  Not an
+	 * ERROR, nor an event skipped or gathered for a streaming list.
+	 */
+	if (ev.type == KOBJ_EVENT_BOOKMARK ? !ws->initial
+				       : ev.type != KOBJ_EVENT_ERROR && !initial)
+		reflector_place(r, ws->tap_x, ws->lines.line_end - ws->fed_before);
 	ws->events++;
 	if (initial && !ws->initial) {
 		/*
@@ -381,7 +395,7 @@ static int on_watch_data(void *ctx, const char *data, size_t len)
 	idle_work_begin();
 	fifo_hold(ws->r->fifo);
 	rc = line_splitter_feed(&ws->lines, data, len);
-	fifo_unhold(ws->r->fifo);
+	fifo_unhold_at(ws->r->fifo, &ws->r->place);
 	idle_work_end(len);
 	/*
 	 * client-go's framer refuses a line over 16 MiB (ErrObjectTooLarge),
@@ -931,6 +945,7 @@ static int watch_request(struct reflector *r, const char *path, const struct str
 			 struct watch_state *ws, struct http_response *resp, struct errbuf *err)
 {
 	for (unsigned attempt = 1;; attempt++) {
+		ws->fed_before = ws->lines.fed;	/* what earlier attempts brought */
 		int rc = kclient_stream(r->client, path, so, on_watch_data, ws, resp, err);
 		bool status_retry = rc == 0 && rest_retries(resp);
 
@@ -967,6 +982,7 @@ enum outcome reflector_watch(struct reflector *r, bool initial)
 		.stop = &r->stop.flag,
 		.stop_fd = stop_fd(&r->stop),
 		.record_as = r->path,
+		.tap_x = &ws.tap_x,
 		/*
 		 * No idle limit, a streaming list's initial events included:
 		 * client-go's watchList only warns (watch_tick).

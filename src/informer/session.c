@@ -14,6 +14,9 @@ struct session_private {
 	char *field_selector;
 	char *label_selector;
 	struct informer_opts model;	/* what session_add() starts from */
+	/* session_set_checkpoints(): given to every informer; NULL: none */
+	const struct checkpoint_sink *sink;
+	void *sink_ctx;
 	size_t alloc;			/* of informers and resources */
 };
 
@@ -25,7 +28,20 @@ static struct informer *make_informer(struct session *s, size_t i)
 
 	io.resource = s->resources[i];
 	io.ns = s->resources[i]->namespaced ? s->cluster.scope_ns : NULL;
-	return informer_new(s->cluster.client, &io);
+	struct informer *inf = informer_new(s->cluster.client, &io);
+	if (priv->sink)
+		informer_set_checkpoints(inf, priv->sink, priv->sink_ctx);
+	return inf;
+}
+
+void session_set_checkpoints(struct session *s, const struct checkpoint_sink *sink, void *ctx)
+{
+	struct session_private *priv = s->priv;
+
+	priv->sink = sink;
+	priv->sink_ctx = ctx;
+	for (size_t i = 0; i < s->nr; i++)
+		informer_set_checkpoints(s->informers[i], sink, ctx);
 }
 
 /* The informers of s->resources, with opts; s->cluster is open. */

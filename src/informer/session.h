@@ -83,6 +83,12 @@ int session_add(struct session *s, const char *typed, bool *added, struct errbuf
  */
 void session_selectors(const struct session *s, const char **label_selector,
 		       const char **field_selector);
+/*
+ * Every informer of the session, and each session_add() makes, hands
+ * its Indexer's checkpoints to sink (informer_set_checkpoints()): the
+ * flight recorder's.  Before session_start().
+ */
+void session_set_checkpoints(struct session *s, const struct checkpoint_sink *sink, void *ctx);
 /* Stops every informer (joins their threads); the caches stay readable. */
 void session_stop(struct session *s);
 void session_close(struct session *s);	/* stops, frees */

@@ -237,6 +237,10 @@ void line_splitter_init(struct line_splitter *ls, json_piece_fn *on_line, void *
 
 int line_splitter_feed(struct line_splitter *ls, const char *data, size_t len)
 {
+	const char *start = data;
+	uint64_t base = ls->fed;
+
+	ls->fed += len;
 	while (len) {
 		const char *nl = memchr(data, '\n', len);
 		size_t n = nl ? (size_t)(nl - data) : len;
@@ -259,6 +263,7 @@ int line_splitter_feed(struct line_splitter *ls, const char *data, size_t len)
 			n = ls->line.len;
 		}
 		int rc = 0;
+		ls->line_end = base + (uint64_t)(nl - start) + 1;
 		/* Skip blank lines (a stray "\r" or keep-alive newline). */
 		if (n && !(n == 1 && text[0] == '\r'))
 			rc = ls->on_line(ls->ctx, text, n);

@@ -22,6 +22,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "lib/strbuf.h"
 
@@ -76,6 +77,12 @@ struct line_splitter {
 	void *ctx;
 	struct strbuf line;
 	bool too_large;		/* a line passed JSON_STREAM_MAX_PIECE */
+	uint64_t fed;		/* bytes fed so far */
+	/*
+	 * Where the line on_line() is handed ends in what was fed, its
+	 * newline counted: read it from on_line().
+	 */
+	uint64_t line_end;
 };
 
 void line_splitter_init(struct line_splitter *ls, json_piece_fn *on_line, void *ctx);

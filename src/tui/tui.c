@@ -46,7 +46,7 @@
 #include <curses.h>
 
 #include "cluster/discovery.h"
-#include "cluster/flight.h"
+#include "informer/flight.h"
 #include "cluster/http.h"
 #include "cluster/kubeconfig.h"
 #include "informer/session.h"

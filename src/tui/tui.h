@@ -41,7 +41,7 @@ struct tui_opts {
 	 */
 	struct crd_columns *crds;
 	/*
-	 * The flight recorder (cluster/flight.h; borrowed), or NULL: `D`,
+	 * The flight recorder (informer/flight.h; borrowed), or NULL: `D`,
 	 * and the triggers of dump_on (an enum dump_on mask) as the consumer
 	 * finds them, make a dump, written once its tail has passed; the
 	 * status line says where.  One still due at the end is the caller's

@@ -677,6 +677,71 @@ TEST(pop_until_gives_up_at_its_deadline_or_when_woken)
 	fifo_free(shared);
 }
 
+/* A place: exchange x, up to off, at rv. */
+static struct fifo_place place(uint64_t x, uint64_t off, const char *rv)
+{
+	struct fifo_place p = { .x = x, .off = off };
+
+	snprintf(p.rv, sizeof(p.rv), "%s", rv);
+	return p;
+}
+
+/*
+ * The producer's place is known only while it is true: once everything
+ * it queued is popped, and before it queues more.  A hold forgets it
+ * (what is queued meanwhile may be popped before fifo_unhold_at() says
+ * where it came from), and so does queueing outside a hold; a resync
+ * does not (Sync changes no object).  A consumer that found none is
+ * woken by the next place that leaves the queue empty.
+ */
+TEST(a_place_is_known_only_while_everything_queued_came_from_before_it)
+{
+	struct fifo_place at, p1 = place(3, 120, "7"), p2 = place(3, 240, "8");
+	struct deltas d = { 0 };
+	struct store *known = store_new();
+	struct blocked b = { 0 };
+	pthread_t t;
+
+	shared = fifo_new(FIFO_DELTA, known);
+	CHECK(!fifo_drained_at(shared, &at));	/* nothing said yet */
+	fifo_hold(shared);
+	ADD(shared, "a", "7");
+	fifo_unhold_at(shared, &p1);
+	CHECK(!fifo_drained_at(shared, &at));	/* a's entry is queued */
+	CHECK_INT(fifo_pop(shared, collect, &d), 0);
+	CHECK(fifo_drained_at(shared, &at));
+	CHECK(at.x == 3 && at.off == 120 && !strcmp(at.rv, "7"));
+
+	/* held: what is queued may be popped before the producer says where it stands */
+	fifo_hold(shared);
+	UPDATE(shared, "a", "8");
+	CHECK_INT(fifo_pop(shared, collect, &d), 0);
+	CHECK(!fifo_drained_at(shared, &at));
+	fifo_unhold_at(shared, &p2);
+	CHECK(fifo_drained_at(shared, &at) && at.off == 240);
+
+	/* a resync keeps it; an entry queued outside a hold forgets it */
+	store_add(known, d.v[d.nr - 1].obj);
+	fifo_resync(shared);
+	CHECK_INT(fifo_pop(shared, collect, &d), 0);
+	CHECK(fifo_drained_at(shared, &at) && at.off == 240);
+	ADD(shared, "b", "9");
+	CHECK_INT(fifo_pop(shared, collect, &d), 0);
+	CHECK(!fifo_drained_at(shared, &at));
+
+	/* the consumer that found none sleeps; the next place wakes it (1: nothing taken) */
+	pthread_create(&t, NULL, blocked_pop_forever, &b);
+	wait_asleep(&b.tid);
+	fifo_hold(shared);
+	fifo_unhold_at(shared, &p1);
+	pthread_join(t, NULL);
+	CHECK_INT(b.ret, 1);
+	CHECK(fifo_drained_at(shared, &at) && at.off == 120);
+	deltas_release(&d);
+	fifo_free(shared);
+	store_free(known);
+}
+
 TEST(real_fifo_queues_tombstones_before_replaced_and_never_merges)
 {
 	struct store *known = store_new();
@@ -938,6 +1003,7 @@ int main(void)
 	RUN(hold_defers_the_wake_up_to_the_last_release);
 	RUN(close_unblocks_pop);
 	RUN(pop_until_gives_up_at_its_deadline_or_when_woken);
+	RUN(a_place_is_known_only_while_everything_queued_came_from_before_it);
 	RUN(real_fifo_queues_tombstones_before_replaced_and_never_merges);
 	RUN(real_fifo_has_synced_counts_the_whole_queue);
 	RUN(real_fifo_initial_population_includes_tombstones);

@@ -18,7 +18,9 @@
 #include "cluster/kubeconfig.h"
 #include "sim.h"
 #include "informer/store.h"
+#include "lib/hashmap.h"
 #include "lib/json_get.h"
+#include "lib/strbuf.h"
 #include "unit.h"
 
 #define WAIT_MS 10000
@@ -1157,6 +1159,209 @@ static void on_watchdog(int sig)
 	_exit(1);
 }
 
+/* ---- checkpoints (the flight recorder's) -------------------------------- */
+
+/* What a tap saw of each exchange: its bytes (exchanges numbered from 1). */
+struct tapped {
+	pthread_mutex_t lock;
+	struct strbuf bytes[64];
+	unsigned n;
+};
+
+static unsigned tapped_begin(void *ctx, const char *stream, const char *path)
+{
+	struct tapped *t = ctx;
+
+	pthread_mutex_lock(&t->lock);
+	unsigned x = t->n < ARRAY_SIZE(t->bytes) - 1 ? ++t->n : t->n;
+	pthread_mutex_unlock(&t->lock);
+	return x;
+}
+
+static void tapped_head(void *ctx, unsigned x, const struct http_response *resp)
+{
+}
+
+static void tapped_data(void *ctx, unsigned x, const char *data, size_t len)
+{
+	struct tapped *t = ctx;
+
+	pthread_mutex_lock(&t->lock);
+	strbuf_add(&t->bytes[x], data, len);
+	pthread_mutex_unlock(&t->lock);
+}
+
+static void tapped_end(void *ctx, unsigned x, int rc, const char *error,
+		       const struct http_response *resp, bool stopped)
+{
+}
+
+static const struct kclient_tap tapped_tap = {
+	.begin = tapped_begin, .head = tapped_head, .data = tapped_data, .end = tapped_end,
+};
+
+/* A checkpoint as the sink got it: its place, and each object's key and RV. */
+struct taken {
+	struct fifo_place at;
+	struct hashmap rv;	/* key -> RV, both owned */
+};
+
+struct sink {
+	pthread_mutex_t lock;
+	struct taken v[4096];
+	size_t n;
+};
+
+static void *sink_open(void *ctx, const char *stream, const char *api_version, const char *kind,
+		       void (*wake)(void *arg), void *arg)
+{
+	return ctx;
+}
+
+static bool sink_wanted(void *h)
+{
+	return true;
+}
+
+static void sink_take(void *h, const struct fifo_place *at, struct kobj_list *objs)
+{
+	struct sink *s = h;
+
+	pthread_mutex_lock(&s->lock);
+	if (s->n < ARRAY_SIZE(s->v)) {
+		struct taken *t = &s->v[s->n++];
+		t->at = *at;
+		t->rv = (struct hashmap)HASHMAP_INIT;
+		for (size_t i = 0; i < objs->nr; i++) {
+			char *key = xstrdup(objs->v[i]->key);
+			hashmap_insert(&t->rv, key, xstrdup(objs->v[i]->rv));
+		}
+	}
+	pthread_mutex_unlock(&s->lock);
+	kobj_list_release(objs);
+}
+
+static void sink_close(void *h)
+{
+}
+
+static const struct checkpoint_sink test_sink = {
+	.open = sink_open, .wanted = sink_wanted, .take = sink_take, .close = sink_close,
+};
+
+/* Line k of text, counted back from its end (0: the last), into out; false if none. */
+static bool line_before(const char *text, size_t end, struct strbuf *out)
+{
+	if (!end || text[end - 1] != '\n')
+		return false;
+	size_t start = end - 1;
+	while (start && text[start - 1] != '\n')
+		start--;
+	strbuf_reset(out);
+	strbuf_add(out, text + start, end - 1 - start);
+	return true;
+}
+
+/*
+ * Event line ev's object as key and RV, into key and rv (64 bytes each);
+ * false for a line that is not an event of an object.
+ */
+static bool event_of(const char *ev, char *key, char *rv, char *type)
+{
+	struct json_object *e = json_tokener_parse(ev), *o;
+	const char *t = e ? json_get_str(e, "type", NULL) : NULL;
+	bool ok = t && json_object_object_get_ex(e, "object", &o);
+
+	if (ok) {
+		struct json_object *meta = json_get_object(o, "metadata");
+		const char *ns = json_get_str(meta, "namespace", NULL),
+			   *name = json_get_str(meta, "name", "");
+		snprintf(type, 16, "%s", t);
+		snprintf(rv, 64, "%s", json_get_str(meta, "resourceVersion", ""));
+		snprintf(key, 200, "%s%s%s", ns ? ns : "", ns ? "/" : "", name);
+	}
+	json_object_put(e);
+	return ok;
+}
+
+/*
+ * Every checkpoint the processor takes, while events come, is the
+ * Indexer at its place: the place ends a line the reflector read, the
+ * event on that line is in it (and its RV is the place's), and the
+ * event on the next line is not yet.
+ */
+TEST(each_checkpoint_is_the_indexer_at_the_end_of_a_line_read)
+{
+	struct fixture f;
+	struct informer *inf = NULL;
+	static struct tapped t = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	static struct sink s = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct strbuf line = STRBUF_INIT;
+	size_t in_watch = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(t.bytes); i++)
+		t.bytes[i] = (struct strbuf)STRBUF_INIT;
+	if (CHECK_FAILS(!fixture_up(&f, "20", false), "simulator up"))
+		goto out;
+	kclient_set_tap(f.sc.client, &tapped_tap, &t);
+	inf = informer_new(f.sc.client, &f.opts);
+	informer_set_checkpoints(inf, &test_sink, &s);
+	if (CHECK_FAILS(!start_informer(inf) || !informer_wait_synced(inf, WAIT_MS), "informer synced"))
+		goto out;
+	json_object_put(sim_post_json(&f.sim, "/churn", "{\"count\":500,\"mix\":{\"update\":1},\"seed\":3}"));
+	CHECK(store_converges(&f, informer_store(inf)));
+	timed_stop(inf);
+	CHECKF(s.n >= 2, "%zu checkpoints", s.n);
+	for (size_t i = 0; i < s.n; i++) {
+		struct taken *c = &s.v[i];
+		char key[200], rv[64], type[16], nkey[200], nrv[64], ntype[16];
+		if (c->at.off == FIFO_PLACE_END || !c->at.x)
+			continue;	/* a list's end, or nothing read yet */
+		in_watch++;
+		const struct strbuf *b = &t.bytes[c->at.x];
+		if (CHECK_FAILS(c->at.off > b->len || !line_before(b->buf, (size_t)c->at.off, &line),
+				"the place ends a line")) {
+			printf("# checkpoint %zu at %llu of exchange %llu (%zu bytes)\n", i,
+			       (unsigned long long)c->at.off, (unsigned long long)c->at.x, b->len);
+			break;
+		}
+		if (!event_of(line.buf, key, rv, type))
+			continue;
+		CHECK_STR(c->at.rv, rv);
+		if (strcmp(type, "BOOKMARK")) {
+			const char *has = hashmap_get(&c->rv, key);
+			CHECKF(has && !strcmp(has, rv), "checkpoint %zu holds %s at %s, its place's event at %s",
+			       i, key, has ? has : "(none)", rv);
+		}
+		const char *next = b->buf + c->at.off, *nl = memchr(next, '\n', b->len - c->at.off);
+		if (nl) {
+			strbuf_reset(&line);
+			strbuf_add(&line, next, (size_t)(nl - next));
+			if (event_of(line.buf, nkey, nrv, ntype) && !strcmp(ntype, "MODIFIED")) {
+				const char *has = hashmap_get(&c->rv, nkey);
+				CHECKF(!has || strcmp(has, nrv),
+				       "checkpoint %zu holds %s at %s, the event after its place", i, nkey, nrv);
+			}
+		}
+	}
+	CHECKF(in_watch >= 2, "%zu checkpoints mid-watch", in_watch);
+out:
+	finish(inf);
+	for (size_t i = 0; i < s.n; i++) {
+		size_t iter = 0;
+		struct hashmap_entry *e;
+		while ((e = hashmap_next(&s.v[i].rv, &iter))) {
+			free((char *)e->key);
+			free(e->value);
+		}
+		hashmap_release(&s.v[i].rv);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(t.bytes); i++)
+		strbuf_release(&t.bytes[i]);
+	strbuf_release(&line);
+	fixture_down(&f);
+}
+
 int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
@@ -1180,6 +1385,7 @@ int main(void)
 	RUN(stop_is_prompt_while_watching);
 	RUN(stop_is_prompt_while_backing_off);
 	RUN(stats_count_the_relist);
+	RUN(each_checkpoint_is_the_indexer_at_the_end_of_a_line_read);
 
 	printf("# %lld ms\n", (long long)(mono_ms() - t0));
 	curl_global_cleanup();

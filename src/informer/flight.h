@@ -5,25 +5,32 @@
  * when something goes wrong.
  *
  * It taps the client as the recorder does (flight_tap, a kclient_tap)
- * and keeps the same records, compressed in segments of a ring.  Memory
- * is bounded: when the window (opts.window_ms) or the budget
- * (opts.budget, the bytes held, compressed or not) runs out, the oldest
- * segments go (a segment spans at most an eighth of the window, so that
- * a quiet stream's records go too).  A dump must replay, so each stream's
- * last list (every page of it, or a streaming list up to its
- * initial-events-end bookmark) is kept apart, compressed in segments as
- * the ring is, whatever its age, as the
- * dump's starting point; what of the stream came before it is left out of
- * a dump.  When the ring lets go of a record that came after that list,
- * every such record is folded into a checkpoint (flight_checkpoint.h),
- * the cache rebuilt at the window's start, which a dump begins with
- * instead, marked as reconstructed: the list, as kept, is its base, and
- * the checkpoint holds what changed since (the two are folded into one
- * when the changes outweigh the list).  The budget counts the compressed
- * segments, the records not compressed yet, the lists kept, what waits
- * to be folded, and the checkpoints (their objects' texts compressed
- * together in segments); a checkpoint is never let go of (a newer list
- * replaces it), so one larger than the budget leaves the ring empty.
+ * and keeps the same records, compressed in segments of a ring.  What
+ * came before the ring's oldest record is kept as checkpoints: each
+ * informer hands the flight (flight_checkpoints, its checkpoint_sink)
+ * snapshots of its Indexer, every object's pointer, each taken where the
+ * reflector's FIFO was drained at a known place of what it read
+ * (fifo_drained_at()).  A dump of a stream starts from its oldest
+ * snapshot that every record after it is still in the ring for: the
+ * snapshot as one exchange marked "reconstructed" (a list of its
+ * objects, or the ADDED events of a streaming list), the watch open at
+ * its place begun again, then the ring's records from that place on.
+ * A stream with no snapshot yet is dumped from its first record.  The
+ * objects are the cache's, as kinf holds them: after its transform
+ * (managedFields dropped unless kept), not as the server sent them.
+ *
+ * Memory is bounded: when the window (opts.window_ms) or the budget
+ * (opts.budget: the ring's bytes, compressed or not, and the snapshots')
+ * runs out, the oldest segments go (a segment spans at most an eighth
+ * of the window, so that a quiet stream's records go too), once a
+ * snapshot covers each stream's records in them.  A snapshot costs its
+ * pointers, and the objects it alone keeps alive (replaced in the
+ * Indexer since), counted when the next one comes.  The flight asks a
+ * stream for a snapshot (wakes its processor) once it has an eighth of
+ * the window or of the budget of records after its newest one, and when
+ * the ring would let go of records none covers.  Only over the budget
+ * by a quarter does the ring let those go too: the stream then has no
+ * starting point, and is left out of a dump, until its next snapshot.
  *
  * A trigger (flight_trigger()) notes a reason, the keys concerned and the
  * time; the dump is due opts.tail_ms later, so that the recovery is in
@@ -35,29 +42,20 @@
  * dump is being written is due in its turn, and taken when its tail has
  * passed (or, should a taken dump still wait for the writer then, when
  * the writer takes that one: at most two dumps are held at once).  A
- * dump being written keeps the segments it reads (its references), the
- * records not compressed yet (a copy) and the checkpoints as text: that
- * is over the budget, as the order of its records is.  At most
- * opts.keep dumps stay in the folder; the oldest go.  No request header
- * is kept, so neither are credentials.
+ * dump being written keeps the segments and snapshots it reads (their
+ * references) and the records not compressed yet (a copy): that is over
+ * the budget, as its snapshots' texts and the order of its records are.
+ * At most opts.keep dumps stay in the folder; the oldest go.  No request
+ * header is kept, so neither are credentials.
  *
- * Threads: the tap is called from every reflector thread at once; the
- * rest from any thread.  The tap only appends and compresses records:
- * what leaves the window is folded into the checkpoints on a thread of
- * the flight's own (started by flight_new(), joined by flight_free()),
- * so a list leaving the window never delays what the informer sees; a
- * list that ended becomes the base of its checkpoint as it is kept,
- * with what changed after it kept apart, and is folded only when most
- * of it has been replaced, or for a dump.  A dump is taken under the
- * flight's locks (what is pending folded, the segments referenced), its
- * checkpoints made text on the flight's thread before it folds more,
- * then ordered, compressed and written on the
- * writer's thread (started by flight_new(); flight_free() lets it end
- * the dumps taken, then joins it) with no lock held: neither the taps,
- * the folder nor flight_dump_due()'s caller wait for the writing.  When
- * the flight's thread is so far behind that the budget would not hold,
- * the tap folds what is due itself, and waits only while that thread is
- * folding (or a dump's checkpoints are to be made text first).
+ * Threads: the tap is called from every reflector thread at once, the
+ * checkpoint sink from every processor thread, the rest from any
+ * thread.  The tap appends and compresses records; a dump is taken
+ * under the flight's lock (segments and snapshots referenced) and
+ * written on the writer's thread (started by flight_new();
+ * flight_free() lets it end the dumps taken, then joins it) with no
+ * lock held: neither the taps, the processors nor flight_dump_due()'s
+ * caller wait for the writing.
  */
 #ifndef KINF_FLIGHT_H
 #define KINF_FLIGHT_H
@@ -69,6 +67,7 @@
 
 #include "lib/util.h"
 
+struct checkpoint_sink;
 struct recording_info;
 
 /*
@@ -101,15 +100,10 @@ struct flight_opts {
 	/* The dumps' header; borrowed, must outlive the flight. */
 	const struct recording_info *info;
 	/*
-	 * Tests: called with no lock of the flight held, and may block:
-	 * hold on the dump writer's thread as it begins a dump taken,
-	 * hold_texts on the flight's own as it is about to make a dump's
-	 * checkpoints text, hold_folder on the flight's own as it wakes for
-	 * work (a folder starved of CPU).  NULL: none.
+	 * Tests: called on the dump writer's thread as it begins a dump
+	 * taken, with no lock of the flight held; may block.  NULL: none.
 	 */
 	void (*hold)(void *ctx);
-	void (*hold_texts)(void *ctx);
-	void (*hold_folder)(void *ctx);
 	void *hold_ctx;
 };
 
@@ -121,6 +115,12 @@ void flight_free(struct flight *f);
 
 /* The flight recorder as a client's tap (kclient_set_tap(), ctx the flight). */
 extern const struct kclient_tap flight_tap;
+/*
+ * ... and as the informers' checkpoint sink (informer_set_checkpoints(),
+ * ctx the flight; session_set_checkpoints() for a session's).  An
+ * informer's stream and the tap's are the same name.
+ */
+extern const struct checkpoint_sink flight_checkpoints;
 
 /*
  * Something went wrong: reason (e.g. "verify", "signal"), keys (takes
@@ -153,24 +153,17 @@ int flight_dump_due(struct flight *f, bool now, char **path, char **reason,
  */
 int flight_fd(struct flight *f);
 
-/*
- * The bytes the ring, the kept lists and the checkpoints hold now, and
- * what the ring let go of that the flight's thread has not folded yet.
- */
+/* The bytes the ring and the snapshots hold now (what the budget counts). */
 size_t flight_bytes(struct flight *f);
 /*
  * The ring's records not let go of yet: their bytes (compressed, and
  * those not compressed yet) and how long ago the oldest came (-1: none).
  * A dump holds them as records; what came before, only as its stream's
- * list or checkpoint.
+ * snapshot.
  */
 void flight_ring(struct flight *f, size_t *bytes, int64_t *oldest_age_ms);
-/*
- * Blocks until what the ring let go of is folded into the checkpoints
- * (a dump does as much first): flight_bytes() is then what a recorder
- * folding on the tap would hold.
- */
-void flight_settle(struct flight *f);
+/* Each stream's snapshots held now, summed (tests). */
+size_t flight_snapshots(struct flight *f);
 /* The dumps written so far (kinf_flight_recorder_dumps_total). */
 unsigned long flight_dumps(struct flight *f);
 
