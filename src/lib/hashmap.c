@@ -26,27 +26,48 @@ void hashmap_release(struct hashmap *map)
 	map->cap = map->nr = 0;
 }
 
-static struct hashmap_entry *probe(const struct hashmap *map, const char *key,
-				   uint32_t hash)
+/*
+ * The slot of the entry match() takes for hash, or the free slot that
+ * ends hash's run.  Inlined with hashmap_find()'s match, a call of
+ * strcmp().
+ */
+static inline struct hashmap_entry *probe(const struct hashmap *map, uint32_t hash,
+					  hashmap_match_fn *match, const void *ctx)
 {
 	uint32_t mask = map->cap - 1;
 
 	for (uint32_t i = hash & mask;; i = (i + 1) & mask) {
 		struct hashmap_entry *e = &map->slots[i];
 
-		if (!e->key || (e->hash == hash && !strcmp(e->key, key)))
+		if (!e->key || (e->hash == hash && match(e, ctx)))
 			return e;
 	}
 }
 
-struct hashmap_entry *hashmap_find(const struct hashmap *map, const char *key)
+static bool no_match(const struct hashmap_entry *e, const void *ctx)
+{
+	return false;
+}
+
+static bool same_key(const struct hashmap_entry *e, const void *key)
+{
+	return !strcmp(e->key, key);
+}
+
+struct hashmap_entry *hashmap_find_by(const struct hashmap *map, uint32_t hash,
+				      hashmap_match_fn *match, const void *ctx)
 {
 	struct hashmap_entry *e;
 
 	if (!map->nr)
 		return NULL;
-	e = probe(map, key, hashmap_hash(key));
+	e = probe(map, hash, match, ctx);
 	return e->key ? e : NULL;
+}
+
+struct hashmap_entry *hashmap_find(const struct hashmap *map, const char *key)
+{
+	return hashmap_find_by(map, hashmap_hash(key), same_key, key);
 }
 
 void *hashmap_get(const struct hashmap *map, const char *key)
@@ -65,20 +86,25 @@ static void resize(struct hashmap *map, uint32_t cap)
 	map->cap = cap;
 	for (uint32_t i = 0; i < old_cap; i++)
 		if (old[i].key)
-			*probe(map, old[i].key, old[i].hash) = old[i];
+			*probe(map, old[i].hash, no_match, NULL) = old[i];
 	free(old);
 }
 
 struct hashmap_entry *hashmap_insert(struct hashmap *map, const char *key,
 				     void *value)
 {
+	return hashmap_insert_hashed(map, hashmap_hash(key), key, value);
+}
+
+struct hashmap_entry *hashmap_insert_hashed(struct hashmap *map, uint32_t hash,
+					    const char *key, void *value)
+{
 	struct hashmap_entry *e;
-	uint32_t hash = hashmap_hash(key);
 
 	/* Keep the load at most 3/4 so that probe runs stay short. */
 	if ((map->nr + 1) * 4 > map->cap * 3)
 		resize(map, map->cap ? map->cap * 2 : MIN_CAP);
-	e = probe(map, key, hash);
+	e = probe(map, hash, no_match, NULL);
 	e->key = key;
 	e->value = value;
 	e->hash = hash;
@@ -90,12 +116,19 @@ bool hashmap_remove(struct hashmap *map, const char *key,
 		    struct hashmap_entry *removed)
 {
 	struct hashmap_entry *e = hashmap_find(map, key);
-	uint32_t mask = map->cap - 1, i, j;
 
 	if (!e)
 		return false;
 	if (removed)
 		*removed = *e;
+	hashmap_remove_entry(map, e);
+	return true;
+}
+
+void hashmap_remove_entry(struct hashmap *map, struct hashmap_entry *e)
+{
+	uint32_t mask = map->cap - 1, i, j;
+
 	/*
 	 * Backward shift: pull later members of the probe run into the hole
 	 * when the hole lies between their home slot and where they sit, so
@@ -118,7 +151,6 @@ bool hashmap_remove(struct hashmap *map, const char *key,
 		hashmap_release(map);
 	else if (map->cap > MIN_CAP && map->nr * 8 < map->cap)
 		resize(map, map->cap / 2);
-	return true;
 }
 
 struct hashmap_entry *hashmap_next(const struct hashmap *map, size_t *iter)

@@ -1,7 +1,9 @@
 /*
  * hashmap.h — a small string-keyed hash table: open addressing, linear
  * probing, FNV-1a, deletion by backward shift (no tombstones), so a map
- * that shrinks back gives its memory back.
+ * that shrinks back gives its memory back.  Keys of other kinds use the
+ * same table through hashmap_find_by() (the one hash table of pointers
+ * kinf has; lib/idtable.h is the one of 32-bit ids).
  *
  * The map stores pointers and owns neither keys nor values: a key must
  * stay valid, unchanged, for as long as its entry is in the map (callers
@@ -64,6 +66,22 @@ bool hashmap_remove(struct hashmap *map, const char *key,
  *   while ((e = hashmap_next(map, &iter))) ...
  */
 struct hashmap_entry *hashmap_next(const struct hashmap *map, size_t *iter);
+
+/*
+ * Keys of any kind (bytes with a length, lib/intern.c): the caller
+ * hashes, and match(e, ctx) says whether an entry is the one looked for,
+ * reading its key (or its value) as it knows it.  The key is then only
+ * a non-NULL pointer the map keeps, never reads.  hashmap_find(),
+ * _insert() and _remove() are these with FNV-1a and strcmp().
+ */
+typedef bool hashmap_match_fn(const struct hashmap_entry *e, const void *ctx);
+struct hashmap_entry *hashmap_find_by(const struct hashmap *map, uint32_t hash,
+				      hashmap_match_fn *match, const void *ctx);
+/* Adds an entry (whose key must be absent) under hash. */
+struct hashmap_entry *hashmap_insert_hashed(struct hashmap *map, uint32_t hash,
+					    const char *key, void *value);
+/* Removes e (a pointer into the map: hashmap_find_by()'s). */
+void hashmap_remove_entry(struct hashmap *map, struct hashmap_entry *e);
 
 uint32_t hashmap_hash(const char *key);
 

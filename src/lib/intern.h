@@ -22,7 +22,6 @@
 struct intern {
 	size_t len;
 	/* Private: the table's. */
-	struct intern *next;	/* in its bucket */
 	uint32_t hash;
 	unsigned refs;		/* under the table's lock */
 	char bytes[];		/* len bytes, any value, no NUL added */

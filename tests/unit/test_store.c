@@ -2,6 +2,7 @@
 #include <pthread.h>
 
 #include "lib/hashmap.h"
+#include "lib/intern.h"
 #include "lib/idtable.h"
 #include "informer/store.h"
 #include "unit.h"
@@ -91,6 +92,43 @@ TEST(hashmap_survives_growth_and_removal)
 	hashmap_release(&map);
 	for (int i = 0; i < 2000; i++)
 		free(keys[i]);
+}
+
+/*
+ * Interned copies: equal bytes (NULs inside counted, as the packed lists
+ * of labels have) share one copy, other bytes get theirs, and a copy
+ * lives until its last holder lets go, through the table's growth and
+ * shrinking.
+ */
+TEST(intern_shares_equal_bytes_until_the_last_holder_lets_go)
+{
+	enum { N = 3000 };
+	static struct intern *held[N], *again[N];
+	char buf[32];
+
+	for (int i = 0; i < N; i++) {
+		int n = snprintf(buf, sizeof(buf), "app=a%d", i);
+		buf[n] = '\0';
+		held[i] = intern_get(buf, (size_t)n + 1);	/* its NUL too */
+	}
+	for (int i = 0; i < N; i++) {
+		int n = snprintf(buf, sizeof(buf), "app=a%d", i);
+		again[i] = intern_get(buf, (size_t)n + 1);
+		CHECK(again[i] == held[i]);
+		struct intern *other = intern_get(buf, (size_t)n);	/* without the NUL */
+		CHECK(other != held[i] && other->len == (size_t)n);
+		intern_put(other);
+	}
+	for (int i = 0; i < N; i++)
+		intern_put(held[i]);
+	for (int i = 0; i < N; i++) {
+		int n = snprintf(buf, sizeof(buf), "app=a%d", i);
+		CHECK(again[i]->len == (size_t)n + 1 && !memcmp(again[i]->bytes, buf, (size_t)n + 1));
+		intern_put(again[i]);
+	}
+	struct intern *fresh = intern_get("x", 1);
+	CHECK(fresh->len == 1 && fresh->bytes[0] == 'x');
+	intern_put(fresh);
 }
 
 /* Keys whose hashes all collide: the match function alone tells them apart. */
@@ -497,6 +535,7 @@ TEST(concurrent_readers_and_writers_stay_consistent)
 int main(void)
 {
 	RUN(hashmap_survives_growth_and_removal);
+	RUN(intern_shares_equal_bytes_until_the_last_holder_lets_go);
 	RUN(idtable_sets_and_keyed_lookups_match_a_reference);
 	RUN(add_get_update_delete);
 	RUN(ids_are_reused_and_indexes_stay_exact_under_churn);
