@@ -10,14 +10,15 @@
  * informer hands the flight (flight_checkpoints, its checkpoint_sink)
  * snapshots of its Indexer, every object's pointer, each taken where the
  * reflector's FIFO was drained at a known place of what it read
- * (fifo_drained_at()).  A dump of a stream starts from its oldest
- * snapshot that every record after it is still in the ring for: the
- * snapshot as one exchange marked "reconstructed" (a list of its
- * objects, or the ADDED events of a streaming list), the watch open at
- * its place begun again, then the ring's records from that place on.
- * A stream with no snapshot yet is dumped from its first record.  The
- * objects are the cache's, as kinf holds them: after its transform
- * (managedFields dropped unless kept), not as the server sent them.
+ * (fifo_drained_at()).  A dump of a stream holds its records from the
+ * first while the ring still has them all; after that it starts from
+ * the stream's oldest snapshot that every record after it is still in
+ * the ring for: the snapshot as one exchange marked "reconstructed" (a
+ * list of its objects, or the ADDED events of a streaming list), the
+ * watch open at its place begun again, then the ring's records from
+ * that place on.  The objects are the cache's, as kinf holds them: after
+ * its transform (managedFields dropped unless kept), not as the server
+ * sent them.
  *
  * Memory is bounded: when the window (opts.window_ms) or the budget
  * (opts.budget: the ring's bytes, compressed or not, and the snapshots')
