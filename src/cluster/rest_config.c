@@ -104,11 +104,6 @@ void rest_config_free(struct rest_config *cfg)
 	free(cfg);
 }
 
-static char *dup_or_null(const char *s)
-{
-	return s ? xstrdup(s) : NULL;
-}
-
 static void blob_copy(struct blob *dst, const struct blob *src)
 {
 	dst->data = src->len ? xstrndup(src->data, src->len) : NULL;
@@ -118,29 +113,29 @@ static void blob_copy(struct blob *dst, const struct blob *src)
 struct rest_config *rest_config_dup(const struct rest_config *cfg)
 {
 	struct rest_config *d = xcalloc(1, sizeof(*d));
-	d->server = dup_or_null(cfg->server);
-	d->tls_server_name = dup_or_null(cfg->tls_server_name);
-	d->proxy_url = dup_or_null(cfg->proxy_url);
+	d->server = xstrdup_or_null(cfg->server);
+	d->tls_server_name = xstrdup_or_null(cfg->tls_server_name);
+	d->proxy_url = xstrdup_or_null(cfg->proxy_url);
 	d->insecure = cfg->insecure;
 	d->disable_compression = cfg->disable_compression;
 	blob_copy(&d->ca, &cfg->ca);
-	d->ca_origin = dup_or_null(cfg->ca_origin);
+	d->ca_origin = xstrdup_or_null(cfg->ca_origin);
 	blob_copy(&d->client_cert, &cfg->client_cert);
 	blob_copy(&d->client_key, &cfg->client_key);
 	d->auth = cfg->auth;
-	d->token = dup_or_null(cfg->token);
-	d->token_file = dup_or_null(cfg->token_file);
-	d->username = dup_or_null(cfg->username);
-	d->password = dup_or_null(cfg->password);
+	d->token = xstrdup_or_null(cfg->token);
+	d->token_file = xstrdup_or_null(cfg->token_file);
+	d->username = xstrdup_or_null(cfg->username);
+	d->password = xstrdup_or_null(cfg->password);
 	d->exec = cfg->exec ? exec_config_dup(cfg->exec) : NULL;
-	d->impersonate_user = dup_or_null(cfg->impersonate_user);
-	d->impersonate_uid = dup_or_null(cfg->impersonate_uid);
+	d->impersonate_user = xstrdup_or_null(cfg->impersonate_user);
+	d->impersonate_uid = xstrdup_or_null(cfg->impersonate_uid);
 	d->impersonate_groups = strv_dup(cfg->impersonate_groups);
-	d->namespace = dup_or_null(cfg->namespace);
-	d->context = dup_or_null(cfg->context);
-	d->cluster = dup_or_null(cfg->cluster);
-	d->user = dup_or_null(cfg->user);
-	d->source = dup_or_null(cfg->source);
+	d->namespace = xstrdup_or_null(cfg->namespace);
+	d->context = xstrdup_or_null(cfg->context);
+	d->cluster = xstrdup_or_null(cfg->cluster);
+	d->user = xstrdup_or_null(cfg->user);
+	d->source = xstrdup_or_null(cfg->source);
 	d->in_cluster = cfg->in_cluster;
 	return d;
 }

@@ -215,11 +215,6 @@ void fifo_delete(struct fifo *fifo, struct kobj *obj)
 	watch_event(fifo, DELTA_DELETED, obj);
 }
 
-static char *dup_or_null(const char *s)
-{
-	return s ? xstrdup(s) : NULL;
-}
-
 struct relist_sample *relist_sample_dup(const struct relist_sample *s)
 {
 	struct relist_sample *d;
@@ -231,8 +226,8 @@ struct relist_sample *relist_sample_dup(const struct relist_sample *s)
 		d->nr[c] = s->nr[c];
 		for (size_t i = 0; i < s->nr[c]; i++) {
 			d->v[c][i].key = xstrdup(s->v[c][i].key);
-			d->v[c][i].old_rv = dup_or_null(s->v[c][i].old_rv);
-			d->v[c][i].new_rv = dup_or_null(s->v[c][i].new_rv);
+			d->v[c][i].old_rv = xstrdup_or_null(s->v[c][i].old_rv);
+			d->v[c][i].new_rv = xstrdup_or_null(s->v[c][i].new_rv);
 		}
 	}
 	return d;
@@ -259,7 +254,7 @@ static void sample_add(struct replace_stats *stats, enum relist_class c,
 	if (s->nr[c] == RELIST_SAMPLE_MAX)
 		return;
 	s->v[c][s->nr[c]++] = (struct relist_key){
-		xstrdup(key), dup_or_null(old_rv), dup_or_null(new_rv),
+		xstrdup(key), xstrdup_or_null(old_rv), xstrdup_or_null(new_rv),
 	};
 }
 

@@ -1428,11 +1428,6 @@ static void dump_free(struct dump *d)
 	free(d);
 }
 
-static char *dup_or_null(const char *s)
-{
-	return s ? xstrdup(s) : NULL;
-}
-
 /*
  * Where stream i's dump starts (f->lock held): its first record while
  * the ring holds them all (what the server sent, not what kinf made of
@@ -1454,16 +1449,16 @@ static void take_start(struct flight *f, size_t i, struct dstart *ds)
 		/* numbers no exchange has: the lock keeps f->exchanges where it is */
 		ds->x = f->exchanges + 1 + (unsigned)i;
 		ds->name = xstrdup(s->name);
-		ds->api_version = dup_or_null(s->api_version);
-		ds->kind = dup_or_null(s->kind);
+		ds->api_version = xstrdup_or_null(s->api_version);
+		ds->kind = xstrdup_or_null(s->kind);
 		ds->t = sn->t;
 		if (sn->at.off != FIFO_PLACE_END && sn->at.x < f->nx) {
 			const struct xinfo *xi = &f->x[sn->at.x];
 			ds->cont = true;
 			ds->cx = (unsigned)sn->at.x;
-			ds->path = dup_or_null(xi->path);
+			ds->path = xstrdup_or_null(xi->path);
 			ds->status = xi->status;
-			ds->content_type = dup_or_null(xi->content_type);
+			ds->content_type = xstrdup_or_null(xi->content_type);
 			ds->retry_after_ms = xi->retry_after_ms;
 		}
 	} else {

@@ -65,6 +65,11 @@ char *xstrdup(const char *s)
 	return xstrndup(s, strlen(s));
 }
 
+char *xstrdup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
 char *xstrndup(const char *s, size_t n)
 {
 	char *p = xmalloc(n + 1);

@@ -26,6 +26,8 @@ void *xmalloc(size_t size);
 void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *ptr, size_t size);
 char *xstrdup(const char *s);
+/* xstrdup(s), or NULL for NULL. */
+char *xstrdup_or_null(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) PRINTF(1, 2);
 char *xvasprintf(const char *fmt, va_list ap) PRINTF(1, 0);
