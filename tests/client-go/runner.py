@@ -221,8 +221,20 @@ def read_log(path):
 
 
 def read_requests(path):
-    """kube-sim's log less its "freeze" records."""
+    """kube-sim's log less its "freeze", "goaway" and "gone" records."""
     return [r for r in read_log(path) if "method" in r]
+
+
+def held_open(path):
+    """The last request, while kube-sim holds it open in silence: a watch
+    the client has not left (a watch it left after an ERROR event, say,
+    is no place to rest: its next request is still to come); else None."""
+    log = read_log(path)
+    gone = {r["gone"] for r in log if "gone" in r}
+    reqs = [r for r in log if "method" in r]
+    if reqs and reqs[-1].get("held") and reqs[-1]["n"] not in gone:
+        return reqs[-1]
+    return None
 
 
 class Faults:
@@ -290,7 +302,7 @@ class Faults:
 
 
 def wait_idle(proc, reqpath, outpath, settle, faults=None):
-    """Until the last request is held open, for `settle` s without another,
+    """Until the last request is held open (held_open), for `settle` s without another,
     the output still; or the client exits; or the deadline.  The faults act
     on kube-sim's records meanwhile."""
     t0 = time.monotonic()
@@ -305,9 +317,8 @@ def wait_idle(proc, reqpath, outpath, settle, faults=None):
             cannot = faults.act(read_log(reqpath))
             if cannot:
                 return cannot
-        reqs = read_requests(reqpath)
-        if reqs and reqs[-1].get("held") and time.time() - reqs[-1]["t"] >= settle \
-                and time.monotonic() - size_since >= 0.5:
+        last = held_open(reqpath)
+        if last and time.time() - last["t"] >= settle and time.monotonic() - size_since >= 0.5:
             return "idle"
         time.sleep(0.1)
     return "deadline"

@@ -471,7 +471,7 @@ class APIHandler(BaseHTTPRequestHandler):
         while time.monotonic() < end:
             if client_gone(self.connection):
                 return
-            time.sleep(min(0.2, max(0.0, end - time.monotonic())))
+            time.sleep(min(0.05, max(0.0, end - time.monotonic())))
 
     # -------------------------------------------------------------- dispatch
     def handle_api(self, method):
@@ -562,9 +562,14 @@ class APIHandler(BaseHTTPRequestHandler):
         if a is None:
             a = sc.final_answer(kind)
         then = a.get("then", "close")
-        sc.record({"method": self.command, "path": u.path, "query": u.query, "kind": kind,
-                   "answer": label, "accept": self.headers.get("Accept", ""),
-                   "held": "status" not in a and not a.get("reset") and kind != "list" and then == "hang"})
+        # Held: where a client may come to rest.  Not a watch that told of
+        # an ERROR: every client ends it (client-go's watch handler returns
+        # the error), though over HTTP/2 it may say so only later.
+        ended = any(e.get("type") == "ERROR" for e in a.get("events", ()))
+        n = sc.record({"method": self.command, "path": u.path, "query": u.query, "kind": kind,
+                       "answer": label, "accept": self.headers.get("Accept", ""),
+                       "held": "status" not in a and not a.get("reset") and kind != "list"
+                       and then == "hang" and not ended})
         try:
             if a.get("reset"):
                 self.close_connection = True
@@ -574,7 +579,7 @@ class APIHandler(BaseHTTPRequestHandler):
             elif kind == "list":
                 self.send(200, sc.list_body(a))
             else:
-                self.scripted_watch(sc, a, then)
+                self.scripted_watch(sc, a, then, n)
         except OSError:
             self.close_connection = True
 
@@ -596,7 +601,7 @@ class APIHandler(BaseHTTPRequestHandler):
                                    504: "Timeout: Too large resource version"}.get(code, "scripted failure")
         self.send(code, status_json(code, msg, a.get("reason"), details), headers)
 
-    def scripted_watch(self, sc, a, then):
+    def scripted_watch(self, sc, a, then, n):
         self.head(200, ["Transfer-Encoding: chunked"])
         for e in sc.events(a):
             line = json.dumps(sc.event(e), separators=(",", ":")).encode() + b"\n"
@@ -620,6 +625,7 @@ class APIHandler(BaseHTTPRequestHandler):
             if secs < 1e9:
                 self.connection.sendall(b"0\r\n\r\n")
             else:
+                sc.record({"gone": n})
                 self.close_connection = True
         else:
             raise scenario.ScenarioError("unknown \"then\": %r" % then)

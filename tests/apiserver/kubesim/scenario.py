@@ -18,7 +18,9 @@ empty, its requests are answered from "final": a list of the final items, a
 watch held open in silence, a streaming list of the final items and its end
 bookmark, then silence.  Silence is where every script ends: a client that
 waits on a silent watch with nothing more to do is idle, and the log says so
-(the "held" record), which the runner uses to stop it.
+(the "held" record), which the runner uses to stop it.  A held watch the
+client leaves is logged again ({"gone": N}, N the request's "n"): it was
+not where the client came to rest, and the runner waits on.
 
 DESIGN: each request is served on its own thread (ThreadingHTTPServer); the
 queues and the log are shared, under one lock.  Requests of one informer
@@ -91,6 +93,7 @@ class Script:
             self.seq += 1
             rec = dict(rec, n=self.seq, t=round(time.time(), 3))
             self.log.write(json.dumps(rec, separators=(",", ":"), sort_keys=True) + "\n")
+            return self.seq
 
     # ------------------------------------------------------------ rendering
     def obj(self, spec, wire):
