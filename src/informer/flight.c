@@ -124,6 +124,7 @@ struct segsum {
 
 struct segment {
 	int64_t t_first, t_last;	/* the times of its first and last records */
+	uint64_t x_lo;		/* the first exchange it has records of */
 	unsigned char *z;	/* zstd, one frame: a zblob's bytes */
 	size_t zlen, rawlen;
 	struct segsum *sum;	/* one per stream it has records of (the ring's) */
@@ -163,6 +164,7 @@ struct segs {
 	size_t nr, alloc;
 	struct strbuf cur;
 	int64_t cur_t_first, cur_t_last;
+	uint64_t cur_x_lo;
 	struct segsum *cur_sum;
 	size_t cur_nsum, cur_asum;
 };
@@ -203,10 +205,13 @@ static size_t snap_bytes(const struct snap *sn)
 	return sn->n * sizeof(*sn->objs) + sn->alone;
 }
 
-/* What the flight knows of each exchange it saw begin. */
+/*
+ * What the flight knows of an exchange, from its begin until it has ended
+ * and the ring holds none of its records (trim()).
+ */
 struct xinfo {
 	unsigned stream;	/* index in f->streams; UINT32_MAX: none */
-	bool watch;
+	bool live;		/* begun, not ended */
 	uint64_t bytes;		/* of data so far */
 	char *path;
 	/* its head, for a dump that begins it again after a snapshot */
@@ -252,8 +257,9 @@ struct flight {
 	struct flight_opts o;
 	int64_t started;	/* monotonic */
 	unsigned exchanges;
-	struct xinfo *x;	/* [x] */
+	struct xinfo *x;	/* [x - x0]: the exchanges from x0 on (xinfo_of()) */
 	size_t nx;
+	uint64_t x0;
 	struct fstream **streams;
 	size_t nstreams, astreams;
 	struct segs ring;
@@ -444,7 +450,7 @@ static void ring_seal(struct flight *f)
 		return;
 	size_t bound = ZSTD_compressBound(ss->cur.len);
 	struct segment seg = { .t_first = ss->cur_t_first, .t_last = ss->cur_t_last,
-			       .rawlen = ss->cur.len, .sum = ss->cur_sum, .nsum = ss->cur_nsum };
+			       .x_lo = ss->cur_x_lo, .rawlen = ss->cur.len, .sum = ss->cur_sum, .nsum = ss->cur_nsum };
 	struct zblob *b = xmalloc(sizeof(*b) + bound);
 	seg.zlen = ZSTD_compress2(f->zc, b->z, bound, ss->cur.buf, ss->cur.len);
 	if (ZSTD_isError(seg.zlen))
@@ -488,8 +494,12 @@ static void ring_add(struct flight *f, int64_t t, unsigned si, struct place at)
 		most = SEGMENT_RAW;
 	if (ss->cur.len && t - ss->cur_t_first >= f->o.window_ms / SEGMENTS_MIN)
 		ring_seal(f);
-	if (!ss->cur.len)
+	if (!ss->cur.len) {
 		ss->cur_t_first = t;
+		ss->cur_x_lo = at.x;
+	} else if (at.x < ss->cur_x_lo) {
+		ss->cur_x_lo = at.x;
+	}
 	if (si != UINT32_MAX)
 		sum_note(ss, si, at);
 	strbuf_add(&ss->cur, f->line.buf, f->line.len);
@@ -580,6 +590,39 @@ static void wake(struct fstream *s)
 		s->wake(s->wake_arg);
 }
 
+static struct xinfo *xinfo_of(struct flight *f, uint64_t x)
+{
+	return x >= f->x0 && x - f->x0 < f->nx ? &f->x[x - f->x0] : NULL;
+}
+
+/*
+ * Lets go of the exchanges that have ended and have no record left in
+ * the ring, up to the first that has either: what a long run keeps of
+ * its exchanges is what its window holds (a snapshot inside an exchange
+ * goes before its last record does, let_go_oldest()).
+ */
+static void trim(struct flight *f)
+{
+	uint64_t lo = (uint64_t)f->exchanges + 1;
+	size_t k = 0;
+
+	for (size_t i = 0; i < f->ring.nr; i++)
+		if (f->ring.v[i].x_lo < lo)
+			lo = f->ring.v[i].x_lo;
+	if (f->ring.cur.len && f->ring.cur_x_lo < lo)
+		lo = f->ring.cur_x_lo;
+	while (k < f->nx && f->x0 + k < lo && !f->x[k].live) {
+		free(f->x[k].path);
+		free(f->x[k].content_type);
+		k++;
+	}
+	if (!k)
+		return;
+	memmove(f->x, f->x + k, (f->nx - k) * sizeof(*f->x));
+	memset(f->x + f->nx - k, 0, k * sizeof(*f->x));
+	f->x0 += k;
+}
+
 /*
  * The ring's oldest segment goes: each stream's snapshots that records
  * of it came after go too (a dump could not start from them), all of
@@ -612,6 +655,7 @@ static void let_go_oldest(struct flight *f)
 	free(seg->sum);
 	memmove(f->ring.v, f->ring.v + 1, (f->ring.nr - 1) * sizeof(*f->ring.v));
 	f->ring.nr--;
+	trim(f);
 }
 
 /*
@@ -649,7 +693,7 @@ static struct fstream *evict(struct flight *f)
  */
 static struct fstream *keep_line(struct flight *f, unsigned x, struct place at, int64_t t)
 {
-	struct xinfo *xi = x < f->nx ? &f->x[x] : NULL;
+	struct xinfo *xi = xinfo_of(f, x);
 	struct fstream *s = xi && xi->stream < f->nstreams ? f->streams[xi->stream] : NULL;
 	struct fstream *asked = NULL;
 
@@ -702,7 +746,7 @@ static unsigned tap_begin(void *ctx, const char *stream, const char *path)
 	pthread_mutex_lock(&f->lock);
 	unsigned x = ++f->exchanges;
 	int64_t t = now_t(f);
-	if (x >= f->nx) {
+	if (x - f->x0 >= f->nx) {
 		size_t n = f->nx ? f->nx * 2 : 64;
 		f->x = xrealloc(f->x, n * sizeof(*f->x));
 		memset(f->x + f->nx, 0, (n - f->nx) * sizeof(*f->x));
@@ -718,8 +762,8 @@ static unsigned tap_begin(void *ctx, const char *stream, const char *path)
 		free(s->last_list_path);
 		s->last_list_path = xstrdup(path);
 	}
-	f->x[x] = (struct xinfo){ .stream = si, .watch = watch, .path = xstrdup(path),
-				  .retry_after_ms = -1 };
+	f->x[x - f->x0] = (struct xinfo){ .stream = si, .live = true, .path = xstrdup(path),
+					  .retry_after_ms = -1 };
 	recording_line_begin(&f->line, t, x, stream, path);
 	struct fstream *asked = keep_line(f, x, (struct place){ x, 0 }, t);
 	unlock(f);
@@ -738,11 +782,12 @@ static void tap_head(void *ctx, unsigned x, const struct http_response *resp)
 
 	pthread_mutex_lock(&f->lock);
 	int64_t t = now_t(f);
-	if (x < f->nx) {
-		f->x[x].status = resp->status;
-		free(f->x[x].content_type);
-		f->x[x].content_type = xstrdup(resp->content_type);
-		f->x[x].retry_after_ms = resp->retry_after_ms;
+	struct xinfo *xi = xinfo_of(f, x);
+	if (xi) {
+		xi->status = resp->status;
+		free(xi->content_type);
+		xi->content_type = xstrdup(resp->content_type);
+		xi->retry_after_ms = resp->retry_after_ms;
 	}
 	recording_line_status(&f->line, t, x, &a);
 	struct fstream *asked = keep_line(f, x, (struct place){ x, 0 }, t);
@@ -757,9 +802,10 @@ static void tap_data(void *ctx, unsigned x, const char *data, size_t len)
 	pthread_mutex_lock(&f->lock);
 	int64_t t = now_t(f);
 	uint64_t off = 0;
-	if (x < f->nx) {
-		off = f->x[x].bytes;
-		f->x[x].bytes += len;
+	struct xinfo *xi = xinfo_of(f, x);
+	if (xi) {
+		off = xi->bytes;
+		xi->bytes += len;
 	}
 	raw_data(&f->line, t, x, off, data, len);
 	struct fstream *asked = keep_line(f, x, (struct place){ x, off + len }, t);
@@ -778,6 +824,9 @@ static void tap_end(void *ctx, unsigned x, int rc, const char *error,
 
 	pthread_mutex_lock(&f->lock);
 	int64_t t = now_t(f);
+	struct xinfo *xi = xinfo_of(f, x);
+	if (xi)
+		xi->live = false;
 	strbuf_addch(&f->line, RAW_END);
 	recording_line_end(&f->line, t, x, &e);
 	struct fstream *asked = keep_line(f, x, (struct place){ x, FIFO_PLACE_END }, t);
@@ -979,6 +1028,14 @@ size_t flight_snapshots(struct flight *f)
 	return n;
 }
 
+size_t flight_exchanges(struct flight *f)
+{
+	pthread_mutex_lock(&f->lock);
+	size_t n = f->exchanges + 1 - f->x0;
+	pthread_mutex_unlock(&f->lock);
+	return n;
+}
+
 unsigned long flight_dumps(struct flight *f)
 {
 	pthread_mutex_lock(&f->dump_lock);
@@ -1106,8 +1163,9 @@ struct dump {
 	size_t nr, alloc;
 	struct dstart *start;	/* [stream] */
 	size_t nstreams;
-	unsigned *xstream;	/* [x]: its stream, as f->x said */
+	unsigned *xstream;	/* [x - x0]: its stream, as f->x said */
 	size_t nx;
+	uint64_t x0;
 	struct {
 		size_t piece;	/* SIZE_MAX: empty */
 		uint64_t used;	/* when it was last read: the oldest goes */
@@ -1115,6 +1173,12 @@ struct dump {
 	} cache[DUMP_CACHED];
 	uint64_t reads;
 };
+
+/* The stream of exchange x; UINT32_MAX: none (a reconstructed start's). */
+static unsigned dump_stream(const struct dump *d, uint64_t x)
+{
+	return x >= d->x0 && x - d->x0 < d->nx ? d->xstream[x - d->x0] : UINT32_MAX;
+}
 
 /*
  * Whether a record of exchange x whose data lies at [off, end) (a begin
@@ -1126,10 +1190,12 @@ struct dump {
 static bool dump_keeps(const struct dump *d, unsigned x, uint64_t off, uint64_t end,
 		       size_t *skip)
 {
+	unsigned si = dump_stream(d, x);
+
 	*skip = 0;
-	if (x >= d->nx || d->xstream[x] >= d->nstreams)
+	if (si >= d->nstreams)
 		return false;
-	const struct dstart *s = &d->start[d->xstream[x]];
+	const struct dstart *s = &d->start[si];
 	if (s->how != START_SNAP)
 		return s->how == START_FIRST;
 	struct place at = s->sn->at;
@@ -1243,9 +1309,9 @@ static void dump_lines(struct flight *f, struct dump *d, uint32_t i)
 		int64_t t;
 		unsigned x;
 		if (line_tx(p, n, &t, &x)) {
-			if (!head && x < d->nx && d->xstream[x] < d->nstreams &&
-			    t < d->start[d->xstream[x]].t)
-				d->start[d->xstream[x]].t = t;
+			unsigned si = head ? UINT32_MAX : dump_stream(d, x);
+			if (si < d->nstreams && t < d->start[si].t)
+				d->start[si].t = t;
 			ALLOC_GROW(d->v, d->nr + 1, d->alloc);
 			d->v[d->nr] = (struct dline){ .t = t, .x = head ? 0 : x, .piece = i,
 						      .seq = d->nr, .off = (size_t)(p - sb->buf),
@@ -1452,8 +1518,8 @@ static void take_start(struct flight *f, size_t i, struct dstart *ds)
 		ds->api_version = xstrdup_or_null(s->api_version);
 		ds->kind = xstrdup_or_null(s->kind);
 		ds->t = sn->t;
-		if (sn->at.off != FIFO_PLACE_END && sn->at.x < f->nx) {
-			const struct xinfo *xi = &f->x[sn->at.x];
+		const struct xinfo *xi = xinfo_of(f, sn->at.x);
+		if (sn->at.off != FIFO_PLACE_END && xi) {
 			ds->cont = true;
 			ds->cx = (unsigned)sn->at.x;
 			ds->path = xstrdup_or_null(xi->path);
@@ -1498,10 +1564,11 @@ static struct dump *dump_take(struct flight *f)
 		dump_piece(d, (struct dpiece){ .raw = memcpy(xmalloc(ring->cur.len), ring->cur.buf,
 							     ring->cur.len),
 					       .raw_len = ring->cur.len });
-	d->nx = (size_t)f->exchanges + 1;
-	d->xstream = xmalloc(d->nx * sizeof(*d->xstream));
-	for (size_t x = 0; x < d->nx; x++)
-		d->xstream[x] = x < f->nx ? f->x[x].stream : UINT32_MAX;
+	d->x0 = f->x0;
+	d->nx = (size_t)(f->exchanges + 1 - f->x0);
+	d->xstream = xmalloc((d->nx ? d->nx : 1) * sizeof(*d->xstream));
+	for (size_t i = 0; i < d->nx; i++)
+		d->xstream[i] = i < f->nx ? f->x[i].stream : UINT32_MAX;
 	return d;
 }
 

@@ -165,6 +165,8 @@ size_t flight_bytes(struct flight *f);
 void flight_ring(struct flight *f, size_t *bytes, int64_t *oldest_age_ms);
 /* Each stream's snapshots held now, summed (tests). */
 size_t flight_snapshots(struct flight *f);
+/* The exchanges it knows of now: begun, and not ended or not let go of (tests). */
+size_t flight_exchanges(struct flight *f);
 /* The dumps written so far (kinf_flight_recorder_dumps_total). */
 unsigned long flight_dumps(struct flight *f);
 

@@ -281,6 +281,56 @@ TEST(memory_stays_within_the_budget_with_the_snapshots_asked_for)
 }
 
 /*
+ * A watch that ends after each event and is begun again, 20,000 times:
+ * what the flight knows of its exchanges goes with their records, so a
+ * run of days holds what its window does; and a dump still starts from
+ * the snapshot, inside the exchange it was taken in.
+ */
+TEST(the_exchanges_the_ring_let_go_of_are_forgotten)
+{
+	struct flight_opts o = { .window_ms = 3600000, .budget = 128 * 1024, .tail_ms = 0,
+				 .dir = dir, .keep = 0, .info = &info };
+	struct flight *f = flight_new(&o, NULL);
+	struct http_response resp = { .status = 200, .retry_after_ms = -1,
+				      .content_type = "application/json" };
+	struct model m;
+	struct strbuf line = STRBUF_INIT, sb = STRBUF_INIT;
+	unsigned long n = 20000;
+	size_t most = 0;
+
+	model_open(&m, f);
+	unsigned x = list_then_watch(&m);
+	for (unsigned long i = 0; i < n; i++) {
+		if (i) {
+			x = flight_tap.begin(f, STREAM, STREAM "?watch=true&resourceVersion=1");
+			flight_tap.head(f, x, &resp);
+		}
+		model_event(&m, x, i, &line);
+		if (flight_checkpoints.wanted(m.h))
+			model_snap(&m);
+		if (i < n - 1)
+			flight_tap.end(f, x, 0, NULL, &resp, false);
+		if (flight_exchanges(f) > most)
+			most = flight_exchanges(f);
+	}
+	/* a watch of one event is about 400 bytes: the budget's worth, a quarter more */
+	CHECKF(most < 1000, "the flight knew of %zu exchanges at once, of %lu", most, n);
+	model_snap(&m);
+	if (dump_now(f, "signal", &sb)) {
+		CHECKF(strstr(sb.buf, "\"reconstructed\":true"), "no reconstructed start");
+		struct json_object *r;
+		size_t nr = dump_records(&sb, x, &r, 1);
+		CHECKF(nr == 1, "the last watch is not in the dump");
+		if (nr)
+			json_object_put(r);
+	}
+	model_close(&m);
+	strbuf_release(&line);
+	strbuf_release(&sb);
+	flight_free(f);
+}
+
+/*
  * No snapshot comes: the ring keeps every record of the stream, over the
  * budget, up to its grace (a quarter more); then it lets go of them, and
  * a dump leaves the stream out rather than start it from nowhere.
@@ -767,6 +817,7 @@ int main(void)
 	RUN(a_recorder_without_a_pipe_is_an_error_not_an_exit);
 	RUN(memory_stays_within_the_budget_with_the_snapshots_asked_for);
 	RUN(records_no_snapshot_covers_stay_up_to_the_grace_then_the_stream_is_left_out);
+	RUN(the_exchanges_the_ring_let_go_of_are_forgotten);
 	RUN(a_dump_holds_the_list_the_watch_and_the_trigger);
 	RUN(a_dump_starts_from_a_snapshot_and_the_watch_from_its_place);
 	RUN(a_streaming_lists_snapshot_is_the_head_of_its_watch);
