@@ -144,6 +144,31 @@ swap_calls() {
 	[ "$status" -eq 0 ]
 }
 
+@test "client-go goldens: before 1.33 a watch's DELETED may stand in for a relist's tombstone, as in client-go" {
+	# basic-events with the golden's OnDelete of b a relist's tombstone
+	# (b@11): the DeltaFIFO's race (isDeletionDup) gives either call.
+	# From 1.33 (RealFIFO) it is no race: the check fails.
+	mkdir "$BATS_TEST_TMPDIR/golden"
+	local v
+	for v in 1.32 1.33; do
+		jq -c 'if .call.handler == "OnDelete" then .call.resourceVersion = "11" | .call.tombstone = true
+			else . end' "$CG/golden/basic-events.$v.ndjson" >"$BATS_TEST_TMPDIR/golden/basic-events.$v.ndjson"
+	done
+	run "$CG/compare" --golden "$BATS_TEST_TMPDIR/golden" basic-events
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"basic-events 1.33 (FAIL)"* ]]
+	[[ "$output" != *"basic-events 1.32 (FAIL)"* ]]
+	# two OnDeletes that are not a tombstone and the event are no race
+	jq -c 'if .call.handler == "OnDelete" then .call.resourceVersion = "16" else . end' \
+		"$CG/golden/basic-events.1.32.ndjson" >"$BATS_TEST_TMPDIR/golden/basic-events.1.32.ndjson"
+	rm "$BATS_TEST_TMPDIR/golden/basic-events.1.33.ndjson"
+	run "$CG/compare" --golden "$BATS_TEST_TMPDIR/golden" basic-events
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"basic-events 1.32 (FAIL)"* ]]
+}
+
 # resync_golden N: resync.1.32's golden with each key's run of unchanged
 # updates N long, into the test's golden folder
 resync_golden() {
