@@ -28,12 +28,21 @@ goldens() {
 	xargs -P 4 -L 1 sh -c 'python3 "$0/run" --scenario "$0/scenarios/$1.json" --client kinf \
 		--bin "$KINF" --controller-runtime "$CR" --variant "$2" --out "$OUTS/$1.$2.ndjson" \
 		>"$OUTS/$1.$2.log" 2>&1 || true' "$CTL" <"$list"
-	local failed=0 sc v
+	local failed=0 sc v out
 	while read -r sc v; do
-		if ! python3 "$CTL/compare" "$CTL/golden/$1/$sc.$v.ndjson" "$OUTS/$sc.$v.ndjson"; then
-			failed=$((failed + 1))
-			sed 's/^/#   run: /' "$OUTS/$sc.$v.log"
+		out=$(python3 "$CTL/compare" "$CTL/golden/$1/$sc.$v.ndjson" "$OUTS/$sc.$v.ndjson") && continue
+		echo "$out"
+		# Only the times differed: a busy machine may have stretched
+		# them once.  The run goes again, alone, and is judged on that.
+		if [ "$(grep -c '^  ' <<<"$out")" -eq 1 ] && [[ "$out" == *" Reconciles more than "* ]]; then
+			echo "# $sc.$v: run again, its times alone having differed"
+			python3 "$CTL/run" --scenario "$CTL/scenarios/$sc.json" --client kinf --bin "$KINF" \
+				--controller-runtime "$1" --variant "$v" --out "$OUTS/$sc.$v.ndjson" \
+				>"$OUTS/$sc.$v.log" 2>&1 || true
+			python3 "$CTL/compare" "$CTL/golden/$1/$sc.$v.ndjson" "$OUTS/$sc.$v.ndjson" && continue
 		fi
+		failed=$((failed + 1))
+		sed 's/^/#   run: /' "$OUTS/$sc.$v.log"
 	done <"$list"
 	[ "$failed" -eq 0 ]
 }
