@@ -450,7 +450,8 @@ static void ring_seal(struct flight *f)
 		return;
 	size_t bound = ZSTD_compressBound(ss->cur.len);
 	struct segment seg = { .t_first = ss->cur_t_first, .t_last = ss->cur_t_last,
-			       .x_lo = ss->cur_x_lo, .rawlen = ss->cur.len, .sum = ss->cur_sum, .nsum = ss->cur_nsum };
+			       .x_lo = ss->cur_x_lo, .rawlen = ss->cur.len,
+			       .sum = ss->cur_sum, .nsum = ss->cur_nsum };
 	struct zblob *b = xmalloc(sizeof(*b) + bound);
 	seg.zlen = ZSTD_compress2(f->zc, b->z, bound, ss->cur.buf, ss->cur.len);
 	if (ZSTD_isError(seg.zlen))
