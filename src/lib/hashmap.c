@@ -1,12 +1,10 @@
-/* hashmap.c — open-addressing string map; see hashmap.h. */
+/* hashmap.c — entries in an array, found through an idtable; see hashmap.h. */
 #include "lib/hashmap.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/util.h"
-
-#define MIN_CAP 8u
 
 uint32_t hashmap_hash(const char *key)
 {
@@ -21,32 +19,29 @@ uint32_t hashmap_hash(const char *key)
 
 void hashmap_release(struct hashmap *map)
 {
-	free(map->slots);
-	map->slots = NULL;
-	map->cap = map->nr = 0;
+	free(map->v);
+	idtable_release(&map->ids);
+	*map = (struct hashmap)HASHMAP_INIT;
 }
 
-/*
- * The slot of the entry match() takes for hash, or the free slot that
- * ends hash's run.  Inlined with hashmap_find()'s match, a call of
- * strcmp().
- */
-static inline struct hashmap_entry *probe(const struct hashmap *map, uint32_t hash,
-					  hashmap_match_fn *match, const void *ctx)
+/* What a lookup looks for: the caller's match, its argument. */
+struct lookup {
+	const struct hashmap *map;
+	hashmap_match_fn *match;
+	const void *ctx;
+};
+
+/* idtable's match: the ids under the hash looked for, each one's entry matched. */
+static bool entry_is(uint32_t id, const void *key, void *ctx)
 {
-	uint32_t mask = map->cap - 1;
+	const struct lookup *l = ctx;
 
-	for (uint32_t i = hash & mask;; i = (i + 1) & mask) {
-		struct hashmap_entry *e = &map->slots[i];
-
-		if (!e->key || (e->hash == hash && match(e, ctx)))
-			return e;
-	}
+	return l->match(&l->map->v[id], l->ctx);
 }
 
-static bool no_match(const struct hashmap_entry *e, const void *ctx)
+static bool same_id(uint32_t id, const void *key, void *ctx)
 {
-	return false;
+	return id == *(const uint32_t *)key;
 }
 
 static bool same_key(const struct hashmap_entry *e, const void *key)
@@ -57,12 +52,10 @@ static bool same_key(const struct hashmap_entry *e, const void *key)
 struct hashmap_entry *hashmap_find_by(const struct hashmap *map, uint32_t hash,
 				      hashmap_match_fn *match, const void *ctx)
 {
-	struct hashmap_entry *e;
+	struct lookup l = { map, match, ctx };
+	uint32_t id = idtable_find(&map->ids, hash, entry_is, NULL, &l);
 
-	if (!map->nr)
-		return NULL;
-	e = probe(map, hash, match, ctx);
-	return e->key ? e : NULL;
+	return id == IDTABLE_NONE ? NULL : &map->v[id];
 }
 
 struct hashmap_entry *hashmap_find(const struct hashmap *map, const char *key)
@@ -77,19 +70,6 @@ void *hashmap_get(const struct hashmap *map, const char *key)
 	return e ? e->value : NULL;
 }
 
-static void resize(struct hashmap *map, uint32_t cap)
-{
-	struct hashmap_entry *old = map->slots;
-	uint32_t old_cap = map->cap;
-
-	map->slots = xcalloc(cap, sizeof(*map->slots));
-	map->cap = cap;
-	for (uint32_t i = 0; i < old_cap; i++)
-		if (old[i].key)
-			*probe(map, old[i].hash, no_match, NULL) = old[i];
-	free(old);
-}
-
 struct hashmap_entry *hashmap_insert(struct hashmap *map, const char *key,
 				     void *value)
 {
@@ -99,17 +79,13 @@ struct hashmap_entry *hashmap_insert(struct hashmap *map, const char *key,
 struct hashmap_entry *hashmap_insert_hashed(struct hashmap *map, uint32_t hash,
 					    const char *key, void *value)
 {
-	struct hashmap_entry *e;
+	uint32_t id = map->nr;
 
-	/* Keep the load at most 3/4 so that probe runs stay short. */
-	if ((map->nr + 1) * 4 > map->cap * 3)
-		resize(map, map->cap ? map->cap * 2 : MIN_CAP);
-	e = probe(map, hash, no_match, NULL);
-	e->key = key;
-	e->value = value;
-	e->hash = hash;
-	map->nr++;
-	return e;
+	ALLOC_GROW(map->v, map->nr + 1, map->alloc);
+	map->v[map->nr++] = (struct hashmap_entry){ .key = key, .value = value, .hash = hash };
+	map->ids.keyed = true;	/* (a zeroed map's table is a set) */
+	idtable_insert(&map->ids, hash, id);
+	return &map->v[id];
 }
 
 bool hashmap_remove(struct hashmap *map, const char *key,
@@ -127,39 +103,24 @@ bool hashmap_remove(struct hashmap *map, const char *key,
 
 void hashmap_remove_entry(struct hashmap *map, struct hashmap_entry *e)
 {
-	uint32_t mask = map->cap - 1, i, j;
+	uint32_t id = (uint32_t)(e - map->v), last = map->nr - 1;
 
-	/*
-	 * Backward shift: pull later members of the probe run into the hole
-	 * when the hole lies between their home slot and where they sit, so
-	 * that lookups never need tombstones.
-	 */
-	i = (uint32_t)(e - map->slots);
-	for (j = (i + 1) & mask; map->slots[j].key; j = (j + 1) & mask) {
-		uint32_t home = map->slots[j].hash & mask;
-
-		if (((j - home) & mask) >= ((j - i) & mask)) {
-			map->slots[i] = map->slots[j];
-			i = j;
-		}
+	idtable_remove(&map->ids, e->hash, same_id, &id, NULL);
+	if (id != last) {
+		map->v[id] = map->v[last];
+		idtable_renumber(&map->ids, map->v[id].hash, last, id);
 	}
-	map->slots[i].key = NULL;
-	map->slots[i].value = NULL;
 	map->nr--;
 	/* An emptied map owns nothing, like a new one; a sparse one shrinks. */
-	if (!map->nr)
+	if (!map->nr) {
 		hashmap_release(map);
-	else if (map->cap > MIN_CAP && map->nr * 8 < map->cap)
-		resize(map, map->cap / 2);
+	} else if (map->alloc > 16 && map->nr * 4 < map->alloc) {
+		map->alloc /= 2;
+		map->v = xrealloc(map->v, map->alloc * sizeof(*map->v));
+	}
 }
 
 struct hashmap_entry *hashmap_next(const struct hashmap *map, size_t *iter)
 {
-	while (*iter < map->cap) {
-		struct hashmap_entry *e = &map->slots[(*iter)++];
-
-		if (e->key)
-			return e;
-	}
-	return NULL;
+	return *iter < map->nr ? &map->v[(*iter)++] : NULL;
 }

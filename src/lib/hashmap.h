@@ -1,9 +1,12 @@
 /*
- * hashmap.h — a small string-keyed hash table: open addressing, linear
- * probing, FNV-1a, deletion by backward shift (no tombstones), so a map
- * that shrinks back gives its memory back.  Keys of other kinds use the
- * same table through hashmap_find_by() (the one hash table of pointers
- * kinf has; lib/idtable.h is the one of 32-bit ids).
+ * hashmap.h — a small string-keyed hash table, FNV-1a.  Keys of other
+ * kinds use the same table through hashmap_find_by().
+ *
+ * The entries lie in one array, in the order they were added but for
+ * removals (the last entry moves into the hole); an idtable (lib/
+ * idtable.h, its keyed form: 8 bytes a slot) finds them by hash.  One
+ * hash table, then, for the whole of kinf: the probing, the growing and
+ * the backward-shift deletion are idtable's.
  *
  * The map stores pointers and owns neither keys nor values: a key must
  * stay valid, unchanged, for as long as its entry is in the map (callers
@@ -22,16 +25,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/idtable.h"
+
 struct hashmap_entry {
-	const char *key;	/* NULL: free slot */
+	const char *key;
 	void *value;
 	uint32_t hash;
 };
 
 struct hashmap {
-	struct hashmap_entry *slots;
-	uint32_t cap;		/* 0 or a power of two */
-	uint32_t nr;
+	struct hashmap_entry *v;	/* nr entries, alloc room */
+	uint32_t nr, alloc;
+	struct idtable ids;	/* keyed: v's indexes by their entries' hashes */
 };
 
 #define HASHMAP_INIT { 0 }

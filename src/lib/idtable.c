@@ -127,6 +127,15 @@ uint32_t idtable_remove(struct idtable *t, uint32_t hash,
 	return id;
 }
 
+void idtable_renumber(struct idtable *t, uint32_t hash, uint32_t from, uint32_t to)
+{
+	uint32_t mask = t->cap - 1, i = hash & mask;
+
+	while (t->ids[i] != from)
+		i = (i + 1) & mask;
+	t->ids[i] = to;
+}
+
 uint32_t idtable_next(const struct idtable *t, size_t *iter)
 {
 	while (*iter < t->cap) {

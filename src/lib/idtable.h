@@ -1,10 +1,12 @@
 /*
  * idtable.h — a hash table of 32-bit ids: open addressing, linear probing,
  * deletion by backward shift (no tombstones), load between 1/8 and 3/4.
+ * kinf's one hash table: lib/hashmap.h keeps its entries in an array and
+ * finds them through one.
  *
- * A slot of a set is 4 bytes, the id, against 24 for a hashmap entry:
- * this is what lets the Indexer name an object in every index it is in
- * for a few bytes (store.c).  The table holds ids only; what an id stands
+ * A slot of a set is 4 bytes, the id, against 24 for a pointer and its
+ * key: this is what lets the Indexer name an object in every index it is
+ * in for a few bytes (store.c).  The table holds ids only; what an id stands
  * for, and so what a lookup compares, is the caller's: a match function
  * says whether an id is the one looked for.  Three uses:
  *
@@ -70,6 +72,9 @@ void idtable_insert(struct idtable *t, uint32_t hash, uint32_t id);
 /* Removes the id under key and returns it; IDTABLE_NONE when there is none. */
 uint32_t idtable_remove(struct idtable *t, uint32_t hash,
 			idtable_match_fn *match, const void *key, void *ctx);
+
+/* The slot of id `from`, found under hash, names id `to` instead. */
+void idtable_renumber(struct idtable *t, uint32_t hash, uint32_t from, uint32_t to);
 
 /*
  * Iterates, in no particular order, without changing the table:
