@@ -12,6 +12,14 @@ bats_require_minimum_version 1.5.0
 
 CTL=$BATS_TEST_DIRNAME/client-go/controller
 
+# run_one SCENARIO VARIANT — kinf as controller-runtime $CR on it, into
+# $OUTS/SCENARIO.VARIANT.ndjson (and .log)
+run_one() {
+	python3 "$CTL/run" --scenario "$CTL/scenarios/$1.json" --client kinf --bin "$KINF" \
+		--controller-runtime "$CR" --variant "$2" --out "$OUTS/$1.$2.ndjson" \
+		>"$OUTS/$1.$2.log" 2>&1 || true
+}
+
 # goldens CR — every golden of controller-runtime CR through kinf, four at
 # a time (a run mostly waits on the scenario's script and its settle),
 # then compared; the comparisons print what differs.
@@ -22,12 +30,10 @@ goldens() {
 		echo "${n%%.*} ${n#*.}"
 	done >"$list"
 	[ "$(wc -l <"$list")" -ge 10 ]
-	export CR=$1 OUTS=$BATS_TEST_TMPDIR KINF
-	# each line: SCENARIO VARIANT ($1 and $2 of the command)
-	# shellcheck disable=SC2016
-	xargs -P 4 -L 1 sh -c 'python3 "$0/run" --scenario "$0/scenarios/$1.json" --client kinf \
-		--bin "$KINF" --controller-runtime "$CR" --variant "$2" --out "$OUTS/$1.$2.ndjson" \
-		>"$OUTS/$1.$2.log" 2>&1 || true' "$CTL" <"$list"
+	export CR=$1 OUTS=$BATS_TEST_TMPDIR KINF CTL
+	export -f run_one
+	# each line: SCENARIO VARIANT
+	xargs -P 4 -L 1 bash -c 'run_one "$@"' _ <"$list"
 	local failed=0 sc v out
 	while read -r sc v; do
 		out=$(python3 "$CTL/compare" "$CTL/golden/$1/$sc.$v.ndjson" "$OUTS/$sc.$v.ndjson") && continue
@@ -36,9 +42,7 @@ goldens() {
 		# them once.  The run goes again, alone, and is judged on that.
 		if [ "$(grep -c '^  ' <<<"$out")" -eq 1 ] && [[ "$out" == *" Reconciles more than "* ]]; then
 			echo "# $sc.$v: run again, its times alone having differed"
-			python3 "$CTL/run" --scenario "$CTL/scenarios/$sc.json" --client kinf --bin "$KINF" \
-				--controller-runtime "$1" --variant "$v" --out "$OUTS/$sc.$v.ndjson" \
-				>"$OUTS/$sc.$v.log" 2>&1 || true
+			run_one "$sc" "$v"
 			python3 "$CTL/compare" "$CTL/golden/$1/$sc.$v.ndjson" "$OUTS/$sc.$v.ndjson" && continue
 		fi
 		failed=$((failed + 1))
