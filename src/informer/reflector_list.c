@@ -352,7 +352,7 @@ enum outcome reflector_list(struct reflector *r)
 	struct list_state ls = { .r = r };
 	char rv[RV_SIZE];
 	/* the RV asked first: a retry at "" keeps its page size and its rule */
-	bool at_zero = !strcmp(relist_rv(r), "0"), paginated = false;
+	bool at_zero = !strcmp(relist_rv(r), "0"), paginated = false, again = false;
 	unsigned limit = page_limit(r, relist_rv(r));
 	enum outcome ret;
 
@@ -365,15 +365,21 @@ enum outcome reflector_list(struct reflector *r)
 			reflector_list_state_clear(&ls);
 			continue;
 		}
-		if (ret != EXPIRED || r->rv_unavailable)
+		if (ret != EXPIRED || again)
 			break;
-		/* Too old to list at: client-go lists again at "" at once. */
+		/*
+		 * Too old to list at: client-go lists again at "" at once, and
+		 * once, whatever it asked first: "" too (a list at "" whose
+		 * continue token expired without the reason Expired, which its
+		 * pager does not answer with a full list).
+		 */
 		STAT_INC(r, expired);
 		r->rv_unavailable = true;
+		again = true;
 		reflector_list_state_clear(&ls);
 	}
 	if (ret == EXPIRED)
-		reflector_fail(r, "list expired even without a resourceVersion");
+		reflector_fail(r, "list expired again at resourceVersion \"\"");
 	if (ret == OK) {
 		/*
 		 * A list at "0" that came in pages: the watch cache is off, so
