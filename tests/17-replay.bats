@@ -428,7 +428,7 @@ for line in sys.stdin:
 # consumer had made when the list and the update were queued ("q"
 # records), "" for none.
 paced_recording() {
-	local pod='{"metadata":{"name":"%s","namespace":"default","uid":"u-%s","resourceVersion":"%s"}}'
+	local pod='{"kind":"Pod","apiVersion":"v1","metadata":{"name":"%s","namespace":"default","uid":"u-%s","resourceVersion":"%s"}}'
 	local a b a2
 	a=$(printf "$pod" pod-a a 10) b=$(printf "$pod" pod-b b 10) a2=$(printf "$pod" pod-a a 11)
 	local list="{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"10\"},\"items\":[$a,$b]}"

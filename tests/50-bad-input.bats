@@ -82,7 +82,7 @@ fake_list() {
 }
 
 pod() {	# pod NAME [RV [NAMESPACE]] — the least a pod can be
-	printf '{"metadata":{"name":"%s","namespace":"%s","resourceVersion":"%s"}}' \
+	printf '{"kind":"Pod","apiVersion":"v1","metadata":{"name":"%s","namespace":"%s","resourceVersion":"%s"}}' \
 		"$1" "${3-default}" "${2:-5}"
 }
 
@@ -483,8 +483,8 @@ stuck_row() {
 
 @test "watch: invalid UTF-8 and a NUL byte in lines — re-watched, output stays UTF-8" {
 	local a b
-	a=$(printf '{"type":"ADDED","object":{"metadata":{"name":"u\xfft","namespace":"default","resourceVersion":"1"}}}' | base64 -w0)
-	b=$(printf '{"type":"ADDED","object":{"metadata":{"name":"n\x00l"}}}' | base64 -w0)
+	a=$(printf '{"type":"ADDED","object":{"kind":"Pod","metadata":{"name":"u\xfft","namespace":"default","resourceVersion":"1"}}}' | base64 -w0)
+	b=$(printf '{"type":"ADDED","object":{"kind":"Pod","metadata":{"name":"n\x00l"}}}' | base64 -w0)
 	watch_row watch "{\"verb\":\"watch\",\"resource\":\"pods\",\"kind\":\"lines\",\"base64\":true,\"lines\":[\"$a\",\"$b\"]}" \
 		'^kinf: pods: error: cannot decode a watch event: not a JSON object with a type and an object$'
 	delta '.name == "u\ufffdt" and .type == "Added"'

@@ -627,6 +627,15 @@ int kobj_from_event(const char *json, size_t len, unsigned flags,
 	for (int t = 0; t < (int)ARRAY_SIZE(event_types); t++)
 		if (event_types[t] && !strcmp(type, event_types[t]))
 			ev->type = (enum kobj_event_type)t;
+	/*
+	 * client-go's dynamic decoder (UnstructuredJSONScheme) refuses an
+	 * object without a kind, a string, of whatever type the event is:
+	 * the watch ends with its error.
+	 */
+	if (ev->type != KOBJ_EVENT_UNKNOWN && !(field(&f, f.kind) && *field(&f, f.kind))) {
+		errbuf_set(err, "the event's object has no kind");
+		goto cleanup;
+	}
 	ret = 0;
 	switch (ev->type) {
 	case KOBJ_EVENT_ADDED:

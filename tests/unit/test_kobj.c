@@ -587,7 +587,7 @@ TEST(watch_events_in_one_pass)
 	CHECK(json_object_object_get_ex(ev.tree, "kind", &v));
 	kobj_event_release(&ev);
 
-	const char *noname = "{\"type\":\"ADDED\",\"object\":{\"metadata\":{}}}";
+	const char *noname = "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Pod\",\"metadata\":{}}}";
 	CHECK(kobj_from_event(noname, strlen(noname), 0, &ev, &err) == 0);
 	CHECK(ev.obj == NULL);
 	CHECK_STR(ev.obj_err.msg, "object has no metadata.name");
@@ -603,6 +603,12 @@ TEST(watch_events_in_one_pass)
 		"{\"type\":\"ADDED\"}", "{\"object\":{}}", "{\"type\":\"ADDED\",\"object\":[]}",
 		"{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"name\":\"a\"}}", "[]", "",
 		"{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"name\":\"a\"}}}x",
+		/* no kind, or none that is a string: client-go cannot decode them */
+		"{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"name\":\"a\"}}}",
+		"{\"type\":\"MODIFIED\",\"object\":{\"kind\":\"\",\"metadata\":{\"name\":\"a\"}}}",
+		"{\"type\":\"DELETED\",\"object\":{\"kind\":5,\"metadata\":{\"name\":\"a\"}}}",
+		"{\"type\":\"BOOKMARK\",\"object\":{\"metadata\":{\"resourceVersion\":\"7\"}}}",
+		"{\"type\":\"ERROR\",\"object\":{\"code\":410,\"reason\":\"Expired\"}}",
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		CHECK(kobj_from_event(bad[i], strlen(bad[i]), 0, &ev, &err) < 0);

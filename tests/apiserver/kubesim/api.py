@@ -565,7 +565,9 @@ class APIHandler(BaseHTTPRequestHandler):
         # Held: where a client may come to rest.  Not a watch that told of
         # an ERROR: every client ends it (client-go's watch handler returns
         # the error), though over HTTP/2 it may say so only later.
-        ended = any(e.get("type") == "ERROR" for e in a.get("events", ()))
+        # Nor one with a line written raw (a RAW event): a client that
+        # cannot decode it ends the watch, as it would on an ERROR.
+        ended = any(e.get("type") in ("ERROR", "RAW") for e in a.get("events", ()))
         n = sc.record({"method": self.command, "path": u.path, "query": u.query, "kind": kind,
                        "answer": label, "accept": self.headers.get("Accept", ""),
                        "held": "status" not in a and not a.get("reset") and kind != "list"
@@ -604,7 +606,11 @@ class APIHandler(BaseHTTPRequestHandler):
     def scripted_watch(self, sc, a, then, n):
         self.head(200, ["Transfer-Encoding: chunked"])
         for e in sc.events(a):
-            line = json.dumps(sc.event(e), separators=(",", ":")).encode() + b"\n"
+            if e["type"] == "RAW":
+                # as written, what no apiserver sends: not JSON, an unknown type...
+                line = e["line"].encode() + b"\n"
+            else:
+                line = json.dumps(sc.event(e), separators=(",", ":")).encode() + b"\n"
             self.write_chunk(line)
         if then == "close":
             self.connection.sendall(b"0\r\n\r\n")
