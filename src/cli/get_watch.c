@@ -37,6 +37,7 @@ struct gw {
 	bool skip_next;			/* after a GET: the first event is the object again */
 	bool stop;			/* printing failed: the watch ends */
 	struct errbuf err;
+	const struct value_splitter *values;	/* the stream's */
 };
 
 static bool is_status(struct json_object *obj)
@@ -214,6 +215,8 @@ static int on_event(void *ctx, const char *text, size_t len)
 	struct strbuf out = STRBUF_INIT;
 	int rc = 0;
 
+	if (!ev && !g->values->framed)
+		return JSON_PIECE_REFRAME;	/* not one value: framed as client-go frames it */
 	if (!obj || (strcmp(type, "ADDED") && strcmp(type, "MODIFIED") &&
 		     strcmp(type, "DELETED") && strcmp(type, "ERROR") && strcmp(type, "BOOKMARK"))) {
 		rc = -1;	/* client-go's decoder ends the watch there */
@@ -236,7 +239,7 @@ static int on_event(void *ctx, const char *text, size_t len)
 
 static int on_watch_data(void *ctx, const char *data, size_t len)
 {
-	return line_splitter_feed(ctx, data, len);
+	return value_splitter_feed(ctx, data, len);
 }
 
 /* The WATCH kubectl's builder makes: r.Watch(rv), its query's keys sorted. */
@@ -268,7 +271,7 @@ static char *watch_path(struct cluster *c, const struct get_watch_opts *o,
 static int run_watch(struct gw *g, struct cluster *c, const char *rv, struct errbuf *err)
 {
 	char *path = watch_path(c, g->o, g->res, rv, g->tabular);
-	struct line_splitter ls;
+	struct value_splitter ls;
 	struct stream_opts so = {
 		.timeout_ms = kclient_timeout(c->client),
 		.retries = HTTP_MAX_RETRIES,
@@ -279,7 +282,8 @@ static int run_watch(struct gw *g, struct cluster *c, const char *rv, struct err
 	struct http_response resp = { 0 };
 	int ret = 0;
 
-	line_splitter_init(&ls, on_event, g);
+	value_splitter_init(&ls, on_event, g);
+	g->values = &ls;
 	int rc = kclient_stream(c->client, path, &so, on_watch_data, &ls, &resp, err);
 	/* no answer at all (a reset, an EOF): the REST client's Watch tries again */
 	for (unsigned attempt = 1; http_no_answer_retriable(&resp, rc) &&
@@ -306,7 +310,7 @@ static int run_watch(struct gw *g, struct cluster *c, const char *rv, struct err
 		err->msg[0] = '\0';
 		ret = 0;
 	}
-	line_splitter_release(&ls);
+	value_splitter_release(&ls);
 	http_response_release(&resp);
 	free(path);
 	return ret;

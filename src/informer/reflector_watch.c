@@ -2,8 +2,9 @@
  * reflector_watch.c — the reflector's WATCH: the request, the events to
  * the FIFO, the streaming list (sendInitialEvents) that becomes a watch,
  * and what the watch's end comes to.  All of it on the reflector's
- * thread: on_watch_data() splits what the transfer hands it into lines,
- * on_watch_line() decodes each into an event and acts on it, and once
+ * thread: on_watch_data() splits what the transfer hands it into JSON
+ * values as client-go's framer does, on_watch_event() decodes each into
+ * an event and acts on it, and once
  * the transfer ended watch_outcome() decides what that comes to.
  */
 #include <json-c/json.h>
@@ -32,10 +33,10 @@ static char *request_path(struct reflector *r, const struct strbuf *q)
 
 struct watch_state {
 	struct reflector *r;
-	struct line_splitter lines;
+	struct value_splitter values;
 	/*
 	 * The tap's number of the attempt being read (http.h), and the bytes
-	 * earlier attempts fed lines: where an event ends in its exchange.
+	 * earlier attempts fed the splitter: where an event ends in its exchange.
 	 */
 	unsigned tap_x;
 	uint64_t fed_before;
@@ -296,7 +297,7 @@ static void initial_event(struct watch_state *ws, enum kobj_event_type type, str
 	}
 }
 
-static int on_watch_line(void *ctx, const char *text, size_t len)
+static int on_watch_event(void *ctx, const char *text, size_t len)
 {
 	struct watch_state *ws = ctx;
 	struct reflector *r = ws->r;
@@ -312,6 +313,9 @@ static int on_watch_line(void *ctx, const char *text, size_t len)
 	 */
 	if (kobj_from_event(text, len, r->opts->kobj_flags | KOBJ_ALLOW_UNNAMED, &ev, &err) < 0) {
 		kobj_event_release(&ev);
+		/* a line that is not one value: framed as client-go's framer frames it */
+		if (!ws->values.framed)
+			return JSON_PIECE_REFRAME;
 		return end_watch(ws, FAILED, "cannot decode a watch event: not a JSON "
 				 "object with a type and an object");
 	}
@@ -365,7 +369,7 @@ static int on_watch_line(void *ctx, const char *text, size_t len)
 	 */
 	if (ev.type == KOBJ_EVENT_BOOKMARK ? !ws->initial
 				       : ev.type != KOBJ_EVENT_ERROR && !initial)
-		reflector_place(r, ws->tap_x, ws->lines.line_end - ws->fed_before);
+		reflector_place(r, ws->tap_x, ws->values.value_end - ws->fed_before);
 	ws->events++;
 	if (initial && !ws->initial) {
 		/*
@@ -382,7 +386,7 @@ static int on_watch_line(void *ctx, const char *text, size_t len)
 }
 
 /*
- * What the transfer handed on, split into lines and each decoded.  The
+ * What the transfer handed on, split into values and each decoded.  The
  * FIFO wakes its consumer once at the end, not once an event, so that a
  * burst costs a wake-up per read instead of one per event.
  */
@@ -394,15 +398,15 @@ static int on_watch_data(void *ctx, const char *data, size_t len)
 	ws->last_byte_ms = now_ms(ws->r);
 	idle_work_begin();
 	fifo_hold(ws->r->fifo);
-	rc = line_splitter_feed(&ws->lines, data, len);
+	rc = value_splitter_feed(&ws->values, data, len);
 	fifo_unhold_at(ws->r->fifo, &ws->r->place);
 	idle_work_end(len);
 	/*
-	 * client-go's framer refuses a line over 16 MiB (ErrObjectTooLarge),
+	 * client-go's framer refuses a value over 16 MiB (ErrObjectTooLarge),
 	 * and the StreamWatcher's error event ends the watch: a relist.  An
 	 * event that ended the watch (ws->verdict) stops the reading too.
 	 */
-	if (rc < 0 && ws->lines.too_large)
+	if (rc < 0 && ws->values.too_large)
 		return end_watch(ws, FAILED, "watch event larger than 16 MiB");
 	return rc < 0 ? -1 : 0;
 }
@@ -887,7 +891,7 @@ static bool when_closed(const struct watch_end *e)
 static enum outcome end_closed(struct watch_end *e)
 {
 	STAT_INC(e->r, watch_ends);
-	emit_watch_end(e->r, e->ws, e->lasted, line_splitter_pending(&e->ws->lines)
+	emit_watch_end(e->r, e->ws, e->lasted, value_splitter_pending(&e->ws->values)
 		       ? "cut in the middle of an event" : NULL);
 	e->healthy = true;
 	return OK;
@@ -945,7 +949,7 @@ static int watch_request(struct reflector *r, const char *path, const struct str
 			 struct watch_state *ws, struct http_response *resp, struct errbuf *err)
 {
 	for (unsigned attempt = 1;; attempt++) {
-		ws->fed_before = ws->lines.fed;	/* what earlier attempts brought */
+		ws->fed_before = ws->values.fed;	/* what earlier attempts brought */
 		int rc = kclient_stream(r->client, path, so, on_watch_data, ws, resp, err);
 		bool status_retry = rc == 0 && rest_retries(resp);
 
@@ -999,7 +1003,7 @@ enum outcome reflector_watch(struct reflector *r, bool initial)
 	struct http_response resp = { 0 };
 	struct errbuf err = { "" };
 
-	line_splitter_init(&ws.lines, on_watch_line, &ws);
+	value_splitter_init(&ws.values, on_watch_event, &ws);
 	ws.initial_items.r = r;
 	ws.rv_held = !initial && r->opts->hold_rv_of_adds &&
 		     (!r->last_rv[0] || !strcmp(r->last_rv, "0"));
@@ -1008,6 +1012,13 @@ enum outcome reflector_watch(struct reflector *r, bool initial)
 
 	int rc = watch_request(r, path, &sopts, &ws, &resp, &err);
 	free(path);
+	/*
+	 * A stream that ends inside an event is an EOF to client-go's
+	 * decoder, unless the event is no JSON already: its scanner stopped
+	 * at the bad byte, an error event, a relist.
+	 */
+	if (ws.verdict == OK && value_splitter_broken(&ws.values))
+		end_watch(&ws, FAILED, "cannot decode a watch event: malformed JSON");
 	struct watch_end end = {
 		.r = r, .ws = &ws, .rc = rc, .resp = &resp, .errmsg = err.msg,
 		.lasted = now_ms(r) - ws.started_ms, .idle_timeout_ms = sopts.idle_timeout_ms,
@@ -1020,7 +1031,7 @@ enum outcome reflector_watch(struct reflector *r, bool initial)
 	enum outcome ret = watch_outcome(&end);
 	if (ret != STOPPED && ret != EXPIRED && !ws.initial && (ws.events || end.healthy))
 		r->watch_worked_until_ms = now_ms(r);
-	line_splitter_release(&ws.lines);
+	value_splitter_release(&ws.values);
 	reflector_list_state_clear(&ws.initial_items);
 	free(ws.initial_items.items);
 	hashmap_release(&ws.initial_keys);

@@ -1,8 +1,10 @@
-/* json_stream.c — splitting streamed lists and watch lines; see json_stream.h. */
+/* json_stream.c — splitting streamed lists and watch streams; see json_stream.h. */
 #include "lib/json_stream.h"
 
 #include <stdio.h>
 #include <string.h>
+
+#include "lib/json_scan.h"
 
 void list_splitter_init(struct list_splitter *ls, json_piece_fn *on_item, void *ctx)
 {
@@ -228,62 +230,312 @@ void list_splitter_release(struct list_splitter *ls)
 	strbuf_release(&ls->key);
 }
 
-void line_splitter_init(struct line_splitter *ls, json_piece_fn *on_line, void *ctx)
+void value_splitter_init(struct value_splitter *vs, json_piece_fn *on_value, void *ctx)
 {
-	memset(ls, 0, sizeof(*ls));
-	ls->on_line = on_line;
-	ls->ctx = ctx;
+	memset(vs, 0, sizeof(*vs));
+	vs->on_value = on_value;
+	vs->ctx = ctx;
 }
 
-int line_splitter_feed(struct line_splitter *ls, const char *data, size_t len)
+static bool is_space(char c)
 {
-	const char *start = data;
-	uint64_t base = ls->fed;
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
 
-	ls->fed += len;
-	while (len) {
-		const char *nl = memchr(data, '\n', len);
-		size_t n = nl ? (size_t)(nl - data) : len;
-		if (ls->line.len + n > JSON_STREAM_MAX_PIECE) {
-			ls->too_large = true;
-			return -1;
+/* Bytes that matter inside a value, outside its strings; inside them. */
+static const unsigned char value_stop[256] = {
+	['"'] = 1, ['{'] = 1, ['['] = 1, ['}'] = 1, [']'] = 1, ['\n'] = 1,
+};
+static const unsigned char value_string_stop[256] = {
+	['"'] = 1, ['\\'] = 1, ['\n'] = 1,
+};
+
+/* depth of what is no object or array: the rest of its line goes with it */
+#define JUNK (-1)
+/* check_gathered() scans a value at each of its first newlines. */
+#define EVERY_NEWLINE 16
+
+enum value_stop {
+	VALUE_MORE,		/* the data ended inside the value */
+	VALUE_CLOSED,		/* its last bracket: *at is just past it */
+	VALUE_NEWLINE,		/* a newline between its tokens: *at is on it */
+	VALUE_BROKEN,		/* a newline in a string, which no JSON has */
+};
+
+/*
+ * Inside a value: to its closing bracket, a newline or the end of the
+ * data.  A tight loop over local copies of the state, as skip_item().
+ */
+static enum value_stop scan_value(struct value_splitter *vs, const char *data,
+				  size_t *at, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)data + *at;
+	const unsigned char *end = (const unsigned char *)data + len;
+	int depth = vs->depth;
+	bool in_string = vs->in_string, escape = vs->escape;
+	enum value_stop stop = VALUE_MORE;
+
+	while (p < end) {
+		if (escape) {
+			escape = false;
+			p++;
+		} else if (in_string) {
+			while (p < end && !value_string_stop[*p])
+				p++;
+			if (p == end)
+				break;
+			if (*p == '\n') {
+				stop = VALUE_BROKEN;
+				break;
+			}
+			if (*p++ == '\\')
+				escape = true;
+			else
+				in_string = false;
+		} else {
+			while (p < end && !value_stop[*p])
+				p++;
+			if (p == end)
+				break;
+			if (*p == '\n') {
+				stop = VALUE_NEWLINE;
+				break;
+			}
+			if (*p == '"')
+				in_string = true;
+			else if (*p == '{' || *p == '[')
+				depth++;
+			else if (!--depth)
+				stop = VALUE_CLOSED;
+			p++;
+			if (stop == VALUE_CLOSED)
+				break;
 		}
-		if (!nl) {
-			strbuf_add(&ls->line, data, len);
-			return 0;
+	}
+	vs->depth = depth;
+	vs->in_string = in_string;
+	vs->escape = escape;
+	*at = (size_t)(p - (const unsigned char *)data);
+	return stop;
+}
+
+/* Whether text, a value not closed yet, is already no JSON: a byte Go's scanner stops at. */
+static bool already_malformed(const char *text, size_t len)
+{
+	struct json_scan s;
+
+	json_scan_init(&s, text, len, NULL);
+	json_scan_skip_ws(&s);
+	return json_scan_value(&s) < 0 && s.p < s.end;
+}
+
+/* Gathers data[0..n) into vs->value: -1 past the limit. */
+static int gather(struct value_splitter *vs, const char *data, size_t n)
+{
+	if (vs->value.len + n > JSON_STREAM_MAX_PIECE) {
+		vs->too_large = true;
+		return -1;
+	}
+	strbuf_add(&vs->value, data, n);
+	return 0;
+}
+
+/*
+ * A value's last bytes, data[0..n) (with what was gathered before them),
+ * to on_value, which ends at `end` in what was fed; the next begins anew.
+ */
+static int hand_over(struct value_splitter *vs, const char *data, size_t n, uint64_t end)
+{
+	const char *text = data;
+	int rc;
+
+	if (vs->value.len) {
+		if (n && gather(vs, data, n) < 0)
+			return -1;
+		text = vs->value.buf;
+		n = vs->value.len;
+	} else if (n > JSON_STREAM_MAX_PIECE) {
+		vs->too_large = true;
+		return -1;
+	}
+	vs->value_end = end;
+	rc = vs->on_value(vs->ctx, text, n);
+	strbuf_reset(&vs->value);
+	vs->depth = 0;
+	vs->in_string = vs->escape = false;
+	vs->checked = vs->newlines = 0;
+	return rc;
+}
+
+/*
+ * At a newline between a value's tokens: the value gathered so far, if
+ * Go's scanner has refused it already, goes to on_value now, to be
+ * refused there.  Every time for a value's first lines, then each time it
+ * has doubled, so that a value of many lines costs a few scans at most.
+ * A newline ends any number or literal before it, so what fails here
+ * before its end is broken, not cut.  1 when it went, 0 when it goes on.
+ */
+static int check_gathered(struct value_splitter *vs, uint64_t end)
+{
+	if (++vs->newlines > EVERY_NEWLINE && vs->value.len < 2 * vs->checked)
+		return 0;
+	vs->checked = vs->value.len;
+	if (!already_malformed(vs->value.buf, vs->value.len))
+		return 0;
+	return hand_over(vs, NULL, 0, end) < 0 ? -1 : 1;
+}
+
+/*
+ * Frames data[0..len) (at `base` in the stream) as Go's decoder does,
+ * a value at a time: the rest of the value under way first (vs->depth),
+ * then each value that begins in it; with `one`, stops once a value has
+ * gone, or at the end of the white space after one.  Returns the bytes
+ * used, or -1.
+ */
+static long frame(struct value_splitter *vs, const char *data, size_t len, uint64_t base, bool one)
+{
+	size_t i = 0, from = 0;	/* from: where the value's bytes in data begin */
+
+	while (i < len) {
+		if (!vs->depth) {
+			if (one)
+				return (long)i;
+			while (i < len && is_space(data[i]))
+				i++;
+			if (i == len)
+				break;
+			from = i;
+			/*
+			 * No object or array: what Go's decoder refuses at once,
+			 * or once it has read the scalar (no watch event either
+			 * way).  It goes with the rest of its line, for on_value
+			 * to refuse.
+			 */
+			vs->depth = data[i] == '{' || data[i] == '[' ? 1 : JUNK;
+			i++;
+		}
+		vs->framed = true;
+		if (vs->depth == JUNK) {
+			const char *nl = memchr(data + i, '\n', len - i);
+			if (!nl)
+				return gather(vs, data + from, len - from) < 0 ? -1 : (long)len;
+			i = (size_t)(nl - data);
+			if (hand_over(vs, data + from, i - from, base + i) < 0)
+				return -1;
+			continue;
+		}
+		switch (scan_value(vs, data, &i, len)) {
+		case VALUE_CLOSED:
+			/* ends with the newline after it, when that came with it */
+			if (hand_over(vs, data + from, i - from,
+				      base + i + (i < len && data[i] == '\n')) < 0)
+				return -1;
+			break;
+		case VALUE_BROKEN:
+			if (hand_over(vs, data + from, i - from, base + i) < 0)
+				return -1;
+			i++;
+			break;
+		case VALUE_NEWLINE:
+			i++;
+			if (gather(vs, data + from, i - from) < 0)
+				return -1;
+			from = i;
+			if (check_gathered(vs, base + i) < 0)
+				return -1;
+			break;
+		case VALUE_MORE:
+			return gather(vs, data + from, len - from) < 0 ? -1 : (long)len;
+		}
+	}
+	return (long)len;
+}
+
+/*
+ * A line the caller could not read as one value, text[0..len) beginning
+ * at `start` in the stream: framed again, as Go's decoder frames it.  A
+ * value it leaves open goes on in the lines that follow.
+ */
+static int reframe(struct value_splitter *vs, const char *text, size_t len, uint64_t start)
+{
+	struct strbuf line = STRBUF_INIT;
+	long rc;
+
+	strbuf_add(&line, text, len);
+	strbuf_addch(&line, '\n');
+	strbuf_reset(&vs->value);
+	rc = frame(vs, line.buf, line.len, start, false);
+	strbuf_release(&line);
+	return rc < 0 ? -1 : 0;
+}
+
+int value_splitter_feed(struct value_splitter *vs, const char *data, size_t len)
+{
+	uint64_t base = vs->fed;
+	size_t i = 0;
+
+	vs->fed += len;
+	while (i < len) {
+		if (vs->depth) {	/* a value being framed goes on */
+			long used = frame(vs, data + i, len - i, base + i, true);
+			if (used < 0)
+				return -1;
+			i += (size_t)used;
+			continue;
+		}
+		if (!vs->value.len) {
+			while (i < len && is_space(data[i]))
+				i++;
+			if (i == len)
+				break;
 		}
 		/*
-		 * A line whole in data goes to on_line where it lies; only one
-		 * begun in an earlier chunk was gathered, and is completed.
+		 * The fast way: a line, as an apiserver writes each event,
+		 * handed over whole (where it lies, when it is whole in data).
 		 */
-		const char *text = data;
-		if (ls->line.len) {
-			strbuf_add(&ls->line, data, n);
-			text = ls->line.buf;
-			n = ls->line.len;
+		const char *nl = memchr(data + i, '\n', len - i);
+		if (!nl)
+			return gather(vs, data + i, len - i);
+		size_t n = (size_t)(nl - data) - i;
+		const char *text = data + i;
+		if (vs->value.len) {
+			if (gather(vs, text, n) < 0)
+				return -1;
+			text = vs->value.buf;
+			n = vs->value.len;
 		}
-		int rc = 0;
-		ls->line_end = base + (uint64_t)(nl - start) + 1;
-		/* Skip blank lines (a stray "\r" or keep-alive newline). */
-		if (n && !(n == 1 && text[0] == '\r'))
-			rc = ls->on_line(ls->ctx, text, n);
-		strbuf_reset(&ls->line);
+		uint64_t start = vs->value_end = base + (uint64_t)(nl - data) + 1;
+		start -= n + 1;
+		i = (size_t)(nl - data) + 1;
+		vs->framed = false;
+		int rc = vs->on_value(vs->ctx, text, n);
+		if (rc == JSON_PIECE_REFRAME)
+			rc = reframe(vs, text, n, start);
+		else
+			strbuf_reset(&vs->value);
 		if (rc < 0)
 			return -1;
-		len -= (size_t)(nl - data) + 1;
-		data = nl + 1;
 	}
 	return 0;
 }
 
-size_t line_splitter_pending(const struct line_splitter *ls)
+bool value_splitter_broken(const struct value_splitter *vs)
 {
-	return ls->line.len;
+	const struct strbuf *v = &vs->value;
+
+	/* Only where a newline ended its last token: else it may be cut in one. */
+	return v->len && v->buf[v->len - 1] == '\n' && !vs->in_string &&
+	       already_malformed(v->buf, v->len);
 }
 
-void line_splitter_release(struct line_splitter *ls)
+size_t value_splitter_pending(const struct value_splitter *vs)
 {
-	strbuf_release(&ls->line);
+	return vs->value.len;
+}
+
+void value_splitter_release(struct value_splitter *vs)
+{
+	strbuf_release(&vs->value);
 }
 
 void json_describe_start(const char *text, size_t len, char *out, size_t size)

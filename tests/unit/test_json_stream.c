@@ -1,4 +1,5 @@
 /* test_json_stream.c — lists and watch streams split at any byte. */
+#include "lib/json_scan.h"
 #include "lib/json_stream.h"
 #include "unit.h"
 
@@ -84,23 +85,128 @@ TEST(list_callback_can_stop)
 	list_splitter_release(&ls);
 }
 
-TEST(lines_split_across_chunks)
+/* Whether text is one JSON value and nothing else. */
+static bool one_value(const char *text, size_t len)
 {
-	const char *stream = "{\"type\":\"ADDED\"}\n{\"type\":\"MOD\nIFIED\"}\n\r\n{\"x\":1}";
-	for (size_t step = 1; step < 8; step++) {
+	struct json_scan js;
+
+	json_scan_init(&js, text, len, NULL);
+	json_scan_skip_ws(&js);
+	if (json_scan_value(&js) < 0)
+		return false;
+	json_scan_skip_ws(&js);
+	return js.p == js.end;
+}
+
+/* As the reflector takes a piece: a line that is no one value goes back to be framed. */
+static struct value_splitter *framing;
+static int collect_value(void *ctx, const char *text, size_t len)
+{
+	if (!framing->framed && !one_value(text, len))
+		return JSON_PIECE_REFRAME;
+	return collect(ctx, text, len);
+}
+
+static void values_init(struct value_splitter *vs, struct seen *s)
+{
+	value_splitter_init(vs, collect_value, s);
+	framing = vs;
+}
+
+/* Feeds text in pieces of `step` bytes; the last feed's result. */
+static int feed_values(struct value_splitter *vs, const char *text, size_t step)
+{
+	size_t len = strlen(text);
+	int rc = 0;
+
+	for (size_t i = 0; i < len && rc == 0; i += step)
+		rc = value_splitter_feed(vs, text + i, i + step > len ? len - i : step);
+	return rc;
+}
+
+TEST(values_split_as_go_frames_them_whatever_the_chunking)
+{
+	/*
+	 * Values one after another, as Go's json.Decoder reads them: a
+	 * newline between them, or none, or several values on a line, or a
+	 * value over lines; blank lines and a "\r" are white space.
+	 */
+	const char *stream = "{\"type\":\"ADDED\"}\n\r\n{\"a\":\"}{\\\"\"}{\"b\":[1,\n2]}\n"
+			     "  [3] {\"c\":\n{\"d\":4}\n}{\"e\":";
+	for (size_t step = 1; step < 9; step++) {
 		struct seen s = { 0 };
-		struct line_splitter ls;
-		line_splitter_init(&ls, collect, &s);
-		size_t len = strlen(stream);
-		for (size_t i = 0; i < len; i += step)
-			line_splitter_feed(&ls, stream + i, i + step > len ? len - i : step);
-		CHECK_INT(s.n, 3);
+		struct value_splitter vs;
+		values_init(&vs, &s);
+		CHECK_INT(feed_values(&vs, stream, step), 0);
+		CHECK_INT(s.n, 5);
 		CHECK_STR(s.items[0], "{\"type\":\"ADDED\"}");
+		CHECK_STR(s.items[1], "{\"a\":\"}{\\\"\"}");
+		CHECK_STR(s.items[2], "{\"b\":[1,\n2]}");
+		CHECK_STR(s.items[3], "[3]");
+		CHECK_STR(s.items[4], "{\"c\":\n{\"d\":4}\n}");
+		CHECK_INT(value_splitter_pending(&vs), 5);	/* {"e": unfinished */
+		CHECK(!value_splitter_broken(&vs));
+		value_splitter_release(&vs);
+	}
+}
+
+TEST(broken_values_go_as_they_come)
+{
+	/*
+	 * What Go's scanner stops at goes at once, for the caller to refuse,
+	 * and the stream goes on after it: a value broken before a newline,
+	 * a newline inside a string, what is no object or array (the rest of
+	 * its line).
+	 */
+	const char *stream = "{oops\n{\"type\":\"MOD\nIFIED\"}\nnull\n<html>x\n{\"x\":1}\n";
+	for (size_t step = 1; step < 9; step++) {
+		struct seen s = { 0 };
+		struct value_splitter vs;
+		values_init(&vs, &s);
+		CHECK_INT(feed_values(&vs, stream, step), 0);
+		CHECK_INT(s.n, 6);
+		CHECK_STR(s.items[0], "{oops\n");
 		CHECK_STR(s.items[1], "{\"type\":\"MOD");
 		CHECK_STR(s.items[2], "IFIED\"}");
-		CHECK_INT(line_splitter_pending(&ls), 7);	/* {"x":1} unfinished */
-		line_splitter_release(&ls);
+		CHECK_STR(s.items[3], "null");
+		CHECK_STR(s.items[4], "<html>x");
+		CHECK_STR(s.items[5], "{\"x\":1}");
+		CHECK_INT(value_splitter_pending(&vs), 0);
+		value_splitter_release(&vs);
 	}
+	/*
+	 * A value cut off: valid so far where a token may be cut; broken
+	 * where a newline ended it, and then handed over at once.
+	 */
+	static const struct { const char *text; bool broken; } cut[] = {
+		{ "{\"a\":\"xy", false }, { "{\"a\":tr", false }, { "{\"a\":1.", false },
+		{ "{\"a\":\"\\u12", false }, { "{\n", false }, { "{\"a\":\n", false },
+		{ "{\"a\":1,\n", false }, { "{\"a\":[true,\n", false },
+		{ "{\"a\":1\n\"b\"", false }, { "{\"a\":1\n\"b\"\n", true },
+		{ "{\"a\":tru\n", true }, { "{\"a\":1.\n", true },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cut); i++) {
+		struct seen s = { 0 };
+		struct value_splitter vs;
+		values_init(&vs, &s);
+		value_splitter_feed(&vs, cut[i].text, strlen(cut[i].text));
+		CHECK_INT(s.n, cut[i].broken ? 1 : 0);
+		CHECK(!value_splitter_broken(&vs));
+		value_splitter_release(&vs);
+	}
+	/*
+	 * Past its 16th newline a value is scanned only when it has doubled:
+	 * one broken after that is pending, and said broken where it ends.
+	 */
+	struct seen s = { 0 };
+	struct value_splitter vs;
+	values_init(&vs, &s);
+	CHECK_INT(feed_values(&vs, "{\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\"a\" x\n", 3), 0);
+	CHECK_INT(s.n, 0);
+	CHECK(value_splitter_broken(&vs));
+	CHECK_INT(value_splitter_feed(&vs, "\"b\"", 3), 0);
+	CHECK(!value_splitter_broken(&vs));	/* no newline after: it may be cut */
+	value_splitter_release(&vs);
 }
 
 TEST(pieces_longer_than_16_mib_are_refused)
@@ -110,15 +216,15 @@ TEST(pieces_longer_than_16_mib_are_refused)
 	struct seen s = { 0 };
 
 	memset(blob, 'x', big);
-	/* A line that never ends, fed in pieces: refused, not gathered. */
-	struct line_splitter lines;
-	line_splitter_init(&lines, collect, &s);
-	CHECK_INT(line_splitter_feed(&lines, "{\"a\":1}\n\"", 9), 0);
-	CHECK_INT(line_splitter_feed(&lines, blob, big / 2), 0);
-	CHECK_INT(line_splitter_feed(&lines, blob, big / 2 + 1), -1);
-	CHECK(lines.too_large);
+	/* A value that never ends, fed in pieces: refused, not gathered. */
+	struct value_splitter values;
+	values_init(&values, &s);
+	CHECK_INT(value_splitter_feed(&values, "{\"a\":1}\n{\"", 10), 0);
+	CHECK_INT(value_splitter_feed(&values, blob, big / 2), 0);
+	CHECK_INT(value_splitter_feed(&values, blob, big / 2 + 1), -1);
+	CHECK(values.too_large);
 	CHECK_INT(s.n, 1);
-	line_splitter_release(&lines);
+	value_splitter_release(&values);
 
 	/* A list item, and the list without its items. */
 	struct list_splitter ls;
@@ -184,14 +290,14 @@ TEST(whole_pieces_are_handed_over_where_they_lie)
 	static const char lines[] = "{\"a\":1}\n{\"b\":2}\n";
 	struct where wl = { lines, lines + strlen(lines), 0, 0 };
 	struct where wi = { list, list + strlen(list), 0, 0 };
-	struct line_splitter lsp;
+	struct value_splitter lsp;
 	struct list_splitter isp;
 
-	line_splitter_init(&lsp, note_where, &wl);
-	CHECK_INT(line_splitter_feed(&lsp, lines, strlen(lines)), 0);
+	value_splitter_init(&lsp, note_where, &wl);
+	CHECK_INT(value_splitter_feed(&lsp, lines, strlen(lines)), 0);
 	CHECK_INT(wl.n, 2);
 	CHECK_INT(wl.in_place, 2);
-	line_splitter_release(&lsp);
+	value_splitter_release(&lsp);
 
 	list_splitter_init(&isp, note_where, &wi);
 	CHECK_INT(list_splitter_feed(&isp, list, strlen(list)), 0);
@@ -206,7 +312,8 @@ int main(void)
 	RUN(empty_list_and_items_key_elsewhere);
 	RUN(truncated_list_is_not_done);
 	RUN(list_callback_can_stop);
-	RUN(lines_split_across_chunks);
+	RUN(values_split_as_go_frames_them_whatever_the_chunking);
+	RUN(broken_values_go_as_they_come);
 	RUN(pieces_longer_than_16_mib_are_refused);
 	RUN(scalar_items_are_malformed);
 	RUN(whole_pieces_are_handed_over_where_they_lie);
