@@ -388,9 +388,8 @@ static int check_gathered(struct value_splitter *vs, uint64_t end)
 /*
  * Frames data[0..len) (at `base` in the stream) as Go's decoder does,
  * a value at a time: the rest of the value under way first (vs->depth),
- * then each value that begins in it; with `one`, stops once a value has
- * gone, or at the end of the white space after one.  Returns the bytes
- * used, or -1.
+ * then each value that begins in it; with `one`, only the value under
+ * way, up to its end.  Returns the bytes used, or -1.
  */
 static long frame(struct value_splitter *vs, const char *data, size_t len, uint64_t base, bool one)
 {
@@ -498,6 +497,10 @@ int value_splitter_feed(struct value_splitter *vs, const char *data, size_t len)
 			return gather(vs, data + i, len - i);
 		size_t n = (size_t)(nl - data) - i;
 		const char *text = data + i;
+		if (n > JSON_STREAM_MAX_PIECE) {
+			vs->too_large = true;
+			return -1;
+		}
 		if (vs->value.len) {
 			if (gather(vs, text, n) < 0)
 				return -1;

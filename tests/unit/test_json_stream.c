@@ -225,6 +225,17 @@ TEST(pieces_longer_than_16_mib_are_refused)
 	CHECK(values.too_large);
 	CHECK_INT(s.n, 1);
 	value_splitter_release(&values);
+	/* A valid one whole in a single read, newline and all: refused as well. */
+	char *line = malloc(big + 1);
+	memset(line, 'x', big);
+	memcpy(line, "{\"a\":\"", 6);
+	memcpy(line + big - 2, "\"}\n", 3);
+	values_init(&values, &s);
+	CHECK_INT(value_splitter_feed(&values, line, big + 1), -1);
+	CHECK(values.too_large);
+	CHECK_INT(s.n, 1);
+	value_splitter_release(&values);
+	free(line);
 
 	/* A list item, and the list without its items. */
 	struct list_splitter ls;
