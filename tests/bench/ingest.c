@@ -1,7 +1,7 @@
 /*
  * ingest.c — the CPU cost of ingest without the network: a saved LIST
  * response through the list splitter into kobjs, or a saved watch stream
- * (one event a line) through the line splitter into kobjs, fed in 64 KB
+ * (one event a line) through the value splitter into kobjs, fed in 64 KB
  * pieces as libcurl would.  For instruction counts that are repeatable on
  * a busy machine:
  *
@@ -99,13 +99,13 @@ int main(int argc, char **argv)
 					   in.len - off < sizeof(buf) ? in.len - off : sizeof(buf));
 		list_splitter_release(&ls);
 	} else {
-		struct line_splitter ls;
+		struct value_splitter ls;
 
-		line_splitter_init(&ls, on_line, NULL);
+		value_splitter_init(&ls, on_line, NULL);
 		for (size_t off = 0; off < in.len; off += sizeof(buf))
-			line_splitter_feed(&ls, in.buf + off,
-					   in.len - off < sizeof(buf) ? in.len - off : sizeof(buf));
-		line_splitter_release(&ls);
+			value_splitter_feed(&ls, in.buf + off,
+					    in.len - off < sizeof(buf) ? in.len - off : sizeof(buf));
+		value_splitter_release(&ls);
 	}
 	printf("%zu objects, %zu bytes of compact JSON (hash %016llx), %zu failed, from %zu bytes\n",
 	       objects, bytes, hash, failed, in.len);

@@ -1,18 +1,19 @@
 /*
  * json_stream_fuzz.c — the bytes a server streams, decoded as the
  * reflector decodes them (reflector.c: on_list_data / on_list_item /
- * list_metadata for a LIST, on_watch_data / on_watch_line for a watch):
+ * list_metadata for a LIST, on_watch_data / on_watch_event for a watch):
  *
  *   LIST   list_splitter over the body, each item made into a kobj with
  *          the list's TypeMeta, the rest (kind, metadata) parsed for its
  *          resourceVersion and continue token;
- *   WATCH  line_splitter over the body, each line parsed as an event
- *          (managedFields skipped in the text), its object made a kobj.
+ *   WATCH  value_splitter over the body, each line parsed as an event
+ *          (managedFields skipped in the text), its object made a kobj;
+ *          a line that is no one value framed again as Go frames it.
  *
  * The first byte of the input chooses where the body is cut into pieces
  * (network chunks fall anywhere); the rest is the body.  Besides "no crash,
  * no leak, no undefined behaviour", the pieces must not matter: the body fed
- * whole and fed in pieces gives the same items, lines and verdict.
+ * whole and fed in pieces gives the same items, values and verdict.
  */
 #include <json-c/json.h>
 #include <stdint.h>
@@ -31,6 +32,7 @@ struct outcome {
 	size_t pieces, objects;
 	int rc;
 	bool done;
+	const struct value_splitter *values;	/* a watch's */
 };
 
 static void mix(struct outcome *o, const char *text, size_t len)
@@ -63,13 +65,15 @@ static int on_item(void *ctx, const char *text, size_t len)
 	return 0;
 }
 
-static int on_line(void *ctx, const char *text, size_t len)
+static int on_value(void *ctx, const char *text, size_t len)
 {
 	struct outcome *o = ctx;
 	json_object *root, *type, *object;
 
-	mix(o, text, len);
 	root = kobj_parse(text, len, true, 0);
+	if (!root && !o->values->framed)
+		return JSON_PIECE_REFRAME;	/* as on_watch_event() */
+	mix(o, text, len);
 	if (!root || !json_object_object_get_ex(root, "type", &type) ||
 	    !json_object_object_get_ex(root, "object", &object)) {
 		json_object_put(root);
@@ -122,16 +126,17 @@ static void decode_list(const char *body, size_t len, uint32_t seed, struct outc
 
 static void decode_watch(const char *body, size_t len, uint32_t seed, struct outcome *o)
 {
-	struct line_splitter ls;
+	struct value_splitter vs;
 
 	memset(o, 0, sizeof(*o));
-	line_splitter_init(&ls, on_line, o);
+	value_splitter_init(&vs, on_value, o);
+	o->values = &vs;
 	for (size_t off = 0, n; off < len && o->rc == 0; off += n) {
 		n = seed ? next_piece(&seed, len - off) : len;
-		o->rc = line_splitter_feed(&ls, body + off, n);
+		o->rc = value_splitter_feed(&vs, body + off, n);
 	}
-	o->done = line_splitter_pending(&ls) == 0;
-	line_splitter_release(&ls);
+	o->done = value_splitter_pending(&vs) == 0;
+	value_splitter_release(&vs);
 }
 
 static void same(const struct outcome *a, const struct outcome *b)
