@@ -440,6 +440,11 @@ stuck_row() {
 		"^kinf: pods: error: cannot decode a watch event: unknown type 'BOGUS'$"
 }
 
+@test "watch: an object without a kind — relisted, and said so" {
+	watch_row watch "$(lines '{"type":"MODIFIED","object":{"metadata":{"name":"a","namespace":"default"}}}')" \
+		'^kinf: pods: error: cannot decode a watch event: its object has no kind$'
+}
+
 @test "watch: an ERROR event with code 500 — relisted" {
 	watch_row watch "$(lines '{"type":"ERROR","object":{"kind":"Status","status":"Failure","message":"etcd\nis down","code":500}}')" \
 		'^kinf: pods: error: watch error event \(code 500\): etcd is down$'

@@ -633,7 +633,7 @@ int kobj_from_event(const char *json, size_t len, unsigned flags,
 	 * the watch ends with its error.
 	 */
 	if (ev->type != KOBJ_EVENT_UNKNOWN && !(field(&f, f.kind) && *field(&f, f.kind))) {
-		errbuf_set(err, "the event's object has no kind");
+		errbuf_set(err, "its object has no kind");
 		goto cleanup;
 	}
 	ret = 0;

@@ -316,8 +316,12 @@ static int on_watch_event(void *ctx, const char *text, size_t len)
 		/* a line that is not one value: framed as client-go's framer frames it */
 		if (!ws->values.framed)
 			return JSON_PIECE_REFRAME;
-		return end_watch(ws, FAILED, "cannot decode a watch event: not a JSON "
-				 "object with a type and an object");
+		if (ev.type == KOBJ_EVENT_UNKNOWN)
+			return end_watch(ws, FAILED, "cannot decode a watch event: not a JSON "
+					 "object with a type and an object");
+		char buf[160];	/* a known type: what its object lacks */
+		snprintf(buf, sizeof(buf), "cannot decode a watch event: %s", err.msg);
+		return end_watch(ws, FAILED, buf);
 	}
 	if (ev.type == KOBJ_EVENT_UNKNOWN) {
 		char buf[96];
