@@ -1,23 +1,18 @@
 #!/usr/bin/env bats
-# kinf against the real client-go: every scripted scenario of
-# tests/client-go/scenarios, run through kinf --client-go VERSION and
-# compared with what that client-go did (the committed goldens, recorded by
-# `make golden`), over HTTP/2 and, where it differs, HTTP/1.1.  Needs no Go.  Known divergences (issue 24) are listed in
-# tests/client-go/known-divergences and reported, not failed.
+# kinf against the real client-go: the scripted scenarios of
+# tests/client-go/scenarios where the transport changes an answer, run
+# through kinf --client-go VERSION over HTTP/1.1 and compared with what
+# that client-go did (the committed goldens, recorded by `make golden`);
+# the typed informer's; and the checks that the comparison can fail.
+# Every scenario over HTTP/2: 12-client-go-golden-h2.bats, a file of its
+# own so that its ten minutes are its alone.  Needs no Go.  Known
+# divergences are listed in tests/client-go/known-divergences and
+# reported, not failed.
 
 load test_helper
 bats_require_minimum_version 1.5.0
 
 CG=$BATS_TEST_DIRNAME/client-go
-
-@test "client-go goldens over HTTP/2 (nghttpx before kube-sim), as users run it: every scenario x version" {
-	# sixteen at a time: a cell mostly waits for its client to settle
-	run "$CG/compare" --h2 -j 16
-	echo "$output"
-	[ "$status" -eq 0 ]
-	[[ "$output" == *" cells: "* ]]
-	run ! grep -E ' FAIL( |$)' <<<"$output"
-}
 
 @test "client-go goldens over HTTP/1.1: the scenarios where the transport changes an answer" {
 	# A reset is a reset TCP connection over HTTP/1.1, a 502 or an
