@@ -170,7 +170,7 @@ fault() { simctl POST /faults "$1" >/dev/null; }
 		[ "$status" -eq 0 ]
 		[ "${#lines[@]}" -eq 5 ]
 		jq -s -e 'all(.[]; .type == "ADDED")' <<<"$(printf '%s\n' "${lines[@]:0:4}")"
-		[ "${lines[4]}" = '{"type":"MODIFIED","object":{"kind":"Pod",' ]
+		[ "${lines[4]}" = '{"type":"MODIFIED","object":{"kind":"Pod",}}' ]
 	done
 	run simcurl -N "$W"
 	[ "${#lines[@]}" -eq 4 ]

@@ -290,7 +290,7 @@ terminal_restored() {
 
 @test "list: a JSON document that is no list — watch relists, deletes nothing" {
 	watch_row list "$(body list application/json 200 "$(pod a)")" \
-		"^kinf: pods: error: list pods: the answer is not a list \(kind '', no items\)$"
+		"^kinf: pods: error: list pods: the answer is not a list \(kind 'Pod', no items\)$"
 	! grep -q '"handler":"OnDelete"' "$B/out"
 }
 

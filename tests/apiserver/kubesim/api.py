@@ -1310,7 +1310,7 @@ class APIHandler(BaseHTTPRequestHandler):
             sock.sendall(b"0\r\n\r\n")
             return True
         if kind == "badevent":
-            out(b'{"type":"MODIFIED","object":{"kind":"%s",\n' % rt.kind.encode(), 0)
+            out(b'{"type":"MODIFIED","object":{"kind":"%s",}}\n' % rt.kind.encode(), 0)
             return False
         data = tail[0]
         if data is None:
