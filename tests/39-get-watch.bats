@@ -262,3 +262,64 @@ watch_same() {
 	[ "$(jq -s 'map(select(.handler == "OnAdd")) | length' <<<"$output")" -eq 2 ]
 	[ "$(jq -rs '.[0].resource' <<<"$output")" = pods ]
 }
+
+# same_as_kubectl_on [--alone] LINE ARGS... — the watch sends a pod (not
+# with --alone: a pod, not a Table, is no row a table would print as
+# kubectl does), LINE and a pod, then ends; kinf get pods --watch-only
+# ARGS must print what kubectl prints, and end with its status.
+same_as_kubectl_on() {
+	local first='{"type":"ADDED","object":{"kind":"Pod","apiVersion":"v1","metadata":{"name":"first","namespace":"default","resourceVersion":"99"}}}'
+	[ "$1" != --alone ] || { first=; shift; }
+	local line=$1 want wantst
+	shift
+	local fault
+	fault=$(jq -cn --arg bad "$line" --arg first "$first" '{verb:"watch", resource:"pods", kind:"lines", count:1, end:true, lines:[
+		$first, $bad,
+		"{\"type\":\"ADDED\",\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"after\",\"namespace\":\"default\",\"resourceVersion\":\"101\"}}}"]}')
+	simctl POST /faults "$fault" >/dev/null
+	run --separate-stderr timeout 20 kubectl --kubeconfig "$SIM_KUBECONFIG" get pods --watch-only "$@"
+	want=$output wantst=$status
+	simctl POST /faults "$fault" >/dev/null
+	run --separate-stderr timeout 20 "$KINF" get --kubeconfig "$SIM_KUBECONFIG" pods --watch-only "$@"
+	if [ "$output" != "$want" ] || [ "$status" != "$wantst" ]; then
+		echo "# on $line, get $*: kinf's status $status, kubectl's $wantst" >&2
+		diff <(echo "$want") <(echo "$output") | cut -c1-300 | head -20 | sed 's/^/# /' >&2
+		return 1
+	fi
+}
+
+@test "get -w: an event kubectl's decoder refuses is told as kubectl tells it (its Status), and ends the watch" {
+	sim_start --pods 1
+	local bad a fails=0
+	local pod='"kind":"Pod","apiVersion":"v1","metadata":{"name":"x","namespace":"default","resourceVersion":"100"}'
+	for bad in '{"type":"ADDED","object":{"kind":"Pod",}}' \
+		   '{"type":"ADDED","object":{ "apiVersion":"v1",  "metadata":{"name":"nokind"}}}' \
+		   '{"type":"SOMETHING","object":{'"$pod"'}}' '{"type":"ADDED","object":5}' \
+		   '{"type":"ADDED"}' '{"type":"ADDED","object":null}' '[1]' '"str"' 'null' 'true x' \
+		   '{"type":"ADDED","object":{'"$pod"'}}x' '{"type":5,"object":{}}' \
+		   '{"type":"ADDED","object":{"kind":5}}' '{"type":"ADDED","object":{"kind":""}}' \
+		   '{"type":"ADDED","object":{"kind":"Pod","metadata":{"name":"a\qb"}}}' \
+		   '{"type":"ERROR","object":{}}' '{"type":"ADDED","kind":7,"object":{'"$pod"'}}' \
+		   '{"type":"ADDED","object":{"kind":"Pod","apiVersion":"v1","metadata":{"name":7}}}' \
+		   '{"type":"ERROR","object":{"kind":"Status"}}' '{"type":"ADDED","object":[]}' \
+		   '{"type":"MODIFIED","object":{'"$pod"'}}  {"a"' 'nul' '-' '0.x' '1e' 'tru ' '{"a":"\u12G4"}' \
+		   '{"a" 1}' '{"a":1 2}' '[1 2]' '{"é":"'$'\x01''"}' $'\x80' "'" '{"type":"ADDED","object":{"kind":"Pod"}}]'; do
+		same_as_kubectl_on "$bad" --output-watch-events -o json || fails=$((fails + 1))
+	done
+	# a Status not of apiVersion v1 is not decoded into kubectl's type
+	bad='{"type":"ERROR","object":{"kind":"Status","message":"m","code":7}}'
+	for a in "-o name" "-o json" "-o yaml" "-o json --output-watch-events"; do
+		same_as_kubectl_on "$bad" $a || fails=$((fails + 1))
+	done
+	for bad in '{"type":"SOMETHING","object":{'"$pod"'}}' \
+		   '{"type":"ADDED","object":{"apiVersion":"v1","metadata":{"name":"nokind"}}}'; do
+		for a in "-o name" "-o json" "-o yaml" "-o yaml --output-watch-events" \
+			 "-o custom-columns=N:.metadata.name,M:.message" "-o jsonpath={.kind}{.message}"; do
+			same_as_kubectl_on "$bad" $a || fails=$((fails + 1))
+		done
+		for a in "" "-o wide" "--output-watch-events"; do
+			same_as_kubectl_on --alone "$bad" $a || fails=$((fails + 1))
+		done
+	done
+	[ "$fails" -eq 0 ]
+}

@@ -18,6 +18,7 @@
 #include "cluster/discovery.h"
 #include "cluster/http.h"
 #include "cluster/pager.h"
+#include "informer/decode_error.h"
 #include "informer/kobj.h"
 #include "lib/json_get.h"
 #include "lib/json_stream.h"
@@ -36,13 +37,21 @@ struct gw {
 	struct kubetable_stream ts;
 	bool skip_next;			/* after a GET: the first event is the object again */
 	bool stop;			/* printing failed: the watch ends */
+	bool made_status;		/* printing client-go's Status of a refused value */
 	struct errbuf err;
 	const struct value_splitter *values;	/* the stream's */
 };
 
-static bool is_status(struct json_object *obj)
+/*
+ * A Status kubectl prints as its typed metav1.Status: one client-go
+ * made (made_status), or a server's of apiVersion v1, which kubectl's
+ * decoder (UnstructuredPlusDefaultContentConfig) decodes into that type;
+ * any other is an object like the rest.
+ */
+static bool is_status(const struct gw *g, struct json_object *obj)
 {
-	return !strcmp(json_get_str(obj, "kind", ""), "Status");
+	return g->made_status || (!strcmp(json_get_str(obj, "kind", ""), "Status") &&
+				  !strcmp(json_get_str(obj, "apiVersion", ""), "v1"));
 }
 
 /* Writes and empties sb; -o name and json on a terminal escaped, as get's. */
@@ -69,39 +78,118 @@ static int emit(struct gw *g, struct strbuf *sb)
 }
 
 /*
+ * A Go struct's JSON fields in their declaration order, and the struct
+ * of each field's value (or of its elements) where it is one: how
+ * json.Marshal writes a value kubectl decoded into a typed struct.
+ */
+struct go_field {
+	const char *name;
+	const struct go_field *sub;
+};
+
+static const struct go_field cause_fields[] = {
+	{ "reason", NULL }, { "message", NULL }, { "field", NULL }, { NULL, NULL },
+};
+static const struct go_field details_fields[] = {
+	{ "name", NULL }, { "group", NULL }, { "kind", NULL }, { "uid", NULL }, { "causes", cause_fields },
+	{ "retryAfterSeconds", NULL }, { NULL, NULL },
+};
+static const struct go_field list_meta_fields[] = {
+	{ "selfLink", NULL }, { "resourceVersion", NULL }, { "continue", NULL }, { "remainingItemCount", NULL }, { NULL, NULL },
+};
+/* metav1.Status; its metadata is never omitted (a struct, not a pointer) */
+static const struct go_field status_fields[] = {
+	{ "kind", NULL }, { "apiVersion", NULL }, { "metadata", list_meta_fields }, { "status", NULL },
+	{ "message", NULL }, { "reason", NULL }, { "details", details_fields }, { "code", NULL }, { NULL, NULL },
+};
+
+/* omitempty: "", 0, false, null and [] are left out */
+static bool go_empty(struct json_object *v)
+{
+	switch (json_object_get_type(v)) {
+	case json_type_null:
+		return true;
+	case json_type_string:
+		return !json_object_get_string_len(v);
+	case json_type_int:
+		return !json_object_get_int64(v);
+	case json_type_boolean:
+		return !json_object_get_boolean(v);
+	case json_type_array:
+		return !json_object_array_length(v);
+	default:
+		return false;
+	}
+}
+
+/* A newline and the indent of depth (MarshalIndent's four spaces); none compact. */
+static void go_newline(int depth, struct strbuf *out)
+{
+	if (depth < 0)
+		return;
+	strbuf_addch(out, '\n');
+	for (int i = 0; i < depth; i++)
+		strbuf_adds(out, "    ");
+}
+
+/* v as a typed value of fields marshals: indented at depth, or compact (-1). */
+static void typed_json(struct json_object *v, const struct go_field *fields, int depth,
+		       struct strbuf *out)
+{
+	int in = depth < 0 ? -1 : depth + 1;
+	bool first = true;
+
+	if (fields && json_object_is_type(v, json_type_array)) {
+		strbuf_addch(out, '[');
+		for (size_t i = 0; i < json_object_array_length(v); i++) {
+			strbuf_adds(out, i ? "," : "");
+			go_newline(in, out);
+			typed_json(json_object_array_get_idx(v, i), fields, in, out);
+		}
+		go_newline(depth, out);
+		strbuf_addch(out, ']');
+	} else if (fields && json_object_is_type(v, json_type_object)) {
+		strbuf_addch(out, '{');
+		for (const struct go_field *f = fields; f->name; f++) {
+			struct json_object *m = json_get(v, f->name);
+			bool always = fields == status_fields && f->sub == list_meta_fields;
+			if (!always && go_empty(m))
+				continue;
+			strbuf_adds(out, first ? "" : ",");
+			first = false;
+			go_newline(in, out);
+			gofmt_marshal_string(f->name, strlen(f->name), out);
+			strbuf_adds(out, depth < 0 ? ":" : ": ");
+			typed_json(m, f->sub, in, out);
+		}
+		if (!first)
+			go_newline(depth, out);
+		strbuf_addch(out, '}');
+	} else if (!v && fields) {
+		strbuf_adds(out, "{}");	/* the metadata of a Status without one */
+	} else if (depth < 0) {
+		gofmt_marshal(v, out);
+	} else {
+		struct strbuf val = STRBUF_INIT;
+		format_json_indent(v, &val);
+		for (size_t j = 0; j < val.len; j++) {
+			strbuf_addch(out, val.buf[j]);
+			if (val.buf[j] == '\n')
+				for (int i = 0; i < depth; i++)
+					strbuf_adds(out, "    ");
+		}
+		strbuf_release(&val);
+	}
+}
+
+/*
  * A Status as kubectl's typed metav1.Status marshals: its fields in the
  * struct's order, not sorted (kubectl decodes an ERROR event's object
  * into that type); indented as MarshalIndent, or compact.
  */
 static void status_json(struct json_object *st, bool indented, struct strbuf *out)
 {
-	static const char *const keys[] = {
-		"kind", "apiVersion", "metadata", "status", "message", "reason", "details", "code",
-	};
-	struct json_object *empty = json_object_new_object();
-	bool first = true;
-
-	strbuf_addch(out, '{');
-	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
-		struct json_object *v = json_get(st, keys[i]);
-		if (!v && strcmp(keys[i], "metadata"))
-			continue;	/* omitempty, but for ListMeta */
-		strbuf_adds(out, first ? "" : ",");
-		first = false;
-		strbuf_adds(out, indented ? "\n    " : "");
-		gofmt_marshal_string(keys[i], strlen(keys[i]), out);
-		strbuf_adds(out, indented ? ": " : ":");
-		struct strbuf val = STRBUF_INIT;
-		if (indented)
-			format_json_indent(v ? v : empty, &val);
-		else
-			gofmt_marshal(v ? v : empty, &val);
-		for (size_t j = 0; j < val.len; j++)
-			strbuf_adds(out, val.buf[j] == '\n' ? "\n    " : (char[]){ val.buf[j], 0 });
-		strbuf_release(&val);
-	}
-	strbuf_adds(out, indented ? "\n}" : "}");
-	json_object_put(empty);
+	typed_json(st, status_fields, indented ? 0 : -1, out);
 }
 
 /* {"type":T,"object":obj}: what kubectl prints with --output-watch-events. */
@@ -115,12 +203,13 @@ static struct json_object *envelope(const char *type, struct json_object *obj)
 }
 
 /* -o json with --output-watch-events: json.Marshal's one line. */
-static void event_json(const char *type, struct json_object *obj, struct strbuf *out)
+static void event_json(const struct gw *g, const char *type, struct json_object *obj,
+		       struct strbuf *out)
 {
 	strbuf_adds(out, "{\"type\":");
 	gofmt_marshal_string(type, strlen(type), out);
 	strbuf_adds(out, ",\"object\":");
-	if (is_status(obj))
+	if (is_status(g, obj))
 		status_json(obj, false, out);
 	else
 		gofmt_marshal(obj, out);
@@ -129,8 +218,8 @@ static void event_json(const char *type, struct json_object *obj, struct strbuf 
 
 static void name_line(struct gw *g, struct json_object *obj, struct strbuf *out)
 {
-	if (is_status(obj))
-		strbuf_adds(out, "status/<unknown>\n");	/* kubectl's, for a Status */
+	if (g->made_status || !strcmp(json_get_str(obj, "kind", ""), "Status"))
+		strbuf_adds(out, "status/<unknown>\n");	/* kubectl's, for any Status */
 	else
 		strbuf_addf(out, "%s/%s\n", g->o->name_prefix,
 			    json_get_str(json_get(obj, "metadata"), "name", ""));
@@ -155,8 +244,8 @@ static int print_objects(struct gw *g, const char *type, struct json_object *con
 	if (o->fmt->kind == FORMAT_JSON) {
 		for (size_t i = 0; i < n && rc == 0; i++) {
 			if (o->events) {
-				event_json(type, objs[i], out);
-			} else if (is_status(objs[i])) {
+				event_json(g, type, objs[i], out);
+			} else if (is_status(g, objs[i])) {
 				status_json(objs[i], true, out);
 				strbuf_addch(out, '\n');
 			} else {
@@ -169,7 +258,7 @@ static int print_objects(struct gw *g, const char *type, struct json_object *con
 	for (size_t i = 0; i < n; i++)
 		shown[i] = o->events ? envelope(type, objs[i]) : json_object_get(objs[i]);
 	/* kubectl's custom columns print a header again for a Status */
-	int kind = !o->events && n == 1 && is_status(objs[0]);
+	int kind = !o->events && n == 1 && is_status(g, objs[0]);
 	rc = format_print_watch(o->fmt, shown, n, kind, no_headers, out, &g->err);
 	for (size_t i = 0; i < n; i++)
 		json_object_put(shown[i]);
@@ -188,7 +277,7 @@ static int print_tabular(struct gw *g, const char *type, struct json_object *obj
 
 	if (!initial)
 		ko.sort_by = NULL;	/* kubectl's warning says so; the list's is sorted */
-	if (is_status(obj)) {
+	if (is_status(g, obj)) {
 		kubetable_stream_status(&g->ts, obj, event, ko.no_headers, out);
 		return 0;
 	}
@@ -205,21 +294,78 @@ static int print_tabular(struct gw *g, const char *type, struct json_object *obj
 
 /* ---- the watch ------------------------------------------------------------ */
 
-/* One line of the watch stream: printed, skipped, or the end. */
+static struct json_object *cause(const char *reason, const char *message)
+{
+	struct json_object *c = json_object_new_object();
+
+	json_object_object_add(c, "reason", json_object_new_string(reason));
+	json_object_object_add(c, "message", json_object_new_string(message));
+	return c;
+}
+
+/*
+ * The ERROR event client-go's StreamWatcher sends for a value its
+ * decoder refused (why: see decode_error.h): a Status of
+ * errors.NewClientErrorReporter, a 500 with two causes, printed as
+ * kubectl prints the metav1.Status it is; inside a watch event, as it
+ * marshals one it made, without kind and apiVersion.
+ */
+static int print_decode_error(struct gw *g, const char *why, struct strbuf *out)
+{
+	struct json_object *st = json_object_new_object();
+	struct json_object *details = json_object_new_object();
+	struct json_object *causes = json_object_new_array();
+	struct strbuf server = STRBUF_INIT, msg = STRBUF_INIT;
+	int rc;
+
+	strbuf_addf(&server, "unable to decode an event from the watch stream: %s", why);
+	strbuf_adds(&msg, "an error on the server (");
+	gofmt_quote(server.buf, server.len, &msg);
+	strbuf_adds(&msg, ") has prevented the request from succeeding");
+	json_object_object_add(st, "kind", json_object_new_string("Status"));
+	json_object_object_add(st, "apiVersion", json_object_new_string("v1"));
+	json_object_object_add(st, "metadata", json_object_new_object());
+	json_object_object_add(st, "status", json_object_new_string("Failure"));
+	json_object_object_add(st, "message", json_object_new_string(strbuf_str(&msg)));
+	json_object_object_add(st, "reason", json_object_new_string("InternalError"));
+	json_object_array_add(causes, cause("UnexpectedServerResponse", strbuf_str(&server)));
+	json_object_array_add(causes, cause("ClientWatchDecoding", strbuf_str(&server)));
+	json_object_object_add(details, "causes", causes);
+	json_object_object_add(st, "details", details);
+	json_object_object_add(st, "code", json_object_new_int(500));
+	if (g->o->events) {
+		json_object_object_del(st, "kind");
+		json_object_object_del(st, "apiVersion");
+	}
+	g->made_status = true;
+	rc = g->tabular ? print_tabular(g, "ERROR", st, false, out)
+			: print_objects(g, "ERROR", &st, 1, out);
+	g->made_status = false;
+	json_object_put(st);
+	strbuf_release(&server);
+	strbuf_release(&msg);
+	return rc;
+}
+
+/* One value of the watch stream: printed, skipped, or the end. */
 static int on_event(void *ctx, const char *text, size_t len)
 {
 	struct gw *g = ctx;
 	struct json_object *ev = kobj_parse(text, len, true, g->flags);
 	struct json_object *obj = json_get(ev, "object");
 	const char *type = json_get_str(ev, "type", "");
-	struct strbuf out = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT, why = STRBUF_INIT;
 	int rc = 0;
 
 	if (!ev && !g->values->framed)
 		return JSON_PIECE_REFRAME;	/* not one value: framed as client-go frames it */
-	if (!obj || (strcmp(type, "ADDED") && strcmp(type, "MODIFIED") &&
-		     strcmp(type, "DELETED") && strcmp(type, "ERROR") && strcmp(type, "BOOKMARK"))) {
-		rc = -1;	/* client-go's decoder ends the watch there */
+	if (watch_decode_error(text, len, &why)) {
+		rc = print_decode_error(g, strbuf_str(&why), &out);
+		if (rc == 0)
+			rc = emit(g, &out);
+		rc = -1;	/* the error ends the watch */
+	} else if (!obj) {
+		rc = -1;	/* valid to client-go, not to kinf's reader: not met */
 	} else if (!strcmp(type, "BOOKMARK")) {
 		/* never printed (kubectl asks for none) */
 	} else if (g->skip_next) {
@@ -233,6 +379,7 @@ static int on_event(void *ctx, const char *text, size_t len)
 	if (rc < 0)
 		g->stop = true;	/* a print that fails ends kubectl's watch, status 0 */
 	strbuf_release(&out);
+	strbuf_release(&why);
 	json_object_put(ev);
 	return rc;
 }
@@ -443,7 +590,7 @@ static int get_first(struct gw *g, struct cluster *c, struct first *f, struct er
 		goto out;
 	}
 	struct json_object *obj = kobj_parse(resp.body.buf, resp.body.len, false, f->flags);
-	if (!obj || is_status(obj)) {
+	if (!obj || !strcmp(json_get_str(obj, "kind", ""), "Status")) {
 		errbuf_set(err, "get %s: %s", g->res->name, obj ? json_get_str(obj, "message", "")
 							     : "the answer is not JSON");
 		json_object_put(obj);

@@ -8,7 +8,10 @@
  *          resourceVersion and continue token;
  *   WATCH  value_splitter over the body, each line parsed as an event
  *          (managedFields skipped in the text), its object made a kobj;
- *          a line that is no one value framed again as Go frames it.
+ *          a line that is no one value framed again as Go frames it;
+ *          each value read again as client-go reads it (decode_error.h):
+ *          what kinf parses, Go's scanner reads whole, and a refusal
+ *          says why.
  *
  * The first byte of the input chooses where the body is cut into pieces
  * (network chunks fall anywhere); the rest is the body.  Besides "no crash,
@@ -21,7 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "informer/decode_error.h"
 #include "informer/kobj.h"
+#include "lib/gojson.h"
 #include "lib/strbuf.h"
 #include "lib/json_stream.h"
 #include "fuzz.h"
@@ -74,6 +79,15 @@ static int on_value(void *ctx, const char *text, size_t len)
 	if (!root && !o->values->framed)
 		return JSON_PIECE_REFRAME;	/* as on_watch_event() */
 	mix(o, text, len);
+	struct strbuf why = STRBUF_INIT;
+	CHECK(!watch_decode_error(text, len, &why) || why.len);
+	if (root) {
+		long n = gojson_value(text, len, &why);
+		CHECK(n > 0);
+		for (size_t i = (size_t)n; i < len; i++)
+			CHECK(strchr(" \t\r\n", text[i]) && text[i]);
+	}
+	strbuf_release(&why);
 	if (!root || !json_object_object_get_ex(root, "type", &type) ||
 	    !json_object_object_get_ex(root, "object", &object)) {
 		json_object_put(root);

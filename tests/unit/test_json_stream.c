@@ -1,4 +1,6 @@
 /* test_json_stream.c — lists and watch streams split at any byte. */
+#include "informer/decode_error.h"
+#include "lib/gojson.h"
 #include "lib/json_scan.h"
 #include "lib/json_stream.h"
 #include "unit.h"
@@ -317,6 +319,99 @@ TEST(whole_pieces_are_handed_over_where_they_lie)
 	list_splitter_release(&isp);
 }
 
+/*
+ * Go's scanner's own words, checked against Go (kubectl's Status of each,
+ * tests/39-get-watch.bats): where a value ends, or why it is broken.
+ */
+TEST(gojson_reads_a_value_as_go_does)
+{
+	static const struct { const char *text; long n; const char *msg; } cases[] = {
+		{ "{\"a\":[1,2.5e-3,true,null,\"\\u00e9\"]} {", 35, "" },
+		{ "  \"s\"x", 5, "" },
+		{ "5", 1, "" },
+		{ "-", 0, "" },
+		{ "{\"a\":1", 0, "" },
+		{ "   ", 0, "" },
+		{ "{\"kind\":\"Pod\",}", -1, "invalid character '}' looking for beginning of object key string" },
+		{ "x", -1, "invalid character 'x' looking for beginning of value" },
+		{ "nul\n", -1, "invalid character '\\n' in literal null (expecting 'l')" },
+		{ "tru ", -1, "invalid character ' ' in literal true (expecting 'e')" },
+		{ "-\n", -1, "invalid character '\\n' in numeric literal" },
+		{ "0.x", -1, "invalid character 'x' after decimal point in numeric literal" },
+		{ "1e\n", -1, "invalid character '\\n' in exponent of numeric literal" },
+		{ "{\"a\" 1}", -1, "invalid character '1' after object key" },
+		{ "{\"a\":1 2}", -1, "invalid character '2' after object key:value pair" },
+		{ "[1 2]", -1, "invalid character '2' after array element" },
+		{ "{\"a\":\"\\q\"}", -1, "invalid character 'q' in string escape code" },
+		{ "{\"a\":\"\\u12G4\"}", -1, "invalid character 'G' in \\u hexadecimal character escape" },
+		{ "\"\x01\"", -1, "invalid character '\\x01' in string literal" },
+		{ "'", -1, "invalid character '\\'' looking for beginning of value" },
+		{ "\x80", -1, "invalid character '\\u0080' looking for beginning of value" },
+		{ "\xe9", -1, "invalid character '\xc3\xa9' looking for beginning of value" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct strbuf msg = STRBUF_INIT;
+		long n = gojson_value(cases[i].text, strlen(cases[i].text), &msg);
+		CHECKF(n == cases[i].n, "%s: %ld, not %ld", cases[i].text, n, cases[i].n);
+		CHECK_STR(strbuf_str(&msg), cases[i].msg);
+		strbuf_release(&msg);
+	}
+}
+
+TEST(gojson_refuses_nesting_deeper_than_go)
+{
+	struct strbuf deep = STRBUF_INIT, msg = STRBUF_INIT;
+
+	for (int i = 0; i <= JSON_MAX_DEPTH; i++)
+		strbuf_addch(&deep, '[');
+	CHECK(gojson_value(deep.buf, deep.len, &msg) == -1);
+	CHECK_STR(strbuf_str(&msg), "invalid character '[' exceeded max depth");
+	strbuf_setlen(&deep, deep.len - 1);
+	strbuf_reset(&msg);
+	CHECK(gojson_value(deep.buf, deep.len, &msg) == 0);
+	strbuf_release(&deep);
+	strbuf_release(&msg);
+}
+
+TEST(watch_decode_error_says_what_client_go_says)
+{
+	static const struct { const char *text; const char *why; } cases[] = {
+		{ "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Pod\"}}", NULL },
+		{ "{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\"}}\n", NULL },
+		{ "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Pod\",}}",
+		  "invalid character '}' looking for beginning of object key string" },
+		{ "nul", "invalid character '\\n' in literal null (expecting 'l')" },
+		{ "[1]", "couldn't get version/kind; json parse error: json: cannot unmarshal array "
+			 "into Go value of type struct { APIVersion string \"json:\\\"apiVersion,"
+			 "omitempty\\\"\"; Kind string \"json:\\\"kind,omitempty\\\"\" }" },
+		{ "null", "got invalid watch event type: " },
+		{ "{\"type\":\"ADDED\",\"KIND\":7,\"object\":{\"kind\":\"Pod\"}}",
+		  "couldn't get version/kind; json parse error: json: cannot unmarshal number "
+		  "into Go struct field .kind of type string" },
+		{ "{\"type\":5,\"object\":{}}",
+		  "json: cannot unmarshal number into Go struct field WatchEvent.type of type string" },
+		{ "{\"Type\":\"ADDED\",\"object\":{\"kind\":\"Pod\"}}", "got invalid watch event type: " },
+		{ "{\"type\":\"ADDED\",\"type\":null,\"object\":{\"kind\":\"Pod\"}}", NULL },
+		{ "{\"type\":\"ADDED\",\"object\":null}",
+		  "unable to decode watch event: unexpected end of JSON input" },
+		{ "{\"type\":\"ADDED\",\"object\":\"x\"}", "unable to decode watch event: json: "
+		  "cannot unmarshal string into Go value of type unstructured.detector" },
+		{ "{\"type\":\"ADDED\",\"object\":{ \"kind\":\"\" ,\"a\":1}}",
+		  "unable to decode watch event: Object 'Kind' is missing in '{ \"kind\":\"\" ,\"a\":1}'" },
+		{ "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Pod\",\"kind\":5}}",
+		  "unable to decode watch event: Object 'Kind' is missing in '{\"kind\":\"Pod\",\"kind\":5}'" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct strbuf why = STRBUF_INIT;
+		bool refused = watch_decode_error(cases[i].text, strlen(cases[i].text), &why);
+		CHECKF(refused == !!cases[i].why, "%s: %s", cases[i].text, strbuf_str(&why));
+		CHECK_STR(strbuf_str(&why), cases[i].why ? cases[i].why : "");
+		strbuf_release(&why);
+	}
+}
+
 int main(void)
 {
 	RUN(list_items_whatever_the_chunking);
@@ -328,5 +423,8 @@ int main(void)
 	RUN(pieces_longer_than_16_mib_are_refused);
 	RUN(scalar_items_are_malformed);
 	RUN(whole_pieces_are_handed_over_where_they_lie);
+	RUN(gojson_reads_a_value_as_go_does);
+	RUN(gojson_refuses_nesting_deeper_than_go);
+	RUN(watch_decode_error_says_what_client_go_says);
 	return unit_done();
 }
