@@ -302,7 +302,7 @@ restore_lower() {	# restore_lower CLIENT_GO
 	lists=$(nlists)
 	rewatch_with_fault unknowntype
 	wait_until 60 bash -c "$(declare -f nlists simctl); [ \$(nlists) -gt $lists ]"
-	grep -q "unknown type 'FROB'" "$ERR"
+	grep -q "got invalid watch event type: FROB" "$ERR"
 	# Either way: no watch re-opened from the same RV in a loop.
 	[ "$(nreq watch)" -lt 10 ]
 	stop_watch

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cluster/discovery.h"
+#include "informer/decode_error.h"
 #include "informer/reflector_list.h"
 #include "informer/reflector_watch.h"
 #include "lib/hashmap.h"
@@ -297,6 +298,20 @@ static void initial_event(struct watch_state *ws, enum kobj_event_type type, str
 	}
 }
 
+/* The watch ends on a value client-go refuses; told in client-go's words. */
+static int end_undecodable(struct watch_state *ws, const char *text, size_t len,
+			   const char *own)
+{
+	struct strbuf why = STRBUF_INIT;
+	char buf[sizeof(ws->message)];
+
+	if (!watch_decode_error(text, len, &why))
+		strbuf_adds(&why, own);	/* valid to Go, not to kinf: not met */
+	snprintf(buf, sizeof(buf), "cannot decode a watch event: %s", strbuf_str(&why));
+	strbuf_release(&why);
+	return end_watch(ws, FAILED, buf);
+}
+
 static int on_watch_event(void *ctx, const char *text, size_t len)
 {
 	struct watch_state *ws = ctx;
@@ -311,24 +326,13 @@ static int on_watch_event(void *ctx, const char *text, size_t len)
 	 * unknown event type included, becomes an error event that ends the
 	 * watch (apimachinery StreamWatcher.receive): the reflector relists.
 	 */
-	if (kobj_from_event(text, len, r->opts->kobj_flags | KOBJ_ALLOW_UNNAMED, &ev, &err) < 0) {
+	int rc = kobj_from_event(text, len, r->opts->kobj_flags | KOBJ_ALLOW_UNNAMED, &ev, &err);
+	if (rc < 0 || ev.type == KOBJ_EVENT_UNKNOWN) {
 		kobj_event_release(&ev);
 		/* a line that is not one value: framed as client-go's framer frames it */
-		if (!ws->values.framed)
+		if (rc < 0 && !ws->values.framed)
 			return JSON_PIECE_REFRAME;
-		if (ev.type == KOBJ_EVENT_UNKNOWN)
-			return end_watch(ws, FAILED, "cannot decode a watch event: not a JSON "
-					 "object with a type and an object");
-		char buf[160];	/* a known type: what its object lacks */
-		snprintf(buf, sizeof(buf), "cannot decode a watch event: %s", err.msg);
-		return end_watch(ws, FAILED, buf);
-	}
-	if (ev.type == KOBJ_EVENT_UNKNOWN) {
-		char buf[96];
-		snprintf(buf, sizeof(buf), "cannot decode a watch event: unknown type '%.40s'",
-			 ev.type_name);
-		kobj_event_release(&ev);
-		return end_watch(ws, FAILED, buf);
+		return end_undecodable(ws, text, len, err.msg[0] ? err.msg : "unknown type");
 	}
 	ws->last_event_ms = now_ms(r);
 	if (ws->silence_told) {
