@@ -323,3 +323,33 @@ same_as_kubectl_on() {
 	done
 	[ "$fails" -eq 0 ]
 }
+
+@test "get and get -w from a server without Tables: kubectl's NAME and AGE, from its one answer" {
+	sim_start --pods 1
+	local pod='{"kind":"Pod","apiVersion":"v1","metadata":{"name":"NAME","namespace":"default","labels":{"app":"x"},"creationTimestamp":"2020-01-01T00:00:00Z"},"status":{"phase":"Running"}}'
+	local list event a fails=0
+	list=$(jq -cn --argjson p "${pod/NAME/listed}" '{kind:"PodList",apiVersion:"v1",metadata:{resourceVersion:"1"},items:[$p]}')
+	event=$(jq -cn --argjson p "${pod/NAME/watched}" '{type:"ADDED",object:$p}')
+	local lfault wfault
+	lfault=$(jq -cn --arg b "$list" '{verb:"list", resource:"pods", kind:"body", contentType:"application/json", status:200, body:$b}')
+	wfault=$(jq -cn --arg e "$event" '{verb:"watch", resource:"pods", kind:"lines", end:true, lines:[$e]}')
+	for a in "" "-o wide" "-A" "-L app" "--show-labels" "--show-kind" "--no-headers" \
+		 "-w" "-w --output-watch-events" "-w -A --show-kind"; do
+		local want wantst
+		simctl POST /faults "$lfault" >/dev/null
+		[[ $a != -w* ]] || simctl POST /faults "$wfault" >/dev/null
+		run --separate-stderr timeout 20 kubectl --kubeconfig "$SIM_KUBECONFIG" get pods $a
+		want=$output wantst=$status
+		simctl POST /faults "$lfault" >/dev/null
+		[[ $a != -w* ]] || simctl POST /faults "$wfault" >/dev/null
+		run --separate-stderr timeout 20 "$KINF" get --kubeconfig "$SIM_KUBECONFIG" pods $a
+		if [ "$output" != "$want" ] || [ "$status" != "$wantst" ]; then
+			echo "# get pods $a: kinf's status $status, kubectl's $wantst" >&2
+			diff <(echo "$want") <(echo "$output") | head -10 | sed 's/^/# /' >&2
+			fails=$((fails + 1))
+		fi
+		# the answer printed is the one answer: no second LIST
+		[[ $output == *listed* ]] || [[ $a == --no-headers ]] || fails=$((fails + 1))
+	done
+	[ "$fails" -eq 0 ]
+}

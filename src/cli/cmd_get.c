@@ -26,6 +26,7 @@
 #include "cluster/http.h"
 #include "cluster/pager.h"
 #include "informer/kobj.h"
+#include "lib/json_get.h"
 #include "lib/selector.h"
 #include "informer/session.h"
 #include "informer/store.h"
@@ -198,10 +199,24 @@ static int list_from_server(struct cluster *c, const struct api_resource *res,
 /* Gathers the rows of every page into the first Table. */
 struct table_gather {
 	struct json_object *table;
-	bool plain;		/* the server sent objects, not a Table */
+	struct json_object *plain;	/* the objects a server without Tables sent */
 	const char *what;	/* "list pods" */
 	struct errbuf status;	/* a Status in a 2xx answer, or "" */
 };
+
+/* objs (an array) in the columns kubectl gives what has no Table: NAME, AGE. */
+static struct json_object *default_table(struct json_object *objs)
+{
+	size_t n = json_object_array_length(objs);
+	struct json_object **v = xcalloc(n ? n : 1, sizeof(*v));
+	struct json_object *table;
+
+	for (size_t i = 0; i < n; i++)
+		v[i] = json_object_array_get_idx(objs, i);
+	table = columns_table_json(NULL, NULL, NULL, v, n, wall_ms());
+	free(v);
+	return table;
+}
 
 static int gather_table(void *ctx, struct json_object *page)
 {
@@ -212,9 +227,14 @@ static int gather_table(void *ctx, struct json_object *page)
 		return -1;
 	if (!json_object_object_get_ex(page, "kind", &v) ||
 	    strcmp(json_object_get_string(v), "Table")) {
-		/* a server without Tables: kubectl prints from the objects */
-		tg->plain = true;
-		return -1;
+		/* a server without Tables: its objects, each page's */
+		struct json_object *items = json_get(page, "items");
+		if (!tg->plain)
+			tg->plain = json_object_new_array();
+		for (size_t i = 0; i < json_object_array_length(items); i++)
+			json_object_array_add(tg->plain, json_object_get(
+				json_object_array_get_idx(items, i)));
+		return 0;
 	}
 	if (!tg->table) {
 		tg->table = json_object_get(page);
@@ -229,8 +249,9 @@ static int gather_table(void *ctx, struct json_object *page)
 
 /*
  * The server's Table for the resource, as kubectl asks for it: pages of
- * 500, the rows of every page gathered into the first Table.  Returns 1
- * (and no table) when the server answers with plain objects instead.
+ * 500, the rows of every page gathered into the first Table.  A server
+ * that answers with plain objects instead gets kubectl's default
+ * columns of them, NAME and AGE (its printer's defaultHandler).
  */
 static int table_from_server(struct cluster *c, const struct api_resource *res,
 			     const char *name, struct json_object **out, struct errbuf *err)
@@ -249,18 +270,18 @@ static int table_from_server(struct cluster *c, const struct api_resource *res,
 	snprintf(what, sizeof(what), "list %s", res->name);
 	tg.what = what;
 	if (pager_list(c->client, &po, what, &hooks, &pr, err) == 0) {
-		*out = tg.table;
-		tg.table = NULL;
+		*out = tg.plain ? default_table(tg.plain) : tg.table;
+		if (!tg.plain)
+			tg.table = NULL;
 		ret = 0;
 	} else if (tg.status.msg[0]) {
 		errbuf_set(err, "%s", tg.status.msg);
-	} else if (tg.plain) {
-		ret = 1;
 	} else {
 		pager_explain(&pr, res->name, err);
 	}
 	pager_result_release(&pr);
 	json_object_put(tg.table);
+	json_object_put(tg.plain);
 	free(fields);
 	free(path);
 	return ret;
@@ -707,7 +728,6 @@ static int watch_from_server(struct cluster *c, const struct api_resource **res,
 		error("you may only specify a single resource type");
 		return 1;
 	}
-	struct crd_columns *crds = crd_columns_new();
 	char *prefix = kind_prefix(res[0]);
 	struct get_watch_opts wo = {
 		.fmt = &fmt,
@@ -729,22 +749,18 @@ static int watch_from_server(struct cluster *c, const struct api_resource **res,
 		.keep_managed_fields = o.keep_managed_fields,
 		.name_prefix = prefix,
 		.show_kind = o.show_kind,
-		.crds = crds,
 	};
-	int ret;
+	int ret = get_watch(c, res[0], &wo);
 
-	if (fmt.kind == FORMAT_TABLE || fmt.kind == FORMAT_WIDE)
-		printer_columns_load(crds, c, res, 1);
-	ret = get_watch(c, res[0], &wo);
 	free(prefix);
-	crd_columns_free(crds);
 	return ret;
 }
 
 /*
- * From the server: the Table kubectl asks for where the output is one,
- * else (or where the server has none) a plain paged LIST.  Everything is
- * listed before anything is printed: a type that fails fails the whole.
+ * From the server: the Table kubectl asks for where the output is one
+ * (NAME and AGE where the server has none), else a plain paged LIST.
+ * Everything is listed before anything is printed: a type that fails
+ * fails the whole.
  */
 static int get_from_server(const char *resource, const char *name)
 {
@@ -785,12 +801,8 @@ static int get_from_server(const char *resource, const char *name)
 	found_init(&f, crd_columns_new(), res, nr, c.scope_ns == NULL);
 	int rc = 0;
 	for (size_t i = 0; i < nr && rc >= 0; i++) {
-		rc = tabular ? table_from_server(&c, res[i], name, &f.tables[i], &err) : 1;
-		if (rc == 1) {
-			if (tabular)
-				printer_columns_load(f.crds, &c, &res[i], 1);
-			rc = list_from_server(&c, res[i], name, &f.objs[i], &err);
-		}
+		rc = tabular ? table_from_server(&c, res[i], name, &f.tables[i], &err)
+			     : list_from_server(&c, res[i], name, &f.objs[i], &err);
 	}
 	if (rc < 0)
 		error("%s", err.msg);

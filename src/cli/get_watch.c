@@ -281,9 +281,9 @@ static int print_tabular(struct gw *g, const char *type, struct json_object *obj
 		kubetable_stream_status(&g->ts, obj, event, ko.no_headers, out);
 		return 0;
 	}
-	/* a server without Tables: kubectl's own columns */
+	/* a server without Tables: kubectl's default columns, NAME and AGE */
 	struct json_object *t = strcmp(json_get_str(obj, "kind", ""), "Table")
-		? columns_table_json(o->crds, g->res->group, g->res->kind, &obj, 1, wall_ms())
+		? columns_table_json(NULL, NULL, NULL, &obj, 1, wall_ms())
 		: json_object_get(obj);
 	if (o->show_kind)
 		kubetable_prefix_names(t, o->name_prefix);
@@ -472,7 +472,6 @@ struct first {
 	char *rv;			/* where the watch starts */
 	struct errbuf status;		/* a Status in a 2xx answer, or "" */
 	const char *what;		/* "list pods" */
-	bool plain;			/* asked for a Table, got objects */
 	struct kobj_type type;
 	unsigned flags;
 };
@@ -494,8 +493,13 @@ static int first_table_page(void *ctx, struct json_object *page)
 	if (pager_status_error(page, f->what, &f->status))
 		return -1;
 	if (strcmp(json_get_str(page, "kind", ""), "Table")) {
-		f->plain = true;
-		return -1;
+		/* a server without Tables: its objects, each page's */
+		struct json_object *items = json_get(page, "items");
+		for (size_t i = 0; i < json_object_array_length(items); i++) {
+			ALLOC_GROW(f->objs, f->nr + 1, f->alloc);
+			f->objs[f->nr++] = json_object_get(json_object_array_get_idx(items, i));
+		}
+		return 0;
 	}
 	if (!f->table) {
 		f->table = json_object_get(page);
@@ -521,9 +525,9 @@ static int first_item(void *ctx, const char *text, size_t len)
 }
 
 /* kubectl's LIST: pages of --chunk-size, a Table when one is printed. */
-static int list_first(struct gw *g, struct cluster *c, bool as_table, struct first *f,
-		      struct errbuf *err)
+static int list_first(struct gw *g, struct cluster *c, struct first *f, struct errbuf *err)
 {
+	bool as_table = g->tabular;
 	char *path = api_resource_path(g->res, g->res->namespaced ? c->scope_ns : NULL);
 	struct pager_opts po = {
 		.path = path,
@@ -556,8 +560,7 @@ static int list_first(struct gw *g, struct cluster *c, bool as_table, struct fir
 			ret = -1;
 		} else if (pr.end != PAGER_NO_METADATA && pr.end != PAGER_NOT_A_LIST) {
 			/* (those two kubectl takes as the last page, or an empty list) */
-			if (!f->plain)
-				pager_explain(&pr, g->res->name, err);
+			pager_explain(&pr, g->res->name, err);
 			ret = -1;
 		}
 	}
@@ -620,9 +623,8 @@ static int print_first(struct gw *g, struct first *f)
 
 	if (g->o->watch_only)
 		return 0;
-	if (g->tabular && !f->table && f->nr)	/* a server without Tables */
-		f->table = columns_table_json(g->o->crds, g->res->group, g->res->kind, f->objs,
-					      f->nr, wall_ms());
+	if (g->tabular && !f->table && f->nr)	/* a server without Tables: NAME, AGE */
+		f->table = columns_table_json(NULL, NULL, NULL, f->objs, f->nr, wall_ms());
 	if (g->tabular && f->table)
 		rc = print_tabular(g, "ADDED", f->table, true, &out);
 	else if (!g->tabular)
@@ -664,19 +666,9 @@ int get_watch(struct cluster *c, const struct api_resource *res,
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	if (o->name ? get_first(&g, c, &f, &err) < 0
-		    : list_first(&g, c, g.tabular, &f, &err) < 0) {
-		if (!f.plain) {
-			error("%s", err.msg);
-			goto out;
-		}
-		/* the server has no Tables: list the objects, print kubectl's columns */
-		err.msg[0] = '\0';
-		free(f.rv);
-		f.rv = NULL;
-		if (list_first(&g, c, false, &f, &err) < 0) {
-			error("%s", err.msg);
-			goto out;
-		}
+		    : list_first(&g, c, &f, &err) < 0) {
+		error("%s", err.msg);
+		goto out;
 	}
 	if (print_first(&g, &f) < 0)
 		goto out;

@@ -27,7 +27,6 @@
 
 struct cluster;
 struct api_resource;
-struct crd_columns;
 
 struct get_watch_opts {
 	struct format *fmt;		/* -o, parsed; its state changes */
@@ -41,7 +40,6 @@ struct get_watch_opts {
 	bool keep_managed_fields;
 	bool show_kind;			/* tables name objects KIND/NAME */
 	const char *name_prefix;	/* -o name's "pod", "deployment.apps" */
-	const struct crd_columns *crds;	/* a server without Tables: the columns */
 };
 
 /*
