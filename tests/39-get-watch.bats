@@ -353,3 +353,29 @@ same_as_kubectl_on() {
 	done
 	[ "$fails" -eq 0 ]
 }
+
+@test "get -w: an event over 16 MiB is told as kubectl tells it (client-go's decoder's limit)" {
+	sim_start --pods 1
+	python3 - "$O/big.json" <<-'PY'
+		import json, sys
+		big = '{"type":"ADDED","object":{"kind":"Pod","apiVersion":"v1","metadata":{"name":"' + "x" * (17 << 20) + '"}}}'
+		json.dump({"verb": "watch", "resource": "pods", "kind": "lines", "end": True, "lines": [big]},
+		          open(sys.argv[1], "w"))
+	PY
+	local a want wantst fails=0
+	for a in "-o json --output-watch-events" "-o name"; do
+		curl -sS -f -H 'Content-Type: application/json' --data-binary "@$O/big.json" "$SIM_CONTROL/faults" >/dev/null
+		run --separate-stderr timeout 30 kubectl --kubeconfig "$SIM_KUBECONFIG" get pods --watch-only $a
+		want=$output wantst=$status
+		curl -sS -f -H 'Content-Type: application/json' --data-binary "@$O/big.json" "$SIM_CONTROL/faults" >/dev/null
+		run --separate-stderr timeout 30 "$KINF" get --kubeconfig "$SIM_KUBECONFIG" pods --watch-only $a
+		if [ "$output" != "$want" ] || [ "$status" != "$wantst" ]; then
+			echo "# get pods --watch-only $a: kinf's status $status, kubectl's $wantst" >&2
+			diff <(echo "$want") <(echo "$output") | cut -c1-300 | head -6 | sed 's/^/# /' >&2
+			fails=$((fails + 1))
+		fi
+		# a comparison of nothing compares nothing
+		[ -n "$want" ] || fails=$((fails + 1))
+	done
+	[ "$fails" -eq 0 ]
+}

@@ -386,7 +386,20 @@ static int on_event(void *ctx, const char *text, size_t len)
 
 static int on_watch_data(void *ctx, const char *data, size_t len)
 {
-	return value_splitter_feed(ctx, data, len);
+	struct value_splitter *vs = ctx;
+	struct gw *g = vs->ctx;
+	int rc = value_splitter_feed(vs, data, len);
+
+	if (rc < 0 && vs->too_large && !g->stop) {
+		/* streaming.NewDecoder's ErrObjectTooLarge, in its words */
+		struct strbuf out = STRBUF_INIT;
+		if (print_decode_error(g, "object to decode was longer than maximum "
+				       "allowed size", &out) == 0)
+			emit(g, &out);
+		strbuf_release(&out);
+		g->stop = true;
+	}
+	return rc;
 }
 
 /* The WATCH kubectl's builder makes: r.Watch(rv), its query's keys sorted. */
