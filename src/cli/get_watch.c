@@ -91,16 +91,18 @@ static const struct go_field cause_fields[] = {
 	{ "reason", NULL }, { "message", NULL }, { "field", NULL }, { NULL, NULL },
 };
 static const struct go_field details_fields[] = {
-	{ "name", NULL }, { "group", NULL }, { "kind", NULL }, { "uid", NULL }, { "causes", cause_fields },
-	{ "retryAfterSeconds", NULL }, { NULL, NULL },
+	{ "name", NULL }, { "group", NULL }, { "kind", NULL }, { "uid", NULL },
+	{ "causes", cause_fields }, { "retryAfterSeconds", NULL }, { NULL, NULL },
 };
 static const struct go_field list_meta_fields[] = {
-	{ "selfLink", NULL }, { "resourceVersion", NULL }, { "continue", NULL }, { "remainingItemCount", NULL }, { NULL, NULL },
+	{ "selfLink", NULL }, { "resourceVersion", NULL }, { "continue", NULL },
+	{ "remainingItemCount", NULL }, { NULL, NULL },
 };
 /* metav1.Status; its metadata is never omitted (a struct, not a pointer) */
 static const struct go_field status_fields[] = {
-	{ "kind", NULL }, { "apiVersion", NULL }, { "metadata", list_meta_fields }, { "status", NULL },
-	{ "message", NULL }, { "reason", NULL }, { "details", details_fields }, { "code", NULL }, { NULL, NULL },
+	{ "kind", NULL }, { "apiVersion", NULL }, { "metadata", list_meta_fields },
+	{ "status", NULL }, { "message", NULL }, { "reason", NULL },
+	{ "details", details_fields }, { "code", NULL }, { NULL, NULL },
 };
 
 /* omitempty: "", 0, false, null and [] are left out */
@@ -305,25 +307,27 @@ static struct json_object *cause(const char *reason, const char *message)
 
 /*
  * The ERROR event client-go's StreamWatcher sends for a value its
- * decoder refused (why: see decode_error.h): a Status of
- * errors.NewClientErrorReporter, a 500 with two causes, printed as
- * kubectl prints the metav1.Status it is; inside a watch event, as it
- * marshals one it made, without kind and apiVersion.
+ * decoder refused (why: see decode_error.h), printed; the watch ends
+ * there.  Its object is a Status of errors.NewClientErrorReporter, a 500
+ * with two causes, printed as kubectl prints the metav1.Status it is;
+ * inside a watch event, as it marshals one it made, without kind and
+ * apiVersion.
  */
-static int print_decode_error(struct gw *g, const char *why, struct strbuf *out)
+static void tell_decode_error(struct gw *g, const char *why)
 {
 	struct json_object *st = json_object_new_object();
 	struct json_object *details = json_object_new_object();
 	struct json_object *causes = json_object_new_array();
-	struct strbuf server = STRBUF_INIT, msg = STRBUF_INIT;
-	int rc;
+	struct strbuf server = STRBUF_INIT, msg = STRBUF_INIT, out = STRBUF_INIT;
 
 	strbuf_addf(&server, "unable to decode an event from the watch stream: %s", why);
 	strbuf_adds(&msg, "an error on the server (");
 	gofmt_quote(server.buf, server.len, &msg);
 	strbuf_adds(&msg, ") has prevented the request from succeeding");
-	json_object_object_add(st, "kind", json_object_new_string("Status"));
-	json_object_object_add(st, "apiVersion", json_object_new_string("v1"));
+	if (!g->o->events) {
+		json_object_object_add(st, "kind", json_object_new_string("Status"));
+		json_object_object_add(st, "apiVersion", json_object_new_string("v1"));
+	}
 	json_object_object_add(st, "metadata", json_object_new_object());
 	json_object_object_add(st, "status", json_object_new_string("Failure"));
 	json_object_object_add(st, "message", json_object_new_string(strbuf_str(&msg)));
@@ -333,18 +337,16 @@ static int print_decode_error(struct gw *g, const char *why, struct strbuf *out)
 	json_object_object_add(details, "causes", causes);
 	json_object_object_add(st, "details", details);
 	json_object_object_add(st, "code", json_object_new_int(500));
-	if (g->o->events) {
-		json_object_object_del(st, "kind");
-		json_object_object_del(st, "apiVersion");
-	}
 	g->made_status = true;
-	rc = g->tabular ? print_tabular(g, "ERROR", st, false, out)
-			: print_objects(g, "ERROR", &st, 1, out);
+	if ((g->tabular ? print_tabular(g, "ERROR", st, false, &out)
+			: print_objects(g, "ERROR", &st, 1, &out)) == 0)
+		emit(g, &out);
 	g->made_status = false;
+	g->stop = true;
 	json_object_put(st);
 	strbuf_release(&server);
 	strbuf_release(&msg);
-	return rc;
+	strbuf_release(&out);
 }
 
 /* One value of the watch stream: printed, skipped, or the end. */
@@ -360,10 +362,8 @@ static int on_event(void *ctx, const char *text, size_t len)
 	if (!ev && !g->values->framed)
 		return JSON_PIECE_REFRAME;	/* not one value: framed as client-go frames it */
 	if (watch_decode_error(text, len, &why)) {
-		rc = print_decode_error(g, strbuf_str(&why), &out);
-		if (rc == 0)
-			rc = emit(g, &out);
-		rc = -1;	/* the error ends the watch */
+		tell_decode_error(g, strbuf_str(&why));
+		rc = -1;
 	} else if (!obj) {
 		rc = -1;	/* valid to client-go, not to kinf's reader: not met */
 	} else if (!strcmp(type, "BOOKMARK")) {
@@ -390,15 +390,9 @@ static int on_watch_data(void *ctx, const char *data, size_t len)
 	struct gw *g = vs->ctx;
 	int rc = value_splitter_feed(vs, data, len);
 
-	if (rc < 0 && vs->too_large && !g->stop) {
-		/* streaming.NewDecoder's ErrObjectTooLarge, in its words */
-		struct strbuf out = STRBUF_INIT;
-		if (print_decode_error(g, "object to decode was longer than maximum "
-				       "allowed size", &out) == 0)
-			emit(g, &out);
-		strbuf_release(&out);
-		g->stop = true;
-	}
+	/* streaming.NewDecoder's ErrObjectTooLarge, in its words */
+	if (rc < 0 && vs->too_large && !g->stop)
+		tell_decode_error(g, "object to decode was longer than maximum allowed size");
 	return rc;
 }
 
