@@ -110,25 +110,19 @@ static bool object_error(const char *obj, const char *end, struct strbuf *why)
 	struct json_scan s;
 	bool has_kind = false;
 
-	strbuf_adds(why, "unable to decode watch event: ");
-	if (!obj) {
-		strbuf_adds(why, "unexpected end of JSON input");
-		return true;
+	if (obj && *obj == '{') {
+		json_scan_init(&s, obj, (size_t)(end - obj), NULL);
+		if (json_scan_object(&s, object_member, &has_kind) == 0 && has_kind)
+			return false;
 	}
-	if (*obj != '{') {
+	strbuf_adds(why, "unable to decode watch event: ");
+	if (!obj)
+		strbuf_adds(why, "unexpected end of JSON input");
+	else if (*obj != '{')
 		strbuf_addf(why, "json: cannot unmarshal %s into Go value of type "
 			    "unstructured.detector", go_value_kind(*obj));
-		return true;
-	}
-	json_scan_init(&s, obj, (size_t)(end - obj), NULL);
-	if (json_scan_object(&s, object_member, &has_kind) == 0 && has_kind) {
-		why->len -= strlen("unable to decode watch event: ");
-		why->buf[why->len] = '\0';
-		return false;
-	}
-	strbuf_adds(why, "Object 'Kind' is missing in '");
-	strbuf_add(why, obj, (size_t)(end - obj));
-	strbuf_addch(why, '\'');
+	else
+		strbuf_addf(why, "Object 'Kind' is missing in '%.*s'", (int)(end - obj), obj);
 	return true;
 }
 
