@@ -677,6 +677,9 @@ tui_example() {
 	keys q
 	wait_screen 'kinf exited 0'
 	tmux -L "$TMUX_SOCK" kill-server
+	# a server of its own: the old one may still be exiting, and a client
+	# that reaches it is told "server exited unexpectedly"
+	TMUX_SOCK=$TMUX_SOCK-2
 	tui_example "$(examples | grep -x 'kinf tui pods,deployments -A --resync 30s')"
 	wait_screen " pods  $(pod_names "" | wc -l) objects " 20
 	screen_has 'all namespaces' || { show_screen; false; }
