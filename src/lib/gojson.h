@@ -8,7 +8,8 @@
  * of Go's reaches the user as data (kubectl prints the Status client-go
  * makes of a watch event it cannot decode), this gives the very text.
  * It is a byte-at-a-time state machine, slower than json_scan: for text
- * already known to be wrong, or small.
+ * already known to be wrong, and for get -w's events, each printed
+ * anyway; never on an informer's path.
  */
 #ifndef KINF_GOJSON_H
 #define KINF_GOJSON_H
