@@ -162,6 +162,16 @@ static bool is_digit(unsigned char c)
 	return c >= '0' && c <= '9';
 }
 
+/* After a number's digits: its exponent, or its end. */
+static int exponent_or_end(struct scan *s, unsigned char c)
+{
+	if (c == 'e' || c == 'E') {
+		s->state = EXP;
+		return 0;
+	}
+	return end_value(s, c);
+}
+
 /* The number states: ONE to EXP0. */
 static int number(struct scan *s, unsigned char c)
 {
@@ -181,24 +191,14 @@ static int number(struct scan *s, unsigned char c)
 			s->state = DOT;
 			return 0;
 		}
-		if (c == 'e' || c == 'E') {
-			s->state = EXP;
-			return 0;
-		}
-		return end_value(s, c);
+		return exponent_or_end(s, c);
 	case DOT:
 		if (!is_digit(c))
 			return fail(s, c, "after decimal point in numeric literal");
 		s->state = DOT0;
 		return 0;
 	case DOT0:
-		if (is_digit(c))
-			return 0;
-		if (c == 'e' || c == 'E') {
-			s->state = EXP;
-			return 0;
-		}
-		return end_value(s, c);
+		return is_digit(c) ? 0 : exponent_or_end(s, c);
 	case EXP:
 		if (c == '+' || c == '-') {
 			s->state = EXP_SIGN;
