@@ -300,6 +300,11 @@ same_as_kubectl_on() {
 		   '{"type":"ADDED","object":{"kind":5}}' '{"type":"ADDED","object":{"kind":""}}' \
 		   '{"type":"ADDED","object":{"kind":"Pod","metadata":{"name":"a\qb"}}}' \
 		   '{"type":"ERROR","object":{}}' '{"type":"ADDED","kind":7,"object":{'"$pod"'}}' \
+		   '{"type":"ADDED","\u212aIND":7,"object":{'"$pod"'}}' \
+		   '{"type":"ADDED","AP'$'\xc4\xb1''VERSION":{},"object":{'"$pod"'}}' \
+		   '{"type":"ADDED","APIVER'$'\xc5\xbf''ION":{},"object":{'"$pod"'}}' \
+		   '{"type":"ADDED","K'$'\xc4\xb0''ND":{},"object":{'"$pod"'}}' \
+		   '{"type":"ADDED","'$'\xc5\xbf''ind":7,"object":{'"$pod"'}}' \
 		   '{"type":"ADDED","object":{"kind":"Pod","apiVersion":"v1","metadata":{"name":7}}}' \
 		   '{"type":"ERROR","object":{"kind":"Status"}}' '{"type":"ADDED","object":[]}' \
 		   '{"type":"MODIFIED","object":{'"$pod"'}}  {"a"' 'nul' '-' '0.x' '1e' 'tru ' '{"a":"\u12G4"}' \

@@ -8,7 +8,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "lib/gojson.h"
 #include "lib/json_scan.h"
@@ -55,11 +54,11 @@ static int event_member(struct json_scan *s, const char *key, size_t klen, void 
 	struct event_members *m = ctx;
 	const char *kind = go_value_kind(*s->p);
 
-	/* Interpret's struct, through encoding/json: names match in any case */
+	/* Interpret's struct, through encoding/json: names match folded */
 	if (kind && strcmp(kind, "string") && !m->interpret_field) {
-		if (klen == 4 && !strncasecmp(key, "kind", 4))
+		if (gojson_name_is(key, klen, "kind"))
 			m->interpret_field = "kind";
-		else if (klen == 10 && !strncasecmp(key, "apiVersion", 10))
+		else if (gojson_name_is(key, klen, "apiVersion"))
 			m->interpret_field = "apiVersion";
 		if (m->interpret_field)
 			m->interpret_kind = kind;

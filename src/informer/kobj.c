@@ -28,6 +28,7 @@
 
 #include <json-c/json.h>
 
+#include "lib/gojson.h"
 #include "lib/intern.h"
 #include "lib/json_scan.h"
 #include "lib/strbuf.h"
@@ -53,6 +54,7 @@ struct fields {
 	bool api_first;
 	/* Watch events: the type (decoded, or the text of a non-string). */
 	size_t type;
+	bool meta_not_string;	/* the event's own kind or apiVersion */
 	bool has_object;
 	size_t obj_from, obj_to;	/* the object's span of out */
 	size_t owner_uid;	/* while scanning one owner reference */
@@ -288,6 +290,10 @@ static int event_member(struct json_scan *s, const char *key, size_t klen, void 
 		f->obj_to = json_scan_pos(s);
 		return 1;
 	}
+	/* json.SimpleMetaFactory's Interpret reads these first, as strings */
+	if (*s->p != '"' && *s->p != 'n' &&
+	    (gojson_name_is(key, klen, "kind") || gojson_name_is(key, klen, "apiVersion")))
+		f->meta_not_string = true;
 	return 0;
 }
 
@@ -620,6 +626,10 @@ int kobj_from_event(const char *json, size_t len, unsigned flags,
 		goto cleanup;
 	if (f.type == NONE || !f.has_object) {
 		errbuf_set(err, "not a JSON object with a type and an object");
+		goto cleanup;
+	}
+	if (f.meta_not_string) {
+		errbuf_set(err, "its kind or apiVersion is not a string");
 		goto cleanup;
 	}
 	type = field(&f, f.type);

@@ -188,9 +188,11 @@ struct kobj_event {
 /*
  * Reads a watch event line ({"type":..,"object":{..}}), applying the
  * transform to its object.  Returns -1 with err when it is not a JSON
- * object with a type and an object member, the object of a known type
- * has no kind (a non-empty string), or (BOOKMARK, ERROR) the object does
- * not parse; 0 otherwise, an unknown type included.
+ * object with a type and an object member, its own kind or apiVersion
+ * (names folded as encoding/json folds them) is neither a string nor
+ * null, the object of a known type has no kind (a non-empty string), or
+ * (BOOKMARK, ERROR) the object does not parse; 0 otherwise, an unknown
+ * type included.
  */
 int kobj_from_event(const char *json, size_t len, unsigned flags,
 		    struct kobj_event *ev, struct errbuf *err);

@@ -326,3 +326,46 @@ done:
 	free(s.stack);
 	return ret;
 }
+
+/*
+ * The non-ASCII runes that bytes.EqualFold holds equal to an ASCII
+ * letter (their Unicode simple case folding).  İ and ı are not: kubectl
+ * reads neither "KİND" nor "KıND" as "kind".
+ */
+static const struct {
+	const char *utf8;
+	char folded;
+} fold_to_ascii[] = {
+	{ "\xe2\x84\xaa", 'K' },	/* KELVIN SIGN */
+	{ "\xc5\xbf", 'S' },		/* LATIN SMALL LETTER LONG S */
+};
+
+static char ascii_upper(char c)
+{
+	return c >= 'a' && c <= 'z' ? (char)(c - 'a' + 'A') : c;
+}
+
+bool gojson_name_is(const char *key, size_t klen, const char *name)
+{
+	const char *end = key + klen;
+
+	for (; *name; name++) {
+		char want = ascii_upper(*name);
+		size_t i;
+
+		if (key < end && !(*key & 0x80) && ascii_upper(*key) == want) {
+			key++;
+			continue;
+		}
+		for (i = 0; i < ARRAY_SIZE(fold_to_ascii); i++) {
+			size_t n = strlen(fold_to_ascii[i].utf8);
+			if (fold_to_ascii[i].folded == want && (size_t)(end - key) >= n &&
+			    !memcmp(key, fold_to_ascii[i].utf8, n))
+				break;
+		}
+		if (i == ARRAY_SIZE(fold_to_ascii))
+			return false;
+		key += strlen(fold_to_ascii[i].utf8);
+	}
+	return key == end;
+}

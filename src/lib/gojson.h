@@ -14,6 +14,7 @@
 #ifndef KINF_GOJSON_H
 #define KINF_GOJSON_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct strbuf;
@@ -25,5 +26,13 @@ struct strbuf;
  * space); -1 when a byte is wrong, with Go's message appended to msg.
  */
 long gojson_value(const char *text, size_t len, struct strbuf *msg);
+
+/*
+ * Whether encoding/json decodes a member named key[0..klen) (decoded
+ * UTF-8) into a struct field named name (ASCII): the very name, or one
+ * bytes.EqualFold holds equal to it (ASCII letters in any case, and the
+ * Kelvin sign K as k, ſ as s).
+ */
+bool gojson_name_is(const char *key, size_t klen, const char *name);
 
 #endif

@@ -359,6 +359,28 @@ TEST(gojson_reads_a_value_as_go_does)
 	}
 }
 
+TEST(gojson_matches_names_as_encoding_json_folds_them)
+{
+	static const struct {
+		const char *key, *name;
+		bool same;
+	} cases[] = {
+		{ "kind", "kind", true }, { "KiNd", "kind", true },
+		{ "\xe2\x84\xaaind", "kind", true },		/* Kelvin sign */
+		{ "k\xc4\xb1nd", "kind", false },		/* dotless i: no simple fold */
+		{ "K\xc4\xb0ND", "kind", false },		/* dotted capital I: none */
+		{ "APIVER\xc5\xbfION", "apiVersion", true },	/* long s */
+		{ "\xc5\xbfind", "kind", false },		/* long s is no k */
+		{ "kin", "kind", false }, { "kinds", "kind", false },
+		{ "kind ", "kind", false }, { "\xe2\x84", "kind", false },
+		{ "", "kind", false },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
+		CHECK(gojson_name_is(cases[i].key, strlen(cases[i].key), cases[i].name) ==
+		      cases[i].same);
+}
+
 TEST(gojson_refuses_nesting_deeper_than_go)
 {
 	struct strbuf deep = STRBUF_INIT, msg = STRBUF_INIT;
@@ -425,6 +447,7 @@ int main(void)
 	RUN(whole_pieces_are_handed_over_where_they_lie);
 	RUN(gojson_reads_a_value_as_go_does);
 	RUN(gojson_refuses_nesting_deeper_than_go);
+	RUN(gojson_matches_names_as_encoding_json_folds_them);
 	RUN(watch_decode_error_says_what_client_go_says);
 	return unit_done();
 }
