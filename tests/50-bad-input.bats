@@ -294,6 +294,44 @@ terminal_restored() {
 	! grep -q '"handler":"OnDelete"' "$B/out"
 }
 
+# json-c reads a null member as no value: each of these once crashed kinf
+@test "list: null where the list's kind, resourceVersion and continue go — get" {
+	get_row "$(body list application/json 200 '{"kind":null,"metadata":{"resourceVersion":null,"continue":null},"items":[]}')" \
+		0 '^No resources found in default namespace\.$'
+}
+
+@test "list: null continue — watch goes on as at the last page" {
+	watch_row list "$(body list application/json 200 '{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"1","continue":null},"items":[]}')" 'error' 0
+}
+
+@test "list: a Status with a null message in a 200 answer — watch relists" {
+	watch_row list "$(body list application/json 200 '{"kind":"Status","message":null,"code":500}')" \
+		'^kinf: pods: error: list pods: no message \(500, a Status in a 200 answer\)$'
+}
+
+@test "list: a 403 Status whose message and reason are null — get says the code" {
+	get_row "$(body list application/json 403 '{"kind":"Status","apiVersion":"v1","status":"Failure","message":null,"reason":null,"code":403}')" \
+		1 '^error: .*403'
+}
+
+@test "list: null where a Table's or a list's arrays go — get and get -w: no crash, at most one line of error" {
+	local table='{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":{"resourceVersion":"1"},"columnDefinitions":[{"name":"Name","type":"string","format":"name"}],'
+	local bad args rc fails=0
+	for bad in "$table"'"rows":[{"cells":null}]}' "$table"'"rows":null}' \
+		   '{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"1"},"items":null}'; do
+		for args in "" "--sort-by=.metadata.name" "-w --request-timeout=1s"; do
+			sim_start --pods 2
+			fault "$(body list application/json 200 "$bad")"
+			rc=0
+			"$KINF" get pods $args --kubeconfig "$SIM_KUBECONFIG" >"$B/out" 2>"$B/err" || rc=$?
+			[ "$rc" -le 1 ] && [ "$(wc -l <"$B/err")" -le 1 ] ||
+				{ echo "# get pods $args on $bad: status $rc: $(head -c 300 "$B/err")" >&2; fails=$((fails + 1)); }
+			sim_stop
+		done
+	done
+	[ "$fails" -eq 0 ]
+}
+
 @test "list: a body cut in the middle — get" {
 	get_row "$(body list application/json 200 '{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"5"},"items":[{"metadata":{"name":"a"')" \
 		1 '^error: '
@@ -451,6 +489,22 @@ stuck_row() {
 	watch_row watch "$(lines "{\"\u212aIND\":5,\"type\":\"ADDED\",\"object\":$(pod odd 9)}")" \
 		"^kinf: pods: error: cannot decode a watch event: couldn't get version/kind; json parse error: json: cannot unmarshal number into Go struct field .kind of type string$"
 	run ! grep -q '"key":"default/odd"' "$B/out"
+}
+
+@test "watch: an ERROR event with null message and causes — relisted" {
+	watch_row watch "$(lines '{"type":"ERROR","object":{"kind":"Status","message":null,"code":500,"details":{"causes":[{"reason":null,"message":null}]}}}')" \
+		'^kinf: pods: error: watch error event \(code 500\): watch error$'
+}
+
+@test "streaming list: a bookmark whose initial-events-end is null — not the end, the list goes on" {
+	sim_start --pods 4 --namespaces 1
+	fault "$(lines '{"type":"BOOKMARK","object":{"kind":"Pod","apiVersion":"v1","metadata":{"resourceVersion":"1","annotations":{"k8s.io/initial-events-end":null}}}}')"
+	"$KINF" watch pods -A -o json --streaming-list=true --dump-cache "$B/cache.json" \
+		--kubeconfig "$SIM_KUBECONFIG" >"$B/out" 2>"$B/err" 3>&- &
+	KINF_PID=$!
+	wait_until 20 synced
+	kill -TERM "$KINF_PID"; wait "$KINF_PID" || true; KINF_PID=
+	[ "$(jq -S -c . "$B/cache.json")" = "$(sim_oracle pods | jq -S -c .items)" ]
 }
 
 @test "watch: an ERROR event with code 500 — relisted" {

@@ -245,7 +245,7 @@ static void object_candidates(json_object *meta, const char *what, struct strbuf
 		if (!labels)
 			return;
 		json_object_object_foreach(labels, k, lv) {
-			char *kv = xasprintf("%s=%s", k, json_object_get_string(lv));
+			char *kv = xasprintf("%s=%s", k, lv ? json_object_get_string(lv) : "");
 			candidate_once(seen, kv);
 			free(kv);
 		}

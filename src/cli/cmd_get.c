@@ -221,26 +221,24 @@ static struct json_object *default_table(struct json_object *objs)
 static int gather_table(void *ctx, struct json_object *page)
 {
 	struct table_gather *tg = ctx;
-	struct json_object *v, *rows, *all;
+	struct json_object *rows = json_get(page, "rows"), *all;
 
 	if (pager_status_error(page, tg->what, &tg->status))
 		return -1;
-	if (!json_object_object_get_ex(page, "kind", &v) ||
-	    strcmp(json_object_get_string(v), "Table")) {
+	if (strcmp(json_get_text(page, "kind", ""), "Table")) {
 		/* a server without Tables: its objects, each page's */
 		struct json_object *items = json_get(page, "items");
 		if (!tg->plain)
 			tg->plain = json_object_new_array();
-		for (size_t i = 0; i < json_object_array_length(items); i++)
+		for (size_t i = 0; i < json_get_len(items); i++)
 			json_object_array_add(tg->plain, json_object_get(
 				json_object_array_get_idx(items, i)));
 		return 0;
 	}
 	if (!tg->table) {
 		tg->table = json_object_get(page);
-	} else if (json_object_object_get_ex(page, "rows", &rows) &&
-		   json_object_object_get_ex(tg->table, "rows", &all)) {
-		for (size_t i = 0; i < json_object_array_length(rows); i++)
+	} else if (json_object_is_type(all = json_get(tg->table, "rows"), json_type_array)) {
+		for (size_t i = 0; i < json_get_len(rows); i++)
 			json_object_array_add(all, json_object_get(
 				json_object_array_get_idx(rows, i)));
 	}

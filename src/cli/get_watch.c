@@ -502,7 +502,7 @@ static int first_table_page(void *ctx, struct json_object *page)
 	if (strcmp(json_get_str(page, "kind", ""), "Table")) {
 		/* a server without Tables: its objects, each page's */
 		struct json_object *items = json_get(page, "items");
-		for (size_t i = 0; i < json_object_array_length(items); i++) {
+		for (size_t i = 0; i < json_get_len(items); i++) {
 			ALLOC_GROW(f->objs, f->nr + 1, f->alloc);
 			f->objs[f->nr++] = json_object_get(json_object_array_get_idx(items, i));
 		}
@@ -510,8 +510,9 @@ static int first_table_page(void *ctx, struct json_object *page)
 	}
 	if (!f->table) {
 		f->table = json_object_get(page);
-	} else if ((rows = json_get(page, "rows")) && (all = json_get(f->table, "rows"))) {
-		for (size_t i = 0; i < json_object_array_length(rows); i++)
+	} else if (json_object_is_type(all = json_get(f->table, "rows"), json_type_array)) {
+		rows = json_get(page, "rows");
+		for (size_t i = 0; i < json_get_len(rows); i++)
 			json_object_array_add(all, json_object_get(json_object_array_get_idx(rows, i)));
 	}
 	return 0;

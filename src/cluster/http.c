@@ -39,6 +39,7 @@
 #include "cluster/proxy.h"
 #include "cluster/tls_cert.h"
 #include "cluster/transport.h"
+#include "lib/json_get.h"
 #include "lib/stop.h"
 #include "lib/termsafe.h"
 
@@ -1385,14 +1386,11 @@ static char *status_object_member(const struct http_response *resp, const char *
 {
 	if (!resp->body.len)
 		return NULL;
-	json_object *root = json_parse_deep(resp->body.buf), *v;
+	json_object *root = json_parse_deep(resp->body.buf);
+	const char *v = json_get_text(root, name, "");
 	char *value = NULL;
-	if (root && json_object_is_type(root, json_type_object) &&
-	    json_object_object_get_ex(root, "kind", &v) &&
-	    !strcmp(json_object_get_string(v), "Status") &&
-	    json_object_object_get_ex(root, name, &v) &&
-	    *json_object_get_string(v))
-		value = xstrdup(json_object_get_string(v));
+	if (!strcmp(json_get_text(root, "kind", ""), "Status") && *v)
+		value = xstrdup(v);
 	json_object_put(root);
 	return value;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/json_get.h"
 #include "lib/strbuf.h"
 
 #define ACCEPT_TABLE PAGER_ACCEPT_TABLE
@@ -153,20 +154,20 @@ static bool cut_short(const char *text)
 /* A page's metadata: the list's RV (once) and the next token; false: none. */
 static bool read_metadata(struct pager *p, json_object *root, const char **rv)
 {
-	json_object *meta, *v;
+	json_object *meta;
+	const char *cont;
 
 	*rv = "";
 	free(p->cont);
 	p->cont = NULL;
 	if (!root || !json_object_object_get_ex(root, "metadata", &meta))
 		return false;
-	if (json_object_object_get_ex(meta, "resourceVersion", &v)) {
-		*rv = json_object_get_string(v);
-		if (!p->res->rv)
-			p->res->rv = xstrdup(*rv);
-	}
-	if (json_object_object_get_ex(meta, "continue", &v) && *json_object_get_string(v))
-		p->cont = xstrdup(json_object_get_string(v));
+	*rv = json_get_text(meta, "resourceVersion", "");
+	if (json_get(meta, "resourceVersion") && !p->res->rv)
+		p->res->rv = xstrdup(*rv);
+	cont = json_get_text(meta, "continue", "");
+	if (*cont)
+		p->cont = xstrdup(cont);
 	return true;
 }
 
@@ -353,17 +354,11 @@ void pager_explain(const struct pager_result *res, const char *name, struct errb
 
 bool pager_status_error(struct json_object *doc, const char *what, struct errbuf *err)
 {
-	struct json_object *v;
-	const char *msg = "";
-	int code = 0;
+	const char *msg = json_get_text(doc, "message", "");
+	int code = json_object_get_int(json_get(doc, "code"));
 
-	if (!json_object_object_get_ex(doc, "kind", &v) ||
-	    strcmp(json_object_get_string(v), "Status"))
+	if (strcmp(json_get_text(doc, "kind", ""), "Status"))
 		return false;
-	if (json_object_object_get_ex(doc, "message", &v))
-		msg = json_object_get_string(v);
-	if (json_object_object_get_ex(doc, "code", &v))
-		code = json_object_get_int(v);
 	errbuf_set(err, "%s: %s (%d, a Status in a 200 answer)", what, *msg ? msg : "no message",
 		   code);
 	return true;

@@ -7,6 +7,7 @@
 
 #include "informer/kobj.h"
 #include "informer/kobj_pick.h"
+#include "lib/json_get.h"
 
 int handler_init(struct handler *h, const char *owner_spec, struct errbuf *err)
 {
@@ -76,8 +77,7 @@ static const struct kobj_pick pick_top[] = {
 
 static const char *member(struct json_object *o, const char *name)
 {
-	struct json_object *v;
-	return json_object_object_get_ex(o, name, &v) ? json_object_get_string(v) : "";
+	return json_get_text(o, name, "");
 }
 
 /* metav1.GetControllerOf: the first reference with controller: true. */

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/json_get.h"
 #include "lib/strbuf.h"
 #include "lib/termsafe.h"
 
@@ -203,25 +204,16 @@ bool reflector_throttled(struct reflector *r, const struct http_response *resp)
  */
 bool reflector_status_too_large(json_object *status)
 {
-	json_object *v, *details, *causes;
+	json_object *causes = json_get_path(status, "details", "causes", NULL);
 
-	if (json_object_object_get_ex(status, "details", &details) &&
-	    json_object_object_get_ex(details, "causes", &causes) &&
-	    json_object_is_type(causes, json_type_array)) {
-		for (size_t i = 0; i < json_object_array_length(causes); i++) {
-			json_object *c = json_object_array_get_idx(causes, i);
-			if (json_object_object_get_ex(c, "reason", &v) &&
-			    !strcmp(json_object_get_string(v), "ResourceVersionTooLarge"))
-				return true;
-			if (json_object_object_get_ex(c, "message", &v) &&
-			    !strcmp(json_object_get_string(v), "Too large resource version"))
-				return true;
-		}
+	for (size_t i = 0; i < json_get_len(causes); i++) {
+		json_object *c = json_object_array_get_idx(causes, i);
+		if (!strcmp(json_get_text(c, "reason", ""), "ResourceVersionTooLarge") ||
+		    !strcmp(json_get_text(c, "message", ""), "Too large resource version"))
+			return true;
 	}
-	return json_object_object_get_ex(status, "code", &v) &&
-	       json_object_get_int(v) == 504 &&
-	       json_object_object_get_ex(status, "message", &v) &&
-	       strstr(json_object_get_string(v), "Too large resource version");
+	return json_object_get_int(json_get(status, "code")) == 504 &&
+	       strstr(json_get_text(status, "message", ""), "Too large resource version");
 }
 
 bool reflector_resp_too_large(const struct http_response *resp)

@@ -15,6 +15,7 @@
 #include "cluster/pager.h"
 #include "informer/reflector_list.h"
 #include "lib/idle.h"
+#include "lib/json_get.h"
 
 #define DEFAULT_PAGE_SIZE 500
 
@@ -61,16 +62,13 @@ void reflector_list_state_clear(struct list_state *ls)
 static long not_a_list(struct reflector *r, const char *rest, long status,
 		       struct errbuf *err)
 {
-	json_object *root = json_parse_deep(rest), *v;
-	const char *kind = "";
+	json_object *root = json_parse_deep(rest);
+	const char *kind = json_get_text(root, "kind", "");
 	long code = 0;
 
-	if (root && json_object_object_get_ex(root, "kind", &v))
-		kind = json_object_get_string(v);
 	if (!strcmp(kind, "Status")) {
-		const char *msg = json_object_object_get_ex(root, "message", &v)
-			? json_object_get_string(v) : "";
-		code = json_object_object_get_ex(root, "code", &v) ? json_object_get_int(v) : 0;
+		const char *msg = json_get_text(root, "message", "");
+		code = json_object_get_int(json_get(root, "code"));
 		errbuf_set(err, "list %s: %s (%ld, a Status in a %ld answer)",
 			   r->opts->resource->name, *msg ? msg : "no message", code, status);
 		if (!code)

@@ -19,6 +19,7 @@
 #include "informer/reflector_watch.h"
 #include "lib/hashmap.h"
 #include "lib/idle.h"
+#include "lib/json_get.h"
 #include "lib/json_stream.h"
 #include "lib/strbuf.h"
 
@@ -72,20 +73,14 @@ struct watch_state {
 
 static const char *object_rv(json_object *obj)
 {
-	json_object *meta, *rv;
-	if (json_object_object_get_ex(obj, "metadata", &meta) &&
-	    json_object_object_get_ex(meta, "resourceVersion", &rv))
-		return json_object_get_string(rv);
-	return "";
+	return json_get_text(json_get(obj, "metadata"), "resourceVersion", "");
 }
 
 static bool is_initial_events_end(json_object *obj)
 {
-	json_object *meta, *ann, *v;
-	return json_object_object_get_ex(obj, "metadata", &meta) &&
-	       json_object_object_get_ex(meta, "annotations", &ann) &&
-	       json_object_object_get_ex(ann, "k8s.io/initial-events-end", &v) &&
-	       !strcmp(json_object_get_string(v), "true");
+	json_object *ann = json_get_path(obj, "metadata", "annotations", NULL);
+
+	return !strcmp(json_get_text(ann, "k8s.io/initial-events-end", ""), "true");
 }
 
 static int end_watch(struct watch_state *ws, enum outcome verdict, const char *msg)
@@ -173,10 +168,8 @@ static int on_watch_bookmark(struct watch_state *ws, json_object *obj)
  */
 static int on_watch_error_event(struct watch_state *ws, json_object *obj)
 {
-	json_object *code, *msg;
-	long c = json_object_object_get_ex(obj, "code", &code) ? json_object_get_int(code) : 0;
-	const char *m = json_object_object_get_ex(obj, "message", &msg)
-		? json_object_get_string(msg) : "watch error";
+	long c = json_object_get_int(json_get(obj, "code"));
+	const char *m = json_get_text(obj, "message", "watch error");
 	char buf[256];
 
 	snprintf(buf, sizeof(buf), "watch error event (code %ld): %s", c, m);

@@ -37,6 +37,13 @@ const char *json_get_str(struct json_object *obj, const char *key, const char *d
 	return json_get_value_str(json_get(obj, key), def);
 }
 
+const char *json_get_text(struct json_object *obj, const char *key, const char *def)
+{
+	struct json_object *v = json_get(obj, key);
+
+	return v ? json_object_get_string(v) : def;
+}
+
 struct json_object *json_get_array(struct json_object *obj, const char *key)
 {
 	struct json_object *v = json_get(obj, key);

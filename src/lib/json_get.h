@@ -30,6 +30,11 @@ const char *json_get_value_str(struct json_object *v, const char *def);
 
 /* obj's member key when it is a string; def otherwise. */
 const char *json_get_str(struct json_object *obj, const char *key, const char *def);
+/*
+ * obj's member key as text: a string's own, any other value's JSON text
+ * (5, {}); def when there is no such member or it is null.
+ */
+const char *json_get_text(struct json_object *obj, const char *key, const char *def);
 
 /* v's length when it is an array, else 0. */
 size_t json_get_len(struct json_object *v);

@@ -178,7 +178,7 @@ static void row_cells(struct json_object *row, size_t ndefs, const bool *shown,
 	for (size_t i = 0; i < ndefs; i++) {
 		if (!shown[i])
 			continue;
-		if (i < json_object_array_length(rc))
+		if (i < json_get_len(rc))
 			format_cell(json_object_array_get_idx(rc, i), &cells[c]);
 		c++;
 	}
@@ -268,7 +268,7 @@ int kubetable_print(struct json_object *table, const struct kubetable_opts *o,
 
 void kubetable_prefix_names(struct json_object *table, const char *prefix)
 {
-	struct json_object *defs, *rows, *v;
+	struct json_object *defs, *rows;
 	size_t col = 0;
 
 	defs = json_get(table, "columnDefinitions");
@@ -279,19 +279,16 @@ void kubetable_prefix_names(struct json_object *table, const char *prefix)
 	size_t ndefs = json_object_is_type(defs, json_type_array) ? json_object_array_length(defs) : 0;
 	for (size_t i = ndefs; i-- > 0;) {
 		struct json_object *d = json_object_array_get_idx(defs, i);
-		if ((json_object_object_get_ex(d, "format", &v) &&
-		     !strcmp(json_object_get_string(v), "name")) ||
-		    (json_object_object_get_ex(d, "name", &v) &&
-		     !strcasecmp(json_object_get_string(v), "name")))
+		if (!strcmp(json_get_text(d, "format", ""), "name") ||
+		    !strcasecmp(json_get_text(d, "name", ""), "name"))
 			col = i;
 	}
 	for (size_t i = 0; i < json_object_array_length(rows); i++) {
-		struct json_object *cells;
-		if (!json_object_object_get_ex(json_object_array_get_idx(rows, i), "cells", &cells) ||
-		    col >= json_object_array_length(cells))
+		struct json_object *cells = json_get(json_object_array_get_idx(rows, i), "cells");
+		if (col >= json_get_len(cells))
 			continue;
-		char *named = xasprintf("%s/%s", prefix,
-					json_object_get_string(json_object_array_get_idx(cells, col)));
+		struct json_object *cell = json_object_array_get_idx(cells, col);
+		char *named = xasprintf("%s/%s", prefix, cell ? json_object_get_string(cell) : "");
 		json_object_array_put_idx(cells, col, json_object_new_string(named));
 		free(named);
 	}
