@@ -479,14 +479,21 @@ static void tap_data(void *ctx, unsigned x, const char *data, size_t len)
 	recorder_data(ctx, x, data, len);
 }
 
-static void tap_end(void *ctx, unsigned x, int rc, const char *error,
-		    const struct http_response *resp, bool stopped)
+struct recorded_end recorded_end_of(int rc, const char *error,
+				    const struct http_response *resp, bool stopped)
 {
-	struct recorded_end e = {
+	return (struct recorded_end){
 		.rc = rc, .error = error, .refused = resp->refused,
 		.timed_out = resp->timed_out, .no_answer = resp->no_answer,
 		.stopped = stopped,
 	};
+}
+
+static void tap_end(void *ctx, unsigned x, int rc, const char *error,
+		    const struct http_response *resp, bool stopped)
+{
+	struct recorded_end e = recorded_end_of(rc, error, resp, stopped);
+
 	recorder_end(ctx, x, &e);
 }
 

@@ -44,6 +44,7 @@
 
 struct api_resource;		/* discovery.h */
 struct kclient;
+struct http_response;		/* http.h */
 struct strbuf;
 
 /* ---- the header --------------------------------------------------------- */
@@ -98,6 +99,9 @@ struct recorded_end {
 	bool refused, timed_out, no_answer;
 	bool stopped;		/* kinf was stopping: the stream's recording ends */
 };
+/* How a tap's end (kclient_tap.end) is recorded: by the recorder and the flight. */
+struct recorded_end recorded_end_of(int rc, const char *error,
+				    const struct http_response *resp, bool stopped);
 
 void recorder_status(struct recorder *rec, unsigned x, const struct recorded_answer *a);
 void recorder_data(struct recorder *rec, unsigned x, const char *data, size_t len);

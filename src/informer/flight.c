@@ -818,10 +818,7 @@ static void tap_end(void *ctx, unsigned x, int rc, const char *error,
 		    const struct http_response *resp, bool stopped)
 {
 	struct flight *f = ctx;
-	struct recorded_end e = {
-		.rc = rc, .error = error, .refused = resp->refused,
-		.timed_out = resp->timed_out, .stopped = stopped,
-	};
+	struct recorded_end e = recorded_end_of(rc, error, resp, stopped);
 
 	pthread_mutex_lock(&f->lock);
 	int64_t t = now_t(f);

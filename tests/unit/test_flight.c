@@ -418,6 +418,36 @@ TEST(a_dump_holds_the_list_the_watch_and_the_trigger)
 	flight_free(f);
 }
 
+/* A failed exchange ends in the dump as the recorder writes its end: every flag. */
+TEST(a_dump_keeps_how_an_exchange_failed)
+{
+	struct flight_opts o = { .window_ms = 60000, .budget = 1 << 20, .tail_ms = 0,
+				 .dir = dir, .keep = 0, .info = &info };
+	struct flight *f = flight_new(&o, NULL);
+	struct http_response resp = { .retry_after_ms = -1, .no_answer = true };
+	struct strbuf text = STRBUF_INIT, want = STRBUF_INIT;
+	struct recorded_end e = recorded_end_of(-1, "no answer", &resp, false);
+	char *path, *reason;
+	struct errbuf err = { "" };
+
+	unsigned x = flight_tap.begin(f, STREAM, STREAM "?limit=500");
+	flight_tap.end(f, x, -1, "no answer", &resp, false);
+	CHECK(flight_trigger(f, "signal", NULL));
+	CHECK(flight_dump_due(f, true, &path, &reason, &err) == 1);
+	CHECK(gz_text(path, &text));
+	recording_line_end(&want, 0, x, &e);
+	/* the line after its time */
+	CHECKF(strstr(strbuf_str(&text), strchr(strbuf_str(&want), ',') + 1) != NULL, "%s",
+	       strbuf_str(&text));
+	CHECK(strstr(strbuf_str(&text), "\"noAnswer\":true") != NULL);
+	strbuf_release(&text);
+	strbuf_release(&want);
+	unlink(path);
+	free(path);
+	free(reason);
+	flight_free(f);
+}
+
 /* Longer than a window of WINDOW_MS: the ring's records from before it may go. */
 #define WINDOW_MS 80
 static void window_passes(void)
@@ -819,6 +849,7 @@ int main(void)
 	RUN(records_no_snapshot_covers_stay_up_to_the_grace_then_the_stream_is_left_out);
 	RUN(the_exchanges_the_ring_let_go_of_are_forgotten);
 	RUN(a_dump_holds_the_list_the_watch_and_the_trigger);
+	RUN(a_dump_keeps_how_an_exchange_failed);
 	RUN(a_dump_starts_from_a_snapshot_and_the_watch_from_its_place);
 	RUN(a_streaming_lists_snapshot_is_the_head_of_its_watch);
 	RUN(a_snapshot_counts_the_objects_it_alone_keeps);
