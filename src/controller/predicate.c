@@ -95,11 +95,6 @@ static const struct kobj_pick pick_top[] = {
 	{ NULL, PICK_ALL, NULL },
 };
 
-static int cmp_pair(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /* A string map as sorted "k\0v\0" pairs ending in '\0'; NULL if absent. */
 static char *map_flat(struct json_object *map, size_t *len)
 {
@@ -115,7 +110,7 @@ static char *map_flat(struct json_object *map, size_t *len)
 		(void)val;
 		keys[n++] = name;
 	}
-	qsort(keys, n, sizeof(*keys), cmp_pair);
+	qsort(keys, n, sizeof(*keys), strv_cmp);
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *v = json_object_object_get(map, keys[i]);
 		strbuf_add(&sb, keys[i], strlen(keys[i]) + 1);

@@ -1570,11 +1570,6 @@ static struct dump *dump_take(struct flight *f)
 	return d;
 }
 
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /*
  * A hidden dump that no writer holds and that has not changed for this
  * long is a dead writer's (see dump_create()): the age covers the moment
@@ -1663,7 +1658,7 @@ static void prune(const char *dir, unsigned keep)
 	}
 	closedir(d);
 	if (nr)		/* qsort(NULL, 0, ...) is undefined */
-		qsort(names, nr, sizeof(*names), name_cmp);
+		qsort(names, nr, sizeof(*names), strv_cmp);
 	for (size_t i = 0; i < nr; i++) {
 		if (i + keep < nr) {
 			char *p = xasprintf("%s/%s", dir, names[i]);

@@ -392,6 +392,11 @@ void strv_free(char **v)
 	free(v);
 }
 
+int strv_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 size_t utf8_width(const char *s)
 {
 	size_t n = 0;

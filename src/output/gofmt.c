@@ -19,11 +19,6 @@
 #include "lib/strbuf.h"
 #include "lib/util.h"
 
-static int key_cmp(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 const char **gofmt_sorted_keys(struct json_object *obj, size_t *nr)
 {
 	size_t n = (size_t)json_object_object_length(obj), i = 0;
@@ -33,7 +28,7 @@ const char **gofmt_sorted_keys(struct json_object *obj, size_t *nr)
 		(void)v;
 		keys[i++] = k;
 	}
-	qsort(keys, n, sizeof(*keys), key_cmp);
+	qsort(keys, n, sizeof(*keys), strv_cmp);
 	*nr = n;
 	return keys;
 }

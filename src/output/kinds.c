@@ -421,11 +421,6 @@ static int requirement_cmp(const void *a, const void *b)
 		      ((const struct requirement *)b)->key);
 }
 
-static int string_cmp(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /* "(a,b)": a requirement's values, sorted as the selector sorts them. */
 static void add_value_set(struct strbuf *out, struct json_object *values)
 {
@@ -434,7 +429,7 @@ static void add_value_set(struct strbuf *out, struct json_object *values)
 
 	for (size_t i = 0; i < n; i++)
 		v[i] = json_get_value_str(json_object_array_get_idx(values, i), "");
-	qsort(v, n, sizeof(*v), string_cmp);
+	qsort(v, n, sizeof(*v), strv_cmp);
 	strbuf_addch(out, '(');
 	for (size_t i = 0; i < n; i++)
 		strbuf_addf(out, "%s%s", i ? "," : "", v[i]);
@@ -529,7 +524,7 @@ static void node_roles(const struct row *r, struct strbuf *out)
 				roles[nr++] = role;
 		}
 	}
-	qsort(roles, nr, sizeof(*roles), string_cmp);
+	qsort(roles, nr, sizeof(*roles), strv_cmp);
 	for (size_t i = 0, shown = 0; i < nr; i++) {
 		if (i && !strcmp(roles[i], roles[i - 1]))
 			continue;	/* a set: one of each */

@@ -178,11 +178,6 @@ static char *go_v(struct json_object *v)
 	return strbuf_detach(&sb, NULL);
 }
 
-static size_t items_nr(struct json_object *a)
-{
-	return json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
-}
-
 #define ITEM(a, i) json_object_array_get_idx((a), (i))
 
 /* time.RFC1123Z in local time, as describe prints a metav1.Time. */
@@ -265,7 +260,7 @@ static struct json_object **sorted_by(struct json_object *list, const char *key,
 {
 	struct json_object **v;
 
-	*nr = items_nr(list);
+	*nr = json_get_len(list);
 	v = xcalloc(*nr ? *nr : 1, sizeof(*v));
 	for (size_t i = 0; i < *nr; i++) {
 		size_t j = i;
@@ -326,7 +321,7 @@ static char *field_value(struct json_object *pod, const char *path)
 static void container_env(struct strbuf *sb, struct json_object *pod, struct json_object *c)
 {
 	struct json_object *env = json_get(c, "env");
-	size_t nr = items_nr(env);
+	size_t nr = json_get_len(env);
 
 	wr(sb, 2, "Environment:%s\n", nr ? "" : "\t<none>");
 	for (size_t i = 0; i < nr; i++) {
@@ -450,7 +445,7 @@ static void container_ports(struct strbuf *sb, struct json_object *c, const char
 	struct json_object *ports = json_get(c, "ports");
 	struct strbuf list = STRBUF_INIT;
 
-	for (size_t i = 0; i < items_nr(ports); i++)
+	for (size_t i = 0; i < json_get_len(ports); i++)
 		strbuf_addf(&list, "%s%lld/%s", i ? ", " : "", num(ITEM(ports, i), what),
 			    str(ITEM(ports, i), "protocol"));
 	wr(sb, 2, "%s:\t%s\n", strchr(strbuf_str(&list), ',') ? many : one,
@@ -481,7 +476,7 @@ static void container_resources(struct strbuf *sb, struct json_object *c)
 /* Its status among statuses (by name), or NULL. */
 static struct json_object *status_of(struct json_object *statuses, const char *name)
 {
-	for (size_t i = 0; i < items_nr(statuses); i++)
+	for (size_t i = 0; i < json_get_len(statuses); i++)
 		if (!strcmp(str(ITEM(statuses, i), "name"), name))
 			return ITEM(statuses, i);
 	return NULL;
@@ -489,10 +484,10 @@ static struct json_object *status_of(struct json_object *statuses, const char *n
 
 static void lines_of(struct strbuf *sb, const char *label, struct json_object *list)
 {
-	if (!items_nr(list))
+	if (!json_get_len(list))
 		return;
 	wr(sb, 2, "%s:\n", label);
-	for (size_t i = 0; i < items_nr(list); i++) {
+	for (size_t i = 0; i < json_get_len(list); i++) {
 		const char *v = json_get_value_str(ITEM(list, i), "");
 		for (;;) {
 			size_t n = strcspn(v, "\n");
@@ -508,8 +503,8 @@ static void lines_of(struct strbuf *sb, const char *label, struct json_object *l
 static void describe_containers(struct strbuf *sb, const char *label, struct json_object *pod,
 				struct json_object *list, struct json_object *statuses)
 {
-	wr(sb, 0, "%s:%s\n", label, items_nr(list) ? "" : " <none>");
-	for (size_t i = 0; i < items_nr(list); i++) {
+	wr(sb, 0, "%s:%s\n", label, json_get_len(list) ? "" : " <none>");
+	for (size_t i = 0; i < json_get_len(list); i++) {
 		struct json_object *c = ITEM(list, i), *st = status_of(statuses, str(c, "name"));
 		wr(sb, 1, "%s:\n", str(c, "name"));
 		if (st)
@@ -548,7 +543,7 @@ static void projected_source(struct strbuf *sb, struct json_object *p)
 	struct json_object *sources = json_get(p, "sources"), *x;
 
 	wr(sb, 2, "Type:\tProjected (a volume that contains injected data from multiple sources)\n");
-	for (size_t i = 0; i < items_nr(sources); i++) {
+	for (size_t i = 0; i < json_get_len(sources); i++) {
 		struct json_object *src = ITEM(sources, i);
 		if ((x = json_get(src, "secret")))
 			wr(sb, 2, "SecretName:\t%s\n    SecretOptionalName:\t%s\n", str(x, "name"),
@@ -569,7 +564,7 @@ static void downward_source(struct strbuf *sb, struct json_object *d)
 
 	wr(sb, 2, "Type:\tDownwardAPI (a volume populated by information about the pod)\n"
 	   "    Items:\n");
-	for (size_t i = 0; i < items_nr(items); i++) {
+	for (size_t i = 0; i < json_get_len(items); i++) {
 		if ((ref = json_get(ITEM(items, i), "fieldRef")))
 			wr(sb, 3, "%s -> %s\n", str(ref, "fieldPath"), str(ITEM(items, i), "path"));
 		if ((ref = json_get(ITEM(items, i), "resourceFieldRef")))
@@ -625,12 +620,12 @@ static void volume_source(struct strbuf *sb, struct json_object *vol)
 
 static void describe_volumes(struct strbuf *sb, struct json_object *volumes)
 {
-	if (!items_nr(volumes)) {
+	if (!json_get_len(volumes)) {
 		wr(sb, 0, "Volumes:\t<none>\n");
 		return;
 	}
 	wr(sb, 0, "Volumes:\n");
-	for (size_t i = 0; i < items_nr(volumes); i++) {
+	for (size_t i = 0; i < json_get_len(volumes); i++) {
 		wr(sb, 1, "%s:\n", str(ITEM(volumes, i), "name"));
 		volume_source(sb, ITEM(volumes, i));
 	}
@@ -645,7 +640,7 @@ static const char *pod_qos(struct json_object *pod)
 
 	for (size_t k = 0; k < ARRAY_SIZE(kinds); k++) {
 		struct json_object *list = json_get_path(pod, "spec", kinds[k], NULL);
-		for (size_t i = 0; i < items_nr(list); i++) {
+		for (size_t i = 0; i < json_get_len(list); i++) {
 			struct json_object *res = json_get(ITEM(list, i), "resources");
 			struct json_object *lim = json_get_object(res, "limits");
 			struct json_object *req = json_get_object(res, "requests");
@@ -701,11 +696,11 @@ static void pod_head(struct strbuf *sb, struct json_object *pod, int64_t now_ms)
 	if (*str(st, "message"))
 		wr(sb, 0, "Message:\t%s\n", str(st, "message"));
 	wr(sb, 0, "IP:\t%s\n", str(st, "podIP"));
-	wr(sb, 0, "IPs:%s\n", items_nr(ips) ? "" : "\t<none>");
-	for (size_t i = 0; i < items_nr(ips); i++)
+	wr(sb, 0, "IPs:%s\n", json_get_len(ips) ? "" : "\t<none>");
+	for (size_t i = 0; i < json_get_len(ips); i++)
 		wr(sb, 1, "IP:\t%s\n", str(ITEM(ips, i), "ip"));
 	struct json_object *owners = json_get(md, "ownerReferences");
-	for (size_t i = 0; i < items_nr(owners); i++)
+	for (size_t i = 0; i < json_get_len(owners); i++)
 		if (truth(ITEM(owners, i), "controller"))
 			wr(sb, 0, "Controlled By:\t%s/%s\n", str(ITEM(owners, i), "kind"),
 			   str(ITEM(owners, i), "name"));
@@ -720,14 +715,14 @@ static void describe_pod(struct strbuf *sb, struct json_object *pod, int64_t now
 	struct json_object *conds = json_get(st, "conditions");
 
 	pod_head(sb, pod, now_ms);
-	if (items_nr(json_get(spec, "initContainers")))
+	if (json_get_len(json_get(spec, "initContainers")))
 		describe_containers(sb, "Init Containers", pod, json_get(spec, "initContainers"),
 				    json_get(st, "initContainerStatuses"));
 	describe_containers(sb, "Containers", pod, json_get(spec, "containers"),
 			    json_get(st, "containerStatuses"));
-	if (items_nr(conds)) {
+	if (json_get_len(conds)) {
 		wr(sb, 0, "Conditions:\n  Type\tStatus\n");
-		for (size_t i = 0; i < items_nr(conds); i++)
+		for (size_t i = 0; i < json_get_len(conds); i++)
 			wr(sb, 1, "%s \t%s \n", str(ITEM(conds, i), "type"),
 			   str(ITEM(conds, i), "status"));
 	}
@@ -836,7 +831,7 @@ static void unstructured(struct strbuf *sb, int level, struct json_object *obj,
 			unstructured(sb, level + 1, v, path);
 		} else if (json_object_is_type(v, json_type_array)) {
 			wr(sb, level, "%s:\n", label.buf);
-			for (size_t j = 0; j < items_nr(v); j++) {
+			for (size_t j = 0; j < json_get_len(v); j++) {
 				struct json_object *item = ITEM(v, j);
 				char *text = json_object_is_type(item, json_type_object) ? NULL : go_v(item);
 				if (text)
@@ -907,7 +902,7 @@ static void event_interval(struct json_object *e, int64_t now_ms, char *buf, siz
 /* DescribeEvents: the oldest last first. */
 static void describe_events(struct strbuf *sb, struct json_object *items, int64_t now_ms)
 {
-	size_t nr = items_nr(items);
+	size_t nr = json_get_len(items);
 	struct sorted_event *v = xcalloc(nr ? nr : 1, sizeof(*v));
 	char interval[128];
 
@@ -1054,7 +1049,7 @@ static int events_page(struct events_job *ej, struct json_object *items, char **
 		errbuf_set(&ej->err, "list events: the answer is no list");
 		goto out;
 	}
-	for (size_t i = 0; i < items_nr(page); i++)
+	for (size_t i = 0; i < json_get_len(page); i++)
 		json_object_array_add(items, json_object_get(ITEM(page, i)));
 	if (*str(json_get(list, "metadata"), "continue"))
 		*cont = xstrdup(str(json_get(list, "metadata"), "continue"));

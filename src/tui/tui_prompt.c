@@ -66,11 +66,6 @@ static void words_release(struct words *w)
 	free(w->v);
 }
 
-static int cmp_words(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* The resources `:` can show: those that can be listed and watched. */
 static void resource_words(struct tui *t, struct words *w)
 {
@@ -119,7 +114,7 @@ static void complete(struct tui *t)
 		if (!strncmp(all.v[i], p->text, len))
 			words_add(&match, all.v[i]);
 	if (match.nr > 1)
-		qsort(match.v, match.nr, sizeof(*match.v), cmp_words);
+		qsort(match.v, match.nr, sizeof(*match.v), strv_cmp);
 
 	p->hint[0] = '\0';
 	if (!match.nr) {
