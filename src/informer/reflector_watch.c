@@ -509,7 +509,8 @@ static enum outcome streaming_list_outcome(struct reflector *r, struct watch_sta
 					   int rc, const struct http_response *resp,
 					   const char *errmsg, int64_t lasted)
 {
-	char msg[sizeof(ws->message) + 64];
+	struct errbuf err = { "" };
+	const char *msg;
 	bool refusal = resp->status >= 400 && resp->status < 500;
 
 	if (ws->verdict == EXPIRED || resp->status == 410 || reflector_resp_too_large(resp)) {
@@ -520,7 +521,6 @@ static enum outcome streaming_list_outcome(struct reflector *r, struct watch_sta
 		return RESTREAM;
 	}
 	if (rc == 0 && resp->status == 429) {
-		struct errbuf err = { "" };
 		status_line(r, resp, "list", &err);
 		STAT_INC(r, throttled);
 		reflector_fail(r, err.msg);
@@ -538,15 +538,14 @@ static enum outcome streaming_list_outcome(struct reflector *r, struct watch_sta
 				       ws->initial_items.nr);
 			return RESTREAM;
 		}
-		snprintf(msg, sizeof(msg), "very short streaming list: ended at once without events");
+		msg = "very short streaming list: ended at once without events";
 	} else if (ws->verdict != OK) {
-		snprintf(msg, sizeof(msg), "%s", ws->message);
+		msg = ws->message;
 	} else if (rc < 0) {
-		snprintf(msg, sizeof(msg), "%s", errmsg);
+		msg = errmsg;
 	} else {
-		struct errbuf err = { "" };
 		status_line(r, resp, "list", &err);
-		snprintf(msg, sizeof(msg), "%s", err.msg);
+		msg = err.msg;
 	}
 	if (refused_status(resp->status))
 		reflector_fail_refused(r, msg);
@@ -615,10 +614,7 @@ static void watch_opening(struct reflector *r, bool initial, int timeout_s)
 	}
 }
 
-/*
- * How one watch ended: what the rules in watch_ends[] look at, once the
- * transfer is over.
- */
+/* How one watch ended, once the transfer is over: what watch_outcome() reads. */
 struct watch_end {
 	struct reflector *r;
 	struct watch_state *ws;
@@ -627,46 +623,8 @@ struct watch_end {
 	const char *errmsg;		/* the transfer's error, when rc < 0 */
 	int64_t lasted;			/* ms */
 	int64_t idle_timeout_ms;	/* the transfer's */
-	bool healthy;			/* a rule found it ended as a working watch ends */
+	bool healthy;			/* it ended as a working watch ends */
 };
-
-static bool when_stopped(const struct watch_end *e)
-{
-	return stop_requested(&e->r->stop);
-}
-
-static enum outcome end_stopped(struct watch_end *e)
-{
-	(void)e;
-	return STOPPED;
-}
-
-static bool when_recording_ended(const struct watch_end *e)
-{
-	return e->resp->recording_ended;
-}
-
-/* A replay's recording stops here: no end to report; the next request waits for the stop. */
-static enum outcome end_recording_ended(struct watch_end *e)
-{
-	(void)e;
-	return OK;
-}
-
-static bool when_initial(const struct watch_end *e)
-{
-	return e->ws->initial;
-}
-
-static enum outcome end_initial(struct watch_end *e)
-{
-	return streaming_list_outcome(e->r, e->ws, e->rc, e->resp, e->errmsg, e->lasted);
-}
-
-static bool when_expired_event(const struct watch_end *e)
-{
-	return e->ws->verdict == EXPIRED;
-}
 
 static enum outcome end_expired_event(struct watch_end *e)
 {
@@ -681,22 +639,6 @@ static enum outcome end_expired_event(struct watch_end *e)
 	return EXPIRED;
 }
 
-static bool when_error_event(const struct watch_end *e)
-{
-	return e->ws->verdict != OK;
-}
-
-static enum outcome end_error_event(struct watch_end *e)
-{
-	reflector_fail(e->r, e->ws->message);
-	return e->ws->verdict;
-}
-
-static bool when_renewed(const struct watch_end *e)
-{
-	return e->rc < 0 && e->ws->renewing;
-}
-
 static enum outcome end_renewed(struct watch_end *e)
 {
 	STAT_INC(e->r, stalls);
@@ -704,11 +646,6 @@ static enum outcome end_renewed(struct watch_end *e)
 		       (long long)(e->r->renew_ms / 1000));
 	e->healthy = true;
 	return OK;
-}
-
-static bool when_idle(const struct watch_end *e)
-{
-	return e->rc < 0 && str_starts_with(e->errmsg, "stalled");
 }
 
 static enum outcome end_idle(struct watch_end *e)
@@ -719,24 +656,12 @@ static enum outcome end_idle(struct watch_end *e)
 	return RETRY;
 }
 
-static bool when_refused(const struct watch_end *e)
+static enum outcome end_very_short(struct watch_end *e)
 {
-	return e->rc < 0 && e->resp->refused;
+	STAT_INC(e->r, short_watches);
+	reflector_fail(e->r, "very short watch: ended at once without events");
+	return FAILED;
 }
-
-/* isWatchErrorRetriable: back off, then re-watch from the last RV. */
-static enum outcome end_refused(struct watch_end *e)
-{
-	reflector_fail(e->r, e->errmsg);
-	return RETRY;
-}
-
-static bool when_empty(const struct watch_end *e)
-{
-	return empty_watch(e->resp, e->rc);
-}
-
-static enum outcome end_very_short(struct watch_end *e);
 
 /*
  * Still no answer after the REST client's retries, the last an EOF, a
@@ -753,11 +678,6 @@ static enum outcome end_empty(struct watch_end *e)
 	emit_watch_end(e->r, e->ws, e->lasted, "no answer after the REST client's %d retries "
 		       "(%s): an empty watch", HTTP_MAX_RETRIES, e->errmsg);
 	return OK;
-}
-
-static bool when_stream_broken(const struct watch_end *e)
-{
-	return e->rc < 0 && e->resp->stream_broken;
 }
 
 /*
@@ -780,11 +700,6 @@ static enum outcome end_stream_broken(struct watch_end *e)
 	return FAILED;
 }
 
-static bool when_connection_lost(const struct watch_end *e)
-{
-	return e->rc < 0 && (e->ws->events || e->lasted >= SHORT_WATCH_MS);
-}
-
 /* The connection broke mid-watch: reopen from the last RV. */
 static enum outcome end_connection_lost(struct watch_end *e)
 {
@@ -793,46 +708,12 @@ static enum outcome end_connection_lost(struct watch_end *e)
 	return OK;
 }
 
-/*
- * A stream cut with nothing on it within a second: client-go's
- * StreamWatcher takes the cut for the stream's end, and handleWatch for a
- * VeryShortWatchError.
- */
-static bool when_cut_short(const struct watch_end *e)
-{
-	/* (an answer that is not JSON at all is no cut: Watch() itself fails) */
-	return e->rc < 0 && e->resp->status >= 200 && e->resp->status <= 299 &&
-	       http_json_media_type(e->resp->content_type) &&
-	       e->ws->events == 0 && e->lasted < SHORT_WATCH_MS;
-}
-
-static bool when_transport_failed(const struct watch_end *e)
-{
-	return e->rc < 0;
-}
-
-static enum outcome end_transport_failed(struct watch_end *e)
-{
-	reflector_fail(e->r, e->errmsg);
-	return FAILED;
-}
-
-static bool when_gone(const struct watch_end *e)
-{
-	return e->resp->status == 410 || reflector_resp_too_large(e->resp);
-}
-
 static enum outcome end_gone(struct watch_end *e)
 {
 	STAT_INC(e->r, expired);
 	reflector_emit(e->r, ACT_WATCH_EXPIRED, e->resp->status == 410 ? "HTTP 410" :
 		       "too large resource version (HTTP 504)");
 	return EXPIRED;
-}
-
-static bool when_throttled(const struct watch_end *e)
-{
-	return http_rest_retriable(e->resp);
 }
 
 /*
@@ -850,11 +731,6 @@ static enum outcome end_throttled(struct watch_end *e)
 	return e->resp->status == 429 ? RETRY : FAILED;
 }
 
-static bool when_bad_status(const struct watch_end *e)
-{
-	return e->resp->status < 200 || e->resp->status > 299;
-}
-
 static enum outcome end_bad_status(struct watch_end *e)
 {
 	struct errbuf err = { "" };
@@ -865,24 +741,6 @@ static enum outcome end_bad_status(struct watch_end *e)
 	else
 		reflector_fail(e->r, err.msg);
 	return FAILED;
-}
-
-static bool when_very_short(const struct watch_end *e)
-{
-	return e->ws->events == 0 && e->lasted < SHORT_WATCH_MS;
-}
-
-static enum outcome end_very_short(struct watch_end *e)
-{
-	STAT_INC(e->r, short_watches);
-	reflector_fail(e->r, "very short watch: ended at once without events");
-	return FAILED;
-}
-
-static bool when_closed(const struct watch_end *e)
-{
-	(void)e;
-	return true;
 }
 
 /*
@@ -899,43 +757,67 @@ static enum outcome end_closed(struct watch_end *e)
 }
 
 /*
- * How a watch can end, the first that applies deciding, each with the
- * name client-go's reflector gives it (or kinf's own, for what client-go
- * lacks): its report says so and counts it, and its outcome tells
- * list_and_watch() what comes next.
+ * Decides, reports and returns what the watch that ended comes to: the
+ * first case that applies, each named as client-go's reflector names it
+ * (or as kinf does, for what client-go lacks).  Its report says so and
+ * counts it; its outcome tells list_and_watch() what comes next.
  */
-static const struct watch_end_rule {
-	const char *name;
-	bool (*applies)(const struct watch_end *e);
-	enum outcome (*report)(struct watch_end *e);
-} watch_ends[] = {
-	{ "stop requested", when_stopped, end_stopped },
-	{ "the recording ends (replay)", when_recording_ended, end_recording_ended },
-	{ "watch list", when_initial, end_initial },
-	{ "expired", when_expired_event, end_expired_event },
-	{ "watch error event", when_error_event, end_error_event },
-	{ "renewed after its silence (kinf)", when_renewed, end_renewed },
-	{ "stalled (no data)", when_idle, end_idle },
-	{ "connection refused", when_refused, end_refused },
-	{ "empty watch (no answer)", when_empty, end_empty },
-	{ "watch stream error", when_stream_broken, end_stream_broken },
-	{ "connection lost", when_connection_lost, end_connection_lost },
-	{ "very short watch (cut)", when_cut_short, end_very_short },
-	{ "failed to watch", when_transport_failed, end_transport_failed },
-	{ "gone or too large resource version", when_gone, end_gone },
-	{ "too many requests", when_throttled, end_throttled },
-	{ "failed to watch (status)", when_bad_status, end_bad_status },
-	{ "very short watch", when_very_short, end_very_short },
-	{ "watch closed", when_closed, end_closed },
-};
-
-/* Decides, reports and returns what the watch that ended comes to. */
 static enum outcome watch_outcome(struct watch_end *e)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(watch_ends); i++)
-		if (watch_ends[i].applies(e))
-			return watch_ends[i].report(e);
-	return FAILED;	/* not reached: the last rule applies always */
+	struct reflector *r = e->r;
+	struct watch_state *ws = e->ws;
+	const struct http_response *resp = e->resp;
+	bool failed = e->rc < 0;
+	bool brief = ws->events == 0 && e->lasted < SHORT_WATCH_MS;
+	bool ok_json = resp->status >= 200 && resp->status <= 299 &&
+		       http_json_media_type(resp->content_type);
+
+	if (stop_requested(&r->stop))				/* stop requested */
+		return STOPPED;
+	if (resp->recording_ended)	/* replay: no end to report; the next request waits for the stop */
+		return OK;
+	if (ws->initial)					/* watch list */
+		return streaming_list_outcome(r, ws, e->rc, resp, e->errmsg, e->lasted);
+	if (ws->verdict == EXPIRED)				/* expired */
+		return end_expired_event(e);
+	if (ws->verdict != OK) {				/* watch error event */
+		reflector_fail(r, ws->message);
+		return ws->verdict;
+	}
+	if (failed && ws->renewing)		/* renewed after its silence (kinf's own) */
+		return end_renewed(e);
+	if (failed && str_starts_with(e->errmsg, "stalled"))	/* stalled (no data) */
+		return end_idle(e);
+	if (failed && resp->refused) {	/* isWatchErrorRetriable: back off, re-watch */
+		reflector_fail(r, e->errmsg);
+		return RETRY;
+	}
+	if (empty_watch(resp, e->rc))				/* empty watch (no answer) */
+		return end_empty(e);
+	if (failed && resp->stream_broken)			/* watch stream error */
+		return end_stream_broken(e);
+	if (failed && !brief)					/* connection lost */
+		return end_connection_lost(e);
+	/*
+	 * A stream cut with nothing on it within a second: StreamWatcher
+	 * takes the cut for the stream's end, handleWatch for a very short
+	 * watch.  (An answer that is not JSON at all is no cut: Watch() fails.)
+	 */
+	if (failed && ok_json)
+		return end_very_short(e);
+	if (failed) {						/* failed to watch */
+		reflector_fail(r, e->errmsg);
+		return FAILED;
+	}
+	if (resp->status == 410 || reflector_resp_too_large(resp))	/* gone, too large RV */
+		return end_gone(e);
+	if (http_rest_retriable(resp))				/* too many requests */
+		return end_throttled(e);
+	if (resp->status < 200 || resp->status > 299)		/* failed to watch (status) */
+		return end_bad_status(e);
+	if (brief)						/* very short watch */
+		return end_very_short(e);
+	return end_closed(e);					/* watch closed */
 }
 
 /*
