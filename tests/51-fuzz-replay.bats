@@ -48,3 +48,4 @@ replay() {	# replay NAME
 @test "fuzz corpus: recordings a user is handed (recording)" { replay recording; }
 @test "fuzz corpus: go-templates over server data (gotemplate)" { replay gotemplate; }
 @test "fuzz corpus: JSONPath templates over server data (jsonpath)" { replay jsonpath; }
+@test "fuzz corpus: any answer through every printer and view (printers)" { replay printers; }

@@ -27,7 +27,8 @@ struct table *table_new(const char *const *headers, size_t ncols)
 
 void table_add_row(struct table *t, const char *const *cells)
 {
-	ALLOC_GROW(t->cells, (t->rows + 1) * t->ncols, t->alloc);
+	/* a slot more: a table of no columns (a server's Table may be one) has rows too */
+	ALLOC_GROW(t->cells, (t->rows + 1) * t->ncols + 1, t->alloc);
 	for (size_t i = 0; i < t->ncols; i++)
 		t->cells[t->rows * t->ncols + i] = xstrdup(cells[i] ? cells[i] : "");
 	t->rows++;

@@ -302,7 +302,8 @@ static int key_less(const char *a, const char *b)
 			ret = bl ? -1 : 1;
 			break;
 		}
-		long long an = 0, bn = 0;
+		/* Go's int64, which wraps on a long run of digits */
+		uint64_t an = 0, bn = 0;
 		size_t ai, bi;
 		if (ar[i] == '0' || br[i] == '0') {
 			for (size_t j = i; j-- > 0 && is_digit(ar[j]);) {
@@ -313,11 +314,11 @@ static int key_less(const char *a, const char *b)
 			}
 		}
 		for (ai = i; ai < an_ && is_digit(ar[ai]); ai++)
-			an = an * 10 + (ar[ai] - '0');
+			an = an * 10 + (uint64_t)(ar[ai] - '0');
 		for (bi = i; bi < bn_ && is_digit(br[bi]); bi++)
-			bn = bn * 10 + (br[bi] - '0');
+			bn = bn * 10 + (uint64_t)(br[bi] - '0');
 		if (an != bn)
-			ret = an < bn ? -1 : 1;
+			ret = (int64_t)an < (int64_t)bn ? -1 : 1;
 		else if (ai != bi)
 			ret = ai < bi ? -1 : 1;
 		else
