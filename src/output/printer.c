@@ -3,8 +3,8 @@
  * notices; see printer.h.
  *
  * Formats are rows of formats[]: a function that appends one delta's
- * record to a strbuf, and one for the header.  Notices are rows of
- * notices[], indexed by enum activity.
+ * record to a strbuf, and one for the header.  A notice's text is
+ * notice_text()'s, by enum activity.
  */
 #include "output/printer.h"
 
@@ -649,10 +649,6 @@ static struct resource_state *resource_state(struct printer *p, const char *reso
 	return &p->res[p->res_nr++];
 }
 
-/* Each appends the notice's text after "kinf: RESOURCE: ". */
-typedef void notice_fn(struct resource_state *rs, const struct activity_info *a,
-		       struct strbuf *sb);
-
 static void with_message(struct strbuf *sb, const char *what, const char *message)
 {
 	strbuf_adds(sb, what);
@@ -660,107 +656,106 @@ static void with_message(struct strbuf *sb, const char *what, const char *messag
 		strbuf_addf(sb, " (%s)", message);
 }
 
-static void notice_list_start(struct resource_state *rs,
-			      const struct activity_info *a, struct strbuf *sb)
+static const char *plural(size_t n)
 {
-	rs->pages = 0;
-	with_message(sb, a->list_no ? "relisting" : "listing", a->message);
+	return n == 1 ? "" : "s";
 }
 
-static void notice_list_page(struct resource_state *rs,
-			     const struct activity_info *a, struct strbuf *sb)
+/*
+ * Appends the notice's text after "kinf: RESOURCE: "; false for an
+ * activity that has none.  Silent notices run too, to keep the page count.
+ */
+static bool notice_text(struct resource_state *rs, const struct activity_info *a,
+			struct strbuf *sb)
 {
-	rs->pages++;
-	strbuf_addf(sb, "listing: %zu objects, %u page%s so far", a->count,
-		    rs->pages, rs->pages == 1 ? "" : "s");
+	switch (a->act) {
+	case ACT_LIST_START:
+		rs->pages = 0;
+		with_message(sb, a->list_no ? "relisting" : "listing", a->message);
+		break;
+	case ACT_LIST_PAGE:
+		rs->pages++;
+		strbuf_addf(sb, "listing: %zu objects, %u page%s so far", a->count, rs->pages,
+			    plural(rs->pages));
+		break;
+	case ACT_LIST_DONE:
+		strbuf_addf(sb, "listed %zu object%s at rv %s", a->count, plural(a->count), a->rv);
+		if (*a->message)
+			strbuf_addf(sb, " (%s)", a->message);
+		else if (rs->pages)
+			strbuf_addf(sb, " (%u page%s)", rs->pages, plural(rs->pages));
+		break;
+	case ACT_LIST_FALLBACK:
+		strbuf_adds(sb, *a->message ? a->message : activity_name(a->act));
+		break;
+	case ACT_WATCH_OPEN:
+		strbuf_addf(sb, "watching from rv %s", a->rv);
+		break;
+	case ACT_WATCH_END:
+		if (*a->message)
+			strbuf_addf(sb, "watch ended (%s)", a->message);
+		else
+			strbuf_adds(sb, "watch ended by server");
+		/* How long it lived and what it carried: alive, or only quiet? */
+		if (a->delay_ms)
+			strbuf_addf(sb, " after %.1f s and %zu event%s", a->delay_ms / 1000.0,
+				    a->count, plural(a->count));
+		strbuf_addf(sb, ", re-watching from rv %s", a->rv);
+		break;
+	case ACT_WATCH_EXPIRED:
+		with_message(sb, "watch expired", a->message);
+		strbuf_adds(sb, ", relisting");
+		break;
+	case ACT_WATCH_STALLED:
+		with_message(sb, "watch renewed", a->message);
+		strbuf_addf(sb, ", watching again from rv %s", a->rv);
+		break;
+	case ACT_ERROR:
+		strbuf_addf(sb, "error: %s", a->message);
+		break;
+	case ACT_WARNING:
+		strbuf_addf(sb, "warning: %s", a->message);
+		break;
+	case ACT_BACKOFF:
+		if (a->delay_ms < 1000)
+			strbuf_addf(sb, "backing off %lldms", (long long)a->delay_ms);
+		else
+			strbuf_addf(sb, "backing off %.1fs", a->delay_ms / 1000.0);
+		if (*a->message)
+			strbuf_addf(sb, ": %s", a->message);
+		break;
+	case ACT_RELISTED:
+		strbuf_addf(sb, "relist #%u", a->list_no);
+		if (*a->message)
+			strbuf_addf(sb, " (%s)", a->message);
+		if (a->replace.disconnected_ms > 0)
+			strbuf_addf(sb, ": disconnected %.1f s", a->replace.disconnected_ms / 1000.0);
+		strbuf_addf(sb, ": %zu changed, %zu added, %zu deleted (tombstones), %zu unchanged",
+			    a->replace.changed, a->replace.added, a->replace.deleted,
+			    a->replace.unchanged);
+		break;
+	case ACT_RESYNC:
+		strbuf_addf(sb, "resync: %zu %s delta%s queued", a->count,
+			    *a->message ? a->message : "Sync", plural(a->count));
+		break;
+	case ACT_SYNCED:
+		strbuf_addf(sb, "synced: %zu object%s cached", a->count, plural(a->count));
+		break;
+	case ACT_BOOKMARK:
+		strbuf_addf(sb, "bookmark at rv %s", a->rv);
+		break;
+	default:
+		return false;
+	}
+	return true;
 }
 
-static void notice_list_done(struct resource_state *rs,
-			     const struct activity_info *a, struct strbuf *sb)
-{
-	strbuf_addf(sb, "listed %zu object%s at rv %s", a->count,
-		    a->count == 1 ? "" : "s", a->rv);
-	if (*a->message)
-		strbuf_addf(sb, " (%s)", a->message);
-	else if (rs->pages)
-		strbuf_addf(sb, " (%u page%s)", rs->pages, rs->pages == 1 ? "" : "s");
-}
-
-static void notice_message(struct resource_state *rs,
-			   const struct activity_info *a, struct strbuf *sb)
-{
-	strbuf_adds(sb, *a->message ? a->message : activity_name(a->act));
-}
-
-static void notice_watch_open(struct resource_state *rs,
-			      const struct activity_info *a, struct strbuf *sb)
-{
-	strbuf_addf(sb, "watching from rv %s", a->rv);
-}
-
-static void notice_watch_end(struct resource_state *rs,
-			     const struct activity_info *a, struct strbuf *sb)
-{
-	if (*a->message)
-		strbuf_addf(sb, "watch ended (%s)", a->message);
-	else
-		strbuf_adds(sb, "watch ended by server");
-	/* How long it lived and what it carried: alive, or only quiet? */
-	if (a->delay_ms)
-		strbuf_addf(sb, " after %.1f s and %zu event%s", a->delay_ms / 1000.0,
-			    a->count, a->count == 1 ? "" : "s");
-	strbuf_addf(sb, ", re-watching from rv %s", a->rv);
-}
-
-static void notice_watch_expired(struct resource_state *rs,
-				 const struct activity_info *a, struct strbuf *sb)
-{
-	with_message(sb, "watch expired", a->message);
-	strbuf_adds(sb, ", relisting");
-}
-
-static void notice_watch_stalled(struct resource_state *rs,
-				 const struct activity_info *a, struct strbuf *sb)
-{
-	with_message(sb, "watch renewed", a->message);
-	strbuf_addf(sb, ", watching again from rv %s", a->rv);
-}
-
-static void notice_error(struct resource_state *rs,
-			 const struct activity_info *a, struct strbuf *sb)
-{
-	strbuf_addf(sb, "error: %s", a->message);
-}
-
-static void notice_warning(struct resource_state *rs,
-			   const struct activity_info *a, struct strbuf *sb)
-{
-	strbuf_addf(sb, "warning: %s", a->message);
-}
-
-static void notice_backoff(struct resource_state *rs,
-			   const struct activity_info *a, struct strbuf *sb)
-{
-	if (a->delay_ms < 1000)
-		strbuf_addf(sb, "backing off %lldms", (long long)a->delay_ms);
-	else
-		strbuf_addf(sb, "backing off %.1fs", a->delay_ms / 1000.0);
-	if (*a->message)
-		strbuf_addf(sb, ": %s", a->message);
-}
-
-static void notice_relisted(struct resource_state *rs,
-			    const struct activity_info *a, struct strbuf *sb)
-{
-	strbuf_addf(sb, "relist #%u", a->list_no);
-	if (*a->message)
-		strbuf_addf(sb, " (%s)", a->message);
-	if (a->replace.disconnected_ms > 0)
-		strbuf_addf(sb, ": disconnected %.1f s", a->replace.disconnected_ms / 1000.0);
-	strbuf_addf(sb, ": %zu changed, %zu added, %zu deleted (tombstones), %zu unchanged",
-		    a->replace.changed, a->replace.added, a->replace.deleted,
-		    a->replace.unchanged);
-}
+/*
+ * The notices shown only with opts.verbose.  A renewal (ACT_WATCH_STALLED)
+ * is shown always: it is kinf acting, which says so.
+ */
+static const unsigned long verbose_only = 1ul << ACT_LIST_START | 1ul << ACT_LIST_PAGE |
+					 1ul << ACT_WATCH_OPEN | 1ul << ACT_BOOKMARK;
 
 /* -v: which keys a relist found, each class up to RELIST_SAMPLE_MAX. */
 static void add_relist_keys(const struct replace_stats *r, struct strbuf *sb)
@@ -792,47 +787,6 @@ static void add_relist_keys(const struct replace_stats *r, struct strbuf *sb)
 	}
 }
 
-static void notice_resync(struct resource_state *rs,
-			  const struct activity_info *a, struct strbuf *sb)
-{
-	strbuf_addf(sb, "resync: %zu %s delta%s queued", a->count,
-		    *a->message ? a->message : "Sync", a->count == 1 ? "" : "s");
-}
-
-static void notice_synced(struct resource_state *rs,
-			  const struct activity_info *a, struct strbuf *sb)
-{
-	strbuf_addf(sb, "synced: %zu object%s cached", a->count, a->count == 1 ? "" : "s");
-}
-
-static void notice_bookmark(struct resource_state *rs,
-			    const struct activity_info *a, struct strbuf *sb)
-{
-	strbuf_addf(sb, "bookmark at rv %s", a->rv);
-}
-
-static const struct {
-	notice_fn *fn;
-	bool verbose;		/* only with opts.verbose */
-} notices[ACT__COUNT] = {
-	[ACT_LIST_START] = { notice_list_start, true },
-	[ACT_LIST_PAGE] = { notice_list_page, true },
-	[ACT_LIST_DONE] = { notice_list_done, false },
-	[ACT_LIST_FALLBACK] = { notice_message, false },
-	[ACT_WATCH_OPEN] = { notice_watch_open, true },
-	[ACT_WATCH_END] = { notice_watch_end, false },
-	[ACT_WATCH_EXPIRED] = { notice_watch_expired, false },
-	/* Shown always: a renewal is kinf acting, which says so. */
-	[ACT_WATCH_STALLED] = { notice_watch_stalled, false },
-	[ACT_ERROR] = { notice_error, false },
-	[ACT_BACKOFF] = { notice_backoff, false },
-	[ACT_RELISTED] = { notice_relisted, false },
-	[ACT_RESYNC] = { notice_resync, false },
-	[ACT_SYNCED] = { notice_synced, false },
-	[ACT_BOOKMARK] = { notice_bookmark, true },
-	[ACT_WARNING] = { notice_warning, false },
-};
-
 static void clear_progress(struct printer *p)
 {
 	if (!p->progress_shown)
@@ -849,12 +803,14 @@ static void print_notice(struct printer *p, const struct notification *n)
 	struct strbuf sb = STRBUF_INIT, text = STRBUF_INIT;
 	bool progress = a->act == ACT_LIST_PAGE && p->opts.progress && !p->opts.verbose;
 
-	if (!p->opts.notices || (unsigned)a->act >= ACT__COUNT || !notices[a->act].fn)
+	if (!p->opts.notices)
 		return;
 	rs = resource_state(p, n->resource ? n->resource : "");
-	/* Silent notices still run, to keep the page count. */
 	strbuf_addf(&text, "kinf: %s: ", rs->resource);
-	notices[a->act].fn(rs, a, &text);
+	if (!notice_text(rs, a, &text)) {
+		strbuf_release(&text);
+		return;
+	}
 	if (a->act == ACT_RELISTED && p->opts.verbose)
 		add_relist_keys(&a->replace, &text);
 	/* A notice quotes the server (messages, keys): one escaped line. */
@@ -862,7 +818,7 @@ static void print_notice(struct printer *p, const struct notification *n)
 		strbuf_addch(&sb, '\r');
 	strbuf_add_termsafe(&sb, text.buf, text.len, TERMSAFE_ONE_LINE);
 	strbuf_release(&text);
-	if (!notices[a->act].verbose || p->opts.verbose || progress) {
+	if (!(verbose_only >> a->act & 1) || p->opts.verbose || progress) {
 		if (!progress)
 			clear_progress(p);
 		strbuf_adds(&sb, progress ? "\033[K" : "\n");
