@@ -323,15 +323,7 @@ static void pod_ip(const struct row *r, struct strbuf *out)
 	add_or(out, ip, "<none>");
 }
 
-static void pod_node(const struct row *r, struct strbuf *out)
-{
-	add_or(out, json_get_str(json_get(r->obj, "spec"), "nodeName", ""), "<none>");
-}
 
-static void pod_nominated(const struct row *r, struct strbuf *out)
-{
-	add_or(out, json_get_str(json_get(r->obj, "status"), "nominatedNodeName", ""), "<none>");
-}
 
 static void pod_gates(const struct row *r, struct strbuf *out)
 {
@@ -376,17 +368,7 @@ static void deploy_ready(const struct row *r, struct strbuf *out)
 		    (long long)deploy_desired(r->obj));
 }
 
-static void deploy_updated(const struct row *r, struct strbuf *out)
-{
-	strbuf_addf(out, "%lld",
-		    (long long)json_get_int(json_get_path(r->obj, "status", "updatedReplicas", NULL)));
-}
 
-static void deploy_available(const struct row *r, struct strbuf *out)
-{
-	strbuf_addf(out, "%lld",
-		    (long long)json_get_int(json_get_path(r->obj, "status", "availableReplicas", NULL)));
-}
 
 /* kubectl's layoutContainerCells: names or images, comma-joined. */
 static void add_containers(struct json_object *obj, const char *field, struct strbuf *out)
@@ -535,12 +517,6 @@ static void node_roles(const struct row *r, struct strbuf *out)
 	free(roles);
 }
 
-static void node_version(const struct row *r, struct strbuf *out)
-{
-	struct json_object *info = json_get_path(r->obj, "status", "nodeInfo", NULL);
-
-	strbuf_adds(out, json_get_str(info, "kubeletVersion", ""));
-}
 
 static void node_address(const struct row *r, const char *type, struct strbuf *out)
 {
@@ -558,27 +534,9 @@ static void node_external_ip(const struct row *r, struct strbuf *out)
 	node_address(r, "ExternalIP", out);
 }
 
-static void node_info(const struct row *r, const char *field, struct strbuf *out)
-{
-	struct json_object *info = json_get_path(r->obj, "status", "nodeInfo", NULL);
 
-	add_or(out, json_get_str(info, field, ""), "<unknown>");
-}
 
-static void node_os_image(const struct row *r, struct strbuf *out)
-{
-	node_info(r, "osImage", out);
-}
 
-static void node_kernel(const struct row *r, struct strbuf *out)
-{
-	node_info(r, "kernelVersion", out);
-}
-
-static void node_runtime(const struct row *r, struct strbuf *out)
-{
-	node_info(r, "containerRuntimeVersion", out);
-}
 
 /* ---- Namespace, ConfigMap, Secret ---------------------------------------- */
 
@@ -593,10 +551,6 @@ static void configmap_data(const struct row *r, struct strbuf *out)
 				obj_len(json_get(r->obj, "binaryData")));
 }
 
-static void secret_type(const struct row *r, struct strbuf *out)
-{
-	strbuf_adds(out, json_get_str(r->obj, "type", ""));
-}
 
 static void secret_data(const struct row *r, struct strbuf *out)
 {
@@ -631,15 +585,7 @@ static void event_last(const struct row *r, struct strbuf *out)
 		event_first(r, out);
 }
 
-static void event_type(const struct row *r, struct strbuf *out)
-{
-	strbuf_adds(out, json_get_str(r->obj, "type", ""));
-}
 
-static void event_reason(const struct row *r, struct strbuf *out)
-{
-	strbuf_adds(out, json_get_str(r->obj, "reason", ""));
-}
 
 /* "kind/name" of the involved object, the kind in lower case. */
 static void event_object(const struct row *r, struct strbuf *out)
@@ -653,10 +599,6 @@ static void event_object(const struct row *r, struct strbuf *out)
 		strbuf_addf(out, "/%s", name);
 }
 
-static void event_subobject(const struct row *r, struct strbuf *out)
-{
-	strbuf_adds(out, json_get_str(json_get(r->obj, "involvedObject"), "fieldPath", ""));
-}
 
 /* "component, host", each falling back to the reporting controller/instance. */
 static void event_source(const struct row *r, struct strbuf *out)
@@ -700,10 +642,14 @@ static void event_count(const struct row *r, struct strbuf *out)
 
 typedef void cell_fn(const struct row *r, struct strbuf *out);
 
+/* A column: its cell_fn's cell, or (cell NULL) the member at path. */
 struct column {
 	const char *header;
 	cell_fn *cell;
 	bool wide;		/* only with -o wide */
+	const char *path[4];	/* NULL-terminated */
+	const char *none;	/* a string member's cell when empty or missing */
+	bool number;		/* an integer member, 0 when missing */
 };
 
 struct kind_spec {
@@ -714,9 +660,27 @@ struct kind_spec {
 	const char *const *live;	/* see columns_live_headers() */
 };
 
-#define COL(header, fn) { header, fn, false }
-#define WIDE(header, fn) { header, fn, true }
-#define COLUMNS_END { NULL, NULL, false }
+#define COL(header, fn) { header, fn, false, { NULL }, NULL, false }
+#define WIDE(header, fn) { header, fn, true, { NULL }, NULL, false }
+#define AT(header, wide, none, ...) { header, NULL, wide, { __VA_ARGS__, NULL }, none, false }
+#define NUMBER_AT(header, ...) { header, NULL, false, { __VA_ARGS__, NULL }, NULL, true }
+#define COLUMNS_END { NULL, NULL, false, { NULL }, NULL, false }
+
+static void column_cell(const struct column *c, const struct row *r, struct strbuf *out)
+{
+	struct json_object *v = r->obj;
+
+	if (c->cell) {
+		c->cell(r, out);
+		return;
+	}
+	for (size_t i = 0; c->path[i]; i++)
+		v = json_get(v, c->path[i]);
+	if (c->number)
+		strbuf_addf(out, "%lld", (long long)json_get_int(v));
+	else
+		add_or(out, json_get_value_str(v, ""), c->none);
+}
 
 static const struct column pod_columns[] = {
 	COL("NAME", cell_name),
@@ -725,8 +689,8 @@ static const struct column pod_columns[] = {
 	COL("RESTARTS", pod_restarts),
 	COL("AGE", cell_age),
 	WIDE("IP", pod_ip),
-	WIDE("NODE", pod_node),
-	WIDE("NOMINATED NODE", pod_nominated),
+	AT("NODE", true, "<none>", "spec", "nodeName"),
+	AT("NOMINATED NODE", true, "<none>", "status", "nominatedNodeName"),
 	WIDE("READINESS GATES", pod_gates),
 	COLUMNS_END,
 };
@@ -734,8 +698,8 @@ static const struct column pod_columns[] = {
 static const struct column deployment_columns[] = {
 	COL("NAME", cell_name),
 	COL("READY", deploy_ready),
-	COL("UP-TO-DATE", deploy_updated),
-	COL("AVAILABLE", deploy_available),
+	NUMBER_AT("UP-TO-DATE", "status", "updatedReplicas"),
+	NUMBER_AT("AVAILABLE", "status", "availableReplicas"),
 	COL("AGE", cell_age),
 	WIDE("CONTAINERS", deploy_containers),
 	WIDE("IMAGES", deploy_images),
@@ -748,12 +712,13 @@ static const struct column node_columns[] = {
 	COL("STATUS", node_status),
 	COL("ROLES", node_roles),
 	COL("AGE", cell_age),
-	COL("VERSION", node_version),
+	AT("VERSION", false, "", "status", "nodeInfo", "kubeletVersion"),
 	WIDE("INTERNAL-IP", node_internal_ip),
 	WIDE("EXTERNAL-IP", node_external_ip),
-	WIDE("OS-IMAGE", node_os_image),
-	WIDE("KERNEL-VERSION", node_kernel),
-	WIDE("CONTAINER-RUNTIME", node_runtime),
+	AT("OS-IMAGE", true, "<unknown>", "status", "nodeInfo", "osImage"),
+	AT("KERNEL-VERSION", true, "<unknown>", "status", "nodeInfo", "kernelVersion"),
+	AT("CONTAINER-RUNTIME", true, "<unknown>", "status", "nodeInfo",
+	   "containerRuntimeVersion"),
 	COLUMNS_END,
 };
 
@@ -773,7 +738,7 @@ static const struct column configmap_columns[] = {
 
 static const struct column secret_columns[] = {
 	COL("NAME", cell_name),
-	COL("TYPE", secret_type),
+	AT("TYPE", false, "", "type"),
 	COL("DATA", secret_data),
 	COL("AGE", cell_age),
 	COLUMNS_END,
@@ -781,10 +746,10 @@ static const struct column secret_columns[] = {
 
 static const struct column event_columns[] = {
 	COL("LAST SEEN", event_last),
-	COL("TYPE", event_type),
-	COL("REASON", event_reason),
+	AT("TYPE", false, "", "type"),
+	AT("REASON", false, "", "reason"),
 	COL("OBJECT", event_object),
-	WIDE("SUBOBJECT", event_subobject),
+	AT("SUBOBJECT", true, "", "involvedObject", "fieldPath"),
 	WIDE("SOURCE", event_source),
 	COL("MESSAGE", event_message),
 	WIDE("FIRST SEEN", event_first),
@@ -974,7 +939,7 @@ void kinds_wide_detail(const char *group, const char *kind, struct json_object *
 		if (!c->wide)
 			continue;
 		strbuf_reset(&cell);
-		c->cell(&r, &cell);
+		column_cell(c, &r, &cell);
 		const char *v = strbuf_str(&cell);
 		if (!*v || !strcmp(v, "<none>") || !strcmp(v, "<unknown>"))
 			continue;
@@ -995,7 +960,7 @@ static int row_cell(const char *group, const char *kind, const char *header,
 {
 	for (const struct column *c = kind_spec_of(group, kind)->columns; c->header; c++) {
 		if (!strcmp(c->header, header)) {
-			c->cell(r, out);
+			column_cell(c, r, out);
 			return 0;
 		}
 	}
@@ -1050,7 +1015,7 @@ void kinds_table_cells(const char *group, const char *kind, struct json_object *
 
 	for (const struct column *c = kind_spec_of(group, kind)->columns; c->header; c++) {
 		strbuf_reset(&sb);
-		c->cell(&r, &sb);
+		column_cell(c, &r, &sb);
 		json_object_array_add(cells, json_object_new_string(strbuf_str(&sb)));
 	}
 	strbuf_release(&sb);
