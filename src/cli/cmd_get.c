@@ -196,55 +196,6 @@ static int list_from_server(struct cluster *c, const struct api_resource *res,
 	return ret;
 }
 
-/* Gathers the rows of every page into the first Table. */
-struct table_gather {
-	struct json_object *table;
-	struct json_object *plain;	/* the objects a server without Tables sent */
-	const char *what;	/* "list pods" */
-	struct errbuf status;	/* a Status in a 2xx answer, or "" */
-};
-
-/* objs (an array) in the columns kubectl gives what has no Table: NAME, AGE. */
-static struct json_object *default_table(struct json_object *objs)
-{
-	size_t n = json_object_array_length(objs);
-	struct json_object **v = xcalloc(n ? n : 1, sizeof(*v));
-	struct json_object *table;
-
-	for (size_t i = 0; i < n; i++)
-		v[i] = json_object_array_get_idx(objs, i);
-	table = columns_table_json(NULL, NULL, NULL, v, n, wall_ms());
-	free(v);
-	return table;
-}
-
-static int gather_table(void *ctx, struct json_object *page)
-{
-	struct table_gather *tg = ctx;
-	struct json_object *rows = json_get(page, "rows"), *all;
-
-	if (pager_status_error(page, tg->what, &tg->status))
-		return -1;
-	if (strcmp(json_get_text(page, "kind", ""), "Table")) {
-		/* a server without Tables: its objects, each page's */
-		struct json_object *items = json_get(page, "items");
-		if (!tg->plain)
-			tg->plain = json_object_new_array();
-		for (size_t i = 0; i < json_get_len(items); i++)
-			json_object_array_add(tg->plain, json_object_get(
-				json_object_array_get_idx(items, i)));
-		return 0;
-	}
-	if (!tg->table) {
-		tg->table = json_object_get(page);
-	} else if (json_object_is_type(all = json_get(tg->table, "rows"), json_type_array)) {
-		for (size_t i = 0; i < json_get_len(rows); i++)
-			json_object_array_add(all, json_object_get(
-				json_object_array_get_idx(rows, i)));
-	}
-	return 0;
-}
-
 /*
  * The server's Table for the resource, as kubectl asks for it: pages of
  * 500, the rows of every page gathered into the first Table.  A server
@@ -256,9 +207,9 @@ static int table_from_server(struct cluster *c, const struct api_resource *res,
 {
 	char *path = api_resource_path(res, res->namespaced ? c->scope_ns : NULL);
 	char *fields = field_selector(name);
-	struct table_gather tg = { 0 };
+	struct pager_tables pt = { 0 };
 	struct pager_opts po = list_opts(c, path, fields);
-	struct pager_hooks hooks = { .ctx = &tg, .table = gather_table };
+	struct pager_hooks hooks = { .ctx = &pt, .table = pager_gather_table };
 	struct pager_result pr;
 	char what[128];
 	int ret = -1;
@@ -266,20 +217,18 @@ static int table_from_server(struct cluster *c, const struct api_resource *res,
 	po.as = PAGER_TABLE;
 	po.include_object = o.sort_by != NULL;	/* sorting looks into the whole object */
 	snprintf(what, sizeof(what), "list %s", res->name);
-	tg.what = what;
+	pt.what = what;
 	if (pager_list(c->client, &po, what, &hooks, &pr, err) == 0) {
-		*out = tg.plain ? default_table(tg.plain) : tg.table;
-		if (!tg.plain)
-			tg.table = NULL;
+		*out = pt.table ? json_object_get(pt.table)
+				: columns_table_json(NULL, NULL, NULL, pt.objs, pt.nr, wall_ms());
 		ret = 0;
-	} else if (tg.status.msg[0]) {
-		errbuf_set(err, "%s", tg.status.msg);
+	} else if (pt.status.msg[0]) {
+		errbuf_set(err, "%s", pt.status.msg);
 	} else {
 		pager_explain(&pr, res->name, err);
 	}
 	pager_result_release(&pr);
-	json_object_put(tg.table);
-	json_object_put(tg.plain);
+	pager_tables_release(&pt);
 	free(fields);
 	free(path);
 	return ret;

@@ -473,49 +473,17 @@ static int run_watch(struct gw *g, struct cluster *c, const char *rv, struct err
 /* ---- the list (or the object) first --------------------------------------- */
 
 struct first {
-	struct json_object *table;	/* tabular: the Table (a reference) */
-	struct json_object **objs;	/* else: the objects */
-	size_t nr, alloc;
+	/* tabular: the Table; else (or from a server without Tables) the objects */
+	struct pager_tables pt;
 	char *rv;			/* where the watch starts */
-	struct errbuf status;		/* a Status in a 2xx answer, or "" */
-	const char *what;		/* "list pods" */
 	struct kobj_type type;
 	unsigned flags;
 };
 
 static void first_release(struct first *f)
 {
-	json_object_put(f->table);
-	for (size_t i = 0; i < f->nr; i++)
-		json_object_put(f->objs[i]);
-	free(f->objs);
+	pager_tables_release(&f->pt);
 	free(f->rv);
-}
-
-static int first_table_page(void *ctx, struct json_object *page)
-{
-	struct first *f = ctx;
-	struct json_object *rows, *all;
-
-	if (pager_status_error(page, f->what, &f->status))
-		return -1;
-	if (strcmp(json_get_str(page, "kind", ""), "Table")) {
-		/* a server without Tables: its objects, each page's */
-		struct json_object *items = json_get(page, "items");
-		for (size_t i = 0; i < json_get_len(items); i++) {
-			ALLOC_GROW(f->objs, f->nr + 1, f->alloc);
-			f->objs[f->nr++] = json_object_get(json_object_array_get_idx(items, i));
-		}
-		return 0;
-	}
-	if (!f->table) {
-		f->table = json_object_get(page);
-	} else if (json_object_is_type(all = json_get(f->table, "rows"), json_type_array)) {
-		rows = json_get(page, "rows");
-		for (size_t i = 0; i < json_get_len(rows); i++)
-			json_object_array_add(all, json_object_get(json_object_array_get_idx(rows, i)));
-	}
-	return 0;
 }
 
 static int first_item(void *ctx, const char *text, size_t len)
@@ -526,8 +494,8 @@ static int first_item(void *ctx, const char *text, size_t len)
 
 	if (!obj)
 		return -1;
-	ALLOC_GROW(f->objs, f->nr + 1, f->alloc);
-	f->objs[f->nr++] = kobj_tree(obj);
+	ALLOC_GROW(f->pt.objs, f->pt.nr + 1, f->pt.alloc);
+	f->pt.objs[f->pt.nr++] = kobj_tree(obj);
 	kobj_unref(obj);
 	return 0;
 }
@@ -551,20 +519,20 @@ static int list_first(struct gw *g, struct cluster *c, struct first *f, struct e
 			.retries = HTTP_MAX_RETRIES,
 		},
 	};
-	struct pager_hooks hooks = { .ctx = f, .table = first_table_page, .item = first_item };
+	struct pager_hooks hooks = { .ctx = f, .table = pager_gather_table, .item = first_item };
 	struct pager_result pr;
 	char what[128];
 	int ret = 0;
 
 	snprintf(what, sizeof(what), "list %s", g->res->name);
-	f->what = what;
+	f->pt.what = what;
 	if (pager_list(c->client, &po, what, &hooks, &pr, err) < 0) {
 		struct json_object *rest = pr.rest ? json_tokener_parse(pr.rest) : NULL;
 		if (pr.end == PAGER_NOT_A_LIST)
-			pager_status_error(rest, what, &f->status);
+			pager_status_error(rest, what, &f->pt.status);
 		json_object_put(rest);
-		if (f->status.msg[0]) {
-			errbuf_set(err, "%s", f->status.msg);
+		if (f->pt.status.msg[0]) {
+			errbuf_set(err, "%s", f->pt.status.msg);
 			ret = -1;
 		} else if (pr.end != PAGER_NO_METADATA && pr.end != PAGER_NOT_A_LIST) {
 			/* (those two kubectl takes as the last page, or an empty list) */
@@ -608,10 +576,10 @@ static int get_first(struct gw *g, struct cluster *c, struct first *f, struct er
 		goto out;
 	}
 	if (g->tabular && !strcmp(json_get_str(obj, "kind", ""), "Table"))
-		f->table = obj;
+		f->pt.table = obj;
 	else {
-		f->objs = xcalloc(1, sizeof(*f->objs));
-		f->objs[f->nr++] = obj;
+		f->pt.objs = xcalloc(1, sizeof(*f->pt.objs));
+		f->pt.objs[f->pt.nr++] = obj;
 	}
 	f->rv = xstrdup("0");	/* from ~now: its first event is the object again */
 	g->skip_next = true;
@@ -631,12 +599,12 @@ static int print_first(struct gw *g, struct first *f)
 
 	if (g->o->watch_only)
 		return 0;
-	if (g->tabular && !f->table && f->nr)	/* a server without Tables: NAME, AGE */
-		f->table = columns_table_json(NULL, NULL, NULL, f->objs, f->nr, wall_ms());
-	if (g->tabular && f->table)
-		rc = print_tabular(g, "ADDED", f->table, true, &out);
+	if (g->tabular && !f->pt.table && f->pt.nr)	/* a server without Tables: NAME, AGE */
+		f->pt.table = columns_table_json(NULL, NULL, NULL, f->pt.objs, f->pt.nr, wall_ms());
+	if (g->tabular && f->pt.table)
+		rc = print_tabular(g, "ADDED", f->pt.table, true, &out);
 	else if (!g->tabular)
-		rc = print_objects(g, "ADDED", f->objs, f->nr, &out);
+		rc = print_objects(g, "ADDED", f->pt.objs, f->pt.nr, &out);
 	if (rc < 0)
 		error("unable to output the provided object: %s", g->err.msg);
 	else

@@ -363,3 +363,33 @@ bool pager_status_error(struct json_object *doc, const char *what, struct errbuf
 		   code);
 	return true;
 }
+
+int pager_gather_table(void *ctx, struct json_object *page)
+{
+	struct pager_tables *pt = ctx;
+	struct json_object *rows = json_get(page, "rows"), *all;
+
+	if (pager_status_error(page, pt->what, &pt->status))
+		return -1;
+	if (strcmp(json_get_text(page, "kind", ""), "Table")) {
+		struct json_object *items = json_get(page, "items");
+		for (size_t i = 0; i < json_get_len(items); i++) {
+			ALLOC_GROW(pt->objs, pt->nr + 1, pt->alloc);
+			pt->objs[pt->nr++] = json_object_get(json_object_array_get_idx(items, i));
+		}
+	} else if (!pt->table) {
+		pt->table = json_object_get(page);
+	} else if (json_object_is_type(all = json_get(pt->table, "rows"), json_type_array)) {
+		for (size_t i = 0; i < json_get_len(rows); i++)
+			json_object_array_add(all, json_object_get(json_object_array_get_idx(rows, i)));
+	}
+	return 0;
+}
+
+void pager_tables_release(struct pager_tables *pt)
+{
+	json_object_put(pt->table);
+	for (size_t i = 0; i < pt->nr; i++)
+		json_object_put(pt->objs[i]);
+	free(pt->objs);
+}

@@ -166,4 +166,21 @@ void pager_explain(const struct pager_result *res, const char *name, struct errb
  */
 bool pager_status_error(struct json_object *doc, const char *what, struct errbuf *err);
 
+/*
+ * The pages of a PAGER_TABLE list gathered (hooks.table =
+ * pager_gather_table, hooks.ctx the struct): the first Table, each
+ * later page's rows added to it; from a server without Tables, each
+ * page's items.  A Status in a 2xx answer ends the list, said in status.
+ * Zeroed, what set; pager_tables_release() puts what it holds.
+ */
+struct pager_tables {
+	const char *what;		/* "list pods", for pager_status_error() */
+	struct json_object *table;	/* the first Table, or NULL */
+	struct json_object **objs;	/* a server without Tables: its items */
+	size_t nr, alloc;
+	struct errbuf status;		/* "" or the Status's words */
+};
+int pager_gather_table(void *ctx, struct json_object *page);
+void pager_tables_release(struct pager_tables *pt);
+
 #endif
