@@ -345,29 +345,6 @@ static int key_cmp(const void *a, const void *b)
  * of one that fits, and writes a float with FormatFloat(f, 'g', -1).
  */
 
-/* The shortest digits that read back as f, and its decimal exponent. */
-static int shortest_digits(double f, char digits[24], int *exp)
-{
-	char e[40];
-	int prec, nd = 0;
-
-	for (prec = 1; prec < 17; prec++) {
-		snprintf(e, sizeof(e), "%.*e", prec - 1, f);
-		if (strtod(e, NULL) == f)
-			break;
-	}
-	snprintf(e, sizeof(e), "%.*e", prec - 1, f);
-	const char *p = e;
-	for (; *p && *p != 'e'; p++)
-		if (isdigit((unsigned char)*p))
-			digits[nd++] = *p;
-	*exp = atoi(p + 1);
-	while (nd > 1 && digits[nd - 1] == '0')
-		nd--;
-	digits[nd] = '\0';
-	return nd;
-}
-
 static void kubectl_number(struct json_object *v, struct strbuf *out)
 {
 	double d;
@@ -392,19 +369,19 @@ static void kubectl_number(struct json_object *v, struct strbuf *out)
 	}
 	if (d == trunc(d) && fabs(d) < 1e21) {
 		/* Written as an integer: go-yaml reads an int if one fits. */
-		char digits[24], text[32];
-		int exp, nd = shortest_digits(d, digits, &exp);
-		size_t n = 0;
-		for (int i = 0; i <= exp; i++)
-			text[n++] = i < nd ? digits[i] : '0';
-		text[n] = '\0';
+		struct strbuf text = STRBUF_INIT;
 		const char *limit = d < 0 ? "9223372036854775808" : "18446744073709551615";
-		if (n < strlen(limit) || (n == strlen(limit) && strcmp(text, limit) <= 0)) {
+		gofmt_float(fabs(d), 'f', &text);
+		bool fits = text.len < strlen(limit) ||
+			    (text.len == strlen(limit) && strcmp(text.buf, limit) <= 0);
+		if (fits) {
 			if (d < 0)
 				strbuf_addch(out, '-');
-			strbuf_adds(out, text);
-			return;
+			strbuf_add(out, text.buf, text.len);
 		}
+		strbuf_release(&text);
+		if (fits)
+			return;
 	}
 	gofmt_float(d, 'g', out);
 }
