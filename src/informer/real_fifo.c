@@ -55,13 +55,17 @@ static void ring_resize(struct real_fifo *rf, size_t alloc)
 	rf->head = 0;
 }
 
-static void push(struct real_fifo *rf, enum delta_type type,
-		 enum delta_source source, bool tombstone, struct kobj *obj)
+/* A new delta at the ring's end; obj may be NULL (a delta of all, a bookmark). */
+static struct delta *push(struct real_fifo *rf, enum delta_type type,
+			  enum delta_source source, bool tombstone, struct kobj *obj)
 {
+	struct delta *d;
+
 	if (rf->nr == rf->alloc)
 		ring_resize(rf, rf->alloc ? rf->alloc * 2 : 16);
-	*ring_at(rf, rf->nr++) = fifo_delta(&rf->base, type, source,
-					    tombstone, obj);
+	d = ring_at(rf, rf->nr++);
+	*d = fifo_delta(&rf->base, type, source, tombstone, obj);
+	return d;
 }
 
 static struct fifo *real_fifo_alloc(void)
@@ -232,20 +236,10 @@ static size_t atomic_fifo_replace(struct fifo *fifo, struct kobj **items,
 				  size_t nr, const char *rv, size_t *initial)
 {
 	struct real_fifo *rf = of(fifo);
-	struct delta *d;
+	struct delta *d = push(rf, DELTA_REPLACED_ALL, SOURCE_LIST, false, NULL);
 
-	if (rf->nr == rf->alloc)
-		ring_resize(rf, rf->alloc ? rf->alloc * 2 : 16);
-	d = ring_at(rf, rf->nr++);
-	*d = (struct delta){
-		.type = DELTA_REPLACED_ALL,
-		.source = SOURCE_LIST,
-		.list_no = fifo->list_no,
-		.time_ms = wall_ms(),
-		.clock_ms = fifo_clock(fifo),
-		.all = xmalloc((nr ? nr : 1) * sizeof(*d->all)),
-		.nr_all = nr,
-	};
+	d->all = xmalloc((nr ? nr : 1) * sizeof(*d->all));
+	d->nr_all = nr;
 	for (size_t i = 0; i < nr; i++)
 		d->all[i] = kobj_ref(items[i]);
 	snprintf(d->rv, sizeof(d->rv), "%s", rv);
@@ -257,36 +251,15 @@ static size_t atomic_fifo_replace(struct fifo *fifo, struct kobj **items,
 
 static size_t atomic_fifo_resync(struct fifo *fifo)
 {
-	struct real_fifo *rf = of(fifo);
-
-	if (rf->nr == rf->alloc)
-		ring_resize(rf, rf->alloc ? rf->alloc * 2 : 16);
-	*ring_at(rf, rf->nr++) = (struct delta){
-		.type = DELTA_SYNC_ALL,
-		.source = SOURCE_RESYNC,
-		.list_no = fifo->list_no,
-		.time_ms = wall_ms(),
-		.clock_ms = fifo_clock(fifo),
-	};
+	push(of(fifo), DELTA_SYNC_ALL, SOURCE_RESYNC, false, NULL);
 	return 1;
 }
 
 /* RealFIFO.Bookmark with EmitDeltaTypeBookmark: a delta of its own. */
 static void atomic_fifo_bookmark(struct fifo *fifo, const char *rv)
 {
-	struct real_fifo *rf = of(fifo);
-	struct delta *d;
+	struct delta *d = push(of(fifo), DELTA_BOOKMARK, SOURCE_WATCH, false, NULL);
 
-	if (rf->nr == rf->alloc)
-		ring_resize(rf, rf->alloc ? rf->alloc * 2 : 16);
-	d = ring_at(rf, rf->nr++);
-	*d = (struct delta){
-		.type = DELTA_BOOKMARK,
-		.source = SOURCE_WATCH,
-		.list_no = fifo->list_no,
-		.time_ms = wall_ms(),
-		.clock_ms = fifo_clock(fifo),
-	};
 	snprintf(d->rv, sizeof(d->rv), "%s", rv);
 }
 
