@@ -119,6 +119,15 @@ T
 	same_as_kubectl pods -o 'go-template={{if}}{{end}}'
 	[ "$status" -eq 1 ]
 	[[ $stderr == 'error: error parsing template {{if}}{{end}}, template: output:1: missing value for if' ]]
+	# string literals as strconv.Unquote reads them: octal, and escapes it refuses
+	same_as_kubectl pods -o 'go-template={{"\101\x42\u00e9\U0001F600"}}'
+	[ "$output" = "ABé😀" ]
+	same_as_kubectl pods -o 'go-template={{"\'"'"'"}}'
+	[ "$status" -eq 1 ]
+	same_as_kubectl pods -o 'go-template={{"\ud800"}}'
+	[ "$status" -eq 1 ]
+	same_as_kubectl pods -o 'go-template={{"\x4"}}'
+	[ "$status" -eq 1 ]
 }
 
 @test "jsonpath-as-json= and jsonpath-file=: kubectl's" {

@@ -309,15 +309,10 @@ void recorder_status(struct recorder *rec, unsigned x, const struct recorded_ans
 /* Whether data is UTF-8 without NUL: then it goes in as a JSON string. */
 static bool plain_text(const unsigned char *p, size_t len)
 {
-	for (size_t i = 0; i < len;) {
-		unsigned char c = p[i];
-		size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-		if (!c || !n || i + n > len)
+	for (size_t i = 0, n; i < len; i += n) {
+		n = p[i] < 0x80 ? 1 : utf8_sequence((const char *)p + i, len - i);
+		if (!p[i] || !n)
 			return false;
-		for (size_t k = 1; k < n; k++)
-			if ((p[i + k] & 0xc0) != 0x80)
-				return false;
-		i += n;
 	}
 	return true;
 }

@@ -80,33 +80,6 @@ static unsigned hex4(const char *p)
 			  hexval(p[2]) << 4 | hexval(p[3]));
 }
 
-static void add_utf8(struct strbuf *sb, unsigned c)
-{
-	char b[4];
-	size_t n;
-
-	if (c < 0x80) {
-		b[0] = (char)c;
-		n = 1;
-	} else if (c < 0x800) {
-		b[0] = (char)(0xc0 | c >> 6);
-		b[1] = (char)(0x80 | (c & 0x3f));
-		n = 2;
-	} else if (c < 0x10000) {
-		b[0] = (char)(0xe0 | c >> 12);
-		b[1] = (char)(0x80 | (c >> 6 & 0x3f));
-		b[2] = (char)(0x80 | (c & 0x3f));
-		n = 3;
-	} else {
-		b[0] = (char)(0xf0 | c >> 18);
-		b[1] = (char)(0x80 | (c >> 12 & 0x3f));
-		b[2] = (char)(0x80 | (c >> 6 & 0x3f));
-		b[3] = (char)(0x80 | (c & 0x3f));
-		n = 4;
-	}
-	strbuf_add(sb, b, n);
-}
-
 #define REPLACEMENT_CHAR 0xfffd
 
 void json_scan_decode(const char *p, const char *end, struct strbuf *sb)
@@ -120,7 +93,7 @@ void json_scan_decode(const char *p, const char *end, struct strbuf *sb)
 			q++;
 		if (q > p) {
 			if (high)
-				add_utf8(sb, REPLACEMENT_CHAR), high = 0;
+				strbuf_add_utf8(sb, REPLACEMENT_CHAR), high = 0;
 			strbuf_add(sb, p, (size_t)(q - p));
 		}
 		if (q >= end)
@@ -129,7 +102,7 @@ void json_scan_decode(const char *p, const char *end, struct strbuf *sb)
 		p = q + 2;
 		if (c != 'u') {
 			if (high)
-				add_utf8(sb, REPLACEMENT_CHAR), high = 0;
+				strbuf_add_utf8(sb, REPLACEMENT_CHAR), high = 0;
 			strbuf_addch(sb, c == 'b' ? '\b' : c == 'f' ? '\f' :
 				     c == 'n' ? '\n' : c == 'r' ? '\r' :
 				     c == 't' ? '\t' : c);
@@ -139,22 +112,22 @@ void json_scan_decode(const char *p, const char *end, struct strbuf *sb)
 		p += 4;
 		if (high) {
 			if (u >= 0xdc00 && u <= 0xdfff) {
-				add_utf8(sb, 0x10000 + ((high - 0xd800) << 10) + (u - 0xdc00));
+				strbuf_add_utf8(sb, 0x10000 + ((high - 0xd800) << 10) + (u - 0xdc00));
 				high = 0;
 				continue;
 			}
-			add_utf8(sb, REPLACEMENT_CHAR);
+			strbuf_add_utf8(sb, REPLACEMENT_CHAR);
 			high = 0;
 		}
 		if (u >= 0xd800 && u <= 0xdbff)
 			high = u;
 		else if (u >= 0xdc00 && u <= 0xdfff)
-			add_utf8(sb, REPLACEMENT_CHAR);
+			strbuf_add_utf8(sb, REPLACEMENT_CHAR);
 		else
-			add_utf8(sb, u);
+			strbuf_add_utf8(sb, u);
 	}
 	if (high)
-		add_utf8(sb, REPLACEMENT_CHAR);
+		strbuf_add_utf8(sb, REPLACEMENT_CHAR);
 }
 
 /* Appends bytes as json-c writes a string's content (JSON_C_TO_STRING_NOSLASHESCAPE). */

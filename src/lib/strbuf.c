@@ -53,6 +53,18 @@ void strbuf_addch(struct strbuf *sb, char c)
 	strbuf_add(sb, &c, 1);
 }
 
+void strbuf_add_utf8(struct strbuf *sb, uint32_t cp)
+{
+	static const unsigned char lead[] = { 0, 0x00, 0xc0, 0xe0, 0xf0 };
+	size_t n = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+	char b[4];
+
+	for (size_t i = n - 1; i > 0; i--, cp >>= 6)
+		b[i] = (char)(0x80 | (cp & 0x3f));
+	b[0] = (char)(lead[n] | cp);
+	strbuf_add(sb, b, n);
+}
+
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 {
 	va_list ap;

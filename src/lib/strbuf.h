@@ -20,6 +20,7 @@
 #define KINF_STRBUF_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "lib/util.h"
 
@@ -40,6 +41,8 @@ void strbuf_grow(struct strbuf *sb, size_t extra);
 void strbuf_add(struct strbuf *sb, const void *data, size_t len);
 void strbuf_adds(struct strbuf *sb, const char *s);
 void strbuf_addch(struct strbuf *sb, char c);
+/* Appends code point cp (below 0x110000) as UTF-8. */
+void strbuf_add_utf8(struct strbuf *sb, uint32_t cp);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) PRINTF(2, 3);
 /* Appends s as a JSON string literal, quotes included. */
 void strbuf_add_json_string(struct strbuf *sb, const char *s);

@@ -411,6 +411,22 @@ size_t utf8_sequence(const char *s, size_t len)
 	return termsafe_utf8_len(s, len);
 }
 
+uint32_t utf8_decode(const char *s, size_t len, size_t *n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	uint32_t cp;
+
+	*n = utf8_sequence(s, len);
+	if (*n <= 1) {
+		*n = len ? 1 : 0;
+		return len && p[0] < 0x80 ? p[0] : 0xFFFD;
+	}
+	cp = p[0] & (0x7F >> *n);
+	for (size_t i = 1; i < *n; i++)
+		cp = cp << 6 | (p[i] & 0x3F);
+	return cp;
+}
+
 char *utf8_replace_invalid(const char *s, size_t len, size_t *out_len)
 {
 	size_t i = 0, n;

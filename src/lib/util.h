@@ -176,6 +176,12 @@ size_t utf8_width(const char *s);
  */
 size_t utf8_sequence(const char *s, size_t len);
 /*
+ * The code point at s[0..len) as Go's utf8.DecodeRune reads it, its
+ * length in *n: U+FFFD and 1 for a byte that starts no valid sequence;
+ * *n 0 when len is.
+ */
+uint32_t utf8_decode(const char *s, size_t len, size_t *n);
+/*
  * NULL when s[0..len) is valid UTF-8; else a new NUL-terminated copy with
  * every byte that starts no valid sequence replaced by U+FFFD, as Go's
  * encoding/json does with strings, and its length in *out_len.

@@ -8,6 +8,7 @@
  */
 #include "output/gofmt.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -179,11 +180,8 @@ void gofmt_marshal_string(const char *s, size_t len, struct strbuf *out)
 			p++;
 			continue;
 		}
-		size_t n = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
-		bool ok = n && (size_t)(end - p) >= n;
-		for (size_t i = 1; ok && i < n; i++)
-			ok = (p[i] & 0xC0) == 0x80;
-		if (!ok) {
+		size_t n = utf8_sequence((const char *)p, (size_t)(end - p));
+		if (!n) {
 			strbuf_adds(out, "\\ufffd");
 			p++;
 			continue;
@@ -287,4 +285,99 @@ void gofmt_quote(const char *s, size_t len, struct strbuf *out)
 		i += n ? n : 1;
 	}
 	strbuf_addch(out, '"');
+}
+
+/* Go's strconv.UnquoteChar for one escape or character; -1 on bad syntax. */
+static int unquote_char(const char **sp, const char *end, char quote, struct strbuf *out)
+{
+	const char *s = *sp;
+	unsigned char c = (unsigned char)*s;
+
+	if (c == (unsigned char)quote)
+		return -1;
+	if (c != '\\') {
+		/* a whole UTF-8 sequence goes through unchanged */
+		size_t n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : 4;
+		if ((size_t)(end - s) < n)
+			n = (size_t)(end - s);
+		strbuf_add(out, s, n);
+		*sp = s + n;
+		return 0;
+	}
+	if (++s >= end)
+		return -1;
+	c = (unsigned char)*s++;
+	switch (c) {
+	case 'a': strbuf_addch(out, '\a'); break;
+	case 'b': strbuf_addch(out, '\b'); break;
+	case 'f': strbuf_addch(out, '\f'); break;
+	case 'n': strbuf_addch(out, '\n'); break;
+	case 'r': strbuf_addch(out, '\r'); break;
+	case 't': strbuf_addch(out, '\t'); break;
+	case 'v': strbuf_addch(out, '\v'); break;
+	case '\\': strbuf_addch(out, '\\'); break;
+	case '\'': case '"':
+		if (c != (unsigned char)quote)
+			return -1;
+		strbuf_addch(out, (char)c);
+		break;
+	case 'x': case 'u': case 'U': {
+		int n = c == 'x' ? 2 : c == 'u' ? 4 : 8;
+		unsigned long v = 0;
+		if (end - s < n)
+			return -1;
+		for (int i = 0; i < n; i++, s++) {
+			if (!isxdigit((unsigned char)*s))
+				return -1;
+			v = v * 16 + (unsigned long)(isdigit((unsigned char)*s) ? *s - '0' :
+						     (tolower((unsigned char)*s) - 'a' + 10));
+		}
+		if (c == 'x') {
+			strbuf_addch(out, (char)v);
+			break;
+		}
+		if (v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
+			return -1;
+		strbuf_add_utf8(out, (uint32_t)v);
+		break;
+	}
+	case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
+		unsigned v = c - '0';
+		if (end - s < 2)
+			return -1;
+		for (int i = 0; i < 2; i++, s++) {
+			if (*s < '0' || *s > '7')
+				return -1;
+			v = v * 8 + (unsigned)(*s - '0');
+		}
+		if (v > 255)
+			return -1;
+		strbuf_addch(out, (char)v);
+		break;
+	}
+	default:
+		return -1;
+	}
+	*sp = s;
+	return 0;
+}
+
+int gofmt_unquote(const char *s, size_t n, struct strbuf *out)
+{
+	const char *end;
+	char q;
+
+	if (n < 2 || s[0] != s[n - 1] || (s[0] != '"' && s[0] != '\''))
+		return -1;
+	q = s[0];
+	end = s + n - 1;
+	s++;
+	if (!memchr(s, '\\', (size_t)(end - s)) && !memchr(s, q, (size_t)(end - s))) {
+		strbuf_add(out, s, (size_t)(end - s));
+		return 0;
+	}
+	while (s < end)
+		if (unquote_char(&s, end, q, out) < 0)
+			return -1;
+	return 0;
 }

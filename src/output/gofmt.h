@@ -37,6 +37,12 @@ void gofmt_marshal_string(const char *s, size_t len, struct strbuf *out);
 
 /* strconv.Quote(s[0..len)): "a\"b\n", bytes that are not UTF-8 as \x.. */
 void gofmt_quote(const char *s, size_t len, struct strbuf *out);
+/*
+ * strconv.Unquote of s[0..n), a "-quoted string with Go's escapes, and
+ * (client-go's UnquoteExtend, for JSONPath) a '-quoted one: appends the
+ * text to out; -1 on bad syntax.
+ */
+int gofmt_unquote(const char *s, size_t n, struct strbuf *out);
 
 /*
  * strconv.FormatFloat(d, fmt, -1, 64) for fmt 'e', 'f' or 'g': the

@@ -441,45 +441,6 @@ static void vars_pop(struct parser *p, size_t mark)
 		free(p->vars[--p->nvars]);
 }
 
-/* strconv.Unquote for "…" (Go's escapes). */
-static int unquote(const char *s, size_t len, struct strbuf *out)
-{
-	static const char esc[] = "a\ab\bf\fn\nr\rt\tv\v\\\\\"\"''";
-
-	for (size_t i = 1; i + 1 < len; i++) {
-		if (s[i] != '\\') {
-			strbuf_addch(out, s[i]);
-			continue;
-		}
-		char c = s[++i];
-		const char *e = strchr(esc, c);
-		if (c && e && (e - esc) % 2 == 0) {
-			strbuf_addch(out, e[1]);
-		} else if (c == 'x' || c == 'u' || c == 'U') {
-			int n = c == 'x' ? 2 : c == 'u' ? 4 : 8;
-			char hex[9] = { 0 };
-			if (i + (size_t)n + 1 >= len)
-				return -1;
-			memcpy(hex, s + i + 1, (size_t)n);
-			unsigned long v = strtoul(hex, NULL, 16);
-			i += (size_t)n;
-			if (c == 'x' || v < 0x80) {
-				strbuf_addch(out, (char)v);
-			} else {
-				char u[4];
-				int k = v < 0x800 ? 2 : v < 0x10000 ? 3 : 4;
-				for (int b = k - 1; b > 0; b--, v >>= 6)
-					u[b] = (char)(0x80 | (v & 0x3f));
-				u[0] = (char)((k == 2 ? 0xc0 : k == 3 ? 0xe0 : 0xf0) | v);
-				strbuf_add(out, u, (size_t)k);
-			}
-		} else {
-			return -1;
-		}
-	}
-	return 0;
-}
-
 /* A number literal: an int unless it has a fraction or an exponent. */
 static struct json_object *number_literal(const char *s, size_t len)
 {
@@ -527,7 +488,7 @@ static int parse_literal(struct parser *p, const struct tok *t, struct arg *a)
 			parse_error(p, (size_t)t->pos, "illegal number syntax: \"%s\"", a->text);
 	} else if (t->type == T_RAW) {
 		a->lit = json_object_new_string_len(s + 1, (int)t->len - 2);
-	} else if (unquote(s, t->len, &sb) < 0) {
+	} else if (gofmt_unquote(s, t->len, &sb) < 0) {
 		parse_error(p, (size_t)t->pos, "invalid syntax");
 	} else {
 		a->lit = json_object_new_string_len(sb.buf ? sb.buf : "", (int)sb.len);

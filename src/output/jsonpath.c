@@ -101,31 +101,12 @@ struct parser {
 /* The next rune (a byte of invalid UTF-8 reads as U+FFFD, as in Go). */
 static long next_rune(struct parser *p)
 {
-	const unsigned char *s = (const unsigned char *)p->in + p->pos;
-	size_t left = p->len - p->pos, w = 1;
-	long r;
+	size_t w;
+	long r = (long)utf8_decode(p->in + p->pos, p->len - p->pos, &w);
 
-	if (p->pos >= p->len) {
-		p->width = 0;
-		return EOF_RUNE;
-	}
-	if (s[0] < 0x80) {
-		r = s[0];
-	} else if ((s[0] & 0xE0) == 0xC0 && left >= 2 && (s[1] & 0xC0) == 0x80) {
-		r = (s[0] & 0x1F) << 6 | (s[1] & 0x3F), w = 2;
-	} else if ((s[0] & 0xF0) == 0xE0 && left >= 3 && (s[1] & 0xC0) == 0x80 &&
-		   (s[2] & 0xC0) == 0x80) {
-		r = (s[0] & 0x0F) << 12 | (s[1] & 0x3F) << 6 | (s[2] & 0x3F), w = 3;
-	} else if ((s[0] & 0xF8) == 0xF0 && left >= 4 && (s[1] & 0xC0) == 0x80 &&
-		   (s[2] & 0xC0) == 0x80 && (s[3] & 0xC0) == 0x80) {
-		r = (long)(s[0] & 0x07) << 18 | (s[1] & 0x3F) << 12 |
-		    (s[2] & 0x3F) << 6 | (s[3] & 0x3F), w = 4;
-	} else {
-		r = 0xFFFD;
-	}
 	p->width = w;
 	p->pos += w;
-	return r;
+	return w ? r : EOF_RUNE;
 }
 
 static void backup(struct parser *p)
@@ -213,114 +194,6 @@ static int fail(struct parser *p, const char *fmt, ...)
 
 static int parse_action_text(const char *text, size_t len, struct node **out,
 			     struct errbuf *err);
-
-/* Go's strconv.UnquoteChar for one escape or character; -1 on bad syntax. */
-static int unquote_char(const char **sp, const char *end, char quote, struct strbuf *out)
-{
-	const char *s = *sp;
-	unsigned char c = (unsigned char)*s;
-
-	if (c == (unsigned char)quote)
-		return -1;
-	if (c != '\\') {
-		/* a whole UTF-8 sequence goes through unchanged */
-		size_t n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : 4;
-		if ((size_t)(end - s) < n)
-			n = (size_t)(end - s);
-		strbuf_add(out, s, n);
-		*sp = s + n;
-		return 0;
-	}
-	if (++s >= end)
-		return -1;
-	c = (unsigned char)*s++;
-	switch (c) {
-	case 'a': strbuf_addch(out, '\a'); break;
-	case 'b': strbuf_addch(out, '\b'); break;
-	case 'f': strbuf_addch(out, '\f'); break;
-	case 'n': strbuf_addch(out, '\n'); break;
-	case 'r': strbuf_addch(out, '\r'); break;
-	case 't': strbuf_addch(out, '\t'); break;
-	case 'v': strbuf_addch(out, '\v'); break;
-	case '\\': strbuf_addch(out, '\\'); break;
-	case '\'': case '"':
-		if (c != (unsigned char)quote)
-			return -1;
-		strbuf_addch(out, (char)c);
-		break;
-	case 'x': case 'u': case 'U': {
-		int n = c == 'x' ? 2 : c == 'u' ? 4 : 8;
-		unsigned long v = 0;
-		if (end - s < n)
-			return -1;
-		for (int i = 0; i < n; i++, s++) {
-			if (!isxdigit((unsigned char)*s))
-				return -1;
-			v = v * 16 + (unsigned long)(isdigit((unsigned char)*s) ? *s - '0' :
-						     (tolower((unsigned char)*s) - 'a' + 10));
-		}
-		if (c == 'x') {
-			strbuf_addch(out, (char)v);
-			break;
-		}
-		if (v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
-			return -1;
-		char u[4];
-		size_t w;
-		if (v < 0x80)
-			u[0] = (char)v, w = 1;
-		else if (v < 0x800)
-			u[0] = (char)(0xC0 | v >> 6), u[1] = (char)(0x80 | (v & 0x3F)), w = 2;
-		else if (v < 0x10000)
-			u[0] = (char)(0xE0 | v >> 12), u[1] = (char)(0x80 | ((v >> 6) & 0x3F)),
-			u[2] = (char)(0x80 | (v & 0x3F)), w = 3;
-		else
-			u[0] = (char)(0xF0 | v >> 18), u[1] = (char)(0x80 | ((v >> 12) & 0x3F)),
-			u[2] = (char)(0x80 | ((v >> 6) & 0x3F)), u[3] = (char)(0x80 | (v & 0x3F)), w = 4;
-		strbuf_add(out, u, w);
-		break;
-	}
-	case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
-		unsigned v = c - '0';
-		if (end - s < 2)
-			return -1;
-		for (int i = 0; i < 2; i++, s++) {
-			if (*s < '0' || *s > '7')
-				return -1;
-			v = v * 8 + (unsigned)(*s - '0');
-		}
-		if (v > 255)
-			return -1;
-		strbuf_addch(out, (char)v);
-		break;
-	}
-	default:
-		return -1;
-	}
-	*sp = s;
-	return 0;
-}
-
-/* client-go's UnquoteExtend: strconv.Unquote, single quotes allowed. */
-static int unquote(const char *s, size_t n, struct strbuf *out)
-{
-	const char *end;
-	char q;
-
-	if (n < 2 || s[0] != s[n - 1] || (s[0] != '"' && s[0] != '\''))
-		return -1;
-	q = s[0];
-	end = s + n - 1;
-	s++;
-	if (!memchr(s, '\\', (size_t)(end - s)) && !memchr(s, q, (size_t)(end - s))) {
-		strbuf_add(out, s, (size_t)(end - s));
-		return 0;
-	}
-	while (s < end)
-		if (unquote_char(&s, end, q, out) < 0)
-			return -1;
-	return 0;
-}
 
 static int parse_inside(struct parser *p, struct node *cur);
 
@@ -614,7 +487,7 @@ static int parse_quote(struct parser *p, struct node *cur, long quote)
 			break;
 	}
 	v = consume(p, &len);
-	if (unquote(v, len, &sb) < 0) {
+	if (gofmt_unquote(v, len, &sb) < 0) {
 		ret = fail(p, "unquote string %s error invalid syntax", v);
 	} else {
 		struct node *n = node_new(NODE_TEXT);

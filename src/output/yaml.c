@@ -236,36 +236,16 @@ static bool can_use_plain(const char *s)
 
 /* ---- key order ----------------------------------------------------------- */
 
-/* One UTF-8 rune of s at *i (advancing it); invalid bytes read as themselves. */
-static long rune_at(const char *s, size_t *i)
-{
-	const unsigned char *p = (const unsigned char *)s + *i;
-	long r;
-	size_t n;
-
-	if (p[0] < 0x80)
-		r = p[0], n = 1;
-	else if ((p[0] & 0xE0) == 0xC0 && (p[1] & 0xC0) == 0x80)
-		r = (p[0] & 0x1F) << 6 | (p[1] & 0x3F), n = 2;
-	else if ((p[0] & 0xF0) == 0xE0 && (p[1] & 0xC0) == 0x80 && (p[2] & 0xC0) == 0x80)
-		r = (p[0] & 0x0F) << 12 | (p[1] & 0x3F) << 6 | (p[2] & 0x3F), n = 3;
-	else if ((p[0] & 0xF8) == 0xF0 && (p[1] & 0xC0) == 0x80 && (p[2] & 0xC0) == 0x80 &&
-		 (p[3] & 0xC0) == 0x80)
-		r = (long)(p[0] & 0x07) << 18 | (p[1] & 0x3F) << 12 | (p[2] & 0x3F) << 6 |
-		    (p[3] & 0x3F), n = 4;
-	else
-		r = 0xFFFD, n = 1;
-	*i += n;
-	return r;
-}
-
 static size_t to_runes(const char *s, long **out)
 {
 	size_t len = strlen(s), i = 0, n = 0;
 	long *r = xcalloc(len + 1, sizeof(*r));
 
-	while (i < len)
-		r[n++] = rune_at(s, &i);
+	while (i < len) {
+		size_t w;
+		r[n++] = (long)utf8_decode(s + i, len - i, &w);
+		i += w;
+	}
 	*out = r;
 	return n;
 }
@@ -394,22 +374,6 @@ static int write_cb(void *data, unsigned char *buffer, size_t size)
 	return 1;
 }
 
-/* s with invalid UTF-8 replaced by U+FFFD, as Go's json.Marshal leaves it. */
-static void valid_utf8(const char *s, size_t len, struct strbuf *sb)
-{
-	size_t i = 0;
-
-	while (i < len) {
-		size_t at = i;
-		long r = rune_at(s, &i);
-		if (r == 0xFFFD && (unsigned char)s[at] >= 0x80 &&
-		    !((unsigned char)s[at] == 0xEF && i - at == 3))
-			strbuf_adds(sb, "\xef\xbf\xbd");
-		else
-			strbuf_add(sb, s + at, i - at);
-	}
-}
-
 /* s[0, len), which may hold NUL (json-c keeps it; libyaml escapes it). */
 static int scalar_len(yaml_emitter_t *em, const char *s, size_t len, yaml_scalar_style_t style)
 {
@@ -438,24 +402,25 @@ static bool for_terminal(yaml_emitter_t *em)
 	return ((struct emitter *)(void *)em)->terminal;
 }
 
+/* raw[0..len), NUL-terminated; invalid UTF-8 replaced as Go's json.Marshal replaces it. */
 static int string_scalar(yaml_emitter_t *em, const char *raw, size_t len)
 {
-	struct strbuf sb = STRBUF_INIT;
-	valid_utf8(raw, len, &sb);
-	const char *s = strbuf_str(&sb);
+	size_t n = len;
+	char *fixed = utf8_replace_invalid(raw, len, &n);
+	const char *s = fixed ? fixed : raw;
 	/*
 	 * A NUL is escaped, "\0", which only a double-quoted scalar can; so
 	 * is, for a terminal, what libyaml would leave raw (yaml_emit_to()).
 	 */
-	bool quote = memchr(s, '\0', sb.len) ||
-		     (for_terminal(em) && !termsafe_is_safe(s, sb.len, TERMSAFE_JSON));
+	bool quote = memchr(s, '\0', n) ||
+		     (for_terminal(em) && !termsafe_is_safe(s, n, TERMSAFE_JSON));
 	yaml_scalar_style_t style = quote ? YAML_DOUBLE_QUOTED_SCALAR_STYLE :
 				    strchr(s, '\n') ? YAML_LITERAL_SCALAR_STYLE :
 				    can_use_plain(s) ? YAML_PLAIN_SCALAR_STYLE :
 				    YAML_DOUBLE_QUOTED_SCALAR_STYLE;
-	int rc = scalar_len(em, s, sb.len, style);
+	int rc = scalar_len(em, s, n, style);
 
-	strbuf_release(&sb);
+	free(fixed);
 	return rc;
 }
 
