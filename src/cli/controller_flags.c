@@ -357,15 +357,9 @@ static void parse_flags(const struct command *cmd, struct controller_opts *o)
 
 int64_t controller_base_ms(const char *started)
 {
-	struct tm tm = { 0 };
-	const char *rest = started ? strptime(started, "%Y-%m-%dT%H:%M:%S", &tm) : NULL;
-	int64_t ms = 0;
+	int64_t ms;
 
-	if (!rest)
-		return 0;
-	if (*rest == '.')
-		ms = strtol(rest + 1, NULL, 10);	/* the recorder writes milliseconds */
-	return (int64_t)timegm(&tm) * 1000 + ms;
+	return parse_time_rfc3339(started, &ms) < 0 ? 0 : ms;
 }
 
 void controller_flags_check(const struct command *cmd)

@@ -43,45 +43,6 @@ void exec_credential_release(struct exec_credential *cred)
 	cred->expires_ms = 0;
 }
 
-int parse_rfc3339(const char *s, int64_t *ms)
-{
-	struct tm tm = { 0 };
-	const char *p = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
-	int64_t frac_ms = 0, offset_s = 0;
-
-	if (!p)
-		return -1;
-	if (*p == '.') {
-		int digits = 0;
-		for (p++; *p >= '0' && *p <= '9'; p++, digits++)
-			if (digits < 3)
-				frac_ms = frac_ms * 10 + (*p - '0');
-		if (!digits)
-			return -1;
-		for (; digits < 3; digits++)
-			frac_ms *= 10;
-	}
-	if (*p == 'Z' || *p == 'z') {
-		p++;
-	} else if (*p == '+' || *p == '-') {
-		/* Exactly "+HH:MM": a shorter one ended the string early. */
-		if (!isdigit((unsigned char)p[1]) || !isdigit((unsigned char)p[2]) || p[3] != ':' ||
-		    !isdigit((unsigned char)p[4]) || !isdigit((unsigned char)p[5]))
-			return -1;
-		int hh = (p[1] - '0') * 10 + (p[2] - '0'), mm = (p[4] - '0') * 10 + (p[5] - '0');
-		if (hh > 23 || mm > 59)
-			return -1;
-		offset_s = (int64_t)(hh * 3600 + mm * 60) * (*p == '-' ? -1 : 1);
-		p += 6;
-	} else {
-		return -1;
-	}
-	if (*p)
-		return -1;
-	*ms = ((int64_t)timegm(&tm) - offset_s) * 1000 + frac_ms;
-	return 0;
-}
-
 /* KUBERNETES_EXEC_INFO: what client-go tells a plugin about the request. */
 static char *exec_info(const struct rest_config *cfg, bool interactive)
 {
@@ -451,7 +412,7 @@ int exec_credential_parse(const struct rest_config *cfg, const char *text,
 			   "client certificate", e->command, user_name(cfg));
 		goto cleanup;
 	}
-	if (expiry && *expiry && parse_rfc3339(expiry, &out->expires_ms) < 0) {
+	if (expiry && *expiry && parse_time_rfc3339(expiry, &out->expires_ms) < 0) {
 		errbuf_set(err, "exec plugin '%s' of user '%s' returned a bad "
 			   "expirationTimestamp '%s'", e->command, user_name(cfg), expiry);
 		goto cleanup;

@@ -52,7 +52,4 @@ void exec_credential_release(struct exec_credential *cred);
 int exec_credential_parse(const struct rest_config *cfg, const char *text,
 			  struct exec_credential *out, struct errbuf *err);
 
-/* Parses RFC 3339 ("2024-05-01T10:00:00Z", offsets, fractions) to wall ms. */
-int parse_rfc3339(const char *s, int64_t *ms);
-
 #endif

@@ -508,20 +508,30 @@ int parse_time_rfc3339(const char *s, int64_t *ms)
 	s += n;
 	if (*s == '.') {
 		int digits = 0;
-		for (s++; *s >= '0' && *s <= '9'; s++, digits++)
+		for (s++; isdigit((unsigned char)*s); s++, digits++)
 			if (digits < 3)
 				frac_ms = frac_ms * 10 + (*s - '0');
+		if (!digits)
+			return -1;
 		for (; digits < 3; digits++)
 			frac_ms *= 10;
 	}
-	if (*s == '+' || *s == '-') {
-		int h, m;
-		if (sscanf(s + 1, "%2d:%2d", &h, &m) != 2)
+	if (*s == 'Z' || *s == 'z') {
+		s++;
+	} else if ((*s == '+' || *s == '-') && isdigit((unsigned char)s[1]) &&
+		   isdigit((unsigned char)s[2]) && s[3] == ':' && isdigit((unsigned char)s[4]) &&
+		   isdigit((unsigned char)s[5])) {
+		/* exactly +HH:MM */
+		int h = (s[1] - '0') * 10 + (s[2] - '0'), m = (s[4] - '0') * 10 + (s[5] - '0');
+		if (h > 23 || m > 59)
 			return -1;
 		off = (h * 60L + m) * 60 * (*s == '-' ? -1 : 1);
-	} else if (*s != 'Z' && *s != 'z') {
+		s += 6;
+	} else {
 		return -1;
 	}
+	if (*s)
+		return -1;
 	tm.tm_year -= 1900;
 	tm.tm_mon -= 1;
 	*ms = ((int64_t)timegm(&tm) - off) * 1000 + frac_ms;

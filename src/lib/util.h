@@ -120,9 +120,9 @@ void format_time_rfc3339(int64_t ms, char buf[32]);
 /* Formats a positive duration as kubectl's AGE column does ("5d3h", "12m"). */
 void format_age(int64_t ms, char buf[32]);
 /*
- * Parses an RFC 3339 time as Kubernetes writes it ("2024-05-01T10:00:00Z",
- * fractions and offsets allowed) into wall-clock ms.  Returns -1 if it is
- * not one.
+ * Parses an RFC 3339 time as Go's time.Parse reads one
+ * ("2024-05-01T10:00:00Z", a fraction, or an offset of exactly +HH:MM;
+ * nothing after) into wall-clock ms.  Returns -1 if it is not one.
  */
 int parse_time_rfc3339(const char *s, int64_t *ms);
 

@@ -41,7 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	exec_credential_release(&cred);
 	/* The timestamp parser on its own, as any string can reach it. */
-	parse_rfc3339(text, &ms);
+	parse_time_rfc3339(text, &ms);
 	free(text);
 	return 0;
 }

@@ -636,18 +636,18 @@ TEST(base64_round_trip)
 TEST(rfc3339)
 {
 	int64_t ms = 0;
-	CHECK_INT(parse_rfc3339("1970-01-01T00:00:01Z", &ms), 0);
+	CHECK_INT(parse_time_rfc3339("1970-01-01T00:00:01Z", &ms), 0);
 	CHECK_INT(ms, 1000);
-	CHECK_INT(parse_rfc3339("1970-01-01T01:00:00.5+01:00", &ms), 0);
+	CHECK_INT(parse_time_rfc3339("1970-01-01T01:00:00.5+01:00", &ms), 0);
 	CHECK_INT(ms, 500);
-	CHECK_INT(parse_rfc3339("2024-05-01T10:00:00", &ms), -1);
-	CHECK_INT(parse_rfc3339("tomorrow", &ms), -1);
+	CHECK_INT(parse_time_rfc3339("2024-05-01T10:00:00", &ms), -1);
+	CHECK_INT(parse_time_rfc3339("tomorrow", &ms), -1);
 	/* Offsets are exactly +HH:MM (a short one once read past the string). */
-	CHECK_INT(parse_rfc3339("1970-01-01T00:00:00-00:30", &ms), 0);
+	CHECK_INT(parse_time_rfc3339("1970-01-01T00:00:00-00:30", &ms), 0);
 	CHECK_INT(ms, 1800000);
-	CHECK_INT(parse_rfc3339("2030-05-01T10:00:00.1+2:00", &ms), -1);
-	CHECK_INT(parse_rfc3339("2030-05-01T10:00:00+02", &ms), -1);
-	CHECK_INT(parse_rfc3339("2030-05-01T10:00:00+24:00", &ms), -1);
+	CHECK_INT(parse_time_rfc3339("2030-05-01T10:00:00.1+2:00", &ms), -1);
+	CHECK_INT(parse_time_rfc3339("2030-05-01T10:00:00+02", &ms), -1);
+	CHECK_INT(parse_time_rfc3339("2030-05-01T10:00:00+24:00", &ms), -1);
 }
 
 static void remove_tree(void)
