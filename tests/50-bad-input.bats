@@ -315,9 +315,9 @@ terminal_restored() {
 }
 
 @test "list: null where a Table's or a list's arrays go — get and get -w: no crash, at most one line of error" {
-	local table='{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":{"resourceVersion":"1"},"columnDefinitions":[{"name":"Name","type":"string","format":"name"}],'
+	local table='"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":{"resourceVersion":"1"},"columnDefinitions":[{"name":"Name","type":"string","format":"name"}]'
 	local bad args rc fails=0
-	for bad in "$table"'"rows":[{"cells":null}]}' "$table"'"rows":null}' \
+	for bad in "{$table,\"rows\":[{\"cells\":null}]}" "{$table,\"rows\":null}" \
 		   '{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"1"},"items":null}'; do
 		for args in "" "--sort-by=.metadata.name" "-w --request-timeout=1s"; do
 			sim_start --pods 2
