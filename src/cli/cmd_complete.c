@@ -77,36 +77,6 @@ static void print_option_cb(const struct option *o, void *ctx)
 		printf("-%c\n", o->short_name);
 }
 
-/* Finds the option a word like "--output" or "-o" names. */
-struct lookup {
-	const char *word;
-	const struct option *found;
-};
-
-static void lookup_cb(const struct option *o, void *ctx)
-{
-	struct lookup *l = ctx;
-	const char *w = l->word;
-	if (l->found)
-		return;
-	if (w[0] == '-' && w[1] == '-' && o->long_name && !strcmp(w + 2, o->long_name))
-		l->found = o;
-	else if (w[0] == '-' && w[1] && !w[2] && w[1] == o->short_name)
-		l->found = o;
-}
-
-static const struct option *option_named(const struct command *cmd, const char *word)
-{
-	struct lookup l = { .word = word };
-	opt_each(cmd->options, lookup_cb, &l);
-	return l.found;
-}
-
-static bool takes_value(const struct option *o)
-{
-	return o->type != OPT_T_BOOL && o->type != OPT_T_COUNT;
-}
-
 /*
  * The option whose value the word holds, as opt_parse() reads it:
  * "--output=j", "-o=j", "-oj", "-Ao=j"; *value is where that value
@@ -124,16 +94,16 @@ static const struct option *attached_value(const struct command *cmd, const char
 		if (!eq)
 			return NULL;
 		char *name = xstrndup(word, (size_t)(eq - word));
-		o = option_named(cmd, name);
+		o = opt_named(cmd, name);
 		free(name);
 		*value = eq + 1;
-		return o && takes_value(o) ? o : NULL;
+		return o && opt_takes_value(o) ? o : NULL;
 	}
 	for (const char *p = word + 1; *p; p++) {	/* bundled: -Ao=j */
 		char name[3] = { '-', *p, 0 };
-		if (!(o = option_named(cmd, name)))
+		if (!(o = opt_named(cmd, name)))
 			return NULL;
-		if (takes_value(o)) {
+		if (opt_takes_value(o)) {
 			*value = p + 1 + (p[1] == '=');
 			return p[1] ? o : NULL;
 		}
@@ -147,7 +117,7 @@ static void parse_cluster_flags(const struct command *cmd, int argc, const char 
 	for (int i = 0; i < argc; i++) {
 		const char *val = NULL;
 		const struct option *o = attached_value(cmd, argv[i], &val);
-		if (!o && (o = option_named(cmd, argv[i])) && takes_value(o) && i + 1 < argc)
+		if (!o && (o = opt_named(cmd, argv[i])) && opt_takes_value(o) && i + 1 < argc)
 			val = argv[++i];
 		if (o && o->value == &cluster_flags.all_namespaces)
 			cluster_flags.all_namespaces = true;
@@ -303,10 +273,10 @@ static void print_objects(const char *resource, const char *what)
 static const char *first_positional(const struct command *cmd, int argc, const char **argv)
 {
 	for (int i = 1; i < argc - 1; i++) {
-		const struct option *o = option_named(cmd, argv[i]);
+		const struct option *o = opt_named(cmd, argv[i]);
 		if (argv[i][0] != '-')
 			return argv[i];
-		if (o && takes_value(o) && !strchr(argv[i], '='))
+		if (o && opt_takes_value(o) && !strchr(argv[i], '='))
 			i++;
 	}
 	return NULL;
@@ -510,8 +480,8 @@ static int run_complete(int argc, const char **argv)
 	}
 	if (cur[0] == '-' && strchr(cur, '='))
 		return 0;	/* an option unknown, or one without a value */
-	const struct option *po = argc >= 3 ? option_named(cmd, prev) : NULL;
-	if (po && takes_value(po)) {
+	const struct option *po = argc >= 3 ? opt_named(cmd, prev) : NULL;
+	if (po && opt_takes_value(po)) {
 		print_value_candidates(po);
 		return 0;
 	}
@@ -523,10 +493,10 @@ static int run_complete(int argc, const char **argv)
 	/* A positional: only the first one completes (resource, command). */
 	int positionals = 0;
 	for (int i = 1; i < argc - 1; i++) {
-		const struct option *o = option_named(cmd, argv[i]);
+		const struct option *o = opt_named(cmd, argv[i]);
 		if (argv[i][0] != '-')
 			positionals++;
-		else if (o && takes_value(o) && !strchr(argv[i], '='))
+		else if (o && opt_takes_value(o) && !strchr(argv[i], '='))
 			i++;
 	}
 	const char *slash = positionals == 0 && completes(cmd->positional, COMPLETE_RESOURCE) &&

@@ -104,9 +104,18 @@ static const struct option *find_short(const struct option *opts, char c)
 	return f.found;
 }
 
-static bool takes_arg(const struct option *o)
+bool opt_takes_value(const struct option *o)
 {
 	return o->type != OPT_T_BOOL && o->type != OPT_T_COUNT;
+}
+
+const struct option *opt_named(const struct command *cmd, const char *word)
+{
+	if (word[0] == '-' && word[1] == '-')
+		return find_long(cmd->options, word + 2, strlen(word + 2));
+	if (word[0] == '-' && word[1] && !word[2])
+		return find_short(cmd->options, word[1]);
+	return NULL;
 }
 
 static void opt_name(const struct option *o, char buf[64], bool as_long)
@@ -225,7 +234,7 @@ int opt_parse(const struct command *cmd, int argc, const char **argv)
 			if (!o)
 				usage_error(cmd, "unknown option '--%.*s'", (int)len, name);
 			const char *val = eq ? eq + 1 : NULL;
-			if (!val && takes_arg(o)) {
+			if (!val && opt_takes_value(o)) {
 				if (i + 1 >= argc)
 					usage_error(cmd, "option '--%s' requires a value", o->long_name);
 				val = argv[++i];
@@ -238,7 +247,7 @@ int opt_parse(const struct command *cmd, int argc, const char **argv)
 			const struct option *o = find_short(cmd->options, *p);
 			if (!o)
 				usage_error(cmd, "unknown option '-%c'", *p);
-			if (!takes_arg(o)) {
+			if (!opt_takes_value(o)) {
 				/* -w=false, as pflag takes it */
 				if (p[1] == '=' && o->type == OPT_T_BOOL) {
 					set_value(cmd, o, p + 2, false);
@@ -276,7 +285,7 @@ static void option_label(const struct option *o, struct strbuf *sb)
 		strbuf_adds(sb, "    ");
 	if (o->long_name)
 		strbuf_addf(sb, "--%s", o->long_name);
-	if (takes_arg(o))
+	if (opt_takes_value(o))
 		strbuf_addf(sb, " %s", o->argh ? o->argh : "VALUE");
 }
 

@@ -126,6 +126,10 @@ void opt_print_help(const struct command *cmd, FILE *out);
 /* Calls fn for every option of the table, includes expanded. */
 void opt_each(const struct option *opts,
 	      void (*fn)(const struct option *opt, void *ctx), void *ctx);
+/* The option of cmd that a word names alone ("--output", "-o"); NULL: none. */
+const struct option *opt_named(const struct command *cmd, const char *word);
+/* Whether the option takes a value (not a boolean or a count). */
+bool opt_takes_value(const struct option *o);
 
 /* Exit status for usage errors, and the message that goes with it. */
 #define EXIT_USAGE 2
