@@ -55,34 +55,6 @@ static void add_table_line(struct strbuf *sb, char *const *cells, size_t ncols,
 	strbuf_addch(sb, '\n');
 }
 
-/* Widths from the cells too, or (fixed) from the headers alone. */
-static void format_table(const struct table *t, bool no_headers, bool fixed,
-			 struct strbuf *sb)
-{
-	size_t *width = xcalloc(t->ncols ? t->ncols : 1, sizeof(*width));
-
-	for (size_t i = 0; i < t->ncols; i++) {
-		size_t w = no_headers && !fixed ? 0 : utf8_width(t->headers[i]);
-		for (size_t r = 0; !fixed && r < t->rows; r++) {
-			size_t cw = utf8_width(t->cells[r * t->ncols + i]);
-			if (cw > w)
-				w = cw;
-		}
-		w += TABLE_PADDING;
-		width[i] = w < TABLE_MIN_WIDTH ? TABLE_MIN_WIDTH : w;
-	}
-	if (!no_headers)
-		add_table_line(sb, t->headers, t->ncols, width);
-	for (size_t r = 0; r < t->rows; r++)
-		add_table_line(sb, t->cells + r * t->ncols, t->ncols, width);
-	free(width);
-}
-
-void table_format(const struct table *t, bool no_headers, struct strbuf *out)
-{
-	format_table(t, no_headers, false, out);
-}
-
 void table_widths_release(struct table_widths *tw)
 {
 	free(tw->w);
@@ -90,12 +62,13 @@ void table_widths_release(struct table_widths *tw)
 	tw->n = 0;
 }
 
-void table_format_remembered(const struct table *t, bool no_headers,
-			     struct table_widths *tw, struct strbuf *sb)
+/* The widths of t's columns, each at least tw's (when tw is not NULL), kept in it. */
+static void format_table(const struct table *t, bool no_headers, struct table_widths *tw,
+			 struct strbuf *sb)
 {
 	size_t *width = xcalloc(t->ncols ? t->ncols : 1, sizeof(*width));
 
-	if (tw->n < t->ncols) {
+	if (tw && tw->n < t->ncols) {
 		tw->w = xrealloc(tw->w, t->ncols * sizeof(*tw->w));
 		memset(tw->w + tw->n, 0, (t->ncols - tw->n) * sizeof(*tw->w));
 		tw->n = t->ncols;
@@ -110,7 +83,7 @@ void table_format_remembered(const struct table *t, bool no_headers,
 		w += TABLE_PADDING;
 		width[i] = w < TABLE_MIN_WIDTH ? TABLE_MIN_WIDTH : w;
 		/* the tabwriter's last cell on a line is no column: not kept */
-		if (i + 1 < t->ncols) {
+		if (tw && i + 1 < t->ncols) {
 			if (tw->w[i] > width[i])
 				width[i] = tw->w[i];
 			tw->w[i] = width[i];
@@ -121,6 +94,17 @@ void table_format_remembered(const struct table *t, bool no_headers,
 	for (size_t r = 0; r < t->rows; r++)
 		add_table_line(sb, t->cells + r * t->ncols, t->ncols, width);
 	free(width);
+}
+
+void table_format(const struct table *t, bool no_headers, struct strbuf *out)
+{
+	format_table(t, no_headers, NULL, out);
+}
+
+void table_format_remembered(const struct table *t, bool no_headers,
+			     struct table_widths *tw, struct strbuf *sb)
+{
+	format_table(t, no_headers, tw, sb);
 }
 
 int table_write(const struct table *t, FILE *out, bool no_headers)
