@@ -153,6 +153,24 @@ other_requests() {
 	[ "$(grep -c 'listed 2 objects' "$ERR")" -eq 1 ]
 }
 
+@test "a reset HTTP/2 watch stream replays as it came: an error event and a relist, not a re-watch" {
+	sim_start --pods 2
+	h2_start
+	start_watch "$H2_KUBECONFIG" pods --client-go 1.32 --record "$T/rec.gz"
+	wait_until 20 open_watches 1
+	wait_until 10 file_has "$ERR" "synced"
+	simctl POST /bookmark '{"resource":"pods"}' >/dev/null
+	simctl POST /drop-watches '{"mode":"abrupt"}' >/dev/null
+	wait_until 20 file_has "$ERR" "error: watch error event \(code 500\): HTTP/2 stream .* INTERNAL_ERROR"
+	wait_until 20 bash -c "[ \$(grep -c 'listed 2 objects' '$ERR') -ge 2 ]"
+	stop_watch
+	zcat "$T/rec.gz" | grep -q '"streamBroken":true'
+	run --separate-stderr "$KINF" replay "$T/rec.gz" -v
+	[[ $stderr == *"error: watch error event (code 500): HTTP/2 stream "*" INTERNAL_ERROR"* ]]
+	[ "$(grep -c 'listed 2 objects' <<<"$stderr")" -ge 2 ]
+	[[ $stderr != *"watch ended (connection lost"* ]]
+}
+
 @test "-v -v -v prints no credential: not the token over HTTP/2 or HTTP/1.1, not a proxy's password" {
 	sim_start --pods 1
 	h2_start

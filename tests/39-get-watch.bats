@@ -5,6 +5,7 @@
 # their stdout must be the same bytes, in every format kubectl has.
 
 load test_helper
+load h2_helper
 bats_require_minimum_version 1.5.0
 
 kc() { kubectl --kubeconfig "$SIM_KUBECONFIG" "$@"; }
@@ -12,6 +13,11 @@ kc() { kubectl --kubeconfig "$SIM_KUBECONFIG" "$@"; }
 setup() {
 	command -v kubectl >/dev/null || skip "kubectl is not installed (tests/deps installs it)"
 	O=$BATS_TEST_TMPDIR
+}
+
+teardown() {
+	h2_stop
+	sim_stop 2>/dev/null || true
 }
 
 size() { stat -c %s "$1"; }
@@ -326,6 +332,37 @@ same_as_kubectl_on() {
 			same_as_kubectl_on --alone "$bad" $a || fails=$((fails + 1))
 		done
 	done
+	[ "$fails" -eq 0 ]
+}
+
+open_watches() { [ "$(simctl GET /stats | jq .openWatches)" -eq "$1" ]; }
+
+# reset_watch OUT CMD... — CMD's watch is reset by the HTTP/2 front end
+# once open (the sim drops its side abruptly); stdout and status in OUT.
+reset_watch() {
+	local out=$1 rc=0 pid
+	shift
+	HOME=$O "$@" >"$out" 2>"$out.err" &
+	pid=$!
+	wait_until 20 open_watches 1
+	simctl POST /drop-watches '{"mode":"abrupt"}' >/dev/null
+	wait "$pid" || rc=$?
+	echo "status $rc" >>"$out"
+	wait_until 10 open_watches 0
+}
+
+@test "get -w: an HTTP/2 stream the server resets is told as kubectl tells it (Go's stream error), status 0" {
+	sim_start --pods 1
+	h2_start
+	# discovery from kubectl's cache from now on: each makes its LIST and WATCH alone
+	HOME=$O kubectl --kubeconfig "$H2_KUBECONFIG" get pods >/dev/null
+	local a fails=0
+	for a in "" "-o json" "--output-watch-events -o json" "-o name" "-o wide"; do
+		reset_watch "$O/k" kubectl --kubeconfig "$H2_KUBECONFIG" get pods -w $a
+		reset_watch "$O/i" "$KINF" get --kubeconfig "$H2_KUBECONFIG" pods -w $a
+		cmp -s "$O/k" "$O/i" || { diff "$O/k" "$O/i" | cut -c1-300 | sed "s/^/# $a: /" >&2; fails=$((fails + 1)); }
+	done
+	grep -q 'stream error: stream ID [0-9]*; INTERNAL_ERROR; received from peer' "$O/i"
 	[ "$fails" -eq 0 ]
 }
 

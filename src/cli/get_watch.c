@@ -449,6 +449,9 @@ static int run_watch(struct gw *g, struct cluster *c, const char *rv, struct err
 					      .tv_sec = HTTP_NO_ANSWER_RETRY_MS / 1000 }, NULL);
 		rc = kclient_stream(c->client, path, &so, on_watch_data, &ls, &resp, err);
 	}
+	/* StreamWatcher's ERROR event for a stream that broke with no EOF */
+	if (rc < 0 && resp.stream_broken && resp.status >= 200 && resp.status < 300 && !g->stop)
+		tell_decode_error(g, resp.stream_error);
 	if (resp.status >= 200 && resp.status < 300) {
 		ret = 0;	/* however it ended: kubectl's watch ends with 0 */
 	} else if (resp.status) {

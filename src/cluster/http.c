@@ -1032,6 +1032,38 @@ static bool stream_reset(CURLcode rc, const char *curl_err)
 	       (strstr(curl_err, "not closed cleanly:") || strstr(curl_err, "reset by server"));
 }
 
+/* Go's names of the HTTP/2 error codes (http2.ErrCode's String). */
+static const char *const h2_error_names[] = {
+	"NO_ERROR", "PROTOCOL_ERROR", "INTERNAL_ERROR", "FLOW_CONTROL_ERROR",
+	"SETTINGS_TIMEOUT", "STREAM_CLOSED", "FRAME_SIZE_ERROR", "REFUSED_STREAM", "CANCEL",
+	"COMPRESSION_ERROR", "CONNECT_ERROR", "ENHANCE_YOUR_CALM", "INADEQUATE_SECURITY",
+	"HTTP_1_1_REQUIRED",
+};
+
+/*
+ * A reset stream in Go's words (its http2.StreamError), from libcurl's:
+ * 7.88's "HTTP/2 stream 3 was not closed cleanly: INTERNAL_ERROR (err 2)",
+ * 8.x's "HTTP/2 stream 3 reset by server (error 0x2 INTERNAL_ERROR)".
+ */
+static void stream_error_words(const char *curl_err, char *out, size_t size)
+{
+	unsigned id = 0, code = 0;
+	const char *cut = strstr(curl_err, "(err ");
+
+	if (sscanf(curl_err, "HTTP/2 stream %u", &id) != 1 ||
+	    !(cut ? sscanf(cut, "(err %u)", &code) == 1 :
+		    sscanf(curl_err, "HTTP/2 stream %*u reset by server (error 0x%x", &code) == 1)) {
+		snprintf(out, size, "%.*s", (int)size - 1, curl_err);
+		return;
+	}
+	if (code < ARRAY_SIZE(h2_error_names))
+		snprintf(out, size, "stream error: stream ID %u; %s; received from peer", id,
+			 h2_error_names[code]);
+	else
+		snprintf(out, size, "stream error: stream ID %u; unknown error code 0x%x; "
+			 "received from peer", id, code);
+}
+
 static bool broke_unanswered(CURLcode rc)
 {
 	switch (rc) {
@@ -1071,6 +1103,7 @@ static int request_once(struct kclient *c, const char *path, const char *accept,
 	resp->timed_out = false;
 	resp->no_answer = false;
 	resp->stream_broken = false;
+	resp->stream_error[0] = '\0';
 	resp->status = 0;
 	resp->retry_after_ms = -1;
 	resp->content_type[0] = '\0';
@@ -1121,12 +1154,17 @@ static int request_once(struct kclient *c, const char *path, const char *accept,
 		/* Go's "http2: client connection lost": no EOF, answered or not. */
 		resp->no_answer = resp->status == 0;
 		resp->stream_broken = true;
+		snprintf(resp->stream_error, sizeof(resp->stream_error),
+			 "http2: client connection lost");
 	} else {
 		resp->refused = rc == CURLE_COULDNT_CONNECT;
 		/* A reset stream, answered or not, is an error no retry takes. */
 		bool reset = stream_reset(rc, t.curl_err);
 		resp->no_answer = resp->status == 0 && broke_unanswered(rc) && !reset;
 		resp->stream_broken = resp->status != 0 && reset;
+		if (resp->stream_broken)
+			stream_error_words(t.curl_err, resp->stream_error,
+					   sizeof(resp->stream_error));
 		resp->timed_out = rc == CURLE_OPERATION_TIMEDOUT && opts->timeout_ms > 0 &&
 				  mono_ms() - started >= opts->timeout_ms;
 		transport_error(c, h, rc, &t, err);

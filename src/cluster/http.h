@@ -101,6 +101,12 @@ struct http_response {
 	 */
 	bool stream_broken;
 	/*
+	 * With stream_broken, what Go's HTTP/2 transport says of it:
+	 * "stream error: stream ID 3; INTERNAL_ERROR; received from peer",
+	 * or "http2: client connection lost".
+	 */
+	char stream_error[96];
+	/*
 	 * A replay (recording.h): the recording stops in this transfer, cut
 	 * by kinf, not ended by the server.  Never set live.
 	 */

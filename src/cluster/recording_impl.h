@@ -42,7 +42,7 @@ struct exchange {
 	size_t nr, alloc;
 	bool ended;
 	int rc;
-	bool refused, timed_out, no_answer;
+	bool refused, timed_out, no_answer, stream_broken;
 	bool stopped;		/* kinf was stopping: the recording ends here */
 	char *error;
 	size_t stream;		/* its index in recording.streams */

@@ -220,6 +220,7 @@ int replay_stream(struct replay *rp, const struct replay_request *req,
 		ans->refused = ex->refused;
 		ans->timed_out = ex->timed_out;
 		ans->no_answer = ex->no_answer;
+		ans->stream_broken = ex->stream_broken;
 		return -1;
 	}
 	return 0;
@@ -257,6 +258,7 @@ static int client_stream(struct kclient *c, const char *path, const struct strea
 	resp->refused = ans.refused;
 	resp->timed_out = ans.timed_out;
 	resp->no_answer = ans.no_answer;
+	resp->stream_broken = ans.stream_broken;
 	resp->recording_ended = ans.recording_ended;
 	return rc;
 }

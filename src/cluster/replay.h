@@ -72,7 +72,7 @@ struct replay_answer {
 	long status;
 	char content_type[128];
 	int64_t retry_after_ms;
-	bool refused, timed_out, no_answer;
+	bool refused, timed_out, no_answer, stream_broken;
 	bool recording_ended;		/* the recording stops in this exchange */
 	struct strbuf *body;		/* a non-2xx answer's body goes here */
 };
