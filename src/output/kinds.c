@@ -323,8 +323,6 @@ static void pod_ip(const struct row *r, struct strbuf *out)
 	add_or(out, ip, "<none>");
 }
 
-
-
 static void pod_gates(const struct row *r, struct strbuf *out)
 {
 	struct json_object *gates = json_get_path(r->obj, "spec", "readinessGates", NULL);
@@ -367,8 +365,6 @@ static void deploy_ready(const struct row *r, struct strbuf *out)
 		    (long long)json_get_int(json_get_path(r->obj, "status", "readyReplicas", NULL)),
 		    (long long)deploy_desired(r->obj));
 }
-
-
 
 /* kubectl's layoutContainerCells: names or images, comma-joined. */
 static void add_containers(struct json_object *obj, const char *field, struct strbuf *out)
@@ -517,7 +513,6 @@ static void node_roles(const struct row *r, struct strbuf *out)
 	free(roles);
 }
 
-
 static void node_address(const struct row *r, const char *type, struct strbuf *out)
 {
 	struct json_object *a = find_by(json_get_path(r->obj, "status", "addresses", NULL), "type", type);
@@ -534,10 +529,6 @@ static void node_external_ip(const struct row *r, struct strbuf *out)
 	node_address(r, "ExternalIP", out);
 }
 
-
-
-
-
 /* ---- Namespace, ConfigMap, Secret ---------------------------------------- */
 
 static void namespace_status(const struct row *r, struct strbuf *out)
@@ -550,7 +541,6 @@ static void configmap_data(const struct row *r, struct strbuf *out)
 	strbuf_addf(out, "%zu", obj_len(json_get(r->obj, "data")) +
 				obj_len(json_get(r->obj, "binaryData")));
 }
-
 
 static void secret_data(const struct row *r, struct strbuf *out)
 {
@@ -585,8 +575,6 @@ static void event_last(const struct row *r, struct strbuf *out)
 		event_first(r, out);
 }
 
-
-
 /* "kind/name" of the involved object, the kind in lower case. */
 static void event_object(const struct row *r, struct strbuf *out)
 {
@@ -598,7 +586,6 @@ static void event_object(const struct row *r, struct strbuf *out)
 	if (*name)
 		strbuf_addf(out, "/%s", name);
 }
-
 
 /* "component, host", each falling back to the reporting controller/instance. */
 static void event_source(const struct row *r, struct strbuf *out)
