@@ -32,6 +32,18 @@ stop_watch() { kinf_stop; }
 
 open_watches() { [ "$(simctl GET /stats | jq .openWatches)" -eq "$1" ]; }
 
+# drop_synced_watch KUBECONFIG ARGS... — kinf watches pods as client-go
+# 1.32 does; once synced, past a bookmark, the sim drops the watch's
+# connection abruptly.
+drop_synced_watch() {
+	local kc=$1; shift
+	start_watch "$kc" pods --client-go 1.32 "$@"
+	wait_until 20 open_watches 1
+	wait_until 10 file_has "$ERR" "synced"
+	simctl POST /bookmark '{"resource":"pods"}' >/dev/null
+	simctl POST /drop-watches '{"mode":"abrupt"}' >/dev/null
+}
+
 @test "watching three resources over HTTP/2: one TCP connection carries all of them" {
 	sim_start --pods 5
 	h2_start
@@ -131,11 +143,7 @@ other_requests() {
 	# The sim drops the watch's connection to the front end abruptly, and
 	# nghttpx resets the client's stream: INTERNAL_ERROR, no EOF.  Go's
 	# StreamWatcher makes that an ERROR event (500): client-go relists.
-	start_watch "$H2_KUBECONFIG" pods --client-go 1.32
-	wait_until 20 open_watches 1
-	wait_until 10 file_has "$ERR" "synced"
-	simctl POST /bookmark '{"resource":"pods"}' >/dev/null
-	simctl POST /drop-watches '{"mode":"abrupt"}' >/dev/null
+	drop_synced_watch "$H2_KUBECONFIG"
 	wait_until 20 file_has "$ERR" "error: watch error event \(code 500\): HTTP/2 stream .* INTERNAL_ERROR"
 	wait_until 20 bash -c "[ \$(grep -c 'listed 2 objects' '$ERR') -ge 2 ]"
 	run ! file_has "$ERR" "watch ended \(connection lost"
@@ -143,11 +151,7 @@ other_requests() {
 	h2_stop
 	# Over HTTP/1.1 the same drop is a reset TCP connection, which Go's
 	# decoder takes for the end of the stream: re-watched from its RV.
-	start_watch "$SIM_KUBECONFIG" pods --client-go 1.32 --http-version 1.1
-	wait_until 20 open_watches 1
-	wait_until 10 file_has "$ERR" "synced"
-	simctl POST /bookmark '{"resource":"pods"}' >/dev/null
-	simctl POST /drop-watches '{"mode":"abrupt"}' >/dev/null
+	drop_synced_watch "$SIM_KUBECONFIG" --http-version 1.1
 	wait_until 20 file_has "$ERR" "watch ended \(connection lost"
 	wait_until 10 file_has "$ERR" "watching from rv"
 	[ "$(grep -c 'listed 2 objects' "$ERR")" -eq 1 ]
@@ -156,11 +160,7 @@ other_requests() {
 @test "a reset HTTP/2 watch stream replays as it came: an error event and a relist, not a re-watch" {
 	sim_start --pods 2
 	h2_start
-	start_watch "$H2_KUBECONFIG" pods --client-go 1.32 --record "$T/rec.gz"
-	wait_until 20 open_watches 1
-	wait_until 10 file_has "$ERR" "synced"
-	simctl POST /bookmark '{"resource":"pods"}' >/dev/null
-	simctl POST /drop-watches '{"mode":"abrupt"}' >/dev/null
+	drop_synced_watch "$H2_KUBECONFIG" --record "$T/rec.gz"
 	wait_until 20 file_has "$ERR" "error: watch error event \(code 500\): HTTP/2 stream .* INTERNAL_ERROR"
 	wait_until 20 bash -c "[ \$(grep -c 'listed 2 objects' '$ERR') -ge 2 ]"
 	stop_watch

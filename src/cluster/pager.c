@@ -162,9 +162,11 @@ static bool read_metadata(struct pager *p, json_object *root, const char **rv)
 	p->cont = NULL;
 	if (!root || !json_object_object_get_ex(root, "metadata", &meta))
 		return false;
-	*rv = json_get_text(meta, "resourceVersion", "");
-	if (json_get(meta, "resourceVersion") && !p->res->rv)
+	*rv = json_get_text(meta, "resourceVersion", NULL);
+	if (*rv && !p->res->rv)
 		p->res->rv = xstrdup(*rv);
+	if (!*rv)
+		*rv = "";
 	cont = json_get_text(meta, "continue", "");
 	if (*cont)
 		p->cont = xstrdup(cont);
