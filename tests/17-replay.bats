@@ -334,8 +334,10 @@ print("\n".join(out))' | gzip >"$BATS_TEST_TMPDIR/$1.rec"
 	hostile null-stream '    if r.get("x") == 2 and "stream" in r: r["stream"] = None'
 	hostile null-verb '    if i == 0: r["resources"][0]["verbs"].append(None)'
 	hostile huge-t '    if r.get("x") == 3: r["t"] = 10**30'
+	hostile num-stream-error '    if "end" in r: r["streamError"] = 5'
 	local what
 	for what in 'null-stream.rec:6: "stream" is not a string' \
+		    'num-stream-error.rec:5: "streamError" is not a string' \
 		    'null-verb.rec: the recording'"'"'s header has a resource without' \
 		    'huge-t.rec:10: "t" is not an integer'; do
 		run --separate-stderr "$KINF" replay "$d/${what%%:*}"

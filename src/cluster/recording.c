@@ -409,6 +409,10 @@ void recording_line_end(struct strbuf *sb, int64_t t, unsigned x, const struct r
 		strbuf_adds(sb, ",\"noAnswer\":true");
 	if (e->rc < 0 && e->stream_broken)
 		strbuf_adds(sb, ",\"streamBroken\":true");
+	if (e->rc < 0 && e->stream_broken && e->stream_error && *e->stream_error) {
+		strbuf_adds(sb, ",\"streamError\":");
+		strbuf_add_json_string(sb, e->stream_error);
+	}
 	if (e->stopped)
 		strbuf_adds(sb, ",\"stopped\":true");
 	strbuf_adds(sb, "}\n");
@@ -483,6 +487,7 @@ struct recorded_end recorded_end_of(int rc, const char *error,
 		.rc = rc, .error = error, .refused = resp->refused,
 		.timed_out = resp->timed_out, .no_answer = resp->no_answer,
 		.stream_broken = resp->stream_broken, .stopped = stopped,
+		.stream_error = resp->stream_broken ? resp->stream_error : NULL,
 	};
 }
 
@@ -687,7 +692,7 @@ static int load_data(struct exchange *ex, struct json_object *r, int64_t t, stru
 /* The record that ends an exchange: how, and when. */
 static int load_end(struct exchange *ex, struct json_object *r, int64_t t, struct errbuf *err)
 {
-	const char *error = "connection lost";
+	const char *error = "connection lost", *stream_error = "";
 	int64_t end = 0;
 
 	if (get_int(r, "end", INT32_MIN, INT32_MAX, &end, err) < 0 ||
@@ -696,6 +701,7 @@ static int load_end(struct exchange *ex, struct json_object *r, int64_t t, struc
 	    get_bool(r, "timedOut", &ex->timed_out, err) < 0 ||
 	    get_bool(r, "noAnswer", &ex->no_answer, err) < 0 ||
 	    get_bool(r, "streamBroken", &ex->stream_broken, err) < 0 ||
+	    get_string(r, "streamError", &stream_error, err) < 0 ||
 	    get_bool(r, "stopped", &ex->stopped, err) < 0)
 		return -1;
 	ex->ended = true;
@@ -703,6 +709,8 @@ static int load_end(struct exchange *ex, struct json_object *r, int64_t t, struc
 	ex->rc = end < 0 ? -1 : 0;
 	if (ex->rc < 0)
 		ex->error = xstrdup(*error ? error : "connection lost");
+	snprintf(ex->stream_error, sizeof(ex->stream_error), "%s",
+		 ex->rc < 0 && ex->stream_broken ? stream_error : "");
 	return 0;
 }
 

@@ -97,6 +97,7 @@ struct recorded_end {
 	int rc;			/* 0, or -1 with: */
 	const char *error;
 	bool refused, timed_out, no_answer, stream_broken;
+	const char *stream_error;	/* with stream_broken: Go's words, or NULL */
 	bool stopped;		/* kinf was stopping: the stream's recording ends */
 };
 /* How a tap's end (kclient_tap.end) is recorded: by the recorder and the flight. */

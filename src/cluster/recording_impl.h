@@ -43,6 +43,7 @@ struct exchange {
 	bool ended;
 	int rc;
 	bool refused, timed_out, no_answer, stream_broken;
+	char stream_error[96];	/* http_response.stream_error, "": none recorded */
 	bool stopped;		/* kinf was stopping: the recording ends here */
 	char *error;
 	size_t stream;		/* its index in recording.streams */

@@ -221,6 +221,7 @@ int replay_stream(struct replay *rp, const struct replay_request *req,
 		ans->timed_out = ex->timed_out;
 		ans->no_answer = ex->no_answer;
 		ans->stream_broken = ex->stream_broken;
+		memcpy(ans->stream_error, ex->stream_error, sizeof(ans->stream_error));
 		return -1;
 	}
 	return 0;
@@ -259,6 +260,7 @@ static int client_stream(struct kclient *c, const char *path, const struct strea
 	resp->timed_out = ans.timed_out;
 	resp->no_answer = ans.no_answer;
 	resp->stream_broken = ans.stream_broken;
+	memcpy(resp->stream_error, ans.stream_error, sizeof(resp->stream_error));
 	resp->recording_ended = ans.recording_ended;
 	return rc;
 }

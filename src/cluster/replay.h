@@ -73,6 +73,7 @@ struct replay_answer {
 	char content_type[128];
 	int64_t retry_after_ms;
 	bool refused, timed_out, no_answer, stream_broken;
+	char stream_error[96];		/* http_response.stream_error */
 	bool recording_ended;		/* the recording stops in this exchange */
 	struct strbuf *body;		/* a non-2xx answer's body goes here */
 };

@@ -685,15 +685,18 @@ static enum outcome end_empty(struct watch_end *e)
  * PING went unanswered, the server reset the stream): StreamWatcher's
  * ERROR event, an InternalError (500) that handleWatch returns and the
  * reflector's watch() does not retry; or, before the answer, Watch()'s
- * error: the cycle ends, backoff, relist.
+ * error: the cycle ends, backoff, relist.  The event's message is
+ * StreamWatcher's, around the words of Go's HTTP/2 transport.
  */
 static enum outcome end_stream_broken(struct watch_end *e)
 {
 	char msg[sizeof(e->r->stats.last_error)];
+	const char *why = *e->resp->stream_error ? e->resp->stream_error : e->errmsg;
 
 	/* Before the answer: Watch() fails with the error itself. */
 	if (e->resp->status)
-		snprintf(msg, sizeof(msg), "watch error event (code 500): %s", e->errmsg);
+		snprintf(msg, sizeof(msg), "watch error event (code 500): unable to decode an "
+			 "event from the watch stream: %s", why);
 	else
 		snprintf(msg, sizeof(msg), "%s", e->errmsg);
 	reflector_fail(e->r, msg);
