@@ -49,3 +49,4 @@ replay() {	# replay NAME
 @test "fuzz corpus: go-templates over server data (gotemplate)" { replay gotemplate; }
 @test "fuzz corpus: JSONPath templates over server data (jsonpath)" { replay jsonpath; }
 @test "fuzz corpus: any answer through every printer and view (printers)" { replay printers; }
+@test "fuzz corpus: a server's discovery documents, aggregated or not (discovery)" { replay discovery; }
