@@ -195,7 +195,9 @@ class Cluster:
                 "ts": ts(created), "app": app, "hash": h, "rsuid": rsuid, "node": node,
                 "hostip": hostip, "podip": "10.%d.%d.%d" % (244 + (n >> 16) % 10, (n >> 8) & 255, n & 255),
                 "image": IMAGES[hash(app) % len(IMAGES)], "cid": hex_id(rng), "vol": suffix(rng),
-                "start": ts(created + 2), "tier": "frontend" if n % 3 else "backend"}
+                # started 2 s after its creation, but not yet for a pod made now
+                "start": ts(min(created + 2, time.time())),
+                "tier": "frontend" if n % 3 else "backend"}
 
 
 # ---------------------------------------------------------------- others
