@@ -586,6 +586,20 @@ stuck_row() {
 	cli_row 1 'must be a mapping' get pods --kubeconfig "$(kubeconfig_with $'- a\n- b\n')"
 }
 
+@test "kubeconfig: an exec plugin's args and env of the wrong shape, the line named" {
+	local head=$'apiVersion: v1\ncurrent-context: c\ncontexts:\n- name: c\n  context: {cluster: k, user: u}\nclusters:\n- name: k\n  cluster: {server: "https://127.0.0.1:1"}\nusers:\n- name: u\n  user:\n    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: x\n'
+	cli_row 1 "line 15: 'args' must be a list of strings$" \
+		get pods --kubeconfig "$(kubeconfig_with "$head"$'      args: a\n')"
+	cli_row 1 "line 17: 'args' must be a list of strings$" \
+		get pods --kubeconfig "$(kubeconfig_with "$head"$'      args:\n      - a\n      - [b]\n')"
+	cli_row 1 "line 15: 'env' must be a list of \\{name, value\\}$" \
+		get pods --kubeconfig "$(kubeconfig_with "$head"$'      env: {name: A}\n')"
+	cli_row 1 "line 17: 'env' entry needs a name without '='$" \
+		get pods --kubeconfig "$(kubeconfig_with "$head"$'      env:\n      - {name: A, value: b}\n      - {name: B=C, value: d}\n')"
+	cli_row 1 "line 16: 'env' entry needs a name without '='$" \
+		get pods --kubeconfig "$(kubeconfig_with "$head"$'      env:\n      - {value: d}\n')"
+}
+
 @test "kubeconfig: invalid UTF-8" {
 	cli_row 1 "^error: malformed kubeconfig '.*' line 1: invalid leading UTF-8 octet" \
 		get pods --kubeconfig "$(kubeconfig_with $'apiVersion: v1\nclusters: [\xff]\n')"

@@ -313,25 +313,16 @@ static int parse_bool(struct walk *w, yaml_node_t *n, const char *key, bool *out
 	return bad(w, n, "'%s' must be true or false", key);
 }
 
-static int parse_strings(struct walk *w, yaml_node_t *n, const char *key, char ***out)
+/* One element of a list (NULL: none there): a new string, or NULL with the error said. */
+typedef char *list_item_fn(struct walk *w, yaml_node_t *item, yaml_node_t *list, const char *key);
+
+static char *string_item(struct walk *w, yaml_node_t *item, yaml_node_t *list, const char *key)
 {
-	if (n->type != YAML_SEQUENCE_NODE)
-		return bad(w, n, "'%s' must be a list of strings", key);
-	size_t nr = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
-	char **v = xcalloc(nr + 1, sizeof(*v));
-	size_t i = 0;
-	for (yaml_node_item_t *it = n->data.sequence.items.start;
-	     it < n->data.sequence.items.top; it++) {
-		yaml_node_t *item = node_at(w, *it);
-		if (!item || item->type != YAML_SCALAR_NODE) {
-			strv_free(v);
-			return bad(w, item ? item : n, "'%s' must be a list of strings", key);
-		}
-		v[i++] = xstrdup(scalar(item));
+	if (!item || item->type != YAML_SCALAR_NODE) {
+		bad(w, item ? item : list, "'%s' must be a list of strings", key);
+		return NULL;
 	}
-	strv_free(*out);
-	*out = v;
-	return 0;
+	return xstrdup(scalar(item));
 }
 
 struct env_var {
@@ -344,33 +335,40 @@ static const struct field env_fields[] = {
 	{ NULL, 0, 0 },
 };
 
-static int parse_env(struct walk *w, yaml_node_t *n, const char *key, char ***out)
+/* An exec plugin's {name, value} as "name=value". */
+static char *env_item(struct walk *w, yaml_node_t *item, yaml_node_t *list, const char *key)
+{
+	struct env_var ev = { 0 };
+	char *s = NULL;
+
+	if (!item)
+		bad(w, list, "bad '%s' entry", key);
+	else if (parse_fields(w, item, env_fields, &ev, "env") < 0)
+		;	/* said */
+	else if (!ev.name || !*ev.name || strchr(ev.name, '='))
+		bad(w, item, "'%s' entry needs a name without '='", key);
+	else
+		s = xasprintf("%s=%s", ev.name, ev.value ? ev.value : "");
+	free(ev.name);
+	free(ev.value);
+	return s;
+}
+
+/* A sequence of what, each element made by fn, as a NULL-terminated *out. */
+static int parse_list(struct walk *w, yaml_node_t *n, const char *key, const char *what,
+		      list_item_fn *fn, char ***out)
 {
 	if (n->type != YAML_SEQUENCE_NODE)
-		return bad(w, n, "'%s' must be a list of {name, value}", key);
+		return bad(w, n, "'%s' must be a list of %s", key, what);
 	size_t nr = (size_t)(n->data.sequence.items.top - n->data.sequence.items.start);
 	char **v = xcalloc(nr + 1, sizeof(*v));
 	size_t i = 0;
 	for (yaml_node_item_t *it = n->data.sequence.items.start;
-	     it < n->data.sequence.items.top; it++) {
-		yaml_node_t *item = node_at(w, *it);
-		struct env_var ev = { 0 };
-		if (!item || parse_fields(w, item, env_fields, &ev, "env") < 0) {
-			free(ev.name);
-			free(ev.value);
+	     it < n->data.sequence.items.top; it++)
+		if (!(v[i++] = fn(w, node_at(w, *it), n, key))) {
 			strv_free(v);
-			return item ? -1 : bad(w, n, "bad '%s' entry", key);
+			return -1;
 		}
-		if (!ev.name || !*ev.name || strchr(ev.name, '=')) {
-			free(ev.name);
-			free(ev.value);
-			strv_free(v);
-			return bad(w, item, "'%s' entry needs a name without '='", key);
-		}
-		v[i++] = xasprintf("%s=%s", ev.name, ev.value ? ev.value : "");
-		free(ev.name);
-		free(ev.value);
-	}
 	strv_free(*out);
 	*out = v;
 	return 0;
@@ -430,9 +428,9 @@ static int parse_field(struct walk *w, const struct field *f, yaml_node_t *v, vo
 		return 0;
 	}
 	case F_STRINGS:
-		return parse_strings(w, v, f->key, slot);
+		return parse_list(w, v, f->key, "strings", string_item, slot);
 	case F_ENV:
-		return parse_env(w, v, f->key, slot);
+		return parse_list(w, v, f->key, "{name, value}", env_item, slot);
 	case F_EXEC:
 		return parse_exec(w, v, slot);
 	case F_AUTH_PROVIDER: {
