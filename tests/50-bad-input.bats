@@ -276,22 +276,56 @@ terminal_restored() {
 	get_row "$(body list application/json 200 "$status")" 1 '^error: .*etcd is down'
 }
 
-@test "list: a Status (500) in a 200 answer — watch relists, deletes nothing" {
+# client-go's dynamic client reads a 2xx answer without an items array as
+# a list of no items (ToList), at the RV of its metadata: kinf does, and says so.
+NO_ITEMS="client-go's dynamic client reads it as a list of no items$"
+
+@test "list: a Status (500) in a 200 answer — watch takes it for a list of no items, as client-go" {
 	local status='{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"etcd is down","reason":"InternalError","code":500}'
 	watch_row list "$(body list application/json 200 "$status")" \
-		'^kinf: pods: error: list pods: etcd is down \(500, a Status in a 200 answer\)$'
-	! grep -q '"handler":"OnDelete"' "$B/out"
+		"^kinf: pods: warning: the list's answer is a Status \(500: etcd is down\): $NO_ITEMS"
+	grep -q '^kinf: pods: listed 0 objects at rv "" (1 page)$' "$B/err"
+	# and watched from no resourceVersion, as client-go's reflector then does
+	simctl GET '/requests?verb=watch' | jq -e '.[0].query | has("resourceVersion") | not' >/dev/null
 }
 
-@test "list: a Status (410) in a 200 answer — watch lists again at the latest RV" {
+@test "list: a Status (410) in a 200 answer — a list of no items too" {
 	local status='{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"too old","reason":"Expired","code":410}'
-	watch_row list "$(body list application/json 200 "$status")" 'error' 0
+	watch_row list "$(body list application/json 200 "$status")" \
+		"^kinf: pods: warning: the list's answer is a Status \(410: too old\): $NO_ITEMS"
 }
 
-@test "list: a JSON document that is no list — watch relists, deletes nothing" {
+@test "list: a JSON document that is no list — a list of no items at its RV" {
 	watch_row list "$(body list application/json 200 "$(pod a)")" \
-		"^kinf: pods: error: list pods: the answer is not a list \(kind 'Pod', no items\)$"
-	! grep -q '"handler":"OnDelete"' "$B/out"
+		"^kinf: pods: warning: the list's answer is no list \(kind 'Pod', no items\): $NO_ITEMS"
+	grep -q '^kinf: pods: listed 0 objects at rv 5 (1 page)$' "$B/err"
+}
+
+@test "list: no kind, or a kind that is no string — relisted, as client-go refuses it" {
+	watch_row list "$(body list application/json 200 '{"apiVersion":"v1","metadata":{"resourceVersion":"1"},"items":[]}')" \
+		'^kinf: pods: error: list response without a kind$'
+	sim_stop
+	watch_row list "$(body list application/json 200 '{"kind":7,"metadata":{"resourceVersion":"1"},"items":[]}')" \
+		'^kinf: pods: error: list response without a kind$'
+}
+
+@test "list: items that are no array — relisted; null items — an empty list" {
+	watch_row list "$(body list application/json 200 "$(fake_list '{}')")" \
+		'^kinf: pods: error: list response whose items are no array$'
+	sim_stop
+	watch_row list "$(body list application/json 200 "$(fake_list null)")" 'error' 0
+	grep -q '^kinf: pods: listed 0 objects at rv 1 (1 page)$' "$B/err"
+}
+
+@test "list: a null item — an object of the list's kind, under the key \"\", as client-go" {
+	watch_row list "$(body list application/json 200 "$(fake_list "[null,$(pod a)]")")" 'error' 0
+	delta '.key == "" and .object == {"kind":"Pod","apiVersion":"v1"} and .initialList'
+	delta '.key == "default/a" and .initialList'
+}
+
+@test "list: a resourceVersion or continue that is no string is none, as client-go reads it" {
+	watch_row list "$(body list application/json 200 '{"kind":"PodList","metadata":{"resourceVersion":5,"continue":7},"items":[]}')" 'error' 0
+	grep -q '^kinf: pods: listed 0 objects at rv "" (1 page)$' "$B/err"
 }
 
 # json-c reads a null member as no value: each of these once crashed kinf
@@ -304,9 +338,9 @@ terminal_restored() {
 	watch_row list "$(body list application/json 200 '{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"1","continue":null},"items":[]}')" 'error' 0
 }
 
-@test "list: a Status with a null message in a 200 answer — watch relists" {
+@test "list: a Status with a null message in a 200 answer — no message" {
 	watch_row list "$(body list application/json 200 '{"kind":"Status","message":null,"code":500}')" \
-		'^kinf: pods: error: list pods: no message \(500, a Status in a 200 answer\)$'
+		"^kinf: pods: warning: the list's answer is a Status \(500: no message\): $NO_ITEMS"
 }
 
 @test "list: a 403 Status whose message and reason are null — get says the code" {
@@ -383,7 +417,7 @@ terminal_restored() {
 		json.dump({"verb": "list", "resource": "pods", "kind": "body",
 		           "body": '{"metadata":' + deep + ',"items":[]}'}, open(sys.argv[1], "w"))
 	EOF
-	watch_row list "$B/fault.json" '^kinf: pods: error: list response without metadata$'
+	watch_row list "$B/fault.json" '^kinf: pods: error: malformed list response$'
 }
 
 @test "list: invalid UTF-8 in a name — U+FFFD, as Go decodes it" {

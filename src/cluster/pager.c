@@ -162,26 +162,46 @@ static bool read_metadata(struct pager *p, json_object *root, const char **rv)
 	p->cont = NULL;
 	if (!root || !json_object_object_get_ex(root, "metadata", &meta))
 		return false;
-	*rv = json_get_text(meta, "resourceVersion", NULL);
+	/* ListMeta's fields as the unstructured list reads them: strings only */
+	*rv = json_get_str(meta, "resourceVersion", NULL);
 	if (*rv && !p->res->rv)
 		p->res->rv = xstrdup(*rv);
 	if (!*rv)
 		*rv = "";
-	cont = json_get_text(meta, "continue", "");
+	cont = json_get_str(meta, "continue", "");
 	if (*cont)
 		p->cont = xstrdup(cont);
 	return true;
 }
 
-static void page_read(struct pager *p, const char *rv)
+static void page_read(struct pager *p, const char *rv, json_object *no_items)
 {
 	struct pager_page pg = {
 		.page = p->res->pages, .items = p->res->items, .rv = rv, .cont = p->cont,
+		.no_items = no_items,
 	};
 
 	p->retries = 0;
 	if (p->hooks->page)
 		p->hooks->page(p->hooks->ctx, &pg);
+}
+
+/*
+ * What client-go's dynamic client refuses of a page, root being the page
+ * without its items array: "items" that is neither an array nor null
+ * (decodeToList), then a kind that is no string or empty (Decode).
+ */
+static enum pager_end dynamic_refusal(const struct list_splitter *split, json_object *root)
+{
+	json_object *items;
+
+	if (!root)
+		return PAGER_MALFORMED;	/* deeper than Go reads */
+	if (!split->has_items && json_object_object_get_ex(root, "items", &items) && items)
+		return PAGER_ITEMS_NOT_ARRAY;
+	if (!*json_get_str(root, "kind", ""))
+		return PAGER_NO_KIND;
+	return PAGER_OK;
 }
 
 /* A 2xx JSON list's page, read in full: its end, or PAGER_OK to go on. */
@@ -197,14 +217,14 @@ static enum pager_end items_page(struct pager *p)
 		return PAGER_NOT_A_LIST;
 	}
 	json_object *root = json_parse_deep(list_splitter_rest(&p->split));
+	enum pager_end end = p->opts->dynamic ? dynamic_refusal(&p->split, root) : PAGER_OK;
 	bool has_meta = read_metadata(p, root, &rv);
-	if (!has_meta && p->opts->strict) {
-		json_object_put(root);
-		return PAGER_NO_METADATA;
-	}
-	page_read(p, rv);
+	if (!has_meta && p->opts->strict)
+		end = PAGER_NO_METADATA;
+	if (end == PAGER_OK)
+		page_read(p, rv, p->opts->dynamic && !p->split.has_items ? root : NULL);
 	json_object_put(root);
-	return PAGER_OK;
+	return end;
 }
 
 /* A 2xx Table's page, read in full: its end, or PAGER_OK to go on. */
@@ -225,7 +245,7 @@ static enum pager_end table_page(struct pager *p)
 	if (p->hooks->table(p->hooks->ctx, page) < 0)
 		end = PAGER_REFUSED;
 	else
-		page_read(p, rv);
+		page_read(p, rv, NULL);
 	json_object_put(page);
 	return end;
 }

@@ -50,6 +50,12 @@ struct pager_page {
 	size_t items;		/* items handed to hooks.item so far */
 	const char *rv;		/* this page's metadata.resourceVersion, or "" */
 	const char *cont;	/* its continue token; NULL on the last page */
+	/*
+	 * With opts.dynamic, a page without an items array: the document as
+	 * read (a Status, another kind of object), borrowed for the call;
+	 * else NULL.
+	 */
+	struct json_object *no_items;
 };
 
 /*
@@ -108,6 +114,15 @@ struct pager_opts {
 	 * Else such a page is the last one, as kubectl takes it.
 	 */
 	bool strict;
+	/*
+	 * Read a page as client-go's dynamic client reads a LIST
+	 * (UnstructuredJSONScheme, then ToList): its kind must be a string,
+	 * not empty (else PAGER_NO_KIND), its "items" an array or null (else
+	 * PAGER_ITEMS_NOT_ARRAY); a document without an items array, a Status
+	 * included, is a page of no items (pager_page.no_items).  The
+	 * informer's reflector reads its lists so.
+	 */
+	bool dynamic;
 	int64_t warn_ms;		/* hooks.slow's period; 0: none */
 	/* The request's options; the pager sets accept and the tick. */
 	struct stream_opts stream;
@@ -126,6 +141,8 @@ enum pager_end {
 	PAGER_ENDED_EARLY,	/* the body ended before the list did */
 	PAGER_NOT_A_LIST,	/* strict: result.rest holds the document */
 	PAGER_NO_METADATA,	/* strict */
+	PAGER_NO_KIND,		/* dynamic */
+	PAGER_ITEMS_NOT_ARRAY,	/* dynamic */
 };
 
 /*

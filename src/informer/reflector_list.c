@@ -52,36 +52,6 @@ void reflector_list_state_clear(struct list_state *ls)
 }
 
 /*
- * A 2xx answer that is not a list: a Status ("etcd is down" with a 200,
- * as a broken proxy or aggregated server sends), or any other document.
- * client-go's Result.Into turns a Status into its error (a 410 one is
- * "expired"); anything else decodes to an empty list there, which would
- * empty the cache, so kinf refuses it: a list always has "items".
- * Returns the Status's code (0 when it is no Status) and fills err.
- */
-static long not_a_list(struct reflector *r, const char *rest, long status,
-		       struct errbuf *err)
-{
-	json_object *root = json_parse_deep(rest);
-	const char *kind = json_get_text(root, "kind", "");
-	long code = 0;
-
-	if (!strcmp(kind, "Status")) {
-		const char *msg = json_get_text(root, "message", "");
-		code = json_object_get_int(json_get(root, "code"));
-		errbuf_set(err, "list %s: %s (%ld, a Status in a %ld answer)",
-			   r->opts->resource->name, *msg ? msg : "no message", code, status);
-		if (!code)
-			code = -1;
-	} else {
-		errbuf_set(err, "list %s: the answer is not a list (kind '%.60s', no items)",
-			   r->opts->resource->name, kind);
-	}
-	json_object_put(root);
-	return code;
-}
-
-/*
  * client-go's paging rules: an explicit page size always; else pages of
  * 500, except for a relist at a known RV, which the watch cache serves in
  * one response (a limit would send it to etcd) — unless a list at "0"
@@ -119,11 +89,19 @@ struct list_pass {
 	bool paginated;			/* a page had a continue token (pager's paginatedResult) */
 };
 
-/* The pager's item becomes a kobj; one it cannot be ends the list. */
+/*
+ * The pager's item becomes a kobj; one it cannot be ends the list.  A
+ * null item is an empty object to the dynamic client (decodeToList),
+ * given the list's kind: kept under the key "".
+ */
 static int on_list_item(void *ctx, const char *text, size_t len)
 {
 	struct list_state *ls = ((struct list_pass *)ctx)->ls;
 
+	if (len == 4 && !memcmp(text, "null", 4)) {
+		text = "{}";
+		len = 2;
+	}
 	idle_work_begin();
 	struct kobj *obj = kobj_from_list_item(text, len, &ls->r->type,
 					       ls->r->opts->kobj_flags | KOBJ_ALLOW_UNNAMED,
@@ -146,6 +124,28 @@ static void list_request(void *ctx, unsigned page)
 	pthread_mutex_unlock(&lp->r->lock);
 }
 
+/*
+ * A 2xx answer that is no list: a Status ("etcd is down" with a 200, as a
+ * broken proxy or aggregated server sends) or another object.  client-go's
+ * dynamic client reads it as a list of no items (ToList), with the RV of
+ * its metadata, and a relist then deletes every cached object: kinf does
+ * the same, and says so.
+ */
+static void told_no_items(struct reflector *r, json_object *doc)
+{
+	const char *kind = json_get_str(doc, "kind", "");
+
+	if (!strcmp(kind, "Status"))
+		reflector_emit(r, ACT_WARNING, "the list's answer is a Status (%d: %s): "
+			       "client-go's dynamic client reads it as a list of no items",
+			       json_object_get_int(json_get(doc, "code")),
+			       json_get_text(doc, "message", "no message"));
+	else
+		reflector_emit(r, ACT_WARNING, "the list's answer is no list (kind '%.60s', no "
+			       "items): client-go's dynamic client reads it as a list of no items",
+			       kind);
+}
+
 static void list_page_read(void *ctx, const struct pager_page *p)
 {
 	struct list_pass *lp = ctx;
@@ -159,6 +159,8 @@ static void list_page_read(void *ctx, const struct pager_page *p)
 	lp->no_answer_tries = 0;
 	STAT_INC(r, pages);
 	reflector_emit_info(r, &info);
+	if (p->no_items)
+		told_no_items(r, p->no_items);
 	if (p->cont)
 		lp->paginated = true;
 }
@@ -238,7 +240,8 @@ static const char *const list_body_errors[] = {
 	[PAGER_TOO_LARGE_PIECE] = "list response holds a piece larger than 16 MiB",
 	[PAGER_MALFORMED] = "malformed list response",
 	[PAGER_ENDED_EARLY] = "list response ended early",
-	[PAGER_NO_METADATA] = "list response without metadata",
+	[PAGER_NO_KIND] = "list response without a kind",
+	[PAGER_ITEMS_NOT_ARRAY] = "list response whose items are no array",
 };
 
 /* How a list that did not end PAGER_OK ends the reflector's attempt. */
@@ -274,11 +277,6 @@ static enum outcome list_failed(struct reflector *r, struct list_pass *lp,
 		return FAILED;
 	case PAGER_STATUS:
 		return list_status(r, lp->rv, &res->resp, err->msg);
-	case PAGER_NOT_A_LIST:
-		if (not_a_list(r, res->rest, res->resp.status, err) == 410)
-			return EXPIRED;
-		reflector_fail(r, err->msg);
-		return FAILED;
 	default:	/* PAGER_FAILED */
 		reflector_fail(r, err->msg);
 		return FAILED;
@@ -305,7 +303,7 @@ static enum outcome list_pages(struct reflector *r, const char *rv, unsigned lim
 		.label_selector = nonempty(r->opts->label_selector),
 		.field_selector = nonempty(r->opts->field_selector),
 		.full_list_fallback = true,
-		.strict = true,
+		.dynamic = true,
 		.warn_ms = LIST_WARN_MS,
 		.stream = {
 			.stop = &r->stop.flag,

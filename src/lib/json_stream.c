@@ -140,6 +140,8 @@ int list_splitter_feed(struct list_splitter *ls, const char *data, size_t len)
 			string_byte(ls, c);
 			continue;
 		}
+		if (ls->null_at && (c == '{' || c == '[' || c == '}' || c == ']'))
+			return -1;	/* "nu]": a null cut short */
 		switch (c) {
 		case '"':
 			if ((ls->in_items && ls->depth == 2) || ls->depth == 0)
@@ -184,11 +186,23 @@ int list_splitter_feed(struct list_splitter *ls, const char *data, size_t len)
 			break;
 		default:
 			/*
-			 * Between items only commas and white space: an item that
-			 * is no object or array (1, "x", null) is malformed, not
-			 * something to skip.  Around the list itself, only white
-			 * space: "<html>" or "Bad Gateway" is no list.
+			 * Between items only commas, white space and null, an
+			 * item too: one that is no object or array (1, "x") is
+			 * malformed, not something to skip.  Around the list
+			 * itself, only white space: "<html>" or "Bad Gateway" is
+			 * no list.
 			 */
+			if (ls->in_items && ls->depth == 2 && (ls->null_at || c == 'n')) {
+				if (c != "null"[ls->null_at])
+					return -1;
+				if (++ls->null_at < 4)
+					break;
+				ls->null_at = 0;
+				ls->items++;
+				if (ls->on_item(ls->ctx, "null", 4) < 0)
+					return -1;
+				break;
+			}
 			if (((ls->in_items && ls->depth == 2 && c != ',') || ls->depth == 0) &&
 			    c != ' ' && c != '\t' && c != '\n' && c != '\r') {
 				ls->not_json = ls->depth == 0;

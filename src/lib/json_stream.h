@@ -3,9 +3,9 @@
  *
  * A LIST of 100,000 pods is ~450 MB in one response; kinf never holds it
  * whole.  The list splitter hands over each element of the top-level
- * "items" array as soon as its last byte arrives, and keeps everything
- * else (kind, apiVersion, metadata: a few hundred bytes) to be parsed at
- * the end.  The value splitter does the same for watch streams, whose
+ * "items" array (an object, an array, or null) as soon as its last byte
+ * arrives, and keeps everything else (kind, apiVersion, metadata: a few
+ * hundred bytes) to be parsed at the end.  The value splitter does the same for watch streams, whose
  * events are JSON values one after another, chunk boundaries anywhere.
  *
  * They find boundaries (tracking strings, escapes and nesting) and leave
@@ -51,6 +51,7 @@ struct list_splitter {
 	int depth;
 	bool in_string, escape, in_items, in_key;
 	int items_depth;	/* depth inside the items array */
+	unsigned null_at;	/* bytes of a null item matched so far */
 	size_t items;		/* elements handed over */
 	bool has_items;		/* an "items" array was opened */
 	bool too_large;		/* a piece passed JSON_STREAM_MAX_PIECE */

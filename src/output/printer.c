@@ -661,6 +661,12 @@ static const char *plural(size_t n)
 	return n == 1 ? "" : "s";
 }
 
+/* A resourceVersion in a notice; "" shown as such (a list that said none). */
+static const char *rv_said(const char *rv)
+{
+	return *rv ? rv : "\"\"";
+}
+
 /*
  * Appends the notice's text after "kinf: RESOURCE: "; false for an
  * activity that has none.  Silent notices run too, to keep the page count.
@@ -679,7 +685,8 @@ static bool notice_text(struct resource_state *rs, const struct activity_info *a
 			    plural(rs->pages));
 		break;
 	case ACT_LIST_DONE:
-		strbuf_addf(sb, "listed %zu object%s at rv %s", a->count, plural(a->count), a->rv);
+		strbuf_addf(sb, "listed %zu object%s at rv %s", a->count, plural(a->count),
+			    rv_said(a->rv));
 		if (*a->message)
 			strbuf_addf(sb, " (%s)", a->message);
 		else if (rs->pages)
@@ -689,7 +696,7 @@ static bool notice_text(struct resource_state *rs, const struct activity_info *a
 		strbuf_adds(sb, *a->message ? a->message : activity_name(a->act));
 		break;
 	case ACT_WATCH_OPEN:
-		strbuf_addf(sb, "watching from rv %s", a->rv);
+		strbuf_addf(sb, "watching from rv %s", rv_said(a->rv));
 		break;
 	case ACT_WATCH_END:
 		if (*a->message)
@@ -700,7 +707,7 @@ static bool notice_text(struct resource_state *rs, const struct activity_info *a
 		if (a->delay_ms)
 			strbuf_addf(sb, " after %.1f s and %zu event%s", a->delay_ms / 1000.0,
 				    a->count, plural(a->count));
-		strbuf_addf(sb, ", re-watching from rv %s", a->rv);
+		strbuf_addf(sb, ", re-watching from rv %s", rv_said(a->rv));
 		break;
 	case ACT_WATCH_EXPIRED:
 		with_message(sb, "watch expired", a->message);
@@ -708,7 +715,7 @@ static bool notice_text(struct resource_state *rs, const struct activity_info *a
 		break;
 	case ACT_WATCH_STALLED:
 		with_message(sb, "watch renewed", a->message);
-		strbuf_addf(sb, ", watching again from rv %s", a->rv);
+		strbuf_addf(sb, ", watching again from rv %s", rv_said(a->rv));
 		break;
 	case ACT_ERROR:
 		strbuf_addf(sb, "error: %s", a->message);
