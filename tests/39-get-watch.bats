@@ -314,7 +314,10 @@ same_as_kubectl_on() {
 		   '{"type":"ADDED","object":{"kind":"Pod","apiVersion":"v1","metadata":{"name":7}}}' \
 		   '{"type":"ERROR","object":{"kind":"Status"}}' '{"type":"ADDED","object":[]}' \
 		   '{"type":"MODIFIED","object":{'"$pod"'}}  {"a"' 'nul' '-' '0.x' '1e' 'tru ' '{"a":"\u12G4"}' \
-		   '{"a" 1}' '{"a":1 2}' '[1 2]' '{"é":"'$'\x01''"}' $'\x80' "'" '{"type":"ADDED","object":{"kind":"Pod"}}]'; do
+		   '{"a" 1}' '{"a":1 2}' '[1 2]' '{"é":"'$'\x01''"}' $'\x80' "'" '{"type":"ADDED","object":{"kind":"Pod"}}]' \
+		   '{"type":"ADDED","object":{'"$pod"',"spec":{"x":1e400}}}' \
+		   '{"type":"ADDED","object":{'"$pod"',"spec":{"a":[1,{"b":-2E+309}],"c":1e999}}}' \
+		   '{"type":"ADDED","1e999":1e999,"object":{'"$pod"',"spec":{"y":1e-400,"z":1.7976931348623157e308}}}'; do
 		same_as_kubectl_on "$bad" --output-watch-events -o json || fails=$((fails + 1))
 	done
 	# a Status not of apiVersion v1 is not decoded into kubectl's type

@@ -541,6 +541,16 @@ stuck_row() {
 	[ "$(jq -S -c . "$B/cache.json")" = "$(sim_oracle pods | jq -S -c .items)" ]
 }
 
+@test "watch: a number beyond float64 in the object — relisted, in client-go's words" {
+	watch_row watch "$(lines "{\"type\":\"MODIFIED\",\"object\":$(pod pod-0 99 | sed 's/}}$/},"spec":{"x":[1,-2e309]}}/')}")" \
+		'^kinf: pods: error: cannot decode a watch event: unable to decode watch event: json: cannot unmarshal number -2e309 into Go value of type float64$'
+}
+
+@test "list: a number beyond float64 in an item — the list fails, as client-go's" {
+	watch_row list "$(body list application/json 200 "$(fake_list "[$(pod a | sed 's/}}$/},"spec":{"x":1e400}}/')]")")" \
+		'^kinf: pods: error: cannot parse object: number out of range at byte [0-9]+$'
+}
+
 @test "watch: an ERROR event with code 500 — relisted" {
 	watch_row watch "$(lines '{"type":"ERROR","object":{"kind":"Status","status":"Failure","message":"etcd\nis down","code":500}}')" \
 		'^kinf: pods: error: watch error event \(code 500\): etcd is down$'

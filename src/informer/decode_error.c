@@ -111,11 +111,15 @@ static bool object_error(const char *obj, const char *end, struct strbuf *why)
 
 	if (obj && *obj == '{') {
 		json_scan_init(&s, obj, (size_t)(end - obj), NULL);
+		s.go_floats = true;
 		if (json_scan_object(&s, object_member, &has_kind) == 0 && has_kind)
 			return false;
 	}
 	strbuf_adds(why, "unable to decode watch event: ");
-	if (!obj)
+	if (obj && *obj == '{' && s.bad_number)
+		strbuf_addf(why, "json: cannot unmarshal number %.*s into Go value of type float64",
+			    (int)s.bad_number_len, s.bad_number);
+	else if (!obj)
 		strbuf_adds(why, "unexpected end of JSON input");
 	else if (*obj != '{')
 		strbuf_addf(why, "json: cannot unmarshal %s into Go value of type "

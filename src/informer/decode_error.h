@@ -11,9 +11,10 @@
  * and ends the watch.  kubectl's `get -w` prints that Status; an
  * informer's reflector logs it and relists.
  *
- * Not followed: an object with a top-level "items" member (the scheme
- * decodes it as a list), and numbers beyond float64 (its number
- * conversion refuses them).
+ * A number beyond float64 in the object is refused as the scheme's
+ * decoder refuses it ("json: cannot unmarshal number 1e400 into Go value
+ * of type float64").  Not followed: an object with a top-level "items"
+ * member (the scheme decodes it as a list).
  */
 #ifndef KINF_DECODE_ERROR_H
 #define KINF_DECODE_ERROR_H

@@ -283,10 +283,13 @@ static int event_member(struct json_scan *s, const char *key, size_t klen, void 
 		reset_object(f);
 		f->has_object = *s->p == '{';
 		f->obj_from = json_scan_pos(s);
+		/* the object's numbers are read as Go reads them, the event's skipped */
+		s->go_floats = true;
 		if (f->has_object && json_scan_object(s, object_member, f) < 0)
 			return -1;
 		if (!f->has_object && json_scan_value(s) < 0)
 			return -1;
+		s->go_floats = false;
 		f->obj_to = json_scan_pos(s);
 		return 1;
 	}
@@ -369,6 +372,7 @@ static int scan_text(const char *text, size_t len, bool in_event, unsigned flags
 	struct json_scan s;
 
 	json_scan_init(&s, text, len, out);
+	s.go_floats = !in_event;
 	f->flags = flags;
 	strbuf_grow(out, len + 1);
 	if (kobj_scan_document(&s, text, in_event ? event_member : object_member, f, err) < 0)

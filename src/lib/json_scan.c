@@ -9,6 +9,8 @@
  */
 #include "lib/json_scan.h"
 
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lib/strbuf.h"
@@ -232,14 +234,29 @@ static int expect_digits(struct json_scan *s)
 	return 0;
 }
 
+/* Whether the number text[0..len) is beyond float64, as strconv.ParseFloat says. */
+static bool beyond_float64(const char *text, size_t len)
+{
+	char *copy = xstrndup(text, len);
+	bool inf = isinf(strtod(copy, NULL));
+
+	free(copy);
+	return inf;
+}
+
 static int scan_number(struct json_scan *s)
 {
+	const char *start = s->p;
+	bool exponent = false;
+
 	if (*s->p == '-')
 		s->p++;
 	if (s->p < s->end && *s->p == '0')
 		s->p++;
 	else if (expect_digits(s) < 0)
 		return -1;
+	/* No float64 is 309 integer digits long: only those, or an exponent, may overflow */
+	bool long_int = s->p - start >= 309;
 	if (s->p < s->end && *s->p == '.') {
 		s->p++;
 		if (expect_digits(s) < 0)
@@ -251,6 +268,13 @@ static int scan_number(struct json_scan *s)
 			s->p++;
 		if (expect_digits(s) < 0)
 			return -1;
+		exponent = true;
+	}
+	if (s->go_floats && (exponent || long_int) &&
+	    beyond_float64(start, (size_t)(s->p - start))) {
+		s->bad_number = start;
+		s->bad_number_len = (size_t)(s->p - start);
+		return json_scan_fail(s, "number out of range");
 	}
 	return 0;
 }

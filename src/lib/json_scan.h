@@ -49,6 +49,15 @@ struct json_scan {
 	 */
 	size_t member_mark;
 	bool member_first;
+	/*
+	 * Set by the caller: a number beyond float64 (1e400) is an error, as
+	 * Go's decoder refuses it into an interface{} ("number out of range";
+	 * bad_number and bad_number_len are its text), where a smaller one
+	 * that is no int64 becomes a float.  Underflow (1e-400) is 0 to Go.
+	 */
+	bool go_floats;
+	const char *bad_number;
+	size_t bad_number_len;
 	/* Private: bytes from run to the cursor are still to be copied. */
 	const char *run;
 	int depth;

@@ -427,6 +427,11 @@ TEST(watch_decode_error_says_what_client_go_says)
 		  "json: cannot unmarshal number into Go struct field WatchEvent.type of type string" },
 		{ "{\"Type\":\"ADDED\",\"object\":{\"kind\":\"Pod\"}}", "got invalid watch event type: " },
 		{ "{\"type\":\"ADDED\",\"type\":null,\"object\":{\"kind\":\"Pod\"}}", NULL },
+		/* kubectl 1.32's words; the event's own numbers are skipped, not read */
+		{ "{\"type\":\"ADDED\",\"n\":1e999,\"object\":{\"a\":[1e-400,-2E+309],\"kind\":\"Pod\"}}",
+		  "unable to decode watch event: json: cannot unmarshal number -2E+309 into Go value "
+		  "of type float64" },
+		{ "{\"type\":\"ADDED\",\"n\":1e999,\"object\":{\"a\":1e308,\"kind\":\"Pod\"}}", NULL },
 		{ "{\"type\":\"ADDED\",\"object\":null}",
 		  "unable to decode watch event: unexpected end of JSON input" },
 		{ "{\"type\":\"ADDED\",\"object\":\"x\"}", "unable to decode watch event: json: "

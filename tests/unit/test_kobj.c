@@ -418,6 +418,49 @@ TEST(duplicate_members_the_last_wins)
 	kobj_unref(obj);
 }
 
+/* Go's decoder refuses a number beyond float64 in an object; under it, a float. */
+TEST(numbers_beyond_float64_are_refused_as_go_refuses_them)
+{
+	static const char *const refused[] = { "1e400", "-2E+309", "1e0000000309", "0.1e310" };
+	static const char *const taken[] = { "1e308", "1.7976931348623157e308", "1e-400", "0e999999",
+					     "123456789012345678901234567890" };
+	char text[1024];
+	struct errbuf err;
+	struct kobj_event ev;
+
+	for (size_t i = 0; i < ARRAY_SIZE(refused) + ARRAY_SIZE(taken); i++) {
+		bool bad = i < ARRAY_SIZE(refused);
+		const char *n = bad ? refused[i] : taken[i - ARRAY_SIZE(refused)];
+		snprintf(text, sizeof(text), "{\"metadata\":{\"name\":\"a\"},\"x\":[1,{\"y\":%s}]}", n);
+		err.msg[0] = '\0';
+		struct kobj *obj = kobj_from_json(text, strlen(text), 0, &err);
+		CHECK((obj == NULL) == bad);
+		CHECK(!bad || strstr(err.msg, "number out of range"));
+		kobj_unref(obj);
+	}
+	/* 309 digits are no float64: 310 are, with an exponent of 0 or none */
+	memset(text, '9', 400);
+	text[400] = '\0';
+	char *obj_text = xasprintf("{\"metadata\":{\"name\":\"a\"},\"x\":%.*s}", 309, text);
+	err.msg[0] = '\0';
+	CHECK(kobj_from_json(obj_text, strlen(obj_text), 0, &err) == NULL);
+	free(obj_text);
+	obj_text = xasprintf("{\"metadata\":{\"name\":\"a\"},\"x\":%.*s}", 308, text);
+	struct kobj *obj = kobj_from_json(obj_text, strlen(obj_text), 0, &err);
+	CHECK(obj != NULL);
+	kobj_unref(obj);
+	free(obj_text);
+	/* An event's own members are skipped by Go's decoder, not converted */
+	const char *line = "{\"type\":\"ADDED\",\"x\":1e999,\"object\":{\"kind\":\"Pod\",\"metadata\":{\"name\":\"a\"}}}";
+	CHECK(kobj_from_event(line, strlen(line), 0, &ev, &err) == 0);
+	kobj_event_release(&ev);
+	line = "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Pod\",\"metadata\":{\"name\":\"a\"},\"x\":1e999}}";
+	err.msg[0] = '\0';
+	CHECK(kobj_from_event(line, strlen(line), 0, &ev, &err) < 0);
+	CHECK(strstr(err.msg, "number out of range") != NULL);
+	kobj_event_release(&ev);
+}
+
 TEST(odd_field_types)
 {
 	struct kobj *obj = parse("{\"kind\":7,\"metadata\":{\"name\":\"a\",\"uid\":null,"
@@ -700,6 +743,7 @@ int main(void)
 	RUN(bytes_that_are_not_utf8_become_u_fffd);
 	RUN(escaped_keys_are_the_keys_they_spell);
 	RUN(duplicate_members_the_last_wins);
+	RUN(numbers_beyond_float64_are_refused_as_go_refuses_them);
 	RUN(odd_field_types);
 	RUN(malformed_text_is_an_error);
 	RUN(every_prefix_of_a_pod_is_an_error);
