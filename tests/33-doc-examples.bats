@@ -523,15 +523,17 @@ delete_web_1() { simctl POST /delete '{"resource":"pods","namespace":"default","
 # gap_hides_a_delete [NAMESPACE] — kinf kept out (500s) while web-1 of
 # NAMESPACE (shop) changes and goes: only the relist that follows finds
 # the delete, as a tombstone.
+# The outage is three failed requests, whatever the machine's pace: the
+# re-watch, then the streaming list and the LIST it falls back to.  (Had
+# the fallback LIST worked, replay --client-go 1.28, which asks no
+# streaming list, would pair its requests with answers to others.)
 gap_hides_a_delete() {
 	local ns=${1:-shop}
 	simctl POST /update "{\"resource\":\"pods\",\"namespace\":\"$ns\",\"name\":\"web-1\",\"patch\":{\"metadata\":{\"labels\":{\"step\":\"two\"}}}}" >/dev/null
 	sleep 0.5
-	simctl POST /faults '{"verb":"any","kind":"500","count":1000}' >/dev/null
+	simctl POST /faults '{"verb":"any","kind":"500","count":3}' >/dev/null
 	simctl POST /restart-watch-cache >/dev/null
 	simctl POST /delete "{\"resource\":\"pods\",\"namespace\":\"$ns\",\"name\":\"web-1\"}" >/dev/null
-	sleep 1
-	simctl DELETE /faults >/dev/null
 	wait_until 20 grep -q 'relist #1' "$W/err"
 }
 gap_hides_a_delete_in_default() { gap_hides_a_delete default; }

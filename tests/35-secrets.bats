@@ -54,7 +54,7 @@ watch_secret() {
 	local rv
 	rv=$(change_password)
 	if [ "$*" = "-o name" ]; then
-		wait_until 20 test "$(grep -c . "$B/out")" -ge 2
+		wait_until 20 matches_at_least "$B/out" . 2
 	else
 		wait_until 20 grep -q -- "$rv" "$B/out"
 	fi
