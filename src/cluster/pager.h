@@ -116,7 +116,10 @@ struct pager_opts {
 	bool strict;
 	/*
 	 * Read a page as client-go's dynamic client reads a LIST
-	 * (UnstructuredJSONScheme, then ToList): its kind must be a string,
+	 * (dynamicResourceClient.List: Raw, UnstructuredJSONScheme's Decode
+	 * and Unstructured.ToList up to 1.31; from 1.32 Into an
+	 * UnstructuredList, decodeToList; the same outcomes, each checked
+	 * against the real 1.28 and 1.32): its kind must be a string,
 	 * not empty (else PAGER_NO_KIND), its "items" an array or null (else
 	 * PAGER_ITEMS_NOT_ARRAY); a document without an items array, a Status
 	 * included, is a page of no items (pager_page.no_items).  The

@@ -127,9 +127,10 @@ static void list_request(void *ctx, unsigned page)
 /*
  * A 2xx answer that is no list: a Status ("etcd is down" with a 200, as a
  * broken proxy or aggregated server sends) or another object.  client-go's
- * dynamic client reads it as a list of no items (ToList), with the RV of
- * its metadata, and a relist then deletes every cached object: kinf does
- * the same, and says so.
+ * dynamic client reads it as a list of no items (Unstructured.ToList up
+ * to 1.31, decodeToList from 1.32), with the RV of its metadata, and a
+ * relist then deletes every cached object: kinf does the same, and says
+ * so.
  */
 static void told_no_items(struct reflector *r, json_object *doc)
 {
