@@ -195,6 +195,46 @@ record_under_faults() {
 	[ "$a" = "$(jq -c 'del(.time)' <<<"$output")" ]
 }
 
+# record_outage FAULT — a 1.36 watch recorded while FAULT (a /faults
+# script) fails its re-watch and, after it, the relist's requests.
+record_outage() {
+	sim_start --pods 3
+	start_recording
+	wait_until 20 synced
+	watch_settled	# so the watch, not a very short one, is what fails
+	simctl POST /faults "$1" >/dev/null
+	simctl POST /restart-watch-cache >/dev/null
+	wait_until 20 file_has "$ERR" 'relist #1'
+	stop_recording
+}
+
+@test "replay --client-go: where that client-go asks what the recorded one never asked, the resource's replay ends, said in one line, status 1" {
+	# 1.36's streaming list fails, and it falls back to a LIST that
+	# works; 1.28 would have asked a streaming list again
+	record_outage '{"verb":"watch","kind":"500","count":2}'
+	run --separate-stderr "$KINF" replay "$REC" -o json
+	assert_status 0
+	[[ ${stderr_lines[-1]} == "kinf: replay: the recording ends here" ]]
+	run --separate-stderr "$KINF" replay "$REC" -o json --client-go 1.28
+	assert_status 1
+	[[ ${stderr_lines[-1]} =~ ^"error: pods: at "[0-9]+\.[0-9]{3}" s client-go 1.28 asks a streaming list, and the recording has a LIST: no answer to replay from there"$ ]] ||
+		{ echo "$stderr"; false; }
+	# what came before is replayed: the first list, as 1.28's DeltaFIFO hands it
+	[ "$(jq -s 'map(select(.type=="Replaced")) | length' <<<"$output")" -eq 3 ]
+	run ! grep -q 'invalid watch event' <<<"$stderr"
+}
+
+@test "replay --client-go: an error answers whatever that client-go asks, so an outage replays whole" {
+	# the streaming list and its fallback LIST both fail: 1.28 asks a
+	# streaming list where 1.36 asked the LIST, and gets its 500
+	record_outage '{"verb":"any","kind":"500","count":3}'
+	zcat "$REC" | jq -se '[.[] | .get? // empty | select(test("watch=true") | not)] | length == 1' >/dev/null
+	run --separate-stderr "$KINF" replay "$REC" -o json --client-go 1.28 -v
+	assert_status 0
+	[[ ${stderr_lines[-1]} == "kinf: replay: the recording ends here" ]]
+	[[ $stderr == *"relist #1"* ]] || { echo "$stderr"; false; }
+}
+
 @test "replay keeps the recorded queue: --fifo real under 1.36 replays as RealFIFO" {
 	sim_start --pods 3
 	start_recording --fifo real

@@ -525,8 +525,8 @@ delete_web_1() { simctl POST /delete '{"resource":"pods","namespace":"default","
 # the delete, as a tombstone.
 # The outage is three failed requests, whatever the machine's pace: the
 # re-watch, then the streaming list and the LIST it falls back to.  (Had
-# the fallback LIST worked, replay --client-go 1.28, which asks no
-# streaming list, would pair its requests with answers to others.)
+# the fallback LIST worked, replay --client-go 1.28, which retries the
+# streaming list instead, would find no answer to it, and stop.)
 gap_hides_a_delete() {
 	local ns=${1:-shop}
 	simctl POST /update "{\"resource\":\"pods\",\"namespace\":\"$ns\",\"name\":\"web-1\",\"patch\":{\"metadata\":{\"labels\":{\"step\":\"two\"}}}}" >/dev/null

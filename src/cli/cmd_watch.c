@@ -566,6 +566,24 @@ static struct session_opts replay_session_opts(const struct recording_info *info
 	return so;
 }
 
+/*
+ * A stream whose replay ended where the recording had no answer of the
+ * kind asked (replay_diverged()): said as an error.  true: there was one.
+ */
+static bool say_divergence(struct replay *rp, const struct client_go_profile *profile)
+{
+	struct replay_divergence d;
+
+	if (!replay_diverged(rp, &d))
+		return false;
+	const char *slash = strrchr(d.stream, '/');
+	error("%s: at %.3f s client-go %s asks a %s, and the recording has a %s: "
+	      "no answer to replay from there", slash ? slash + 1 : d.stream,
+	      (double)d.t / 1000, profile->version, request_kind_name(d.asked),
+	      request_kind_name(d.recorded));
+	return true;
+}
+
 /* The session on a client that rp answers, named for the file; -1 with err. */
 static int replay_session_open(struct session *s, const struct session_opts *so,
 			       struct replay *rp, const struct recording_info *info,
@@ -718,8 +736,10 @@ static int run_replay(int argc, const char **argv)
 
 	struct watch_loop loop = { .key = r_o.key, .done_fd = rctx.done_fd };
 	ret = print_deltas(&s, &out, &loop, &command_replay, info.started ? info.started : "");
+	if (!ret && say_divergence(rp, so.profile))
+		ret = 1;
 	/* what was open then was cut by kinf, not ended by the server */
-	if (!ret && !o.quiet)
+	else if (!ret && !o.quiet)
 		fprintf(stderr, "kinf: replay: the recording ends here\n");
 	if (r_o.at && !ret)
 		print_trigger(&s, trigger, out.output == OUTPUT_JSON);
@@ -745,7 +765,9 @@ const struct command command_replay = {
 		"recorded clock, and the queue is taken from at the recorded pace, so\n"
 		"a DeltaFIFO merges what it merged live.  --client-go and --fifo show\n"
 		"what another client-go would have handed the controller from the\n"
-		"same server answers; --key NAMESPACE/NAME prints one object's story.\n"
+		"same server answers, as far as it asks what the recorded one asked\n"
+		"(a resource's replay ends, status 1, where it asks a request of\n"
+		"another kind); --key NAMESPACE/NAME prints one object's story.\n"
 		"The recording's format is in kinf(1), RECORDINGS.",
 	.examples =
 		"  kinf watch pods --record pods.rec        # later, or elsewhere:\n"

@@ -523,6 +523,36 @@ bool http_json_media_type(const char *type)
 	       !strncasecmp(type + n - 5, "+json", 5);
 }
 
+/* Whether the query of path has param ("name=value", or "name=" for any value). */
+static bool query_has(const char *path, const char *param)
+{
+	size_t n = strlen(param);
+
+	for (const char *q = strchr(path, '?'); q; q = strchr(q, '&')) {
+		q++;
+		if (!strncmp(q, param, n))
+			return true;
+	}
+	return false;
+}
+
+enum request_kind request_kind_of(const char *path)
+{
+	if (!query_has(path, "watch=true") && !query_has(path, "watch=1"))
+		return REQUEST_LIST;
+	return query_has(path, "sendInitialEvents=true") ? REQUEST_STREAMING_LIST
+							 : REQUEST_WATCH;
+}
+
+const char *request_kind_name(enum request_kind kind)
+{
+	static const char *const names[] = {
+		[REQUEST_UNKNOWN] = "request", [REQUEST_LIST] = "LIST",
+		[REQUEST_WATCH] = "watch", [REQUEST_STREAMING_LIST] = "streaming list",
+	};
+	return names[kind];
+}
+
 /* Bytes of the body, on the caller's thread: to on_data, or into resp->body. */
 static int deliver(struct transfer *t, const char *data, size_t len)
 {

@@ -192,6 +192,17 @@ struct stream_opts {
 bool http_json_media_type(const char *type);
 
 /*
+ * What a reflector's request asks, read from its path's query: a watch
+ * (watch=true), a streaming list (a watch with sendInitialEvents=true),
+ * or a LIST (any page).  A replay answers a request only with a recorded
+ * answer to a request of its kind.
+ */
+enum request_kind { REQUEST_UNKNOWN, REQUEST_LIST, REQUEST_WATCH, REQUEST_STREAMING_LIST };
+enum request_kind request_kind_of(const char *path);
+/* "LIST", "watch", "streaming list" ("request" for REQUEST_UNKNOWN). */
+const char *request_kind_name(enum request_kind kind);
+
+/*
  * GET path and hand the body to on_data as it streams in.  The status is
  * known before the first on_data call (resp->status); for a non-2xx status
  * the body is gathered into resp->body instead of being handed to on_data.

@@ -600,10 +600,10 @@ static int get_bool(struct json_object *r, const char *key, bool *out, struct er
 static int load_begin(struct recording *rec, struct json_object *r, int64_t t, int64_t x,
 		      struct errbuf *err)
 {
-	const char *name = NULL;
+	const char *name = NULL, *path = NULL;
 	bool reconstructed = false;
 
-	if (get_string(r, "stream", &name, err) < 0 ||
+	if (get_string(r, "stream", &name, err) < 0 || get_string(r, "get", &path, err) < 0 ||
 	    get_bool(r, "reconstructed", &reconstructed, err) < 0)
 		return -1;
 	if (exchange_numbered(rec, x)) {
@@ -621,6 +621,7 @@ static int load_begin(struct recording *rec, struct json_object *r, int64_t t, i
 	snprintf(ex->x, sizeof(ex->x), "%lld", (long long)x);
 	ex->t_start = ex->t_end = t;
 	ex->retry_after_ms = -1;
+	ex->kind = path ? request_kind_of(path) : REQUEST_UNKNOWN;
 	ex->stream = (size_t)(s - rec->streams);
 	hashmap_insert(&rec->by_x, ex->x, ex);
 	ALLOC_GROW(rec->all, rec->nall + 1, rec->aall);

@@ -12,6 +12,7 @@
 
 #include <json-c/json.h>
 
+#include "cluster/http.h"
 #include "lib/hashmap.h"
 
 struct api_resource;		/* discovery.h */
@@ -35,6 +36,7 @@ struct chunk {
 struct exchange {
 	char x[24];		/* its number, the key of recording.by_x */
 	int64_t t_start, t_end;
+	enum request_kind kind;	/* what it asked ("get"); REQUEST_UNKNOWN: not recorded */
 	long status;
 	char content_type[128];
 	int64_t retry_after_ms;

@@ -34,6 +34,7 @@ struct replay {
 		bool done;		/* counted in exhausted */
 	} *at;
 	size_t exhausted;	/* streams with nothing left */
+	struct replay_divergence diverged;	/* the first; .stream NULL: none */
 	int64_t began;		/* monotonic, for a recorded pace */
 	unsigned long id;	/* whose clock a thread's clock_ms is */
 };
@@ -160,20 +161,59 @@ static int end_of_recording(struct replay *rp, const struct stream *s,
 	return -1;
 }
 
+/*
+ * Whether ex cannot answer req: it answered a request of another kind
+ * with a body of that kind (2xx).  An error answered whatever was asked.
+ */
+static bool answers_otherwise(const struct replay_request *req, const struct exchange *ex)
+{
+	if (!req->path || ex->kind == REQUEST_UNKNOWN || ex->status < 200 || ex->status > 299)
+		return false;
+	return request_kind_of(req->path) != ex->kind;
+}
+
+/* The next exchange of s for req, or NULL: none left (or none that answers). */
+static const struct exchange *next_exchange(struct replay *rp, const struct stream *s,
+					    const struct replay_request *req)
+{
+	const struct exchange *ex = NULL;
+
+	pthread_mutex_lock(&rp->lock);
+	struct cursor *at = s ? cursor(rp, s) : NULL;
+	if (at && at->next < s->nr) {
+		ex = s->ex[at->next++];
+		if (answers_otherwise(req, ex)) {
+			if (!rp->diverged.stream)
+				rp->diverged = (struct replay_divergence){
+					.stream = s->name, .asked = request_kind_of(req->path),
+					.recorded = ex->kind, .t = ex->t_start,
+				};
+			at->next = s->nr;	/* the stream's replay ends */
+			ex = NULL;
+		}
+	}
+	pthread_mutex_unlock(&rp->lock);
+	return ex;
+}
+
+bool replay_diverged(struct replay *rp, struct replay_divergence *d)
+{
+	pthread_mutex_lock(&rp->lock);
+	*d = rp->diverged;
+	pthread_mutex_unlock(&rp->lock);
+	return d->stream != NULL;
+}
+
 int replay_stream(struct replay *rp, const struct replay_request *req,
 		  struct replay_answer *ans, struct errbuf *err)
 {
 	const struct stream *s = req->stream ? recording_stream_named(rp->rec, req->stream) : NULL;
-	const struct exchange *ex = NULL;
 
 	clock_for(rp);
 	ans->status = 0;
 	ans->retry_after_ms = -1;
 	ans->recording_ended = false;
-	pthread_mutex_lock(&rp->lock);
-	if (s && cursor(rp, s)->next < s->nr)
-		ex = s->ex[cursor(rp, s)->next++];
-	pthread_mutex_unlock(&rp->lock);
+	const struct exchange *ex = next_exchange(rp, s, req);
 	if (!ex)
 		return end_of_recording(rp, s, req, err);
 
@@ -242,6 +282,7 @@ static int client_stream(struct kclient *c, const char *path, const struct strea
 {
 	struct replay_request req = {
 		.stream = opts->record_as,
+		.path = path,
 		.stop = opts->stop,
 		.stop_fd = opts->stop_fd,
 		.tick = opts->tick,

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cluster/http.h"
 #include "cluster/recording.h"
 
 struct kclient;
@@ -59,6 +60,7 @@ void replay_free(struct replay *rp);
 /* One request, as kclient_stream() has it (http.h's stream_opts). */
 struct replay_request {
 	const char *stream;		/* stream_opts.record_as */
+	const char *path;		/* what it asks; NULL: anything */
 	atomic_bool *stop;
 	int stop_fd;
 	int64_t (*tick)(void *tick_ctx);
@@ -82,10 +84,22 @@ struct replay_answer {
  * kclient_stream() over the recording: the next exchange of req's
  * stream, 0 or -1 with err as it ended.  A stream with no exchange left,
  * or none at all (a stream the recording does not have), waits for
- * *stop: the recording has ended for it.
+ * *stop: the recording has ended for it.  So does one whose next
+ * exchange answered a request of another kind (request_kind_of()) with
+ * a body of that kind: a reflector of another client-go may ask what
+ * the recorded one did not (1.28 asks a streaming list again where 1.36
+ * fell back to a LIST).  An error answers a request of any kind.
  */
 int replay_stream(struct replay *rp, const struct replay_request *req,
 		  struct replay_answer *ans, struct errbuf *err);
+/* Where a stream's replay ended because its next answer was of another kind. */
+struct replay_divergence {
+	const char *stream;		/* borrowed from the recording */
+	enum request_kind asked, recorded;
+	int64_t t;			/* the recorded exchange's start, ms */
+};
+/* The first such end into *d, true; false: every request had its answer. */
+bool replay_diverged(struct replay *rp, struct replay_divergence *d);
 /* The calling thread's clock: the recorded time it has reached, in ms. */
 int64_t replay_now_ms(struct replay *rp);
 /*

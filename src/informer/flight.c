@@ -724,20 +724,6 @@ static unsigned stream_index(struct flight *f, const char *name)
 	return (unsigned)f->nstreams++;
 }
 
-static bool query_has(const char *path, const char *param)
-{
-	const char *q = strchr(path, '?');
-	size_t n = strlen(param);
-
-	while (q) {
-		q++;
-		if (!strncmp(q, param, n))
-			return true;
-		q = strchr(q, '&');
-	}
-	return false;
-}
-
 /* ---- the tap ------------------------------------------------------------ */
 
 static unsigned tap_begin(void *ctx, const char *stream, const char *path)
@@ -755,10 +741,11 @@ static unsigned tap_begin(void *ctx, const char *stream, const char *path)
 	}
 	unsigned si = stream_index(f, stream);
 	struct fstream *s = f->streams[si];
-	bool watch = query_has(path, "watch=true") || query_has(path, "watch=1");
-	bool streaming = watch && query_has(path, "sendInitialEvents=true");
+	enum request_kind kind = request_kind_of(path);
+	bool streaming = kind == REQUEST_STREAMING_LIST;
 	/* a list's first page, or a streaming list: what its snapshots came from */
-	if (streaming || (!watch && !query_has(path, "continue="))) {
+	if (streaming || (kind == REQUEST_LIST && !strstr(path, "?continue=") &&
+			  !strstr(path, "&continue="))) {
 		s->last_list_streaming = streaming;
 		free(s->last_list_path);
 		s->last_list_path = xstrdup(path);
