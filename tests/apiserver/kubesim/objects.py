@@ -420,6 +420,23 @@ def stamp_sent(md):
     md.setdefault("annotations", {})[SENT_ANNOTATION] = str(time.time_ns())
 
 
+def set_ready(st, ready, t):
+    """The Ready and ContainersReady conditions of status st, as the kubelet
+    sets them: a transition's time only when the status changes."""
+    want = "True" if ready else "False"
+    for c in st.get("conditions", []):
+        if c.get("type") not in ("Ready", "ContainersReady") or c.get("status") == want:
+            continue
+        c["status"] = want
+        c["lastTransitionTime"] = t
+        if ready:
+            c.pop("reason", None)
+            c.pop("message", None)
+        else:
+            c["reason"] = "ContainersNotReady"
+            c["message"] = "containers with unready status: [app]"
+
+
 def churn_update_pod(md, status, rng, n, stamp=False):
     """A pod's change: metadata md (a dict) and status (status.get() decodes
     it; untouched when not asked for, which is cheaper)."""
@@ -438,39 +455,35 @@ def churn_update_pod(md, status, rng, n, stamp=False):
         return
     st = status.get()
     cs = (st.get("containerStatuses") or [{}])[0]
-    if st.get("phase") == "Pending":
+    phase = st.get("phase")
+    if phase in ("Succeeded", "Failed"):
+        # a pod that ended changes no more but in its metadata
+        md.setdefault("annotations", {})["kinf.example.com/tick"] = str(n)
+        return
+    if phase == "Pending":
         st["phase"] = "Running"
         cs["state"] = {"running": {"startedAt": t}}
         cs["ready"] = True
         cs["started"] = True
-        for c in st.get("conditions", []):
-            if c.get("type") in ("Ready", "ContainersReady"):
-                c["status"] = "True"
-                c["lastTransitionTime"] = t
-                c.pop("reason", None)
-                c.pop("message", None)
+        set_ready(st, True, t)
     elif r < 0.8:
+        before = (cs.get("state") or {}).get("running", {}).get("startedAt", t)
         cs["restartCount"] = cs.get("restartCount", 0) + 1
-        cs["lastState"] = {"terminated": {"exitCode": 137, "reason": "OOMKilled", "startedAt": t, "finishedAt": t,
+        cs["lastState"] = {"terminated": {"exitCode": 137, "reason": "OOMKilled", "startedAt": before, "finishedAt": t,
                                           "containerID": cs.get("containerID", "")}}
         cs["state"] = {"running": {"startedAt": t}}
     elif r < 0.95:
-        ready = rng.random() < 0.5
-        cs["ready"] = ready
-        for c in st.get("conditions", []):
-            if c.get("type") in ("Ready", "ContainersReady"):
-                c["status"] = "True" if ready else "False"
-                c["lastTransitionTime"] = t
+        cs["ready"] = not cs.get("ready", True)
+        set_ready(st, cs["ready"], t)
     else:
-        st["phase"] = rng.choice(["Succeeded", "Failed", "Pending"])
-        if st["phase"] == "Pending":
-            cs["state"] = {"waiting": {"reason": "ContainerCreating"}}
-            cs["ready"] = False
-        else:
-            cs["state"] = {"terminated": {"exitCode": 0 if st["phase"] == "Succeeded" else 1,
-                                          "reason": "Completed" if st["phase"] == "Succeeded" else "Error",
-                                          "startedAt": t, "finishedAt": t}}
-            cs["ready"] = False
+        # a phase never goes back to Pending: the pod ends
+        st["phase"] = rng.choice(["Succeeded", "Failed"])
+        cs["state"] = {"terminated": {"exitCode": 0 if st["phase"] == "Succeeded" else 1,
+                                      "reason": "Completed" if st["phase"] == "Succeeded" else "Error",
+                                      "startedAt": (cs.get("state") or {}).get("running", {}).get("startedAt", t),
+                                      "finishedAt": t}}
+        cs["ready"] = False
+        set_ready(st, False, t)
     if cs:
         st["containerStatuses"] = [cs]
 
