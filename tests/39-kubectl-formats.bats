@@ -140,6 +140,19 @@ T
 	same_as_kubectl pods -o "jsonpath-file=$BATS_TEST_TMPDIR/jp"
 }
 
+@test "integers beyond int64 (as a custom resource may hold them) are floats, as kubectl's: never saturated" {
+	sim_start --pods 1
+	simctl POST /update '{"resource":"pods","namespace":"default","name":"pod-0","patch":{"spec":{"big":123456789012345678901234567890,"u":18446744073709551615,"over":9223372036854775808,"max":9223372036854775807,"min":-9223372036854775808,"under":-9223372036854775809,"e20":[1,100000000000000000000]}}}' >/dev/null
+	same_as_kubectl pods pod-0 -o json
+	[[ $output == *'"big": 1.2345678901234568e+29,'* && $output == *'"over": 9223372036854776000,'* ]]
+	[[ $output == *'"max": 9223372036854775807,'* && $output == *'"min": -9223372036854775808,'* ]]
+	same_as_kubectl pods pod-0 -o yaml
+	[[ $output == *"u: 1.8446744073709552e+19"* ]]
+	local jp='{.spec.big} {.spec.u} {.spec.over} {.spec.max} {.spec.min} {.spec.under} {.spec.e20}'
+	same_as_kubectl pods pod-0 -o "jsonpath=$jp"
+	same_as_kubectl pods pod-0 -o 'go-template={{.spec.big}} {{.spec.u}} {{.spec.over}} {{.spec.max}} {{.spec.min}} {{.spec.under}} {{.spec.e20}} {{printf "%v %T" .spec.over .spec.over}}'
+}
+
 @test "--show-kind names table rows KIND/NAME, as kubectl's" {
 	sim_start --pods 3
 	same_as_kubectl pods --show-kind

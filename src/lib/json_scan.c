@@ -9,7 +9,9 @@
  */
 #include "lib/json_scan.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -244,10 +246,47 @@ static bool beyond_float64(const char *text, size_t len)
 	return inf;
 }
 
+/*
+ * An integer that is no int64 (all digits, no fraction or exponent), as
+ * Go reads it into an interface{} through a json.Number, as client-go's
+ * unstructured objects do: a float64.  json-c would keep it as a uint64,
+ * or saturate it (1e20 becoming 18446744073709551615), so the text gets
+ * the float in the shortest form that reads back the same, with an
+ * exponent so that json-c reads a double: 1e+20, 9.223372036854776e+18.
+ */
+static void int_as_float(struct json_scan *s, const char *start)
+{
+	char *copy = xstrndup(start, (size_t)(s->p - start)), num[32];
+	double d = strtod(copy, NULL);
+
+	free(copy);
+	for (int prec = 0; prec < 17; prec++) {
+		snprintf(num, sizeof(num), "%.*e", prec, d);
+		if (strtod(num, NULL) == d)
+			break;
+	}
+	const char *end = s->p;
+	s->p = start;
+	json_scan_flush(s);	/* what came before the number */
+	strbuf_adds(s->out, num);
+	s->p = s->run = end;
+}
+
+/* Whether the integer text[0..len) (digits, a sign perhaps) is beyond int64. */
+static bool beyond_int64(const char *text, size_t len)
+{
+	char *copy = xstrndup(text, len);
+
+	errno = 0;
+	strtoll(copy, NULL, 10);
+	free(copy);
+	return errno == ERANGE;
+}
+
 static int scan_number(struct json_scan *s)
 {
 	const char *start = s->p;
-	bool exponent = false;
+	bool exponent = false, fraction = false;
 
 	if (*s->p == '-')
 		s->p++;
@@ -261,6 +300,7 @@ static int scan_number(struct json_scan *s)
 		s->p++;
 		if (expect_digits(s) < 0)
 			return -1;
+		fraction = true;
 	}
 	if (s->p < s->end && (*s->p == 'e' || *s->p == 'E')) {
 		s->p++;
@@ -276,6 +316,10 @@ static int scan_number(struct json_scan *s)
 		s->bad_number_len = (size_t)(s->p - start);
 		return json_scan_fail(s, "number out of range");
 	}
+	/* 19 characters hold every int64, sign included */
+	if (s->go_floats && s->out && !exponent && !fraction && s->p - start >= 19 &&
+	    beyond_int64(start, (size_t)(s->p - start)))
+		int_as_float(s, start);
 	return 0;
 }
 

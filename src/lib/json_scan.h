@@ -12,8 +12,9 @@
  * The compact text: with out set, every byte the cursor passes is copied
  * to out, except the whitespace between tokens, members a callback cuts
  * (JSON_SCAN_CUT) and strings with escapes, which are rewritten as json-c
- * writes them ("\u00e9" becomes "é", "\/" becomes "/").  So for compact
- * input the text is the input, byte for byte.  Copies are made by runs:
+ * writes them ("\u00e9" becomes "é", "\/" becomes "/"), and with
+ * go_floats, integers beyond int64.  So for compact input the text is
+ * otherwise the input, byte for byte.  Copies are made by runs:
  * bytes behind the cursor may still be pending, and json_scan_flush()
  * writes them (needed before reading out).  With out NULL nothing is
  * written.
@@ -53,7 +54,9 @@ struct json_scan {
 	 * Set by the caller: a number beyond float64 (1e400) is an error, as
 	 * Go's decoder refuses it into an interface{} ("number out of range";
 	 * bad_number and bad_number_len are its text), where a smaller one
-	 * that is no int64 becomes a float.  Underflow (1e-400) is 0 to Go.
+	 * that is no int64 becomes a float: an integer beyond int64 is
+	 * written to out as that float, with an exponent (1e+20), so that
+	 * json-c reads a double.  Underflow (1e-400) is 0 to Go.
 	 */
 	bool go_floats;
 	const char *bad_number;

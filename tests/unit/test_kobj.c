@@ -418,6 +418,48 @@ TEST(duplicate_members_the_last_wins)
 	kobj_unref(obj);
 }
 
+/* An integer beyond int64 is Go's float64, in the text and in the tree: never saturated. */
+TEST(integers_beyond_int64_are_floats_as_go_reads_them)
+{
+	static const struct {
+		const char *in, *text;
+		double value;	/* 0: an int64 */
+	} cases[] = {
+		{ "123456789012345678901234567890", "1.2345678901234568e+29", 1.2345678901234568e+29 },
+		{ "100000000000000000000", "1e+20", 1e20 },
+		{ "9223372036854775808", "9.223372036854776e+18", 9223372036854775808.0 },
+		{ "-9223372036854775809", "-9.223372036854776e+18", -9223372036854775808.0 },
+		{ "9223372036854775807", "9223372036854775807", 0 },
+		{ "-9223372036854775808", "-9223372036854775808", 0 },
+		{ "1000000000000000000", "1000000000000000000", 0 },
+	};
+	struct errbuf err;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		char *in = xasprintf("{\"metadata\":{\"name\":\"a\"},\"x\":[%s , %s]}",
+				     cases[i].in, cases[i].in);
+		char *want = xasprintf("\"x\":[%s,%s]}", cases[i].text, cases[i].text);
+		struct kobj *obj = kobj_from_json(in, strlen(in), 0, &err);
+		CHECK(obj != NULL);
+		if (!obj)
+			continue;
+		CHECK(strstr(text(obj), want) != NULL);
+		struct json_object *tree = kobj_tree(obj), *x;
+		CHECK(json_object_object_get_ex(tree, "x", &x));
+		struct json_object *v = json_object_array_get_idx(x, 1);
+		if (cases[i].value) {
+			CHECK(json_object_is_type(v, json_type_double));
+			CHECK(json_object_get_double(v) == cases[i].value);
+		} else {
+			CHECK(json_object_is_type(v, json_type_int));
+		}
+		json_object_put(tree);
+		kobj_unref(obj);
+		free(in);
+		free(want);
+	}
+}
+
 /* Go's decoder refuses a number beyond float64 in an object; under it, a float. */
 TEST(numbers_beyond_float64_are_refused_as_go_refuses_them)
 {
@@ -744,6 +786,7 @@ int main(void)
 	RUN(escaped_keys_are_the_keys_they_spell);
 	RUN(duplicate_members_the_last_wins);
 	RUN(numbers_beyond_float64_are_refused_as_go_refuses_them);
+	RUN(integers_beyond_int64_are_floats_as_go_reads_them);
 	RUN(odd_field_types);
 	RUN(malformed_text_is_an_error);
 	RUN(every_prefix_of_a_pod_is_an_error);
