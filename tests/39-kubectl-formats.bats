@@ -153,6 +153,16 @@ T
 	same_as_kubectl pods pod-0 -o 'go-template={{.spec.big}} {{.spec.u}} {{.spec.over}} {{.spec.max}} {{.spec.min}} {{.spec.under}} {{.spec.e20}} {{printf "%v %T" .spec.over .spec.over}}'
 }
 
+@test "go-template printf: Go's fmt, flags, * and [n], every verb and fmt's own reports, as kubectl's" {
+	sim_start --pods 2
+	# one template of the cases, one a line: a single kubectl run
+	local t
+	t=$(cat "$BATS_TEST_DIRNAME/fixtures/printf/cases.tmpl")
+	[ "$(grep -c printf <<<"$t")" -ge 80 ]
+	same_as_kubectl pods -o "go-template=$t"
+	[[ $output == *'%!(BADWIDTH)'* && $output == *'%!d(BADINDEX)'* && $output == *'0x000000ff'* ]]
+}
+
 @test "--show-kind names table rows KIND/NAME, as kubectl's" {
 	sim_start --pods 3
 	same_as_kubectl pods --show-kind

@@ -264,27 +264,76 @@ const char *gofmt_type(struct json_object *v)
 	return "?";
 }
 
-void gofmt_quote(const char *s, size_t len, struct strbuf *out)
+/*
+ * strconv.IsPrint: letters, marks, numbers, punctuation and symbols, and
+ * the ASCII space.  What it refuses beyond ASCII: the C1 controls, the
+ * spaces and separators, the format characters, surrogates, private use
+ * and the noncharacters U+FFFE and U+FFFF.  (Other code points that no
+ * Unicode version assigns yet count as printable here.)
+ */
+bool gofmt_is_print(uint32_t r)
+{
+	static const uint32_t not_print[][2] = {
+		{ 0x00, 0x1f }, { 0x7f, 0xa0 }, { 0xad, 0xad }, { 0x600, 0x605 },
+		{ 0x61c, 0x61c }, { 0x6dd, 0x6dd }, { 0x70f, 0x70f }, { 0x890, 0x891 },
+		{ 0x8e2, 0x8e2 }, { 0x1680, 0x1680 }, { 0x180e, 0x180e }, { 0x2000, 0x200f },
+		{ 0x2028, 0x202f }, { 0x205f, 0x2064 }, { 0x2066, 0x206f }, { 0x3000, 0x3000 },
+		{ 0xd800, 0xf8ff }, { 0xfeff, 0xfeff }, { 0xfff9, 0xfffb }, { 0xfffe, 0xffff },
+		{ 0x110bd, 0x110bd }, { 0x110cd, 0x110cd }, { 0x13430, 0x1343f },
+		{ 0x1bca0, 0x1bca3 }, { 0x1d173, 0x1d17a }, { 0xe0001, 0xe0001 },
+		{ 0xe0020, 0xe007f }, { 0xf0000, 0xffffffff },
+	};
+
+	for (size_t i = 0; i < sizeof(not_print) / sizeof(not_print[0]); i++)
+		if (r >= not_print[i][0] && r <= not_print[i][1])
+			return false;
+	return true;
+}
+
+/* The code point of the valid UTF-8 sequence s[0..n). */
+static uint32_t decode_rune(const unsigned char *s, size_t n)
+{
+	static const unsigned char lead_mask[] = { 0, 0x7f, 0x1f, 0x0f, 0x07 };
+	uint32_t r = s[0] & lead_mask[n];
+
+	for (size_t i = 1; i < n; i++)
+		r = r << 6 | (s[i] & 0x3f);
+	return r;
+}
+
+void gofmt_quote_ex(const char *s, size_t len, char quote, bool ascii, struct strbuf *out)
 {
 	static const char named[] = "\a\b\f\n\r\t\v";
 	static const char letters[] = "abfnrtv";
 
-	strbuf_addch(out, '"');
+	strbuf_addch(out, quote);
 	for (size_t i = 0; i < len;) {
 		unsigned char c = (unsigned char)s[i];
 		size_t n = c >= 0x80 ? utf8_sequence(s + i, len - i) : 1;
+		uint32_t r = n ? decode_rune((const unsigned char *)s + i, n) : 0xfffd;
 		const char *e = c ? strchr(named, c) : NULL;
-		if (c == '"' || c == '\\')
+		if (c == (unsigned char)quote || c == '\\')
 			strbuf_addf(out, "\\%c", c);
+		else if (!n)
+			strbuf_addf(out, "\\x%02x", c);
+		else if (r < 0x80 ? c >= 0x20 && c != 0x7f : !ascii && gofmt_is_print(r))
+			strbuf_add(out, s + i, n);
 		else if (e)
 			strbuf_addf(out, "\\%c", letters[e - named]);
-		else if (c < 0x20 || c == 0x7f || !n)
-			strbuf_addf(out, "\\x%02x", c);
+		else if (r < 0x20 || r == 0x7f)
+			strbuf_addf(out, "\\x%02x", (unsigned)r);
+		else if (r < 0x10000)
+			strbuf_addf(out, "\\u%04x", (unsigned)r);
 		else
-			strbuf_add(out, s + i, n);
+			strbuf_addf(out, "\\U%08x", (unsigned)r);
 		i += n ? n : 1;
 	}
-	strbuf_addch(out, '"');
+	strbuf_addch(out, quote);
+}
+
+void gofmt_quote(const char *s, size_t len, struct strbuf *out)
+{
+	gofmt_quote_ex(s, len, '"', false, out);
 }
 
 /* Go's strconv.UnquoteChar for one escape or character; -1 on bad syntax. */

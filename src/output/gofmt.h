@@ -23,7 +23,9 @@
 #ifndef KINF_GOFMT_H
 #define KINF_GOFMT_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct json_object;
 struct strbuf;
@@ -37,6 +39,13 @@ void gofmt_marshal_string(const char *s, size_t len, struct strbuf *out);
 
 /* strconv.Quote(s[0..len)): "a\"b\n", bytes that are not UTF-8 as \x.. */
 void gofmt_quote(const char *s, size_t len, struct strbuf *out);
+/*
+ * The same with another quote (\' for strconv.QuoteRune) and, with
+ * ascii, every rune beyond ASCII escaped (\u00e9): strconv.QuoteToASCII.
+ */
+void gofmt_quote_ex(const char *s, size_t len, char quote, bool ascii, struct strbuf *out);
+/* strconv.IsPrint(r). */
+bool gofmt_is_print(uint32_t r);
 /*
  * strconv.Unquote of s[0..n), a "-quoted string with Go's escapes, and
  * (client-go's UnquoteExtend, for JSONPath) a '-quoted one: appends the

@@ -1,0 +1,1 @@
+{{printf "%t|%5t|%d|%v" true false true true}}

@@ -1,0 +1,1 @@
+{{printf "%#v|%#v|%#v" (index .items 0).metadata.labels (index .items 0).spec.containers nil}}

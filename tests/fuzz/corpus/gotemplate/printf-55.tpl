@@ -1,0 +1,1 @@
+{{printf "%v|%d|%s" (index .items 0).spec.containers nil 1.5}}
