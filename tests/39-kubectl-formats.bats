@@ -163,6 +163,21 @@ T
 	[[ $output == *'%!(BADWIDTH)'* && $output == *'%!d(BADINDEX)'* && $output == *'0x000000ff'* ]]
 }
 
+@test "jsonpath and jsonpath-as-json: filters, slices, unions, ranges, as kubectl's; -as-json an array for each group" {
+	sim_start --pods 2
+	# the cases, one a line, joined into one template (a newline apart)
+	local t
+	t=$(sed 's/$/{"\\n"}/' "$BATS_TEST_DIRNAME/fixtures/jsonpath/cases.jsonpath" | tr -d '\n')
+	[ "${#t}" -gt 1000 ]
+	same_as_kubectl pods -o "jsonpath=$t"
+	same_as_kubectl pods -o "jsonpath-as-json=$t"
+	[ "$(grep -c '^\[$' <<<"$output")" -ge 50 ]
+	# an error names the template as Go's %q does
+	run --separate-stderr get pods -o 'jsonpath={.items[0].spec.containers[7]}{"\t"}'
+	assert_status 1
+	[[ ${stderr_lines[0]} == 'error: error executing jsonpath "{.items[0].spec.containers[7]}{\"\\t\"}": Error executing template: array index out of bounds: index 7, length 1'* ]]
+}
+
 @test "--show-kind names table rows KIND/NAME, as kubectl's" {
 	sim_start --pods 3
 	same_as_kubectl pods --show-kind

@@ -375,23 +375,24 @@ static int print_columns(struct format *f, struct json_object *obj, bool no_head
 
 /* ---- printing ------------------------------------------------------------- */
 
-/* jsonpath-as-json: the values found, as one indented JSON array */
-static int run_jsonpath_json(struct format *f, struct json_object *obj, struct strbuf *out,
-			     struct errbuf *err)
+/* One group of jsonpath-as-json's values: an indented JSON array, a newline. */
+static void json_group(void *ctx, struct json_object *const *v, size_t nr)
 {
-	struct json_object **v, *array;
-	size_t nr;
+	struct strbuf *out = ctx;
+	struct json_object *array = json_object_new_array_ext((int)nr);
 
-	if (jsonpath_find(f->jsonpath, obj, true, &v, &nr, err) < 0)
-		return -1;
-	array = json_object_new_array_ext((int)nr);
 	for (size_t i = 0; i < nr; i++)
 		json_object_array_add(array, v[i] ? json_object_get(v[i]) : NULL);
-	jsonpath_values_free(v, nr);
 	format_json_indent(array, out);
 	strbuf_addch(out, '\n');
 	json_object_put(array);
-	return 0;
+}
+
+/* jsonpath-as-json: an array for each group of values found (kubectl's PrintResults) */
+static int run_jsonpath_json(struct format *f, struct json_object *obj, struct strbuf *out,
+			     struct errbuf *err)
+{
+	return jsonpath_each_group(f->jsonpath, obj, true, json_group, out, err);
 }
 
 /* kubectl's GoTemplatePrinter.PrintObj */
@@ -441,10 +442,13 @@ static int run_jsonpath(struct format *f, struct json_object *obj, struct strbuf
 		strbuf_add_termsafe(out, text.buf, text.len, TERMSAFE_NEWLINE);
 	strbuf_release(&text);
 	if (rc < 0) {
+		struct strbuf q = STRBUF_INIT;	/* the template, as Go's %q */
 		char msg[sizeof(err->msg)];
 		snprintf(msg, sizeof(msg), "%s", err->msg);
-		errbuf_set(err, "error executing jsonpath \"%s\": Error executing template: %s",
-			   f->template_text, msg);
+		gofmt_quote(f->template_text, strlen(f->template_text), &q);
+		errbuf_set(err, "error executing jsonpath %s: Error executing template: %s",
+			   q.buf, msg);
+		strbuf_release(&q);
 		return -1;
 	}
 	return 0;

@@ -1166,6 +1166,18 @@ int jsonpath_execute(const struct jsonpath *jp, struct json_object *data,
 	return rc;
 }
 
+int jsonpath_each_group(const struct jsonpath *jp, struct json_object *data, bool allow_missing,
+			jsonpath_group_fn *fn, void *ctx, struct errbuf *err)
+{
+	struct results r = { 0 };
+	int rc = run(jp, data, allow_missing, &r, err);
+
+	for (size_t i = 0; rc == 0 && i < r.nr; i++)
+		fn(ctx, r.v[i].v, r.v[i].nr);
+	results_release(&r);
+	return rc;
+}
+
 int jsonpath_find(const struct jsonpath *jp, struct json_object *data,
 		  bool allow_missing, struct json_object ***values, size_t *nr,
 		  struct errbuf *err)

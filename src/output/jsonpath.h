@@ -73,6 +73,14 @@ int jsonpath_find(const struct jsonpath *jp, struct json_object *data,
 		  bool allow_missing, struct json_object ***values, size_t *nr,
 		  struct errbuf *err);
 void jsonpath_values_free(struct json_object **values, size_t nr);
+/*
+ * The same, group by group as FindResults makes them (what
+ * jsonpath-as-json prints an array for): the values of each action and
+ * text, and of each turn of a range.  fn borrows them.
+ */
+typedef void jsonpath_group_fn(void *ctx, struct json_object *const *values, size_t nr);
+int jsonpath_each_group(const struct jsonpath *jp, struct json_object *data, bool allow_missing,
+			jsonpath_group_fn *fn, void *ctx, struct errbuf *err);
 
 /*
  * kubectl's RelaxedJSONPathExpression: "name1.name2", ".name1.name2",
