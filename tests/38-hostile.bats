@@ -5,7 +5,8 @@
 # and an Event's message, and every output path is checked: nothing a
 # terminal acts on reaches it, except where kinf must stay byte for byte
 # kubectl's (piped custom-columns, jsonpath, name) and in -o json and
-# -o yaml, which escape by their format.
+# -o yaml, which escape by their format (get -o yaml refuses DEL and C1
+# with kubectl's error, as its go-yaml does).
 
 load test_helper
 load tui_helper
@@ -136,24 +137,41 @@ no_c0() {
 	LC_ALL=C grep -qP '\x07' "$out"
 }
 
-@test "get -o yaml: the format escapes C0, C1 and DEL; a bidi override as go-yaml leaves it" {
+# HOSTILE without DEL and C1, which kubectl's go-yaml refuses to write.
+HOSTILE_YAML='"\u001b]0;pwned\u0007 \u001b[2J cr\rx bs\u0008 bidi\u202eevil\u2066 nl\nx tab\tx"'
+make_yaml_hostile() {
+	simctl POST /create "{\"resource\":\"configmaps\",\"object\":{\"metadata\":{\"name\":\"c0\"},
+		\"data\":{\"note\":$HOSTILE_YAML}}}" >/dev/null
+}
+
+@test "get -o yaml: DEL and C1 are kubectl's error, as go-yaml refuses them; C0 escaped, a bidi override as go-yaml leaves it" {
 	out=$BATS_TEST_TMPDIR/out
-	"$KINF" get configmap hostile --kubeconfig "$SIM_KUBECONFIG" -o yaml >"$out"
-	grep -qF 'note: "\e]0;pwned\a \e[2J cr\rx bs\b del\x7F c1\x9B31m bidi' "$out"
+	local want="error: error converting JSON to YAML: yaml: control characters are not allowed"
+	run --separate-stderr kc get configmap hostile -o yaml
+	[ "$status" -eq 1 ] && [ "$stderr" = "$want" ]
+	run --separate-stderr "$KINF" get configmap hostile --kubeconfig "$SIM_KUBECONFIG" -o yaml
+	assert_status 1
+	[ "$stderr" = "$want" ] && [ -z "$output" ]
+	make_yaml_hostile
+	"$KINF" get configmap c0 --kubeconfig "$SIM_KUBECONFIG" -o yaml >"$out"
+	grep -qF 'note: "\e]0;pwned\a \e[2J cr\rx bs\b bidi' "$out"
+	diff <(kc get configmap c0 -o yaml) "$out"
 	no_c0 "$out"
-	run ! env LC_ALL=C grep -naP '\x7f|\xc2[\x80-\x9f]' "$out"
 	"$KINF" get configmap hostile --kubeconfig "$SIM_KUBECONFIG" -o json >"$out"
 	no_c0 "$out"
 }
 
 @test "-o json and -o yaml on a terminal: nothing raw reaches it, and the text reads back the same" {
 	local out=$BATS_TEST_TMPDIR/out o
+	make_yaml_hostile
 	for o in json yaml; do
-		# get, from the server and from the cache
+		# get, from the server and from the cache (yaml: what go-yaml writes)
+		local what=configmaps
+		[ $o = json ] || what="configmap c0"
 		for from in "" --from-cache; do
-			on_tty "$KINF" get configmaps --kubeconfig "$SIM_KUBECONFIG" -o $o $from >"$out.tty"
+			on_tty "$KINF" get $what --kubeconfig "$SIM_KUBECONFIG" -o $o $from >"$out.tty"
 			terminal_safe "$out.tty"
-			"$KINF" get configmaps --kubeconfig "$SIM_KUBECONFIG" -o $o $from >"$out.pipe"
+			"$KINF" get $what --kubeconfig "$SIM_KUBECONFIG" -o $o $from >"$out.pipe"
 			# piped: the format's own bytes, bidi overrides raw as kubectl's
 			LC_ALL=C grep -qaP '\xe2\x80\xae' "$out.pipe"
 			python3 -c '

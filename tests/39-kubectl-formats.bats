@@ -178,6 +178,20 @@ T
 	[[ ${stderr_lines[0]} == 'error: error executing jsonpath "{.items[0].spec.containers[7]}{\"\\t\"}": Error executing template: array index out of bounds: index 7, length 1'* ]]
 }
 
+@test "-o yaml of a string go-yaml refuses (DEL, C1, U+FFFF) is kubectl's error, in get and get -w; a BOM is written" {
+	sim_start --pods 1
+	local v
+	for v in '"del\u007f"' '"c1\u0090"' '"non\uffff"' '"bom\ufeffx"'; do
+		simctl POST /update "{\"resource\":\"pods\",\"namespace\":\"default\",\"name\":\"pod-0\",\"patch\":{\"metadata\":{\"annotations\":{\"x\":$v}}}}" >/dev/null
+		same_as_kubectl pods pod-0 -o yaml
+		same_as_kubectl pods -o yaml
+	done
+	simctl POST /update '{"resource":"pods","namespace":"default","name":"pod-0","patch":{"metadata":{"annotations":{"x":"del\u007f"}}}}' >/dev/null
+	run --separate-stderr get pods -w -o yaml
+	assert_status 1
+	[ "$stderr" = "error: unable to output the provided object: error converting JSON to YAML: yaml: control characters are not allowed" ]
+}
+
 @test "--show-kind names table rows KIND/NAME, as kubectl's" {
 	sim_start --pods 3
 	same_as_kubectl pods --show-kind

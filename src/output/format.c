@@ -454,6 +454,17 @@ static int run_jsonpath(struct format *f, struct json_object *obj, struct strbuf
 	return 0;
 }
 
+/* -o yaml: kubectl's error for what its JSON-to-YAML step refuses (go_yaml) */
+static int yaml_print(const struct format *f, struct json_object *obj, struct strbuf *out,
+		      struct errbuf *err)
+{
+	if (f->go_yaml && yaml_go_refuses(obj)) {
+		errbuf_set(err, "error converting JSON to YAML: yaml: control characters are not allowed");
+		return -1;
+	}
+	return yaml_emit_to(obj, out, f->terminal, err);
+}
+
 int format_print(struct format *f, struct json_object *obj, bool no_headers,
 		 struct strbuf *out, struct errbuf *err)
 {
@@ -470,7 +481,7 @@ int format_print(struct format *f, struct json_object *obj, bool no_headers,
 		strbuf_addch(out, '\n');
 		return 0;
 	case FORMAT_YAML:
-		return yaml_emit_to(obj, out, f->terminal, err);
+		return yaml_print(f, obj, out, err);
 	case FORMAT_JSONPATH:
 		return run_jsonpath(f, obj, out, err);
 	case FORMAT_GOTEMPLATE:
@@ -523,7 +534,7 @@ int format_print_watch(struct format *f, struct json_object *const *objs, size_t
 		if (f->kind == FORMAT_YAML) {
 			if (f->printed)
 				strbuf_adds(out, "---\n");
-			rc = yaml_emit_to(objs[i], out, f->terminal, err);
+			rc = yaml_print(f, objs[i], out, err);
 		} else {
 			rc = format_print(f, objs[i], no_headers, out, err);
 		}

@@ -75,6 +75,12 @@ struct format {
 	 * stay byte for byte kubectl's, for the scripts that parse them.
 	 */
 	bool terminal;
+	/*
+	 * Set by kubectl's commands (get): yaml refuses an object kubectl's
+	 * refuses (yaml_go_refuses()) with kubectl's error.  kinf's own watch
+	 * prints it.
+	 */
+	bool go_yaml;
 };
 
 /*

@@ -488,6 +488,40 @@ int yaml_emit(struct json_object *obj, struct strbuf *out, struct errbuf *err)
 	return yaml_emit_to(obj, out, false, err);
 }
 
+/* Whether s[0..len) has a character go-yaml's reader refuses (yaml_go_refuses()). */
+static bool go_reader_refuses(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i], d = i + 1 < len ? (unsigned char)s[i + 1] : 0;
+		if (c == 0x7f || (c == 0xc2 && d >= 0x80 && d <= 0x9f && d != 0x85) ||
+		    (c == 0xef && d == 0xbf && i + 2 < len && (unsigned char)s[i + 2] >= 0xbe))
+			return true;
+	}
+	return false;
+}
+
+bool yaml_go_refuses(struct json_object *obj)
+{
+	switch (json_object_get_type(obj)) {
+	case json_type_string:
+		return go_reader_refuses(json_object_get_string(obj),
+					 (size_t)json_object_get_string_len(obj));
+	case json_type_array:
+		for (size_t i = 0; i < json_object_array_length(obj); i++)
+			if (yaml_go_refuses(json_object_array_get_idx(obj, i)))
+				return true;
+		return false;
+	case json_type_object: {
+		json_object_object_foreach(obj, key, v)
+			if (go_reader_refuses(key, strlen(key)) || yaml_go_refuses(v))
+				return true;
+		return false;
+	}
+	default:
+		return false;
+	}
+}
+
 int yaml_emit_to(struct json_object *obj, struct strbuf *out, bool terminal,
 		 struct errbuf *err)
 {

@@ -38,6 +38,13 @@ struct errbuf;
  */
 int yaml_emit(struct json_object *obj, struct strbuf *out, struct errbuf *err);
 /*
+ * Whether kubectl's JSON-to-YAML step refuses obj: go-yaml's reader takes
+ * a character of a string or key that encoding/json leaves raw (U+007F,
+ * U+0080 to U+009F but U+0085, U+FFFE, U+FFFF) for a control character:
+ * "yaml: control characters are not allowed".
+ */
+bool yaml_go_refuses(struct json_object *obj);
+/*
  * yaml_emit() for a terminal: a string holding DEL, a C1 control or a
  * bidirectional override is double-quoted and those written as \u
  * escapes, so nothing a terminal obeys reaches it and the text still
