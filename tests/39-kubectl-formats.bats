@@ -192,6 +192,18 @@ T
 	[ "$stderr" = "error: unable to output the provided object: error converting JSON to YAML: yaml: control characters are not allowed" ]
 }
 
+@test "go-template: slice, html, js, urlquery and call, and their errors, as kubectl's" {
+	sim_start --pods 2
+	local t
+	t=$(cat "$BATS_TEST_DIRNAME/fixtures/gotemplate/funcs.tmpl")
+	same_as_kubectl pods -o "go-template=$t"
+	[[ $output == "bc abc bc 1"* && $output == *'&lt;a&amp;b&gt;'* && $output == *'a+b%26c%3Dd%2Fe%3Ff~g.h_i-j'* ]]
+	while IFS= read -r t; do
+		same_as_kubectl pods -o "go-template=$t"
+		[ "$status" -eq 1 ]
+	done <"$BATS_TEST_DIRNAME/fixtures/gotemplate/funcs-errors.tmpl"
+}
+
 @test "--show-kind names table rows KIND/NAME, as kubectl's" {
 	sim_start --pods 3
 	same_as_kubectl pods --show-kind

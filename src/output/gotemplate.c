@@ -1540,6 +1540,162 @@ static int fn_base64decode(struct gv *argv, size_t n, struct gv *res, struct str
 	return to_string(&sb, res);
 }
 
+/* indexArg: a slice index, 0 to cap. */
+static int index_arg(struct gv idx, size_t cap, size_t *x, struct strbuf *msg)
+{
+	if (gv_missing(idx) || !json_object_is_type(idx.j, json_type_int)) {
+		strbuf_addf(msg, "cannot index slice/array with %s%s", gv_missing(idx) ? "nil" : "type ",
+			    gv_missing(idx) ? "" : gv_type(idx.j));
+		return -1;
+	}
+	int64_t v = json_object_get_int64(idx.j);
+	if (v < 0 || (uint64_t)v > cap) {
+		strbuf_addf(msg, "index out of range: %lld", (long long)v);
+		return -1;
+	}
+	*x = (size_t)v;
+	return 0;
+}
+
+/* slice x 1 2: x[1:2] of a string or an array (a slice's capacity is its length here) */
+static int fn_slice(struct gv *argv, size_t n, struct gv *res, struct strbuf *msg)
+{
+	struct json_object *item = argv[0].j;
+	size_t idx[3] = { 0 }, len;
+
+	if (gv_missing(argv[0]) || !item) {
+		strbuf_adds(msg, "slice of untyped nil");
+		return -1;
+	}
+	if (n > 4) {
+		strbuf_addf(msg, "too many slice indexes: %zu", n - 1);
+		return -1;
+	}
+	if (json_object_is_type(item, json_type_string)) {
+		if (n == 4) {
+			strbuf_adds(msg, "cannot 3-index slice a string");
+			return -1;
+		}
+		len = (size_t)json_object_get_string_len(item);
+	} else if (json_object_is_type(item, json_type_array)) {
+		len = json_object_array_length(item);
+	} else {
+		strbuf_addf(msg, "can't slice item of type %s", gv_type(item));
+		return -1;
+	}
+	idx[1] = len;
+	for (size_t i = 1; i < n; i++)
+		if (index_arg(argv[i], len, &idx[i - 1], msg) < 0)
+			return -1;
+	for (size_t i = 0; i + 1 < (n == 4 ? 3 : 2); i++)
+		if (idx[i] > idx[i + 1]) {
+			strbuf_addf(msg, "invalid slice index: %zu > %zu", idx[i], idx[i + 1]);
+			return -1;
+		}
+	if (json_object_is_type(item, json_type_string)) {
+		const char *s = json_object_get_string(item);
+		*res = gv_take(GV_CONCRETE, json_object_new_string_len(s + idx[0],
+									 (int)(idx[1] - idx[0])));
+		return 0;
+	}
+	struct json_object *a = json_object_new_array_ext((int)(idx[1] - idx[0]));
+	for (size_t i = idx[0]; i < idx[1]; i++) {
+		struct json_object *e = json_object_array_get_idx(item, i);
+		json_object_array_add(a, e ? json_object_get(e) : NULL);
+	}
+	*res = gv_take(GV_CONCRETE, a);
+	return 0;
+}
+
+/* html: HTMLEscapeString of the arguments' fmt.Sprint (evalArgs) */
+static int fn_html(struct gv *argv, size_t n, struct gv *res, struct strbuf *msg)
+{
+	struct strbuf text = STRBUF_INIT, sb = STRBUF_INIT;
+
+	(void)msg;
+	sprint(argv, n, false, &text);
+	for (size_t i = 0; i < text.len; i++) {
+		switch (text.buf[i]) {
+		case '"': strbuf_adds(&sb, "&#34;"); break;
+		case '\'': strbuf_adds(&sb, "&#39;"); break;
+		case '&': strbuf_adds(&sb, "&amp;"); break;
+		case '<': strbuf_adds(&sb, "&lt;"); break;
+		case '>': strbuf_adds(&sb, "&gt;"); break;
+		case '\0': strbuf_adds(&sb, "\xef\xbf\xbd"); break;
+		default: strbuf_addch(&sb, text.buf[i]);
+		}
+	}
+	strbuf_release(&text);
+	return to_string(&sb, res);
+}
+
+/* js: JSEscapeString of the arguments' fmt.Sprint */
+static int fn_js(struct gv *argv, size_t n, struct gv *res, struct strbuf *msg)
+{
+	struct strbuf text = STRBUF_INIT, sb = STRBUF_INIT;
+
+	(void)msg;
+	sprint(argv, n, false, &text);
+	for (size_t i = 0; i < text.len; i++) {
+		unsigned char c = (unsigned char)text.buf[i];
+		const char *esc = c == '\\' ? "\\\\" : c == '\'' ? "\\'" : c == '"' ? "\\\"" :
+				  c == '<' ? "\\u003C" : c == '>' ? "\\u003E" : c == '&' ? "\\u0026" :
+				  c == '=' ? "\\u003D" : NULL;
+		if (esc) {
+			strbuf_adds(&sb, esc);
+		} else if (c < ' ') {
+			strbuf_addf(&sb, "\\u00%02X", c);
+		} else if (c < 0x80) {
+			strbuf_addch(&sb, (char)c);
+		} else {	/* a rune: as it is if printable (a byte that starts none, too) */
+			size_t k = utf8_sequence(text.buf + i, text.len - i);
+			uint32_t r = 0;
+			for (size_t b = 0; b < k; b++)
+				r = b ? r << 6 | (text.buf[i + b] & 0x3f)
+				      : (uint32_t)(c & (k == 2 ? 0x1f : k == 3 ? 0x0f : 0x07));
+			if (!k || gofmt_is_print(r))
+				strbuf_add(&sb, text.buf + i, k ? k : 1);
+			else
+				strbuf_addf(&sb, "\\u%04X", r);
+			i += k ? k - 1 : 0;
+		}
+	}
+	strbuf_release(&text);
+	return to_string(&sb, res);
+}
+
+/* urlquery: url.QueryEscape of the arguments' fmt.Sprint */
+static int fn_urlquery(struct gv *argv, size_t n, struct gv *res, struct strbuf *msg)
+{
+	struct strbuf text = STRBUF_INIT, sb = STRBUF_INIT;
+
+	(void)msg;
+	sprint(argv, n, false, &text);
+	for (size_t i = 0; i < text.len; i++) {
+		unsigned char c = (unsigned char)text.buf[i];
+		if (isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~')
+			strbuf_addch(&sb, (char)c);
+		else if (c == ' ')
+			strbuf_addch(&sb, '+');
+		else
+			strbuf_addf(&sb, "%%%02X", c);
+	}
+	strbuf_release(&text);
+	return to_string(&sb, res);
+}
+
+/* call: JSON data holds no function, so always Go's error */
+static int fn_call(struct gv *argv, size_t n, struct gv *res, struct strbuf *msg)
+{
+	(void)n;
+	(void)res;
+	if (gv_missing(argv[0]) || !argv[0].j)
+		strbuf_adds(msg, "call of nil");
+	else
+		strbuf_addf(msg, "non-function of type %s", gv_type(argv[0].j));
+	return -1;
+}
+
 struct func {
 	const char *name;
 	size_t nfixed;
@@ -1565,6 +1721,11 @@ static const struct func funcs[] = {
 	{ "ge", 2, false, { P_VALUE, P_VALUE }, 0, fn_ge },
 	{ "exists", 1, true, { P_ANY }, P_ANY, fn_exists },
 	{ "base64decode", 1, false, { P_STRING }, 0, fn_base64decode },
+	{ "slice", 1, true, { P_VALUE }, P_VALUE, fn_slice },
+	{ "html", 0, true, { 0 }, P_ANY, fn_html },
+	{ "js", 0, true, { 0 }, P_ANY, fn_js },
+	{ "urlquery", 0, true, { 0 }, P_ANY, fn_urlquery },
+	{ "call", 1, true, { P_VALUE }, P_VALUE, fn_call },
 };
 
 static const struct func *func_find(const char *name)

@@ -1,0 +1,1 @@
+{{slice "abcdef" 1 3}}{{html "<a>"}}{{js "x=y"}}{{urlquery "a b"}}{{call .x}}
