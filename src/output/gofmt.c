@@ -290,14 +290,13 @@ bool gofmt_is_print(uint32_t r)
 	return true;
 }
 
-/* The code point of the valid UTF-8 sequence s[0..n). */
-static uint32_t decode_rune(const unsigned char *s, size_t n)
+uint32_t gofmt_decode_rune(const char *s, size_t n)
 {
 	static const unsigned char lead_mask[] = { 0, 0x7f, 0x1f, 0x0f, 0x07 };
-	uint32_t r = s[0] & lead_mask[n];
+	uint32_t r = (unsigned char)s[0] & lead_mask[n];
 
 	for (size_t i = 1; i < n; i++)
-		r = r << 6 | (s[i] & 0x3f);
+		r = r << 6 | ((unsigned char)s[i] & 0x3f);
 	return r;
 }
 
@@ -310,7 +309,7 @@ void gofmt_quote_ex(const char *s, size_t len, char quote, bool ascii, struct st
 	for (size_t i = 0; i < len;) {
 		unsigned char c = (unsigned char)s[i];
 		size_t n = c >= 0x80 ? utf8_sequence(s + i, len - i) : 1;
-		uint32_t r = n ? decode_rune((const unsigned char *)s + i, n) : 0xfffd;
+		uint32_t r = n ? gofmt_decode_rune(s + i, n) : 0xfffd;
 		const char *e = c ? strchr(named, c) : NULL;
 		if (c == (unsigned char)quote || c == '\\')
 			strbuf_addf(out, "\\%c", c);

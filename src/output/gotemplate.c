@@ -1607,81 +1607,82 @@ static int fn_slice(struct gv *argv, size_t n, struct gv *res, struct strbuf *ms
 	return 0;
 }
 
-/* html: HTMLEscapeString of the arguments' fmt.Sprint (evalArgs) */
-static int fn_html(struct gv *argv, size_t n, struct gv *res, struct strbuf *msg)
+/* html/template's HTMLEscapeString */
+static void html_escape(const char *s, size_t len, struct strbuf *out)
 {
-	struct strbuf text = STRBUF_INIT, sb = STRBUF_INIT;
-
-	(void)msg;
-	sprint(argv, n, false, &text);
-	for (size_t i = 0; i < text.len; i++) {
-		switch (text.buf[i]) {
-		case '"': strbuf_adds(&sb, "&#34;"); break;
-		case '\'': strbuf_adds(&sb, "&#39;"); break;
-		case '&': strbuf_adds(&sb, "&amp;"); break;
-		case '<': strbuf_adds(&sb, "&lt;"); break;
-		case '>': strbuf_adds(&sb, "&gt;"); break;
-		case '\0': strbuf_adds(&sb, "\xef\xbf\xbd"); break;
-		default: strbuf_addch(&sb, text.buf[i]);
+	for (size_t i = 0; i < len; i++) {
+		switch (s[i]) {
+		case '"': strbuf_adds(out, "&#34;"); break;
+		case '\'': strbuf_adds(out, "&#39;"); break;
+		case '&': strbuf_adds(out, "&amp;"); break;
+		case '<': strbuf_adds(out, "&lt;"); break;
+		case '>': strbuf_adds(out, "&gt;"); break;
+		case '\0': strbuf_adds(out, "\xef\xbf\xbd"); break;
+		default: strbuf_addch(out, s[i]);
 		}
 	}
-	strbuf_release(&text);
-	return to_string(&sb, res);
 }
 
-/* js: JSEscapeString of the arguments' fmt.Sprint */
-static int fn_js(struct gv *argv, size_t n, struct gv *res, struct strbuf *msg)
+/* JSEscapeString: quotes, <>&= and controls as escapes, runes that do not print as \uXXXX */
+static void js_escape(const char *s, size_t len, struct strbuf *out)
 {
-	struct strbuf text = STRBUF_INIT, sb = STRBUF_INIT;
-
-	(void)msg;
-	sprint(argv, n, false, &text);
-	for (size_t i = 0; i < text.len; i++) {
-		unsigned char c = (unsigned char)text.buf[i];
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
 		const char *esc = c == '\\' ? "\\\\" : c == '\'' ? "\\'" : c == '"' ? "\\\"" :
 				  c == '<' ? "\\u003C" : c == '>' ? "\\u003E" : c == '&' ? "\\u0026" :
 				  c == '=' ? "\\u003D" : NULL;
-		if (esc) {
-			strbuf_adds(&sb, esc);
-		} else if (c < ' ') {
-			strbuf_addf(&sb, "\\u00%02X", c);
-		} else if (c < 0x80) {
-			strbuf_addch(&sb, (char)c);
-		} else {	/* a rune: as it is if printable (a byte that starts none, too) */
-			size_t k = utf8_sequence(text.buf + i, text.len - i);
-			uint32_t r = 0;
-			for (size_t b = 0; b < k; b++)
-				r = b ? r << 6 | (text.buf[i + b] & 0x3f)
-				      : (uint32_t)(c & (k == 2 ? 0x1f : k == 3 ? 0x0f : 0x07));
-			if (!k || gofmt_is_print(r))
-				strbuf_add(&sb, text.buf + i, k ? k : 1);
-			else
-				strbuf_addf(&sb, "\\u%04X", r);
-			i += k ? k - 1 : 0;
-		}
+		size_t k = c < 0x80 ? 1 : utf8_sequence(s + i, len - i);
+		if (esc)
+			strbuf_adds(out, esc);
+		else if (c < ' ')
+			strbuf_addf(out, "\\u00%02X", c);
+		else if (c < 0x80 || !k || gofmt_is_print(gofmt_decode_rune(s + i, k)))
+			strbuf_add(out, s + i, k ? k : 1);	/* a byte that starts no rune too */
+		else
+			strbuf_addf(out, "\\u%04X", gofmt_decode_rune(s + i, k));
+		i += k ? k - 1 : 0;
 	}
+}
+
+/* url.QueryEscape */
+static void query_escape(const char *s, size_t len, struct strbuf *out)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~')
+			strbuf_addch(out, (char)c);
+		else if (c == ' ')
+			strbuf_addch(out, '+');
+		else
+			strbuf_addf(out, "%%%02X", c);
+	}
+}
+
+/* html, js, urlquery: an escaper over the arguments' fmt.Sprint (evalArgs) */
+static int escaper(struct gv *argv, size_t n, struct gv *res,
+		   void (*escape)(const char *s, size_t len, struct strbuf *out))
+{
+	struct strbuf text = STRBUF_INIT, sb = STRBUF_INIT;
+
+	sprint(argv, n, false, &text);
+	escape(text.buf, text.len, &sb);
 	strbuf_release(&text);
 	return to_string(&sb, res);
 }
 
-/* urlquery: url.QueryEscape of the arguments' fmt.Sprint */
+static int fn_html(struct gv *argv, size_t n, struct gv *res, struct strbuf *msg)
+{
+	return escaper(argv, n, res, html_escape);
+}
+
+static int fn_js(struct gv *argv, size_t n, struct gv *res, struct strbuf *msg)
+{
+	return escaper(argv, n, res, js_escape);
+}
+
 static int fn_urlquery(struct gv *argv, size_t n, struct gv *res, struct strbuf *msg)
 {
-	struct strbuf text = STRBUF_INIT, sb = STRBUF_INIT;
-
-	(void)msg;
-	sprint(argv, n, false, &text);
-	for (size_t i = 0; i < text.len; i++) {
-		unsigned char c = (unsigned char)text.buf[i];
-		if (isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~')
-			strbuf_addch(&sb, (char)c);
-		else if (c == ' ')
-			strbuf_addch(&sb, '+');
-		else
-			strbuf_addf(&sb, "%%%02X", c);
-	}
-	strbuf_release(&text);
-	return to_string(&sb, res);
+	return escaper(argv, n, res, query_escape);
 }
 
 /* call: JSON data holds no function, so always Go's error */
