@@ -11,7 +11,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -257,14 +256,9 @@ static bool beyond_float64(const char *text, size_t len)
 static void int_as_float(struct json_scan *s, const char *start)
 {
 	char *copy = xstrndup(start, (size_t)(s->p - start)), num[32];
-	double d = strtod(copy, NULL);
 
+	double_shortest_e(strtod(copy, NULL), num);
 	free(copy);
-	for (int prec = 0; prec < 17; prec++) {
-		snprintf(num, sizeof(num), "%.*e", prec, d);
-		if (strtod(num, NULL) == d)
-			break;
-	}
 	const char *end = s->p;
 	s->p = start;
 	json_scan_flush(s);	/* what came before the number */

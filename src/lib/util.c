@@ -411,6 +411,15 @@ size_t utf8_sequence(const char *s, size_t len)
 	return termsafe_utf8_len(s, len);
 }
 
+void double_shortest_e(double d, char buf[32])
+{
+	for (int prec = 0; prec < 17; prec++) {
+		snprintf(buf, 32, "%.*e", prec, d);
+		if (strtod(buf, NULL) == d)
+			return;
+	}
+}
+
 uint32_t utf8_decode(const char *s, size_t len, size_t *n)
 {
 	const unsigned char *p = (const unsigned char *)s;

@@ -169,6 +169,11 @@ int strv_cmp(const void *a, const void *b);
 /* Width on a terminal: UTF-8 characters, as Go's tabwriter counts them. */
 size_t utf8_width(const char *s);
 /*
+ * d as printf's %e with the fewest digits that read back as d (the
+ * digits of Go's shortest formatting): "1e+20", "9.223372036854776e+18".
+ */
+void double_shortest_e(double d, char buf[32]);
+/*
  * Length of the valid UTF-8 sequence at s (1 to 4 bytes; 1 for an ASCII
  * byte, NUL included), or 0 when the byte at s does not start one: Go's
  * rules (utf8.DecodeRune), so no overlong forms, surrogates or code

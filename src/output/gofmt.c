@@ -40,14 +40,9 @@ const char **gofmt_sorted_keys(struct json_object *obj, size_t *nr)
  */
 static void shortest_digits(double d, char digits[32], int *exp10)
 {
-	char buf[64];
+	char buf[32];
 
-	for (int prec = 1; prec <= 17; prec++) {
-		snprintf(buf, sizeof(buf), "%.*e", prec - 1, d);
-		if (strtod(buf, NULL) == d || prec == 17)
-			break;
-	}
-	/* buf: [-]D.DDDDe[+-]XX */
+	double_shortest_e(d, buf);	/* [-]D.DDDDe[+-]XX */
 	const char *s = buf + (buf[0] == '-');
 	char *e = strchr(buf, 'e');
 	size_t n = 0;
@@ -290,16 +285,6 @@ bool gofmt_is_print(uint32_t r)
 	return true;
 }
 
-uint32_t gofmt_decode_rune(const char *s, size_t n)
-{
-	static const unsigned char lead_mask[] = { 0, 0x7f, 0x1f, 0x0f, 0x07 };
-	uint32_t r = (unsigned char)s[0] & lead_mask[n];
-
-	for (size_t i = 1; i < n; i++)
-		r = r << 6 | ((unsigned char)s[i] & 0x3f);
-	return r;
-}
-
 void gofmt_quote_ex(const char *s, size_t len, char quote, bool ascii, struct strbuf *out)
 {
 	static const char named[] = "\a\b\f\n\r\t\v";
@@ -308,12 +293,13 @@ void gofmt_quote_ex(const char *s, size_t len, char quote, bool ascii, struct st
 	strbuf_addch(out, quote);
 	for (size_t i = 0; i < len;) {
 		unsigned char c = (unsigned char)s[i];
-		size_t n = c >= 0x80 ? utf8_sequence(s + i, len - i) : 1;
-		uint32_t r = n ? gofmt_decode_rune(s + i, n) : 0xfffd;
+		size_t n;
+		uint32_t r = utf8_decode(s + i, len - i, &n);
+		bool invalid = c >= 0x80 && n == 1;	/* a byte that starts no rune */
 		const char *e = c ? strchr(named, c) : NULL;
 		if (c == (unsigned char)quote || c == '\\')
 			strbuf_addf(out, "\\%c", c);
-		else if (!n)
+		else if (invalid)
 			strbuf_addf(out, "\\x%02x", c);
 		else if (r < 0x80 ? c >= 0x20 && c != 0x7f : !ascii && gofmt_is_print(r))
 			strbuf_add(out, s + i, n);
@@ -325,7 +311,7 @@ void gofmt_quote_ex(const char *s, size_t len, char quote, bool ascii, struct st
 			strbuf_addf(out, "\\u%04x", (unsigned)r);
 		else
 			strbuf_addf(out, "\\U%08x", (unsigned)r);
-		i += n ? n : 1;
+		i += n;
 	}
 	strbuf_addch(out, quote);
 }

@@ -46,8 +46,6 @@ void gofmt_quote(const char *s, size_t len, struct strbuf *out);
 void gofmt_quote_ex(const char *s, size_t len, char quote, bool ascii, struct strbuf *out);
 /* strconv.IsPrint(r). */
 bool gofmt_is_print(uint32_t r);
-/* The code point of the valid UTF-8 sequence s[0..n) (utf8_sequence()'s n). */
-uint32_t gofmt_decode_rune(const char *s, size_t n);
 /*
  * strconv.Unquote of s[0..n), a "-quoted string with Go's escapes, and
  * (client-go's UnquoteExtend, for JSONPath) a '-quoted one: appends the

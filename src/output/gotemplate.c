@@ -1631,16 +1631,17 @@ static void js_escape(const char *s, size_t len, struct strbuf *out)
 		const char *esc = c == '\\' ? "\\\\" : c == '\'' ? "\\'" : c == '"' ? "\\\"" :
 				  c == '<' ? "\\u003C" : c == '>' ? "\\u003E" : c == '&' ? "\\u0026" :
 				  c == '=' ? "\\u003D" : NULL;
-		size_t k = c < 0x80 ? 1 : utf8_sequence(s + i, len - i);
+		size_t k;
+		uint32_t r = utf8_decode(s + i, len - i, &k);
 		if (esc)
 			strbuf_adds(out, esc);
 		else if (c < ' ')
 			strbuf_addf(out, "\\u00%02X", c);
-		else if (c < 0x80 || !k || gofmt_is_print(gofmt_decode_rune(s + i, k)))
-			strbuf_add(out, s + i, k ? k : 1);	/* a byte that starts no rune too */
+		else if (c < 0x80 || k == 1 || gofmt_is_print(r))
+			strbuf_add(out, s + i, k);	/* a byte that starts no rune too */
 		else
-			strbuf_addf(out, "\\u%04X", gofmt_decode_rune(s + i, k));
-		i += k ? k - 1 : 0;
+			strbuf_addf(out, "\\u%04X", r);
+		i += k - 1;
 	}
 }
 
