@@ -247,8 +247,8 @@ static bool beyond_float64(const char *text, size_t len)
 
 /*
  * An integer that is no int64 (all digits, no fraction or exponent), as
- * Go reads it into an interface{} through a json.Number, as client-go's
- * unstructured objects do: a float64.  json-c would keep it as a uint64,
+ * client-go's unstructured objects read it (apimachinery's util/json,
+ * convertNumber: a json.Number's Int64, else its Float64): a float64.  json-c would keep it as a uint64,
  * or saturate it (1e20 becoming 18446744073709551615), so the text gets
  * the float in the shortest form that reads back the same, with an
  * exponent so that json-c reads a double: 1e+20, 9.223372036854776e+18.
