@@ -192,6 +192,34 @@ T
 	[ "$stderr" = "error: unable to output the provided object: error converting JSON to YAML: yaml: control characters are not allowed" ]
 }
 
+@test "-o yaml: go-yaml folds a NEL as a line break, and refuses a line or a key as kubectl's does" {
+	sim_start --pods 0
+	local nth=0 data long
+	long=$(printf 'k%.0s' $(seq 1022))
+	# one ConfigMap a case: its data; then the lines of kubectl's YAML or its error
+	for data in '{"k":"a \u0085 b"}' '{"k":"x\u0085\u0085 y\u0085"}' '{"k":"a\u0085---b","l":"\u0085..."}' \
+		    '{"k":"a\u0085--- b"}' '{"k":"a\u0085\u0085...\u0085"}' '{"a\u0085b":"x"}' \
+		    "{\"$long\":\"x\"}" "{\"${long}k\":\"x\"}" "{\"${long:5}<\":\"x\"}"; do
+		nth=$((nth + 1))
+		simctl POST /create "{\"resource\":\"configmaps\",\"object\":{\"metadata\":{\"name\":\"nel$nth\",\"namespace\":\"default\"},\"data\":$data}}" >/dev/null
+		same_as_kubectl configmaps nel$nth -o yaml
+		case $nth in
+		1) [[ $output == *$'\n  k: a b\n'* ]] ;;
+		2) [[ $output == *$'\n  k: "x\\ny "\n'* ]] ;;
+		4) [ "$stderr" = "error: error converting JSON to YAML: yaml: line 2: found unexpected document indicator" ] ;;
+		5) [[ $stderr == *"line 3: found unexpected document indicator" ]] ;;
+		6) [[ $stderr == *"yaml: line 1: did not find expected ',' or '}'" ]] ;;
+		7) [ "$status" -eq 0 ] ;;
+		8 | 9) [ "$stderr" = "error: error converting JSON to YAML: yaml: did not find expected ',' or '}'" ] ;;
+		esac
+	done
+	same_as_kubectl configmaps -o yaml
+	[ "$status" -eq 1 ]
+	run --separate-stderr get configmaps nel4 -w -o yaml
+	assert_status 1
+	[ "$stderr" = "error: unable to output the provided object: error converting JSON to YAML: yaml: line 2: found unexpected document indicator" ]
+}
+
 @test "go-template: slice, html, js, urlquery and call, and their errors, as kubectl's" {
 	sim_start --pods 2
 	local t

@@ -454,15 +454,11 @@ static int run_jsonpath(struct format *f, struct json_object *obj, struct strbuf
 	return 0;
 }
 
-/* -o yaml: kubectl's error for what its JSON-to-YAML step refuses (go_yaml) */
 static int yaml_print(const struct format *f, struct json_object *obj, struct strbuf *out,
 		      struct errbuf *err)
 {
-	if (f->go_yaml && yaml_go_refuses(obj)) {
-		errbuf_set(err, "error converting JSON to YAML: yaml: control characters are not allowed");
-		return -1;
-	}
-	return yaml_emit_to(obj, out, f->terminal, err);
+	return yaml_emit_to(obj, out, (f->terminal ? YAML_TERMINAL : 0) |
+				      (f->go_yaml ? YAML_AS_KUBECTL : 0), err);
 }
 
 int format_print(struct format *f, struct json_object *obj, bool no_headers,

@@ -76,9 +76,9 @@ struct format {
 	 */
 	bool terminal;
 	/*
-	 * Set by kubectl's commands (get): yaml refuses an object kubectl's
-	 * refuses (yaml_go_refuses()) with kubectl's error.  kinf's own watch
-	 * prints it.
+	 * Set by kubectl's commands (get): yaml prints an object as kubectl's
+	 * does, refusals included (YAML_AS_KUBECTL).  kinf's own watch prints
+	 * every object as it is.
 	 */
 	bool go_yaml;
 };

@@ -366,6 +366,135 @@ static void kubectl_number(struct json_object *v, struct strbuf *out)
 	gofmt_float(d, 'g', out);
 }
 
+/* ---- kubectl's JSON read back by go-yaml ---------------------------------- */
+
+/* Whether p, before end, is U+0085 (NEL): a line break to YAML 1.1. */
+static bool is_nel(const char *p, const char *end)
+{
+	return end - p >= 2 && (unsigned char)p[0] == 0xc2 && (unsigned char)p[1] == 0x85;
+}
+
+/* Whether s[0..len) has a character go-yaml's reader refuses. */
+static bool go_reader_refuses(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i], d = i + 1 < len ? (unsigned char)s[i + 1] : 0;
+		if (c == 0x7f || (c == 0xc2 && d >= 0x80 && d <= 0x9f && d != 0x85) ||
+		    (c == 0xef && d == 0xbf && i + 2 < len && (unsigned char)s[i + 2] >= 0xbe))
+			return true;
+	}
+	return false;
+}
+
+#define GO_YAML_ERR "error converting JSON to YAML: yaml: "
+
+/* kubectl's error: its line as go-yaml names it (none when 0), then the problem. */
+static int go_refuse(struct errbuf *err, size_t line, const char *problem)
+{
+	if (line)
+		errbuf_set(err, "%sline %zu: %s", GO_YAML_ERR, line, problem);
+	else
+		errbuf_set(err, "%s%s", GO_YAML_ERR, problem);
+	return -1;
+}
+
+/*
+ * go-yaml's scanner over json.Marshal's text[0..len) (yaml.h): 0, or -1
+ * with its error.  Outside strings the text is ASCII; inside, an escape
+ * is ASCII too, and NEL and the space are the only break and blank
+ * json.Marshal leaves raw.  line counts the breaks read, as go-yaml's
+ * marks do; index, the characters.
+ */
+static int go_scan(const char *text, size_t len, struct errbuf *err)
+{
+	const char *p = text, *end = text + len;
+	size_t line = 0, index = 0;
+
+	if (go_reader_refuses(text, len))
+		return go_refuse(err, 0, "control characters are not allowed");
+	while (p < end) {
+		if (*p++ != '"') {
+			index++;
+			continue;
+		}
+		size_t start = index++, line0 = line;
+		while (p < end && *p != '"') {
+			bool at_break = false;
+			if (*p == '\\') {
+				p += 2;
+				index += 2;
+				continue;
+			}
+			if (*p != ' ' && !is_nel(p, end)) {
+				size_t n = utf8_sequence(p, (size_t)(end - p));
+				p += n ? n : 1;
+				index++;
+				continue;
+			}
+			/* A run of blanks and breaks; after a break, column 0. */
+			for (; p < end && (*p == ' ' || is_nel(p, end)); index++) {
+				at_break = *p != ' ';
+				line += at_break;
+				p += at_break ? 2 : 1;
+			}
+			if (at_break && end - p >= 4 &&
+			    (!memcmp(p, "---", 3) || !memcmp(p, "...", 3)) &&
+			    (p[3] == ' ' || is_nel(p + 3, end)))
+				return go_refuse(err, line + 1, "found unexpected document indicator");
+		}
+		p++;
+		index++;
+		/* A key is a simple key: on one line, its ':' within 1024 characters. */
+		if (p < end && *p == ':' && (line != line0 || index - start > 1024))
+			return go_refuse(err, line, "did not find expected ',' or '}'");
+	}
+	return 0;
+}
+
+/* go_scan() over obj's json.Marshal text, as kubectl's YAML printer reads it. */
+static int go_read_check(struct json_object *obj, struct errbuf *err)
+{
+	struct strbuf text = STRBUF_INIT;
+
+	gofmt_marshal(obj, &text);
+	int rc = go_scan(text.buf, text.len, err);
+	strbuf_release(&text);
+	return rc;
+}
+
+/*
+ * s[0..n) as go-yaml reads it back: each run of spaces and NELs that
+ * holds a NEL folded, as a quoted scalar's line breaks are, to a space
+ * for one NEL and to a newline for each after the first.  A new string
+ * of *out_n bytes, or NULL when s has no NEL.
+ */
+static char *go_fold(const char *s, size_t n, size_t *out_n)
+{
+	const char *p = s, *end = s + n;
+	struct strbuf sb = STRBUF_INIT;
+
+	if (!memmem(s, n, "\xc2\x85", 2))
+		return NULL;
+	while (p < end) {
+		const char *run = p;
+		size_t breaks = 0;
+		for (; p < end && (*p == ' ' || is_nel(p, end)); p += *p == ' ' ? 1 : 2)
+			breaks += *p != ' ';
+		if (!breaks)
+			strbuf_add(&sb, run, (size_t)(p - run));
+		else if (breaks == 1)
+			strbuf_addch(&sb, ' ');
+		else
+			while (--breaks)
+				strbuf_addch(&sb, '\n');
+		for (run = p; p < end && *p != ' ' && !is_nel(p, end); p++)
+			;
+		strbuf_add(&sb, run, (size_t)(p - run));
+	}
+	*out_n = sb.len;
+	return strbuf_detach(&sb, NULL);
+}
+
 /* ---- emitting ------------------------------------------------------------ */
 
 static int write_cb(void *data, unsigned char *buffer, size_t size)
@@ -391,15 +520,15 @@ static int scalar(yaml_emitter_t *em, const char *s, yaml_scalar_style_t style)
 	return scalar_len(em, s, strlen(s), style);
 }
 
-/* The emitter, and whether its text goes to a terminal (yaml_emit_to()). */
+/* The emitter and yaml_emit_to()'s flags. */
 struct emitter {
 	yaml_emitter_t em;	/* first: the libyaml emitter is the struct */
-	bool terminal;
+	unsigned flags;
 };
 
-static bool for_terminal(yaml_emitter_t *em)
+static bool has_flag(yaml_emitter_t *em, unsigned flag)
 {
-	return ((struct emitter *)(void *)em)->terminal;
+	return ((struct emitter *)(void *)em)->flags & flag;
 }
 
 /* raw[0..len), NUL-terminated; invalid UTF-8 replaced as Go's json.Marshal replaces it. */
@@ -408,12 +537,16 @@ static int string_scalar(yaml_emitter_t *em, const char *raw, size_t len)
 	size_t n = len;
 	char *fixed = utf8_replace_invalid(raw, len, &n);
 	const char *s = fixed ? fixed : raw;
+	char *folded = has_flag(em, YAML_AS_KUBECTL) ? go_fold(s, n, &n) : NULL;
+
+	if (folded)
+		s = folded;
 	/*
 	 * A NUL is escaped, "\0", which only a double-quoted scalar can; so
 	 * is, for a terminal, what libyaml would leave raw (yaml_emit_to()).
 	 */
 	bool quote = memchr(s, '\0', n) ||
-		     (for_terminal(em) && !termsafe_is_safe(s, n, TERMSAFE_JSON));
+		     (has_flag(em, YAML_TERMINAL) && !termsafe_is_safe(s, n, TERMSAFE_JSON));
 	yaml_scalar_style_t style = quote ? YAML_DOUBLE_QUOTED_SCALAR_STYLE :
 				    strchr(s, '\n') ? YAML_LITERAL_SCALAR_STYLE :
 				    can_use_plain(s) ? YAML_PLAIN_SCALAR_STYLE :
@@ -421,6 +554,7 @@ static int string_scalar(yaml_emitter_t *em, const char *raw, size_t len)
 	int rc = scalar_len(em, s, n, style);
 
 	free(fixed);
+	free(folded);
 	return rc;
 }
 
@@ -485,52 +619,21 @@ static int emit_value(yaml_emitter_t *em, struct json_object *v)
 
 int yaml_emit(struct json_object *obj, struct strbuf *out, struct errbuf *err)
 {
-	return yaml_emit_to(obj, out, false, err);
+	return yaml_emit_to(obj, out, 0, err);
 }
 
-/* Whether s[0..len) has a character go-yaml's reader refuses (yaml_go_refuses()). */
-static bool go_reader_refuses(const char *s, size_t len)
-{
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i], d = i + 1 < len ? (unsigned char)s[i + 1] : 0;
-		if (c == 0x7f || (c == 0xc2 && d >= 0x80 && d <= 0x9f && d != 0x85) ||
-		    (c == 0xef && d == 0xbf && i + 2 < len && (unsigned char)s[i + 2] >= 0xbe))
-			return true;
-	}
-	return false;
-}
-
-bool yaml_go_refuses(struct json_object *obj)
-{
-	switch (json_object_get_type(obj)) {
-	case json_type_string:
-		return go_reader_refuses(json_object_get_string(obj),
-					 (size_t)json_object_get_string_len(obj));
-	case json_type_array:
-		for (size_t i = 0; i < json_object_array_length(obj); i++)
-			if (yaml_go_refuses(json_object_array_get_idx(obj, i)))
-				return true;
-		return false;
-	case json_type_object: {
-		json_object_object_foreach(obj, key, v)
-			if (go_reader_refuses(key, strlen(key)) || yaml_go_refuses(v))
-				return true;
-		return false;
-	}
-	default:
-		return false;
-	}
-}
-
-int yaml_emit_to(struct json_object *obj, struct strbuf *out, bool terminal,
+int yaml_emit_to(struct json_object *obj, struct strbuf *out, unsigned flags,
 		 struct errbuf *err)
 {
-	struct emitter e = { .terminal = terminal };
+	struct emitter e = { .flags = flags };
+	bool terminal = flags & YAML_TERMINAL;
 	yaml_emitter_t *em = &e.em;
 	struct strbuf text = STRBUF_INIT;
 	yaml_event_t ev;
 	int ret = -1;
 
+	if ((flags & YAML_AS_KUBECTL) && go_read_check(obj, err) < 0)
+		return -1;
 	if (!yaml_emitter_initialize(em)) {
 		errbuf_set(err, "cannot start the YAML emitter");
 		return -1;

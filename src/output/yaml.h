@@ -38,19 +38,36 @@ struct errbuf;
  */
 int yaml_emit(struct json_object *obj, struct strbuf *out, struct errbuf *err);
 /*
- * Whether kubectl's JSON-to-YAML step refuses obj: go-yaml's reader takes
- * a character of a string or key that encoding/json leaves raw (U+007F,
- * U+0080 to U+009F but U+0085, U+FFFE, U+FFFF) for a control character:
- * "yaml: control characters are not allowed".
+ * yaml_emit() with flags:
+ *
+ * YAML_TERMINAL: a string holding DEL, a C1 control or a bidirectional
+ * override is double-quoted and those written as \u escapes, so nothing
+ * a terminal obeys reaches it and the text still reads back as the same
+ * data.
+ *
+ * YAML_AS_KUBECTL: obj as `kubectl get -o yaml` prints it.  kubectl's
+ * YAML is the text json.Marshal writes, read back by go-yaml v2
+ * (sigs.k8s.io/yaml's JSONToYAML), which takes that JSON for YAML and so
+ * changes or refuses what encoding/json leaves raw:
+ *   - a character YAML forbids (U+007F, U+0080 to U+009F but U+0085,
+ *     U+FFFE, U+FFFF): "control characters are not allowed";
+ *   - U+0085 (NEL), a line break in YAML 1.1: in a string, a run of
+ *     spaces and NELs is folded as a quoted scalar's line breaks are, to
+ *     a space for one NEL, to a newline for each after the first;
+ *   - a line, so after a NEL, that starts with "---" or "..." and then a
+ *     space or a NEL: "found unexpected document indicator";
+ *   - a key on more than one line, or more than 1024 characters from its
+ *     opening quote to its ':' (go-yaml's bounds of a simple key): "did
+ *     not find expected ',' or '}'".
+ * A refusal is kubectl's error, "error converting JSON to YAML: yaml: "
+ * then go-yaml's, with its line (1 + the NELs before) where go-yaml
+ * names one.
  */
-bool yaml_go_refuses(struct json_object *obj);
-/*
- * yaml_emit() for a terminal: a string holding DEL, a C1 control or a
- * bidirectional override is double-quoted and those written as \u
- * escapes, so nothing a terminal obeys reaches it and the text still
- * reads back as the same data.
- */
-int yaml_emit_to(struct json_object *obj, struct strbuf *out, bool terminal,
+enum {
+	YAML_TERMINAL = 1 << 0,
+	YAML_AS_KUBECTL = 1 << 1,
+};
+int yaml_emit_to(struct json_object *obj, struct strbuf *out, unsigned flags,
 		 struct errbuf *err);
 
 #endif
