@@ -186,6 +186,44 @@ assert_one_error() {
 	[ "$stderr" = "$server_err" ]
 }
 
+@test "several NAMEs and TYPE/NAMEs: a GET each, as kubectl's, in its order; what is missing after" {
+	sim_start --pods 3
+	local args want
+	# kubectl's stdout and status; kinf's from the server and from the cache
+	for args in "pods pod-2 pod-0" "pods pod-2 nope pod-0 -o name" "pods,deploy pod-0 web" \
+		    "pods/pod-2 deploy/web pods/pod-0" "pods pod-1 pod-0 -o json" "pods nope nope2 -o yaml"; do
+		want=$(kubectl --kubeconfig "$SIM_KUBECONFIG" get $args 2>/dev/null) && want_status=0 || want_status=$?
+		run --separate-stderr get $args
+		[ "$status" -eq "$want_status" ] && [ "$(no_age <<<"$output")" = "$(no_age <<<"$want")" ] ||
+			{ diff <(echo "$want") <(echo "$output") | sed 's/^/# /' >&2; false; }
+		[[ $args == pods/pod-2\ deploy/* ]] || [ "$(get $args --from-cache 2>&1)" = "$(get $args 2>&1)" ]
+	done
+	[ "${lines[0]}" = "apiVersion: v1" ] && [ "${lines[1]}" = "items: []" ]
+	[ "$stderr" = $'error: pods "nope" not found\nerror: pods "nope2" not found' ]
+	run --separate-stderr get pods,deploy pod-0 web
+	[ "$stderr" = $'error: pods "web" not found\nerror: deployments.apps "pod-0" not found' ]
+	# a GET of each, as kubectl asks: a role that may get but not list is enough
+	simctl POST /faults '{"verb":"list","kind":"403","count":100}' >/dev/null
+	simctl DELETE /requests >/dev/null
+	run --separate-stderr get pods pod-1 pod-0 -o name
+	assert_status 0
+	[ "$output" = $'pod/pod-1\npod/pod-0' ]
+	run simctl GET /requests
+	[ "$(jq -c '[.[] | select(.verb != "discovery") | [.verb, .name]]' <<<"$output")" = '[["get","pod-1"],["get","pod-0"]]' ]
+}
+
+@test "NAMEs refuse a selector and -A, as kubectl; -w one object, --from-cache one type" {
+	sim_start --pods 1
+	run --separate-stderr get pods pod-0 -l app=web
+	[ "$status" -eq 2 ] && [[ $stderr == "error: name cannot be provided when a selector is specified"* ]]
+	run --separate-stderr get pods pod-0 -A
+	[ "$status" -eq 2 ] && [[ $stderr == "error: a resource cannot be retrieved by name across all namespaces"* ]]
+	run --separate-stderr get pods pod-0 pod-1 -w
+	[ "$status" -eq 2 ] && [[ $stderr == "error: you may only watch a single resource or type of resource at a time"* ]]
+	run --separate-stderr get pods/pod-0 deploy/web --from-cache
+	[ "$status" -eq 2 ] && [[ $stderr == *"TYPE/NAME names objects of one type: 'pods' and 'deploy'"* ]]
+}
+
 @test "--no-headers leaves out the header; -A adds a NAMESPACE column" {
 	sim_start --pods 6 --namespaces 1
 	same_both pods --no-headers

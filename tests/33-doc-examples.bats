@@ -97,6 +97,7 @@ declare -gA CHECK=(
 	["kinf api-resources --api-group apps -o name"]=chk_as_kubectl
 	["kinf api-resources --namespaced=false"]=chk_as_kubectl
 	["kinf get deploy/web -o yaml"]=chk_as_kubectl
+	["kinf get pods pod-0 pod-1 -o wide"]=chk_as_kubectl
 	["kinf get pods,deploy --from-cache"]=chk_two_types
 	["kinf get pods -o jsonpath='{range .items[*]}{.metadata.name}{\"\\n\"}{end}'"]=chk_as_kubectl
 	["kinf get pods -o custom-columns=NAME:.metadata.name,NODE:.spec.nodeName"]=chk_as_kubectl
@@ -210,7 +211,6 @@ chk_index_all() {	# the same index across namespaces
 # and 10s of a pod made just before are padded apart).  kubectl's stdout
 # alone: the kubectl on PATH may be a dispatcher that warns on stderr when
 # it is slow to learn the server's version, which is not the format.
-no_age() { sed -E 's/ [0-9]+[smhdy]([0-9]+[smh])?( +|$)/ AGE /'; }
 chk_as_kubectl() {
 	[ "$status" -eq 0 ]
 	local kc

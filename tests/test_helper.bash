@@ -60,6 +60,9 @@ count_lines() { grep -cE -- "$2" "$1" 2>/dev/null || true; }
 # matches_at_least FILE REGEX N — FILE has N or more lines matching REGEX (for wait_until).
 matches_at_least() { [ "$(count_lines "$1" "$2")" -ge "$3" ]; }
 
+# A table with its ages (5m, 2d20h) read as AGE: two commands a tick apart print the same.
+no_age() { sed -E 's/ [0-9]+[smhdy]([0-9]+[smh])?( +|$)/ AGE /'; }
+
 # Fails with a message unless "$output" contains the string.
 assert_output_contains() {
 	case $output in

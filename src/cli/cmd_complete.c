@@ -490,7 +490,7 @@ static int run_complete(int argc, const char **argv)
 		puts("--help");
 		return 0;
 	}
-	/* A positional: only the first one completes (resource, command). */
+	/* A positional: the first (resource, command), and the NAMEs after a resource. */
 	int positionals = 0;
 	for (int i = 1; i < argc - 1; i++) {
 		const struct option *o = opt_named(cmd, argv[i]);
@@ -499,8 +499,11 @@ static int run_complete(int argc, const char **argv)
 		else if (o && opt_takes_value(o) && !strchr(argv[i], '='))
 			i++;
 	}
-	const char *slash = positionals == 0 && completes(cmd->positional, COMPLETE_RESOURCE) &&
-			    strstr(cmd->usage, "RESOURCE/NAME") ? strchr(cur, '/') : NULL;
+	bool resource = completes(cmd->positional, COMPLETE_RESOURCE);
+	bool several = strstr(cmd->usage, "[NAME...]");	/* get pods web db, get pods/web deploy/db */
+	bool tuples = complete_resource && strchr(complete_resource, '/');
+	const char *slash = resource && strstr(cmd->usage, "RESOURCE/NAME") &&
+			    (positionals == 0 || (several && tuples)) ? strchr(cur, '/') : NULL;
 	if (slash && !comma) {
 		/* deploy/<TAB>: the objects, each as TYPE/NAME */
 		char *type = xstrndup(cur, (size_t)(slash - cur));
@@ -512,9 +515,8 @@ static int run_complete(int argc, const char **argv)
 		print_value_candidates(&fake);
 		if (cmd == &command_get && !comma)
 			candidate("all");	/* kubectl's category, alone */
-	} else if (positionals == 1 && completes(cmd->positional, COMPLETE_RESOURCE) &&
-		   strstr(cmd->usage, "[NAME]") && complete_resource &&
-		   !strchr(complete_resource, ',')) {
+	} else if ((positionals == 1 || several) && resource && strstr(cmd->usage, "[NAME") &&
+		   complete_resource && !tuples && !strchr(complete_resource, ',')) {
 		print_objects(complete_resource, NULL);	/* NAME */
 	}
 	return 0;

@@ -128,16 +128,15 @@ static int gather_item(void *ctx, const char *text, size_t len)
  * The pages' requests, as kubectl's REST client makes them: pages of
  * 500, bounded by --request-timeout, 429s (and 5xx with Retry-After)
  * retried after the wait the server asks for.  A server that sends
- * nothing for a minute is not coming back.  fields: "metadata.name=NAME"
- * and --field-selector, or NULL.
+ * nothing for a minute is not coming back.
  */
-static struct pager_opts list_opts(struct cluster *c, const char *path, const char *fields)
+static struct pager_opts list_opts(struct cluster *c, const char *path)
 {
 	return (struct pager_opts){
 		.path = path,
 		.limit = o.chunk_size < 0 ? 500 : (unsigned)o.chunk_size,
 		.label_selector = o.label_selector,
-		.field_selector = fields,
+		.field_selector = o.field_selector,
 		.stream = {
 			.idle_timeout_ms = 60000,
 			.timeout_ms = kclient_timeout(c->client),
@@ -146,31 +145,18 @@ static struct pager_opts list_opts(struct cluster *c, const char *path, const ch
 	};
 }
 
-/* "metadata.name=NAME,SELECTOR" for NAME and --field-selector, or NULL. */
-static char *field_selector(const char *name)
-{
-	struct strbuf fields = STRBUF_INIT;
-
-	if (name)
-		strbuf_addf(&fields, "metadata.name=%s", name);
-	if (o.field_selector)
-		strbuf_addf(&fields, "%s%s", fields.len ? "," : "", o.field_selector);
-	return fields.len ? strbuf_detach(&fields, NULL) : NULL;
-}
-
 /* A paged LIST straight from the server (no informer). */
 static int list_from_server(struct cluster *c, const struct api_resource *res,
-			    const char *name, struct kobj_list *out, struct errbuf *err)
+			    struct kobj_list *out, struct errbuf *err)
 {
 	char *path = api_resource_path(res, res->namespaced ? c->scope_ns : NULL);
-	char *fields = field_selector(name);
 	char *api_version = api_group_version(res->group, res->version);
 	struct gather g = {
 		.out = out,
 		.flags = o.keep_managed_fields ? KOBJ_KEEP_MANAGED_FIELDS : 0,
 		.type = { .api_version = api_version, .kind = res->kind },
 	};
-	struct pager_opts po = list_opts(c, path, fields);
+	struct pager_opts po = list_opts(c, path);
 	struct pager_hooks hooks = { .ctx = &g, .item = gather_item };
 	struct pager_result pr;
 	char what[128];
@@ -191,7 +177,6 @@ static int list_from_server(struct cluster *c, const struct api_resource *res,
 	}
 	pager_result_release(&pr);
 	free(api_version);
-	free(fields);
 	free(path);
 	return ret;
 }
@@ -203,12 +188,11 @@ static int list_from_server(struct cluster *c, const struct api_resource *res,
  * columns of them, NAME and AGE (its printer's defaultHandler).
  */
 static int table_from_server(struct cluster *c, const struct api_resource *res,
-			     const char *name, struct json_object **out, struct errbuf *err)
+			     struct json_object **out, struct errbuf *err)
 {
 	char *path = api_resource_path(res, res->namespaced ? c->scope_ns : NULL);
-	char *fields = field_selector(name);
 	struct pager_tables pt = { 0 };
-	struct pager_opts po = list_opts(c, path, fields);
+	struct pager_opts po = list_opts(c, path);
 	struct pager_hooks hooks = { .ctx = &pt, .table = pager_gather_table };
 	struct pager_result pr;
 	char what[128];
@@ -229,7 +213,6 @@ static int table_from_server(struct cluster *c, const struct api_resource *res,
 	}
 	pager_result_release(&pr);
 	pager_tables_release(&pt);
-	free(fields);
 	free(path);
 	return ret;
 }
@@ -323,10 +306,14 @@ static void print_failed(const struct strbuf *sb, const struct errbuf *err)
 
 /* The namespace a namespaced get looked in (NULL: all), for the note below. */
 static const char *scope_ns;
+/* Objects asked for by name: what is missing is an error, not a note. */
+static bool by_name;
 
 /* kubectl's note when nothing matched: "No resources found in NS namespace." */
 static void no_resources(bool namespaced, bool all_namespaces)
 {
+	if (by_name)
+		return;
 	if (all_namespaces || !namespaced || !scope_ns)
 		fputs("No resources found.\n", stderr);
 	else
@@ -562,19 +549,23 @@ struct found {
 	struct json_object **tables;	/* [nr]; NULL where there is none */
 	struct kobj_list *objs;		/* [nr] */
 	bool all_namespaces;
+	bool in_order;			/* objects by name: in the order asked */
 	struct crd_columns *crds;	/* custom resources' columns; owned */
+	size_t alloc;			/* found_entry()'s: res is owned */
 };
 
 /* f takes crds over. */
 static void found_init(struct found *f, struct crd_columns *crds,
 		       const struct api_resource **res, size_t nr, bool all_namespaces)
 {
-	f->crds = crds;
-	f->res = res;
-	f->nr = nr;
-	f->tables = xcalloc(nr ? nr : 1, sizeof(*f->tables));
-	f->objs = xcalloc(nr ? nr : 1, sizeof(*f->objs));
-	f->all_namespaces = all_namespaces;
+	*f = (struct found){
+		.res = res,
+		.nr = nr,
+		.tables = xcalloc(nr ? nr : 1, sizeof(*f->tables)),
+		.objs = xcalloc(nr ? nr : 1, sizeof(*f->objs)),
+		.all_namespaces = all_namespaces,
+		.crds = crds,
+	};
 }
 
 static void found_release(struct found *f)
@@ -585,7 +576,32 @@ static void found_release(struct found *f)
 	}
 	free(f->tables);
 	free(f->objs);
+	if (f->alloc)
+		free(f->res);
 	crd_columns_free(f->crds);
+}
+
+/*
+ * Objects asked for by name go in f in the order asked, each run of one
+ * type an entry (kubectl starts a table wherever the type changes): the
+ * entry for the next object of res, the last or a new one.  f is
+ * found_init()'s with no types.
+ */
+static size_t found_entry(struct found *f, const struct api_resource *res)
+{
+	if (f->nr && f->res[f->nr - 1] == res)
+		return f->nr - 1;
+	if (f->nr == f->alloc) {
+		f->alloc = f->alloc ? 2 * f->alloc : 4;
+		f->res = xrealloc(f->res, f->alloc * sizeof(*f->res));
+		f->tables = xrealloc(f->tables, f->alloc * sizeof(*f->tables));
+		f->objs = xrealloc(f->objs, f->alloc * sizeof(*f->objs));
+	}
+	f->res[f->nr] = res;
+	f->tables[f->nr] = NULL;
+	f->objs[f->nr] = (struct kobj_list){ 0 };
+	f->in_order = true;
+	return f->nr++;
 }
 
 /* The one object a get NAME found, printed as itself (not in a List). */
@@ -607,22 +623,21 @@ static int print_one(struct kobj *obj)
 	return ret;
 }
 
-/* One type, as kubectl prints it; name: the object asked for, or NULL. */
-static int print_found_one(struct found *f, const char *name)
+/*
+ * One type, as kubectl prints it; single: one object asked for by name,
+ * printed as itself (not in a List) by -o json and the like.
+ */
+static int print_found_one(struct found *f, bool single)
 {
 	struct json_object *table = f->tables[0];
 	struct kobj_list *objs = &f->objs[0];
 
-	if (name && (table ? table_rows_of(table) : objs->nr) == 0) {
-		error("%s \"%s\" not found", f->res[0]->name, name);
-		return -1;
-	}
 	if (table)
 		return print_table(f->crds, f->res[0], objs, table, f->all_namespaces, o.show_kind);
-	if (name && objs->nr == 1 && fmt.kind != FORMAT_NAME &&
+	if (single && objs->nr == 1 && fmt.kind != FORMAT_NAME &&
 	    fmt.kind != FORMAT_TABLE && fmt.kind != FORMAT_WIDE)
 		return print_one(objs->v[0]);
-	return print_objects(f->crds, f->res[0], objs, f->all_namespaces, false);
+	return print_objects(f->crds, f->res[0], objs, f->all_namespaces, f->in_order);
 }
 
 /*
@@ -641,7 +656,7 @@ static int print_found_several(struct found *f)
 		size_t n = f->tables[i] ? table_rows_of(f->tables[i]) : f->objs[i].nr;
 		if (!n)
 			continue;
-		if (f->objs[i].nr > 1)
+		if (f->objs[i].nr > 1 && !f->in_order)
 			qsort(f->objs[i].v, f->objs[i].nr, sizeof(*f->objs[i].v), by_namespace_name);
 		if (tabular) {
 			if (shown++ && write_out(&(struct strbuf){ .buf = "\n", .len = 1 }) < 0)
@@ -704,14 +719,149 @@ static int watch_from_server(struct cluster *c, const struct api_resource **res,
 	return ret;
 }
 
+/* ---- by name ------------------------------------------------------------ */
+
+/* Adds obj (a Table of one row, or an object: a server without Tables) to *table. */
+static void add_row(struct json_object **table, struct json_object *obj)
+{
+	if (strcmp(json_get_str(obj, "kind", ""), "Table")) {
+		struct json_object *one = columns_table_json(NULL, NULL, NULL, &obj, 1, wall_ms());
+		json_object_put(obj);
+		obj = one;
+	}
+	if (!*table) {
+		*table = obj;
+		return;
+	}
+	struct json_object *rows = json_get(*table, "rows"), *more = json_get(obj, "rows");
+	if (!json_object_is_type(rows, json_type_array))
+		json_object_object_add(*table, "rows", rows = json_object_new_array());
+	for (size_t i = 0; i < json_get_len(more); i++)
+		json_object_array_add(rows, json_object_get(json_object_array_get_idx(more, i)));
+	json_object_put(obj);
+}
+
+static void kobj_list_add(struct kobj_list *list, struct kobj *obj)
+{
+	list->v = xrealloc(list->v, (list->nr + 1) * sizeof(*list->v));
+	list->v[list->nr++] = obj;
+}
+
+/* What failed of a get by name: told after what was found, as kubectl's. */
+struct failures {
+	char **msg;
+	size_t nr, alloc;
+};
+
+static void failed(struct failures *fl, const struct errbuf *err)
+{
+	ALLOC_GROW(fl->msg, fl->nr + 1, fl->alloc);
+	fl->msg[fl->nr++] = xstrdup(err->msg);
+}
+
+/*
+ * What was found, printed (single: one object asked for, printed as
+ * itself), then what failed.  Returns the command's status.
+ */
+static int print_named(struct found *f, bool single, struct failures *fl)
+{
+	bool listed = fmt.kind != FORMAT_TABLE && fmt.kind != FORMAT_WIDE &&
+		      fmt.kind != FORMAT_NAME;
+	int ret = 0;
+
+	by_name = true;
+	if (f->nr == 1)
+		ret = print_found_one(f, single);
+	else if (f->nr > 1)
+		ret = print_found_several(f);
+	else if (!single && listed)	/* kubectl's empty List */
+		ret = print_objects(f->crds, NULL, &(struct kobj_list){ 0 }, false, true);
+	for (size_t i = 0; i < fl->nr; i++) {
+		error("%s", fl->msg[i]);
+		free(fl->msg[i]);
+	}
+	free(fl->msg);
+	return ret < 0 || fl->nr;
+}
+
+/* kubectl's GET of res's object name, into f, or its failure into fl. */
+static void get_named(struct cluster *c, const struct api_resource *res, const char *name,
+		      struct found *f, struct failures *fl)
+{
+	bool tabular = fmt.kind == FORMAT_TABLE || fmt.kind == FORMAT_WIDE;
+	unsigned flags = o.keep_managed_fields ? KOBJ_KEEP_MANAGED_FIELDS : 0;
+	struct errbuf err = { "" };
+	struct json_object *obj;
+	size_t i;
+
+	if (get_object(c, res, name, tabular, o.sort_by != NULL, flags, &obj, &err) < 0) {
+		failed(fl, &err);
+		return;
+	}
+	if (tabular) {
+		i = found_entry(f, res);
+		add_row(&f->tables[i], obj);
+		return;
+	}
+	struct kobj *kobj = kobj_from_tree(obj, flags, &err);
+	json_object_put(obj);
+	if (!kobj) {
+		failed(fl, &err);
+		return;
+	}
+	i = found_entry(f, res);
+	kobj_list_add(&f->objs[i], kobj);
+}
+
+/*
+ * kubectl's get of objects by name: a GET of each, as its builder visits
+ * them (TYPES NAME...: each type's names in turn; TYPE/NAME...: in
+ * order), a Table of one row each where a table is printed.  One that
+ * fails does not stop the others; an unknown type stops all, before any
+ * is asked for.
+ */
+static int get_named_from_server(struct cluster *c, const struct resource_args *ra)
+{
+	const struct api_resource ***types = xcalloc(ra->nnames, sizeof(*types));
+	size_t *ntypes = xcalloc(ra->nnames, sizeof(*ntypes));
+	struct failures fl = { 0 };
+	struct errbuf err = { "" };
+	struct found f;
+	int ret = 1;
+
+	for (size_t k = 0; k < ra->nnames; k++) {
+		if (cluster_resolve(c, ra->names[k].resource, &types[k], &ntypes[k], &err) < 0) {
+			error("%s", err.msg);
+			goto out;
+		}
+	}
+	found_init(&f, crd_columns_new(), NULL, 0, false);
+	for (size_t k = 0, end; k < ra->nnames; k = end) {
+		for (end = k + 1; end < ra->nnames && ra->names[end].resource == ra->names[k].resource;)
+			end++;
+		for (size_t j = 0; j < ntypes[k]; j++)
+			for (size_t m = k; m < end; m++)
+				get_named(c, types[k][j], ra->names[m].name, &f, &fl);
+	}
+	ret = print_named(&f, ra->nnames == 1 && ntypes[0] == 1, &fl);
+	found_release(&f);
+out:
+	for (size_t k = 0; k < ra->nnames; k++)
+		free(types[k]);
+	free(types);
+	free(ntypes);
+	return ret;
+}
+
 /*
  * From the server: the Table kubectl asks for where the output is one
  * (NAME and AGE where the server has none), else a plain paged LIST.
  * Everything is listed before anything is printed: a type that fails
  * fails the whole.
  */
-static int get_from_server(const char *resource, const char *name)
+static int get_from_server(const struct resource_args *ra)
 {
+	const char *resource = ra->resource, *name = ra->name;
 	struct errbuf err = { "" };
 	struct cluster c;
 	const struct api_resource **res = NULL;
@@ -724,6 +874,11 @@ static int get_from_server(const char *resource, const char *name)
 		return 1;
 	}
 	scope_ns = c.scope_ns;
+	if (ra->nnames && !o.watch && !o.watch_only) {
+		ret = get_named_from_server(&c, ra);
+		cluster_close(&c);
+		return ret;
+	}
 	if (!strcmp(resource, "all")) {
 		if (discovery_load(c.disco, &err) == 0)
 			category_all(&c, &res, &nr);
@@ -749,13 +904,13 @@ static int get_from_server(const char *resource, const char *name)
 	found_init(&f, crd_columns_new(), res, nr, c.scope_ns == NULL);
 	int rc = 0;
 	for (size_t i = 0; i < nr && rc >= 0; i++) {
-		rc = tabular ? table_from_server(&c, res[i], name, &f.tables[i], &err)
-			     : list_from_server(&c, res[i], name, &f.objs[i], &err);
+		rc = tabular ? table_from_server(&c, res[i], &f.tables[i], &err)
+			     : list_from_server(&c, res[i], &f.objs[i], &err);
 	}
 	if (rc < 0)
 		error("%s", err.msg);
 	else if (nr == 1 && !names_all(resource))
-		ret = print_found_one(&f, name) < 0;
+		ret = print_found_one(&f, false) < 0;
 	else
 		ret = print_found_several(&f) < 0;
 	found_release(&f);
@@ -764,14 +919,46 @@ static int get_from_server(const char *resource, const char *name)
 	return ret;
 }
 
+/* Objects by name from the synced informers' caches: each type's names in turn. */
+static int named_from_cache(struct session *s, struct crd_columns *crds,
+			    const struct resource_args *ra)
+{
+	struct failures fl = { 0 };
+	struct errbuf err = { "" };
+	struct found f;
+
+	found_init(&f, crds, NULL, 0, s->cluster.scope_ns == NULL);
+	for (size_t i = 0; i < s->nr; i++) {
+		for (size_t m = 0; m < ra->nnames; m++) {
+			struct kobj_list one = { 0 };
+			if (list_from_cache(s, i, ra->names[m].name, &one, &err) < 0) {
+				failed(&fl, &err);
+				continue;
+			}
+			if (!one.nr) {
+				get_not_found(s->resources[i], ra->names[m].name, &err);
+				failed(&fl, &err);
+			}
+			for (size_t j = 0; j < one.nr; j++) {
+				size_t e = found_entry(&f, s->resources[i]);
+				kobj_list_add(&f.objs[e], one.v[j]);
+			}
+			free(one.v);
+		}
+	}
+	int ret = print_named(&f, ra->nnames == 1 && s->nr == 1, &fl);
+	found_release(&f);
+	return ret;
+}
+
 /* From an informer's cache, per type, once every informer has synced. */
-static int get_from_cache(const char *resource, const char *name)
+static int get_from_cache(const struct resource_args *ra)
 {
 	struct errbuf err = { "" };
 	struct session s;
 	struct session_opts so = {
-		.resources = resource,
-		.name = name,
+		.resources = ra->resource,
+		.name = ra->nnames == 1 ? ra->name : NULL,
 		.field_selector = o.field_selector,
 		.keep_managed_fields = o.keep_managed_fields,
 		.page_size = session_page_size(o.chunk_size),
@@ -795,16 +982,21 @@ static int get_from_cache(const char *resource, const char *name)
 	}
 	session_stop(&s);
 	scope_ns = s.cluster.scope_ns;
+	if (ra->nnames) {
+		ret = named_from_cache(&s, crds, ra);
+		session_close(&s);
+		return ret;
+	}
 
 	struct found f;
 	int rc = 0;
 	found_init(&f, crds, s.resources, s.nr, s.cluster.scope_ns == NULL);
 	for (size_t i = 0; i < s.nr && rc == 0; i++)
-		rc = list_from_cache(&s, i, name, &f.objs[i], &err);
+		rc = list_from_cache(&s, i, NULL, &f.objs[i], &err);
 	if (rc < 0)
 		error("%s", err.msg);
 	else
-		ret = (s.nr == 1 ? print_found_one(&f, name) : print_found_several(&f)) < 0;
+		ret = (s.nr == 1 ? print_found_one(&f, false) : print_found_several(&f)) < 0;
 	found_release(&f);
 	session_close(&s);
 	return ret;
@@ -852,6 +1044,26 @@ static void check_watch_options(const struct resource_args *ra)
 		warning("--watch or --watch-only requested, --sort-by will be ignored");
 }
 
+/* kubectl's rules for objects asked for by name, and kinf's for its cache. */
+static void check_names(const struct resource_args *ra)
+{
+	if (!ra->nnames)
+		return;
+	if (o.label_selector || o.field_selector)
+		usage_error(&command_get, "name cannot be provided when a selector is specified");
+	if (cluster_flags.all_namespaces)
+		usage_error(&command_get, "a resource cannot be retrieved by name across all "
+			    "namespaces");
+	if ((o.watch || o.watch_only) && ra->nnames > 1)
+		usage_error(&command_get, "you may only watch a single resource or type of "
+			    "resource at a time");
+	for (size_t i = 1; o.from_cache && i < ra->nnames; i++)
+		if (strcmp(ra->names[i].resource, ra->resource))
+			usage_error(&command_get, "with --from-cache, TYPE/NAME names objects "
+				    "of one type: '%s' and '%s'", ra->resource,
+				    ra->names[i].resource);
+}
+
 static int run_get(int argc, const char **argv)
 {
 	struct resource_args ra;
@@ -865,10 +1077,11 @@ static int run_get(int argc, const char **argv)
 	if (deltas && watch)
 		return run_deltas(argc, argv);
 	argc = opt_parse(&command_get, argc, argv);
-	resource_args_parse(&command_get, argc, argv, &ra);
+	resource_args_parse(&command_get, argc, argv, true, &ra);
 	if (names_all(ra.resource) && (ra.name || o.from_cache || strchr(ra.resource, ',')))
 		usage_error(&command_get, "'all' lists several types from the server, alone: "
 			    "no NAME, no --from-cache, no other type");
+	check_names(&ra);
 	if (o.chunk_size < -1)
 		usage_error(&command_get, "--chunk-size must be 0 or more");
 	if (o.index && !o.from_cache)
@@ -888,8 +1101,7 @@ static int run_get(int argc, const char **argv)
 	}
 	check_watch_options(&ra);
 	parse_output_options();
-	ret = o.from_cache ? get_from_cache(ra.resource, ra.name)
-			   : get_from_server(ra.resource, ra.name);
+	ret = o.from_cache ? get_from_cache(&ra) : get_from_server(&ra);
 	release_output_options();
 	resource_args_release(&ra);
 	return ret;
@@ -899,18 +1111,20 @@ const struct command command_get = {
 	.name = "get",
 	.run = run_get,
 	.summary = "List objects from the server or from an informer's cache",
-	.usage = "kinf get RESOURCE[,RESOURCE...] [NAME] | RESOURCE/NAME [--from-cache] [options]",
+	.usage = "kinf get RESOURCE[,RESOURCE...] [NAME...] | RESOURCE/NAME... [--from-cache] [options]",
 	.description =
 		"Without --from-cache, lists straight from the server.  With it, syncs\n"
 		"an informer and answers from its Indexer, as a controller's lister\n"
 		"does, so the two can be compared.  Several types (pods,deploy) print\n"
 		"a table each, names as pod/NAME; so does 'all', kubectl's category:\n"
-		"every type in it.  One object, by NAME or TYPE/NAME, prints as itself\n"
-		"with -o json|yaml, not in a List.  With -w, kubectl's watch: the list,\n"
-		"then every change in the same format (--deltas: kinf watch's view).",
+		"every type in it.  Objects by NAME or TYPE/NAME are a GET each, as\n"
+		"kubectl's; one prints as itself with -o json|yaml, not in a List.\n"
+		"With -w, kubectl's watch: the list, then every change in the same\n"
+		"format (--deltas: kinf watch's view).",
 	.examples =
 		"  kinf get pods --from-cache\n"
 		"  kinf get deploy/web -o yaml\n"
+		"  kinf get pods pod-0 pod-1 -o wide\n"
 		"  kinf get pods,deploy --from-cache\n"
 		"  kinf get all -A\n"
 		"  kinf get pods -o jsonpath='{range .items[*]}{.metadata.name}{\"\\n\"}{end}'\n"

@@ -347,7 +347,7 @@ static int run_watch(int argc, const char **argv)
 	int ret = 1;
 
 	argc = opt_parse(&command_watch, argc, argv);
-	resource_args_parse(&command_watch, argc, argv, &ra);
+	resource_args_parse(&command_watch, argc, argv, false, &ra);
 	parse_output(&command_watch, &out);
 	if (o.record && o.tui)
 		usage_error(&command_watch, "--record does not work with --tui");

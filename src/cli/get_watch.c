@@ -549,49 +549,68 @@ static int list_first(struct gw *g, struct cluster *c, struct first *f, struct e
 	return ret;
 }
 
-/* kubectl's GET of one object: a Table of one row when one is printed. */
-static int get_first(struct gw *g, struct cluster *c, struct first *f, struct errbuf *err)
+void get_not_found(const struct api_resource *res, const char *name, struct errbuf *err)
 {
-	char *base = api_resource_path(g->res, g->res->namespaced ? c->scope_ns : NULL);
-	char *path = xasprintf("%s/%s%s", base, g->o->name,
-			       g->tabular && g->o->table.sort_by ? "?includeObject=Object" : "");
+	errbuf_set(err, "%s%s%s \"%s\" not found", res->name, res->group[0] ? "." : "",
+		   res->group, name);
+}
+
+int get_object(struct cluster *c, const struct api_resource *res, const char *name,
+	       bool table, bool include_object, unsigned flags, struct json_object **out,
+	       struct errbuf *err)
+{
+	char *base = api_resource_path(res, res->namespaced ? c->scope_ns : NULL);
+	char *path = xasprintf("%s/%s%s", base, name,
+			       table && include_object ? "?includeObject=Object" : "");
 	struct http_response resp = { 0 };
 	int ret = -1;
 
-	if (kclient_get_accept(c->client, path, g->tabular ? PAGER_ACCEPT_TABLE : NULL,
+	if (kclient_get_accept(c->client, path, table ? PAGER_ACCEPT_TABLE : NULL,
 			       &resp, err) < 0)
 		goto out;
 	if (resp.status == 404) {
-		errbuf_set(err, "%s \"%s\" not found", g->res->name, g->o->name);
+		get_not_found(res, name, err);
 		goto out;
 	}
 	if (resp.status < 200 || resp.status >= 300) {
 		char what[128];
-		snprintf(what, sizeof(what), "get %s", g->res->name);
+		snprintf(what, sizeof(what), "get %s", res->name);
 		http_status_message(&resp, what, err);
 		goto out;
 	}
-	struct json_object *obj = kobj_parse(resp.body.buf, resp.body.len, false, f->flags);
+	struct json_object *obj = kobj_parse(resp.body.buf, resp.body.len, false, flags);
 	if (!obj || !strcmp(json_get_str(obj, "kind", ""), "Status")) {
-		errbuf_set(err, "get %s: %s", g->res->name, obj ? json_get_str(obj, "message", "")
-							     : "the answer is not JSON");
+		errbuf_set(err, "get %s: %s", res->name, obj ? json_get_str(obj, "message", "")
+							   : "the answer is not JSON");
 		json_object_put(obj);
 		goto out;
 	}
-	if (g->tabular && !strcmp(json_get_str(obj, "kind", ""), "Table"))
-		f->pt.table = obj;
-	else {
-		f->pt.objs = xcalloc(1, sizeof(*f->pt.objs));
-		f->pt.objs[f->pt.nr++] = obj;
-	}
-	f->rv = xstrdup("0");	/* from ~now: its first event is the object again */
-	g->skip_next = true;
+	*out = obj;
 	ret = 0;
 out:
 	http_response_release(&resp);
 	free(path);
 	free(base);
 	return ret;
+}
+
+/* kubectl's GET of one object: a Table of one row when one is printed. */
+static int get_first(struct gw *g, struct cluster *c, struct first *f, struct errbuf *err)
+{
+	struct json_object *obj;
+
+	if (get_object(c, g->res, g->o->name, g->tabular, g->o->table.sort_by != NULL,
+		       f->flags, &obj, err) < 0)
+		return -1;
+	if (g->tabular && !strcmp(json_get_str(obj, "kind", ""), "Table")) {
+		f->pt.table = obj;
+	} else {
+		f->pt.objs = xcalloc(1, sizeof(*f->pt.objs));
+		f->pt.objs[f->pt.nr++] = obj;
+	}
+	f->rv = xstrdup("0");	/* from ~now: its first event is the object again */
+	g->skip_next = true;
+	return 0;
 }
 
 /* What was listed, printed as kubectl prints it before the watch. */

@@ -25,8 +25,10 @@
 #include "output/format.h"
 #include "output/kubetable.h"
 
-struct cluster;
 struct api_resource;
+struct cluster;
+struct errbuf;
+struct json_object;
 
 struct get_watch_opts {
 	struct format *fmt;		/* -o, parsed; its state changes */
@@ -48,5 +50,19 @@ struct get_watch_opts {
  */
 int get_watch(struct cluster *c, const struct api_resource *res,
 	      const struct get_watch_opts *o);
+
+/*
+ * kubectl's GET of one object, res's name in the cluster's namespace, for
+ * get and get -w: with table, as the Table of one row kubectl asks for
+ * (holding the object with include_object), which a server without
+ * Tables answers with the object itself.  *out: a new tree, read as
+ * kobj_parse() reads it with flags.  -1 with err: `pods "web" not found`,
+ * or the server's refusal.
+ */
+/* The apiserver's NotFound, as a lister's too: `deployments.apps "web" not found`. */
+void get_not_found(const struct api_resource *res, const char *name, struct errbuf *err);
+int get_object(struct cluster *c, const struct api_resource *res, const char *name,
+	       bool table, bool include_object, unsigned flags, struct json_object **out,
+	       struct errbuf *err);
 
 #endif
