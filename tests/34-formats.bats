@@ -230,7 +230,7 @@ kubectl_131() {
 @test "argument forms kubectl refuses are usage errors, one line, status 2" {
 	sim_start --pods 1 --namespaces 1
 	local bad
-	for bad in "pods/pod-0 pod-0" "pods/" "/pod-0" "pods,deploy/web" "pods,deploy pod-0" "pods," ",pods" "pods,,deploy" "all pod-0" "pods,all"; do
+	for bad in "pods/pod-0 pod-0" "pods/" "/pod-0" "pods,deploy/web" "pods," ",pods" "pods,,deploy" "all pod-0" "pods,all"; do
 		# shellcheck disable=SC2086
 		run --separate-stderr get $bad
 		assert_status 2

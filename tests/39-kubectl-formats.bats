@@ -232,6 +232,35 @@ T
 	done <"$BATS_TEST_DIRNAME/fixtures/gotemplate/funcs-errors.tmpl"
 }
 
+@test "--template and --allow-missing-template-keys=false, as kubectl's" {
+	sim_start --pods 2
+	same_as_kubectl pods -o go-template --template '{{len .items}}'
+	[ "$output" = 2 ]
+	same_as_kubectl pods --template '{{range .items}}{{.metadata.name}} {{end}}'
+	[ "$output" = "pod-0 pod-1 " ]
+	same_as_kubectl pods -o jsonpath --template '{.items[0].metadata.name}'
+	same_as_kubectl pods -o jsonpath-as-json --template '{.items[*].metadata.name}'
+	same_as_kubectl pods pod-0 -o go-template --template '{{.metadata.labels.nope}}'
+	[ "$output" = "<no value>" ]
+	local t
+	for t in '{{.metadata.labels.nope}}' '{{.metadata.nope.x}}' '{{$x := .nope}}{{$x.y}}' \
+		 '{{index .metadata.labels "nope"}}'; do
+		same_as_kubectl pods pod-0 -o go-template --template "$t" --allow-missing-template-keys=false
+	done
+	[ "$status" -eq 0 ]
+	same_as_kubectl pods pod-0 -o go-template --template '{{.metadata.nope.x}}' --allow-missing-template-keys=false
+	[ "$status" -eq 1 ] && [[ $stderr == *'at <.metadata.nope.x>: map has no entry for key "nope"' ]]
+	# jsonpath: kubectl's first line (its debugging block, the whole List as %#v, left out)
+	run --separate-stderr get pods -o jsonpath='{.items[*].metadata.nope}' --allow-missing-template-keys=false
+	assert_status 1
+	[ "$stderr" = 'error: error executing jsonpath "{.items[*].metadata.nope}": Error executing template: nope is not found' ]
+	[[ $(kc get pods -o jsonpath='{.items[*].metadata.nope}' --allow-missing-template-keys=false 2>&1) == "$stderr. Printing more"* ]]
+	run --separate-stderr get pods -o jsonpath
+	[[ $stderr == "error: template format specified but no template given"* ]]
+	run --separate-stderr get pods -o custom-columns
+	[[ $stderr == "error: custom-columns format specified but no custom columns given"* ]]
+}
+
 @test "--show-kind names table rows KIND/NAME, as kubectl's" {
 	sim_start --pods 3
 	same_as_kubectl pods --show-kind

@@ -35,12 +35,12 @@
 
 static struct {
 	bool from_cache, no_headers, keep_managed_fields, show_labels, show_kind;
-	bool watch, watch_only, output_watch_events, deltas;
+	bool watch, watch_only, output_watch_events, deltas, allow_missing_keys;
 	long chunk_size;		/* -1: not given; long, as OPT_INT writes */
-	const char *output;
+	const char *output, *template_arg;
 	const char *index, *label_selector, *field_selector, *sort_by;
 	int64_t sync_timeout_ms;
-} o = { .sync_timeout_ms = 60000, .chunk_size = -1 };
+} o = { .sync_timeout_ms = 60000, .chunk_size = -1, .allow_missing_keys = true };
 
 static const char *const output_choices[] = {
 	"table", "wide", "name", "json", "yaml", "jsonpath=", "jsonpath-file=",
@@ -59,6 +59,12 @@ static const struct option get_options[] = {
 		 "sync an informer and answer from its Indexer"),
 	{ .type = OPT_T_STRING, .short_name = 'o', .long_name = "output", .value = &o.output,
 	  .argh = "FORMAT", .choices = output_choices, .help = "output format" },
+	OPT_STRING(0, "template", &o.template_arg, "TEMPLATE",
+		   "the template of -o go-template or jsonpath (or a -file form's file), "
+		   "given apart, as kubectl's; alone, -o go-template", COMPLETE_NONE),
+	OPT_BOOL(0, "allow-missing-template-keys", &o.allow_missing_keys,
+		 "a key a template asks for that is missing prints nothing (default true); "
+		 "false: an error"),
 	OPT_BOOL(0, "show-labels", &o.show_labels,
 		 "a LABELS column with all the labels, last"),
 	OPT_LIST('L', "label-columns", &label_columns_arg, "KEY,...",
@@ -468,10 +474,12 @@ static void parse_output_options(void)
 {
 	struct errbuf err = { "" };
 
-	if (format_parse(&fmt, o.output ? o.output : "", "table", &err) < 0) {
+	struct format_flags ff = { o.template_arg, !o.allow_missing_keys };
+
+	if (format_parse(&fmt, o.output ? o.output : "", "table", &ff, &err) < 0) {
 		/* a go-template that does not parse fails as kubectl's does */
-		if (o.output && (str_starts_with(o.output, "go-template") ||
-				 str_starts_with(o.output, "template"))) {
+		if (o.output ? str_starts_with(o.output, "go-template") ||
+			       str_starts_with(o.output, "template") : o.template_arg != NULL) {
 			error("%s", err.msg);
 			exit(1);
 		}

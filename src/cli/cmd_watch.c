@@ -251,7 +251,7 @@ static void parse_output(const struct command *cmd, struct output_setup *out)
 	out->output = output_format_parse(o.output ? o.output : "line");
 	if (out->output < 0 || out->output == OUTPUT_OBJECT) {
 		struct errbuf ferr = { "" };
-		if (format_parse(&out->fmt, o.output, "line", &ferr) < 0)
+		if (format_parse(&out->fmt, o.output, "line", NULL, &ferr) < 0)
 			usage_error(cmd, "%s", ferr.msg);
 		out->fmt.terminal = isatty(STDOUT_FILENO);
 		if (out->fmt.kind != FORMAT_YAML && out->fmt.kind != FORMAT_JSONPATH &&

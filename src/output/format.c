@@ -154,6 +154,8 @@ static int parse_gotemplate(struct format *f, struct errbuf *err)
 		errbuf_set(err, "error parsing template %s, %s", f->template_text, msg);
 		return -1;
 	}
+	if (f->strict_keys)
+		gotemplate_missingkey_error(f->gotemplate);
 	return 0;
 }
 
@@ -184,48 +186,71 @@ static void no_printer(const char *spec, const char *table_name, struct errbuf *
 	strbuf_release(&all);
 }
 
+/* The template of a template format spec (NAME=TEXT, or NAME and --template): its row of templated[], or -1. */
+static int template_of(const char *spec, const struct format_flags *ff, const char **text)
+{
+	const char *eq = strchr(spec, '=');
+	bool arg = ff && ff->template_arg && *ff->template_arg;
+	size_t n = arg || !eq ? strlen(spec) : (size_t)(eq - spec);
+
+	for (int t = 0; t < (int)ARRAY_SIZE(templated); t++) {
+		if (strlen(templated[t].name) == n && !strncmp(spec, templated[t].name, n)) {
+			*text = arg ? ff->template_arg : eq ? eq + 1 : "";
+			return t;
+		}
+	}
+	return -1;
+}
+
 int format_parse(struct format *f, const char *spec, const char *table_name,
-		 struct errbuf *err)
+		 const struct format_flags *ff, struct errbuf *err)
 {
 	static const struct { const char *name; enum format_kind kind; } plain[] = {
 		{ "", FORMAT_TABLE }, { "wide", FORMAT_WIDE }, { "name", FORMAT_NAME },
 		{ "json", FORMAT_JSON }, { "yaml", FORMAT_YAML },
 	};
-	const char *eq = strchr(spec, '=');
-	size_t n = eq ? (size_t)(eq - spec) : strlen(spec);
 	struct strbuf text = STRBUF_INIT;
-	size_t t;
+	const char *value;
+	int t;
 
 	memset(f, 0, sizeof(*f));
+	f->strict_keys = ff && ff->strict_keys;
+	if (!*spec && ff && ff->template_arg && *ff->template_arg)
+		spec = "go-template";	/* --template alone, as kubectl's */
 	if (table_name && !strcmp(spec, table_name))
 		return 0;
-	for (size_t i = 0; !eq && i < ARRAY_SIZE(plain); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(plain); i++) {
 		if (!strcmp(spec, plain[i].name)) {
 			f->kind = plain[i].kind;
 			return 0;
 		}
 	}
-	if (eq && n == 14 && !strncmp(spec, "custom-columns", n)) {
-		f->kind = FORMAT_CUSTOM_COLUMNS;
-		if (parse_columns_spec(f, eq + 1, err) < 0)
-			goto fail;
-		return 0;
-	} else if (eq && n == 19 && !strncmp(spec, "custom-columns-file", n)) {
-		f->kind = FORMAT_CUSTOM_COLUMNS;
-		if (parse_columns_file(f, eq + 1, err) < 0)
-			goto fail;
-		return 0;
+	if (str_starts_with(spec, "custom-columns")) {
+		bool file = str_starts_with(spec, "custom-columns-file");
+		const char *cols = spec + strlen(file ? "custom-columns-file" : "custom-columns");
+		if (*cols == '=' || !*cols) {
+			f->kind = FORMAT_CUSTOM_COLUMNS;
+			if (!*cols || !cols[1]) {
+				errbuf_set(err, "custom-columns format specified but no custom columns given");
+				return -1;
+			}
+			if ((file ? parse_columns_file(f, cols + 1, err)
+				  : parse_columns_spec(f, cols + 1, err)) < 0)
+				goto fail;
+			return 0;
+		}
 	}
-	for (t = 0; t < ARRAY_SIZE(templated); t++)
-		if (eq && strlen(templated[t].name) == n && !strncmp(spec, templated[t].name, n))
-			break;
-	if (t == ARRAY_SIZE(templated)) {
+	if ((t = template_of(spec, ff, &value)) < 0) {
 		no_printer(spec, table_name, err);
 		return -1;
 	}
-	if (templated[t].file && read_file(eq + 1, &text, err) < 0)
+	if (!*value) {
+		errbuf_set(err, "template format specified but no template given");
 		return -1;
-	f->template_text = templated[t].file ? strbuf_detach(&text, NULL) : xstrdup(eq + 1);
+	}
+	if (templated[t].file && read_file(value, &text, err) < 0)
+		return -1;
+	f->template_text = templated[t].file ? strbuf_detach(&text, NULL) : xstrdup(value);
 	f->as_json = templated[t].as_json;
 	if (templated[t].kind == FORMAT_GOTEMPLATE)
 		return parse_gotemplate(f, err) < 0 ? (format_release(f), -1) : 0;
@@ -392,7 +417,7 @@ static void json_group(void *ctx, struct json_object *const *v, size_t nr)
 static int run_jsonpath_json(struct format *f, struct json_object *obj, struct strbuf *out,
 			     struct errbuf *err)
 {
-	return jsonpath_each_group(f->jsonpath, obj, true, json_group, out, err);
+	return jsonpath_each_group(f->jsonpath, obj, !f->strict_keys, json_group, out, err);
 }
 
 /* kubectl's GoTemplatePrinter.PrintObj */
@@ -436,7 +461,7 @@ static int run_jsonpath(struct format *f, struct json_object *obj, struct strbuf
 	struct strbuf text = STRBUF_INIT;
 	struct strbuf *to = f->terminal ? &text : out;
 	int rc = f->as_json ? run_jsonpath_json(f, obj, to, err)
-			    : jsonpath_execute(f->jsonpath, obj, true, to, err);
+			    : jsonpath_execute(f->jsonpath, obj, !f->strict_keys, to, err);
 
 	if (f->terminal)
 		strbuf_add_termsafe(out, text.buf, text.len, TERMSAFE_NEWLINE);

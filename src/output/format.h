@@ -61,6 +61,7 @@ struct format {
 	char *template_text;		/* jsonpath, go-template: as given, for messages */
 	struct jsonpath *jsonpath;
 	bool as_json;			/* jsonpath-as-json */
+	bool strict_keys;		/* format_flags' */
 	struct gotemplate *gotemplate;
 	size_t ncols;			/* custom columns */
 	char **headers;
@@ -90,13 +91,27 @@ struct format {
 extern const char *const format_names[];
 
 /*
+ * kubectl's printer flags beside -o (cli-runtime's PrintFlags):
+ * template_arg is --template, the template of -o go-template, jsonpath
+ * and their -file forms written without "=", and alone it means -o
+ * go-template; strict_keys is --allow-missing-template-keys=false, a
+ * missing key an error in those templates ("map has no entry for key",
+ * "NAME is not found").
+ */
+struct format_flags {
+	const char *template_arg;	/* NULL or "": none */
+	bool strict_keys;
+};
+
+/*
  * Parses an -o value ("wide", "jsonpath={.a}", "custom-columns-file=F",
- * reading the file).  table_name is what "table" is called ("table" for
- * get, "line" for watch) and is accepted for FORMAT_TABLE.  Returns -1
- * with err set, naming the problem as kubectl does.
+ * reading the file), with ff's flags (NULL: none).  table_name is what
+ * "table" is called ("table" for get, "line" for watch) and is accepted
+ * for FORMAT_TABLE.  Returns -1 with err set, naming the problem as
+ * kubectl does.
  */
 int format_parse(struct format *f, const char *spec, const char *table_name,
-		 struct errbuf *err);
+		 const struct format_flags *ff, struct errbuf *err);
 void format_release(struct format *f);
 
 /*

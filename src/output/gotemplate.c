@@ -91,6 +91,7 @@ struct node {
 struct gotemplate {
 	char *src;
 	struct list root;
+	bool missingkey_error;		/* Option("missingkey=error") */
 };
 
 static void pipe_free(struct pipe *p);
@@ -144,6 +145,11 @@ static struct node *list_add(struct list *l, enum node_type type)
 	l->v = xrealloc(l->v, (l->n + 1) * sizeof(*l->v));
 	l->v[l->n++] = n;
 	return n;
+}
+
+void gotemplate_missingkey_error(struct gotemplate *t)
+{
+	t->missingkey_error = true;
 }
 
 void gotemplate_free(struct gotemplate *t)
@@ -1040,7 +1046,10 @@ static int eval_chain(struct state *st, struct gv recv, char *const *fields, siz
 {
 	for (size_t i = 0; i < n; i++) {
 		struct gv next = gv_invalid;
-		if (recv.kind == GV_INVALID) {
+		if (recv.kind == GV_INVALID && st->t->missingkey_error) {
+			exec_error(st, "nil data; no entry for key \"%s\"", fields[i]);
+			goto fail;
+		} else if (recv.kind == GV_INVALID) {
 			continue;	/* missingkey=default: no value, no error */
 		} else if (!recv.j) {
 			exec_error(st, "nil pointer evaluating interface {}.%s", fields[i]);
@@ -1051,8 +1060,12 @@ static int eval_chain(struct state *st, struct gv recv, char *const *fields, siz
 				exec_error(st, "%s is not a method but has arguments", fields[i]);
 				goto fail;
 			}
-			if (json_object_object_get_ex(recv.j, fields[i], &m))
+			if (json_object_object_get_ex(recv.j, fields[i], &m)) {
 				next = gv_take(GV_IFACE, m ? json_object_get(m) : NULL);
+			} else if (st->t->missingkey_error) {
+				exec_error(st, "map has no entry for key \"%s\"", fields[i]);
+				goto fail;
+			}
 		} else {
 			exec_error(st, "can't evaluate field %s in type %s", fields[i],
 				   gv_static_type(recv));

@@ -9,7 +9,8 @@
  * 1000000), other numbers float64s.  The template's own number literals
  * are ints, or float64s when they have a '.' or an exponent: `eq
  * .spec.replicas 3` holds, `eq .spec.replicas 3.0` is an error.  A
- * missing key is "<no value>" (missingkey=default).
+ * missing key is "<no value>" (missingkey=default), or an error with
+ * gotemplate_missingkey_error().
  *
  * Supported:
  *   text and {{actions}}, trim markers {{- and -}}, comments
@@ -19,10 +20,11 @@
  *   pipelines with |, variables ($, $x := P, $x = P), (P).field chains
  *   fields .a.b, $x.a, literals: "strings" with Go escapes, `raw`,
  *   numbers, true, false, nil
- *   functions: and or not len index print printf println eq ne lt le gt
- *   ge, and kubectl's own exists and base64decode
- * Not supported ({{define}}, {{template}}, {{block}}, slice, call, html,
- * js, urlquery): a parse error naming the function or keyword.  As in
+ *   functions: and or not len index slice print printf println eq ne lt
+ *   le gt ge html js urlquery call, and kubectl's own exists and
+ *   base64decode
+ * Not supported ({{define}}, {{template}}, {{block}}): a parse error
+ * naming the keyword.  As in
  * kubectl 1.32, {{range}} goes over slices and maps only, and there is
  * no {{else with}}.
  *
@@ -46,6 +48,13 @@ struct gotemplate;
 /* Parses text; NULL with err set to Go's message. */
 struct gotemplate *gotemplate_parse(const char *text, struct errbuf *err);
 void gotemplate_free(struct gotemplate *t);	/* NULL is a no-op */
+/*
+ * Go's t.Option("missingkey=error"), kubectl's
+ * --allow-missing-template-keys=false: a field a map does not have is
+ * the error "map has no entry for key \"x\"", one read from no value
+ * "nil data; no entry for key \"x\"".
+ */
+void gotemplate_missingkey_error(struct gotemplate *t);
 
 /*
  * Executes t on data as kubectl does (numbers as gotemplate_data() makes them),

@@ -78,7 +78,7 @@ static void formatted(struct json_object *doc)
 		struct format f;
 		struct strbuf out = STRBUF_INIT;
 		struct errbuf err = { "" };
-		CHECK(format_parse(&f, formats[i], "table", &err) == 0);
+		CHECK(format_parse(&f, formats[i], "table", NULL, &err) == 0);
 		if (format_print(&f, doc, false, &out, &err) < 0)
 			CHECK(err.msg[0]);
 		err.msg[0] = '\0';
