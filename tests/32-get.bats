@@ -212,6 +212,28 @@ assert_one_error() {
 	[ "$(jq -c '[.[] | select(.verb != "discovery") | [.verb, .name]]' <<<"$output")" = '[["get","pod-1"],["get","pod-0"]]' ]
 }
 
+@test "--ignore-not-found: a missing NAME, or nothing at all, prints nothing, as kubectl's" {
+	sim_start --pods 2
+	local args want
+	for args in "pods nope" "pods nope pod-0" "pods nope nope2 -o json" "pods -l app=none -o json" \
+		    "configmaps -n empty -o name" "pods,deploy -l app=none"; do
+		want=$(kubectl --kubeconfig "$SIM_KUBECONFIG" get $args --ignore-not-found 2>&1)
+		[ "$(no_age <<<"$(get $args --ignore-not-found 2>&1)")" = "$(no_age <<<"$want")" ]
+		[ "$(no_age <<<"$(get $args --ignore-not-found --from-cache 2>&1)")" = "$(no_age <<<"$want")" ]
+	done
+	[[ $want == "" ]]
+	run --separate-stderr get pods nope pod-0 --ignore-not-found
+	assert_status 0
+	[ "${#lines[@]}" -eq 2 ] && [ -z "$stderr" ]
+	# only NotFound: a refusal is still told
+	simctl POST /faults '{"verb":"get","kind":"403","count":1}' >/dev/null
+	run --separate-stderr get pods pod-0 --ignore-not-found
+	assert_status 1
+	[[ $stderr == error:*403* ]]
+	# kubectl's name for --keep-managed-fields
+	[ "$(get pods pod-0 -o json --show-managed-fields | jq '.metadata.managedFields | length')" -gt 0 ]
+}
+
 @test "NAMEs refuse a selector and -A, as kubectl; -w one object, --from-cache one type" {
 	sim_start --pods 1
 	run --separate-stderr get pods pod-0 -l app=web

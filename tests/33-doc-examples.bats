@@ -98,6 +98,7 @@ declare -gA CHECK=(
 	["kinf api-resources --namespaced=false"]=chk_as_kubectl
 	["kinf get deploy/web -o yaml"]=chk_as_kubectl
 	["kinf get pods pod-0 pod-1 -o wide"]=chk_as_kubectl
+	["kinf get deploy web api --ignore-not-found -o name"]=chk_as_kubectl
 	["kinf get pods -o jsonpath --template '{.items[*].status.podIP}'"]=chk_as_kubectl
 	["kinf get pods,deploy --from-cache"]=chk_two_types
 	["kinf get pods -o jsonpath='{range .items[*]}{.metadata.name}{\"\\n\"}{end}'"]=chk_as_kubectl

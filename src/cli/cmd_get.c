@@ -36,6 +36,7 @@
 static struct {
 	bool from_cache, no_headers, keep_managed_fields, show_labels, show_kind;
 	bool watch, watch_only, output_watch_events, deltas, allow_missing_keys;
+	bool ignore_not_found;
 	long chunk_size;		/* -1: not given; long, as OPT_INT writes */
 	const char *output, *template_arg;
 	const char *index, *label_selector, *field_selector, *sort_by;
@@ -82,6 +83,8 @@ static const struct option get_options[] = {
 		     "with --from-cache: give up waiting for the sync (default 60s); a refused list "
 		     "(400, 401, 403, 404) ends it at once"),
 	OPT_BOOL(0, "no-headers", &o.no_headers, "no column headers"),
+	OPT_BOOL(0, "ignore-not-found", &o.ignore_not_found,
+		 "a NAME that is not there, or nothing found, is no error and prints nothing"),
 	OPT_BOOL(0, "show-kind", &o.show_kind, "name objects in tables as KIND/NAME (pod/web-0)"),
 	OPT_INT(0, "chunk-size", &o.chunk_size, "N",
 		"objects per LIST page (default: 500, as kubectl); 0: one response"),
@@ -95,6 +98,8 @@ static const struct option get_options[] = {
 		 "(an informer's deltas; the other options are watch's)"),
 	OPT_BOOL(0, "keep-managed-fields", &o.keep_managed_fields,
 		 "keep metadata.managedFields in json and yaml (dropped by default, as kubectl)"),
+	OPT_BOOL(0, "show-managed-fields", &o.keep_managed_fields,
+		 "kubectl's name for --keep-managed-fields"),
 	OPT_INCLUDE(cluster_options),
 	OPT_END(),
 };
@@ -691,6 +696,22 @@ static int print_found_several(struct found *f)
 	return ret;
 }
 
+/*
+ * What a list found, as kubectl prints it: one type, or several
+ * (pods,deploy; all).  With --ignore-not-found, nothing at all prints
+ * nothing, not even an empty List.
+ */
+static int print_found(struct found *f, bool several)
+{
+	bool none = true;
+
+	for (size_t i = 0; i < f->nr && none; i++)
+		none = !(f->tables[i] ? table_rows_of(f->tables[i]) : f->objs[i].nr);
+	if (none && o.ignore_not_found)
+		return 0;
+	return several ? print_found_several(f) : print_found_one(f, false);
+}
+
 /* get -w: one type, listed then watched as kubectl does (get_watch.h). */
 static int watch_from_server(struct cluster *c, const struct api_resource **res, size_t nr,
 			     const char *resource, const char *name)
@@ -782,7 +803,7 @@ static int print_named(struct found *f, bool single, struct failures *fl)
 		ret = print_found_one(f, single);
 	else if (f->nr > 1)
 		ret = print_found_several(f);
-	else if (!single && listed)	/* kubectl's empty List */
+	else if (!single && listed && !o.ignore_not_found)	/* kubectl's empty List */
 		ret = print_objects(f->crds, NULL, &(struct kobj_list){ 0 }, false, true);
 	for (size_t i = 0; i < fl->nr; i++) {
 		error("%s", fl->msg[i]);
@@ -802,8 +823,10 @@ static void get_named(struct cluster *c, const struct api_resource *res, const c
 	struct json_object *obj;
 	size_t i;
 
-	if (get_object(c, res, name, tabular, o.sort_by != NULL, flags, &obj, &err) < 0) {
-		failed(fl, &err);
+	int rc = get_object(c, res, name, tabular, o.sort_by != NULL, flags, &obj, &err);
+	if (rc < 0) {
+		if (rc != GET_NOT_FOUND || !o.ignore_not_found)
+			failed(fl, &err);
 		return;
 	}
 	if (tabular) {
@@ -917,10 +940,8 @@ static int get_from_server(const struct resource_args *ra)
 	}
 	if (rc < 0)
 		error("%s", err.msg);
-	else if (nr == 1 && !names_all(resource))
-		ret = print_found_one(&f, false) < 0;
 	else
-		ret = print_found_several(&f) < 0;
+		ret = print_found(&f, nr > 1 || names_all(resource)) < 0;
 	found_release(&f);
 	free(res);
 	cluster_close(&c);
@@ -943,7 +964,7 @@ static int named_from_cache(struct session *s, struct crd_columns *crds,
 				failed(&fl, &err);
 				continue;
 			}
-			if (!one.nr) {
+			if (!one.nr && !o.ignore_not_found) {
 				get_not_found(s->resources[i], ra->names[m].name, &err);
 				failed(&fl, &err);
 			}
@@ -1004,7 +1025,7 @@ static int get_from_cache(const struct resource_args *ra)
 	if (rc < 0)
 		error("%s", err.msg);
 	else
-		ret = (s.nr == 1 ? print_found_one(&f, false) : print_found_several(&f)) < 0;
+		ret = print_found(&f, s.nr > 1) < 0;
 	found_release(&f);
 	session_close(&s);
 	return ret;

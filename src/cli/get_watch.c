@@ -570,6 +570,7 @@ int get_object(struct cluster *c, const struct api_resource *res, const char *na
 		goto out;
 	if (resp.status == 404) {
 		get_not_found(res, name, err);
+		ret = GET_NOT_FOUND;
 		goto out;
 	}
 	if (resp.status < 200 || resp.status >= 300) {

@@ -56,9 +56,10 @@ int get_watch(struct cluster *c, const struct api_resource *res,
  * get and get -w: with table, as the Table of one row kubectl asks for
  * (holding the object with include_object), which a server without
  * Tables answers with the object itself.  *out: a new tree, read as
- * kobj_parse() reads it with flags.  -1 with err: `pods "web" not found`,
- * or the server's refusal.
+ * kobj_parse() reads it with flags.  -1 with err: the server's refusal,
+ * or GET_NOT_FOUND (a 404) with err `pods "web" not found`.
  */
+#define GET_NOT_FOUND (-2)
 /* The apiserver's NotFound, as a lister's too: `deployments.apps "web" not found`. */
 void get_not_found(const struct api_resource *res, const char *name, struct errbuf *err);
 int get_object(struct cluster *c, const struct api_resource *res, const char *name,
