@@ -136,6 +136,12 @@ golden:
 fuzz-client-go: kinf
 	@KINF=$(CURDIR)/$(BUILD)/kinf tests/client-go/fuzz $(FUZZ_ARGS)
 
+# make fuzz-kubectl: kinf get against kubectl get on random command lines
+# over one kube-sim (never part of check); FUZZ_ARGS as tests/kubectl/fuzz
+# says, e.g. FUZZ_ARGS="--seed 7 --count 500".
+fuzz-kubectl: kinf
+	@KINF=$(CURDIR)/$(BUILD)/kinf tests/kubectl/fuzz $(FUZZ_ARGS)
+
 # make check-libcurl-backports: the HTTP/2 tests with the libcurl of
 # bookworm-backports (Debian 13's) loaded in place of the system's: the
 # health check's PING depends on libcurl's insides (src/cluster/h2ping.h).
@@ -166,4 +172,4 @@ uninstall:
 clean:
 	rm -rf build kinf
 
-.PHONY: all kinf deps check check-unit check-libcurl-backports units demo playground bench soak flight-soak valgrind golden fuzz-client-go lint-man install uninstall clean
+.PHONY: all kinf deps check check-unit check-libcurl-backports units demo playground bench soak flight-soak valgrind golden fuzz-client-go fuzz-kubectl lint-man install uninstall clean

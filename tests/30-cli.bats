@@ -195,8 +195,6 @@ help_options() {
 	assert_usage_error "--events"
 	run --separate-stderr "$KINF" get pods web db -w
 	assert_usage_error "a single resource"
-	run --separate-stderr "$KINF" get pods web -A
-	assert_usage_error "across all namespaces"
 	run --separate-stderr "$KINF" get pods,deployments --from-cache --index node=x
 	assert_usage_error "exactly one resource type"
 	run --separate-stderr "$KINF" get pods --index node=x

@@ -234,12 +234,20 @@ assert_one_error() {
 	[ "$(get pods pod-0 -o json --show-managed-fields | jq '.metadata.managedFields | length')" -gt 0 ]
 }
 
-@test "NAMEs refuse a selector and -A, as kubectl; -w one object, --from-cache one type" {
+@test "NAMEs refuse a selector, and -A for a namespaced type, as kubectl; -w one object, --from-cache one type" {
 	sim_start --pods 1
 	run --separate-stderr get pods pod-0 -l app=web
 	[ "$status" -eq 2 ] && [[ $stderr == "error: name cannot be provided when a selector is specified"* ]]
-	run --separate-stderr get pods pod-0 -A
-	[ "$status" -eq 2 ] && [[ $stderr == "error: a resource cannot be retrieved by name across all namespaces"* ]]
+	# -A: not for a namespaced type's objects (nodes have no namespace), from the server or the cache
+	run --separate-stderr get pods,nodes pod-0 -A
+	assert_status 1
+	[ "$stderr" = "error: a resource cannot be retrieved by name across all namespaces" ]
+	run --separate-stderr get pods pod-0 -A --from-cache
+	assert_status 1
+	[ "$stderr" = "error: a resource cannot be retrieved by name across all namespaces" ]
+	run --separate-stderr get nodes node-1 -A -o name
+	assert_status 0
+	[ "$output" = node/node-1 ]
 	run --separate-stderr get pods pod-0 pod-1 -w
 	[ "$status" -eq 2 ] && [[ $stderr == "error: you may only watch a single resource or type of resource at a time"* ]]
 	run --separate-stderr get pods/pod-0 deploy/web --from-cache

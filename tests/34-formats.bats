@@ -242,3 +242,18 @@ kubectl_131() {
 	assert_status 2
 	[[ $stderr == *'TYPE/NAME'* ]]
 }
+
+@test "several types: --no-headers leaves no blank line, -o name --sort-by sorts them together, --show-labels only with a table" {
+	sim_start --pods 3
+	like_kubectl deploy,pods --no-headers
+	[[ $output != *$'\n\n'* ]]
+	like_kubectl deploy,pods -o name --sort-by=.metadata.name
+	[ "${lines[0]}" = deployment.apps/api ] && [ "${lines[1]}" = pod/pod-0 ] &&
+		[ "${lines[4]}" = deployment.apps/web ]
+	run --separate-stderr get pods -o name --show-labels
+	assert_status 2
+	[[ $stderr == "error: --show-labels option cannot be used with name printer"* ]]
+	run --separate-stderr get pods --template '{{len .items}}' --show-labels
+	assert_status 0
+	[ "$output" = 3 ]
+}

@@ -430,6 +430,18 @@ static int print_names(const struct api_resource *res, struct kobj_list *objs,
 	return ret;
 }
 
+/* kubectl's name printer of an object's tree: "deployment.apps/web". */
+static void add_name_of(struct json_object *obj, struct strbuf *sb)
+{
+	const char *av = json_get_str(obj, "apiVersion", ""), *slash = strchr(av, '/');
+
+	for (const char *k = json_get_str(obj, "kind", ""); *k; k++)
+		strbuf_addch(sb, (char)tolower((unsigned char)*k));
+	if (slash)
+		strbuf_addf(sb, ".%.*s", (int)(slash - av), av);
+	strbuf_addf(sb, "/%s\n", json_get_str(json_get(obj, "metadata"), "name", ""));
+}
+
 /* in_order: objs are in the order to print (several types, each sorted). */
 static int print_objects(const struct crd_columns *crds, const struct api_resource *res,
 			 struct kobj_list *objs, bool all_namespaces, bool in_order)
@@ -452,15 +464,9 @@ static int print_objects(const struct crd_columns *crds, const struct api_resour
 		json_object_put(list);
 		return -1;
 	}
-	if (fmt.kind == FORMAT_NAME) {	/* --sort-by: in the trees' order */
-		char *prefix = kind_prefix(res);
-		for (size_t i = 0; i < json_object_array_length(items); i++) {
-			struct json_object *m, *n;
-			json_object_object_get_ex(json_object_array_get_idx(items, i), "metadata", &m);
-			json_object_object_get_ex(m, "name", &n);
-			strbuf_addf(&sb, "%s/%s\n", prefix, json_object_get_string(n));
-		}
-		free(prefix);
+	if (fmt.kind == FORMAT_NAME) {	/* --sort-by: in the trees' order, of any types */
+		for (size_t i = 0; i < json_object_array_length(items); i++)
+			add_name_of(json_object_array_get_idx(items, i), &sb);
 		if (!objs->nr)
 			no_resources(res->namespaced, all_namespaces);
 	} else if (format_print(&fmt, list, o.no_headers, &sb, &err) < 0) {
@@ -672,12 +678,14 @@ static int print_found_several(struct found *f)
 		if (f->objs[i].nr > 1 && !f->in_order)
 			qsort(f->objs[i].v, f->objs[i].nr, sizeof(*f->objs[i].v), by_namespace_name);
 		if (tabular) {
-			if (shown++ && write_out(&(struct strbuf){ .buf = "\n", .len = 1 }) < 0)
+			/* kubectl's blank line is its header's: none with --no-headers */
+			if (shown++ && !o.no_headers &&
+			    write_out(&(struct strbuf){ .buf = "\n", .len = 1 }) < 0)
 				ret = -1;
 			else
 				ret = print_table(f->crds, f->res[i], &f->objs[i], f->tables[i],
 						  f->all_namespaces, true);
-		} else if (fmt.kind == FORMAT_NAME) {
+		} else if (fmt.kind == FORMAT_NAME && !o.sort_by) {
 			shown++;
 			ret = print_objects(f->crds, f->res[i], &f->objs[i], f->all_namespaces, false);
 		} else {
@@ -687,7 +695,7 @@ static int print_found_several(struct found *f)
 			}
 		}
 	}
-	if (ret == 0 && !tabular && fmt.kind != FORMAT_NAME)
+	if (ret == 0 && !tabular && (fmt.kind != FORMAT_NAME || o.sort_by))
 		ret = print_objects(f->crds, f->nr ? f->res[0] : NULL, &every,
 				    f->all_namespaces, true);
 	else if (ret == 0 && !shown)
@@ -813,6 +821,18 @@ static int print_named(struct found *f, bool single, struct failures *fl)
 	return ret < 0 || fl->nr;
 }
 
+/* kubectl's refusal of -A for a namespaced type's objects by name (told here). */
+static bool by_name_everywhere(const struct api_resource *const *res, size_t nr)
+{
+	for (size_t i = 0; cluster_flags.all_namespaces && i < nr; i++) {
+		if (res[i]->namespaced) {
+			error("a resource cannot be retrieved by name across all namespaces");
+			return true;
+		}
+	}
+	return false;
+}
+
 /* kubectl's GET of res's object name, into f, or its failure into fl. */
 static void get_named(struct cluster *c, const struct api_resource *res, const char *name,
 		      struct found *f, struct failures *fl)
@@ -865,6 +885,8 @@ static int get_named_from_server(struct cluster *c, const struct resource_args *
 			error("%s", err.msg);
 			goto out;
 		}
+		if (by_name_everywhere(types[k], ntypes[k]))
+			goto out;
 	}
 	found_init(&f, crd_columns_new(), NULL, 0, false);
 	for (size_t k = 0, end; k < ra->nnames; k = end) {
@@ -999,6 +1021,10 @@ static int get_from_cache(const struct resource_args *ra)
 		error("%s", err.msg);
 		return 1;
 	}
+	if (ra->nnames && by_name_everywhere(s.resources, s.nr)) {
+		session_close(&s);
+		return 1;
+	}
 	crds = crd_columns_new();
 	printer_columns_load(crds, &s.cluster, s.resources, s.nr);
 	if (session_start(&s, &err) < 0) {
@@ -1080,9 +1106,6 @@ static void check_names(const struct resource_args *ra)
 		return;
 	if (o.label_selector || o.field_selector)
 		usage_error(&command_get, "name cannot be provided when a selector is specified");
-	if (cluster_flags.all_namespaces)
-		usage_error(&command_get, "a resource cannot be retrieved by name across all "
-			    "namespaces");
 	if ((o.watch || o.watch_only) && ra->nnames > 1)
 		usage_error(&command_get, "you may only watch a single resource or type of "
 			    "resource at a time");
@@ -1130,6 +1153,9 @@ static int run_get(int argc, const char **argv)
 	}
 	check_watch_options(&ra);
 	parse_output_options();
+	if (o.show_labels && fmt.kind != FORMAT_TABLE && fmt.kind != FORMAT_WIDE && o.output)
+		usage_error(&command_get, "--show-labels option cannot be used with %s printer",
+			    o.output);
 	ret = o.from_cache ? get_from_cache(&ra) : get_from_server(&ra);
 	release_output_options();
 	resource_args_release(&ra);
