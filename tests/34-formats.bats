@@ -257,3 +257,12 @@ kubectl_131() {
 	assert_status 0
 	[ "$output" = 3 ]
 }
+
+@test "--sort-by over a table of one row prints it as it is, as kubectl's, the field or not" {
+	sim_start --pods 2
+	like_kubectl deployments web --sort-by=.status.phase
+	like_kubectl pods pod-0 --sort-by=.status.nope -o wide
+	run --separate-stderr get pods --sort-by=.status.nope
+	assert_status 1
+	[ "$stderr" = "error: couldn't find any field with path \"{.status.nope}\" in the list of objects" ]
+}

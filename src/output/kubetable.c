@@ -257,7 +257,8 @@ int kubetable_print(struct json_object *table, const struct kubetable_opts *o,
 	struct json_object *rows = json_get(table, "rows");
 	size_t nrows = json_object_is_type(rows, json_type_array) ? json_object_array_length(rows) : 0;
 
-	if (o->sort_by && nrows && sort_array(rows, o->sort_by, true, err) < 0)
+	/* kubectl's SortingPrinter sorts a Table of two rows or more */
+	if (o->sort_by && nrows > 1 && sort_array(rows, o->sort_by, true, err) < 0)
 		return -1;
 	struct table *t = build_table(json_get(table, "columnDefinitions"), rows, o, NULL);
 	if (nrows)

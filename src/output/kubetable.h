@@ -20,7 +20,8 @@
  *   - sort_by (a JSONPath template, already relaxed): rows ordered by the
  *     first value the path gives on each row's object (format_sort_cmp);
  *     the error "couldn't find any field with path "{.x}" in the list of
- *     objects" when no row has one.
+ *     objects" when no row has one.  A table of one row is not sorted,
+ *     and so never fails, as kubectl's SortingPrinter.
  *
  * Sorting reorders the table's rows in place.
  */
