@@ -212,6 +212,24 @@ assert_one_error() {
 	[ "$(jq -c '[.[] | select(.verb != "discovery") | [.verb, .name]]' <<<"$output")" = '[["get","pod-1"],["get","pod-0"]]' ]
 }
 
+@test "a type the server refuses is told after what the others found; -o json prints its List first, as kubectl's" {
+	sim_start --pods 2
+	local args want want_status
+	for args in "pods -o json" "pods -o yaml" "pods,deploy" "pods,deploy -o name" "pods,deploy -o json"; do
+		simctl POST /faults '{"verb":"list","kind":"403","count":1}' >/dev/null
+		want=$(kubectl --kubeconfig "$SIM_KUBECONFIG" get $args 2>/dev/null) && want_status=0 || want_status=$?
+		simctl DELETE /faults >/dev/null
+		simctl POST /faults '{"verb":"list","kind":"403","count":1}' >/dev/null
+		run --separate-stderr get $args
+		simctl DELETE /faults >/dev/null
+		[ "$status" -eq "$want_status" ] && [ "$(no_age <<<"$output")" = "$(no_age <<<"$want")" ] ||
+			{ diff <(echo "$want") <(echo "$output") | sed 's/^/# /' >&2; false; }
+		[ "${#stderr_lines[@]}" -eq 1 ] && [[ $stderr == "error: list pods: "*"(403)" ]]
+	done
+	# the List holds the deployments, the one type that answered
+	[ "$(jq -c '.items | map(.kind) | unique' <<<"$output")" = '["Deployment"]' ]
+}
+
 @test "--ignore-not-found: a missing NAME, or nothing at all, prints nothing, as kubectl's" {
 	sim_start --pods 2
 	local args want
@@ -325,6 +343,15 @@ assert_one_error() {
 	done
 }
 
+# assert_list_error PATTERN — assert_one_error, but for kubectl's empty
+# List, which -o json and yaml print before a list's error: no object.
+assert_list_error() {
+	local out=$output
+	[[ $output == *'"items": []'* || $output == *'items: []'* ]] && output=""
+	assert_one_error "$1"
+	output=$out
+}
+
 # fault JSON — arm one kube-sim fault.
 fault() { simctl POST /faults "$1" >/dev/null; }
 
@@ -333,22 +360,22 @@ fault() { simctl POST /faults "$1" >/dev/null; }
 	for o in "" "-o wide" "-o json" "-o yaml" "-o name"; do
 		fault '{"verb":"list","resource":"pods","kind":"garbage"}'
 		run --separate-stderr get pods $o
-		assert_one_error "the server's list of pods is not JSON: it begins '<html>"
+		assert_list_error "the server's list of pods is not JSON: it begins '<html>"
 	done
 }
 
-@test "a garbage continue page fails the whole list, never half of it" {
+@test "a garbage continue page fails the whole list, never half of it (kubectl prints the first pages)" {
 	sim_start --pods 1200
 	for o in "" "-o json" "-o name"; do
 		fault '{"verb":"list-continue","resource":"pods","kind":"garbage"}'
 		run --separate-stderr get pods -A $o
-		assert_one_error "the server's list of pods is not JSON"
+		assert_list_error "the server's list of pods is not JSON"
 	done
 	# A cut continue page likewise.
 	fault '{"verb":"list-continue","resource":"pods","kind":"truncate"}'
 	run --separate-stderr get pods -A -o json
 	assert_status 1
-	[ -z "$output" ]
+	[ "$(jq '.items | length' <<<"$output")" -eq 0 ]
 	[ "${#stderr_lines[@]}" -eq 1 ]
 }
 
@@ -382,7 +409,7 @@ fault() { simctl POST /faults "$1" >/dev/null; }
 		fault '{"verb":"list","resource":"pods","kind":"hang","seconds":30}'
 		run --separate-stderr timeout 20 "$KINF" get pods $o --request-timeout 2s --kubeconfig "$SIM_KUBECONFIG"
 		# the request timeout's error, not timeout(1)'s kill at 20 s nor the 30 s hang's end
-		assert_one_error "within the request timeout of 2s"
+		assert_list_error "within the request timeout of 2s"
 	done
 	# Discovery too (no cache: --cache-dir is empty).
 	fault '{"verb":"discovery","kind":"hang","seconds":30}'
@@ -431,10 +458,12 @@ $(get crontabs -o name)" ]
 	assert_status 0
 	[ -z "$output" ]
 	[[ $stderr == "No resources found"* ]]
-	# One type that fails fails the whole, nothing printed.
+	# One type that fails: the others printed, its error after, as kubectl's builder goes on.
 	fault '{"verb":"list","resource":"deployments","kind":"garbage"}'
 	run --separate-stderr get all
-	assert_one_error "the server's list of deployments is not JSON"
+	assert_status 1
+	[[ $output == *pod/pod-0* && $output == *crontab.stable.example.com/* && $output != *deployment* ]]
+	[ "${#stderr_lines[@]}" -eq 1 ] && [[ $stderr == "error: the server's list of deployments is not JSON"* ]]
 	run --separate-stderr get all --from-cache
 	assert_status 2
 }

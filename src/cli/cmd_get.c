@@ -317,13 +317,13 @@ static void print_failed(const struct strbuf *sb, const struct errbuf *err)
 
 /* The namespace a namespaced get looked in (NULL: all), for the note below. */
 static const char *scope_ns;
-/* Objects asked for by name: what is missing is an error, not a note. */
-static bool by_name;
+/* Objects asked for by name, or a type that failed: nothing found is told by errors, not noted. */
+static bool none_told;
 
 /* kubectl's note when nothing matched: "No resources found in NS namespace." */
 static void no_resources(bool namespaced, bool all_namespaces)
 {
-	if (by_name)
+	if (none_told)
 		return;
 	if (all_namespaces || !namespaced || !scope_ns)
 		fputs("No resources found.\n", stderr);
@@ -796,6 +796,17 @@ static void failed(struct failures *fl, const struct errbuf *err)
 	fl->msg[fl->nr++] = xstrdup(err->msg);
 }
 
+/* Tells what failed, after what was printed; whether anything did. */
+static bool told(struct failures *fl)
+{
+	for (size_t i = 0; i < fl->nr; i++) {
+		error("%s", fl->msg[i]);
+		free(fl->msg[i]);
+	}
+	free(fl->msg);
+	return fl->nr;
+}
+
 /*
  * What was found, printed (single: one object asked for, printed as
  * itself), then what failed.  Returns the command's status.
@@ -806,19 +817,14 @@ static int print_named(struct found *f, bool single, struct failures *fl)
 		      fmt.kind != FORMAT_NAME;
 	int ret = 0;
 
-	by_name = true;
+	none_told = true;
 	if (f->nr == 1)
 		ret = print_found_one(f, single);
 	else if (f->nr > 1)
 		ret = print_found_several(f);
 	else if (!single && listed && !o.ignore_not_found)	/* kubectl's empty List */
 		ret = print_objects(f->crds, NULL, &(struct kobj_list){ 0 }, false, true);
-	for (size_t i = 0; i < fl->nr; i++) {
-		error("%s", fl->msg[i]);
-		free(fl->msg[i]);
-	}
-	free(fl->msg);
-	return ret < 0 || fl->nr;
+	return told(fl) || ret < 0;
 }
 
 /* kubectl's refusal of -A for a namespaced type's objects by name (told here). */
@@ -909,8 +915,10 @@ out:
 /*
  * From the server: the Table kubectl asks for where the output is one
  * (NAME and AGE where the server has none), else a plain paged LIST.
- * Everything is listed before anything is printed: a type that fails
- * fails the whole.
+ * Everything is listed before anything is printed.  A type that fails
+ * (refused, or a page cut short) shows none of its objects and is told
+ * after what the others found, as kubectl's builder goes on: -o json and
+ * the like print their List, empty or not, first.
  */
 static int get_from_server(const struct resource_args *ra)
 {
@@ -953,17 +961,23 @@ static int get_from_server(const struct resource_args *ra)
 		return ret;
 	}
 
+	struct failures fl = { 0 };
 	struct found f;
 	found_init(&f, crd_columns_new(), res, nr, c.scope_ns == NULL);
-	int rc = 0;
-	for (size_t i = 0; i < nr && rc >= 0; i++) {
-		rc = tabular ? table_from_server(&c, res[i], &f.tables[i], &err)
-			     : list_from_server(&c, res[i], &f.objs[i], &err);
+	size_t kept = 0;
+	for (size_t i = 0; i < nr; i++) {
+		if ((tabular ? table_from_server(&c, res[i], &f.tables[kept], &err)
+			     : list_from_server(&c, res[i], &f.objs[kept], &err)) < 0) {
+			failed(&fl, &err);
+			kobj_list_release(&f.objs[kept]);	/* its pages so far: none of it */
+			continue;
+		}
+		res[kept++] = res[i];	/* a type that failed is no table, no kind */
 	}
-	if (rc < 0)
-		error("%s", err.msg);
-	else
-		ret = print_found(&f, nr > 1 || names_all(resource)) < 0;
+	f.nr = kept;
+	none_told = fl.nr;
+	ret = print_found(&f, kept > 1 || names_all(resource)) < 0;
+	ret |= told(&fl);
 	found_release(&f);
 	free(res);
 	cluster_close(&c);
