@@ -258,10 +258,12 @@ kubectl_131() {
 	[ "$output" = 3 ]
 }
 
-@test "--sort-by over a table of one row prints it as it is, as kubectl's, the field or not" {
+@test "--sort-by over a table of one row, or one object by name, prints it as it is, as kubectl's" {
 	sim_start --pods 2
 	like_kubectl deployments web --sort-by=.status.phase
 	like_kubectl pods pod-0 --sort-by=.status.nope -o wide
+	# one object by name is no list: nothing to sort, in any format
+	like_kubectl configmaps app-config -o name --sort-by=.status.nope
 	run --separate-stderr get pods --sort-by=.status.nope
 	assert_status 1
 	[ "$stderr" = "error: couldn't find any field with path \"{.status.nope}\" in the list of objects" ]

@@ -653,8 +653,9 @@ static int print_found_one(struct found *f, bool single)
 
 	if (table)
 		return print_table(f->crds, f->res[0], objs, table, f->all_namespaces, o.show_kind);
-	if (single && objs->nr == 1 && fmt.kind != FORMAT_NAME &&
-	    fmt.kind != FORMAT_TABLE && fmt.kind != FORMAT_WIDE)
+	if (single && objs->nr == 1 && fmt.kind == FORMAT_NAME)	/* no list: --sort-by has none to sort */
+		return print_names(f->res[0], objs, f->all_namespaces);
+	if (single && objs->nr == 1 && fmt.kind != FORMAT_TABLE && fmt.kind != FORMAT_WIDE)
 		return print_one(objs->v[0]);
 	return print_objects(f->crds, f->res[0], objs, f->all_namespaces, f->in_order);
 }
