@@ -317,7 +317,7 @@ static void print_failed(const struct strbuf *sb, const struct errbuf *err)
 
 /* The namespace a namespaced get looked in (NULL: all), for the note below. */
 static const char *scope_ns;
-/* Objects asked for by name, or a type that failed: nothing found is told by errors, not noted. */
+/* Objects by name, or a type that failed: nothing found is told by errors, not noted. */
 static bool none_told;
 
 /* kubectl's note when nothing matched: "No resources found in NS namespace." */
@@ -653,7 +653,8 @@ static int print_found_one(struct found *f, bool single)
 
 	if (table)
 		return print_table(f->crds, f->res[0], objs, table, f->all_namespaces, o.show_kind);
-	if (single && objs->nr == 1 && fmt.kind == FORMAT_NAME)	/* no list: --sort-by has none to sort */
+	/* one object is no list: --sort-by has nothing to sort */
+	if (single && objs->nr == 1 && fmt.kind == FORMAT_NAME)
 		return print_names(f->res[0], objs, f->all_namespaces);
 	if (single && objs->nr == 1 && fmt.kind != FORMAT_TABLE && fmt.kind != FORMAT_WIDE)
 		return print_one(objs->v[0]);

@@ -186,7 +186,10 @@ static void no_printer(const char *spec, const char *table_name, struct errbuf *
 	strbuf_release(&all);
 }
 
-/* The template of a template format spec (NAME=TEXT, or NAME and --template): its row of templated[], or -1. */
+/*
+ * A template format's row of templated[] (or -1), and its text: NAME=TEXT,
+ * or NAME and --template.
+ */
 static int template_of(const char *spec, const struct format_flags *ff, const char **text)
 {
 	const char *eq = strchr(spec, '=');
