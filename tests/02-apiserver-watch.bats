@@ -333,7 +333,8 @@ list_rv() { simcurl "/api/v1/pods" | jq -r .metadata.resourceVersion; }
 		jq -e '(.items | length) == 2'
 	run ! curl -sS -m 5 "http://$addr/which"
 	kill -HUP "$ppid"
-	for i in $(seq 100); do grep -q "new connections go to 127.0.0.1:$wport" "$BATS_TEST_TMPDIR/proxy.err" && break; sleep 0.1; done
+	for i in $(seq 100); do grep -qx "then: 127.0.0.1:$wport" "$BATS_TEST_TMPDIR/proxy.out" && break; sleep 0.1; done
+	grep -q "new connections go to 127.0.0.1:$wport" "$BATS_TEST_TMPDIR/proxy.err"
 	[ "$(curl -sS -m 5 "http://$addr/which")" = second ]
 	kill "$ppid" "$wpid"
 	wait "$ppid" || true

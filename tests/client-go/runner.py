@@ -291,6 +291,12 @@ class Faults:
                 self.freezer.send_signal(signal.SIGUSR1)
                 continue
             self.freezer.send_signal(signal.SIGHUP)    # new connections: to the spare
+            # Its "then:" line says it has read then_file, which spare()
+            # rewrites below: a freezer slow to take the signal would
+            # otherwise read the next spare's address, and the connections
+            # that follow would go where no GOAWAY is ever sent.
+            if not self.freezer.stdout.readline().startswith("then: "):
+                return "the freeze-proxy did not take the spare front end"
             self.front.send_signal(signal.SIGQUIT)     # GOAWAY on the open ones
             self.dying, self.kill_at = self.front, now + GOAWAY_CLOSE
             self.front = self.second
