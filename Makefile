@@ -136,6 +136,13 @@ golden:
 fuzz-client-go: kinf
 	@KINF=$(CURDIR)/$(BUILD)/kinf tests/client-go/fuzz $(FUZZ_ARGS)
 
+# make fuzz-controller: the controller view against the real
+# controller-runtime on random scripts (tests/client-go/controller/build
+# makes the peers; never part of check); FUZZ_ARGS as its header says,
+# e.g. FUZZ_ARGS="--seed 7 --minutes 30 --releases '0.20 0.24'".
+fuzz-controller: kinf
+	@KINF=$(CURDIR)/$(BUILD)/kinf tests/client-go/controller/fuzz $(FUZZ_ARGS)
+
 # make fuzz-kubectl: kinf get against kubectl get on random command lines
 # over one kube-sim (never part of check); FUZZ_ARGS as tests/kubectl/fuzz
 # says, e.g. FUZZ_ARGS="--seed 7 --count 500".
@@ -172,4 +179,4 @@ uninstall:
 clean:
 	rm -rf build kinf
 
-.PHONY: all kinf deps check check-unit check-libcurl-backports units demo playground bench soak flight-soak valgrind golden fuzz-client-go fuzz-kubectl lint-man install uninstall clean
+.PHONY: all kinf deps check check-unit check-libcurl-backports units demo playground bench soak flight-soak valgrind golden fuzz-client-go fuzz-controller fuzz-kubectl lint-man install uninstall clean

@@ -37,7 +37,7 @@ type peerController interface {
 	Start(ctx context.Context) error
 }
 
-func newController(name string, r reconcile.Reconciler) peerController {
+func newController(name string, r reconcile.Reconciler, workers int) peerController {
 	log := logr.Discard() // options.Logger, unset, with its values
 	var rl workqueue.TypedRateLimiter[reconcile.Request]
 	if usePriorityQueue {
@@ -59,7 +59,7 @@ func newController(name string, r reconcile.Reconciler) peerController {
 		Do:                      r,
 		RateLimiter:             rl,
 		NewQueue:                newQueue,
-		MaxConcurrentReconciles: 1,
+		MaxConcurrentReconciles: workers,
 		CacheSyncTimeout:        2 * time.Minute,
 		Name:                    name,
 		LogConstructor:          func(*reconcile.Request) logr.Logger { return log },

@@ -5,7 +5,7 @@
 // (a zero config.Controller: UsePriorityQueue, RecoverPanic and
 // NeedLeaderElection nil, no MaxConcurrentReconciles or CacheSyncTimeout),
 // field for field: its internal Controller (a struct literal: v0.20 has no
-// controller.New) with one worker, a 2 min sync timeout,
+// controller.New) with --workers workers (one unless told), a 2 min sync timeout,
 // DefaultTypedControllerRateLimiter and NewTypedRateLimitingQueueWithConfig,
 // the rate-limited workqueue.  Why not call NewTypedUnmanaged itself: see
 // ctl.go.
@@ -29,7 +29,7 @@ type peerController interface {
 	Start(ctx context.Context) error
 }
 
-func newController(name string, r reconcile.Reconciler) peerController {
+func newController(name string, r reconcile.Reconciler, workers int) peerController {
 	return &ctrl.Controller[reconcile.Request]{
 		Do:          r,
 		RateLimiter: workqueue.DefaultTypedControllerRateLimiter[reconcile.Request](),
@@ -37,7 +37,7 @@ func newController(name string, r reconcile.Reconciler) peerController {
 			return workqueue.NewTypedRateLimitingQueueWithConfig(rl,
 				workqueue.TypedRateLimitingQueueConfig[reconcile.Request]{Name: controllerName})
 		},
-		MaxConcurrentReconciles: 1,
+		MaxConcurrentReconciles: workers,
 		CacheSyncTimeout:        2 * time.Minute,
 		Name:                    name,
 		LogConstructor:          func(*reconcile.Request) logr.Logger { return logr.Discard() },

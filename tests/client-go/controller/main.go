@@ -2,7 +2,8 @@
 // controller-runtime controller on one resource, with what its release's
 // controller.NewTypedUnmanaged fills in when no option but the Reconciler
 // is set (newController: ctl_0_20.go for v0.20, ctl.go and queue_*.go
-// after it; the one part whose API differs between releases), one worker,
+// after it; the one part whose API differs between releases), one worker
+// (--workers N: MaxConcurrentReconciles, as the option sets it),
 // handler.EnqueueRequestForObject and, with --predicate generation,
 // GenerationChangedPredicate.  Its Reconciler prints one NDJSON line per
 // Reconcile: the request's key, the resourceVersion it read from the
@@ -264,6 +265,7 @@ func main() {
 	namespace := flag.String("namespace", "default", "the namespace of the pods")
 	pred := flag.String("predicate", "", "generation: GenerationChangedPredicate; empty: none")
 	took := flag.Duration("reconcile-time", 0, "how long each Reconcile takes")
+	workers := flag.Int("workers", 1, "MaxConcurrentReconciles (one: what NewTypedUnmanaged fills in)")
 	flag.Var(&rs, "outcome", "TARGET=OUTCOMES: what Reconciles return (repeatable)")
 	flag.Parse()
 	if flag.NArg() > 0 {
@@ -289,7 +291,7 @@ func main() {
 		die(2, fmt.Errorf("unknown predicate %q", *pred))
 	}
 	r := &reconciler{enc: json.NewEncoder(os.Stdout), c: c, took: *took, rules: rs, start: start}
-	ctl := newController("kinf-peer", r)
+	ctl := newController("kinf-peer", r, *workers)
 	if err := ctl.Watch(source.Kind[client.Object](c, &corev1.Pod{},
 		&handler.EnqueueRequestForObject{}, preds...)); err != nil {
 		die(2, err)
