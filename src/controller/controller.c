@@ -61,6 +61,20 @@ struct controller {
 	int64_t clock;
 	uint64_t rng;
 	bool draining;		/* controller_finish(drain): no more events */
+	/*
+	 * The priority queue (v0.23+) has adds not flushed yet: its
+	 * AddWithOpts appends to a buffer that a goroutine of its own moves
+	 * into the queue, so the adds of a burst land at once, and an idle
+	 * worker then gets the highest priority of them, not the first.  A
+	 * burst is what one list's Replace or one resync hands over in the
+	 * same ms (its listener calls the handler for each in a loop; a
+	 * watch event comes after a read of the stream, and its adds have
+	 * one priority anyway).  They are flushed when the clock moves past
+	 * that ms, or a notification of another burst comes.
+	 */
+	bool buffered;
+	enum delta_source burst_source;
+	unsigned burst_list;
 	struct controller_stats st;
 	struct strbuf scratch;
 };
@@ -289,7 +303,8 @@ static int64_t draw_duration(struct controller *c)
 /* Gives queued keys to idle workers, each a ReconcileStart. */
 static void start_workers(struct controller *c)
 {
-	for (unsigned w = 0; c->st.started && w < c->o.workers && workqueue_len(c->q); w++) {
+	for (unsigned w = 0; c->st.started && !c->buffered && w < c->o.workers &&
+			     workqueue_len(c->q); w++) {
 		struct worker *wk = &c->workers[w];
 		int priority = 0;
 		if (wk->key)
@@ -379,7 +394,8 @@ static void status_write(struct controller *c, const char *key)
 	struct kobj *old = kobj_ref(k->cached);
 	struct notification n = {
 		.kind = NOTIFY_UPDATE, .obj_kind = k->obj_kind, .group = k->group,
-		.delta = { .type = DELTA_UPDATED, .obj = obj, .clock_ms = c->clock },
+		.delta = { .type = DELTA_UPDATED, .source = SOURCE_WATCH, .obj = obj,
+			   .clock_ms = c->clock },
 		.old = old,
 	};
 	note_event(c, &n, "status-write");
@@ -486,6 +502,8 @@ static struct worker *first_end(struct controller *c)
  */
 static void run_until(struct controller *c, int64_t t, bool follow_delayed)
 {
+	if (t > c->clock)
+		c->buffered = false;
 	for (;;) {
 		start_workers(c);
 		struct worker *wk = first_end(c);
@@ -578,7 +596,9 @@ static void note_synced(struct controller *c, const char *resource)
 	ALLOC_GROW(c->synced, c->nr_synced + 1, c->alloc_synced);
 	c->synced[c->nr_synced++] = resource;
 	if (c->nr_synced >= c->o.sources && !c->st.started) {
+		/* Its WaitForSync polls: the adds before it have long been flushed. */
 		c->st.started = true;
+		c->buffered = false;
 		start_workers(c);
 	}
 }
@@ -591,6 +611,11 @@ void controller_note(struct controller *c, const struct notification *n)
 	if (n->kind == NOTIFY_ACTIVITY || !n->delta.obj)
 		return;
 	advance_to(c, n->delta.clock_ms);
+	if (c->buffered && (n->delta.source != c->burst_source || n->delta.list_no != c->burst_list)) {
+		/* The flush, and what is due at once after it, before the next burst. */
+		c->buffered = false;
+		run_until(c, c->clock, true);
+	}
 	c->st.deltas++;
 	note_event(c, n, "event");
 }
@@ -633,6 +658,11 @@ static void note_event(struct controller *c, const struct notification *n, const
 		enum wq_add how = workqueue_add_with(c->q, keys.v[i], &add, c->clock, NULL);
 		key_of(c, keys.v[i])->deltas++;
 		enqueued(c, keys.v[i], how, cause, 0, priority, n);
+	}
+	if (keys.nr && c->st.priority_queue && n->delta.source != SOURCE_WATCH) {
+		c->buffered = true;
+		c->burst_source = n->delta.source;
+		c->burst_list = n->delta.list_no;
 	}
 	handler_keys_release(&keys);
 	start_workers(c);
@@ -677,6 +707,8 @@ int64_t controller_wait_ms(struct controller *c)
 
 	if (!c->o.now)
 		return -1;
+	if (c->buffered)	/* flushed once the clock moves on */
+		return 1;
 	if (ready >= 0 && (next < 0 || ready < next))
 		next = ready;
 	if (next < 0)

@@ -29,7 +29,10 @@
  *      makes by default): an Enqueued record, new, coalesced or dirty.
  *      With the priority queue (v0.23+) a Create of the initial list and
  *      an Update whose resourceVersion did not change (a resync's, a
- *      relist's unchanged object) are Added at WQ_LOW_PRIORITY;
+ *      relist's unchanged object) are Added at WQ_LOW_PRIORITY.  Its
+ *      adds pass through a buffer (AddWithOpts, handleAddBuffer): those
+ *      of one list's Replace or one resync in the same ms reach the
+ *      workers together, highest priority first;
  *   4. once every source has synced (opts.sources informers said
  *      ACT_SYNCED: controller-runtime's Start waits for each source's
  *      WaitForSync before it starts a worker), opts.workers workers

@@ -257,6 +257,69 @@ TEST(workers_start_at_sync_and_unchanged_updates_go_last)
 	}
 }
 
+/* Hands c one notification at time t from source (a list: list_no). */
+static void note_from(struct controller *c, enum notify_kind kind, int64_t t, struct kobj *obj,
+		      struct kobj *old, enum delta_source source, unsigned list_no)
+{
+	struct notification n = {
+		.kind = kind, .obj_kind = "Pod", .group = "",
+		.delta = { .type = kind == NOTIFY_ADD ? DELTA_ADDED : DELTA_UPDATED,
+			   .source = source, .list_no = list_no, .obj = obj, .clock_ms = t },
+		.old = old,
+	};
+	controller_note(c, &n);
+}
+
+/*
+ * The priority queue takes a relist's adds at once (its add buffer): an
+ * idle worker gets the changed object before the unchanged ones that
+ * came first, and a watch event of the same ms after the relist waits
+ * for them.  The classic queue hands each out as it comes.
+ */
+TEST(a_relist_lands_in_the_priority_queue_at_once)
+{
+	static const struct { unsigned minor; const char *want; } cases[] = {
+		{ 22, "a c d a c d e" }, { 24, "a c d d a c e" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct seen s = { .nr = 0 };
+		struct controller_opts o = {
+			.record = record, .record_ctx = &s, .runtime_minor = cases[i].minor,
+			.sources = 1,
+		};
+		struct errbuf err = { "" };
+		struct controller *c = controller_new(&o, &err);
+		struct kobj *a = named("a", "1", 1), *c3 = named("c", "3", 1),
+			    *d = named("d", "4", 1), *d2 = named("d", "6", 1),
+			    *e = named("e", "7", 1);
+		char got[128] = "";
+
+		note_from(c, NOTIFY_ADD, 0, a, NULL, SOURCE_LIST, 0);
+		note_from(c, NOTIFY_ADD, 0, c3, NULL, SOURCE_LIST, 0);
+		note_from(c, NOTIFY_ADD, 0, d, NULL, SOURCE_LIST, 0);
+		note_synced(c);
+		note_from(c, NOTIFY_UPDATE, 5000, a, a, SOURCE_LIST, 1);
+		note_from(c, NOTIFY_UPDATE, 5000, c3, c3, SOURCE_LIST, 1);
+		note_from(c, NOTIFY_UPDATE, 5000, d2, d, SOURCE_LIST, 1);
+		note_from(c, NOTIFY_ADD, 5000, e, NULL, SOURCE_WATCH, 0);
+		controller_finish(c, true);
+		for (size_t l = 0; l < s.nr; l++) {
+			const char *name = strstr(s.line[l], " ReconcileStart shop/");
+			if (name)
+				snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%.*s",
+					 *got ? " " : "", (int)strcspn(name + 21, " "), name + 21);
+		}
+		CHECKF(!strcmp(got, cases[i].want), "v0.%u: %s, expected %s",
+		       cases[i].minor, got, cases[i].want);
+		controller_free(c);
+		kobj_unref(a);
+		kobj_unref(c3);
+		kobj_unref(d);
+		kobj_unref(d2);
+		kobj_unref(e);
+	}
+}
+
 /* --reconcile-outcome: error*2 then success; a terminal error is not requeued. */
 TEST(scripted_outcomes)
 {
@@ -359,6 +422,7 @@ int main(void)
 	RUN(requeue_after_comes_back);
 	RUN(requeue_after_and_an_event_by_version);
 	RUN(workers_start_at_sync_and_unchanged_updates_go_last);
+	RUN(a_relist_lands_in_the_priority_queue_at_once);
 	RUN(scripted_outcomes);
 	RUN(status_write_comes_back);
 	return unit_done();
