@@ -18,7 +18,8 @@ start_watch() { kinf_bg watch --kubeconfig "$SIM_KUBECONFIG" "$@"; }
 stop_watch() { kinf_stop INT; }
 
 synced() { file_has "$ERR" 'synced'; }
-lines_at_least() { [ "$(wc -l <"$1")" -ge "$2" ]; }
+# records_at_least TYPE N — $OUT holds N records (deltas too) of TYPE or more.
+records_at_least() { [ "$(jq -s "[.[] | select(.type == \"$1\")] | length" "$OUT")" -ge "$2" ]; }
 # has TYPE [JQ-COND] — $OUT holds a controller record of TYPE (meeting COND).
 has() { jq -e -s "any(.[]; .type == \"$1\" and (${2:-true}))" "$OUT" >/dev/null; }
 
@@ -163,12 +164,15 @@ reconciles() { jq -r 'select(.type == "ReconcileStart") | "\(.key)@\(.readResour
 @test "replay --controller: the same records every time, other ones under another predicate" {
 	sim_start --pods 2 --deployments 0
 	REC=$BATS_TEST_TMPDIR/pods.rec
-	start_watch pods -o json --record "$REC"
-	wait_until 20 synced
+	# The updates come once the controller has started (at a tick of its
+	# cache-sync poll after the list), so that the list's Reconciles read
+	# the listed states, in the replays too.
+	start_watch pods -o json --events --controller --record "$REC"
+	wait_until 20 records_at_least ReconcileStart 2
 	simctl POST /update '{"resource":"pods","namespace":"default","name":"pod-0","patch":{"metadata":{"labels":{"tier":"a"}}}}' >/dev/null
 	simctl POST /update '{"resource":"pods","namespace":"default","name":"pod-0","patch":{"status":{"phase":"Failed"}}}' >/dev/null
 	simctl POST /update '{"resource":"pods","namespace":"default","name":"pod-1","patch":{"metadata":{"annotations":{"x":"1"}}}}' >/dev/null
-	wait_until 20 lines_at_least "$OUT" 5
+	wait_until 20 records_at_least Updated 3
 	stop_watch
 	for p in labels generation; do
 		for n in 1 2; do

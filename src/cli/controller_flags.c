@@ -419,6 +419,7 @@ struct controller_run *controller_run_new(const struct command *cmd, struct prin
 	o.owner_group = owner_group(s, o.owner);
 	struct controller_run *run = xcalloc(1, sizeof(*run));
 	o.now = live ? live_clock : NULL;
+	o.start_ms = live ? mono_ms() : 0;	/* a replay's clock starts at 0 */
 	o.record = on_record;
 	o.record_ctx = run;
 	run->s = s;

@@ -11,6 +11,9 @@
 #include "lib/hashmap.h"
 #include "lib/strbuf.h"
 
+/* client-go's WaitForCacheSync polls this often (syncedPollPeriod). */
+#define SYNC_POLL_MS 100
+
 /* A state the handlers were handed for a key, not yet read. */
 struct ctl_state {
 	char *rv;
@@ -73,6 +76,7 @@ struct controller {
 	 * that ms, or a notification of another burst comes.
 	 */
 	bool buffered;
+	int64_t start_at;	/* when the workers start, once every source synced; -1: not set */
 	enum delta_source burst_source;
 	unsigned burst_list;
 	struct controller_stats st;
@@ -180,6 +184,7 @@ struct controller *controller_new(const struct controller_opts *opts, struct err
 	c->st.priority_queue = c->o.runtime_minor >= 23;
 	c->st.buckets = c->o.runtime_minor >= 17 ? 12 : 10;
 	c->st.started = !c->o.sources;
+	c->start_at = -1;
 	c->workers = xcalloc(c->o.workers, sizeof(*c->workers));
 	c->rng = opts->seed;
 	return c;
@@ -511,14 +516,20 @@ static void run_until(struct controller *c, int64_t t, bool follow_delayed)
 		int64_t next = wk ? wk->ends : -1;
 		if (ready >= 0 && (next < 0 || ready < next))
 			next = ready;
+		if (c->start_at >= 0 && (next < 0 || c->start_at < next))
+			next = c->start_at;
 		if (next < 0 || next > t)
 			break;
 		if (next > c->clock)
 			c->clock = next;
-		if (wk && wk->ends == next)
+		if (c->start_at == next) {
+			c->start_at = -1;
+			c->st.started = true;
+		} else if (wk && wk->ends == next) {
 			finish_reconcile(c, wk);
-		else
+		} else {
 			workqueue_pop_ready(c->q, next, on_ready, c);
+		}
 	}
 }
 
@@ -595,12 +606,20 @@ static void note_synced(struct controller *c, const char *resource)
 			return;
 	ALLOC_GROW(c->synced, c->nr_synced + 1, c->alloc_synced);
 	c->synced[c->nr_synced++] = resource;
-	if (c->nr_synced >= c->o.sources && !c->st.started) {
-		/* Its WaitForSync polls: the adds before it have long been flushed. */
-		c->st.started = true;
-		c->buffered = false;
-		start_workers(c);
-	}
+	if (c->nr_synced < c->o.sources || c->st.started || c->start_at >= 0)
+		return;
+	/*
+	 * The manager's WaitForCacheSync checks at its start, then at every
+	 * tick from it: the first tick with every source synced starts the
+	 * controller.  From v0.23 its Kind source waits the same way for its
+	 * handler to have had the initial list, which the check at once
+	 * never finds: a tick more.
+	 */
+	if (c->o.now)
+		advance_to(c, c->o.now(c->o.now_ctx));
+	int64_t ticks = (c->clock - c->o.start_ms + SYNC_POLL_MS - 1) / SYNC_POLL_MS;
+	c->start_at = c->o.start_ms + (ticks < 1 ? 1 : ticks) * SYNC_POLL_MS +
+		      (c->o.runtime_minor >= 23 ? SYNC_POLL_MS : 0);
 }
 
 void controller_note(struct controller *c, const struct notification *n)
@@ -711,6 +730,8 @@ int64_t controller_wait_ms(struct controller *c)
 		return 1;
 	if (ready >= 0 && (next < 0 || ready < next))
 		next = ready;
+	if (c->start_at >= 0 && (next < 0 || c->start_at < next))
+		next = c->start_at;
 	if (next < 0)
 		return -1;
 	int64_t now = c->o.now(c->o.now_ctx);
@@ -730,7 +751,8 @@ void controller_finish(struct controller *c, bool drain)
 
 	if (drain) {
 		c->draining = true;
-		c->st.started = true;	/* a recording may end before every source synced */
+		if (c->start_at < 0)	/* a recording may end before every source synced */
+			c->st.started = true;
 		run_until(c, INT64_MAX, false);
 	}
 	/* In key order, so that the end reads the same every time. */

@@ -35,7 +35,11 @@
  *      workers together, highest priority first;
  *   4. once every source has synced (opts.sources informers said
  *      ACT_SYNCED: controller-runtime's Start waits for each source's
- *      WaitForSync before it starts a worker), opts.workers workers
+ *      WaitForSync before it starts a worker), at the next tick of
+ *      client-go's WaitForCacheSync (every 100 ms from opts.start_ms,
+ *      the manager's wait for its caches), and from v0.23 one tick
+ *      later (the Kind source's wait for its handler to have had the
+ *      initial list), opts.workers workers
  *      (MaxConcurrentReconciles) Get keys; each
  *      Reconcile reads the key's newest object the handlers were handed
  *      by then (the cache as they saw it) and lasts a time drawn from
@@ -174,6 +178,11 @@ struct controller_opts {
 	const char *owner_group;
 	unsigned runtime_minor;		/* controller-runtime v0.N, 15..24; 0: 24 */
 	unsigned sources;		/* informers to sync before workers start; 0: none */
+	/*
+	 * The clock when the manager started (kinf's start live, 0 on a
+	 * replay: the recording's): its cache-sync polls tick from there.
+	 */
+	int64_t start_ms;
 	/* Its kind, for its records when several controllers run (borrowed); or NULL. */
 	const char *kind;
 	/* The consumer's clock for controller_advance(); NULL: none (a replay). */

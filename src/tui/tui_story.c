@@ -287,6 +287,7 @@ struct tui_ctl *tui_ctl_new(const struct controller_opts *opts)
 
 	o.now = live_clock;
 	o.now_ctx = NULL;
+	o.start_ms = mono_ms();
 	o.sources = 1;	/* a tab's controller has its tab's informer only */
 	o.record = on_record;
 	o.record_ctx = ctl;

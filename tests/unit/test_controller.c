@@ -320,6 +320,51 @@ TEST(a_relist_lands_in_the_priority_queue_at_once)
 	}
 }
 
+/*
+ * The workers start at the tick of the manager's cache-sync poll (every
+ * 100 ms from its start) after the sync, and from v0.23 a tick later:
+ * an event by then goes before the list's low-priority Creates.
+ */
+TEST(workers_start_at_a_tick_of_the_sync_poll)
+{
+	static const struct { unsigned minor; const char *want; } cases[] = {
+		{ 22, "a@100 b@150" }, { 24, "b@200 a@200" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct seen s = { .nr = 0 };
+		struct controller_opts o = {
+			.record = record, .record_ctx = &s, .runtime_minor = cases[i].minor,
+			.sources = 1,
+		};
+		struct errbuf err = { "" };
+		struct controller *c = controller_new(&o, &err);
+		struct kobj *a = named("a", "1", 1), *b = named("b", "2", 1);
+		struct notification listed = {
+			.kind = NOTIFY_ADD, .obj_kind = "Pod", .group = "",
+			.delta = { .type = DELTA_ADDED, .source = SOURCE_LIST, .initial_list = true,
+				   .obj = a, .clock_ms = 30 },
+		};
+		char got[128] = "";
+
+		controller_note(c, &listed);
+		note_synced(c);
+		note_from(c, NOTIFY_ADD, 150, b, NULL, SOURCE_WATCH, 0);
+		controller_finish(c, true);
+		for (size_t l = 0; l < s.nr; l++) {
+			const char *name = strstr(s.line[l], " ReconcileStart shop/");
+			if (name)
+				snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%.*s@%lld",
+					 *got ? " " : "", (int)strcspn(name + 21, " "), name + 21,
+					 strtoll(s.line[l], NULL, 10));
+		}
+		CHECKF(!strcmp(got, cases[i].want), "v0.%u: %s, expected %s",
+		       cases[i].minor, got, cases[i].want);
+		controller_free(c);
+		kobj_unref(a);
+		kobj_unref(b);
+	}
+}
+
 /* --reconcile-outcome: error*2 then success; a terminal error is not requeued. */
 TEST(scripted_outcomes)
 {
@@ -423,6 +468,7 @@ int main(void)
 	RUN(requeue_after_and_an_event_by_version);
 	RUN(workers_start_at_sync_and_unchanged_updates_go_last);
 	RUN(a_relist_lands_in_the_priority_queue_at_once);
+	RUN(workers_start_at_a_tick_of_the_sync_poll);
 	RUN(scripted_outcomes);
 	RUN(status_write_comes_back);
 	return unit_done();
