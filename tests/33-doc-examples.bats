@@ -437,6 +437,14 @@ label_shop_web_1() {
 	sleep 2
 }
 
+# The same, once the controller has started (a tick of its cache-sync
+# poll after the sync): the list's Reconcile reads the listed state, and
+# the label's comes to no Reconcile.
+label_after_reconcile() {
+	wait_until 20 grep -q ReconcileStart "$W/out"
+	label_shop_web_1
+}
+
 # ---- the tests ----------------------------------------------------------------
 
 @test "every example in the README, the man page and --help has a check, and every check an example" {
@@ -605,13 +613,14 @@ replay_examples() {
 	cluster_up
 	local e
 	e=$(examples | grep -- 'watch pods -n shop --controller --reconcile-time')
-	EX_TIMEOUT=6s ex_while "$e" label_shop_web_1
+	EX_TIMEOUT=6s ex_while "$e" label_after_reconcile
 	check "$e"
 	e=$(examples | grep -- '--controller-runtime v0.22')
 	EX_TIMEOUT=3s ex "$e"
 	check "$e"
-	# pods.rec: the same change, recorded (the README leaves how to the reader)
-	EX_TIMEOUT=5s ex_while "kinf watch pods -n shop --record pods.rec" label_shop_web_1
+	# pods.rec: the same change, recorded (the README leaves how to the
+	# reader), by a run whose controller says when a replay's has started
+	EX_TIMEOUT=5s ex_while "kinf watch pods -n shop --controller --record pods.rec" label_after_reconcile
 	e=$(examples | grep -- 'replay pods.rec --controller --workers')
 	ex "$e"
 	check "$e"
