@@ -64,6 +64,7 @@ struct controller {
 	int64_t clock;
 	uint64_t rng;
 	bool draining;		/* controller_finish(drain): no more events */
+	int64_t start_at;	/* when the workers start, once every source synced; -1: not set */
 	/*
 	 * The priority queue (v0.23+) has adds not flushed yet: its
 	 * AddWithOpts appends to a buffer that a goroutine of its own moves
@@ -76,7 +77,6 @@ struct controller {
 	 * that ms, or a notification of another burst comes.
 	 */
 	bool buffered;
-	int64_t start_at;	/* when the workers start, once every source synced; -1: not set */
 	enum delta_source burst_source;
 	unsigned burst_list;
 	struct controller_stats st;
