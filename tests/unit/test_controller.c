@@ -207,6 +207,26 @@ static void note_synced(struct controller *c)
 }
 
 /*
+ * The names the ReconcileStarts of s name, in order ("a b"), each with
+ * its clock ("a@100") if at: what the order tests compare.
+ */
+static void started_names(const struct seen *s, bool at, char *got, size_t size)
+{
+	*got = '\0';
+	for (size_t l = 0; l < s->nr; l++) {
+		const char *name = strstr(s->line[l], " ReconcileStart shop/");
+		size_t len = strlen(got);
+		if (!name)	/* the name only: "... shop/a read 1" */
+			continue;
+		snprintf(got + len, size - len, "%s%.*s", len ? " " : "",
+			 (int)strcspn(name + 21, " "), name + 21);
+		len = strlen(got);
+		if (at)
+			snprintf(got + len, size - len, "@%lld", strtoll(s->line[l], NULL, 10));
+	}
+}
+
+/*
  * Workers start once every source has synced; with the priority queue a
  * relist's unchanged objects (same resourceVersion) go after a real
  * change, where client-go's queue keeps arrival order.
@@ -240,12 +260,7 @@ TEST(workers_start_at_sync_and_unchanged_updates_go_last)
 		note(c, NOTIFY_UPDATE, 5500, b2, b);
 		note(c, NOTIFY_UPDATE, 5500, c3, c3);
 		controller_finish(c, true);
-		for (size_t l = 0; l < s.nr; l++) {
-			const char *name = strstr(s.line[l], " ReconcileStart shop/");
-			if (name)	/* the name only: "... shop/a read 1" */
-				snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%.*s",
-					 *got ? " " : "", (int)strcspn(name + 21, " "), name + 21);
-		}
+		started_names(&s, false, got, sizeof(got));
 		CHECKF(!strcmp(got, cases[i].want), "v0.%u: %s, expected %s",
 		       cases[i].minor, got, cases[i].want);
 		controller_free(c);
@@ -303,12 +318,7 @@ TEST(a_relist_lands_in_the_priority_queue_at_once)
 		note_from(c, NOTIFY_UPDATE, 5000, d2, d, SOURCE_LIST, 1);
 		note_from(c, NOTIFY_ADD, 5000, e, NULL, SOURCE_WATCH, 0);
 		controller_finish(c, true);
-		for (size_t l = 0; l < s.nr; l++) {
-			const char *name = strstr(s.line[l], " ReconcileStart shop/");
-			if (name)
-				snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%.*s",
-					 *got ? " " : "", (int)strcspn(name + 21, " "), name + 21);
-		}
+		started_names(&s, false, got, sizeof(got));
 		CHECKF(!strcmp(got, cases[i].want), "v0.%u: %s, expected %s",
 		       cases[i].minor, got, cases[i].want);
 		controller_free(c);
@@ -350,13 +360,7 @@ TEST(workers_start_at_a_tick_of_the_sync_poll)
 		note_synced(c);
 		note_from(c, NOTIFY_ADD, 150, b, NULL, SOURCE_WATCH, 0);
 		controller_finish(c, true);
-		for (size_t l = 0; l < s.nr; l++) {
-			const char *name = strstr(s.line[l], " ReconcileStart shop/");
-			if (name)
-				snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%.*s@%lld",
-					 *got ? " " : "", (int)strcspn(name + 21, " "), name + 21,
-					 strtoll(s.line[l], NULL, 10));
-		}
+		started_names(&s, true, got, sizeof(got));
 		CHECKF(!strcmp(got, cases[i].want), "v0.%u: %s, expected %s",
 		       cases[i].minor, got, cases[i].want);
 		controller_free(c);
