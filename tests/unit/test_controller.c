@@ -285,6 +285,17 @@ static void note_from(struct controller *c, enum notify_kind kind, int64_t t, st
 	controller_note(c, &n);
 }
 
+/* A controller of v0.minor on one informer, no Reconcile time, recording into s. */
+static struct controller *one_source(struct seen *s, unsigned minor)
+{
+	struct controller_opts o = {
+		.record = record, .record_ctx = s, .runtime_minor = minor, .sources = 1,
+	};
+	struct errbuf err = { "" };
+
+	return controller_new(&o, &err);
+}
+
 /*
  * The priority queue takes a relist's adds at once (its add buffer): an
  * idle worker gets the changed object before the unchanged ones that
@@ -298,12 +309,7 @@ TEST(a_relist_lands_in_the_priority_queue_at_once)
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct seen s = { .nr = 0 };
-		struct controller_opts o = {
-			.record = record, .record_ctx = &s, .runtime_minor = cases[i].minor,
-			.sources = 1,
-		};
-		struct errbuf err = { "" };
-		struct controller *c = controller_new(&o, &err);
+		struct controller *c = one_source(&s, cases[i].minor);
 		struct kobj *a = named("a", "1", 1), *c3 = named("c", "3", 1),
 			    *d = named("d", "4", 1), *d2 = named("d", "6", 1),
 			    *e = named("e", "7", 1);
@@ -342,12 +348,7 @@ TEST(workers_start_at_a_tick_of_the_sync_poll)
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct seen s = { .nr = 0 };
-		struct controller_opts o = {
-			.record = record, .record_ctx = &s, .runtime_minor = cases[i].minor,
-			.sources = 1,
-		};
-		struct errbuf err = { "" };
-		struct controller *c = controller_new(&o, &err);
+		struct controller *c = one_source(&s, cases[i].minor);
 		struct kobj *a = named("a", "1", 1), *b = named("b", "2", 1);
 		struct notification listed = {
 			.kind = NOTIFY_ADD, .obj_kind = "Pod", .group = "",
