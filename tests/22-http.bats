@@ -382,3 +382,30 @@ cert_kubeconfig() {
 	run --separate-stderr "$KINF" get pods --kubeconfig "$SIM_KUBECONFIG" -v
 	grep -q "^GET .*/pods?.* failed after [0-9]* ms: server '$SIM_API' closed the connection without answering" <<<"$stderr"
 }
+
+@test "a redirect is followed as Go follows it, and the token goes only to the server's own origin" {
+	sim_start --pods 2
+	local path='/api/v1/namespaces/default/pods?limit=500&resourceVersion=0'
+	local other=${SIM_API/127.0.0.1/localhost}
+	# The first LIST is sent on (to a path of its own server), then to
+	# another origin: the same kube-sim, by another name.
+	simctl POST /faults "$(jq -nc --arg to "$path&hop=2" \
+		'{verb:"list",kind:"body",status:302,location:$to,body:"{}"}')" >/dev/null
+	simctl POST /faults "$(jq -nc --arg to "$other$path&hop=3" \
+		'{verb:"list",kind:"body",status:307,location:$to,body:"{}"}')" >/dev/null
+	start_watch "$SIM_KUBECONFIG" pods -n default --client-go 1.32
+	wait_until 20 open_watches 1
+	stop_watch
+	simctl GET '/requests?verb=list' >"$T/lists"
+	jq -e 'length >= 4' "$T/lists"
+	# Each hop has the one before as its Referer, as Go's http.Client sends.
+	jq -e --arg api "$SIM_API" --arg p "$path" '
+		(.[0].query | has("hop") | not) and (.[0].headers.Referer == null) and
+		.[0].headers.Authorization == "Bearer <redacted>" and
+		.[1].query.hop == "2" and .[1].headers.Referer == $api + $p and
+		.[1].headers.Authorization == "Bearer <redacted>" and
+		.[2].query.hop == "3" and .[2].headers.Referer == $api + $p + "&hop=2" and
+		.[2].headers.Authorization == null' "$T/lists"
+	grep -q "^GET $SIM_API.*pods?limit=500&resourceVersion=0 302 Found in" "$ERR"
+	grep -q "^GET $other.*&hop=3 401 Unauthorized in" "$ERR"
+}

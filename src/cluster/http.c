@@ -66,6 +66,8 @@
 #define GET_IDLE_TIMEOUT_MS 60000
 /* An error body is for a message, not to be stored whole. */
 #define MAX_ERROR_BODY (1 << 20)
+/* Go's http.Client: the tenth request's redirect is not followed. */
+#define MAX_REDIRECT_REQUESTS 10
 /* Without a stop fd, how often a quiet transfer looks at the stop flag. */
 #define STOP_CHECK_MS 1000
 /* A 429 without Retry-After is retried after this long. */
@@ -612,20 +614,21 @@ static int debug_cb(CURL *h, curl_infotype type, char *data, size_t size, void *
 }
 
 
+/* snap NULL: no credential; host: the Host of tls-server-name. */
 static struct curl_slist *request_headers(struct kclient *c, const struct credential_snapshot *snap,
-					  const char *accept)
+					  bool host, const char *accept)
 {
 	struct curl_slist *h = NULL;
 	char *a = xasprintf("Accept: %s", accept ? accept : "application/json");
 	h = curl_slist_append(h, a);
 	free(a);
-	if (snap->authorization) {
+	if (snap && snap->authorization) {
 		a = xasprintf("Authorization: %s", snap->authorization);
 		h = curl_slist_append(h, a);
 		memset(a, 0, strlen(a));
 		free(a);
 	}
-	if (c->host_header)
+	if (host && c->host_header)
 		h = curl_slist_append(h, c->host_header);
 	if (c->cfg->impersonate_user) {
 		char *v = xasprintf("Impersonate-User: %s", c->cfg->impersonate_user);
@@ -927,6 +930,8 @@ static const char *reason_phrase(long status)
 		const char *text;
 	} reasons[] = {
 		{ 200, "OK" }, { 201, "Created" }, { 204, "No Content" },
+		{ 301, "Moved Permanently" }, { 302, "Found" }, { 303, "See Other" },
+		{ 307, "Temporary Redirect" }, { 308, "Permanent Redirect" },
 		{ 400, "Bad Request" }, { 401, "Unauthorized" }, { 403, "Forbidden" },
 		{ 404, "Not Found" }, { 405, "Method Not Allowed" }, { 406, "Not Acceptable" },
 		{ 409, "Conflict" }, { 410, "Gone" }, { 413, "Request Entity Too Large" },
@@ -945,7 +950,7 @@ static const char *reason_phrase(long status)
  * -v: one line per request.  A transfer kinf itself ended (a stop: a
  * signal, --timeout) did not fail, and is not said to have.
  */
-static void trace_request(struct kclient *c, const char *url, const struct http_response *resp,
+static void trace_request(struct kclient *c, const char *raw_url, const struct http_response *resp,
 			  const struct transfer *t, int64_t started, int failed,
 			  const struct errbuf *err)
 {
@@ -954,6 +959,10 @@ static void trace_request(struct kclient *c, const char *url, const struct http_
 
 	if (c->verbose < 1)
 		return;
+	/* A redirect's URL is the server's: escaped (termsafe.h). */
+	struct strbuf safe = STRBUF_INIT;
+	strbuf_add_termsafe(&safe, raw_url, strlen(raw_url), 0);
+	const char *url = safe.buf;
 	if (t->stopped && resp->status)
 		fprintf(stderr, "GET %s %ld %s in %lld ms%s, stopped\n", url, resp->status,
 			reason_phrase(resp->status), ms, proto);
@@ -964,6 +973,7 @@ static void trace_request(struct kclient *c, const char *url, const struct http_
 	else
 		fprintf(stderr, "GET %s %ld %s in %lld ms%s\n", url, resp->status,
 			reason_phrase(resp->status), ms, proto);
+	strbuf_release(&safe);
 }
 
 /* How long to sleep on the transfer: until the stall deadline or the next tick, at most. */
@@ -1110,22 +1120,51 @@ static bool broke_unanswered(CURLcode rc)
 	}
 }
 
-/*
- * One GET.  on_data NULL: the body goes to resp->body.  A 401 makes the
- * credential be read again for the next request (a token file's, an exec
- * plugin's), and is this request's answer: client-go's token source and
- * exec round trippers refresh on a 401 and hand it back, never retry.
- */
-static int request_once(struct kclient *c, const char *path, const char *accept,
-			const struct stream_opts *opts, http_data_fn *on_data, void *ctx,
-			struct http_response *resp, struct errbuf *err)
+/* Go's http.Client follows these with a Location, the same GET again. */
+static bool redirect_status(long status)
 {
-	char *url = xasprintf("%s%s%s", c->url_base, *path == '/' ? "" : "/", path);
+	return status == 301 || status == 302 || status == 303 || status == 307 || status == 308;
+}
+
+/* Whether two absolute URLs have one scheme, host and port. */
+static bool same_origin(const char *a, const char *b)
+{
+	static const CURLUPart parts[] = { CURLUPART_SCHEME, CURLUPART_HOST, CURLUPART_PORT };
+	CURLU *ua = curl_url(), *ub = curl_url();
+	bool same = ua && ub && !curl_url_set(ua, CURLUPART_URL, a, 0) &&
+		    !curl_url_set(ub, CURLUPART_URL, b, 0);
+
+	for (size_t i = 0; same && i < ARRAY_SIZE(parts); i++) {
+		char *pa = NULL, *pb = NULL;
+		same = !curl_url_get(ua, parts[i], &pa, CURLU_DEFAULT_PORT) &&
+		       !curl_url_get(ub, parts[i], &pb, CURLU_DEFAULT_PORT) && !strcasecmp(pa, pb);
+		curl_free(pa);
+		curl_free(pb);
+	}
+	curl_url_cleanup(ua);
+	curl_url_cleanup(ub);
+	return same;
+}
+
+/* One hop of a GET: where it was sent, and whence (Go's Referer), if redirected. */
+struct hop {
+	const char *url, *referer;
+	bool home;		/* the server's own origin: its credential and Host go */
+	char *next;		/* out: a redirect's target, to be freed */
+};
+
+/*
+ * One request and its answer, to url.  on_data NULL: the body goes to
+ * resp->body.  A redirect client-go follows sets hop->next.
+ */
+static int request_hop(struct kclient *c, struct hop *hop, const char *accept,
+		       const struct stream_opts *opts, struct credential_snapshot *snap,
+		       http_data_fn *on_data, void *ctx, struct http_response *resp,
+		       struct errbuf *err)
+{
 	int ret = -1;
-	struct credential_snapshot snap;
 	struct transfer t = {
-		.client = c, .resp = resp, .on_data = on_data, .ctx = ctx,
-		.snap = &snap,
+		.client = c, .resp = resp, .on_data = on_data, .ctx = ctx, .snap = snap,
 	};
 
 	strbuf_reset(&resp->body);
@@ -1138,18 +1177,15 @@ static int request_once(struct kclient *c, const char *path, const char *accept,
 	resp->retry_after_ms = -1;
 	resp->content_type[0] = '\0';
 	resp->who[0] = '\0';
-	struct exec_wait wait = { .stop_fd = opts->stop_fd, .timeout_ms = c->timeout_ms };
-	if (credential_get(c->cred, &snap, &wait, err) < 0) {
-		free(url);
-		return -1;
-	}
 
 	CURL *h = curl_easy_init();
 	if (!h)
 		out_of_memory(0);
-	struct curl_slist *headers = request_headers(c, &snap,
+	struct curl_slist *headers = request_headers(c, hop->home ? snap : NULL, hop->home,
 						     accept ? accept : opts->accept);
-	setup_handle(c, h, url, t.curl_err, &snap, headers, opts->timeout_ms);
+	setup_handle(c, h, hop->url, t.curl_err, snap, headers, opts->timeout_ms);
+	if (hop->referer)
+		curl_easy_setopt(h, CURLOPT_REFERER, hop->referer);
 	int64_t started = mono_ms();
 	CURLcode rc = perform(c, h, &t, opts);
 
@@ -1164,8 +1200,12 @@ static int request_once(struct kclient *c, const char *path, const char *accept,
 		errbuf_set(err, "aborted");
 	} else if (rc == CURLE_OK) {
 		long code = 0;
+		char *next = NULL;
 		curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &code);
 		resp->status = code;
+		if (redirect_status(code) && curl_easy_getinfo(h, CURLINFO_REDIRECT_URL, &next) == CURLE_OK &&
+		    next)
+			hop->next = xstrdup(next);
 		if (status_ok(code) && resp->body.len && !http_json_media_type(resp->content_type))
 			/* A whole body (kclient_get) that is not JSON. */
 			errbuf_set(err, "server '%s' answered %ld with Content-Type '%s', not JSON",
@@ -1199,9 +1239,62 @@ static int request_once(struct kclient *c, const char *path, const char *accept,
 				  mono_ms() - started >= opts->timeout_ms;
 		transport_error(c, h, rc, &t, err);
 	}
-	trace_request(c, url, resp, &t, started, ret < 0, err);
+	trace_request(c, hop->url, resp, &t, started, ret < 0, err);
 	wipe_slist(headers);
 	curl_easy_cleanup(h);
+	return ret;
+}
+
+/*
+ * One GET, and the redirects Go's http.Client follows: at most 10
+ * requests, each to the Location of the answer before.  client-go's
+ * round trippers put the credential on each; kinf only on those to the
+ * server's own origin, so that a redirect hands no token to another
+ * host.  A 401 makes the credential be read again for the next request
+ * (a token file's, an exec plugin's), and is this request's answer:
+ * client-go's token source and exec round trippers refresh on a 401 and
+ * hand it back, never retry.
+ */
+static int request_once(struct kclient *c, const char *path, const char *accept,
+			const struct stream_opts *opts, http_data_fn *on_data, void *ctx,
+			struct http_response *resp, struct errbuf *err)
+{
+	char *url = xasprintf("%s%s%s", c->url_base, *path == '/' ? "" : "/", path);
+	char *referer = NULL;
+	struct credential_snapshot snap;
+	struct stream_opts hop_opts = *opts;
+	int64_t deadline = opts->timeout_ms > 0 ? mono_ms() + opts->timeout_ms : 0;
+	int ret;
+
+	struct exec_wait wait = { .stop_fd = opts->stop_fd, .timeout_ms = c->timeout_ms };
+	if (credential_get(c->cred, &snap, &wait, err) < 0) {
+		free(url);
+		return -1;
+	}
+	for (unsigned requests = 1;; requests++) {
+		struct hop hop = {
+			.url = url, .referer = referer, .home = same_origin(url, c->url_base),
+		};
+		ret = request_hop(c, &hop, accept, &hop_opts, &snap, on_data, ctx, resp, err);
+		if (ret < 0 || !hop.next)
+			break;
+		if (requests == MAX_REDIRECT_REQUESTS) {
+			errbuf_set(err, "server '%s' redirected %s %u times: stopped there, as Go does",
+				   c->cfg->server, path, requests);
+			free(hop.next);
+			ret = -1;
+			break;
+		}
+		free(referer);
+		/* Go's Referer: the URL before, but never from https to http. */
+		referer = !strncmp(url, "https:", 6) && !strncmp(hop.next, "http:", 5) ? NULL : url;
+		if (!referer)
+			free(url);
+		url = hop.next;
+		if (deadline)
+			hop_opts.timeout_ms = deadline - mono_ms() < 1 ? 1 : deadline - mono_ms();
+	}
+	free(referer);
 
 	if (ret == 0 && resp->status == 401)
 		credential_refresh(c->cred, &snap);

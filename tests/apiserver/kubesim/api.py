@@ -497,7 +497,7 @@ class APIHandler(BaseHTTPRequestHandler):
         if user is None and sim.script is not None:
             user = "admin"  # scripted runs test the informer, not authentication
         hdrs = {}
-        for h in ("Accept", "Accept-Encoding", "Content-Type", "User-Agent"):
+        for h in ("Accept", "Accept-Encoding", "Content-Type", "User-Agent", "Referer"):
             if self.headers.get(h) is not None:
                 hdrs[h] = self.headers.get(h)
         auth = self.headers.get("Authorization")
@@ -603,6 +603,9 @@ class APIHandler(BaseHTTPRequestHandler):
         elif ra is not None:
             headers.append("Retry-After: %d" % ra)
             details = dict(details or {}, retryAfterSeconds=ra)
+        if a.get("location"):
+            # "same": the request's own path and query, asked again
+            headers.append("Location: %s" % (self.path if a["location"] == "same" else a["location"]))
         msg = a.get("message") or {401: "Unauthorized", 404: "the server could not find the requested resource",
                                    410: "too old resource version", 429: "Too many requests, please try again later.",
                                    504: "Timeout: Too large resource version"}.get(code, "scripted failure")
@@ -772,7 +775,8 @@ class APIHandler(BaseHTTPRequestHandler):
                 self.entry["user"] = None
             raise HTTPError(code, msg, details=det, headers=headers)
         if k == "body":
-            self.send(f.status, f.body, ctype=f.content_type)
+            self.send(f.status, f.body, ["Location: %s" % f.location] if f.location else [],
+                      ctype=f.content_type)
             return True
         if k == "reset":
             self.close_connection = True

@@ -61,8 +61,11 @@ class Fault:
             raise ValueError("unknown fault kind %r (one of %s)" % (self.kind, ", ".join(self.KINDS)))
         # body: any answer (status, Content-Type, bytes); lines: watch lines.
         # Strings are sent as UTF-8, or decoded from base64 with "base64".
-        self.spec = {k: spec[k] for k in ("status", "contentType", "body", "lines", "base64", "end")
+        self.spec = {k: spec[k] for k in ("status", "contentType", "body", "lines", "base64", "end",
+                                          "location")
                      if k in spec}
+        # body: a Location header too (a redirect)
+        self.location = spec.get("location")
         self.status = int(spec.get("status", 200))
         self.content_type = str(spec.get("contentType", "application/json"))
         self.end = bool(spec.get("end", False))
