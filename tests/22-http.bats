@@ -409,3 +409,16 @@ cert_kubeconfig() {
 	grep -q "^GET $SIM_API.*pods?limit=500&resourceVersion=0 302 Found in" "$ERR"
 	grep -q "^GET $other.*&hop=3 401 Unauthorized in" "$ERR"
 }
+
+@test "every request asks for gzip alone, as Go's transport asks, and none with disable-compression" {
+	sim_start --pods 2
+	run "$KINF" get pods --kubeconfig "$SIM_KUBECONFIG"
+	[ "$status" -eq 0 ]
+	simctl GET /requests | jq -e 'length >= 2 and all(.[]; .headers["Accept-Encoding"] == "gzip")'
+	simctl DELETE /requests >/dev/null
+	sed 's/^\( *\)\(server: .*\)$/\1\2\n\1disable-compression: true/' "$SIM_KUBECONFIG" >"$T/kc"
+	grep -q '^    disable-compression: true$' "$T/kc"
+	run "$KINF" get pods --kubeconfig "$T/kc"
+	[ "$status" -eq 0 ]
+	simctl GET /requests | jq -e 'length >= 1 and all(.[]; .headers["Accept-Encoding"] == null)'
+}

@@ -703,7 +703,8 @@ static void setup_handle(struct kclient *c, CURL *h, const char *url, char *errb
 	curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers);
 	curl_easy_setopt(h, CURLOPT_USERAGENT, "kinf/" KINF_VERSION);
 	if (!cfg->disable_compression)
-		curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
+		/* Go's transport asks for gzip alone, and unpacks it itself. */
+		curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "gzip");
 	curl_easy_setopt(h, CURLOPT_HTTP_VERSION, curl_http_version(c));
 	/* Wait for the first connection's ALPN answer rather than open another. */
 	if (c->http_version != HTTP_VERSION_1_1)
