@@ -358,6 +358,23 @@ cert_kubeconfig() {
 		"is not valid before 2099-01-01 00:00:00 UTC (valid until 2099-01-02 00:00:00 UTC)"
 }
 
+@test "a server certificate that names its host in the Common Name alone is refused, as Go refuses it" {
+	sim_start --pods 1
+	# The CA's own, in date, and its Common Name the very host: libcurl
+	# would take it; Go, and so client-go and kubectl, does not.
+	sign srv-cn "/CN=127.0.0.1" 20200101000000Z 20990102000000Z
+	H2_KEY=$T/srv-cn.key H2_CERT=$T/srv-cn.crt h2_start
+	run_kinf get pods --kubeconfig "$H2_KUBECONFIG"
+	assert_one_line_error "the certificate of server 'https://127.0.0.1:$H2_PORT' (subject 'CN=127.0.0.1')" \
+		"names no host in a subjectAltName: client-go (Go) reads no Common Name, and refuses it"
+	h2_stop
+	# The same with the address in a subjectAltName is good.
+	sign srv-san "/CN=127.0.0.1" 20200101000000Z 20990102000000Z "IP:127.0.0.1"
+	H2_KEY=$T/srv-san.key H2_CERT=$T/srv-san.crt h2_start
+	run_kinf get pods --kubeconfig "$H2_KUBECONFIG"
+	[ "$status" -eq 0 ]
+}
+
 # ---- the -v trace ---------------------------------------------------------------
 
 @test "-v: a watch ended by --timeout or a signal is 'stopped', not 'failed'" {

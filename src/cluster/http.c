@@ -824,7 +824,8 @@ static bool tls_failure(CURLcode rc)
 }
 
 /*
- * A certificate out of its validity period, named: the server's (the
+ * A server certificate with no host in its subjectAltName (tls_cert.h),
+ * or one out of its validity period, named: the server's (the
  * handshake recorded it) or our own client certificate.  Go and OpenSSL
  * say "certificate has expired" or "sslv3 alert certificate expired"
  * without saying whose.
@@ -834,9 +835,15 @@ static bool certificate_error(struct kclient *c, CURLcode rc, const struct trans
 {
 	struct tls_verify_failure f;
 	char when[160];
+	bool have = rc == CURLE_PEER_FAILED_VERIFICATION && tls_verify_log_take(c->verify_log, &f);
 
-	if (rc == CURLE_PEER_FAILED_VERIFICATION && tls_verify_log_take(c->verify_log, &f) &&
-	    cert_validity_problem(&f.cert, time(NULL), when, sizeof(when))) {
+	if (have && f.no_host_san) {
+		errbuf_set(err, "the certificate of server '%s' (subject '%s') names no host "
+			   "in a subjectAltName: client-go (Go) reads no Common Name, and refuses it",
+			   c->cfg->server, f.cert.subject);
+		return true;
+	}
+	if (have && cert_validity_problem(&f.cert, time(NULL), when, sizeof(when))) {
 		if (f.depth == 0)
 			errbuf_set(err, "the certificate of server '%s' (subject '%s') %s",
 				   c->cfg->server, f.cert.subject, when);

@@ -5,6 +5,7 @@
 #include <openssl/pem.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
+#include <openssl/x509v3.h>
 #include <openssl/x509_vfy.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -117,6 +118,20 @@ static void index_init(void)
 	prev_index = SSL_CTX_get_ex_new_index(0, NULL, NULL, NULL, NULL);
 }
 
+/* Whether the certificate names a host or an address in its subjectAltName. */
+static bool has_host_san(X509 *cert)
+{
+	GENERAL_NAMES *names = X509_get_ext_d2i(cert, NID_subject_alt_name, NULL, NULL);
+	bool any = false;
+
+	for (int i = 0; names && i < sk_GENERAL_NAME_num(names); i++) {
+		const GENERAL_NAME *n = sk_GENERAL_NAME_value(names, i);
+		any = any || n->type == GEN_DNS || n->type == GEN_IPADD;
+	}
+	GENERAL_NAMES_free(names);
+	return any;
+}
+
 static int verify_cb(int ok, X509_STORE_CTX *store)
 {
 	SSL *ssl = X509_STORE_CTX_get_ex_data(store, SSL_get_ex_data_X509_STORE_CTX_idx());
@@ -128,6 +143,14 @@ static int verify_cb(int ok, X509_STORE_CTX *store)
 		ok = prev(ok, store);
 	struct tls_verify_log *log = SSL_CTX_get_ex_data(ctx, log_index);
 	X509 *cert = X509_STORE_CTX_get_current_cert(store);
+	bool no_host_san = false;
+	if (ok && cert && X509_STORE_CTX_get_error_depth(store) == 0 &&
+	    SSL_get_verify_mode(ssl) != SSL_VERIFY_NONE && !has_host_san(cert)) {
+		/* the chain is good, and Go would still match no name */
+		X509_STORE_CTX_set_error(store, X509_V_ERR_HOSTNAME_MISMATCH);
+		no_host_san = true;
+		ok = 0;
+	}
 	if (ok || !log || !cert)
 		return ok;
 
@@ -138,6 +161,7 @@ static int verify_cb(int ok, X509_STORE_CTX *store)
 	f.error = X509_STORE_CTX_get_error(store);
 	f.expired = f.error == X509_V_ERR_CERT_HAS_EXPIRED;
 	f.not_yet_valid = f.error == X509_V_ERR_CERT_NOT_YET_VALID;
+	f.no_host_san = no_host_san;
 	snprintf(f.reason, sizeof(f.reason), "%s", X509_verify_cert_error_string(f.error));
 	pthread_mutex_lock(&log->lock);
 	log->last = f;

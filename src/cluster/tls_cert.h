@@ -45,6 +45,8 @@ struct tls_verify_failure {
 	int depth;		/* 0: the server's own; more: up its chain */
 	long error;		/* X509_V_ERR_* */
 	bool expired, not_yet_valid;
+	/* the server's own names no host: Go reads no Common Name (below) */
+	bool no_host_san;
 	char reason[128];	/* OpenSSL's words for error */
 };
 
@@ -57,7 +59,10 @@ bool tls_verify_log_take(struct tls_verify_log *log, struct tls_verify_failure *
 
 /*
  * Sets easy up so that its handshakes record their verification failures
- * in log.  Does nothing unless libcurl is built with OpenSSL.
+ * in log, and fail as Go's fail for client-go on a server certificate
+ * without a DNS or IP subjectAltName: Go matches the host against those
+ * alone, where libcurl falls back to the subject's Common Name.  Does
+ * nothing unless libcurl is built with OpenSSL.
  */
 void tls_watch_verify(CURL *easy, struct tls_verify_log *log);
 
