@@ -321,6 +321,41 @@ proxy_stop() { kill "$PROXY_PID" 2>/dev/null || true; }
 	proxy_stop
 }
 
+@test "proxy-url socks5: the proxy resolves the server's name, as Go's socks5 dialer has it" {
+	proxy_start
+	local api=${SIM_API/127.0.0.1/localhost}
+	write_kubeconfig "$T/socks" "    token: $SIM_TOKEN" \
+		"$(printf '    certificate-authority: %s\n    proxy-url: socks5://127.0.0.1:%s' \
+			"$SIM_CACERT" "$PROXY_PORT")"
+	sed -i "s#server: .*#server: $api#" "$T/socks"
+	run_kinf get pods --kubeconfig "$T/socks"
+	assert_status 0
+	[ "${lines[0]%% *}" = NAME ]
+	# libcurl's socks5 would have resolved localhost itself.
+	grep -qx "SOCKS5 CONNECT name ${api#https://}" "$T/proxy.log"
+	run grep -vx "SOCKS5 CONNECT name ${api#https://}" "$T/proxy.log"
+	[ "$status" -eq 1 ]
+	proxy_stop
+}
+
+@test "error: a proxy-url client-go refuses, its scheme or its form, and never quoted" {
+	local url why
+	for url in ftp://u:SECRET@127.0.0.1:1 socks5h://127.0.0.1:1 proxy.local:3128 \
+		127.0.0.1:3128 'http://SECRET%zz@127.0.0.1:1'; do
+		write_kubeconfig "$T/bad" "    token: $SIM_TOKEN" \
+			"$(printf '    certificate-authority: %s\n    proxy-url: %s' "$SIM_CACERT" "$url")"
+		run_kinf get pods --kubeconfig "$T/bad"
+		case $url in
+		ftp*) why="its scheme 'ftp' is not http, https or socks5" ;;
+		socks5h*) why="its scheme 'socks5h' is not http, https or socks5" ;;
+		proxy.local*) why="its scheme 'proxy.local' is not http, https or socks5" ;;
+		*) why="no URL Go can parse" ;;
+		esac
+		assert_one_line_error "cluster 'sim' has a proxy-url client-go refuses: $why (kubeconfig '$T/bad' line"
+		[[ $stderr != *SECRET* ]]
+	done
+}
+
 @test "error: proxy-url names a closed port" {
 	write_kubeconfig "$T/noproxy" "    token: $SIM_TOKEN" \
 		"$(printf '    certificate-authority: %s\n    proxy-url: http://127.0.0.1:1' "$SIM_CACERT")"

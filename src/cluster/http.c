@@ -99,8 +99,11 @@ struct kclient {
 	char *host_header;	/* tls-server-name: "Host: host:port" */
 	char *identity;		/* "user 'admin' (bearer token)" */
 	enum http_version http_version;
-	/* Without proxy-url: the environment's proxy for the server, or NULL (proxy.h). */
-	char *env_proxy;
+	/*
+	 * What every request goes through, in libcurl's words: proxy-url,
+	 * else the environment's proxy for the server (proxy.h); NULL: none.
+	 */
+	char *proxy;
 	int64_t ping_timeout_ms;	/* the HTTP/2 health check's, for messages */
 
 	CURLSH *share;
@@ -156,11 +159,15 @@ static int server_url_setup(struct kclient *c, struct errbuf *err)
 	size_t n = strlen(path);
 	while (n && path[n - 1] == '/')
 		path[--n] = '\0';
-	if (!cfg->proxy_url) {
+	if (cfg->proxy_url) {
+		c->proxy = proxy_for_curl(cfg->proxy_url);
+	} else {
 		/* the real host, never tls-server-name; an IPv6 one without brackets */
 		size_t hl = strlen(host);
 		char *bare = host[0] == '[' && hl > 2 ? xstrndup(host + 1, hl - 2) : xstrdup(host);
-		c->env_proxy = proxy_from_environment(scheme, bare, port);
+		char *env = proxy_from_environment(scheme, bare, port);
+		c->proxy = env ? proxy_for_curl(env) : NULL;
+		free(env);
 		free(bare);
 	}
 	if (cfg->tls_server_name && !strcmp(scheme, "https")) {
@@ -258,7 +265,7 @@ struct kclient *kclient_new(const struct rest_config *cfg, struct errbuf *err)
 	 * and the transport can write its PING only on the socket (transport.h):
 	 * no health check there.
 	 */
-	if (c->cfg->proxy_url && !strncasecmp(c->cfg->proxy_url, "https:", 6))
+	if (c->proxy && !strncasecmp(c->proxy, "https:", 6))
 		topts.read_idle_ms = 0;
 	c->tp = transport_new(&topts);
 	if (!c->tp) {
@@ -293,7 +300,7 @@ static void live_release(struct kclient *c)
 	curl_slist_free_all(c->connect_to);
 	free(c->host_header);
 	free(c->identity);
-	free(c->env_proxy);
+	free(c->proxy);
 }
 
 const char *kclient_server(const struct kclient *c)
@@ -731,14 +738,12 @@ static void setup_handle(struct kclient *c, CURL *h, const char *url, char *errb
 
 	if (c->connect_to)
 		curl_easy_setopt(h, CURLOPT_CONNECT_TO, c->connect_to);
-	if (cfg->proxy_url) {
-		curl_easy_setopt(h, CURLOPT_PROXY, cfg->proxy_url);
-		/* proxy-url is for every request, NO_PROXY or not, as in kubectl. */
-		curl_easy_setopt(h, CURLOPT_NOPROXY, "");
-	} else {
-		/* Go's choice (proxy.h), not libcurl's own reading of the environment. */
-		curl_easy_setopt(h, CURLOPT_PROXY, c->env_proxy ? c->env_proxy : "");
-	}
+	/*
+	 * Go's choice, not libcurl's own reading of the environment; and
+	 * proxy-url is for every request, NO_PROXY or not, as in kubectl.
+	 */
+	curl_easy_setopt(h, CURLOPT_PROXY, c->proxy ? c->proxy : "");
+	curl_easy_setopt(h, CURLOPT_NOPROXY, "");
 
 	curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, cfg->insecure ? 0L : 1L);
 	curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, cfg->insecure ? 0L : 2L);

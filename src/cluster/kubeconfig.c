@@ -17,6 +17,7 @@
 #include <yaml.h>
 
 #include "cluster/incluster.h"
+#include "cluster/proxy.h"
 #include "lib/base64.h"
 #include "lib/strbuf.h"
 
@@ -848,6 +849,12 @@ static int cluster_into(const struct kc_cluster *c, struct rest_config *cfg, str
 		errbuf_set(err, "cluster '%s' sets both insecure-skip-tls-verify and a "
 			   "certificate authority; keep one (kubeconfig '%s' line %d)",
 			   c->name, c->file, c->line);
+		return -1;
+	}
+	char why[96];
+	if (c->proxy_url && *c->proxy_url && proxy_url_refused(c->proxy_url, why, sizeof(why))) {
+		errbuf_set(err, "cluster '%s' has a proxy-url client-go refuses: %s "
+			   "(kubeconfig '%s' line %d)", c->name, why, c->file, c->line);
 		return -1;
 	}
 	if (c->ca_file && *c->ca_file) {

@@ -4,6 +4,7 @@
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -150,4 +151,68 @@ char *proxy_from_environment(const char *scheme, const char *host, const char *p
 		return NULL;
 	/* Go takes "host:port" for http://host:port. */
 	return strstr(proxy, "://") ? xstrdup(proxy) : xasprintf("http://%s", proxy);
+}
+
+char *proxy_for_curl(const char *url)
+{
+	if (!strncasecmp(url, "socks5://", 9))
+		return xasprintf("socks5h://%s", url + 9);
+	return xstrdup(url);
+}
+
+/* Go's url.getScheme: the scheme, "" for none, or -1 (a ':' first). */
+static int go_scheme(const char *url, size_t *len)
+{
+	for (size_t i = 0; url[i]; i++) {
+		char c = url[i];
+		if (isalpha((unsigned char)c))
+			continue;
+		if (isdigit((unsigned char)c) || c == '+' || c == '-' || c == '.') {
+			if (i == 0)
+				break;
+			continue;
+		}
+		if (c == ':') {
+			*len = i;
+			return i ? 0 : -1;
+		}
+		break;
+	}
+	*len = 0;
+	return 0;
+}
+
+/* What url.Parse refuses of a URL, in the main: see proxy.h. */
+static bool go_url_parses(const char *url, size_t scheme_len)
+{
+	const char *rest = url + scheme_len + (scheme_len ? 1 : 0);
+	size_t end = strcspn(rest, "?");
+
+	for (const char *p = url; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return false;
+	/* a ':' in the first segment of a relative URL reads as a scheme */
+	if (!scheme_len && strcspn(rest, "/?#") > strcspn(rest, ":"))
+		return false;
+	for (size_t i = 0; i < end; i++)
+		if (rest[i] == '%' && !(isxdigit((unsigned char)rest[i + 1]) &&
+					isxdigit((unsigned char)rest[i + 2])))
+			return false;
+	return true;
+}
+
+bool proxy_url_refused(const char *url, char *why, size_t size)
+{
+	size_t n;
+
+	if (go_scheme(url, &n) < 0 || !go_url_parses(url, n)) {
+		snprintf(why, size, "no URL Go can parse");
+		return true;
+	}
+	if ((n == 4 && !strncasecmp(url, "http", 4)) || (n == 5 && !strncasecmp(url, "https", 5)) ||
+	    (n == 6 && !strncasecmp(url, "socks5", 6)))
+		return false;
+	snprintf(why, size, "its scheme '%.*s' is not http, https or socks5", (int)(n < 32 ? n : 32),
+		 url);
+	return true;
 }

@@ -17,11 +17,31 @@
 #ifndef KINF_PROXY_H
 #define KINF_PROXY_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 /*
  * The proxy URL for a request to scheme://host:port ("https", a name or
  * an IP without brackets, the port as text), from the environment; NULL
  * for none.  The caller frees it.
  */
 char *proxy_from_environment(const char *scheme, const char *host, const char *port);
+
+/*
+ * A proxy URL (proxy-url's, or the environment's) as libcurl is to take
+ * it, to be freed: Go's socks5 dialer hands the proxy the host's name to
+ * resolve, which libcurl calls socks5h.
+ */
+char *proxy_for_curl(const char *url);
+
+/*
+ * Whether client-go refuses a kubeconfig's proxy-url (clientcmd's
+ * parseProxyURL), and why in why[size]: a URL Go's url.Parse refuses
+ * (a control character, a bad %-escape before the query, a ':' in the
+ * first segment of one without a scheme: "127.0.0.1:3128"), or a scheme
+ * other than http, https and socks5 ("proxy:3128" has scheme "proxy").
+ * The reason never quotes the URL, which may hold a password.
+ */
+bool proxy_url_refused(const char *url, char *why, size_t size);
 
 #endif
