@@ -46,6 +46,30 @@ watch_past_one_401() {
 	[ "$(request_users)" = admin ]
 }
 
+@test "impersonation: as, as-uid, as-groups and as-user-extra go as the headers client-go sends" {
+	write_kubeconfig "$T/kc" "$(printf '%s\n' "    token: $SIM_TOKEN" "    as: bob" '    as-uid: "42"' \
+		'    as-groups: [g1, "g 2"]' '    as-user-extra:' '      scopes: [view, dev]' \
+		'      "reason a%b/c": ["a b"]' '      none: []')"
+	run_kinf get pods --kubeconfig "$T/kc"
+	assert_status 0
+	# Every request, each header once per value.  An extra key as client-go's
+	# headerKeyEscape and Go's canonical header key spell it.
+	simctl GET /requests | jq -e 'length > 0 and all(.[]; .headers.Impersonate | sort == [
+		["Impersonate-Extra-Reason%20a%25b%2fc", "a b"],
+		["Impersonate-Extra-Scopes", "dev"], ["Impersonate-Extra-Scopes", "view"],
+		["Impersonate-Group", "g 2"], ["Impersonate-Group", "g1"],
+		["Impersonate-Uid", "42"], ["Impersonate-User", "bob"]])'
+}
+
+@test "error: impersonating groups, a uid or user-extra without a user, as client-go refuses it" {
+	local line
+	for line in '    as-groups: [g1]' '    as-uid: "7"' "$(printf '    as-user-extra:\n      k: [v]')"; do
+		write_kubeconfig "$T/kc" "$(printf '%s\n%s' "    token: $SIM_TOKEN" "$line")"
+		run_kinf get pods --kubeconfig "$T/kc"
+		assert_one_line_error "user 'tester' impersonates a uid, groups or user-extra without a user ('as')"
+	done
+}
+
 @test "error: 401 names the user and the auth method, not the token" {
 	write_kubeconfig "$T/kc" "    token: wrong-token-1234"
 	run_kinf api-resources --kubeconfig "$T/kc"

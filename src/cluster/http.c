@@ -621,6 +621,36 @@ static int debug_cb(CURL *h, curl_infotype type, char *data, size_t size, void *
 }
 
 
+/* An RFC 7230 token's character (Go's httpguts.IsTokenRune). */
+static bool token_char(unsigned char ch)
+{
+	return isalnum(ch) || (ch && strchr("!#$%&'*+-.^_`|~", ch));
+}
+
+/*
+ * An as-user-extra key in its header's name, as client-go's
+ * headerKeyEscape and Go's canonical header key make it: every byte
+ * that is no token character, and '%', %-escaped; a letter first and
+ * after each '-' in upper case, the others in lower.
+ */
+static void extra_key(struct strbuf *sb, const char *key)
+{
+	struct strbuf esc = STRBUF_INIT;
+
+	for (const unsigned char *p = (const unsigned char *)key; *p; p++)
+		if (!token_char(*p) || *p == '%')
+			strbuf_addf(&esc, "%%%02X", *p);
+		else
+			strbuf_addch(&esc, (char)*p);
+	/* The prefix ends in '-': the key's first letter is upper case. */
+	for (size_t i = 0; i < esc.len; i++) {
+		unsigned char ch = (unsigned char)esc.buf[i];
+		bool upper = i == 0 || esc.buf[i - 1] == '-';
+		strbuf_addch(sb, (char)(upper ? toupper(ch) : tolower(ch)));
+	}
+	strbuf_release(&esc);
+}
+
 /* snap NULL: no credential; host: the Host of tls-server-name. */
 static struct curl_slist *request_headers(struct kclient *c, const struct credential_snapshot *snap,
 					  bool host, const char *accept)
@@ -651,6 +681,14 @@ static struct curl_slist *request_headers(struct kclient *c, const struct creden
 		char *v = xasprintf("Impersonate-Group: %s", *g);
 		h = curl_slist_append(h, v);
 		free(v);
+	}
+	for (char **e = c->cfg->impersonate_extra; e[0] && e[1]; e += 2) {
+		struct strbuf sb = STRBUF_INIT;
+		strbuf_adds(&sb, "Impersonate-Extra-");
+		extra_key(&sb, e[0]);
+		strbuf_addf(&sb, ": %s", e[1]);
+		h = curl_slist_append(h, sb.buf);
+		strbuf_release(&sb);
 	}
 	if (!h)
 		out_of_memory(0);

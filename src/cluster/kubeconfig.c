@@ -57,6 +57,7 @@ struct kc_user {
 	struct exec_config *exec;
 	char *as, *as_uid;
 	char **as_groups;
+	char **as_extra;	/* key, value, key, value...: one pair per value */
 };
 
 struct kc_context {
@@ -110,6 +111,7 @@ static void user_free(struct kc_entry_head *h)
 	free(u->as);
 	free(u->as_uid);
 	strv_free(u->as_groups);
+	strv_free(u->as_extra);
 	free(u);
 }
 
@@ -227,6 +229,7 @@ enum field_type {
 	F_BASE64,	/* struct blob, decoded */
 	F_STRINGS,	/* char **, from a list of strings */
 	F_ENV,		/* char ** "NAME=VALUE", from [{name, value}] */
+	F_EXTRA,	/* char ** key, value, ..., from {key: [value...]} */
 	F_EXEC,		/* struct exec_config * */
 	F_AUTH_PROVIDER,	/* char *, the provider's name */
 	F_INTERACTIVE,	/* enum exec_interactive */
@@ -263,6 +266,7 @@ static const struct field user_fields[] = {
 	FIELD("as", F_STRING, kc_user, as),
 	FIELD("as-uid", F_STRING, kc_user, as_uid),
 	FIELD("as-groups", F_STRINGS, kc_user, as_groups),
+	FIELD("as-user-extra", F_EXTRA, kc_user, as_extra),
 	FIELD("auth-provider", F_AUTH_PROVIDER, kc_user, auth_provider),
 	FIELD("exec", F_EXEC, kc_user, exec),
 	{ NULL, 0, 0 },
@@ -375,6 +379,37 @@ static int parse_list(struct walk *w, yaml_node_t *n, const char *key, const cha
 	return 0;
 }
 
+/* A map of lists of strings (Go's map[string][]string) as key, value pairs. */
+static int parse_extra(struct walk *w, yaml_node_t *n, const char *key, char ***out)
+{
+	if (n->type != YAML_MAPPING_NODE)
+		return bad(w, n, "'%s' must map names to lists of strings", key);
+	size_t nr = 0, alloc = 0;
+	char **v = xcalloc(1, sizeof(*v));
+	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = node_at(w, p->key), *vals = node_at(w, p->value);
+		char **list = NULL;
+		if (!k || k->type != YAML_SCALAR_NODE || !vals) {
+			strv_free(v);
+			return bad(w, n, "'%s' must map names to lists of strings", key);
+		}
+		if (!is_null(vals) && parse_list(w, vals, key, "strings", string_item, &list) < 0) {
+			strv_free(v);
+			return -1;
+		}
+		for (char **s = list; s && *s; s++) {
+			ALLOC_GROW(v, nr + 3, alloc);
+			v[nr++] = xstrdup(scalar(k));
+			v[nr++] = *s;
+			v[nr] = NULL;
+		}
+		free(list);
+	}
+	strv_free(*out);
+	*out = v;
+	return 0;
+}
+
 static int parse_exec(struct walk *w, yaml_node_t *n, struct exec_config **out)
 {
 	struct exec_config *e = xcalloc(1, sizeof(*e));
@@ -432,6 +467,8 @@ static int parse_field(struct walk *w, const struct field *f, yaml_node_t *v, vo
 		return parse_list(w, v, f->key, "strings", string_item, slot);
 	case F_ENV:
 		return parse_list(w, v, f->key, "{name, value}", env_item, slot);
+	case F_EXTRA:
+		return parse_extra(w, v, f->key, slot);
 	case F_EXEC:
 		return parse_exec(w, v, slot);
 	case F_AUTH_PROVIDER: {
@@ -979,6 +1016,12 @@ static int check_user(const struct kc_user *u, struct errbuf *err)
 		return refuse_auth_provider(u, where, err);
 	if (check_client_cert(u, where, err) < 0)
 		return -1;
+	if ((!u->as || !*u->as) && ((u->as_uid && *u->as_uid) || (u->as_groups && *u->as_groups) ||
+				     (u->as_extra && *u->as_extra))) {
+		errbuf_set(err, "user '%s' impersonates a uid, groups or user-extra without a user "
+			   "('as'), which client-go refuses %s", u->name, where);
+		return -1;
+	}
 	if (has_token(u) && has_basic(u)) {
 		errbuf_set(err, "user '%s' has both a token and a username/password; "
 			   "only one authentication method is allowed %s", u->name, where);
@@ -1047,6 +1090,10 @@ static void impersonation_into(const struct kc_user *u, struct rest_config *cfg)
 	if (u->as_groups) {
 		strv_free(cfg->impersonate_groups);
 		cfg->impersonate_groups = strv_dup(u->as_groups);
+	}
+	if (u->as_extra) {
+		strv_free(cfg->impersonate_extra);
+		cfg->impersonate_extra = strv_dup(u->as_extra);
 	}
 }
 

@@ -70,6 +70,7 @@ struct rest_config *rest_config_new(void)
 {
 	struct rest_config *cfg = xcalloc(1, sizeof(*cfg));
 	cfg->impersonate_groups = xcalloc(1, sizeof(char *));
+	cfg->impersonate_extra = xcalloc(1, sizeof(char *));
 	return cfg;
 }
 
@@ -96,6 +97,7 @@ void rest_config_free(struct rest_config *cfg)
 	free(cfg->impersonate_user);
 	free(cfg->impersonate_uid);
 	strv_free(cfg->impersonate_groups);
+	strv_free(cfg->impersonate_extra);
 	free(cfg->namespace);
 	free(cfg->context);
 	free(cfg->cluster);
@@ -131,6 +133,7 @@ struct rest_config *rest_config_dup(const struct rest_config *cfg)
 	d->impersonate_user = xstrdup_or_null(cfg->impersonate_user);
 	d->impersonate_uid = xstrdup_or_null(cfg->impersonate_uid);
 	d->impersonate_groups = strv_dup(cfg->impersonate_groups);
+	d->impersonate_extra = strv_dup(cfg->impersonate_extra);
 	d->namespace = xstrdup_or_null(cfg->namespace);
 	d->context = xstrdup_or_null(cfg->context);
 	d->cluster = xstrdup_or_null(cfg->cluster);

@@ -76,9 +76,13 @@ struct rest_config {
 	char *token_file;	/* AUTH_TOKEN_FILE */
 	char *username, *password;	/* AUTH_BASIC */
 	struct exec_config *exec;	/* AUTH_EXEC */
-	/* Impersonation (`as`, `as-uid`, `as-groups`); groups NULL-terminated. */
+	/*
+	 * Impersonation (`as`, `as-uid`, `as-groups`, `as-user-extra`);
+	 * groups NULL-terminated, extra key, value, key, value..., NULL.
+	 */
 	char *impersonate_user, *impersonate_uid;
 	char **impersonate_groups;	/* never NULL */
+	char **impersonate_extra;	/* never NULL */
 
 	char *namespace;	/* never NULL: -n, else the context's, else "default" */
 	/* Names as the kubeconfig spells them; "" when in-cluster. */
@@ -88,7 +92,7 @@ struct rest_config {
 	bool in_cluster;
 };
 
-/* An empty config (impersonate_groups allocated, every string NULL). */
+/* An empty config (impersonate_groups and _extra allocated, every string NULL). */
 struct rest_config *rest_config_new(void);
 void rest_config_free(struct rest_config *cfg);
 /* A deep copy (kclient_new keeps one, so callers may free theirs). */

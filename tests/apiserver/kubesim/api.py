@@ -503,6 +503,9 @@ class APIHandler(BaseHTTPRequestHandler):
         auth = self.headers.get("Authorization")
         if auth:
             hdrs["Authorization"] = auth.split(" ", 1)[0] + " <redacted>"
+        imp = [[k, v] for k, v in self.headers.items() if k.lower().startswith("impersonate-")]
+        if imp:
+            hdrs["Impersonate"] = imp   # each line as sent, in order
         rt = route.get("rt")
         self.entry = {"time": time.time(), "method": method, "path": u.path, "query": q,
                       "verb": route["verb"], "resource": rt.key if rt else None,
