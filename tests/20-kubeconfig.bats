@@ -174,21 +174,25 @@ setup() {
 	assert_status 0
 }
 
-@test "a server without a scheme: https when a client certificate says TLS, CA or not, as client-go's DefaultServerUrlFor" {
-	local dir=${SIM_CACERT%/*} base=${SIM_KUBECONFIG##*/}
-	# A client certificate and a token, no CA: https, so the token never
-	# goes out in cleartext; the server's certificate is then unverified.
-	SIM_API=${SIM_API#https://} write_kubeconfig "$T/nocert" "$(printf '    token: %s\n    client-certificate: %s\n    client-key: %s' \
-		"$SIM_TOKEN" "$dir/$base.client.crt" "$dir/$base.client.key")" "    insecure-skip-tls-verify: false"
-	run_kinf api-resources --kubeconfig "$T/nocert" -v
-	assert_status 1
-	[[ $stderr == *"GET https://${SIM_API#https://}/api "* ]]
-	[[ $stderr == *"cannot verify the certificate of server 'https://${SIM_API#https://}'"* ]]
-	# Nothing that says TLS (a tls-server-name does not): http.
-	SIM_API=${SIM_API#https://} write_kubeconfig "$T/plain" "    token: $SIM_TOKEN" "    tls-server-name: localhost"
-	run_kinf api-resources --kubeconfig "$T/plain" -v
-	assert_status 1
-	[[ $stderr == *"GET http://${SIM_API#https://}/api "* ]]
+@test "a server without a scheme is http, and an http server gets no credential or TLS setting, as from kubectl" {
+	cp "$SIM_CACERT" "$T/ca.crt"
+	sim_stop
+	sim_start --pods 2 --plain-http
+	# A CA, a tls-server-name and a token: clientcmd picks the scheme before
+	# it reads any of them, and reads none of them for an http server.
+	SIM_API=${SIM_API#http://} write_kubeconfig "$T/schemeless" "    token: $SIM_TOKEN" \
+		"$(printf '    certificate-authority: %s\n    tls-server-name: localhost' "$T/ca.crt")"
+	run_kinf get pods --kubeconfig "$T/schemeless" -v
+	[ "$status" -eq 1 ]
+	[[ $stderr == *"GET http://${SIM_API#http://}/api 401 Unauthorized in "* ]]
+	[[ ${stderr_lines[-1]} == *"401 Unauthorized: the server rejected the credentials of user 'tester' (no credentials: the server is not https, and client-go sends none over http)" ]]
+	simctl GET /requests | jq -e 'length > 0 and all(.[]; .headers.Authorization == null)'
+	# http:// written out: the same, a password and a client certificate too.
+	write_kubeconfig "$T/http" "$(printf '    username: u\n    password: SECRET')"
+	run_kinf get pods --kubeconfig "$T/http"
+	assert_one_line_error "401 Unauthorized" "(no credentials: the server is not https"
+	[[ $stderr != *SECRET* ]]
+	simctl GET /requests | jq -e 'all(.[]; .headers.Authorization == null)'
 }
 
 # ---- errors: one line, exit status 1 --------------------------------------

@@ -205,7 +205,10 @@ GO_STREAM_ERROR='error: watch error event \(code 500\): unable to decode an even
 	sim_start --pods 3
 	local plain
 	plain=$(free_port)
-	h2_start --frontend-frame-debug --frontend="127.0.0.1,$plain;no-tls"
+	# Over http client-go, and kinf, send no credential: the front end adds
+	# one, as an authenticating proxy before a plain-http server would.
+	h2_start --frontend-frame-debug --frontend="127.0.0.1,$plain;no-tls" \
+		--add-request-header="Authorization: Bearer $SIM_TOKEN"
 	# libcurl 7.88 fails the second request on an h2c connection ("Error in
 	# the HTTP2 framing layer", curl's own command too): discovery comes
 	# from a cache filled over TLS, so the watch is the connection's one request.

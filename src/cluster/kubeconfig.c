@@ -855,18 +855,20 @@ static char *trim_dup(const char *s, size_t len)
 }
 
 /*
- * A server without a scheme gets https when the config says TLS: a CA, a
- * client certificate, or insecure-skip-tls-verify; else http.  client-go's
- * DefaultServerUrlFor, whose rule a tls-server-name is no part of.
+ * The server's scheme, as clientcmd's ClientConfig decides it: a server
+ * without one is http (it asks IsConfigTransportTLS before it has read
+ * any CA, certificate or insecure-skip-tls-verify), and a server that is
+ * not https gets no credential and no TLS setting at all.
  */
-static void default_scheme(struct rest_config *cfg)
+static void server_scheme(struct rest_config *cfg)
 {
-	if (strstr(cfg->server, "://"))
-		return;
-	bool tls = cfg->ca.len || cfg->client_cert.len || cfg->insecure;
-	char *s = xasprintf("%s://%s", tls ? "https" : "http", cfg->server);
-	free(cfg->server);
-	cfg->server = s;
+	if (!strstr(cfg->server, "://")) {
+		char *s = xasprintf("http://%s", cfg->server);
+		free(cfg->server);
+		cfg->server = s;
+	}
+	if (strncasecmp(cfg->server, "https://", 8))
+		rest_config_plain_http(cfg);
 }
 
 static int cluster_into(const struct kc_cluster *c, struct rest_config *cfg, struct errbuf *err)
@@ -905,7 +907,7 @@ static int cluster_into(const struct kc_cluster *c, struct rest_config *cfg, str
 		cfg->ca_origin = xasprintf("certificate-authority-data of cluster '%s'", c->name);
 	}
 
-	/* Its scheme, if it has none, once the user is known (default_scheme()). */
+	/* Its scheme, if it has none, once the user is known (server_scheme()). */
 	cfg->server = xstrdup(c->server);
 	size_t n = strlen(cfg->server);
 	while (n && cfg->server[n - 1] == '/')
@@ -1172,7 +1174,7 @@ int kubeconfig_rest_config(const struct kubeconfig *kc, const struct kubeconfig_
 		if (user_into(user, cfg, err) < 0)
 			goto cleanup;
 	}
-	default_scheme(cfg);
+	server_scheme(cfg);
 	cfg->user = xstrdup(user_name ? user_name : "");
 	cfg->context = xstrdup(ctx->name);
 	cfg->source = xstrdup(ctx->file);

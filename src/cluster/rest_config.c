@@ -74,15 +74,14 @@ struct rest_config *rest_config_new(void)
 	return cfg;
 }
 
-void rest_config_free(struct rest_config *cfg)
+void rest_config_plain_http(struct rest_config *cfg)
 {
-	if (!cfg)
-		return;
-	free(cfg->server);
 	free(cfg->tls_server_name);
-	free(cfg->proxy_url);
+	cfg->tls_server_name = NULL;
+	cfg->insecure = false;
 	blob_release(&cfg->ca);
 	free(cfg->ca_origin);
+	cfg->ca_origin = NULL;
 	blob_release(&cfg->client_cert);
 	blob_release(&cfg->client_key);
 	if (cfg->token)
@@ -94,6 +93,19 @@ void rest_config_free(struct rest_config *cfg)
 		memset(cfg->password, 0, strlen(cfg->password));
 	free(cfg->password);
 	exec_config_free(cfg->exec);
+	cfg->token = cfg->token_file = cfg->username = cfg->password = NULL;
+	cfg->exec = NULL;
+	cfg->auth = AUTH_NONE;
+	cfg->plain_http = true;
+}
+
+void rest_config_free(struct rest_config *cfg)
+{
+	if (!cfg)
+		return;
+	rest_config_plain_http(cfg);
+	free(cfg->server);
+	free(cfg->proxy_url);
 	free(cfg->impersonate_user);
 	free(cfg->impersonate_uid);
 	strv_free(cfg->impersonate_groups);
@@ -140,6 +152,7 @@ struct rest_config *rest_config_dup(const struct rest_config *cfg)
 	d->user = xstrdup_or_null(cfg->user);
 	d->source = xstrdup_or_null(cfg->source);
 	d->in_cluster = cfg->in_cluster;
+	d->plain_http = cfg->plain_http;
 	return d;
 }
 
@@ -162,6 +175,11 @@ char *rest_config_identity(const struct rest_config *cfg)
 		strbuf_addf(&sb, "user '%s'", cfg->user);
 	else
 		strbuf_adds(&sb, "an anonymous user");
+	if (cfg->plain_http) {
+		strbuf_adds(&sb, " (no credentials: the server is not https, and client-go "
+			    "sends none over http)");
+		return strbuf_detach(&sb, NULL);
+	}
 	switch (cfg->auth) {
 	case AUTH_NONE:
 		strbuf_adds(&sb, cfg->client_cert.len ? " (client certificate)"

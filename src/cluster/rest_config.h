@@ -90,7 +90,16 @@ struct rest_config {
 	/* The kubeconfig file that defined the context; NULL in-cluster. */
 	char *source;
 	bool in_cluster;
+	/* rest_config_plain_http() dropped the credential and TLS settings */
+	bool plain_http;
 };
+
+/*
+ * The server is not https: drops what clientcmd never reads then, every
+ * credential and TLS setting (its ClientConfig reads the user's auth and
+ * the cluster's CA only "if we are secure"), and sets plain_http.
+ */
+void rest_config_plain_http(struct rest_config *cfg);
 
 /* An empty config (impersonate_groups and _extra allocated, every string NULL). */
 struct rest_config *rest_config_new(void);

@@ -382,18 +382,24 @@ TEST(exec_stanza)
 	}
 }
 
+/* http, a CA or not, and then no credential or TLS setting: clientcmd's ClientConfig. */
 TEST(server_without_scheme)
 {
 	struct errbuf err = { "" };
 	struct rest_config *cfg = NULL;
 	CHECK_INT(load_text("current-context: c\n"
 			    "clusters: [{name: k, cluster: {server: 'k:6443', "
-			    "certificate-authority-data: aGVsbG8=}}]\n"
-			    "contexts: [{name: c, context: {cluster: k}}]\n", NULL, &cfg, &err), 0);
+			    "certificate-authority-data: aGVsbG8=, tls-server-name: n}}]\n"
+			    "users: [{name: u, user: {token: t, as: bob}}]\n"
+			    "contexts: [{name: c, context: {cluster: k, user: u}}]\n", NULL, &cfg,
+			    &err), 0);
 	if (cfg) {
-		CHECK_STR(cfg->server, "https://k:6443");
+		CHECK_STR(cfg->server, "http://k:6443");
+		CHECK(cfg->plain_http);
 		CHECK_INT(cfg->auth, AUTH_NONE);
-		CHECK_STR(cfg->user, "");
+		CHECK(!cfg->token && !cfg->ca.len && !cfg->tls_server_name);
+		CHECK_STR(cfg->impersonate_user, "bob");
+		CHECK_STR(cfg->user, "u");
 		rest_config_free(cfg);
 	}
 }

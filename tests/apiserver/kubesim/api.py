@@ -728,7 +728,7 @@ class APIHandler(BaseHTTPRequestHandler):
                     for k, v in rdn:
                         if k == "commonName":
                             return v
-        return None
+        return sim.anonymous
 
     def forbidden(self, user, route):
         rt = route["rt"]

@@ -30,6 +30,10 @@ def parse_args(argv):
                    help="each churn update carries the server's wall clock (ns since the epoch) when it was "
                         "made, in the annotation %s, for the benchmarks' delivery latency" % "kube-sim.example.com/sent")
     p.add_argument("--plain-http", action="store_true")
+    p.add_argument("--anonymous", metavar="USER", default=None,
+                   help="a request with no credential is USER's (as an apiserver whose "
+                        "anonymous user is bound to a role): for plain-http, where "
+                        "clients send none")
     p.add_argument("--bookmark-interval", type=float, default=60.0)
     p.add_argument("--history", type=int, default=10000, help="events kept per resource for watches")
     p.add_argument("--port", type=int, default=0)
@@ -110,6 +114,7 @@ def main(argv=None):
         admin_token = "admin-" + secrets.token_hex(16)
         viewer_token = "viewer-" + secrets.token_hex(16)
     sim.tokens = {admin_token: "admin", viewer_token: "system:serviceaccount:default:viewer"}
+    sim.anonymous = opts.anonymous
 
     ctx = None
     certs = None

@@ -172,6 +172,7 @@ class Sim:
         self.churn_done = 0
         self.static_ns = set(PROTECTED_NS)
         self.tokens = {}
+        self.anonymous = None   # --anonymous: who a request with no credential is
         self.admins = {"admin", "kinf-admin"}
         self.bookmark_interval = opts.bookmark_interval
         self.watch_list = not opts.no_watch_list
