@@ -195,6 +195,14 @@ setup() {
 	simctl GET /requests | jq -e 'all(.[]; .headers.Authorization == null)'
 }
 
+@test "a server URL's query and fragment are not sent, as client-go builds its requests" {
+	sed "s#server: .*#server: $SIM_API/?x=1\#f#" "$SIM_KUBECONFIG" >"$T/query"
+	grep -q "server: $SIM_API/?x=1#f" "$T/query"
+	run_kinf get pods --kubeconfig "$T/query"
+	assert_status 0
+	simctl GET /requests | jq -e 'length > 0 and all(.[]; (.query | has("x") | not) and (.path | startswith("/api")))'
+}
+
 # ---- errors: one line, exit status 1 --------------------------------------
 
 @test "error: --kubeconfig names a missing file" {

@@ -183,7 +183,8 @@ static int server_url_setup(struct kclient *c, struct errbuf *err)
 			out_of_memory(0);
 		c->host_header = xasprintf("Host: %s:%s", host, port);
 	} else {
-		c->url_base = xstrdup(cfg->server);
+		/* client-go's requests carry their own query, never the server's. */
+		c->url_base = xstrndup(cfg->server, strcspn(cfg->server, "?#"));
 		n = strlen(c->url_base);
 		while (n && c->url_base[n - 1] == '/')
 			c->url_base[--n] = '\0';
