@@ -12,7 +12,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "lib/base64.h"
 #include "cluster/exec_credential.h"
@@ -23,10 +22,14 @@ struct credential {
 	pthread_mutex_t lock;
 	unsigned generation;		/* bumped whenever the credential changes */
 
-	/* AUTH_TOKEN_FILE: the token read, and the file it came from. */
+	/*
+	 * AUTH_TOKEN_FILE: the token last read, and when (mono_ms(); 0:
+	 * never).  cfg->token, the file at load, stands in until a read works.
+	 */
 	char *file_token;
-	struct stat file_st;
-	bool file_stale;		/* re-read before the next request */
+	int64_t file_read_ms;
+	int64_t (*now)(void *ctx);	/* credential_set_clock(); NULL: mono_ms() */
+	void *now_ctx;
 
 	/* AUTH_EXEC: the plugin's last answer. */
 	struct exec_credential exec;
@@ -39,13 +42,15 @@ struct credential *credential_new(const struct rest_config *cfg)
 	cred->cfg = cfg;
 	pthread_mutex_init(&cred->lock, NULL);
 	cred->generation = 1;
-	if (cfg->auth == AUTH_TOKEN_FILE) {
-		/* rest_config_load read it; a changed file is noticed by its stat. */
-		cred->file_token = xstrdup(cfg->token ? cfg->token : "");
-		if (stat(cfg->token_file, &cred->file_st) < 0)
-			cred->file_stale = true;
-	}
 	return cred;
+}
+
+void credential_set_clock(struct credential *cred, int64_t (*now)(void *ctx), void *ctx)
+{
+	pthread_mutex_lock(&cred->lock);
+	cred->now = now;
+	cred->now_ctx = ctx;
+	pthread_mutex_unlock(&cred->lock);
 }
 
 void credential_free(struct credential *cred)
@@ -72,54 +77,44 @@ void credential_snapshot_release(struct credential_snapshot *snap)
 	memset(snap, 0, sizeof(*snap));
 }
 
-static bool same_file(const struct stat *a, const struct stat *b)
-{
-	return a->st_ino == b->st_ino && a->st_dev == b->st_dev && a->st_size == b->st_size &&
-	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
-}
+/*
+ * client-go's cached file token source: a token read is good for 50 s
+ * (a minute's expiry, less 10 s of leeway), then the file is read again.
+ * A failed read, or an empty file, keeps the token last read; before
+ * any, the file as it was at load (clientcmd's BearerToken).  Nothing
+ * else reads it sooner: not a change on disk, not a 401.
+ */
+#define TOKEN_FILE_FRESH_MS 50000
 
-/* Re-reads the token file if it changed.  Called with the lock held. */
-static int token_file_refresh(struct credential *cred, struct errbuf *err)
+/* Re-reads the token file when the one read is stale.  Called with the lock held. */
+static const char *token_file_token(struct credential *cred)
 {
 	const char *path = cred->cfg->token_file;
-	struct stat st;
-
-	if (stat(path, &st) < 0) {
-		/*
-		 * Mid-rotation a projected token's symlink may briefly dangle:
-		 * keep the token we have, as client-go's cached source does.
-		 */
-		if (cred->file_token && *cred->file_token)
-			return 0;
-		errbuf_set(err, "cannot read token file '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	if (!cred->file_stale && same_file(&st, &cred->file_st))
-		return 0;
+	int64_t now = cred->now ? cred->now(cred->now_ctx) : mono_ms();
 	struct blob b = { 0 };
-	if (blob_read_file(&b, path) < 0) {
-		if (cred->file_token && *cred->file_token)
-			return 0;
-		errbuf_set(err, "cannot read token file '%s': %s", path, strerror(errno));
-		return -1;
+
+	if (cred->file_read_ms && now - cred->file_read_ms < TOKEN_FILE_FRESH_MS)
+		return cred->file_token;
+	if (blob_read_file(&b, path) == 0) {
+		size_t start = 0, end = b.len;
+		while (start < end && strchr(" \t\r\n\v\f", b.data[start]))
+			start++;
+		while (end > start && strchr(" \t\r\n\v\f", b.data[end - 1]))
+			end--;
+		if (end > start) {
+			char *token = xstrndup(b.data + start, end - start);
+			if (!cred->file_token || strcmp(token, cred->file_token))
+				cred->generation++;
+			if (cred->file_token)
+				memset(cred->file_token, 0, strlen(cred->file_token));
+			free(cred->file_token);
+			cred->file_token = token;
+			cred->file_read_ms = now;
+		}
+		memset(b.data, 0, b.len);
+		blob_release(&b);
 	}
-	size_t start = 0, end = b.len;
-	while (start < end && strchr(" \t\r\n", b.data[start]))
-		start++;
-	while (end > start && strchr(" \t\r\n", b.data[end - 1]))
-		end--;
-	char *token = xstrndup(b.data + start, end - start);
-	memset(b.data, 0, b.len);
-	blob_release(&b);
-	if (!cred->file_token || strcmp(token, cred->file_token))
-		cred->generation++;
-	if (cred->file_token)
-		memset(cred->file_token, 0, strlen(cred->file_token));
-	free(cred->file_token);
-	cred->file_token = token;
-	cred->file_st = st;
-	cred->file_stale = false;
-	return 0;
+	return cred->file_token ? cred->file_token : cred->cfg->token;
 }
 
 static int exec_refresh(struct credential *cred, const struct exec_wait *wait,
@@ -157,9 +152,7 @@ int credential_get(struct credential *cred, struct credential_snapshot *snap,
 		snap->authorization = bearer(cfg->token);
 		break;
 	case AUTH_TOKEN_FILE:
-		if (token_file_refresh(cred, err) < 0)
-			goto cleanup;
-		snap->authorization = bearer(cred->file_token);
+		snap->authorization = bearer(token_file_token(cred));
 		break;
 	case AUTH_BASIC: {
 		struct strbuf plain = STRBUF_INIT, sb = STRBUF_INIT;
@@ -194,10 +187,8 @@ cleanup:
 void credential_refresh(struct credential *cred, const struct credential_snapshot *snap)
 {
 	pthread_mutex_lock(&cred->lock);
-	if (cred->cfg->auth == AUTH_TOKEN_FILE)
-		cred->file_stale = true;
 	/* Another thread may have refreshed it already. */
-	else if (cred->cfg->auth == AUTH_EXEC && snap->generation == cred->generation)
+	if (cred->cfg->auth == AUTH_EXEC && snap->generation == cred->generation)
 		cred->exec_valid = false;
 	pthread_mutex_unlock(&cred->lock);
 }

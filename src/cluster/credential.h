@@ -2,10 +2,10 @@
  * credential.h — what each request presents, kept fresh.
  *
  * From a rest_config's credential source: a static bearer token; a token
- * file, re-read whenever it changes on disk (projected service account
- * tokens are rotated in place) or after a 401; basic auth; an exec plugin,
- * whose answer is cached until its expirationTimestamp and dropped on a
- * 401.  An exec plugin may also hand out a client certificate and key,
+ * file, read again once what was read is 50 s old, as client-go's cached
+ * file token source reads it (neither a change on disk nor a 401 makes
+ * it read sooner); basic auth; an exec plugin, whose answer is cached
+ * until its expirationTimestamp and dropped on a 401.  An exec plugin may also hand out a client certificate and key,
  * which then replace the kubeconfig's for the TLS handshake.
  *
  * Threads: every function is thread-safe.  credential_get() may block
@@ -16,6 +16,7 @@
 #define KINF_CREDENTIAL_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "cluster/kubeconfig.h"
 
@@ -26,6 +27,8 @@ struct credential;
 /* Borrows cfg, which must outlive the credential. */
 struct credential *credential_new(const struct rest_config *cfg);
 void credential_free(struct credential *cred);
+/* The clock a token file's freshness is counted on, in ms; NULL: mono_ms(). */
+void credential_set_clock(struct credential *cred, int64_t (*now)(void *ctx), void *ctx);
 
 /* What one request presents; owns its strings (release it). */
 struct credential_snapshot {
@@ -40,9 +43,10 @@ int credential_get(struct credential *cred, struct credential_snapshot *snap,
 void credential_snapshot_release(struct credential_snapshot *snap);
 
 /*
- * The server answered 401 to a request made with snap: forget that
- * credential, so the next credential_get() re-runs the plugin or re-reads
- * the token file.
+ * The server answered 401 to a request made with snap: forget an exec
+ * plugin's credential, so that the next credential_get() runs the plugin
+ * again, as client-go's exec round tripper does (its token source does
+ * nothing of the kind for a token file).
  */
 void credential_refresh(struct credential *cred, const struct credential_snapshot *snap);
 

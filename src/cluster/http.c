@@ -1302,10 +1302,9 @@ static int request_hop(struct kclient *c, struct hop *hop, const char *accept,
  * requests, each to the Location of the answer before.  client-go's
  * round trippers put the credential on each; kinf only on those to the
  * server's own origin, so that a redirect hands no token to another
- * host.  A 401 makes the credential be read again for the next request
- * (a token file's, an exec plugin's), and is this request's answer:
- * client-go's token source and exec round trippers refresh on a 401 and
- * hand it back, never retry.
+ * host.  A 401 makes an exec plugin run again for the next request, and
+ * is this request's answer: client-go's exec round tripper refreshes on
+ * a 401 and hands it back, never retries (credential.h).
  */
 static int request_once(struct kclient *c, const char *path, const char *accept,
 			const struct stream_opts *opts, http_data_fn *on_data, void *ctx,

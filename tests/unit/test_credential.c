@@ -100,29 +100,48 @@ TEST(basic_auth)
 	rest_config_free(cfg);
 }
 
-TEST(token_file_reread_when_it_changes)
+static int64_t test_clock(void *ctx)
+{
+	return *(int64_t *)ctx;
+}
+
+/* client-go's cached file token source: a read is good for 50 s, a 401 or not. */
+TEST(token_file_read_again_when_50_s_old)
 {
 	write_file("token", "first\n", 0600);
 	struct rest_config *cfg = config_with(AUTH_TOKEN_FILE);
 	cfg->token_file = path_in("token");
-	cfg->token = xstrdup("first");
+	cfg->token = xstrdup("at-load");
 	struct credential *cred = credential_new(cfg);
 	struct credential_snapshot snap;
 	struct errbuf err = { "" };
+	int64_t now = 1000;
+	credential_set_clock(cred, test_clock, &now);
 
+	/* The first request reads the file, whatever was read at load. */
 	CHECK_INT(credential_get(cred, &snap, NULL, &err), 0);
 	CHECK_STR(snap.authorization, "Bearer first");
 	unsigned gen = snap.generation;
+	credential_refresh(cred, &snap);	/* a 401 */
 	credential_snapshot_release(&snap);
 
 	write_file("token", "  second-longer\n", 0600);
+	now += 49999;
+	CHECK_INT(credential_get(cred, &snap, NULL, &err), 0);
+	CHECK_STR(snap.authorization, "Bearer first");
+	credential_snapshot_release(&snap);
+	now += 1;
 	CHECK_INT(credential_get(cred, &snap, NULL, &err), 0);
 	CHECK_STR(snap.authorization, "Bearer second-longer");
 	CHECK(snap.generation != gen);
-	credential_refresh(cred, &snap);	/* a 401: read again next time */
 	credential_snapshot_release(&snap);
 
-	/* Mid-rotation the file may vanish for a moment: keep the last token. */
+	/* Mid-rotation the file may vanish, or be empty: keep the last token. */
+	write_file("token", " \n", 0600);
+	now += 50000;
+	CHECK_INT(credential_get(cred, &snap, NULL, &err), 0);
+	CHECK_STR(snap.authorization, "Bearer second-longer");
+	credential_snapshot_release(&snap);
 	char *path = path_in("token");
 	unlink(path);
 	free(path);
@@ -130,6 +149,23 @@ TEST(token_file_reread_when_it_changes)
 	CHECK_STR(snap.authorization, "Bearer second-longer");
 	credential_snapshot_release(&snap);
 
+	credential_free(cred);
+	rest_config_free(cfg);
+}
+
+/* Before any read worked: the file as it was at load (clientcmd's BearerToken). */
+TEST(token_file_unreadable_at_first_is_the_token_at_load)
+{
+	struct rest_config *cfg = config_with(AUTH_TOKEN_FILE);
+	cfg->token_file = path_in("no-such-token");
+	cfg->token = xstrdup("at-load");
+	struct credential *cred = credential_new(cfg);
+	struct credential_snapshot snap;
+	struct errbuf err = { "" };
+
+	CHECK_INT(credential_get(cred, &snap, NULL, &err), 0);
+	CHECK_STR(snap.authorization, "Bearer at-load");
+	credential_snapshot_release(&snap);
 	credential_free(cred);
 	rest_config_free(cfg);
 }
@@ -252,7 +288,8 @@ int main(void)
 	}
 	RUN(static_token);
 	RUN(basic_auth);
-	RUN(token_file_reread_when_it_changes);
+	RUN(token_file_read_again_when_50_s_old);
+	RUN(token_file_unreadable_at_first_is_the_token_at_load);
 	RUN(exec_answer_cached_until_a_401);
 	RUN(exec_answer_expired_is_fetched_again);
 	RUN(exec_answer_of_another_api_version_is_refused);
