@@ -70,6 +70,19 @@ watch_past_one_401() {
 	done
 }
 
+@test "error: a token or a name with a line break in it is not sent, as Go's transport refuses it" {
+	printf 'tok\r\nX-Evil: SECRET\n' >"$T/token"
+	write_kubeconfig "$T/kc" "    tokenFile: $T/token"
+	run_kinf get pods --kubeconfig "$T/kc"
+	assert_one_line_error "the Authorization header of user 'tester' (token file '$T/token') holds a control character: not sent"
+	[[ $stderr != *SECRET* ]]
+	write_kubeconfig "$T/kc" "$(printf '    token: %s\n    as: "bob\\r\\nX-Evil: 1"' "$SIM_TOKEN")"
+	run_kinf get pods --kubeconfig "$T/kc"
+	assert_one_line_error "the Impersonate-User header of user 'tester' (bearer token) holds a control character"
+	# Nothing went out.
+	simctl GET /requests | jq -e 'length == 0'
+}
+
 @test "error: 401 names the user and the auth method, not the token" {
 	write_kubeconfig "$T/kc" "    token: wrong-token-1234"
 	run_kinf api-resources --kubeconfig "$T/kc"

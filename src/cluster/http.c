@@ -1198,6 +1198,32 @@ static bool same_origin(const char *a, const char *b)
 	return same;
 }
 
+/*
+ * A header whose value holds a control character (a token, an
+ * impersonated name): Go's transport refuses the request ("net/http:
+ * invalid header field value for ..."), where libcurl would send the
+ * bytes, a line break starting a header of the value's choosing.  The
+ * error names the header, never the value.
+ */
+static bool header_refused(const struct kclient *c, const struct curl_slist *h,
+			   struct errbuf *err)
+{
+	for (; h; h = h->next) {
+		const char *colon = strchr(h->data, ':');
+		for (const char *p = colon ? colon + 1 : h->data; *p; p++) {
+			unsigned char ch = (unsigned char)*p;
+			if ((ch < 0x20 && ch != '\t') || ch == 0x7f) {
+				errbuf_set(err, "the %.*s header of %s holds a control character: "
+					   "not sent, as Go refuses it (net/http: invalid header "
+					   "field value)", (int)(colon ? colon - h->data : 0),
+					   h->data, c->identity);
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
 /* One hop of a GET: where it was sent, and whence (Go's Referer), if redirected. */
 struct hop {
 	const char *url, *referer;
@@ -1230,11 +1256,15 @@ static int request_hop(struct kclient *c, struct hop *hop, const char *accept,
 	resp->content_type[0] = '\0';
 	resp->who[0] = '\0';
 
+	struct curl_slist *headers = request_headers(c, hop->home ? snap : NULL, hop->home,
+						     accept ? accept : opts->accept);
+	if (header_refused(c, headers, err)) {
+		wipe_slist(headers);
+		return -1;
+	}
 	CURL *h = curl_easy_init();
 	if (!h)
 		out_of_memory(0);
-	struct curl_slist *headers = request_headers(c, hop->home ? snap : NULL, hop->home,
-						     accept ? accept : opts->accept);
 	setup_handle(c, h, hop->url, t.curl_err, snap, headers, opts->timeout_ms);
 	if (hop->referer)
 		curl_easy_setopt(h, CURLOPT_REFERER, hop->referer);
