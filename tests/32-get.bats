@@ -499,3 +499,27 @@ $(get crontabs -o name)" ]
 	run -2 "$KINF" get pods --kubeconfig "$SIM_KUBECONFIG" -w=maybe
 	[[ $output == *"invalid value 'maybe' for '-w': expected true or false"* ]]
 }
+
+@test "a name or namespace client-go refuses is refused before any request; the others go escaped as Go escapes a path" {
+	sim_start --pods 1
+	local n
+	for n in . .. % a%2Fb; do
+		run --separate-stderr get pods "$n"
+		[ "$status" -eq 1 ]
+		[[ $stderr == "error: invalid resource name \"$n\": [may not "* ]]
+	done
+	for n in .. a/b a%b; do
+		run --separate-stderr get pods -n "$n"
+		[ "$status" -eq 1 ]
+		[[ $stderr == "error: invalid namespace \"$n\": [may not "* ]]
+	done
+	simctl GET /requests | jq -e 'all(.[]; .path | test("/pods") | not)'
+	# A query or a space in a name is the name's: kubectl's paths, to the byte.
+	run get pods 'x?watch=true'
+	[ "$status" -eq 1 ]
+	run get pods "a b!(c)*'"
+	[ "$status" -eq 1 ]
+	simctl GET /requests | jq -e '[.[] | select(.path | test("/pods/")) | [.path, .query]] == [
+		["/api/v1/namespaces/default/pods/x%3Fwatch=true", {}],
+		["/api/v1/namespaces/default/pods/a%20b%21%28c%29%2A%27", {}]]'
+}

@@ -559,9 +559,18 @@ int get_object(struct cluster *c, const struct api_resource *res, const char *na
 	       bool table, bool include_object, unsigned flags, struct json_object **out,
 	       struct errbuf *err)
 {
+	const char *why = url_segment_refused(name);
+	if (why) {
+		errbuf_set(err, "invalid resource name \"%s\": %s", name, why);
+		return -1;
+	}
 	char *base = api_resource_path(res, res->namespaced ? c->scope_ns : NULL);
-	char *path = xasprintf("%s/%s%s", base, name,
-			       table && include_object ? "?includeObject=Object" : "");
+	struct strbuf p = STRBUF_INIT;
+	strbuf_addf(&p, "%s/", base);
+	url_path_escape(&p, name);
+	if (table && include_object)
+		strbuf_adds(&p, "?includeObject=Object");
+	char *path = strbuf_detach(&p, NULL);
 	struct http_response resp = { 0 };
 	int ret = -1;
 

@@ -91,6 +91,13 @@ int cluster_open(struct cluster *c, struct errbuf *err)
 	free(root);
 	c->ns = c->config->namespace;
 	c->scope_ns = cluster_flags.all_namespaces ? NULL : c->ns;
+	/* client-go's Request.Namespace refuses it before any request. */
+	const char *why = c->scope_ns ? url_segment_refused(c->scope_ns) : NULL;
+	if (why) {
+		errbuf_set(err, "invalid namespace \"%s\": %s", c->scope_ns, why);
+		cluster_close(c);
+		return -1;
+	}
 	return 0;
 }
 

@@ -798,7 +798,7 @@ char *api_resource_path(const struct api_resource *res, const char *ns)
 	free(gv);
 	if (res->namespaced && ns && *ns) {
 		strbuf_adds(&sb, "/namespaces/");
-		url_query_escape(&sb, ns);
+		url_path_escape(&sb, ns);
 	}
 	strbuf_addf(&sb, "/%s", res->name);
 	return strbuf_detach(&sb, NULL);

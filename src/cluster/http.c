@@ -1683,6 +1683,30 @@ void url_query_escape(struct strbuf *sb, const char *s)
 	}
 }
 
+void url_path_escape(struct strbuf *sb, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (isalnum(*p) || strchr("-._~$&+,:;=@", *p))
+			strbuf_addch(sb, (char)*p);
+		else
+			strbuf_addf(sb, "%%%02X", *p);
+}
+
+const char *url_segment_refused(const char *s)
+{
+	bool slash = strchr(s, '/'), percent = strchr(s, '%');
+
+	if (!strcmp(s, "."))
+		return "[may not be '.']";
+	if (!strcmp(s, ".."))
+		return "[may not be '..']";
+	if (slash && percent)
+		return "[may not contain '/' may not contain '%']";
+	if (slash)
+		return "[may not contain '/']";
+	return percent ? "[may not contain '%']" : NULL;
+}
+
 void url_query_add(struct strbuf *q, const char *name, const char *value)
 {
 	strbuf_addch(q, q->len ? '&' : '?');

@@ -336,8 +336,23 @@ int64_t http_retry_delay_ms(const struct http_response *resp);
 #define HTTP_NO_ANSWER_RETRY_MS 1000
 bool http_no_answer_retriable(const struct http_response *resp, int rc);
 
-/* Percent-encodes s into sb: all but letters, digits and "-._~" (a path's segment too). */
+/* Percent-encodes s into sb: all but letters, digits and "-._~". */
 void url_query_escape(struct strbuf *sb, const char *s);
+
+/*
+ * A name or namespace as one segment of a request's path, escaped as Go
+ * escapes a URL's path for client-go: all but letters, digits and
+ * "-._~$&+,:;=@" ('/' never comes: url_segment_refused() says so).
+ */
+void url_path_escape(struct strbuf *sb, const char *s);
+
+/*
+ * Why client-go's Request.Name and Namespace refuse s as a path segment
+ * (apimachinery's IsValidPathSegmentName), as Go prints the list:
+ * "[may not be '..']", "[may not contain '/' may not contain '%']"; NULL
+ * when it takes it.
+ */
+const char *url_segment_refused(const char *s);
 /*
  * Appends "?name=value" to an empty query, "&name=value" to one begun,
  * value escaped as Go's url.QueryEscape escapes it (a space as '+').
