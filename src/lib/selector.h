@@ -3,9 +3,16 @@
  * `get --from-cache -l` filters the Indexer as a controller's lister does,
  * and the TUI's `l:` filter uses the same.
  *
- * Syntax, as the apiserver accepts it, comma-separated requirements, all
- * of which must hold: key=value, key==value, key!=value,
- * key in (a,b), key notin (a,b), key (exists), !key (does not exist).
+ * Syntax and checks as apimachinery's labels.Parse has them, its lexer
+ * and parser ported: comma-separated requirements, all of which must
+ * hold: key=value, key==value, key!=value, key in (a,b), key notin (a,b),
+ * key (exists), !key (does not exist), key>N and key<N (both integers, as
+ * strconv.ParseInt reads them); a key a qualified name ([prefix/]name), a
+ * value a label value (63 characters of [A-Za-z0-9-_.], alphanumeric at
+ * both ends, or empty).  What it refuses is refused with labels.Parse's
+ * reason, where in the text it found it, and kinf's own form:
+ * "invalid selector 'a,': found '', expected: identifier after ',' at
+ * offset 2".
  */
 #ifndef KINF_SELECTOR_H
 #define KINF_SELECTOR_H

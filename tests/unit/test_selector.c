@@ -73,6 +73,49 @@ TEST(rejects_malformed)
 	CHECK(selector_parse("a ~ b", &err) == NULL);
 }
 
+/* Greater and less than: integers, as strconv.ParseInt reads them. */
+TEST(gt_and_lt_compare_integers)
+{
+	CHECK(match("a>1", LABELS("a=2")));
+	CHECK(match("a<1", LABELS("a=0")));
+	CHECK(match("a>01", LABELS("a=2")));
+	CHECK(!match("a>1", LABELS("a=x")));
+	CHECK(!match("a>1", LABELS("b=2")));
+	CHECK(!match("a>9223372036854775807", LABELS("a=9223372036854775808")));
+	CHECK(match("a>1,b", LABELS("a=2\0b=")));
+}
+
+/*
+ * What apimachinery's labels.Parse takes and refuses; each verdict is the
+ * real one's (v0.36.3), asked of it on the same text.
+ */
+TEST(takes_and_refuses_what_labels_parse_does)
+{
+	static const char *const taken[] = {
+		"a in ()", "a in (,)", "a in (x,,y)", "in in (in)", "a==", "a =  b", "",
+		"x.io/y=B", "k8s.io/app notin (a_b, x.y)",
+	};
+	static const char *const refused[] = {
+		"a>x", "a>-1", "a>", "b notin (1),", "!a=b", "a=x/y", "-a=b", "a/b/c",
+		"Example.com/a", "ex_ample.com/a", "a=b!=c", "a,", ",a", " , ", "a in b", "!",
+		"app in prod", "app=web,,=x", "env in (a,b", "a ~ b",
+	};
+	struct errbuf err;
+
+	for (size_t i = 0; i < ARRAY_SIZE(taken); i++) {
+		struct selector *s = selector_parse(taken[i], &err);
+		CHECKF(s != NULL, "labels.Parse takes '%s': %s", taken[i], err.msg);
+		selector_free(s);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(refused); i++) {
+		struct selector *s = selector_parse(refused[i], &err);
+		CHECKF(s == NULL, "labels.Parse refuses '%s'", refused[i]);
+		selector_free(s);
+	}
+	CHECK(match("in in (in)", LABELS("in=in")));
+	CHECK(match("a in (,)", LABELS("a=")));
+}
+
 int main(void)
 {
 	RUN(equality);
@@ -82,5 +125,7 @@ int main(void)
 	RUN(all_requirements_must_hold);
 	RUN(prefix_of_a_key_is_not_the_key);
 	RUN(rejects_malformed);
+	RUN(gt_and_lt_compare_integers);
+	RUN(takes_and_refuses_what_labels_parse_does);
 	return unit_done();
 }
