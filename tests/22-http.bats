@@ -442,3 +442,38 @@ cert_kubeconfig() {
 	[ "$status" -eq 0 ]
 	simctl GET /requests | jq -e 'length >= 1 and all(.[]; .headers["Accept-Encoding"] == null)'
 }
+
+pod_watches_at_least() {
+	[ "$(simctl GET '/requests?verb=watch&resource=pods' | jq length)" -ge "$1" ]
+}
+
+@test "the server's Warning headers: each 299 text once on stderr, as kubectl prints it, escaped" {
+	sim_start --pods 2
+	simctl POST /warnings "$(jq -nc '{resource: "pods", values: [
+		"299 - \"policy/v1beta1 Pods are deprecated\"",
+		"299 k8s.io \"two \\\"quoted\\\"\" \"Wed, 21 Oct 2015 07:28:00 GMT\", 299 - \"three \u009b31mred\"",
+		"199 - \"not a 299\"", "299 - unquoted"]}')" >/dev/null
+	run --separate-stderr "$KINF" get pods --kubeconfig "$SIM_KUBECONFIG"
+	[ "$status" -eq 0 ]
+	[ "${stderr_lines[0]}" = "Warning: policy/v1beta1 Pods are deprecated" ]
+	[ "${stderr_lines[1]}" = 'Warning: two "quoted"' ]
+	[ "${stderr_lines[2]}" = 'Warning: three \x9b31mred' ]
+	[ "${#stderr_lines[@]}" -eq 3 ]
+	# A watch hears them on every request, and says each once.
+	start_watch "$SIM_KUBECONFIG" pods --client-go 1.32
+	wait_until 20 open_watches 1
+	watch_settled
+	simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
+	wait_until 20 pod_watches_at_least 2
+	stop_watch
+	[ "$(grep -c '^Warning: policy/v1beta1 Pods are deprecated$' "$ERR")" -eq 1 ]
+}
+
+@test "a header with a control character in it fails the response, as Go's reader fails it" {
+	sim_start --pods 2
+	simctl POST /warnings "$(jq -nc '{resource: "pods", values: ["299 - \"\u001b]0;owned\u0007\""]}')" >/dev/null
+	run --separate-stderr "$KINF" get pods --kubeconfig "$SIM_KUBECONFIG"
+	[ "$status" -eq 1 ]
+	[[ $stderr == "error: "*"server '$SIM_API' sent a header line with a control character in it: net/http: HTTP/1.x transport connection broken: malformed MIME header line"* ]]
+	[[ $stderr != *owned* ]]
+}

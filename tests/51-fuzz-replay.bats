@@ -42,6 +42,7 @@ replay() {	# replay NAME
 @test "fuzz corpus: watch streams and paged lists (json_stream)" { replay json_stream; }
 @test "fuzz corpus: objects and watch events (kobj)" { replay kobj; }
 @test "fuzz corpus: label selectors (selector)" { replay selector; }
+@test "fuzz corpus: the server's Warning headers (warning)" { replay warning; }
 @test "fuzz corpus: command lines against every command's options (opt)" { replay opt; }
 @test "fuzz corpus: exec credential plugin output (exec_credential)" { replay exec_credential; }
 @test "fuzz corpus: kubeconfigs (kubeconfig)" { replay kubeconfig; }

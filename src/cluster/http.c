@@ -39,6 +39,7 @@
 #include "cluster/proxy.h"
 #include "cluster/tls_cert.h"
 #include "cluster/transport.h"
+#include "cluster/warning.h"
 #include "lib/json_get.h"
 #include "lib/stop.h"
 #include "lib/termsafe.h"
@@ -105,6 +106,10 @@ struct kclient {
 	 */
 	char *proxy;
 	int64_t ping_timeout_ms;	/* the HTTP/2 health check's, for messages */
+	/* The server's warnings printed, each once, as kubectl prints them. */
+	pthread_mutex_t warned_lock;
+	char **warned;
+	size_t nr_warned, alloc_warned;
 
 	CURLSH *share;
 	pthread_mutex_t share_locks[CURL_LOCK_DATA_LAST];
@@ -243,6 +248,7 @@ struct kclient *kclient_new(const struct rest_config *cfg, struct errbuf *err)
 	c->http_version = no_h2 && *no_h2 ? HTTP_VERSION_1_1 : HTTP_VERSION_AUTO;
 	for (size_t i = 0; i < ARRAY_SIZE(c->share_locks); i++)
 		pthread_mutex_init(&c->share_locks[i], NULL);
+	pthread_mutex_init(&c->warned_lock, NULL);
 	c->share = curl_share_init();
 	if (!c->share)
 		out_of_memory(0);
@@ -295,6 +301,10 @@ static void live_release(struct kclient *c)
 	curl_share_cleanup(c->share);
 	for (size_t i = 0; i < ARRAY_SIZE(c->share_locks); i++)
 		pthread_mutex_destroy(&c->share_locks[i]);
+	pthread_mutex_destroy(&c->warned_lock);
+	for (size_t i = 0; i < c->nr_warned; i++)
+		free(c->warned[i]);
+	free(c->warned);
 	tls_verify_log_free(c->verify_log);
 	credential_free(c->cred);
 	free(c->url_base);
@@ -364,6 +374,8 @@ struct transfer {
 	const struct credential_snapshot *snap;
 	bool stopped, stalled, aborted, conn_dead, http2;
 	bool type_checked, not_json;	/* the Content-Type of a 2xx */
+	bool malformed_header;		/* set on the connection thread */
+	struct strbuf warnings;		/* the Warning headers' values, each NUL-ended */
 	/* --http-version 2, and the server answered HTTP/1.1 (set on the connection thread) */
 	atomic_bool not_http2;
 	char curl_err[CURL_ERROR_SIZE];
@@ -408,12 +420,35 @@ static const char *header_value(const char *line, const char *name)
 	return line;
 }
 
+/*
+ * Whether a header line (its CR LF aside) holds a byte Go's textproto
+ * refuses in a header: a control character other than HTAB.  Go then
+ * fails the whole response ("malformed MIME header line"); libcurl would
+ * take it.
+ */
+static bool header_malformed(const char *data, size_t len)
+{
+	while (len && (data[len - 1] == '\n' || data[len - 1] == '\r'))
+		len--;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char ch = (unsigned char)data[i];
+		if ((ch < 0x20 && ch != '\t') || ch == 0x7f)
+			return true;
+	}
+	return false;
+}
+
 /* On the connection thread (xfer_header_fn): one header line into resp. */
-static void header_hook(void *arg, const char *data, size_t len)
+static bool header_hook(void *arg, const char *data, size_t len)
 {
 	struct transfer *t = arg;
 	char line[1024];
 	size_t n = len < sizeof(line) - 1 ? len : sizeof(line) - 1;
+
+	if (header_malformed(data, len)) {
+		t->malformed_header = true;
+		return false;
+	}
 
 	memcpy(line, data, n);
 	/* Go's textproto trims the value's spaces too. */
@@ -434,7 +469,10 @@ static void header_hook(void *arg, const char *data, size_t len)
 		parse_retry_after(t->resp, v);
 	} else if ((v = header_value(line, "Content-Type"))) {
 		snprintf(t->resp->content_type, sizeof(t->resp->content_type), "%s", v);
+	} else if ((v = header_value(line, "Warning"))) {
+		strbuf_add(&t->warnings, v, strlen(v) + 1);
 	}
+	return true;
 }
 
 /* -v -v: a header line as sent or received (a Warning quotes anyone). */
@@ -1224,6 +1262,34 @@ static bool header_refused(const struct kclient *c, const struct curl_slist *h,
 	return false;
 }
 
+/* A warning's text, once per client, as kubectl's deduplicating warning writer prints it. */
+static void print_warning(void *ctx, const char *text)
+{
+	struct kclient *c = ctx;
+
+	pthread_mutex_lock(&c->warned_lock);
+	for (size_t i = 0; i < c->nr_warned; i++)
+		if (!strcmp(c->warned[i], text)) {
+			pthread_mutex_unlock(&c->warned_lock);
+			return;
+		}
+	ALLOC_GROW(c->warned, c->nr_warned + 1, c->alloc_warned);
+	c->warned[c->nr_warned++] = xstrdup(text);
+	pthread_mutex_unlock(&c->warned_lock);
+
+	/* The server's words, on a terminal: escaped (termsafe.h). */
+	struct strbuf safe = STRBUF_INIT;
+	strbuf_add_termsafe(&safe, text, strlen(text), 0);
+	fprintf(stderr, "Warning: %s\n", safe.buf);
+	strbuf_release(&safe);
+}
+
+static void print_warnings(struct kclient *c, const struct strbuf *values)
+{
+	for (size_t at = 0; at < values->len; at += strlen(values->buf + at) + 1)
+		warning_header_each(values->buf + at, print_warning, c);
+}
+
 /* One hop of a GET: where it was sent, and whence (Go's Referer), if redirected. */
 struct hop {
 	const char *url, *referer;
@@ -1243,6 +1309,7 @@ static int request_hop(struct kclient *c, struct hop *hop, const char *accept,
 	int ret = -1;
 	struct transfer t = {
 		.client = c, .resp = resp, .on_data = on_data, .ctx = ctx, .snap = snap,
+		.warnings = STRBUF_INIT,
 	};
 
 	strbuf_reset(&resp->body);
@@ -1277,6 +1344,10 @@ static int request_hop(struct kclient *c, struct hop *hop, const char *accept,
 	} else if (t.not_json) {
 		errbuf_set(err, "server '%s' answered %ld with Content-Type '%s', not JSON",
 			   c->cfg->server, resp->status, resp->content_type);
+	} else if (t.malformed_header) {
+		errbuf_set(err, "server '%s' sent a header line with a control character in it: "
+			   "net/http: HTTP/1.x transport connection broken: malformed MIME header "
+			   "line, as client-go's Go says", c->cfg->server);
 	} else if (t.aborted) {
 		/* on_data said stop, even if the last bytes ended the transfer. */
 		errbuf_set(err, "aborted");
@@ -1322,6 +1393,8 @@ static int request_hop(struct kclient *c, struct hop *hop, const char *accept,
 		transport_error(c, h, rc, &t, err);
 	}
 	trace_request(c, hop->url, resp, &t, started, ret < 0, err);
+	print_warnings(c, &t.warnings);
+	strbuf_release(&t.warnings);
 	wipe_slist(headers);
 	curl_easy_cleanup(h);
 	return ret;

@@ -198,11 +198,10 @@ static size_t header_cb(char *data, size_t size, size_t nmemb, void *userp)
 		x->http2 = len > 7 && data[5] == '2';
 		atomic_store(&x->http2_seen, x->http2);
 	}
-	if (x->on_header && !x->cancel)
-		x->on_header(x->arg, data, len);
+	bool keep = !x->on_header || x->cancel || x->on_header(x->arg, data, len);
 	notify(x);
 	pthread_mutex_unlock(&tp->lock);
-	return len;
+	return keep ? len : 0;
 }
 
 /* libcurl's socket() and close(), so that the transport knows the open sockets. */

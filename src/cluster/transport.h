@@ -85,8 +85,9 @@ void transport_free(struct transport *tp);
 /*
  * One header line as received (with its CR LF), on the connection thread,
  * with tp->lock held: keep it short, never call back into the transport.
+ * false ends the transfer (libcurl's CURLE_WRITE_ERROR).
  */
-typedef void xfer_header_fn(void *arg, const char *line, size_t len);
+typedef bool xfer_header_fn(void *arg, const char *line, size_t len);
 
 /*
  * Hands easy, fully set up except its header and write callbacks (the

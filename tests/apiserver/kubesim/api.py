@@ -406,6 +406,9 @@ class APIHandler(BaseHTTPRequestHandler):
             lines += ["X-Kubernetes-Pf-Flowschema-Uid: " + FLOWSCHEMA_UID,
                       "X-Kubernetes-Pf-Prioritylevel-Uid: " + PRIORITY_UID]
         lines += list(headers)
+        w = self.server.sim.warnings
+        if w["values"] and self.entry is not None and w["resource"] in (None, self.entry["resource"]):
+            lines += ["Warning: " + v for v in w["values"]]
         self.connection.sendall(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1"))
         if self.entry is not None:
             self.entry["status"] = code

@@ -283,6 +283,17 @@ def c_faults_clear(sim, q, b):
     return 200, {"cleared": n}
 
 
+def c_warnings(sim, q, b):
+    """Every answer about a resource (b["resource"], or any) carries these
+    Warning header values as written (b["values"]; [] stops them)."""
+    vals = b.get("values")
+    if not isinstance(vals, list) or not all(isinstance(v, str) for v in vals):
+        return 400, {"error": "values must be a list of strings"}
+    with sim.lock:
+        sim.warnings = {"resource": b.get("resource") or None, "values": vals}
+    return 200, sim.warnings
+
+
 def c_requests(sim, q, b):
     with sim.lock:
         out = [dict(e) for e in sim.reqlog]
@@ -353,6 +364,7 @@ ROUTES = {
     ("POST", "/faults"): c_faults_add,
     ("GET", "/faults"): c_faults_get,
     ("DELETE", "/faults"): c_faults_clear,
+    ("POST", "/warnings"): c_warnings,
     ("GET", "/requests"): c_requests,
     ("DELETE", "/requests"): c_requests_clear,
     ("GET", "/stats"): c_stats,

@@ -173,6 +173,7 @@ class Sim:
         self.static_ns = set(PROTECTED_NS)
         self.tokens = {}
         self.anonymous = None   # --anonymous: who a request with no credential is
+        self.warnings = {"resource": None, "values": []}   # POST /warnings
         self.admins = {"admin", "kinf-admin"}
         self.bookmark_interval = opts.bookmark_interval
         self.watch_list = not opts.no_watch_list
