@@ -523,3 +523,22 @@ $(get crontabs -o name)" ]
 		["/api/v1/namespaces/default/pods/x%3Fwatch=true", {}],
 		["/api/v1/namespaces/default/pods/a%20b%21%28c%29%2A%27", {}]]'
 }
+
+@test "--request-timeout goes in every query as client-go's Request puts it, in Go's words, among the others in order" {
+	sim_start --pods 1
+	local t want
+	for t in 1500ms:1.5s 90s:1m30s 7:7s 2h:2h0m0s 250ms:250ms; do
+		run --separate-stderr get pods -l app=x --request-timeout "${t%%:*}" -v
+		[ "$status" -eq 0 ]
+		want="/api/v1/namespaces/default/pods?labelSelector=app%3Dx&limit=500&timeout=${t#*:} 200 OK"
+		[[ $stderr == *"$want"* ]]
+		# every request, discovery's too
+		run grep -c '^GET ' <<<"$stderr"
+		[ "$output" -ge 1 ]
+		run grep '^GET ' <<<"$stderr"
+		run grep -v "[?&]timeout=${t#*:}[& ]" <<<"$output"
+		[ "$status" -eq 1 ]
+	done
+	run --separate-stderr get pods -v
+	[[ $stderr != *timeout=* ]]
+}

@@ -1409,11 +1409,69 @@ static int request_hop(struct kclient *c, struct hop *hop, const char *accept,
  * is this request's answer: client-go's exec round tripper refreshes on
  * a 401 and hands it back, never retries (credential.h).
  */
+/* Go's time.Duration.String() of ms: "500ms", "5s", "1.5s", "1m30s", "1h0m0s". */
+static void go_duration(struct strbuf *sb, int64_t ms)
+{
+	if (ms < 1000) {
+		strbuf_addf(sb, "%lldms", (long long)ms);
+		return;
+	}
+	if (ms >= 3600000)
+		strbuf_addf(sb, "%lldh", (long long)(ms / 3600000));
+	if (ms >= 60000)
+		strbuf_addf(sb, "%lldm", (long long)(ms / 60000 % 60));
+	strbuf_addf(sb, "%lld", (long long)(ms / 1000 % 60));
+	if (ms % 1000) {
+		char frac[8];
+		snprintf(frac, sizeof(frac), "%03lld", (long long)(ms % 1000));
+		for (size_t n = strlen(frac); n && frac[n - 1] == '0'; n--)
+			frac[n - 1] = '\0';
+		strbuf_addf(sb, ".%s", frac);
+	}
+	strbuf_addch(sb, 's');
+}
+
+/*
+ * The request's URL.  With --request-timeout client-go's Request puts
+ * "timeout=5s" in every query, among the others in their sorted order.
+ */
+static char *request_url(const struct kclient *c, const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *q = strchr(path, '?');
+
+	strbuf_addf(&sb, "%s%s", c->url_base, *path == '/' ? "" : "/");
+	if (c->timeout_ms <= 0) {
+		strbuf_adds(&sb, path);
+		return strbuf_detach(&sb, NULL);
+	}
+	const char *at = q ? q + 1 : path + strlen(path);
+	/* before the first parameter whose name sorts after "timeout" */
+	while (q && *at) {
+		size_t name = strcspn(at, "=&");
+		if (strncmp(at, "timeout", name < 7 ? name : 7) > 0 ||
+		    (strncmp(at, "timeout", name < 7 ? name : 7) == 0 && name > 7))
+			break;
+		at += strcspn(at, "&");
+		at += *at == '&';
+	}
+	strbuf_add(&sb, path, (size_t)(at - path));
+	if (!q)
+		strbuf_addch(&sb, '?');
+	else if (at[-1] != '?' && at[-1] != '&')
+		strbuf_addch(&sb, '&');
+	strbuf_adds(&sb, "timeout=");
+	go_duration(&sb, c->timeout_ms);
+	if (*at)
+		strbuf_addf(&sb, "&%s", at);
+	return strbuf_detach(&sb, NULL);
+}
+
 static int request_once(struct kclient *c, const char *path, const char *accept,
 			const struct stream_opts *opts, http_data_fn *on_data, void *ctx,
 			struct http_response *resp, struct errbuf *err)
 {
-	char *url = xasprintf("%s%s%s", c->url_base, *path == '/' ? "" : "/", path);
+	char *url = request_url(c, path);
 	char *referer = NULL;
 	struct credential_snapshot snap;
 	struct stream_opts hop_opts = *opts;
