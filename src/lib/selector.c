@@ -24,7 +24,7 @@ struct selector {
 /* ---- apimachinery's labels.Parse: its lexer ---------------------------- */
 
 enum tok {
-	T_ERROR, T_END, T_CLOSE, T_COMMA, T_NOT, T_DEQ, T_EQ, T_GT, T_ID, T_IN, T_LT, T_NE,
+	T_END, T_CLOSE, T_COMMA, T_NOT, T_DEQ, T_EQ, T_GT, T_ID, T_IN, T_LT, T_NE,
 	T_NOTIN, T_OPEN,
 };
 
@@ -117,8 +117,7 @@ static enum tok take(struct parser *ps, bool values)
 	return t;
 }
 
-static int fail(struct parser *ps, const struct token *at, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+static int fail(struct parser *ps, const struct token *at, const char *fmt, ...) PRINTF(3, 4);
 
 static int fail(struct parser *ps, const struct token *at, const char *fmt, ...)
 {
@@ -190,7 +189,7 @@ static bool go_int64(const char *s)
 		return false;
 	errno = 0;
 	(void)strtoll(s, &end, 10);
-	return !*end && errno != ERANGE && (isdigit((unsigned char)*s) || s[1]);
+	return !*end && errno != ERANGE;
 }
 
 static void add_value(struct requirement *r, size_t *n, const char *v, size_t len)
