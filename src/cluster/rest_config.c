@@ -74,7 +74,8 @@ struct rest_config *rest_config_new(void)
 	return cfg;
 }
 
-void rest_config_plain_http(struct rest_config *cfg)
+/* Every TLS setting and credential, let go of (the secrets wiped first). */
+static void release_tls_and_auth(struct rest_config *cfg)
 {
 	free(cfg->tls_server_name);
 	cfg->tls_server_name = NULL;
@@ -96,6 +97,11 @@ void rest_config_plain_http(struct rest_config *cfg)
 	cfg->token = cfg->token_file = cfg->username = cfg->password = NULL;
 	cfg->exec = NULL;
 	cfg->auth = AUTH_NONE;
+}
+
+void rest_config_plain_http(struct rest_config *cfg)
+{
+	release_tls_and_auth(cfg);
 	cfg->plain_http = true;
 }
 
@@ -103,7 +109,7 @@ void rest_config_free(struct rest_config *cfg)
 {
 	if (!cfg)
 		return;
-	rest_config_plain_http(cfg);
+	release_tls_and_auth(cfg);
 	free(cfg->server);
 	free(cfg->proxy_url);
 	free(cfg->impersonate_user);
