@@ -149,6 +149,10 @@ setup() {
 	assert_status 0
 	assert_output_contains pods
 	[ "$(request_users)" = admin ]
+	# a flag that overrides the kubeconfig turns in-cluster off, as in kubectl
+	KINF_SERVICEACCOUNT_DIR=$sa KUBERNETES_SERVICE_HOST=${hostport%:*} \
+		KUBERNETES_SERVICE_PORT=${hostport##*:} run_kinf api-resources -o name --as jane
+	assert_one_line_error "the in-cluster service account is not used with --context, --cluster, --user or --as"
 }
 
 @test "in-cluster is not used when a kubeconfig exists" {

@@ -48,7 +48,7 @@ watch_past_one_401() {
 
 @test "impersonation: as, as-uid, as-groups and as-user-extra go as the headers client-go sends" {
 	write_kubeconfig "$T/kc" "$(printf '%s\n' "    token: $SIM_TOKEN" "    as: bob" '    as-uid: "42"' \
-		'    as-groups: [g1, "g 2"]' '    as-user-extra:' '      scopes: [view, dev]' \
+		'    as-groups: [g1, "g 2", system:masters]' '    as-user-extra:' '      scopes: [view, dev]' \
 		'      "reason a%b/c": ["a b"]' '      none: []')"
 	run_kinf get pods --kubeconfig "$T/kc"
 	assert_status 0
@@ -57,7 +57,7 @@ watch_past_one_401() {
 	simctl GET /requests | jq -e 'length > 0 and all(.[]; .headers.Impersonate | sort == [
 		["Impersonate-Extra-Reason%20a%25b%2fc", "a b"],
 		["Impersonate-Extra-Scopes", "dev"], ["Impersonate-Extra-Scopes", "view"],
-		["Impersonate-Group", "g 2"], ["Impersonate-Group", "g1"],
+		["Impersonate-Group", "g 2"], ["Impersonate-Group", "g1"], ["Impersonate-Group", "system:masters"],
 		["Impersonate-Uid", "42"], ["Impersonate-User", "bob"]])'
 }
 
@@ -70,6 +70,47 @@ watch_past_one_401() {
 	done
 }
 
+# The Impersonate headers of every request, sorted, as JSON.
+impersonate_headers() { simctl GET /requests | jq -c '[.[] | .headers.Impersonate | sort] | unique'; }
+
+@test "--as, --as-group and --as-uid replace the user's own, as kubectl's flags do; the server answers as the user impersonated" {
+	write_kubeconfig "$T/kc" "$(printf '%s\n' "    token: $SIM_TOKEN" "    as: bob" '    as-uid: "42"' \
+		'    as-groups: [g1]' '    as-user-extra:' '      scopes: [view]')"
+	# a group is one value each time, its comma its own (pflag's string array)
+	run_kinf get pods --kubeconfig "$T/kc" --as jane --as-group a,b --as-group c
+	assert_status 1
+	[[ $stderr == *'User "jane" cannot list resource "pods"'* ]]
+	[ "$(impersonate_headers)" = '[[["Impersonate-Extra-Scopes","view"],["Impersonate-Group","a,b"],["Impersonate-Group","c"],["Impersonate-Uid","42"],["Impersonate-User","jane"]]]' ]
+	# the kubeconfig's user, in a group the server lets list; an empty group is sent as Go sends it
+	simctl DELETE /requests >/dev/null
+	run_kinf get pods --kubeconfig "$T/kc" --as-uid 7 --as-group system:masters --as-group ''
+	assert_status 0
+	[ "$(impersonate_headers)" = '[[["Impersonate-Extra-Scopes","view"],["Impersonate-Group",""],["Impersonate-Group","system:masters"],["Impersonate-Uid","7"],["Impersonate-User","bob"]]]' ]
+	# and kinf's own words for a refusal say whom it impersonated
+	write_kubeconfig "$T/kc" "    token: wrong"
+	run_kinf get pods --kubeconfig "$T/kc" --as jane
+	assert_one_line_error "the server rejected the credentials of user 'tester' (bearer token) impersonating 'jane'"
+}
+
+@test "error: --as-group or --as-uid without a user to impersonate, as client-go refuses it; nothing is sent" {
+	write_kubeconfig "$T/kc" "    token: $SIM_TOKEN"
+	simctl DELETE /requests >/dev/null
+	for flag in --as-group --as-uid; do
+		run_kinf get pods --kubeconfig "$T/kc" "$flag" x
+		assert_one_line_error "--as-uid and --as-group need --as (or the user's 'as')"
+	done
+	[ "$(simctl GET /requests | jq length)" -eq 0 ]
+}
+
+@test "tui: the header says whom the informers impersonate" {
+	TMUX_SOCK=kinf-auth-$$-$BATS_TEST_NUMBER
+	tui_start pods --kubeconfig "$SIM_KUBECONFIG" --as jane --as-group system:masters
+	wait_screen ' pods  [0-9]+ objects? ' 30
+	screen | head -1 | grep -qE '^ kinf  context [^ ]+  as jane  server https://' || { show_screen; false; }
+	keys q
+	wait_screen 'kinf exited 0'
+}
+
 @test "error: a token or a name with a line break in it is not sent, as Go's transport refuses it" {
 	printf 'tok\r\nX-Evil: SECRET\n' >"$T/token"
 	write_kubeconfig "$T/kc" "    tokenFile: $T/token"
@@ -78,7 +119,7 @@ watch_past_one_401() {
 	[[ $stderr != *SECRET* ]]
 	write_kubeconfig "$T/kc" "$(printf '    token: %s\n    as: "bob\\r\\nX-Evil: 1"' "$SIM_TOKEN")"
 	run_kinf get pods --kubeconfig "$T/kc"
-	assert_one_line_error "the Impersonate-User header of user 'tester' (bearer token) holds a control character"
+	assert_one_line_error "the Impersonate-User header of user 'tester' (bearer token) impersonating 'bob\\r X-Evil: 1' holds a control character"
 	# Nothing went out.
 	simctl GET /requests | jq -e 'length == 0'
 }

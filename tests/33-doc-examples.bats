@@ -63,6 +63,7 @@ declare -gA CHECK=(
 	["kinf get pods,deploy"]=chk_two_types
 	["kinf watch pods"]=chk_watch_pods
 	["kinf watch pods --client-go v0.33.2"]=chk_watch_pods
+	["kinf watch pods --as system:serviceaccount:default:my-controller"]=chk_watch_as_sa
 	["kinf watch pods --hide-unchanged"]=chk_watch_pods
 	["kinf watch pods --resync 30s --types Sync,Updated"]=chk_types_sync_updated
 	["kinf watch pods --resync 30s -o json | jq 'select(.resync)'"]=chk_json_resync
@@ -255,6 +256,15 @@ chk_watch_pods() {	# every delta of the pods in the namespace
 	[ "$status" -eq 0 ]
 	[[ ${lines[0]} =~ ^TIME\ +TYPE\ +KEY\ +RV ]]
 	[ "$(sed 1d <<<"$output" | awk '{print $3}' | sed 's|^default/||' | sort)" = "$(pod_names default)" ]
+}
+
+chk_watch_as_sa() {	# the service account's view: the 403s its RBAC gives it
+	[ "$status" -eq 1 ]	# never synced
+	grep -qF 'User "system:serviceaccount:default:my-controller" cannot list resource "pods"' <<<"$stderr"
+	# (the examples before it listed as the admin itself)
+	simctl GET '/requests?verb=list&resource=pods' | jq -e 'map(select(.headers.Impersonate)) |
+		length > 0 and all(.[]; .status == 403 and .headers.Impersonate == [["Impersonate-User",
+		"system:serviceaccount:default:my-controller"]])'
 }
 
 chk_types_sync_updated() {	# only resyncs (1.36: SyncAll) and Updated deltas
@@ -494,7 +504,7 @@ run_examples() {
 
 @test "the watch examples on a quiet cluster" {
 	cluster_up
-	run_examples '^kinf watch pods( -n default| --client-go v0\.33\.2| --hide-unchanged| --resync 30s .*)?$'
+	run_examples '^kinf watch pods( -n default| --client-go v0\.33\.2| --hide-unchanged| --resync 30s .*| --as .*)?$'
 }
 
 @test "the --verify-every 1m examples: a minute on, the cache equals the server" {

@@ -30,6 +30,11 @@ const struct option cluster_options[] = {
 		   "the kubeconfig cluster to use", NULL),
 	OPT_STRING(0, "user", &cluster_flags.user, "NAME",
 		   "the kubeconfig user to use", NULL),
+	OPT_STRING(0, "as", &cluster_flags.as, "USER",
+		   "the user to impersonate (a user, or system:serviceaccount:NAMESPACE:NAME)", NULL),
+	OPT_ARRAY(0, "as-group", &cluster_flags.as_groups, "GROUP",
+		  "a group to impersonate; may be repeated", NULL),
+	OPT_STRING(0, "as-uid", &cluster_flags.as_uid, "UID", "the UID to impersonate", NULL),
 	OPT_DURATION(0, "request-timeout", &cluster_flags.request_timeout_ms,
 		     "limit each get and discovery request, retries included; "
 		     "watches only connecting (default: none but 30s to connect, as Go's dialer)"),
@@ -50,6 +55,9 @@ int cluster_open(struct cluster *c, struct errbuf *err)
 		.context = cluster_flags.context,
 		.cluster = cluster_flags.cluster,
 		.user = cluster_flags.user,
+		.as = cluster_flags.as,
+		.as_uid = cluster_flags.as_uid,
+		.as_groups = cluster_flags.as_groups.v,
 		.namespace = cluster_flags.namespace,
 	};
 

@@ -22,6 +22,9 @@ struct cluster_flags {
 	const char *context;
 	const char *cluster;
 	const char *user;
+	/* kubectl's --as, --as-uid and --as-group: who to impersonate. */
+	const char *as, *as_uid;
+	struct opt_array as_groups;
 	const char *namespace;
 	bool all_namespaces;
 	int verbose;
@@ -32,7 +35,7 @@ struct cluster_flags {
 
 /* The flags (filled by opt_parse through cluster_options). */
 extern struct cluster_flags cluster_flags;
-/* -n/--namespace, -A, --kubeconfig, --context, --cluster, --user, -v, ... */
+/* -n/--namespace, -A, --kubeconfig, --context, --cluster, --user, --as, -v, ... */
 extern const struct option cluster_options[];
 
 struct cluster {

@@ -690,6 +690,18 @@ static void extra_key(struct strbuf *sb, const char *key)
 	strbuf_release(&esc);
 }
 
+/*
+ * A header as Go sends it, an empty value too ("Name:" is libcurl's way
+ * of leaving a header out, "Name;" of sending it empty).
+ */
+static struct curl_slist *header_add(struct curl_slist *h, const char *name, const char *value)
+{
+	char *line = *value ? xasprintf("%s: %s", name, value) : xasprintf("%s;", name);
+	h = curl_slist_append(h, line);
+	free(line);
+	return h;
+}
+
 /* snap NULL: no credential; host: the Host of tls-server-name. */
 static struct curl_slist *request_headers(struct kclient *c, const struct credential_snapshot *snap,
 					  bool host, const char *accept)
@@ -706,28 +718,18 @@ static struct curl_slist *request_headers(struct kclient *c, const struct creden
 	}
 	if (host && c->host_header)
 		h = curl_slist_append(h, c->host_header);
-	if (c->cfg->impersonate_user) {
-		char *v = xasprintf("Impersonate-User: %s", c->cfg->impersonate_user);
-		h = curl_slist_append(h, v);
-		free(v);
-	}
-	if (c->cfg->impersonate_uid) {
-		char *v = xasprintf("Impersonate-Uid: %s", c->cfg->impersonate_uid);
-		h = curl_slist_append(h, v);
-		free(v);
-	}
-	for (char **g = c->cfg->impersonate_groups; *g; g++) {
-		char *v = xasprintf("Impersonate-Group: %s", *g);
-		h = curl_slist_append(h, v);
-		free(v);
-	}
+	if (c->cfg->impersonate_user)
+		h = header_add(h, "Impersonate-User", c->cfg->impersonate_user);
+	if (c->cfg->impersonate_uid)
+		h = header_add(h, "Impersonate-Uid", c->cfg->impersonate_uid);
+	for (char **g = c->cfg->impersonate_groups; *g; g++)
+		h = header_add(h, "Impersonate-Group", *g);
 	for (char **e = c->cfg->impersonate_extra; e[0] && e[1]; e += 2) {
-		struct strbuf sb = STRBUF_INIT;
-		strbuf_adds(&sb, "Impersonate-Extra-");
-		extra_key(&sb, e[0]);
-		strbuf_addf(&sb, ": %s", e[1]);
-		h = curl_slist_append(h, sb.buf);
-		strbuf_release(&sb);
+		struct strbuf name = STRBUF_INIT;
+		strbuf_adds(&name, "Impersonate-Extra-");
+		extra_key(&name, e[0]);
+		h = header_add(h, name.buf, e[1]);
+		strbuf_release(&name);
 	}
 	if (!h)
 		out_of_memory(0);

@@ -1018,12 +1018,6 @@ static int check_user(const struct kc_user *u, struct errbuf *err)
 		return refuse_auth_provider(u, where, err);
 	if (check_client_cert(u, where, err) < 0)
 		return -1;
-	if ((!u->as || !*u->as) && ((u->as_uid && *u->as_uid) || (u->as_groups && *u->as_groups) ||
-				     (u->as_extra && *u->as_extra))) {
-		errbuf_set(err, "user '%s' impersonates a uid, groups or user-extra without a user "
-			   "('as'), which client-go refuses %s", u->name, where);
-		return -1;
-	}
 	if (has_token(u) && has_basic(u)) {
 		errbuf_set(err, "user '%s' has both a token and a username/password; "
 			   "only one authentication method is allowed %s", u->name, where);
@@ -1083,29 +1077,56 @@ static int credentials_into(const struct kc_user *u, struct rest_config *cfg,
 	return 0;
 }
 
-static void impersonation_into(const struct kc_user *u, struct rest_config *cfg)
+/*
+ * Who to impersonate: the user's as, as-uid and as-groups, each replaced
+ * by its flag when given (clientcmd merges kubectl's --as, --as-uid and
+ * --as-group over the user), and as-user-extra.  A uid, groups or extra
+ * without a user to impersonate is refused, as client-go refuses the
+ * merged user.  u is NULL when the context names no user.
+ */
+static int impersonation_into(const struct kc_user *u, const struct kubeconfig_opts *opts,
+			      struct rest_config *cfg, struct errbuf *err)
 {
-	if (u->as && *u->as)
-		cfg->impersonate_user = xstrdup(u->as);
-	if (u->as_uid && *u->as_uid)
-		cfg->impersonate_uid = xstrdup(u->as_uid);
-	if (u->as_groups) {
+	bool flag_uid = opts->as_uid && *opts->as_uid;
+	bool flag_groups = opts->as_groups && *opts->as_groups;
+	const char *as = opts->as && *opts->as ? opts->as : u ? u->as : NULL;
+	const char *uid = flag_uid ? opts->as_uid : u ? u->as_uid : NULL;
+	const char *const *groups = flag_groups ? opts->as_groups
+						: u ? (const char *const *)u->as_groups : NULL;
+	char *const *extra = u ? u->as_extra : NULL;
+
+	if (!as || !*as) {
+		if (flag_uid || flag_groups) {
+			errbuf_set(err, "--as-uid and --as-group need --as (or the user's 'as'): "
+				   "client-go impersonates no uid or group without a user");
+			return -1;
+		}
+		if ((uid && *uid) || (groups && *groups) || (extra && *extra)) {
+			errbuf_set(err, "user '%s' impersonates a uid, groups or user-extra without "
+				   "a user ('as'), which client-go refuses (kubeconfig '%s' line %d)",
+				   u->name, u->file, u->line);
+			return -1;
+		}
+		return 0;
+	}
+	cfg->impersonate_user = xstrdup(as);
+	if (uid && *uid)
+		cfg->impersonate_uid = xstrdup(uid);
+	if (groups) {
 		strv_free(cfg->impersonate_groups);
-		cfg->impersonate_groups = strv_dup(u->as_groups);
+		cfg->impersonate_groups = strv_dup((char *const *)groups);
 	}
-	if (u->as_extra) {
+	if (extra) {
 		strv_free(cfg->impersonate_extra);
-		cfg->impersonate_extra = strv_dup(u->as_extra);
+		cfg->impersonate_extra = strv_dup(extra);
 	}
+	return 0;
 }
 
 static int user_into(const struct kc_user *u, struct rest_config *cfg, struct errbuf *err)
 {
-	if (check_user(u, err) < 0 || client_cert_into(u, cfg, err) < 0 ||
-	    credentials_into(u, cfg, err) < 0)
-		return -1;
-	impersonation_into(u, cfg);
-	return 0;
+	return check_user(u, err) < 0 || client_cert_into(u, cfg, err) < 0 ||
+	       credentials_into(u, cfg, err) < 0 ? -1 : 0;
 }
 
 int kubeconfig_rest_config(const struct kubeconfig *kc, const struct kubeconfig_opts *opts,
@@ -1160,8 +1181,9 @@ int kubeconfig_rest_config(const struct kubeconfig *kc, const struct kubeconfig_
 
 	bool user_flag = opts->user && *opts->user;
 	const char *user_name = user_flag ? opts->user : ctx->user;
+	const struct kc_user *user = NULL;
 	if (user_name && *user_name) {
-		const struct kc_user *user = kc_find(kc, KC_USERS, user_name);
+		user = kc_find(kc, KC_USERS, user_name);
 		if (!user) {
 			if (user_flag)
 				errbuf_set(err, "user '%s' (--user) not found in kubeconfig '%s'",
@@ -1174,6 +1196,8 @@ int kubeconfig_rest_config(const struct kubeconfig *kc, const struct kubeconfig_
 		if (user_into(user, cfg, err) < 0)
 			goto cleanup;
 	}
+	if (impersonation_into(user, opts, cfg, err) < 0)
+		goto cleanup;
 	server_scheme(cfg);
 	cfg->user = xstrdup(user_name ? user_name : "");
 	cfg->context = xstrdup(ctx->name);
@@ -1206,18 +1230,24 @@ int rest_config_load(const struct kubeconfig_opts *opts, struct rest_config **ou
 	/* kubectl turns to the service account only when no kubeconfig says anything. */
 	bool empty = !kc || (!kc->lists[KC_CONTEXTS].nr && !kc->lists[KC_CLUSTERS].nr && !kc->lists[KC_USERS].nr &&
 			     !kc->current_context);
+	/* ... and no flag overrides any of it. */
 	bool choosing = (opts->context && *opts->context) || (opts->cluster && *opts->cluster) ||
-			(opts->user && *opts->user);
-	if (empty && !choosing && incluster_possible()) {
+			(opts->user && *opts->user) || (opts->as && *opts->as) ||
+			(opts->as_uid && *opts->as_uid) || (opts->as_groups && *opts->as_groups);
+	bool incluster = incluster_possible();
+	if (empty && !choosing && incluster) {
 		ret = incluster_rest_config(opts, out, err);
 		goto cleanup;
 	}
-	if (!kc) {
+	if (!kc && incluster)
+		errbuf_set(err, "no kubeconfig: %s; the in-cluster service account is not used "
+			   "with --context, --cluster, --user or --as (nor by kubectl)", looked);
+	else if (!kc)
 		errbuf_set(err, "no kubeconfig: %s, and kinf is not running in a cluster "
 			   "(KUBERNETES_SERVICE_HOST is unset); use --kubeconfig or KUBECONFIG",
 			   looked);
+	if (!kc)
 		goto cleanup;
-	}
 	ret = kubeconfig_rest_config(kc, opts, out, err);
 cleanup:
 	free(looked);

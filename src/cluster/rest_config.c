@@ -162,47 +162,44 @@ struct rest_config *rest_config_dup(const struct rest_config *cfg)
 	return d;
 }
 
-char *rest_config_describe(const struct rest_config *cfg)
+static void credential_words(struct strbuf *sb, const struct rest_config *cfg)
 {
-	if (cfg->in_cluster)
-		return xasprintf("in-cluster · %s · namespace '%s'", cfg->server, cfg->namespace);
-	return xasprintf("context '%s' · cluster '%s' · user '%s' · %s · namespace '%s'",
-			 cfg->context, cfg->cluster, cfg->user, cfg->server, cfg->namespace);
+	if (cfg->plain_http) {
+		strbuf_adds(sb, " (no credentials: the server is not https, and client-go "
+			    "sends none over http)");
+		return;
+	}
+	switch (cfg->auth) {
+	case AUTH_NONE:
+		strbuf_adds(sb, cfg->client_cert.len ? " (client certificate)" : " (no credentials)");
+		break;
+	case AUTH_TOKEN:
+		strbuf_adds(sb, " (bearer token)");
+		break;
+	case AUTH_TOKEN_FILE:
+		strbuf_addf(sb, " (token file '%s')", cfg->token_file);
+		break;
+	case AUTH_BASIC:
+		strbuf_addf(sb, " (basic auth as '%s')", cfg->username);
+		break;
+	case AUTH_EXEC:
+		strbuf_addf(sb, " (exec plugin '%s')", cfg->exec->command);
+		break;
+	}
 }
 
 char *rest_config_identity(const struct rest_config *cfg)
 {
 	struct strbuf sb = STRBUF_INIT;
-	const char *who = cfg->in_cluster ? "the service account" : NULL;
 
-	if (who)
-		strbuf_adds(&sb, who);
+	if (cfg->in_cluster)
+		strbuf_adds(&sb, "the service account");
 	else if (cfg->user && *cfg->user)
 		strbuf_addf(&sb, "user '%s'", cfg->user);
 	else
 		strbuf_adds(&sb, "an anonymous user");
-	if (cfg->plain_http) {
-		strbuf_adds(&sb, " (no credentials: the server is not https, and client-go "
-			    "sends none over http)");
-		return strbuf_detach(&sb, NULL);
-	}
-	switch (cfg->auth) {
-	case AUTH_NONE:
-		strbuf_adds(&sb, cfg->client_cert.len ? " (client certificate)"
-						      : " (no credentials)");
-		break;
-	case AUTH_TOKEN:
-		strbuf_adds(&sb, " (bearer token)");
-		break;
-	case AUTH_TOKEN_FILE:
-		strbuf_addf(&sb, " (token file '%s')", cfg->token_file);
-		break;
-	case AUTH_BASIC:
-		strbuf_addf(&sb, " (basic auth as '%s')", cfg->username);
-		break;
-	case AUTH_EXEC:
-		strbuf_addf(&sb, " (exec plugin '%s')", cfg->exec->command);
-		break;
-	}
+	credential_words(&sb, cfg);
+	if (cfg->impersonate_user)
+		strbuf_addf(&sb, " impersonating '%s'", cfg->impersonate_user);
 	return strbuf_detach(&sb, NULL);
 }

@@ -19,6 +19,9 @@ struct kubeconfig_opts {
 	const char *context;
 	const char *cluster;
 	const char *user;
+	/* Impersonation over the user's own (kubectl's --as, --as-uid, --as-group). */
+	const char *as, *as_uid;
+	const char *const *as_groups;	/* NULL-terminated; NULL: the user's own */
 	const char *namespace;
 };
 
@@ -107,14 +110,8 @@ void rest_config_free(struct rest_config *cfg);
 /* A deep copy (kclient_new keeps one, so callers may free theirs). */
 struct rest_config *rest_config_dup(const struct rest_config *cfg);
 
-/*
- * One line for a header or -v: "context 'kind' · cluster 'kind' · user
- * 'admin' · https://127.0.0.1:6443 · namespace 'default'" (in-cluster:
- * "in-cluster · https://10.0.0.1:443 · namespace 'x'").  Caller frees.
- */
-char *rest_config_describe(const struct rest_config *cfg);
-
-/* Who is asking, for messages: "user 'admin' (bearer token)". Caller frees. */
+/* Who is asking, for messages: "user 'admin' (bearer token)", then " impersonating
+ * 'jane'" when it does.  Caller frees. */
 char *rest_config_identity(const struct rest_config *cfg);
 
 /* Reads a whole file into b (NUL-terminated past len).  -1 and errno. */

@@ -171,6 +171,13 @@ static void set_value(const struct command *cmd, const struct option *o,
 		strbuf_adds(sb, arg);
 		break;
 	}
+	case OPT_T_ARRAY: {
+		struct opt_array *a = o->value;
+		a->v = xrealloc(a->v, (a->nr + 2) * sizeof(*a->v));
+		a->v[a->nr++] = arg;
+		a->v[a->nr] = NULL;
+		break;
+	}
 	case OPT_T_INT: {
 		char *end;
 		errno = 0;

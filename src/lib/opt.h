@@ -26,6 +26,7 @@ enum opt_type {
 	OPT_T_BOOL,	/* bool *; --flag, --flag=true|false */
 	OPT_T_STRING,	/* const char **; repeated: last wins */
 	OPT_T_LIST,	/* struct strbuf *; repeated: each value added, ','-separated */
+	OPT_T_ARRAY,	/* struct opt_array *; repeated: each value kept whole */
 	OPT_T_INT,	/* long *; a non-negative integer */
 	OPT_T_DURATION,	/* int64_t * milliseconds; "5s", "1m30s", "250ms" */
 	OPT_T_ENUM,	/* int *; index into choices */
@@ -53,6 +54,12 @@ struct option {
 	bool *seen;			/* if set: made true when given */
 };
 
+/* An OPT_ARRAY's values, in order, NULL-terminated (v is NULL while nr is 0). */
+struct opt_array {
+	const char **v;
+	size_t nr;
+};
+
 #define OPT_END() { .type = OPT_T_END }
 #define OPT_BOOL(s, l, v, h) \
 	{ .type = OPT_T_BOOL, .short_name = (s), .long_name = (l), .value = (v), .help = (h) }
@@ -66,6 +73,10 @@ struct option {
 /* pflag's string slice: -L a -L b,c is "a,b,c". */
 #define OPT_LIST(s, l, v, a, h, c) \
 	{ .type = OPT_T_LIST, .short_name = (s), .long_name = (l), .value = (v), \
+	  .argh = (a), .help = (h), .complete = (c) }
+/* pflag's string array: -g a -g b,c is "a" and "b,c". */
+#define OPT_ARRAY(s, l, v, a, h, c) \
+	{ .type = OPT_T_ARRAY, .short_name = (s), .long_name = (l), .value = (v), \
 	  .argh = (a), .help = (h), .complete = (c) }
 #define OPT_INT(s, l, v, a, h) \
 	{ .type = OPT_T_INT, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h) }

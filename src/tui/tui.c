@@ -230,7 +230,9 @@ static void draw_header(struct tui *t)
 	const char *server = c->config ? c->config->server : "";
 	char buf[512];
 
-	int len = snprintf(buf, sizeof(buf), " kinf  context %s  server %s  %s%s", ctx, server,
+	const char *as = c->config ? c->config->impersonate_user : NULL;
+	int len = snprintf(buf, sizeof(buf), " kinf  context %s%s%s  server %s  %s%s", ctx,
+			 as ? "  as " : "", as ? as : "", server,
 			 c->scope_ns ? "namespace " : "",
 			 c->scope_ns ? c->scope_ns : "all namespaces");
 	if (t->ns_filter[0])

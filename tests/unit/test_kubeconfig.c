@@ -113,10 +113,10 @@ TEST(parses_the_current_context)
 	CHECK_STR(id, "user 'admin' (bearer token)");
 	CHECK(!strstr(id, "s3cr3t"));
 	free(id);
-	char *desc = rest_config_describe(cfg);
-	CHECK_CONTAINS(desc, "context 'dev'");
-	CHECK_CONTAINS(desc, "namespace 'team-a'");
-	free(desc);
+	cfg->impersonate_user = xstrdup("jane");
+	id = rest_config_identity(cfg);
+	CHECK_STR(id, "user 'admin' (bearer token) impersonating 'jane'");
+	free(id);
 	rest_config_free(cfg);
 }
 
