@@ -20,7 +20,24 @@ teardown() {
 	kinf_stop
 	h2_stop
 	sim_stop
+	[ -z "${SILENT_PID:-}" ] || kill "$SILENT_PID" 2>/dev/null || true
 }
+
+# silent_start — a TCP server on 127.0.0.1 that takes every connection and
+# never says a word; SILENT_PORT, and a line "accept" in $T/accepts each.
+silent_start() {
+	python3 -c 'import socket, sys
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(16)
+print(s.getsockname()[1], flush=True)
+held = []
+while True:
+    held.append(s.accept()[0]); print("accept", flush=True)' >"$T/accepts" 3>&- &
+	SILENT_PID=$!
+	wait_until 10 test -s "$T/accepts"
+	SILENT_PORT=$(head -1 "$T/accepts")
+}
+
+accepts() { [ "$(grep -c '^accept$' "$T/accepts")" -ge "$1" ]; }
 
 # start_watch KUBECONFIG ARGS... — kinf watch -v in the background.
 start_watch() {
@@ -476,4 +493,28 @@ pod_watches_at_least() {
 	[ "$status" -eq 1 ]
 	[[ $stderr == "error: "*"server '$SIM_API' sent a header line with a control character in it: net/http: HTTP/1.x transport connection broken: malformed MIME header line"* ]]
 	[[ $stderr != *owned* ]]
+}
+
+@test "a server that takes the connection and never answers the TLS handshake is given up after 10 s, as Go's TLSHandshakeTimeout, and retried as client-go retries it" {
+	sim_start
+	silent_start
+	write_kubeconfig "$T/kc" "    token: $SIM_TOKEN"
+	sed -i "s|server: .*|server: https://127.0.0.1:$SILENT_PORT|" "$T/kc"
+	# the watch's discovery from a warm cache (kubectl's layout: host_port)
+	run_kinf api-resources --kubeconfig "$SIM_KUBECONFIG" --cache-dir "$T/cache" -o name
+	assert_status 0
+	local sim_dir=$T/cache/discovery/${SIM_API#https://}
+	cp -r "${sim_dir/:/_}" "$T/cache/discovery/127.0.0.1_$SILENT_PORT"
+	start_watch "$T/kc" pods --cache-dir "$T/cache"
+	local t0 elapsed_ms
+	t0=$(date +%s%N)
+	run_kinf get pods --kubeconfig "$T/kc" --cache-dir "$T/cold"
+	elapsed_ms=$((($(date +%s%N) - t0) / 1000000))
+	assert_one_line_error "TLS handshake with server 'https://127.0.0.1:$SILENT_PORT' timed out: no answer for 10 s (Go's net/http: TLS handshake timeout)"
+	[ "$elapsed_ms" -ge 9900 ]
+	# the watch: a timeout, which Watch's isErrRetryableFunc retries after a second
+	wait_until 60 file_has "$ERR" "backing off 1\.0s: no answer from the server: retrying as client-go's REST client does \(1 of 10\)"
+	wait_until 30 accepts 3	# the get's connection, the watch's two
+	stop_watch
+	file_has "$ERR" "TLS handshake with server .* timed out: no answer for 10 s"
 }

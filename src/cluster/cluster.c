@@ -37,7 +37,7 @@ const struct option cluster_options[] = {
 	OPT_STRING(0, "as-uid", &cluster_flags.as_uid, "UID", "the UID to impersonate", NULL),
 	OPT_DURATION(0, "request-timeout", &cluster_flags.request_timeout_ms,
 		     "limit each get and discovery request, retries included; "
-		     "watches only connecting (default: none but 30s to connect, as Go's dialer)"),
+		     "watches only connecting (default: none but 30s to connect, TLS in 10s, as Go)"),
 	OPT_STRING(0, "cache-dir", &cluster_flags.cache_dir, "DIR",
 		   "kubectl's cache, shared with it (default: $KUBECACHEDIR, else ~/.kube/cache)",
 		   "file"),

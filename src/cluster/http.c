@@ -55,6 +55,15 @@
  * (PINGs, below) finds a dead connection long before.
  */
 #define CONNECT_TIMEOUT_MS 30000L
+/*
+ * ... then 10 s for the TLS handshake (cache.go's TLSHandshakeTimeout),
+ * timed by the transport from the handshake's start.  libcurl's connect
+ * timeout spans both: a TCP connect that took over 20 s leaves the
+ * handshake less time than Go leaves it.
+ */
+#define TLS_HANDSHAKE_TIMEOUT_MS 10000
+/* An idle connection is closed after 90 s (Go's IdleConnTimeout). */
+#define IDLE_CONN_TIMEOUT_S 90L
 #define KEEPALIVE_IDLE_S 30L
 #define KEEPALIVE_INTERVAL_S 15L
 #define KEEPALIVE_PROBES 9
@@ -264,6 +273,7 @@ struct kclient *kclient_new(const struct rest_config *cfg, struct errbuf *err)
 		.read_idle_ms = env_seconds("HTTP2_READ_IDLE_TIMEOUT_SECONDS",
 					    READ_IDLE_TIMEOUT_S) * 1000,
 		.ping_timeout_ms = c->ping_timeout_ms,
+		.tls_handshake_timeout_ms = TLS_HANDSHAKE_TIMEOUT_MS,
 		.note = transport_note,
 		.ctx = c,
 	};
@@ -372,7 +382,7 @@ struct transfer {
 	void *ctx;
 	/* What the request presents: its certificate is named in errors. */
 	const struct credential_snapshot *snap;
-	bool stopped, stalled, aborted, conn_dead, http2;
+	bool stopped, stalled, aborted, conn_dead, tls_timeout, http2;
 	bool type_checked, not_json;	/* the Content-Type of a 2xx */
 	bool malformed_header;		/* set on the connection thread */
 	struct strbuf warnings;		/* the Warning headers' values, each NUL-ended */
@@ -801,6 +811,7 @@ static void setup_handle(struct kclient *c, CURL *h, const char *url, char *errb
 	if (c->timeout_ms > 0 && c->timeout_ms < connect_ms)
 		connect_ms = (long)c->timeout_ms;
 	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, connect_ms);
+	curl_easy_setopt(h, CURLOPT_MAXAGE_CONN, IDLE_CONN_TIMEOUT_S);
 	if (timeout_ms > 0)
 		curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, (long)timeout_ms);
 	curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
@@ -1141,6 +1152,7 @@ static CURLcode perform(struct kclient *c, CURL *h, struct transfer *t,
 			  wait_ms(opts, news.last_byte_ms, next_tick_ms));
 	}
 	t->conn_dead = news.conn_dead;
+	t->tls_timeout = news.tls_timeout;
 	t->http2 = news.http2;
 	xfer_free(x);
 	return news.result;
@@ -1381,6 +1393,13 @@ static int request_hop(struct kclient *c, struct hop *hop, const char *accept,
 		resp->stream_broken = true;
 		snprintf(resp->stream_error, sizeof(resp->stream_error),
 			 "http2: client connection lost");
+	} else if (t.tls_timeout) {
+		errbuf_set(err, "TLS handshake with server '%s' timed out: no answer for %d s "
+			   "(Go's net/http: TLS handshake timeout)", c->cfg->server,
+			   TLS_HANDSHAKE_TIMEOUT_MS / 1000);
+		/* A timeout, as Go's error says: retried as any other unanswered request. */
+		resp->no_answer = true;
+		resp->timed_out = opts->timeout_ms > 0 && mono_ms() - started >= opts->timeout_ms;
 	} else {
 		resp->refused = rc == CURLE_COULDNT_CONNECT;
 		/* A reset stream, answered or not, is an error no retry takes. */

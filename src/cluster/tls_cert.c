@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cluster/transport.h"
 #include "lib/util.h"
 
 static time_t asn1_time(const ASN1_TIME *t)
@@ -177,6 +178,7 @@ static CURLcode ssl_ctx_cb(CURL *easy, void *ssl_ctx, void *userp)
 	SSL_CTX_set_ex_data(ctx, log_index, userp);
 	SSL_CTX_set_ex_data(ctx, prev_index, (void *)SSL_CTX_get_verify_callback(ctx));
 	SSL_CTX_set_verify(ctx, SSL_CTX_get_verify_mode(ctx), verify_cb);
+	xfer_tls_began(easy);
 	return CURLE_OK;
 }
 

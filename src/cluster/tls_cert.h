@@ -61,9 +61,11 @@ bool tls_verify_log_take(struct tls_verify_log *log, struct tls_verify_failure *
  * Sets easy up so that its handshakes record their verification failures
  * in log, and fail as Go's fail for client-go on a server certificate
  * without a DNS or IP subjectAltName: Go matches the host against those
- * alone, where libcurl falls back to the subject's Common Name.  Does
- * nothing unless libcurl is built with OpenSSL.
+ * alone, where libcurl falls back to the subject's Common Name.  Tells
+ * easy's transfer (xfer_tls_began()) when a handshake of its begins.
+ * Does nothing unless libcurl is built with OpenSSL.
  */
 void tls_watch_verify(CURL *easy, struct tls_verify_log *log);
+
 
 #endif

@@ -69,6 +69,7 @@ struct xfer {
 	bool cancel;
 	bool done;
 	bool conn_dead;
+	bool tls_timeout;
 	bool http2;
 	CURLcode result;
 	struct xfer *next_new;	/* tp->incoming */
@@ -80,6 +81,7 @@ struct xfer {
 	/* Connection thread only: which connection carries it (local address). */
 	char local_ip[48];
 	long local_port;	/* 0: not known yet */
+	int64_t tls_began;	/* 0: no handshake of its own under way */
 	bool removing;
 	struct xfer *next;	/* tp->running */
 };
@@ -545,6 +547,44 @@ static int64_t health_check(struct transport *tp)
 }
 
 /*
+ * Go's TLSHandshakeTimeout: a handshake under way that long fails its
+ * transfer, and libcurl closes the connection it leaves half made.
+ * Returns when the next one falls due (ms from now), or -1.
+ */
+static int64_t handshake_check(struct transport *tp)
+{
+	int64_t limit = tp->opts.tls_handshake_timeout_ms, next = -1, now = mono_ms();
+
+	for (struct xfer *x = tp->running, *n; x; x = n) {
+		n = x->next;
+		curl_off_t done_us = 0;
+		if (!x->tls_began || limit <= 0 ||
+		    (curl_easy_getinfo(x->easy, CURLINFO_APPCONNECT_TIME_T, &done_us) == CURLE_OK &&
+		     done_us > 0)) {
+			x->tls_began = 0;
+			continue;
+		}
+		int64_t left = x->tls_began + limit - now;
+		if (left > 0) {
+			next = next < 0 || left < next ? left : next;
+			continue;
+		}
+		pthread_mutex_lock(&tp->lock);
+		x->tls_timeout = true;
+		pthread_mutex_unlock(&tp->lock);
+		finish(tp, x, CURLE_OPERATION_TIMEDOUT);
+	}
+	return next;
+}
+
+void xfer_tls_began(CURL *easy)
+{
+	struct xfer *x = NULL;
+	if (curl_easy_getinfo(easy, CURLINFO_PRIVATE, &x) == CURLE_OK && x)
+		x->tls_began = mono_ms();
+}
+
+/*
  * Whether to run libcurl again before signalling the bytes held back:
  * while more are readable and none waited HOLD_MS.  Otherwise wakes
  * every caller with bytes held.  A wakeup this poll may have eaten is
@@ -586,9 +626,12 @@ static void *connection_thread(void *arg)
 		int still;
 		curl_multi_perform(tp->multi, &still);
 		read_results(tp);
+		int64_t tls_wait = handshake_check(tp);
 		if (hold_on(tp))
 			continue;
 		int64_t wait = health_check(tp);
+		if (tls_wait >= 0 && (wait < 0 || tls_wait < wait))
+			wait = tls_wait;
 		if (wait < 0 || wait > MAX_POLL_MS)
 			wait = MAX_POLL_MS;
 		/* libcurl shortens the wait for its own timers; a caller's wakeup ends it. */
@@ -693,6 +736,7 @@ const struct strbuf *xfer_take(struct xfer *x, struct xfer_news *news)
 	news->done = x->done;
 	news->result = x->result;
 	news->conn_dead = x->conn_dead;
+	news->tls_timeout = x->tls_timeout;
 	news->http2 = x->http2;
 	news->last_byte_ms = atomic_load(&x->last_byte_ms);
 	pthread_mutex_unlock(&tp->lock);

@@ -39,6 +39,10 @@
  * there.  HTTP/1.1 connections are not checked, as in client-go; TCP
  * keepalive (see http.c) covers a vanished peer.
  *
+ * A new connection's TLS handshake has tls_handshake_timeout_ms, as Go's
+ * TLSHandshakeTimeout: libcurl tells when one begins (xfer_tls_began()),
+ * and the transport fails the transfer that waits on it past the limit.
+ *
  * DESIGN (threads): callers start, take, wait, cancel and free transfers
  * from any thread, each transfer used by one caller thread.  The
  * connection thread alone calls libcurl on the multi handle and on easy
@@ -66,6 +70,12 @@ struct transport_opts {
 	/* HTTP/2 health check; read_idle_ms 0 turns it off. */
 	int64_t read_idle_ms;
 	int64_t ping_timeout_ms;
+	/*
+	 * Go's TLSHandshakeTimeout: a transfer whose connection's TLS
+	 * handshake has not ended this long after it began fails
+	 * (xfer_news.tls_timeout), the connection closed; 0: no limit.
+	 */
+	int64_t tls_handshake_timeout_ms;
 	/*
 	 * A notice for the -v trace ("ping sent", "ping answered", "...:
 	 * closing it"), on the connection thread.
@@ -104,6 +114,8 @@ struct xfer_news {
 	CURLcode result;	/* when done; CURLE_ABORTED_BY_CALLBACK after xfer_cancel */
 	/* The transport closed the transfer's connection: it stayed silent after a ping. */
 	bool conn_dead;
+	/* Its connection's TLS handshake outlasted tls_handshake_timeout_ms. */
+	bool tls_timeout;
 	bool http2;		/* the response came over HTTP/2 */
 	int64_t last_byte_ms;	/* mono_ms() of the last byte, or of the start */
 };
@@ -123,6 +135,11 @@ const struct strbuf *xfer_take(struct xfer *x, struct xfer_news *news);
 void xfer_wait(struct xfer *x, int fd, int hup_fd, int timeout_ms);
 /* Ends the transfer as soon as the connection thread gets to it. */
 void xfer_cancel(struct xfer *x);
+/*
+ * The TLS handshake of a connection easy's transfer opens begins (from a
+ * libcurl SSL_CTX callback, on the connection thread): its timeout runs.
+ */
+void xfer_tls_began(CURL *easy);
 /* Once done (xfer_news.done): frees x; its easy handle is the caller's again. */
 void xfer_free(struct xfer *x);
 
