@@ -23,15 +23,20 @@ teardown() {
 	[ -z "${SILENT_PID:-}" ] || kill "$SILENT_PID" 2>/dev/null || true
 }
 
-# silent_start — a TCP server on 127.0.0.1 that takes every connection and
-# never says a word; SILENT_PORT, and a line "accept" in $T/accepts each.
+# silent_start [reset] — a TCP server on 127.0.0.1 that takes every
+# connection and never says a word (with reset: resets it at once);
+# SILENT_PORT, and a line "accept" in $T/accepts each.
 silent_start() {
-	python3 -c 'import socket, sys
+	python3 -c 'import socket, struct, sys
 s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(16)
 print(s.getsockname()[1], flush=True)
 held = []
 while True:
-    held.append(s.accept()[0]); print("accept", flush=True)' >"$T/accepts" 3>&- &
+    c = s.accept()[0]; print("accept", flush=True)
+    if sys.argv[1:] == ["reset"]:
+        c.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0)); c.close()
+    else:
+        held.append(c)' "$@" >"$T/accepts" 3>&- &
 	SILENT_PID=$!
 	wait_until 10 test -s "$T/accepts"
 	SILENT_PORT=$(head -1 "$T/accepts")
@@ -506,7 +511,10 @@ pod_watches_at_least() {
 	local sim_dir=$T/cache/discovery/${SIM_API#https://}
 	cp -r "${sim_dir/:/_}" "$T/cache/discovery/127.0.0.1_$SILENT_PORT"
 	start_watch "$T/kc" pods --cache-dir "$T/cache"
-	local t0 elapsed_ms
+	# a LIST (1.28's first request) is a GET: Do retries no timeout
+	"$KINF" watch pods --client-go 1.28 --kubeconfig "$T/kc" --cache-dir "$T/cache" \
+		2>"$T/err128" 3>&- &
+	local pid128=$! t0 elapsed_ms
 	t0=$(date +%s%N)
 	run_kinf get pods --kubeconfig "$T/kc" --cache-dir "$T/cold"
 	elapsed_ms=$((($(date +%s%N) - t0) / 1000000))
@@ -514,7 +522,40 @@ pod_watches_at_least() {
 	[ "$elapsed_ms" -ge 9900 ]
 	# the watch: a timeout, which Watch's isErrRetryableFunc retries after a second
 	wait_until 60 file_has "$ERR" "backing off 1\.0s: no answer from the server: retrying as client-go's REST client does \(1 of 10\)"
-	wait_until 30 accepts 3	# the get's connection, the watch's two
+	wait_until 30 file_has "$T/err128" "backing off .*: relisting"
+	wait_until 30 accepts 4	# the get's connection, the watch's two, the LIST's
 	stop_watch
+	kill "$pid128"
+	wait "$pid128" || true
 	file_has "$ERR" "TLS handshake with server .* timed out: no answer for 10 s"
+	run ! grep -q "REST client" "$T/err128"
+}
+
+# warm_cache_for KUBECONFIG — the discovery cache in $T/cache holds the
+# sim's under the server of KUBECONFIG too (kubectl's layout: host_port).
+warm_cache_for() {
+	local server
+	server=$(sed -n 's|^ *server: https://||p' "$1")
+	run_kinf api-resources --kubeconfig "$SIM_KUBECONFIG" --cache-dir "$T/cache" -o name
+	assert_status 0
+	local sim_dir=$T/cache/discovery/${SIM_API#https://}
+	cp -r "${sim_dir/:/_}" "$T/cache/discovery/${server/:/_}"
+}
+
+@test "a connection reset in the TLS handshake is Go's 'connection reset by peer': the REST client retries it a second later, a watch's and a get's" {
+	sim_start
+	silent_start reset
+	write_kubeconfig "$T/kc" "    token: $SIM_TOKEN"
+	sed -i "s|server: .*|server: https://127.0.0.1:$SILENT_PORT|" "$T/kc"
+	warm_cache_for "$T/kc"
+	start_watch "$T/kc" pods --cache-dir "$T/cache"
+	wait_until 30 file_has "$ERR" "no answer from the server: retrying as client-go's REST client does \(3 of 10\)"
+	stop_watch
+	run ! grep -q "relisting" "$ERR"
+	# kubectl's GET, Do: retried too, here until the request timeout
+	local before
+	before=$(grep -c '^accept$' "$T/accepts")
+	run_kinf get pods --kubeconfig "$T/kc" --cache-dir "$T/cache" --request-timeout 2500ms
+	assert_one_line_error "Connection reset by peer"
+	[ "$(($(grep -c '^accept$' "$T/accepts") - before))" -ge 2 ]
 }

@@ -1159,11 +1159,6 @@ static CURLcode perform(struct kclient *c, CURL *h, struct transfer *t,
 }
 
 /*
- * The transport errors client-go's utilnet.IsProbableEOF, IsConnectionReset
- * and IsTimeout recognise: the connection was closed or broke, or a
- * timeout ran out.  Not a refused connection, a TLS or a name failure.
- */
-/*
  * The server reset an HTTP/2 stream with an error code (RST_STREAM): Go's
  * transport reports a StreamError, which is no probable EOF; a connection
  * that closed under the stream is io.ErrUnexpectedEOF, which is one.
@@ -1208,9 +1203,32 @@ static void stream_error_words(const char *curl_err, char *out, size_t size)
 			 "received from peer", id, code);
 }
 
-static bool broke_unanswered(CURLcode rc)
+/*
+ * The transport errors client-go's utilnet.IsProbableEOF, IsConnectionReset
+ * and IsTimeout recognise: the connection was closed or broke, or a
+ * timeout ran out.  A TLS handshake too, when the server reset the
+ * connection or closed it under the handshake (Go's "connection reset by
+ * peer", its EOF; libcurl 7.88 says SSL_ERROR_SYSCALL for an EOF, 8.x
+ * "unexpected eof"), and a connection reset as it was made (libcurl's
+ * errno, or its words where the errno is not the reset's).  Not a refused
+ * connection, a name failure, nor a handshake the server's TLS failed (an
+ * alert, a certificate, no TLS).
+ */
+static bool reset_by_peer(CURL *h, const char *curl_err)
+{
+	long os_errno = 0;
+	curl_easy_getinfo(h, CURLINFO_OS_ERRNO, &os_errno);
+	return os_errno == ECONNRESET || strcasestr(curl_err, "connection reset by peer");
+}
+
+static bool broke_unanswered(CURLcode rc, const char *curl_err, bool reset)
 {
 	switch (rc) {
+	case CURLE_COULDNT_CONNECT:	/* reset as it connected: Go's dial error says so too */
+		return reset;
+	case CURLE_SSL_CONNECT_ERROR:
+		return reset || strstr(curl_err, "SSL_ERROR_SYSCALL") ||
+		       strstr(curl_err, "unexpected eof");
 	case CURLE_GOT_NOTHING:
 	case CURLE_RECV_ERROR:
 	case CURLE_SEND_ERROR:
@@ -1330,6 +1348,7 @@ static int request_hop(struct kclient *c, struct hop *hop, const char *accept,
 	resp->refused = false;
 	resp->timed_out = false;
 	resp->no_answer = false;
+	resp->no_answer_timeout = false;
 	resp->stream_broken = false;
 	resp->stream_error[0] = '\0';
 	resp->status = 0;
@@ -1397,14 +1416,17 @@ static int request_hop(struct kclient *c, struct hop *hop, const char *accept,
 		errbuf_set(err, "TLS handshake with server '%s' timed out: no answer for %d s "
 			   "(Go's net/http: TLS handshake timeout)", c->cfg->server,
 			   TLS_HANDSHAKE_TIMEOUT_MS / 1000);
-		/* A timeout, as Go's error says: retried as any other unanswered request. */
-		resp->no_answer = true;
+		/* A timeout, as Go's error says (net.Error's Timeout()). */
+		resp->no_answer = resp->no_answer_timeout = true;
 		resp->timed_out = opts->timeout_ms > 0 && mono_ms() - started >= opts->timeout_ms;
 	} else {
-		resp->refused = rc == CURLE_COULDNT_CONNECT;
+		bool peer_reset = reset_by_peer(h, t.curl_err);
+		resp->refused = rc == CURLE_COULDNT_CONNECT && !peer_reset;
 		/* A reset stream, answered or not, is an error no retry takes. */
 		bool reset = stream_reset(rc, t.curl_err);
-		resp->no_answer = resp->status == 0 && broke_unanswered(rc) && !reset;
+		resp->no_answer = resp->status == 0 && broke_unanswered(rc, t.curl_err, peer_reset) &&
+				  !reset;
+		resp->no_answer_timeout = resp->no_answer && rc == CURLE_OPERATION_TIMEDOUT;
 		resp->stream_broken = resp->status != 0 && reset;
 		if (resp->stream_broken)
 			stream_error_words(t.curl_err, resp->stream_error,
@@ -1548,6 +1570,11 @@ bool http_no_answer_retriable(const struct http_response *resp, int rc)
 	return rc < 0 && resp->no_answer && !resp->timed_out;
 }
 
+bool http_get_no_answer_retriable(const struct http_response *resp, int rc)
+{
+	return http_no_answer_retriable(resp, rc) && !resp->no_answer_timeout;
+}
+
 int64_t http_retry_delay_ms(const struct http_response *resp)
 {
 	return resp->retry_after_ms >= 0 ? resp->retry_after_ms : DEFAULT_RETRY_AFTER_MS;
@@ -1615,13 +1642,19 @@ static int request(struct kclient *c, const char *path, const char *accept,
 			errbuf_set(err, "no complete answer from server '%s' within the request timeout "
 				   "of %s", c->cfg->server, limit);
 		}
-		if (rc < 0 || retries >= opts->retries || !http_rest_retriable(resp))
+		bool unanswered = http_get_no_answer_retriable(resp, rc);
+		if ((rc < 0 && !unanswered) || retries >= opts->retries ||
+		    (!unanswered && !http_rest_retriable(resp)))
 			return rc;
-		int64_t wait = http_retry_delay_ms(resp);
+		int64_t wait = unanswered ? HTTP_NO_ANSWER_RETRY_MS : http_retry_delay_ms(resp);
 		if (deadline && mono_ms() + wait >= deadline)
 			return rc;	/* the answer in hand is the best there will be */
-		kclient_note(c, "retrying %s after %lld ms (%ld, retry %u of %u)", path,
-			     (long long)wait, resp->status, retries + 1, opts->retries);
+		if (unanswered)
+			kclient_note(c, "retrying %s after %lld ms (no answer: %s; retry %u of %u)",
+				     path, (long long)wait, err->msg, retries + 1, opts->retries);
+		else
+			kclient_note(c, "retrying %s after %lld ms (%ld, retry %u of %u)", path,
+				     (long long)wait, resp->status, retries + 1, opts->retries);
 		if (retry_sleep(&once, wait))
 			return rc;
 	}

@@ -91,6 +91,12 @@ struct http_response {
 	 */
 	bool no_answer;
 	/*
+	 * ... because a timer ran out (connecting, the TLS handshake): Go's
+	 * IsTimeout, which Watch retries and a GET (Do) does not, where it
+	 * retries an EOF or a reset (http_get_no_answer_retriable()).
+	 */
+	bool no_answer_timeout;
+	/*
 	 * An HTTP/2 stream that broke with an error Go's transport does not
 	 * report as an EOF: the health check found the connection dead (no
 	 * answer to a PING: with no status, no_answer is set too), or the
@@ -329,12 +335,14 @@ int64_t http_retry_delay_ms(const struct http_response *resp);
 /*
  * A request that got no answer (resp->no_answer): client-go's REST client
  * (rest.Request.Watch and request(), with with_retry.go's IsNextRetry)
- * takes an EOF, a reset or a timeout as an artificial "Retry-After: 1"
- * and tries again, up to HTTP_MAX_RETRIES times, before its caller (the
- * reflector) sees the error.  The wait is HTTP_NO_ANSWER_RETRY_MS.
+ * takes it as an artificial "Retry-After: 1" and tries again, up to
+ * HTTP_MAX_RETRIES times, before its caller (the reflector) sees the
+ * error: Watch an EOF, a reset or a timeout, a GET (Do, a LIST's page
+ * too) an EOF or a reset only.  The wait is HTTP_NO_ANSWER_RETRY_MS.
  */
 #define HTTP_NO_ANSWER_RETRY_MS 1000
 bool http_no_answer_retriable(const struct http_response *resp, int rc);
+bool http_get_no_answer_retriable(const struct http_response *resp, int rc);
 
 /* Percent-encodes s into sb: all but letters, digits and "-._~". */
 void url_query_escape(struct strbuf *sb, const char *s);

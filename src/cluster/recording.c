@@ -407,6 +407,8 @@ void recording_line_end(struct strbuf *sb, int64_t t, unsigned x, const struct r
 		strbuf_adds(sb, ",\"timedOut\":true");
 	if (e->rc < 0 && e->no_answer)
 		strbuf_adds(sb, ",\"noAnswer\":true");
+	if (e->rc < 0 && e->no_answer_timeout)
+		strbuf_adds(sb, ",\"noAnswerTimeout\":true");
 	if (e->rc < 0 && e->stream_broken)
 		strbuf_adds(sb, ",\"streamBroken\":true");
 	if (e->rc < 0 && e->stream_broken && e->stream_error && *e->stream_error) {
@@ -486,6 +488,7 @@ struct recorded_end recorded_end_of(int rc, const char *error,
 	return (struct recorded_end){
 		.rc = rc, .error = error, .refused = resp->refused,
 		.timed_out = resp->timed_out, .no_answer = resp->no_answer,
+		.no_answer_timeout = resp->no_answer_timeout,
 		.stream_broken = resp->stream_broken, .stopped = stopped,
 		.stream_error = resp->stream_broken ? resp->stream_error : NULL,
 	};
@@ -701,6 +704,7 @@ static int load_end(struct exchange *ex, struct json_object *r, int64_t t, struc
 	    get_bool(r, "refused", &ex->refused, err) < 0 ||
 	    get_bool(r, "timedOut", &ex->timed_out, err) < 0 ||
 	    get_bool(r, "noAnswer", &ex->no_answer, err) < 0 ||
+	    get_bool(r, "noAnswerTimeout", &ex->no_answer_timeout, err) < 0 ||
 	    get_bool(r, "streamBroken", &ex->stream_broken, err) < 0 ||
 	    get_string(r, "streamError", &stream_error, err) < 0 ||
 	    get_bool(r, "stopped", &ex->stopped, err) < 0)

@@ -96,7 +96,7 @@ struct recorded_answer {
 struct recorded_end {
 	int rc;			/* 0, or -1 with: */
 	const char *error;
-	bool refused, timed_out, no_answer, stream_broken;
+	bool refused, timed_out, no_answer, no_answer_timeout, stream_broken;
 	const char *stream_error;	/* with stream_broken: Go's words, or NULL */
 	bool stopped;		/* kinf was stopping: the stream's recording ends */
 };

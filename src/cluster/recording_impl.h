@@ -44,7 +44,7 @@ struct exchange {
 	size_t nr, alloc;
 	bool ended;
 	int rc;
-	bool refused, timed_out, no_answer, stream_broken;
+	bool refused, timed_out, no_answer, no_answer_timeout, stream_broken;
 	char stream_error[96];	/* http_response.stream_error, "": none recorded */
 	bool stopped;		/* kinf was stopping: the recording ends here */
 	char *error;

@@ -260,6 +260,7 @@ int replay_stream(struct replay *rp, const struct replay_request *req,
 		ans->refused = ex->refused;
 		ans->timed_out = ex->timed_out;
 		ans->no_answer = ex->no_answer;
+		ans->no_answer_timeout = ex->no_answer_timeout;
 		ans->stream_broken = ex->stream_broken;
 		memcpy(ans->stream_error, ex->stream_error, sizeof(ans->stream_error));
 		return -1;
@@ -300,6 +301,7 @@ static int client_stream(struct kclient *c, const char *path, const struct strea
 	resp->refused = ans.refused;
 	resp->timed_out = ans.timed_out;
 	resp->no_answer = ans.no_answer;
+	resp->no_answer_timeout = ans.no_answer_timeout;
 	resp->stream_broken = ans.stream_broken;
 	memcpy(resp->stream_error, ans.stream_error, sizeof(resp->stream_error));
 	resp->recording_ended = ans.recording_ended;

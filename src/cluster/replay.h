@@ -74,7 +74,7 @@ struct replay_answer {
 	long status;
 	char content_type[128];
 	int64_t retry_after_ms;
-	bool refused, timed_out, no_answer, stream_broken;
+	bool refused, timed_out, no_answer, no_answer_timeout, stream_broken;
 	char stream_error[96];		/* http_response.stream_error */
 	bool recording_ended;		/* the recording stops in this exchange */
 	struct strbuf *body;		/* a non-2xx answer's body goes here */

@@ -171,10 +171,11 @@ static int list_retry(void *ctx, const struct http_response *resp)
 	struct list_pass *lp = ctx;
 
 	/*
-	 * request(): an EOF, a reset, a timeout are retried 1 s later; a
-	 * lost HTTP/2 connection from 1.32 on.
+	 * request(): an EOF or a reset is retried 1 s later, a timeout is
+	 * not (Do's isErrRetryableFunc); a lost HTTP/2 connection from 1.32 on.
 	 */
-	if (resp->no_answer && (!resp->stream_broken || lp->r->opts->list_retries_h2_lost)) {
+	if (resp->no_answer && !resp->no_answer_timeout &&
+	    (!resp->stream_broken || lp->r->opts->list_retries_h2_lost)) {
 		lp->no_answer_tries++;
 		return reflector_no_answer_wait(lp->r, lp->no_answer_tries) ? 1 : -1;
 	}
