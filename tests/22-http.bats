@@ -23,20 +23,31 @@ teardown() {
 	[ -z "${SILENT_PID:-}" ] || kill "$SILENT_PID" 2>/dev/null || true
 }
 
-# silent_start [reset] — a TCP server on 127.0.0.1 that takes every
-# connection and never says a word (with reset: resets it at once);
-# SILENT_PORT, and a line "accept" in $T/accepts each.
+# silent_start [reset|h2] — a TCP server on 127.0.0.1 that takes every
+# connection and never says a word (with reset: resets it at once; with
+# h2: says nothing after a TLS handshake, kube-sim's certificate, that
+# chose HTTP/2); SILENT_PORT, and a line "accept" in $T/accepts each.
 silent_start() {
-	python3 -c 'import socket, struct, sys
+	python3 -c 'import socket, ssl, struct, sys, threading
+mode = sys.argv[1]
 s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(16)
 print(s.getsockname()[1], flush=True)
 held = []
+def h2(c):
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.load_cert_chain(sys.argv[2] + ".server.crt", sys.argv[2] + ".server.key")
+    ctx.set_alpn_protocols(["h2"])
+    t = ctx.wrap_socket(c, server_side=True)
+    while t.recv(65536):
+        pass
 while True:
     c = s.accept()[0]; print("accept", flush=True)
-    if sys.argv[1:] == ["reset"]:
+    if mode == "reset":
         c.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0)); c.close()
+    elif mode == "h2":
+        threading.Thread(target=h2, args=(c,), daemon=True).start()
     else:
-        held.append(c)' "$@" >"$T/accepts" 3>&- &
+        held.append(c)' "${1:-silent}" "$SIM_KUBECONFIG" >"$T/accepts" 3>&- &
 	SILENT_PID=$!
 	wait_until 10 test -s "$T/accepts"
 	SILENT_PORT=$(head -1 "$T/accepts")
@@ -558,4 +569,17 @@ warm_cache_for() {
 	run_kinf get pods --kubeconfig "$T/kc" --cache-dir "$T/cache" --request-timeout 2500ms
 	assert_one_line_error "Connection reset by peer"
 	[ "$(($(grep -c '^accept$' "$T/accepts") - before))" -ge 2 ]
+}
+
+@test "an HTTP/2 connection whose server never answers its first request is checked with PINGs from its handshake on, as Go's, and closed" {
+	sim_start
+	silent_start h2
+	write_kubeconfig "$T/kc" "    token: $SIM_TOKEN"
+	sed -i "s|server: .*|server: https://127.0.0.1:$SILENT_PORT|" "$T/kc"
+	warm_cache_for "$T/kc"
+	HTTP2_READ_IDLE_TIMEOUT_SECONDS=1 HTTP2_PING_TIMEOUT_SECONDS=1 \
+		start_watch "$T/kc" pods --cache-dir "$T/cache"
+	wait_until 30 file_has "$ERR" "connection to server 'https://127.0.0.1:$SILENT_PORT' went silent, even to a ping for 1 s: closed"
+	wait_until 30 accepts 2	# and the next request opens another
+	stop_watch
 }

@@ -190,3 +190,17 @@ void tls_watch_verify(CURL *easy, struct tls_verify_log *log)
 	curl_easy_setopt(easy, CURLOPT_SSL_CTX_FUNCTION, ssl_ctx_cb);
 	curl_easy_setopt(easy, CURLOPT_SSL_CTX_DATA, log);
 }
+
+bool tls_alpn_h2(CURL *easy)
+{
+	struct curl_tlssessioninfo *info = NULL;
+	const unsigned char *alpn = NULL;
+	unsigned len = 0;
+
+	pthread_once(&index_once, index_init);
+	if (!curl_has_openssl || curl_easy_getinfo(easy, CURLINFO_TLS_SSL_PTR, &info) != CURLE_OK ||
+	    !info || info->backend != CURLSSLBACKEND_OPENSSL || !info->internals)
+		return false;
+	SSL_get0_alpn_selected(info->internals, &alpn, &len);
+	return len == 2 && !memcmp(alpn, "h2", 2);
+}

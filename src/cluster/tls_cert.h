@@ -68,4 +68,10 @@ bool tls_verify_log_take(struct tls_verify_log *log, struct tls_verify_failure *
 void tls_watch_verify(CURL *easy, struct tls_verify_log *log);
 
 
+/*
+ * Whether the TLS of easy's connection chose HTTP/2 (ALPN "h2"), once its
+ * handshake ended.  On the thread that drives easy.
+ */
+bool tls_alpn_h2(CURL *easy);
+
 #endif

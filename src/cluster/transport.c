@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "cluster/h2ping.h"
+#include "cluster/tls_cert.h"
 #include "lib/util.h"
 
 /* Streams libcurl may open on one HTTP/2 connection (the server's limit also holds). */
@@ -175,24 +176,30 @@ static size_t write_cb(char *data, size_t size, size_t nmemb, void *userp)
 	return len;
 }
 
-static size_t header_cb(char *data, size_t size, size_t nmemb, void *userp)
+/*
+ * Which connection the transfer is on: its local address (libcurl 7.88 has no
+ * connection id, and CURLINFO_ACTIVESOCKET knows a transfer's socket only
+ * after it ended); the health check groups transfers by it.
+ */
+static void local_end(struct xfer *x)
 {
-	struct xfer *x = userp;
-	struct transport *tp = x->tp;
-	size_t len = size * nmemb;
 	char *ip = NULL;
 	long port = 0;
 
-	/*
-	 * Which connection: its local address (libcurl 7.88 has no connection
-	 * id, and CURLINFO_ACTIVESOCKET knows a transfer's socket only after
-	 * it ended).  The health check groups transfers by it.
-	 */
 	if (curl_easy_getinfo(x->easy, CURLINFO_LOCAL_PORT, &port) == CURLE_OK && port > 0 &&
 	    curl_easy_getinfo(x->easy, CURLINFO_LOCAL_IP, &ip) == CURLE_OK && ip) {
 		x->local_port = port;
 		snprintf(x->local_ip, sizeof(x->local_ip), "%s", ip);
 	}
+}
+
+static size_t header_cb(char *data, size_t size, size_t nmemb, void *userp)
+{
+	struct xfer *x = userp;
+	struct transport *tp = x->tp;
+	size_t len = size * nmemb;
+
+	local_end(x);
 	pthread_mutex_lock(&tp->lock);
 	atomic_store(&x->last_byte_ms, mono_ms());
 	if (len > 5 && !strncmp(data, "HTTP/", 5)) {
@@ -547,6 +554,19 @@ static int64_t health_check(struct transport *tp)
 }
 
 /*
+ * A connection speaks HTTP/2 from its handshake on, answer or none: Go's
+ * health check watches it from then, and so the transport does once ALPN
+ * said h2 (a server that never answers the first request is found out).
+ */
+static void handshake_done(struct xfer *x)
+{
+	if (!tls_alpn_h2(x->easy))
+		return;
+	local_end(x);
+	atomic_store(&x->http2_seen, true);
+}
+
+/*
  * Go's TLSHandshakeTimeout: a handshake under way that long fails its
  * transfer, and libcurl closes the connection it leaves half made.
  * Returns when the next one falls due (ms from now), or -1.
@@ -558,12 +578,16 @@ static int64_t handshake_check(struct transport *tp)
 	for (struct xfer *x = tp->running, *n; x; x = n) {
 		n = x->next;
 		curl_off_t done_us = 0;
-		if (!x->tls_began || limit <= 0 ||
-		    (curl_easy_getinfo(x->easy, CURLINFO_APPCONNECT_TIME_T, &done_us) == CURLE_OK &&
-		     done_us > 0)) {
+		if (!x->tls_began)
+			continue;
+		if (curl_easy_getinfo(x->easy, CURLINFO_APPCONNECT_TIME_T, &done_us) == CURLE_OK &&
+		    done_us > 0) {
 			x->tls_began = 0;
+			handshake_done(x);
 			continue;
 		}
+		if (limit <= 0)
+			continue;
 		int64_t left = x->tls_began + limit - now;
 		if (left > 0) {
 			next = next < 0 || left < next ? left : next;
