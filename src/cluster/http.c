@@ -266,7 +266,7 @@ struct kclient *kclient_new(const struct rest_config *cfg, struct errbuf *err)
 	curl_share_setopt(c->share, CURLSHOPT_USERDATA, c);
 	curl_share_setopt(c->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
 	curl_share_setopt(c->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
-	c->verify_log = tls_verify_log_new();
+	c->verify_log = tls_verify_log_new(xfer_tls_began);
 
 	c->ping_timeout_ms = env_seconds("HTTP2_PING_TIMEOUT_SECONDS", PING_TIMEOUT_S) * 1000;
 	struct transport_opts topts = {

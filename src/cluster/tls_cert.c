@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cluster/transport.h"
 #include "lib/util.h"
 
 static time_t asn1_time(const ASN1_TIME *t)
@@ -77,12 +76,14 @@ struct tls_verify_log {
 	pthread_mutex_t lock;
 	bool have;
 	struct tls_verify_failure last;
+	void (*began)(CURL *easy);
 };
 
-struct tls_verify_log *tls_verify_log_new(void)
+struct tls_verify_log *tls_verify_log_new(void (*began)(CURL *easy))
 {
 	struct tls_verify_log *log = xcalloc(1, sizeof(*log));
 	pthread_mutex_init(&log->lock, NULL);
+	log->began = began;
 	return log;
 }
 
@@ -178,7 +179,9 @@ static CURLcode ssl_ctx_cb(CURL *easy, void *ssl_ctx, void *userp)
 	SSL_CTX_set_ex_data(ctx, log_index, userp);
 	SSL_CTX_set_ex_data(ctx, prev_index, (void *)SSL_CTX_get_verify_callback(ctx));
 	SSL_CTX_set_verify(ctx, SSL_CTX_get_verify_mode(ctx), verify_cb);
-	xfer_tls_began(easy);
+	struct tls_verify_log *log = userp;
+	if (log->began)
+		log->began(easy);
 	return CURLE_OK;
 }
 

@@ -52,7 +52,8 @@ struct tls_verify_failure {
 
 struct tls_verify_log;
 
-struct tls_verify_log *tls_verify_log_new(void);
+/* began, if not NULL: called as each handshake begins (tls_watch_verify()). */
+struct tls_verify_log *tls_verify_log_new(void (*began)(CURL *easy));
 void tls_verify_log_free(struct tls_verify_log *log);
 /* Moves the last failure out (true), or false when there was none. */
 bool tls_verify_log_take(struct tls_verify_log *log, struct tls_verify_failure *out);
@@ -61,8 +62,8 @@ bool tls_verify_log_take(struct tls_verify_log *log, struct tls_verify_failure *
  * Sets easy up so that its handshakes record their verification failures
  * in log, and fail as Go's fail for client-go on a server certificate
  * without a DNS or IP subjectAltName: Go matches the host against those
- * alone, where libcurl falls back to the subject's Common Name.  Tells
- * easy's transfer (xfer_tls_began()) when a handshake of its begins.
+ * alone, where libcurl falls back to the subject's Common Name.  Calls
+ * the log's began() as a handshake of easy's begins.
  * Does nothing unless libcurl is built with OpenSSL.
  */
 void tls_watch_verify(CURL *easy, struct tls_verify_log *log);
