@@ -14,7 +14,7 @@
 #include "cli/cmd.h"
 #include "lib/util.h"
 
-const char *metrics_flag_addr;
+static const char *metrics_flag_addr;
 
 const struct option metrics_flag_options[] = {
 	OPT_STRING(0, "metrics", &metrics_flag_addr, "ADDR",

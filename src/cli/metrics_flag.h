@@ -10,8 +10,6 @@
 #include "lib/httpd.h"
 #include "lib/opt.h"
 
-/* --metrics ADDR (filled by opt_parse through metrics_flag_options). */
-extern const char *metrics_flag_addr;
 extern const struct option metrics_flag_options[];
 
 struct metrics_server {

@@ -98,7 +98,8 @@ static struct json_object *controller_of(struct json_object *tree)
 	return NULL;
 }
 
-char *handler_owner_key(const struct handler *h, const struct kobj *obj)
+/* The controller owner's key of obj (ns/name) if its kind matches, else NULL. */
+static char *handler_owner_key(const struct handler *h, const struct kobj *obj)
 {
 	struct json_object *tree, *ref;
 	char *key = NULL;

@@ -70,7 +70,4 @@ bool handler_requests(const struct handler *h, const char *kind, const char *gro
 		      enum handler_event ev, const struct kobj *obj,
 		      const struct kobj *old, struct handler_keys *out);
 
-/* The controller owner's key of obj (ns/name) if its kind matches, else NULL. */
-char *handler_owner_key(const struct handler *h, const struct kobj *obj);
-
 #endif

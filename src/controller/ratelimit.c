@@ -48,12 +48,12 @@ unsigned ratelimit_exp_num_requeues(const struct ratelimit_exp *e, const char *k
 	return (unsigned)(uintptr_t)hashmap_get(&e->failures, key);
 }
 
-void ratelimit_bucket_init(struct ratelimit_bucket *b, double qps, int burst)
+static void ratelimit_bucket_init(struct ratelimit_bucket *b, double qps, int burst)
 {
 	*b = (struct ratelimit_bucket){ .qps = qps, .burst = burst };
 }
 
-int64_t ratelimit_bucket_when(struct ratelimit_bucket *b, int64_t now)
+static int64_t ratelimit_bucket_when(struct ratelimit_bucket *b, int64_t now)
 {
 	if (!b->started) {
 		b->started = true;

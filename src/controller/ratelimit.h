@@ -58,9 +58,6 @@ int64_t ratelimit_exp_when(struct ratelimit_exp *e, const char *key);
 void ratelimit_exp_forget(struct ratelimit_exp *e, const char *key);
 unsigned ratelimit_exp_num_requeues(const struct ratelimit_exp *e, const char *key);
 
-void ratelimit_bucket_init(struct ratelimit_bucket *b, double qps, int burst);
-int64_t ratelimit_bucket_when(struct ratelimit_bucket *b, int64_t now);
-
 /*
  * with_bucket: DefaultTypedControllerRateLimiter, exponential 5 ms..1000 s
  * and the bucket 10/100; else the exponential limit alone (what

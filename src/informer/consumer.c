@@ -218,7 +218,8 @@ static void flight_verified(struct consumer *c, size_t i, const struct verify_re
 
 /* ---- the listeners ---------------------------------------------------------- */
 
-int consumer_drain(struct consumer *c, size_t i)
+/* Drains listener i (as far as drain_max) into ops->notify; see there. */
+static int consumer_drain(struct consumer *c, size_t i)
 {
 	struct notification batch[256];
 	struct consumer_check *ck = &c->checks[i];

@@ -120,8 +120,6 @@ void consumer_fds(struct consumer *c, struct pollfd *fds);
  * the first nonzero value a drain or ops->verified gave.
  */
 int consumer_dispatch(struct consumer *c, const struct pollfd *fds);
-/* Drains listener i (as far as drain_max) into ops->notify; see there. */
-int consumer_drain(struct consumer *c, size_t i);
 /* ms until consumer_dispatch() has something to do by the clock; -1: none. */
 int64_t consumer_next_ms(const struct consumer *c);
 

@@ -7,7 +7,8 @@
 #include "lib/hashmap.h"
 #include "lib/util.h"
 
-int64_t fifo_clock(struct fifo *fifo)
+/* The fifo's clock now (fifo_set_clock), for a delta's clock_ms. */
+static int64_t fifo_clock(struct fifo *fifo)
 {
 	return fifo->now ? fifo->now(fifo->now_ctx) : mono_ms();
 }

@@ -85,8 +85,6 @@ extern const struct fifo_ops delta_fifo_ops;
 extern const struct fifo_ops real_fifo_ops;
 extern const struct fifo_ops atomic_fifo_ops;
 
-/* The fifo's clock now (fifo_set_clock), for a delta's clock_ms. */
-int64_t fifo_clock(struct fifo *fifo);
 /* A delta holding a new reference to obj, stamped with the time now. */
 struct delta fifo_delta(struct fifo *fifo, enum delta_type type,
 			enum delta_source source, bool tombstone,

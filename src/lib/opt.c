@@ -329,7 +329,8 @@ const char *opt_program(void)
 	return program;
 }
 
-void opt_fputs(const char *text, FILE *out)
+/* text, each line's leading "kinf " (after any indent) the program's name. */
+static void opt_fputs(const char *text, FILE *out)
 {
 	bool line_start = true;
 

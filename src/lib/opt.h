@@ -125,12 +125,6 @@ int opt_parse(const struct command *cmd, int argc, const char **argv);
  */
 void opt_set_program(const char *name);
 const char *opt_program(void);
-/*
- * Writes text, each line's leading "kinf " (after any indent) written as
- * the program's name instead.
- */
-void opt_fputs(const char *text, FILE *out);
-
 /* `kinf help CMD` and `kinf CMD --help`. */
 void opt_print_help(const struct command *cmd, FILE *out);
 
