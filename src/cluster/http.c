@@ -1570,11 +1570,6 @@ bool http_no_answer_retriable(const struct http_response *resp, int rc)
 	return rc < 0 && resp->no_answer && !resp->timed_out;
 }
 
-bool http_get_no_answer_retriable(const struct http_response *resp, int rc)
-{
-	return http_no_answer_retriable(resp, rc) && !resp->no_answer_timeout;
-}
-
 int64_t http_retry_delay_ms(const struct http_response *resp)
 {
 	return resp->retry_after_ms >= 0 ? resp->retry_after_ms : DEFAULT_RETRY_AFTER_MS;
@@ -1642,7 +1637,7 @@ static int request(struct kclient *c, const char *path, const char *accept,
 			errbuf_set(err, "no complete answer from server '%s' within the request timeout "
 				   "of %s", c->cfg->server, limit);
 		}
-		bool unanswered = http_get_no_answer_retriable(resp, rc);
+		bool unanswered = http_no_answer_retriable(resp, rc) && !resp->no_answer_timeout;
 		if ((rc < 0 && !unanswered) || retries >= opts->retries ||
 		    (!unanswered && !http_rest_retriable(resp)))
 			return rc;

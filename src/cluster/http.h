@@ -93,7 +93,7 @@ struct http_response {
 	/*
 	 * ... because a timer ran out (connecting, the TLS handshake): Go's
 	 * IsTimeout, which Watch retries and a GET (Do) does not, where it
-	 * retries an EOF or a reset (http_get_no_answer_retriable()).
+	 * retries an EOF or a reset (http_no_answer_retriable() and not this).
 	 */
 	bool no_answer_timeout;
 	/*
@@ -342,7 +342,6 @@ int64_t http_retry_delay_ms(const struct http_response *resp);
  */
 #define HTTP_NO_ANSWER_RETRY_MS 1000
 bool http_no_answer_retriable(const struct http_response *resp, int rc);
-bool http_get_no_answer_retriable(const struct http_response *resp, int rc);
 
 /* Percent-encodes s into sb: all but letters, digits and "-._~". */
 void url_query_escape(struct strbuf *sb, const char *s);

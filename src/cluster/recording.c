@@ -266,24 +266,6 @@ unsigned recorder_begin(struct recorder *rec, const char *stream, const char *pa
 	return x;
 }
 
-void recording_line_mark(struct strbuf *sb, int64_t t, unsigned x, uint64_t pops)
-{
-	start_line(sb, t, x);
-	strbuf_addf(sb, "\"q\":%llu}\n", (unsigned long long)pops);
-}
-
-void recorder_mark(struct recorder *rec, const char *stream, uint64_t pops)
-{
-	pthread_mutex_lock(&rec->lock);
-	struct rec_stream *rs = rec_stream(rec, stream);
-	/* queued before the stream's first exchange began: nothing to tie it to */
-	if (rs->x) {
-		recording_line_mark(&rec->line, rec_now(rec), rs->x, pops);
-		put_line(rec);
-	}
-	pthread_mutex_unlock(&rec->lock);
-}
-
 void recording_line_status(struct strbuf *sb, int64_t t, unsigned x,
 			   const struct recorded_answer *a)
 {
@@ -502,9 +484,24 @@ static void tap_end(void *ctx, unsigned x, int rc, const char *error,
 	recorder_end(ctx, x, &e);
 }
 
+/*
+ * stream's reflector queued an entry when its consumer had popped pops
+ * (kclient_mark()): {"t":T,"x":X,"q":POPS}, X the stream's newest
+ * exchange.  Nothing before the stream's first exchange.
+ */
 static void tap_mark(void *ctx, const char *stream, uint64_t pops)
 {
-	recorder_mark(ctx, stream, pops);
+	struct recorder *rec = ctx;
+
+	pthread_mutex_lock(&rec->lock);
+	struct rec_stream *rs = rec_stream(rec, stream);
+	/* queued before the stream's first exchange began: nothing to tie it to */
+	if (rs->x) {
+		start_line(&rec->line, rec_now(rec), rs->x);
+		strbuf_addf(&rec->line, "\"q\":%llu}\n", (unsigned long long)pops);
+		put_line(rec);
+	}
+	pthread_mutex_unlock(&rec->lock);
 }
 
 const struct kclient_tap recorder_tap = {

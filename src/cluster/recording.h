@@ -23,7 +23,7 @@
  *   {"t":3,"x":1,"status":200,"contentType":"application/json"}
  *   {"t":3,"x":1,"data":"{\"kind\":\"PodList\",..."}
  *   {"t":5,"x":1,"end":0}			(or "end":-1,"error":"...")
- *   {"t":5,"x":1,"q":0}	(the consumer's pace: see recorder_mark())
+ *   {"t":5,"x":1,"q":0}	(the consumer's pace: see kclient_mark())
  *
  * A recorder taps the live client (recorder_tap, a kclient_tap of
  * http.h); a loaded recording is what replay.h answers from.
@@ -108,12 +108,6 @@ void recorder_status(struct recorder *rec, unsigned x, const struct recorded_ans
 void recorder_data(struct recorder *rec, unsigned x, const char *data, size_t len);
 void recorder_end(struct recorder *rec, unsigned x, const struct recorded_end *e);
 /*
- * stream's reflector queued an entry when its consumer had popped pops
- * (kclient_mark()): {"t":T,"x":X,"q":POPS}, X the stream's newest
- * exchange.  Nothing before the stream's first exchange.
- */
-void recorder_mark(struct recorder *rec, const char *stream, uint64_t pops);
-/*
  * The records as lines (each ending in a newline), appended to sb, for
  * another writer of the format (the flight recorder, flight.h): t is ms
  * since the recording began, x the exchange's number.
@@ -133,7 +127,6 @@ void recording_line_status(struct strbuf *sb, int64_t t, unsigned x,
 void recording_line_data(struct strbuf *sb, int64_t t, unsigned x, const char *data,
 			 size_t len);
 void recording_line_end(struct strbuf *sb, int64_t t, unsigned x, const struct recorded_end *e);
-void recording_line_mark(struct strbuf *sb, int64_t t, unsigned x, uint64_t pops);
 /*
  * A flight dump's trigger: {"t":T,"trigger":REASON,"time":RFC3339,
  * "keys":[{"key":K,"class":"missing"|"extra"|"stale"},...]}, no "x".

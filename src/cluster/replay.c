@@ -326,8 +326,13 @@ static bool client_sleep(struct kclient *c, struct stop *stop, int64_t ms)
 	return replay_sleep(kclient_backend_data(c), &stop->flag, stop_fd(stop), ms);
 }
 
-int64_t replay_next_mark(struct replay *rp, const char *stream, bool *last)
+/*
+ * The pops recorded for stream's next queued entry (kclient_next_mark()),
+ * in order; -1: none left, or opts.marks is off.  *last: none after it.
+ */
+static int64_t client_next_mark(struct kclient *c, const char *stream, bool *last)
 {
+	struct replay *rp = kclient_backend_data(c);
 	int64_t pops = -1;
 
 	*last = false;
@@ -342,11 +347,6 @@ int64_t replay_next_mark(struct replay *rp, const char *stream, bool *last)
 	}
 	pthread_mutex_unlock(&rp->lock);
 	return pops;
-}
-
-static int64_t client_next_mark(struct kclient *c, const char *stream, bool *last)
-{
-	return replay_next_mark(kclient_backend_data(c), stream, last);
 }
 
 static const struct kclient_ops replay_client_ops = {

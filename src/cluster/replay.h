@@ -102,11 +102,6 @@ struct replay_divergence {
 bool replay_diverged(struct replay *rp, struct replay_divergence *d);
 /* The calling thread's clock: the recorded time it has reached, in ms. */
 int64_t replay_now_ms(struct replay *rp);
-/*
- * The pops recorded for stream's next queued entry (kclient_next_mark()),
- * in order; -1: none left, or opts.marks is off.  *last: none after it.
- */
-int64_t replay_next_mark(struct replay *rp, const char *stream, bool *last);
 /* Moves the clock on; sleeps only at a recorded pace.  true: stopped. */
 bool replay_sleep(struct replay *rp, atomic_bool *stop, int stop_fd, int64_t ms);
 

@@ -47,7 +47,8 @@ int cert_info_from_pem(const char *pem, size_t len, struct cert_info *out)
 	return 0;
 }
 
-void cert_time(time_t t, char buf[32])
+/* "2024-01-02 15:04:05 UTC" into buf[32]. */
+static void cert_time(time_t t, char buf[32])
 {
 	struct tm tm;
 	gmtime_r(&t, &tm);

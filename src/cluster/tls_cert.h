@@ -30,9 +30,6 @@ struct cert_info {
 /* The first certificate of a PEM blob.  -1 when there is none. */
 int cert_info_from_pem(const char *pem, size_t len, struct cert_info *out);
 
-/* "2024-01-02 15:04:05 UTC" into buf[32]. */
-void cert_time(time_t t, char buf[32]);
-
 /*
  * When `now` lies outside the certificate's validity: true, and buf gets
  * "expired on A (valid from B)" or "is not valid before B (valid until A)".
