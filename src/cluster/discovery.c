@@ -96,7 +96,7 @@ void discovery_set_cache_dir(struct discovery *d, const char *dir)
 	d->cache_dir = dir ? xstrdup(dir) : NULL;
 }
 
-static void api_resource_free(struct api_resource *r)
+void api_resource_release(struct api_resource *r)
 {
 	free(r->group);
 	free(r->version);
@@ -106,7 +106,6 @@ static void api_resource_free(struct api_resource *r)
 	strv_free(r->verbs);
 	strv_free(r->short_names);
 	strv_free(r->categories);
-	free(r);
 }
 
 /* Forgets what was loaded; the resources handed out stay valid. */
@@ -139,8 +138,10 @@ void discovery_free(struct discovery *d)
 	if (!d)
 		return;
 	discovery_reset(d);
-	for (size_t i = 0; i < d->nr_retired; i++)
-		api_resource_free(d->retired[i]);
+	for (size_t i = 0; i < d->nr_retired; i++) {
+		api_resource_release(d->retired[i]);
+		free(d->retired[i]);
+	}
 	free(d->retired);
 	free(d->groups);
 	free(d->res);

@@ -80,6 +80,8 @@ int discovery_resolve(struct discovery *disco, const char *typed,
 void discovery_all(struct discovery *disco, const struct api_resource ***out,
 		   size_t *nr);
 
+/* Frees what res holds, not res. */
+void api_resource_release(struct api_resource *res);
 bool api_resource_has_verb(const struct api_resource *res, const char *verb);
 /* "pods", "deployments.apps" — the name kubectl prints. */
 char *api_resource_full_name(const struct api_resource *res);

@@ -106,13 +106,6 @@ static bool strings_of(struct json_object *obj, const char *name, char ***out)
 	return ok;
 }
 
-static void free_strings(char **v)
-{
-	for (char **p = v; p && *p; p++)
-		free(*p);
-	free(v);
-}
-
 /*
  * One of the header's resources; -1 when it lacks name, kind or version,
  * or a list of strings is something else.
@@ -132,18 +125,6 @@ static int resource_read(struct json_object *j, struct api_resource *r)
 	lists &= strings_of(j, "shortNames", &r->short_names);
 	lists &= strings_of(j, "categories", &r->categories);
 	return name && kind && version && lists ? 0 : -1;
-}
-
-static void resource_release(struct api_resource *r)
-{
-	free(r->name);
-	free(r->kind);
-	free(r->version);
-	free(r->group);
-	free(r->singular);
-	free_strings(r->verbs);
-	free_strings(r->short_names);
-	free_strings(r->categories);
 }
 
 /* ---- writing ------------------------------------------------------------ */
@@ -517,7 +498,7 @@ const struct kclient_tap recorder_tap = {
 static void resources_release(struct recording *rec)
 {
 	for (size_t i = 0; i < rec->nr_resources; i++)
-		resource_release(&rec->resources[i]);
+		api_resource_release(&rec->resources[i]);
 	free(rec->resources);
 	free(rec->resource_ptrs);
 	rec->resources = NULL;
