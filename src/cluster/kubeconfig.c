@@ -845,6 +845,20 @@ static int read_file_into(struct blob *b, const char *path, const char *what,
 	return -1;
 }
 
+/* A key's file, else its inline data, into b (left empty when neither is set). */
+static int file_or_data(struct blob *b, const char *file, const struct blob *data,
+			const char *key, const char *owner_kind, const char *owner,
+			struct errbuf *err)
+{
+	if (file && *file)
+		return read_file_into(b, file, key, owner_kind, owner, err);
+	if (data->len) {
+		b->data = xstrndup(data->data, data->len);
+		b->len = data->len;
+	}
+	return 0;
+}
+
 static char *trim_dup(const char *s, size_t len)
 {
 	while (len && strchr(" \t\r\n", s[0]))
@@ -873,39 +887,35 @@ static void server_scheme(struct rest_config *cfg)
 
 static int cluster_into(const struct kc_cluster *c, struct rest_config *cfg, struct errbuf *err)
 {
+	char where[PATH_MAX + 64], why[96];
+
+	snprintf(where, sizeof(where), "(kubeconfig '%s' line %d)", c->file, c->line);
 	if (!c->server || !*c->server) {
-		errbuf_set(err, "cluster '%s' has no server (kubeconfig '%s' line %d)",
-			   c->name, c->file, c->line);
+		errbuf_set(err, "cluster '%s' has no server %s", c->name, where);
 		return -1;
 	}
 	if (c->ca_file && *c->ca_file && c->ca_data.len) {
 		errbuf_set(err, "cluster '%s' sets both certificate-authority and "
-			   "certificate-authority-data; keep one (kubeconfig '%s' line %d)",
-			   c->name, c->file, c->line);
+			   "certificate-authority-data; keep one %s", c->name, where);
 		return -1;
 	}
 	if (c->insecure && ((c->ca_file && *c->ca_file) || c->ca_data.len)) {
 		errbuf_set(err, "cluster '%s' sets both insecure-skip-tls-verify and a "
-			   "certificate authority; keep one (kubeconfig '%s' line %d)",
-			   c->name, c->file, c->line);
+			   "certificate authority; keep one %s", c->name, where);
 		return -1;
 	}
-	char why[96];
 	if (c->proxy_url && *c->proxy_url && proxy_url_refused(c->proxy_url, why, sizeof(why))) {
-		errbuf_set(err, "cluster '%s' has a proxy-url client-go refuses: %s "
-			   "(kubeconfig '%s' line %d)", c->name, why, c->file, c->line);
+		errbuf_set(err, "cluster '%s' has a proxy-url client-go refuses: %s %s", c->name,
+			   why, where);
 		return -1;
 	}
-	if (c->ca_file && *c->ca_file) {
-		if (read_file_into(&cfg->ca, c->ca_file, "certificate-authority", "cluster",
-				   c->name, err) < 0)
-			return -1;
+	if (file_or_data(&cfg->ca, c->ca_file, &c->ca_data, "certificate-authority", "cluster",
+			 c->name, err) < 0)
+		return -1;
+	if (c->ca_file && *c->ca_file)
 		cfg->ca_origin = xasprintf("'%s'", c->ca_file);
-	} else if (c->ca_data.len) {
-		cfg->ca.data = xstrndup(c->ca_data.data, c->ca_data.len);
-		cfg->ca.len = c->ca_data.len;
+	else if (c->ca_data.len)
 		cfg->ca_origin = xasprintf("certificate-authority-data of cluster '%s'", c->name);
-	}
 
 	/* Its scheme, if it has none, once the user is known (server_scheme()). */
 	cfg->server = xstrdup(c->server);
@@ -1026,28 +1036,6 @@ static int check_user(const struct kc_user *u, struct errbuf *err)
 	return u->exec ? check_exec(u, where, err) : 0;
 }
 
-static int client_cert_into(const struct kc_user *u, struct rest_config *cfg,
-			    struct errbuf *err)
-{
-	if (u->cert_file && *u->cert_file) {
-		if (read_file_into(&cfg->client_cert, u->cert_file, "client-certificate",
-				   "user", u->name, err) < 0)
-			return -1;
-	} else if (u->cert_data.len) {
-		cfg->client_cert.data = xstrndup(u->cert_data.data, u->cert_data.len);
-		cfg->client_cert.len = u->cert_data.len;
-	}
-	if (u->key_file && *u->key_file) {
-		if (read_file_into(&cfg->client_key, u->key_file, "client-key", "user",
-				   u->name, err) < 0)
-			return -1;
-	} else if (u->key_data.len) {
-		cfg->client_key.data = xstrndup(u->key_data.data, u->key_data.len);
-		cfg->client_key.len = u->key_data.len;
-	}
-	return 0;
-}
-
 /* The one way the user proves who it is: exec, token file, token or basic. */
 static int credentials_into(const struct kc_user *u, struct rest_config *cfg,
 			    struct errbuf *err)
@@ -1125,7 +1113,11 @@ static int impersonation_into(const struct kc_user *u, const struct kubeconfig_o
 
 static int user_into(const struct kc_user *u, struct rest_config *cfg, struct errbuf *err)
 {
-	return check_user(u, err) < 0 || client_cert_into(u, cfg, err) < 0 ||
+	return check_user(u, err) < 0 ||
+	       file_or_data(&cfg->client_cert, u->cert_file, &u->cert_data,
+			    "client-certificate", "user", u->name, err) < 0 ||
+	       file_or_data(&cfg->client_key, u->key_file, &u->key_data, "client-key", "user",
+			    u->name, err) < 0 ||
 	       credentials_into(u, cfg, err) < 0 ? -1 : 0;
 }
 
