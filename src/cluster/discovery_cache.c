@@ -60,30 +60,23 @@ static char *path_join_clean(const char *a, const char *b)
 	return strbuf_detach(&sb, NULL);
 }
 
+/* s without the first `what` in it (Go's strings.Replace(s, what, "", 1)). */
+static char *without_first(const char *s, const char *what)
+{
+	const char *at = strstr(s, what);
+	return at ? xasprintf("%.*s%s", (int)(at - s), s, at + strlen(what)) : xstrdup(s);
+}
+
 char *discovery_cache_dir(const char *root, const char *server)
 {
 	/* computeDiscoverCacheDir: the first "https://" or "http://" goes... */
-	struct strbuf sb = STRBUF_INIT;
-	const char *https = strstr(server, "https://");
-	if (https) {
-		strbuf_add(&sb, server, (size_t)(https - server));
-		strbuf_adds(&sb, https + 8);
-	} else {
-		strbuf_adds(&sb, server);
-	}
-	char *schemeless = strbuf_detach(&sb, NULL);
-	const char *http = strstr(schemeless, "http://");
-	if (http) {
-		strbuf_add(&sb, schemeless, (size_t)(http - schemeless));
-		strbuf_adds(&sb, http + 7);
-	} else {
-		strbuf_adds(&sb, schemeless);
-	}
-	free(schemeless);
+	char *https = without_first(server, "https://");
+	char *schemeless = without_first(https, "http://");
+	free(https);
 
 	/* ... and each character outside [\w/.()] becomes '_' (one per UTF-8 character). */
 	struct strbuf safe = STRBUF_INIT;
-	for (const unsigned char *p = (const unsigned char *)sb.buf; p && *p; p++) {
+	for (const unsigned char *p = (const unsigned char *)schemeless; *p; p++) {
 		if ((*p & 0xC0) == 0x80)
 			continue;	/* a continuation byte: its character was replaced */
 		if (isalnum(*p) || strchr("_/.()", *p))
@@ -91,7 +84,7 @@ char *discovery_cache_dir(const char *root, const char *server)
 		else
 			strbuf_addch(&safe, '_');
 	}
-	strbuf_release(&sb);
+	free(schemeless);
 	char *discovery = xasprintf("%s/discovery", root);
 	char *dir = path_join_clean(discovery, safe.buf);
 	free(discovery);
