@@ -57,9 +57,7 @@ void credential_free(struct credential *cred)
 {
 	if (!cred)
 		return;
-	if (cred->file_token)
-		memset(cred->file_token, 0, strlen(cred->file_token));
-	free(cred->file_token);
+	secret_free(cred->file_token);
 	exec_credential_release(&cred->exec);
 	pthread_mutex_destroy(&cred->lock);
 	free(cred);
@@ -67,9 +65,7 @@ void credential_free(struct credential *cred)
 
 void credential_snapshot_release(struct credential_snapshot *snap)
 {
-	if (snap->authorization)
-		memset(snap->authorization, 0, strlen(snap->authorization));
-	free(snap->authorization);
+	secret_free(snap->authorization);
 	if (snap->key.data)
 		memset(snap->key.data, 0, snap->key.len);
 	blob_release(&snap->cert);
@@ -105,9 +101,7 @@ static const char *token_file_token(struct credential *cred)
 			char *token = xstrndup(b.data + start, end - start);
 			if (!cred->file_token || strcmp(token, cred->file_token))
 				cred->generation++;
-			if (cred->file_token)
-				memset(cred->file_token, 0, strlen(cred->file_token));
-			free(cred->file_token);
+			secret_free(cred->file_token);
 			cred->file_token = token;
 			cred->file_read_ms = now;
 		}

@@ -32,9 +32,7 @@ extern char **environ;
 
 void exec_credential_release(struct exec_credential *cred)
 {
-	if (cred->token)
-		memset(cred->token, 0, strlen(cred->token));
-	free(cred->token);
+	secret_free(cred->token);
 	cred->token = NULL;
 	if (cred->key.data)
 		memset(cred->key.data, 0, cred->key.len);

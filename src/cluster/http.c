@@ -723,8 +723,7 @@ static struct curl_slist *request_headers(struct kclient *c, const struct creden
 	if (snap && snap->authorization) {
 		a = xasprintf("Authorization: %s", snap->authorization);
 		h = curl_slist_append(h, a);
-		memset(a, 0, strlen(a));
-		free(a);
+		secret_free(a);
 	}
 	if (host && c->host_header)
 		h = curl_slist_append(h, c->host_header);

@@ -34,16 +34,6 @@ bool incluster_possible(void)
 	return ok;
 }
 
-static char *trimmed(const struct blob *b)
-{
-	size_t start = 0, end = b->len;
-	while (start < end && strchr(" \t\r\n", b->data[start]))
-		start++;
-	while (end > start && strchr(" \t\r\n", b->data[end - 1]))
-		end--;
-	return xstrndup(b->data + start, end - start);
-}
-
 int incluster_rest_config(const struct kubeconfig_opts *opts, struct rest_config **out,
 			  struct errbuf *err)
 {
@@ -74,7 +64,7 @@ int incluster_rest_config(const struct kubeconfig_opts *opts, struct rest_config
 		goto cleanup;
 	}
 	cfg->auth = AUTH_TOKEN_FILE;
-	cfg->token = trimmed(&b);
+	cfg->token = blob_trimmed(&b);
 	cfg->token_file = path;
 	path = NULL;
 	blob_release(&b);
@@ -93,7 +83,7 @@ int incluster_rest_config(const struct kubeconfig_opts *opts, struct rest_config
 	} else {
 		path = xasprintf("%s/namespace", dir);
 		if (blob_read_file(&b, path) == 0)
-			cfg->namespace = trimmed(&b);
+			cfg->namespace = blob_trimmed(&b);
 		blob_release(&b);
 		if (!cfg->namespace || !*cfg->namespace) {
 			free(cfg->namespace);

@@ -859,15 +859,6 @@ static int file_or_data(struct blob *b, const char *file, const struct blob *dat
 	return 0;
 }
 
-static char *trim_dup(const char *s, size_t len)
-{
-	while (len && strchr(" \t\r\n", s[0]))
-		s++, len--;
-	while (len && strchr(" \t\r\n", s[len - 1]))
-		len--;
-	return xstrndup(s, len);
-}
-
 /*
  * The server's scheme, as clientcmd's ClientConfig decides it: a server
  * without one is http (it asks IsConfigTransportTLS before it has read
@@ -1051,7 +1042,7 @@ static int credentials_into(const struct kc_user *u, struct rest_config *cfg,
 		if (read_file_into(&b, u->token_file, "tokenFile", "user", u->name, err) < 0)
 			return -1;
 		cfg->auth = AUTH_TOKEN_FILE;
-		cfg->token = trim_dup(b.data, b.len);
+		cfg->token = blob_trimmed(&b);
 		cfg->token_file = xstrdup(u->token_file);
 		blob_release(&b);
 	} else if (has_token(u)) {

@@ -18,6 +18,23 @@ void blob_release(struct blob *b)
 	b->len = 0;
 }
 
+char *blob_trimmed(const struct blob *b)
+{
+	size_t start = 0, end = b->len;
+	while (start < end && strchr(" \t\r\n", b->data[start]))
+		start++;
+	while (end > start && strchr(" \t\r\n", b->data[end - 1]))
+		end--;
+	return xstrndup(b->data + start, end - start);
+}
+
+void secret_free(char *s)
+{
+	if (s)
+		memset(s, 0, strlen(s));
+	free(s);
+}
+
 int blob_read_file(struct blob *b, const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -85,14 +102,10 @@ static void release_tls_and_auth(struct rest_config *cfg)
 	cfg->ca_origin = NULL;
 	blob_release(&cfg->client_cert);
 	blob_release(&cfg->client_key);
-	if (cfg->token)
-		memset(cfg->token, 0, strlen(cfg->token));
-	free(cfg->token);
+	secret_free(cfg->token);
 	free(cfg->token_file);
 	free(cfg->username);
-	if (cfg->password)
-		memset(cfg->password, 0, strlen(cfg->password));
-	free(cfg->password);
+	secret_free(cfg->password);
 	exec_config_free(cfg->exec);
 	cfg->token = cfg->token_file = cfg->username = cfg->password = NULL;
 	cfg->exec = NULL;

@@ -117,6 +117,10 @@ char *rest_config_identity(const struct rest_config *cfg);
 /* Reads a whole file into b (NUL-terminated past len).  -1 and errno. */
 int blob_read_file(struct blob *b, const char *path);
 void blob_release(struct blob *b);
+/* b's bytes without the spaces, tabs and line ends around them, as a string. */
+char *blob_trimmed(const struct blob *b);
+/* Frees s (NULL: nothing), a credential, zeroed first. */
+void secret_free(char *s);
 
 void exec_config_free(struct exec_config *e);
 struct exec_config *exec_config_dup(const struct exec_config *e);
