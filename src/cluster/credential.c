@@ -67,7 +67,7 @@ void credential_snapshot_release(struct credential_snapshot *snap)
 {
 	secret_free(snap->authorization);
 	if (snap->key.data)
-		memset(snap->key.data, 0, snap->key.len);
+		explicit_bzero(snap->key.data, snap->key.len);
 	blob_release(&snap->cert);
 	blob_release(&snap->key);
 	memset(snap, 0, sizeof(*snap));
@@ -105,7 +105,7 @@ static const char *token_file_token(struct credential *cred)
 			cred->file_token = token;
 			cred->file_read_ms = now;
 		}
-		memset(b.data, 0, b.len);
+		explicit_bzero(b.data, b.len);
 		blob_release(&b);
 	}
 	return cred->file_token ? cred->file_token : cred->cfg->token;
@@ -153,7 +153,7 @@ int credential_get(struct credential *cred, struct credential_snapshot *snap,
 		strbuf_addf(&plain, "%s:%s", cfg->username, cfg->password);
 		strbuf_adds(&sb, "Basic ");
 		base64_encode(plain.buf, plain.len, &sb);
-		memset(plain.buf, 0, plain.len);
+		explicit_bzero(plain.buf, plain.len);
 		strbuf_release(&plain);
 		snap->authorization = strbuf_detach(&sb, NULL);
 		break;

@@ -35,7 +35,7 @@ void exec_credential_release(struct exec_credential *cred)
 	secret_free(cred->token);
 	cred->token = NULL;
 	if (cred->key.data)
-		memset(cred->key.data, 0, cred->key.len);
+		explicit_bzero(cred->key.data, cred->key.len);
 	blob_release(&cred->cert);
 	blob_release(&cred->key);
 	cred->expires_ms = 0;
@@ -486,7 +486,7 @@ int exec_credential_run(const struct rest_config *cfg, const struct exec_wait *w
 	}
 	ret = exec_credential_parse(cfg, strbuf_str(&output), out, err);
 cleanup:
-	memset(output.buf, 0, output.len);	/* nothing when it owns no buffer */
+	explicit_bzero(output.buf, output.len);	/* nothing when it owns no buffer */
 	strbuf_release(&output);
 	if (ret < 0)
 		exec_credential_release(out);

@@ -748,7 +748,7 @@ static struct curl_slist *request_headers(struct kclient *c, const struct creden
 static void wipe_slist(struct curl_slist *h)
 {
 	for (struct curl_slist *p = h; p; p = p->next)
-		memset(p->data, 0, strlen(p->data));
+		explicit_bzero(p->data, strlen(p->data));
 	curl_slist_free_all(h);
 }
 

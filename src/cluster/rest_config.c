@@ -31,7 +31,7 @@ char *blob_trimmed(const struct blob *b)
 void secret_free(char *s)
 {
 	if (s)
-		memset(s, 0, strlen(s));
+		explicit_bzero(s, strlen(s));
 	free(s);
 }
 

@@ -119,7 +119,11 @@ int blob_read_file(struct blob *b, const char *path);
 void blob_release(struct blob *b);
 /* b's bytes without the spaces, tabs and line ends around them, as a string. */
 char *blob_trimmed(const struct blob *b);
-/* Frees s (NULL: nothing), a credential, zeroed first. */
+/*
+ * Frees s (NULL: nothing), a credential, zeroed first.  Every wipe of a
+ * secret is explicit_bzero(): a memset() right before free() is a dead
+ * store the compiler drops.
+ */
 void secret_free(char *s);
 
 void exec_config_free(struct exec_config *e);
