@@ -129,11 +129,6 @@ static void terminal_restore(void)
 	stderr_release();
 }
 
-static void die_hook(void)
-{
-	terminal_restore();
-}
-
 static int colors_init(bool want)
 {
 	static const struct { short fg; } pairs[PAIR__COUNT] = {
@@ -164,7 +159,7 @@ static int terminal_open(struct tui *t)
 	if (!screen)
 		return -1;
 	set_term(screen);
-	set_die_hook(die_hook);
+	set_die_hook(terminal_restore);
 	cbreak();
 	noecho();
 	nonl();
@@ -189,8 +184,6 @@ static void terminal_resize(struct tui *t)
 	getmaxyx(stdscr, t->lines, t->cols);
 	clearok(curscr, TRUE);
 }
-
-/* ---- helpers the views share ------------------------------------------------- */
 
 /* ---- layout and frame ----------------------------------------------------- */
 
@@ -421,17 +414,6 @@ static int open_resource(struct tui *t, const char *typed, struct errbuf *err)
 	return 0;
 }
 
-/* The object the cursor is on, in the table or the delta pane. */
-static const char *selected_key(struct tui *t)
-{
-	struct tab *tab = tui_tab(t);
-
-	if (t->focus == PANE_LOG)
-		return log_selected_key(t, tab);
-	struct row *r = table_selected(tab);
-	return r ? row_key_of(r) : NULL;
-}
-
 /*
  * Esc: the full-screen view, then what runs on the worker (`V`, `:`),
  * then the filter, then the namespace.
@@ -658,7 +640,7 @@ static void global_request(struct tui *t, enum request req, int key)
 	case REQ_NAMESPACE: prompt_open(t, PROMPT_NAMESPACE); break;
 	case REQ_ALL_NAMESPACES: all_namespaces(t); break;
 	case REQ_YAML: case REQ_DESCRIBE:
-		if ((k = selected_key(t)))
+		if ((k = tui_selected_key(t)))
 			detail_open(t, t->cur, k, req == REQ_YAML ? DETAIL_YAML : DETAIL_DESCRIBE);
 		else
 			tui_message(t, "no object under the cursor");

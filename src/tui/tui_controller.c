@@ -122,7 +122,7 @@ static void pane_object(struct tui *t, struct tui_ctl *ctl, const char *key,
 	text_wrap(last.unseen, p->w - 2, p->bottom - p->y, wrap_line, p);
 }
 
-static const char *selected(struct tui *t)
+const char *tui_selected_key(struct tui *t)
 {
 	struct tab *tab = tui_tab(t);
 	struct row *r;
@@ -145,7 +145,7 @@ static void controller_draw(struct tui *t, const struct rect *r, bool focused)
 		return;
 	}
 	pane_controller(t, tab->ctl, &p);
-	if ((key = selected(t))) {
+	if ((key = tui_selected_key(t))) {
 		p.y++;
 		pane_object(t, tab->ctl, key, &p);
 	}
