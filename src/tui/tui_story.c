@@ -123,7 +123,20 @@ static const struct fate *fate_at(const struct story *s, size_t i)
 	return &s->fates[(s->first + i) % s->nr];
 }
 
-static struct fate *fate_push(struct story *s)
+static void note_deleted(struct tui_ctl *ctl, struct story *s, const char *delta)
+{
+	bool deleted = !strcmp(delta, delta_type_name(DELTA_DELETED));
+
+	if (deleted && !s->deleted) {
+		ALLOC_GROW(ctl->deleted, ctl->nr_deleted + 1, ctl->alloc_deleted);
+		ctl->deleted[ctl->nr_deleted++] = xstrdup(s->key);
+	}
+	s->deleted = deleted;
+}
+
+/* A new fate of r's delta, the oldest let go of when the ring is full. */
+static struct fate *fate_push(struct tui_ctl *ctl, struct story *s, const struct ctl_record *r,
+			      enum fate_what what)
 {
 	struct fate *f;
 
@@ -137,6 +150,11 @@ static struct fate *fate_push(struct story *s)
 	}
 	memset(f, 0, sizeof(*f));
 	s->generation++;
+	snprintf(f->rv, sizeof(f->rv), "%s", r->rv);
+	f->delta = r->delta;
+	f->clock_ms = r->clock_ms;
+	f->what = (unsigned char)what;
+	note_deleted(ctl, s, r->delta);
 	return f;
 }
 
@@ -179,28 +197,12 @@ static unsigned char pred_index(struct tui_ctl *ctl, const char *name)
 	return (unsigned char)ctl->nr_preds++;
 }
 
-static void note_deleted(struct tui_ctl *ctl, struct story *s, const char *delta)
-{
-	bool deleted = !strcmp(delta, delta_type_name(DELTA_DELETED));
-
-	if (deleted && !s->deleted) {
-		ALLOC_GROW(ctl->deleted, ctl->nr_deleted + 1, ctl->alloc_deleted);
-		ctl->deleted[ctl->nr_deleted++] = xstrdup(s->key);
-	}
-	s->deleted = deleted;
-}
-
 static void on_filtered(struct tui_ctl *ctl, const struct ctl_record *r)
 {
 	struct story *s = story_of(ctl, r->object ? r->object : r->key);
-	struct fate *f = fate_push(s);
+	struct fate *f = fate_push(ctl, s, r, FATE_FILTERED);
 
-	snprintf(f->rv, sizeof(f->rv), "%s", r->rv);
-	f->delta = r->delta;
-	f->clock_ms = r->clock_ms;
-	f->what = FATE_FILTERED;
 	f->pred = pred_index(ctl, r->predicate);
-	note_deleted(ctl, s, r->delta);
 }
 
 static void on_enqueued(struct tui_ctl *ctl, const struct ctl_record *r)
@@ -217,15 +219,10 @@ static void on_enqueued(struct tui_ctl *ctl, const struct ctl_record *r)
 		    !strcmp(last->rv, r->rv) && last->delta == r->delta)
 			return;
 	}
-	struct fate *f = fate_push(s);
-	snprintf(f->rv, sizeof(f->rv), "%s", r->rv);
-	f->delta = r->delta;
-	f->clock_ms = r->clock_ms;
-	f->what = FATE_ENQUEUED;
+	struct fate *f = fate_push(ctl, s, r, FATE_ENQUEUED);
 	f->how = (unsigned char)r->how;
 	f->request = strcmp(object, r->key) ? xstrdup(r->key) : NULL;
 	f->start = req->started;
-	note_deleted(ctl, s, r->delta);
 }
 
 static void on_start(struct tui_ctl *ctl, const struct ctl_record *r)
@@ -323,7 +320,7 @@ void tui_ctl_note(struct tui_ctl *ctl, const struct notification *n)
 	controller_note(ctl->c, n);
 }
 
-bool tui_ctl_advance(struct tui_ctl *ctl)
+static bool tui_ctl_advance(struct tui_ctl *ctl)
 {
 	uint64_t before = ctl->generation;
 
@@ -331,7 +328,7 @@ bool tui_ctl_advance(struct tui_ctl *ctl)
 	return ctl->generation != before;
 }
 
-int64_t tui_ctl_wait_ms(struct tui_ctl *ctl)
+static int64_t tui_ctl_wait_ms(struct tui_ctl *ctl)
 {
 	return controller_wait_ms(ctl->c);
 }

@@ -1,10 +1,11 @@
 /*
  * tui_story.h — the tab's simulated controller (--controller), fed
  * by tui.c's loop: each notification (paused or not: the controller does
- * not pause), then tui_ctl_advance() after each wake-up, which runs the
- * timers due and says whether anything happened; tui_ctl_wait_ms() bounds
- * the loop's sleep (-1: no timer).  tui_ctl_expire() drops what is kept
- * of deleted objects whose rows the model freed.
+ * not pause), then tui_ctl_tabs_advance() after each wake-up, which runs
+ * every tab's timers due and says whether anything happened;
+ * tui_ctl_tabs_wait_ms() bounds the loop's sleep (-1: no timer).
+ * tui_ctl_expire() drops what is kept of deleted objects whose rows the
+ * model freed.
  */
 #ifndef KINF_TUI_STORY_H
 #define KINF_TUI_STORY_H
@@ -15,8 +16,6 @@
 struct tui_ctl *tui_ctl_new(const struct controller_opts *opts);
 void tui_ctl_free(struct tui_ctl *ctl);	/* NULL: no-op */
 void tui_ctl_note(struct tui_ctl *ctl, const struct notification *n);
-bool tui_ctl_advance(struct tui_ctl *ctl);
-int64_t tui_ctl_wait_ms(struct tui_ctl *ctl);
 void tui_ctl_expire(struct tui_ctl *ctl, const struct model *m, int64_t now_mono);
 /*
  * Bumped by every record about key (NULL: about any key), for the views
@@ -25,8 +24,8 @@ void tui_ctl_expire(struct tui_ctl *ctl, const struct model *m, int64_t now_mono
  * tells of them.
  */
 uint64_t tui_ctl_generation(const struct tui_ctl *ctl, const char *key);
-/* Every tab's: tui_ctl_advance (t->dirty when something happened), the
- * least tui_ctl_wait_ms. */
+/* Every tab's timers run (t->dirty when something happened); the least
+ * wait of every tab's (-1: none). */
 void tui_ctl_tabs_advance(struct tui *t);
 int64_t tui_ctl_tabs_wait_ms(struct tui *t);
 /* The simulation, for its stats and its workers (borrowed). */
