@@ -205,25 +205,8 @@ int text_wrap(const char *s, int w, int max_lines,
 			while (s[len] == ' ')
 				len++;
 		}
-		if (!fit) {
-			/* One word wider than the line: as many characters as fit. */
-			mbstate_t st;
-			memset(&st, 0, sizeof(st));
-			int c = 0;
-			while (s[fit]) {
-				wchar_t wc;
-				size_t n = mbrtowc(&wc, s + fit, MB_CUR_MAX, &st);
-				if (n == (size_t)-1 || n == (size_t)-2 || n == 0)
-					n = 1, wc = L'?';
-				int cw = wcwidth(wc) < 0 ? 1 : wcwidth(wc);
-				if (c + cw > w)
-					break;
-				c += cw;
-				fit += n;
-			}
-			if (!fit)
-				fit = 1;
-		}
+		if (!fit)	/* one word wider than the line: as many characters as fit */
+			fit = text_fit(s, strlen(s), w);
 		if (fit >= sizeof(buf))
 			fit = sizeof(buf) - 1;
 		memcpy(buf, s, fit);
