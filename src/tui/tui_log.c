@@ -279,6 +279,23 @@ static void draw_delta(const struct tui *t, int y, int x, int right, int base, b
 			  cols);
 }
 
+/* The delta of line at of the pane, and its object's key; NULL: none. */
+static const struct hist_entry *line_delta(const struct tab *tab, size_t at, const char **key)
+{
+	const struct log_line *line = &ls(tab)->lines.v[at];
+	const struct log_entry *e = model_log_seq(&tab->m, line->seq);
+
+	if (e && e->kind == LOG_DELTA) {
+		*key = e->text;
+		return &e->d;
+	}
+	if (e && e->kind == LOG_GROUP && line->item >= 0) {
+		*key = e->group->items[line->item].key;
+		return &e->group->items[line->item].d;
+	}
+	return NULL;
+}
+
 /* The columns of the delta lines from the top, height of them: their widest. */
 static struct delta_cols visible_cols(struct tab *tab, int height)
 {
@@ -288,17 +305,8 @@ static struct delta_cols visible_cols(struct tab *tab, int height)
 		size_t at = ls(tab)->scroll.top + (size_t)i;
 		if (at >= ls(tab)->lines.nr)
 			break;
-		const struct log_line *line = &ls(tab)->lines.v[at];
-		const struct log_entry *e = model_log_seq(&tab->m, line->seq);
-		const struct hist_entry *d = NULL;
-		const char *key = NULL;
-		if (e && e->kind == LOG_DELTA) {
-			d = &e->d;
-			key = e->text;
-		} else if (e && e->kind == LOG_GROUP && line->item >= 0) {
-			d = &e->group->items[line->item].d;
-			key = e->group->items[line->item].key;
-		}
+		const char *key;
+		const struct hist_entry *d = line_delta(tab, at, &key);
 		if (!d)
 			continue;
 		int kw = text_width(key), rw = (int)strlen(d->rv);
@@ -338,39 +346,28 @@ static void log_draw(struct tui *t, const struct rect *r, bool focused)
 			continue;
 		bool sel = focused && at == ls(tab)->scroll.cur;
 		int base = sel ? A_REVERSE : A_NORMAL;
-		int y = r->y + 1 + i, x = r->x, end = r->x + r->w;
+		int y = r->y + 1 + i, x = r->x + CLOCK_COLS, end = r->x + r->w;
 		char clock[16], buf[512];
+		const char *key;
+		const struct hist_entry *d = line_delta(tab, at, &key);
 
 		if (sel)
 			mvhline(y, r->x, ' ' | (chtype)base, r->w);
-		if (e->kind == LOG_GROUP && line->item >= 0) {
-			const struct log_item *it = &e->group->items[line->item];
-			format_clock(it->d.time_ms, clock);
-			draw_text(y, x, r->w, base | A_DIM, clock);
-			draw_delta(t, y, x + CLOCK_COLS, end, base, sel, &it->d, it->key, &cols);
+		format_clock(d ? d->time_ms : e->time_ms, clock);
+		draw_text(y, r->x, r->w, base | A_DIM, clock);
+		if (d)
+			draw_delta(t, y, x, end, base, sel, d, key, &cols);
+		if (d || x >= end)
 			continue;
-		}
-		format_clock(e->time_ms, clock);
-		draw_text(y, x, r->w, base | A_DIM, clock);
-		x += CLOCK_COLS;
-		if (x >= end)
-			continue;
-		switch (e->kind) {
-		case LOG_ACTIVITY:
+		const struct log_group *g = e->group;
+		if (e->kind == LOG_ACTIVITY) {
 			snprintf(buf, sizeof(buf), "-- %s", e->text);
 			draw_text(y, x, end - x, base | A_BOLD | tui_color(t, PAIR_ACTIVITY), buf);
-			break;
-		case LOG_DELTA:
-			draw_delta(t, y, x, end, base, sel, &e->d, e->text, &cols);
-			break;
-		case LOG_GROUP: {
-			const struct log_group *g = e->group;
-			if (line->item == LINE_NOT_KEPT) {
-				snprintf(buf, sizeof(buf), "  %s %zu more, not kept", draw_ellipsis(),
-					 g->count - g->nr);
-				draw_text(y, x, end - x, base | A_DIM, buf);
-				break;
-			}
+		} else if (line->item == LINE_NOT_KEPT) {
+			snprintf(buf, sizeof(buf), "  %s %zu more, not kept", draw_ellipsis(),
+				 g->count - g->nr);
+			draw_text(y, x, end - x, base | A_DIM, buf);
+		} else {	/* a group's own line */
 			const char *mark = g->expanded ? (t->utf8 ? "▾" : "-") : (t->utf8 ? "▸" : "+");
 			int n = snprintf(buf, sizeof(buf), "%s %s: %zu unchanged", mark, g->label,
 					 g->count);
@@ -378,8 +375,6 @@ static void log_draw(struct tui *t, const struct rect *r, bool focused)
 				snprintf(buf + n, sizeof(buf) - (size_t)n, " (%zu match)",
 					 group_shown(t, tab, e->group));
 			draw_text(y, x, end - x, base | (sel ? 0 : delta_attr(t, DELTA_SYNC)), buf);
-			break;
-		}
 		}
 	}
 }
@@ -387,17 +382,11 @@ static void log_draw(struct tui *t, const struct rect *r, bool focused)
 /* The key of the object of the line under the cursor, or NULL. */
 const char *log_selected_key(struct tui *t, struct tab *tab)
 {
+	const char *key;
+
 	if (ls(tab)->scroll.cur >= ls(tab)->lines.nr)
 		return NULL;
-	const struct log_line *line = &ls(tab)->lines.v[ls(tab)->scroll.cur];
-	const struct log_entry *e = model_log_seq(&tab->m, line->seq);
-	if (!e)
-		return NULL;
-	if (e->kind == LOG_DELTA)
-		return e->text;
-	if (e->kind == LOG_GROUP && line->item >= 0)
-		return e->group->items[line->item].key;
-	return NULL;
+	return line_delta(tab, ls(tab)->scroll.cur, &key) ? key : NULL;
 }
 
 static bool log_request(struct tui *t, enum request req, int key)
