@@ -203,6 +203,15 @@ static void build_describe(struct tui *t, struct row *r)
 	ds(t)->version = r->version;
 }
 
+/* The Events known: items (taken; NULL: none), waited for no longer. */
+static void events_set(struct detail_state *st, struct json_object *items)
+{
+	json_object_put(st->events);
+	st->events = items;
+	st->events_seq = 0;
+	st->events_note[0] = '\0';
+}
+
 /* `d`: the Events of r's object, fetched anew on the worker (none for a Secret). */
 static void events_fetch(struct tui *t, struct row *r)
 {
@@ -211,10 +220,7 @@ static void events_fetch(struct tui *t, struct row *r)
 	struct json_object *tree;
 	struct errbuf err = { "" };
 
-	json_object_put(st->events);
-	st->events = NULL;
-	st->events_seq = 0;
-	st->events_note[0] = '\0';
+	events_set(st, NULL);
 	if (!describe_has_events(tab->m.group, tab->m.kind))
 		return;
 	if (!(tree = kobj_tree(r->obj))) {
@@ -241,10 +247,7 @@ static void events_found(struct tui *t, uint64_t seq, struct json_object *items,
 		json_object_put(items);
 		return;
 	}
-	st->events_seq = 0;
-	json_object_put(st->events);
-	st->events = items;
-	st->events_note[0] = '\0';
+	events_set(st, items);
 	if (!items)
 		snprintf(st->events_note, sizeof(st->events_note), "(cannot list them: %s)", why);
 	struct row *r = model_row(&t->tabs[st->tab].m, st->key);
@@ -398,22 +401,17 @@ void detail_open(struct tui *t, size_t tab, const char *key, enum detail_mode mo
 	ds(t)->key = copy;
 	ds(t)->tab = tab;
 	ds(t)->mode = mode;
-	ds(t)->vanished = false;
 	ds(t)->step = -1;
 	ds(t)->scroll = (struct scroll){ 0, 0 };
 	clear_lines(t);
 	ds(t)->version = 0;
-	json_object_put(ds(t)->events);
-	ds(t)->events = NULL;
-	ds(t)->events_seq = 0;
-	ds(t)->events_note[0] = '\0';
+	events_set(ds(t), NULL);
 	struct row *r = model_row(&t->tabs[tab].m, key);
+	ds(t)->vanished = !r;
 	if (r && mode == DETAIL_DESCRIBE)
 		events_fetch(t, r);
 	if (r)
 		build(t, r);
-	else
-		ds(t)->vanished = true;
 	t->view = &detail_view;
 }
 
