@@ -374,7 +374,6 @@ static void table_click(struct tui *t, int line)
 }
 
 const struct view_ops table_view = {
-	.name = "table",
 	.keymap = KEYMAP_MAIN,
 	.new = table_view_new,
 	.free = table_view_free,

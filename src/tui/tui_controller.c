@@ -152,6 +152,5 @@ static void controller_draw(struct tui *t, const struct rect *r, bool focused)
 }
 
 const struct view_ops controller_view = {
-	.name = "controller",
 	.draw = controller_draw,
 };

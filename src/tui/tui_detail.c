@@ -633,7 +633,6 @@ static void detail_wheel(struct tui *t, int lines)
 }
 
 const struct view_ops detail_view = {
-	.name = "detail",
 	.new = detail_view_new,
 	.free = detail_view_free,
 	.draw = detail_draw,

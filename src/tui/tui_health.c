@@ -287,6 +287,5 @@ static void health_draw(struct tui *t, const struct rect *r, bool focused)
 }
 
 const struct view_ops health_view = {
-	.name = "health",
 	.draw = health_draw,
 };

@@ -96,7 +96,6 @@ static void help_wheel(struct tui *t, int lines)
 }
 
 const struct view_ops help_view = {
-	.name = "help",
 	.new = help_view_new,
 	.free = help_view_free,
 	.draw = help_draw,

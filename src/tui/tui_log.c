@@ -462,7 +462,6 @@ static void log_view_free(void *state)
 }
 
 const struct view_ops log_view = {
-	.name = "log",
 	.keymap = KEYMAP_MAIN,
 	.new = log_view_new,
 	.free = log_view_free,

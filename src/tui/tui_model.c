@@ -346,14 +346,15 @@ static bool hist_holds(const struct row_hist *hb, const struct kobj *obj)
 	return false;
 }
 
-/* row_hist_bytes(), with the bytes of its past states apart. */
-static size_t hist_cost(const struct row *r, size_t *states, size_t *state_bytes)
+size_t row_hist_bytes(const struct row *r, size_t *states)
 {
 	const struct row_hist *hb = r->hist;
 	const struct kobj *last = NULL;
-	size_t bytes;
+	size_t bytes, ignored;
 
-	*states = *state_bytes = 0;
+	if (!states)
+		states = &ignored;
+	*states = 0;
 	if (!hb)
 		return 0;
 	bytes = sizeof(*hb) + hist_slot_room(hb->nr, hb->tail) * sizeof(hb->slot[0]);
@@ -365,47 +366,31 @@ static size_t hist_cost(const struct row *r, size_t *states, size_t *state_bytes
 	for (size_t i = 0; hb->obj && i < hb->nr; i++) {
 		const struct kobj *o = hb->obj[(hist_first(hb) + i) % HIST_MAX];
 		/* The entries of a resync or an unchanged relist share a state. */
-		if (o && o != r->obj && o != last) {
-			*state_bytes += kobj_bytes(o);
-			++*states;
-		}
+		if (o && o != r->obj && o != last)
+			*states += kobj_bytes(o);
 		last = o ? o : last;
 	}
-	if (hb->prev && hb->prev != r->obj && !hist_holds(hb, hb->prev)) {
-		*state_bytes += kobj_bytes(hb->prev);
-		++*states;
-	}
-	return bytes + *state_bytes;
-}
-
-size_t row_hist_bytes(const struct row *r, size_t *states)
-{
-	size_t n, state_bytes;
-	size_t bytes = hist_cost(r, &n, &state_bytes);
-
-	if (states)
-		*states = n;
-	return bytes;
+	if (hb->prev && hb->prev != r->obj && !hist_holds(hb, hb->prev))
+		*states += kobj_bytes(hb->prev);
+	return bytes + *states;
 }
 
 /* Counts r's history in (sign 1) or out of (-1) m's and its budget's bytes. */
 static void hist_account(struct model *m, const struct row *r, int sign)
 {
-	size_t states, state_bytes, bytes;
+	size_t state_bytes, bytes;
 
 	if (!m->budget || !r->hist)
 		return;
-	bytes = hist_cost(r, &states, &state_bytes);
+	bytes = row_hist_bytes(r, &state_bytes);
 	if (sign > 0) {
 		m->budget->used += bytes;
 		m->hist_bytes += bytes;
 		m->hist_state_bytes += state_bytes;
-		m->hist_states_held += states;
 	} else {
 		m->budget->used -= bytes;
 		m->hist_bytes -= bytes;
 		m->hist_state_bytes -= state_bytes;
-		m->hist_states_held -= states;
 	}
 }
 
@@ -804,7 +789,6 @@ void model_apply(struct model *m, struct notification *n)
 {
 	struct kobj *obj = n->delta.obj;
 
-	m->notified++;
 	if (n->kind == NOTIFY_ACTIVITY) {
 		/* Bookmarks are frequent and say little: the health pane counts them. */
 		if (n->activity->act != ACT_BOOKMARK && n->activity->act != ACT_LIST_PAGE)

@@ -335,13 +335,13 @@ struct model {
 	/*
 	 * The budget this model's histories count against (borrowed; it must
 	 * outlive the model), or NULL: no limit.  hist_bytes is this model's
-	 * part of its used, of which hist_state_bytes in hist_states_held
-	 * past states; hist_sweep is where model_hist_trim() goes on from;
+	 * part of its used, of which hist_state_bytes in past states;
+	 * hist_sweep is where model_hist_trim() goes on from;
 	 * hist_stuck the budget's used when a whole turn last found nothing
 	 * to let go of (0: none since).
 	 */
 	struct hist_budget *budget;
-	size_t hist_bytes, hist_state_bytes, hist_states_held;
+	size_t hist_bytes, hist_state_bytes;
 	size_t hist_sweep, hist_stuck;
 
 	/*
@@ -398,7 +398,6 @@ struct model {
 	struct informer_stats stats;
 	struct rate rate;
 	double deltas_per_s;
-	uint64_t notified;	/* notifications applied */
 
 	/*
 	 * Told of each row after a delta changed it (or made it), and before
@@ -461,7 +460,7 @@ void model_hist_trim(struct model *m);
 
 /* The bytes r's history counts against the budget, made again from the
  * row (what the budget's used sums); states, if not NULL, is set to the
- * past states among them. */
+ * bytes of the past states among them. */
 size_t row_hist_bytes(const struct row *r, size_t *states);
 
 /* Refreshes stats and the deltas-per-second rate. */

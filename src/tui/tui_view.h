@@ -63,7 +63,6 @@ struct prompt {
 };
 
 struct view_ops {
-	const char *name;
 	enum keymap keymap;
 	void *(*new)(struct tui *t, struct tab *tab);
 	void (*free)(void *state);
