@@ -103,11 +103,6 @@ void consumer_init(struct consumer *c);
 void consumer_release(struct consumer *c);
 /* The session gained informers (session_add()): a listener each. */
 void consumer_grow(struct consumer *c);
-static inline struct listener *consumer_listener(struct consumer *c, size_t i)
-{
-	return c->listeners[i];
-}
-
 /* The number of fds consumer_fds() fills in: the worker's, then one a listener. */
 static inline size_t consumer_nfds(const struct consumer *c)
 {

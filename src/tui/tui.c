@@ -361,7 +361,7 @@ static void tab_init(struct tui *t, size_t i)
 	struct tab *tab = &t->tabs[i];
 
 	memset(tab, 0, sizeof(*tab));
-	model_init(&tab->m, s->informers[i], consumer_listener(&t->cons, i));
+	model_init(&tab->m, s->informers[i]);
 	/*
 	 * The kind's columns are fixed from here on (tui_table.c keeps its
 	 * rows' cells by them): its CRD's, known once for good, or, when the

@@ -28,13 +28,12 @@ static bool row_is(uint32_t id, const void *key, void *model)
 	return !strcmp(row_key_of(slab_at(m->row_slab, id)), key);
 }
 
-void model_init(struct model *m, struct informer *inf, struct listener *l)
+void model_init(struct model *m, struct informer *inf)
 {
 	const struct api_resource *res = informer_resource(inf);
 
 	memset(m, 0, sizeof(*m));
 	m->inf = inf;
-	m->listener = l;
 	m->name = res->name;
 	m->group = res->group;
 	m->kind = res->kind;

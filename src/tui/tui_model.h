@@ -326,7 +326,6 @@ struct hist_budget {
 
 struct model {
 	struct informer *inf;
-	struct listener *listener;
 	const char *name;	/* "pods" */
 	const char *group;	/* "apps"; "" for the core group */
 	const char *kind;	/* "Pod" */
@@ -412,7 +411,7 @@ struct model {
 };
 
 /* A model may be moved (copied, and the old copy forgotten) after init. */
-void model_init(struct model *m, struct informer *inf, struct listener *l);
+void model_init(struct model *m, struct informer *inf);
 
 /*
  * Every row from now on with room for nr kind_key (zeroed); before any

@@ -1,6 +1,6 @@
 /*
  * model_fake.h — for the TUI's unit tests: a model without an informer,
- * as model_init() sets one up but for the informer and its listener.
+ * as model_init() sets one up but for the informer.
  * Released with model_release().
  */
 #ifndef KINF_TEST_MODEL_FAKE_H
