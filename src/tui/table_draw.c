@@ -295,7 +295,7 @@ static size_t visible_rows(struct tui *t, struct tab *tab, struct row **rows, si
 			order_row_cells(t, tab, row, 1000);
 			i += order_row_at(tab, i) == row;
 		}
-		table_refresh(t, tab, false);
+		table_refresh(t, tab);
 		if (ts(tab)->scroll.top == first)
 			break;
 	}
@@ -314,7 +314,7 @@ static void table_draw(struct tui *t, const struct rect *r, bool focused)
 
 	ts(tab)->height = r->h - 2;
 	model_marks_expire(&tab->m, t->now_mono ? t->now_mono : mono_ms());
-	table_refresh(t, tab, false);
+	table_refresh(t, tab);
 	size_t nr = visible_rows(t, tab, rows, max);
 	table_title(t, tab, r, focused);
 	/* r->w less the mark and a margin */

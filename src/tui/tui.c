@@ -807,7 +807,7 @@ static void tick(struct tui *t)
 		/* The rows deleted a while ago go, but not under a sort that is
 		 * still a page (at the next tick, its order built). */
 		if (!t->paused && !table_paging(tab) && model_expire(&tab->m, now))
-			table_refresh(t, tab, true);
+			table_refresh(t, tab);
 		/* Another tab's deltas may have filled the budget this one shares. */
 		model_hist_trim(&tab->m);
 		if (tab->ctl)

@@ -547,21 +547,16 @@ const char *order_row_cells(struct tui *t, struct tab *tab, struct row *r, int64
 
 	if (cells && (max_age < 0 || cells_age(cells, now) < max_age))
 		return cells;
-	if (ts(tab)->pend) {	/* placed by its new cells after the build */
-		cells_make(tab, r, now, &ts(tab)->cells_text);
-		if (ts(tab)->keys_live)
-			keys_update(tab, r);
-		if (ts(tab)->pend)
-			pending_note(ts(tab)->pend, r);
-		return cells_of(ts(tab), r);
-	}
-	bool moves = r->order.linked && ts(tab)->sort >= SORT__FIXED;
+	/* With a page under way, placed by its new cells after the build. */
+	bool moves = !ts(tab)->pend && r->order.linked && ts(tab)->sort >= SORT__FIXED;
 	if (moves)
 		ostree_remove(&ts(tab)->order, &r->order);
 	cells_make(tab, r, now, &ts(tab)->cells_text);
 	if (ts(tab)->keys_live)
 		keys_update(tab, r);
-	if (moves)
+	if (ts(tab)->pend)
+		pending_note(ts(tab)->pend, r);
+	else if (moves)
 		order_insert(t, tab, r);
 	return cells_of(ts(tab), r);
 }
@@ -1247,11 +1242,10 @@ struct row *table_selected(struct tab *tab)
 	return order_row_at(tab, ts(tab)->scroll.cur);
 }
 
-void table_refresh(struct tui *t, struct tab *tab, bool force)
+void table_refresh(struct tui *t, struct tab *tab)
 {
 	struct table_state *st = ts(tab);
 
-	(void)force;	/* nothing is ever put off: every step is cheap */
 	if (st->seen_filter_gen != t->filter_gen) {	/* a filter changed */
 		st->seen_filter_gen = t->filter_gen;
 		st->filter_stale = true;

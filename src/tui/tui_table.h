@@ -6,8 +6,8 @@
 
 #include "tui/tui_view.h"
 
-/* Rebuilds when dirty and the cost allows (force: now). */
-void table_refresh(struct tui *t, struct tab *tab, bool force);
+/* Sorts and filters again what changed (every step is cheap: none put off). */
+void table_refresh(struct tui *t, struct tab *tab);
 /* Sorting: by the column step places on in screen order (s, <, >), the
  * other way round (S), or by the column with that initial (Shift+letter;
  * again, the next with it; false when none has it). */

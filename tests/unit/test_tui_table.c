@@ -105,7 +105,7 @@ static void fixture_init(struct fixture *f)
 		f->objs[i] = pod(i, ++f->rv);
 		apply(m, NOTIFY_ADD, DELTA_ADDED, kobj_ref(f->objs[i]), NULL);
 	}
-	table_refresh(&f->t, &f->tab, false);
+	table_refresh(&f->t, &f->tab);
 	table_work(&f->t, -1);
 }
 
@@ -251,7 +251,7 @@ TEST(a_page_then_slices_under_deltas_end_in_the_full_order)
 		else
 			table_cycle_sort(&f.t, &f.tab, 1);
 		deltas(&f, 20);		/* between the key and the frame */
-		table_refresh(&f.t, &f.tab, false);
+		table_refresh(&f.t, &f.tab);
 		sorts++;
 		if (st->pend) {
 			pages++;
@@ -267,7 +267,7 @@ TEST(a_page_then_slices_under_deltas_end_in_the_full_order)
 			page_ok += page_is_first_rows(&f, page, known < 64 ? known : 64);
 			/* Again, now with deltas between the slices. */
 			order_restale(st);
-			table_refresh(&f.t, &f.tab, false);
+			table_refresh(&f.t, &f.tab);
 			while (table_pending(&f.t)) {
 				deltas(&f, 5);
 				table_work(&f.t, 0);
@@ -289,7 +289,7 @@ TEST(a_row_freed_during_a_page_finishes_the_sort_first)
 	fixture_init(&f);
 	deltas(&f, 400);	/* some deleted: gone rows to expire */
 	table_cycle_sort(&f.t, &f.tab, 2);
-	table_refresh(&f.t, &f.tab, false);
+	table_refresh(&f.t, &f.tab);
 	CHECK(table_pending(&f.t));
 	CHECK(model_expire(&f.tab.m, mono_ms() + 2 * GONE_SHOW_MS));
 	CHECK(!table_pending(&f.t));
@@ -333,7 +333,7 @@ static void filter_type(struct fixture *f, const char *text)
 
 	CHECKF(filter_set(&f->tab.filter, text, &err) == 0, "%s", text);
 	f->t.filter_gen++;
-	table_refresh(&f->t, &f->tab, false);
+	table_refresh(&f->t, &f->tab);
 }
 
 /*
@@ -420,7 +420,7 @@ TEST(a_filter_while_a_sort_is_a_page_pages_the_shown_rows)
 			table_reverse_sort(&f.t, &f.tab);
 		snprintf(f.t.ns_filter, sizeof(f.t.ns_filter), "%s", step % 7 == 3 ? "ns-2" : "");
 		deltas(&f, 20);
-		table_refresh(&f.t, &f.tab, false);
+		table_refresh(&f.t, &f.tab);
 		/* Typed: two filters in turn while the page is up. */
 		filter_type(&f, step % 2 ? "po" : "");
 		filter_type(&f, text);
@@ -439,7 +439,7 @@ TEST(a_filter_while_a_sort_is_a_page_pages_the_shown_rows)
 		exact += filter_is_exact(&f, why, sizeof(why));
 		/* Again, with deltas between the slices: the count stays exact. */
 		order_restale(st);
-		table_refresh(&f.t, &f.tab, false);
+		table_refresh(&f.t, &f.tab);
 		bool counted = true;
 		while (table_pending(&f.t)) {
 			deltas(&f, 5);
@@ -501,7 +501,7 @@ TEST(the_kinds_keys_made_in_slices_and_with_deltas_sort_as_fresh_cells)
 			table_cycle_sort(&f.t, &f.tab, 1);
 		st->scroll.cur = st->scroll.top = (size_t)(step % 3 == 2 ? 5 : 0);
 		deltas(&f, 20);
-		table_refresh(&f.t, &f.tab, false);
+		table_refresh(&f.t, &f.tab);
 		pages += st->pend != NULL;
 		while (table_pending(&f.t)) {
 			deltas(&f, 5);
@@ -552,7 +552,7 @@ TEST(the_cells_kept_beside_the_rows_sort_a_column_not_kept)
 	for (int step = 0; step < 12; step++) {
 		table_cycle_sort(&f.t, &f.tab, 1);
 		deltas(&f, 20);
-		table_refresh(&f.t, &f.tab, false);
+		table_refresh(&f.t, &f.tab);
 		while (table_pending(&f.t)) {
 			deltas(&f, 5);
 			table_work(&f.t, 0);
@@ -594,7 +594,7 @@ TEST(rows_moved_into_the_screen_by_their_neighbours_cells_have_cells)
 	CHECK(table_sort_letter(&f.t, &f.tab, 'A'));
 	CHECK_STR(order_sort_name(&f.tab), "AGE");
 	ts(&f.tab)->scroll.cur = ts(&f.tab)->scroll.top = 2000;
-	table_refresh(&f.t, &f.tab, false);
+	table_refresh(&f.t, &f.tab);
 	table_work(&f.t, -1);
 	CHECK_INT(rows_with_cells(&f), 0);
 	/* A second on, each row's AGE is another: made again, it moves. */
