@@ -101,8 +101,7 @@ void text_mark_cut(char *buf, size_t size)
 	str_mark_cut(buf, size, draw_ellipsis());
 }
 
-/* Draws s in w columns, ending in the ellipsis when it does not fit. */
-static int put_text(int y, int x, int w, int attr, const char *s)
+int draw_text(int y, int x, int w, int attr, const char *s)
 {
 	wchar_t wbuf[512];
 	int widths[512];
@@ -139,14 +138,9 @@ static int put_text(int y, int x, int w, int attr, const char *s)
 	return used;
 }
 
-int draw_text(int y, int x, int w, int attr, const char *s)
-{
-	return put_text(y, x, w, attr, s);
-}
-
 void draw_fill(int y, int x, int w, int attr, const char *s)
 {
-	int used = put_text(y, x, w, attr, s);
+	int used = draw_text(y, x, w, attr, s);
 	if (used < w)
 		mvhline(y, x + used, ' ' | (chtype)attr, w - used);
 }

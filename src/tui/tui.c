@@ -253,11 +253,6 @@ static void draw_header(struct tui *t)
 	}
 }
 
-static const char *hints(const struct tui *t)
-{
-	return request_hints(t->view ? t->view->keymap : KEYMAP_MAIN);
-}
-
 static const char *dots(const struct tui *t)
 {
 	return t->utf8 ? "…" : "...";
@@ -297,7 +292,8 @@ static void draw_status(struct tui *t)
 	else if (busy(t, buf, sizeof(buf)))
 		draw_fill(y, 0, t->cols, A_BOLD, buf);
 	else
-		draw_fill(y, 0, t->cols, A_DIM, hints(t));
+		draw_fill(y, 0, t->cols, A_DIM,
+			  request_hints(t->view ? t->view->keymap : KEYMAP_MAIN));
 }
 
 static void draw_frame(struct tui *t)
