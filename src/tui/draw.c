@@ -7,6 +7,7 @@
  */
 #include "tui/draw.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -219,6 +220,27 @@ int text_wrap(const char *s, int w, int max_lines,
 		line(ctx, buf);
 	}
 	return given;
+}
+
+void pane_line(struct pane_lines *p, int attr, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	if (p->y >= p->bottom)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	draw_text(p->y++, p->x, p->w, attr, buf);
+}
+
+void pane_wrap(void *ctx, const char *text)
+{
+	struct pane_lines *p = ctx;
+
+	if (p->y < p->bottom)
+		draw_text(p->y++, p->x, p->w, p->attr, text);
 }
 
 void format_clock(int64_t wall, char buf[16])

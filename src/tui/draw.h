@@ -86,6 +86,17 @@ size_t text_fit(const char *s, size_t len, int w);
  */
 int text_wrap(const char *s, int w, int max_lines,
 	      void (*line)(void *ctx, const char *text), void *ctx);
+/*
+ * A pane written a line at a time, from line y down to bottom (which is
+ * not drawn on), at x and w columns wide.  pane_line() prints a line, cut
+ * as draw_text() cuts; pane_wrap() is text_wrap()'s line() for it, in attr.
+ */
+struct pane_lines {
+	int y, bottom, x, w, attr;
+};
+void pane_line(struct pane_lines *p, int attr, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void pane_wrap(void *p, const char *text);
 /* "12:03:04.567" local time. */
 void format_clock(int64_t wall, char buf[16]);
 

@@ -5,7 +5,6 @@
  * and the states that Reconcile never saw.  The simulation and what is
  * kept of it are tui_story.c's.
  */
-#include <stdarg.h>
 #include <stdio.h>
 
 #include <curses.h>
@@ -27,32 +26,6 @@ void tui_ctl_toggle(struct tui *t)
 }
 
 /* ---- the pane -------------------------------------------------------------- */
-
-struct pane_lines {
-	int y, bottom, x, w;
-};
-
-static void pane_line(struct pane_lines *p, int attr, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void pane_line(struct pane_lines *p, int attr, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-
-	if (p->y >= p->bottom)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	draw_text(p->y++, p->x, p->w, attr, buf);
-}
-
-static void wrap_line(void *ctx, const char *text)
-{
-	struct pane_lines *p = ctx;
-	pane_line(p, 0, "  %s", text);
-}
 
 /* The queue, the workers and the counts. */
 static void pane_controller(struct tui *t, struct tui_ctl *ctl, struct pane_lines *p)
@@ -119,7 +92,8 @@ static void pane_object(struct tui *t, struct tui_ctl *ctl, const char *key,
 		return;
 	}
 	pane_line(p, tui_color(t, PAIR_UPDATED) | A_BOLD, "unseen states:");
-	text_wrap(last.unseen, p->w - 2, p->bottom - p->y, wrap_line, p);
+	struct pane_lines states = { p->y, p->bottom, p->x + 2, p->w - 2, 0 };
+	text_wrap(last.unseen, states.w, states.bottom - states.y, pane_wrap, &states);
 }
 
 const char *tui_selected_key(struct tui *t)
@@ -136,7 +110,7 @@ const char *tui_selected_key(struct tui *t)
 static void controller_draw(struct tui *t, const struct rect *r, bool focused)
 {
 	struct tab *tab = tui_tab(t);
-	struct pane_lines p = { r->y + 1, r->y + r->h, r->x + 1, r->w - 1 };
+	struct pane_lines p = { r->y + 1, r->y + r->h, r->x + 1, r->w - 1, 0 };
 	const char *key;
 
 	draw_title(t, r, focused, " controller", "w: informer ");

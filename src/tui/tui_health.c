@@ -129,17 +129,6 @@ static void lines_free(struct health_text *h)
 		free(h->v[i].wrap);
 }
 
-struct wrap_ctx {
-	int y, x, w, attr, bottom;
-};
-
-static void wrap_line(void *ctx, const char *text)
-{
-	struct wrap_ctx *c = ctx;
-	if (c->y < c->bottom)
-		draw_text(c->y++, c->x, c->w, c->attr, text);
-}
-
 typedef unsigned long long ull;
 
 /* What the reflector and the processor are doing, and have done. */
@@ -251,9 +240,9 @@ static void lines_paint(const struct health_text *h, const struct rect *r)
 		const struct health_line *l = &h->v[i];
 		if (l->wrap) {
 			/* The pane's bottom cuts it as its lines would: with the mark. */
-			struct wrap_ctx c = { y, x0, w, l->attr, bottom };
+			struct pane_lines c = { y, bottom, x0, w, l->attr };
 			text_wrap(l->wrap, w, bottom - y < ERROR_LINES ? bottom - y : ERROR_LINES,
-				  wrap_line, &c);
+				  pane_wrap, &c);
 			y = c.y;
 			continue;
 		}
