@@ -121,18 +121,6 @@ static size_t hist_first(const struct row_hist *hb)
 	return hb->nr < HIST_MAX ? 0 : hb->first;
 }
 
-/* The power of two at or above n (0 for 0). */
-static size_t pow2_room(size_t n)
-{
-	size_t room = 1;
-
-	if (!n)
-		return 0;
-	while (room < n)
-		room *= 2;
-	return room;
-}
-
 /* The slots a block of nr entries has room for, its tail aside. */
 static size_t hist_slot_room(size_t nr, bool tail)
 {

@@ -228,17 +228,23 @@ static inline uint32_t row_hist_dropped(const struct row *r)
 	return row_hist_total(r) - (uint32_t)row_hist_nr(r);
 }
 
+/* The power of two at or above n (0 for 0). */
+static inline size_t pow2_room(size_t n)
+{
+	size_t room = 1;
+
+	if (!n)
+		return 0;
+	while (room < n)
+		room *= 2;
+	return room;
+}
+
 /* The entries r's history has room for: its count's power of two at or
  * above it (it grows by doubling, one first), at most HIST_MAX. */
 static inline size_t row_hist_room(const struct row *r)
 {
-	size_t room = 1, nr = row_hist_nr(r);
-
-	if (!nr)
-		return 0;
-	while (room < nr)
-		room *= 2;
-	return room;
+	return pow2_room(row_hist_nr(r));
 }
 
 /* The wall clock of r's last delta, in ms. */
