@@ -16,7 +16,6 @@
  * delta for the object arrives; once the object is no longer tracked the
  * last text stays, marked so.
  */
-#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -578,33 +577,30 @@ static void switch_mode(struct tui *t, enum detail_mode mode)
 		build(t, row);
 }
 
-/* The text scrolls: the cursor is the top line. */
-static void scroll_lines(struct tui *t, long by)
+/*
+ * The text scrolls by lines, or (0) by a move request: the cursor is the
+ * top line, from 0 to the last page's.  False: no lines and req no move.
+ */
+static bool scroll_text(struct tui *t, enum request req, long lines)
 {
 	struct scroll *s = &ds(t)->scroll;
 	size_t nr = ds(t)->vis_nr;
 	size_t last_top = nr > (size_t)ds(t)->height ? nr - (size_t)ds(t)->height : 0;
 
-	if (by == LONG_MIN || by == LONG_MAX) {
-		s->cur = s->top = by == LONG_MIN ? 0 : last_top;
-		return;
-	}
 	s->cur = s->top;
-	scroll_by(s, by, last_top + 1);
+	if (lines)
+		scroll_by(s, lines, last_top + 1);
+	else if (!scroll_request(s, req, last_top + 1, ds(t)->height))
+		return false;
 	s->top = s->cur;
+	return true;
 }
 
 static bool detail_request(struct tui *t, enum request req, int key)
 {
-	long page = ds(t)->height > 1 ? ds(t)->height - 1 : 1;
-
+	if (scroll_text(t, req, 0))
+		return true;
 	switch (req) {
-	case REQ_MOVE_UP: scroll_lines(t, -1); break;
-	case REQ_MOVE_DOWN: scroll_lines(t, 1); break;
-	case REQ_PAGE_UP: scroll_lines(t, -page); break;
-	case REQ_PAGE_DOWN: scroll_lines(t, page); break;
-	case REQ_MOVE_FIRST: scroll_lines(t, LONG_MIN); break;
-	case REQ_MOVE_LAST: scroll_lines(t, LONG_MAX); break;
 	case REQ_CLOSE: t->view = NULL; break;
 	case REQ_STEP_OLDER: case REQ_STEP_NEWER: step(t, req); break;
 	case REQ_YAML:
@@ -629,7 +625,7 @@ static bool detail_request(struct tui *t, enum request req, int key)
 
 static void detail_wheel(struct tui *t, int lines)
 {
-	scroll_lines(t, lines);
+	scroll_text(t, REQ_NONE, lines);
 }
 
 const struct view_ops detail_view = {
