@@ -159,48 +159,37 @@ static void add_diff(struct tui *t, struct json_object *a, struct json_object *b
 	strbuf_release(&whats);
 }
 
-/* `y`: the object as `kubectl get -o yaml` shows it, and nothing else. */
-static void build_yaml(struct tui *t, struct row *r)
+/*
+ * `y`: the object as `kubectl get -o yaml` shows it, and nothing else;
+ * `d`: as kubectl describe lays it out, then its Events.
+ */
+static void build_text(struct tui *t, struct row *r)
 {
+	struct tab *tab = &t->tabs[ds(t)->tab];
 	struct json_object *tree = kobj_tree(r->obj);
-	struct strbuf yaml = STRBUF_INIT;
-	struct errbuf err = { "" };
+	struct strbuf text = STRBUF_INIT;
+	struct errbuf err = { "the object cannot be read" };
+	int rc = tree ? 0 : -1;
 
 	clear_lines(t);
-	if (tree)
+	if (tree && ds(t)->mode == DETAIL_DESCRIBE) {
+		describe_text(tree, tab->m.group, tab->m.kind, ds(t)->events,
+			      ds(t)->events_note[0] ? ds(t)->events_note : NULL, wall_ms(), &text);
+	} else if (tree) {
 		redact_secret(tree);	/* a Secret's values by their sizes, as everywhere on screen */
-	if (!tree || yaml_emit(tree, &yaml, &err) < 0)
-		add_line(t, A_BOLD | tui_color(t, PAIR_ERROR), "%s",
-			 tree ? err.msg : "the object cannot be read");
+		rc = yaml_emit(tree, &text, &err);
+	}
+	if (rc < 0)
+		add_line(t, A_BOLD | tui_color(t, PAIR_ERROR), "%s", err.msg);
 	else
-		add_text(t, "", strbuf_str(&yaml));
+		add_text(t, "", strbuf_str(&text));
 	json_object_put(tree);
-	strbuf_release(&yaml);
+	strbuf_release(&text);
 	ds(t)->version = r->version;
 }
 
 static void build(struct tui *t, struct row *r);
 static describe_done_fn events_found;
-
-/* `d`: the object as kubectl describe lays it out, then its Events. */
-static void build_describe(struct tui *t, struct row *r)
-{
-	struct tab *tab = &t->tabs[ds(t)->tab];
-	struct json_object *tree = kobj_tree(r->obj);
-	struct strbuf text = STRBUF_INIT;
-
-	clear_lines(t);
-	if (tree) {
-		describe_text(tree, tab->m.group, tab->m.kind, ds(t)->events,
-			      ds(t)->events_note[0] ? ds(t)->events_note : NULL, wall_ms(), &text);
-		add_text(t, "", strbuf_str(&text));
-	} else {
-		add_line(t, A_BOLD | tui_color(t, PAIR_ERROR), "the object cannot be read");
-	}
-	json_object_put(tree);
-	strbuf_release(&text);
-	ds(t)->version = r->version;
-}
 
 /* The Events known: items (taken; NULL: none), waited for no longer. */
 static void events_set(struct detail_state *st, struct json_object *items)
@@ -339,7 +328,7 @@ static void build(struct tui *t, struct row *r)
 	struct kobj *state = row_hist_nr(r) ? row_hist_obj(r, step) : NULL;
 
 	if (ds(t)->mode != DETAIL_HISTORY) {
-		(ds(t)->mode == DETAIL_YAML ? build_yaml : build_describe)(t, r);
+		build_text(t, r);
 		return;
 	}
 	clear_lines(t);
