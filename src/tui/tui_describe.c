@@ -151,6 +151,14 @@ static const char *str(struct json_object *obj, const char *key)
 	return json_get_str(obj, key, "");
 }
 
+/* "label:\tvalue" when obj's member key has a value. */
+static void wr_set(struct strbuf *sb, int level, const char *label, struct json_object *obj,
+		   const char *key)
+{
+	if (*str(obj, key))
+		wr(sb, level, "%s:\t%s\n", label, str(obj, key));
+}
+
 static long long num(struct json_object *obj, const char *key)
 {
 	struct json_object *v = json_get(obj, key);
@@ -420,10 +428,8 @@ static void container_state(struct strbuf *sb, const char *label, struct json_ob
 		wr(sb, 3, "Started:\t%s\n", t1);
 	} else if ((s = json_get(state, "terminated"))) {
 		wr(sb, 2, "%s:\tTerminated\n", label);
-		if (*str(s, "reason"))
-			wr(sb, 3, "Reason:\t%s\n", str(s, "reason"));
-		if (*str(s, "message"))
-			wr(sb, 3, "Message:\t%s\n", str(s, "message"));
+		wr_set(sb, 3, "Reason", s, "reason");
+		wr_set(sb, 3, "Message", s, "message");
 		wr(sb, 3, "Exit Code:\t%lld\n", num(s, "exitCode"));
 		if (num(s, "signal") > 0)
 			wr(sb, 3, "Signal:\t%lld\n", num(s, "signal"));
@@ -433,8 +439,7 @@ static void container_state(struct strbuf *sb, const char *label, struct json_ob
 		wr(sb, 3, "Finished:\t%s\n", t2);
 	} else {
 		wr(sb, 2, "%s:\tWaiting\n", label);
-		if ((s = json_get(state, "waiting")) && *str(s, "reason"))
-			wr(sb, 3, "Reason:\t%s\n", str(s, "reason"));
+		wr_set(sb, 3, "Reason", json_get(state, "waiting"), "reason");
 	}
 }
 
@@ -668,12 +673,9 @@ static void pod_head(struct strbuf *sb, struct json_object *pod, int64_t now_ms)
 	wr(sb, 0, "Namespace:\t%s\n", str(md, "namespace"));
 	if (json_get(spec, "priority"))
 		wr(sb, 0, "Priority:\t%lld\n", num(spec, "priority"));
-	if (*str(spec, "priorityClassName"))
-		wr(sb, 0, "Priority Class Name:\t%s\n", str(spec, "priorityClassName"));
-	if (*str(spec, "runtimeClassName"))
-		wr(sb, 0, "Runtime Class Name:\t%s\n", str(spec, "runtimeClassName"));
-	if (*str(spec, "serviceAccountName"))
-		wr(sb, 0, "Service Account:\t%s\n", str(spec, "serviceAccountName"));
+	wr_set(sb, 0, "Priority Class Name", spec, "priorityClassName");
+	wr_set(sb, 0, "Runtime Class Name", spec, "runtimeClassName");
+	wr_set(sb, 0, "Service Account", spec, "serviceAccountName");
 	if (*str(spec, "nodeName"))
 		wr(sb, 0, "Node:\t%s/%s\n", str(spec, "nodeName"), str(st, "hostIP"));
 	else
@@ -691,10 +693,8 @@ static void pod_head(struct strbuf *sb, struct json_object *pod, int64_t now_ms)
 	} else {
 		wr(sb, 0, "Status:\t%s\n", str(st, "phase"));
 	}
-	if (*str(st, "reason"))
-		wr(sb, 0, "Reason:\t%s\n", str(st, "reason"));
-	if (*str(st, "message"))
-		wr(sb, 0, "Message:\t%s\n", str(st, "message"));
+	wr_set(sb, 0, "Reason", st, "reason");
+	wr_set(sb, 0, "Message", st, "message");
 	wr(sb, 0, "IP:\t%s\n", str(st, "podIP"));
 	wr(sb, 0, "IPs:%s\n", json_get_len(ips) ? "" : "\t<none>");
 	for (size_t i = 0; i < json_get_len(ips); i++)
@@ -704,8 +704,7 @@ static void pod_head(struct strbuf *sb, struct json_object *pod, int64_t now_ms)
 		if (truth(ITEM(owners, i), "controller"))
 			wr(sb, 0, "Controlled By:\t%s/%s\n", str(ITEM(owners, i), "kind"),
 			   str(ITEM(owners, i), "name"));
-	if (*str(st, "nominatedNodeName"))
-		wr(sb, 0, "NominatedNodeName:\t%s\n", str(st, "nominatedNodeName"));
+	wr_set(sb, 0, "NominatedNodeName", st, "nominatedNodeName");
 }
 
 /* describePod. */
