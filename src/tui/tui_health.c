@@ -123,12 +123,6 @@ static void wrap_add(struct health_text *h, int attr, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void lines_free(struct health_text *h)
-{
-	for (size_t i = 0; i < h->nr; i++)
-		free(h->v[i].wrap);
-}
-
 typedef unsigned long long ull;
 
 /* What the reflector and the processor are doing, and have done. */
@@ -272,7 +266,8 @@ static void health_draw(struct tui *t, const struct rect *r, bool focused)
 	lines_informer(t, &h);
 	lines_counts(t, &h);
 	lines_paint(&h, r);
-	lines_free(&h);
+	for (size_t i = 0; i < h.nr; i++)
+		free(h.v[i].wrap);
 }
 
 const struct view_ops health_view = {

@@ -32,11 +32,6 @@ static void *help_view_new(struct tui *t, struct tab *tab)
 	return xcalloc(1, sizeof(struct help_state));
 }
 
-static void help_view_free(void *state)
-{
-	free(state);
-}
-
 static void help_draw(struct tui *t, const struct rect *r, bool focused)
 {
 	size_t count;
@@ -97,7 +92,7 @@ static void help_wheel(struct tui *t, int lines)
 
 const struct view_ops help_view = {
 	.new = help_view_new,
-	.free = help_view_free,
+	.free = free,
 	.draw = help_draw,
 	.keymap = KEYMAP_HELP,
 	.request = help_request,
