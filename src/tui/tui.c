@@ -425,7 +425,7 @@ static void escape(struct tui *t)
 		tui_message(t, "cancelled");
 	} else if (filter_active(&tab->filter)) {
 		filter_clear(&tab->filter);
-		tui_filters_changed(t);
+		t->filter_gen++;
 		tui_message(t, "filter cleared");
 	} else if (t->ns_filter[0]) {
 		tui_namespace_show(t, "");

@@ -36,7 +36,7 @@ void prompt_open(struct tui *t, enum prompt_kind kind)
 		snprintf(p->saved, sizeof(p->saved), "%s", tab->filter.text);
 		if (filter_active(&tab->filter)) {
 			filter_clear(&tab->filter);
-			tui_filters_changed(t);
+			t->filter_gen++;
 		}
 	} else if (kind == PROMPT_NAMESPACE) {
 		snprintf(p->saved, sizeof(p->saved), "%s", t->ns_filter);
@@ -160,7 +160,7 @@ static void filter_follow(struct tui *t)
 		snprintf(p->error, sizeof(p->error), "%s", err.msg);
 		filter_clear(&tab->filter);
 	}
-	tui_filters_changed(t);
+	t->filter_gen++;
 	table_to_top(tab);
 }
 
@@ -210,7 +210,7 @@ static void cancel(struct tui *t)
 	if (p->kind == PROMPT_FILTER) {
 		if (filter_set(&tab->filter, p->saved, &err) < 0)
 			filter_clear(&tab->filter);
-		tui_filters_changed(t);
+		t->filter_gen++;
 	}
 }
 

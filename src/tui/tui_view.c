@@ -98,11 +98,6 @@ bool tab_unhealthy(const struct tui *t, const struct tab *tab)
 	       (st->last_error_ms && t->now_wall - st->last_error_ms < RECENT_ERROR_MS);
 }
 
-void tui_filters_changed(struct tui *t)
-{
-	t->filter_gen++;	/* the table and the delta pane look at it */
-}
-
 int tui_job_submit(struct tui *t, struct tui_job *job, const char *what)
 {
 	if (consumer_submit(&t->cons, &job->base) < 0)
@@ -121,5 +116,5 @@ void tui_namespace_show(struct tui *t, const char *ns)
 	snprintf(t->ns_filter, sizeof(t->ns_filter), "%s", ns);
 	if (was[0])
 		snprintf(t->ns_prev, sizeof(t->ns_prev), "%s", was);
-	tui_filters_changed(t);
+	t->filter_gen++;
 }

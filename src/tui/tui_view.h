@@ -146,7 +146,8 @@ struct tui {
 	char ns_filter[256];
 	/* The last namespace shown before another (or all): where `0` goes back to. */
 	char ns_prev[256];
-	uint64_t filter_gen;		/* bumped when any filter changes */
+	uint64_t filter_gen;		/* bumped when a filter or the namespace changes:
+				 * every view looks again */
 
 	/* The full-screen views' private states (their ops->new). */
 	void *screen[SCREEN__COUNT];
@@ -180,8 +181,6 @@ static inline struct tab *tui_tab(struct tui *t)
 void tui_message(struct tui *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* A tab's filter or the namespace changed: every view looks again. */
-void tui_filters_changed(struct tui *t);
 /* Only namespace ns shown ("": all), the one left kept in ns_prev. */
 void tui_namespace_show(struct tui *t, const char *ns);
 /* Colour attribute of a pair (0 without colour). */
