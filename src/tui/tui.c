@@ -807,7 +807,7 @@ static void tick(struct tui *t)
 		/* Another tab's deltas may have filled the budget this one shares. */
 		model_hist_trim(&tab->m);
 		if (tab->ctl)
-			tui_ctl_expire(tab->ctl, &tab->m, now);
+			tui_ctl_expire(tab->ctl, &tab->m);
 	}
 	table_tick(t);
 	huge_due(t, now);

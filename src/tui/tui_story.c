@@ -5,10 +5,10 @@
  *
  * Each tab with --controller runs its own simulation
  * (controller/controller.h) on the tab's notifications, on the monotonic
- * clock: tui.c hands it every notification, calls tui_ctl_advance() after
- * each wake-up, and sleeps no longer than tui_ctl_wait_ms(), as the watch
- * loop does for `watch --controller`.  The records are not printed; they
- * build a story per key:
+ * clock: tui.c hands it every notification, calls tui_ctl_tabs_advance()
+ * after each wake-up, and sleeps no longer than tui_ctl_tabs_wait_ms(),
+ * as the watch loop does for `watch --controller`.  The records are not
+ * printed; they build a story per key:
  *   - for the object, what became of each delta: filtered by which
  *     predicate, or enqueued (new, coalesced, dirty) under which request;
  *   - for the request, its Reconciles (number, RV read), so that an
@@ -320,19 +320,6 @@ void tui_ctl_note(struct tui_ctl *ctl, const struct notification *n)
 	controller_note(ctl->c, n);
 }
 
-static bool tui_ctl_advance(struct tui_ctl *ctl)
-{
-	uint64_t before = ctl->generation;
-
-	controller_advance(ctl->c);
-	return ctl->generation != before;
-}
-
-static int64_t tui_ctl_wait_ms(struct tui_ctl *ctl)
-{
-	return controller_wait_ms(ctl->c);
-}
-
 uint64_t tui_ctl_generation(const struct tui_ctl *ctl, const char *key)
 {
 	const struct story *s;
@@ -347,9 +334,14 @@ uint64_t tui_ctl_generation(const struct tui_ctl *ctl, const char *key)
 
 void tui_ctl_tabs_advance(struct tui *t)
 {
-	for (size_t i = 0; i < t->nr; i++)
-		if (t->tabs[i].ctl && tui_ctl_advance(t->tabs[i].ctl))
-			t->dirty = true;
+	for (size_t i = 0; i < t->nr; i++) {
+		struct tui_ctl *ctl = t->tabs[i].ctl;
+		uint64_t before = ctl ? ctl->generation : 0;
+		if (!ctl)
+			continue;
+		controller_advance(ctl->c);
+		t->dirty |= ctl->generation != before;	/* a record came */
+	}
 }
 
 int64_t tui_ctl_tabs_wait_ms(struct tui *t)
@@ -357,18 +349,17 @@ int64_t tui_ctl_tabs_wait_ms(struct tui *t)
 	int64_t wait = -1;
 
 	for (size_t i = 0; i < t->nr; i++) {
-		int64_t w = t->tabs[i].ctl ? tui_ctl_wait_ms(t->tabs[i].ctl) : -1;
+		int64_t w = t->tabs[i].ctl ? controller_wait_ms(t->tabs[i].ctl->c) : -1;
 		if (w >= 0 && (wait < 0 || w < wait))
 			wait = w;
 	}
 	return wait;
 }
 
-void tui_ctl_expire(struct tui_ctl *ctl, const struct model *m, int64_t now_mono)
+void tui_ctl_expire(struct tui_ctl *ctl, const struct model *m)
 {
 	size_t kept = 0;
 
-	(void)now_mono;
 	for (size_t i = 0; i < ctl->nr_deleted; i++) {
 		struct story *s = hashmap_get(&ctl->stories, ctl->deleted[i]);
 		struct ctl_key_info info;

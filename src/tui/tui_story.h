@@ -16,7 +16,7 @@
 struct tui_ctl *tui_ctl_new(const struct controller_opts *opts);
 void tui_ctl_free(struct tui_ctl *ctl);	/* NULL: no-op */
 void tui_ctl_note(struct tui_ctl *ctl, const struct notification *n);
-void tui_ctl_expire(struct tui_ctl *ctl, const struct model *m, int64_t now_mono);
+void tui_ctl_expire(struct tui_ctl *ctl, const struct model *m);
 /*
  * Bumped by every record about key (NULL: about any key), for the views
  * that show it to rebuild; NULL ctl: 0.  With --enqueue-owner an
