@@ -28,7 +28,7 @@ void tui_ctl_toggle(struct tui *t)
 /* ---- the pane -------------------------------------------------------------- */
 
 /* The queue, the workers and the counts. */
-static void pane_controller(struct tui *t, struct tui_ctl *ctl, struct pane_lines *p)
+static void pane_controller(struct tui_ctl *ctl, struct pane_lines *p)
 {
 	struct controller *c = tui_ctl_controller(ctl);
 	struct controller_stats st;
@@ -102,7 +102,7 @@ const char *tui_selected_key(struct tui *t)
 	struct row *r;
 
 	if (t->focus == PANE_LOG)
-		return log_selected_key(t, tab);
+		return log_selected_key(tab);
 	r = table_selected(tab);
 	return r ? row_key_of(r) : NULL;
 }
@@ -118,7 +118,7 @@ static void controller_draw(struct tui *t, const struct rect *r, bool focused)
 		pane_line(&p, 0, "no controller on this tab");
 		return;
 	}
-	pane_controller(t, tab->ctl, &p);
+	pane_controller(tab->ctl, &p);
 	if ((key = tui_selected_key(t))) {
 		p.y++;
 		pane_object(t, tab->ctl, key, &p);

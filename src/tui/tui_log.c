@@ -380,7 +380,7 @@ static void log_draw(struct tui *t, const struct rect *r, bool focused)
 }
 
 /* The key of the object of the line under the cursor, or NULL. */
-const char *log_selected_key(struct tui *t, struct tab *tab)
+const char *log_selected_key(struct tab *tab)
 {
 	const char *key;
 
@@ -403,7 +403,7 @@ static bool log_request(struct tui *t, enum request req, int key)
 			return true;
 		const struct log_line *line = &ls(tab)->lines.v[ls(tab)->scroll.cur];
 		struct log_entry *e = model_log_seq(&tab->m, line->seq);
-		const char *k = log_selected_key(t, tab);
+		const char *k = log_selected_key(tab);
 		if (k) {
 			detail_open(t, t->cur, k, false);
 		} else if (e && e->kind == LOG_GROUP) {
