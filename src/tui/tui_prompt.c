@@ -164,13 +164,6 @@ static void filter_follow(struct tui *t)
 	table_to_top(tab);
 }
 
-static void namespace_set(struct tui *t, const char *ns)
-{
-	tui_namespace_show(t, ns);
-	for (size_t i = 0; i < t->nr; i++)
-		table_to_top(&t->tabs[i]);
-}
-
 /* Enter: true when the prompt is done. */
 static bool accept(struct tui *t)
 {
@@ -189,7 +182,9 @@ static bool accept(struct tui *t)
 		p->wants_resource = true;	/* the loop takes it and closes the prompt */
 		return false;
 	case PROMPT_NAMESPACE:
-		namespace_set(t, p->text);
+		tui_namespace_show(t, p->text);
+		for (size_t i = 0; i < t->nr; i++)
+			table_to_top(&t->tabs[i]);
 		if (p->text[0])
 			tui_message(t, "namespace %s only; n and Enter shows all again", p->text);
 		else
