@@ -3,7 +3,7 @@
  * notices; see printer.h.
  *
  * Formats are rows of formats[]: a function that appends one delta's
- * record to a strbuf, and one for the header.  A notice's text is
+ * record to a strbuf.  A notice's text is
  * notice_text()'s, by enum activity.
  */
 #include "output/printer.h"
@@ -83,7 +83,6 @@ struct printer;
 
 struct printer_ops {
 	const char *name;
-	void (*header)(struct printer *p, struct strbuf *sb);	/* NULL: none */
 	void (*delta)(struct printer *p, const struct notification *n,
 		      struct strbuf *sb);
 };
@@ -151,6 +150,17 @@ static void pad(struct strbuf *sb, size_t have, size_t want)
 {
 	for (; have < want; have++)
 		strbuf_addch(sb, ' ');
+}
+
+/* The TIME cell: the time of day, to the millisecond. */
+static char *clock_cell(int64_t ms)
+{
+	time_t secs = (time_t)(ms / 1000);
+	struct tm tm;
+
+	localtime_r(&secs, &tm);
+	return xasprintf("%02d:%02d:%02d.%03d", tm.tm_hour, tm.tm_min, tm.tm_sec,
+			 (int)(ms % 1000));
 }
 
 static void rstrip(struct strbuf *sb)
@@ -341,17 +351,12 @@ static void line_of(struct printer *p, const struct notification *n, struct line
 	const char *detail = status + strlen(status) + 1;
 	const char *created = detail + strlen(detail) + 1;
 	struct strbuf sb = STRBUF_INIT;
-	char clock[16], age[32] = "";
-	time_t secs = (time_t)(n->delta.time_ms / 1000);
-	struct tm tm;
+	char age[32] = "";
 
-	localtime_r(&secs, &tm);
-	snprintf(clock, sizeof(clock), "%02d:%02d:%02d.%03d", tm.tm_hour,
-		 tm.tm_min, tm.tm_sec, (int)(n->delta.time_ms % 1000));
 	if (p->wide)
 		columns_age_since(*created ? created : NULL, now_of(p), age);
 	/* Every cell may quote the server: escaped before it is measured. */
-	l->cell[COL_TIME] = xstrdup(clock);
+	l->cell[COL_TIME] = clock_cell(n->delta.time_ms);
 	l->cell[COL_TYPE] = xstrdup(delta_type_name(n->delta.type));
 	l->cell[COL_KIND] = termsafe_dup(kind, 0);
 	l->cell[COL_KEY] = termsafe_dup(obj->key, 0);
@@ -428,6 +433,28 @@ static void release_held(struct printer *p, struct strbuf *sb)
 		p->width[COL_RV] = p->max_rv + 1;
 }
 
+/* Holds l (taken) until the lines are let go, its cells widening the columns. */
+static void hold_line(struct printer *p, const struct line *l)
+{
+	widen(p, l->cell);
+	ALLOC_GROW(p->held, p->held_nr + 1, p->held_alloc);
+	p->held[p->held_nr++] = *l;
+}
+
+/* Prints l (taken), after the header the first time. */
+static void print_line(struct printer *p, struct line *l, struct strbuf *sb)
+{
+	/* the key, the RV and the last column may grow; the KIND is cut */
+	static const enum line_col grow[] = { COL_KEY, COL_RV };
+
+	print_header_once(p, sb);
+	for (size_t i = 0; i < ARRAY_SIZE(grow); i++)
+		if (utf8_width(l->cell[grow[i]]) > p->width[grow[i]])
+			p->width[grow[i]] = utf8_width(l->cell[grow[i]]);
+	format_line(p, l, sb);
+	line_release(l);
+}
+
 static void line_delta(struct printer *p, const struct notification *n,
 		       struct strbuf *sb)
 {
@@ -435,25 +462,16 @@ static void line_delta(struct printer *p, const struct notification *n,
 
 	line_of(p, n, &l);
 	if (p->holding && is_initial(&n->delta) && p->held_nr < HOLD_MAX) {
-		widen(p, l.cell);
 		if (utf8_width(l.cell[COL_RV]) > p->max_rv)
 			p->max_rv = utf8_width(l.cell[COL_RV]);
-		ALLOC_GROW(p->held, p->held_nr + 1, p->held_alloc);
-		p->held[p->held_nr++] = l;
+		hold_line(p, &l);
 		return;
 	}
 	if (p->holding) {
 		widen(p, l.cell);
 		release_held(p, sb);
 	}
-	print_header_once(p, sb);
-	/* the key, the RV and the last column may grow; the KIND is cut */
-	static const enum line_col grow[] = { COL_KEY, COL_RV };
-	for (size_t i = 0; i < ARRAY_SIZE(grow); i++)
-		if (utf8_width(l.cell[grow[i]]) > p->width[grow[i]])
-			p->width[grow[i]] = utf8_width(l.cell[grow[i]]);
-	format_line(p, &l, sb);
-	line_release(&l);
+	print_line(p, &l, sb);
 }
 
 /* ---- object formats ------------------------------------------------------- */
@@ -617,11 +635,11 @@ static void json_warning(const struct notification *n, struct strbuf *sb)
 }
 
 static const struct printer_ops formats[OUTPUT__COUNT] = {
-	[OUTPUT_LINE] = { "line", NULL, line_delta },
-	[OUTPUT_WIDE] = { "wide", NULL, line_delta },
-	[OUTPUT_JSON] = { "json", NULL, json_delta },
-	[OUTPUT_NAME] = { "name", NULL, name_delta },
-	[OUTPUT_OBJECT] = { "object", NULL, object_delta },
+	[OUTPUT_LINE] = { "line", line_delta },
+	[OUTPUT_WIDE] = { "wide", line_delta },
+	[OUTPUT_JSON] = { "json", json_delta },
+	[OUTPUT_NAME] = { "name", name_delta },
+	[OUTPUT_OBJECT] = { "object", object_delta },
 };
 
 const char *output_format_name(enum output_format format)
@@ -924,6 +942,17 @@ static int write_record(struct printer *p)
 	return 0;
 }
 
+/* Writes p->sb as a notice, after the records printed so far; 0. */
+static int write_notice(struct printer *p)
+{
+	printer_flush(p);
+	clear_progress(p);
+	fwrite(p->sb.buf, 1, p->sb.len, p->opts.notices);
+	fflush(p->opts.notices);
+	strbuf_reset(&p->sb);
+	return 0;
+}
+
 /* A controller record in the line output's columns (its own in the last). */
 static void controller_line(struct printer *p, const struct ctl_record *r, int64_t base_ms)
 {
@@ -942,20 +971,10 @@ static void controller_line(struct printer *p, const struct ctl_record *r, int64
 	l.cell[COL_DETAIL] = xstrdup("");
 	strbuf_release(&rv);
 	strbuf_release(&text);
-	if (p->holding && p->held_nr < HOLD_MAX) {
-		/* after the initial lines it follows, when they are let go */
-		widen(p, l.cell);
-		ALLOC_GROW(p->held, p->held_nr + 1, p->held_alloc);
-		p->held[p->held_nr++] = l;
-		return;
-	}
-	print_header_once(p, &p->sb);
-	static const enum line_col grow[] = { COL_KEY, COL_RV };
-	for (size_t i = 0; i < ARRAY_SIZE(grow); i++)
-		if (utf8_width(l.cell[grow[i]]) > p->width[grow[i]])
-			p->width[grow[i]] = utf8_width(l.cell[grow[i]]);
-	format_line(p, &l, &p->sb);
-	line_release(&l);
+	if (p->holding && p->held_nr < HOLD_MAX)
+		hold_line(p, &l);	/* after the initial lines it follows */
+	else
+		print_line(p, &l, &p->sb);
 }
 
 int printer_controller(struct printer *p, const struct ctl_record *r, int64_t base_ms)
@@ -978,15 +997,10 @@ int printer_controller_summary(struct printer *p, const struct controller_stats 
 	}
 	if (!p->opts.notices)
 		return 0;
-	printer_flush(p);	/* what came before goes first */
-	clear_progress(p);
 	strbuf_adds(&p->sb, "kinf: ");
 	controller_summary_text(st, &p->sb);
 	strbuf_addch(&p->sb, '\n');
-	fwrite(p->sb.buf, 1, p->sb.len, p->opts.notices);
-	fflush(p->opts.notices);
-	strbuf_reset(&p->sb);
-	return 0;
+	return write_notice(p);
 }
 
 int printer_flush(struct printer *p)
@@ -1010,15 +1024,10 @@ int printer_verify(struct printer *p, const char *resource,
 	}
 	if (!p->opts.notices)
 		return 0;
-	printer_flush(p);	/* deltas first, as before any notice */
-	clear_progress(p);
 	strbuf_addf(&p->sb, "kinf: %s: verify: ", resource);
 	verify_report_summary(r, &p->sb);
 	strbuf_addch(&p->sb, '\n');
-	fwrite(p->sb.buf, 1, p->sb.len, p->opts.notices);
-	fflush(p->opts.notices);
-	strbuf_reset(&p->sb);
-	return 0;
+	return write_notice(p);
 }
 
 int printer_flight_dump(struct printer *p, const char *path, const char *reason)
@@ -1054,8 +1063,6 @@ int printer_health(struct printer *p, const char *resource,
 
 	if (!p->opts.notices)
 		return 0;
-	printer_flush(p);
-	clear_progress(p);
 	strbuf_reset(&p->sb);
 	strbuf_addf(&p->sb, "kinf: %s: health: %s", resource, informer_state_name(st->state));
 	if (st->watch_since_ms) {
@@ -1079,10 +1086,7 @@ int printer_health(struct printer *p, const char *resource,
 		strbuf_addch(&p->sb, ')');
 	}
 	strbuf_addch(&p->sb, '\n');
-	fwrite(p->sb.buf, 1, p->sb.len, p->opts.notices);
-	fflush(p->opts.notices);
-	strbuf_reset(&p->sb);
-	return 0;
+	return write_notice(p);
 }
 
 /*
@@ -1105,14 +1109,8 @@ static int bookmark_record(struct printer *p, const struct notification *n)
 		strbuf_adds(&p->sb, "}\n");
 	} else if (p->ops == &formats[OUTPUT_LINE] || p->ops == &formats[OUTPUT_WIDE]) {
 		struct line l = { { NULL }, NULL, NULL, NULL, NULL };
-		char clock[16];
-		time_t secs = (time_t)(n->delta.time_ms / 1000);
-		struct tm tm;
 
-		localtime_r(&secs, &tm);
-		snprintf(clock, sizeof(clock), "%02d:%02d:%02d.%03d", tm.tm_hour,
-			 tm.tm_min, tm.tm_sec, (int)(n->delta.time_ms % 1000));
-		l.cell[COL_TIME] = xstrdup(clock);
+		l.cell[COL_TIME] = clock_cell(n->delta.time_ms);
 		l.cell[COL_TYPE] = xstrdup(delta_type_name(DELTA_BOOKMARK));
 		l.cell[COL_KIND] = termsafe_dup(kind_of(n), 0);
 		l.cell[COL_KEY] = xstrdup("");
@@ -1164,11 +1162,6 @@ int printer_notification(struct printer *p, const struct notification *n)
 		return bookmark_record(p, n);
 	if (!n->delta.obj)
 		return 0;
-	if (p->ops->header) {
-		if (!p->header_done && !p->opts.no_headers)
-			p->ops->header(p, &p->sb);
-		p->header_done = true;
-	}
 	p->ops->delta(p, n, &p->sb);
 	if (p->failed) {
 		errno = EINVAL;
