@@ -335,19 +335,19 @@ void format_json_indent(struct json_object *v, struct strbuf *out)
 
 /* ---- custom columns --------------------------------------------------------- */
 
-/* One row's cells (cli-runtime's printOneObject). */
-static int column_cells(struct format *f, struct json_object *obj, char **cells,
-			struct errbuf *err)
+/* Adds obj's row of cells to t (cli-runtime's printOneObject). */
+static int add_row(struct format *f, struct table *t, struct json_object *obj,
+		   struct errbuf *err)
 {
-	for (size_t c = 0; c < f->ncols; c++) {
+	char **cells = xcalloc(f->ncols ? f->ncols : 1, sizeof(*cells));
+	int rc = 0;
+
+	for (size_t c = 0; c < f->ncols && rc == 0; c++) {
 		struct json_object **v;
 		size_t nr;
 		struct strbuf sb = STRBUF_INIT;
-		if (jsonpath_find(f->columns[c], obj, true, &v, &nr, err) < 0) {
-			for (size_t i = 0; i < c; i++)
-				free(cells[i]);
-			return -1;
-		}
+		if ((rc = jsonpath_find(f->columns[c], obj, true, &v, &nr, err)) < 0)
+			break;
 		if (!nr)
 			strbuf_adds(&sb, "<none>");
 		for (size_t i = 0; i < nr; i++) {
@@ -365,7 +365,12 @@ static int column_cells(struct format *f, struct json_object *obj, char **cells,
 			cells[c] = strbuf_detach(&sb, NULL);
 		}
 	}
-	return 0;
+	if (rc == 0)
+		table_add_row(t, (const char *const *)cells);
+	for (size_t c = 0; c < f->ncols; c++)
+		free(cells[c]);
+	free(cells);
+	return rc;
 }
 
 static struct json_object *items_of(struct json_object *obj, bool *is_list)
@@ -381,23 +386,15 @@ static int print_columns(struct format *f, struct json_object *obj, bool no_head
 			 struct strbuf *out, struct errbuf *err)
 {
 	struct table *t = table_new((const char *const *)f->headers, f->ncols);
-	char **cells = xcalloc(f->ncols, sizeof(*cells));
 	bool is_list;
 	struct json_object *items = items_of(obj, &is_list);
 	size_t n = is_list ? json_object_array_length(items) : 1;
 	int ret = 0;
 
-	for (size_t i = 0; i < n && ret == 0; i++) {
-		ret = column_cells(f, is_list ? json_object_array_get_idx(items, i) : obj, cells, err);
-		if (ret == 0) {
-			table_add_row(t, (const char *const *)cells);
-			for (size_t c = 0; c < f->ncols; c++)
-				free(cells[c]);
-		}
-	}
-	table_format(t, no_headers, out);
+	for (size_t i = 0; i < n && ret == 0; i++)
+		ret = add_row(f, t, is_list ? json_object_array_get_idx(items, i) : obj, err);
+	table_format(t, no_headers, NULL, out);
 	table_free(t);
-	free(cells);
 	return ret;
 }
 
@@ -414,13 +411,6 @@ static void json_group(void *ctx, struct json_object *const *v, size_t nr)
 	format_json_indent(array, out);
 	strbuf_addch(out, '\n');
 	json_object_put(array);
-}
-
-/* jsonpath-as-json: an array for each group of values found (kubectl's PrintResults) */
-static int run_jsonpath_json(struct format *f, struct json_object *obj, struct strbuf *out,
-			     struct errbuf *err)
-{
-	return jsonpath_each_group(f->jsonpath, obj, !f->strict_keys, json_group, out, err);
 }
 
 /* kubectl's GoTemplatePrinter.PrintObj */
@@ -463,8 +453,10 @@ static int run_jsonpath(struct format *f, struct json_object *obj, struct strbuf
 {
 	struct strbuf text = STRBUF_INIT;
 	struct strbuf *to = f->terminal ? &text : out;
-	int rc = f->as_json ? run_jsonpath_json(f, obj, to, err)
-			    : jsonpath_execute(f->jsonpath, obj, !f->strict_keys, to, err);
+	/* jsonpath-as-json: an array for each group of values (kubectl's PrintResults) */
+	int rc = f->as_json ?
+		 jsonpath_each_group(f->jsonpath, obj, !f->strict_keys, json_group, to, err) :
+		 jsonpath_execute(f->jsonpath, obj, !f->strict_keys, to, err);
 
 	if (f->terminal)
 		strbuf_add_termsafe(out, text.buf, text.len, TERMSAFE_NEWLINE);
@@ -523,19 +515,12 @@ static int columns_watch(struct format *f, struct json_object *const *objs, size
 			 bool headers, struct strbuf *out, struct errbuf *err)
 {
 	struct table *t = table_new((const char *const *)f->headers, f->ncols);
-	char **cells = xcalloc(f->ncols ? f->ncols : 1, sizeof(*cells));
 	int rc = 0;
 
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		if ((rc = column_cells(f, objs[i], cells, err)) < 0)
-			break;
-		table_add_row(t, (const char *const *)cells);
-		for (size_t c = 0; c < f->ncols; c++)
-			free(cells[c]);
-	}
+	for (size_t i = 0; i < n && rc == 0; i++)
+		rc = add_row(f, t, objs[i], err);
 	if (rc == 0)
-		table_format_remembered(t, !headers, &f->widths, out);
-	free(cells);
+		table_format(t, !headers, &f->widths, out);
 	table_free(t);
 	return rc;
 }
@@ -576,26 +561,17 @@ int format_print_one(struct format *f, struct json_object *obj, bool no_headers,
 
 int format_hold(struct format *f, struct json_object *obj, struct errbuf *err)
 {
-	char **cells = xcalloc(f->ncols ? f->ncols : 1, sizeof(*cells));
-	int rc = column_cells(f, obj, cells, err);
-
-	if (rc == 0) {
-		if (!f->held)
-			f->held = table_new((const char *const *)f->headers, f->ncols);
-		table_add_row(f->held, (const char *const *)cells);
-		for (size_t c = 0; c < f->ncols; c++)
-			free(cells[c]);
-	}
-	free(cells);
-	return rc;
+	if (!f->held)
+		f->held = table_new((const char *const *)f->headers, f->ncols);
+	return add_row(f, f->held, obj, err);
 }
 
 void format_print_held(struct format *f, bool no_headers, struct strbuf *out)
 {
-	if (!f->held)
+	if (!f->held || !table_rows(f->held))	/* none held, or its first row failed */
 		return;
 	/* the header first, as format_print_watch() prints it */
-	table_format_remembered(f->held, no_headers || f->printed, &f->widths, out);
+	table_format(f->held, no_headers || f->printed, &f->widths, out);
 	f->printed += (unsigned)table_rows(f->held);
 	f->last_type = 0;
 	table_free(f->held);

@@ -262,7 +262,7 @@ int kubetable_print(struct json_object *table, const struct kubetable_opts *o,
 		return -1;
 	struct table *t = build_table(json_get(table, "columnDefinitions"), rows, o, NULL);
 	if (nrows)
-		table_format(t, o->no_headers, out);
+		table_format(t, o->no_headers, NULL, out);
 	table_free(t);
 	return 0;
 }
@@ -344,7 +344,7 @@ int kubetable_stream_print(struct kubetable_stream *s, struct json_object *table
 	if (o->sort_by && sort_array(rows, o->sort_by, true, err) < 0)
 		return -1;
 	struct table *t = build_table(defs, rows, o, event_column(event));
-	table_format_remembered(t, no_headers, &s->widths, out);
+	table_format(t, no_headers, &s->widths, out);
 	table_free(t);
 	return 0;
 }
@@ -369,7 +369,7 @@ void kubetable_stream_status(struct kubetable_stream *s, struct json_object *sta
 	json_object_array_add(rows, row);
 	struct table *t = build_table(defs, rows, &plain, event_column(event));
 	/* the status handler's header: the first time one is printed */
-	table_format_remembered(t, no_headers || s->printed_status, &s->widths, out);
+	table_format(t, no_headers || s->printed_status, &s->widths, out);
 	s->printed_status = true;
 	table_free(t);
 	json_object_put(defs);

@@ -63,8 +63,8 @@ void table_widths_release(struct table_widths *tw)
 }
 
 /* The widths of t's columns, each at least tw's (when tw is not NULL), kept in it. */
-static void format_table(const struct table *t, bool no_headers, struct table_widths *tw,
-			 struct strbuf *sb)
+void table_format(const struct table *t, bool no_headers, struct table_widths *tw,
+		  struct strbuf *sb)
 {
 	size_t *width = xcalloc(t->ncols ? t->ncols : 1, sizeof(*width));
 
@@ -96,23 +96,12 @@ static void format_table(const struct table *t, bool no_headers, struct table_wi
 	free(width);
 }
 
-void table_format(const struct table *t, bool no_headers, struct strbuf *out)
-{
-	format_table(t, no_headers, NULL, out);
-}
-
-void table_format_remembered(const struct table *t, bool no_headers,
-			     struct table_widths *tw, struct strbuf *sb)
-{
-	format_table(t, no_headers, tw, sb);
-}
-
 int table_write(const struct table *t, FILE *out, bool no_headers)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int ret = 0;
 
-	table_format(t, no_headers, &sb);
+	table_format(t, no_headers, NULL, &sb);
 	if (sb.len && (fwrite(sb.buf, 1, sb.len, out) != sb.len || fflush(out)))
 		ret = -1;
 	if (ferror(out))

@@ -29,8 +29,6 @@ size_t table_rows(const struct table *t);
  * -1 when writing failed (errno tells why; EPIPE when the reader left).
  */
 int table_write(const struct table *t, FILE *out, bool no_headers);
-/* The same text, appended to out. */
-void table_format(const struct table *t, bool no_headers, struct strbuf *out);
 /*
  * Column widths kept from one table to the next, as kubectl's tabwriter
  * keeps them between flushes under `get -w` (RememberWidths): a column
@@ -44,9 +42,12 @@ struct table_widths {
 };
 #define TABLE_WIDTHS_INIT { NULL, 0 }
 void table_widths_release(struct table_widths *tw);
-/* As table_format, every column but the last widened to tw's and kept in it. */
-void table_format_remembered(const struct table *t, bool no_headers,
-			     struct table_widths *tw, struct strbuf *out);
+/*
+ * The same text, appended to out; with tw (NULL: none), every column but
+ * the last widened to tw's and kept in it.
+ */
+void table_format(const struct table *t, bool no_headers, struct table_widths *tw,
+		  struct strbuf *out);
 void table_free(struct table *t);	/* NULL is a no-op */
 
 #endif
