@@ -173,7 +173,7 @@ static void typed_json(struct json_object *v, const struct go_field *fields, int
 		gofmt_marshal(v, out);
 	} else {
 		struct strbuf val = STRBUF_INIT;
-		format_json_indent(v, &val);
+		gofmt_marshal_indent(v, &val);
 		for (size_t j = 0; j < val.len; j++) {
 			strbuf_addch(out, val.buf[j]);
 			if (val.buf[j] == '\n')

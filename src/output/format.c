@@ -287,52 +287,6 @@ void format_release(struct format *f)
 	memset(f, 0, sizeof(*f));
 }
 
-/* ---- json ----------------------------------------------------------------- */
-
-static void indent(struct strbuf *out, int depth)
-{
-	strbuf_addch(out, '\n');
-	for (int i = 0; i < depth; i++)
-		strbuf_adds(out, "    ");
-}
-
-static void json_indent(struct json_object *v, int depth, struct strbuf *out)
-{
-	if (json_object_is_type(v, json_type_array) && json_object_array_length(v)) {
-		strbuf_addch(out, '[');
-		for (size_t i = 0; i < json_object_array_length(v); i++) {
-			if (i)
-				strbuf_addch(out, ',');
-			indent(out, depth + 1);
-			json_indent(json_object_array_get_idx(v, i), depth + 1, out);
-		}
-		indent(out, depth);
-		strbuf_addch(out, ']');
-	} else if (json_object_is_type(v, json_type_object) && json_object_object_length(v)) {
-		size_t n;
-		const char **keys = gofmt_sorted_keys(v, &n);
-		strbuf_addch(out, '{');
-		for (size_t i = 0; i < n; i++) {
-			if (i)
-				strbuf_addch(out, ',');
-			indent(out, depth + 1);
-			gofmt_marshal_string(keys[i], strlen(keys[i]), out);
-			strbuf_adds(out, ": ");
-			json_indent(json_object_object_get(v, keys[i]), depth + 1, out);
-		}
-		free(keys);
-		indent(out, depth);
-		strbuf_addch(out, '}');
-	} else {
-		gofmt_marshal(v, out);
-	}
-}
-
-void format_json_indent(struct json_object *v, struct strbuf *out)
-{
-	json_indent(v, 0, out);
-}
-
 /* ---- custom columns --------------------------------------------------------- */
 
 /* Adds obj's row of cells to t (cli-runtime's printOneObject). */
@@ -408,7 +362,7 @@ static void json_group(void *ctx, struct json_object *const *v, size_t nr)
 
 	for (size_t i = 0; i < nr; i++)
 		json_object_array_add(array, v[i] ? json_object_get(v[i]) : NULL);
-	format_json_indent(array, out);
+	gofmt_marshal_indent(array, out);
 	strbuf_addch(out, '\n');
 	json_object_put(array);
 }
@@ -488,11 +442,11 @@ int format_print(struct format *f, struct json_object *obj, bool no_headers,
 	case FORMAT_JSON:
 		if (f->terminal) {	/* what JSON's escapes leave raw, escaped too */
 			struct strbuf text = STRBUF_INIT;
-			format_json_indent(obj, &text);
+			gofmt_marshal_indent(obj, &text);
 			strbuf_add_termsafe(out, text.buf, text.len, TERMSAFE_JSON);
 			strbuf_release(&text);
 		} else {
-			format_json_indent(obj, out);
+			gofmt_marshal_indent(obj, out);
 		}
 		strbuf_addch(out, '\n');
 		return 0;

@@ -149,9 +149,6 @@ int format_print_one(struct format *f, struct json_object *obj, bool no_headers,
 int format_hold(struct format *f, struct json_object *obj, struct errbuf *err);
 void format_print_held(struct format *f, bool no_headers, struct strbuf *out);
 
-/* Go's json.MarshalIndent(v, "", "    "). */
-void format_json_indent(struct json_object *v, struct strbuf *out);
-
 /*
  * --sort-by: kubectl's order of two values (the first each object's
  * path gives; NULL when none): an object without one sorts first;

@@ -99,54 +99,6 @@ void gofmt_float(double d, char fmt, struct strbuf *out)
 	}
 }
 
-/* fmt's %v of a float64: %g with the shortest digits (1e+06, 0.5). */
-static void float_v(double d, struct strbuf *out)
-{
-	gofmt_float(d, d == 0 ? 'f' : 'g', out);
-}
-
-void gofmt_print(struct json_object *v, struct strbuf *out)
-{
-	switch (json_object_get_type(v)) {
-	case json_type_null:
-		strbuf_adds(out, "<nil>");
-		break;
-	case json_type_boolean:
-		strbuf_adds(out, json_object_get_boolean(v) ? "true" : "false");
-		break;
-	case json_type_int:
-		strbuf_adds(out, json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
-		break;
-	case json_type_double:
-		float_v(json_object_get_double(v), out);
-		break;
-	case json_type_string:
-		strbuf_add(out, json_object_get_string(v), (size_t)json_object_get_string_len(v));
-		break;
-	case json_type_array:
-		strbuf_addch(out, '[');
-		for (size_t i = 0; i < json_object_array_length(v); i++) {
-			if (i)
-				strbuf_addch(out, ' ');
-			gofmt_print(json_object_array_get_idx(v, i), out);
-		}
-		strbuf_addch(out, ']');
-		break;
-	case json_type_object: {
-		size_t n;
-		const char **keys = gofmt_sorted_keys(v, &n);
-		strbuf_adds(out, "map[");
-		for (size_t i = 0; i < n; i++) {
-			strbuf_addf(out, "%s%s:", i ? " " : "", keys[i]);
-			gofmt_print(json_object_object_get(v, keys[i]), out);
-		}
-		strbuf_addch(out, ']');
-		free(keys);
-		break;
-	}
-	}
-}
-
 void gofmt_marshal_string(const char *s, size_t len, struct strbuf *out)
 {
 	static const char hex[] = "0123456789abcdef";
@@ -191,11 +143,43 @@ void gofmt_marshal_string(const char *s, size_t len, struct strbuf *out)
 	strbuf_addch(out, '"');
 }
 
-void gofmt_marshal(struct json_object *v, struct strbuf *out)
+/* json.Marshal's float64: 'f', or 'e' below 1e-6 and from 1e21 on, "e-7" not "e-07". */
+static void marshal_float(double d, struct strbuf *out)
 {
+	double a = fabs(d);
+	size_t at = out->len;
+
+	gofmt_float(d, a != 0 && (a < 1e-6 || a >= 1e21) ? 'e' : 'f', out);
+	if (out->len - at >= 4 && out->buf[out->len - 4] == 'e' &&
+	    out->buf[out->len - 3] == '-' && out->buf[out->len - 2] == '0') {
+		out->buf[out->len - 2] = out->buf[out->len - 1];
+		out->buf[--out->len] = '\0';
+	}
+}
+
+/* MarshalIndent's line break and indent before an element (depth < 0: none). */
+static void indent(struct strbuf *out, int depth)
+{
+	if (depth < 0)
+		return;
+	strbuf_addch(out, '\n');
+	for (int i = 0; i < depth; i++)
+		strbuf_adds(out, "    ");
+}
+
+/*
+ * v as fmt's %v prints it (json false) or as json.Marshal writes it;
+ * with depth >= 0, as json.MarshalIndent(v, "", "    ") at that depth.
+ */
+static void write_value(struct json_object *v, bool json, int depth, struct strbuf *out)
+{
+	int in = depth < 0 ? -1 : depth + 1;	/* the elements' depth */
+	double d;
+	size_t n;
+
 	switch (json_object_get_type(v)) {
 	case json_type_null:
-		strbuf_adds(out, "null");
+		strbuf_adds(out, json ? "null" : "<nil>");
 		break;
 	case json_type_boolean:
 		strbuf_adds(out, json_object_get_boolean(v) ? "true" : "false");
@@ -203,46 +187,70 @@ void gofmt_marshal(struct json_object *v, struct strbuf *out)
 	case json_type_int:
 		strbuf_adds(out, json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
 		break;
-	case json_type_double: {
-		double d = json_object_get_double(v), a = fabs(d);
-		size_t at = out->len;
-		gofmt_float(d, a != 0 && (a < 1e-6 || a >= 1e21) ? 'e' : 'f', out);
-		/* "e-07" becomes "e-7", as encoding/json writes it */
-		if (out->len - at >= 4 && out->buf[out->len - 4] == 'e' &&
-		    out->buf[out->len - 3] == '-' && out->buf[out->len - 2] == '0') {
-			out->buf[out->len - 2] = out->buf[out->len - 1];
-			out->buf[--out->len] = '\0';
-		}
+	case json_type_double:
+		d = json_object_get_double(v);
+		if (json)
+			marshal_float(d, out);
+		else	/* %v: %g with the shortest digits (1e+06, 0.5) */
+			gofmt_float(d, d == 0 ? 'f' : 'g', out);
 		break;
-	}
 	case json_type_string:
-		gofmt_marshal_string(json_object_get_string(v), (size_t)json_object_get_string_len(v), out);
+		if (json)
+			gofmt_marshal_string(json_object_get_string(v),
+					     (size_t)json_object_get_string_len(v), out);
+		else
+			strbuf_add(out, json_object_get_string(v),
+				   (size_t)json_object_get_string_len(v));
 		break;
 	case json_type_array:
+		n = json_object_array_length(v);
 		strbuf_addch(out, '[');
-		for (size_t i = 0; i < json_object_array_length(v); i++) {
+		for (size_t i = 0; i < n; i++) {
 			if (i)
-				strbuf_addch(out, ',');
-			gofmt_marshal(json_object_array_get_idx(v, i), out);
+				strbuf_addch(out, json ? ',' : ' ');
+			indent(out, in);
+			write_value(json_object_array_get_idx(v, i), json, in, out);
 		}
+		if (n)
+			indent(out, depth);
 		strbuf_addch(out, ']');
 		break;
 	case json_type_object: {
-		size_t n;
 		const char **keys = gofmt_sorted_keys(v, &n);
-		strbuf_addch(out, '{');
+		strbuf_adds(out, json ? "{" : "map[");
 		for (size_t i = 0; i < n; i++) {
 			if (i)
-				strbuf_addch(out, ',');
-			gofmt_marshal_string(keys[i], strlen(keys[i]), out);
-			strbuf_addch(out, ':');
-			gofmt_marshal(json_object_object_get(v, keys[i]), out);
+				strbuf_addch(out, json ? ',' : ' ');
+			indent(out, in);
+			if (json)
+				gofmt_marshal_string(keys[i], strlen(keys[i]), out);
+			else
+				strbuf_adds(out, keys[i]);
+			strbuf_adds(out, depth >= 0 ? ": " : ":");
+			write_value(json_object_object_get(v, keys[i]), json, in, out);
 		}
-		strbuf_addch(out, '}');
+		if (n)
+			indent(out, depth);
+		strbuf_addch(out, json ? '}' : ']');
 		free(keys);
 		break;
 	}
 	}
+}
+
+void gofmt_print(struct json_object *v, struct strbuf *out)
+{
+	write_value(v, false, -1, out);
+}
+
+void gofmt_marshal(struct json_object *v, struct strbuf *out)
+{
+	write_value(v, true, -1, out);
+}
+
+void gofmt_marshal_indent(struct json_object *v, struct strbuf *out)
+{
+	write_value(v, true, 0, out);
 }
 
 const char *gofmt_type(struct json_object *v)

@@ -34,6 +34,8 @@ struct strbuf;
 void gofmt_print(struct json_object *v, struct strbuf *out);
 /* A value as json.Marshal writes it (keys sorted, <>& escaped). */
 void gofmt_marshal(struct json_object *v, struct strbuf *out);
+/* The same as json.MarshalIndent(v, "", "    ") writes it. */
+void gofmt_marshal_indent(struct json_object *v, struct strbuf *out);
 /* s[0..len) as json.Marshal writes a string, quotes included. */
 void gofmt_marshal_string(const char *s, size_t len, struct strbuf *out);
 
