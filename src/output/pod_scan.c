@@ -722,8 +722,13 @@ static int cell(const struct pod_summary_rec *rec, const char *h, int64_t now_ms
 	return 0;
 }
 
-int pod_scan_cells(const struct pod_summary_rec *rec, const char *const *headers,
-		   int64_t now_ms, struct strbuf *out)
+/*
+ * Appends the cells of headers (NULL-terminated), each followed by a
+ * NUL, as columns_cells() writes a pod's.  -1 (out untouched) when a
+ * header is not one of the summary's (NAME, NAMESPACE, unknown ones).
+ */
+static int pod_scan_cells(const struct pod_summary_rec *rec, const char *const *headers,
+			  int64_t now_ms, struct strbuf *out)
 {
 	size_t mark = out->len;
 

@@ -57,14 +57,6 @@ struct pod_summary_rec {
 int pod_scan(const char *text, size_t len, struct pod_summary_rec *rec);
 
 /*
- * Appends the cells of headers (NULL-terminated), each followed by a
- * NUL, as columns_cells() writes a pod's.  -1 (out untouched) when a
- * header is not one of the summary's (NAME, NAMESPACE, unknown ones).
- */
-int pod_scan_cells(const struct pod_summary_rec *rec, const char *const *headers,
-		   int64_t now_ms, struct strbuf *out);
-
-/*
  * As columns_cells(), from an object's compact JSON text (a kobj's,
  * text[0..len)) without a json-c tree, for the kinds whose cells one
  * scan gives: the core group's pods, with columns.c's columns.  Returns
