@@ -412,21 +412,18 @@ static void add_value(struct strbuf *out, struct json_object *v, bool ascii)
 	const char *s;
 	size_t len;
 
-	if (!json_object_is_type(v, json_type_string)) {
-		s = json_object_to_json_string_ext(v, TO_STRING_FLAGS);
-		add_cut(out, s, strlen(s), ascii);
-		return;
-	}
-	s = json_object_get_string(v);
-	len = (size_t)json_object_get_string_len(v);
-	if (len && s[0] != ' ' && s[len - 1] != ' ' && !memchr(s, '\n', len) &&
-	    !memchr(s, '\0', len)) {
-		add_cut(out, s, len, ascii);
-	} else {
+	if (json_object_is_type(v, json_type_string)) {
+		s = json_object_get_string(v);
+		len = (size_t)json_object_get_string_len(v);
+		if (len && s[0] != ' ' && s[len - 1] != ' ' && !memchr(s, '\n', len) &&
+		    !memchr(s, '\0', len)) {
+			add_cut(out, s, len, ascii);
+			return;
+		}
 		/* Bare, these would not show where they begin and end, or a NUL. */
-		s = json_object_to_json_string_ext(v, TO_STRING_FLAGS);
-		add_cut(out, s, strlen(s), ascii);
 	}
+	s = json_object_to_json_string_ext(v, TO_STRING_FLAGS);
+	add_cut(out, s, strlen(s), ascii);
 }
 
 struct human {
@@ -461,16 +458,10 @@ static void human_line(void *ctx, const struct diff_change *ch)
 	strbuf_addf(h->out, "%s\n", off);
 }
 
-size_t diff_human_ext(struct json_object *old_obj, struct json_object *new_obj,
-		      const char *indent, unsigned flags, struct strbuf *out)
+size_t diff_human(struct json_object *old_obj, struct json_object *new_obj,
+		  const char *indent, unsigned flags, struct strbuf *out)
 {
 	struct human h = { out, indent ? indent : "", flags & DIFF_COLOR, flags & DIFF_ASCII };
 
 	return diff_walk(old_obj, new_obj, human_line, &h);
-}
-
-size_t diff_human(struct json_object *old_obj, struct json_object *new_obj,
-		  const char *indent, bool color, struct strbuf *out)
-{
-	return diff_human_ext(old_obj, new_obj, indent, color ? DIFF_COLOR : 0, out);
 }

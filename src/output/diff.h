@@ -85,6 +85,10 @@ typedef void diff_change_fn(void *ctx, const struct diff_change *change);
 size_t diff_walk(struct json_object *old_obj, struct json_object *new_obj,
 		 diff_change_fn *fn, void *ctx);
 
+enum {
+	DIFF_COLOR = 1 << 0,	/* ANSI colours on "+" and "-" lines */
+	DIFF_ASCII = 1 << 1,	/* "->" and "..." for "→" and "…" (LANG=C) */
+};
 /*
  * The human form, one line per diff_walk() change, each prefixed with
  * indent and ended with '\n':
@@ -93,18 +97,10 @@ size_t diff_walk(struct json_object *old_obj, struct json_object *new_obj,
  *   metadata.labels.tier: - front
  * Strings are shown bare (quoted when empty, or when they hold spaces at
  * an end); other values as compact JSON; a value longer than 80 bytes
- * is cut with "…".  With color, "+" lines are green and "-" lines red
- * (ANSI).  Returns the number of lines.
+ * is cut with "…".  With DIFF_COLOR, "+" lines are green and "-" lines
+ * red (ANSI).  Returns the number of lines.
  */
 size_t diff_human(struct json_object *old_obj, struct json_object *new_obj,
-		  const char *indent, bool color, struct strbuf *out);
-
-enum {
-	DIFF_COLOR = 1 << 0,	/* ANSI colours on "+" and "-" lines */
-	DIFF_ASCII = 1 << 1,	/* "->" and "..." for "→" and "…" (LANG=C) */
-};
-/* diff_human() with DIFF_* flags. */
-size_t diff_human_ext(struct json_object *old_obj, struct json_object *new_obj,
-		      const char *indent, unsigned flags, struct strbuf *out);
+		  const char *indent, unsigned flags, struct strbuf *out);
 
 #endif

@@ -309,7 +309,7 @@ static void add_diff_lines(struct printer *p, const struct notification *n,
 
 	/* A Secret's values changed: say so, by their sizes only. */
 	redact_secret_pair(old_tree, new_tree);
-	if (!diff_human_ext(old_tree, new_tree, "    ", flags, sb) && !n->resync_only)
+	if (!diff_human(old_tree, new_tree, "    ", flags, sb) && !n->resync_only)
 		strbuf_adds(sb, "    (no field changed)\n");
 	json_object_put(old_tree);
 }

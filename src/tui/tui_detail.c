@@ -148,7 +148,7 @@ static void add_diff(struct tui *t, struct json_object *a, struct json_object *b
 	size_t i = 0;
 
 	diff_walk(a, b, note_what, &whats);
-	diff_human(a, b, "  ", false, &text);
+	diff_human(a, b, "  ", 0, &text);
 	for (const char *p = strbuf_str(&text); *p; i++) {
 		size_t n = strcspn(p, "\n");
 		int attr = i < whats.len ? tui_color(t, pair[(int)whats.buf[i]]) : 0;

@@ -237,7 +237,7 @@ static const char *human(const char *a, const char *b, size_t *lines)
 	struct json_object *ta = tree(a), *tb = tree(b);
 	struct strbuf sb = STRBUF_INIT;
 
-	*lines = diff_human(ta, tb, "  ", false, &sb);
+	*lines = diff_human(ta, tb, "  ", 0, &sb);
 	snprintf(buf, sizeof(buf), "%s", strbuf_str(&sb));
 	strbuf_release(&sb);
 	json_object_put(ta);
@@ -365,7 +365,7 @@ TEST(human_colors_added_and_removed)
 	struct json_object *ta = tree("{\"a\":1}"), *tb = tree("{\"b\":2}");
 	struct strbuf sb = STRBUF_INIT;
 
-	diff_human(ta, tb, "", true, &sb);
+	diff_human(ta, tb, "", DIFF_COLOR, &sb);
 	CHECK_STR(strbuf_str(&sb), "\033[31ma: - 1\033[0m\n\033[32mb: + 2\033[0m\n");
 	strbuf_release(&sb);
 	json_object_put(ta);
