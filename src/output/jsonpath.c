@@ -1016,17 +1016,11 @@ static int walk(struct eval *e, const struct vals *in, const struct node *n, str
 	case NODE_FILTER:
 		return eval_filter(e, in, n, out);
 	case NODE_INT:
-		v = json_object_new_int64(n->ival);
-		repeat(in, v, out);
-		json_object_put(v);
-		return 0;
 	case NODE_FLOAT:
-		v = json_object_new_double(n->fval);
-		repeat(in, v, out);
-		json_object_put(v);
-		return 0;
 	case NODE_BOOL:
-		v = json_object_new_boolean(n->bval);
+		v = n->type == NODE_INT ? json_object_new_int64(n->ival) :
+		    n->type == NODE_FLOAT ? json_object_new_double(n->fval) :
+		    json_object_new_boolean(n->bval);
 		repeat(in, v, out);
 		json_object_put(v);
 		return 0;
@@ -1041,8 +1035,7 @@ static int walk(struct eval *e, const struct vals *in, const struct node *n, str
 			struct vals part = { 0 };
 			if (eval_list(e, in, n->kids[i], &part) < 0)
 				return -1;
-			for (size_t j = 0; j < part.nr; j++)
-				vals_add(out, part.v[j]);
+			vals_copy(out, &part);
 			vals_release(&part);
 		}
 		return 0;
