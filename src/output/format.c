@@ -431,8 +431,8 @@ static int run_jsonpath(struct format *f, struct json_object *obj, struct strbuf
 static int yaml_print(const struct format *f, struct json_object *obj, struct strbuf *out,
 		      struct errbuf *err)
 {
-	return yaml_emit_to(obj, out, (f->terminal ? YAML_TERMINAL : 0) |
-				      (f->go_yaml ? YAML_AS_KUBECTL : 0), err);
+	return yaml_emit(obj, out, (f->terminal ? YAML_TERMINAL : 0) |
+				   (f->go_yaml ? YAML_AS_KUBECTL : 0), err);
 }
 
 int format_print(struct format *f, struct json_object *obj, bool no_headers,

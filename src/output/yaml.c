@@ -520,7 +520,7 @@ static int scalar(yaml_emitter_t *em, const char *s, yaml_scalar_style_t style)
 	return scalar_len(em, s, strlen(s), style);
 }
 
-/* The emitter and yaml_emit_to()'s flags. */
+/* The emitter and yaml_emit()'s flags. */
 struct emitter {
 	yaml_emitter_t em;	/* first: the libyaml emitter is the struct */
 	unsigned flags;
@@ -543,7 +543,7 @@ static int string_scalar(yaml_emitter_t *em, const char *raw, size_t len)
 		s = folded;
 	/*
 	 * A NUL is escaped, "\0", which only a double-quoted scalar can; so
-	 * is, for a terminal, what libyaml would leave raw (yaml_emit_to()).
+	 * is, for a terminal, what libyaml would leave raw (yaml_emit()).
 	 */
 	bool quote = memchr(s, '\0', n) ||
 		     (has_flag(em, YAML_TERMINAL) && !termsafe_is_safe(s, n, TERMSAFE_JSON));
@@ -617,13 +617,8 @@ static int emit_value(yaml_emitter_t *em, struct json_object *v)
 	return -1;
 }
 
-int yaml_emit(struct json_object *obj, struct strbuf *out, struct errbuf *err)
-{
-	return yaml_emit_to(obj, out, 0, err);
-}
-
-int yaml_emit_to(struct json_object *obj, struct strbuf *out, unsigned flags,
-		 struct errbuf *err)
+int yaml_emit(struct json_object *obj, struct strbuf *out, unsigned flags,
+	      struct errbuf *err)
 {
 	struct emitter e = { .flags = flags };
 	bool terminal = flags & YAML_TERMINAL;

@@ -34,11 +34,8 @@ struct errbuf;
 
 /*
  * Appends obj as one YAML document (no "---"), ending with a newline.
- * Returns 0, or -1 with err set when the emitter failed.
- */
-int yaml_emit(struct json_object *obj, struct strbuf *out, struct errbuf *err);
-/*
- * yaml_emit() with flags:
+ * Returns 0, or -1 with err set when the emitter failed.  The flags (0:
+ * none):
  *
  * YAML_TERMINAL: a string holding DEL, a C1 control or a bidirectional
  * override is double-quoted and those written as \u escapes, so nothing
@@ -67,7 +64,7 @@ enum {
 	YAML_TERMINAL = 1 << 0,
 	YAML_AS_KUBECTL = 1 << 1,
 };
-int yaml_emit_to(struct json_object *obj, struct strbuf *out, unsigned flags,
-		 struct errbuf *err);
+int yaml_emit(struct json_object *obj, struct strbuf *out, unsigned flags,
+	      struct errbuf *err);
 
 #endif

@@ -177,7 +177,7 @@ static void build_text(struct tui *t, struct row *r)
 			      ds(t)->events_note[0] ? ds(t)->events_note : NULL, wall_ms(), &text);
 	} else if (tree) {
 		redact_secret(tree);	/* a Secret's values by their sizes, as everywhere on screen */
-		rc = yaml_emit(tree, &text, &err);
+		rc = yaml_emit(tree, &text, 0, &err);
 	}
 	if (rc < 0)
 		add_line(t, A_BOLD | tui_color(t, PAIR_ERROR), "%s", err.msg);

@@ -22,7 +22,7 @@ static char *to_yaml(const char *json)
 		printf("# bad test JSON: %s\n", json);
 		return xstrdup("(bad JSON)");
 	}
-	if (yaml_emit(obj, &sb, &err) < 0)
+	if (yaml_emit(obj, &sb, 0, &err) < 0)
 		strbuf_addf(&sb, "(error: %s)", err.msg);
 	json_object_put(obj);
 	return strbuf_detach(&sb, NULL);
