@@ -198,8 +198,8 @@ static void row_cells(struct json_object *row, size_t ndefs, const bool *shown,
 static struct table *build_table(struct json_object *defs, struct json_object *rows,
 				 const struct kubetable_opts *o, const char *event)
 {
-	size_t ndefs = json_object_is_type(defs, json_type_array) ? json_object_array_length(defs) : 0;
-	size_t nrows = json_object_is_type(rows, json_type_array) ? json_object_array_length(rows) : 0;
+	size_t ndefs = json_get_len(defs);
+	size_t nrows = json_get_len(rows);
 	size_t extra = (event ? 1 : 0) + (o->with_namespace ? 1 : 0) + o->nlabel_columns +
 		       (o->show_labels ? 1 : 0);
 	const char **headers = xcalloc(ndefs + extra + 1, sizeof(*headers));
@@ -255,7 +255,7 @@ int kubetable_print(struct json_object *table, const struct kubetable_opts *o,
 		    struct strbuf *out, struct errbuf *err)
 {
 	struct json_object *rows = json_get(table, "rows");
-	size_t nrows = json_object_is_type(rows, json_type_array) ? json_object_array_length(rows) : 0;
+	size_t nrows = json_get_len(rows);
 
 	/* kubectl's SortingPrinter sorts a Table of two rows or more */
 	if (o->sort_by && nrows > 1 && sort_array(rows, o->sort_by, true, err) < 0)
@@ -274,17 +274,14 @@ void kubetable_prefix_names(struct json_object *table, const char *prefix)
 
 	defs = json_get(table, "columnDefinitions");
 	rows = json_get(table, "rows");
-	if (!json_object_is_type(rows, json_type_array))
-		return;
 	/* a watch event's Table has none: the first column, as for pods */
-	size_t ndefs = json_object_is_type(defs, json_type_array) ? json_object_array_length(defs) : 0;
-	for (size_t i = ndefs; i-- > 0;) {
+	for (size_t i = json_get_len(defs); i-- > 0;) {
 		struct json_object *d = json_object_array_get_idx(defs, i);
 		if (!strcmp(json_get_text(d, "format", ""), "name") ||
 		    !strcasecmp(json_get_text(d, "name", ""), "name"))
 			col = i;
 	}
-	for (size_t i = 0; i < json_object_array_length(rows); i++) {
+	for (size_t i = 0; i < json_get_len(rows); i++) {
 		struct json_object *cells = json_get(json_object_array_get_idx(rows, i), "cells");
 		if (col >= json_get_len(cells))
 			continue;
@@ -325,8 +322,8 @@ int kubetable_stream_print(struct kubetable_stream *s, struct json_object *table
 {
 	struct json_object *defs = json_get(table, "columnDefinitions");
 	struct json_object *rows = json_get(table, "rows");
-	size_t nrows = json_object_is_type(rows, json_type_array) ? json_object_array_length(rows) : 0;
-	bool has_defs = json_object_is_type(defs, json_type_array) && json_object_array_length(defs);
+	size_t nrows = json_get_len(rows);
+	bool has_defs = json_get_len(defs) > 0;
 	bool no_headers = o->no_headers;
 
 	if (s->printed_headers && (!has_defs || json_object_equal(defs, s->columns)))
