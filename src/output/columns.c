@@ -79,7 +79,7 @@ void columns_wide_detail(const struct crd_columns *crds, const char *group, cons
 	bool first = true;
 
 	if (!ck) {
-		kinds_wide_detail(group, kind, obj, now_ms, &first, out);
+		kinds_wide_detail(group, kind, obj, now_ms, out);
 		return;
 	}
 	for (size_t i = 0; i < ck->n; i++) {

@@ -917,10 +917,11 @@ void kinds_short_status(const char *group, const char *kind, struct json_object 
 }
 
 void kinds_wide_detail(const char *group, const char *kind, struct json_object *obj,
-		       int64_t now_ms, bool *first, struct strbuf *out)
+		       int64_t now_ms, struct strbuf *out)
 {
 	struct row r = { obj, now_ms, NULL };
 	struct strbuf cell = STRBUF_INIT;
+	bool first = true;
 
 	for (const struct column *c = kind_spec_of(group, kind)->columns; c->header; c++) {
 		if (!c->wide)
@@ -930,9 +931,9 @@ void kinds_wide_detail(const char *group, const char *kind, struct json_object *
 		const char *v = strbuf_str(&cell);
 		if (!*v || !strcmp(v, "<none>") || !strcmp(v, "<unknown>"))
 			continue;
-		if (!*first)
+		if (!first)
 			strbuf_addch(out, ' ');
-		*first = false;
+		first = false;
 		for (const char *h = c->header; *h; h++)
 			strbuf_addch(out, (char)(*h == ' ' ? '-' :
 				     *h >= 'A' && *h <= 'Z' ? *h - 'A' + 'a' : *h));

@@ -61,10 +61,9 @@ const struct kobj_pick *kinds_pick(const char *group, const char *kind);
 /* columns_short_status() of a built-in kind. */
 void kinds_short_status(const char *group, const char *kind, struct json_object *obj,
 			int64_t now_ms, struct strbuf *out);
-/* The wide-only cells as columns_wide_detail() says, a space before each
- * but the first (*first: none written yet, then false). */
+/* columns_wide_detail() of a built-in kind. */
 void kinds_wide_detail(const char *group, const char *kind, struct json_object *obj,
-		       int64_t now_ms, bool *first, struct strbuf *out);
+		       int64_t now_ms, struct strbuf *out);
 /* columns_cell() and columns_cells() of a built-in kind. */
 int kinds_cell(const char *group, const char *kind, const char *header,
 	       struct json_object *obj, int64_t now_ms, struct strbuf *out);
