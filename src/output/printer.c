@@ -185,7 +185,6 @@ struct line {
 	char *markers;		/* " (initial)", or "" */
 	char *after;		/* the --diff lines, or "" */
 	const char *color;	/* the type's colour, or NULL */
-	char *raw;		/* a record held in order as it is; NULL: the cells */
 };
 
 #define HOLD_MAX 20000	/* initial lines held at most, then printed */
@@ -381,20 +380,17 @@ static void line_release(struct line *l)
 		free(l->cell[c]);
 	free(l->markers);
 	free(l->after);
-	free(l->raw);
 }
 
 static void format_line(struct printer *p, const struct line *l, struct strbuf *sb)
 {
 	add_cells(p, sb, l->cell, l->color);
-	if (*l->markers) {
-		/*
-		 * Markers follow the last cell; an empty one keeps its place,
-		 * so that a marker never reads as part of the RV.
-		 */
-	} else {
+	/*
+	 * Markers follow the last cell; an empty one keeps its place, so
+	 * that a marker never reads as part of the RV.
+	 */
+	if (!*l->markers)
 		rstrip(sb);
-	}
 	strbuf_adds(sb, l->markers);
 	strbuf_addch(sb, '\n');
 	strbuf_adds(sb, l->after);
@@ -420,10 +416,7 @@ static void release_held(struct printer *p, struct strbuf *sb)
 	if (p->held_nr)
 		print_header_once(p, sb);
 	for (size_t i = 0; i < p->held_nr; i++) {
-		if (p->held[i].raw)
-			strbuf_adds(sb, p->held[i].raw);
-		else
-			format_line(p, &p->held[i], sb);
+		format_line(p, &p->held[i], sb);
 		line_release(&p->held[i]);
 	}
 	free(p->held);
@@ -458,7 +451,7 @@ static void print_line(struct printer *p, struct line *l, struct strbuf *sb)
 static void line_delta(struct printer *p, const struct notification *n,
 		       struct strbuf *sb)
 {
-	struct line l = { { NULL }, NULL, NULL, NULL, NULL };
+	struct line l = { { NULL }, NULL, NULL, NULL };
 
 	line_of(p, n, &l);
 	if (p->holding && is_initial(&n->delta) && p->held_nr < HOLD_MAX) {
@@ -957,7 +950,7 @@ static int write_notice(struct printer *p)
 static void controller_line(struct printer *p, const struct ctl_record *r, int64_t base_ms)
 {
 	struct strbuf time = STRBUF_INIT, rv = STRBUF_INIT, text = STRBUF_INIT;
-	struct line l = { { NULL }, xstrdup(""), xstrdup(""), NULL, NULL };
+	struct line l = { { NULL }, xstrdup(""), xstrdup(""), NULL };
 
 	controller_record_cells(r, base_ms, &time, &rv, &text);
 	/* Every cell may quote the server: escaped before it is measured. */
@@ -1108,7 +1101,7 @@ static int bookmark_record(struct printer *p, const struct notification *n)
 		add_member(&p->sb, "source", delta_source_name(n->delta.source));
 		strbuf_adds(&p->sb, "}\n");
 	} else if (p->ops == &formats[OUTPUT_LINE] || p->ops == &formats[OUTPUT_WIDE]) {
-		struct line l = { { NULL }, NULL, NULL, NULL, NULL };
+		struct line l = { { NULL }, NULL, NULL, NULL };
 
 		l.cell[COL_TIME] = clock_cell(n->delta.time_ms);
 		l.cell[COL_TYPE] = xstrdup(delta_type_name(DELTA_BOOKMARK));
