@@ -121,7 +121,6 @@ static void line_start(const struct ctl_record *r, struct strbuf *rv, struct str
 
 static void line_done(const struct ctl_record *r, struct strbuf *rv, struct strbuf *sb)
 {
-	(void)rv;
 	strbuf_addf(sb, "#%u %s after ", r->number, r->result);
 	add_ms(sb, r->took_ms);
 	strbuf_addf(sb, " (worker %u)", r->worker);
@@ -138,14 +137,12 @@ static void line_done(const struct ctl_record *r, struct strbuf *rv, struct strb
 
 static void line_never(const struct ctl_record *r, struct strbuf *rv, struct strbuf *sb)
 {
-	(void)rv;
 	controller_unseen_text(r->unseen, r->nr_unseen, true, sb);
 }
 
 /* rv 108 still queued at exit */
 static void line_queued(const struct ctl_record *r, struct strbuf *rv, struct strbuf *sb)
 {
-	(void)rv;
 	strbuf_adds(sb, "rv ");
 	for (size_t i = 0; i < r->nr_unseen; i++) {
 		if (i)

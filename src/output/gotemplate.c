@@ -1297,7 +1297,6 @@ static int name(struct gv *argv, size_t n, struct gv *res, struct strbuf *msg)	\
 {										\
 	bool eq = false;							\
 	int lt = less(argv[0], argv[1], &eq, msg);				\
-	(void)n;								\
 	if (lt < 0)								\
 		return -1;							\
 	*res = gv_take(GV_CONCRETE, json_object_new_boolean(expr));		\
@@ -1310,7 +1309,6 @@ COMPARE_FN(fn_ge, !lt)
 
 static int fn_not(struct gv *argv, size_t n, struct gv *res, struct strbuf *msg)
 {
-	(void)n, (void)msg;
 	*res = gv_take(GV_CONCRETE, json_object_new_boolean(!gv_truth(argv[0])));
 	return 0;
 }
@@ -1320,7 +1318,6 @@ static int fn_len(struct gv *argv, size_t n, struct gv *res, struct strbuf *msg)
 	struct json_object *j = argv[0].j;
 	int64_t len;
 
-	(void)n;
 	if (argv[0].kind == GV_INVALID) {
 		strbuf_adds(msg, "reflect: call of reflect.Value.Type on zero Value");
 		return -1;
@@ -1440,7 +1437,6 @@ static int fn_print(struct gv *argv, size_t n, struct gv *res, struct strbuf *ms
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	(void)msg;
 	sprint(argv, n, false, &sb);
 	return to_string(&sb, res);
 }
@@ -1449,7 +1445,6 @@ static int fn_println(struct gv *argv, size_t n, struct gv *res, struct strbuf *
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	(void)msg;
 	sprint(argv, n, true, &sb);
 	return to_string(&sb, res);
 }
@@ -1459,7 +1454,6 @@ static int fn_printf(struct gv *argv, size_t n, struct gv *res, struct strbuf *m
 	struct strbuf sb = STRBUF_INIT;
 	struct json_object **args = xcalloc(n, sizeof(*args));
 
-	(void)msg;
 	for (size_t i = 1; i < n; i++)
 		args[i - 1] = argv[i].j;
 	go_sprintf(json_object_get_string(argv[0].j), (size_t)json_object_get_string_len(argv[0].j),
@@ -1474,7 +1468,6 @@ static int fn_exists(struct gv *argv, size_t n, struct gv *res, struct strbuf *m
 	struct json_object *v = argv[0].j;
 	bool ok = true;
 
-	(void)msg;
 	for (size_t i = 1; i < n && ok; i++) {
 		struct json_object *idx = argv[i].j;
 		if (!v) {
@@ -1543,7 +1536,6 @@ static int fn_base64decode(struct gv *argv, size_t n, struct gv *res, struct str
 	long bad = base64_bad_byte((const unsigned char *)s, len);
 	struct strbuf sb = STRBUF_INIT;
 
-	(void)n;
 	if (bad >= 0 || base64_decode(s, len, &sb) < 0) {
 		strbuf_release(&sb);
 		strbuf_addf(msg, "base64 decode failed: illegal base64 data at input byte %ld",
@@ -1702,8 +1694,6 @@ static int fn_urlquery(struct gv *argv, size_t n, struct gv *res, struct strbuf 
 /* call: JSON data holds no function, so always Go's error */
 static int fn_call(struct gv *argv, size_t n, struct gv *res, struct strbuf *msg)
 {
-	(void)n;
-	(void)res;
 	if (gv_missing(argv[0]) || !argv[0].j)
 		strbuf_adds(msg, "call of nil");
 	else
