@@ -1101,7 +1101,8 @@ static int bookmark_record(struct printer *p, const struct notification *n)
 		add_member(&p->sb, "source", delta_source_name(n->delta.source));
 		strbuf_adds(&p->sb, "}\n");
 	} else if (p->ops == &formats[OUTPUT_LINE] || p->ops == &formats[OUTPUT_WIDE]) {
-		struct line l = { { NULL }, NULL, NULL, NULL };
+		struct line l = { { NULL }, xstrdup(""), xstrdup(""),
+				  p->opts.color ? type_colors[DELTA_BOOKMARK] : NULL };
 
 		l.cell[COL_TIME] = clock_cell(n->delta.time_ms);
 		l.cell[COL_TYPE] = xstrdup(delta_type_name(DELTA_BOOKMARK));
@@ -1110,11 +1111,7 @@ static int bookmark_record(struct printer *p, const struct notification *n)
 		l.cell[COL_RV] = termsafe_dup(rv, 0);
 		for (int c = COL_STATUS; c < COL__COUNT; c++)
 			l.cell[c] = xstrdup("");
-		l.markers = xstrdup("");
-		l.after = xstrdup("");
-		l.color = p->opts.color ? type_colors[DELTA_BOOKMARK] : NULL;
-		if (p->holding)
-			release_held(p, &p->sb);
+		release_held(p, &p->sb);
 		print_header_once(p, &p->sb);
 		format_line(p, &l, &p->sb);
 		line_release(&l);
