@@ -201,6 +201,17 @@ struct slot_ctx {
 	void *slot;
 };
 
+/* An object member read by fn into slot; anything else reads as absent. */
+static int read_object(struct json_scan *s, struct pod_notes *pn, void *slot,
+		       json_scan_member_fn *fn)
+{
+	struct slot_ctx sub = { pn, slot };
+
+	if (*s->p != '{')
+		return skip_value(s);
+	return json_scan_object(s, fn, &sub) < 0 ? -1 : 1;
+}
+
 /*
  * An array whose elements fn reads into slots of size bytes from base
  * (zeroed first; at most POD_SCAN_MAX, more is hard).  Not an array:
@@ -224,10 +235,7 @@ static int each_element(struct json_scan *s, void *ctx)
 	void *slot = e->base + *e->n * e->size;
 	memset(slot, 0, e->size);
 	(*e->n)++;
-	if (*s->p != '{' || !e->fn)
-		return skip_value(s);
-	struct slot_ctx sub = { e->pn, slot };
-	return json_scan_object(s, e->fn, &sub) < 0 ? -1 : 1;
+	return read_object(s, e->pn, slot, e->fn);
 }
 
 static int read_each(struct json_scan *s, struct pod_notes *pn, void *base, size_t size,
@@ -315,17 +323,6 @@ static int terminated_member(struct json_scan *s, const char *key, size_t klen, 
 	if (key_is(key, klen, "finishedAt"))
 		return read_time(s, c->pn, &st->finished_ok, &st->finished_ms);
 	return skip_value(s);
-}
-
-/* An object member read by fn into slot; anything else reads as absent. */
-static int read_object(struct json_scan *s, struct pod_notes *pn, void *slot,
-		       json_scan_member_fn *fn)
-{
-	struct slot_ctx sub = { pn, slot };
-
-	if (*s->p != '{')
-		return skip_value(s);
-	return json_scan_object(s, fn, &sub) < 0 ? -1 : 1;
 }
 
 static int state_member(struct json_scan *s, const char *key, size_t klen, void *ctx)
