@@ -221,6 +221,15 @@ void format_time_rfc3339(int64_t ms, char buf[32])
 	snprintf(buf + n, 32 - n, ".%03dZ", (int)(ms % 1000));
 }
 
+void format_clock(int64_t wall, char buf[16])
+{
+	time_t secs = (time_t)(wall / 1000);
+	struct tm tm;
+	localtime_r(&secs, &tm);
+	snprintf(buf, 16, "%02d:%02d:%02d.%03d", tm.tm_hour, tm.tm_min,
+		 tm.tm_sec, (int)(wall % 1000));
+}
+
 /* kubectl's duration.HumanDuration, to the letter. */
 void format_age(int64_t ms, char buf[32])
 {

@@ -117,6 +117,8 @@ bool cond_wait_until(pthread_cond_t *cond, pthread_mutex_t *lock, int64_t deadli
 
 /* Formats wall_ms as RFC 3339 UTC with milliseconds into buf[32]. */
 void format_time_rfc3339(int64_t ms, char buf[32]);
+/* Formats wall_ms as the local time of day, "12:03:04.567", into buf[16]. */
+void format_clock(int64_t wall, char buf[16]);
 /* Formats a positive duration as kubectl's AGE column does ("5d3h", "12m"). */
 void format_age(int64_t ms, char buf[32]);
 /*

@@ -3,21 +3,10 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "controller/controller.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
-
-static void add_clock(struct strbuf *sb, int64_t ms)
-{
-	time_t secs = (time_t)(ms / 1000);
-	struct tm tm;
-
-	localtime_r(&secs, &tm);
-	strbuf_addf(sb, "%02d:%02d:%02d.%03d", tm.tm_hour, tm.tm_min, tm.tm_sec,
-		    (int)(ms % 1000));
-}
 
 static void add_ms(struct strbuf *sb, int64_t ms)
 {
@@ -184,7 +173,10 @@ static line_fn *const line_body[CTL__TYPES] = {
 void controller_record_cells(const struct ctl_record *r, int64_t base_ms,
 			     struct strbuf *time, struct strbuf *rv, struct strbuf *text)
 {
-	add_clock(time, base_ms + r->clock_ms);
+	char clock[16];
+
+	format_clock(base_ms + r->clock_ms, clock);
+	strbuf_adds(time, clock);
 	if ((unsigned)r->type < CTL__TYPES)
 		line_body[r->type](r, rv, text);
 }

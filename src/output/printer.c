@@ -12,7 +12,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <json-c/json.h>
 
@@ -150,17 +149,6 @@ static void pad(struct strbuf *sb, size_t have, size_t want)
 {
 	for (; have < want; have++)
 		strbuf_addch(sb, ' ');
-}
-
-/* The TIME cell: the time of day, to the millisecond. */
-static char *clock_cell(int64_t ms)
-{
-	time_t secs = (time_t)(ms / 1000);
-	struct tm tm;
-
-	localtime_r(&secs, &tm);
-	return xasprintf("%02d:%02d:%02d.%03d", tm.tm_hour, tm.tm_min, tm.tm_sec,
-			 (int)(ms % 1000));
 }
 
 static void rstrip(struct strbuf *sb)
@@ -350,12 +338,13 @@ static void line_of(struct printer *p, const struct notification *n, struct line
 	const char *detail = status + strlen(status) + 1;
 	const char *created = detail + strlen(detail) + 1;
 	struct strbuf sb = STRBUF_INIT;
-	char age[32] = "";
+	char clock[16], age[32] = "";
 
+	format_clock(n->delta.time_ms, clock);
 	if (p->wide)
 		columns_age_since(*created ? created : NULL, now_of(p), age);
 	/* Every cell may quote the server: escaped before it is measured. */
-	l->cell[COL_TIME] = clock_cell(n->delta.time_ms);
+	l->cell[COL_TIME] = xstrdup(clock);
 	l->cell[COL_TYPE] = xstrdup(delta_type_name(n->delta.type));
 	l->cell[COL_KIND] = termsafe_dup(kind, 0);
 	l->cell[COL_KEY] = termsafe_dup(obj->key, 0);
@@ -1103,8 +1092,10 @@ static int bookmark_record(struct printer *p, const struct notification *n)
 	} else if (p->ops == &formats[OUTPUT_LINE] || p->ops == &formats[OUTPUT_WIDE]) {
 		struct line l = { { NULL }, xstrdup(""), xstrdup(""),
 				  p->opts.color ? type_colors[DELTA_BOOKMARK] : NULL };
+		char clock[16];
 
-		l.cell[COL_TIME] = clock_cell(n->delta.time_ms);
+		format_clock(n->delta.time_ms, clock);
+		l.cell[COL_TIME] = xstrdup(clock);
 		l.cell[COL_TYPE] = xstrdup(delta_type_name(DELTA_BOOKMARK));
 		l.cell[COL_KIND] = termsafe_dup(kind_of(n), 0);
 		l.cell[COL_KEY] = xstrdup("");

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <wchar.h>
 
 #include <curses.h>
@@ -241,15 +240,6 @@ void pane_wrap(void *ctx, const char *text)
 
 	if (p->y < p->bottom)
 		draw_text(p->y++, p->x, p->w, p->attr, text);
-}
-
-void format_clock(int64_t wall, char buf[16])
-{
-	time_t secs = (time_t)(wall / 1000);
-	struct tm tm;
-	localtime_r(&secs, &tm);
-	snprintf(buf, 16, "%02d:%02d:%02d.%03d", tm.tm_hour, tm.tm_min,
-		 tm.tm_sec, (int)(wall % 1000));
 }
 
 void scroll_fix(struct scroll *s, size_t nr, int height)

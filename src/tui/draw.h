@@ -97,7 +97,5 @@ struct pane_lines {
 void pane_line(struct pane_lines *p, int attr, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void pane_wrap(void *p, const char *text);
-/* "12:03:04.567" local time. */
-void format_clock(int64_t wall, char buf[16]);
 
 #endif
