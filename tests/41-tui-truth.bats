@@ -192,6 +192,14 @@ error_whole_or_marked() {
 	keys '?'
 	wait_screen 'more below'
 	screen_has 'keys .* 1-[0-9]+ of [0-9]+'
+	# PgDn turns a page, as everywhere: the last line shown comes first.
+	local last
+	last=$(screen | grep -oE ' 1-[0-9]+ of ' | grep -oE -- '-[0-9]+' | tr -d -)
+	[ "$last" -gt 12 ] || { show_screen; false; }
+	keys NPage
+	wait_screen "keys .* $last-[0-9]+ of [0-9]+"
+	keys PPage
+	wait_screen 'keys .* 1-[0-9]+ of [0-9]+'
 	keys G
 	wait_gone 'more below'
 	screen_has 'q +quit'

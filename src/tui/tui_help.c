@@ -14,6 +14,7 @@
 /* The view's own state (t->screen[SCREEN_HELP]). */
 struct help_state {
 	int top;		/* the first line shown */
+	int page;		/* PgUp/PgDn's step (help_draw) */
 };
 
 static inline struct help_state *hs(const struct tui *t)
@@ -24,6 +25,7 @@ static inline struct help_state *hs(const struct tui *t)
 void help_open(struct tui *t)
 {
 	hs(t)->top = 0;
+	hs(t)->page = 1;	/* until help_draw() knows the screen */
 	t->view = &help_view;
 }
 
@@ -47,6 +49,8 @@ static void help_draw(struct tui *t, const struct rect *r, bool focused)
 	int shown = more ? rows - 1 : rows;
 	if (shown > nr - hs(t)->top)
 		shown = nr - hs(t)->top;
+	/* a page: the lines shown while more follows, less one kept in view */
+	hs(t)->page = rows > 3 ? rows - 2 : 1;
 	snprintf(right, sizeof(right), "%d-%d of %d", hs(t)->top + 1, hs(t)->top + shown, nr);
 	draw_title(t, r, focused, " keys", right);
 	for (int i = 0; i < shown; i++) {
@@ -62,10 +66,10 @@ static bool help_request(struct tui *t, enum request req, int key)
 {
 	switch (req) {
 	case REQ_MOVE_DOWN: case REQ_PAGE_DOWN:
-		hs(t)->top += req == REQ_PAGE_DOWN ? 10 : 1;
+		hs(t)->top += req == REQ_PAGE_DOWN ? hs(t)->page : 1;
 		return true;
 	case REQ_MOVE_UP: case REQ_PAGE_UP:
-		hs(t)->top -= req == REQ_PAGE_UP ? 10 : 1;
+		hs(t)->top -= req == REQ_PAGE_UP ? hs(t)->page : 1;
 		if (hs(t)->top < 0)
 			hs(t)->top = 0;
 		return true;
