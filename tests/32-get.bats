@@ -500,6 +500,14 @@ $(get crontabs -o name)" ]
 	[[ $output == *"invalid value 'maybe' for '-w': expected true or false"* ]]
 }
 
+@test "a Table cell: a NUL is a byte like any other, shown as ^@; a line break ends the cell with ..., as kubectl's printTable" {
+	sim_start --pods 1 --namespaces 0
+	simctl POST /create '{"resource":"crontabs","object":{"metadata":{"name":"odd","namespace":"default"},"spec":{"cronSpec":"* *\u0000* * *","image":"top\nbottom","replicas":2}}}' >/dev/null
+	run --separate-stderr get crontabs odd -o wide
+	assert_status 0
+	[[ ${lines[1]} =~ ^odd\ +\*\ \*\^@\*\ \*\ \*\ +2\ +[0-9]+s\ +top\.\.\.$ ]] || { echo "# ${lines[1]}" >&2; false; }
+}
+
 @test "a name or namespace client-go refuses is refused before any request; the others go escaped as Go escapes a path" {
 	sim_start --pods 1
 	local n

@@ -140,10 +140,13 @@ static void format_cell(struct json_object *cell, struct strbuf *out)
 		return;
 	if (json_object_is_type(cell, json_type_string)) {
 		const char *s = json_object_get_string(cell);
-		size_t cut = strcspn(s, "\f\n\r");
+		size_t len = (size_t)json_object_get_string_len(cell), cut = 0;
+		/* cut at the first line break; a NUL is a byte like any other */
+		while (cut < len && !memchr("\f\n\r", s[cut], 3))
+			cut++;
 		/* kubectl escapes ESC and CR (PR 112553); kinf all it must. */
 		strbuf_add_termsafe(out, s, cut, 0);
-		if (s[cut])
+		if (cut < len)
 			strbuf_adds(out, "...");
 		return;
 	}
