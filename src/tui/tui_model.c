@@ -333,15 +333,15 @@ static bool hist_holds(const struct row_hist *hb, const struct kobj *obj)
 	return false;
 }
 
-size_t row_hist_bytes(const struct row *r, size_t *states)
+size_t row_hist_bytes(const struct row *r, size_t *state_bytes)
 {
 	const struct row_hist *hb = r->hist;
 	const struct kobj *last = NULL;
 	size_t bytes, ignored;
 
-	if (!states)
-		states = &ignored;
-	*states = 0;
+	if (!state_bytes)
+		state_bytes = &ignored;
+	*state_bytes = 0;
 	if (!hb)
 		return 0;
 	bytes = sizeof(*hb) + hist_slot_room(hb->nr, hb->tail) * sizeof(hb->slot[0]);
@@ -354,12 +354,12 @@ size_t row_hist_bytes(const struct row *r, size_t *states)
 		const struct kobj *o = hb->obj[(hist_first(hb) + i) % HIST_MAX];
 		/* The entries of a resync or an unchanged relist share a state. */
 		if (o && o != r->obj && o != last)
-			*states += kobj_bytes(o);
+			*state_bytes += kobj_bytes(o);
 		last = o ? o : last;
 	}
 	if (hb->prev && hb->prev != r->obj && !hist_holds(hb, hb->prev))
-		*states += kobj_bytes(hb->prev);
-	return bytes + *states;
+		*state_bytes += kobj_bytes(hb->prev);
+	return bytes + *state_bytes;
 }
 
 /* Counts r's history in (sign 1) or out of (-1) m's and its budget's bytes. */

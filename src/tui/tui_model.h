@@ -464,9 +464,9 @@ int64_t model_gone_since(const struct model *m, const struct row *r);
 void model_hist_trim(struct model *m);
 
 /* The bytes r's history counts against the budget, made again from the
- * row (what the budget's used sums); states, if not NULL, is set to the
- * bytes of the past states among them. */
-size_t row_hist_bytes(const struct row *r, size_t *states);
+ * row (what the budget's used sums); state_bytes, if not NULL, is set
+ * to the bytes of the past states among them. */
+size_t row_hist_bytes(const struct row *r, size_t *state_bytes);
 
 /* Refreshes stats and the deltas-per-second rate. */
 void model_sample(struct model *m, int64_t now_mono);
