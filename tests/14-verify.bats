@@ -185,7 +185,7 @@ found_silent() {
 @test "tui: V checks the tab's cache; a lost delete shows as extra, in the health pane and the tab" {
 	sim_start --pods 4 --bookmark-interval 1
 	TUI_COLS=120 TUI_LINES=40 tui_start pods --kubeconfig "$SIM_KUBECONFIG"
-	wait_screen '4 objects.*synced' 20
+	wait_synced 4 20
 	wait_screen 'verify +V checks the cache' 5
 	keys V
 	wait_screen 'verify +[0-9]+s ago: cache equals the server' 20
@@ -203,7 +203,7 @@ found_silent() {
 @test "tui --verify-every: the check runs by itself, as V, and finds a lost update" {
 	sim_start --pods 3 --bookmark-interval 1
 	TUI_COLS=120 TUI_LINES=40 tui_start pods --verify-every 2s --kubeconfig "$SIM_KUBECONFIG"
-	wait_screen '3 objects.*synced' 20
+	wait_synced 3 20
 	wait_screen 'verify +[0-9]+s ago: cache equals the server' 20
 	simctl POST /silent '{"op":"update","resource":"pods","namespace":"default","name":"pod-1","patch":{"metadata":{"labels":{"lost":"yes"}}}}' >/dev/null
 	wait_screen 'verify +[0-9]+s ago: 0 missing, 0 extra, 1' 20

@@ -35,7 +35,7 @@ start_watch() { kinf_bg watch --kubeconfig "$SIM_KUBECONFIG" "$@"; }
 @test "a resourceVersion that goes back on the watch is a warning, and counted" {
 	sim_start --pods 3
 	TUI_COLS=120 TUI_LINES=40 tui_start pods --kubeconfig "$SIM_KUBECONFIG" --client-go 1.32
-	wait_screen '3 objects.*synced' 20
+	wait_synced 3 20
 	wait_screen 'rv back 0' 10
 	wait_until 10 watching
 	sleep 1.1
@@ -54,7 +54,7 @@ start_watch() { kinf_bg watch --kubeconfig "$SIM_KUBECONFIG" "$@"; }
 @test "health pane: the open watch's age and timeout, the last event and bookmark, the backlog" {
 	sim_start --pods 3 --bookmark-interval 1
 	TUI_COLS=120 TUI_LINES=40 tui_start pods --kubeconfig "$SIM_KUBECONFIG"
-	wait_screen '3 objects.*synced' 20
+	wait_synced 3 20
 	wait_screen 'watch +open [0-9]+s +of [0-9]+s' 10
 	wait_screen 'bookmark [0-9]+s ago +every [0-9]+s' 10
 	screen_has 'event +- '
@@ -109,7 +109,7 @@ start_watch() { kinf_bg watch --kubeconfig "$SIM_KUBECONFIG" "$@"; }
 @test "health pane: a watch without event or bookmark past --stall-timeout is flagged, and nothing is done" {
 	sim_start --pods 2 --bookmark-interval 3600
 	TUI_COLS=160 TUI_LINES=40 tui_start pods --kubeconfig "$SIM_KUBECONFIG" --client-go 1.32 --stall-timeout 2s
-	wait_screen '2 objects.*synced' 20
+	wait_synced 2 20
 	wait_screen 'silent +no event or bookmark for 2 s' 10
 	[ "$(simctl GET '/requests?verb=watch' | jq length)" -eq 1 ]
 	keys q

@@ -250,7 +250,7 @@ churn_done() { simctl GET /churn | jq -e '.running == false' >/dev/null; }
 	mkdir -p "$DIR"
 	kinf_in_pane watch --tui pods --kubeconfig "$SIM_KUBECONFIG" \
 		--flight-recorder 2m --flight-tail 1s --flight-dir "$DIR"
-	wait_screen ' 3 objects.*synced' 20
+	wait_synced 3 20
 	keys D
 	wait_screen 'flight recorder: key: wrote' 10
 	[ "$(dumps | wc -l)" -eq 1 ]
@@ -268,7 +268,7 @@ churn_done() { simctl GET /churn | jq -e '.running == false' >/dev/null; }
 	mkdir -p "$DIR"
 	kinf_in_pane tui pods --kubeconfig "$SIM_KUBECONFIG" \
 		--flight-recorder 2m --flight-tail 1s --flight-dir "$DIR"
-	wait_screen ' 3 objects.*synced' 20
+	wait_synced 3 20
 	# a pod no watch is told of; the next watch is told 410: the relist adds it
 	simctl POST /silent '{"op":"create","resource":"pods","object":{"metadata":{"name":"unseen"}}}' >/dev/null
 	simctl POST /faults '{"verb":"watch","kind":"410","count":1}' >/dev/null

@@ -35,7 +35,7 @@ tui_start() { kinf_in_pane tui --client-go 1.32 "$@"; }
 
 start_synced() {
 	tui_start pods --kubeconfig "$SIM_KUBECONFIG" "$@"
-	wait_screen ' 3 objects.*synced'
+	wait_synced 3
 }
 
 @test "tui: start-up lists the cache, the columns and the health pane" {
@@ -87,7 +87,7 @@ start_synced() {
 @test "tui: / filters by substring and by label, Esc clears" {
 	make_pod delta other >/dev/null
 	tui_start pods --kubeconfig "$SIM_KUBECONFIG"
-	wait_screen ' 4 objects.*synced'
+	wait_synced 4
 	keys / b r a
 	wait_screen "filter 'bra': 1"
 	screen_has ' bravo '
@@ -130,7 +130,7 @@ start_synced() {
 		make_pod "pod-$i" >/dev/null
 	done
 	TUI_LINES=24 tui_start pods --kubeconfig "$SIM_KUBECONFIG"
-	wait_screen ' 43 objects.*synced'
+	wait_synced 43
 	keys '>' '>'
 	wait_screen 'sort STATUS'
 	wait_until 5 sh -c "tmux -L '$TMUX_SOCK' capture-pane -p | sed -n 5p | grep -q ' alpha '" ||
@@ -263,7 +263,7 @@ start_synced() {
 # the informer pane counts them as --types does, with Replaced and Sync.
 @test "tui: the informer pane counts 1.36's ReplacedAll with Replaced, its SyncAll with Sync" {
 	TUI_LINES=50 kinf_in_pane tui pods --client-go 1.36 --kubeconfig "$SIM_KUBECONFIG"
-	wait_screen ' 3 objects.*synced'
+	wait_synced 3
 	wait_screen 'ReplacedAll +default/alpha .*initial'
 	wait_screen 'Replaced 3  Sync 0'
 	keys r
@@ -282,7 +282,7 @@ one_column() {
 # 1.36's ReplacedAll is the widest type: the columns after it hold.
 @test "tui: the delta pane's and the history's columns line up, ReplacedAll beside Updated" {
 	TUI_LINES=50 kinf_in_pane tui pods --client-go 1.36 --kubeconfig "$SIM_KUBECONFIG"
-	wait_screen ' 3 objects.*synced'
+	wait_synced 3
 	local rv
 	rv=$(touch_pod charlie)
 	wait_screen "Updated +default/charlie +rv $rv"
@@ -339,7 +339,7 @@ one_column() {
 
 @test "tui: kinf watch --tui shows the same screen" {
 	kinf_in_pane watch pods --tui --client-go 1.32 --kubeconfig "$SIM_KUBECONFIG"
-	wait_screen ' 3 objects.*synced'
+	wait_synced 3
 	wait_screen 'Replaced(All)? +default/alpha .*initial'
 	keys q
 	wait_screen 'kinf exited 0'
@@ -376,7 +376,7 @@ one_column() {
 	tui_start pods --kubeconfig "$SIM_KUBECONFIG"
 	wait_screen 'errors [1-9]'
 	screen_has 'error .* ago: '
-	wait_screen ' 3 objects.*synced' 20
+	wait_synced 3 20
 }
 
 @test "tui: needs a terminal" {

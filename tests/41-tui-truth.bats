@@ -37,7 +37,7 @@ busy_and_whole() {
 @test "tui: at 80x24 no number or word is cut, in the health pane or the delta lines" {
 	sim_start --pods 1000 --namespaces 3
 	TUI_COLS=80 TUI_LINES=24 tui_start pods -A --kubeconfig "$SIM_KUBECONFIG"
-	wait_screen ' 1000 objects.*synced' 30
+	wait_synced 1000 30
 	# While the rate is high, "cached 1000" went on a line of its own.
 	wait_until 10 busy_and_whole || { show_screen; false; }
 	# The delta lines: the origin of a delta is there whole, or not at all.
@@ -64,7 +64,7 @@ table_names() { screen | sed -n '5,/ deltas /p' | grep -oE ' pod-[0-9]+ ' | tr -
 @test "tui: a filter typed with a new sort at 5000 pods: the exact count, the order's first matching rows" {
 	sim_start --pods 5000 --namespaces 3
 	tui_start pods -A --kubeconfig "$SIM_KUBECONFIG"
-	wait_screen ' 5000 objects.*synced' 60
+	wait_synced 5000 60
 	local want
 	want=$("$KINF" get pods -A --kubeconfig "$SIM_KUBECONFIG" -o name | grep -c 'pod-12')
 	[ "$want" -gt 30 ]
@@ -106,7 +106,7 @@ smaps_kb() { sed -n "s/^$2: *\([0-9]*\) kB/\1/p" "/proc/$1/smaps_rollup"; }
 		skip "a kernel before 6.1 has no MADV_COLLAPSE"
 	sim_start --pods 40000 --namespaces 3
 	tui_start pods -A --kubeconfig "$SIM_KUBECONFIG"
-	wait_screen ' 40000 objects.*synced' 60
+	wait_synced 40000 60
 	local pid huge0 rss0
 	pid=$(pgrep -P "$(pane '#{pane_pid}')" -x kinf)
 	[ -n "$pid" ]
@@ -208,7 +208,7 @@ error_whole_or_marked() {
 @test "tui: a relist's unchanged objects are one line that Enter opens; the tombstone stays in view" {
 	sim_start --pods 300 --namespaces 0
 	tui_start pods --kubeconfig "$SIM_KUBECONFIG"
-	wait_screen ' 300 objects.*synced' 20
+	wait_synced 300 20
 	# A resync first: one line for its 300 Sync deltas.
 	keys r
 	wait_screen 'resync: 300 unchanged'
@@ -240,7 +240,7 @@ error_whole_or_marked() {
 	sim_start --pods 0 --namespaces 0
 	for p in alpha bravo charlie; do make_pod "$p" >/dev/null; done
 	tui_start pods --kubeconfig "$SIM_KUBECONFIG"
-	wait_screen ' 3 objects.*synced'
+	wait_synced 3
 	touch_pod bravo
 	wait_screen 'Updated +default/bravo'
 	delta_pane | grep -q 'default/alpha'
@@ -262,7 +262,7 @@ error_whole_or_marked() {
 	sim_start --pods 0 --namespaces 0
 	for p in alpha bravo charlie; do make_pod "$p" >/dev/null; done
 	tui_start pods --kubeconfig "$SIM_KUBECONFIG"
-	wait_screen ' 3 objects.*synced'
+	wait_synced 3
 	keys / b r a Enter
 	wait_screen "filter 'bra': 1"
 	keys / c h a
@@ -272,4 +272,19 @@ error_whole_or_marked() {
 	keys Escape
 	wait_screen "filter 'bra': 1"
 	screen_has ' bravo '
+}
+
+@test "tui: the title and the informer pane say synced in the frame that shows the delta pane's synced" {
+	sim_start --pods 0 --namespaces 0
+	for p in alpha bravo charlie; do make_pod "$p" >/dev/null; done
+	tui_start pods --kubeconfig "$SIM_KUBECONFIG"
+	# The first screen that shows "-- synced", and nothing after it.
+	local s=
+	first_synced() { s=$(screen); [[ $s == *"-- synced"* ]]; }
+	wait_until 30 first_synced || { show_screen; false; }
+	printf '# %s\n' "$s" >&2
+	grep -qE '^ pods  3 objects .* synced rv [0-9]+ *$' <<<"$s"
+	grep -qE ' rv +[0-9]+ +synced *$' <<<"$s"
+	grep -qE ' cached 3 *$' <<<"$s"
+	run ! grep -q 'not synced' <<<"$s"
 }

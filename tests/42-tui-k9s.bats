@@ -28,7 +28,7 @@ make_pod() {
 
 start_synced() {
 	tui_start pods --kubeconfig "$SIM_KUBECONFIG" "$@"
-	wait_screen ' [0-9]+ objects.*synced'
+	wait_synced
 }
 
 # The table's rows (the lines between its column header and the deltas).
@@ -113,7 +113,7 @@ check_give_way() {
 	wait_screen '^resource: deployments'
 	keys Enter
 	wait_screen '2:deployments [0-9]'
-	wait_screen ' deployments  [0-9]+ objects.*synced'
+	wait_screen ' deployments  [0-9]+ objects .*synced rv '
 	# An existing one: its tab, no new one.
 	keys : p o Enter
 	wait_screen ' pods  3 objects'

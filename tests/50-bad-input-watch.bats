@@ -309,7 +309,7 @@ fastest_us() {	# fastest_us N CMD... — the shortest of N runs of CMD, in micro
 @test "tui: out of memory — one line, an abort, the terminal restored" {
 	sim_start --pods 3
 	tui_start pods --kubeconfig "$SIM_KUBECONFIG"
-	wait_until 20 screen_has '3 objects.*synced' || { screen | sed 's/^/# /' >&2; return 1; }
+	wait_until 20 screen_has ' 3 objects .*synced rv ' || { screen | sed 's/^/# /' >&2; return 1; }
 	local pid vm
 	pid=$(pgrep -P "$(pane '#{pane_pid}')" -x kinf)
 	vm=$(awk '/^VmSize/ {print $2}' "/proc/$pid/status")
@@ -326,7 +326,7 @@ fastest_us() {	# fastest_us N CMD... — the shortest of N runs of CMD, in micro
 	fault "$(body list text/html 200 '<html>502</html>')"
 	tui_start pods --streaming-list=false --kubeconfig "$SIM_KUBECONFIG"
 	wait_until 20 screen_has 'not JSON' || { screen | sed 's/^/# /' >&2; return 1; }
-	wait_until 20 screen_has '3 objects.*synced' || { screen | sed 's/^/# /' >&2; return 1; }
+	wait_until 20 screen_has ' 3 objects .*synced rv ' || { screen | sed 's/^/# /' >&2; return 1; }
 	tmux -L "$TMUX_SOCK" send-keys q
 	terminal_restored
 	screen_has 'kinf exited 0'

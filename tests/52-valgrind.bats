@@ -126,7 +126,7 @@ clean_report() {
 	tmux -L "$TMUX_SOCK" -f /dev/null new-session -d -x 120 -y 40 \
 		"$cmd 2>'$B/err'; echo \"kinf exited \$?\"; sleep 600"
 	screen_has() { tmux -L "$TMUX_SOCK" capture-pane -p | grep -qE -- "$1"; }
-	wait_until 120 screen_has '30 objects.*synced'
+	wait_until 120 screen_has ' 30 objects .*synced rv '
 	simctl POST /churn '{"resource":"pods","count":40,"seed":5}' >/dev/null
 	tmux -L "$TMUX_SOCK" send-keys g Enter
 	wait_until 30 screen_has 'Delta history'

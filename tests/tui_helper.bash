@@ -35,6 +35,12 @@ wait_screen() {
 	wait_until "${2:-30}" screen_has "$1" || { show_screen; return 1; }
 }
 
+# wait_synced [COUNT] [SECONDS] — until the table's title says COUNT
+# objects (any count without one) and synced.  The title's own words:
+# the delta pane's "listed: 3 objects" sits beside the informer pane's
+# "not synced" on one screen line.
+wait_synced() { wait_screen " ${1:-[0-9]+} objects .*synced rv " "${2:-30}"; }
+
 # wait_gone REGEX [SECONDS] — until the screen no longer shows REGEX.
 wait_gone() {
 	wait_until "${2:-30}" screen_lacks "$1" || { show_screen; return 1; }

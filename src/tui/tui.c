@@ -727,6 +727,10 @@ static int on_notification(void *ctx, size_t i, struct notification *n)
 		model_hold(&tab->m, n);
 	else
 		model_apply(&tab->m, n);
+	/* The title and the informer pane say what the delta pane says:
+	 * synced, listing, watching, in the frame that shows it. */
+	if (n->kind == NOTIFY_ACTIVITY)
+		informer_get_stats(tab->m.inf, &tab->m.stats);
 	t->dirty = true;
 	return 0;
 }
