@@ -304,3 +304,22 @@ nested() { python3 -c "import sys; n = int(sys.argv[1]); print('{\"a\":' * n + '
 	keys y
 	wait_screen 'k: "a\\0c"'
 }
+
+@test "a NUL in a CRD column's value is ^@ wherever kinf makes the cell: get --from-cache, the watch line, the TUI" {
+	simctl POST /create '{"resource":"crontabs","object":{"metadata":{"name":"odd","namespace":"default"},"spec":{"cronSpec":"* *\u0000* * *","replicas":2}}}' >/dev/null
+	# The server's Table is the reference.
+	run --separate-stderr "$KINF" get --kubeconfig "$SIM_KUBECONFIG" crontabs odd
+	assert_status 0
+	[[ ${lines[1]} =~ ^odd\ +\*\ \*\^@\*\ \*\ \*\ +2\  ]] || { echo "# ${lines[1]}" >&2; false; }
+	local server=${lines[1]}
+	run --separate-stderr "$KINF" get --kubeconfig "$SIM_KUBECONFIG" crontabs odd --from-cache
+	assert_status 0
+	# the same but for AGE, which a second may have passed
+	[ "${lines[1]% *}" = "${server% *}" ] || { echo "# ${lines[1]}" >&2; false; }
+	kinf_bg watch --kubeconfig "$SIM_KUBECONFIG" crontabs
+	wait_until 20 file_has "$OUT" 'default/odd'
+	kinf_stop INT
+	grep -qF 'spec=* *^@* * * replicas=2 ' "$OUT" || { cat "$OUT" >&2; false; }
+	kinf_in_pane tui --kubeconfig "$SIM_KUBECONFIG" crontabs
+	wait_screen '^ *odd +\* \*\^@\* \* \* +2 '
+}

@@ -202,7 +202,7 @@ struct json_object *crd_column_cell(const struct crd_column *c, struct json_obje
 	if (!strcmp(c->type, "string")) {
 		struct strbuf sb = STRBUF_INIT;
 		jsonpath_print_value(val, &sb);
-		cell = json_object_new_string(strbuf_str(&sb));
+		cell = json_object_new_string_len(strbuf_str(&sb), (int)sb.len);
 		strbuf_release(&sb);
 	} else if (!strcmp(c->type, "integer") && (t == json_type_int || t == json_type_double)) {
 		cell = json_object_new_int64(t == json_type_int ? json_object_get_int64(val) :
@@ -225,13 +225,22 @@ struct json_object *crd_column_cell(const struct crd_column *c, struct json_obje
 	return cell;
 }
 
-/* A cell's text as kubectl prints it (nothing for none). */
+/* A cell's text as kubectl prints it (nothing for none), a NUL as ^@. */
 void crd_column_text(const struct crd_column *c, struct json_object *obj,
 		     int64_t now_ms, struct strbuf *out)
 {
 	struct json_object *cell = crd_column_cell(c, obj, now_ms);
+	struct strbuf text = STRBUF_INIT;
 
 	if (cell)
-		gofmt_print(cell, out);
+		gofmt_print(cell, &text);
 	json_object_put(cell);
+
+	const char *p = strbuf_str(&text), *end = p + text.len, *nul;
+	for (; (nul = memchr(p, '\0', (size_t)(end - p))); p = nul + 1) {
+		strbuf_add(out, p, (size_t)(nul - p));
+		strbuf_adds(out, "^@");
+	}
+	strbuf_add(out, p, (size_t)(end - p));
+	strbuf_release(&text);
 }

@@ -75,7 +75,11 @@ const struct crd_kind *crd_columns_kind(const struct crd_columns *crds, const ch
  */
 struct json_object *crd_column_cell(const struct crd_column *c, struct json_object *obj,
 				    int64_t now_ms);
-/* A cell's text as kubectl prints it (nothing for none), appended to out. */
+/*
+ * A cell's text as kubectl prints it (nothing for none), appended to
+ * out.  A NUL in a string is "^@", as termsafe.h shows one: the views
+ * keep cells as C strings (columns_cells() ends each with a NUL).
+ */
 void crd_column_text(const struct crd_column *c, struct json_object *obj,
 		     int64_t now_ms, struct strbuf *out);
 
