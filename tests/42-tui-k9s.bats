@@ -34,6 +34,12 @@ start_synced() {
 # The table's rows (the lines between its column header and the deltas).
 table_rows() { screen | sed -n '/ NAME /,/ deltas /p' | sed '1d;$d' | grep -v '^ *$'; }
 
+# cursor_on NAME — the table's cursor (its row in reverse video) is on NAME.
+cursor_on() {
+	tmux -L "$TMUX_SOCK" capture-pane -e -p | grep -a $'\e\\[[0-9;]*7m' | sed 's/\x1b\[[0-9;]*m//g' |
+		grep -E ' (ReplacedAll|Replaced|Added|Updated|Sync) ' | grep -q " $1 "
+}
+
 # The table's column header, as words (NAMESPACE NAME READY ...).
 header() { screen | grep -m1 -E '^  (NAMESPACE|NAME) ' | sed 's/  */ /g; s/^ //'; }
 has_column() { [[ " $(header) " == *" $1 "* ]]; }
@@ -216,20 +222,25 @@ update_shows_name_and_age() {
 	update_shows_name_and_age ksvc hello
 }
 
-@test "tui: n narrows every tab to one namespace, Tab completing; Esc shows all again" {
+@test "tui: n narrows every tab to one namespace, Tab completing; Esc shows all again, from the top" {
 	make_pod omega tui ns-1 >/dev/null
+	make_pod zeta tui ns-1 >/dev/null
 	start_synced -A
-	wait_screen ' 4 objects'
+	wait_screen ' 5 objects'
 	keys n n s Tab
 	wait_screen '^namespace \(empty: all\): ns-1'
 	keys Enter
-	wait_screen 'namespace ns-1: 1'
+	wait_screen 'namespace ns-1: 2'
 	row_of omega
 	screen_lacks ' alpha '
 	screen_has 'showing ns-1'
+	keys j
+	wait_until 10 cursor_on zeta || { show_screen; false; }
+	# Esc, as n and Enter, shows the table anew: from its first row.
 	keys Escape
 	wait_gone 'namespace ns-1'
 	row_of alpha
+	wait_until 10 cursor_on alpha || { show_screen; false; }
 }
 
 @test "tui: y shows the object as YAML, as kubectl -o yaml writes it" {

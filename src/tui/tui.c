@@ -592,13 +592,9 @@ static void all_namespaces(struct tui *t)
 		tui_message(t, "namespace %s only; 0 shows all again", ns);
 	} else if (scope) {
 		tui_message(t, "the informers watch namespace %s only (-A: all)", scope);
-		return;
 	} else {
 		tui_message(t, "all namespaces already; n shows one");
-		return;
 	}
-	for (size_t i = 0; i < t->nr; i++)
-		table_to_top(&t->tabs[i]);
 }
 
 /* What no view took; a request the keymap has but nothing here answers is unknown. */

@@ -183,8 +183,6 @@ static bool accept(struct tui *t)
 		return false;
 	case PROMPT_NAMESPACE:
 		tui_namespace_show(t, p->text);
-		for (size_t i = 0; i < t->nr; i++)
-			table_to_top(&t->tabs[i]);
 		if (p->text[0])
 			tui_message(t, "namespace %s only; n and Enter shows all again", p->text);
 		else

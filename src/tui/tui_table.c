@@ -1335,6 +1335,18 @@ void table_to_top(struct tab *tab)
 	ts(tab)->sel = NULL;
 }
 
+void tui_namespace_show(struct tui *t, const char *ns)
+{
+	if (!strcmp(ns, t->ns_filter))
+		return;
+	if (t->ns_filter[0])
+		snprintf(t->ns_prev, sizeof(t->ns_prev), "%s", t->ns_filter);
+	snprintf(t->ns_filter, sizeof(t->ns_filter), "%s", ns);
+	t->filter_gen++;
+	for (size_t i = 0; i < t->nr; i++)
+		table_to_top(&t->tabs[i]);
+}
+
 void table_order_init(struct tui *t, struct tab *tab)
 {
 	struct table_state *st = ts(tab);

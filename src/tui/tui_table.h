@@ -35,6 +35,11 @@ struct row *table_selected(struct tab *tab);
 void table_invalidate(struct tab *tab);
 /* The cursor to the first row (a new filter). */
 void table_to_top(struct tab *tab);
+/*
+ * Only namespace ns shown ("": all), the one left kept in ns_prev;
+ * every table, shown anew, from its first row.
+ */
+void tui_namespace_show(struct tui *t, const char *ns);
 
 /*
  * ---- what the table's drawing (table_draw.c) reads, and its state's

@@ -106,15 +106,3 @@ int tui_job_submit(struct tui *t, struct tui_job *job, const char *what)
 	return 0;
 }
 
-void tui_namespace_show(struct tui *t, const char *ns)
-{
-	char was[sizeof(t->ns_filter)];
-
-	if (!strcmp(ns, t->ns_filter))
-		return;
-	snprintf(was, sizeof(was), "%s", t->ns_filter);
-	snprintf(t->ns_filter, sizeof(t->ns_filter), "%s", ns);
-	if (was[0])
-		snprintf(t->ns_prev, sizeof(t->ns_prev), "%s", was);
-	t->filter_gen++;
-}

@@ -181,8 +181,6 @@ static inline struct tab *tui_tab(struct tui *t)
 void tui_message(struct tui *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Only namespace ns shown ("": all), the one left kept in ns_prev. */
-void tui_namespace_show(struct tui *t, const char *ns);
 /* Colour attribute of a pair (0 without colour). */
 int tui_color(const struct tui *t, int pair);
 /* How a delta type is shown: colour, or bold/dim without colour. */
