@@ -264,7 +264,9 @@ record_outage() {
 	simctl POST /churn '{"resource":"configmaps","count":4,"seed":5}' >/dev/null
 	simctl POST /faults '{"verb":"watch","kind":"410","count":2}' >/dev/null
 	simctl POST /drop-watches '{"mode":"abrupt"}' >/dev/null
-	wait_until 20 file_has "$ERR" 'relist #1'
+	# Both relists delivered (each one's summary follows its deltas): a
+	# list kinf had read but not yet delivered, the replay would have.
+	wait_until 30 bash -c "[ \$(grep -c 'relist #1' '$ERR') -ge 2 ]"
 	stop_recording
 	run --separate-stderr "$KINF" replay "$REC" -o json
 	assert_status 0
