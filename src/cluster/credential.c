@@ -131,6 +131,18 @@ static char *bearer(const char *token)
 	return token && *token ? xasprintf("Bearer %s", token) : NULL;
 }
 
+static char *basic(const char *user, const char *password)
+{
+	struct strbuf plain = STRBUF_INIT, sb = STRBUF_INIT;
+
+	strbuf_addf(&plain, "%s:%s", user, password ? password : "");
+	strbuf_adds(&sb, "Basic ");
+	base64_encode(plain.buf, plain.len, &sb);
+	explicit_bzero(plain.buf, plain.len);
+	strbuf_release(&plain);
+	return strbuf_detach(&sb, NULL);
+}
+
 int credential_get(struct credential *cred, struct credential_snapshot *snap,
 		   const struct exec_wait *wait, struct errbuf *err)
 {
@@ -148,16 +160,9 @@ int credential_get(struct credential *cred, struct credential_snapshot *snap,
 	case AUTH_TOKEN_FILE:
 		snap->authorization = bearer(token_file_token(cred));
 		break;
-	case AUTH_BASIC: {
-		struct strbuf plain = STRBUF_INIT, sb = STRBUF_INIT;
-		strbuf_addf(&plain, "%s:%s", cfg->username, cfg->password);
-		strbuf_adds(&sb, "Basic ");
-		base64_encode(plain.buf, plain.len, &sb);
-		explicit_bzero(plain.buf, plain.len);
-		strbuf_release(&plain);
-		snap->authorization = strbuf_detach(&sb, NULL);
+	case AUTH_BASIC:
+		snap->authorization = basic(cfg->username, cfg->password);
 		break;
-	}
 	case AUTH_EXEC:
 		if (exec_refresh(cred, wait, err) < 0)
 			goto cleanup;
@@ -170,6 +175,11 @@ int credential_get(struct credential *cred, struct credential_snapshot *snap,
 			snap->key.len = cred->exec.key.len;
 		}
 		break;
+	}
+	/* Go's http.Client sets it before any round tripper adds its own. */
+	if (cfg->server_user) {
+		secret_free(snap->authorization);
+		snap->authorization = basic(cfg->server_user, cfg->server_password);
 	}
 	snap->generation = cred->generation;
 	ret = 0;

@@ -862,16 +862,9 @@ static void setup_handle(struct kclient *c, CURL *h, const char *url, char *errb
 /* proxy-url for a message: without its user and password, if it has any. */
 static char *proxy_for_message(const char *url)
 {
-	const char *sep = strstr(url, "://");
-	const char *auth = sep ? sep + 3 : url;
-	size_t auth_len = strcspn(auth, "/?#");
-	const char *at = NULL;
-	for (const char *p = auth; p < auth + auth_len; p++)
-		if (*p == '@')
-			at = p;
-	if (!at)
-		return xstrdup(url);
-	return xasprintf("%.*s%s", (int)(auth - url), url, at + 1);
+	size_t start, n = url_userinfo_span(url, &start);
+
+	return n ? xasprintf("%.*s%s", (int)start, url, url + start + n) : xstrdup(url);
 }
 
 enum error_detail {

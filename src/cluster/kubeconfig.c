@@ -6,6 +6,7 @@
  */
 #include "cluster/kubeconfig.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <pwd.h>
@@ -876,6 +877,58 @@ static void server_scheme(struct rest_config *cfg)
 		rest_config_plain_http(cfg);
 }
 
+/* s[0..len) with its %-escapes decoded into out, as url.Parse decodes a userinfo's. */
+static int url_unescape(const char *s, size_t len, struct strbuf *out)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] != '%') {
+			strbuf_addch(out, s[i]);
+			continue;
+		}
+		if (len - i < 3 || !isxdigit((unsigned char)s[i + 1]) ||
+		    !isxdigit((unsigned char)s[i + 2]))
+			return -1;
+		char hex[3] = { s[i + 1], s[i + 2], '\0' };
+		strbuf_addch(out, (char)strtol(hex, NULL, 16));
+		i += 2;
+	}
+	return 0;
+}
+
+/*
+ * The user information of the server's URL, out of cfg->server and into
+ * server_user and server_password (rest_config.h), decoded; no message
+ * shows it, this one's error included.
+ */
+static int server_userinfo(struct rest_config *cfg, struct errbuf *err)
+{
+	size_t start, n = url_userinfo_span(cfg->server, &start);
+	struct strbuf user = STRBUF_INIT, password = STRBUF_INIT;
+
+	if (!n)
+		return 0;
+	const char *info = cfg->server + start;
+	size_t len = n - 1, colon = strcspn(info, ":");
+	if (colon > len)
+		colon = len;
+	if (url_unescape(info, colon, &user) < 0 ||
+	    (colon < len && url_unescape(info + colon + 1, len - colon - 1, &password) < 0)) {
+		strbuf_release(&user);
+		explicit_bzero(password.buf, password.len);
+		strbuf_release(&password);
+		errbuf_set(err, "the user information in the server URL of cluster '%s' has a '%%' "
+			   "without two hex digits after it, which Go's url.Parse refuses", cfg->cluster);
+		return -1;
+	}
+	cfg->server_user = strbuf_detach(&user, NULL);
+	cfg->server_password = colon < len ? strbuf_detach(&password, NULL) : NULL;
+	strbuf_release(&password);
+	char *server = xasprintf("%.*s%s", (int)start, cfg->server, cfg->server + start + n);
+	secret_free(cfg->server);
+	cfg->server = server;
+	return 0;
+}
+
 static int cluster_into(const struct kc_cluster *c, struct rest_config *cfg, struct errbuf *err)
 {
 	char where[PATH_MAX + 64], why[96];
@@ -1182,6 +1235,8 @@ int kubeconfig_rest_config(const struct kubeconfig *kc, const struct kubeconfig_
 	if (impersonation_into(user, opts, cfg, err) < 0)
 		goto cleanup;
 	server_scheme(cfg);
+	if (server_userinfo(cfg, err) < 0)
+		goto cleanup;
 	cfg->user = xstrdup(user_name ? user_name : "");
 	cfg->context = xstrdup(ctx->name);
 	cfg->source = xstrdup(ctx->file);

@@ -216,3 +216,15 @@ bool proxy_url_refused(const char *url, char *why, size_t size)
 		 url);
 	return true;
 }
+
+size_t url_userinfo_span(const char *url, size_t *start)
+{
+	const char *sep = strstr(url, "://");
+	const char *auth = sep ? sep + 3 : url, *at = NULL;
+
+	for (const char *p = auth; *p && !strchr("/?#", *p); p++)
+		if (*p == '@')
+			at = p;
+	*start = (size_t)(auth - url);
+	return at ? (size_t)(at + 1 - auth) : 0;
+}

@@ -44,4 +44,12 @@ char *proxy_for_curl(const char *url);
  */
 bool proxy_url_refused(const char *url, char *why, size_t size);
 
+/*
+ * Where a URL's user information is, as Go's url.Parse finds it: in the
+ * authority after "://" (up to '/', '?' or '#'), before its last '@'.
+ * Returns its length with the '@' (0: none), its offset in *start.  A
+ * proxy's ("http://user:pass@proxy:3128") and a server's.
+ */
+size_t url_userinfo_span(const char *url, size_t *start);
+
 #endif

@@ -124,6 +124,8 @@ void rest_config_free(struct rest_config *cfg)
 		return;
 	release_tls_and_auth(cfg);
 	free(cfg->server);
+	free(cfg->server_user);
+	secret_free(cfg->server_password);
 	free(cfg->proxy_url);
 	free(cfg->impersonate_user);
 	free(cfg->impersonate_uid);
@@ -160,6 +162,8 @@ struct rest_config *rest_config_dup(const struct rest_config *cfg)
 	d->token_file = xstrdup_or_null(cfg->token_file);
 	d->username = xstrdup_or_null(cfg->username);
 	d->password = xstrdup_or_null(cfg->password);
+	d->server_user = xstrdup_or_null(cfg->server_user);
+	d->server_password = xstrdup_or_null(cfg->server_password);
 	d->exec = cfg->exec ? exec_config_dup(cfg->exec) : NULL;
 	d->impersonate_user = xstrdup_or_null(cfg->impersonate_user);
 	d->impersonate_uid = xstrdup_or_null(cfg->impersonate_uid);
@@ -177,6 +181,10 @@ struct rest_config *rest_config_dup(const struct rest_config *cfg)
 
 static void credential_words(struct strbuf *sb, const struct rest_config *cfg)
 {
+	if (cfg->server_user) {
+		strbuf_addf(sb, " (basic auth as '%s', from the server's URL)", cfg->server_user);
+		return;
+	}
 	if (cfg->plain_http) {
 		strbuf_adds(sb, " (no credentials: the server is not https, and client-go "
 			    "sends none over http)");

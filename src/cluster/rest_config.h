@@ -78,6 +78,13 @@ struct rest_config {
 	char *token;		/* AUTH_TOKEN; AUTH_TOKEN_FILE: its content at load */
 	char *token_file;	/* AUTH_TOKEN_FILE */
 	char *username, *password;	/* AUTH_BASIC */
+	/*
+	 * The user information of the server's URL ("https://jane:pw@host"),
+	 * taken out of server: Go's http.Client sends it as Basic auth, ahead
+	 * of every credential above, https or not.  NULL: none (password NULL:
+	 * empty).
+	 */
+	char *server_user, *server_password;
 	struct exec_config *exec;	/* AUTH_EXEC */
 	/*
 	 * Impersonation (`as`, `as-uid`, `as-groups`, `as-user-extra`);
