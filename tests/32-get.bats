@@ -550,3 +550,33 @@ $(get crontabs -o name)" ]
 	run --separate-stderr get pods -v
 	[[ $stderr != *timeout=* ]]
 }
+
+@test "-v takes kubectl's levels too: 1 to 6 trace each request as -v, 7 and up headers as -v -v, 0 nothing" {
+	sim_start --pods 1 --namespaces 0
+	local v want="GET $SIM_API/api/v1/namespaces/default/pods?limit=500 200 OK"
+	for v in "-v=6" "-v 6" "-v6" "--v=6" "--v 6" "-v 2" "-v"; do
+		# shellcheck disable=SC2086
+		run --separate-stderr "$KINF" get pods --kubeconfig "$SIM_KUBECONFIG" $v
+		assert_status 0
+		# the table of the one pod: the 6 is no pod's name
+		[ "${#lines[@]}" -eq 2 ] || { echo "# $v: $output" >&2; false; }
+		[[ $stderr == *"$want"* ]] || { echo "# $v: $stderr" >&2; false; }
+		[[ $stderr != *"> GET "* ]] || { echo "# $v: $stderr" >&2; false; }
+	done
+	for v in "-v=7" "--v 9" "-v8" "-vv"; do
+		# shellcheck disable=SC2086
+		run --separate-stderr "$KINF" get pods --kubeconfig "$SIM_KUBECONFIG" $v
+		assert_status 0
+		[[ $stderr == *"> GET /api/v1/namespaces/default/pods?limit=500 "* ]] ||
+			{ echo "# $v: $stderr" >&2; false; }
+	done
+	for v in "-v=0" "--v 0"; do
+		# shellcheck disable=SC2086
+		run --separate-stderr "$KINF" get pods --kubeconfig "$SIM_KUBECONFIG" $v
+		assert_status 0
+		[ -z "$stderr" ] || { echo "# $v: $stderr" >&2; false; }
+	done
+	run --separate-stderr "$KINF" get pods --kubeconfig "$SIM_KUBECONFIG" -v=x
+	assert_status 2
+	[[ $stderr == "error: invalid value 'x' for '-v': expected a level, as kubectl's -v takes"* ]]
+}

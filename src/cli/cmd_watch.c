@@ -465,8 +465,9 @@ static const struct option replay_options[] = {
 	  .argh = "KIND", .choices = informer_fifo_names,
 	  .help = "override the queue: DeltaFIFO, RealFIFO, atomic" },
 	OPT_INCLUDE(delta_output_options),
-	OPT_COUNT('v', "verbose", &cluster_flags.verbose,
-		  "every informer activity notice (relists name their keys)"),
+	OPT_COUNT_LEVEL('v', "verbose", &cluster_flags.verbose,
+			"every informer activity notice (relists name their keys)",
+			cluster_verbose_level),
 	OPT_END(),
 };
 

@@ -43,10 +43,18 @@ const struct option cluster_options[] = {
 		   "file"),
 	OPT_ENUM(0, "http-version", &cluster_flags.http_version, "VERSION", http_version_names,
 		 "only this HTTP version (default: HTTP/2 when the server offers it over TLS, else 1.1)"),
-	OPT_COUNT('v', "verbose", &cluster_flags.verbose,
-		  "every informer notice, and HTTP requests on stderr (credentials redacted); twice for bodies"),
+	OPT_COUNT_LEVEL('v', "verbose", &cluster_flags.verbose,
+			"every informer notice, and HTTP requests on stderr (credentials redacted); "
+			"twice for bodies; -v=N as kubectl's, 7 and up twice", cluster_verbose_level),
+	OPT_COUNT_LEVEL(0, "v", &cluster_flags.verbose, "kubectl's --v=N: as -v=N",
+			cluster_verbose_level),
 	OPT_END(),
 };
+
+int cluster_verbose_level(long klog)
+{
+	return klog >= 7 ? 2 : klog >= 1 ? 1 : 0;
+}
 
 int cluster_open(struct cluster *c, struct errbuf *err)
 {

@@ -38,6 +38,13 @@ extern struct cluster_flags cluster_flags;
 /* -n/--namespace, -A, --kubeconfig, --context, --cluster, --user, --as, -v, ... */
 extern const struct option cluster_options[];
 
+/*
+ * kubectl's -v=N (klog's level) as kinf's count: each request from 6, as
+ * -v (kinf's notices come with it from 1); headers and bodies from 7 and
+ * 8, as -v -v.
+ */
+int cluster_verbose_level(long klog);
+
 struct cluster {
 	struct rest_config *config;
 	struct kclient *client;

@@ -1,6 +1,7 @@
 /* opt.c — the option parser and help printer; see opt.h. */
 #include "lib/opt.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdnoreturn.h>
@@ -137,6 +138,13 @@ static bool strv_has(const char *const *v, const char *s)
 	return false;
 }
 
+/* A count's level (opt.h): digits, a few of them. */
+static bool is_level(const char *s)
+{
+	size_t n = strspn(s, "0123456789");
+	return n && n <= 9 && !s[n];
+}
+
 /* Stores arg into o's value; exits with a usage error when it's invalid. */
 static void set_value(const struct command *cmd, const struct option *o,
 		      const char *arg, bool as_long)
@@ -157,9 +165,16 @@ static void set_value(const struct command *cmd, const struct option *o,
 			usage_error(cmd, "invalid value '%s' for '%s': expected true or false", arg, name);
 		break;
 	case OPT_T_COUNT:
-		if (arg)
+		if (!arg) {
+			(*(int *)o->value)++;
+		} else if (!o->level) {
 			usage_error(cmd, "option '%s' takes no value", name);
-		(*(int *)o->value)++;
+		} else if (!is_level(arg)) {
+			usage_error(cmd, "invalid value '%s' for '%s': expected a level, as kubectl's "
+				    "-v takes (0, 6, 9, ...)", arg, name);
+		} else {
+			*(int *)o->value = o->level(strtol(arg, NULL, 10));
+		}
 		break;
 	case OPT_T_STRING:
 		*(const char **)o->value = arg;
@@ -241,6 +256,8 @@ int opt_parse(const struct command *cmd, int argc, const char **argv)
 			if (!o)
 				usage_error(cmd, "unknown option '--%.*s'", (int)len, name);
 			const char *val = eq ? eq + 1 : NULL;
+			if (!val && o->level && i + 1 < argc && is_level(argv[i + 1]))
+				val = argv[++i];	/* --v 6 */
 			if (!val && opt_takes_value(o)) {
 				if (i + 1 >= argc)
 					usage_error(cmd, "option '--%s' requires a value", o->long_name);
@@ -258,6 +275,15 @@ int opt_parse(const struct command *cmd, int argc, const char **argv)
 				/* -w=false, as pflag takes it */
 				if (p[1] == '=' && o->type == OPT_T_BOOL) {
 					set_value(cmd, o, p + 2, false);
+					break;
+				}
+				/* a level: -v=6, -v6, -v 6 */
+				if (o->level && (p[1] == '=' || isdigit((unsigned char)p[1]))) {
+					set_value(cmd, o, p + 1 + (p[1] == '='), false);
+					break;
+				}
+				if (o->level && !p[1] && i + 1 < argc && is_level(argv[i + 1])) {
+					set_value(cmd, o, argv[++i], false);
 					break;
 				}
 				set_value(cmd, o, NULL, false);

@@ -30,7 +30,7 @@ enum opt_type {
 	OPT_T_INT,	/* long *; a non-negative integer */
 	OPT_T_DURATION,	/* int64_t * milliseconds; "5s", "1m30s", "250ms" */
 	OPT_T_ENUM,	/* int *; index into choices */
-	OPT_T_COUNT,	/* int *; each use adds one (-v -v) */
+	OPT_T_COUNT,	/* int *; each use adds one (-v -v), or a level sets it */
 	OPT_T_INCLUDE,	/* another table, spliced here */
 };
 
@@ -52,6 +52,12 @@ struct option {
 	const char *complete;		/* a completion name; NULL: none */
 	const struct option *include;	/* OPT_T_INCLUDE */
 	bool *seen;			/* if set: made true when given */
+	/*
+	 * OPT_T_COUNT: a number given with it, as kubectl's -v takes its
+	 * level (-v=6, -v6, -v 6, --v=6, --v 6), sets the count to level(N);
+	 * NULL: no number is taken.
+	 */
+	int (*level)(long n);
 };
 
 /* An OPT_ARRAY's values, in order, NULL-terminated (v is NULL while nr is 0). */
@@ -88,6 +94,9 @@ struct opt_array {
 	  .argh = (a), .choices = (ch), .help = (h) }
 #define OPT_COUNT(s, l, v, h) \
 	{ .type = OPT_T_COUNT, .short_name = (s), .long_name = (l), .value = (v), .help = (h) }
+#define OPT_COUNT_LEVEL(s, l, v, h, fn) \
+	{ .type = OPT_T_COUNT, .short_name = (s), .long_name = (l), .value = (v), .help = (h), \
+	  .level = (fn) }
 #define OPT_INCLUDE(t) { .type = OPT_T_INCLUDE, .include = (t) }
 
 struct command {
