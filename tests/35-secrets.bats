@@ -129,6 +129,32 @@ watch_secret() {
 	no_values "$B/out"
 }
 
+@test "-v -v traces no Secret's body: get, get --from-cache, watch (list and events); other bodies are traced" {
+	local cmd
+	for cmd in "get secrets" "get secrets app-secret" "get secrets -n default --from-cache" \
+		"get secrets -o json" "get secrets -A"; do
+		# shellcheck disable=SC2086
+		run --separate-stderr "$KINF" $cmd --kubeconfig "$SIM_KUBECONFIG" -v -v
+		assert_status 0
+		printf '%s\n' "$stderr" >"$B/err"
+		grep -q '(of Secrets: not shown)' "$B/err" || { echo "# $cmd: $stderr" >&2; false; }
+		no_values "$B/err"
+	done
+	"$KINF" watch secrets --kubeconfig "$SIM_KUBECONFIG" -vv >/dev/null 2>"$B/err" 3>&- &
+	KINF_PID=$!
+	wait_until 20 file_has "$B/err" 'synced'
+	simctl POST /update "{\"resource\":\"secrets\",\"namespace\":\"default\",\"name\":\"app-secret\",\"patch\":{\"data\":{\"password\":\"$NEW_B64\"}}}" >/dev/null
+	wait_until 20 bash -c "[ \$(grep -c 'of Secrets: not shown' '$B/err') -ge 2 ]"
+	kill -TERM "$KINF_PID"
+	wait "$KINF_PID" || true
+	KINF_PID=
+	no_values "$B/err"
+	run ! grep -qF "$NEW_B64" "$B/err"
+	# A body of anything else is traced, as before.
+	run --separate-stderr "$KINF" get pods --kubeconfig "$SIM_KUBECONFIG" -v -v
+	[[ $stderr == *'< ['*' bytes] {"kind":"Table"'* ]] || { echo "$stderr" >&2; false; }
+}
+
 @test "tui: a Secret's detail shows sizes, its last update too" {
 	command -v tmux >/dev/null || skip "tmux is not installed (make deps)"
 	local cmd

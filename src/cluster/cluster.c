@@ -45,7 +45,8 @@ const struct option cluster_options[] = {
 		 "only this HTTP version (default: HTTP/2 when the server offers it over TLS, else 1.1)"),
 	OPT_COUNT_LEVEL('v', "verbose", &cluster_flags.verbose,
 			"every informer notice, and HTTP requests on stderr (credentials redacted); "
-			"twice for bodies; -v=N as kubectl's, 7 and up twice", cluster_verbose_level),
+			"twice for bodies (not Secrets'); -v=N as kubectl's, 7 and up twice",
+			cluster_verbose_level),
 	OPT_COUNT_LEVEL(0, "v", &cluster_flags.verbose, "kubectl's --v=N: as -v=N",
 			cluster_verbose_level),
 	OPT_END(),

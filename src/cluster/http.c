@@ -384,6 +384,7 @@ struct transfer {
 	const struct credential_snapshot *snap;
 	bool stopped, stalled, aborted, conn_dead, tls_timeout, http2;
 	bool type_checked, not_json;	/* the Content-Type of a 2xx */
+	bool secrets;			/* it asks for Secrets: -v -v shows no body */
 	bool malformed_header;		/* set on the connection thread */
 	struct strbuf warnings;		/* the Warning headers' values, each NUL-ended */
 	/* --http-version 2, and the server answered HTTP/1.1 (set on the connection thread) */
@@ -544,9 +545,35 @@ static void trace_header(const char *prefix, const char *line, size_t len)
 	strbuf_release(&redacted);
 }
 
-/* -v -v: each piece of a body as it arrives, decoded, cut short. */
-static void trace_body(const char *data, size_t len)
+/*
+ * Whether url asks for core v1 Secrets (a list, a watch, one of them):
+ * their bodies hold the values, which kinf shows by their sizes wherever
+ * kubectl does not show them (man kinf, SECURITY), -v -v included.
+ */
+static bool secrets_url(const char *url)
 {
+	const char *p = strstr(url, "/api/v1/");
+
+	if (!p)
+		return false;
+	p += strlen("/api/v1/");
+	if (str_starts_with(p, "namespaces/")) {
+		p = strchr(p + strlen("namespaces/"), '/');
+		if (!p)
+			return false;
+		p++;
+	}
+	return str_starts_with(p, "secrets") && strchr("/?", p[strlen("secrets")]);
+}
+
+/* -v -v: each piece of a body as it arrives, decoded, cut short. */
+static void trace_body(const struct transfer *t, const char *data, size_t len)
+{
+	if (t->secrets) {
+		fprintf(stderr, "< [%zu bytes] (of Secrets: not shown)\n", len);
+		return;
+	}
+
 	struct strbuf safe = STRBUF_INIT;
 
 	/* The server's bytes, on a terminal: escaped (termsafe.h). */
@@ -615,7 +642,7 @@ const char *request_kind_name(enum request_kind kind)
 static int deliver(struct transfer *t, const char *data, size_t len)
 {
 	if (t->client->verbose >= 2)
-		trace_body(data, len);
+		trace_body(t, data, len);
 	if (t->on_data && status_ok(t->resp->status)) {
 		if (!t->type_checked) {
 			/* Before the first byte is parsed: a page is not a list. */
@@ -1333,7 +1360,7 @@ static int request_hop(struct kclient *c, struct hop *hop, const char *accept,
 	int ret = -1;
 	struct transfer t = {
 		.client = c, .resp = resp, .on_data = on_data, .ctx = ctx, .snap = snap,
-		.warnings = STRBUF_INIT,
+		.warnings = STRBUF_INIT, .secrets = secrets_url(hop->url),
 	};
 
 	strbuf_reset(&resp->body);
