@@ -39,7 +39,7 @@ wait_screen() {
 # objects (any count without one) and synced.  The title's own words:
 # the delta pane's "listed: 3 objects" sits beside the informer pane's
 # "not synced" on one screen line.
-wait_synced() { wait_screen " ${1:-[0-9]+} objects .*synced rv " "${2:-30}"; }
+wait_synced() { wait_screen " ${1:-[0-9]+} objects? .*synced rv " "${2:-30}"; }
 
 # wait_gone REGEX [SECONDS] — until the screen no longer shows REGEX.
 wait_gone() {
