@@ -230,17 +230,21 @@ void crd_column_text(const struct crd_column *c, struct json_object *obj,
 		     int64_t now_ms, struct strbuf *out)
 {
 	struct json_object *cell = crd_column_cell(c, obj, now_ms);
-	struct strbuf text = STRBUF_INIT;
+	size_t start = out->len;
 
 	if (cell)
-		gofmt_print(cell, &text);
+		gofmt_print(cell, out);
 	json_object_put(cell);
+	if (!memchr(out->buf + start, '\0', out->len - start))
+		return;
 
-	const char *p = strbuf_str(&text), *end = p + text.len, *nul;
+	char *text = xstrndup(out->buf + start, out->len - start);
+	const char *p = text, *end = text + (out->len - start), *nul;
+	strbuf_setlen(out, start);
 	for (; (nul = memchr(p, '\0', (size_t)(end - p))); p = nul + 1) {
 		strbuf_add(out, p, (size_t)(nul - p));
 		strbuf_adds(out, "^@");
 	}
 	strbuf_add(out, p, (size_t)(end - p));
-	strbuf_release(&text);
+	free(text);
 }
