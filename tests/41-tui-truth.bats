@@ -278,13 +278,14 @@ error_whole_or_marked() {
 	sim_start --pods 0 --namespaces 0
 	for p in alpha bravo charlie; do make_pod "$p" >/dev/null; done
 	tui_start pods --kubeconfig "$SIM_KUBECONFIG"
-	# The first screen that shows "-- synced", and nothing after it.
+	# The first screen that shows the delta pane's "-- synced": its title
+	# and its informer pane say so too.
 	local s=
 	first_synced() { s=$(screen); [[ $s == *"-- synced"* ]]; }
+	on_it() { grep -qE -- "$1" <<<"$s" || { printf '# %s\n' "$s" >&2; false; }; }
 	wait_until 30 first_synced || { show_screen; false; }
-	printf '# %s\n' "$s" >&2
-	grep -qE '^ pods  3 objects .* synced rv [0-9]+ *$' <<<"$s"
-	grep -qE ' rv +[0-9]+ +synced *$' <<<"$s"
-	grep -qE ' cached 3 *$' <<<"$s"
+	on_it '^ pods  3 objects .* synced rv [0-9]+ *$'
+	on_it ' rv +[0-9]+ +synced *$'
+	on_it ' cached 3 *$'
 	run ! grep -q 'not synced' <<<"$s"
 }
