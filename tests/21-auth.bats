@@ -258,6 +258,47 @@ impersonate_headers() { simctl GET /requests | jq -c '[.[] | .headers.Impersonat
 	[ "$(request_users)" = kinf-admin ]
 }
 
+@test "a token, a username or a client certificate beside an exec plugin is what goes out, the plugin never run, as client-go's exec authenticator stands aside" {
+	local dir=${SIM_CACERT%/*} base=${SIM_KUBECONFIG##*/} plugin
+	# The plugin would present the viewer: what is sent must be the admin.
+	plugin=$(exec_user v1 "      - {name: PLUGIN_TOKEN, value: $SIM_VIEWER_TOKEN}")
+	write_kubeconfig "$T/kc" "$(printf '    token: %s\n%s' "$SIM_TOKEN" "$plugin")"
+	run_kinf api-resources --kubeconfig "$T/kc" -o name
+	assert_status 0
+	[ "$(request_users)" = admin ]
+	simctl DELETE /requests >/dev/null
+	write_kubeconfig "$T/kc" "$(printf '    username: jane\n    password: %s\n%s' "$SIM_TOKEN" "$plugin")"
+	run_kinf api-resources --kubeconfig "$T/kc" -o name
+	assert_status 0
+	simctl GET /requests | jq -e 'length > 0 and all(.[]; .headers.Authorization == "Basic jane:<redacted>")'
+	simctl DELETE /requests >/dev/null
+	write_kubeconfig "$T/kc" "$(printf '    client-certificate: %s\n    client-key: %s\n%s' \
+		"$dir/$base.client.crt" "$dir/$base.client.key" "$plugin")"
+	run_kinf api-resources --kubeconfig "$T/kc" -o name
+	assert_status 0
+	[ "$(request_users)" = kinf-admin ]
+	[ ! -e "$T/plugin/runs" ]
+}
+
+@test "a password without a username sends nothing, as client-go's HasBasicAuth reads the username only" {
+	write_kubeconfig "$T/kc" "    password: $SIM_TOKEN"
+	run_kinf api-resources --kubeconfig "$T/kc" -o name
+	assert_one_line_error "401 Unauthorized" "user 'tester' (no credentials)"
+	simctl GET /requests | jq -e 'length > 0 and all(.[]; .headers.Authorization == null)'
+}
+
+@test "a token beside a tokenFile stands in for the file while it cannot be read, as client-go's file token source" {
+	write_kubeconfig "$T/kc" "$(printf '    token: %s\n    tokenFile: %s' "$SIM_VIEWER_TOKEN" "$T/token")"
+	run_kinf api-resources --kubeconfig "$T/kc" -o name
+	assert_status 0
+	[ "$(request_users)" = system:serviceaccount:default:viewer ]
+	simctl DELETE /requests >/dev/null
+	printf '%s\n' "$SIM_TOKEN" >"$T/token"
+	run_kinf api-resources --kubeconfig "$T/kc" -o name
+	assert_status 0
+	[ "$(request_users)" = admin ]
+}
+
 @test "exec plugin: an expired credential is fetched again" {
 	write_kubeconfig "$T/kc" "$(exec_user v1 "$(printf '      - {name: PLUGIN_TOKEN, value: %s}\n      - {name: PLUGIN_EXPIRY, value: "2000-01-01T00:00:00Z"}' "$SIM_TOKEN")")"
 	run_kinf api-resources --kubeconfig "$T/kc" -o name

@@ -166,8 +166,7 @@ int credential_get(struct credential *cred, struct credential_snapshot *snap,
 	case AUTH_EXEC:
 		if (exec_refresh(cred, wait, err) < 0)
 			goto cleanup;
-		/* A plugin returning only a certificate leaves a static token in force. */
-		snap->authorization = bearer(cred->exec.token ? cred->exec.token : cfg->token);
+		snap->authorization = bearer(cred->exec.token);
 		if (cred->exec.cert.len) {
 			snap->cert.data = xstrndup(cred->exec.cert.data, cred->exec.cert.len);
 			snap->cert.len = cred->exec.cert.len;

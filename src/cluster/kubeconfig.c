@@ -1080,31 +1080,42 @@ static int check_user(const struct kc_user *u, struct errbuf *err)
 	return u->exec ? check_exec(u, where, err) : 0;
 }
 
-/* The one way the user proves who it is: exec, token file, token or basic. */
+/*
+ * The one way the user proves who it is, as clientcmd and client-go's
+ * transport choose it.  A token file wins over a token, which then stands
+ * in for the file (clientcmd reads the file at load only when alone).  A
+ * username comes next; a password alone sends nothing, as HasBasicAuth()
+ * reads only the username.  An exec plugin stands aside for all of those
+ * and for a client certificate (its UpdateTransportConfig), never run.
+ */
 static int credentials_into(const struct kc_user *u, struct rest_config *cfg,
 			    struct errbuf *err)
 {
-	if (u->exec) {
+	if (u->token_file && *u->token_file) {
+		cfg->auth = AUTH_TOKEN_FILE;
+		cfg->token_file = xstrdup(u->token_file);
+		if (has_token(u)) {
+			cfg->token = xstrdup(u->token);
+			return 0;
+		}
+		struct blob b = { 0 };
+		if (read_file_into(&b, u->token_file, "tokenFile", "user", u->name, err) < 0)
+			return -1;
+		cfg->token = blob_trimmed(&b);
+		blob_release(&b);
+	} else if (has_token(u)) {
+		cfg->auth = AUTH_TOKEN;
+		cfg->token = xstrdup(u->token);
+	} else if (u->username && *u->username) {
+		cfg->auth = AUTH_BASIC;
+		cfg->username = xstrdup(u->username);
+		cfg->password = xstrdup(u->password ? u->password : "");
+	} else if (u->exec && !cfg->client_cert.len) {
 		cfg->auth = AUTH_EXEC;
 		cfg->exec = exec_config_dup(u->exec);
 		/* v1beta1 defaults to IfAvailable; v1 had to say. */
 		if (cfg->exec->interactive == EXEC_INTERACTIVE_UNSET)
 			cfg->exec->interactive = EXEC_INTERACTIVE_IF_AVAILABLE;
-	} else if (u->token_file && *u->token_file) {
-		struct blob b = { 0 };
-		if (read_file_into(&b, u->token_file, "tokenFile", "user", u->name, err) < 0)
-			return -1;
-		cfg->auth = AUTH_TOKEN_FILE;
-		cfg->token = blob_trimmed(&b);
-		cfg->token_file = xstrdup(u->token_file);
-		blob_release(&b);
-	} else if (has_token(u)) {
-		cfg->auth = AUTH_TOKEN;
-		cfg->token = xstrdup(u->token);
-	} else if (has_basic(u)) {
-		cfg->auth = AUTH_BASIC;
-		cfg->username = xstrdup(u->username ? u->username : "");
-		cfg->password = xstrdup(u->password ? u->password : "");
 	}
 	return 0;
 }
