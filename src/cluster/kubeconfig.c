@@ -1279,18 +1279,27 @@ int rest_config_load(const struct kubeconfig_opts *opts, struct rest_config **ou
 	/* kubectl turns to the service account only when no kubeconfig says anything. */
 	bool empty = !kc || (!kc->lists[KC_CONTEXTS].nr && !kc->lists[KC_CLUSTERS].nr && !kc->lists[KC_USERS].nr &&
 			     !kc->current_context);
-	/* ... and no flag overrides any of it. */
+	/* ... and no flag names what is not there. */
 	bool choosing = (opts->context && *opts->context) || (opts->cluster && *opts->cluster) ||
-			(opts->user && *opts->user) || (opts->as && *opts->as) ||
-			(opts->as_uid && *opts->as_uid) || (opts->as_groups && *opts->as_groups);
+			(opts->user && *opts->user);
+	/*
+	 * kubectl takes the account with --as too, and drops it: a command
+	 * asked to act as someone else must not act as the account instead.
+	 */
+	bool impersonating = (opts->as && *opts->as) || (opts->as_uid && *opts->as_uid) ||
+			     (opts->as_groups && *opts->as_groups);
 	bool incluster = incluster_possible();
-	if (empty && !choosing && incluster) {
+	if (empty && !choosing && !impersonating && incluster) {
 		ret = incluster_rest_config(opts, out, err);
 		goto cleanup;
 	}
-	if (!kc && incluster)
+	if (!kc && incluster && choosing)
 		errbuf_set(err, "no kubeconfig: %s; the in-cluster service account is not used "
-			   "with --context, --cluster, --user or --as (nor by kubectl)", looked);
+			   "with --context, --cluster or --user (nor by kubectl)", looked);
+	else if (!kc && incluster)
+		errbuf_set(err, "no kubeconfig: %s; kinf does not impersonate as the in-cluster "
+			   "service account, where kubectl drops --as and acts as the account "
+			   "itself", looked);
 	else if (!kc)
 		errbuf_set(err, "no kubeconfig: %s, and kinf is not running in a cluster "
 			   "(KUBERNETES_SERVICE_HOST is unset); use --kubeconfig or KUBECONFIG",
