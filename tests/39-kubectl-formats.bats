@@ -130,6 +130,29 @@ T
 	[ "$status" -eq 1 ]
 }
 
+@test "go-template: named templates, character constants and numbers past int64, as kubectl" {
+	sim_start --pods 3
+	# a template per container line, defined after its use, with a block
+	same_as_kubectl pods -o 'go-template={{range .items}}{{template "pod" .}}{{end}}{{define "pod"}}{{.metadata.name}}:{{range .spec.containers}} {{block "c" .}}{{.name}}={{.image}}{{end}}{{end}}{{"\n"}}{{end}}'
+	[ "${#lines[@]}" -eq 3 ]
+	same_as_kubectl pods -o 'go-template={{define "output"}}{{len .items}} pods{{end}}'
+	[ "$output" = "3 pods" ]
+	same_as_kubectl pods -o 'go-template={{template "x" .items}}'
+	[ "$status" -eq 1 ]
+	same_as_kubectl pods -o 'go-template={{define "x"}}A{{end}}{{define "x"}}B{{end}}'
+	same_as_kubectl pods -o 'go-template={{range .items}}{{define "x"}}{{end}}{{end}}'
+	same_as_kubectl pods -o "go-template={{printf \"%c%c\" 'o' 'k'}} {{'\\n'}} {{eq 'a' 97}}"
+	[ "$output" = "ok 10 true" ]
+	same_as_kubectl pods -o 'go-template={{18446744073709551615}}'
+	same_as_kubectl pods -o 'go-template={{99999999999999999999}}'
+	same_as_kubectl pods -o 'go-template={{.items | len | 3}}'
+	# A template that calls itself for ever: Go stops at 100,000 calls; kinf
+	# where its stack would run out, with an error of its own, not a crash.
+	run --separate-stderr get pods -o 'go-template={{define "x"}}{{template "x" .}}{{end}}{{template "x" .}}'
+	[ "$status" -eq 1 ]
+	[[ $stderr == *'executing "x" at <{{template "x" .}}>: template depth '*' takes more stack than kinf has (Go'"'"'s limit is 100000)' ]]
+}
+
 @test "jsonpath-as-json= and jsonpath-file=: kubectl's" {
 	sim_start --pods 3
 	same_as_kubectl pods -o 'jsonpath-as-json={.items[*].metadata.name}'

@@ -9,6 +9,9 @@
 #include "output/gotemplate.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -52,7 +55,7 @@ struct arg {
 	int pos;
 	int term_pos;			/* with fields: the term's own (pos is the chain's) */
 	char *text;			/* source of a literal, name of a var or ident */
-	struct json_object *lit;
+	struct json_object *lit;	/* NULL: an integer past int64 ("overflows int") */
 	char **fields;
 	size_t nfields;
 	struct pipe *pipe;
@@ -73,7 +76,9 @@ struct pipe {
 	size_t ncmds;
 };
 
-enum node_type { N_TEXT, N_ACTION, N_IF, N_RANGE, N_WITH, N_BREAK, N_CONTINUE };
+enum node_type {
+	N_TEXT, N_ACTION, N_IF, N_RANGE, N_WITH, N_BREAK, N_CONTINUE, N_TEMPLATE,
+};
 
 struct list {
 	struct node **v;
@@ -82,15 +87,24 @@ struct list {
 
 struct node {
 	enum node_type type;
-	char *text;			/* N_TEXT */
+	char *text;			/* N_TEXT; N_TEMPLATE: the name */
 	size_t len;
-	struct pipe *pipe;		/* actions and control */
+	int pos;			/* N_TEMPLATE: the name's */
+	struct pipe *pipe;		/* actions and control; N_TEMPLATE: NULL when none */
 	struct list body, otherwise;
+};
+
+/* A named template: "output", the text's own, and each {{define}} and {{block}}. */
+struct def {
+	char *name;
+	size_t len;
+	struct list body;
 };
 
 struct gotemplate {
 	char *src;
-	struct list root;
+	struct def *defs;
+	size_t ndefs;
 	bool missingkey_error;		/* Option("missingkey=error") */
 };
 
@@ -156,7 +170,11 @@ void gotemplate_free(struct gotemplate *t)
 {
 	if (!t)
 		return;
-	list_release(&t->root);
+	for (size_t i = 0; i < t->ndefs; i++) {
+		free(t->defs[i].name);
+		list_release(&t->defs[i].body);
+	}
+	free(t->defs);
 	free(t->src);
 	free(t);
 }
@@ -208,7 +226,7 @@ static void pipe_string(const struct pipe *p, struct strbuf *out)
 enum tok_type {
 	T_EOF, T_RDELIM, T_IDENT, T_FIELD, T_DOT, T_VAR, T_STRING, T_RAW,
 	T_NUMBER, T_BOOL, T_NIL, T_LPAREN, T_RPAREN, T_PIPE, T_DECLARE,
-	T_ASSIGN, T_COMMA, T_CHAR,
+	T_ASSIGN, T_COMMA, T_CHAR, T_CHARCONST,
 	/* keywords */
 	T_IF, T_ELSE, T_END, T_RANGE, T_WITH, T_BREAK, T_CONTINUE, T_DEFINE,
 	T_TEMPLATE, T_BLOCK,
@@ -229,6 +247,7 @@ struct tok {
 };
 
 struct parser {
+	struct gotemplate *t;		/* its named templates, as they are defined */
 	const char *src;
 	size_t pos;
 	struct errbuf *err;
@@ -287,9 +306,10 @@ static size_t scan_quoted(struct parser *p, size_t i, char q)
 	const char *s = p->src;
 
 	for (i++; s[i] != q; i++) {
-		if (!s[i] || (s[i] == '\n' && q == '"')) {
+		if (!s[i] || (s[i] == '\n' && q != '`')) {
 			parse_error(p, i, q == '`' ? "unterminated raw quoted string" :
-				    "unterminated quoted string");
+				    q == '"' ? "unterminated quoted string" :
+				    "unterminated character constant");
 			return i;
 		}
 		if (s[i] == '\\' && q != '`' && s[i + 1])
@@ -348,7 +368,7 @@ static struct tok tok_peek(struct parser *p)
 		t.len = s[i + 1] == '=' ? 2 : 1;
 		return t;
 	case '"': case '`': case '\'':
-		t.type = s[i] == '"' ? T_STRING : s[i] == '`' ? T_RAW : T_CHAR;
+		t.type = s[i] == '"' ? T_STRING : s[i] == '`' ? T_RAW : T_CHARCONST;
 		t.len = scan_quoted(p, i, s[i]) - i;
 		return t;
 	case '$': case '.': {
@@ -406,7 +426,7 @@ static void tok_describe(const struct parser *p, const struct tok *t, char *buf,
 {
 	if (t->type == T_EOF)
 		snprintf(buf, size, "EOF");
-	else if (t->type >= T_IF)
+	else if (t->type >= T_IF || t->type == T_DOT)	/* Go's itemDot is a keyword's */
 		snprintf(buf, size, "<%.*s>", (int)t->len, p->src + t->pos);
 	else if (t->type == T_RDELIM)
 		snprintf(buf, size, "%s", t->trim ? "\" -}}\"" : "\"}}\"");
@@ -448,28 +468,71 @@ static void vars_pop(struct parser *p, size_t mark)
 		free(p->vars[--p->nvars]);
 }
 
-/* A number literal: an int unless it has a fraction or an exponent. */
-static struct json_object *number_literal(const char *s, size_t len)
+/*
+ * A number literal as parse.newNumber and state.idealConstant read it:
+ * an int unless it has a fraction or an exponent (a hexadecimal one's is
+ * p), a float64 then.  An integer past int64 that fits a uint64 parses,
+ * and is the error "overflows int" where it runs (*out NULL); past that
+ * it does not parse.  A float past float64's range does not either.
+ */
+static const char *number_literal(const char *s, size_t len, struct json_object **out)
 {
 	char buf[64];
-	size_t n = 0;
+	size_t n = 0, at = s[0] == '-' || s[0] == '+';
 	char *end;
-	bool hex = len > 2 && s[s[0] == '-' || s[0] == '+'] == '0' &&
-		   (s[1 + (s[0] == '-' || s[0] == '+')] | 0x20) == 'x';
+	bool hex = len > at + 2 && s[at] == '0' && (s[at + 1] | 0x20) == 'x';
 
+	*out = NULL;
 	for (size_t i = 0; i < len && n + 1 < sizeof(buf); i++)
 		if (s[i] != '_')
 			buf[n++] = s[i];
 	buf[n] = '\0';
-	if (!hex && strpbrk(buf, ".eE")) {
+	if (strpbrk(buf, hex ? "pP" : ".eE")) {
 		double d = strtod(buf, &end);
-		return *end ? NULL : json_object_new_double(d);
+		if (*end || isinf(d))
+			return "illegal number syntax";
+		*out = json_object_new_double(d);
+		return NULL;
 	}
 	if (buf[0] == '0' && (buf[1] | 0x20) == 'o')
 		memmove(buf + 1, buf + 2, n - 1);
-	long long v = (buf[0] == '0' && (buf[1] | 0x20) == 'b') ?
-		strtoll(buf + 2, &end, 2) : strtoll(buf, &end, 0);
-	return *end ? NULL : go_int(v);
+	int base = buf[0] == '0' && (buf[1] | 0x20) == 'b' ? 2 : 0;
+	errno = 0;
+	long long v = strtoll(buf + (base ? 2 : 0), &end, base);
+	if (*end)
+		return "illegal number syntax";
+	if (errno != ERANGE) {
+		*out = go_int(v);
+		return NULL;
+	}
+	errno = 0;
+	if (buf[0] != '-' && buf[0] != '+' && (strtoull(buf + (base ? 2 : 0), &end, base), errno != ERANGE))
+		return NULL;
+	return "integer overflow";
+}
+
+/*
+ * A character constant ('a', '\n', '\x41'): its rune, as strconv.UnquoteChar
+ * reads one, or -1 (*why set) when it is no single character.
+ */
+static long char_constant(const char *s, size_t len, const char **why)
+{
+	struct strbuf sb = STRBUF_INIT;
+	long r = -1;
+	size_t n = 0;
+
+	*why = "invalid syntax";
+	if (len > 2 && gofmt_unquote(s, len, &sb) == 0 && sb.len) {
+		/* \x and octal escapes are bytes, whatever UTF-8 says */
+		bool byte = s[1] == '\\' && (s[2] == 'x' || (s[2] >= '0' && s[2] <= '7'));
+		r = byte ? (unsigned char)sb.buf[0] : (long)utf8_decode(sb.buf, sb.len, &n);
+		if (!byte && n != sb.len) {
+			*why = "malformed character constant";
+			r = -1;
+		}
+	}
+	strbuf_release(&sb);
+	return r;
 }
 
 static struct pipe *parse_pipe(struct parser *p, const char *context, bool in_parens);
@@ -490,9 +553,18 @@ static int parse_literal(struct parser *p, const struct tok *t, struct arg *a)
 	if (t->type == T_BOOL) {
 		a->lit = json_object_new_boolean(*s == 't');
 	} else if (t->type == T_NUMBER) {
-		a->lit = number_literal(s, t->len);
-		if (!a->lit)
-			parse_error(p, (size_t)t->pos, "illegal number syntax: \"%s\"", a->text);
+		const char *why = number_literal(s, t->len, &a->lit);
+		if (why)
+			parse_error(p, (size_t)t->pos, "%s: \"%s\"", why, a->text);
+	} else if (t->type == T_CHARCONST) {
+		const char *why;
+		long r = char_constant(s, t->len, &why);
+		if (r < 0 && !strcmp(why, "invalid syntax"))
+			parse_error(p, (size_t)t->pos, "%s", why);
+		else if (r < 0)
+			parse_error(p, (size_t)t->pos, "%s: %s", why, a->text);
+		else
+			a->lit = go_int(r);
 	} else if (t->type == T_RAW) {
 		a->lit = json_object_new_string_len(s + 1, (int)t->len - 2);
 	} else if (gofmt_unquote(s, t->len, &sb) < 0) {
@@ -543,7 +615,7 @@ static bool parse_term(struct parser *p, struct arg *a)
 		a->type = A_FIELD;
 		add_field(a, s + 1, t.len - 1);
 		return true;
-	case T_BOOL: case T_NUMBER: case T_STRING: case T_RAW:
+	case T_BOOL: case T_NUMBER: case T_STRING: case T_RAW: case T_CHARCONST:
 		tok_next(p);
 		parse_literal(p, &t, a);
 		return true;
@@ -588,6 +660,18 @@ static bool parse_operand(struct parser *p, struct arg *a)
 static bool ends_pipe(const struct tok *t)
 {
 	return t->type == T_RDELIM || t->type == T_RPAREN || t->type == T_PIPE;
+}
+
+/* What Tree.pipeline takes for the start of a command. */
+static bool starts_operand(const struct tok *t)
+{
+	switch (t->type) {
+	case T_IDENT: case T_FIELD: case T_DOT: case T_VAR: case T_STRING: case T_RAW:
+	case T_NUMBER: case T_BOOL: case T_NIL: case T_LPAREN: case T_CHARCONST:
+		return true;
+	default:
+		return false;
+	}
 }
 
 static void parse_cmd(struct parser *p, struct cmd *c)
@@ -670,18 +754,31 @@ static struct pipe *parse_pipe(struct parser *p, const char *context, bool in_pa
 				    "unclosed action");
 			break;
 		}
-		if (ends_pipe(&t) && t.type != T_PIPE) {
+		/* the lexer's own errors, where it meets the paren */
+		if (t.type == T_RPAREN || (t.type == T_RDELIM && in_parens)) {
+			parse_error(p, (size_t)t.pos, t.type == T_RPAREN ? "unexpected right paren" :
+				    "unclosed left paren");
+			break;
+		}
+		if (!starts_operand(&t)) {
 			unexpected(p, &t, context);
 			break;
 		}
-		if (pp->ncmds && tok_next(p).type != T_PIPE)
-			break;
 		pp->cmds = xrealloc(pp->cmds, (pp->ncmds + 1) * sizeof(*pp->cmds));
 		memset(&pp->cmds[pp->ncmds], 0, sizeof(*pp->cmds));
 		parse_cmd(p, &pp->cmds[pp->ncmds++]);
+		if (!p->failed && tok_peek(p).type == T_PIPE)
+			tok_next(p);	/* Tree.command takes the "|" that ends it */
 	}
 	if (!p->failed && !pp->ncmds)
 		parse_error(p, (size_t)t.pos, "missing value for %s", context);
+	/* Tree.checkPipeline: only the first command may start with a constant */
+	for (size_t i = 1; !p->failed && i < pp->ncmds; i++) {
+		enum arg_type type = pp->cmds[i].args[0].type;
+		if (type == A_LITERAL || type == A_DOT || type == A_NIL)
+			parse_error(p, (size_t)pp->cmds[i].pos,
+				    "non executable command in pipeline stage %zu", i + 1);
+	}
 	return pp;
 }
 
@@ -736,6 +833,166 @@ static void parse_control(struct parser *p, struct list *l, enum node_type type)
 	p->depth--;
 }
 
+/* unicode.IsSpace, as bytes.TrimSpace reads it. */
+static bool go_space(uint32_t r)
+{
+	return (r >= 9 && r <= 13) || r == ' ' || r == 0x85 || r == 0xA0 || r == 0x1680 ||
+	       (r >= 0x2000 && r <= 0x200A) || r == 0x2028 || r == 0x2029 || r == 0x202F ||
+	       r == 0x205F || r == 0x3000;
+}
+
+/* parse.IsEmptyTree: nothing but white space. */
+static bool list_empty(const struct list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const struct node *n = l->v[i];
+		if (n->type != N_TEXT)
+			return false;
+		for (size_t j = 0, k; j < n->len; j += k)
+			if (!go_space(utf8_decode(n->text + j, n->len - j, &k)))
+				return false;
+	}
+	return true;
+}
+
+static char *memdupz(const char *s, size_t len)
+{
+	char *d = xmalloc(len + 1);
+
+	memcpy(d, s, len);
+	d[len] = '\0';
+	return d;
+}
+
+static struct def *def_find(const struct gotemplate *t, const char *name, size_t len)
+{
+	for (size_t i = 0; i < t->ndefs; i++)
+		if (t->defs[i].len == len && !memcmp(t->defs[i].name, name, len))
+			return &t->defs[i];
+	return NULL;
+}
+
+/*
+ * Tree.add: body (taken) becomes the template name, unless one of that
+ * name has more than white space, which then stays if body has none and
+ * is an error if it has.
+ */
+static void def_add(struct parser *p, const char *name, size_t len, struct list *body)
+{
+	struct def *d = def_find(p->t, name, len);
+
+	if (!d) {
+		p->t->defs = xrealloc(p->t->defs, (p->t->ndefs + 1) * sizeof(*p->t->defs));
+		d = &p->t->defs[p->t->ndefs++];
+		d->name = memdupz(name, len);
+		d->len = len;
+	} else if (!list_empty(&d->body)) {
+		if (!list_empty(body)) {
+			struct strbuf q = STRBUF_INIT;
+			gofmt_quote(name, len, &q);
+			parse_error(p, p->pos, "template: multiple definition of template %s", q.buf);
+			strbuf_release(&q);
+		}
+		list_release(body);
+		return;
+	} else {
+		list_release(&d->body);
+	}
+	d->body = *body;
+	memset(body, 0, sizeof(*body));
+}
+
+/* The name after {{define, {{template or {{block: a quoted string. */
+static bool parse_template_name(struct parser *p, const char *context, struct strbuf *name,
+				int *pos)
+{
+	struct tok t = tok_next(p);
+
+	*pos = t.pos;
+	if (t.type != T_STRING && t.type != T_RAW) {
+		unexpected(p, &t, context);
+		return false;
+	}
+	if (t.type == T_RAW)
+		strbuf_add(name, p->src + t.pos + 1, t.len - 2);
+	else if (gofmt_unquote(p->src + t.pos, t.len, name) < 0)
+		parse_error(p, (size_t)t.pos, "invalid syntax");
+	return !p->failed;
+}
+
+/*
+ * The body of a {{define}} or {{block}} up to its {{end}}: a template of
+ * its own, whose variables are $ alone and in no {{range}}.
+ */
+static void parse_definition(struct parser *p, const char *name, size_t len,
+			     const char *context)
+{
+	struct parser inner = *p;
+	struct list body = { 0 };
+
+	if (!nest(p, p->pos)) {
+		p->depth--;
+		return;
+	}
+	inner.vars = NULL;
+	inner.nvars = 0;
+	inner.in_range = 0;
+	inner.depth = p->depth;
+	var_declare(&inner, "$");
+	enum list_end end = parse_list(&inner, &body);
+	vars_pop(&inner, 0);
+	free(inner.vars);
+	p->pos = inner.pos;
+	p->failed = inner.failed;
+	p->trim_text = inner.trim_text;
+	if (!p->failed && end == END_ELSE)
+		parse_error(p, p->pos, "unexpected {{else}} in %s", context);
+	else if (!p->failed && end == END_EOF)
+		parse_error(p, p->pos, "unexpected EOF");
+	if (!p->failed)
+		def_add(p, name, len, &body);
+	list_release(&body);
+	p->depth--;
+}
+
+/* {{define "name"}}...{{end}}, the keyword consumed: at the top level only. */
+static void parse_define(struct parser *p)
+{
+	struct strbuf name = STRBUF_INIT;
+	int pos;
+
+	if (parse_template_name(p, "define clause", &name, &pos)) {
+		expect_rdelim(p, "define clause");
+		if (!p->failed)
+			parse_definition(p, name.buf ? name.buf : "", name.len, "define clause");
+	}
+	strbuf_release(&name);
+}
+
+/*
+ * {{template "name" [pipeline]}}, or {{block "name" pipeline}}...{{end}}
+ * (a define of the body, and a template of it), the keyword consumed.
+ */
+static void parse_template(struct parser *p, struct list *l, bool block)
+{
+	const char *context = block ? "block clause" : "template clause";
+	struct strbuf name = STRBUF_INIT;
+	struct node *n = list_add(l, N_TEMPLATE);
+
+	if (parse_template_name(p, context, &name, &n->pos)) {
+		n->len = name.len;
+		n->text = memdupz(name.buf ? name.buf : "", name.len);
+		struct tok t = tok_peek(p);
+		if (block || t.type != T_RDELIM)
+			n->pipe = parse_pipe(p, context, false);
+		else
+			expect_rdelim(p, context);
+		if (block && !p->failed)
+			parse_definition(p, n->text, n->len, context);
+	}
+	strbuf_release(&name);
+}
+
 /* One {{action}} whose "{{" is consumed; END_* when it ends a list. */
 static int parse_action(struct parser *p, struct list *l)
 {
@@ -754,8 +1011,9 @@ static int parse_action(struct parser *p, struct list *l)
 		expect_rdelim(p, keywords[t.type]);
 		list_add(l, t.type == T_BREAK ? N_BREAK : N_CONTINUE);
 		return -1;
-	case T_DEFINE: case T_TEMPLATE: case T_BLOCK:
-		parse_error(p, (size_t)t.pos, "{{%s}} is not supported by kinf", keywords[t.type]);
+	case T_TEMPLATE: case T_BLOCK:
+		tok_next(p);
+		parse_template(p, l, t.type == T_BLOCK);
 		return -1;
 	default:
 		list_add(l, N_ACTION)->pipe = parse_pipe(p, "command", false);
@@ -810,6 +1068,11 @@ static enum list_end parse_list(struct parser *p, struct list *l)
 		p->pos = (size_t)(open - p->src) + (trim ? 4 : 2);
 		if (skip_comment(p))
 			continue;
+		if (!p->depth && tok_peek(p).type == T_DEFINE) {
+			tok_next(p);
+			parse_define(p);
+			continue;
+		}
 		int end = parse_action(p, l);
 		if (end >= 0)
 			return (enum list_end)end;
@@ -820,15 +1083,20 @@ static enum list_end parse_list(struct parser *p, struct list *l)
 struct gotemplate *gotemplate_parse(const char *text, struct errbuf *err)
 {
 	struct gotemplate *t = xcalloc(1, sizeof(*t));
-	struct parser p = { .src = text, .err = err };
+	struct parser p = { .t = t, .src = text, .err = err };
+	struct list root = { 0 };
 
 	t->src = xstrdup(text);
 	var_declare(&p, "$");
-	enum list_end end = parse_list(&p, &t->root);
+	enum list_end end = parse_list(&p, &root);
 	if (!p.failed && end == END_END)
 		parse_error(&p, p.pos, "unexpected {{end}}");
 	if (!p.failed && end == END_ELSE)
 		parse_error(&p, p.pos, "unexpected {{else}}");
+	/* kubectl's template is named "output"; a {{define "output"}} may stand for it */
+	if (!p.failed)
+		def_add(&p, "output", 6, &root);
+	list_release(&root);
 	vars_pop(&p, 0);
 	free(p.vars);
 	if (p.failed) {
@@ -957,14 +1225,18 @@ struct state {
 	size_t nvars, alloc;
 	const struct arg *at_arg;	/* the node being run, for errors */
 	const struct cmd *at_cmd;
+	const struct node *at_template;
 	int at_pos;
 	int jump;			/* 1 after {{break}}, 2 after {{continue}} */
+	const struct def *tmpl;		/* the template running */
+	int depth;			/* of {{template}} calls */
 };
 
 static void at_arg(struct state *st, const struct arg *a)
 {
 	st->at_arg = a;
 	st->at_cmd = NULL;
+	st->at_template = NULL;
 	st->at_pos = a->pos;
 }
 
@@ -972,14 +1244,35 @@ static void at_cmd(struct state *st, const struct cmd *c)
 {
 	st->at_cmd = c;
 	st->at_arg = NULL;
+	st->at_template = NULL;
 	st->at_pos = c->pos;
+}
+
+static void at_template(struct state *st, const struct node *n)
+{
+	st->at_template = n;
+	st->at_arg = NULL;
+	st->at_cmd = NULL;
+	st->at_pos = n->pos;
+}
+
+/* TemplateNode.String: {{template "name" pipeline}} */
+static void template_string(const struct node *n, struct strbuf *out)
+{
+	strbuf_adds(out, "{{template ");
+	gofmt_quote(n->text, n->len, out);
+	if (n->pipe) {
+		strbuf_addch(out, ' ');
+		pipe_string(n->pipe, out);
+	}
+	strbuf_adds(out, "}}");
 }
 
 /* state.errorf: "template: output:L:C: executing "output" at <N>: …" */
 PRINTF(2, 3)
 static int exec_error(struct state *st, const char *fmt, ...)
 {
-	struct strbuf ctx = STRBUF_INIT;
+	struct strbuf ctx = STRBUF_INIT, name = STRBUF_INIT;
 	char msg[400];
 	const char *src = st->t->src;
 	int line = 1, col = st->at_pos;
@@ -998,9 +1291,13 @@ static int exec_error(struct state *st, const char *fmt, ...)
 		arg_string(st->at_arg, &ctx);
 	else if (st->at_cmd)
 		cmd_string(st->at_cmd, &ctx);
-	errbuf_set(st->err, "template: output:%d:%d: executing \"output\" at <%s>: %s",
-		   line, col, strbuf_str(&ctx), msg);
+	else if (st->at_template)
+		template_string(st->at_template, &ctx);
+	gofmt_quote(st->tmpl->name, st->tmpl->len, &name);
+	errbuf_set(st->err, "template: output:%d:%d: executing %s at <%s>: %s",
+		   line, col, name.buf, strbuf_str(&ctx), msg);
 	strbuf_release(&ctx);
+	strbuf_release(&name);
 	return -1;
 }
 
@@ -1096,7 +1393,11 @@ static int eval_arg(struct state *st, struct gv dot, const struct arg *a, struct
 	switch (a->type) {
 	case A_DOT: *res = gv_ref(dot); return 0;
 	case A_NIL: *res = gv_invalid; return 0;	/* an untyped nil */
-	case A_LITERAL: *res = gv_take(GV_CONCRETE, json_object_get(a->lit)); return 0;
+	case A_LITERAL:
+		if (!a->lit)
+			return exec_error(st, "%s overflows int", a->text);
+		*res = gv_take(GV_CONCRETE, json_object_get(a->lit));
+		return 0;
 	case A_FIELD: return eval_chain(st, gv_ref(dot), a->fields, a->nfields, false, res);
 	case A_VAR:
 		v = var_get(st, a->text);
@@ -1931,6 +2232,78 @@ static int range_over(struct state *st, const struct node *n, struct gv val, boo
 	return rc;
 }
 
+/*
+ * text/template stops a template calling templates at maxExecDepth.  Its
+ * goroutine's stack grows to a gigabyte; a thread's here does not, so a
+ * call or control structure that would leave less than this much of it
+ * stops too, with its own error.
+ */
+#define MAX_EXEC_DEPTH 100000
+#define STACK_RESERVE (256 * 1024)
+
+static bool stack_short(void)
+{
+	static __thread uintptr_t low;
+	uintptr_t here = (uintptr_t)__builtin_frame_address(0);
+
+	if (!low) {
+		pthread_attr_t attr;
+		void *addr;
+		size_t size;
+		if (pthread_getattr_np(pthread_self(), &attr) != 0)
+			return false;
+		if (pthread_attr_getstack(&attr, &addr, &size) == 0)
+			low = (uintptr_t)addr;
+		pthread_attr_destroy(&attr);
+		if (!low)
+			return false;
+	}
+	return here - low < STACK_RESERVE;
+}
+
+static int walk_list(struct state *st, struct gv dot, const struct list *l);
+
+/* state.walkTemplate: the template named, on the pipeline's value, with $ alone. */
+static int walk_template(struct state *st, struct gv dot, const struct node *n)
+{
+	const struct def *callee = def_find(st->t, n->text, n->len);
+	const struct def *caller = st->tmpl;
+	struct gv v = gv_invalid;
+	struct strbuf q = STRBUF_INIT;
+	int rc = -1;
+
+	at_template(st, n);
+	if (!callee) {
+		gofmt_quote(n->text, n->len, &q);
+		exec_error(st, "template %s not defined", q.buf);
+		goto done;
+	}
+	if (st->depth == MAX_EXEC_DEPTH) {
+		exec_error(st, "exceeded maximum template depth (%d)", MAX_EXEC_DEPTH);
+		goto done;
+	}
+	if (stack_short()) {
+		exec_error(st, "template depth %d takes more stack than kinf has (Go's limit "
+			   "is %d)", st->depth, MAX_EXEC_DEPTH);
+		goto done;
+	}
+	/* the pipeline's variables are the caller's, as Go keeps them */
+	if (n->pipe && eval_pipe(st, dot, n->pipe, true, &v) < 0)
+		goto done;
+	size_t mark = st->nvars;
+	var_push(st, "$", v);
+	st->tmpl = callee;
+	st->depth++;
+	rc = walk_list(st, v, &callee->body);
+	st->depth--;
+	st->tmpl = caller;
+	vars_pop_to(st, mark);
+done:
+	gv_put(&v);
+	strbuf_release(&q);
+	return rc;
+}
+
 static int walk_control(struct state *st, struct gv dot, const struct node *n)
 {
 	size_t mark = st->nvars;
@@ -1938,6 +2311,10 @@ static int walk_control(struct state *st, struct gv dot, const struct node *n)
 	bool yes = false;
 	int rc;
 
+	if (stack_short()) {
+		at_cmd(st, &n->pipe->cmds[0]);
+		return exec_error(st, "nested deeper than kinf's stack");
+	}
 	if (eval_pipe(st, dot, n->pipe, true, &v) < 0)
 		return -1;
 	if (n->type == N_RANGE) {
@@ -1976,6 +2353,10 @@ static int walk_list(struct state *st, struct gv dot, const struct list *l)
 		case N_BREAK: case N_CONTINUE:
 			st->jump = n->type == N_BREAK ? 1 : 2;
 			break;
+		case N_TEMPLATE:
+			if (walk_template(st, dot, n) < 0)
+				return -1;
+			break;
 		default:
 			if (walk_control(st, dot, n) < 0)
 				return -1;
@@ -1987,12 +2368,12 @@ static int walk_list(struct state *st, struct gv dot, const struct list *l)
 int gotemplate_execute(const struct gotemplate *t, struct json_object *data,
 		       struct strbuf *out, struct errbuf *err)
 {
-	struct state st = { .t = t, .out = out, .err = err };
+	struct state st = { .t = t, .out = out, .err = err, .tmpl = def_find(t, "output", 6) };
 	struct gv root = gv_take(GV_CONCRETE, gotemplate_data(data));
 	int rc;
 
 	var_push(&st, "$", root);
-	rc = walk_list(&st, root, &t->root);
+	rc = walk_list(&st, root, &st.tmpl->body);
 	vars_pop_to(&st, 0);
 	free(st.vars);
 	gv_put(&root);

@@ -1,0 +1,1 @@
+{{block "b" .metadata}}[{{.name}}]{{end}}{{define "b"}} {{end}}{{template "b" $x := 3}}{{$x}}{{define "output"}}{{end}}

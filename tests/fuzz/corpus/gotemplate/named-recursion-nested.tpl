@@ -1,0 +1,1 @@
+{{define "a"}}{{if true}}{{with $}}{{range $k, $v := .}}{{template "a" $}}{{end}}{{end}}{{end}}{{end}}{{template "a" .}}

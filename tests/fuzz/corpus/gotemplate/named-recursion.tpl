@@ -1,0 +1,1 @@
+{{define "x"}}{{template "x" .}}{{end}}{{template "x" .}}
