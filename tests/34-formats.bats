@@ -168,18 +168,21 @@ kubectl_131() {
 @test "bad templates: kubectl's messages, one line, status 1; a bad -o is a usage error" {
 	sim_start --pods 3
 	run --separate-stderr get pods -o 'jsonpath={.items[}'
-	[ "$status" -eq 2 ]
-	[[ $stderr == *"error parsing jsonpath {.items[}, unterminated array"* ]]
+	assert_status 1
+	[ "$stderr" = "error: error parsing jsonpath {.items[}, unterminated array" ]
 	run --separate-stderr get pods -o 'jsonpath={.items[9].metadata.name}'
 	assert_status 1
 	[ -z "$output" ]
 	[ "$stderr" = 'error: error executing jsonpath "{.items[9].metadata.name}": Error executing template: array index out of bounds: index 9, length 3' ]
 	run --separate-stderr get pods -o custom-columns=NAME
-	[ "$status" -eq 2 ]
-	[[ $stderr == *"unexpected custom-columns spec: NAME, expected <header>:<json-path-expr>"* ]]
+	assert_status 1
+	[ "$stderr" = "error: unexpected custom-columns spec: NAME, expected <header>:<json-path-expr>" ]
 	run --separate-stderr get pods -o jsonpath-file=/nonexistent
-	[ "$status" -eq 2 ]
-	[[ $stderr == *"/nonexistent"* ]]
+	assert_status 1
+	[ "$stderr" = "error: error reading --template /nonexistent, open /nonexistent: no such file or directory" ]
+	run --separate-stderr get pods -o custom-columns-file="$BATS_TEST_TMPDIR"
+	assert_status 1
+	[ "$stderr" = "error: error reading template $BATS_TEST_TMPDIR, read $BATS_TEST_TMPDIR: is a directory" ]
 	run --separate-stderr get pods -o yml
 	[ "$status" -eq 2 ]
 	[[ $stderr == *'"yml"'* ]]

@@ -488,9 +488,8 @@ static void parse_output_options(void)
 	struct format_flags ff = { o.template_arg, !o.allow_missing_keys };
 
 	if (format_parse(&fmt, o.output ? o.output : "", "table", &ff, &err) < 0) {
-		/* a go-template that does not parse fails as kubectl's does */
-		if (o.output ? str_starts_with(o.output, "go-template") ||
-			       str_starts_with(o.output, "template") : o.template_arg != NULL) {
+		/* a template that does not parse fails as kubectl's does */
+		if (o.output ? strchr(o.output, '=') != NULL : o.template_arg != NULL) {
 			error("%s", err.msg);
 			exit(1);
 		}

@@ -28,20 +28,34 @@ const char *const format_names[] = {
 	"templatefile=", "custom-columns=", "custom-columns-file=", NULL,
 };
 
-static int read_file(const char *path, struct strbuf *out, struct errbuf *err)
+/*
+ * A template file, or kubectl's "error reading --template F, open F: no
+ * such file or directory" (what names the flag: "template" for custom
+ * columns), with Go's lowercase words for errno.
+ */
+static int read_file(const char *path, const char *what, struct strbuf *out,
+		     struct errbuf *err)
 {
 	FILE *f = fopen(path, "r");
-	char buf[4096];
+	char buf[4096], why[128];
 	size_t n;
+	int failed;
 
-	if (!f) {
-		errbuf_set(err, "open %s: %s", path, strerror(errno));
-		return -1;
+	if (f) {
+		while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+			strbuf_add(out, buf, n);
+		failed = ferror(f) ? errno : 0;
+		fclose(f);
+		if (!failed)
+			return 0;
+	} else {
+		failed = errno;
 	}
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		strbuf_add(out, buf, n);
-	fclose(f);
-	return 0;
+	snprintf(why, sizeof(why), "%s", strerror(failed));
+	why[0] = (char)tolower((unsigned char)why[0]);
+	errbuf_set(err, "error reading %s %s, %s %s: %s", what, path, f ? "read" : "open", path,
+		   why);
+	return -1;
 }
 
 static int add_column(struct format *f, const char *header, size_t hlen,
@@ -109,7 +123,7 @@ static int parse_columns_file(struct format *f, const char *path, struct errbuf 
 	char *headers[64], *specs[64];
 	int ret = -1;
 
-	if (read_file(path, &text, err) < 0)
+	if (read_file(path, "template", &text, err) < 0)
 		goto out;
 	char *l1 = text.buf, *l2 = strchr(l1, '\n');
 	if (!text.len) {
@@ -251,7 +265,7 @@ int format_parse(struct format *f, const char *spec, const char *table_name,
 		errbuf_set(err, "template format specified but no template given");
 		return -1;
 	}
-	if (templated[t].file && read_file(value, &text, err) < 0)
+	if (templated[t].file && read_file(value, "--template", &text, err) < 0)
 		return -1;
 	f->template_text = templated[t].file ? strbuf_detach(&text, NULL) : xstrdup(value);
 	f->as_json = templated[t].as_json;
