@@ -1087,10 +1087,25 @@ static size_t matching_end(struct node *const *nodes, size_t nr, size_t i)
 }
 
 /*
+ * Where FindResults goes on after a range at nodes[i] with no {end}: its
+ * "fast forward" looks for the last {end} it met, one of a range inside
+ * (so the last {end} after i), and without one goes on at i + 1, so the
+ * range's actions run once more on the object the range was on.
+ */
+static size_t last_end(struct node *const *nodes, size_t nr, size_t i)
+{
+	for (size_t k = nr; k-- > i + 1;)
+		if (is_keyword_list(nodes[k], "end"))
+			return k;
+	return i;
+}
+
+/*
  * kubectl's FindResults over nodes[0..nr) with data as the current
  * object: each action's values become one list of out.  A range runs the
  * actions up to its {end} once per value (none for no values), then
- * carries on after the {end}; a range without one runs to the end.
+ * carries on after the {end}; a range without one runs to the end for
+ * each value, and then as last_end() says.
  */
 static int find_results(struct eval *e, struct node *const *nodes, size_t nr,
 			struct json_object *data, struct results *out)
@@ -1123,7 +1138,7 @@ static int find_results(struct eval *e, struct node *const *nodes, size_t nr,
 			}
 			e->depth--;
 			vals_release(&res);
-			i = k;
+			i = k < nr ? k : last_end(nodes, nr, i);
 			continue;
 		}
 		results_push(out, &res);

@@ -84,6 +84,11 @@ static const struct row rows[] = {
 	{ "{range .items[?(@.spec.priority==0)]}{.metadata.name}{end}", "web-1" },
 	{ "{range .items[?(@.kind==\"X\")]}{.a}{end}after", "after" },
 	{ "{range .items[0:2]}{.metadata.name}", "web-1web-2" },
+	/* with no {end}, the actions run once more on the List after the range */
+	{ "{range .items[0:2]}<{.metadata.name}>{.kind}", "<web-1><web-2><>List" },
+	{ "{range .items[0:2]}{range .spec.containers[*]}({.name}){end}x{.kind}",
+	  "(app)x(app)(side)xxList" },
+	{ "{range .items[?(@.kind==\"X\")]}<{.kind}>", "<List>" },
 	/* a string's elements are its bytes */
 	{ "{.items[2].metadata.name.*}", "100 98 45 48" },
 	/* recursive descent */
