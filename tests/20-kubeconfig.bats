@@ -34,6 +34,18 @@ setup() {
 	run_kinf api-resources --kubeconfig "$SIM_KUBECONFIG" --namespaced=false --no-headers -o name
 	assert_status 0
 	[ "$output" = "$(printf 'namespaces\nnodes')" ]
+	# --verbs and --categories take lists, repeated or with commas, and keep
+	# the resources that have all of them, as kubectl's
+	local args
+	for args in "--categories all" "--categories all --categories nope" "--verbs create --verbs watch" \
+		    "--verbs list,watch --categories=all -o name"; do
+		run_kinf api-resources --kubeconfig "$SIM_KUBECONFIG" $args
+		assert_status 0
+		[ "$output" = "$(kubectl api-resources --kubeconfig "$SIM_KUBECONFIG" $args)" ] ||
+			{ echo "# differs from kubectl: $args" >&2; false; }
+	done
+	run_kinf api-resources --kubeconfig "$SIM_KUBECONFIG" --categories all -o name
+	[ "${#lines[@]}" -ge 2 ]
 }
 
 @test "client certificate and key from files" {

@@ -97,6 +97,7 @@ declare -gA CHECK=(
 	["kinf api-resources -o wide --verbs list,watch"]=chk_as_kubectl
 	["kinf api-resources --api-group apps -o name"]=chk_as_kubectl
 	["kinf api-resources --namespaced=false"]=chk_as_kubectl
+	["kinf api-resources --categories all"]=chk_as_kubectl
 	["kinf get deploy/web -o yaml"]=chk_as_kubectl
 	["kinf get pods pod-0 pod-1 -o wide"]=chk_as_kubectl
 	["kinf get deploy web api --ignore-not-found -o name"]=chk_as_kubectl

@@ -25,8 +25,8 @@ static struct {
 	bool cached;
 	const char *api_group;
 	const char *namespaced;	/* "true", "false", or NULL: both */
-	const char *verbs;
-} o = { .output = -1, .sort_by = -1 };
+	struct strbuf verbs, categories;	/* "list,watch": all of them */
+} o = { .output = -1, .sort_by = -1, .verbs = STRBUF_INIT, .categories = STRBUF_INIT };
 
 static const struct option api_resources_options[] = {
 	OPT_ENUM('o', "output", &o.output, "FORMAT", output_names,
@@ -36,8 +36,10 @@ static const struct option api_resources_options[] = {
 		   "only this API group (\"\" for the core group)", COMPLETE_NONE),
 	OPT_STRING(0, "namespaced", &o.namespaced, "BOOL",
 		   "true: only namespaced resources; false: only cluster-scoped", COMPLETE_NONE),
-	OPT_STRING(0, "verbs", &o.verbs, "VERBS",
-		   "only resources with all these verbs, e.g. list,watch", COMPLETE_NONE),
+	OPT_LIST(0, "verbs", &o.verbs, "VERBS",
+		 "only resources with all these verbs, e.g. list,watch", COMPLETE_NONE),
+	OPT_LIST(0, "categories", &o.categories, "CATEGORIES",
+		 "only resources in all these categories, e.g. all", COMPLETE_NONE),
 	OPT_ENUM(0, "sort-by", &o.sort_by, "FIELD", sort_names, "sort by name or kind"),
 	OPT_BOOL(0, "cached", &o.cached,
 		 "from the discovery cache if it is fresh (default: ask the server, refresh the cache)"),
@@ -45,12 +47,21 @@ static const struct option api_resources_options[] = {
 	OPT_END(),
 };
 
-static bool has_all_verbs(const struct api_resource *r, const char *list)
+static bool has(char *const *v, const char *word)
 {
-	char *copy = xstrdup(list), *save = NULL;
+	for (; v && *v; v++)
+		if (!strcmp(*v, word))
+			return true;
+	return false;
+}
+
+/* Whether r's words (its verbs or categories) hold every one of list's. */
+static bool has_all(char *const *words, const struct strbuf *list)
+{
+	char *copy = xstrdup(strbuf_str(list)), *save = NULL;
 	bool ok = true;
-	for (char *v = strtok_r(copy, ",", &save); v && ok; v = strtok_r(NULL, ",", &save))
-		ok = api_resource_has_verb(r, v);
+	for (char *w = strtok_r(copy, ",", &save); w && ok; w = strtok_r(NULL, ",", &save))
+		ok = has(words, w);
 	free(copy);
 	return ok;
 }
@@ -64,7 +75,7 @@ static bool wanted(const struct api_resource *r, int namespaced)
 		return false;
 	if (namespaced >= 0 && r->namespaced != (namespaced == 1))
 		return false;
-	if (o.verbs && *o.verbs && !has_all_verbs(r, o.verbs))
+	if (!has_all(r->verbs, &o.verbs) || !has_all(r->categories, &o.categories))
 		return false;
 	return true;
 }
@@ -237,6 +248,7 @@ const struct command command_api_resources = {
 		"  kinf api-resources\n"
 		"  kinf api-resources -o wide --verbs list,watch\n"
 		"  kinf api-resources --api-group apps -o name\n"
-		"  kinf api-resources --namespaced=false\n",
+		"  kinf api-resources --namespaced=false\n"
+		"  kinf api-resources --categories all\n",
 	.options = api_resources_options,
 };
