@@ -416,3 +416,47 @@ proxy_stop() { kill "$PROXY_PID" 2>/dev/null || true; }
 	[ ! -s "$T/proxy.log" ]
 	proxy_stop
 }
+
+@test "kubectl's --server, --token, --certificate-authority and the like, over the kubeconfig or with none" {
+	local dir=${SIM_CACERT%/*} base=${SIM_KUBECONFIG##*/} hostport=${SIM_API#https://}
+	# No kubeconfig at all (HOME has none): the flags are the whole config.
+	run_kinf api-resources -o name --server "$SIM_API" --token "$SIM_TOKEN" \
+		--certificate-authority "$SIM_CACERT"
+	assert_status 0
+	[ "$(request_users)" = admin ]
+	run_kinf api-resources -o name -s "$SIM_API" --insecure-skip-tls-verify \
+		--client-certificate "$dir/$base.client.crt" --client-key "$dir/$base.client.key"
+	assert_status 0
+	simctl DELETE /requests >/dev/null
+	# Over a kubeconfig whose server is wrong and whose CA does not sign the
+	# simulator's certificate: --server and --insecure-skip-tls-verify win,
+	# and --token is sent over the user's own.
+	sed -e "s#server: .*#server: https://127.0.0.1:1#" \
+	    -e "s#certificate-authority: .*#certificate-authority: $dir/$base.client.crt#" \
+		"$SIM_KUBECONFIG" >"$T/kc"
+	run_kinf api-resources -o name --kubeconfig "$T/kc"
+	[ "$status" -eq 1 ]
+	run_kinf api-resources -o name --kubeconfig "$T/kc" --server "$SIM_API" \
+		--insecure-skip-tls-verify --token "$SIM_VIEWER_TOKEN"
+	assert_status 0
+	[ "$(request_users)" = system:serviceaccount:default:viewer ]
+	# --server drops the cluster's tls-server-name unless the flag gives one.
+	sed -e "s#certificate-authority: .*#&\n    tls-server-name: nosuch.example#" "$SIM_KUBECONFIG" >"$T/kc2"
+	run_kinf api-resources -o name --kubeconfig "$T/kc2"
+	[ "$status" -eq 1 ]
+	run_kinf api-resources -o name --kubeconfig "$T/kc2" --server "$SIM_API"
+	assert_status 0
+	# A username beside the user's token is two ways to prove who it is.
+	run_kinf api-resources --kubeconfig "$SIM_KUBECONFIG" --username jane --password x
+	assert_one_line_error "has both a token and a username/password"
+	# In a pod, --token stands for the service account's, as in kubectl.
+	local sa=$T/sa
+	mkdir -p "$sa"
+	printf '%s\n' "$SIM_VIEWER_TOKEN" >"$sa/token"
+	simctl DELETE /requests >/dev/null
+	KINF_SERVICEACCOUNT_DIR=$sa KUBERNETES_SERVICE_HOST=${hostport%:*} \
+		KUBERNETES_SERVICE_PORT=${hostport##*:} run_kinf api-resources -o name \
+		--token "$SIM_TOKEN" --certificate-authority "$SIM_CACERT"
+	assert_status 0
+	[ "$(request_users)" = admin ]
+}

@@ -31,6 +31,10 @@ struct cluster_flags {
 	int64_t request_timeout_ms;
 	int http_version;	/* -1: auto; else an index into --http-version's choices */
 	const char *cache_dir;	/* --cache-dir */
+	/* kubectl's flags over the kubeconfig's cluster and user (kubeconfig_opts) */
+	const char *server, *ca_file, *tls_server_name;
+	bool insecure, disable_compression;
+	const char *token, *username, *password, *cert_file, *key_file;
 };
 
 /* The flags (filled by opt_parse through cluster_options). */

@@ -69,12 +69,33 @@ int incluster_rest_config(const struct kubeconfig_opts *opts, struct rest_config
 	path = NULL;
 	blob_release(&b);
 
-	/* client-go goes on with the system's roots when ca.crt is unreadable. */
-	path = xasprintf("%s/ca.crt", dir);
-	if (blob_read_file(&cfg->ca, path) == 0)
-		cfg->ca_origin = xasprintf("'%s'", path);
-	free(path);
-	path = NULL;
+	/* kubectl's --token stands for the account's (clientcmd's inClusterClientConfig) */
+	if (opts && opts->token && *opts->token) {
+		secret_free(cfg->token);
+		free(cfg->token_file);
+		cfg->token_file = NULL;
+		cfg->auth = AUTH_TOKEN;
+		cfg->token = xstrdup(opts->token);
+	}
+
+	/*
+	 * client-go goes on with the system's roots when ca.crt is unreadable;
+	 * --certificate-authority stands for it, and must be there.
+	 */
+	if (opts && opts->ca_file && *opts->ca_file) {
+		if (blob_read_file(&cfg->ca, opts->ca_file) < 0) {
+			errbuf_set(err, "cannot read certificate-authority '%s': %s", opts->ca_file,
+				   strerror(errno));
+			goto cleanup;
+		}
+		cfg->ca_origin = xasprintf("'%s'", opts->ca_file);
+	} else {
+		path = xasprintf("%s/ca.crt", dir);
+		if (blob_read_file(&cfg->ca, path) == 0)
+			cfg->ca_origin = xasprintf("'%s'", path);
+		free(path);
+		path = NULL;
+	}
 
 	const char *ns = opts && opts->namespace && *opts->namespace ? opts->namespace
 								      : env_nonempty("POD_NAMESPACE");

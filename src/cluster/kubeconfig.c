@@ -1176,86 +1176,171 @@ static int user_into(const struct kc_user *u, struct rest_config *cfg, struct er
 	       credentials_into(u, cfg, err) < 0 ? -1 : 0;
 }
 
+static bool given(const char *s)
+{
+	return s && *s;
+}
+
+/*
+ * The context's cluster (NULL: none) under kubectl's flags, as clientcmd's
+ * getCluster merges its ConfigOverrides: what a flag gives replaces; a CA
+ * or --insecure-skip-tls-verify replaces all three of CA, CA data and
+ * insecure; --server or --tls-server-name replaces the TLS server name.
+ * The copy shares the cluster's strings.
+ */
+static struct kc_cluster cluster_over(const struct kc_cluster *c, const char *name,
+				      const struct kubeconfig *kc,
+				      const struct kubeconfig_opts *opts)
+{
+	struct kc_cluster m = c ? *c : (struct kc_cluster){ .name = (char *)name,
+							    .file = kc->file };
+
+	if (given(opts->server))
+		m.server = (char *)opts->server;
+	if (opts->insecure || given(opts->ca_file)) {
+		m.insecure = opts->insecure;
+		m.ca_file = (char *)opts->ca_file;
+		m.ca_data = (struct blob){ 0 };
+	}
+	if (given(opts->tls_server_name) || given(opts->server))
+		m.tls_server_name = (char *)opts->tls_server_name;
+	m.disable_compression |= opts->disable_compression;
+	return m;
+}
+
+/* The context's user under kubectl's flags (getAuthInfo's merge); shares its strings. */
+static struct kc_user user_over(const struct kc_user *u, const char *name,
+				const struct kubeconfig *kc, const struct kubeconfig_opts *opts)
+{
+	struct kc_user m = u ? *u : (struct kc_user){ .name = (char *)name, .file = kc->file };
+
+	if (given(opts->token))
+		m.token = (char *)opts->token;
+	if (given(opts->username))
+		m.username = (char *)opts->username;
+	if (given(opts->password))
+		m.password = (char *)opts->password;
+	if (given(opts->cert_file))
+		m.cert_file = (char *)opts->cert_file;
+	if (given(opts->key_file))
+		m.key_file = (char *)opts->key_file;
+	return m;
+}
+
+static bool user_flags(const struct kubeconfig_opts *opts)
+{
+	return given(opts->token) || given(opts->username) || given(opts->password) ||
+	       given(opts->cert_file) || given(opts->key_file);
+}
+
+/*
+ * The context --context or current-context names; with --server and
+ * neither, an empty one, as clientcmd needs none then.  NULL and err when
+ * it is not there.
+ */
+static const struct kc_context *context_of(const struct kubeconfig *kc,
+					   const struct kubeconfig_opts *opts,
+					   const char *names, struct errbuf *err)
+{
+	static const struct kc_context none = { .name = "" };
+	const char *name = given(opts->context) ? opts->context : kc->current_context;
+	const struct kc_context *ctx;
+
+	if (!name && given(opts->server))
+		return &none;
+	if (!name) {
+		if (!kc->lists[KC_CONTEXTS].nr)
+			errbuf_set(err, "kubeconfig '%s' defines no context", kc->file);
+		else
+			errbuf_set(err, "kubeconfig '%s' has no current-context; choose one "
+				   "with --context (%s)", kc->file, names);
+		return NULL;
+	}
+	ctx = kc_find(kc, KC_CONTEXTS, name);
+	if (!ctx && !kc->lists[KC_CONTEXTS].nr)
+		errbuf_set(err, "context '%s' not found: kubeconfig '%s' defines no context",
+			   name, kc->file);
+	else if (!ctx)
+		errbuf_set(err, "context '%s' not found in kubeconfig '%s' (contexts: %s)",
+			   name, kc->file, names);
+	return ctx;
+}
+
+/* The context's cluster (or --cluster's) into cfg, under --server and the like. */
+static int context_cluster(const struct kubeconfig *kc, const struct kubeconfig_opts *opts,
+			   const struct kc_context *ctx, struct rest_config *cfg,
+			   struct errbuf *err)
+{
+	bool flag = given(opts->cluster);
+	const char *name = flag ? opts->cluster : ctx->cluster;
+	const struct kc_cluster *cluster = given(name) ? kc_find(kc, KC_CLUSTERS, name) : NULL;
+
+	/* with --server, a cluster that is not there is only its flags */
+	if (!given(name) && !given(opts->server)) {
+		errbuf_set(err, "context '%s' names no cluster (kubeconfig '%s' line %d)",
+			   ctx->name, ctx->file, ctx->line);
+		return -1;
+	}
+	if (!cluster && given(name) && (flag || !given(opts->server))) {
+		if (flag)
+			errbuf_set(err, "cluster '%s' (--cluster) not found in kubeconfig '%s'",
+				   name, kc->file);
+		else
+			errbuf_set(err, "cluster '%s' of context '%s' not found in kubeconfig '%s'",
+				   name, ctx->name, kc->file);
+		return -1;
+	}
+	struct kc_cluster merged = cluster_over(cluster, given(name) ? name : "", kc, opts);
+	return cluster_into(&merged, cfg, err);
+}
+
+/* The context's user (or --user's) into cfg, under --token and the like. */
+static int context_user(const struct kubeconfig *kc, const struct kubeconfig_opts *opts,
+			const struct kc_context *ctx, struct rest_config *cfg,
+			struct errbuf *err)
+{
+	bool flag = given(opts->user);
+	const char *name = flag ? opts->user : ctx->user;
+	const struct kc_user *user = given(name) ? kc_find(kc, KC_USERS, name) : NULL;
+
+	if (given(name) && !user) {
+		if (flag)
+			errbuf_set(err, "user '%s' (--user) not found in kubeconfig '%s'", name,
+				   kc->file);
+		else
+			errbuf_set(err, "user '%s' of context '%s' not found in kubeconfig '%s'",
+				   name, ctx->name, kc->file);
+		return -1;
+	}
+	cfg->user = xstrdup(name ? name : "");
+	if (!user && !user_flags(opts))
+		return impersonation_into(NULL, opts, cfg, err);
+	struct kc_user merged = user_over(user, cfg->user, kc, opts);
+	return user_into(&merged, cfg, err) < 0 ? -1 : impersonation_into(&merged, opts, cfg, err);
+}
+
 int kubeconfig_rest_config(const struct kubeconfig *kc, const struct kubeconfig_opts *opts,
 			   struct rest_config **out, struct errbuf *err)
 {
 	struct rest_config *cfg = rest_config_new();
 	struct strbuf names = STRBUF_INIT;
 	int ret = -1;
-	const char *ctx_name = opts->context && *opts->context ? opts->context
-							       : kc->current_context;
+
 	*out = NULL;
-
 	list_names(&names, kc);
-	if (!ctx_name) {
-		if (!kc->lists[KC_CONTEXTS].nr)
-			errbuf_set(err, "kubeconfig '%s' defines no context", kc->file);
-		else
-			errbuf_set(err, "kubeconfig '%s' has no current-context; choose one "
-				   "with --context (%s)", kc->file, names.buf);
-		goto cleanup;
-	}
-	const struct kc_context *ctx = kc_find(kc, KC_CONTEXTS, ctx_name);
-	if (!ctx) {
-		if (!kc->lists[KC_CONTEXTS].nr)
-			errbuf_set(err, "context '%s' not found: kubeconfig '%s' defines no "
-				   "context", ctx_name, kc->file);
-		else
-			errbuf_set(err, "context '%s' not found in kubeconfig '%s' (contexts: %s)",
-				   ctx_name, kc->file, names.buf);
-		goto cleanup;
-	}
-
-	bool cluster_flag = opts->cluster && *opts->cluster;
-	const char *cluster_name = cluster_flag ? opts->cluster : ctx->cluster;
-	if (!cluster_name || !*cluster_name) {
-		errbuf_set(err, "context '%s' names no cluster (kubeconfig '%s' line %d)",
-			   ctx->name, ctx->file, ctx->line);
-		goto cleanup;
-	}
-	const struct kc_cluster *cluster = kc_find(kc, KC_CLUSTERS, cluster_name);
-	if (!cluster) {
-		if (cluster_flag)
-			errbuf_set(err, "cluster '%s' (--cluster) not found in kubeconfig '%s'",
-				   cluster_name, kc->file);
-		else
-			errbuf_set(err, "cluster '%s' of context '%s' not found in kubeconfig '%s'",
-				   cluster_name, ctx->name, kc->file);
-		goto cleanup;
-	}
-	if (cluster_into(cluster, cfg, err) < 0)
-		goto cleanup;
-
-	bool user_flag = opts->user && *opts->user;
-	const char *user_name = user_flag ? opts->user : ctx->user;
-	const struct kc_user *user = NULL;
-	if (user_name && *user_name) {
-		user = kc_find(kc, KC_USERS, user_name);
-		if (!user) {
-			if (user_flag)
-				errbuf_set(err, "user '%s' (--user) not found in kubeconfig '%s'",
-					   user_name, kc->file);
-			else
-				errbuf_set(err, "user '%s' of context '%s' not found in "
-					   "kubeconfig '%s'", user_name, ctx->name, kc->file);
-			goto cleanup;
-		}
-		if (user_into(user, cfg, err) < 0)
-			goto cleanup;
-	}
-	if (impersonation_into(user, opts, cfg, err) < 0)
+	const struct kc_context *ctx = context_of(kc, opts, names.buf, err);
+	if (!ctx || context_cluster(kc, opts, ctx, cfg, err) < 0 ||
+	    context_user(kc, opts, ctx, cfg, err) < 0)
 		goto cleanup;
 	server_scheme(cfg);
 	if (server_userinfo(cfg, err) < 0)
 		goto cleanup;
-	cfg->user = xstrdup(user_name ? user_name : "");
 	cfg->context = xstrdup(ctx->name);
-	cfg->source = xstrdup(ctx->file);
-	if (opts->namespace && *opts->namespace)
+	cfg->source = xstrdup(ctx->file ? ctx->file : kc->file);
+	if (given(opts->namespace))
 		cfg->namespace = xstrdup(opts->namespace);
 	else
-		cfg->namespace = xstrdup(ctx->namespace && *ctx->namespace ? ctx->namespace
-									: "default");
+		cfg->namespace = xstrdup(given(ctx->namespace) ? ctx->namespace : "default");
 	*out = cfg;
 	cfg = NULL;
 	ret = 0;
@@ -1279,9 +1364,9 @@ int rest_config_load(const struct kubeconfig_opts *opts, struct rest_config **ou
 	/* kubectl turns to the service account only when no kubeconfig says anything. */
 	bool empty = !kc || (!kc->lists[KC_CONTEXTS].nr && !kc->lists[KC_CLUSTERS].nr && !kc->lists[KC_USERS].nr &&
 			     !kc->current_context);
-	/* ... and no flag names what is not there. */
-	bool choosing = (opts->context && *opts->context) || (opts->cluster && *opts->cluster) ||
-			(opts->user && *opts->user);
+	/* ... and no flag names what is not there, or a server. */
+	bool choosing = given(opts->context) || given(opts->cluster) || given(opts->user) ||
+			given(opts->server);
 	/*
 	 * kubectl takes the account with --as too, and drops it: a command
 	 * asked to act as someone else must not act as the account instead.
@@ -1293,6 +1378,10 @@ int rest_config_load(const struct kubeconfig_opts *opts, struct rest_config **ou
 		ret = incluster_rest_config(opts, out, err);
 		goto cleanup;
 	}
+	/* --server needs no file: an empty kubeconfig stands in, as in kubectl */
+	if (!kc && given(opts->server) && !given(opts->context) && !given(opts->cluster) &&
+	    !given(opts->user))
+		kc = kubeconfig_parse("(no kubeconfig)", "", 0, err);
 	if (!kc && incluster && choosing)
 		errbuf_set(err, "no kubeconfig: %s; the in-cluster service account is not used "
 			   "with --context, --cluster or --user (nor by kubectl)", looked);
@@ -1302,11 +1391,10 @@ int rest_config_load(const struct kubeconfig_opts *opts, struct rest_config **ou
 			   "itself", looked);
 	else if (!kc)
 		errbuf_set(err, "no kubeconfig: %s, and kinf is not running in a cluster "
-			   "(KUBERNETES_SERVICE_HOST is unset); use --kubeconfig or KUBECONFIG",
-			   looked);
-	if (!kc)
-		goto cleanup;
-	ret = kubeconfig_rest_config(kc, opts, out, err);
+			   "(KUBERNETES_SERVICE_HOST is unset); use --kubeconfig or KUBECONFIG, "
+			   "or --server", looked);
+	if (kc)
+		ret = kubeconfig_rest_config(kc, opts, out, err);
 cleanup:
 	free(looked);
 	kubeconfig_free(kc);

@@ -23,6 +23,16 @@ struct kubeconfig_opts {
 	const char *as, *as_uid;
 	const char *const *as_groups;	/* NULL-terminated; NULL: the user's own */
 	const char *namespace;
+	/*
+	 * kubectl's flags over the cluster and user the context names
+	 * (clientcmd's ConfigOverrides): --server, --certificate-authority,
+	 * --insecure-skip-tls-verify, --tls-server-name,
+	 * --disable-compression, --token, --username, --password,
+	 * --client-certificate, --client-key.
+	 */
+	const char *server, *ca_file, *tls_server_name;
+	bool insecure, disable_compression;
+	const char *token, *username, *password, *cert_file, *key_file;
 };
 
 /* Bytes owned by whoever holds the blob; len 0 means "none". */
