@@ -469,46 +469,105 @@ static void vars_pop(struct parser *p, size_t mark)
 }
 
 /*
+ * strconv's underscoreOK: an underscore only between digits, or between
+ * a base prefix and a digit.
+ */
+static bool underscores_ok(const char *s, size_t len)
+{
+	const char *end = s + len;
+	char saw = '^';		/* ^ start, 0 digit or prefix, _ underscore, ! other */
+	bool hex = false;
+
+	s += s < end && (*s == '-' || *s == '+');
+	if (end - s >= 2 && s[0] == '0' && strchr("bBoOxX", s[1])) {
+		hex = (s[1] | 0x20) == 'x';
+		saw = '0';
+		s += 2;
+	}
+	for (; s < end; s++) {
+		if (isdigit((unsigned char)*s) || (hex && isxdigit((unsigned char)*s))) {
+			saw = '0';
+		} else if (*s == '_') {
+			if (saw != '0')
+				return false;
+			saw = '_';
+		} else if (saw == '_') {
+			return false;
+		} else {
+			saw = '!';
+		}
+	}
+	return saw != '_';
+}
+
+/* strconv.ParseInt or ParseUint with base 0 of t (no underscores), as a uint64 and a sign. */
+static bool parse_integer(const char *t, unsigned long long *u, bool *range)
+{
+	int base = 0;
+	char *end;
+
+	*u = 0;
+	*range = false;
+	t += *t == '-' || *t == '+';
+	if (t[0] == '0' && t[1] && strchr("bBoO", t[1])) {
+		base = (t[1] | 0x20) == 'b' ? 2 : 8;
+		t += 2;
+	}
+	if (!isalnum((unsigned char)t[0]))
+		return false;
+	errno = 0;
+	*u = strtoull(t, &end, base);
+	*range = errno == ERANGE;
+	return !*end;
+}
+
+/*
  * A number literal as parse.newNumber and state.idealConstant read it:
  * an int unless it has a fraction or an exponent (a hexadecimal one's is
  * p), a float64 then.  An integer past int64 that fits a uint64 parses,
  * and is the error "overflows int" where it runs (*out NULL); past that
- * it does not parse.  A float past float64's range does not either.
+ * it is "integer overflow" where ParseFloat reads it (decimal), else
+ * "illegal number syntax".  A float past float64's range does not parse.
  */
 static const char *number_literal(const char *s, size_t len, struct json_object **out)
 {
-	char buf[64];
-	size_t n = 0, at = s[0] == '-' || s[0] == '+';
-	char *end;
-	bool hex = len > at + 2 && s[at] == '0' && (s[at + 1] | 0x20) == 'x';
+	char *t = xmalloc(len + 1), *end;
+	size_t n = 0;
+	size_t at = s[0] == '-' || s[0] == '+';
+	bool sign = at, range;
+	bool prefixed = len > at + 1 && s[at] == '0' && strchr("bBoOxX", s[at + 1]);
+	bool hex = prefixed && (s[at + 1] | 0x20) == 'x';
+	unsigned long long u;
+	const char *why = NULL;
 
 	*out = NULL;
-	for (size_t i = 0; i < len && n + 1 < sizeof(buf); i++)
+	for (size_t i = 0; i < len; i++)
 		if (s[i] != '_')
-			buf[n++] = s[i];
-	buf[n] = '\0';
-	if (strpbrk(buf, hex ? "pP" : ".eE")) {
-		double d = strtod(buf, &end);
-		if (*end || isinf(d))
-			return "illegal number syntax";
-		*out = json_object_new_double(d);
-		return NULL;
+			t[n++] = s[i];
+	t[n] = '\0';
+	if (memchr(s, '_', len) && !underscores_ok(s, len)) {
+		why = "illegal number syntax";
+	} else if (strpbrk(t, hex ? "pP" : ".eE")) {
+		double d = strtod(t, &end);
+		if (*end || isinf(d) || (prefixed && !hex))
+			why = "illegal number syntax";
+		else
+			*out = json_object_new_double(d);
+	} else {
+		bool ok = parse_integer(t, &u, &range) && !range;
+		if (ok && u <= INT64_MAX) {
+			*out = go_int(t[0] == '-' ? -(int64_t)u : (int64_t)u);
+		} else if (ok && t[0] == '-' && u == (unsigned long long)INT64_MAX + 1) {
+			*out = go_int(INT64_MIN);
+		} else if (!ok || sign) {
+			/* newNumber: what ParseFloat takes, with no '.', overflows */
+			double d = strtod(t, &end);
+			why = !prefixed && !*end && !isinf(d) ? "integer overflow" :
+				"illegal number syntax";
+		}	/* else a uint64: "overflows int" where it runs */
 	}
-	if (buf[0] == '0' && (buf[1] | 0x20) == 'o')
-		memmove(buf + 1, buf + 2, n - 1);
-	int base = buf[0] == '0' && (buf[1] | 0x20) == 'b' ? 2 : 0;
-	errno = 0;
-	long long v = strtoll(buf + (base ? 2 : 0), &end, base);
-	if (*end)
-		return "illegal number syntax";
-	if (errno != ERANGE) {
-		*out = go_int(v);
-		return NULL;
-	}
-	errno = 0;
-	if (buf[0] != '-' && buf[0] != '+' && (strtoull(buf + (base ? 2 : 0), &end, base), errno != ERANGE))
-		return NULL;
-	return "integer overflow";
+	free(t);
+	return why;
 }
 
 /*
