@@ -318,13 +318,43 @@ static size_t scan_quoted(struct parser *p, size_t i, char q)
 	return i + 1;
 }
 
-static size_t scan_number(const char *s, size_t i)
+static size_t scan_run(const char *s, size_t i, const char *set)
 {
+	while (s[i] && strchr(set, s[i]))
+		i++;
+	return i;
+}
+
+/*
+ * lex.go's scanNumber from s[i]: a sign, a base prefix, digits, a
+ * fraction, an exponent, an 'i'.  The end; *bad when a letter or digit
+ * follows (the end then takes it, as Go's message quotes it).
+ */
+static size_t scan_number(const char *s, size_t i, bool *bad)
+{
+	const char *digits = "0123456789_";
+
 	if (s[i] == '+' || s[i] == '-')
 		i++;
-	while (is_alnum(s[i]) || s[i] == '.' ||
-	       ((s[i] == '+' || s[i] == '-') && strchr("eEpP", s[i - 1])))
+	if (s[i] == '0') {
 		i++;
+		switch (s[i] | 0x20) {
+		case 'x': digits = "0123456789abcdefABCDEF_"; i++; break;
+		case 'o': digits = "01234567_"; i++; break;
+		case 'b': digits = "01_"; i++; break;
+		}
+	}
+	i = scan_run(s, i, digits);
+	if (s[i] == '.')
+		i = scan_run(s, i + 1, digits);
+	if ((s[i] | 0x20) == (strlen(digits) == 11 ? 'e' : strlen(digits) == 23 ? 'p' : 0)) {
+		i += 1 + (s[i + 1] == '+' || s[i + 1] == '-');
+		i = scan_run(s, i, "0123456789_");
+	}
+	i += s[i] == 'i';
+	*bad = is_alnum(s[i]);
+	if (*bad)
+		i += utf8_sequence(s + i, strlen(s + i)) ? utf8_sequence(s + i, strlen(s + i)) : 1;
 	return i;
 }
 
@@ -384,10 +414,22 @@ static struct tok tok_peek(struct parser *p)
 	default:
 		break;
 	}
-	if (isdigit((unsigned char)s[i]) || s[i] == '.' ||
-	    ((s[i] == '-' || s[i] == '+') && (isdigit((unsigned char)s[i + 1]) || s[i + 1] == '.'))) {
+	/* lexInsideAction: a sign or a digit starts a number, ".5" too */
+	if (isdigit((unsigned char)s[i]) || s[i] == '.' || s[i] == '-' || s[i] == '+') {
+		bool bad;
+		size_t end = scan_number(s, i, &bad);
+		if (!bad && (s[end] == '+' || s[end] == '-')) {	/* 1+2i */
+			end = scan_number(s, end, &bad);
+			bad = bad || s[end - 1] != 'i';
+		}
+		if (bad) {
+			struct strbuf q = STRBUF_INIT;
+			gofmt_quote(s + i, end - i, &q);
+			parse_error(p, i, "bad number syntax: %s", q.buf);
+			strbuf_release(&q);
+		}
 		t.type = T_NUMBER;
-		t.len = scan_number(s, i) - i;
+		t.len = end - i;
 		return t;
 	}
 	if (is_alnum(s[i])) {
@@ -1613,9 +1655,11 @@ static int fn_eq(struct gv *argv, size_t n, struct gv *res, struct strbuf *msg)
 		} else if (m1 || m2) {
 			truth = m1 == m2;
 		} else {
+			/* Go's errorf("non-comparable type %s: %v", arg, type) */
+			struct json_object *arg = argv[i].j;
 			strbuf_adds(msg, "non-comparable type ");
-			gofmt_print(argv[i].j, msg);
-			strbuf_addf(msg, ": %s", gv_type(argv[i].j));
+			go_sprintf("%s", 2, &arg, 1, gv_type, msg);
+			strbuf_addf(msg, ": %s", gv_type(arg));
 			return -1;
 		}
 	}
