@@ -153,6 +153,15 @@ T
 	[[ $stderr == *'executing "x" at <{{template "x" .}}>: template depth '*' takes more stack than kinf has (Go'"'"'s limit is 100000)' ]]
 }
 
+@test "custom-columns: a column that fails prints the header first, as kubectl's tabwriter flushes it" {
+	sim_start --pods 3
+	same_as_kubectl pods -o 'custom-columns=NAME:.metadata.name,C:.spec.containers[5].name'
+	[ "$status" -eq 1 ]
+	[ "$output" = "NAME   C" ]
+	same_as_kubectl pods -o 'custom-columns=A:.metadata.name B:.kind'
+	[ "$output" = "A" ]
+}
+
 @test "jsonpath-as-json= and jsonpath-file=: kubectl's" {
 	sim_start --pods 3
 	same_as_kubectl pods -o 'jsonpath-as-json={.items[*].metadata.name}'

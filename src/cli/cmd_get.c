@@ -306,11 +306,13 @@ static int write_out(const struct strbuf *sb)
 
 /*
  * A template that failed: kubectl has written what it printed so far, and
- * go-template's block for debugging, to stdout before the error.
+ * go-template's block for debugging, to stdout before the error; custom
+ * columns flush their tabwriter: the header and the rows before the one
+ * that failed.
  */
 static void print_failed(const struct strbuf *sb, const struct errbuf *err)
 {
-	if (fmt.kind == FORMAT_GOTEMPLATE)
+	if (fmt.kind == FORMAT_GOTEMPLATE || fmt.kind == FORMAT_CUSTOM_COLUMNS)
 		write_out(sb);
 	error("%s", err->msg);
 }
