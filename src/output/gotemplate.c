@@ -651,6 +651,8 @@ static int parse_literal(struct parser *p, const struct tok *t, struct arg *a)
 
 	a->type = A_LITERAL;
 	a->text = xstrndup(s, t->len);
+	if (p->failed)		/* an unterminated string: its token is cut short */
+		return -1;
 	if (t->type == T_BOOL) {
 		a->lit = json_object_new_boolean(*s == 't');
 	} else if (t->type == T_NUMBER) {
@@ -1010,6 +1012,8 @@ static bool parse_template_name(struct parser *p, const char *context, struct st
 	struct tok t = tok_next(p);
 
 	*pos = t.pos;
+	if (p->failed)		/* an unterminated string: its token is cut short */
+		return false;
 	if (t.type != T_STRING && t.type != T_RAW) {
 		unexpected(p, &t, context);
 		return false;
