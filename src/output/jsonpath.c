@@ -693,6 +693,9 @@ struct eval {
 	struct errbuf *err;
 	bool ranged;		/* the last list walked began with "range" */
 	int depth;		/* ranges entered */
+	size_t steps, budget;	/* actions walked, and how many may be (over_budget()) */
+	size_t values;		/* in data, once counted (0: not yet) */
+	struct json_object *data;	/* what the run is on */
 };
 
 static int walk(struct eval *e, const struct vals *in, const struct node *n, struct vals *out);
@@ -1087,6 +1090,51 @@ static size_t matching_end(struct node *const *nodes, size_t nr, size_t i)
 }
 
 /*
+ * How many top-level actions one run may walk.  A range without its {end}
+ * runs what follows it once more (last_end()), so n of them in a row run
+ * it 2^n times, in kubectl too: a template of a few hundred bytes could
+ * keep it busy for hours.  What a template does with data grows with the
+ * data, so past a floor the budget is a number of actions per value in
+ * it (counted then, once): 100,000 pods with three ranges nested ten deep
+ * each walk far less.
+ */
+#define STEPS_FLOOR 100000
+#define STEPS_PER_VALUE 10000
+
+static size_t count_values(struct json_object *v)
+{
+	size_t n = 1;
+
+	if (json_object_is_type(v, json_type_array)) {
+		size_t len = json_object_array_length(v);
+		for (size_t i = 0; i < len; i++)
+			n += count_values(json_object_array_get_idx(v, i));
+	} else if (json_object_is_type(v, json_type_object)) {
+		json_object_object_foreach(v, key, val) {
+			(void)key;
+			n += count_values(val);
+		}
+	}
+	return n;
+}
+
+/* Past the floor: whether the run is past its budget too (err set then). */
+static bool over_budget(struct eval *e)
+{
+	if (!e->values) {
+		e->values = count_values(e->data);
+		if (e->values > STEPS_FLOOR / STEPS_PER_VALUE)
+			e->budget = e->values * STEPS_PER_VALUE;
+		if (e->steps <= e->budget)
+			return false;
+	}
+	errbuf_set(e->err, "the template runs more than %zu actions on %zu values (kinf's "
+		   "limit: a range without its {end} runs what follows it twice)", e->budget,
+		   e->values);
+	return true;
+}
+
+/*
  * Where FindResults goes on after a range at nodes[i] with no {end}: its
  * "fast forward" looks for the last {end} it met, one of a range inside
  * (so the last {end} after i), and without one goes on at i + 1, so the
@@ -1121,6 +1169,8 @@ static int find_results(struct eval *e, struct node *const *nodes, size_t nr,
 			goto out;
 		}
 		e->ranged = false;
+		if (++e->steps > e->budget && over_budget(e))
+			goto out;
 		if (walk(e, &cur, nodes[i], &res) < 0) {
 			vals_release(&res);
 			goto out;
@@ -1152,7 +1202,8 @@ out:
 static int run(const struct jsonpath *jp, struct json_object *data, bool allow_missing,
 	       struct results *out, struct errbuf *err)
 {
-	struct eval e = { .allow_missing = allow_missing, .err = err };
+	struct eval e = { .allow_missing = allow_missing, .err = err, .budget = STEPS_FLOOR,
+			  .data = data };
 
 	return find_results(&e, jp->root->kids, jp->root->nr, data, out);
 }

@@ -204,6 +204,32 @@ TEST(go_formatting)
 	}
 }
 
+/* A range without its {end} runs what follows twice: n in a row run it 2^n times. */
+TEST(ranges_without_end_are_bounded)
+{
+	struct strbuf tmpl = STRBUF_INIT;
+
+	for (int n = 1; n <= 40; n++) {
+		struct errbuf err = { "" };
+		struct strbuf out = STRBUF_INIT;
+		strbuf_adds(&tmpl, "{range}x");
+		struct jsonpath *jp = jsonpath_parse(tmpl.buf, &err);
+		CHECK(jp != NULL);
+		int rc = jsonpath_execute(jp, data, true, &out, &err);
+		if (n == 10) {		/* as kubectl prints it */
+			CHECK_INT(rc, 0);
+			CHECK_INT(out.len, 2046);
+		}
+		if (n == 40) {
+			CHECK_INT(rc, -1);
+			CHECK(strstr(err.msg, "the template runs more than") != NULL);
+		}
+		jsonpath_free(jp);
+		strbuf_release(&out);
+	}
+	strbuf_release(&tmpl);
+}
+
 int main(void)
 {
 	data = json_tokener_parse(pods);
@@ -212,6 +238,7 @@ int main(void)
 	RUN(find_gives_the_values);
 	RUN(relaxed_expressions);
 	RUN(go_formatting);
+	RUN(ranges_without_end_are_bounded);
 	json_object_put(data);
 	return unit_done();
 }
