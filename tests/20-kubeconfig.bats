@@ -5,10 +5,16 @@
 
 load test_helper
 load kubeconfig_helper
+load tui_helper
 
 setup() {
 	sim_start
 	T=$BATS_TEST_TMPDIR
+}
+
+teardown() {
+	[ -z "${TMUX_SOCK:-}" ] || tmux -L "$TMUX_SOCK" kill-server 2>/dev/null || true
+	sim_stop 2>/dev/null || true
 }
 
 @test "the simulator's kubeconfig (bearer token, CA file) lists its resources" {
@@ -427,6 +433,14 @@ proxy_stop() { kill "$PROXY_PID" 2>/dev/null || true; }
 	run_kinf api-resources -o name -s "$SIM_API" --insecure-skip-tls-verify \
 		--client-certificate "$dir/$base.client.crt" --client-key "$dir/$base.client.key"
 	assert_status 0
+	# The TUI names no context then, and no in-cluster one.
+	TMUX_SOCK=kinf-kc-$$-$BATS_TEST_NUMBER
+	tui_start pods --server "$SIM_API" --token "$SIM_TOKEN" --certificate-authority "$SIM_CACERT"
+	wait_screen "server $SIM_API "
+	screen | head -1 | grep -qF " kinf  context (none)  server $SIM_API  namespace default" ||
+		{ show_screen; false; }
+	keys q
+	wait_screen 'kinf exited 0'
 	simctl DELETE /requests >/dev/null
 	# Over a kubeconfig whose server is wrong and whose CA does not sign the
 	# simulator's certificate: --server and --insecure-skip-tls-verify win,

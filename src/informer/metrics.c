@@ -193,8 +193,9 @@ void metrics_tick(struct metrics *m, struct session *s, bool force)
 	for (size_t i = 0; i < m->nr_live; i++)
 		m->pub[i].f = m->live[i];
 	const struct rest_config *rc = s->cluster.config;
+	/* --server with no cluster of a kubeconfig: the server names it */
 	snprintf(m->cluster, sizeof(m->cluster), "%s",
-		 rc && rc->cluster && *rc->cluster ? rc->cluster : "in-cluster");
+		 !rc || rc->in_cluster ? "in-cluster" : *rc->cluster ? rc->cluster : rc->server);
 	m->published_ms = now;
 	pthread_mutex_unlock(&m->lock);
 }

@@ -218,8 +218,8 @@ static void layout(struct tui *t, struct rect *body, struct rect *table,
 static void draw_header(struct tui *t)
 {
 	struct cluster *c = &t->session->cluster;
-	const char *ctx = c->config && c->config->context && *c->config->context
-			  ? c->config->context : "in-cluster";
+	const char *ctx = !c->config || c->config->in_cluster ? "in-cluster"
+			  : *c->config->context ? c->config->context : "(none)";
 	const char *server = c->config ? c->config->server : "";
 	char buf[512];
 
