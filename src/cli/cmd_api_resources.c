@@ -47,21 +47,13 @@ static const struct option api_resources_options[] = {
 	OPT_END(),
 };
 
-static bool has(char *const *v, const char *word)
-{
-	for (; v && *v; v++)
-		if (!strcmp(*v, word))
-			return true;
-	return false;
-}
-
 /* Whether r's words (its verbs or categories) hold every one of list's. */
 static bool has_all(char *const *words, const struct strbuf *list)
 {
 	char *copy = xstrdup(strbuf_str(list)), *save = NULL;
 	bool ok = true;
 	for (char *w = strtok_r(copy, ",", &save); w && ok; w = strtok_r(NULL, ",", &save))
-		ok = has(words, w);
+		ok = strv_has((const char *const *)words, w);
 	free(copy);
 	return ok;
 }

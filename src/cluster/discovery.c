@@ -774,10 +774,7 @@ long discovery_refused(const struct discovery *d)
 
 bool api_resource_has_verb(const struct api_resource *res, const char *verb)
 {
-	for (char **v = res->verbs; v && *v; v++)
-		if (!strcmp(*v, verb))
-			return true;
-	return false;
+	return strv_has((const char *const *)res->verbs, verb);
 }
 
 char *api_resource_full_name(const struct api_resource *res)

@@ -130,14 +130,6 @@ static void opt_name(const struct option *o, char buf[64], bool as_long)
 static const char *const bool_true[] = { "1", "t", "T", "TRUE", "true", "True", NULL };
 static const char *const bool_false[] = { "0", "f", "F", "FALSE", "false", "False", NULL };
 
-static bool strv_has(const char *const *v, const char *s)
-{
-	for (; *v; v++)
-		if (!strcmp(*v, s))
-			return true;
-	return false;
-}
-
 /* A count's level (opt.h): digits, a few of them. */
 static bool is_level(const char *s)
 {

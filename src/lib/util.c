@@ -392,6 +392,14 @@ char **strv_dup(char *const *v)
 	return out;
 }
 
+bool strv_has(const char *const *v, const char *s)
+{
+	for (; v && *v; v++)
+		if (!strcmp(*v, s))
+			return true;
+	return false;
+}
+
 void strv_free(char **v)
 {
 	if (!v)

@@ -166,6 +166,8 @@ struct json_object *json_parse_deep(const char *text);
 char **strv_dup(char *const *v);
 /* Frees a NULL-terminated array of strings and the array (NULL: no-op). */
 void strv_free(char **v);
+/* Whether the NULL-terminated vector v (NULL: empty) holds s. */
+bool strv_has(const char *const *v, const char *s);
 /* qsort()'s comparison of two strings by their pointers (char *[] sorted by strcmp). */
 int strv_cmp(const void *a, const void *b);
 /* Width on a terminal: UTF-8 characters, as Go's tabwriter counts them. */
