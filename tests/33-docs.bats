@@ -261,6 +261,26 @@ fish_complete() {
 	[ -z "$stderr" ]
 }
 
+@test "__complete reaches the cluster through -s, --token and the other connection flags" {
+	sim_start --pods 2
+	# No kubeconfig at all: kubectl's completion connects with the flags
+	# of the line, and so does kinf's.
+	export HOME=$BATS_TEST_TMPDIR KUBECONFIG=$BATS_TEST_TMPDIR/none
+	c() { "$KINF" __complete "$@"; }
+	run --separate-stderr c watch -s "$SIM_API" --token "$SIM_TOKEN" \
+		--certificate-authority "$SIM_CACERT" po
+	assert_status 0
+	grep -qx pods <<<"$output"
+	run --separate-stderr c get --server="$SIM_API" --token="$SIM_TOKEN" \
+		--insecure-skip-tls-verify pods -n ""
+	grep -qx kube-public <<<"$output"
+	# A false boolean counts as false: no CA, so nothing comes.
+	run --separate-stderr c get --server="$SIM_API" --token="$SIM_TOKEN" \
+		--insecure-skip-tls-verify=false pods -n ""
+	assert_status 0
+	[ -z "$output" ]
+}
+
 @test "__complete: no duplicates in lists, object names for NAME, index names and values for --index" {
 	sim_start --pods 4 --namespaces 1
 	c() { "$KINF" __complete "$@"; }

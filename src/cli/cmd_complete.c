@@ -79,8 +79,9 @@ static void print_option_cb(const struct option *o, void *ctx)
 
 /*
  * The option whose value the word holds, as opt_parse() reads it:
- * "--output=j", "-o=j", "-oj", "-Ao=j"; *value is where that value
- * starts in the word.  NULL if the word holds none ("-o", "-A", "pods").
+ * "--output=j", "-o=j", "-oj", "-Ao=j", and a boolean's
+ * "--insecure-skip-tls-verify=false"; *value is where that value starts
+ * in the word.  NULL if the word holds none ("-o", "-A", "pods").
  */
 static const struct option *attached_value(const struct command *cmd, const char *word,
 					   const char **value)
@@ -97,7 +98,7 @@ static const struct option *attached_value(const struct command *cmd, const char
 		o = opt_named(cmd, name);
 		free(name);
 		*value = eq + 1;
-		return o && opt_takes_value(o) ? o : NULL;
+		return o && (opt_takes_value(o) || o->type == OPT_T_BOOL) ? o : NULL;
 	}
 	for (const char *p = word + 1; *p; p++) {	/* bundled: -Ao=j */
 		char name[3] = { '-', *p, 0 };
@@ -111,7 +112,18 @@ static const struct option *attached_value(const struct command *cmd, const char
 	return NULL;
 }
 
-/* Applies the connection flags of the words (--kubeconfig F, -n=NS, ...). */
+/* Whether an option's value is one of the connection's (cluster_flags.kc). */
+static bool connection_flag(const struct option *o)
+{
+	const char *v = o->value, *kc = (const char *)&cluster_flags.kc;
+
+	return v >= kc && v < kc + sizeof(cluster_flags.kc);
+}
+
+/*
+ * Applies the connection flags of the words (--kubeconfig F, -n=NS, -s
+ * URL, --token T, ...), as kubectl's completion builds its client from them.
+ */
 static void parse_cluster_flags(const struct command *cmd, int argc, const char **argv)
 {
 	for (int i = 0; i < argc; i++) {
@@ -119,22 +131,19 @@ static void parse_cluster_flags(const struct command *cmd, int argc, const char 
 		const struct option *o = attached_value(cmd, argv[i], &val);
 		if (!o && (o = opt_named(cmd, argv[i])) && opt_takes_value(o) && i + 1 < argc)
 			val = argv[++i];
-		if (o && o->value == &cluster_flags.all_namespaces)
-			cluster_flags.all_namespaces = true;
-		if (!o || !val)
+		if (!o)
 			continue;
-		if (o->value == &cluster_flags.kubeconfig)
-			cluster_flags.kubeconfig = val;
-		else if (o->value == &cluster_flags.context)
-			cluster_flags.context = val;
-		else if (o->value == &cluster_flags.namespace)
-			cluster_flags.namespace = val;
+		if (o->type == OPT_T_BOOL && (connection_flag(o) ||
+					      o->value == &cluster_flags.all_namespaces))
+			*(bool *)o->value = opt_bool_value(val) > 0;
+		else if (o->type == OPT_T_STRING && val && connection_flag(o))
+			*(const char **)o->value = val;
 	}
 }
 
 static void print_contexts(void)
 {
-	struct kubeconfig_opts ko = { .kubeconfig = cluster_flags.kubeconfig };
+	struct kubeconfig_opts ko = { .kubeconfig = cluster_flags.kc.kubeconfig };
 	char **names = NULL, *current = NULL;
 	size_t nr = 0;
 	struct errbuf err;
@@ -471,7 +480,7 @@ static int run_complete(int argc, const char **argv)
 	 */
 	const char *value;
 	const struct option *ao = attached_value(cmd, cur, &value);
-	if (ao) {
+	if (ao && opt_takes_value(ao)) {
 		if (!comma)
 			strbuf_add(&list_prefix, cur, (size_t)(value - cur));
 		complete_word = value;

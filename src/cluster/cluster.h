@@ -9,32 +9,23 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cluster/rest_config.h"
 #include "lib/opt.h"
 #include "lib/util.h"
 
-struct rest_config;
 struct kclient;
 struct discovery;
 struct api_resource;
 
 struct cluster_flags {
-	const char *kubeconfig;
-	const char *context;
-	const char *cluster;
-	const char *user;
-	/* kubectl's --as, --as-uid and --as-group: who to impersonate. */
-	const char *as, *as_uid;
-	struct opt_array as_groups;
-	const char *namespace;
+	/* --kubeconfig, --context, --as, -s, --token...: what rest_config_load reads */
+	struct kubeconfig_opts kc;
+	struct opt_array as_groups;	/* --as-group, made kc.as_groups */
 	bool all_namespaces;
 	int verbose;
 	int64_t request_timeout_ms;
 	int http_version;	/* -1: auto; else an index into --http-version's choices */
 	const char *cache_dir;	/* --cache-dir */
-	/* kubectl's flags over the kubeconfig's cluster and user (kubeconfig_opts) */
-	const char *server, *ca_file, *tls_server_name;
-	bool insecure, disable_compression;
-	const char *token, *username, *password, *cert_file, *key_file;
 };
 
 /* The flags (filled by opt_parse through cluster_options). */

@@ -127,8 +127,14 @@ static void opt_name(const struct option *o, char buf[64], bool as_long)
 		snprintf(buf, 64, "-%c", o->short_name);
 }
 
-static const char *const bool_true[] = { "1", "t", "T", "TRUE", "true", "True", NULL };
-static const char *const bool_false[] = { "0", "f", "F", "FALSE", "false", "False", NULL };
+int opt_bool_value(const char *arg)
+{
+	/* pflag's strconv.ParseBool */
+	static const char *const bool_true[] = { "1", "t", "T", "TRUE", "true", "True", NULL };
+	static const char *const bool_false[] = { "0", "f", "F", "FALSE", "false", "False", NULL };
+
+	return !arg || strv_has(bool_true, arg) ? 1 : strv_has(bool_false, arg) ? 0 : -1;
+}
 
 /* A count's level (opt.h): digits, a few of them. */
 static bool is_level(const char *s)
@@ -147,15 +153,13 @@ static void set_value(const struct command *cmd, const struct option *o,
 	if (o->seen)
 		*o->seen = true;
 	switch (o->type) {
-	case OPT_T_BOOL:
-		/* pflag's strconv.ParseBool */
-		if (!arg || strv_has(bool_true, arg))
-			*(bool *)o->value = true;
-		else if (strv_has(bool_false, arg))
-			*(bool *)o->value = false;
-		else
+	case OPT_T_BOOL: {
+		int b = opt_bool_value(arg);
+		if (b < 0)
 			usage_error(cmd, "invalid value '%s' for '%s': expected true or false", arg, name);
+		*(bool *)o->value = b;
 		break;
+	}
 	case OPT_T_COUNT:
 		if (!arg) {
 			(*(int *)o->value)++;

@@ -144,6 +144,8 @@ void opt_each(const struct option *opts,
 const struct option *opt_named(const struct command *cmd, const char *word);
 /* Whether the option takes a value (not a boolean or a count). */
 bool opt_takes_value(const struct option *o);
+/* A boolean option's value as pflag reads it: 1 (NULL too: no value), 0, -1 if neither. */
+int opt_bool_value(const char *arg);
 
 /* Exit status for usage errors, and the message that goes with it. */
 #define EXIT_USAGE 2
