@@ -87,6 +87,10 @@ body() { cat "$BATS_TEST_TMPDIR/body"; }
 	jq -e '.kind == "Status" and .reason == "NotFound" and .message == "pods \"nope\" not found" and .code == 404' <(body)
 	[ "$(http_code /apis/apps/v1/namespaces/default/deployments/web)" = 200 ]
 	jq -e '.kind == "Deployment" and .apiVersion == "apps/v1" and .spec.replicas == 1' <(body)
+	# A name is read %-decoded from the path, as the apiserver reads it.
+	simctl POST /create '{"resource":"configmaps","object":{"metadata":{"name":"a b?"}}}' >/dev/null
+	[ "$(http_code '/api/v1/namespaces/default/configmaps/a%20b%3F')" = 200 ]
+	jq -e '.metadata.name == "a b?"' <(body)
 }
 
 @test "the viewer is forbidden everything but discovery" {

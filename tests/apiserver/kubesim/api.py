@@ -23,7 +23,7 @@ import time
 import uuid
 import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import urlsplit, parse_qsl
+from urllib.parse import urlsplit, parse_qsl, unquote
 
 from . import rtypes, scenario, tables
 from .selectors import SelectorError, parse_labels, parse_fields, match_labels, match_fields
@@ -669,7 +669,8 @@ class APIHandler(BaseHTTPRequestHandler):
     def route(self, method, path, q):
         if path in ("/healthz", "/livez", "/readyz", "/version", "/api", "/apis") or path.startswith("/openapi"):
             return {"verb": "discovery", "path": path}
-        parts = path.strip("/").split("/")
+        # each segment %-decoded, as the apiserver reads a name ("a%20b")
+        parts = [unquote(p) for p in path.strip("/").split("/")]
         if parts[0] == "api" and len(parts) >= 2:
             group, version, rest = "", parts[1], parts[2:]
         elif parts[0] == "apis" and len(parts) >= 3:
