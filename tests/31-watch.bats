@@ -125,6 +125,13 @@ teardown() {
 	stop_watch
 	[ "$(out_keys | sort -u)" = default/web ]
 	[ "$(jq -r .kind "$OUT" | sort -u)" = Deployment ]
+	# A name holding ',' and '=' (an RBAC role's may) is one term of the
+	# field selector, escaped as fields.OneTermEqualSelector escapes it.
+	simctl POST /create '{"resource":"pods","object":{"metadata":{"name":"a,b=c"}}}' >/dev/null
+	start_watch pods 'a,b=c' -o json
+	wait_until 20 synced
+	stop_watch
+	[ "$(out_keys | sort -u)" = 'default/a,b=c' ]
 }
 
 @test "NAME of an object not there yet: said once, then printed when it is created" {

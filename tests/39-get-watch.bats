@@ -182,8 +182,12 @@ watch_same() {
 
 @test "get -w asks what kubectl asks: one LIST (a Table where one is printed), one WATCH from its RV" {
 	sim_start --pods 3
+	# A name holding ',' and '=' (an RBAC role's may) is escaped in the
+	# watch's field selector as kubectl escapes it.
+	simctl POST /create '{"resource":"pods","object":{"metadata":{"name":"a,b=c"}}}' >/dev/null
 	local a
 	for a in "pods -w" "pods -w -o json" "pods -w --sort-by=.metadata.name" "pods pod-1 -w" \
+		 "pods a,b=c -w" \
 		 "pods -A -w -o wide -l app=web --chunk-size=1" "pods -w --field-selector=spec.nodeName=node-1"; do
 		simctl DELETE /requests >/dev/null
 		round_begins

@@ -22,6 +22,7 @@
 #include "informer/kobj.h"
 #include "lib/json_get.h"
 #include "lib/json_stream.h"
+#include "lib/selector.h"
 #include "lib/strbuf.h"
 #include "lib/termsafe.h"
 #include "lib/util.h"
@@ -404,7 +405,7 @@ static char *watch_path(struct cluster *c, const struct get_watch_opts *o,
 	struct strbuf q = STRBUF_INIT, path = STRBUF_INIT;
 
 	if (o->name) {
-		char *f = xasprintf("metadata.name=%s", o->name);
+		char *f = field_selector_term("metadata.name", o->name);
 		url_query_add(&q, "fieldSelector", f);
 		free(f);
 	} else if (o->field_selector) {

@@ -49,12 +49,16 @@ static void session_init(struct session *s, const struct session_opts *opts)
 {
 	/* One NAME is a field selector on metadata.name, as kubectl does. */
 	char *fields = NULL;
-	if (opts->name && opts->field_selector && *opts->field_selector)
-		fields = xasprintf("metadata.name=%s,%s", opts->name, opts->field_selector);
-	else if (opts->name)
-		fields = xasprintf("metadata.name=%s", opts->name);
-	else if (opts->field_selector)
+	if (opts->name) {
+		fields = field_selector_term("metadata.name", opts->name);
+		if (opts->field_selector && *opts->field_selector) {
+			char *both = xasprintf("%s,%s", fields, opts->field_selector);
+			free(fields);
+			fields = both;
+		}
+	} else if (opts->field_selector) {
 		fields = xstrdup(opts->field_selector);
+	}
 
 	struct session_private *priv = xcalloc(1, sizeof(*priv));
 	priv->field_selector = fields;

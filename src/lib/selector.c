@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/strbuf.h"
+
 enum op { OP_EQ, OP_NE, OP_IN, OP_NOTIN, OP_EXISTS, OP_NOT_EXISTS, OP_GT, OP_LT };
 
 struct requirement {
@@ -413,4 +415,17 @@ bool selector_matches(const struct selector *sel, const char *labels)
 			return false;
 	}
 	return true;
+}
+
+char *field_selector_term(const char *field, const char *value)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s=", field);
+	for (const char *p = value; *p; p++) {
+		if (*p == '\\' || *p == ',' || *p == '=')
+			strbuf_addch(&sb, '\\');
+		strbuf_addch(&sb, *p);
+	}
+	return strbuf_detach(&sb, NULL);
 }

@@ -29,4 +29,12 @@ void selector_free(struct selector *sel);
 /* labels: a packed "key=value\0...\0\0" list, as kobj->labels. */
 bool selector_matches(const struct selector *sel, const char *labels);
 
+/*
+ * "field=value", the value escaped as fields.OneTermEqualSelector escapes
+ * it (a backslash before each '\\', ',' and '='): kubectl's one NAME as a
+ * field selector, whatever the name holds (an RBAC role's may hold ','
+ * and '=').  Free it.
+ */
+char *field_selector_term(const char *field, const char *value);
+
 #endif
