@@ -218,6 +218,7 @@ teardown() {
 	# http:// written out: the same, a password and a client certificate too.
 	write_kubeconfig "$T/http" "$(printf '    username: u\n    password: SECRET')"
 	run_kinf get pods --kubeconfig "$T/http"
+	discovery_tries
 	assert_one_line_error "401 Unauthorized" "(no credentials: the server is not https"
 	[[ $stderr != *SECRET* ]]
 	simctl GET /requests | jq -e 'all(.[]; .headers.Authorization == null)'
@@ -405,6 +406,7 @@ proxy_stop() { kill "$PROXY_PID" 2>/dev/null || true; }
 	# A user and password in proxy-url stay out of the message.
 	sed -i "s#proxy-url: .*#proxy-url: http://someone:SECRET@127.0.0.1:1#" "$T/noproxy"
 	run_kinf get pods --kubeconfig "$T/noproxy"
+	discovery_tries
 	assert_one_line_error "cannot connect to proxy 'http://127.0.0.1:1' for server '$SIM_API'"
 	[[ $stderr != *SECRET* ]]
 }

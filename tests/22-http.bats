@@ -114,6 +114,7 @@ drop_synced_watch() {
 @test "--http-version 2 against a server that only speaks HTTP/1.1 says so" {
 	sim_start --pods 2
 	run_kinf get pods --kubeconfig "$SIM_KUBECONFIG" --http-version 2
+	discovery_tries
 	assert_one_line_error "server '$SIM_API' answered over HTTP/1.1, and --http-version 2 asks for HTTP/2"
 	run_kinf get pods --kubeconfig "$SIM_KUBECONFIG" --http-version 3
 	assert_status 2
@@ -363,6 +364,7 @@ cert_kubeconfig() {
 	sign old "/O=system:masters/CN=old-admin" 20200101000000Z 20200102000000Z
 	cert_kubeconfig old
 	run_kinf get pods --kubeconfig "$T/kc.old"
+	discovery_tries
 	assert_one_line_error "the client certificate 'CN=old-admin,O=system:masters' of user 'tester'" \
 		"expired on 2020-01-02 00:00:00 UTC (valid from 2020-01-01 00:00:00 UTC)" \
 		"server '$SIM_API' refused it"
@@ -374,6 +376,7 @@ cert_kubeconfig() {
 	sign future "/O=system:masters/CN=future-admin" 20990101000000Z 20990102000000Z
 	cert_kubeconfig future
 	run_kinf get pods --kubeconfig "$T/kc.future"
+	discovery_tries
 	assert_one_line_error "the client certificate 'CN=future-admin,O=system:masters' of user 'tester'" \
 		"is not valid before 2099-01-01 00:00:00 UTC (valid until 2099-01-02 00:00:00 UTC)"
 }
@@ -383,6 +386,7 @@ cert_kubeconfig() {
 	sign srv-old "/CN=kube-sim-old" 20200101000000Z 20200102000000Z "IP:127.0.0.1,DNS:localhost"
 	H2_KEY=$T/srv-old.key H2_CERT=$T/srv-old.crt h2_start
 	run_kinf get pods --kubeconfig "$H2_KUBECONFIG"
+	discovery_tries
 	assert_one_line_error "the certificate of server 'https://127.0.0.1:$H2_PORT' (subject 'CN=kube-sim-old')" \
 		"expired on 2020-01-02 00:00:00 UTC (valid from 2020-01-01 00:00:00 UTC)"
 	h2_stop
@@ -390,6 +394,7 @@ cert_kubeconfig() {
 	sign srv-new "/CN=kube-sim-new" 20990101000000Z 20990102000000Z "IP:127.0.0.1,DNS:localhost"
 	H2_KEY=$T/srv-new.key H2_CERT=$T/srv-new.crt h2_start
 	run_kinf get pods --kubeconfig "$H2_KUBECONFIG"
+	discovery_tries
 	assert_one_line_error "the certificate of server 'https://127.0.0.1:$H2_PORT' (subject 'CN=kube-sim-new')" \
 		"is not valid before 2099-01-01 00:00:00 UTC (valid until 2099-01-02 00:00:00 UTC)"
 }
@@ -401,6 +406,7 @@ cert_kubeconfig() {
 	sign srv-cn "/CN=127.0.0.1" 20200101000000Z 20990102000000Z
 	H2_KEY=$T/srv-cn.key H2_CERT=$T/srv-cn.crt h2_start
 	run_kinf get pods --kubeconfig "$H2_KUBECONFIG"
+	discovery_tries
 	assert_one_line_error "the certificate of server 'https://127.0.0.1:$H2_PORT' (subject 'CN=127.0.0.1')" \
 		"names no host in a subjectAltName: client-go (Go) reads no Common Name, and refuses it"
 	h2_stop
@@ -527,14 +533,14 @@ pod_watches_at_least() {
 		2>"$T/err128" 3>&- &
 	local pid128=$! t0 elapsed_ms
 	t0=$(date +%s%N)
-	run_kinf get pods --kubeconfig "$T/kc" --cache-dir "$T/cold"
+	run_kinf api-resources --kubeconfig "$T/kc" --cache-dir "$T/cold"
 	elapsed_ms=$((($(date +%s%N) - t0) / 1000000))
 	assert_one_line_error "TLS handshake with server 'https://127.0.0.1:$SILENT_PORT' timed out: no answer for 10 s (Go's net/http: TLS handshake timeout)"
 	[ "$elapsed_ms" -ge 9900 ]
 	# the watch: a timeout, which Watch's isErrRetryableFunc retries after a second
 	wait_until 60 file_has "$ERR" "backing off 1\.0s: no answer from the server: retrying as client-go's REST client does \(1 of 10\)"
 	wait_until 30 file_has "$T/err128" "backing off .*: relisting"
-	wait_until 30 accepts 4	# the get's connection, the watch's two, the LIST's
+	wait_until 30 accepts 4	# api-resources' connection, the watch's two, the LIST's
 	stop_watch
 	kill "$pid128"
 	wait "$pid128" || true

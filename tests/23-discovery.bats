@@ -190,3 +190,25 @@ cache_dir() { echo "$HOME/.kube/cache/discovery/127.0.0.1_${SIM_API##*:}"; }
 	assert_output_contains pod-0
 	[[ $stderr == *"discovery: not cached: cannot make directory '$T/not-a-dir/discovery"* ]]
 }
+
+@test "get asks for discovery again after a failure, five times in all, as kubectl's get" {
+	sim_start --pods 2
+	# Two failures: said, then the third try answers.
+	simctl POST /faults '{"verb":"discovery","kind":"503","count":2}' >/dev/null
+	clear_requests
+	run --separate-stderr "$KINF" get pods --kubeconfig "$SIM_KUBECONFIG"
+	assert_status 0
+	grep -q '^pod-1 ' <<<"$output"
+	[ "$(grep -c "unable to handle the request (503); asking again, as kubectl does$" <<<"$stderr")" -eq 2 ]
+	[ "$(discovery_requests | tr ' ' '\n' | grep -c '^/api$')" -eq 3 ]
+	# A server that keeps failing: five tries, then the error, status 1.
+	rm -rf "$(cache_dir)"
+	simctl POST /faults '{"verb":"discovery","kind":"503","count":100}' >/dev/null
+	clear_requests
+	run --separate-stderr "$KINF" get pods pod-1 --kubeconfig "$SIM_KUBECONFIG"
+	assert_status 1
+	[ -z "$output" ]
+	[ "$(grep -c 'asking again' <<<"$stderr")" -eq 4 ]
+	[ "$(tail -n 1 <<<"$stderr")" = "error: discover the server's APIs: the server is currently unable to handle the request (503)" ]
+	[ "$(discovery_requests)" = "/api /api /api /api /api" ]
+}

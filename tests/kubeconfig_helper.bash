@@ -36,6 +36,24 @@ run_kinf() {
 	run --separate-stderr "$KINF" "$@"
 }
 
+# After a `get` that failed at discovery: kubectl's get asks five times,
+# so four warnings in the error's own words come before it.  Checks them,
+# then leaves the error alone on stderr for the asserts that follow.
+discovery_tries() {
+	local last=${stderr_lines[${#stderr_lines[@]}-1]} i
+	if [ "${#stderr_lines[@]}" -ne 5 ]; then
+		echo "# expected 5 lines on stderr, got ${#stderr_lines[@]}:" >&2
+		printf '#   %s\n' "${stderr_lines[@]}" >&2
+		return 1
+	fi
+	for i in 0 1 2 3; do
+		[ "${stderr_lines[i]}" = "warning: ${last#error: }; asking again, as kubectl does" ] ||
+			{ echo "# line $i: ${stderr_lines[i]}" >&2; return 1; }
+	done
+	stderr=$last
+	stderr_lines=("$last")
+}
+
 # Fails unless kinf failed with status 1 and exactly one line on stderr,
 # "error: ..." containing each argument.
 assert_one_line_error() {

@@ -874,6 +874,24 @@ static void get_named(struct cluster *c, const struct api_resource *res, const c
 }
 
 /*
+ * kubectl's get asks for discovery from several places in turn (its
+ * shortcut expander, its REST mapper, each lookup of a type), and each
+ * asks the server again after a failure: a server that fails a few times
+ * is asked five times before get gives up, each failure said.
+ */
+#define KUBECTL_DISCOVERY_TRIES 5
+
+static int discover(struct cluster *c, struct errbuf *err)
+{
+	for (int tries = 1; discovery_load(c->disco, err) < 0; tries++) {
+		if (tries == KUBECTL_DISCOVERY_TRIES)
+			return -1;
+		warning("%s; asking again, as kubectl does", err->msg);
+	}
+	return 0;
+}
+
+/*
  * kubectl's get of objects by name: a GET of each, as its builder visits
  * them (TYPES NAME...: each type's names in turn; TYPE/NAME...: in
  * order), a Table of one row each where a table is printed.  One that
@@ -938,16 +956,18 @@ static int get_from_server(const struct resource_args *ra)
 		return 1;
 	}
 	scope_ns = c.scope_ns;
+	if (discover(&c, &err) < 0) {
+		error("%s", err.msg);
+		cluster_close(&c);
+		return 1;
+	}
 	if (ra->nnames && !o.watch && !o.watch_only) {
 		ret = get_named_from_server(&c, ra);
 		cluster_close(&c);
 		return ret;
 	}
 	if (!strcmp(resource, "all")) {
-		if (discovery_load(c.disco, &err) == 0)
-			category_all(&c, &res, &nr);
-		else
-			nr = (size_t)-1;
+		category_all(&c, &res, &nr);
 	} else if (cluster_resolve(&c, resource, &res, &nr, &err) < 0) {
 		nr = (size_t)-1;
 	}
