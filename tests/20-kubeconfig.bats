@@ -432,6 +432,10 @@ proxy_stop() { kill "$PROXY_PID" 2>/dev/null || true; }
 		--certificate-authority "$SIM_CACERT"
 	assert_status 0
 	[ "$(request_users)" = admin ]
+	# A refused token: no kubeconfig user names it, and it is no anonymous one.
+	run_kinf api-resources -o name --server "$SIM_API" --token "wrong-$SIM_TOKEN" \
+		--certificate-authority "$SIM_CACERT"
+	assert_one_line_error "the server rejected the credentials of an unnamed user (bearer token)"
 	run_kinf api-resources -o name -s "$SIM_API" --insecure-skip-tls-verify \
 		--client-certificate "$dir/$base.client.crt" --client-key "$dir/$base.client.key"
 	assert_status 0

@@ -217,6 +217,8 @@ char *rest_config_identity(const struct rest_config *cfg)
 		strbuf_adds(&sb, "the service account");
 	else if (cfg->user && *cfg->user)
 		strbuf_addf(&sb, "user '%s'", cfg->user);
+	else if (cfg->auth != AUTH_NONE || cfg->client_cert.len || cfg->server_user)
+		strbuf_adds(&sb, "an unnamed user");	/* -s with --token, and no kubeconfig */
 	else
 		strbuf_adds(&sb, "an anonymous user");
 	credential_words(&sb, cfg);
