@@ -512,7 +512,7 @@ $(get crontabs -o name)" ]
 	[[ ${lines[1]} =~ ^odd\ +\*\ \*\^@\*\ \*\ \*\ +2\ +[0-9]+s\ +top\.\.\.$ ]] || { echo "# ${lines[1]}" >&2; false; }
 }
 
-@test "a name or namespace client-go refuses is refused before any request; the others go escaped as Go escapes a path" {
+@test "a name or namespace client-go refuses is refused before any request (a namespace for namespaced types); the others go escaped as Go escapes a path" {
 	sim_start --pods 1
 	local n
 	for n in . .. % a%2Fb; do
@@ -524,6 +524,10 @@ $(get crontabs -o name)" ]
 		run --separate-stderr get pods -n "$n"
 		[ "$status" -eq 1 ]
 		[[ $stderr == "error: invalid namespace \"$n\": [may not "* ]]
+		# a cluster-scoped type never puts it in a path: kubectl lists it
+		run --separate-stderr get nodes -n "$n" -o name
+		[ "$status" -eq 0 ]
+		[ "${lines[0]}" = node/node-1 ]
 	done
 	simctl GET /requests | jq -e 'all(.[]; .path | test("/pods") | not)'
 	# A query or a space in a name is the name's: kubectl's paths, to the byte.

@@ -968,6 +968,12 @@ static int get_from_server(const struct resource_args *ra)
 	}
 	if (!strcmp(resource, "all")) {
 		category_all(&c, &res, &nr);
+		for (size_t i = 0; i < nr; i++)
+			if (cluster_scope_check(&c, res[i], &err) < 0) {
+				free(res);
+				nr = (size_t)-1;
+				break;
+			}
 	} else if (cluster_resolve(&c, resource, &res, &nr, &err) < 0) {
 		nr = (size_t)-1;
 	}

@@ -121,14 +121,18 @@ int cluster_open(struct cluster *c, struct errbuf *err)
 	free(root);
 	c->ns = c->config->namespace;
 	c->scope_ns = cluster_flags.all_namespaces ? NULL : c->ns;
-	/* client-go's Request.Namespace refuses it before any request. */
-	const char *why = c->scope_ns ? url_segment_refused(c->scope_ns) : NULL;
-	if (why) {
-		errbuf_set(err, "invalid namespace \"%s\": %s", c->scope_ns, why);
-		cluster_close(c);
-		return -1;
-	}
 	return 0;
+}
+
+int cluster_scope_check(const struct cluster *c, const struct api_resource *res,
+			struct errbuf *err)
+{
+	const char *why = res->namespaced && c->scope_ns ? url_segment_refused(c->scope_ns) : NULL;
+
+	if (!why)
+		return 0;
+	errbuf_set(err, "invalid namespace \"%s\": %s", c->scope_ns, why);
+	return -1;
 }
 
 void cluster_close(struct cluster *c)
@@ -152,7 +156,8 @@ int cluster_resolve(struct cluster *c, const char *typed,
 		goto cleanup;
 	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		const struct api_resource *res;
-		if (discovery_resolve(c->disco, tok, &res, err) < 0)
+		if (discovery_resolve(c->disco, tok, &res, err) < 0 ||
+		    cluster_scope_check(c, res, err) < 0)
 			goto cleanup;
 		/* "po,pods" names one resource: one informer. */
 		bool seen = false;

@@ -135,7 +135,8 @@ int session_add(struct session *s, const char *typed, bool *added, struct errbuf
 	const struct api_resource *res;
 
 	*added = false;
-	if (discovery_resolve(s->cluster.disco, typed, &res, err) < 0)
+	if (discovery_resolve(s->cluster.disco, typed, &res, err) < 0 ||
+	    cluster_scope_check(&s->cluster, res, err) < 0)
 		return -1;
 	for (size_t i = 0; i < s->nr; i++)
 		if (s->resources[i] == res)
