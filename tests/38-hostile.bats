@@ -300,7 +300,8 @@ nested() { python3 -c "import sys; n = int(sys.argv[1]); print('{\"a\":' * n + '
 	kinf_in_pane tui --kubeconfig "$SIM_KUBECONFIG" configmaps
 	wait_screen '^ *nul '
 	keys / n u l Enter
-	wait_screen '^ *nul '
+	# the filter applied (the row was there before it): y opens nul's
+	wait_screen "filter 'nul': 1 "
 	keys y
 	wait_screen 'k: "a\\0c"'
 }

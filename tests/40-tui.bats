@@ -217,7 +217,7 @@ start_synced() {
 	wait_screen ' 83 objects'
 	simctl POST /churn '{"resource":"pods","count":6000,"seed":3,"mix":{"update":1}}' >/dev/null
 	keys / a l p h a Enter
-	wait_screen ' default +alpha '
+	wait_screen "filter 'alpha': 1 "
 	keys g Enter
 	wait_screen 'Delta history: [0-9]+ since kinf started; [0-9]+ older deltas not kept'
 	local line total dropped
