@@ -529,6 +529,14 @@ $(get crontabs -o name)" ]
 		[ "$status" -eq 0 ]
 		[ "${lines[0]}" = node/node-1 ]
 	done
+	# each type fails alone, as in kubectl's builder: the nodes, then the error
+	for n in nodes,pods 'pods/pod-0 nodes/node-1'; do
+		run --separate-stderr get $n -n .. -o name
+		[ "$status" -eq 1 ]
+		[ "${lines[0]}" = node/node-1 ]
+		[[ $output != *pod* ]]
+		[ "$stderr" = "error: invalid namespace \"..\": [may not be '..']" ]
+	done
 	simctl GET /requests | jq -e 'all(.[]; .path | test("/pods") | not)'
 	# A query or a space in a name is the name's: kubectl's paths, to the byte.
 	run get pods 'x?watch=true'

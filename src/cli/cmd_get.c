@@ -852,7 +852,9 @@ static void get_named(struct cluster *c, const struct api_resource *res, const c
 	struct json_object *obj;
 	size_t i;
 
-	int rc = get_object(c, res, name, tabular, o.sort_by != NULL, flags, &obj, &err);
+	int rc = cluster_scope_check(c, res, &err);
+	if (rc == 0)
+		rc = get_object(c, res, name, tabular, o.sort_by != NULL, flags, &obj, &err);
 	if (rc < 0) {
 		if (rc != GET_NOT_FOUND || !o.ignore_not_found)
 			failed(fl, &err);
@@ -937,7 +939,8 @@ out:
  * From the server: the Table kubectl asks for where the output is one
  * (NAME and AGE where the server has none), else a plain paged LIST.
  * Everything is listed before anything is printed.  A type that fails
- * (refused, or a page cut short) shows none of its objects and is told
+ * (refused, a page cut short, a namespace it may not have) shows none
+ * of its objects and is told
  * after what the others found, as kubectl's builder goes on: -o json and
  * the like print their List, empty or not, first.
  */
@@ -968,23 +971,20 @@ static int get_from_server(const struct resource_args *ra)
 	}
 	if (!strcmp(resource, "all")) {
 		category_all(&c, &res, &nr);
-		for (size_t i = 0; i < nr; i++)
-			if (cluster_scope_check(&c, res[i], &err) < 0) {
-				free(res);
-				nr = (size_t)-1;
-				break;
-			}
 	} else if (cluster_resolve(&c, resource, &res, &nr, &err) < 0) {
-		nr = (size_t)-1;
-	}
-	if (nr == (size_t)-1) {
 		error("%s", err.msg);
 		cluster_close(&c);
 		return 1;
 	}
 
 	if (o.watch || o.watch_only) {
-		ret = watch_from_server(&c, res, nr, resource, name);
+		bool scoped = true;
+		for (size_t i = 0; i < nr && scoped; i++)
+			scoped = cluster_scope_check(&c, res[i], &err) == 0;
+		if (scoped)
+			ret = watch_from_server(&c, res, nr, resource, name);
+		else
+			error("%s", err.msg);
 		free(res);
 		cluster_close(&c);
 		return ret;
@@ -995,7 +995,8 @@ static int get_from_server(const struct resource_args *ra)
 	found_init(&f, crd_columns_new(), res, nr, c.scope_ns == NULL);
 	size_t kept = 0;
 	for (size_t i = 0; i < nr; i++) {
-		if ((tabular ? table_from_server(&c, res[i], &f.tables[kept], &err)
+		if (cluster_scope_check(&c, res[i], &err) < 0 ||
+		    (tabular ? table_from_server(&c, res[i], &f.tables[kept], &err)
 			     : list_from_server(&c, res[i], &f.objs[kept], &err)) < 0) {
 			failed(&fl, &err);
 			kobj_list_release(&f.objs[kept]);	/* its pages so far: none of it */
@@ -1060,7 +1061,7 @@ static int get_from_cache(const struct resource_args *ra)
 	struct crd_columns *crds;
 	int ret = 1;
 
-	if (session_open(&s, &so, &err) < 0) {
+	if (session_open(&s, &so, NULL, &err) < 0) {
 		error("%s", err.msg);
 		return 1;
 	}

@@ -122,7 +122,7 @@ static int run_verify(int argc, const char **argv)
 		usage_error(&command_verify, "verify takes one resource type");
 
 	struct session_opts so = informer_flags_session(&command_verify, argv[0], NULL);
-	if (session_open(&s, &so, &err) < 0) {
+	if (session_open(&s, &so, NULL, &err) < 0) {
 		error("%s", err.msg);
 		return 1;
 	}

@@ -85,30 +85,6 @@ struct session_opts informer_flags_session(const struct command *cmd,
 	};
 }
 
-/* One try of session_open(): -1 with err, and in *refused discovery_refused(). */
-static int try_open(struct session *s, const struct session_opts *so, long *refused,
-		    struct errbuf *err)
-{
-	struct cluster c;
-	const struct api_resource **res;
-	size_t nr;
-
-	*refused = 0;
-	if (cluster_open(&c, err) < 0)
-		return -1;
-	if (cluster_resolve(&c, so->resources, &res, &nr, err) < 0) {
-		*refused = discovery_refused(c.disco);
-		cluster_close(&c);
-		return -1;
-	}
-	/* the resources live in c's discovery, which s takes over */
-	int rc = session_open_on(s, so, &c, res, nr, err);
-	free(res);
-	if (rc < 0)
-		cluster_close(&c);
-	return rc;
-}
-
 static void sleep_ms(int64_t ms)
 {
 	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000 };
@@ -125,7 +101,7 @@ int informer_flags_open(struct session *s, const struct session_opts *so, int64_
 
 	if (waited_ms)
 		*waited_ms = 0;
-	while (try_open(s, so, &refused, err) < 0) {
+	while (session_open(s, so, &refused, err) < 0) {
 		if (!refused)
 			return -1;
 		backoff_ms = backoff_ms ? backoff_ms * 2 : DISCOVERY_BACKOFF_MS;

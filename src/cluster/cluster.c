@@ -156,8 +156,7 @@ int cluster_resolve(struct cluster *c, const char *typed,
 		goto cleanup;
 	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		const struct api_resource *res;
-		if (discovery_resolve(c->disco, tok, &res, err) < 0 ||
-		    cluster_scope_check(c, res, err) < 0)
+		if (discovery_resolve(c->disco, tok, &res, err) < 0)
 			goto cleanup;
 		/* "po,pods" names one resource: one informer. */
 		bool seen = false;

@@ -60,15 +60,16 @@ void cluster_close(struct cluster *c);
 /*
  * -1 and err when res is namespaced and c's namespace is one client-go's
  * Request.Namespace refuses ("..", "a/b"): a cluster-scoped resource
- * never puts it in a path, so kubectl lists nodes with any -n.
+ * never puts it in a path, so kubectl lists nodes with any -n.  It is
+ * each type's own failure: `get nodes,pods -n ..` lists the nodes.
  */
 int cluster_scope_check(const struct cluster *c, const struct api_resource *res,
 			struct errbuf *err);
 
 /*
  * Resolves each of `typed` ("pods,deploy" split on commas) through
- * discovery.  -1 with err naming the unknown one, or the namespace
- * (cluster_scope_check()).
+ * discovery.  -1 with err naming the unknown one.  The namespace is not
+ * checked here (cluster_scope_check()).
  */
 int cluster_resolve(struct cluster *c, const char *typed,
 		    const struct api_resource ***out, size_t *nr,

@@ -100,18 +100,30 @@ static int check_selector(const struct session_opts *opts, struct errbuf *err)
 	return 0;
 }
 
-int session_open(struct session *s, const struct session_opts *opts,
+int session_open(struct session *s, const struct session_opts *opts, long *refused,
 		 struct errbuf *err)
 {
+	struct cluster c;
+	const struct api_resource **res;
+	size_t nr;
+	int rc;
+
 	memset(s, 0, sizeof(*s));
-	if (check_selector(opts, err) < 0 || cluster_open(&s->cluster, err) < 0)
+	if (refused)
+		*refused = 0;
+	if (check_selector(opts, err) < 0 || cluster_open(&c, err) < 0)
 		return -1;
-	if (cluster_resolve(&s->cluster, opts->resources, &s->resources, &s->nr, err) < 0) {
-		cluster_close(&s->cluster);
+	if (cluster_resolve(&c, opts->resources, &res, &nr, err) < 0) {
+		if (refused)
+			*refused = discovery_refused(c.disco);
+		cluster_close(&c);
 		return -1;
 	}
-	session_init(s, opts);
-	return 0;
+	rc = session_open_on(s, opts, &c, res, nr, err);
+	free(res);
+	if (rc < 0)
+		cluster_close(&c);
+	return rc;
 }
 
 int session_open_on(struct session *s, const struct session_opts *opts,
@@ -121,6 +133,9 @@ int session_open_on(struct session *s, const struct session_opts *opts,
 	memset(s, 0, sizeof(*s));
 	if (check_selector(opts, err) < 0)
 		return -1;
+	for (size_t i = 0; i < nr; i++)
+		if (cluster_scope_check(c, res[i], err) < 0)
+			return -1;
 	s->cluster = *c;
 	s->nr = nr;
 	s->resources = xcalloc(nr ? nr : 1, sizeof(*s->resources));

@@ -55,9 +55,11 @@ struct session {
 
 /*
  * Connects (cluster_flags), resolves the resources and makes one informer
- * each — not started yet, so listeners can be added first.  -1 with err.
+ * each — not started yet, so listeners can be added first.  -1 with err,
+ * and in *refused (when not NULL) discovery_refused(): 0 unless the
+ * server refused discovery.
  */
-int session_open(struct session *s, const struct session_opts *opts,
+int session_open(struct session *s, const struct session_opts *opts, long *refused,
 		 struct errbuf *err);
 /*
  * The same on a cluster made by the caller (a replay's client, with no
