@@ -289,7 +289,7 @@ assert_one_error() {
 	[[ ${lines[0]} == NAME* ]]
 }
 
-@test "an empty namespace: nothing on stdout, a note on stderr, status 0" {
+@test "an empty namespace: nothing on stdout, a note on stderr for a table, status 0" {
 	sim_start --pods 2 --namespaces 1
 	simctl POST /delete '{"resource":"pods","namespace":"ns-1","name":"pod-1","graceful":false}' >/dev/null
 	for cache in "" --from-cache; do
@@ -300,7 +300,19 @@ assert_one_error() {
 		run --separate-stderr get pods -n ns-1 -o json $cache
 		assert_status 0
 		jq -e '.kind == "List" and .items == []' <<<"$output" >/dev/null
+		# kubectl notes it for a table only: its printGeneric says nothing
+		run --separate-stderr get pods -n ns-1 -o name $cache
+		assert_status 0
+		[ -z "$output$stderr" ]
 	done
+	# a cluster-scoped type among them: the note names no namespace, as kubectl's
+	run --separate-stderr get pods,nodes -l nosuch=label
+	assert_status 0
+	[ -z "$output" ]
+	[ "$stderr" = "No resources found" ]
+	run --separate-stderr get pods,nodes -l nosuch=label -o name
+	assert_status 0
+	[ -z "$output$stderr" ]
 }
 
 @test "--keep-managed-fields keeps metadata.managedFields in -o json" {

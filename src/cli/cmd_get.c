@@ -322,13 +322,17 @@ static const char *scope_ns;
 /* Objects by name, or a type that failed: nothing found is told by errors, not noted. */
 static bool none_told;
 
-/* kubectl's note when nothing matched: "No resources found in NS namespace." */
+/*
+ * kubectl's note when a table (its human-readable printers: no -o, or
+ * -o wide) found nothing: "No resources found in NS namespace.".  Any
+ * other output goes through its printGeneric, which says nothing.
+ */
 static void no_resources(bool namespaced, bool all_namespaces)
 {
 	if (none_told)
 		return;
 	if (all_namespaces || !namespaced || !scope_ns)
-		fputs("No resources found.\n", stderr);
+		fputs("No resources found\n", stderr);
 	else
 		fprintf(stderr, "No resources found in %s namespace.\n", scope_ns);
 }
@@ -415,8 +419,7 @@ static struct json_object *list_tree(struct kobj_list *objs)
 }
 
 /* -o name in the objects' order: kind/name, no tree of any object. */
-static int print_names(const struct api_resource *res, struct kobj_list *objs,
-		       bool all_namespaces)
+static int print_names(const struct api_resource *res, struct kobj_list *objs)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char *prefix = kind_prefix(res);
@@ -424,8 +427,6 @@ static int print_names(const struct api_resource *res, struct kobj_list *objs,
 
 	for (size_t i = 0; i < objs->nr; i++)
 		strbuf_addf(&sb, "%s/%s\n", prefix, objs->v[i]->name);
-	if (!objs->nr)
-		no_resources(res->namespaced, all_namespaces);
 	ret = write_out(&sb);
 	free(prefix);
 	strbuf_release(&sb);
@@ -457,7 +458,7 @@ static int print_objects(const struct crd_columns *crds, const struct api_resour
 	if (fmt.kind == FORMAT_TABLE || fmt.kind == FORMAT_WIDE)
 		return print_table(crds, res, objs, NULL, all_namespaces, o.show_kind);
 	if (fmt.kind == FORMAT_NAME && !o.sort_by)
-		return print_names(res, objs, all_namespaces);
+		return print_names(res, objs);
 
 	struct json_object *list = list_tree(objs), *items;
 	json_object_object_get_ex(list, "items", &items);
@@ -469,8 +470,6 @@ static int print_objects(const struct crd_columns *crds, const struct api_resour
 	if (fmt.kind == FORMAT_NAME) {	/* --sort-by: in the trees' order, of any types */
 		for (size_t i = 0; i < json_object_array_length(items); i++)
 			add_name_of(json_object_array_get_idx(items, i), &sb);
-		if (!objs->nr)
-			no_resources(res->namespaced, all_namespaces);
 	} else if (format_print(&fmt, list, o.no_headers, &sb, &err) < 0) {
 		print_failed(&sb, &err);
 		ret = -1;
@@ -656,10 +655,19 @@ static int print_found_one(struct found *f, bool single)
 		return print_table(f->crds, f->res[0], objs, table, f->all_namespaces, o.show_kind);
 	/* one object is no list: --sort-by has nothing to sort */
 	if (single && objs->nr == 1 && fmt.kind == FORMAT_NAME)
-		return print_names(f->res[0], objs, f->all_namespaces);
+		return print_names(f->res[0], objs);
 	if (single && objs->nr == 1 && fmt.kind != FORMAT_TABLE && fmt.kind != FORMAT_WIDE)
 		return print_one(objs->v[0]);
 	return print_objects(f->crds, f->res[0], objs, f->all_namespaces, f->in_order);
+}
+
+/* Whether every type found is namespaced: kubectl's note names the namespace then. */
+static bool all_namespaced(const struct found *f)
+{
+	for (size_t i = 0; i < f->nr; i++)
+		if (!f->res[i]->namespaced)
+			return false;
+	return true;
 }
 
 /*
@@ -701,8 +709,8 @@ static int print_found_several(struct found *f)
 	if (ret == 0 && !tabular && (fmt.kind != FORMAT_NAME || o.sort_by))
 		ret = print_objects(f->crds, f->nr ? f->res[0] : NULL, &every,
 				    f->all_namespaces, true);
-	else if (ret == 0 && !shown)
-		no_resources(true, f->all_namespaces);
+	else if (ret == 0 && !shown && tabular)
+		no_resources(all_namespaced(f), f->all_namespaces);
 	kobj_list_release(&every);
 	return ret;
 }
