@@ -261,7 +261,7 @@ fish_complete() {
 	[ -z "$stderr" ]
 }
 
-@test "__complete reaches the cluster through -s, --token and the other connection flags" {
+@test "__complete reaches the cluster through -s, --token and the other connection flags, --as and --as-group too" {
 	sim_start --pods 2
 	# No kubeconfig at all: kubectl's completion connects with the flags
 	# of the line, and so does kinf's.
@@ -279,6 +279,12 @@ fish_complete() {
 		--insecure-skip-tls-verify=false pods -n ""
 	assert_status 0
 	[ -z "$output" ]
+	# Impersonated: jane may not list pods, her group may.
+	local as=(-s "$SIM_API" --token "$SIM_TOKEN" --certificate-authority "$SIM_CACERT" --as jane)
+	run --separate-stderr c get "${as[@]}" pods ""
+	[ -z "$output" ]
+	run --separate-stderr c get "${as[@]}" --as-group system:masters pods ""
+	grep -qx pod-0 <<<"$output"
 }
 
 @test "__complete: no duplicates in lists, object names for NAME, index names and values for --index" {

@@ -138,6 +138,8 @@ static void parse_cluster_flags(const struct command *cmd, int argc, const char 
 			*(bool *)o->value = opt_bool_value(val) > 0;
 		else if (o->type == OPT_T_STRING && val && connection_flag(o))
 			*(const char **)o->value = val;
+		else if (o->value == &cluster_flags.as_groups && val)
+			opt_array_add(o->value, val);
 	}
 }
 

@@ -144,6 +144,13 @@ static bool is_level(const char *s)
 }
 
 /* Stores arg into o's value; exits with a usage error when it's invalid. */
+void opt_array_add(struct opt_array *a, const char *arg)
+{
+	a->v = xrealloc(a->v, (a->nr + 2) * sizeof(*a->v));
+	a->v[a->nr++] = arg;
+	a->v[a->nr] = NULL;
+}
+
 static void set_value(const struct command *cmd, const struct option *o,
 		      const char *arg, bool as_long)
 {
@@ -182,13 +189,9 @@ static void set_value(const struct command *cmd, const struct option *o,
 		strbuf_adds(sb, arg);
 		break;
 	}
-	case OPT_T_ARRAY: {
-		struct opt_array *a = o->value;
-		a->v = xrealloc(a->v, (a->nr + 2) * sizeof(*a->v));
-		a->v[a->nr++] = arg;
-		a->v[a->nr] = NULL;
+	case OPT_T_ARRAY:
+		opt_array_add(o->value, arg);
 		break;
-	}
 	case OPT_T_INT: {
 		char *end;
 		errno = 0;

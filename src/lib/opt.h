@@ -66,6 +66,9 @@ struct opt_array {
 	size_t nr;
 };
 
+/* Appends arg (kept, not copied), as a repeated flag does. */
+void opt_array_add(struct opt_array *a, const char *arg);
+
 #define OPT_END() { .type = OPT_T_END }
 #define OPT_BOOL(s, l, v, h) \
 	{ .type = OPT_T_BOOL, .short_name = (s), .long_name = (l), .value = (v), .help = (h) }
