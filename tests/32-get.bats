@@ -480,6 +480,11 @@ $(get crontabs -o name)" ]
 	assert_status 1
 	[[ $output == *pod/pod-0* && $output == *crontab.stable.example.com/* && $output != *deployment* ]]
 	[ "${#stderr_lines[@]}" -eq 1 ] && [[ $stderr == "error: the server's list of deployments is not JSON"* ]]
+	# Only one kind answering: its names bare, as kubectl names them by the kinds it got.
+	run --separate-stderr get all --field-selector status.phase=Running
+	assert_status 1
+	[[ ${lines[1]} =~ ^pod-0\ + ]]
+	[ "${#stderr_lines[@]}" -eq 2 ]
 	run --separate-stderr get all --from-cache
 	assert_status 2
 }

@@ -1014,7 +1014,7 @@ static int get_from_server(const struct resource_args *ra)
 	}
 	f.nr = kept;
 	none_told = fl.nr;
-	ret = print_found(&f, kept > 1 || names_all(resource)) < 0;
+	ret = print_found(&f, kept > 1) < 0;	/* kubectl: the kinds that answered */
 	ret |= told(&fl);
 	found_release(&f);
 	free(res);
