@@ -547,13 +547,17 @@ $(get crontabs -o name)" ]
 		[ "${lines[0]}" = node/node-1 ]
 	done
 	# each type fails alone, as in kubectl's builder: the nodes, then the error
-	for n in nodes,pods 'pods/pod-0 nodes/node-1'; do
+	for n in nodes,pods 'pods/pod-0 nodes/node-1' 'nodes,pods --from-cache'; do
 		run --separate-stderr get $n -n .. -o name
 		[ "$status" -eq 1 ]
 		[ "${lines[0]}" = node/node-1 ]
 		[[ $output != *pod* ]]
 		[ "$stderr" = "error: invalid namespace \"..\": [may not be '..']" ]
 	done
+	# none left: what kubectl prints of nothing (a header), then why
+	run --separate-stderr get pods --from-cache -n .. -o custom-columns=N:.metadata.name
+	[ "$status" -eq 1 ]
+	[ "$output" = N ]
 	simctl GET /requests | jq -e 'all(.[]; .path | test("/pods") | not)'
 	# A query or a space in a name is the name's: kubectl's paths, to the byte.
 	run get pods 'x?watch=true'

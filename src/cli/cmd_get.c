@@ -1054,10 +1054,39 @@ static int named_from_cache(struct session *s, struct crd_columns *crds,
 	return ret;
 }
 
-/* From an informer's cache, per type, once every informer has synced. */
+/* None of the types listed: what kubectl prints of nothing (a header, an empty List). */
+static void print_nothing(const struct api_resource **res)
+{
+	struct found f;
+
+	found_init(&f, crd_columns_new(), res, 0, cluster_flags.all_namespaces);
+	none_told = true;
+	print_found(&f, false);
+	found_release(&f);
+}
+
+/* s's informers started and synced, then stopped; -1 told. */
+static int cache_synced(struct session *s, struct crd_columns *crds)
+{
+	struct errbuf err = { "" };
+
+	printer_columns_load(crds, &s->cluster, s->resources, s->nr);
+	if (session_start(s, &err) < 0 || oneshot_wait_synced(s, o.sync_timeout_ms, &err) < 0) {
+		error("%s", err.msg);
+		return -1;
+	}
+	session_stop(s);
+	return 0;
+}
+
+/*
+ * From the informers' caches, once synced, printed as from the server:
+ * a type whose namespace client-go refuses fails alone, told after.
+ */
 static int get_from_cache(const struct resource_args *ra)
 {
 	struct errbuf err = { "" };
+	struct failures fl = { 0 };
 	struct session s;
 	struct session_opts so = {
 		.resources = ra->resource,
@@ -1066,35 +1095,46 @@ static int get_from_cache(const struct resource_args *ra)
 		.keep_managed_fields = o.keep_managed_fields,
 		.page_size = session_page_size(o.chunk_size),
 	};
-	struct crd_columns *crds;
+	struct cluster c;
+	const struct api_resource **res;
+	size_t nr, kept = 0;
 	int ret = 1;
 
-	if (session_open(&s, &so, NULL, &err) < 0) {
+	if (cluster_open(&c, &err) < 0) {
 		error("%s", err.msg);
 		return 1;
 	}
-	if (ra->nnames && by_name_everywhere(s.resources, s.nr)) {
-		session_close(&s);
+	if (cluster_resolve(&c, ra->resource, &res, &nr, &err) < 0) {
+		error("%s", err.msg);
+		cluster_close(&c);
 		return 1;
 	}
-	crds = crd_columns_new();
-	printer_columns_load(crds, &s.cluster, s.resources, s.nr);
-	if (session_start(&s, &err) < 0) {
+	for (size_t i = 0; i < nr; i++) {
+		if (cluster_scope_check(&c, res[i], &err) < 0)
+			failed(&fl, &err);
+		else
+			res[kept++] = res[i];
+	}
+	if (!kept && !ra->nnames)
+		print_nothing(res);
+	if (!kept || (ra->nnames && by_name_everywhere(res, kept)))
+		goto fail;
+	if (session_open_on(&s, &so, &c, res, kept, &err) < 0) {
 		error("%s", err.msg);
 		goto fail;
 	}
-	if (oneshot_wait_synced(&s, o.sync_timeout_ms, &err) < 0) {
-		error("%s", err.msg);
-		goto fail;
+	free(res);
+	none_told = fl.nr;
+	struct crd_columns *crds = crd_columns_new();
+	if (cache_synced(&s, crds) < 0) {
+		crd_columns_free(crds);
+		goto out;
 	}
-	session_stop(&s);
 	scope_ns = s.cluster.scope_ns;
 	if (ra->nnames) {
 		ret = named_from_cache(&s, crds, ra);
-		session_close(&s);
-		return ret;
+		goto out;
 	}
-
 	struct found f;
 	int rc = 0;
 	found_init(&f, crds, s.resources, s.nr, s.cluster.scope_ns == NULL);
@@ -1105,11 +1145,14 @@ static int get_from_cache(const struct resource_args *ra)
 	else
 		ret = print_found(&f, s.nr > 1) < 0;
 	found_release(&f);
+out:
+	ret |= told(&fl);
 	session_close(&s);
 	return ret;
 fail:
-	crd_columns_free(crds);
-	session_close(&s);
+	told(&fl);
+	cluster_close(&c);
+	free(res);
 	return 1;
 }
 
