@@ -555,9 +555,11 @@ $(get crontabs -o name)" ]
 		[ "$stderr" = "error: invalid namespace \"..\": [may not be '..']" ]
 	done
 	# none left: what kubectl prints of nothing (a header), then why
-	run --separate-stderr get pods --from-cache -n .. -o custom-columns=N:.metadata.name
-	[ "$status" -eq 1 ]
-	[ "$output" = N ]
+	for names in "" "pod-0 nope"; do
+		run --separate-stderr get pods $names --from-cache -n .. -o custom-columns=N:.metadata.name
+		[ "$status" -eq 1 ]
+		[ "$output" = N ]
+	done
 	simctl GET /requests | jq -e 'all(.[]; .path | test("/pods") | not)'
 	# A query or a space in a name is the name's: kubectl's paths, to the byte.
 	run get pods 'x?watch=true'

@@ -1024,23 +1024,22 @@ static int get_from_server(const struct resource_args *ra)
 
 /* Objects by name from the synced informers' caches: each type's names in turn. */
 static int named_from_cache(struct session *s, struct crd_columns *crds,
-			    const struct resource_args *ra)
+			    const struct resource_args *ra, bool single, struct failures *fl)
 {
-	struct failures fl = { 0 };
 	struct errbuf err = { "" };
 	struct found f;
 
-	found_init(&f, crds, NULL, 0, s->cluster.scope_ns == NULL);
-	for (size_t i = 0; i < s->nr; i++) {
+	found_init(&f, crds, NULL, 0, cluster_flags.all_namespaces);
+	for (size_t i = 0; s && i < s->nr; i++) {
 		for (size_t m = 0; m < ra->nnames; m++) {
 			struct kobj_list one = { 0 };
 			if (list_from_cache(s, i, ra->names[m].name, &one, &err) < 0) {
-				failed(&fl, &err);
+				failed(fl, &err);
 				continue;
 			}
 			if (!one.nr && !o.ignore_not_found) {
 				get_not_found(s->resources[i], ra->names[m].name, &err);
-				failed(&fl, &err);
+				failed(fl, &err);
 			}
 			for (size_t j = 0; j < one.nr; j++) {
 				size_t e = found_entry(&f, s->resources[i]);
@@ -1049,20 +1048,9 @@ static int named_from_cache(struct session *s, struct crd_columns *crds,
 			free(one.v);
 		}
 	}
-	int ret = print_named(&f, ra->nnames == 1 && s->nr == 1, &fl);
+	int ret = print_named(&f, single, fl);
 	found_release(&f);
 	return ret;
-}
-
-/* None of the types listed: what kubectl prints of nothing (a header, an empty List). */
-static void print_nothing(const struct api_resource **res)
-{
-	struct found f;
-
-	found_init(&f, crd_columns_new(), res, 0, cluster_flags.all_namespaces);
-	none_told = true;
-	print_found(&f, false);
-	found_release(&f);
 }
 
 /* s's informers started and synced, then stopped; -1 told. */
@@ -1095,6 +1083,7 @@ static int get_from_cache(const struct resource_args *ra)
 		.keep_managed_fields = o.keep_managed_fields,
 		.page_size = session_page_size(o.chunk_size),
 	};
+	struct crd_columns *crds = NULL;
 	struct cluster c;
 	const struct api_resource **res;
 	size_t nr, kept = 0;
@@ -1109,45 +1098,46 @@ static int get_from_cache(const struct resource_args *ra)
 		cluster_close(&c);
 		return 1;
 	}
+	bool single = ra->nnames == 1 && nr == 1;
 	for (size_t i = 0; i < nr; i++) {
 		if (cluster_scope_check(&c, res[i], &err) < 0)
 			failed(&fl, &err);
 		else
-			res[kept++] = res[i];
+			res[kept++] = res[i];	/* res[0] stays a type when none is kept */
 	}
-	if (!kept && !ra->nnames)
-		print_nothing(res);
-	if (!kept || (ra->nnames && by_name_everywhere(res, kept)))
+	if (ra->nnames && by_name_everywhere(res, kept))
 		goto fail;
-	if (session_open_on(&s, &so, &c, res, kept, &err) < 0) {
+	if (kept && session_open_on(&s, &so, &c, res, kept, &err) < 0) {
 		error("%s", err.msg);
 		goto fail;
 	}
-	free(res);
+	/* from here c is s's when an informer was kept */
+	scope_ns = c.scope_ns;
 	none_told = fl.nr;
-	struct crd_columns *crds = crd_columns_new();
-	if (cache_synced(&s, crds) < 0) {
+	crds = crd_columns_new();
+	if (kept && cache_synced(&s, crds) < 0) {
 		crd_columns_free(crds);
-		goto out;
+		told(&fl);
+	} else if (ra->nnames) {
+		ret = named_from_cache(kept ? &s : NULL, crds, ra, single, &fl);
+	} else {
+		struct found f;
+		int rc = 0;
+		found_init(&f, crds, res, kept, c.scope_ns == NULL);
+		for (size_t i = 0; i < kept && rc == 0; i++)
+			rc = list_from_cache(&s, i, NULL, &f.objs[i], &err);
+		if (rc < 0)
+			error("%s", err.msg);
+		else
+			ret = print_found(&f, kept > 1) < 0;
+		found_release(&f);
+		ret |= told(&fl);
 	}
-	scope_ns = s.cluster.scope_ns;
-	if (ra->nnames) {
-		ret = named_from_cache(&s, crds, ra);
-		goto out;
-	}
-	struct found f;
-	int rc = 0;
-	found_init(&f, crds, s.resources, s.nr, s.cluster.scope_ns == NULL);
-	for (size_t i = 0; i < s.nr && rc == 0; i++)
-		rc = list_from_cache(&s, i, NULL, &f.objs[i], &err);
-	if (rc < 0)
-		error("%s", err.msg);
+	if (kept)
+		session_close(&s);
 	else
-		ret = print_found(&f, s.nr > 1) < 0;
-	found_release(&f);
-out:
-	ret |= told(&fl);
-	session_close(&s);
+		cluster_close(&c);
+	free(res);
 	return ret;
 fail:
 	told(&fl);
