@@ -1023,6 +1023,34 @@ static int get_from_server(const struct resource_args *ra)
 }
 
 /* Objects by name from the synced informers' caches: each type's names in turn. */
+/* name's object in s's informer i into f, or why not into fl, as get_named() asks the server. */
+static void cached_named(struct session *s, size_t i, const char *name, struct found *f,
+			 struct failures *fl)
+{
+	struct errbuf err = { "" };
+	struct kobj_list one = { 0 };
+
+	if (list_from_cache(s, i, name, &one, &err) < 0) {
+		failed(fl, &err);
+		return;
+	}
+	if (!one.nr && !o.ignore_not_found) {
+		get_not_found(s->resources[i], name, &err);
+		failed(fl, &err);
+	}
+	for (size_t j = 0; j < one.nr; j++) {
+		size_t e = found_entry(f, s->resources[i]);	/* may move f->objs */
+		kobj_list_add(&f->objs[e], one.v[j]);
+	}
+	free(one.v);
+}
+
+/*
+ * The NAMEs from the caches, in get_named_from_server()'s order: each
+ * run of names of one TYPES, each of its types.  A type without an
+ * informer (its namespace refused) has its failure in fl already; s
+ * NULL: none has one.
+ */
 static int named_from_cache(struct session *s, struct crd_columns *crds,
 			    const struct resource_args *ra, bool single, struct failures *fl)
 {
@@ -1030,23 +1058,20 @@ static int named_from_cache(struct session *s, struct crd_columns *crds,
 	struct found f;
 
 	found_init(&f, crds, NULL, 0, cluster_flags.all_namespaces);
-	for (size_t i = 0; s && i < s->nr; i++) {
-		for (size_t m = 0; m < ra->nnames; m++) {
-			struct kobj_list one = { 0 };
-			if (list_from_cache(s, i, ra->names[m].name, &one, &err) < 0) {
-				failed(fl, &err);
-				continue;
-			}
-			if (!one.nr && !o.ignore_not_found) {
-				get_not_found(s->resources[i], ra->names[m].name, &err);
-				failed(fl, &err);
-			}
-			for (size_t j = 0; j < one.nr; j++) {
-				size_t e = found_entry(&f, s->resources[i]);
-				kobj_list_add(&f.objs[e], one.v[j]);
-			}
-			free(one.v);
+	for (size_t k = 0, end; s && k < ra->nnames; k = end) {
+		const struct api_resource **types;
+		size_t ntypes;
+		for (end = k + 1; end < ra->nnames && ra->names[end].resource == ra->names[k].resource;)
+			end++;
+		if (cluster_resolve(&s->cluster, ra->names[k].resource, &types, &ntypes, &err) < 0) {
+			failed(fl, &err);	/* resolved before the informers started */
+			continue;
 		}
+		for (size_t j = 0; j < ntypes; j++)
+			for (size_t i = 0; i < s->nr; i++)
+				for (size_t m = k; m < end && s->resources[i] == types[j]; m++)
+					cached_named(s, i, ra->names[m].name, &f, fl);
+		free(types);
 	}
 	int ret = print_named(&f, single, fl);
 	found_release(&f);
@@ -1084,19 +1109,26 @@ static int get_from_cache(const struct resource_args *ra)
 		.page_size = session_page_size(o.chunk_size),
 	};
 	struct crd_columns *crds = NULL;
+	struct strbuf typed = STRBUF_INIT;
 	struct cluster c;
 	const struct api_resource **res;
 	size_t nr, kept = 0;
 	int ret = 1;
 
+	/* TYPE/NAMEs: an informer for each TYPE */
+	strbuf_adds(&typed, ra->resource);
+	for (size_t k = 1; ra->tuples && k < ra->nnames; k++)
+		strbuf_addf(&typed, ",%s", ra->names[k].resource);
+	so.resources = typed.buf;
 	if (cluster_open(&c, &err) < 0) {
 		error("%s", err.msg);
+		strbuf_release(&typed);
 		return 1;
 	}
-	if (cluster_resolve(&c, ra->resource, &res, &nr, &err) < 0) {
+	if (cluster_resolve(&c, typed.buf, &res, &nr, &err) < 0) {
 		error("%s", err.msg);
-		cluster_close(&c);
-		return 1;
+		res = NULL;
+		goto fail;
 	}
 	bool single = ra->nnames == 1 && nr == 1;
 	for (size_t i = 0; i < nr; i++) {
@@ -1138,11 +1170,13 @@ static int get_from_cache(const struct resource_args *ra)
 	else
 		cluster_close(&c);
 	free(res);
+	strbuf_release(&typed);
 	return ret;
 fail:
 	told(&fl);
 	cluster_close(&c);
 	free(res);
+	strbuf_release(&typed);
 	return 1;
 }
 
@@ -1184,7 +1218,7 @@ static void check_watch_options(const struct resource_args *ra)
 		warning("--watch or --watch-only requested, --sort-by will be ignored");
 }
 
-/* kubectl's rules for objects asked for by name, and kinf's for its cache. */
+/* kubectl's rules for objects asked for by name. */
 static void check_names(const struct resource_args *ra)
 {
 	if (!ra->nnames)
@@ -1194,11 +1228,6 @@ static void check_names(const struct resource_args *ra)
 	if ((o.watch || o.watch_only) && ra->nnames > 1)
 		usage_error(&command_get, "you may only watch a single resource or type of "
 			    "resource at a time");
-	for (size_t i = 1; o.from_cache && i < ra->nnames; i++)
-		if (strcmp(ra->names[i].resource, ra->resource))
-			usage_error(&command_get, "with --from-cache, TYPE/NAME names objects "
-				    "of one type: '%s' and '%s'", ra->resource,
-				    ra->names[i].resource);
 }
 
 static int run_get(int argc, const char **argv)
