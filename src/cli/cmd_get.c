@@ -1022,7 +1022,6 @@ static int get_from_server(const struct resource_args *ra)
 	return ret;
 }
 
-/* Objects by name from the synced informers' caches: each type's names in turn. */
 /* name's object in s's informer i into f, or why not into fl, as get_named() asks the server. */
 static void cached_named(struct session *s, size_t i, const char *name, struct found *f,
 			 struct failures *fl)
