@@ -64,7 +64,9 @@ int session_open(struct session *s, const struct session_opts *opts, long *refus
 /*
  * The same on a cluster made by the caller (a replay's client, with no
  * discovery), for the resources given: s takes c over (closed with s);
- * the resources stay the caller's and must outlive s.
+ * the resources stay the caller's and must outlive s.  -1 with err, c
+ * still the caller's, for a bad selector or a namespace that one of the
+ * resources may not have (cluster_scope_check()).
  */
 int session_open_on(struct session *s, const struct session_opts *opts,
 		    const struct cluster *c, const struct api_resource *const *res,

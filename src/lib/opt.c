@@ -143,7 +143,6 @@ static bool is_level(const char *s)
 	return n && n <= 9 && !s[n];
 }
 
-/* Stores arg into o's value; exits with a usage error when it's invalid. */
 void opt_array_add(struct opt_array *a, const char *arg)
 {
 	a->v = xrealloc(a->v, (a->nr + 2) * sizeof(*a->v));
@@ -151,6 +150,7 @@ void opt_array_add(struct opt_array *a, const char *arg)
 	a->v[a->nr] = NULL;
 }
 
+/* Stores arg into o's value; exits with a usage error when it's invalid. */
 static void set_value(const struct command *cmd, const struct option *o,
 		      const char *arg, bool as_long)
 {
