@@ -860,7 +860,7 @@ static void get_named(struct cluster *c, const struct api_resource *res, const c
 	struct json_object *obj;
 	size_t i;
 
-	int rc = cluster_scope_check(c, res, &err);
+	int rc = cluster_scope_check(c, &res, 1, &err);
 	if (rc == 0)
 		rc = get_object(c, res, name, tabular, o.sort_by != NULL, flags, &obj, &err);
 	if (rc < 0) {
@@ -986,10 +986,7 @@ static int get_from_server(const struct resource_args *ra)
 	}
 
 	if (o.watch || o.watch_only) {
-		bool scoped = true;
-		for (size_t i = 0; i < nr && scoped; i++)
-			scoped = cluster_scope_check(&c, res[i], &err) == 0;
-		if (scoped)
+		if (cluster_scope_check(&c, res, nr, &err) == 0)
 			ret = watch_from_server(&c, res, nr, resource, name);
 		else
 			error("%s", err.msg);
@@ -1003,7 +1000,7 @@ static int get_from_server(const struct resource_args *ra)
 	found_init(&f, crd_columns_new(), res, nr, c.scope_ns == NULL);
 	size_t kept = 0;
 	for (size_t i = 0; i < nr; i++) {
-		if (cluster_scope_check(&c, res[i], &err) < 0 ||
+		if (cluster_scope_check(&c, &res[i], 1, &err) < 0 ||
 		    (tabular ? table_from_server(&c, res[i], &f.tables[kept], &err)
 			     : list_from_server(&c, res[i], &f.objs[kept], &err)) < 0) {
 			failed(&fl, &err);
@@ -1131,7 +1128,7 @@ static int get_from_cache(const struct resource_args *ra)
 	}
 	bool single = ra->nnames == 1 && nr == 1;
 	for (size_t i = 0; i < nr; i++) {
-		if (cluster_scope_check(&c, res[i], &err) < 0)
+		if (cluster_scope_check(&c, &res[i], 1, &err) < 0)
 			failed(&fl, &err);
 		else
 			res[kept++] = res[i];	/* res[0] stays a type when none is kept */

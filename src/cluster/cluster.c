@@ -124,15 +124,18 @@ int cluster_open(struct cluster *c, struct errbuf *err)
 	return 0;
 }
 
-int cluster_scope_check(const struct cluster *c, const struct api_resource *res,
-			struct errbuf *err)
+int cluster_scope_check(const struct cluster *c, const struct api_resource *const *res,
+			size_t nr, struct errbuf *err)
 {
-	const char *why = res->namespaced && c->scope_ns ? url_segment_refused(c->scope_ns) : NULL;
+	const char *why = c->scope_ns ? url_segment_refused(c->scope_ns) : NULL;
 
-	if (!why)
-		return 0;
-	errbuf_set(err, "invalid namespace \"%s\": %s", c->scope_ns, why);
-	return -1;
+	for (size_t i = 0; why && i < nr; i++) {
+		if (res[i]->namespaced) {
+			errbuf_set(err, "invalid namespace \"%s\": %s", c->scope_ns, why);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 void cluster_close(struct cluster *c)

@@ -58,13 +58,14 @@ int cluster_open(struct cluster *c, struct errbuf *err);
 void cluster_close(struct cluster *c);
 
 /*
- * -1 and err when res is namespaced and c's namespace is one client-go's
- * Request.Namespace refuses ("..", "a/b"): a cluster-scoped resource
- * never puts it in a path, so kubectl lists nodes with any -n.  It is
- * each type's own failure: `get nodes,pods -n ..` lists the nodes.
+ * -1 and err when one of the nr resources is namespaced and c's namespace
+ * is one client-go's Request.Namespace refuses ("..", "a/b"): a
+ * cluster-scoped resource never puts it in a path, so kubectl lists
+ * nodes with any -n.  It is each type's own failure: `get nodes,pods -n
+ * ..` checks one at a time, and lists the nodes.
  */
-int cluster_scope_check(const struct cluster *c, const struct api_resource *res,
-			struct errbuf *err);
+int cluster_scope_check(const struct cluster *c, const struct api_resource *const *res,
+			size_t nr, struct errbuf *err);
 
 /*
  * Resolves each of `typed` ("pods,deploy" split on commas) through
