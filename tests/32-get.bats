@@ -230,6 +230,34 @@ assert_one_error() {
 	[ "$(jq -c '.items | map(.kind) | unique' <<<"$output")" = '["Deployment"]' ]
 }
 
+@test "--from-cache: a type whose list the server refuses is told after the other types, as kubectl's get tells it" {
+	sim_start --pods 4
+	local args want want_status refused
+	# kube-sim, as the apiserver, has no status.phase field for deployments
+	# and nodes: their lists and watches are refused (400), the pods' not
+	for args in "pods,deploy,nodes" "deploy,pods -o name" "pods,deploy -o json" "deploy -o yaml" \
+		    "nodes,pods -o custom-columns=N:.metadata.name" "deploy,pods -o go-template={{.kind}}"; do
+		want=$(kubectl --kubeconfig "$SIM_KUBECONFIG" get $args --field-selector=status.phase=Running 2>/dev/null) &&
+			want_status=0 || want_status=$?
+		run --separate-stderr get $args --field-selector=status.phase=Running --from-cache
+		[ "$status" -eq "$want_status" ] && [ "$(no_age <<<"$output")" = "$(no_age <<<"$want")" ] ||
+			{ echo "# get $args: status $status, kubectl's $want_status" >&2
+			  diff <(echo "$want") <(echo "$output") | sed 's/^/# /' >&2; false; }
+		refused=$(grep -o 'deploy\|nodes' <<<"$args" | wc -l)
+		[ "${#stderr_lines[@]}" -eq "$refused" ] && [[ $stderr == "error: list "*"field label not supported"*"(400)" ]] ||
+			{ echo "# get $args: $stderr" >&2; false; }
+	done
+	# the names of a refused type fail each, as a GET of each would
+	simctl POST /faults '{"verb":"list","resource":"deployments","kind":"403","count":100}' >/dev/null
+	simctl POST /faults '{"verb":"watch","resource":"deployments","kind":"403","count":100}' >/dev/null
+	run --separate-stderr get pods/pod-0 deploy/web pods/pod-1 deploy/api -o name --from-cache
+	simctl DELETE /faults >/dev/null
+	assert_status 1
+	[ "$output" = "$(printf 'pod/pod-0\npod/pod-1')" ]
+	[ "${#stderr_lines[@]}" -eq 2 ] && [[ ${stderr_lines[0]} == "error: list deployments: "*"(403)" ]] &&
+		[ "${stderr_lines[1]}" = "${stderr_lines[0]}" ]
+}
+
 @test "--ignore-not-found: a missing NAME, or nothing at all, prints nothing, as kubectl's" {
 	sim_start --pods 2
 	local args want

@@ -80,8 +80,8 @@ static const struct option get_options[] = {
 	OPT_STRING(0, "field-selector", &o.field_selector, "SELECTOR",
 		   "field selector, applied by the server", COMPLETE_NONE),
 	OPT_DURATION(0, "sync-timeout", &o.sync_timeout_ms,
-		     "with --from-cache: give up waiting for the sync (default 60s); a refused list "
-		     "(400, 401, 403, 404) ends it at once"),
+		     "with --from-cache: give up waiting for the sync (default 60s); a type whose "
+		     "list is refused (400, 401, 403, 404) fails at once, after the others print"),
 	OPT_BOOL(0, "no-headers", &o.no_headers, "no column headers"),
 	OPT_BOOL(0, "ignore-not-found", &o.ignore_not_found,
 		 "a NAME that is not there, or nothing found, is no error and prints nothing"),
@@ -801,10 +801,10 @@ struct failures {
 	size_t nr, alloc;
 };
 
-static void failed(struct failures *fl, const struct errbuf *err)
+static void failed(struct failures *fl, const char *msg)
 {
 	ALLOC_GROW(fl->msg, fl->nr + 1, fl->alloc);
-	fl->msg[fl->nr++] = xstrdup(err->msg);
+	fl->msg[fl->nr++] = xstrdup(msg);
 }
 
 /* Tells what failed, after what was printed; whether anything did. */
@@ -865,7 +865,7 @@ static void get_named(struct cluster *c, const struct api_resource *res, const c
 		rc = get_object(c, res, name, tabular, o.sort_by != NULL, flags, &obj, &err);
 	if (rc < 0) {
 		if (rc != GET_NOT_FOUND || !o.ignore_not_found)
-			failed(fl, &err);
+			failed(fl, err.msg);
 		return;
 	}
 	if (tabular) {
@@ -876,7 +876,7 @@ static void get_named(struct cluster *c, const struct api_resource *res, const c
 	struct kobj *kobj = kobj_from_tree(obj, flags, &err);
 	json_object_put(obj);
 	if (!kobj) {
-		failed(fl, &err);
+		failed(fl, err.msg);
 		return;
 	}
 	i = found_entry(f, res);
@@ -1003,7 +1003,7 @@ static int get_from_server(const struct resource_args *ra)
 		if (cluster_scope_check(&c, &res[i], 1, &err) < 0 ||
 		    (tabular ? table_from_server(&c, res[i], &f.tables[kept], &err)
 			     : list_from_server(&c, res[i], &f.objs[kept], &err)) < 0) {
-			failed(&fl, &err);
+			failed(&fl, err.msg);
 			kobj_list_release(&f.objs[kept]);	/* its pages so far: none of it */
 			continue;
 		}
@@ -1027,12 +1027,12 @@ static void cached_named(struct session *s, size_t i, const char *name, struct f
 	struct kobj_list one = { 0 };
 
 	if (list_from_cache(s, i, name, &one, &err) < 0) {
-		failed(fl, &err);
+		failed(fl, err.msg);
 		return;
 	}
 	if (!one.nr && !o.ignore_not_found) {
 		get_not_found(s->resources[i], name, &err);
-		failed(fl, &err);
+		failed(fl, err.msg);
 	}
 	for (size_t j = 0; j < one.nr; j++) {
 		size_t e = found_entry(f, s->resources[i]);	/* may move f->objs */
@@ -1044,10 +1044,11 @@ static void cached_named(struct session *s, size_t i, const char *name, struct f
 /*
  * The NAMEs from the caches, in get_named_from_server()'s order: each
  * run of names of one TYPES, each of its types.  A type without an
- * informer (its namespace refused) has its failure in fl already; s
- * NULL: none has one.
+ * informer (its namespace refused) has its failure in fl already; one
+ * whose list was refused (refused[i]) fails for each of its names; s
+ * NULL: none has an informer.
  */
-static int named_from_cache(struct session *s, struct crd_columns *crds,
+static int named_from_cache(struct session *s, char **refused, struct crd_columns *crds,
 			    const struct resource_args *ra, bool single, struct failures *fl)
 {
 	struct errbuf err = { "" };
@@ -1060,13 +1061,16 @@ static int named_from_cache(struct session *s, struct crd_columns *crds,
 		for (end = k + 1; end < ra->nnames && ra->names[end].resource == ra->names[k].resource;)
 			end++;
 		if (cluster_resolve(&s->cluster, ra->names[k].resource, &types, &ntypes, &err) < 0) {
-			failed(fl, &err);	/* resolved before the informers started */
+			failed(fl, err.msg);	/* resolved before the informers started */
 			continue;
 		}
 		for (size_t j = 0; j < ntypes; j++)
 			for (size_t i = 0; i < s->nr; i++)
 				for (size_t m = k; m < end && s->resources[i] == types[j]; m++)
-					cached_named(s, i, ra->names[m].name, &f, fl);
+					if (refused[i])	/* as a GET of each would be */
+						failed(fl, refused[i]);
+					else
+						cached_named(s, i, ra->names[m].name, &f, fl);
 		free(types);
 	}
 	int ret = print_named(&f, single, fl);
@@ -1074,13 +1078,51 @@ static int named_from_cache(struct session *s, struct crd_columns *crds,
 	return ret;
 }
 
-/* s's informers started and synced, then stopped; -1 told. */
-static int cache_synced(struct session *s, struct crd_columns *crds)
+/*
+ * Every object of the types of res[nr] (s's informers, in order) from
+ * the caches, printed as from the server: a type whose list was refused
+ * (refused[i]) shows none and is told after, with what failed before (fl).
+ */
+static int list_from_caches(struct session *s, char **refused, struct crd_columns *crds,
+			    const struct api_resource **res, size_t nr, bool all_namespaces,
+			    struct failures *fl)
+{
+	struct errbuf err = { "" };
+	struct found f;
+	size_t kept = 0;
+	int ret = 1;
+
+	found_init(&f, crds, res, nr, all_namespaces);
+	for (size_t i = 0; i < nr; i++) {
+		if (refused[i]) {
+			failed(fl, refused[i]);
+			continue;
+		}
+		if (list_from_cache(s, i, NULL, &f.objs[kept], &err) < 0) {
+			error("%s", err.msg);
+			goto out;
+		}
+		res[kept++] = res[i];	/* a type refused is no table, no kind */
+	}
+	f.nr = kept;
+	none_told = fl->nr;
+	ret = print_found(&f, kept > 1) < 0;
+out:
+	found_release(&f);
+	return told(fl) || ret;
+}
+
+/*
+ * s's informers started and settled (oneshot_wait_settled(): *refused),
+ * then stopped; -1 told.
+ */
+static int cache_settled(struct session *s, struct crd_columns *crds, char ***refused)
 {
 	struct errbuf err = { "" };
 
 	printer_columns_load(crds, &s->cluster, s->resources, s->nr);
-	if (session_start(s, &err) < 0 || oneshot_wait_synced(s, o.sync_timeout_ms, &err) < 0) {
+	if (session_start(s, &err) < 0 ||
+	    oneshot_wait_settled(s, o.sync_timeout_ms, refused, &err) < 0) {
 		error("%s", err.msg);
 		return -1;
 	}
@@ -1090,7 +1132,8 @@ static int cache_synced(struct session *s, struct crd_columns *crds)
 
 /*
  * From the informers' caches, once synced, printed as from the server:
- * a type whose namespace client-go refuses fails alone, told after.
+ * a type whose namespace client-go refuses, or whose list the server
+ * refuses, fails alone, told after.
  */
 static int get_from_cache(const struct resource_args *ra)
 {
@@ -1108,6 +1151,7 @@ static int get_from_cache(const struct resource_args *ra)
 	struct strbuf typed = STRBUF_INIT;
 	struct cluster c;
 	const struct api_resource **res;
+	char **refused = NULL;		/* [kept]: each informer's refusal, or NULL */
 	size_t nr, kept = 0;
 	int ret = 1;
 
@@ -1129,7 +1173,7 @@ static int get_from_cache(const struct resource_args *ra)
 	bool single = ra->nnames == 1 && nr == 1;
 	for (size_t i = 0; i < nr; i++) {
 		if (cluster_scope_check(&c, &res[i], 1, &err) < 0)
-			failed(&fl, &err);
+			failed(&fl, err.msg);
 		else
 			res[kept++] = res[i];	/* res[0] stays a type when none is kept */
 	}
@@ -1143,24 +1187,17 @@ static int get_from_cache(const struct resource_args *ra)
 	scope_ns = c.scope_ns;
 	none_told = fl.nr;
 	crds = crd_columns_new();
-	if (kept && cache_synced(&s, crds) < 0) {
+	if (kept && cache_settled(&s, crds, &refused) < 0) {
 		crd_columns_free(crds);
 		told(&fl);
 	} else if (ra->nnames) {
-		ret = named_from_cache(kept ? &s : NULL, crds, ra, single, &fl);
+		ret = named_from_cache(kept ? &s : NULL, refused, crds, ra, single, &fl);
 	} else {
-		struct found f;
-		int rc = 0;
-		found_init(&f, crds, res, kept, c.scope_ns == NULL);
-		for (size_t i = 0; i < kept && rc == 0; i++)
-			rc = list_from_cache(&s, i, NULL, &f.objs[i], &err);
-		if (rc < 0)
-			error("%s", err.msg);
-		else
-			ret = print_found(&f, kept > 1) < 0;
-		found_release(&f);
-		ret |= told(&fl);
+		ret = list_from_caches(&s, refused, crds, res, kept, c.scope_ns == NULL, &fl);
 	}
+	for (size_t i = 0; refused && i < kept; i++)
+		free(refused[i]);
+	free(refused);
 	if (kept)
 		session_close(&s);
 	else

@@ -2,6 +2,7 @@
 #include "cli/oneshot.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cluster/discovery.h"
@@ -37,44 +38,60 @@ static bool cycle_refused(const struct informer_stats *st)
 }
 
 /*
- * *first: the first informer of s not synced yet (s->nr: every one has).
- * -1 with err when one never will: its cycle was refused, or it stopped.
+ * *first: the first informer of s not settled yet (s->nr: every one has),
+ * each refused one's message into refused[] once.  -1 with err when one
+ * never will settle: it stopped.
  */
-static int unsynced(struct session *s, size_t *first, struct errbuf *err)
+static int unsettled(struct session *s, char **refused, size_t *first, struct errbuf *err)
 {
 	struct informer_stats st;
 
 	*first = s->nr;
 	for (size_t i = 0; i < s->nr; i++) {
-		if (informer_has_synced(s->informers[i]))
+		if (refused[i] || informer_has_synced(s->informers[i]))
 			continue;
-		if (*first == s->nr)
-			*first = i;
 		informer_get_stats(s->informers[i], &st);
-		if (cycle_refused(&st) || (st.state == STATE_STOPPED && st.last_error[0])) {
-			snprintf(err->msg, sizeof(err->msg), "%.*s", without_retry(st.last_error),
-				 st.last_error);
-			return -1;
+		if (cycle_refused(&st)) {
+			refused[i] = xstrndup(st.last_error, (size_t)without_retry(st.last_error));
+			continue;
 		}
 		if (st.state == STATE_STOPPED) {
-			snprintf(err->msg, sizeof(err->msg), "the %s informer stopped before it synced",
-				 s->resources[i]->name);
+			if (st.last_error[0])
+				snprintf(err->msg, sizeof(err->msg), "%.*s",
+					 without_retry(st.last_error), st.last_error);
+			else
+				snprintf(err->msg, sizeof(err->msg),
+					 "the %s informer stopped before it synced",
+					 s->resources[i]->name);
 			return -1;
 		}
+		if (*first == s->nr)
+			*first = i;
 	}
 	return 0;
 }
 
-int oneshot_wait_synced(struct session *s, int64_t timeout_ms, struct errbuf *err)
+static void free_refusals(char **refused, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		free(refused[i]);
+	free(refused);
+}
+
+int oneshot_wait_settled(struct session *s, int64_t timeout_ms, char ***refused,
+			 struct errbuf *err)
 {
 	int64_t deadline = mono_ms() + timeout_ms;
+	char **why = xcalloc(s->nr ? s->nr : 1, sizeof(*why));
 	size_t first;
 
 	for (;;) {
-		if (unsynced(s, &first, err) < 0)
-			return -1;
-		if (first == s->nr)
+		if (unsettled(s, why, &first, err) < 0)
+			goto fail;
+		if (first == s->nr) {
+			*refused = why;
 			return 0;
+		}
 		int64_t slice = REFUSAL_POLL_MS;
 		if (timeout_ms) {
 			int64_t left = deadline - mono_ms();
@@ -91,5 +108,23 @@ int oneshot_wait_synced(struct session *s, int64_t timeout_ms, struct errbuf *er
 	snprintf(err->msg, sizeof(err->msg), "the %s informer did not sync within %llds%s%.*s",
 		 s->resources[first]->name, (long long)(timeout_ms / 1000), n ? ": " : "", n,
 		 st.last_error);
+fail:
+	free_refusals(why, s->nr);
 	return -1;
+}
+
+int oneshot_wait_synced(struct session *s, int64_t timeout_ms, struct errbuf *err)
+{
+	char **refused;
+
+	if (oneshot_wait_settled(s, timeout_ms, &refused, err) < 0)
+		return -1;
+	int ret = 0;
+	for (size_t i = 0; i < s->nr && !ret; i++)
+		if (refused[i]) {
+			snprintf(err->msg, sizeof(err->msg), "%s", refused[i]);
+			ret = -1;
+		}
+	free_refusals(refused, s->nr);
+	return ret;
 }

@@ -6,9 +6,10 @@
  * client-go's Run does (informer/reflector.h), and watch and tui let it:
  * events flow once RBAC is granted or the CRD installed.  A command that
  * answers once does not wait for that: the first list cycle that ends
- * refused ends it, with the refusal's message and no promise of a retry,
- * as kubectl's get ends and as it ends itself when discovery meets the
- * refusal first (no discovery cache).
+ * refused is that informer's answer, its message without the promise of
+ * a retry, as kubectl's get tells a type's refused LIST and goes on with
+ * the other types (and as it ends itself when discovery meets the
+ * refusal first, with no discovery cache).
  */
 #ifndef KINF_ONESHOT_H
 #define KINF_ONESHOT_H
@@ -19,12 +20,17 @@
 #include "lib/util.h"
 
 /*
- * Blocks until every informer of s (started) has synced: 0.  Else -1
- * with err: the refusal that ended an informer's list cycle (a streaming
- * list's refusal alone does not: its LIST, which RBAC may allow, comes
- * next), why one stopped, or, once timeout_ms (0: never) has passed,
- * "the R informer did not sync within Ns" and its last error.
+ * Blocks until every informer of s (started) has synced, or had its
+ * list cycle refused (a streaming list's refusal alone is not one: its
+ * LIST, which RBAC may allow, comes next): 0, with *refused an array of
+ * s->nr, NULL where the informer synced, its refusal's message where it
+ * was refused (the caller frees each and the array).  Else -1 with err:
+ * why one stopped, or, once timeout_ms (0: never) has passed, "the R
+ * informer did not sync within Ns" and its last error.
  */
+int oneshot_wait_settled(struct session *s, int64_t timeout_ms, char ***refused,
+			 struct errbuf *err);
+/* The same, where a refusal fails the wait too: -1 with the first one's message. */
 int oneshot_wait_synced(struct session *s, int64_t timeout_ms, struct errbuf *err);
 
 #endif
