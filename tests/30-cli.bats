@@ -193,7 +193,7 @@ help_options() {
 	assert_usage_error "NAME"
 	run --separate-stderr "$KINF" watch pods --events
 	assert_usage_error "--events"
-	run --separate-stderr "$KINF" get pods web db -w
+	run --separate-stderr "$KINF" get po,pods -w
 	assert_usage_error "a single resource"
 	run --separate-stderr "$KINF" get pods,deployments --from-cache --index node=x
 	assert_usage_error "exactly one resource type"

@@ -280,7 +280,7 @@ assert_one_error() {
 	[ "$(get pods pod-0 -o json --show-managed-fields | jq '.metadata.managedFields | length')" -gt 0 ]
 }
 
-@test "NAMEs refuse a selector, and -A for a namespaced type, as kubectl; -w one object" {
+@test "NAMEs refuse a selector, and -A for a namespaced type, as kubectl" {
 	sim_start --pods 1
 	run --separate-stderr get pods pod-0 -l app=web
 	[ "$status" -eq 2 ] && [[ $stderr == "error: name cannot be provided when a selector is specified"* ]]
@@ -294,8 +294,30 @@ assert_one_error() {
 	run --separate-stderr get nodes node-1 -A -o name
 	assert_status 0
 	[ "$output" = node/node-1 ]
-	run --separate-stderr get pods pod-0 pod-1 -w
-	[ "$status" -eq 2 ] && [[ $stderr == "error: you may only watch a single resource or type of resource at a time"* ]]
+}
+
+@test "TYPES NAME...: a GET for each type string and name (po,pods twice); -w: several got, printed, then refused, as kubectl's" {
+	sim_start --pods 2
+	local args want want_status
+	for args in "po,pods pod-0" "pods,pods pod-0 -o json" "po,pods pod-0 -o json" "pods,po,pods pod-0 pod-1 -o name" \
+		    "pods pod-0 pod-1 -w" "po,pods pod-0 -w -o json" "pods/pod-0 po/pod-0 -w -o name" \
+		    "pods pod-0 nope -w" "pods/pod-0 deploy/web -w" "pods,pods -w -o name" "pods pod-0 pod-1 --watch-only"; do
+		want=$(kubectl --kubeconfig "$SIM_KUBECONFIG" get $args --request-timeout=1s 2>&1) &&
+			want_status=0 || want_status=$?
+		simctl DELETE /requests >/dev/null
+		run get $args --request-timeout=1s
+		[ "$status" -eq "$want_status" ] &&
+			[ "$(no_age <<<"$output")" = "$(no_age <<<"${want//Error from server (NotFound): /error: }")" ] ||
+			{ echo "# get $args: status $status, kubectl's $want_status" >&2
+			  diff <(echo "$want") <(echo "$output") | sed 's/^/# /' >&2; false; }
+		# several objects are never watched
+		[[ $args != *" -w"* || $want_status -eq 0 ]] ||
+			[ "$(simctl GET '/requests?verb=watch' | jq length)" -eq 0 ]
+	done
+	for args in "po,pods pod-0" "pods,po,pods pod-0 pod-1 -o name"; do
+		[ "$(get $args --from-cache)" = "$(get $args)" ]
+	done
+	[ "$(get po,pods pod-0 -o name --from-cache)" = "$(printf 'pod/pod-0\npod/pod-0')" ]
 }
 
 @test "--no-headers leaves out the header; -A adds a NAMESPACE column" {

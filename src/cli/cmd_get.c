@@ -731,14 +731,46 @@ static int print_found(struct found *f, bool several)
 	return several ? print_found_several(f) : print_found_one(f, false);
 }
 
-/* get -w: one type, listed then watched as kubectl does (get_watch.h). */
-static int watch_from_server(struct cluster *c, const struct api_resource **res, size_t nr,
-			     const char *resource, const char *name)
+/*
+ * get -w: one type, listed then watched as kubectl does (get_watch.h);
+ * NAMEs of one type got, then watched when there is one.
+ */
+static int watch_from_server(struct cluster *c, const struct resource_args *ra)
 {
-	if (nr != 1 || names_all(resource)) {
-		error("you may only specify a single resource type");
-		return 1;
+	const struct api_resource **res = NULL, **more;
+	size_t nr = 0, n;
+	struct errbuf err = { "" };
+	int ret = 1;
+
+	/* the types: TYPES, or each NAME's (kubectl's single type holds across them) */
+	for (size_t k = 0; k < (ra->nnames ? ra->nnames : 1); k++) {
+		const char *typed = ra->nnames ? ra->names[k].resource : ra->resource;
+		if (names_all(typed)) {
+			error("you may only specify a single resource type");
+			goto out;
+		}
+		if (cluster_resolve(c, typed, &more, &n, &err) < 0) {
+			error("%s", err.msg);
+			goto out;
+		}
+		for (size_t i = 0; i < n; i++)
+			if (!nr || res[0] != more[i]) {
+				res = xrealloc(res, (nr + 1) * sizeof(*res));
+				res[nr++] = more[i];
+			}
+		free(more);
 	}
+	if (nr != 1) {
+		error("you may only specify a single resource type");
+		goto out;
+	}
+	if (cluster_scope_check(c, res, 1, &err) < 0) {
+		error("%s", err.msg);
+		goto out;
+	}
+	const char **names = xcalloc(ra->nnames ? ra->nnames : 1, sizeof(*names));
+	for (size_t k = 0; k < ra->nnames; k++)
+		names[k] = ra->names[k].name;
 	char *prefix = kind_prefix(res[0]);
 	struct get_watch_opts wo = {
 		.fmt = &fmt,
@@ -751,7 +783,8 @@ static int watch_from_server(struct cluster *c, const struct api_resource **res,
 			.nlabel_columns = nlabel_columns,
 			.sort_by = o.sort_by,
 		},
-		.name = name,
+		.names = names,
+		.nnames = ra->nnames,
 		.label_selector = o.label_selector,
 		.field_selector = o.field_selector,
 		.limit = o.chunk_size < 0 ? 500 : (unsigned)o.chunk_size,
@@ -761,33 +794,15 @@ static int watch_from_server(struct cluster *c, const struct api_resource **res,
 		.name_prefix = prefix,
 		.show_kind = o.show_kind,
 	};
-	int ret = get_watch(c, res[0], &wo);
-
+	ret = get_watch(c, res[0], &wo);
 	free(prefix);
+	free(names);
+out:
+	free(res);
 	return ret;
 }
 
 /* ---- by name ------------------------------------------------------------ */
-
-/* Adds obj (a Table of one row, or an object: a server without Tables) to *table. */
-static void add_row(struct json_object **table, struct json_object *obj)
-{
-	if (strcmp(json_get_str(obj, "kind", ""), "Table")) {
-		struct json_object *one = columns_table_json(NULL, NULL, NULL, &obj, 1, wall_ms());
-		json_object_put(obj);
-		obj = one;
-	}
-	if (!*table) {
-		*table = obj;
-		return;
-	}
-	struct json_object *rows = json_get(*table, "rows"), *more = json_get(obj, "rows");
-	if (!json_object_is_type(rows, json_type_array))
-		json_object_object_add(*table, "rows", rows = json_object_new_array());
-	for (size_t i = 0; i < json_get_len(more); i++)
-		json_object_array_add(rows, json_object_get(json_object_array_get_idx(more, i)));
-	json_object_put(obj);
-}
 
 static void kobj_list_add(struct kobj_list *list, struct kobj *obj)
 {
@@ -870,7 +885,7 @@ static void get_named(struct cluster *c, const struct api_resource *res, const c
 	}
 	if (tabular) {
 		i = found_entry(f, res);
-		add_row(&f->tables[i], obj);
+		get_table_add(&f->tables[i], obj);
 		return;
 	}
 	struct kobj *kobj = kobj_from_tree(obj, flags, &err);
@@ -954,7 +969,7 @@ out:
  */
 static int get_from_server(const struct resource_args *ra)
 {
-	const char *resource = ra->resource, *name = ra->name;
+	const char *resource = ra->resource;
 	struct errbuf err = { "" };
 	struct cluster c;
 	const struct api_resource **res = NULL;
@@ -972,8 +987,9 @@ static int get_from_server(const struct resource_args *ra)
 		cluster_close(&c);
 		return 1;
 	}
-	if (ra->nnames && !o.watch && !o.watch_only) {
-		ret = get_named_from_server(&c, ra);
+	if (o.watch || o.watch_only || ra->nnames) {
+		ret = o.watch || o.watch_only ? watch_from_server(&c, ra)
+					      : get_named_from_server(&c, ra);
 		cluster_close(&c);
 		return ret;
 	}
@@ -985,15 +1001,6 @@ static int get_from_server(const struct resource_args *ra)
 		return 1;
 	}
 
-	if (o.watch || o.watch_only) {
-		if (cluster_scope_check(&c, res, nr, &err) == 0)
-			ret = watch_from_server(&c, res, nr, resource, name);
-		else
-			error("%s", err.msg);
-		free(res);
-		cluster_close(&c);
-		return ret;
-	}
 
 	struct failures fl = { 0 };
 	struct found f;
@@ -1245,7 +1252,7 @@ static void check_watch_options(const struct resource_args *ra)
 	if (watching && o.from_cache)
 		usage_error(&command_get, "--watch asks the server as kubectl does; for what "
 			    "an informer's cache sees, --watch --deltas");
-	if (watching && (strchr(ra->resource, ',') || names_all(ra->resource)))
+	if (watching && !ra->nnames && (strchr(ra->resource, ',') || names_all(ra->resource)))
 		usage_error(&command_get, "you may only specify a single resource type");
 	if (watching && o.sort_by)
 		warning("--watch or --watch-only requested, --sort-by will be ignored");
@@ -1258,9 +1265,6 @@ static void check_names(const struct resource_args *ra)
 		return;
 	if (o.label_selector || o.field_selector)
 		usage_error(&command_get, "name cannot be provided when a selector is specified");
-	if ((o.watch || o.watch_only) && ra->nnames > 1)
-		usage_error(&command_get, "you may only watch a single resource or type of "
-			    "resource at a time");
 }
 
 static int run_get(int argc, const char **argv)

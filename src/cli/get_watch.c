@@ -404,8 +404,8 @@ static char *watch_path(struct cluster *c, const struct get_watch_opts *o,
 	char *base = api_resource_path(res, res->namespaced ? c->scope_ns : NULL);
 	struct strbuf q = STRBUF_INIT, path = STRBUF_INIT;
 
-	if (o->name) {
-		char *f = field_selector_term("metadata.name", o->name);
+	if (o->nnames) {	/* one: get_watch() watches no more */
+		char *f = field_selector_term("metadata.name", o->names[0]);
 		url_query_add(&q, "fieldSelector", f);
 		free(f);
 	} else if (o->field_selector) {
@@ -413,7 +413,7 @@ static char *watch_path(struct cluster *c, const struct get_watch_opts *o,
 	}
 	if (tabular && o->table.sort_by)
 		url_query_add(&q, "includeObject", "Object");
-	if (!o->name && o->label_selector)
+	if (!o->nnames && o->label_selector)
 		url_query_add(&q, "labelSelector", o->label_selector);
 	url_query_add(&q, "resourceVersion", rv);
 	url_query_add(&q, "watch", "true");
@@ -605,19 +605,43 @@ out:
 	return ret;
 }
 
-/* kubectl's GET of one object: a Table of one row when one is printed. */
+void get_table_add(struct json_object **table, struct json_object *obj)
+{
+	if (strcmp(json_get_str(obj, "kind", ""), "Table")) {
+		struct json_object *one = columns_table_json(NULL, NULL, NULL, &obj, 1, wall_ms());
+		json_object_put(obj);
+		obj = one;
+	}
+	if (!*table) {
+		*table = obj;
+		return;
+	}
+	struct json_object *rows = json_get(*table, "rows"), *more = json_get(obj, "rows");
+	if (!json_object_is_type(rows, json_type_array))
+		json_object_object_add(*table, "rows", rows = json_object_new_array());
+	for (size_t i = 0; i < json_get_len(more); i++)
+		json_object_array_add(rows, json_object_get(json_object_array_get_idx(more, i)));
+	json_object_put(obj);
+}
+
+/*
+ * kubectl's GET of each object, in order (a Table of one row each when
+ * one is printed); the first that fails ends it, nothing printed.
+ */
 static int get_first(struct gw *g, struct cluster *c, struct first *f, struct errbuf *err)
 {
 	struct json_object *obj;
 
-	if (get_object(c, g->res, g->o->name, g->tabular, g->o->table.sort_by != NULL,
-		       f->flags, &obj, err) < 0)
-		return -1;
-	if (g->tabular && !strcmp(json_get_str(obj, "kind", ""), "Table")) {
-		f->pt.table = obj;
-	} else {
-		f->pt.objs = xcalloc(1, sizeof(*f->pt.objs));
-		f->pt.objs[f->pt.nr++] = obj;
+	for (size_t i = 0; i < g->o->nnames; i++) {
+		if (get_object(c, g->res, g->o->names[i], g->tabular,
+			       g->o->table.sort_by != NULL, f->flags, &obj, err) < 0)
+			return -1;
+		if (g->tabular) {
+			get_table_add(&f->pt.table, obj);
+		} else {
+			ALLOC_GROW(f->pt.objs, f->pt.nr + 1, f->pt.alloc);
+			f->pt.objs[f->pt.nr++] = obj;
+		}
 	}
 	f->rv = xstrdup("0");	/* from ~now: its first event is the object again */
 	g->skip_next = true;
@@ -674,13 +698,17 @@ int get_watch(struct cluster *c, const struct api_resource *res,
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	if (o->name ? get_first(&g, c, &f, &err) < 0
-		    : list_first(&g, c, &f, &err) < 0) {
+	if (o->nnames ? get_first(&g, c, &f, &err) < 0
+		      : list_first(&g, c, &f, &err) < 0) {
 		error("%s", err.msg);
 		goto out;
 	}
 	if (print_first(&g, &f) < 0)
 		goto out;
+	if (o->nnames > 1) {	/* kubectl's Result.Watch, after its objects */
+		error("you may only watch a single resource or type of resource at a time");
+		goto out;
+	}
 	if (run_watch(&g, c, f.rv, &err) < 0) {
 		error("%s", err.msg);
 		goto out;

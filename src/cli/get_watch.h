@@ -2,10 +2,13 @@
  * get_watch.h — `kinf get RESOURCE -w`: what `kubectl get -w` prints,
  * from the requests kubectl makes (kubectl's get.go watch()).
  *
- * Not an informer: one LIST (or, for one NAME, one GET), its objects
+ * Not an informer: one LIST (or, for NAMEs, a GET each), its objects
  * printed (unless --watch-only), then one WATCH from the list's
  * resourceVersion ("0" after a GET, whose first event is the object
- * again and is not printed), each event printed as it comes.  No
+ * again and is not printed), each event printed as it comes.  Several
+ * NAMEs are printed, then refused as kubectl's Result.Watch refuses
+ * them ("you may only watch a single resource or type of resource at a
+ * time"), with no WATCH.  No
  * relist, no retry of the watch, no bookmarks asked for: when the watch
  * ends (the server's timeout, a 410 as an ERROR event, which is printed
  * as kubectl prints a Status, or a cut connection) the command ends with
@@ -33,7 +36,8 @@ struct json_object;
 struct get_watch_opts {
 	struct format *fmt;		/* -o, parsed; its state changes */
 	struct kubetable_opts table;	/* table and wide; sort_by sorts the list */
-	const char *name;		/* one object, or NULL: the collection */
+	const char *const *names;	/* objects of res, in order; nnames 0: the collection */
+	size_t nnames;
 	const char *label_selector;	/* NULL: none */
 	const char *field_selector;	/* --field-selector, or NULL */
 	unsigned limit;			/* the LIST's page size; 0: one response */
@@ -43,6 +47,13 @@ struct get_watch_opts {
 	bool show_kind;			/* tables name objects KIND/NAME */
 	const char *name_prefix;	/* -o name's "pod", "deployment.apps" */
 };
+
+/*
+ * Adds obj, a Table of one row (or an object: a server without Tables),
+ * to *table (NULL: obj's, made a Table), as kubectl's tabwriter puts the
+ * rows of several GETs under one header.  Takes obj.
+ */
+void get_table_add(struct json_object **table, struct json_object *obj);
 
 /*
  * Lists (or gets) res in c's scope and watches it until the watch ends.

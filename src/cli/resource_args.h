@@ -19,16 +19,23 @@ struct resource_name {
 };
 
 struct resource_args {
-	const char *resource;	/* "pods" or "pods,deploy", as typed (TYPE/NAME: the first's) */
+	/*
+	 * The types, each string once ("pods,pods,deploy" is "pods,deploy"),
+	 * or with NAMEs the first's.
+	 */
+	const char *resource;
 	const char *name;	/* the first object's name, or NULL */
 	/*
-	 * Every NAME, in the order typed: TYPES NAME... gives each name
-	 * TYPES; TYPE/NAME... each its own TYPE.  nnames 0: none.
+	 * Every NAME, in the order kubectl's builder asks for them: TYPE
+	 * NAME... gives each name TYPE; TYPES NAME... with several types is
+	 * TYPE/NAME for each type and name, the types first (tuples);
+	 * TYPE/NAME... each its own TYPE.  nnames 0: none.
 	 */
 	struct resource_name *names;
 	size_t nnames;
-	bool tuples;		/* given as TYPE/NAME */
-	char **owned;		/* the TYPEs cut out of TYPE/NAME */
+	bool tuples;		/* TYPE/NAMEs, given so or made of TYPES NAME... */
+	char **owned;		/* the strings above cut out of the arguments */
+	size_t nowned;
 };
 
 /*
