@@ -197,6 +197,8 @@ help_options() {
 	assert_usage_error "a single resource"
 	run --separate-stderr "$KINF" get pods,deployments --from-cache --index node=x
 	assert_usage_error "exactly one resource type"
+	run --separate-stderr "$KINF" get pods/web deploy/web --from-cache --index node=x
+	assert_usage_error "exactly one resource type"
 	run --separate-stderr "$KINF" get pods --index node=x
 	assert_usage_error "--from-cache"
 	run --separate-stderr "$KINF" version extra

@@ -1258,6 +1258,15 @@ static void check_watch_options(const struct resource_args *ra)
 		warning("--watch or --watch-only requested, --sort-by will be ignored");
 }
 
+/* Whether the arguments name one type as typed: "pods", "pods web db", "po/a po/b". */
+static bool one_type(const struct resource_args *ra)
+{
+	for (size_t k = 0; k < ra->nnames; k++)
+		if (strcmp(ra->names[k].resource, ra->resource))
+			return false;
+	return !strchr(ra->resource, ',');
+}
+
 /* kubectl's rules for objects asked for by name. */
 static void check_names(const struct resource_args *ra)
 {
@@ -1292,7 +1301,7 @@ static int run_get(int argc, const char **argv)
 	if (o.index && (!strchr(o.index, '=') || *o.index == '='))
 		usage_error(&command_get, "invalid value '%s' for '--index': expected "
 			    "NAME=VALUE, e.g. node=worker-1", o.index);
-	if (o.index && strchr(ra.resource, ','))
+	if (o.index && !one_type(&ra))
 		usage_error(&command_get, "--index needs exactly one resource type");
 	if (o.label_selector) {
 		/* Told here, as watch -l tells it, before any request. */
