@@ -93,7 +93,7 @@ static void parse_names(const struct command *cmd, int argc, const char **argv, 
 	for (size_t t = 0; t < ntypes; t++)
 		strbuf_addf(&joined, "%s%s", t ? "," : "", types[t]);
 	ra->resource = own(ra, strbuf_detach(&joined, NULL));
-	ra->tuples = ntypes > 1;
+	ra->tuples = n && ntypes > 1;
 	ra->nnames = n * ntypes;
 	ra->names = xcalloc(ra->nnames ? ra->nnames : 1, sizeof(*ra->names));
 	for (size_t i = 0; i < n; i++) {
