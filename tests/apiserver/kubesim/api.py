@@ -592,7 +592,11 @@ class APIHandler(BaseHTTPRequestHandler):
                 # as written, what no apiserver sends: no JSON, no list...
                 self.send(200, a["body"].encode())
             elif kind == "list" and a.get("cut"):
-                self.scripted_cut_list(sc.list_body(a), a["cut"])
+                self.scripted_cut_list(*self.scripted_packing(sc.list_body(a), a), a["cut"])
+            elif kind == "list" and a.get("gzip"):
+                body, headers = self.scripted_packing(sc.list_body(a), a)
+                self.head(200, headers + ["Content-Length: %d" % len(body)])
+                self.connection.sendall(body)
             elif kind == "list":
                 self.send(200, sc.list_body(a))
             else:
@@ -621,11 +625,24 @@ class APIHandler(BaseHTTPRequestHandler):
                                    504: "Timeout: Too large resource version"}.get(code, "scripted failure")
         self.send(code, status_json(code, msg, a.get("reason"), details), headers)
 
-    def scripted_cut_list(self, body, how):
+    def scripted_packing(self, body, a):
+        """A LIST page's body as the answer packs it, and its headers:
+        "gzip": true, gzip as the apiserver packs a large one (if the client
+        asked for it); "bad", said to be gzip and not."""
+        how = a.get("gzip")
+        if not how or "gzip" not in self.headers.get("Accept-Encoding", ""):
+            return body, []
+        if how == "bad":
+            return body, ["Content-Encoding: gzip"]
+        if how is not True:
+            raise scenario.ScenarioError("unknown \"gzip\": %r" % how)
+        return gzip.compress(body, 1), ["Content-Encoding: gzip"]
+
+    def scripted_cut_list(self, body, headers, how):
         """A LIST page's head and the first half of its body, then the
         connection closed ("close": an EOF before its Content-Length) or
         reset ("reset")."""
-        self.head(200, ["Content-Length: %d" % len(body)])
+        self.head(200, headers + ["Content-Length: %d" % len(body)])
         self.connection.sendall(body[:len(body) // 2])
         self.close_connection = True
         if how == "reset":
