@@ -296,12 +296,13 @@ assert_one_error() {
 	[ "$output" = node/node-1 ]
 }
 
-@test "TYPES NAME...: a GET for each type string and name (po,pods twice); -w: several got, printed, then refused, as kubectl's" {
+@test "TYPES NAME...: a GET for each type string and name (po,pods twice); -w: several got, printed, then refused; -A's column, as kubectl's" {
 	sim_start --pods 2
 	local args want want_status
 	for args in "po,pods pod-0" "pods,pods pod-0 -o json" "po,pods pod-0 -o json" "pods,po,pods pod-0 pod-1 -o name" \
 		    "pods pod-0 pod-1 -w" "po,pods pod-0 -w -o json" "pods/pod-0 po/pod-0 -w -o name" \
-		    "pods pod-0 nope -w" "pods/pod-0 deploy/web -w" "pods,pods -w -o name" "pods pod-0 pod-1 --watch-only"; do
+		    "pods pod-0 nope -w" "pods/pod-0 deploy/web -w" "pods,pods -w -o name" "pods pod-0 pod-1 --watch-only" \
+		    "pods pod-0 -w -A" "nodes -w -A" "nodes node-1 node-2 -w -A -o wide"; do
 		want=$(kubectl --kubeconfig "$SIM_KUBECONFIG" get $args --request-timeout=1s 2>&1) &&
 			want_status=0 || want_status=$?
 		simctl DELETE /requests >/dev/null

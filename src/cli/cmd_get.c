@@ -731,6 +731,18 @@ static int print_found(struct found *f, bool several)
 	return several ? print_found_several(f) : print_found_one(f, false);
 }
 
+/* kubectl's refusal of -A for a namespaced type's objects by name (told here). */
+static bool by_name_everywhere(const struct api_resource *const *res, size_t nr)
+{
+	for (size_t i = 0; cluster_flags.all_namespaces && i < nr; i++) {
+		if (res[i]->namespaced) {
+			error("a resource cannot be retrieved by name across all namespaces");
+			return true;
+		}
+	}
+	return false;
+}
+
 /*
  * get -w: one type, listed then watched as kubectl does (get_watch.h);
  * NAMEs of one type got, then watched when there is one.
@@ -768,6 +780,8 @@ static int watch_from_server(struct cluster *c, const struct resource_args *ra)
 		error("%s", err.msg);
 		goto out;
 	}
+	if (ra->nnames && by_name_everywhere(res, 1))
+		goto out;
 	const char **names = xcalloc(ra->nnames ? ra->nnames : 1, sizeof(*names));
 	for (size_t k = 0; k < ra->nnames; k++)
 		names[k] = ra->names[k].name;
@@ -777,7 +791,8 @@ static int watch_from_server(struct cluster *c, const struct resource_args *ra)
 		.table = {
 			.wide = fmt.kind == FORMAT_WIDE,
 			.no_headers = o.no_headers,
-			.with_namespace = c->scope_ns == NULL && res[0]->namespaced,
+			/* kubectl's watch: with -A, for a cluster-scoped type too */
+			.with_namespace = c->scope_ns == NULL,
 			.show_labels = o.show_labels,
 			.label_columns = (const char *const *)label_columns,
 			.nlabel_columns = nlabel_columns,
@@ -851,18 +866,6 @@ static int print_named(struct found *f, bool single, struct failures *fl)
 	else if (!single && listed && !o.ignore_not_found)	/* kubectl's empty List */
 		ret = print_objects(f->crds, NULL, &(struct kobj_list){ 0 }, false, true);
 	return told(fl) || ret < 0;
-}
-
-/* kubectl's refusal of -A for a namespaced type's objects by name (told here). */
-static bool by_name_everywhere(const struct api_resource *const *res, size_t nr)
-{
-	for (size_t i = 0; cluster_flags.all_namespaces && i < nr; i++) {
-		if (res[i]->namespaced) {
-			error("a resource cannot be retrieved by name across all namespaces");
-			return true;
-		}
-	}
-	return false;
 }
 
 /* kubectl's GET of res's object name, into f, or its failure into fl. */
