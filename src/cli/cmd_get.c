@@ -1004,7 +1004,6 @@ static int get_from_server(const struct resource_args *ra)
 		return 1;
 	}
 
-
 	struct failures fl = { 0 };
 	struct found f;
 	found_init(&f, crd_columns_new(), res, nr, c.scope_ns == NULL);
