@@ -155,12 +155,37 @@ watch_same() {
 		:: pods -w -o 'jsonpath={.metadata.name} {.status.phase} {.metadata.labels.x}{"\n"}' \
 		:: pods -w -o 'jsonpath={.type}:{.object.metadata.name}{"\n"}' --output-watch-events \
 		:: pods -w -o 'go-template={{.metadata.name}} {{len .metadata.labels}}{{"\n"}}' \
-		:: pods -w -o 'custom-columns=E:.type,N:.object.metadata.name' --output-watch-events
+		:: pods -w -o 'custom-columns=E:.type,N:.object.metadata.name' --output-watch-events \
+		:: pods -w -o 'jsonpath={.metadata.name}{"\t"}{.status.phase}{"\t"}{.metadata.labels.x}{"\n"}' \
+		:: pods --watch-only -o 'go-template={{.metadata.name}}{{"\t"}}{{.kind}}{{"\n"}}'
 	[ "${lines[0]}" = "NAME    PHASE" ]
 	lines_of 2
 	[ "${lines[4]}" = "watched-pod-with-a-long-name-1 Failed y" ]
 	lines_of 3
 	[ "${lines[5]}" = "DELETED:watched-pod-with-a-long-name-1" ]
+	# tabs aligned by kubectl's tabwriter, each column as wide as it ever was
+	lines_of 6
+	[[ ${lines[0]} == "pod-0   "*"   "* ]] && [[ ${lines[0]} != *$'\t'* ]]
+	[[ ${lines[4]} == "watched-pod-with-a-long-name-1   Failed    y" ]]
+}
+
+@test "get -w: a template that fails prints kubectl's debugging text through its tabwriter, then the error" {
+	sim_start --pods 2
+	local args want want_status
+	for args in "pods -w" "pods pod-0 -w" "pods --watch-only"; do
+		want=$(kc get $args --request-timeout=1s '--template={{len .items}}' 2>/dev/null) &&
+			want_status=0 || want_status=$?
+		run --separate-stderr "$KINF" get $args --request-timeout=1s '--template={{len .items}}' \
+			--kubeconfig "$SIM_KUBECONFIG"
+		[ "$status" -eq "$want_status" ] && [ "$output" = "$want" ] ||
+			{ echo "# get $args: status $status, kubectl's $want_status" >&2
+			  diff <(echo "$want") <(echo "$output") | sed 's/^/# /' >&2; false; }
+	done
+	run --separate-stderr "$KINF" get pods -w --request-timeout=1s '--template={{len .items}}' \
+		--kubeconfig "$SIM_KUBECONFIG"
+	assert_status 1
+	[ "${lines[1]}" = "      template was:" ]
+	[[ $stderr == "error: unable to output the provided object: error executing template"* ]]
 }
 
 @test "get NAME -w: the object, then its changes only (the watch's first event not printed again)" {

@@ -24,6 +24,7 @@
 #include "lib/json_stream.h"
 #include "lib/selector.h"
 #include "lib/strbuf.h"
+#include "lib/tabwriter.h"
 #include "lib/termsafe.h"
 #include "lib/util.h"
 #include "output/columns.h"
@@ -36,6 +37,7 @@ struct gw {
 	bool tabular;			/* table or wide */
 	unsigned flags;			/* kobj's, for the objects printed */
 	struct kubetable_stream ts;
+	struct tabwriter tw;		/* the other formats' */
 	bool skip_next;			/* after a GET: the first event is the object again */
 	bool stop;			/* printing failed: the watch ends */
 	bool made_status;		/* printing client-go's Status of a refused value */
@@ -55,13 +57,25 @@ static bool is_status(const struct gw *g, struct json_object *obj)
 				  !strcmp(json_get_str(obj, "apiVersion", ""), "v1"));
 }
 
-/* Writes and empties sb; -o name and json on a terminal escaped, as get's. */
-static int emit(struct gw *g, struct strbuf *sb)
+/*
+ * Writes and empties sb.  A format that is no table goes through
+ * kubectl's tabwriter, as its watch writes it (a template's tabs
+ * align), flushed unless its print failed: kubectl's watch then ends
+ * with only what the tabwriter let go (tabwriter.h).  -o name and json
+ * on a terminal escaped, as get's.
+ */
+static int emit(struct gw *g, struct strbuf *sb, bool flush)
 {
-	struct strbuf safe = STRBUF_INIT;
+	struct strbuf safe = STRBUF_INIT, aligned = STRBUF_INIT;
 	const struct strbuf *w = sb;
 	int ret = 0;
 
+	if (!g->tabular) {
+		tabwriter_write(&g->tw, sb->buf, sb->len, &aligned);
+		if (flush)
+			tabwriter_flush(&g->tw, &aligned);
+		w = &aligned;
+	}
 	if (g->o->fmt->terminal &&
 	    (g->o->fmt->kind == FORMAT_NAME || g->o->fmt->kind == FORMAT_JSON)) {
 		strbuf_add_termsafe(&safe, sb->buf, sb->len, g->o->fmt->kind == FORMAT_NAME
@@ -74,6 +88,7 @@ static int emit(struct gw *g, struct strbuf *sb)
 		ret = -1;
 	}
 	strbuf_release(&safe);
+	strbuf_release(&aligned);
 	strbuf_reset(sb);
 	return ret;
 }
@@ -341,7 +356,7 @@ static void tell_decode_error(struct gw *g, const char *why)
 	g->made_status = true;
 	if ((g->tabular ? print_tabular(g, "ERROR", st, false, &out)
 			: print_objects(g, "ERROR", &st, 1, &out)) == 0)
-		emit(g, &out);
+		emit(g, &out, true);
 	g->made_status = false;
 	g->stop = true;
 	json_object_put(st);
@@ -375,7 +390,9 @@ static int on_event(void *ctx, const char *text, size_t len)
 		rc = g->tabular ? print_tabular(g, type, obj, false, &out)
 				: print_objects(g, type, &obj, 1, &out);
 		if (rc == 0)
-			rc = emit(g, &out);
+			rc = emit(g, &out, true);
+		else if (!g->tabular)
+			emit(g, &out, false);	/* what the tabwriter lets go of a failed print */
 	}
 	if (rc < 0)
 		g->stop = true;	/* a print that fails ends kubectl's watch, status 0 */
@@ -662,10 +679,12 @@ static int print_first(struct gw *g, struct first *f)
 		rc = print_tabular(g, "ADDED", f->pt.table, true, &out);
 	else if (!g->tabular)
 		rc = print_objects(g, "ADDED", f->pt.objs, f->pt.nr, &out);
+	if (rc < 0 && !g->tabular)
+		emit(g, &out, false);	/* what the tabwriter lets go of a failed print */
 	if (rc < 0)
 		error("unable to output the provided object: %s", g->err.msg);
 	else
-		rc = emit(g, &out);
+		rc = emit(g, &out, true);
 	strbuf_release(&out);
 	return rc;
 }
@@ -690,6 +709,7 @@ int get_watch(struct cluster *c, const struct api_resource *res,
 		.flags = o->keep_managed_fields || events_keep ? KOBJ_KEEP_MANAGED_FIELDS : 0,
 		.ts = KUBETABLE_STREAM_INIT,
 	};
+	tabwriter_init(&g.tw, TABWRITER_KUBECTL_MINWIDTH, TABWRITER_KUBECTL_PADDING, true);
 	struct first f = { .type = { .api_version = api_version, .kind = res->kind }, .flags = g.flags };
 	struct errbuf err = { "" };
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -716,6 +736,7 @@ int get_watch(struct cluster *c, const struct api_resource *res,
 	ret = 0;
 out:
 	kubetable_stream_release(&g.ts);
+	tabwriter_release(&g.tw);
 	first_release(&f);
 	free(api_version);
 	return ret;
