@@ -1148,10 +1148,28 @@ static size_t last_end(struct node *const *nodes, size_t nr, size_t i)
 	return i;
 }
 
+static int find_results(struct eval *e, struct node *const *nodes, size_t nr,
+			struct json_object *data, struct results *out);
+
+/*
+ * A range with no values still runs its actions once, on nothing, what
+ * they find thrown away (FindResults(nil), "so the position will advance
+ * to the end node"): a field they ask for is then missing, an error
+ * without --allow-missing-template-keys, as kubectl's.
+ */
+static int run_on_nothing(struct eval *e, struct node *const *nodes, size_t nr)
+{
+	struct results none = { 0 };
+	int rc = find_results(e, nodes, nr, NULL, &none);
+
+	results_release(&none);
+	return rc;
+}
+
 /*
  * kubectl's FindResults over nodes[0..nr) with data as the current
  * object: each action's values become one list of out.  A range runs the
- * actions up to its {end} once per value (none for no values), then
+ * actions up to its {end} once per value (for no values, run_on_nothing()), then
  * carries on after the {end}; a range without one runs to the end for
  * each value, and then as last_end() says.
  */
@@ -1185,6 +1203,11 @@ static int find_results(struct eval *e, struct node *const *nodes, size_t nr,
 					vals_release(&res);
 					goto out;
 				}
+			}
+			if (!res.nr && run_on_nothing(e, nodes + i + 1, k - i - 1) < 0) {
+				e->depth--;
+				vals_release(&res);
+				goto out;
 			}
 			e->depth--;
 			vals_release(&res);

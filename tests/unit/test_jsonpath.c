@@ -148,6 +148,34 @@ TEST(missing_keys_are_errors_when_not_allowed)
 	strbuf_release(&out);
 }
 
+/*
+ * A range over no values still runs its actions once on nothing, their
+ * output thrown away (client-go's FindResults(nil)): a field is then
+ * missing, an error when missing keys are not allowed; nothing when they are.
+ */
+TEST(a_range_over_nothing_runs_its_actions_on_nothing)
+{
+	static const char *const tmpl[] = {
+		"{range .items[?(@.spec.priority==99)]}{.metadata.name}{end}after",
+		"{range .items[0:0]}x{.a.b}{end}",
+	};
+	static const char *const want[] = { "metadata is not found", "a is not found" };
+
+	for (size_t i = 0; i < 2; i++) {
+		struct errbuf err = { "" };
+		struct strbuf out = STRBUF_INIT;
+		struct jsonpath *jp = jsonpath_parse(tmpl[i], &err);
+		CHECK(jp != NULL);
+		CHECK_INT(jsonpath_execute(jp, data, false, &out, &err), -1);
+		CHECK_STR(err.msg, want[i]);
+		strbuf_reset(&out);
+		CHECK_INT(jsonpath_execute(jp, data, true, &out, &err), 0);
+		CHECK_STR(strbuf_str(&out), i ? "" : "after");
+		jsonpath_free(jp);
+		strbuf_release(&out);
+	}
+}
+
 TEST(find_gives_the_values)
 {
 	struct errbuf err = { "" };
@@ -235,6 +263,7 @@ int main(void)
 	data = json_tokener_parse(pods);
 	RUN(templates_print_as_kubectl);
 	RUN(missing_keys_are_errors_when_not_allowed);
+	RUN(a_range_over_nothing_runs_its_actions_on_nothing);
 	RUN(find_gives_the_values);
 	RUN(relaxed_expressions);
 	RUN(go_formatting);
