@@ -130,6 +130,13 @@ no_c0() {
 			cmp "$out.kinf" "$out.kubectl" || { od -c "$out.kinf" | head; od -c "$out.kubectl" | head; false; }
 		done
 	done
+	# get -w too, through kubectl's tabwriter
+	for o in name json 'jsonpath={.metadata.name}{"\t"}{.data.note}{"\n"}'; do
+		on_tty "$KINF" get configmaps -w --request-timeout=1s --kubeconfig "$SIM_KUBECONFIG" \
+			-o "$o" >"$out"
+		terminal_safe "$out"
+		[[ $o != jsonpath* ]] || grep -qF "$SHOWN" "$out"
+	done
 	# kubectl escapes ESC and CR in custom-columns even piped; kinf too.
 	"$KINF" get configmaps flat --kubeconfig "$SIM_KUBECONFIG" -o custom-columns=N:.data.note >"$out"
 	grep -qF '^[]0;pwned' "$out"

@@ -78,7 +78,7 @@ static int emit(struct gw *g, struct strbuf *sb, bool flush)
 	}
 	if (g->o->fmt->terminal &&
 	    (g->o->fmt->kind == FORMAT_NAME || g->o->fmt->kind == FORMAT_JSON)) {
-		strbuf_add_termsafe(&safe, sb->buf, sb->len, g->o->fmt->kind == FORMAT_NAME
+		strbuf_add_termsafe(&safe, w->buf, w->len, g->o->fmt->kind == FORMAT_NAME
 				    ? TERMSAFE_NEWLINE : TERMSAFE_JSON);
 		w = &safe;
 	}
