@@ -1204,9 +1204,7 @@ static int get_from_cache(const struct resource_args *ra)
 	} else {
 		ret = list_from_caches(&s, refused, crds, res, kept, c.scope_ns == NULL, &fl);
 	}
-	for (size_t i = 0; refused && i < kept; i++)
-		free(refused[i]);
-	free(refused);
+	oneshot_refusals_free(refused, refused ? kept : 0);
 	if (kept)
 		session_close(&s);
 	else

@@ -71,7 +71,7 @@ static int unsettled(struct session *s, char **refused, size_t *first, struct er
 	return 0;
 }
 
-static void free_refusals(char **refused, size_t nr)
+void oneshot_refusals_free(char **refused, size_t nr)
 {
 	for (size_t i = 0; i < nr; i++)
 		free(refused[i]);
@@ -109,7 +109,7 @@ int oneshot_wait_settled(struct session *s, int64_t timeout_ms, char ***refused,
 		 s->resources[first]->name, (long long)(timeout_ms / 1000), n ? ": " : "", n,
 		 st.last_error);
 fail:
-	free_refusals(why, s->nr);
+	oneshot_refusals_free(why, s->nr);
 	return -1;
 }
 
@@ -125,6 +125,6 @@ int oneshot_wait_synced(struct session *s, int64_t timeout_ms, struct errbuf *er
 			snprintf(err->msg, sizeof(err->msg), "%s", refused[i]);
 			ret = -1;
 		}
-	free_refusals(refused, s->nr);
+	oneshot_refusals_free(refused, s->nr);
 	return ret;
 }

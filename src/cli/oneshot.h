@@ -24,12 +24,14 @@
  * list cycle refused (a streaming list's refusal alone is not one: its
  * LIST, which RBAC may allow, comes next): 0, with *refused an array of
  * s->nr, NULL where the informer synced, its refusal's message where it
- * was refused (the caller frees each and the array).  Else -1 with err:
+ * was refused (oneshot_refusals_free() frees them).  Else -1 with err:
  * why one stopped, or, once timeout_ms (0: never) has passed, "the R
  * informer did not sync within Ns" and its last error.
  */
 int oneshot_wait_settled(struct session *s, int64_t timeout_ms, char ***refused,
 			 struct errbuf *err);
+/* Frees oneshot_wait_settled()'s refusals, nr of them (NULL: none). */
+void oneshot_refusals_free(char **refused, size_t nr);
 /* The same, where a refusal fails the wait too: -1 with the first one's message. */
 int oneshot_wait_synced(struct session *s, int64_t timeout_ms, struct errbuf *err);
 
