@@ -149,6 +149,44 @@ watch_same() {
 	[ "${lines[5]}" = "pod/watched-pod-with-a-long-name-1" ]
 }
 
+@test "get -w over a LIST of pages: kubectl's List of them, each page printed whole where its printer does" {
+	sim_start --pods 3
+	watch_same pods -w -o json --chunk-size=2 :: pods -w -o 'jsonpath={.kind}{"\n"}' --chunk-size=2 \
+		:: pods -w -o yaml --output-watch-events --chunk-size=2 :: pods -w -o name --chunk-size=2 \
+		:: pods -w -o 'custom-columns=E:.type,K:.object.kind' --output-watch-events --chunk-size=2 \
+		:: pods -w -o 'custom-columns=K:.kind' --chunk-size=2
+	[ "$(grep -c '^    "kind": "PodList",$' <<<"$output")" -eq 2 ]
+	lines_of 2
+	[ "$output" = $'PodList\nPodList\nPod\nPod\nPod' ]
+	# -o name and the objects' custom columns take a list's items
+	lines_of 4
+	[ "${#lines[@]}" -eq 6 ]
+	lines_of 6
+	[ "${lines[1]}" = Pod ]
+}
+
+@test "get -w over pages whose resourceVersions differ: the watch asks for none, as kubectl's" {
+	local sc=$BATS_TEST_TMPDIR/sc.json who want got
+	# kubectl's and kinf's LISTs, one page a request: first disagreeing, then agreeing
+	jq -n '{resource: "pods", namespace: "default", final: {rv: "7", items: ["a@3", "b@4"]},
+		list: ([["5", "6"], ["5", "6"], ["5", "5"], ["5", "5"]] | map(
+			{rv: .[0], items: ["a@3"], continue: "c1"}, {rv: .[1], items: ["b@4"]}))}' >"$sc"
+	sim_start --scenario "$sc"
+	for who in kubectl kinf kubectl kinf; do
+		if [ $who = kubectl ]; then
+			want=$(kc get pods -w --chunk-size=1 --request-timeout=1s -o json)
+		else
+			got=$("$KINF" get pods -w --chunk-size=1 --request-timeout=1s -o json \
+				--kubeconfig "$SIM_KUBECONFIG")
+			[ "$got" = "$want" ]
+		fi
+	done
+	[ "$(grep -c '"kind": "PodList"' <<<"$got")" -eq 2 ]
+	run jq -r 'select(.kind == "watch") | .query' "$SIM_KUBECONFIG.requests"
+	[ "$output" = "$(printf '%s\n' timeout=1s\&watch=true timeout=1s\&watch=true \
+		resourceVersion=5\&timeout=1s\&watch=true resourceVersion=5\&timeout=1s\&watch=true)" ]
+}
+
 @test "get -w -o custom-columns, jsonpath and go-template: each event printed as kubectl does" {
 	sim_start --pods 3
 	watch_same pods -w -o custom-columns=NAME:.metadata.name,PHASE:.status.phase \

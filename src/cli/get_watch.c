@@ -244,11 +244,20 @@ static void name_line(struct gw *g, struct json_object *obj, struct strbuf *out)
 }
 
 /*
+ * The Go type custom columns see, which prints their header again when
+ * it changes (format_print_watch()): an object, a Status, or the pages
+ * of a LIST (kubectl's printer takes their items, but remembers the
+ * list's type).
+ */
+enum go_type { GO_OBJECT, GO_STATUS, GO_PAGES };
+
+/*
  * Objects in a format other than a table, in one flush: type the event
- * type with --output-watch-events (ADDED for the list's).
+ * type with --output-watch-events (ADDED for the list's); the items of
+ * pages when from_pages.
  */
 static int print_objects(struct gw *g, const char *type, struct json_object *const *objs,
-			 size_t n, struct strbuf *out)
+			 size_t n, bool from_pages, struct strbuf *out)
 {
 	const struct get_watch_opts *o = g->o;
 	bool no_headers = o->table.no_headers;
@@ -275,9 +284,9 @@ static int print_objects(struct gw *g, const char *type, struct json_object *con
 	struct json_object **shown = xcalloc(n ? n : 1, sizeof(*shown));
 	for (size_t i = 0; i < n; i++)
 		shown[i] = o->events ? envelope(type, objs[i]) : json_object_get(objs[i]);
-	/* kubectl's custom columns print a header again for a Status */
-	int kind = !o->events && n == 1 && is_status(g, objs[0]);
-	rc = format_print_watch(o->fmt, shown, n, kind, no_headers, out, &g->err);
+	enum go_type gt = from_pages ? GO_PAGES
+			: !o->events && n == 1 && is_status(g, objs[0]) ? GO_STATUS : GO_OBJECT;
+	rc = format_print_watch(o->fmt, shown, n, (int)gt, no_headers, out, &g->err);
 	for (size_t i = 0; i < n; i++)
 		json_object_put(shown[i]);
 	free(shown);
@@ -355,7 +364,7 @@ static void tell_decode_error(struct gw *g, const char *why)
 	json_object_object_add(st, "code", json_object_new_int(500));
 	g->made_status = true;
 	if ((g->tabular ? print_tabular(g, "ERROR", st, false, &out)
-			: print_objects(g, "ERROR", &st, 1, &out)) == 0)
+			: print_objects(g, "ERROR", &st, 1, false, &out)) == 0)
 		emit(g, &out, true);
 	g->made_status = false;
 	g->stop = true;
@@ -388,7 +397,7 @@ static int on_event(void *ctx, const char *text, size_t len)
 		g->skip_next = false;
 	} else {
 		rc = g->tabular ? print_tabular(g, type, obj, false, &out)
-				: print_objects(g, type, &obj, 1, &out);
+				: print_objects(g, type, &obj, 1, false, &out);
 		if (rc == 0)
 			rc = emit(g, &out, true);
 		else if (!g->tabular)
@@ -432,7 +441,8 @@ static char *watch_path(struct cluster *c, const struct get_watch_opts *o,
 		url_query_add(&q, "includeObject", "Object");
 	if (!o->nnames && o->label_selector)
 		url_query_add(&q, "labelSelector", o->label_selector);
-	url_query_add(&q, "resourceVersion", rv);
+	if (*rv)
+		url_query_add(&q, "resourceVersion", rv);
 	url_query_add(&q, "watch", "true");
 	strbuf_addf(&path, "%s%s", base, strbuf_str(&q));
 	strbuf_release(&q);
@@ -496,6 +506,14 @@ static int run_watch(struct gw *g, struct cluster *c, const char *rv, struct err
 struct first {
 	/* tabular: the Table; else (or from a server without Tables) the objects */
 	struct pager_tables pt;
+	/*
+	 * Not tabular: each page of the LIST, its items in it.  kubectl's
+	 * builder makes each page an Info, and Result.Object() a List of
+	 * them when there are several (print_first()).
+	 */
+	struct json_object **pages;
+	size_t npages, pages_alloc;
+	size_t paged;			/* objects of pt.objs in a page so far */
 	char *rv;			/* where the watch starts */
 	struct kobj_type type;
 	unsigned flags;
@@ -504,6 +522,9 @@ struct first {
 static void first_release(struct first *f)
 {
 	pager_tables_release(&f->pt);
+	for (size_t i = 0; i < f->npages; i++)
+		json_object_put(f->pages[i]);
+	free(f->pages);
 	free(f->rv);
 }
 
@@ -519,6 +540,28 @@ static int first_item(void *ctx, const char *text, size_t len)
 	f->pt.objs[f->pt.nr++] = kobj_tree(obj);
 	kobj_unref(obj);
 	return 0;
+}
+
+/*
+ * A page read.  Result.Object()'s resourceVersion, where the watch
+ * starts, is the pages' when they agree, else none.
+ */
+static void first_page(void *ctx, const struct pager_page *p)
+{
+	struct first *f = ctx;
+
+	if (!f->rv)
+		f->rv = xstrdup(p->rv);
+	else if (strcmp(f->rv, p->rv))
+		f->rv[0] = '\0';
+	if (!p->head)
+		return;		/* a Table */
+	struct json_object *items = json_object_new_array();
+	for (; f->paged < f->pt.nr; f->paged++)
+		json_object_array_add(items, json_object_get(f->pt.objs[f->paged]));
+	json_object_object_add(p->head, "items", items);
+	ALLOC_GROW(f->pages, f->npages + 1, f->pages_alloc);
+	f->pages[f->npages++] = json_object_get(p->head);
 }
 
 /* kubectl's LIST: pages of --chunk-size, a Table when one is printed. */
@@ -540,7 +583,9 @@ static int list_first(struct gw *g, struct cluster *c, struct first *f, struct e
 			.retries = HTTP_MAX_RETRIES,
 		},
 	};
-	struct pager_hooks hooks = { .ctx = f, .table = pager_gather_table, .item = first_item };
+	struct pager_hooks hooks = {
+		.ctx = f, .table = pager_gather_table, .item = first_item, .page = first_page,
+	};
 	struct pager_result pr;
 	char what[128];
 	int ret = 0;
@@ -561,7 +606,8 @@ static int list_first(struct gw *g, struct cluster *c, struct first *f, struct e
 			ret = -1;
 		}
 	}
-	f->rv = xstrdup(pr.rv ? pr.rv : "");
+	if (!f->rv)
+		f->rv = xstrdup(pr.rv ? pr.rv : "");
 	pager_result_release(&pr);
 	free(path);
 	return ret;
@@ -665,6 +711,19 @@ static int get_first(struct gw *g, struct cluster *c, struct first *f, struct er
 	return 0;
 }
 
+/*
+ * Whether kubectl's watch prints the pages whole: it does with a List of
+ * several (each page, PodList and all, to -o json, a template, ...),
+ * except where its printer takes a list's items: -o name, and custom
+ * columns of the objects (not of their --output-watch-events).
+ */
+static bool whole_pages(const struct gw *g, const struct first *f)
+{
+	enum format_kind k = g->o->fmt->kind;
+
+	return f->npages > 1 && k != FORMAT_NAME && (k != FORMAT_CUSTOM_COLUMNS || g->o->events);
+}
+
 /* What was listed, printed as kubectl prints it before the watch. */
 static int print_first(struct gw *g, struct first *f)
 {
@@ -677,8 +736,10 @@ static int print_first(struct gw *g, struct first *f)
 		f->pt.table = columns_table_json(NULL, NULL, NULL, f->pt.objs, f->pt.nr, wall_ms());
 	if (g->tabular && f->pt.table)
 		rc = print_tabular(g, "ADDED", f->pt.table, true, &out);
+	else if (!g->tabular && whole_pages(g, f))
+		rc = print_objects(g, "ADDED", f->pages, f->npages, false, &out);
 	else if (!g->tabular)
-		rc = print_objects(g, "ADDED", f->pt.objs, f->pt.nr, &out);
+		rc = print_objects(g, "ADDED", f->pt.objs, f->pt.nr, f->npages > 1, &out);
 	if (rc < 0 && !g->tabular)
 		emit(g, &out, false);	/* what the tabwriter lets go of a failed print */
 	if (rc < 0)

@@ -174,11 +174,11 @@ static bool read_metadata(struct pager *p, json_object *root, const char **rv)
 	return true;
 }
 
-static void page_read(struct pager *p, const char *rv, json_object *no_items)
+static void page_read(struct pager *p, const char *rv, json_object *head, json_object *no_items)
 {
 	struct pager_page pg = {
 		.page = p->res->pages, .items = p->res->items, .rv = rv, .cont = p->cont,
-		.no_items = no_items,
+		.no_items = no_items, .head = head,
 	};
 
 	p->retries = 0;
@@ -222,7 +222,7 @@ static enum pager_end items_page(struct pager *p)
 	if (!has_meta && p->opts->strict)
 		end = PAGER_NO_METADATA;
 	if (end == PAGER_OK)
-		page_read(p, rv, p->opts->dynamic && !p->split.has_items ? root : NULL);
+		page_read(p, rv, root, p->opts->dynamic && !p->split.has_items ? root : NULL);
 	json_object_put(root);
 	return end;
 }
@@ -245,7 +245,7 @@ static enum pager_end table_page(struct pager *p)
 	if (p->hooks->table(p->hooks->ctx, page) < 0)
 		end = PAGER_REFUSED;
 	else
-		page_read(p, rv, NULL);
+		page_read(p, rv, NULL, NULL);
 	json_object_put(page);
 	return end;
 }

@@ -56,6 +56,12 @@ struct pager_page {
 	 * else NULL.
 	 */
 	struct json_object *no_items;
+	/*
+	 * A PAGER_ITEMS or PAGER_METADATA page as read, "items":[] in place
+	 * of the items handed to hooks.item: borrowed for the call (a hook
+	 * may take a reference); NULL for a Table.
+	 */
+	struct json_object *head;
 };
 
 /*
