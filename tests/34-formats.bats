@@ -150,7 +150,7 @@ kubectl_131() {
 		like_kubectl pods -A --sort-by="$key"
 	done
 	like_kubectl crontabs -A --sort-by=.spec.replicas -o wide
-	run --separate-stderr get pods --sort-by=.metadata.nothere
+	run --separate-stderr get pods --sort-by=.metadata.nothere -o json
 	assert_status 1
 	[ "$stderr" = 'error: couldn'"'"'t find any field with path "{.metadata.nothere}" in the list of objects' ]
 }
@@ -267,7 +267,47 @@ kubectl_131() {
 	like_kubectl pods pod-0 --sort-by=.status.nope -o wide
 	# one object by name is no list: nothing to sort, in any format
 	like_kubectl configmaps app-config -o name --sort-by=.status.nope
-	run --separate-stderr get pods --sort-by=.status.nope
-	assert_status 1
-	[ "$stderr" = "error: couldn't find any field with path \"{.status.nope}\" in the list of objects" ]
+}
+
+# same_as_kubectl ARGS... — `kinf get ARGS`, from the server and from
+# the cache, prints what `kubectl get ARGS` prints, on stdout and on
+# stderr, with its status.
+same_as_kubectl() {
+	local want want_err want_status=0 mode
+	want=$(kc get "$@" 2>"$BATS_TEST_TMPDIR/err") || want_status=$?
+	want_err=$(<"$BATS_TEST_TMPDIR/err")
+	for mode in "" --from-cache; do
+		run --separate-stderr get "$@" $mode
+		if [ "$status" != "$want_status" ] || [ "$output" != "$want" ] || [ "$stderr" != "$want_err" ]; then
+			echo "# kinf get $* $mode: status $status, kubectl's $want_status" >&2
+			diff <(echo "$want"; echo "$want_err") <(echo "$output"; echo "$stderr") | sed 's/^/# /' >&2
+			return 1
+		fi
+	done
+}
+
+@test "--sort-by with a table: kubectl's sorter orders several Tables as objects, a table whose rows it cannot sort prints nothing" {
+	sim_start --pods 3
+	simctl POST /create '{"resource":"pods","object":{"metadata":{"name":"aa"}}}' >/dev/null
+	# rows no sorter can order: nothing printed, kubectl's note, status 0
+	same_as_kubectl pods --sort-by=.status.nope
+	[ -z "$output" ] && [ "$stderr" = "No resources found in default namespace." ]
+	same_as_kubectl pods --sort-by=.status.nope --ignore-not-found
+	[ -z "$stderr" ]
+	# several Tables (types, or names: one each) have no .metadata.name
+	same_as_kubectl pods,deploy --sort-by=.metadata.name
+	[ "$status" -eq 1 ] && [ -z "$output" ]
+	same_as_kubectl pods pod-1 pod-0 --sort-by=.metadata.name -o wide
+	[[ $stderr == "error: couldn't find any field with path"* ]]
+	# but a resourceVersion: a GET's Table has its object's, so aa comes last
+	same_as_kubectl pods/aa deploy/web pods/pod-0 --sort-by=.metadata.resourceVersion
+	[[ ${lines[-1]} == "pod/aa "* ]]
+	same_as_kubectl deploy,pods --sort-by=.metadata.resourceVersion
+	# the Tables have it, the rows have not: each table prints nothing
+	same_as_kubectl pods,deploy -A --sort-by=.columnDefinitions[0].name
+	[ "$stderr" = "No resources found" ]
+	# kubectl lists whole to sort, whatever the chunk size
+	simctl DELETE /requests >/dev/null
+	get pods --sort-by=.metadata.name --chunk-size=1 >/dev/null
+	simctl GET '/requests?verb=list&resource=pods' | jq -e 'length == 1 and (.[0].query | has("limit") | not)'
 }

@@ -25,6 +25,7 @@
 #include "cluster/discovery.h"
 #include "cluster/http.h"
 #include "cluster/pager.h"
+#include "informer/informer.h"
 #include "informer/kobj.h"
 #include "lib/json_get.h"
 #include "lib/selector.h"
@@ -137,15 +138,16 @@ static int gather_item(void *ctx, const char *text, size_t len)
 
 /*
  * The pages' requests, as kubectl's REST client makes them: pages of
- * 500, bounded by --request-timeout, 429s (and 5xx with Retry-After)
- * retried after the wait the server asks for.  A server that sends
- * nothing for a minute is not coming back.
+ * 500 (one LIST of all with --sort-by, as kubectl sorts), bounded by
+ * --request-timeout, 429s (and 5xx with Retry-After) retried after the
+ * wait the server asks for.  A server that sends nothing for a minute
+ * is not coming back.
  */
 static struct pager_opts list_opts(struct cluster *c, const char *path)
 {
 	return (struct pager_opts){
 		.path = path,
-		.limit = o.chunk_size < 0 ? 500 : (unsigned)o.chunk_size,
+		.limit = o.sort_by ? 0 : o.chunk_size < 0 ? 500 : (unsigned)o.chunk_size,
 		.label_selector = o.label_selector,
 		.field_selector = o.field_selector,
 		.stream = {
@@ -280,6 +282,9 @@ cleanup:
 
 /* ---- output ------------------------------------------------------------- */
 
+/* Bytes written so far: kubectl's trackingWriter, for its blank lines and its note. */
+static size_t written;
+
 static int write_out(const struct strbuf *sb)
 {
 	struct strbuf safe = STRBUF_INIT;
@@ -300,6 +305,7 @@ static int write_out(const struct strbuf *sb)
 			ret = -1;
 		}
 	}
+	written += sb->len;
 	strbuf_release(&safe);
 	return ret;
 }
@@ -323,18 +329,24 @@ static const char *scope_ns;
 static bool none_told;
 
 /*
- * kubectl's note when a table (its human-readable printers: no -o, or
- * -o wide) found nothing: "No resources found in NS namespace.".  Any
- * other output goes through its printGeneric, which says nothing.
+ * kubectl's note when its tables (its human-readable printers: no -o,
+ * or -o wide) printed nothing: "No resources found in NS namespace.".
+ * Any other output goes through its printGeneric, which says nothing.
  */
 static void no_resources(bool namespaced, bool all_namespaces)
 {
-	if (none_told)
+	if (none_told || o.ignore_not_found || written)
 		return;
 	if (all_namespaces || !namespaced || !scope_ns)
 		fputs("No resources found\n", stderr);
 	else
 		fprintf(stderr, "No resources found in %s namespace.\n", scope_ns);
+}
+
+/* Whether tables are printed, sorted: by kubectl's RuntimeSorter, then its SortingPrinter. */
+static bool sorting_tables(void)
+{
+	return o.sort_by && (fmt.kind == FORMAT_TABLE || fmt.kind == FORMAT_WIDE);
 }
 
 /* How kubectl names a type in "pod/web-0": "pod", "deployment.apps". */
@@ -354,52 +366,6 @@ static void prefix_names(struct json_object *table, const struct api_resource *r
 
 	kubetable_prefix_names(table, prefix);
 	free(prefix);
-}
-
-/*
- * A table (the server's, or one built from objs) as kubectl prints it.
- * server_table: the server's, or NULL to build one.
- */
-static int print_table(const struct crd_columns *crds, const struct api_resource *res,
-		       struct kobj_list *objs, struct json_object *server_table,
-		       bool all_namespaces, bool kind_names)
-{
-	struct kubetable_opts ko = {
-		.wide = fmt.kind == FORMAT_WIDE,
-		.no_headers = o.no_headers,
-		.with_namespace = all_namespaces && res->namespaced,
-		.show_labels = o.show_labels,
-		.label_columns = (const char *const *)label_columns,
-		.nlabel_columns = nlabel_columns,
-		.sort_by = o.sort_by,
-	};
-	struct json_object *table = json_object_get(server_table);
-	struct strbuf sb = STRBUF_INIT;
-	struct errbuf err = { "" };
-	int ret = 0;
-
-	if (!table) {
-		struct json_object **trees = xcalloc(objs->nr ? objs->nr : 1, sizeof(*trees));
-		for (size_t i = 0; i < objs->nr; i++)
-			trees[i] = kobj_tree(objs->v[i]);
-		table = columns_table_json(crds, res->group, res->kind, trees, objs->nr, wall_ms());
-		for (size_t i = 0; i < objs->nr; i++)
-			json_object_put(trees[i]);
-		free(trees);
-	}
-	if (kind_names)
-		prefix_names(table, res);
-	if (kubetable_print(table, &ko, &sb, &err) < 0) {
-		error("%s", err.msg);
-		ret = -1;
-	} else {
-		ret = write_out(&sb);
-		if (!table_rows_of(table))
-			no_resources(res->namespaced, all_namespaces);
-	}
-	strbuf_release(&sb);
-	json_object_put(table);
-	return ret;
 }
 
 /* The List kubectl hands its printers: apiVersion, items, kind, metadata. */
@@ -455,8 +421,6 @@ static int print_objects(const struct crd_columns *crds, const struct api_resour
 
 	if (objs->nr > 1 && !in_order)	/* qsort(NULL, 0, ...) is undefined */
 		qsort(objs->v, objs->nr, sizeof(*objs->v), by_namespace_name);
-	if (fmt.kind == FORMAT_TABLE || fmt.kind == FORMAT_WIDE)
-		return print_table(crds, res, objs, NULL, all_namespaces, o.show_kind);
 	if (fmt.kind == FORMAT_NAME && !o.sort_by)
 		return print_names(res, objs);
 
@@ -561,6 +525,29 @@ static void category_all(struct cluster *c, const struct api_resource ***out, si
 	}
 }
 
+/* What failed of a get: told after what was found, as kubectl's. */
+struct failures {
+	char **msg;
+	size_t nr, alloc;
+};
+
+static void failed(struct failures *fl, const char *msg)
+{
+	ALLOC_GROW(fl->msg, fl->nr + 1, fl->alloc);
+	fl->msg[fl->nr++] = xstrdup(msg);
+}
+
+/* Tells what failed, after what was printed; whether anything did. */
+static bool told(struct failures *fl)
+{
+	for (size_t i = 0; i < fl->nr; i++) {
+		error("%s", fl->msg[i]);
+		free(fl->msg[i]);
+	}
+	free(fl->msg);
+	return fl->nr;
+}
+
 /* What a get found: per type, the server's Table or the objects. */
 struct found {
 	const struct api_resource **res;
@@ -603,12 +590,13 @@ static void found_release(struct found *f)
 /*
  * Objects asked for by name go in f in the order asked, each run of one
  * type an entry (kubectl starts a table wherever the type changes): the
- * entry for the next object of res, the last or a new one.  f is
+ * entry for the next object of res, the last or a new one (always a new
+ * one when the tables are to be sorted: sort_tables()).  f is
  * found_init()'s with no types.
  */
 static size_t found_entry(struct found *f, const struct api_resource *res)
 {
-	if (f->nr && f->res[f->nr - 1] == res)
+	if (f->nr && f->res[f->nr - 1] == res && !sorting_tables())
 		return f->nr - 1;
 	if (f->nr == f->alloc) {
 		f->alloc = f->alloc ? 2 * f->alloc : 4;
@@ -621,6 +609,136 @@ static size_t found_entry(struct found *f, const struct api_resource *res)
 	f->objs[f->nr] = (struct kobj_list){ 0 };
 	f->in_order = true;
 	return f->nr++;
+}
+
+/* A Table's metadata.resourceVersion, which kubectl's sorter may look at. */
+static void table_set_rv(struct json_object *table, const char *rv)
+{
+	struct json_object *meta = json_object_new_object();
+
+	json_object_object_add(meta, "resourceVersion", json_object_new_string(rv));
+	json_object_object_add(table, "metadata", meta);
+}
+
+/*
+ * Entry i's Table: the server's, or one built from its objects (by
+ * namespace and name, unless in the order asked), kept in f.  Built
+ * from one object asked for by name, it has the object's
+ * resourceVersion, as the server's Table of a GET has.
+ */
+static struct json_object *entry_table(struct found *f, size_t i)
+{
+	struct kobj_list *objs = &f->objs[i];
+
+	if (f->tables[i])
+		return f->tables[i];
+	if (objs->nr > 1 && !f->in_order)
+		qsort(objs->v, objs->nr, sizeof(*objs->v), by_namespace_name);
+	struct json_object **trees = xcalloc(objs->nr ? objs->nr : 1, sizeof(*trees));
+	for (size_t j = 0; j < objs->nr; j++)
+		trees[j] = kobj_tree(objs->v[j]);
+	f->tables[i] = columns_table_json(f->crds, f->res[i]->group, f->res[i]->kind, trees,
+					  objs->nr, wall_ms());
+	if (f->in_order && objs->nr == 1)
+		table_set_rv(f->tables[i], objs->v[0]->rv);
+	for (size_t j = 0; j < objs->nr; j++)
+		json_object_put(trees[j]);
+	free(trees);
+	return f->tables[i];
+}
+
+/*
+ * Entry i's table as kubectl prints it, after a blank line when
+ * anything was printed before (kubectl's separator, a header's: none
+ * with --no-headers).  Rows kubectl's SortingPrinter cannot sort (no
+ * row has the field) print nothing: kubectl drops that printer's error.
+ */
+static int print_table(struct found *f, size_t i, bool kind_names)
+{
+	struct kubetable_opts ko = {
+		.wide = fmt.kind == FORMAT_WIDE,
+		.no_headers = o.no_headers,
+		.with_namespace = f->all_namespaces && f->res[i]->namespaced,
+		.show_labels = o.show_labels,
+		.label_columns = (const char *const *)label_columns,
+		.nlabel_columns = nlabel_columns,
+		/* objects by name are a Table of one row each: kubectl sorts none */
+		.sort_by = f->in_order ? NULL : o.sort_by,
+	};
+	struct json_object *table = entry_table(f, i);
+	struct strbuf sb = STRBUF_INIT;
+	struct errbuf err = { "" };
+	int ret = 0;
+
+	if (kind_names)
+		prefix_names(table, f->res[i]);
+	if (kubetable_print(table, &ko, &sb, &err) == 0 && sb.len) {
+		if (written && !o.no_headers)
+			ret = write_out(&(struct strbuf){ .buf = "\n", .len = 1 });
+		if (ret == 0)
+			ret = write_out(&sb);
+	}
+	strbuf_release(&sb);
+	return ret;
+}
+
+/* Drops what failed: kubectl's sorter error is told alone. */
+static void failures_drop(struct failures *fl)
+{
+	for (size_t i = 0; i < fl->nr; i++)
+		free(fl->msg[i]);
+	fl->nr = 0;
+}
+
+/*
+ * kubectl's RuntimeSorter over what its builder found: with --sort-by
+ * and more than one Table (one per type listed, one per name asked for),
+ * it orders the Tables themselves by the field, as objects
+ * (SortObjects), and fails when none has it; their rows are sorted
+ * later, each table's own.  Objects asked for by name are then one
+ * table per run of a type, as kubectl prints them.  -1 told, and what
+ * failed before (fl) dropped, as kubectl's error is told alone.
+ */
+static int sort_tables(struct found *f, struct failures *fl)
+{
+	if (!sorting_tables() || f->nr < 2)
+		return 0;
+	struct json_object **tables = xcalloc(f->nr, sizeof(*tables));
+	const struct api_resource **res = xcalloc(f->nr, sizeof(*res));
+	size_t *order = xcalloc(f->nr, sizeof(*order)), n = 0;
+	struct errbuf err = { "" };
+	int ret = 0;
+
+	for (size_t i = 0; i < f->nr; i++)
+		tables[i] = entry_table(f, i);
+	if (kubetable_sort_order(tables, f->nr, o.sort_by, order, &err) < 0) {
+		error("%s", err.msg);
+		failures_drop(fl);
+		free(res);
+		ret = -1;
+		goto out;
+	}
+	for (size_t k = 0; k < f->nr; k++) {
+		size_t i = order[k];
+		if (n && f->in_order && res[n - 1] == f->res[i]) {
+			get_table_add(&tables[n - 1], f->tables[i]);
+		} else {
+			res[n] = f->res[i];
+			tables[n++] = f->tables[i];
+		}
+		f->tables[i] = NULL;
+		kobj_list_release(&f->objs[i]);
+	}
+	memcpy(f->tables, tables, n * sizeof(*tables));
+	if (f->alloc)
+		free(f->res);
+	f->res = res;
+	f->alloc = f->nr;	/* owned */
+	f->nr = n;
+out:
+	free(tables);
+	free(order);
+	return ret;
 }
 
 /* The one object a get NAME found, printed as itself (not in a List). */
@@ -648,11 +766,14 @@ static int print_one(struct kobj *obj)
  */
 static int print_found_one(struct found *f, bool single)
 {
-	struct json_object *table = f->tables[0];
 	struct kobj_list *objs = &f->objs[0];
 
-	if (table)
-		return print_table(f->crds, f->res[0], objs, table, f->all_namespaces, o.show_kind);
+	if (fmt.kind == FORMAT_TABLE || fmt.kind == FORMAT_WIDE) {
+		int ret = print_table(f, 0, o.show_kind);
+		if (ret == 0)
+			no_resources(f->res[0]->namespaced, f->all_namespaces);
+		return ret;
+	}
 	/* one object is no list: --sort-by has nothing to sort */
 	if (single && objs->nr == 1 && fmt.kind == FORMAT_NAME)
 		return print_names(f->res[0], objs);
@@ -679,7 +800,7 @@ static int print_found_several(struct found *f)
 {
 	bool tabular = fmt.kind == FORMAT_TABLE || fmt.kind == FORMAT_WIDE;
 	struct kobj_list every = { 0 };
-	size_t alloc = 0, shown = 0;
+	size_t alloc = 0;
 	int ret = 0;
 
 	for (size_t i = 0; i < f->nr && ret == 0; i++) {
@@ -689,15 +810,8 @@ static int print_found_several(struct found *f)
 		if (f->objs[i].nr > 1 && !f->in_order)
 			qsort(f->objs[i].v, f->objs[i].nr, sizeof(*f->objs[i].v), by_namespace_name);
 		if (tabular) {
-			/* kubectl's blank line is its header's: none with --no-headers */
-			if (shown++ && !o.no_headers &&
-			    write_out(&(struct strbuf){ .buf = "\n", .len = 1 }) < 0)
-				ret = -1;
-			else
-				ret = print_table(f->crds, f->res[i], &f->objs[i], f->tables[i],
-						  f->all_namespaces, true);
+			ret = print_table(f, i, true);
 		} else if (fmt.kind == FORMAT_NAME && !o.sort_by) {
-			shown++;
 			ret = print_objects(f->crds, f->res[i], &f->objs[i], f->all_namespaces, false);
 		} else {
 			for (size_t j = 0; j < f->objs[i].nr; j++) {
@@ -709,7 +823,7 @@ static int print_found_several(struct found *f)
 	if (ret == 0 && !tabular && (fmt.kind != FORMAT_NAME || o.sort_by))
 		ret = print_objects(f->crds, f->nr ? f->res[0] : NULL, &every,
 				    f->all_namespaces, true);
-	else if (ret == 0 && !shown && tabular)
+	else if (ret == 0 && tabular)
 		no_resources(all_namespaced(f), f->all_namespaces);
 	kobj_list_release(&every);
 	return ret;
@@ -825,29 +939,6 @@ static void kobj_list_add(struct kobj_list *list, struct kobj *obj)
 	list->v[list->nr++] = obj;
 }
 
-/* What failed of a get by name: told after what was found, as kubectl's. */
-struct failures {
-	char **msg;
-	size_t nr, alloc;
-};
-
-static void failed(struct failures *fl, const char *msg)
-{
-	ALLOC_GROW(fl->msg, fl->nr + 1, fl->alloc);
-	fl->msg[fl->nr++] = xstrdup(msg);
-}
-
-/* Tells what failed, after what was printed; whether anything did. */
-static bool told(struct failures *fl)
-{
-	for (size_t i = 0; i < fl->nr; i++) {
-		error("%s", fl->msg[i]);
-		free(fl->msg[i]);
-	}
-	free(fl->msg);
-	return fl->nr;
-}
-
 /*
  * What was found, printed (single: one object asked for, printed as
  * itself), then what failed.  Returns the command's status.
@@ -859,7 +950,9 @@ static int print_named(struct found *f, bool single, struct failures *fl)
 	int ret = 0;
 
 	none_told = true;
-	if (f->nr == 1)
+	if (sort_tables(f, fl) < 0)
+		ret = -1;
+	else if (f->nr == 1)
 		ret = print_found_one(f, single);
 	else if (f->nr > 1)
 		ret = print_found_several(f);
@@ -1020,7 +1113,8 @@ static int get_from_server(const struct resource_args *ra)
 	}
 	f.nr = kept;
 	none_told = fl.nr;
-	ret = print_found(&f, kept > 1) < 0;	/* kubectl: the kinds that answered */
+	/* kubectl: the kinds that answered */
+	ret = sort_tables(&f, &fl) < 0 || print_found(&f, kept > 1) < 0;
 	ret |= told(&fl);
 	found_release(&f);
 	free(res);
@@ -1111,11 +1205,17 @@ static int list_from_caches(struct session *s, char **refused, struct crd_column
 			error("%s", err.msg);
 			goto out;
 		}
-		res[kept++] = res[i];	/* a type refused is no table, no kind */
+		res[kept] = res[i];	/* a type refused is no table, no kind */
+		if (sorting_tables()) {	/* the RV of the server's Table: the list's */
+			struct informer_stats st;
+			informer_get_stats(s->informers[i], &st);
+			table_set_rv(entry_table(&f, kept), st.rv);
+		}
+		kept++;
 	}
 	f.nr = kept;
 	none_told = fl->nr;
-	ret = print_found(&f, kept > 1) < 0;
+	ret = sort_tables(&f, fl) < 0 || print_found(&f, kept > 1) < 0;
 out:
 	found_release(&f);
 	return told(fl) || ret;

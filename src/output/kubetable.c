@@ -23,7 +23,7 @@
 /* ---- sorting --------------------------------------------------------------- */
 
 struct keyed {
-	struct json_object *elem;	/* borrowed */
+	size_t index;			/* in the objects given */
 	struct json_object *value;	/* a reference, or NULL */
 	bool found;
 };
@@ -51,13 +51,12 @@ static void keyed_swap(void *ctx, size_t i, size_t j)
 }
 
 /*
- * Reorders arr (objects, or Table rows whose "object" is looked at) by
- * the first value of sort_by.
+ * The order of objs[0..n) (of Table rows, by their "object" when rows)
+ * by the first value of sort_by: order[k] is the index of the kth.
  */
-static int sort_array(struct json_object *arr, const char *sort_by, bool rows,
-		      struct errbuf *err)
+static int sort_order(struct json_object *const *objs, size_t n, const char *sort_by,
+		      bool rows, size_t *order, struct errbuf *err)
 {
-	size_t n = json_object_array_length(arr);
 	struct jsonpath *jp;
 	struct keyed *k;
 	bool any = false;
@@ -71,10 +70,11 @@ static int sort_array(struct json_object *arr, const char *sort_by, bool rows,
 	}
 	k = xcalloc(n ? n : 1, sizeof(*k));
 	for (size_t i = 0; i < n; i++) {
-		struct json_object *e = json_object_array_get_idx(arr, i), **v;
+		struct json_object **v;
 		size_t nr;
-		k[i].elem = e;
-		if (jsonpath_find(jp, rows ? json_get(e, "object") : e, true, &v, &nr, err) < 0)
+		k[i].index = i;
+		if (jsonpath_find(jp, rows ? json_get(objs[i], "object") : objs[i], true, &v, &nr,
+				  err) < 0)
 			goto out;
 		if (nr) {
 			k[i].found = any = true;
@@ -96,9 +96,7 @@ static int sort_array(struct json_object *arr, const char *sort_by, bool rows,
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++)
-		json_object_get(k[i].elem);
-	for (size_t i = 0; i < n; i++)
-		json_object_array_put_idx(arr, i, k[i].elem);
+		order[i] = k[i].index;
 	ret = 0;
 out:
 	for (size_t i = 0; i < n; i++)
@@ -108,10 +106,37 @@ out:
 	return ret;
 }
 
+/* Reorders arr (objects, or Table rows) by sort_order(). */
+static int sort_array(struct json_object *arr, const char *sort_by, bool rows,
+		      struct errbuf *err)
+{
+	size_t n = json_object_array_length(arr);
+	struct json_object **elems = xcalloc(n ? n : 1, sizeof(*elems));
+	size_t *order = xcalloc(n ? n : 1, sizeof(*order));
+	int ret;
+
+	for (size_t i = 0; i < n; i++)
+		elems[i] = json_object_get(json_object_array_get_idx(arr, i));
+	ret = sort_order(elems, n, sort_by, rows, order, err);
+	for (size_t i = 0; ret == 0 && i < n; i++)
+		json_object_array_put_idx(arr, i, json_object_get(elems[order[i]]));
+	for (size_t i = 0; i < n; i++)
+		json_object_put(elems[i]);
+	free(elems);
+	free(order);
+	return ret;
+}
+
 int kubetable_sort_objects(struct json_object *items, const char *sort_by,
 			   struct errbuf *err)
 {
 	return sort_array(items, sort_by, false, err);
+}
+
+int kubetable_sort_order(struct json_object *const *objs, size_t n, const char *sort_by,
+			 size_t *order, struct errbuf *err)
+{
+	return sort_order(objs, n, sort_by, false, order, err);
 }
 
 /* ---- printing ---------------------------------------------------------------- */

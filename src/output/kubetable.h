@@ -103,5 +103,8 @@ void kubetable_stream_release(struct kubetable_stream *s);
  */
 int kubetable_sort_objects(struct json_object *items, const char *sort_by,
 			   struct errbuf *err);
+/* The same order of objs[0..n), unchanged: order[k] is the index of the kth. */
+int kubetable_sort_order(struct json_object *const *objs, size_t n, const char *sort_by,
+			 size_t *order, struct errbuf *err);
 
 #endif
