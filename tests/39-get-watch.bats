@@ -151,10 +151,15 @@ watch_same() {
 
 @test "get -w over a LIST of pages: kubectl's List of them, each page printed whole where its printer does" {
 	sim_start --pods 3
+	local i x=(c b a)
+	for i in 0 1 2; do
+		simctl POST /update '{"resource":"pods","namespace":"default","name":"pod-'$i'","patch":{"metadata":{"labels":{"x":"'${x[i]}'"}}}}' >/dev/null
+	done
 	watch_same pods -w -o json --chunk-size=2 :: pods -w -o 'jsonpath={.kind}{"\n"}' --chunk-size=2 \
 		:: pods -w -o yaml --output-watch-events --chunk-size=2 :: pods -w -o name --chunk-size=2 \
 		:: pods -w -o 'custom-columns=E:.type,K:.object.kind' --output-watch-events --chunk-size=2 \
-		:: pods -w -o 'custom-columns=K:.kind' --chunk-size=2
+		:: pods -w -o 'custom-columns=K:.kind' --chunk-size=2 \
+		:: pods -w --sort-by=.metadata.labels.x --chunk-size=2
 	[ "$(grep -c '^    "kind": "PodList",$' <<<"$output")" -eq 2 ]
 	lines_of 2
 	[ "$output" = $'PodList\nPodList\nPod\nPod\nPod' ]
@@ -163,6 +168,16 @@ watch_same() {
 	[ "${#lines[@]}" -eq 6 ]
 	lines_of 6
 	[ "${lines[1]}" = Pod ]
+	# each page's Table sorted, not the whole list
+	lines_of 7
+	[[ ${lines[1]} == "pod-1 "* && ${lines[2]} == "pod-0 "* && ${lines[3]} == "pod-2 "* ]]
+	# nor a Table of one row: a field it has not fails nothing
+	local want
+	want=$(kc get pods pod-0 -w --sort-by=.status.nope --request-timeout=1s 2>/dev/null)
+	run --separate-stderr "$KINF" get pods pod-0 -w --sort-by=.status.nope --request-timeout=1s \
+		--kubeconfig "$SIM_KUBECONFIG"
+	assert_status 0
+	[ "$output" = "$want" ] && [[ $output == *pod-0* ]]
 }
 
 @test "get -w over pages whose resourceVersions differ: the watch asks for none, as kubectl's" {

@@ -293,20 +293,20 @@ static int print_objects(struct gw *g, const char *type, struct json_object *con
 	return rc;
 }
 
-/* One Table (or an object or Status a table shows): event with -o events. */
-static int print_tabular(struct gw *g, const char *type, struct json_object *obj,
-			 bool initial, struct strbuf *out)
+/*
+ * One Table (or an object or Status a table shows): event with -o
+ * events.  Never sorted here: kubectl's warning says an event is not,
+ * and print_first() sorts the list's.
+ */
+static void print_tabular(struct gw *g, const char *type, struct json_object *obj,
+			  struct strbuf *out)
 {
 	const struct get_watch_opts *o = g->o;
-	struct kubetable_opts ko = o->table;
 	const char *event = o->events ? type : NULL;
-	int rc;
 
-	if (!initial)
-		ko.sort_by = NULL;	/* kubectl's warning says so; the list's is sorted */
 	if (is_status(g, obj)) {
-		kubetable_stream_status(&g->ts, obj, event, ko.no_headers, out);
-		return 0;
+		kubetable_stream_status(&g->ts, obj, event, o->table.no_headers, out);
+		return;
 	}
 	/* a server without Tables: kubectl's default columns, NAME and AGE */
 	struct json_object *t = strcmp(json_get_str(obj, "kind", ""), "Table")
@@ -314,9 +314,8 @@ static int print_tabular(struct gw *g, const char *type, struct json_object *obj
 		: json_object_get(obj);
 	if (o->show_kind)
 		kubetable_prefix_names(t, o->name_prefix);
-	rc = kubetable_stream_print(&g->ts, t, event, &ko, out, &g->err);
+	kubetable_stream_print(&g->ts, t, event, &o->table, out);
 	json_object_put(t);
-	return rc;
 }
 
 /* ---- the watch ------------------------------------------------------------ */
@@ -363,8 +362,9 @@ static void tell_decode_error(struct gw *g, const char *why)
 	json_object_object_add(st, "details", details);
 	json_object_object_add(st, "code", json_object_new_int(500));
 	g->made_status = true;
-	if ((g->tabular ? print_tabular(g, "ERROR", st, false, &out)
-			: print_objects(g, "ERROR", &st, 1, false, &out)) == 0)
+	if (g->tabular)
+		print_tabular(g, "ERROR", st, &out);
+	if (g->tabular || print_objects(g, "ERROR", &st, 1, false, &out) == 0)
 		emit(g, &out, true);
 	g->made_status = false;
 	g->stop = true;
@@ -396,8 +396,10 @@ static int on_event(void *ctx, const char *text, size_t len)
 	} else if (g->skip_next) {
 		g->skip_next = false;
 	} else {
-		rc = g->tabular ? print_tabular(g, type, obj, false, &out)
-				: print_objects(g, type, &obj, 1, false, &out);
+		if (g->tabular)
+			print_tabular(g, type, obj, &out);
+		else
+			rc = print_objects(g, type, &obj, 1, false, &out);
 		if (rc == 0)
 			rc = emit(g, &out, true);
 		else if (!g->tabular)
@@ -504,12 +506,13 @@ static int run_watch(struct gw *g, struct cluster *c, const char *rv, struct err
 /* ---- the list (or the object) first --------------------------------------- */
 
 struct first {
-	/* tabular: the Table; else (or from a server without Tables) the objects */
+	/* the objects (not tabular, or from a server without Tables) */
 	struct pager_tables pt;
 	/*
-	 * Not tabular: each page of the LIST, its items in it.  kubectl's
-	 * builder makes each page an Info, and Result.Object() a List of
-	 * them when there are several (print_first()).
+	 * Each page of the LIST (its items in it, or its Table), or each
+	 * object's Table by name.  kubectl's builder makes each an Info,
+	 * and Result.Object() a List of them when there are several
+	 * (print_first()).
 	 */
 	struct json_object **pages;
 	size_t npages, pages_alloc;
@@ -526,6 +529,24 @@ static void first_release(struct first *f)
 		json_object_put(f->pages[i]);
 	free(f->pages);
 	free(f->rv);
+}
+
+/* f takes page over. */
+static void add_page(struct first *f, struct json_object *page)
+{
+	ALLOC_GROW(f->pages, f->npages + 1, f->pages_alloc);
+	f->pages[f->npages++] = page;
+}
+
+/* A Table page, kept whole; a Status or a plain list as pager_gather_table() takes it. */
+static int first_table(void *ctx, struct json_object *page)
+{
+	struct first *f = ctx;
+
+	if (strcmp(json_get_text(page, "kind", ""), "Table"))
+		return pager_gather_table(&f->pt, page);
+	add_page(f, json_object_get(page));
+	return 0;
 }
 
 static int first_item(void *ctx, const char *text, size_t len)
@@ -560,8 +581,7 @@ static void first_page(void *ctx, const struct pager_page *p)
 	for (; f->paged < f->pt.nr; f->paged++)
 		json_object_array_add(items, json_object_get(f->pt.objs[f->paged]));
 	json_object_object_add(p->head, "items", items);
-	ALLOC_GROW(f->pages, f->npages + 1, f->pages_alloc);
-	f->pages[f->npages++] = json_object_get(p->head);
+	add_page(f, json_object_get(p->head));
 }
 
 /* kubectl's LIST: pages of --chunk-size, a Table when one is printed. */
@@ -584,7 +604,7 @@ static int list_first(struct gw *g, struct cluster *c, struct first *f, struct e
 		},
 	};
 	struct pager_hooks hooks = {
-		.ctx = f, .table = pager_gather_table, .item = first_item, .page = first_page,
+		.ctx = f, .table = first_table, .item = first_item, .page = first_page,
 	};
 	struct pager_result pr;
 	char what[128];
@@ -700,7 +720,9 @@ static int get_first(struct gw *g, struct cluster *c, struct first *f, struct er
 			       g->o->table.sort_by != NULL, f->flags, &obj, err) < 0)
 			return -1;
 		if (g->tabular) {
-			get_table_add(&f->pt.table, obj);
+			struct json_object *table = NULL;
+			get_table_add(&table, obj);
+			add_page(f, table);
 		} else {
 			ALLOC_GROW(f->pt.objs, f->pt.nr + 1, f->pt.alloc);
 			f->pt.objs[f->pt.nr++] = obj;
@@ -732,14 +754,23 @@ static int print_first(struct gw *g, struct first *f)
 
 	if (g->o->watch_only)
 		return 0;
-	if (g->tabular && !f->pt.table && f->pt.nr)	/* a server without Tables: NAME, AGE */
-		f->pt.table = columns_table_json(NULL, NULL, NULL, f->pt.objs, f->pt.nr, wall_ms());
-	if (g->tabular && f->pt.table)
-		rc = print_tabular(g, "ADDED", f->pt.table, true, &out);
-	else if (!g->tabular && whole_pages(g, f))
+	if (g->tabular && !f->npages && f->pt.nr)	/* a server without Tables: NAME, AGE */
+		add_page(f, columns_table_json(NULL, NULL, NULL, f->pt.objs, f->pt.nr, wall_ms()));
+	if (g->tabular) {
+		/* kubectl's printer sorts each Table's own rows; one flush of all */
+		struct json_object *all = NULL;
+		for (size_t i = 0; i < f->npages && rc == 0; i++) {
+			rc = kubetable_sort_rows(f->pages[i], g->o->table.sort_by, &g->err);
+			get_table_add(&all, json_object_get(f->pages[i]));
+		}
+		if (rc == 0 && all)
+			print_tabular(g, "ADDED", all, &out);
+		json_object_put(all);
+	} else if (whole_pages(g, f)) {
 		rc = print_objects(g, "ADDED", f->pages, f->npages, false, &out);
-	else if (!g->tabular)
+	} else {
 		rc = print_objects(g, "ADDED", f->pt.objs, f->pt.nr, f->npages > 1, &out);
+	}
 	if (rc < 0 && !g->tabular)
 		emit(g, &out, false);	/* what the tabwriter lets go of a failed print */
 	if (rc < 0)

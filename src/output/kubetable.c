@@ -133,6 +133,16 @@ int kubetable_sort_objects(struct json_object *items, const char *sort_by,
 	return sort_array(items, sort_by, false, err);
 }
 
+int kubetable_sort_rows(struct json_object *table, const char *sort_by, struct errbuf *err)
+{
+	struct json_object *rows = json_get(table, "rows");
+
+	/* kubectl's SortingPrinter sorts a Table of two rows or more */
+	if (!sort_by || json_get_len(rows) < 2)
+		return 0;
+	return sort_array(rows, sort_by, true, err);
+}
+
 int kubetable_sort_order(struct json_object *const *objs, size_t n, const char *sort_by,
 			 size_t *order, struct errbuf *err)
 {
@@ -285,8 +295,7 @@ int kubetable_print(struct json_object *table, const struct kubetable_opts *o,
 	struct json_object *rows = json_get(table, "rows");
 	size_t nrows = json_get_len(rows);
 
-	/* kubectl's SortingPrinter sorts a Table of two rows or more */
-	if (o->sort_by && nrows > 1 && sort_array(rows, o->sort_by, true, err) < 0)
+	if (kubetable_sort_rows(table, o->sort_by, err) < 0)
 		return -1;
 	struct table *t = build_table(json_get(table, "columnDefinitions"), rows, o, NULL);
 	if (nrows)
@@ -344,9 +353,8 @@ static const char *event_column(const char *event)
 	return event;
 }
 
-int kubetable_stream_print(struct kubetable_stream *s, struct json_object *table,
-			   const char *event, const struct kubetable_opts *o,
-			   struct strbuf *out, struct errbuf *err)
+void kubetable_stream_print(struct kubetable_stream *s, struct json_object *table,
+			    const char *event, const struct kubetable_opts *o, struct strbuf *out)
 {
 	struct json_object *defs = json_get(table, "columnDefinitions");
 	struct json_object *rows = json_get(table, "rows");
@@ -364,14 +372,11 @@ int kubetable_stream_print(struct kubetable_stream *s, struct json_object *table
 		s->printed_headers = false;
 	}
 	if (!nrows)
-		return 0;
+		return;
 	s->printed_headers = true;
-	if (o->sort_by && sort_array(rows, o->sort_by, true, err) < 0)
-		return -1;
 	struct table *t = build_table(defs, rows, o, event_column(event));
 	table_format(t, no_headers, &s->widths, out);
 	table_free(t);
-	return 0;
 }
 
 void kubetable_stream_status(struct kubetable_stream *s, struct json_object *status,

@@ -71,7 +71,8 @@ void kubetable_prefix_names(struct json_object *table, const char *prefix);
  *     struct table_widths), so later rows may be wider than the first;
  *   - event (--output-watch-events): an EVENT column first, "ADDED   ",
  *     "MODIFIED", "DELETED ", "ERROR   " (kubectl's padding);
- *   - sort_by sorts the rows of this table only.
+ *   - sort_by is not looked at: kubectl sorts no event, and its list
+ *     is sorted before (kubetable_sort_rows()).
  *
  * KUBETABLE_STREAM_INIT or zeroed; kubetable_stream_release() empties it.
  * The tables are borrowed (rows reordered when sorting); the stream keeps
@@ -85,9 +86,8 @@ struct kubetable_stream {
 };
 #define KUBETABLE_STREAM_INIT { NULL, false, false, TABLE_WIDTHS_INIT }
 
-int kubetable_stream_print(struct kubetable_stream *s, struct json_object *table,
-			   const char *event, const struct kubetable_opts *o,
-			   struct strbuf *out, struct errbuf *err);
+void kubetable_stream_print(struct kubetable_stream *s, struct json_object *table,
+			    const char *event, const struct kubetable_opts *o, struct strbuf *out);
 /*
  * A Status (a watch's ERROR event) as kubectl's status handler prints
  * it: STATUS, REASON and MESSAGE (after EVENT with event), the header
@@ -103,6 +103,8 @@ void kubetable_stream_release(struct kubetable_stream *s);
  */
 int kubetable_sort_objects(struct json_object *items, const char *sort_by,
 			   struct errbuf *err);
+/* A Table's rows sorted as kubetable_print() sorts them (none for fewer than two). */
+int kubetable_sort_rows(struct json_object *table, const char *sort_by, struct errbuf *err);
 /* The same order of objs[0..n), unchanged: order[k] is the index of the kth. */
 int kubetable_sort_order(struct json_object *const *objs, size_t n, const char *sort_by,
 			 size_t *order, struct errbuf *err);

@@ -61,8 +61,9 @@ static void tables(struct json_object *doc)
 		if (kubetable_print(doc, &opts[i], &out, &err) < 0)
 			CHECK(err.msg[0]);
 		err.msg[0] = '\0';
-		if (kubetable_stream_print(&s, doc, i ? "ADDED" : NULL, &opts[i], &out, &err) < 0)
+		if (kubetable_sort_rows(doc, opts[i].sort_by, &err) < 0)
 			CHECK(err.msg[0]);
+		kubetable_stream_print(&s, doc, i ? "ADDED" : NULL, &opts[i], &out);
 		strbuf_release(&out);
 	}
 	struct strbuf out = STRBUF_INIT;
