@@ -241,6 +241,30 @@ watch_same() {
 	[[ $stderr == "error: unable to output the provided object: error executing template"* ]]
 }
 
+@test "get -w -o jsonpath with a range: after its first object, kubectl's printer starts inside the range, and fails" {
+	sim_start --pods 3
+	local args want want_status tpl
+	for tpl in '{range .items[*]}{.metadata.name}{"\n"}{end}' \
+		   '{.metadata.name}{range .spec.containers[*]} {.name}{end}{"\n"}'; do
+		for args in "pods -w" "pods -w --chunk-size=1" "pods pod-0 -w"; do
+			want=$(kc get $args --request-timeout=1s -o jsonpath="$tpl" 2>/dev/null) &&
+				want_status=0 || want_status=$?
+			run --separate-stderr "$KINF" get $args --request-timeout=1s -o jsonpath="$tpl" \
+				--kubeconfig "$SIM_KUBECONFIG"
+			[ "$status" -eq "$want_status" ] && [ "$output" = "$want" ] ||
+				{ echo "# get $args -o jsonpath=$tpl: status $status, kubectl's $want_status" >&2
+				  diff <(echo "$want") <(echo "$output") | sed 's/^/# /' >&2; false; }
+		done
+	done
+	# the second template's last run: pod-0's line, then pod-1's fails
+	[ "$output" = "pod-0 app" ]
+	run --separate-stderr "$KINF" get pods -w --request-timeout=1s -o jsonpath="$tpl" \
+		--kubeconfig "$SIM_KUBECONFIG"
+	assert_status 1
+	[ "$output" = "pod-0 app" ]
+	[[ $stderr == *"Error executing template: not in range, nothing to end"* ]]
+}
+
 @test "get NAME -w: the object, then its changes only (the watch's first event not printed again)" {
 	sim_start --pods 3
 	watch_same --no-changes pods pod-1 -w

@@ -461,7 +461,7 @@ static void parse_output_options(void)
 		usage_error(&command_get, "%s", err.msg);
 	}
 	fmt.terminal = isatty(STDOUT_FILENO);
-	fmt.go_yaml = true;
+	fmt.kubectl = true;
 	/*
 	 * kubectl drops managedFields from json and yaml only (cli-runtime's
 	 * JSONYamlPrintFlags): its templates see the objects whole, and so the

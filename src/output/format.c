@@ -416,15 +416,15 @@ static int run_gotemplate(struct format *f, struct json_object *obj, struct strb
 	return -1;
 }
 
-static int run_jsonpath(struct format *f, struct json_object *obj, struct strbuf *out,
-			struct errbuf *err)
+static int run_jsonpath(struct format *f, struct json_object *obj, size_t *from,
+			struct strbuf *out, struct errbuf *err)
 {
 	struct strbuf text = STRBUF_INIT;
 	struct strbuf *to = f->terminal ? &text : out;
 	/* jsonpath-as-json: an array for each group of values (kubectl's PrintResults) */
 	int rc = f->as_json ?
-		 jsonpath_each_group(f->jsonpath, obj, !f->strict_keys, json_group, to, err) :
-		 jsonpath_execute(f->jsonpath, obj, !f->strict_keys, to, err);
+		 jsonpath_each_group(f->jsonpath, from, obj, !f->strict_keys, json_group, to, err) :
+		 jsonpath_execute(f->jsonpath, from, obj, !f->strict_keys, to, err);
 
 	if (f->terminal)
 		strbuf_add_termsafe(out, text.buf, text.len, TERMSAFE_NEWLINE);
@@ -446,11 +446,12 @@ static int yaml_print(const struct format *f, struct json_object *obj, struct st
 		      struct errbuf *err)
 {
 	return yaml_emit(obj, out, (f->terminal ? YAML_TERMINAL : 0) |
-				   (f->go_yaml ? YAML_AS_KUBECTL : 0), err);
+				   (f->kubectl ? YAML_AS_KUBECTL : 0), err);
 }
 
-int format_print(struct format *f, struct json_object *obj, bool no_headers,
-		 struct strbuf *out, struct errbuf *err)
+/* from: a JSONPath's place, kept between runs (jsonpath.h); NULL: none. */
+static int print_object(struct format *f, struct json_object *obj, bool no_headers,
+			size_t *from, struct strbuf *out, struct errbuf *err)
 {
 	switch (f->kind) {
 	case FORMAT_JSON:
@@ -467,7 +468,7 @@ int format_print(struct format *f, struct json_object *obj, bool no_headers,
 	case FORMAT_YAML:
 		return yaml_print(f, obj, out, err);
 	case FORMAT_JSONPATH:
-		return run_jsonpath(f, obj, out, err);
+		return run_jsonpath(f, obj, from, out, err);
 	case FORMAT_GOTEMPLATE:
 		return run_gotemplate(f, obj, out, err);
 	case FORMAT_CUSTOM_COLUMNS:
@@ -476,6 +477,12 @@ int format_print(struct format *f, struct json_object *obj, bool no_headers,
 		errbuf_set(err, "not an object format");
 		return -1;
 	}
+}
+
+int format_print(struct format *f, struct json_object *obj, bool no_headers,
+		 struct strbuf *out, struct errbuf *err)
+{
+	return print_object(f, obj, no_headers, NULL, out, err);
 }
 
 /* Custom columns' rows of objs, in the widths kept so far. */
@@ -513,7 +520,8 @@ int format_print_watch(struct format *f, struct json_object *const *objs, size_t
 				strbuf_adds(out, "---\n");
 			rc = yaml_print(f, objs[i], out, err);
 		} else {
-			rc = format_print(f, objs[i], no_headers, out, err);
+			rc = print_object(f, objs[i], no_headers,
+					  f->kubectl ? &f->jsonpath_from : NULL, out, err);
 		}
 		if (rc == 0)
 			f->printed++;

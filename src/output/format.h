@@ -78,10 +78,13 @@ struct format {
 	bool terminal;
 	/*
 	 * Set by kubectl's commands (get): yaml prints an object as kubectl's
-	 * does, refusals included (YAML_AS_KUBECTL).  kinf's own watch prints
-	 * every object as it is.
+	 * does, refusals included (YAML_AS_KUBECTL), and format_print_watch()
+	 * runs a JSONPath as kubectl's printer does, each run from where the
+	 * last left it (jsonpath_from: jsonpath.h's from).  kinf's own watch
+	 * prints every object as it is, with the whole template.
 	 */
-	bool go_yaml;
+	bool kubectl;
+	size_t jsonpath_from;
 };
 
 /*

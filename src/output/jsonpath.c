@@ -696,6 +696,8 @@ struct eval {
 	size_t steps, budget;	/* actions walked, and how many may be (over_budget()) */
 	size_t values;		/* in data, once counted (0: not yet) */
 	struct json_object *data;	/* what the run is on */
+	struct node *const *root;	/* the template's actions */
+	size_t from;		/* where the next run starts (jsonpath_execute()) */
 };
 
 static int walk(struct eval *e, const struct vals *in, const struct node *n, struct vals *out);
@@ -1160,7 +1162,10 @@ static int find_results(struct eval *e, struct node *const *nodes, size_t nr,
 static int run_on_nothing(struct eval *e, struct node *const *nodes, size_t nr)
 {
 	struct results none = { 0 };
-	int rc = find_results(e, nodes, nr, NULL, &none);
+	int rc;
+
+	e->from = (size_t)(nodes - e->root);
+	rc = find_results(e, nodes, nr, NULL, &none);
 
 	results_release(&none);
 	return rc;
@@ -1198,6 +1203,7 @@ static int find_results(struct eval *e, struct node *const *nodes, size_t nr,
 			e->ranged = false;
 			e->depth++;
 			for (size_t j = 0; j < res.nr; j++) {
+				e->from = (size_t)(nodes + i + 1 - e->root);
 				if (find_results(e, nodes + i + 1, k - i - 1, res.v[j], out) < 0) {
 					e->depth--;
 					vals_release(&res);
@@ -1222,20 +1228,25 @@ out:
 	return ret;
 }
 
-static int run(const struct jsonpath *jp, struct json_object *data, bool allow_missing,
-	       struct results *out, struct errbuf *err)
+/* from: where this run starts, kept for the next (NULL: the whole template). */
+static int run(const struct jsonpath *jp, size_t *from, struct json_object *data,
+	       bool allow_missing, struct results *out, struct errbuf *err)
 {
+	size_t start = !from ? 0 : *from < jp->root->nr ? *from : jp->root->nr;
 	struct eval e = { .allow_missing = allow_missing, .err = err, .budget = STEPS_FLOOR,
-			  .data = data };
+			  .data = data, .root = jp->root->kids, .from = start };
+	int rc = find_results(&e, jp->root->kids + start, jp->root->nr - start, data, out);
 
-	return find_results(&e, jp->root->kids, jp->root->nr, data, out);
+	if (from)
+		*from = e.from;
+	return rc;
 }
 
-int jsonpath_execute(const struct jsonpath *jp, struct json_object *data,
+int jsonpath_execute(const struct jsonpath *jp, size_t *from, struct json_object *data,
 		     bool allow_missing, struct strbuf *out, struct errbuf *err)
 {
 	struct results r = { 0 };
-	int rc = run(jp, data, allow_missing, &r, err);
+	int rc = run(jp, from, data, allow_missing, &r, err);
 
 	for (size_t i = 0; rc == 0 && i < r.nr; i++) {
 		for (size_t j = 0; j < r.v[i].nr; j++) {
@@ -1248,11 +1259,11 @@ int jsonpath_execute(const struct jsonpath *jp, struct json_object *data,
 	return rc;
 }
 
-int jsonpath_each_group(const struct jsonpath *jp, struct json_object *data, bool allow_missing,
-			jsonpath_group_fn *fn, void *ctx, struct errbuf *err)
+int jsonpath_each_group(const struct jsonpath *jp, size_t *from, struct json_object *data,
+			bool allow_missing, jsonpath_group_fn *fn, void *ctx, struct errbuf *err)
 {
 	struct results r = { 0 };
-	int rc = run(jp, data, allow_missing, &r, err);
+	int rc = run(jp, from, data, allow_missing, &r, err);
 
 	for (size_t i = 0; rc == 0 && i < r.nr; i++)
 		fn(ctx, r.v[i].v, r.v[i].nr);
@@ -1266,7 +1277,7 @@ int jsonpath_find(const struct jsonpath *jp, struct json_object *data,
 {
 	struct results r = { 0 };
 	struct vals all = { 0 };
-	int rc = run(jp, data, allow_missing, &r, err);
+	int rc = run(jp, NULL, data, allow_missing, &r, err);
 
 	for (size_t i = 0; rc == 0 && i < r.nr; i++)
 		vals_copy(&all, &r.v[i]);

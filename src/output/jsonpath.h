@@ -33,7 +33,8 @@
  * Ownership: jsonpath_parse() returns a template the caller frees; the
  * data tree is borrowed.  Result values (jsonpath_find) are references
  * the caller puts, NULL standing for JSON null.  A template is read-only
- * while executing and may be shared between threads.
+ * while executing and may be shared between threads (a run's place in
+ * it, jsonpath_execute()'s from, is the caller's).
  */
 #ifndef KINF_JSONPATH_H
 #define KINF_JSONPATH_H
@@ -60,8 +61,16 @@ void jsonpath_free(struct jsonpath *jp);	/* NULL is a no-op */
  * "NAME is not found" (kubectl's --allow-missing-template-keys, on by
  * default).  Returns -1 with err set on an evaluation error ("array index
  * out of bounds: index 9, length 5"); out may then hold partial text.
+ *
+ * from NULL: the whole template.  Else the run starts at the action
+ * *from (0 at first) and keeps where the next would: kubectl's printer
+ * runs one JSONPath for every object `get -w` prints, and client-go's
+ * FindResults leaves its template as the actions after the last range
+ * it entered.  So a template with a range runs whole once; the next
+ * run begins inside the range, and its {end} fails ("not in range,
+ * nothing to end"), as kubectl's.
  */
-int jsonpath_execute(const struct jsonpath *jp, struct json_object *data,
+int jsonpath_execute(const struct jsonpath *jp, size_t *from, struct json_object *data,
 		     bool allow_missing, struct strbuf *out, struct errbuf *err);
 
 /*
@@ -79,8 +88,8 @@ void jsonpath_values_free(struct json_object **values, size_t nr);
  * text, and of each turn of a range.  fn borrows them.
  */
 typedef void jsonpath_group_fn(void *ctx, struct json_object *const *values, size_t nr);
-int jsonpath_each_group(const struct jsonpath *jp, struct json_object *data, bool allow_missing,
-			jsonpath_group_fn *fn, void *ctx, struct errbuf *err);
+int jsonpath_each_group(const struct jsonpath *jp, size_t *from, struct json_object *data,
+			bool allow_missing, jsonpath_group_fn *fn, void *ctx, struct errbuf *err);
 
 /*
  * kubectl's RelaxedJSONPathExpression: "name1.name2", ".name1.name2",

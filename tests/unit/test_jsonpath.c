@@ -123,7 +123,7 @@ TEST(templates_print_as_kubectl)
 		struct errbuf err = { "" };
 		struct strbuf out = STRBUF_INIT;
 		struct jsonpath *jp = jsonpath_parse(r->tmpl, &err);
-		int rc = jp ? jsonpath_execute(jp, data, true, &out, &err) : -1;
+		int rc = jp ? jsonpath_execute(jp, NULL, data, true, &out, &err) : -1;
 		const char *got = rc < 0 ? err.msg : strbuf_str(&out);
 		const char *want = r->want[0] == '!' ? r->want + 1 : r->want;
 
@@ -142,7 +142,7 @@ TEST(missing_keys_are_errors_when_not_allowed)
 	struct jsonpath *jp = jsonpath_parse("{.items[0].metadata.nothere}", &err);
 
 	CHECK(jp != NULL);
-	CHECK_INT(jsonpath_execute(jp, data, false, &out, &err), -1);
+	CHECK_INT(jsonpath_execute(jp, NULL, data, false, &out, &err), -1);
 	CHECK_STR(err.msg, "nothere is not found");
 	jsonpath_free(jp);
 	strbuf_release(&out);
@@ -166,10 +166,10 @@ TEST(a_range_over_nothing_runs_its_actions_on_nothing)
 		struct strbuf out = STRBUF_INIT;
 		struct jsonpath *jp = jsonpath_parse(tmpl[i], &err);
 		CHECK(jp != NULL);
-		CHECK_INT(jsonpath_execute(jp, data, false, &out, &err), -1);
+		CHECK_INT(jsonpath_execute(jp, NULL, data, false, &out, &err), -1);
 		CHECK_STR(err.msg, want[i]);
 		strbuf_reset(&out);
-		CHECK_INT(jsonpath_execute(jp, data, true, &out, &err), 0);
+		CHECK_INT(jsonpath_execute(jp, NULL, data, true, &out, &err), 0);
 		CHECK_STR(strbuf_str(&out), i ? "" : "after");
 		jsonpath_free(jp);
 		strbuf_release(&out);
@@ -243,7 +243,7 @@ TEST(ranges_without_end_are_bounded)
 		strbuf_adds(&tmpl, "{range}x");
 		struct jsonpath *jp = jsonpath_parse(tmpl.buf, &err);
 		CHECK(jp != NULL);
-		int rc = jsonpath_execute(jp, data, true, &out, &err);
+		int rc = jsonpath_execute(jp, NULL, data, true, &out, &err);
 		if (n == 10) {		/* as kubectl prints it */
 			CHECK_INT(rc, 0);
 			CHECK_INT(out.len, 2046);
@@ -258,6 +258,52 @@ TEST(ranges_without_end_are_bounded)
 	strbuf_release(&tmpl);
 }
 
+/*
+ * Run after run from where the last left the template (kubectl's printer
+ * under get -w): the first is whole, the next starts after the last
+ * range entered, and there an {end} fails.  Each case's two runs are
+ * those of client-go's JSONPath (v0.32.0), one parse, two Executes.
+ */
+TEST(runs_go_on_from_the_last_range)
+{
+	static const struct {
+		const char *tmpl, *first, *second, *fails;
+	} cases[] = {
+		/* no range: every run whole */
+		{ "{.kind}-", "List-", "List-", NULL },
+		{ "<{range .items[*]}{.metadata.name},{end}>", "<web-1,web-2,db-0,>", NULL,
+		  "not in range, nothing to end" },
+		/* a range over nothing is entered too; the one after it last */
+		{ "{range .nope[*]}x{end}{range .items[0:1]}{.metadata.name}{end}", "web-1", NULL,
+		  "not in range, nothing to end" },
+		/* nested: the inner range entered last, with db-0's pg */
+		{ "{range .items[*]}{range .spec.containers[*]}{.name}{end};{end}", "app;appside;pg;",
+		  NULL, "not in range, nothing to end" },
+		/* without its {end}: what follows the range, on the List */
+		{ "x{range .items[*]}{.metadata.name}", "xweb-1web-2db-0", "", NULL },
+		{ "a{range .items[*]}", "a", "", NULL },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct errbuf err = { "" };
+		struct strbuf out = STRBUF_INIT;
+		struct jsonpath *jp = jsonpath_parse(cases[i].tmpl, &err);
+		size_t from = 0;
+		CHECK(jp != NULL);
+		CHECK_INT(jsonpath_execute(jp, &from, data, true, &out, &err), 0);
+		CHECK_STR(strbuf_str(&out), cases[i].first);
+		strbuf_reset(&out);
+		int rc = jsonpath_execute(jp, &from, data, true, &out, &err);
+		CHECK_INT(rc, cases[i].fails ? -1 : 0);
+		if (cases[i].fails)
+			CHECK_STR(err.msg, cases[i].fails);
+		else
+			CHECK_STR(strbuf_str(&out), cases[i].second);
+		jsonpath_free(jp);
+		strbuf_release(&out);
+	}
+}
+
 int main(void)
 {
 	data = json_tokener_parse(pods);
@@ -268,6 +314,7 @@ int main(void)
 	RUN(relaxed_expressions);
 	RUN(go_formatting);
 	RUN(ranges_without_end_are_bounded);
+	RUN(runs_go_on_from_the_last_range);
 	json_object_put(data);
 	return unit_done();
 }
