@@ -769,6 +769,8 @@ static int print_found_one(struct found *f, bool single)
 	struct kobj_list *objs = &f->objs[0];
 
 	if (fmt.kind == FORMAT_TABLE || fmt.kind == FORMAT_WIDE) {
+		if (!f->nr)
+			return 0;	/* the type failed: told, no table */
 		int ret = print_table(f, 0, o.show_kind);
 		if (ret == 0)
 			no_resources(f->res[0]->namespaced, f->all_namespaces);
