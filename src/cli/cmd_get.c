@@ -779,7 +779,7 @@ static int print_found_one(struct found *f, bool single)
 	/* one object is no list: --sort-by has nothing to sort */
 	if (single && objs->nr == 1 && fmt.kind == FORMAT_NAME)
 		return print_names(f->res[0], objs);
-	if (single && objs->nr == 1 && fmt.kind != FORMAT_TABLE && fmt.kind != FORMAT_WIDE)
+	if (single && objs->nr == 1)
 		return print_one(objs->v[0]);
 	return print_objects(f->crds, f->res[0], objs, f->all_namespaces, f->in_order);
 }
