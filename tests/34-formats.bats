@@ -316,4 +316,9 @@ same_as_kubectl() {
 	simctl DELETE /requests >/dev/null
 	get pods --sort-by=.metadata.name --chunk-size=1 >/dev/null
 	simctl GET '/requests?verb=list&resource=pods' | jq -e 'length == 1 and (.[0].query | has("limit") | not)'
+	# and sends a negative chunk size as it is (the apiserver takes it as none)
+	simctl DELETE /requests >/dev/null
+	kc get pods --chunk-size=-1 >/dev/null
+	get pods --chunk-size=-1 >/dev/null
+	[ "$(simctl GET '/requests?verb=list&resource=pods' | jq -c '[.[].query.limit]')" = '["-1","-1"]' ]
 }

@@ -290,7 +290,8 @@ watch_same() {
 	local a
 	for a in "pods -w" "pods -w -o json" "pods -w --sort-by=.metadata.name" "pods pod-1 -w" \
 		 "pods a,b=c -w" \
-		 "pods -A -w -o wide -l app=web --chunk-size=1" "pods -w --field-selector=spec.nodeName=node-1"; do
+		 "pods -A -w -o wide -l app=web --chunk-size=1" "pods -w --field-selector=spec.nodeName=node-1" \
+		 "pods -w --chunk-size=-1"; do
 		simctl DELETE /requests >/dev/null
 		round_begins
 		kubectl --kubeconfig "$SIM_KUBECONFIG" get $a >/dev/null 2>&1 & local kpid=$!

@@ -4,6 +4,7 @@
  * lister sees them.  Same output either way, so the two can be compared.
  */
 #include <ctype.h>
+#include <limits.h>
 #include <errno.h>
 #include <json-c/json.h>
 #include <stdio.h>
@@ -34,15 +35,23 @@
 #include "lib/strbuf.h"
 #include "lib/termsafe.h"
 
+#define CHUNK_DEFAULT LONG_MIN	/* --chunk-size not given */
+
 static struct {
 	bool from_cache, no_headers, keep_managed_fields, show_labels, show_kind;
 	bool watch, watch_only, output_watch_events, deltas, allow_missing_keys;
 	bool ignore_not_found;
-	long chunk_size;		/* -1: not given; long, as OPT_INT writes */
+	long chunk_size;		/* CHUNK_DEFAULT: not given; long, as OPT_INT writes */
 	const char *output, *template_arg;
 	const char *index, *label_selector, *field_selector, *sort_by;
 	int64_t sync_timeout_ms;
-} o = { .sync_timeout_ms = 60000, .chunk_size = -1, .allow_missing_keys = true };
+} o = { .sync_timeout_ms = 60000, .chunk_size = CHUNK_DEFAULT, .allow_missing_keys = true };
+
+/* kubectl's page size: 500 unless given; a negative one is sent as given. */
+static long chunk_limit(void)
+{
+	return o.chunk_size == CHUNK_DEFAULT ? 500 : o.chunk_size;
+}
 
 static const char *const output_choices[] = {
 	"table", "wide", "name", "json", "yaml", "jsonpath=", "jsonpath-file=",
@@ -87,8 +96,8 @@ static const struct option get_options[] = {
 	OPT_BOOL(0, "ignore-not-found", &o.ignore_not_found,
 		 "a NAME that is not there, or nothing found, is no error and prints nothing"),
 	OPT_BOOL(0, "show-kind", &o.show_kind, "name objects in tables as KIND/NAME (pod/web-0)"),
-	OPT_INT(0, "chunk-size", &o.chunk_size, "N",
-		"objects per LIST page (default: 500, as kubectl); 0: one response"),
+	OPT_SIGNED(0, "chunk-size", &o.chunk_size, "N",
+		   "objects per LIST page (default: 500, as kubectl); 0 (or less): one response"),
 	OPT_BOOL('w', "watch", &o.watch,
 		 "after the list, print every change as kubectl get -w does (one LIST, one WATCH)"),
 	OPT_BOOL(0, "watch-only", &o.watch_only, "as --watch, without printing the list first"),
@@ -147,7 +156,7 @@ static struct pager_opts list_opts(struct cluster *c, const char *path)
 {
 	return (struct pager_opts){
 		.path = path,
-		.limit = o.sort_by ? 0 : o.chunk_size < 0 ? 500 : (unsigned)o.chunk_size,
+		.limit = o.sort_by ? 0 : chunk_limit(),
 		.label_selector = o.label_selector,
 		.field_selector = o.field_selector,
 		.stream = {
@@ -918,7 +927,7 @@ static int watch_from_server(struct cluster *c, const struct resource_args *ra)
 		.nnames = ra->nnames,
 		.label_selector = o.label_selector,
 		.field_selector = o.field_selector,
-		.limit = o.chunk_size < 0 ? 500 : (unsigned)o.chunk_size,
+		.limit = chunk_limit(),
 		.watch_only = o.watch_only,
 		.events = o.output_watch_events,
 		.keep_managed_fields = o.keep_managed_fields,
@@ -1396,8 +1405,6 @@ static int run_get(int argc, const char **argv)
 		usage_error(&command_get, "'all' lists several types from the server, alone: "
 			    "no NAME, no --from-cache, no other type");
 	check_names(&ra);
-	if (o.chunk_size < -1)
-		usage_error(&command_get, "--chunk-size must be 0 or more");
 	if (o.index && !o.from_cache)
 		usage_error(&command_get, "--index needs --from-cache");
 	if (o.index && (!strchr(o.index, '=') || *o.index == '='))

@@ -40,7 +40,7 @@ struct get_watch_opts {
 	size_t nnames;
 	const char *label_selector;	/* NULL: none */
 	const char *field_selector;	/* --field-selector, or NULL */
-	unsigned limit;			/* the LIST's page size; 0: one response */
+	long limit;			/* the LIST's page size: pager_opts' */
 	bool watch_only;		/* the list (or object) not printed */
 	bool events;			/* --output-watch-events */
 	bool keep_managed_fields;

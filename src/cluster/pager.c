@@ -48,7 +48,7 @@ static char *page_path(struct pager *p)
 	if (o->label_selector)
 		url_query_add(&q, "labelSelector", o->label_selector);
 	if (!p->full && o->limit) {
-		snprintf(num, sizeof(num), "%u", o->limit);
+		snprintf(num, sizeof(num), "%ld", o->limit);
 		url_query_add(&q, "limit", num);
 	}
 	if (!p->cont && o->rv && *o->rv)

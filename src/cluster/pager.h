@@ -102,7 +102,11 @@ struct pager_hooks {
 struct pager_opts {
 	const char *path;		/* the collection: api_resource_path() */
 	enum pager_as as;
-	unsigned limit;			/* page size; 0: no limit, one request */
+	/*
+	 * Page size; 0: no limit, one request.  A negative one is sent as it
+	 * is (kubectl's --chunk-size=-1), which the apiserver takes as none.
+	 */
+	long limit;
 	/* The first page's (not a continue page's); NULL or "": none. */
 	const char *rv;
 	/* Added when not NULL (even when empty), as each caller always did. */

@@ -196,8 +196,9 @@ static void set_value(const struct command *cmd, const struct option *o,
 		char *end;
 		errno = 0;
 		long v = strtol(arg, &end, 10);
-		if (!*arg || *end || errno || v < 0)
-			usage_error(cmd, "invalid value '%s' for '%s': expected a non-negative integer", arg, name);
+		if (!*arg || *end || errno || (v < 0 && !o->negative))
+			usage_error(cmd, "invalid value '%s' for '%s': expected a%s integer", arg, name,
+				    o->negative ? "n" : " non-negative");
 		*(long *)o->value = v;
 		break;
 	}

@@ -58,6 +58,7 @@ struct option {
 	 * NULL: no number is taken.
 	 */
 	int (*level)(long n);
+	bool negative;			/* OPT_T_INT: a negative number too */
 };
 
 /* An OPT_ARRAY's values, in order, NULL-terminated (v is NULL while nr is 0). */
@@ -89,6 +90,10 @@ void opt_array_add(struct opt_array *a, const char *arg);
 	  .argh = (a), .help = (h), .complete = (c) }
 #define OPT_INT(s, l, v, a, h) \
 	{ .type = OPT_T_INT, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h) }
+/* An int that may be negative, as pflag's (kubectl's --chunk-size=-1). */
+#define OPT_SIGNED(s, l, v, a, h) \
+	{ .type = OPT_T_INT, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), \
+	  .help = (h), .negative = true }
 #define OPT_DURATION(s, l, v, h) \
 	{ .type = OPT_T_DURATION, .short_name = (s), .long_name = (l), .value = (v), \
 	  .argh = "DURATION", .help = (h) }
