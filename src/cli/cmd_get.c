@@ -818,11 +818,13 @@ static int print_found_several(struct found *f)
 		size_t n = f->tables[i] ? table_rows_of(f->tables[i]) : f->objs[i].nr;
 		if (!n)
 			continue;
+		if (tabular) {
+			ret = print_table(f, i, true);	/* entry_table() orders the objects */
+			continue;
+		}
 		if (f->objs[i].nr > 1 && !f->in_order)
 			qsort(f->objs[i].v, f->objs[i].nr, sizeof(*f->objs[i].v), by_namespace_name);
-		if (tabular) {
-			ret = print_table(f, i, true);
-		} else if (fmt.kind == FORMAT_NAME && !o.sort_by) {
+		if (fmt.kind == FORMAT_NAME && !o.sort_by) {
 			ret = print_objects(f->crds, f->res[i], &f->objs[i], f->all_namespaces, false);
 		} else {
 			for (size_t j = 0; j < f->objs[i].nr; j++) {
