@@ -4,10 +4,8 @@
  *
  * The describers write kubectl's lines (pkg/describe/describe.go): a
  * field's label and value a tab apart, indented two spaces a level (its
- * PrefixWriter).  The text is then aligned as its text/tabwriter aligns
- * it (minwidth 0, padding 2, spaces): a column block is a run of lines
- * that each have a cell in that column, every cell of it padded to the
- * block's widest plus two.  A Pod's and a Secret's describers follow
+ * PrefixWriter).  The text is then aligned by lib/tabwriter as kubectl's
+ * text/tabwriter aligns it (minwidth 0, padding 2, spaces).  A Pod's and a Secret's describers follow
  * kubectl's for the fields they show (a Secret's values by their sizes
  * only); any other kind has its generic describer: the object's fields,
  * "Label:  value", maps and lists nested.
@@ -28,105 +26,12 @@
 #include "lib/json_get.h"
 #include "lib/stop.h"
 #include "lib/strbuf.h"
+#include "lib/tabwriter.h"
 #include "lib/util.h"
 #include "output/columns.h"
 #include "output/gofmt.h"
 #include "output/redact.h"
 #include "tui/tui_describe.h"
-
-/* ---- kubectl's tabwriter ---------------------------------------------------- */
-
-#define TW_PADDING 2
-
-struct tw_line {
-	char **cell;
-	size_t n;
-};
-
-struct tw {
-	struct tw_line *line;
-	size_t nr;
-	size_t *widths;		/* the enclosing blocks' widths, one a column */
-	size_t nwidths;
-	struct strbuf *out;
-};
-
-static void tw_write(struct tw *w, size_t from, size_t to)
-{
-	for (size_t i = from; i < to; i++) {
-		const struct tw_line *l = &w->line[i];
-		for (size_t j = 0; j < l->n; j++) {
-			strbuf_adds(w->out, l->cell[j]);
-			if (j >= w->nwidths)
-				continue;
-			for (size_t k = utf8_width(l->cell[j]); k < w->widths[j]; k++)
-				strbuf_addch(w->out, ' ');
-		}
-		strbuf_addch(w->out, '\n');
-	}
-}
-
-/*
- * Go's tabwriter's format(): the blocks of column nwidths within lines
- * [line0, line1), each formatted for the next column in turn.  A line's
- * last cell is in no column.
- */
-static void tw_format(struct tw *w, size_t line0, size_t line1)
-{
-	size_t column = w->nwidths;
-
-	for (size_t this = line0; this < line1; this++) {
-		if (column + 1 >= w->line[this].n)
-			continue;
-		tw_write(w, line0, this);
-		line0 = this;
-		size_t width = 0;
-		for (; this < line1 && column + 1 < w->line[this].n; this++) {
-			size_t cw = utf8_width(w->line[this].cell[column]) + TW_PADDING;
-			if (cw > width)
-				width = cw;
-		}
-		w->widths[w->nwidths++] = width;
-		tw_format(w, line0, this);
-		w->nwidths--;
-		line0 = this;
-	}
-	tw_write(w, line0, line1);
-}
-
-/* text's lines, their cells split on tabs, aligned into out. */
-static void tabwrite(const char *text, struct strbuf *out)
-{
-	char *copy = xstrdup(text);
-	struct tw w = { .out = out };
-	size_t alloc = 0, most = 1;
-
-	for (char *p = copy; *p;) {
-		char *end = p + strcspn(p, "\n");
-		bool last = !*end;
-		*end = '\0';
-		ALLOC_GROW(w.line, w.nr + 1, alloc);
-		struct tw_line *l = &w.line[w.nr++];
-		l->n = 1;
-		for (char *c = p; (c = strchr(c, '\t')); c++)
-			l->n++;
-		l->cell = xcalloc(l->n, sizeof(*l->cell));
-		for (size_t i = 0; i < l->n; i++) {
-			l->cell[i] = p;
-			p += strcspn(p, "\t");
-			*p++ = '\0';
-		}
-		most = l->n > most ? l->n : most;
-		p = last ? end : end + 1;
-	}
-	w.widths = xcalloc(most, sizeof(*w.widths));
-	tw_format(&w, 0, w.nr);
-	for (size_t i = 0; i < w.nr; i++)
-		free(w.line[i].cell);
-	free(w.line);
-	free(w.widths);
-	free(copy);
-}
 
 /* ---- kubectl's PrefixWriter and its helpers ------------------------------- */
 
@@ -964,7 +869,11 @@ void describe_text(struct json_object *obj, const char *group, const char *kind,
 		describe_events(&sb, events, now_ms);
 	else if (note)
 		wr(&sb, 0, "Events:\t%s\n", note);
-	tabwrite(strbuf_str(&sb), out);
+	struct tabwriter tw;
+	tabwriter_init(&tw, 0, 2, false);
+	tabwriter_write(&tw, sb.buf, sb.len, out);
+	tabwriter_flush(&tw, out);
+	tabwriter_release(&tw);
 	strbuf_release(&sb);
 }
 
