@@ -163,6 +163,12 @@ kubectl_131() {
 	printf 'NAME   NODE\n.metadata.name .spec.nodeName\n' >"$BATS_TEST_TMPDIR/cols"
 	like_kubectl pods -o custom-columns-file="$BATS_TEST_TMPDIR/cols"
 	like_kubectl crontabs -A -o custom-columns=NS:.metadata.namespace,SPEC:.spec.cronSpec
+	# a tab or a line break in a value splits its cell, as in kubectl's tabwriter
+	simctl POST /create '{"resource":"pods","object":{"metadata":{"name":"tabby",
+		"annotations":{"x":"a\tbcdefghijkl","y":"line1\nline2"}}}}' >/dev/null
+	like_kubectl pods -o custom-columns='X:.metadata.annotations.x,NAME:.metadata.name'
+	[[ ${lines[*]} == *"a        bcdefghijkl   tabby"* ]]
+	like_kubectl pods -o custom-columns='Y:.metadata.annotations.y,NAME:.metadata.name,NS:.metadata.namespace'
 }
 
 @test "bad templates: kubectl's messages, one line, status 1; a bad -o is a usage error" {

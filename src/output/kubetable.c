@@ -5,6 +5,7 @@
 #include "output/kubetable.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "lib/strbuf.h"
+#include "lib/tabwriter.h"
 #include "lib/util.h"
 
 struct table {
@@ -39,75 +40,48 @@ size_t table_rows(const struct table *t)
 	return t->rows;
 }
 
-#define TABLE_PADDING 3
-#define TABLE_MIN_WIDTH 6	/* kubectl's tabwriter: cell plus padding */
-
-static void add_table_line(struct strbuf *sb, char *const *cells, size_t ncols,
-			   const size_t *width)
+/* A line as kubectl's printers write one to their tabwriter: cells a tab apart. */
+static void add_line(struct strbuf *sb, char *const *cells, size_t ncols)
 {
 	for (size_t i = 0; i < ncols; i++) {
+		if (i)
+			strbuf_addch(sb, '\t');
 		strbuf_adds(sb, cells[i]);
-		if (i + 1 == ncols)
-			break;
-		for (size_t w = utf8_width(cells[i]); w < width[i]; w++)
-			strbuf_addch(sb, ' ');
 	}
 	strbuf_addch(sb, '\n');
 }
 
 void table_widths_release(struct table_widths *tw)
 {
-	free(tw->w);
-	tw->w = NULL;
-	tw->n = 0;
+	if (tw->tw)
+		tabwriter_release(tw->tw);
+	free(tw->tw);
+	tw->tw = NULL;
 }
 
-/* The widths of t's columns, each at least tw's (when tw is not NULL), kept in it. */
 void table_format(const struct table *t, bool no_headers, struct table_widths *tw,
-		  struct strbuf *sb)
+		  struct strbuf *out)
 {
-	size_t *width = xcalloc(t->ncols ? t->ncols : 1, sizeof(*width));
+	struct strbuf text = STRBUF_INIT;
+	struct tabwriter once, *w = &once;
 
-	if (tw && tw->n < t->ncols) {
-		tw->w = xrealloc(tw->w, t->ncols * sizeof(*tw->w));
-		memset(tw->w + tw->n, 0, (t->ncols - tw->n) * sizeof(*tw->w));
-		tw->n = t->ncols;
+	if (tw && !tw->tw) {
+		tw->tw = xmalloc(sizeof(*tw->tw));
+		tabwriter_init(tw->tw, TABWRITER_KUBECTL_MINWIDTH, TABWRITER_KUBECTL_PADDING, true);
 	}
-	for (size_t i = 0; i < t->ncols; i++) {
-		size_t w = no_headers ? 0 : utf8_width(t->headers[i]);
-		for (size_t r = 0; r < t->rows; r++) {
-			size_t cw = utf8_width(t->cells[r * t->ncols + i]);
-			if (cw > w)
-				w = cw;
-		}
-		w += TABLE_PADDING;
-		width[i] = w < TABLE_MIN_WIDTH ? TABLE_MIN_WIDTH : w;
-		/* the tabwriter's last cell on a line is no column: not kept */
-		if (tw && i + 1 < t->ncols) {
-			if (tw->w[i] > width[i])
-				width[i] = tw->w[i];
-			tw->w[i] = width[i];
-		}
-	}
+	if (tw)
+		w = tw->tw;
+	else	/* remembered too: a line without a tab flushes what came before */
+		tabwriter_init(w, TABWRITER_KUBECTL_MINWIDTH, TABWRITER_KUBECTL_PADDING, true);
 	if (!no_headers)
-		add_table_line(sb, t->headers, t->ncols, width);
+		add_line(&text, t->headers, t->ncols);
 	for (size_t r = 0; r < t->rows; r++)
-		add_table_line(sb, t->cells + r * t->ncols, t->ncols, width);
-	free(width);
-}
-
-int table_write(const struct table *t, FILE *out, bool no_headers)
-{
-	struct strbuf sb = STRBUF_INIT;
-	int ret = 0;
-
-	table_format(t, no_headers, NULL, &sb);
-	if (sb.len && (fwrite(sb.buf, 1, sb.len, out) != sb.len || fflush(out)))
-		ret = -1;
-	if (ferror(out))
-		ret = -1;
-	strbuf_release(&sb);
-	return ret;
+		add_line(&text, t->cells + r * t->ncols, t->ncols);
+	tabwriter_write(w, text.buf, text.len, out);
+	tabwriter_flush(w, out);
+	if (w == &once)
+		tabwriter_release(w);
+	strbuf_release(&text);
 }
 
 void table_free(struct table *t)
