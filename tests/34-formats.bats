@@ -155,7 +155,7 @@ kubectl_131() {
 	[ "$stderr" = 'error: couldn'"'"'t find any field with path "{.metadata.nothere}" in the list of objects' ]
 }
 
-@test "custom-columns and custom-columns-file are kubectl's" {
+@test "custom-columns and custom-columns-file are kubectl's, and so are odd values in any format" {
 	sim_start --pods 5
 	like_kubectl pods -o custom-columns='NAME:.metadata.name,LABELS:.metadata.labels,PORTS:.spec.containers[*].ports[*].containerPort,NONE:.nothere'
 	[[ ${lines[1]} == *"map[app:"*"<none>" ]]
@@ -165,10 +165,15 @@ kubectl_131() {
 	like_kubectl crontabs -A -o custom-columns=NS:.metadata.namespace,SPEC:.spec.cronSpec
 	# a tab or a line break in a value splits its cell, as in kubectl's tabwriter
 	simctl POST /create '{"resource":"pods","object":{"metadata":{"name":"tabby",
-		"annotations":{"x":"a\tbcdefghijkl","y":"line1\nline2"}}}}' >/dev/null
+		"annotations":{"x":"a\tbcdefghijkl","y":"line1\nline2","z":"\b\f\u000b\u001b<&"}}}}' >/dev/null
 	like_kubectl pods -o custom-columns='X:.metadata.annotations.x,NAME:.metadata.name'
 	[[ ${lines[*]} == *"a        bcdefghijkl   tabby"* ]]
 	like_kubectl pods -o custom-columns='Y:.metadata.annotations.y,NAME:.metadata.name,NS:.metadata.namespace'
+	# Go's encoding/json (1.22 on) writes \b and \f as such
+	like_kubectl pod tabby -o json
+	[[ $output == *'"z": "\b\f\u000b\u001b\u003c\u0026"'* ]]
+	like_kubectl pod tabby -o 'jsonpath={.metadata.annotations}'
+	like_kubectl pod tabby -o 'go-template={{.metadata.annotations.z}}'
 }
 
 @test "bad templates: kubectl's messages, one line, status 1; a bad -o is a usage error" {

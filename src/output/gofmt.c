@@ -117,6 +117,10 @@ void gofmt_marshal_string(const char *s, size_t len, struct strbuf *out)
 				strbuf_adds(out, "\\r");
 			} else if (c == '\t') {
 				strbuf_adds(out, "\\t");
+			} else if (c == '\b') {	/* \b and \f: Go 1.22's */
+				strbuf_adds(out, "\\b");
+			} else if (c == '\f') {
+				strbuf_adds(out, "\\f");
 			} else if (c < 0x20 || c == '<' || c == '>' || c == '&') {
 				strbuf_adds(out, "\\u00");
 				strbuf_addch(out, hex[c >> 4]);
