@@ -12,6 +12,7 @@
 #include "cli/cmd.h"
 #include "cluster/discovery.h"
 #include "lib/strbuf.h"
+#include "output/table_writer.h"
 
 static const char *const output_names[] = { "wide", "name", NULL };
 enum { OUTPUT_WIDE, OUTPUT_NAME };
@@ -91,51 +92,6 @@ static char *join(char **v)
 	return strbuf_detach(&sb, NULL);
 }
 
-/*
- * Go's tabwriter as kubectl sets it up: each column as wide as its widest
- * cell plus three spaces, the last column not padded.
- */
-struct table {
-	char **cells;		/* rows × cols */
-	size_t cols, rows, alloc;
-};
-
-static void table_add(struct table *t, char **row)
-{
-	ALLOC_GROW(t->cells, (t->rows + 1) * t->cols, t->alloc);
-	memcpy(t->cells + t->rows * t->cols, row, t->cols * sizeof(char *));
-	t->rows++;
-}
-
-static void table_print(struct table *t, FILE *out)
-{
-	size_t *width = xcalloc(t->cols, sizeof(*width));
-	for (size_t r = 0; r < t->rows; r++)
-		for (size_t c = 0; c < t->cols; c++) {
-			size_t n = strlen(t->cells[r * t->cols + c]);
-			if (n > width[c])
-				width[c] = n;
-		}
-	for (size_t r = 0; r < t->rows; r++) {
-		for (size_t c = 0; c < t->cols; c++) {
-			const char *cell = t->cells[r * t->cols + c];
-			if (c + 1 < t->cols)
-				fprintf(out, "%-*s", (int)(width[c] + 3), cell);
-			else
-				fputs(cell, out);
-		}
-		fputc('\n', out);
-	}
-	free(width);
-}
-
-static void table_free(struct table *t)
-{
-	for (size_t i = 0; i < t->rows * t->cols; i++)
-		free(t->cells[i]);
-	free(t->cells);
-}
-
 static void print_resources(const struct api_resource **res, size_t nr)
 {
 	if (o.output == OUTPUT_NAME) {
@@ -146,14 +102,13 @@ static void print_resources(const struct api_resource **res, size_t nr)
 		}
 		return;
 	}
+	static const char *const head[] = { "NAME", "SHORTNAMES", "APIVERSION", "NAMESPACED",
+					    "KIND", "VERBS", "CATEGORIES" };
 	bool wide = o.output == OUTPUT_WIDE;
-	struct table t = { .cols = wide ? 7 : 5 };
-	if (!o.no_headers) {
-		char *head[] = { xstrdup("NAME"), xstrdup("SHORTNAMES"), xstrdup("APIVERSION"),
-				 xstrdup("NAMESPACED"), xstrdup("KIND"),
-				 wide ? xstrdup("VERBS") : NULL, wide ? xstrdup("CATEGORIES") : NULL };
-		table_add(&t, head);
-	}
+	size_t ncols = wide ? 7 : 5;
+	struct table *t = table_new(head, ncols);
+	struct strbuf out = STRBUF_INIT;
+
 	for (size_t i = 0; i < nr; i++) {
 		const struct api_resource *r = res[i];
 		char *row[] = {
@@ -162,10 +117,14 @@ static void print_resources(const struct api_resource **res, size_t nr)
 			xstrdup(r->namespaced ? "true" : "false"), xstrdup(r->kind),
 			wide ? join(r->verbs) : NULL, wide ? join(r->categories) : NULL,
 		};
-		table_add(&t, row);
+		table_add_row(t, (const char *const *)row);
+		for (size_t c = 0; c < ncols; c++)
+			free(row[c]);
 	}
-	table_print(&t, stdout);
-	table_free(&t);
+	table_format(t, o.no_headers, NULL, &out);
+	fwrite(out.buf, 1, out.len, stdout);
+	strbuf_release(&out);
+	table_free(t);
 }
 
 static int run_api_resources(int argc, const char **argv)
