@@ -427,3 +427,31 @@ int gofmt_unquote(const char *s, size_t n, struct strbuf *out)
 			return -1;
 	return 0;
 }
+
+enum go_kind gofmt_basic_kind(struct json_object *v)
+{
+	switch (json_object_get_type(v)) {
+	case json_type_boolean: return GO_KIND_BOOL;
+	case json_type_int: return GO_KIND_INT;
+	case json_type_double: return GO_KIND_FLOAT;
+	case json_type_string: return GO_KIND_STRING;
+	default: return GO_KIND_BAD;
+	}
+}
+
+int gofmt_basic_cmp(enum go_kind k, struct json_object *a, struct json_object *b)
+{
+	switch (k) {
+	case GO_KIND_BOOL: return json_object_get_boolean(a) - json_object_get_boolean(b);
+	case GO_KIND_INT: {
+		int64_t x = json_object_get_int64(a), y = json_object_get_int64(b);
+		return x < y ? -1 : x > y;
+	}
+	case GO_KIND_FLOAT: {
+		double x = json_object_get_double(a), y = json_object_get_double(b);
+		return x < y ? -1 : x > y ? 1 : x == y ? 0 : 2;
+	}
+	default:
+		return strcmp(json_object_get_string(a), json_object_get_string(b));
+	}
+}

@@ -39,6 +39,16 @@ void gofmt_marshal_indent(struct json_object *v, struct strbuf *out);
 /* s[0..len) as json.Marshal writes a string, quotes included. */
 void gofmt_marshal_string(const char *s, size_t len, struct strbuf *out);
 
+/*
+ * text/template's basicKind of a JSON value (the comparisons of
+ * templates and kubectl's JSONPath filters): GO_KIND_BAD for a map, an
+ * array or null.
+ */
+enum go_kind { GO_KIND_BAD, GO_KIND_BOOL, GO_KIND_INT, GO_KIND_FLOAT, GO_KIND_STRING };
+enum go_kind gofmt_basic_kind(struct json_object *v);
+/* <0, 0 or >0 for two values of kind k; 2 for floats a NaN leaves unordered. */
+int gofmt_basic_cmp(enum go_kind k, struct json_object *a, struct json_object *b);
+
 /* strconv.Quote(s[0..len)): "a\"b\n", bytes that are not UTF-8 as \x.. */
 void gofmt_quote(const char *s, size_t len, struct strbuf *out);
 /*

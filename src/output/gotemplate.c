@@ -1603,43 +1603,15 @@ enum param { P_VALUE, P_ANY, P_STRING };
 /* Returns -1 with msg set: the caller says "error calling NAME: msg". */
 typedef int func_fn(struct gv *argv, size_t n, struct gv *res, struct strbuf *msg);
 
-/* basicKind; K_BAD for maps, slices and no value (errBadComparisonType) */
-enum kind { K_BAD, K_BOOL, K_INT, K_FLOAT, K_STRING };
-
-static enum kind basic_kind(struct gv v)
+/* basicKind; GO_KIND_BAD for maps, slices and no value (errBadComparisonType) */
+static enum go_kind basic_kind(struct gv v)
 {
-	if (gv_missing(v))
-		return K_BAD;
-	switch (json_object_get_type(v.j)) {
-	case json_type_boolean: return K_BOOL;
-	case json_type_int: return K_INT;
-	case json_type_double: return K_FLOAT;
-	case json_type_string: return K_STRING;
-	default: return K_BAD;
-	}
-}
-
-/* <0, 0, >0 for two values of the same basic kind k */
-static int basic_cmp(enum kind k, struct gv a, struct gv b)
-{
-	switch (k) {
-	case K_BOOL: return json_object_get_boolean(a.j) - json_object_get_boolean(b.j);
-	case K_INT: {
-		int64_t x = json_object_get_int64(a.j), y = json_object_get_int64(b.j);
-		return x < y ? -1 : x > y;
-	}
-	case K_FLOAT: {
-		double x = json_object_get_double(a.j), y = json_object_get_double(b.j);
-		return x < y ? -1 : x > y ? 1 : x == y ? 0 : 2;	/* NaN: unequal */
-	}
-	default:
-		return strcmp(json_object_get_string(a.j), json_object_get_string(b.j));
-	}
+	return gv_missing(v) ? GO_KIND_BAD : gofmt_basic_kind(v.j);
 }
 
 static int fn_eq(struct gv *argv, size_t n, struct gv *res, struct strbuf *msg)
 {
-	enum kind k1 = basic_kind(argv[0]);
+	enum go_kind k1 = basic_kind(argv[0]);
 	bool truth = false;
 
 	if (n < 2) {
@@ -1647,15 +1619,15 @@ static int fn_eq(struct gv *argv, size_t n, struct gv *res, struct strbuf *msg)
 		return -1;
 	}
 	for (size_t i = 1; i < n && !truth; i++) {
-		enum kind k2 = basic_kind(argv[i]);
+		enum go_kind k2 = basic_kind(argv[i]);
 		bool m1 = gv_missing(argv[0]), m2 = gv_missing(argv[i]);
 		if (k1 != k2) {
 			if (!m1 && !m2) {
 				strbuf_adds(msg, "incompatible types for comparison");
 				return -1;
 			}
-		} else if (k1 != K_BAD) {
-			truth = basic_cmp(k1, argv[0], argv[i]) == 0;
+		} else if (k1 != GO_KIND_BAD) {
+			truth = gofmt_basic_cmp(k1, argv[0].j, argv[i].j) == 0;
 		} else if (m1 || m2) {
 			truth = m1 == m2;
 		} else {
@@ -1684,10 +1656,10 @@ static int fn_ne(struct gv *argv, size_t n, struct gv *res, struct strbuf *msg)
 /* lt, and le/gt/ge through it: -1 error, else 0/1 for a < b, *eq */
 static int less(struct gv a, struct gv b, bool *eq, struct strbuf *msg)
 {
-	enum kind k1 = basic_kind(a), k2 = basic_kind(b);
+	enum go_kind k1 = basic_kind(a), k2 = basic_kind(b);
 
-	if (k1 == K_BAD || k2 == K_BAD || k1 == K_BOOL || k2 == K_BOOL) {
-		strbuf_adds(msg, k1 == K_BAD || k2 == K_BAD || k1 == k2 ?
+	if (k1 == GO_KIND_BAD || k2 == GO_KIND_BAD || k1 == GO_KIND_BOOL || k2 == GO_KIND_BOOL) {
+		strbuf_adds(msg, k1 == GO_KIND_BAD || k2 == GO_KIND_BAD || k1 == k2 ?
 			    "invalid type for comparison" : "incompatible types for comparison");
 		return -1;
 	}
@@ -1695,7 +1667,7 @@ static int less(struct gv a, struct gv b, bool *eq, struct strbuf *msg)
 		strbuf_adds(msg, "incompatible types for comparison");
 		return -1;
 	}
-	int c = basic_cmp(k1, a, b);
+	int c = gofmt_basic_cmp(k1, a.j, b.j);
 	*eq = c == 0;
 	return c < 0;
 }

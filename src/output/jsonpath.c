@@ -838,26 +838,12 @@ static void eval_recursive(const struct vals *in, struct vals *out)
 	}
 }
 
-/* The forked text/template's basicKind, for JSON values. */
-enum kind { KIND_BAD, KIND_BOOL, KIND_INT, KIND_FLOAT, KIND_STRING };
-
-static enum kind kind_of(struct json_object *v)
-{
-	switch (json_object_get_type(v)) {
-	case json_type_boolean: return KIND_BOOL;
-	case json_type_int: return KIND_INT;
-	case json_type_double: return KIND_FLOAT;
-	case json_type_string: return KIND_STRING;
-	default: return KIND_BAD;
-	}
-}
-
 /* template.Equal and template.Less: 0 or 1, or -1 with err set. */
 static int compare(struct eval *e, struct json_object *a, struct json_object *b, bool less)
 {
-	enum kind ka = kind_of(a), kb = kind_of(b);
+	enum go_kind ka = gofmt_basic_kind(a), kb = gofmt_basic_kind(b);
 
-	if (ka == KIND_BAD || kb == KIND_BAD) {
+	if (ka == GO_KIND_BAD || kb == GO_KIND_BAD || (less && ka == GO_KIND_BOOL && kb == ka)) {
 		errbuf_set(e->err, "invalid type for comparison");
 		return -1;
 	}
@@ -865,29 +851,8 @@ static int compare(struct eval *e, struct json_object *a, struct json_object *b,
 		errbuf_set(e->err, "incompatible types for comparison");
 		return -1;
 	}
-	switch (ka) {
-	case KIND_BOOL:
-		if (less) {
-			errbuf_set(e->err, "invalid type for comparison");
-			return -1;
-		}
-		return json_object_get_boolean(a) == json_object_get_boolean(b);
-	case KIND_INT: {
-		int64_t x = json_object_get_int64(a), y = json_object_get_int64(b);
-		return less ? x < y : x == y;
-	}
-	case KIND_FLOAT: {
-		double x = json_object_get_double(a), y = json_object_get_double(b);
-		return less ? x < y : x == y;
-	}
-	case KIND_STRING: {
-		int c = strcmp(json_object_get_string(a), json_object_get_string(b));
-		return less ? c < 0 : c == 0;
-	}
-	case KIND_BAD:
-		break;
-	}
-	return -1;
+	int c = gofmt_basic_cmp(ka, a, b);
+	return less ? c < 0 : c == 0;
 }
 
 static int apply_operator(struct eval *e, const char *op, struct json_object *l,
