@@ -121,7 +121,7 @@ bool replay_sleep(struct replay *rp, atomic_bool *stop, int stop_fd, int64_t ms)
  * it would have been, up to t (through t when the transfer ended with an
  * error there: a tick may be what ended it).  -1: a tick ended it.
  */
-static int run_ticks(const struct replay_request *req, int64_t *next_tick, int64_t t,
+static int run_ticks(const struct stream_opts *req, int64_t *next_tick, int64_t t,
 		     bool through)
 {
 	while (req->tick && (*next_tick < t || (through && *next_tick == t))) {
@@ -141,7 +141,7 @@ static int run_ticks(const struct replay_request *req, int64_t *next_tick, int64
  * tells opts.done when every stream it has is done, none included.
  */
 static int end_of_recording(struct replay *rp, const struct stream *s,
-			    const struct replay_request *req, struct errbuf *err)
+			    const struct stream_opts *req, struct errbuf *err)
 {
 	pthread_mutex_lock(&rp->lock);
 	if (s && !cursor(rp, s)->done) {
@@ -162,19 +162,19 @@ static int end_of_recording(struct replay *rp, const struct stream *s,
 }
 
 /*
- * Whether ex cannot answer req: it answered a request of another kind
+ * Whether ex cannot answer a request of path: it answered a request of another kind
  * with a body of that kind (2xx).  An error answered whatever was asked.
  */
-static bool answers_otherwise(const struct replay_request *req, const struct exchange *ex)
+static bool answers_otherwise(const char *path, const struct exchange *ex)
 {
-	if (!req->path || ex->kind == REQUEST_UNKNOWN || ex->status < 200 || ex->status > 299)
+	if (!path || ex->kind == REQUEST_UNKNOWN || ex->status < 200 || ex->status > 299)
 		return false;
-	return request_kind_of(req->path) != ex->kind;
+	return request_kind_of(path) != ex->kind;
 }
 
-/* The next exchange of s for req, or NULL: none left (or none that answers). */
+/* The next exchange of s for path, or NULL: none left (or none that answers). */
 static const struct exchange *next_exchange(struct replay *rp, const struct stream *s,
-					    const struct replay_request *req)
+					    const char *path)
 {
 	const struct exchange *ex = NULL;
 
@@ -182,10 +182,10 @@ static const struct exchange *next_exchange(struct replay *rp, const struct stre
 	struct cursor *at = s ? cursor(rp, s) : NULL;
 	if (at && at->next < s->nr) {
 		ex = s->ex[at->next++];
-		if (answers_otherwise(req, ex)) {
+		if (answers_otherwise(path, ex)) {
 			if (!rp->diverged.stream)
 				rp->diverged = (struct replay_divergence){
-					.stream = s->name, .asked = request_kind_of(req->path),
+					.stream = s->name, .asked = request_kind_of(path),
 					.recorded = ex->kind, .t = ex->t_start,
 				};
 			at->next = s->nr;	/* the stream's replay ends */
@@ -204,16 +204,17 @@ bool replay_diverged(struct replay *rp, struct replay_divergence *d)
 	return d->stream != NULL;
 }
 
-int replay_stream(struct replay *rp, const struct replay_request *req,
-		  struct replay_answer *ans, struct errbuf *err)
+int replay_stream(struct replay *rp, const char *path, const struct stream_opts *req,
+		  http_data_fn *on_data, void *ctx, struct http_response *ans, struct errbuf *err)
 {
-	const struct stream *s = req->stream ? recording_stream_named(rp->rec, req->stream) : NULL;
+	const struct stream *s = req->record_as ? recording_stream_named(rp->rec, req->record_as)
+				 : NULL;
 
 	clock_for(rp);
 	ans->status = 0;
 	ans->retry_after_ms = -1;
 	ans->recording_ended = false;
-	const struct exchange *ex = next_exchange(rp, s, req);
+	const struct exchange *ex = next_exchange(rp, s, path);
 	if (!ex)
 		return end_of_recording(rp, s, req, err);
 
@@ -236,8 +237,8 @@ int replay_stream(struct replay *rp, const struct replay_request *req,
 			goto stopped;
 		clock_ms = c->t + shift_ms;
 		if (ex->status < 200 || ex->status > 299)
-			strbuf_add(ans->body, c->data, c->len);
-		else if (req->on_data(req->ctx, c->data, c->len) < 0)
+			strbuf_add(&ans->body, c->data, c->len);
+		else if (on_data(ctx, c->data, c->len) < 0)
 			goto aborted;
 	}
 	if (ex->stopped) {
@@ -276,36 +277,11 @@ stopped:
 
 /* ---- the replay client: a kclient backend ------------------------------- */
 
-/* kclient_stream() answered from the recording, in http.h's terms. */
 static int client_stream(struct kclient *c, const char *path, const struct stream_opts *opts,
 			 http_data_fn *on_data, void *ctx, struct http_response *resp,
 			 struct errbuf *err)
 {
-	struct replay_request req = {
-		.stream = opts->record_as,
-		.path = path,
-		.stop = opts->stop,
-		.stop_fd = opts->stop_fd,
-		.tick = opts->tick,
-		.tick_ctx = opts->tick_ctx,
-		.tick_ms = opts->tick_ms,
-		.on_data = on_data,
-		.ctx = ctx,
-	};
-	struct replay_answer ans = { .body = &resp->body };
-	int rc = replay_stream(kclient_backend_data(c), &req, &ans, err);
-
-	resp->status = ans.status;
-	resp->retry_after_ms = ans.retry_after_ms;
-	memcpy(resp->content_type, ans.content_type, sizeof(resp->content_type));
-	resp->refused = ans.refused;
-	resp->timed_out = ans.timed_out;
-	resp->no_answer = ans.no_answer;
-	resp->no_answer_timeout = ans.no_answer_timeout;
-	resp->stream_broken = ans.stream_broken;
-	memcpy(resp->stream_error, ans.stream_error, sizeof(resp->stream_error));
-	resp->recording_ended = ans.recording_ended;
-	return rc;
+	return replay_stream(kclient_backend_data(c), path, opts, on_data, ctx, resp, err);
 }
 
 /* A request no reflector made: it was not recorded. */

@@ -57,32 +57,12 @@ struct replay_opts {
 /* Takes the recording (freed with the replay). */
 struct replay *replay_new(struct recording *rec, const struct replay_opts *opts);
 void replay_free(struct replay *rp);
-/* One request, as kclient_stream() has it (http.h's stream_opts). */
-struct replay_request {
-	const char *stream;		/* stream_opts.record_as */
-	const char *path;		/* what it asks; NULL: anything */
-	atomic_bool *stop;
-	int stop_fd;
-	int64_t (*tick)(void *tick_ctx);
-	void *tick_ctx;
-	int64_t tick_ms;
-	int (*on_data)(void *ctx, const char *data, size_t len);
-	void *ctx;
-};
-/* What the recording answered (an http_response's fields). */
-struct replay_answer {
-	long status;
-	char content_type[128];
-	int64_t retry_after_ms;
-	bool refused, timed_out, no_answer, no_answer_timeout, stream_broken;
-	char stream_error[96];		/* http_response.stream_error */
-	bool recording_ended;		/* the recording stops in this exchange */
-	struct strbuf *body;		/* a non-2xx answer's body goes here */
-};
-
 /*
- * kclient_stream() over the recording: the next exchange of req's
- * stream, 0 or -1 with err as it ended.  A stream with no exchange left,
+ * kclient_stream() over the recording: the next exchange of the stream
+ * opts->record_as names (its tick, stop and stop_fd are used, the rest
+ * is live transfers'), 0 or -1 with err as it ended; resp as the
+ * exchange ended (recording_ended when the recording stops in it).
+ * path NULL: any exchange answers.  A stream with no exchange left,
  * or none at all (a stream the recording does not have), waits for
  * *stop: the recording has ended for it.  So does one whose next
  * exchange answered a request of another kind (request_kind_of()) with
@@ -90,8 +70,8 @@ struct replay_answer {
  * the recorded one did not (1.28 asks a streaming list again where 1.36
  * fell back to a LIST).  An error answers a request of any kind.
  */
-int replay_stream(struct replay *rp, const struct replay_request *req,
-		  struct replay_answer *ans, struct errbuf *err);
+int replay_stream(struct replay *rp, const char *path, const struct stream_opts *opts,
+		  http_data_fn *on_data, void *ctx, struct http_response *resp, struct errbuf *err);
 /* Where a stream's replay ended because its next answer was of another kind. */
 struct replay_divergence {
 	const char *stream;		/* borrowed from the recording */

@@ -46,17 +46,15 @@ static void replay_all(struct recording *rec)
 	for (size_t i = 0; i < n; i++) {
 		atomic_bool stop = false;
 		size_t got = 0;
-		struct replay_request req = { .stream = names[i], .stop = &stop,
-					      .on_data = on_data, .ctx = &got };
+		struct stream_opts req = { .record_as = names[i], .stop = &stop };
 		for (size_t x = 0; x < counts[i]; x++) {
-			struct strbuf body = STRBUF_INIT;
-			struct replay_answer ans = { .body = &body };
+			struct http_response ans = { 0 };
 			struct errbuf err = { "" };
 			int64_t before = replay_now_ms(rp);
-			int rc = replay_stream(rp, &req, &ans, &err);
+			int rc = replay_stream(rp, NULL, &req, on_data, &got, &ans, &err);
 			CHECK(rc == 0 || err.msg[0]);
 			CHECK(replay_now_ms(rp) >= before);
-			strbuf_release(&body);
+			http_response_release(&ans);
 		}
 	}
 	replay_free(rp);	/* frees rec */

@@ -110,12 +110,11 @@ TEST(round_trip_keeps_bytes_status_and_order)
 	struct replay *rp = open_replay(path, &s);
 	if (!rp)
 		return;
-	struct strbuf body = STRBUF_INIT;
-	struct replay_answer ans = { .body = &body };
-	struct replay_request req = { .stream = "/api/v1/pods", .on_data = on_data, .ctx = &s };
+	struct http_response ans = { 0 };
+	struct stream_opts req = { .record_as = "/api/v1/pods" };
 
 	/* exchange 1: both pieces, the binary one whole */
-	CHECK_INT(replay_stream(rp, &req, &ans, &err), 0);
+	CHECK_INT(replay_stream(rp, NULL, &req, on_data, &s, &ans, &err), 0);
 	CHECK_INT(ans.status, 200);
 	CHECK_STR(ans.content_type, "application/json");
 	CHECK_INT(s.pieces, 2);
@@ -123,23 +122,23 @@ TEST(round_trip_keeps_bytes_status_and_order)
 	CHECK(!memcmp(s.got.buf + 20, binary, sizeof(binary)));
 	CHECK(!memcmp(s.got.buf, "{\"items\":[\"\\u00e9\"]}\n", 20));
 	/* exchange 2: a 429, its body gathered, its end as recorded */
-	CHECK_INT(replay_stream(rp, &req, &ans, &err), -1);
+	CHECK_INT(replay_stream(rp, NULL, &req, on_data, &s, &ans, &err), -1);
 	CHECK_INT(ans.status, 429);
 	CHECK_INT(ans.retry_after_ms, 2000);
 	CHECK(ans.refused);
 	CHECK_STR(err.msg, "reset");
-	CHECK_STR(strbuf_str(&body), "slow down");
+	CHECK_STR(strbuf_str(&ans.body), "slow down");
 	CHECK_INT(s.pieces, 2);
 	/* another stream: not recorded, so ended (and stopped: it waits for that) */
 	atomic_bool stop = true;
-	req.stream = "/api/v1/nodes";
+	req.record_as = "/api/v1/nodes";
 	req.stop = &stop;
-	CHECK_INT(replay_stream(rp, &req, &ans, &err), -1);
+	CHECK_INT(replay_stream(rp, NULL, &req, on_data, &s, &ans, &err), -1);
 	CHECK_STR(err.msg, "stopped");
 
 	replay_free(rp);
 	strbuf_release(&s.got);
-	strbuf_release(&body);
+	http_response_release(&ans);
 	unlink(path);
 	free(path);
 }
@@ -196,14 +195,13 @@ TEST(replay_runs_on_the_recorded_clock)
 	struct replay *rp = open_replay(path, &s);
 	if (!rp)
 		return;
-	struct replay_answer ans = { 0 };
-	struct replay_request req = {
-		.stream = "w", .on_data = on_data, .ctx = &s,
-		.tick = renew_after_100, .tick_ctx = &s, .tick_ms = 100,
+	struct http_response ans = { 0 };
+	struct stream_opts req = {
+		.record_as = "w", .tick = renew_after_100, .tick_ctx = &s, .tick_ms = 100,
 	};
 
 	/* the tick at 105 (5 + 100) ends it, as it did live */
-	CHECK_INT(replay_stream(rp, &req, &ans, &err), -1);
+	CHECK_INT(replay_stream(rp, NULL, &req, on_data, &s, &ans, &err), -1);
 	CHECK_STR(err.msg, "aborted");
 	CHECK_INT(s.pieces, 2);
 	CHECK_INT(s.clock_at[0], 10);
@@ -220,11 +218,12 @@ TEST(replay_runs_on_the_recorded_clock)
 	 * stay (its piece 10 ms in, its end 20 ms in).
 	 */
 	req.tick = NULL;
-	CHECK_INT(replay_stream(rp, &req, &ans, &err), 0);
+	CHECK_INT(replay_stream(rp, NULL, &req, on_data, &s, &ans, &err), 0);
 	CHECK_INT(s.clock_at[2], 30105 + 10);
 	CHECK_INT(replay_now_ms(rp), 30105 + 20);
 	CHECK_STR(strbuf_str(&s.got), "one\ntwo\nthree\n");
 
+	http_response_release(&ans);
 	replay_free(rp);
 	strbuf_release(&s.got);
 	unlink(path);
@@ -256,11 +255,12 @@ TEST(a_file_cut_short_is_read_as_far_as_it_goes)
 	struct replay *rp = open_replay(path, &s);
 	if (!rp)
 		return;
-	struct replay_answer ans = { 0 };
-	struct replay_request req = { .stream = "w", .on_data = on_data, .ctx = &s };
-	CHECK_INT(replay_stream(rp, &req, &ans, &err), -1);
+	struct http_response ans = { 0 };
+	struct stream_opts req = { .record_as = "w" };
+	CHECK_INT(replay_stream(rp, NULL, &req, on_data, &s, &ans, &err), -1);
 	CHECK_STR(strbuf_str(&s.got), "whole\n");
 	CHECK_STR(err.msg, "the recording ends here");
+	http_response_release(&ans);
 	replay_free(rp);
 	strbuf_release(&s.got);
 	unlink(path);
@@ -372,13 +372,12 @@ TEST(a_recording_is_outside_input)
 	struct sink s;
 	struct replay *rp = open_replay(path, &s);
 	if (rp) {
-		struct strbuf body = STRBUF_INIT;
-		struct replay_answer ans = { .body = &body };
-		struct replay_request req = { .stream = "s", .on_data = on_data, .ctx = &s };
-		replay_stream(rp, &req, &ans, &err);
+		struct http_response ans = { 0 };
+		struct stream_opts req = { .record_as = "s" };
+		replay_stream(rp, NULL, &req, on_data, &s, &ans, &err);
 		CHECK_INT(s.got.len, n);
 		CHECK(s.got.len == n && !memcmp(s.got.buf, text, n));
-		strbuf_release(&body);
+		http_response_release(&ans);
 		strbuf_release(&s.got);
 		replay_free(rp);
 	}
