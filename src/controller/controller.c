@@ -368,7 +368,7 @@ static void enqueued(struct controller *c, const char *key, enum wq_add how,
 		r.rv = n->delta.obj->rv;
 		r.state_unknown = n->delta.tombstone;
 	}
-	if (how < WQ_SHUT)
+	if (how < WQ_NONE)
 		c->st.enqueued[how]++;
 	emit(c, &r);
 }
@@ -431,7 +431,7 @@ static void finish_reconcile(struct controller *c, struct worker *wk)
 	struct ctl_key *k = key_of(c, wk->key);
 	struct outcome o = outcome_of(c, wk);
 	struct wq_opts add = { .priority = wk->priority };
-	enum wq_add how = WQ_SHUT;
+	enum wq_add how = WQ_NONE;
 	const char *cause = "rate-limited";
 
 	r.result = outcome_name(o.kind);
@@ -467,7 +467,7 @@ static void finish_reconcile(struct controller *c, struct worker *wk)
 	r.dirty = workqueue_done(c->q, wk->key, c->clock);
 	k->last_result = r.result;
 	emit(c, &r);
-	if (how != WQ_SHUT)
+	if (how != WQ_NONE)
 		enqueued(c, wk->key, how, cause, r.requeue_ms, wk->priority, NULL);
 	if (o.kind == OUTCOME_STATUS_WRITE && !c->draining)
 		status_write(c, wk->key);

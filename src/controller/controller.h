@@ -195,7 +195,7 @@ struct controller_opts {
 struct controller_stats {
 	uint64_t deltas, filtered, reconciles, errors, requeues;
 	uint64_t results[OUTCOME__COUNT];	/* Reconciles ended, by outcome */
-	uint64_t enqueued[WQ_SHUT];	/* by enum wq_add: new, coalesced, dirty, after */
+	uint64_t enqueued[WQ_NONE];	/* by enum wq_add: new, coalesced, dirty, after */
 	size_t keys_unseen;		/* keys with a state no Reconcile read */
 	uint64_t lost;			/* states a check found lost (controller_diverged) */
 	uint64_t unseen;		/* such states */

@@ -54,7 +54,6 @@ struct workqueue {
 	struct wq_heap ready;		/* WQ_PRIORITY */
 	size_t nr_ready;		/* WQ_PRIORITY: items ready */
 	uint64_t seq;
-	bool shutting_down;
 	struct ratelimit rl;
 	struct workqueue_metrics m;	/* counters (waiting too); the rest computed */
 	struct wq_item *running;	/* the processing items, newest first */
@@ -62,7 +61,7 @@ struct workqueue {
 
 static const char *const add_names[] = {
 	[WQ_NEW] = "new", [WQ_COALESCED] = "coalesced", [WQ_DIRTY] = "dirty",
-	[WQ_WAITING] = "after", [WQ_EARLY] = "early", [WQ_SHUT] = "shutdown",
+	[WQ_WAITING] = "after", [WQ_EARLY] = "early",
 };
 
 const char *wq_add_name(enum wq_add how)
@@ -152,8 +151,6 @@ enum wq_add workqueue_add(struct workqueue *q, const char *key, int64_t now)
 {
 	struct wq_item *it;
 
-	if (q->shutting_down)
-		return WQ_SHUT;
 	if (q->kind == WQ_PRIORITY)	/* Add: AddWithOpts{} */
 		return workqueue_add_with(q, key, &(struct wq_opts){ 0 }, now, NULL);
 	it = item_make(q, key);
@@ -218,11 +215,6 @@ const char *workqueue_get_priority(struct workqueue *q, int64_t now, int *priori
 	return it->key;
 }
 
-const char *workqueue_get(struct workqueue *q, int64_t now)
-{
-	return workqueue_get_priority(q, now, NULL);
-}
-
 bool workqueue_done(struct workqueue *q, const char *key, int64_t now)
 {
 	struct wq_item *it = item_of(q, key);
@@ -254,11 +246,6 @@ bool workqueue_done(struct workqueue *q, const char *key, int64_t now)
 	}
 	item_maybe_free(q, it);
 	return false;
-}
-
-void workqueue_shut_down(struct workqueue *q)
-{
-	q->shutting_down = true;
 }
 
 size_t workqueue_len(const struct workqueue *q)
@@ -490,8 +477,6 @@ enum wq_add workqueue_add_with(struct workqueue *q, const char *key,
 	if (!delay)
 		delay = &unused;
 	*delay = 0;
-	if (q->shutting_down)
-		return WQ_SHUT;
 	if (q->kind == WQ_PRIORITY)
 		return pq_add(q, key, o, now, delay);
 	if (o->rate_limited) {
@@ -508,8 +493,6 @@ enum wq_add workqueue_add_with(struct workqueue *q, const char *key,
 enum wq_add workqueue_add_after(struct workqueue *q, const char *key,
 				int64_t delay_ms, int64_t now)
 {
-	if (q->shutting_down)
-		return WQ_SHUT;
 	if (q->kind == WQ_PRIORITY)	/* AddAfter: AddWithOpts{After} */
 		return workqueue_add_with(q, key, &(struct wq_opts){ .after_ms = delay_ms },
 					  now, NULL);
@@ -550,13 +533,6 @@ void workqueue_pop_ready(struct workqueue *q, int64_t now,
 		item_maybe_free(q, it);
 		heap_trim(q, &q->waiting);
 	}
-}
-
-int64_t workqueue_add_rate_limited(struct workqueue *q, const char *key, int64_t now)
-{
-	int64_t delay;
-	workqueue_add_with(q, key, &(struct wq_opts){ .rate_limited = true }, now, &delay);
-	return delay;
 }
 
 void workqueue_forget(struct workqueue *q, const char *key)

@@ -51,7 +51,7 @@
  * handleReadyItems, lessReady, lessWaiting; metrics.go).
  *
  * WQ_CLASSIC follows client-go v0.36.2 (kubernetes v1.36.2) util/workqueue:
- * queue.go Typed.Add/Get/Done/ShutDown, delaying_queue.go AddAfter and
+ * queue.go Typed.Add/Get/Done, delaying_queue.go AddAfter and
  * waitingLoop's insert, rate_limiting_queue.go AddRateLimited/Forget/
  * NumRequeues, and metrics.go for the metrics below.  Pinned by
  * tests/unit/test_workqueue.c against client-go's queue_test.go cases.
@@ -76,7 +76,7 @@
  * so that a replay gives the same answer every time.  No locks; the owner
  * calls from one thread.
  *
- * Ownership: keys are copied in.  A key returned by workqueue_get() stays
+ * Ownership: keys are copied in.  A key returned by workqueue_get_priority() stays
  * valid until its workqueue_done().
  */
 #ifndef KINF_WORKQUEUE_H
@@ -93,7 +93,7 @@ enum wq_add {
 	WQ_DIRTY,	/* a worker holds it: queued again at Done */
 	WQ_WAITING,	/* AddAfter: waiting for its time */
 	WQ_EARLY,	/* WQ_PRIORITY: a waiting key made ready, its timer gone */
-	WQ_SHUT,	/* shutting down: ignored */
+	WQ_NONE,	/* nothing added (and how many the others are) */
 };
 const char *wq_add_name(enum wq_add how);	/* "new", "coalesced", ... */
 
@@ -128,13 +128,14 @@ struct workqueue *workqueue_new(enum wq_kind kind);
 void workqueue_free(struct workqueue *q);	/* NULL: no-op */
 
 enum wq_add workqueue_add(struct workqueue *q, const char *key, int64_t now);
-/* The oldest queued key, or NULL when none is (Get never blocks here). */
-const char *workqueue_get(struct workqueue *q, int64_t now);
-/* ... and its priority (WQ_CLASSIC: 0): GetWithPriority. */
+/*
+ * The oldest queued key (WQ_PRIORITY: the first by priority), or NULL
+ * when none is (Get never blocks here); *priority (may be NULL): its
+ * priority (WQ_CLASSIC: 0).  GetWithPriority.
+ */
 const char *workqueue_get_priority(struct workqueue *q, int64_t now, int *priority);
 /* true when the key became dirty meanwhile and was queued again. */
 bool workqueue_done(struct workqueue *q, const char *key, int64_t now);
-void workqueue_shut_down(struct workqueue *q);
 size_t workqueue_len(const struct workqueue *q);
 bool workqueue_is_dirty(const struct workqueue *q, const char *key);
 bool workqueue_is_processing(const struct workqueue *q, const char *key);
@@ -168,8 +169,6 @@ struct wq_opts {
 enum wq_add workqueue_add_with(struct workqueue *q, const char *key,
 			       const struct wq_opts *o, int64_t now, int64_t *delay);
 
-/* Returns the delay asked of the rate limiter. */
-int64_t workqueue_add_rate_limited(struct workqueue *q, const char *key, int64_t now);
 void workqueue_forget(struct workqueue *q, const char *key);
 unsigned workqueue_num_requeues(const struct workqueue *q, const char *key);
 

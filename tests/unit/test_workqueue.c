@@ -38,9 +38,9 @@ TEST(add_get_done_in_order)
 	CHECK_INT(workqueue_add(q, "a", 0), WQ_NEW);
 	CHECK_INT(workqueue_add(q, "b", 0), WQ_NEW);
 	CHECK_INT(workqueue_len(q), 2);
-	CHECK_STR(workqueue_get(q, 1), "a");
-	CHECK_STR(workqueue_get(q, 1), "b");
-	CHECK(workqueue_get(q, 1) == NULL);
+	CHECK_STR(workqueue_get_priority(q, 1, NULL), "a");
+	CHECK_STR(workqueue_get_priority(q, 1, NULL), "b");
+	CHECK(workqueue_get_priority(q, 1, NULL) == NULL);
 	CHECK(!workqueue_done(q, "a", 2));
 	CHECK(!workqueue_done(q, "b", 2));
 	workqueue_free(q);
@@ -53,7 +53,7 @@ TEST(collapse)
 	CHECK_INT(workqueue_add(q, "bar", 0), WQ_NEW);
 	CHECK_INT(workqueue_add(q, "bar", 0), WQ_COALESCED);
 	CHECK_INT(workqueue_len(q), 1);
-	CHECK_STR(workqueue_get(q, 0), "bar");
+	CHECK_STR(workqueue_get_priority(q, 0, NULL), "bar");
 	CHECK_INT(workqueue_len(q), 0);
 	workqueue_done(q, "bar", 0);
 	workqueue_free(q);
@@ -64,14 +64,14 @@ TEST(add_while_processing)
 {
 	struct workqueue *q = workqueue_new(WQ_CLASSIC);
 	workqueue_add(q, "foo", 0);
-	CHECK_STR(workqueue_get(q, 0), "foo");
+	CHECK_STR(workqueue_get_priority(q, 0, NULL), "foo");
 	CHECK_INT(workqueue_add(q, "foo", 1), WQ_DIRTY);
 	CHECK_INT(workqueue_len(q), 0);		/* not queued while held */
 	CHECK_INT(workqueue_add(q, "foo", 2), WQ_COALESCED);
-	CHECK(workqueue_get(q, 2) == NULL);
+	CHECK(workqueue_get_priority(q, 2, NULL) == NULL);
 	CHECK(workqueue_done(q, "foo", 3));
 	CHECK_INT(workqueue_len(q), 1);
-	CHECK_STR(workqueue_get(q, 3), "foo");
+	CHECK_STR(workqueue_get_priority(q, 3, NULL), "foo");
 	CHECK(!workqueue_done(q, "foo", 4));
 	CHECK_INT(workqueue_len(q), 0);
 
@@ -109,7 +109,7 @@ static void *run_script(void *arg)
 			snprintf(key, sizeof(key), "k%u", (seed >> 4) % 16);
 			strbuf_addf(trace, "a%s=%d ", key, (int)workqueue_add(q, key, now));
 		} else if (!held[slot]) {
-			held[slot] = workqueue_get(q, now);
+			held[slot] = workqueue_get_priority(q, now, NULL);
 			strbuf_addf(trace, "g%s ", held[slot] ? held[slot] : "-");
 		} else {
 			/* the key is the queue's until Done: print it first */
@@ -173,9 +173,9 @@ TEST(metrics_of_the_keys_processing_and_waiting)
 	workqueue_add(q, "a", 0);
 	workqueue_add(q, "b", 0);
 	workqueue_add(q, "c", 0);
-	CHECK_STR(workqueue_get(q, 10), "a");
-	CHECK_STR(workqueue_get(q, 20), "b");
-	CHECK_STR(workqueue_get(q, 30), "c");
+	CHECK_STR(workqueue_get_priority(q, 10, NULL), "a");
+	CHECK_STR(workqueue_get_priority(q, 20, NULL), "b");
+	CHECK_STR(workqueue_get_priority(q, 30, NULL), "c");
 	workqueue_get_metrics(q, 100, &m);
 	CHECK_INT(m.longest_running_ms, 90);
 	CHECK_INT(m.unfinished_ms, 90 + 80 + 70);
@@ -196,15 +196,6 @@ TEST(metrics_of_the_keys_processing_and_waiting)
 	workqueue_get_metrics(q, 200, &m);
 	CHECK_INT(m.waiting, 0);
 	CHECK_INT(m.depth, 1);
-	workqueue_free(q);
-}
-
-TEST(shut_down_ignores_adds)
-{
-	struct workqueue *q = workqueue_new(WQ_CLASSIC);
-	workqueue_shut_down(q);
-	CHECK_INT(workqueue_add(q, "a", 0), WQ_SHUT);
-	CHECK_INT(workqueue_len(q), 0);
 	workqueue_free(q);
 }
 
@@ -382,7 +373,7 @@ TEST(priority_queue_order_and_priority)
 	CHECK_INT(pq_add(q, "qux", 1, 0, 0), WQ_COALESCED);	/* not lowered */
 	check_get(q, "qux", 2, 0);
 	check_get(q, "bar", 0, 0);
-	CHECK(workqueue_get(q, 0) == NULL);
+	CHECK(workqueue_get_priority(q, 0, NULL) == NULL);
 	workqueue_free(q);
 }
 
@@ -413,7 +404,7 @@ TEST(priority_queue_locked_key_keeps_its_place)
 	CHECK_INT(pq_add(q, "a", 0, 0, 1), WQ_DIRTY);
 	CHECK_INT(pq_add(q, "b", 0, 0, 2), WQ_NEW);
 	check_get(q, "b", 0, 3);		/* a is held: skipped */
-	CHECK(workqueue_get(q, 3) == NULL);	/* only a is ready, and held */
+	CHECK(workqueue_get_priority(q, 3, NULL) == NULL);	/* only a is ready, and held */
 	CHECK_INT(workqueue_len(q), 1);
 	CHECK(workqueue_done(q, "a", 4));
 	check_get(q, "a", 0, 4);
@@ -421,12 +412,12 @@ TEST(priority_queue_locked_key_keeps_its_place)
 
 	struct workqueue *c = workqueue_new(WQ_CLASSIC);	/* the other way round */
 	workqueue_add(c, "a", 0);
-	CHECK_STR(workqueue_get(c, 0), "a");
+	CHECK_STR(workqueue_get_priority(c, 0, NULL), "a");
 	workqueue_add(c, "a", 1);
 	workqueue_add(c, "b", 2);
 	CHECK(workqueue_done(c, "a", 4));
-	CHECK_STR(workqueue_get(c, 4), "b");
-	CHECK_STR(workqueue_get(c, 4), "a");
+	CHECK_STR(workqueue_get_priority(c, 4, NULL), "b");
+	CHECK_STR(workqueue_get_priority(c, 4, NULL), "a");
 	workqueue_free(c);
 }
 
@@ -483,14 +474,16 @@ TEST(priority_queue_due_keys_become_ready_in_time_order)
 TEST(priority_queue_rate_limiter_has_no_bucket)
 {
 	struct workqueue *pq = workqueue_new(WQ_PRIORITY), *cq = workqueue_new(WQ_CLASSIC);
+	const struct wq_opts limited = { .rate_limited = true };	/* AddRateLimited */
 	char key[16];
 	int64_t pmax = 0, cmax = 0;
 
 	for (int round = 0; round < 8; round++) {
 		for (int k = 0; k < 20; k++) {
 			snprintf(key, sizeof(key), "k%d", k);
-			int64_t p = workqueue_add_rate_limited(pq, key, 0);
-			int64_t c = workqueue_add_rate_limited(cq, key, 0);
+			int64_t p, c;
+			workqueue_add_with(pq, key, &limited, 0, &p);
+			workqueue_add_with(cq, key, &limited, 0, &c);
 			pmax = p > pmax ? p : pmax;
 			cmax = c > cmax ? c : cmax;
 		}
@@ -509,7 +502,6 @@ int main(void)
 	RUN(add_while_processing);
 	RUN(add_after_keeps_the_earlier_time);
 	RUN(metrics_of_the_keys_processing_and_waiting);
-	RUN(shut_down_ignores_adds);
 	RUN(exponential_rate_limiter);
 	RUN(default_controller_rate_limiter);
 	RUN(predicates_parse_and_and_or);
