@@ -88,26 +88,6 @@ void ostree_init(struct ostree *t, ostree_cmp_fn *cmp, void *ctx)
 	t->seed = 0x9e3779b97f4a7c15ULL;
 }
 
-static void unlink_all(struct ostree_node *n)
-{
-	while (n) {
-		unlink_all(n->l);
-		struct ostree_node *r = n->r;
-		n->l = n->r = n->up = NULL;
-		n->linked = false;
-		n = r;
-	}
-}
-
-void ostree_clear(struct ostree *t)
-{
-	unlink_all(t->root);
-	t->root = NULL;
-	t->nr = 0;
-	t->all_shown = false;
-	next_seed(t);
-}
-
 /* Puts c where p was under p's parent (or at the root). */
 static void replace_child(struct ostree *t, struct ostree_node *p, struct ostree_node *c)
 {
@@ -285,13 +265,6 @@ void ostree_relink(struct ostree *t, struct ostree_node **nodes, size_t nr,
 	while (top)
 		pull(stack[--top]);
 	free(stack);
-}
-
-void ostree_build(struct ostree *t, struct ostree_node **nodes, size_t nr,
-		  ostree_pred_fn *pred, void *pctx)
-{
-	ostree_clear(t);
-	ostree_relink(t, nodes, nr, pred, pctx);
 }
 
 void ostree_refilter(struct ostree *t, ostree_pred_fn *pred, void *ctx)

@@ -65,14 +65,12 @@ struct ostree {
 	 */
 	bool all_shown;
 	/* Mixed into every node's priority; drawn again when the tree is
-	 * emptied (ostree_clear(), ostree_build()), never while it has nodes. */
+	 * linked anew (ostree_relink()), never while it has nodes. */
 	uint64_t seed;
 };
 
 /* An empty tree ordered by cmp(a, b, ctx).  It owns no memory. */
 void ostree_init(struct ostree *t, ostree_cmp_fn *cmp, void *ctx);
-/* Unlinks every node (O(n)); the tree is empty and keeps its order. */
-void ostree_clear(struct ostree *t);
 
 /* Shown nodes in the tree. */
 static inline size_t ostree_count(const struct ostree *t)
@@ -92,15 +90,11 @@ struct ostree_node *ostree_select(const struct ostree *t, size_t k);
 size_t ostree_rank(const struct ostree *t, const struct ostree_node *n);
 
 /*
- * Empties t, then links nodes[0, nr), which must be sorted by t's order,
- * each shown as pred(node, ctx) says (NULL: all shown).  O(n).
- */
-void ostree_build(struct ostree *t, struct ostree_node **nodes, size_t nr,
-		  ostree_pred_fn *pred, void *pctx);
-/*
- * The same for nodes that include every node t holds: their old links
- * are overwritten rather than undone first (ostree_clear() walks every
- * node, scattered in memory: most of a build's time at 100,000).
+ * Links nodes[0, nr), which must be sorted by t's order and include
+ * every node t holds, each shown as pred(node, ctx) says (NULL: all
+ * shown).  O(n): the nodes' old links are overwritten rather than undone
+ * first (a walk that unlinks every node, scattered in memory, would be
+ * most of the time at 100,000).
  */
 void ostree_relink(struct ostree *t, struct ostree_node **nodes, size_t nr,
 		   ostree_pred_fn *pred, void *pctx);
