@@ -319,17 +319,6 @@ void store_list(struct store *store, struct kobj_list *out)
 	pthread_rwlock_unlock(&store->lock);
 }
 
-void store_keys(struct store *store, char ***keys, size_t *nr)
-{
-	pthread_rwlock_rdlock(&store->lock);
-	*nr = 0;
-	*keys = xmalloc(idtable_len(&store->items) * sizeof(**keys));
-	for (size_t id = 0; id < store->nr_objs; id++)
-		if (!slot_free(&store->objs[id]))
-			(*keys)[(*nr)++] = xstrdup(store->objs[id].obj->key);
-	pthread_rwlock_unlock(&store->lock);
-}
-
 int store_by_index(struct store *store, const char *index, const char *value,
 		   struct kobj_list *out, struct errbuf *err)
 {
@@ -359,15 +348,6 @@ int store_by_index(struct store *store, const char *index, const char *value,
 	}
 	pthread_rwlock_unlock(&store->lock);
 	return 0;
-}
-
-const char *const *store_index_names(void)
-{
-	static const char *const names[NR_INDEXES + 1] = {
-		INDEX_NAMESPACE, INDEX_LABEL, INDEX_NODE, INDEX_OWNER, NULL,
-	};
-
-	return names;
 }
 
 size_t store_json_bytes(struct store *store)

@@ -57,8 +57,6 @@ size_t store_len(struct store *store);
 
 /* Every object (unordered), each a new reference. */
 void store_list(struct store *store, struct kobj_list *out);
-/* Every key, each malloc'd; free with free() and free(out->v). */
-void store_keys(struct store *store, char ***keys, size_t *nr);
 
 /*
  * The objects whose index `index` has `value`.  Returns -1 and fills err
@@ -66,8 +64,6 @@ void store_keys(struct store *store, char ***keys, size_t *nr);
  */
 int store_by_index(struct store *store, const char *index, const char *value,
 		   struct kobj_list *out, struct errbuf *err);
-/* Names of the indexes, NULL-terminated, static. */
-const char *const *store_index_names(void);
 
 /* Sum of json_len over the stored objects (for memory reports). */
 size_t store_json_bytes(struct store *store);
