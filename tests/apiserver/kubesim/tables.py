@@ -442,7 +442,9 @@ def crd_cell(column, obj, now):
             return json.dumps(v, separators=(",", ":"), sort_keys=True)
         return go_format(v)
     if t == "integer" and isinstance(v, (int, float)) and not isinstance(v, bool):
-        return int(v)
+        # the apiserver's int64(float64): beyond int64 (a literal too, decoded
+        # as a float64) it is amd64's "integer indefinite", -2**63
+        return int(v) if -2**63 <= v < 2**63 else -2**63
     if t == "number" and isinstance(v, (int, float)) and not isinstance(v, bool):
         return float(v)
     if t == "boolean" and isinstance(v, bool):
