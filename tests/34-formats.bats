@@ -332,4 +332,12 @@ same_as_kubectl() {
 	kc get pods --chunk-size=-1 >/dev/null
 	get pods --chunk-size=-1 >/dev/null
 	[ "$(simctl GET '/requests?verb=list&resource=pods' | jq -c '[.[].query.limit]')" = '["-1","-1"]' ]
+	# a float beside an int: kubectl's Less cannot compare them and exits
+	simctl POST /create '{"resource":"crontabs","object":{"metadata":{"name":"half"},"spec":{"replicas":0.5}}}' >/dev/null
+	for mode in "" --from-cache; do
+		run kc get crontabs --sort-by=.spec.replicas
+		[ "$status" -eq 1 ] && [[ $output == *"unsortable type"* ]]
+		run --separate-stderr get crontabs --sort-by=.spec.replicas $mode
+		[ "$status" -eq 1 ] && [ -z "$output" ] && [[ $stderr == *"unsortable type"* ]]
+	done
 }

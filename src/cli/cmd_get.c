@@ -681,7 +681,12 @@ static int print_table(struct found *f, size_t i, bool kind_names)
 
 	if (kind_names)
 		prefix_names(table, f->res[i]);
-	if (kubetable_print(table, &ko, &sb, &err) == 0 && sb.len) {
+	/* kubectl's printer's sort error is dropped, but an unsortable value ends it */
+	int rc = kubetable_print(table, &ko, &sb, &err);
+	if (rc == KUBETABLE_UNSORTABLE) {
+		error("%s", err.msg);
+		ret = -1;
+	} else if (rc == 0 && sb.len) {
 		if (written && !o.no_headers)
 			ret = write_out(&(struct strbuf){ .buf = "\n", .len = 1 });
 		if (ret == 0)

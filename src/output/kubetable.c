@@ -94,6 +94,7 @@ static int sort_order(struct json_object *const *objs, size_t n, const char *sor
 	if (ks.bad) {
 		errbuf_set(err, "field %s is an unsortable type (only numbers and strings sort)",
 			   sort_by);
+		ret = KUBETABLE_UNSORTABLE;
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++)
@@ -296,8 +297,9 @@ int kubetable_print(struct json_object *table, const struct kubetable_opts *o,
 	struct json_object *rows = json_get(table, "rows");
 	size_t nrows = json_get_len(rows);
 
-	if (kubetable_sort_rows(table, o->sort_by, err) < 0)
-		return -1;
+	int rc = kubetable_sort_rows(table, o->sort_by, err);
+	if (rc < 0)
+		return rc;
 	struct table *t = build_table(json_get(table, "columnDefinitions"), rows, o, NULL);
 	if (nrows)
 		table_format(t, o->no_headers, NULL, out);

@@ -21,7 +21,10 @@
  *     first value the path gives on each row's object (format_sort_cmp);
  *     the error "couldn't find any field with path "{.x}" in the list of
  *     objects" when no row has one.  A table of one row is not sorted,
- *     and so never fails, as kubectl's SortingPrinter.
+ *     and so never fails, as kubectl's SortingPrinter.  Two values its
+ *     Less cannot compare (an int beside a float, a map) are
+ *     KUBETABLE_UNSORTABLE: kubectl exits there (klog.Exitf), where it
+ *     drops the other errors of a table's sort.
  *
  * Sorting reorders the table's rows in place.
  */
@@ -48,6 +51,9 @@ struct kubetable_opts {
 	const char *sort_by;			/* NULL: server order */
 };
 
+#define KUBETABLE_UNSORTABLE (-2)
+
+/* 0, or -1 (or KUBETABLE_UNSORTABLE) with err when sorting failed. */
 int kubetable_print(struct json_object *table, const struct kubetable_opts *o,
 		    struct strbuf *out, struct errbuf *err);
 
