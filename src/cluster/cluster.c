@@ -55,9 +55,10 @@ const struct option cluster_options[] = {
 		   "a client certificate, over the kubeconfig's user's", "file"),
 	OPT_STRING(0, "client-key", &cluster_flags.kc.key_file, "FILE",
 		   "the client certificate's key, over the kubeconfig's user's", "file"),
-	OPT_DURATION(0, "request-timeout", &cluster_flags.request_timeout_ms,
-		     "limit each get and discovery request, retries included; "
-		     "watches only connecting (default: none but 30s to connect, TLS in 10s, as Go)"),
+	OPT_SIGNED_DURATION(0, "request-timeout", &cluster_flags.request_timeout_ms,
+			    "limit each get and discovery request, retries included; "
+			    "watches only connecting (default: none but 30s to connect, TLS in 10s, "
+			    "as Go); a negative one is only sent, as kubectl's"),
 	OPT_STRING(0, "cache-dir", &cluster_flags.cache_dir, "DIR",
 		   "kubectl's cache, shared with it (default: $KUBECACHEDIR, else ~/.kube/cache)",
 		   "file"),

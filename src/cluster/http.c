@@ -1471,9 +1471,13 @@ static int request_hop(struct kclient *c, struct hop *hop, const char *accept,
  * is this request's answer: client-go's exec round tripper refreshes on
  * a 401 and hands it back, never retries (credential.h).
  */
-/* Go's time.Duration.String() of ms: "500ms", "5s", "1.5s", "1m30s", "1h0m0s". */
+/* Go's time.Duration.String() of ms: "500ms", "5s", "1.5s", "1m30s", "1h0m0s", "-1s". */
 static void go_duration(struct strbuf *sb, int64_t ms)
 {
+	if (ms < 0) {
+		strbuf_addch(sb, '-');
+		ms = -ms;
+	}
 	if (ms < 1000) {
 		strbuf_addf(sb, "%lldms", (long long)ms);
 		return;
@@ -1495,7 +1499,8 @@ static void go_duration(struct strbuf *sb, int64_t ms)
 
 /*
  * The request's URL.  With --request-timeout client-go's Request puts
- * "timeout=5s" in every query, among the others in their sorted order.
+ * "timeout=5s" in every query, among the others in their sorted order
+ * (a negative one too: then it sets no limit of its own).
  */
 static char *request_url(const struct kclient *c, const char *path)
 {
@@ -1503,7 +1508,7 @@ static char *request_url(const struct kclient *c, const char *path)
 	const char *q = strchr(path, '?');
 
 	strbuf_addf(&sb, "%s%s", c->url_base, *path == '/' ? "" : "/");
-	if (c->timeout_ms <= 0) {
+	if (!c->timeout_ms) {
 		strbuf_adds(&sb, path);
 		return strbuf_detach(&sb, NULL);
 	}

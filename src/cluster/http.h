@@ -52,7 +52,8 @@ const char *kclient_server(const struct kclient *client);
  * Limits for kclient_get() (the whole request, its retries included) and
  * for connecting in either call (--request-timeout, and shell
  * completion's short fuse).  0 restores the defaults: no limit on the
- * request, 10 s to connect.  kclient_stream() callers that make one
+ * request, 10 s to connect; a negative one limits nothing, but every
+ * query says it ("timeout=-1s"), as client-go's.  kclient_stream() callers that make one
  * request of it (a LIST) pass kclient_timeout() as stream_opts.timeout_ms;
  * a watch does not, as kubectl's --request-timeout does not end one.
  */

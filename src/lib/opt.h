@@ -28,7 +28,7 @@ enum opt_type {
 	OPT_T_LIST,	/* struct strbuf *; repeated: each value added, ','-separated */
 	OPT_T_ARRAY,	/* struct opt_array *; repeated: each value kept whole */
 	OPT_T_INT,	/* long *; a non-negative integer */
-	OPT_T_DURATION,	/* int64_t * milliseconds; "5s", "1m30s", "250ms" */
+	OPT_T_DURATION,	/* int64_t * milliseconds; "5s", "1m30s", "250ms", a number of seconds */
 	OPT_T_ENUM,	/* int *; index into choices */
 	OPT_T_COUNT,	/* int *; each use adds one (-v -v), or a level sets it */
 	OPT_T_INCLUDE,	/* another table, spliced here */
@@ -58,7 +58,11 @@ struct option {
 	 * NULL: no number is taken.
 	 */
 	int (*level)(long n);
-	bool negative;			/* OPT_T_INT: a negative number too */
+	/*
+	 * OPT_T_INT: a negative number too.  OPT_T_DURATION: a negative
+	 * duration with units ("-1s"), as client-go's parseTimeout takes one.
+	 */
+	bool negative;
 };
 
 /* An OPT_ARRAY's values, in order, NULL-terminated (v is NULL while nr is 0). */
@@ -97,6 +101,9 @@ void opt_array_add(struct opt_array *a, const char *arg);
 #define OPT_DURATION(s, l, v, h) \
 	{ .type = OPT_T_DURATION, .short_name = (s), .long_name = (l), .value = (v), \
 	  .argh = "DURATION", .help = (h) }
+#define OPT_SIGNED_DURATION(s, l, v, h) \
+	{ .type = OPT_T_DURATION, .short_name = (s), .long_name = (l), .value = (v), \
+	  .argh = "DURATION", .help = (h), .negative = true }
 #define OPT_ENUM(s, l, v, a, ch, h) \
 	{ .type = OPT_T_ENUM, .short_name = (s), .long_name = (l), .value = (v), \
 	  .argh = (a), .choices = (ch), .help = (h) }
