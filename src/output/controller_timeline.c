@@ -83,7 +83,8 @@ static void trace_name(struct timeline *t, const char *what, int pid, unsigned t
 
 static void flush(struct timeline *t)
 {
-	fwrite(t->sb.buf, 1, t->sb.len, t->f);
+	if (t->sb.len)
+		fwrite(t->sb.buf, 1, t->sb.len, t->f);
 	strbuf_reset(&t->sb);
 }
 
