@@ -159,45 +159,23 @@ static void print_contexts(void)
 	free(names);
 }
 
-static void print_from_cluster(bool resources)
+static void print_resources(void)
 {
 	struct cluster c;
 	struct errbuf err;
+	const struct api_resource **all;
+	size_t nr;
 
 	cluster_flags.request_timeout_ms = COMPLETE_TIMEOUT_MS;
 	if (cluster_open(&c, &err) < 0)
 		return;
 	kclient_set_timeout(c.client, COMPLETE_TIMEOUT_MS);
-	if (discovery_load(c.disco, &err) < 0)
-		goto out;
-	if (resources) {
-		const struct api_resource **all;
-		size_t nr;
+	if (discovery_load(c.disco, &err) == 0) {
 		discovery_all(c.disco, &all, &nr);
 		for (size_t i = 0; i < nr; i++)
 			if (api_resource_has_verb(all[i], "watch"))
 				candidate(all[i]->name);
-	} else {
-		const struct api_resource *ns;
-		struct http_response resp = { 0 };
-		if (discovery_resolve(c.disco, "namespaces", &ns, &err) < 0)
-			goto out;
-		char *path = api_resource_path(ns, NULL);
-		if (kclient_get(c.client, path, &resp, &err) == 0 && resp.status == 200) {
-			json_object *list = json_parse_deep(strbuf_str(&resp.body));
-			json_object *items = json_get_array(list, "items");
-			for (size_t i = 0; items && i < json_object_array_length(items); i++) {
-				json_object *name = json_get_path(json_object_array_get_idx(items, i),
-								  "metadata", "name", NULL);
-				if (name)
-					candidate(json_object_get_string(name));
-			}
-			json_object_put(list);
-		}
-		http_response_release(&resp);
-		free(path);
 	}
-out:
 	cluster_close(&c);
 }
 
@@ -242,9 +220,10 @@ static void object_candidates(json_object *meta, const char *what, struct strbuf
 /*
  * The names of the objects of a resource in the namespace of the command
  * line (for a NAME positional), or, with what set, the values of an index
- * over them: "label" gives key=value, "owner" owner uids.
+ * over them: "label" gives key=value, "owner" owner uids.  chunked: asked
+ * with ?limit=500 (--namespace's completion asks without).
  */
-static void print_objects(const char *resource, const char *what)
+static void print_objects(const char *resource, const char *what, bool chunked)
 {
 	struct cluster c;
 	struct errbuf err;
@@ -258,7 +237,7 @@ static void print_objects(const char *resource, const char *what)
 	if (cluster_resolve(&c, resource, &res, &nr, &err) == 0 && nr == 1) {
 		struct http_response resp = { 0 };
 		char *base = api_resource_path(res[0], res[0]->namespaced ? c.scope_ns : NULL);
-		char *path = xasprintf("%s?limit=500", base);
+		char *path = xasprintf("%s%s", base, chunked ? "?limit=500" : "");
 		if (kclient_get(c.client, path, &resp, &err) == 0 && resp.status == 200) {
 			json_object *list = json_parse_deep(strbuf_str(&resp.body));
 			json_object *items = json_get_array(list, "items");
@@ -312,11 +291,11 @@ static void print_index_candidates(const char *cur)
 	strbuf_add(&list_prefix, cur, (size_t)(eq - cur) + 1);
 	char *name = xstrndup(cur, (size_t)(eq - cur));
 	if (!strcmp(name, "namespace"))
-		print_objects("namespaces", NULL);
+		print_objects("namespaces", NULL, true);
 	else if (!strcmp(name, "node"))
-		print_objects("nodes", NULL);
+		print_objects("nodes", NULL, true);
 	else if (complete_resource && (!strcmp(name, "label") || !strcmp(name, "owner")))
-		print_objects(complete_resource, name);
+		print_objects(complete_resource, name, true);
 	free(name);
 }
 
@@ -356,14 +335,9 @@ static void print_predicates(void)
 	}
 }
 
-static void print_resources(void)
-{
-	print_from_cluster(true);
-}
-
 static void print_namespaces(void)
 {
-	print_from_cluster(false);
+	print_objects("namespaces", NULL, false);
 }
 
 static void print_index_names(void)
@@ -519,7 +493,7 @@ static int run_complete(int argc, const char **argv)
 		/* deploy/<TAB>: the objects, each as TYPE/NAME */
 		char *type = xstrndup(cur, (size_t)(slash - cur));
 		strbuf_add(&list_prefix, cur, (size_t)(slash - cur) + 1);
-		print_objects(type, NULL);
+		print_objects(type, NULL, true);
 		free(type);
 	} else if (positionals == 0) {
 		struct option fake = { .complete = cmd->positional };
@@ -528,7 +502,7 @@ static int run_complete(int argc, const char **argv)
 			candidate("all");	/* kubectl's category, alone */
 	} else if ((positionals == 1 || several) && resource && strstr(cmd->usage, "[NAME") &&
 		   complete_resource && !tuples && !strchr(complete_resource, ',')) {
-		print_objects(complete_resource, NULL);	/* NAME */
+		print_objects(complete_resource, NULL, true);	/* NAME */
 	}
 	return 0;
 }
