@@ -68,3 +68,12 @@ void base64_encode(const void *data, size_t len, struct strbuf *out)
 		strbuf_add(out, q, 4);
 	}
 }
+
+size_t base64_decoded_size(const char *text)
+{
+	size_t n = 0;
+
+	for (const char *p = text; *p; p++)
+		n += *p != '=' && *p != '\n' && *p != '\r';
+	return n * 3 / 4;
+}

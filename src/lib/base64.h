@@ -17,5 +17,11 @@
 int base64_decode(const char *text, size_t len, struct strbuf *out);
 /* Appends the padded encoding of data to out. */
 void base64_encode(const void *data, size_t len, struct strbuf *out);
+/*
+ * The bytes text decodes to, from its characters alone: padding and line
+ * breaks are not counted, nothing is checked.  What kubectl describe
+ * shows of a Secret's value.
+ */
+size_t base64_decoded_size(const char *text);
 
 #endif

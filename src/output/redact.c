@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/base64.h"
 #include "lib/json_get.h"
 
 bool redact_is_secret(struct json_object *obj)
@@ -13,17 +14,6 @@ bool redact_is_secret(struct json_object *obj)
 	const char *api = json_get_str(obj, "apiVersion", NULL);
 
 	return kind && api && !strcmp(kind, "Secret") && !strcmp(api, "v1");
-}
-
-/* Bytes a base64 text decodes to (padding and line breaks not counted). */
-static size_t decoded_size(const char *b64)
-{
-	size_t n = 0;
-
-	for (const char *p = b64; *p; p++)
-		if (*p != '=' && *p != '\n' && *p != '\r')
-			n++;
-	return n * 3 / 4;
 }
 
 static const char *text_of(struct json_object *val)
@@ -53,10 +43,11 @@ static void replace_values(struct json_object *map, bool base64, struct json_obj
 		if (only && strcmp(key, only))
 			continue;
 		const char *text = text_of(val);
-		size_t n = base64 ? decoded_size(text) : strlen(text);
+		size_t n = base64 ? base64_decoded_size(text) : strlen(text);
 		bool changed = old_map && json_object_object_get_ex(old_map, key, &old_val) &&
 			       strcmp(text_of(old_val), text) &&
-			       n == (base64 ? decoded_size(text_of(old_val)) : strlen(text_of(old_val)));
+			       n == (base64 ? base64_decoded_size(text_of(old_val))
+					    : strlen(text_of(old_val)));
 		char size[48];
 
 		snprintf(size, sizeof(size), "%zu byte%s%s", n, n == 1 ? "" : "s",

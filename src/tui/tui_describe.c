@@ -23,6 +23,7 @@
 
 #include "cluster/http.h"
 #include "informer/session.h"
+#include "lib/base64.h"
 #include "lib/json_get.h"
 #include "lib/stop.h"
 #include "lib/strbuf.h"
@@ -638,16 +639,6 @@ static void describe_pod(struct strbuf *sb, struct json_object *pod, int64_t now
 
 /* ---- a Secret, and any other kind ------------------------------------------ */
 
-/* Bytes a base64 text decodes to: what describe shows of a value. */
-static size_t decoded_size(const char *b64)
-{
-	size_t n = 0;
-
-	for (const char *p = b64; *p; p++)
-		n += *p != '=' && *p != '\n' && *p != '\r';
-	return n * 3 / 4;
-}
-
 /* describeSecret: the data's sizes, never a value. */
 static void describe_secret(struct strbuf *sb, struct json_object *secret)
 {
@@ -664,7 +655,7 @@ static void describe_secret(struct strbuf *sb, struct json_object *secret)
 	wr(sb, 0, "\nData\n====\n");
 	for (size_t i = 0; i < nr; i++)
 		wr(sb, 0, "%s:\t%zu bytes\n", keys[i],
-		   decoded_size(json_get_value_str(json_get(data, keys[i]), "")));
+		   base64_decoded_size(json_get_value_str(json_get(data, keys[i]), "")));
 	free(keys);
 }
 
