@@ -34,12 +34,6 @@ static const char *go_value_kind(char c)
 	}
 }
 
-/* A member's name, not NUL-terminated, is name. */
-static bool is_key(const char *key, size_t klen, const char *name)
-{
-	return klen == strlen(name) && !memcmp(key, name, klen);
-}
-
 /* What the event's members tell the decoders. */
 struct event_members {
 	const char *interpret_field;	/* a kind or apiVersion not a string */
@@ -64,7 +58,7 @@ static int event_member(struct json_scan *s, const char *key, size_t klen, void 
 			m->interpret_kind = kind;
 	}
 	/* metav1.WatchEvent, through sigs.k8s.io/json: names as they are */
-	if (is_key(key, klen, "type") && kind) {
+	if (json_scan_key_is(key, klen, "type") && kind) {
 		const char *t, *t_end;
 		if (strcmp(kind, "string")) {
 			if (!m->type_kind)
@@ -77,7 +71,7 @@ static int event_member(struct json_scan *s, const char *key, size_t klen, void 
 		json_scan_decode(t, t_end, &m->type);
 		return 1;
 	}
-	if (is_key(key, klen, "object") && kind) {
+	if (json_scan_key_is(key, klen, "object") && kind) {
 		m->obj = s->p;
 		if (json_scan_value(s) < 0)
 			return -1;
@@ -93,7 +87,7 @@ static int object_member(struct json_scan *s, const char *key, size_t klen, void
 	bool *has_kind = ctx;
 	const char *t, *t_end;
 
-	if (!is_key(key, klen, "kind"))
+	if (!json_scan_key_is(key, klen, "kind"))
 		return 0;
 	*has_kind = false;
 	if (*s->p != '"')

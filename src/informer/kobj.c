@@ -60,11 +60,6 @@ struct fields {
 	size_t owner_uid;	/* while scanning one owner reference */
 };
 
-static bool key_is(const char *key, size_t klen, const char *name)
-{
-	return strlen(name) == klen && !memcmp(key, name, klen);
-}
-
 /* Adds the string value at the cursor to strs; NONE when not a string. */
 static int take_string(struct json_scan *s, struct fields *f, size_t *off)
 {
@@ -142,7 +137,7 @@ static int owner_member(struct json_scan *s, const char *key, size_t klen, void 
 {
 	struct fields *f = ctx;
 
-	if (key_is(key, klen, "uid"))
+	if (json_scan_key_is(key, klen, "uid"))
 		return take_string(s, f, &f->owner_uid);
 	return 0;
 }
@@ -168,17 +163,17 @@ static int metadata_member(struct json_scan *s, const char *key, size_t klen, vo
 
 	switch (klen ? key[0] : 0) {
 	case 'n':
-		if (key_is(key, klen, "name"))
+		if (json_scan_key_is(key, klen, "name"))
 			return take_key_string(s, f, &f->name);
-		if (key_is(key, klen, "namespace"))
+		if (json_scan_key_is(key, klen, "namespace"))
 			return take_key_string(s, f, &f->ns);
 		break;
 	case 'r':
-		if (key_is(key, klen, "resourceVersion"))
+		if (json_scan_key_is(key, klen, "resourceVersion"))
 			return take_string(s, f, &f->rv);
 		break;
 	case 'l':
-		if (key_is(key, klen, "labels")) {
+		if (json_scan_key_is(key, klen, "labels")) {
 			strbuf_reset(&f->labels);
 			if (*s->p != '{')
 				return 0;
@@ -186,7 +181,7 @@ static int metadata_member(struct json_scan *s, const char *key, size_t klen, vo
 		}
 		break;
 	case 'o':
-		if (key_is(key, klen, "ownerReferences")) {
+		if (json_scan_key_is(key, klen, "ownerReferences")) {
 			strbuf_reset(&f->owners);
 			if (*s->p != '[')
 				return 0;
@@ -194,7 +189,7 @@ static int metadata_member(struct json_scan *s, const char *key, size_t klen, vo
 		}
 		break;
 	case 'm':
-		if (key_is(key, klen, "managedFields") &&
+		if (json_scan_key_is(key, klen, "managedFields") &&
 		    !(f->flags & KOBJ_KEEP_MANAGED_FIELDS))
 			return JSON_SCAN_CUT;
 		break;
@@ -206,7 +201,7 @@ static int spec_member(struct json_scan *s, const char *key, size_t klen, void *
 {
 	struct fields *f = ctx;
 
-	if (key_is(key, klen, "nodeName"))
+	if (json_scan_key_is(key, klen, "nodeName"))
 		return take_string(s, f, &f->node);
 	return 0;
 }
@@ -231,24 +226,24 @@ static int object_member(struct json_scan *s, const char *key, size_t klen, void
 {
 	struct fields *f = ctx;
 
-	if (key_is(key, klen, "metadata")) {
+	if (json_scan_key_is(key, klen, "metadata")) {
 		reset_metadata(f);
 		if (*s->p != '{')
 			return 0;
 		f->metadata = true;
 		return json_scan_object(s, metadata_member, f) < 0 ? -1 : 1;
 	}
-	if (key_is(key, klen, "kind")) {
+	if (json_scan_key_is(key, klen, "kind")) {
 		f->has_kind = true;
 		return take_string(s, f, &f->kind);
 	}
-	if (key_is(key, klen, "spec")) {
+	if (json_scan_key_is(key, klen, "spec")) {
 		f->node = NONE;
 		if (*s->p != '{')
 			return 0;
 		return json_scan_object(s, spec_member, f) < 0 ? -1 : 1;
 	}
-	if (key_is(key, klen, "apiVersion") && s->out) {
+	if (json_scan_key_is(key, klen, "apiVersion") && s->out) {
 		f->has_api = true;
 		f->api_from = s->member_mark;
 		f->api_first = s->member_first;
@@ -266,7 +261,7 @@ static int event_member(struct json_scan *s, const char *key, size_t klen, void 
 {
 	struct fields *f = ctx;
 
-	if (key_is(key, klen, "type")) {
+	if (json_scan_key_is(key, klen, "type")) {
 		if (*s->p == '"')
 			return take_string(s, f, &f->type);
 		/* Not a string: its text, for the message. */
@@ -279,7 +274,7 @@ static int event_member(struct json_scan *s, const char *key, size_t klen, void 
 		strbuf_addch(&f->strs, '\0');
 		return 1;
 	}
-	if (key_is(key, klen, "object")) {
+	if (json_scan_key_is(key, klen, "object")) {
 		reset_object(f);
 		f->has_object = *s->p == '{';
 		f->obj_from = json_scan_pos(s);

@@ -148,11 +148,6 @@ struct item_fields {
 	struct item_string name, ns, rv;
 };
 
-static bool member_is(const char *key, size_t klen, const char *name)
-{
-	return strlen(name) == klen && !memcmp(key, name, klen);
-}
-
 /* The string at the cursor into *str; none when the value is not a string. */
 static int take(struct json_scan *s, struct item_string *str)
 {
@@ -185,11 +180,11 @@ static int item_metadata_member(struct json_scan *s, const char *key, size_t kle
 {
 	struct item_fields *f = ctx;
 
-	if (member_is(key, klen, "name"))
+	if (json_scan_key_is(key, klen, "name"))
 		return take_key_part(s, &f->name);
-	if (member_is(key, klen, "namespace"))
+	if (json_scan_key_is(key, klen, "namespace"))
 		return take_key_part(s, &f->ns);
-	if (member_is(key, klen, "resourceVersion"))
+	if (json_scan_key_is(key, klen, "resourceVersion"))
 		return take(s, &f->rv);
 	return 0;
 }
@@ -199,7 +194,7 @@ static int item_member(struct json_scan *s, const char *key, size_t klen, void *
 {
 	struct item_fields *f = ctx;
 
-	if (!member_is(key, klen, "metadata"))
+	if (!json_scan_key_is(key, klen, "metadata"))
 		return 0;
 	*f = (struct item_fields){ 0 };
 	if (*s->p != '{')

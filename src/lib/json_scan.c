@@ -39,6 +39,11 @@ int json_scan_fail(struct json_scan *s, const char *why)
 	return -1;
 }
 
+bool json_scan_key_is(const char *key, size_t klen, const char *name)
+{
+	return strlen(name) == klen && !memcmp(key, name, klen);
+}
+
 void json_scan_flush(struct json_scan *s)
 {
 	if (s->out && s->p > s->run)

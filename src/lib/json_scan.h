@@ -108,6 +108,8 @@ void json_scan_flush(struct json_scan *s);
 size_t json_scan_pos(const struct json_scan *s);
 /* Records why (the first reason is kept); returns -1. */
 int json_scan_fail(struct json_scan *s, const char *why);
+/* Whether a member callback's key (klen bytes, not NUL-terminated) is name. */
+bool json_scan_key_is(const char *key, size_t klen, const char *name);
 
 /*
  * Appends the bytes a validated string's content (between its quotes)

@@ -111,11 +111,6 @@ static int skip_value(struct json_scan *s)
 	return 1;
 }
 
-static bool key_is(const char *key, size_t klen, const char *name)
-{
-	return strlen(name) == klen && !memcmp(key, name, klen);
-}
-
 /* A string's content into *sp; any other value: "" (json_get_str's default). */
 static int read_str(struct json_scan *s, struct pod_notes *pn, struct span *sp)
 {
@@ -257,9 +252,9 @@ static int init_spec_member(struct json_scan *s, const char *key, size_t klen, v
 	struct init_spec *is = c->slot;
 	struct span policy;
 
-	if (key_is(key, klen, "name"))
+	if (json_scan_key_is(key, klen, "name"))
 		return read_str(s, c->pn, &is->name);
-	if (key_is(key, klen, "restartPolicy")) {
+	if (json_scan_key_is(key, klen, "restartPolicy")) {
 		int ret = read_str(s, c->pn, &policy);
 		is->always = policy.n == 6 && !memcmp(policy.p, "Always", 6);
 		return ret;
@@ -271,7 +266,7 @@ static int gate_member(struct json_scan *s, const char *key, size_t klen, void *
 {
 	struct slot_ctx *c = ctx;
 
-	if (key_is(key, klen, "conditionType"))
+	if (json_scan_key_is(key, klen, "conditionType"))
 		return read_str(s, c->pn, c->slot);
 	return skip_value(s);
 }
@@ -281,11 +276,11 @@ static int cond_member(struct json_scan *s, const char *key, size_t klen, void *
 	struct slot_ctx *c = ctx;
 	struct cond *cd = c->slot;
 
-	if (key_is(key, klen, "type"))
+	if (json_scan_key_is(key, klen, "type"))
 		return read_str(s, c->pn, &cd->type);
-	if (key_is(key, klen, "status"))
+	if (json_scan_key_is(key, klen, "status"))
 		return read_str(s, c->pn, &cd->status);
-	if (key_is(key, klen, "reason"))
+	if (json_scan_key_is(key, klen, "reason"))
 		return read_str(s, c->pn, &cd->reason);
 	return skip_value(s);
 }
@@ -294,7 +289,7 @@ static int ip_member(struct json_scan *s, const char *key, size_t klen, void *ct
 {
 	struct slot_ctx *c = ctx;
 
-	if (key_is(key, klen, "ip"))
+	if (json_scan_key_is(key, klen, "ip"))
 		return read_str(s, c->pn, c->slot);
 	return skip_value(s);
 }
@@ -304,7 +299,7 @@ static int waiting_member(struct json_scan *s, const char *key, size_t klen, voi
 {
 	struct slot_ctx *c = ctx;
 
-	if (key_is(key, klen, "reason"))
+	if (json_scan_key_is(key, klen, "reason"))
 		return read_str(s, c->pn, c->slot);
 	return skip_value(s);
 }
@@ -314,13 +309,13 @@ static int terminated_member(struct json_scan *s, const char *key, size_t klen, 
 	struct slot_ctx *c = ctx;
 	struct state *st = c->slot;
 
-	if (key_is(key, klen, "reason"))
+	if (json_scan_key_is(key, klen, "reason"))
 		return read_str(s, c->pn, &st->term_reason);
-	if (key_is(key, klen, "exitCode"))
+	if (json_scan_key_is(key, klen, "exitCode"))
 		return read_num(s, c->pn, &st->exit_code);
-	if (key_is(key, klen, "signal"))
+	if (json_scan_key_is(key, klen, "signal"))
 		return read_num(s, c->pn, &st->signal);
-	if (key_is(key, klen, "finishedAt"))
+	if (json_scan_key_is(key, klen, "finishedAt"))
 		return read_time(s, c->pn, &st->finished_ok, &st->finished_ms);
 	return skip_value(s);
 }
@@ -330,13 +325,13 @@ static int state_member(struct json_scan *s, const char *key, size_t klen, void 
 	struct slot_ctx *c = ctx;
 	struct state *st = c->slot;
 
-	if (key_is(key, klen, "running"))
+	if (json_scan_key_is(key, klen, "running"))
 		return read_present(s, &st->running);
-	if (key_is(key, klen, "waiting")) {
+	if (json_scan_key_is(key, klen, "waiting")) {
 		st->wait_reason = (struct span){ "", 0 };
 		return read_object(s, c->pn, &st->wait_reason, waiting_member);
 	}
-	if (key_is(key, klen, "terminated")) {
+	if (json_scan_key_is(key, klen, "terminated")) {
 		st->term_reason = (struct span){ "", 0 };
 		st->exit_code = st->signal = 0;
 		st->finished_ok = false;
@@ -353,19 +348,19 @@ static int cstatus_member(struct json_scan *s, const char *key, size_t klen, voi
 	struct slot_ctx *c = ctx;
 	struct cstatus *cs = c->slot;
 
-	if (key_is(key, klen, "name"))
+	if (json_scan_key_is(key, klen, "name"))
 		return read_str(s, c->pn, &cs->name);
-	if (key_is(key, klen, "ready"))
+	if (json_scan_key_is(key, klen, "ready"))
 		return read_true(s, &cs->ready);
-	if (key_is(key, klen, "started"))
+	if (json_scan_key_is(key, klen, "started"))
 		return read_true(s, &cs->started);
-	if (key_is(key, klen, "restartCount"))
+	if (json_scan_key_is(key, klen, "restartCount"))
 		return read_num(s, c->pn, &cs->restarts);
-	if (key_is(key, klen, "state")) {
+	if (json_scan_key_is(key, klen, "state")) {
 		memset(&cs->state, 0, sizeof(cs->state));
 		return read_object(s, c->pn, &cs->state, state_member);
 	}
-	if (key_is(key, klen, "lastState")) {
+	if (json_scan_key_is(key, klen, "lastState")) {
 		memset(&cs->last, 0, sizeof(cs->last));
 		return read_object(s, c->pn, &cs->last, state_member);
 	}
@@ -377,9 +372,9 @@ static int metadata_member(struct json_scan *s, const char *key, size_t klen, vo
 	struct slot_ctx *c = ctx;
 	struct pod_notes *pn = c->pn;
 
-	if (key_is(key, klen, "creationTimestamp"))
+	if (json_scan_key_is(key, klen, "creationTimestamp"))
 		return read_time(s, pn, &pn->created_ok, &pn->created_ms);
-	if (key_is(key, klen, "deletionTimestamp"))
+	if (json_scan_key_is(key, klen, "deletionTimestamp"))
 		return read_present(s, &pn->deleting);
 	return skip_value(s);
 }
@@ -395,19 +390,19 @@ static int spec_member(struct json_scan *s, const char *key, size_t klen, void *
 	struct slot_ctx *c = ctx;
 	struct pod_notes *pn = c->pn;
 
-	if (key_is(key, klen, "containers")) {
+	if (json_scan_key_is(key, klen, "containers")) {
 		/* Counted, not kept: a pod may have more containers than slots. */
 		pn->ncontainers = 0;
 		if (*s->p != '[')
 			return skip_value(s);
 		return json_scan_array(s, count_element, &pn->ncontainers) < 0 ? -1 : 1;
 	}
-	if (key_is(key, klen, "initContainers"))
+	if (json_scan_key_is(key, klen, "initContainers"))
 		return read_each(s, pn, pn->init, sizeof(pn->init[0]), &pn->ninit,
 				 init_spec_member);
-	if (key_is(key, klen, "nodeName"))
+	if (json_scan_key_is(key, klen, "nodeName"))
 		return read_str(s, pn, &pn->node);
-	if (key_is(key, klen, "readinessGates"))
+	if (json_scan_key_is(key, klen, "readinessGates"))
 		return read_each(s, pn, pn->gates, sizeof(pn->gates[0]), &pn->ngates,
 				 gate_member);
 	return skip_value(s);
@@ -418,23 +413,23 @@ static int status_member(struct json_scan *s, const char *key, size_t klen, void
 	struct slot_ctx *c = ctx;
 	struct pod_notes *pn = c->pn;
 
-	if (key_is(key, klen, "phase"))
+	if (json_scan_key_is(key, klen, "phase"))
 		return read_str(s, pn, &pn->phase);
-	if (key_is(key, klen, "reason"))
+	if (json_scan_key_is(key, klen, "reason"))
 		return read_str(s, pn, &pn->reason);
-	if (key_is(key, klen, "podIP"))
+	if (json_scan_key_is(key, klen, "podIP"))
 		return read_str(s, pn, &pn->pod_ip);
-	if (key_is(key, klen, "nominatedNodeName"))
+	if (json_scan_key_is(key, klen, "nominatedNodeName"))
 		return read_str(s, pn, &pn->nominated);
-	if (key_is(key, klen, "podIPs"))
+	if (json_scan_key_is(key, klen, "podIPs"))
 		return read_each(s, pn, pn->ips, sizeof(pn->ips[0]), &pn->nips, ip_member);
-	if (key_is(key, klen, "conditions"))
+	if (json_scan_key_is(key, klen, "conditions"))
 		return read_each(s, pn, pn->conds, sizeof(pn->conds[0]), &pn->nconds,
 				 cond_member);
-	if (key_is(key, klen, "initContainerStatuses"))
+	if (json_scan_key_is(key, klen, "initContainerStatuses"))
 		return read_each(s, pn, pn->init_cs, sizeof(pn->init_cs[0]), &pn->ninit_cs,
 				 cstatus_member);
-	if (key_is(key, klen, "containerStatuses"))
+	if (json_scan_key_is(key, klen, "containerStatuses"))
 		return read_each(s, pn, pn->cs, sizeof(pn->cs[0]), &pn->ncs, cstatus_member);
 	return skip_value(s);
 }
@@ -445,16 +440,16 @@ static int pod_member(struct json_scan *s, const char *key, size_t klen, void *c
 	struct pod_notes *pn = ctx;
 	static const struct span none = { "", 0 };
 
-	if (key_is(key, klen, "metadata")) {
+	if (json_scan_key_is(key, klen, "metadata")) {
 		pn->created_ok = pn->deleting = false;
 		return read_object(s, pn, NULL, metadata_member);
 	}
-	if (key_is(key, klen, "spec")) {
+	if (json_scan_key_is(key, klen, "spec")) {
 		pn->ncontainers = pn->ninit = pn->ngates = 0;
 		pn->node = none;
 		return read_object(s, pn, NULL, spec_member);
 	}
-	if (key_is(key, klen, "status")) {
+	if (json_scan_key_is(key, klen, "status")) {
 		pn->phase = pn->reason = pn->pod_ip = pn->nominated = none;
 		pn->nips = pn->nconds = pn->ninit_cs = pn->ncs = 0;
 		return read_object(s, pn, NULL, status_member);
