@@ -91,12 +91,6 @@ struct controller_run {
 	struct timeline *timeline;	/* --timeline, or NULL */
 };
 
-static int64_t live_clock(void *ctx)
-{
-	(void)ctx;
-	return mono_ms();
-}
-
 /*
  * A Reconcile read past states of its key: the flight recorder's trigger,
  * controller-coalesced for any (a level-triggered controller coalesces
@@ -418,7 +412,7 @@ struct controller_run *controller_run_new(const struct command *cmd, struct prin
 	parse_flags(cmd, &o);
 	o.owner_group = owner_group(s, o.owner);
 	struct controller_run *run = xcalloc(1, sizeof(*run));
-	o.now = live ? live_clock : NULL;
+	o.now = live ? controller_live_clock : NULL;
 	o.start_ms = live ? mono_ms() : 0;	/* a replay's clock starts at 0 */
 	o.record = on_record;
 	o.record_ctx = run;

@@ -738,6 +738,11 @@ int64_t controller_wait_ms(struct controller *c)
 	return next > now ? next - now : 0;
 }
 
+int64_t controller_live_clock(void *ctx)
+{
+	return mono_ms();
+}
+
 static int cmp_keys(const void *a, const void *b)
 {
 	return strcmp((*(struct ctl_key *const *)a)->key, (*(struct ctl_key *const *)b)->key);

@@ -185,7 +185,10 @@ struct controller_opts {
 	int64_t start_ms;
 	/* Its kind, for its records when several controllers run (borrowed); or NULL. */
 	const char *kind;
-	/* The consumer's clock for controller_advance(); NULL: none (a replay). */
+	/*
+	 * The consumer's clock for controller_advance(): controller_live_clock
+	 * live; NULL: none (a replay).
+	 */
 	int64_t (*now)(void *ctx);
 	void *now_ctx;
 	ctl_record_fn *record;
@@ -242,6 +245,8 @@ void controller_diverged(struct controller *c, const char *key, const char *veri
 void controller_advance(struct controller *c);
 /* ms until the next timer on opts.now's clock; -1: none, or no clock. */
 int64_t controller_wait_ms(struct controller *c);
+/* opts.now of a live controller: mono_ms(), ctx unused. */
+int64_t controller_live_clock(void *ctx);
 /*
  * The end.  With drain (a replay), the running Reconciles end and the
  * queued keys are reconciled, as time goes on with no more events

@@ -270,19 +270,13 @@ static void on_record(void *ctx, const struct ctl_record *r)
 
 /* ---- the simulation ------------------------------------------------------ */
 
-static int64_t live_clock(void *ctx)
-{
-	(void)ctx;
-	return mono_ms();
-}
-
 struct tui_ctl *tui_ctl_new(const struct controller_opts *opts)
 {
 	struct tui_ctl *ctl = xcalloc(1, sizeof(*ctl));
 	struct controller_opts o = *opts;
 	struct errbuf err = { "" };
 
-	o.now = live_clock;
+	o.now = controller_live_clock;
 	o.now_ctx = NULL;
 	o.start_ms = mono_ms();
 	o.sources = 1;	/* a tab's controller has its tab's informer only */
