@@ -256,6 +256,16 @@ void format_age(int64_t ms, char buf[32])
 		snprintf(buf, 32, "%lldy", y);
 }
 
+void format_age_since(const char *ts, int64_t now_ms, char buf[32])
+{
+	int64_t ms;
+
+	if (!ts || parse_time_rfc3339(ts, &ms) < 0)
+		snprintf(buf, 32, "<unknown>");
+	else
+		format_age(now_ms - ms, buf);
+}
+
 /* Go's limit: a time.Duration is int64 nanoseconds, about 292 years. */
 #define DURATION_MAX_MS (INT64_MAX / 1000000)
 

@@ -122,6 +122,11 @@ void format_clock(int64_t wall, char buf[16]);
 /* Formats a positive duration as kubectl's AGE column does ("5d3h", "12m"). */
 void format_age(int64_t ms, char buf[32]);
 /*
+ * kubectl's translateTimestampSince: the age at now_ms of an RFC 3339
+ * time, or "<unknown>" when ts is NULL or no such time.
+ */
+void format_age_since(const char *ts, int64_t now_ms, char buf[32]);
+/*
  * Parses an RFC 3339 time as Go's time.Parse reads one
  * ("2024-05-01T10:00:00Z", a fraction, or an offset of exactly +HH:MM;
  * nothing after) into wall-clock ms.  Returns -1 if it is not one.

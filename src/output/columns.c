@@ -15,16 +15,6 @@
 #include "lib/util.h"
 #include "output/kinds.h"
 
-void columns_age_since(const char *timestamp, int64_t now_ms, char buf[32])
-{
-	int64_t ms;
-
-	if (!timestamp || parse_time_rfc3339(timestamp, &ms) < 0)
-		snprintf(buf, 32, "<unknown>");
-	else
-		format_age(now_ms - ms, buf);
-}
-
 const char *const *columns_live_headers(const struct crd_columns *crds, const char *group,
 					 const char *kind)
 {

@@ -83,9 +83,6 @@ void columns_cells(const struct crd_columns *crds, const char *group, const char
 const char *const *columns_live_headers(const struct crd_columns *crds, const char *group,
 					 const char *kind);
 
-/* The same from the creationTimestamp's text (NULL: "<unknown>"). */
-void columns_age_since(const char *timestamp, int64_t now_ms, char buf[32]);
-
 /* ---- meta.k8s.io/v1 Tables --------------------------------------------- */
 
 /*

@@ -52,17 +52,12 @@ static void add_or(struct strbuf *out, const char *s, const char *dflt)
 
 /* ---- time -------------------------------------------------------------- */
 
-/* kubectl's translateTimestampSince: "<unknown>" for a missing time. */
+/* format_age_since() of a time's JSON value (not a string: "<unknown>"). */
 static void add_since(struct strbuf *out, struct json_object *ts, int64_t now_ms)
 {
-	int64_t ms;
 	char buf[32];
 
-	if (parse_time_rfc3339(json_get_value_str(ts, ""), &ms) < 0) {
-		strbuf_adds(out, "<unknown>");
-		return;
-	}
-	format_age(now_ms - ms, buf);
+	format_age_since(json_get_value_str(ts, NULL), now_ms, buf);
 	strbuf_adds(out, buf);
 }
 

@@ -342,7 +342,7 @@ static void line_of(struct printer *p, const struct notification *n, struct line
 
 	format_clock(n->delta.time_ms, clock);
 	if (p->wide)
-		columns_age_since(*created ? created : NULL, now_of(p), age);
+		format_age_since(*created ? created : NULL, now_of(p), age);
 	/* Every cell may quote the server: escaped before it is measured. */
 	l->cell[COL_TIME] = xstrdup(clock);
 	l->cell[COL_TYPE] = xstrdup(delta_type_name(n->delta.type));

@@ -593,7 +593,7 @@ static void pod_head(struct strbuf *sb, struct json_object *pod, int64_t now_ms)
 	labels_multiline(sb, "Labels", json_get(md, "labels"));
 	annotations_multiline(sb, json_get(md, "annotations"));
 	if (json_get(md, "deletionTimestamp")) {
-		columns_age_since(str(md, "deletionTimestamp"), now_ms, t);
+		format_age_since(str(md, "deletionTimestamp"), now_ms, t);
 		wr(sb, 0, "Status:\tTerminating (lasts %s)\n", t);
 		wr(sb, 0, "Termination Grace Period:\t%llds\n", num(md, "deletionGracePeriodSeconds"));
 	} else {
@@ -782,12 +782,12 @@ static void event_interval(struct json_object *e, int64_t now_ms, char *buf, siz
 	struct json_object *series = json_get_object(e, "series");
 	char first[32], last[32];
 
-	columns_age_since(et && *et ? et : json_get_str(e, "firstTimestamp", NULL), now_ms, first);
+	format_age_since(et && *et ? et : json_get_str(e, "firstTimestamp", NULL), now_ms, first);
 	if (series) {
-		columns_age_since(json_get_str(series, "lastObservedTime", NULL), now_ms, last);
+		format_age_since(json_get_str(series, "lastObservedTime", NULL), now_ms, last);
 		snprintf(buf, size, "%s (x%lld over %s)", last, num(series, "count"), first);
 	} else if (num(e, "count") > 1) {
-		columns_age_since(json_get_str(e, "lastTimestamp", NULL), now_ms, last);
+		format_age_since(json_get_str(e, "lastTimestamp", NULL), now_ms, last);
 		snprintf(buf, size, "%s (x%lld over %s)", last, num(e, "count"), first);
 	} else {
 		snprintf(buf, size, "%s", first);
