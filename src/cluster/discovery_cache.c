@@ -105,18 +105,8 @@ json_object *discovery_cache_read(const char *dir, const char *name, int64_t *ag
 	int64_t age = wall_ms() - ((int64_t)st.st_mtim.tv_sec * 1000 + st.st_mtim.tv_nsec / 1000000);
 	if (age > DISCOVERY_CACHE_TTL_MS)
 		goto cleanup;	/* "cache expired" */
-	for (;;) {
-		strbuf_grow(&sb, 65536);
-		ssize_t n = read(fd, sb.buf + sb.len, sb.alloc - sb.len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			goto cleanup;
-		if (n == 0)
-			break;
-		sb.len += (size_t)n;
-		sb.buf[sb.len] = '\0';
-	}
+	if (strbuf_read_fd(&sb, fd) < 0)
+		goto cleanup;
 	doc = sb.len ? json_parse_deep(sb.buf) : NULL;
 	if (doc && !json_object_is_type(doc, json_type_object)) {
 		json_object_put(doc);

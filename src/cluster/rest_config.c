@@ -38,22 +38,16 @@ void secret_free(char *s)
 int blob_read_file(struct blob *b, const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char chunk[8192];
-	size_t n;
 	FILE *f = fopen(path, "rb");
+	int rc = f ? strbuf_read_fd(&sb, fileno(f)) : -1, saved = errno;
 
-	if (!f)
-		return -1;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		strbuf_add(&sb, chunk, n);
-	if (ferror(f)) {
-		int saved = errno;
+	if (f)
 		fclose(f);
+	if (rc < 0) {
 		strbuf_release(&sb);
 		errno = saved;
 		return -1;
 	}
-	fclose(f);
 	b->data = strbuf_detach(&sb, &b->len);
 	return 0;
 }

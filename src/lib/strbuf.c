@@ -2,10 +2,12 @@
 #include "lib/strbuf.h"
 #include "lib/termsafe.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 char strbuf_slopbuf[1];
 
@@ -154,6 +156,20 @@ char *strbuf_detach(struct strbuf *sb, size_t *len)
 		*len = sb->len;
 	*sb = (struct strbuf)STRBUF_INIT;
 	return s;
+}
+
+int strbuf_read_fd(struct strbuf *sb, int fd)
+{
+	char chunk[8192];
+	ssize_t n;
+
+	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
+		if (n < 0 && errno != EINTR)
+			return -1;
+		if (n > 0)
+			strbuf_add(sb, chunk, (size_t)n);
+	}
+	return 0;
 }
 
 void strbuf_release(struct strbuf *sb)

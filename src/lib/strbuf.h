@@ -50,6 +50,11 @@ void strbuf_add_json_string(struct strbuf *sb, const char *s);
 void strbuf_add_json_member(struct strbuf *sb, const char *name, const char *value);
 /* Appends s[0..len) escaped for a terminal (termsafe.h's flags). */
 void strbuf_add_termsafe(struct strbuf *sb, const char *s, size_t len, unsigned flags);
+/*
+ * Appends what fd holds up to its end (a read a signal interrupts is made
+ * again).  -1 and errno when a read fails; sb keeps what came before.
+ */
+int strbuf_read_fd(struct strbuf *sb, int fd);
 void strbuf_reset(struct strbuf *sb);
 /* Shortens to len (at most sb->len), NUL-terminated again. */
 void strbuf_setlen(struct strbuf *sb, size_t len);

@@ -37,20 +37,13 @@ static int read_file(const char *path, const char *what, struct strbuf *out,
 		     struct errbuf *err)
 {
 	FILE *f = fopen(path, "r");
-	char buf[4096], why[128];
-	size_t n;
-	int failed;
+	int rc = f ? strbuf_read_fd(out, fileno(f)) : -1, failed = errno;
+	char why[128];
 
-	if (f) {
-		while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-			strbuf_add(out, buf, n);
-		failed = ferror(f) ? errno : 0;
+	if (f)
 		fclose(f);
-		if (!failed)
-			return 0;
-	} else {
-		failed = errno;
-	}
+	if (!rc)
+		return 0;
 	snprintf(why, sizeof(why), "%s", strerror(failed));
 	why[0] = (char)tolower((unsigned char)why[0]);
 	errbuf_set(err, "error reading %s %s, %s %s: %s", what, path, f ? "read" : "open", path,
