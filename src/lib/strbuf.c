@@ -94,6 +94,21 @@ void strbuf_add_json_member(struct strbuf *sb, const char *name, const char *val
 		strbuf_adds(sb, "null");
 }
 
+void strbuf_add_json_text(struct strbuf *sb, const char *name, const char *value)
+{
+	strbuf_add_json_member(sb, name, value ? value : "");
+}
+
+void strbuf_add_json_record(struct strbuf *sb, int64_t ms, const char *type)
+{
+	char buf[32];
+
+	format_time_rfc3339(ms, buf);
+	strbuf_adds(sb, "{\"time\":");
+	strbuf_add_json_string(sb, buf);
+	strbuf_add_json_member(sb, "type", type);
+}
+
 void strbuf_add_json_string(struct strbuf *sb, const char *s)
 {
 	strbuf_addch(sb, '"');

@@ -48,6 +48,13 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...) PRINTF(2, 3);
 void strbuf_add_json_string(struct strbuf *sb, const char *s);
 /* Appends ,"name":value, value a JSON string, or null when NULL. */
 void strbuf_add_json_member(struct strbuf *sb, const char *name, const char *value);
+/* The same, but "" when value is NULL: a member that is always a string. */
+void strbuf_add_json_text(struct strbuf *sb, const char *name, const char *value);
+/*
+ * Opens an NDJSON record, {"time":"<ms as RFC 3339 UTC>","type":type
+ * (strbuf_add_json_member()'s), for the members that follow.
+ */
+void strbuf_add_json_record(struct strbuf *sb, int64_t ms, const char *type);
 /* Appends s[0..len) escaped for a terminal (termsafe.h's flags). */
 void strbuf_add_termsafe(struct strbuf *sb, const char *s, size_t len, unsigned flags);
 /*

@@ -195,16 +195,6 @@ static void json_unseen(struct strbuf *sb, const struct ctl_unseen *u, size_t n)
 	strbuf_addch(sb, ']');
 }
 
-static void json_head(struct strbuf *sb, int64_t ms, const char *type)
-{
-	char buf[32];
-
-	format_time_rfc3339(ms, buf);
-	strbuf_adds(sb, "{\"time\":");
-	strbuf_add_json_string(sb, buf);
-	strbuf_add_json_member(sb, "type", type);
-}
-
 /* "event":"Create","initialList":true, beside the delta's type */
 static void json_event(const struct ctl_record *r, struct strbuf *sb)
 {
@@ -288,7 +278,7 @@ static record_fn *const json_body[CTL__TYPES] = {
 
 void controller_record_json(const struct ctl_record *r, int64_t base_ms, struct strbuf *sb)
 {
-	json_head(sb, base_ms + r->clock_ms, ctl_record_name(r->type));
+	strbuf_add_json_record(sb, base_ms + r->clock_ms, ctl_record_name(r->type));
 	if (r->kind)	/* several controllers: whose */
 		strbuf_add_json_member(sb, "kind", r->kind);
 	strbuf_add_json_member(sb, "key", r->key);
@@ -336,7 +326,7 @@ void controller_summary_json(const struct controller_stats *st, int64_t base_ms,
 {
 	const struct workqueue_metrics *m = &st->wq;
 
-	json_head(sb, base_ms + st->clock_ms, "ControllerSummary");
+	strbuf_add_json_record(sb, base_ms + st->clock_ms, "ControllerSummary");
 	if (st->kind)
 		strbuf_add_json_member(sb, "kind", st->kind);
 	strbuf_addf(sb, ",\"controllerRuntime\":\"v0.%u\",\"queue\":\"%s\"", st->runtime_minor,

@@ -502,24 +502,9 @@ static void name_delta(struct printer *p, const struct notification *n,
 
 /* ---- json --------------------------------------------------------------- */
 
-static void add_member(struct strbuf *sb, const char *name, const char *value)
-{
-	strbuf_addf(sb, ",\"%s\":", name);
-	strbuf_add_json_string(sb, value ? value : "");
-}
-
 static void add_bool(struct strbuf *sb, const char *name, bool value)
 {
 	strbuf_addf(sb, ",\"%s\":%s", name, value ? "true" : "false");
-}
-
-static void add_time(struct strbuf *sb, int64_t ms)
-{
-	char buf[32];
-
-	format_time_rfc3339(ms, buf);
-	strbuf_adds(sb, "{\"time\":");
-	strbuf_add_json_string(sb, buf);
 }
 
 static void json_delta(struct printer *p, const struct notification *n,
@@ -528,22 +513,21 @@ static void json_delta(struct printer *p, const struct notification *n,
 	const struct delta *d = &n->delta;
 	const struct kobj *obj = d->obj;
 
-	add_time(sb, d->time_ms);
-	add_member(sb, "type", delta_type_name(d->type));
-	add_member(sb, "handler", handler_names[n->kind]);
-	add_member(sb, "resource", n->resource);
-	add_member(sb, "kind", kind_of(n));
-	add_member(sb, "namespace", obj->ns);
-	add_member(sb, "name", obj->name);
-	add_member(sb, "key", obj->key);
-	add_member(sb, "resourceVersion", obj->rv);
+	strbuf_add_json_record(sb, d->time_ms, delta_type_name(d->type));
+	strbuf_add_json_text(sb, "handler", handler_names[n->kind]);
+	strbuf_add_json_text(sb, "resource", n->resource);
+	strbuf_add_json_text(sb, "kind", kind_of(n));
+	strbuf_add_json_text(sb, "namespace", obj->ns);
+	strbuf_add_json_text(sb, "name", obj->name);
+	strbuf_add_json_text(sb, "key", obj->key);
+	strbuf_add_json_text(sb, "resourceVersion", obj->rv);
 	if (n->kind == NOTIFY_UPDATE && n->old)
-		add_member(sb, "oldResourceVersion", n->old->rv);
+		strbuf_add_json_text(sb, "oldResourceVersion", n->old->rv);
 	add_bool(sb, "initialList", d->initial_list);
 	add_bool(sb, "tombstone", d->tombstone);
 	add_bool(sb, "resync", d->source == SOURCE_RESYNC);
 	add_bool(sb, "unchanged", n->resync_only);
-	add_member(sb, "source", delta_source_name(d->source));
+	strbuf_add_json_text(sb, "source", delta_source_name(d->source));
 	strbuf_addf(sb, ",\"listNumber\":%u", d->list_no);
 	/* The kobj already holds compact JSON: splice it, never re-serialise. */
 	strbuf_adds(sb, ",\"object\":");
@@ -573,11 +557,10 @@ static void json_relist(const struct notification *n, struct strbuf *sb)
 	const struct activity_info *a = n->activity;
 	const struct relist_sample *s = a->replace.sample;
 
-	add_time(sb, wall_ms());
-	add_member(sb, "type", "Relist");
-	add_member(sb, "resource", n->resource);
+	strbuf_add_json_record(sb, wall_ms(), "Relist");
+	strbuf_add_json_text(sb, "resource", n->resource);
 	strbuf_addf(sb, ",\"listNumber\":%u", a->list_no);
-	add_member(sb, "reason", a->message);
+	strbuf_add_json_text(sb, "reason", a->message);
 	strbuf_addf(sb, ",\"listed\":%zu,\"added\":%zu,\"changed\":%zu,"
 		    "\"deleted\":%zu,\"unchanged\":%zu,\"disconnectedMs\":%lld",
 		    a->replace.listed, a->replace.added, a->replace.changed,
@@ -592,9 +575,9 @@ static void json_relist(const struct notification *n, struct strbuf *sb)
 			strbuf_addf(sb, "%s{\"key\":", i ? "," : "");
 			strbuf_add_json_string(sb, k->key);
 			if (k->old_rv)
-				add_member(sb, "oldResourceVersion", k->old_rv);
+				strbuf_add_json_text(sb, "oldResourceVersion", k->old_rv);
 			if (k->new_rv)
-				add_member(sb, "resourceVersion", k->new_rv);
+				strbuf_add_json_text(sb, "resourceVersion", k->new_rv);
 			strbuf_addch(sb, '}');
 		}
 		strbuf_addch(sb, ']');
@@ -609,10 +592,9 @@ static void json_relist(const struct notification *n, struct strbuf *sb)
  */
 static void json_warning(const struct notification *n, struct strbuf *sb)
 {
-	add_time(sb, wall_ms());
-	add_member(sb, "type", "Warning");
-	add_member(sb, "resource", n->resource);
-	add_member(sb, "message", n->activity->message);
+	strbuf_add_json_record(sb, wall_ms(), "Warning");
+	strbuf_add_json_text(sb, "resource", n->resource);
+	strbuf_add_json_text(sb, "message", n->activity->message);
 	strbuf_adds(sb, "}\n");
 }
 
@@ -997,8 +979,7 @@ int printer_verify(struct printer *p, const char *resource,
 {
 	strbuf_reset(&p->sb);
 	if (p->opts.events && p->ops == &formats[OUTPUT_JSON]) {
-		add_time(&p->sb, wall_ms());
-		add_member(&p->sb, "type", "Verify");
+		strbuf_add_json_record(&p->sb, wall_ms(), "Verify");
 		strbuf_addch(&p->sb, ',');
 		verify_report_json(resource, r, &p->sb);
 		strbuf_adds(&p->sb, "}\n");
@@ -1017,10 +998,9 @@ int printer_flight_dump(struct printer *p, const char *path, const char *reason)
 	if (!p->opts.events || p->ops != &formats[OUTPUT_JSON])
 		return 0;
 	strbuf_reset(&p->sb);
-	add_time(&p->sb, wall_ms());
-	add_member(&p->sb, "type", "FlightDump");
-	add_member(&p->sb, "reason", reason);
-	add_member(&p->sb, "path", path);
+	strbuf_add_json_record(&p->sb, wall_ms(), "FlightDump");
+	strbuf_add_json_text(&p->sb, "reason", reason);
+	strbuf_add_json_text(&p->sb, "path", path);
 	strbuf_adds(&p->sb, "}\n");
 	return write_record(p);
 }
@@ -1081,13 +1061,12 @@ static int bookmark_record(struct printer *p, const struct notification *n)
 	const char *rv = n->activity ? n->activity->rv : "";
 
 	if (p->ops == &formats[OUTPUT_JSON]) {
-		add_time(&p->sb, n->delta.time_ms);
-		add_member(&p->sb, "type", delta_type_name(DELTA_BOOKMARK));
-		add_member(&p->sb, "resource", n->resource);
-		add_member(&p->sb, "kind", kind_of(n));
-		add_member(&p->sb, "resourceVersion", rv);
+		strbuf_add_json_record(&p->sb, n->delta.time_ms, delta_type_name(DELTA_BOOKMARK));
+		strbuf_add_json_text(&p->sb, "resource", n->resource);
+		strbuf_add_json_text(&p->sb, "kind", kind_of(n));
+		strbuf_add_json_text(&p->sb, "resourceVersion", rv);
 		add_bool(&p->sb, "initialList", n->delta.initial_list);
-		add_member(&p->sb, "source", delta_source_name(n->delta.source));
+		strbuf_add_json_text(&p->sb, "source", delta_source_name(n->delta.source));
 		strbuf_adds(&p->sb, "}\n");
 	} else if (p->ops == &formats[OUTPUT_LINE] || p->ops == &formats[OUTPUT_WIDE]) {
 		struct line l = { { NULL }, xstrdup(""), xstrdup(""),

@@ -45,12 +45,6 @@ void verify_report_text(const char *resource, const struct verify_report *r,
 			    r->stale[i].cache_rv, r->stale[i].server_rv);
 }
 
-static void add_member(struct strbuf *sb, const char *name, const char *value)
-{
-	strbuf_addf(sb, ",\"%s\":", name);
-	strbuf_add_json_string(sb, value ? value : "");
-}
-
 static void add_diffs(struct strbuf *sb, const char *name,
 		      const struct verify_diff *v, size_t nr)
 {
@@ -59,9 +53,9 @@ static void add_diffs(struct strbuf *sb, const char *name,
 		strbuf_adds(sb, i ? ",{\"key\":" : "{\"key\":");
 		strbuf_add_json_string(sb, v[i].key);
 		if (v[i].cache_rv)
-			add_member(sb, "cacheResourceVersion", v[i].cache_rv);
+			strbuf_add_json_text(sb, "cacheResourceVersion", v[i].cache_rv);
 		if (v[i].server_rv)
-			add_member(sb, "serverResourceVersion", v[i].server_rv);
+			strbuf_add_json_text(sb, "serverResourceVersion", v[i].server_rv);
 		strbuf_addch(sb, '}');
 	}
 	strbuf_addch(sb, ']');
@@ -74,8 +68,8 @@ void verify_report_json(const char *resource, const struct verify_report *r,
 	strbuf_add_json_string(sb, resource);
 	strbuf_addf(sb, ",\"equal\":%s,\"cacheCount\":%zu,\"serverCount\":%zu",
 		    verify_equal(r) ? "true" : "false", r->cache_count, r->server_count);
-	add_member(sb, "listResourceVersion", r->list_rv);
-	add_member(sb, "informerResourceVersion", r->informer_rv);
+	strbuf_add_json_text(sb, "listResourceVersion", r->list_rv);
+	strbuf_add_json_text(sb, "informerResourceVersion", r->informer_rv);
 	strbuf_addf(sb, ",\"caughtUp\":%s,\"ahead\":%zu,\"lost\":%zu",
 		    r->caught_up ? "true" : "false", r->ahead, r->nlost);
 	add_diffs(sb, "missing", r->missing, r->nmissing);
