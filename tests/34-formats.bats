@@ -341,3 +341,15 @@ same_as_kubectl() {
 		[ "$status" -eq 1 ] && [ -z "$output" ] && [[ $stderr == *"unsortable type"* ]]
 	done
 }
+
+@test "a Turkish locale changes no case: kubectl's headers, as Go upper-cases them" {
+	sim_start --pods 2
+	mkdir -p "$BATS_TEST_TMPDIR/loc"
+	localedef -i tr_TR -f UTF-8 "$BATS_TEST_TMPDIR/loc/tr_TR.UTF-8"
+	want=$(kc get pods -o wide)
+	[[ $want == *"NOMINATED NODE   READINESS GATES"* ]]
+	LOCPATH=$BATS_TEST_TMPDIR/loc LC_ALL=tr_TR.UTF-8 run --separate-stderr get pods -o wide
+	[ "$status" -eq 0 ] && [ "$output" = "$want" ]
+	LOCPATH=$BATS_TEST_TMPDIR/loc LC_ALL=tr_TR.UTF-8 run --separate-stderr get pods -o wide --from-cache
+	[ "$status" -eq 0 ] && [ "$output" = "$want" ]
+}

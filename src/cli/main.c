@@ -2,6 +2,7 @@
  * main.c — kinf's entry point: global flags, then one subcommand from
  * the table below.
  */
+#include <langinfo.h>
 #include <locale.h>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -69,10 +70,26 @@ static void tune_malloc(void)
 #endif
 }
 
+/*
+ * Of the user's locale, only whether the terminal is UTF-8 (the TUI's
+ * wide characters): the rest stays C's, as Go ignores locales (numbers
+ * with '.', errors in English), and case and character classes are
+ * C.UTF-8's in any language.  Turkish's toupper('i') is 'i', which made
+ * kubectl's NOMINATED NODE "NOMiNATED NODE" and would let strcasecmp()
+ * miss a header's name.
+ */
+static void set_locale(void)
+{
+	setlocale(LC_CTYPE, "");
+	bool utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
+	if (!utf8 || !setlocale(LC_CTYPE, "C.UTF-8"))
+		setlocale(LC_CTYPE, utf8 ? NULL : "C");
+}
+
 int main(int argc, const char **argv)
 {
 	tune_malloc();
-	setlocale(LC_ALL, "");
+	set_locale();
 	opt_set_commands(commands);
 	/* Run as a kubectl plugin (kubectl kinf …), say so in usages. */
 	const char *base = strrchr(argv[0], '/');
