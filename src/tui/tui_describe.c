@@ -22,6 +22,7 @@
 #include <json-c/json.h>
 
 #include "cluster/http.h"
+#include "cluster/pager.h"
 #include "informer/session.h"
 #include "lib/base64.h"
 #include "lib/json_get.h"
@@ -870,13 +871,12 @@ void describe_text(struct json_object *obj, const char *group, const char *kind,
 
 /* ---- the Events' LIST, on the worker --------------------------------------- */
 
-#define EVENTS_LIMIT "500"	/* kubectl describe's --chunk-size */
-#define EVENTS_PAGES_MAX 20
+#define EVENTS_LIMIT 500	/* kubectl describe's --chunk-size */
 
 struct events_job {
 	struct tui_job base;
 	struct kclient *client;
-	char *path;		/* the first page's */
+	char *path, *selector;	/* the Events' collection, the field selector */
 	uint64_t seq;
 	describe_done_fn *done;
 	struct json_object *items;	/* the result; NULL: err says why */
@@ -898,11 +898,11 @@ static void add_field(struct strbuf *sel, const char *field, const char *value)
  * kubectl's searchEvents: the fields in the order fields.Set sorts them;
  * no kind for a Pod (describePod clears its reference's).
  */
-static char *events_path(struct json_object *obj, const char *kind)
+static void events_where(struct events_job *ej, struct json_object *obj, const char *kind)
 {
 	struct json_object *md = json_get(obj, "metadata");
 	const char *ns = str(md, "namespace"), *uid = str(md, "uid");
-	struct strbuf sel = STRBUF_INIT, query = STRBUF_INIT, path = STRBUF_INIT;
+	struct strbuf sel = STRBUF_INIT, path = STRBUF_INIT;
 
 	if (kind)
 		add_field(&sel, "kind", kind);
@@ -915,66 +915,48 @@ static char *events_path(struct json_object *obj, const char *kind)
 		url_query_escape(&path, ns);
 		strbuf_adds(&path, "/events");
 	}
-	url_query_add(&query, "fieldSelector", strbuf_str(&sel));
-	url_query_add(&query, "limit", EVENTS_LIMIT);
-	strbuf_add(&path, query.buf, query.len);
-	strbuf_release(&sel);
-	strbuf_release(&query);
-	return strbuf_detach(&path, NULL);
+	ej->selector = strbuf_detach(&sel, NULL);
+	ej->path = strbuf_detach(&path, NULL);
 }
 
-/* One page into items; *cont: the next one's token (NULL: none).  -1 with ej->err. */
-static int events_page(struct events_job *ej, struct json_object *items, char **cont)
+/* One Event of a page, added to the job's. */
+static int events_item(void *ctx, const char *text, size_t len)
 {
-	struct http_response resp = { 0 };
-	struct strbuf path = STRBUF_INIT;
-	struct json_object *list = NULL, *page;
-	int ret = -1;
+	struct events_job *ej = ctx;
+	char *copy = xstrndup(text, len);
+	struct json_object *e = json_parse_deep(copy);
 
-	strbuf_adds(&path, ej->path);
-	if (*cont)
-		url_query_add(&path, "continue", *cont);
-	free(*cont);
-	*cont = NULL;
-	if (kclient_get(ej->client, strbuf_str(&path), &resp, &ej->err) < 0)
-		goto out;
-	if (resp.status != 200) {
-		http_status_message(&resp, "list events", &ej->err);
-		goto out;
-	}
-	list = json_parse_deep(strbuf_str(&resp.body));
-	page = json_get(list, "items");
-	if (!list || (page && !json_object_is_type(page, json_type_array))) {
-		errbuf_set(&ej->err, "list events: the answer is no list");
-		goto out;
-	}
-	for (size_t i = 0; i < json_get_len(page); i++)
-		json_object_array_add(items, json_object_get(ITEM(page, i)));
-	if (*str(json_get(list, "metadata"), "continue"))
-		*cont = xstrdup(str(json_get(list, "metadata"), "continue"));
-	ret = 0;
-out:
-	json_object_put(list);
-	http_response_release(&resp);
-	strbuf_release(&path);
-	return ret;
+	free(copy);
+	if (e)
+		json_object_array_add(ej->items, e);
+	return 0;
 }
 
+/* kubectl's FollowContinue: every page, as the pager asks for them. */
 static void events_run(struct worker_job *job, struct stop *stop)
 {
 	struct events_job *ej = (struct events_job *)job;
-	char *cont = NULL;
-	int rc = 0;
+	struct pager_opts po = {
+		.path = ej->path,
+		.limit = EVENTS_LIMIT,
+		.field_selector = ej->selector,
+		.stream = {
+			.idle_timeout_ms = 60000,
+			.timeout_ms = kclient_timeout(ej->client),
+			.retries = HTTP_MAX_RETRIES,
+		},
+	};
+	struct pager_hooks hooks = { .ctx = ej, .item = events_item };
+	struct pager_result pr;
 
 	kclient_set_thread_stop(stop);
 	ej->items = json_object_new_array();
-	for (int page = 0; rc == 0 && page < EVENTS_PAGES_MAX && (!page || cont); page++)
-		rc = events_page(ej, ej->items, &cont);
-	free(cont);
-	if (rc < 0) {
+	if (pager_list(ej->client, &po, "events", &hooks, &pr, &ej->err) < 0) {
+		pager_explain(&pr, "events", &ej->err);
 		json_object_put(ej->items);
 		ej->items = NULL;
 	}
+	pager_result_release(&pr);
 	kclient_set_thread_stop(NULL);
 }
 
@@ -992,6 +974,7 @@ static void events_free(struct worker_job *job)
 
 	json_object_put(ej->items);
 	free(ej->path);
+	free(ej->selector);
 	free(ej);
 }
 
@@ -1004,7 +987,7 @@ int describe_fetch(struct tui *t, struct json_object *obj, const char *group, co
 
 	ej->base = (struct tui_job){ { .run = events_run, .free = events_free }, events_done };
 	ej->client = t->session->cluster.client;
-	ej->path = events_path(obj, is_core(group, kind, "Pod") ? NULL : kind);
+	events_where(ej, obj, is_core(group, kind, "Pod") ? NULL : kind);
 	ej->seq = seq;
 	ej->done = done;
 	snprintf(what, sizeof(what), "fetching the Events of %s%s%s", str(md, "namespace"),
