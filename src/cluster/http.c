@@ -1874,12 +1874,15 @@ void http_status_message(const struct http_response *resp, const char *what,
 	free(msg);
 }
 
-void url_query_escape(struct strbuf *sb, const char *s)
+void url_query_escape(struct strbuf *sb, const char *s, size_t len)
 {
 	static const char hex[] = "0123456789ABCDEF";
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+
+	for (const unsigned char *p = (const unsigned char *)s; p < (const unsigned char *)s + len; p++) {
 		if (isalnum(*p) || *p == '-' || *p == '.' || *p == '_' || *p == '~') {
 			strbuf_addch(sb, (char)*p);
+		} else if (*p == ' ') {
+			strbuf_addch(sb, '+');
 		} else {
 			char q[3] = { '%', hex[*p >> 4], hex[*p & 15] };
 			strbuf_add(sb, q, 3);
@@ -1916,12 +1919,5 @@ void url_query_add(struct strbuf *q, const char *name, const char *value)
 	strbuf_addch(q, q->len ? '&' : '?');
 	strbuf_adds(q, name);
 	strbuf_addch(q, '=');
-	/* Go's url.QueryEscape, as client-go sends it: a space is a '+'. */
-	for (const char *sp; (sp = strchr(value, ' ')); value = sp + 1) {
-		char *part = xstrndup(value, (size_t)(sp - value));
-		url_query_escape(q, part);
-		strbuf_addch(q, '+');
-		free(part);
-	}
-	url_query_escape(q, value);
+	url_query_escape(q, value, strlen(value));
 }

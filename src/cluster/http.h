@@ -344,8 +344,11 @@ int64_t http_retry_delay_ms(const struct http_response *resp);
 #define HTTP_NO_ANSWER_RETRY_MS 1000
 bool http_no_answer_retriable(const struct http_response *resp, int rc);
 
-/* Percent-encodes s into sb: all but letters, digits and "-._~". */
-void url_query_escape(struct strbuf *sb, const char *s);
+/*
+ * Go's url.QueryEscape of s[0..len) into sb: letters, digits and "-._~"
+ * as they are, a space as '+', every other byte percent-encoded.
+ */
+void url_query_escape(struct strbuf *sb, const char *s, size_t len);
 
 /*
  * A name or namespace as one segment of a request's path, escaped as Go

@@ -22,6 +22,7 @@
 
 #include "output/gofmt.h"
 #include "output/gosprintf.h"
+#include "cluster/http.h"
 #include "lib/base64.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
@@ -2033,15 +2034,7 @@ static void js_escape(const char *s, size_t len, struct strbuf *out)
 /* url.QueryEscape */
 static void query_escape(const char *s, size_t len, struct strbuf *out)
 {
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~')
-			strbuf_addch(out, (char)c);
-		else if (c == ' ')
-			strbuf_addch(out, '+');
-		else
-			strbuf_addf(out, "%%%02X", c);
-	}
+	url_query_escape(out, s, len);
 }
 
 /* html, js, urlquery: an escaper over the arguments' fmt.Sprint (evalArgs) */

@@ -912,7 +912,7 @@ static void events_where(struct events_job *ej, struct json_object *obj, const c
 		add_field(&sel, "uid", uid);
 	strbuf_adds(&path, *ns ? "/api/v1/namespaces/" : "/api/v1/events");
 	if (*ns) {
-		url_query_escape(&path, ns);
+		url_path_escape(&path, ns);
 		strbuf_adds(&path, "/events");
 	}
 	ej->selector = strbuf_detach(&sel, NULL);
