@@ -1790,16 +1790,24 @@ fail:
 	return -1;
 }
 
-/* fmt.Sprint / Sprintln over the arguments' dynamic values */
-static void sprint(struct gv *argv, size_t n, bool ln, struct strbuf *out)
+/*
+ * fmt.Sprint / Sprintln over the arguments' dynamic values; with
+ * printable, as evalArgs hands them to it (printableValue): no value
+ * (nil, a missing key, JSON null) is the string "<no value>".
+ */
+static void sprint(struct gv *argv, size_t n, bool ln, bool printable, struct strbuf *out)
 {
 	bool prev_string = false;
 
 	for (size_t i = 0; i < n; i++) {
-		bool is_string = argv[i].j && json_object_is_type(argv[i].j, json_type_string);
+		bool none = printable && !argv[i].j;
+		bool is_string = none || (argv[i].j && json_object_is_type(argv[i].j, json_type_string));
 		if (i && (ln || (!is_string && !prev_string)))
 			strbuf_addch(out, ' ');
-		gofmt_print(argv[i].j, out);
+		if (none)
+			strbuf_adds(out, "<no value>");
+		else
+			gofmt_print(argv[i].j, out);
 		prev_string = is_string;
 	}
 	if (ln)
@@ -1818,7 +1826,7 @@ static int fn_print(struct gv *argv, size_t n, struct gv *res, struct strbuf *ms
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	sprint(argv, n, false, &sb);
+	sprint(argv, n, false, false, &sb);
 	return to_string(&sb, res);
 }
 
@@ -1826,7 +1834,7 @@ static int fn_println(struct gv *argv, size_t n, struct gv *res, struct strbuf *
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	sprint(argv, n, true, &sb);
+	sprint(argv, n, true, false, &sb);
 	return to_string(&sb, res);
 }
 
@@ -2043,7 +2051,7 @@ static int escaper(struct gv *argv, size_t n, struct gv *res,
 {
 	struct strbuf text = STRBUF_INIT, sb = STRBUF_INIT;
 
-	sprint(argv, n, false, &text);
+	sprint(argv, n, false, true, &text);
 	escape(text.buf, text.len, &sb);
 	strbuf_release(&text);
 	return to_string(&sb, res);

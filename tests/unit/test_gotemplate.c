@@ -185,6 +185,9 @@ static const struct row rows[] = {
 	  "!template: output:1: unexpected right paren" },
 	{ "{{(.a}}",
 	  "!template: output:1: unclosed left paren" },
+	/* the escapers' evalArgs: no value is "<no value>", a string */
+	{ "{{html .data.b}}|{{js nil 2}}|{{urlquery .spec.nul \"a b\"}}|{{html .nothere}}",
+	  "x&lt;y&gt;|\\u003Cno value\\u003E2|%3Cno+value%3Ea+b|&lt;no value&gt;" },
 };
 
 TEST(templates_print_as_kubectl)
