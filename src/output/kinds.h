@@ -3,13 +3,9 @@
  * status of their watch lines; columns.h puts them beside the custom
  * resources' and is what the printers call.
  *
- * One table row per built-in kind (Pod, Deployment, Node, Namespace,
- * ConfigMap, Secret, Event), in its own API groups only; a custom resource
- * whose CRD's printer columns a struct crd_columns knows gets those; any
- * other kind gets NAME and AGE.  A kind is known by its group and its
- * name together: Knative's Service (serving.knative.dev) is not the core
- * group's, and a custom resource of kind Pod is no pod.  Headers and
- * cells are kubectl's (pkg/printers/internalversion):
+ * One table row per built-in kind, in its own API groups only (columns.h
+ * says what the other kinds get).  Headers and cells are kubectl's
+ * (pkg/printers/internalversion):
  *
  *   Pod         NAME READY STATUS RESTARTS AGE
  *               wide: + IP NODE "NOMINATED NODE" "READINESS GATES"
@@ -38,9 +34,7 @@
  * Unknown for a deleted pod on an unreachable node.  RESTARTS reads
  * "3 (5m ago)" when the last termination time is known.
  *
- * Every function takes the object as a json-c tree and "now" in
- * wall-clock milliseconds, and any thread.  A kind is its API group (""
- * or NULL: the core group) and its name.
+ * The functions take what columns.h's take, from any thread.
  */
 #ifndef KINF_KINDS_H
 #define KINF_KINDS_H
