@@ -299,6 +299,9 @@ T
 	[[ ${lines[1]} == pod/pod-* ]]
 	same_as_kubectl deployments -A --show-kind -o wide
 	[[ ${lines[1]} == *deployment.apps/* ]]
+	# an Event's name column is its last, wide only: the apiserver's format "name"
+	same_as_kubectl events --show-kind -o wide
+	[[ ${lines[1]} == *" event/pod-"* ]]
 }
 
 @test "--chunk-size N: the LISTs kubectl's page size makes, 0 for one response, a negative one sent" {

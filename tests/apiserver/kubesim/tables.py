@@ -331,7 +331,7 @@ def event_row(e, now):
 
 EVENT_COLS = [col("Last Seen"), col("Type"), col("Reason"), col("Object"), col("Subobject", priority=1),
               col("Source", priority=1), col("Message"), col("First Seen", priority=1),
-              col("Count", priority=1), col("Name", priority=1)]
+              col("Count", priority=1), col("Name", fmt="name", priority=1)]
 
 
 # ---------------------------------------------------------------- custom resources
