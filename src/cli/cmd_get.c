@@ -373,7 +373,7 @@ static void prefix_names(struct json_object *table, const struct api_resource *r
 {
 	char *prefix = kind_prefix(res);
 
-	kubetable_prefix_names(table, prefix);
+	kubetable_prefix_names(table, prefix, NULL);
 	free(prefix);
 }
 

@@ -313,7 +313,7 @@ static void print_tabular(struct gw *g, const char *type, struct json_object *ob
 		? columns_table_json(NULL, NULL, NULL, &obj, 1, wall_ms())
 		: json_object_get(obj);
 	if (o->show_kind)
-		kubetable_prefix_names(t, o->name_prefix);
+		kubetable_prefix_names(t, o->name_prefix, g->ts.columns);
 	kubetable_stream_print(&g->ts, t, event, &o->table, out);
 	json_object_put(t);
 }

@@ -140,9 +140,10 @@ struct json_object *columns_table_json(const struct crd_columns *crds, const cha
 	json_object_object_add(table, "kind", json_object_new_string("Table"));
 	json_object_object_add(table, "apiVersion", json_object_new_string("meta.k8s.io/v1"));
 	if (ck) {
-		json_object_array_add(defs, kinds_column_def("Name", "string", 0));
+		json_object_array_add(defs, kinds_column_def("Name", "string", true, 0));
 		for (size_t i = 0; i < ck->n; i++)
-			json_object_array_add(defs, kinds_column_def(ck->cols[i].name, ck->cols[i].type,
+			json_object_array_add(defs, kinds_column_def(ck->cols[i].name,
+								     ck->cols[i].type, false,
 								     ck->cols[i].priority));
 	} else {
 		kinds_table_defs(group, kind, defs);

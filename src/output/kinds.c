@@ -972,13 +972,14 @@ void kinds_cells(const char *group, const char *kind, const char *const *headers
 	strbuf_release(&ps.reason);
 }
 
-struct json_object *kinds_column_def(const char *name, const char *type, long priority)
+struct json_object *kinds_column_def(const char *name, const char *type, bool is_name,
+				     long priority)
 {
 	struct json_object *d = json_object_new_object();
 
 	json_object_object_add(d, "name", json_object_new_string(name));
 	json_object_object_add(d, "type", json_object_new_string(type));
-	json_object_object_add(d, "format", json_object_new_string(""));
+	json_object_object_add(d, "format", json_object_new_string(is_name ? "name" : ""));
 	json_object_object_add(d, "description", json_object_new_string(""));
 	json_object_object_add(d, "priority", json_object_new_int64(priority));
 	return d;
@@ -987,7 +988,8 @@ struct json_object *kinds_column_def(const char *name, const char *type, long pr
 void kinds_table_defs(const char *group, const char *kind, struct json_object *defs)
 {
 	for (const struct column *c = kind_spec_of(group, kind)->columns; c->header; c++)
-		json_object_array_add(defs, kinds_column_def(c->header, "string", c->wide));
+		json_object_array_add(defs, kinds_column_def(c->header, "string", c->cell == cell_name,
+							     c->wide));
 }
 
 void kinds_table_cells(const char *group, const char *kind, struct json_object *obj,

@@ -66,8 +66,12 @@ void kinds_cells(const char *group, const char *kind, const char *const *headers
 
 /* ---- meta.k8s.io/v1 Tables: their columnDefinitions and cells ----------- */
 
-/* A column definition (a new tree the caller puts). */
-struct json_object *kinds_column_def(const char *name, const char *type, long priority);
+/*
+ * A column definition (a new tree the caller puts); is_name: the
+ * object's name, of format "name" as the apiserver marks it.
+ */
+struct json_object *kinds_column_def(const char *name, const char *type, bool is_name,
+				     long priority);
 /* The kind's columns' definitions (wide ones at priority 1), added to defs. */
 void kinds_table_defs(const char *group, const char *kind, struct json_object *defs);
 /* obj's cells, each a string, added to cells. */

@@ -307,18 +307,19 @@ int kubetable_print(struct json_object *table, const struct kubetable_opts *o,
 	return 0;
 }
 
-void kubetable_prefix_names(struct json_object *table, const char *prefix)
+void kubetable_prefix_names(struct json_object *table, const char *prefix,
+			    struct json_object *last_defs)
 {
-	struct json_object *defs, *rows;
-	size_t col = 0;
+	struct json_object *defs = json_get(table, "columnDefinitions");
+	struct json_object *rows = json_get(table, "rows");
+	size_t col = SIZE_MAX;
 
-	defs = json_get(table, "columnDefinitions");
-	rows = json_get(table, "rows");
-	/* a watch event's Table has none: the first column, as for pods */
-	for (size_t i = json_get_len(defs); i-- > 0;) {
+	if (!json_get_len(defs))
+		defs = last_defs;
+	for (size_t i = 0; i < json_get_len(defs) && col == SIZE_MAX; i++) {
 		struct json_object *d = json_object_array_get_idx(defs, i);
-		if (!strcmp(json_get_text(d, "format", ""), "name") ||
-		    !strcasecmp(json_get_text(d, "name", ""), "name"))
+		if (!strcmp(json_get_text(d, "format", ""), "name") &&
+		    !strcmp(json_get_text(d, "type", ""), "string"))
 			col = i;
 	}
 	for (size_t i = 0; i < json_get_len(rows); i++) {

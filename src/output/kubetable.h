@@ -60,9 +60,13 @@ int kubetable_print(struct json_object *table, const struct kubetable_opts *o,
 /*
  * The names in a table as kubectl prints them with --show-kind or for
  * several types at once: "pod/web-0", prefix "pod".  The name column is
- * the one whose format is "name", else the one called Name.
+ * the first string column of format "name" (decorateTable), of the
+ * table's definitions or, when it has none (a watch event's), of
+ * last_defs (NULL: none), as kubectl's printer takes the last ones; a
+ * table without one is left alone.
  */
-void kubetable_prefix_names(struct json_object *table, const char *prefix);
+void kubetable_prefix_names(struct json_object *table, const char *prefix,
+			    struct json_object *last_defs);
 
 /*
  * Tables one after another, as `kubectl get -w` prints the initial list's

@@ -70,7 +70,7 @@ static void tables(struct json_object *doc)
 	kubetable_stream_status(&s, doc, "ERROR", false, &out);
 	strbuf_release(&out);
 	kubetable_stream_release(&s);
-	kubetable_prefix_names(doc, "pod");
+	kubetable_prefix_names(doc, "pod", NULL);
 }
 
 static void formatted(struct json_object *doc)
