@@ -149,6 +149,12 @@ fuzz-controller: kinf
 fuzz-kubectl: kinf
 	@KINF=$(CURDIR)/$(BUILD)/kinf tests/kubectl/fuzz $(FUZZ_ARGS)
 
+# make fuzz-templates: kinf's go-template, jsonpath and custom columns
+# against kubectl's on random templates (never part of check); FUZZ_ARGS
+# as tests/kubectl/fuzz-templates says.
+fuzz-templates: kinf
+	@KINF=$(CURDIR)/$(BUILD)/kinf tests/kubectl/fuzz-templates $(FUZZ_ARGS)
+
 # make check-libcurl-backports: the HTTP/2 tests with the libcurl of
 # bookworm-backports (Debian 13's) loaded in place of the system's: the
 # health check's PING depends on libcurl's insides (src/cluster/h2ping.h).
@@ -179,4 +185,4 @@ uninstall:
 clean:
 	rm -rf build kinf
 
-.PHONY: all kinf deps check check-unit check-libcurl-backports units demo playground bench soak flight-soak valgrind golden fuzz-client-go fuzz-controller fuzz-kubectl lint-man install uninstall clean
+.PHONY: all kinf deps check check-unit check-libcurl-backports units demo playground bench soak flight-soak valgrind golden fuzz-client-go fuzz-controller fuzz-kubectl fuzz-templates lint-man install uninstall clean
