@@ -2139,12 +2139,12 @@ static int convert(struct state *st, const struct arg *a, struct gv v, enum para
 			*res = gv_take(GV_CONCRETE, NULL);
 			return 0;
 		}
-		if (p == P_VALUE && a && (a->type == A_FIELD || a->type == A_NIL)) {
+		/* canBeNil(reflect.Value): a builtin takes no value as the zero Value */
+		if (p == P_VALUE) {
 			*res = v;
 			return 0;
 		}
-		return exec_error(st, "invalid value; expected %s",
-				  p == P_VALUE ? "reflect.Value" : "string");
+		return exec_error(st, "invalid value; expected string");
 	}
 	if (p == P_STRING && !(v.j && json_object_is_type(v.j, json_type_string))) {
 		const char *type = v.j ? gv_type(v.j) : "interface {}";

@@ -185,6 +185,12 @@ static const struct row rows[] = {
 	  "!template: output:1: unexpected right paren" },
 	{ "{{(.a}}",
 	  "!template: output:1: unclosed left paren" },
+	/* no value through $, a variable, a pipe: the zero reflect.Value to a builtin */
+	{ "{{not $.nope}}|{{eq $.nope 1}}|{{.nope | eq 1}}|{{$x := .nope}}{{eq $x 1}}|{{and $.nope 1}}",
+	  "true|false|false|false|<no value>" },
+	{ "{{len $.nope}}",
+	  "!template: output:1:2: executing \"output\" at <len $.nope>: error calling len: "
+	  "reflect: call of reflect.Value.Type on zero Value" },
 	/* the escapers' evalArgs: no value is "<no value>", a string */
 	{ "{{html .data.b}}|{{js nil 2}}|{{urlquery .spec.nul \"a b\"}}|{{html .nothere}}",
 	  "x&lt;y&gt;|\\u003Cno value\\u003E2|%3Cno+value%3Ea+b|&lt;no value&gt;" },
