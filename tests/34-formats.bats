@@ -174,6 +174,14 @@ kubectl_131() {
 	[[ $output == *'"z": "\b\f\u000b\u001b\u003c\u0026"'* ]]
 	like_kubectl pod tabby -o 'jsonpath={.metadata.annotations}'
 	like_kubectl pod tabby -o 'go-template={{.metadata.annotations.z}}'
+	# an integral float: 1e+06 in one object, 1000000 in kubectl's List of
+	# several, which went through json.Marshal and its decoder
+	simctl POST /create '{"resource":"crontabs","object":{"metadata":{"name":"mill"},"spec":{"mill":1000000.0}}}' >/dev/null
+	like_kubectl crontabs mill -o 'jsonpath={.spec.mill}'
+	[ "$output" = 1e+06 ]
+	like_kubectl crontabs -o 'jsonpath={..mill}'
+	[ "$output" = 1000000 ]
+	like_kubectl crontabs -o 'custom-columns=M:.spec.mill'
 }
 
 @test "bad templates: kubectl's messages, one line, status 1; a bad -o is a usage error" {

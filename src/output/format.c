@@ -18,6 +18,7 @@
 #include "output/gotemplate.h"
 #include "output/jsonpath.h"
 #include "output/yaml.h"
+#include "lib/json_get.h"
 #include "lib/strbuf.h"
 #include "lib/termsafe.h"
 #include "lib/util.h"
@@ -461,11 +462,22 @@ static int print_object(struct format *f, struct json_object *obj, bool no_heade
 	case FORMAT_YAML:
 		return yaml_print(f, obj, out, err);
 	case FORMAT_JSONPATH:
-		return run_jsonpath(f, obj, from, out, err);
+	case FORMAT_CUSTOM_COLUMNS: {
+		/*
+		 * kubectl's List of several objects went through json.Marshal
+		 * and its decoder: an integral float is an int in it (1000000,
+		 * not 1e+06), as in a template's data.  One object did not.
+		 */
+		bool list = !strcmp(json_get_str(obj, "kind", ""), "List");
+		struct json_object *o = list ? gotemplate_data(obj) : obj;
+		int rc = f->kind == FORMAT_JSONPATH ? run_jsonpath(f, o, from, out, err)
+			 : print_columns(f, o, no_headers, out, err);
+		if (list)
+			json_object_put(o);
+		return rc;
+	}
 	case FORMAT_GOTEMPLATE:
 		return run_gotemplate(f, obj, out, err);
-	case FORMAT_CUSTOM_COLUMNS:
-		return print_columns(f, obj, no_headers, out, err);
 	default:
 		errbuf_set(err, "not an object format");
 		return -1;
