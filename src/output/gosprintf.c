@@ -432,11 +432,8 @@ static void print_container(struct json_object *j, const struct spec *sp, struct
 static void print_value(struct json_object *j, const struct spec *sp, struct strbuf *out)
 {
 	switch (json_object_get_type(j)) {
-	case json_type_null:
-		if (sp->sharp_v)
-			strbuf_adds(out, "interface {}(nil)");
-		else
-			pad(out, "<nil>", 5, sp);
+	case json_type_null:	/* written as it is: no width, unlike a nil argument's */
+		strbuf_adds(out, sp->sharp_v ? "interface {}(nil)" : "<nil>");
 		return;
 	case json_type_boolean:
 		if (sp->verb == 'v' || sp->verb == 't')

@@ -15,6 +15,7 @@ static const char *const object =
 	"{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"cm\","
 	"\"labels\":{\"app\":\"web\",\"tier\":\"front\"}},\"data\":{\"a\":\"1\",\"b\":\"x<y>\"},"
 	"\"spec\":{\"replicas\":3,\"ratio\":0.5,\"big\":1000000.0,\"list\":[1,2,3],\"nul\":null,"
+	"\"nils\":[null,1],"
 	"\"items\":[{\"name\":\"a\",\"ok\":true},{\"name\":\"b\",\"ok\":false}]}}";
 
 struct row {
@@ -26,7 +27,7 @@ static const struct row rows[] = {
 	{ "{{.metadata.name}}",
 	  "cm" },
 	{ "{{.spec}}",
-	  "map[big:1000000 items:[map[name:a ok:true] map[name:b ok:false]] list:[1 2 3] nul:<nil> ratio:0.5 replicas:3]" },
+	  "map[big:1000000 items:[map[name:a ok:true] map[name:b ok:false]] list:[1 2 3] nils:[<nil> 1] nul:<nil> ratio:0.5 replicas:3]" },
 	{ "{{.spec.nul}}|{{print .spec.nul}}|{{.spec.big}}|{{.spec.ratio}}",
 	  "<no value>|<nil>|1000000|0.5" },
 	{ "{{.nothere}}|{{.nothere.deeper}}",
@@ -191,6 +192,9 @@ static const struct row rows[] = {
 	{ "{{len $.nope}}",
 	  "!template: output:1:2: executing \"output\" at <len $.nope>: error calling len: "
 	  "reflect: call of reflect.Value.Type on zero Value" },
+	/* a nil in a slice is written as it is, a nil argument padded */
+	{ "{{printf \"%8v|%7v|\" .spec.nils .spec.nul}}",
+	  "[<nil>        1]|  <nil>|" },
 	/* the escapers' evalArgs: no value is "<no value>", a string */
 	{ "{{html .data.b}}|{{js nil 2}}|{{urlquery .spec.nul \"a b\"}}|{{html .nothere}}",
 	  "x&lt;y&gt;|\\u003Cno value\\u003E2|%3Cno+value%3Ea+b|&lt;no value&gt;" },
