@@ -914,12 +914,12 @@ static void parse_control(struct parser *p, struct list *l, enum node_type type)
 	n->pipe = parse_pipe(p, names[type], false);
 	p->in_range += type == N_RANGE;
 	end = p->failed ? END_EOF : parse_list(p, &n->body);
+	p->in_range -= type == N_RANGE;	/* a range's else is outside it */
 	if (end == END_ELSE) {
 		struct tok t = tok_peek(p);
 		if (type == N_IF && t.type == T_IF) {
 			/* {{else if}}: an if in the else branch, sharing our {{end}} */
 			tok_next(p);
-			p->in_range -= type == N_RANGE;
 			parse_control(p, &n->otherwise, type);
 			vars_pop(p, mark);
 			p->depth--;
@@ -932,7 +932,6 @@ static void parse_control(struct parser *p, struct list *l, enum node_type type)
 	}
 	if (end == END_EOF && !p->failed)
 		parse_error(p, p->pos, "unexpected EOF");
-	p->in_range -= type == N_RANGE;
 	vars_pop(p, mark);
 	p->depth--;
 }

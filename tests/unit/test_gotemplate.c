@@ -192,6 +192,9 @@ static const struct row rows[] = {
 	{ "{{len $.nope}}",
 	  "!template: output:1:2: executing \"output\" at <len $.nope>: error calling len: "
 	  "reflect: call of reflect.Value.Type on zero Value" },
+	/* a range's else is outside it */
+	{ "{{range .spec.list}}{{else}}{{continue}}{{end}}",
+	  "!template: output:1: {{continue}} outside {{range}}" },
 	/* a nil in a slice is written as it is, a nil argument padded */
 	{ "{{printf \"%8v|%7v|\" .spec.nils .spec.nul}}",
 	  "[<nil>        1]|  <nil>|" },
