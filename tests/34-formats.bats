@@ -196,6 +196,9 @@ kubectl_131() {
 	run --separate-stderr get pods -o custom-columns=NAME
 	assert_status 1
 	[ "$stderr" = "error: unexpected custom-columns spec: NAME, expected <header>:<json-path-expr>" ]
+	# a column's path kubectl parses as it prints: the header comes first
+	same_as_kubectl pods -o 'custom-columns=N:.metadata.name,X:.a["b"]'
+	[ "$status" -eq 1 ] && [ "$output" = "N     X" ]
 	run --separate-stderr get pods -o jsonpath-file=/nonexistent
 	assert_status 1
 	[ "$stderr" = "error: error reading --template /nonexistent, open /nonexistent: no such file or directory" ]

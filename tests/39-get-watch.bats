@@ -239,6 +239,18 @@ watch_same() {
 	assert_status 1
 	[ "${lines[1]}" = "      template was:" ]
 	[[ $stderr == "error: unable to output the provided object: error executing template"* ]]
+	# custom columns that fail: only a line of one cell leaves the tabwriter
+	local cc
+	for cc in 'N:.a["b"]' 'N:.metadata.name,X:.a["b"]' 'I:.spec.containers[5].name' \
+		  'N:.metadata.name,I:.spec.containers[5].name'; do
+		want=$(kc get pods -w --request-timeout=1s -o "custom-columns=$cc" 2>/dev/null) &&
+			want_status=0 || want_status=$?
+		run --separate-stderr "$KINF" get pods -w --request-timeout=1s -o "custom-columns=$cc" \
+			--kubeconfig "$SIM_KUBECONFIG"
+		[ "$status" -eq "$want_status" ] && [ "$output" = "$want" ] ||
+			{ echo "# custom-columns=$cc: status $status, kubectl's $want_status" >&2
+			  diff <(echo "$want") <(echo "$output") | sed 's/^/# /' >&2; false; }
+	done
 }
 
 @test "get -w -o jsonpath with a range: after its first object, kubectl's printer starts inside the range, and fails" {

@@ -253,6 +253,8 @@ static void parse_output(const struct command *cmd, struct output_setup *out)
 		struct errbuf ferr = { "" };
 		if (format_parse(&out->fmt, o.output, "line", NULL, &ferr) < 0)
 			usage_error(cmd, "%s", ferr.msg);
+		if (out->fmt.columns_err)	/* kinf's own command says it at once */
+			usage_error(cmd, "%s", out->fmt.columns_err);
 		out->fmt.terminal = isatty(STDOUT_FILENO);
 		if (out->fmt.kind != FORMAT_YAML && out->fmt.kind != FORMAT_JSONPATH &&
 		    out->fmt.kind != FORMAT_CUSTOM_COLUMNS)

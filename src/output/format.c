@@ -64,8 +64,8 @@ static int add_column(struct format *f, const char *header, size_t hlen,
 	}
 	jp = jsonpath_parse(strbuf_str(&rel), err);
 	strbuf_release(&rel);
-	if (!jp)
-		return -1;
+	if (!jp && !f->columns_err)
+		f->columns_err = xstrdup(err->msg);
 	f->headers = xrealloc(f->headers, (f->ncols + 1) * sizeof(*f->headers));
 	f->columns = xrealloc(f->columns, (f->ncols + 1) * sizeof(*f->columns));
 	f->headers[f->ncols] = xstrndup(header, hlen);
@@ -287,6 +287,7 @@ void format_release(struct format *f)
 	}
 	free(f->headers);
 	free(f->columns);
+	free(f->columns_err);
 	jsonpath_free(f->jsonpath);
 	gotemplate_free(f->gotemplate);
 	free(f->template_text);
@@ -304,6 +305,10 @@ static int add_row(struct format *f, struct table *t, struct json_object *obj,
 	char **cells = xcalloc(f->ncols ? f->ncols : 1, sizeof(*cells));
 	int rc = 0;
 
+	if (f->columns_err) {
+		errbuf_set(err, "%s", f->columns_err);
+		rc = -1;
+	}
 	for (size_t c = 0; c < f->ncols && rc == 0; c++) {
 		struct json_object **v;
 		size_t nr;
@@ -353,6 +358,8 @@ static int print_columns(struct format *f, struct json_object *obj, bool no_head
 	size_t n = is_list ? json_object_array_length(items) : 1;
 	int ret = 0;
 
+	if (f->columns_err)	/* the header, then the error, whatever the rows */
+		ret = add_row(f, t, obj, err);
 	for (size_t i = 0; i < n && ret == 0; i++)
 		ret = add_row(f, t, is_list ? json_object_array_get_idx(items, i) : obj, err);
 	table_format(t, no_headers, NULL, out);
@@ -499,7 +506,8 @@ static int columns_watch(struct format *f, struct json_object *const *objs, size
 
 	for (size_t i = 0; i < n && rc == 0; i++)
 		rc = add_row(f, t, objs[i], err);
-	if (rc == 0)
+	/* a failed print: kubectl's tabwriter let go only of lines of one cell */
+	if (rc == 0 || f->ncols == 1)
 		table_format(t, !headers, &f->widths, out);
 	table_free(t);
 	return rc;

@@ -65,7 +65,12 @@ struct format {
 	struct gotemplate *gotemplate;
 	size_t ncols;			/* custom columns */
 	char **headers;
-	struct jsonpath **columns;
+	struct jsonpath **columns;	/* NULL: columns_err */
+	/*
+	 * The first column path that does not parse: kubectl parses them as
+	 * it prints, so its header comes out before this error does.
+	 */
+	char *columns_err;
 	unsigned printed;		/* objects printed one at a time so far */
 	int last_type;			/* format_print_watch()'s type, last printed */
 	struct table_widths widths;	/* custom columns' so far, one at a time */
