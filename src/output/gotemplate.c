@@ -917,8 +917,8 @@ static void parse_control(struct parser *p, struct list *l, enum node_type type)
 	p->in_range -= type == N_RANGE;	/* a range's else is outside it */
 	if (end == END_ELSE) {
 		struct tok t = tok_peek(p);
-		if (type == N_IF && t.type == T_IF) {
-			/* {{else if}}: an if in the else branch, sharing our {{end}} */
+		if ((type == N_IF && t.type == T_IF) || (type == N_WITH && t.type == T_WITH)) {
+			/* {{else if}}, {{else with}} (Go 1.23): one in the else branch, sharing our {{end}} */
 			tok_next(p);
 			parse_control(p, &n->otherwise, type);
 			vars_pop(p, mark);

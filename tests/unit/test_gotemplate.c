@@ -192,6 +192,9 @@ static const struct row rows[] = {
 	{ "{{len $.nope}}",
 	  "!template: output:1:2: executing \"output\" at <len $.nope>: error calling len: "
 	  "reflect: call of reflect.Value.Type on zero Value" },
+	/* {{else with}}: kubectl 1.32's text/template (Go 1.23) */
+	{ "{{with .nope}}a{{else with .kind}}{{.}}{{else}}c{{end}}|{{with .nope}}a{{else with .nope}}b{{else}}c{{end}}",
+	  "ConfigMap|c" },
 	/* a range's else is outside it */
 	{ "{{range .spec.list}}{{else}}{{continue}}{{end}}",
 	  "!template: output:1: {{continue}} outside {{range}}" },
