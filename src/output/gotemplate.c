@@ -1515,15 +1515,13 @@ static int eval_arg(struct state *st, struct gv dot, const struct arg *a, struct
 		term.nfields = 0;
 		term.pos = a->term_pos;
 		at_arg(st, &term);
-		int rc = eval_function(st, dot, NULL, &term, 1, NULL, &v);
-		at_arg(st, a);
-		if (rc < 0)
+		/* evalChainNode: the fields' errors are told where the term's ended */
+		if (eval_function(st, dot, NULL, &term, 1, NULL, &v) < 0)
 			return -1;
 		return eval_chain(st, v, a->fields, a->nfields, false, res);
 	case A_PIPE:
 		if (eval_pipe(st, dot, a->pipe, false, &v) < 0)
 			return -1;
-		at_arg(st, a);
 		return eval_chain(st, v, a->fields, a->nfields, false, res);
 	}
 	return -1;

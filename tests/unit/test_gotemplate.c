@@ -195,6 +195,11 @@ static const struct row rows[] = {
 	/* {{else with}}: kubectl 1.32's text/template (Go 1.23) */
 	{ "{{with .nope}}a{{else with .kind}}{{.}}{{else}}c{{end}}|{{with .nope}}a{{else with .nope}}b{{else}}c{{end}}",
 	  "ConfigMap|c" },
+	/* a chain's fields fail where its term's evaluation ended */
+	{ "{{(\"a\").x}}",
+	  "!template: output:1:3: executing \"output\" at <\"a\">: can't evaluate field x in type string" },
+	{ "{{(len .spec.list).x}}",
+	  "!template: output:1:12: executing \"output\" at <.spec.list>: can't evaluate field x in type int" },
 	/* a range's else is outside it */
 	{ "{{range .spec.list}}{{else}}{{continue}}{{end}}",
 	  "!template: output:1: {{continue}} outside {{range}}" },
