@@ -640,7 +640,8 @@ $(get crontabs -o name)" ]
 	[[ $stderr != *timeout=* ]]
 	# "-1" is no duration to kubectl (client-go's parseTimeout)
 	run --separate-stderr get pods --request-timeout=-1
-	[ "$status" -eq 2 ] && [[ $stderr == *"invalid duration '-1'"* ]]
+	[ "$status" -eq 2 ]
+	[[ $stderr == *"invalid duration '-1'"* ]]
 }
 
 @test "-v takes kubectl's levels too: 1 to 6 trace each request as -v, 7 and up headers as -v -v, 0 nothing" {

@@ -198,7 +198,8 @@ kubectl_131() {
 	[ "$stderr" = "error: unexpected custom-columns spec: NAME, expected <header>:<json-path-expr>" ]
 	# a column's path kubectl parses as it prints: the header comes first
 	same_as_kubectl pods -o 'custom-columns=N:.metadata.name,X:.a["b"]'
-	[ "$status" -eq 1 ] && [ "$output" = "N     X" ]
+	[ "$status" -eq 1 ]
+	[ "$output" = "N     X" ]
 	run --separate-stderr get pods -o jsonpath-file=/nonexistent
 	assert_status 1
 	[ "$stderr" = "error: error reading --template /nonexistent, open /nonexistent: no such file or directory" ]
@@ -347,9 +348,12 @@ same_as_kubectl() {
 	simctl POST /create '{"resource":"crontabs","object":{"metadata":{"name":"half"},"spec":{"replicas":0.5}}}' >/dev/null
 	for mode in "" --from-cache; do
 		run kc get crontabs --sort-by=.spec.replicas
-		[ "$status" -eq 1 ] && [[ $output == *"unsortable type"* ]]
+		[ "$status" -eq 1 ]
+		[[ $output == *"unsortable type"* ]]
 		run --separate-stderr get crontabs --sort-by=.spec.replicas $mode
-		[ "$status" -eq 1 ] && [ -z "$output" ] && [[ $stderr == *"unsortable type"* ]]
+		[ "$status" -eq 1 ]
+		[ -z "$output" ]
+		[[ $stderr == *"unsortable type"* ]]
 	done
 }
 
@@ -357,10 +361,17 @@ same_as_kubectl() {
 	sim_start --pods 2
 	mkdir -p "$BATS_TEST_TMPDIR/loc"
 	localedef -i tr_TR -f UTF-8 "$BATS_TEST_TMPDIR/loc/tr_TR.UTF-8"
-	want=$(kc get pods -o wide)
-	[[ $want == *"NOMINATED NODE   READINESS GATES"* ]]
-	LOCPATH=$BATS_TEST_TMPDIR/loc LC_ALL=tr_TR.UTF-8 run --separate-stderr get pods -o wide
-	[ "$status" -eq 0 ] && [ "$output" = "$want" ]
-	LOCPATH=$BATS_TEST_TMPDIR/loc LC_ALL=tr_TR.UTF-8 run --separate-stderr get pods -o wide --from-cache
-	[ "$status" -eq 0 ] && [ "$output" = "$want" ]
+	export LOCPATH=$BATS_TEST_TMPDIR/loc
+	# (glibc's newlocale(), which json-c calls, leaks what it read of LOCPATH:
+	# no leak of kinf's for a SANITIZE build to report)
+	export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0
+	local mode want
+	want=$(kc get pods -o wide | head -1)
+	[[ $want == *"NOMINATED NODE   READINESS GATES" ]]
+	for mode in "" --from-cache; do
+		LC_ALL=tr_TR.UTF-8 run --separate-stderr get pods -o wide $mode
+		[ "$status" -eq 0 ]
+		[ "${lines[0]}" = "$want" ]
+		[ ${#lines[@]} -eq 3 ]
+	done
 }
