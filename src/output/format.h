@@ -116,7 +116,8 @@ struct format_flags {
  * reading the file), with ff's flags (NULL: none).  table_name is what
  * "table" is called ("table" for get, "line" for watch) and is accepted
  * for FORMAT_TABLE.  Returns -1 with err set, naming the problem as
- * kubectl does.
+ * kubectl does; but a custom column's path that does not parse is
+ * f->columns_err, which printing tells after the header, as kubectl.
  */
 int format_parse(struct format *f, const char *spec, const char *table_name,
 		 const struct format_flags *ff, struct errbuf *err);
