@@ -358,8 +358,10 @@ static int print_columns(struct format *f, struct json_object *obj, bool no_head
 	size_t n = is_list ? json_object_array_length(items) : 1;
 	int ret = 0;
 
-	if (f->columns_err)	/* the header, then the error, whatever the rows */
-		ret = add_row(f, t, obj, err);
+	if (f->columns_err) {	/* the header, then the error, whatever the rows */
+		errbuf_set(err, "%s", f->columns_err);
+		ret = -1;
+	}
 	for (size_t i = 0; i < n && ret == 0; i++)
 		ret = add_row(f, t, is_list ? json_object_array_get_idx(items, i) : obj, err);
 	table_format(t, no_headers, NULL, out);
