@@ -154,12 +154,13 @@ other_requests() {
 
 	# The front end freezes (its socket stays open, nothing moves).
 	kill -STOP "$H2_PID"
-	local frozen=$SECONDS
+	# closed 2 s after its ping by kinf's own clock (what a loaded machine
+	# adds to the wall clock is no fault of kinf's)
 	wait_until 15 file_has "$ERR" "silent for .* s, 2\.[0-9] s after a ping: closing it"
-	[ $((SECONDS - frozen)) -le 6 ]
 	# client-go's StreamWatcher makes the lost stream an ERROR event (500),
-	# no EOF: the watch ends with it, and the reflector relists.
-	file_has "$ERR" "error: watch error event \(code 500\): unable to decode an event from the watch stream: http2: client connection lost$"
+	# no EOF: the watch ends with it, and the reflector relists.  It is
+	# told after the close, so it is waited for.
+	wait_until 15 file_has "$ERR" "error: watch error event \(code 500\): unable to decode an event from the watch stream: http2: client connection lost$"
 	kill -CONT "$H2_PID"
 	# A new connection; after the backoff the relist (1.36: a streaming
 	# list) hands every cached object over again, unchanged.
