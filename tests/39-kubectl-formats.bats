@@ -119,6 +119,11 @@ T
 	same_as_kubectl pods -o 'go-template={{if}}{{end}}'
 	[ "$status" -eq 1 ]
 	[[ $stderr == 'error: error parsing template {{if}}{{end}}, template: output:1: missing value for if' ]]
+	# a template too long for one error line: its middle left out, not the cause
+	long="{{.kind}} $(printf 'x%.0s' {1..700}) {{.nope"
+	run --separate-stderr get pods -o "go-template=$long"
+	[ "$status" -eq 1 ]
+	[[ $stderr == 'error: error parsing template {{.kind}} xxx'*'x ... x'*'xxx {{.nope, template: output:1: unclosed action' ]]
 	# string literals as strconv.Unquote reads them: octal, and escapes it refuses
 	same_as_kubectl pods -o 'go-template={{"\101\x42\u00e9\U0001F600"}}'
 	[ "$output" = "ABé😀" ]

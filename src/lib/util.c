@@ -95,15 +95,48 @@ char *xasprintf(const char *fmt, ...)
 	return s;
 }
 
+/*
+ * fmt's message into dst (size bytes), escaped as one line (termsafe.h).
+ * One longer than dst holds keeps its start and its end, "..." for the
+ * middle: the cause of an error is told last ("error parsing template
+ * TEXT, CAUSE"), so a long quote must not push it out.
+ */
+static void vformat_line(char *dst, size_t size, const char *fmt, va_list ap) PRINTF(3, 0);
+
+static void vformat_line(char *dst, size_t size, const char *fmt, va_list ap)
+{
+	static const char cut[] = " ... ";
+	char *text = xvasprintf(fmt, ap);	/* first: an argument may be dst */
+	char *safe = termsafe_is_safe(text, strlen(text), TERMSAFE_ONE_LINE) ? text :
+		     termsafe_dup(text, TERMSAFE_ONE_LINE);
+	size_t len = strlen(safe), head = size / 4, tail;
+
+	if (len < size) {
+		memcpy(dst, safe, len + 1);
+	} else {
+		while (head && ((unsigned char)safe[head] & 0xc0) == 0x80)
+			head--;
+		tail = size - 1 - head - (sizeof(cut) - 1);
+		while (tail && ((unsigned char)safe[len - tail] & 0xc0) == 0x80)
+			tail--;
+		memcpy(dst, safe, head);
+		memcpy(dst + head, cut, sizeof(cut) - 1);
+		memcpy(dst + head + sizeof(cut) - 1, safe + len - tail, tail + 1);
+	}
+	if (safe != text)
+		free(safe);
+	free(text);
+}
+
 void errbuf_set(struct errbuf *err, const char *fmt, ...)
 {
+	va_list ap;
+
 	if (!err)
 		return;
-	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	vformat_line(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
-	termsafe_line(err->msg, sizeof(err->msg));
 }
 
 void set_die_hook(void (*hook)(void))
@@ -116,8 +149,8 @@ static void vreport(const char *prefix, const char *fmt, va_list ap) PRINTF(2, 0
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
 	char msg[1024];
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	termsafe_line(msg, sizeof(msg));
+
+	vformat_line(msg, sizeof(msg), fmt, ap);
 	fprintf(stderr, "%s%s\n", prefix, msg);
 }
 

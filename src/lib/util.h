@@ -46,8 +46,9 @@ char *xvasprintf(const char *fmt, va_list ap) PRINTF(1, 0);
 
 /*
  * A description of what went wrong, filled by a library function that
- * returns -1, printed by the command layer.  Fixed size so that filling
- * it never allocates.
+ * returns -1, printed by the command layer.  Fixed size, so that it
+ * lives on the stack; a longer message keeps its start and its end,
+ * where the cause is, with " ... " between.
  */
 struct errbuf {
 	char msg[512];

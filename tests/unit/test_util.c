@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "lib/strbuf.h"
+#include "lib/termsafe.h"
 #include "lib/util.h"
 #include "unit.h"
 
@@ -90,6 +91,30 @@ TEST(one_line)
 	CHECK_STR(err.msg, "bad 'x y'");
 }
 
+/*
+ * A message longer than an errbuf keeps its start and its end, where
+ * the cause is; escapes count, and no character is cut in two.
+ */
+TEST(a_long_message_keeps_its_end)
+{
+	struct errbuf err;
+	struct strbuf quote = STRBUF_INIT;
+	size_t len;
+
+	for (int i = 0; i < 400; i++)
+		strbuf_adds(&quote, "\xc3\xa9\x1b");	/* é ESC: 2 bytes, and 2 escaped */
+	errbuf_set(&err, "error parsing %s, unclosed action", quote.buf);
+	len = strlen(err.msg);
+	CHECKF(len < sizeof(err.msg) && len > sizeof(err.msg) - 8, "%zu bytes", len);
+	CHECK(!strncmp(err.msg, "error parsing \xc3\xa9^[", 18));
+	CHECK(strstr(err.msg, " ... ") != NULL);
+	CHECK(len > 19 && !strcmp(err.msg + len - 19, "^[, unclosed action"));
+	for (size_t i = 0, n; i < len; i += n)
+		if (CHECK_FAILS(!(n = termsafe_utf8_len(err.msg + i, len - i)), "UTF-8"))
+			break;
+	strbuf_release(&quote);
+}
+
 /* buf is a NUL-terminated string at every step, and empty owns nothing. */
 TEST(strbuf_always_a_string)
 {
@@ -148,6 +173,7 @@ int main(void)
 	RUN(bad_durations);
 	RUN(utf8_as_go_decodes_it);
 	RUN(one_line);
+	RUN(a_long_message_keeps_its_end);
 	RUN(strbuf_always_a_string);
 	RUN(a_cut_is_marked);
 	return unit_done();
