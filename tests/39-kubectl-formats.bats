@@ -109,6 +109,16 @@ T
 	[[ $output == "pod-0 Error executing template: "*"raw data was:"*"object given to template engine was:"* ]]
 	same_as_kubectl pods -o 'go-template={{range .items}}{{if eq .spec.priority 0.0}}x{{end}}{{end}}'
 	same_as_kubectl pods -o 'go-template={{index .items 9}}'
+	# index's argument as Go's indexArg takes it; one past the end is reflect's panic
+	same_as_kubectl pods -o 'go-template={{len .items | index .items}}'
+	[[ $stderr == *'error calling index: reflect: slice index out of range' ]]
+	same_as_kubectl pods -o 'go-template={{range .items}}{{len .metadata.name | index .metadata.name}}{{end}}'
+	[[ $stderr == *'error calling index: reflect: string index out of range' ]]
+	same_as_kubectl pods -o 'go-template={{.nope | index "app"}}'
+	[[ $stderr == *'error calling index: cannot index slice/array with nil' ]]
+	same_as_kubectl pods -o 'go-template={{index "app" .kind}}'
+	[[ $stderr == *'error calling index: cannot index slice/array with type string' ]]
+	same_as_kubectl pods -o 'go-template={{index "app" 1.0}}'
 	same_as_kubectl pods -o 'go-template={{range .items}}{{printf "%d|%s|%5.1f" .metadata.name .spec.priority 2.25}}{{end}}'
 	# parsing
 	same_as_kubectl pods -o 'go-template={{range .items}}{{.metadata.name}}'

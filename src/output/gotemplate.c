@@ -1716,33 +1716,45 @@ static int fn_len(struct gv *argv, size_t n, struct gv *res, struct strbuf *msg)
 	return 0;
 }
 
+/* indexArg: a slice index, 0 to cap. */
+static int index_arg(struct gv idx, size_t cap, size_t *x, struct strbuf *msg)
+{
+	if (gv_missing(idx) || !json_object_is_type(idx.j, json_type_int)) {
+		strbuf_addf(msg, "cannot index slice/array with %s%s", gv_missing(idx) ? "nil" : "type ",
+			    gv_missing(idx) ? "" : gv_type(idx.j));
+		return -1;
+	}
+	int64_t v = json_object_get_int64(idx.j);
+	if (v < 0 || (uint64_t)v > cap) {
+		strbuf_addf(msg, "index out of range: %lld", (long long)v);
+		return -1;
+	}
+	*x = (size_t)v;
+	return 0;
+}
+
 /* one step of index: item[idx] into *next (an interface{} element) */
 static int index_one(struct json_object *item, struct gv idx, struct gv *next,
 		     struct strbuf *msg)
 {
 	struct json_object *e = NULL;
+	bool array = json_object_is_type(item, json_type_array);
 
-	if (json_object_is_type(item, json_type_array)) {
-		if (gv_missing(idx) || !json_object_is_type(idx.j, json_type_int)) {
-			strbuf_addf(msg, "cannot index slice/array with %s%s", gv_missing(idx) ?
-				    "nil" : "type ", gv_missing(idx) ? "" : gv_type(idx.j));
+	if (array || json_object_is_type(item, json_type_string)) {
+		size_t x, len = array ? json_object_array_length(item) :
+				(size_t)json_object_get_string_len(item);
+		if (index_arg(idx, len, &x, msg) < 0)
+			return -1;
+		if (x == len) {	/* indexArg lets it by: reflect's Index panics */
+			strbuf_addf(msg, "reflect: %s index out of range", array ? "slice" : "string");
 			return -1;
 		}
-		int64_t x = json_object_get_int64(idx.j);
-		if (x < 0 || (size_t)x >= json_object_array_length(item)) {
-			strbuf_addf(msg, "index out of range: %lld", (long long)x);
-			return -1;
+		if (!array) {
+			*next = gv_take(GV_CONCRETE,
+					go_int((unsigned char)json_object_get_string(item)[x]));
+			return 0;
 		}
-		e = json_object_array_get_idx(item, (size_t)x);
-	} else if (json_object_is_type(item, json_type_string)) {
-		int64_t x = gv_missing(idx) || !json_object_is_type(idx.j, json_type_int) ? -1 :
-			    json_object_get_int64(idx.j);
-		if (x < 0 || x >= json_object_get_string_len(item)) {
-			strbuf_addf(msg, "index out of range: %lld", (long long)x);
-			return -1;
-		}
-		*next = gv_take(GV_CONCRETE, go_int((unsigned char)json_object_get_string(item)[x]));
-		return 0;
+		e = json_object_array_get_idx(item, x);
 	} else if (json_object_is_type(item, json_type_object)) {
 		if (gv_missing(idx)) {
 			strbuf_adds(msg, "value is nil; should be of type string");
@@ -1929,23 +1941,6 @@ static int fn_base64decode(struct gv *argv, size_t n, struct gv *res, struct str
 		return -1;
 	}
 	return to_string(&sb, res);
-}
-
-/* indexArg: a slice index, 0 to cap. */
-static int index_arg(struct gv idx, size_t cap, size_t *x, struct strbuf *msg)
-{
-	if (gv_missing(idx) || !json_object_is_type(idx.j, json_type_int)) {
-		strbuf_addf(msg, "cannot index slice/array with %s%s", gv_missing(idx) ? "nil" : "type ",
-			    gv_missing(idx) ? "" : gv_type(idx.j));
-		return -1;
-	}
-	int64_t v = json_object_get_int64(idx.j);
-	if (v < 0 || (uint64_t)v > cap) {
-		strbuf_addf(msg, "index out of range: %lld", (long long)v);
-		return -1;
-	}
-	*x = (size_t)v;
-	return 0;
 }
 
 /* slice x 1 2: x[1:2] of a string or an array (a slice's capacity is its length here) */
