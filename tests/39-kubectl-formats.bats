@@ -208,6 +208,12 @@ T
 	[ "$(grep -c printf <<<"$t")" -ge 80 ]
 	same_as_kubectl pods -o "go-template=$t"
 	[[ $output == *'%!(BADWIDTH)'* && $output == *'%!d(BADINDEX)'* && $output == *'0x000000ff'* ]]
+	# %p: a map's or a slice's address (kubectl's is its own), anything else fmt's report
+	t='{{printf "%p|%#p|%p|%p" .metadata .spec.containers .metadata.name .nope}}'
+	run --separate-stderr get pods/pod-0 -o "go-template=$t"
+	assert_status 0
+	[[ $output =~ ^0x[0-9a-f]{6,}\|[0-9a-f]{6,}\|%!p\(string=pod-0\)\|%!p\(\<nil\>\)$ ]]
+	kc get pods/pod-0 -o "go-template=$t" | grep -E '^0x[0-9a-f]{6,}\|[0-9a-f]{6,}\|'
 }
 
 @test "jsonpath and jsonpath-as-json: filters, slices, unions, ranges, as kubectl's; -as-json an array for each group" {

@@ -456,6 +456,24 @@ static void print_value(struct json_object *j, const struct spec *sp, struct str
 	}
 }
 
+/*
+ * What %p prints of a map or a slice: Go prints where it lies in memory,
+ * a number of no use to anyone (0xc000123450, its heap's).  This one is
+ * as meaningless and looks the same, but is a hash of the value: the
+ * same template prints the same text every time.
+ */
+static uint64_t pseudo_address(struct json_object *j)
+{
+	struct strbuf sb = STRBUF_INIT;
+	uint64_t h = 14695981039346656037ULL;	/* FNV-1a */
+
+	gofmt_marshal(j, &sb);
+	for (size_t i = 0; i < sb.len; i++)
+		h = (h ^ (unsigned char)sb.buf[i]) * 1099511628211ULL;
+	strbuf_release(&sb);
+	return 0xc000000000ULL + (h & 0xffffff) * 16;
+}
+
 /* printArg: %T and nil first. */
 static void print_arg(struct json_object *j, const struct spec *sp, struct strbuf *out)
 {
@@ -469,6 +487,13 @@ static void print_arg(struct json_object *j, const struct spec *sp, struct strbu
 	if (sp->verb == 'T') {	/* fmtS of the type's name */
 		const char *t = sp->type_of(j);
 		pad(out, t, truncated(t, strlen(t), sp), sp);
+		return;
+	}
+	if (sp->verb == 'p' && (json_object_is_type(j, json_type_object) ||
+				json_object_is_type(j, json_type_array))) {
+		struct spec hex = *sp;
+		hex.sharp = !sp->sharp;	/* fmtPointer: 0x unless # */
+		fmt_integer(pseudo_address(j), false, 16, &hex, out);
 		return;
 	}
 	print_value(j, sp, out);
