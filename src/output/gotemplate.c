@@ -826,12 +826,8 @@ static void parse_decl(struct parser *p, struct pipe *pp, const char *context)
 		goto none;
 	}
 	pp->assign = t.type == T_ASSIGN;
-	for (size_t i = 0; i < pp->nvars; i++) {
-		if (!pp->assign)
-			var_declare(p, pp->vars[i]);
-		else if (!var_known(p, pp->vars[i], strlen(pp->vars[i])))
-			parse_error(p, (size_t)v.pos, "undefined variable \"%s\"", pp->vars[i]);
-	}
+	for (size_t i = 0; i < pp->nvars; i++)	/* an assignment's too, as Go's parser */
+		var_declare(p, pp->vars[i]);
 	return;
 none:
 	p->pos = save;
@@ -1415,15 +1411,20 @@ static void var_push(struct state *st, const char *name, struct gv v)
 	st->vars[st->nvars++] = (struct var){ name, gv_ref(v) };
 }
 
-static void var_set(struct state *st, const char *name, struct gv v)
+/*
+ * state.setVar: an assignment to a variable not in scope now is told
+ * here, not by the parser, which knows every name once it was seen.
+ */
+static int var_set(struct state *st, const char *name, struct gv v)
 {
 	for (size_t i = st->nvars; i-- > 0;) {
 		if (!strcmp(st->vars[i].name, name)) {
 			gv_put(&st->vars[i].v);
 			st->vars[i].v = gv_ref(v);
-			return;
+			return 0;
 		}
 	}
+	return exec_error(st, "undefined variable: %s", name);
 }
 
 static void vars_pop_to(struct state *st, size_t mark)
@@ -1432,12 +1433,16 @@ static void vars_pop_to(struct state *st, size_t mark)
 		gv_put(&st->vars[--st->nvars].v);
 }
 
-static struct gv var_get(struct state *st, const char *name)
+/* state.varValue, into *v: false when name is not in scope (yet: {{$x := $x}}) */
+static bool var_get(struct state *st, const char *name, struct gv *v)
 {
-	for (size_t i = st->nvars; i-- > 0;)
-		if (!strcmp(st->vars[i].name, name))
-			return gv_ref(st->vars[i].v);
-	return gv_invalid;
+	for (size_t i = st->nvars; i-- > 0;) {
+		if (!strcmp(st->vars[i].name, name)) {
+			*v = gv_ref(st->vars[i].v);
+			return true;
+		}
+	}
+	return false;
 }
 
 /* ---- fields, arguments, commands ----------------------------------------- */
@@ -1505,7 +1510,8 @@ static int eval_arg(struct state *st, struct gv dot, const struct arg *a, struct
 		return 0;
 	case A_FIELD: return eval_chain(st, gv_ref(dot), a->fields, a->nfields, false, res);
 	case A_VAR:
-		v = var_get(st, a->text);
+		if (!var_get(st, a->text, &v))
+			return exec_error(st, "undefined variable: %s", a->text);
 		return eval_chain(st, v, a->fields, a->nfields, false, res);
 	case A_IDENT:
 		if (!a->nfields)
@@ -1584,10 +1590,12 @@ static int eval_pipe(struct state *st, struct gv dot, const struct pipe *p, bool
 	if (v.kind == GV_IFACE)
 		v.kind = v.j ? GV_CONCRETE : GV_INVALID;
 	for (size_t i = 0; decl && i < p->nvars; i++) {
-		if (p->assign)
-			var_set(st, p->vars[i], v);
-		else
+		if (!p->assign) {
 			var_push(st, p->vars[i], v);
+		} else if (var_set(st, p->vars[i], v) < 0) {
+			gv_put(&v);
+			return -1;
+		}
 	}
 	*res = v;
 	return 0;
@@ -2248,9 +2256,11 @@ static int range_one(struct state *st, const struct node *n, struct gv index,
 	int rc;
 
 	if (p->nvars && p->assign) {
-		var_set(st, p->vars[0], p->nvars > 1 ? index : elem);
-		if (p->nvars > 1)
-			var_set(st, p->vars[1], elem);
+		if (var_set(st, p->vars[0], p->nvars > 1 ? index : elem) < 0 ||
+		    (p->nvars > 1 && var_set(st, p->vars[1], elem) < 0)) {
+			vars_pop_to(st, mark);
+			return -1;
+		}
 	} else if (p->nvars) {
 		gv_put(&st->vars[mark - 1].v);
 		st->vars[mark - 1].v = gv_ref(elem);
