@@ -2303,8 +2303,7 @@ static int range_over(struct state *st, const struct node *n, struct gv val, boo
 		free(keys);
 	} else {
 		struct strbuf sb = STRBUF_INIT;
-		gofmt_print(j, &sb);
-		at_cmd(st, &n->pipe->cmds[0]);
+		gofmt_print(j, &sb);	/* told where the pipeline's evaluation left off */
 		exec_error(st, "range can't iterate over %s", sb.buf);
 		strbuf_release(&sb);
 		return -1;

@@ -102,6 +102,9 @@ static const struct row rows[] = {
 	  "!template: output:1: unexpected EOF" },
 	{ "{{$x}}",
 	  "!template: output:1: undefined variable \"$x\"" },
+	/* told where the pipeline's evaluation left off: its last argument */
+	{ "{{range index .spec \"replicas\"}}{{end}}",
+	  "!template: output:1:20: executing \"output\" at <\"replicas\">: range can't iterate over 3" },
 	/* the parser knows a name from where it stands; execution once it is set */
 	{ "{{$x := $x}}",
 	  "!template: output:1:8: executing \"output\" at <$x>: undefined variable: $x" },
