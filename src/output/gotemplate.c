@@ -1324,10 +1324,13 @@ struct state {
 	struct errbuf *err;
 	struct var *vars;
 	size_t nvars, alloc;
-	const struct arg *at_arg;	/* the node being run, for errors */
-	const struct cmd *at_cmd;
-	const struct node *at_template;
-	int at_pos;
+	struct at {			/* state.at: the node being run, for errors */
+		const struct arg *arg;
+		const struct cmd *cmd;
+		const struct pipe *pipe;
+		const struct node *template;
+		int pos;
+	} at;
 	int jump;			/* 1 after {{break}}, 2 after {{continue}} */
 	const struct def *tmpl;		/* the template running */
 	int depth;			/* of {{template}} calls */
@@ -1335,26 +1338,22 @@ struct state {
 
 static void at_arg(struct state *st, const struct arg *a)
 {
-	st->at_arg = a;
-	st->at_cmd = NULL;
-	st->at_template = NULL;
-	st->at_pos = a->pos;
+	st->at = (struct at){ .arg = a, .pos = a->pos };
 }
 
 static void at_cmd(struct state *st, const struct cmd *c)
 {
-	st->at_cmd = c;
-	st->at_arg = NULL;
-	st->at_template = NULL;
-	st->at_pos = c->pos;
+	st->at = (struct at){ .cmd = c, .pos = c->pos };
+}
+
+static void at_pipe(struct state *st, const struct pipe *p)
+{
+	st->at = (struct at){ .pipe = p, .pos = p->pos };
 }
 
 static void at_template(struct state *st, const struct node *n)
 {
-	st->at_template = n;
-	st->at_arg = NULL;
-	st->at_cmd = NULL;
-	st->at_pos = n->pos;
+	st->at = (struct at){ .template = n, .pos = n->pos };
 }
 
 /* TemplateNode.String: {{template "name" pipeline}} */
@@ -1376,24 +1375,26 @@ static int exec_error(struct state *st, const char *fmt, ...)
 	struct strbuf ctx = STRBUF_INIT, name = STRBUF_INIT;
 	char msg[400];
 	const char *src = st->t->src;
-	int line = 1, col = st->at_pos;
+	int line = 1, col = st->at.pos;
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	for (int i = 0; i < st->at_pos && src[i]; i++) {
+	for (int i = 0; i < st->at.pos && src[i]; i++) {
 		if (src[i] == '\n') {
 			line++;
-			col = st->at_pos - i - 1;
+			col = st->at.pos - i - 1;
 		}
 	}
-	if (st->at_arg)
-		arg_string(st->at_arg, &ctx);
-	else if (st->at_cmd)
-		cmd_string(st->at_cmd, &ctx);
-	else if (st->at_template)
-		template_string(st->at_template, &ctx);
+	if (st->at.arg)
+		arg_string(st->at.arg, &ctx);
+	else if (st->at.cmd)
+		cmd_string(st->at.cmd, &ctx);
+	else if (st->at.pipe)
+		pipe_string(st->at.pipe, &ctx);
+	else if (st->at.template)
+		template_string(st->at.template, &ctx);
 	gofmt_quote(st->tmpl->name, st->tmpl->len, &name);
 	errbuf_set(st->err, "template: output:%d:%d: executing %s at <%s>: %s",
 		   line, col, name.buf, strbuf_str(&ctx), msg);
@@ -1494,8 +1495,13 @@ static int eval_function(struct state *st, struct gv dot, const struct cmd *c,
 			 const struct arg *args, size_t nargs, const struct gv *final,
 			 struct gv *res);
 
-/* An operand's value: fields and variables as they are (missing, nil). */
-static int eval_arg(struct state *st, struct gv dot, const struct arg *a, struct gv *res)
+/*
+ * An operand's value: fields and variables as they are (missing, nil).
+ * has_args: it is a command's first word, given arguments; a chain of
+ * fields then ends on a field that has them.
+ */
+static int eval_operand(struct state *st, struct gv dot, const struct arg *a, bool has_args,
+			struct gv *res)
 {
 	struct gv v;
 
@@ -1508,11 +1514,11 @@ static int eval_arg(struct state *st, struct gv dot, const struct arg *a, struct
 			return exec_error(st, "%s overflows int", a->text);
 		*res = gv_take(GV_CONCRETE, json_object_get(a->lit));
 		return 0;
-	case A_FIELD: return eval_chain(st, gv_ref(dot), a->fields, a->nfields, false, res);
+	case A_FIELD: return eval_chain(st, gv_ref(dot), a->fields, a->nfields, has_args, res);
 	case A_VAR:
 		if (!var_get(st, a->text, &v))
 			return exec_error(st, "undefined variable: %s", a->text);
-		return eval_chain(st, v, a->fields, a->nfields, false, res);
+		return eval_chain(st, v, a->fields, a->nfields, has_args, res);
 	case A_IDENT:
 		if (!a->nfields)
 			return eval_function(st, dot, NULL, a, 1, NULL, res);
@@ -1524,13 +1530,18 @@ static int eval_arg(struct state *st, struct gv dot, const struct arg *a, struct
 		/* evalChainNode: the fields' errors are told where the term's ended */
 		if (eval_function(st, dot, NULL, &term, 1, NULL, &v) < 0)
 			return -1;
-		return eval_chain(st, v, a->fields, a->nfields, false, res);
+		return eval_chain(st, v, a->fields, a->nfields, has_args, res);
 	case A_PIPE:
 		if (eval_pipe(st, dot, a->pipe, false, &v) < 0)
 			return -1;
-		return eval_chain(st, v, a->fields, a->nfields, false, res);
+		return eval_chain(st, v, a->fields, a->nfields, has_args, res);
 	}
 	return -1;
+}
+
+static int eval_arg(struct state *st, struct gv dot, const struct arg *a, struct gv *res)
+{
+	return eval_operand(st, dot, a, false, res);
 }
 
 /* state.notAFunction */
@@ -1540,33 +1551,51 @@ static int not_a_function(struct state *st, const struct cmd *c, const struct gv
 
 	if (c->nargs == 1 && !final)
 		return 0;
-	arg_string(&c->args[0], &sb);
+	if (c->args[0].type == A_PIPE && !c->args[0].nfields)
+		pipe_string(c->args[0].pipe, &sb);	/* PipeNode.String: no parentheses */
+	else
+		arg_string(&c->args[0], &sb);
 	exec_error(st, "can't give argument to non-function %s", strbuf_str(&sb));
 	strbuf_release(&sb);
 	return -1;
 }
 
+/* state.evalCommand */
 static int eval_cmd(struct state *st, struct gv dot, const struct cmd *c,
 		    const struct gv *final, struct gv *res)
 {
 	const struct arg *first = &c->args[0];
+	bool has_args = c->nargs > 1 || final;
+	struct gv v;
 
-	at_arg(st, first);
-	switch (first->type) {
-	case A_IDENT:
-		if (!first->nfields)
-			return eval_function(st, dot, c, c->args, c->nargs, final, res);
+	if (first->type == A_PIPE && !first->nfields) {
+		/* a parenthesized pipeline: told where the last command left off */
 		if (not_a_function(st, c, final) < 0)
 			return -1;
-		return eval_arg(st, dot, first, res);
+		return eval_pipe(st, dot, first->pipe, false, res);
+	}
+	at_arg(st, first);
+	if (first->type == A_IDENT && !first->nfields)
+		return eval_function(st, dot, c, c->args, c->nargs, final, res);
+	switch (first->type) {
+	case A_IDENT:	/* a chain: {{len.items}}; its fields are told of the arguments */
 	case A_FIELD:
-		return eval_chain(st, gv_ref(dot), first->fields, first->nfields,
-				  c->nargs > 1 || final, res);
-	case A_NIL:
-		return exec_error(st, "nil is not a command");
+	case A_PIPE:
+		return eval_operand(st, dot, first, has_args, res);
+	case A_VAR:	/* its value first: an undefined one is told before the arguments */
+		if (eval_operand(st, dot, first, has_args, &v) < 0)
+			return -1;
+		if (!first->nfields && not_a_function(st, c, final) < 0) {
+			gv_put(&v);
+			return -1;
+		}
+		*res = v;
+		return 0;
 	default:
 		if (not_a_function(st, c, final) < 0)
 			return -1;
+		if (first->type == A_NIL)
+			return exec_error(st, "nil is not a command");
 		return eval_arg(st, dot, first, res);
 	}
 }
@@ -1577,6 +1606,7 @@ static int eval_pipe(struct state *st, struct gv dot, const struct pipe *p, bool
 {
 	struct gv v = gv_invalid;
 
+	at_pipe(st, p);
 	for (size_t i = 0; i < p->ncmds; i++) {
 		struct gv next;
 		if (eval_cmd(st, dot, &p->cmds[i], i ? &v : NULL, &next) < 0) {

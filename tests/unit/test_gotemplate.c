@@ -102,6 +102,17 @@ static const struct row rows[] = {
 	  "!template: output:1: unexpected EOF" },
 	{ "{{$x}}",
 	  "!template: output:1: undefined variable \"$x\"" },
+	/* state.evalCommand's first words, each as Go tells it is given arguments */
+	{ "{{\"%\" | (.spec.list | len)}}",
+	  "!template: output:1:2: executing \"output\" at <\"%\">: can't give argument to non-function .spec.list | len" },
+	{ "{{(len .kind) 2 | print}}",
+	  "!template: output:1:2: executing \"output\" at <(len .kind) 2 | print>: can't give argument to non-function len .kind" },
+	{ "{{(.metadata).name 1}}",
+	  "!template: output:1:3: executing \"output\" at <.metadata>: name is not a method but has arguments" },
+	{ "{{$x := .metadata}}{{$x.name 1}}",
+	  "!template: output:1:23: executing \"output\" at <$x.name>: name is not a method but has arguments" },
+	{ "{{nil 1}}",
+	  "!template: output:1:2: executing \"output\" at <nil>: can't give argument to non-function nil" },
 	/* told where the pipeline's evaluation left off: its last argument */
 	{ "{{range index .spec \"replicas\"}}{{end}}",
 	  "!template: output:1:20: executing \"output\" at <\"replicas\">: range can't iterate over 3" },
