@@ -1373,13 +1373,12 @@ PRINTF(2, 3)
 static int exec_error(struct state *st, const char *fmt, ...)
 {
 	struct strbuf ctx = STRBUF_INIT, name = STRBUF_INIT;
-	char msg[400];
 	const char *src = st->t->src;
 	int line = 1, col = st->at.pos;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	char *msg = xvasprintf(fmt, ap);
 	va_end(ap);
 	for (int i = 0; i < st->at.pos && src[i]; i++) {
 		if (src[i] == '\n') {
@@ -1398,6 +1397,7 @@ static int exec_error(struct state *st, const char *fmt, ...)
 	gofmt_quote(st->tmpl->name, st->tmpl->len, &name);
 	errbuf_set(st->err, "template: output:%d:%d: executing %s at <%s>: %s",
 		   line, col, name.buf, strbuf_str(&ctx), msg);
+	free(msg);
 	strbuf_release(&ctx);
 	strbuf_release(&name);
 	return -1;
