@@ -95,6 +95,14 @@ char *xasprintf(const char *fmt, ...)
 	return s;
 }
 
+/* at, or the start of the UTF-8 character that s[at] is inside of */
+static size_t char_start(const char *s, size_t at)
+{
+	while (at && ((unsigned char)s[at] & 0xc0) == 0x80)
+		at--;
+	return at;
+}
+
 /*
  * fmt's message into dst (size bytes), escaped as one line (termsafe.h).
  * One longer than dst holds keeps its start and its end, "..." for the
@@ -109,13 +117,12 @@ static void vformat_line(char *dst, size_t size, const char *fmt, va_list ap)
 	char *text = xvasprintf(fmt, ap);	/* first: an argument may be dst */
 	char *safe = termsafe_is_safe(text, strlen(text), TERMSAFE_ONE_LINE) ? text :
 		     termsafe_dup(text, TERMSAFE_ONE_LINE);
-	size_t len = strlen(safe), head = size / 4, tail;
+	size_t len = strlen(safe), head, tail;
 
 	if (len < size) {
 		memcpy(dst, safe, len + 1);
 	} else {
-		while (head && ((unsigned char)safe[head] & 0xc0) == 0x80)
-			head--;
+		head = char_start(safe, size / 4);
 		tail = size - 1 - head - (sizeof(cut) - 1);
 		while (tail && ((unsigned char)safe[len - tail] & 0xc0) == 0x80)
 			tail--;
@@ -407,10 +414,7 @@ void str_mark_cut(char *buf, size_t size, const char *mark)
 
 	if (size <= n)
 		return;
-	size_t at = size - 1 - n;
-	while (at && ((unsigned char)buf[at] & 0xc0) == 0x80)
-		at--;	/* not inside a character */
-	memcpy(buf + at, mark, n + 1);
+	memcpy(buf + char_start(buf, size - 1 - n), mark, n + 1);
 }
 
 bool str_starts_with(const char *s, const char *prefix)
