@@ -518,6 +518,27 @@ reset_watch() {
 	[ "$fails" -eq 0 ]
 }
 
+@test "a Table's column names upper-cased as kubectl's strings.ToUpper: by Unicode, in any locale" {
+	sim_start --pods 1
+	local table fault a want fails=0
+	table=$(jq -cn 'def col($n): {name:$n, type:"string", format:"", description:"", priority:0};
+		{kind:"Table", apiVersion:"meta.k8s.io/v1", metadata:{resourceVersion:"1"},
+		 columnDefinitions:[col("Name"), col("größe ǆ ÿ"), col("µ ı ſ ﬀ é")],
+		 rows:[{cells:["a","b","c"], object:{kind:"PartialObjectMetadata", apiVersion:"meta.k8s.io/v1",
+			metadata:{name:"a", namespace:"default"}}}]}')
+	fault=$(jq -cn --arg b "$table" '{verb:"list", resource:"crontabs", kind:"body", contentType:"application/json", status:200, body:$b}')
+	simctl POST /faults "$fault" >/dev/null
+	want=$(kubectl --kubeconfig "$SIM_KUBECONFIG" get crontabs)
+	[[ $want == *GRÖßE* ]]
+	for a in C C.UTF-8; do
+		simctl POST /faults "$fault" >/dev/null
+		run --separate-stderr env LC_ALL=$a "$KINF" get --kubeconfig "$SIM_KUBECONFIG" crontabs
+		assert_status 0
+		[ "$output" = "$want" ] || { diff <(echo "$want") <(echo "$output") | sed "s/^/# $a: /" >&2; fails=$((fails + 1)); }
+	done
+	[ "$fails" -eq 0 ]
+}
+
 @test "get -w: an event over 16 MiB is told as kubectl tells it (client-go's decoder's limit)" {
 	sim_start --pods 1
 	python3 - "$O/big.json" <<-'PY'

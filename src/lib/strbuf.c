@@ -3,11 +3,14 @@
 #include "lib/termsafe.h"
 
 #include <errno.h>
+#include <locale.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <wctype.h>
 
 char strbuf_slopbuf[1];
 
@@ -65,6 +68,31 @@ void strbuf_add_utf8(struct strbuf *sb, uint32_t cp)
 		b[i] = (char)(0x80 | (cp & 0x3f));
 	b[0] = (char)(lead[n] | cp);
 	strbuf_add(sb, b, n);
+}
+
+/* C.UTF-8's character classes: Unicode's case mappings in any locale. */
+static locale_t unicode_ctype;
+
+static void open_unicode_ctype(void)
+{
+	unicode_ctype = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+}
+
+void strbuf_add_upper(struct strbuf *sb, const char *s)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	size_t len = strlen(s), n;
+
+	pthread_once(&once, open_unicode_ctype);
+	for (size_t i = 0; i < len; i += n) {
+		uint32_t r = utf8_decode(s + i, len - i, &n);
+
+		if (r >= 'a' && r <= 'z')
+			r -= 'a' - 'A';
+		else if (r >= 0x80 && unicode_ctype)
+			r = (uint32_t)towupper_l((wint_t)r, unicode_ctype);
+		strbuf_add_utf8(sb, r);
+	}
 }
 
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...)

@@ -43,6 +43,12 @@ void strbuf_adds(struct strbuf *sb, const char *s);
 void strbuf_addch(struct strbuf *sb, char c);
 /* Appends code point cp (below 0x110000) as UTF-8. */
 void strbuf_add_utf8(struct strbuf *sb, uint32_t cp);
+/*
+ * Appends s upper-cased as Go's strings.ToUpper does it, whatever the
+ * user's locale: each character by its Unicode mapping ('ö' is 'Ö', 'ß'
+ * stays 'ß'), a byte that starts no valid sequence U+FFFD.
+ */
+void strbuf_add_upper(struct strbuf *sb, const char *s);
 void strbuf_addf(struct strbuf *sb, const char *fmt, ...) PRINTF(2, 3);
 /* Appends s as a JSON string literal, quotes included. */
 void strbuf_add_json_string(struct strbuf *sb, const char *s);

@@ -4,7 +4,6 @@
  */
 #include "output/crd_columns.h"
 
-#include <ctype.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,9 +133,9 @@ static void crd_kind_fill(struct crd_kind *ck, struct json_object *cols, struct 
 		cc->type = xstrdup(n ? json_get_str(c, "type", "") : "date");
 		cc->path = xstrdup(path);
 		cc->priority = n ? (long)json_get_int(json_get(c, "priority")) : 0;
-		cc->header = xstrdup(cc->name);
-		for (char *h = cc->header; *h; h++)
-			*h = (char)toupper((unsigned char)*h);
+		struct strbuf header = STRBUF_INIT;
+		strbuf_add_upper(&header, cc->name);
+		cc->header = strbuf_detach(&header, NULL);
 		ck->n++;
 	}
 	for (size_t i = 0, l = 0; i < ck->n; i++)

@@ -196,10 +196,11 @@ static void format_cell(struct json_object *cell, struct strbuf *out)
 /* Upper-cased, escaped: a header as printTable writes it. */
 static char *header_of(const char *name)
 {
-	char *h = termsafe_dup(name, 0);
+	struct strbuf up = STRBUF_INIT;
 
-	for (char *p = h; *p; p++)
-		*p = (char)toupper((unsigned char)*p);
+	strbuf_add_upper(&up, name);
+	char *h = termsafe_dup(up.buf, 0);
+	strbuf_release(&up);
 	return h;
 }
 

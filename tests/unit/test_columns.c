@@ -520,6 +520,22 @@ TEST(crd_columns_learned_per_registry)
 	crd_columns_free(crds);
 }
 
+/* A printer column's header is its name as Go's strings.ToUpper makes it. */
+TEST(crd_columns_header_upper_cased_by_unicode)
+{
+	struct crd_columns *crds = crd_columns_new();
+	struct json_object *crd = tree(
+		"{\"spec\":{\"group\":\"example.com\",\"names\":{\"kind\":\"Widget\"},"
+		"\"versions\":[{\"name\":\"v1\",\"additionalPrinterColumns\":[{\"name\":"
+		"\"gr\u00f6\u00dfe \u01c6\",\"type\":\"integer\",\"jsonPath\":\".spec.size\"}]}]}}");
+	struct errbuf err = { "" };
+
+	CHECK_INT(crd_columns_add(crds, crd, "v1", &err), 0);
+	CHECK_STR(columns_live_headers(crds, "example.com", "Widget")[0], "GR\u00d6\u00dfE \u01c4");
+	json_object_put(crd);
+	crd_columns_free(crds);
+}
+
 /* A CRD of kind Certificate in group, with one printer column: header (at .spec.path). */
 static struct json_object *certificate_crd(const char *group, const char *header,
 					   const char *path)
@@ -797,6 +813,7 @@ int main(void)
 	RUN(event_columns);
 	RUN(custom_resources_get_name_and_age);
 	RUN(crd_columns_learned_per_registry);
+	RUN(crd_columns_header_upper_cased_by_unicode);
 	RUN(crd_columns_by_group_and_kind);
 	RUN(builtin_kinds_in_their_groups_only);
 	RUN(wide_detail_leaves_out_empty_cells);
