@@ -63,21 +63,6 @@ like_kubectl() {
 	[[ $output != *managedFields* ]]
 }
 
-# A kubectl of 1.31 or later, whose --sort-by compares strings byte by
-# byte, if this machine has one: on PATH, or beside the kubectl on PATH
-# (a dispatcher that picks a kubectl by the server's version keeps them
-# there, as kubectl.1.33 and so on).
-kubectl_131() {
-	local k v dir=.
-	command -v kubectl >/dev/null && dir=$(dirname "$(readlink -f "$(command -v kubectl)")")
-	for v in 9 8 7 6 5 4 3 2 1; do
-		for k in "kubectl.1.3$v" "$dir/kubectl.1.3$v"; do
-			command -v "$k" && return 0
-		done
-	done
-	return 1
-}
-
 @test "--sort-by: strings byte by byte, ties and missing fields where kubectl's sort.Sort leaves them" {
 	sim_start --pods 0 --namespaces 0
 	local n
@@ -88,7 +73,7 @@ kubectl_131() {
 	assert_status 0
 	[ "$(grep -o 'pod-.*' <<<"$output" | tr '\n' ' ')" = "pod-1 pod-10 pod-100 pod-2 pod-20 pod-3 pod-30 pod-4 pod-40 pod-5 pod-50 pod-6 pod-60 pod-9 " ]
 	local k
-	k=$(kubectl_131) || skip "no kubectl 1.31 or later to compare ties with"
+	k=$(kubectl_at_least 31) || skip "no kubectl 1.31 or later to compare ties with"
 	local field o from try
 	for field in .metadata.name .metadata.labels.t; do
 		for o in name wide json; do

@@ -8,12 +8,13 @@
 load test_helper
 bats_require_minimum_version 1.5.0
 
-kc() { kubectl --kubeconfig "$SIM_KUBECONFIG" "$@"; }
+kc() { "${KUBECTL:-kubectl}" --kubeconfig "$SIM_KUBECONFIG" "$@"; }
 get() { "$KINF" get --kubeconfig "$SIM_KUBECONFIG" "$@"; }
 
 # same_as_kubectl ARGS... — `kinf get ARGS` (from the server, then with
 # --from-cache) prints what `kubectl get ARGS` prints on stdout and on
 # stderr, with the same status.  $output is kinf's, for more checks.
+# $KUBECTL, when set, is the kubectl.
 same_as_kubectl() {
 	local want want_err want_status mode
 	want_status=0
@@ -283,6 +284,29 @@ T
 		same_as_kubectl pods -o "go-template=$t"
 		[ "$status" -eq 1 ]
 	done <"$BATS_TEST_DIRNAME/fixtures/gotemplate/funcs-errors.tmpl"
+}
+
+@test "go-template: call's errors name the callee, from an argument or the pipeline, as kubectl 1.33's (Go 1.24)" {
+	sim_start --pods 2
+	local k t
+	k=$(kubectl_at_least 33) || skip "no kubectl 1.33 or later to compare with"
+	# Go 1.21 to 1.23 panic on a callee from the pipeline; 1.20 names none
+	while IFS= read -r t; do
+		KUBECTL=$k same_as_kubectl pods -o "go-template=$t"
+		[ "$status" -eq 1 ]
+	done <<-'T'
+		{{call .x}}
+		{{call .kind}}
+		{{call .items 1}}
+		{{call (.kind)}}
+		{{call (print 1 | print)}}
+		{{call "a\tb"}} {{call 0x1F}}
+		{{.kind | call}}
+		{{.metadata | call}}
+		{{.nope | call}}
+		{{3 | call}}
+	T
+	[[ $stderr == *'non-function <int Value> of type int'* ]]
 }
 
 @test "--template and --allow-missing-template-keys=false, as kubectl's" {

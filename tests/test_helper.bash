@@ -60,6 +60,21 @@ count_lines() { grep -cE -- "$2" "$1" 2>/dev/null || true; }
 # matches_at_least FILE REGEX N — FILE has N or more lines matching REGEX (for wait_until).
 matches_at_least() { [ "$(count_lines "$1" "$2")" -ge "$3" ]; }
 
+# kubectl_at_least MINOR — the path of this machine's newest kubectl of
+# 1.MINOR or later, if it has one: on PATH, or beside the kubectl on PATH
+# (a dispatcher that picks a kubectl by the server's version keeps them
+# there, as kubectl.1.33 and so on); status 1 if none.
+kubectl_at_least() {
+	local k v dir=.
+	command -v kubectl >/dev/null && dir=$(dirname "$(readlink -f "$(command -v kubectl)")")
+	for ((v = 39; v >= $1; v--)); do
+		for k in "kubectl.1.$v" "$dir/kubectl.1.$v"; do
+			command -v "$k" && return 0
+		done
+	done
+	return 1
+}
+
 # A table with its ages (5m, 2d20h) read as AGE: two commands a tick apart print the same.
 no_age() { sed -E 's/ [0-9]+[smhdy]([0-9]+[smh])?( +|$)/ AGE /'; }
 

@@ -2102,13 +2102,19 @@ static int fn_urlquery(struct gv *argv, size_t n, struct gv *res, struct strbuf 
 	return escaper(argv, n, res, query_escape);
 }
 
-/* call: JSON data holds no function, so always Go's error */
+/*
+ * call: JSON data holds no function, so always Go's error.  msg comes
+ * holding the callee's name, as eval_function() gives it.
+ */
 static int fn_call(struct gv *argv, size_t n, struct gv *res, struct strbuf *msg)
 {
+	char *name = strbuf_detach(msg, NULL);
+
 	if (gv_missing(argv[0]) || !argv[0].j)
 		strbuf_adds(msg, "call of nil");
 	else
-		strbuf_addf(msg, "non-function of type %s", gv_type(argv[0].j));
+		strbuf_addf(msg, "non-function %s of type %s", name, gv_type(argv[0].j));
+	free(name);
 	return -1;
 }
 
@@ -2229,6 +2235,24 @@ static int check_nargs(struct state *st, const struct func *f, size_t nin, size_
 	return 0;
 }
 
+/*
+ * The name evalCall gives call's callee: its argument node's String() (a
+ * parenthesized pipeline's without the parentheses), or the value from
+ * the pipeline as reflect.Value's String() shows it.
+ */
+static void callee_name(const struct arg *args, size_t nargs, const struct gv *final,
+			struct strbuf *out)
+{
+	if (nargs > 1 && args[1].type == A_PIPE && !args[1].nfields)
+		pipe_string(args[1].pipe, out);
+	else if (nargs > 1)
+		arg_string(&args[1], out);
+	else if (final->j && json_object_is_type(final->j, json_type_string))
+		strbuf_adds(out, json_object_get_string(final->j));
+	else if (!gv_missing(*final) && final->j)
+		strbuf_addf(out, "<%s Value>", gv_type(final->j));
+}
+
 /* state.evalFunction + evalCall; args[0] is the function's name */
 static int eval_function(struct state *st, struct gv dot, const struct cmd *c,
 			 const struct arg *args, size_t nargs, const struct gv *final,
@@ -2257,6 +2281,8 @@ static int eval_function(struct state *st, struct gv dot, const struct cmd *c,
 			goto out;
 		n++;
 	}
+	if (f->fn == fn_call)
+		callee_name(args, nargs, final, &msg);
 	if (f->fn(argv, n, res, &msg) < 0) {
 		if (c)
 			at_cmd(st, c);
