@@ -143,6 +143,19 @@ no_c0() {
 	LC_ALL=C grep -qP '\x07' "$out"
 }
 
+@test "get -o go-template: a failing template's block on stdout escaped on a terminal, kubectl's bytes piped" {
+	out=$BATS_TEST_TMPDIR/out
+	local t='go-template={{.data.note}}{{.data.note.x}}'
+	on_tty "$KINF" get configmaps hostile --kubeconfig "$SIM_KUBECONFIG" -o "$t" >"$out" || true
+	grep -qF "Error executing template: " "$out"
+	grep -qF "note:$SHOWN" "$out"	# the object given to the template engine
+	terminal_safe "$out"
+	run -1 --separate-stderr "$KINF" get configmaps hostile --kubeconfig "$SIM_KUBECONFIG" -o "$t"
+	local want
+	want=$(kc get configmaps hostile -o "$t" 2>/dev/null) || true
+	[ "$output" = "$want" ]
+}
+
 # HOSTILE without DEL and C1, which kubectl's go-yaml refuses to write.
 HOSTILE_YAML='"\u001b]0;pwned\u0007 \u001b[2J cr\rx bs\u0008 bidi\u202eevil\u2066 nl\nx tab\tx"'
 make_yaml_hostile() {

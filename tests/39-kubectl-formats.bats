@@ -120,6 +120,12 @@ T
 	same_as_kubectl pods -o 'go-template={{index "app" .kind}}'
 	[[ $stderr == *'error calling index: cannot index slice/array with type string' ]]
 	same_as_kubectl pods -o 'go-template={{index "app" 1.0}}'
+	# a message past kinf's one-line errors: stdout's block has it whole
+	local want
+	want=$(kc get pods -o 'go-template={{eq $ $}}' 2>/dev/null) || true
+	[ ${#want} -gt 1000 ]
+	run -1 --separate-stderr get pods -o 'go-template={{eq $ $}}'
+	[ "$output" = "$want" ]
 	same_as_kubectl pods -o 'go-template={{range .items}}{{printf "%d|%s|%5.1f" .metadata.name .spec.priority 2.25}}{{end}}'
 	# parsing
 	same_as_kubectl pods -o 'go-template={{range .items}}{{.metadata.name}}'

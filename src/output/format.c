@@ -384,39 +384,38 @@ static void json_group(void *ctx, struct json_object *const *v, size_t nr)
 	json_object_put(array);
 }
 
-/* kubectl's GoTemplatePrinter.PrintObj */
+/*
+ * kubectl's GoTemplatePrinter.PrintObj: on an error, what was printed,
+ * then the message, the template and the data, as kubectl's block on
+ * stdout has them; all of it escaped on a terminal.
+ */
 static int run_gotemplate(struct format *f, struct json_object *obj, struct strbuf *out,
 			  struct errbuf *err)
 {
-	struct json_object *data;
-	char msg[sizeof(err->msg)];
+	struct strbuf text = STRBUF_INIT, msg = STRBUF_INIT;
+	struct strbuf *to = f->terminal ? &text : out;
+	int rc = gotemplate_execute(f->gotemplate, obj, to, &msg);
 
-	if (f->terminal) {	/* as jsonpath's: escaped on a terminal only */
-		struct strbuf text = STRBUF_INIT;
-		int rc = gotemplate_execute(f->gotemplate, obj, &text, err);
-		if (rc == 0)
-			strbuf_add_termsafe(out, text.buf, text.len, TERMSAFE_NEWLINE);
-		strbuf_release(&text);
-		if (rc == 0)
-			return 0;
-	} else if (gotemplate_execute(f->gotemplate, obj, out, err) == 0) {
-		return 0;
+	if (rc < 0) {
+		strbuf_addf(to, "Error executing template: %s. Printing more information for "
+			    "debugging the template:\n\ttemplate was:\n\t\t%s\n\traw data was:\n\t\t",
+			    msg.buf, f->template_text);
+		gofmt_marshal(obj, to);
+		strbuf_adds(to, "\n\tobject given to template engine was:\n\t\t");
+		struct json_object *data = gotemplate_data(obj);
+		gofmt_print(data, to);
+		json_object_put(data);
+		strbuf_adds(to, "\n\n");
+		struct strbuf q = STRBUF_INIT;
+		gofmt_quote(f->template_text, strlen(f->template_text), &q);
+		errbuf_set(err, "error executing template %s: %s", strbuf_str(&q), msg.buf);
+		strbuf_release(&q);
 	}
-	snprintf(msg, sizeof(msg), "%s", err->msg);
-	strbuf_addf(out, "Error executing template: %s. Printing more information for "
-		    "debugging the template:\n\ttemplate was:\n\t\t%s\n\traw data was:\n\t\t",
-		    msg, f->template_text);
-	gofmt_marshal(obj, out);
-	strbuf_adds(out, "\n\tobject given to template engine was:\n\t\t");
-	data = gotemplate_data(obj);
-	gofmt_print(data, out);
-	json_object_put(data);
-	strbuf_adds(out, "\n\n");
-	struct strbuf q = STRBUF_INIT;
-	gofmt_quote(f->template_text, strlen(f->template_text), &q);
-	errbuf_set(err, "error executing template %s: %s", strbuf_str(&q), msg);
-	strbuf_release(&q);
-	return -1;
+	if (f->terminal)
+		strbuf_add_termsafe(out, text.buf, text.len, TERMSAFE_NEWLINE);
+	strbuf_release(&text);
+	strbuf_release(&msg);
+	return rc;
 }
 
 static int run_jsonpath(struct format *f, struct json_object *obj, size_t *from,

@@ -1321,7 +1321,7 @@ struct var {
 struct state {
 	const struct gotemplate *t;
 	struct strbuf *out;
-	struct errbuf *err;
+	struct strbuf *err;		/* the message of the error that ended it */
 	struct var *vars;
 	size_t nvars, alloc;
 	struct at {			/* state.at: the node being run, for errors */
@@ -1395,7 +1395,8 @@ static int exec_error(struct state *st, const char *fmt, ...)
 	else if (st->at.template)
 		template_string(st->at.template, &ctx);
 	gofmt_quote(st->tmpl->name, st->tmpl->len, &name);
-	errbuf_set(st->err, "template: output:%d:%d: executing %s at <%s>: %s",
+	strbuf_reset(st->err);
+	strbuf_addf(st->err, "template: output:%d:%d: executing %s at <%s>: %s",
 		   line, col, name.buf, strbuf_str(&ctx), msg);
 	free(msg);
 	strbuf_release(&ctx);
@@ -2503,7 +2504,7 @@ static int walk_list(struct state *st, struct gv dot, const struct list *l)
 }
 
 int gotemplate_execute(const struct gotemplate *t, struct json_object *data,
-		       struct strbuf *out, struct errbuf *err)
+		       struct strbuf *out, struct strbuf *err)
 {
 	struct state st = { .t = t, .out = out, .err = err, .tmpl = def_find(t, "output", 6) };
 	struct gv root = gv_take(GV_CONCRETE, gotemplate_data(data));

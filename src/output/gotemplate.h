@@ -63,11 +63,12 @@ void gotemplate_missingkey_error(struct gotemplate *t);
 
 /*
  * Executes t on data as kubectl does (numbers as gotemplate_data() makes them),
- * appending to out.  Returns -1 with err set to Go's message; out then
- * holds what was printed before the error, as Go's writer would.
+ * appending to out.  Returns -1 with err holding Go's message, whole and
+ * as it is (a value it quotes may hold any byte); out then holds what was
+ * printed before the error, as Go's writer would.
  */
 int gotemplate_execute(const struct gotemplate *t, struct json_object *data,
-		       struct strbuf *out, struct errbuf *err);
+		       struct strbuf *out, struct strbuf *err);
 
 /*
  * data as kubectl's template engine sees it: a deep copy with every

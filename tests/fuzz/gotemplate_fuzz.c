@@ -39,14 +39,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else {
 		struct json_object *d = gotemplate_data(tree);
 		struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
-		struct errbuf err2 = { "" };
-		int rc = gotemplate_execute(t, d, &a, &err);
-		CHECK(rc == 0 || !strncmp(err.msg, "template: output:", 17));
-		CHECK(gotemplate_execute(t, d, &b, &err2) == rc);
+		struct strbuf msg = STRBUF_INIT, msg2 = STRBUF_INIT;
+		int rc = gotemplate_execute(t, d, &a, &msg);
+		CHECK(rc == 0 || !strncmp(strbuf_str(&msg), "template: output:", 17));
+		CHECK(gotemplate_execute(t, d, &b, &msg2) == rc);
 		CHECK(a.len == b.len && !memcmp(strbuf_str(&a), strbuf_str(&b), a.len));
-		CHECK(!strcmp(err.msg, err2.msg));
+		CHECK(!strcmp(strbuf_str(&msg), strbuf_str(&msg2)));
 		strbuf_release(&a);
 		strbuf_release(&b);
+		strbuf_release(&msg);
+		strbuf_release(&msg2);
 		json_object_put(d);
 		gotemplate_free(t);
 	}

@@ -241,16 +241,17 @@ TEST(templates_print_as_kubectl)
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		const struct row *r = &rows[i];
 		struct errbuf err = { "" };
-		struct strbuf out = STRBUF_INIT;
+		struct strbuf out = STRBUF_INIT, msg = STRBUF_INIT;
 		struct gotemplate *t = gotemplate_parse(r->tmpl, &err);
-		int rc = t ? gotemplate_execute(t, data, &out, &err) : -1;
-		const char *got = rc < 0 ? err.msg : strbuf_str(&out);
+		int rc = t ? gotemplate_execute(t, data, &out, &msg) : -1;
+		const char *got = rc < 0 ? (t ? strbuf_str(&msg) : err.msg) : strbuf_str(&out);
 		const char *want = r->want[0] == '!' ? r->want + 1 : r->want;
 
 		CHECKF((rc < 0) == (r->want[0] == '!') && !strcmp(got, want),
 		       "template %s\n#   got %s \"%s\"\n#  want \"%s\"", r->tmpl,
 		       rc < 0 ? "error" : "text", got, want);
 		strbuf_release(&out);
+		strbuf_release(&msg);
 		gotemplate_free(t);
 	}
 	json_object_put(data);
@@ -260,14 +261,15 @@ TEST(output_before_an_error_is_kept)
 {
 	struct json_object *data = json_tokener_parse(object);
 	struct errbuf err = { "" };
-	struct strbuf out = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT, msg = STRBUF_INIT;
 	struct gotemplate *t = gotemplate_parse("{{range .spec.list}}{{.}},{{end}}{{len 3}}", &err);
 
 	CHECK(t != NULL);
-	CHECK_INT(gotemplate_execute(t, data, &out, &err), -1);
+	CHECK_INT(gotemplate_execute(t, data, &out, &msg), -1);
 	CHECK_STR(strbuf_str(&out), "1,2,3,");
 	gotemplate_free(t);
 	strbuf_release(&out);
+	strbuf_release(&msg);
 	json_object_put(data);
 }
 
