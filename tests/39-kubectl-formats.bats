@@ -292,10 +292,15 @@ T
 	done <"$BATS_TEST_DIRNAME/fixtures/gotemplate/funcs-errors.tmpl"
 }
 
-@test "go-template: call's errors name the callee, from an argument or the pipeline, as kubectl 1.33's (Go 1.24)" {
+@test "go-template: Go 1.24's, as kubectl 1.33's: range over an integer, call's errors name the callee" {
 	sim_start --pods 2
 	local k t
 	k=$(kubectl_at_least 33) || skip "no kubectl 1.33 or later to compare with"
+	KUBECTL=$k same_as_kubectl pods -o 'go-template={{range 3}}{{.}},{{end}} {{range $i := len .items}}{{printf "%T" $i}}{{end}} {{range -1}}x{{else}}none{{end}} {{range $e := 5}}{{if eq $e 1}}{{continue}}{{end}}{{if eq $e 3}}{{break}}{{end}}{{$e}}{{end}} {{range .items}}{{range .metadata.generation}}{{printf "%T" .}}{{end}}{{end}}'
+	[ "$status" -eq 0 ]
+	[[ $output == "0,1,2, intint none 02 "* ]]
+	KUBECTL=$k same_as_kubectl pods -o 'go-template={{range $i, $e := 2}}{{end}}'
+	[ "$status" -eq 1 ]
 	# Go 1.21 to 1.23 panic on a callee from the pipeline; 1.20 names none
 	while IFS= read -r t; do
 		KUBECTL=$k same_as_kubectl pods -o "go-template=$t"

@@ -2358,10 +2358,23 @@ static int range_over(struct state *st, const struct node *n, struct gv val, boo
 			gv_put(&key);
 		}
 		free(keys);
+	} else if (json_object_is_type(j, json_type_int) && n->pipe->nvars < 2) {
+		/* Go 1.24: 0 to n-1, of n's type, and no index */
+		bool is_int = json_object_get_userdata(j) == &go_int_mark;
+		int64_t to = json_object_get_int64(j);
+		for (int64_t i = 0; i < to && rc == 0 && st->jump != 1; i++, count++) {
+			struct gv e = gv_take(GV_CONCRETE, is_int ? go_int(i) : json_object_new_int64(i));
+			st->jump = 0;
+			rc = range_one(st, n, gv_invalid, e, mark);
+			gv_put(&e);
+		}
 	} else {
 		struct strbuf sb = STRBUF_INIT;
 		gofmt_print(j, &sb);	/* told where the pipeline's evaluation left off */
-		exec_error(st, "range can't iterate over %s", sb.buf);
+		if (json_object_is_type(j, json_type_int))
+			exec_error(st, "can't use %s to iterate over more than one variable", sb.buf);
+		else
+			exec_error(st, "range can't iterate over %s", sb.buf);
 		strbuf_release(&sb);
 		return -1;
 	}

@@ -114,8 +114,13 @@ static const struct row rows[] = {
 	{ "{{nil 1}}",
 	  "!template: output:1:2: executing \"output\" at <nil>: can't give argument to non-function nil" },
 	/* told where the pipeline's evaluation left off: its last argument */
-	{ "{{range index .spec \"replicas\"}}{{end}}",
-	  "!template: output:1:20: executing \"output\" at <\"replicas\">: range can't iterate over 3" },
+	{ "{{range index .spec \"ratio\"}}{{end}}",
+	  "!template: output:1:20: executing \"output\" at <\"ratio\">: range can't iterate over 0.5" },
+	/* Go 1.24 ranges over an integer: 0 to n-1, one variable at most */
+	{ "{{range index .spec \"replicas\"}}{{.}}{{end}} {{range $i := -1}}{{else}}none{{end}}",
+	  "012 none" },
+	{ "{{range $i, $e := .spec.replicas}}{{end}}",
+	  "!template: output:1:23: executing \"output\" at <.spec.replicas>: can't use 3 to iterate over more than one variable" },
 	/* the parser knows a name from where it stands; execution once it is set */
 	{ "{{$x := $x}}",
 	  "!template: output:1:8: executing \"output\" at <$x>: undefined variable: $x" },
