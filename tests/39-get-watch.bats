@@ -518,6 +518,34 @@ reset_watch() {
 	[ "$fails" -eq 0 ]
 }
 
+@test "get -w: a last page without metadata is printed as kubectl prints it, whole or by its items" {
+	sim_start --pods 2 --namespaces 0
+	local pod='{"kind":"Pod","apiVersion":"v1","metadata":{"name":"lastpage","namespace":"default","creationTimestamp":"2020-01-01T00:00:00Z"}}'
+	local lfault wfault a want wantst fails=0
+	lfault=$(jq -cn --arg b "$(jq -cn --argjson p "$pod" '{kind:"PodList",apiVersion:"v1",items:[$p]}')" \
+		'{verb:"list-continue", resource:"pods", kind:"body", contentType:"application/json", status:200, body:$b, count:1}')
+	wfault='{"verb":"watch","resource":"pods","kind":"lines","end":true,"lines":[]}'
+	for a in "-o json" "-o name" "-o jsonpath={.items[*].metadata.name}" "--output-watch-events -o json" \
+		 "-o go-template={{.kind}}" "-o custom-columns=N:.metadata.name"; do
+		simctl POST /faults "$lfault" >/dev/null
+		simctl POST /faults "$wfault" >/dev/null
+		run --separate-stderr timeout 20 kubectl --kubeconfig "$SIM_KUBECONFIG" get pods --chunk-size=1 -w $a
+		want=$output wantst=$status
+		simctl DELETE /faults >/dev/null
+		simctl POST /faults "$lfault" >/dev/null
+		simctl POST /faults "$wfault" >/dev/null
+		run --separate-stderr timeout 20 "$KINF" get --kubeconfig "$SIM_KUBECONFIG" pods --chunk-size=1 -w $a
+		simctl DELETE /faults >/dev/null
+		if [ "$output" != "$want" ] || [ "$status" != "$wantst" ]; then
+			echo "# get pods -w $a: kinf's status $status, kubectl's $wantst" >&2
+			diff <(echo "$want") <(echo "$output") | head -10 | cut -c1-200 | sed 's/^/# /' >&2
+			fails=$((fails + 1))
+		fi
+	done
+	[[ $want == *lastpage* ]]
+	[ "$fails" -eq 0 ]
+}
+
 @test "a Table's column names upper-cased as kubectl's strings.ToUpper: by Unicode, in any locale" {
 	sim_start --pods 1
 	local table fault a want fails=0

@@ -219,10 +219,10 @@ static enum pager_end items_page(struct pager *p)
 	json_object *root = json_parse_deep(list_splitter_rest(&p->split));
 	enum pager_end end = p->opts->dynamic ? dynamic_refusal(&p->split, root) : PAGER_OK;
 	bool has_meta = read_metadata(p, root, &rv);
-	if (!has_meta && p->opts->strict)
-		end = PAGER_NO_METADATA;
 	if (end == PAGER_OK)
 		page_read(p, rv, root, p->opts->dynamic && !p->split.has_items ? root : NULL);
+	if (end == PAGER_OK && !has_meta && p->opts->strict)
+		end = PAGER_NO_METADATA;	/* read, and the last */
 	json_object_put(root);
 	return end;
 }
