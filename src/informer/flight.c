@@ -285,7 +285,6 @@ struct flight {
 	struct snap **wdead;	/* for the writer to let go of (bury()) */
 	size_t nwdead, awdead;
 	int wake[2];		/* a byte for each of results: flight_fd() */
-	unsigned long dumps;
 	/* The writer's own (no lock). */
 	ZSTD_DCtx *wzd;
 	struct strbuf wunz;	/* scratch: a segment uncompressed */
@@ -1018,14 +1017,6 @@ size_t flight_exchanges(struct flight *f)
 	pthread_mutex_lock(&f->lock);
 	size_t n = f->exchanges + 1 - f->x0;
 	pthread_mutex_unlock(&f->lock);
-	return n;
-}
-
-unsigned long flight_dumps(struct flight *f)
-{
-	pthread_mutex_lock(&f->dump_lock);
-	unsigned long n = f->dumps;
-	pthread_mutex_unlock(&f->dump_lock);
 	return n;
 }
 
@@ -1803,8 +1794,6 @@ static void *writer_main(void *arg)
 		while (*tail)
 			tail = &(*tail)->next;
 		*tail = r;
-		if (r->path)
-			f->dumps++;
 		f->writing = false;
 		pthread_cond_broadcast(&f->wstate);
 		/* full: 64 Ki results unread, and the caller reads them anyway */

@@ -167,8 +167,6 @@ void flight_ring(struct flight *f, size_t *bytes, int64_t *oldest_age_ms);
 size_t flight_snapshots(struct flight *f);
 /* The exchanges it knows of now: begun, and not ended or not let go of (tests). */
 size_t flight_exchanges(struct flight *f);
-/* The dumps written so far (kinf_flight_recorder_dumps_total). */
-unsigned long flight_dumps(struct flight *f);
 
 /* dir is a folder kinf may write in; -1 with err (one line) if not. */
 int flight_check_dir(const char *dir, struct errbuf *err);

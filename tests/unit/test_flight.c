@@ -775,7 +775,6 @@ TEST(a_dump_being_written_holds_up_neither_the_tap_nor_a_trigger)
 		free(reason);
 	}
 	CHECK(flight_dump_due(f, true, &path, &reason, &err) == 0);
-	CHECK(flight_dumps(f) == (done ? 3 : 1));
 	model_close(&m);
 	strbuf_release(&line);
 	strbuf_release(&sb);
@@ -805,7 +804,6 @@ TEST(a_dump_that_cannot_be_written_is_said_and_the_next_one_is_written)
 	CHECK(flight_trigger(f, "signal", NULL));
 	int rc = flight_dump_due(f, true, &path, &reason, &err);
 	CHECKF(rc == -1 && strstr(err.msg, "cannot create"), "%d: %s", rc, err.msg);
-	CHECK(flight_dumps(f) == 0);
 	CHECK(mkdir(sub, 0700) == 0);
 	CHECK(flight_trigger(f, "verify", NULL));	/* a dump of its own */
 	rc = flight_dump_due(f, true, &path, &reason, &err);
@@ -817,7 +815,6 @@ TEST(a_dump_that_cannot_be_written_is_said_and_the_next_one_is_written)
 		free(reason);
 	}
 	CHECK(flight_dump_due(f, true, &path, &reason, &err) == 0);
-	CHECK(flight_dumps(f) == 1);
 	model_close(&m);
 	strbuf_release(&line);
 	flight_free(f);
