@@ -256,6 +256,21 @@ teardown() {
 	assert_one_line_error "kubeconfig '$T/shape' line 1: 'clusters' must be a list"
 }
 
+@test "error: a kubeconfig of another kind or apiVersion, which kubectl refuses too; either may be left out" {
+	local head key value
+	grep -v '^kind:\|^apiVersion:' "$SIM_KUBECONFIG" >"$T/untyped"
+	for head in 'apiVersion: v2' 'kind: Pod' 'apiVersion: v1beta1'; do
+		key=${head%%:*} value=${head#*: }
+		{ echo "$head"; cat "$T/untyped"; } >"$T/other"
+		run kubectl --kubeconfig "$T/other" get pods
+		[ "$status" -ne 0 ]
+		run_kinf get pods --kubeconfig "$T/other"
+		assert_one_line_error "kubeconfig '$T/other' line 1: $key '$value': a kubeconfig is kind Config of apiVersion v1, as client-go reads it"
+	done
+	run_kinf get pods --kubeconfig "$T/untyped"
+	assert_status 0
+}
+
 @test "error: unknown context lists the known ones" {
 	run_kinf api-resources --kubeconfig "$SIM_KUBECONFIG" --context prod
 	assert_one_line_error "context 'prod' not found in kubeconfig '$SIM_KUBECONFIG' (contexts: 'kube-sim')"

@@ -586,6 +586,22 @@ static int parse_named_list(struct walk *w, struct kubeconfig *kc,
 	return 0;
 }
 
+/* What client-go decodes a kubeconfig as: kind Config of v1, each the default. */
+static int type_meta(struct walk *w, const char *key, yaml_node_t *v)
+{
+	bool version = !strcmp(key, "apiVersion");
+	const char *want = version ? "v1" : "Config";
+
+	if ((!version && strcmp(key, "kind")) || is_null(v))
+		return 0;
+	if (want_scalar(w, v, key) < 0)
+		return -1;
+	if (*scalar(v) && strcmp(scalar(v), want))
+		return bad(w, v, "%s '%s': a kubeconfig is kind Config of apiVersion v1, as "
+			   "client-go reads it", key, scalar(v));
+	return 0;
+}
+
 static int parse_root(struct walk *w, struct kubeconfig *kc, yaml_node_t *root)
 {
 	if (is_null(root))
@@ -597,6 +613,8 @@ static int parse_root(struct walk *w, struct kubeconfig *kc, yaml_node_t *root)
 		yaml_node_t *k = node_at(w, p->key), *v = node_at(w, p->value);
 		if (!k || !v || k->type != YAML_SCALAR_NODE)
 			continue;
+		if (type_meta(w, scalar(k), v) < 0)
+			return -1;
 		if (!strcmp(scalar(k), "current-context")) {
 			if (is_null(v))
 				continue;
