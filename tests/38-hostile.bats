@@ -143,6 +143,19 @@ no_c0() {
 	LC_ALL=C grep -qP '\x07' "$out"
 }
 
+@test "watch --verify-every: a key only the server has is told escaped" {
+	err=$BATS_TEST_TMPDIR/err
+	"$KINF" watch configmaps --kubeconfig "$SIM_KUBECONFIG" --verify-every 1s --lag-wait 1s \
+		-o name >/dev/null 2>"$err" 3>&- &
+	pid=$!
+	wait_until 20 file_has "$err" 'configmaps: synced'
+	simctl POST /silent "{\"op\":\"create\",\"resource\":\"configmaps\",\"object\":{\"metadata\":{\"name\":$HOSTILE_FLAT}}}" >/dev/null
+	wait_until 20 file_has "$err" 'verify: 1 missing'
+	kill -TERM "$pid"; wait "$pid" || true
+	grep -qF "default/$SHOWN (missing)" "$err"
+	terminal_safe "$err"
+}
+
 @test "get -o go-template: a failing template's block on stdout escaped on a terminal, kubectl's bytes piped" {
 	out=$BATS_TEST_TMPDIR/out
 	local t='go-template={{.data.note}}{{.data.note.x}}'

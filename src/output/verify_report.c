@@ -1,9 +1,18 @@
 /* verify_report.c — a verify report as text and JSON; see verify_report.h. */
 #include "output/verify_report.h"
 
+#include <string.h>
+
+#include "lib/termsafe.h"
 #include "lib/util.h"
 
 #define SUMMARY_KEYS 10
+
+/* A key or resourceVersion, as the server sent it: escaped, on one line. */
+static void add_text(struct strbuf *sb, const char *s)
+{
+	strbuf_add_termsafe(sb, s, strlen(s), TERMSAFE_ONE_LINE);
+}
 
 /*
  * Lost (the informer is past them: they will not come) told apart from a
@@ -17,32 +26,53 @@ static void add_lost_or_lag(struct strbuf *sb, const struct verify_report *r)
 	if (r->nlost)
 		strbuf_addf(sb, " (%zu lost: the informer is past %s and never brought %s)",
 			    r->nlost, r->nlost == 1 ? "it" : "them", r->nlost == 1 ? "it" : "them");
-	if (!r->caught_up && (r->nlost < total || !total))
-		strbuf_addf(sb, " (the informer had not caught up to rv %s)", r->list_rv);
+	if (!r->caught_up && (r->nlost < total || !total)) {
+		strbuf_adds(sb, " (the informer had not caught up to rv ");
+		add_text(sb, r->list_rv);
+		strbuf_addch(sb, ')');
+	}
+}
+
+/* "WHAT  KEY  cache rv RV, server rv RV", each rv there is */
+static void add_diff_line(struct strbuf *sb, const char *what, const struct verify_diff *v)
+{
+	strbuf_addf(sb, "%s  ", what);
+	add_text(sb, v->key);
+	if (v->cache_rv) {
+		strbuf_adds(sb, "  cache rv ");
+		add_text(sb, v->cache_rv);
+	}
+	if (v->server_rv) {
+		strbuf_adds(sb, v->cache_rv ? ", server rv " : "  server rv ");
+		add_text(sb, v->server_rv);
+	}
+	strbuf_addch(sb, '\n');
 }
 
 void verify_report_text(const char *resource, const struct verify_report *r,
 			struct strbuf *sb)
 {
-	if (verify_equal(r))
-		strbuf_addf(sb, "%s: cache equals the server (%zu objects at rv %s)",
-			    resource, r->server_count, r->list_rv);
-	else
-		strbuf_addf(sb, "%s: cache has %zu objects at rv %s, server %zu at rv %s: "
-			    "%zu missing, %zu extra, %zu stale", resource, r->cache_count,
-			    r->informer_rv && *r->informer_rv ? r->informer_rv : "?",
-			    r->server_count, r->list_rv, r->nmissing, r->nextra, r->nstale);
+	add_text(sb, resource);
+	if (verify_equal(r)) {
+		strbuf_addf(sb, ": cache equals the server (%zu objects at rv ", r->server_count);
+		add_text(sb, r->list_rv);
+		strbuf_addch(sb, ')');
+	} else {
+		strbuf_addf(sb, ": cache has %zu objects at rv ", r->cache_count);
+		add_text(sb, r->informer_rv && *r->informer_rv ? r->informer_rv : "?");
+		strbuf_addf(sb, ", server %zu at rv ", r->server_count);
+		add_text(sb, r->list_rv);
+		strbuf_addf(sb, ": %zu missing, %zu extra, %zu stale", r->nmissing, r->nextra,
+			    r->nstale);
+	}
 	add_lost_or_lag(sb, r);
 	strbuf_addch(sb, '\n');
 	for (size_t i = 0; i < r->nmissing; i++)
-		strbuf_addf(sb, "missing  %s  server rv %s\n", r->missing[i].key,
-			    r->missing[i].server_rv);
+		add_diff_line(sb, "missing", &r->missing[i]);
 	for (size_t i = 0; i < r->nextra; i++)
-		strbuf_addf(sb, "extra  %s  cache rv %s\n", r->extra[i].key,
-			    r->extra[i].cache_rv);
+		add_diff_line(sb, "extra", &r->extra[i]);
 	for (size_t i = 0; i < r->nstale; i++)
-		strbuf_addf(sb, "stale  %s  cache rv %s, server rv %s\n", r->stale[i].key,
-			    r->stale[i].cache_rv, r->stale[i].server_rv);
+		add_diff_line(sb, "stale", &r->stale[i]);
 }
 
 static void add_diffs(struct strbuf *sb, const char *name,
@@ -90,9 +120,11 @@ void verify_report_summary(const struct verify_report *r, struct strbuf *sb)
 		strbuf_addf(sb, "%zu missing, %zu extra, %zu stale:",
 			    r->nmissing, r->nextra, r->nstale);
 		for (size_t l = 0; l < ARRAY_SIZE(lists); l++)
-			for (size_t i = 0; i < counts[l] && named < SUMMARY_KEYS; i++, named++)
-				strbuf_addf(sb, "%s %s (%s)", named ? "," : "",
-					    lists[l][i].key, what[l]);
+			for (size_t i = 0; i < counts[l] && named < SUMMARY_KEYS; i++, named++) {
+				strbuf_adds(sb, named ? ", " : " ");
+				add_text(sb, lists[l][i].key);
+				strbuf_addf(sb, " (%s)", what[l]);
+			}
 		if (named < total)
 			strbuf_addf(sb, " and %zu more", total - named);
 	}

@@ -23,6 +23,9 @@
  *     cache equals the server (40 objects)
  *     1 missing, 0 extra, 1 stale: default/x (missing), default/y (stale)
  *   naming at most ten keys, then "and N more".
+ *
+ * In the text and the summary, keys and RVs (the server's) are escaped
+ * on one line, as lib/termsafe does a message.
  */
 #ifndef KINF_VERIFY_REPORT_H
 #define KINF_VERIFY_REPORT_H

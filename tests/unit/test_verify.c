@@ -2,6 +2,7 @@
 #include "informer/kobj.h"
 #include "informer/verify.h"
 #include "lib/util.h"
+#include "output/verify_report.h"
 #include "unit.h"
 
 #define E(k, r) { .key = (k), .rv = (r) }
@@ -86,6 +87,30 @@ TEST(finds_missing_extra_and_stale)
 	CHECK_REPORT(&r, "missing default/b@15;extra default/c@12;stale default/d 9>18;");
 	CHECK(r.missing[0].cache_rv == NULL);
 	CHECK(r.extra[0].server_rv == NULL);
+	verify_report_release(&r);
+}
+
+/* The text and the summary: the server's keys and RVs escaped, on one line. */
+TEST(report_text_escapes_what_the_server_sent)
+{
+	struct verify_entry cache[] = { E("default/c", "12"), E("default/d", "9") };
+	struct verify_entry server[] = { E("default/b\x1b[2J\nx", "15"), E("default/d", "1\x07") };
+	struct verify_report r;
+	struct strbuf sb = STRBUF_INIT;
+
+	verify_compare(cache, 2, server, 2, "2\r0", &r);
+	verify_report_text("pods", &r, &sb);
+	CHECK_STR(strbuf_str(&sb),
+		  "pods: cache has 2 objects at rv ?, server 2 at rv 2\\r0: 1 missing, 1 extra, 1 stale"
+		  " (the informer had not caught up to rv 2\\r0)\n"
+		  "missing  default/b^[[2J x  server rv 15\n"
+		  "extra  default/c  cache rv 12\n"
+		  "stale  default/d  cache rv 9, server rv 1^G\n");
+	strbuf_reset(&sb);
+	verify_report_summary(&r, &sb);
+	CHECK_STR(strbuf_str(&sb), "1 missing, 1 extra, 1 stale: default/b^[[2J x (missing), "
+		  "default/c (extra), default/d (stale) (the informer had not caught up to rv 2\\r0)");
+	strbuf_release(&sb);
 	verify_report_release(&r);
 }
 
@@ -217,6 +242,7 @@ int main(void)
 	RUN(rv_compare_is_numeric_at_any_length);
 	RUN(equal_sides_give_an_empty_report);
 	RUN(finds_missing_extra_and_stale);
+	RUN(report_text_escapes_what_the_server_sent);
 	RUN(excuses_a_cache_that_is_ahead);
 	RUN(reports_what_the_cache_missed_before_the_list);
 	RUN(opaque_rvs_compare_only_for_equality);
