@@ -156,6 +156,24 @@ no_c0() {
 	terminal_safe "$err"
 }
 
+@test "api-resources: names from discovery escaped on a terminal, kubectl's bytes piped" {
+	out=$BATS_TEST_TMPDIR/out cache=$BATS_TEST_TMPDIR/cache
+	"$KINF" api-resources --kubeconfig "$SIM_KUBECONFIG" --cache-dir "$cache" >/dev/null
+	local f o
+	f=$(find "$cache" -path '*/v1/serverresources.json' ! -path '*/apps/*' | head -1)
+	jq -c '.resources += [{"name":"evil\u001b[2Jx","singularName":"","namespaced":true,
+		"kind":"Ev\u001b]0;pwned\u0007il","verbs":["get","list"],"shortNames":["e\u009bv"]}]' "$f" >"$f.new"
+	mv "$f.new" "$f"
+	for o in wide name; do
+		on_tty "$KINF" api-resources --kubeconfig "$SIM_KUBECONFIG" --cache-dir "$cache" --cached -o $o >"$out"
+		grep -qF 'evil^[[2Jx' "$out"
+		terminal_safe "$out"
+		"$KINF" api-resources --kubeconfig "$SIM_KUBECONFIG" --cache-dir "$cache" --cached -o $o >"$out.kinf"
+		kc api-resources --cache-dir "$cache" --cached -o $o >"$out.kubectl"
+		cmp "$out.kinf" "$out.kubectl"
+	done
+}
+
 @test "get -o go-template: a failing template's block on stdout escaped on a terminal, kubectl's bytes piped" {
 	out=$BATS_TEST_TMPDIR/out
 	local t='go-template={{.data.note}}{{.data.note.x}}'

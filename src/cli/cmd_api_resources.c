@@ -7,11 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cluster/cluster.h"
 #include "cli/cmd.h"
 #include "cluster/discovery.h"
 #include "lib/strbuf.h"
+#include "lib/termsafe.h"
 #include "output/table_writer.h"
 
 static const char *const output_names[] = { "wide", "name", NULL };
@@ -92,14 +94,32 @@ static char *join(char **v)
 	return strbuf_detach(&sb, NULL);
 }
 
+/* What discovery said, as kubectl prints it; escaped on a terminal. */
+static void write_out(const struct strbuf *out)
+{
+	struct strbuf safe = STRBUF_INIT;
+	const struct strbuf *w = out;
+
+	if (isatty(STDOUT_FILENO)) {
+		strbuf_add_termsafe(&safe, out->buf, out->len, TERMSAFE_NEWLINE);
+		w = &safe;
+	}
+	fwrite(w->buf, 1, w->len, stdout);
+	strbuf_release(&safe);
+}
+
 static void print_resources(const struct api_resource **res, size_t nr)
 {
+	struct strbuf out = STRBUF_INIT;
+
 	if (o.output == OUTPUT_NAME) {
 		for (size_t i = 0; i < nr; i++) {
 			char *name = api_resource_full_name(res[i]);
-			puts(name);
+			strbuf_addf(&out, "%s\n", name);
 			free(name);
 		}
+		write_out(&out);
+		strbuf_release(&out);
 		return;
 	}
 	static const char *const head[] = { "NAME", "SHORTNAMES", "APIVERSION", "NAMESPACED",
@@ -107,7 +127,6 @@ static void print_resources(const struct api_resource **res, size_t nr)
 	bool wide = o.output == OUTPUT_WIDE;
 	size_t ncols = wide ? 7 : 5;
 	struct table *t = table_new(head, ncols);
-	struct strbuf out = STRBUF_INIT;
 
 	for (size_t i = 0; i < nr; i++) {
 		const struct api_resource *r = res[i];
@@ -122,7 +141,7 @@ static void print_resources(const struct api_resource **res, size_t nr)
 			free(row[c]);
 	}
 	table_format(t, o.no_headers, NULL, &out);
-	fwrite(out.buf, 1, out.len, stdout);
+	write_out(&out);
 	strbuf_release(&out);
 	table_free(t);
 }
