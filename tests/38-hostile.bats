@@ -174,6 +174,20 @@ no_c0() {
 	done
 }
 
+@test "replay --at trigger: what a hostile recording's trigger says is escaped" {
+	out=$BATS_TEST_TMPDIR/out rec=$BATS_TEST_TMPDIR/h.rec
+	{ zcat "$BATS_TEST_DIRNAME/fixtures/replay/relist-tombstone.rec"
+	  echo "{\"t\":3000,\"trigger\":$HOSTILE_FLAT,\"time\":\"2026-11-23T16:28:30Z\",\"keys\":[{\"key\":$HOSTILE_FLAT,\"class\":\"stale\"}]}"
+	} >"$rec"
+	on_tty env NO_COLOR=1 "$KINF" replay "$rec" --at trigger --quiet >"$out"
+	grep -qF "trigger: $SHOWN at 2026-11-23T16:28:30Z, 1 key" "$out"
+	grep -qF "$SHOWN stale: cache absent" "$out"
+	terminal_safe "$out"
+	on_tty env NO_COLOR=1 "$KINF" replay "$rec" --at trigger --quiet -o json >"$out"
+	tail -1 "$out" | tr -d '\r' | jq -e --argjson h "$HOSTILE_FLAT" '.trigger == $h and .keys[0].key == $h' >/dev/null
+	terminal_safe "$out"
+}
+
 @test "get -o go-template: a failing template's block on stdout escaped on a terminal, kubectl's bytes piped" {
 	out=$BATS_TEST_TMPDIR/out
 	local t='go-template={{.data.note}}{{.data.note.x}}'

@@ -608,22 +608,33 @@ static int replay_session_open(struct session *s, const struct session_opts *so,
 	return 0;
 }
 
+/* A line of the recording's, escaped on one line (it is outside input). */
+static void add_line(struct strbuf *out, const struct strbuf *line)
+{
+	strbuf_add_termsafe(out, line->buf, line->len, TERMSAFE_ONE_LINE);
+	strbuf_addch(out, '\n');
+}
+
 /*
  * --at trigger: the trigger, then each of its keys as the cache has it
  * (its resourceVersion, or absent) against what the server had at the
  * trigger (the dump's serverRV; none in a dump before they were kept),
  * for every informer of the session: a line each, or with -o json one
  * JSON object, the trigger record with "cacheRV" the replayed cache's.
+ * What the recording says is escaped: on one line, or as JSON on a
+ * terminal is.
  */
 static void print_trigger(struct session *s, struct json_object *trigger, bool json)
 {
 	struct json_object *keys = json_get_array(trigger, "keys");
 	size_t n = keys ? json_object_array_length(keys) : 0;
 	struct json_object *out = json_object_new_array();
+	struct strbuf text = STRBUF_INIT, line = STRBUF_INIT;
 
+	strbuf_addf(&line, "trigger: %s at %s, %zu key%s", json_get_str(trigger, "trigger", "?"),
+		    json_get_str(trigger, "time", "?"), n, n == 1 ? "" : "s");
 	if (!json)
-		printf("trigger: %s at %s, %zu key%s\n", json_get_str(trigger, "trigger", "?"),
-		       json_get_str(trigger, "time", "?"), n, n == 1 ? "" : "s");
+		add_line(&text, &line);
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *k = json_object_array_get_idx(keys, i);
 		const char *key = json_get_str(k, "key", ""), *class = json_get_str(k, "class", "?");
@@ -642,11 +653,13 @@ static void print_trigger(struct session *s, struct json_object *trigger, bool j
 			if (sides)
 				json_object_object_add(row, "serverRV", srv ? json_object_new_string(srv) : NULL);
 			json_object_array_add(out, row);
+			strbuf_reset(&line);
+			strbuf_addf(&line, "%s%s%s %s: cache %s%s%s%s%s", s->nr > 1 ? s->resources[j]->name : "",
+				    s->nr > 1 ? " " : "", key, class, obj ? "rv " : "",
+				    obj ? obj->rv : "absent", sides ? ", server " : "",
+				    sides && srv ? "rv " : "", sides ? (srv ? srv : "absent") : "");
 			if (!json)
-				printf("%s%s%s %s: cache %s%s%s%s%s\n", s->nr > 1 ? s->resources[j]->name : "",
-				       s->nr > 1 ? " " : "", key, class, obj ? "rv " : "",
-				       obj ? obj->rv : "absent", sides ? ", server " : "",
-				       sides && srv ? "rv " : "", sides ? (srv ? srv : "absent") : "");
+				add_line(&text, &line);
 			kobj_unref(obj);
 		}
 	}
@@ -658,12 +671,20 @@ static void print_trigger(struct session *s, struct json_object *trigger, bool j
 		json_object_object_add(t, "time",
 				       json_object_new_string(json_get_str(trigger, "time", "")));
 		json_object_object_add(t, "keys", json_object_get(out));
-		printf("%s\n", json_object_to_json_string_ext(t, JSON_C_TO_STRING_PLAIN |
-							      JSON_C_TO_STRING_NOSLASHESCAPE));
+		const char *doc = json_object_to_json_string_ext(t, JSON_C_TO_STRING_PLAIN |
+								 JSON_C_TO_STRING_NOSLASHESCAPE);
+		if (isatty(STDOUT_FILENO))
+			strbuf_add_termsafe(&text, doc, strlen(doc), TERMSAFE_JSON);
+		else
+			strbuf_adds(&text, doc);
+		strbuf_addch(&text, '\n');
 		json_object_put(t);
 	}
-	json_object_put(out);
+	fwrite(text.buf, 1, text.len, stdout);
 	fflush(stdout);
+	json_object_put(out);
+	strbuf_release(&text);
+	strbuf_release(&line);
 }
 
 /*
