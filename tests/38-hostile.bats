@@ -275,6 +275,15 @@ arm_status_fault() {
 	terminal_safe "$err"
 }
 
+@test "stderr: a kubeconfig's namespace, in kubectl's note that it has nothing, is escaped" {
+	err=$BATS_TEST_TMPDIR/err kc=$BATS_TEST_TMPDIR/kc
+	sed 's/namespace: default/namespace: "x\\e[2Jy"/' "$SIM_KUBECONFIG" >"$kc"
+	grep -qF 'namespace: "x\e[2Jy"' "$kc"
+	"$KINF" get configmaps --kubeconfig "$kc" 2>"$err"
+	grep -qxF 'No resources found in x^[[2Jy namespace.' "$err"
+	terminal_safe "$err"
+}
+
 @test "stderr: -v -v's trace of headers and bodies is escaped" {
 	err=$BATS_TEST_TMPDIR/err
 	arm_status_fault 403

@@ -348,8 +348,11 @@ static void no_resources(bool namespaced, bool all_namespaces)
 		return;
 	if (all_namespaces || !namespaced || !scope_ns)
 		fputs("No resources found\n", stderr);
-	else
-		fprintf(stderr, "No resources found in %s namespace.\n", scope_ns);
+	else {
+		char *ns = termsafe_dup(scope_ns, TERMSAFE_ONE_LINE);	/* a kubeconfig's */
+		fprintf(stderr, "No resources found in %s namespace.\n", ns);
+		free(ns);
+	}
 }
 
 /* Whether tables are printed, sorted: by kubectl's RuntimeSorter, then its SortingPrinter. */
