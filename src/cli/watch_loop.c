@@ -25,6 +25,7 @@
 #include "output/printer.h"
 #include "informer/session.h"
 #include "informer/store.h"
+#include "lib/termsafe.h"
 #include "lib/util.h"
 
 /*
@@ -130,9 +131,13 @@ static void check_name(struct watch_loop *loop)
 		return;
 	loop->name_checked = true;
 	if (loop->notices && store_len(informer_store(inf)) == 0) {
-		fprintf(loop->notices, "kinf: %s: no object named '%s' yet; watching for it\n",
-			loop->session->resources[0]->name, loop->name);
+		char *line = xasprintf("kinf: %s: no object named '%s' yet; watching for it",
+				       loop->session->resources[0]->name, loop->name);
+		char *safe = termsafe_dup(line, TERMSAFE_ONE_LINE);	/* discovery's name */
+		fprintf(loop->notices, "%s\n", safe);
 		fflush(loop->notices);
+		free(safe);
+		free(line);
 	}
 }
 
