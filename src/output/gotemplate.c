@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include <json-c/json.h>
 
@@ -2387,10 +2388,24 @@ static int range_over(struct state *st, const struct node *n, struct gv val, boo
  * text/template stops a template calling templates at maxExecDepth.  Its
  * goroutine's stack grows to a gigabyte; a thread's here does not, so a
  * call or control structure that would leave less than this much of it
- * stops too, with its own error.
+ * stops too, with its own error.  The main thread's stack grows as far as
+ * RLIMIT_STACK lets it, when it is hit: room_to_recurse() lets it grow to
+ * MAIN_STACK, where Go's limit comes first (some 250 bytes a call).
  */
 #define MAX_EXEC_DEPTH 100000
 #define STACK_RESERVE (256 * 1024)
+#define MAIN_STACK (64u << 20)
+
+static void room_to_recurse(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur < MAIN_STACK && (rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= MAIN_STACK)) {
+		rl.rlim_cur = MAIN_STACK;
+		setrlimit(RLIMIT_STACK, &rl);
+	}
+}
 
 static bool stack_short(void)
 {
@@ -2519,9 +2534,12 @@ static int walk_list(struct state *st, struct gv dot, const struct list *l)
 int gotemplate_execute(const struct gotemplate *t, struct json_object *data,
 		       struct strbuf *out, struct strbuf *err)
 {
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	struct state st = { .t = t, .out = out, .err = err, .tmpl = def_find(t, "output", 6) };
 	struct gv root = gv_take(GV_CONCRETE, gotemplate_data(data));
 	int rc;
+
+	pthread_once(&once, room_to_recurse);
 
 	var_push(&st, "$", root);
 	rc = walk_list(&st, root, &st.tmpl->body);
