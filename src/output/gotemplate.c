@@ -108,6 +108,7 @@ struct gotemplate {
 	struct def *defs;
 	size_t ndefs;
 	bool missingkey_error;		/* Option("missingkey=error") */
+	uint64_t max_iterations;	/* gotemplate_limit_iterations(); 0: none */
 };
 
 static void pipe_free(struct pipe *p);
@@ -166,6 +167,11 @@ static struct node *list_add(struct list *l, enum node_type type)
 void gotemplate_missingkey_error(struct gotemplate *t)
 {
 	t->missingkey_error = true;
+}
+
+void gotemplate_limit_iterations(struct gotemplate *t, uint64_t max)
+{
+	t->max_iterations = max;
 }
 
 void gotemplate_free(struct gotemplate *t)
@@ -1335,6 +1341,7 @@ struct state {
 	int jump;			/* 1 after {{break}}, 2 after {{continue}} */
 	const struct def *tmpl;		/* the template running */
 	int depth;			/* of {{template}} calls */
+	uint64_t iterations;		/* of ranges, all told */
 };
 
 static void at_arg(struct state *st, const struct arg *a)
@@ -2313,6 +2320,9 @@ static int range_one(struct state *st, const struct node *n, struct gv index,
 	const struct pipe *p = n->pipe;
 	int rc;
 
+	if (st->t->max_iterations && ++st->iterations > st->t->max_iterations)
+		return exec_error(st, "past kinf's limit of %llu range iterations",
+				  (unsigned long long)st->t->max_iterations);
 	if (p->nvars && p->assign) {
 		if (var_set(st, p->vars[0], p->nvars > 1 ? index : elem) < 0 ||
 		    (p->nvars > 1 && var_set(st, p->vars[1], elem) < 0)) {

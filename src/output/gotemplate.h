@@ -45,6 +45,8 @@
 #ifndef KINF_GOTEMPLATE_H
 #define KINF_GOTEMPLATE_H
 
+#include <stdint.h>
+
 struct json_object;
 struct strbuf;
 struct errbuf;
@@ -60,6 +62,12 @@ void gotemplate_free(struct gotemplate *t);	/* NULL is a no-op */
  * "nil data; no entry for key \"x\"".
  */
 void gotemplate_missingkey_error(struct gotemplate *t);
+/*
+ * For fuzzing: a run that takes more than max iterations of its ranges,
+ * all told, ends with an error of kinf's own.  Go has no such limit (0,
+ * the default): {{range 100000000000}} runs as long as it says.
+ */
+void gotemplate_limit_iterations(struct gotemplate *t, uint64_t max);
 
 /*
  * Executes t on data as kubectl does (numbers as gotemplate_data() makes them),

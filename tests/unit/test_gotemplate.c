@@ -278,6 +278,29 @@ TEST(output_before_an_error_is_kept)
 	json_object_put(data);
 }
 
+/* The fuzzers' limit: every range's iterations, all told, and none by default. */
+TEST(a_limit_of_range_iterations_ends_a_run)
+{
+	struct json_object *data = json_tokener_parse(object);
+	struct errbuf err = { "" };
+	struct strbuf out = STRBUF_INIT, msg = STRBUF_INIT;
+	struct gotemplate *t = gotemplate_parse("{{range 3}}{{range 4}}.{{end}}{{end}}", &err);
+
+	CHECK(t != NULL);
+	CHECK_INT(gotemplate_execute(t, data, &out, &msg), 0);
+	CHECK_INT((int)out.len, 12);
+	strbuf_reset(&out);
+	gotemplate_limit_iterations(t, 10);
+	CHECK_INT(gotemplate_execute(t, data, &out, &msg), -1);
+	CHECK_STR(strbuf_str(&out), "........");
+	CHECK_STR(strbuf_str(&msg), "template: output:1:19: executing \"output\" at <4>: "
+		  "past kinf's limit of 10 range iterations");
+	gotemplate_free(t);
+	strbuf_release(&out);
+	strbuf_release(&msg);
+	json_object_put(data);
+}
+
 TEST(integral_numbers_become_int64)
 {
 	struct json_object *in = json_tokener_parse("{\"a\":2.0,\"b\":2.5,\"c\":1e21}");
@@ -294,6 +317,7 @@ int main(void)
 {
 	RUN(templates_print_as_kubectl);
 	RUN(output_before_an_error_is_kept);
+	RUN(a_limit_of_range_iterations_ends_a_run);
 	RUN(integral_numbers_become_int64);
 	return unit_done();
 }
