@@ -285,6 +285,22 @@ teardown() {
 	assert_one_line_error "cluster 'gone' of context 'c' not found in kubeconfig '$T/dangling'"
 }
 
+@test "a context's user the kubeconfig does not define: no credentials, as client-go" {
+	write_kubeconfig "$T/nouser" "    token: $SIM_TOKEN"
+	sed -i 's/^    user: tester/    user: gone/' "$T/nouser"
+	# clientcmd gives an empty user (only --user's must be there): the
+	# flags' credentials go, or none
+	kubectl --kubeconfig "$T/nouser" --token "$SIM_TOKEN" get ns default -o name
+	run_kinf get ns default -o name --kubeconfig "$T/nouser" --token "$SIM_TOKEN"
+	assert_status 0
+	[ "$output" = namespace/default ]
+	run_kinf api-resources --kubeconfig "$T/nouser"
+	assert_one_line_error "discover the server's APIs: 401 Unauthorized: the server rejected" \
+		"the credentials of user 'gone' (no credentials: the kubeconfig does not define the user)"
+	run_kinf api-resources --kubeconfig "$T/nouser" --user gone
+	assert_one_line_error "user 'gone' (--user) not found in kubeconfig '$T/nouser'"
+}
+
 @test "error: unreachable server" {
 	write_kubeconfig "$T/down" "    token: $SIM_TOKEN" "    insecure-skip-tls-verify: true"
 	sed -i "s#server: .*#server: https://127.0.0.1:1#" "$T/down"

@@ -1103,12 +1103,20 @@ static int check_user(const struct kc_user *u, struct errbuf *err)
  * transport choose it.  A token file wins over a token, which then stands
  * in for the file (clientcmd reads the file at load only when alone).  A
  * username comes next; a password alone sends nothing, as HasBasicAuth()
- * reads only the username.  An exec plugin stands aside for all of those
- * and for a client certificate (its UpdateTransportConfig), never run.
+ * reads only the username.  A token file beside a username passes
+ * clientcmd's check, which counts tokens alone, and client-go's transport
+ * refuses the two.  An exec plugin stands aside for all of those and for a
+ * client certificate (its UpdateTransportConfig), never run.
  */
 static int credentials_into(const struct kc_user *u, struct rest_config *cfg,
 			    struct errbuf *err)
 {
+	if (u->token_file && *u->token_file && u->username && *u->username) {
+		errbuf_set(err, "user '%s' has both a token file and a username; a bearer token "
+			   "or a username/password may be set, not both (kubeconfig '%s' line %d)",
+			   u->name, u->file, u->line);
+		return -1;
+	}
 	if (u->token_file && *u->token_file) {
 		cfg->auth = AUTH_TOKEN_FILE;
 		cfg->token_file = xstrdup(u->token_file);
@@ -1312,7 +1320,13 @@ static int context_cluster(const struct kubeconfig *kc, const struct kubeconfig_
 	return cluster_into(&merged, cfg, err);
 }
 
-/* The context's user (or --user's) into cfg, under --token and the like. */
+/*
+ * The context's user (or --user's) into cfg, under --token and the like.
+ * A user --user names must be there; one a context names need not be:
+ * clientcmd's getAuthInfo() gives an empty user then, and the requests go
+ * with the flags' credentials or none.  cfg->user_missing says so in the
+ * errors that name the user.
+ */
 static int context_user(const struct kubeconfig *kc, const struct kubeconfig_opts *opts,
 			const struct kc_context *ctx, struct rest_config *cfg,
 			struct errbuf *err)
@@ -1321,15 +1335,12 @@ static int context_user(const struct kubeconfig *kc, const struct kubeconfig_opt
 	const char *name = flag ? opts->user : ctx->user;
 	const struct kc_user *user = given(name) ? kc_find(kc, KC_USERS, name) : NULL;
 
-	if (given(name) && !user) {
-		if (flag)
-			errbuf_set(err, "user '%s' (--user) not found in kubeconfig '%s'", name,
-				   kc->file);
-		else
-			errbuf_set(err, "user '%s' of context '%s' not found in kubeconfig '%s'",
-				   name, ctx->name, kc->file);
+	if (given(name) && !user && flag) {
+		errbuf_set(err, "user '%s' (--user) not found in kubeconfig '%s'", name,
+			   kc->file);
 		return -1;
 	}
+	cfg->user_missing = given(name) && !user;
 	cfg->user = xstrdup(name ? name : "");
 	if (!user && !user_flags(opts))
 		return impersonation_into(NULL, opts, cfg, err);

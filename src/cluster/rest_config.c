@@ -169,6 +169,7 @@ struct rest_config *rest_config_dup(const struct rest_config *cfg)
 	d->user = xstrdup_or_null(cfg->user);
 	d->source = xstrdup_or_null(cfg->source);
 	d->in_cluster = cfg->in_cluster;
+	d->user_missing = cfg->user_missing;
 	d->plain_http = cfg->plain_http;
 	return d;
 }
@@ -186,7 +187,9 @@ static void credential_words(struct strbuf *sb, const struct rest_config *cfg)
 	}
 	switch (cfg->auth) {
 	case AUTH_NONE:
-		strbuf_adds(sb, cfg->client_cert.len ? " (client certificate)" : " (no credentials)");
+		strbuf_adds(sb, cfg->client_cert.len ? " (client certificate)" :
+			    cfg->user_missing ? " (no credentials: the kubeconfig does not define "
+			    "the user)" : " (no credentials)");
 		break;
 	case AUTH_TOKEN:
 		strbuf_adds(sb, " (bearer token)");

@@ -107,6 +107,8 @@ struct rest_config {
 	char *namespace;	/* never NULL: -n, else the context's, else "default" */
 	/* Names as the kubeconfig spells them; "" when in-cluster. */
 	char *context, *cluster, *user;
+	/* the context names a user the kubeconfig does not define: none is used */
+	bool user_missing;
 	/* The kubeconfig file that defined the context; NULL in-cluster. */
 	char *source;
 	bool in_cluster;
