@@ -301,6 +301,17 @@ teardown() {
 	assert_one_line_error "user 'gone' (--user) not found in kubeconfig '$T/nouser'"
 }
 
+@test "--cluster and --user with no context: clientcmd needs none" {
+	write_kubeconfig "$T/noctx" "    token: $SIM_TOKEN"
+	sed -i '/^current-context:/d' "$T/noctx"
+	kubectl --kubeconfig "$T/noctx" --cluster sim --user tester get ns default -o name
+	run_kinf get ns default -o name --kubeconfig "$T/noctx" --cluster sim --user tester
+	assert_status 0
+	[ "$output" = namespace/default ]
+	run_kinf get ns default -o name --kubeconfig "$T/noctx" --user tester
+	assert_one_line_error "kubeconfig '$T/noctx' has no current-context"
+}
+
 @test "error: unreachable server" {
 	write_kubeconfig "$T/down" "    token: $SIM_TOKEN" "    insecure-skip-tls-verify: true"
 	sed -i "s#server: .*#server: https://127.0.0.1:1#" "$T/down"

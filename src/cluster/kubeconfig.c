@@ -1260,9 +1260,9 @@ static bool user_flags(const struct kubeconfig_opts *opts)
 }
 
 /*
- * The context --context or current-context names; with --server and
- * neither, an empty one, as clientcmd needs none then.  NULL and err when
- * it is not there.
+ * The context --context or current-context names; with --server or
+ * --cluster and neither, an empty one, as clientcmd needs none then.
+ * NULL and err when it is not there.
  */
 static const struct kc_context *context_of(const struct kubeconfig *kc,
 					   const struct kubeconfig_opts *opts,
@@ -1272,7 +1272,7 @@ static const struct kc_context *context_of(const struct kubeconfig *kc,
 	const char *name = given(opts->context) ? opts->context : kc->current_context;
 	const struct kc_context *ctx;
 
-	if (!name && given(opts->server))
+	if (!name && (given(opts->server) || given(opts->cluster)))
 		return &none;
 	if (!name) {
 		if (!kc->lists[KC_CONTEXTS].nr)
