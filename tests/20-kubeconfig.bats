@@ -312,6 +312,21 @@ teardown() {
 	assert_one_line_error "kubeconfig '$T/noctx' has no current-context"
 }
 
+@test "a plain yes or 0123 is no string to client-go: refused where it must be one" {
+	local ns
+	for ns in no "'no'" 0123 '"0123"' 0x1F 1.2.3 y off .5; do
+		write_kubeconfig "$T/ns" "    token: $SIM_TOKEN"
+		sed -i "/^    user: tester/a\    namespace: $ns" "$T/ns"
+		run kubectl --kubeconfig "$T/ns" get pods -o name
+		local want=$status
+		run_kinf get pods -o name --kubeconfig "$T/ns"
+		[ "$status" -eq "$want" ] || { echo "# namespace: $ns: kubectl $want, kinf $status" >&2; false; }
+		if [ "$want" -ne 0 ]; then
+			assert_one_line_error "line 17: 'namespace' must be a string, and $ns unquoted is"
+		fi
+	done
+}
+
 @test "error: unreachable server" {
 	write_kubeconfig "$T/down" "    token: $SIM_TOKEN" "    insecure-skip-tls-verify: true"
 	sed -i "s#server: .*#server: https://127.0.0.1:1#" "$T/down"

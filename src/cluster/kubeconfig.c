@@ -21,6 +21,7 @@
 #include "cluster/proxy.h"
 #include "lib/base64.h"
 #include "lib/strbuf.h"
+#include "lib/yaml_plain.h"
 
 /* ---- the parsed form of one file (or of a merge) ------------------------ */
 
@@ -294,10 +295,21 @@ static const struct field exec_fields[] = {
 static int parse_fields(struct walk *w, yaml_node_t *map, const struct field *fields,
 			void *obj, const char *what);
 
+/*
+ * A string, as client-go decodes it: through JSON, where an unquoted
+ * "yes" or "0123" is already a boolean or a number (yaml_plain.h), and no
+ * string field takes one.
+ */
 static int want_scalar(struct walk *w, yaml_node_t *n, const char *key)
 {
 	if (n->type != YAML_SCALAR_NODE)
 		return bad(w, n, "'%s' must be a string", key);
+	if (n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE) {
+		enum yaml_plain kind = yaml_plain_kind(scalar(n));
+		if (kind == YAML_PLAIN_BOOL || kind == YAML_PLAIN_NUMBER)
+			return bad(w, n, "'%s' must be a string, and %s unquoted is %s to "
+				   "client-go: quote it", key, scalar(n), yaml_plain_name(kind));
+	}
 	return 0;
 }
 
@@ -308,7 +320,7 @@ static int parse_bool(struct walk *w, yaml_node_t *n, const char *key, bool *out
 					   "on", "On", "ON", "y", "Y", NULL };
 	static const char *const no[] = { "false", "False", "FALSE", "no", "No", "NO",
 					  "off", "Off", "OFF", "n", "N", NULL };
-	if (n->type == YAML_SCALAR_NODE) {
+	if (n->type == YAML_SCALAR_NODE && n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE) {
 		for (const char *const *p = yes; *p; p++)
 			if (!strcmp(scalar(n), *p))
 				return *out = true, 0;
@@ -316,19 +328,22 @@ static int parse_bool(struct walk *w, yaml_node_t *n, const char *key, bool *out
 			if (!strcmp(scalar(n), *p))
 				return *out = false, 0;
 	}
-	return bad(w, n, "'%s' must be true or false", key);
+	return bad(w, n, "'%s' must be true or false, unquoted", key);
 }
 
 /* One element of a list (NULL: none there): a new string, or NULL with the error said. */
 typedef char *list_item_fn(struct walk *w, yaml_node_t *item, yaml_node_t *list, const char *key);
 
+/* A null element is "", as JSON's null leaves a Go string. */
 static char *string_item(struct walk *w, yaml_node_t *item, yaml_node_t *list, const char *key)
 {
 	if (!item || item->type != YAML_SCALAR_NODE) {
 		bad(w, item ? item : list, "'%s' must be a list of strings", key);
 		return NULL;
 	}
-	return xstrdup(scalar(item));
+	if (is_null(item))
+		return xstrdup("");
+	return want_scalar(w, item, key) < 0 ? NULL : xstrdup(scalar(item));
 }
 
 struct env_var {
@@ -568,7 +583,7 @@ static int parse_named_list(struct walk *w, struct kubeconfig *kc,
 			if (!strcmp(scalar(k), "name")) {
 				if (want_scalar(w, v, "name") < 0)
 					return -1;
-				name = scalar(v);
+				name = is_null(v) ? "" : scalar(v);
 			} else if (!strcmp(scalar(k), nl->item_key)) {
 				body = v;
 			}

@@ -11,7 +11,6 @@
 #include "output/yaml.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -25,94 +24,9 @@
 #include "lib/strbuf.h"
 #include "lib/termsafe.h"
 #include "lib/util.h"
+#include "lib/yaml_plain.h"
 
 /* ---- go-yaml's resolve() ------------------------------------------------- */
-
-static bool in_list(const char *s, const char *const *list)
-{
-	for (; *list; list++)
-		if (!strcmp(s, *list))
-			return true;
-	return false;
-}
-
-/* Go's strconv.ParseInt/ParseUint with base 0, underscores removed first. */
-static bool go_int(const char *s)
-{
-	const char *p = s;
-	int base = 10;
-
-	if (*p == '+' || *p == '-')
-		p++;
-	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
-		base = 16, p += 2;
-	else if (p[0] == '0' && (p[1] == 'b' || p[1] == 'B'))
-		base = 2, p += 2;
-	else if (p[0] == '0' && (p[1] == 'o' || p[1] == 'O'))
-		base = 8, p += 2;
-	else if (p[0] == '0' && p[1])
-		base = 8, p += 1;
-	if (!*p)
-		return false;
-	for (; *p; p++) {
-		int d = isdigit((unsigned char)*p) ? *p - '0' :
-			isalpha((unsigned char)*p) ? tolower((unsigned char)*p) - 'a' + 10 : 99;
-		if (d >= base)
-			return false;
-	}
-	return true;	/* overflow is an error in Go, but then ParseFloat takes it */
-}
-
-/* ^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$ */
-static bool yaml_style_float(const char *s)
-{
-	const char *p = s;
-
-	if (*p == '+' || *p == '-')
-		p++;
-	if (*p == '.') {
-		if (!isdigit((unsigned char)*++p))
-			return false;
-		while (isdigit((unsigned char)*p))
-			p++;
-	} else {
-		if (!isdigit((unsigned char)*p))
-			return false;
-		while (isdigit((unsigned char)*p))
-			p++;
-		if (*p == '.')
-			for (p++; isdigit((unsigned char)*p); p++)
-				;
-	}
-	if (*p == 'e' || *p == 'E') {
-		p++;
-		if (*p == '+' || *p == '-')
-			p++;
-		if (!isdigit((unsigned char)*p))
-			return false;
-		while (isdigit((unsigned char)*p))
-			p++;
-	}
-	return !*p;
-}
-
-/*
- * Go's strconv.ParseFloat, roughly: a decimal float, inf or nan words; a
- * number beyond the float64 range is an error (1e400 stays a string).
- */
-static bool go_float(const char *s)
-{
-	char *end;
-
-	if (!*s || isspace((unsigned char)*s))
-		return false;
-	errno = 0;
-	double d = strtod(s, &end);
-	if (isinf(d) && isdigit((unsigned char)s[strspn(s, "+-.")]))
-		return false;
-	return !*end && (isdigit((unsigned char)s[strspn(s, "+-.")]) ||
-			 strchr("iInN", s[strspn(s, "+-")]));
-}
 
 /* Up to max digits; returns how many were read into *v. */
 static int digits(const char **s, int max, int *v)
@@ -198,40 +112,13 @@ static bool base60_float(const char *s)
 	return !*p;
 }
 
-/* Whether go-yaml writes s plain: it reads back as a string unquoted. */
+/*
+ * Whether go-yaml writes s plain: it reads back as a string unquoted, and
+ * is no base 60 float, which go-yaml quotes for other YAML 1.1 readers.
+ */
 static bool can_use_plain(const char *s)
 {
-	static const char *const words[] = {
-		"y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON",
-		"n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF",
-		"", "~", "null", "Null", "NULL", ".nan", ".NaN", ".NAN", ".inf", ".Inf",
-		".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", "<<", NULL,
-	};
-	char c = *s;
-
-	if (base60_float(s))
-		return false;
-	if (!c || strchr("yYnNtTfFoO~", c)) {
-		return !in_list(s, words);
-	} else if (c == '.') {
-		return !in_list(s, words) && !go_float(s);
-	} else if (c == '+' || c == '-' || isdigit((unsigned char)c)) {
-		if (in_list(s, words) || yaml_timestamp(s))
-			return false;
-		char *plain = xstrdup(s), *d = plain;
-		for (const char *q = s; *q; q++)
-			if (*q != '_')
-				*d++ = *q;
-		*d = '\0';
-		bool number = go_int(plain) || (yaml_style_float(plain) && go_float(plain));
-		if (!number && (!strncmp(plain, "0b", 2) || !strncmp(plain, "-0b", 3))) {
-			const char *b = plain + (plain[0] == '-' ? 3 : 2);
-			number = *b && strspn(b, "01") == strlen(b);
-		}
-		free(plain);
-		return !number;
-	}
-	return true;
+	return !base60_float(s) && !yaml_timestamp(s) && yaml_plain_kind(s) == YAML_PLAIN_STRING;
 }
 
 /* ---- key order ----------------------------------------------------------- */

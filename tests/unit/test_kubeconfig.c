@@ -284,6 +284,25 @@ TEST(missing_fields_are_reported)
 		  "user 'u' has both a token and a username/password" },
 		{ "current-context: c\n"
 		  "clusters: [{name: k, cluster: {server: 'https://k'}}]\n"
+		  "contexts: [{name: c, context: {cluster: k, namespace: no}}]\n",
+		  "'namespace' must be a string, and no unquoted is a boolean to client-go" },
+		{ "current-context: c\n"
+		  "clusters: [{name: k, cluster: {server: 'https://k'}}]\n"
+		  "users: [{name: u, user: {token: 0x1F}}]\n"
+		  "contexts: [{name: c, context: {cluster: k, user: u}}]\n",
+		  "'token' must be a string, and 0x1F unquoted is a number to client-go" },
+		{ "current-context: c\n"
+		  "clusters: [{name: k, cluster: {server: 'https://k'}}]\n"
+		  "users: [{name: u, user: {exec: {command: x, args: [a, 1e3]}}}]\n"
+		  "contexts: [{name: c, context: {cluster: k, user: u}}]\n",
+		  "'args' must be a string, and 1e3 unquoted is a number to client-go" },
+		{ "current-context: c\n"
+		  "clusters: [{name: k, cluster: {server: 'https://k', "
+		  "insecure-skip-tls-verify: 'true'}}]\n"
+		  "contexts: [{name: c, context: {cluster: k}}]\n",
+		  "'insecure-skip-tls-verify' must be true or false, unquoted" },
+		{ "current-context: c\n"
+		  "clusters: [{name: k, cluster: {server: 'https://k'}}]\n"
 		  "users: [{name: u, user: {tokenFile: /t, username: a}}]\n"
 		  "contexts: [{name: c, context: {cluster: k, user: u}}]\n",
 		  "user 'u' has both a token file and a username" },
@@ -400,7 +419,7 @@ TEST(server_without_scheme)
 	struct rest_config *cfg = NULL;
 	CHECK_INT(load_text("current-context: c\n"
 			    "clusters: [{name: k, cluster: {server: 'k:6443', "
-			    "certificate-authority-data: aGVsbG8=, tls-server-name: n}}]\n"
+			    "certificate-authority-data: aGVsbG8=, tls-server-name: sn}}]\n"
 			    "users: [{name: u, user: {token: t, as: bob}}]\n"
 			    "contexts: [{name: c, context: {cluster: k, user: u}}]\n", NULL, &cfg,
 			    &err), 0);

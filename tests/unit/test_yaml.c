@@ -9,6 +9,7 @@
 #include <json-c/json.h>
 
 #include "lib/strbuf.h"
+#include "lib/yaml_plain.h"
 #include "output/yaml.h"
 #include "unit.h"
 
@@ -142,11 +143,42 @@ TEST(scalars_at_the_root)
 	check_yaml("[\"a\", {\"b\": [1]}]", "- a\n- b:\n  - 1\n", __LINE__);
 }
 
+/* go-yaml v2's resolve(), as Go 1.22's strconv reads numbers. */
+TEST(plain_scalars_as_go_yaml_reads_them)
+{
+	static const struct {
+		const char *plain;
+		enum yaml_plain kind;
+	} cases[] = {
+		{ "", YAML_PLAIN_NULL }, { "~", YAML_PLAIN_NULL }, { "Null", YAML_PLAIN_NULL },
+		{ "y", YAML_PLAIN_BOOL }, { "Yes", YAML_PLAIN_BOOL }, { "off", YAML_PLAIN_BOOL },
+		{ "yES", YAML_PLAIN_STRING }, { "nope", YAML_PLAIN_STRING },
+		{ "12345", YAML_PLAIN_NUMBER }, { "1_000", YAML_PLAIN_NUMBER },
+		{ "089", YAML_PLAIN_NUMBER }, { "0o17", YAML_PLAIN_NUMBER },
+		{ "-0b101", YAML_PLAIN_NUMBER }, { "+0x1F", YAML_PLAIN_NUMBER },
+		{ "0x", YAML_PLAIN_STRING }, { "0xFFFFFFFFFFFFFFFFF", YAML_PLAIN_STRING },
+		{ "-0x8000000000000001", YAML_PLAIN_STRING },
+		{ "99999999999999999999", YAML_PLAIN_NUMBER },
+		{ "-9223372036854775809", YAML_PLAIN_NUMBER },
+		{ "1e3", YAML_PLAIN_NUMBER }, { "1e400", YAML_PLAIN_STRING },
+		{ ".5", YAML_PLAIN_NUMBER }, { ".", YAML_PLAIN_STRING },
+		{ "-.inf", YAML_PLAIN_NUMBER }, { ".NaN", YAML_PLAIN_NUMBER },
+		{ "+", YAML_PLAIN_STRING }, { "<<", YAML_PLAIN_STRING },
+		{ "2001-12-14", YAML_PLAIN_STRING }, { "1:20", YAML_PLAIN_STRING },
+		{ "127.0.0.1:6443", YAML_PLAIN_STRING }, { "1.2.3", YAML_PLAIN_STRING },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		CHECKF(yaml_plain_kind(cases[i].plain) == cases[i].kind, "'%s' is %s, not %s",
+		       cases[i].plain, yaml_plain_name(cases[i].kind),
+		       yaml_plain_name(yaml_plain_kind(cases[i].plain)));
+}
+
 int main(void)
 {
 	RUN(strings_quoted_only_when_needed_as_kubectl);
 	RUN(keys_sorted_as_go_yaml_sorts_them);
 	RUN(numbers_and_nesting_as_kubectl);
 	RUN(scalars_at_the_root);
+	RUN(plain_scalars_as_go_yaml_reads_them);
 	return unit_done();
 }
