@@ -327,6 +327,19 @@ teardown() {
 	done
 }
 
+@test "a user no context uses is checked only as YAML, as clientcmd checks it" {
+	write_kubeconfig "$T/unused" "    token: $SIM_TOKEN
+- name: unused
+  user:
+    exec: {command: x, interactiveMode: Sometimes, env: [{value: v}],
+           apiVersion: client.authentication.k8s.io/v1}"
+	kubectl --kubeconfig "$T/unused" get ns default -o name
+	run_kinf get ns default -o name --kubeconfig "$T/unused"
+	assert_status 0
+	run_kinf get ns default -o name --kubeconfig "$T/unused" --user unused
+	assert_one_line_error "exec plugin of user 'unused' has an env entry with no name"
+}
+
 @test "error: unreachable server" {
 	write_kubeconfig "$T/down" "    token: $SIM_TOKEN" "    insecure-skip-tls-verify: true"
 	sed -i "s#server: .*#server: https://127.0.0.1:1#" "$T/down"

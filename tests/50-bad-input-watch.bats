@@ -155,9 +155,7 @@ bats_require_minimum_version 1.5.0
 		get pods --kubeconfig "$(kubeconfig_with "$head"$'      args:\n      - a\n      - [b]\n')"
 	cli_row 1 "line 15: 'env' must be a list of \\{name, value\\}$" \
 		get pods --kubeconfig "$(kubeconfig_with "$head"$'      env: {name: A}\n')"
-	cli_row 1 "line 17: 'env' entry needs a name without '='$" \
-		get pods --kubeconfig "$(kubeconfig_with "$head"$'      env:\n      - {name: A, value: b}\n      - {name: B=C, value: d}\n')"
-	cli_row 1 "line 16: 'env' entry needs a name without '='$" \
+	cli_row 1 "exec plugin of user 'u' has an env entry with no name \\(kubeconfig '.*' line 10\\)$" \
 		get pods --kubeconfig "$(kubeconfig_with "$head"$'      env:\n      - {value: d}\n')"
 }
 

@@ -366,10 +366,8 @@ static char *env_item(struct walk *w, yaml_node_t *item, yaml_node_t *list, cons
 		bad(w, list, "bad '%s' entry", key);
 	else if (parse_fields(w, item, env_fields, &ev, "env") < 0)
 		;	/* said */
-	else if (!ev.name || !*ev.name || strchr(ev.name, '='))
-		bad(w, item, "'%s' entry needs a name without '='", key);
-	else
-		s = xasprintf("%s=%s", ev.name, ev.value ? ev.value : "");
+	else	/* as client-go's exec.go makes it; a name is checked when used */
+		s = xasprintf("%s=%s", ev.name ? ev.name : "", ev.value ? ev.value : "");
 	free(ev.name);
 	free(ev.value);
 	return s;
@@ -512,11 +510,12 @@ static int parse_field(struct walk *w, const struct field *f, yaml_node_t *v, vo
 		};
 		if (want_scalar(w, v, f->key) < 0)
 			return -1;
+		/* clientcmd checks it only in the user it uses (validateAuthInfo) */
+		*(enum exec_interactive *)slot = EXEC_INTERACTIVE_INVALID;
 		for (size_t i = EXEC_INTERACTIVE_NEVER; i < ARRAY_SIZE(modes); i++)
 			if (!strcmp(scalar(v), modes[i]))
-				return *(enum exec_interactive *)slot = (enum exec_interactive)i, 0;
-		return bad(w, v, "'%s' must be Never, IfAvailable or Always, not '%s'",
-			   f->key, scalar(v));
+				*(enum exec_interactive *)slot = (enum exec_interactive)i;
+		return 0;
 	}
 	}
 	return 0;
@@ -1083,6 +1082,17 @@ static int check_exec(const struct kc_user *u, const char *where, struct errbuf 
 		errbuf_set(err, "exec plugin of user '%s' has apiVersion '%s'; kinf "
 			   "supports client.authentication.k8s.io/v1 and v1beta1 %s",
 			   u->name, e->api_version, where);
+		return -1;
+	}
+	for (char **env = e->env; *env; env++)
+		if (**env == '=') {
+			errbuf_set(err, "exec plugin of user '%s' has an env entry with no name %s",
+				   u->name, where);
+			return -1;
+		}
+	if (e->interactive == EXEC_INTERACTIVE_INVALID) {
+		errbuf_set(err, "exec plugin of user '%s' has an interactiveMode neither Never, "
+			   "IfAvailable nor Always %s", u->name, where);
 		return -1;
 	}
 	if (e->interactive == EXEC_INTERACTIVE_UNSET &&

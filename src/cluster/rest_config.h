@@ -55,6 +55,7 @@ enum exec_interactive {
 	EXEC_INTERACTIVE_NEVER,
 	EXEC_INTERACTIVE_IF_AVAILABLE,
 	EXEC_INTERACTIVE_ALWAYS,
+	EXEC_INTERACTIVE_INVALID,	/* none of those; refused if the user is used */
 };
 
 /* A user's `exec:` stanza (client.authentication.k8s.io v1 or v1beta1). */

@@ -230,8 +230,6 @@ TEST(wrong_shapes_name_the_key_and_line)
 		{ "- a\n- b\n", "kubeconfig 'f' line 1: a kubeconfig must be a mapping" },
 		{ "users:\n- name: u\n  user:\n    exec:\n      args: foo\n",
 		  "kubeconfig 'f' line 5: 'args' must be a list of strings" },
-		{ "users:\n- name: u\n  user:\n    exec:\n      interactiveMode: Sometimes\n",
-		  "kubeconfig 'f' line 5: 'interactiveMode' must be Never, IfAvailable or Always" },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		err.msg[0] = '\0';
@@ -301,6 +299,19 @@ TEST(missing_fields_are_reported)
 		  "insecure-skip-tls-verify: 'true'}}]\n"
 		  "contexts: [{name: c, context: {cluster: k}}]\n",
 		  "'insecure-skip-tls-verify' must be true or false, unquoted" },
+		{ "current-context: c\n"
+		  "clusters: [{name: k, cluster: {server: 'https://k'}}]\n"
+		  "users: [{name: u, user: {exec: {command: x, interactiveMode: Sometimes, "
+		  "apiVersion: client.authentication.k8s.io/v1}}}]\n"
+		  "contexts: [{name: c, context: {cluster: k, user: u}}]\n",
+		  "exec plugin of user 'u' has an interactiveMode neither Never, IfAvailable nor "
+		  "Always (kubeconfig '/cfg/config' line 3)" },
+		{ "current-context: c\n"
+		  "clusters: [{name: k, cluster: {server: 'https://k'}}]\n"
+		  "users: [{name: u, user: {exec: {command: x, env: [{value: v}], "
+		  "apiVersion: client.authentication.k8s.io/v1beta1}}}]\n"
+		  "contexts: [{name: c, context: {cluster: k, user: u}}]\n",
+		  "exec plugin of user 'u' has an env entry with no name" },
 		{ "current-context: c\n"
 		  "clusters: [{name: k, cluster: {server: 'https://k'}}]\n"
 		  "users: [{name: u, user: {tokenFile: /t, username: a}}]\n"
