@@ -155,6 +155,12 @@ fuzz-kubectl: kinf
 fuzz-templates: kinf
 	@KINF=$(CURDIR)/$(BUILD)/kinf tests/kubectl/fuzz-templates $(FUZZ_ARGS)
 
+# make fuzz-kubeconfig: how kinf reads kubeconfigs, their merges and
+# kubectl's flags, against kubectl on random ones (never part of check);
+# FUZZ_ARGS as tests/kubectl/fuzz-kubeconfig says.
+fuzz-kubeconfig: kinf
+	@KINF=$(CURDIR)/$(BUILD)/kinf tests/kubectl/fuzz-kubeconfig $(FUZZ_ARGS)
+
 # make check-libcurl-backports: the HTTP/2 tests with the libcurl of
 # bookworm-backports (Debian 13's) loaded in place of the system's: the
 # health check's PING depends on libcurl's insides (src/cluster/h2ping.h).
@@ -185,4 +191,4 @@ uninstall:
 clean:
 	rm -rf build kinf
 
-.PHONY: all kinf deps check check-unit check-libcurl-backports units demo playground bench soak flight-soak valgrind golden fuzz-client-go fuzz-controller fuzz-kubectl fuzz-templates lint-man install uninstall clean
+.PHONY: all kinf deps check check-unit check-libcurl-backports units demo playground bench soak flight-soak valgrind golden fuzz-client-go fuzz-controller fuzz-kubectl fuzz-templates fuzz-kubeconfig lint-man install uninstall clean
