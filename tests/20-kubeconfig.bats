@@ -212,7 +212,7 @@ teardown() {
 		"$(printf '    certificate-authority: %s\n    tls-server-name: localhost' "$T/ca.crt")"
 	run_kinf get pods --kubeconfig "$T/schemeless" -v
 	[ "$status" -eq 1 ]
-	[[ $stderr == *"GET http://${SIM_API#http://}/api 401 Unauthorized in "* ]]
+	[[ $stderr == *"GET http://${SIM_API#http://}/api?timeout=32s 401 Unauthorized in "* ]]
 	[[ ${stderr_lines[-1]} == *"401 Unauthorized: the server rejected the credentials of user 'tester' (no credentials: the server is not https, and client-go sends none over http)" ]]
 	simctl GET /requests | jq -e 'length > 0 and all(.[]; .headers.Authorization == null)'
 	# http:// written out: the same, a password and a client certificate too.

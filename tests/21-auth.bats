@@ -153,7 +153,7 @@ impersonate_headers() { simctl GET /requests | jq -c '[.[] | .headers.Impersonat
 	assert_status 0
 	simctl GET /requests | jq -e 'length > 0 and all(.[]; .headers.Authorization == "Basic alice:<redacted>")'
 	# Traced, each request goes to the server without it.
-	[[ $stderr == *"GET $SIM_API/api "* ]] || { echo "$stderr" >&2; false; }
+	[[ $stderr == *"GET $SIM_API/api?timeout=32s "* ]] || { echo "$stderr" >&2; false; }
 	[[ $stderr != *"${SIM_TOKEN:1}"* ]]
 	# No file or folder of its own (the discovery cache's) holds it.
 	run ! grep -rq --exclude=kc --exclude-dir=sim -- "${SIM_TOKEN:1}" "$HOME"
@@ -352,7 +352,7 @@ impersonate_headers() { simctl GET /requests | jq -c '[.[] | .headers.Impersonat
 	assert_status 0
 	[[ $stderr == *"> Authorization: <redacted>"* ]]
 	[[ $stderr == *"> User-Agent: kinf/"* ]]
-	[[ $stderr == *"GET $SIM_API/api 200 OK in "* ]]
+	[[ $stderr == *"GET $SIM_API/api?timeout=32s 200 OK in "* ]]
 	[[ $stderr != *"$SIM_TOKEN"* ]]
 }
 

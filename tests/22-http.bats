@@ -125,7 +125,7 @@ drop_synced_watch() {
 # lists and watches of RESOURCES (an ERE alternation): printed, and grep's
 # status 0, if there are any.  client-go's health check adds none.
 other_requests() {
-	grep -v -E -e '"GET /apis?(/[^/? ]+){0,2} HTTP/' \
+	grep -v -E -e '"GET /apis?(/[^/? ]+){0,2}(\?timeout=32s)? HTTP/' \
 		-e "\"GET /api(s/[^/]+)?/v1/(namespaces/[^/]+/)?($1)\\?" "$H2_DIR/access.log"
 }
 

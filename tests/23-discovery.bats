@@ -65,6 +65,25 @@ cache_dir() { echo "$HOME/.kube/cache/discovery/127.0.0.1_${SIM_API##*:}"; }
 	  "/api /api/v1 /apis /apis/apps/v1 /apis/stable.example.com/v1 " ]
 }
 
+@test "each discovery request says kubectl's limit, its own 32 s or --request-timeout" {
+	sim_start --pods 2
+	# (/version is the kubectl dispatcher's, which picks a kubectl by it)
+	local queries='[.[] | select(.path != "/version") | "\(.path) \(.query.timeout)"] | sort | join(" ")'
+	local flags
+	for flags in "" "--request-timeout 5s"; do
+		rm -rf "$T/k" "$T/i"
+		clear_requests
+		kubectl get pods --kubeconfig "$SIM_KUBECONFIG" --cache-dir "$T/k" $flags >/dev/null
+		local want
+		want=$(simctl GET '/requests?verb=discovery' | jq -r "$queries")
+		clear_requests
+		run_kinf get pods --kubeconfig "$SIM_KUBECONFIG" --cache-dir "$T/i" $flags
+		assert_status 0
+		[ "$(simctl GET '/requests?verb=discovery' | jq -r "$queries")" = "$want" ]
+		[[ $want == "/api ${flags#--request-timeout }"* ]] || [[ $want == "/api 32s"* && -z $flags ]]
+	done
+}
+
 @test "the second start reads discovery from the disk cache: no discovery request" {
 	sim_start --pods 2 --aggregated-discovery
 	run_kinf get pods --kubeconfig "$SIM_KUBECONFIG"

@@ -452,6 +452,13 @@ static json_object *cache_read_gv(struct discovery *d, const char *group, const 
 
 /* ---- fetching ------------------------------------------------------------- */
 
+/*
+ * client-go's discovery client limits each request to 32 s (its
+ * defaultTimeout) where the config sets no Timeout, and so says
+ * "timeout=32s" in every query.
+ */
+#define DISCOVERY_TIMEOUT_MS 32000
+
 /* A status that refuses the client (discovery_refused()), or 0. */
 static long refusal(long status)
 {
@@ -466,7 +473,7 @@ static json_object *get_json(struct kclient *client, const char *path, const cha
 	struct http_response resp = { 0 };
 	json_object *root = NULL;
 
-	if (kclient_get_accept(client, path, accept, &resp, err) < 0)
+	if (kclient_get_within(client, path, accept, DISCOVERY_TIMEOUT_MS, &resp, err) < 0)
 		goto cleanup;
 	if (status)
 		*status = resp.status;

@@ -1502,13 +1502,13 @@ static void go_duration(struct strbuf *sb, int64_t ms)
  * "timeout=5s" in every query, among the others in their sorted order
  * (a negative one too: then it sets no limit of its own).
  */
-static char *request_url(const struct kclient *c, const char *path)
+static char *request_url(const struct kclient *c, const char *path, int64_t timeout_ms)
 {
 	struct strbuf sb = STRBUF_INIT;
 	const char *q = strchr(path, '?');
 
 	strbuf_addf(&sb, "%s%s", c->url_base, *path == '/' ? "" : "/");
-	if (!c->timeout_ms) {
+	if (!timeout_ms) {
 		strbuf_adds(&sb, path);
 		return strbuf_detach(&sb, NULL);
 	}
@@ -1528,7 +1528,7 @@ static char *request_url(const struct kclient *c, const char *path)
 	else if (at[-1] != '?' && at[-1] != '&')
 		strbuf_addch(&sb, '&');
 	strbuf_adds(&sb, "timeout=");
-	go_duration(&sb, c->timeout_ms);
+	go_duration(&sb, timeout_ms);
 	if (*at)
 		strbuf_addf(&sb, "&%s", at);
 	return strbuf_detach(&sb, NULL);
@@ -1538,7 +1538,8 @@ static int request_once(struct kclient *c, const char *path, const char *accept,
 			const struct stream_opts *opts, http_data_fn *on_data, void *ctx,
 			struct http_response *resp, struct errbuf *err)
 {
-	char *url = request_url(c, path);
+	char *url = request_url(c, path, opts->query_timeout_ms ? opts->query_timeout_ms :
+				c->timeout_ms);
 	char *referer = NULL;
 	struct credential_snapshot snap;
 	struct stream_opts hop_opts = *opts;
@@ -1680,11 +1681,13 @@ static int request(struct kclient *c, const char *path, const char *accept,
 }
 
 static int live_get(struct kclient *c, const char *path, const char *accept,
-		    struct http_response *resp, struct errbuf *err)
+		    int64_t within_ms, struct http_response *resp, struct errbuf *err)
 {
+	int64_t limit = c->timeout_ms ? c->timeout_ms : within_ms;
 	struct stream_opts opts = {
 		.idle_timeout_ms = GET_IDLE_TIMEOUT_MS,
-		.timeout_ms = c->timeout_ms,
+		.timeout_ms = limit,
+		.query_timeout_ms = limit,
 		.retries = HTTP_MAX_RETRIES,
 	};
 	return request(c, path, accept, &opts, NULL, NULL, resp, err);
@@ -1738,7 +1741,13 @@ void *kclient_backend_data(const struct kclient *c)
 int kclient_get_accept(struct kclient *c, const char *path, const char *accept,
 		       struct http_response *resp, struct errbuf *err)
 {
-	return c->ops->get(c, path, accept, resp, err);
+	return c->ops->get(c, path, accept, 0, resp, err);
+}
+
+int kclient_get_within(struct kclient *c, const char *path, const char *accept,
+		       int64_t within_ms, struct http_response *resp, struct errbuf *err)
+{
+	return c->ops->get(c, path, accept, within_ms, resp, err);
 }
 
 int kclient_get(struct kclient *c, const char *path, struct http_response *resp,

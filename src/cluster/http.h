@@ -127,6 +127,13 @@ int kclient_get(struct kclient *client, const char *path,
 /* The same with an Accept header of the caller's (NULL: application/json). */
 int kclient_get_accept(struct kclient *client, const char *path, const char *accept,
 		       struct http_response *resp, struct errbuf *err);
+/*
+ * kclient_get_accept() as client-go's discovery client makes its
+ * requests: a client with no limit of its own (kclient_set_timeout())
+ * gives each within_ms, and says it in the query ("timeout=32s").
+ */
+int kclient_get_within(struct kclient *client, const char *path, const char *accept,
+		       int64_t within_ms, struct http_response *resp, struct errbuf *err);
 
 /*
  * Receives each piece of a streamed body as it arrives (chunk boundaries
@@ -157,6 +164,8 @@ struct stream_opts {
 	int64_t idle_timeout_ms;
 	/* Whole request limit, the retries and their waits included; 0: none. */
 	int64_t timeout_ms;
+	/* The query's "timeout=": 0, the client's (kclient_set_timeout()). */
+	int64_t query_timeout_ms;
 	/*
 	 * Retry what http_rest_retriable() says to, up to this many times
 	 * (HTTP_MAX_RETRIES as the REST client), each after the answer's
@@ -293,9 +302,9 @@ struct kclient_ops {
 	int (*stream)(struct kclient *client, const char *path,
 		      const struct stream_opts *opts, http_data_fn *on_data, void *ctx,
 		      struct http_response *resp, struct errbuf *err);
-	/* kclient_get_accept() */
+	/* kclient_get_accept() and kclient_get_within() (within_ms 0: the former) */
 	int (*get)(struct kclient *client, const char *path, const char *accept,
-		   struct http_response *resp, struct errbuf *err);
+		   int64_t within_ms, struct http_response *resp, struct errbuf *err);
 	/* kclient_now_ms() and kclient_sleep() */
 	int64_t (*now_ms)(const struct kclient *client);
 	bool (*sleep)(struct kclient *client, struct stop *stop, int64_t ms);

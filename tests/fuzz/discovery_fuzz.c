@@ -58,11 +58,12 @@ static void server_read(struct server *srv, char *text, size_t size)
 }
 
 static int answer(struct kclient *c, const char *path, const char *accept,
-		  struct http_response *resp, struct errbuf *err)
+		  int64_t within_ms, struct http_response *resp, struct errbuf *err)
 {
 	const struct server *srv = kclient_backend_data(c);
 
 	(void)accept;
+	(void)within_ms;
 	(void)err;
 	resp->status = 404;
 	resp->retry_after_ms = -1;
