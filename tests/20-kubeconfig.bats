@@ -230,6 +230,14 @@ teardown() {
 	run_kinf get pods --kubeconfig "$T/query"
 	assert_status 0
 	simctl GET /requests | jq -e 'length > 0 and all(.[]; (.query | has("x") | not) and (.path | startswith("/api")))'
+	# A '#' after a longer path is part of it to clientcmd (url.ParseRequestURI).
+	sed "s#server: .*#server: $SIM_API/\#f?x=1#" "$SIM_KUBECONFIG" >"$T/hash"
+	run kubectl --kubeconfig "$T/hash" get pods
+	[ "$status" -ne 0 ]
+	simctl DELETE /requests >/dev/null
+	run_kinf get pods --kubeconfig "$T/hash"
+	assert_status 1
+	simctl GET /requests | jq -e 'length > 0 and all(.[]; (.query | has("x") | not) and (.path | startswith("/%23f/api")))'
 }
 
 # ---- errors: one line, exit status 1 --------------------------------------

@@ -909,6 +909,35 @@ static void server_scheme(struct rest_config *cfg)
 		rest_config_plain_http(cfg);
 }
 
+/*
+ * The server as clientcmd's ClientConfig writes it back: it reads it as a
+ * request URI (url.ParseRequestURI), to which a '#' is part of the path,
+ * and a path longer than "/" loses its query and has the '#' escaped:
+ * "https://h/#f" is reached as "https://h/%23f/api".  A path of "/" or
+ * none keeps both, and the requests leave them out; so does a server
+ * without a scheme, which is no request URI.
+ */
+static void server_path(struct rest_config *cfg)
+{
+	const char *scheme = strstr(cfg->server, "://");
+	if (!scheme)
+		return;
+	const char *rest = scheme + 3;
+	size_t host = strcspn(rest, "/?"), end = strcspn(rest, "?");
+
+	if (memchr(rest, '#', host) || end - host <= 1)
+		return;	/* no host Go takes, or a path too short to change */
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_add(&sb, cfg->server, (size_t)(rest + host - cfg->server));
+	for (const char *p = rest + host; p < rest + end; p++)
+		if (*p == '#')
+			strbuf_adds(&sb, "%23");
+		else
+			strbuf_addch(&sb, *p);
+	free(cfg->server);
+	cfg->server = strbuf_detach(&sb, NULL);
+}
+
 /* s[0..len) with its %-escapes decoded into out, as url.Parse decodes a userinfo's. */
 static int url_unescape(const char *s, size_t len, struct strbuf *out)
 {
@@ -1386,6 +1415,7 @@ int kubeconfig_rest_config(const struct kubeconfig *kc, const struct kubeconfig_
 	if (!ctx || context_cluster(kc, opts, ctx, cfg, err) < 0 ||
 	    context_user(kc, opts, ctx, cfg, err) < 0)
 		goto cleanup;
+	server_path(cfg);
 	server_scheme(cfg);
 	if (server_userinfo(cfg, err) < 0)
 		goto cleanup;

@@ -445,6 +445,30 @@ TEST(server_without_scheme)
 	}
 }
 
+/* clientcmd's ClientConfig: a '#' is part of a path longer than "/", escaped then */
+TEST(server_path_as_a_request_uri)
+{
+	static const char *const cases[][2] = {
+		{ "https://k/#f?x=1", "https://k/%23f" },
+		{ "https://k/p#f", "https://k/p%23f" },
+		{ "https://k/?x=1#f", "https://k/?x=1#f" },
+		{ "https://k:1#f/p", "https://k:1#f/p" },
+		{ "k:6443/#f", "http://k:6443/#f" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct errbuf err = { "" };
+		struct rest_config *cfg = NULL;
+		char *text = xasprintf("current-context: c\n"
+				       "clusters: [{name: k, cluster: {server: '%s'}}]\n"
+				       "contexts: [{name: c, context: {cluster: k}}]\n", cases[i][0]);
+		CHECK_INT(load_text(text, NULL, &cfg, &err), 0);
+		if (cfg)
+			CHECK_STR(cfg->server, cases[i][1]);
+		rest_config_free(cfg);
+		free(text);
+	}
+}
+
 TEST(relative_paths_resolve_against_the_file)
 {
 	struct errbuf err = { "" };
@@ -724,6 +748,7 @@ int main(void)
 	RUN(auth_provider_is_refused_by_name);
 	RUN(exec_stanza);
 	RUN(server_without_scheme);
+	RUN(server_path_as_a_request_uri);
 	RUN(relative_paths_resolve_against_the_file);
 	RUN(kubeconfig_flag_must_exist);
 	RUN(kubeconfig_env_merges_three_files);
