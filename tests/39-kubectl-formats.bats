@@ -179,10 +179,12 @@ T
 		pods -o 'go-template={{define "x"}}{{template "x" .}}{{end}}{{template "x" .}}'
 	[ "$status" -eq 1 ]
 	[[ $stderr == *'executing "x" at <{{template "x" .}}>: template depth '*' takes more stack than kinf has (Go'"'"'s limit is 100000)' ]]
-	# and a template whose calls take more stack runs out first too
+	# and a template whose calls take more stack runs out first too, at
+	# whichever action the stack's random start leaves it short
 	run --separate-stderr get pods -o 'go-template={{define "x"}}{{range .items}}{{if .}}{{with .}}{{template "x" $}}{{end}}{{end}}{{end}}{{end}}{{template "x" .}}'
 	[ "$status" -eq 1 ]
-	[[ $stderr == *'executing "x" at <.>: nested deeper than kinf'"'"'s stack' ]]
+	local short='executing "x" at <[^>]*>: (template depth [0-9]+ takes more stack than kinf has [(]Go.s limit is 100000[)]|nested deeper than kinf.s stack)$'
+	[[ $stderr =~ $short ]]
 }
 
 @test "custom-columns: a column that fails prints the header first, as kubectl's tabwriter flushes it" {
