@@ -558,3 +558,30 @@ proxy_stop() { kill "$PROXY_PID" 2>/dev/null || true; }
 	assert_status 0
 	[ "$(request_users)" = admin ]
 }
+
+@test "a merge key (<<) and a key given twice read as client-go's yaml.v2 reads them" {
+	local users=(
+		"{<<: *admin}"				# an anchor's mapping merged
+		"{token: bogus, token: $SIM_TOKEN}"	# the last of a key twice
+		"{token: $SIM_TOKEN, <<: {token: bogus}}"	# a merge after a key sets it
+		"{<<: {token: bogus}, token: $SIM_TOKEN}"	# a key after a merge wins
+		"{<<: [{token: $SIM_TOKEN}, {token: bogus}]}"	# the first of a list wins
+		"{<<: [*admin, 1]}"			# a list of mappings, or no merge
+		"{'<<': {token: bogus}, token: $SIM_TOKEN}"	# a quoted << is a key
+	) u want
+	for u in "${users[@]}"; do
+		write_kubeconfig "$T/merge" "    token: $SIM_TOKEN"
+		sed -i 's/^  user:$/  user: \&admin/' "$T/merge"
+		printf -- '- name: merged\n  user: %s\n' "$u" >"$T/user"
+		sed -i -e "/^contexts:/e cat $T/user" -e 's/^    user: tester/    user: merged/' "$T/merge"
+		run kubectl --kubeconfig "$T/merge" get ns default -o name
+		want=$status
+		run_kinf get ns default -o name --kubeconfig "$T/merge"
+		[ "$status" -eq "$want" ] || { echo "# user: $u: kubectl $want, kinf $status" >&2; false; }
+	done
+	[ "$want" -eq 0 ]
+	# the merge's own error, in one line
+	sed -i 's/^  user: {.*/  user: {<<: [1]}/' "$T/merge"
+	run_kinf get ns default -o name --kubeconfig "$T/merge"
+	assert_one_line_error "line 13: a merge (<<) takes a mapping or a list of mappings"
+}

@@ -177,6 +177,8 @@ struct walk {
 	const char *file;
 	char *dir;		/* absolute; relative paths resolve against it */
 	struct errbuf *err;
+	struct members *members;	/* a mapping's, by node id - 1, made once */
+	size_t merged;		/* keys a merge has set: a bomb's bound */
 };
 
 static int line_of(const yaml_node_t *n)
@@ -214,6 +216,107 @@ static bool is_null(const yaml_node_t *n)
 static const char *scalar(const yaml_node_t *n)
 {
 	return (const char *)n->data.scalar.value;
+}
+
+/*
+ * A mapping's members as client-go reads them: go-yaml v2 decodes the
+ * mapping into a Go map before JSON takes it to the struct, so a key
+ * given twice keeps its last value, and a merge key (a plain "<<") sets
+ * each key of the mapping it names, or of each mapping of a list, the
+ * first of the list last so that it wins.  A key that is a mapping or a
+ * list is refused, as go-yaml refuses it.
+ */
+struct member {
+	yaml_node_t *key, *value;
+	size_t seq;		/* the order it was set in */
+};
+
+struct members {
+	struct member *v;
+	size_t nr, alloc;
+	bool made;
+};
+
+/* go-yaml's bound on decoding through aliases, roughly: no bomb expands */
+#define MAX_MERGED 100000
+
+static bool is_merge_key(const yaml_node_t *k)
+{
+	return k->type == YAML_SCALAR_NODE && !strcmp(scalar(k), "<<") &&
+	       (k->data.scalar.style == YAML_PLAIN_SCALAR_STYLE ||
+		!strcmp((const char *)k->tag, "tag:yaml.org,2002:merge"));
+}
+
+static int add_members(struct walk *w, struct members *m, yaml_node_t *map, int depth);
+
+static int merge_members(struct walk *w, struct members *m, yaml_node_t *from, int depth)
+{
+	if (from->type == YAML_MAPPING_NODE)
+		return add_members(w, m, from, depth + 1);
+	if (from->type != YAML_SEQUENCE_NODE)
+		return bad(w, from, "a merge (<<) takes a mapping or a list of mappings");
+	for (yaml_node_item_t *it = from->data.sequence.items.top;
+	     it-- > from->data.sequence.items.start;) {
+		yaml_node_t *x = node_at(w, *it);
+		if (!x || x->type != YAML_MAPPING_NODE)
+			return bad(w, from, "a merge (<<) takes a mapping or a list of mappings");
+		if (add_members(w, m, x, depth + 1) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int add_members(struct walk *w, struct members *m, yaml_node_t *map, int depth)
+{
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
+	     p < map->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = node_at(w, p->key), *v = node_at(w, p->value);
+		if (!k || !v)
+			continue;
+		if (depth && ++w->merged > MAX_MERGED)
+			return -1;	/* said by members_of(), of the mapping it reads */
+		if (is_merge_key(k)) {
+			if (merge_members(w, m, v, depth) < 0)
+				return -1;
+			continue;
+		}
+		if (k->type != YAML_SCALAR_NODE)
+			return bad(w, k, "a key must be a string, not a %s",
+				   k->type == YAML_MAPPING_NODE ? "mapping" : "list");
+		ALLOC_GROW(m->v, m->nr + 1, m->alloc);
+		m->v[m->nr] = (struct member){ k, v, m->nr };
+		m->nr++;
+	}
+	return 0;
+}
+
+/* By key, and of one key the one set last first. */
+static int member_cmp(const void *a, const void *b)
+{
+	const struct member *x = a, *y = b;
+	int c = strcmp(scalar(x->key), scalar(y->key));
+	return c ? c : (x->seq < y->seq) - (x->seq > y->seq);
+}
+
+/* map's members, each key once; NULL with the error said. */
+static const struct members *members_of(struct walk *w, yaml_node_t *map)
+{
+	struct members *m = &w->members[map - w->doc->nodes.start];
+	if (m->made)
+		return m;
+	m->made = true;
+	if (add_members(w, m, map, 0) < 0) {
+		if (w->merged > MAX_MERGED)
+			bad(w, map, "merges (<<) set more than %d keys", MAX_MERGED);
+		return NULL;
+	}
+	qsort(m->v, m->nr, sizeof(*m->v), member_cmp);
+	size_t kept = 0;
+	for (size_t i = 0; i < m->nr; i++)
+		if (!kept || strcmp(scalar(m->v[i].key), scalar(m->v[kept - 1].key)))
+			m->v[kept++] = m->v[i];
+	m->nr = kept;
+	return m;
 }
 
 static char *resolve_path(const char *dir, const char *path)
@@ -398,15 +501,14 @@ static int parse_extra(struct walk *w, yaml_node_t *n, const char *key, char ***
 {
 	if (n->type != YAML_MAPPING_NODE)
 		return bad(w, n, "'%s' must map names to lists of strings", key);
+	const struct members *m = members_of(w, n);
+	if (!m)
+		return -1;
 	size_t nr = 0, alloc = 0;
 	char **v = xcalloc(1, sizeof(*v));
-	for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = node_at(w, p->key), *vals = node_at(w, p->value);
+	for (const struct member *p = m->v; p < m->v + m->nr; p++) {
+		yaml_node_t *k = p->key, *vals = p->value;
 		char **list = NULL;
-		if (!k || k->type != YAML_SCALAR_NODE || !vals) {
-			strv_free(v);
-			return bad(w, n, "'%s' must map names to lists of strings", key);
-		}
 		if (!is_null(vals) && parse_list(w, vals, key, "strings", string_item, &list) < 0) {
 			strv_free(v);
 			return -1;
@@ -489,11 +591,12 @@ static int parse_field(struct walk *w, const struct field *f, yaml_node_t *v, vo
 		char **s = slot;
 		if (v->type != YAML_MAPPING_NODE)
 			return bad(w, v, "'%s' must be a mapping", f->key);
-		for (yaml_node_pair_t *p = v->data.mapping.pairs.start;
-		     p < v->data.mapping.pairs.top; p++) {
-			yaml_node_t *k = node_at(w, p->key), *val = node_at(w, p->value);
-			if (k && val && k->type == YAML_SCALAR_NODE &&
-			    !strcmp(scalar(k), "name") && val->type == YAML_SCALAR_NODE) {
+		const struct members *m = members_of(w, v);
+		if (!m)
+			return -1;
+		for (const struct member *p = m->v; p < m->v + m->nr; p++) {
+			yaml_node_t *k = p->key, *val = p->value;
+			if (!strcmp(scalar(k), "name") && val->type == YAML_SCALAR_NODE) {
 				free(*s);
 				*s = xstrdup(scalar(val));
 			}
@@ -529,11 +632,11 @@ static int parse_fields(struct walk *w, yaml_node_t *map, const struct field *fi
 		return 0;
 	if (map->type != YAML_MAPPING_NODE)
 		return bad(w, map, "'%s' must be a mapping", what);
-	for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
-	     p < map->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = node_at(w, p->key), *v = node_at(w, p->value);
-		if (!k || !v || k->type != YAML_SCALAR_NODE)
-			continue;
+	const struct members *m = members_of(w, map);
+	if (!m)
+		return -1;
+	for (const struct member *p = m->v; p < m->v + m->nr; p++) {
+		yaml_node_t *k = p->key, *v = p->value;
 		for (const struct field *f = fields; f->key; f++) {
 			if (strcmp(f->key, scalar(k)))
 				continue;
@@ -571,14 +674,15 @@ static int parse_named_list(struct walk *w, struct kubeconfig *kc,
 	     it < seq->data.sequence.items.top; it++) {
 		yaml_node_t *item = node_at(w, *it), *body = NULL;
 		const char *name = "";
-		if (!item || item->type != YAML_MAPPING_NODE)
+		static const struct members none;	/* null: Go's zero entry */
+		if (!item || (!is_null(item) && item->type != YAML_MAPPING_NODE))
 			return bad(w, item ? item : seq, "each of '%s' must be a mapping with a name",
 				   nl->key);
-		for (yaml_node_pair_t *p = item->data.mapping.pairs.start;
-		     p < item->data.mapping.pairs.top; p++) {
-			yaml_node_t *k = node_at(w, p->key), *v = node_at(w, p->value);
-			if (!k || !v || k->type != YAML_SCALAR_NODE)
-				continue;
+		const struct members *m = is_null(item) ? &none : members_of(w, item);
+		if (!m)
+			return -1;
+		for (const struct member *p = m->v; p < m->v + m->nr; p++) {
+			yaml_node_t *k = p->key, *v = p->value;
 			if (!strcmp(scalar(k), "name")) {
 				if (want_scalar(w, v, "name") < 0)
 					return -1;
@@ -622,11 +726,11 @@ static int parse_root(struct walk *w, struct kubeconfig *kc, yaml_node_t *root)
 		return 0;
 	if (root->type != YAML_MAPPING_NODE)
 		return bad(w, root, "a kubeconfig must be a mapping (clusters, users, contexts)");
-	for (yaml_node_pair_t *p = root->data.mapping.pairs.start;
-	     p < root->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = node_at(w, p->key), *v = node_at(w, p->value);
-		if (!k || !v || k->type != YAML_SCALAR_NODE)
-			continue;
+	const struct members *m = members_of(w, root);
+	if (!m)
+		return -1;
+	for (const struct member *p = m->v; p < m->v + m->nr; p++) {
+		yaml_node_t *k = p->key, *v = p->value;
 		if (type_meta(w, scalar(k), v) < 0)
 			return -1;
 		if (!strcmp(scalar(k), "current-context")) {
@@ -731,8 +835,13 @@ struct kubeconfig *kubeconfig_parse(const char *name, const char *buf,
 	yaml_parser_delete(&parser);
 
 	w.dir = dir_of(name);
+	size_t nodes = (size_t)(doc.nodes.top - doc.nodes.start);
+	w.members = xcalloc(nodes ? nodes : 1, sizeof(*w.members));
 	yaml_node_t *root = yaml_document_get_root_node(&doc);
 	int rc = root ? parse_root(&w, kc, root) : 0;
+	for (size_t i = 0; i < nodes; i++)
+		free(w.members[i].v);
+	free(w.members);
 	yaml_document_delete(&doc);
 	free(w.dir);
 	if (rc < 0) {

@@ -258,6 +258,26 @@ TEST(empty_and_null_values_are_absent)
 		  "with --context ('a', 'b')");
 }
 
+/* A merge that would set a key 10^8 times is refused, and soon. */
+TEST(a_merge_bomb_is_refused)
+{
+	struct errbuf err = { "" };
+	struct strbuf sb = STRBUF_INIT;
+	strbuf_adds(&sb, "a0: &a0 {server: x, token: y}\n");
+	for (int i = 1; i <= 8; i++) {
+		strbuf_addf(&sb, "a%d: &a%d {<<: [", i, i);
+		for (int j = 0; j < 10; j++)
+			strbuf_addf(&sb, "%s*a%d", j ? ", " : "", i - 1);
+		strbuf_adds(&sb, "]}\n");
+	}
+	strbuf_adds(&sb, "clusters: [{name: k, cluster: {<<: *a8}}]\n");
+	struct kubeconfig *kc = kubeconfig_parse("f", sb.buf, sb.len, &err);
+	CHECK(!kc);
+	CHECK_CONTAINS(err.msg, "kubeconfig 'f' line 10: merges (<<) set more than 100000 keys");
+	kubeconfig_free(kc);
+	strbuf_release(&sb);
+}
+
 TEST(missing_fields_are_reported)
 {
 	struct errbuf err = { "" };
@@ -744,6 +764,7 @@ int main(void)
 	RUN(malformed_yaml_names_file_and_line);
 	RUN(wrong_shapes_name_the_key_and_line);
 	RUN(empty_and_null_values_are_absent);
+	RUN(a_merge_bomb_is_refused);
 	RUN(missing_fields_are_reported);
 	RUN(auth_provider_is_refused_by_name);
 	RUN(exec_stanza);
