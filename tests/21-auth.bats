@@ -545,3 +545,34 @@ notices() { count_lines "$ERR" "$1"; }
 	[ "$(grep -o 'S401' <<<"$seq" | wc -l)" -eq "$cycles" ] || { echo "# $seq" >&2; false; }
 	run ! grep -qE 'S401( [^L]|$)' <<<"$seq"
 }
+
+@test "exec plugin: its output read as client-go's universal decoder reads it, JSON or YAML" {
+	local head='"apiVersion":"@API@","kind":"ExecCredential"' n want took=0
+	local outputs=(
+		"{$head,\"status\":{\"token\":\"@TOKEN@\"}}"
+		$'apiVersion: @API@\nkind: ExecCredential\nstatus:\n  token: @TOKEN@'	# YAML
+		$'\xef\xbb\xbf'"{$head,\"status\":{\"token\":\"@TOKEN@\"}}"	# a BOM: YAML
+		'{"apiVersion":"@API@","status":{"token":"@TOKEN@"}}'	# the kind left out
+		"{$head,\"status\":{\"token\":\"@TOKEN@\"}} x"		# more than one value
+		"{$head,\"status\":{\"token\":\"@TOKEN@\"}}{}"
+		"{$head,\"status\":{\"token\":\"@TOKEN@\",\"expirationTimestamp\":\"\"}}"
+		"{$head,\"status\":{\"token\":\"@TOKEN@\",\"expirationTimestamp\":null}}"
+		"{$head,\"status\":{\"token\":\"@TOKEN@\",\"expirationTimestamp\":5}}"
+		"{$head,\"status\":{'token':'@TOKEN@'}}"			# not Go's JSON
+		$'apiVersion: @API@\nstatus: {token: yes}'		# a boolean
+		$'a: &a {token: @TOKEN@}\napiVersion: @API@\nstatus: {<<: *a}'
+	)
+	for n in "${!outputs[@]}"; do
+		printf '%s\n' "${outputs[n]}" >"$T/out.$n"
+		write_kubeconfig "$T/kc" "$(exec_user v1 "$(printf '      - {name: PLUGIN_TOKEN, value: %s}\n      - {name: PLUGIN_OUTPUT, value: %s}' "$SIM_TOKEN" "$T/out.$n")")"
+		run kubectl --kubeconfig "$T/kc" get ns default -o name
+		want=$status
+		run_kinf get ns default -o name --kubeconfig "$T/kc"
+		[ "$status" -eq "$want" ] || { echo "# output $n: kubectl $want, kinf $status" >&2; false; }
+		took=$((took + !want))
+	done
+	[ "$took" -eq 6 ]
+	sed -i "s|$T/out.11|$T/out.4|" "$T/kc"
+	run_kinf get ns default -o name --kubeconfig "$T/kc"
+	assert_one_line_error "of user 'tester' did not print an ExecCredential (more than one JSON value)"
+}

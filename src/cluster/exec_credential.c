@@ -21,6 +21,8 @@
 #include <unistd.h>
 
 #include "lib/base64.h"
+#include "lib/gojson.h"
+#include "lib/goyaml.h"
 #include "lib/json_get.h"
 #include "lib/strbuf.h"
 #include "lib/termsafe.h"
@@ -362,28 +364,69 @@ static int read_output(const int fds[2], const struct exec_wait *wait, struct st
 	return ret;
 }
 
+/*
+ * The plugin's output as client-go's universal decoder reads it: JSON when
+ * it begins with '{' after white space, one value to Go's syntax; YAML
+ * otherwise, as sigs.k8s.io/yaml reads it (a BOM first makes it YAML).
+ */
+static json_object *decode_output(const char *text, struct strbuf *why)
+{
+	size_t len = strlen(text);
+	json_object *root = NULL;
+
+	if (text[strspn(text, " \t\r\n")] == '{') {
+		long n = gojson_value(text, len, why);
+		if (!n)
+			strbuf_adds(why, "unexpected end of JSON input");
+		else if (n > 0 && text[n + (long)strspn(text + n, " \t\r\n")])
+			strbuf_adds(why, "more than one JSON value");
+		else if (n > 0)
+			root = json_parse_deep(text);
+		return root;
+	}
+	if (goyaml_to_json(text, len, &root, why) < 0)
+		return NULL;
+	if (!json_object_is_type(root, json_type_object)) {
+		strbuf_adds(why, "not an object");
+		json_object_put(root);
+		root = NULL;
+	}
+	return root;
+}
+
+/*
+ * obj's member key into *out: a string, or NULL when absent or null.
+ * -1 when it is some other value, which Go's decoder refuses.
+ */
+static int string_member(json_object *obj, const char *key, const char **out)
+{
+	json_object *v = json_get(obj, key);
+	*out = json_get_value_str(v, NULL);
+	return v && !*out ? -1 : 0;
+}
+
 int exec_credential_parse(const struct rest_config *cfg, const char *text,
 			  struct exec_credential *out, struct errbuf *err)
 {
 	const struct exec_config *e = cfg->exec;
-	enum json_tokener_error jerr;
-	json_object *root = json_tokener_parse_verbose(text, &jerr), *status = NULL;
+	struct strbuf why = STRBUF_INIT;
+	json_object *root = decode_output(text, &why), *status = NULL;
+	const char *kind, *api, *token, *cert, *key, *expiry;
 	int ret = -1;
 
-	if (!root || !json_object_is_type(root, json_type_object)) {
+	if (!root) {
 		errbuf_set(err, "exec plugin '%s' of user '%s' did not print an ExecCredential "
-			   "(%s)", e->command, user_name(cfg),
-			   root ? "not a JSON object" : json_tokener_error_desc(jerr));
+			   "(%s)", e->command, user_name(cfg), why.buf);
 		goto cleanup;
 	}
-	const char *kind = json_get_str(root, "kind", NULL);
-	const char *api = json_get_str(root, "apiVersion", NULL);
-	if (!kind || strcmp(kind, "ExecCredential")) {
+	/* the kind may be left out: the decoder's type gives it */
+	if (string_member(root, "kind", &kind) < 0 ||
+	    (kind && *kind && strcmp(kind, "ExecCredential"))) {
 		errbuf_set(err, "exec plugin '%s' of user '%s' printed kind '%s', not "
 			   "ExecCredential", e->command, user_name(cfg), kind ? kind : "");
 		goto cleanup;
 	}
-	if (!api || strcmp(api, e->api_version)) {
+	if (string_member(root, "apiVersion", &api) < 0 || !api || strcmp(api, e->api_version)) {
 		errbuf_set(err, "exec plugin '%s' of user '%s' answered in apiVersion '%s', "
 			   "configured for '%s'", e->command, user_name(cfg), api ? api : "",
 			   e->api_version);
@@ -395,10 +438,14 @@ int exec_credential_parse(const struct rest_config *cfg, const char *text,
 			   e->command, user_name(cfg));
 		goto cleanup;
 	}
-	const char *token = json_get_str(status, "token", NULL);
-	const char *cert = json_get_str(status, "clientCertificateData", NULL);
-	const char *key = json_get_str(status, "clientKeyData", NULL);
-	const char *expiry = json_get_str(status, "expirationTimestamp", NULL);
+	if (string_member(status, "token", &token) < 0 ||
+	    string_member(status, "clientCertificateData", &cert) < 0 ||
+	    string_member(status, "clientKeyData", &key) < 0 ||
+	    string_member(status, "expirationTimestamp", &expiry) < 0) {
+		errbuf_set(err, "exec plugin '%s' of user '%s' returned a status whose members "
+			   "are not all strings", e->command, user_name(cfg));
+		goto cleanup;
+	}
 	if ((cert && *cert) != (key && *key)) {
 		errbuf_set(err, "exec plugin '%s' of user '%s' returned a client %s without "
 			   "its %s", e->command, user_name(cfg), cert && *cert ? "certificate" : "key",
@@ -410,7 +457,8 @@ int exec_credential_parse(const struct rest_config *cfg, const char *text,
 			   "client certificate", e->command, user_name(cfg));
 		goto cleanup;
 	}
-	if (expiry && *expiry && parse_time_rfc3339(expiry, &out->expires_ms) < 0) {
+	/* metav1.Time: null is none, and "" is no time */
+	if (expiry && parse_time_rfc3339(expiry, &out->expires_ms) < 0) {
 		errbuf_set(err, "exec plugin '%s' of user '%s' returned a bad "
 			   "expirationTimestamp '%s'", e->command, user_name(cfg), expiry);
 		goto cleanup;
@@ -426,6 +474,7 @@ int exec_credential_parse(const struct rest_config *cfg, const char *text,
 	ret = 0;
 cleanup:
 	json_object_put(root);
+	strbuf_release(&why);
 	return ret;
 }
 

@@ -21,6 +21,7 @@
 #include "cluster/proxy.h"
 #include "lib/base64.h"
 #include "lib/strbuf.h"
+#include "lib/goyaml.h"
 #include "lib/yaml_plain.h"
 
 /* ---- the parsed form of one file (or of a merge) ------------------------ */
@@ -177,8 +178,8 @@ struct walk {
 	const char *file;
 	char *dir;		/* absolute; relative paths resolve against it */
 	struct errbuf *err;
-	struct members *members;	/* a mapping's, by node id - 1, made once */
-	size_t merged;		/* keys a merge has set: a bomb's bound */
+	struct goyaml_members *members;	/* a mapping's, by node id - 1, made once */
+	size_t merged;		/* keys merges have set (goyaml.h) */
 };
 
 static int line_of(const yaml_node_t *n)
@@ -218,104 +219,18 @@ static const char *scalar(const yaml_node_t *n)
 	return (const char *)n->data.scalar.value;
 }
 
-/*
- * A mapping's members as client-go reads them: go-yaml v2 decodes the
- * mapping into a Go map before JSON takes it to the struct, so a key
- * given twice keeps its last value, and a merge key (a plain "<<") sets
- * each key of the mapping it names, or of each mapping of a list, the
- * first of the list last so that it wins.  A key that is a mapping or a
- * list is refused, as go-yaml refuses it.
- */
-struct member {
-	yaml_node_t *key, *value;
-	size_t seq;		/* the order it was set in */
-};
-
-struct members {
-	struct member *v;
-	size_t nr, alloc;
-	bool made;
-};
-
-/* go-yaml's bound on decoding through aliases, roughly: no bomb expands */
-#define MAX_MERGED 100000
-
-static bool is_merge_key(const yaml_node_t *k)
+/* map's members, as client-go reads them (goyaml.h); NULL with the error said. */
+static const struct goyaml_members *members_of(struct walk *w, yaml_node_t *map)
 {
-	return k->type == YAML_SCALAR_NODE && !strcmp(scalar(k), "<<") &&
-	       (k->data.scalar.style == YAML_PLAIN_SCALAR_STYLE ||
-		!strcmp((const char *)k->tag, "tag:yaml.org,2002:merge"));
-}
+	struct goyaml_members *m = &w->members[map - w->doc->nodes.start];
+	struct goyaml_error why;
 
-static int add_members(struct walk *w, struct members *m, yaml_node_t *map, int depth);
-
-static int merge_members(struct walk *w, struct members *m, yaml_node_t *from, int depth)
-{
-	if (from->type == YAML_MAPPING_NODE)
-		return add_members(w, m, from, depth + 1);
-	if (from->type != YAML_SEQUENCE_NODE)
-		return bad(w, from, "a merge (<<) takes a mapping or a list of mappings");
-	for (yaml_node_item_t *it = from->data.sequence.items.top;
-	     it-- > from->data.sequence.items.start;) {
-		yaml_node_t *x = node_at(w, *it);
-		if (!x || x->type != YAML_MAPPING_NODE)
-			return bad(w, from, "a merge (<<) takes a mapping or a list of mappings");
-		if (add_members(w, m, x, depth + 1) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-static int add_members(struct walk *w, struct members *m, yaml_node_t *map, int depth)
-{
-	for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
-	     p < map->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = node_at(w, p->key), *v = node_at(w, p->value);
-		if (!k || !v)
-			continue;
-		if (depth && ++w->merged > MAX_MERGED)
-			return -1;	/* said by members_of(), of the mapping it reads */
-		if (is_merge_key(k)) {
-			if (merge_members(w, m, v, depth) < 0)
-				return -1;
-			continue;
-		}
-		if (k->type != YAML_SCALAR_NODE)
-			return bad(w, k, "a key must be a string, not a %s",
-				   k->type == YAML_MAPPING_NODE ? "mapping" : "list");
-		ALLOC_GROW(m->v, m->nr + 1, m->alloc);
-		m->v[m->nr] = (struct member){ k, v, m->nr };
-		m->nr++;
-	}
-	return 0;
-}
-
-/* By key, and of one key the one set last first. */
-static int member_cmp(const void *a, const void *b)
-{
-	const struct member *x = a, *y = b;
-	int c = strcmp(scalar(x->key), scalar(y->key));
-	return c ? c : (x->seq < y->seq) - (x->seq > y->seq);
-}
-
-/* map's members, each key once; NULL with the error said. */
-static const struct members *members_of(struct walk *w, yaml_node_t *map)
-{
-	struct members *m = &w->members[map - w->doc->nodes.start];
-	if (m->made)
+	if (m->v)
 		return m;
-	m->made = true;
-	if (add_members(w, m, map, 0) < 0) {
-		if (w->merged > MAX_MERGED)
-			bad(w, map, "merges (<<) set more than %d keys", MAX_MERGED);
+	if (goyaml_members(w->doc, map, &w->merged, m, &why) < 0) {
+		bad(w, why.at, "%s", why.why);
 		return NULL;
 	}
-	qsort(m->v, m->nr, sizeof(*m->v), member_cmp);
-	size_t kept = 0;
-	for (size_t i = 0; i < m->nr; i++)
-		if (!kept || strcmp(scalar(m->v[i].key), scalar(m->v[kept - 1].key)))
-			m->v[kept++] = m->v[i];
-	m->nr = kept;
 	return m;
 }
 
@@ -418,19 +333,9 @@ static int want_scalar(struct walk *w, yaml_node_t *n, const char *key)
 
 static int parse_bool(struct walk *w, yaml_node_t *n, const char *key, bool *out)
 {
-	/* YAML 1.1 booleans, as Go's yaml.v2 reads them. */
-	static const char *const yes[] = { "true", "True", "TRUE", "yes", "Yes", "YES",
-					   "on", "On", "ON", "y", "Y", NULL };
-	static const char *const no[] = { "false", "False", "FALSE", "no", "No", "NO",
-					  "off", "Off", "OFF", "n", "N", NULL };
-	if (n->type == YAML_SCALAR_NODE && n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE) {
-		for (const char *const *p = yes; *p; p++)
-			if (!strcmp(scalar(n), *p))
-				return *out = true, 0;
-		for (const char *const *p = no; *p; p++)
-			if (!strcmp(scalar(n), *p))
-				return *out = false, 0;
-	}
+	if (n->type == YAML_SCALAR_NODE && n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+	    yaml_plain_kind(scalar(n)) == YAML_PLAIN_BOOL)
+		return *out = yaml_plain_true(scalar(n)), 0;
 	return bad(w, n, "'%s' must be true or false, unquoted", key);
 }
 
@@ -501,12 +406,13 @@ static int parse_extra(struct walk *w, yaml_node_t *n, const char *key, char ***
 {
 	if (n->type != YAML_MAPPING_NODE)
 		return bad(w, n, "'%s' must map names to lists of strings", key);
-	const struct members *m = members_of(w, n);
+	const struct goyaml_members *m = members_of(w, n);
 	if (!m)
 		return -1;
 	size_t nr = 0, alloc = 0;
 	char **v = xcalloc(1, sizeof(*v));
-	for (const struct member *p = m->v; p < m->v + m->nr; p++) {
+	for (size_t at = 0; at < m->nr; at++) {
+		const struct goyaml_member *p = &m->v[at];
 		yaml_node_t *k = p->key, *vals = p->value;
 		char **list = NULL;
 		if (!is_null(vals) && parse_list(w, vals, key, "strings", string_item, &list) < 0) {
@@ -591,10 +497,11 @@ static int parse_field(struct walk *w, const struct field *f, yaml_node_t *v, vo
 		char **s = slot;
 		if (v->type != YAML_MAPPING_NODE)
 			return bad(w, v, "'%s' must be a mapping", f->key);
-		const struct members *m = members_of(w, v);
+		const struct goyaml_members *m = members_of(w, v);
 		if (!m)
 			return -1;
-		for (const struct member *p = m->v; p < m->v + m->nr; p++) {
+		for (size_t at = 0; at < m->nr; at++) {
+			const struct goyaml_member *p = &m->v[at];
 			yaml_node_t *k = p->key, *val = p->value;
 			if (!strcmp(scalar(k), "name") && val->type == YAML_SCALAR_NODE) {
 				free(*s);
@@ -632,10 +539,11 @@ static int parse_fields(struct walk *w, yaml_node_t *map, const struct field *fi
 		return 0;
 	if (map->type != YAML_MAPPING_NODE)
 		return bad(w, map, "'%s' must be a mapping", what);
-	const struct members *m = members_of(w, map);
+	const struct goyaml_members *m = members_of(w, map);
 	if (!m)
 		return -1;
-	for (const struct member *p = m->v; p < m->v + m->nr; p++) {
+	for (size_t at = 0; at < m->nr; at++) {
+		const struct goyaml_member *p = &m->v[at];
 		yaml_node_t *k = p->key, *v = p->value;
 		for (const struct field *f = fields; f->key; f++) {
 			if (strcmp(f->key, scalar(k)))
@@ -674,14 +582,15 @@ static int parse_named_list(struct walk *w, struct kubeconfig *kc,
 	     it < seq->data.sequence.items.top; it++) {
 		yaml_node_t *item = node_at(w, *it), *body = NULL;
 		const char *name = "";
-		static const struct members none;	/* null: Go's zero entry */
+		static const struct goyaml_members none;	/* null: Go's zero entry */
 		if (!item || (!is_null(item) && item->type != YAML_MAPPING_NODE))
 			return bad(w, item ? item : seq, "each of '%s' must be a mapping with a name",
 				   nl->key);
-		const struct members *m = is_null(item) ? &none : members_of(w, item);
+		const struct goyaml_members *m = is_null(item) ? &none : members_of(w, item);
 		if (!m)
 			return -1;
-		for (const struct member *p = m->v; p < m->v + m->nr; p++) {
+		for (size_t at = 0; at < m->nr; at++) {
+			const struct goyaml_member *p = &m->v[at];
 			yaml_node_t *k = p->key, *v = p->value;
 			if (!strcmp(scalar(k), "name")) {
 				if (want_scalar(w, v, "name") < 0)
@@ -726,10 +635,11 @@ static int parse_root(struct walk *w, struct kubeconfig *kc, yaml_node_t *root)
 		return 0;
 	if (root->type != YAML_MAPPING_NODE)
 		return bad(w, root, "a kubeconfig must be a mapping (clusters, users, contexts)");
-	const struct members *m = members_of(w, root);
+	const struct goyaml_members *m = members_of(w, root);
 	if (!m)
 		return -1;
-	for (const struct member *p = m->v; p < m->v + m->nr; p++) {
+	for (size_t at = 0; at < m->nr; at++) {
+		const struct goyaml_member *p = &m->v[at];
 		yaml_node_t *k = p->key, *v = p->value;
 		if (type_meta(w, scalar(k), v) < 0)
 			return -1;
@@ -765,82 +675,28 @@ static char *dir_of(const char *file)
 	return abs;
 }
 
-/*
- * go-yaml, which kubectl reads kubeconfigs with, refuses flow nesting
- * deeper than 10000 ("exceeded max depth", scannerc.go max_flow_level).
- * libyaml has no limit, and its scanner takes time quadratic in the depth
- * (80,000 '[' took half a minute): so the depth is counted first.  Only
- * brackets outside quoted scalars and comments count.
- */
-#define MAX_FLOW_LEVEL 10000
-
-static bool flow_too_deep(const char *buf, size_t len)
-{
-	int depth = 0;
-	char quote = 0, prev = '\n';
-
-	for (size_t i = 0; i < len; prev = buf[i++]) {
-		char c = buf[i];
-		if (quote) {
-			if (quote == '"' && c == '\\' && i + 1 < len)
-				i++;
-			else if (c == quote)
-				quote = 0;
-			continue;
-		}
-		bool at_start = strchr(" \t\r\n:,[{-", prev) != NULL;
-		if (c == '#' && (prev == ' ' || prev == '\t' || prev == '\n')) {
-			while (i + 1 < len && buf[i + 1] != '\n')
-				i++;
-		} else if ((c == '"' || c == '\'') && at_start) {
-			quote = c;
-		} else if (c == '[' || c == '{') {
-			if (++depth > MAX_FLOW_LEVEL)
-				return true;
-		} else if ((c == ']' || c == '}') && depth) {
-			depth--;
-		}
-	}
-	return false;
-}
-
 struct kubeconfig *kubeconfig_parse(const char *name, const char *buf,
 				    size_t len, struct errbuf *err)
 {
 	struct kubeconfig *kc = xcalloc(1, sizeof(*kc));
-	yaml_parser_t parser;
 	yaml_document_t doc;
+	struct strbuf why = STRBUF_INIT;
 	struct walk w = { .doc = &doc, .file = name, .err = err };
 
 	kc->file = xstrdup(name);
-	if (flow_too_deep(buf, len)) {
-		errbuf_set(err, "malformed kubeconfig '%s': nested deeper than %d levels",
-			   name, MAX_FLOW_LEVEL);
+	if (goyaml_load(buf, len, &doc, &why) < 0) {
+		errbuf_set(err, "malformed kubeconfig '%s' %s", name, why.buf);
+		strbuf_release(&why);
 		kubeconfig_free(kc);
 		return NULL;
 	}
-	if (!yaml_parser_initialize(&parser))
-		out_of_memory(0);	/* its one failure */
-	yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
-	if (!yaml_parser_load(&parser, &doc)) {
-		const yaml_mark_t *m = parser.problem_mark.line || !parser.context_mark.line
-					       ? &parser.problem_mark : &parser.context_mark;
-		errbuf_set(err, "malformed kubeconfig '%s' line %zu: %s%s%s", name,
-			   m->line + 1, parser.problem ? parser.problem : "cannot parse",
-			   parser.context ? " " : "", parser.context ? parser.context : "");
-		yaml_parser_delete(&parser);
-		kubeconfig_free(kc);
-		return NULL;
-	}
-	yaml_parser_delete(&parser);
-
 	w.dir = dir_of(name);
 	size_t nodes = (size_t)(doc.nodes.top - doc.nodes.start);
 	w.members = xcalloc(nodes ? nodes : 1, sizeof(*w.members));
 	yaml_node_t *root = yaml_document_get_root_node(&doc);
 	int rc = root ? parse_root(&w, kc, root) : 0;
 	for (size_t i = 0; i < nodes; i++)
-		free(w.members[i].v);
+		goyaml_members_release(&w.members[i]);
 	free(w.members);
 	yaml_document_delete(&doc);
 	free(w.dir);

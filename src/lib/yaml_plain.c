@@ -14,6 +14,8 @@
 
 #include "lib/util.h"
 
+/* the true ones first */
+#define NR_TRUE 11
 static const char *const bools[] = {
 	"y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON",
 	"n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF", NULL,
@@ -150,6 +152,14 @@ enum yaml_plain yaml_plain_kind(const char *s)
 	if (c == '+' || c == '-' || isdigit((unsigned char)c))
 		return number(s) ? YAML_PLAIN_NUMBER : YAML_PLAIN_STRING;
 	return YAML_PLAIN_STRING;
+}
+
+bool yaml_plain_true(const char *s)
+{
+	for (size_t i = 0; i < NR_TRUE; i++)
+		if (!strcmp(s, bools[i]))
+			return true;
+	return false;
 }
 
 const char *yaml_plain_name(enum yaml_plain kind)

@@ -13,6 +13,8 @@
 #ifndef KINF_YAML_PLAIN_H
 #define KINF_YAML_PLAIN_H
 
+#include <stdbool.h>
+
 enum yaml_plain {
 	YAML_PLAIN_STRING,
 	YAML_PLAIN_NULL,	/* "", "~", "null", "Null", "NULL" */
@@ -22,6 +24,9 @@ enum yaml_plain {
 
 /* What go-yaml v2 makes of the plain scalar s. */
 enum yaml_plain yaml_plain_kind(const char *s);
+
+/* Whether s, a YAML_PLAIN_BOOL, is true ("y", "yes", "on", "true", ...). */
+bool yaml_plain_true(const char *s);
 
 /* "a string", "null", "a boolean" or "a number": for messages. */
 const char *yaml_plain_name(enum yaml_plain kind);

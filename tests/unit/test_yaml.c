@@ -8,6 +8,7 @@
 
 #include <json-c/json.h>
 
+#include "lib/goyaml.h"
 #include "lib/strbuf.h"
 #include "lib/yaml_plain.h"
 #include "output/yaml.h"
@@ -173,6 +174,56 @@ TEST(plain_scalars_as_go_yaml_reads_them)
 		       yaml_plain_name(yaml_plain_kind(cases[i].plain)));
 }
 
+/* YAML as sigs.k8s.io/yaml makes JSON of it, or why it does not. */
+TEST(documents_as_client_go_reads_them)
+{
+	static const char *const cases[][2] = {
+		{ "a: 1\nb: yes\nc: '1'\nd: ~\ne: off\n",
+		  "{\"a\":1,\"b\":true,\"c\":\"1\",\"d\":null,\"e\":false}" },
+		{ "[1, x, null, \"\"]", "[1,\"x\",null,\"\"]" },
+		{ "{b: 1, a: 2, b: 3}", "{\"a\":2,\"b\":3}" },
+		{ "x: &x {a: 1, b: 2}\ny: {b: 9, <<: *x, a: 3}", "{\"x\":{\"a\":1,\"b\":2},"
+		  "\"y\":{\"a\":3,\"b\":2}}" },
+		{ "{<<: [{a: 1}, {a: 2, b: 2}], '<<': 5}", "{\"<<\":5,\"a\":1,\"b\":2}" },
+		{ "\xef\xbb\xbf{\"a\": 1}\n---\nb: 2\n", "{\"a\":1}" },
+		{ "", "null" },
+		{ "{<<: 1}", "line 1: a merge (<<) takes a mapping or a list of mappings" },
+		{ "{[a]: 1}", "line 1: a key must be a string, not a list" },
+		{ "a: [", "line 2: did not find expected node content while parsing a flow node" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct json_object *o = (struct json_object *)"unset";
+		struct strbuf why = STRBUF_INIT;
+		if (goyaml_to_json(cases[i][0], strlen(cases[i][0]), &o, &why) == 0)
+			strbuf_adds(&why, json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+		else
+			CHECK(o == NULL);
+		CHECKF(!strcmp(why.buf, cases[i][1]), "'%s' gave %s, not %s", cases[i][0], why.buf,
+		       cases[i][1]);
+		json_object_put(o);
+		strbuf_release(&why);
+	}
+}
+
+/* Aliases that would repeat a subtree 10^8 times are refused, and soon. */
+TEST(an_alias_bomb_is_refused)
+{
+	struct strbuf sb = STRBUF_INIT, why = STRBUF_INIT;
+	struct json_object *o = NULL;
+	strbuf_adds(&sb, "a0: &a0 [x, y]\n");
+	for (int i = 1; i <= 8; i++) {
+		strbuf_addf(&sb, "a%d: &a%d [", i, i);
+		for (int j = 0; j < 10; j++)
+			strbuf_addf(&sb, "%s*a%d", j ? ", " : "", i - 1);
+		strbuf_adds(&sb, "]\n");
+	}
+	CHECK(goyaml_to_json(sb.buf, sb.len, &o, &why) < 0);
+	CHECK(o == NULL);
+	CHECKF(strstr(why.buf, "repeats its aliases too often") != NULL, "%s", why.buf);
+	strbuf_release(&sb);
+	strbuf_release(&why);
+}
+
 int main(void)
 {
 	RUN(strings_quoted_only_when_needed_as_kubectl);
@@ -180,5 +231,7 @@ int main(void)
 	RUN(numbers_and_nesting_as_kubectl);
 	RUN(scalars_at_the_root);
 	RUN(plain_scalars_as_go_yaml_reads_them);
+	RUN(documents_as_client_go_reads_them);
+	RUN(an_alias_bomb_is_refused);
 	return unit_done();
 }

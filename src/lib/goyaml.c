@@ -1,0 +1,271 @@
+/*
+ * goyaml.c — a YAML document as client-go reads it; see goyaml.h.
+ */
+#include "lib/goyaml.h"
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/strbuf.h"
+#include "lib/util.h"
+#include "lib/yaml_plain.h"
+
+static const char *text_of(const yaml_node_t *n)
+{
+	return (const char *)n->data.scalar.value;
+}
+
+static bool is_merge_key(const yaml_node_t *k)
+{
+	return k->type == YAML_SCALAR_NODE && !strcmp(text_of(k), "<<") &&
+	       (k->data.scalar.style == YAML_PLAIN_SCALAR_STYLE ||
+		!strcmp((const char *)k->tag, "tag:yaml.org,2002:merge"));
+}
+
+static int refuse(struct goyaml_error *err, const yaml_node_t *at, const char *why)
+{
+	err->at = at;
+	err->why = why;
+	return -1;
+}
+
+struct reading {
+	yaml_document_t *doc;
+	size_t *merged;
+	struct goyaml_members *m;
+	struct goyaml_error *err;
+};
+
+static int add_members(struct reading *r, yaml_node_t *map, int depth);
+
+/* What "<<: from" sets: go-yaml's decoder.merge(). */
+static int merge(struct reading *r, yaml_node_t *from, int depth)
+{
+	static const char want[] = "a merge (<<) takes a mapping or a list of mappings";
+
+	if (from->type == YAML_MAPPING_NODE)
+		return add_members(r, from, depth + 1);
+	if (from->type != YAML_SEQUENCE_NODE)
+		return refuse(r->err, from, want);
+	for (yaml_node_item_t *it = from->data.sequence.items.top;
+	     it-- > from->data.sequence.items.start;) {
+		yaml_node_t *x = yaml_document_get_node(r->doc, *it);
+		if (!x || x->type != YAML_MAPPING_NODE)
+			return refuse(r->err, from, want);
+		if (add_members(r, x, depth + 1) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int add_members(struct reading *r, yaml_node_t *map, int depth)
+{
+	struct goyaml_members *m = r->m;
+
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
+	     p < map->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = yaml_document_get_node(r->doc, p->key);
+		yaml_node_t *v = yaml_document_get_node(r->doc, p->value);
+		if (!k || !v)
+			continue;
+		if (depth && ++*r->merged > GOYAML_MAX_MERGED)
+			return refuse(r->err, NULL, "merges (<<) set too many keys");
+		if (is_merge_key(k)) {
+			if (merge(r, v, depth) < 0)
+				return -1;
+			continue;
+		}
+		if (k->type != YAML_SCALAR_NODE)
+			return refuse(r->err, k, k->type == YAML_MAPPING_NODE
+					 ? "a key must be a string, not a mapping"
+					 : "a key must be a string, not a list");
+		ALLOC_GROW(m->v, m->nr + 1, m->alloc);
+		m->v[m->nr] = (struct goyaml_member){ k, v, m->nr };
+		m->nr++;
+	}
+	return 0;
+}
+
+/* By key, and of one key the one set last first. */
+static int member_cmp(const void *a, const void *b)
+{
+	const struct goyaml_member *x = a, *y = b;
+	int c = strcmp(text_of(x->key), text_of(y->key));
+	return c ? c : (x->seq < y->seq) - (x->seq > y->seq);
+}
+
+int goyaml_members(yaml_document_t *doc, yaml_node_t *map, size_t *merged,
+		   struct goyaml_members *m, struct goyaml_error *err)
+{
+	struct reading r = { doc, merged, m, err };
+
+	if (add_members(&r, map, 0) < 0) {
+		if (!err->at)
+			err->at = map;	/* the merges' bound: said of the mapping read */
+		return -1;
+	}
+	if (m->nr)
+		qsort(m->v, m->nr, sizeof(*m->v), member_cmp);
+	size_t kept = 0;
+	for (size_t i = 0; i < m->nr; i++)
+		if (!kept || strcmp(text_of(m->v[i].key), text_of(m->v[kept - 1].key)))
+			m->v[kept++] = m->v[i];
+	m->nr = kept;
+	return 0;
+}
+
+void goyaml_members_release(struct goyaml_members *m)
+{
+	free(m->v);
+	m->v = NULL;
+	m->nr = m->alloc = 0;
+}
+
+/* ---- the document as JSON ----------------------------------------------- */
+
+struct converting {
+	yaml_document_t *doc;
+	size_t merged;
+	size_t nodes;		/* made so far: aliases may repeat a subtree */
+	struct goyaml_error err;
+};
+
+static struct json_object *scalar_json(const yaml_node_t *n)
+{
+	const char *s = text_of(n);
+
+	if (n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		return json_object_new_string_len(s, (int)n->data.scalar.length);
+	switch (yaml_plain_kind(s)) {
+	case YAML_PLAIN_NULL:
+		return NULL;
+	case YAML_PLAIN_BOOL:
+		return json_object_new_boolean(yaml_plain_true(s));
+	case YAML_PLAIN_NUMBER:
+		return json_object_new_double_s(strtod(s, NULL), s);
+	case YAML_PLAIN_STRING:
+		break;
+	}
+	return json_object_new_string(s);
+}
+
+static int node_json(struct converting *c, yaml_node_t *n, int depth, struct json_object **out)
+{
+	*out = NULL;
+	if (++c->nodes > GOYAML_MAX_MERGED * 10)
+		return refuse(&c->err, n, "the document repeats its aliases too often");
+	if (depth > JSON_MAX_DEPTH)
+		return refuse(&c->err, n, "the document nests too deep");
+	if (n->type == YAML_SCALAR_NODE) {
+		*out = scalar_json(n);
+		return 0;
+	}
+	if (n->type == YAML_SEQUENCE_NODE) {
+		*out = json_object_new_array();
+		for (yaml_node_item_t *it = n->data.sequence.items.start;
+		     it < n->data.sequence.items.top; it++) {
+			struct json_object *v = NULL;
+			yaml_node_t *x = yaml_document_get_node(c->doc, *it);
+			int rc = x ? node_json(c, x, depth + 1, &v) : 0;
+			json_object_array_add(*out, v);	/* what there is, to be freed */
+			if (rc < 0)
+				return -1;
+		}
+		return 0;
+	}
+	struct goyaml_members m = { 0 };
+	*out = json_object_new_object();
+	int rc = goyaml_members(c->doc, n, &c->merged, &m, &c->err);
+	for (size_t i = 0; !rc && i < m.nr; i++) {
+		struct json_object *v;
+		rc = node_json(c, m.v[i].value, depth + 1, &v);
+		json_object_object_add(*out, text_of(m.v[i].key), v);
+	}
+	goyaml_members_release(&m);
+	return rc;
+}
+
+/* ---- reading ------------------------------------------------------------ */
+
+/*
+ * go-yaml refuses flow nesting
+ * deeper than 10000 ("exceeded max depth", scannerc.go max_flow_level).
+ * libyaml has no limit, and its scanner takes time quadratic in the depth
+ * (80,000 '[' took half a minute): so the depth is counted first.  Only
+ * brackets outside quoted scalars and comments count.
+ */
+#define MAX_FLOW_LEVEL 10000
+
+static bool flow_too_deep(const char *buf, size_t len)
+{
+	int depth = 0;
+	char quote = 0, prev = '\n';
+
+	for (size_t i = 0; i < len; prev = buf[i++]) {
+		char c = buf[i];
+		if (quote) {
+			if (quote == '"' && c == '\\' && i + 1 < len)
+				i++;
+			else if (c == quote)
+				quote = 0;
+			continue;
+		}
+		bool at_start = strchr(" \t\r\n:,[{-", prev) != NULL;
+		if (c == '#' && (prev == ' ' || prev == '\t' || prev == '\n')) {
+			while (i + 1 < len && buf[i + 1] != '\n')
+				i++;
+		} else if ((c == '"' || c == '\'') && at_start) {
+			quote = c;
+		} else if (c == '[' || c == '{') {
+			if (++depth > MAX_FLOW_LEVEL)
+				return true;
+		} else if ((c == ']' || c == '}') && depth) {
+			depth--;
+		}
+	}
+	return false;
+}
+
+int goyaml_load(const char *text, size_t len, yaml_document_t *doc, struct strbuf *why)
+{
+	yaml_parser_t parser;
+
+	if (flow_too_deep(text, len)) {
+		strbuf_addf(why, "line 1: nested deeper than %d levels", MAX_FLOW_LEVEL);
+		return -1;
+	}
+	if (!yaml_parser_initialize(&parser))
+		out_of_memory(0);	/* its one failure */
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	int rc = yaml_parser_load(&parser, doc) ? 0 : -1;
+	if (rc < 0) {
+		const yaml_mark_t *m = parser.problem_mark.line || !parser.context_mark.line
+					       ? &parser.problem_mark : &parser.context_mark;
+		strbuf_addf(why, "line %zu: %s%s%s", m->line + 1,
+			    parser.problem ? parser.problem : "cannot parse",
+			    parser.context ? " " : "", parser.context ? parser.context : "");
+	}
+	yaml_parser_delete(&parser);
+	return rc;
+}
+
+int goyaml_to_json(const char *text, size_t len, struct json_object **out, struct strbuf *why)
+{
+	yaml_document_t doc;
+	struct converting c = { .doc = &doc };
+
+	*out = NULL;
+	if (goyaml_load(text, len, &doc, why) < 0)
+		return -1;
+	yaml_node_t *root = yaml_document_get_root_node(&doc);
+	int rc = root ? node_json(&c, root, 0, out) : 0;
+	if (rc < 0) {
+		strbuf_addf(why, "line %zu: %s", c.err.at->start_mark.line + 1, c.err.why);
+		json_object_put(*out);
+		*out = NULL;
+	}
+	yaml_document_delete(&doc);
+	return rc;
+}
