@@ -624,7 +624,7 @@ $(get crontabs -o name)" ]
 	sim_start --pods 1
 	local t want
 	# a negative one too, which kubectl sends and which then limits nothing
-	for t in 1500ms:1.5s 90s:1m30s 7:7s 2h:2h0m0s 250ms:250ms -1s:-1s -90s:-1m30s; do
+	for t in 1500ms:1.5s 90s:1m30s 7:7s +5:5s 2h:2h0m0s 250ms:250ms -1s:-1s -90s:-1m30s; do
 		run --separate-stderr get pods -l app=x --request-timeout "${t%%:*}" -v
 		[ "$status" -eq 0 ]
 		want="/api/v1/namespaces/default/pods?labelSelector=app%3Dx&limit=500&timeout=${t#*:} 200 OK"
@@ -638,10 +638,18 @@ $(get crontabs -o name)" ]
 	done
 	run --separate-stderr get pods -v
 	[[ $stderr != *timeout=* ]]
-	# "-1" is no duration to kubectl (client-go's parseTimeout)
-	run --separate-stderr get pods --request-timeout=-1
-	[ "$status" -eq 2 ]
-	[[ $stderr == *"invalid duration '-1'"* ]]
+	# as clientcmd's ParseTimeout reads it: empty and "-0" are none, "-1"
+	# and "1.5" no duration
+	for t in "" -0; do
+		run --separate-stderr get pods --request-timeout="$t" -v
+		[ "$status" -eq 0 ]
+		[[ $stderr != *timeout=* ]]
+	done
+	for t in -1 1.5; do
+		run --separate-stderr get pods --request-timeout="$t"
+		[ "$status" -eq 2 ]
+		[[ $stderr == *"invalid duration '$t'"* ]]
+	done
 }
 
 @test "-v takes kubectl's levels too: 1 to 6 trace each request as -v, 7 and up headers as -v -v, 0 nothing" {

@@ -58,8 +58,8 @@ const struct option cluster_options[] = {
 	OPT_SIGNED_DURATION(0, "request-timeout", &cluster_flags.request_timeout_ms,
 			    "limit each get and discovery request, retries included; "
 			    "watches only connecting (default: none but 30s to connect, TLS in 10s, "
-			    "as Go, and discovery's 32s, as client-go); a negative one is only "
-			    "sent, as kubectl's"),
+			    "as Go, and discovery's 32s, as client-go); a whole number is seconds, "
+			    "and a negative one is only sent, as kubectl's"),
 	OPT_STRING(0, "cache-dir", &cluster_flags.cache_dir, "DIR",
 		   "kubectl's cache, shared with it (default: $KUBECACHEDIR, else ~/.kube/cache)",
 		   "file"),

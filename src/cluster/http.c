@@ -1617,14 +1617,6 @@ static bool retry_sleep(const struct stream_opts *opts, int64_t ms)
 	return opts->stop && atomic_load(opts->stop);
 }
 
-static void format_ms(char *buf, size_t size, int64_t ms)
-{
-	if (ms % 1000)
-		snprintf(buf, size, "%.1fs", (double)ms / 1000);
-	else
-		snprintf(buf, size, "%llds", (long long)(ms / 1000));
-}
-
 /* kclient_set_thread_stop()'s, for requests that bring no stop of their own. */
 static _Thread_local struct stop *thread_stop;
 
@@ -1643,7 +1635,6 @@ static int request(struct kclient *c, const char *path, const char *accept,
 {
 	int64_t deadline = opts->timeout_ms > 0 ? mono_ms() + opts->timeout_ms : 0;
 	struct stream_opts once = *opts;
-	char limit[32];
 
 	if (!once.stop && thread_stop) {
 		once.stop = &thread_stop->flag;
@@ -1658,9 +1649,11 @@ static int request(struct kclient *c, const char *path, const char *accept,
 		}
 		int rc = request_once(c, path, accept, &once, on_data, ctx, resp, err);
 		if (rc < 0 && resp->timed_out) {
-			format_ms(limit, sizeof(limit), opts->timeout_ms);
+			struct strbuf limit = STRBUF_INIT;
+			go_duration(&limit, opts->timeout_ms);
 			errbuf_set(err, "no complete answer from server '%s' within the request timeout "
-				   "of %s", c->cfg->server, limit);
+				   "of %s", c->cfg->server, limit.buf);
+			strbuf_release(&limit);
 		}
 		bool unanswered = http_no_answer_retriable(resp, rc) && !resp->no_answer_timeout;
 		if ((rc < 0 && !unanswered) || retries >= opts->retries ||

@@ -202,15 +202,10 @@ static void set_value(const struct command *cmd, const struct option *o,
 		*(long *)o->value = v;
 		break;
 	}
-	case OPT_T_DURATION: {
-		/* a negative one has units: "-1" is no number of seconds */
-		bool minus = o->negative && *arg == '-' && strpbrk(arg, "smh");
-		if (parse_duration(arg + minus, (int64_t *)o->value) < 0)
+	case OPT_T_DURATION:
+		if ((o->negative ? parse_kubectl_timeout : parse_duration)(arg, o->value) < 0)
 			usage_error(cmd, "invalid duration '%s' for '%s': expected e.g. 30s, 5m, 1h30m", arg, name);
-		if (minus)
-			*(int64_t *)o->value = -*(int64_t *)o->value;
 		break;
-	}
 	case OPT_T_ENUM:
 		for (int i = 0; o->choices[i]; i++) {
 			if (!strcmp(o->choices[i], arg)) {

@@ -59,8 +59,10 @@ struct option {
 	 */
 	int (*level)(long n);
 	/*
-	 * OPT_T_INT: a negative number too.  OPT_T_DURATION: a negative
-	 * duration with units ("-1s"), as client-go's parseTimeout takes one.
+	 * OPT_T_INT: a negative number too.  OPT_T_DURATION: read as
+	 * kubectl reads --request-timeout (parse_kubectl_timeout()): a
+	 * negative duration with units ("-1s"), an integer of seconds,
+	 * nothing for none.
 	 */
 	bool negative;
 };

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <json-c/json.h>
+#include <math.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -354,10 +355,11 @@ int parse_size(const char *s, size_t *out)
 
 int parse_duration(const char *s, int64_t *ms)
 {
-	static const struct { const char *unit; int64_t ms; } units[] = {
+	static const struct { const char *unit; double ms; } units[] = {
 		{ "ms", 1 }, { "s", 1000 }, { "m", 60000 }, { "h", 3600000 },
+		{ "ns", 1e-6 }, { "us", 1e-3 }, { "\u00b5s", 1e-3 }, { "\u03bcs", 1e-3 },
 	};
-	int64_t total = 0;
+	double total = 0;
 	const char *p = s;
 
 	if (*p == '+')
@@ -374,23 +376,45 @@ int parse_duration(const char *s, int64_t *ms)
 			part = v * 1000;	/* a bare number: seconds */
 		} else {
 			size_t i;
-			for (i = 0; i < ARRAY_SIZE(units); i++) {
-				size_t n = strlen(units[i].unit);
-				if (!strncmp(p, units[i].unit, n) &&
-				    !(n == 1 && p[0] == 'm' && p[1] == 's'))
+			for (i = 0; i < ARRAY_SIZE(units); i++)
+				if (!strncmp(p, units[i].unit, strlen(units[i].unit)))
 					break;
-			}
 			if (i == ARRAY_SIZE(units))
 				return -1;
-			part = v * (double)units[i].ms;
+			part = v * units[i].ms;
 			p += strlen(units[i].unit);
 		}
-		/* Compared as doubles: converting one out of range is undefined. */
-		if (!(part <= (double)(DURATION_MAX_MS - total)))
+		total += part;
+		if (!(total <= (double)DURATION_MAX_MS))
 			return -1;
-		total += (int64_t)part;
 	}
-	*ms = total;
+	*ms = (int64_t)ceil(total);	/* what is under a millisecond is one */
+	return 0;
+}
+
+int parse_kubectl_timeout(const char *s, int64_t *ms)
+{
+	bool minus = *s == '-';
+	const char *p = s + (minus || *s == '+');
+	size_t digits = strspn(p, "0123456789");
+
+	if (!*s)
+		return *ms = 0, 0;
+	if (digits && !p[digits]) {	/* strconv.ParseInt: seconds, none below 0 */
+		errno = 0;
+		long long n = strtoll(p, NULL, 10);
+		if (errno || (minus && n))
+			return -1;
+		/* time.Duration(n) * time.Second, wrapping as Go's does */
+		*ms = (int64_t)((uint64_t)n * 1000000000u) / 1000000;
+		return 0;
+	}
+	if (*p == '+' || *p == '-' || !p[strspn(p, "0123456789.")])
+		return -1;	/* time.ParseDuration: one sign, a unit on every number */
+	if (parse_duration(p, ms) < 0)
+		return -1;
+	if (minus)
+		*ms = -*ms;
 	return 0;
 }
 

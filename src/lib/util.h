@@ -135,10 +135,19 @@ void format_age_since(const char *ts, int64_t now_ms, char buf[32]);
 int parse_time_rfc3339(const char *s, int64_t *ms);
 
 /*
- * Parses a Go-style duration ("300ms", "5s", "1m30s", "2h") or a bare
- * number of seconds.  Returns 0 and sets *ms, or -1.
+ * Parses a Go-style duration ("300ms", "5s", "1m30s", "2h"; ns and us or
+ * µs too, what is under a millisecond counted as one) or a bare number
+ * of seconds.  Returns 0 and sets *ms, or -1.
  */
 int parse_duration(const char *s, int64_t *ms);
+
+/*
+ * Parses kubectl's --request-timeout as clientcmd's ParseTimeout does:
+ * empty is 0 (none); an integer of seconds, not below 0 ("-0", "+5",
+ * "007"); else Go's time.ParseDuration, a sign allowed and a unit on
+ * every number ("-1s", "1.5h", "1m30s").  Returns 0 and sets *ms, or -1.
+ */
+int parse_kubectl_timeout(const char *s, int64_t *ms);
 
 /*
  * Parses a size in bytes: 4096, 64K, 64Ki, 256M, 256Mi, 1G (K, M and G are

@@ -48,6 +48,37 @@ TEST(durations)
 	CHECK_INT(parse_duration("+2m", &ms), 0);
 	CHECK_INT(ms, 120000);
 	CHECK_INT(parse_duration("2562047h", &ms), 0);	/* Go's maximum */
+	CHECK_INT(parse_duration("1500us", &ms), 0);
+	CHECK_INT(ms, 2);	/* what is under a millisecond is one */
+	CHECK_INT(parse_duration("1ns", &ms), 0);
+	CHECK_INT(ms, 1);
+	CHECK_INT(parse_duration("1s500\u00b5s1\u03bcs", &ms), 0);
+	CHECK_INT(ms, 1001);
+}
+
+/* kubectl's --request-timeout, as clientcmd.ParseTimeout reads it. */
+TEST(kubectl_timeouts)
+{
+	static const struct {
+		const char *text;
+		int64_t ms;
+	} good[] = {
+		{ "", 0 }, { "0", 0 }, { "-0", 0 }, { "+5", 5000 }, { "007", 7000 },
+		{ "-1s", -1000 }, { "-1.5h", -5400000 }, { "1m30s", 90000 }, { "1us", 1 },
+		{ "9223372036854775807", -1000 },	/* n * time.Second wraps, as in Go */
+	};
+	const char *bad[] = {
+		"-5", "1.5", ".", "-", "+", "+-1s", "-+1s", " 5", "5 ", "9223372036854775808",
+		"1h-1s", "abc", "1d",
+	};
+	int64_t ms;
+	for (size_t i = 0; i < ARRAY_SIZE(good); i++) {
+		ms = 7;
+		CHECKF(parse_kubectl_timeout(good[i].text, &ms) == 0 && ms == good[i].ms,
+		       "'%s' gave %lld", good[i].text, (long long)ms);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++)
+		CHECKF(parse_kubectl_timeout(bad[i], &ms) == -1, "'%s' was accepted", bad[i]);
 }
 
 TEST(bad_durations)
@@ -171,6 +202,7 @@ int main(void)
 	RUN(sizes);
 	RUN(durations);
 	RUN(bad_durations);
+	RUN(kubectl_timeouts);
 	RUN(utf8_as_go_decodes_it);
 	RUN(one_line);
 	RUN(a_long_message_keeps_its_end);
