@@ -576,3 +576,15 @@ notices() { count_lines "$ERR" "$1"; }
 	run_kinf get ns default -o name --kubeconfig "$T/kc"
 	assert_one_line_error "of user 'tester' did not print an ExecCredential (more than one JSON value)"
 }
+
+@test "exec plugin: provideClusterInfo hands it the cluster's exec extension as its config, as kubectl" {
+	write_kubeconfig "$T/kc" "$(exec_user v1 "$(printf '      - {name: PLUGIN_TOKEN, value: %s}\n      provideClusterInfo: true' "$SIM_TOKEN")")" \
+		"$(printf '    certificate-authority: %s\n    extensions:\n    - {name: other, extension: {a: 1}}\n    - name: client.authentication.k8s.io/exec\n      extension: {aud: x, n: 1, yes: no, list: [a, 2, 0x1F], nested: {k: ~}}' "$SIM_CACERT")"
+	kubectl --kubeconfig "$T/kc" get ns default -o name
+	cp "$T/plugin/exec-info" "$T/want"
+	run_kinf get ns default -o name --kubeconfig "$T/kc"
+	assert_status 0
+	jq -e '.spec.cluster.config | .aud == "x" and .true == false and .false == 1 and .list[2] == 31' \
+		"$T/plugin/exec-info"
+	diff <(jq -S . "$T/want") <(jq -S . "$T/plugin/exec-info")
+}

@@ -8,6 +8,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <json-c/json.h>
 #include <limits.h>
 #include <pwd.h>
 #include <stddef.h>
@@ -48,6 +49,7 @@ struct kc_cluster {
 	char *server, *tls_server_name, *proxy_url, *ca_file;
 	struct blob ca_data;
 	bool insecure, disable_compression;
+	char *exec_extension;	/* JSON: extensions' client.authentication.k8s.io/exec */
 };
 
 struct kc_user {
@@ -93,6 +95,7 @@ static void cluster_free(struct kc_entry_head *h)
 	free(c->proxy_url);
 	free(c->ca_file);
 	blob_release(&c->ca_data);
+	free(c->exec_extension);
 	free(c);
 }
 
@@ -253,6 +256,7 @@ enum field_type {
 	F_EXEC,		/* struct exec_config * */
 	F_AUTH_PROVIDER,	/* char *, the provider's name */
 	F_INTERACTIVE,	/* enum exec_interactive */
+	F_EXEC_EXTENSION,	/* char *, JSON, from [{name, extension}] */
 };
 
 struct field {
@@ -271,6 +275,7 @@ static const struct field cluster_fields[] = {
 	FIELD("certificate-authority-data", F_BASE64, kc_cluster, ca_data),
 	FIELD("insecure-skip-tls-verify", F_BOOL, kc_cluster, insecure),
 	FIELD("disable-compression", F_BOOL, kc_cluster, disable_compression),
+	FIELD("extensions", F_EXEC_EXTENSION, kc_cluster, exec_extension),
 	{ NULL, 0, 0 },
 };
 
@@ -432,6 +437,47 @@ static int parse_extra(struct walk *w, yaml_node_t *n, const char *key, char ***
 	return 0;
 }
 
+/*
+ * A cluster's extensions: of those, client-go hands an exec plugin the one
+ * named client.authentication.k8s.io/exec (spec.cluster.config), as the
+ * JSON the kubeconfig's YAML makes; the last of that name wins.
+ */
+static int parse_exec_extension(struct walk *w, yaml_node_t *n, const char *key, char **out)
+{
+	if (n->type != YAML_SEQUENCE_NODE)
+		return bad(w, n, "'%s' must be a list of {name, extension}", key);
+	for (yaml_node_item_t *it = n->data.sequence.items.start;
+	     it < n->data.sequence.items.top; it++) {
+		yaml_node_t *item = node_at(w, *it), *name = NULL, *ext = NULL;
+		if (!item || is_null(item))
+			continue;
+		const struct goyaml_members *m = item->type == YAML_MAPPING_NODE ?
+						 members_of(w, item) : NULL;
+		if (!m)
+			return item->type == YAML_MAPPING_NODE ? -1 :
+			       bad(w, item, "'%s' must be a list of {name, extension}", key);
+		for (size_t at = 0; at < m->nr; at++)
+			if (!strcmp(scalar(m->v[at].key), "name"))
+				name = m->v[at].value;
+			else if (!strcmp(scalar(m->v[at].key), "extension"))
+				ext = m->v[at].value;
+		if (name && want_scalar(w, name, "name") < 0)
+			return -1;
+		if (!name || strcmp(scalar(name), "client.authentication.k8s.io/exec") ||
+		    !ext || is_null(ext))
+			continue;
+		struct json_object *json;
+		struct goyaml_error why;
+		if (goyaml_node_json(w->doc, ext, &json, &why) < 0)
+			return bad(w, why.at, "%s", why.why);
+		free(*out);
+		*out = xstrdup(json_object_to_json_string_ext(json, JSON_C_TO_STRING_PLAIN |
+								JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(json);
+	}
+	return 0;
+}
+
 static int parse_exec(struct walk *w, yaml_node_t *n, struct exec_config **out)
 {
 	struct exec_config *e = xcalloc(1, sizeof(*e));
@@ -493,6 +539,8 @@ static int parse_field(struct walk *w, const struct field *f, yaml_node_t *v, vo
 		return parse_extra(w, v, f->key, slot);
 	case F_EXEC:
 		return parse_exec(w, v, slot);
+	case F_EXEC_EXTENSION:
+		return parse_exec_extension(w, v, f->key, slot);
 	case F_AUTH_PROVIDER: {
 		char **s = slot;
 		if (v->type != YAML_MAPPING_NODE)
@@ -999,6 +1047,8 @@ static int cluster_into(const struct kc_cluster *c, struct rest_config *cfg, str
 		cfg->tls_server_name = xstrdup(c->tls_server_name);
 	if (c->proxy_url && *c->proxy_url)
 		cfg->proxy_url = xstrdup(c->proxy_url);
+	if (c->exec_extension)
+		cfg->exec_cluster_config = xstrdup(c->exec_extension);
 	cfg->cluster = xstrdup(c->name);
 	return 0;
 }

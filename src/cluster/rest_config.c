@@ -121,6 +121,7 @@ void rest_config_free(struct rest_config *cfg)
 	free(cfg->server_user);
 	secret_free(cfg->server_password);
 	free(cfg->proxy_url);
+	free(cfg->exec_cluster_config);
 	free(cfg->impersonate_user);
 	free(cfg->impersonate_uid);
 	strv_free(cfg->impersonate_groups);
@@ -145,6 +146,7 @@ struct rest_config *rest_config_dup(const struct rest_config *cfg)
 	d->server = xstrdup_or_null(cfg->server);
 	d->tls_server_name = xstrdup_or_null(cfg->tls_server_name);
 	d->proxy_url = xstrdup_or_null(cfg->proxy_url);
+	d->exec_cluster_config = xstrdup_or_null(cfg->exec_cluster_config);
 	d->insecure = cfg->insecure;
 	d->disable_compression = cfg->disable_compression;
 	blob_copy(&d->ca, &cfg->ca);

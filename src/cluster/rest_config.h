@@ -78,6 +78,8 @@ struct rest_config {
 	char *server;		/* never NULL: "https://host:port[/prefix]" */
 	char *tls_server_name;	/* verify (and SNI) this name, not the host */
 	char *proxy_url;
+	/* JSON: the cluster's client.authentication.k8s.io/exec extension, for exec plugins */
+	char *exec_cluster_config;
 	bool insecure;		/* insecure-skip-tls-verify */
 	bool disable_compression;
 	struct blob ca;		/* PEM bundle; empty: the system's trust store */

@@ -3,7 +3,10 @@
  */
 #include "lib/goyaml.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <json-c/json.h>
+#include <stdint.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,6 +135,39 @@ struct converting {
 	struct goyaml_error err;
 };
 
+/*
+ * A plain number as go-yaml resolves it, '_' dropped: an int64 (strconv's
+ * base 0: 0x, 0o, 0b, a 0 for octal), else a uint64, else a float64.
+ */
+static struct json_object *number_json(const char *s)
+{
+	char *plain = xstrdup(s), *d = plain, *end;
+	struct json_object *v;
+
+	for (const char *q = s; *q; q++)
+		if (*q != '_')
+			*d++ = *q;
+	*d = '\0';
+	bool minus = *plain == '-';
+	const char *digits = plain + (minus || *plain == '+');
+	int base = 10;
+	if (digits[0] == '0' && digits[1]) {
+		char x = (char)tolower((unsigned char)digits[1]);
+		base = x == 'x' ? 16 : x == 'b' ? 2 : 8;
+		digits += x == 'x' || x == 'o' || x == 'b' ? 2 : 1;
+	}
+	errno = 0;
+	unsigned long long u = strtoull(digits, &end, base);
+	if (*digits && !*end && !errno && *digits != '-' && *digits != '+' &&
+	    u <= (minus ? (unsigned long long)INT64_MAX + 1 : UINT64_MAX))
+		v = minus ? json_object_new_int64((int64_t)(0 - u)) :
+		    u > INT64_MAX ? json_object_new_uint64(u) : json_object_new_int64((int64_t)u);
+	else
+		v = json_object_new_double(strtod(plain, NULL));
+	free(plain);
+	return v;
+}
+
 static struct json_object *scalar_json(const yaml_node_t *n)
 {
 	const char *s = text_of(n);
@@ -144,11 +180,79 @@ static struct json_object *scalar_json(const yaml_node_t *n)
 	case YAML_PLAIN_BOOL:
 		return json_object_new_boolean(yaml_plain_true(s));
 	case YAML_PLAIN_NUMBER:
-		return json_object_new_double_s(strtod(s, NULL), s);
+		return number_json(s);
 	case YAML_PLAIN_STRING:
 		break;
 	}
 	return json_object_new_string(s);
+}
+
+/*
+ * A key as YAMLToJSON writes it: a boolean "true" or "false", an int in
+ * decimal, other text as it is.  A null key is refused, as there.
+ */
+static char *key_json(const yaml_node_t *k)
+{
+	const char *s = text_of(k);
+
+	if (k->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+		return xstrdup(s);
+	switch (yaml_plain_kind(s)) {
+	case YAML_PLAIN_NULL:
+		return NULL;
+	case YAML_PLAIN_BOOL:
+		return xstrdup(yaml_plain_true(s) ? "true" : "false");
+	case YAML_PLAIN_NUMBER: {
+		struct json_object *v = number_json(s);
+		char *text = xstrdup(json_object_is_type(v, json_type_double) ? s :
+				     json_object_to_json_string(v));
+		json_object_put(v);
+		return text;
+	}
+	case YAML_PLAIN_STRING:
+		break;
+	}
+	return xstrdup(s);
+}
+
+struct json_member {
+	char *key;
+	struct json_object *value;
+};
+
+static int json_member_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct json_member *)a)->key, ((const struct json_member *)b)->key);
+}
+
+static int node_json(struct converting *c, yaml_node_t *n, int depth, struct json_object **out);
+
+/* A mapping's members under their keys' JSON text, sorted, as Go writes a map. */
+static int mapping_json(struct converting *c, yaml_node_t *n, int depth, struct json_object **out)
+{
+	struct goyaml_members m = { 0 };
+	int rc = goyaml_members(c->doc, n, &c->merged, &m, &c->err);
+	struct json_member *v = xcalloc(m.nr ? m.nr : 1, sizeof(*v));
+	size_t nr = 0;
+
+	for (size_t i = 0; !rc && i < m.nr; i++, nr++) {
+		v[nr].key = key_json(m.v[i].key);
+		rc = v[nr].key ? node_json(c, m.v[i].value, depth + 1, &v[nr].value) :
+		     refuse(&c->err, m.v[i].key, "a key must not be null");
+	}
+	if (!rc && nr)
+		qsort(v, nr, sizeof(*v), json_member_cmp);
+	*out = json_object_new_object();
+	for (size_t i = 0; i < nr; i++) {
+		if (!rc)	/* the last of a key that two texts give wins */
+			json_object_object_add(*out, v[i].key, v[i].value);
+		else
+			json_object_put(v[i].value);
+		free(v[i].key);
+	}
+	free(v);
+	goyaml_members_release(&m);
+	return rc;
 }
 
 static int node_json(struct converting *c, yaml_node_t *n, int depth, struct json_object **out)
@@ -162,29 +266,33 @@ static int node_json(struct converting *c, yaml_node_t *n, int depth, struct jso
 		*out = scalar_json(n);
 		return 0;
 	}
-	if (n->type == YAML_SEQUENCE_NODE) {
-		*out = json_object_new_array();
-		for (yaml_node_item_t *it = n->data.sequence.items.start;
-		     it < n->data.sequence.items.top; it++) {
-			struct json_object *v = NULL;
-			yaml_node_t *x = yaml_document_get_node(c->doc, *it);
-			int rc = x ? node_json(c, x, depth + 1, &v) : 0;
-			json_object_array_add(*out, v);	/* what there is, to be freed */
-			if (rc < 0)
-				return -1;
-		}
-		return 0;
+	if (n->type == YAML_MAPPING_NODE)
+		return mapping_json(c, n, depth, out);
+	*out = json_object_new_array();
+	for (yaml_node_item_t *it = n->data.sequence.items.start;
+	     it < n->data.sequence.items.top; it++) {
+		struct json_object *v = NULL;
+		yaml_node_t *x = yaml_document_get_node(c->doc, *it);
+		int rc = x ? node_json(c, x, depth + 1, &v) : 0;
+		json_object_array_add(*out, v);	/* what there is, to be freed */
+		if (rc < 0)
+			return -1;
 	}
-	struct goyaml_members m = { 0 };
-	*out = json_object_new_object();
-	int rc = goyaml_members(c->doc, n, &c->merged, &m, &c->err);
-	for (size_t i = 0; !rc && i < m.nr; i++) {
-		struct json_object *v;
-		rc = node_json(c, m.v[i].value, depth + 1, &v);
-		json_object_object_add(*out, text_of(m.v[i].key), v);
+	return 0;
+}
+
+int goyaml_node_json(yaml_document_t *doc, yaml_node_t *n, struct json_object **out,
+		     struct goyaml_error *err)
+{
+	struct converting c = { .doc = doc };
+
+	if (node_json(&c, n, 0, out) < 0) {
+		*err = c.err;
+		json_object_put(*out);
+		*out = NULL;
+		return -1;
 	}
-	goyaml_members_release(&m);
-	return rc;
+	return 0;
 }
 
 /* ---- reading ------------------------------------------------------------ */
@@ -254,18 +362,15 @@ int goyaml_load(const char *text, size_t len, yaml_document_t *doc, struct strbu
 int goyaml_to_json(const char *text, size_t len, struct json_object **out, struct strbuf *why)
 {
 	yaml_document_t doc;
-	struct converting c = { .doc = &doc };
+	struct goyaml_error err;
 
 	*out = NULL;
 	if (goyaml_load(text, len, &doc, why) < 0)
 		return -1;
 	yaml_node_t *root = yaml_document_get_root_node(&doc);
-	int rc = root ? node_json(&c, root, 0, out) : 0;
-	if (rc < 0) {
-		strbuf_addf(why, "line %zu: %s", c.err.at->start_mark.line + 1, c.err.why);
-		json_object_put(*out);
-		*out = NULL;
-	}
+	int rc = root ? goyaml_node_json(&doc, root, out, &err) : 0;
+	if (rc < 0)
+		strbuf_addf(why, "line %zu: %s", err.at->start_mark.line + 1, err.why);
 	yaml_document_delete(&doc);
 	return rc;
 }

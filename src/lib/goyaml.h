@@ -64,9 +64,16 @@ void goyaml_members_release(struct goyaml_members *m);
 int goyaml_load(const char *text, size_t len, yaml_document_t *doc, struct strbuf *why);
 
 /*
+ * The JSON YAMLToJSON makes of node n of doc, into *out: an int an int64
+ * (or uint64), a float a double, the keys of a mapping sorted as Go
+ * writes a map (a boolean key "true" or "false").  0, or -1 with *err.
+ */
+int goyaml_node_json(yaml_document_t *doc, yaml_node_t *n, struct json_object **out,
+		     struct goyaml_error *err);
+
+/*
  * The JSON sigs.k8s.io/yaml's YAMLToJSON makes of text's first document,
- * as a json-c tree (a number keeps its text: json_object_new_double_s),
- * or NULL (JSON's null) for none.  0, or -1 with why appended to.
+ * as goyaml_node_json() makes it, or NULL (JSON's null) for none.  0, or -1 with why appended to.
  */
 int goyaml_to_json(const char *text, size_t len, struct json_object **out,
 		   struct strbuf *why);

@@ -182,13 +182,16 @@ TEST(documents_as_client_go_reads_them)
 		  "{\"a\":1,\"b\":true,\"c\":\"1\",\"d\":null,\"e\":false}" },
 		{ "[1, x, null, \"\"]", "[1,\"x\",null,\"\"]" },
 		{ "{b: 1, a: 2, b: 3}", "{\"a\":2,\"b\":3}" },
-		{ "x: &x {a: 1, b: 2}\ny: {b: 9, <<: *x, a: 3}", "{\"x\":{\"a\":1,\"b\":2},"
-		  "\"y\":{\"a\":3,\"b\":2}}" },
+		{ "p: &x {a: 1, b: 2}\nq: {b: 9, <<: *x, a: 3}", "{\"p\":{\"a\":1,\"b\":2},"
+		  "\"q\":{\"a\":3,\"b\":2}}" },
+		{ "{y: 1, 0x1F: -0o17, 1_000: 0b101, b: 18446744073709551615, ~x: 1.5}",
+		  "{\"1000\":5,\"31\":-15,\"b\":18446744073709551615,\"true\":1,\"~x\":1.5}" },
 		{ "{<<: [{a: 1}, {a: 2, b: 2}], '<<': 5}", "{\"<<\":5,\"a\":1,\"b\":2}" },
 		{ "\xef\xbb\xbf{\"a\": 1}\n---\nb: 2\n", "{\"a\":1}" },
 		{ "", "null" },
 		{ "{<<: 1}", "line 1: a merge (<<) takes a mapping or a list of mappings" },
 		{ "{[a]: 1}", "line 1: a key must be a string, not a list" },
+		{ "{a: 1, ~: 2}", "line 1: a key must not be null" },
 		{ "a: [", "line 2: did not find expected node content while parsing a flow node" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
