@@ -1329,8 +1329,9 @@ static bool user_flags(const struct kubeconfig_opts *opts)
 }
 
 /*
- * The context --context or current-context names; with --server or
- * --cluster and neither, an empty one, as clientcmd needs none then.
+ * The context --context or current-context names; with neither, the
+ * context of no name, as clientcmd looks up "", or with --server or
+ * --cluster an empty one, as clientcmd needs none then.
  * NULL and err when it is not there.
  */
 static const struct kc_context *context_of(const struct kubeconfig *kc,
@@ -1341,6 +1342,9 @@ static const struct kc_context *context_of(const struct kubeconfig *kc,
 	const char *name = given(opts->context) ? opts->context : kc->current_context;
 	const struct kc_context *ctx;
 
+	/* no name is the name "": a context of no name is found by it */
+	if (!name && (ctx = kc_find(kc, KC_CONTEXTS, "")))
+		return ctx;
 	if (!name && (given(opts->server) || given(opts->cluster)))
 		return &none;
 	if (!name) {

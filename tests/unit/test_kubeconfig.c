@@ -256,6 +256,11 @@ TEST(empty_and_null_values_are_absent)
 	CHECK_INT(load_text("contexts: [{name: a}, {name: b}]\n", NULL, &cfg, &err), -1);
 	CHECK_STR(err.msg, "kubeconfig '/cfg/config' has no current-context; choose one "
 		  "with --context ('a', 'b')");
+	/* no current-context names "", and a context of no name has it */
+	CHECK_INT(load_text("clusters: [{name: k, cluster: {server: 'https://k'}}]\n"
+			    "contexts: [{name: a}, {context: {cluster: k}}]\n", NULL, &cfg, &err), 0);
+	CHECK_STR(cfg ? cfg->server : "(none)", "https://k");
+	rest_config_free(cfg);
 }
 
 /* A merge that would set a key 10^8 times is refused, and soon. */
