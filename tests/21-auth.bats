@@ -240,6 +240,7 @@ impersonate_headers() { simctl GET /requests | jq -c '[.[] | .headers.Impersonat
 	jq -e --arg server "$SIM_API" '.kind == "ExecCredential" and
 		.apiVersion == "client.authentication.k8s.io/v1" and
 		.spec.interactive == false and .spec.cluster.server == $server and
+		(.spec.cluster | has("config") and .config == null) and
 		(.spec.cluster["certificate-authority-data"] | length > 0)' "$T/plugin/exec-info"
 }
 

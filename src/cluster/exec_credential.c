@@ -71,9 +71,9 @@ static char *exec_info(const struct rest_config *cfg, bool interactive)
 		if (cfg->disable_compression)
 			json_object_object_add(cluster, "disable-compression",
 					       json_object_new_boolean(1));
-		if (cfg->exec_cluster_config)
-			json_object_object_add(cluster, "config",
-					       json_parse_deep(cfg->exec_cluster_config));
+		/* a RawExtension, which omitempty never leaves out: null for none */
+		json_object_object_add(cluster, "config", cfg->exec_cluster_config ?
+				       json_parse_deep(cfg->exec_cluster_config) : NULL);
 		json_object_object_add(spec, "cluster", cluster);
 	}
 	json_object_object_add(spec, "interactive", json_object_new_boolean(interactive));
