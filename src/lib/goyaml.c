@@ -41,15 +41,23 @@ struct reading {
 	struct goyaml_error *err;
 };
 
-static int add_members(struct reading *r, yaml_node_t *map, int depth);
+/* The mappings a merge is inside of, innermost first. */
+struct merging {
+	const yaml_node_t *map;
+	const struct merging *up;
+};
+
+static const char loop[] = "an anchor's value contains itself";
+
+static int add_members(struct reading *r, yaml_node_t *map, const struct merging *up);
 
 /* What "<<: from" sets: go-yaml's decoder.merge(). */
-static int merge(struct reading *r, yaml_node_t *from, int depth)
+static int merge(struct reading *r, yaml_node_t *from, const struct merging *up)
 {
 	static const char want[] = "a merge (<<) takes a mapping or a list of mappings";
 
 	if (from->type == YAML_MAPPING_NODE)
-		return add_members(r, from, depth + 1);
+		return add_members(r, from, up);
 	if (from->type != YAML_SEQUENCE_NODE)
 		return refuse(r->err, from, want);
 	for (yaml_node_item_t *it = from->data.sequence.items.top;
@@ -57,26 +65,31 @@ static int merge(struct reading *r, yaml_node_t *from, int depth)
 		yaml_node_t *x = yaml_document_get_node(r->doc, *it);
 		if (!x || x->type != YAML_MAPPING_NODE)
 			return refuse(r->err, from, want);
-		if (add_members(r, x, depth + 1) < 0)
+		if (add_members(r, x, up) < 0)
 			return -1;
 	}
 	return 0;
 }
 
-static int add_members(struct reading *r, yaml_node_t *map, int depth)
+/* map's keys into r->m; up: the mappings that merge it, NULL for the one read */
+static int add_members(struct reading *r, yaml_node_t *map, const struct merging *up)
 {
 	struct goyaml_members *m = r->m;
+	struct merging here = { map, up };
 
+	for (const struct merging *u = up; u; u = u->up)
+		if (u->map == map)
+			return refuse(r->err, map, loop);
 	for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
 	     p < map->data.mapping.pairs.top; p++) {
 		yaml_node_t *k = yaml_document_get_node(r->doc, p->key);
 		yaml_node_t *v = yaml_document_get_node(r->doc, p->value);
 		if (!k || !v)
 			continue;
-		if (depth && ++*r->merged > GOYAML_MAX_MERGED)
+		if (up && ++*r->merged > GOYAML_MAX_MERGED)
 			return refuse(r->err, NULL, "merges (<<) set too many keys");
 		if (is_merge_key(k)) {
-			if (merge(r, v, depth) < 0)
+			if (merge(r, v, &here) < 0)
 				return -1;
 			continue;
 		}
@@ -104,7 +117,7 @@ int goyaml_members(yaml_document_t *doc, yaml_node_t *map, size_t *merged,
 {
 	struct reading r = { doc, merged, m, err };
 
-	if (add_members(&r, map, 0) < 0) {
+	if (add_members(&r, map, NULL) < 0) {
 		if (!err->at)
 			err->at = map;	/* the merges' bound: said of the mapping read */
 		return -1;
@@ -132,6 +145,7 @@ struct converting {
 	yaml_document_t *doc;
 	size_t merged;
 	size_t nodes;		/* made so far: aliases may repeat a subtree */
+	bool *open;		/* by node id - 1: being made, so an alias to it loops */
 	struct goyaml_error err;
 };
 
@@ -266,33 +280,42 @@ static int node_json(struct converting *c, yaml_node_t *n, int depth, struct jso
 		*out = scalar_json(n);
 		return 0;
 	}
-	if (n->type == YAML_MAPPING_NODE)
-		return mapping_json(c, n, depth, out);
-	*out = json_object_new_array();
-	for (yaml_node_item_t *it = n->data.sequence.items.start;
-	     it < n->data.sequence.items.top; it++) {
-		struct json_object *v = NULL;
-		yaml_node_t *x = yaml_document_get_node(c->doc, *it);
-		int rc = x ? node_json(c, x, depth + 1, &v) : 0;
-		json_object_array_add(*out, v);	/* what there is, to be freed */
-		if (rc < 0)
-			return -1;
+	bool *open = &c->open[n - c->doc->nodes.start];
+	if (*open)
+		return refuse(&c->err, n, loop);
+	*open = true;
+	int rc = 0;
+	if (n->type == YAML_MAPPING_NODE) {
+		rc = mapping_json(c, n, depth, out);
+	} else {
+		*out = json_object_new_array();
+		for (yaml_node_item_t *it = n->data.sequence.items.start;
+		     !rc && it < n->data.sequence.items.top; it++) {
+			struct json_object *v = NULL;
+			yaml_node_t *x = yaml_document_get_node(c->doc, *it);
+			rc = x ? node_json(c, x, depth + 1, &v) : 0;
+			json_object_array_add(*out, v);	/* what there is, to be freed */
+		}
 	}
-	return 0;
+	*open = false;
+	return rc;
 }
 
 int goyaml_node_json(yaml_document_t *doc, yaml_node_t *n, struct json_object **out,
 		     struct goyaml_error *err)
 {
 	struct converting c = { .doc = doc };
+	size_t nodes = (size_t)(doc->nodes.top - doc->nodes.start);
 
-	if (node_json(&c, n, 0, out) < 0) {
+	c.open = xcalloc(nodes ? nodes : 1, sizeof(*c.open));
+	int rc = node_json(&c, n, 0, out);
+	free(c.open);
+	if (rc < 0) {
 		*err = c.err;
 		json_object_put(*out);
 		*out = NULL;
-		return -1;
 	}
-	return 0;
+	return rc;
 }
 
 /* ---- reading ------------------------------------------------------------ */

@@ -192,6 +192,8 @@ TEST(documents_as_client_go_reads_them)
 		{ "{<<: 1}", "line 1: a merge (<<) takes a mapping or a list of mappings" },
 		{ "{[a]: 1}", "line 1: a key must be a string, not a list" },
 		{ "{a: 1, ~: 2}", "line 1: a key must not be null" },
+		{ "a: &a [1, *a]", "line 1: an anchor's value contains itself" },
+		{ "a: &a {x: 1, <<: *a}", "line 1: an anchor's value contains itself" },
 		{ "a: [", "line 2: did not find expected node content while parsing a flow node" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
