@@ -77,6 +77,7 @@ record_under_faults() {
 	stop_recording
 	# and a flight recorder's dump written at once
 	mkdir "$BATS_TEST_TMPDIR/dumps"
+	: >"$ERR"	# the wait below sees this watch's "synced", not the last one's
 	"$KINF" watch --kubeconfig "$SIM_KUBECONFIG" pods --flight-recorder 1m --flight-tail 0s \
 		--flight-dir "$BATS_TEST_TMPDIR/dumps" 2>"$ERR" 3>&- &
 	KINF_PID=$!
