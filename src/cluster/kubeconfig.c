@@ -448,7 +448,7 @@ static int parse_exec_extension(struct walk *w, yaml_node_t *n, const char *key,
 		return bad(w, n, "'%s' must be a list of {name, extension}", key);
 	for (yaml_node_item_t *it = n->data.sequence.items.start;
 	     it < n->data.sequence.items.top; it++) {
-		yaml_node_t *item = node_at(w, *it), *name = NULL, *ext = NULL;
+		yaml_node_t *item = node_at(w, *it);
 		if (!item || is_null(item))
 			continue;
 		const struct goyaml_members *m = item->type == YAML_MAPPING_NODE ?
@@ -456,11 +456,7 @@ static int parse_exec_extension(struct walk *w, yaml_node_t *n, const char *key,
 		if (!m)
 			return item->type == YAML_MAPPING_NODE ? -1 :
 			       bad(w, item, "'%s' must be a list of {name, extension}", key);
-		for (size_t at = 0; at < m->nr; at++)
-			if (!strcmp(scalar(m->v[at].key), "name"))
-				name = m->v[at].value;
-			else if (!strcmp(scalar(m->v[at].key), "extension"))
-				ext = m->v[at].value;
+		yaml_node_t *name = goyaml_member(m, "name"), *ext = goyaml_member(m, "extension");
 		if (name && want_scalar(w, name, "name") < 0)
 			return -1;
 		if (!name || strcmp(scalar(name), "client.authentication.k8s.io/exec") ||
@@ -548,16 +544,9 @@ static int parse_field(struct walk *w, const struct field *f, yaml_node_t *v, vo
 		const struct goyaml_members *m = members_of(w, v);
 		if (!m)
 			return -1;
-		for (size_t at = 0; at < m->nr; at++) {
-			const struct goyaml_member *p = &m->v[at];
-			yaml_node_t *k = p->key, *val = p->value;
-			if (!strcmp(scalar(k), "name") && val->type == YAML_SCALAR_NODE) {
-				free(*s);
-				*s = xstrdup(scalar(val));
-			}
-		}
-		if (!*s)
-			*s = xstrdup("(unnamed)");
+		yaml_node_t *name = goyaml_member(m, "name");
+		free(*s);
+		*s = xstrdup(name && name->type == YAML_SCALAR_NODE ? scalar(name) : "(unnamed)");
 		return 0;
 	}
 	case F_INTERACTIVE: {
@@ -628,8 +617,7 @@ static int parse_named_list(struct walk *w, struct kubeconfig *kc,
 		return bad(w, seq, "'%s' must be a list", nl->key);
 	for (yaml_node_item_t *it = seq->data.sequence.items.start;
 	     it < seq->data.sequence.items.top; it++) {
-		yaml_node_t *item = node_at(w, *it), *body = NULL;
-		const char *name = "";
+		yaml_node_t *item = node_at(w, *it);
 		static const struct goyaml_members none;	/* null: Go's zero entry */
 		if (!item || (!is_null(item) && item->type != YAML_MAPPING_NODE))
 			return bad(w, item ? item : seq, "each of '%s' must be a mapping with a name",
@@ -637,17 +625,10 @@ static int parse_named_list(struct walk *w, struct kubeconfig *kc,
 		const struct goyaml_members *m = is_null(item) ? &none : members_of(w, item);
 		if (!m)
 			return -1;
-		for (size_t at = 0; at < m->nr; at++) {
-			const struct goyaml_member *p = &m->v[at];
-			yaml_node_t *k = p->key, *v = p->value;
-			if (!strcmp(scalar(k), "name")) {
-				if (want_scalar(w, v, "name") < 0)
-					return -1;
-				name = is_null(v) ? "" : scalar(v);
-			} else if (!strcmp(scalar(k), nl->item_key)) {
-				body = v;
-			}
-		}
+		yaml_node_t *n = goyaml_member(m, "name"), *body = goyaml_member(m, nl->item_key);
+		if (n && want_scalar(w, n, "name") < 0)
+			return -1;
+		const char *name = n && !is_null(n) ? scalar(n) : "";
 		if (kc_find(kc, nl->id, name))
 			return bad(w, item, "%s '%s' is defined twice", nl->item_key, name);
 		struct kc_entry_head *e = xcalloc(1, nl->size);

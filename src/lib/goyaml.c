@@ -132,6 +132,23 @@ int goyaml_members(yaml_document_t *doc, yaml_node_t *map, size_t *merged,
 	return 0;
 }
 
+yaml_node_t *goyaml_member(const struct goyaml_members *m, const char *key)
+{
+	size_t lo = 0, hi = m->nr;
+
+	while (lo < hi) {	/* they are sorted by key */
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(text_of(m->v[mid].key), key);
+		if (!c)
+			return m->v[mid].value;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
 void goyaml_members_release(struct goyaml_members *m)
 {
 	free(m->v);

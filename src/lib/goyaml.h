@@ -55,6 +55,9 @@ int goyaml_members(yaml_document_t *doc, yaml_node_t *map, size_t *merged,
 		   struct goyaml_members *m, struct goyaml_error *err);
 void goyaml_members_release(struct goyaml_members *m);
 
+/* The value of m's member key, or NULL. */
+yaml_node_t *goyaml_member(const struct goyaml_members *m, const char *key);
+
 /*
  * Loads text's first document into *doc, for yaml_document_delete().  0,
  * or -1 with why appended to ("line 5: did not find expected key").  Flow
