@@ -417,8 +417,7 @@ static int parse_extra(struct walk *w, yaml_node_t *n, const char *key, char ***
 	size_t nr = 0, alloc = 0;
 	char **v = xcalloc(1, sizeof(*v));
 	for (size_t at = 0; at < m->nr; at++) {
-		const struct goyaml_member *p = &m->v[at];
-		yaml_node_t *k = p->key, *vals = p->value;
+		yaml_node_t *k = m->v[at].key, *vals = m->v[at].value;
 		char **list = NULL;
 		if (!is_null(vals) && parse_list(w, vals, key, "strings", string_item, &list) < 0) {
 			strv_free(v);
@@ -579,16 +578,10 @@ static int parse_fields(struct walk *w, yaml_node_t *map, const struct field *fi
 	const struct goyaml_members *m = members_of(w, map);
 	if (!m)
 		return -1;
-	for (size_t at = 0; at < m->nr; at++) {
-		const struct goyaml_member *p = &m->v[at];
-		yaml_node_t *k = p->key, *v = p->value;
-		for (const struct field *f = fields; f->key; f++) {
-			if (strcmp(f->key, scalar(k)))
-				continue;
-			if (parse_field(w, f, v, obj) < 0)
-				return -1;
-			break;
-		}
+	for (const struct field *f = fields; f->key; f++) {
+		yaml_node_t *v = goyaml_member(m, f->key);
+		if (v && parse_field(w, f, v, obj) < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -643,12 +636,12 @@ static int parse_named_list(struct walk *w, struct kubeconfig *kc,
 }
 
 /* What client-go decodes a kubeconfig as: kind Config of v1, each the default. */
-static int type_meta(struct walk *w, const char *key, yaml_node_t *v)
+static int type_meta(struct walk *w, const struct goyaml_members *m, const char *key,
+		     const char *want)
 {
-	bool version = !strcmp(key, "apiVersion");
-	const char *want = version ? "v1" : "Config";
+	yaml_node_t *v = goyaml_member(m, key);
 
-	if ((!version && strcmp(key, "kind")) || is_null(v))
+	if (!v || is_null(v))
 		return 0;
 	if (want_scalar(w, v, key) < 0)
 		return -1;
@@ -665,26 +658,19 @@ static int parse_root(struct walk *w, struct kubeconfig *kc, yaml_node_t *root)
 	if (root->type != YAML_MAPPING_NODE)
 		return bad(w, root, "a kubeconfig must be a mapping (clusters, users, contexts)");
 	const struct goyaml_members *m = members_of(w, root);
-	if (!m)
+	if (!m || type_meta(w, m, "apiVersion", "v1") < 0 ||
+	    type_meta(w, m, "kind", "Config") < 0)
 		return -1;
-	for (size_t at = 0; at < m->nr; at++) {
-		const struct goyaml_member *p = &m->v[at];
-		yaml_node_t *k = p->key, *v = p->value;
-		if (type_meta(w, scalar(k), v) < 0)
+	yaml_node_t *v = goyaml_member(m, "current-context");
+	if (v && !is_null(v)) {
+		if (want_scalar(w, v, "current-context") < 0)
 			return -1;
-		if (!strcmp(scalar(k), "current-context")) {
-			if (is_null(v))
-				continue;
-			if (want_scalar(w, v, "current-context") < 0)
-				return -1;
-			free(kc->current_context);
-			kc->current_context = *scalar(v) ? xstrdup(scalar(v)) : NULL;
-			continue;
-		}
-		for (size_t i = 0; i < ARRAY_SIZE(named_lists); i++)
-			if (!strcmp(scalar(k), named_lists[i].key) &&
-			    parse_named_list(w, kc, &named_lists[i], v) < 0)
-				return -1;
+		kc->current_context = *scalar(v) ? xstrdup(scalar(v)) : NULL;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(named_lists); i++) {
+		v = goyaml_member(m, named_lists[i].key);
+		if (v && parse_named_list(w, kc, &named_lists[i], v) < 0)
+			return -1;
 	}
 	return 0;
 }
