@@ -480,7 +480,7 @@ static void resolve_done(struct tui *t, struct tui_job *job)
 	tui_message(t, "%s", rj->rc < 0 ? rj->err.msg : err.msg);
 }
 
-/* Enter on `:`: the prompt closes; the name goes to the worker. */
+/* Enter on `:` closed the prompt: the name typed goes to the worker. */
 static void resolve_start(struct tui *t)
 {
 	struct resolve_job *rj = xcalloc(1, sizeof(*rj));
@@ -491,7 +491,6 @@ static void resolve_start(struct tui *t)
 	rj->cluster = &t->session->cluster;
 	rj->crds = t->crds;
 	snprintf(rj->typed, sizeof(rj->typed), "%s", t->prompt.text);
-	prompt_close(t);
 	snprintf(what, sizeof(what), "resolving %s", rj->typed);
 	if (tui_job_submit(t, &rj->base, what) < 0) {
 		tui_message(t, "still %s; Esc cancels it", t->working);
@@ -696,8 +695,7 @@ static void handle_key(struct tui *t, int key)
 	/* A message answers the key before; the next key makes it go. */
 	t->message[0] = '\0';
 	if (t->prompt.kind != PROMPT_NONE) {
-		prompt_key(t, key);
-		if (t->prompt.wants_resource)
+		if (prompt_key(t, key))
 			resolve_start(t);
 		return;
 	}

@@ -38,8 +38,6 @@ void prompt_open(struct tui *t, enum prompt_kind kind)
 			filter_clear(&tab->filter);
 			t->filter_gen++;
 		}
-	} else if (kind == PROMPT_NAMESPACE) {
-		snprintf(p->saved, sizeof(p->saved), "%s", t->ns_filter);
 	}
 }
 
@@ -164,34 +162,38 @@ static void filter_follow(struct tui *t)
 	table_to_top(tab);
 }
 
-/* Enter: true when the prompt is done. */
+/*
+ * Enter: the prompt closes, unless the filter typed does not parse; true
+ * when the loop is to open the resource typed.
+ */
 static bool accept(struct tui *t)
 {
 	struct prompt *p = &t->prompt;
+	bool open = false;
 
 	switch (p->kind) {
 	case PROMPT_FILTER:
-		return !p->error[0];
+		if (p->error[0])
+			return false;
+		break;
 	case PROMPT_RESOURCE:
-		if (!p->text[0])
-			return true;
-		if (!strcmp(p->text, "q") || !strcmp(p->text, "quit")) {
+		if (!strcmp(p->text, "q") || !strcmp(p->text, "quit"))
 			t->quit = true;
-			return true;
-		}
-		p->wants_resource = true;	/* the loop takes it and closes the prompt */
-		return false;
+		else
+			open = p->text[0] != '\0';
+		break;
 	case PROMPT_NAMESPACE:
 		tui_namespace_show(t, p->text);
 		if (p->text[0])
 			tui_message(t, "namespace %s only; n and Enter shows all again", p->text);
 		else
 			tui_message(t, "all namespaces");
-		return true;
+		break;
 	case PROMPT_NONE:
 		break;
 	}
-	return true;
+	p->kind = PROMPT_NONE;
+	return open;
 }
 
 static void cancel(struct tui *t)
@@ -207,7 +209,7 @@ static void cancel(struct tui *t)
 	}
 }
 
-void prompt_key(struct tui *t, int key)
+bool prompt_key(struct tui *t, int key)
 {
 	struct prompt *p = &t->prompt;
 	size_t len = strlen(p->text);
@@ -217,11 +219,9 @@ void prompt_key(struct tui *t, int key)
 	case 27:	/* Esc: as it was */
 		cancel(t);
 		p->kind = PROMPT_NONE;
-		return;
+		return false;
 	case '\r': case '\n': case KEY_ENTER:
-		if (accept(t))
-			p->kind = PROMPT_NONE;
-		return;
+		return accept(t);
 	case '\t':
 		complete(t);
 		edited = true;
@@ -244,19 +244,14 @@ void prompt_key(struct tui *t, int key)
 		break;
 	}
 	if (!edited)
-		return;
+		return false;
 	if (key != '\t')
 		p->hint[0] = '\0';
 	if (p->kind == PROMPT_FILTER)
 		filter_follow(t);	/* the table follows the typing */
 	else
 		p->error[0] = '\0';
-}
-
-void prompt_close(struct tui *t)
-{
-	t->prompt.wants_resource = false;
-	t->prompt.kind = PROMPT_NONE;
+	return false;
 }
 
 void prompt_draw(struct tui *t, int y)

@@ -59,7 +59,6 @@ struct prompt {
 	char saved[256];	/* the filter before: Esc puts it back */
 	char error[512];	/* why the text is not accepted, shown while typing */
 	char hint[512];		/* what Tab found, shown while typing */
-	bool wants_resource;	/* Enter on `:`: the loop is to open text */
 };
 
 struct view_ops {
