@@ -31,32 +31,36 @@ const char *draw_ellipsis(void)
 }
 
 /*
- * s as wide characters, with a column width for each; bytes that do not
- * decode in this locale become '?'.  Returns how many (at most max).
+ * The character at s (of at most len bytes) and its columns; a byte that
+ * does not decode in this locale, or a character of no width, is a '?'.
+ * Returns its bytes.
  */
+static size_t char_at(const char *s, size_t len, mbstate_t *st, wchar_t *wc, int *cols)
+{
+	size_t n = mbrtowc(wc, s, len, st);
+
+	if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
+		memset(st, 0, sizeof(*st));
+		*wc = L'?';
+		n = 1;
+	}
+	*cols = wcwidth(*wc);
+	if (*cols < 0) {
+		*wc = L'?';
+		*cols = 1;
+	}
+	return n;
+}
+
+/* s as wide characters, with a column width for each; returns how many (at most max). */
 static size_t decode(const char *s, wchar_t *wbuf, int *widths, size_t max)
 {
 	mbstate_t st;
 	size_t n = 0;
 
 	memset(&st, 0, sizeof(st));
-	while (*s && n < max) {
-		wchar_t wc;
-		size_t len = mbrtowc(&wc, s, MB_CUR_MAX, &st);
-		if (len == (size_t)-1 || len == (size_t)-2 || len == 0) {
-			memset(&st, 0, sizeof(st));
-			wc = L'?';
-			len = 1;
-		}
-		int cw = wcwidth(wc);
-		if (cw < 0) {
-			wc = L'?';
-			cw = 1;
-		}
-		wbuf[n] = wc;
-		widths[n++] = cw;
-		s += len;
-	}
+	for (; *s && n < max; n++)
+		s += char_at(s, MB_CUR_MAX, &st, &wbuf[n], &widths[n]);
 	return n;
 }
 
@@ -115,27 +119,22 @@ int draw_text(int y, int x, int w, int attr, const char *s)
 	int total = 0;
 	for (size_t i = 0; i < n; i++)
 		total += widths[i];
-	bool more = s[0] && n == ARRAY_SIZE(wbuf) - 1;
-	int used = 0;
-	size_t i = 0;
+	bool more = n == ARRAY_SIZE(wbuf) - 1;
 	if (total <= w && !more) {
-		i = n;
-		used = total;
-	} else {
-		const char *ell = draw_ellipsis();
-		int ell_w = utf8 ? 1 : 2;
-		if (ell_w > w)
-			ell_w = w;
-		while (i < n && used + widths[i] <= w - ell_w)
-			used += widths[i++];
-		mvaddnwstr(y, x, wbuf, (int)i);
-		mvaddnstr(y, x + used, ell, utf8 ? -1 : ell_w);
+		mvaddnwstr(y, x, wbuf, (int)n);
 		attrset(A_NORMAL);
-		return used + ell_w;
+		return total;
 	}
+	int used = 0, ell_w = utf8 ? 1 : 2;
+	size_t i = 0;
+	if (ell_w > w)
+		ell_w = w;
+	while (i < n && used + widths[i] <= w - ell_w)
+		used += widths[i++];
 	mvaddnwstr(y, x, wbuf, (int)i);
+	mvaddnstr(y, x + used, draw_ellipsis(), utf8 ? -1 : ell_w);
 	attrset(A_NORMAL);
-	return used;
+	return used + ell_w;
 }
 
 void draw_fill(int y, int x, int w, int attr, const char *s)
@@ -154,13 +153,8 @@ size_t text_fit(const char *s, size_t len, int w)
 	memset(&st, 0, sizeof(st));
 	while (at < len) {
 		wchar_t wc;
-		size_t n = mbrtowc(&wc, s + at, len - at, &st);
-		if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
-			memset(&st, 0, sizeof(st));
-			n = 1;
-			wc = L'?';
-		}
-		int cw = wcwidth(wc) < 0 ? 1 : wcwidth(wc);
+		int cw;
+		size_t n = char_at(s + at, len - at, &st, &wc, &cw);
 		if (at && cols + cw > w)
 			break;
 		cols += cw;
@@ -182,7 +176,6 @@ int text_wrap(const char *s, int w, int max_lines,
 	while (*s && given < max_lines) {
 		/* Take words while they fit; a lone word too wide is split. */
 		size_t len = 0, fit = 0;
-		int cols = 0;
 		while (s[len]) {
 			size_t word = strcspn(s + len, " ");
 			char tmp[1024];
@@ -191,8 +184,7 @@ int text_wrap(const char *s, int w, int max_lines,
 				end = sizeof(tmp) - 1;
 			memcpy(tmp, s, end);
 			tmp[end] = '\0';
-			cols = text_width(tmp);
-			if (cols > w)
+			if (text_width(tmp) > w)
 				break;
 			fit = end;
 			len = end;
