@@ -53,7 +53,6 @@ struct detail_state {
 	 * built (an owner's Reconcile shows within a second). */
 	uint64_t ctl_gen, ctl_any;
 	int64_t built_mono;
-	bool vanished;		/* the row was freed; lines are the last */
 	/*
 	 * `[` `]`: the delta looked at, numbered from the object's first
 	 * since kinf started (so that it stays the same delta when the ring
@@ -68,8 +67,10 @@ struct detail_state {
 	struct json_object *events;
 	char events_note[600];
 	uint64_t events_seq, events_last;
-	char **lines;		/* escaped for the terminal: drawn as measured */
-	int *attrs;
+	struct text_line {
+		char *text;	/* escaped for the terminal: drawn as measured */
+		int attr;
+	} *lines;
 	size_t nr, alloc;
 	/* The lines as on screen: one each, or (wrap) their pieces. */
 	bool wrap;
@@ -94,12 +95,7 @@ static void add_line(struct tui *t, int attr, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (ds(t)->nr + 1 > ds(t)->alloc) {
-		size_t alloc = ds(t)->alloc;
-		ALLOC_GROW(ds(t)->lines, ds(t)->nr + 1, alloc);
-		ds(t)->attrs = xrealloc(ds(t)->attrs, alloc * sizeof(*ds(t)->attrs));
-		ds(t)->alloc = alloc;
-	}
+	ALLOC_GROW(ds(t)->lines, ds(t)->nr + 1, ds(t)->alloc);
 	va_start(ap, fmt);
 	char *text = xvasprintf(fmt, ap);
 	va_end(ap);
@@ -108,8 +104,7 @@ static void add_line(struct tui *t, int attr, const char *fmt, ...)
 		free(text);
 		text = safe;
 	}
-	ds(t)->lines[ds(t)->nr] = text;
-	ds(t)->attrs[ds(t)->nr++] = attr;
+	ds(t)->lines[ds(t)->nr++] = (struct text_line){ text, attr };
 }
 
 /* Each line of text, after prefix. */
@@ -125,7 +120,7 @@ static void add_text(struct tui *t, const char *prefix, const char *text)
 static void clear_lines(struct tui *t)
 {
 	for (size_t i = 0; i < ds(t)->nr; i++)
-		free(ds(t)->lines[i]);
+		free(ds(t)->lines[i].text);
 	ds(t)->nr = 0;
 	ds(t)->vis_w = -1;
 }
@@ -381,28 +376,6 @@ static void build(struct tui *t, struct row *r)
 	ds(t)->built_mono = mono_ms();
 }
 
-void detail_open(struct tui *t, size_t tab, const char *key, enum detail_mode mode)
-{
-	char *copy = xstrdup(key);
-
-	free(ds(t)->key);
-	ds(t)->key = copy;
-	ds(t)->tab = tab;
-	ds(t)->mode = mode;
-	ds(t)->step = -1;
-	ds(t)->scroll = (struct scroll){ 0, 0 };
-	clear_lines(t);
-	ds(t)->version = 0;
-	events_set(ds(t), NULL);
-	struct row *r = model_row(&t->tabs[tab].m, key);
-	ds(t)->vanished = !r;
-	if (r && mode == DETAIL_DESCRIBE)
-		events_fetch(t, r);
-	if (r)
-		build(t, r);
-	t->view = &detail_view;
-}
-
 static void *detail_view_new(struct tui *t, struct tab *tab)
 {
 	struct detail_state *st = xcalloc(1, sizeof(*st));
@@ -417,9 +390,8 @@ static void detail_view_free(void *state)
 	struct detail_state *st = state;
 
 	for (size_t i = 0; i < st->nr; i++)
-		free(st->lines[i]);
+		free(st->lines[i].text);
 	free(st->lines);
-	free(st->attrs);
 	free(st->vis);
 	json_object_put(st->events);
 	free(st->key);
@@ -451,7 +423,7 @@ static void vis_cut(struct tui *t, int w)
 
 	st->vis_nr = 0;
 	for (size_t i = 0; i < st->nr; i++) {
-		const char *s = st->lines[i];
+		const char *s = st->lines[i].text;
 		size_t len = strlen(s), off = 0;
 		int indent = 0, lead = (int)strspn(s, " ");
 		if (!st->wrap || w < WRAP_MIN) {
@@ -481,16 +453,15 @@ static void vis_cut(struct tui *t, int w)
 
 static void draw_piece(struct tui *t, int y, const struct rect *r, const struct vis_line *v)
 {
-	const char *line = ds(t)->lines[v->line];
-	int attr = ds(t)->attrs[v->line];
-	char piece[2048];
+	const struct text_line *line = &ds(t)->lines[v->line];
 
-	if (v->off == 0 && !line[v->len]) {
-		draw_text(y, r->x + v->indent, r->w - v->indent, attr, line);
+	if (v->off == 0 && !line->text[v->len]) {
+		draw_text(y, r->x + v->indent, r->w - v->indent, line->attr, line->text);
 		return;
 	}
-	snprintf(piece, sizeof(piece), "%.*s", (int)v->len, line + v->off);
-	draw_text(y, r->x + v->indent, r->w - v->indent, attr, piece);
+	char piece[2048];
+	snprintf(piece, sizeof(piece), "%.*s", (int)v->len, line->text + v->off);
+	draw_text(y, r->x + v->indent, r->w - v->indent, line->attr, piece);
 }
 
 static void detail_draw(struct tui *t, const struct rect *r, bool focused)
@@ -508,8 +479,6 @@ static void detail_draw(struct tui *t, const struct rect *r, bool focused)
 		    (ds(t)->ctl_any != tui_ctl_generation(tab->ctl, NULL) &&
 		     t->now_mono - ds(t)->built_mono >= 1000)))
 		build(t, row);
-	if (!row)
-		ds(t)->vanished = true;
 	ds(t)->height = r->h - 1;
 	if (ds(t)->vis_w != r->w)
 		vis_cut(t, r->w);
@@ -550,8 +519,9 @@ static void step(struct tui *t, enum request req)
 }
 
 /*
- * `y`: the other of history (with its diff and JSON) and YAML; `d`: the
- * describe view, or its Events fetched again.
+ * The object in mode: detail_open()'s; `y`: the other of history (with
+ * its diff and JSON) and YAML; `d`: the describe view, or its Events
+ * fetched again.
  */
 static void switch_mode(struct tui *t, enum detail_mode mode)
 {
@@ -564,6 +534,22 @@ static void switch_mode(struct tui *t, enum detail_mode mode)
 		events_fetch(t, row);
 	if (row)
 		build(t, row);
+}
+
+void detail_open(struct tui *t, size_t tab, const char *key, enum detail_mode mode)
+{
+	char *copy = xstrdup(key);
+
+	free(ds(t)->key);
+	ds(t)->key = copy;
+	ds(t)->tab = tab;
+	ds(t)->step = -1;
+	ds(t)->scroll = (struct scroll){ 0, 0 };
+	clear_lines(t);
+	ds(t)->version = 0;
+	events_set(ds(t), NULL);
+	switch_mode(t, mode);
+	t->view = &detail_view;
 }
 
 /*

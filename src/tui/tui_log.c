@@ -405,7 +405,7 @@ static bool log_request(struct tui *t, enum request req, int key)
 		struct log_entry *e = model_log_seq(&tab->m, line->seq);
 		const char *k = log_selected_key(tab);
 		if (k) {
-			detail_open(t, t->cur, k, false);
+			detail_open(t, t->cur, k, DETAIL_HISTORY);
 		} else if (e && e->kind == LOG_GROUP) {
 			model_group_toggle(&tab->m, e);
 			/* Stay on the group's line, wherever following was. */
