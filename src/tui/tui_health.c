@@ -46,87 +46,97 @@ static void state_text(const struct tui *t, const struct informer_stats *st,
 }
 
 /*
- * The pane's text: lines of items, each item kept whole.  A line whose
- * items do not fit the width goes on below; the error wraps at words.
+ * The pane below its title, drawn as it is written: lines of items, each
+ * item kept whole.  An item that does not fit beside the line's others
+ * goes on below; the error wraps at words.
  */
-#define HEALTH_LINES 20
-#define LINE_ITEMS 4
+struct health_flow {
+	int y, bottom, x0, w;
+	int x;			/* the columns of line y used; -1: no line begun */
+	int attr;		/* the line's */
+};
+
 /* The last error wraps onto this many lines: a URL takes most of one. */
 #define ERROR_LINES 5
 
-struct health_line {
-	char items[LINE_ITEMS][160];
-	size_t nr;
-	int attr;
-	/* Else items: one text (owned), whole however long, wrapped at
-	 * words over up to ERROR_LINES lines. */
-	char *wrap;
-};
-
-struct health_text {
-	struct health_line v[HEALTH_LINES];
-	size_t nr;
-};
-
-static void line_add(struct health_text *h, int attr, const char *fmt, ...)
+static void line_add(struct health_flow *h, int attr, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-static void item_add(struct health_text *h, const char *fmt, ...)
+static void item_add(struct health_flow *h, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-static void wrap_add(struct health_text *h, int attr, const char *fmt, ...)
+static void wrap_add(struct health_flow *h, int attr, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+static void item_put(struct health_flow *h, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 
-/* An item, which ends in the ellipsis if its buffer cut it. */
-static void item_format(char *buf, size_t size, const char *fmt, va_list ap)
-	__attribute__((format(printf, 3, 0)));
-
-static void item_format(char *buf, size_t size, const char *fmt, va_list ap)
+/* An item of the line begun, which ends in the ellipsis if its buffer cut it. */
+static void item_put(struct health_flow *h, const char *fmt, va_list ap)
 {
-	int n = vsnprintf(buf, size, fmt, ap);
+	char item[160];
+	int n = vsnprintf(item, sizeof(item), fmt, ap);
 
-	if (n > 0 && (size_t)n >= size)
-		text_mark_cut(buf, size);
-}
-
-static void line_add(struct health_text *h, int attr, const char *fmt, ...)
-{
-	va_list ap;
-	struct health_line *l = &h->v[h->nr++];
-
-	l->attr = attr;
-	l->nr = 1;
-	va_start(ap, fmt);
-	item_format(l->items[0], sizeof(l->items[0]), fmt, ap);
-	va_end(ap);
-}
-
-static void item_add(struct health_text *h, const char *fmt, ...)
-{
-	va_list ap;
-	struct health_line *l = &h->v[h->nr - 1];
-
-	if (l->nr == LINE_ITEMS)
+	if (n > 0 && (size_t)n >= sizeof(item))
+		text_mark_cut(item, sizeof(item));
+	if (h->x && h->x + 2 + text_width(item) > h->w) {
+		h->y++;	/* the rest of the line goes on below */
+		h->x = 0;
+	}
+	if (h->y >= h->bottom)
 		return;
+	if (h->x)
+		h->x += 2;
+	h->x += draw_text(h->y, h->x0 + h->x, h->w - h->x, h->attr, item);
+}
+
+/* Ends the line begun, if any: what comes next starts below it. */
+static void line_end(struct health_flow *h)
+{
+	if (h->x >= 0)
+		h->y++;
+	h->x = -1;
+}
+
+static void line_add(struct health_flow *h, int attr, const char *fmt, ...)
+{
+	va_list ap;
+
+	line_end(h);
+	h->x = 0;
+	h->attr = attr;
 	va_start(ap, fmt);
-	item_format(l->items[l->nr++], sizeof(l->items[0]), fmt, ap);
+	item_put(h, fmt, ap);
 	va_end(ap);
 }
 
-/* A text that wraps at words (an error): kept whole, cut only when drawn. */
-static void wrap_add(struct health_text *h, int attr, const char *fmt, ...)
+static void item_add(struct health_flow *h, const char *fmt, ...)
 {
 	va_list ap;
-	struct health_line *l = &h->v[h->nr++];
 
-	l->attr = attr;
 	va_start(ap, fmt);
-	l->wrap = xvasprintf(fmt, ap);
+	item_put(h, fmt, ap);
 	va_end(ap);
+}
+
+/* A text that wraps at words (an error), whole however long: the pane's
+ * bottom cuts it as its lines would, with the mark. */
+static void wrap_add(struct health_flow *h, int attr, const char *fmt, ...)
+{
+	va_list ap;
+
+	line_end(h);
+	va_start(ap, fmt);
+	char *text = xvasprintf(fmt, ap);
+	va_end(ap);
+	struct pane_lines c = { h->y, h->bottom, h->x0, h->w, attr };
+	text_wrap(text, h->w, h->bottom - h->y < ERROR_LINES ? h->bottom - h->y : ERROR_LINES,
+		  pane_wrap, &c);
+	h->y = c.y;
+	free(text);
 }
 
 typedef unsigned long long ull;
 
 /* What the reflector and the processor are doing, and have done. */
-static void lines_informer(struct tui *t, struct health_text *h)
+static void lines_informer(struct tui *t, struct health_flow *h)
 {
 	struct tab *tab = tui_tab(t);
 	const struct informer_stats *st = &tab->m.stats;
@@ -192,7 +202,7 @@ static void lines_informer(struct tui *t, struct health_text *h)
 }
 
 /* The last `V`, then the counters. */
-static void lines_counts(struct tui *t, struct health_text *h)
+static void lines_counts(struct tui *t, struct health_flow *h)
 {
 	struct tab *tab = tui_tab(t);
 	const struct informer_stats *st = &tab->m.stats;
@@ -225,49 +235,13 @@ static void lines_counts(struct tui *t, struct health_text *h)
 	item_add(h, "Sync %llu", (ull)(st->deltas[DELTA_SYNC] + st->deltas[DELTA_SYNC_ALL]));
 }
 
-/* The lines into r below its title, items wrapping as the width allows. */
-static void lines_paint(const struct health_text *h, const struct rect *r)
-{
-	int y = r->y + 1, bottom = r->y + r->h;
-	int x0 = r->x + 1, w = r->w - 1;
-	for (size_t i = 0; i < h->nr && y < bottom; i++) {
-		const struct health_line *l = &h->v[i];
-		if (l->wrap) {
-			/* The pane's bottom cuts it as its lines would: with the mark. */
-			struct pane_lines c = { y, bottom, x0, w, l->attr };
-			text_wrap(l->wrap, w, bottom - y < ERROR_LINES ? bottom - y : ERROR_LINES,
-				  pane_wrap, &c);
-			y = c.y;
-			continue;
-		}
-		int x = 0;
-		for (size_t k = 0; k < l->nr && y < bottom; k++) {
-			int iw = text_width(l->items[k]);
-			if (x && x + 2 + iw > w) {
-				y++;	/* the rest of the line goes on below */
-				x = 0;
-				if (y >= bottom)
-					break;
-			}
-			if (x)
-				x += 2;
-			x += draw_text(y, x0 + x, w - x, l->attr, l->items[k]);
-		}
-		y++;
-	}
-}
-
 static void health_draw(struct tui *t, const struct rect *r, bool focused)
 {
-	struct health_text h;
+	struct health_flow h = { r->y + 1, r->y + r->h, r->x + 1, r->w - 1, -1, 0 };
 
-	memset(&h, 0, sizeof(h));
 	draw_title(t, r, focused, " informer", NULL);
 	lines_informer(t, &h);
 	lines_counts(t, &h);
-	lines_paint(&h, r);
-	for (size_t i = 0; i < h.nr; i++)
-		free(h.v[i].wrap);
 }
 
 const struct view_ops health_view = {
