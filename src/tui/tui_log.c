@@ -25,6 +25,7 @@
 
 #include "tui/tui_log.h"
 #include "tui/tui_detail.h"
+#include "tui/tui_table.h"
 #include "lib/util.h"
 
 /*
@@ -63,7 +64,7 @@ static inline struct log_state *ls(const struct tab *tab)
 
 static bool key_shown(const struct tui *t, const struct tab *tab, const char *key)
 {
-	if (t->ns_filter[0] && tab->m.namespaced) {
+	if (order_by_namespace(t, tab)) {
 		size_t n = strlen(t->ns_filter);
 		if (strncmp(key, t->ns_filter, n) || key[n] != '/')
 			return false;
@@ -75,11 +76,6 @@ static bool key_shown(const struct tui *t, const struct tab *tab, const char *ke
 	return filter_match_key(&tab->filter, key);
 }
 
-static bool narrowed(const struct tui *t, const struct tab *tab)
-{
-	return filter_active(&tab->filter) || (t->ns_filter[0] && tab->m.namespaced);
-}
-
 /*
  * How many of a group's kept deltas are shown: counted once per filter
  * (generation) and then only for the deltas added since.  The count is
@@ -87,7 +83,7 @@ static bool narrowed(const struct tui *t, const struct tab *tab)
  */
 static size_t group_shown(const struct tui *t, const struct tab *tab, struct log_group *g)
 {
-	if (!narrowed(t, tab))
+	if (!order_filtering(t, tab))
 		return g->nr;
 	if (g->match_gen != t->filter_gen + 1 || g->match_upto > g->nr) {
 		g->match_gen = t->filter_gen + 1;
@@ -100,7 +96,7 @@ static size_t group_shown(const struct tui *t, const struct tab *tab, struct log
 
 static bool entry_shown(const struct tui *t, const struct tab *tab, struct log_entry *e)
 {
-	if (!narrowed(t, tab))
+	if (!order_filtering(t, tab))
 		return true;
 	if (e->match_gen != t->filter_gen + 1) {
 		e->match_gen = t->filter_gen + 1;
@@ -128,7 +124,7 @@ static void entry_lines(const struct tui *t, struct tab *tab, struct log_entry *
 		break;
 	case LOG_GROUP: {
 		struct log_group *g = e->group;
-		if (narrowed(t, tab) && !group_shown(t, tab, g))
+		if (order_filtering(t, tab) && !group_shown(t, tab, g))
 			break;
 		lines_push(tab, e->seq, -1);
 		if (!g->expanded)
@@ -320,7 +316,7 @@ static void log_draw(struct tui *t, const struct rect *r, bool focused)
 {
 	struct tab *tab = tui_tab(t);
 	struct model *m = &tab->m;
-	char title[128], right[64];
+	char title[128];
 
 	ls(tab)->height = r->h - 1;
 	lines_refresh(t, tab);
@@ -332,8 +328,7 @@ static void log_draw(struct tui *t, const struct rect *r, bool focused)
 	scroll_fix(&ls(tab)->scroll, ls(tab)->lines.nr, ls(tab)->height);
 
 	snprintf(title, sizeof(title), " deltas  %zu shown", ls(tab)->lines.nr);
-	snprintf(right, sizeof(right), "%s", ls(tab)->follow ? "following" : "");
-	draw_title(t, r, focused, title, right);
+	draw_title(t, r, focused, title, ls(tab)->follow ? "following" : "");
 
 	struct delta_cols cols = visible_cols(tab, ls(tab)->height);
 	for (int i = 0; i < ls(tab)->height; i++) {
@@ -371,7 +366,7 @@ static void log_draw(struct tui *t, const struct rect *r, bool focused)
 			const char *mark = g->expanded ? (t->utf8 ? "▾" : "-") : (t->utf8 ? "▸" : "+");
 			int n = snprintf(buf, sizeof(buf), "%s %s: %zu unchanged", mark, g->label,
 					 g->count);
-			if (narrowed(t, tab))
+			if (order_filtering(t, tab))
 				snprintf(buf + n, sizeof(buf) - (size_t)n, " (%zu match)",
 					 group_shown(t, tab, e->group));
 			draw_text(y, x, end - x, base | (sel ? 0 : delta_attr(t, DELTA_SYNC)), buf);
@@ -379,7 +374,6 @@ static void log_draw(struct tui *t, const struct rect *r, bool focused)
 	}
 }
 
-/* The key of the object of the line under the cursor, or NULL. */
 const char *log_selected_key(struct tab *tab)
 {
 	const char *key;
