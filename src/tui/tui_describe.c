@@ -26,6 +26,7 @@
 #include "informer/session.h"
 #include "lib/base64.h"
 #include "lib/json_get.h"
+#include "lib/selector.h"
 #include "lib/stop.h"
 #include "lib/strbuf.h"
 #include "lib/tabwriter.h"
@@ -883,15 +884,13 @@ struct events_job {
 	struct errbuf err;
 };
 
-/* fields.EscapeValue: a selector's value with '\', ',' and '=' escaped. */
+/* A term of the selector, its value escaped as fields.EscapeValue escapes it. */
 static void add_field(struct strbuf *sel, const char *field, const char *value)
 {
-	strbuf_addf(sel, "%sinvolvedObject.%s=", sel->len ? "," : "", field);
-	for (const char *p = value; *p; p++) {
-		if (*p == '\\' || *p == ',' || *p == '=')
-			strbuf_addch(sel, '\\');
-		strbuf_addch(sel, *p);
-	}
+	char *term = field_selector_term(field, value);
+
+	strbuf_addf(sel, "%s%s", sel->len ? "," : "", term);
+	free(term);
 }
 
 /*
@@ -905,11 +904,11 @@ static void events_where(struct events_job *ej, struct json_object *obj, const c
 	struct strbuf sel = STRBUF_INIT, path = STRBUF_INIT;
 
 	if (kind)
-		add_field(&sel, "kind", kind);
-	add_field(&sel, "name", str(md, "name"));
-	add_field(&sel, "namespace", ns);
+		add_field(&sel, "involvedObject.kind", kind);
+	add_field(&sel, "involvedObject.name", str(md, "name"));
+	add_field(&sel, "involvedObject.namespace", ns);
 	if (*uid)
-		add_field(&sel, "uid", uid);
+		add_field(&sel, "involvedObject.uid", uid);
 	strbuf_adds(&path, *ns ? "/api/v1/namespaces/" : "/api/v1/events");
 	if (*ns) {
 		url_path_escape(&path, ns);
