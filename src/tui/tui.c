@@ -832,18 +832,17 @@ static struct pollfd *poll_fds(struct tui *t, struct pollfd *fds, int sig_fd, si
 static int loop_wait(struct tui *t, int64_t now, int64_t next_tick, int64_t last_frame)
 {
 	int64_t wait = next_tick - now;
-	int64_t cons = consumer_next_ms(&t->cons);
+	const int64_t due[] = {	/* -1: none */
+		consumer_next_ms(&t->cons),
+		t->flight ? flight_due_ms(t->flight) : -1,
+		tui_ctl_tabs_wait_ms(t),	/* a Reconcile's end, a delayed add */
+	};
 
 	if (t->dirty && last_frame + FRAME_MS - now < wait)
 		wait = last_frame + FRAME_MS - now;
-	if (cons >= 0 && cons < wait)
-		wait = cons;
-	cons = t->flight ? flight_due_ms(t->flight) : -1;
-	if (cons >= 0 && cons < wait)
-		wait = cons;
-	cons = tui_ctl_tabs_wait_ms(t);	/* a Reconcile's end, a delayed add */
-	if (cons >= 0 && cons < wait)
-		wait = cons;
+	for (size_t i = 0; i < ARRAY_SIZE(due); i++)
+		if (due[i] >= 0 && due[i] < wait)
+			wait = due[i];
 	return wait < 0 ? 0 : (int)wait;
 }
 
