@@ -183,61 +183,6 @@ static void build_text(struct tui *t, struct row *r)
 	ds(t)->version = r->version;
 }
 
-static void build(struct tui *t, struct row *r);
-static describe_done_fn events_found;
-
-/* The Events known: items (taken; NULL: none), waited for no longer. */
-static void events_set(struct detail_state *st, struct json_object *items)
-{
-	json_object_put(st->events);
-	st->events = items;
-	st->events_seq = 0;
-	st->events_note[0] = '\0';
-}
-
-/* `d`: the Events of r's object, fetched anew on the worker (none for a Secret). */
-static void events_fetch(struct tui *t, struct row *r)
-{
-	struct detail_state *st = ds(t);
-	struct tab *tab = &t->tabs[st->tab];
-	struct json_object *tree;
-	struct errbuf err = { "" };
-
-	events_set(st, NULL);
-	if (!describe_has_events(tab->m.group, tab->m.kind))
-		return;
-	if (!(tree = kobj_tree(r->obj))) {
-		snprintf(st->events_note, sizeof(st->events_note), "(the object cannot be read)");
-		return;
-	}
-	if (describe_fetch(t, tree, tab->m.group, tab->m.kind, ++st->events_last, events_found,
-			   &err) < 0) {
-		snprintf(st->events_note, sizeof(st->events_note), "(not fetched: %s)", err.msg);
-	} else {
-		st->events_seq = st->events_last;
-		snprintf(st->events_note, sizeof(st->events_note), "(fetching from the server%s)",
-			 draw_ellipsis());
-	}
-	json_object_put(tree);
-}
-
-/* The Events found, shown if the describe view still waits for them. */
-static void events_found(struct tui *t, uint64_t seq, struct json_object *items, const char *why)
-{
-	struct detail_state *st = ds(t);
-
-	if (!seq || seq != st->events_seq) {
-		json_object_put(items);
-		return;
-	}
-	events_set(st, items);
-	if (!items)
-		snprintf(st->events_note, sizeof(st->events_note), "(cannot list them: %s)", why);
-	struct row *r = model_row(&t->tabs[st->tab].m, st->key);
-	if (r && st->mode == DETAIL_DESCRIBE)
-		build(t, r);
-}
-
 /*
  * The history entry the view looks at (an index into the row's history):
  * the oldest kept when its delta was let go of since.
@@ -374,6 +319,58 @@ static void build(struct tui *t, struct row *r)
 	ds(t)->ctl_gen = tui_ctl_generation(tab->ctl, row_key_of(r));
 	ds(t)->ctl_any = tui_ctl_generation(tab->ctl, NULL);
 	ds(t)->built_mono = mono_ms();
+}
+
+/* The Events known: items (taken; NULL: none), waited for no longer. */
+static void events_set(struct detail_state *st, struct json_object *items)
+{
+	json_object_put(st->events);
+	st->events = items;
+	st->events_seq = 0;
+	st->events_note[0] = '\0';
+}
+
+/* The Events found, shown if the describe view still waits for them. */
+static void events_found(struct tui *t, uint64_t seq, struct json_object *items, const char *why)
+{
+	struct detail_state *st = ds(t);
+
+	if (!seq || seq != st->events_seq) {
+		json_object_put(items);
+		return;
+	}
+	events_set(st, items);
+	if (!items)
+		snprintf(st->events_note, sizeof(st->events_note), "(cannot list them: %s)", why);
+	struct row *r = model_row(&t->tabs[st->tab].m, st->key);
+	if (r && st->mode == DETAIL_DESCRIBE)
+		build(t, r);
+}
+
+/* `d`: the Events of r's object, fetched anew on the worker (none for a Secret). */
+static void events_fetch(struct tui *t, struct row *r)
+{
+	struct detail_state *st = ds(t);
+	struct tab *tab = &t->tabs[st->tab];
+	struct json_object *tree;
+	struct errbuf err = { "" };
+
+	events_set(st, NULL);
+	if (!describe_has_events(tab->m.group, tab->m.kind))
+		return;
+	if (!(tree = kobj_tree(r->obj))) {
+		snprintf(st->events_note, sizeof(st->events_note), "(the object cannot be read)");
+		return;
+	}
+	if (describe_fetch(t, tree, tab->m.group, tab->m.kind, ++st->events_last, events_found,
+			   &err) < 0) {
+		snprintf(st->events_note, sizeof(st->events_note), "(not fetched: %s)", err.msg);
+	} else {
+		st->events_seq = st->events_last;
+		snprintf(st->events_note, sizeof(st->events_note), "(fetching from the server%s)",
+			 draw_ellipsis());
+	}
+	json_object_put(tree);
 }
 
 static void *detail_view_new(struct tui *t, struct tab *tab)
