@@ -440,7 +440,6 @@ static void escape(struct tui *t)
  */
 struct resolve_job {
 	struct tui_job base;
-	struct discovery *disco;
 	struct cluster *cluster;
 	struct crd_columns *crds;	/* learns a custom resource's columns */
 	char typed[256];
@@ -454,7 +453,7 @@ static void resolve_run(struct worker_job *job, struct stop *stop)
 	const struct api_resource *res;
 
 	kclient_set_thread_stop(stop);
-	rj->rc = discovery_resolve(rj->disco, rj->typed, &res, &rj->err);
+	rj->rc = discovery_resolve(rj->cluster->disco, rj->typed, &res, &rj->err);
 	/* Before the tab opens: its columns are fixed from then on (tab_init()). */
 	if (rj->rc == 0 && rj->crds)
 		printer_columns_load(rj->crds, rj->cluster, &res, 1);
@@ -487,7 +486,6 @@ static void resolve_start(struct tui *t)
 	char what[sizeof(rj->typed) + 16];
 
 	rj->base = (struct tui_job){ { .run = resolve_run, .free = resolve_free }, resolve_done };
-	rj->disco = t->session->cluster.disco;
 	rj->cluster = &t->session->cluster;
 	rj->crds = t->crds;
 	snprintf(rj->typed, sizeof(rj->typed), "%s", t->prompt.text);
