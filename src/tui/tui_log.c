@@ -50,7 +50,6 @@ struct log_state {
 	struct log_lines lines;
 	uint64_t seen_total, seen_changes;	/* the model's, at the last */
 	uint64_t seen_filter_gen;	/* t->filter_gen the lines are of */
-	bool dirty;		/* rebuild the lines */
 	bool reveal;		/* scroll the cursor's line to the top */
 	int height;		/* lines shown last frame (for PgUp/PgDn) */
 };
@@ -160,11 +159,8 @@ static void lines_refresh(struct tui *t, struct tab *tab)
 	struct model *m = &tab->m;
 	struct log_lines *l = &ls(tab)->lines;
 
-	if (ls(tab)->seen_filter_gen != t->filter_gen) {	/* a filter changed */
-		ls(tab)->seen_filter_gen = t->filter_gen;
-		ls(tab)->dirty = true;
-	}
-	bool full = ls(tab)->dirty || m->log_changes != ls(tab)->seen_changes;
+	bool full = ls(tab)->seen_filter_gen != t->filter_gen ||	/* a filter changed */
+		    m->log_changes != ls(tab)->seen_changes;
 
 	if (!full && m->log_total == ls(tab)->seen_total)
 		return;
@@ -191,7 +187,7 @@ static void lines_refresh(struct tui *t, struct tab *tab)
 		for (uint64_t seq = from; seq <= m->log_total; seq++)
 			entry_lines(t, tab, model_log_seq(m, seq));
 	}
-	ls(tab)->dirty = false;
+	ls(tab)->seen_filter_gen = t->filter_gen;
 	ls(tab)->seen_changes = m->log_changes;
 	ls(tab)->seen_total = m->log_total;
 
