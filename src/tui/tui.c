@@ -215,6 +215,21 @@ static void layout(struct tui *t, struct rect *body, struct rect *table,
 	*health = (struct rect){ body->y + table_h, t->cols - health_w, bottom_h, health_w };
 }
 
+#define RECENT_ERROR_MS 60000
+
+/*
+ * The informer needs a look: backing off, an error in the last minute, a
+ * watch whose resourceVersion went back, or a cache the last `V` found
+ * wrong.  Its tab shows '!'.
+ */
+static bool tab_unhealthy(const struct tui *t, const struct tab *tab)
+{
+	const struct informer_stats *st = &tab->m.stats;
+
+	return st->state == STATE_BACKOFF || st->rv_backwards || tab->verify_bad ||
+	       (st->last_error_ms && t->now_wall - st->last_error_ms < RECENT_ERROR_MS);
+}
+
 static void draw_header(struct tui *t)
 {
 	struct cluster *c = &t->session->cluster;

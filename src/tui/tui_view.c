@@ -1,8 +1,8 @@
 /*
  * tui_view.c — the helpers of the view contract that read the UI's state
  * (struct tui): colours, title bars, ages, the status-line message, the
- * namespace shown, the jobs handed to the worker.  The views and the loop
- * (tui.c) call them; they call nothing above.
+ * jobs handed to the worker.  The views and the loop (tui.c) call them;
+ * they call nothing above.
  */
 #include "tui/tui_view.h"
 
@@ -86,16 +86,6 @@ void format_ago(const struct tui *t, int64_t wall, char buf[32])
 		return;
 	}
 	format_age(t->now_wall - wall, buf);
-}
-
-#define RECENT_ERROR_MS 60000
-
-bool tab_unhealthy(const struct tui *t, const struct tab *tab)
-{
-	const struct informer_stats *st = &tab->m.stats;
-
-	return st->state == STATE_BACKOFF || st->rv_backwards || tab->verify_bad ||
-	       (st->last_error_ms && t->now_wall - st->last_error_ms < RECENT_ERROR_MS);
 }
 
 int tui_job_submit(struct tui *t, struct tui_job *job, const char *what)

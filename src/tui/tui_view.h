@@ -192,12 +192,6 @@ void draw_title(const struct tui *t, const struct rect *r, bool focused,
 		const char *text, const char *right);
 /* "3s", "2m10s" since wall (from the frame's clock). */
 void format_ago(const struct tui *t, int64_t wall, char buf[32]);
-/*
- * The informer needs a look: backing off, an error in the last minute, a
- * watch whose resourceVersion went back, or a cache the last `V` found
- * wrong.  Its tab shows '!'.
- */
-bool tab_unhealthy(const struct tui *t, const struct tab *tab);
 
 /*
  * A server request of the TUI's on the consumer's worker (`:`'s
