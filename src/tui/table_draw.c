@@ -346,7 +346,7 @@ static bool table_request(struct tui *t, enum request req, int key)
 	if (req == REQ_ENTER) {
 		struct row *r = table_selected(tab);
 		if (r)
-			detail_open(t, t->cur, row_key_of(r), false);
+			detail_open(t, t->cur, row_key_of(r), DETAIL_HISTORY);
 		return true;
 	}
 	return false;
