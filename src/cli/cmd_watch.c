@@ -304,9 +304,6 @@ static int print_deltas(struct session *s, struct output_setup *out, struct watc
 		grow_stdout_pipe();
 	}
 	struct printer *p = printer_new((enum output_format)out->output, &po);
-	struct controller_run *ctl = controller_run_new(cmd, p, s, !started,
-		started ? controller_base_ms(started) : wall_ms() - mono_ms(), po.verbose);
-	int ret;
 
 	loop->session = s;
 	loop->printer = p;
@@ -315,13 +312,9 @@ static int print_deltas(struct session *s, struct output_setup *out, struct watc
 	loop->hide_unchanged = o.hide_unchanged;
 	loop->max_deltas = o.max_deltas;
 	loop->notices = o.quiet ? NULL : stderr;
-	loop->hook = ctl ? controller_run_hook(ctl) : NULL;
-	if (ctl) {
-		controller_run_set_flight(ctl, loop->flight, loop->dump_on);
-		controller_run_set_metrics(ctl, loop->metrics);
-		controller_run_set_key(ctl, loop->key);
-	}
-	ret = watch_loop_run(loop);
+	struct controller_run *ctl = controller_run_new(cmd, loop, !started,
+		started ? controller_base_ms(started) : wall_ms() - mono_ms(), po.verbose);
+	int ret = watch_loop_run(loop);
 	session_stop(s);
 	if (ctl && controller_run_finish(ctl) < 0 && ret == 0)
 		ret = 1;

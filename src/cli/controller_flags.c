@@ -76,18 +76,13 @@ const struct option controller_flag_options[] = {
 struct controller_run {
 	struct controller **c;
 	size_t nc;
-	const struct session *s;
+	struct watch_loop *loop;	/* its session, printer, flight recorder, ... */
+	struct watch_hook hook;		/* loop's */
 	size_t owner_slot;		/* the single one's resource (its metrics') */
-	struct printer *p;
-	struct watch_hook hook;
 	int64_t base_ms;
 	bool live;
 	int64_t summary_every_ms, summary_at;
-	struct flight *flight;		/* NULL: none */
-	unsigned dump_on;
-	struct metrics *metrics;	/* NULL: none */
 	int64_t metrics_at;
-	const char *key;		/* --key, or NULL */
 	struct timeline *timeline;	/* --timeline, or NULL */
 };
 
@@ -99,10 +94,12 @@ struct controller_run {
  */
 static void flight_unseen(struct controller_run *run, const struct ctl_record *r)
 {
-	if (!run->flight || r->type != CTL_RECONCILE_START || !r->nr_unseen)
+	unsigned dump_on = run->loop->dump_on;
+
+	if (!run->loop->flight || r->type != CTL_RECONCILE_START || !r->nr_unseen)
 		return;
-	const char *reason = !r->read_rv && (run->dump_on & DUMP_ON_CONTROLLER_UNSEEN)
-		? "controller-unseen" : (run->dump_on & DUMP_ON_CONTROLLER_COALESCED)
+	const char *reason = !r->read_rv && (dump_on & DUMP_ON_CONTROLLER_UNSEEN)
+		? "controller-unseen" : (dump_on & DUMP_ON_CONTROLLER_COALESCED)
 		? "controller-coalesced" : NULL;
 	if (!reason)
 		return;
@@ -110,20 +107,21 @@ static void flight_unseen(struct controller_run *run, const struct ctl_record *r
 	json_object_object_add(k, "key", json_object_new_string(r->key));
 	json_object_object_add(k, "class", json_object_new_string("unseen"));
 	json_object_array_add(keys, k);
-	flight_trigger(run->flight, reason, keys);
+	flight_trigger(run->loop->flight, reason, keys);
 }
 
 static void on_record(void *ctx, const struct ctl_record *r)
 {
 	struct controller_run *run = ctx;
+	const char *key = run->loop->key;
 
 	flight_unseen(run, r);
 	if (run->timeline)
 		timeline_record(run->timeline, r);
-	if (run->key && strcmp(r->key, run->key) && (!r->object || strcmp(r->object, run->key)))
+	if (key && strcmp(r->key, key) && (!r->object || strcmp(r->object, key)))
 		return;
 	/* A failed write stays in the stream's error for the loop's flush. */
-	printer_controller(run->p, r, run->base_ms);
+	printer_controller(run->loop->printer, r, run->base_ms);
 }
 
 static void print_summary(struct controller_run *run)
@@ -131,7 +129,7 @@ static void print_summary(struct controller_run *run)
 	struct controller_stats st;
 	for (size_t i = 0; i < run->nc; i++) {
 		controller_get_stats(run->c[i], &st);
-		printer_controller_summary(run->p, &st, run->base_ms);
+		printer_controller_summary(run->loop->printer, &st, run->base_ms);
 	}
 }
 
@@ -144,9 +142,10 @@ static struct controller *controller_of(struct controller_run *run, size_t i)
 static void hook_note(void *ctx, const struct notification *n)
 {
 	struct controller_run *run = ctx;
+	const struct session *s = run->loop->session;
 	size_t i = 0;
 
-	while (run->nc > 1 && i < run->s->nr && strcmp(run->s->resources[i]->name, n->resource))
+	while (run->nc > 1 && i < s->nr && strcmp(s->resources[i]->name, n->resource))
 		i++;
 	controller_note(controller_of(run, i), n);
 }
@@ -217,13 +216,13 @@ static void publish_one(struct controller_run *run, struct controller *c, size_t
 	wq.filtered = st.filtered;
 	wq.unseen_states = st.unseen;
 	wq.keys_unseen = st.keys_unseen;
-	metrics_set_workqueue(run->metrics, slot, &wq);
+	metrics_set_workqueue(run->loop->metrics, slot, &wq);
 }
 
 /* --metrics: the workqueues' figures, once a second. */
 static void publish_workqueue(struct controller_run *run)
 {
-	if (!run->metrics || mono_ms() < run->metrics_at)
+	if (!run->loop->metrics || mono_ms() < run->metrics_at)
 		return;
 	run->metrics_at = mono_ms() + METRICS_PUBLISH_MS;
 	for (size_t i = 0; i < run->nc; i++)
@@ -399,24 +398,22 @@ static const char *owner_group(const struct session *s, const char *owner)
 	return NULL;
 }
 
-struct controller_run *controller_run_new(const struct command *cmd, struct printer *p,
-					  const struct session *s, bool live,
-					  int64_t base_ms, bool verbose)
+struct controller_run *controller_run_new(const struct command *cmd, struct watch_loop *loop,
+					  bool live, int64_t base_ms, bool verbose)
 {
-	struct controller_opts o = { .workers = 1 };
+	const struct session *s = loop->session;
+	struct controller_opts o;
 	struct errbuf err = { "" };
 
-	controller_flags_check(cmd);
-	if (!controller_flags.enabled)
+	if (!controller_flags_opts(cmd, &o))
 		return NULL;
-	parse_flags(cmd, &o);
 	o.owner_group = owner_group(s, o.owner);
 	struct controller_run *run = xcalloc(1, sizeof(*run));
 	o.now = live ? controller_live_clock : NULL;
 	o.start_ms = live ? mono_ms() : 0;	/* a replay's clock starts at 0 */
 	o.record = on_record;
 	o.record_ctx = run;
-	run->s = s;
+	run->loop = loop;
 	run->nc = o.owner || s->nr < 2 ? 1 : s->nr;
 	run->c = xcalloc(run->nc, sizeof(*run->c));
 	for (size_t i = 0; i < s->nr; i++)	/* the For() of --enqueue-owner's */
@@ -430,7 +427,6 @@ struct controller_run *controller_run_new(const struct command *cmd, struct prin
 		if (!(run->c[i] = controller_new(&o, &err)))
 			usage_error(cmd, "%s", err.msg);
 	}
-	run->p = p;
 	run->base_ms = base_ms;
 	if (controller_flags.timeline &&
 	    !(run->timeline = timeline_open(controller_flags.timeline, base_ms, &err)))
@@ -439,29 +435,8 @@ struct controller_run *controller_run_new(const struct command *cmd, struct prin
 	run->summary_every_ms = live && verbose ? 30000 : 0;
 	run->summary_at = mono_ms() + run->summary_every_ms;
 	run->hook = (struct watch_hook){ hook_note, hook_verified, hook_tick, hook_wait, run };
+	loop->hook = &run->hook;
 	return run;
-}
-
-void controller_run_set_flight(struct controller_run *run, struct flight *flight,
-			       unsigned dump_on)
-{
-	run->flight = flight;
-	run->dump_on = dump_on;
-}
-
-void controller_run_set_metrics(struct controller_run *run, struct metrics *metrics)
-{
-	run->metrics = metrics;
-}
-
-void controller_run_set_key(struct controller_run *run, const char *key)
-{
-	run->key = key;
-}
-
-const struct watch_hook *controller_run_hook(struct controller_run *run)
-{
-	return &run->hook;
 }
 
 int controller_run_finish(struct controller_run *run)
@@ -482,7 +457,7 @@ int controller_run_finish(struct controller_run *run)
 		run->timeline = NULL;
 	}
 	print_summary(run);
-	printer_flush(run->p);
+	printer_flush(run->loop->printer);
 	return ret;
 }
 

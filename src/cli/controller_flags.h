@@ -16,11 +16,6 @@
 #include "lib/opt.h"
 #include "lib/strbuf.h"
 
-struct flight;
-struct metrics;
-struct printer;
-struct session;
-
 struct controller_flags {
 	bool enabled;
 	long workers;			/* 0: not given (1) */
@@ -39,21 +34,34 @@ struct controller_flags {
 extern struct controller_flags controller_flags;
 extern const struct option controller_flag_options[];
 
-/* A running simulation, wired to a watch loop and a printer. */
+/* A running simulation, wired to a watch loop and its printer. */
 struct controller_run;
 
 /*
  * With --controller: checks the flags (usage errors of cmd exit) and
- * makes the simulation; NULL without --controller.  live: its clock is
- * the machine's, and -v prints the summary every 30 s; else (a replay)
- * time is the recording's only.  base_ms: the wall time at clock 0, for
- * the records' times.  s: its informers are the controller's sources
- * (the workers start once all have synced), and the one of the owner
- * kind gives a KIND without a group its group.
+ * makes the simulation, loop's hook (it sets loop->hook); NULL without
+ * --controller.  It takes from loop (borrowed, outlives the run):
+ * - the session, whose informers are the controller's sources (the
+ *   workers start once all have synced), and the one of the owner kind
+ *   gives a KIND without a group its group;
+ * - the printer, for its records;
+ * - the flight recorder (informer/flight.h), or NULL: a Reconcile that
+ *   starts with states no Reconcile read (unseen) triggers a dump,
+ *   reason controller-unseen when it finds the object gone and dump_on
+ *   has DUMP_ON_CONTROLLER_UNSEEN, else controller-coalesced when it has
+ *   DUMP_ON_CONTROLLER_COALESCED;
+ * - --metrics (informer/metrics.h), or NULL: the workqueue's figures are
+ *   published there once a second, as the first informer's (the
+ *   controller's For());
+ * - --key: only the records of key (the request's, or the object's an
+ *   event was for) are printed; the controller still sees every delta,
+ *   and the summary counts them all.  NULL: every record.
+ * live: its clock is the machine's, and -v prints the summary every
+ * 30 s; else (a replay) time is the recording's only.  base_ms: the wall
+ * time at clock 0, for the records' times.
  */
-struct controller_run *controller_run_new(const struct command *cmd, struct printer *p,
-					  const struct session *s, bool live,
-					  int64_t base_ms, bool verbose);
+struct controller_run *controller_run_new(const struct command *cmd, struct watch_loop *loop,
+					  bool live, int64_t base_ms, bool verbose);
 /* Checks the flags (usage errors of cmd exit), before anything connects. */
 void controller_flags_check(const struct command *cmd);
 /*
@@ -66,29 +74,6 @@ struct controller_opts;
 bool controller_flags_opts(const struct command *cmd, struct controller_opts *o);
 /* A replay's base_ms: the recording's "started" (RFC 3339), 0 if unreadable. */
 int64_t controller_base_ms(const char *started);
-/*
- * The flight recorder (informer/flight.h; borrowed, outlives the run), or
- * NULL: a Reconcile that starts with states no Reconcile read (unseen)
- * triggers a dump, reason controller-unseen when it finds the object
- * gone and dump_on (an enum dump_on mask) has DUMP_ON_CONTROLLER_UNSEEN,
- * else controller-coalesced when it has DUMP_ON_CONTROLLER_COALESCED.
- */
-void controller_run_set_flight(struct controller_run *run, struct flight *flight,
-			       unsigned dump_on);
-/*
- * --metrics (informer/metrics.h; borrowed, outlives the run), or NULL:
- * the workqueue's figures are published there once a second, as the
- * first informer's (the controller's For()).
- */
-void controller_run_set_metrics(struct controller_run *run, struct metrics *metrics);
-/*
- * --key: only the records of key (the request's, or the object's an
- * event was for) are printed; the controller still sees every delta, and
- * the summary counts them all.  NULL: every record.  Borrowed.
- */
-void controller_run_set_key(struct controller_run *run, const char *key);
-/* The loop's hook (loop->hook = ...). */
-const struct watch_hook *controller_run_hook(struct controller_run *run);
 /*
  * At the end: drains a replay's work, prints what was never reconciled
  * and the summary, and closes --timeline's file (-1: it could not be
