@@ -121,6 +121,13 @@ static int by_namespace_name(const void *a, const void *b)
 	return c ? c : strcmp(x->name, y->name);
 }
 
+/* objs by namespace and name, as a LIST has them, unless in_order (in the order asked). */
+static void sort_objects(struct kobj_list *objs, bool in_order)
+{
+	if (objs->nr > 1 && !in_order)	/* qsort(NULL, 0, ...) is undefined */
+		qsort(objs->v, objs->nr, sizeof(*objs->v), by_namespace_name);
+}
+
 /* ---- from the server ---------------------------------------------------- */
 
 struct gather {
@@ -239,14 +246,6 @@ static int table_from_server(struct cluster *c, const struct api_resource *res,
 	return ret;
 }
 
-static size_t table_rows_of(struct json_object *table)
-{
-	struct json_object *rows;
-
-	return json_object_object_get_ex(table, "rows", &rows) &&
-	       json_object_is_type(rows, json_type_array) ? json_object_array_length(rows) : 0;
-}
-
 /* ---- from the cache ----------------------------------------------------- */
 
 static int list_from_cache(struct session *s, size_t which, const char *name,
@@ -320,16 +319,27 @@ static int write_out(const struct strbuf *sb)
 }
 
 /*
- * A template that failed: kubectl has written what it printed so far, and
- * go-template's block for debugging, to stdout before the error; custom
- * columns flush their tabwriter: the header and the rows before the one
- * that failed.
+ * tree printed in -o's format; -1 told.  A template that failed: kubectl
+ * has written what it printed so far, and go-template's block for
+ * debugging, to stdout before the error; custom columns flush their
+ * tabwriter: the header and the rows before the one that failed.
  */
-static void print_failed(const struct strbuf *sb, const struct errbuf *err)
+static int print_tree(struct json_object *tree)
 {
-	if (fmt.kind == FORMAT_GOTEMPLATE || fmt.kind == FORMAT_CUSTOM_COLUMNS)
-		write_out(sb);
-	error("%s", err->msg);
+	struct strbuf sb = STRBUF_INIT;
+	struct errbuf err = { "" };
+	int ret;
+
+	if (format_print(&fmt, tree, o.no_headers, &sb, &err) == 0) {
+		ret = write_out(&sb);
+	} else {
+		if (fmt.kind == FORMAT_GOTEMPLATE || fmt.kind == FORMAT_CUSTOM_COLUMNS)
+			write_out(&sb);
+		error("%s", err.msg);
+		ret = -1;
+	}
+	strbuf_release(&sb);
+	return ret;
 }
 
 /* The namespace a namespaced get looked in (NULL: all), for the note below. */
@@ -355,10 +365,16 @@ static void no_resources(bool namespaced, bool all_namespaces)
 	}
 }
 
+/* Whether kubectl's tables (its human-readable printers) print: no -o, or -o wide. */
+static bool printing_tables(void)
+{
+	return fmt.kind == FORMAT_TABLE || fmt.kind == FORMAT_WIDE;
+}
+
 /* Whether tables are printed, sorted: by kubectl's RuntimeSorter, then its SortingPrinter. */
 static bool sorting_tables(void)
 {
-	return o.sort_by && (fmt.kind == FORMAT_TABLE || fmt.kind == FORMAT_WIDE);
+	return o.sort_by && printing_tables();
 }
 
 /* How kubectl names a type in "pod/web-0": "pod", "deployment.apps". */
@@ -369,15 +385,6 @@ static char *kind_prefix(const struct api_resource *res)
 	for (char *p = lower; *p && *p != '.'; p++)
 		*p = (char)tolower((unsigned char)*p);
 	return lower;
-}
-
-/* The names in a table as kubectl prints them for several types at once. */
-static void prefix_names(struct json_object *table, const struct api_resource *res)
-{
-	char *prefix = kind_prefix(res);
-
-	kubetable_prefix_names(table, prefix, NULL);
-	free(prefix);
 }
 
 /* The List kubectl hands its printers: apiVersion, items, kind, metadata. */
@@ -424,15 +431,12 @@ static void add_name_of(struct json_object *obj, struct strbuf *sb)
 }
 
 /* in_order: objs are in the order to print (several types, each sorted). */
-static int print_objects(const struct crd_columns *crds, const struct api_resource *res,
-			 struct kobj_list *objs, bool all_namespaces, bool in_order)
+static int print_objects(const struct api_resource *res, struct kobj_list *objs, bool in_order)
 {
-	struct strbuf sb = STRBUF_INIT;
 	struct errbuf err = { "" };
-	int ret = 0;
+	int ret;
 
-	if (objs->nr > 1 && !in_order)	/* qsort(NULL, 0, ...) is undefined */
-		qsort(objs->v, objs->nr, sizeof(*objs->v), by_namespace_name);
+	sort_objects(objs, in_order);
 	if (fmt.kind == FORMAT_NAME && !o.sort_by)
 		return print_names(res, objs);
 
@@ -440,20 +444,17 @@ static int print_objects(const struct crd_columns *crds, const struct api_resour
 	json_object_object_get_ex(list, "items", &items);
 	if (o.sort_by && kubetable_sort_objects(items, o.sort_by, &err) < 0) {
 		error("%s", err.msg);
-		json_object_put(list);
-		return -1;
-	}
-	if (fmt.kind == FORMAT_NAME) {	/* --sort-by: in the trees' order, of any types */
+		ret = -1;
+	} else if (fmt.kind == FORMAT_NAME) {	/* --sort-by: in the trees' order, of any types */
+		struct strbuf sb = STRBUF_INIT;
 		for (size_t i = 0; i < json_object_array_length(items); i++)
 			add_name_of(json_object_array_get_idx(items, i), &sb);
-	} else if (format_print(&fmt, list, o.no_headers, &sb, &err) < 0) {
-		print_failed(&sb, &err);
-		ret = -1;
-	}
-	if (ret == 0)
 		ret = write_out(&sb);
+		strbuf_release(&sb);
+	} else {
+		ret = print_tree(list);
+	}
 	json_object_put(list);
-	strbuf_release(&sb);
 	return ret;
 }
 
@@ -572,6 +573,12 @@ struct found {
 	size_t alloc;			/* found_entry()'s: res is owned */
 };
 
+/* How many objects entry i of f found: its Table's rows, or its objects. */
+static size_t entry_len(const struct found *f, size_t i)
+{
+	return f->tables[i] ? json_get_len(json_get(f->tables[i], "rows")) : f->objs[i].nr;
+}
+
 /* f takes crds over. */
 static void found_init(struct found *f, struct crd_columns *crds,
 		       const struct api_resource **res, size_t nr, bool all_namespaces)
@@ -644,8 +651,7 @@ static struct json_object *entry_table(struct found *f, size_t i)
 
 	if (f->tables[i])
 		return f->tables[i];
-	if (objs->nr > 1 && !f->in_order)
-		qsort(objs->v, objs->nr, sizeof(*objs->v), by_namespace_name);
+	sort_objects(objs, f->in_order);
 	struct json_object **trees = xcalloc(objs->nr ? objs->nr : 1, sizeof(*trees));
 	for (size_t j = 0; j < objs->nr; j++)
 		trees[j] = kobj_tree(objs->v[j]);
@@ -682,8 +688,11 @@ static int print_table(struct found *f, size_t i, bool kind_names)
 	struct errbuf err = { "" };
 	int ret = 0;
 
-	if (kind_names)
-		prefix_names(table, f->res[i]);
+	if (kind_names) {	/* as kubectl prints them for several types at once */
+		char *prefix = kind_prefix(f->res[i]);
+		kubetable_prefix_names(table, prefix, NULL);
+		free(prefix);
+	}
 	/* kubectl's printer's sort error is dropped, but an unsortable value ends it */
 	int rc = kubetable_print(table, &ko, &sb, &err);
 	if (rc == KUBETABLE_UNSORTABLE) {
@@ -762,18 +771,9 @@ out:
 static int print_one(struct kobj *obj)
 {
 	struct json_object *tree = kobj_tree(obj);
-	struct strbuf sb = STRBUF_INIT;
-	struct errbuf err = { "" };
-	int ret;
+	int ret = print_tree(tree);
 
-	if (format_print(&fmt, tree, o.no_headers, &sb, &err) < 0) {
-		print_failed(&sb, &err);
-		ret = -1;
-	} else {
-		ret = write_out(&sb);
-	}
 	json_object_put(tree);
-	strbuf_release(&sb);
 	return ret;
 }
 
@@ -785,7 +785,7 @@ static int print_found_one(struct found *f, bool single)
 {
 	struct kobj_list *objs = &f->objs[0];
 
-	if (fmt.kind == FORMAT_TABLE || fmt.kind == FORMAT_WIDE) {
+	if (printing_tables()) {
 		if (!f->nr)
 			return 0;	/* the type failed: told, no table */
 		int ret = print_table(f, 0, o.show_kind);
@@ -798,7 +798,7 @@ static int print_found_one(struct found *f, bool single)
 		return print_names(f->res[0], objs);
 	if (single && objs->nr == 1)
 		return print_one(objs->v[0]);
-	return print_objects(f->crds, f->res[0], objs, f->all_namespaces, f->in_order);
+	return print_objects(f->res[0], objs, f->in_order);
 }
 
 /* Whether every type found is namespaced: kubectl's note names the namespace then. */
@@ -817,23 +817,21 @@ static bool all_namespaced(const struct found *f)
  */
 static int print_found_several(struct found *f)
 {
-	bool tabular = fmt.kind == FORMAT_TABLE || fmt.kind == FORMAT_WIDE;
+	bool tabular = printing_tables();
 	struct kobj_list every = { 0 };
 	size_t alloc = 0;
 	int ret = 0;
 
 	for (size_t i = 0; i < f->nr && ret == 0; i++) {
-		size_t n = f->tables[i] ? table_rows_of(f->tables[i]) : f->objs[i].nr;
-		if (!n)
+		if (!entry_len(f, i))
 			continue;
 		if (tabular) {
 			ret = print_table(f, i, true);	/* entry_table() orders the objects */
 			continue;
 		}
-		if (f->objs[i].nr > 1 && !f->in_order)
-			qsort(f->objs[i].v, f->objs[i].nr, sizeof(*f->objs[i].v), by_namespace_name);
+		sort_objects(&f->objs[i], f->in_order);
 		if (fmt.kind == FORMAT_NAME && !o.sort_by) {
-			ret = print_objects(f->crds, f->res[i], &f->objs[i], f->all_namespaces, false);
+			ret = print_objects(f->res[i], &f->objs[i], false);
 		} else {
 			for (size_t j = 0; j < f->objs[i].nr; j++) {
 				ALLOC_GROW(every.v, every.nr + 1, alloc);
@@ -842,8 +840,7 @@ static int print_found_several(struct found *f)
 		}
 	}
 	if (ret == 0 && !tabular && (fmt.kind != FORMAT_NAME || o.sort_by))
-		ret = print_objects(f->crds, f->nr ? f->res[0] : NULL, &every,
-				    f->all_namespaces, true);
+		ret = print_objects(f->nr ? f->res[0] : NULL, &every, true);
 	else if (ret == 0 && tabular)
 		no_resources(all_namespaced(f), f->all_namespaces);
 	kobj_list_release(&every);
@@ -860,7 +857,7 @@ static int print_found(struct found *f, bool several)
 	bool none = true;
 
 	for (size_t i = 0; i < f->nr && none; i++)
-		none = !(f->tables[i] ? table_rows_of(f->tables[i]) : f->objs[i].nr);
+		none = !entry_len(f, i);
 	if (none && o.ignore_not_found)
 		return 0;
 	return several ? print_found_several(f) : print_found_one(f, false);
@@ -966,8 +963,7 @@ static void kobj_list_add(struct kobj_list *list, struct kobj *obj)
  */
 static int print_named(struct found *f, bool single, struct failures *fl)
 {
-	bool listed = fmt.kind != FORMAT_TABLE && fmt.kind != FORMAT_WIDE &&
-		      fmt.kind != FORMAT_NAME;
+	bool listed = !printing_tables() && fmt.kind != FORMAT_NAME;
 	int ret = 0;
 
 	none_told = true;
@@ -978,7 +974,7 @@ static int print_named(struct found *f, bool single, struct failures *fl)
 	else if (f->nr > 1)
 		ret = print_found_several(f);
 	else if (!single && listed && !o.ignore_not_found)	/* kubectl's empty List */
-		ret = print_objects(f->crds, NULL, &(struct kobj_list){ 0 }, false, true);
+		ret = print_objects(NULL, &(struct kobj_list){ 0 }, true);
 	return told(fl) || ret < 0;
 }
 
@@ -986,7 +982,7 @@ static int print_named(struct found *f, bool single, struct failures *fl)
 static void get_named(struct cluster *c, const struct api_resource *res, const char *name,
 		      struct found *f, struct failures *fl)
 {
-	bool tabular = fmt.kind == FORMAT_TABLE || fmt.kind == FORMAT_WIDE;
+	bool tabular = printing_tables();
 	unsigned flags = o.keep_managed_fields ? KOBJ_KEEP_MANAGED_FIELDS : 0;
 	struct errbuf err = { "" };
 	struct json_object *obj;
@@ -1090,7 +1086,7 @@ static int get_from_server(const struct resource_args *ra)
 	struct errbuf err = { "" };
 	struct cluster c;
 	const struct api_resource **res = NULL;
-	bool tabular = fmt.kind == FORMAT_TABLE || fmt.kind == FORMAT_WIDE;
+	bool tabular = printing_tables();
 	size_t nr = 0;
 	int ret = 1;
 
@@ -1388,15 +1384,6 @@ static bool one_type(const struct resource_args *ra)
 	return !strchr(ra->resource, ',');
 }
 
-/* kubectl's rules for objects asked for by name. */
-static void check_names(const struct resource_args *ra)
-{
-	if (!ra->nnames)
-		return;
-	if (o.label_selector || o.field_selector)
-		usage_error(&command_get, "name cannot be provided when a selector is specified");
-}
-
 static int run_get(int argc, const char **argv)
 {
 	struct resource_args ra;
@@ -1414,7 +1401,8 @@ static int run_get(int argc, const char **argv)
 	if (names_all(ra.resource) && (ra.name || o.from_cache || strchr(ra.resource, ',')))
 		usage_error(&command_get, "'all' lists several types from the server, alone: "
 			    "no NAME, no --from-cache, no other type");
-	check_names(&ra);
+	if (ra.nnames && (o.label_selector || o.field_selector))	/* kubectl's rule */
+		usage_error(&command_get, "name cannot be provided when a selector is specified");
 	if (o.index && !o.from_cache)
 		usage_error(&command_get, "--index needs --from-cache");
 	if (o.index && (!strchr(o.index, '=') || *o.index == '='))
@@ -1432,7 +1420,7 @@ static int run_get(int argc, const char **argv)
 	}
 	check_watch_options(&ra);
 	parse_output_options();
-	if (o.show_labels && fmt.kind != FORMAT_TABLE && fmt.kind != FORMAT_WIDE && o.output)
+	if (o.show_labels && !printing_tables() && o.output)
 		usage_error(&command_get, "--show-labels option cannot be used with %s printer",
 			    o.output);
 	ret = o.from_cache ? get_from_cache(&ra) : get_from_server(&ra);
