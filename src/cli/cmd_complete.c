@@ -259,17 +259,26 @@ static void print_objects(const char *resource, const char *what, bool chunked)
 	cluster_close(&c);
 }
 
-/* The first positional of the command line (the resource), or NULL. */
-static const char *first_positional(const struct command *cmd, int argc, const char **argv)
+/*
+ * How many positionals the words before the one completed hold, and
+ * *first the first of them (the resource), or NULL.
+ */
+static int positionals(const struct command *cmd, int argc, const char **argv,
+		       const char **first)
 {
+	int n = 0;
+
+	*first = NULL;
 	for (int i = 1; i < argc - 1; i++) {
 		const struct option *o = opt_named(cmd, argv[i]);
-		if (argv[i][0] != '-')
-			return argv[i];
-		if (o && opt_takes_value(o) && !strchr(argv[i], '='))
+		if (argv[i][0] != '-') {
+			if (!n++)
+				*first = argv[i];
+		} else if (o && opt_takes_value(o) && !strchr(argv[i], '=')) {
 			i++;
+		}
 	}
-	return NULL;
+	return n;
 }
 
 static const char *complete_resource;	/* for COMPLETE_INDEX */
@@ -350,7 +359,6 @@ static void print_file_marker(void)
 	puts(":file");	/* tells the shell script to complete files */
 }
 
-/* Each client-go generation kinf imitates, by the version it is named for. */
 /* Every version a profile stands for ("1.29-1.32": 1.29 to 1.32), in order. */
 static void print_client_go_versions(void)
 {
@@ -410,11 +418,6 @@ static const struct {
 	{ COMPLETE_DUMP_ON, print_dump_on },
 };
 
-static bool completes(const char *complete, const char *name)
-{
-	return complete && !strcmp(complete, name);
-}
-
 static void print_value_candidates(const struct option *o)
 {
 	if (o->choices) {
@@ -448,7 +451,7 @@ static int run_complete(int argc, const char **argv)
 		strbuf_add(&list_prefix, cur, (size_t)(comma - cur) + 1);
 
 	parse_cluster_flags(cmd, argc - 1, argv);
-	complete_resource = first_positional(cmd, argc, argv);
+	int npositional = positionals(cmd, argc, argv, &complete_resource);
 	complete_word = complete_word_start = cur;
 	/*
 	 * "--output=j", "-o=j", "-oj": the value completes within the word
@@ -476,31 +479,23 @@ static int run_complete(int argc, const char **argv)
 		return 0;
 	}
 	/* A positional: the first (resource, command), and the NAMEs after a resource. */
-	int positionals = 0;
-	for (int i = 1; i < argc - 1; i++) {
-		const struct option *o = opt_named(cmd, argv[i]);
-		if (argv[i][0] != '-')
-			positionals++;
-		else if (o && opt_takes_value(o) && !strchr(argv[i], '='))
-			i++;
-	}
-	bool resource = completes(cmd->positional, COMPLETE_RESOURCE);
+	bool resource = cmd->positional && !strcmp(cmd->positional, COMPLETE_RESOURCE);
 	bool several = strstr(cmd->usage, "[NAME...]");	/* get pods web db, get pods/web deploy/db */
 	bool tuples = complete_resource && strchr(complete_resource, '/');
 	const char *slash = resource && strstr(cmd->usage, "RESOURCE/NAME") &&
-			    (positionals == 0 || (several && tuples)) ? strchr(cur, '/') : NULL;
+			    (npositional == 0 || (several && tuples)) ? strchr(cur, '/') : NULL;
 	if (slash && !comma) {
 		/* deploy/<TAB>: the objects, each as TYPE/NAME */
 		char *type = xstrndup(cur, (size_t)(slash - cur));
 		strbuf_add(&list_prefix, cur, (size_t)(slash - cur) + 1);
 		print_objects(type, NULL, true);
 		free(type);
-	} else if (positionals == 0) {
+	} else if (npositional == 0) {
 		struct option fake = { .complete = cmd->positional };
 		print_value_candidates(&fake);
 		if (cmd == &command_get && !comma)
 			candidate("all");	/* kubectl's category, alone */
-	} else if ((positionals == 1 || several) && resource && strstr(cmd->usage, "[NAME") &&
+	} else if ((npositional == 1 || several) && resource && strstr(cmd->usage, "[NAME") &&
 		   complete_resource && !tuples && !strchr(complete_resource, ',')) {
 		print_objects(complete_resource, NULL, true);	/* NAME */
 	}
