@@ -217,38 +217,38 @@ struct run {
 
 #define RUN_FDS 4
 
+/* wait (-1: no bound) bounded by until too (-1: none), and by a day. */
+static void sooner(int64_t *wait, int64_t until)
+{
+	if (until >= 0 && (*wait < 0 || until < *wait))
+		*wait = until > 86400000 ? 86400000 : until;
+}
+
 /* How long poll() may sleep; -2 when --timeout ran out. */
 static int run_wait(struct watch_loop *loop, struct run *r)
 {
-	int64_t wait = -1, until;
+	int64_t wait = -1;
 
 	if (r->deadline) {
 		int64_t left = r->deadline - mono_ms();
 		if (left <= 0)
 			return -2;
-		wait = left > 86400000 ? 86400000 : left;
+		sooner(&wait, left);
 	}
-	until = consumer_next_ms(&r->cons);
-	if (until >= 0 && (wait < 0 || until < wait))
-		wait = until;
-	until = loop->hook ? loop->hook->wait_ms(loop->hook->ctx) : -1;
-	if (until >= 0 && (wait < 0 || until < wait))
-		wait = until > 86400000 ? 86400000 : until;
+	sooner(&wait, consumer_next_ms(&r->cons));
+	sooner(&wait, loop->hook ? loop->hook->wait_ms(loop->hook->ctx) : -1);
 	if (loop->health_every_ms) {
-		until = r->health_at - mono_ms();
+		int64_t until = r->health_at - mono_ms();
 		if (until <= 0) {
 			print_health(loop);
 			r->health_at = mono_ms() + loop->health_every_ms;
 			until = loop->health_every_ms;
 		}
-		if (wait < 0 || until < wait)
-			wait = until;
+		sooner(&wait, until);
 	}
-	until = loop->flight ? flight_due_ms(loop->flight) : -1;
-	if (until >= 0 && (wait < 0 || until < wait))
-		wait = until;
+	sooner(&wait, loop->flight ? flight_due_ms(loop->flight) : -1);
 	if (r->finishing)	/* the queues empty without waking anyone */
-		wait = wait < 0 || wait > 10 ? 10 : wait;
+		sooner(&wait, 10);
 	return (int)wait;
 }
 
