@@ -357,8 +357,14 @@ int64_t controller_base_ms(const char *started)
 
 void controller_flags_check(const struct command *cmd)
 {
+	struct controller_opts o;
+
+	controller_flags_opts(cmd, &o);
+}
+
+bool controller_flags_opts(const struct command *cmd, struct controller_opts *o)
+{
 	const struct controller_flags *f = &controller_flags;
-	struct controller_opts o = { .workers = 1 };
 	struct errbuf err = { "" };
 	struct handler h;
 
@@ -370,22 +376,14 @@ void controller_flags_check(const struct command *cmd)
 				    "--error-rate, --predicate, --owns-predicate, --event-filter, "
 				    "--enqueue-owner, --controller-runtime, --reconcile-outcome and "
 				    "--timeline need --controller");
-		return;
+		return false;
 	}
-	parse_flags(cmd, &o);
+	*o = (struct controller_opts){ .workers = 1 };
+	parse_flags(cmd, o);
 	if (handler_init(&h, f->enqueue_owner, &err) < 0)
 		usage_error(cmd, "invalid value '%s' for '--enqueue-owner': %s",
 			    f->enqueue_owner, err.msg);
 	handler_release(&h);
-}
-
-bool controller_flags_opts(const struct command *cmd, struct controller_opts *o)
-{
-	controller_flags_check(cmd);
-	if (!controller_flags.enabled)
-		return false;
-	*o = (struct controller_opts){ .workers = 1 };
-	parse_flags(cmd, o);
 	return true;
 }
 
