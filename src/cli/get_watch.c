@@ -150,7 +150,12 @@ static void go_newline(int depth, struct strbuf *out)
 		strbuf_adds(out, "    ");
 }
 
-/* v as a typed value of fields marshals: indented at depth, or compact (-1). */
+/*
+ * v as a typed value of fields marshals: indented at depth, or compact
+ * (-1).  A Status so (status_fields) is as kubectl's typed metav1.Status
+ * marshals: its fields in the struct's order, not sorted (kubectl
+ * decodes an ERROR event's object into that type).
+ */
 static void typed_json(struct json_object *v, const struct go_field *fields, int depth,
 		       struct strbuf *out)
 {
@@ -200,16 +205,6 @@ static void typed_json(struct json_object *v, const struct go_field *fields, int
 	}
 }
 
-/*
- * A Status as kubectl's typed metav1.Status marshals: its fields in the
- * struct's order, not sorted (kubectl decodes an ERROR event's object
- * into that type); indented as MarshalIndent, or compact.
- */
-static void status_json(struct json_object *st, bool indented, struct strbuf *out)
-{
-	typed_json(st, status_fields, indented ? 0 : -1, out);
-}
-
 /* {"type":T,"object":obj}: what kubectl prints with --output-watch-events. */
 static struct json_object *envelope(const char *type, struct json_object *obj)
 {
@@ -228,7 +223,7 @@ static void event_json(const struct gw *g, const char *type, struct json_object 
 	gofmt_marshal_string(type, strlen(type), out);
 	strbuf_adds(out, ",\"object\":");
 	if (is_status(g, obj))
-		status_json(obj, false, out);
+		typed_json(obj, status_fields, -1, out);
 	else
 		gofmt_marshal(obj, out);
 	strbuf_adds(out, "}\n");
@@ -273,7 +268,7 @@ static int print_objects(struct gw *g, const char *type, struct json_object *con
 			if (o->events) {
 				event_json(g, type, objs[i], out);
 			} else if (is_status(g, objs[i])) {
-				status_json(objs[i], true, out);
+				typed_json(objs[i], status_fields, 0, out);
 				strbuf_addch(out, '\n');
 			} else {
 				rc = format_print_watch(o->fmt, &objs[i], 1, 0, no_headers, out, &g->err);
@@ -309,9 +304,8 @@ static void print_tabular(struct gw *g, const char *type, struct json_object *ob
 		return;
 	}
 	/* a server without Tables: kubectl's default columns, NAME and AGE */
-	struct json_object *t = strcmp(json_get_str(obj, "kind", ""), "Table")
-		? columns_table_json(NULL, NULL, NULL, &obj, 1, wall_ms())
-		: json_object_get(obj);
+	struct json_object *t = NULL;
+	get_table_add(&t, json_object_get(obj));
 	if (o->show_kind)
 		kubetable_prefix_names(t, o->name_prefix, g->ts.columns);
 	kubetable_stream_print(&g->ts, t, event, &o->table, out);
