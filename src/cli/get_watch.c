@@ -652,7 +652,7 @@ int get_object(struct cluster *c, const struct api_resource *res, const char *na
 	struct http_response resp = { 0 };
 	int ret = -1;
 
-	if (kclient_get_accept(c->client, path, table ? PAGER_ACCEPT_TABLE : NULL,
+	if (kclient_get_accept(c->client, path, table ? PAGER_ACCEPT_TABLE : NULL, 0,
 			       &resp, err) < 0)
 		goto out;
 	if (resp.status == 404) {

@@ -241,20 +241,8 @@ struct kclient *kclient_new(const struct rest_config *cfg, struct errbuf *err)
 	struct kclient *c = xcalloc(1, sizeof(*c));
 	c->ops = &live_ops;
 	c->cfg = rest_config_dup(cfg);
-	if (server_url_setup(c, err) < 0) {
-		rest_config_free(c->cfg);
-		curl_slist_free_all(c->connect_to);
-		free(c->url_base);
-		free(c->host_header);
-		free(c);
-		return NULL;
-	}
-	c->https = !strncmp(c->url_base, "https:", 6);
 	c->cred = credential_new(c->cfg);
 	c->identity = rest_config_identity(c->cfg);
-	/* client-go honours DISABLE_HTTP2 (any value) the same way. */
-	const char *no_h2 = getenv("DISABLE_HTTP2");
-	c->http_version = no_h2 && *no_h2 ? HTTP_VERSION_1_1 : HTTP_VERSION_AUTO;
 	for (size_t i = 0; i < ARRAY_SIZE(c->share_locks); i++)
 		pthread_mutex_init(&c->share_locks[i], NULL);
 	pthread_mutex_init(&c->warned_lock, NULL);
@@ -267,6 +255,14 @@ struct kclient *kclient_new(const struct rest_config *cfg, struct errbuf *err)
 	curl_share_setopt(c->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
 	curl_share_setopt(c->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
 	c->verify_log = tls_verify_log_new(xfer_tls_began);
+	if (server_url_setup(c, err) < 0) {
+		kclient_free(c);
+		return NULL;
+	}
+	c->https = !strncmp(c->url_base, "https:", 6);
+	/* client-go honours DISABLE_HTTP2 (any value) the same way. */
+	const char *no_h2 = getenv("DISABLE_HTTP2");
+	c->http_version = no_h2 && *no_h2 ? HTTP_VERSION_1_1 : HTTP_VERSION_AUTO;
 
 	c->ping_timeout_ms = env_seconds("HTTP2_PING_TIMEOUT_SECONDS", PING_TIMEOUT_S) * 1000;
 	struct transport_opts topts = {
@@ -382,7 +378,8 @@ struct transfer {
 	void *ctx;
 	/* What the request presents: its certificate is named in errors. */
 	const struct credential_snapshot *snap;
-	bool stopped, stalled, aborted, conn_dead, tls_timeout, http2;
+	bool stopped, stalled, aborted;
+	struct xfer_news news;		/* the transport's last, once done */
 	bool type_checked, not_json;	/* the Content-Type of a 2xx */
 	bool secrets;			/* it asks for Secrets: -v -v shows no body */
 	bool malformed_header;		/* set on the connection thread */
@@ -486,7 +483,6 @@ static bool header_hook(void *arg, const char *data, size_t len)
 	return true;
 }
 
-/* -v -v: a header line as sent or received (a Warning quotes anyone). */
 /* How long the field name at p is, when it names a credential and a ':' follows. */
 static size_t secret_field(const char *p, size_t n)
 {
@@ -1077,7 +1073,7 @@ static void trace_request(struct kclient *c, const char *raw_url, const struct h
 			  const struct errbuf *err)
 {
 	long long ms = (long long)(mono_ms() - started);
-	const char *proto = t->http2 ? " (HTTP/2)" : "";
+	const char *proto = t->news.http2 ? " (HTTP/2)" : "";
 
 	if (c->verbose < 1)
 		return;
@@ -1101,18 +1097,13 @@ static void trace_request(struct kclient *c, const char *raw_url, const struct h
 /* How long to sleep on the transfer: until the stall deadline or the next tick, at most. */
 static int wait_ms(const struct stream_opts *opts, int64_t last_byte_ms, int64_t next_tick_ms)
 {
-	int64_t wait = opts->stop_fd > 0 ? MAX_WAIT_MS : STOP_CHECK_MS;
-	if (opts->idle_timeout_ms) {
-		int64_t left = last_byte_ms + opts->idle_timeout_ms - mono_ms() + 1;
-		if (left < wait)
-			wait = left < 0 ? 0 : left;
-	}
-	if (next_tick_ms) {
-		int64_t left = next_tick_ms - mono_ms();
-		if (left < wait)
-			wait = left < 0 ? 0 : left;
-	}
-	return (int)wait;
+	int64_t wait = opts->stop_fd > 0 ? MAX_WAIT_MS : STOP_CHECK_MS, now = mono_ms();
+
+	if (opts->idle_timeout_ms && last_byte_ms + opts->idle_timeout_ms - now + 1 < wait)
+		wait = last_byte_ms + opts->idle_timeout_ms - now + 1;
+	if (next_tick_ms && next_tick_ms - now < wait)
+		wait = next_tick_ms - now;
+	return wait < 0 ? 0 : (int)wait;
 }
 
 /*
@@ -1124,7 +1115,7 @@ static CURLcode perform(struct kclient *c, CURL *h, struct transfer *t,
 			const struct stream_opts *opts)
 {
 	struct xfer *x = xfer_start(c->tp, h, header_hook, t);
-	struct xfer_news news;
+	struct xfer_news *news = &t->news;
 
 	if (!x) {
 		/* as Go's dial says it when no descriptor is left */
@@ -1135,20 +1126,20 @@ static CURLcode perform(struct kclient *c, CURL *h, struct transfer *t,
 	int64_t next_tick_ms = opts->tick && opts->tick_ms > 0 ? mono_ms() + opts->tick_ms : 0;
 
 	for (;;) {
-		const struct strbuf *chunk = xfer_take(x, &news);
+		const struct strbuf *chunk = xfer_take(x, news);
 		if (!cancelled && atomic_load(&t->not_http2)) {
 			cancelled = true;
 		} else if (chunk->len && !cancelled && deliver(t, chunk->buf, chunk->len) < 0) {
 			t->aborted = true;
 			cancelled = true;
 		}
-		if (news.done)
+		if (news->done)
 			break;
 		if (!cancelled) {
 			if ((opts->stop && atomic_load(opts->stop)) || fd_hung_up(opts->hangup_fd))
 				t->stopped = true;
 			else if (opts->idle_timeout_ms &&
-				 mono_ms() - news.last_byte_ms > opts->idle_timeout_ms)
+				 mono_ms() - news->last_byte_ms > opts->idle_timeout_ms)
 				t->stalled = true;
 			cancelled = t->stopped || t->stalled;
 		}
@@ -1168,13 +1159,10 @@ static CURLcode perform(struct kclient *c, CURL *h, struct transfer *t,
 		}
 		xfer_wait(x, opts->stop_fd > 0 ? opts->stop_fd : -1,
 			  opts->hangup_fd > 0 ? opts->hangup_fd : -1,
-			  wait_ms(opts, news.last_byte_ms, next_tick_ms));
+			  wait_ms(opts, news->last_byte_ms, next_tick_ms));
 	}
-	t->conn_dead = news.conn_dead;
-	t->tls_timeout = news.tls_timeout;
-	t->http2 = news.http2;
 	xfer_free(x);
-	return news.result;
+	return news->result;
 }
 
 /*
@@ -1352,8 +1340,8 @@ struct hop {
  * One request and its answer, to url.  on_data NULL: the body goes to
  * resp->body.  A redirect client-go follows sets hop->next.
  */
-static int request_hop(struct kclient *c, struct hop *hop, const char *accept,
-		       const struct stream_opts *opts, struct credential_snapshot *snap,
+static int request_hop(struct kclient *c, struct hop *hop, const struct stream_opts *opts,
+		       struct credential_snapshot *snap,
 		       http_data_fn *on_data, void *ctx, struct http_response *resp,
 		       struct errbuf *err)
 {
@@ -1363,20 +1351,13 @@ static int request_hop(struct kclient *c, struct hop *hop, const char *accept,
 		.warnings = STRBUF_INIT, .secrets = secrets_url(hop->url),
 	};
 
-	strbuf_reset(&resp->body);
-	resp->refused = false;
-	resp->timed_out = false;
-	resp->no_answer = false;
-	resp->no_answer_timeout = false;
-	resp->stream_broken = false;
-	resp->stream_error[0] = '\0';
-	resp->status = 0;
-	resp->retry_after_ms = -1;
-	resp->content_type[0] = '\0';
-	resp->who[0] = '\0';
+	/* A new answer: of the last, only the body's buffer is kept. */
+	struct strbuf body = resp->body;
+	strbuf_reset(&body);
+	*resp = (struct http_response){ .body = body, .retry_after_ms = -1 };
 
 	struct curl_slist *headers = request_headers(c, hop->home ? snap : NULL, hop->home,
-						     accept ? accept : opts->accept);
+						     opts->accept);
 	if (header_refused(c, headers, err)) {
 		wipe_slist(headers);
 		return -1;
@@ -1422,7 +1403,7 @@ static int request_hop(struct kclient *c, struct hop *hop, const char *accept,
 	} else if (t.stalled) {
 		errbuf_set(err, "stalled: nothing from server '%s' for %.1f s",
 			   c->cfg->server, (double)opts->idle_timeout_ms / 1000);
-	} else if (t.conn_dead) {
+	} else if (t.news.conn_dead) {
 		errbuf_set(err, "connection to server '%s' went silent, even to a ping "
 			   "for %.0f s: closed", c->cfg->server,
 			   (double)c->ping_timeout_ms / 1000);
@@ -1431,7 +1412,7 @@ static int request_hop(struct kclient *c, struct hop *hop, const char *accept,
 		resp->stream_broken = true;
 		snprintf(resp->stream_error, sizeof(resp->stream_error),
 			 "http2: client connection lost");
-	} else if (t.tls_timeout) {
+	} else if (t.news.tls_timeout) {
 		errbuf_set(err, "TLS handshake with server '%s' timed out: no answer for %d s "
 			   "(Go's net/http: TLS handshake timeout)", c->cfg->server,
 			   TLS_HANDSHAKE_TIMEOUT_MS / 1000);
@@ -1462,15 +1443,6 @@ static int request_hop(struct kclient *c, struct hop *hop, const char *accept,
 	return ret;
 }
 
-/*
- * One GET, and the redirects Go's http.Client follows: at most 10
- * requests, each to the Location of the answer before.  client-go's
- * round trippers put the credential on each; kinf only on those to the
- * server's own origin, so that a redirect hands no token to another
- * host.  A 401 makes an exec plugin run again for the next request, and
- * is this request's answer: client-go's exec round tripper refreshes on
- * a 401 and hands it back, never retries (credential.h).
- */
 /* Go's time.Duration.String() of ms: "500ms", "5s", "1.5s", "1m30s", "1h0m0s", "-1s". */
 static void go_duration(struct strbuf *sb, int64_t ms)
 {
@@ -1514,10 +1486,10 @@ static char *request_url(const struct kclient *c, const char *path, int64_t time
 	}
 	const char *at = q ? q + 1 : path + strlen(path);
 	/* before the first parameter whose name sorts after "timeout" */
-	while (q && *at) {
+	while (*at) {
 		size_t name = strcspn(at, "=&");
-		if (strncmp(at, "timeout", name < 7 ? name : 7) > 0 ||
-		    (strncmp(at, "timeout", name < 7 ? name : 7) == 0 && name > 7))
+		int cmp = strncmp(at, "timeout", name < 7 ? name : 7);
+		if (cmp > 0 || (cmp == 0 && name > 7))
 			break;
 		at += strcspn(at, "&");
 		at += *at == '&';
@@ -1534,9 +1506,18 @@ static char *request_url(const struct kclient *c, const char *path, int64_t time
 	return strbuf_detach(&sb, NULL);
 }
 
-static int request_once(struct kclient *c, const char *path, const char *accept,
-			const struct stream_opts *opts, http_data_fn *on_data, void *ctx,
-			struct http_response *resp, struct errbuf *err)
+/*
+ * One GET, and the redirects Go's http.Client follows: at most 10
+ * requests, each to the Location of the answer before.  client-go's
+ * round trippers put the credential on each; kinf only on those to the
+ * server's own origin, so that a redirect hands no token to another
+ * host.  A 401 makes an exec plugin run again for the next request, and
+ * is this request's answer: client-go's exec round tripper refreshes on
+ * a 401 and hands it back, never retries (credential.h).
+ */
+static int request_once(struct kclient *c, const char *path, const struct stream_opts *opts,
+			http_data_fn *on_data, void *ctx, struct http_response *resp,
+			struct errbuf *err)
 {
 	char *url = request_url(c, path, opts->query_timeout_ms ? opts->query_timeout_ms :
 				c->timeout_ms);
@@ -1555,7 +1536,7 @@ static int request_once(struct kclient *c, const char *path, const char *accept,
 		struct hop hop = {
 			.url = url, .referer = referer, .home = same_origin(url, c->url_base),
 		};
-		ret = request_hop(c, &hop, accept, &hop_opts, &snap, on_data, ctx, resp, err);
+		ret = request_hop(c, &hop, &hop_opts, &snap, on_data, ctx, resp, err);
 		if (ret < 0 || !hop.next)
 			break;
 		if (requests == MAX_REDIRECT_REQUESTS) {
@@ -1626,12 +1607,12 @@ void kclient_set_thread_stop(struct stop *stop)
 }
 
 /*
- * request_once() and the REST client's retries (opts->retries), all
- * within opts->timeout_ms.
+ * The libcurl backend's kclient_stream(): request_once() and the REST
+ * client's retries (opts->retries), all within opts->timeout_ms.
  */
-static int request(struct kclient *c, const char *path, const char *accept,
-		   const struct stream_opts *opts, http_data_fn *on_data, void *ctx,
-		   struct http_response *resp, struct errbuf *err)
+static int request(struct kclient *c, const char *path, const struct stream_opts *opts,
+		   http_data_fn *on_data, void *ctx, struct http_response *resp,
+		   struct errbuf *err)
 {
 	int64_t deadline = opts->timeout_ms > 0 ? mono_ms() + opts->timeout_ms : 0;
 	struct stream_opts once = *opts;
@@ -1647,7 +1628,7 @@ static int request(struct kclient *c, const char *path, const char *accept,
 			if (once.timeout_ms < 1)
 				once.timeout_ms = 1;
 		}
-		int rc = request_once(c, path, accept, &once, on_data, ctx, resp, err);
+		int rc = request_once(c, path, &once, on_data, ctx, resp, err);
 		if (rc < 0 && resp->timed_out) {
 			struct strbuf limit = STRBUF_INIT;
 			go_duration(&limit, opts->timeout_ms);
@@ -1682,15 +1663,9 @@ static int live_get(struct kclient *c, const char *path, const char *accept,
 		.timeout_ms = limit,
 		.query_timeout_ms = limit,
 		.retries = HTTP_MAX_RETRIES,
+		.accept = accept,
 	};
-	return request(c, path, accept, &opts, NULL, NULL, resp, err);
-}
-
-static int live_stream(struct kclient *c, const char *path, const struct stream_opts *opts,
-		       http_data_fn *on_data, void *ctx, struct http_response *resp,
-		       struct errbuf *err)
-{
-	return request(c, path, NULL, opts, on_data, ctx, resp, err);
+	return request(c, path, &opts, NULL, NULL, resp, err);
 }
 
 static int64_t live_now_ms(const struct kclient *c)
@@ -1705,7 +1680,7 @@ static bool live_sleep(struct kclient *c, struct stop *stop, int64_t ms)
 
 /* libcurl against the server. */
 static const struct kclient_ops live_ops = {
-	.stream = live_stream,
+	.stream = request,
 	.get = live_get,
 	.now_ms = live_now_ms,
 	.sleep = live_sleep,
@@ -1732,12 +1707,6 @@ void *kclient_backend_data(const struct kclient *c)
 }
 
 int kclient_get_accept(struct kclient *c, const char *path, const char *accept,
-		       struct http_response *resp, struct errbuf *err)
-{
-	return c->ops->get(c, path, accept, 0, resp, err);
-}
-
-int kclient_get_within(struct kclient *c, const char *path, const char *accept,
 		       int64_t within_ms, struct http_response *resp, struct errbuf *err)
 {
 	return c->ops->get(c, path, accept, within_ms, resp, err);
@@ -1746,7 +1715,7 @@ int kclient_get_within(struct kclient *c, const char *path, const char *accept,
 int kclient_get(struct kclient *c, const char *path, struct http_response *resp,
 		struct errbuf *err)
 {
-	return kclient_get_accept(c, path, NULL, resp, err);
+	return kclient_get_accept(c, path, NULL, 0, resp, err);
 }
 
 /* A tapped stream's pieces: to the tap, then to the caller. */

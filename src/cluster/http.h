@@ -124,15 +124,13 @@ void http_response_release(struct http_response *resp);
 /* GET path ("/api/v1/pods?limit=500"): whole body into resp->body. */
 int kclient_get(struct kclient *client, const char *path,
 		struct http_response *resp, struct errbuf *err);
-/* The same with an Accept header of the caller's (NULL: application/json). */
-int kclient_get_accept(struct kclient *client, const char *path, const char *accept,
-		       struct http_response *resp, struct errbuf *err);
 /*
- * kclient_get_accept() as client-go's discovery client makes its
- * requests: a client with no limit of its own (kclient_set_timeout())
- * gives each within_ms, and says it in the query ("timeout=32s").
+ * The same with an Accept header of the caller's (NULL: application/json)
+ * and, as client-go's discovery client makes its requests, a limit for a
+ * client with none of its own (kclient_set_timeout()): within_ms, said in
+ * the query ("timeout=32s"); 0: none.
  */
-int kclient_get_within(struct kclient *client, const char *path, const char *accept,
+int kclient_get_accept(struct kclient *client, const char *path, const char *accept,
 		       int64_t within_ms, struct http_response *resp, struct errbuf *err);
 
 /*
@@ -242,7 +240,6 @@ void kclient_set_thread_stop(struct stop *stop);
  * the recorded time the calling thread has reached.
  */
 int64_t kclient_now_ms(const struct kclient *client);
-struct stop;
 /* stop_sleep() on the client's clock: true when stopped. */
 bool kclient_sleep(struct kclient *client, struct stop *stop, int64_t ms);
 
@@ -302,7 +299,7 @@ struct kclient_ops {
 	int (*stream)(struct kclient *client, const char *path,
 		      const struct stream_opts *opts, http_data_fn *on_data, void *ctx,
 		      struct http_response *resp, struct errbuf *err);
-	/* kclient_get_accept() and kclient_get_within() (within_ms 0: the former) */
+	/* kclient_get_accept() */
 	int (*get)(struct kclient *client, const char *path, const char *accept,
 		   int64_t within_ms, struct http_response *resp, struct errbuf *err);
 	/* kclient_now_ms() and kclient_sleep() */
