@@ -108,6 +108,15 @@ void api_resource_release(struct api_resource *r)
 	strv_free(r->categories);
 }
 
+static void docs_clear(struct discovery *d)
+{
+	for (size_t i = 0; i < d->nr_docs; i++) {
+		free(d->docs[i].gv);
+		json_object_put(d->docs[i].list);
+	}
+	d->nr_docs = 0;
+}
+
 /* Forgets what was loaded; the resources handed out stay valid. */
 static void discovery_reset(struct discovery *d)
 {
@@ -123,11 +132,7 @@ static void discovery_reset(struct discovery *d)
 		d->retired[d->nr_retired++] = d->res[i];
 	}
 	d->nr_res = d->nr_preferred = 0;
-	for (size_t i = 0; i < d->nr_docs; i++) {
-		free(d->docs[i].gv);
-		json_object_put(d->docs[i].list);
-	}
-	d->nr_docs = 0;
+	docs_clear(d);
 	strbuf_reset(&d->failed);
 	d->loaded = false;
 	d->from_disk = false;
@@ -177,15 +182,6 @@ static char **json_strv(json_object *obj, const char *key)
 char *api_group_version(const char *group, const char *version)
 {
 	return *group ? xasprintf("%s/%s", group, version) : xstrdup(version);
-}
-
-/* Where a group version's APIResourceList lives in the disk cache. */
-static char *gv_cache_name(const char *group, const char *version)
-{
-	char *gv = api_group_version(group, version);
-	char *name = xasprintf("%s/serverresources.json", gv);
-	free(gv);
-	return name;
 }
 
 /* The content type of an aggregated discovery answer: its version, else NULL. */
@@ -248,6 +244,31 @@ static void copy_array(json_object *out, const char *key, json_object *in)
 }
 
 /*
+ * An aggregated resource or subresource as an APIResource named name,
+ * added to out when it has a responseKind.  Of a subresource (resource
+ * false) only the verbs are copied, as convertAPISubresource copies them.
+ */
+static void add_converted(json_object *out, const char *name, const char *singular,
+			  bool namespaced, json_object *in, bool resource)
+{
+	json_object *r = json_object_new_object();
+
+	add_json_str(r, "name", name);
+	add_json_str(r, "singularName", singular ? singular : "");
+	json_object_object_add(r, "namespaced", json_object_new_boolean(namespaced));
+	bool complete = add_response_kind(r, in);
+	copy_array(r, "verbs", in);
+	if (resource) {
+		copy_array(r, "shortNames", in);
+		copy_array(r, "categories", in);
+	}
+	if (complete)
+		json_object_array_add(out, r);
+	else
+		json_object_put(r);
+}
+
+/*
  * One version of an aggregated group into a legacy APIResourceList
  * (client-go's convertAPIGroup/convertAPIResource/convertAPISubresource):
  * subresources become "pods/status" entries, as a legacy server lists them.
@@ -271,34 +292,17 @@ static json_object *resource_list_of(const char *group, json_object *version)
 		bool namespaced = scope && !strcmp(scope, "Namespaced");
 		if (!name)
 			continue;
-		json_object *r = json_object_new_object();
-		add_json_str(r, "name", name);
-		add_json_str(r, "singularName", singular ? singular : "");
-		json_object_object_add(r, "namespaced", json_object_new_boolean(namespaced));
-		bool complete = add_response_kind(r, in);
-		copy_array(r, "verbs", in);
-		copy_array(r, "shortNames", in);
-		copy_array(r, "categories", in);
-		if (complete)
-			json_object_array_add(out, r);
-		else
-			json_object_put(r);	/* still the parent of its subresources */
+		/* one without a responseKind is still the parent of its subresources */
+		add_converted(out, name, singular, namespaced, in, true);
 		json_object *subs = json_get_array(in, "subresources");
 		for (size_t k = 0; subs && k < json_object_array_length(subs); k++) {
 			json_object *sin = json_object_array_get_idx(subs, k);
 			const char *sub = json_get_str(sin, "subresource", NULL);
-			json_object *s = json_object_new_object();
-			char *full = xasprintf("%s/%s", name, sub ? sub : "");
-			add_json_str(s, "name", full);
+			if (!sub)
+				continue;
+			char *full = xasprintf("%s/%s", name, sub);
+			add_converted(out, full, singular, namespaced, sin, false);
 			free(full);
-			add_json_str(s, "singularName", singular ? singular : "");
-			json_object_object_add(s, "namespaced", json_object_new_boolean(namespaced));
-			bool ok = sub && add_response_kind(s, sin);
-			copy_array(s, "verbs", sin);
-			if (ok)
-				json_object_array_add(out, s);
-			else
-				json_object_put(s);
 		}
 	}
 	json_object_object_add(list, "resources", out);
@@ -319,6 +323,15 @@ static json_object *doc_find(struct discovery *d, const char *gv)
 		if (!strcmp(d->docs[i].gv, gv))
 			return d->docs[i].list;
 	return NULL;
+}
+
+/* Notes a group version that did not answer, for discovery_failed(). */
+static void note_failed(struct discovery *d, const char *group, const char *version)
+{
+	char *gv = api_group_version(group, version);
+
+	strbuf_addf(&d->failed, "%s%s", d->failed.len ? ", " : "", gv);
+	free(gv);
 }
 
 /* ---- groups --------------------------------------------------------------- */
@@ -382,8 +395,7 @@ static void add_aggregated(struct discovery *d, json_object *list)
 				continue;
 			if (fresh && !strcmp(fresh, "Stale")) {
 				/* An aggregated API server that did not answer in time. */
-				strbuf_addf(&d->failed, "%s%s%s%s", d->failed.len ? ", " : "", name,
-					    *name ? "/" : "", ver);
+				note_failed(d, name, ver);
 				continue;
 			}
 			versions[k++] = xstrdup(ver);
@@ -399,6 +411,18 @@ static void add_aggregated(struct discovery *d, json_object *list)
 	}
 }
 
+/* A GroupVersionForDiscovery: {"groupVersion":"apps/v1","version":"v1"}. */
+static json_object *gv_for_discovery(const char *group, const char *version)
+{
+	json_object *o = json_object_new_object();
+	char *gv = api_group_version(group, version);
+
+	add_json_str(o, "groupVersion", gv);
+	add_json_str(o, "version", version);
+	free(gv);
+	return o;
+}
+
 /* The groups as an APIGroupList, for servergroups.json. */
 static json_object *group_list(const struct discovery *d)
 {
@@ -409,21 +433,11 @@ static json_object *group_list(const struct discovery *d)
 		const struct api_group *g = &d->groups[i];
 		json_object *o = json_object_new_object(), *vs = json_object_new_array();
 		add_json_str(o, "name", g->name);
-		for (char **v = g->versions; *v; v++) {
-			json_object *gv = json_object_new_object();
-			char *s = api_group_version(g->name, *v);
-			add_json_str(gv, "groupVersion", s);
-			add_json_str(gv, "version", *v);
-			free(s);
-			json_object_array_add(vs, gv);
-		}
+		for (char **v = g->versions; *v; v++)
+			json_object_array_add(vs, gv_for_discovery(g->name, *v));
 		json_object_object_add(o, "versions", vs);
-		json_object *pref = json_object_new_object();
-		char *s = api_group_version(g->name, g->preferred);
-		add_json_str(pref, "groupVersion", s);
-		add_json_str(pref, "version", g->preferred);
-		free(s);
-		json_object_object_add(o, "preferredVersion", pref);
+		json_object_object_add(o, "preferredVersion",
+				       gv_for_discovery(g->name, g->preferred));
 		json_object_array_add(groups, o);
 	}
 	json_object_object_add(list, "groups", groups);
@@ -440,14 +454,25 @@ static void cache_write(struct discovery *d, const char *name, json_object *doc)
 }
 
 /* A group version's APIResourceList from the disk cache, or NULL. */
-static json_object *cache_read_gv(struct discovery *d, const char *group, const char *version)
+static json_object *cache_read_gv(struct discovery *d, const char *gv)
 {
 	if (!d->cache_dir || d->invalidated)
 		return NULL;
-	char *name = gv_cache_name(group, version);
+	char *name = xasprintf("%s/serverresources.json", gv);
 	json_object *doc = discovery_cache_read(d->cache_dir, name, NULL);
 	free(name);
 	return doc;
+}
+
+/* A group version's APIResourceList into the disk cache: client-go caches no empty one. */
+static void cache_write_gv(struct discovery *d, const char *gv, json_object *list)
+{
+	json_object *arr = json_get_array(list, "resources");
+	if (!arr || !json_object_array_length(arr))
+		return;
+	char *name = xasprintf("%s/serverresources.json", gv);
+	cache_write(d, name, list);
+	free(name);
 }
 
 /* ---- fetching ------------------------------------------------------------- */
@@ -552,24 +577,20 @@ static void *gv_fetch_thread(void *arg)
 	struct gv_fetch *f = arg;
 	char what[256];
 	char *path = api_group_version_path(f->group, f->version);
-	snprintf(what, sizeof(what), "discover '%s%s%s'", f->group, *f->group ? "/" : "",
-		 f->version);
+	char *gv = api_group_version(f->group, f->version);
+	snprintf(what, sizeof(what), "discover '%s'", gv);
 	json_object *root = get_json(f->d->client, path, NULL, what, &f->status, NULL, 0,
 				     &f->err);
 	f->rc = root ? 0 : -1;
 	if (root) {
 		parse_resource_list(root, f->group, f->version, &f->res, &f->nr);
-		json_object *arr = json_get_array(root, "resources");
-		/* client-go caches no empty list; and kubectl wants the kind it decodes. */
-		if (arr && json_object_array_length(arr)) {
-			char *name = gv_cache_name(f->group, f->version);
-			add_json_str(root, "kind", "APIResourceList");
-			add_json_str(root, "apiVersion", "v1");
-			cache_write(f->d, name, root);
-			free(name);
-		}
+		/* kubectl wants the kind it decodes. */
+		add_json_str(root, "kind", "APIResourceList");
+		add_json_str(root, "apiVersion", "v1");
+		cache_write_gv(f->d, gv, root);
 	}
 	json_object_put(root);
+	free(gv);
 	free(path);
 	return NULL;
 }
@@ -590,7 +611,7 @@ static int fetch_versions(struct discovery *d, struct gv_fetch *f, size_t n, str
 		char *gv = api_group_version(f[i].group, f[i].version);
 		json_object *doc = doc_find(d, gv), *disk = NULL;
 		f[i].d = d;
-		if (!doc && (disk = cache_read_gv(d, f[i].group, f[i].version))) {
+		if (!doc && (disk = cache_read_gv(d, gv))) {
 			doc = disk;
 			d->from_disk = true;
 		}
@@ -622,10 +643,7 @@ static int fetch_versions(struct discovery *d, struct gv_fetch *f, size_t n, str
 	free(todo);
 	for (size_t i = 0; i < n; i++) {
 		if (f[i].rc < 0) {
-			if (d->failed.len)
-				strbuf_adds(&d->failed, ", ");
-			strbuf_addf(&d->failed, "%s%s%s", f[i].group, *f[i].group ? "/" : "",
-				    f[i].version);
+			note_failed(d, f[i].group, f[i].version);
 			continue;
 		}
 		ok++;
@@ -689,14 +707,9 @@ static int load_groups_live(struct discovery *d, bool *aggregated, struct errbuf
 		add_group_list(d, apis);
 	/* client-go uses the resources only when both answers had them. */
 	*aggregated = (agg_api || !core) && agg_apis;
-	if (!*aggregated) {
-		for (size_t i = 0; i < d->nr_docs; i++) {
-			free(d->docs[i].gv);
-			json_object_put(d->docs[i].list);
-		}
-		d->nr_docs = 0;
-	}
-	if (*aggregated)
+	if (!*aggregated)
+		docs_clear(d);
+	else
 		kclient_note(d->client, "discovery: aggregated (apidiscovery.k8s.io/%s), 2 requests",
 			     agg_apis);
 	ret = 0;
@@ -748,14 +761,8 @@ int discovery_load(struct discovery *d, struct errbuf *err)
 		cache_write(d, "servergroups.json", groups);
 		json_object_put(groups);
 		/* Aggregated discovery answered every version: cache them all, as kubectl. */
-		for (size_t i = 0; i < d->nr_docs; i++) {
-			json_object *arr = json_get_array(d->docs[i].list, "resources");
-			if (!arr || !json_object_array_length(arr))
-				continue;
-			char *name = xasprintf("%s/serverresources.json", d->docs[i].gv);
-			cache_write(d, name, d->docs[i].list);
-			free(name);
-		}
+		for (size_t i = 0; i < d->nr_docs; i++)
+			cache_write_gv(d, d->docs[i].gv, d->docs[i].list);
 	}
 	d->loaded = true;
 	ret = 0;
