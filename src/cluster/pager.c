@@ -9,7 +9,6 @@
 #include "lib/json_get.h"
 #include "lib/strbuf.h"
 
-#define ACCEPT_TABLE PAGER_ACCEPT_TABLE
 /* controller-runtime's metadata informers' (and kubectl's) Accept. */
 #define ACCEPT_METADATA "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1," \
 			"application/json"
@@ -114,7 +113,7 @@ static int request_page(struct pager *p, struct errbuf *err)
 		list_splitter_init(&p->split, on_item, p);
 	else
 		p->body = (struct strbuf)STRBUF_INIT;
-	so.accept = o->as == PAGER_TABLE ? ACCEPT_TABLE :
+	so.accept = o->as == PAGER_TABLE ? PAGER_ACCEPT_TABLE :
 		    o->as == PAGER_METADATA ? ACCEPT_METADATA : NULL;
 	if (o->warn_ms && p->hooks->slow) {
 		so.tick = on_tick;
@@ -266,22 +265,15 @@ static enum pager_end broken_body(struct pager *p)
 }
 
 /*
- * A non-2xx answer: -1 to ask again (a retry, or the full list after an
+ * A non-2xx answer not retried: -1 to ask again (the full list after an
  * expired continue token), else how the list ends.
  */
 static int bad_status(struct pager *p, const char *what, struct errbuf *err)
 {
 	const struct http_response *resp = &p->res->resp;
 
-	if (p->hooks->retry && http_rest_retriable(resp) && p->retries < HTTP_MAX_RETRIES) {
-		p->retries++;
-		int again = p->hooks->retry(p->hooks->ctx, resp);
-		if (again > 0)
-			return -1;
-		if (again < 0)
-			return PAGER_STOPPED;
-	} else if (resp->status == 410 && p->cont && p->opts->full_list_fallback &&
-		   http_status_reason_is(resp, "Expired")) {
+	if (resp->status == 410 && p->cont && p->opts->full_list_fallback &&
+	    http_status_reason_is(resp, "Expired")) {
 		/* tools/pager: only IsResourceExpired, the reason, not the code. */
 		if (p->hooks->restart)
 			p->hooks->restart(p->hooks->ctx);
@@ -305,9 +297,9 @@ static int page_end(struct pager *p, int rc, const char *what, struct errbuf *er
 		return PAGER_STOPPED;
 	if (p->refused)
 		return PAGER_REFUSED;
-	if (rc < 0 && p->hooks->retry && http_no_answer_retriable(resp, rc) &&
-	    p->retries < HTTP_MAX_RETRIES) {
-		/* No byte came: nothing of this page was handed out. */
+	if (p->hooks->retry && p->retries < HTTP_MAX_RETRIES &&
+	    (rc < 0 ? http_no_answer_retriable(resp, rc) : http_rest_retriable(resp))) {
+		/* Nothing of this page was handed out (no byte, or a non-2xx). */
 		p->retries++;
 		int again = p->hooks->retry(p->hooks->ctx, resp);
 		if (again > 0)
