@@ -93,20 +93,25 @@ int64_t replay_now_ms(struct replay *rp)
 	return clock_ms;
 }
 
+/* Waits until mono_ms() reaches due, or *stop is set.  true: stopped. */
+static bool wait_until(atomic_bool *stop, int stop_fd, int64_t due)
+{
+	while (mono_ms() < due && !(stop && atomic_load(stop))) {
+		struct pollfd pfd = { .fd = stop_fd > 0 ? stop_fd : -1, .events = POLLIN };
+		int64_t left = due - mono_ms();
+		poll(&pfd, 1, left > 1000 ? 1000 : (int)(left > 0 ? left : 0));
+	}
+	return stop && atomic_load(stop);
+}
+
 /* Waits, at a recorded pace, until recorded time t.  true: stopped. */
 static bool pace_to(struct replay *rp, atomic_bool *stop, int stop_fd, int64_t t)
 {
-	if (rp->opts.speed > 0) {
-		double after = (double)t / rp->opts.speed;	/* t <= RECORDING_MAX_T */
-		int64_t due = rp->began + (after < (double)RECORDING_MAX_T ? (int64_t)after
-					   : RECORDING_MAX_T);
-		while (mono_ms() < due && !(stop && atomic_load(stop))) {
-			struct pollfd pfd = { .fd = stop_fd > 0 ? stop_fd : -1, .events = POLLIN };
-			int64_t left = due - mono_ms();
-			poll(&pfd, 1, left > 1000 ? 1000 : (int)(left > 0 ? left : 0));
-		}
-	}
-	return stop && atomic_load(stop);
+	if (rp->opts.speed <= 0)
+		return stop && atomic_load(stop);
+	double after = (double)t / rp->opts.speed;	/* t <= RECORDING_MAX_T */
+	return wait_until(stop, stop_fd, rp->began + (after < (double)RECORDING_MAX_T ?
+						      (int64_t)after : RECORDING_MAX_T));
 }
 
 bool replay_sleep(struct replay *rp, atomic_bool *stop, int stop_fd, int64_t ms)
@@ -152,11 +157,7 @@ static int end_of_recording(struct replay *rp, const struct stream *s,
 	pthread_mutex_unlock(&rp->lock);
 	if (all && rp->opts.done)
 		rp->opts.done(rp->opts.ctx);
-	while (!(req->stop && atomic_load(req->stop))) {
-		struct pollfd pfd = { .fd = req->stop_fd > 0 ? req->stop_fd : -1,
-				      .events = POLLIN };
-		poll(&pfd, 1, 1000);
-	}
+	wait_until(req->stop, req->stop_fd, INT64_MAX);
 	errbuf_set(err, "stopped");
 	return -1;
 }
