@@ -157,15 +157,10 @@ static int verify_cb(int ok, X509_STORE_CTX *store)
 	if (ok || !log || !cert)
 		return ok;
 
-	struct tls_verify_failure f;
-	memset(&f, 0, sizeof(f));
+	struct tls_verify_failure f = {
+		.depth = X509_STORE_CTX_get_error_depth(store), .no_host_san = no_host_san,
+	};
 	cert_info_of(cert, &f.cert);
-	f.depth = X509_STORE_CTX_get_error_depth(store);
-	f.error = X509_STORE_CTX_get_error(store);
-	f.expired = f.error == X509_V_ERR_CERT_HAS_EXPIRED;
-	f.not_yet_valid = f.error == X509_V_ERR_CERT_NOT_YET_VALID;
-	f.no_host_san = no_host_san;
-	snprintf(f.reason, sizeof(f.reason), "%s", X509_verify_cert_error_string(f.error));
 	pthread_mutex_lock(&log->lock);
 	log->last = f;
 	log->have = true;

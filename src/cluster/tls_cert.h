@@ -40,11 +40,8 @@ bool cert_validity_problem(const struct cert_info *ci, time_t now, char *buf, si
 struct tls_verify_failure {
 	struct cert_info cert;
 	int depth;		/* 0: the server's own; more: up its chain */
-	long error;		/* X509_V_ERR_* */
-	bool expired, not_yet_valid;
 	/* the server's own names no host: Go reads no Common Name (below) */
 	bool no_host_san;
-	char reason[128];	/* OpenSSL's words for error */
 };
 
 struct tls_verify_log;
@@ -64,7 +61,6 @@ bool tls_verify_log_take(struct tls_verify_log *log, struct tls_verify_failure *
  * Does nothing unless libcurl is built with OpenSSL.
  */
 void tls_watch_verify(CURL *easy, struct tls_verify_log *log);
-
 
 /*
  * Whether the TLS of easy's connection chose HTTP/2 (ALPN "h2"), once its
