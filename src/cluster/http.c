@@ -1341,9 +1341,8 @@ struct hop {
  * resp->body.  A redirect client-go follows sets hop->next.
  */
 static int request_hop(struct kclient *c, struct hop *hop, const struct stream_opts *opts,
-		       struct credential_snapshot *snap,
-		       http_data_fn *on_data, void *ctx, struct http_response *resp,
-		       struct errbuf *err)
+		       struct credential_snapshot *snap, http_data_fn *on_data, void *ctx,
+		       struct http_response *resp, struct errbuf *err)
 {
 	int ret = -1;
 	struct transfer t = {
@@ -1668,22 +1667,10 @@ static int live_get(struct kclient *c, const char *path, const char *accept,
 	return request(c, path, &opts, NULL, NULL, resp, err);
 }
 
-static int64_t live_now_ms(const struct kclient *c)
-{
-	return mono_ms();
-}
-
-static bool live_sleep(struct kclient *c, struct stop *stop, int64_t ms)
-{
-	return stop_sleep(stop, ms);
-}
-
 /* libcurl against the server. */
 static const struct kclient_ops live_ops = {
 	.stream = request,
 	.get = live_get,
-	.now_ms = live_now_ms,
-	.sleep = live_sleep,
 	.release = live_release,
 };
 
@@ -1776,12 +1763,12 @@ void kclient_set_tap(struct kclient *c, const struct kclient_tap *tap, void *ctx
 
 int64_t kclient_now_ms(const struct kclient *c)
 {
-	return c->ops->now_ms(c);
+	return c->ops->now_ms ? c->ops->now_ms(c) : mono_ms();
 }
 
 bool kclient_sleep(struct kclient *c, struct stop *stop, int64_t ms)
 {
-	return c->ops->sleep(c, stop, ms);
+	return c->ops->sleep ? c->ops->sleep(c, stop, ms) : stop_sleep(stop, ms);
 }
 
 void kclient_mark(struct kclient *c, const char *stream, uint64_t pops)

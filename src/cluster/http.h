@@ -292,7 +292,7 @@ void kclient_set_tap(struct kclient *client, const struct kclient_tap *tap, void
  * recording.h).  The kclient_* calls go through it; the tap, the name
  * and the -v trace's level are the client's, whatever its backend.  Each
  * function is called as the kclient_* call it serves: from any thread at
- * once, blocking as that call says.  Every member but next_mark and release is set.
+ * once, blocking as that call says.  stream and get are set.
  */
 struct kclient_ops {
 	/* kclient_stream() */
@@ -302,7 +302,7 @@ struct kclient_ops {
 	/* kclient_get_accept() */
 	int (*get)(struct kclient *client, const char *path, const char *accept,
 		   int64_t within_ms, struct http_response *resp, struct errbuf *err);
-	/* kclient_now_ms() and kclient_sleep() */
+	/* kclient_now_ms() and kclient_sleep(); NULL: the machine's clock */
 	int64_t (*now_ms)(const struct kclient *client);
 	bool (*sleep)(struct kclient *client, struct stop *stop, int64_t ms);
 	/* kclient_next_mark(); NULL: none (-1) */
