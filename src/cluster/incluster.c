@@ -70,7 +70,7 @@ int incluster_rest_config(const struct kubeconfig_opts *opts, struct rest_config
 	blob_release(&b);
 
 	/* kubectl's --token stands for the account's (clientcmd's inClusterClientConfig) */
-	if (opts && opts->token && *opts->token) {
+	if (opts->token && *opts->token) {
 		secret_free(cfg->token);
 		free(cfg->token_file);
 		cfg->token_file = NULL;
@@ -82,7 +82,7 @@ int incluster_rest_config(const struct kubeconfig_opts *opts, struct rest_config
 	 * client-go goes on with the system's roots when ca.crt is unreadable;
 	 * --certificate-authority stands for it, and must be there.
 	 */
-	if (opts && opts->ca_file && *opts->ca_file) {
+	if (opts->ca_file && *opts->ca_file) {
 		if (blob_read_file(&cfg->ca, opts->ca_file) < 0) {
 			errbuf_set(err, "cannot read certificate-authority '%s': %s", opts->ca_file,
 				   strerror(errno));
@@ -97,8 +97,8 @@ int incluster_rest_config(const struct kubeconfig_opts *opts, struct rest_config
 		path = NULL;
 	}
 
-	const char *ns = opts && opts->namespace && *opts->namespace ? opts->namespace
-								      : env_nonempty("POD_NAMESPACE");
+	const char *ns = opts->namespace && *opts->namespace ? opts->namespace
+							     : env_nonempty("POD_NAMESPACE");
 	if (ns) {
 		cfg->namespace = xstrdup(ns);
 	} else {

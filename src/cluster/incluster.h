@@ -10,12 +10,14 @@
 
 #include "cluster/rest_config.h"
 
+/* Whether KUBERNETES_SERVICE_HOST and _PORT are set, and the token is there. */
+bool incluster_possible(void);
 /*
  * In-cluster configuration, from the environment and the service account
- * directory.  -1 and err when KUBERNETES_SERVICE_HOST/_PORT are unset or
- * the token is unreadable. 
+ * directory, with opts' token, certificate authority and namespace over
+ * it.  -1 and err when KUBERNETES_SERVICE_HOST/_PORT are unset or the
+ * token is unreadable.
  */
-bool incluster_possible(void);
 int incluster_rest_config(const struct kubeconfig_opts *opts,
 			  struct rest_config **out, struct errbuf *err);
 
