@@ -67,11 +67,11 @@ void exec_config_free(struct exec_config *e)
 struct exec_config *exec_config_dup(const struct exec_config *e)
 {
 	struct exec_config *d = xcalloc(1, sizeof(*d));
-	d->api_version = e->api_version ? xstrdup(e->api_version) : NULL;
-	d->command = e->command ? xstrdup(e->command) : NULL;
+	d->api_version = xstrdup_or_null(e->api_version);
+	d->command = xstrdup_or_null(e->command);
 	d->args = strv_dup(e->args);
 	d->env = strv_dup(e->env);
-	d->install_hint = e->install_hint ? xstrdup(e->install_hint) : NULL;
+	d->install_hint = xstrdup_or_null(e->install_hint);
 	d->provide_cluster_info = e->provide_cluster_info;
 	d->interactive = e->interactive;
 	return d;
