@@ -563,7 +563,6 @@ static void parse_resource_list(json_object *root, const char *group, const char
 struct gv_fetch {
 	struct discovery *d;
 	const char *group, *version;
-	bool have;		/* answered without a request */
 	struct api_resource **res;
 	size_t nr;
 	int rc;
@@ -615,12 +614,10 @@ static int fetch_versions(struct discovery *d, struct gv_fetch *f, size_t n, str
 			doc = disk;
 			d->from_disk = true;
 		}
-		if (doc) {
+		if (doc)
 			parse_resource_list(doc, f[i].group, f[i].version, &f[i].res, &f[i].nr);
-			f[i].have = true;
-		} else {
+		else
 			todo[nr_todo++] = i;
-		}
 		json_object_put(disk);
 		free(gv);
 	}
