@@ -236,17 +236,6 @@ static struct rec_stream *rec_stream(struct recorder *rec, const char *stream)
 	return &rec->streams[rec->nstreams++];
 }
 
-unsigned recorder_begin(struct recorder *rec, const char *stream, const char *path)
-{
-	pthread_mutex_lock(&rec->lock);
-	unsigned x = ++rec->exchanges;
-	rec_stream(rec, stream)->x = x;
-	recording_line_begin(&rec->line, rec_now(rec), x, stream, path);
-	put_line(rec);
-	pthread_mutex_unlock(&rec->lock);
-	return x;
-}
-
 void recording_line_status(struct strbuf *sb, int64_t t, unsigned x,
 			   const struct recorded_answer *a)
 {
@@ -259,14 +248,6 @@ void recording_line_status(struct strbuf *sb, int64_t t, unsigned x,
 	if (a->retry_after_ms >= 0)
 		strbuf_addf(sb, ",\"retryAfterMs\":%lld", (long long)a->retry_after_ms);
 	strbuf_adds(sb, "}\n");
-}
-
-void recorder_status(struct recorder *rec, unsigned x, const struct recorded_answer *a)
-{
-	pthread_mutex_lock(&rec->lock);
-	recording_line_status(&rec->line, rec_now(rec), x, a);
-	put_line(rec);
-	pthread_mutex_unlock(&rec->lock);
 }
 
 /* Whether data is UTF-8 without NUL: then it goes in as a JSON string. */
@@ -348,14 +329,6 @@ void recording_line_data(struct strbuf *sb, int64_t t, unsigned x, const char *d
 	} while (len);
 }
 
-void recorder_data(struct recorder *rec, unsigned x, const char *data, size_t len)
-{
-	pthread_mutex_lock(&rec->lock);
-	recording_line_data(&rec->line, rec_now(rec), x, data, len);
-	put_line(rec);
-	pthread_mutex_unlock(&rec->lock);
-}
-
 void recording_line_end(struct strbuf *sb, int64_t t, unsigned x, const struct recorded_end *e)
 {
 	start_line(sb, t, x);
@@ -363,20 +336,20 @@ void recording_line_end(struct strbuf *sb, int64_t t, unsigned x, const struct r
 	if (e->rc < 0) {
 		strbuf_adds(sb, ",\"error\":");
 		strbuf_add_json_string(sb, e->error ? e->error : "");
-	}
-	if (e->rc < 0 && e->refused)
-		strbuf_adds(sb, ",\"refused\":true");
-	if (e->rc < 0 && e->timed_out)
-		strbuf_adds(sb, ",\"timedOut\":true");
-	if (e->rc < 0 && e->no_answer)
-		strbuf_adds(sb, ",\"noAnswer\":true");
-	if (e->rc < 0 && e->no_answer_timeout)
-		strbuf_adds(sb, ",\"noAnswerTimeout\":true");
-	if (e->rc < 0 && e->stream_broken)
-		strbuf_adds(sb, ",\"streamBroken\":true");
-	if (e->rc < 0 && e->stream_broken && e->stream_error && *e->stream_error) {
-		strbuf_adds(sb, ",\"streamError\":");
-		strbuf_add_json_string(sb, e->stream_error);
+		if (e->refused)
+			strbuf_adds(sb, ",\"refused\":true");
+		if (e->timed_out)
+			strbuf_adds(sb, ",\"timedOut\":true");
+		if (e->no_answer)
+			strbuf_adds(sb, ",\"noAnswer\":true");
+		if (e->no_answer_timeout)
+			strbuf_adds(sb, ",\"noAnswerTimeout\":true");
+		if (e->stream_broken)
+			strbuf_adds(sb, ",\"streamBroken\":true");
+		if (e->stream_broken && e->stream_error && *e->stream_error) {
+			strbuf_adds(sb, ",\"streamError\":");
+			strbuf_add_json_string(sb, e->stream_error);
+		}
 	}
 	if (e->stopped)
 		strbuf_adds(sb, ",\"stopped\":true");
@@ -393,14 +366,6 @@ void recording_line_trigger(struct strbuf *sb, int64_t t, const char *reason, co
 	strbuf_adds(sb, ",\"keys\":");
 	strbuf_adds(sb, keys ? json_object_to_json_string_ext(keys, JSON_C_TO_STRING_PLAIN) : "[]");
 	strbuf_adds(sb, "}\n");
-}
-
-void recorder_end(struct recorder *rec, unsigned x, const struct recorded_end *e)
-{
-	pthread_mutex_lock(&rec->lock);
-	recording_line_end(&rec->line, rec_now(rec), x, e);
-	put_line(rec);
-	pthread_mutex_unlock(&rec->lock);
 }
 
 int recorder_close(struct recorder *rec, struct errbuf *err)
@@ -427,22 +392,40 @@ int recorder_close(struct recorder *rec, struct errbuf *err)
 /* The recorder as a kclient_tap: http.h's terms into the recording's. */
 static unsigned tap_begin(void *ctx, const char *stream, const char *path)
 {
-	return recorder_begin(ctx, stream, path);
+	struct recorder *rec = ctx;
+
+	pthread_mutex_lock(&rec->lock);
+	unsigned x = ++rec->exchanges;
+	rec_stream(rec, stream)->x = x;
+	recording_line_begin(&rec->line, rec_now(rec), x, stream, path);
+	put_line(rec);
+	pthread_mutex_unlock(&rec->lock);
+	return x;
 }
 
 static void tap_head(void *ctx, unsigned x, const struct http_response *resp)
 {
+	struct recorder *rec = ctx;
 	struct recorded_answer a = {
 		.status = resp->status,
 		.content_type = resp->content_type,
 		.retry_after_ms = resp->retry_after_ms,
 	};
-	recorder_status(ctx, x, &a);
+
+	pthread_mutex_lock(&rec->lock);
+	recording_line_status(&rec->line, rec_now(rec), x, &a);
+	put_line(rec);
+	pthread_mutex_unlock(&rec->lock);
 }
 
 static void tap_data(void *ctx, unsigned x, const char *data, size_t len)
 {
-	recorder_data(ctx, x, data, len);
+	struct recorder *rec = ctx;
+
+	pthread_mutex_lock(&rec->lock);
+	recording_line_data(&rec->line, rec_now(rec), x, data, len);
+	put_line(rec);
+	pthread_mutex_unlock(&rec->lock);
 }
 
 struct recorded_end recorded_end_of(int rc, const char *error,
@@ -460,9 +443,13 @@ struct recorded_end recorded_end_of(int rc, const char *error,
 static void tap_end(void *ctx, unsigned x, int rc, const char *error,
 		    const struct http_response *resp, bool stopped)
 {
+	struct recorder *rec = ctx;
 	struct recorded_end e = recorded_end_of(rc, error, resp, stopped);
 
-	recorder_end(ctx, x, &e);
+	pthread_mutex_lock(&rec->lock);
+	recording_line_end(&rec->line, rec_now(rec), x, &e);
+	put_line(rec);
+	pthread_mutex_unlock(&rec->lock);
 }
 
 /*
@@ -476,7 +463,6 @@ static void tap_mark(void *ctx, const char *stream, uint64_t pops)
 
 	pthread_mutex_lock(&rec->lock);
 	struct rec_stream *rs = rec_stream(rec, stream);
-	/* queued before the stream's first exchange began: nothing to tie it to */
 	if (rs->x) {
 		start_line(&rec->line, rec_now(rec), rs->x);
 		strbuf_addf(&rec->line, "\"q\":%llu}\n", (unsigned long long)pops);
@@ -768,12 +754,9 @@ struct line_reader {
 /* Fills more of lr->buf; false at the end of the file. */
 static bool read_more(struct line_reader *lr)
 {
-	if (lr->pos) {
-		memmove(lr->buf.buf, lr->buf.buf + lr->pos, lr->buf.len - lr->pos);
-		strbuf_setlen(&lr->buf, lr->buf.len - lr->pos);
-		lr->scanned -= lr->pos;
-		lr->pos = 0;
-	}
+	strbuf_remove_front(&lr->buf, lr->pos);
+	lr->scanned -= lr->pos;
+	lr->pos = 0;
 	strbuf_grow(&lr->buf, 65536);
 	int n = gzread(lr->gz, lr->buf.buf + lr->buf.len, 65536);
 	if (n > 0) {

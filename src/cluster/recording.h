@@ -84,8 +84,13 @@ struct recorder;
 /* Creates path (0600, truncated) and writes the header.  NULL with err. */
 struct recorder *recorder_open(const char *path, const struct recording_info *info,
 			       struct errbuf *err);
-/* A new exchange of stream; returns its number. */
-unsigned recorder_begin(struct recorder *rec, const char *stream, const char *path);
+/* Finishes the file; -1 with err when it could not be written whole. */
+int recorder_close(struct recorder *rec, struct errbuf *err);
+/*
+ * The recorder as a client's tap: kclient_set_tap(client, &recorder_tap,
+ * rec) records every request that names a stream.
+ */
+extern const struct kclient_tap recorder_tap;
 
 /* An answer's head, and how a transfer ended (http.h's terms). */
 struct recorded_answer {
@@ -103,10 +108,6 @@ struct recorded_end {
 /* How a tap's end (kclient_tap.end) is recorded: by the recorder and the flight. */
 struct recorded_end recorded_end_of(int rc, const char *error,
 				    const struct http_response *resp, bool stopped);
-
-void recorder_status(struct recorder *rec, unsigned x, const struct recorded_answer *a);
-void recorder_data(struct recorder *rec, unsigned x, const char *data, size_t len);
-void recorder_end(struct recorder *rec, unsigned x, const struct recorded_end *e);
 /*
  * The records as lines (each ending in a newline), appended to sb, for
  * another writer of the format (the flight recorder, flight.h): t is ms
@@ -134,14 +135,6 @@ void recording_line_end(struct strbuf *sb, int64_t t, unsigned x, const struct r
  */
 void recording_line_trigger(struct strbuf *sb, int64_t t, const char *reason, const char *time,
 			    struct json_object *keys);
-
-/* Finishes the file; -1 with err when it could not be written whole. */
-int recorder_close(struct recorder *rec, struct errbuf *err);
-/*
- * The recorder as a client's tap: kclient_set_tap(client, &recorder_tap,
- * rec) records every request that names a stream.
- */
-extern const struct kclient_tap recorder_tap;
 
 /* ---- reading ------------------------------------------------------------ */
 

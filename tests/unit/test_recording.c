@@ -84,15 +84,19 @@ TEST(round_trip_keeps_bytes_status_and_order)
 	static const char binary[] = { 'a', 0, (char)0xff, '\n', 'b' };
 
 	CHECK(rec != NULL);
-	unsigned x1 = recorder_begin(rec, "/api/v1/pods", "/api/v1/pods?limit=500");
-	unsigned x2 = recorder_begin(rec, "/api/v1/pods", "/api/v1/pods?watch=1");
-	recorder_status(rec, x1, &(struct recorded_answer){ 200, "application/json", -1 });
-	recorder_data(rec, x1, "{\"items\":[\"\\u00e9\"]}\n", 20);
-	recorder_data(rec, x1, binary, sizeof(binary));
-	recorder_end(rec, x1, &(struct recorded_end){ .rc = 0 });
-	recorder_status(rec, x2, &(struct recorded_answer){ 429, "", 2000 });
-	recorder_data(rec, x2, "slow down", 9);
-	recorder_end(rec, x2, &(struct recorded_end){ .rc = -1, .error = "reset", .refused = true });
+	const struct kclient_tap *tap = &recorder_tap;
+	unsigned x1 = tap->begin(rec, "/api/v1/pods", "/api/v1/pods?limit=500");
+	unsigned x2 = tap->begin(rec, "/api/v1/pods", "/api/v1/pods?watch=1");
+	struct http_response ok = { .status = 200, .content_type = "application/json",
+				    .retry_after_ms = -1 };
+	struct http_response slow = { .status = 429, .retry_after_ms = 2000, .refused = true };
+	tap->head(rec, x1, &ok);
+	tap->data(rec, x1, "{\"items\":[\"\\u00e9\"]}\n", 20);
+	tap->data(rec, x1, binary, sizeof(binary));
+	tap->end(rec, x1, 0, "", &ok, false);
+	tap->head(rec, x2, &slow);
+	tap->data(rec, x2, "slow down", 9);
+	tap->end(rec, x2, -1, "reset", &slow, false);
 	CHECK_INT(recorder_close(rec, &err), 0);
 
 	struct stat st;
