@@ -407,24 +407,16 @@ static int scalar(yaml_emitter_t *em, const char *s, yaml_scalar_style_t style)
 	return scalar_len(em, s, strlen(s), style);
 }
 
-/* The emitter and yaml_emit()'s flags. */
-struct emitter {
-	yaml_emitter_t em;	/* first: the libyaml emitter is the struct */
-	unsigned flags;
-};
-
-static bool has_flag(yaml_emitter_t *em, unsigned flag)
-{
-	return ((struct emitter *)(void *)em)->flags & flag;
-}
-
-/* raw[0..len), NUL-terminated; invalid UTF-8 replaced as Go's json.Marshal replaces it. */
-static int string_scalar(yaml_emitter_t *em, const char *raw, size_t len)
+/*
+ * raw[0..len), NUL-terminated; invalid UTF-8 replaced as Go's json.Marshal
+ * replaces it.  flags: yaml_emit()'s.
+ */
+static int string_scalar(yaml_emitter_t *em, const char *raw, size_t len, unsigned flags)
 {
 	size_t n = len;
 	char *fixed = utf8_replace_invalid(raw, len, &n);
 	const char *s = fixed ? fixed : raw;
-	char *folded = has_flag(em, YAML_AS_KUBECTL) ? go_fold(s, n, &n) : NULL;
+	char *folded = flags & YAML_AS_KUBECTL ? go_fold(s, n, &n) : NULL;
 
 	if (folded)
 		s = folded;
@@ -433,7 +425,7 @@ static int string_scalar(yaml_emitter_t *em, const char *raw, size_t len)
 	 * is, for a terminal, what libyaml would leave raw (yaml_emit()).
 	 */
 	bool quote = memchr(s, '\0', n) ||
-		     (has_flag(em, YAML_TERMINAL) && !termsafe_is_safe(s, n, TERMSAFE_JSON));
+		     ((flags & YAML_TERMINAL) && !termsafe_is_safe(s, n, TERMSAFE_JSON));
 	yaml_scalar_style_t style = quote ? YAML_DOUBLE_QUOTED_SCALAR_STYLE :
 				    strchr(s, '\n') ? YAML_LITERAL_SCALAR_STYLE :
 				    can_use_plain(s) ? YAML_PLAIN_SCALAR_STYLE :
@@ -445,7 +437,7 @@ static int string_scalar(yaml_emitter_t *em, const char *raw, size_t len)
 	return rc;
 }
 
-static int emit_value(yaml_emitter_t *em, struct json_object *v)
+static int emit_value(yaml_emitter_t *em, struct json_object *v, unsigned flags)
 {
 	yaml_event_t ev;
 	struct strbuf sb = STRBUF_INIT;
@@ -466,14 +458,14 @@ static int emit_value(yaml_emitter_t *em, struct json_object *v)
 	}
 	case json_type_string:
 		return string_scalar(em, json_object_get_string(v),
-				     (size_t)json_object_get_string_len(v));
+				     (size_t)json_object_get_string_len(v), flags);
 	case json_type_array:
 		if (!yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1,
 							  YAML_BLOCK_SEQUENCE_STYLE) ||
 		    !yaml_emitter_emit(em, &ev))
 			return -1;
 		for (size_t i = 0; i < json_object_array_length(v); i++)
-			if (emit_value(em, json_object_array_get_idx(v, i)) < 0)
+			if (emit_value(em, json_object_array_get_idx(v, i), flags) < 0)
 				return -1;
 		yaml_sequence_end_event_initialize(&ev);
 		return yaml_emitter_emit(em, &ev) ? 0 : -1;
@@ -490,8 +482,8 @@ static int emit_value(yaml_emitter_t *em, struct json_object *v)
 		    !yaml_emitter_emit(em, &ev))
 			rc = -1;
 		for (i = 0; rc == 0 && i < n; i++)
-			if (string_scalar(em, keys[i], strlen(keys[i])) < 0 ||
-			    emit_value(em, json_object_object_get(v, keys[i])) < 0)
+			if (string_scalar(em, keys[i], strlen(keys[i]), flags) < 0 ||
+			    emit_value(em, json_object_object_get(v, keys[i]), flags) < 0)
 				rc = -1;
 		free(keys);
 		if (rc == 0) {
@@ -507,9 +499,8 @@ static int emit_value(yaml_emitter_t *em, struct json_object *v)
 int yaml_emit(struct json_object *obj, struct strbuf *out, unsigned flags,
 	      struct errbuf *err)
 {
-	struct emitter e = { .flags = flags };
 	bool terminal = flags & YAML_TERMINAL;
-	yaml_emitter_t *em = &e.em;
+	yaml_emitter_t emitter, *em = &emitter;
 	struct strbuf text = STRBUF_INIT;
 	yaml_event_t ev;
 	int ret = -1;
@@ -528,7 +519,7 @@ int yaml_emit(struct json_object *obj, struct strbuf *out, unsigned flags,
 	    !yaml_emitter_emit(em, &ev) ||
 	    !yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1) ||
 	    !yaml_emitter_emit(em, &ev) ||
-	    emit_value(em, obj) < 0 ||
+	    emit_value(em, obj, flags) < 0 ||
 	    !yaml_document_end_event_initialize(&ev, 1) ||
 	    !yaml_emitter_emit(em, &ev) ||
 	    /* As go-yaml's encoder.finish(): no "..." after a |+ block. */
