@@ -102,25 +102,18 @@ void gofmt_float(double d, char fmt, struct strbuf *out)
 void gofmt_marshal_string(const char *s, size_t len, struct strbuf *out)
 {
 	static const char hex[] = "0123456789abcdef";
+	/* what encoding/json escapes by a letter (\b and \f: Go 1.22's) */
+	static const char named[] = "\"\\\n\r\t\b\f", letters[] = "\"\\nrtbf";
 	const unsigned char *p = (const unsigned char *)s, *end = p + len;
 
 	strbuf_addch(out, '"');
 	while (p < end) {
 		unsigned char c = *p;
 		if (c < 0x80) {
-			if (c == '"' || c == '\\') {
+			const char *e = c ? strchr(named, c) : NULL;
+			if (e) {
 				strbuf_addch(out, '\\');
-				strbuf_addch(out, (char)c);
-			} else if (c == '\n') {
-				strbuf_adds(out, "\\n");
-			} else if (c == '\r') {
-				strbuf_adds(out, "\\r");
-			} else if (c == '\t') {
-				strbuf_adds(out, "\\t");
-			} else if (c == '\b') {	/* \b and \f: Go 1.22's */
-				strbuf_adds(out, "\\b");
-			} else if (c == '\f') {
-				strbuf_adds(out, "\\f");
+				strbuf_addch(out, letters[e - named]);
 			} else if (c < 0x20 || c == '<' || c == '>' || c == '&') {
 				strbuf_adds(out, "\\u00");
 				strbuf_addch(out, hex[c >> 4]);
@@ -297,18 +290,19 @@ bool gofmt_is_print(uint32_t r)
 	return true;
 }
 
+/* The control characters strconv writes (and reads) as a letter's escape. */
+static const char strconv_named[] = "\a\b\f\n\r\t\v";
+static const char strconv_letters[] = "abfnrtv";
+
 void gofmt_quote_ex(const char *s, size_t len, char quote, bool ascii, struct strbuf *out)
 {
-	static const char named[] = "\a\b\f\n\r\t\v";
-	static const char letters[] = "abfnrtv";
-
 	strbuf_addch(out, quote);
 	for (size_t i = 0; i < len;) {
 		unsigned char c = (unsigned char)s[i];
 		size_t n;
 		uint32_t r = utf8_decode(s + i, len - i, &n);
 		bool invalid = c >= 0x80 && n == 1;	/* a byte that starts no rune */
-		const char *e = c ? strchr(named, c) : NULL;
+		const char *e = c ? strchr(strconv_named, c) : NULL;
 		if (c == (unsigned char)quote || c == '\\')
 			strbuf_addf(out, "\\%c", c);
 		else if (invalid)
@@ -316,7 +310,7 @@ void gofmt_quote_ex(const char *s, size_t len, char quote, bool ascii, struct st
 		else if (r < 0x80 ? c >= 0x20 && c != 0x7f : !ascii && gofmt_is_print(r))
 			strbuf_add(out, s + i, n);
 		else if (e)
-			strbuf_addf(out, "\\%c", letters[e - named]);
+			strbuf_addf(out, "\\%c", strconv_letters[e - strconv_named]);
 		else if (r < 0x20 || r == 0x7f)
 			strbuf_addf(out, "\\x%02x", (unsigned)r);
 		else if (r < 0x10000)
@@ -336,7 +330,7 @@ void gofmt_quote(const char *s, size_t len, struct strbuf *out)
 /* Go's strconv.UnquoteChar for one escape or character; -1 on bad syntax. */
 static int unquote_char(const char **sp, const char *end, char quote, struct strbuf *out)
 {
-	const char *s = *sp;
+	const char *s = *sp, *e;
 	unsigned char c = (unsigned char)*s;
 
 	if (c == (unsigned char)quote)
@@ -354,13 +348,6 @@ static int unquote_char(const char **sp, const char *end, char quote, struct str
 		return -1;
 	c = (unsigned char)*s++;
 	switch (c) {
-	case 'a': strbuf_addch(out, '\a'); break;
-	case 'b': strbuf_addch(out, '\b'); break;
-	case 'f': strbuf_addch(out, '\f'); break;
-	case 'n': strbuf_addch(out, '\n'); break;
-	case 'r': strbuf_addch(out, '\r'); break;
-	case 't': strbuf_addch(out, '\t'); break;
-	case 'v': strbuf_addch(out, '\v'); break;
 	case '\\': strbuf_addch(out, '\\'); break;
 	case '\'': case '"':
 		if (c != (unsigned char)quote)
@@ -402,7 +389,9 @@ static int unquote_char(const char **sp, const char *end, char quote, struct str
 		break;
 	}
 	default:
-		return -1;
+		if (!c || !(e = strchr(strconv_letters, c)))
+			return -1;
+		strbuf_addch(out, strconv_named[e - strconv_letters]);
 	}
 	*sp = s;
 	return 0;
