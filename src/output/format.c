@@ -76,10 +76,6 @@ static int add_column(struct format *f, const char *header, size_t hlen,
 /* cli-runtime's NewCustomColumnsPrinterFromSpec. */
 static int parse_columns_spec(struct format *f, const char *spec, struct errbuf *err)
 {
-	if (!*spec) {
-		errbuf_set(err, "custom-columns format specified but no custom columns given");
-		return -1;
-	}
 	for (const char *part = spec, *comma; part; part = comma ? comma + 1 : NULL) {
 		comma = strchr(part, ',');
 		size_t n = comma ? (size_t)(comma - part) : strlen(part);
@@ -387,33 +383,29 @@ static void json_group(void *ctx, struct json_object *const *v, size_t nr)
 /*
  * kubectl's GoTemplatePrinter.PrintObj: on an error, what was printed,
  * then the message, the template and the data, as kubectl's block on
- * stdout has them; all of it escaped on a terminal.
+ * stdout has them.
  */
 static int run_gotemplate(struct format *f, struct json_object *obj, struct strbuf *out,
 			  struct errbuf *err)
 {
-	struct strbuf text = STRBUF_INIT, msg = STRBUF_INIT;
-	struct strbuf *to = f->terminal ? &text : out;
-	int rc = gotemplate_execute(f->gotemplate, obj, to, &msg);
+	struct strbuf msg = STRBUF_INIT;
+	int rc = gotemplate_execute(f->gotemplate, obj, out, &msg);
 
 	if (rc < 0) {
-		strbuf_addf(to, "Error executing template: %s. Printing more information for "
+		strbuf_addf(out, "Error executing template: %s. Printing more information for "
 			    "debugging the template:\n\ttemplate was:\n\t\t%s\n\traw data was:\n\t\t",
 			    msg.buf, f->template_text);
-		gofmt_marshal(obj, to);
-		strbuf_adds(to, "\n\tobject given to template engine was:\n\t\t");
+		gofmt_marshal(obj, out);
+		strbuf_adds(out, "\n\tobject given to template engine was:\n\t\t");
 		struct json_object *data = gotemplate_data(obj);
-		gofmt_print(data, to);
+		gofmt_print(data, out);
 		json_object_put(data);
-		strbuf_adds(to, "\n\n");
+		strbuf_adds(out, "\n\n");
 		struct strbuf q = STRBUF_INIT;
 		gofmt_quote(f->template_text, strlen(f->template_text), &q);
 		errbuf_set(err, "error executing template %s: %s", strbuf_str(&q), msg.buf);
 		strbuf_release(&q);
 	}
-	if (f->terminal)
-		strbuf_add_termsafe(out, text.buf, text.len, TERMSAFE_NEWLINE);
-	strbuf_release(&text);
 	strbuf_release(&msg);
 	return rc;
 }
@@ -421,16 +413,11 @@ static int run_gotemplate(struct format *f, struct json_object *obj, struct strb
 static int run_jsonpath(struct format *f, struct json_object *obj, size_t *from,
 			struct strbuf *out, struct errbuf *err)
 {
-	struct strbuf text = STRBUF_INIT;
-	struct strbuf *to = f->terminal ? &text : out;
 	/* jsonpath-as-json: an array for each group of values (kubectl's PrintResults) */
 	int rc = f->as_json ?
-		 jsonpath_each_group(f->jsonpath, from, obj, !f->strict_keys, json_group, to, err) :
-		 jsonpath_execute(f->jsonpath, from, obj, !f->strict_keys, to, err);
+		 jsonpath_each_group(f->jsonpath, from, obj, !f->strict_keys, json_group, out, err) :
+		 jsonpath_execute(f->jsonpath, from, obj, !f->strict_keys, out, err);
 
-	if (f->terminal)
-		strbuf_add_termsafe(out, text.buf, text.len, TERMSAFE_NEWLINE);
-	strbuf_release(&text);
 	if (rc < 0) {
 		struct strbuf q = STRBUF_INIT;	/* the template, as Go's %q */
 		char msg[sizeof(err->msg)];
@@ -451,20 +438,12 @@ static int yaml_print(const struct format *f, struct json_object *obj, struct st
 				   (f->kubectl ? YAML_AS_KUBECTL : 0), err);
 }
 
-/* from: a JSONPath's place, kept between runs (jsonpath.h); NULL: none. */
-static int print_object(struct format *f, struct json_object *obj, bool no_headers,
-			size_t *from, struct strbuf *out, struct errbuf *err)
+static int print_text(struct format *f, struct json_object *obj, bool no_headers,
+		      size_t *from, struct strbuf *out, struct errbuf *err)
 {
 	switch (f->kind) {
 	case FORMAT_JSON:
-		if (f->terminal) {	/* what JSON's escapes leave raw, escaped too */
-			struct strbuf text = STRBUF_INIT;
-			gofmt_marshal_indent(obj, &text);
-			strbuf_add_termsafe(out, text.buf, text.len, TERMSAFE_JSON);
-			strbuf_release(&text);
-		} else {
-			gofmt_marshal_indent(obj, out);
-		}
+		gofmt_marshal_indent(obj, out);
 		strbuf_addch(out, '\n');
 		return 0;
 	case FORMAT_YAML:
@@ -490,6 +469,26 @@ static int print_object(struct format *f, struct json_object *obj, bool no_heade
 		errbuf_set(err, "not an object format");
 		return -1;
 	}
+}
+
+/*
+ * from: a JSONPath's place, kept between runs (jsonpath.h); NULL: none.
+ * On a terminal, yaml and custom columns escape what they quote; the
+ * others' text is escaped whole (json's: what its escapes leave raw),
+ * a failed template's included.
+ */
+static int print_object(struct format *f, struct json_object *obj, bool no_headers,
+			size_t *from, struct strbuf *out, struct errbuf *err)
+{
+	bool whole = f->terminal && f->kind != FORMAT_YAML && f->kind != FORMAT_CUSTOM_COLUMNS;
+	struct strbuf text = STRBUF_INIT;
+	int rc = print_text(f, obj, no_headers, from, whole ? &text : out, err);
+
+	if (whole)
+		strbuf_add_termsafe(out, text.buf, text.len,
+				    f->kind == FORMAT_JSON ? TERMSAFE_JSON : TERMSAFE_NEWLINE);
+	strbuf_release(&text);
+	return rc;
 }
 
 int format_print(struct format *f, struct json_object *obj, bool no_headers,
