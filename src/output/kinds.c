@@ -69,9 +69,12 @@ struct row {
 	struct json_object *obj;
 	int64_t now_ms;
 	/* The pod's summary, made by the first cell that needs it, for the
-	 * others of the same row (columns_cells()); NULL: none kept. */
+	 * others of the same row (columns_cells()). */
 	struct pod_summary *ps;
 };
+
+/* A row of obj, its pod summary not made yet. */
+#define ROW(obj, now_ms) { obj, now_ms, &(struct pod_summary){ 0 } }
 
 static void cell_name(const struct row *r, struct strbuf *out)
 {
@@ -88,8 +91,9 @@ static void cell_age(const struct row *r, struct strbuf *out)
 struct pod_summary {
 	int ready, total, restarts;
 	int64_t last_restart_ms;	/* 0: unknown */
-	struct strbuf reason;
-	bool made;		/* in a row's ps: made for its object */
+	/* STATUS is prefix then reason ("Init:", "ErrImagePull"); NULL: not made */
+	const char *prefix, *reason;
+	char text[48];		/* a reason made here: "ExitCode:1", "0/2" */
 };
 
 static bool is_restartable_init(struct json_object *spec_init, const char *name)
@@ -114,25 +118,24 @@ static void note_termination(struct json_object *cs, int64_t *last)
 		*last = ms;
 }
 
+static void set_reason(struct pod_summary *ps, const char *prefix, const char *s)
+{
+	ps->prefix = prefix;
+	ps->reason = s;
+}
+
 /* "Signal:N" or "ExitCode:N" for a terminated state without a reason. */
-static void set_exit_reason(struct strbuf *reason, const char *prefix,
+static void set_exit_reason(struct pod_summary *ps, const char *prefix,
 			    struct json_object *term)
 {
 	int64_t sig = json_get_int(json_get(term, "signal"));
 
-	strbuf_reset(reason);
 	if (sig)
-		strbuf_addf(reason, "%sSignal:%lld", prefix, (long long)sig);
+		snprintf(ps->text, sizeof(ps->text), "Signal:%lld", (long long)sig);
 	else
-		strbuf_addf(reason, "%sExitCode:%lld", prefix,
-			    (long long)json_get_int(json_get(term, "exitCode")));
-}
-
-static void set_reason(struct strbuf *reason, const char *prefix, const char *s)
-{
-	strbuf_reset(reason);
-	strbuf_adds(reason, prefix);
-	strbuf_adds(reason, s);
+		snprintf(ps->text, sizeof(ps->text), "ExitCode:%lld",
+			 (long long)json_get_int(json_get(term, "exitCode")));
+	set_reason(ps, prefix, ps->text);
 }
 
 /* Follows the init containers; true while initialisation holds the pod. */
@@ -163,14 +166,14 @@ static bool pod_init_containers(struct json_object *spec, struct json_object *st
 		if (term) {
 			const char *r = json_get_str(term, "reason", "");
 			if (*r)
-				set_reason(&ps->reason, "Init:", r);
+				set_reason(ps, "Init:", r);
 			else
-				set_exit_reason(&ps->reason, "Init:", term);
+				set_exit_reason(ps, "Init:", term);
 		} else if (wait && *wait_reason && strcmp(wait_reason, "PodInitializing")) {
-			set_reason(&ps->reason, "Init:", wait_reason);
+			set_reason(ps, "Init:", wait_reason);
 		} else {
-			strbuf_reset(&ps->reason);
-			strbuf_addf(&ps->reason, "Init:%zu/%zu", i, n_init);
+			snprintf(ps->text, sizeof(ps->text), "%zu/%zu", i, n_init);
+			set_reason(ps, "Init:", ps->text);
 		}
 		return true;
 	}
@@ -190,11 +193,11 @@ static void pod_summarize(struct json_object *pod, struct pod_summary *ps)
 
 	memset(ps, 0, sizeof(*ps));
 	ps->total = (int)json_get_len(json_get(spec, "containers"));
-	strbuf_adds(&ps->reason, *status_reason ? status_reason : phase);
+	set_reason(ps, "", *status_reason ? status_reason : phase);
 
 	struct json_object *sched = find_by(json_get(status, "conditions"), "type", "PodScheduled");
 	if (sched && !strcmp(json_get_str(sched, "reason", ""), "SchedulingGated"))
-		set_reason(&ps->reason, "", "SchedulingGated");
+		set_reason(ps, "", "SchedulingGated");
 
 	/* Sidecars (restartable init containers) count as containers. */
 	for (size_t i = 0; i < json_get_len(spec_init); i++)
@@ -228,76 +231,55 @@ static void pod_summarize(struct json_object *pod, struct pod_summary *ps)
 			ps->restarts += json_get_int(json_get(cs, "restartCount"));
 			note_termination(cs, &ps->last_restart_ms);
 			if (*wait_reason)
-				set_reason(&ps->reason, "", wait_reason);
+				set_reason(ps, "", wait_reason);
 			else if (term && *term_reason)
-				set_reason(&ps->reason, "", term_reason);
+				set_reason(ps, "", term_reason);
 			else if (term)
-				set_exit_reason(&ps->reason, "", term);
+				set_exit_reason(ps, "", term);
 			else if (is_true(json_get(cs, "ready")) &&
 				 json_get_path(cs, "state", "running", NULL)) {
 				has_running = true;
 				ps->ready++;
 			}
 		}
-		if (!strcmp(strbuf_str(&ps->reason), "Completed") && has_running)
-			set_reason(&ps->reason, "", has_condition(status, "Ready") ?
+		if (!*ps->prefix && !strcmp(ps->reason, "Completed") && has_running)
+			set_reason(ps, "", has_condition(status, "Ready") ?
 				   "Running" : "NotReady");
 	}
 
 	if (json_get_path(pod, "metadata", "deletionTimestamp", NULL)) {
 		if (!strcmp(status_reason, "NodeLost"))
-			set_reason(&ps->reason, "", "Unknown");
+			set_reason(ps, "", "Unknown");
 		else if (strcmp(phase, "Succeeded") && strcmp(phase, "Failed"))
-			set_reason(&ps->reason, "", "Terminating");
+			set_reason(ps, "", "Terminating");
 	}
 }
 
-/*
- * The row's pod summary: the row's kept one (made once for READY, STATUS
- * and RESTARTS together), or one made in local; pod_summary_done() after.
- */
-static const struct pod_summary *pod_summary_of(const struct row *r, struct pod_summary *local)
+/* The row's pod summary, made once for READY, STATUS and RESTARTS together. */
+static const struct pod_summary *pod_summary_of(const struct row *r)
 {
-	if (!r->ps) {
-		pod_summarize(r->obj, local);
-		return local;
-	}
-	if (!r->ps->made) {
-		strbuf_release(&r->ps->reason);
+	if (!r->ps->reason)
 		pod_summarize(r->obj, r->ps);
-		r->ps->made = true;
-	}
 	return r->ps;
-}
-
-static void pod_summary_done(const struct pod_summary *ps, struct pod_summary *local)
-{
-	if (ps == local)
-		strbuf_release(&local->reason);
 }
 
 static void pod_ready(const struct row *r, struct strbuf *out)
 {
-	struct pod_summary local;
-	const struct pod_summary *ps = pod_summary_of(r, &local);
+	const struct pod_summary *ps = pod_summary_of(r);
 
 	strbuf_addf(out, "%d/%d", ps->ready, ps->total);
-	pod_summary_done(ps, &local);
 }
 
 static void pod_status(const struct row *r, struct strbuf *out)
 {
-	struct pod_summary local;
-	const struct pod_summary *ps = pod_summary_of(r, &local);
+	const struct pod_summary *ps = pod_summary_of(r);
 
-	strbuf_adds(out, strbuf_str(&ps->reason));
-	pod_summary_done(ps, &local);
+	strbuf_addf(out, "%s%s", ps->prefix, ps->reason);
 }
 
 static void pod_restarts(const struct row *r, struct strbuf *out)
 {
-	struct pod_summary local;
-	const struct pod_summary *ps = pod_summary_of(r, &local);
+	const struct pod_summary *ps = pod_summary_of(r);
 	char age[32];
 
 	strbuf_addf(out, "%d", ps->restarts);
@@ -305,7 +287,6 @@ static void pod_restarts(const struct row *r, struct strbuf *out)
 		format_age(r->now_ms - ps->last_restart_ms, age);
 		strbuf_addf(out, " (%s ago)", age);
 	}
-	pod_summary_done(ps, &local);
 }
 
 static void pod_ip(const struct row *r, struct strbuf *out)
@@ -339,11 +320,9 @@ static void pod_gates(const struct row *r, struct strbuf *out)
 
 static void pod_short(const struct row *r, struct strbuf *out)
 {
-	struct pod_summary ps;
+	const struct pod_summary *ps = pod_summary_of(r);
 
-	pod_summarize(r->obj, &ps);
-	strbuf_addf(out, "%s %d/%d", strbuf_str(&ps.reason), ps.ready, ps.total);
-	strbuf_release(&ps.reason);
+	strbuf_addf(out, "%s%s %d/%d", ps->prefix, ps->reason, ps->ready, ps->total);
 }
 
 /* ---- Deployment --------------------------------------------------------- */
@@ -905,7 +884,7 @@ void kinds_short_status(const char *group, const char *kind, struct json_object 
 			int64_t now_ms, struct strbuf *out)
 {
 	const struct kind_spec *k = kind_spec_of(group, kind);
-	struct row r = { obj, now_ms, NULL };
+	struct row r = ROW(obj, now_ms);
 
 	if (k->short_status)
 		k->short_status(&r, out);
@@ -914,7 +893,7 @@ void kinds_short_status(const char *group, const char *kind, struct json_object 
 void kinds_wide_detail(const char *group, const char *kind, struct json_object *obj,
 		       int64_t now_ms, struct strbuf *out)
 {
-	struct row r = { obj, now_ms, NULL };
+	struct row r = ROW(obj, now_ms);
 	struct strbuf cell = STRBUF_INIT;
 	bool first = true;
 
@@ -953,7 +932,7 @@ static int row_cell(const char *group, const char *kind, const char *header,
 int kinds_cell(const char *group, const char *kind, const char *header,
 	       struct json_object *obj, int64_t now_ms, struct strbuf *out)
 {
-	struct row r = { obj, now_ms, NULL };
+	struct row r = ROW(obj, now_ms);
 
 	return row_cell(group, kind, header, &r, out);
 }
@@ -961,15 +940,13 @@ int kinds_cell(const char *group, const char *kind, const char *header,
 void kinds_cells(const char *group, const char *kind, const char *const *headers,
 		 struct json_object *obj, int64_t now_ms, struct strbuf *out)
 {
-	struct pod_summary ps = { .reason = STRBUF_INIT };
-	struct row r = { obj, now_ms, &ps };
+	struct row r = ROW(obj, now_ms);
 
 	for (size_t i = 0; headers[i]; i++) {
 		if (obj)
 			row_cell(group, kind, headers[i], &r, out);
 		strbuf_addch(out, '\0');
 	}
-	strbuf_release(&ps.reason);
 }
 
 struct json_object *kinds_column_def(const char *name, const char *type, bool is_name,
@@ -995,7 +972,7 @@ void kinds_table_defs(const char *group, const char *kind, struct json_object *d
 void kinds_table_cells(const char *group, const char *kind, struct json_object *obj,
 		       int64_t now_ms, struct json_object *cells)
 {
-	struct row r = { obj, now_ms, NULL };
+	struct row r = ROW(obj, now_ms);
 	struct strbuf sb = STRBUF_INIT;
 
 	for (const struct column *c = kind_spec_of(group, kind)->columns; c->header; c++) {
