@@ -30,61 +30,54 @@ const struct kobj_pick *columns_pick(const struct crd_columns *crds, const char 
 	return kinds_pick(group, kind);
 }
 
-/* A column's name as a watch line's label: lower case, '-' for spaces. */
-static void add_label(struct strbuf *out, const char *name)
+/*
+ * The watch line's words for a kind: its short status, or (wide) its wide
+ * detail.  A custom resource's are its columns as "label=value" words,
+ * the label its name in lower case with '-' for spaces: the priority-0
+ * columns but dates, or the wide ones that are not empty.
+ */
+static void line_words(const struct crd_columns *crds, const char *group, const char *kind,
+		       bool wide, struct json_object *obj, int64_t now_ms, struct strbuf *out)
 {
-	for (const char *h = name; *h; h++)
-		strbuf_addch(out, (char)(*h == ' ' ? '-' : tolower((unsigned char)*h)));
+	const struct crd_kind *ck = crd_columns_kind(crds, group, kind);
+	struct strbuf cell = STRBUF_INIT;
+	bool first = true;
+
+	if (!ck) {
+		if (wide)
+			kinds_wide_detail(group, kind, obj, now_ms, out);
+		else
+			kinds_short_status(group, kind, obj, now_ms, out);
+		return;
+	}
+	for (size_t i = 0; i < ck->n; i++) {
+		const struct crd_column *c = &ck->cols[i];
+		if (wide ? !c->priority : c->priority || !strcmp(c->type, "date"))
+			continue;
+		strbuf_reset(&cell);
+		crd_column_text(c, obj, now_ms, &cell);
+		if (wide && !cell.len)
+			continue;
+		if (!first)
+			strbuf_addch(out, ' ');
+		first = false;
+		for (const char *h = c->name; *h; h++)
+			strbuf_addch(out, (char)(*h == ' ' ? '-' : tolower((unsigned char)*h)));
+		strbuf_addf(out, "=%s", strbuf_str(&cell));
+	}
+	strbuf_release(&cell);
 }
 
 void columns_short_status(const struct crd_columns *crds, const char *group, const char *kind,
 			  struct json_object *obj, int64_t now_ms, struct strbuf *out)
 {
-	const struct crd_kind *ck = crd_columns_kind(crds, group, kind);
-	bool first = true;
-
-	if (!ck) {
-		kinds_short_status(group, kind, obj, now_ms, out);
-		return;
-	}
-	/* the priority-0 columns but dates, as name=value */
-	for (size_t i = 0; i < ck->n; i++) {
-		const struct crd_column *c = &ck->cols[i];
-		if (c->priority || !strcmp(c->type, "date"))
-			continue;
-		if (!first)
-			strbuf_addch(out, ' ');
-		first = false;
-		add_label(out, c->name);
-		strbuf_addch(out, '=');
-		crd_column_text(c, obj, now_ms, out);
-	}
+	line_words(crds, group, kind, false, obj, now_ms, out);
 }
 
 void columns_wide_detail(const struct crd_columns *crds, const char *group, const char *kind,
 			 struct json_object *obj, int64_t now_ms, struct strbuf *out)
 {
-	struct strbuf cell = STRBUF_INIT;
-	const struct crd_kind *ck = crd_columns_kind(crds, group, kind);
-	bool first = true;
-
-	if (!ck) {
-		kinds_wide_detail(group, kind, obj, now_ms, out);
-		return;
-	}
-	for (size_t i = 0; i < ck->n; i++) {
-		if (!ck->cols[i].priority)
-			continue;
-		strbuf_reset(&cell);
-		crd_column_text(&ck->cols[i], obj, now_ms, &cell);
-		if (!cell.len)
-			continue;
-		strbuf_addf(out, "%s", first ? "" : " ");
-		first = false;
-		add_label(out, ck->cols[i].name);
-		strbuf_addf(out, "=%s", strbuf_str(&cell));
-	}
-	strbuf_release(&cell);
+	line_words(crds, group, kind, true, obj, now_ms, out);
 }
 
 /* A custom resource's cell: its CRD's column, or NAME; -1: neither. */
