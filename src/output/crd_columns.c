@@ -179,10 +179,6 @@ int crd_columns_add(struct crd_columns *cc, struct json_object *crd, const char 
 	return 0;
 }
 
-/*
- * One cell as the apiextensions tableconvertor makes it (ConvertToTable,
- * cellForJSONValue): a new json-c value, or NULL for none.
- */
 struct json_object *crd_column_cell(const struct crd_column *c, struct json_object *obj,
 				    int64_t now_ms)
 {
@@ -224,26 +220,20 @@ struct json_object *crd_column_cell(const struct crd_column *c, struct json_obje
 	return cell;
 }
 
-/* A cell's text as kubectl prints it (nothing for none), a NUL as ^@. */
 void crd_column_text(const struct crd_column *c, struct json_object *obj,
 		     int64_t now_ms, struct strbuf *out)
 {
 	struct json_object *cell = crd_column_cell(c, obj, now_ms);
-	size_t start = out->len;
+	struct strbuf text = STRBUF_INIT;
 
 	if (cell)
-		gofmt_print(cell, out);
+		gofmt_print(cell, &text);
 	json_object_put(cell);
-	if (!memchr(out->buf + start, '\0', out->len - start))
-		return;
-
-	char *text = xstrndup(out->buf + start, out->len - start);
-	const char *p = text, *end = text + (out->len - start), *nul;
-	strbuf_setlen(out, start);
+	const char *p = text.buf, *end = text.buf + text.len, *nul;
 	for (; (nul = memchr(p, '\0', (size_t)(end - p))); p = nul + 1) {
 		strbuf_add(out, p, (size_t)(nul - p));
 		strbuf_adds(out, "^@");
 	}
 	strbuf_add(out, p, (size_t)(end - p));
-	free(text);
+	strbuf_release(&text);
 }
