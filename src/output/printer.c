@@ -89,9 +89,8 @@ struct printer_ops {
 struct line;
 
 struct printer {
-	const struct printer_ops *ops;
+	enum output_format format;	/* a row of formats[] */
 	struct printer_opts opts;
-	bool wide;
 	bool header_done;
 	/* line and wide: initial lines held until every resource synced */
 	bool holding;
@@ -116,6 +115,17 @@ struct printer {
 static int write_record(struct printer *p);
 
 /* ---- helpers ------------------------------------------------------------ */
+
+static bool is_line(const struct printer *p)
+{
+	return p->format == OUTPUT_LINE || p->format == OUTPUT_WIDE;
+}
+
+/* json with events: the records of what the informer did go on stdout too */
+static bool json_events(const struct printer *p)
+{
+	return p->format == OUTPUT_JSON && p->opts.events;
+}
 
 static int64_t now_of(const struct printer *p)
 {
@@ -182,13 +192,13 @@ static bool col_shown(const struct printer *p, enum line_col c)
 	if (c == COL_KIND)
 		return p->opts.show_kind;
 	if (c == COL_AGE || c == COL_DETAIL)
-		return p->wide;
+		return p->format == OUTPUT_WIDE;
 	return true;
 }
 
 static enum line_col last_col(const struct printer *p)
 {
-	return p->wide ? COL_DETAIL : COL_STATUS;
+	return p->format == OUTPUT_WIDE ? COL_DETAIL : COL_STATUS;
 }
 
 static void widen(struct printer *p, char *const *cell)
@@ -341,7 +351,7 @@ static void line_of(struct printer *p, const struct notification *n, struct line
 	char clock[16], age[32] = "";
 
 	format_clock(n->delta.time_ms, clock);
-	if (p->wide)
+	if (p->format == OUTPUT_WIDE)
 		format_age_since(*created ? created : NULL, now_of(p), age);
 	/* Every cell may quote the server: escaped before it is measured. */
 	l->cell[COL_TIME] = xstrdup(clock);
@@ -351,7 +361,7 @@ static void line_of(struct printer *p, const struct notification *n, struct line
 	l->cell[COL_RV] = termsafe_dup(obj->rv, 0);
 	l->cell[COL_STATUS] = termsafe_dup(status, 0);
 	l->cell[COL_AGE] = xstrdup(age);
-	l->cell[COL_DETAIL] = termsafe_dup(p->wide ? detail : "", 0);
+	l->cell[COL_DETAIL] = termsafe_dup(p->format == OUTPUT_WIDE ? detail : "", 0);
 	add_markers(n, &sb);
 	l->markers = strbuf_detach(&sb, NULL);
 	if (p->opts.diff && n->kind == NOTIFY_UPDATE && n->old) {
@@ -827,15 +837,13 @@ struct printer *printer_new(enum output_format format,
 
 	if (format == OUTPUT_OBJECT && !opts->format)
 		format = OUTPUT_JSON;	/* nothing to print the object with */
-	p->ops = &formats[(unsigned)format < OUTPUT__COUNT ? format : OUTPUT_LINE];
+	p->format = (unsigned)format < OUTPUT__COUNT ? format : OUTPUT_LINE;
 	p->opts = *opts;
 	strbuf_init(&p->sb, 0);
 	if (!p->opts.out)
 		p->opts.out = stdout;
-	p->wide = format == OUTPUT_WIDE;
 	p->columns = format == OUTPUT_OBJECT && opts->format->kind == FORMAT_CUSTOM_COLUMNS;
-	p->holding = (format == OUTPUT_LINE || format == OUTPUT_WIDE || p->columns) &&
-		     opts->resources > 0;
+	p->holding = (is_line(p) || p->columns) && opts->resources > 0;
 	for (int c = 0; c < COL__COUNT; c++)
 		p->width[c] = line_cols[c].min_width;
 	for (int c = 0; c < COL__COUNT; c++)
@@ -892,7 +900,7 @@ static int write_record(struct printer *p)
 
 	clear_progress(p);
 	/* JSON on a terminal: what its escapes leave raw, escaped too */
-	if (p->ops == &formats[OUTPUT_JSON] && p->opts.terminal &&
+	if (p->format == OUTPUT_JSON && p->opts.terminal &&
 	    !termsafe_is_safe(p->sb.buf, p->sb.len, TERMSAFE_JSON)) {
 		struct strbuf safe = STRBUF_INIT;
 		strbuf_add_termsafe(&safe, p->sb.buf, p->sb.len, TERMSAFE_JSON);
@@ -944,9 +952,9 @@ static void controller_line(struct printer *p, const struct ctl_record *r, int64
 int printer_controller(struct printer *p, const struct ctl_record *r, int64_t base_ms)
 {
 	strbuf_reset(&p->sb);
-	if (p->ops == &formats[OUTPUT_JSON] && p->opts.events)
+	if (json_events(p))
 		controller_record_json(r, base_ms, &p->sb);
-	else if (p->ops == &formats[OUTPUT_LINE] || p->ops == &formats[OUTPUT_WIDE])
+	else if (is_line(p))
 		controller_line(p, r, base_ms);
 	return p->sb.len ? write_record(p) : 0;
 }
@@ -955,7 +963,7 @@ int printer_controller_summary(struct printer *p, const struct controller_stats 
 			       int64_t base_ms)
 {
 	strbuf_reset(&p->sb);
-	if (p->ops == &formats[OUTPUT_JSON] && p->opts.events) {
+	if (json_events(p)) {
 		controller_summary_json(st, base_ms, &p->sb);
 		return write_record(p);
 	}
@@ -978,7 +986,7 @@ int printer_verify(struct printer *p, const char *resource,
 		   const struct verify_report *r)
 {
 	strbuf_reset(&p->sb);
-	if (p->opts.events && p->ops == &formats[OUTPUT_JSON]) {
+	if (json_events(p)) {
 		strbuf_add_json_record(&p->sb, wall_ms(), "Verify");
 		strbuf_addch(&p->sb, ',');
 		verify_report_json(resource, r, &p->sb);
@@ -995,7 +1003,7 @@ int printer_verify(struct printer *p, const char *resource,
 
 int printer_flight_dump(struct printer *p, const char *path, const char *reason)
 {
-	if (!p->opts.events || p->ops != &formats[OUTPUT_JSON])
+	if (!json_events(p))
 		return 0;
 	strbuf_reset(&p->sb);
 	strbuf_add_json_record(&p->sb, wall_ms(), "FlightDump");
@@ -1060,7 +1068,7 @@ static int bookmark_record(struct printer *p, const struct notification *n)
 {
 	const char *rv = n->activity ? n->activity->rv : "";
 
-	if (p->ops == &formats[OUTPUT_JSON]) {
+	if (p->format == OUTPUT_JSON) {
 		strbuf_add_json_record(&p->sb, n->delta.time_ms, delta_type_name(DELTA_BOOKMARK));
 		strbuf_add_json_text(&p->sb, "resource", n->resource);
 		strbuf_add_json_text(&p->sb, "kind", kind_of(n));
@@ -1068,7 +1076,7 @@ static int bookmark_record(struct printer *p, const struct notification *n)
 		add_bool(&p->sb, "initialList", n->delta.initial_list);
 		strbuf_add_json_text(&p->sb, "source", delta_source_name(n->delta.source));
 		strbuf_adds(&p->sb, "}\n");
-	} else if (p->ops == &formats[OUTPUT_LINE] || p->ops == &formats[OUTPUT_WIDE]) {
+	} else if (is_line(p)) {
 		struct line l = { { NULL }, xstrdup(""), xstrdup(""),
 				  p->opts.color ? type_colors[DELTA_BOOKMARK] : NULL };
 		char clock[16];
@@ -1093,8 +1101,7 @@ int printer_notification(struct printer *p, const struct notification *n)
 {
 	strbuf_reset(&p->sb);
 	if (n->kind == NOTIFY_ACTIVITY) {
-		if (n->activity->act == ACT_RELISTED && p->opts.events &&
-		    p->ops == &formats[OUTPUT_JSON]) {
+		if (n->activity->act == ACT_RELISTED && json_events(p)) {
 			json_relist(n, &p->sb);
 			return write_record(p);
 		}
@@ -1105,8 +1112,7 @@ int printer_notification(struct printer *p, const struct notification *n)
 		if (p->opts.notices)
 			printer_flush(p);
 		print_notice(p, n);
-		if (n->activity->act == ACT_WARNING && p->opts.events &&
-		    p->ops == &formats[OUTPUT_JSON]) {
+		if (n->activity->act == ACT_WARNING && json_events(p)) {
 			json_warning(n, &p->sb);
 			return write_record(p);
 		}
@@ -1122,7 +1128,7 @@ int printer_notification(struct printer *p, const struct notification *n)
 		return bookmark_record(p, n);
 	if (!n->delta.obj)
 		return 0;
-	p->ops->delta(p, n, &p->sb);
+	formats[p->format].delta(p, n, &p->sb);
 	if (p->failed) {
 		errno = EINVAL;
 		return -1;
