@@ -279,6 +279,23 @@ static void report(struct walk *w, enum diff_what what, struct json_object *a,
 }
 
 static void walk_value(struct walk *w, struct json_object *a, struct json_object *b);
+static void walk_one_sided(struct walk *w, struct json_object *v, enum diff_what what);
+
+/*
+ * Walks the child whose place was just pushed, a in the old version and b
+ * in the new: both (DIFF_CHANGED), or the one `what` says is there; then
+ * cuts the path back to its parent's, plen and slen.
+ */
+static void walk_child(struct walk *w, size_t plen, size_t slen, enum diff_what what,
+		       struct json_object *a, struct json_object *b)
+{
+	if (what == DIFF_CHANGED)
+		walk_value(w, a, b);
+	else
+		walk_one_sided(w, what == DIFF_ADDED ? b : a, what);
+	strbuf_setlen(&w->path, plen);
+	strbuf_setlen(&w->shape, slen);
+}
 
 /* Descends into an added or removed subtree v. */
 static void walk_one_sided(struct walk *w, struct json_object *v, enum diff_what what)
@@ -290,25 +307,20 @@ static void walk_one_sided(struct walk *w, struct json_object *v, enum diff_what
 	if (is_object(v) && json_object_object_length(v)) {
 		json_object_object_foreach(v, k, m) {
 			push_key(w, k);
-			walk_one_sided(w, m, what);
-			strbuf_setlen(&w->path, plen);
-			strbuf_setlen(&w->shape, slen);
+			walk_child(w, plen, slen, what, m, m);
 		}
 	} else if (is_array(v) && json_object_array_length(v)) {
 		bool by_type = is_conditions(w, v);
 		for (size_t i = 0; i < json_object_array_length(v); i++) {
+			struct json_object *e = json_object_array_get_idx(v, i);
 			if (by_type)
-				push_type(w, cond_type(json_object_array_get_idx(v, i)));
+				push_type(w, cond_type(e));
 			else
 				push_index(w, i);
-			walk_one_sided(w, json_object_array_get_idx(v, i), what);
-			strbuf_setlen(&w->path, plen);
-			strbuf_setlen(&w->shape, slen);
+			walk_child(w, plen, slen, what, e, e);
 		}
-	} else if (what == DIFF_ADDED) {
-		report(w, what, NULL, v);
 	} else {
-		report(w, what, v, NULL);
+		report(w, what, what == DIFF_REMOVED ? v : NULL, what == DIFF_ADDED ? v : NULL);
 	}
 }
 
@@ -323,19 +335,13 @@ static void walk_value(struct walk *w, struct json_object *a, struct json_object
 			if (json_object_object_get_ex(b, ka, NULL))
 				continue;
 			push_key(w, ka);
-			walk_one_sided(w, va, DIFF_REMOVED);
-			strbuf_setlen(&w->path, plen);
-			strbuf_setlen(&w->shape, slen);
+			walk_child(w, plen, slen, DIFF_REMOVED, va, NULL);
 		}
 		json_object_object_foreach(b, kb, vb) {
-			struct json_object *old;
+			struct json_object *old = NULL;
+			bool both = json_object_object_get_ex(a, kb, &old);
 			push_key(w, kb);
-			if (json_object_object_get_ex(a, kb, &old))
-				walk_value(w, old, vb);
-			else
-				walk_one_sided(w, vb, DIFF_ADDED);
-			strbuf_setlen(&w->path, plen);
-			strbuf_setlen(&w->shape, slen);
+			walk_child(w, plen, slen, both ? DIFF_CHANGED : DIFF_ADDED, old, vb);
 		}
 	} else if (is_array(a) && is_array(b) && is_conditions(w, a) && is_conditions(w, b)) {
 		/* conditions pair by type, wherever each sits */
@@ -344,34 +350,22 @@ static void walk_value(struct walk *w, struct json_object *a, struct json_object
 			if (cond_of_type(b, cond_type(ca)))
 				continue;
 			push_type(w, cond_type(ca));
-			walk_one_sided(w, ca, DIFF_REMOVED);
-			strbuf_setlen(&w->path, plen);
-			strbuf_setlen(&w->shape, slen);
+			walk_child(w, plen, slen, DIFF_REMOVED, ca, NULL);
 		}
 		for (size_t i = 0; i < json_object_array_length(b); i++) {
 			struct json_object *cb = json_object_array_get_idx(b, i);
 			struct json_object *ca = cond_of_type(a, cond_type(cb));
 			push_type(w, cond_type(cb));
-			if (ca)
-				walk_value(w, ca, cb);
-			else
-				walk_one_sided(w, cb, DIFF_ADDED);
-			strbuf_setlen(&w->path, plen);
-			strbuf_setlen(&w->shape, slen);
+			walk_child(w, plen, slen, ca ? DIFF_CHANGED : DIFF_ADDED, ca, cb);
 		}
 	} else if (is_array(a) && is_array(b)) {
 		size_t na = json_object_array_length(a), nb = json_object_array_length(b);
 		for (size_t i = 0; i < (na > nb ? na : nb); i++) {
+			enum diff_what what = i >= nb ? DIFF_REMOVED : i >= na ? DIFF_ADDED : DIFF_CHANGED;
 			push_index(w, i);
-			if (i < na && i < nb)
-				walk_value(w, json_object_array_get_idx(a, i),
-					   json_object_array_get_idx(b, i));
-			else if (i < na)
-				walk_one_sided(w, json_object_array_get_idx(a, i), DIFF_REMOVED);
-			else
-				walk_one_sided(w, json_object_array_get_idx(b, i), DIFF_ADDED);
-			strbuf_setlen(&w->path, plen);
-			strbuf_setlen(&w->shape, slen);
+			/* past an array's end json-c gets NULL, a side walk_child() skips */
+			walk_child(w, plen, slen, what, json_object_array_get_idx(a, i),
+				   json_object_array_get_idx(b, i));
 		}
 	} else {
 		report(w, DIFF_CHANGED, a, b);
