@@ -243,33 +243,29 @@ static struct table *build_table(struct json_object *defs, struct json_object *r
 	size_t nrows = json_get_len(rows);
 	size_t extra = (event ? 1 : 0) + (o->with_namespace ? 1 : 0) + o->nlabel_columns +
 		       (o->show_labels ? 1 : 0);
-	const char **headers = xcalloc(ndefs + extra + 1, sizeof(*headers));
-	char **owned = xcalloc(ndefs + extra + 1, sizeof(*owned));
+	char **headers = xcalloc(ndefs + extra + 1, sizeof(*headers));
 	bool *shown = xcalloc(ndefs + 1, sizeof(*shown));
 	size_t nh = 0;
 
 	if (event)
-		headers[nh++] = "EVENT";
+		headers[nh++] = xstrdup("EVENT");
 	if (o->with_namespace)
-		headers[nh++] = "NAMESPACE";
+		headers[nh++] = xstrdup("NAMESPACE");
 	for (size_t i = 0; i < ndefs; i++) {
 		struct json_object *d = json_object_array_get_idx(defs, i);
 		struct json_object *prio = json_get(d, "priority");
 		shown[i] = o->wide || !prio || json_object_get_int64(prio) == 0;
-		if (shown[i]) {
-			headers[nh] = owned[nh] = header_of(json_get_str(d, "name", ""));
-			nh++;
-		}
+		if (shown[i])
+			headers[nh++] = header_of(json_get_str(d, "name", ""));
 	}
 	for (size_t i = 0; i < o->nlabel_columns; i++) {
 		const char *slash = strrchr(o->label_columns[i], '/');
-		headers[nh] = owned[nh] = header_of(slash ? slash + 1 : o->label_columns[i]);
-		nh++;
+		headers[nh++] = header_of(slash ? slash + 1 : o->label_columns[i]);
 	}
 	if (o->show_labels)
-		headers[nh++] = "LABELS";
+		headers[nh++] = xstrdup("LABELS");
 
-	struct table *t = table_new(headers, nh);
+	struct table *t = table_new((const char *const *)headers, nh);
 	struct strbuf *cells = xcalloc(nh ? nh : 1, sizeof(*cells));
 	const char **cellp = xcalloc(nh ? nh : 1, sizeof(*cellp));
 	for (size_t r = 0; r < nrows; r++) {
@@ -282,11 +278,10 @@ static struct table *build_table(struct json_object *defs, struct json_object *r
 	}
 	for (size_t i = 0; i < nh; i++) {
 		strbuf_release(&cells[i]);
-		free(owned[i]);
+		free(headers[i]);
 	}
 	free(cells);
 	free(cellp);
-	free(owned);
 	free(headers);
 	free(shown);
 	return t;
