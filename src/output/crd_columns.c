@@ -46,7 +46,6 @@ static void crd_kind_free(struct crd_kind *ck)
 		free(c->name);
 		free(c->header);
 		free(c->type);
-		free(c->path);
 		jsonpath_free(c->jp);
 	}
 	free(ck->cols);
@@ -131,7 +130,6 @@ static void crd_kind_fill(struct crd_kind *ck, struct json_object *cols, struct 
 		}
 		cc->name = xstrdup(n ? json_get_str(c, "name", "") : "Age");
 		cc->type = xstrdup(n ? json_get_str(c, "type", "") : "date");
-		cc->path = xstrdup(path);
 		cc->priority = n ? (long)json_get_int(json_get(c, "priority")) : 0;
 		struct strbuf header = STRBUF_INIT;
 		strbuf_add_upper(&header, cc->name);

@@ -53,7 +53,6 @@ struct crd_column {
 	char *name;		/* "Replicas" */
 	char *header;		/* "REPLICAS" */
 	char *type;		/* integer, number, boolean, string, date */
-	char *path;		/* ".spec.replicas" */
 	long priority;
 	struct jsonpath *jp;
 };
