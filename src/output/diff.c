@@ -30,7 +30,8 @@ static bool is_array(struct json_object *v)
 
 /* ---- RFC 6902 ----------------------------------------------------------- */
 
-void diff_pointer_escape(struct strbuf *out, const char *key)
+/* Appends the RFC 6901 pointer token for key, escaped. */
+static void pointer_escape(struct strbuf *out, const char *key)
 {
 	for (; *key; key++) {
 		if (*key == '~')
@@ -79,14 +80,14 @@ static void patch_object(struct json_object *patch, struct strbuf *path,
 		if (json_object_object_get_ex(b, ka, NULL))
 			continue;
 		strbuf_addch(path, '/');
-		diff_pointer_escape(path, ka);
+		pointer_escape(path, ka);
 		add_op(patch, "remove", path->buf, NULL, va);
 		strbuf_setlen(path, base);
 	}
 	json_object_object_foreach(b, kb, vb) {
 		struct json_object *old;
 		strbuf_addch(path, '/');
-		diff_pointer_escape(path, kb);
+		pointer_escape(path, kb);
 		if (!json_object_object_get_ex(a, kb, &old))
 			add_op(patch, "add", path->buf, vb, NULL);
 		else

@@ -36,9 +36,6 @@ struct strbuf;
 struct json_object *diff_json_patch(struct json_object *old_obj,
 				    struct json_object *new_obj);
 
-/* Appends the RFC 6901 pointer token for key, escaped. */
-void diff_pointer_escape(struct strbuf *out, const char *key);
-
 enum diff_what {
 	DIFF_ADDED,		/* new_value only */
 	DIFF_REMOVED,		/* old_value only */
