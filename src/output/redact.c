@@ -2,13 +2,14 @@
 #include "output/redact.h"
 
 #include <json-c/json.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "lib/base64.h"
 #include "lib/json_get.h"
 
-bool redact_is_secret(struct json_object *obj)
+static bool is_secret(struct json_object *obj)
 {
 	const char *kind = json_get_str(obj, "kind", NULL);
 	const char *api = json_get_str(obj, "apiVersion", NULL);
@@ -73,13 +74,13 @@ static void redact_against(struct json_object *obj, struct json_object *old)
 
 void redact_secret(struct json_object *obj)
 {
-	if (obj && redact_is_secret(obj))
+	if (obj && is_secret(obj))
 		redact_against(obj, NULL);
 }
 
 void redact_secret_pair(struct json_object *old_obj, struct json_object *new_obj)
 {
-	if (new_obj && redact_is_secret(new_obj))
+	if (new_obj && is_secret(new_obj))
 		redact_against(new_obj, old_obj);
 	redact_secret(old_obj);
 }

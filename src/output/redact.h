@@ -15,17 +15,13 @@
 #ifndef KINF_REDACT_H
 #define KINF_REDACT_H
 
-#include <stdbool.h>
-
 struct json_object;
 
-/* True when obj is a core v1 Secret (kind Secret, apiVersion v1). */
-bool redact_is_secret(struct json_object *obj);
-
 /*
- * For a Secret, replaces each value of data (base64: its decoded size)
- * and stringData, and the last-applied-configuration annotation, with "N
- * bytes"; anything else is left alone.
+ * For a core v1 Secret (kind Secret, apiVersion v1), replaces each value
+ * of data (base64: its decoded size) and stringData, and the
+ * last-applied-configuration annotation, with "N bytes"; anything else
+ * is left alone.
  */
 void redact_secret(struct json_object *obj);
 

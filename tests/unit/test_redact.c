@@ -21,7 +21,6 @@ TEST(secret_values_become_sizes)
 		"{\"kind\":\"Secret\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"s\"},"
 		"\"data\":{\"password\":\"czNjcjN0\",\"one\":\"YQ==\",\"empty\":\"\"},"
 		"\"stringData\":{\"token\":\"abc\"},\"type\":\"Opaque\"}");
-	CHECK(redact_is_secret(s));
 	redact_secret(s);
 	CHECK_STR(at(s, "data", "password"), "6 bytes");
 	CHECK_STR(at(s, "data", "one"), "1 byte");
@@ -55,7 +54,6 @@ TEST(other_objects_are_left_alone)
 	};
 	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
 		struct json_object *o = json_tokener_parse(others[i]);
-		CHECK(!redact_is_secret(o));
 		redact_secret(o);
 		CHECK_STR(at(o, "data", "k"), "v");
 		json_object_put(o);
