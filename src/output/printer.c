@@ -914,9 +914,13 @@ static int write_record(struct printer *p)
 	return 0;
 }
 
-/* Writes p->sb as a notice, after the records printed so far; 0. */
+/* Writes p->sb and a newline as a notice (none without opts.notices),
+ * after the records printed so far; 0. */
 static int write_notice(struct printer *p)
 {
+	if (!p->opts.notices)
+		return 0;
+	strbuf_addch(&p->sb, '\n');
 	printer_flush(p);
 	clear_progress(p);
 	fwrite(p->sb.buf, 1, p->sb.len, p->opts.notices);
@@ -967,11 +971,8 @@ int printer_controller_summary(struct printer *p, const struct controller_stats 
 		controller_summary_json(st, base_ms, &p->sb);
 		return write_record(p);
 	}
-	if (!p->opts.notices)
-		return 0;
 	strbuf_adds(&p->sb, "kinf: ");
 	controller_summary_text(st, &p->sb);
-	strbuf_addch(&p->sb, '\n');
 	return write_notice(p);
 }
 
@@ -993,11 +994,8 @@ int printer_verify(struct printer *p, const char *resource,
 		strbuf_adds(&p->sb, "}\n");
 		return write_record(p);
 	}
-	if (!p->opts.notices)
-		return 0;
 	strbuf_addf(&p->sb, "kinf: %s: verify: ", resource);
 	verify_report_summary(r, &p->sb);
-	strbuf_addch(&p->sb, '\n');
 	return write_notice(p);
 }
 
@@ -1031,8 +1029,6 @@ int printer_health(struct printer *p, const char *resource,
 {
 	char a[32];
 
-	if (!p->opts.notices)
-		return 0;
 	strbuf_reset(&p->sb);
 	strbuf_addf(&p->sb, "kinf: %s: health: %s", resource, informer_state_name(st->state));
 	if (st->watch_since_ms) {
@@ -1055,7 +1051,6 @@ int printer_health(struct printer *p, const char *resource,
 		add_ago(&p->sb, now, st->backlog_since_ms);
 		strbuf_addch(&p->sb, ')');
 	}
-	strbuf_addch(&p->sb, '\n');
 	return write_notice(p);
 }
 
