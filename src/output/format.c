@@ -336,22 +336,12 @@ static int add_row(struct format *f, struct table *t, struct json_object *obj,
 	return rc;
 }
 
-static struct json_object *items_of(struct json_object *obj, bool *is_list)
-{
-	struct json_object *items;
-
-	*is_list = json_object_object_get_ex(obj, "items", &items) &&
-		   json_object_is_type(items, json_type_array);
-	return *is_list ? items : obj;
-}
-
 static int print_columns(struct format *f, struct json_object *obj, bool no_headers,
 			 struct strbuf *out, struct errbuf *err)
 {
 	struct table *t = table_new((const char *const *)f->headers, f->ncols);
-	bool is_list;
-	struct json_object *items = items_of(obj, &is_list);
-	size_t n = is_list ? json_object_array_length(items) : 1;
+	struct json_object *items = json_get_array(obj, "items");
+	size_t n = items ? json_object_array_length(items) : 1;
 	int ret = 0;
 
 	if (f->columns_err) {	/* the header, then the error, whatever the rows */
@@ -359,7 +349,7 @@ static int print_columns(struct format *f, struct json_object *obj, bool no_head
 		ret = -1;
 	}
 	for (size_t i = 0; i < n && ret == 0; i++)
-		ret = add_row(f, t, is_list ? json_object_array_get_idx(items, i) : obj, err);
+		ret = add_row(f, t, items ? json_object_array_get_idx(items, i) : obj, err);
 	table_format(t, no_headers, NULL, out);
 	table_free(t);
 	return ret;
