@@ -195,19 +195,19 @@ static void json_unseen(struct strbuf *sb, const struct ctl_unseen *u, size_t n)
 	strbuf_addch(sb, ']');
 }
 
-/* "event":"Create","initialList":true, beside the delta's type */
+/* An event's members: object, delta, event ("Create"), initialList, resourceVersion */
 static void json_event(const struct ctl_record *r, struct strbuf *sb)
 {
+	strbuf_add_json_member(sb, "object", r->object);
+	strbuf_add_json_member(sb, "delta", r->delta);
 	strbuf_add_json_member(sb, "event", r->event);
 	strbuf_addf(sb, ",\"initialList\":%s", r->initial ? "true" : "false");
+	strbuf_add_json_member(sb, "resourceVersion", r->rv);
 }
 
 static void json_filtered(const struct ctl_record *r, struct strbuf *sb)
 {
-	strbuf_add_json_member(sb, "object", r->object);
-	strbuf_add_json_member(sb, "delta", r->delta);
 	json_event(r, sb);
-	strbuf_add_json_member(sb, "resourceVersion", r->rv);
 	strbuf_add_json_member(sb, "predicate", r->predicate);
 }
 
@@ -220,10 +220,7 @@ static void json_enqueued(const struct ctl_record *r, struct strbuf *sb)
 	if (r->how == WQ_WAITING)
 		strbuf_addf(sb, ",\"afterMs\":%lld", (long long)r->after_ms);
 	if (r->delta) {
-		strbuf_add_json_member(sb, "object", r->object);
-		strbuf_add_json_member(sb, "delta", r->delta);
 		json_event(r, sb);
-		strbuf_add_json_member(sb, "resourceVersion", r->rv);
 		strbuf_addf(sb, ",\"deleteStateUnknown\":%s",
 			    r->state_unknown ? "true" : "false");
 	}
