@@ -4,7 +4,6 @@
  */
 #include "output/kubetable.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -382,18 +381,17 @@ void kubetable_stream_print(struct kubetable_stream *s, struct json_object *tabl
 void kubetable_stream_status(struct kubetable_stream *s, struct json_object *status,
 			     const char *event, bool no_headers, struct strbuf *out)
 {
-	static const char *const names[] = { "Status", "Reason", "Message" };
+	/* a column a member, named by it: its header is upper-cased */
+	static const char *const members[] = { "status", "reason", "message" };
 	struct json_object *defs = json_object_new_array(), *cells = json_object_new_array();
 	struct json_object *row = json_object_new_object(), *rows = json_object_new_array();
 	struct kubetable_opts plain = { 0 };
 
-	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(members); i++) {
 		struct json_object *d = json_object_new_object();
-		json_object_object_add(d, "name", json_object_new_string(names[i]));
+		json_object_object_add(d, "name", json_object_new_string(members[i]));
 		json_object_array_add(defs, d);
-		char key[16];
-		snprintf(key, sizeof(key), "%c%s", tolower((unsigned char)names[i][0]), names[i] + 1);
-		json_object_array_add(cells, json_object_new_string(json_get_str(status, key, "")));
+		json_object_array_add(cells, json_object_new_string(json_get_str(status, members[i], "")));
 	}
 	json_object_object_add(row, "cells", cells);
 	json_object_array_add(rows, row);
