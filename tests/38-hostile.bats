@@ -174,6 +174,21 @@ no_c0() {
 	done
 }
 
+@test "replay --controller: a kind a hostile recording names is escaped in the KIND column and the summary" {
+	rec=$BATS_TEST_TMPDIR/two.rec out=$BATS_TEST_TMPDIR/out
+	# --max-deltas may end it before the other informer synced (status 1):
+	# both lists are recorded by then
+	run "$KINF" watch pods,configmaps --kubeconfig "$SIM_KUBECONFIG" --record "$rec" --max-deltas 3
+	[ "$status" -le 1 ]
+	zcat -f "$rec" | grep -q '"stream":"/api/v1/namespaces/default/configmaps"'
+	zcat -f "$rec" | sed '1s/"kind":"ConfigMap"/"kind":"Config\\u001b]0;pwned\\u0007Map"/' >"$rec.h"
+	"$KINF" replay "$rec.h" --controller >"$out" 2>"$out.err"
+	grep -qF 'Config^[]0;pwned^GMap' "$out"
+	terminal_safe "$out"
+	grep -qF 'controller of Config^[]0;pwned^GMap (' "$out.err"
+	terminal_safe "$out.err"
+}
+
 @test "replay --at trigger: what a hostile recording's trigger says is escaped" {
 	out=$BATS_TEST_TMPDIR/out rec=$BATS_TEST_TMPDIR/h.rec
 	{ zcat "$BATS_TEST_DIRNAME/fixtures/replay/relist-tombstone.rec"

@@ -288,8 +288,12 @@ void controller_summary_text(const struct controller_stats *st, struct strbuf *s
 {
 	const struct workqueue_metrics *m = &st->wq;
 
-	strbuf_addf(sb, "controller%s%s (controller-runtime v0.%u, %s queue): ",
-		    st->kind ? " of " : "", st->kind ? st->kind : "", st->runtime_minor,
+	strbuf_adds(sb, "controller");
+	if (st->kind) {	/* discovery's, or a recording's: the server's word */
+		strbuf_adds(sb, " of ");
+		strbuf_add_termsafe(sb, st->kind, strlen(st->kind), 0);
+	}
+	strbuf_addf(sb, " (controller-runtime v0.%u, %s queue): ", st->runtime_minor,
 		    st->priority_queue ? "priority" : "rate-limiting");
 	strbuf_addf(sb, "%llu deltas, %llu filtered, enqueued %llu new, "
 		    "%llu coalesced, %llu dirty, %llu after; %llu reconciles "

@@ -939,7 +939,7 @@ static void controller_line(struct printer *p, const struct ctl_record *r, int64
 	/* Every cell may quote the server: escaped before it is measured. */
 	l.cell[COL_TIME] = strbuf_detach(&time, NULL);
 	l.cell[COL_TYPE] = xstrdup(ctl_record_name(r->type));
-	l.cell[COL_KIND] = xstrdup(r->kind ? r->kind : "");	/* one controller a kind */
+	l.cell[COL_KIND] = termsafe_dup(r->kind ? r->kind : "", 0);	/* one controller a kind */
 	l.cell[COL_KEY] = termsafe_dup(r->key, 0);
 	l.cell[COL_RV] = termsafe_dup(rv.buf, 0);
 	l.cell[COL_STATUS] = termsafe_dup(text.buf, 0);
