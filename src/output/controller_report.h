@@ -15,11 +15,13 @@
  *   NeverReconciled shop/web-1  rv 108 never reconciled: filtered by generation
  *
  * NDJSON, members in this order after {"time":…,"type":…,"key":…}:
- *   Filtered         delta, resourceVersion, predicate
+ *   Filtered         object, delta, event, initialList, resourceVersion,
+ *                    predicate
  *   Enqueued         how ("new", "coalesced", "dirty", "after"), cause
  *                    ("event", "requeue-after", "rate-limited", "delayed"),
- *                    afterMs (how "after"), and for an event: delta,
- *                    resourceVersion, deleteStateUnknown
+ *                    priority (the priority queue's), afterMs (how
+ *                    "after"), and for an event: object, delta, event,
+ *                    initialList, resourceVersion, deleteStateUnknown
  *   ReconcileStart   reconcile (its number), worker, readResourceVersion
  *                    (null: not in the cache), deltas, unseen
  *   ReconcileDone    reconcile, worker, result ("success", "error",

@@ -1,7 +1,7 @@
 /*
  * printer_columns.h — the columns of custom resources, read from their
  * CustomResourceDefinitions, so that get, watch and the TUI show what
- * `kubectl get` shows for them (see struct crd_columns in columns.h).
+ * `kubectl get` shows for them (see struct crd_columns in crd_columns.h).
  */
 #ifndef KINF_PRINTER_COLUMNS_H
 #define KINF_PRINTER_COLUMNS_H
