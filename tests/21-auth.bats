@@ -589,3 +589,35 @@ notices() { count_lines "$ERR" "$1"; }
 		"$T/plugin/exec-info"
 	diff <(jq -S . "$T/want") <(jq -S . "$T/plugin/exec-info")
 }
+
+@test "tokenFile: white space trimmed as Go's TrimSpace, a file of white space sent whole, a NUL refused: as kubectl" {
+	# What client-go does (transport's cached file token source over
+	# clientcmd's BearerToken, the file untrimmed): Unicode spaces go; a
+	# file of nothing else is the token as read; a NUL or a line end
+	# left in it is a header Go refuses, so nothing goes out.
+	local files=(
+		$'\xc2\xa0@TOKEN@\xe3\x80\x80'
+		$'\v@TOKEN@\f'
+		'   '
+		$'\xc2\xa0'
+		$'\n'
+		'x@TOKEN@\0'
+	)
+	local n want sent took=0
+	write_kubeconfig "$T/kc" "    tokenFile: $T/token"
+	for n in "${!files[@]}"; do
+		printf "${files[n]//@TOKEN@/$SIM_TOKEN}" >"$T/token"
+		simctl DELETE /requests >/dev/null
+		run kubectl --kubeconfig "$T/kc" get ns default -o name
+		want=$status
+		sent=$(simctl GET /requests | jq -c '[.[] | [.user, .headers.Authorization]] | unique')
+		simctl DELETE /requests >/dev/null
+		run_kinf get ns default -o name --kubeconfig "$T/kc"
+		[ "$((status != 0))" -eq "$((want != 0))" ] || { echo "# file $n: kubectl $want, kinf $status" >&2; false; }
+		[ "$(simctl GET /requests | jq -c '[.[] | [.user, .headers.Authorization]] | unique')" = "$sent" ] ||
+			{ echo "# file $n: kubectl sent $sent" >&2; simctl GET /requests >&2; false; }
+		took=$((took + !want))
+	done
+	[ "$took" -eq 2 ]
+	assert_one_line_error "the Authorization header of user 'tester' (token file '$T/token') holds a control character: not sent"
+}

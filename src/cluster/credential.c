@@ -76,9 +76,12 @@ void credential_snapshot_release(struct credential_snapshot *snap)
 /*
  * client-go's cached file token source: a token read is good for 50 s
  * (a minute's expiry, less 10 s of leeway), then the file is read again.
- * A failed read, or an empty file, keeps the token last read; before
- * any, the file as it was at load (clientcmd's BearerToken).  Nothing
- * else reads it sooner: not a change on disk, not a 401.
+ * The token is the file's text without the white space strings.TrimSpace
+ * drops (Unicode's too).  A failed read, or a file of white space alone,
+ * keeps the token last read; before any, the whole file as it was at
+ * load (clientcmd's BearerToken, untrimmed: a line end alone makes a
+ * header Go refuses).  Nothing else reads it sooner: not a change on
+ * disk, not a 401.
  */
 #define TOKEN_FILE_FRESH_MS 50000
 
@@ -92,18 +95,15 @@ static const char *token_file_token(struct credential *cred)
 	if (cred->file_read_ms && now - cred->file_read_ms < TOKEN_FILE_FRESH_MS)
 		return cred->file_token;
 	if (blob_read_file(&b, path) == 0) {
-		size_t start = 0, end = b.len;
-		while (start < end && strchr(" \t\r\n\v\f", b.data[start]))
-			start++;
-		while (end > start && strchr(" \t\r\n\v\f", b.data[end - 1]))
-			end--;
-		if (end > start) {
-			char *token = xstrndup(b.data + start, end - start);
+		char *token = blob_text(&b, true);
+		if (*token) {
 			if (!cred->file_token || strcmp(token, cred->file_token))
 				cred->generation++;
 			secret_free(cred->file_token);
 			cred->file_token = token;
 			cred->file_read_ms = now;
+		} else {
+			free(token);
 		}
 		explicit_bzero(b.data, b.len);
 		blob_release(&b);

@@ -64,7 +64,7 @@ int incluster_rest_config(const struct kubeconfig_opts *opts, struct rest_config
 		goto cleanup;
 	}
 	cfg->auth = AUTH_TOKEN_FILE;
-	cfg->token = blob_trimmed(&b);
+	cfg->token = blob_text(&b, false);
 	cfg->token_file = path;
 	path = NULL;
 	blob_release(&b);
@@ -104,7 +104,7 @@ int incluster_rest_config(const struct kubeconfig_opts *opts, struct rest_config
 	} else {
 		path = xasprintf("%s/namespace", dir);
 		if (blob_read_file(&b, path) == 0)
-			cfg->namespace = blob_trimmed(&b);
+			cfg->namespace = blob_text(&b, true);
 		blob_release(&b);
 		if (!cfg->namespace || !*cfg->namespace) {
 			free(cfg->namespace);

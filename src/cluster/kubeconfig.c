@@ -1163,7 +1163,7 @@ static int credentials_into(const struct kc_user *u, struct rest_config *cfg,
 		struct blob b = { 0 };
 		if (read_file_into(&b, u->token_file, "tokenFile", "user", u->name, err) < 0)
 			return -1;
-		cfg->token = blob_trimmed(&b);
+		cfg->token = blob_text(&b, false);
 		blob_release(&b);
 	} else if (has_token(u)) {
 		cfg->auth = AUTH_TOKEN;

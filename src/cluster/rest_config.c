@@ -18,14 +18,18 @@ void blob_release(struct blob *b)
 	b->len = 0;
 }
 
-char *blob_trimmed(const struct blob *b)
+char *blob_text(const struct blob *b, bool trim)
 {
-	size_t start = 0, end = b->len;
-	while (start < end && strchr(" \t\r\n", b->data[start]))
-		start++;
-	while (end > start && strchr(" \t\r\n", b->data[end - 1]))
-		end--;
-	return xstrndup(b->data + start, end - start);
+	const char *s = b->data ? b->data : "";
+	size_t len = b->len;
+
+	if (trim)
+		go_trim_space(&s, &len);
+	char *text = xstrndup(s, len);
+	for (size_t i = 0; i < len; i++)
+		if (!text[i])
+			text[i] = 0x7f;
+	return text;
 }
 
 void secret_free(char *s)

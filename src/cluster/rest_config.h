@@ -139,8 +139,15 @@ char *rest_config_identity(const struct rest_config *cfg);
 /* Reads a whole file into b (NUL-terminated past len).  -1 and errno. */
 int blob_read_file(struct blob *b, const char *path);
 void blob_release(struct blob *b);
-/* b's bytes without the spaces, tabs and line ends around them, as a string. */
-char *blob_trimmed(const struct blob *b);
+/*
+ * A file's text as client-go takes it, as a string: all of it (the
+ * BearerToken clientcmd reads from a tokenFile), or with trim as Go's
+ * strings.TrimSpace leaves it (a token file read again, the in-cluster
+ * namespace).  A NUL, which a C string cannot hold, becomes DEL: in a
+ * header Go refuses either, and kinf refuses DEL as it does
+ * (header_refused()).
+ */
+char *blob_text(const struct blob *b, bool trim);
 /*
  * Frees s (NULL: nothing), a credential, zeroed first.  Every wipe of a
  * secret is explicit_bzero(): a memset() right before free() is a dead

@@ -524,6 +524,45 @@ uint32_t utf8_decode(const char *s, size_t len, size_t *n)
 	return cp;
 }
 
+bool go_is_space(uint32_t r)
+{
+	return (r >= 9 && r <= 13) || r == ' ' || r == 0x85 || r == 0xA0 || r == 0x1680 ||
+	       (r >= 0x2000 && r <= 0x200A) || r == 0x2028 || r == 0x2029 || r == 0x202F ||
+	       r == 0x205F || r == 0x3000;
+}
+
+/*
+ * The code point that ends s[0..len) (len > 0), as utf8.DecodeLastRune
+ * reads it: U+FFFD and 1 when the bytes before the end start no valid
+ * sequence that ends there.
+ */
+static uint32_t utf8_decode_last(const char *s, size_t len, size_t *n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t start = len - 1, lim = len > 4 ? len - 4 : 0;
+
+	while (start > lim && (p[start] & 0xC0) == 0x80)
+		start--;
+	uint32_t r = utf8_decode(s + start, len - start, n);
+	if (start + *n != len) {
+		*n = 1;
+		return 0xFFFD;
+	}
+	return r;
+}
+
+void go_trim_space(const char **s, size_t *len)
+{
+	size_t n;
+
+	while (*len && go_is_space(utf8_decode(*s, *len, &n))) {
+		*s += n;
+		*len -= n;
+	}
+	while (*len && go_is_space(utf8_decode_last(*s, *len, &n)))
+		*len -= n;
+}
+
 char *utf8_replace_invalid(const char *s, size_t len, size_t *out_len)
 {
 	size_t i = 0, n;

@@ -205,6 +205,13 @@ size_t utf8_sequence(const char *s, size_t len);
  * *n 0 when len is.
  */
 uint32_t utf8_decode(const char *s, size_t len, size_t *n);
+/* Go's unicode.IsSpace. */
+bool go_is_space(uint32_t r);
+/*
+ * strings.TrimSpace: *s and *len narrowed to the text without the white
+ * space Go's unicode.IsSpace sees at either end (U+00A0 and U+3000 too).
+ */
+void go_trim_space(const char **s, size_t *len);
 /*
  * NULL when s[0..len) is valid UTF-8; else a new NUL-terminated copy with
  * every byte that starts no valid sequence replaced by U+FFFD, as Go's

@@ -939,14 +939,6 @@ static void parse_control(struct parser *p, struct list *l, enum node_type type)
 	p->depth--;
 }
 
-/* unicode.IsSpace, as bytes.TrimSpace reads it. */
-static bool go_space(uint32_t r)
-{
-	return (r >= 9 && r <= 13) || r == ' ' || r == 0x85 || r == 0xA0 || r == 0x1680 ||
-	       (r >= 0x2000 && r <= 0x200A) || r == 0x2028 || r == 0x2029 || r == 0x202F ||
-	       r == 0x205F || r == 0x3000;
-}
-
 /* parse.IsEmptyTree: nothing but white space. */
 static bool list_empty(const struct list *l)
 {
@@ -955,7 +947,7 @@ static bool list_empty(const struct list *l)
 		if (n->type != N_TEXT)
 			return false;
 		for (size_t j = 0, k; j < n->len; j += k)
-			if (!go_space(utf8_decode(n->text + j, n->len - j, &k)))
+			if (!go_is_space(utf8_decode(n->text + j, n->len - j, &k)))
 				return false;
 	}
 	return true;

@@ -197,6 +197,30 @@ TEST(a_cut_is_marked)
 	CHECK_STR(buf, "abcde...");
 }
 
+TEST(trim_space_as_go)
+{
+	/* strings.TrimSpace: Unicode's white space, decoded; a byte that
+	 * starts no valid sequence is U+FFFD, which is none. */
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ " \t\n\v\f\rtok\r\n", "tok" },
+		{ "\xc2\xa0tok\xe3\x80\x80", "tok" },		/* U+00A0, U+3000 */
+		{ "\xc2\x85tok\xe2\x80\xa9", "tok" },		/* U+0085, U+2029 */
+		{ "\x85tok\xa0", "\x85tok\xa0" },		/* lone bytes: no space */
+		{ "tok\xe3\x80", "tok\xe3\x80" },		/* a cut sequence */
+		{ "\xe2\x80\x8btok", "\xe2\x80\x8btok" },	/* U+200B is no space */
+		{ " \xc2\xa0 ", "" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		const char *s = cases[i].in;
+		size_t len = strlen(s);
+		go_trim_space(&s, &len);
+		CHECKF(len == strlen(cases[i].out) && !memcmp(s, cases[i].out, len),
+		       "case %zu gave '%.*s'", i, (int)len, s);
+	}
+}
+
 int main(void)
 {
 	RUN(sizes);
@@ -204,6 +228,7 @@ int main(void)
 	RUN(bad_durations);
 	RUN(kubectl_timeouts);
 	RUN(utf8_as_go_decodes_it);
+	RUN(trim_space_as_go);
 	RUN(one_line);
 	RUN(a_long_message_keeps_its_end);
 	RUN(strbuf_always_a_string);
