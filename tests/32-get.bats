@@ -212,6 +212,28 @@ assert_one_error() {
 	[ "$(jq -c '[.[] | select(.verb != "discovery") | [.verb, .name]]' <<<"$output")" = '[["get","pod-1"],["get","pod-0"]]' ]
 }
 
+@test "a NAME missing from a namespace that is missing too: the namespace is not found, as kubectl's Info.Get asks" {
+	sim_start --pods 2
+	local args want want_status sent
+	# "default" is never asked for; kube-system is there, so its pod is what is missing
+	for args in "pods nope -n gone" "pods nope nope2 -n gone -o yaml" "pods/nope deploy/web -n gone -o name" \
+		    "pods nope -n gone --sort-by .metadata.name" "pods nope -n default" "pods nope -n kube-system" \
+		    "pods nope -n gone --ignore-not-found"; do
+		simctl DELETE /requests >/dev/null
+		want=$(kubectl --kubeconfig "$SIM_KUBECONFIG" get $args 2>&1) && want_status=0 || want_status=$?
+		sent=$(simctl GET /requests | jq -c '[.[] | select(.verb != "discovery") | [.path, .query, .headers.Accept]]')
+		simctl DELETE /requests >/dev/null
+		run get $args
+		[ "$status" -eq "$want_status" ] || { echo "# $args: kubectl $want_status, kinf $status" >&2; false; }
+		[ "$(simctl GET /requests | jq -c '[.[] | select(.verb != "discovery") | [.path, .query, .headers.Accept]]')" = "$sent" ] ||
+			{ echo "# $args: kubectl sent $sent" >&2; false; }
+		[ "$(sed 's/^Error from server (NotFound): /error: /' <<<"$want")" = "$output" ] ||
+			{ diff <(echo "$want") <(echo "$output") | sed 's/^/# /' >&2; false; }
+	done
+	run --separate-stderr get pods nope nope2 -n gone
+	[ "$stderr" = $'error: namespaces "gone" not found\nerror: namespaces "gone" not found' ]
+}
+
 @test "a type the server refuses is told after what the others found; -o json prints its List first, as kubectl's" {
 	sim_start --pods 2
 	local args want want_status

@@ -633,6 +633,33 @@ void get_not_found(const struct api_resource *res, const char *name, struct errb
 		   res->group, name);
 }
 
+/*
+ * cli-runtime's Info.Get: an object not found in a namespace other than
+ * "default" asks for the namespace too, through the same client (a
+ * table's Accept and includeObject), and when that is not found either,
+ * the namespace is what err says is not found.
+ */
+static void namespace_not_found(struct cluster *c, bool table, bool include_object,
+				struct errbuf *err)
+{
+	const char *ns = c->scope_ns;
+	struct strbuf path = STRBUF_INIT;
+	struct http_response resp = { 0 };
+	struct errbuf ignored = { "" };
+
+	if (!ns || !*ns || !strcmp(ns, "default"))
+		return;
+	strbuf_adds(&path, "/api/v1/namespaces/");
+	url_path_escape(&path, ns);
+	if (table && include_object)
+		strbuf_adds(&path, "?includeObject=Object");
+	if (kclient_get_accept(c->client, path.buf, table ? PAGER_ACCEPT_TABLE : NULL, 0, &resp,
+			       &ignored) == 0 && resp.status == 404)
+		errbuf_set(err, "namespaces \"%s\" not found", ns);
+	http_response_release(&resp);
+	strbuf_release(&path);
+}
+
 int get_object(struct cluster *c, const struct api_resource *res, const char *name,
 	       bool table, bool include_object, unsigned flags, struct json_object **out,
 	       struct errbuf *err)
@@ -657,6 +684,8 @@ int get_object(struct cluster *c, const struct api_resource *res, const char *na
 		goto out;
 	if (resp.status == 404) {
 		get_not_found(res, name, err);
+		if (res->namespaced)
+			namespace_not_found(c, table, include_object, err);
 		ret = GET_NOT_FOUND;
 		goto out;
 	}
