@@ -277,6 +277,22 @@ like_kubectl() {
 	like_kubectl configmaps app-config -o name --sort-by=.status.nope
 }
 
+@test "--sort-by a field kubectl's RelaxedJSONPathExpression refuses: read only when it sorts, as kubectl's" {
+	sim_start --pods 2
+	# its sorter of Tables takes the field as typed: rows it cannot sort print nothing
+	same_as_kubectl pods --sort-by='{.bad'
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	same_as_kubectl pods --sort-by='{.metadata.name}{.kind}'
+	[ "${#lines[@]}" -eq 3 ]
+	# its SortingPrinter of objects refuses it once there is an object to sort
+	same_as_kubectl pods -o name --sort-by='{.metadata.name}{.kind}'
+	[ "$status" -eq 1 ] && [[ $stderr == "error: unexpected path string, expected a 'name1.name2' or"* ]]
+	same_as_kubectl pods -n empty -o json --sort-by='{.bad'
+	[ "$status" -eq 0 ]
+	# one object by name: nothing to sort
+	same_as_kubectl pods pod-0 -o yaml --sort-by='{.bad'
+}
+
 # same_as_kubectl ARGS... — `kinf get ARGS`, from the server and from
 # the cache, prints what `kubectl get ARGS` prints, on stdout and on
 # stderr, with its status.

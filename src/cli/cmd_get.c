@@ -64,6 +64,8 @@ static struct format fmt;
 static struct strbuf label_columns_arg = STRBUF_INIT;	/* -L, each use added */
 static char **label_columns;
 static size_t nlabel_columns;
+/* --sort-by as RelaxedJSONPathExpression refused it (o.sort_by kept as typed), or NULL */
+static char *sort_by_refused;
 
 static const struct option get_options[] = {
 	OPT_BOOL(0, "from-cache", &o.from_cache,
@@ -442,7 +444,11 @@ static int print_objects(const struct api_resource *res, struct kobj_list *objs,
 
 	struct json_object *list = list_tree(objs), *items;
 	json_object_object_get_ex(list, "items", &items);
-	if (o.sort_by && kubetable_sort_objects(items, o.sort_by, &err) < 0) {
+	if (o.sort_by && sort_by_refused && json_object_array_length(items)) {
+		error("%s", sort_by_refused);
+		ret = -1;
+	} else if (o.sort_by && !sort_by_refused &&
+		   kubetable_sort_objects(items, o.sort_by, &err) < 0) {
 		error("%s", err.msg);
 		ret = -1;
 	} else if (fmt.kind == FORMAT_NAME) {	/* --sort-by: in the trees' order, of any types */
@@ -491,11 +497,18 @@ static void parse_output_options(void)
 		}
 		free(copy);
 	}
+	/*
+	 * kubectl reads --sort-by only when it sorts: its sorter of Tables
+	 * takes a field RelaxedJSONPathExpression refuses as typed, and
+	 * its SortingPrinter of objects fails with the refusal.
+	 */
 	if (o.sort_by) {
 		struct strbuf rel = STRBUF_INIT;
-		if (jsonpath_relaxed(o.sort_by, &rel, &err) < 0)
-			usage_error(&command_get, "invalid --sort-by '%s': %s", o.sort_by, err.msg);
-		o.sort_by = strbuf_detach(&rel, NULL);	/* lives as long as the process */
+		if (jsonpath_relaxed(o.sort_by, &rel, &err) == 0)
+			o.sort_by = strbuf_detach(&rel, NULL);	/* lives as long as the process */
+		else
+			sort_by_refused = xstrdup(err.msg);
+		strbuf_release(&rel);
 	}
 }
 
