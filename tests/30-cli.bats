@@ -153,8 +153,6 @@ help_options() {
 	assert_usage_error '"xml", allowed formats are: line, wide,'
 	run --separate-stderr "$KINF" watch pods --output=xml
 	assert_usage_error '"xml"'
-	run --separate-stderr "$KINF" get pods -oxml
-	assert_usage_error '"xml", allowed formats are: table, wide,'
 	run --separate-stderr "$KINF" watch pods --timeout xyz
 	assert_usage_error "'xyz'"
 	run --separate-stderr "$KINF" watch pods --resync=10parsecs

@@ -169,7 +169,7 @@ like_kubectl() {
 	like_kubectl crontabs -o 'custom-columns=M:.spec.mill'
 }
 
-@test "bad templates: kubectl's messages, one line, status 1; a bad -o is a usage error" {
+@test "bad templates and formats: kubectl's messages, one line, status 1, told once the objects are got, as kubectl's" {
 	sim_start --pods 3
 	run --separate-stderr get pods -o 'jsonpath={.items[}'
 	assert_status 1
@@ -191,9 +191,27 @@ like_kubectl() {
 	run --separate-stderr get pods -o custom-columns-file="$BATS_TEST_TMPDIR"
 	assert_status 1
 	[ "$stderr" = "error: error reading template $BATS_TEST_TMPDIR, read $BATS_TEST_TMPDIR: is a directory" ]
-	run --separate-stderr get pods -o yml
-	[ "$status" -eq 2 ]
+	# kubectl makes its printer after its LIST (or GETs): a -o it cannot
+	# make is told then, alone; a single NAME's failure comes first
+	simctl DELETE /requests >/dev/null
+	run --separate-stderr get pods -oxml
+	assert_status 1
+	[[ $stderr == 'error: unable to match a printer suitable for the output format "xml", allowed formats are: table, wide,'* ]]
+	simctl GET '/requests?verb=list&resource=pods' | jq -e 'length == 1'
+	same_as_kubectl pods -o 'jsonpath={.items[}'
+	same_as_kubectl pods nope nope2 -o 'go-template={{.x'
+	[ "$stderr" = "error: error parsing template {{.x, template: output:1: unclosed action" ]
+	same_as_kubectl pods nope nope2 -o 'go-template={{.x' --ignore-not-found
+	[ -z "$stderr" ]
+	run --separate-stderr get pods nope -o 'jsonpath={.x'
+	[ "$stderr" = 'error: pods "nope" not found' ]
+	run --separate-stderr get pods nope -w -o yml
+	[ "$stderr" = 'error: pods "nope" not found' ]
+	simctl DELETE /requests >/dev/null
+	run --separate-stderr get pods -w -o yml --request-timeout=1s
+	assert_status 1
 	[[ $stderr == *'"yml"'* ]]
+	simctl GET '/requests?verb=list&resource=pods' | jq -e 'length == 1'
 }
 
 @test "kube-sim serves Tables (metadata or whole objects) and the crontabs' CRD" {

@@ -66,6 +66,8 @@ static char **label_columns;
 static size_t nlabel_columns;
 /* --sort-by as RelaxedJSONPathExpression refused it (o.sort_by kept as typed), or NULL */
 static char *sort_by_refused;
+/* -o's refusal, told when kubectl's printer is made (fmt is then json's), or NULL */
+static char *format_refused;
 
 static const struct option get_options[] = {
 	OPT_BOOL(0, "from-cache", &o.from_cache,
@@ -471,13 +473,14 @@ static void parse_output_options(void)
 
 	struct format_flags ff = { o.template_arg, !o.allow_missing_keys };
 
+	/*
+	 * kubectl makes its printer once it has the objects (format_told()),
+	 * so a -o it cannot make is told then; meanwhile get asks as for json.
+	 */
 	if (format_parse(&fmt, o.output ? o.output : "", "table", &ff, &err) < 0) {
-		/* a template that does not parse fails as kubectl's does */
-		if (o.output ? strchr(o.output, '=') != NULL : o.template_arg != NULL) {
-			error("%s", err.msg);
-			exit(1);
-		}
-		usage_error(&command_get, "%s", err.msg);
+		format_refused = xstrdup(err.msg);
+		if (format_parse(&fmt, "json", "table", NULL, &err) < 0)
+			BUG("json is no format: %s", err.msg);
 	}
 	fmt.terminal = isatty(STDOUT_FILENO);
 	fmt.kubectl = true;
@@ -520,6 +523,10 @@ static void release_output_options(void)
 	free(label_columns);
 	label_columns = NULL;
 	nlabel_columns = 0;
+	free(format_refused);
+	format_refused = NULL;
+	free(sort_by_refused);
+	sort_by_refused = NULL;
 }
 
 /* Whether one of the types typed ("pods,all") is kubectl's "all". */
@@ -865,10 +872,34 @@ static int print_found_several(struct found *f)
  * (pods,deploy; all).  With --ignore-not-found, nothing at all prints
  * nothing, not even an empty List.
  */
-static int print_found(struct found *f, bool several)
+/*
+ * kubectl's printGeneric makes its printer (ToPrinter) once its builder
+ * has got or listed the objects: a -o it cannot make is told then, and
+ * alone (what failed before, fl, is dropped).  But a single NAME that
+ * failed is told as that, and nothing found with --ignore-not-found
+ * tells only what failed.  True when told.
+ */
+static bool format_told(const struct found *f, bool single, struct failures *fl)
 {
 	bool none = true;
 
+	if (!format_refused || (single && fl->nr))
+		return false;
+	for (size_t i = 0; i < f->nr && none; i++)
+		none = !entry_len(f, i);
+	if (none && o.ignore_not_found)
+		return false;
+	failures_drop(fl);
+	error("%s", format_refused);
+	return true;
+}
+
+static int print_found(struct found *f, bool several, struct failures *fl)
+{
+	bool none = true;
+
+	if (format_told(f, false, fl))
+		return -1;
 	for (size_t i = 0; i < f->nr && none; i++)
 		none = !entry_len(f, i);
 	if (none && o.ignore_not_found)
@@ -953,6 +984,7 @@ static int watch_from_server(struct cluster *c, const struct resource_args *ra)
 		.keep_managed_fields = o.keep_managed_fields,
 		.name_prefix = prefix,
 		.show_kind = o.show_kind,
+		.format_refused = format_refused,
 	};
 	ret = get_watch(c, res[0], &wo);
 	free(prefix);
@@ -980,7 +1012,7 @@ static int print_named(struct found *f, bool single, struct failures *fl)
 	int ret = 0;
 
 	none_told = true;
-	if (sort_tables(f, fl) < 0)
+	if (format_told(f, single, fl) || sort_tables(f, fl) < 0)
 		ret = -1;
 	else if (f->nr == 1)
 		ret = print_found_one(f, single);
@@ -1144,7 +1176,7 @@ static int get_from_server(const struct resource_args *ra)
 	f.nr = kept;
 	none_told = fl.nr;
 	/* kubectl: the kinds that answered */
-	ret = sort_tables(&f, &fl) < 0 || print_found(&f, kept > 1) < 0;
+	ret = sort_tables(&f, &fl) < 0 || print_found(&f, kept > 1, &fl) < 0;
 	ret |= told(&fl);
 	found_release(&f);
 	free(res);
@@ -1245,7 +1277,7 @@ static int list_from_caches(struct session *s, char **refused, struct crd_column
 	}
 	f.nr = kept;
 	none_told = fl->nr;
-	ret = sort_tables(&f, fl) < 0 || print_found(&f, kept > 1) < 0;
+	ret = sort_tables(&f, fl) < 0 || print_found(&f, kept > 1, fl) < 0;
 out:
 	found_release(&f);
 	return told(fl) || ret;

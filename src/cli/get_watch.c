@@ -838,6 +838,10 @@ int get_watch(struct cluster *c, const struct api_resource *res,
 		error("%s", err.msg);
 		goto out;
 	}
+	if (o->format_refused) {	/* kubectl's printer is made now (ToPrinter) */
+		error("%s", o->format_refused);
+		goto out;
+	}
 	if (print_first(&g, &f) < 0)
 		goto out;
 	if (o->nnames > 1) {	/* kubectl's Result.Watch, after its objects */

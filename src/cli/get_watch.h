@@ -46,6 +46,8 @@ struct get_watch_opts {
 	bool keep_managed_fields;
 	bool show_kind;			/* tables name objects KIND/NAME */
 	const char *name_prefix;	/* -o name's "pod", "deployment.apps" */
+	/* -o's refusal, told once the list (or object) is got, as kubectl's; or NULL */
+	const char *format_refused;
 };
 
 /*
