@@ -34,7 +34,6 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/types.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <microhttpd.h>
@@ -259,12 +258,7 @@ static void *reaper(void *arg)
 			if (l->deadline < next)
 				next = l->deadline;
 		}
-		struct timespec ts;
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		int64_t at = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 + (next - now);
-		ts.tv_sec = at / 1000;
-		ts.tv_nsec = (at % 1000) * 1000000;
-		pthread_cond_timedwait(&h->wake, &h->lock, &ts);
+		cond_wait_until(&h->wake, &h->lock, next);
 	}
 	pthread_mutex_unlock(&h->lock);
 	return NULL;
@@ -272,13 +266,8 @@ static void *reaper(void *arg)
 
 static void reaper_start(struct httpd *h)
 {
-	pthread_condattr_t ca;
-
 	pthread_mutex_init(&h->lock, NULL);
-	pthread_condattr_init(&ca);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&h->wake, &ca);
-	pthread_condattr_destroy(&ca);
+	cond_init_monotonic(&h->wake);
 	for (size_t i = 0; i < HTTPD_MAX; i++)
 		h->live[i].fd = -1;
 	if (pthread_create(&h->reaper, NULL, reaper, h))
