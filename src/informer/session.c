@@ -62,7 +62,7 @@ static void session_init(struct session *s, const struct session_opts *opts)
 
 	struct session_private *priv = xcalloc(1, sizeof(*priv));
 	priv->field_selector = fields;
-	priv->label_selector = opts->label_selector ? xstrdup(opts->label_selector) : NULL;
+	priv->label_selector = xstrdup_or_null(opts->label_selector);
 	const struct client_go_profile *prof = opts->profile ? opts->profile : profile_default();
 	priv->model = (struct informer_opts){
 		.label_selector = priv->label_selector,

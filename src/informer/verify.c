@@ -64,8 +64,8 @@ static void add_diff(struct diffs *d, const char *key, const char *cache_rv,
 	ALLOC_GROW(d->v, d->nr + 1, d->alloc);
 	d->v[d->nr++] = (struct verify_diff){
 		.key = xstrdup(key),
-		.cache_rv = cache_rv ? xstrdup(cache_rv) : NULL,
-		.server_rv = server_rv ? xstrdup(server_rv) : NULL,
+		.cache_rv = xstrdup_or_null(cache_rv),
+		.server_rv = xstrdup_or_null(server_rv),
 	};
 }
 

@@ -359,9 +359,7 @@ void selector_free(struct selector *sel)
 		return;
 	for (size_t i = 0; i < sel->nr; i++) {
 		free(sel->reqs[i].key);
-		for (char **v = sel->reqs[i].values; v && *v; v++)
-			free(*v);
-		free(sel->reqs[i].values);
+		strv_free(sel->reqs[i].values);
 	}
 	free(sel->reqs);
 	free(sel);
@@ -377,14 +375,6 @@ static const char *label_value(const char *labels, const char *key)
 	return NULL;
 }
 
-static bool in_values(char **values, const char *v)
-{
-	for (; values && *values; values++)
-		if (!strcmp(*values, v))
-			return true;
-	return false;
-}
-
 /* Both parse as Go's int64s, and the label's is above (gt) or below (lt). */
 static bool compare_int(const char *label, const char *value, enum op op)
 {
@@ -398,13 +388,14 @@ bool selector_matches(const struct selector *sel, const char *labels)
 {
 	for (size_t i = 0; i < sel->nr; i++) {
 		const struct requirement *r = &sel->reqs[i];
+		const char *const *values = (const char *const *)r->values;
 		const char *v = label_value(labels, r->key);
 		bool ok;
 		switch (r->op) {
 		case OP_EQ:         ok = v && !strcmp(v, r->values[0]); break;
 		case OP_NE:         ok = !v || strcmp(v, r->values[0]); break;
-		case OP_IN:         ok = v && in_values(r->values, v); break;
-		case OP_NOTIN:      ok = !v || !in_values(r->values, v); break;
+		case OP_IN:         ok = v && strv_has(values, v); break;
+		case OP_NOTIN:      ok = !v || !strv_has(values, v); break;
 		case OP_EXISTS:     ok = v != NULL; break;
 		case OP_NOT_EXISTS: ok = v == NULL; break;
 		case OP_GT:
