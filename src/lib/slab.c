@@ -124,10 +124,3 @@ void *slab_next(const struct slab *s, size_t *iter)
 	*iter = end;
 	return NULL;
 }
-
-size_t slab_bytes(const struct slab *s)
-{
-	return s->chunks_nr * SLAB_CHUNK * s->size +
-	       s->chunks_alloc * (sizeof(*s->chunks) + sizeof(*s->by_addr) +
-				  SLAB_WORDS * sizeof(*s->live_bits));
-}

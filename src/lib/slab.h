@@ -77,7 +77,4 @@ static inline size_t slab_live(const struct slab *s)
 	return s->live;
 }
 
-/* Bytes held by the slab's chunks and chunk table (for the bench's notes). */
-size_t slab_bytes(const struct slab *s);
-
 #endif

@@ -37,7 +37,6 @@
 struct dict {
 	ZSTD_CDict *cdict;
 	ZSTD_DDict *ddict;
-	size_t bytes;
 };
 
 struct zpack {
@@ -51,7 +50,6 @@ static struct {
 	pthread_mutex_t lock;
 	struct zpack *families[ZPACK_MAX_FAMILIES];
 	size_t nr;
-	atomic_size_t dict_bytes;
 } table = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 struct zctx {
@@ -130,8 +128,6 @@ static struct dict *dict_make(const struct strbuf *samples)
 	d->ddict = ZSTD_createDDict(samples->buf, samples->len);
 	if (!d->cdict || !d->ddict)
 		out_of_memory(0);
-	d->bytes = ZSTD_sizeof_CDict(d->cdict) + ZSTD_sizeof_DDict(d->ddict);
-	atomic_fetch_add(&table.dict_bytes, d->bytes);
 	return d;
 }
 
@@ -196,9 +192,4 @@ void zpack_unpack(const struct zpack *z, const void *packed, size_t plen,
 	}
 	out->len += len;
 	out->buf[out->len] = '\0';
-}
-
-size_t zpack_dict_bytes(void)
-{
-	return atomic_load(&table.dict_bytes);
 }

@@ -54,7 +54,4 @@ size_t zpack_pack(struct zpack *z, const char *text, size_t len, struct strbuf *
 void zpack_unpack(const struct zpack *z, const void *packed, size_t plen,
 		  size_t len, struct strbuf *out);
 
-/* The number of bytes of dictionaries made so far, all families. */
-size_t zpack_dict_bytes(void);
-
 #endif
