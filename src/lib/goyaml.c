@@ -224,26 +224,16 @@ static struct json_object *scalar_json(const yaml_node_t *n)
  */
 static char *key_json(const yaml_node_t *k)
 {
-	const char *s = text_of(k);
+	struct json_object *v = scalar_json(k);
+	char *text;
 
-	if (k->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
-		return xstrdup(s);
-	switch (yaml_plain_kind(s)) {
-	case YAML_PLAIN_NULL:
+	if (!v)
 		return NULL;
-	case YAML_PLAIN_BOOL:
-		return xstrdup(yaml_plain_true(s) ? "true" : "false");
-	case YAML_PLAIN_NUMBER: {
-		struct json_object *v = number_json(s);
-		char *text = xstrdup(json_object_is_type(v, json_type_double) ? s :
-				     json_object_to_json_string(v));
-		json_object_put(v);
-		return text;
-	}
-	case YAML_PLAIN_STRING:
-		break;
-	}
-	return xstrdup(s);
+	text = xstrdup(json_object_is_type(v, json_type_string) ||
+		       json_object_is_type(v, json_type_double) ? text_of(k) :
+		       json_object_to_json_string(v));
+	json_object_put(v);
+	return text;
 }
 
 struct json_member {
