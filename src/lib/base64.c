@@ -51,20 +51,16 @@ int base64_decode(const char *text, size_t len, struct strbuf *out)
 void base64_encode(const void *data, size_t len, struct strbuf *out)
 {
 	const unsigned char *p = data;
-	size_t i;
 
-	for (i = 0; i + 2 < len; i += 3) {
-		unsigned v = (unsigned)p[i] << 16 | (unsigned)p[i + 1] << 8 | p[i + 2];
-		char q[4] = { alphabet[v >> 18], alphabet[(v >> 12) & 63],
-			      alphabet[(v >> 6) & 63], alphabet[v & 63] };
-		strbuf_add(out, q, 4);
-	}
-	if (i < len) {
+	for (size_t i = 0; i < len; i += 3) {
 		unsigned v = (unsigned)p[i] << 16;
 		if (i + 1 < len)
 			v |= (unsigned)p[i + 1] << 8;
+		if (i + 2 < len)
+			v |= p[i + 2];
 		char q[4] = { alphabet[v >> 18], alphabet[(v >> 12) & 63],
-			      i + 1 < len ? alphabet[(v >> 6) & 63] : '=', '=' };
+			      i + 1 < len ? alphabet[(v >> 6) & 63] : '=',
+			      i + 2 < len ? alphabet[v & 63] : '=' };
 		strbuf_add(out, q, 4);
 	}
 }
