@@ -14,10 +14,10 @@
 
 #include "lib/util.h"
 
-/* the true ones first */
-#define NR_TRUE 11
-static const char *const bools[] = {
-	"y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON",
+static const char *const trues[] = {
+	"y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON", NULL,
+};
+static const char *const falses[] = {
 	"n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF", NULL,
 };
 static const char *const nulls[] = { "", "~", "null", "Null", "NULL", NULL };
@@ -25,14 +25,6 @@ static const char *const floats[] = {
 	".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF",
 	"-.inf", "-.Inf", "-.INF", NULL,
 };
-
-static bool in_list(const char *s, const char *const *list)
-{
-	for (; *list; list++)
-		if (!strcmp(s, *list))
-			return true;
-	return false;
-}
 
 /*
  * Go's strconv.ParseInt or ParseUint with base 0 (0x, 0o, 0b and a
@@ -141,11 +133,11 @@ enum yaml_plain yaml_plain_kind(const char *s)
 {
 	char c = *s;
 
-	if (in_list(s, nulls))
+	if (strv_has(nulls, s))
 		return YAML_PLAIN_NULL;
-	if (in_list(s, bools))
+	if (strv_has(trues, s) || strv_has(falses, s))
 		return YAML_PLAIN_BOOL;
-	if (in_list(s, floats))
+	if (strv_has(floats, s))
 		return YAML_PLAIN_NUMBER;
 	if (c == '.')
 		return go_float(s) ? YAML_PLAIN_NUMBER : YAML_PLAIN_STRING;
@@ -156,10 +148,7 @@ enum yaml_plain yaml_plain_kind(const char *s)
 
 bool yaml_plain_true(const char *s)
 {
-	for (size_t i = 0; i < NR_TRUE; i++)
-		if (!strcmp(s, bools[i]))
-			return true;
-	return false;
+	return strv_has(trues, s);
 }
 
 const char *yaml_plain_name(enum yaml_plain kind)
