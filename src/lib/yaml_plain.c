@@ -67,32 +67,21 @@ static bool go_int(const char *s)
 /* ^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$ */
 static bool yaml_style_float(const char *s)
 {
-	const char *p = s;
+	static const char digits[] = "0123456789";
+	const char *p = s + (*s == '+' || *s == '-');
+	size_t whole = strspn(p, digits);
+	size_t fraction = p[whole] == '.' ? strspn(p + whole + 1, digits) : 0;
 
-	if (*p == '+' || *p == '-')
-		p++;
-	if (*p == '.') {
-		if (!isdigit((unsigned char)*++p))
-			return false;
-		while (isdigit((unsigned char)*p))
-			p++;
-	} else {
-		if (!isdigit((unsigned char)*p))
-			return false;
-		while (isdigit((unsigned char)*p))
-			p++;
-		if (*p == '.')
-			for (p++; isdigit((unsigned char)*p); p++)
-				;
-	}
+	if (!whole && !fraction)
+		return false;
+	p += whole + (p[whole] == '.') + fraction;
 	if (*p == 'e' || *p == 'E') {
 		p++;
 		if (*p == '+' || *p == '-')
 			p++;
 		if (!isdigit((unsigned char)*p))
 			return false;
-		while (isdigit((unsigned char)*p))
-			p++;
+		p += strspn(p, digits);
 	}
 	return !*p;
 }
