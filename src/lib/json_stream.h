@@ -50,7 +50,6 @@ struct list_splitter {
 	struct strbuf key;	/* last string seen at depth 1 */
 	int depth;
 	bool in_string, escape, in_items, in_key;
-	int items_depth;	/* depth inside the items array */
 	unsigned null_at;	/* bytes of a null item matched so far */
 	size_t items;		/* elements handed over */
 	bool has_items;		/* an "items" array was opened */

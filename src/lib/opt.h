@@ -109,8 +109,6 @@ void opt_array_add(struct opt_array *a, const char *arg);
 #define OPT_ENUM(s, l, v, a, ch, h) \
 	{ .type = OPT_T_ENUM, .short_name = (s), .long_name = (l), .value = (v), \
 	  .argh = (a), .choices = (ch), .help = (h) }
-#define OPT_COUNT(s, l, v, h) \
-	{ .type = OPT_T_COUNT, .short_name = (s), .long_name = (l), .value = (v), .help = (h) }
 #define OPT_COUNT_LEVEL(s, l, v, h, fn) \
 	{ .type = OPT_T_COUNT, .short_name = (s), .long_name = (l), .value = (v), .help = (h), \
 	  .level = (fn) }

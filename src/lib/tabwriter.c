@@ -79,11 +79,10 @@ static void end_escape(struct tabwriter *tw)
 }
 
 /* Ends the cell being written; how many cells its line has. */
-static size_t terminate_cell(struct tabwriter *tw, bool htab)
+static size_t terminate_cell(struct tabwriter *tw)
 {
 	struct tw_line *line = &tw->lines[tw->nlines - 1];
 
-	tw->cell.htab = htab;
 	ALLOC_GROW(line->cells, line->n + 1, line->alloc);
 	line->cells[line->n++] = tw->cell;
 	tw->cell = (struct tw_cell){ 0 };
@@ -184,7 +183,7 @@ void tabwriter_flush(struct tabwriter *tw, struct strbuf *out)
 	if (tw->cell.size) {
 		if (tw->escaped)
 			end_escape(tw);	/* an escape not closed is one all the same */
-		terminate_cell(tw, false);
+		terminate_cell(tw);
 	}
 	format(tw, 0, 0, tw->nlines, out);
 	reset(tw);
@@ -208,7 +207,7 @@ void tabwriter_write(struct tabwriter *tw, const char *text, size_t len, struct 
 			append(tw, text + n, i - n);
 			update_width(tw);
 			n = i + 1;
-			size_t ncells = terminate_cell(tw, ch == '\t');
+			size_t ncells = terminate_cell(tw);
 			if (ch == '\n' || ch == '\f') {
 				add_line(tw);
 				/* a line of one cell changes no line before it: let them go */

@@ -32,7 +32,6 @@
 struct tw_cell {
 	size_t size;		/* bytes in buf */
 	long width;		/* characters (Go's int: an escape never closed can make it -1) */
-	bool htab;		/* ended by a tab */
 };
 
 struct tw_line {
