@@ -3,10 +3,10 @@
  *
  * DESIGN (threads): the consuming thread owns m->live (its counters and
  * the last informer_get_stats() of each informer) and writes nothing
- * else but, under m->lock, the published copy m->pub and m->published_ms.
- * The HTTP server's thread takes m->lock only to copy m->pub out, then
- * formats the copy unlocked.  The flight recorder's and the controller
- * view's hooks write m->dumps and m->pub[i].wq under m->lock.  So a
+ * else but, under m->lock, the published copy m->shared.  The HTTP
+ * server's thread takes m->lock only to copy m->shared out, then formats
+ * the copy unlocked.  The flight recorder's and the controller view's
+ * hooks write m->shared.dumps and m->shared.pub[i].wq under m->lock.  So a
  * request never touches an informer: 100 requests a second cost the
  * informers nothing, and the consuming thread one uncontended lock a
  * second.
@@ -62,6 +62,15 @@ struct published {
 	struct metrics_workqueue wq;
 };
 
+/* The published figures; what a request reads is a copy of them. */
+struct view {
+	struct published *pub;
+	size_t nr;
+	char cluster[256];
+	int64_t published_ms;		/* mono; 0: never */
+	uint64_t dumps;
+};
+
 struct metrics {
 	/* The consuming thread's. */
 	struct figures *live;
@@ -69,11 +78,7 @@ struct metrics {
 	int64_t next_tick_ms;		/* mono */
 
 	pthread_mutex_t lock;		/* guards what follows */
-	struct published *pub;
-	size_t nr_pub;
-	char cluster[256];
-	int64_t published_ms;		/* mono; 0: never */
-	uint64_t dumps;
+	struct view shared;
 };
 
 struct metrics *metrics_new(void)
@@ -90,7 +95,7 @@ void metrics_free(struct metrics *m)
 		return;
 	pthread_mutex_destroy(&m->lock);
 	free(m->live);
-	free(m->pub);
+	free(m->shared.pub);
 	free(m);
 }
 
@@ -185,18 +190,19 @@ void metrics_tick(struct metrics *m, struct session *s, bool force)
 		informer_get_stats(s->informers[i], &m->live[i].st);
 
 	pthread_mutex_lock(&m->lock);
-	if (m->nr_pub < m->nr_live) {
-		m->pub = xrealloc(m->pub, m->nr_live * sizeof(*m->pub));
-		memset(m->pub + m->nr_pub, 0, (m->nr_live - m->nr_pub) * sizeof(*m->pub));
-		m->nr_pub = m->nr_live;
+	if (m->shared.nr < m->nr_live) {
+		m->shared.pub = xrealloc(m->shared.pub, m->nr_live * sizeof(*m->shared.pub));
+		memset(m->shared.pub + m->shared.nr, 0,
+		       (m->nr_live - m->shared.nr) * sizeof(*m->shared.pub));
+		m->shared.nr = m->nr_live;
 	}
 	for (size_t i = 0; i < m->nr_live; i++)
-		m->pub[i].f = m->live[i];
+		m->shared.pub[i].f = m->live[i];
 	const struct rest_config *rc = s->cluster.config;
 	/* --server with no cluster of a kubeconfig: the server names it */
-	snprintf(m->cluster, sizeof(m->cluster), "%s",
+	snprintf(m->shared.cluster, sizeof(m->shared.cluster), "%s",
 		 !rc || rc->in_cluster ? "in-cluster" : *rc->cluster ? rc->cluster : rc->server);
-	m->published_ms = now;
+	m->shared.published_ms = now;
 	pthread_mutex_unlock(&m->lock);
 }
 
@@ -213,7 +219,7 @@ void metrics_count_dump(struct metrics *m)
 	if (!m)
 		return;
 	pthread_mutex_lock(&m->lock);
-	m->dumps++;
+	m->shared.dumps++;
 	pthread_mutex_unlock(&m->lock);
 }
 
@@ -222,32 +228,21 @@ void metrics_set_workqueue(struct metrics *m, size_t i, const struct metrics_wor
 	if (!m)
 		return;
 	pthread_mutex_lock(&m->lock);
-	if (i < m->nr_pub) {
-		m->pub[i].wq = *wq;
-		m->pub[i].has_wq = true;
+	if (i < m->shared.nr) {
+		m->shared.pub[i].wq = *wq;
+		m->shared.pub[i].has_wq = true;
 	}
 	pthread_mutex_unlock(&m->lock);
 }
 
-/* What a request reads: the published copy, taken under the lock. */
-struct view {
-	struct published *pub;
-	size_t nr;
-	char cluster[256];
-	int64_t published_ms;
-	uint64_t dumps;
-};
-
+/* What a request reads: a copy of the published figures, taken under the lock. */
 static void view_take(struct metrics *m, struct view *v)
 {
 	pthread_mutex_lock(&m->lock);
-	v->nr = m->nr_pub;
+	*v = m->shared;
 	v->pub = xcalloc(v->nr + 1, sizeof(*v->pub));
 	if (v->nr)
-		memcpy(v->pub, m->pub, v->nr * sizeof(*v->pub));
-	memcpy(v->cluster, m->cluster, sizeof(v->cluster));
-	v->published_ms = m->published_ms;
-	v->dumps = m->dumps;
+		memcpy(v->pub, m->shared.pub, v->nr * sizeof(*v->pub));
 	pthread_mutex_unlock(&m->lock);
 }
 
