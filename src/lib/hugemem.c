@@ -39,15 +39,6 @@ static size_t huge_size(void)
 	return size;
 }
 
-static void add(struct huge_sweep *s, size_t *alloc, uintptr_t at)
-{
-	if (s->nr == *alloc) {
-		*alloc = *alloc ? 2 * *alloc : 64;
-		s->at = xrealloc(s->at, *alloc * sizeof(*s->at));
-	}
-	s->at[s->nr++] = at;
-}
-
 size_t huge_sweep_start(struct huge_sweep *s)
 {
 	size_t alloc = 0;
@@ -79,8 +70,10 @@ size_t huge_sweep_start(struct huge_sweep *s)
 		if (strcmp(perms, "rw-p") || (path[0] && strcmp(path, "[heap]")) || hi - lo > ram)
 			continue;
 		for (uintptr_t at = (lo + s->huge - 1) / s->huge * s->huge; at + s->huge <= hi;
-		     at += s->huge)
-			add(s, &alloc, at);
+		     at += s->huge) {
+			ALLOC_GROW(s->at, s->nr + 1, alloc);
+			s->at[s->nr++] = at;
+		}
 	}
 	fclose(f);
 	return s->nr;

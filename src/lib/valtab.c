@@ -70,10 +70,7 @@ void valtab_unref(struct valtab *vt, uint32_t id)
 	hashmap_remove(&vt->map, v->text, NULL);
 	free(v);
 	vt->vals[id] = NULL;
-	if (vt->free_nr == vt->free_alloc) {
-		vt->free_alloc = vt->free_alloc ? 2 * vt->free_alloc : 16;
-		vt->free_ids = xrealloc(vt->free_ids, vt->free_alloc * sizeof(*vt->free_ids));
-	}
+	ALLOC_GROW(vt->free_ids, vt->free_nr + 1, vt->free_alloc);
 	vt->free_ids[vt->free_nr++] = id;
 }
 

@@ -12,7 +12,7 @@
  * the table is full for good (the caller then keeps the column some
  * other way), which bounds its memory whatever the values.
  *
- * Ownership: the table owns its copies of the texts; valtab_text() is
+ * Ownership: the table owns its copies of the texts; valtab_val()'s text is
  * valid while the value is counted.  A zeroed struct (VALTAB_INIT) is
  * an empty table that owns no memory; valtab_release() returns it to
  * that.  Not thread-safe: the owner locks (the TUI uses one thread).
