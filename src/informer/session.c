@@ -17,7 +17,6 @@ struct session_private {
 	/* session_set_checkpoints(): given to every informer; NULL: none */
 	const struct checkpoint_sink *sink;
 	void *sink_ctx;
-	size_t alloc;			/* of informers and resources */
 };
 
 /* One informer of the session's resource i, with the session's options. */
@@ -81,7 +80,6 @@ static void session_init(struct session *s, const struct session_opts *opts)
 		.stall_ms = opts->stall_ms,
 		.renew_ms = opts->renew_ms,
 	};
-	priv->alloc = s->nr;
 	s->priv = priv;
 	s->informers = xcalloc(s->nr, sizeof(*s->informers));
 	for (size_t i = 0; i < s->nr; i++)
@@ -145,7 +143,6 @@ int session_open_on(struct session *s, const struct session_opts *opts,
 
 int session_add(struct session *s, const char *typed, bool *added, struct errbuf *err)
 {
-	struct session_private *priv = s->priv;
 	const struct api_resource *res;
 
 	*added = false;
@@ -155,11 +152,9 @@ int session_add(struct session *s, const char *typed, bool *added, struct errbuf
 	for (size_t i = 0; i < s->nr; i++)
 		if (s->resources[i] == res)
 			return (int)i;
-	if (s->nr == priv->alloc) {
-		priv->alloc = priv->alloc ? priv->alloc * 2 : 4;
-		s->informers = xrealloc(s->informers, priv->alloc * sizeof(*s->informers));
-		s->resources = xrealloc(s->resources, priv->alloc * sizeof(*s->resources));
-	}
+	/* The TUI's `:` adds one now and then: grown one at a time. */
+	s->informers = xrealloc(s->informers, (s->nr + 1) * sizeof(*s->informers));
+	s->resources = xrealloc(s->resources, (s->nr + 1) * sizeof(*s->resources));
 	s->resources[s->nr] = res;
 	s->informers[s->nr] = make_informer(s, s->nr);
 	*added = true;
