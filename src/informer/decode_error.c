@@ -123,15 +123,10 @@ static bool object_error(const char *obj, const char *end, struct strbuf *why)
 	return true;
 }
 
-static bool is_event_type(const char *t)
-{
-	static const char *const types[] = { "ADDED", "MODIFIED", "DELETED", "ERROR", "BOOKMARK" };
-
-	for (size_t i = 0; i < ARRAY_SIZE(types); i++)
-		if (!strcmp(t, types[i]))
-			return true;
-	return false;
-}
+/* The event types metav1.WatchEvent may carry. */
+static const char *const event_types[] = {
+	"ADDED", "MODIFIED", "DELETED", "ERROR", "BOOKMARK", NULL,
+};
 
 bool watch_decode_error(const char *text, size_t len, struct strbuf *why)
 {
@@ -171,7 +166,7 @@ bool watch_decode_error(const char *text, size_t len, struct strbuf *why)
 	} else if (m.type_kind) {
 		strbuf_addf(why, "json: cannot unmarshal %s into Go struct field "
 			    "WatchEvent.type of type string", m.type_kind);
-	} else if (!is_event_type(strbuf_str(&m.type))) {
+	} else if (!strv_has(event_types, strbuf_str(&m.type))) {
 		strbuf_addf(why, "got invalid watch event type: %s", strbuf_str(&m.type));
 	} else {
 		refused = object_error(m.obj, m.obj_end, why);
