@@ -90,7 +90,6 @@ void *slab_alloc(struct slab *s)
 		s->fresh--;
 	}
 	mark(s, id, true);
-	s->live++;
 	memset(p, 0, s->size);
 	return p;
 }
@@ -100,7 +99,6 @@ void slab_free(struct slab *s, void *p)
 	mark(s, slab_id(s, p), false);
 	memcpy(p, &s->free, sizeof(s->free));
 	s->free = p;
-	s->live--;
 }
 
 /* *iter: the item's place in the chunks by address, plus one. */

@@ -41,7 +41,6 @@ struct slab {
 	uint64_t *live_bits;	/* SLAB_WORDS a chunk, by chunk: item i's bit set while allocated */
 	size_t fresh;		/* items of the newest chunk never handed out yet */
 	void *free;		/* freed items, each holding the next's address */
-	size_t live;		/* items allocated and not freed */
 };
 
 /* size: of one item (rounded up to 8 bytes, at least a pointer's). */
@@ -71,10 +70,5 @@ static inline void *slab_at(const struct slab *s, uint32_t id)
  *   while ((p = slab_next(s, &iter))) ...
  */
 void *slab_next(const struct slab *s, size_t *iter);
-
-static inline size_t slab_live(const struct slab *s)
-{
-	return s->live;
-}
 
 #endif
