@@ -535,7 +535,7 @@ static void render_workqueues(struct strbuf *out, const struct view *v)
 	}
 }
 
-void metrics_render(struct metrics *m, struct strbuf *out)
+static void render(struct metrics *m, struct strbuf *out)
 {
 	struct view v;
 	int64_t now = wall_ms();
@@ -592,7 +592,7 @@ static const char *unhealthy(const struct figures *f, int64_t now, char *buf, si
 	return NULL;
 }
 
-bool metrics_health(struct metrics *m, struct strbuf *why)
+static bool healthy(struct metrics *m, struct strbuf *why)
 {
 	struct view v;
 	int64_t now = wall_ms(), mono = mono_ms();
@@ -625,9 +625,9 @@ void metrics_serve(void *ctx, const char *path, struct httpd_reply *reply)
 
 	if (!strcmp(path, "/metrics")) {
 		reply->content_type = "text/plain; version=0.0.4; charset=utf-8";
-		metrics_render(m, &reply->body);
+		render(m, &reply->body);
 	} else if (!strcmp(path, "/healthz")) {
-		if (metrics_health(m, &reply->body))
+		if (healthy(m, &reply->body))
 			strbuf_adds(&reply->body, "ok\n");
 		else
 			reply->status = 503;

@@ -12,9 +12,9 @@
  * when a page is asked for.
  *
  * Threads: metrics_note(), metrics_verified(), metrics_tick() and
- * metrics_next_ms() are for the consuming thread only; metrics_render(),
- * metrics_health() and metrics_serve() for any thread (the HTTP server's);
- * metrics_count_dump() and metrics_set_workqueue() too.  One mutex guards
+ * metrics_next_ms() are for the consuming thread only; metrics_serve()
+ * for any thread (the HTTP server's); metrics_count_dump() and
+ * metrics_set_workqueue() too.  One mutex guards
  * the published copy; nobody holds it while formatting, and the informers'
  * own locks are taken only by metrics_tick(), once a second.
  */
@@ -95,11 +95,11 @@ void metrics_count_dump(struct metrics *m);
 /* Informer i's controller view reports its workqueue (the hook of --controller). */
 void metrics_set_workqueue(struct metrics *m, size_t i, const struct metrics_workqueue *wq);
 
-/* The Prometheus text exposition format (0.0.4), appended to out. */
-void metrics_render(struct metrics *m, struct strbuf *out);
-/* true when every informer is synced and its watch healthy; else why, a line each. */
-bool metrics_health(struct metrics *m, struct strbuf *why);
-/* httpd_handler_fn for /metrics and /healthz; ctx is the struct metrics. */
+/*
+ * httpd_handler_fn for /metrics (the Prometheus text exposition format,
+ * 0.0.4) and /healthz ("ok" when every informer is synced and its watch
+ * healthy; else 503 and why, a line each); ctx is the struct metrics.
+ */
 void metrics_serve(void *ctx, const char *path, struct httpd_reply *reply);
 
 #endif

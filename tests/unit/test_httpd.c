@@ -156,19 +156,22 @@ TEST(slow_clients_hold_no_one_else_out)
 TEST(metrics_before_any_informer_reported)
 {
 	struct metrics *m = metrics_new();
-	struct strbuf sb = STRBUF_INIT;
+	struct httpd_reply health = { .status = 200, .body = STRBUF_INIT };
+	struct httpd_reply page = { .status = 200, .body = STRBUF_INIT };
 
-	CHECK(!metrics_health(m, &sb));
-	CHECK_STR(sb.buf, "starting\n");
-	strbuf_reset(&sb);
+	metrics_serve(m, "/healthz", &health);
+	CHECK_INT(health.status, 503);
+	CHECK_STR(health.body.buf, "starting\n");
 	metrics_count_dump(m);
-	metrics_render(m, &sb);
-	CHECK(strstr(sb.buf, "\nkinf_flight_recorder_dumps_total{kube_cluster=\"\"} 1\n") != NULL);
-	CHECK(strstr(sb.buf, "# TYPE kinf_verify_divergent_keys gauge\n") != NULL);
+	metrics_serve(m, "/metrics", &page);
+	const char *text = page.body.buf;
+	CHECK(strstr(text, "\nkinf_flight_recorder_dumps_total{kube_cluster=\"\"} 1\n") != NULL);
+	CHECK(strstr(text, "# TYPE kinf_verify_divergent_keys gauge\n") != NULL);
 	/* no informer: no workqueue families at all */
-	CHECK(strstr(sb.buf, "workqueue") == NULL);
+	CHECK(strstr(text, "workqueue") == NULL);
 	metrics_note(NULL, 0, NULL);	/* the hooks are no-ops without --metrics */
-	strbuf_release(&sb);
+	strbuf_release(&health.body);
+	strbuf_release(&page.body);
 	metrics_free(m);
 }
 
