@@ -867,11 +867,15 @@ static int print_found_several(struct found *f)
 	return ret;
 }
 
-/*
- * What a list found, as kubectl prints it: one type, or several
- * (pods,deploy; all).  With --ignore-not-found, nothing at all prints
- * nothing, not even an empty List.
- */
+/* --ignore-not-found, and nothing found: kubectl prints nothing at all. */
+static bool quiet_nothing(const struct found *f)
+{
+	for (size_t i = 0; i < f->nr; i++)
+		if (entry_len(f, i))
+			return false;
+	return o.ignore_not_found;
+}
+
 /*
  * kubectl's printGeneric makes its printer (ToPrinter) once its builder
  * has got or listed the objects: a -o it cannot make is told then, and
@@ -881,28 +885,23 @@ static int print_found_several(struct found *f)
  */
 static bool format_told(const struct found *f, bool single, struct failures *fl)
 {
-	bool none = true;
-
-	if (!format_refused || (single && fl->nr))
-		return false;
-	for (size_t i = 0; i < f->nr && none; i++)
-		none = !entry_len(f, i);
-	if (none && o.ignore_not_found)
+	if (!format_refused || (single && fl->nr) || quiet_nothing(f))
 		return false;
 	failures_drop(fl);
 	error("%s", format_refused);
 	return true;
 }
 
+/*
+ * What a list found, as kubectl prints it: one type, or several
+ * (pods,deploy; all).  With --ignore-not-found, nothing at all prints
+ * nothing, not even an empty List.
+ */
 static int print_found(struct found *f, bool several, struct failures *fl)
 {
-	bool none = true;
-
 	if (format_told(f, false, fl))
 		return -1;
-	for (size_t i = 0; i < f->nr && none; i++)
-		none = !entry_len(f, i);
-	if (none && o.ignore_not_found)
+	if (quiet_nothing(f))
 		return 0;
 	return several ? print_found_several(f) : print_found_one(f, false);
 }
