@@ -201,7 +201,8 @@ cache_dir() { echo "$HOME/.kube/cache/discovery/127.0.0.1_${SIM_API##*:}"; }
 	[ -z "$(discovery_requests)" ]
 	# the tables are kubectl's, to the byte: "ct" in a column at least six wide
 	for args in "" "-o wide" "--no-headers" "--api-group=stable.example.com --no-headers" \
-		"--sort-by=name" "--sort-by=kind -o wide" "--namespaced=false --sort-by=kind"; do
+		"--sort-by=name" "--sort-by=kind -o wide" "--namespaced=false --sort-by=kind" \
+		"--namespaced" "--namespaced=F -o name" "--sort-by= --output="; do
 		want=$(kubectl --kubeconfig "$SIM_KUBECONFIG" api-resources $args)
 		run_kinf api-resources --kubeconfig "$SIM_KUBECONFIG" $args
 		[ "$output" = "$want" ] || { diff <(echo "$want") <(echo "$output"); false; }

@@ -212,26 +212,48 @@ assert_one_error() {
 	[ "$(jq -c '[.[] | select(.verb != "discovery") | [.verb, .name]]' <<<"$output")" = '[["get","pod-1"],["get","pod-0"]]' ]
 }
 
+# like_kubectl ARGS... — kinf get ARGS sends what kubectl get ARGS sends
+# (discovery aside: paths, queries and Accept, in order), prints the same
+# and ends with the same status; kubectl's "Error from server (NotFound): "
+# is kinf's "error: ".
+like_kubectl() {
+	local want want_status sent
+	simctl DELETE /requests >/dev/null
+	want=$(kubectl --kubeconfig "$SIM_KUBECONFIG" get "$@" 2>&1) && want_status=0 || want_status=$?
+	sent=$(simctl GET /requests | jq -c '[.[] | select(.verb != "discovery") | [.path, .query, .headers.Accept]]')
+	simctl DELETE /requests >/dev/null
+	run get "$@"
+	[ "$status" -eq "$want_status" ] || { echo "# $*: kubectl $want_status, kinf $status" >&2; false; }
+	[ "$(simctl GET /requests | jq -c '[.[] | select(.verb != "discovery") | [.path, .query, .headers.Accept]]')" = "$sent" ] ||
+		{ echo "# $*: kubectl sent $sent" >&2; false; }
+	[ "$(sed 's/^Error from server (NotFound): /error: /' <<<"$want")" = "$output" ] ||
+		{ diff <(echo "$want") <(echo "$output") | sed 's/^/# /' >&2; false; }
+}
+
 @test "a NAME missing from a namespace that is missing too: the namespace is not found, as kubectl's Info.Get asks" {
 	sim_start --pods 2
-	local args want want_status sent
+	local args
 	# "default" is never asked for; kube-system is there, so its pod is what is missing
 	for args in "pods nope -n gone" "pods nope nope2 -n gone -o yaml" "pods/nope deploy/web -n gone -o name" \
 		    "pods nope -n gone --sort-by .metadata.name" "pods nope -n default" "pods nope -n kube-system" \
 		    "pods nope -n gone --ignore-not-found"; do
-		simctl DELETE /requests >/dev/null
-		want=$(kubectl --kubeconfig "$SIM_KUBECONFIG" get $args 2>&1) && want_status=0 || want_status=$?
-		sent=$(simctl GET /requests | jq -c '[.[] | select(.verb != "discovery") | [.path, .query, .headers.Accept]]')
-		simctl DELETE /requests >/dev/null
-		run get $args
-		[ "$status" -eq "$want_status" ] || { echo "# $args: kubectl $want_status, kinf $status" >&2; false; }
-		[ "$(simctl GET /requests | jq -c '[.[] | select(.verb != "discovery") | [.path, .query, .headers.Accept]]')" = "$sent" ] ||
-			{ echo "# $args: kubectl sent $sent" >&2; false; }
-		[ "$(sed 's/^Error from server (NotFound): /error: /' <<<"$want")" = "$output" ] ||
-			{ diff <(echo "$want") <(echo "$output") | sed 's/^/# /' >&2; false; }
+		like_kubectl $args
 	done
 	run --separate-stderr get pods nope nope2 -n gone
 	[ "$stderr" = $'error: namespaces "gone" not found\nerror: namespaces "gone" not found' ]
+}
+
+@test "selectors as kubectl's builder takes them: trimmed, none when blank; a blank --sort-by sorts nothing; -l= is \"=\", as pflag's" {
+	sim_start --pods 3
+	like_kubectl pods -l ' app=web ' -o name
+	like_kubectl pods --field-selector $'\tmetadata.name=pod-1 ' -o name
+	like_kubectl pods pod-0 -l ' ' -o name
+	like_kubectl pods/pod-0 --field-selector= -o name
+	like_kubectl pods --sort-by= --no-headers -o custom-columns=N:.metadata.name
+	like_kubectl pods -n= -o name
+	# kubectl sends "=" and the server refuses it; kinf tells it before any request
+	run --separate-stderr get pods -l=
+	[ "$status" -eq 2 ] && [[ $stderr == "error: invalid selector '=': "* ]]
 }
 
 @test "a type the server refuses is told after what the others found; -o json prints its List first, as kubectl's" {

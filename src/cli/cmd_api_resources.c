@@ -27,7 +27,7 @@ static struct {
 	bool no_headers;
 	bool cached;
 	const char *api_group;
-	const char *namespaced;	/* "true", "false", or NULL: both */
+	bool namespaced, namespaced_seen;	/* not seen: both */
 	struct strbuf verbs, categories;	/* "list,watch": all of them */
 } o = { .output = -1, .sort_by = -1, .verbs = STRBUF_INIT, .categories = STRBUF_INIT };
 
@@ -37,8 +37,8 @@ static const struct option api_resources_options[] = {
 	OPT_BOOL(0, "no-headers", &o.no_headers, "leave out the header line"),
 	OPT_STRING(0, "api-group", &o.api_group, "GROUP",
 		   "only this API group (\"\" for the core group)", COMPLETE_NONE),
-	OPT_STRING(0, "namespaced", &o.namespaced, "BOOL",
-		   "true: only namespaced resources; false: only cluster-scoped", COMPLETE_NONE),
+	OPT_BOOL_SEEN(0, "namespaced", &o.namespaced, &o.namespaced_seen,
+		      "only namespaced resources; =false: only cluster-scoped"),
 	OPT_LIST(0, "verbs", &o.verbs, "VERBS",
 		 "only resources with all these verbs, e.g. list,watch", COMPLETE_NONE),
 	OPT_LIST(0, "categories", &o.categories, "CATEGORIES",
@@ -61,14 +61,14 @@ static bool has_all(char *const *words, const struct strbuf *list)
 	return ok;
 }
 
-static bool wanted(const struct api_resource *r, int namespaced)
+static bool wanted(const struct api_resource *r)
 {
 	/* kubectl leaves out what cannot be asked anything. */
 	if (!r->verbs || !r->verbs[0])
 		return false;
 	if (o.api_group && strcmp(r->group, o.api_group))
 		return false;
-	if (namespaced >= 0 && r->namespaced != (namespaced == 1))
+	if (o.namespaced_seen && r->namespaced != o.namespaced)
 		return false;
 	if (!has_all(r->verbs, &o.verbs) || !has_all(r->categories, &o.categories))
 		return false;
@@ -152,21 +152,11 @@ static int run_api_resources(int argc, const char **argv)
 	struct cluster c = { 0 };
 	const struct api_resource **all, **res = NULL;
 	size_t nr_all, nr = 0;
-	int namespaced = -1, ret = 1;
+	int ret = 1;
 
 	argc = opt_parse(&command_api_resources, argc, argv);
 	if (argc > 0)
 		usage_error(&command_api_resources, "unexpected argument '%s'", argv[0]);
-	if (o.namespaced) {
-		if (!strcmp(o.namespaced, "true"))
-			namespaced = 1;
-		else if (!strcmp(o.namespaced, "false"))
-			namespaced = 0;
-		else
-			usage_error(&command_api_resources,
-				    "invalid value '%s' for '--namespaced': expected true or false",
-				    o.namespaced);
-	}
 
 	if (cluster_open(&c, &err) < 0) {
 		error("%s", err.msg);
@@ -181,7 +171,7 @@ static int run_api_resources(int argc, const char **argv)
 	discovery_all(c.disco, &all, &nr_all);
 	res = xcalloc(nr_all + 1, sizeof(*res));
 	for (size_t i = 0; i < nr_all; i++)
-		if (wanted(all[i], namespaced))
+		if (wanted(all[i]))
 			res[nr++] = all[i];
 	if (o.sort_by >= 0)
 		qsort(res, nr, sizeof(*res), compare_by);

@@ -503,8 +503,11 @@ static void parse_output_options(void)
 	/*
 	 * kubectl reads --sort-by only when it sorts: its sorter of Tables
 	 * takes a field RelaxedJSONPathExpression refuses as typed, and
-	 * its SortingPrinter of objects fails with the refusal.
+	 * its SortingPrinter of objects fails with the refusal.  An empty
+	 * one is none, as kubectl's len(o.SortBy) > 0 tests have it.
 	 */
+	if (o.sort_by && !*o.sort_by)
+		o.sort_by = NULL;
 	if (o.sort_by) {
 		struct strbuf rel = STRBUF_INIT;
 		if (jsonpath_relaxed(o.sort_by, &rel, &err) == 0)
@@ -513,6 +516,18 @@ static void parse_output_options(void)
 			sort_by_refused = xstrdup(err.msg);
 		strbuf_release(&rel);
 	}
+}
+
+/*
+ * A selector as cli-runtime's builder takes it (LabelSelectorParam,
+ * FieldSelectorParam): without Go's white space at either end, and none
+ * at all when nothing is left.  The copy lives as long as the process.
+ */
+static const char *selector_param(const char *s)
+{
+	size_t len = s ? strlen(s) : 0;
+	go_trim_space(&s, &len);
+	return len ? xstrndup(s, len) : NULL;
 }
 
 static void release_output_options(void)
@@ -1442,6 +1457,8 @@ static int run_get(int argc, const char **argv)
 		return run_deltas(argc, argv);
 	argc = opt_parse(&command_get, argc, argv);
 	resource_args_parse(&command_get, argc, argv, true, &ra);
+	o.label_selector = selector_param(o.label_selector);
+	o.field_selector = selector_param(o.field_selector);
 	if (names_all(ra.resource) && (ra.name || o.from_cache || strchr(ra.resource, ',')))
 		usage_error(&command_get, "'all' lists several types from the server, alone: "
 			    "no NAME, no --from-cache, no other type");

@@ -207,6 +207,8 @@ static void set_value(const struct command *cmd, const struct option *o,
 			usage_error(cmd, "invalid duration '%s' for '%s': expected e.g. 30s, 5m, 1h30m", arg, name);
 		break;
 	case OPT_T_ENUM:
+		if (!*arg)
+			break;	/* as kubectl's string flags take "": the default */
 		for (int i = 0; o->choices[i]; i++) {
 			if (!strcmp(o->choices[i], arg)) {
 				*(int *)o->value = i;
@@ -289,7 +291,8 @@ int opt_parse(const struct command *cmd, int argc, const char **argv)
 				set_value(cmd, o, NULL, false);
 				continue;
 			}
-			const char *val = p[1] ? p + 1 + (p[1] == '=') : NULL;
+			/* pflag's: -n=NS is NS, but -n= alone is "=" */
+			const char *val = p[1] ? p + 1 + (p[1] == '=' && p[2]) : NULL;
 			if (!val) {
 				if (i + 1 >= argc)
 					usage_error(cmd, "option '-%c' requires a value", *p);

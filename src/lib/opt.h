@@ -13,6 +13,8 @@
  * Syntax accepted, as kubectl and git accept it: `-n NS`, `-nNS`,
  * `--namespace NS`, `--namespace=NS`, bundled short booleans (`-Aw`),
  * `--flag=false`, `--` ending options; options and positionals may mix.
+ * As pflag reads them: `-n=NS` is NS but `-n=` alone is "=", and an enum
+ * given "" keeps its default, as kubectl's string flags do.
  */
 #ifndef KINF_OPT_H
 #define KINF_OPT_H
@@ -29,7 +31,7 @@ enum opt_type {
 	OPT_T_ARRAY,	/* struct opt_array *; repeated: each value kept whole */
 	OPT_T_INT,	/* long *; a non-negative integer */
 	OPT_T_DURATION,	/* int64_t * milliseconds; "5s", "1m30s", "250ms", a number of seconds */
-	OPT_T_ENUM,	/* int *; index into choices */
+	OPT_T_ENUM,	/* int *; index into choices; "" leaves it */
 	OPT_T_COUNT,	/* int *; each use adds one (-v -v), or a level sets it */
 	OPT_T_INCLUDE,	/* another table, spliced here */
 };
