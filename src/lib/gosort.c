@@ -130,7 +130,7 @@ static bool partial_insertion_sort(const struct gosort_ops *o, idx a, idx b)
 	return false;
 }
 
-/* Three swaps near the middle, placed by xorshift seeded with the length. */
+/* Three swaps near the middle, placed by Go's 64-bit xorshift seeded with the length. */
 static void break_patterns(const struct gosort_ops *o, idx a, idx b)
 {
 	idx len = b - a;
@@ -141,8 +141,8 @@ static void break_patterns(const struct gosort_ops *o, idx a, idx b)
 	uint64_t mask = ((uint64_t)1 << bit_len((size_t)len)) - 1;
 	for (idx at = a + (len / 4) * 2 - 1; at <= a + (len / 4) * 2 + 1; at++) {
 		random ^= random << 13;
-		random ^= random >> 17;
-		random ^= random << 5;
+		random ^= random >> 7;
+		random ^= random << 17;
 		idx other = (idx)(random & mask);
 		if (other >= len)
 			other -= len;
