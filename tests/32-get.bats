@@ -256,6 +256,33 @@ like_kubectl() {
 	[ "$status" -eq 2 ] && [[ $stderr == "error: invalid selector '=': "* ]]
 }
 
+@test "a verb the type lacks is the server's to refuse, as kubectl's get leaves it; an informer needs list and watch first" {
+	# componentstatuses' verbs are get and list; tokenreviews' only create
+	sim_start --pods 2 --verbs configmaps=get,list --verbs secrets=create
+	like_kubectl cm -o name
+	like_kubectl secrets nope	# a 404 whose Status says no more: its message, as kubectl prints it
+	[ "$output" = "error: the server could not find the requested resource" ]
+	local sent
+	simctl DELETE /requests >/dev/null
+	run --separate-stderr get secrets
+	assert_one_error "the server does not allow this method on the requested resource"
+	sent=$(simctl GET /requests | jq -r '[.[] | select(.verb != "discovery") | .verb + " " + (.status | tostring)] | join(",")')
+	[ "$sent" = "list 405" ]
+	# get -w: the list printed, then the server's refusal of the watch
+	run --separate-stderr kubectl --kubeconfig "$SIM_KUBECONFIG" get cm -w -o name
+	assert_status 1
+	local want=$output
+	run --separate-stderr get cm -w -o name
+	assert_status 1
+	[ "$output" = "$want" ] && [ -n "$output" ]
+	[[ $stderr == *'watch is not supported on resources of kind "configmaps"'* ]]
+	for args in "get cm --from-cache" "watch cm"; do
+		run --separate-stderr "$KINF" $args --kubeconfig "$SIM_KUBECONFIG"
+		assert_status 1
+		[ "$stderr" = "error: resource 'configmaps' cannot be watched, so no informer can follow it (its verbs: get, list)" ]
+	done
+}
+
 @test "a type the server refuses is told after what the others found; -o json prints its List first, as kubectl's" {
 	sim_start --pods 2
 	local args want want_status

@@ -683,7 +683,13 @@ int get_object(struct cluster *c, const struct api_resource *res, const char *na
 			       &resp, err) < 0)
 		goto out;
 	if (resp.status == 404) {
-		get_not_found(res, name, err);
+		/* kubectl prints the server's word: `kind "name" not found`, or another */
+		char *msg = http_status_member(&resp, "message");
+		if (msg)
+			errbuf_set(err, "%s", msg);
+		else
+			get_not_found(res, name, err);
+		free(msg);
 		if (res->namespaced)
 			namespace_not_found(c, table, include_object, err);
 		ret = GET_NOT_FOUND;

@@ -1034,27 +1034,32 @@ int discovery_resolve(struct discovery *d, const char *typed,
 		free(suggestion);
 		goto cleanup;
 	}
-	bool can_list = api_resource_has_verb(r, "list");
-	bool can_watch = api_resource_has_verb(r, "watch");
-	if (!can_list || !can_watch) {
-		char *full = api_resource_full_name(r);
-		struct strbuf verbs = STRBUF_INIT;
-		for (char **v = r->verbs; v && *v; v++)
-			strbuf_addf(&verbs, "%s%s", verbs.len ? ", " : "", *v);
-		errbuf_set(err, "resource '%s' cannot be %s, so no informer can follow it "
-			   "(its verbs: %s)", full,
-			   !can_list && !can_watch ? "listed or watched" :
-			   !can_list ? "listed" : "watched",
-			   verbs.len ? verbs.buf : "none");
-		strbuf_release(&verbs);
-		free(full);
-		goto cleanup;
-	}
 	*out = r;
 	ret = 0;
 cleanup:
 	free(name);
 	return ret;
+}
+
+int discovery_informable(const struct api_resource *r, struct errbuf *err)
+{
+	bool can_list = api_resource_has_verb(r, "list");
+	bool can_watch = api_resource_has_verb(r, "watch");
+
+	if (can_list && can_watch)
+		return 0;
+	char *full = api_resource_full_name(r);
+	struct strbuf verbs = STRBUF_INIT;
+	for (char **v = r->verbs; v && *v; v++)
+		strbuf_addf(&verbs, "%s%s", verbs.len ? ", " : "", *v);
+	errbuf_set(err, "resource '%s' cannot be %s, so no informer can follow it "
+		   "(its verbs: %s)", full,
+		   !can_list && !can_watch ? "listed or watched" :
+		   !can_list ? "listed" : "watched",
+		   verbs.len ? verbs.buf : "none");
+	strbuf_release(&verbs);
+	free(full);
+	return -1;
 }
 
 static int compare_resources(const void *a, const void *b)

@@ -66,12 +66,15 @@ long discovery_refused(const struct discovery *disco);
 /*
  * The resource the user means by `typed`.  A name that what came from the
  * disk cache does not know makes discovery ask the server again, once.
- * -1 and err when unknown (with a did-you-mean when a name is close), or
- * when it lacks the list and watch verbs (named in the message).  The
- * result points into disco, and stays valid until discovery_free().
+ * -1 and err when unknown (with a did-you-mean when a name is close).
+ * The result points into disco, and stays valid until discovery_free().
+ * Its verbs are not checked: kubectl's get sends what the server refuses.
  */
 int discovery_resolve(struct discovery *disco, const char *typed,
 		      const struct api_resource **out, struct errbuf *err);
+
+/* 0 if an informer can follow r (list and watch); else -1 and err names what it lacks. */
+int discovery_informable(const struct api_resource *r, struct errbuf *err);
 
 /*
  * Every resource of the preferred versions, sorted as kubectl sorts them.

@@ -1786,7 +1786,7 @@ int64_t kclient_next_mark(struct kclient *c, const char *stream, bool *last)
 /* ---- messages ----------------------------------------------------------- */
 
 /* A string member of a Status object body (a non-empty one), or NULL. */
-static char *status_object_member(const struct http_response *resp, const char *name)
+char *http_status_member(const struct http_response *resp, const char *name)
 {
 	if (!resp->body.len)
 		return NULL;
@@ -1801,7 +1801,7 @@ static char *status_object_member(const struct http_response *resp, const char *
 
 bool http_status_reason_is(const struct http_response *resp, const char *reason)
 {
-	char *r = status_object_member(resp, "reason");
+	char *r = http_status_member(resp, "reason");
 	bool yes = r && !strcmp(r, reason);
 
 	free(r);
@@ -1811,7 +1811,7 @@ bool http_status_reason_is(const struct http_response *resp, const char *reason)
 void http_status_message(const struct http_response *resp, const char *what,
 			 struct errbuf *err)
 {
-	char *msg = status_object_member(resp, "message");
+	char *msg = http_status_member(resp, "message");
 	const char *reason = reason_phrase(resp->status);
 
 	if (!what)

@@ -319,6 +319,9 @@ struct kclient *kclient_new_backend(const struct kclient_ops *ops, void *data,
 /* The data a client of kclient_new_backend() was given. */
 void *kclient_backend_data(const struct kclient *client);
 
+/* A member (e.g. "message") of resp's body when that is a Status, as a copy to free; else NULL. */
+char *http_status_member(const struct http_response *resp, const char *name);
+
 /*
  * One line for a non-2xx answer: the Status object's message when the body
  * is one ("pods is forbidden: User ..."), else the status line.  `what`

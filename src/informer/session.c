@@ -133,6 +133,9 @@ int session_open_on(struct session *s, const struct session_opts *opts,
 		return -1;
 	if (cluster_scope_check(c, res, nr, err) < 0)
 		return -1;
+	for (size_t i = 0; i < nr; i++)
+		if (discovery_informable(res[i], err) < 0)
+			return -1;
 	s->cluster = *c;
 	s->nr = nr;
 	s->resources = xcalloc(nr ? nr : 1, sizeof(*s->resources));
@@ -147,6 +150,7 @@ int session_add(struct session *s, const char *typed, bool *added, struct errbuf
 
 	*added = false;
 	if (discovery_resolve(s->cluster.disco, typed, &res, err) < 0 ||
+	    discovery_informable(res, err) < 0 ||
 	    cluster_scope_check(&s->cluster, &res, 1, err) < 0)
 		return -1;
 	for (size_t i = 0; i < s->nr; i++)

@@ -60,6 +60,17 @@ class HTTPError(Exception):
         self.details, self.headers, self.metadata = details, list(headers), metadata
 
 
+def not_a_verb_error(rt, verb):
+    """What the apiserver answers a verb the type does not serve (--verbs)."""
+    if verb == "watch":
+        return HTTPError(405, 'watch is not supported on resources of kind "%s"' % rt.name,
+                         reason="MethodNotAllowed", details={"kind": rt.name})
+    if verb == "list":
+        return HTTPError(405, "the server does not allow this method on the requested resource",
+                         reason="MethodNotAllowed", details={})
+    return HTTPError(404, "the server could not find the requested resource", details={})
+
+
 class ClientGone(Exception):
     pass
 
@@ -542,6 +553,8 @@ class APIHandler(BaseHTTPRequestHandler):
                     return
             if route["verb"] != "discovery" and user not in sim.admins and "system:masters" not in groups:
                 raise self.forbidden(user, route)
+            if rt is not None and route["verb"] in ("get", "list", "watch") and route["verb"] not in rt.verbs:
+                raise not_a_verb_error(rt, route["verb"])
             getattr(self, "serve_" + route["verb"])(route, q, body)
         except HTTPError as e:
             try:

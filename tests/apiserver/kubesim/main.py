@@ -57,6 +57,9 @@ def parse_args(argv):
     p.add_argument("--knative", action="store_true",
                    help="serve core v1 services and Knative Serving's services.serving.knative.dev too: "
                         "two kinds Service, of one plural, in two groups")
+    p.add_argument("--verbs", action="append", default=[], metavar="RESOURCE=VERB,...",
+                   help="the verbs discovery gives RESOURCE (as componentstatuses' get,list); "
+                        "a get, list or watch not among them is refused as the apiserver refuses it")
     p.add_argument("--scenario", metavar="FILE",
                    help="answer the lists and watches of the script's resource from FILE, in order "
                         "(tests/client-go/README.md)")
@@ -96,6 +99,9 @@ def main(argv=None):
     t0 = time.monotonic()
     if opts.knative:
         rtypes.enable_knative()
+    for spec in opts.verbs:
+        name, _, verbs = spec.partition("=")
+        rtypes.BY_NAME[name].verbs = [v for v in verbs.split(",") if v]
     sim = Sim(opts)
     sim.populate()
     if opts.scenario:
