@@ -82,6 +82,28 @@ found_silent() {
 	[[ $output =~ \(6\ objects\ at ]]
 }
 
+# The simulator's churn has made a change.
+churned() { [ "$(simctl GET /churn | jq .done)" -gt 0 ]; }
+
+@test "verify: a cache equal to the list is told at once, though writes to other types carried the list's rv past the informer" {
+	# The rv is the whole server's: pods' churn moves it, and only a
+	# bookmark (an hour away here) would bring the configmaps' informer up
+	# to it.  The lag wait is an hour: a verify that waited it would hang
+	# until timeout kills it.
+	# client-go 1.28 lists at resourceVersion 0, from the watch cache.
+	sim_start --pods 20 --bookmark-interval 3600 --watch-cache-rv
+	simctl POST /churn '{"resource":"pods","rate":20,"duration":0,"mix":{"add":1,"update":3,"delete":1},"graceful":false}' >/dev/null
+	wait_until 30 churned
+	run --separate-stderr timeout 120 "$KINF" verify configmaps -A --client-go 1.28 --lag-wait 1h --kubeconfig "$SIM_KUBECONFIG" -o json
+	assert_status 0
+	jq -e '.equal and (.caughtUp | not) and (.informerResourceVersion | tonumber) < (.listResourceVersion | tonumber)' <<<"$output" >/dev/null
+	# and the text says nothing of a lag that costs nothing
+	run --separate-stderr timeout 120 "$KINF" verify configmaps -A --client-go 1.28 --lag-wait 1h --kubeconfig "$SIM_KUBECONFIG"
+	assert_status 0
+	[[ $output =~ ^configmaps:\ cache\ equals\ the\ server\ \([0-9]+\ objects\ at\ rv\ [0-9]+\)$ ]]
+	simctl POST /churn/stop >/dev/null
+}
+
 @test "verify -o json: one report for jq, counts matching the oracle" {
 	sim_start --pods 7
 	run --separate-stderr verify deployments -o json

@@ -17,7 +17,8 @@ static void add_text(struct strbuf *sb, const char *s)
 /*
  * Lost (the informer is past them: they will not come) told apart from a
  * lag (the informer had not caught up to the list): ' (...)' after the
- * counts.
+ * counts.  A cache equal to the list has neither: that the informer had
+ * not reached the list's RV (the whole server's) is no news then.
  */
 static void add_lost_or_lag(struct strbuf *sb, const struct verify_report *r)
 {
@@ -26,7 +27,7 @@ static void add_lost_or_lag(struct strbuf *sb, const struct verify_report *r)
 	if (r->nlost)
 		strbuf_addf(sb, " (%zu lost: the informer is past %s and never brought %s)",
 			    r->nlost, r->nlost == 1 ? "it" : "them", r->nlost == 1 ? "it" : "them");
-	if (!r->caught_up && (r->nlost < total || !total)) {
+	if (!r->caught_up && r->nlost < total) {
 		strbuf_adds(sb, " (the informer had not caught up to rv ");
 		add_text(sb, r->list_rv);
 		strbuf_addch(sb, ')');

@@ -1015,6 +1015,8 @@ class APIHandler(BaseHTTPRequestHandler):
                     snap = cur
                 elif rv == "0":
                     snap, limit = cur, 0
+                    if sim.opts.watch_cache_rv:     # the type's own, not the store's
+                        snap = rs.hist[-1].rv if rs.hist else min(rs.floor, cur)
                 else:
                     R = int(rv)
                     exact = rvm == "Exact" or (rvm == "" and limit > 0)

@@ -57,6 +57,9 @@ def parse_args(argv):
     p.add_argument("--knative", action="store_true",
                    help="serve core v1 services and Knative Serving's services.serving.knative.dev too: "
                         "two kinds Service, of one plural, in two groups")
+    p.add_argument("--watch-cache-rv", action="store_true",
+                   help="a LIST at resourceVersion 0 answers at its type's latest resourceVersion, as the "
+                        "apiserver's watch cache does, not at the whole store's")
     p.add_argument("--verbs", action="append", default=[], metavar="RESOURCE=VERB,...",
                    help="the verbs discovery gives RESOURCE (as componentstatuses' get,list); "
                         "a get, list or watch not among them is refused as the apiserver refuses it")
