@@ -33,30 +33,17 @@
 
 #include "lib/hashmap.h"
 
-struct ratelimit_exp {
-	int64_t base_ms, max_ms;
-	struct hashmap failures;	/* key (owned) -> an unsigned count */
-};
-
 struct ratelimit_bucket {
-	double qps;
-	double burst;
 	double tokens;
 	int64_t last_ms;
 	bool started;		/* the first When() finds the bucket full */
 };
 
 struct ratelimit {
-	struct ratelimit_exp exp;
+	struct hashmap failures;	/* the exponential limit's: key (owned) -> an unsigned count */
 	struct ratelimit_bucket bucket;
 	bool with_bucket;
 };
-
-void ratelimit_exp_init(struct ratelimit_exp *e, int64_t base_ms, int64_t max_ms);
-void ratelimit_exp_release(struct ratelimit_exp *e);
-int64_t ratelimit_exp_when(struct ratelimit_exp *e, const char *key);
-void ratelimit_exp_forget(struct ratelimit_exp *e, const char *key);
-unsigned ratelimit_exp_num_requeues(const struct ratelimit_exp *e, const char *key);
 
 /*
  * with_bucket: DefaultTypedControllerRateLimiter, exponential 5 ms..1000 s

@@ -199,26 +199,29 @@ TEST(metrics_of_the_keys_processing_and_waiting)
 	workqueue_free(q);
 }
 
-/* default_rate_limiters_test.go: TestItemExponentialFailureRateLimiter. */
+/*
+ * default_rate_limiters_test.go: TestItemExponentialFailureRateLimiter,
+ * with the default 5 ms to 1000 s (the limit alone: no bucket).
+ */
 TEST(exponential_rate_limiter)
 {
-	struct ratelimit_exp e;
-	ratelimit_exp_init(&e, 1, 1000);
-	CHECK_INT(ratelimit_exp_when(&e, "one"), 1);
-	CHECK_INT(ratelimit_exp_when(&e, "one"), 2);
-	CHECK_INT(ratelimit_exp_when(&e, "one"), 4);
-	CHECK_INT(ratelimit_exp_when(&e, "one"), 8);
-	CHECK_INT(ratelimit_exp_when(&e, "one"), 16);
-	CHECK_INT(ratelimit_exp_num_requeues(&e, "one"), 5);
-	CHECK_INT(ratelimit_exp_when(&e, "two"), 1);
-	CHECK_INT(ratelimit_exp_when(&e, "two"), 2);
-	ratelimit_exp_forget(&e, "one");
-	CHECK_INT(ratelimit_exp_num_requeues(&e, "one"), 0);
-	CHECK_INT(ratelimit_exp_when(&e, "one"), 1);
+	struct ratelimit rl;
+	ratelimit_init(&rl, false);
+	CHECK_INT(ratelimit_when(&rl, "one", 0), 5);
+	CHECK_INT(ratelimit_when(&rl, "one", 0), 10);
+	CHECK_INT(ratelimit_when(&rl, "one", 0), 20);
+	CHECK_INT(ratelimit_when(&rl, "one", 0), 40);
+	CHECK_INT(ratelimit_when(&rl, "one", 0), 80);
+	CHECK_INT(ratelimit_num_requeues(&rl, "one"), 5);
+	CHECK_INT(ratelimit_when(&rl, "two", 0), 5);
+	CHECK_INT(ratelimit_when(&rl, "two", 0), 10);
+	ratelimit_forget(&rl, "one");
+	CHECK_INT(ratelimit_num_requeues(&rl, "one"), 0);
+	CHECK_INT(ratelimit_when(&rl, "one", 0), 5);
 	for (int i = 0; i < 40; i++)
-		ratelimit_exp_when(&e, "two");
-	CHECK_INT(ratelimit_exp_when(&e, "two"), 1000);	/* capped */
-	ratelimit_exp_release(&e);
+		ratelimit_when(&rl, "two", 0);
+	CHECK_INT(ratelimit_when(&rl, "two", 0), 1000 * 1000);	/* capped */
+	ratelimit_release(&rl);
 }
 
 /* The default: 5 ms per key, and the bucket's 100 tokens at 10 a second. */
