@@ -484,9 +484,8 @@ static void finish_reconcile(struct controller *c, struct worker *wk)
 	c->st.running--;
 }
 
-static void on_ready(void *ctx, const char *key, enum wq_add how, int64_t due)
+static void on_ready(void *ctx, const char *key, enum wq_add how)
 {
-	(void)due;
 	enqueued(ctx, key, how, "delayed", 0, 0, NULL);
 }
 

@@ -147,13 +147,11 @@ static void queue_push(struct workqueue *q, struct wq_item *it)
 	q->queue[q->tail++] = it;
 }
 
-enum wq_add workqueue_add(struct workqueue *q, const char *key, int64_t now)
+/* client-go's Add. */
+static enum wq_add classic_add(struct workqueue *q, const char *key, int64_t now)
 {
-	struct wq_item *it;
+	struct wq_item *it = item_make(q, key);
 
-	if (q->kind == WQ_PRIORITY)	/* Add: AddWithOpts{} */
-		return workqueue_add_with(q, key, &(struct wq_opts){ 0 }, now, NULL);
-	it = item_make(q, key);
 	if (it->dirty)
 		return WQ_COALESCED;	/* the plain queue's Touch does nothing */
 	q->m.adds++;
@@ -351,15 +349,13 @@ static void heap_trim(struct workqueue *q, struct wq_heap *h)
 
 /* ---- the classic queue's delays ---------------------------------------------- */
 
+/* client-go's AddAfter, for a delay over 0. */
 static enum wq_add classic_add_after(struct workqueue *q, const char *key,
 				     int64_t delay_ms, int64_t now)
 {
-	struct wq_item *it;
+	struct wq_item *it = item_make(q, key);
 
 	q->m.retries++;
-	if (delay_ms <= 0)
-		return workqueue_add(q, key, now);
-	it = item_make(q, key);
 	if (it->waiting && it->ready_at <= now + delay_ms)
 		return WQ_WAITING;	/* the earlier time stands */
 	if (!it->waiting)
@@ -487,16 +483,7 @@ enum wq_add workqueue_add_with(struct workqueue *q, const char *key,
 		*delay = o->after_ms;
 		return classic_add_after(q, key, o->after_ms, now);
 	}
-	return workqueue_add(q, key, now);
-}
-
-enum wq_add workqueue_add_after(struct workqueue *q, const char *key,
-				int64_t delay_ms, int64_t now)
-{
-	if (q->kind == WQ_PRIORITY)	/* AddAfter: AddWithOpts{After} */
-		return workqueue_add_with(q, key, &(struct wq_opts){ .after_ms = delay_ms },
-					  now, NULL);
-	return classic_add_after(q, key, delay_ms, now);
+	return classic_add(q, key, now);
 }
 
 int64_t workqueue_next_ready(struct workqueue *q)
@@ -506,14 +493,12 @@ int64_t workqueue_next_ready(struct workqueue *q)
 }
 
 void workqueue_pop_ready(struct workqueue *q, int64_t now,
-			 void (*added)(void *ctx, const char *key, enum wq_add how,
-				       int64_t due),
+			 void (*added)(void *ctx, const char *key, enum wq_add how),
 			 void *ctx)
 {
 	heap_trim(q, &q->waiting);
 	while (q->waiting.nr && q->waiting.v[0].at <= now) {
-		struct wq_entry e = heap_pop(&q->waiting);
-		struct wq_item *it = e.item;
+		struct wq_item *it = heap_pop(&q->waiting).item;
 		enum wq_add how;
 
 		it->waiting = false;
@@ -525,10 +510,10 @@ void workqueue_pop_ready(struct workqueue *q, int64_t now,
 			pq_ready(q, it, now);
 			how = it->processing ? WQ_DIRTY : WQ_NEW;
 		} else {
-			how = workqueue_add(q, it->key, now);
+			how = classic_add(q, it->key, now);
 		}
 		if (added)
-			added(ctx, it->key, how, e.at);
+			added(ctx, it->key, how);
 		it->heap_refs--;
 		item_maybe_free(q, it);
 		heap_trim(q, &q->waiting);

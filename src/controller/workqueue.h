@@ -22,8 +22,8 @@
  *   Get     the oldest queued key: no longer dirty, now processing.
  *   Done    no longer processing; queued again when it became dirty
  *           meanwhile.
- *   AddAfter     a key added once its delay has passed (0 or less: now);
- *                a key already waiting keeps the earlier of its times.
+ *   AddAfter     a key added once its delay has passed; a key already
+ *                waiting keeps the earlier of its times.
  *   AddRateLimited  AddAfter with ratelimit.h's When(); Forget and
  *                NumRequeues are the rate limiter's.
  *
@@ -127,7 +127,6 @@ struct workqueue;
 struct workqueue *workqueue_new(enum wq_kind kind);
 void workqueue_free(struct workqueue *q);	/* NULL: no-op */
 
-enum wq_add workqueue_add(struct workqueue *q, const char *key, int64_t now);
 /*
  * The oldest queued key (WQ_PRIORITY: the first by priority), or NULL
  * when none is (Get never blocks here); *priority (may be NULL): its
@@ -142,17 +141,15 @@ bool workqueue_is_processing(const struct workqueue *q, const char *key);
 /* Dirty, processing or waiting: the queue still has a use for the key. */
 bool workqueue_knows(const struct workqueue *q, const char *key);
 
-enum wq_add workqueue_add_after(struct workqueue *q, const char *key,
-				int64_t delay_ms, int64_t now);
 /* The earliest time a waiting key is due, or -1 when none waits. */
 int64_t workqueue_next_ready(struct workqueue *q);
 /*
  * Adds every waiting key due at or before now, earliest first (ties in
- * the order they were asked), calling added(ctx, key, how) after each.
+ * the order they were asked), calling added(ctx, key, how) after each
+ * (added may be NULL).
  */
 void workqueue_pop_ready(struct workqueue *q, int64_t now,
-			 void (*added)(void *ctx, const char *key, enum wq_add how,
-				       int64_t due),
+			 void (*added)(void *ctx, const char *key, enum wq_add how),
 			 void *ctx);
 
 /* What controller-runtime's AddWithOpts takes. */
