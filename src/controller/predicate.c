@@ -191,22 +191,15 @@ static bool (*const rules[PRED__COUNT])(const struct pred_meta *, const struct p
 	[PRED_ANNOTATIONS] = annotations_changed,
 };
 
-bool predicate_update(enum predicate_kind kind, const struct pred_meta *old,
-		      const struct pred_meta *new_)
-{
-	if (!old || !new_ || (unsigned)kind >= PRED__COUNT)
-		return false;
-	return rules[kind](old, new_);
-}
-
 int predicates_update(const struct predicates *p, const struct pred_meta *old,
 		      const struct pred_meta *new_)
 {
 	for (size_t i = 0; i < p->nr; i++) {
 		bool any = false;
-		for (int k = 0; k < PRED__COUNT && !any; k++)
+		/* Each drops an Update that lacks its old or its new object. */
+		for (int k = 0; k < PRED__COUNT && !any && old && new_; k++)
 			if (p->terms[i] & (1u << k))
-				any = predicate_update((enum predicate_kind)k, old, new_);
+				any = rules[k](old, new_);
 		if (!any)
 			return (int)i;
 	}

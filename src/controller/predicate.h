@@ -86,10 +86,10 @@ struct pred_meta {
 void pred_meta_init(struct pred_meta *m, const struct kobj *obj, unsigned mask);
 void pred_meta_release(struct pred_meta *m);
 
-/* One predicate's Update; NULL: the object is missing (false). */
-bool predicate_update(enum predicate_kind kind, const struct pred_meta *old,
-		      const struct pred_meta *new_);
-/* The first term that drops the update, or -1 when it passes them all. */
+/*
+ * The first term that drops the update, or -1 when it passes them all;
+ * old or new_ NULL: the object is missing.
+ */
 int predicates_update(const struct predicates *p, const struct pred_meta *old,
 		      const struct pred_meta *new_);
 

@@ -262,6 +262,14 @@ TEST(predicates_parse_and_and_or)
 	CHECK(strstr(err.msg, "generatoin") != NULL);
 }
 
+/* Whether one predicate alone lets an Update through. */
+static bool passes(enum predicate_kind kind, const struct pred_meta *old,
+		   const struct pred_meta *new_)
+{
+	struct predicates p = { .terms = { 1u << kind }, .nr = 1 };
+	return predicates_update(&p, old, new_) < 0;
+}
+
 /* Each predicate's own Update rule, and a drop's term. */
 TEST(predicate_rules)
 {
@@ -281,19 +289,19 @@ TEST(predicate_rules)
 	pred_meta_init(&mp, spec, all);
 	pred_meta_init(&n1, nogen1, all);
 	pred_meta_init(&n2, nogen2, all);
-	CHECK(!predicate_update(PRED_GENERATION, &ma, &ms));	/* status only */
-	CHECK(predicate_update(PRED_GENERATION, &ms, &mp));
-	CHECK(!predicate_update(PRED_GENERATION, &n1, &n2));	/* generation 0: never */
-	CHECK(!predicate_update(PRED_GENERATION, NULL, &n2));	/* no old object */
-	CHECK(predicate_update(PRED_RESOURCE_VERSION, &ma, &ms));
-	CHECK(!predicate_update(PRED_RESOURCE_VERSION, &ma, &ma));
-	CHECK(!predicate_update(PRED_LABELS, &ma, &ms));	/* key order does not matter */
-	CHECK(predicate_update(PRED_LABELS, &ms, &mp));
-	CHECK(!predicate_update(PRED_ANNOTATIONS, &ms, &mp));	/* maps.Equal: absent is {} */
+	CHECK(!passes(PRED_GENERATION, &ma, &ms));	/* status only */
+	CHECK(passes(PRED_GENERATION, &ms, &mp));
+	CHECK(!passes(PRED_GENERATION, &n1, &n2));	/* generation 0: never */
+	CHECK(!passes(PRED_GENERATION, NULL, &n2));	/* no old object */
+	CHECK(passes(PRED_RESOURCE_VERSION, &ma, &ms));
+	CHECK(!passes(PRED_RESOURCE_VERSION, &ma, &ma));
+	CHECK(!passes(PRED_LABELS, &ma, &ms));	/* key order does not matter */
+	CHECK(passes(PRED_LABELS, &ms, &mp));
+	CHECK(!passes(PRED_ANNOTATIONS, &ms, &mp));	/* maps.Equal: absent is {} */
 	ms.deep_equal = true;
-	CHECK(predicate_update(PRED_ANNOTATIONS, &ms, &mp));	/* DeepEqual: they differ */
+	CHECK(passes(PRED_ANNOTATIONS, &ms, &mp));	/* DeepEqual: they differ */
 	ms.deep_equal = false;
-	CHECK(!predicate_update(PRED_ANNOTATIONS, &ma, &ms));
+	CHECK(!passes(PRED_ANNOTATIONS, &ma, &ms));
 
 	struct predicates p = { .nr = 0 };
 	struct errbuf err = { "" };
