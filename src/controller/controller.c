@@ -30,8 +30,6 @@ struct ctl_key {
 	size_t nr, alloc;
 	size_t deltas;		/* events that Added it since its last Get */
 	char *last_read_rv;
-	int64_t last_start_ms;
-	const char *last_result;
 	uint64_t unseen;
 	const char *obj_kind, *group;	/* its informer's (static), for a status write */
 	unsigned writes;		/* status writes made up so far */
@@ -231,7 +229,6 @@ static struct ctl_key *key_of(struct controller *c, const char *key)
 		return k;
 	k = xcalloc(1, sizeof(*k));
 	k->key = xstrdup(key);
-	k->last_start_ms = -1;
 	hashmap_insert(&c->keys, k->key, k);
 	return k;
 }
@@ -331,7 +328,6 @@ static void start_workers(struct controller *c)
 		free(unseen);
 		free(k->last_read_rv);
 		k->last_read_rv = read ? xstrdup(read) : NULL;
-		k->last_start_ms = c->clock;
 		k->deltas = 0;
 		states_clear(k);
 		wk->key = xstrdup(key);
@@ -465,7 +461,6 @@ static void finish_reconcile(struct controller *c, struct worker *wk)
 	}
 	r.requeues = workqueue_num_requeues(c->q, wk->key);
 	r.dirty = workqueue_done(c->q, wk->key, c->clock);
-	k->last_result = r.result;
 	emit(c, &r);
 	if (how != WQ_NONE)
 		enqueued(c, wk->key, how, cause, r.requeue_ms, wk->priority, NULL);
@@ -797,13 +792,9 @@ bool controller_key_info(const struct controller *c, const char *key,
 	if (!k)
 		return false;
 	*out = (struct ctl_key_info){
-		.last_read_rv = k->last_read_rv,
-		.last_start_ms = k->last_start_ms,
-		.last_result = k->last_result,
 		.running = workqueue_is_processing(c->q, key),
 		.queued = workqueue_is_dirty(c->q, key),
 		.nr_pending = k->nr,
-		.unseen = k->unseen,
 	};
 	return true;
 }
@@ -822,7 +813,7 @@ bool controller_worker_info(const struct controller *c, unsigned w,
 		return false;
 	*out = (struct ctl_worker_info){
 		.key = wk->key, .number = wk->number,
-		.started_ms = wk->started, .ends_ms = wk->ends,
+		.ends_ms = wk->ends,
 	};
 	return true;
 }

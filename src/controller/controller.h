@@ -212,14 +212,10 @@ struct controller_stats {
 	struct workqueue_metrics wq;
 };
 
-/* What the TUI shows of one key; strings valid until the next call. */
+/* What the TUI shows of one key. */
 struct ctl_key_info {
-	const char *last_read_rv;	/* NULL: never reconciled, or read nothing */
-	int64_t last_start_ms;		/* -1: never */
-	const char *last_result;	/* NULL: none ended yet */
 	bool running, queued;
 	size_t nr_pending;		/* states received, not yet read */
-	uint64_t unseen;		/* states no Reconcile read, so far */
 };
 
 struct controller;
@@ -257,11 +253,11 @@ void controller_finish(struct controller *c, bool drain);
 
 void controller_get_stats(const struct controller *c, struct controller_stats *out);
 
-/* What one worker runs: a Reconcile since started_ms, ending at ends_ms. */
+/* What one worker runs: a Reconcile ending at ends_ms. */
 struct ctl_worker_info {
 	const char *key;		/* valid until time moves on */
 	unsigned number;		/* the n-th Reconcile */
-	int64_t started_ms, ends_ms;	/* the simulation's clock */
+	int64_t ends_ms;		/* the simulation's clock */
 };
 /* The workers (opts.workers, 1 when 0). */
 unsigned controller_workers(const struct controller *c);
