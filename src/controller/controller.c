@@ -484,14 +484,25 @@ static void on_ready(void *ctx, const char *key, enum wq_add how)
 	enqueued(ctx, key, how, "delayed", 0, 0, NULL);
 }
 
-/* The worker that ends first (the lowest on a tie), or NULL. */
-static struct worker *first_end(struct controller *c)
+/*
+ * When the next timer is due, or -1 when none is: a Reconcile's end
+ * (*wk: the worker that ends first, the lowest on a tie; or NULL), a
+ * delayed add's (only if follow_delayed), the workers' start.
+ */
+static int64_t next_timer(struct controller *c, bool follow_delayed, struct worker **wk)
 {
-	struct worker *best = NULL;
+	int64_t ready = follow_delayed ? workqueue_next_ready(c->q) : -1;
+
+	*wk = NULL;
 	for (unsigned w = 0; w < c->o.workers; w++)
-		if (c->workers[w].key && (!best || c->workers[w].ends < best->ends))
-			best = &c->workers[w];
-	return best;
+		if (c->workers[w].key && (!*wk || c->workers[w].ends < (*wk)->ends))
+			*wk = &c->workers[w];
+	int64_t next = *wk ? (*wk)->ends : -1;
+	if (ready >= 0 && (next < 0 || ready < next))
+		next = ready;
+	if (c->start_at >= 0 && (next < 0 || c->start_at < next))
+		next = c->start_at;
+	return next;
 }
 
 /*
@@ -505,13 +516,8 @@ static void run_until(struct controller *c, int64_t t, bool follow_delayed)
 		c->buffered = false;
 	for (;;) {
 		start_workers(c);
-		struct worker *wk = first_end(c);
-		int64_t ready = follow_delayed ? workqueue_next_ready(c->q) : -1;
-		int64_t next = wk ? wk->ends : -1;
-		if (ready >= 0 && (next < 0 || ready < next))
-			next = ready;
-		if (c->start_at >= 0 && (next < 0 || c->start_at < next))
-			next = c->start_at;
+		struct worker *wk;
+		int64_t next = next_timer(c, follow_delayed, &wk);
 		if (next < 0 || next > t)
 			break;
 		if (next > c->clock)
@@ -715,17 +721,13 @@ void controller_advance(struct controller *c)
 
 int64_t controller_wait_ms(struct controller *c)
 {
-	struct worker *wk = first_end(c);
-	int64_t ready = workqueue_next_ready(c->q), next = wk ? wk->ends : -1;
+	struct worker *wk;
+	int64_t next = next_timer(c, true, &wk);
 
 	if (!c->o.now)
 		return -1;
 	if (c->buffered)	/* flushed once the clock moves on */
 		return 1;
-	if (ready >= 0 && (next < 0 || ready < next))
-		next = ready;
-	if (c->start_at >= 0 && (next < 0 || c->start_at < next))
-		next = c->start_at;
 	if (next < 0)
 		return -1;
 	int64_t now = c->o.now(c->o.now_ctx);
