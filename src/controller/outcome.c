@@ -41,11 +41,6 @@ static void rule_release(struct outcome_rule *r)
 	free(r->steps);
 }
 
-void outcome_script_init(struct outcome_script *s)
-{
-	memset(s, 0, sizeof(*s));
-}
-
 void outcome_script_release(struct outcome_script *s)
 {
 	size_t iter = 0;

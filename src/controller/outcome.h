@@ -57,7 +57,7 @@ struct outcome_script {
 	struct hashmap used;	/* "RULE/KEY" of a '*' rule -> outcomes taken, as a pointer */
 };
 
-void outcome_script_init(struct outcome_script *s);
+/* A zeroed script is empty; released, it is empty again. */
 void outcome_script_release(struct outcome_script *s);
 /*
  * Adds the rules of spec: one TARGET=OUTCOMES, or several joined by ','

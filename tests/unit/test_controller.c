@@ -374,10 +374,9 @@ TEST(workers_start_at_a_tick_of_the_sync_poll)
 TEST(scripted_outcomes)
 {
 	struct seen s = { .nr = 0 };
-	struct outcome_script script;
+	struct outcome_script script = { .nr = 0 };
 	struct errbuf err = { "" };
 
-	outcome_script_init(&script);
 	CHECK_INT(outcome_script_add(&script, "shop/web=error*2,success,shop/web@102=terminal",
 				     &err), 0);
 	struct controller_opts o = { .record = record, .record_ctx = &s, .outcomes = &script,
@@ -400,7 +399,7 @@ TEST(scripted_outcomes)
 	kobj_unref(a);
 	kobj_unref(b);
 
-	outcome_script_init(&script);
+	/* released: empty again */
 	CHECK_INT(outcome_script_add(&script, "*=requeue-after:2s*,error", &err), -1);
 	CHECK_STR(err.msg, "'requeue-after:2s*': only the last outcome may repeat for ever");
 	CHECK_INT(outcome_script_add(&script, "web=error", &err), -1);
@@ -421,9 +420,8 @@ TEST(status_write_comes_back)
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct seen s = { .nr = 0 };
-		struct outcome_script script;
+		struct outcome_script script = { .nr = 0 };
 		struct errbuf err = { "" };
-		outcome_script_init(&script);
 		CHECK_INT(outcome_script_add(&script, "shop/web=status-write*3", &err), 0);
 		struct controller_opts o = {
 			.reconcile_min_ms = 1000, .reconcile_max_ms = 1000,
@@ -456,9 +454,8 @@ TEST(status_write_comes_back)
 		kobj_unref(a);
 	}
 	/* at no Reconcile time it would never end: refused */
-	struct outcome_script script;
+	struct outcome_script script = { .nr = 0 };
 	struct errbuf err = { "" };
-	outcome_script_init(&script);
 	outcome_script_add(&script, "*=status-write", &err);
 	struct controller_opts o = { .outcomes = &script };
 	CHECK(controller_new(&o, &err) == NULL);
