@@ -341,10 +341,15 @@ static void start_workers(struct controller *c)
 	}
 }
 
-/* The event controller-runtime's handler gets for a handler call. */
-static const char *event_name(const struct notification *n)
+/* A record's event: the delta behind it, and the event controller-runtime's handler gets. */
+static void record_event(struct ctl_record *r, const struct notification *n)
 {
-	return n->kind == NOTIFY_ADD ? "Create" : n->kind == NOTIFY_UPDATE ? "Update" : "Delete";
+	r->object = n->delta.obj->key;
+	r->delta = delta_type_name(n->delta.type);
+	r->event = n->kind == NOTIFY_ADD ? "Create" : n->kind == NOTIFY_UPDATE ? "Update" : "Delete";
+	r->initial = n->kind == NOTIFY_ADD && n->delta.initial_list;
+	r->rv = n->delta.obj->rv;
+	r->state_unknown = n->delta.tombstone;
 }
 
 static void enqueued(struct controller *c, const char *key, enum wq_add how,
@@ -356,14 +361,8 @@ static void enqueued(struct controller *c, const char *key, enum wq_add how,
 		.after_ms = after, .priority_queue = c->st.priority_queue,
 		.priority = priority,
 	};
-	if (n) {
-		r.object = n->delta.obj->key;
-		r.delta = delta_type_name(n->delta.type);
-		r.event = event_name(n);
-		r.initial = n->kind == NOTIFY_ADD && n->delta.initial_list;
-		r.rv = n->delta.obj->rv;
-		r.state_unknown = n->delta.tombstone;
-	}
+	if (n)
+		record_event(&r, n);
 	if (how < WQ_NONE)
 		c->st.enqueued[how]++;
 	emit(c, &r);
@@ -657,13 +656,9 @@ static void note_event(struct controller *c, const struct notification *n, const
 		strbuf_reset(sb);
 		predicates_term_name(&set->p, (size_t)term, sb);
 		struct ctl_record r = {
-			.type = CTL_FILTERED, .key = n->delta.obj->key,
-			.object = n->delta.obj->key,
-			.delta = delta_type_name(n->delta.type), .rv = n->delta.obj->rv,
-			.event = event_name(n),
-			.initial = n->kind == NOTIFY_ADD && n->delta.initial_list,
-			.predicate = sb->buf,
+			.type = CTL_FILTERED, .key = n->delta.obj->key, .predicate = sb->buf,
 		};
+		record_event(&r, n);
 		if (own)
 			own->v[own->nr - 1].why = set->reasons[term];
 		c->st.filtered++;
