@@ -153,30 +153,22 @@ struct controller *controller_new(const struct controller_opts *opts, struct err
 	    c->o.runtime_minor > CONTROLLER_RUNTIME_NEWEST) {
 		errbuf_set(err, "controller-runtime v0.%u is not known (v0.%d to v0.%d)",
 			   c->o.runtime_minor, CONTROLLER_RUNTIME_OLDEST, CONTROLLER_RUNTIME_NEWEST);
-		free(c);
-		return NULL;
+		goto fail;
 	}
 	if (opts->outcomes && outcome_script_has(opts->outcomes, OUTCOME_STATUS_WRITE) &&
 	    c->o.reconcile_min_ms <= 0) {
 		errbuf_set(err, "a status-write outcome needs a Reconcile time over 0 "
 			   "(--reconcile-time): its event comes back as the Reconcile ends, "
 			   "and without a predicate to drop it, for ever");
-		free(c);
-		return NULL;
+		goto fail;
 	}
-	if (handler_init(&c->handler, opts->owner, err) < 0) {
-		free(c);
-		return NULL;
-	}
+	if (handler_init(&c->handler, opts->owner, err) < 0)
+		goto fail;
 	if (!c->handler.owner_group && opts->owner_group)
 		c->handler.owner_group = xstrdup(opts->owner_group);
 	if (pred_set_init(&c->own, &opts->event_filter, &opts->predicates, err) < 0 ||
-	    pred_set_init(&c->owned, &opts->event_filter, &opts->owns_predicates, err) < 0) {
-		pred_set_release(&c->own);
-		handler_release(&c->handler);
-		free(c);
-		return NULL;
-	}
+	    pred_set_init(&c->owned, &opts->event_filter, &opts->owns_predicates, err) < 0)
+		goto fail;
 	c->q = workqueue_new(c->o.runtime_minor >= 23 ? WQ_PRIORITY : WQ_CLASSIC);
 	c->st.runtime_minor = c->o.runtime_minor;
 	c->st.priority_queue = c->o.runtime_minor >= 23;
@@ -186,6 +178,13 @@ struct controller *controller_new(const struct controller_opts *opts, struct err
 	c->workers = xcalloc(c->o.workers, sizeof(*c->workers));
 	c->rng = opts->seed;
 	return c;
+
+fail:
+	/* What is not made yet is zeroed: its release does nothing. */
+	pred_set_release(&c->own);
+	handler_release(&c->handler);
+	free(c);
+	return NULL;
 }
 
 static void key_free(struct ctl_key *k)
