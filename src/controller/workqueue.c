@@ -69,11 +69,35 @@ const char *wq_add_name(enum wq_add how)
 	return (unsigned)how < ARRAY_SIZE(add_names) ? add_names[how] : "unknown";
 }
 
-static bool wait_less(const struct wq_entry *a, const struct wq_entry *b);
-static bool wait_less_priority(const struct wq_entry *a, const struct wq_entry *b);
-static bool ready_less(const struct wq_entry *a, const struct wq_entry *b);
-static bool wait_stale(const struct wq_entry *e);
-static bool ready_stale(const struct wq_entry *e);
+static bool wait_less(const struct wq_entry *a, const struct wq_entry *b)
+{
+	return a->at < b->at || (a->at == b->at && a->seq < b->seq);
+}
+
+/* lessReady: the higher priority first, then the lower AddedCounter. */
+static bool ready_less(const struct wq_entry *a, const struct wq_entry *b)
+{
+	return a->priority > b->priority || (a->priority == b->priority && a->seq < b->seq);
+}
+
+/* lessWaiting: the earlier time first, then as lessReady. */
+static bool wait_less_priority(const struct wq_entry *a, const struct wq_entry *b)
+{
+	return a->at < b->at || (a->at == b->at && ready_less(a, b));
+}
+
+static bool wait_stale(const struct wq_entry *e)
+{
+	const struct wq_item *it = e->item;
+	return !it->waiting || it->ready_at != e->at || it->seq != e->seq ||
+	       it->priority != e->priority;
+}
+
+static bool ready_stale(const struct wq_entry *e)
+{
+	const struct wq_item *it = e->item;
+	return !it->dirty || it->seq != e->seq || it->priority != e->priority;
+}
 
 struct workqueue *workqueue_new(enum wq_kind kind)
 {
@@ -269,36 +293,6 @@ bool workqueue_knows(const struct workqueue *q, const char *key)
 }
 
 /* ---- the heaps ------------------------------------------------------------- */
-
-static bool wait_less(const struct wq_entry *a, const struct wq_entry *b)
-{
-	return a->at < b->at || (a->at == b->at && a->seq < b->seq);
-}
-
-/* lessReady: the higher priority first, then the lower AddedCounter. */
-static bool ready_less(const struct wq_entry *a, const struct wq_entry *b)
-{
-	return a->priority > b->priority || (a->priority == b->priority && a->seq < b->seq);
-}
-
-/* lessWaiting: the earlier time first, then as lessReady. */
-static bool wait_less_priority(const struct wq_entry *a, const struct wq_entry *b)
-{
-	return a->at < b->at || (a->at == b->at && ready_less(a, b));
-}
-
-static bool wait_stale(const struct wq_entry *e)
-{
-	const struct wq_item *it = e->item;
-	return !it->waiting || it->ready_at != e->at || it->seq != e->seq ||
-	       it->priority != e->priority;
-}
-
-static bool ready_stale(const struct wq_entry *e)
-{
-	const struct wq_item *it = e->item;
-	return !it->dirty || it->seq != e->seq || it->priority != e->priority;
-}
 
 /* A live entry for it, as it stands now. */
 static void heap_push(struct wq_heap *h, struct wq_item *it)
