@@ -39,7 +39,6 @@ static size_t names_len(const char *const *names)
 	return n;
 }
 
-/* Cell i of a packed "a\0b\0" list. */
 const char *cells_at(const char *cells, size_t i)
 {
 	while (i--)
@@ -88,7 +87,6 @@ static struct cells_slot *cells_slot(const struct cells *c, const struct row *r)
 	return &c->slots[i];
 }
 
-/* Row r's cells ("READY\0STATUS\0...\0"), or NULL: none made yet. */
 const char *cells_of(const struct table_state *st, const struct row *r)
 {
 	return r->has_cells ? cells_slot(&st->cells, r)->text + sizeof(struct cells_head) : NULL;
@@ -99,7 +97,6 @@ const struct cells_head *cells_head(const char *cells)
 	return (const struct cells_head *)(const void *)(cells - sizeof(struct cells_head));
 }
 
-/* Row r's cells when they are of its current version, else NULL. */
 const char *cells_current(const struct table_state *st, const struct row *r)
 {
 	const char *cells = cells_of(st, r);
@@ -107,8 +104,6 @@ const char *cells_current(const struct table_state *st, const struct row *r)
 	return cells && cells_head(cells)->version == r->version ? cells : NULL;
 }
 
-/* How old cells (cells_of()'s) are at now_mono, in ms (to a tenth of a
- * second). */
 int64_t cells_age(const char *cells, int64_t now_mono)
 {
 	return now_mono - (int64_t)cells_head(cells)->ds * 100;
@@ -149,7 +144,6 @@ static void cells_set(struct table_state *st, struct row *r, const char *text, s
 	r->has_cells = true;
 }
 
-/* Row r's cells let go of (r is about to be freed). */
 void cells_drop(struct table_state *st, struct row *r)
 {
 	struct cells *c = &st->cells;
@@ -186,7 +180,6 @@ static void cells_release(struct cells *c)
 	memset(c, 0, sizeof(*c));
 }
 
-/* Makes the row's kind cells of its current version, kept for it. */
 void cells_make(struct tab *tab, struct row *r, int64_t now_mono, struct strbuf *text)
 {
 	struct strbuf pack = STRBUF_INIT;
@@ -206,8 +199,6 @@ static uint64_t double_order(double d)
 	return bits >> 63 ? ~bits : bits | (1ULL << 63);
 }
 
-/* Whether a kind's cell reads as a number, which sorts before any text:
- * its value as double_order() into *num (else 0). */
 bool cells_number(const char *cell, uint64_t *num)
 {
 	char *end;
@@ -219,7 +210,6 @@ bool cells_number(const char *cell, uint64_t *num)
 
 /* ---- the kind's columns as keys (struct table_state's key_vals) ---------- */
 
-/* Whether row r's keys are made (a full column's are 0: not kept). */
 bool keys_have(const struct table_state *st, const struct row *r)
 {
 	for (size_t c = 0; c < st->key_nr; c++)
@@ -228,7 +218,6 @@ bool keys_have(const struct table_state *st, const struct row *r)
 	return true;
 }
 
-/* Row r's keys let go of. */
 void keys_unref(struct table_state *st, struct row *r)
 {
 	for (size_t c = 0; c < st->key_nr; c++) {
@@ -261,10 +250,6 @@ static bool keys_set(struct table_state *st, struct row *r, const char *cells)
 	return filled;
 }
 
-/*
- * Row r's keys made again, from its cells when they are current, else
- * from cells made for the purpose and not kept.  As keys_set().
- */
 bool keys_make(struct tab *tab, struct row *r)
 {
 	struct table_state *st = ts(tab);
@@ -277,7 +262,6 @@ bool keys_make(struct tab *tab, struct row *r)
 	return keys_set(st, r, st->cells_scratch.buf);
 }
 
-/* Whether rows may be left without keys, to be made in idle slices. */
 bool keys_due(const struct tab *tab)
 {
 	return ts(tab)->key_nr && !ts(tab)->keys_swept && tab->m.stats.synced;

@@ -29,7 +29,6 @@ static bool show_namespace(const struct tui *t, const struct tab *tab)
 	return tab->m.namespaced && !t->session->cluster.scope_ns;
 }
 
-/* The columns' identities in screen order; returns how many. */
 size_t order_screen_order(const struct tui *t, const struct tab *tab, int *ids, size_t max)
 {
 	size_t n = 0, kind_nr = ts(tab)->names_nr;
@@ -356,13 +355,11 @@ struct shown_ctx {
 	struct label_memo *memo;
 };
 
-/* Whether the TUI's namespace (:ns) hides rows of this tab. */
 bool order_by_namespace(const struct tui *t, const struct tab *tab)
 {
 	return t->ns_filter[0] && tab->m.namespaced;
 }
 
-/* Whether a filter or the namespace hides rows of this tab. */
 bool order_filtering(const struct tui *t, const struct tab *tab)
 {
 	return filter_active(&tab->filter) || order_by_namespace(t, tab);
@@ -534,11 +531,6 @@ static void order_insert(struct tui *t, struct tab *tab, struct row *r)
 	ostree_insert(&ts(tab)->order, &r->order, row_shown(t, tab, r));
 }
 
-/*
- * The kind's cells of row r, made again when r changed or when they are
- * older than max_age ms (a visible row's AGE moves on; -1: never).  Made
- * again while sorted by one of them, the row moves to its new place.
- */
 const char *order_row_cells(struct tui *t, struct tab *tab, struct row *r, int64_t max_age)
 {
 	int64_t now = t->now_mono ? t->now_mono : mono_ms();
@@ -1169,8 +1161,6 @@ size_t order_shown_nr(const struct tab *tab)
 	return ostree_count(&ts(tab)->order);
 }
 
-/* The row i-th on screen (a page's when it is that far: else its sort is
- * finished first), or NULL. */
 struct row *order_row_at(struct tab *tab, size_t i)
 {
 	struct pending *pend = ts(tab)->pend;
@@ -1186,7 +1176,6 @@ struct row *order_row_at(struct tab *tab, size_t i)
 	return row_of(ostree_select(&ts(tab)->order, i));
 }
 
-/* The cursor moved: it follows this row from now on. */
 void order_sel_note(struct tab *tab)
 {
 	ts(tab)->sel = ts(tab)->scroll.cur ? order_row_at(tab, ts(tab)->scroll.cur) : NULL;
