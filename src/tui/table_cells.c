@@ -50,16 +50,14 @@ const char *cells_at(const char *cells, size_t i)
  * Appends the row's kind cells of its current version to pack, each
  * followed by a NUL, one per ts(tab)->names: a pod's from one scan of
  * its text (no tree: a sixth of the cost), any other kind's (or a pod
- * the scan leaves to the tree) from the members its columns read.  text
- * is scratch space the caller keeps.
+ * the scan leaves to the tree) from the members its columns read.
  */
-static void cells_pack(struct tab *tab, const struct row *r, struct strbuf *text,
-		       struct strbuf *pack)
+static void cells_pack(struct tab *tab, const struct row *r, struct strbuf *pack)
 {
 	const char *const *names = ts(tab)->names;
 	const struct kobj_pick *pick = columns_pick(tab->crds, tab->m.group, tab->m.kind);
 	int64_t now = wall_ms();
-	const char *json = pick ? kobj_text(r->obj, text) : NULL;
+	const char *json = pick ? kobj_text(r->obj, &ts(tab)->cells_text) : NULL;
 
 	if (!json || pod_scan_live_cells(tab->crds, tab->m.group, tab->m.kind, names, json,
 					 r->obj->json_len, now, pack) < 0) {
@@ -180,12 +178,12 @@ static void cells_release(struct cells *c)
 	memset(c, 0, sizeof(*c));
 }
 
-void cells_make(struct tab *tab, struct row *r, int64_t now_mono, struct strbuf *text)
+void cells_make(struct tab *tab, struct row *r, int64_t now_mono)
 {
 	struct strbuf pack = STRBUF_INIT;
 	size_t nr = ts(tab)->names_nr;
 
-	cells_pack(tab, r, text, &pack);
+	cells_pack(tab, r, &pack);
 	cells_set(ts(tab), r, nr ? pack.buf : "", nr ? pack.len : 0, now_mono);
 	strbuf_release(&pack);
 }
@@ -258,7 +256,7 @@ bool keys_make(struct tab *tab, struct row *r)
 	if (cells)
 		return keys_set(st, r, cells);
 	strbuf_reset(&st->cells_scratch);
-	cells_pack(tab, r, &st->cells_text, &st->cells_scratch);
+	cells_pack(tab, r, &st->cells_scratch);
 	return keys_set(st, r, st->cells_scratch.buf);
 }
 

@@ -26,7 +26,7 @@ const char *cells_current(const struct table_state *st, const struct row *r);
 /* Row r's cells let go of (r is about to be freed). */
 void cells_drop(struct table_state *st, struct row *r);
 /* Makes the row's kind cells of its current version, kept for it. */
-void cells_make(struct tab *tab, struct row *r, int64_t now_mono, struct strbuf *text);
+void cells_make(struct tab *tab, struct row *r, int64_t now_mono);
 /* Row r's cells ("READY\0STATUS\0...\0"), or NULL: none made yet. */
 const char *cells_of(const struct table_state *st, const struct row *r);
 /* Whether rows may be left without keys, to be made in idle slices. */

@@ -543,7 +543,7 @@ const char *order_row_cells(struct tui *t, struct tab *tab, struct row *r, int64
 	bool moves = !ts(tab)->pend && r->order.linked && ts(tab)->sort >= SORT__FIXED;
 	if (moves)
 		ostree_remove(&ts(tab)->order, &r->order);
-	cells_make(tab, r, now, &ts(tab)->cells_text);
+	cells_make(tab, r, now);
 	if (ts(tab)->keys_live)
 		keys_update(tab, r);
 	if (ts(tab)->pend)
@@ -566,8 +566,7 @@ static void table_row_hook(struct model *m, struct row *r, bool freeing)
 		cells_drop(st, r);
 	} else {
 		if (st->cells_live)
-			cells_make(tab, r, st->t->now_mono ? st->t->now_mono : mono_ms(),
-				   &st->cells_text);
+			cells_make(tab, r, st->t->now_mono ? st->t->now_mono : mono_ms());
 		if (st->keys_live)
 			keys_update(tab, r);
 	}
@@ -670,7 +669,7 @@ static void keys_rows(struct tab *tab, struct keysort_item *items, size_t nr)
 			 * go.  Cells there but not current are made in the last
 			 * pass, which has them fetched (their version is in them). */
 			if (!r->has_cells)
-				cells_make(tab, r, now, &st->cells_text);
+				cells_make(tab, r, now);
 			items[i].key = (uintptr_t)cells_of(st, r);
 			break;
 		}
@@ -721,7 +720,7 @@ static void keys_text(struct tab *tab, struct keysort_item *items, size_t nr, ui
 			uint64_t num;
 			/* The cells keys_rows() found: their version is in them. */
 			if (cells_head(text)->version != r->version)
-				cells_make(tab, r, now, &st->cells_text);
+				cells_make(tab, r, now);
 			bool is_text = sort_num(st, r, &num);
 			items[i].key = is_text ? sort_piece(r, STAGE_TEXT, st) :
 				       stage == STAGE_NUM ? num : 0;

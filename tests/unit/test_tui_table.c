@@ -170,10 +170,10 @@ static int cmp_rows_q(const void *a, const void *b, void *ctx)
 static bool keys_are_fresh(struct fixture *f, struct row *r, char **cell, char *why, size_t size)
 {
 	struct table_state *st = ts(&f->tab);
-	struct strbuf text = STRBUF_INIT, pack = STRBUF_INIT;
+	struct strbuf pack = STRBUF_INIT;
 	bool ok = true;
 
-	cells_pack(&f->tab, r, &text, &pack);
+	cells_pack(&f->tab, r, &pack);
 	*cell = st->sort >= SORT__FIXED ? xstrdup(cells_at(pack.buf, (size_t)(st->sort - SORT__FIXED))) :
 		NULL;
 	for (size_t c = 0; ok && st->keys_live && c < st->key_nr; c++) {
@@ -185,7 +185,6 @@ static bool keys_are_fresh(struct fixture *f, struct row *r, char **cell, char *
 			ok = false;
 		}
 	}
-	strbuf_release(&text);
 	strbuf_release(&pack);
 	return ok;
 }
@@ -546,7 +545,7 @@ TEST(the_cells_kept_beside_the_rows_sort_a_column_not_kept)
 	CHECK(r->has_cells && !cells_current(st, r));	/* made of the last version */
 	cells_set(st, r, "", 0, 200000);
 	CHECK(cells_current(st, r) && !*cells_of(st, r));
-	cells_make(&f.tab, r, f.t.now_mono, &st->cells_text);	/* its own again */
+	cells_make(&f.tab, r, f.t.now_mono);	/* its own again */
 
 	f.tab.m.stats.synced = true;
 	for (int step = 0; step < 12; step++) {
