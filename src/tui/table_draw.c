@@ -162,7 +162,8 @@ static void table_title(struct tui *t, struct tab *tab, const struct rect *r, bo
 			      tab->filter.text);
 	if (by_ns || filter_active(&tab->filter))
 		n += snprintf(title + n, sizeof(title) - (size_t)n, ": %zu", order_shown_nr(tab));
-	snprintf(title + n, sizeof(title) - (size_t)n, "  sort %s%s", order_sort_name(tab),
+	snprintf(title + n, sizeof(title) - (size_t)n, "  sort %s%s",
+		 order_column_name(tab, ts(tab)->sort),
 		 ts(tab)->sort_desc ? (t->utf8 ? " ▼" : " desc") : "");
 	snprintf(right, sizeof(right), "%s rv %s",
 		 tab->m.stats.synced ? "synced" : informer_state_name(tab->m.stats.state),

@@ -51,11 +51,6 @@ const char *order_column_name(const struct tab *tab, int id)
 	return ts(tab)->names[id - SORT__FIXED];
 }
 
-const char *order_sort_name(const struct tab *tab)
-{
-	return order_column_name(tab, ts(tab)->sort);
-}
-
 /*
  * The text a row sorts by is not kept (it was 16 bytes of fields and a
  * 32-byte malloc chunk a row): it is made again, as far as a comparison
@@ -1266,14 +1261,7 @@ static void sort_set(struct tui *t, struct tab *tab, int id, bool desc)
 	ts(tab)->sort = id;
 	ts(tab)->sort_desc = desc;
 	order_restale(ts(tab));
-	tui_message(t, "sorted by %s%s", order_sort_name(tab), desc ? ", reversed" : "");
-}
-
-/* NAMESPACE when the table shows it, else NAME. */
-static void table_sort_default(struct tui *t, struct tab *tab)
-{
-	ts(tab)->sort = show_namespace(t, tab) ? SORT_NAMESPACE : SORT_NAME;
-	ts(tab)->sort_desc = false;
+	tui_message(t, "sorted by %s%s", order_column_name(tab, id), desc ? ", reversed" : "");
 }
 
 void table_cycle_sort(struct tui *t, struct tab *tab, int step)
@@ -1342,7 +1330,7 @@ void table_order_init(struct tui *t, struct tab *tab)
 	ostree_init(&st->order, cmp_nodes, st);
 	st->order_stale = true;
 	st->seen_filter_gen = t->filter_gen;
-	table_sort_default(t, tab);
+	st->sort = show_namespace(t, tab) ? SORT_NAMESPACE : SORT_NAME;
 	tab->m.row_hook = table_row_hook;
 }
 

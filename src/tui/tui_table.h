@@ -68,8 +68,6 @@ size_t order_screen_order(const struct tui *t, const struct tab *tab, int *ids, 
 void order_sel_note(struct tab *tab);
 /* How many rows are shown (the filter's), exact at every frame. */
 size_t order_shown_nr(const struct tab *tab);
-/* The header of the column sorted by, as the title names it. */
-const char *order_sort_name(const struct tab *tab);
 /* The order made ready for tab (its row hook set), and let go of. */
 void table_order_init(struct tui *t, struct tab *tab);
 void table_order_release(struct table_state *st);

@@ -591,7 +591,7 @@ TEST(rows_moved_into_the_screen_by_their_neighbours_cells_have_cells)
 	f.tab.m.stats.synced = true;
 	table_work(&f.t, -1);		/* the keys, from the cells of now */
 	CHECK(table_sort_letter(&f.t, &f.tab, 'A'));
-	CHECK_STR(order_sort_name(&f.tab), "AGE");
+	CHECK_STR(order_column_name(&f.tab, ts(&f.tab)->sort), "AGE");
 	ts(&f.tab)->scroll.cur = ts(&f.tab)->scroll.top = 2000;
 	table_refresh(&f.t, &f.tab);
 	table_work(&f.t, -1);
