@@ -407,10 +407,7 @@ static void shown_done(struct shown_ctx *c)
 
 static void pending_note(struct pending *pend, struct row *r)
 {
-	if (pend->changed_nr == pend->changed_alloc) {
-		pend->changed_alloc = pend->changed_alloc ? 2 * pend->changed_alloc : 64;
-		pend->changed = xrealloc(pend->changed, pend->changed_alloc * sizeof(*pend->changed));
-	}
+	ALLOC_GROW(pend->changed, pend->changed_nr + 1, pend->changed_alloc);
 	pend->changed[pend->changed_nr++] = r;
 }
 
