@@ -875,14 +875,6 @@ size_t model_apply_held(struct model *m)
 	return nr;
 }
 
-int64_t model_gone_since(const struct model *m, const struct row *r)
-{
-	for (size_t i = m->gone_nr; r->gone && i-- > m->gone_head;)
-		if (m->gone_q[i].row == r && m->gone_q[i].version == r->version)
-			return m->gone_q[i].since;
-	return 0;
-}
-
 bool model_expire(struct model *m, int64_t now_mono)
 {
 	bool freed = false;

@@ -109,7 +109,6 @@ struct row_hist {
 	 * The object each delta left (a reference, at the same index as its
 	 * entry), kept for the newest model.hist_states entries only: the
 	 * detail view steps through them.  NULL: none kept (--history 0).
-	 * Room for row_hist_room() entries.
 	 */
 	struct kobj **obj;
 	uint32_t total;		/* deltas ever, stored or not */
@@ -238,13 +237,6 @@ static inline size_t pow2_room(size_t n)
 	while (room < n)
 		room *= 2;
 	return room;
-}
-
-/* The entries r's history has room for: its count's power of two at or
- * above it (it grows by doubling, one first), at most HIST_MAX. */
-static inline size_t row_hist_room(const struct row *r)
-{
-	return pow2_room(row_hist_nr(r));
 }
 
 /* The wall clock of r's last delta, in ms. */
@@ -444,8 +436,6 @@ bool model_expire(struct model *m, int64_t now_mono);
  * by model_expire(), by each change, and before drawing the rows.
  */
 void model_marks_expire(struct model *m, int64_t now_mono);
-/* When gone row r was deleted (monotonic ms), or 0 when it is not gone. */
-int64_t model_gone_since(const struct model *m, const struct row *r);
 
 /*
  * While the budget is over its limit, lets go of the oldest history: the
