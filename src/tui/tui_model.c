@@ -49,7 +49,6 @@ void model_row_keys(struct model *m, size_t nr)
 {
 	slab_release(m->row_slab);
 	slab_init(m->row_slab, offsetof(struct row, kind_key) + nr * sizeof(uint16_t));
-	m->row_keys = nr;
 }
 
 static void hist_slot_release(struct hist_slot *slot)

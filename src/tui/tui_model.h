@@ -183,8 +183,8 @@ struct row {
 	/*
 	 * The kind's cells as their table keeps them for sorting (tui_table.c:
 	 * each the 16-bit id of its text in a lib/valtab of the column's
-	 * values; 0: not made), model.row_keys of them: the row's slab item
-	 * has room for them past the struct.
+	 * values; 0: not made), as many as model_row_keys() said: the row's
+	 * slab item has room for them past the struct.
 	 */
 	uint16_t kind_key[];
 };
@@ -353,7 +353,6 @@ struct model {
 	 * (the TUI's tabs are an array that grows when `:` opens one).
 	 */
 	struct slab *row_slab;
-	size_t row_keys;	/* struct row's kind_key: room for this many */
 	size_t present;		/* rows not gone */
 	size_t gone;
 	/*
