@@ -341,7 +341,17 @@ static void heap_trim(struct workqueue *q, struct wq_heap *h)
 	}
 }
 
-/* ---- the classic queue's delays ---------------------------------------------- */
+/* ---- the delays -------------------------------------------------------------- */
+
+/* The key waits until at (an entry for it, as it stands now). */
+static void item_wait(struct workqueue *q, struct wq_item *it, int64_t at)
+{
+	if (!it->waiting)
+		q->m.waiting++;
+	it->waiting = true;
+	it->ready_at = at;
+	heap_push(&q->waiting, it);
+}
 
 /* client-go's AddAfter, for a delay over 0. */
 static enum wq_add classic_add_after(struct workqueue *q, const char *key,
@@ -352,12 +362,8 @@ static enum wq_add classic_add_after(struct workqueue *q, const char *key,
 	q->m.retries++;
 	if (it->waiting && it->ready_at <= now + delay_ms)
 		return WQ_WAITING;	/* the earlier time stands */
-	if (!it->waiting)
-		q->m.waiting++;
-	it->waiting = true;
-	it->ready_at = now + delay_ms;
 	it->seq = q->seq++;
-	heap_push(&q->waiting, it);
+	item_wait(q, it, now + delay_ms);
 	return WQ_WAITING;
 }
 
@@ -373,15 +379,6 @@ static void pq_ready(struct workqueue *q, struct wq_item *it, int64_t now)
 	if (it->added_at < 0)
 		it->added_at = now;
 	heap_push(&q->ready, it);
-}
-
-static void pq_wait(struct workqueue *q, struct wq_item *it, int64_t at)
-{
-	if (!it->waiting)
-		q->m.waiting++;
-	it->waiting = true;
-	it->ready_at = at;
-	heap_push(&q->waiting, it);
 }
 
 /* lockedAddWithOpts, for one key; *delay: the delay asked. */
@@ -404,7 +401,7 @@ static enum wq_add pq_add(struct workqueue *q, const char *key, const struct wq_
 		it->priority = o->priority;
 		it->seq = q->seq++;
 		if (after > 0) {
-			pq_wait(q, it, now + after);
+			item_wait(q, it, now + after);
 			return WQ_WAITING;
 		}
 		pq_ready(q, it, now);
@@ -427,7 +424,7 @@ static enum wq_add pq_add(struct workqueue *q, const char *key, const struct wq_
 		return WQ_EARLY;
 	}
 	if (now + after < it->ready_at || raised)
-		pq_wait(q, it, now + after < it->ready_at ? now + after : it->ready_at);
+		item_wait(q, it, now + after < it->ready_at ? now + after : it->ready_at);
 	return WQ_WAITING;
 }
 
