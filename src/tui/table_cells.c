@@ -31,14 +31,6 @@
  * (table_view_new()), and every cell is made for those.
  */
 
-static size_t names_len(const char *const *names)
-{
-	size_t n = 0;
-	while (names[n])
-		n++;
-	return n;
-}
-
 const char *cells_at(const char *cells, size_t i)
 {
 	while (i--)
@@ -271,7 +263,8 @@ void table_cells_init(struct table_state *st, struct tab *tab)
 	strbuf_init(&st->cells_scratch, 0);
 	/* Once: the tab's crds never change what these are. */
 	st->names = columns_live_headers(tab->crds, tab->m.group, tab->m.kind);
-	st->names_nr = names_len(st->names);
+	while (st->names[st->names_nr])
+		st->names_nr++;
 	/* The kind's columns as keys: room for them in every row. */
 	st->key_nr = st->names_nr < KEYS_MAX ? st->names_nr : KEYS_MAX;
 	model_row_keys(&tab->m, st->key_nr);
