@@ -142,8 +142,6 @@ static void hist_free(struct row_hist *hb)
 
 static void hist_account(struct model *m, const struct row *r, int sign);
 
-static void mark_q_free(struct model *m);
-
 static void row_free(struct model *m, struct row *r)
 {
 	hist_account(m, r, -1);
@@ -166,7 +164,8 @@ void model_release(struct model *m)
 	model_log_clear(m);
 	free(m->log);
 	free(m->gone_q);
-	mark_q_free(m);
+	if (m->mark_q)	/* mark_q_grow()'s mapping */
+		munmap(m->mark_q, m->mark_alloc * sizeof(*m->mark_q));
 	for (size_t i = 0; i < m->held_nr; i++)
 		notification_release(&m->held[i]);
 	free(m->held);
@@ -717,14 +716,6 @@ static void mark_q_grow(struct model *m)
 		out_of_memory(room * sizeof(*m->mark_q));
 	m->mark_q = p;
 	m->mark_alloc = room;
-}
-
-static void mark_q_free(struct model *m)
-{
-	if (m->mark_q)
-		munmap(m->mark_q, m->mark_alloc * sizeof(*m->mark_q));
-	m->mark_q = NULL;
-	m->mark_alloc = 0;
 }
 
 void model_marks_expire(struct model *m, int64_t now_mono)
