@@ -114,20 +114,16 @@ static void hist_unpack(const struct hist_slot *slot, struct hist_entry *h)
 	snprintf(h->rv, sizeof(h->rv), "%" PRIu64, slot->u.rv);
 }
 
-/* Where hb's ring starts: row_hist_first() of its row. */
-static size_t hist_first(const struct row_hist *hb)
-{
-	return hb->nr < HIST_MAX ? 0 : hb->first;
-}
-
 /* The slots a block of nr entries has room for, its tail aside. */
 static size_t hist_slot_room(size_t nr, bool tail)
 {
 	return nr >= HIST_MAX ? HIST_MAX : pow2_room(nr - tail);
 }
 
-static void hist_free(struct row_hist *hb)
+static void hist_free(const struct row *r)
 {
+	struct row_hist *hb = r->hist;
+
 	if (!hb)
 		return;
 	kobj_unref(hb->prev);
@@ -136,7 +132,7 @@ static void hist_free(struct row_hist *hb)
 	free(hb->obj);
 	/* The stored entries only: the tail's place was never written. */
 	for (size_t i = 0; i + hb->tail < hb->nr; i++)
-		hist_slot_release(&hb->slot[(hist_first(hb) + i) % HIST_MAX]);
+		hist_slot_release(&hb->slot[(row_hist_first(r) + i) % HIST_MAX]);
 	free(hb);
 }
 
@@ -146,7 +142,7 @@ static void row_free(struct model *m, struct row *r)
 {
 	hist_account(m, r, -1);
 	kobj_unref(r->obj);
-	hist_free(r->hist);
+	hist_free(r);
 	slab_free(m->row_slab, r);
 }
 
@@ -260,7 +256,7 @@ static void row_push_hist(struct row *r, const struct hist_entry *h,
 		at = hb->nr;	/* row_hist_first() stays 0 until full */
 		hb = hist_shape(r, hb->nr + 1u, tail);
 	} else {
-		at = hist_first(hb);
+		at = row_hist_first(r);
 		if (hb->obj)
 			kobj_unref(hb->obj[at]);
 		hist_slot_release(&hb->slot[at]);
@@ -322,11 +318,11 @@ struct kobj *row_hist_obj(const struct row *r, size_t i)
 
 /* ---- the histories' budget ------------------------------------------------ */
 
-/* Whether one of hb's entries holds obj as its state. */
-static bool hist_holds(const struct row_hist *hb, const struct kobj *obj)
+/* Whether one of r's history entries holds obj as its state. */
+static bool hist_holds(const struct row *r, const struct kobj *obj)
 {
-	for (size_t i = 0; hb->obj && i < hb->nr; i++)
-		if (hb->obj[(hist_first(hb) + i) % HIST_MAX] == obj)
+	for (size_t i = 0; i < row_hist_nr(r); i++)
+		if (row_hist_obj(r, i) == obj)
 			return true;
 	return false;
 }
@@ -344,18 +340,18 @@ size_t row_hist_bytes(const struct row *r, size_t *state_bytes)
 		return 0;
 	bytes = sizeof(*hb) + hist_slot_room(hb->nr, hb->tail) * sizeof(hb->slot[0]);
 	for (size_t i = 0; i + hb->tail < hb->nr; i++)
-		if (hb->slot[(hist_first(hb) + i) % HIST_MAX].is_wide)
+		if (hb->slot[(row_hist_first(r) + i) % HIST_MAX].is_wide)
 			bytes += sizeof(struct hist_entry);
 	if (hb->obj)
 		bytes += pow2_room(hb->nr) * sizeof(*hb->obj);
 	for (size_t i = 0; hb->obj && i < hb->nr; i++) {
-		const struct kobj *o = hb->obj[(hist_first(hb) + i) % HIST_MAX];
+		const struct kobj *o = row_hist_obj(r, i);
 		/* The entries of a resync or an unchanged relist share a state. */
 		if (o && o != r->obj && o != last)
 			*state_bytes += kobj_bytes(o);
 		last = o ? o : last;
 	}
-	if (hb->prev && hb->prev != r->obj && !hist_holds(hb, hb->prev))
+	if (hb->prev && hb->prev != r->obj && !hist_holds(r, hb->prev))
 		*state_bytes += kobj_bytes(hb->prev);
 	return bytes + *state_bytes;
 }
@@ -387,7 +383,7 @@ static bool hist_drop_state(struct row *r)
 	struct kobj *o = NULL;
 
 	for (size_t i = 0; hb->obj && i < hb->nr && !o; i++) {
-		struct kobj *x = hb->obj[(hist_first(hb) + i) % HIST_MAX];
+		struct kobj *x = row_hist_obj(r, i);
 		if (x && x != r->obj)
 			o = x;
 	}
@@ -396,7 +392,7 @@ static bool hist_drop_state(struct row *r)
 	if (!o)
 		return false;
 	for (size_t i = 0; hb->obj && i < hb->nr; i++) {
-		struct kobj **x = &hb->obj[(hist_first(hb) + i) % HIST_MAX];
+		struct kobj **x = &hb->obj[(row_hist_first(r) + i) % HIST_MAX];
 		if (*x == o) {
 			kobj_unref(o);
 			*x = NULL;
@@ -419,7 +415,7 @@ static bool hist_drop_entries(struct row *r)
 	struct row_hist *hb = r->hist;
 	struct hist_slot keep[HIST_MAX];
 	struct kobj *keep_obj[HIST_MAX];
-	size_t nr = hb->nr, drop = nr / 2, first = hist_first(hb);
+	size_t nr = hb->nr, drop = nr / 2, first = row_hist_first(r);
 	bool tail = hb->tail, states = hb->obj != NULL;
 
 	if (nr < 2)
