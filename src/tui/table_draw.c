@@ -103,6 +103,19 @@ static void row_mark(const struct tui *t, const struct row *r, char mark[2], int
 	}
 }
 
+/* Narrows *width towards min, by what *total is over avail at most. */
+static void shrink(int *width, int min, int *total, int avail)
+{
+	int cut = *width - min;
+
+	if (cut > *total - avail)
+		cut = *total - avail;
+	if (cut > 0) {
+		*width -= cut;
+		*total -= cut;
+	}
+}
+
 /*
  * Fits the columns into avail columns: the natural widths (of the header
  * and the visible cells) first; then columns give way in give_way's
@@ -116,13 +129,8 @@ static void fit_columns(struct col *cols, size_t nc, int name_col, int ns_col, i
 		total += cols[c].width + 1;
 	/* Ranks, then drop or shrink in rank order until it fits. */
 	for (int rank = 0; rank < (int)ARRAY_SIZE(give_way) && total > avail; rank++) {
-		if (rank == GIVE_WAY_NAME && cols[name_col].width > NAME_MIN) {
-			int cut = cols[name_col].width - NAME_MIN;
-			if (cut > total - avail)
-				cut = total - avail;
-			cols[name_col].width -= cut;
-			total -= cut;
-		}
+		if (rank == GIVE_WAY_NAME)
+			shrink(&cols[name_col].width, NAME_MIN, &total, avail);
 		for (size_t c = 0; c < nc && total > avail; c++) {
 			if (!cols[c].shown || (int)c == name_col || (int)c == ns_col ||
 			    !strcmp(cols[c].name, "STATUS") || give_way_rank(cols[c].name) != rank)
@@ -132,16 +140,9 @@ static void fit_columns(struct col *cols, size_t nc, int name_col, int ns_col, i
 		}
 	}
 	/* Still too wide: the namespace, then the name, shorter still. */
-	int *last_resort[] = { ns_col >= 0 ? &cols[ns_col].width : NULL, &cols[name_col].width };
-	for (size_t i = 0; i < ARRAY_SIZE(last_resort) && total > avail; i++) {
-		if (!last_resort[i] || *last_resort[i] <= 6)
-			continue;
-		int cut = *last_resort[i] - 6;
-		if (cut > total - avail)
-			cut = total - avail;
-		*last_resort[i] -= cut;
-		total -= cut;
-	}
+	if (ns_col >= 0)
+		shrink(&cols[ns_col].width, 6, &total, avail);
+	shrink(&cols[name_col].width, 6, &total, avail);
 }
 
 /* The title bar: the resource, its counts, what narrows it, the sort. */
