@@ -547,16 +547,20 @@ static enum outcome streaming_list_outcome(struct reflector *r, struct watch_sta
 		status_line(r, resp, "list", &err);
 		msg = err.msg;
 	}
+	if (refusal && (r->opts->watch_list_any_fallback || resp->status == 422)) {
+		/* client-go's klog.Warningf, and no more: no error handler, no error */
+		char *why = http_status_member(resp, "message");
+		/* (the next relist streams again) */
+		reflector_emit(r, ACT_WARNING, "the server refused the streaming list (%ld): "
+			       "listing with LIST this time%s%s",
+			       resp->status, why ? ": " : "", why ? why : "");
+		free(why);
+		return FALLBACK;
+	}
 	if (refused_status(resp->status))
 		reflector_fail_refused(r, msg);
 	else
 		reflector_fail(r, msg);
-	if (refusal && (r->opts->watch_list_any_fallback || resp->status == 422)) {
-		reflector_emit(r, ACT_WARNING, "the server refused the streaming list (%ld): "
-			       "listing with LIST this time, streaming again on the next relist",
-			       resp->status);
-		return FALLBACK;
-	}
 	if (r->opts->watch_list_any_fallback)
 		return FALLBACK;
 	return FAILED;
