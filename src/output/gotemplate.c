@@ -471,27 +471,37 @@ static struct tok tok_next(struct parser *p)
 	return t;
 }
 
-/* Go's item.String() in "unexpected %s in …" */
-static void tok_describe(const struct parser *p, const struct tok *t, char *buf, size_t size)
+/* Go's item.String() in "unexpected %s in …": %q of the token, "%.10q..." past ten bytes */
+static void tok_describe(const struct parser *p, const struct tok *t, struct strbuf *sb)
 {
-	if (t->type == T_EOF)
-		snprintf(buf, size, "EOF");
-	else if (t->type >= T_IF || t->type == T_DOT)	/* Go's itemDot is a keyword's */
-		snprintf(buf, size, "<%.*s>", (int)t->len, p->src + t->pos);
-	else if (t->type == T_RDELIM)
-		snprintf(buf, size, "%s", t->trim ? "\" -}}\"" : "\"}}\"");
-	else if (t->len > 10)
-		snprintf(buf, size, "\"%.10s\"...", p->src + t->pos);
-	else
-		snprintf(buf, size, "\"%.*s\"", (int)t->len, p->src + t->pos);
+	const char *s = p->src + t->pos;
+	size_t n = t->len, k;
+
+	if (t->type == T_EOF) {
+		strbuf_adds(sb, "EOF");
+	} else if (t->type >= T_IF || t->type == T_DOT) {	/* Go's itemDot is a keyword's */
+		strbuf_addf(sb, "<%.*s>", (int)t->len, s);
+	} else if (t->type == T_RDELIM) {
+		strbuf_adds(sb, t->trim ? "\" -}}\"" : "\"}}\"");
+	} else {
+		if (t->len > 10) {	/* the precision counts runes */
+			n = 0;
+			for (int r = 0; r < 10 && n < t->len; r++, n += k)
+				utf8_decode(s + n, t->len - n, &k);
+		}
+		gofmt_quote(s, n, sb);
+		if (t->len > 10)
+			strbuf_adds(sb, "...");
+	}
 }
 
 static void unexpected(struct parser *p, const struct tok *t, const char *context)
 {
-	char what[64];
+	struct strbuf what = STRBUF_INIT;
 
-	tok_describe(p, t, what, sizeof(what));
-	parse_error(p, (size_t)t->pos, "unexpected %s in %s", what, context);
+	tok_describe(p, t, &what);
+	parse_error(p, (size_t)t->pos, "unexpected %s in %s", what.buf, context);
+	strbuf_release(&what);
 }
 
 /* ---- the parser ------------------------------------------------------- */

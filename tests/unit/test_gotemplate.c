@@ -147,6 +147,9 @@ static const struct row rows[] = {
 	  "!template: output:1: unexpected \"=\" in operand" },
 	{ "{{.x ?}}",
 	  "!template: output:1: unexpected \"?\" in operand" },
+	/* item.String() is %q: a backslash doubled (kubectl 1.33 over a real apiserver) */
+	{ "{{\\n}}",
+	  "!template: output:1: unexpected \"\\\\\" in command" },
 	/* fmt takes a width or precision past 1e6 for a mistake */
 	{ "{{printf \"%2147483647d\" 1}}|{{printf \"%.2147483647d|\" 1}}|{{printf \"%.300f\" 0.5 | len}}",
 	  "%!(NOVERB)%!(EXTRA int=1)|%!(NOVERB)%!(EXTRA int=1)|302" },
