@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lib/json_get.h"
+#include "lib/json_scan.h"
 #include "lib/strbuf.h"
 
 /* controller-runtime's metadata informers' (and kubectl's) Accept. */
@@ -229,7 +230,8 @@ static enum pager_end items_page(struct pager *p)
 /* A 2xx Table's page, read in full: its end, or PAGER_OK to go on. */
 static enum pager_end table_page(struct pager *p)
 {
-	json_object *page = json_parse_deep(strbuf_str(&p->body));
+	/* its cells' numbers as kubectl decodes them: 1e+20, not a uint64 */
+	json_object *page = json_scan_parse(p->body.buf, p->body.len);
 	enum pager_end end = PAGER_OK;
 	const char *rv;
 

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <json-c/json.h>
+
 #include "lib/strbuf.h"
 
 /* 1: ends a fast run inside a string ('"', '\\', control characters). */
@@ -506,4 +508,23 @@ int json_scan_value(struct json_scan *s)
 			return scan_number(s);
 		return json_scan_fail(s, "unexpected character");
 	}
+}
+
+struct json_object *json_scan_parse(const char *text, size_t len)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct json_object *obj = NULL;
+	struct json_scan s;
+
+	json_scan_init(&s, text, len, &out);
+	s.go_floats = true;
+	json_scan_skip_ws(&s);
+	if (json_scan_value(&s) == 0) {
+		json_scan_skip_ws(&s);
+		json_scan_flush(&s);
+		if (s.p == s.end)
+			obj = json_parse_deep(strbuf_str(&out));
+	}
+	strbuf_release(&out);
+	return obj;
 }

@@ -112,6 +112,15 @@ int json_scan_fail(struct json_scan *s, const char *why);
 bool json_scan_key_is(const char *key, size_t klen, const char *name);
 
 /*
+ * text[0..len), one JSON value with white space about it, as a json-c
+ * tree whose numbers are what Go's decoder makes of them into an
+ * interface{} (apimachinery's util/json): an integer beyond int64 a
+ * float64, where json-c would keep a uint64 or saturate.  NULL when the
+ * text is no such JSON.  The one function here that builds a tree.
+ */
+struct json_object *json_scan_parse(const char *text, size_t len);
+
+/*
  * Appends the bytes a validated string's content (between its quotes)
  * stands for, as json-c's tokener decodes them: a \u surrogate pair is
  * one character; a surrogate without its partner becomes U+FFFD.

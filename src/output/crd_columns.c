@@ -4,6 +4,7 @@
  */
 #include "output/crd_columns.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,13 +187,17 @@ struct json_object *crd_column_cell(const struct crd_column *c, struct json_obje
 
 	if (jsonpath_find(c->jp, obj, true, &v, &nr, &err) < 0)
 		return NULL;
-	if (!nr || !v[0]) {
+	if (!nr) {
 		jsonpath_values_free(v, nr);
 		return NULL;
 	}
 	struct json_object *val = v[0];
 	enum json_type t = json_object_get_type(val);
-	if (!strcmp(c->type, "string")) {
+	if (!val) {
+		/* the apiserver prints a null through text/template's printableValue */
+		if (!strcmp(c->type, "string"))
+			cell = json_object_new_string("<no value>");
+	} else if (!strcmp(c->type, "string")) {
 		struct strbuf sb = STRBUF_INIT;
 		jsonpath_print_value(val, &sb);
 		cell = json_object_new_string_len(strbuf_str(&sb), (int)sb.len);
@@ -201,7 +206,15 @@ struct json_object *crd_column_cell(const struct crd_column *c, struct json_obje
 		cell = json_object_new_int64(t == json_type_int ? json_object_get_int64(val) :
 					     (int64_t)json_object_get_double(val));
 	} else if (!strcmp(c->type, "number") && (t == json_type_int || t == json_type_double)) {
-		cell = json_object_new_double(json_object_get_double(val));
+		double d = json_object_get_double(val);
+		/*
+		 * A float64 in the Table's JSON, which kubectl reads back as an
+		 * int64 when it is one: 9007199254740992, not 9.007199254740992e+15.
+		 */
+		if (d == trunc(d) && d >= -0x1p63 && d < 0x1p63)
+			cell = json_object_new_int64((int64_t)d);
+		else
+			cell = json_object_new_double(d);
 	} else if (!strcmp(c->type, "boolean") && t == json_type_boolean) {
 		cell = json_object_new_boolean(json_object_get_boolean(val));
 	} else if (!strcmp(c->type, "date") && t == json_type_string) {

@@ -520,6 +520,50 @@ TEST(crd_columns_learned_per_registry)
 	crd_columns_free(crds);
 }
 
+/*
+ * Cells as a real kube-apiserver (1.28) makes them and kubectl 1.33 reads
+ * them back: a null in a string column goes through text/template's
+ * printableValue; a number column's float64 is written to JSON without an
+ * exponent below 1e21 and read back as an int64 where it is one.
+ */
+TEST(crd_cells_as_the_apiserver_makes_them)
+{
+	static const struct { const char *spec, *num, *str; } cases[] = {
+		{ "{\"n\":9007199254740992,\"s\":null}", "9007199254740992", "<no value>" },
+		{ "{\"n\":9223372036854776000,\"s\":\"x\"}", "9.223372036854776e+18", "x" },
+		{ "{\"n\":12345678901234567000}", "1.2345678901234567e+19", "" },
+		{ "{\"n\":1.5e-07,\"s\":[]}", "1.5e-07", "[]" },
+		{ "{\"n\":3.0}", "3", "" },
+		{ "{\"n\":null}", "", "" },
+	};
+	struct crd_columns *crds = crd_columns_new();
+	struct json_object *crd = tree(
+		"{\"spec\":{\"group\":\"example.com\",\"names\":{\"kind\":\"Widget\"},"
+		"\"versions\":[{\"name\":\"v1\",\"additionalPrinterColumns\":["
+		"{\"name\":\"Num\",\"type\":\"number\",\"jsonPath\":\".spec.n\"},"
+		"{\"name\":\"Str\",\"type\":\"string\",\"jsonPath\":\".spec.s\"}]}]}}");
+	struct errbuf err = { "" };
+	struct strbuf sb = STRBUF_INIT;
+	char json[256];
+
+	CHECK_INT(crd_columns_add(crds, crd, "v1", &err), 0);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(json, sizeof(json), "{\"kind\":\"Widget\",\"metadata\":{\"name\":\"w\"},"
+			 "\"spec\":%s}", cases[i].spec);
+		struct json_object *cr = tree(json);
+		strbuf_reset(&sb);
+		CHECK_INT(columns_cell(crds, "example.com", "Widget", "NUM", cr, now_ms, &sb), 0);
+		CHECKF(!strcmp(strbuf_str(&sb), cases[i].num), "%s: NUM %s", json, strbuf_str(&sb));
+		strbuf_reset(&sb);
+		CHECK_INT(columns_cell(crds, "example.com", "Widget", "STR", cr, now_ms, &sb), 0);
+		CHECKF(!strcmp(strbuf_str(&sb), cases[i].str), "%s: STR %s", json, strbuf_str(&sb));
+		json_object_put(cr);
+	}
+	strbuf_release(&sb);
+	json_object_put(crd);
+	crd_columns_free(crds);
+}
+
 /* A printer column's header is its name as Go's strings.ToUpper makes it. */
 TEST(crd_columns_header_upper_cased_by_unicode)
 {
@@ -813,6 +857,7 @@ int main(void)
 	RUN(event_columns);
 	RUN(custom_resources_get_name_and_age);
 	RUN(crd_columns_learned_per_registry);
+	RUN(crd_cells_as_the_apiserver_makes_them);
 	RUN(crd_columns_header_upper_cased_by_unicode);
 	RUN(crd_columns_by_group_and_kind);
 	RUN(builtin_kinds_in_their_groups_only);

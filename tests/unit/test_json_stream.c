@@ -1,4 +1,6 @@
 /* test_json_stream.c — lists and watch streams split at any byte. */
+#include <json-c/json.h>
+
 #include "informer/decode_error.h"
 #include "lib/gojson.h"
 #include "lib/json_scan.h"
@@ -451,6 +453,29 @@ TEST(watch_decode_error_says_what_client_go_says)
 	}
 }
 
+/*
+ * json_scan_parse: a Table's cells read as kubectl's decoder reads them
+ * (the literals a real kube-apiserver writes for float64 cells).
+ */
+TEST(json_scan_parse_reads_numbers_as_go_does)
+{
+	const char *text = " [9223372036854776000, 100000000000000000000, 9007199254740992, -1, 1.5]\n";
+	struct json_object *v = json_scan_parse(text, strlen(text));
+
+	CHECK(v && json_object_array_length(v) == 5);
+	CHECK(json_object_is_type(json_object_array_get_idx(v, 0), json_type_double));
+	CHECK(json_object_get_double(json_object_array_get_idx(v, 0)) == 0x1p63);
+	CHECK(json_object_is_type(json_object_array_get_idx(v, 1), json_type_double));
+	CHECK(json_object_get_double(json_object_array_get_idx(v, 1)) == 1e20);
+	CHECK(json_object_is_type(json_object_array_get_idx(v, 2), json_type_int));
+	CHECK(json_object_get_int64(json_object_array_get_idx(v, 3)) == -1);
+	CHECK(json_object_is_type(json_object_array_get_idx(v, 4), json_type_double));
+	json_object_put(v);
+	CHECK(json_scan_parse("[1] x", 5) == NULL);
+	CHECK(json_scan_parse("[1", 2) == NULL);
+	CHECK(json_scan_parse("", 0) == NULL);
+}
+
 int main(void)
 {
 	RUN(list_items_whatever_the_chunking);
@@ -466,5 +491,6 @@ int main(void)
 	RUN(gojson_refuses_nesting_deeper_than_go);
 	RUN(gojson_matches_names_as_encoding_json_folds_them);
 	RUN(watch_decode_error_says_what_client_go_says);
+	RUN(json_scan_parse_reads_numbers_as_go_does);
 	return unit_done();
 }

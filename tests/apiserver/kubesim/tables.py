@@ -434,9 +434,10 @@ def crd_cell(column, obj, now):
                       if isinstance(e, dict) and e.get(m.group(2)) == m.group(3)), None)
             if v is None:
                 return None
-    if v is None:
-        return None
     t = column["type"]
+    if v is None:
+        # a null: the apiserver prints it through text/template's printableValue
+        return "<no value>" if t == "string" else None
     if t == "string":
         if isinstance(v, (dict, list)):
             return json.dumps(v, separators=(",", ":"), sort_keys=True)
@@ -446,7 +447,10 @@ def crd_cell(column, obj, now):
         # as a float64) it is amd64's "integer indefinite", -2**63
         return int(v) if -2**63 <= v < 2**63 else -2**63
     if t == "number" and isinstance(v, (int, float)) and not isinstance(v, bool):
-        return float(v)
+        # a float64, which Go's JSON writes without ".0" (kubectl then reads
+        # an int64 back where it fits one)
+        f = float(v)
+        return int(f) if f.is_integer() and -2**63 <= f < 2**63 else f
     if t == "boolean" and isinstance(v, bool):
         return v
     if t == "date" and isinstance(v, str):
