@@ -225,7 +225,7 @@ make_yaml_hostile() {
 
 @test "get -o yaml: DEL and C1 are kubectl's error, as go-yaml refuses them; C0 escaped, a bidi override as go-yaml leaves it" {
 	out=$BATS_TEST_TMPDIR/out
-	local want="error: error converting JSON to YAML: yaml: control characters are not allowed"
+	local want="error: yaml: control characters are not allowed"
 	run --separate-stderr kc get configmap hostile -o yaml
 	[ "$status" -eq 1 ] && [ "$stderr" = "$want" ]
 	run --separate-stderr "$KINF" get configmap hostile --kubeconfig "$SIM_KUBECONFIG" -o yaml

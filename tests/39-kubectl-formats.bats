@@ -261,7 +261,7 @@ T
 	simctl POST /update '{"resource":"pods","namespace":"default","name":"pod-0","patch":{"metadata":{"annotations":{"x":"del\u007f"}}}}' >/dev/null
 	run --separate-stderr get pods -w -o yaml
 	assert_status 1
-	[ "$stderr" = "error: unable to output the provided object: error converting JSON to YAML: yaml: control characters are not allowed" ]
+	[ "$stderr" = "error: unable to output the provided object: yaml: control characters are not allowed" ]
 }
 
 @test "-o yaml: go-yaml folds a NEL as a line break, and refuses a line or a key as kubectl's does" {
@@ -278,18 +278,18 @@ T
 		case $nth in
 		1) [[ $output == *$'\n  k: a b\n'* ]] ;;
 		2) [[ $output == *$'\n  k: "x\\ny "\n'* ]] ;;
-		4) [ "$stderr" = "error: error converting JSON to YAML: yaml: line 2: found unexpected document indicator" ] ;;
+		4) [ "$stderr" = "error: yaml: line 2: found unexpected document indicator" ] ;;
 		5) [[ $stderr == *"line 3: found unexpected document indicator" ]] ;;
 		6) [[ $stderr == *"yaml: line 1: did not find expected ',' or '}'" ]] ;;
 		7) [ "$status" -eq 0 ] ;;
-		8 | 9) [ "$stderr" = "error: error converting JSON to YAML: yaml: did not find expected ',' or '}'" ] ;;
+		8 | 9) [ "$stderr" = "error: yaml: did not find expected ',' or '}'" ] ;;
 		esac
 	done
 	same_as_kubectl configmaps -o yaml
 	[ "$status" -eq 1 ]
 	run --separate-stderr get configmaps nel4 -w -o yaml
 	assert_status 1
-	[ "$stderr" = "error: unable to output the provided object: error converting JSON to YAML: yaml: line 2: found unexpected document indicator" ]
+	[ "$stderr" = "error: unable to output the provided object: yaml: line 2: found unexpected document indicator" ]
 }
 
 @test "go-template: slice, html, js, urlquery and call, and their errors, as kubectl's" {

@@ -75,6 +75,16 @@ kubectl_at_least() {
 	return 1
 }
 
+# kubectl: the newest this machine has, 1.31 or later, when it has one.
+# kinf prints as today's kubectl does, where a dispatcher on PATH picks a
+# kubectl by the server's version: 1.28's for kube-sim.
+# On PATH, so that timeout, backgrounds and signals reach kubectl itself.
+if newest_kubectl=$(kubectl_at_least 31) && [ -n "${BATS_RUN_TMPDIR:-}" ]; then
+	mkdir -p "$BATS_RUN_TMPDIR/kubectl"
+	ln -sf "$newest_kubectl" "$BATS_RUN_TMPDIR/kubectl/kubectl"
+	case ":$PATH:" in *":$BATS_RUN_TMPDIR/kubectl:"*) ;; *) PATH=$BATS_RUN_TMPDIR/kubectl:$PATH ;; esac
+fi
+
 # A table with its ages (5m, 2d20h) read as AGE: two commands a tick apart print the same.
 no_age() { sed -E 's/ [0-9]+[smhdy]([0-9]+[smh])?( +|$)/ AGE /'; }
 

@@ -680,7 +680,9 @@ static void vals_move(struct vals *dst, struct vals *src)
 
 void jsonpath_print_value(struct json_object *v, struct strbuf *out)
 {
-	if (json_object_is_type(v, json_type_object) || json_object_is_type(v, json_type_array))
+	if (!v)
+		strbuf_adds(out, "null");	/* kubectl 1.29 on; "<nil>" before */
+	else if (json_object_is_type(v, json_type_object) || json_object_is_type(v, json_type_array))
 		gofmt_marshal(v, out);
 	else
 		gofmt_print(v, out);

@@ -101,7 +101,8 @@ int jsonpath_relaxed(const char *expr, struct strbuf *out, struct errbuf *err);
 
 /*
  * One value as a JSONPath action prints it: objects and arrays as
- * gofmt_marshal(), the rest as gofmt_print() (output/gofmt.h).
+ * gofmt_marshal(), a null as "null" (as kubectl 1.29 and later; 1.28's
+ * printed "<nil>"), the rest as gofmt_print() (output/gofmt.h).
  */
 void jsonpath_print_value(struct json_object *v, struct strbuf *out);
 

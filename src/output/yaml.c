@@ -273,7 +273,7 @@ static bool go_reader_refuses(const char *s, size_t len)
 	return false;
 }
 
-#define GO_YAML_ERR "error converting JSON to YAML: yaml: "
+#define GO_YAML_ERR "yaml: "	/* kubectl 1.31 on; before, "error converting JSON to YAML: " first */
 
 /* kubectl's error: its line as go-yaml names it (none when 0), then the problem. */
 static int go_refuse(struct errbuf *err, size_t line, const char *problem)

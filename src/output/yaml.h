@@ -56,8 +56,7 @@ struct errbuf;
  *   - a key on more than one line, or more than 1024 characters from its
  *     opening quote to its ':' (go-yaml's bounds of a simple key): "did
  *     not find expected ',' or '}'".
- * A refusal is kubectl's error, "error converting JSON to YAML: yaml: "
- * then go-yaml's, with its line (1 + the NELs before) where go-yaml
+ * A refusal is kubectl's error (1.31 and later), "yaml: " then go-yaml's, with its line (1 + the NELs before) where go-yaml
  * names one.
  */
 enum {

@@ -57,8 +57,8 @@ static const struct row rows[] = {
 	{ "{.items[0].metadata.labels}", "{\"app\":\"web\",\"tier\":\"front\"}" },
 	{ "{.items[0].metadata.annotations}", "{\"a.b/c\":\"x\\u003cy\\u003e\\u0026\"}" },
 	{ "{.items[0].spec.containers[0].ports}", "[{\"containerPort\":80},{\"containerPort\":443}]" },
-	/* scalars as Go's fmt: null is <nil>, floats %g */
-	{ "{.items[0].status.conditions[0].lastProbeTime}", "<nil>" },
+	/* scalars as Go's fmt, floats %g; null is "null", as kubectl 1.29 on */
+	{ "{.items[0].status.conditions[0].lastProbeTime}", "null" },
 	{ "{.items[0].status.ratio} {.items[0].status.big}", "0.5 1e+06" },
 	{ "{.items[0].spec.priority}", "0" },
 	/* missing keys: nothing */
