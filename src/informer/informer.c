@@ -926,7 +926,6 @@ void informer_list_cached(struct informer *inf, struct kobj_list *out)
 
 void informer_get_stats(struct informer *inf, struct informer_stats *out)
 {
-	memset(out, 0, sizeof(*out));
 	reflector_get_stats(inf->reflector, out);
 	pthread_mutex_lock(&inf->lock);
 	out->synced = inf->synced;

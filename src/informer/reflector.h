@@ -73,7 +73,7 @@ int reflector_start(struct reflector *r, struct errbuf *err);
 void reflector_stop(struct reflector *r);
 void reflector_free(struct reflector *r);
 
-/* Fills the reflector's part of out (state, RV, list/watch counters). */
+/* Fills out: the reflector's part (state, RV, list/watch counters), the rest 0. */
 void reflector_get_stats(struct reflector *r, struct informer_stats *out);
 
 #endif
