@@ -626,7 +626,6 @@ struct watch_end {
 	const struct http_response *resp;
 	const char *errmsg;		/* the transfer's error, when rc < 0 */
 	int64_t lasted;			/* ms */
-	int64_t idle_timeout_ms;	/* the transfer's */
 	bool healthy;			/* it ended as a working watch ends */
 };
 
@@ -650,14 +649,6 @@ static enum outcome end_renewed(struct watch_end *e)
 		       (long long)(e->r->renew_ms / 1000));
 	e->healthy = true;
 	return OK;
-}
-
-static enum outcome end_idle(struct watch_end *e)
-{
-	STAT_INC(e->r, stalls);
-	reflector_emit(e->r, ACT_WATCH_STALLED, "no data for %lld s",
-		       (long long)(e->idle_timeout_ms / 1000));
-	return RETRY;
 }
 
 static enum outcome end_very_short(struct watch_end *e)
@@ -793,8 +784,6 @@ static enum outcome watch_outcome(struct watch_end *e)
 	}
 	if (failed && ws->renewing)		/* renewed after its silence (kinf's own) */
 		return end_renewed(e);
-	if (failed && str_starts_with(e->errmsg, "stalled"))	/* stalled (no data) */
-		return end_idle(e);
 	if (failed && resp->refused) {	/* isWatchErrorRetriable: back off, re-watch */
 		reflector_fail(r, e->errmsg);
 		return RETRY;
@@ -911,7 +900,7 @@ enum outcome reflector_watch(struct reflector *r, bool initial)
 		end_watch(&ws, FAILED, "cannot decode a watch event: malformed JSON");
 	struct watch_end end = {
 		.r = r, .ws = &ws, .rc = rc, .resp = &resp, .errmsg = err.msg,
-		.lasted = now_ms(r) - ws.started_ms, .idle_timeout_ms = sopts.idle_timeout_ms,
+		.lasted = now_ms(r) - ws.started_ms,
 	};
 	pthread_mutex_lock(&r->lock);
 	r->stats.watch_since_ms = 0;
