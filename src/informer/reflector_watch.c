@@ -28,11 +28,6 @@
 /* client-go warns while a streaming list is silent this long, then again. */
 #define WATCH_LIST_WARN_MS 10000
 
-static char *request_path(struct reflector *r, const struct strbuf *q)
-{
-	return xasprintf("%s%s", r->path, strbuf_str(q));
-}
-
 struct watch_state {
 	struct reflector *r;
 	struct value_splitter values;
@@ -242,12 +237,6 @@ static int64_t watch_silence(struct watch_state *ws, int64_t now)
 	return r->silence_ms;
 }
 
-/* An event whose object kinf cannot read: skipped. */
-static void skip_event(struct watch_state *ws, const char *type, const char *why)
-{
-	reflector_emit(ws->r, ACT_WARNING, "skipped a %s watch event: %s", type, why);
-}
-
 /* Drops the initial event under e's key; the last item takes its place. */
 static void initial_remove(struct watch_state *ws, struct hashmap_entry *e)
 {
@@ -339,10 +328,10 @@ static int on_watch_event(void *ctx, const char *text, size_t len)
 		ret = on_watch_error_event(ws, ev.tree);
 	} else {
 		struct kobj *o = ev.obj;
-		const char *t = ev.type_name;
 		if (!o) {
 			/* meta.Accessor failed: client-go logs it and goes on. */
-			skip_event(ws, t, ev.obj_err.msg);
+			reflector_emit(r, ACT_WARNING, "skipped a %s watch event: %s",
+				       ev.type_name, ev.obj_err.msg);
 			kobj_event_release(&ev);
 			return 0;
 		}
@@ -595,7 +584,7 @@ static char *watch_path(struct reflector *r, bool initial, int timeout_s)
 	}
 	url_query_add(&q, "timeoutSeconds", num);
 	url_query_add(&q, "watch", "true");
-	char *path = request_path(r, &q);
+	char *path = xasprintf("%s%s", r->path, strbuf_str(&q));
 	strbuf_release(&q);
 	return path;
 }
