@@ -19,14 +19,6 @@
 
 #define DEFAULT_PAGE_SIZE 500
 
-/* The Status reason of an error body ("Expired", "Gone"), if it is one. */
-static bool status_is_expired(const struct http_response *resp)
-{
-	if (resp->status == 410)
-		return true;
-	return false;
-}
-
 /*
  * What a list hands on for obj: the object the informer already holds
  * when it is the same (hooks.same), else obj.  A relist of 100,000
@@ -222,7 +214,7 @@ static enum outcome list_status(struct reflector *r, const char *rv,
 			       "listing at \"\" (too large resource version)", *rv ? rv : "\"\"");
 		return EXPIRED;
 	}
-	if (status_is_expired(resp))
+	if (resp->status == 410)
 		return EXPIRED;
 	/*
 	 * Anything else ends the cycle, a 400 included, before the first
