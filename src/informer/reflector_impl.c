@@ -100,10 +100,28 @@ void reflector_fail(struct reflector *r, const char *msg)
 	reflector_emit(r, ACT_ERROR, "%s", msg);
 }
 
-void reflector_fail_refused(struct reflector *r, const char *msg)
+/*
+ * A refusal: a request the server will not take (400: a bad selector, a
+ * resourceVersion it does not know), credentials it refuses (401, after
+ * the HTTP layer refreshed them), a verb it forbids (403), a resource it
+ * doesn't serve (404).  client-go's Run retries them with backoff
+ * forever, so events flow once RBAC is granted or the CRD installed:
+ * so does kinf, saying so on every retry (REFUSED_RETRY).
+ */
+static bool refused_status(long status)
+{
+	return status == 400 || status == 401 || status == 403 || status == 404;
+}
+#define REFUSED_RETRY "; retrying as client-go does"
+
+void reflector_fail_status(struct reflector *r, long status, const char *msg)
 {
 	char why[sizeof(r->stats.last_error)];
 
+	if (!refused_status(status)) {
+		reflector_fail(r, msg);
+		return;
+	}
 	snprintf(why, sizeof(why), "%.*s%s", (int)(sizeof(why) - sizeof(REFUSED_RETRY)),
 		 msg, REFUSED_RETRY);
 	pthread_mutex_lock(&r->lock);

@@ -89,20 +89,6 @@ static inline int64_t now_ms(const struct reflector *r)
 	return kclient_now_ms(r->client);
 }
 
-/*
- * A refusal: a request the server will not take (400: a bad selector, a
- * resourceVersion it does not know), credentials it refuses (401, after
- * the HTTP layer refreshed them), a verb it forbids (403), a resource it
- * doesn't serve (404).  client-go's Run retries them with backoff
- * forever, so events flow once RBAC is granted or the CRD installed:
- * so does kinf, saying so on every retry (REFUSED_RETRY).
- */
-static inline bool refused_status(long status)
-{
-	return status == 400 || status == 401 || status == 403 || status == 404;
-}
-#define REFUSED_RETRY "; retrying as client-go does"
-
 #define STAT_INC(r, field)                                                 \
 	do {                                                               \
 		pthread_mutex_lock(&(r)->lock);                            \
@@ -124,10 +110,11 @@ void reflector_report_relist(struct reflector *r, struct replace_stats *rs);
 /* A failure: counted, kept as the last error, told to the listeners. */
 void reflector_fail(struct reflector *r, const char *msg);
 /*
- * A refusal (refused_status()): reflector_fail() with msg and
- * REFUSED_RETRY, and stats.refused until a list succeeds.
+ * A failure whose answer had this status: reflector_fail(), and when the
+ * status is a refusal (reflector_impl.c) with msg saying it is retried,
+ * and stats.refused until a list succeeds.
  */
-void reflector_fail_refused(struct reflector *r, const char *msg);
+void reflector_fail_status(struct reflector *r, long status, const char *msg);
 /* The last RV seen (ignores ""). */
 void reflector_set_rv(struct reflector *r, const char *rv);
 /* r->place: what it queued came from exchange x up to off, at the last RV. */

@@ -221,11 +221,7 @@ static enum outcome list_status(struct reflector *r, const char *rv,
 	 * list or after it: client-go's Run lists again after the backoff,
 	 * at the same RV, for ever.
 	 */
-	if (refused_status(resp->status)) {
-		reflector_fail_refused(r, msg);
-		return FAILED;
-	}
-	reflector_fail(r, msg);
+	reflector_fail_status(r, resp->status, msg);
 	return FAILED;
 }
 

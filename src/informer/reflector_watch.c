@@ -546,10 +546,7 @@ static enum outcome streaming_list_outcome(struct reflector *r, struct watch_sta
 		free(why);
 		return FALLBACK;
 	}
-	if (refused_status(resp->status))
-		reflector_fail_refused(r, msg);
-	else
-		reflector_fail(r, msg);
+	reflector_fail_status(r, resp->status, msg);
 	if (r->opts->watch_list_any_fallback)
 		return FALLBACK;
 	return FAILED;
@@ -723,10 +720,7 @@ static enum outcome end_bad_status(struct watch_end *e)
 	struct errbuf err = { "" };
 
 	status_line(e->r, e->resp, "watch", &err);
-	if (refused_status(e->resp->status))
-		reflector_fail_refused(e->r, err.msg);
-	else
-		reflector_fail(e->r, err.msg);
+	reflector_fail_status(e->r, e->resp->status, err.msg);
 	return FAILED;
 }
 
