@@ -113,14 +113,10 @@ static void list_and_watch(struct reflector *r)
 			if (!backoff(r, "re-watching"))
 				goto out;
 			break;
-		case FAILED: {
-			char why[sizeof(r->stats.relist_reason)];
-			pthread_mutex_lock(&r->lock);
-			snprintf(why, sizeof(why), "watch failed: %.100s", r->stats.last_error);
-			pthread_mutex_unlock(&r->lock);
-			reflector_note_relist_reason(r, why);
+		case FAILED:
+			/* last_error: this thread's writing, read under the lock */
+			reflector_note_relist_reason(r, "watch failed: %.100s", r->stats.last_error);
 			goto out;
-		}
 		default:		/* EXPIRED (reflector_watch() noted why), STOPPED */
 			goto out;
 		}

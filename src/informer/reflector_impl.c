@@ -163,11 +163,15 @@ void reflector_note_rv_back(struct reflector *r, const char *rv, const char *wha
 		       "(client-go takes it as it comes)", what, rv, r->last_rv);
 }
 
-void reflector_note_relist_reason(struct reflector *r, const char *reason)
+void reflector_note_relist_reason(struct reflector *r, const char *fmt, ...)
 {
+	va_list ap;
+
+	va_start(ap, fmt);
 	pthread_mutex_lock(&r->lock);
-	snprintf(r->stats.relist_reason, sizeof(r->stats.relist_reason), "%s", reason);
+	vsnprintf(r->stats.relist_reason, sizeof(r->stats.relist_reason), fmt, ap);
 	pthread_mutex_unlock(&r->lock);
+	va_end(ap);
 }
 
 /* The watch phase (client-go resyncs only then): tells the informer. */

@@ -126,7 +126,8 @@ void reflector_place(struct reflector *r, unsigned x, uint64_t off);
  * RV as it comes, and acts only on a too large RV's error.
  */
 void reflector_note_rv_back(struct reflector *r, const char *rv, const char *what);
-void reflector_note_relist_reason(struct reflector *r, const char *reason);
+/* Why the cycle ends in a relist (stats.relist_reason), from fmt. */
+void reflector_note_relist_reason(struct reflector *r, const char *fmt, ...) PRINTF(2, 3);
 /* The watch phase began or ended: tells hooks.watching on a change. */
 void reflector_set_watching(struct reflector *r, bool on);
 /* Sleeps ms in STATE_BACKOFF; false when stopped meanwhile. */

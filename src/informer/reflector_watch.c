@@ -620,10 +620,7 @@ static enum outcome end_expired_event(struct watch_end *e)
 	struct reflector *r = e->r;
 
 	STAT_INC(r, expired);
-	pthread_mutex_lock(&r->lock);
-	snprintf(r->stats.relist_reason, sizeof(r->stats.relist_reason),
-		 "watch expired: %.100s", e->ws->message);
-	pthread_mutex_unlock(&r->lock);
+	reflector_note_relist_reason(r, "watch expired: %.100s", e->ws->message);
 	reflector_emit(r, ACT_WATCH_EXPIRED, "%s", e->ws->message);
 	return EXPIRED;
 }
