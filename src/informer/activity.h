@@ -83,12 +83,12 @@ struct informer_stats {
 	 */
 	char store_rv[RV_SIZE];
 	bool synced;
-	uint64_t lists, pages, list_fallbacks, watches, watch_ends;
+	uint64_t lists, pages, list_fallbacks, watches;
 	uint64_t relists, expired, stalls, errors, backoffs, bookmarks;
 	uint64_t resyncs, throttled;	/* throttled: 429 answers */
 	uint64_t deltas[DELTA__COUNT];	/* popped, by type */
 	uint64_t events;		/* watch events received */
-	int64_t last_list_ms, last_watch_ms, last_resync_ms, next_resync_ms;
+	int64_t last_list_ms, last_resync_ms, next_resync_ms;
 	int64_t last_error_ms;
 	/* Watch health (wall clock; 0: never). */
 	int64_t last_event_ms;		/* an ADDED, MODIFIED or DELETED */

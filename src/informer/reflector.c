@@ -13,8 +13,7 @@
  * FIFO).  The network and the decoding overlap all the same: while the
  * reflector decodes page N, the transport thread receives page N+1, up to
  * XFER_HIGH_WATER ahead.  So the list/watch state (last_rv, list_no,
- * listed_once, the list being gathered, the watch_state) is this thread's
- * alone.  The stats are shared with readers under r->lock.  The thread
+ * the list being gathered, the watch_state) is this thread's alone.  The stats are shared with readers under r->lock.  The thread
  * blocks only in the transfer's wait and stop_sleep(), both of which end
  * at once on reflector_stop().  The FIFO and the hooks are thread-safe.
  */

@@ -45,7 +45,6 @@ struct reflector {
 	 */
 	struct fifo_place place;
 	bool rv_unavailable;		/* last_rv was too old: list at "" */
-	bool listed_once;
 	unsigned list_no;
 	bool paginated_result;		/* a list at "0" that worked came in pages */
 	bool watching;			/* in the watch phase (hooks.watching) */

@@ -390,7 +390,6 @@ enum outcome reflector_list(struct reflector *r)
 		fifo_replace(r->fifo, ls.items, ls.nr, rv, r->list_no, &rs);
 		if (r->hooks.replaced)
 			r->hooks.replaced(r->hooks.ctx);
-		r->listed_once = true;
 		r->rv_unavailable = false;
 		reflector_note_rv_back(r, rv, "the list");
 		reflector_set_rv(r, rv);

@@ -104,7 +104,6 @@ static void streaming_list_done(struct watch_state *ws, const char *rv)
 	fifo_replace(r->fifo, ls->items, ls->nr, rv, r->list_no, &rs);
 	if (r->hooks.replaced)
 		r->hooks.replaced(r->hooks.ctx);
-	r->listed_once = true;
 	r->rv_unavailable = false;
 	reflector_note_rv_back(r, rv, "the streaming list");
 	reflector_set_rv(r, rv);
@@ -591,7 +590,7 @@ static void watch_opening(struct reflector *r, bool initial, int timeout_s)
 {
 	STAT_INC(r, watches);
 	pthread_mutex_lock(&r->lock);
-	r->stats.last_watch_ms = r->stats.watch_since_ms = wall_ms();
+	r->stats.watch_since_ms = wall_ms();
 	r->stats.watch_timeout_s = timeout_s;
 	pthread_mutex_unlock(&r->lock);
 	if (initial) {
@@ -652,7 +651,6 @@ static enum outcome end_empty(struct watch_end *e)
 {
 	if (e->lasted < SHORT_WATCH_MS)
 		return end_very_short(e);
-	STAT_INC(e->r, watch_ends);
 	emit_watch_end(e->r, e->ws, e->lasted, "no answer after the REST client's %d retries "
 		       "(%s): an empty watch", HTTP_MAX_RETRIES, e->errmsg);
 	return OK;
@@ -684,7 +682,6 @@ static enum outcome end_stream_broken(struct watch_end *e)
 /* The connection broke mid-watch: reopen from the last RV. */
 static enum outcome end_connection_lost(struct watch_end *e)
 {
-	STAT_INC(e->r, watch_ends);
 	emit_watch_end(e->r, e->ws, e->lasted, "connection lost: %s", e->errmsg);
 	return OK;
 }
@@ -727,7 +724,6 @@ static enum outcome end_bad_status(struct watch_end *e)
  */
 static enum outcome end_closed(struct watch_end *e)
 {
-	STAT_INC(e->r, watch_ends);
 	emit_watch_end(e->r, e->ws, e->lasted, value_splitter_pending(&e->ws->values)
 		       ? "cut in the middle of an event" : NULL);
 	e->healthy = true;
