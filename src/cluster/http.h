@@ -194,7 +194,7 @@ struct stream_opts {
 	 * Set to the tap's number for a tapped exchange (the begin hook's)
 	 * before any of its data is handed on, and left as it was for one
 	 * not tapped; NULL: not wanted.  What the reflector tells its FIFO
-	 * it has read up to (fifo_unhold_at()).
+	 * it has read up to (fifo_unhold()).
 	 */
 	unsigned *tap_x;
 };

@@ -138,15 +138,7 @@ void fifo_hold(struct fifo *fifo)
 	pthread_mutex_unlock(&fifo->lock);
 }
 
-void fifo_unhold(struct fifo *fifo)
-{
-	pthread_mutex_lock(&fifo->lock);
-	if (fifo->held)
-		fifo->held--;
-	unlock_and_wake(fifo);
-}
-
-void fifo_unhold_at(struct fifo *fifo, const struct fifo_place *at)
+void fifo_unhold(struct fifo *fifo, const struct fifo_place *at)
 {
 	pthread_mutex_lock(&fifo->lock);
 	if (fifo->held)

@@ -160,17 +160,6 @@ int fifo_pop_until(struct fifo *fifo, fifo_process_fn *process, void *ctx,
 void fifo_wake(struct fifo *fifo);
 
 /*
- * A producer about to queue many entries in a row (a batch of watch
- * events) may hold the wake-ups: until the matching fifo_unhold(),
- * queueing wakes no one in fifo_pop(); fifo_unhold() wakes them once if
- * anything is queued.  Holds nest.  What is queued meanwhile is poppable
- * by a popper that was awake anyway: holding changes when poppers wake,
- * never what they take.
- */
-void fifo_hold(struct fifo *fifo);
-void fifo_unhold(struct fifo *fifo);
-
-/*
  * Where the producer stands in what it reads, for the flight recorder's
  * checkpoints: the exchange x (the tap's number, http.h) and the bytes
  * of its body up to which everything it queued came (FIFO_PLACE_END:
@@ -182,17 +171,25 @@ struct fifo_place {
 	char rv[64];		/* RV_SIZE (activity.h) */
 };
 /*
- * fifo_unhold() that also says where the producer stands: every entry it
- * queued came from before `at`, and nothing after.  The place is
- * forgotten by fifo_hold() and by any queueing outside a hold, so it is
- * known only while it is true.
+ * A producer about to queue many entries in a row (a batch of watch
+ * events) may hold the wake-ups: until the matching fifo_unhold(),
+ * queueing wakes no one in fifo_pop(); fifo_unhold() wakes them once if
+ * anything is queued.  Holds nest.  What is queued meanwhile is poppable
+ * by a popper that was awake anyway: holding changes when poppers wake,
+ * never what they take.
+ *
+ * The last fifo_unhold() also says where the producer stands: every
+ * entry it queued came from before `at`, and nothing after.  The place
+ * is forgotten by fifo_hold() and by any queueing outside a hold, so it
+ * is known only while it is true.
  */
-void fifo_unhold_at(struct fifo *fifo, const struct fifo_place *at);
+void fifo_hold(struct fifo *fifo);
+void fifo_unhold(struct fifo *fifo, const struct fifo_place *at);
 /*
  * The consumer, between two pops: true with *at when nothing is queued
  * and the producer's place is known, so that the Indexer is what the
  * producer's input up to there made it (process() runs under the lock
- * a pop takes).  false otherwise; the next fifo_unhold_at() that leaves
+ * a pop takes).  false otherwise; the next fifo_unhold() that leaves
  * the queue empty then wakes fifo_pop_until() (1), so that the consumer
  * looks again.
  */

@@ -33,7 +33,7 @@ struct fifo {
 	unsigned list_no;	/* of the last Replace; tags later deltas */
 	size_t batch;		/* most entries one pop may take; 0 or 1: one */
 	unsigned held;		/* fifo_hold()s not yet undone by fifo_unhold() */
-	struct fifo_place *place;	/* fifo_unhold_at()'s, while place_known (owned) */
+	struct fifo_place *place;	/* fifo_unhold()'s, while place_known (owned) */
 	bool place_known;
 	bool place_wanted;	/* fifo_drained_at() found none: wake at the next */
 	int64_t (*now)(void *ctx);	/* fifo_set_clock(); NULL: mono_ms() */

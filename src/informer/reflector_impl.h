@@ -40,7 +40,7 @@ struct reflector {
 	/* Reflector thread only. */
 	char last_rv[RV_SIZE];
 	/*
-	 * What it has read up to, as its FIFO is told (fifo_unhold_at()):
+	 * What it has read up to, as its FIFO is told (fifo_unhold()):
 	 * the end of the last line or list whose entries it queued.
 	 */
 	struct fifo_place place;

@@ -394,7 +394,7 @@ enum outcome reflector_list(struct reflector *r)
 		reflector_note_rv_back(r, rv, "the list");
 		reflector_set_rv(r, rv);
 		reflector_place(r, ls.tap_x, FIFO_PLACE_END);
-		fifo_unhold_at(r->fifo, &r->place);
+		fifo_unhold(r->fifo, &r->place);
 		reflector_report_relist(r, &rs);
 		r->list_no++;
 	}

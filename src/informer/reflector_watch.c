@@ -388,7 +388,7 @@ static int on_watch_data(void *ctx, const char *data, size_t len)
 	idle_work_begin();
 	fifo_hold(ws->r->fifo);
 	rc = value_splitter_feed(&ws->values, data, len);
-	fifo_unhold_at(ws->r->fifo, &ws->r->place);
+	fifo_unhold(ws->r->fifo, &ws->r->place);
 	idle_work_end(len);
 	/*
 	 * client-go's framer refuses a value over 16 MiB (ErrObjectTooLarge),

@@ -435,6 +435,7 @@ struct consumer {
 };
 
 static struct fifo *shared;
+static const struct fifo_place nowhere;	/* what the producers below read from */
 static bool producers_hold;	/* each round of keys between hold and release */
 
 static void *produce(void *arg)
@@ -455,7 +456,7 @@ static void *produce(void *arg)
 				UPDATE(shared, name, rv);
 		}
 		if (producers_hold)
-			fifo_unhold(shared);
+			fifo_unhold(shared, &nowhere);
 	}
 	return NULL;
 }
@@ -573,12 +574,12 @@ TEST(hold_defers_the_wake_up_to_the_last_release)
 	fifo_hold(shared);
 	fifo_hold(shared);
 	ADD(shared, "a", "1");
-	fifo_unhold(shared);
+	fifo_unhold(shared, &nowhere);
 	ADD(shared, "b", "1");
 	usleep(20 * 1000);	/* time for a wrong wake-up to show; can only pass late */
 	CHECK_INT(atomic_load(&popped), 0);
 	CHECK_INT(fifo_len(shared), 2);
-	fifo_unhold(shared);
+	fifo_unhold(shared, &nowhere);
 	pthread_join(t, NULL);
 	CHECK_INT(atomic_load(&popped), 2);
 	CHECK_INT(fifo_len(shared), 0);
@@ -689,7 +690,7 @@ static struct fifo_place place(uint64_t x, uint64_t off, const char *rv)
 /*
  * The producer's place is known only while it is true: once everything
  * it queued is popped, and before it queues more.  A hold forgets it
- * (what is queued meanwhile may be popped before fifo_unhold_at() says
+ * (what is queued meanwhile may be popped before fifo_unhold() says
  * where it came from), and so does queueing outside a hold; a resync
  * does not (Sync changes no object).  A consumer that found none is
  * woken by the next place that leaves the queue empty.
@@ -706,7 +707,7 @@ TEST(a_place_is_known_only_while_everything_queued_came_from_before_it)
 	CHECK(!fifo_drained_at(shared, &at));	/* nothing said yet */
 	fifo_hold(shared);
 	ADD(shared, "a", "7");
-	fifo_unhold_at(shared, &p1);
+	fifo_unhold(shared, &p1);
 	CHECK(!fifo_drained_at(shared, &at));	/* a's entry is queued */
 	CHECK_INT(fifo_pop(shared, collect, &d), 0);
 	CHECK(fifo_drained_at(shared, &at));
@@ -717,7 +718,7 @@ TEST(a_place_is_known_only_while_everything_queued_came_from_before_it)
 	UPDATE(shared, "a", "8");
 	CHECK_INT(fifo_pop(shared, collect, &d), 0);
 	CHECK(!fifo_drained_at(shared, &at));
-	fifo_unhold_at(shared, &p2);
+	fifo_unhold(shared, &p2);
 	CHECK(fifo_drained_at(shared, &at) && at.off == 240);
 
 	/* a resync keeps it; an entry queued outside a hold forgets it */
@@ -733,7 +734,7 @@ TEST(a_place_is_known_only_while_everything_queued_came_from_before_it)
 	pthread_create(&t, NULL, blocked_pop_forever, &b);
 	wait_asleep(&b.tid);
 	fifo_hold(shared);
-	fifo_unhold_at(shared, &p1);
+	fifo_unhold(shared, &p1);
 	pthread_join(t, NULL);
 	CHECK_INT(b.ret, 1);
 	CHECK(fifo_drained_at(shared, &at) && at.off == 120);
