@@ -78,22 +78,20 @@ struct op_pace {
 	uint64_t pops;		/* when it happened */
 };
 
-/* Before the lock: the count a replay recorded for this operation. */
-static void pace_begin(struct fifo *fifo, struct op_pace *op)
+/*
+ * Begins every producing operation: takes the lock, past a replay's
+ * gate.  Before the lock, the count a replay recorded for the operation;
+ * with it, the consumer may pop up to that count and no further, and the
+ * operation waits until it has, or cannot (nothing queued: a replay that
+ * went otherwise never waits for ever).
+ */
+static void op_begin(struct fifo *fifo, struct op_pace *op)
 {
 	op->due = -1;
 	op->last = false;
 	if (fifo->pacer && fifo->pacer->next)
 		op->due = fifo->pacer->next(fifo->pacer_ctx, &op->last);
-}
-
-/*
- * With the lock: the consumer may pop up to the recorded count and no
- * further, and the operation waits until it has, or cannot (nothing
- * queued: a replay that went otherwise never waits for ever).
- */
-static void pace_gate(struct fifo *fifo, struct op_pace *op)
-{
+	pthread_mutex_lock(&fifo->lock);
 	if (op->due >= 0) {
 		fifo->allow = (uint64_t)op->due;
 		pthread_cond_broadcast(&fifo->cond);
@@ -103,9 +101,20 @@ static void pace_gate(struct fifo *fifo, struct op_pace *op)
 	op->pops = fifo->pops;
 }
 
-/* After the lock: the count told to a recorder; the gate lifted after the last. */
-static void pace_end(struct fifo *fifo, struct op_pace *op)
+/*
+ * Ends every producing operation: wakes poppers if anything is queued
+ * and no producer holds the wake-ups (fifo_hold), and lets go of the
+ * lock.  Then the count is told to a recorder, and the gate lifted
+ * after a replay's last.
+ */
+static void op_end(struct fifo *fifo, struct op_pace *op)
 {
+	if (!fifo->held) {
+		fifo->place_known = false;	/* queued outside a hold: from nowhere known */
+		if (fifo->ops->len(fifo))
+			pthread_cond_broadcast(&fifo->cond);
+	}
+	pthread_mutex_unlock(&fifo->lock);
 	if (op->due >= 0 && op->last) {
 		pthread_mutex_lock(&fifo->lock);
 		fifo->allow = UINT64_MAX;
@@ -114,20 +123,6 @@ static void pace_end(struct fifo *fifo, struct op_pace *op)
 	}
 	if (fifo->pacer && fifo->pacer->mark)
 		fifo->pacer->mark(fifo->pacer_ctx, op->pops);
-}
-
-/*
- * Ends every producing operation: wakes poppers if anything is queued
- * and no producer holds the wake-ups (fifo_hold).
- */
-static void unlock_and_wake(struct fifo *fifo)
-{
-	if (!fifo->held) {
-		fifo->place_known = false;	/* queued outside a hold: from nowhere known */
-		if (fifo->ops->len(fifo))
-			pthread_cond_broadcast(&fifo->cond);
-	}
-	pthread_mutex_unlock(&fifo->lock);
 }
 
 void fifo_hold(struct fifo *fifo)
@@ -179,17 +174,14 @@ static void watch_event(struct fifo *fifo, enum delta_type type,
 {
 	struct op_pace op;
 
-	pace_begin(fifo, &op);
-	pthread_mutex_lock(&fifo->lock);
-	pace_gate(fifo, &op);
+	op_begin(fifo, &op);
 	/* Any watch event before the first list counts as populating. */
 	fifo->populated = true;
 	if (type == DELTA_DELETED)
 		fifo->ops->delete(fifo, obj);
 	else
 		fifo->ops->queue(fifo, type, obj);
-	unlock_and_wake(fifo);
-	pace_end(fifo, &op);
+	op_end(fifo, &op);
 }
 
 void fifo_add(struct fifo *fifo, struct kobj *obj)
@@ -301,9 +293,7 @@ void fifo_replace(struct fifo *fifo, struct kobj **items, size_t nr,
 	size_t tombstones, initial = 0;
 	struct op_pace op;
 
-	pace_begin(fifo, &op);
-	pthread_mutex_lock(&fifo->lock);
-	pace_gate(fifo, &op);
+	op_begin(fifo, &op);
 	if (stats)
 		count_listed(fifo, items, nr, stats);
 	fifo->list_no = list_no;
@@ -319,8 +309,7 @@ void fifo_replace(struct fifo *fifo, struct kobj **items, size_t nr,
 	if (stats)
 		stats->deleted = fifo->ops->tombstones_when_popped ? stats->known_gone
 								   : tombstones;
-	unlock_and_wake(fifo);
-	pace_end(fifo, &op);
+	op_end(fifo, &op);
 }
 
 void fifo_bookmark(struct fifo *fifo, const char *rv)
@@ -329,13 +318,10 @@ void fifo_bookmark(struct fifo *fifo, const char *rv)
 
 	if (!fifo->ops->bookmark)
 		return;
-	pace_begin(fifo, &op);
-	pthread_mutex_lock(&fifo->lock);
-	pace_gate(fifo, &op);
+	op_begin(fifo, &op);
 	/* Unlike an event, it does not populate (RealFIFO.Bookmark). */
 	fifo->ops->bookmark(fifo, rv);
-	unlock_and_wake(fifo);
-	pace_end(fifo, &op);
+	op_end(fifo, &op);
 }
 
 size_t fifo_resync(struct fifo *fifo)
