@@ -124,21 +124,15 @@ static bool queue_action(struct delta_fifo *df, enum delta_type type,
 	return true;
 }
 
-static void delta_fifo_queue(struct fifo *fifo, enum delta_type type,
-			     struct kobj *obj)
-{
-	queue_action(of(fifo), type, SOURCE_WATCH, false, obj);
-}
-
-static void delta_fifo_delete(struct fifo *fifo, struct kobj *obj)
+static void delta_fifo_event(struct fifo *fifo, enum delta_type type, struct kobj *obj)
 {
 	struct delta_fifo *df = of(fifo);
 
-	/* Neither known nor queued: a relist already reported it gone. */
-	if (!hashmap_find(&df->items, obj->key) &&
+	/* A Delete of a key neither known nor queued: a relist reported it gone. */
+	if (type == DELTA_DELETED && !hashmap_find(&df->items, obj->key) &&
 	    !(fifo->known && store_has(fifo->known, obj->key)))
 		return;
-	queue_action(df, DELTA_DELETED, SOURCE_WATCH, false, obj);
+	queue_action(df, type, SOURCE_WATCH, false, obj);
 }
 
 static void tombstone(struct fifo *fifo, struct kobj *obj)
@@ -227,8 +221,7 @@ static size_t delta_fifo_take(struct fifo *fifo, struct deltas *out,
 const struct fifo_ops delta_fifo_ops = {
 	.alloc = delta_fifo_alloc,
 	.free = delta_fifo_free,
-	.queue = delta_fifo_queue,
-	.delete = delta_fifo_delete,
+	.event = delta_fifo_event,
 	.replace = delta_fifo_replace,
 	.resync = delta_fifo_resync,
 	.len = delta_fifo_len,

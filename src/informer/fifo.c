@@ -177,10 +177,7 @@ static void watch_event(struct fifo *fifo, enum delta_type type,
 	op_begin(fifo, &op);
 	/* Any watch event before the first list counts as populating. */
 	fifo->populated = true;
-	if (type == DELTA_DELETED)
-		fifo->ops->delete(fifo, obj);
-	else
-		fifo->ops->queue(fifo, type, obj);
+	fifo->ops->event(fifo, type, obj);
 	op_end(fifo, &op);
 }
 

@@ -49,10 +49,8 @@ struct fifo {
 struct fifo_ops {
 	struct fifo *(*alloc)(void);	/* zeroed but for the variant's own */
 	void (*free)(struct fifo *fifo);	/* drops what is queued too */
-	/* Added or Updated from a watch. */
-	void (*queue)(struct fifo *fifo, enum delta_type type,
-		      struct kobj *obj);
-	void (*delete)(struct fifo *fifo, struct kobj *obj);
+	/* A watch event: Added, Updated or Deleted. */
+	void (*event)(struct fifo *fifo, enum delta_type type, struct kobj *obj);
 	/*
 	 * Queues the list's deltas; returns the tombstones queued and sets
 	 * *initial to what the first Replace would count as the initial

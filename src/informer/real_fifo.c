@@ -83,16 +83,10 @@ static void real_fifo_free(struct fifo *fifo)
 	free(rf);
 }
 
-static void real_fifo_queue(struct fifo *fifo, enum delta_type type,
-			    struct kobj *obj)
+/* Unlike the DeltaFIFO, client-go's RealFIFO queues every deletion. */
+static void real_fifo_event(struct fifo *fifo, enum delta_type type, struct kobj *obj)
 {
 	push(of(fifo), type, SOURCE_WATCH, false, obj);
-}
-
-/* Unlike the DeltaFIFO, client-go's RealFIFO queues every deletion. */
-static void real_fifo_delete(struct fifo *fifo, struct kobj *obj)
-{
-	push(of(fifo), DELTA_DELETED, SOURCE_WATCH, false, obj);
 }
 
 /* The newest queued delta of one key. */
@@ -266,8 +260,7 @@ static void atomic_fifo_bookmark(struct fifo *fifo, const char *rv)
 const struct fifo_ops real_fifo_ops = {
 	.alloc = real_fifo_alloc,
 	.free = real_fifo_free,
-	.queue = real_fifo_queue,
-	.delete = real_fifo_delete,
+	.event = real_fifo_event,
 	.replace = real_fifo_replace,
 	.resync = real_fifo_resync,
 	.len = real_fifo_len,
@@ -277,8 +270,7 @@ const struct fifo_ops real_fifo_ops = {
 const struct fifo_ops atomic_fifo_ops = {
 	.alloc = real_fifo_alloc,
 	.free = real_fifo_free,
-	.queue = real_fifo_queue,
-	.delete = real_fifo_delete,
+	.event = real_fifo_event,
 	.replace = atomic_fifo_replace,
 	.bookmark = atomic_fifo_bookmark,
 	.resync = atomic_fifo_resync,
