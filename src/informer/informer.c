@@ -318,7 +318,7 @@ static void handle_delta(struct informer *inf, const struct delta *d)
 		store_delete(inf->store, d->obj->key);
 		n.kind = NOTIFY_DELETE;
 	} else if (old) {
-		store_update(inf->store, d->obj);
+		store_add(inf->store, d->obj);
 		n.kind = NOTIFY_UPDATE;
 		n.old = old;
 		old = NULL;

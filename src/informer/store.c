@@ -243,11 +243,6 @@ void store_add(struct store *store, struct kobj *obj)
 	kobj_unref(old);
 }
 
-void store_update(struct store *store, struct kobj *obj)
-{
-	store_add(store, obj);
-}
-
 bool store_delete(struct store *store, const char *key)
 {
 	struct kobj *old = NULL;

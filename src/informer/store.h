@@ -15,8 +15,8 @@
  * read-write lock inside).  Nothing here blocks except on that lock.
  *
  * Ownership: the store holds one reference to each stored kobj.  store_add
- * and store_update take a new reference of their own (the caller keeps
- * its); the getters return new references the caller must kobj_unref().
+ * takes a new reference of its own (the caller keeps its); the getters
+ * return new references the caller must kobj_unref().
  */
 #ifndef KINF_STORE_H
 #define KINF_STORE_H
@@ -44,9 +44,8 @@ void kobj_list_release(struct kobj_list *list);
 struct store *store_new(void);
 void store_free(struct store *store);
 
-/* Adds or replaces the object under obj->key; an update if present. */
+/* Adds or replaces (updates) the object under obj->key. */
 void store_add(struct store *store, struct kobj *obj);
-void store_update(struct store *store, struct kobj *obj);
 /* Removes key; returns false if it was absent. */
 bool store_delete(struct store *store, const char *key);
 

@@ -265,7 +265,7 @@ TEST(add_get_update_delete)
 	CHECK_INT(atomic_load(&a1->refs), 3);	/* ours, the store's, got */
 	kobj_unref(got);
 
-	store_update(store, a2);
+	store_add(store, a2);
 	CHECK_INT(store_len(store), 1);
 	got = store_get(store, "ns/a");
 	CHECK(got == a2);
@@ -359,14 +359,14 @@ TEST(update_moves_index_values)
 	struct kobj *v2 = pod("a", "p", "2", "app=api,keep=yes", "n2", "rs-1");
 
 	store_add(store, v1);
-	store_update(store, v2);
+	store_add(store, v2);
 	CHECK_LOOKUP(store, INDEX_LABEL, "app=web", "");
 	CHECK_LOOKUP(store, INDEX_LABEL, "app=api", "a/p");
 	CHECK_LOOKUP(store, INDEX_LABEL, "keep=yes", "a/p");
 	CHECK_LOOKUP(store, INDEX_NODE, "n1", "");
 	CHECK_LOOKUP(store, INDEX_NODE, "n2", "a/p");
 	CHECK_LOOKUP(store, INDEX_OWNER, "rs-1", "a/p");
-	/* And back, through store_add, which updates a present key too. */
+	/* And back. */
 	store_add(store, v1);
 	CHECK_LOOKUP(store, INDEX_LABEL, "app=web", "a/p");
 	CHECK_LOOKUP(store, INDEX_LABEL, "app=api", "");
@@ -441,7 +441,7 @@ static void *writer(void *arg)
 			}
 			obj = pod("ns", name, rv, r % 2 ? "parity=odd" : "parity=even",
 				  r % 2 ? "odd-node" : "even-node", "");
-			store_update(shared, obj);
+			store_add(shared, obj);
 			kobj_unref(obj);
 		}
 	atomic_fetch_add(&writers_done, 1);
