@@ -98,15 +98,10 @@ const struct client_go_profile *profile_find(const char *version, struct errbuf 
 			   version, OLDEST_MINOR);
 		return NULL;
 	}
-	if (minor <= 28)
-		return &v1_28;
-	if (minor <= 32)
-		return &v1_32;
-	if (minor <= 34)
-		return &v1_34;
-	if (minor == 35)
-		return &v1_35;
-	return &v1_36;
+	/* the oldest row whose newest version is this one or later */
+	for (const struct client_go_profile *const *p = client_go_profiles;; p++)
+		if (minor <= version_minor((*p)->version))
+			return *p;
 }
 
 const char *fifo_kind_name(enum fifo_kind kind)
