@@ -412,16 +412,14 @@ static size_t add_packed(struct strbuf *sb, const struct strbuf *list)
  * object is made and one when it is freed, against the scan of its
  * kilobytes.
  *
- * The kobj of scanned fields and compact text (the text's parts: head,
- * then body, concatenated).
+ * The kobj of scanned fields and compact text.
  */
-static struct kobj *make(const struct fields *f, const char *head, size_t head_len,
-			 const char *body, size_t body_len, struct errbuf *err)
+static struct kobj *make(const struct fields *f, const char *text, size_t len,
+			 struct errbuf *err)
 {
-	struct strbuf sb = STRBUF_INIT, sh = STRBUF_INIT;
-	struct strbuf whole = STRBUF_INIT, packed = STRBUF_INIT;
-	const char *name = field(f, f->name), *ns = field(f, f->ns), *node, *text;
-	size_t nsoff, rv, kind, labels, nodeoff, owners, len, plen;
+	struct strbuf sb = STRBUF_INIT, sh = STRBUF_INIT, packed = STRBUF_INIT;
+	const char *name = field(f, f->name), *ns = field(f, f->ns), *node;
+	size_t nsoff, rv, kind, labels, nodeoff, owners, plen;
 	struct zpack *pack;
 	struct kobj *obj;
 	char *base;
@@ -432,8 +430,8 @@ static struct kobj *make(const struct fields *f, const char *head, size_t head_l
 	}
 	if (!name)
 		name = "";
-	if (head_len + body_len > UINT32_MAX) {
-		errbuf_set(err, "object of %zu bytes: more than 4 GiB", head_len + body_len);
+	if (len > UINT32_MAX) {
+		errbuf_set(err, "object of %zu bytes: more than 4 GiB", len);
 		return NULL;
 	}
 	if (!ns)
@@ -458,13 +456,6 @@ static struct kobj *make(const struct fields *f, const char *head, size_t head_l
 	labels = add_packed(&sh, &f->labels);
 	owners = add_packed(&sh, &f->owners);
 
-	len = head_len + body_len;
-	text = head;
-	if (body_len) {
-		strbuf_add(&whole, head, head_len);
-		strbuf_add(&whole, body, body_len);
-		text = whole.buf;
-	}
 	pack = zpack_family(field(f, f->kind) ? field(f, f->kind) : "");
 	plen = pack ? zpack_pack(pack, text, len, &packed) : 0;
 	obj = xmalloc(sizeof(*obj) + sb.len + (plen ? plen : len + 1));
@@ -493,7 +484,6 @@ static struct kobj *make(const struct fields *f, const char *head, size_t head_l
 	obj->stored = base + sb.len;
 	strbuf_release(&sb);
 	strbuf_release(&sh);
-	strbuf_release(&whole);
 	strbuf_release(&packed);
 	return obj;
 }
@@ -537,13 +527,14 @@ static struct kobj *make_typed(struct fields *f, const struct strbuf *out,
 	}
 	if (body.len)
 		strbuf_addch(&head, ',');
-	strbuf_addch(&body, '}');
+	strbuf_add(&head, body.buf, body.len);
+	strbuf_addch(&head, '}');
 
 	kind = f->strs.len;
 	strbuf_adds(&f->strs, type->kind);
 	strbuf_addch(&f->strs, '\0');
 	f->kind = kind;
-	obj = make(f, head.buf, head.len, body.buf, body.len, err);
+	obj = make(f, head.buf, head.len, err);
 	strbuf_release(&head);
 	strbuf_release(&body);
 	return obj;
@@ -564,7 +555,7 @@ struct kobj *kobj_from_list_item(const char *json, size_t len,
 	if (type && !f.has_kind)
 		obj = make_typed(&f, &out, type, err);
 	else
-		obj = make(&f, out.buf, out.len, "", 0, err);
+		obj = make(&f, out.buf, out.len, err);
 cleanup:
 	fields_release(&f);
 	strbuf_release(&out);
@@ -650,8 +641,7 @@ int kobj_from_event(const char *json, size_t len, unsigned flags,
 	case KOBJ_EVENT_ADDED:
 	case KOBJ_EVENT_MODIFIED:
 	case KOBJ_EVENT_DELETED:
-		ev->obj = make(&f, out.buf + f.obj_from, f.obj_to - f.obj_from,
-			       "", 0, &ev->obj_err);
+		ev->obj = make(&f, out.buf + f.obj_from, f.obj_to - f.obj_from, &ev->obj_err);
 		break;
 	case KOBJ_EVENT_BOOKMARK:
 	case KOBJ_EVENT_ERROR:
