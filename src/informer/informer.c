@@ -806,27 +806,19 @@ struct listener *informer_add_listener(struct informer *inf, int64_t resync_ms)
 	return l;
 }
 
-/* Clamps a listener period that is shorter than the check period. */
-static void apply_check_period(struct informer *inf)
-{
-	for (size_t i = 0; i < inf->nr_listeners; i++) {
-		struct listener *l = inf->listeners[i];
-		if (l->resync_ms && l->resync_ms < inf->resync_check_ms)
-			l->resync_ms = inf->resync_check_ms;
-	}
-}
-
 int informer_start(struct informer *inf, struct errbuf *err)
 {
 	int rc;
 
 	pthread_mutex_lock(&inf->lock);
 	inf->started = true;
-	apply_check_period(inf);
 	int64_t now = mono_ms();
-	for (size_t i = 0; i < inf->nr_listeners; i++)
-		if (inf->listeners[i]->resync_ms)
-			inf->listeners[i]->next_resync_ms = now + inf->listeners[i]->resync_ms;
+	for (size_t i = 0; i < inf->nr_listeners; i++) {
+		struct listener *l = inf->listeners[i];
+
+		if (l->resync_ms)
+			l->next_resync_ms = now + l->resync_ms;
+	}
 	pthread_mutex_unlock(&inf->lock);
 
 	rc = pthread_create(&inf->processor, NULL, processor_main, inf);
