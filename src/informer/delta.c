@@ -65,17 +65,10 @@ void delta_release(struct delta *delta)
 	delta->nr_all = 0;
 }
 
-void deltas_clear(struct deltas *d)
+void deltas_release(struct deltas *d)
 {
 	for (size_t i = 0; i < d->nr; i++)
 		delta_release(&d->v[i]);
-	d->nr = 0;
-}
-
-void deltas_release(struct deltas *d)
-{
-	deltas_clear(d);
 	free(d->v);
-	d->v = NULL;
-	d->alloc = 0;
+	*d = (struct deltas){ 0 };
 }

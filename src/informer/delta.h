@@ -89,8 +89,6 @@ struct deltas {
 void deltas_push(struct deltas *d, const struct delta *delta);
 /* Drops the delta's references (obj, and all[] of a ReplacedAll). */
 void delta_release(struct delta *delta);
-/* Drops every delta's reference and empties the list (keeps memory). */
-void deltas_clear(struct deltas *d);
 void deltas_release(struct deltas *d);
 
 #endif

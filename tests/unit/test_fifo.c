@@ -384,10 +384,10 @@ TEST(in_initial_list_holds_for_the_whole_popped_key)
 	CHECK_INT(d.nr, 3);
 	for (size_t i = 0; i < d.nr; i++)
 		CHECK(d.v[i].initial_list);
-	deltas_clear(&d);
+	deltas_release(&d);
 	CHECK(fifo_pop(f, collect, &d) == 0);
 	CHECK(d.nr == 1 && d.v[0].initial_list);
-	deltas_clear(&d);
+	deltas_release(&d);
 	ADD(f, "c", "1");
 	CHECK(fifo_pop(f, collect, &d) == 0);
 	CHECK(d.nr == 1 && !d.v[0].initial_list);

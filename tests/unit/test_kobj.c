@@ -281,11 +281,10 @@ TEST(deltas_own_their_references)
 	CHECK_INT(d.nr, 5);
 	CHECK_INT(atomic_load(&obj->refs), 6);
 	CHECK(d.v[4].obj == obj && d.v[4].type == DELTA_UPDATED);
-	deltas_clear(&d);
-	CHECK_INT(d.nr, 0);
-	CHECK_INT(atomic_load(&obj->refs), 1);
 	deltas_release(&d);
+	CHECK_INT(d.nr, 0);
 	CHECK(d.v == NULL);
+	CHECK_INT(atomic_load(&obj->refs), 1);
 	kobj_unref(obj);
 }
 
