@@ -348,8 +348,9 @@ int kobj_scan_document(struct json_scan *s, const char *text,
 
 /*
  * Scans text (an object, or with in_event a watch event), writing the
- * compact text to out and the fields to f.  -1 with err when it is not
- * one JSON object.
+ * compact text to out (grown to hold it) and the fields to f (set up
+ * here: fields_release() it after, either way).  -1 with err when it is
+ * not one JSON object.
  *
  * Bytes that are not UTF-8 become U+FFFD first, as Go's encoding/json
  * reads them into strings: what a client-go controller sees, and what
@@ -361,6 +362,7 @@ static int scan_text(const char *text, size_t len, bool in_event, unsigned flags
 	char *clean = NULL;
 	int ret = -1;
 
+	fields_init(f);
 	if (!all_ascii(text, len) && (clean = utf8_replace_invalid(text, len, &len)))
 		text = clean;
 
@@ -548,8 +550,6 @@ struct kobj *kobj_from_list_item(const char *json, size_t len,
 	struct fields f;
 	struct kobj *obj = NULL;
 
-	strbuf_grow(&out, len);	/* the compact text's size, nearly always */
-	fields_init(&f);
 	if (scan_text(json, len, false, flags, &out, &f, err) < 0)
 		goto cleanup;
 	if (type && !f.has_kind)
@@ -584,7 +584,6 @@ struct json_object *kobj_parse(const char *json, size_t len, bool in_event,
 	struct fields f;
 	struct json_object *tree = NULL;
 
-	fields_init(&f);
 	if (scan_text(json, len, in_event, flags, &out, &f, &err) == 0)
 		tree = tree_of(out.buf, out.len);
 	fields_release(&f);
@@ -610,8 +609,6 @@ int kobj_from_event(const char *json, size_t len, unsigned flags,
 
 	memset(ev, 0, sizeof(*ev));
 	ev->type = KOBJ_EVENT_UNKNOWN;
-	strbuf_grow(&out, len);	/* the compact text's size, nearly always */
-	fields_init(&f);
 	if (scan_text(json, len, true, flags, &out, &f, err) < 0)
 		goto cleanup;
 	if (f.type == NONE || !f.has_object) {
