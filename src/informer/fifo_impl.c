@@ -7,12 +7,6 @@
 #include "lib/hashmap.h"
 #include "lib/util.h"
 
-/* The fifo's clock now (fifo_set_clock), for a delta's clock_ms. */
-static int64_t fifo_clock(struct fifo *fifo)
-{
-	return fifo->now ? fifo->now(fifo->now_ctx) : mono_ms();
-}
-
 struct delta fifo_delta(struct fifo *fifo, enum delta_type type,
 			enum delta_source source, bool tombstone,
 			struct kobj *obj)
@@ -24,7 +18,7 @@ struct delta fifo_delta(struct fifo *fifo, enum delta_type type,
 		.tombstone = tombstone,
 		.obj = kobj_ref(obj),
 		.time_ms = wall_ms(),
-		.clock_ms = fifo_clock(fifo),
+		.clock_ms = fifo->now ? fifo->now(fifo->now_ctx) : mono_ms(),
 	};
 }
 
