@@ -290,11 +290,13 @@ static void distribute(struct informer *inf, const struct notification *n)
 
 /* ---- processing --------------------------------------------------------- */
 
-static struct notification notification_of(struct informer *inf,
+/* A notification of the informer's resource, of d (NULL: of no delta). */
+static struct notification notification_of(struct informer *inf, enum notify_kind kind,
 					   const struct delta *d)
 {
 	return (struct notification){
-		.delta = *d,
+		.delta = d ? *d : (struct delta){ 0 },
+		.kind = kind,
 		.resource = inf->opts.resource->name,
 		.obj_kind = inf->opts.resource->kind,
 		.group = inf->opts.resource->group,
@@ -311,7 +313,7 @@ static struct notification notification_of(struct informer *inf,
  */
 static void handle_delta(struct informer *inf, const struct delta *d)
 {
-	struct notification n = notification_of(inf, d);
+	struct notification n = notification_of(inf, NOTIFY_ADD, d);
 	struct kobj *old = store_get(inf->store, d->obj->key);
 
 	if (d->type == DELTA_DELETED) {
@@ -325,7 +327,6 @@ static void handle_delta(struct informer *inf, const struct delta *d)
 		n.resync_only = !strcmp(n.old->rv, d->obj->rv);
 	} else {
 		store_add(inf->store, d->obj);
-		n.kind = NOTIFY_ADD;
 	}
 	distribute(inf, &n);
 	kobj_unref(old);
@@ -368,11 +369,9 @@ static void handle_replaced_all(struct informer *inf, const struct delta *d)
 		struct delta gone = *d;
 		gone.all = NULL;
 		gone.nr_all = 0;
-		gone.type = DELTA_REPLACED_ALL;
 		gone.tombstone = true;
 		gone.obj = kobj_ref(cached.v[i]);
-		struct notification n = notification_of(inf, &gone);
-		n.kind = NOTIFY_DELETE;
+		struct notification n = notification_of(inf, NOTIFY_DELETE, &gone);
 		store_delete(inf->store, gone.obj->key);
 		inf->deltas[DELTA_REPLACED_ALL]++;
 		distribute(inf, &n);
@@ -400,8 +399,7 @@ static void handle_sync_all(struct informer *inf, const struct delta *d)
 	for (size_t i = 0; i < cached.nr; i++) {
 		struct delta one = *d;
 		one.obj = cached.v[i];
-		struct notification n = notification_of(inf, &one);
-		n.kind = NOTIFY_UPDATE;
+		struct notification n = notification_of(inf, NOTIFY_UPDATE, &one);
 		n.old = kobj_ref(cached.v[i]);
 		n.resync_only = true;
 		cached.v[i] = NULL;	/* the notification owns it now */
@@ -426,11 +424,10 @@ static void set_store_rv(struct informer *inf, const char *rv)
 static void handle_bookmark(struct informer *inf, const struct delta *d)
 {
 	struct activity_info info = { .act = ACT_BOOKMARK };
-	struct notification n = notification_of(inf, d);
+	struct notification n = notification_of(inf, NOTIFY_BOOKMARK, d);
 
 	set_store_rv(inf, d->rv);
 	snprintf(info.rv, sizeof(info.rv), "%s", d->rv);
-	n.kind = NOTIFY_BOOKMARK;
 	n.activity = &info;	/* each listener gets a copy */
 	inf->deltas[DELTA_BOOKMARK]++;
 	distribute(inf, &n);
@@ -466,13 +463,9 @@ static void handle_deltas(void *ctx, struct deltas *deltas)
 static void on_activity(void *ctx, const struct activity_info *info)
 {
 	struct informer *inf = ctx;
-	struct notification n = {
-		.kind = NOTIFY_ACTIVITY,
-		.activity = (struct activity_info *)info,	/* each listener gets a copy */
-		.resource = inf->opts.resource->name,
-		.obj_kind = inf->opts.resource->kind,
-		.group = inf->opts.resource->group,
-	};
+	struct notification n = notification_of(inf, NOTIFY_ACTIVITY, NULL);
+
+	n.activity = (struct activity_info *)info;	/* each listener gets a copy */
 	pthread_mutex_lock(&inf->lock);
 	distribute(inf, &n);
 	pthread_mutex_unlock(&inf->lock);
@@ -779,22 +772,18 @@ struct listener *informer_add_listener(struct informer *inf, int64_t resync_ms)
 		struct kobj_list all;
 		store_list(inf->store, &all);
 		for (size_t i = 0; i < all.nr; i++) {
-			struct notification n = {
-				.kind = NOTIFY_ADD,
-				.replay = true,
-				.resource = inf->opts.resource->name,
-				.obj_kind = inf->opts.resource->kind,
-		.group = inf->opts.resource->group,
-				.delta = {
-					.type = DELTA_ADDED,
-					.source = SOURCE_LIST,
-					/* addListener: isInInitialList true */
-					.initial_list = true,
-					.obj = all.v[i],
-					.time_ms = wall_ms(),
-					.clock_ms = client_clock(inf->client),
-				},
+			struct delta add = {
+				.type = DELTA_ADDED,
+				.source = SOURCE_LIST,
+				/* addListener: isInInitialList true */
+				.initial_list = true,
+				.obj = all.v[i],
+				.time_ms = wall_ms(),
+				.clock_ms = client_clock(inf->client),
 			};
+			struct notification n = notification_of(inf, NOTIFY_ADD, &add);
+
+			n.replay = true;
 			all.v[i] = NULL;	/* the notification owns it now */
 			listener_push(l, &n);
 		}
