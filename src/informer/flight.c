@@ -689,9 +689,10 @@ static struct fstream *evict(struct flight *f)
 
 /*
  * f->line, a record of exchange x lying at `at` in it, into the ring;
- * returns a stream to wake for a snapshot (NULL: none).
+ * then lets go of f->lock (unlock()) and wakes a stream it asks for a
+ * snapshot.  Every tap ends so.
  */
-static struct fstream *keep_line(struct flight *f, unsigned x, struct place at, int64_t t)
+static void keep_line(struct flight *f, unsigned x, struct place at, int64_t t)
 {
 	struct xinfo *xi = xinfo_of(f, x);
 	struct fstream *s = xi && xi->stream < f->nstreams ? f->streams[xi->stream] : NULL;
@@ -707,7 +708,8 @@ static struct fstream *keep_line(struct flight *f, unsigned x, struct place at, 
 	}
 	ring_add(f, t, s ? xi->stream : UINT32_MAX, at);
 	struct fstream *more = evict(f);
-	return asked ? asked : more;
+	unlock(f);
+	wake(asked ? asked : more);
 }
 
 static unsigned stream_index(struct flight *f, const char *name)
@@ -752,9 +754,7 @@ static unsigned tap_begin(void *ctx, const char *stream, const char *path)
 	f->x[x - f->x0] = (struct xinfo){ .stream = si, .live = true, .path = xstrdup(path),
 					  .retry_after_ms = -1 };
 	recording_line_begin(&f->line, t, x, stream, path);
-	struct fstream *asked = keep_line(f, x, (struct place){ x, 0 }, t);
-	unlock(f);
-	wake(asked);
+	keep_line(f, x, (struct place){ x, 0 }, t);
 	return x;
 }
 
@@ -777,9 +777,7 @@ static void tap_head(void *ctx, unsigned x, const struct http_response *resp)
 		xi->retry_after_ms = resp->retry_after_ms;
 	}
 	recording_line_status(&f->line, t, x, &a);
-	struct fstream *asked = keep_line(f, x, (struct place){ x, 0 }, t);
-	unlock(f);
-	wake(asked);
+	keep_line(f, x, (struct place){ x, 0 }, t);
 }
 
 static void tap_data(void *ctx, unsigned x, const char *data, size_t len)
@@ -795,9 +793,7 @@ static void tap_data(void *ctx, unsigned x, const char *data, size_t len)
 		xi->bytes += len;
 	}
 	raw_data(&f->line, t, x, off, data, len);
-	struct fstream *asked = keep_line(f, x, (struct place){ x, off + len }, t);
-	unlock(f);
-	wake(asked);
+	keep_line(f, x, (struct place){ x, off + len }, t);
 }
 
 static void tap_end(void *ctx, unsigned x, int rc, const char *error,
@@ -813,9 +809,7 @@ static void tap_end(void *ctx, unsigned x, int rc, const char *error,
 		xi->live = false;
 	strbuf_addch(&f->line, RAW_END);
 	recording_line_end(&f->line, t, x, &e);
-	struct fstream *asked = keep_line(f, x, (struct place){ x, FIFO_PLACE_END }, t);
-	unlock(f);
-	wake(asked);
+	keep_line(f, x, (struct place){ x, FIFO_PLACE_END }, t);
 }
 
 const struct kclient_tap flight_tap = {
