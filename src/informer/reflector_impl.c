@@ -62,11 +62,6 @@ void reflector_emit(struct reflector *r, enum activity act, const char *fmt, ...
 	va_end(ap);
 }
 
-/*
- * After a list applied (fifo_replace() filled *rs): a relist's Relist
- * record, with its reason and how long no watch had worked.  Frees the
- * key sample either way.
- */
 void reflector_report_relist(struct reflector *r, struct replace_stats *rs)
 {
 	pthread_mutex_lock(&r->lock);
@@ -87,7 +82,6 @@ void reflector_report_relist(struct reflector *r, struct replace_stats *rs)
 	rs->sample = NULL;
 }
 
-/* Records a failure in the stats and tells the listeners. */
 void reflector_fail(struct reflector *r, const char *msg)
 {
 	pthread_mutex_lock(&r->lock);
@@ -174,7 +168,6 @@ void reflector_note_relist_reason(struct reflector *r, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* The watch phase (client-go resyncs only then): tells the informer. */
 void reflector_set_watching(struct reflector *r, bool on)
 {
 	if (r->watching == on)
@@ -186,7 +179,6 @@ void reflector_set_watching(struct reflector *r, bool on)
 
 /* ---- waiting ------------------------------------------------------------ */
 
-/* Sleeps ms in STATE_BACKOFF; false when stopped meanwhile. */
 bool reflector_wait_backoff(struct reflector *r, int64_t ms, const char *why)
 {
 	pthread_mutex_lock(&r->lock);

@@ -20,11 +20,9 @@
 #define DEFAULT_PAGE_SIZE 500
 
 /*
- * What a list hands on for obj: the object the informer already holds
- * when it is the same (hooks.same), else obj.  A relist of 100,000
- * unchanged pods then holds one copy of each, not two, and the long-lived
- * objects stay where they are in the heap instead of being replaced by
- * copies made in between the churn's.  Takes obj's reference over.
+ * A relist of 100,000 unchanged pods then holds one copy of each, not
+ * two, and the long-lived objects stay where they are in the heap instead
+ * of being replaced by copies made in between the churn's.
  */
 struct kobj *reflector_known_or(struct reflector *r, struct kobj *obj)
 {

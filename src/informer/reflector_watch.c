@@ -825,11 +825,6 @@ static int watch_request(struct reflector *r, const char *path, const struct str
 	}
 }
 
-/*
- * One watch, until it ends.  With `initial`, a streaming list
- * (sendInitialEvents) from the last RV or "", which becomes the watch
- * once its end bookmark came.
- */
 enum outcome reflector_watch(struct reflector *r, bool initial)
 {
 	int timeout_s = WATCH_MIN_TIMEOUT_S + (int)(rand_unit() * WATCH_MIN_TIMEOUT_S);

@@ -11,7 +11,8 @@
 
 /*
  * One watch, until it ends.  With `initial`, a streaming list
- * (sendInitialEvents) that becomes the watch once its end bookmark came.
+ * (sendInitialEvents) from the last RV or "", which becomes the watch
+ * once its end bookmark came.
  */
 enum outcome reflector_watch(struct reflector *r, bool initial);
 
