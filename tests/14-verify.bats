@@ -104,6 +104,17 @@ churned() { [ "$(simctl GET /churn | jq .done)" -gt 0 ]; }
 	simctl POST /churn/stop >/dev/null
 }
 
+@test "watch --verify-every: a cache equal to the list is told without the lag wait too" {
+	sim_start --pods 20 --bookmark-interval 3600 --watch-cache-rv
+	simctl POST /churn '{"resource":"pods","rate":20,"duration":0,"mix":{"add":1,"update":3,"delete":1},"graceful":false}' >/dev/null
+	wait_until 30 churned
+	# an hour's lag wait: the first check's notice would come an hour late
+	start_watch configmaps -A --client-go 1.28 --verify-every 1s --lag-wait 1h
+	wait_until 120 file_has "$ERR" 'kinf: configmaps: verify: cache equals the server \([0-9]+ objects\)$'
+	stop_watch
+	simctl POST /churn/stop >/dev/null
+}
+
 @test "verify -o json: one report for jq, counts matching the oracle" {
 	sim_start --pods 7
 	run --separate-stderr verify deployments -o json
