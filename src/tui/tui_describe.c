@@ -446,10 +446,6 @@ static void describe_containers(struct strbuf *sb, const char *label, struct jso
 	}
 }
 
-static const char *optional_ptr(struct json_object *obj)
-{
-	return json_get(obj, "optional") ? yes(obj, "optional") : "<nil>";	/* a *bool's %v */
-}
 
 static void projected_source(struct strbuf *sb, struct json_object *p)
 {
@@ -458,14 +454,15 @@ static void projected_source(struct strbuf *sb, struct json_object *p)
 	wr(sb, 2, "Type:\tProjected (a volume that contains injected data from multiple sources)\n");
 	for (size_t i = 0; i < json_get_len(sources); i++) {
 		struct json_object *src = ITEM(sources, i);
+		/* kubectl 1.33 on: "Optional", false for none (SecretOptionalName: <nil> before) */
 		if ((x = json_get(src, "secret")))
-			wr(sb, 2, "SecretName:\t%s\n    SecretOptionalName:\t%s\n", str(x, "name"),
-			   optional_ptr(x));
+			wr(sb, 2, "SecretName:\t%s\n    Optional:\t%s\n", str(x, "name"),
+			   yes(x, "optional"));
 		else if (json_get(src, "downwardAPI"))
 			wr(sb, 2, "DownwardAPI:\ttrue\n");
 		else if ((x = json_get(src, "configMap")))
-			wr(sb, 2, "ConfigMapName:\t%s\n    ConfigMapOptional:\t%s\n", str(x, "name"),
-			   optional_ptr(x));
+			wr(sb, 2, "ConfigMapName:\t%s\n    Optional:\t%s\n", str(x, "name"),
+			   yes(x, "optional"));
 		else if ((x = json_get(src, "serviceAccountToken")))
 			wr(sb, 2, "TokenExpirationSeconds:\t%lld\n", num(x, "expirationSeconds"));
 	}
