@@ -536,7 +536,10 @@ static enum outcome streaming_list_outcome(struct reflector *r, struct watch_sta
 		msg = err.msg;
 	}
 	if (refusal && (r->opts->watch_list_any_fallback || resp->status == 422)) {
-		/* client-go's klog.Warningf, and no more: no error handler, no error */
+		/*
+		 * No error handler in client-go: ListAndWatch only logs it (a
+		 * warning to 1.32, an error line in 1.33, V(4) "expected" from 1.34)
+		 */
 		char *why = http_status_member(resp, "message");
 		/* (the next relist streams again) */
 		reflector_emit(r, ACT_WARNING, "the server refused the streaming list (%ld): "
