@@ -232,7 +232,8 @@ static int table_from_server(struct cluster *c, const struct api_resource *res,
 	int ret = -1;
 
 	po.as = PAGER_TABLE;
-	po.include_object = o.sort_by != NULL;	/* sorting looks into the whole object */
+	/* sorting looks into the whole object; else a row keeps what it prints */
+	po.include_object = o.sort_by != NULL;
 	snprintf(what, sizeof(what), "list %s", res->name);
 	pt.what = what;
 	if (pager_list(c->client, &po, what, &hooks, &pr, err) == 0) {

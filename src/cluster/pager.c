@@ -227,11 +227,60 @@ static enum pager_end items_page(struct pager *p)
 	return end;
 }
 
+/*
+ * A Table page's rows[].object.metadata cut, as it is read, to what a
+ * printed row reads: the rest is never built.
+ */
+static int printed_meta(struct json_scan *s, const char *key, size_t klen, void *ctx)
+{
+	(void)s, (void)ctx;
+	return json_scan_key_is(key, klen, "namespace") || json_scan_key_is(key, klen, "labels")
+	       ? 0 : JSON_SCAN_CUT;
+}
+
+/* Into the object named key, when it is one: 1 scanned, 0 not, -1 error. */
+static int into(struct json_scan *s, const char *key, size_t klen, const char *name,
+		json_scan_member_fn *fn)
+{
+	if (!json_scan_key_is(key, klen, name) || *s->p != '{')
+		return 0;
+	return json_scan_object(s, fn, NULL) < 0 ? -1 : 1;
+}
+
+static int row_object(struct json_scan *s, const char *key, size_t klen, void *ctx)
+{
+	(void)ctx;
+	return into(s, key, klen, "metadata", printed_meta);
+}
+
+static int row_member(struct json_scan *s, const char *key, size_t klen, void *ctx)
+{
+	(void)ctx;
+	return into(s, key, klen, "object", row_object);
+}
+
+static int row(struct json_scan *s, void *ctx)
+{
+	(void)ctx;
+	if (*s->p != '{')
+		return 0;
+	return json_scan_object(s, row_member, NULL) < 0 ? -1 : 1;
+}
+
+static int page_member(struct json_scan *s, const char *key, size_t klen, void *ctx)
+{
+	(void)ctx;
+	if (!json_scan_key_is(key, klen, "rows") || *s->p != '[')
+		return 0;
+	return json_scan_array(s, row, NULL) < 0 ? -1 : 1;
+}
+
 /* A 2xx Table's page, read in full: its end, or PAGER_OK to go on. */
 static enum pager_end table_page(struct pager *p)
 {
 	/* its cells' numbers as kubectl decodes them: 1e+20, not a uint64 */
-	json_object *page = json_scan_parse(p->body.buf, p->body.len);
+	json_object *page = json_scan_parse(p->body.buf, p->body.len,
+					    p->opts->include_object ? NULL : page_member, NULL);
 	enum pager_end end = PAGER_OK;
 	const char *rv;
 

@@ -111,7 +111,13 @@ struct pager_opts {
 	const char *rv;
 	/* Added when not NULL (even when empty), as each caller always did. */
 	const char *label_selector, *field_selector;
-	bool include_object;		/* includeObject=Object (Tables) */
+	/*
+	 * includeObject=Object (Tables).  Without it the server sends each
+	 * row's object as all its metadata, managedFields too, and a row
+	 * keeps only what a printed row reads of it: metadata.namespace and
+	 * metadata.labels.
+	 */
+	bool include_object;
 	/*
 	 * client-go's pager: a 410 whose Status reason is Expired, on a
 	 * continue page, becomes one LIST at opts.rv without a limit.  Else

@@ -510,7 +510,8 @@ int json_scan_value(struct json_scan *s)
 	}
 }
 
-struct json_object *json_scan_parse(const char *text, size_t len)
+struct json_object *json_scan_parse(const char *text, size_t len, json_scan_member_fn *fn,
+				    void *ctx)
 {
 	struct strbuf out = STRBUF_INIT;
 	struct json_object *obj = NULL;
@@ -519,7 +520,8 @@ struct json_object *json_scan_parse(const char *text, size_t len)
 	json_scan_init(&s, text, len, &out);
 	s.go_floats = true;
 	json_scan_skip_ws(&s);
-	if (json_scan_value(&s) == 0) {
+	if ((fn && s.p < s.end && *s.p == '{' ? json_scan_object(&s, fn, ctx)
+					       : json_scan_value(&s)) == 0) {
 		json_scan_skip_ws(&s);
 		json_scan_flush(&s);
 		if (s.p == s.end)

@@ -117,8 +117,11 @@ bool json_scan_key_is(const char *key, size_t klen, const char *name);
  * interface{} (apimachinery's util/json): an integer beyond int64 a
  * float64, where json-c would keep a uint64 or saturate.  NULL when the
  * text is no such JSON.  The one function here that builds a tree.
+ * When the value is an object, fn (NULL: none) is called for each of its
+ * members, as by json_scan_object(), so that what it cuts is never built.
  */
-struct json_object *json_scan_parse(const char *text, size_t len);
+struct json_object *json_scan_parse(const char *text, size_t len, json_scan_member_fn *fn,
+				    void *ctx);
 
 /*
  * Appends the bytes a validated string's content (between its quotes)

@@ -460,7 +460,7 @@ TEST(watch_decode_error_says_what_client_go_says)
 TEST(json_scan_parse_reads_numbers_as_go_does)
 {
 	const char *text = " [9223372036854776000, 100000000000000000000, 9007199254740992, -1, 1.5]\n";
-	struct json_object *v = json_scan_parse(text, strlen(text));
+	struct json_object *v = json_scan_parse(text, strlen(text), NULL, NULL);
 
 	CHECK(v && json_object_array_length(v) == 5);
 	CHECK(json_object_is_type(json_object_array_get_idx(v, 0), json_type_double));
@@ -471,9 +471,38 @@ TEST(json_scan_parse_reads_numbers_as_go_does)
 	CHECK(json_object_get_int64(json_object_array_get_idx(v, 3)) == -1);
 	CHECK(json_object_is_type(json_object_array_get_idx(v, 4), json_type_double));
 	json_object_put(v);
-	CHECK(json_scan_parse("[1] x", 5) == NULL);
-	CHECK(json_scan_parse("[1", 2) == NULL);
-	CHECK(json_scan_parse("", 0) == NULL);
+	CHECK(json_scan_parse("[1] x", 5, NULL, NULL) == NULL);
+	CHECK(json_scan_parse("[1", 2, NULL, NULL) == NULL);
+	CHECK(json_scan_parse("", 0, NULL, NULL) == NULL);
+}
+
+static int cut_all_but_a(struct json_scan *s, const char *key, size_t klen, void *ctx)
+{
+	(void)s;
+	(*(int *)ctx)++;
+	return json_scan_key_is(key, klen, "a") ? 0 : JSON_SCAN_CUT;
+}
+
+/* json_scan_parse's callback: the members it cuts are not in the tree. */
+TEST(json_scan_parse_leaves_out_what_is_cut)
+{
+	const char *text = "{\"b\": {\"x\": [1, 2]}, \"a\": 1e400000, \"c\": \"s\", \"a\": 7}";
+	int calls = 0;
+	struct json_object *v = json_scan_parse(text, strlen(text), cut_all_but_a, &calls);
+
+	CHECK(v == NULL);	/* what is kept is still read: 1e400000 is out of range */
+	text = "{\"b\": {\"x\": [1, 2]}, \"a\": 100000000000000000000, \"c\": \"s\"}";
+	calls = 0;
+	v = json_scan_parse(text, strlen(text), cut_all_but_a, &calls);
+	CHECK_STR(json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN), "{\"a\":1e+20}");
+	CHECK(calls == 3);
+	json_object_put(v);
+	/* not an object: no member to call for */
+	calls = 0;
+	v = json_scan_parse("[{\"b\": 1}]", 10, cut_all_but_a, &calls);
+	CHECK(v && calls == 0 && json_object_array_length(v) == 1);
+	json_object_put(v);
+	CHECK(json_scan_parse("{\"b\": [1}", 10, cut_all_but_a, &calls) == NULL);
 }
 
 int main(void)
@@ -492,5 +521,6 @@ int main(void)
 	RUN(gojson_matches_names_as_encoding_json_folds_them);
 	RUN(watch_decode_error_says_what_client_go_says);
 	RUN(json_scan_parse_reads_numbers_as_go_does);
+	RUN(json_scan_parse_leaves_out_what_is_cut);
 	return unit_done();
 }
