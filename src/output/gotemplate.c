@@ -1288,10 +1288,24 @@ static bool gv_truth(struct gv v)
 	}
 }
 
+/* A new object of data's members before the one whose key is key (a pointer of data's). */
+static struct json_object *members_before(struct json_object *data, const char *key)
+{
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_foreach(data, k, v) {
+		if (k == key)
+			break;
+		json_object_object_add(o, k, json_object_get(v));
+	}
+	return o;
+}
+
 /*
  * kubectl's round trip: json.Marshal writes an integral float64 below
  * 1e21 without a fraction, and apimachinery's json.Unmarshal reads every
- * number that parses as an int64 as one.
+ * number that parses as an int64 as one.  What holds no such number is
+ * data's own, shared: a list of pods has few.
  */
 struct json_object *gotemplate_data(struct json_object *data)
 {
@@ -1304,16 +1318,37 @@ struct json_object *gotemplate_data(struct json_object *data)
 	}
 	case json_type_array: {
 		size_t n = json_object_array_length(data);
-		struct json_object *a = json_object_new_array_ext((int)n);
-		for (size_t i = 0; i < n; i++)
-			json_object_array_add(a, gotemplate_data(json_object_array_get_idx(data, i)));
-		return a;
+		struct json_object *a = NULL;
+		for (size_t i = 0; i < n; i++) {
+			struct json_object *v = json_object_array_get_idx(data, i);
+			struct json_object *d = gotemplate_data(v);
+			if (!a && d == v) {
+				json_object_put(d);
+				continue;
+			}
+			if (!a) {
+				a = json_object_new_array_ext((int)n);
+				for (size_t j = 0; j < i; j++)
+					json_object_array_add(a, json_object_get(
+						json_object_array_get_idx(data, j)));
+			}
+			json_object_array_add(a, d);
+		}
+		return a ? a : json_object_get(data);
 	}
 	case json_type_object: {
-		struct json_object *o = json_object_new_object();
-		json_object_object_foreach(data, k, v)
-			json_object_object_add(o, k, gotemplate_data(v));
-		return o;
+		struct json_object *o = NULL;
+		json_object_object_foreach(data, k, v) {
+			struct json_object *d = gotemplate_data(v);
+			if (!o && d == v) {
+				json_object_put(d);
+				continue;
+			}
+			if (!o)
+				o = members_before(data, k);
+			json_object_object_add(o, k, d);
+		}
+		return o ? o : json_object_get(data);
 	}
 	default:
 		return json_object_get(data);

@@ -79,8 +79,9 @@ int gotemplate_execute(const struct gotemplate *t, struct json_object *data,
 		       struct strbuf *out, struct strbuf *err);
 
 /*
- * data as kubectl's template engine sees it: a deep copy with every
- * integral number an int64.  The caller puts it.
+ * data as kubectl's template engine sees it: every integral number an
+ * int64, in a copy of what holds one; the rest is data's, shared (a
+ * reference taken).  Neither is to be changed.  The caller puts it.
  */
 struct json_object *gotemplate_data(struct json_object *data);
 

@@ -316,11 +316,46 @@ TEST(integral_numbers_become_int64)
 	json_object_put(in);
 }
 
+/*
+ * What holds no integral float is the data's own: a List of pods is not
+ * held twice for a template, jsonpath or custom columns.  What holds one
+ * is a copy, its members in their order, and the data is unchanged.
+ */
+TEST(data_without_integral_floats_is_shared)
+{
+	struct json_object *in = json_tokener_parse(
+		"{\"items\":[{\"s\":\"x\",\"n\":[1,2.5]},{\"m\":{\"k\":3.0},\"z\":null}],"
+		"\"kind\":\"List\",\"last\":{\"q\":1}}");
+	struct json_object *items = json_object_object_get(in, "items");
+	struct json_object *d = gotemplate_data(in);
+	struct json_object *ditems = json_object_object_get(d, "items");
+
+	CHECK(d != in);
+	CHECK(json_object_array_get_idx(ditems, 0) == json_object_array_get_idx(items, 0));
+	CHECK(json_object_array_get_idx(ditems, 1) != json_object_array_get_idx(items, 1));
+	CHECK(json_object_object_get(d, "last") == json_object_object_get(in, "last"));
+	CHECK_STR(json_object_to_json_string_ext(d, JSON_C_TO_STRING_PLAIN),
+		  "{\"items\":[{\"s\":\"x\",\"n\":[1,2.5]},{\"m\":{\"k\":3},\"z\":null}],"
+		  "\"kind\":\"List\",\"last\":{\"q\":1}}");
+	CHECK_STR(json_object_to_json_string_ext(in, JSON_C_TO_STRING_PLAIN),
+		  "{\"items\":[{\"s\":\"x\",\"n\":[1,2.5]},{\"m\":{\"k\":3.0},\"z\":null}],"
+		  "\"kind\":\"List\",\"last\":{\"q\":1}}");
+	json_object_put(d);
+	d = gotemplate_data(items);
+	CHECK(d != items && json_object_array_length(d) == 2);
+	json_object_put(d);
+	d = gotemplate_data(json_object_array_get_idx(items, 0));
+	CHECK(d == json_object_array_get_idx(items, 0));
+	json_object_put(d);
+	json_object_put(in);
+}
+
 int main(void)
 {
 	RUN(templates_print_as_kubectl);
 	RUN(output_before_an_error_is_kept);
 	RUN(a_limit_of_range_iterations_ends_a_run);
 	RUN(integral_numbers_become_int64);
+	RUN(data_without_integral_floats_is_shared);
 	return unit_done();
 }
