@@ -1202,7 +1202,9 @@ static int run(const struct jsonpath *jp, size_t *from, struct json_object *data
 	size_t start = !from ? 0 : *from < jp->root->nr ? *from : jp->root->nr;
 	struct eval e = { .allow_missing = allow_missing, .err = err, .budget = STEPS_FLOOR,
 			  .data = data, .root = jp->root->kids, .from = start };
-	int rc = find_results(&e, jp->root->kids + start, jp->root->nr - start, data, out);
+	/* an empty template has no nodes at all */
+	struct node *const *first = jp->root->nr ? jp->root->kids + start : NULL;
+	int rc = find_results(&e, first, jp->root->nr - start, data, out);
 
 	if (from)
 		*from = e.from;
