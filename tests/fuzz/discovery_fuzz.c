@@ -110,8 +110,13 @@ static void resolve(struct discovery *d, const char *typed)
 	struct errbuf err = { "" };
 
 	if (discovery_resolve(d, typed, &res, &err) == 0) {
+		struct errbuf why = { "" };
 		CHECK(res && res->name && res->kind);
-		CHECK(api_resource_has_verb(res, "list") && api_resource_has_verb(res, "watch"));
+		/* resolved whatever its verbs, as kubectl's get; informers need two */
+		bool informable = api_resource_has_verb(res, "list") &&
+				  api_resource_has_verb(res, "watch");
+		CHECK((discovery_informable(res, &why) == 0) == informable);
+		CHECK(informable == !why.msg[0]);
 	} else {
 		CHECK(err.msg[0]);
 	}
