@@ -136,7 +136,8 @@ churned() { [ "$(simctl GET /churn | jq .done)" -gt 0 ]; }
 		for try in 1 2; do
 			run --separate-stderr verify pods -A --client-go "$v" -o json
 			[ "$status" -eq 0 ] || { echo "# client-go $v: $output $stderr" >&2; false; }
-			jq -e '.equal and .caughtUp' <<<"$output" >/dev/null
+			jq -e '.equal and .caughtUp' <<<"$output" >/dev/null ||
+				{ echo "# client-go $v: $output" >&2; false; }
 		done
 	done
 	simctl POST /churn/stop >/dev/null

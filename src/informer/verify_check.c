@@ -211,6 +211,7 @@ void verify_check_finish(struct verify_check *vc, bool caught_up,
 	struct hashmap cached = HASHMAP_INIT;
 	struct hashmap_entry *e;
 	struct informer_stats st;
+	int cmp;
 
 	for (size_t i = 0; i < c->nr; i++) {
 		cache[nr++] = (struct verify_entry){ .key = c->v[i]->key, .rv = c->v[i]->rv };
@@ -227,6 +228,9 @@ void verify_check_finish(struct verify_check *vc, bool caught_up,
 	informer_get_stats(vc->session->informers[vc->index], &st);
 	out->informer_rv = xstrdup(st.rv);
 	out->caught_up = caught_up;
+	/* equal as it is: what the FIFO still holds came after the list */
+	if (!caught_up && verify_equal(out))
+		out->caught_up = verify_rv_compare(st.rv, vc->list_rv, &cmp) == 0 && cmp >= 0;
 	out->nlost = passed(st.rv, out->missing, out->nmissing) +
 		     passed(st.rv, out->stale, out->nstale) + (caught_up ? out->nextra : 0);
 	hashmap_release(&cached);
