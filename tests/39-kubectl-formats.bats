@@ -388,3 +388,30 @@ T
 	done
 	[ "$want" = '["1","1","1","1","1"]' ]
 }
+
+# client-go's REST client takes a token of a bucket of 10, refilled 5 a
+# second, before each request but a watch's first try: the 11th page comes
+# 200 ms after the bucket ran dry, the 12th 400 ms, ...  A lower bound on
+# when each page was asked for holds however loaded the machine is.
+paced_as_client_go() {
+	simctl GET '/requests?verb=list' | jq -e '[.[] | .time] | . as $t
+		| [range(10; length) | select($t[.] - $t[0] < (. - 9) * 0.2 - 0.02)] | length == 0' >/dev/null
+}
+
+@test "get's pages are paced as kubectl's: bursts of 10, then 5 a second; its watch is not" {
+	sim_start --pods 24
+	simctl DELETE /requests >/dev/null
+	kc get pods --chunk-size 1 -o name >/dev/null
+	paced_as_client_go
+	simctl DELETE /requests >/dev/null
+	run --separate-stderr get pods --chunk-size 1 -o name -v 1
+	assert_status 0
+	[ "${#lines[@]}" -eq 24 ]
+	[ "$(simctl GET '/requests?verb=list' | jq length)" -eq 24 ]
+	paced_as_client_go
+	[[ $stderr == *"waited "*" ms before sending /api/v1/namespaces/default/pods?"*"client-side throttling"* ]]
+	# the watch of get -w is not throttled, its LIST pages are
+	run --separate-stderr get pods --chunk-size 1 -w --request-timeout 1s -v 1
+	[[ $stderr == *"waited "*"limit=1: client-side throttling"* ]]
+	[ -z "$(grep 'waited .*watch=true' <<<"$stderr")" ]
+}

@@ -174,6 +174,7 @@ static struct pager_opts list_opts(struct cluster *c, const char *path)
 			.idle_timeout_ms = 60000,
 			.timeout_ms = kclient_timeout(c->client),
 			.retries = HTTP_MAX_RETRIES,
+			.limiter = c->limiter,
 		},
 	};
 }
@@ -1117,9 +1118,11 @@ static int get_named_from_server(struct cluster *c, const struct resource_args *
 	for (size_t k = 0, end; k < ra->nnames; k = end) {
 		for (end = k + 1; end < ra->nnames && ra->names[end].resource == ra->names[k].resource;)
 			end++;
-		for (size_t j = 0; j < ntypes[k]; j++)
+		for (size_t j = 0; j < ntypes[k]; j++) {
+			rest_limiter_refill(c->limiter);	/* kubectl's client of the type */
 			for (size_t m = k; m < end; m++)
 				get_named(c, types[k][j], ra->names[m].name, &f, &fl);
+		}
 	}
 	ret = print_named(&f, ra->nnames == 1 && ntypes[0] == 1, &fl);
 	found_release(&f);
@@ -1179,6 +1182,7 @@ static int get_from_server(const struct resource_args *ra)
 	found_init(&f, crd_columns_new(), res, nr, c.scope_ns == NULL);
 	size_t kept = 0;
 	for (size_t i = 0; i < nr; i++) {
+		rest_limiter_refill(c.limiter);	/* kubectl makes a client per type */
 		if (cluster_scope_check(&c, &res[i], 1, &err) < 0 ||
 		    (tabular ? table_from_server(&c, res[i], &f.tables[kept], &err)
 			     : list_from_server(&c, res[i], &f.objs[kept], &err)) < 0) {

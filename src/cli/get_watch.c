@@ -454,6 +454,7 @@ static int run_watch(struct gw *g, struct cluster *c, const char *rv, struct err
 		.timeout_ms = kclient_timeout(c->client),
 		.retries = HTTP_MAX_RETRIES,
 		.accept = g->tabular ? PAGER_ACCEPT_TABLE : NULL,
+		.limiter = c->limiter,
 		/* `| head -1` on a quiet cluster: ended as the reader leaves */
 		.hangup_fd = STDOUT_FILENO,
 	};
@@ -471,6 +472,7 @@ static int run_watch(struct gw *g, struct cluster *c, const char *rv, struct err
 		err->msg[0] = '\0';
 		nanosleep(&(struct timespec){ .tv_nsec = HTTP_NO_ANSWER_RETRY_MS * 1000000L % 1000000000L,
 					      .tv_sec = HTTP_NO_ANSWER_RETRY_MS / 1000 }, NULL);
+		so.retry = true;
 		rc = kclient_stream(c->client, path, &so, on_watch_data, &ls, &resp, err);
 	}
 	/* StreamWatcher's ERROR event for a stream that broke with no EOF */
@@ -595,6 +597,7 @@ static int list_first(struct gw *g, struct cluster *c, struct first *f, struct e
 			.idle_timeout_ms = 60000,
 			.timeout_ms = kclient_timeout(c->client),
 			.retries = HTTP_MAX_RETRIES,
+			.limiter = c->limiter,
 		},
 	};
 	struct pager_hooks hooks = {
@@ -653,8 +656,8 @@ static void namespace_not_found(struct cluster *c, bool table, bool include_obje
 	url_path_escape(&path, ns);
 	if (table && include_object)
 		strbuf_adds(&path, "?includeObject=Object");
-	if (kclient_get_accept(c->client, path.buf, table ? PAGER_ACCEPT_TABLE : NULL, 0, &resp,
-			       &ignored) == 0 && resp.status == 404)
+	if (kclient_get_accept(c->client, path.buf, table ? PAGER_ACCEPT_TABLE : NULL, 0,
+			       c->limiter, &resp, &ignored) == 0 && resp.status == 404)
 		errbuf_set(err, "namespaces \"%s\" not found", ns);
 	http_response_release(&resp);
 	strbuf_release(&path);
@@ -680,7 +683,7 @@ int get_object(struct cluster *c, const struct api_resource *res, const char *na
 	int ret = -1;
 
 	if (kclient_get_accept(c->client, path, table ? PAGER_ACCEPT_TABLE : NULL, 0,
-			       &resp, err) < 0)
+			       c->limiter, &resp, err) < 0)
 		goto out;
 	if (resp.status == 404) {
 		/* kubectl prints the server's word: `kind "name" not found`, or another */

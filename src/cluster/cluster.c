@@ -114,6 +114,7 @@ int cluster_open(struct cluster *c, struct errbuf *err)
 		kclient_set_http_version(c->client, cluster_flags.http_version == 0 ?
 					 HTTP_VERSION_1_1 : HTTP_VERSION_2);
 	c->disco = discovery_new(c->client);
+	c->limiter = rest_limiter_new();
 	/* cli-runtime's ConfigFlags.toDiscoveryClient: --cache-dir, KUBECACHEDIR, ~/.kube/cache. */
 	char *root = cluster_flags.cache_dir && *cluster_flags.cache_dir ?
 		     xstrdup(cluster_flags.cache_dir) : discovery_cache_root();
@@ -143,6 +144,7 @@ int cluster_scope_check(const struct cluster *c, const struct api_resource *cons
 void cluster_close(struct cluster *c)
 {
 	discovery_free(c->disco);
+	rest_limiter_free(c->limiter);
 	kclient_free(c->client);
 	rest_config_free(c->config);
 	memset(c, 0, sizeof(*c));

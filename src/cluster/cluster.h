@@ -44,6 +44,11 @@ struct cluster {
 	struct rest_config *config;
 	struct kclient *client;
 	struct discovery *disco;
+	/*
+	 * The REST client's rate limit (http.h): the informers' dynamic
+	 * client's, the client of the type get is at (refilled per type).
+	 */
+	struct rest_limiter *limiter;
 	/* The namespace to use: -n, else the context's, else "default". */
 	const char *ns;
 	/* NULL when -A (all namespaces). */

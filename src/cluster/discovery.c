@@ -498,7 +498,7 @@ static json_object *get_json(struct kclient *client, const char *path, const cha
 	struct http_response resp = { 0 };
 	json_object *root = NULL;
 
-	if (kclient_get_accept(client, path, accept, DISCOVERY_TIMEOUT_MS, &resp, err) < 0)
+	if (kclient_get_accept(client, path, accept, DISCOVERY_TIMEOUT_MS, NULL, &resp, err) < 0)
 		goto cleanup;
 	if (status)
 		*status = resp.status;

@@ -13,7 +13,8 @@
  * itself, so parsing runs on the caller's thread.  The CURLSH shares the
  * DNS and TLS session caches (easy handles come and go) under one mutex
  * per curl_lock_data.  Credentials live in struct credential, which has
- * its own lock.
+ * its own lock, and so does a rest_limiter: a thread takes its token
+ * under it and waits for the token's time outside it.
  */
 #include "cluster/http.h"
 
@@ -43,6 +44,7 @@
 #include "lib/json_get.h"
 #include "lib/stop.h"
 #include "lib/termsafe.h"
+#include "lib/token_bucket.h"
 
 /*
  * Go's dialer as client-go sets it up (transport/cache.go): 30 s to
@@ -1605,21 +1607,82 @@ void kclient_set_thread_stop(struct stop *stop)
 	thread_stop = stop;
 }
 
+/* ---- client-side throttling ------------------------------------------- */
+
+/* client-go's rest.DefaultQPS and DefaultBurst, and the wait it logs. */
+#define REST_QPS 5
+#define REST_BURST 10
+#define LONG_THROTTLE_MS 50
+
+struct rest_limiter {
+	pthread_mutex_t lock;
+	struct token_bucket bucket;
+};
+
+struct rest_limiter *rest_limiter_new(void)
+{
+	struct rest_limiter *l = xcalloc(1, sizeof(*l));
+
+	pthread_mutex_init(&l->lock, NULL);
+	l->bucket = (struct token_bucket)TOKEN_BUCKET_INIT(REST_QPS, REST_BURST);
+	return l;
+}
+
+void rest_limiter_free(struct rest_limiter *l)
+{
+	if (!l)
+		return;
+	pthread_mutex_destroy(&l->lock);
+	free(l);
+}
+
+void rest_limiter_refill(struct rest_limiter *l)
+{
+	pthread_mutex_lock(&l->lock);
+	l->bucket.started = false;
+	pthread_mutex_unlock(&l->lock);
+}
+
+/* rest.Request's tryThrottle: true when stopped while waiting. */
+static bool throttle(struct kclient *c, const struct stream_opts *opts, const char *path)
+{
+	struct rest_limiter *l = opts->limiter;
+
+	pthread_mutex_lock(&l->lock);
+	int64_t wait = token_bucket_take(&l->bucket, mono_ms());
+	pthread_mutex_unlock(&l->lock);
+	if (wait > LONG_THROTTLE_MS)
+		kclient_note(c, "waited %lld ms before sending %s: client-side throttling, "
+			     "as client-go's", (long long)wait, path);
+	return wait > 0 && retry_sleep(opts, wait);
+}
+
+static bool watch_path(const char *path)
+{
+	enum request_kind kind = request_kind_of(path);
+	return kind == REQUEST_WATCH || kind == REQUEST_STREAMING_LIST;
+}
+
 /*
  * The libcurl backend's kclient_stream(): request_once() and the REST
- * client's retries (opts->retries), all within opts->timeout_ms.
+ * client's retries (opts->retries), all within opts->timeout_ms, each
+ * try throttled as rest_limiter_new() says.
  */
 static int request(struct kclient *c, const char *path, const struct stream_opts *opts,
 		   http_data_fn *on_data, void *ctx, struct http_response *resp,
 		   struct errbuf *err)
 {
-	int64_t deadline = opts->timeout_ms > 0 ? mono_ms() + opts->timeout_ms : 0;
 	struct stream_opts once = *opts;
 
 	if (!once.stop && thread_stop) {
 		once.stop = &thread_stop->flag;
 		once.stop_fd = stop_fd(thread_stop);
 	}
+	if (once.limiter && (once.retry || !watch_path(path)) && throttle(c, &once, path)) {
+		errbuf_set(err, "stopped");
+		return -1;
+	}
+	int64_t deadline = opts->timeout_ms > 0 ? mono_ms() + opts->timeout_ms : 0;
 
 	for (unsigned retries = 0;; retries++) {
 		if (deadline) {
@@ -1648,13 +1711,14 @@ static int request(struct kclient *c, const char *path, const struct stream_opts
 		else
 			kclient_note(c, "retrying %s after %lld ms (%ld, retry %u of %u)", path,
 				     (long long)wait, resp->status, retries + 1, opts->retries);
-		if (retry_sleep(&once, wait))
+		if (retry_sleep(&once, wait) || (once.limiter && throttle(c, &once, path)))
 			return rc;
 	}
 }
 
 static int live_get(struct kclient *c, const char *path, const char *accept,
-		    int64_t within_ms, struct http_response *resp, struct errbuf *err)
+		    int64_t within_ms, struct rest_limiter *limiter,
+		    struct http_response *resp, struct errbuf *err)
 {
 	int64_t limit = c->timeout_ms ? c->timeout_ms : within_ms;
 	struct stream_opts opts = {
@@ -1663,6 +1727,7 @@ static int live_get(struct kclient *c, const char *path, const char *accept,
 		.query_timeout_ms = limit,
 		.retries = HTTP_MAX_RETRIES,
 		.accept = accept,
+		.limiter = limiter,
 	};
 	return request(c, path, &opts, NULL, NULL, resp, err);
 }
@@ -1694,15 +1759,16 @@ void *kclient_backend_data(const struct kclient *c)
 }
 
 int kclient_get_accept(struct kclient *c, const char *path, const char *accept,
-		       int64_t within_ms, struct http_response *resp, struct errbuf *err)
+		       int64_t within_ms, struct rest_limiter *limiter,
+		       struct http_response *resp, struct errbuf *err)
 {
-	return c->ops->get(c, path, accept, within_ms, resp, err);
+	return c->ops->get(c, path, accept, within_ms, limiter, resp, err);
 }
 
 int kclient_get(struct kclient *c, const char *path, struct http_response *resp,
 		struct errbuf *err)
 {
-	return kclient_get_accept(c, path, NULL, 0, resp, err);
+	return kclient_get_accept(c, path, NULL, 0, NULL, resp, err);
 }
 
 /* A tapped stream's pieces: to the tap, then to the caller. */

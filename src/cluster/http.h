@@ -128,10 +128,13 @@ int kclient_get(struct kclient *client, const char *path,
  * The same with an Accept header of the caller's (NULL: application/json)
  * and, as client-go's discovery client makes its requests, a limit for a
  * client with none of its own (kclient_set_timeout()): within_ms, said in
- * the query ("timeout=32s"); 0: none.
+ * the query ("timeout=32s"); 0: none.  Throttled by limiter, when not
+ * NULL (rest_limiter_new()).
  */
+struct rest_limiter;
 int kclient_get_accept(struct kclient *client, const char *path, const char *accept,
-		       int64_t within_ms, struct http_response *resp, struct errbuf *err);
+		       int64_t within_ms, struct rest_limiter *limiter,
+		       struct http_response *resp, struct errbuf *err);
 
 /*
  * Receives each piece of a streamed body as it arrives (chunk boundaries
@@ -197,7 +200,35 @@ struct stream_opts {
 	 * it has read up to (fifo_unhold()).
 	 */
 	unsigned *tap_x;
+	/*
+	 * The REST client's rate limit this request takes its tokens from
+	 * (see rest_limiter_new()); NULL: none.
+	 */
+	struct rest_limiter *limiter;
+	/*
+	 * This call tries again a request the caller made before (the
+	 * reflector's retries of a watch): its first try is throttled too.
+	 */
+	bool retry;
 };
+
+/*
+ * client-go's client-side rate limit, rest.Config's QPS and Burst at
+ * their defaults: 5 requests a second in bursts of 10 (flowcontrol's
+ * token bucket, lib/token_bucket.h), shared by the requests of one REST
+ * client: the informers' dynamic client, kubectl's client of one type.
+ * Each try of a request that names one waits for its token first
+ * (rest.Request's tryThrottle; -v tells a wait over 50 ms, where
+ * client-go logs at V(3)), but a watch's first try: rest.Request.Watch
+ * leaves watches unthrottled and throttles only their retries
+ * (with_retry.go's Before).  A first try's wait comes before its
+ * request timeout starts, as client-go's.  Thread-safe.
+ */
+struct rest_limiter;
+struct rest_limiter *rest_limiter_new(void);
+void rest_limiter_free(struct rest_limiter *l);
+/* Full again, as a new REST client's (kubectl's get makes one per type). */
+void rest_limiter_refill(struct rest_limiter *l);
 
 /*
  * Whether a Content-Type names JSON (application/json, or
@@ -301,7 +332,8 @@ struct kclient_ops {
 		      struct http_response *resp, struct errbuf *err);
 	/* kclient_get_accept() */
 	int (*get)(struct kclient *client, const char *path, const char *accept,
-		   int64_t within_ms, struct http_response *resp, struct errbuf *err);
+		   int64_t within_ms, struct rest_limiter *limiter,
+		   struct http_response *resp, struct errbuf *err);
 	/* kclient_now_ms() and kclient_sleep(); NULL: the machine's clock */
 	int64_t (*now_ms)(const struct kclient *client);
 	bool (*sleep)(struct kclient *client, struct stop *stop, int64_t ms);

@@ -287,7 +287,8 @@ static int client_stream(struct kclient *c, const char *path, const struct strea
 
 /* A request no reflector made: it was not recorded. */
 static int client_get(struct kclient *c, const char *path, const char *accept,
-		      int64_t within_ms, struct http_response *resp, struct errbuf *err)
+		      int64_t within_ms, struct rest_limiter *limiter,
+		      struct http_response *resp, struct errbuf *err)
 {
 	errbuf_set(err, "%s: not in the recording", path);
 	return -1;

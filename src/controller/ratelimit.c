@@ -9,8 +9,8 @@
 /* client-go's defaults: the exponential limit's 5 ms to 1000 s, the bucket's 10 qps, burst 100. */
 #define EXP_BASE_MS 5
 #define EXP_MAX_MS (1000 * 1000)
-#define BUCKET_QPS 10.0
-#define BUCKET_BURST 100.0
+#define BUCKET_QPS 10
+#define BUCKET_BURST 100
 
 static int64_t exp_when(struct ratelimit *rl, const char *key)
 {
@@ -26,28 +26,12 @@ static int64_t exp_when(struct ratelimit *rl, const char *key)
 	return backoff > (double)EXP_MAX_MS ? EXP_MAX_MS : (int64_t)backoff;
 }
 
-static int64_t ratelimit_bucket_when(struct ratelimit_bucket *b, int64_t now)
-{
-	if (!b->started) {
-		b->started = true;
-		b->tokens = BUCKET_BURST;
-		b->last_ms = now;
-	}
-	if (now > b->last_ms) {
-		b->tokens += (double)(now - b->last_ms) / 1000 * BUCKET_QPS;
-		if (b->tokens > BUCKET_BURST)
-			b->tokens = BUCKET_BURST;
-		b->last_ms = now;
-	}
-	b->tokens -= 1;
-	if (b->tokens >= 0)
-		return 0;
-	return (int64_t)ceil(-b->tokens / BUCKET_QPS * 1000 - 1e-9);
-}
-
 void ratelimit_init(struct ratelimit *rl, bool with_bucket)
 {
-	*rl = (struct ratelimit){ .with_bucket = with_bucket };
+	*rl = (struct ratelimit){
+		.bucket = TOKEN_BUCKET_INIT(BUCKET_QPS, BUCKET_BURST),
+		.with_bucket = with_bucket,
+	};
 }
 
 void ratelimit_release(struct ratelimit *rl)
@@ -63,7 +47,7 @@ void ratelimit_release(struct ratelimit *rl)
 int64_t ratelimit_when(struct ratelimit *rl, const char *key, int64_t now)
 {
 	int64_t a = exp_when(rl, key);
-	int64_t b = rl->with_bucket ? ratelimit_bucket_when(&rl->bucket, now) : 0;
+	int64_t b = rl->with_bucket ? token_bucket_take(&rl->bucket, now) : 0;
 	return a > b ? a : b;
 }
 

@@ -6,12 +6,9 @@
  *                ItemExponentialFailureRateLimiter; the default 5 ms to
  *                1000 s).  When() counts one more failure; Forget() wipes
  *                the count; NumRequeues() reads it.
- *   bucket       for every item together: a token bucket of qps tokens a
- *                second holding at most burst (client-go's
+ *   bucket       for every item together: lib's token_bucket (client-go's
  *                BucketRateLimiter over golang.org/x/time/rate, the
- *                default 10 qps, burst 100).  It starts full; each When()
- *                takes a token, and when none is left the wait is how long
- *                the bucket needs to refill what was taken beyond it.
+ *                default 10 qps, burst 100); each When() takes a token.
  *   MaxOf        asks both (each counts the call) and answers the longer.
  *
  * Follows client-go v0.36.2 (kubernetes v1.36.2) util/workqueue
@@ -32,16 +29,11 @@
 #include <stdint.h>
 
 #include "lib/hashmap.h"
-
-struct ratelimit_bucket {
-	double tokens;
-	int64_t last_ms;
-	bool started;		/* the first When() finds the bucket full */
-};
+#include "lib/token_bucket.h"
 
 struct ratelimit {
 	struct hashmap failures;	/* the exponential limit's: key (owned) -> an unsigned count */
-	struct ratelimit_bucket bucket;
+	struct token_bucket bucket;
 	bool with_bucket;
 };
 

@@ -22,6 +22,7 @@
 #include "informer/profile.h"
 
 struct api_resource;
+struct rest_limiter;
 
 /* What the reflector did; a NOTIFY_ACTIVITY carries one. */
 enum activity {
@@ -124,6 +125,8 @@ struct informer_opts {
 	const char *field_selector;
 	enum fifo_kind fifo;
 	unsigned kobj_flags;		/* KOBJ_KEEP_MANAGED_FIELDS */
+	/* the REST client's rate limit, borrowed (http.h); NULL: none */
+	struct rest_limiter *limiter;
 	int64_t resync_ms;		/* informer's resync check period; 0 off */
 	/*
 	 * LIST limit.  0: client-go's rules (pages of 500 when listing at RV

@@ -298,6 +298,7 @@ static enum outcome list_pages(struct reflector *r, const char *rv, unsigned lim
 			.stop_fd = stop_fd(&r->stop),
 			.record_as = r->path,
 			.tap_x = &ls->tap_x,
+			.limiter = r->opts->limiter,
 			/* None: client-go's list waits as long as it takes (list_slow() tells). */
 		},
 	};

@@ -806,9 +806,12 @@ static enum outcome watch_outcome(struct watch_end *e)
 static int watch_request(struct reflector *r, const char *path, const struct stream_opts *so,
 			 struct watch_state *ws, struct http_response *resp, struct errbuf *err)
 {
+	struct stream_opts once = *so;
+
 	for (unsigned attempt = 1;; attempt++) {
 		ws->fed_before = ws->values.fed;	/* what earlier attempts brought */
-		int rc = kclient_stream(r->client, path, so, on_watch_data, ws, resp, err);
+		once.retry = attempt > 1;	/* throttled, where a first try is not */
+		int rc = kclient_stream(r->client, path, &once, on_watch_data, ws, resp, err);
 		bool status_retry = rc == 0 && rest_retries(resp);
 
 		/* Watch's isErrRetryableFunc: an EOF or a timeout, no lost HTTP/2 connection. */
@@ -840,6 +843,7 @@ enum outcome reflector_watch(struct reflector *r, bool initial)
 		.stop_fd = stop_fd(&r->stop),
 		.record_as = r->path,
 		.tap_x = &ws.tap_x,
+		.limiter = r->opts->limiter,
 		/*
 		 * No idle limit, a streaming list's initial events included:
 		 * client-go's watchList only warns (watch_tick).

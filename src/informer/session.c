@@ -27,6 +27,7 @@ static struct informer *make_informer(struct session *s, size_t i)
 
 	io.resource = s->resources[i];
 	io.ns = s->resources[i]->namespaced ? s->cluster.scope_ns : NULL;
+	io.limiter = s->cluster.limiter;	/* one dynamic client for all */
 	struct informer *inf = informer_new(s->cluster.client, &io);
 	if (priv->sink)
 		informer_set_checkpoints(inf, priv->sink, priv->sink_ctx);
