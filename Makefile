@@ -13,8 +13,12 @@ CC         ?= cc
 PKG_CONFIG ?= pkg-config
 PKGS       := libcurl json-c ncursesw yaml-0.1 libssl libcrypto zlib libzstd libmicrohttpd
 
+# The three GCC 14 makes errors: a callback of a stale signature is no
+# build, not a warning in a log.
 WARNINGS := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wformat=2 \
-            -Wmissing-prototypes -Wno-unused-parameter
+            -Wmissing-prototypes -Wno-unused-parameter \
+            -Werror=incompatible-pointer-types -Werror=implicit-function-declaration \
+            -Werror=int-conversion
 CFLAGS   ?= -O2 -g
 LAYERS   := lib cluster informer controller output tui cli
 CPPFLAGS += -DKINF_VERSION='"$(VERSION)"' -D_GNU_SOURCE -Isrc

@@ -103,7 +103,7 @@ void reflector_emit(struct reflector *r, enum activity act, const char *fmt, ...
 	PRINTF(3, 4);
 void reflector_emit_info(struct reflector *r, struct activity_info *info);
 void reflector_emit_infov(struct reflector *r, struct activity_info *info,
-			  const char *fmt, va_list ap);
+			  const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
 /* After a Replace: a relist's record (reason, disconnected time); frees rs->sample. */
 void reflector_report_relist(struct reflector *r, struct replace_stats *rs);
 /* A failure: counted, kept as the last error, told to the listeners. */

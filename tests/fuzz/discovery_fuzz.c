@@ -58,12 +58,14 @@ static void server_read(struct server *srv, char *text, size_t size)
 }
 
 static int answer(struct kclient *c, const char *path, const char *accept,
-		  int64_t within_ms, struct http_response *resp, struct errbuf *err)
+		  int64_t within_ms, struct rest_limiter *limiter, struct http_response *resp,
+		  struct errbuf *err)
 {
 	const struct server *srv = kclient_backend_data(c);
 
 	(void)accept;
 	(void)within_ms;
+	(void)limiter;
 	(void)err;
 	resp->status = 404;
 	resp->retry_after_ms = -1;
