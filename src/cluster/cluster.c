@@ -66,7 +66,8 @@ const struct option cluster_options[] = {
 	OPT_ENUM(0, "http-version", &cluster_flags.http_version, "VERSION", http_version_names,
 		 "only this HTTP version (default: HTTP/2 when the server offers it over TLS, else 1.1)"),
 	OPT_COUNT_LEVEL('v', "verbose", &cluster_flags.verbose,
-			"every informer notice, and HTTP requests on stderr (credentials redacted); "
+			"every informer notice, and HTTP requests and rate-limit waits on stderr "
+			"(credentials redacted); "
 			"twice for bodies (not Secrets'); -v=N as kubectl's, 7 and up twice",
 			cluster_verbose_level),
 	OPT_COUNT_LEVEL(0, "v", &cluster_flags.verbose, "kubectl's --v=N: as -v=N",
