@@ -535,6 +535,25 @@ fault() { simctl POST /faults "$1" >/dev/null; }
 	[ $(($(throttled) - before)) -eq 11 ]
 }
 
+@test "a retry the rate limit would hold past --request-timeout is not sent, as client-go's Wait refuses it" {
+	sim_start --pods 3
+	# Ten 429s spend the bucket's ten tokens; the eleventh try's token is
+	# 200 ms away, past a deadline of 150 ms that began with the first try
+	# (however long the tries took: the bucket refills as the deadline nears).
+	simctl DELETE /requests >/dev/null
+	fault '{"verb":"list","resource":"pods","kind":"429","count":10,"retryAfter":0}'
+	run --separate-stderr get pods --request-timeout 150ms
+	assert_status 1
+	[ -z "$output" ]
+	local said=$stderr
+	run simctl GET '/requests?verb=list&resource=pods'
+	[ "$(jq -c '[.[] | .status]' <<<"$output")" = "$(jq -nc '[range(10) | 429]')" ]
+	case $said in
+	*"request timeout"* | *"(429)"*) ;;	# the tries alone took 150 ms: the deadline came first
+	*) [ "$said" = "error: client rate limiter Wait returned an error: rate: Wait(n=1) would exceed context deadline" ] ;;
+	esac
+}
+
 @test "--request-timeout bounds the whole request, not only the connect" {
 	sim_start --pods 3
 	for o in "" "-o json"; do

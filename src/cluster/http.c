@@ -371,6 +371,15 @@ void http_response_release(struct http_response *resp)
 	strbuf_release(&resp->body);
 }
 
+/* No answer yet: of the last, only the body's buffer is kept. */
+static void response_reset(struct http_response *resp)
+{
+	struct strbuf body = resp->body;
+
+	strbuf_reset(&body);
+	*resp = (struct http_response){ .body = body, .retry_after_ms = -1 };
+}
+
 /* ---- one transfer ------------------------------------------------------- */
 
 struct transfer {
@@ -1352,10 +1361,7 @@ static int request_hop(struct kclient *c, struct hop *hop, const struct stream_o
 		.warnings = STRBUF_INIT, .secrets = secrets_url(hop->url),
 	};
 
-	/* A new answer: of the last, only the body's buffer is kept. */
-	struct strbuf body = resp->body;
-	strbuf_reset(&body);
-	*resp = (struct http_response){ .body = body, .retry_after_ms = -1 };
+	response_reset(resp);
 
 	struct curl_slist *headers = request_headers(c, hop->home ? snap : NULL, hop->home,
 						     opts->accept);
@@ -1643,14 +1649,26 @@ void rest_limiter_refill(struct rest_limiter *l)
 	pthread_mutex_unlock(&l->lock);
 }
 
-/* rest.Request's tryThrottle: true when stopped while waiting. */
-static bool throttle(struct kclient *c, const struct stream_opts *opts, const char *path)
+/*
+ * rest.Request's tryThrottle: 0 when the try may be sent, 1 when stopped
+ * while waiting; -1 with err set when the wait would pass deadline (0:
+ * none), where rate.Limiter.Wait fails at once and spends no token.
+ */
+static int throttle(struct kclient *c, const struct stream_opts *opts, const char *path,
+		    int64_t deadline, struct errbuf *err)
 {
 	struct rest_limiter *l = opts->limiter;
+	int64_t now = mono_ms();
+	int64_t within = !deadline ? -1 : deadline > now ? deadline - now : 0;
 
 	pthread_mutex_lock(&l->lock);
-	int64_t wait = token_bucket_take(&l->bucket, mono_ms());
+	int64_t wait = token_bucket_take(&l->bucket, now, within);
 	pthread_mutex_unlock(&l->lock);
+	if (wait < 0) {
+		errbuf_set(err, "client rate limiter Wait returned an error: rate: Wait(n=1) "
+			   "would exceed context deadline");
+		return -1;
+	}
 	if (wait > LONG_THROTTLE_MS)
 		kclient_note(c, "waited %lld ms before sending %s: client-side throttling, "
 			     "as client-go's", (long long)wait, path);
@@ -1678,7 +1696,7 @@ static int request(struct kclient *c, const char *path, const struct stream_opts
 		once.stop = &thread_stop->flag;
 		once.stop_fd = stop_fd(thread_stop);
 	}
-	if (once.limiter && (once.retry || !watch_path(path)) && throttle(c, &once, path)) {
+	if (once.limiter && (once.retry || !watch_path(path)) && throttle(c, &once, path, 0, err)) {
 		errbuf_set(err, "stopped");
 		return -1;
 	}
@@ -1711,8 +1729,14 @@ static int request(struct kclient *c, const char *path, const struct stream_opts
 		else
 			kclient_note(c, "retrying %s after %lld ms (%ld, retry %u of %u)", path,
 				     (long long)wait, resp->status, retries + 1, opts->retries);
-		if (retry_sleep(&once, wait) || (once.limiter && throttle(c, &once, path)))
-			return rc;
+		int throttled = retry_sleep(&once, wait) ? 1
+				: once.limiter ? throttle(c, &once, path, deadline, err) : 0;
+		if (throttled > 0)
+			return rc;	/* stopped: the answer in hand */
+		if (throttled < 0) {
+			response_reset(resp);
+			return -1;
+		}
 	}
 }
 

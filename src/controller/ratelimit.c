@@ -47,7 +47,7 @@ void ratelimit_release(struct ratelimit *rl)
 int64_t ratelimit_when(struct ratelimit *rl, const char *key, int64_t now)
 {
 	int64_t a = exp_when(rl, key);
-	int64_t b = rl->with_bucket ? token_bucket_take(&rl->bucket, now) : 0;
+	int64_t b = rl->with_bucket ? token_bucket_take(&rl->bucket, now, -1) : 0;
 	return a > b ? a : b;
 }
 

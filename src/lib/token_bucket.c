@@ -3,7 +3,7 @@
 
 #include <math.h>
 
-int64_t token_bucket_take(struct token_bucket *b, int64_t now_ms)
+int64_t token_bucket_take(struct token_bucket *b, int64_t now_ms, int64_t max_wait_ms)
 {
 	if (!b->started) {
 		b->started = true;
@@ -16,8 +16,13 @@ int64_t token_bucket_take(struct token_bucket *b, int64_t now_ms)
 			b->tokens = b->burst;
 		b->last_ms = now_ms;
 	}
-	b->tokens -= 1;
-	if (b->tokens >= 0)
+	if (b->tokens >= 1) {
+		b->tokens -= 1;
 		return 0;
-	return (int64_t)ceil(-b->tokens / b->qps * 1000 - 1e-9);
+	}
+	int64_t wait = (int64_t)ceil((1 - b->tokens) / b->qps * 1000 - 1e-9);
+	if (max_wait_ms >= 0 && wait > max_wait_ms)
+		return -1;
+	b->tokens -= 1;
+	return wait;
 }

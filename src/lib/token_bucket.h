@@ -5,7 +5,10 @@
  * full at first.  A take reserves one token and answers how long the
  * bucket needs to refill what was taken beyond it: the wait before the
  * reservation may be used (rate.Limiter's Reserve().Delay(), as Wait
- * sleeps it).  Reservations are never given back.
+ * sleeps it).  Reservations are never given back.  A take may be
+ * bounded: one that would have to wait longer than max_wait_ms takes
+ * nothing and answers -1, as Wait fails at once, with no token spent,
+ * when the wait would pass its context's deadline.
  *
  * Time is the caller's, in ms, and so is the delay (rounded up to a
  * whole ms, where Go keeps nanoseconds), so that the same calls give the
@@ -26,6 +29,7 @@ struct token_bucket {
 
 #define TOKEN_BUCKET_INIT(qps_, burst_) { .qps = (qps_), .burst = (burst_) }
 
-int64_t token_bucket_take(struct token_bucket *b, int64_t now_ms);
+/* The wait before the token taken may be used; -1: none taken (max_wait_ms < 0: no bound). */
+int64_t token_bucket_take(struct token_bucket *b, int64_t now_ms, int64_t max_wait_ms);
 
 #endif

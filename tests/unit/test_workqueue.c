@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "lib/strbuf.h"
+#include "lib/token_bucket.h"
 
 #include "controller/handler.h"
 #include "controller/predicate.h"
@@ -248,6 +249,25 @@ TEST(default_controller_rate_limiter)
 	/* a second later 10 tokens are back, 2 owed: the key's own 5 ms rules */
 	CHECK_INT(ratelimit_when(&rl, "d", 1000), 5);
 	ratelimit_release(&rl);
+}
+
+/*
+ * rest.Config's bucket (5 a second, 10 at once) under a bound, as a
+ * retry's Wait within its request's deadline: a take that would wait
+ * longer takes nothing, so the bucket is as it was.
+ */
+TEST(token_bucket_bounded_take_spends_nothing)
+{
+	struct token_bucket b = TOKEN_BUCKET_INIT(5, 10);
+	for (int i = 0; i < 10; i++)
+		CHECK_INT(token_bucket_take(&b, 0, 0), 0);
+	CHECK_INT(token_bucket_take(&b, 0, 199), -1);
+	CHECK_INT(token_bucket_take(&b, 50, 149), -1);
+	CHECK_INT(token_bucket_take(&b, 50, 150), 150);	/* the bound is inclusive */
+	CHECK_INT(token_bucket_take(&b, 50, -1), 350);
+	/* 350 ms paid what was owed: the next token is 200 ms away */
+	CHECK_INT(token_bucket_take(&b, 400, 199), -1);
+	CHECK_INT(token_bucket_take(&b, 400, 200), 200);
 }
 
 TEST(predicates_parse_and_and_or)
@@ -515,6 +535,7 @@ int main(void)
 	RUN(metrics_of_the_keys_processing_and_waiting);
 	RUN(exponential_rate_limiter);
 	RUN(default_controller_rate_limiter);
+	RUN(token_bucket_bounded_take_spends_nothing);
 	RUN(predicates_parse_and_and_or);
 	RUN(predicate_rules);
 	RUN(owner_mapping);
