@@ -496,18 +496,26 @@ fault() { simctl POST /faults "$1" >/dev/null; }
 	done
 }
 
-@test "a garbage continue page fails the whole list, never half of it (kubectl prints the first pages)" {
+@test "a garbage continue page: the first page is printed, then the error, as kubectl's" {
 	sim_start --pods 1200
+	local o
 	for o in "" "-o json" "-o name"; do
 		fault '{"verb":"list-continue","resource":"pods","kind":"garbage"}'
 		run --separate-stderr get pods -A $o
-		assert_list_error "the server's list of pods is not JSON"
+		assert_status 1
+		[ "${#stderr_lines[@]}" -eq 1 ]
+		[[ $stderr == "error: the server's list of pods is not JSON"* ]]
+		case $o in
+		"") [ "${#lines[@]}" -eq 501 ] ;;
+		"-o json") [ "$(jq '.items | length' <<<"$output")" -eq 500 ] ;;
+		"-o name") [ "${#lines[@]}" -eq 500 ] ;;
+		esac
 	done
-	# A cut continue page likewise.
+	# A cut continue page likewise: none of its own objects.
 	fault '{"verb":"list-continue","resource":"pods","kind":"truncate"}'
 	run --separate-stderr get pods -A -o json
 	assert_status 1
-	[ "$(jq '.items | length' <<<"$output")" -eq 0 ]
+	[ "$(jq '.items | length' <<<"$output")" -eq 500 ]
 	[ "${#stderr_lines[@]}" -eq 1 ]
 }
 
@@ -552,6 +560,22 @@ fault() { simctl POST /faults "$1" >/dev/null; }
 	*"request timeout"* | *"(429)"*) ;;	# the tries alone took 150 ms: the deadline came first
 	*) [ "$said" = "error: client rate limiter Wait returned an error: rate: Wait(n=1) would exceed context deadline" ] ;;
 	esac
+}
+
+@test "a page that fails after others: the pages before it are printed, then the error, as kubectl's" {
+	sim_start --pods 5
+	local o want
+	for o in "" "-o name" "-o json" "-o wide"; do
+		fault '{"verb":"list-continue","resource":"pods","kind":"500","count":1}'
+		want=$(kubectl --kubeconfig "$SIM_KUBECONFIG" get pods,configmaps --chunk-size 2 $o 2>/dev/null) && false || [ $? -eq 1 ]
+		fault '{"verb":"list-continue","resource":"pods","kind":"500","count":1}'
+		run --separate-stderr get pods,configmaps --chunk-size 2 $o
+		assert_status 1
+		[[ $output == *pod-1* && $output != *pod-2* && $output == *kube-root-ca.crt* ]]
+		[ "$(no_age <<<"$output")" = "$(no_age <<<"$want")" ] ||
+			{ diff <(echo "$want") <(echo "$output") | sed 's/^/# /' >&2; false; }
+		[ "$stderr" = "error: list pods: Internal error occurred: injected fault (500)" ]
+	done
 }
 
 @test "--request-timeout bounds the whole request, not only the connect" {

@@ -137,6 +137,7 @@ static void sort_objects(struct kobj_list *objs, bool in_order)
 struct gather {
 	struct kobj_list *out;
 	size_t alloc;
+	size_t whole;		/* out's items of the pages read in full */
 	unsigned flags;
 	struct kobj_type type;
 	struct errbuf err;
@@ -154,6 +155,14 @@ static int gather_item(void *ctx, const char *text, size_t len)
 	ALLOC_GROW(g->out->v, g->out->nr + 1, g->alloc);
 	g->out->v[g->out->nr++] = obj;
 	return 0;
+}
+
+static void gather_page(void *ctx, const struct pager_page *p)
+{
+	struct gather *g = ctx;
+
+	(void)p;
+	g->whole = g->out->nr;
 }
 
 /*
@@ -179,7 +188,11 @@ static struct pager_opts list_opts(struct cluster *c, const char *path)
 	};
 }
 
-/* A paged LIST straight from the server (no informer). */
+/*
+ * A paged LIST straight from the server (no informer).  When a page
+ * fails, out keeps the pages before it, as kubectl prints them before
+ * the error (each page is an Info of its builder's).
+ */
 static int list_from_server(struct cluster *c, const struct api_resource *res,
 			    struct kobj_list *out, struct errbuf *err)
 {
@@ -191,7 +204,7 @@ static int list_from_server(struct cluster *c, const struct api_resource *res,
 		.type = { .api_version = api_version, .kind = res->kind },
 	};
 	struct pager_opts po = list_opts(c, path);
-	struct pager_hooks hooks = { .ctx = &g, .item = gather_item };
+	struct pager_hooks hooks = { .ctx = &g, .item = gather_item, .page = gather_page };
 	struct pager_result pr;
 	char what[128];
 	int ret;
@@ -209,6 +222,8 @@ static int list_from_server(struct cluster *c, const struct api_resource *res,
 	} else {
 		pager_explain(&pr, res->name, err);
 	}
+	while (ret < 0 && out->nr > g.whole)
+		kobj_unref(out->v[--out->nr]);	/* the page that failed */
 	pager_result_release(&pr);
 	free(api_version);
 	free(path);
@@ -219,7 +234,8 @@ static int list_from_server(struct cluster *c, const struct api_resource *res,
  * The server's Table for the resource, as kubectl asks for it: pages of
  * 500, the rows of every page gathered into the first Table.  A server
  * that answers with plain objects instead gets kubectl's default
- * columns of them, NAME and AGE (its printer's defaultHandler).
+ * columns of them, NAME and AGE (its printer's defaultHandler).  When a
+ * page fails, *out has the pages before it, if any: kubectl prints them.
  */
 static int table_from_server(struct cluster *c, const struct api_resource *res,
 			     struct json_object **out, struct errbuf *err)
@@ -237,15 +253,16 @@ static int table_from_server(struct cluster *c, const struct api_resource *res,
 	po.include_object = o.sort_by != NULL;
 	snprintf(what, sizeof(what), "list %s", res->name);
 	pt.what = what;
-	if (pager_list(c->client, &po, what, &hooks, &pr, err) == 0) {
-		*out = pt.table ? json_object_get(pt.table)
-				: columns_table_json(NULL, NULL, NULL, pt.objs, pt.nr, wall_ms());
+	if (pager_list(c->client, &po, what, &hooks, &pr, err) == 0)
 		ret = 0;
-	} else if (pt.status.msg[0]) {
+	else if (pt.status.msg[0])
 		errbuf_set(err, "%s", pt.status.msg);
-	} else {
+	else
 		pager_explain(&pr, res->name, err);
-	}
+	if (pt.table)
+		*out = json_object_get(pt.table);
+	else if (ret == 0 || pt.nr)
+		*out = columns_table_json(NULL, NULL, NULL, pt.objs, pt.nr, wall_ms());
 	pager_result_release(&pr);
 	pager_tables_release(&pt);
 	free(path);
@@ -1138,10 +1155,10 @@ out:
  * From the server: the Table kubectl asks for where the output is one
  * (NAME and AGE where the server has none), else a plain paged LIST.
  * Everything is listed before anything is printed.  A type that fails
- * (refused, a page cut short, a namespace it may not have) shows none
- * of its objects and is told
- * after what the others found, as kubectl's builder goes on: -o json and
- * the like print their List, empty or not, first.
+ * (refused, a page cut short, a namespace it may not have) shows the
+ * pages it got before, if any, and is told after what the others found,
+ * as kubectl's builder goes on: -o json and the like print their List,
+ * empty or not, first.
  */
 static int get_from_server(const struct resource_args *ra)
 {
@@ -1183,14 +1200,17 @@ static int get_from_server(const struct resource_args *ra)
 	size_t kept = 0;
 	for (size_t i = 0; i < nr; i++) {
 		rest_limiter_refill(c.limiter);	/* kubectl makes a client per type */
-		if (cluster_scope_check(&c, &res[i], 1, &err) < 0 ||
-		    (tabular ? table_from_server(&c, res[i], &f.tables[kept], &err)
-			     : list_from_server(&c, res[i], &f.objs[kept], &err)) < 0) {
+		if (cluster_scope_check(&c, &res[i], 1, &err) < 0) {
 			failed(&fl, err.msg);
-			kobj_list_release(&f.objs[kept]);	/* its pages so far: none of it */
 			continue;
 		}
-		res[kept++] = res[i];	/* a type that failed is no table, no kind */
+		int rc = tabular ? table_from_server(&c, res[i], &f.tables[kept], &err)
+				 : list_from_server(&c, res[i], &f.objs[kept], &err);
+		if (rc < 0)
+			failed(&fl, err.msg);
+		/* a type that failed on its first page is no table, no kind */
+		if (rc == 0 || (tabular ? f.tables[kept] != NULL : f.objs[kept].nr > 0))
+			res[kept++] = res[i];
 	}
 	f.nr = kept;
 	none_told = fl.nr;
