@@ -209,6 +209,23 @@ cache_dir() { echo "$HOME/.kube/cache/discovery/127.0.0.1_${SIM_API##*:}"; }
 	done
 }
 
+@test "api-resources whose discovery fails prints kubectl's header, then the error" {
+	sim_start --pods 2
+	local args want
+	for args in "" "-o wide" "-o name" "--no-headers"; do
+		simctl POST /faults '{"verb":"discovery","kind":"500"}' >/dev/null
+		want=$(kubectl --kubeconfig "$SIM_KUBECONFIG" api-resources $args 2>/dev/null) && false || [ $? -eq 1 ]
+		simctl POST /faults '{"verb":"discovery","kind":"500"}' >/dev/null
+		run_kinf api-resources --kubeconfig "$SIM_KUBECONFIG" $args
+		assert_status 1
+		[ "$output" = "$want" ] || { diff <(echo "$want") <(echo "$output"); false; }
+		[[ $stderr == "error: discover the server's APIs: "*"(500)" ]]
+	done
+	[ "$output" = "" ]	# --no-headers: nothing
+	run_kinf api-resources --kubeconfig "$SIM_KUBECONFIG"
+	assert_status 0
+}
+
 @test "a cache that cannot be written costs nothing but the cache" {
 	sim_start --pods 2 --aggregated-discovery
 	: >"$T/not-a-dir"

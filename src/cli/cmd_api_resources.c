@@ -165,6 +165,8 @@ static int run_api_resources(int argc, const char **argv)
 	if (!o.cached)
 		discovery_invalidate(c.disco);	/* kubectl api-resources asks the server too */
 	if (discovery_load(c.disco, &err) < 0) {
+		print_resources(NULL, 0);	/* kubectl's header comes before its error */
+		fflush(stdout);
 		error("%s", err.msg);
 		goto cleanup;
 	}
