@@ -131,7 +131,7 @@ def c_create(sim, q, b):
     o = b.get("object")
     if not isinstance(o, dict):
         raise Bad(400, "object is required")
-    return 200, obj_json(rt, sim.create(rt, o))
+    return 200, obj_json(rt, sim.create(rt, o, created=b.get("creationTimestamp")))
 
 
 def c_update(sim, q, b):

@@ -256,7 +256,9 @@ class Sim:
         st.finish_load()
 
     # ------------------------------------------------------------ mutations
-    def create(self, rt, partial, silent=False):
+    def create(self, rt, partial, silent=False, created=None):
+        """created: a creationTimestamp to keep (a control's backdated
+        object); else the object is made now, as the apiserver makes it."""
         md = partial.get("metadata") or {}
         name = md.get("name")
         if not name and md.get("generateName"):
@@ -286,6 +288,8 @@ class Sim:
             md["namespace"] = ns
         else:
             md.pop("namespace", None)
+        if created:
+            md["creationTimestamp"] = created
         if rt.name == "pods":
             self.cluster.pod_names.add((ns, name))
         return self.store.create(rt, d, silent)
