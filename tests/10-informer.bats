@@ -128,6 +128,24 @@ teardown() {
 	grep -q "429" "$ERR"
 }
 
+@test "a wait over a second for the rate limit is told once in 10 s, as client-go's throttled logger" {
+	sim_start --pods 2
+	local types=pods,configmaps,secrets,events,namespaces,nodes,deployments,crontabs start=$SECONDS
+	# Eight informers' LISTs answered 429 at once, retried at once: past
+	# the burst they queue on the shared bucket, 200 ms a place in line.
+	simctl POST /faults '{"verb":"list","kind":"429","count":40,"retryAfter":0}' >/dev/null
+	start_watch "$types" -A
+	wait_until 120 matches_at_least "$ERR" ': synced:' 8
+	stop_watch
+	local told elapsed=$((SECONDS - start))
+	told=$(count_lines "$ERR" "^kinf: waited [0-9.]+s before sending /[^ ]*: client-side throttling, as client-go's \(at most one such notice in 10s\)$")
+	echo "# $told in ${elapsed}s" >&2
+	[ "$told" -ge 1 ]
+	[ "$told" -le $((elapsed / 10 + 1)) ]
+	# -v tells every wait over 50 ms instead
+	[ "$(count_lines "$ERR" "ms before sending")" -eq 0 ]
+}
+
 @test "500 answers back off exponentially" {
 	sim_start --pods 2
 	simctl POST /faults '{"verb":"list","kind":"500","count":3}' >/dev/null

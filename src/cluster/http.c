@@ -1615,10 +1615,15 @@ void kclient_set_thread_stop(struct stop *stop)
 
 /* ---- client-side throttling ------------------------------------------- */
 
-/* client-go's rest.DefaultQPS and DefaultBurst, and the wait it logs. */
+/*
+ * client-go's rest.DefaultQPS and DefaultBurst; the waits it logs at V(3)
+ * and, once in 10 s for the whole process, at every verbosity.
+ */
 #define REST_QPS 5
 #define REST_BURST 10
 #define LONG_THROTTLE_MS 50
+#define EXTRA_LONG_THROTTLE_MS 1000
+#define THROTTLE_TOLD_EVERY_MS 10000
 
 struct rest_limiter {
 	pthread_mutex_t lock;
@@ -1650,6 +1655,38 @@ void rest_limiter_refill(struct rest_limiter *l)
 }
 
 /*
+ * A wait over 50 ms, as client-go's tryThrottle logs it: with -v each one,
+ * as its V(3); else one over a second, at most once in 10 s (its
+ * globalThrottledLogger, whose level 0 every klog shows).
+ */
+static void throttle_tell(struct kclient *c, int64_t wait, const char *path)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	static int64_t told_ms = INT64_MIN / 2;
+
+	if (c->verbose >= 1) {
+		kclient_note(c, "waited %lld ms before sending %s: client-side throttling, "
+			     "as client-go's", (long long)wait, path);
+		return;
+	}
+	if (wait <= EXTRA_LONG_THROTTLE_MS)
+		return;
+	int64_t now = mono_ms();
+	pthread_mutex_lock(&lock);
+	bool tell = now - told_ms >= THROTTLE_TOLD_EVERY_MS;
+	if (tell)
+		told_ms = now;
+	pthread_mutex_unlock(&lock);
+	if (tell) {
+		struct strbuf d = STRBUF_INIT;
+		go_duration(&d, wait);
+		fprintf(stderr, "kinf: waited %s before sending %s: client-side throttling, "
+			"as client-go's (at most one such notice in 10s)\n", d.buf, path);
+		strbuf_release(&d);
+	}
+}
+
+/*
  * rest.Request's tryThrottle: 0 when the try may be sent, 1 when stopped
  * while waiting; -1 with err set when the wait would pass deadline (0:
  * none), where rate.Limiter.Wait fails at once and spends no token.
@@ -1670,8 +1707,7 @@ static int throttle(struct kclient *c, const struct stream_opts *opts, const cha
 		return -1;
 	}
 	if (wait > LONG_THROTTLE_MS)
-		kclient_note(c, "waited %lld ms before sending %s: client-side throttling, "
-			     "as client-go's", (long long)wait, path);
+		throttle_tell(c, wait, path);
 	return wait > 0 && retry_sleep(opts, wait);
 }
 
