@@ -496,6 +496,26 @@ fault() { simctl POST /faults "$1" >/dev/null; }
 	done
 }
 
+@test "a 200 that is no list: one object when it says its kind, else kubectl's missing-kind error" {
+	sim_start --pods 3
+	local body o args want
+	for body in '{"error":"no route"}' '{"kind":"Pod","apiVersion":"v1","metadata":{"name":"lone"}}'; do
+		for o in "" "-o name" "-o json" "-w --request-timeout=1s -o name"; do
+			args="pods $o"
+			fault "$(jq -nc --arg b "$body" '{verb:"list",resource:"pods",kind:"body",status:200,body:$b}')"
+			want=$(kubectl --kubeconfig "$SIM_KUBECONFIG" get $args 2>/dev/null) && want=0:$want || want=$?:$want
+			fault "$(jq -nc --arg b "$body" '{verb:"list",resource:"pods",kind:"body",status:200,body:$b}')"
+			run --separate-stderr get $args
+			[ "$status:$(no_age <<<"$output")" = "$(no_age <<<"$want")" ] ||
+				{ echo "# $args: kubectl $want" >&2; diff <(echo "$want") <(echo "$status:$output") | sed 's/^/# /' >&2; false; }
+			case $body in
+			*error*) [ "$stderr" = "error: list pods: Object 'Kind' is missing in '{\"error\":\"no route\"}'" ] ;;
+			*) [[ $output == *lone* ]] ;;
+			esac
+		done
+	done
+}
+
 @test "a garbage continue page: the first page is printed, then the error, as kubectl's" {
 	sim_start --pods 1200
 	local o

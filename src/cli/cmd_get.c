@@ -216,8 +216,14 @@ static int list_from_server(struct cluster *c, const struct api_resource *res,
 		errbuf_set(err, "%s", g.err.msg);
 	} else if (pr.end == PAGER_NOT_A_LIST || pr.end == PAGER_NO_METADATA) {
 		struct json_object *rest = pr.rest ? json_tokener_parse(pr.rest) : NULL;
-		/* any other document kubectl takes as an empty list, or the last page */
+		/* a list without metadata kubectl takes as the last page; a lone object as one */
 		ret = pager_status_error(rest, what, err) ? -1 : 0;
+		if (!ret && pr.end == PAGER_NOT_A_LIST) {
+			if (!pager_lone_object(rest, what, err))
+				ret = -1;
+			else if (gather_item(&g, pr.rest, strlen(pr.rest)) < 0)
+				ret = -1, errbuf_set(err, "%s", g.err.msg);
+		}
 		json_object_put(rest);
 	} else {
 		pager_explain(&pr, res->name, err);

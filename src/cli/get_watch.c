@@ -516,6 +516,7 @@ struct first {
 	char *rv;			/* where the watch starts */
 	struct kobj_type type;
 	unsigned flags;
+	struct errbuf err;		/* why first_item() refused an object */
 };
 
 static void first_release(struct first *f)
@@ -548,8 +549,7 @@ static int first_table(void *ctx, struct json_object *page)
 static int first_item(void *ctx, const char *text, size_t len)
 {
 	struct first *f = ctx;
-	struct errbuf err = { "" };
-	struct kobj *obj = kobj_from_list_item(text, len, &f->type, f->flags, &err);
+	struct kobj *obj = kobj_from_list_item(text, len, &f->type, f->flags, &f->err);
 
 	if (!obj)
 		return -1;
@@ -578,6 +578,17 @@ static void first_page(void *ctx, const struct pager_page *p)
 		json_object_array_add(items, json_object_get(f->pt.objs[f->paged]));
 	json_object_object_add(p->head, "items", items);
 	add_page(f, json_object_get(p->head));
+}
+
+/* A last page that was one object: that object in the page's items, as kubectl reads it. */
+static void first_lone(struct first *f, const char *text)
+{
+	if (first_item(f, text, strlen(text)) < 0 || !f->npages) {
+		errbuf_set(&f->pt.status, "%s", f->err.msg);
+		return;
+	}
+	json_object_array_add(json_get(f->pages[f->npages - 1], "items"),
+			      json_object_get(f->pt.objs[f->paged++]));
 }
 
 /* kubectl's LIST: pages of --chunk-size, a Table when one is printed. */
@@ -611,8 +622,9 @@ static int list_first(struct gw *g, struct cluster *c, struct first *f, struct e
 	f->pt.what = what;
 	if (pager_list(c->client, &po, what, &hooks, &pr, err) < 0) {
 		struct json_object *rest = pr.rest ? json_tokener_parse(pr.rest) : NULL;
-		if (pr.end == PAGER_NOT_A_LIST)
-			pager_status_error(rest, what, &f->pt.status);
+		if (pr.end == PAGER_NOT_A_LIST && !pager_status_error(rest, what, &f->pt.status) &&
+		    pager_lone_object(rest, what, &f->pt.status))
+			first_lone(f, pr.rest);
 		json_object_put(rest);
 		if (f->pt.status.msg[0]) {
 			errbuf_set(err, "%s", f->pt.status.msg);

@@ -11,6 +11,9 @@
 #include "lib/strbuf.h"
 
 /* controller-runtime's metadata informers' (and kubectl's) Accept. */
+/* How much of a page that is no object an error shows. */
+#define LONE_OBJECT_SHOWN 160
+
 #define ACCEPT_METADATA "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1," \
 			"application/json"
 
@@ -429,18 +432,40 @@ bool pager_status_error(struct json_object *doc, const char *what, struct errbuf
 	return true;
 }
 
+bool pager_lone_object(struct json_object *doc, const char *what, struct errbuf *err)
+{
+	if (*json_get_text(doc, "kind", ""))
+		return true;
+	const char *text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN |
+								JSON_C_TO_STRING_NOSLASHESCAPE);
+	size_t len = strlen(text);
+	errbuf_set(err, "%s: Object 'Kind' is missing in '%.*s%s'", what,
+		   len > LONE_OBJECT_SHOWN ? LONE_OBJECT_SHOWN : (int)len, text,
+		   len > LONE_OBJECT_SHOWN ? "..." : "");
+	return false;
+}
+
+static void gather_object(struct pager_tables *pt, struct json_object *obj)
+{
+	ALLOC_GROW(pt->objs, pt->nr + 1, pt->alloc);
+	pt->objs[pt->nr++] = json_object_get(obj);
+}
+
 int pager_gather_table(void *ctx, struct json_object *page)
 {
 	struct pager_tables *pt = ctx;
-	struct json_object *rows = json_get(page, "rows"), *all;
+	struct json_object *rows = json_get(page, "rows"), *all, *items = NULL;
 
 	if (pager_status_error(page, pt->what, &pt->status))
 		return -1;
 	if (strcmp(json_get_text(page, "kind", ""), "Table")) {
-		struct json_object *items = json_get(page, "items");
-		for (size_t i = 0; i < json_get_len(items); i++) {
-			ALLOC_GROW(pt->objs, pt->nr + 1, pt->alloc);
-			pt->objs[pt->nr++] = json_object_get(json_object_array_get_idx(items, i));
+		if (json_object_object_get_ex(page, "items", &items)) {
+			for (size_t i = 0; i < json_get_len(items); i++)
+				gather_object(pt, json_object_array_get_idx(items, i));
+		} else if (pager_lone_object(page, pt->what, &pt->status)) {
+			gather_object(pt, page);
+		} else {
+			return -1;
 		}
 	} else if (!pt->table) {
 		pt->table = json_object_get(page);

@@ -204,10 +204,20 @@ void pager_explain(const struct pager_result *res, const char *name, struct errb
 bool pager_status_error(struct json_object *doc, const char *what, struct errbuf *err);
 
 /*
+ * Whether a 2xx page with no "items" is one object, as kubectl's builder
+ * decodes it (UnstructuredJSONScheme): true when doc says its kind.
+ * Else sets err to kubectl's "WHAT: Object 'Kind' is missing in '...'"
+ * (the document's start).  A Status is pager_status_error()'s first.
+ */
+bool pager_lone_object(struct json_object *doc, const char *what, struct errbuf *err);
+
+/*
  * The pages of a PAGER_TABLE list gathered (hooks.table =
  * pager_gather_table, hooks.ctx the struct): the first Table, each
  * later page's rows added to it; from a server without Tables, each
- * page's items.  A Status in a 2xx answer ends the list, said in status.
+ * page's items, or the page itself when it is one object (see
+ * pager_lone_object()).  A Status in a 2xx answer, or a page that is no
+ * object, ends the list, said in status.
  * Zeroed, what set; pager_tables_release() puts what it holds.
  */
 struct pager_tables {
