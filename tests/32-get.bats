@@ -88,6 +88,27 @@ assert_one_error() {
 	[[ ${lines[0]} == deployment.apps/* ]]
 }
 
+@test "objects in the server's order, and the cache in etcd's: app-x/ before app/, as kubectl prints them" {
+	sim_start --pods 2 --namespaces 1
+	simctl POST /create '{"resource":"namespaces","object":{"metadata":{"name":"ns-1-x"}}}' >/dev/null
+	simctl POST /create '{"resource":"pods","object":{"metadata":{"name":"a","namespace":"ns-1-x"}}}' >/dev/null
+	simctl POST /create '{"resource":"pods","object":{"metadata":{"name":"b","namespace":"ns-1"}}}' >/dev/null
+	local o want
+	for o in "-o name" "-o jsonpath={.items[*].metadata.namespace}" "-o custom-columns=NS:.metadata.namespace,N:.metadata.name"; do
+		want=$(kubectl --kubeconfig "$SIM_KUBECONFIG" get pods -A $o)
+		for cache in "" --from-cache; do
+			run get pods -A $o $cache
+			assert_status 0
+			[ "$output" = "$want" ] || { echo "# $o $cache" >&2; diff <(echo "$want") <(echo "$output") | sed 's/^/# /' >&2; false; }
+		done
+	done
+	[ "$(grep -m1 -o '^ns-1[^ ]*' <<<"$output")" = ns-1-x ]
+	# a server (an aggregated one) whose list is in no order: printed as it came
+	fault '{"verb":"list","resource":"pods","kind":"body","status":200,"body":"{\"kind\":\"PodList\",\"apiVersion\":\"v1\",\"metadata\":{},\"items\":[{\"metadata\":{\"name\":\"b\",\"namespace\":\"default\"}},{\"metadata\":{\"name\":\"a\",\"namespace\":\"default\"}}]}"}'
+	run get pods -o name
+	[ "$output" = $'pod/b\npod/a' ]
+}
+
 @test "-o wide shows the pod's IP and node" {
 	sim_start --pods 3
 	run get pods -o wide --no-headers

@@ -118,18 +118,23 @@ static const struct option get_options[] = {
 	OPT_END(),
 };
 
-static int by_namespace_name(const void *a, const void *b)
+/*
+ * As the apiserver lists them: by key, "namespace/name" (or the name),
+ * as etcd orders its keys, so "app-x/web" before "app/web".
+ */
+static int by_key(const void *a, const void *b)
 {
-	const struct kobj *x = *(struct kobj *const *)a, *y = *(struct kobj *const *)b;
-	int c = strcmp(x->ns, y->ns);
-	return c ? c : strcmp(x->name, y->name);
+	return strcmp((*(struct kobj *const *)a)->key, (*(struct kobj *const *)b)->key);
 }
 
-/* objs by namespace and name, as a LIST has them, unless in_order (in the order asked). */
+/*
+ * objs as a LIST has them, unless in_order: in the order to print
+ * already (as asked by name, or as the server listed them).
+ */
 static void sort_objects(struct kobj_list *objs, bool in_order)
 {
 	if (objs->nr > 1 && !in_order)	/* qsort(NULL, 0, ...) is undefined */
-		qsort(objs->v, objs->nr, sizeof(*objs->v), by_namespace_name);
+		qsort(objs->v, objs->nr, sizeof(*objs->v), by_key);
 }
 
 /* ---- from the server ---------------------------------------------------- */
@@ -629,6 +634,7 @@ struct found {
 	struct kobj_list *objs;		/* [nr] */
 	bool all_namespaces;
 	bool in_order;			/* objects by name: in the order asked */
+	bool listed;			/* objects as the server listed them, in its order */
 	struct crd_columns *crds;	/* custom resources' columns; owned */
 	size_t alloc;			/* found_entry()'s: res is owned */
 };
@@ -711,7 +717,7 @@ static struct json_object *entry_table(struct found *f, size_t i)
 
 	if (f->tables[i])
 		return f->tables[i];
-	sort_objects(objs, f->in_order);
+	sort_objects(objs, f->in_order || f->listed);
 	struct json_object **trees = xcalloc(objs->nr ? objs->nr : 1, sizeof(*trees));
 	for (size_t j = 0; j < objs->nr; j++)
 		trees[j] = kobj_tree(objs->v[j]);
@@ -858,7 +864,7 @@ static int print_found_one(struct found *f, bool single)
 		return print_names(f->res[0], objs);
 	if (single && objs->nr == 1)
 		return print_one(objs->v[0]);
-	return print_objects(f->res[0], objs, f->in_order);
+	return print_objects(f->res[0], objs, f->in_order || f->listed);
 }
 
 /* Whether every type found is namespaced: kubectl's note names the namespace then. */
@@ -889,9 +895,9 @@ static int print_found_several(struct found *f)
 			ret = print_table(f, i, true);	/* entry_table() orders the objects */
 			continue;
 		}
-		sort_objects(&f->objs[i], f->in_order);
+		sort_objects(&f->objs[i], f->in_order || f->listed);
 		if (fmt.kind == FORMAT_NAME && !o.sort_by) {
-			ret = print_objects(f->res[i], &f->objs[i], false);
+			ret = print_objects(f->res[i], &f->objs[i], true);
 		} else {
 			for (size_t j = 0; j < f->objs[i].nr; j++) {
 				ALLOC_GROW(every.v, every.nr + 1, alloc);
@@ -1203,6 +1209,7 @@ static int get_from_server(const struct resource_args *ra)
 	struct failures fl = { 0 };
 	struct found f;
 	found_init(&f, crd_columns_new(), res, nr, c.scope_ns == NULL);
+	f.listed = true;	/* kubectl prints a LIST in the server's order */
 	size_t kept = 0;
 	for (size_t i = 0; i < nr; i++) {
 		rest_limiter_refill(c.limiter);	/* kubectl makes a client per type */
