@@ -170,6 +170,19 @@ static void gather_page(void *ctx, const struct pager_page *p)
 	g->whole = g->out->nr;
 }
 
+/* A 2xx page that is no list, as kubectl reads it: one object, or pager_lone_object()'s error. */
+static int gather_lone(struct gather *g, struct json_object *doc, const char *text,
+		       const char *what, struct errbuf *err)
+{
+	if (!pager_lone_object(doc, what, err))
+		return -1;
+	if (gather_item(g, text, strlen(text)) < 0) {
+		errbuf_set(err, "%s", g->err.msg);
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * The pages' requests, as kubectl's REST client makes them: pages of
  * 500 (one LIST of all with --sort-by, as kubectl sorts), bounded by
@@ -223,12 +236,8 @@ static int list_from_server(struct cluster *c, const struct api_resource *res,
 		struct json_object *rest = pr.rest ? json_tokener_parse(pr.rest) : NULL;
 		/* a list without metadata kubectl takes as the last page; a lone object as one */
 		ret = pager_status_error(rest, what, err) ? -1 : 0;
-		if (!ret && pr.end == PAGER_NOT_A_LIST) {
-			if (!pager_lone_object(rest, what, err))
-				ret = -1;
-			else if (gather_item(&g, pr.rest, strlen(pr.rest)) < 0)
-				ret = -1, errbuf_set(err, "%s", g.err.msg);
-		}
+		if (ret == 0 && pr.end == PAGER_NOT_A_LIST)
+			ret = gather_lone(&g, rest, pr.rest, what, err);
 		json_object_put(rest);
 	} else {
 		pager_explain(&pr, res->name, err);

@@ -580,15 +580,23 @@ static void first_page(void *ctx, const struct pager_page *p)
 	add_page(f, json_object_get(p->head));
 }
 
-/* A last page that was one object: that object in the page's items, as kubectl reads it. */
+/*
+ * A last page that was one object, as kubectl reads it: one of the
+ * objects, and in the last page's items when pages came before it.
+ */
 static void first_lone(struct first *f, const char *text)
 {
-	if (first_item(f, text, strlen(text)) < 0 || !f->npages) {
+	if (first_item(f, text, strlen(text)) < 0) {
 		errbuf_set(&f->pt.status, "%s", f->err.msg);
 		return;
 	}
-	json_object_array_add(json_get(f->pages[f->npages - 1], "items"),
-			      json_object_get(f->pt.objs[f->paged++]));
+	if (!f->npages)
+		return;
+	struct json_object *obj = f->pt.objs[f->paged++];
+	json_object_array_add(json_get(f->pages[f->npages - 1], "items"), json_object_get(obj));
+	/* an Info of its own, whose resourceVersion the pages' must agree with */
+	if (f->rv && strcmp(f->rv, json_get_text(json_get(obj, "metadata"), "resourceVersion", "")))
+		f->rv[0] = '\0';
 }
 
 /* kubectl's LIST: pages of --chunk-size, a Table when one is printed. */
