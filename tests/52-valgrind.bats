@@ -2,12 +2,13 @@
 # valgrind memcheck over whole sessions against the simulator: a watch
 # that lists, watches, relists after a 410 and resyncs, ended by SIGINT;
 # a flight recorder whose list leaves its window (the processor's
-# snapshots of the cache its starting point) and a SIGUSR1 dump; a TUI session with a detail view, ended
-# by q; a watch over HTTP/2 whose quiet connection gets PING frames
-# (written through the connection's OpenSSL session), then freezes and is
-# replaced.  Zero errors, and nothing
-# definitely, indirectly or possibly lost.  `make valgrind` runs this file
-# alone; make check runs it too (about 20 s of a quiet machine's time).
+# snapshots of the cache its starting point) and a SIGUSR1 dump; `get`
+# whose types fail part way; a TUI session with a detail view, ended by
+# q; a watch over HTTP/2 whose quiet connection gets PING frames (written
+# through the connection's OpenSSL session), then freezes and is
+# replaced.  Zero errors, and nothing definitely, indirectly or possibly
+# lost.  `make valgrind` runs this file
+# alone; make check runs it too (about a minute of a quiet machine's time).
 
 load test_helper
 load h2_helper
@@ -116,6 +117,19 @@ clean_report() {
 	# the dump starts from the snapshot the processor took, and replays
 	zcat "$B"/dumps/kinf-*-signal.rec.gz | jq -s -e 'map(select(has("stream"))) | .[0].reconstructed == true' >/dev/null
 	"$KINF" replay "$B"/dumps/kinf-*-signal.rec.gz -o json >"$B/replayed" 2>"$B/err2"
+}
+
+@test "valgrind: get whose last type fails mid-page, and a table on a continue page" {
+	# a failed type keeps the pages before the bad one: each path frees the rest
+	local run fault args
+	for run in "list truncate|-o name" "list-continue 500|--chunk-size 10"; do
+		fault=${run%%|*} args=${run#*|}
+		simctl POST /faults "{\"verb\":\"${fault% *}\",\"kind\":\"${fault#* }\",\"resource\":\"pods\"}" >/dev/null
+		run "${VALGRIND[@]}" --log-file="$B/vg.log" "$KINF" get configmaps,pods $args \
+			--kubeconfig "$SIM_KUBECONFIG"
+		assert_status 1
+		clean_report "$B/vg.log"
+	done
 }
 
 @test "valgrind: tui with updates, the detail view and a filter, ended by q" {

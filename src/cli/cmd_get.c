@@ -1233,6 +1233,8 @@ static int get_from_server(const struct resource_args *ra)
 		/* a type that failed on its first page is no table, no kind */
 		if (rc == 0 || (tabular ? f.tables[kept] != NULL : f.objs[kept].nr > 0))
 			res[kept++] = res[i];
+		else
+			kobj_list_release(&f.objs[kept]);	/* its failed page's array */
 	}
 	f.nr = kept;
 	none_told = fl.nr;

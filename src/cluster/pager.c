@@ -10,10 +10,10 @@
 #include "lib/json_scan.h"
 #include "lib/strbuf.h"
 
-/* controller-runtime's metadata informers' (and kubectl's) Accept. */
 /* How much of a page that is no object an error shows. */
 #define LONE_OBJECT_SHOWN 160
 
+/* controller-runtime's metadata informers' (and kubectl's) Accept. */
 #define ACCEPT_METADATA "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1," \
 			"application/json"
 
