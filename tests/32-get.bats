@@ -508,6 +508,19 @@ assert_list_error() {
 # fault JSON — arm one kube-sim fault.
 fault() { simctl POST /faults "$1" >/dev/null; }
 
+# kubectl's get ARGS and kinf's, FAULT armed before each: the same status
+# and output (ages aside).  kinf's run is left in status, output, stderr.
+same_as_kubectl_under() {
+	local f=$1 want
+	shift
+	fault "$f"
+	want=$(kubectl --kubeconfig "$SIM_KUBECONFIG" get "$@" 2>/dev/null) && want=0:$want || want=$?:$want
+	fault "$f"
+	run --separate-stderr get "$@"
+	[ "$status:$(no_age <<<"$output")" = "$(no_age <<<"$want")" ] ||
+		{ echo "# $*: kubectl $want" >&2; diff <(echo "$want") <(echo "$status:$output") | sed 's/^/# /' >&2; false; }
+}
+
 @test "a 200 whose body is not JSON: one line naming it, every output path" {
 	sim_start --pods 3
 	for o in "" "-o wide" "-o json" "-o yaml" "-o name"; do
@@ -519,19 +532,32 @@ fault() { simctl POST /faults "$1" >/dev/null; }
 
 @test "a 200 that is no list: one object when it says its kind, else kubectl's missing-kind error" {
 	sim_start --pods 3
-	local body o args want
+	local body o
 	for body in '{"error":"no route"}' '{"kind":"Pod","apiVersion":"v1","metadata":{"name":"lone"}}'; do
 		for o in "" "-o name" "-o json" "-w --request-timeout=1s -o name"; do
-			args="pods $o"
-			fault "$(jq -nc --arg b "$body" '{verb:"list",resource:"pods",kind:"body",status:200,body:$b}')"
-			want=$(kubectl --kubeconfig "$SIM_KUBECONFIG" get $args 2>/dev/null) && want=0:$want || want=$?:$want
-			fault "$(jq -nc --arg b "$body" '{verb:"list",resource:"pods",kind:"body",status:200,body:$b}')"
-			run --separate-stderr get $args
-			[ "$status:$(no_age <<<"$output")" = "$(no_age <<<"$want")" ] ||
-				{ echo "# $args: kubectl $want" >&2; diff <(echo "$want") <(echo "$status:$output") | sed 's/^/# /' >&2; false; }
+			# shellcheck disable=SC2086
+			same_as_kubectl_under "$(jq -nc --arg b "$body" '{verb:"list",resource:"pods",kind:"body",status:200,body:$b}')" \
+				pods $o
 			case $body in
 			*error*) [ "$stderr" = "error: list pods: Object 'Kind' is missing in '{\"error\":\"no route\"}'" ] ;;
 			*) [[ $output == *lone* ]] ;;
+			esac
+		done
+	done
+}
+
+@test "a continue page whose items are null is the last, and items of another type kubectl's error" {
+	sim_start --pods 5
+	local body o
+	for body in null 5; do
+		body='{"kind":"PodList","apiVersion":"v1","metadata":{},"items":'$body'}'
+		for o in "" "-o name" "-o json" "-w --request-timeout=1s -o name"; do
+			# shellcheck disable=SC2086
+			same_as_kubectl_under "$(jq -nc --arg b "$body" '{verb:"list-continue",resource:"pods",kind:"body",status:200,body:$b}')" \
+				pods --chunk-size=2 $o
+			case $body in
+			*null*) [[ $output == *pod-1* ]] ;;
+			*) [[ $stderr == *"items"*"no array" ]] ;;
 			esac
 		done
 	done

@@ -207,6 +207,22 @@ static enum pager_end dynamic_refusal(const struct list_splitter *split, json_ob
 	return PAGER_OK;
 }
 
+/*
+ * A strict page as kubectl's builder decodes it (UnstructuredJSONScheme):
+ * with "items", a list, whose items may be null (none) but nothing else
+ * but an array; without, no list.
+ */
+static enum pager_end strict_refusal(const struct list_splitter *split, json_object *root)
+{
+	json_object *items;
+
+	if (split->has_items)
+		return PAGER_OK;
+	if (!json_object_object_get_ex(root, "items", &items))
+		return PAGER_NOT_A_LIST;
+	return items ? PAGER_ITEMS_NOT_ARRAY : PAGER_OK;
+}
+
 /* A 2xx JSON list's page, read in full: its end, or PAGER_OK to go on. */
 static enum pager_end items_page(struct pager *p)
 {
@@ -215,12 +231,14 @@ static enum pager_end items_page(struct pager *p)
 
 	if (!list_splitter_done(&p->split))
 		return PAGER_ENDED_EARLY;
-	if (p->opts->strict && !p->split.has_items) {
-		res->rest = xstrdup(list_splitter_rest(&p->split));
-		return PAGER_NOT_A_LIST;
-	}
 	json_object *root = json_parse_deep(list_splitter_rest(&p->split));
-	enum pager_end end = p->opts->dynamic ? dynamic_refusal(&p->split, root) : PAGER_OK;
+	enum pager_end end = p->opts->dynamic ? dynamic_refusal(&p->split, root)
+			   : p->opts->strict ? strict_refusal(&p->split, root) : PAGER_OK;
+	if (end == PAGER_NOT_A_LIST) {
+		json_object_put(root);
+		res->rest = xstrdup(list_splitter_rest(&p->split));
+		return end;
+	}
 	bool has_meta = read_metadata(p, root, &rv);
 	if (end == PAGER_OK)
 		page_read(p, rv, root, p->opts->dynamic && !p->split.has_items ? root : NULL);
@@ -410,6 +428,7 @@ static const char *const explanations[] = {
 	[PAGER_NOT_JSON] = "is not JSON: ",
 	[PAGER_MALFORMED] = "is malformed",
 	[PAGER_ENDED_EARLY] = "ended early",
+	[PAGER_ITEMS_NOT_ARRAY] = "has items that are no array",
 };
 
 void pager_explain(const struct pager_result *res, const char *name, struct errbuf *err)
@@ -460,6 +479,10 @@ int pager_gather_table(void *ctx, struct json_object *page)
 		return -1;
 	if (strcmp(json_get_text(page, "kind", ""), "Table")) {
 		if (json_object_object_get_ex(page, "items", &items)) {
+			if (items && !json_object_is_type(items, json_type_array)) {
+				errbuf_set(&pt->status, "%s: the answer's items are no array", pt->what);
+				return -1;
+			}
 			for (size_t i = 0; i < json_get_len(items); i++)
 				gather_object(pt, json_object_array_get_idx(items, i));
 		} else if (pager_lone_object(page, pt->what, &pt->status)) {

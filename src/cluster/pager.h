@@ -125,10 +125,12 @@ struct pager_opts {
 	 */
 	bool full_list_fallback;
 	/*
-	 * A 2xx page must be a list: one without "items" is PAGER_NOT_A_LIST,
-	 * one without metadata PAGER_NO_METADATA (an informer needs its RV),
-	 * after its items and the page hook have been given it, as kubectl
-	 * takes it: the last page.  Else such a page is the last one too.
+	 * A 2xx page must be a list, as kubectl's builder decodes one: one
+	 * without "items" is PAGER_NOT_A_LIST, one whose items are neither an
+	 * array nor null (none) PAGER_ITEMS_NOT_ARRAY, one without metadata
+	 * PAGER_NO_METADATA (an informer needs its RV), after its items and
+	 * the page hook have been given it, as kubectl takes it: the last
+	 * page.  Else such a page is the last one too.
 	 */
 	bool strict;
 	/*
