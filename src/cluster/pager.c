@@ -189,6 +189,14 @@ static void page_read(struct pager *p, const char *rv, json_object *head, json_o
 		p->hooks->page(p->hooks->ctx, &pg);
 }
 
+/* Whether a page, root without its items array, has items neither array nor null. */
+static bool other_items(const struct list_splitter *split, json_object *root)
+{
+	json_object *items;
+
+	return !split->has_items && json_object_object_get_ex(root, "items", &items) && items;
+}
+
 /*
  * What client-go's dynamic client refuses of a page, root being the page
  * without its items array: "items" that is neither an array nor null
@@ -196,11 +204,9 @@ static void page_read(struct pager *p, const char *rv, json_object *head, json_o
  */
 static enum pager_end dynamic_refusal(const struct list_splitter *split, json_object *root)
 {
-	json_object *items;
-
 	if (!root)
 		return PAGER_MALFORMED;	/* deeper than Go reads */
-	if (!split->has_items && json_object_object_get_ex(root, "items", &items) && items)
+	if (other_items(split, root))
 		return PAGER_ITEMS_NOT_ARRAY;
 	if (!*json_get_str(root, "kind", ""))
 		return PAGER_NO_KIND;
@@ -214,13 +220,9 @@ static enum pager_end dynamic_refusal(const struct list_splitter *split, json_ob
  */
 static enum pager_end strict_refusal(const struct list_splitter *split, json_object *root)
 {
-	json_object *items;
-
-	if (split->has_items)
-		return PAGER_OK;
-	if (!json_object_object_get_ex(root, "items", &items))
+	if (!split->has_items && !json_object_object_get_ex(root, "items", NULL))
 		return PAGER_NOT_A_LIST;
-	return items ? PAGER_ITEMS_NOT_ARRAY : PAGER_OK;
+	return other_items(split, root) ? PAGER_ITEMS_NOT_ARRAY : PAGER_OK;
 }
 
 /* A 2xx JSON list's page, read in full: its end, or PAGER_OK to go on. */
@@ -480,7 +482,8 @@ int pager_gather_table(void *ctx, struct json_object *page)
 	if (strcmp(json_get_text(page, "kind", ""), "Table")) {
 		if (json_object_object_get_ex(page, "items", &items)) {
 			if (items && !json_object_is_type(items, json_type_array)) {
-				errbuf_set(&pt->status, "%s: the answer's items are no array", pt->what);
+				errbuf_set(&pt->status, "%s: the answer %s", pt->what,
+					   explanations[PAGER_ITEMS_NOT_ARRAY]);
 				return -1;
 			}
 			for (size_t i = 0; i < json_get_len(items); i++)
