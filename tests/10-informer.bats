@@ -146,6 +146,19 @@ teardown() {
 	[ "$(count_lines "$ERR" "ms before sending")" -eq 0 ]
 }
 
+@test "-q: the rate limit's waits over a second are not told either" {
+	sim_start --pods 2
+	# The test before this one's informers and faults: waits over a second.
+	simctl POST /faults '{"verb":"list","kind":"429","count":40,"retryAfter":0}' >/dev/null
+	start_watch pods,configmaps,secrets,events,namespaces,nodes,deployments,crontabs -A -q
+	wait_until 120 bash -c "$(declare -f simctl); [ \$(simctl GET /stats | jq '.watchesByResource | length') -ge 8 ]"
+	stop_watch
+	# every 429 was sent: 48 LISTs, 38 past the burst, at 5 a second
+	run bash -c "$(declare -f requests simctl); requests | jq -s '[.[] | select(.verb==\"list\")] | length'"
+	[ "$output" -ge 48 ]
+	[ ! -s "$ERR" ] || { cat "$ERR" >&2; false; }
+}
+
 @test "500 answers back off exponentially" {
 	sim_start --pods 2
 	simctl POST /faults '{"verb":"list","kind":"500","count":3}' >/dev/null

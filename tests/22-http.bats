@@ -509,6 +509,20 @@ pod_watches_at_least() {
 	[ "$(grep -c '^Warning: policy/v1beta1 Pods are deprecated$' "$ERR")" -eq 1 ]
 }
 
+@test "watch -q: not the server's warnings either" {
+	sim_start --pods 2
+	simctl POST /warnings '{"resource": "pods", "values": ["299 - \"deprecated\""]}' >/dev/null
+	kinf_bg watch --kubeconfig "$SIM_KUBECONFIG" pods --client-go 1.32 -q
+	wait_until 20 pod_watches_at_least 1
+	stop_watch
+	[ "$(grep -c '^Warning: deprecated$' "$ERR")" -eq 0 ]
+	# the same watch without -q says it
+	kinf_bg watch --kubeconfig "$SIM_KUBECONFIG" pods --client-go 1.32
+	wait_until 20 pod_watches_at_least 2
+	stop_watch
+	[ "$(grep -c '^Warning: deprecated$' "$ERR")" -eq 1 ]
+}
+
 @test "a header with a control character in it fails the response, as Go's reader fails it" {
 	sim_start --pods 2
 	simctl POST /warnings "$(jq -nc '{resource: "pods", values: ["299 - \"\u001b]0;owned\u0007\""]}')" >/dev/null

@@ -113,7 +113,7 @@ static const struct option delta_output_options[] = {
 		   "on exit, write the Indexer's keys and resourceVersions to FILE as JSON",
 		   COMPLETE_FILE),
 	OPT_BOOL('q', "quiet", &o.quiet,
-		 "no informer activity notices on stderr"),
+		 "no notices on stderr: the informers', the server's warnings, throttling"),
 	OPT_INCLUDE(controller_flag_options),
 	OPT_END(),
 };
@@ -342,6 +342,8 @@ static int run_watch(int argc, const char **argv)
 	int ret = 1;
 
 	argc = opt_parse(&command_watch, argc, argv);
+	if (o.quiet && !cluster_flags.verbose)
+		cluster_flags.verbose = -1;	/* the HTTP layer's notices too */
 	resource_args_parse(&command_watch, argc, argv, false, &ra);
 	parse_output(&command_watch, &out);
 	if (o.record && o.tui)

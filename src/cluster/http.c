@@ -1336,6 +1336,8 @@ static void print_warning(void *ctx, const char *text)
 
 static void print_warnings(struct kclient *c, const struct strbuf *values)
 {
+	if (c->verbose < 0)
+		return;	/* -q */
 	for (size_t at = 0; at < values->len; at += strlen(values->buf + at) + 1)
 		warning_header_each(values->buf + at, print_warning, c);
 }
@@ -1657,13 +1659,15 @@ void rest_limiter_refill(struct rest_limiter *l)
 /*
  * A wait over 50 ms, as client-go's tryThrottle logs it: with -v each one,
  * as its V(3); else one over a second, at most once in 10 s (its
- * globalThrottledLogger, whose level 0 every klog shows).
+ * globalThrottledLogger, whose level 0 every klog shows), but for -q.
  */
 static void throttle_tell(struct kclient *c, int64_t wait, const char *path)
 {
 	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 	static int64_t told_ms = INT64_MIN / 2;
 
+	if (c->verbose < 0)
+		return;
 	if (c->verbose >= 1) {
 		kclient_note(c, "waited %lld ms before sending %s: client-side throttling, "
 			     "as client-go's", (long long)wait, path);

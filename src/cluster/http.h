@@ -59,7 +59,11 @@ const char *kclient_server(const struct kclient *client);
  */
 void kclient_set_timeout(struct kclient *client, int64_t ms);
 int64_t kclient_timeout(const struct kclient *client);
-/* Print a redacted request/response trace to stderr (-v). */
+/*
+ * Print a redacted request/response trace to stderr (-v); below 0 (-q),
+ * not even what client-go logs at klog's level 0: a long throttle, the
+ * server's warnings.
+ */
 void kclient_set_verbose(struct kclient *client, int level);
 /* With -v, one line of the trace: what a lower layer did ("discovery: ..."). */
 void kclient_note(struct kclient *client, const char *fmt, ...)
