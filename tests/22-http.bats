@@ -172,6 +172,35 @@ other_requests() {
 	run ! other_requests pods
 }
 
+# A LIST that waits for its answer (kube-sim holds it) while its HTTP/2
+# connection freezes: the health check closes the connection under it.
+list_on_frozen_connection() {
+	simctl POST /faults '{"verb":"list","kind":"hang","count":1,"seconds":60}' >/dev/null
+	HTTP2_READ_IDLE_TIMEOUT_SECONDS=1 HTTP2_PING_TIMEOUT_SECONDS=2 \
+		start_watch "$H2_KUBECONFIG" pods --streaming-list=false "$@"
+	# a ping answered once the list began: the connection is quiet under it
+	wait_until 20 bash -c "grep -A1000 'pods: listing' '$ERR' | grep -q 'ping answered'"
+	kill -STOP "$H2_PID"
+	wait_until 15 file_has "$ERR" "closing it"
+	kill -CONT "$H2_PID"
+	wait_until 20 file_has "$ERR" "synced: 2 objects"
+	stop_watch
+}
+
+@test "a LIST on an HTTP/2 connection found dead is sent again 1 s later from client-go 1.32; up to 1.31 it fails, and the informer relists" {
+	sim_start --pods 2
+	h2_start
+	# request() retries it as it retries an EOF (IsHTTP2ConnectionLost, 1.32 on)
+	list_on_frozen_connection --client-go 1.32
+	file_has "$ERR" "backing off 1\.0s: no answer from the server: retrying as client-go's REST client does \(1 of 10\)"
+	run ! grep -E 'error:|relisting' "$ERR"
+	# 1.29 to 1.31: the list fails; the reflector backs off and lists again
+	list_on_frozen_connection --client-go 1.31
+	file_has "$ERR" "pods: error: connection to server '.*' went silent, even to a ping for 2 s: closed"
+	file_has "$ERR" "pods: backing off [0-9.]+m?s: relisting"
+	run ! file_has "$ERR" "retrying as client-go's REST client does"
+}
+
 # What client-go's StreamWatcher makes of a reset stream, Go's words inside.
 GO_STREAM_ERROR='error: watch error event \(code 500\): unable to decode an event from the watch stream: stream error: stream ID [0-9]+; INTERNAL_ERROR; received from peer'
 

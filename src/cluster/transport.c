@@ -87,7 +87,13 @@ struct xfer {
 	struct xfer *next;	/* tp->running */
 };
 
-/* An HTTP/2 connection with transfers on it, as the health check sees it. */
+/*
+ * An HTTP/2 connection libcurl has open, as the health check sees it.  One
+ * with no transfer on it is kept, idle and unchecked (a PING is written
+ * through a transfer), so that a request later sent on it is known to be
+ * on HTTP/2 before any answer: Go's check watches the connection, not
+ * what answered.
+ */
 struct conn {
 	char local_ip[48];
 	long local_port;
@@ -97,7 +103,7 @@ struct conn {
 	bool ping_sent;		/* the PING frame is written (else it waits its turn) */
 	uint64_t rx_bytes;	/* the socket's bytes received just before the ping */
 	bool unpingable;	/* a TLS library kinf cannot write a frame through */
-	bool seen;		/* scratch for conn_scan */
+	bool busy;		/* a running transfer is on it (conn_scan) */
 };
 
 struct transport {
@@ -364,54 +370,6 @@ static bool same_conn(const char *ip, long port, const char *ip2, long port2)
 	return port == port2 && !strcmp(ip, ip2);
 }
 
-static struct conn *conn_find(struct transport *tp, const char *ip, long port)
-{
-	for (size_t i = 0; i < tp->nr_conns; i++)
-		if (same_conn(tp->conns[i].local_ip, tp->conns[i].local_port, ip, port))
-			return &tp->conns[i];
-	return NULL;
-}
-
-static void conn_drop(struct transport *tp, struct conn *c)
-{
-	*c = tp->conns[--tp->nr_conns];
-}
-
-/* Brings the connection table up to date with the running HTTP/2 transfers. */
-static void conn_scan(struct transport *tp)
-{
-	for (size_t i = 0; i < tp->nr_conns; i++)
-		tp->conns[i].seen = false;
-	for (struct xfer *x = tp->running; x; x = x->next) {
-		if (!x->local_port || !atomic_load(&x->http2_seen))
-			continue;
-		int64_t last = atomic_load(&x->last_byte_ms);
-		struct conn *c = conn_find(tp, x->local_ip, x->local_port);
-		if (!c) {
-			ALLOC_GROW(tp->conns, tp->nr_conns + 1, tp->alloc_conns);
-			c = &tp->conns[tp->nr_conns++];
-			*c = (struct conn){ .local_port = x->local_port, .last_rx = last };
-			snprintf(c->local_ip, sizeof(c->local_ip), "%s", x->local_ip);
-		}
-		if (last > c->last_rx)
-			c->last_rx = last;
-		c->seen = true;
-	}
-	for (size_t i = tp->nr_conns; i-- > 0;)
-		if (!tp->conns[i].seen)
-			conn_drop(tp, &tp->conns[i]);
-}
-
-/* Any running transfer on c: its easy handle leads to the connection's TLS. */
-static struct xfer *xfer_on(struct transport *tp, const struct conn *c)
-{
-	for (struct xfer *x = tp->running; x; x = x->next)
-		if (same_conn(x->local_ip, x->local_port, c->local_ip, c->local_port) &&
-		    !x->removing)
-			return x;
-	return NULL;
-}
-
 /* The socket libcurl has open for the connection whose local end is ip:port. */
 static curl_socket_t socket_of(struct transport *tp, const char *ip, long port)
 {
@@ -433,6 +391,70 @@ static curl_socket_t socket_of(struct transport *tp, const char *ip, long port)
 	pthread_mutex_unlock(&tp->lock);
 	return found;
 }
+
+static struct conn *conn_find(struct transport *tp, const char *ip, long port)
+{
+	for (size_t i = 0; i < tp->nr_conns; i++)
+		if (same_conn(tp->conns[i].local_ip, tp->conns[i].local_port, ip, port))
+			return &tp->conns[i];
+	return NULL;
+}
+
+static void conn_drop(struct transport *tp, struct conn *c)
+{
+	*c = tp->conns[--tp->nr_conns];
+}
+
+/* Brings the connection table up to date with the running HTTP/2 transfers. */
+static void conn_scan(struct transport *tp)
+{
+	for (size_t i = 0; i < tp->nr_conns; i++)
+		tp->conns[i].busy = false;
+	for (struct xfer *x = tp->running; x; x = x->next) {
+		/* A reused connection is known at once, before any answer. */
+		if (!x->local_port)
+			local_end(x);
+		if (!x->local_port)
+			continue;
+		struct conn *c = conn_find(tp, x->local_ip, x->local_port);
+		if (c)
+			atomic_store(&x->http2_seen, true);
+		else if (!atomic_load(&x->http2_seen))
+			continue;
+		int64_t last = atomic_load(&x->last_byte_ms);
+		if (!c) {
+			ALLOC_GROW(tp->conns, tp->nr_conns + 1, tp->alloc_conns);
+			c = &tp->conns[tp->nr_conns++];
+			*c = (struct conn){ .local_port = x->local_port, .last_rx = last };
+			snprintf(c->local_ip, sizeof(c->local_ip), "%s", x->local_ip);
+		}
+		if (last > c->last_rx)
+			c->last_rx = last;
+		c->busy = true;
+	}
+	for (size_t i = tp->nr_conns; i-- > 0;) {
+		struct conn *c = &tp->conns[i];
+		if (c->busy)
+			continue;
+		if (socket_of(tp, c->local_ip, c->local_port) == CURL_SOCKET_BAD) {
+			conn_drop(tp, c);
+		} else {	/* idle: checked again from its next transfer's start */
+			c->ping_at = 0;
+			c->ping_sent = false;
+		}
+	}
+}
+
+/* Any running transfer on c: its easy handle leads to the connection's TLS. */
+static struct xfer *xfer_on(struct transport *tp, const struct conn *c)
+{
+	for (struct xfer *x = tp->running; x; x = x->next)
+		if (same_conn(x->local_ip, x->local_port, c->local_ip, c->local_port) &&
+		    !x->removing)
+			return x;
+	return NULL;
+}
+
 
 /* The connection is lost: every transfer on it fails now. */
 static void conn_kill(struct transport *tp, struct conn *c, const char *why)
@@ -544,6 +566,8 @@ static int64_t health_check(struct transport *tp)
 	conn_scan(tp);
 	int64_t now = mono_ms();
 	for (size_t i = tp->nr_conns; i-- > 0;) {
+		if (!tp->conns[i].busy)
+			continue;
 		int64_t due = conn_check(tp, &tp->conns[i], now);
 		if (due < 0)
 			continue;

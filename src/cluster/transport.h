@@ -25,7 +25,9 @@
  *
  * Connection health, as client-go's HTTP/2 health check
  * (apimachinery util/net http.go: ReadIdleTimeout 30 s, PingTimeout 15 s):
- * an HTTP/2 connection that carries transfers and has received nothing for
+ * an HTTP/2 connection that carries transfers (answered or still waiting:
+ * one sent on a connection it reuses is known by the connection's local
+ * address) and has received nothing for
  * read_idle_ms is sent an HTTP/2 PING frame; if still nothing arrives
  * within ping_timeout_ms, the connection is dead: the transport shuts its
  * socket down, every transfer on it fails at once (xfer_news.conn_dead),

@@ -8,9 +8,16 @@
 #define BATCH_SIZE 1000		/* client-go's defaultBatchSize */
 #define OLDEST_MINOR 27
 
-/* (1.29-1.31 do not retry a LIST on a lost HTTP/2 connection; 1.32 does.) */
+/* 1.29-1.31: as 1.32 but a LIST on a lost HTTP/2 connection fails. */
+static const struct client_go_profile v1_31 = {
+	.version = "1.31", .versions = "1.29-1.31",
+	.fifo = FIFO_DELTA,
+	.watch_list_any_fallback = true,
+	.backoff = BACKOFF_RESET_WHEN_IDLE,
+};
+
 static const struct client_go_profile v1_32 = {
-	.version = "1.32", .versions = "1.29-1.32",
+	.version = "1.32", .versions = "1.32",
 	.fifo = FIFO_DELTA,
 	.watch_list_any_fallback = true,
 	.backoff = BACKOFF_RESET_WHEN_IDLE,
@@ -54,7 +61,7 @@ static const struct client_go_profile v1_36 = {
 };
 
 const struct client_go_profile *const client_go_profiles[] = {
-	&v1_28, &v1_32, &v1_34, &v1_35, &v1_36, NULL,
+	&v1_28, &v1_31, &v1_32, &v1_34, &v1_35, &v1_36, NULL,
 };
 
 const struct client_go_profile *profile_default(void)

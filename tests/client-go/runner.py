@@ -166,8 +166,12 @@ def start_freezer(kc, tmp, then_file=None):
 
 
 def h2_faults(sc):
-    """The ends of its watches that need the front end's help."""
-    return {a.get("then") for k in ("watch", "watchlist") for a in sc.get(k, [])} & {"freeze", "goaway"}
+    """The ends of its watches, and the LISTs never answered, that need
+    the front end's help."""
+    ends = {a.get("then") for k in ("watch", "watchlist") for a in sc.get(k, [])}
+    if any(a.get("freeze") for a in sc.get("list", [])):
+        ends.add("freeze")
+    return ends & {"freeze", "goaway"}
 
 
 def start_h2(kc, tmp, log_name="h2.log"):

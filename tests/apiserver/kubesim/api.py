@@ -601,6 +601,11 @@ class APIHandler(BaseHTTPRequestHandler):
                 scenario.reset(self.connection)
             elif "status" in a:
                 self.scripted_status(a)
+            elif kind == "list" and a.get("freeze"):
+                # no answer; the runner freezes the client's connection
+                sc.record({"freeze": True})
+                self.wait_gone(1e9)
+                self.close_connection = True
             elif kind == "list" and "body" in a:
                 # as written, what no apiserver sends: no JSON, no list...
                 self.send(200, a["body"].encode())
