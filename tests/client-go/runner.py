@@ -169,8 +169,7 @@ def h2_faults(sc):
     """The ends of its watches, and the LISTs never answered, that need
     the front end's help."""
     ends = {a.get("then") for k in ("watch", "watchlist") for a in sc.get(k, [])}
-    if any(a.get("freeze") for a in sc.get("list", [])):
-        ends.add("freeze")
+    ends |= {k for a in sc.get("list", []) for k in ("freeze", "goaway") if a.get(k)}
     return ends & {"freeze", "goaway"}
 
 

@@ -601,9 +601,10 @@ class APIHandler(BaseHTTPRequestHandler):
                 scenario.reset(self.connection)
             elif "status" in a:
                 self.scripted_status(a)
-            elif kind == "list" and a.get("freeze"):
-                # no answer; the runner freezes the client's connection
-                sc.record({"freeze": True})
+            elif kind == "list" and (a.get("freeze") or a.get("goaway")):
+                # no answer; the runner freezes the client's connection,
+                # or has the front end send GOAWAY and close it
+                sc.record({"freeze" if a.get("freeze") else "goaway": True})
                 self.wait_gone(1e9)
                 self.close_connection = True
             elif kind == "list" and "body" in a:
