@@ -165,9 +165,10 @@ fuzz-templates: kinf
 fuzz-kubeconfig: kinf
 	@KINF=$(CURDIR)/$(BUILD)/kinf tests/kubectl/fuzz-kubeconfig $(FUZZ_ARGS)
 
-# make check-libcurl-backports: the HTTP/2 tests with the libcurl of
-# bookworm-backports (Debian 13's) loaded in place of the system's: the
-# health check's PING depends on libcurl's insides (src/cluster/h2ping.h).
+# make check-libcurl-backports: the HTTP/2 tests and client-go goldens with
+# the libcurl of bookworm-backports (Debian 13's) loaded in place of the
+# system's: the health check's PING depends on libcurl's insides
+# (src/cluster/h2ping.h), and so does what becomes of a lost connection.
 check-libcurl-backports: deps
 	@$(MAKE) --no-print-directory kinf
 	@KINF=$(CURDIR)/$(BUILD)/kinf tests/libcurl-backports

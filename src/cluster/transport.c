@@ -456,22 +456,28 @@ static struct xfer *xfer_on(struct transport *tp, const struct conn *c)
 }
 
 
-/* The connection is lost: every transfer on it fails now. */
+/*
+ * The connection is lost: every transfer on it fails now, as every stream
+ * of Go's does.  They are ended here, not left to libcurl's read of the
+ * end: libcurl 8 sends a request that had no answer on a reused
+ * connection again, on a new one, where Go fails it.
+ */
 static void conn_kill(struct transport *tp, struct conn *c, const char *why)
 {
 	note(tp, "%s: closing it", why);
-	pthread_mutex_lock(&tp->lock);
-	for (struct xfer *x = tp->running; x; x = x->next)
-		if (same_conn(x->local_ip, x->local_port, c->local_ip, c->local_port))
-			x->conn_dead = true;
-	pthread_mutex_unlock(&tp->lock);
-	/*
-	 * libcurl still owns (and will close) the socket; shutting it down
-	 * makes its next read see the end, on every stream at once.
-	 */
+	/* libcurl still owns (and will close) the socket: it finds it ended. */
 	curl_socket_t fd = socket_of(tp, c->local_ip, c->local_port);
 	if (fd != CURL_SOCKET_BAD)
 		shutdown(fd, SHUT_RDWR);
+	for (struct xfer *x = tp->running, *n; x; x = n) {
+		n = x->next;
+		if (!same_conn(x->local_ip, x->local_port, c->local_ip, c->local_port))
+			continue;
+		pthread_mutex_lock(&tp->lock);
+		x->conn_dead = true;
+		pthread_mutex_unlock(&tp->lock);
+		finish(tp, x, CURLE_RECV_ERROR);
+	}
 	conn_drop(tp, c);
 }
 
