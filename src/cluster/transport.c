@@ -104,6 +104,8 @@ struct conn {
 	uint64_t rx_bytes;	/* the socket's bytes received just before the ping */
 	bool unpingable;	/* a TLS library kinf cannot write a frame through */
 	bool busy;		/* a running transfer is on it (conn_scan) */
+	curl_socket_t fd;	/* libcurl's socket for it, or CURL_SOCKET_BAD */
+	bool closed;		/* libcurl closed fd (closesocket_cb) */
 };
 
 struct transport {
@@ -244,6 +246,10 @@ static int closesocket_cb(void *userp, curl_socket_t fd)
 		}
 	}
 	pthread_mutex_unlock(&tp->lock);
+	/* (libcurl closes on the connection thread, which alone reads conns) */
+	for (size_t i = 0; i < tp->nr_conns; i++)
+		if (tp->conns[i].fd == fd)
+			tp->conns[i].closed = true;
 	return close(fd);
 }
 
@@ -427,6 +433,7 @@ static void conn_scan(struct transport *tp)
 			c = &tp->conns[tp->nr_conns++];
 			*c = (struct conn){ .local_port = x->local_port, .last_rx = last };
 			snprintf(c->local_ip, sizeof(c->local_ip), "%s", x->local_ip);
+			c->fd = socket_of(tp, c->local_ip, c->local_port);
 		}
 		if (last > c->last_rx)
 			c->last_rx = last;
@@ -436,7 +443,7 @@ static void conn_scan(struct transport *tp)
 		struct conn *c = &tp->conns[i];
 		if (c->busy)
 			continue;
-		if (socket_of(tp, c->local_ip, c->local_port) == CURL_SOCKET_BAD) {
+		if (c->closed || c->fd == CURL_SOCKET_BAD) {
 			conn_drop(tp, c);
 		} else {	/* idle: checked again from its next transfer's start */
 			c->ping_at = 0;
@@ -466,9 +473,8 @@ static void conn_kill(struct transport *tp, struct conn *c, const char *why)
 {
 	note(tp, "%s: closing it", why);
 	/* libcurl still owns (and will close) the socket: it finds it ended. */
-	curl_socket_t fd = socket_of(tp, c->local_ip, c->local_port);
-	if (fd != CURL_SOCKET_BAD)
-		shutdown(fd, SHUT_RDWR);
+	if (c->fd != CURL_SOCKET_BAD && !c->closed)
+		shutdown(c->fd, SHUT_RDWR);
 	for (struct xfer *x = tp->running, *n; x; x = n) {
 		n = x->next;
 		if (!same_conn(x->local_ip, x->local_port, c->local_ip, c->local_port))
@@ -509,7 +515,7 @@ static int64_t conn_check(struct transport *tp, struct conn *c, int64_t now)
 
 	/* The kernel is asked only when the transfers alone say the connection is quiet. */
 	if (c->ping_at || now - c->last_rx >= o->read_idle_ms) {
-		fd = socket_of(tp, c->local_ip, c->local_port);
+		fd = c->closed ? CURL_SOCKET_BAD : c->fd;
 		have_ti = h2ping_tcp_info(fd, &ti) == 0;
 		/* "Nothing read" counts every byte, PING ACKs and all, as Go counts every frame. */
 		if (have_ti && now - (int64_t)ti.tcpi_last_data_recv > c->last_rx)
