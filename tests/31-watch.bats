@@ -366,6 +366,30 @@ teardown() {
 	! grep -q Relist "$OUT" || false
 }
 
+@test "a relist's reason too long for its line ends in ..., cut between characters" {
+	local sc=$BATS_TEST_TMPDIR/sc.json long reason
+	long="too old resource version: $(printf 'é%.0s' {1..80}) the end"
+	jq -n --arg m "$long" '{resource: "pods", namespace: "default",
+		list: [range(4) | {rv: "5", items: ["a@3"]}],
+		watch: [{events: [{type: "ERROR", status: 410, message: $m}], then: "hang"},
+			{events: [], then: "hang"},
+			{events: [{type: "ERROR", status: 410, message: $m}], then: "hang"}],
+		final: {rv: "6", items: ["a@3"]}}' >"$sc"
+	sim_start --scenario "$sc"
+	start_watch pods -o json --events
+	wait_until 20 file_has "$OUT" '"type":"Relist"'
+	stop_watch
+	reason=$(jq -r 'select(.type == "Relist") | .reason' "$OUT")
+	# the record's reason: its start as the server sent it, then the mark
+	[[ $reason == "watch expired: too old resource version: éé"*"é..." ]]
+	[ "$(printf %s "$reason" | iconv -f UTF-8 -t UTF-8)" = "$reason" ]
+	run ! grep -q 'the end' "$OUT"
+	start_watch pods
+	wait_until 20 file_has "$ERR" 'relist #1'
+	stop_watch
+	grep -qE '^kinf: pods: relist #1 \(watch expired: too old resource version: (é)+\.\.\.\): ' "$ERR"
+}
+
 @test "a relist tells what the gap hid: added, changed (from which rv) and tombstones, how long, which keys" {
 	sim_start --pods 4
 	start_watch pods -v -o json --events --client-go 1.32

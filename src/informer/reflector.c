@@ -114,7 +114,7 @@ static void list_and_watch(struct reflector *r)
 			break;
 		case FAILED:
 			/* last_error: this thread's writing, read under the lock */
-			reflector_note_relist_reason(r, "watch failed: %.100s", r->stats.last_error);
+			reflector_note_relist_reason(r, "watch failed: %s", r->stats.last_error);
 			goto out;
 		default:		/* EXPIRED (reflector_watch() noted why), STOPPED */
 			goto out;

@@ -163,7 +163,9 @@ void reflector_note_relist_reason(struct reflector *r, const char *fmt, ...)
 
 	va_start(ap, fmt);
 	pthread_mutex_lock(&r->lock);
-	vsnprintf(r->stats.relist_reason, sizeof(r->stats.relist_reason), fmt, ap);
+	if (vsnprintf(r->stats.relist_reason, sizeof(r->stats.relist_reason), fmt, ap) >=
+	    (int)sizeof(r->stats.relist_reason))
+		str_mark_cut(r->stats.relist_reason, sizeof(r->stats.relist_reason), "...");
 	pthread_mutex_unlock(&r->lock);
 	va_end(ap);
 }

@@ -622,7 +622,7 @@ static enum outcome end_expired_event(struct watch_end *e)
 	struct reflector *r = e->r;
 
 	STAT_INC(r, expired);
-	reflector_note_relist_reason(r, "watch expired: %.100s", e->ws->message);
+	reflector_note_relist_reason(r, "watch expired: %s", e->ws->message);
 	reflector_emit(r, ACT_WATCH_EXPIRED, "%s", e->ws->message);
 	return EXPIRED;
 }
