@@ -621,3 +621,108 @@ notices() { count_lines "$ERR" "$1"; }
 	[ "$took" -eq 2 ]
 	assert_one_line_error "the Authorization header of user 'tester' (token file '$T/token') holds a control character: not sent"
 }
+
+# new_client_pair NAME CN — a client certificate and key the sim's CA signs,
+# $T/NAME.crt and $T/NAME.key, for the user CN (an admin).
+new_client_pair() {
+	local dir=${SIM_CACERT%/*} base=${SIM_KUBECONFIG##*/}
+	openssl req -newkey rsa:2048 -nodes -keyout "$T/$1.key" -out "$T/$1.csr" \
+		-subj "/O=system:masters/CN=$2" 2>/dev/null
+	openssl x509 -req -in "$T/$1.csr" -CA "$dir/$base.ca.crt" -CAkey "$dir/$base.ca.key" \
+		-CAcreateserial -out "$T/$1.crt" -days 1 2>/dev/null
+}
+
+# watch_users — the users of the pods watches, in order.
+watch_users() { simctl GET '/requests?verb=watch&resource=pods' | jq -r '.[].user' | uniq; }
+
+@test "client certificate files: a new pair in them is read at the next check, and every connection closed for it, as client-go's certificate rotation" {
+	local dir=${SIM_CACERT%/*} base=${SIM_KUBECONFIG##*/}
+	cp "$dir/$base.client.crt" "$T/c.crt"
+	cp "$dir/$base.client.key" "$T/c.key"
+	write_kubeconfig "$T/kc" "$(printf '    client-certificate: %s\n    client-key: %s' "$T/c.crt" "$T/c.key")"
+	KINF_CERT_CHECK_SECONDS=1 kinf_bg watch pods --client-go 1.32 --kubeconfig "$T/kc" -o json -v
+	wait_until 20 file_has "$ERR" 'synced'
+	wait_until 10 file_has "$ERR" 'watching from rv'
+	# The same pair written again, another file: no rotation.
+	cp "$T/c.crt" "$T/same.crt"
+	mv "$T/same.crt" "$T/c.crt"
+	# A key that is not the certificate's: refused, the old pair kept.
+	new_client_pair other kinf-other
+	cp "$T/other.key" "$T/c.key.new"
+	mv "$T/c.key.new" "$T/c.key"
+	wait_until 10 file_has "$ERR" "are no pair TLS can use"
+	[ "$(watch_users)" = kinf-admin ]
+	run ! grep -q 'certificate in its files changed' "$ERR"
+	# A new pair (another admin's): read at the next check; the watch ends
+	# and opens again from its resourceVersion as the new user, no relist.
+	new_client_pair new admin
+	cp "$T/new.crt" "$T/c.crt"
+	cp "$T/new.key" "$T/c.key"
+	wait_until 10 file_has "$ERR" "the client certificate in its files changed: closing every connection"
+	wait_until 10 eval '[ "$(watch_users)" = "$(printf "kinf-admin\nadmin")" ]'
+	simctl POST /create '{"resource":"pods","object":{"metadata":{"name":"after-rotation","namespace":"default"}}}' >/dev/null
+	wait_until 10 file_has "$OUT" after-rotation
+	kinf_stop
+	[ "$(simctl GET '/requests?verb=list&resource=pods' | jq -r '.[].user')" = kinf-admin ]
+	run ! grep -q 'relist' "$ERR"
+	grep -q "connection to server '.*' closed: the client certificate changed" "$ERR"
+}
+
+@test "client certificate files: a new connection's handshake reads them too, a new pair closing every connection, that one's too: its request sent again 1 s later" {
+	local dir=${SIM_CACERT%/*} base=${SIM_KUBECONFIG##*/}
+	cp "$dir/$base.client.crt" "$T/c.crt"
+	cp "$dir/$base.client.key" "$T/c.key"
+	write_kubeconfig "$T/kc" "$(printf '    client-certificate: %s\n    client-key: %s' "$T/c.crt" "$T/c.key")"
+	# Discovery from the cache: the LIST's connection and the watch's are
+	# all there are; the watch cut, it goes on the LIST's, the one left.
+	run_kinf api-resources --kubeconfig "$T/kc" -o name
+	assert_status 0
+	kinf_bg watch pods --client-go 1.32 --kubeconfig "$T/kc" -o json -v
+	wait_until 20 file_has "$ERR" 'watching from rv'
+	local n
+	for n in 1 2; do
+		simctl POST /create '{"resource":"pods","object":{"metadata":{"name":"before-'$n'","namespace":"default"}}}' >/dev/null
+		wait_until 10 file_has "$OUT" '"name":"before-'$n'"'
+		[ $n = 2 ] || simctl POST /drop-watches '{"mode":"abrupt"}' >/dev/null
+	done
+	# client-go reads the files again once its last read is a second old
+	# (cachingCertificateLoader): time must pass, and more does no harm.
+	sleep 1.1
+	new_client_pair new admin
+	cp "$T/new.crt" "$T/c.crt"
+	cp "$T/new.key" "$T/c.key"
+	# No check falls due for 5 minutes: the connection the watch opens
+	# again after the server closed its own finds the new pair.
+	simctl POST /drop-watches '{"mode":"abrupt"}' >/dev/null
+	wait_until 10 file_has "$ERR" "the client certificate in its files changed: closing every connection"
+	wait_until 10 eval '[ "$(watch_users)" = "$(printf "kinf-admin\nadmin")" ]'
+	kinf_stop
+	grep -q "watch=true failed after [0-9]* ms: connection to server '.*' closed: the client certificate changed" "$ERR"
+	grep -q "backing off 1.0s: no answer from the server: retrying as client-go's REST client does (1 of 10)" "$ERR"
+	run ! grep -q 'relist' "$ERR"
+}
+
+@test "exec plugin: another client certificate in its answer closes every connection, as client-go's exec authenticator" {
+	local dir=${SIM_CACERT%/*} base=${SIM_KUBECONFIG##*/}
+	cp "$dir/$base.client.crt" "$T/c.crt"
+	cp "$dir/$base.client.key" "$T/c.key"
+	# An answer already expired: the plugin runs for every request.
+	write_kubeconfig "$T/kc" "$(exec_user v1 "$(printf '      - {name: PLUGIN_CERT, value: %s}\n      - {name: PLUGIN_KEY, value: %s}\n      - {name: PLUGIN_EXPIRY, value: "2000-01-01T00:00:00Z"}' \
+		"$T/c.crt" "$T/c.key")")"
+	kinf_bg watch pods,deployments --client-go 1.32 --kubeconfig "$T/kc" -o json -v
+	wait_until 20 matches_at_least "$ERR" "watching from rv" 2
+	# (an event on each: the watches that end are no very short ones)
+	simctl POST /create '{"resource":"pods","object":{"metadata":{"name":"before","namespace":"default"}}}' >/dev/null
+	simctl POST /create '{"resource":"deployments","object":{"metadata":{"name":"before","namespace":"default"}}}' >/dev/null
+	wait_until 10 matches_at_least "$OUT" '"name":"before"' 2
+	new_client_pair new admin
+	cp "$T/new.crt" "$T/c.crt"
+	cp "$T/new.key" "$T/c.key"
+	# The pods watch ends and opens again: the plugin's new answer closes
+	# the deployments watch's connection too, which opens again as the new user.
+	simctl POST /drop-watches '{"mode":"clean","resource":"pods"}' >/dev/null
+	wait_until 10 file_has "$ERR" "the exec plugin's client certificate changed: closing every connection"
+	wait_until 10 eval '[ "$(simctl GET "/requests?verb=watch&resource=deployments" | jq -r ".[].user" | uniq)" = "$(printf "kinf-admin\nadmin")" ]'
+	kinf_stop
+	run ! grep -q 'relist' "$ERR"
+}

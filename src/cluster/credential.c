@@ -15,6 +15,7 @@
 
 #include "lib/base64.h"
 #include "cluster/exec_credential.h"
+#include "cluster/tls_cert.h"
 #include "lib/strbuf.h"
 
 struct credential {
@@ -34,7 +35,24 @@ struct credential {
 	/* AUTH_EXEC: the plugin's last answer. */
 	struct exec_credential exec;
 	bool exec_valid;
+	bool exec_ran;			/* exec holds an answer, valid or not */
+
+	/*
+	 * cfg->client_cert_file: the pair new connections present, the
+	 * files as last read well (cfg's until then), and its identity
+	 * (cert_pair_identity(); empty while no read was good).
+	 */
+	struct blob file_cert, file_key;
+	struct strbuf file_identity;
 };
+
+/* A key's blob, wiped before it is freed. */
+static void secret_blob_release(struct blob *b)
+{
+	if (b->data)
+		explicit_bzero(b->data, b->len);
+	blob_release(b);
+}
 
 struct credential *credential_new(const struct rest_config *cfg)
 {
@@ -42,6 +60,15 @@ struct credential *credential_new(const struct rest_config *cfg)
 	cred->cfg = cfg;
 	pthread_mutex_init(&cred->lock, NULL);
 	cred->generation = 1;
+	strbuf_init(&cred->file_identity, 0);
+	if (cfg->client_cert_file) {
+		blob_copy(&cred->file_cert, &cfg->client_cert);
+		blob_copy(&cred->file_key, &cfg->client_key);
+		if (cert_pair_identity(cfg->client_cert.data, cfg->client_cert.len,
+				       cfg->client_key.data, cfg->client_key.len,
+				       &cred->file_identity) < 0)
+			strbuf_reset(&cred->file_identity);
+	}
 	return cred;
 }
 
@@ -59,6 +86,10 @@ void credential_free(struct credential *cred)
 		return;
 	secret_free(cred->file_token);
 	exec_credential_release(&cred->exec);
+	secret_blob_release(&cred->file_key);
+	blob_release(&cred->file_cert);
+	explicit_bzero(cred->file_identity.buf, cred->file_identity.len);
+	strbuf_release(&cred->file_identity);
 	pthread_mutex_destroy(&cred->lock);
 	free(cred);
 }
@@ -66,11 +97,54 @@ void credential_free(struct credential *cred)
 void credential_snapshot_release(struct credential_snapshot *snap)
 {
 	secret_free(snap->authorization);
-	if (snap->key.data)
-		explicit_bzero(snap->key.data, snap->key.len);
+	secret_blob_release(&snap->key);
 	blob_release(&snap->cert);
-	blob_release(&snap->key);
 	memset(snap, 0, sizeof(*snap));
+}
+
+int credential_reload_cert_files(struct credential *cred, bool *rotated, struct errbuf *err)
+{
+	const struct rest_config *cfg = cred->cfg;
+	struct blob cert = { 0 }, key = { 0 };
+	struct strbuf id = STRBUF_INIT;
+	int ret = -1;
+
+	*rotated = false;
+	if (!cfg->client_cert_file)
+		return 0;
+	if (blob_read_file(&cert, cfg->client_cert_file) < 0 ||
+	    blob_read_file(&key, cfg->client_key_file) < 0) {
+		errbuf_set(err, "cannot read client certificate '%s' or key '%s': %s",
+			   cfg->client_cert_file, cfg->client_key_file, strerror(errno));
+		goto out;
+	}
+	if (cert_pair_identity(cert.data, cert.len, key.data, key.len, &id) < 0) {
+		errbuf_set(err, "client certificate '%s' and key '%s' are no pair TLS can use",
+			   cfg->client_cert_file, cfg->client_key_file);
+		goto out;
+	}
+	ret = 0;
+	pthread_mutex_lock(&cred->lock);
+	if (id.len != cred->file_identity.len ||
+	    memcmp(id.buf, cred->file_identity.buf, id.len)) {
+		/* the first good read after none is no rotation (haveCert) */
+		*rotated = cred->file_identity.len > 0;
+		struct blob old_cert = cred->file_cert, old_key = cred->file_key;
+		struct strbuf old_id = cred->file_identity;
+		cred->file_cert = cert;
+		cred->file_key = key;
+		cred->file_identity = id;
+		cert = old_cert;
+		key = old_key;
+		id = old_id;
+	}
+	pthread_mutex_unlock(&cred->lock);
+out:
+	secret_blob_release(&key);
+	blob_release(&cert);
+	explicit_bzero(id.buf, id.len);
+	strbuf_release(&id);
+	return ret;
 }
 
 /*
@@ -111,17 +185,46 @@ static const char *token_file_token(struct credential *cred)
 	return cred->file_token ? cred->file_token : cred->cfg->token;
 }
 
+/* Whether two client identities (PEM; empty: none) differ as Go's reflect.DeepEqual sees them. */
+static bool identity_differs(const struct blob *cert1, const struct blob *key1,
+			     const struct blob *cert2, const struct blob *key2)
+{
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	bool differs;
+
+	if (!cert1->len || !cert2->len)
+		return !cert1->len != !cert2->len;
+	if (cert_pair_identity(cert1->data, cert1->len, key1->data, key1->len, &a) < 0 ||
+	    cert_pair_identity(cert2->data, cert2->len, key2->data, key2->len, &b) < 0)
+		differs = cert1->len != cert2->len || memcmp(cert1->data, cert2->data, cert1->len);
+	else
+		differs = a.len != b.len || memcmp(a.buf, b.buf, a.len);
+	explicit_bzero(a.buf, a.len);
+	explicit_bzero(b.buf, b.len);
+	strbuf_release(&a);
+	strbuf_release(&b);
+	return differs;
+}
+
+/*
+ * Runs the plugin when its answer is missing or expired.  *cert_changed:
+ * the answer's client certificate is not the last one's, which makes
+ * client-go's exec authenticator close every connection (a first answer
+ * has no last one).
+ */
 static int exec_refresh(struct credential *cred, const struct exec_wait *wait,
-			struct errbuf *err)
+			bool *cert_changed, struct errbuf *err)
 {
 	if (cred->exec_valid && (!cred->exec.expires_ms || wall_ms() < cred->exec.expires_ms))
 		return 0;
 	struct exec_credential fresh;
 	if (exec_credential_run(cred->cfg, wait, &fresh, err) < 0)
 		return -1;
+	*cert_changed = cred->exec_ran && identity_differs(&cred->exec.cert, &cred->exec.key,
+							   &fresh.cert, &fresh.key);
 	exec_credential_release(&cred->exec);
 	cred->exec = fresh;
-	cred->exec_valid = true;
+	cred->exec_valid = cred->exec_ran = true;
 	cred->generation++;
 	return 0;
 }
@@ -164,16 +267,18 @@ int credential_get(struct credential *cred, struct credential_snapshot *snap,
 		snap->authorization = basic(cfg->username, cfg->password);
 		break;
 	case AUTH_EXEC:
-		if (exec_refresh(cred, wait, err) < 0)
+		if (exec_refresh(cred, wait, &snap->close_all, err) < 0)
 			goto cleanup;
 		snap->authorization = bearer(cred->exec.token);
 		if (cred->exec.cert.len) {
-			snap->cert.data = xstrndup(cred->exec.cert.data, cred->exec.cert.len);
-			snap->cert.len = cred->exec.cert.len;
-			snap->key.data = xstrndup(cred->exec.key.data, cred->exec.key.len);
-			snap->key.len = cred->exec.key.len;
+			blob_copy(&snap->cert, &cred->exec.cert);
+			blob_copy(&snap->key, &cred->exec.key);
 		}
 		break;
+	}
+	if (cfg->client_cert_file) {
+		blob_copy(&snap->cert, &cred->file_cert);
+		blob_copy(&snap->key, &cred->file_key);
 	}
 	/* Go's http.Client sets it before any round tripper adds its own. */
 	if (cfg->server_user) {

@@ -33,14 +33,33 @@ void credential_set_clock(struct credential *cred, int64_t (*now)(void *ctx), vo
 /* What one request presents; owns its strings (release it). */
 struct credential_snapshot {
 	char *authorization;	/* "Bearer …", "Basic …", or NULL */
-	struct blob cert, key;	/* an exec plugin's client identity; empty: the config's */
+	/* the client identity: an exec plugin's, or the files' last read; empty: the config's */
+	struct blob cert, key;
 	unsigned generation;	/* which credential this was, for credential_refresh */
+	/*
+	 * The exec plugin ran for this request and handed out another client
+	 * certificate than before: client-go closes every connection then.
+	 */
+	bool close_all;
 };
 
 /* wait: for an exec plugin's run (exec_credential.h); may be NULL. */
 int credential_get(struct credential *cred, struct credential_snapshot *snap,
 		   const struct exec_wait *wait, struct errbuf *err);
 void credential_snapshot_release(struct credential_snapshot *snap);
+
+/*
+ * client-go's ReloadTLSFiles, when the kubeconfig's client certificate
+ * and key are both files (cfg->client_cert_file): reads them again, as
+ * its certificate rotation does every 5 minutes, and compares what they
+ * hold with the pair new connections present (Go's certsEqual: the
+ * certificates and the key, not the files' bytes).  Another pair becomes
+ * the one credential_get() hands out, and *rotated says so; the first
+ * pair read well after one that was not is no rotation.  -1 (err) when
+ * the files cannot be read or are no pair tls.X509KeyPair takes: nothing
+ * changes.  0 without a pair of files.
+ */
+int credential_reload_cert_files(struct credential *cred, bool *rotated, struct errbuf *err);
 
 /*
  * The server answered 401 to a request made with snap: forget an exec

@@ -126,6 +126,13 @@ struct kclient {
 	pthread_mutex_t share_locks[CURL_LOCK_DATA_LAST];
 	struct transport *tp;
 	struct tls_verify_log *verify_log;
+	/*
+	 * The client certificate's files (cfg->client_cert_file), read again
+	 * on the connection thread: how often, since when, and the reads
+	 * that failed in a row.
+	 */
+	int64_t cert_check_ms, cert_started_ms, cert_read_ms;
+	unsigned cert_failures;
 };
 
 static pthread_once_t global_once = PTHREAD_ONCE_INIT;
@@ -232,6 +239,63 @@ static int64_t env_seconds(const char *name, int64_t dflt)
 static void transport_note(void *ctx, const char *msg);
 static const struct kclient_ops live_ops;
 
+/*
+ * client-go's certificate rotation (transport/cert_rotation.go), for a
+ * client certificate and key read from files: the files are read again
+ * every CertCallbackRefreshDuration (5 minutes) from the transport's
+ * start, and as each new connection's handshake asks for the certificate
+ * (a read less than a second old stands: cachingCertificateLoader); a
+ * read that fails is tried again as its work queue's rate limiter
+ * retries (5 ms, doubled each time, at most 1,000 s), and a new pair
+ * closes every connection (connrotation's CloseAll), the one shaking
+ * hands too, so that the next ones present it.  KINF_CERT_CHECK_SECONDS
+ * sets the period: the tests' hook, as client-go's tests set the
+ * variable.
+ */
+#define CERT_CHECK_S 300
+#define CERT_RETRY_FIRST_MS 5
+#define CERT_RETRY_MAX_MS 1000000
+
+static int64_t cert_tick(void *ctx, struct transport *tp)
+{
+	struct kclient *c = ctx;
+	struct errbuf err = { "" };
+	bool rotated;
+	int64_t now = mono_ms(), period = c->cert_check_ms;
+	int64_t next = c->cert_started_ms + ((now - c->cert_started_ms) / period + 1) * period - now;
+
+	c->cert_read_ms = now;
+	if (credential_reload_cert_files(c->cred, &rotated, &err) < 0) {
+		int64_t retry = c->cert_failures < 28 ? (int64_t)CERT_RETRY_FIRST_MS << c->cert_failures
+						      : CERT_RETRY_MAX_MS;
+		if (retry > CERT_RETRY_MAX_MS)
+			retry = CERT_RETRY_MAX_MS;
+		c->cert_failures++;
+		transport_note(c, err.msg);
+		return retry < next ? retry : next;
+	}
+	c->cert_failures = 0;
+	if (rotated)
+		transport_close_all(tp, "the client certificate in its files changed");
+	return next;
+}
+
+static void cert_handshake(void *ctx, struct transport *tp)
+{
+	struct kclient *c = ctx;
+	struct errbuf err = { "" };
+	bool rotated = false;
+	int64_t now = mono_ms();
+
+	if (now - c->cert_read_ms < 1000)
+		return;
+	c->cert_read_ms = now;
+	if (credential_reload_cert_files(c->cred, &rotated, &err) < 0)
+		transport_note(c, err.msg);
+	else if (rotated)
+		transport_close_all(tp, "the client certificate in its files changed");
+}
+
 struct kclient *kclient_new(const struct rest_config *cfg, struct errbuf *err)
 {
 	pthread_once(&global_once, global_init);
@@ -282,6 +346,15 @@ struct kclient *kclient_new(const struct rest_config *cfg, struct errbuf *err)
 	 */
 	if (c->proxy && !strncasecmp(c->proxy, "https:", 6))
 		topts.read_idle_ms = 0;
+	if (c->cfg->client_cert_file) {
+		c->cert_check_ms = env_seconds("KINF_CERT_CHECK_SECONDS", CERT_CHECK_S) * 1000;
+		if (c->cert_check_ms <= 0)
+			c->cert_check_ms = CERT_CHECK_S * 1000;
+		c->cert_started_ms = c->cert_read_ms = mono_ms();
+		topts.tick = cert_tick;
+		topts.tick_first_ms = c->cert_check_ms;
+		topts.handshake = cert_handshake;
+	}
 	c->tp = transport_new(&topts);
 	if (!c->tp) {
 		errbuf_set(err, "cannot start the connection thread: %s", strerror(errno));
@@ -1421,6 +1494,11 @@ static int request_hop(struct kclient *c, struct hop *hop, const struct stream_o
 		resp->stream_broken = true;
 		snprintf(resp->stream_error, sizeof(resp->stream_error),
 			 "http2: client connection lost");
+	} else if (t.news.closed_all) {
+		errbuf_set(err, "connection to server '%s' closed: the client certificate "
+			   "changed, and client-go closes every connection then", c->cfg->server);
+		/* Go's "use of closed network connection": a probable EOF. */
+		resp->no_answer = resp->status == 0;
 	} else if (t.news.tls_timeout) {
 		errbuf_set(err, "TLS handshake with server '%s' timed out: no answer for %d s "
 			   "(Go's net/http: TLS handshake timeout)", c->cfg->server,
@@ -1541,6 +1619,8 @@ static int request_once(struct kclient *c, const char *path, const struct stream
 		free(url);
 		return -1;
 	}
+	if (snap.close_all)
+		transport_close_all(c->tp, "the exec plugin's client certificate changed");
 	for (unsigned requests = 1;; requests++) {
 		struct hop hop = {
 			.url = url, .referer = referer, .home = same_origin(url, c->url_base),

@@ -1230,12 +1230,19 @@ static int impersonation_into(const struct kc_user *u, const struct kubeconfig_o
 
 static int user_into(const struct kc_user *u, struct rest_config *cfg, struct errbuf *err)
 {
-	return check_user(u, err) < 0 ||
-	       file_or_data(&cfg->client_cert, u->cert_file, &u->cert_data,
-			    "client-certificate", "user", u->name, err) < 0 ||
-	       file_or_data(&cfg->client_key, u->key_file, &u->key_data, "client-key", "user",
-			    u->name, err) < 0 ||
-	       credentials_into(u, cfg, err) < 0 ? -1 : 0;
+	if (check_user(u, err) < 0 ||
+	    file_or_data(&cfg->client_cert, u->cert_file, &u->cert_data,
+			 "client-certificate", "user", u->name, err) < 0 ||
+	    file_or_data(&cfg->client_key, u->key_file, &u->key_data, "client-key", "user",
+			 u->name, err) < 0)
+		return -1;
+	/* transport.loadTLSFiles: files alone make the pair one to read again */
+	if (u->cert_file && *u->cert_file && !u->cert_data.len && u->key_file && *u->key_file &&
+	    !u->key_data.len) {
+		cfg->client_cert_file = xstrdup(u->cert_file);
+		cfg->client_key_file = xstrdup(u->key_file);
+	}
+	return credentials_into(u, cfg, err);
 }
 
 static bool given(const char *s)

@@ -18,6 +18,12 @@ void blob_release(struct blob *b)
 	b->len = 0;
 }
 
+void blob_copy(struct blob *dst, const struct blob *src)
+{
+	dst->data = src->len ? xstrndup(src->data, src->len) : NULL;
+	dst->len = src->len;
+}
+
 char *blob_text(const struct blob *b, bool trim)
 {
 	const char *s = b->data ? b->data : "";
@@ -100,6 +106,9 @@ static void release_tls_and_auth(struct rest_config *cfg)
 	cfg->ca_origin = NULL;
 	blob_release(&cfg->client_cert);
 	blob_release(&cfg->client_key);
+	free(cfg->client_cert_file);
+	free(cfg->client_key_file);
+	cfg->client_cert_file = cfg->client_key_file = NULL;
 	secret_free(cfg->token);
 	free(cfg->token_file);
 	free(cfg->username);
@@ -138,12 +147,6 @@ void rest_config_free(struct rest_config *cfg)
 	free(cfg);
 }
 
-static void blob_copy(struct blob *dst, const struct blob *src)
-{
-	dst->data = src->len ? xstrndup(src->data, src->len) : NULL;
-	dst->len = src->len;
-}
-
 struct rest_config *rest_config_dup(const struct rest_config *cfg)
 {
 	struct rest_config *d = xcalloc(1, sizeof(*d));
@@ -157,6 +160,8 @@ struct rest_config *rest_config_dup(const struct rest_config *cfg)
 	d->ca_origin = xstrdup_or_null(cfg->ca_origin);
 	blob_copy(&d->client_cert, &cfg->client_cert);
 	blob_copy(&d->client_key, &cfg->client_key);
+	d->client_cert_file = xstrdup_or_null(cfg->client_cert_file);
+	d->client_key_file = xstrdup_or_null(cfg->client_key_file);
 	d->auth = cfg->auth;
 	d->token = xstrdup_or_null(cfg->token);
 	d->token_file = xstrdup_or_null(cfg->token_file);

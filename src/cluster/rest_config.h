@@ -86,6 +86,12 @@ struct rest_config {
 	/* For messages: "'/path/ca.crt'", "certificate-authority-data of cluster 'c'". */
 	char *ca_origin;
 	struct blob client_cert, client_key;	/* PEM, both or neither */
+	/*
+	 * Both read from files, neither given as data: client-go's
+	 * ReloadTLSFiles, under which a new certificate in them replaces
+	 * client_cert and client_key (credential.h).  NULL otherwise.
+	 */
+	char *client_cert_file, *client_key_file;
 
 	enum auth_method auth;
 	char *token;		/* AUTH_TOKEN; AUTH_TOKEN_FILE: its content at load */
@@ -139,6 +145,8 @@ char *rest_config_identity(const struct rest_config *cfg);
 /* Reads a whole file into b (NUL-terminated past len).  -1 and errno. */
 int blob_read_file(struct blob *b, const char *path);
 void blob_release(struct blob *b);
+/* A copy of src into dst (NUL-terminated past len); empty stays empty. */
+void blob_copy(struct blob *dst, const struct blob *src);
 /*
  * A file's text as client-go takes it, as a string: all of it (the
  * BearerToken clientcmd reads from a tokenFile), or with trim as Go's

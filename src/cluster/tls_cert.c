@@ -2,6 +2,7 @@
 #include "cluster/tls_cert.h"
 
 #include <openssl/bio.h>
+#include <openssl/err.h>
 #include <openssl/pem.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
@@ -45,6 +46,53 @@ int cert_info_from_pem(const char *pem, size_t len, struct cert_info *out)
 	cert_info_of(x, out);
 	X509_free(x);
 	return 0;
+}
+
+/* Appends len bytes of DER to out, and frees them (wiped first); false when there are none. */
+static bool add_der(struct strbuf *out, int len, unsigned char *der)
+{
+	if (len <= 0 || !der)
+		return false;
+	strbuf_add(out, der, (size_t)len);
+	explicit_bzero(der, (size_t)len);
+	OPENSSL_free(der);
+	return true;
+}
+
+int cert_pair_identity(const char *cert, size_t cert_len, const char *key, size_t key_len,
+		       struct strbuf *out)
+{
+	BIO *cb = BIO_new_mem_buf(cert, (int)cert_len), *kb = BIO_new_mem_buf(key, (int)key_len);
+	X509 *first = NULL, *x;
+	EVP_PKEY *pk = NULL;
+	unsigned char *der;
+	int ret = -1;
+
+	strbuf_reset(out);
+	while (cb && (x = PEM_read_bio_X509(cb, NULL, NULL, NULL))) {
+		der = NULL;
+		int len = i2d_X509(x, &der);
+		bool ok = add_der(out, len, der);
+		if (!first && ok)
+			first = x;
+		else
+			X509_free(x);
+		if (!ok)
+			goto out;
+	}
+	pk = kb ? PEM_read_bio_PrivateKey(kb, NULL, NULL, NULL) : NULL;
+	der = NULL;
+	if (first && pk && X509_check_private_key(first, pk) == 1) {
+		int len = i2d_PrivateKey(pk, &der);
+		ret = add_der(out, len, der) ? 0 : -1;
+	}
+out:
+	ERR_clear_error();
+	X509_free(first);
+	EVP_PKEY_free(pk);
+	BIO_free(cb);
+	BIO_free(kb);
+	return ret;
 }
 
 /* "2024-01-02 15:04:05 UTC" into buf[32]. */

@@ -22,6 +22,8 @@
 #include <stddef.h>
 #include <time.h>
 
+#include "lib/strbuf.h"
+
 struct cert_info {
 	char subject[256];	/* RFC 2253: "CN=kinf-admin,O=system:masters" */
 	time_t not_before, not_after;
@@ -29,6 +31,16 @@ struct cert_info {
 
 /* The first certificate of a PEM blob.  -1 when there is none. */
 int cert_info_from_pem(const char *pem, size_t len, struct cert_info *out);
+
+/*
+ * What Go's certsEqual (client-go's transport/cert_rotation.go) compares
+ * of a client certificate and key in PEM, into out: each certificate's
+ * DER in order, then the key's.  -1 when tls.X509KeyPair would refuse
+ * them: no certificate, no key, or a key that is not the first
+ * certificate's.
+ */
+int cert_pair_identity(const char *cert, size_t cert_len, const char *key, size_t key_len,
+		       struct strbuf *out);
 
 /*
  * When `now` lies outside the certificate's validity: true, and buf gets

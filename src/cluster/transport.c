@@ -71,6 +71,8 @@ struct xfer {
 	bool done;
 	bool conn_dead;
 	bool tls_timeout;
+	bool closed_all;
+	unsigned close_seq;	/* tp->close_seq when it was taken in */
 	bool http2;
 	CURLcode result;
 	struct xfer *next_new;	/* tp->incoming */
@@ -116,10 +118,19 @@ struct transport {
 	pthread_mutex_t lock;
 	struct xfer *incoming;	/* under lock, newest first */
 	bool quit;		/* under lock */
+	/*
+	 * Under lock: transport_close_all()'s count of calls, and the why of
+	 * the last not yet acted on.  A transfer taken in before a call (its
+	 * close_seq an older count) is ended by it.
+	 */
+	unsigned close_seq;
+	char *close_all;
 	struct strbuf spare[SPARES];	/* under lock: empty buffers to reuse */
 	size_t nr_spare;
 
 	/* Connection thread only. */
+	unsigned closed_seq;	/* the last close_seq acted on */
+	int64_t tick_at;	/* when opts.tick falls due (mono_ms()); 0: never */
 	struct xfer *running;
 	bool holding;		/* some transfer may have bytes not signalled */
 	struct conn *conns;
@@ -284,6 +295,8 @@ static void finish(struct transport *tp, struct xfer *x, CURLcode result)
 	curl_multi_remove_handle(tp->multi, x->easy);
 	running_unlink(tp, x);
 	pthread_mutex_lock(&tp->lock);
+	/* its connection closed by transport_close_all(), whoever saw it first */
+	x->closed_all = x->close_seq != tp->close_seq;
 	x->done = true;
 	x->result = result;
 	notify(x);
@@ -319,6 +332,9 @@ static bool take_requests(struct transport *tp)
 	struct xfer *fresh = tp->incoming;
 	tp->incoming = NULL;
 	bool quit = tp->quit;
+	/* on no connection yet: one closed before now is none of theirs */
+	for (struct xfer *x = fresh; x; x = x->next_new)
+		x->close_seq = tp->close_seq;
 	pthread_mutex_unlock(&tp->lock);
 
 	/* Oldest first, as they were started. */
@@ -589,6 +605,63 @@ static int64_t health_check(struct transport *tp)
 	return next;
 }
 
+/* ---- closing every connection, and the caller's timer ---------------------- */
+
+/*
+ * Every socket libcurl has now is shut down, here: libcurl finds them
+ * ended, and opens new connections; a request started after this call
+ * goes on one of those.
+ */
+void transport_close_all(struct transport *tp, const char *why)
+{
+	pthread_mutex_lock(&tp->lock);
+	tp->close_seq++;
+	free(tp->close_all);
+	tp->close_all = xstrdup(why);
+	for (size_t i = 0; i < tp->nr_socks; i++)
+		shutdown(tp->socks[i], SHUT_RDWR);
+	pthread_mutex_unlock(&tp->lock);
+	curl_multi_wakeup(tp->multi);
+}
+
+/*
+ * The rest of transport_close_all()'s work: each transfer started before
+ * it ends here, not by libcurl's read of the end, which libcurl 8 answers
+ * by sending a request again where Go fails it.
+ */
+static void close_all_now(struct transport *tp)
+{
+	pthread_mutex_lock(&tp->lock);
+	unsigned seq = tp->close_seq;
+	char *why = tp->close_all;
+	tp->close_all = NULL;
+	pthread_mutex_unlock(&tp->lock);
+	if (seq == tp->closed_seq)
+		return;
+	tp->closed_seq = seq;
+	note(tp, "%s: closing every connection", why);
+	free(why);
+	for (struct xfer *x = tp->running, *n; x; x = n) {
+		n = x->next;
+		if (x->close_seq != seq)
+			finish(tp, x, CURLE_RECV_ERROR);
+	}
+	tp->nr_conns = 0;
+}
+
+/* Runs opts.tick when due; returns how long until it next is (ms, -1: never). */
+static int64_t run_tick(struct transport *tp)
+{
+	if (!tp->tick_at)
+		return -1;
+	int64_t now = mono_ms();
+	if (now < tp->tick_at)
+		return tp->tick_at - now;
+	int64_t next = tp->opts.tick(tp->opts.ctx, tp);
+	tp->tick_at = next < 0 ? 0 : mono_ms() + next;
+	return next;
+}
+
 /*
  * A connection speaks HTTP/2 from its handshake on, answer or none: Go's
  * health check watches it from then, and so the transport does once ALPN
@@ -640,8 +713,11 @@ static int64_t handshake_check(struct transport *tp)
 void xfer_tls_began(CURL *easy)
 {
 	struct xfer *x = NULL;
-	if (curl_easy_getinfo(easy, CURLINFO_PRIVATE, &x) == CURLE_OK && x)
-		x->tls_began = mono_ms();
+	if (curl_easy_getinfo(easy, CURLINFO_PRIVATE, &x) != CURLE_OK || !x)
+		return;
+	x->tls_began = mono_ms();
+	if (x->tp->opts.handshake)
+		x->tp->opts.handshake(x->tp->opts.ctx, x->tp);
 }
 
 /*
@@ -681,6 +757,8 @@ static void *connection_thread(void *arg)
 
 	thread_name("kinf-http");
 	for (;;) {
+		/* before the requests that come after it: they go on new connections */
+		close_all_now(tp);
 		if (take_requests(tp) && !tp->running)
 			break;
 		int still;
@@ -689,9 +767,11 @@ static void *connection_thread(void *arg)
 		int64_t tls_wait = handshake_check(tp);
 		if (hold_on(tp))
 			continue;
-		int64_t wait = health_check(tp);
+		int64_t wait = health_check(tp), tick_wait = run_tick(tp);
 		if (tls_wait >= 0 && (wait < 0 || tls_wait < wait))
 			wait = tls_wait;
+		if (tick_wait >= 0 && (wait < 0 || tick_wait < wait))
+			wait = tick_wait;
 		if (wait < 0 || wait > MAX_POLL_MS)
 			wait = MAX_POLL_MS;
 		/* libcurl shortens the wait for its own timers; a caller's wakeup ends it. */
@@ -712,6 +792,8 @@ struct transport *transport_new(const struct transport_opts *opts)
 	curl_multi_setopt(tp->multi, CURLMOPT_PIPELINING, (long)CURLPIPE_MULTIPLEX);
 	curl_multi_setopt(tp->multi, CURLMOPT_MAX_CONCURRENT_STREAMS, MAX_STREAMS);
 	pthread_mutex_init(&tp->lock, NULL);
+	if (tp->opts.tick)
+		tp->tick_at = mono_ms() + tp->opts.tick_first_ms;
 	int rc = pthread_create(&tp->thread, NULL, connection_thread, tp);
 	if (rc) {
 		curl_multi_cleanup(tp->multi);
@@ -738,6 +820,7 @@ void transport_free(struct transport *tp)
 		strbuf_release(&tp->spare[--tp->nr_spare]);
 	free(tp->conns);
 	free(tp->socks);
+	free(tp->close_all);
 	free(tp);
 }
 
@@ -797,6 +880,7 @@ const struct strbuf *xfer_take(struct xfer *x, struct xfer_news *news)
 	news->result = x->result;
 	news->conn_dead = x->conn_dead;
 	news->tls_timeout = x->tls_timeout;
+	news->closed_all = x->closed_all;
 	news->http2 = x->http2;
 	news->last_byte_ms = atomic_load(&x->last_byte_ms);
 	pthread_mutex_unlock(&tp->lock);

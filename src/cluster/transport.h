@@ -44,6 +44,10 @@
  * A new connection's TLS handshake has tls_handshake_timeout_ms, as Go's
  * TLSHandshakeTimeout: libcurl tells when one begins (xfer_tls_began()),
  * and the transport fails the transfer that waits on it past the limit.
+ * transport_close_all() closes every connection at once, as the dialer of
+ * client-go's certificate rotation does when the client certificate
+ * changes; a caller's timer (opts.tick) and a hook as each handshake
+ * begins (opts.handshake) run on the connection thread for that check.
  *
  * DESIGN (threads): callers start, take, wait, cancel and free transfers
  * from any thread, each transfer used by one caller thread.  The
@@ -68,6 +72,8 @@
 /* Bytes a caller may leave untaken before its transfer is paused. */
 #define XFER_HIGH_WATER (1 << 20)
 
+struct transport;
+
 struct transport_opts {
 	/* HTTP/2 health check; read_idle_ms 0 turns it off. */
 	int64_t read_idle_ms;
@@ -84,6 +90,20 @@ struct transport_opts {
 	 */
 	void (*note)(void *ctx, const char *msg);
 	void *ctx;
+	/*
+	 * A timer of the caller's, on the connection thread: called first
+	 * tick_first_ms after the start (none when tick is NULL), then again
+	 * after the ms it returns (-1: never).  It may call
+	 * transport_close_all() on tp.
+	 */
+	int64_t (*tick)(void *ctx, struct transport *tp);
+	int64_t tick_first_ms;
+	/*
+	 * Called on the connection thread as a new connection's TLS
+	 * handshake begins (NULL: nothing); it may call
+	 * transport_close_all() on tp, which closes that connection too.
+	 */
+	void (*handshake)(void *ctx, struct transport *tp);
 };
 
 struct transport;
@@ -91,6 +111,15 @@ struct xfer;
 
 /* Starts the connection thread; NULL, with errno set, if it cannot. */
 struct transport *transport_new(const struct transport_opts *opts);
+/*
+ * Closes every connection, as client-go's connrotation.Dialer.CloseAll
+ * closes them when the client certificate changes: each transfer running
+ * ends (xfer_news.closed_all), as on a connection the server closed (an
+ * EOF, no lost connection), and an idle connection is not used again.
+ * why goes to the -v trace.  From any thread; done by the connection
+ * thread as soon as it gets to it.
+ */
+void transport_close_all(struct transport *tp, const char *why);
 /* Every transfer must have been freed.  Joins the thread. */
 void transport_free(struct transport *tp);
 
@@ -118,6 +147,8 @@ struct xfer_news {
 	bool conn_dead;
 	/* Its connection's TLS handshake outlasted tls_handshake_timeout_ms. */
 	bool tls_timeout;
+	/* transport_close_all() closed its connection. */
+	bool closed_all;
 	bool http2;		/* the response came over HTTP/2 */
 	int64_t last_byte_ms;	/* mono_ms() of the last byte, or of the start */
 };
