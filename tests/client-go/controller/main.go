@@ -4,8 +4,11 @@
 // is set (newController: ctl_0_20.go for v0.20, ctl.go and queue_*.go
 // after it; the one part whose API differs between releases), one worker
 // (--workers N: MaxConcurrentReconciles, as the option sets it),
-// handler.EnqueueRequestForObject and, with --predicate generation,
-// GenerationChangedPredicate.  Its Reconciler prints one NDJSON line per
+// handler.EnqueueRequestForObject and the predicates --predicate names, in
+// the syntax of kinf's --predicate (a comma list of terms ANDed, as the
+// builder's WithPredicates ANDs them; a term one predicate or several
+// joined by '|', predicate.Or): generation (GenerationChangedPredicate),
+// resource-version, labels, annotations.  Its Reconciler prints one NDJSON line per
 // Reconcile: the request's key, the resourceVersion it read from the
 // cache, the outcome it is about to return and when it started; then it
 // sleeps --reconcile-time and returns that outcome.  ./record keeps what
@@ -104,6 +107,37 @@ func (r *rule) at(p int) (outcome, bool) {
 		p -= s.times
 	}
 	return outcome{}, false
+}
+
+// parsePredicates reads kinf's --predicate syntax into what the Watch is given.
+func parsePredicates(spec string) ([]predicate.Predicate, error) {
+	var out []predicate.Predicate
+	if spec == "" {
+		return nil, nil
+	}
+	for _, term := range strings.Split(spec, ",") {
+		var or []predicate.Predicate
+		for _, name := range strings.Split(term, "|") {
+			switch name {
+			case "generation":
+				or = append(or, predicate.GenerationChangedPredicate{})
+			case "resource-version":
+				or = append(or, predicate.ResourceVersionChangedPredicate{})
+			case "labels":
+				or = append(or, predicate.LabelChangedPredicate{})
+			case "annotations":
+				or = append(or, predicate.AnnotationChangedPredicate{})
+			default:
+				return nil, fmt.Errorf("unknown predicate %q", name)
+			}
+		}
+		if len(or) == 1 {
+			out = append(out, or[0])
+		} else {
+			out = append(out, predicate.Or(or...))
+		}
+	}
+	return out, nil
 }
 
 func parseOutcome(s string) (outcome, error) {
@@ -263,7 +297,7 @@ func main() {
 	var rs rules
 	kubeconfig := flag.String("kubeconfig", "", "kubeconfig file (its current context)")
 	namespace := flag.String("namespace", "default", "the namespace of the pods")
-	pred := flag.String("predicate", "", "generation: GenerationChangedPredicate; empty: none")
+	pred := flag.String("predicate", "", "predicates, as kinf's --predicate: generation, resource-version, labels, annotations; a,b ANDs, a|b ORs; empty: none")
 	took := flag.Duration("reconcile-time", 0, "how long each Reconcile takes")
 	workers := flag.Int("workers", 1, "MaxConcurrentReconciles (one: what NewTypedUnmanaged fills in)")
 	flag.Var(&rs, "outcome", "TARGET=OUTCOMES: what Reconciles return (repeatable)")
@@ -282,13 +316,9 @@ func main() {
 	if err != nil {
 		die(2, err)
 	}
-	var preds []predicate.Predicate
-	switch *pred {
-	case "":
-	case "generation":
-		preds = append(preds, predicate.GenerationChangedPredicate{})
-	default:
-		die(2, fmt.Errorf("unknown predicate %q", *pred))
+	preds, err := parsePredicates(*pred)
+	if err != nil {
+		die(2, err)
 	}
 	r := &reconciler{enc: json.NewEncoder(os.Stdout), c: c, took: *took, rules: rs, start: start}
 	ctl := newController("kinf-peer", r, *workers)
