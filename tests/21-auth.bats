@@ -726,3 +726,43 @@ watch_users() { simctl GET '/requests?verb=watch&resource=pods' | jq -r '.[].use
 	kinf_stop
 	run ! grep -q 'relist' "$ERR"
 }
+
+@test "a CA file: client-go 1.36 reads it again as a request is made, once the last read is old, and new connections trust what it holds; 1.35 keeps the CA it started with" {
+	local v
+	# A CA that signed nothing of the server's.
+	openssl req -x509 -newkey rsa:2048 -nodes -keyout "$T/other.key" -out "$T/other.crt" \
+		-days 1 -subj /CN=other-ca 2>/dev/null
+	for v in 1.35 1.36; do
+		cp "$SIM_CACERT" "$T/ca.crt"
+		write_kubeconfig "$T/kc" "    token: $SIM_TOKEN" "    certificate-authority: $T/ca.crt"
+		KINF_CERT_CHECK_SECONDS=1 kinf_bg watch pods --client-go $v --kubeconfig "$T/kc" -o json -v
+		wait_until 20 file_has "$ERR" 'synced'
+		simctl POST /create '{"resource":"pods","object":{"metadata":{"name":"before-'$v'","namespace":"default"}}}' >/dev/null
+		wait_until 10 file_has "$OUT" "before-$v"
+		# Read again unchanged: nothing to tell.
+		sleep 1.1
+		simctl POST /drop-watches '{"mode":"clean"}' >/dev/null
+		simctl POST /create '{"resource":"pods","object":{"metadata":{"name":"same-'$v'","namespace":"default"}}}' >/dev/null
+		wait_until 10 file_has "$OUT" "same-$v"
+		run ! grep -q "CA file" "$ERR"
+		cp "$T/other.crt" "$T/ca.crt"
+		# The file is read again once the last read is a second old (the
+		# hook's period): time must pass, and more does no harm.
+		sleep 1.1
+		# The watch opens again: a request, on a new connection for 1.36.
+		simctl POST /drop-watches '{"mode":"abrupt"}' >/dev/null
+		if [ $v = 1.36 ]; then
+			wait_until 10 file_has "$ERR" "the CA file '$T/ca.crt' changed: new connections trust what it holds"
+			wait_until 10 file_has "$ERR" "error: cannot verify the certificate of server '$SIM_API'"
+			# The CA back in the file: read at a later request, and trusted.
+			cp "$SIM_CACERT" "$T/ca.crt"
+			simctl POST /create '{"resource":"pods","object":{"metadata":{"name":"after-'$v'","namespace":"default"}}}' >/dev/null
+			wait_until 60 file_has "$OUT" "after-$v"
+		else
+			simctl POST /create '{"resource":"pods","object":{"metadata":{"name":"after-'$v'","namespace":"default"}}}' >/dev/null
+			wait_until 10 file_has "$OUT" "after-$v"
+			run ! grep -q "CA file" "$ERR"
+		fi
+		kinf_stop
+	done
+}

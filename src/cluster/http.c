@@ -133,6 +133,14 @@ struct kclient {
 	 */
 	int64_t cert_check_ms, cert_started_ms, cert_read_ms;
 	unsigned cert_failures;
+	/*
+	 * kclient_set_ca_reload(): the CA new connections trust (cfg->ca
+	 * until the file holds another) and when the file was last read.
+	 */
+	pthread_mutex_t ca_lock;
+	bool ca_reload;
+	struct blob ca;
+	int64_t ca_read_ms;
 };
 
 static pthread_once_t global_once = PTHREAD_ONCE_INIT;
@@ -312,6 +320,7 @@ struct kclient *kclient_new(const struct rest_config *cfg, struct errbuf *err)
 	for (size_t i = 0; i < ARRAY_SIZE(c->share_locks); i++)
 		pthread_mutex_init(&c->share_locks[i], NULL);
 	pthread_mutex_init(&c->warned_lock, NULL);
+	pthread_mutex_init(&c->ca_lock, NULL);
 	c->share = curl_share_init();
 	if (!c->share)
 		out_of_memory(0);
@@ -346,10 +355,11 @@ struct kclient *kclient_new(const struct rest_config *cfg, struct errbuf *err)
 	 */
 	if (c->proxy && !strncasecmp(c->proxy, "https:", 6))
 		topts.read_idle_ms = 0;
+	c->cert_check_ms = env_seconds("KINF_CERT_CHECK_SECONDS", CERT_CHECK_S) * 1000;
+	if (c->cert_check_ms <= 0)
+		c->cert_check_ms = CERT_CHECK_S * 1000;
+	c->ca_read_ms = mono_ms();
 	if (c->cfg->client_cert_file) {
-		c->cert_check_ms = env_seconds("KINF_CERT_CHECK_SECONDS", CERT_CHECK_S) * 1000;
-		if (c->cert_check_ms <= 0)
-			c->cert_check_ms = CERT_CHECK_S * 1000;
 		c->cert_started_ms = c->cert_read_ms = mono_ms();
 		topts.tick = cert_tick;
 		topts.tick_first_ms = c->cert_check_ms;
@@ -383,6 +393,8 @@ static void live_release(struct kclient *c)
 	for (size_t i = 0; i < ARRAY_SIZE(c->share_locks); i++)
 		pthread_mutex_destroy(&c->share_locks[i]);
 	pthread_mutex_destroy(&c->warned_lock);
+	pthread_mutex_destroy(&c->ca_lock);
+	blob_release(&c->ca);
 	for (size_t i = 0; i < c->nr_warned; i++)
 		free(c->warned[i]);
 	free(c->warned);
@@ -418,6 +430,41 @@ int64_t kclient_timeout(const struct kclient *c)
 void kclient_set_http_version(struct kclient *c, enum http_version v)
 {
 	c->http_version = v;
+}
+
+void kclient_set_ca_reload(struct kclient *c, bool on)
+{
+	pthread_mutex_lock(&c->ca_lock);
+	c->ca_reload = on && c->cfg->ca_file && c->cfg->ca.len;
+	pthread_mutex_unlock(&c->ca_lock);
+}
+
+/*
+ * atomicTransportHolder.getTransport: once the last read is the period
+ * old, the CA file is read again; a read that fails, finds the file
+ * empty or unchanged, or finds no certificate in it, keeps the CA there
+ * was.  With ca_lock held.
+ */
+static void ca_refresh(struct kclient *c)
+{
+	const struct blob *was = c->ca.len ? &c->ca : &c->cfg->ca;
+	struct blob b = { 0 };
+	struct cert_info ci;
+	int64_t now = mono_ms();
+
+	if (now - c->ca_read_ms < c->cert_check_ms)
+		return;
+	c->ca_read_ms = now;
+	if (blob_read_file(&b, c->cfg->ca_file) < 0 || !b.len ||
+	    (b.len == was->len && !memcmp(b.data, was->data, b.len)) ||
+	    cert_info_from_pem(b.data, b.len, &ci) < 0) {
+		blob_release(&b);
+		return;
+	}
+	blob_release(&c->ca);
+	c->ca = b;
+	kclient_note(c, "connection to server '%s': the CA file '%s' changed: new "
+		     "connections trust what it holds", c->cfg->server, c->cfg->ca_file);
 }
 
 void kclient_note(struct kclient *c, const char *fmt, ...)
@@ -943,13 +990,18 @@ static void setup_handle(struct kclient *c, CURL *h, const char *url, char *errb
 
 	curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, cfg->insecure ? 0L : 1L);
 	curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, cfg->insecure ? 0L : 2L);
-	if (cfg->ca.len) {
-		struct curl_blob ca = { cfg->ca.data, cfg->ca.len, CURL_BLOB_COPY };
+	pthread_mutex_lock(&c->ca_lock);
+	if (c->ca_reload)
+		ca_refresh(c);
+	const struct blob *trusted = c->ca.len ? &c->ca : &cfg->ca;
+	if (trusted->len) {
+		struct curl_blob ca = { trusted->data, trusted->len, CURL_BLOB_COPY };
 		/* Only the kubeconfig's CA, as kubectl trusts only it. */
 		curl_easy_setopt(h, CURLOPT_CAINFO, NULL);
 		curl_easy_setopt(h, CURLOPT_CAPATH, NULL);
 		curl_easy_setopt(h, CURLOPT_CAINFO_BLOB, &ca);
 	}
+	pthread_mutex_unlock(&c->ca_lock);
 	const struct blob *cert = snap->cert.len ? &snap->cert : &cfg->client_cert;
 	const struct blob *key = snap->cert.len ? &snap->key : &cfg->client_key;
 	if (cert->len && key->len) {

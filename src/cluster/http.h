@@ -76,6 +76,15 @@ enum http_version {
 	HTTP_VERSION_2,
 };
 void kclient_set_http_version(struct kclient *client, enum http_version v);
+/*
+ * client-go 1.36's CA rotation (transport/ca_rotation.go): a CA read from
+ * a file (rest_config.ca_file) is read again as a request is made, once
+ * the last read is 5 minutes old (KINF_CERT_CHECK_SECONDS, the tests'
+ * hook), counted from kclient_new(); new content that holds a certificate
+ * is what new connections trust, while those open go on.  Off: the CA
+ * read at start, as before 1.36.
+ */
+void kclient_set_ca_reload(struct kclient *client, bool on);
 
 struct http_response {
 	long status;		/* HTTP status, 0 if none was read */

@@ -89,10 +89,13 @@ int incluster_rest_config(const struct kubeconfig_opts *opts, struct rest_config
 			goto cleanup;
 		}
 		cfg->ca_origin = xasprintf("'%s'", opts->ca_file);
+		cfg->ca_file = xstrdup(opts->ca_file);
 	} else {
 		path = xasprintf("%s/ca.crt", dir);
-		if (blob_read_file(&cfg->ca, path) == 0)
+		if (blob_read_file(&cfg->ca, path) == 0) {
 			cfg->ca_origin = xasprintf("'%s'", path);
+			cfg->ca_file = xstrdup(path);
+		}
 		free(path);
 		path = NULL;
 	}

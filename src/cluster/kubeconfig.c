@@ -997,8 +997,10 @@ static int cluster_into(const struct kc_cluster *c, struct rest_config *cfg, str
 	if (file_or_data(&cfg->ca, c->ca_file, &c->ca_data, "certificate-authority", "cluster",
 			 c->name, err) < 0)
 		return -1;
-	if (c->ca_file && *c->ca_file)
+	if (c->ca_file && *c->ca_file) {
 		cfg->ca_origin = xasprintf("'%s'", c->ca_file);
+		cfg->ca_file = xstrdup(c->ca_file);
+	}
 	else if (c->ca_data.len)
 		cfg->ca_origin = xasprintf("certificate-authority-data of cluster '%s'", c->name);
 

@@ -104,6 +104,8 @@ static void release_tls_and_auth(struct rest_config *cfg)
 	blob_release(&cfg->ca);
 	free(cfg->ca_origin);
 	cfg->ca_origin = NULL;
+	free(cfg->ca_file);
+	cfg->ca_file = NULL;
 	blob_release(&cfg->client_cert);
 	blob_release(&cfg->client_key);
 	free(cfg->client_cert_file);
@@ -158,6 +160,7 @@ struct rest_config *rest_config_dup(const struct rest_config *cfg)
 	d->disable_compression = cfg->disable_compression;
 	blob_copy(&d->ca, &cfg->ca);
 	d->ca_origin = xstrdup_or_null(cfg->ca_origin);
+	d->ca_file = xstrdup_or_null(cfg->ca_file);
 	blob_copy(&d->client_cert, &cfg->client_cert);
 	blob_copy(&d->client_key, &cfg->client_key);
 	d->client_cert_file = xstrdup_or_null(cfg->client_cert_file);

@@ -83,6 +83,7 @@ struct rest_config {
 	bool insecure;		/* insecure-skip-tls-verify */
 	bool disable_compression;
 	struct blob ca;		/* PEM bundle; empty: the system's trust store */
+	char *ca_file;		/* the file ca was read from; NULL: data, or none */
 	/* For messages: "'/path/ca.crt'", "certificate-authority-data of cluster 'c'". */
 	char *ca_origin;
 	struct blob client_cert, client_key;	/* PEM, both or neither */

@@ -58,6 +58,7 @@ static const struct client_go_profile v1_36 = {
 	.backoff = BACKOFF_RESET_PERIODIC,
 	.hold_rv_of_adds = true,
 	.list_retries_h2_lost = true,
+	.ca_reload = true,
 };
 
 const struct client_go_profile *const client_go_profiles[] = {

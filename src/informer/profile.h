@@ -51,6 +51,12 @@ struct client_go_profile {
 	 * 1.31 and older fail it.
 	 */
 	bool list_retries_h2_lost;
+	/*
+	 * A CA from a file is read again, at most every 5 minutes, as a
+	 * request is made, and new connections trust what it holds
+	 * (ClientsAllowCARotation, on from 1.36): kclient_set_ca_reload().
+	 */
+	bool ca_reload;
 };
 
 /* The newest: what kinf imitates unless told otherwise. */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cluster/discovery.h"
+#include "cluster/http.h"
 #include "informer/kobj.h"
 #include "lib/selector.h"
 #include "lib/strbuf.h"
@@ -82,6 +83,7 @@ static void session_init(struct session *s, const struct session_opts *opts)
 		.renew_ms = opts->renew_ms,
 	};
 	s->priv = priv;
+	kclient_set_ca_reload(s->cluster.client, prof->ca_reload);
 	s->informers = xcalloc(s->nr, sizeof(*s->informers));
 	for (size_t i = 0; i < s->nr; i++)
 		s->informers[i] = make_informer(s, i);
