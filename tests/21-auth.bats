@@ -766,3 +766,23 @@ watch_users() { simctl GET '/requests?verb=watch&resource=pods' | jq -r '.[].use
 		kinf_stop
 	done
 }
+
+@test "the system's roots as Go reads them, SSL_CERT_FILE's; an empty CA file is a pool of none from client-go 1.36, which trusts nothing" {
+	: >"$T/empty.crt"
+	# No CA in the kubeconfig: the system's roots, which SSL_CERT_FILE names for Go.
+	write_kubeconfig "$T/kc" "    token: $SIM_TOKEN" "    insecure-skip-tls-verify: false"
+	run_kinf get pods --kubeconfig "$T/kc"
+	[ "$status" -eq 1 ]
+	[[ ${stderr_lines[-1]} == "error: cannot verify the certificate of server '$SIM_API'"* ]]
+	SSL_CERT_FILE=$SIM_CACERT run_kinf get pods --kubeconfig "$T/kc"
+	assert_status 0
+	# An empty CA file: the system's roots up to 1.35, nothing from 1.36.
+	write_kubeconfig "$T/kc" "    token: $SIM_TOKEN" "    certificate-authority: $T/empty.crt"
+	SSL_CERT_FILE=$SIM_CACERT kinf_bg watch pods --client-go 1.35 --kubeconfig "$T/kc" -o json
+	wait_until 20 file_has "$ERR" 'synced'
+	kinf_stop
+	SSL_CERT_FILE=$SIM_CACERT kinf_bg watch pods --client-go 1.36 --kubeconfig "$T/kc" -o json
+	wait_until 20 file_has "$ERR" "error: cannot verify the certificate of server '$SIM_API'"
+	kinf_stop
+	run ! grep -q synced "$ERR"
+}

@@ -141,6 +141,8 @@ struct kclient {
 	bool ca_reload;
 	struct blob ca;
 	int64_t ca_read_ms;
+	/* Go's system roots: SSL_CERT_FILE and SSL_CERT_DIR, or NULL */
+	const char *roots_file, *roots_dir;
 };
 
 static pthread_once_t global_once = PTHREAD_ONCE_INIT;
@@ -359,6 +361,12 @@ struct kclient *kclient_new(const struct rest_config *cfg, struct errbuf *err)
 	if (c->cert_check_ms <= 0)
 		c->cert_check_ms = CERT_CHECK_S * 1000;
 	c->ca_read_ms = mono_ms();
+	c->roots_file = getenv("SSL_CERT_FILE");
+	c->roots_dir = getenv("SSL_CERT_DIR");
+	if (c->roots_file && !*c->roots_file)
+		c->roots_file = NULL;
+	if (c->roots_dir && !*c->roots_dir)
+		c->roots_dir = NULL;
 	if (c->cfg->client_cert_file) {
 		c->cert_started_ms = c->cert_read_ms = mono_ms();
 		topts.tick = cert_tick;
@@ -435,7 +443,7 @@ void kclient_set_http_version(struct kclient *c, enum http_version v)
 void kclient_set_ca_reload(struct kclient *c, bool on)
 {
 	pthread_mutex_lock(&c->ca_lock);
-	c->ca_reload = on && c->cfg->ca_file && c->cfg->ca.len;
+	c->ca_reload = on && c->cfg->ca_file;
 	pthread_mutex_unlock(&c->ca_lock);
 }
 
@@ -994,12 +1002,22 @@ static void setup_handle(struct kclient *c, CURL *h, const char *url, char *errb
 	if (c->ca_reload)
 		ca_refresh(c);
 	const struct blob *trusted = c->ca.len ? &c->ca : &cfg->ca;
-	if (trusted->len) {
+	if (trusted->len || c->ca_reload) {
 		struct curl_blob ca = { trusted->data, trusted->len, CURL_BLOB_COPY };
-		/* Only the kubeconfig's CA, as kubectl trusts only it. */
+		/*
+		 * Only the kubeconfig's CA, as kubectl trusts only it; from 1.36
+		 * an empty CA file is a pool of none, and nothing is trusted.
+		 */
 		curl_easy_setopt(h, CURLOPT_CAINFO, NULL);
 		curl_easy_setopt(h, CURLOPT_CAPATH, NULL);
-		curl_easy_setopt(h, CURLOPT_CAINFO_BLOB, &ca);
+		if (trusted->len)
+			curl_easy_setopt(h, CURLOPT_CAINFO_BLOB, &ca);
+	} else {
+		/* Go's system roots: SSL_CERT_FILE for its file, SSL_CERT_DIR for its folders */
+		if (c->roots_file)
+			curl_easy_setopt(h, CURLOPT_CAINFO, c->roots_file);
+		if (c->roots_dir)
+			curl_easy_setopt(h, CURLOPT_CAPATH, c->roots_dir);
 	}
 	pthread_mutex_unlock(&c->ca_lock);
 	const struct blob *cert = snap->cert.len ? &snap->cert : &cfg->client_cert;

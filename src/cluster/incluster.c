@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cluster/incluster.h"
+#include "cluster/tls_cert.h"
 
 #define SERVICEACCOUNT_DIR "/var/run/secrets/kubernetes.io/serviceaccount"
 
@@ -79,8 +80,9 @@ int incluster_rest_config(const struct kubeconfig_opts *opts, struct rest_config
 	}
 
 	/*
-	 * client-go goes on with the system's roots when ca.crt is unreadable;
-	 * --certificate-authority stands for it, and must be there.
+	 * client-go goes on with the system's roots when ca.crt is unreadable
+	 * or holds no certificate (certutil.NewPool fails); --certificate-authority
+	 * stands for it, and must be there.
 	 */
 	if (opts->ca_file && *opts->ca_file) {
 		if (blob_read_file(&cfg->ca, opts->ca_file) < 0) {
@@ -91,10 +93,14 @@ int incluster_rest_config(const struct kubeconfig_opts *opts, struct rest_config
 		cfg->ca_origin = xasprintf("'%s'", opts->ca_file);
 		cfg->ca_file = xstrdup(opts->ca_file);
 	} else {
+		struct cert_info ci;
 		path = xasprintf("%s/ca.crt", dir);
-		if (blob_read_file(&cfg->ca, path) == 0) {
+		if (blob_read_file(&cfg->ca, path) == 0 &&
+		    cert_info_from_pem(cfg->ca.data, cfg->ca.len, &ci) == 0) {
 			cfg->ca_origin = xasprintf("'%s'", path);
 			cfg->ca_file = xstrdup(path);
+		} else {
+			blob_release(&cfg->ca);
 		}
 		free(path);
 		path = NULL;
