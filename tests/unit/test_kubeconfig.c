@@ -13,6 +13,7 @@
 #include "cluster/exec_credential.h"
 #include "cluster/incluster.h"
 #include "cluster/kubeconfig.h"
+#include "old_cert.h"
 #include "unit.h"
 
 static char tmpdir[] = "/tmp/kinf-kubeconfig-XXXXXX";
@@ -650,24 +651,12 @@ TEST(kubeconfig_env_merges_three_files)
 	free(missing);
 }
 
-/* A certificate for the service account's ca.crt (any will do). */
-static const char sa_ca[] =
-	"-----BEGIN CERTIFICATE-----\n"
-	"MIIBJjCBzQIBATAKBggqhkjOPQQDAjASMRAwDgYDVQQDDAd0ZXN0LWNhMB4XDTIw\n"
-	"MDEwMTAwMDAwMFoXDTIwMDEwMjAwMDAwMFowLTEXMBUGA1UECgwOc3lzdGVtOm1h\n"
-	"c3RlcnMxEjAQBgNVBAMMCW9sZC1hZG1pbjBZMBMGByqGSM49AgEGCCqGSM49AwEH\n"
-	"A0IABJ1ZQoo+b9w5+W160kcp7OMK/XopKVKxjj0kCAqmhBFc5QDPKALQDUg7G4he\n"
-	"F3xLCgaesgP/qsMw+OMJdnZ1PfgwCgYIKoZIzj0EAwIDSAAwRQIhAPxvcIrHX8qm\n"
-	"NrPm3Hi/uy/ZdMcxYKQKc52AcbL+deEcAiB3gMt+WHY1bsLRfDfBLLSNu17qvknb\n"
-	"crUdJm96TOp3sw==\n"
-	"-----END CERTIFICATE-----\n";
-
 TEST(in_cluster_when_no_kubeconfig)
 {
 	struct errbuf err = { "" };
 	struct rest_config *cfg = NULL;
 	write_file("sa/token", "sa-token\n");
-	write_file("sa/ca.crt", sa_ca);
+	write_file("sa/ca.crt", old_cert);	/* any certificate will do */
 	write_file("sa/namespace", "kube-system\n");
 	char *sa = path_in("sa"), *missing = path_in("nothing-here");
 	setenv("KINF_SERVICEACCOUNT_DIR", sa, 1);
@@ -684,7 +673,7 @@ TEST(in_cluster_when_no_kubeconfig)
 		CHECK_STR(cfg->server, "https://10.0.0.1:443");
 		CHECK_INT(cfg->auth, AUTH_TOKEN_FILE);
 		CHECK_STR(cfg->token, "sa-token\n");	/* InClusterConfig's, untrimmed */
-		CHECK_STR(cfg->ca.data, sa_ca);
+		CHECK_STR(cfg->ca.data, old_cert);
 		CHECK_CONTAINS(cfg->ca_file, "sa/ca.crt");
 		CHECK_STR(cfg->namespace, "kube-system");
 		char *id = rest_config_identity(cfg);
