@@ -266,44 +266,46 @@ static const struct kclient_ops live_ops;
 #define CERT_RETRY_FIRST_MS 5
 #define CERT_RETRY_MAX_MS 1000000
 
+/* Reads the files again: a new pair closes every connection; false when the read failed. */
+static bool cert_reread(struct kclient *c, struct transport *tp)
+{
+	struct errbuf err = { "" };
+	bool rotated = false;
+
+	c->cert_read_ms = mono_ms();
+	if (credential_reload_cert_files(c->cred, &rotated, &err) < 0) {
+		transport_note(c, err.msg);
+		return false;
+	}
+	if (rotated)
+		transport_close_all(tp, "the client certificate in its files changed");
+	return true;
+}
+
 static int64_t cert_tick(void *ctx, struct transport *tp)
 {
 	struct kclient *c = ctx;
-	struct errbuf err = { "" };
-	bool rotated;
 	int64_t now = mono_ms(), period = c->cert_check_ms;
 	int64_t next = c->cert_started_ms + ((now - c->cert_started_ms) / period + 1) * period - now;
 
-	c->cert_read_ms = now;
-	if (credential_reload_cert_files(c->cred, &rotated, &err) < 0) {
+	if (!cert_reread(c, tp)) {
 		int64_t retry = c->cert_failures < 28 ? (int64_t)CERT_RETRY_FIRST_MS << c->cert_failures
 						      : CERT_RETRY_MAX_MS;
 		if (retry > CERT_RETRY_MAX_MS)
 			retry = CERT_RETRY_MAX_MS;
 		c->cert_failures++;
-		transport_note(c, err.msg);
 		return retry < next ? retry : next;
 	}
 	c->cert_failures = 0;
-	if (rotated)
-		transport_close_all(tp, "the client certificate in its files changed");
 	return next;
 }
 
 static void cert_handshake(void *ctx, struct transport *tp)
 {
 	struct kclient *c = ctx;
-	struct errbuf err = { "" };
-	bool rotated = false;
-	int64_t now = mono_ms();
 
-	if (now - c->cert_read_ms < 1000)
-		return;
-	c->cert_read_ms = now;
-	if (credential_reload_cert_files(c->cred, &rotated, &err) < 0)
-		transport_note(c, err.msg);
-	else if (rotated)
-		transport_close_all(tp, "the client certificate in its files changed");
+	if (mono_ms() - c->cert_read_ms >= 1000)
+		cert_reread(c, tp);
 }
 
 struct kclient *kclient_new(const struct rest_config *cfg, struct errbuf *err)
