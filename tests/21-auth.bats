@@ -702,6 +702,31 @@ watch_users() { simctl GET '/requests?verb=watch&resource=pods' | jq -r '.[].use
 	run ! grep -q 'relist' "$ERR"
 }
 
+@test "client certificate files: a handshake that cannot read them fails, as client-go's: no request reaches the server until they are back" {
+	local dir=${SIM_CACERT%/*} base=${SIM_KUBECONFIG##*/}
+	cp "$dir/$base.client.crt" "$T/c.crt"
+	cp "$dir/$base.client.key" "$T/c.key"
+	write_kubeconfig "$T/kc" "$(printf '    client-certificate: %s\n    client-key: %s' "$T/c.crt" "$T/c.key")"
+	# Discovery from the cache: the streaming list's connection is the one.
+	run_kinf api-resources --kubeconfig "$T/kc" -o name
+	assert_status 0
+	kinf_bg watch pods --client-go 1.35 --kubeconfig "$T/kc" -o json
+	wait_until 20 file_has "$ERR" 'synced'
+	# The read at the start stands for a second (cachingCertificateLoader).
+	sleep 1.1
+	mv "$T/c.key" "$T/c.key.away"
+	simctl DELETE /requests >/dev/null
+	simctl POST /drop-watches '{"mode":"abrupt"}' >/dev/null
+	# The watch, then each relist, fails to connect and backs off.
+	wait_until 20 eval '[ "$(count_lines "$ERR" "backing off .*: relisting")" -ge 2 ]'
+	grep -q "error: cannot use the client certificate for server '.*': cannot read client certificate '$T/c.crt' or key '$T/c.key': No such file or directory" "$ERR"
+	[ "$(simctl GET /requests | jq length)" -eq 0 ]
+	mv "$T/c.key.away" "$T/c.key"
+	wait_until 30 file_has "$ERR" 'relist #1 \(watch failed: cannot use the client certificate'
+	simctl POST /create '{"resource":"pods","object":{"metadata":{"name":"after","namespace":"default"}}}' >/dev/null
+	wait_until 10 file_has "$OUT" '"name":"after"'
+}
+
 @test "exec plugin: another client certificate in its answer closes every connection, as client-go's exec authenticator" {
 	local dir=${SIM_CACERT%/*} base=${SIM_KUBECONFIG##*/}
 	cp "$dir/$base.client.crt" "$T/c.crt"

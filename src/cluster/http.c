@@ -128,11 +128,15 @@ struct kclient {
 	struct tls_verify_log *verify_log;
 	/*
 	 * The client certificate's files (cfg->client_cert_file), read again
-	 * on the connection thread: how often, since when, and the reads
-	 * that failed in a row.
+	 * on the connection thread: how often, since when, when last and
+	 * whether that read failed, and the reads that failed in a row.
+	 * cert_err, the failed read's words, is under ca_lock: a request's
+	 * error quotes it.
 	 */
 	int64_t cert_check_ms, cert_started_ms, cert_read_ms;
+	bool cert_read_failed;
 	unsigned cert_failures;
+	char cert_err[sizeof(((struct errbuf *)0)->msg)];
 	/*
 	 * kclient_set_ca_reload(): the CA new connections trust (cfg->ca
 	 * until the file holds another) and when the file was last read.
@@ -251,29 +255,40 @@ static const struct kclient_ops live_ops;
 
 /*
  * client-go's certificate rotation (transport/cert_rotation.go), for a
- * client certificate and key read from files: the files are read again
- * every CertCallbackRefreshDuration (5 minutes) from the transport's
- * start, and as each new connection's handshake asks for the certificate
- * (a read less than a second old stands: cachingCertificateLoader); a
- * read that fails is tried again as its work queue's rate limiter
- * retries (5 ms, doubled each time, at most 1,000 s), and a new pair
- * closes every connection (connrotation's CloseAll), the one shaking
- * hands too, so that the next ones present it.  KINF_CERT_CHECK_SECONDS
- * sets the period: the tests' hook, as client-go's tests set the
- * variable.
+ * client certificate and key read from files.  Every read goes through
+ * cachingCertificateLoader: a read less than a second old stands, its
+ * failure too.  They are read every CertCallbackRefreshDuration (5
+ * minutes) from the transport's start, and as each new connection's
+ * handshake asks for the certificate.  A new pair closes every
+ * connection (connrotation's CloseAll), the one shaking hands too, so
+ * that the next ones present it.  A read that fails keeps the pair
+ * there was for the connections open; the 5-minute check is tried again
+ * as its work queue's rate limiter retries (5 ms, doubled each time, at
+ * most 1,000 s), and a handshake fails with the read's error, so that
+ * no new connection is made until the files can be read.
+ * KINF_CERT_CHECK_SECONDS sets the period: the tests' hook, as
+ * client-go's tests set the variable.
  */
 #define CERT_CHECK_S 300
+#define CERT_CACHE_MS 1000
 #define CERT_RETRY_FIRST_MS 5
 #define CERT_RETRY_MAX_MS 1000000
 
-/* Reads the files again: a new pair closes every connection; false when the read failed. */
-static bool cert_reread(struct kclient *c, struct transport *tp)
+/* The files as cachingCertificateLoader reads them; false when the read failed. */
+static bool cert_load(struct kclient *c, struct transport *tp)
 {
 	struct errbuf err = { "" };
 	bool rotated = false;
+	int64_t now = mono_ms();
 
-	c->cert_read_ms = mono_ms();
-	if (credential_reload_cert_files(c->cred, &rotated, &err) < 0) {
+	if (c->cert_read_ms && now - c->cert_read_ms < CERT_CACHE_MS)
+		return !c->cert_read_failed;
+	c->cert_read_ms = now;
+	c->cert_read_failed = credential_reload_cert_files(c->cred, &rotated, &err) < 0;
+	if (c->cert_read_failed) {
+		pthread_mutex_lock(&c->ca_lock);
+		snprintf(c->cert_err, sizeof(c->cert_err), "%s", err.msg);
+		pthread_mutex_unlock(&c->ca_lock);
 		transport_note(c, err.msg);
 		return false;
 	}
@@ -288,7 +303,7 @@ static int64_t cert_tick(void *ctx, struct transport *tp)
 	int64_t now = mono_ms(), period = c->cert_check_ms;
 	int64_t next = c->cert_started_ms + ((now - c->cert_started_ms) / period + 1) * period - now;
 
-	if (!cert_reread(c, tp)) {
+	if (!cert_load(c, tp)) {
 		int64_t retry = c->cert_failures < 28 ? (int64_t)CERT_RETRY_FIRST_MS << c->cert_failures
 						      : CERT_RETRY_MAX_MS;
 		if (retry > CERT_RETRY_MAX_MS)
@@ -300,12 +315,9 @@ static int64_t cert_tick(void *ctx, struct transport *tp)
 	return next;
 }
 
-static void cert_handshake(void *ctx, struct transport *tp)
+static bool cert_handshake(void *ctx, struct transport *tp)
 {
-	struct kclient *c = ctx;
-
-	if (mono_ms() - c->cert_read_ms >= 1000)
-		cert_reread(c, tp);
+	return cert_load(ctx, tp);
 }
 
 struct kclient *kclient_new(const struct rest_config *cfg, struct errbuf *err)
@@ -1131,6 +1143,14 @@ static bool certificate_error(struct kclient *c, CURLcode rc, const struct trans
 	return true;
 }
 
+/* Why cert_handshake() failed a handshake: the files' read. */
+static void ssl_ctx_refusal(struct kclient *c, char *buf, size_t size)
+{
+	pthread_mutex_lock(&c->ca_lock);
+	snprintf(buf, size, "%s", c->cert_err);
+	pthread_mutex_unlock(&c->ca_lock);
+}
+
 static void transport_error(struct kclient *c, CURL *h, CURLcode rc, struct transfer *t,
 			    struct errbuf *err)
 {
@@ -1140,7 +1160,7 @@ static void transport_error(struct kclient *c, CURL *h, CURLcode rc, struct tran
 	const char *what = "request to server '%s' failed";
 	enum error_detail detail = DETAIL_CURL;
 	bool ca = false, client_cert = false;
-	char head[256], detail_buf[CURL_ERROR_SIZE + 64], tail[384] = "";
+	char head[256], detail_buf[sizeof(err->msg)], tail[384] = "";
 
 	/*
 	 * Nothing of an answer came: libcurl 7.88 says CURLE_GOT_NOTHING,
@@ -1178,6 +1198,8 @@ static void transport_error(struct kclient *c, CURL *h, CURLcode rc, struct tran
 		snprintf(detail_buf, sizeof(detail_buf), "%s", strerror((int)os_errno));
 	else if (unanswered)
 		snprintf(detail_buf, sizeof(detail_buf), "Empty reply from server");
+	else if (rc == CURLE_SSL_CERTPROBLEM && strstr(t->curl_err, "ssl ctx callback"))
+		ssl_ctx_refusal(c, detail_buf, sizeof(detail_buf));
 	else if (t->curl_err[0])
 		snprintf(detail_buf, sizeof(detail_buf), "%s", t->curl_err);
 	else

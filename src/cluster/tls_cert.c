@@ -125,10 +125,10 @@ struct tls_verify_log {
 	pthread_mutex_t lock;
 	bool have;
 	struct tls_verify_failure last;
-	void (*began)(CURL *easy);
+	bool (*began)(CURL *easy);
 };
 
-struct tls_verify_log *tls_verify_log_new(void (*began)(CURL *easy))
+struct tls_verify_log *tls_verify_log_new(bool (*began)(CURL *easy))
 {
 	struct tls_verify_log *log = xcalloc(1, sizeof(*log));
 	pthread_mutex_init(&log->lock, NULL);
@@ -224,9 +224,7 @@ static CURLcode ssl_ctx_cb(CURL *easy, void *ssl_ctx, void *userp)
 	SSL_CTX_set_ex_data(ctx, prev_index, (void *)SSL_CTX_get_verify_callback(ctx));
 	SSL_CTX_set_verify(ctx, SSL_CTX_get_verify_mode(ctx), verify_cb);
 	struct tls_verify_log *log = userp;
-	if (log->began)
-		log->began(easy);
-	return CURLE_OK;
+	return !log->began || log->began(easy) ? CURLE_OK : CURLE_SSL_CERTPROBLEM;
 }
 
 void tls_watch_verify(CURL *easy, struct tls_verify_log *log)

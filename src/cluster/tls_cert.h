@@ -58,8 +58,12 @@ struct tls_verify_failure {
 
 struct tls_verify_log;
 
-/* began, if not NULL: called as each handshake begins (tls_watch_verify()). */
-struct tls_verify_log *tls_verify_log_new(void (*began)(CURL *easy));
+/*
+ * began, if not NULL: called as each handshake begins (tls_watch_verify());
+ * false fails the handshake before a byte is sent, with
+ * CURLE_SSL_CERTPROBLEM.
+ */
+struct tls_verify_log *tls_verify_log_new(bool (*began)(CURL *easy));
 void tls_verify_log_free(struct tls_verify_log *log);
 /* Moves the last failure out (true), or false when there was none. */
 bool tls_verify_log_take(struct tls_verify_log *log, struct tls_verify_failure *out);

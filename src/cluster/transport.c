@@ -710,14 +710,13 @@ static int64_t handshake_check(struct transport *tp)
 	return next;
 }
 
-void xfer_tls_began(CURL *easy)
+bool xfer_tls_began(CURL *easy)
 {
 	struct xfer *x = NULL;
 	if (curl_easy_getinfo(easy, CURLINFO_PRIVATE, &x) != CURLE_OK || !x)
-		return;
+		return true;
 	x->tls_began = mono_ms();
-	if (x->tp->opts.handshake)
-		x->tp->opts.handshake(x->tp->opts.ctx, x->tp);
+	return !x->tp->opts.handshake || x->tp->opts.handshake(x->tp->opts.ctx, x->tp);
 }
 
 /*

@@ -102,8 +102,9 @@ struct transport_opts {
 	 * Called on the connection thread as a new connection's TLS
 	 * handshake begins (NULL: nothing); it may call
 	 * transport_close_all() on tp, which closes that connection too.
+	 * false fails the handshake (CURLE_SSL_CERTPROBLEM).
 	 */
-	void (*handshake)(void *ctx, struct transport *tp);
+	bool (*handshake)(void *ctx, struct transport *tp);
 };
 
 struct transport;
@@ -170,9 +171,10 @@ void xfer_wait(struct xfer *x, int fd, int hup_fd, int timeout_ms);
 void xfer_cancel(struct xfer *x);
 /*
  * The TLS handshake of a connection easy's transfer opens begins (from a
- * libcurl SSL_CTX callback, on the connection thread): its timeout runs.
+ * libcurl SSL_CTX callback, on the connection thread): its timeout runs,
+ * and opts.handshake's answer is returned (false: fail the handshake).
  */
-void xfer_tls_began(CURL *easy);
+bool xfer_tls_began(CURL *easy);
 /* Once done (xfer_news.done): frees x; its easy handle is the caller's again. */
 void xfer_free(struct xfer *x);
 
