@@ -717,9 +717,10 @@ watch_users() { simctl GET '/requests?verb=watch&resource=pods' | jq -r '.[].use
 	mv "$T/c.key" "$T/c.key.away"
 	simctl DELETE /requests >/dev/null
 	simctl POST /drop-watches '{"mode":"abrupt"}' >/dev/null
-	# The watch, then each relist, fails to connect and backs off.
-	wait_until 20 eval '[ "$(count_lines "$ERR" "backing off .*: relisting")" -ge 2 ]'
-	grep -q "error: cannot use the client certificate for server '.*': cannot read client certificate '$T/c.crt' or key '$T/c.key': No such file or directory" "$ERR"
+	# The watch, then the relist after it, fail to connect.
+	local why="error: cannot use the client certificate for server '.*': cannot read client certificate '$T/c.crt' or key '$T/c.key': No such file or directory"
+	wait_until 20 eval '[ "$(count_lines "$ERR" "$why")" -ge 2 ]'
+	grep -q "backing off .*: relisting" "$ERR"
 	[ "$(simctl GET /requests | jq length)" -eq 0 ]
 	mv "$T/c.key.away" "$T/c.key"
 	wait_until 30 file_has "$ERR" 'relist #1 \(watch failed: cannot use the client certificate'
