@@ -793,7 +793,7 @@ watch_users() { simctl GET '/requests?verb=watch&resource=pods' | jq -r '.[].use
 	done
 }
 
-@test "the system's roots as Go reads them, SSL_CERT_FILE's; an empty CA file is a pool of none from client-go 1.36, which trusts nothing" {
+@test "the system's roots as Go reads them, SSL_CERT_FILE's and every file of SSL_CERT_DIR's folders; an empty CA file is a pool of none from client-go 1.36, which trusts nothing" {
 	: >"$T/empty.crt"
 	# No CA in the kubeconfig: the system's roots, which SSL_CERT_FILE names for Go.
 	write_kubeconfig "$T/kc" "    token: $SIM_TOKEN" "    insecure-skip-tls-verify: false"
@@ -801,6 +801,15 @@ watch_users() { simctl GET '/requests?verb=watch&resource=pods' | jq -r '.[].use
 	[ "$status" -eq 1 ]
 	[[ ${stderr_lines[-1]} == "error: cannot verify the certificate of server '$SIM_API'"* ]]
 	SSL_CERT_FILE=$SIM_CACERT run_kinf get pods --kubeconfig "$T/kc"
+	assert_status 0
+	# SSL_CERT_DIR: Go reads every file of each folder, whatever its name
+	# (OpenSSL only hashed names); a SSL_CERT_FILE that is not there is
+	# passed over for them.
+	mkdir "$T/roots"
+	cp "$SIM_CACERT" "$T/roots/sim-ca.pem"
+	SSL_CERT_DIR=/nowhere:$T/roots run_kinf get pods --kubeconfig "$T/kc"
+	assert_status 0
+	SSL_CERT_FILE=$T/missing.crt SSL_CERT_DIR=$T/roots run_kinf get pods --kubeconfig "$T/kc"
 	assert_status 0
 	# An empty CA file: the system's roots up to 1.35, nothing from 1.36.
 	write_kubeconfig "$T/kc" "    token: $SIM_TOKEN" "    certificate-authority: $T/empty.crt"

@@ -145,8 +145,8 @@ struct kclient {
 	bool ca_reload;
 	struct blob ca;
 	int64_t ca_read_ms;
-	/* Go's system roots: SSL_CERT_FILE and SSL_CERT_DIR, or NULL */
-	const char *roots_file, *roots_dir;
+	/* Go's system roots (SSL_CERT_FILE's, SSL_CERT_DIR's), when there is no CA */
+	struct blob roots;
 };
 
 static pthread_once_t global_once = PTHREAD_ONCE_INIT;
@@ -375,12 +375,11 @@ struct kclient *kclient_new(const struct rest_config *cfg, struct errbuf *err)
 	if (c->cert_check_ms <= 0)
 		c->cert_check_ms = CERT_CHECK_S * 1000;
 	c->ca_read_ms = mono_ms();
-	c->roots_file = getenv("SSL_CERT_FILE");
-	c->roots_dir = getenv("SSL_CERT_DIR");
-	if (c->roots_file && !*c->roots_file)
-		c->roots_file = NULL;
-	if (c->roots_dir && !*c->roots_dir)
-		c->roots_dir = NULL;
+	if (!c->cfg->ca.len && !c->cfg->insecure) {
+		struct strbuf pem = STRBUF_INIT;
+		go_system_roots(getenv("SSL_CERT_FILE"), getenv("SSL_CERT_DIR"), &pem);
+		c->roots.data = strbuf_detach(&pem, &c->roots.len);
+	}
 	if (c->cfg->client_cert_file) {
 		c->cert_started_ms = c->cert_read_ms = mono_ms();
 		topts.tick = cert_tick;
@@ -417,6 +416,7 @@ static void live_release(struct kclient *c)
 	pthread_mutex_destroy(&c->warned_lock);
 	pthread_mutex_destroy(&c->ca_lock);
 	blob_release(&c->ca);
+	blob_release(&c->roots);
 	for (size_t i = 0; i < c->nr_warned; i++)
 		free(c->warned[i]);
 	free(c->warned);
@@ -1015,24 +1015,18 @@ static void setup_handle(struct kclient *c, CURL *h, const char *url, char *errb
 	pthread_mutex_lock(&c->ca_lock);
 	if (c->ca_reload)
 		ca_refresh(c);
-	const struct blob *trusted = c->ca.len ? &c->ca : &cfg->ca;
-	if (trusted->len || c->ca_reload) {
-		struct curl_blob ca = { trusted->data, trusted->len, CURL_BLOB_COPY };
-		/*
-		 * Only the kubeconfig's CA, as kubectl trusts only it; from 1.36
-		 * an empty CA file is a pool of none, and nothing is trusted.
-		 */
-		curl_easy_setopt(h, CURLOPT_CAINFO, NULL);
-		curl_easy_setopt(h, CURLOPT_CAPATH, NULL);
-		if (trusted->len)
-			curl_easy_setopt(h, CURLOPT_CAINFO_BLOB, &ca);
-	} else {
-		/* Go's system roots: SSL_CERT_FILE for its file, SSL_CERT_DIR for its folders */
-		if (c->roots_file)
-			curl_easy_setopt(h, CURLOPT_CAINFO, c->roots_file);
-		if (c->roots_dir)
-			curl_easy_setopt(h, CURLOPT_CAPATH, c->roots_dir);
-	}
+	/*
+	 * The kubeconfig's CA alone, as kubectl trusts only it (from 1.36 an
+	 * empty CA file is a pool of none, and nothing is trusted); else Go's
+	 * system roots.
+	 */
+	const struct blob *trusted = c->ca.len ? &c->ca
+				     : cfg->ca.len || c->ca_reload ? &cfg->ca : &c->roots;
+	struct curl_blob ca = { trusted->data, trusted->len, CURL_BLOB_COPY };
+	curl_easy_setopt(h, CURLOPT_CAINFO, NULL);
+	curl_easy_setopt(h, CURLOPT_CAPATH, NULL);
+	if (trusted->len)
+		curl_easy_setopt(h, CURLOPT_CAINFO_BLOB, &ca);
 	pthread_mutex_unlock(&c->ca_lock);
 	const struct blob *cert = snap->cert.len ? &snap->cert : &cfg->client_cert;
 	const struct blob *key = snap->cert.len ? &snap->key : &cfg->client_key;

@@ -1,9 +1,14 @@
 /* tls_cert.c — certificates named in messages; see tls_cert.h. */
 #include "cluster/tls_cert.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <openssl/bio.h>
 #include <openssl/err.h>
 #include <openssl/pem.h>
+#include <openssl/sha.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
@@ -11,6 +16,8 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "lib/util.h"
 
@@ -117,6 +124,144 @@ bool cert_validity_problem(const struct cert_info *ci, time_t now, char *buf, si
 		return true;
 	}
 	return false;
+}
+
+/* ---- Go's system roots ----------------------------------------------------- */
+
+/* crypto/x509's certFiles and certDirectories on Linux (root_linux.go) */
+static const char *const go_cert_files[] = {
+	"/etc/ssl/certs/ca-certificates.crt", "/etc/pki/tls/certs/ca-bundle.crt",
+	"/etc/ssl/ca-bundle.pem", "/etc/pki/tls/cacert.pem",
+	"/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem", "/etc/ssl/cert.pem",
+};
+#define GO_CERT_DIRS "/etc/ssl/certs:/etc/pki/tls/certs"
+
+struct roots {
+	struct strbuf *pem;
+	struct strbuf seen;	/* each certificate's SHA-256: a CertPool holds one of each */
+	int n;
+};
+
+static int read_whole(const char *path, struct strbuf *sb)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int rc = fd < 0 ? -1 : strbuf_read_fd(sb, fd), saved = errno;
+
+	if (fd >= 0)
+		close(fd);
+	errno = saved;
+	return rc;
+}
+
+static bool roots_have(const struct roots *r, const unsigned char md[SHA256_DIGEST_LENGTH])
+{
+	for (size_t i = 0; i < r->seen.len; i += SHA256_DIGEST_LENGTH)
+		if (!memcmp(r->seen.buf + i, md, SHA256_DIGEST_LENGTH))
+			return true;
+	return false;
+}
+
+/* Go's AppendCertsFromPEM: a CERTIFICATE block without headers whose DER parses whole. */
+static void roots_add_pem(struct roots *r, const char *data, size_t len)
+{
+	BIO *in = len ? BIO_new_mem_buf(data, (int)len) : NULL;
+	char *name, *header;
+	unsigned char *der;
+	long n;
+
+	while (in && PEM_read_bio(in, &name, &header, &der, &n)) {
+		unsigned char md[SHA256_DIGEST_LENGTH];
+		const unsigned char *p = der;
+		X509 *x = NULL;
+		BIO *out = NULL;
+		char *text;
+		long text_len;
+
+		/* a certificate already taken is not parsed again */
+		if (!strcmp(name, "CERTIFICATE") && !*header &&
+		    !roots_have(r, SHA256(der, (size_t)n, md)) && (x = d2i_X509(NULL, &p, n)) &&
+		    p == der + n && (out = BIO_new(BIO_s_mem())) &&
+		    PEM_write_bio(out, "CERTIFICATE", "", der, n) &&
+		    (text_len = BIO_get_mem_data(out, &text)) > 0) {
+			strbuf_add(r->pem, text, (size_t)text_len);
+			strbuf_add(&r->seen, md, sizeof(md));
+			r->n++;
+		}
+		BIO_free(out);
+		X509_free(x);
+		OPENSSL_free(name);
+		OPENSSL_free(header);
+		OPENSSL_free(der);
+	}
+	ERR_clear_error();
+	BIO_free(in);
+}
+
+/* readUniqueDirectoryEntries leaves out a link whose target has no '/'. */
+static bool same_dir_link(const char *path)
+{
+	struct stat st;
+	char target[PATH_MAX];
+	ssize_t n;
+
+	if (lstat(path, &st) < 0 || !S_ISLNK(st.st_mode) ||
+	    (n = readlink(path, target, sizeof(target) - 1)) < 0)
+		return false;
+	target[n] = '\0';
+	return !strchr(target, '/');
+}
+
+static void roots_add_dir(struct roots *r, const char *dir, int *first_err)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (!d) {
+		if (errno != ENOENT && !*first_err)
+			*first_err = errno;
+		return;
+	}
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		char *path = xasprintf("%s/%s", dir, e->d_name);
+		struct strbuf sb = STRBUF_INIT;
+		if (!same_dir_link(path) && read_whole(path, &sb) == 0)
+			roots_add_pem(r, sb.buf, sb.len);
+		strbuf_release(&sb);
+		free(path);
+	}
+	closedir(d);
+}
+
+int go_system_roots(const char *file_env, const char *dir_env, struct strbuf *pem)
+{
+	struct roots r = { .pem = pem, .seen = STRBUF_INIT };
+	const char *const *files = go_cert_files;
+	size_t nr_files = ARRAY_SIZE(go_cert_files);
+	int first_err = 0;
+
+	if (file_env && *file_env) {
+		files = &file_env;
+		nr_files = 1;
+	}
+	for (size_t i = 0; i < nr_files; i++) {
+		struct strbuf sb = STRBUF_INIT;
+		int rc = read_whole(files[i], &sb);
+		if (rc == 0)
+			roots_add_pem(&r, sb.buf, sb.len);
+		else if (errno != ENOENT && !first_err)
+			first_err = errno;
+		strbuf_release(&sb);
+		if (rc == 0)
+			break;
+	}
+	char *dirs = xstrdup(dir_env && *dir_env ? dir_env : GO_CERT_DIRS), *rest = dirs, *dir;
+	while ((dir = strsep(&rest, ":")))
+		roots_add_dir(&r, dir, &first_err);
+	free(dirs);
+	strbuf_release(&r.seen);
+	return r.n > 0 || !first_err ? r.n : -1;
 }
 
 /* ---- the server's side ----------------------------------------------------- */

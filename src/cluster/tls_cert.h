@@ -11,6 +11,8 @@
  * keeps the last certificate that failed verification in a struct
  * tls_verify_log.
  *
+ * And the system's roots as Go reads them, for libcurl to trust.
+ *
  * Threads: a tls_verify_log may be written by handshakes on any thread
  * and read by any; it has its own lock.  The rest is pure.
  */
@@ -47,6 +49,19 @@ int cert_pair_identity(const char *cert, size_t cert_len, const char *key, size_
  * "expired on A (valid from B)" or "is not valid before B (valid until A)".
  */
 bool cert_validity_problem(const struct cert_info *ci, time_t now, char *buf, size_t size);
+
+/*
+ * Go's system roots (crypto/x509's loadSystemRoots on Linux), which
+ * client-go trusts when a kubeconfig names no CA, into pem: the first
+ * of Go's files that can be read (SSL_CERT_FILE alone, when it is set),
+ * then every file of each of Go's folders (SSL_CERT_DIR's, split at
+ * ':', when it is set) but links to a name in the same folder.  Each
+ * CERTIFICATE block that parses goes in once, as PEM.  Returns how many;
+ * -1 when there are none and a file or folder that is there could not
+ * be read (Go then has no roots at all).  Either way, none trusts
+ * nothing.
+ */
+int go_system_roots(const char *file_env, const char *dir_env, struct strbuf *pem);
 
 /* The last verification failure of a server certificate. */
 struct tls_verify_failure {
