@@ -61,6 +61,23 @@ teardown() {
 	[ "$(request_users)" = kinf-admin ]
 }
 
+@test "an encrypted client key fails as Go's X509KeyPair fails it: one line, no passphrase asked" {
+	local key=$SIM_KUBECONFIG.client.key form
+	# PKCS#8's ENCRYPTED PRIVATE KEY, and OpenSSL's Proc-Type: 4,ENCRYPTED
+	openssl pkcs8 -topk8 -in "$key" -passout pass:secret -out "$T/pkcs8.key"
+	openssl pkey -in "$key" -traditional -aes256 -passout pass:secret -out "$T/legacy.key"
+	# discovery from the cache: get's five tries of it would each say so
+	run_kinf api-resources --kubeconfig "$SIM_KUBECONFIG.certfile" -o name
+	assert_status 0
+	simctl DELETE /requests >/dev/null
+	for form in pkcs8 legacy; do
+		sed "s#client-key: .*#client-key: $T/$form.key#" "$SIM_KUBECONFIG.certfile" >"$T/kc"
+		run_kinf get pods --kubeconfig "$T/kc"
+		assert_one_line_error "cannot use the client certificate for server '$SIM_API': tls: failed to parse private key: it is encrypted, and Go reads no passphrase (user 'kube-sim-user' (client certificate))"
+	done
+	[ "$(request_users)" = "" ]
+}
+
 @test "client certificate and key from -data fields, never written to disk" {
 	run_kinf api-resources --kubeconfig "$SIM_KUBECONFIG.certdata" -o name
 	assert_status 0

@@ -1030,7 +1030,7 @@ static void setup_handle(struct kclient *c, CURL *h, const char *url, char *errb
 	pthread_mutex_unlock(&c->ca_lock);
 	const struct blob *cert = snap->cert.len ? &snap->cert : &cfg->client_cert;
 	const struct blob *key = snap->cert.len ? &snap->key : &cfg->client_key;
-	if (cert->len && key->len) {
+	if (cert->len && key->len && !pem_key_encrypted(key->data, key->len)) {
 		struct curl_blob cb = { cert->data, cert->len, CURL_BLOB_COPY };
 		struct curl_blob kb = { key->data, key->len, CURL_BLOB_COPY };
 		curl_easy_setopt(h, CURLOPT_SSLCERT_BLOB, &cb);
@@ -1039,6 +1039,24 @@ static void setup_handle(struct kclient *c, CURL *h, const char *url, char *errb
 		curl_easy_setopt(h, CURLOPT_SSLKEYTYPE, "PEM");
 	}
 	tls_watch_verify(h, c->verify_log);
+}
+
+/*
+ * A client key a passphrase protects fails as Go's X509KeyPair fails it,
+ * before libcurl, whose OpenSSL would ask the terminal for the passphrase
+ * (libcurl 7.88 crashes there).
+ */
+static bool client_key_refused(struct kclient *c, const struct credential_snapshot *snap,
+			       struct errbuf *err)
+{
+	const struct blob *key = snap->cert.len ? &snap->key : &c->cfg->client_key;
+
+	if (!key->len || !pem_key_encrypted(key->data, key->len))
+		return false;
+	errbuf_set(err, "cannot use the client certificate for server '%s': tls: failed to parse "
+		   "private key: it is encrypted, and Go reads no passphrase (%s)", c->cfg->server,
+		   c->identity);
+	return true;
 }
 
 /* ---- transport errors, said so a person can act --------------------------- */
@@ -1529,6 +1547,10 @@ static int request_hop(struct kclient *c, struct hop *hop, const struct stream_o
 	struct curl_slist *headers = request_headers(c, hop->home ? snap : NULL, hop->home,
 						     opts->accept);
 	if (header_refused(c, headers, err)) {
+		wipe_slist(headers);
+		return -1;
+	}
+	if (client_key_refused(c, snap, err)) {
 		wipe_slist(headers);
 		return -1;
 	}

@@ -43,10 +43,22 @@ static void cert_info_of(X509 *x, struct cert_info *out)
 	out->not_after = asn1_time(X509_get0_notAfter(x));
 }
 
+/* A passphrase asked for: none, where OpenSSL's own would ask the terminal. */
+static int no_passphrase(char *buf, int size, int rwflag, void *u)
+{
+	return -1;
+}
+
+bool pem_key_encrypted(const char *key, size_t len)
+{
+	return memmem(key, len, "-----BEGIN ENCRYPTED PRIVATE KEY-----", 37) ||
+	       memmem(key, len, "Proc-Type: 4,ENCRYPTED", 22);
+}
+
 int cert_info_from_pem(const char *pem, size_t len, struct cert_info *out)
 {
 	BIO *b = BIO_new_mem_buf(pem, (int)len);
-	X509 *x = b ? PEM_read_bio_X509(b, NULL, NULL, NULL) : NULL;
+	X509 *x = b ? PEM_read_bio_X509(b, NULL, no_passphrase, NULL) : NULL;
 	BIO_free(b);
 	if (!x)
 		return -1;
@@ -76,7 +88,7 @@ int cert_pair_identity(const char *cert, size_t cert_len, const char *key, size_
 	int ret = -1;
 
 	strbuf_reset(out);
-	while (cb && (x = PEM_read_bio_X509(cb, NULL, NULL, NULL))) {
+	while (cb && (x = PEM_read_bio_X509(cb, NULL, no_passphrase, NULL))) {
 		der = NULL;
 		int len = i2d_X509(x, &der);
 		bool ok = add_der(out, len, der);
@@ -87,7 +99,7 @@ int cert_pair_identity(const char *cert, size_t cert_len, const char *key, size_
 		if (!ok)
 			goto out;
 	}
-	pk = kb ? PEM_read_bio_PrivateKey(kb, NULL, NULL, NULL) : NULL;
+	pk = kb ? PEM_read_bio_PrivateKey(kb, NULL, no_passphrase, NULL) : NULL;
 	der = NULL;
 	if (first && pk && X509_check_private_key(first, pk) == 1) {
 		int len = i2d_PrivateKey(pk, &der);

@@ -45,6 +45,15 @@ int cert_pair_identity(const char *cert, size_t cert_len, const char *key, size_
 		       struct strbuf *out);
 
 /*
+ * Whether a PEM key is one a passphrase protects (PKCS#8's ENCRYPTED
+ * PRIVATE KEY, or OpenSSL's Proc-Type: 4,ENCRYPTED): Go's X509KeyPair
+ * cannot read it ("tls: failed to parse private key"), where OpenSSL
+ * would ask for the passphrase.  Nothing here asks: a PEM read that
+ * wants one fails.
+ */
+bool pem_key_encrypted(const char *key, size_t len);
+
+/*
  * When `now` lies outside the certificate's validity: true, and buf gets
  * "expired on A (valid from B)" or "is not valid before B (valid until A)".
  */
