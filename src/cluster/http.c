@@ -1030,7 +1030,7 @@ static void setup_handle(struct kclient *c, CURL *h, const char *url, char *errb
 	pthread_mutex_unlock(&c->ca_lock);
 	const struct blob *cert = snap->cert.len ? &snap->cert : &cfg->client_cert;
 	const struct blob *key = snap->cert.len ? &snap->key : &cfg->client_key;
-	if (cert->len && key->len && !pem_key_encrypted(key->data, key->len)) {
+	if (cert->len && key->len) {
 		struct curl_blob cb = { cert->data, cert->len, CURL_BLOB_COPY };
 		struct curl_blob kb = { key->data, key->len, CURL_BLOB_COPY };
 		curl_easy_setopt(h, CURLOPT_SSLCERT_BLOB, &cb);
@@ -1043,8 +1043,8 @@ static void setup_handle(struct kclient *c, CURL *h, const char *url, char *errb
 
 /*
  * A client key a passphrase protects fails as Go's X509KeyPair fails it,
- * before libcurl, whose OpenSSL would ask the terminal for the passphrase
- * (libcurl 7.88 crashes there).
+ * before setup_handle() gives it to libcurl, whose OpenSSL would ask the
+ * terminal for the passphrase (libcurl 7.88 crashes there).
  */
 static bool client_key_refused(struct kclient *c, const struct credential_snapshot *snap,
 			       struct errbuf *err)
