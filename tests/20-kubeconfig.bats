@@ -61,21 +61,40 @@ teardown() {
 	[ "$(request_users)" = kinf-admin ]
 }
 
-@test "an encrypted client key fails as Go's X509KeyPair fails it: one line, no passphrase asked" {
-	local key=$SIM_KUBECONFIG.client.key form
+@test "a client pair and a CA as Go reads them: its errors in one line, and never a passphrase asked for" {
+	local key=$SIM_KUBECONFIG.client.key crt=$SIM_KUBECONFIG.client.crt form
 	# PKCS#8's ENCRYPTED PRIVATE KEY, and OpenSSL's Proc-Type: 4,ENCRYPTED
 	openssl pkcs8 -topk8 -in "$key" -passout pass:secret -out "$T/pkcs8.key"
 	openssl pkey -in "$key" -traditional -aes256 -passout pass:secret -out "$T/legacy.key"
+	openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$T/other.key" 2>/dev/null
+	openssl x509 -in "$crt" -outform DER -out "$T/der.crt"
+	# PEM headers on a certificate: Go reads its bytes, OpenSSL would decrypt them
+	headers() { sed '1a Proc-Type: 4,ENCRYPTED\nDEK-Info: AES-256-CBC,FCEF090EC0C94876F954C9D364EF092B\n' "$1"; }
+	headers "$crt" >"$T/headers.crt"
+	headers "$SIM_CACERT" >"$T/headers-ca.crt"
 	# discovery from the cache: get's five tries of it would each say so
 	run_kinf api-resources --kubeconfig "$SIM_KUBECONFIG.certfile" -o name
 	assert_status 0
 	simctl DELETE /requests >/dev/null
-	for form in pkcs8 legacy; do
-		sed "s#client-key: .*#client-key: $T/$form.key#" "$SIM_KUBECONFIG.certfile" >"$T/kc"
+	pair() { sed "s#client-certificate: .*#client-certificate: $1#; s#client-key: .*#client-key: $2#" \
+		"$SIM_KUBECONFIG.certfile" >"$T/kc"; }
+	for form in "$crt $T/pkcs8.key:tls: failed to parse private key" \
+		    "$crt $T/legacy.key:tls: failed to parse private key" \
+		    "$crt $T/other.key:tls: private key does not match public key" \
+		    "$T/der.crt $key:tls: failed to find any PEM data in certificate input"; do
+		pair ${form%%:*}
 		run_kinf get pods --kubeconfig "$T/kc"
-		assert_one_line_error "cannot use the client certificate for server '$SIM_API': tls: failed to parse private key: it is encrypted, and Go reads no passphrase (user 'kube-sim-user' (client certificate))"
+		assert_one_line_error "cannot use the client certificate for server '$SIM_API': ${form#*:} (user 'kube-sim-user' (client certificate))"
 	done
 	[ "$(request_users)" = "" ]
+	# a certificate with headers serves, as it serves kubectl
+	pair "$T/headers.crt" "$key"
+	run_kinf get pods --kubeconfig "$T/kc" -o name
+	assert_status 0
+	# a CA of such certificates alone holds none for Go
+	sed "s#certificate-authority: .*#certificate-authority: $T/headers-ca.crt#" "$SIM_KUBECONFIG" >"$T/kc"
+	run_kinf get pods --kubeconfig "$T/kc"
+	assert_one_line_error "cannot use the CA for server '$SIM_API': unable to load root certificates: no certificate in it that Go reads (CA '$T/headers-ca.crt')"
 }
 
 @test "client certificate and key from -data fields, never written to disk" {

@@ -138,8 +138,9 @@ struct kclient {
 	unsigned cert_failures;
 	char cert_err[sizeof(((struct errbuf *)0)->msg)];
 	/*
-	 * kclient_set_ca_reload(): the CA new connections trust (cfg->ca
-	 * until the file holds another) and when the file was last read.
+	 * The CA new connections trust, as Go's CertPool takes it
+	 * (go_cert_pool_pem()): cfg->ca's, until kclient_set_ca_reload()'s
+	 * reads find another in the file; and when the file was last read.
 	 */
 	pthread_mutex_t ca_lock;
 	bool ca_reload;
@@ -375,8 +376,11 @@ struct kclient *kclient_new(const struct rest_config *cfg, struct errbuf *err)
 	if (c->cert_check_ms <= 0)
 		c->cert_check_ms = CERT_CHECK_S * 1000;
 	c->ca_read_ms = mono_ms();
-	if (!c->cfg->ca.len && !c->cfg->insecure) {
-		struct strbuf pem = STRBUF_INIT;
+	struct strbuf pem = STRBUF_INIT;
+	if (c->cfg->ca.len) {
+		go_cert_pool_pem(c->cfg->ca.data, c->cfg->ca.len, &pem);
+		c->ca.data = strbuf_detach(&pem, &c->ca.len);
+	} else if (!c->cfg->insecure) {
 		go_system_roots(getenv("SSL_CERT_FILE"), getenv("SSL_CERT_DIR"), &pem);
 		c->roots.data = strbuf_detach(&pem, &c->roots.len);
 	}
@@ -469,22 +473,23 @@ void kclient_set_ca_reload(struct kclient *c, bool on)
  */
 static void ca_refresh(struct kclient *c)
 {
-	const struct blob *was = c->ca.len ? &c->ca : &c->cfg->ca;
 	struct blob b = { 0 };
-	struct cert_info ci;
+	struct strbuf pem = STRBUF_INIT;
 	int64_t now = mono_ms();
 
 	if (now - c->ca_read_ms < c->cert_check_ms)
 		return;
 	c->ca_read_ms = now;
 	if (blob_read_file(&b, c->cfg->ca_file) < 0 || !b.len ||
-	    (b.len == was->len && !memcmp(b.data, was->data, b.len)) ||
-	    cert_info_from_pem(b.data, b.len, &ci) < 0) {
+	    !go_cert_pool_pem(b.data, b.len, &pem) ||
+	    (pem.len == c->ca.len && !memcmp(pem.buf, c->ca.data, pem.len))) {
 		blob_release(&b);
+		strbuf_release(&pem);
 		return;
 	}
+	blob_release(&b);
 	blob_release(&c->ca);
-	c->ca = b;
+	c->ca.data = strbuf_detach(&pem, &c->ca.len);
 	kclient_note(c, "connection to server '%s': the CA file '%s' changed: new "
 		     "connections trust what it holds", c->cfg->server, c->cfg->ca_file);
 }
@@ -961,9 +966,14 @@ static long curl_http_version(const struct kclient *c)
  * kubeconfig's; connections are reused only between handles that present
  * the same.
  */
+/* A client certificate and key in PEM, as client_pair() reads them for libcurl. */
+struct client_pair {
+	struct strbuf cert, key;
+};
+
 static void setup_handle(struct kclient *c, CURL *h, const char *url, char *errbuf,
-			 const struct credential_snapshot *snap, struct curl_slist *headers,
-			 int64_t timeout_ms)
+			 const struct credential_snapshot *snap, const struct client_pair *pair,
+			 struct curl_slist *headers, int64_t timeout_ms)
 {
 	const struct rest_config *cfg = c->cfg;
 
@@ -1020,19 +1030,16 @@ static void setup_handle(struct kclient *c, CURL *h, const char *url, char *errb
 	 * empty CA file is a pool of none, and nothing is trusted); else Go's
 	 * system roots.
 	 */
-	const struct blob *trusted = c->ca.len ? &c->ca
-				     : cfg->ca.len || c->ca_reload ? &cfg->ca : &c->roots;
+	const struct blob *trusted = cfg->ca.len || c->ca_reload ? &c->ca : &c->roots;
 	struct curl_blob ca = { trusted->data, trusted->len, CURL_BLOB_COPY };
 	curl_easy_setopt(h, CURLOPT_CAINFO, NULL);
 	curl_easy_setopt(h, CURLOPT_CAPATH, NULL);
 	if (trusted->len)
 		curl_easy_setopt(h, CURLOPT_CAINFO_BLOB, &ca);
 	pthread_mutex_unlock(&c->ca_lock);
-	const struct blob *cert = snap->cert.len ? &snap->cert : &cfg->client_cert;
-	const struct blob *key = snap->cert.len ? &snap->key : &cfg->client_key;
-	if (cert->len && key->len) {
-		struct curl_blob cb = { cert->data, cert->len, CURL_BLOB_COPY };
-		struct curl_blob kb = { key->data, key->len, CURL_BLOB_COPY };
+	if (pair && pair->cert.len) {
+		struct curl_blob cb = { pair->cert.buf, pair->cert.len, CURL_BLOB_COPY };
+		struct curl_blob kb = { pair->key.buf, pair->key.len, CURL_BLOB_COPY };
 		curl_easy_setopt(h, CURLOPT_SSLCERT_BLOB, &cb);
 		curl_easy_setopt(h, CURLOPT_SSLCERTTYPE, "PEM");
 		curl_easy_setopt(h, CURLOPT_SSLKEY_BLOB, &kb);
@@ -1041,22 +1048,57 @@ static void setup_handle(struct kclient *c, CURL *h, const char *url, char *errb
 	tls_watch_verify(h, c->verify_log);
 }
 
-/*
- * A client key a passphrase protects fails as Go's X509KeyPair fails it,
- * before setup_handle() gives it to libcurl, whose OpenSSL would ask the
- * terminal for the passphrase (libcurl 7.88 crashes there).
- */
-static bool client_key_refused(struct kclient *c, const struct credential_snapshot *snap,
-			       struct errbuf *err)
+static void client_pair_release(struct client_pair *pair)
 {
-	const struct blob *key = snap->cert.len ? &snap->key : &c->cfg->client_key;
+	explicit_bzero(pair->key.buf, pair->key.len);
+	strbuf_release(&pair->key);
+	strbuf_release(&pair->cert);
+}
 
-	if (!key->len || !pem_key_encrypted(key->data, key->len))
-		return false;
-	errbuf_set(err, "cannot use the client certificate for server '%s': tls: failed to parse "
-		   "private key: it is encrypted, and Go reads no passphrase (%s)", c->cfg->server,
-		   c->identity);
-	return true;
+/*
+ * The client's certificate and key as Go's X509KeyPair takes them, in
+ * PEM without headers for libcurl (go_key_pair_pem()); a pair Go refuses
+ * fails the request with its words, before libcurl sees it: its OpenSSL
+ * would ask the terminal for the passphrase of a block with Proc-Type
+ * headers (and libcurl 7.88 crashes there).  -1 for such a pair, pair
+ * released.
+ */
+static int client_pair(struct kclient *c, const struct credential_snapshot *snap,
+		       struct client_pair *pair, struct errbuf *err)
+{
+	const struct blob *cert = snap->cert.len ? &snap->cert : &c->cfg->client_cert;
+	const struct blob *key = snap->cert.len ? &snap->key : &c->cfg->client_key;
+	char buf[256];
+	const char *why;
+
+	if (!cert->len || !key->len)
+		return 0;
+	why = go_key_pair_pem(cert->data, cert->len, key->data, key->len, &pair->cert,
+			      &pair->key, buf, sizeof(buf));
+	if (!why)
+		return 0;
+	client_pair_release(pair);
+	errbuf_set(err, "cannot use the client certificate for server '%s': %s (%s)",
+		   c->cfg->server, why, c->identity);
+	return -1;
+}
+
+/*
+ * A CA of the kubeconfig's in which Go's CertPool finds no certificate
+ * fails each request, as it fails client-go's transport ("unable to load
+ * root certificates"): libcurl would take it for no CA at all.
+ */
+static int ca_refused(struct kclient *c, struct errbuf *err)
+{
+	pthread_mutex_lock(&c->ca_lock);
+	bool none = c->cfg->ca.len && !c->ca.len;
+	pthread_mutex_unlock(&c->ca_lock);
+	if (!none)
+		return 0;
+	errbuf_set(err, "cannot use the CA for server '%s': unable to load root certificates: no "
+		   "certificate in it that Go reads (CA %s)", c->cfg->server,
+		   c->cfg->ca_origin ? c->cfg->ca_origin : "data");
+	return -1;
 }
 
 /* ---- transport errors, said so a person can act --------------------------- */
@@ -1550,14 +1592,16 @@ static int request_hop(struct kclient *c, struct hop *hop, const struct stream_o
 		wipe_slist(headers);
 		return -1;
 	}
-	if (client_key_refused(c, snap, err)) {
+	struct client_pair pair = { STRBUF_INIT, STRBUF_INIT };
+	if (ca_refused(c, err) < 0 || client_pair(c, snap, &pair, err) < 0) {
 		wipe_slist(headers);
 		return -1;
 	}
 	CURL *h = curl_easy_init();
 	if (!h)
 		out_of_memory(0);
-	setup_handle(c, h, hop->url, t.curl_err, snap, headers, opts->timeout_ms);
+	setup_handle(c, h, hop->url, t.curl_err, snap, &pair, headers, opts->timeout_ms);
+	client_pair_release(&pair);
 	if (hop->referer)
 		curl_easy_setopt(h, CURLOPT_REFERER, hop->referer);
 	int64_t started = mono_ms();

@@ -49,12 +49,6 @@ static int no_passphrase(char *buf, int size, int rwflag, void *u)
 	return -1;
 }
 
-bool pem_key_encrypted(const char *key, size_t len)
-{
-	return memmem(key, len, "-----BEGIN ENCRYPTED PRIVATE KEY-----", 37) ||
-	       memmem(key, len, "Proc-Type: 4,ENCRYPTED", 22);
-}
-
 int cert_info_from_pem(const char *pem, size_t len, struct cert_info *out)
 {
 	BIO *b = BIO_new_mem_buf(pem, (int)len);
@@ -136,6 +130,159 @@ bool cert_validity_problem(const struct cert_info *ci, time_t now, char *buf, si
 		return true;
 	}
 	return false;
+}
+
+/* ---- a client's pair, as Go's X509KeyPair reads it ---------------------------- */
+
+/* One PEM block of a blob; false at its end (OpenSSL's PEM errors cleared). */
+static bool pem_next(BIO *in, char **name, unsigned char **der, long *len)
+{
+	char *header = NULL;
+	bool ok = in && PEM_read_bio(in, name, &header, der, len);
+
+	OPENSSL_free(header);
+	if (!ok)
+		ERR_clear_error();
+	return ok;
+}
+
+/* Appends a block as PEM without headers. */
+static void pem_add(struct strbuf *out, const char *name, const unsigned char *der, long len)
+{
+	BIO *b = BIO_new(BIO_s_mem());
+	char *text;
+	long n;
+
+	if (!b || !PEM_write_bio(b, name, "", der, len))
+		out_of_memory(0);
+	n = BIO_get_mem_data(b, &text);
+	strbuf_add(out, text, (size_t)n);
+	explicit_bzero(text, (size_t)n);
+	BIO_free(b);
+}
+
+/* Go's words for the blocks it skipped: "[A B]". */
+static const char *skipped_error(char *buf, size_t size, const char *fmt, const struct strbuf *types)
+{
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	snprintf(buf, size, fmt, types->buf);
+#pragma GCC diagnostic pop
+	return buf;
+}
+
+/* The certificate blocks, whatever their headers, and the first's DER; NULL, or Go's error. */
+static const char *pair_certs(const char *cert, size_t len, struct strbuf *out,
+			      struct strbuf *first, char *buf, size_t size)
+{
+	BIO *in = BIO_new_mem_buf(cert, (int)len);
+	struct strbuf skipped = STRBUF_INIT;
+	unsigned char *der;
+	char *name;
+	long n;
+	int nr_skipped = 0;
+	bool key_skipped = false;
+	const char *why = NULL;
+
+	while (pem_next(in, &name, &der, &n)) {
+		size_t nl = strlen(name);
+		if (!strcmp(name, "CERTIFICATE")) {
+			if (!out->len)
+				strbuf_add(first, der, (size_t)n);
+			pem_add(out, name, der, n);
+		} else {
+			strbuf_addf(&skipped, "%s%s", nr_skipped++ ? " " : "[", name);
+			key_skipped = nl >= 11 && !strcmp(name + nl - 11, "PRIVATE KEY");
+		}
+		OPENSSL_free(name);
+		OPENSSL_free(der);
+	}
+	BIO_free(in);
+	strbuf_addch(&skipped, ']');
+	if (!out->len && !nr_skipped)
+		why = "tls: failed to find any PEM data in certificate input";
+	else if (!out->len && nr_skipped == 1 && key_skipped)
+		why = "tls: failed to find certificate PEM data in certificate input, but did find "
+		      "a private key; PEM inputs may have been switched";
+	else if (!out->len)
+		why = skipped_error(buf, size, "tls: failed to find \"CERTIFICATE\" PEM block in "
+				    "certificate input after skipping PEM blocks of the following types: "
+				    "%s", &skipped);
+	strbuf_release(&skipped);
+	return why;
+}
+
+/* The first block whose type ends in PRIVATE KEY: its type and DER; NULL, or Go's error. */
+static const char *pair_key(const char *key, size_t len, char **type, struct strbuf *der_out,
+			    char *buf, size_t size)
+{
+	BIO *in = BIO_new_mem_buf(key, (int)len);
+	struct strbuf skipped = STRBUF_INIT;
+	unsigned char *der;
+	char *name;
+	long n;
+	int nr_skipped = 0;
+	bool cert_skipped = false;
+	const char *why = NULL;
+
+	while (!*type && pem_next(in, &name, &der, &n)) {
+		size_t nl = strlen(name);
+		if (!strcmp(name, "PRIVATE KEY") || (nl > 12 && !strcmp(name + nl - 12, " PRIVATE KEY"))) {
+			*type = xstrdup(name);
+			strbuf_add(der_out, der, (size_t)n);
+		} else {
+			strbuf_addf(&skipped, "%s%s", nr_skipped++ ? " " : "[", name);
+			cert_skipped = !strcmp(name, "CERTIFICATE");
+		}
+		OPENSSL_free(name);
+		explicit_bzero(der, (size_t)n);
+		OPENSSL_free(der);
+	}
+	BIO_free(in);
+	strbuf_addch(&skipped, ']');
+	if (!*type && !nr_skipped)
+		why = "tls: failed to find any PEM data in key input";
+	else if (!*type && nr_skipped == 1 && cert_skipped)
+		why = "tls: found a certificate rather than a key in the PEM for the private key";
+	else if (!*type)
+		why = skipped_error(buf, size, "tls: failed to find PEM block with type ending in "
+				    "\"PRIVATE KEY\" in key input after skipping PEM blocks of the "
+				    "following types: %s", &skipped);
+	strbuf_release(&skipped);
+	return why;
+}
+
+const char *go_key_pair_pem(const char *cert, size_t cert_len, const char *key, size_t key_len,
+			    struct strbuf *cert_out, struct strbuf *key_out, char *buf, size_t size)
+{
+	struct strbuf first = STRBUF_INIT, key_der = STRBUF_INIT;
+	char *type = NULL;
+	X509 *x = NULL;
+	EVP_PKEY *pk = NULL;
+	const unsigned char *p;
+	const char *why = pair_certs(cert, cert_len, cert_out, &first, buf, size);
+
+	if (!why)
+		why = pair_key(key, key_len, &type, &key_der, buf, size);
+	/* the certificate parsed, then the key (PKCS #1, PKCS #8 or SEC 1, never decrypted) */
+	if (!why && (p = (const unsigned char *)first.buf,
+		     !(x = d2i_X509(NULL, &p, (long)first.len))))
+		why = "x509: malformed certificate";
+	if (!why && (p = (const unsigned char *)key_der.buf, !strcmp(type, "ENCRYPTED PRIVATE KEY") ||
+		     !(pk = d2i_AutoPrivateKey(NULL, &p, (long)key_der.len))))
+		why = "tls: failed to parse private key";
+	if (!why && X509_check_private_key(x, pk) != 1)
+		why = "tls: private key does not match public key";
+	if (!why)
+		pem_add(key_out, type, (const unsigned char *)key_der.buf, (long)key_der.len);
+	ERR_clear_error();
+	X509_free(x);
+	EVP_PKEY_free(pk);
+	free(type);
+	explicit_bzero(key_der.buf, key_der.len);
+	strbuf_release(&key_der);
+	strbuf_release(&first);
+	return why;
 }
 
 /* ---- Go's system roots ----------------------------------------------------- */
@@ -244,6 +391,15 @@ static void roots_add_dir(struct roots *r, const char *dir, int *first_err)
 		free(path);
 	}
 	closedir(d);
+}
+
+int go_cert_pool_pem(const char *pem, size_t len, struct strbuf *out)
+{
+	struct roots r = { .pem = out, .seen = STRBUF_INIT };
+
+	roots_add_pem(&r, pem, len);
+	strbuf_release(&r.seen);
+	return r.n;
 }
 
 int go_system_roots(const char *file_env, const char *dir_env, struct strbuf *pem)

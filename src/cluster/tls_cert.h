@@ -45,13 +45,27 @@ int cert_pair_identity(const char *cert, size_t cert_len, const char *key, size_
 		       struct strbuf *out);
 
 /*
- * Whether a PEM key is one a passphrase protects (PKCS#8's ENCRYPTED
- * PRIVATE KEY, or OpenSSL's Proc-Type: 4,ENCRYPTED): Go's X509KeyPair
- * cannot read it ("tls: failed to parse private key"), where OpenSSL
- * would ask for the passphrase.  Nothing here asks: a PEM read that
- * wants one fails.
+ * PEM as Go reads it, written again without headers for libcurl: OpenSSL
+ * takes a block with Proc-Type headers for an encrypted one and asks the
+ * terminal for its passphrase.  Nothing here asks: a PEM read that wants
+ * a passphrase fails.
+ *
+ * go_key_pair_pem(): a client's certificate and key as tls.X509KeyPair
+ * takes them (every CERTIFICATE block of cert, headers or not; the first
+ * block of key whose type ends in PRIVATE KEY, parsed as PKCS #1, PKCS
+ * #8 or SEC 1, never decrypted) into cert_out and key_out.  NULL, or
+ * Go's error ("tls: failed to parse private key", "tls: private key does
+ * not match public key", ...), which may be written in buf.
  */
-bool pem_key_encrypted(const char *key, size_t len);
+const char *go_key_pair_pem(const char *cert, size_t cert_len, const char *key, size_t key_len,
+			    struct strbuf *cert_out, struct strbuf *key_out, char *buf, size_t size);
+
+/*
+ * go_cert_pool_pem(): the certificates x509.CertPool's AppendCertsFromPEM
+ * takes from pem (each CERTIFICATE block without headers whose DER
+ * parses whole, once) into out; how many.
+ */
+int go_cert_pool_pem(const char *pem, size_t len, struct strbuf *out);
 
 /*
  * When `now` lies outside the certificate's validity: true, and buf gets
