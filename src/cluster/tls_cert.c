@@ -265,12 +265,19 @@ const char *go_key_pair_pem(const char *cert, size_t cert_len, const char *key, 
 	if (!why)
 		why = pair_key(key, key_len, &type, &key_der, buf, size);
 	/* the certificate parsed, then the key (PKCS #1, PKCS #8 or SEC 1, never decrypted) */
-	if (!why && (p = (const unsigned char *)first.buf,
-		     !(x = d2i_X509(NULL, &p, (long)first.len))))
-		why = "x509: malformed certificate";
-	if (!why && (p = (const unsigned char *)key_der.buf, !strcmp(type, "ENCRYPTED PRIVATE KEY") ||
-		     !(pk = d2i_AutoPrivateKey(NULL, &p, (long)key_der.len))))
-		why = "tls: failed to parse private key";
+	if (!why) {
+		p = (const unsigned char *)first.buf;
+		x = d2i_X509(NULL, &p, (long)first.len);
+		if (!x)
+			why = "x509: malformed certificate";
+	}
+	if (!why) {
+		p = (const unsigned char *)key_der.buf;
+		if (strcmp(type, "ENCRYPTED PRIVATE KEY"))
+			pk = d2i_AutoPrivateKey(NULL, &p, (long)key_der.len);
+		if (!pk)
+			why = "tls: failed to parse private key";
+	}
 	if (!why && X509_check_private_key(x, pk) != 1)
 		why = "tls: private key does not match public key";
 	if (!why)

@@ -98,9 +98,55 @@ TEST(system_roots_as_go_reads_them)
 	free(missing);
 }
 
+/* go_key_pair_pem()'s error for cert and key (NULL: none). */
+static const char *pair_error(const char *cert, const char *key)
+{
+	static char buf[256];
+	struct strbuf c = STRBUF_INIT, k = STRBUF_INIT;
+	const char *why = go_key_pair_pem(cert, strlen(cert), key, strlen(key), &c, &k, buf,
+					  sizeof(buf));
+	strbuf_release(&c);
+	strbuf_release(&k);
+	return why;
+}
+
+#define BLOCK(type) "-----BEGIN " type "-----\nAAAA\n-----END " type "-----\n"
+
+TEST(key_pair_errors_are_gos)
+{
+	char *headers = xasprintf("-----BEGIN CERTIFICATE-----\nProc-Type: 4,ENCRYPTED\n"
+				  "DEK-Info: AES-256-CBC,FCEF090EC0C94876F954C9D364EF092B\n\n%s",
+				  strchr(old_cert, '\n') + 1);
+
+	CHECK_STR(pair_error("", ""), "tls: failed to find any PEM data in certificate input");
+	CHECK_STR(pair_error(BLOCK("RSA PRIVATE KEY"), ""),
+		  "tls: failed to find certificate PEM data in certificate input, but did find a "
+		  "private key; PEM inputs may have been switched");
+	CHECK_STR(pair_error(BLOCK("FOO") BLOCK("BAR"), ""),
+		  "tls: failed to find \"CERTIFICATE\" PEM block in certificate input after "
+		  "skipping PEM blocks of the following types: [FOO BAR]");
+	CHECK_STR(pair_error(old_cert, ""), "tls: failed to find any PEM data in key input");
+	CHECK_STR(pair_error(old_cert, old_cert),
+		  "tls: found a certificate rather than a key in the PEM for the private key");
+	CHECK_STR(pair_error(old_cert, BLOCK("FOO") BLOCK("CERTIFICATE")),
+		  "tls: failed to find PEM block with type ending in \"PRIVATE KEY\" in key input "
+		  "after skipping PEM blocks of the following types: [FOO CERTIFICATE]");
+	CHECK_STR(pair_error(old_cert, BLOCK("ENCRYPTED PRIVATE KEY")), "tls: failed to parse private key");
+	/* a certificate's headers are no matter to Go: the key is what fails */
+	CHECK_STR(pair_error(headers, BLOCK("EC PRIVATE KEY")), "tls: failed to parse private key");
+	CHECK_STR(pair_error(BLOCK("CERTIFICATE"), BLOCK("PRIVATE KEY")), "x509: malformed certificate");
+	/* and the pool leaves it out */
+	struct strbuf pem = STRBUF_INIT;
+	CHECK_INT(go_cert_pool_pem(headers, strlen(headers), &pem), 0);
+	CHECK_INT(go_cert_pool_pem(old_cert, strlen(old_cert), &pem), 1);
+	strbuf_release(&pem);
+	free(headers);
+}
+
 int main(void)
 {
 	RUN(certificate_dates_and_subject);
 	RUN(system_roots_as_go_reads_them);
+	RUN(key_pair_errors_are_gos);
 	return unit_done();
 }
