@@ -377,8 +377,14 @@ struct kclient *kclient_new(const struct rest_config *cfg, struct errbuf *err)
 		c->cert_check_ms = CERT_CHECK_S * 1000;
 	c->ca_read_ms = mono_ms();
 	struct strbuf pem = STRBUF_INIT;
-	if (c->cfg->ca.len) {
-		go_cert_pool_pem(c->cfg->ca.data, c->cfg->ca.len, &pem);
+	if (c->cfg->ca.len && !go_cert_pool_pem(c->cfg->ca.data, c->cfg->ca.len, &pem)) {
+		/* client-go's transport is never made ("unable to load root certificates") */
+		errbuf_set(err, "cannot use the CA for server '%s': unable to load root "
+			   "certificates: no certificate in it that Go reads (CA %s)",
+			   c->cfg->server, c->cfg->ca_origin);
+		kclient_free(c);
+		return NULL;
+	} else if (c->cfg->ca.len) {
 		c->ca.data = strbuf_detach(&pem, &c->ca.len);
 	} else if (!c->cfg->insecure) {
 		go_system_roots(getenv("SSL_CERT_FILE"), getenv("SSL_CERT_DIR"), &pem);
@@ -1083,24 +1089,6 @@ static int client_pair(struct kclient *c, const struct credential_snapshot *snap
 	return -1;
 }
 
-/*
- * A CA of the kubeconfig's in which Go's CertPool finds no certificate
- * fails each request, as it fails client-go's transport ("unable to load
- * root certificates"): libcurl would take it for no CA at all.
- */
-static int ca_refused(struct kclient *c, struct errbuf *err)
-{
-	pthread_mutex_lock(&c->ca_lock);
-	bool none = c->cfg->ca.len && !c->ca.len;
-	pthread_mutex_unlock(&c->ca_lock);
-	if (!none)
-		return 0;
-	errbuf_set(err, "cannot use the CA for server '%s': unable to load root certificates: no "
-		   "certificate in it that Go reads (CA %s)", c->cfg->server,
-		   c->cfg->ca_origin ? c->cfg->ca_origin : "data");
-	return -1;
-}
-
 /* ---- transport errors, said so a person can act --------------------------- */
 
 
@@ -1593,7 +1581,7 @@ static int request_hop(struct kclient *c, struct hop *hop, const struct stream_o
 		return -1;
 	}
 	struct client_pair pair = { STRBUF_INIT, STRBUF_INIT };
-	if (ca_refused(c, err) < 0 || client_pair(c, snap, &pair, err) < 0) {
+	if (client_pair(c, snap, &pair, err) < 0) {
 		wipe_slist(headers);
 		return -1;
 	}
