@@ -632,14 +632,20 @@ new_client_pair() {
 		-CAcreateserial -out "$T/$1.crt" -days 1 2>/dev/null
 }
 
-# watch_users — the users of the pods watches, in order.
-watch_users() { simctl GET '/requests?verb=watch&resource=pods' | jq -r '.[].user' | uniq; }
-
-@test "client certificate files: a new pair in them is read at the next check, and every connection closed for it, as client-go's certificate rotation" {
+# files_kubeconfig — $T/kc, whose user's client certificate and key are
+# the files $T/c.crt and $T/c.key, copies of the sim's admin pair.
+files_kubeconfig() {
 	local dir=${SIM_CACERT%/*} base=${SIM_KUBECONFIG##*/}
 	cp "$dir/$base.client.crt" "$T/c.crt"
 	cp "$dir/$base.client.key" "$T/c.key"
 	write_kubeconfig "$T/kc" "$(printf '    client-certificate: %s\n    client-key: %s' "$T/c.crt" "$T/c.key")"
+}
+
+# watch_users — the users of the pods watches, in order.
+watch_users() { simctl GET '/requests?verb=watch&resource=pods' | jq -r '.[].user' | uniq; }
+
+@test "client certificate files: a new pair in them is read at the next check, and every connection closed for it, as client-go's certificate rotation" {
+	files_kubeconfig
 	KINF_CERT_CHECK_SECONDS=1 kinf_bg watch pods --client-go 1.32 --kubeconfig "$T/kc" -o json -v
 	wait_until 20 file_has "$ERR" 'synced'
 	wait_until 10 file_has "$ERR" 'watching from rv'
@@ -669,10 +675,7 @@ watch_users() { simctl GET '/requests?verb=watch&resource=pods' | jq -r '.[].use
 }
 
 @test "client certificate files: a new connection's handshake reads them too, a new pair closing every connection, that one's too: its request sent again 1 s later" {
-	local dir=${SIM_CACERT%/*} base=${SIM_KUBECONFIG##*/}
-	cp "$dir/$base.client.crt" "$T/c.crt"
-	cp "$dir/$base.client.key" "$T/c.key"
-	write_kubeconfig "$T/kc" "$(printf '    client-certificate: %s\n    client-key: %s' "$T/c.crt" "$T/c.key")"
+	files_kubeconfig
 	# Discovery from the cache: the LIST's connection and the watch's are
 	# all there are; the watch cut, it goes on the LIST's, the one left.
 	run_kinf api-resources --kubeconfig "$T/kc" -o name
@@ -703,10 +706,7 @@ watch_users() { simctl GET '/requests?verb=watch&resource=pods' | jq -r '.[].use
 }
 
 @test "client certificate files: a handshake that cannot read them fails, as client-go's: no request reaches the server until they are back" {
-	local dir=${SIM_CACERT%/*} base=${SIM_KUBECONFIG##*/}
-	cp "$dir/$base.client.crt" "$T/c.crt"
-	cp "$dir/$base.client.key" "$T/c.key"
-	write_kubeconfig "$T/kc" "$(printf '    client-certificate: %s\n    client-key: %s' "$T/c.crt" "$T/c.key")"
+	files_kubeconfig
 	# Discovery from the cache: the streaming list's connection is the one.
 	run_kinf api-resources --kubeconfig "$T/kc" -o name
 	assert_status 0
