@@ -399,6 +399,12 @@ cert_kubeconfig() {
 		"expired on 2020-01-02 00:00:00 UTC (valid from 2020-01-01 00:00:00 UTC)" \
 		"server '$SIM_API' refused it"
 	[[ $stderr != *alert* ]]
+	# The server's alert ("remote error: tls: expired certificate" in Go)
+	# is no EOF or reset: the REST client does not retry it, and kubectl
+	# gives up after its five discovery tries, in a fraction of a second.
+	run_kinf get pods --kubeconfig "$T/kc.old" -v 6
+	[ "$(grep -c "^GET .* failed after" <<<"$stderr")" -eq 5 ]
+	[[ $stderr != *retrying* ]]
 }
 
 @test "a client certificate not valid yet is named, with its subject and dates" {

@@ -1431,6 +1431,19 @@ static void stream_error_words(const char *curl_err, char *out, size_t size)
 }
 
 /*
+ * Whether the server's TLS sent an alert (OpenSSL's reasons for one
+ * received: "sslv3 alert certificate expired", "tlsv13 alert certificate
+ * required"): Go's "remote error: tls: ...", which is neither an EOF nor
+ * a reset, and which no retry of client-go's takes.  A server refusing
+ * a client certificate under TLS 1.3 sends it on the first read.
+ */
+static bool peer_alert(const char *curl_err)
+{
+	return strstr(curl_err, "sslv3 alert ") || strstr(curl_err, "tlsv1 alert ") ||
+	       strstr(curl_err, "tlsv13 alert ");
+}
+
+/*
  * The transport errors client-go's utilnet.IsProbableEOF, IsConnectionReset
  * and IsTimeout recognise: the connection was closed or broke, or a
  * timeout ran out.  A TLS handshake too, when the server reset the
@@ -1450,6 +1463,8 @@ static bool reset_by_peer(CURL *h, const char *curl_err)
 
 static bool broke_unanswered(CURLcode rc, const char *curl_err, bool reset)
 {
+	if (peer_alert(curl_err))
+		return false;
 	switch (rc) {
 	case CURLE_COULDNT_CONNECT:	/* reset as it connected: Go's dial error says so too */
 		return reset;

@@ -340,6 +340,27 @@ class ReusableServer(ThreadingHTTPServer):
         self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 
 
+def lingering_close(sock):
+    """Closes a connection whose handshake failed once the client has read
+    the alert and closed its side (a second at most).  A TLS 1.3 client
+    that sent a certificate the server refuses takes its handshake as done
+    and sends its request: closed at once, the socket would answer that
+    request with a reset, which on loopback can come before the client
+    reads the alert, and its error would be the reset's, not the alert's.
+    Across a network the alert is on its way first."""
+    try:
+        sock.shutdown(socket.SHUT_WR)
+        sock.settimeout(1)
+        while sock.recv(4096):
+            pass
+    except OSError:
+        pass
+    try:
+        sock.close()
+    except OSError:
+        pass
+
+
 class APIServer(ReusableServer):
     request_queue_size = 256
 
@@ -362,13 +383,12 @@ class APIServer(ReusableServer):
         if self.ssl_ctx is not None:
             try:
                 request.settimeout(15)
-                sock = self.ssl_ctx.wrap_socket(request, server_side=True)
+                sock = self.ssl_ctx.wrap_socket(request, server_side=True,
+                                                do_handshake_on_connect=False)
+                sock.do_handshake()
                 sock.settimeout(None)
             except (OSError, ssl.SSLError):
-                try:
-                    request.close()
-                except OSError:
-                    pass
+                lingering_close(sock)
                 return
         try:
             APIHandler(sock, client_address, self)
