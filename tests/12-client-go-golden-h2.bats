@@ -12,8 +12,8 @@ bats_require_minimum_version 1.5.0
 CG=$BATS_TEST_DIRNAME/client-go
 
 @test "client-go goldens over HTTP/2 (nghttpx before kube-sim), as users run it: every scenario x version" {
-	# sixteen at a time: a cell mostly waits for its client to settle
-	run "$CG/compare" --h2 -j 16
+	# 24 at a time: a cell mostly waits for its client to settle
+	run "$CG/compare" --h2 -j 24
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *" cells: "* ]]

@@ -21,7 +21,7 @@ CG=$BATS_TEST_DIRNAME/client-go
 	local resets
 	resets=$(cd "$CG/scenarios" && grep -l '"reset"' -- *.json | sed 's/\.json$//')
 	[ "$(wc -w <<<"$resets")" -ge 10 ]
-	run "$CG/compare" -j 16 $resets
+	run "$CG/compare" -j 24 $resets
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *" cells: "* ]]
@@ -33,7 +33,7 @@ CG=$BATS_TEST_DIRNAME/client-go
 	# watch's timeout=, which the comparison leaves out and says so.
 	[ "$(jq -r 'select(.request) | .request.accept' "$CG/golden-typed/basic-events.1.32.ndjson" | sort -u)" = \
 		"application/vnd.kubernetes.protobuf,application/json" ]
-	run "$CG/compare" --typed -j 16
+	run "$CG/compare" --typed -j 24
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *" cells: "* ]]

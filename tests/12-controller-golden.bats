@@ -15,35 +15,36 @@ CTL=$BATS_TEST_DIRNAME/client-go/controller
 # run_one SCENARIO VARIANT — kinf as controller-runtime $CR on it, into
 # $OUTS/SCENARIO.VARIANT.ndjson (and .log)
 run_one() {
-	python3 "$CTL/run" --scenario "$CTL/scenarios/$1.json" --client kinf --bin "$KINF" \
+	python3 -S "$CTL/run" --scenario "$CTL/scenarios/$1.json" --client kinf --bin "$KINF" \
 		--controller-runtime "$CR" --variant "$2" --out "$OUTS/$1.$2.ndjson" \
 		>"$OUTS/$1.$2.log" 2>&1 || true
 }
 
-# goldens CR — every golden of controller-runtime CR through kinf, four at
+# goldens CR — every golden of controller-runtime CR through kinf, seven at
 # a time (a run mostly waits on the scenario's script and its settle),
-# then compared; the comparisons print what differs.
+# the longest first (as its golden's last Reconcile started, in ms), then
+# compared; the comparisons print what differs.
 goldens() {
 	local g n list=$BATS_TEST_TMPDIR/list
 	for g in "$CTL/golden/$1"/*.ndjson; do
 		n=$(basename "$g" .ndjson)
-		echo "${n%%.*} ${n#*.}"
-	done >"$list"
+		echo "$(tail -n 1 "$g" | sed -n 's/.*"at":\([0-9]*\).*/\1/p') ${n%%.*} ${n#*.}"
+	done | sort -rn | cut -d ' ' -f 2- >"$list"
 	[ "$(wc -l <"$list")" -ge 10 ]
 	export CR=$1 OUTS=$BATS_TEST_TMPDIR KINF CTL
 	export -f run_one
 	# each line: SCENARIO VARIANT
-	xargs -P 4 -L 1 bash -c 'run_one "$@"' _ <"$list"
+	xargs -P 7 -L 1 bash -c 'run_one "$@"' _ <"$list"
 	local failed=0 sc v out
 	while read -r sc v; do
-		out=$(python3 "$CTL/compare" "$CTL/golden/$1/$sc.$v.ndjson" "$OUTS/$sc.$v.ndjson") && continue
+		out=$(python3 -S "$CTL/compare" "$CTL/golden/$1/$sc.$v.ndjson" "$OUTS/$sc.$v.ndjson") && continue
 		echo "$out"
 		# Only the times differed: a busy machine may have stretched
 		# them once.  The run goes again, alone, and is judged on that.
 		if [ "$(grep -c '^  ' <<<"$out")" -eq 1 ] && [[ "$out" == *" Reconciles more than "* ]]; then
 			echo "# $sc.$v: run again, its times alone having differed"
 			run_one "$sc" "$v"
-			python3 "$CTL/compare" "$CTL/golden/$1/$sc.$v.ndjson" "$OUTS/$sc.$v.ndjson" && continue
+			python3 -S "$CTL/compare" "$CTL/golden/$1/$sc.$v.ndjson" "$OUTS/$sc.$v.ndjson" && continue
 		fi
 		failed=$((failed + 1))
 		sed 's/^/#   run: /' "$OUTS/$sc.$v.log"
@@ -71,7 +72,7 @@ goldens() {
 	# requeue-after-event and dirty-vs-new differ between the queues:
 	# kinf as v0.22 must not pass v0.24's goldens
 	local sc=requeue-after-event v=after2s
-	python3 "$CTL/run" --scenario "$CTL/scenarios/$sc.json" --client kinf --bin "$KINF" \
+	python3 -S "$CTL/run" --scenario "$CTL/scenarios/$sc.json" --client kinf --bin "$KINF" \
 		--controller-runtime 0.22 --variant "$v" --out "$BATS_TEST_TMPDIR/out.ndjson"
 	run python3 "$CTL/compare" --scenario "$CTL/scenarios/$sc.json" \
 		"$CTL/golden/0.24/$sc.$v.ndjson" "$BATS_TEST_TMPDIR/out.ndjson"

@@ -121,7 +121,7 @@ def client_argv(a, sc, kubeconfig):
 def start_sim(scenario, tmp, tls=False):
     kc = os.path.join(tmp, "kubeconfig")
     log = open(os.path.join(tmp, "sim.log"), "w")
-    sim = subprocess.Popen([sys.executable, KUBE_SIM, "--kubeconfig", kc, "--pods", "0",
+    sim = subprocess.Popen([sys.executable, "-S", KUBE_SIM, "--kubeconfig", kc, "--pods", "0",
                             "--nodes", "0", "--deployments", "0", "--scenario", scenario,
                             "--scenario-log", os.path.join(tmp, "requests")] + ([] if tls else ["--plain-http"]),
                            stdout=subprocess.DEVNULL, stderr=log)
@@ -153,7 +153,7 @@ def start_freezer(kc, tmp, then_file=None):
     kubeconfig that points at it."""
     text, server = server_of(kc)
     then = ["--then-file", then_file] if then_file else []
-    proc = subprocess.Popen([sys.executable, FREEZE_PROXY] + then + [server.split("//", 1)[1]],
+    proc = subprocess.Popen([sys.executable, "-S", FREEZE_PROXY] + then + [server.split("//", 1)[1]],
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     first = proc.stdout.readline().strip()      # "proxy: 127.0.0.1:PORT"
     if not first.startswith("proxy: "):
@@ -392,7 +392,7 @@ def run(a):
     return 0 if how == "idle" else 1
 
 
-def main():
+def parse(argv):
     p = argparse.ArgumentParser()
     p.add_argument("--scenario", required=True)
     p.add_argument("--client", choices=("peer", "kinf"), required=True)
@@ -402,7 +402,11 @@ def main():
     p.add_argument("--keep", action="store_true", help="keep the run's folder (kube-sim's log, stderr)")
     p.add_argument("--h2", action="store_true", help="through an HTTP/2 front end (nghttpx) over TLS")
     p.add_argument("--typed", action="store_true", help="the peer's typed informer (a clientset's, pods only)")
-    sys.exit(run(p.parse_args()))
+    return p.parse_args(argv)
+
+
+def main():
+    sys.exit(run(parse(sys.argv[1:])))
 
 
 if __name__ == "__main__":
