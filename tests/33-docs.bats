@@ -417,39 +417,46 @@ fish_complete() {
 # The README's command line that contains TEXT, verbatim.
 readme_line() { grep -F -- "$1" "$ROOT/README.md" | sed -E 's/^ +(\$ )?//' | head -1; }
 
-# A `kinf` first on PATH that runs the one under test under client-go $1
-# for 10 s, its stderr kept in $B/err: the example itself runs as
-# written.
+# A `kinf` first on a PATH of its own, $B/$1/bin, that runs the one under
+# test under client-go $1 for 10 s, its stderr kept in $B/$1/err: the
+# example itself runs as written.
 kinf_as_profile() {
-	B=$BATS_TEST_TMPDIR
-	rm -f "$BIN/kinf"	# a link to the binary under test: never write through it
+	mkdir -p "$B/$1/bin"
 	printf '#!/bin/sh\nexec "%s" "$@" --client-go %s --timeout 10s 2>>"%s/err"\n' \
-		"$KINF" "$1" "$B" >"$BIN/kinf"
-	chmod +x "$BIN/kinf"
-	: >"$B/err"
+		"$KINF" "$1" "$B/$1" >"$B/$1/bin/kinf"
+	chmod +x "$B/$1/bin/kinf"
+	: >"$B/$1/err"
 }
 
 @test "README: the OnDelete example names a delete that only a relist finds, under every profile" {
+	local v pids=() profiles=(1.28 1.32 1.34 1.35 1.36)
+	B=$BATS_TEST_TMPDIR
 	cmd=$(readme_line "select(.handler==\"OnDelete\")")
 	[[ $cmd == "kinf watch pods -A -o json | jq -r "* ]]
-	for v in 1.28 1.32 1.34 1.35 1.36; do
-		sim_start --pods 0
-		for i in 0 1 2; do
-			simctl POST /create "{\"resource\":\"pods\",\"object\":{\"metadata\":{\"name\":\"pod-$i\",\"namespace\":\"default\"}}}" >/dev/null
-		done
+	sim_start --pods 0
+	for i in 0 1 2; do
+		simctl POST /create "{\"resource\":\"pods\",\"object\":{\"metadata\":{\"name\":\"pod-$i\",\"namespace\":\"default\"}}}" >/dev/null
+	done
+	# every profile at once, on the one cluster
+	for v in "${profiles[@]}"; do
 		kinf_as_profile "$v"
-		KUBECONFIG=$SIM_KUBECONFIG bash -c "$cmd" >"$B/out" 3>&- &
-		pid=$!
-		wait_until 20 grep -q synced "$B/err"
-		# kinf kept out while pod-1 goes: only the relist can find it
-		simctl POST /faults '{"verb":"any","kind":"500","count":1000}' >/dev/null
-		simctl POST /restart-watch-cache >/dev/null
-		simctl POST /delete '{"resource":"pods","namespace":"default","name":"pod-1"}' >/dev/null
-		sleep 1
-		simctl DELETE /faults >/dev/null
-		wait_until 20 grep -q 'relist #1' "$B/err"
-		wait "$pid"	# jq prints when kinf's --timeout ends the pipe
-		[ "$(cat "$B/out")" = default/pod-1 ] || { echo "# $v: $(cat "$B/out")" >&2; false; }
-		sim_stop
+		PATH=$B/$v/bin:$PATH KUBECONFIG=$SIM_KUBECONFIG bash -c "$cmd" >"$B/$v/out" 3>&- &
+		pids+=($!)
+	done
+	for v in "${profiles[@]}"; do
+		wait_until 20 grep -q synced "$B/$v/err"
+	done
+	# kinf kept out while pod-1 goes: only the relist can find it
+	simctl POST /faults '{"verb":"any","kind":"500","count":1000}' >/dev/null
+	simctl POST /restart-watch-cache >/dev/null
+	simctl POST /delete '{"resource":"pods","namespace":"default","name":"pod-1"}' >/dev/null
+	sleep 1
+	simctl DELETE /faults >/dev/null
+	for v in "${profiles[@]}"; do
+		wait_until 20 grep -q 'relist #1' "$B/$v/err"
+	done
+	wait "${pids[@]}"	# jq prints when kinf's --timeout ends the pipe
+	for v in "${profiles[@]}"; do
+		[ "$(cat "$B/$v/out")" = default/pod-1 ] || { echo "# $v: $(cat "$B/$v/out")" >&2; false; }
 	done
 }
