@@ -67,6 +67,7 @@ teardown() {
 	openssl pkcs8 -topk8 -in "$key" -passout pass:secret -out "$T/pkcs8.key"
 	openssl pkey -in "$key" -traditional -aes256 -passout pass:secret -out "$T/legacy.key"
 	openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$T/other.key" 2>/dev/null
+	openssl genpkey -algorithm ED25519 -out "$T/ed25519.key"
 	openssl x509 -in "$crt" -outform DER -out "$T/der.crt"
 	# PEM headers on a certificate: Go reads its bytes, OpenSSL would decrypt them
 	headers() { sed '1a Proc-Type: 4,ENCRYPTED\nDEK-Info: AES-256-CBC,FCEF090EC0C94876F954C9D364EF092B\n' "$1"; }
@@ -81,11 +82,18 @@ teardown() {
 	for form in "$crt $T/pkcs8.key:tls: failed to parse private key" \
 		    "$crt $T/legacy.key:tls: failed to parse private key" \
 		    "$crt $T/other.key:tls: private key does not match public key" \
+		    "$crt $T/ed25519.key:tls: private key type does not match public key type" \
 		    "$T/der.crt $key:tls: failed to find any PEM data in certificate input"; do
 		pair ${form%%:*}
 		run_kinf get pods --kubeconfig "$T/kc"
 		assert_one_line_error "cannot use the client certificate for server '$SIM_API': ${form#*:} (user 'kube-sim-user' (client certificate))"
 	done
+	# given as data, the pair is Go's static one: refused as the client is
+	# made, so a watch ends at once, and not at the first request it retries
+	sed "s#client-key-data: .*#client-key-data: $(base64 -w0 "$T/ed25519.key")#" \
+		"$SIM_KUBECONFIG.certdata" >"$T/kc"
+	run_kinf watch pods --kubeconfig "$T/kc" --timeout 30s
+	assert_one_line_error "cannot use the client certificate for server '$SIM_API': tls: private key type does not match public key type (user 'kube-sim-user' (client certificate))"
 	[ "$(request_users)" = "" ]
 	# a certificate with headers serves, as it serves kubectl
 	pair "$T/headers.crt" "$key"

@@ -93,6 +93,11 @@
  * The rest, from cred on, is the libcurl backend's, and empty on a
  * client of another backend.
  */
+/* A client certificate and key in PEM, as read_pair() reads them for libcurl. */
+struct client_pair {
+	struct strbuf cert, key;
+};
+
 struct kclient {
 	const struct kclient_ops *ops;
 	void *backend;			/* kclient_new_backend's data: borrowed */
@@ -148,6 +153,8 @@ struct kclient {
 	int64_t ca_read_ms;
 	/* Go's system roots (SSL_CERT_FILE's, SSL_CERT_DIR's), when there is no CA */
 	struct blob roots;
+	/* the kubeconfig's pair when it is not read from files alone (Go's static one) */
+	struct client_pair static_pair;
 };
 
 static pthread_once_t global_once = PTHREAD_ONCE_INIT;
@@ -253,6 +260,9 @@ static int64_t env_seconds(const char *name, int64_t dflt)
 
 static void transport_note(void *ctx, const char *msg);
 static const struct kclient_ops live_ops;
+static int read_pair(struct kclient *c, const struct blob *cert, const struct blob *key,
+		     struct client_pair *pair, struct errbuf *err);
+static void client_pair_release(struct client_pair *pair);
 
 /*
  * client-go's certificate rotation (transport/cert_rotation.go), for a
@@ -334,6 +344,8 @@ struct kclient *kclient_new(const struct rest_config *cfg, struct errbuf *err)
 	c->cfg = rest_config_dup(cfg);
 	c->cred = credential_new(c->cfg);
 	c->identity = rest_config_identity(c->cfg);
+	strbuf_init(&c->static_pair.cert, 0);
+	strbuf_init(&c->static_pair.key, 0);
 	for (size_t i = 0; i < ARRAY_SIZE(c->share_locks); i++)
 		pthread_mutex_init(&c->share_locks[i], NULL);
 	pthread_mutex_init(&c->warned_lock, NULL);
@@ -390,6 +402,15 @@ struct kclient *kclient_new(const struct rest_config *cfg, struct errbuf *err)
 		go_system_roots(getenv("SSL_CERT_FILE"), getenv("SSL_CERT_DIR"), &pem);
 		c->roots.data = strbuf_detach(&pem, &c->roots.len);
 	}
+	/*
+	 * transport.TLSConfigFor: a pair not read from files alone is static,
+	 * and one X509KeyPair refuses leaves client-go with no client at all.
+	 */
+	if (!c->cfg->client_cert_file &&
+	    read_pair(c, &c->cfg->client_cert, &c->cfg->client_key, &c->static_pair, err) < 0) {
+		kclient_free(c);
+		return NULL;
+	}
 	if (c->cfg->client_cert_file) {
 		c->cert_started_ms = c->cert_read_ms = mono_ms();
 		topts.tick = cert_tick;
@@ -427,6 +448,7 @@ static void live_release(struct kclient *c)
 	pthread_mutex_destroy(&c->ca_lock);
 	blob_release(&c->ca);
 	blob_release(&c->roots);
+	client_pair_release(&c->static_pair);
 	for (size_t i = 0; i < c->nr_warned; i++)
 		free(c->warned[i]);
 	free(c->warned);
@@ -972,11 +994,6 @@ static long curl_http_version(const struct kclient *c)
  * kubeconfig's; connections are reused only between handles that present
  * the same.
  */
-/* A client certificate and key in PEM, as client_pair() reads them for libcurl. */
-struct client_pair {
-	struct strbuf cert, key;
-};
-
 static void setup_handle(struct kclient *c, CURL *h, const char *url, char *errbuf,
 			 const struct credential_snapshot *snap, const struct client_pair *pair,
 			 struct curl_slist *headers, int64_t timeout_ms)
@@ -1062,18 +1079,15 @@ static void client_pair_release(struct client_pair *pair)
 }
 
 /*
- * The client's certificate and key as Go's X509KeyPair takes them, in
- * PEM without headers for libcurl (go_key_pair_pem()); a pair Go refuses
- * fails the request with its words, before libcurl sees it: its OpenSSL
- * would ask the terminal for the passphrase of a block with Proc-Type
- * headers (and libcurl 7.88 crashes there).  -1 for such a pair, pair
- * released.
+ * A client's certificate and key as Go's X509KeyPair takes them, in PEM
+ * without headers for libcurl (go_key_pair_pem()); a pair Go refuses
+ * fails with its words, before libcurl sees it: its OpenSSL would ask
+ * the terminal for the passphrase of a block with Proc-Type headers (and
+ * libcurl 7.88 crashes there).  -1 for such a pair, pair released.
  */
-static int client_pair(struct kclient *c, const struct credential_snapshot *snap,
-		       struct client_pair *pair, struct errbuf *err)
+static int read_pair(struct kclient *c, const struct blob *cert, const struct blob *key,
+		     struct client_pair *pair, struct errbuf *err)
 {
-	const struct blob *cert = snap->cert.len ? &snap->cert : &c->cfg->client_cert;
-	const struct blob *key = snap->cert.len ? &snap->key : &c->cfg->client_key;
 	char buf[256];
 	const char *why;
 
@@ -1087,6 +1101,20 @@ static int client_pair(struct kclient *c, const struct credential_snapshot *snap
 	errbuf_set(err, "cannot use the client certificate for server '%s': %s (%s)",
 		   c->cfg->server, why, c->identity);
 	return -1;
+}
+
+/*
+ * The pair a request presents: the snapshot's (an exec plugin's answer,
+ * the files as last read), read into own, else the kubeconfig's static
+ * one, read once by kclient_new().  NULL for a pair Go refuses.
+ */
+static const struct client_pair *request_pair(struct kclient *c,
+					       const struct credential_snapshot *snap,
+					       struct client_pair *own, struct errbuf *err)
+{
+	if (!snap->cert.len)
+		return &c->static_pair;
+	return read_pair(c, &snap->cert, &snap->key, own, err) < 0 ? NULL : own;
 }
 
 /* ---- transport errors, said so a person can act --------------------------- */
@@ -1595,16 +1623,17 @@ static int request_hop(struct kclient *c, struct hop *hop, const struct stream_o
 		wipe_slist(headers);
 		return -1;
 	}
-	struct client_pair pair = { STRBUF_INIT, STRBUF_INIT };
-	if (client_pair(c, snap, &pair, err) < 0) {
+	struct client_pair own = { STRBUF_INIT, STRBUF_INIT };
+	const struct client_pair *pair = request_pair(c, snap, &own, err);
+	if (!pair) {
 		wipe_slist(headers);
 		return -1;
 	}
 	CURL *h = curl_easy_init();
 	if (!h)
 		out_of_memory(0);
-	setup_handle(c, h, hop->url, t.curl_err, snap, &pair, headers, opts->timeout_ms);
-	client_pair_release(&pair);
+	setup_handle(c, h, hop->url, t.curl_err, snap, pair, headers, opts->timeout_ms);
+	client_pair_release(&own);
 	if (hop->referer)
 		curl_easy_setopt(h, CURLOPT_REFERER, hop->referer);
 	int64_t started = mono_ms();

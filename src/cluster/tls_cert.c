@@ -252,6 +252,28 @@ static const char *pair_key(const char *key, size_t len, char **type, struct str
 	return why;
 }
 
+/* The key types Go's X509KeyPair tells apart; 0 for the others. */
+static int go_key_type(const EVP_PKEY *k)
+{
+	int id = k ? EVP_PKEY_get_base_id(k) : 0;
+
+	return id == EVP_PKEY_RSA || id == EVP_PKEY_EC || id == EVP_PKEY_ED25519 ? id : 0;
+}
+
+/* X509KeyPair's last check, in its order: the certificate's key type, the key's, the key. */
+static const char *pair_match(X509 *x, EVP_PKEY *pk)
+{
+	int pub = go_key_type(X509_get0_pubkey(x));
+
+	if (!pub)
+		return "tls: unknown public key algorithm";
+	if (go_key_type(pk) != pub)
+		return "tls: private key type does not match public key type";
+	if (X509_check_private_key(x, pk) != 1)
+		return "tls: private key does not match public key";
+	return NULL;
+}
+
 const char *go_key_pair_pem(const char *cert, size_t cert_len, const char *key, size_t key_len,
 			    struct strbuf *cert_out, struct strbuf *key_out, char *buf, size_t size)
 {
@@ -278,8 +300,8 @@ const char *go_key_pair_pem(const char *cert, size_t cert_len, const char *key, 
 		if (!pk)
 			why = "tls: failed to parse private key";
 	}
-	if (!why && X509_check_private_key(x, pk) != 1)
-		why = "tls: private key does not match public key";
+	if (!why)
+		why = pair_match(x, pk);
 	if (!why)
 		pem_add(key_out, type, (const unsigned char *)key_der.buf, (long)key_der.len);
 	ERR_clear_error();
