@@ -1399,6 +1399,7 @@ static int get_from_cache(const struct resource_args *ra)
 		strbuf_release(&typed);
 		return 1;
 	}
+	session_prepare_client(&so, c.client);
 	if (cluster_resolve(&c, typed.buf, &res, &nr, &err) < 0) {
 		error("%s", err.msg);
 		res = NULL;

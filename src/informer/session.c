@@ -83,10 +83,17 @@ static void session_init(struct session *s, const struct session_opts *opts)
 		.renew_ms = opts->renew_ms,
 	};
 	s->priv = priv;
-	kclient_set_ca_reload(s->cluster.client, prof->ca_reload);
+	session_prepare_client(opts, s->cluster.client);
 	s->informers = xcalloc(s->nr, sizeof(*s->informers));
 	for (size_t i = 0; i < s->nr; i++)
 		s->informers[i] = make_informer(s, i);
+}
+
+void session_prepare_client(const struct session_opts *opts, struct kclient *client)
+{
+	const struct client_go_profile *prof = opts->profile ? opts->profile : profile_default();
+
+	kclient_set_ca_reload(client, prof->ca_reload);
 }
 
 /* A malformed selector is told before any request. */
@@ -114,6 +121,7 @@ int session_open(struct session *s, const struct session_opts *opts, long *refus
 		*refused = 0;
 	if (check_selector(opts, err) < 0 || cluster_open(&c, err) < 0)
 		return -1;
+	session_prepare_client(opts, c.client);
 	if (cluster_resolve(&c, opts->resources, &res, &nr, err) < 0) {
 		if (refused)
 			*refused = discovery_refused(c.disco);

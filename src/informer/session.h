@@ -71,6 +71,14 @@ int session_open(struct session *s, const struct session_opts *opts, long *refus
 int session_open_on(struct session *s, const struct session_opts *opts,
 		    const struct cluster *c, const struct api_resource *const *res,
 		    size_t nr, struct errbuf *err);
+/*
+ * What the profile of opts sets on the client itself (1.36's CA
+ * rotation, and so what an empty CA file trusts), for a caller that
+ * resolves resources before session_open_on(): discovery's requests
+ * trust what the informers' will.  session_open() and session_open_on()
+ * call it.
+ */
+void session_prepare_client(const struct session_opts *opts, struct kclient *client);
 int session_start(struct session *s, struct errbuf *err);
 /*
  * The informer of one more resource (as the command line names one:
