@@ -629,6 +629,18 @@ same_as_kubectl_under() {
 	esac
 }
 
+@test "a Retry-After past --request-timeout is slept to the deadline, then a timeout, as client-go's from 1.33" {
+	sim_start --pods 3
+	simctl DELETE /requests >/dev/null
+	fault '{"verb":"list","resource":"pods","kind":"503","count":2,"retryAfter":30}'
+	run --separate-stderr get pods --request-timeout 1s
+	assert_status 1
+	[ -z "$output" ]
+	# not the 503 in hand: the retry's rate limiter refuses at the deadline
+	[ "$stderr" = "error: no complete answer from server '$SIM_API' within the request timeout of 1s" ]
+	[ "$(simctl GET '/requests?verb=list&resource=pods' | jq length)" -eq 1 ]
+}
+
 @test "a page that fails after others: the pages before it are printed, then the error, as kubectl's" {
 	sim_start --pods 5
 	local o want

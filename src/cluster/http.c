@@ -1992,6 +1992,21 @@ static bool watch_path(const char *path)
  * client's retries (opts->retries), all within opts->timeout_ms, each
  * try throttled as rest_limiter_new() says.
  */
+/* The request timeout's error; the try before's words, if any, after it, as Go's. */
+static void timed_out(const struct kclient *c, const struct stream_opts *opts,
+		      const char *before, struct errbuf *err)
+{
+	struct strbuf limit = STRBUF_INIT;
+	char last[sizeof(err->msg)];
+
+	snprintf(last, sizeof(last), "%s", before ? before : "");
+	go_duration(&limit, opts->timeout_ms);
+	errbuf_set(err, "no complete answer from server '%s' within the request timeout of %s%s%s%s",
+		   c->cfg->server, limit.buf, *last ? " (the try before: " : "", last,
+		   *last ? ")" : "");
+	strbuf_release(&limit);
+}
+
 static int request(struct kclient *c, const char *path, const struct stream_opts *opts,
 		   http_data_fn *on_data, void *ctx, struct http_response *resp,
 		   struct errbuf *err)
@@ -2015,20 +2030,27 @@ static int request(struct kclient *c, const char *path, const struct stream_opts
 				once.timeout_ms = 1;
 		}
 		int rc = request_once(c, path, &once, on_data, ctx, resp, err);
-		if (rc < 0 && resp->timed_out) {
-			struct strbuf limit = STRBUF_INIT;
-			go_duration(&limit, opts->timeout_ms);
-			errbuf_set(err, "no complete answer from server '%s' within the request timeout "
-				   "of %s", c->cfg->server, limit.buf);
-			strbuf_release(&limit);
-		}
+		if (rc < 0 && resp->timed_out)
+			timed_out(c, opts, NULL, err);
 		bool unanswered = http_no_answer_retriable(resp, rc) && !resp->no_answer_timeout;
 		if ((rc < 0 && !unanswered) || retries >= opts->retries ||
 		    (!unanswered && !http_rest_retriable(resp)))
 			return rc;
 		int64_t wait = unanswered ? HTTP_NO_ANSWER_RETRY_MS : http_retry_delay_ms(resp);
-		if (deadline && mono_ms() + wait >= deadline)
-			return rc;	/* the answer in hand is the best there will be */
+		if (deadline && mono_ms() + wait >= deadline) {
+			/*
+			 * client-go (from 1.33) sleeps to the deadline, and the
+			 * retry's rate limiter then refuses: a timeout, not the
+			 * answer in hand (a try unanswered is named, as Go's
+			 * "error from a previous attempt").
+			 */
+			if (retry_sleep(&once, deadline - mono_ms()))
+				return rc;
+			response_reset(resp);
+			resp->timed_out = true;
+			timed_out(c, opts, unanswered ? err->msg : NULL, err);
+			return -1;
+		}
 		if (unanswered)
 			kclient_note(c, "retrying %s after %lld ms (no answer: %s; retry %u of %u)",
 				     path, (long long)wait, err->msg, retries + 1, opts->retries);
