@@ -384,6 +384,26 @@ body() { cat "$BATS_TEST_TMPDIR/body"; }
 	sim_stop
 }
 
+@test "under bats a simulator is forked by the zygote, with the caller's environment, and exits with its caller" {
+	# this shell's environment: a certificates' cache of this test's own
+	KUBESIM_CERTS_CACHE=$BATS_TEST_TMPDIR/certs sim_start --pods 1
+	# forked: not this shell's child, and from the zygote's imports, not a Python of its own
+	[ "$(ps -o ppid= -p "$SIM_PID" | tr -d ' ')" != "$BASHPID" ]
+	[ -s "$BATS_RUN_TMPDIR/kube-sim-zygote" ]
+	[ -s "$BATS_TEST_TMPDIR/certs/kube-sim.ca.crt" ]
+	cmp "$BATS_TEST_TMPDIR/certs/kube-sim.ca.crt" "$SIM_CACERT"
+	simcurl /api/v1/pods | jq -e '.items | length == 1'
+	sim_stop
+	# one asked for by a shell that then ends goes with it
+	local dir=$BATS_TEST_TMPDIR/caller
+	mkdir -p "$dir"
+	bash -c 'source "$1/sim_helper.bash"; SIM_DIR=$2; SIM_KUBECONFIG=$2/kc; _sim_run --pods 1 && echo "$SIM_PID" >"$2/pid"' \
+		_ "$BATS_TEST_DIRNAME" "$dir"
+	pid=$(cat "$dir/pid")
+	gone_within 30 "$pid"
+	grep -q 'parent process went away' "$dir/log"
+}
+
 @test "a list asked as PartialObjectMetadataList gets metadata only, as the apiserver answers it" {
 	sim_start --pods 3 --namespaces 1
 	local accept='application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json'

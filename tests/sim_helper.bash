@@ -50,12 +50,45 @@ sim_restart() {
 	_sim_run "$@"
 }
 
+# Under bats, kube-sims are forked by one zygote per run that has
+# imported kube-sim once (apiserver/kubesim/zygote.py): a start costs a
+# fork, not a Python start and its imports.  Its port and token are in
+# this file; it ends when bats removes the run's folder.
+SIM_ZYGOTE=${BATS_RUN_TMPDIR:+$BATS_RUN_TMPDIR/kube-sim-zygote}
+
+# kube-sim ARGS forked by the zygote, its output in $SIM_DIR/log, its
+# life bound to this shell's (KUBESIM_PARENT): SIM_PID, or false when no
+# zygote answers.  The request goes through bash's /dev/tcp, with every
+# exported variable as the child's environment.
+_sim_fork() {
+	local port token fd name
+	[[ -n $SIM_ZYGOTE ]] || return 1
+	[[ -s $SIM_ZYGOTE ]] ||
+		python3 -S "$SIM_HELPER_DIR/apiserver/kube-sim-fork" --start "$SIM_ZYGOTE" 3>&- || return 1
+	read -r port token <"$SIM_ZYGOTE" || return 1
+	# (a zygote gone leaves its file: the next start makes another)
+	{ exec {fd}<>"/dev/tcp/127.0.0.1/$port"; } 2>/dev/null || { rm -f "$SIM_ZYGOTE"; return 1; }
+	{
+		printf '%s\0' "$token" "$BASHPID" "$PWD" "$SIM_DIR/log" "$#" "$@"
+		for name in $(compgen -e); do
+			printf '%s=%s\0' "$name" "${!name}"
+		done
+		printf '\0'
+	} >&"$fd"
+	SIM_PID=
+	read -r SIM_PID <&"$fd" || true
+	exec {fd}>&-
+	[[ $SIM_PID =~ ^[0-9]+$ ]]
+}
+
 # starts kube-sim on $SIM_KUBECONFIG and waits until it is ready: the
 # kubeconfig is there and the log says it serves (the kubeconfig of a
 # previous run may be there already)
 _sim_run() {
-	"$SIM_BIN" --kubeconfig "$SIM_KUBECONFIG" "$@" >"$SIM_DIR/log" 2>&1 3>&- &
-	SIM_PID=$!
+	if ! _sim_fork --kubeconfig "$SIM_KUBECONFIG" "$@"; then
+		"$SIM_BIN" --kubeconfig "$SIM_KUBECONFIG" "$@" >"$SIM_DIR/log" 2>&1 3>&- &
+		SIM_PID=$!
+	fi
 	export SIM_DIR SIM_KUBECONFIG SIM_PID
 	local i ready=""
 	for ((i = 0; i < 1000; i++)); do

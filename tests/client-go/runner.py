@@ -58,6 +58,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 KUBE_SIM = os.path.join(HERE, "..", "apiserver", "kube-sim")
+sys.path.insert(0, os.path.join(HERE, "..", "apiserver"))
+from kubesim import zygote  # noqa: E402
 FREEZE_PROXY = os.path.join(HERE, "..", "apiserver", "freeze-proxy")
 # After kube-sim says a watch froze, the runner waits this long before it
 # freezes the connection: the watch's head and events are through by then.
@@ -118,20 +120,55 @@ def client_argv(a, sc, kubeconfig):
     return argv
 
 
+class Forked:
+    """A kube-sim the zygote forked (not this process's child), as much of
+    a Popen as stop() and start_sim() use."""
+    def __init__(self, pid):
+        self.pid = pid
+
+    def poll(self):
+        return None if zygote.alive(self.pid) else 0
+
+    def send_signal(self, sig):
+        try:
+            os.kill(self.pid, sig)
+        except ProcessLookupError:
+            pass
+
+    def kill(self):
+        self.send_signal(signal.SIGKILL)
+
+    def wait(self, timeout=None):
+        end = None if timeout is None else time.monotonic() + timeout
+        while self.poll() is None:
+            if end is not None and time.monotonic() >= end:
+                raise subprocess.TimeoutExpired("kube-sim", timeout)
+            time.sleep(0.02)
+        return 0
+
+
 def start_sim(scenario, tmp, tls=False):
+    """kube-sim on the scenario: forked by the zygote of the bats run, when
+    there is one (sim_helper.bash), else started."""
     kc = os.path.join(tmp, "kubeconfig")
-    log = open(os.path.join(tmp, "sim.log"), "w")
-    sim = subprocess.Popen([sys.executable, "-S", KUBE_SIM, "--kubeconfig", kc, "--pods", "0",
-                            "--nodes", "0", "--deployments", "0", "--scenario", scenario,
-                            "--scenario-log", os.path.join(tmp, "requests")] + ([] if tls else ["--plain-http"]),
-                           stdout=subprocess.DEVNULL, stderr=log)
+    log = os.path.join(tmp, "sim.log")
+    argv = ["--kubeconfig", kc, "--pods", "0", "--nodes", "0", "--deployments", "0", "--scenario", scenario,
+            "--scenario-log", os.path.join(tmp, "requests")] + ([] if tls else ["--plain-http"])
+    run_dir = os.environ.get("BATS_RUN_TMPDIR")
+    pid = run_dir and zygote.spawn(os.path.join(run_dir, "kube-sim-zygote"), argv, os.getpid(), log)
+    if pid:
+        sim = Forked(pid)
+    else:
+        with open(log, "w") as f:
+            sim = subprocess.Popen([sys.executable, "-S", KUBE_SIM] + argv, stdout=subprocess.DEVNULL,
+                                   stderr=f)
     for _ in range(300):
-        if os.path.exists(kc) and "kube-sim: serving" in open(log.name).read():
+        if os.path.exists(kc) and "kube-sim: serving" in open(log).read():
             return sim, kc
         if sim.poll() is not None:
             break
         time.sleep(0.05)
-    sys.stderr.write(open(log.name).read())
+    sys.stderr.write(open(log).read())
     raise SystemExit("runner: kube-sim did not come up")
 
 

@@ -14,6 +14,7 @@ from .api import APIServer
 from .control import ControlServer
 from .sim import Sim
 from . import tlsgen
+from . import zygote
 
 
 def parse_args(argv):
@@ -90,6 +91,12 @@ def tune_malloc():
         pass
 
 
+def parent_alive(pid):
+    if pid != os.getppid() and "KUBESIM_PARENT" not in os.environ:
+        return False
+    return zygote.alive(pid)
+
+
 def main(argv=None):
     opts = parse_args(sys.argv[1:] if argv is None else argv)
     tune_malloc()
@@ -98,7 +105,8 @@ def main(argv=None):
     sys.setrecursionlimit(25000)
     kc = os.path.abspath(opts.kubeconfig)
     os.makedirs(os.path.dirname(kc), exist_ok=True)
-    parent = os.getppid()
+    # the process to outlive not (the zygote's child is told who asked for it)
+    parent = int(os.environ.get("KUBESIM_PARENT", "0")) or os.getppid()
     t0 = time.monotonic()
     if opts.knative:
         rtypes.enable_knative()
@@ -163,7 +171,7 @@ def main(argv=None):
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
     while not stop.wait(1.0):
-        if os.getppid() != parent:
+        if not parent_alive(parent):
             sys.stderr.write("kube-sim: parent process went away, exiting\n")
             break
     sim.stop_churns()
