@@ -29,17 +29,33 @@
 #include "lib/util.h"
 
 /*
- * The data's integers are int64s; the template's own (literals, len,
- * range indexes) Go's int, told apart by this mark in their userdata.
+ * The data's integers are int64s; the template's own are Go's int
+ * (literals, len, range indexes) or uint8 (a string's byte, as index
+ * gives it), told apart by a mark in their userdata: a mark's address
+ * is the type's name.
  */
-static char go_int_mark;
+static char go_int_mark[] = "int", go_uint8_mark[] = "uint8";
 
-static struct json_object *go_int(int64_t v)
+static struct json_object *go_typed(int64_t v, char *mark)
 {
 	struct json_object *j = json_object_new_int64(v);
 
-	json_object_set_userdata(j, &go_int_mark, NULL);
+	if (mark)
+		json_object_set_userdata(j, mark, NULL);
 	return j;
+}
+
+static struct json_object *go_int(int64_t v)
+{
+	return go_typed(v, go_int_mark);
+}
+
+/* Go's name of an integer's type, if the template made it; else NULL */
+static char *go_mark(struct json_object *j)
+{
+	void *mark = json_object_get_userdata(j);
+
+	return mark == go_int_mark || mark == go_uint8_mark ? mark : NULL;
 }
 
 /* ---- the tree --------------------------------------------------------- */
@@ -1261,9 +1277,9 @@ static bool gv_missing(struct gv v)
 /* reflect's name of the value's dynamic type */
 static const char *gv_type(struct json_object *j)
 {
-	if (json_object_is_type(j, json_type_int) && json_object_get_userdata(j) == &go_int_mark)
-		return "int";
-	return gofmt_type(j);
+	const char *mark = json_object_is_type(j, json_type_int) ? go_mark(j) : NULL;
+
+	return mark ? mark : gofmt_type(j);
 }
 
 /* a value's static type, as "can't evaluate field X in type T" names it */
@@ -1661,10 +1677,10 @@ static int eval_pipe(struct state *st, struct gv dot, const struct pipe *p, bool
 		}
 		gv_put(&v);
 		v = next;
+		/* each command's interface{} result becomes its dynamic value: nil is no value */
+		if (v.kind == GV_IFACE)
+			v.kind = v.j ? GV_CONCRETE : GV_INVALID;
 	}
-	/* an interface{} result becomes its dynamic value: nil is no value */
-	if (v.kind == GV_IFACE)
-		v.kind = v.j ? GV_CONCRETE : GV_INVALID;
 	for (size_t i = 0; decl && i < p->nvars; i++) {
 		if (!p->assign) {
 			var_push(st, p->vars[i], v);
@@ -1834,8 +1850,8 @@ static int index_one(struct json_object *item, struct gv idx, struct gv *next,
 			return -1;
 		}
 		if (!array) {
-			*next = gv_take(GV_CONCRETE,
-					go_int((unsigned char)json_object_get_string(item)[x]));
+			*next = gv_take(GV_CONCRETE, go_typed((unsigned char)json_object_get_string(item)[x],
+							      go_uint8_mark));
 			return 0;
 		}
 		e = json_object_array_get_idx(item, x);
@@ -2408,10 +2424,10 @@ static int range_over(struct state *st, const struct node *n, struct gv val, boo
 		free(keys);
 	} else if (json_object_is_type(j, json_type_int) && n->pipe->nvars < 2) {
 		/* Go 1.24: 0 to n-1, of n's type, and no index */
-		bool is_int = json_object_get_userdata(j) == &go_int_mark;
+		char *type = go_mark(j);
 		int64_t to = json_object_get_int64(j);
 		for (int64_t i = 0; i < to && rc == 0 && st->jump != 1; i++, count++) {
-			struct gv e = gv_take(GV_CONCRETE, is_int ? go_int(i) : json_object_new_int64(i));
+			struct gv e = gv_take(GV_CONCRETE, go_typed(i, type));
 			st->jump = 0;
 			rc = range_one(st, n, gv_invalid, e, mark);
 			gv_put(&e);

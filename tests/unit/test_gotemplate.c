@@ -223,6 +223,24 @@ static const struct row rows[] = {
 	{ "{{len $.nope}}",
 	  "!template: output:1:2: executing \"output\" at <len $.nope>: error calling len: "
 	  "reflect: call of reflect.Value.Type on zero Value" },
+	/* a string's byte is a uint8, and a range over one counts in uint8s */
+	{ "{{printf \"%T %v\" (index \"abc\" 1) (index \"abc\" 1)}}|"
+	  "{{range index \"\\x02\" 0}}{{printf \"%T %v,\" . .}}{{end}}|{{index .data.a 0 | printf \"%T\"}}",
+	  "uint8 98|uint8 0,uint8 1,|uint8" },
+	{ "{{slice (index .data.a 0)}}",
+	  "!template: output:1:2: executing \"output\" at <slice (index .data.a 0)>: error calling slice: "
+	  "can't slice item of type uint8" },
+	{ "{{index .data.a 0 | len}}",
+	  "!template: output:1:20: executing \"output\" at <len>: error calling len: len of type uint8" },
+	/* each command of a pipeline digs into an interface{}: a nil is no value to the next */
+	{ "{{index .data \"nope\" | base64decode}}",
+	  "!template: output:1:23: executing \"output\" at <base64decode>: invalid value; expected string" },
+	{ "{{index .data \"nope\" | len}}",
+	  "!template: output:1:23: executing \"output\" at <len>: error calling len: "
+	  "reflect: call of reflect.Value.Type on zero Value" },
+	/* but a range's element is an interface{}, a nil one too */
+	{ "{{range .spec.nils}}{{len .}}{{end}}",
+	  "!template: output:1:22: executing \"output\" at <len .>: error calling len: len of nil pointer" },
 	/* {{else with}}: kubectl 1.32's text/template (Go 1.23) */
 	{ "{{with .nope}}a{{else with .kind}}{{.}}{{else}}c{{end}}|{{with .nope}}a{{else with .nope}}b{{else}}c{{end}}",
 	  "ConfigMap|c" },
