@@ -368,6 +368,31 @@ like_kubectl() {
 	run --separate-stderr get pods pod-0 --ignore-not-found
 	assert_status 1
 	[[ $stderr == error:*403* ]]
+	# a LIST's NotFound too, as apimachinery's IsNotFound reads the answer
+	# (as kubectl 1.33 does): a Status's reason NotFound whatever the
+	# code, or its code 404 with a reason it does not know; a 404's own
+	# reason Forbidden is told
+	local body fault b
+	for b in '404 - NotFound' '500 - NotFound' '200 - NotFound' '404 404 Weird' '404 - Forbidden'; do
+		read -r code scode reason <<<"$b"
+		body=$(jq -nc --arg r "$reason" --arg c "$scode" '{kind: "Status", apiVersion: "v1",
+			status: "Failure", message: "gone?", reason: $r} + (if $c == "-" then {} else {code: ($c | tonumber)} end)')
+		for out in name table; do
+			fault=$(jq -nc --argjson s "$code" --arg b "$body" '{verb: "list", resource: "pods",
+				kind: "body", status: $s, contentType: "application/json", body: $b, count: 1}')
+			simctl POST /faults "$fault" >/dev/null
+			run --separate-stderr get pods,deploy --ignore-not-found $([ $out = name ] && echo -o name)
+			simctl DELETE /faults >/dev/null
+			[[ $output == *web* && $output != *pod-0* ]] || { echo "# $b $out: $output" >&2; false; }
+			if [ "$reason" = Forbidden ]; then
+				assert_status 1
+				[[ $stderr == "error: list pods: gone? (404)" ]]
+			else
+				assert_status 0
+				[ -z "$stderr" ] || { echo "# $b $out: $stderr" >&2; false; }
+			fi
+		done
+	done
 	# kubectl's name for --keep-managed-fields
 	[ "$(get pods pod-0 -o json --show-managed-fields | jq '.metadata.managedFields | length')" -gt 0 ]
 }

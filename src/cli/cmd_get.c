@@ -98,7 +98,8 @@ static const struct option get_options[] = {
 		     "list is refused (400, 401, 403, 404) fails at once, after the others print"),
 	OPT_BOOL(0, "no-headers", &o.no_headers, "no column headers"),
 	OPT_BOOL(0, "ignore-not-found", &o.ignore_not_found,
-		 "a NAME that is not there, or nothing found, is no error and prints nothing"),
+		 "a NAME (or a type) the server does not find, or nothing found, is no error "
+		 "and prints nothing"),
 	OPT_BOOL(0, "show-kind", &o.show_kind, "name objects in tables as KIND/NAME (pod/web-0)"),
 	OPT_SIGNED(0, "chunk-size", &o.chunk_size, "N",
 		   "objects per LIST page (default: 500, as kubectl); 0 (or less): one response"),
@@ -235,10 +236,13 @@ static int list_from_server(struct cluster *c, const struct api_resource *res,
 	} else if (pr.end == PAGER_NOT_A_LIST || pr.end == PAGER_NO_METADATA) {
 		struct json_object *rest = pr.rest ? json_tokener_parse(pr.rest) : NULL;
 		/* a list without metadata kubectl takes as the last page; a lone object as one */
-		ret = pager_status_error(rest, what, err) ? -1 : 0;
+		ret = !pager_status_error(rest, what, err) ? 0 :
+		      http_status_not_found(rest) ? GET_NOT_FOUND : -1;
 		if (ret == 0 && pr.end == PAGER_NOT_A_LIST)
 			ret = gather_lone(&g, rest, pr.rest, what, err);
 		json_object_put(rest);
+	} else if (pr.end == PAGER_STATUS && http_not_found(&pr.resp)) {
+		ret = GET_NOT_FOUND;
 	} else {
 		pager_explain(&pr, res->name, err);
 	}
@@ -279,6 +283,9 @@ static int table_from_server(struct cluster *c, const struct api_resource *res,
 		errbuf_set(err, "%s", pt.status.msg);
 	else
 		pager_explain(&pr, res->name, err);
+	if (ret < 0 && (pt.status.msg[0] ? pt.not_found
+					 : pr.end == PAGER_STATUS && http_not_found(&pr.resp)))
+		ret = GET_NOT_FOUND;
 	if (pt.table)
 		*out = json_object_get(pt.table);
 	else if (ret == 0 || pt.nr)
@@ -1228,7 +1235,7 @@ static int get_from_server(const struct resource_args *ra)
 		}
 		int rc = tabular ? table_from_server(&c, res[i], &f.tables[kept], &err)
 				 : list_from_server(&c, res[i], &f.objs[kept], &err);
-		if (rc < 0)
+		if (rc < 0 && (rc != GET_NOT_FOUND || !o.ignore_not_found))
 			failed(&fl, err.msg);
 		/* a type that failed on its first page is no table, no kind */
 		if (rc == 0 || (tabular ? f.tables[kept] != NULL : f.objs[kept].nr > 0))

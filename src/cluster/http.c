@@ -2226,6 +2226,38 @@ bool http_status_reason_is(const struct http_response *resp, const char *reason)
 	return yes;
 }
 
+/* metav1's StatusReasons that apimachinery knows (errors.go knownReasons) */
+static const char *const known_reasons[] = {
+	"Unauthorized", "Forbidden", "NotFound", "AlreadyExists", "Conflict", "Gone",
+	"Invalid", "ServerTimeout", "StoreReadError", "Timeout", "TooManyRequests",
+	"BadRequest", "MethodNotAllowed", "NotAcceptable", "RequestEntityTooLarge",
+	"UnsupportedMediaType", "InternalError", "Expired", "ServiceUnavailable",
+};
+
+bool http_status_not_found(struct json_object *status)
+{
+	const char *reason = json_get_str(status, "reason", "");
+
+	if (!strcmp(reason, "NotFound"))
+		return true;
+	for (size_t i = 0; i < ARRAY_SIZE(known_reasons); i++)
+		if (!strcmp(reason, known_reasons[i]))
+			return false;
+	return json_get_int(json_get(status, "code")) == 404;
+}
+
+bool http_not_found(const struct http_response *resp)
+{
+	json_object *root = resp->body.len ? json_parse_deep(resp->body.buf) : NULL;
+	bool yes = resp->status == 404;
+
+	if (!strcmp(json_get_text(root, "kind", ""), "Status") &&
+	    !strcmp(json_get_str(root, "status", ""), "Failure"))
+		yes = http_status_not_found(root);
+	json_object_put(root);
+	return yes;
+}
+
 void http_status_message(const struct http_response *resp, const char *what,
 			 struct errbuf *err)
 {

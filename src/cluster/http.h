@@ -376,6 +376,14 @@ void http_status_message(const struct http_response *resp, const char *what,
 			 struct errbuf *err);
 /* The answer's body is a Status whose reason is `reason` ("Expired"). */
 bool http_status_reason_is(const struct http_response *resp, const char *reason);
+/*
+ * apimachinery's errors.IsNotFound, what kubectl's --ignore-not-found
+ * drops: of a Status, a reason NotFound, or a code 404 with a reason it
+ * does not know; of a non-2xx answer, its Status when the body is one
+ * that failed, else its code (404).
+ */
+bool http_status_not_found(struct json_object *status);
+bool http_not_found(const struct http_response *resp);
 
 /*
  * What client-go's REST client retries by itself (with_retry.go

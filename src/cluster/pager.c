@@ -477,8 +477,10 @@ int pager_gather_table(void *ctx, struct json_object *page)
 	struct pager_tables *pt = ctx;
 	struct json_object *rows = json_get(page, "rows"), *all, *items = NULL;
 
-	if (pager_status_error(page, pt->what, &pt->status))
+	if (pager_status_error(page, pt->what, &pt->status)) {
+		pt->not_found = http_status_not_found(page);
 		return -1;
+	}
 	if (strcmp(json_get_text(page, "kind", ""), "Table")) {
 		if (json_object_object_get_ex(page, "items", &items)) {
 			if (items && !json_object_is_type(items, json_type_array)) {
