@@ -702,8 +702,21 @@ struct eval {
 	size_t from;		/* where the next run starts (jsonpath_execute()) */
 };
 
+/*
+ * A walk that fails leaves in out what client-go's returns beside its
+ * error (an exists filter takes those as found): mostly its input, as
+ * here.  -1.
+ */
+static int fail_with_input(struct vals *out, const struct vals *in)
+{
+	vals_release(out);
+	vals_copy(out, in);
+	return -1;
+}
+
 static int walk(struct eval *e, const struct vals *in, const struct node *n, struct vals *out);
 
+/* evalList: a step that fails ends it with that step's values */
 static int eval_list(struct eval *e, const struct vals *in, const struct node *list,
 		     struct vals *out)
 {
@@ -715,7 +728,7 @@ static int eval_list(struct eval *e, const struct vals *in, const struct node *l
 		int rc = walk(e, &cur, list->kids[i], &next);
 		vals_move(&cur, &next);
 		if (rc < 0) {
-			vals_release(&cur);
+			vals_move(out, &cur);
 			return -1;
 		}
 	}
@@ -753,7 +766,7 @@ static int eval_array(struct eval *e, const struct vals *in, const struct node *
 			continue;
 		if (!json_object_is_type(v, json_type_array)) {
 			errbuf_set(e->err, "%s is not array or slice", gofmt_type(v));
-			return -1;
+			return fail_with_input(out, in);
 		}
 		len = (long long)json_object_array_length(v);
 		memcpy(p, n->params, sizeof(p));
@@ -770,23 +783,23 @@ static int eval_array(struct eval *e, const struct vals *in, const struct node *
 		if (p[0].value >= len || p[0].value < 0) {
 			errbuf_set(e->err, "array index out of bounds: index %lld, length %lld",
 				   p[0].value, len);
-			return -1;
+			return fail_with_input(out, in);
 		}
 		if (p[1].value > len || p[1].value < 0) {
 			errbuf_set(e->err, "array index out of bounds: index %lld, length %lld",
 				   p[1].value - 1, len);
-			return -1;
+			return fail_with_input(out, in);
 		}
 		if (p[0].value > p[1].value) {
 			errbuf_set(e->err, "starting index %lld is greater than ending index %lld",
 				   p[0].value, p[1].value);
-			return -1;
+			return fail_with_input(out, in);
 		}
 		long long step = 1;
 		if (p[2].known) {
 			if (p[2].value <= 0) {
 				errbuf_set(e->err, "step must be > 0");
-				return -1;
+				return fail_with_input(out, in);
 			}
 			step = p[2].value;
 		}
@@ -898,12 +911,13 @@ static int eval_filter(struct eval *e, const struct vals *in, const struct node 
 			errbuf_set(e->err, "%s is not array or slice and cannot be filtered",
 				   strbuf_str(&sb));
 			strbuf_release(&sb);
-			return -1;
+			return fail_with_input(out, in);
 		}
 		for (size_t j = 0; j < json_object_array_length(v); j++) {
 			struct json_object *elem = json_object_array_get_idx(v, j);
 			struct vals temp = { 0 }, lefts = { 0 }, rights = { 0 };
 			int rc = 0, pass = 0;
+			bool compared = false;	/* a comparison's error keeps what passed */
 
 			vals_add(&temp, elem);
 			rc = eval_list(e, &temp, left, &lefts);
@@ -927,6 +941,7 @@ static int eval_filter(struct eval *e, const struct vals *in, const struct node 
 				rc = -1;
 				goto next;
 			}
+			compared = true;
 			if ((pass = apply_operator(e, n->text, lefts.v[0], rights.v[0])) < 0)
 				rc = -1;
 			else if (pass)
@@ -936,7 +951,7 @@ next:
 			vals_release(&lefts);
 			vals_release(&rights);
 			if (rc < 0)
-				return -1;
+				return compared ? -1 : fail_with_input(out, in);
 		}
 	}
 	return 0;
@@ -962,7 +977,7 @@ static int eval_identifier(struct eval *e, const struct vals *in, const struct n
 		return -1;
 	}
 	errbuf_set(e->err, "unrecognized identifier %s", n->text);
-	return -1;
+	return fail_with_input(out, in);
 }
 
 static void repeat(const struct vals *in, struct json_object *v, struct vals *out)
@@ -1005,8 +1020,10 @@ static int walk(struct eval *e, const struct vals *in, const struct node *n, str
 	case NODE_UNION:
 		for (size_t i = 0; i < n->nr; i++) {
 			struct vals part = { 0 };
-			if (eval_list(e, in, n->kids[i], &part) < 0)
-				return -1;
+			if (eval_list(e, in, n->kids[i], &part) < 0) {
+				vals_release(&part);
+				return fail_with_input(out, in);
+			}
 			vals_copy(out, &part);
 			vals_release(&part);
 		}

@@ -94,6 +94,16 @@ static const struct row rows[] = {
 	/* recursive descent */
 	{ "{..image}", "nginx:1 nginx:2 envoy postgres" },
 	{ "{.items[1]..name}", "web-2 app side" },
+	/*
+	 * An exists filter keeps an item when its path finds something, and
+	 * a step that fails leaves what client-go's returns with its error:
+	 * an unknown word its input, an index out of bounds its array.
+	 */
+	{ "{.items[?(@.spec.nodeName foo)].metadata.name}", "web-1" },
+	{ "{.items[?(@.status.phase in ['Running'])].metadata.name}", "web-1 web-2 db-0" },
+	{ "{.items[?(@.spec.containers[1])].metadata.name}", "web-1 web-2 db-0" },
+	{ "{.items[?(@.spec.containers[1].name)].metadata.name}", "web-1 web-2 db-0" },
+	{ "{.items[?(@.metadata.name end)].metadata.name}", "" },
 	/* errors, kubectl's words */
 	{ "{.items[9].metadata.name}", "!array index out of bounds: index 9, length 3" },
 	{ "{.items[2:1]}", "!starting index 2 is greater than ending index 1" },
