@@ -1728,6 +1728,14 @@ static int fn_eq(struct gv *argv, size_t n, struct gv *res, struct strbuf *msg)
 			truth = gofmt_basic_cmp(k1, argv[0].j, argv[i].j) == 0;
 		} else if (m1 || m2) {
 			truth = m1 == m2;
+		} else if (json_object_get_type(argv[0].j) != json_object_get_type(argv[i].j)) {
+			/* canCompare: a map and a slice; "non-comparable types %s: %v, %s: %v" */
+			struct json_object *a1 = argv[0].j, *arg = argv[i].j;
+			strbuf_adds(msg, "non-comparable types ");
+			go_sprintf("%s", 2, &a1, 1, gv_type, msg);
+			strbuf_addf(msg, ": %s, %s: ", gv_type(a1), gv_type(arg));
+			go_sprintf("%v", 2, &arg, 1, gv_type, msg);
+			return -1;
 		} else {
 			/* Go's errorf("non-comparable type %s: %v", arg, type) */
 			struct json_object *arg = argv[i].j;

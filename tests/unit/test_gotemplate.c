@@ -241,6 +241,11 @@ static const struct row rows[] = {
 	/* but a range's element is an interface{}, a nil one too */
 	{ "{{range .spec.nils}}{{len .}}{{end}}",
 	  "!template: output:1:22: executing \"output\" at <len .>: error calling len: len of nil pointer" },
+	/* eq of a slice and a map: canCompare refuses the kinds before the types */
+	{ "{{eq .spec.list .metadata.labels}}",
+	  "!template: output:1:2: executing \"output\" at <eq .spec.list .metadata.labels>: error calling eq: "
+	  "non-comparable types [%!s(int64=1) %!s(int64=2) %!s(int64=3)]: []interface {}, "
+	  "map[string]interface {}: map[app:web tier:front]" },
 	/* {{else with}}: kubectl 1.32's text/template (Go 1.23) */
 	{ "{{with .nope}}a{{else with .kind}}{{.}}{{else}}c{{end}}|{{with .nope}}a{{else with .nope}}b{{else}}c{{end}}",
 	  "ConfigMap|c" },
