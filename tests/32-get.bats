@@ -393,6 +393,26 @@ like_kubectl() {
 			fi
 		done
 	done
+	# from the caches too: an informer's list refused with a NotFound
+	for reason in NotFound Forbidden; do
+		body=$(jq -nc --arg r "$reason" '{kind: "Status", apiVersion: "v1", status: "Failure",
+			message: "gone?", reason: $r, code: 404}')
+		for verb in list watch; do
+			simctl POST /faults "$(jq -nc --arg v $verb --arg b "$body" '{verb: $v,
+				resource: "pods", kind: "body", status: 404, contentType: "application/json",
+				body: $b, count: 100}')" >/dev/null
+		done
+		run --separate-stderr get pods,deploy --ignore-not-found --from-cache -o name
+		simctl DELETE /faults >/dev/null
+		[[ $output == *deployment.apps/web* && $output != *pod/* ]]
+		if [ $reason = Forbidden ]; then
+			assert_status 1
+			[[ $stderr == "error: list pods: gone? (404)" ]]
+		else
+			assert_status 0
+			[ -z "$stderr" ]
+		fi
+	done
 	# kubectl's name for --keep-managed-fields
 	[ "$(get pods pod-0 -o json --show-managed-fields | jq '.metadata.managedFields | length')" -gt 0 ]
 }

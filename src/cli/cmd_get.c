@@ -1277,6 +1277,21 @@ static void cached_named(struct session *s, size_t i, const char *name, struct f
 }
 
 /*
+ * Whether informer i's refusal is told: with --ignore-not-found, one
+ * apimachinery's IsNotFound reads as a NotFound is not, as kubectl's
+ * LIST of the type would not be.
+ */
+static bool refusal_told(struct session *s, char **refused, size_t i)
+{
+	struct informer_stats st;
+
+	if (!refused[i] || !o.ignore_not_found)
+		return refused[i] != NULL;
+	informer_get_stats(s->informers[i], &st);
+	return !st.refused_not_found;
+}
+
+/*
  * The NAMEs from the caches, in get_named_from_server()'s order: each
  * run of names of one TYPES, each of its types.  A type without an
  * informer (its namespace refused) has its failure in fl already; one
@@ -1302,9 +1317,9 @@ static int named_from_cache(struct session *s, char **refused, struct crd_column
 		for (size_t j = 0; j < ntypes; j++)
 			for (size_t i = 0; i < s->nr; i++)
 				for (size_t m = k; m < end && s->resources[i] == types[j]; m++)
-					if (refused[i])	/* as a GET of each would be */
+					if (refusal_told(s, refused, i))	/* as a GET of each */
 						failed(fl, refused[i]);
-					else
+					else if (!refused[i])
 						cached_named(s, i, ra->names[m].name, &f, fl);
 		free(types);
 	}
@@ -1330,7 +1345,8 @@ static int list_from_caches(struct session *s, char **refused, struct crd_column
 	found_init(&f, crds, res, nr, all_namespaces);
 	for (size_t i = 0; i < nr; i++) {
 		if (refused[i]) {
-			failed(fl, refused[i]);
+			if (refusal_told(s, refused, i))
+				failed(fl, refused[i]);
 			continue;
 		}
 		if (list_from_cache(s, i, NULL, &f.objs[kept], &err) < 0) {

@@ -99,8 +99,12 @@ struct informer_stats {
 	int watch_timeout_s;		/* its timeoutSeconds */
 	uint64_t short_watches;		/* ended at once without events */
 	uint64_t rv_backwards;		/* events older than the RV before */
-	/* The last list or watch was refused (401, 403, 404): retried, as client-go does. */
-	bool refused;
+	/*
+	 * The last list or watch was refused (400, 401, 403, 404): retried,
+	 * as client-go does; and whether apimachinery's IsNotFound reads the
+	 * refusal as one (http_not_found()), as kubectl's --ignore-not-found.
+	 */
+	bool refused, refused_not_found;
 	/* A replay: the recording stopped in the middle of a list (no list, no relist). */
 	bool recording_ended;
 	/* The open watch's silence warning (no event, no bookmark); "": none. */

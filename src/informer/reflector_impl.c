@@ -65,7 +65,7 @@ void reflector_emit(struct reflector *r, enum activity act, const char *fmt, ...
 void reflector_report_relist(struct reflector *r, struct replace_stats *rs)
 {
 	pthread_mutex_lock(&r->lock);
-	r->stats.refused = false;	/* let in at last */
+	r->stats.refused = r->stats.refused_not_found = false;	/* let in at last */
 	pthread_mutex_unlock(&r->lock);
 	if (r->list_no > 0) {
 		struct activity_info rel = { .act = ACT_RELISTED, .replace = *rs };
@@ -108,11 +108,13 @@ static bool refused_status(long status)
 }
 #define REFUSED_RETRY "; retrying as client-go does"
 
-void reflector_fail_status(struct reflector *r, long status, const char *msg)
+void reflector_fail_status(struct reflector *r, const struct http_response *resp,
+			   const char *msg)
 {
 	char why[sizeof(r->stats.last_error)];
+	bool not_found = refused_status(resp->status) && http_not_found(resp);
 
-	if (!refused_status(status)) {
+	if (!refused_status(resp->status)) {
 		reflector_fail(r, msg);
 		return;
 	}
@@ -120,6 +122,7 @@ void reflector_fail_status(struct reflector *r, long status, const char *msg)
 		 msg, REFUSED_RETRY);
 	pthread_mutex_lock(&r->lock);
 	r->stats.refused = true;
+	r->stats.refused_not_found = not_found;
 	pthread_mutex_unlock(&r->lock);
 	reflector_fail(r, why);
 }

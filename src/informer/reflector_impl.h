@@ -109,11 +109,12 @@ void reflector_report_relist(struct reflector *r, struct replace_stats *rs);
 /* A failure: counted, kept as the last error, told to the listeners. */
 void reflector_fail(struct reflector *r, const char *msg);
 /*
- * A failure whose answer had this status: reflector_fail(), and when the
- * status is a refusal (reflector_impl.c) with msg saying it is retried,
- * and stats.refused until a list succeeds.
+ * A failure whose answer was resp: reflector_fail(), and when its status
+ * is a refusal (reflector_impl.c) with msg saying it is retried, and
+ * stats.refused until a list succeeds.
  */
-void reflector_fail_status(struct reflector *r, long status, const char *msg);
+void reflector_fail_status(struct reflector *r, const struct http_response *resp,
+			   const char *msg);
 /* The last RV seen (ignores ""). */
 void reflector_set_rv(struct reflector *r, const char *rv);
 /* r->place: what it queued came from exchange x up to off, at the last RV. */

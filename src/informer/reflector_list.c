@@ -219,7 +219,7 @@ static enum outcome list_status(struct reflector *r, const char *rv,
 	 * list or after it: client-go's Run lists again after the backoff,
 	 * at the same RV, for ever.
 	 */
-	reflector_fail_status(r, resp->status, msg);
+	reflector_fail_status(r, resp, msg);
 	return FAILED;
 }
 

@@ -548,7 +548,7 @@ static enum outcome streaming_list_outcome(struct reflector *r, struct watch_sta
 		free(why);
 		return FALLBACK;
 	}
-	reflector_fail_status(r, resp->status, msg);
+	reflector_fail_status(r, resp, msg);
 	if (r->opts->watch_list_any_fallback)
 		return FALLBACK;
 	return FAILED;
@@ -717,7 +717,7 @@ static enum outcome end_bad_status(struct watch_end *e)
 	struct errbuf err = { "" };
 
 	status_line(e->r, e->resp, "watch", &err);
-	reflector_fail_status(e->r, e->resp->status, err.msg);
+	reflector_fail_status(e->r, e->resp, err.msg);
 	return FAILED;
 }
 
