@@ -237,11 +237,11 @@ static int list_from_server(struct cluster *c, const struct api_resource *res,
 		struct json_object *rest = pr.rest ? json_tokener_parse(pr.rest) : NULL;
 		/* a list without metadata kubectl takes as the last page; a lone object as one */
 		ret = !pager_status_error(rest, what, err) ? 0 :
-		      http_status_not_found(rest) ? GET_NOT_FOUND : -1;
+		      http_status_is(rest, API_NOT_FOUND) ? GET_NOT_FOUND : -1;
 		if (ret == 0 && pr.end == PAGER_NOT_A_LIST)
 			ret = gather_lone(&g, rest, pr.rest, what, err);
 		json_object_put(rest);
-	} else if (pr.end == PAGER_STATUS && http_not_found(&pr.resp)) {
+	} else if (pr.end == PAGER_STATUS && http_answer_is(&pr.resp, API_NOT_FOUND)) {
 		ret = GET_NOT_FOUND;
 	} else {
 		pager_explain(&pr, res->name, err);
@@ -283,8 +283,9 @@ static int table_from_server(struct cluster *c, const struct api_resource *res,
 		errbuf_set(err, "%s", pt.status.msg);
 	else
 		pager_explain(&pr, res->name, err);
-	if (ret < 0 && (pt.status.msg[0] ? pt.not_found
-					 : pr.end == PAGER_STATUS && http_not_found(&pr.resp)))
+	bool not_found = pt.status.msg[0] ? pt.not_found :
+			 pr.end == PAGER_STATUS && http_answer_is(&pr.resp, API_NOT_FOUND);
+	if (ret < 0 && not_found)
 		ret = GET_NOT_FOUND;
 	if (pt.table)
 		*out = json_object_get(pt.table);

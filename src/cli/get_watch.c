@@ -715,21 +715,21 @@ int get_object(struct cluster *c, const struct api_resource *res, const char *na
 		free(msg);
 		if (res->namespaced)
 			namespace_not_found(c, table, include_object, err);
-		ret = http_not_found(&resp) ? GET_NOT_FOUND : -1;
+		ret = http_answer_is(&resp, API_NOT_FOUND) ? GET_NOT_FOUND : -1;
 		goto out;
 	}
 	if (resp.status < 200 || resp.status >= 300) {
 		char what[128];
 		snprintf(what, sizeof(what), "get %s", res->name);
 		http_status_message(&resp, what, err);
-		ret = http_not_found(&resp) ? GET_NOT_FOUND : -1;
+		ret = http_answer_is(&resp, API_NOT_FOUND) ? GET_NOT_FOUND : -1;
 		goto out;
 	}
 	struct json_object *obj = kobj_parse(resp.body.buf, resp.body.len, false, flags);
 	if (!obj || !strcmp(json_get_str(obj, "kind", ""), "Status")) {
 		errbuf_set(err, "get %s: %s", res->name, obj ? json_get_str(obj, "message", "")
 							   : "the answer is not JSON");
-		ret = obj && http_status_not_found(obj) ? GET_NOT_FOUND : -1;
+		ret = obj && http_status_is(obj, API_NOT_FOUND) ? GET_NOT_FOUND : -1;
 		json_object_put(obj);
 		goto out;
 	}

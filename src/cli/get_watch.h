@@ -71,7 +71,7 @@ int get_watch(struct cluster *c, const struct api_resource *res,
  * Tables answers with the object itself.  *out: a new tree, read as
  * kobj_parse() reads it with flags.  -1 with err: the server's refusal,
  * or GET_NOT_FOUND (a 404) with err `pods "web" not found`, or another
- * answer apimachinery's IsNotFound takes (http_not_found()).
+ * answer apimachinery's IsNotFound takes (http_answer_is()).
  */
 #define GET_NOT_FOUND (-2)
 /* The apiserver's NotFound, as a lister's too: `deployments.apps "web" not found`. */

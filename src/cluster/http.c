@@ -2234,26 +2234,47 @@ static const char *const known_reasons[] = {
 	"UnsupportedMediaType", "InternalError", "Expired", "ServiceUnavailable",
 };
 
-bool http_status_not_found(struct json_object *status)
+static bool known_reason(const char *reason)
 {
-	const char *reason = json_get_str(status, "reason", "");
-
-	if (!strcmp(reason, "NotFound"))
-		return true;
 	for (size_t i = 0; i < ARRAY_SIZE(known_reasons); i++)
 		if (!strcmp(reason, known_reasons[i]))
-			return false;
-	return json_get_int(json_get(status, "code")) == 404;
+			return true;
+	return false;
 }
 
-bool http_not_found(const struct http_response *resp)
+/* errors.go's IsX of an error with this reason and code */
+static bool api_error_is(const char *reason, long long code, enum api_error what)
 {
+	switch (what) {
+	case API_NOT_FOUND:
+		return !strcmp(reason, "NotFound") || (!known_reason(reason) && code == 404);
+	case API_EXPIRED:	/* IsResourceExpired || IsGone */
+		return !strcmp(reason, "Expired") || !strcmp(reason, "Gone") ||
+		       (!known_reason(reason) && code == 410);
+	case API_TOO_MANY_REQUESTS:	/* the code whatever the reason, as it always did */
+		return !strcmp(reason, "TooManyRequests") || code == 429;
+	}
+	return false;
+}
+
+bool http_status_is(struct json_object *status, enum api_error what)
+{
+	return api_error_is(json_get_str(status, "reason", ""),
+			    json_get_int(json_get(status, "code")), what);
+}
+
+bool http_answer_is(const struct http_response *resp, enum api_error what)
+{
+	if (resp->status >= 200 && resp->status <= 299)
+		return false;
+
 	json_object *root = resp->body.len ? json_parse_deep(resp->body.buf) : NULL;
-	bool yes = resp->status == 404;
+	/* NewGenericServerResponse: of these reasons, the status line's code alone tells */
+	bool yes = api_error_is("", resp->status, what);
 
 	if (!strcmp(json_get_text(root, "kind", ""), "Status") &&
 	    !strcmp(json_get_str(root, "status", ""), "Failure"))
-		yes = http_status_not_found(root);
+		yes = http_status_is(root, what);
 	json_object_put(root);
 	return yes;
 }

@@ -377,13 +377,19 @@ void http_status_message(const struct http_response *resp, const char *what,
 /* The answer's body is a Status whose reason is `reason` ("Expired"). */
 bool http_status_reason_is(const struct http_response *resp, const char *reason);
 /*
- * apimachinery's errors.IsNotFound, what kubectl's --ignore-not-found
- * drops: of a Status, a reason NotFound, or a code 404 with a reason it
- * does not know; of a non-2xx answer, its Status when the body is one
- * that failed, else its code (404).
+ * apimachinery's errors.IsX, which client-go and kubectl decide by: the
+ * reason a Status says, or its code with a reason apimachinery does not
+ * know (IsTooManyRequests: its code whatever the reason).
  */
-bool http_status_not_found(struct json_object *status);
-bool http_not_found(const struct http_response *resp);
+enum api_error {
+	API_NOT_FOUND,		/* IsNotFound: kubectl's --ignore-not-found */
+	API_EXPIRED,		/* IsResourceExpired || IsGone: the reflector's relist at "" */
+	API_TOO_MANY_REQUESTS,	/* IsTooManyRequests: the reflector's re-watch after backoff */
+};
+/* Of a Status (an ERROR event's, one in a 200 answer). */
+bool http_status_is(struct json_object *status, enum api_error what);
+/* Of a non-2xx answer (never a 2xx): its Status when the body is one that failed, else its code. */
+bool http_answer_is(const struct http_response *resp, enum api_error what);
 
 /*
  * What client-go's REST client retries by itself (with_retry.go

@@ -346,8 +346,7 @@ static int bad_status(struct pager *p, const char *what, struct errbuf *err)
 {
 	const struct http_response *resp = &p->res->resp;
 
-	if (resp->status == 410 && p->cont && p->opts->full_list_fallback &&
-	    http_status_reason_is(resp, "Expired")) {
+	if (p->cont && p->opts->full_list_fallback && http_status_reason_is(resp, "Expired")) {
 		/* tools/pager: only IsResourceExpired, the reason, not the code. */
 		if (p->hooks->restart)
 			p->hooks->restart(p->hooks->ctx);
@@ -478,7 +477,7 @@ int pager_gather_table(void *ctx, struct json_object *page)
 	struct json_object *rows = json_get(page, "rows"), *all, *items = NULL;
 
 	if (pager_status_error(page, pt->what, &pt->status)) {
-		pt->not_found = http_status_not_found(page);
+		pt->not_found = http_status_is(page, API_NOT_FOUND);
 		return -1;
 	}
 	if (strcmp(json_get_text(page, "kind", ""), "Table")) {

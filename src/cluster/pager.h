@@ -228,7 +228,7 @@ struct pager_tables {
 	struct json_object **objs;	/* a server without Tables: its items */
 	size_t nr, alloc;
 	struct errbuf status;		/* "" or the Status's words */
-	bool not_found;			/* that Status is a NotFound (http_status_not_found()) */
+	bool not_found;			/* that Status is a NotFound (http_status_is()) */
 };
 int pager_gather_table(void *ctx, struct json_object *page);
 void pager_tables_release(struct pager_tables *pt);

@@ -102,7 +102,7 @@ struct informer_stats {
 	/*
 	 * The last list or watch was refused (400, 401, 403, 404): retried,
 	 * as client-go does; and whether apimachinery's IsNotFound reads the
-	 * refusal as one (http_not_found()), as kubectl's --ignore-not-found.
+	 * refusal as one (http_answer_is()), as kubectl's --ignore-not-found.
 	 */
 	bool refused, refused_not_found;
 	/* A replay: the recording stopped in the middle of a list (no list, no relist). */

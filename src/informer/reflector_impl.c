@@ -112,7 +112,7 @@ void reflector_fail_status(struct reflector *r, const struct http_response *resp
 			   const char *msg)
 {
 	char why[sizeof(r->stats.last_error)];
-	bool not_found = refused_status(resp->status) && http_not_found(resp);
+	bool not_found = refused_status(resp->status) && http_answer_is(resp, API_NOT_FOUND);
 
 	if (!refused_status(resp->status)) {
 		reflector_fail(r, msg);

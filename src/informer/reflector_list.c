@@ -212,7 +212,7 @@ static enum outcome list_status(struct reflector *r, const char *rv,
 			       "listing at \"\" (too large resource version)", *rv ? rv : "\"\"");
 		return EXPIRED;
 	}
-	if (resp->status == 410)
+	if (http_answer_is(resp, API_EXPIRED))	/* isExpiredError: the Status's reason decides */
 		return EXPIRED;
 	/*
 	 * Anything else ends the cycle, a 400 included, before the first

@@ -156,9 +156,11 @@ static int on_watch_bookmark(struct watch_state *ws, json_object *obj)
 
 /*
  * An ERROR event ends the watch with its Status (reflector.go
- * handleAnyWatch returns apierrors.FromObject): 410 and a too large RV
- * relist; 429 backs off and re-watches from the last RV
- * (isWatchErrorRetriable); anything else ends the cycle.
+ * handleAnyWatch returns apierrors.FromObject), judged as apimachinery
+ * judges it, by its reason (http_status_is()): expired (Expired, Gone, a
+ * 410) and a too large RV relist; too many requests (TooManyRequests, a
+ * 429) backs off and re-watches from the last RV (isWatchErrorRetriable);
+ * anything else ends the cycle.
  */
 static int on_watch_error_event(struct watch_state *ws, json_object *obj)
 {
@@ -167,11 +169,11 @@ static int on_watch_error_event(struct watch_state *ws, json_object *obj)
 	char buf[256];
 
 	snprintf(buf, sizeof(buf), "watch error event (code %ld): %s", c, m);
-	if (c == 410)
+	if (http_status_is(obj, API_EXPIRED))
 		return end_watch(ws, EXPIRED, m);
 	if (reflector_status_too_large(obj))
 		return end_watch(ws, EXPIRED, buf);
-	if (c == 429)
+	if (http_status_is(obj, API_TOO_MANY_REQUESTS))
 		return end_watch(ws, RETRY, buf);
 	return end_watch(ws, FAILED, buf);
 }
@@ -501,18 +503,20 @@ static enum outcome streaming_list_outcome(struct reflector *r, struct watch_sta
 	const char *msg;
 	bool refusal = resp->status >= 400 && resp->status < 500;
 
-	if (ws->verdict == EXPIRED || resp->status == 410 || reflector_resp_too_large(resp)) {
+	/* isErrorRetriableWithSideEffectsFn: too many requests, then expired */
+	if (rc == 0 && http_answer_is(resp, API_TOO_MANY_REQUESTS)) {
+		status_line(r, resp, "list", &err);
+		STAT_INC(r, throttled);
+		reflector_fail(r, err.msg);
+		return RESTREAM_LATER;
+	}
+	if (ws->verdict == EXPIRED || http_answer_is(resp, API_EXPIRED) ||
+	    reflector_resp_too_large(resp)) {
 		reflector_emit(r, ACT_WARNING, "streaming list: resourceVersion unavailable "
 			       "(%s), again from \"\"",
 			       ws->verdict == EXPIRED ? ws->message : "HTTP status");
 		r->rv_unavailable = true;
 		return RESTREAM;
-	}
-	if (rc == 0 && resp->status == 429) {
-		status_line(r, resp, "list", &err);
-		STAT_INC(r, throttled);
-		reflector_fail(r, err.msg);
-		return RESTREAM_LATER;
 	}
 	if (ws->verdict == RETRY || resp->refused) {
 		reflector_fail(r, ws->verdict == RETRY ? ws->message : errmsg);
@@ -709,7 +713,7 @@ static enum outcome end_throttled(struct watch_end *e)
 
 	status_line(e->r, e->resp, "watch", &err);
 	reflector_fail(e->r, err.msg);
-	return e->resp->status == 429 ? RETRY : FAILED;
+	return http_answer_is(e->resp, API_TOO_MANY_REQUESTS) ? RETRY : FAILED;
 }
 
 static enum outcome end_bad_status(struct watch_end *e)
@@ -786,7 +790,8 @@ static enum outcome watch_outcome(struct watch_end *e)
 	}
 	if (resp->status == 410 || reflector_resp_too_large(resp))	/* gone, too large RV */
 		return end_gone(e);
-	if (http_rest_retriable(resp))				/* too many requests */
+	if (http_rest_retriable(resp) ||			/* too many requests */
+	    http_answer_is(resp, API_TOO_MANY_REQUESTS))
 		return end_throttled(e);
 	if (resp->status < 200 || resp->status > 299)		/* failed to watch (status) */
 		return end_bad_status(e);
