@@ -1278,18 +1278,17 @@ static void cached_named(struct session *s, size_t i, const char *name, struct f
 }
 
 /*
- * Whether informer i's refusal is told: with --ignore-not-found, one
- * apimachinery's IsNotFound reads as a NotFound is not, as kubectl's
- * LIST of the type would not be.
+ * Informer i's refusal is not told: --ignore-not-found, and apimachinery's
+ * IsNotFound reads it as a NotFound, as kubectl's LIST of the type.
  */
-static bool refusal_told(struct session *s, char **refused, size_t i)
+static bool refusal_ignored(struct session *s, size_t i)
 {
 	struct informer_stats st;
 
-	if (!refused[i] || !o.ignore_not_found)
-		return refused[i] != NULL;
+	if (!o.ignore_not_found)
+		return false;
 	informer_get_stats(s->informers[i], &st);
-	return !st.refused_not_found;
+	return st.refused_not_found;
 }
 
 /*
@@ -1318,10 +1317,10 @@ static int named_from_cache(struct session *s, char **refused, struct crd_column
 		for (size_t j = 0; j < ntypes; j++)
 			for (size_t i = 0; i < s->nr; i++)
 				for (size_t m = k; m < end && s->resources[i] == types[j]; m++)
-					if (refusal_told(s, refused, i))	/* as a GET of each */
-						failed(fl, refused[i]);
-					else if (!refused[i])
+					if (!refused[i])
 						cached_named(s, i, ra->names[m].name, &f, fl);
+					else if (!refusal_ignored(s, i))	/* as a GET of each */
+						failed(fl, refused[i]);
 		free(types);
 	}
 	int ret = print_named(&f, single, fl);
@@ -1346,7 +1345,7 @@ static int list_from_caches(struct session *s, char **refused, struct crd_column
 	found_init(&f, crds, res, nr, all_namespaces);
 	for (size_t i = 0; i < nr; i++) {
 		if (refused[i]) {
-			if (refusal_told(s, refused, i))
+			if (!refusal_ignored(s, i))
 				failed(fl, refused[i]);
 			continue;
 		}
