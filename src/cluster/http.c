@@ -2269,14 +2269,18 @@ bool http_answer_is(const struct http_response *resp, enum api_error what)
 		return false;
 
 	json_object *root = resp->body.len ? json_parse_deep(resp->body.buf) : NULL;
-	/* NewGenericServerResponse: of these reasons, the status line's code alone tells */
-	bool yes = api_error_is("", resp->status, what);
+	bool yes = http_code_is(resp, what);
 
 	if (!strcmp(json_get_text(root, "kind", ""), "Status") &&
 	    !strcmp(json_get_str(root, "status", ""), "Failure"))
 		yes = http_status_is(root, what);
 	json_object_put(root);
 	return yes;
+}
+
+bool http_code_is(const struct http_response *resp, enum api_error what)
+{
+	return (resp->status < 200 || resp->status > 299) && api_error_is("", resp->status, what);
 }
 
 void http_status_message(const struct http_response *resp, const char *what,

@@ -390,6 +390,12 @@ enum api_error {
 bool http_status_is(struct json_object *status, enum api_error what);
 /* Of a non-2xx answer (never a 2xx): its Status when the body is one that failed, else its code. */
 bool http_answer_is(const struct http_response *resp, enum api_error what);
+/*
+ * Of a non-2xx answer by its code alone, whatever its body says: the
+ * NewGenericServerResponse error that client-go's watch request (1.31
+ * and older) reads in place of the Status.
+ */
+bool http_code_is(const struct http_response *resp, enum api_error what);
 
 /*
  * What client-go's REST client retries by itself (with_retry.go

@@ -145,6 +145,7 @@ struct informer_opts {
 	enum backoff_rule backoff;
 	bool hold_rv_of_adds;		/* profile.h */
 	bool list_retries_h2_lost;	/* profile.h */
+	bool watch_reads_status;	/* profile.h */
 	int64_t stall_ms;		/* silence rules; 0: defaults (see reflector.h) */
 	int64_t renew_ms;		/* --renew-silent (kinf's own); 0: never */
 };

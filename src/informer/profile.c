@@ -8,7 +8,10 @@
 #define BATCH_SIZE 1000		/* client-go's defaultBatchSize */
 #define OLDEST_MINOR 27
 
-/* 1.29-1.31: as 1.32 but a LIST on a lost HTTP/2 connection fails. */
+/*
+ * 1.29-1.31: as 1.32 but a LIST on a lost HTTP/2 connection fails, and
+ * a failed watch request is read by its HTTP code.
+ */
 static const struct client_go_profile v1_31 = {
 	.version = "1.31", .versions = "1.29-1.31",
 	.fifo = FIFO_DELTA,
@@ -22,9 +25,10 @@ static const struct client_go_profile v1_32 = {
 	.watch_list_any_fallback = true,
 	.backoff = BACKOFF_RESET_WHEN_IDLE,
 	.list_retries_h2_lost = true,
+	.watch_reads_status = true,
 };
 
-/* 1.28 itself: as 1.32 but a failed streaming list falls back only on 422. */
+/* 1.28 itself: as 1.31 but a failed streaming list falls back only on 422. */
 static const struct client_go_profile v1_28 = {
 	.version = "1.28", .versions = "1.27-1.28",
 	.fifo = FIFO_DELTA,
@@ -37,6 +41,7 @@ static const struct client_go_profile v1_34 = {
 	.watch_list_any_fallback = true,
 	.backoff = BACKOFF_RESET_WHEN_IDLE,
 	.list_retries_h2_lost = true,
+	.watch_reads_status = true,
 };
 
 static const struct client_go_profile v1_35 = {
@@ -47,6 +52,7 @@ static const struct client_go_profile v1_35 = {
 	.watch_list_any_fallback = true,
 	.backoff = BACKOFF_RESET_WHEN_IDLE,
 	.list_retries_h2_lost = true,
+	.watch_reads_status = true,
 };
 
 static const struct client_go_profile v1_36 = {
@@ -58,6 +64,7 @@ static const struct client_go_profile v1_36 = {
 	.backoff = BACKOFF_RESET_PERIODIC,
 	.hold_rv_of_adds = true,
 	.list_retries_h2_lost = true,
+	.watch_reads_status = true,
 	.ca_reload = true,
 };
 

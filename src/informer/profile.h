@@ -52,6 +52,13 @@ struct client_go_profile {
 	 */
 	bool list_retries_h2_lost;
 	/*
+	 * 1.32+: a watch request's failed answer is read as its Status says
+	 * (Result.Error()), as a LIST's always was; 1.31 and older read its
+	 * HTTP code alone (result.err), so a 500 that says TooManyRequests
+	 * ends the cycle there, where 1.32 backs off and watches again.
+	 */
+	bool watch_reads_status;
+	/*
 	 * A CA from a file is read again, at most every 5 minutes, as a
 	 * request is made, and new connections trust what it holds
 	 * (ClientsAllowCARotation, on from 1.36): kclient_set_ca_reload().

@@ -484,6 +484,16 @@ static bool empty_watch(const struct http_response *resp, int rc)
 }
 
 /*
+ * What a watch request's failed answer is to the reflector: what its
+ * Status says from 1.32, its HTTP code alone before (profile.h).
+ */
+static bool watch_answer_is(const struct reflector *r, const struct http_response *resp,
+			    enum api_error what)
+{
+	return r->opts->watch_reads_status ? http_answer_is(resp, what) : http_code_is(resp, what);
+}
+
+/*
  * A streaming list that ended before its end bookmark: what client-go's
  * watchList (1.29+) does next.  410 or a too large RV: again at once
  * from ""; a 429 or a refused connection (isWatchErrorRetriable): again
@@ -504,13 +514,13 @@ static enum outcome streaming_list_outcome(struct reflector *r, struct watch_sta
 	bool refusal = resp->status >= 400 && resp->status < 500;
 
 	/* isErrorRetriableWithSideEffectsFn: too many requests, then expired */
-	if (rc == 0 && http_answer_is(resp, API_TOO_MANY_REQUESTS)) {
+	if (rc == 0 && watch_answer_is(r, resp, API_TOO_MANY_REQUESTS)) {
 		status_line(r, resp, "list", &err);
 		STAT_INC(r, throttled);
 		reflector_fail(r, err.msg);
 		return RESTREAM_LATER;
 	}
-	if (ws->verdict == EXPIRED || http_answer_is(resp, API_EXPIRED) ||
+	if (ws->verdict == EXPIRED || watch_answer_is(r, resp, API_EXPIRED) ||
 	    reflector_resp_too_large(resp)) {
 		reflector_emit(r, ACT_WARNING, "streaming list: resourceVersion unavailable "
 			       "(%s), again from \"\"",
@@ -713,7 +723,7 @@ static enum outcome end_throttled(struct watch_end *e)
 
 	status_line(e->r, e->resp, "watch", &err);
 	reflector_fail(e->r, err.msg);
-	return http_answer_is(e->resp, API_TOO_MANY_REQUESTS) ? RETRY : FAILED;
+	return watch_answer_is(e->r, e->resp, API_TOO_MANY_REQUESTS) ? RETRY : FAILED;
 }
 
 static enum outcome end_bad_status(struct watch_end *e)
@@ -788,10 +798,11 @@ static enum outcome watch_outcome(struct watch_end *e)
 		reflector_fail(r, e->errmsg);
 		return FAILED;
 	}
+	if (watch_answer_is(r, resp, API_TOO_MANY_REQUESTS))	/* too many requests */
+		return end_throttled(e);
 	if (resp->status == 410 || reflector_resp_too_large(resp))	/* gone, too large RV */
 		return end_gone(e);
-	if (http_rest_retriable(resp) ||			/* too many requests */
-	    http_answer_is(resp, API_TOO_MANY_REQUESTS))
+	if (http_rest_retriable(resp))				/* REST retries spent */
 		return end_throttled(e);
 	if (resp->status < 200 || resp->status > 299)		/* failed to watch (status) */
 		return end_bad_status(e);

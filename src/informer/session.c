@@ -73,6 +73,7 @@ static void session_init(struct session *s, const struct session_opts *opts)
 		.backoff = prof->backoff,
 		.hold_rv_of_adds = prof->hold_rv_of_adds,
 		.list_retries_h2_lost = prof->list_retries_h2_lost,
+		.watch_reads_status = prof->watch_reads_status,
 		.watch_list_any_fallback = prof->watch_list_any_fallback,
 		.kobj_flags = opts->keep_managed_fields ? KOBJ_KEEP_MANAGED_FIELDS : 0,
 		.resync_ms = opts->resync_ms,
