@@ -37,6 +37,31 @@ static bool same_document(const struct kobj *a, const struct kobj *b)
 	return same;
 }
 
+/*
+ * Whether a member name of the compact text holds an escaped NUL: json-c
+ * cuts such a name there (its names are C strings), so the tree is not
+ * the same document; the man page says so.
+ */
+static bool nul_in_a_name(const char *text, size_t len)
+{
+	bool nul = false;
+
+	for (size_t i = 0; i < len; i++) {
+		if (text[i] != '"')
+			continue;
+		for (i++; i < len && text[i] != '"'; i++) {
+			if (text[i] == '\\') {
+				nul |= !strncmp(text + i, "\\u0000", 6);
+				i++;
+			}
+		}
+		if (nul && i + 1 < len && text[i + 1] == ':')
+			return true;
+		nul = false;
+	}
+	return false;
+}
+
 static void check_kobj(const struct kobj *obj)
 {
 	char *key = kobj_make_key(obj->ns, obj->name);
@@ -56,8 +81,10 @@ static void check_kobj(const struct kobj *obj)
 	struct errbuf err = { "" };
 	struct kobj *again = kobj_from_tree(tree, KOBJ_KEEP_MANAGED_FIELDS, &err);
 	CHECK(again);
-	CHECK(!strcmp(again->key, obj->key) && !strcmp(again->rv, obj->rv));
-	CHECK(same_document(again, obj));
+	if (!nul_in_a_name(text, obj->json_len)) {
+		CHECK(!strcmp(again->key, obj->key) && !strcmp(again->rv, obj->rv));
+		CHECK(same_document(again, obj));
+	}
 	kobj_unref(again);
 	json_object_put(tree);
 
