@@ -712,10 +712,11 @@ static enum outcome end_gone(struct watch_end *e)
 }
 
 /*
- * A 429, or a 5xx with Retry-After, that watch_request()'s retries did
- * not get past (or a 429 without Retry-After, which it does not retry):
- * a 429 is isWatchErrorRetriable (back off, re-watch from the last RV),
- * a 5xx ends the cycle (backoff, relist).
+ * An answer that is too many requests (watch_answer_is(): a 429, or from
+ * 1.32 a Status that says TooManyRequests), or a 5xx with Retry-After
+ * that watch_request()'s retries did not get past: the first is
+ * isWatchErrorRetriable (back off, re-watch from the last RV), the
+ * second ends the cycle (backoff, relist).
  */
 static enum outcome end_throttled(struct watch_end *e)
 {
